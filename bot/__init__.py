@@ -1,0 +1,1 @@
+"""The application: the match service, the Discord adapter and the local console."""

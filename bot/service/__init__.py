@@ -1,0 +1,1 @@
+"""Match use-cases (no discord import). Filled by the service issue."""

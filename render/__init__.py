@@ -1,0 +1,1 @@
+"""Board images with Pillow (imports ``rules`` only). Filled by the render issue."""

@@ -1,0 +1,44 @@
+"""Tablero's rules core: pure, synchronous game logic for every game Tablero hosts.
+
+>>> import rules
+>>> v = rules.variant("xiangqi")
+>>> p = v.start()
+>>> p = p.play(v.parse_move(p, "h3-e3"))
+>>> sorted(p.to_move)
+[1]
+
+The API names here are a contract (DESIGN §2). Each game lives in its own module and
+registers its variant(s) below; the conformance suite in ``tests/rules`` plays them all.
+"""
+
+from rules.core import (
+    AmbiguousMoveError,
+    IllegalMoveError,
+    NotationError,
+    OptionError,
+    Outcome,
+    Position,
+    PositionError,
+    RulesError,
+    UnknownVariantError,
+    Variant,
+)
+from rules.registry import VARIANTS, register, variant
+
+# One line per game: importing the module registers its variant(s).
+
+__all__ = [
+    "VARIANTS",
+    "AmbiguousMoveError",
+    "IllegalMoveError",
+    "NotationError",
+    "OptionError",
+    "Outcome",
+    "Position",
+    "PositionError",
+    "RulesError",
+    "UnknownVariantError",
+    "Variant",
+    "register",
+    "variant",
+]

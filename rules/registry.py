@@ -1,0 +1,36 @@
+"""The registry of variants: one :class:`~rules.core.Variant` instance per key."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from rules.core import UnknownVariantError, Variant
+
+_VARIANTS: dict[str, Variant] = {}
+VARIANTS: Mapping[str, Variant] = MappingProxyType(_VARIANTS)
+"""Every registered variant by key, in registration order (read-only)."""
+
+
+def register(v: Variant) -> Variant:
+    """Add ``v`` under ``v.key``; a key may be registered once."""
+    if v.key in _VARIANTS:
+        raise ValueError(f"variant {v.key!r} is already registered")
+    _VARIANTS[v.key] = v
+    return v
+
+
+def variant(key: str) -> Variant:
+    """The variant registered under ``key``.
+
+    >>> import rules
+    >>> rules.variant("nope")
+    Traceback (most recent call last):
+    ...
+    rules.core.UnknownVariantError: unknown game 'nope' (known: ...)
+    """
+    try:
+        return _VARIANTS[key.strip().lower()]
+    except (KeyError, AttributeError):
+        known = ", ".join(_VARIANTS) or "none"
+        raise UnknownVariantError(f"unknown game {key!r} (known: {known})") from None

@@ -1,0 +1,1 @@
+"""Async persistence behind the service's repository Protocol. Filled by the storage issue."""
