@@ -107,6 +107,35 @@ class Outcome:
         return not self.winners
 
 
+# --------------------------------------------------------------------------- board views
+
+Point = tuple[int, int]
+"""``(x, y)`` with ``a1 = (0, 0)``; x grows to the right and y upwards, seen by seat 0."""
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """What stands on a point, in terms every renderer and text board understand.
+
+    ``kind`` is the game's own short label: Xiangqi ``K A B N R C P``; draughts ``man``
+    or ``king``; Alquerque ``stone``; Querni the stone's number ``'1'``..``'16'``.
+    """
+
+    seat: int
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class MoveMarks:
+    """The points a move touched, for highlighting it: every point visited in order
+    (start, each landing point), the points whose pieces it captured, and the points
+    whose pieces left the board otherwise (a huff, a Querni removal)."""
+
+    path: tuple[Point, ...]
+    captured: tuple[Point, ...] = ()
+    removed: tuple[Point, ...] = ()
+
+
 # --------------------------------------------------------------------------- variant / position
 
 Move = Hashable
@@ -147,6 +176,10 @@ class Position(ABC):
     def to_text(self) -> str:
         """One line holding the whole game state; ``variant.from_text`` reads it back."""
 
+    @abstractmethod
+    def pieces(self) -> Mapping[Point, Piece]:
+        """Every occupied point and what stands there (for renderers and text boards)."""
+
     @property
     def mover(self) -> int:
         """The single seat to move (raises if none or several are)."""
@@ -166,6 +199,8 @@ class Variant(ABC):
 
     key: ClassVar[str]
     name: ClassVar[str]
+    board_size: ClassVar[tuple[int, int]]
+    """``(files, ranks)`` of the board, e.g. ``(9, 10)`` for Xiangqi."""
     options: ClassVar[Mapping[str, tuple[object, ...]]] = {}
     example_options: ClassVar[tuple[Mapping[str, object], ...]] = ({},)
 
@@ -185,6 +220,10 @@ class Variant(ABC):
     def parse_move(self, position: Position, text: str) -> Any:
         """Forgiving input: the legal move ``text`` names, or NotationError /
         IllegalMoveError / AmbiguousMoveError."""
+
+    @abstractmethod
+    def move_marks(self, position: Position, move: Any) -> MoveMarks:
+        """The points ``move`` (legal in ``position``) touches, for highlighting it."""
 
     def display_move(self, position: Position, move: Any) -> str:
         """The move as shown to people (canonical form plus any alternative notation or
