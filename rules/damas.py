@@ -11,7 +11,7 @@ and moves first; Black (seat 1) starts on 21-32.
 >>> p = v.start()
 >>> m = v.parse_move(p, "11-15")
 >>> v.format_move(p, m), v.display_move(p, m)
-('e3-f4', 'e3-f4 (11-15)')
+('d3-c4', 'd3-c4 (11-15)')
 >>> p.play(m).to_text()
 'B:W1,2,3,4,5,6,7,8,9,10,12,15:B21,22,23,24,25,26,27,28,29,30,31,32'
 
@@ -683,8 +683,12 @@ def _why_illegal(pos: DamasPosition, path: Sequence[int]) -> str:
             if len(between) != 1:
                 return "a man jumps only an adjacent piece, landing right behind it"
         taken |= victim
-    if not must_capture and taken:
-        return "there is nothing to capture here"
+    if taken and must_capture:
+        best = max(len(m.captured) for m in legal)
+        if taken.bit_count() < best:
+            return f"you must take the most pieces ({best}): {_list_moves(legal)}"
+    if taken:
+        written = "x".join(NAME[n] for n in path)
     return f"{written} is not a legal move: {_list_moves(legal)}"
 
 
