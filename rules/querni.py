@@ -528,13 +528,13 @@ class QuerniPosition(Position):
             raise IllegalMoveError(f"there is no stone on {NAMES[start]}")
         if _seat_of(code) != self.turn:
             raise IllegalMoveError(f"{NAMES[start]} is not your stone")
-        if start == end:
-            raise IllegalMoveError(f"{NAMES[start]}-{NAMES[end]} does not move the stone")
         if path and (_cell_index(path[0]), _cell_index(path[-1])) != (start, end):
             raise IllegalMoveError("the jump path does not run from the start to the end")
         if len(path) > 2:
             _check_jump_path(cells, [_cell_index(p) for p in path])
             return
+        if start == end:
+            raise IllegalMoveError(f"{NAMES[start]}-{NAMES[end]} does not move the stone")
         if cells[end]:
             raise IllegalMoveError(f"{NAMES[end]} is occupied")
         if _destination_mask(cells, start) >> end & 1:
