@@ -347,7 +347,12 @@ class QuerniPosition(Position):
     quiet: int = 0
     _outcome: Outcome | None = field(default=None, init=False, compare=False, repr=False)
 
+    in_setup: ClassVar[bool] = False
+    """False: play has started (a :class:`QuerniSetup` says True)."""
+
     def __post_init__(self) -> None:
+        if len(self.cells) != SIZE or self.turn not in (0, 1) or self.quiet < 0:
+            raise ValueError("a Querni position has 70 cells, turn 0 or 1, quiet >= 0")
         object.__setattr__(self, "_outcome", self._judge())
 
     def _judge(self) -> Outcome | None:
@@ -636,6 +641,8 @@ class QuerniSetup(Position):
     ``()`` (submitted, hidden in this view)."""
 
     arrangements: tuple[tuple[int, ...] | None, tuple[int, ...] | None] = (None, None)
+    in_setup: ClassVar[bool] = True
+    """True: the players are still submitting arrangements."""
 
     @property
     def variant(self) -> QuerniVariant:

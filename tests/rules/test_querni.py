@@ -481,7 +481,7 @@ def test_bad_position_texts_say_why(text: str, match: str) -> None:
 
 def test_choose_setup_has_both_seats_to_move() -> None:
     s = v.start(setup="choose", seed=5)  # the service always passes a seed: ignored here
-    assert isinstance(s, QuerniSetup)
+    assert isinstance(s, QuerniSetup) and s.in_setup
     assert s.to_move == {0, 1} and s.outcome() is None
     assert s.pieces() == {} and s.to_text() == "setup - -"
     assert v.from_text("setup - -") == s
@@ -521,7 +521,7 @@ def test_parse_move_in_setup_needs_a_single_pending_seat() -> None:
     blue = v.parse_move(half, "5, 1, 9, 2, 3, 4, 6, 7, 8, 10, 11, 13, 14, 15, 16, 12")
     assert blue == Arrangement(0, (5, 1, 9, 2, 3, 4, 6, 7, 8, 10, 11, 13, 14, 15, 16, 12))
     game = half.play(blue)
-    assert isinstance(game, QuerniPosition) and game.to_move == {0}
+    assert isinstance(game, QuerniPosition) and game.to_move == {0} and not game.in_setup
     assert game == v.start(arrangement=(blue.numbers, pink.numbers))
 
 
