@@ -54,6 +54,14 @@ A play-phase move is a :class:`Turn`: ``movement`` ``(start, end)`` points or No
 is checked hop by hop; the Turn keeps it in ``path`` (not part of equality) for
 :meth:`QuerniVariant.move_marks`, which otherwise draws a shortest jump path.
 
+Endings (judged after every turn, in this order)
+------------------------------------------------
+
+``all-removed``: the mover took off his last stone and wins; ``no-chains``: neither seat
+still has three consecutive numbers ``n, n+1, n+2`` anywhere on the board (draw);
+``move-limit``: the 30th consecutive turn without a removal, passes included (draw). A
+draw has no winners and the single ranking group ``{0, 1}``.
+
 Position text
 -------------
 
@@ -303,7 +311,10 @@ def _destination_mask(cells: Sequence[int], start: int) -> int:
         c = frontier.pop()
         for over, land in _JUMPS[c]:
             # the start cell is empty while jumping: nothing there to jump over, and
-            # landing on it is forbidden (it holds the stone in ``cells``, so it is not 0)
+            # landing on it is forbidden (it holds the stone in ``cells``, so it is not 0).
+            # (Jumps keep the parity of x and y, so a sequence never even stands next to
+            # its start; the ``over != start`` test is for clarity, and a jump end is never
+            # also a step end.)
             if not cells[land] and cells[over] and over != start and not seen >> land & 1:
                 seen |= 1 << land
                 frontier.append(land)
@@ -381,7 +392,7 @@ class QuerniPosition(Position):
 
     @property
     def to_move(self) -> frozenset[int]:
-        return frozenset() if self._outcome else frozenset([self.turn])
+        return frozenset() if self._outcome is not None else frozenset([self.turn])
 
     def outcome(self) -> Outcome | None:
         return self._outcome
@@ -389,7 +400,7 @@ class QuerniPosition(Position):
     def legal_moves(self) -> tuple[Turn, ...]:
         """Removals alone, then each movement (by start cell, end cell) alone and followed
         by each removal possible after it, then ``pass``."""
-        if self._outcome:
+        if self._outcome is not None:
             return ()
         cells = self.cells
         where = self._where(self.turn)
@@ -422,7 +433,7 @@ class QuerniPosition(Position):
     def play(self, move: Any) -> QuerniPosition:
         if not isinstance(move, Turn):
             raise IllegalMoveError(f"{move!r} is not a Querni turn")
-        if self._outcome:
+        if self._outcome is not None:
             raise IllegalMoveError("the game is over")
         self._check(move)
         cells = list(self.cells)
@@ -495,7 +506,7 @@ class QuerniPosition(Position):
         >>> p.removable_runs()[:4]
         ((1, 3), (4, 6), (11, 13), (14, 16))
         """
-        if self._outcome:
+        if self._outcome is not None:
             return ()
         return _runs(_link_mask(self._where(self.turn)))
 
