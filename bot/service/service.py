@@ -667,6 +667,9 @@ class MatchService:
         p = state.position
         v = p.variant
         in_setup = _in_setup(p)
+        if in_setup and me.seat not in p.to_move:
+            raise NotAllowed("you have already submitted your arrangement; the board "
+                             "appears when the other player has submitted too")
         if me.seat not in p.to_move:
             if p.to_move:
                 names = " and ".join(v.seat_name(s, p.seat_count) for s in sorted(p.to_move))
