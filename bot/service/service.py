@@ -986,9 +986,13 @@ class MatchService:
             found = None
         if found is not None:
             fmt, export = found
+        shown_entries = replay.entries
+        if _in_setup(replay.position):  # a submitted arrangement stays secret until both are in
+            shown_entries = tuple((ply, user, "setup", "setup submitted")
+                                  for ply, user, _, _ in shown_entries)
         if not export:
-            export = self._tablero_export(rec, [c for _, _, c, _ in replay.entries])
-        return HistoryView(self._view(rec), replay.entries, fmt, export)
+            export = self._tablero_export(rec, [c for _, _, c, _ in shown_entries])
+        return HistoryView(self._view(rec), shown_entries, fmt, export)
 
     def _tablero_export(self, rec: MatchRecord, moves: Sequence[str]) -> str:
         head = [f'[Game "{rec.game}"]', f'[Rules "{rec.rules_version}"]',

@@ -331,6 +331,8 @@ async def test_querni_choose_setup_stays_hidden_until_both_submit(
     r = await service.submit_setup(m.id, BOB, numbers)
     assert r.display == "setup submitted" and numbers not in r.match.position_text
     assert isinstance(recorder.events[-1], SetupSubmitted)
+    h = await service.history(m.id)
+    assert numbers not in h.export and h.entries[0][2:] == ("setup", "setup submitted")
     with pytest.raises(NotAllowed, match="already submitted"):
         await service.submit_setup(m.id, BOB, numbers)
     r = await service.submit_setup(m.id, ALICE, " ".join(str(n) for n in range(1, 17)))
