@@ -1,8 +1,9 @@
 """The SQLite repository (aiosqlite): one file, WAL, foreign keys on.
 
 Writes go through one writer connection behind an ``asyncio.Lock``, each in a
-``BEGIN IMMEDIATE`` transaction; reads use a second connection and are single statements,
-so each sees one committed snapshot (WAL). A match row carries its seats as JSON so one
+``BEGIN IMMEDIATE`` transaction; reads use a second connection, one single statement at a
+time (a lock of their own), so each sees the latest committed snapshot (WAL) and reads
+never wait for a write. A match row carries its seats as JSON so one
 statement reads a whole match; the ``seats`` table indexes who plays where (``games_of``)
 and is written in the same transaction. Moves are rows of ``moves`` with primary key
 ``(match_id, ply)``: of two writers appending the same ply exactly one succeeds.
@@ -203,6 +204,7 @@ class SqliteRepository:
         self._writer = writer
         self._reader = reader
         self._lock = asyncio.Lock()
+        self._read_lock = asyncio.Lock()
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -338,7 +340,10 @@ class SqliteRepository:
     # ------------------------------------------------------------------ reads
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        async with self._reader.execute(sql, params) as cur:
+        # One read statement at a time: while any statement of a connection is still open,
+        # later statements join its read transaction and see its (old) snapshot, so
+        # overlapping reads would keep missing fresh commits.
+        async with self._read_lock, self._reader.execute(sql, params) as cur:
             return list(await cur.fetchall())
 
     async def load_match(self, match_id: int) -> MatchRecord | None:

@@ -543,3 +543,32 @@ def test_hostile_other_arguments(world: World, text: str, page: int) -> None:
     _unchanged_or_typed(world, s.accept(world.open, ALICE, text))
     _unchanged_or_typed(world, s.offer_draw(world.xq, EVE))
 
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+async def test_concurrent_players_always_read_their_own_moves(kind: str,
+                                                              tmp_path: Path) -> None:
+    """Twenty matches played at once: after each move its player reads the new ply (a
+    regression test: overlapping SQLite reads once kept an old snapshot alive)."""
+    repo: Repository = MemoryRepository() if kind == "memory" else \
+        await SqliteRepository.open(tmp_path / "rw.db")
+    s = MatchService(YieldingRepository(repo), Recorder(), SetClock(),  # type: ignore[arg-type]
+                     rng=random.Random(2))
+
+    async def client(k: int) -> int:
+        rng = random.Random(k)
+        m = await s.challenge(GUILD, CHANNEL, 1000 + 2 * k, "xiangqi", opponents=[1001 + 2 * k])
+        m = await s.accept(m.id, 1001 + 2 * k)
+        for _ in range(12):
+            p, _ = await s.position(m.id)
+            text = p.variant.format_move(p, rng.choice(p.legal_moves()))
+            r = await s.move(m.id, m.to_move[0], text)
+            m = await s.get_match(m.id)
+            assert m.ply == r.match.ply and m.position_text == r.match.position_text
+            if r.ended:
+                break
+        return m.ply
+
+    plies = await asyncio.gather(*(client(k) for k in range(20)))
+    assert all(p >= 1 for p in plies)
+    await repo.close()
