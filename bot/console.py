@@ -539,6 +539,7 @@ async def run_console(db_path: str | Path, *, boards_dir: Path | None = None,
                                        rng=random.Random(seed))
         for match_id, problem in await console.service.verify_all():
             console.say(f"! match #{match_id} is broken: {problem}")
+        await console.service.sweep()  # catch up on deadlines that passed while closed
         interactive = stdin.isatty()
         if interactive:
             console.say("Tablero console: /help lists the commands; start with: as NAME")

@@ -50,6 +50,26 @@ API (all ``async``; ids are plain ints; errors are ``ServiceError`` subclasses w
   ``variant.resign`` puts him out; fewer than two moves played: aborted, unrated).
 * ``verify_all() -> list[(match_id, problem)]`` - replay every match, mark broken ones.
 
+Decisions (documented here because the issue left them open):
+
+* Positions: the stored position text is a cache, but Xiangqi's repetition history lives
+  outside its text, so the service keeps the position object in memory keyed by
+  ``(match, ply)`` (checked against the stored text); a miss replays the record once, which
+  is also where a corrupted record is found and the match marked ``broken``.
+* Concurrency: no locks; every save is compare-and-set on the match version and the ply.
+  A lost race on the ply is ``StaleMove`` ("the position changed: ..."); a lost race on
+  anything else is retried with fresh data.
+* Record entries that are not moves: ``#resign <seat>``, ``#timeout <seat>`` (replayed
+  with ``variant.resign``) and ``#draw``; they count as plies of the record.
+* Ladders: the game key; 4-player games ``<key>-4`` (all modes share it). Teams are
+  openskill teams; equal places share a rank. A draw (or a shared first place without
+  winners) counts as a draw for everyone.
+* Teams in ``mode=teams``: seats 0+2 against 1+3 (RULES §2.1). In lobbies the challenger
+  either picks his seat (then joiners may pick theirs) or all seats are drawn at start.
+* 4-player draw offers need every remaining opponent of the offerer to accept.
+* Querni: a random deal's seed is drawn by the service and stored in the options; in
+  ``choose`` mode arrangements are hidden (views, history) until both are in.
+
 Events given to the Notifier (``bot.service.events``): ChallengeReceived, LobbyChanged,
 ChallengeClosed, TurnStarted, DeadlineReminder, PlayerOut, DrawOffered, DrawDeclined,
 SetupSubmitted, MatchEnded.

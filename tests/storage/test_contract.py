@@ -203,6 +203,27 @@ async def test_sqlite_migrates_once_and_keeps_data(tmp_path: Path) -> None:
     await again.close()
 
 
+async def test_sqlite_upgrades_an_old_schema_in_place(tmp_path: Path) -> None:
+    import sqlite3
+    path = tmp_path / "old.db"
+    conn = sqlite3.connect(path)
+    conn.executescript(MIGRATIONS[0])
+    conn.execute("PRAGMA user_version = 1")
+    conn.execute("INSERT INTO ratings VALUES (1, 'xiangqi', 5, 25.0, 8.0, 1.0, 1, 0, 0)")
+    conn.commit()
+    conn.close()
+    repo = await SqliteRepository.open(path)
+    assert await repo.schema_version() == len(MIGRATIONS) >= 2
+    rows, total = await repo.leaderboard(1, "xiangqi", 0, 10)
+    assert total == 1 and rows[0].user_id == 5
+    async with repo._reader.execute(
+            "EXPLAIN QUERY PLAN SELECT user_id, mu, sigma, wins, losses, draws FROM ratings "
+            "WHERE guild_id = 1 AND ladder = 'x' ORDER BY ordinal DESC LIMIT 5") as cur:
+        plan = " ".join(str(r[-1]) for r in await cur.fetchall())
+    assert "COVERING INDEX ratings_board" in plan
+    await repo.close()
+
+
 async def test_sqlite_refuses_a_newer_schema(tmp_path: Path) -> None:
     import sqlite3
     path = tmp_path / "new.db"
