@@ -671,7 +671,7 @@ def _read_fen(text: str) -> XiangqiPosition:
         for c in row:
             if c in "123456789":
                 x += int(c)
-            elif c.lower() in FEN_PIECES:
+            elif c.isascii() and c.lower() in FEN_PIECES:
                 if x >= WIDTH:
                     break
                 board[_sq(x, y)] = FEN_PIECES[c.lower()] | (BLACK_BIT if c.islower() else 0)
@@ -696,7 +696,8 @@ def _read_fen(text: str) -> XiangqiPosition:
         if not value:
             numbers.append(low)
             continue
-        if not value[0].isdigit() or len(value[0]) > 6 or int(value[0]) < low:
+        digits = value[0]
+        if not (digits.isascii() and digits.isdigit()) or len(digits) > 6 or int(digits) < low:
             raise PositionError(f"the {name} must be a whole number from {low}, "
                                 f"not {value[0]!r}", text=text)
         numbers.append(int(value[0]))
@@ -868,29 +869,35 @@ def _wxf_sources(p: XiangqiPosition, designator: str) -> list[int]:
     return found
 
 
-def _wxf_target(p: XiangqiPosition, fr: int, op: str, number: int) -> int | None:
-    """Where a WXF operator and number send the piece on ``fr`` (None: off the board or
-    not a shape that piece has)."""
+def _wxf_target(p: XiangqiPosition, fr: int, op: str, number: int) -> int | str:
+    """Where a WXF operator and number send the piece on ``fr``, or why they cannot."""
     piece = p.board[fr]
     kind = piece & 7
     side = _colour(piece)
+    name = KIND_NAMES[kind]
     fx, fy = POINTS[fr]
     forward = 1 if side == RED else -1
     tx = WIDTH - number if side == RED else number - 1
     if op == ".":
-        if kind in (ADVISOR, ELEPHANT, HORSE) or tx == fx:
-            return None
+        if kind in (ADVISOR, ELEPHANT, HORSE):
+            return f"an {name} never moves sideways" if kind != HORSE else \
+                "a horse never moves sideways"
+        if tx == fx:
+            return f"a sideways move must leave file {number}"
         return _sq(tx, fy)
     sign = forward if op == "+" else -forward
     if kind in (ADVISOR, ELEPHANT, HORSE):
         dx = abs(tx - fx)
         dy = {ADVISOR: {1: 1}, ELEPHANT: {2: 2}, HORSE: {1: 2, 2: 1}}[kind].get(dx)
         if dy is None:
-            return None
+            return (f"the {name} on {NAMES[fr]} cannot reach file {number} "
+                    f"(for {WXF_LETTERS[kind]} the number is the file it goes to)")
         ty = fy + sign * dy
     else:
         tx, ty = fx, fy + sign * number
-    return _sq(tx, ty) if _on_board(tx, ty) else None
+    if not _on_board(tx, ty):
+        return f"the {name} on {NAMES[fr]} would leave the board"
+    return _sq(tx, ty)
 
 
 def _parse_wxf(p: XiangqiPosition, text: str, compact: str) -> Move | None:
@@ -905,18 +912,17 @@ def _parse_wxf(p: XiangqiPosition, text: str, compact: str) -> Move | None:
         raise IllegalMoveError(
             f"{text.strip()!r}: {SIDE_NAMES[p.side]} has no piece that "
             f"{designator.upper()!r} names", text=text)
-    pairs = [(fr, _wxf_target(p, fr, op, number)) for fr in sources]
-    shaped = [(fr, to) for fr, to in pairs if to is not None]
+    targets = [(fr, _wxf_target(p, fr, op, number)) for fr in sources]
+    shaped = [(fr, to) for fr, to in targets if isinstance(to, int)]
     if not shaped:
-        kind = KIND_NAMES[p.board[sources[0]] & 7]
-        raise IllegalMoveError(f"{text.strip()!r}: no {kind} can move that way "
-                               f"({'sideways' if op == '.' else 'from there'})", text=text)
+        raise IllegalMoveError(f"{text.strip()!r}: {targets[0][1]}", text=text)
     legal = p._move_set()
     found = resolve(text, [fr << 7 | to for fr, to in shaped],
                     matches=lambda m: m in legal, format_move=lambda m: _canonical(p, m))
     if found is None:
         fr, to = shaped[0]
-        raise IllegalMoveError(f"{_canonical(p, fr << 7 | to)}: {_why(p, fr, to)}", text=text)
+        raise IllegalMoveError(f"{text.strip()!r} ({_canonical(p, fr << 7 | to)}): "
+                               f"{_why(p, fr, to)}", text=text)
     return _move_of(found)
 
 
