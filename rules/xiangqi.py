@@ -294,17 +294,15 @@ def _pseudo(b: list[int], mine: Iterable[int], s: int) -> list[int]:
     return out
 
 
-def _legal(b: list[int], mine: Iterable[int], k: int, s: int, count_only: bool = False
-           ) -> list[int] | int:
-    """The legal moves of side ``s`` (general on ``k``), or only their number.
+def _illegal(b: list[int], pseudo: list[int], k: int, s: int) -> list[int]:
+    """The moves of ``pseudo`` (side ``s``, general on ``k``) that would expose the general.
 
-    A pseudo-legal move gets a full test only when the side is in check or the general
-    moves; otherwise only moves that leave or enter the general's lines or leave a horse
-    leg next to it are tested, and only along the lines they touch.
+    A move gets a full test only when the side is in check or the general moves;
+    otherwise only moves that leave or enter the general's file or rank, or leave a horse
+    leg next to it, are tested, and only along the lines they touch. Most moves are
+    therefore accepted without being made.
     """
-    pseudo = _pseudo(b, mine, s)
-    out: list[int] = []
-    add = out.append
+    bad: list[int] = []
     if _attacked(b, k, s):
         for m in pseudo:
             fr = m >> 7
@@ -313,19 +311,17 @@ def _legal(b: list[int], mine: Iterable[int], k: int, s: int, count_only: bool =
             t = b[to]
             b[to] = p
             b[fr] = 0
-            bad = _attacked(b, to if fr == k else k, s)
+            if _attacked(b, to if fr == k else k, s):
+                bad.append(m)
             b[fr] = p
             b[to] = t
-            if not bad:
-                add(m)
-        return len(out) if count_only else out
+        return bad
     e = 0 if s else BLACK_BIT
     danger = DANGER[k]
     line_dir = LINE_DIR[k]
     leg_horses = LEG_HORSES[k]
     rays = RAYS[k]
     en = HORSE | e
-    n = 0
     for m in pseudo:
         fr = m >> 7
         to = m & 127
@@ -334,35 +330,38 @@ def _legal(b: list[int], mine: Iterable[int], k: int, s: int, count_only: bool =
             t = b[to]
             b[to] = p
             b[fr] = 0
-            bad = _attacked(b, to, s)
+            if _attacked(b, to, s):
+                bad.append(m)
             b[fr] = p
             b[to] = t
-            if bad:
-                continue
         elif danger[fr] or danger[to]:
             p = b[fr]
             t = b[to]
             b[to] = p
             b[fr] = 0
             d1 = line_dir[fr]
-            bad = d1 >= 0 and _ray_attacked(b, rays[d1], e)
-            if not bad:
-                d2 = line_dir[to]
-                bad = d2 >= 0 and d2 != d1 and _ray_attacked(b, rays[d2], e)
-                if not bad:
-                    for h in leg_horses[fr]:
-                        if b[h] == en:
-                            bad = True
-                            break
+            d2 = line_dir[to]
+            if ((d1 >= 0 and _ray_attacked(b, rays[d1], e))
+                    or (d2 >= 0 and d2 != d1 and _ray_attacked(b, rays[d2], e))):
+                bad.append(m)
+            else:
+                for h in leg_horses[fr]:  # a loop, not any(): no generator per move
+                    if b[h] == en:
+                        bad.append(m)
+                        break
             b[fr] = p
             b[to] = t
-            if bad:
-                continue
-        if count_only:
-            n += 1
-        else:
-            add(m)
-    return n if count_only else out
+    return bad
+
+
+def _legal(b: list[int], mine: Iterable[int], k: int, s: int) -> list[int]:
+    """The legal moves of side ``s`` whose general stands on ``k``."""
+    pseudo = _pseudo(b, mine, s)
+    bad = _illegal(b, pseudo, k, s)
+    if not bad:
+        return pseudo
+    drop = set(bad)
+    return [m for m in pseudo if m not in drop]
 
 
 class _Board:
@@ -383,9 +382,7 @@ class _Board:
 
     def legal(self) -> list[int]:
         s = self.side
-        moves = _legal(self.b, self.pieces[s], self.kings[s], s)
-        assert isinstance(moves, list)
-        return moves
+        return _legal(self.b, self.pieces[s], self.kings[s], s)
 
     def perft(self, depth: int) -> int:
         b = self.b
@@ -394,12 +391,10 @@ class _Board:
 
         def walk(s: int, depth: int) -> int:
             mine = pieces[s]
-            if depth == 1:
-                n = _legal(b, mine, kings[s], s, True)
-                assert isinstance(n, int)
-                return n
+            if depth == 1:  # count the leaves without making them
+                pseudo = _pseudo(b, mine, s)
+                return len(pseudo) - len(_illegal(b, pseudo, kings[s], s))
             moves = _legal(b, mine, kings[s], s)
-            assert isinstance(moves, list)
             theirs = pieces[s ^ 1]
             total = 0
             for m in moves:
