@@ -134,9 +134,17 @@ ELEPHANT_POINTS = tuple(frozenset(_sq(x, y if s == RED else HEIGHT - 1 - y)
                                   for x, y in ((2, 0), (6, 0), (0, 2), (4, 2), (8, 2), (2, 4),
                                                (6, 4)))
                         for s in (RED, BLACK))
+
+
 # (horse square, leg) pairs from which a horse attacks a point
-HORSE_ATTACKERS = tuple(
-    tuple((h, leg) for h in ALL for to, leg in HORSE_STEPS[h] if to == t) for t in ALL)
+def _horse_attackers(t: int) -> tuple[tuple[int, int], ...]:
+    # a horse's step is not symmetric (the leg sits next to the horse), so invert the table
+    return tuple((h, leg) for h, x in zip(ALL, POINTS, strict=True)
+                 if abs(x[0] - POINTS[t][0]) + abs(x[1] - POINTS[t][1]) == 3
+                 for to, leg in HORSE_STEPS[h] if to == t)
+
+
+HORSE_ATTACKERS = tuple(_horse_attackers(t) for t in ALL)
 
 
 def _soldier_steps(side: int, x: int, y: int) -> tuple[int, ...]:
@@ -152,7 +160,8 @@ def _soldier_steps(side: int, x: int, y: int) -> tuple[int, ...]:
 SOLDIER_STEPS = tuple(tuple(_soldier_steps(s, x, y) for x, y in POINTS) for s in (RED, BLACK))
 # squares from which an enemy soldier attacks the general of side s standing on a point
 SOLDIER_ATTACKERS = tuple(
-    tuple(tuple(q for q in ALL if t in SOLDIER_STEPS[1 - s][q]) for t in ALL)
+    tuple(tuple(q for q in (t - 1, t + 1, t - WIDTH, t + WIDTH)
+                if q in ALL and t in SOLDIER_STEPS[1 - s][q]) for t in ALL)
     for s in (RED, BLACK))
 RAYS = tuple(
     tuple(tuple(_sq(x + dx * i, y + dy * i) for i in range(1, 10) if _on_board(x + dx * i,
@@ -165,13 +174,29 @@ RAYS = tuple(
 # touch (leave or enter) to be able to expose k when k is not in check. Every chariot,
 # cannon, soldier and flying-general attack runs along k's file or rank; a horse attack
 # needs a free leg, and the legs of horses attacking k are the 4 points diagonally next
-# to k.
-LINE_DIR = tuple(
-    tuple(next((d for d in range(4) if t in RAYS[k][d]), -1) for t in ALL) for k in ALL)
-LEG_HORSES = tuple(
-    tuple(tuple(h for h, leg in HORSE_ATTACKERS[k] if leg == t) for t in ALL) for k in ALL)
-DANGER = tuple(
-    tuple(LINE_DIR[k][t] >= 0 or bool(LEG_HORSES[k][t]) for t in ALL) for k in ALL)
+# to k. Only the 18 palace points get tables: a general never stands anywhere else.
+PALACE_POINTS = frozenset(sq for sq in ALL for s in (RED, BLACK) if _in_palace(s, *POINTS[sq]))
+
+
+def _line_dirs(k: int) -> tuple[int, ...]:
+    dirs = [-1] * len(ALL)
+    for d, ray in enumerate(RAYS[k]):
+        for q in ray:
+            dirs[q] = d
+    return tuple(dirs)
+
+
+def _leg_horses(k: int) -> tuple[tuple[int, ...], ...]:
+    found: list[list[int]] = [[] for _ in ALL]
+    for h, leg in HORSE_ATTACKERS[k]:
+        found[leg].append(h)
+    return tuple(tuple(horses) for horses in found)
+
+
+LINE_DIR = tuple(_line_dirs(k) if k in PALACE_POINTS else () for k in ALL)
+LEG_HORSES = tuple(_leg_horses(k) if k in PALACE_POINTS else () for k in ALL)
+DANGER = tuple(tuple(LINE_DIR[k][t] >= 0 or bool(LEG_HORSES[k][t]) for t in ALL)
+               if k in PALACE_POINTS else () for k in ALL)
 # may a piece of side s land on a point holding piece code p (empty or enemy)?
 LANDS = (tuple(p == 0 or p & BLACK_BIT != 0 for p in range(16)),
          tuple(p & BLACK_BIT == 0 for p in range(16)))
