@@ -18,7 +18,16 @@ WXF (``C2.5``, ``C2=5``, ``H8+7``, ``R1-1``, ``C+.5`` / ``+C.5`` for the front o
 on a file, the WXF tandem-pawn forms). Writing ``-`` for a capture is accepted; writing
 ``x`` for a move that captures nothing is refused, because the player has misread the
 board. Bare ICCS with ranks 0-9 (``h2e2`` meaning h3-e3) is not accepted: ``h2e2`` is
-read 1-based like every other point name.
+read 1-based like every other point name. WXF output uses the WXF letters
+``K A E H R C P`` and, for tandem pieces, the WXF forms (``C+.5``; pawns ``P+``, ``P7``
+for the middle one of three, ``++``/``--`` for the outer of four or five, ``7+`` when
+two files hold tandem pawns).
+
+Rule details RULES §3 leaves open: a side with no legal move loses even if the position
+is also a third repetition or the 100th ply (the position is lost before it can be
+drawn); repetition is judged before the 100-ply rule. A capture or a soldier's step
+forward can never be undone, so the repetition history restarts after one. ``perft``
+counts the bare move tree, without the draw rules, as published perft tables do.
 
 >>> import rules
 >>> v = rules.variant("xiangqi")
@@ -230,7 +239,10 @@ def _attacked(b: list[int] | tuple[int, ...], k: int, s: int) -> bool:
         if b[h] == en and not b[leg]:
             return True
     ep = SOLDIER | e
-    return any(b[q] == ep for q in SOLDIER_ATTACKERS[s][k])
+    for q in SOLDIER_ATTACKERS[s][k]:  # noqa: SIM110 (any() makes a generator: hot path)
+        if b[q] == ep:
+            return True
+    return False
 
 
 def _ray_attacked(b: list[int], ray: tuple[int, ...], e: int) -> bool:
@@ -862,11 +874,10 @@ def _wxf_sources(p: XiangqiPosition, designator: str) -> list[int]:
     own = [q for q in range(WIDTH * HEIGHT) if p.board[q] == piece]
     if head.isdigit():
         own = [q for q in own if _wxf_file(side, q % WIDTH) == int(head)]
-    columns: dict[int, list[int]] = {}
+    columns: dict[int, list[int]] = {}  # file -> the pieces on it, frontmost first
     for q in own:
-        columns.setdefault(q % WIDTH, [])
-    for x in columns:
-        columns[x] = _tandem(p, _sq(x, next(q // WIDTH for q in own if q % WIDTH == x)))
+        if q % WIDTH not in columns:
+            columns[q % WIDTH] = _tandem(p, q)
     found: list[int] = []
     for column in columns.values():
         n = len(column)

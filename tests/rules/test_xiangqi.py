@@ -429,3 +429,38 @@ def test_board_views() -> None:
     assert V.board_size == (9, 10) and V.key == "xiangqi" and V.name == "Xiangqi"
     assert not p.in_check() and p.checked_general() is None
     assert p.king_point(1) == (4, 9)
+
+
+def test_the_legality_shortcut_agrees_with_testing_every_move() -> None:
+    # Most moves are accepted without being made (rules.xiangqi._illegal); check that
+    # against making every pseudo-legal move and testing the general in positions of
+    # random games.
+    from rules import xiangqi as xq
+
+    rng = random.Random(5)
+    for _ in range(4):
+        p = V.start()
+        for _ in range(120):
+            board = xq._Board(p.board, p.side)
+            s = p.side
+            k = board.kings[s]
+            expected = []
+            for m in xq._pseudo(board.b, board.pieces[s], s):
+                after = list(p.board)
+                fr, to = m >> 7, m & 127
+                after[to], after[fr] = after[fr], 0
+                if not xq._attacked(after, to if fr == k else k, s):
+                    expected.append(m)
+            assert board.legal() == expected, p.to_text()
+            moves = p.legal_moves()
+            if not moves:
+                break
+            p = p.play(rng.choice(moves))
+
+
+def test_display_for_black_and_tandem_pieces() -> None:
+    p = play(V.start(), "h3-e3")
+    assert V.display_move(p, V.parse_move(p, "h10-g8")) == "h10-g8 (H8+7)"
+    p = pos("4k4/9/9/9/9/7C1/9/7C1/9/3K5 w - - 0 1")
+    assert V.display_move(p, V.parse_move(p, "h5-h9")) == "h5-h9 (C++4)"
+    assert V.display_move(p, V.parse_move(p, "h3-h4")) == "h3-h4 (C-+1)"
