@@ -558,7 +558,10 @@ class XiangqiPosition(Position):
         """Every legal move, or ``()`` once the game is over."""
         if self.outcome() is not None:
             return ()
-        return tuple(_move_of(m) for m in self._moves())
+        moves: tuple[Move, ...] | None = self._cache.get("legal")
+        if moves is None:
+            moves = self._cache["legal"] = tuple(_move_of(m) for m in self._moves())
+        return moves
 
     def play(self, move: Any) -> XiangqiPosition:
         """The position after ``move``; raises IllegalMoveError saying why it is illegal."""
