@@ -736,8 +736,9 @@ class Damas(Variant):
         return found
 
     def move_marks(self, position: Position, move: Any) -> MoveMarks:
-        m = self.parse_move(position, self.format_move(position, move))
-        return MoveMarks(tuple(POINT[n] for n in m.path), tuple(POINT[n] for n in m.captured))
+        self.format_move(position, move)  # refuses a move that is not legal here
+        return MoveMarks(tuple(POINT[n] for n in move.path),
+                         tuple(POINT[n] for n in move.captured))
 
     def display_move(self, position: Position, move: Any) -> str:
         """``d3-c4 (11-15)``; a man's move onto the far rank adds ``crowned``."""
