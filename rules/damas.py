@@ -650,6 +650,9 @@ def _why_illegal(pos: DamasPosition, path: Sequence[int]) -> str:
         step = f"{NAME[SQUARE_OF[a]]}-{NAME[SQUARE_OF[b]]}"
         between = BETWEEN.get((a, b))
         if between is None:
+            if len(bit_path) == 2 and must_capture:
+                return (f"no capture leads from {NAME[path[0]]} to {NAME[path[-1]]}; "
+                        f"a capture is compulsory: {_list_moves(legal)}")
             return f"{step} is not along a diagonal"
         if not b & empty:
             return f"{NAME[SQUARE_OF[b]]} is occupied"

@@ -261,6 +261,8 @@ def test_different_captured_sets_are_different_moves() -> None:
     with pytest.raises(AmbiguousMoveError) as err:
         V.parse_move(p, "e2xe6")
     assert err.value.candidates == ("e2xc4xe6", "e2xg4xe6")
+    with pytest.raises(IllegalMoveError, match="no capture leads from e2 to e8"):
+        V.parse_move(p, "e2xe8")
 
 
 # --------------------------------------------------------------------------- notation
