@@ -198,7 +198,7 @@ class AlquerquePosition(Position):
             for s in own:
                 avoid = self.memory[s]
                 if any(land != avoid and enemy[cells[over]] and not cells[land]
-                       for over, land in first[s]):
+                       for over, land, _, _ in first[s]):
                     table.search(s, first, avoid, prefixes=False)
         if not table.moves:
             steps = STEPS[seat]
@@ -260,7 +260,7 @@ class AlquerquePosition(Position):
                 return f"this piece came from {names[avoid]} and may not return there"
             board[over] = 0
             at = land
-        onward = sorted(names[land] for over, land in GRID.jumps[at]
+        onward = sorted(names[land] for over, land, _, _ in GRID.jumps[at]
                         if land != avoid and ENEMY[self.turn][board[over]] and not board[land])
         sofar = "x".join(names[i] for i in points)
         if onward:

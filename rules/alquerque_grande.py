@@ -139,7 +139,7 @@ def _analyse(cells: list[int], seat: int, marker: Marker, enemy: Sequence[bool])
     jumps, steps = GRID.jumps, GRID.steps
     came, stone = marker if marker else (-1, -1)
     for s in [i for i, v in enumerate(cells) if v == me]:
-        for over, land in jumps[s]:
+        for over, land, _, _ in jumps[s]:
             if enemy[cells[over]] and not cells[land]:
                 best[s] = table.search(s, jumps, prefixes=True)
                 break
@@ -603,8 +603,6 @@ def _inconsistency(p: GrandePosition) -> str | None:
             return f"{names[p.turn]} is out and cannot be the one to move"
         if p.mode is not None and _decided(p.mode, list(p.cells), set(p.out), "") is not None:
             return "the game is over: say so in the last field"
-        if p.quiet >= limit:
-            return f"the counter has reached {limit}: the game is over (move-limit)"
         if not p.legal_moves():
             return f"{names[p.turn]} is to move but has no legal move"
         return None
