@@ -127,7 +127,11 @@ class AlquerquePosition(Position):
         return tuple(self._moves().moves)
 
     def play(self, move: Any) -> AlquerquePosition:
-        if not isinstance(move, tuple) or move not in self._moves().moves:
+        try:
+            legal = isinstance(move, tuple) and move in self._moves().moves
+        except TypeError:  # unhashable junk is no move
+            legal = False
+        if not legal:
             raise IllegalMoveError(f"{move!r} is not a legal move here")
         cells = list(self.cells)
         memory = list(self.memory)
