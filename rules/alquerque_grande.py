@@ -550,8 +550,10 @@ class AlquerqueGrande(Variant):
         text = _format(move)
         return f"{text} (huff {GRID.names[huff[1] * GRID.size + huff[0]]})" if huff else text
 
-    def seat_name(self, seat: int, seat_count: int = 4) -> str:
-        return SEAT_NAMES[2 if seat_count == 2 else 4][seat]
+    def seat_name(self, seat: int, seat_count: int = 2) -> str:
+        """White, Turquoise, Black, Red with 4 seats; White, Black with 2 (pass the seat
+        count: seat 1 is Turquoise in a 4-player game)."""
+        return SEAT_NAMES[2 if seat_count == 2 and seat < 2 else 4][seat]
 
     def resign(self, position: Position, seat: int) -> Position | Outcome:
         """RULES §2.3 rule 7: resigning equals "cannot move" at that moment.
