@@ -5,7 +5,13 @@ Two players on the 5×5 lattice (:mod:`rules.lattice`), twelve pieces each; Whit
 diagonally forward or sideways; a piece on the far rank cannot step; capturing is
 compulsory, the first jump goes in a stepping direction, later jumps any way, and a
 sequence goes on while it can. Every piece remembers where its own last move started
-and may never step or jump onto that point (the no-return memory).
+and may never step or jump onto that point (the no-return memory). The side to move loses
+when it has no pieces (outcome reason ``no-pieces``) or no legal move (``no-moves``).
+
+Moves are :class:`rules.lattice.Move` values (points as rank-major indices). Positions
+offer, besides the Position API: ``memories`` (point -> where its piece's last move
+started), ``captured`` (per seat), ``must_capture``, ``out`` and ``last_huff`` (always
+empty here; shared with Alquerque grande so renderers treat both alike).
 
 Position text, one line of three space-separated fields::
 
@@ -49,7 +55,6 @@ from rules.lattice import (
     Lattice,
     Move,
     MoveTable,
-    jump_sequences,
     match_move,
     read_placement,
     write_placement,
@@ -102,7 +107,8 @@ class AlquerquePosition(Position):
     cells: tuple[int, ...]
     memory: tuple[int, ...]
     turn: int
-    _table: list[MoveTable] = field(default_factory=list, compare=False, repr=False)
+    _table: list[MoveTable] = field(default_factory=list, init=False, compare=False,
+                                   repr=False)
 
     # ------------------------------------------------------------------ Position API
     @property
@@ -121,7 +127,11 @@ class AlquerquePosition(Position):
         return tuple(self._moves().moves)
 
     def play(self, move: Any) -> AlquerquePosition:
-        if not isinstance(move, tuple) or move not in self._moves().moves:
+        try:
+            legal = isinstance(move, tuple) and move in self._moves().moves
+        except TypeError:  # unhashable junk is no move
+            legal = False
+        if not legal:
             raise IllegalMoveError(f"{move!r} is not a legal move here")
         cells = list(self.cells)
         memory = list(self.memory)
@@ -164,6 +174,16 @@ class AlquerquePosition(Position):
         return (PIECES_EACH - self.cells.count(2), PIECES_EACH - self.cells.count(1))
 
     @property
+    def out(self) -> frozenset[int]:
+        """No seat is ever out in Alquerque (the same property as Alquerque grande's)."""
+        return frozenset()
+
+    @property
+    def last_huff(self) -> Point | None:
+        """Alquerque has no huffing (the same property as Alquerque grande's)."""
+        return None
+
+    @property
     def must_capture(self) -> bool:
         """Whether the side to move has a capture (and so may not step)."""
         return any(m[1] for m in self._moves().moves)
@@ -171,22 +191,19 @@ class AlquerquePosition(Position):
     def _moves(self) -> MoveTable:
         if self._table:
             return self._table[0]
-        table = MoveTable(GRID)
         seat = self.turn
         me = seat + 1
         cells = list(self.cells)
         enemy = ENEMY[seat]
+        table = MoveTable(GRID, cells, enemy, GRID.jumps)
         first = FIRST_JUMPS[seat]
         own = [i for i, v in enumerate(cells) if v == me]
         if any(i for i in cells if i and i != me):
             for s in own:
                 avoid = self.memory[s]
                 if any(land != avoid and enemy[cells[over]] and not cells[land]
-                       for over, land in first[s]):
-                    for path, captured, more in jump_sequences(
-                            cells, s, first, GRID.jumps, enemy, avoid):
-                        if not more:  # only complete sequences are moves
-                            table.add_capture(path, captured)
+                       for over, land, _, _ in first[s]):
+                    table.search(s, first, avoid, prefixes=False)
         if not table.moves:
             steps = STEPS[seat]
             for s in own:
@@ -247,10 +264,9 @@ class AlquerquePosition(Position):
                 return f"this piece came from {names[avoid]} and may not return there"
             board[over] = 0
             at = land
-        written = tuple(points)
-        onward = sorted({names[path[len(written)]] for path in table.paths
-                         if len(path) > len(written) and path[:len(written)] == written})
-        sofar = "x".join(names[i] for i in written)
+        onward = sorted(names[land] for over, land, _, _ in GRID.jumps[at]
+                        if land != avoid and ENEMY[self.turn][board[over]] and not board[land])
+        sofar = "x".join(names[i] for i in points)
         if onward:
             return f"a capture must continue: {sofar} can go on to {or_list(onward)}"
         return f"{sofar} is not a legal move"

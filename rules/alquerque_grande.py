@@ -5,7 +5,7 @@ White + Black against Turquoise + Red), ``fast`` or ``slow``. Stones step one po
 any direction along a line, or capture by jumping opponents' stones, as far as the
 player likes: every prefix of a jump sequence is a legal move. The capture duty is
 enforced by huffing: a step while a capture existed, or a sequence stopped while its stone
-could still jump, costs the player a stone (``Position.last_huff``).
+could still jump, costs the player a stone (:attr:`GrandePosition.last_huff`).
 
 Seats: 4 players White 0 (south), Turquoise 1 (east), Black 2 (north), Red 3 (west);
 2 players White 0, Black 1.
@@ -15,8 +15,10 @@ Outcome reasons: ``no-pieces`` (the loser, or the losing team, has no stones lef
 ``teams``: both members of the losing team are out and a stone of theirs is still on the
 board), ``resignation`` (the last seat to go out resigned; in ``fast`` any resignation
 ends the game), ``last-player`` (``slow``: one player is left, or none when the last ones
-went out together), ``move-limit`` (the 50-round safeguard). A shared first place has no
-winners (``fast`` and ``slow`` rankings); both teams eliminated by one move is a draw.
+went out together), ``move-limit`` (the 50-round safeguard), ``both-teams-out`` (``teams``:
+one move put the last members of both teams out, e.g. a capture of the last opposing stone
+that is huffed and was the mover's last: a draw). A shared first place has no winners
+(``fast`` and ``slow`` rankings).
 
 Position text, one line of nine space-separated fields (the 2-player start)::
 
@@ -40,8 +42,9 @@ Position text, one line of nine space-separated fields (the 2-player start)::
 >>> p = v.start()
 >>> sorted(v.format_move(p, m) for m in p.legal_moves())
 ['c3-d4', 'd3-d4']
->>> p = v.from_text("7/7/7/3B3/3W3/7/6W w -,- 0,0 - 0 - players=2 -".replace(
-...     "7", ".......").replace("3B3", "...B...").replace("3W3", "...W..."))
+>>> empty = "......."
+>>> rows = [empty, empty, empty, "...B...", "...W...", empty, "......W"]
+>>> p = v.from_text("/".join(rows) + " w -,- 0,0 - 0 - players=2 -")
 >>> v.display_move(p, v.parse_move(p, "g1-f1"))
 'g1-f1 (huff d3)'
 """
@@ -67,7 +70,6 @@ from rules.lattice import (
     Lattice,
     Move,
     MoveTable,
-    jump_sequences,
     match_move,
     read_placement,
     write_placement,
@@ -81,7 +83,6 @@ LETTERS = {4: "WTBR", 2: "WB"}
 SEAT_NAMES = {4: ("White", "Turquoise", "Black", "Red"), 2: ("White", "Black")}
 TEAMS = ((0, 2), (1, 3))
 ROUND_LIMIT = 50  # full rounds without capture or huff (RULES §2.4 safeguard)
-REASONS = ("no-pieces", "no-moves", "resignation", "last-player", "move-limit")
 
 START4 = {
     0: "a1 b1 c1 d1 e1 f1 b2 c2 d2 e2 c3 d3",
@@ -131,19 +132,15 @@ class Analysis(NamedTuple):
 
 
 def _analyse(cells: list[int], seat: int, marker: Marker, enemy: Sequence[bool]) -> Analysis:
-    table = MoveTable(GRID)
+    table = MoveTable(GRID, cells, enemy, GRID.jumps)
     best: dict[int, int] = {}
     me = seat + 1
     jumps, steps = GRID.jumps, GRID.steps
     came, stone = marker if marker else (-1, -1)
     for s in [i for i, v in enumerate(cells) if v == me]:
-        for over, land in jumps[s]:
+        for over, land, _, _ in jumps[s]:
             if enemy[cells[over]] and not cells[land]:
-                top = 0
-                for path, captured, more in jump_sequences(cells, s, jumps, jumps, enemy):
-                    table.add_capture(path, captured, 1 if more else 0)
-                    top = max(top, len(captured))
-                best[s] = top
+                best[s] = table.search(s, jumps, prefixes=True)
                 break
         for j in steps[s]:
             if not cells[j] and not (s == stone and j == came):
@@ -155,7 +152,7 @@ def _analyse(cells: list[int], seat: int, marker: Marker, enemy: Sequence[bool])
 class GrandePosition(Position):
     """A position of Alquerque grande.
 
-    Public data for renderers and bots: :meth:`pieces` (kind ``stone``), ``captures``
+    Public data for renderers and bots: :meth:`pieces` (kind ``stone``), ``captured``
     (per seat, opponents' stones taken), :attr:`out` and ``eliminated`` (seats out, in
     order of elimination, grouped), :attr:`last_huff`, :attr:`markers`, ``quiet`` (the
     safeguard counter), ``players`` and ``mode`` (None with 2 players).
@@ -167,14 +164,15 @@ class GrandePosition(Position):
     """One value per point in rank-major order: 0 empty, else seat + 1."""
     turn: int
     marker: tuple[Marker, ...]
-    captures: tuple[int, ...]
+    captured: tuple[int, ...]
+    """Per seat, how many opponents' stones it has captured (huffs count for nobody)."""
     eliminated: tuple[tuple[int, ...], ...]
     quiet: int
     huff: int
     """The point whose stone the last move huffed, -1 if none (see :attr:`last_huff`)."""
     end: str
     """'' while the game goes on, else the outcome reason."""
-    _cache: list[Analysis] = field(default_factory=list, compare=False, repr=False)
+    _cache: list[Analysis] = field(default_factory=list, init=False, compare=False, repr=False)
 
     # ------------------------------------------------------------------ Position API
     @property
@@ -196,7 +194,7 @@ class GrandePosition(Position):
 
     def play(self, move: Any) -> GrandePosition:
         analysis = self._analysis()
-        if self.end or not isinstance(move, tuple) or move not in analysis.table.moves:
+        if self.end or not _is_move_of(move, analysis.table):
             raise IllegalMoveError(f"{move!r} is not a legal move here")
         seat = self.turn
         path, captured = move[0], move[1]
@@ -216,7 +214,7 @@ class GrandePosition(Position):
             cells[huff] = 0
             if huff == end:
                 markers[seat] = None
-        captures = list(self.captures)
+        captures = list(self.captured)
         captures[seat] += len(captured)
         quiet = 0 if captured or huff >= 0 else self.quiet + 1
         return _settle(self.players, self.mode, cells, markers, tuple(captures),
@@ -238,7 +236,7 @@ class GrandePosition(Position):
         options = f"players={self.players}" + (f",mode={self.mode}" if self.mode else "")
         return " ".join((
             write_placement(GRID, self.cells, letters), letters[self.turn].lower(), markers,
-            ",".join(map(str, self.captures)), out, str(self.quiet),
+            ",".join(map(str, self.captured)), out, str(self.quiet),
             names[self.huff] if self.huff >= 0 else "-", options, self.end or "-"))
 
     # ------------------------------------------------------------------ extras
@@ -266,7 +264,7 @@ class GrandePosition(Position):
     def huff_of(self, move: Move) -> Point | None:
         """The point of the stone ``move`` (legal here) would huff, if any."""
         analysis = self._analysis()
-        if move not in analysis.table.moves:
+        if self.end or not _is_move_of(move, analysis.table):
             raise IllegalMoveError(f"{move!r} is not a legal move here")
         huff = self._huff(analysis, move)
         return GRID.points[huff] if huff >= 0 else None
@@ -290,6 +288,13 @@ class GrandePosition(Position):
         return self._cache[0]
 
 
+def _is_move_of(move: object, table: MoveTable) -> bool:
+    try:
+        return isinstance(move, tuple) and move in table.moves
+    except TypeError:  # unhashable junk is no move
+        return False
+
+
 def _next_active(seat: int, players: int, out: set[int] | frozenset[int]) -> int:
     for k in range(players):
         s = (seat + k) % players
@@ -307,9 +312,11 @@ def _settle(players: int, mode: str | None, cells: list[int], markers: list[Mark
     from ``candidate`` until one can move (RULES §2.3 rule 6 and the fine points)."""
 
     def build(turn: int, end: str, analysis: Analysis | None = None) -> GrandePosition:
-        return GrandePosition(players, mode, tuple(cells), turn, tuple(markers), captures,
-                              tuple(eliminated), quiet, huff, end,
-                              [analysis] if analysis else [])
+        p = GrandePosition(players, mode, tuple(cells), turn, tuple(markers), captures,
+                           tuple(eliminated), quiet, huff, end)
+        if analysis:
+            p._cache.append(analysis)
+        return p
 
     out = {s for g in eliminated for s in g}
     candidate %= players
@@ -348,6 +355,8 @@ def _decided(mode: str, cells: list[int], out: set[int], cause: str) -> str | No
     beaten = [team for team in TEAMS if all(s in out for s in team)]
     if not beaten:
         return None
+    if len(beaten) == 2:
+        return "both-teams-out"
     if any(v and (v - 1) in team for team in beaten for v in cells):
         return "resignation" if cause == "resignation" else "no-moves"
     return "no-pieces"
@@ -375,7 +384,7 @@ def _outcome(p: GrandePosition) -> Outcome:
         loser = p.turn if reason == "no-moves" else (0 if p.stones(0) == 0 else 1)
         return Outcome.win(1 - loser, seats=2, reason=reason)
     if p.mode == "fast":
-        return _ranked(_groups({s: (p.captures[s], p.stones(s)) for s in seats}), reason)
+        return _ranked(_groups({s: (p.captured[s], p.stones(s)) for s in seats}), reason)
     if p.mode == "slow":
         if reason == "move-limit":
             return _ranked(_groups({s: (p.stones(s),) for s in seats}), reason)
@@ -384,7 +393,7 @@ def _outcome(p: GrandePosition) -> Outcome:
     if reason == "move-limit":
         return Outcome.draw(seats=4, reason=reason)
     beaten = [team for team in TEAMS if all(s in p.out for s in team)]
-    if len(beaten) != 1:
+    if len(beaten) != 1:  # both teams went out with the same move
         return Outcome.draw(seats=4, reason=reason)
     return Outcome.win(next(t for t in TEAMS if t not in beaten), seats=4, reason=reason)
 
@@ -428,7 +437,7 @@ class AlquerqueGrande(Variant):
 
     def start(self, **options: Any) -> GrandePosition:
         checked = self.check_options(options)
-        players = int(str(checked["players"]))
+        players = 2 if checked["players"] == 2 else 4
         mode = str(checked["mode"]) if players == 4 else None
         cells = _layout(START4 if players == 4 else START2)
         p = GrandePosition(players, mode, cells, 0, (None,) * players, (0,) * players, (),
@@ -541,8 +550,10 @@ class AlquerqueGrande(Variant):
         text = _format(move)
         return f"{text} (huff {GRID.names[huff[1] * GRID.size + huff[0]]})" if huff else text
 
-    def seat_name(self, seat: int, seat_count: int = 4) -> str:
-        return SEAT_NAMES[2 if seat_count == 2 else 4][seat]
+    def seat_name(self, seat: int, seat_count: int = 2) -> str:
+        """White, Turquoise, Black, Red with 4 seats; White, Black with 2 (pass the seat
+        count: seat 1 is Turquoise in a 4-player game)."""
+        return SEAT_NAMES[2 if seat_count == 2 and seat < 2 else 4][seat]
 
     def resign(self, position: Position, seat: int) -> Position | Outcome:
         """RULES §2.3 rule 7: resigning equals "cannot move" at that moment.
@@ -561,7 +572,7 @@ class AlquerqueGrande(Variant):
         if seat in p.out:
             raise ValueError(f"{SEAT_NAMES[4][seat]} is already out")
         if p.mode == "fast":
-            return replace(p, end="resignation", _cache=[])
+            return replace(p, end="resignation")
         cells = list(p.cells)
         markers = list(p.marker)
         if p.mode == "slow":
@@ -572,10 +583,10 @@ class AlquerqueGrande(Variant):
         reason = _decided(p.mode, cells, out, "resignation")
         if reason is not None:
             return GrandePosition(4, p.mode, tuple(cells), _next_active(p.turn, 4, out),
-                                  tuple(markers), p.captures, tuple(eliminated), p.quiet,
+                                  tuple(markers), p.captured, tuple(eliminated), p.quiet,
                                   p.huff, reason)
         candidate = p.turn + 1 if seat == p.turn else p.turn
-        return _settle(4, p.mode, cells, markers, p.captures, eliminated, p.quiet, p.huff,
+        return _settle(4, p.mode, cells, markers, p.captured, eliminated, p.quiet, p.huff,
                        candidate, moved=False)
 
 
@@ -600,14 +611,13 @@ def _inconsistency(p: GrandePosition) -> str | None:
             return f"{names[p.turn]} is out and cannot be the one to move"
         if p.mode is not None and _decided(p.mode, list(p.cells), set(p.out), "") is not None:
             return "the game is over: say so in the last field"
-        if p.quiet >= limit:
-            return f"the counter has reached {limit}: the game is over (move-limit)"
         if not p.legal_moves():
             return f"{names[p.turn]} is to move but has no legal move"
         return None
     allowed = {None: ("no-pieces", "no-moves", "move-limit"),
                "fast": ("no-pieces", "no-moves", "resignation", "move-limit"),
-               "teams": ("no-pieces", "no-moves", "resignation", "move-limit"),
+               "teams": ("no-pieces", "no-moves", "resignation", "move-limit",
+                         "both-teams-out"),
                "slow": ("last-player", "move-limit")}[p.mode]
     if reason not in allowed:
         return f"{reason!r} is not an ending here (one of {', '.join(allowed)})"

@@ -28,8 +28,9 @@ DIRECTIONS: tuple[tuple[int, int], ...] = (
 
 StepTable = tuple[tuple[int, ...], ...]
 """Per point: the points one step away along a line (in the allowed directions)."""
-JumpTable = tuple[tuple[tuple[int, int], ...], ...]
-"""Per point: ``(over, land)`` for every jump along a line (in the allowed directions)."""
+JumpTable = tuple[tuple[tuple[int, int, int, int], ...], ...]
+"""Per point: ``(over, land, 1 << over, 1 << land)`` for every jump along a line (in the
+allowed directions); the bits serve the capture search's board masks."""
 
 
 class Move(NamedTuple):
@@ -64,8 +65,8 @@ class Move(NamedTuple):
 class Lattice:
     """Precomputed tables of one board size (5 or 7)."""
 
-    __slots__ = ("_jump", "_neighbour", "count", "index", "jumps", "names", "points", "size",
-                 "steps")
+    __slots__ = ("_jump", "_neighbour", "count", "file_major", "index", "jumps", "names",
+                 "points", "size", "steps")
 
     def __init__(self, size: int) -> None:
         self.size = size
@@ -73,6 +74,8 @@ class Lattice:
         self.points: tuple[Point, ...] = tuple((i % size, i // size) for i in range(self.count))
         self.names: tuple[str, ...] = tuple(point_name(x, y) for x, y in self.points)
         self.index: dict[str, int] = {name: i for i, name in enumerate(self.names)}
+        self.file_major: tuple[int, ...] = tuple(x * size + y for x, y in self.points)
+        """Per point, its place when points are sorted by name (``a1, a2, …, b1, …``)."""
         neighbour: list[list[int]] = []
         jump: list[list[tuple[int, int] | None]] = []
         for x, y in self.points:
@@ -105,7 +108,11 @@ class Lattice:
     def jumps_in(self, directions: Iterable[int]) -> JumpTable:
         """The jump table restricted to some direction indices."""
         dirs = tuple(directions)
-        return tuple(tuple(j for d in dirs if (j := row[d]) is not None) for row in self._jump)
+        # rows sorted by the landing point's name: the capture search relies on it
+        return tuple(tuple(sorted(((j[0], j[1], 1 << j[0], 1 << j[1]) for d in dirs
+                                   if (j := row[d]) is not None),
+                                  key=lambda j: self.file_major[j[1]]))
+                     for row in self._jump)
 
     def joined(self, a: int, b: int) -> bool:
         """Whether ``a`` and ``b`` are neighbours on a line."""
@@ -144,89 +151,132 @@ class Lattice:
         return ("x" if capture else "-").join(self.names[i] for i in path)
 
 
-Node = tuple[tuple[int, ...], tuple[int, ...], bool]
-"""One jump sequence: its path, the points it captured, and whether it could go on."""
+_Pick = list[dict[int, tuple[tuple[int, int, int, int], ...]]]
+_REACH: dict[int, tuple[JumpTable, tuple[tuple[int, ...], _Pick]]] = {}
 
 
-def jump_sequences(cells: list[int], start: int, first: JumpTable, later: JumpTable,
-                   enemy: Sequence[bool], avoid: int = -1) -> list[Node]:
-    """Every jump sequence (one jump or more) of the piece on ``start``.
-
-    ``cells`` holds a value per point (0 empty); ``enemy[value]`` says which pieces may be
-    jumped. Jumped pieces leave the board at once, so a later jump may cross or land on
-    their points, and the start point is empty once the piece has left it. The first jump
-    uses ``first``, later ones ``later``; no jump lands on ``avoid``. ``cells`` is restored
-    before returning. Each node tells whether the sequence could go on (a leaf is a
-    complete sequence).
-    """
-    found: list[Node] = []
-    mover = cells[start]
-    cells[start] = 0
-
-    def extend(at: int, path: tuple[int, ...], captured: tuple[int, ...],
-               table: JumpTable) -> bool:
-        more = False
-        for over, land in table[at]:
-            if land != avoid and enemy[cells[over]] and not cells[land]:
-                more = True
-                victim = cells[over]
-                cells[over] = 0
-                here = len(found)
-                found.append((path, captured, False))  # placeholder, filled below
-                p, c = (*path, land), (*captured, over)
-                found[here] = (p, c, extend(land, p, c, later))
-                cells[over] = victim
-        return more
-
-    try:
-        extend(start, (start,), (), first)
-    finally:
-        cells[start] = mover
-    return found
+def _reach(table: JumpTable) -> tuple[tuple[int, ...], _Pick]:
+    """Per point, the bits of every point a jump of ``table`` goes over, and a cache of
+    the jumps that go over a given set of those bits (for the capture search)."""
+    cached = _REACH.get(id(table))
+    if cached is None or cached[0] is not table:
+        reach = tuple(sum(j[2] for j in row) for row in table)
+        cached = (table, (reach, [{} for _ in table]))
+        _REACH[id(table)] = cached
+    return cached[1]
 
 
 class MoveTable:
-    """Legal moves under construction, merging paths that are one move (RULES §6).
+    """The legal moves of one side in one position, built by the game.
 
-    ``moves`` maps each move to a game-specific note; ``paths`` lists every written path
-    (the canonical one and the others) with the move it names, for reading input.
+    ``moves`` maps each move to a note (for Alquerque grande: 1 when the capture could go
+    on, i.e. a stopped sequence). :meth:`search` adds capture sequences, :meth:`add_step`
+    steps; :meth:`lookup` finds the move any written path names, canonical or not.
+
+    ``cells`` holds a value per point (0 empty); ``enemy[value]`` says which pieces may
+    be jumped; the first jump of a sequence uses the ``first`` table of its piece.
     """
 
-    __slots__ = ("_keys", "grid", "moves", "paths")
+    __slots__ = ("_avoid", "_first", "_masks", "cells", "enemy", "grid", "later", "moves")
 
-    def __init__(self, grid: Lattice) -> None:
+    def __init__(self, grid: Lattice, cells: list[int], enemy: Sequence[bool],
+                 later: JumpTable) -> None:
         self.grid = grid
+        self.cells = cells
+        self.enemy = enemy
+        self.later = later
         self.moves: dict[Move, int] = {}
-        self.paths: dict[tuple[int, ...], Move] = {}
-        self._keys: dict[tuple[int, int, frozenset[int]], Move] = {}
+        self._first: dict[int, JumpTable] = {}
+        self._avoid: dict[int, int] = {}
+        self._masks: tuple[int, int] | None = None  # bits of enemy / occupied points
 
-    def add_step(self, start: int, end: int, note: int = 0) -> None:
-        path = (start, end)
-        move = Move(path)
-        self.moves[move] = note
-        self.paths[path] = move
+    def add_step(self, start: int, end: int) -> None:
+        self.moves[Move((start, end))] = 0
 
-    def add_capture(self, path: tuple[int, ...], captured: tuple[int, ...],
-                    note: int = 0) -> None:
-        key = (path[0], path[-1], frozenset(captured))
-        old = self._keys.get(key)
-        if old is None:
-            move = Move(path, captured)
-            self._keys[key] = move
-            self.moves[move] = note
-            self.paths[path] = move
-            return
-        if self.grid.path_text(path, True) < self.grid.path_text(old.path, True):
-            move = Move(path, captured)
-            del self.moves[old]
-            self._keys[key] = move
-            self.moves[move] = note
-            for p, m in self.paths.items():
-                if m == old:
-                    self.paths[p] = move
-        else:
-            move = old
-        self.paths[path] = move
+    def search(self, start: int, first: JumpTable, avoid: int = -1, *,
+               prefixes: bool) -> int:
+        """Add the capture moves of the piece on ``start``; return the most pieces one of
+        its sequences takes (0: it cannot capture).
+
+        Jumped pieces leave the board at once, so a later jump may cross or land on their
+        points, and the start point is empty once the piece has left it. No jump lands on
+        ``avoid``. With ``prefixes`` every sequence of one jump or more is a move, else
+        only complete ones (the piece cannot jump again).
+
+        The search runs over states (point reached, pieces captured): paths reaching the
+        same state have the same future and are the same move (RULES §6), so each state
+        is expanded once, level by level. The canonical path of a move is the smallest
+        (RULES §6; point names are two characters, so comparing strings is comparing
+        points file-major): a level lists its states in the order of their smallest paths
+        and jump rows are sorted by landing point, so the first path found to a state of
+        the next level is its smallest.
+        """
+        moves = self.moves
+        new = tuple.__new__  # Move(...) without the Python-level __new__
+        if self._masks is None:
+            enemy = self.enemy
+            self._masks = (sum(1 << i for i, v in enumerate(self.cells) if enemy[v]),
+                           sum(1 << i for i, v in enumerate(self.cells) if v))
+        enemies, occupied = self._masks
+        occupied &= ~(1 << start)  # the start point is empty once the piece has left
+        barred = 1 << avoid if avoid >= 0 else 0
+        self._first[start] = first
+        self._avoid[start] = avoid
+        # a state is keyed (captured mask << 6) | point reached; the captured points are
+        # enemies, so "mask removed" is "xor mask"
+        level: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {start: ((start,), ())}
+        table, (reach, pick) = first, _reach(first)
+        depth = 0
+        while level:
+            deeper: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+            for state, (path, captured) in level.items():
+                mask = state >> 6
+                at = state & 63
+                more = 0
+                live = (enemies ^ mask) & reach[at]
+                if live:
+                    full = (occupied ^ mask) | barred
+                    row = pick[at].get(live)
+                    if row is None:  # the jumps over these enemies, worked out once
+                        row = pick[at][live] = tuple(j for j in table[at] if j[2] & live)
+                    for over, land, over_bit, land_bit in row:
+                        if not full & land_bit:
+                            more = 1
+                            key = ((mask | over_bit) << 6) | land
+                            if key not in deeper:  # the first path found is the smallest
+                                deeper[key] = ((*path, land), (*captured, over))
+                if mask and (prefixes or not more):
+                    moves[new(Move, (path, captured))] = more
+            if deeper:
+                depth += 1
+            level = deeper
+            table, (reach, pick) = self.later, _reach(self.later)
+        return depth
+
+    def lookup(self, path: tuple[int, ...]) -> Move | None:
+        """The legal move one of whose paths is ``path``, or None."""
+        if len(path) == 2:
+            step = Move(path)
+            if step in self.moves:
+                return step
+        start = path[0]
+        first = self._first.get(start)
+        if first is None:
+            return None
+        cells, avoid = self.cells, self._avoid[start]
+        mask, at, table = 0, start, first
+        for land in path[1:]:
+            over = next((j[0] for j in table[at] if j[1] == land), -1)
+            if (over < 0 or land == avoid or (mask >> over) & 1 or not self.enemy[cells[over]]
+                    or (cells[land] and land != start and not (mask >> land) & 1)):
+                return None
+            mask |= 1 << over
+            at, table = land, self.later
+        for move in self.moves:
+            if move[0][0] == start and move[0][-1] == at and move[1] and sum(
+                    1 << c for c in move[1]) == mask:
+                return move
+        return None
 
 
 class Written(NamedTuple):
@@ -244,7 +294,7 @@ def match_move(grid: Lattice, text: str, table: MoveTable) -> Written:
     capture ``start x end``). Raises NotationError for malformed text.
     """
     pts, as_capture = grid.read_points(text)
-    exact = table.paths.get(pts)
+    exact = table.lookup(pts)
     if exact is not None or len(pts) != 2:
         return Written(pts, as_capture, exact, [])
     start, end = pts
