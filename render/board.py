@@ -20,7 +20,8 @@ Point = tuple[int, int]
 SUPER = 3  # supersampling factor of the static layer
 
 HEADER_FRACTION = {2: 0.132, 4: 0.204}
-MARGIN = 0.56  # coordinate band around the board, in point spacings
+MARGIN = 0.56  # coordinate band left of and below the board, in point spacings
+EDGE = 0.24    # the frame's width above and right of the board, in point spacings
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +41,7 @@ class Layout:
     step: int
     header: int
     margin: int
+    edge: int
     width: int
     height: int
 
@@ -62,7 +64,7 @@ class Layout:
     @property
     def origin(self) -> tuple[int, int]:
         """Top-left pixel of the board's cells (the plate extends to the cell edges)."""
-        return self.margin, self.header + self.margin
+        return self.margin, self.header + self.edge
 
     def cell_box(self, p: Point) -> tuple[int, int, int, int]:
         vx, vy = self.view(p)
@@ -93,10 +95,10 @@ def layout(key: str, board_size: tuple[int, int], seat_count: int, perspective: 
     files, ranks = board_size
     vw, vh = (ranks, files) if turns % 2 else (files, ranks)
     header = round(size * HEADER_FRACTION.get(seat_count, 0.165))
-    step = int(min(size / (vw + 2 * MARGIN), (size - header) / (vh + 2 * MARGIN)))
-    margin = round(step * MARGIN)
-    return Layout(key, files, ranks, seat_count, turns, step, header, margin,
-                  vw * step + 2 * margin, header + vh * step + 2 * margin)
+    step = int(min(size / (vw + MARGIN + EDGE), (size - header) / (vh + MARGIN + EDGE)))
+    margin, edge = round(step * MARGIN), round(step * EDGE)
+    return Layout(key, files, ranks, seat_count, turns, step, header, margin, edge,
+                  vw * step + margin + edge, header + vh * step + margin + edge)
 
 
 # --------------------------------------------------------------------------- static layer
