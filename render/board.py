@@ -205,7 +205,7 @@ def _draw_xiangqi(pen: _Pen) -> None:
     vw, vh = lay.view_size
     for p in marks:
         cx, cy = lay.centre(p)
-        vx, vy = lay.view(p)
+        vx, _vy = lay.view(p)
         for sx in (-1, 1):
             if not 0 <= vx + sx < vw:
                 continue
@@ -257,11 +257,8 @@ def _square_numbers(img: Image.Image, lay: Layout, spec: BoardSpec) -> None:
 
 def _draw_cells(pen: _Pen) -> None:
     lay, spec = pen.lay, pen.spec
-    from render.style import SEAT_LOOKS  # local: only the cells family tints areas
-    tints = {0: SEAT_LOOKS["blue"].highlight, 1: SEAT_LOOKS["pink"].highlight}
     for seat, cells in spec.areas:
-        tint = tints.get(seat, INK_SOFT)
-        fill = tuple(round(p * 0.7 + t * 0.3) for p, t in zip(spec.plate, tint, strict=True))
+        fill = spec.area_tints[seat % len(spec.area_tints)]
         for c in cells:
             pen.rect(lay.cell_box(c), fill=fill)
     for c in spec.marked:

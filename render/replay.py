@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import io
+import itertools
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from PIL import Image, ImageChops
 
+from render import adapters
 from render.draw import compose, to_palette
 from rules import Position, Variant
 
@@ -29,7 +31,9 @@ def positions(variant: Variant, start: Position, moves: Iterable[Any]
     for ply, move in enumerate(moves, 1):
         m = variant.parse_move(p, move) if isinstance(move, str) else move
         marks = variant.move_marks(p, m)
-        caption = f"{ply}. {variant.display_move(p, m)}"
+        shown = ("arrangement handed in" if adapters.setup_hidden(p)
+                 else variant.display_move(p, m))
+        caption = f"{ply}. {shown}"
         after = p.play(m)
         frames.append((after, marks, p, caption))
         p = after
@@ -51,8 +55,7 @@ def replay_gif(variant: Variant, start: Position, moves: Iterable[Any], *,
                          names=names, caption=caption, size=size)
         frames.append(to_palette(img, position, size))
     durations = [frame_ms] * (len(frames) - 1) + [hold_ms]
-    frames = [frames[0]] + [_changes_only(a, b) for a, b in zip(frames, frames[1:],
-                                                                  strict=False)]
+    frames = [frames[0]] + [_changes_only(a, b) for a, b in itertools.pairwise(frames)]
     buf = io.BytesIO()
     frames[0].save(buf, "GIF", save_all=True, append_images=frames[1:], duration=durations,
                    loop=0, optimize=False, disposal=1, transparency=CLEAR)
