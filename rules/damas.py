@@ -11,7 +11,7 @@ and moves first; Black (seat 1) starts on 21-32.
 >>> p = v.start()
 >>> m = v.parse_move(p, "11-15")
 >>> v.format_move(p, m), v.display_move(p, m)
-('e3-f4', 'e3-f4 (11-15)')
+('d3-c4', 'd3-c4 (11-15)')
 >>> p.play(m).to_text()
 'B:W1,2,3,4,5,6,7,8,9,10,12,15:B21,22,23,24,25,26,27,28,29,30,31,32'
 
@@ -650,6 +650,9 @@ def _why_illegal(pos: DamasPosition, path: Sequence[int]) -> str:
         step = f"{NAME[SQUARE_OF[a]]}-{NAME[SQUARE_OF[b]]}"
         between = BETWEEN.get((a, b))
         if between is None:
+            if len(bit_path) == 2 and must_capture:
+                return (f"no capture leads from {NAME[path[0]]} to {NAME[path[-1]]}; "
+                        f"a capture is compulsory: {_list_moves(legal)}")
             return f"{step} is not along a diagonal"
         if not b & empty:
             return f"{NAME[SQUARE_OF[b]]} is occupied"
@@ -683,8 +686,12 @@ def _why_illegal(pos: DamasPosition, path: Sequence[int]) -> str:
             if len(between) != 1:
                 return "a man jumps only an adjacent piece, landing right behind it"
         taken |= victim
-    if not must_capture and taken:
-        return "there is nothing to capture here"
+    if taken and must_capture:
+        best = max(len(m.captured) for m in legal)
+        if taken.bit_count() < best:
+            return f"you must take the most pieces ({best}): {_list_moves(legal)}"
+    if taken:
+        written = "x".join(NAME[n] for n in path)
     return f"{written} is not a legal move: {_list_moves(legal)}"
 
 
@@ -732,8 +739,9 @@ class Damas(Variant):
         return found
 
     def move_marks(self, position: Position, move: Any) -> MoveMarks:
-        m = self.parse_move(position, self.format_move(position, move))
-        return MoveMarks(tuple(POINT[n] for n in m.path), tuple(POINT[n] for n in m.captured))
+        self.format_move(position, move)  # refuses a move that is not legal here
+        return MoveMarks(tuple(POINT[n] for n in move.path),
+                         tuple(POINT[n] for n in move.captured))
 
     def display_move(self, position: Position, move: Any) -> str:
         """``d3-c4 (11-15)``; a man's move onto the far rank adds ``crowned``."""
