@@ -131,7 +131,7 @@ def test_removed_points_are_marked() -> None:
     assert len(marks.removed) == 3
     board = render.draw_board(p.play(m), last_move=marks, before=p, perspective=0)
     img = rgb(board)
-    r = round(board.layout.step * 0.84 * 0.8 / 2 * 0.8)  # on the barred ring
+    r = round(board.layout.step * 0.84 * 1.08 / 2 * 0.88)  # on the dashed ring
     for point in marks.removed:
         x, y = board.point_centre(point)
         ring = [img.getpixel((x + dx, y + dy)) for dx, dy in ((r, 0), (-r, 0), (0, r), (0, -r))]
