@@ -19,7 +19,7 @@ Point = tuple[int, int]
 def _attr(obj: object, *names: str) -> object | None:
     """The first attribute of ``obj`` among ``names`` (called if it is a method)."""
     for name in names:
-        value = getattr(obj, name, None)
+        value: object = getattr(obj, name, None)
         if value is None:
             continue
         if callable(value):

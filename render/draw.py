@@ -77,7 +77,7 @@ def _diameter(spec: BoardSpec, lay: Layout) -> int:
     return max(8, round(lay.step * spec.piece_scale))
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=32)
 def _base(key: str, board_size: tuple[int, int], seat_count: int, perspective: int,
           size: int) -> Image.Image:
     lay = layout(key, board_size, seat_count, perspective, size)
