@@ -284,7 +284,7 @@ def _coordinates(img: Image.Image, lay: Layout) -> None:
     """File letters under the board and rank numbers to its left, as seen from the
     viewer: after a quarter turn the bottom edge shows ranks and the side shows files."""
     d = ImageDraw.Draw(img)
-    f = font("bold", round(lay.step * 0.26))
+    f = font("bold", round(min(lay.step * 0.26, max(lay.width, lay.height) * 0.03)))
     vw, vh = lay.view_size
     ox, oy = lay.origin
     top = oy - lay.header

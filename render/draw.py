@@ -315,6 +315,11 @@ def compose(position: Position, *, last_move: MoveMarks | None = None,
         for p in last_move.removed:
             if p not in pieces:
                 _paste_centred(img, mark("removed", round(d * 1.08)), lay.centre(p))
+    else:
+        huff = adapters.last_huff(position)
+        if huff is not None and huff not in pieces:
+            _paste_centred(img, mark("removed", round(_diameter(spec, lay) * 1.08)),
+                           lay.centre(huff))
     _header(img, lay, spec, position, looks, names, deadline, caption)
     return img, lay
 
