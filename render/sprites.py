@@ -146,7 +146,7 @@ def piece(style: str, look_name: str, kind: str, d: int, ghost: bool = False) ->
             _disc(img, box, look, d, rim_width=0.07)
     out = _finish(img)
     if ghost:
-        alpha = out.getchannel("A").point(lambda a: a * 38 // 100)
+        alpha = out.getchannel("A").point(lambda a: a * 50 // 100)
         out.putalpha(alpha)
     return out
 
