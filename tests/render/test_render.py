@@ -292,3 +292,23 @@ def test_a_huff_is_marked_with_or_without_the_move_marks() -> None:
         assert blue_ring(board, img, huff) > 20
         assert blue_ring(board, img, plain) == 0
         assert "huff" in board.alt_text
+
+
+def test_package_doc_example_runs() -> None:
+    import doctest
+
+    assert doctest.testmod(render).failed == 0
+
+
+def test_gallery_draws_every_variant(tmp_path) -> None:
+    from render import gallery
+
+    written = {p.name for p in gallery.build(tmp_path, size=240)}
+    for key in rules.VARIANTS:
+        mine = [n for n in written if n.startswith(key + "-") or n.startswith(key + ".")]
+        assert any(n.endswith("-start.png") for n in mine), key
+        assert any(n.endswith("-middle.png") for n in mine), key
+        assert any(n.endswith("-finished.png") for n in mine), key
+        assert any(n.endswith("-replay.gif") for n in mine), key
+    assert any("players=4" in n for n in written)
+    assert "index.html" in written
