@@ -155,3 +155,110 @@ def test_three_kings_count_for_black_as_the_strong_side() -> None:
     p = play(p, "g8-h7")
     assert p.three_kings == 13
     assert p.outcome() == rules.Outcome.draw(seats=2, reason="three-kings")
+
+
+# --------------------------------------------------------------------------- reference
+
+
+def _reference_moves(board: dict[tuple[int, int], tuple[int, bool]],
+                     turn: int) -> set[tuple[tuple[int, int], tuple[int, int],
+                                             frozenset[tuple[int, int]]]]:
+    """RULES §4 rules 1-6 written out directly on a dict board (slow, obvious)."""
+    forward = 1 if turn == 0 else -1
+    diagonals = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+
+    def on(q: tuple[int, int]) -> bool:
+        return 0 <= q[0] < 8 and 0 <= q[1] < 8
+
+    found: list[tuple[tuple[int, int], tuple[int, int], frozenset[tuple[int, int]]]] = []
+    for start, (seat, king) in board.items():
+        if seat != turn:
+            continue
+
+        def empty(q: tuple[int, int], start: tuple[int, int] = start) -> bool:
+            return on(q) and (q not in board or q == start)
+
+        def enemy(q: tuple[int, int], taken: frozenset[tuple[int, int]]) -> bool:
+            return q in board and board[q][0] != turn and q not in taken
+
+        def jumps(at: tuple[int, int], taken: frozenset[tuple[int, int]],
+                  king: bool = king) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+            """(victim, landing) pairs from ``at``."""
+            out = []
+            for dx, dy in diagonals:
+                if not king:
+                    if dy != forward:
+                        continue
+                    over, land = (at[0] + dx, at[1] + dy), (at[0] + 2 * dx, at[1] + 2 * dy)
+                    if enemy(over, taken) and empty(land):
+                        out.append((over, land))
+                    continue
+                q = (at[0] + dx, at[1] + dy)
+                while empty(q):
+                    q = (q[0] + dx, q[1] + dy)
+                if not enemy(q, taken):
+                    continue  # off the board, own piece, or a piece already taken
+                land = (q[0] + dx, q[1] + dy)
+                while empty(land):
+                    out.append((q, land))
+                    land = (land[0] + dx, land[1] + dy)
+            return out
+
+        def walk(at: tuple[int, int], taken: frozenset[tuple[int, int]],
+                 start: tuple[int, int] = start) -> None:
+            options = jumps(at, taken)
+            if not options:
+                if taken:
+                    found.append((start, at, taken))
+                return
+            going_on = [(v, land) for v, land in options if jumps(land, taken | {v})]
+            for victim, land in going_on or options:
+                walk(land, taken | {victim})
+
+        walk(start, frozenset())
+    if found:
+        def score(move: tuple[object, object, frozenset[tuple[int, int]]]) -> tuple[int, int]:
+            return len(move[2]), sum(1 for q in move[2] if board[q][1])
+        best = max(score(m) for m in found)
+        return {m for m in found if score(m) == best}
+    quiet = set()
+    for start, (seat, king) in board.items():
+        if seat != turn:
+            continue
+        for dx, dy in diagonals:
+            if not king and dy != forward:
+                continue
+            q = (start[0] + dx, start[1] + dy)
+            while on(q) and q not in board:
+                quiet.add((start, q, frozenset()))
+                if not king:
+                    break
+                q = (q[0] + dx, q[1] + dy)
+    return quiet
+
+
+def test_move_generation_matches_a_direct_reference_in_king_rich_positions() -> None:
+    import random
+
+    from rules.damas import POINT
+
+    rng = random.Random(2024)
+    squares = [POINT[n] for n in range(1, 33)]
+    checked = 0
+    while checked < 3000:
+        chosen = rng.sample(squares, rng.randint(3, 11))
+        board: dict[tuple[int, int], tuple[int, bool]] = {}
+        for i, q in enumerate(chosen):
+            seat = i % 2
+            king = rng.random() < 0.5 or q[1] == (7 if seat == 0 else 0)
+            board[q] = (seat, king)
+        if {s for s, _ in board.values()} != {0, 1}:
+            continue
+        white = [("K" if k else "") + point_name(*q) for q, (s, k) in board.items() if s == 0]
+        black = [("K" if k else "") + point_name(*q) for q, (s, k) in board.items() if s == 1]
+        turn = rng.randrange(2)
+        p = pos("WB"[turn], white, black)
+        got = {(POINT[m.start], POINT[m.end], frozenset(POINT[c] for c in m.captured))
+               for m in p.legal_moves()}
+        assert got == _reference_moves(board, turn), p.to_text()
+        checked += 1
