@@ -201,3 +201,12 @@ def test_wxf_sideways_and_backward_numbers_for_black() -> None:
     p = pos("3k5/9/9/9/9/9/9/r8/9/5K3 b - - 0 1")
     assert format_wxf(p, V.parse_move(p, "a3-a6")) == "R1-3"
     assert V.format_move(p, V.parse_move(p, "R1-3")) == "a3-a6"
+
+
+def test_a_check_is_shown_beside_the_move_not_in_its_canonical_string() -> None:
+    # RULES §6: side effects such as a check are not part of the canonical string
+    p = pos("3k5/R8/9/9/9/9/9/9/9/5K3 w - - 0 1")
+    m = V.parse_move(p, "a9-a10")
+    assert p.play(m).in_check()
+    assert V.format_move(p, m) == "a9-a10"
+    assert V.display_move(p, m) == "a9-a10 (R9+1)"
