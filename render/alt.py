@@ -125,7 +125,9 @@ def describe(position: Position, *, last_move: MoveMarks | None = None,
         parts.append(f"Four players each for himself, {mode} end.")
     general = adapters.checked_general(position)
     if general is not None:
-        parts.append(f"{v.seat_name(position.mover, position.seat_count)} is in check.")
+        # After a checkmate nobody is to move, so name the checked general's owner.
+        checked = position.pieces()[general].seat
+        parts.append(f"{v.seat_name(checked, position.seat_count)} is in check.")
     if caption:
         parts.append(f"Last move: {caption}.")
     elif last_move is not None and (last_move.path or last_move.removed):

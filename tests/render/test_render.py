@@ -314,3 +314,12 @@ def test_gallery_draws_every_variant(tmp_path) -> None:
         assert any(n.endswith("-replay.gif") for n in mine), key
     assert any("players=4" in n for n in written)
     assert "index.html" in written
+
+
+def test_alt_text_of_a_checkmate_names_the_mated_side() -> None:
+    # Nobody is to move after a checkmate; the check mark must still name its owner.
+    v = rules.variant("xiangqi")
+    p = v.from_text("R3k4/R8/9/9/9/9/9/9/9/3K5 b - - 0 1")
+    assert p.outcome() is not None and p.outcome().reason == "checkmate"
+    board = render.draw_board(p)
+    assert "Black is in check" in board.alt_text
