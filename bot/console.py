@@ -193,7 +193,8 @@ class Console:
         self.say(text_board(position, marks))
         self.say(self.service.describe(m, position))
         if self.boards_dir is not None and self.service.renderer is not None:
-            image = await self.service.board_image(match_id)
+            viewer = m.seat_of(self.current_user) if self.current_user else None
+            image = await self.service.board_image(match_id, perspective=viewer)
             if image is not None:
                 self.boards_dir.mkdir(parents=True, exist_ok=True)
                 path = self.boards_dir / f"match{m.id}-ply{m.ply}.png"

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import rules
+from bot.boards import load_renderer
 from bot.console import ShiftedClock, run_console, user_id
 from tests.service.conftest import finishing_game
 
@@ -162,3 +163,39 @@ def test_user_ids_are_stable_and_distinct() -> None:
 def test_console_run_function_exits_at_end_of_input(tmp_path: Path) -> None:
     out = asyncio.run(session(tmp_path, "as alice\nquit\n/help\n"))
     assert "you are alice" in out and "/challenge" not in out
+
+
+async def test_boards_are_written_as_png_files(tmp_path: Path) -> None:
+    renderer = load_renderer()
+    assert renderer is not None  # the render package is part of this checkout
+    boards = tmp_path / "boards"
+    out = io.StringIO()
+    script = ("as alice\n/challenge @bob xiangqi seat:red\nas bob\n/accept\n"
+              "as alice\n/move h3-e3\n/board\n")
+    code = await run_console(tmp_path / "png.db", boards_dir=boards, stdin=io.StringIO(script),
+                             stdout=out, seed=1)
+    assert code == 0
+    paths = [line.split(": ", 1)[1] for line in out.getvalue().splitlines()
+             if line.startswith("board image: ")]
+    assert [Path(p).name for p in paths] == ["match1-ply0.png", "match1-ply1.png",
+                                             "match1-ply1.png"]
+    for p in paths:
+        assert Path(p).read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+
+
+async def test_the_service_renders_through_the_injected_renderer(tmp_path: Path) -> None:
+    from bot.service import MatchService, NullNotifier
+    from storage import MemoryRepository
+    from tests.service.conftest import SetClock, start_match
+
+    renderer = load_renderer()
+    assert renderer is not None
+    s = MatchService(MemoryRepository(), NullNotifier(), SetClock(), renderer=renderer)
+    m = await start_match(s)
+    await s.move(m.id, m.to_move[0], "h3-e3")
+    image = await s.board_image(m.id, perspective=0)
+    assert image is not None and image.png.startswith(b"\x89PNG")
+    assert "Black to move" in image.alt and "h3-e3" in image.alt
+    plain = MatchService(MemoryRepository(), NullNotifier(), SetClock())
+    m = await start_match(plain)
+    assert await plain.board_image(m.id) is None
