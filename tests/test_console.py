@@ -9,6 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 import rules
 from bot.boards import load_renderer
 from bot.console import ShiftedClock, run_console, user_id
@@ -199,3 +202,43 @@ async def test_the_service_renders_through_the_injected_renderer(tmp_path: Path)
     plain = MatchService(MemoryRepository(), NullNotifier(), SetClock())
     m = await start_match(plain)
     assert await plain.board_image(m.id) is None
+
+
+def test_run_with_a_token_but_no_adapter_says_so(tmp_path: Path) -> None:
+    import importlib.util
+    if importlib.util.find_spec("bot.discordapp") is not None:
+        return  # the Discord adapter is merged: tablero run belongs to it
+    run = run_cli(["run"], "", tmp_path, DISCORD_TOKEN="not-a-real-token",
+                  TABLERO_DB=str(tmp_path / "t.db"))
+    assert run.returncode == 2
+    assert "Discord adapter is not part of this checkout" in run.stderr
+    assert "not-a-real-token" not in run.stdout + run.stderr
+
+
+LINES = st.one_of(
+    st.text(max_size=80),
+    st.builds(lambda c, rest: f"/{c} {rest}",
+              st.sampled_from(["challenge", "accept", "join", "decline", "cancel", "move",
+                               "moves", "setup", "board", "games", "open", "resign", "draw",
+                               "leaderboard", "stats", "history", "settings", "notify",
+                               "sweep", "help", "games-list", "as"]),
+              st.text(max_size=60)),
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(lines=st.lists(LINES, min_size=1, max_size=6))
+def test_the_console_survives_any_input(lines: list[str]) -> None:
+    async def go() -> str:
+        from bot.console import Console
+        from bot.service import MatchService
+        from storage import MemoryRepository
+
+        out = io.StringIO()
+        console = Console(out)
+        console.service = MatchService(MemoryRepository(), console, console.clock)
+        for line in ["as alice", "/challenge @bob xiangqi", "as bob", "/accept", *lines]:
+            if not await console.handle(line):
+                break
+        return out.getvalue()
+    asyncio.run(go())

@@ -459,3 +459,21 @@ async def test_moves_before_the_match_starts_are_refused(service: MatchService) 
     m = await service.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[BOB])
     with pytest.raises(MatchNotStarted):
         await service.move(m.id, ALICE, "h3-e3")
+
+
+async def test_a_four_player_draw_needs_every_remaining_opponent(
+        service: MatchService) -> None:
+    m = await service.challenge(GUILD, CHANNEL, ALICE, "alquerque-grande",
+                                options={"mode": "slow"}, seat=0)
+    for u in (BOB, CAROL, DAVE):
+        m = await service.join(m.id, u)
+    m = await service.offer_draw(m.id, ALICE)
+    m = await service.accept_draw(m.id, BOB)
+    assert m.status is MatchStatus.ACTIVE and m.draw_offer_by == ALICE
+    m = await service.offer_draw(m.id, CAROL)  # offering while one is pending accepts it
+    assert m.status is MatchStatus.ACTIVE
+    m = await service.accept_draw(m.id, DAVE)
+    assert m.status is MatchStatus.FINISHED and m.result is not None
+    assert m.result.winners == () and len(m.result.ranking[0]) == 4
+    board = await service.leaderboard(GUILD, "alquerque-grande-4")
+    assert board.total == 4 and all(e.draws == 1 for e in board.entries)
