@@ -265,7 +265,7 @@ async def test_a_crash_at_any_repository_call_leaves_before_or_after(tmp_path: P
         rec = await repo.load_match(match_id)
         assert rec is not None and rec.ply == len(await repo.load_entries(match_id))
         await repo.close()
-    assert "crashed" in outcomes and outcomes[-1] == "done"
+    assert outcomes == ["crashed", "crashed", "crashed", "done"]
 
 
 def test_a_killed_process_leaves_the_match_before_or_after(tmp_path: Path) -> None:
@@ -572,3 +572,28 @@ async def test_concurrent_players_always_read_their_own_moves(kind: str,
     plies = await asyncio.gather(*(client(k) for k in range(20)))
     assert all(p >= 1 for p in plies)
     await repo.close()
+
+
+async def test_memory_repository_crash_at_any_call_leaves_before_or_after() -> None:
+    moves = next(g for g in (finishing_game("xiangqi", {}, seed) for seed in range(40)) if g)
+    outcomes = []
+    for k in range(4):
+        repo = MemoryRepository()
+        s = MatchService(repo, Recorder(), SetClock())
+        m = await start_match(s)
+        for i, text in enumerate(moves[:-1]):
+            await s.move(m.id, (ALICE, BOB)[i % 2], text)
+        dying = MatchService(CrashingCalls(repo, k), Recorder(), SetClock())  # type: ignore[arg-type]
+        try:
+            await dying.move(m.id, (ALICE, BOB)[(len(moves) - 1) % 2], moves[-1])
+            outcomes.append("done")
+        except Crash:
+            outcomes.append("crashed")
+        rec = await repo.load_match(m.id)
+        assert rec is not None
+        assert rec.ply == len(await repo.load_entries(m.id)) in (len(moves) - 1, len(moves))
+        assert (rec.status is MatchStatus.FINISHED) == (rec.ply == len(moves))
+        assert ((await repo.leaderboard(GUILD, "xiangqi", 0, 5))[1] == 2) == \
+            (rec.status is MatchStatus.FINISHED)
+        assert await MatchService(repo, Recorder(), SetClock()).verify_all() == []
+    assert outcomes == ["crashed", "crashed", "crashed", "done"]
