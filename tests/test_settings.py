@@ -1,0 +1,56 @@
+"""Settings from the environment and .env; .env.example documents every one."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from bot.settings import Settings, load_settings
+
+ROOT = Path(__file__).resolve().parents[1]
+NAMES = ("DISCORD_TOKEN", "TABLERO_DB", "TABLERO_LOG_LEVEL", "TABLERO_BOARDS",
+         "TABLERO_SWEEP_SECONDS", "TABLERO_DEV_GUILD")
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in NAMES:
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_defaults_without_env_or_file() -> None:
+    s = load_settings(None)
+    assert s.discord_token is None and not s.has_token
+    assert s.db_path == Path("tablero.db") and s.log_level == "INFO"
+    assert s.boards_dir is None and s.sweep_seconds == 60
+
+
+def test_env_file_and_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    env = tmp_path / ".env"
+    env.write_text("DISCORD_TOKEN=abc.def\nTABLERO_DB=/data/t.db\nTABLERO_LOG_LEVEL=debug\n"
+                   "TABLERO_BOARDS=\nTABLERO_DEV_GUILD=42\n")
+    s = load_settings(env)
+    assert s.has_token and s.discord_token is not None
+    assert s.discord_token.get_secret_value() == "abc.def"
+    assert "abc.def" not in repr(s) and "abc.def" not in str(s)
+    assert s.db_path == Path("/data/t.db") and s.log_level == "DEBUG"
+    assert s.boards_dir is None and s.dev_guild_id == 42
+    monkeypatch.setenv("DISCORD_TOKEN", "  ")  # the environment wins; blank means none
+    monkeypatch.setenv("TABLERO_SWEEP_SECONDS", "5")
+    s = load_settings(env)
+    assert not s.has_token and s.sweep_seconds == 5
+
+
+def test_bad_values_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TABLERO_LOG_LEVEL", "chatty")
+    with pytest.raises(ValueError, match="TABLERO_LOG_LEVEL"):
+        load_settings(None)
+
+
+def test_env_example_documents_every_setting() -> None:
+    example = (ROOT / ".env.example").read_text()
+    documented = set(re.findall(r"^([A-Z_]+)=", example, flags=re.M))
+    aliases = {f.validation_alias for f in Settings.model_fields.values()}
+    assert documented == aliases == set(NAMES)
