@@ -1,0 +1,95 @@
+"""Events the service hands to its ``Notifier`` (the console prints them, the Discord
+adapter posts them). Each carries the match as it is after the change."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from bot.service.views import MatchView, ResultView
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeReceived:
+    """A challenge was made: ``to`` are the invited users (empty = an open challenge)."""
+
+    match: MatchView
+    by: int
+    to: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyChanged:
+    """Someone joined or left a 4-player lobby (or accepted one of several invitations)."""
+
+    match: MatchView
+    user_id: int
+    joined: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeClosed:
+    """A challenge or lobby ended before play: declined or cancelled."""
+
+    match: MatchView
+    by: int
+    reason: str  # "declined" | "cancelled"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStarted:
+    """The match started or a move was played: ``users`` must move now (deadline on the
+    match). ``last_move`` is the display of the move just played (None at the start)."""
+
+    match: MatchView
+    users: tuple[int, ...]
+    last_move: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class DeadlineReminder:
+    match: MatchView
+    users: tuple[int, ...]
+    remaining: timedelta
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerOut:
+    """A player of a 4-player game resigned or ran out of time; the game goes on."""
+
+    match: MatchView
+    user_id: int
+    reason: str  # "resignation" | "timeout"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawOffered:
+    match: MatchView
+    by: int
+
+
+@dataclass(frozen=True, slots=True)
+class DrawDeclined:
+    match: MatchView
+    by: int
+
+
+@dataclass(frozen=True, slots=True)
+class SetupSubmitted:
+    """A Querni ``choose`` arrangement was submitted (its content stays hidden)."""
+
+    match: MatchView
+    user_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnded:
+    """The match is over: finished (``result``), aborted (unrated), or broken."""
+
+    match: MatchView
+    result: ResultView | None
+    reason: str
+
+
+Event = (ChallengeReceived | LobbyChanged | ChallengeClosed | TurnStarted | DeadlineReminder
+         | PlayerOut | DrawOffered | DrawDeclined | SetupSubmitted | MatchEnded)

@@ -1,0 +1,121 @@
+"""The Protocols the service talks through: storage (``Repository``), notifications
+(``Notifier``), time (``Clock``) and board images (``BoardRenderer``). Implementations live
+outside the service (``storage/``, ``bot/console.py``, the Discord adapter, ``render/``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Protocol
+
+from bot.service.events import Event
+from bot.service.records import (
+    MatchRecord,
+    MatchStatus,
+    RatingChange,
+    RatingRecord,
+    RecordEntry,
+)
+from bot.service.views import GuildSettings, UserPrefs
+from rules import MoveMarks, Position
+
+
+class Repository(Protocol):
+    """Async persistence. Every write is one transaction; ``save`` is compare-and-set on
+    ``before.version`` and on the plies of ``append`` (UNIQUE(match, ply)): when another
+    writer got there first it raises ``bot.service.errors.Conflict`` and writes nothing."""
+
+    async def create_match(self, record: MatchRecord) -> MatchRecord:
+        """Store a new match (its ``id`` is ignored); the stored record with its new id."""
+        ...
+
+    async def load_match(self, match_id: int) -> MatchRecord | None: ...
+
+    async def load_entries(self, match_id: int) -> list[RecordEntry]:
+        """The record, ordered by ply."""
+        ...
+
+    async def save(self, before: MatchRecord, after: MatchRecord,
+                   append: Sequence[RecordEntry] = (),
+                   ratings: RatingChange | None = None) -> MatchRecord:
+        """Write ``after`` (seats included) if the stored version is still
+        ``before.version``, append ``append`` and apply ``ratings``, all in one
+        transaction. Returns ``after`` with its new version."""
+        ...
+
+    async def match_in_thread(self, thread_id: int) -> MatchRecord | None: ...
+
+    async def matches_of(self, user_id: int, guild_id: int | None = None,
+                         statuses: Sequence[MatchStatus] = ()) -> list[MatchRecord]:
+        """Matches where ``user_id`` is a participant (seated or invited), newest first;
+        ``statuses`` empty = any."""
+        ...
+
+    async def open_challenges(self, guild_id: int) -> list[MatchRecord]:
+        """Open challenges and lobbies anybody may take, in that guild."""
+        ...
+
+    async def due_matches(self, now: datetime) -> list[MatchRecord]:
+        """Active matches whose reminder (``remind_at``) or ``deadline`` is at or before now."""
+        ...
+
+    async def match_ids(self) -> list[int]:
+        """Every stored match id (for the replay check)."""
+        ...
+
+    async def leaderboard(self, guild_id: int, ladder: str, offset: int,
+                          limit: int) -> tuple[list[RatingRecord], int]:
+        """Ratings by ordinal, best first, and how many the ladder holds."""
+        ...
+
+    async def rank_of(self, guild_id: int, ladder: str,
+                      user_id: int) -> tuple[int, RatingRecord] | None:
+        """The user's 1-based rank on the ladder and his rating, or None if unrated."""
+        ...
+
+    async def ratings_of(self, guild_id: int, user_id: int) -> list[RatingRecord]: ...
+
+    async def get_guild_settings(self, guild_id: int) -> GuildSettings | None: ...
+
+    async def save_guild_settings(self, settings: GuildSettings) -> None: ...
+
+    async def get_user_prefs(self, user_id: int) -> UserPrefs | None: ...
+
+    async def save_user_prefs(self, prefs: UserPrefs) -> None: ...
+
+    async def close(self) -> None: ...
+
+
+class Notifier(Protocol):
+    async def notify(self, event: Event) -> None:
+        """Deliver an event. Failures are the notifier's business: the service logs and
+        ignores exceptions raised here (the change is already stored)."""
+        ...
+
+
+class Clock(Protocol):
+    def now(self) -> datetime:
+        """The current time, timezone-aware (UTC)."""
+        ...
+
+
+class BoardRenderer(Protocol):
+    def render(self, position: Position, *, last_move: MoveMarks | None = None,
+               perspective: int | None = None) -> bytes:
+        """A PNG of ``position`` seen from seat ``perspective`` (None: the seat to move),
+        with ``last_move`` highlighted."""
+        ...
+
+
+class SystemClock:
+    """The real clock."""
+
+    def now(self) -> datetime:
+        return datetime.now(UTC)
+
+
+class NullNotifier:
+    """Drops every event (tests, benchmarks)."""
+
+    async def notify(self, event: Event) -> None:
+        return None

@@ -1,0 +1,166 @@
+"""What the repository stores: plain, immutable records (no behaviour, no I/O).
+
+The record of a match (``MatchRecord.game``, ``rules_version``, ``options``, ``start_text``
+and the ordered ``RecordEntry`` list) is the truth; ``position_text``, ``to_move`` and
+``last_move`` are caches written in the same transaction as the entry that changed them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+
+
+class MatchStatus(StrEnum):
+    """Life of a match. ``open``: a 2-player challenge waiting for acceptance; ``lobby``: a
+    4-player match filling its seats; ``active``; then one of the final states."""
+
+    OPEN = "open"
+    LOBBY = "lobby"
+    ACTIVE = "active"
+    FINISHED = "finished"
+    ABORTED = "aborted"  # timed out before two plies were played; unrated
+    DECLINED = "declined"
+    CANCELLED = "cancelled"
+    BROKEN = "broken"  # the record does not replay; frozen with a message
+
+    @property
+    def is_waiting(self) -> bool:
+        return self in (MatchStatus.OPEN, MatchStatus.LOBBY)
+
+    @property
+    def is_live(self) -> bool:
+        return self in (MatchStatus.OPEN, MatchStatus.LOBBY, MatchStatus.ACTIVE)
+
+
+LIVE_STATUSES = (MatchStatus.OPEN, MatchStatus.LOBBY, MatchStatus.ACTIVE)
+
+SPECIAL_PREFIX = "#"
+"""Record entries that are not moves start with this: ``#resign 2``, ``#timeout 3``
+(a seat leaving the game; replay applies ``variant.resign``), ``#draw`` (agreed draw)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    """A participant: seated (``seat`` set once the match starts or he picked one), or
+    invited and not yet answered (``accepted`` False). ``out``: resigned/timed out of a
+    4-player game that went on without him."""
+
+    user_id: int
+    seat: int | None = None
+    team: int | None = None
+    accepted: bool = True
+    out: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRecord:
+    """How the match ended, in seats (``winners`` empty = draw)."""
+
+    winners: tuple[int, ...]
+    ranking: tuple[tuple[int, ...], ...]
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class DrawOffer:
+    """A pending draw offer: who offered and who has agreed so far (4-player games need
+    every remaining opponent)."""
+
+    by: int
+    accepted: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    id: int
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    game: str
+    ladder: str
+    rules_version: str
+    options: Mapping[str, object]
+    start_text: str
+    seat_count: int
+    status: MatchStatus
+    challenger_id: int
+    seats: tuple[SeatRecord, ...]
+    seat_pref: int | None  # the challenger's chosen seat; None = random
+    seating: str  # "random" or "chosen" (4-player lobbies: joiners pick seats)
+    ply: int
+    position_text: str
+    to_move: tuple[int, ...]  # seats
+    last_move: str | None
+    days_per_move: int
+    rated: bool
+    deadline: datetime | None
+    remind_at: datetime | None  # None once the reminder for this deadline went out
+    draw_offer: DrawOffer | None
+    result: ResultRecord | None
+    broken: str | None
+    created_at: datetime
+    updated_at: datetime
+    version: int = 0  # bumped by every save; saves are compare-and-set on it
+
+    def seat_of(self, user_id: int) -> SeatRecord | None:
+        for s in self.seats:
+            if s.user_id == user_id:
+                return s
+        return None
+
+    def user_at(self, seat: int) -> int | None:
+        for s in self.seats:
+            if s.seat == seat:
+                return s.user_id
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class RecordEntry:
+    """One entry of a match record: a canonical move string, a Querni setup, or a special
+    entry (see ``SPECIAL_PREFIX``)."""
+
+    ply: int
+    seat: int | None
+    text: str
+    user_id: int | None
+    played_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRecord:
+    guild_id: int
+    ladder: str
+    user_id: int
+    mu: float
+    sigma: float
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.losses + self.draws
+
+
+RatingFn = Callable[[Mapping[int, tuple[float, float] | None]], Mapping[int, tuple[float, float]]]
+"""Given each user's current ``(mu, sigma)`` (None if unrated), the new values."""
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """Ratings to update in the transaction that ends a rated match. The repository reads
+    the current ratings of ``results``' users inside that transaction, calls ``rate``, and
+    writes the new values and counters."""
+
+    guild_id: int
+    ladder: str
+    results: Mapping[int, str]  # user -> "win" | "loss" | "draw"
+    rate: RatingFn = field(compare=False)

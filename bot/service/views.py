@@ -1,0 +1,161 @@
+"""Plain data the service returns to adapters (Discord, console). No behaviour beyond
+small conveniences; every id is a plain int."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from bot.service.records import MatchStatus
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    seat: int
+    user_id: int | None  # None: a lobby seat nobody took yet
+    team: int | None
+    name: str  # the game's name for the seat, e.g. "Red"
+    out: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ResultView:
+    """The end of a match, in users. ``winners`` empty = draw (or aborted)."""
+
+    winners: tuple[int, ...]
+    ranking: tuple[tuple[int, ...], ...]
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class MatchView:
+    id: int
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    game: str  # the variant key
+    game_name: str
+    options: Mapping[str, object]
+    status: MatchStatus
+    challenger_id: int
+    seats: tuple[SeatView, ...]  # by seat; empty while a 2-player challenge is open
+    invited: tuple[int, ...]  # users invited who have not answered yet
+    joined: tuple[int, ...]  # users in a lobby / challenge (seated or not)
+    seat_count: int
+    ply: int
+    to_move: tuple[int, ...]  # users to move (two during a Querni 'choose' setup)
+    deadline: datetime | None
+    days_per_move: int
+    rated: bool
+    result: ResultView | None
+    position_text: str
+    last_move: str | None  # display form of the last move
+    draw_offer_by: int | None
+    broken: str | None
+
+    @property
+    def is_over(self) -> bool:
+        return not self.status.is_live
+
+    def seat_of(self, user_id: int) -> int | None:
+        for s in self.seats:
+            if s.user_id == user_id:
+                return s.seat
+        return None
+
+    def players(self) -> tuple[int, ...]:
+        return tuple(s.user_id for s in self.seats if s.user_id is not None)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveResult:
+    """What ``MatchService.move`` did: the canonical move, how to show it, the match after
+    it, and the outcome when the move ended the match."""
+
+    match: MatchView
+    move: str
+    display: str
+    ended: bool
+    result: ResultView | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardEntry:
+    rank: int
+    user_id: int
+    ordinal: float
+    mu: float
+    sigma: float
+    wins: int
+    losses: int
+    draws: int
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardPage:
+    guild_id: int
+    ladder: str
+    page: int  # 1-based
+    per_page: int
+    total: int  # rated players on this ladder
+    entries: tuple[LeaderboardEntry, ...]
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-self.total // self.per_page))
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    guild_id: int
+    user_id: int
+    ladders: tuple[LeaderboardEntry, ...]  # one per ladder he has played, rank included
+    ladder_keys: tuple[str, ...]
+    active_matches: int
+
+    @property
+    def wins(self) -> int:
+        return sum(e.wins for e in self.ladders)
+
+    @property
+    def losses(self) -> int:
+        return sum(e.losses for e in self.ladders)
+
+    @property
+    def draws(self) -> int:
+        return sum(e.draws for e in self.ladders)
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryView:
+    """The record of a match: entries ``(ply, who, canonical, display)`` and an export text
+    (WXF/FEN for xiangqi, PDN for damas when the game module offers it, Tablero's record
+    format otherwise)."""
+
+    match: MatchView
+    entries: tuple[tuple[int, int | None, str, str], ...]
+    export_format: str
+    export: str
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    guild_id: int
+    default_days: int = 3
+    use_threads: bool = True
+    games_channel_id: int | None = None
+    reminders: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class UserPrefs:
+    user_id: int
+    notify: str = "mention"  # "mention" in the match thread, or "dm"
+
+
+@dataclass(frozen=True, slots=True)
+class BoardImage:
+    png: bytes
+    alt: str
+    extra: Mapping[str, object] = field(default_factory=dict)

@@ -1,0 +1,1112 @@
+"""Xiangqi (Chinese chess), RULES.md §3.
+
+Position text is FEN with the six standard fields, Red in uppercase, ``w`` = Red to move::
+
+    rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1
+
+Ranks run from rank 10 (Black's edge) down to rank 1; pieces ``K A B N R C P`` (general,
+advisor, elephant, horse, chariot, cannon, soldier). On input ``h`` is read as a horse and
+``e`` as an elephant, ``r`` as Red to move, and the last four fields may be left out
+(``- - 0 1``). The fifth field counts the plies since the last capture (the 100-ply rule);
+the sixth is the move number. The repetition history is not part of the text: it lives in
+the position object and is rebuilt by replaying the record (RULES §7). A position read
+from text starts a fresh history in which it has occurred once.
+
+Moves are :class:`Move` values ``(source, target)`` of points (``a1 = (0, 0)``); the
+canonical string is ``h3-e3``, or ``h3xh10`` for a capture. Input also takes ``h3e3`` and
+WXF (``C2.5``, ``C2=5``, ``H8+7``, ``R1-1``, ``C+.5`` / ``+C.5`` for the front of two cannons
+on a file, the WXF tandem-pawn forms). Writing ``-`` for a capture is accepted; writing
+``x`` for a move that captures nothing is refused, because the player has misread the
+board. Bare ICCS with ranks 0-9 (``h2e2`` meaning h3-e3) is not accepted: ``h2e2`` is
+read 1-based like every other point name.
+
+>>> import rules
+>>> v = rules.variant("xiangqi")
+>>> p = v.start()
+>>> m = v.parse_move(p, "C2.5")
+>>> v.display_move(p, m)
+'h3-e3 (C2.5)'
+>>> p.play(m).to_text()
+'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1'
+>>> v.perft(p, 2)
+1920
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, NamedTuple
+
+from rules.core import (
+    IllegalMoveError,
+    MoveMarks,
+    NotationError,
+    Outcome,
+    Piece,
+    Point,
+    Position,
+    PositionError,
+    Variant,
+)
+from rules.notation import normalize, parse_point, point_name, resolve, tokenize
+from rules.registry import register
+
+# --------------------------------------------------------------------------- board tables
+#
+# Points are numbered sq = y * 9 + x. A piece is a small int: kind | 8 for Black.
+
+WIDTH, HEIGHT = 9, 10
+RED, BLACK = 0, 1
+KING, ADVISOR, ELEPHANT, HORSE, CHARIOT, CANNON, SOLDIER = 1, 2, 3, 4, 5, 6, 7
+BLACK_BIT = 8
+
+KIND_LETTERS = " KABNRCP"  # pieces() kinds and FEN letters
+KIND_NAMES = ("", "general", "advisor", "elephant", "horse", "chariot", "cannon", "soldier")
+WXF_LETTERS = " KAEHRCP"
+SIDE_NAMES = ("Red", "Black")
+FEN_PIECES = {"k": KING, "a": ADVISOR, "b": ELEPHANT, "e": ELEPHANT, "n": HORSE, "h": HORSE,
+              "r": CHARIOT, "c": CANNON, "p": SOLDIER}
+MAX_COUNT = (0, 1, 2, 2, 2, 2, 2, 5)
+
+START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+
+POINTS: tuple[Point, ...] = tuple((sq % WIDTH, sq // WIDTH) for sq in range(WIDTH * HEIGHT))
+NAMES: tuple[str, ...] = tuple(point_name(x, y) for x, y in POINTS)
+
+
+def _sq(x: int, y: int) -> int:
+    return y * WIDTH + x
+
+
+def _on_board(x: int, y: int) -> bool:
+    return 0 <= x < WIDTH and 0 <= y < HEIGHT
+
+
+def _in_palace(side: int, x: int, y: int) -> bool:
+    return 3 <= x <= 5 and (0 <= y <= 2 if side == RED else 7 <= y <= 9)
+
+
+def _own_half(side: int, y: int) -> bool:
+    return y <= 4 if side == RED else y >= 5
+
+
+def _crossed(side: int, y: int) -> bool:
+    return not _own_half(side, y)
+
+
+ORTHO = ((0, 1), (0, -1), (-1, 0), (1, 0))  # ray directions 0 up, 1 down, 2 left, 3 right
+DIAG = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+ALL = range(WIDTH * HEIGHT)
+
+KING_STEPS = tuple(
+    tuple(tuple(_sq(x + dx, y + dy) for dx, dy in ORTHO if _in_palace(s, x + dx, y + dy))
+          for x, y in POINTS)
+    for s in (RED, BLACK))
+ADVISOR_STEPS = tuple(
+    tuple(tuple(_sq(x + dx, y + dy) for dx, dy in DIAG if _in_palace(s, x + dx, y + dy))
+          for x, y in POINTS)
+    for s in (RED, BLACK))
+# (target, eye): the eye is the midpoint that blocks the elephant
+ELEPHANT_STEPS = tuple(
+    tuple(tuple((_sq(x + 2 * dx, y + 2 * dy), _sq(x + dx, y + dy)) for dx, dy in DIAG
+                if _on_board(x + 2 * dx, y + 2 * dy) and _own_half(s, y + 2 * dy))
+          for x, y in POINTS)
+    for s in (RED, BLACK))
+
+
+def _horse_steps(x: int, y: int) -> tuple[tuple[int, int], ...]:
+    """(target, leg) pairs: one point along a line to the leg, then one diagonally outward."""
+    out = []
+    for dx, dy in ORTHO:
+        leg = _sq(x + dx, y + dy) if _on_board(x + dx, y + dy) else -1
+        for side in (-1, 1):
+            tx, ty = (x + 2 * dx, y + side) if dx else (x + side, y + 2 * dy)
+            if _on_board(tx, ty):
+                out.append((_sq(tx, ty), leg))
+    return tuple(out)
+
+
+HORSE_STEPS = tuple(_horse_steps(x, y) for x, y in POINTS)
+# the seven points each side's elephants can ever stand on
+ELEPHANT_POINTS = tuple(frozenset(_sq(x, y if s == RED else HEIGHT - 1 - y)
+                                  for x, y in ((2, 0), (6, 0), (0, 2), (4, 2), (8, 2), (2, 4),
+                                               (6, 4)))
+                        for s in (RED, BLACK))
+# (horse square, leg) pairs from which a horse attacks a point
+HORSE_ATTACKERS = tuple(
+    tuple((h, leg) for h in ALL for to, leg in HORSE_STEPS[h] if to == t) for t in ALL)
+
+
+def _soldier_steps(side: int, x: int, y: int) -> tuple[int, ...]:
+    forward = 1 if side == RED else -1
+    out = []
+    if _on_board(x, y + forward):
+        out.append(_sq(x, y + forward))
+    if _crossed(side, y):
+        out += [_sq(x + dx, y) for dx in (-1, 1) if _on_board(x + dx, y)]
+    return tuple(out)
+
+
+SOLDIER_STEPS = tuple(tuple(_soldier_steps(s, x, y) for x, y in POINTS) for s in (RED, BLACK))
+# squares from which an enemy soldier attacks the general of side s standing on a point
+SOLDIER_ATTACKERS = tuple(
+    tuple(tuple(q for q in ALL if t in SOLDIER_STEPS[1 - s][q]) for t in ALL)
+    for s in (RED, BLACK))
+RAYS = tuple(
+    tuple(tuple(_sq(x + dx * i, y + dy * i) for i in range(1, 10) if _on_board(x + dx * i,
+                                                                            y + dy * i))
+          for dx, dy in ORTHO)
+    for x, y in POINTS)
+
+# For a general on k: the ray direction from k of every point (-1 if none), the horse
+# squares whose attack on k runs through a given leg point, and the points a move must
+# touch (leave or enter) to be able to expose k when k is not in check. Every chariot,
+# cannon, soldier and flying-general attack runs along k's file or rank; a horse attack
+# needs a free leg, and the legs of horses attacking k are the 4 points diagonally next
+# to k.
+LINE_DIR = tuple(
+    tuple(next((d for d in range(4) if t in RAYS[k][d]), -1) for t in ALL) for k in ALL)
+LEG_HORSES = tuple(
+    tuple(tuple(h for h, leg in HORSE_ATTACKERS[k] if leg == t) for t in ALL) for k in ALL)
+DANGER = tuple(
+    tuple(LINE_DIR[k][t] >= 0 or bool(LEG_HORSES[k][t]) for t in ALL) for k in ALL)
+# may a piece of side s land on a point holding piece code p (empty or enemy)?
+LANDS = (tuple(p == 0 or p & BLACK_BIT != 0 for p in range(16)),
+         tuple(p & BLACK_BIT == 0 for p in range(16)))
+
+
+def _colour(p: int) -> int:
+    return p >> 3
+
+
+# --------------------------------------------------------------------------- attacks
+
+
+def _attacked(b: list[int] | tuple[int, ...], k: int, s: int) -> bool:
+    """Whether the general of side ``s`` standing on ``k`` is attacked (flying general too)."""
+    e = 0 if s else BLACK_BIT
+    er, ec, ek = CHARIOT | e, CANNON | e, KING | e
+    for ray in RAYS[k]:
+        screened = False
+        for q in ray:
+            p = b[q]
+            if p:
+                if screened:
+                    if p == ec:
+                        return True
+                    break
+                if p == er or p == ek:  # noqa: SIM109 (a tuple per test is slower)
+                    return True
+                screened = True
+    en = HORSE | e
+    for h, leg in HORSE_ATTACKERS[k]:
+        if b[h] == en and not b[leg]:
+            return True
+    ep = SOLDIER | e
+    return any(b[q] == ep for q in SOLDIER_ATTACKERS[s][k])
+
+
+def _ray_attacked(b: list[int], ray: tuple[int, ...], e: int) -> bool:
+    """Whether an enemy (colour bit ``e``) chariot, cannon or general hits along ``ray``."""
+    screened = False
+    for q in ray:
+        p = b[q]
+        if p:
+            if screened:
+                return p == CANNON | e
+            if p == CHARIOT | e or p == KING | e:
+                return True
+            screened = True
+    return False
+
+
+def _generals_face(b: list[int] | tuple[int, ...], k: int) -> bool:
+    """Whether nothing stands between the general on ``k`` and the other general."""
+    for d in (0, 1):
+        for q in RAYS[k][d]:
+            p = b[q]
+            if p:
+                if p & 7 == KING:
+                    return True
+                break
+    return False
+
+
+# --------------------------------------------------------------------------- move generation
+#
+# The fast path works on a mutable board list, one list of occupied points per side and the
+# two generals' points. A move is the int ``source << 7 | target``.
+
+
+def _pseudo(b: list[int], mine: Iterable[int], s: int) -> list[int]:
+    """Every move of side ``s`` that obeys the pieces' movement, ignoring the own general."""
+    lands = LANDS[s]
+    out: list[int] = []
+    add = out.append
+    for fr in mine:
+        kind = b[fr] & 7
+        base = fr << 7
+        if kind == CHARIOT:
+            for ray in RAYS[fr]:
+                for to in ray:
+                    t = b[to]
+                    if t:
+                        if lands[t]:
+                            add(base | to)
+                        break
+                    add(base | to)
+        elif kind == CANNON:
+            for ray in RAYS[fr]:
+                screened = False
+                for to in ray:
+                    t = b[to]
+                    if screened:
+                        if t:
+                            if lands[t]:
+                                add(base | to)
+                            break
+                    elif t:
+                        screened = True
+                    else:
+                        add(base | to)
+        elif kind == HORSE:
+            for to, leg in HORSE_STEPS[fr]:
+                if not b[leg] and lands[b[to]]:
+                    add(base | to)
+        elif kind == SOLDIER:
+            for to in SOLDIER_STEPS[s][fr]:
+                if lands[b[to]]:
+                    add(base | to)
+        elif kind == ELEPHANT:
+            for to, eye in ELEPHANT_STEPS[s][fr]:
+                if not b[eye] and lands[b[to]]:
+                    add(base | to)
+        elif kind == ADVISOR:
+            for to in ADVISOR_STEPS[s][fr]:
+                if lands[b[to]]:
+                    add(base | to)
+        else:
+            for to in KING_STEPS[s][fr]:
+                if lands[b[to]]:
+                    add(base | to)
+    return out
+
+
+def _legal(b: list[int], mine: Iterable[int], k: int, s: int, count_only: bool = False
+           ) -> list[int] | int:
+    """The legal moves of side ``s`` (general on ``k``), or only their number.
+
+    A pseudo-legal move gets a full test only when the side is in check or the general
+    moves; otherwise only moves that leave or enter the general's lines or leave a horse
+    leg next to it are tested, and only along the lines they touch.
+    """
+    pseudo = _pseudo(b, mine, s)
+    out: list[int] = []
+    add = out.append
+    if _attacked(b, k, s):
+        for m in pseudo:
+            fr = m >> 7
+            to = m & 127
+            p = b[fr]
+            t = b[to]
+            b[to] = p
+            b[fr] = 0
+            bad = _attacked(b, to if fr == k else k, s)
+            b[fr] = p
+            b[to] = t
+            if not bad:
+                add(m)
+        return len(out) if count_only else out
+    e = 0 if s else BLACK_BIT
+    danger = DANGER[k]
+    line_dir = LINE_DIR[k]
+    leg_horses = LEG_HORSES[k]
+    rays = RAYS[k]
+    en = HORSE | e
+    n = 0
+    for m in pseudo:
+        fr = m >> 7
+        to = m & 127
+        if fr == k:
+            p = b[fr]
+            t = b[to]
+            b[to] = p
+            b[fr] = 0
+            bad = _attacked(b, to, s)
+            b[fr] = p
+            b[to] = t
+            if bad:
+                continue
+        elif danger[fr] or danger[to]:
+            p = b[fr]
+            t = b[to]
+            b[to] = p
+            b[fr] = 0
+            d1 = line_dir[fr]
+            bad = d1 >= 0 and _ray_attacked(b, rays[d1], e)
+            if not bad:
+                d2 = line_dir[to]
+                bad = d2 >= 0 and d2 != d1 and _ray_attacked(b, rays[d2], e)
+                if not bad:
+                    for h in leg_horses[fr]:
+                        if b[h] == en:
+                            bad = True
+                            break
+            b[fr] = p
+            b[to] = t
+            if bad:
+                continue
+        if count_only:
+            n += 1
+        else:
+            add(m)
+    return n if count_only else out
+
+
+class _Board:
+    """The mutable fast path: board list, occupied points per side, generals, side to move."""
+
+    __slots__ = ("b", "kings", "pieces", "side")
+
+    def __init__(self, board: tuple[int, ...], side: int) -> None:
+        self.b = list(board)
+        self.side = side
+        self.pieces: tuple[list[int], list[int]] = ([], [])
+        self.kings = [0, 0]
+        for sq, p in enumerate(board):
+            if p:
+                self.pieces[_colour(p)].append(sq)
+                if p & 7 == KING:
+                    self.kings[_colour(p)] = sq
+
+    def legal(self) -> list[int]:
+        s = self.side
+        moves = _legal(self.b, self.pieces[s], self.kings[s], s)
+        assert isinstance(moves, list)
+        return moves
+
+    def perft(self, depth: int) -> int:
+        b = self.b
+        pieces = self.pieces
+        kings = self.kings
+
+        def walk(s: int, depth: int) -> int:
+            mine = pieces[s]
+            if depth == 1:
+                n = _legal(b, mine, kings[s], s, True)
+                assert isinstance(n, int)
+                return n
+            moves = _legal(b, mine, kings[s], s)
+            assert isinstance(moves, list)
+            theirs = pieces[s ^ 1]
+            total = 0
+            for m in moves:
+                fr = m >> 7
+                to = m & 127
+                p = b[fr]
+                t = b[to]
+                b[to] = p
+                b[fr] = 0
+                mine[mine.index(fr)] = to
+                if t:
+                    theirs.remove(to)
+                is_king = p & 7 == KING
+                if is_king:
+                    kings[s] = to
+                total += walk(s ^ 1, depth - 1)
+                if is_king:
+                    kings[s] = fr
+                if t:
+                    theirs.append(to)
+                # not a saved index: deeper captures reorder the lists
+                mine[mine.index(to)] = fr
+                b[fr] = p
+                b[to] = t
+            return total
+
+        if depth <= 0:
+            return 1
+        return walk(self.side, depth)
+
+
+# --------------------------------------------------------------------------- moves
+
+
+class Move(NamedTuple):
+    """A Xiangqi move: the point a piece leaves and the point it goes to.
+
+    >>> Move((7, 2), (4, 2))
+    Move(source=(7, 2), target=(4, 2))
+    """
+
+    source: Point
+    target: Point
+
+
+_MOVES: dict[int, Move] = {}
+
+
+def _move_of(m: int) -> Move:
+    mv = _MOVES.get(m)
+    if mv is None:
+        mv = _MOVES[m] = Move(POINTS[m >> 7], POINTS[m & 127])
+    return mv
+
+
+def _int_of(move: object) -> int | None:
+    """The fast-path int of a ``(source, target)`` pair of points, or None if it is not one."""
+    if not (isinstance(move, tuple) and len(move) == 2):
+        return None
+    coords: list[int] = []
+    for point in move:
+        if not (isinstance(point, tuple) and len(point) == 2
+                and all(type(c) is int for c in point)):
+            return None
+        coords += point
+    sx, sy, tx, ty = coords
+    if not (_on_board(sx, sy) and _on_board(tx, ty)):
+        return None
+    return _sq(sx, sy) << 7 | _sq(tx, ty)
+
+
+# --------------------------------------------------------------------------- position
+
+
+class _Seen(NamedTuple):
+    """A position met earlier in the game and whether the move played from it gave check."""
+
+    board: tuple[int, ...]
+    side: int
+    gave_check: bool
+
+
+@dataclass(frozen=True, slots=True)
+class XiangqiPosition(Position):
+    """An immutable Xiangqi position.
+
+    ``board`` holds 90 piece codes (``sq = y * 9 + x``; ``kind | 8`` for Black, 0 empty),
+    ``side`` the side to move (0 Red, 1 Black), ``halfmove`` the plies since the last
+    capture, ``fullmove`` the FEN move number, and ``history`` the positions met since
+    the last irreversible move (a capture or a soldier's step forward), for the
+    repetition rule.
+    """
+
+    board: tuple[int, ...]
+    side: int = RED
+    halfmove: int = 0
+    fullmove: int = 1
+    history: tuple[_Seen, ...] = ()
+    _cache: dict[str, Any] = field(default_factory=dict, init=False, compare=False,
+                                   repr=False)
+
+    @property
+    def variant(self) -> Variant:
+        return XIANGQI
+
+    @property
+    def seat_count(self) -> int:
+        return 2
+
+    @property
+    def to_move(self) -> frozenset[int]:
+        return frozenset() if self.outcome() is not None else frozenset([self.side])
+
+    # ---- moves
+
+    def _moves(self) -> list[int]:
+        """Legal moves ignoring the draw rules (the raw move tree)."""
+        moves: list[int] | None = self._cache.get("moves")
+        if moves is None:
+            moves = self._cache["moves"] = _Board(self.board, self.side).legal()
+        return moves
+
+    def legal_moves(self) -> tuple[Move, ...]:
+        """Every legal move, or ``()`` once the game is over."""
+        if self.outcome() is not None:
+            return ()
+        return tuple(_move_of(m) for m in self._moves())
+
+    def play(self, move: Any) -> XiangqiPosition:
+        """The position after ``move``; raises IllegalMoveError saying why it is illegal."""
+        m = _int_of(move)
+        if self.outcome() is not None:
+            raise IllegalMoveError("the game is over")
+        if m is None:
+            raise IllegalMoveError(f"{move!r} is not a xiangqi move")
+        if m not in self._move_set():
+            raise IllegalMoveError(_why(self, m >> 7, m & 127), text=_canonical(self, m))
+        return self._after(m)
+
+    def _move_set(self) -> frozenset[int]:
+        moves: frozenset[int] | None = self._cache.get("move_set")
+        if moves is None:
+            moves = self._cache["move_set"] = frozenset(self._moves())
+        return moves
+
+    def _after(self, m: int) -> XiangqiPosition:
+        fr, to = m >> 7, m & 127
+        board = list(self.board)
+        p = board[fr]
+        captured = board[to]
+        board[to] = p
+        board[fr] = 0
+        new_board = tuple(board)
+        other = self.side ^ 1
+        their_king = new_board.index(KING | (BLACK_BIT if other else 0))
+        gives_check = _attacked(new_board, their_king, other)
+        forward = p & 7 == SOLDIER and to // WIDTH != fr // WIDTH
+        if captured or forward:
+            history: tuple[_Seen, ...] = ()
+        else:
+            history = (*self.history, _Seen(self.board, self.side, gives_check))
+        return XiangqiPosition(
+            new_board, other,
+            0 if captured else self.halfmove + 1,
+            self.fullmove + (1 if self.side == BLACK else 0),
+            history)
+
+    # ---- state
+
+    def king_point(self, seat: int) -> Point:
+        """The point of ``seat``'s general."""
+        return POINTS[self.board.index(KING | (BLACK_BIT if seat else 0))]
+
+    def in_check(self) -> bool:
+        """Whether the side to move is in check."""
+        checked: bool | None = self._cache.get("check")
+        if checked is None:
+            k = self.board.index(KING | (BLACK_BIT if self.side else 0))
+            checked = self._cache["check"] = _attacked(self.board, k, self.side)
+        return checked
+
+    def checked_general(self) -> Point | None:
+        """The point of the general in check (the side to move's), or None: for renderers."""
+        return self.king_point(self.side) if self.in_check() else None
+
+    def repetitions(self) -> int:
+        """How often this position (same side to move) has occurred, this time included."""
+        return 1 + sum(1 for seen in self.history
+                       if seen.side == self.side and seen.board == self.board)
+
+    def outcome(self) -> Outcome | None:
+        if "outcome" not in self._cache:
+            self._cache["outcome"] = self._decide()
+        result: Outcome | None = self._cache["outcome"]
+        return result
+
+    def _decide(self) -> Outcome | None:
+        # No legal move loses, and takes precedence over the draw rules: the position
+        # that would be drawn is already lost.
+        if not self._moves():
+            reason = "checkmate" if self.in_check() else "stalemate"
+            return Outcome.win(self.side ^ 1, seats=2, reason=reason)
+        if self.repetitions() >= 3:
+            first = next(i for i, seen in enumerate(self.history)
+                         if seen.side == self.side and seen.board == self.board)
+            window = self.history[first:]
+            always = [all(seen.gave_check for seen in window if seen.side == s)
+                      for s in (RED, BLACK)]
+            if always[RED] != always[BLACK]:
+                checker = RED if always[RED] else BLACK
+                return Outcome.win(checker ^ 1, seats=2, reason="perpetual-check")
+            return Outcome.draw(seats=2, reason="repetition")
+        if self.halfmove >= 100:
+            return Outcome.draw(seats=2, reason="move-limit")
+        return None
+
+    # ---- views
+
+    def to_text(self) -> str:
+        rows = []
+        for y in range(HEIGHT - 1, -1, -1):
+            row = ""
+            empty = 0
+            for x in range(WIDTH):
+                p = self.board[_sq(x, y)]
+                if not p:
+                    empty += 1
+                    continue
+                if empty:
+                    row += str(empty)
+                    empty = 0
+                letter = KIND_LETTERS[p & 7]
+                row += letter.lower() if p & BLACK_BIT else letter
+            if empty:
+                row += str(empty)
+            rows.append(row)
+        side = "b" if self.side else "w"
+        return f"{'/'.join(rows)} {side} - - {self.halfmove} {self.fullmove}"
+
+    def pieces(self) -> Mapping[Point, Piece]:
+        return {POINTS[sq]: Piece(_colour(p), KIND_LETTERS[p & 7])
+                for sq, p in enumerate(self.board) if p}
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+
+# --------------------------------------------------------------------------- FEN
+
+
+def _read_fen(text: str) -> XiangqiPosition:
+    if not isinstance(text, str):
+        raise PositionError("a xiangqi position is a FEN text", text=str(text))
+    if len(text) > 200:
+        raise PositionError("that is too long to be a xiangqi FEN", text=text[:200])
+    fields = text.split()
+    if not 2 <= len(fields) <= 6:
+        raise PositionError(
+            "a xiangqi FEN has the placement, the side to move and up to four more fields, "
+            f"e.g. {START_FEN}", text=text)
+    ranks = fields[0].split("/")
+    if len(ranks) != HEIGHT:
+        raise PositionError(f"the placement needs 10 ranks separated by '/', not {len(ranks)}",
+                            text=text)
+    board = [0] * (WIDTH * HEIGHT)
+    for i, row in enumerate(ranks):
+        y = HEIGHT - 1 - i
+        x = 0
+        for c in row:
+            if c in "123456789":
+                x += int(c)
+            elif c.lower() in FEN_PIECES:
+                if x >= WIDTH:
+                    break
+                board[_sq(x, y)] = FEN_PIECES[c.lower()] | (BLACK_BIT if c.islower() else 0)
+                x += 1
+            else:
+                raise PositionError(f"{c!r} is not a xiangqi piece letter (KABNRCP, kabnrcp)",
+                                    text=text)
+        if x != WIDTH:
+            raise PositionError(f"rank {y + 1} ({row!r}) covers {x} points, not 9", text=text)
+    side_field = fields[1].lower()
+    if side_field not in ("w", "r", "b"):
+        raise PositionError(f"the side to move is w (Red) or b (Black), not {fields[1]!r}",
+                            text=text)
+    side = BLACK if side_field == "b" else RED
+    for extra in fields[2:4]:
+        if extra != "-":
+            raise PositionError(f"the third and fourth FEN fields are '-' in xiangqi, "
+                                f"not {extra!r}", text=text)
+    numbers = []
+    for name, value, low in (("halfmove clock", fields[4:5], 0),
+                             ("move number", fields[5:6], 1)):
+        if not value:
+            numbers.append(low)
+            continue
+        if not value[0].isdigit() or len(value[0]) > 6 or int(value[0]) < low:
+            raise PositionError(f"the {name} must be a whole number from {low}, "
+                                f"not {value[0]!r}", text=text)
+        numbers.append(int(value[0]))
+    _check_placement(board, side, text)
+    return XiangqiPosition(tuple(board), side, numbers[0], numbers[1])
+
+
+def _check_placement(board: list[int], side: int, text: str) -> None:
+    """Refuse placements no game can reach, which the move generator relies on."""
+    kings = [-1, -1]
+    for s in (RED, BLACK):
+        counts = [0] * 8
+        for p in board:
+            if p and _colour(p) == s:
+                counts[p & 7] += 1
+        for kind in range(1, 8):
+            if counts[kind] > MAX_COUNT[kind]:
+                raise PositionError(f"{SIDE_NAMES[s]} has {counts[kind]} {KIND_NAMES[kind]}s; "
+                                    f"at most {MAX_COUNT[kind]} is possible", text=text)
+        if counts[KING] != 1:
+            raise PositionError(f"{SIDE_NAMES[s]} needs exactly one general, not "
+                                f"{counts[KING]}", text=text)
+    for sq, p in enumerate(board):
+        if not p:
+            continue
+        s, kind = _colour(p), p & 7
+        x, y = POINTS[sq]
+        where = f"{SIDE_NAMES[s]}'s {KIND_NAMES[kind]} on {NAMES[sq]}"
+        if kind in (KING, ADVISOR) and not _in_palace(s, x, y):
+            raise PositionError(f"{where} is outside its palace", text=text)
+        if kind == KING:
+            kings[s] = sq
+        if kind == ADVISOR and (x + y) % 2 != (1 if s == RED else 0):
+            raise PositionError(f"{where}: an advisor stands only on the palace's corners "
+                                "and centre", text=text)
+        if kind == ELEPHANT and sq not in ELEPHANT_POINTS[s]:
+            raise PositionError(f"{where}: an elephant cannot reach that point", text=text)
+        if kind == SOLDIER:
+            start_rank = 3 if s == RED else 6
+            behind = y < start_rank if s == RED else y > start_rank
+            if behind or (not _crossed(s, y) and x % 2):
+                raise PositionError(f"{where}: a soldier cannot reach that point", text=text)
+    other = side ^ 1
+    if _attacked(board, kings[other], other):
+        how = ("the generals face each other" if _generals_face(board, kings[other])
+               else f"{SIDE_NAMES[other]}'s general is in check")
+        raise PositionError(f"{how}, but it is {SIDE_NAMES[side]}'s turn", text=text)
+
+
+# --------------------------------------------------------------------------- notation
+
+
+def _canonical(p: XiangqiPosition, m: int) -> str:
+    to = m & 127
+    return f"{NAMES[m >> 7]}{'x' if p.board[to] else '-'}{NAMES[to]}"
+
+
+def _wxf_file(side: int, x: int) -> int:
+    """WXF files count 1-9 from each player's own right."""
+    return WIDTH - x if side == RED else x + 1
+
+
+def _tandem(p: XiangqiPosition, sq: int) -> list[int]:
+    """The points of the mover's pieces of the kind on ``sq`` standing on its file,
+    frontmost first (front = nearer the opponent)."""
+    piece = p.board[sq]
+    x = sq % WIDTH
+    same = [_sq(x, y) for y in range(HEIGHT) if p.board[_sq(x, y)] == piece]
+    return same[::-1] if _colour(piece) == RED else same
+
+
+def _wxf_designator(p: XiangqiPosition, sq: int) -> str:
+    """The first two characters of a WXF move: piece letter and file, or the tandem forms."""
+    piece = p.board[sq]
+    kind = piece & 7
+    side = _colour(piece)
+    letter = WXF_LETTERS[kind]
+    file = _wxf_file(side, sq % WIDTH)
+    column = _tandem(p, sq)
+    n = len(column)
+    if n == 1:
+        return f"{letter}{file}"
+    i = column.index(sq)
+    if kind != SOLDIER:
+        return f"{letter}{'+' if i == 0 else '-'}"
+    tandem_files = {POINTS[q][0] for q in range(WIDTH * HEIGHT)
+                    if p.board[q] == piece and len(_tandem(p, q)) >= 2}
+    if len(tandem_files) > 1:
+        # pawns doubled on two files: the file digit replaces the letter
+        mark = "+" if i == 0 else "-" if i == n - 1 else str(file)
+        return f"{file}{mark}"
+    marks = {2: ("P+", "P-"), 3: ("P+", f"P{file}", "P-"), 4: ("++", "P+", "P-", "--"),
+             5: ("++", "P+", f"P{file}", "P-", "--")}[n]
+    return marks[i]
+
+
+def format_wxf(p: XiangqiPosition, move: Move | Any) -> str:
+    """The WXF notation of a legal move, e.g. ``C2.5``, ``H8+7``, ``R+.3``.
+
+    >>> import rules
+    >>> v = rules.variant("xiangqi")
+    >>> p = v.start()
+    >>> format_wxf(p, v.parse_move(p, "b1-c3"))
+    'H8+7'
+    """
+    m = _int_of(move)
+    if m is None:
+        raise IllegalMoveError(f"{move!r} is not a xiangqi move")
+    fr, to = m >> 7, m & 127
+    piece = p.board[fr]
+    kind = piece & 7
+    side = _colour(piece)
+    (_, fy), (tx, ty) = POINTS[fr], POINTS[to]
+    ahead = (ty - fy) if side == RED else (fy - ty)
+    if ahead == 0:
+        op, number = ".", _wxf_file(side, tx)
+    else:
+        op = "+" if ahead > 0 else "-"
+        number = _wxf_file(side, tx) if kind in (ADVISOR, ELEPHANT, HORSE) else abs(ahead)
+    return f"{_wxf_designator(p, fr)}{op}{number}"
+
+
+_WXF = re.compile(r"([kaebhnrcp][1-9+\-]|[+\-][kaebhnrcp]|[+\-]{2}|[1-9][1-9+\-])"
+                  r"([+\-.=])([1-9])")
+_WXF_ALIASES = {"b": "e", "n": "h"}
+
+
+def _wxf_sources(p: XiangqiPosition, designator: str) -> list[int]:
+    """The mover's points a WXF designator (``C2``, ``C+``, ``+C``, ``++``, ``3+``) names."""
+    side = p.side
+    colour = BLACK_BIT if side else 0
+    d = designator
+    if d[0] in "+-" and d[1] not in "+-":
+        d = d[1] + d[0]  # '+C' is 'C+'
+    head, mark = d[0], d[1]
+    if head in "+-" or head.isdigit():
+        kind = SOLDIER
+    else:
+        head = _WXF_ALIASES.get(head, head)
+        kind = WXF_LETTERS.index(head.upper())
+    piece = kind | colour
+    own = [q for q in range(WIDTH * HEIGHT) if p.board[q] == piece]
+    if head.isdigit():
+        own = [q for q in own if _wxf_file(side, q % WIDTH) == int(head)]
+    columns: dict[int, list[int]] = {}
+    for q in own:
+        columns.setdefault(q % WIDTH, [])
+    for x in columns:
+        columns[x] = _tandem(p, _sq(x, next(q // WIDTH for q in own if q % WIDTH == x)))
+    found: list[int] = []
+    for column in columns.values():
+        n = len(column)
+        if mark.isdigit():
+            if _wxf_file(side, column[0] % WIDTH) != int(mark):
+                continue
+            # the middle one of three or five tandem pawns, else any piece on the file
+            found += [column[n // 2]] if kind == SOLDIER and n in (3, 5) else column
+            continue
+        if n < 2:
+            continue
+        sign = 0 if mark == "+" else -1
+        if head in "+-":  # '++' / '--': the outermost of four or five
+            if n >= 4 and head == mark:
+                found.append(column[sign])
+        elif kind == SOLDIER and n >= 4 and not head.isdigit():
+            found.append(column[1] if mark == "+" else column[-2])
+        else:
+            found.append(column[sign])
+    return found
+
+
+def _wxf_target(p: XiangqiPosition, fr: int, op: str, number: int) -> int | None:
+    """Where a WXF operator and number send the piece on ``fr`` (None: off the board or
+    not a shape that piece has)."""
+    piece = p.board[fr]
+    kind = piece & 7
+    side = _colour(piece)
+    fx, fy = POINTS[fr]
+    forward = 1 if side == RED else -1
+    tx = WIDTH - number if side == RED else number - 1
+    if op == ".":
+        if kind in (ADVISOR, ELEPHANT, HORSE) or tx == fx:
+            return None
+        return _sq(tx, fy)
+    sign = forward if op == "+" else -forward
+    if kind in (ADVISOR, ELEPHANT, HORSE):
+        dx = abs(tx - fx)
+        dy = {ADVISOR: {1: 1}, ELEPHANT: {2: 2}, HORSE: {1: 2, 2: 1}}[kind].get(dx)
+        if dy is None:
+            return None
+        ty = fy + sign * dy
+    else:
+        tx, ty = fx, fy + sign * number
+    return _sq(tx, ty) if _on_board(tx, ty) else None
+
+
+def _parse_wxf(p: XiangqiPosition, text: str, compact: str) -> Move | None:
+    """The move WXF text names, or None when ``compact`` is not WXF."""
+    match = _WXF.fullmatch(compact)
+    if not match:
+        return None
+    designator, op, number = match.group(1), match.group(2), int(match.group(3))
+    op = "." if op == "=" else op
+    sources = _wxf_sources(p, designator)
+    if not sources:
+        raise IllegalMoveError(
+            f"{text.strip()!r}: {SIDE_NAMES[p.side]} has no piece that "
+            f"{designator.upper()!r} names", text=text)
+    pairs = [(fr, _wxf_target(p, fr, op, number)) for fr in sources]
+    shaped = [(fr, to) for fr, to in pairs if to is not None]
+    if not shaped:
+        kind = KIND_NAMES[p.board[sources[0]] & 7]
+        raise IllegalMoveError(f"{text.strip()!r}: no {kind} can move that way "
+                               f"({'sideways' if op == '.' else 'from there'})", text=text)
+    legal = p._move_set()
+    found = resolve(text, [fr << 7 | to for fr, to in shaped],
+                    matches=lambda m: m in legal, format_move=lambda m: _canonical(p, m))
+    if found is None:
+        fr, to = shaped[0]
+        raise IllegalMoveError(f"{_canonical(p, fr << 7 | to)}: {_why(p, fr, to)}", text=text)
+    return _move_of(found)
+
+
+def _why(p: XiangqiPosition, fr: int, to: int) -> str:
+    """Why the move from ``fr`` to ``to`` is not legal in ``p`` (the failure path only)."""
+    b = p.board
+    piece = b[fr]
+    s = p.side
+    if fr == to:
+        return f"a move must leave {NAMES[fr]}"
+    if not piece:
+        return f"there is no piece on {NAMES[fr]}"
+    if _colour(piece) != s:
+        return (f"that is {SIDE_NAMES[s ^ 1]}'s piece on {NAMES[fr]}: "
+                f"{SIDE_NAMES[s]} is to move")
+    kind = piece & 7
+    target = b[to]
+    if target and _colour(target) == s:
+        return f"your own {KIND_NAMES[target & 7]} stands on {NAMES[to]}"
+    (fx, fy), (tx, ty) = POINTS[fr], POINTS[to]
+    dx, dy = tx - fx, ty - fy
+    ax, ay = abs(dx), abs(dy)
+    between = [q for q in _between(fr, to) if b[q]] if (dx == 0) != (dy == 0) else []
+    reason = ""
+    if kind == KING:
+        if ax + ay != 1:
+            reason = "the general moves one point along a line"
+        elif not _in_palace(s, tx, ty):
+            reason = "the general must stay in the palace"
+    elif kind == ADVISOR:
+        if ax != 1 or ay != 1:
+            reason = "the advisor moves one point diagonally"
+        elif not _in_palace(s, tx, ty):
+            reason = "the advisor must stay in the palace"
+    elif kind == ELEPHANT:
+        if ax != 2 or ay != 2:
+            reason = "the elephant moves exactly two points diagonally"
+        elif not _own_half(s, ty):
+            reason = "an elephant cannot cross the river"
+        elif b[_sq(fx + dx // 2, fy + dy // 2)]:
+            reason = f"the elephant is blocked at {NAMES[_sq(fx + dx // 2, fy + dy // 2)]}"
+    elif kind == HORSE:
+        if sorted((ax, ay)) != [1, 2]:
+            reason = "the horse moves one point along a line, then one diagonally outward"
+        else:
+            leg = _sq(fx + (dx // 2 if ax == 2 else 0), fy + (dy // 2 if ay == 2 else 0))
+            if b[leg]:
+                reason = f"the horse is blocked at {NAMES[leg]}"
+    elif kind == CHARIOT:
+        if dx and dy:
+            reason = "the chariot moves along a file or rank"
+        elif between:
+            reason = f"the chariot is blocked at {NAMES[between[0]]}"
+    elif kind == CANNON:
+        if dx and dy:
+            reason = "the cannon moves along a file or rank"
+        elif target and len(between) != 1:
+            reason = (f"a cannon needs exactly one screen to capture "
+                      f"({'nothing' if not between else len(between)} "
+                      f"{'stands' if len(between) < 2 else 'stand'} between)")
+        elif not target and between:
+            reason = (f"the cannon is blocked at {NAMES[between[0]]}: "
+                      "it jumps only to capture")
+    else:
+        ahead = dy if s == RED else -dy
+        if ahead < 0:
+            reason = "a soldier cannot move backwards"
+        elif ax + ay != 1:
+            reason = "a soldier moves one point at a time"
+        elif dx and not _crossed(s, fy):
+            reason = "a soldier moves sideways only after crossing the river"
+    if reason:
+        return reason
+    board = list(b)
+    board[to] = piece
+    board[fr] = 0
+    k = to if kind == KING else b.index(KING | (BLACK_BIT if s else 0))
+    if _generals_face(board, k):
+        return "the generals would face each other"
+    attacker = _attacker(board, k, s)
+    return f"the general would be in check{attacker}"
+
+
+def _between(fr: int, to: int) -> list[int]:
+    (fx, fy), (tx, ty) = POINTS[fr], POINTS[to]
+    sx, sy = (tx > fx) - (tx < fx), (ty > fy) - (ty < fy)
+    out = []
+    x, y = fx + sx, fy + sy
+    while (x, y) != (tx, ty):
+        out.append(_sq(x, y))
+        x, y = x + sx, y + sy
+    return out
+
+
+def _attacker(board: list[int], k: int, s: int) -> str:
+    """' (from the chariot on e9)' naming one attacker of the general on ``k``, or ''."""
+    for q in range(WIDTH * HEIGHT):
+        piece = board[q]
+        if piece and _colour(piece) != s:
+            moves = _pseudo(board, [q], s ^ 1)
+            if any(m & 127 == k for m in moves):
+                return f" (from the {KIND_NAMES[piece & 7]} on {NAMES[q]})"
+    return ""
+
+
+_ICCS_RANK_0 = re.compile(r"[a-i]0(?!\d)")
+
+
+class Xiangqi(Variant):
+    """Xiangqi, RULES.md §3: seat 0 is Red and moves first, seat 1 is Black."""
+
+    key: ClassVar[str] = "xiangqi"
+    name: ClassVar[str] = "Xiangqi"
+    board_size: ClassVar[tuple[int, int]] = (WIDTH, HEIGHT)
+    options: ClassVar[Mapping[str, tuple[object, ...]]] = {}
+    example_options: ClassVar[tuple[Mapping[str, object], ...]] = ({},)
+
+    def start(self, **options: Any) -> XiangqiPosition:
+        self.check_options(options)
+        return _read_fen(START_FEN)
+
+    def from_text(self, text: str) -> XiangqiPosition:
+        return _read_fen(text)
+
+    def format_move(self, position: Position, move: Any) -> str:
+        p = _xq(position)
+        m = _int_of(move)
+        if m is None or m not in p._move_set():
+            raise IllegalMoveError(f"{move!r} is not a legal move here")
+        return _canonical(p, m)
+
+    def parse_move(self, position: Position, text: str) -> Move:
+        p = _xq(position)
+        s = normalize(text)
+        if p.outcome() is not None:
+            raise IllegalMoveError("the game is over", text=text)
+        compact = "".join(s.split())
+        wxf = _parse_wxf(p, text, compact)
+        if wxf is not None:
+            return wxf
+        try:
+            written = tokenize(s)
+        except NotationError as err:
+            raise NotationError(
+                f"{text.strip()!r} is not a move: write it like h3-e3, h3xh10 or C2.5 (WXF)",
+                text=text) from err
+        if len(written.points) != 2:
+            raise NotationError(f"{text.strip()!r}: a xiangqi move names two points, "
+                                "like h3-e3", text=text)
+        if _ICCS_RANK_0.search(compact):
+            raise NotationError(
+                f"{text.strip()!r}: ranks run 1 to 10 (ICCS ranks 0-9 are not accepted; "
+                "h2e2 in ICCS is h3-e3 here)", text=text)
+        fr, to = (_sq(*parse_point(t, width=WIDTH, height=HEIGHT)) for t in written.points)
+        m = fr << 7 | to
+        if m not in p._move_set():
+            raise IllegalMoveError(f"{NAMES[fr]}-{NAMES[to]}: {_why(p, fr, to)}", text=text)
+        if written.is_capture and not p.board[to]:
+            raise IllegalMoveError(
+                f"{NAMES[fr]}x{NAMES[to]} captures nothing: there is no piece on "
+                f"{NAMES[to]} (write {NAMES[fr]}-{NAMES[to]})", text=text)
+        return _move_of(m)
+
+    def move_marks(self, position: Position, move: Any) -> MoveMarks:
+        p = _xq(position)
+        m = _int_of(move)
+        if m is None:
+            raise IllegalMoveError(f"{move!r} is not a xiangqi move")
+        fr, to = m >> 7, m & 127
+        captured = (POINTS[to],) if p.board[to] else ()
+        return MoveMarks((POINTS[fr], POINTS[to]), captured)
+
+    def display_move(self, position: Position, move: Any) -> str:
+        p = _xq(position)
+        return f"{self.format_move(p, move)} ({format_wxf(p, move)})"
+
+    def seat_name(self, seat: int, seat_count: int = 2) -> str:
+        return SIDE_NAMES[seat]
+
+    def perft(self, position: Position, depth: int) -> int:
+        """Leaf count of the move tree from ``position``, with the fast path. Like the
+        published tables it ignores the draw rules (repetition, 100 plies)."""
+        p = _xq(position)
+        return _Board(p.board, p.side).perft(depth)
+
+
+def _xq(position: Position) -> XiangqiPosition:
+    if not isinstance(position, XiangqiPosition):
+        raise TypeError(f"not a xiangqi position: {position!r}")
+    return position
+
+
+XIANGQI = register(Xiangqi())

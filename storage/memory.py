@@ -1,0 +1,153 @@
+"""An in-memory repository: the same contract as SQLite, for tests and quick runs.
+
+Every method runs without awaiting anything in between its checks and its writes, so on
+one event loop each call is atomic, like a transaction.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from datetime import datetime
+
+from bot.service.errors import Conflict
+from bot.service.records import (
+    MatchRecord,
+    MatchStatus,
+    RatingChange,
+    RatingRecord,
+    RecordEntry,
+)
+from bot.service.views import GuildSettings, UserPrefs
+
+
+def apply_ratings(change: RatingChange,
+                  current: dict[int, RatingRecord | None]) -> list[RatingRecord]:
+    """The rating rows after ``change`` (shared by both repositories)."""
+    new = change.rate({u: (r.mu, r.sigma) if r is not None else None
+                       for u, r in current.items()})
+    rows = []
+    for user, outcome in change.results.items():
+        old = current.get(user)
+        mu, sigma = new[user]
+        base = old or RatingRecord(change.guild_id, change.ladder, user, mu, sigma)
+        rows.append(dataclasses.replace(
+            base, mu=mu, sigma=sigma,
+            wins=base.wins + (outcome == "win"), losses=base.losses + (outcome == "loss"),
+            draws=base.draws + (outcome == "draw")))
+    return rows
+
+
+class MemoryRepository:
+    """Dicts behind the ``Repository`` Protocol."""
+
+    def __init__(self) -> None:
+        self._matches: dict[int, MatchRecord] = {}
+        self._entries: dict[int, list[RecordEntry]] = {}
+        self._ratings: dict[tuple[int, str, int], RatingRecord] = {}
+        self._guilds: dict[int, GuildSettings] = {}
+        self._prefs: dict[int, UserPrefs] = {}
+        self._next_id = 1
+
+    async def create_match(self, record: MatchRecord) -> MatchRecord:
+        stored = dataclasses.replace(record, id=self._next_id, version=1)
+        self._next_id += 1
+        self._matches[stored.id] = stored
+        self._entries[stored.id] = []
+        return stored
+
+    async def load_match(self, match_id: int) -> MatchRecord | None:
+        return self._matches.get(match_id)
+
+    async def load_entries(self, match_id: int) -> list[RecordEntry]:
+        return list(self._entries.get(match_id, ()))
+
+    async def save(self, before: MatchRecord, after: MatchRecord,
+                   append: Sequence[RecordEntry] = (),
+                   ratings: RatingChange | None = None) -> MatchRecord:
+        current = self._matches.get(before.id)
+        if current is None or current.version != before.version:
+            raise Conflict(f"match {before.id} changed")
+        entries = self._entries[before.id]
+        taken = {e.ply for e in entries}
+        if any(e.ply in taken for e in append):
+            raise Conflict(f"match {before.id}: ply already played")
+        new_ratings = []
+        if ratings is not None:
+            keys = {u: (ratings.guild_id, ratings.ladder, u) for u in ratings.results}
+            new_ratings = apply_ratings(ratings, {u: self._ratings.get(k)
+                                                  for u, k in keys.items()})
+        stored = dataclasses.replace(after, id=before.id, version=before.version + 1)
+        self._matches[before.id] = stored
+        entries.extend(append)
+        entries.sort(key=lambda e: e.ply)
+        for r in new_ratings:
+            self._ratings[(r.guild_id, r.ladder, r.user_id)] = r
+        return stored
+
+    async def match_in_thread(self, thread_id: int) -> MatchRecord | None:
+        found = [m for m in self._matches.values() if m.thread_id == thread_id]
+        return max(found, key=lambda m: m.id) if found else None
+
+    async def matches_of(self, user_id: int, guild_id: int | None = None,
+                         statuses: Sequence[MatchStatus] = ()) -> list[MatchRecord]:
+        return sorted(
+            (m for m in self._matches.values()
+             if (guild_id is None or m.guild_id == guild_id)
+             and (not statuses or m.status in statuses)
+             and any(s.user_id == user_id for s in m.seats)),
+            key=lambda m: -m.id)
+
+    async def open_challenges(self, guild_id: int) -> list[MatchRecord]:
+        return sorted(
+            (m for m in self._matches.values()
+             if m.guild_id == guild_id and m.status.is_waiting
+             and len(m.seats) < m.seat_count),
+            key=lambda m: -m.id)
+
+    async def due_matches(self, now: datetime) -> list[MatchRecord]:
+        return sorted(
+            (m for m in self._matches.values()
+             if m.status is MatchStatus.ACTIVE and (
+                 (m.deadline is not None and m.deadline <= now)
+                 or (m.remind_at is not None and m.remind_at <= now))),
+            key=lambda m: m.id)
+
+    async def match_ids(self) -> list[int]:
+        return sorted(self._matches)
+
+    def _ladder(self, guild_id: int, ladder: str) -> list[RatingRecord]:
+        rows = [r for (g, l_, _), r in self._ratings.items() if g == guild_id and l_ == ladder]
+        return sorted(rows, key=lambda r: (-r.ordinal, r.user_id))
+
+    async def leaderboard(self, guild_id: int, ladder: str, offset: int,
+                          limit: int) -> tuple[list[RatingRecord], int]:
+        rows = self._ladder(guild_id, ladder)
+        return rows[offset:offset + limit], len(rows)
+
+    async def rank_of(self, guild_id: int, ladder: str,
+                      user_id: int) -> tuple[int, RatingRecord] | None:
+        mine = self._ratings.get((guild_id, ladder, user_id))
+        if mine is None:
+            return None
+        better = sum(1 for r in self._ladder(guild_id, ladder) if r.ordinal > mine.ordinal)
+        return better + 1, mine
+
+    async def ratings_of(self, guild_id: int, user_id: int) -> list[RatingRecord]:
+        return sorted((r for (g, _, u), r in self._ratings.items()
+                       if g == guild_id and u == user_id), key=lambda r: r.ladder)
+
+    async def get_guild_settings(self, guild_id: int) -> GuildSettings | None:
+        return self._guilds.get(guild_id)
+
+    async def save_guild_settings(self, settings: GuildSettings) -> None:
+        self._guilds[settings.guild_id] = settings
+
+    async def get_user_prefs(self, user_id: int) -> UserPrefs | None:
+        return self._prefs.get(user_id)
+
+    async def save_user_prefs(self, prefs: UserPrefs) -> None:
+        self._prefs[prefs.user_id] = prefs
+
+    async def close(self) -> None:
+        return None
