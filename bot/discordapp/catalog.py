@@ -71,7 +71,7 @@ def game_choices() -> list[GameChoice]:
         sets = _option_sets(v)
         for opts in sets:
             defaults = {n: vals[0] for n, vals in v.options.items() if vals}
-            shown = {n: x for n, x in opts.items() if len(sets) > 1 and x != defaults.get(n)
+            shown = {n: x for n, x in opts.items() if (len(sets) > 1 and x != defaults.get(n))
                      or (n == "players" and len(sets) > 1)}
             label = " · ".join([v.name, *(_describe(n, x) for n, x in shown.items())])
             value = key if not opts else key + ":" + ",".join(f"{n}={x}" for n, x in opts.items())

@@ -13,7 +13,6 @@ from discord import app_commands
 from bot.discordapp.catalog import game_choices
 
 if TYPE_CHECKING:
-    from bot.discordapp.client import TableroBot
     from bot.discordapp.handlers import Handlers
 
 Interaction = discord.Interaction["TableroBot"]

@@ -1,9 +1,10 @@
 """Persistent buttons: their custom ids carry everything needed to act after a restart.
 
 ``tablero:<action>:<match id>:<ply>`` for match buttons (accept, decline, join, cancel,
-draw-yes, draw-no) and ``tablero:lbp:<page>:<ladder>`` / ``tablero:lbn:…`` for leaderboard pages. The ply is
-the match's ply when the button was posted: a click on a button whose ply is no longer the
-match's (the draw offer lapsed, the game moved on) gets an ephemeral refusal. The classes
+draw-yes, draw-no) and ``tablero:lbp:<page>:<ladder>`` / ``tablero:lbn:…`` for leaderboard
+pages. The ply is the match's ply when the button was posted: a click on a button whose
+ply is no longer the match's (the draw offer lapsed, the game moved on) gets an ephemeral
+refusal. The classes
 are registered with ``Client.add_dynamic_items`` at start-up, so no view state is needed.
 """
 

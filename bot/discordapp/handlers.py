@@ -66,7 +66,7 @@ class Handlers:
         """Run ``work`` (a coroutine) turning expected errors into ephemeral replies."""
         try:
             await work
-        except Exception as exc:  # noqa: BLE001 - every error gets an answer
+        except Exception as exc:
             await errors.reply_error(interaction, exc)
 
     def check_post(self, channel: Any) -> None:
@@ -134,7 +134,7 @@ class Handlers:
             match_id = await self.resolve_match(interaction,
                                                 getattr(interaction.namespace, "match", None))
             suggestions = await self.service.suggest_moves(match_id, interaction.user.id, current)
-        except Exception as exc:  # noqa: BLE001 - autocomplete cannot show errors
+        except Exception as exc:
             if errors.user_message(exc) is None:
                 log.exception("move autocomplete failed")
             return []
