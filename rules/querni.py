@@ -1,0 +1,1045 @@
+"""Querni (RULES §5): number your stones into chains of three or more and take them off.
+
+Two seats, Blue (0) and Pink (1), 16 stones numbered 1..16 each, on a 10×7 board of cells
+with 8-neighbour adjacency. A turn is a movement (one step, or a chain of jumps over single
+stones of either colour), a chain removal, a movement followed by a removal, or ``pass``.
+
+>>> import rules
+>>> v = rules.variant("querni")
+>>> p = v.start(arrangement=(tuple(range(1, 17)), tuple(range(1, 17))))
+>>> [v.format_move(p, m) for m in p.legal_moves()][:3]
+['r1-3', 'r4-6', 'r11-13']
+>>> p = p.play(v.parse_move(p, "c2-d3 r1-3"))
+>>> p.to_text().split("/")[-3:]
+['B11,B12,B13,B8,3,B14,B15,B16', 'B7,6,B9,1,B10', '7,B4,B5,B6 p 0 3,0']
+
+Starting a game (``v.start(**options)``)
+-----------------------------------------
+
+* ``setup="random"`` (default) with ``seed=N`` (any int, default 0): each seat's numbers
+  are dealt onto its 16 start cells by :func:`deal`, a Fisher–Yates shuffle driven by
+  SplitMix64 (an explicit 64-bit generator written out here, so the same seed gives the
+  same deal on every machine and Python version; ``random`` and ``hash`` are not used).
+* ``arrangement=(nums0, nums1)``: 16 numbers per seat, each a permutation of 1..16, placed
+  in the cell order of :data:`START_CELLS` (RULES §5). A given arrangement wins over a seed
+  (the service always passes a seed; it is then simply unused).
+* ``setup="choose"``: a :class:`QuerniSetup` position. Both seats are to move
+  (``to_move == {0, 1}``); each submits an :class:`Arrangement`, written like
+  ``5 1 9 3 ... 12`` (16 numbers in cell order), in either order; the second submission
+  starts play with Blue to move. A seed is accepted and ignored; an arrangement is refused.
+
+Setup phase, decided where the rules are silent
+-----------------------------------------------
+
+* ``parse_move(p, text)`` has no seat. When exactly one seat is still pending the text is
+  read as that seat's arrangement; while both are pending it raises IllegalMoveError and
+  the caller (who knows who typed it) uses ``v.parse_arrangement(p, seat, text)``.
+* ``legal_moves()`` is honest: a lazy :class:`ArrangementMoves` sequence of all
+  16! arrangements of every pending seat (``len``, indexing, ``in`` and ``random.choice``
+  work; never ``list()`` it). ``outcome()`` is always None during setup. The conformance
+  playouts therefore use only ``seed`` and ``arrangement`` starts.
+* Secrecy: ``pieces()`` of a setup position is always empty (nothing is on the board
+  until both have submitted), and ``view_for(seat)`` returns the position with the other
+  seat's submitted arrangement replaced by "submitted, hidden" (``?`` in the text), so a
+  view can be stored, rendered or handed to a bot without leaking it. A view cannot start
+  play (the hidden numbers are unknown); submit on the full position.
+  ``p.arrangement(seat)`` reads a seat's own submitted numbers (None if pending or hidden).
+
+Moves
+-----
+
+A play-phase move is a :class:`Turn`: ``movement`` ``(start, end)`` points or None,
+``removal`` ``(low, high)`` or None, both None for ``pass``. Canonical strings: ``c2-e4``,
+``r3-5``, ``c2-e4 r3-5``, ``pass``. Input may list a whole jump path (``c2-e4-g2``), which
+is checked hop by hop; the Turn keeps it in ``path`` (not part of equality) for
+:meth:`QuerniVariant.move_marks`, which otherwise draws a shortest jump path.
+
+Position text
+-------------
+
+Play phase: ``<board> <side> <quiet> <removed0>,<removed1>``.
+
+* ``<board>``: ranks from 7 (top) down to 1 separated by ``/``; in each rank the cells from
+  file a to j as comma-separated tokens: ``B<n>`` a blue stone numbered n, ``P<n>`` a pink
+  one, a number ``k`` for k empty cells in a row.
+* ``<side>``: ``b`` Blue to move, ``p`` Pink to move (after the end: the seat that would be
+  next).
+* ``<quiet>``: consecutive turns without a removal, 0..30 (30 ends the game).
+* ``<removed0>,<removed1>``: stones each seat has taken off (must agree with the board).
+
+Setup phase: ``setup <blue> <pink>`` where each is ``-`` (not submitted yet), ``?``
+(submitted, hidden in this view) or the 16 submitted numbers comma-separated.
+
+>>> v.start(setup="choose").to_text()
+'setup - -'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import pairwise
+from typing import Any, ClassVar, overload
+
+from rules.core import (
+    IllegalMoveError,
+    MoveMarks,
+    NotationError,
+    OptionError,
+    Outcome,
+    Piece,
+    Point,
+    Position,
+    PositionError,
+    Variant,
+)
+from rules.notation import normalize, parse_point, point_name, tokenize
+from rules.registry import register
+
+WIDTH, HEIGHT = 10, 7
+SIZE = WIDTH * HEIGHT
+STONES = 16
+MIN_CHAIN = 3
+MOVE_LIMIT = 30
+"""The 30th consecutive turn without a removal draws."""
+SEAT_NAMES = ("Blue", "Pink")
+_STONE_LETTERS = "BP"
+_SIDE_LETTERS = "bp"
+
+POINTS: tuple[Point, ...] = tuple((i % WIDTH, i // WIDTH) for i in range(SIZE))
+NAMES: tuple[str, ...] = tuple(point_name(x, y) for x, y in POINTS)
+_INDEX: dict[str, int] = {name: i for i, name in enumerate(NAMES)}
+
+
+def _cells(names: str) -> tuple[int, ...]:
+    return tuple(_INDEX[n] for n in names.split())
+
+
+START_CELLS: tuple[tuple[int, ...], tuple[int, ...]] = (
+    _cells("a1 b1 c1 h1 i1 j1 a2 c2 h2 j2 a3 b3 c3 h3 i3 j3"),
+    _cells("a5 b5 c5 h5 i5 j5 a6 c6 h6 j6 a7 b7 c7 h7 i7 j7"),
+)
+"""Each seat's start cells (as cell indices ``y * 10 + x``) in arrangement order."""
+MARKED_CELLS: tuple[Point, ...] = ((1, 1), (8, 1), (1, 5), (8, 5))
+"""The marked corner cells ``b2 i2 b6 i6`` (empty at the start; drawn specially)."""
+
+_DIRECTIONS = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
+
+
+def _on_board(x: int, y: int) -> bool:
+    return 0 <= x < WIDTH and 0 <= y < HEIGHT
+
+
+NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
+    tuple((y + dy) * WIDTH + x + dx for dx, dy in _DIRECTIONS if _on_board(x + dx, y + dy))
+    for x, y in POINTS)
+_ADJACENT: tuple[int, ...] = tuple(sum(1 << n for n in ns) for ns in NEIGHBOURS)
+"""Bit masks: bit j of ``_ADJACENT[i]`` is set when cells i and j touch."""
+_JUMPS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple(((y + dy) * WIDTH + x + dx, (y + 2 * dy) * WIDTH + x + 2 * dx)
+          for dx, dy in _DIRECTIONS if _on_board(x + 2 * dx, y + 2 * dy))
+    for x, y in POINTS)
+"""Per cell: (jumped cell, landing cell) for every straight jump that stays on the board."""
+
+# A cell holds 0 (empty) or a stone code: seat * 16 + number (1..16 Blue, 17..32 Pink).
+
+
+def _seat_of(code: int) -> int:
+    return (code - 1) >> 4
+
+
+def _number_of(code: int) -> int:
+    return ((code - 1) & 15) + 1
+
+
+# --------------------------------------------------------------------------- the deal
+
+_MASK64 = (1 << 64) - 1
+
+
+def splitmix64(state: int) -> tuple[int, int]:
+    """One SplitMix64 step: ``(new state, 64-bit output)``.
+
+    >>> hex(splitmix64(0)[1])
+    '0xe220a8397b1dcdaf'
+    """
+    state = (state + 0x9E3779B97F4A7C15) & _MASK64
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return state, z ^ (z >> 31)
+
+
+def deal(seed: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The random arrangements of ``setup="random"``, reproducible everywhere.
+
+    The state starts as ``seed mod 2**64``. For Blue, then Pink (one continuing stream),
+    the list 1..16 is Fisher–Yates shuffled: for i = 15 down to 1, swap entries i and
+    ``splitmix64_output mod (i + 1)`` (the modulo bias is below 1e-17).
+
+    >>> deal(0)[0]
+    (3, 11, 15, 12, 7, 2, 6, 14, 9, 4, 5, 8, 13, 10, 1, 16)
+    """
+    state = seed & _MASK64
+    result: list[tuple[int, ...]] = []
+    for _ in range(2):
+        numbers = list(range(1, STONES + 1))
+        for i in range(STONES - 1, 0, -1):
+            state, out = splitmix64(state)
+            j = out % (i + 1)
+            numbers[i], numbers[j] = numbers[j], numbers[i]
+        result.append(tuple(numbers))
+    return result[0], result[1]
+
+
+def _check_numbers(numbers: Sequence[int], what: str) -> tuple[int, ...]:
+    """A permutation of 1..16 or OptionError-free ValueError text (raised by callers)."""
+    if len(numbers) != STONES:
+        raise ValueError(f"{what} lists {len(numbers)} numbers, not {STONES}")
+    seen: set[int] = set()
+    for n in numbers:
+        if not 1 <= n <= STONES:
+            raise ValueError(f"{what}: {n} is not a stone number (1 to {STONES})")
+        if n in seen:
+            raise ValueError(f"{what}: number {n} appears twice")
+        seen.add(n)
+    return tuple(numbers)
+
+
+_ARRANGEMENT_SPLIT = re.compile(r"[\s,;/]+")
+_NUMBER = re.compile(r"[0-9]{1,3}")
+
+
+def parse_numbers(text: str) -> tuple[int, ...]:
+    """``'5 1 9 ... 12'`` -> the 16 numbers; NotationError/IllegalMoveError says why not."""
+    s = normalize(text)
+    tokens = [t for t in _ARRANGEMENT_SPLIT.split(s) if t]
+    for t in tokens:
+        if not _NUMBER.fullmatch(t):
+            raise NotationError(
+                f"{t!r} is not a number: an arrangement is 16 numbers in cell order, "
+                "like 5 1 9 ... 12", text=text)
+    try:
+        return _check_numbers([int(t) for t in tokens], "the arrangement")
+    except ValueError as e:
+        raise IllegalMoveError(str(e), text=text) from None
+
+
+# --------------------------------------------------------------------------- moves
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """A play-phase turn: an optional movement, then an optional removal.
+
+    ``movement`` is ``(start, end)``; ``removal`` is ``(low, high)`` stone numbers;
+    both None is a pass. ``path`` is the jump path the player typed, if any: it is not
+    part of the move's identity (RULES §5: a movement is its start and end).
+    """
+
+    movement: tuple[Point, Point] | None = None
+    removal: tuple[int, int] | None = None
+    path: tuple[Point, ...] = field(default=(), compare=False, repr=False)
+
+
+PASS = Turn()
+
+
+@dataclass(frozen=True, slots=True)
+class Arrangement:
+    """A setup-phase submission: ``seat`` puts ``numbers`` on its start cells in order."""
+
+    seat: int
+    numbers: tuple[int, ...]
+
+
+# --------------------------------------------------------------------------- chain helpers
+
+
+@lru_cache(maxsize=1 << 15)
+def _runs(links: int) -> tuple[tuple[int, int], ...]:
+    """Every removable run for a link mask (bit n: stones n and n+1 both there, touching)."""
+    runs: list[tuple[int, int]] = []
+    n = 1
+    while n < STONES:
+        if links >> n & 1:
+            top = n
+            while top < STONES and links >> top & 1:
+                top += 1
+            # stones n..top form a maximal chain; every sub-run of >= 3 is removable
+            for low in range(n, top - 1):
+                for high in range(low + MIN_CHAIN - 1, top + 1):
+                    runs.append((low, high))
+            n = top
+        n += 1
+    return tuple(runs)
+
+
+def _link_mask(where: Sequence[int]) -> int:
+    links = 0
+    for n in range(1, STONES):
+        a, b = where[n], where[n + 1]
+        if a >= 0 and b >= 0 and _ADJACENT[a] >> b & 1:
+            links |= 1 << n
+    return links
+
+
+def _has_three_in_a_row(present: int) -> bool:
+    """Whether a number mask (bit n = number n on the board) holds n, n+1, n+2."""
+    return bool(present & (present >> 1) & (present >> 2))
+
+
+def _destination_mask(cells: Sequence[int], start: int) -> int:
+    """Bit mask of every cell the stone on ``start`` can move to (steps and jump ends)."""
+    dests = 0
+    for n in NEIGHBOURS[start]:
+        if not cells[n]:
+            dests |= 1 << n
+    seen = 1 << start
+    frontier = [start]
+    while frontier:
+        c = frontier.pop()
+        for over, land in _JUMPS[c]:
+            # the start cell is empty while jumping: nothing there to jump over, and
+            # landing on it is forbidden (it holds the stone in ``cells``, so it is not 0)
+            if not cells[land] and cells[over] and over != start and not seen >> land & 1:
+                seen |= 1 << land
+                frontier.append(land)
+    return dests | (seen & ~(1 << start))
+
+
+def _cells_of(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def _jump_path(cells: Sequence[int], start: int, end: int) -> tuple[int, ...] | None:
+    """A shortest jump path start..end (breadth first, fixed direction order), or None."""
+    parent = {start: start}
+    queue = [start]
+    for c in queue:
+        for over, land in _JUMPS[c]:
+            if not cells[land] and cells[over] and over != start and land not in parent:
+                parent[land] = c
+                if land == end:
+                    path = [end]
+                    while path[-1] != start:
+                        path.append(parent[path[-1]])
+                    return tuple(reversed(path))
+                queue.append(land)
+    return None
+
+
+# --------------------------------------------------------------------------- positions
+
+
+@dataclass(frozen=True, slots=True)
+class QuerniPosition(Position):
+    """A play-phase position: ``cells`` (70 codes, index ``y * 10 + x``), the seat to move,
+    and ``quiet``, the consecutive turns without a removal."""
+
+    cells: tuple[int, ...]
+    turn: int = 0
+    quiet: int = 0
+    _outcome: Outcome | None = field(default=None, init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_outcome", self._judge())
+
+    def _judge(self) -> Outcome | None:
+        present = [0, 0]
+        for code in self.cells:
+            if code:
+                present[_seat_of(code)] |= 1 << _number_of(code)
+        for seat in (0, 1):
+            if not present[seat]:
+                return Outcome.win(seat, seats=2, reason="all-removed")
+        if not (_has_three_in_a_row(present[0]) or _has_three_in_a_row(present[1])):
+            return Outcome.draw(seats=2, reason="no-chains")
+        if self.quiet >= MOVE_LIMIT:
+            return Outcome.draw(seats=2, reason="move-limit")
+        return None
+
+    # ---------------------------------------------------------------- Position API
+
+    @property
+    def variant(self) -> QuerniVariant:
+        return QUERNI
+
+    @property
+    def seat_count(self) -> int:
+        return 2
+
+    @property
+    def to_move(self) -> frozenset[int]:
+        return frozenset() if self._outcome else frozenset([self.turn])
+
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    def legal_moves(self) -> tuple[Turn, ...]:
+        """Removals alone, then each movement (by start cell, end cell) alone and followed
+        by each removal possible after it, then ``pass``."""
+        if self._outcome:
+            return ()
+        cells = self.cells
+        where = self._where(self.turn)
+        links = _link_mask(where)
+        turns = [Turn(None, r) for r in _runs(links)]
+        append = turns.append
+        low_code = self.turn * STONES
+        for start in range(SIZE):
+            code = cells[start] - low_code
+            if not 1 <= code <= STONES:
+                continue
+            below = where[code - 1] if code > 1 else -1
+            above = where[code + 1] if code < STONES else -1
+            # only the links to the moved stone's neighbours in number can change
+            base = links & ~((1 << (code - 1)) | (1 << code))
+            frm = POINTS[start]
+            for end in _cells_of(_destination_mask(cells, start)):
+                movement = (frm, POINTS[end])
+                append(Turn(movement))
+                after = base
+                if below >= 0 and _ADJACENT[end] >> below & 1:
+                    after |= 1 << (code - 1)
+                if above >= 0 and _ADJACENT[end] >> above & 1:
+                    after |= 1 << code
+                for r in _runs(after):
+                    append(Turn(movement, r))
+        append(PASS)
+        return tuple(turns)
+
+    def play(self, move: Any) -> QuerniPosition:
+        if not isinstance(move, Turn):
+            raise IllegalMoveError(f"{move!r} is not a Querni turn")
+        if self._outcome:
+            raise IllegalMoveError("the game is over")
+        self._check(move)
+        cells = list(self.cells)
+        if move.movement:
+            start, end = (_cell_index(q) for q in move.movement)
+            cells[end], cells[start] = cells[start], 0
+        quiet = self.quiet + 1
+        if move.removal:
+            where = _where(cells, self.turn)
+            for n in range(move.removal[0], move.removal[1] + 1):
+                cells[where[n]] = 0
+            quiet = 0
+        return QuerniPosition(tuple(cells), 1 - self.turn, quiet)
+
+    def to_text(self) -> str:
+        rows = []
+        for y in range(HEIGHT - 1, -1, -1):
+            tokens: list[str] = []
+            gap = 0
+            for x in range(WIDTH):
+                code = self.cells[y * WIDTH + x]
+                if not code:
+                    gap += 1
+                    continue
+                if gap:
+                    tokens.append(str(gap))
+                    gap = 0
+                tokens.append(f"{_STONE_LETTERS[_seat_of(code)]}{_number_of(code)}")
+            if gap:
+                tokens.append(str(gap))
+            rows.append(",".join(tokens))
+        removed = self.removed
+        return (f"{'/'.join(rows)} {_SIDE_LETTERS[self.turn]} {self.quiet} "
+                f"{removed[0]},{removed[1]}")
+
+    def pieces(self) -> Mapping[Point, Piece]:
+        return {POINTS[i]: Piece(_seat_of(c), str(_number_of(c)))
+                for i, c in enumerate(self.cells) if c}
+
+    # ---------------------------------------------------------------- Querni helpers
+
+    def view_for(self, seat: int) -> QuerniPosition:
+        """What ``seat`` may see: everything, once play has started."""
+        return self
+
+    @property
+    def removed(self) -> tuple[int, int]:
+        """How many stones each seat has taken off the board."""
+        on_board = [0, 0]
+        for code in self.cells:
+            if code:
+                on_board[_seat_of(code)] += 1
+        return STONES - on_board[0], STONES - on_board[1]
+
+    def stone_at(self, point: Point) -> tuple[int, int] | None:
+        """``(seat, number)`` of the stone on ``point``, or None."""
+        code = self.cells[point[1] * WIDTH + point[0]]
+        return (_seat_of(code), _number_of(code)) if code else None
+
+    def where(self, seat: int, number: int) -> Point | None:
+        """The cell of ``seat``'s stone ``number``, or None once it is off the board."""
+        cell = self._where(seat)[number]
+        return POINTS[cell] if cell >= 0 else None
+
+    def removable_runs(self) -> tuple[tuple[int, int], ...]:
+        """Every ``(low, high)`` the side to move could remove now (before moving).
+
+        >>> import rules
+        >>> p = rules.variant("querni").start(arrangement=(tuple(range(1, 17)),) * 2)
+        >>> p.removable_runs()[:4]
+        ((1, 3), (4, 6), (11, 13), (14, 16))
+        """
+        if self._outcome:
+            return ()
+        return _runs(_link_mask(self._where(self.turn)))
+
+    def reachable(self, point: Point) -> tuple[Point, ...]:
+        """Every cell the stone on ``point`` can move to (steps and jump sequence ends),
+        in cell order; empty when the cell is empty."""
+        start = point[1] * WIDTH + point[0]
+        if not self.cells[start]:
+            return ()
+        return tuple(POINTS[c] for c in _cells_of(_destination_mask(self.cells, start)))
+
+    # ---------------------------------------------------------------- internals
+
+    def _where(self, seat: int) -> list[int]:
+        return _where(self.cells, seat)
+
+    def _check(self, move: Turn) -> None:
+        """Raise IllegalMoveError unless ``move`` is legal here (a targeted check: the
+        movement by a search from its start cell, the removal on the board after it)."""
+        cells = self.cells
+        where = self._where(self.turn)
+        if move.movement:
+            start_point, end_point = move.movement
+            start, end = _cell_index(start_point), _cell_index(end_point)
+            self._check_movement(start, end, move.path)
+            cells = _moved(cells, start, end)
+            where[_number_of(self.cells[start])] = end
+        if move.removal:
+            _check_removal(where, *move.removal)
+
+    def _check_movement(self, start: int, end: int, path: Sequence[Point]) -> None:
+        cells = self.cells
+        code = cells[start]
+        if not code:
+            raise IllegalMoveError(f"there is no stone on {NAMES[start]}")
+        if _seat_of(code) != self.turn:
+            raise IllegalMoveError(f"{NAMES[start]} is not your stone")
+        if start == end:
+            raise IllegalMoveError(f"{NAMES[start]}-{NAMES[end]} does not move the stone")
+        if path and (_cell_index(path[0]), _cell_index(path[-1])) != (start, end):
+            raise IllegalMoveError("the jump path does not run from the start to the end")
+        if len(path) > 2:
+            _check_jump_path(cells, [_cell_index(p) for p in path])
+            return
+        if cells[end]:
+            raise IllegalMoveError(f"{NAMES[end]} is occupied")
+        if _destination_mask(cells, start) >> end & 1:
+            return
+        sx, sy = POINTS[start]
+        ex, ey = POINTS[end]
+        dx, dy = ex - sx, ey - sy
+        if max(abs(dx), abs(dy)) == 2 and dx % 2 == 0 and dy % 2 == 0:
+            over = start + (dy // 2) * WIDTH + dx // 2
+            raise IllegalMoveError(
+                f"a jump must go over exactly one stone: {NAMES[over]} is empty")
+        raise IllegalMoveError(
+            f"no step or jump sequence takes {NAMES[start]} to {NAMES[end]}")
+
+
+def _cell_index(point: Point) -> int:
+    x, y = point
+    if not _on_board(x, y):
+        raise IllegalMoveError(f"{point} is off the board")
+    return y * WIDTH + x
+
+
+def _where(cells: Sequence[int], seat: int) -> list[int]:
+    """Cell of each of ``seat``'s stones by number (index 0 unused; -1 = off the board)."""
+    where = [-1] * (STONES + 2)
+    low = seat * STONES
+    for i, code in enumerate(cells):
+        if low < code <= low + STONES:
+            where[code - low] = i
+    return where
+
+
+def _moved(cells: tuple[int, ...], start: int, end: int) -> tuple[int, ...]:
+    out = list(cells)
+    out[end], out[start] = out[start], 0
+    return tuple(out)
+
+
+def _check_jump_path(cells: Sequence[int], path: Sequence[int]) -> None:
+    """A typed multi-hop path: every hop a straight jump over one stone onto an empty
+    cell, no landing cell twice, never back onto the start."""
+    start = path[0]
+    landed = {start}
+    for frm, to in pairwise(path):
+        fx, fy = POINTS[frm]
+        tx, ty = POINTS[to]
+        dx, dy = tx - fx, ty - fy
+        if max(abs(dx), abs(dy)) == 1:
+            raise IllegalMoveError(
+                f"{NAMES[frm]}-{NAMES[to]} is a step: a movement is one step or a sequence "
+                "of jumps, not both")
+        if not (max(abs(dx), abs(dy)) == 2 and dx % 2 == 0 and dy % 2 == 0):
+            raise IllegalMoveError(
+                f"{NAMES[frm]}-{NAMES[to]} is not a jump: a jump must go over exactly one "
+                "stone onto the cell right behind it")
+        over = frm + (dy // 2) * WIDTH + dx // 2
+        if to == start:
+            raise IllegalMoveError(
+                f"a jump sequence may not return to its start cell {NAMES[start]}")
+        if to in landed:
+            raise IllegalMoveError(f"{NAMES[to]} was already landed on")
+        if not cells[over] or over == start:
+            raise IllegalMoveError(
+                f"a jump must go over exactly one stone: {NAMES[over]} is empty")
+        if cells[to]:
+            raise IllegalMoveError(f"{NAMES[to]} is occupied")
+        landed.add(to)
+
+
+def _check_removal(where: Sequence[int], low: int, high: int) -> None:
+    if not (1 <= low <= STONES and 1 <= high <= STONES):
+        raise IllegalMoveError(f"stones are numbered 1 to {STONES}")
+    if low > high:
+        raise IllegalMoveError(f"write the lower number first: r{high}-{low}")
+    count = high - low + 1
+    if count < MIN_CHAIN:
+        raise IllegalMoveError(
+            f"r{low}-{high} removes only {count} stone{'s' if count > 1 else ''}: "
+            f"a chain has at least {MIN_CHAIN}")
+    for n in range(low, high + 1):
+        if where[n] < 0:
+            raise IllegalMoveError(f"you have no stone {n} on the board")
+    for n in range(low + 1, high + 1):
+        if not _ADJACENT[where[n]] >> where[n - 1] & 1:
+            raise IllegalMoveError(
+                f"stone {n} is not next to stone {n - 1} "
+                f"({NAMES[where[n]]} and {NAMES[where[n - 1]]})")
+
+
+# --------------------------------------------------------------------------- setup phase
+
+_HIDDEN: tuple[int, ...] = ()
+"""In a view: the seat has submitted, but its numbers are not shown."""
+
+
+@dataclass(frozen=True, slots=True)
+class QuerniSetup(Position):
+    """The ``choose`` setup phase: per seat None (pending), its submitted numbers, or
+    ``()`` (submitted, hidden in this view)."""
+
+    arrangements: tuple[tuple[int, ...] | None, tuple[int, ...] | None] = (None, None)
+
+    @property
+    def variant(self) -> QuerniVariant:
+        return QUERNI
+
+    @property
+    def seat_count(self) -> int:
+        return 2
+
+    @property
+    def to_move(self) -> frozenset[int]:
+        return frozenset(s for s in (0, 1) if self.arrangements[s] is None)
+
+    def outcome(self) -> Outcome | None:
+        return None
+
+    def legal_moves(self) -> ArrangementMoves:
+        """All arrangements of every pending seat, lazily (16! per seat: never list it)."""
+        return ArrangementMoves(tuple(sorted(self.to_move)))
+
+    def play(self, move: Any) -> QuerniSetup | QuerniPosition:
+        if not isinstance(move, Arrangement):
+            raise IllegalMoveError(
+                "the game is in its setup phase: each player first submits an arrangement "
+                "of 16 numbers")
+        seat = move.seat
+        if seat not in (0, 1):
+            raise IllegalMoveError(f"no seat {seat} in Querni")
+        if self.arrangements[seat] is not None:
+            raise IllegalMoveError(f"{SEAT_NAMES[seat]} has already submitted an arrangement")
+        try:
+            numbers = _check_numbers(move.numbers, "the arrangement")
+        except ValueError as e:
+            raise IllegalMoveError(str(e)) from None
+        other = self.arrangements[1 - seat]
+        if other is None:
+            both = list(self.arrangements)
+            both[seat] = numbers
+            return QuerniSetup((both[0], both[1]))
+        if other == _HIDDEN:
+            raise IllegalMoveError(
+                f"this is {SEAT_NAMES[seat]}'s view, where {SEAT_NAMES[1 - seat]}'s "
+                "arrangement is hidden: submit on the full position")
+        pair = (numbers, other) if seat == 0 else (other, numbers)
+        return _arranged(pair)
+
+    def to_text(self) -> str:
+        def field_text(a: tuple[int, ...] | None) -> str:
+            if a is None:
+                return "-"
+            return ",".join(map(str, a)) if a else "?"
+        return f"setup {field_text(self.arrangements[0])} {field_text(self.arrangements[1])}"
+
+    def pieces(self) -> Mapping[Point, Piece]:
+        """Always empty: no stone is on the board until both have submitted."""
+        return {}
+
+    def view_for(self, seat: int) -> QuerniSetup:
+        """This position as ``seat`` may see it: the other seat's numbers hidden."""
+        if seat not in (0, 1):
+            raise ValueError(f"no seat {seat} in Querni")
+        other = self.arrangements[1 - seat]
+        if not other:
+            return self
+        both = list(self.arrangements)
+        both[1 - seat] = _HIDDEN
+        return QuerniSetup((both[0], both[1]))
+
+    def arrangement(self, seat: int) -> tuple[int, ...] | None:
+        """``seat``'s submitted numbers; None while pending or hidden in this view."""
+        return self.arrangements[seat] or None
+
+    def has_submitted(self, seat: int) -> bool:
+        return self.arrangements[seat] is not None
+
+
+_FACTORIALS = [1]
+for _k in range(1, STONES + 1):
+    _FACTORIALS.append(_FACTORIALS[-1] * _k)
+
+
+class ArrangementMoves(Sequence[Arrangement]):
+    """Every arrangement of the pending ``seats`` in lexicographic order, computed on
+    demand (``len`` is 16! per seat). Indexing unranks a permutation; ``in`` checks one
+    arrangement directly."""
+
+    __slots__ = ("seats",)
+
+    def __init__(self, seats: tuple[int, ...]) -> None:
+        self.seats = seats
+
+    def __len__(self) -> int:
+        return len(self.seats) * _FACTORIALS[STONES]
+
+    @overload
+    def __getitem__(self, index: int) -> Arrangement: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Arrangement]: ...
+
+    def __getitem__(self, index: int | slice) -> Arrangement | Sequence[Arrangement]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        size = len(self)
+        if index < 0:
+            index += size
+        if not 0 <= index < size:
+            raise IndexError("arrangement index out of range")
+        seat_index, rank = divmod(index, _FACTORIALS[STONES])
+        rest = list(range(1, STONES + 1))
+        numbers = []
+        for k in range(STONES - 1, -1, -1):
+            digit, rank = divmod(rank, _FACTORIALS[k])
+            numbers.append(rest.pop(digit))
+        return Arrangement(self.seats[seat_index], tuple(numbers))
+
+    def __contains__(self, item: object) -> bool:
+        if not isinstance(item, Arrangement) or item.seat not in self.seats:
+            return False
+        return sorted(item.numbers) == list(range(1, STONES + 1))
+
+    def __repr__(self) -> str:
+        return f"<all {len(self)} arrangements of seats {list(self.seats)}>"
+
+
+# --------------------------------------------------------------------------- construction
+
+
+def _arranged(pair: Sequence[Sequence[int]]) -> QuerniPosition:
+    cells = [0] * SIZE
+    for seat in (0, 1):
+        for cell, number in zip(START_CELLS[seat], pair[seat], strict=True):
+            cells[cell] = seat * STONES + number
+    return QuerniPosition(tuple(cells), 0, 0)
+
+
+_TOKEN = re.compile(r"([BP])([0-9]{1,2})|([0-9]{1,2})")
+_QUIET = re.compile(r"[0-9]{1,2}")
+_REMOVED = re.compile(r"([0-9]{1,2}),([0-9]{1,2})")
+
+
+def _play_from_text(text: str, fields: list[str]) -> QuerniPosition:
+    if len(fields) != 4:
+        raise PositionError(
+            "a Querni position text has 4 fields: board, side to move, quiet turns, "
+            "removed counts", text=text)
+    board, side, quiet_text, removed_text = fields
+    rows = board.split("/")
+    if len(rows) != HEIGHT:
+        raise PositionError(f"the board needs {HEIGHT} ranks, got {len(rows)}", text=text)
+    cells = [0] * SIZE
+    seen: set[int] = set()
+    for r, row in enumerate(rows):
+        y = HEIGHT - 1 - r
+        x = 0
+        for token in row.split(","):
+            m = _TOKEN.fullmatch(token)
+            if not m:
+                raise PositionError(f"rank {y + 1}: {token!r} is not B<n>, P<n> or a count",
+                                    text=text)
+            if m.group(3):
+                gap = int(m.group(3))
+                if gap < 1:
+                    raise PositionError(f"rank {y + 1}: empty runs count at least 1",
+                                        text=text)
+                x += gap
+                continue
+            seat = _STONE_LETTERS.index(m.group(1))
+            number = int(m.group(2))
+            if not 1 <= number <= STONES:
+                raise PositionError(f"stone {number}: stones are numbered 1 to {STONES}",
+                                    text=text)
+            code = seat * STONES + number
+            if code in seen:
+                raise PositionError(f"{SEAT_NAMES[seat]} stone {number} appears twice",
+                                    text=text)
+            if x >= WIDTH:
+                raise PositionError(f"rank {y + 1} must describe {WIDTH} cells", text=text)
+            seen.add(code)
+            cells[y * WIDTH + x] = code
+            x += 1
+        if x != WIDTH:
+            raise PositionError(f"rank {y + 1} must describe {WIDTH} cells", text=text)
+    if side not in ("b", "p"):
+        raise PositionError("the side to move is b (Blue) or p (Pink)", text=text)
+    if not _QUIET.fullmatch(quiet_text) or int(quiet_text) > MOVE_LIMIT:
+        raise PositionError(f"the quiet-turn count is 0 to {MOVE_LIMIT}", text=text)
+    m = _REMOVED.fullmatch(removed_text)
+    if not m:
+        raise PositionError("the removed counts are written like 3,0", text=text)
+    position = QuerniPosition(tuple(cells), _SIDE_LETTERS.index(side), int(quiet_text))
+    if (int(m.group(1)), int(m.group(2))) != position.removed:
+        raise PositionError(
+            f"the removed counts {removed_text} disagree with the board "
+            f"({position.removed[0]},{position.removed[1]})", text=text)
+    removed = position.removed
+    if removed == (STONES, STONES):
+        raise PositionError("both seats cannot have removed every stone", text=text)
+    for seat in (0, 1):
+        # only the mover's own removal empties a seat, and then the other seat is next
+        if removed[seat] == STONES and position.turn == seat:
+            raise PositionError(
+                f"{SEAT_NAMES[seat]} has no stones left, so cannot be the side to move",
+                text=text)
+    return position
+
+
+def _setup_from_text(text: str, fields: list[str]) -> QuerniSetup:
+    if len(fields) != 3:
+        raise PositionError("a setup text is: setup <blue> <pink>", text=text)
+    both: list[tuple[int, ...] | None] = []
+    for f in fields[1:]:
+        if f == "-":
+            both.append(None)
+        elif f == "?":
+            both.append(_HIDDEN)
+        else:
+            parts = f.split(",")
+            if not all(_NUMBER.fullmatch(p) for p in parts):
+                raise PositionError(
+                    f"{f!r}: an arrangement is -, ? or 16 comma-separated numbers", text=text)
+            try:
+                both.append(_check_numbers([int(p) for p in parts], "an arrangement"))
+            except ValueError as e:
+                raise PositionError(str(e), text=text) from None
+    if both[0] is not None and both[1] is not None:
+        raise PositionError("both have submitted: the game is in play, not in setup",
+                            text=text)
+    return QuerniSetup((both[0], both[1]))
+
+
+# --------------------------------------------------------------------------- notation
+
+_REMOVAL = re.compile(r"r\s*([0-9]{1,3})\s*[-–—]\s*([0-9]{1,3})")
+
+
+def _parse_turn_text(text: str) -> tuple[list[Point] | None, tuple[int, int] | None]:
+    """Split turn text into its movement points and removal numbers (no legality yet)."""
+    s = normalize(text)
+    if s == "pass":
+        return None, None
+    at = s.find("r")
+    movement_text, removal = s, None
+    if at >= 0:
+        movement_text = s[:at]
+        m = _REMOVAL.fullmatch(s[at:].strip())
+        if not m:
+            raise NotationError(
+                f"{text.strip()!r}: a removal is written r<low>-<high>, like r3-5", text=text)
+        low, high = int(m.group(1)), int(m.group(2))
+        if not (1 <= low <= STONES and 1 <= high <= STONES):
+            raise NotationError(f"stones are numbered 1 to {STONES}", text=text)
+        removal = (low, high)
+    points: list[Point] | None = None
+    if movement_text.strip():
+        written = tokenize(movement_text).points
+        points = [parse_point(p, width=WIDTH, height=HEIGHT) for p in written]
+    elif removal is None:
+        raise NotationError(
+            f"{text.strip()!r} is not a Querni turn: write a movement (c2-e4), a removal "
+            "(r3-5), both (c2-e4 r3-5) or pass", text=text)
+    return points, removal
+
+
+class QuerniVariant(Variant):
+    """Querni (RULES §5): options ``setup`` (random, choose), ``seed``, ``arrangement``."""
+
+    key: ClassVar[str] = "querni"
+    name: ClassVar[str] = "Querni"
+    board_size: ClassVar[tuple[int, int]] = (WIDTH, HEIGHT)
+    options: ClassVar[Mapping[str, tuple[object, ...]]] = {
+        "setup": ("random", "choose"),
+        "seed": (),
+        "arrangement": (),
+    }
+    example_options: ClassVar[tuple[Mapping[str, object], ...]] = (
+        {"seed": 1},
+        {"arrangement": ((3, 1, 2, 9, 8, 7, 4, 5, 10, 11, 6, 16, 15, 12, 13, 14),
+                         (14, 13, 12, 1, 2, 3, 16, 15, 4, 5, 11, 10, 9, 6, 7, 8))},
+    )
+
+    def start(self, **options: Any) -> QuerniPosition | QuerniSetup:
+        opts = self.check_options(options)
+        seed = opts.get("seed", 0)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise OptionError(f"querni: seed must be an integer, not {seed!r}")
+        if opts["setup"] == "choose":
+            if "arrangement" in opts:
+                raise OptionError(
+                    "querni: an arrangement cannot be given with setup='choose' "
+                    "(the players choose it)")
+            return QuerniSetup()
+        if "arrangement" in opts:
+            return _arranged(_arrangement_option(opts["arrangement"]))
+        return _arranged(deal(seed))
+
+    def from_text(self, text: str) -> QuerniPosition | QuerniSetup:
+        if not isinstance(text, str):
+            raise PositionError("a position text is a string")
+        fields = text.split()
+        if not fields:
+            raise PositionError("the position text is empty", text=text)
+        if fields[0] == "setup":
+            return _setup_from_text(text, fields)
+        return _play_from_text(text, fields)
+
+    def format_move(self, position: Position, move: Any) -> str:
+        if isinstance(move, Arrangement):
+            return " ".join(map(str, move.numbers))
+        if not isinstance(move, Turn):
+            raise TypeError(f"{move!r} is not a Querni move")
+        parts = []
+        if move.movement:
+            parts.append(f"{point_name(*move.movement[0])}-{point_name(*move.movement[1])}")
+        if move.removal:
+            parts.append(f"r{move.removal[0]}-{move.removal[1]}")
+        return " ".join(parts) or "pass"
+
+    def parse_move(self, position: Position, text: str) -> Turn | Arrangement:
+        """A turn (``c2-e4``, ``c2-e4-g2``, ``r3-5``, ``c2-e4 r3-5``, ``pass``), checked
+        against the position without listing every legal turn; in a setup position the
+        arrangement of the single seat still pending (see the module docstring)."""
+        if isinstance(position, QuerniSetup):
+            pending = sorted(position.to_move)
+            if len(pending) != 1:
+                raise IllegalMoveError(
+                    "both players still have to submit an arrangement, so it is unclear "
+                    "whose this is: use parse_arrangement(position, seat, text)", text=text)
+            return self.parse_arrangement(position, pending[0], text)
+        p = _play_position(position)
+        points, removal = _parse_turn_text(text)
+        if p.outcome():
+            raise IllegalMoveError("the game is over", text=text)
+        move = Turn(None if points is None else (points[0], points[-1]), removal,
+                    tuple(points) if points and len(points) > 2 else ())
+        try:
+            p._check(move)
+        except IllegalMoveError as e:
+            raise IllegalMoveError(e.message, text=text) from None
+        return move
+
+    def parse_arrangement(self, position: Position, seat: int, text: str) -> Arrangement:
+        """``seat``'s arrangement ``'5 1 9 ... 12'`` (16 numbers in start-cell order)."""
+        if not isinstance(position, QuerniSetup):
+            raise IllegalMoveError("the setup phase is over", text=text)
+        if seat not in (0, 1):
+            raise IllegalMoveError(f"no seat {seat} in Querni", text=text)
+        if position.has_submitted(seat):
+            raise IllegalMoveError(
+                f"{SEAT_NAMES[seat]} has already submitted an arrangement", text=text)
+        return Arrangement(seat, parse_numbers(text))
+
+    def move_marks(self, position: Position, move: Any) -> MoveMarks:
+        """The movement's path (the typed jump path, else a shortest one) and the cells of
+        the removed stones (after the movement). Nothing for a setup submission."""
+        if isinstance(move, Arrangement) or not isinstance(move, Turn):
+            return MoveMarks(())
+        p = _play_position(position)
+        cells = p.cells
+        path: tuple[Point, ...] = ()
+        where = p._where(p.turn)
+        if move.movement:
+            start, end = (_cell_index(q) for q in move.movement)
+            if move.path:
+                path = move.path
+            elif _ADJACENT[start] >> end & 1:
+                path = move.movement
+            else:
+                cell_path = _jump_path(cells, start, end)
+                path = (tuple(POINTS[c] for c in cell_path) if cell_path
+                        else move.movement)
+            if cells[start]:
+                where[_number_of(cells[start])] = end
+        removed: tuple[Point, ...] = ()
+        if move.removal:
+            removed = tuple(POINTS[where[n]] for n in range(move.removal[0],
+                                                             move.removal[1] + 1)
+                            if where[n] >= 0)
+        return MoveMarks(path, (), removed)
+
+    def seat_name(self, seat: int, seat_count: int = 2) -> str:
+        return SEAT_NAMES[seat]
+
+
+def _play_position(position: Position) -> QuerniPosition:
+    if not isinstance(position, QuerniPosition):
+        raise IllegalMoveError("the game is still in its setup phase")
+    return position
+
+
+def _arrangement_option(value: object) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    if isinstance(value, str | bytes) or not isinstance(value, Sequence) or len(value) != 2:
+        raise OptionError(
+            "querni: arrangement is a pair (blue numbers, pink numbers), 16 each")
+    result: list[tuple[int, ...]] = []
+    for seat, numbers in enumerate(value):
+        if (isinstance(numbers, str | bytes) or not isinstance(numbers, Sequence)
+                or not all(isinstance(n, int) and not isinstance(n, bool) for n in numbers)):
+            raise OptionError(f"querni: {SEAT_NAMES[seat]}'s arrangement must be 16 integers")
+        try:
+            result.append(_check_numbers(list(numbers), f"{SEAT_NAMES[seat]}'s arrangement"))
+        except ValueError as e:
+            raise OptionError(f"querni: {e}") from None
+    return result[0], result[1]
+
+
+QUERNI = QuerniVariant()
+register(QUERNI)
