@@ -1,0 +1,948 @@
+"""Spanish draughts (damas españolas), key ``damas``: RULES.md §4, §6 and §7.
+
+Board and numbering. Only the squares with ``(file + rank)`` odd (1-based) are used, so
+``h1`` is a playing square and the long diagonal runs ``h1``-``a8``. The squares are
+numbered 1-32 as the Spanish federation and PDN do: from White's bottom right, right to
+left, bottom to top (``h1=1 f1=2 d1=3 b1=4 g2=5 … a8=32``). White (seat 0) starts on 1-12
+and moves first; Black (seat 1) starts on 21-32.
+
+>>> import rules
+>>> v = rules.variant("damas")
+>>> p = v.start()
+>>> m = v.parse_move(p, "11-15")
+>>> v.format_move(p, m), v.display_move(p, m)
+('d3-c4', 'd3-c4 (11-15)')
+>>> p.play(m).to_text()
+'B:W1,2,3,4,5,6,7,8,9,10,12,15:B21,22,23,24,25,26,27,28,29,30,31,32'
+
+Moves. A :class:`DamasMove` is the path (start square, then every landing square, as PDN
+numbers) and the captured squares in the order they were jumped. Two capture paths with the
+same start, end and captured set are one move (RULES §6); the move keeps the path whose
+algebraic string is alphabetically smallest, which is its canonical string (``f3xd5xf7``;
+``d3-c4`` for a plain move). Input also takes every other path of the move, PDN numbers
+(``11-15``, ``10x19x26``) and start/end alone (``10x26``, ``f3xf7``) when that names one
+legal move.
+
+Position text: PDN FEN plus draw-counter fields, colon separated::
+
+    W:W1,2,3,4,5,6,7,8,9,10,11,12:B21,22,23,24,25,26,27,28,29,30,31,32   the start
+    B:W18,K30:BK5,K9:H12                 Black to move; 12 king plies in a row
+    W:WK3,K14,K28:BK20:T4                three kings vs one, 4 moves of the count made
+
+* field 1: the side to move, ``W`` or ``B``;
+* fields 2 and 3: ``W`` then White's squares, ``B`` then Black's squares, ascending,
+  a ``K`` before a king's square;
+* ``H<n>`` (only when n > 0): consecutive plies in which a king moved without capturing
+  (the game is drawn at 40);
+* ``T<n>`` (only while it runs): the moves the strong side has made since the three-kings
+  count started (drawn after 13).
+
+Input is forgiving: either piece list may come first, ranges (``1-12``), lower case, spaces
+and a trailing ``.`` are accepted, and a plain PDN FEN loads with both counters at 0 (the
+three-kings count starts at 0 if its condition holds). A man on its promotion rank, two
+pieces on a square, more than 12 pieces a side or a counter out of range is a
+PositionError. Repetition history is not part of the text (RULES §7 lets the move record
+hold it): a position keeps the positions met since the last man move or capture, and one
+read from text starts fresh, counting itself as the first occurrence.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from rules.core import (
+    IllegalMoveError,
+    MoveMarks,
+    NotationError,
+    Outcome,
+    Piece,
+    Point,
+    Position,
+    PositionError,
+    Variant,
+)
+from rules.notation import (
+    normalize,
+    or_list,
+    parse_point,
+    path_matches,
+    point_name,
+    resolve,
+    tokenize,
+)
+from rules.registry import register
+
+WHITE, BLACK = 0, 1
+KING_PLY_LIMIT = 40  # 20 king moves a side without capture or man move
+THREE_KINGS_LIMIT = 13  # moves of the strong side in three kings vs one
+MAX_PIECES = 12
+
+# --------------------------------------------------------------------------- geometry
+#
+# Internally a square is a single bit of a 35-bit "padded" layout: square (x, y) sits at
+# bit 4*y + j + y//2 where j = 0..3 counts the playing squares of the rank from the left.
+# Bits 8, 17 and 26 are never squares ("ghosts"), which makes every diagonal step a
+# uniform shift: +4 up-left, +5 up-right, -4 down-right, -5 down-left. A step off the
+# board lands on a ghost, past bit 34 or below bit 0, and masking with VALID drops it.
+
+
+def _square_point(n: int) -> Point:
+    y, k = divmod(n - 1, 4)
+    return 7 - 2 * k - (y % 2), y
+
+
+def _square_bit(n: int) -> int:
+    y, k = divmod(n - 1, 4)
+    return 1 << (4 * y + (3 - k) + y // 2)
+
+
+SQUARES = range(1, 33)
+BIT: tuple[int, ...] = (0, *(_square_bit(n) for n in SQUARES))
+"""``BIT[n]`` is the internal bit of PDN square ``n`` (``BIT[0]`` is unused)."""
+SQUARE_OF: dict[int, int] = {BIT[n]: n for n in SQUARES}
+POINT: tuple[Point, ...] = ((-1, -1), *(_square_point(n) for n in SQUARES))
+SQUARE_AT: dict[Point, int] = {POINT[n]: n for n in SQUARES}
+NAME: tuple[str, ...] = ("", *(point_name(*POINT[n]) for n in SQUARES))
+VALID = sum(BIT[1:])
+RANK1 = BIT[1] | BIT[2] | BIT[3] | BIT[4]
+RANK8 = BIT[29] | BIT[30] | BIT[31] | BIT[32]
+LONG_DIAGONAL = sum(BIT[n] for n in SQUARES if sum(POINT[n]) == 7)
+START_WHITE = sum(BIT[1:13])
+START_BLACK = sum(BIT[21:33])
+UP = (4, 5)
+
+
+def _step(bit: int, shift: int) -> int:
+    moved = bit << shift if shift > 0 else bit >> -shift
+    return moved & VALID
+
+
+def _ray(bit: int, shift: int) -> tuple[int, ...]:
+    out = []
+    bit = _step(bit, shift)
+    while bit:
+        out.append(bit)
+        bit = _step(bit, shift)
+    return tuple(out)
+
+
+RAYS: dict[int, tuple[tuple[int, ...], ...]] = {
+    BIT[n]: tuple(r for r in (_ray(BIT[n], s) for s in (4, 5, -4, -5)) if r) for n in SQUARES}
+"""The four diagonals leading away from each square (empty ones left out), nearest first."""
+
+
+def _jumps(shifts: tuple[int, int]) -> dict[int, tuple[tuple[int, int], ...]]:
+    table = {}
+    for n in SQUARES:
+        b = BIT[n]
+        pairs = []
+        for s in shifts:
+            over = _step(b, s)
+            land = _step(over, s) if over else 0
+            if land:
+                pairs.append((over, land))
+        table[b] = tuple(pairs)
+    return table
+
+
+MAN_JUMPS = (_jumps((4, 5)), _jumps((-4, -5)))
+"""``MAN_JUMPS[seat][bit]``: the (jumped, landing) bit pairs of a man's forward captures."""
+FAR_RANK = (RANK8, RANK1)
+BETWEEN: dict[tuple[int, int], tuple[int, ...]] = {}
+"""Squares strictly between two squares on a common diagonal (bits, nearest first)."""
+for _b, _rays in RAYS.items():
+    for _r in _rays:
+        for _i, _t in enumerate(_r):
+            BETWEEN[_b, _t] = _r[:_i]
+
+
+def _bits(mask: int) -> Iterable[int]:
+    while mask:
+        low = mask & -mask
+        yield low
+        mask ^= low
+
+
+# --------------------------------------------------------------------------- fast core
+#
+# The fast core works on (own, opp, kings) bit boards of the side to move, ``white`` saying
+# which way its men go. It ignores the draw rules; the Position class adds them.
+
+
+def _man_dfs(bit: int, path: tuple[int, ...], taken: int, opp: int, empty: int,
+             jumps: dict[int, tuple[tuple[int, int], ...]],
+             out: list[tuple[tuple[int, ...], int]]) -> None:
+    extended = False
+    for over, land in jumps[bit]:
+        if over & opp and not over & taken and land & empty:
+            extended = True
+            _man_dfs(land, (*path, land), taken | over, opp, empty, jumps, out)
+    if not extended and taken:
+        out.append((path, taken))
+
+
+def _king_can_take(bit: int, taken: int, opp: int, empty: int) -> bool:
+    for ray in RAYS[bit]:
+        for i, sq in enumerate(ray):
+            if sq & empty:
+                continue
+            if sq & opp and not sq & taken and i + 1 < len(ray) and ray[i + 1] & empty:
+                return True
+            break
+    return False
+
+
+def _king_dfs(bit: int, path: tuple[int, ...], taken: int, opp: int, empty: int,
+              out: list[tuple[tuple[int, ...], int]]) -> None:
+    extended = False
+    for ray in RAYS[bit]:
+        n = len(ray)
+        i = 0
+        while i < n and ray[i] & empty:
+            i += 1
+        # a piece must stand on the ray with an empty square right behind it
+        if i >= n - 1:
+            continue
+        victim = ray[i]
+        if not victim & opp or victim & taken or not ray[i + 1] & empty:
+            continue
+        now_taken = taken | victim
+        landings = []
+        i += 1
+        while i < n and ray[i] & empty:
+            landings.append(ray[i])
+            i += 1
+        extended = True
+        # RULES §4.3: where the capture can go on, the king must land where it does
+        going_on = [sq for sq in landings if _king_can_take(sq, now_taken, opp, empty)]
+        if going_on:
+            for sq in going_on:
+                _king_dfs(sq, (*path, sq), now_taken, opp, empty, out)
+        else:
+            for sq in landings:
+                out.append(((*path, sq), now_taken))
+    if not extended and taken:
+        out.append((path, taken))
+
+
+def capture_sequences(own: int, opp: int, kings: int,
+                      white: bool) -> list[tuple[tuple[int, ...], int]]:
+    """Every complete capture sequence (bit path, captured mask) of the side owning ``own``,
+    before the quantity and quality rules choose among them."""
+    empty = VALID & ~(own | opp)
+    out: list[tuple[tuple[int, ...], int]] = []
+    men = own & ~kings
+    if white:
+        first = ((((empty >> 4) & opp) >> 4) | (((empty >> 5) & opp) >> 5)) & men
+    else:
+        first = ((((empty << 4) & opp) << 4) | (((empty << 5) & opp) << 5)) & men
+    if first:
+        jumps = MAN_JUMPS[0 if white else 1]
+        for b in _bits(first):
+            _man_dfs(b, (b,), 0, opp, empty | b, jumps, out)
+    for b in _bits(own & kings):
+        _king_dfs(b, (b,), 0, opp, empty | b, out)
+    return out
+
+
+def best_captures(sequences: Sequence[tuple[tuple[int, ...], int]],
+                  kings: int) -> dict[tuple[int, int, int], list[tuple[int, ...]]]:
+    """The sequences the quantity then quality rule allow, grouped into moves: key
+    (start bit, end bit, captured mask) -> its paths."""
+    best = -1
+    moves: dict[tuple[int, int, int], list[tuple[int, ...]]] = {}
+    for path, taken in sequences:
+        score = taken.bit_count() * 16 + (taken & kings).bit_count()
+        if score < best:
+            continue
+        if score > best:
+            best = score
+            moves = {}
+        key = (path[0], path[-1], taken)
+        if key in moves:
+            moves[key].append(path)
+        else:
+            moves[key] = [path]
+    return moves
+
+
+def quiet_moves(own: int, opp: int, kings: int, white: bool) -> list[tuple[int, int]]:
+    """Every non-capturing (from bit, to bit) step; only legal when no capture exists."""
+    empty = VALID & ~(own | opp)
+    men = own & ~kings
+    out: list[tuple[int, int]] = []
+    for s in UP:
+        if white:
+            targets = (men << s) & empty
+            out.extend((t >> s, t) for t in _bits(targets))
+        else:
+            targets = (men >> s) & empty
+            out.extend((t << s, t) for t in _bits(targets))
+    for b in _bits(own & kings):
+        for ray in RAYS[b]:
+            for sq in ray:
+                if not sq & empty:
+                    break
+                out.append((b, sq))
+    return out
+
+
+def _count_quiet(own: int, opp: int, kings: int, white: bool) -> int:
+    empty = VALID & ~(own | opp)
+    men = own & ~kings
+    if white:
+        total = ((men << 4) & empty).bit_count() + ((men << 5) & empty).bit_count()
+    else:
+        total = ((men >> 4) & empty).bit_count() + ((men >> 5) & empty).bit_count()
+    for b in _bits(own & kings):
+        for ray in RAYS[b]:
+            for sq in ray:
+                if not sq & empty:
+                    break
+                total += 1
+    return total
+
+
+def _perft(own: int, opp: int, kings: int, white: bool, depth: int) -> int:
+    sequences = capture_sequences(own, opp, kings, white)
+    far = RANK8 if white else RANK1
+    total = 0
+    if sequences:
+        moves = best_captures(sequences, kings)
+        if depth == 1:
+            return len(moves)
+        for start, end, taken in moves:
+            new_kings = kings & ~taken
+            if start & kings:
+                new_kings = (new_kings & ~start) | end
+            elif end & far:
+                new_kings |= end
+            total += _perft(opp & ~taken, (own & ~start) | end, new_kings, not white,
+                            depth - 1)
+        return total
+    if depth == 1:
+        return _count_quiet(own, opp, kings, white)
+    for start, end in quiet_moves(own, opp, kings, white):
+        if start & kings:
+            new_kings = (kings & ~start) | end
+        elif end & far:
+            new_kings = kings | end
+        else:
+            new_kings = kings
+        total += _perft(opp, own ^ start ^ end, new_kings, not white, depth - 1)
+    return total
+
+
+def perft(position: DamasPosition, depth: int) -> int:
+    """Leaf count of the move tree from ``position`` by the movement rules alone (moves
+    identified as RULES §6 says; draw rules not applied), as published perft tables count.
+
+    >>> perft(VARIANT.start(), 3)
+    302
+    """
+    if depth <= 0:
+        return 1
+    white = position.turn == WHITE
+    own, opp = (position.white, position.black) if white else (position.black, position.white)
+    return _perft(own, opp, position.kings, white, depth)
+
+
+# --------------------------------------------------------------------------- moves
+
+
+@dataclass(frozen=True, slots=True)
+class DamasMove:
+    """A move: ``path`` is the start square then every landing square (PDN numbers);
+    ``captured`` the squares of the captured pieces in the order they were jumped.
+
+    >>> DamasMove((10, 19, 26), (15, 23)).is_capture
+    True
+    """
+
+    path: tuple[int, ...]
+    captured: tuple[int, ...] = ()
+
+    @property
+    def start(self) -> int:
+        return self.path[0]
+
+    @property
+    def end(self) -> int:
+        return self.path[-1]
+
+    @property
+    def is_capture(self) -> bool:
+        return bool(self.captured)
+
+    def algebraic(self) -> str:
+        """``d3-c4`` or ``f3xd5xf7`` (the canonical string when the move is legal)."""
+        return ("x" if self.captured else "-").join(NAME[n] for n in self.path)
+
+    def numeric(self) -> str:
+        """PDN numbers: ``11-15`` or ``10x19x26``."""
+        return ("x" if self.captured else "-").join(str(n) for n in self.path)
+
+
+def _path_text(path: Sequence[int]) -> str:
+    return "x".join(NAME[SQUARE_OF[b]] for b in path)
+
+
+def _captured_in_order(path: Sequence[int], taken: int) -> tuple[int, ...]:
+    order = []
+    for a, b in itertools.pairwise(path):
+        for sq in BETWEEN[a, b]:
+            if sq & taken:
+                order.append(SQUARE_OF[sq])
+                break
+    return tuple(order)
+
+
+@dataclass(frozen=True, slots=True)
+class _Legal:
+    """The legal moves of a position with every path each can be written as."""
+
+    moves: tuple[DamasMove, ...]
+    paths: dict[DamasMove, tuple[tuple[int, ...], ...]]
+    by_key: dict[tuple[int, int, frozenset[int]], DamasMove]
+
+
+def _legal(own: int, opp: int, kings: int, white: bool) -> _Legal:
+    sequences = capture_sequences(own, opp, kings, white)
+    paths: dict[DamasMove, tuple[tuple[int, ...], ...]] = {}
+    if sequences:
+        for (_, _, taken), bit_paths in best_captures(sequences, kings).items():
+            canonical = min(bit_paths, key=_path_text)
+            move = DamasMove(tuple(SQUARE_OF[b] for b in canonical),
+                             _captured_in_order(canonical, taken))
+            paths[move] = tuple(sorted({tuple(SQUARE_OF[b] for b in p) for p in bit_paths}))
+    else:
+        for start, end in quiet_moves(own, opp, kings, white):
+            move = DamasMove((SQUARE_OF[start], SQUARE_OF[end]))
+            paths[move] = (move.path,)
+    moves = tuple(sorted(paths, key=DamasMove.algebraic))
+    by_key = {(m.start, m.end, frozenset(m.captured)): m for m in moves}
+    return _Legal(moves, paths, by_key)
+
+
+_NO_MOVES = _Legal((), {}, {})
+
+# --------------------------------------------------------------------------- position
+
+
+@dataclass(frozen=True, slots=True)
+class DamasPosition(Position):
+    """A position of Spanish draughts. ``white``, ``black`` and ``kings`` are bit boards in
+    the module's internal layout (use :meth:`pieces` or :data:`BIT` to read them);
+    ``turn`` is the seat to move; ``king_plies`` and ``three_kings`` are the draw counters
+    of the position text; ``history`` holds the (white, black, kings, turn) keys of the
+    earlier positions since the last man move or capture, for threefold repetition.
+    """
+
+    white: int
+    black: int
+    kings: int
+    turn: int = WHITE
+    king_plies: int = 0
+    three_kings: int | None = None
+    history: tuple[tuple[int, int, int, int], ...] = ()
+    _cache: list[Any] = field(default_factory=list, compare=False, repr=False, hash=False)
+
+    # -- the Position API
+
+    @property
+    def variant(self) -> Variant:
+        return VARIANT
+
+    @property
+    def seat_count(self) -> int:
+        return 2
+
+    @property
+    def to_move(self) -> frozenset[int]:
+        return frozenset() if self.outcome() is not None else frozenset([self.turn])
+
+    def legal_moves(self) -> tuple[DamasMove, ...]:
+        """Every legal move, sorted by canonical string; empty once the game is over."""
+        return self._legal().moves
+
+    def play(self, move: Any) -> DamasPosition:
+        """The position after ``move`` (a :class:`DamasMove`; any path of a legal move is
+        accepted). Raises IllegalMoveError saying why when it is not legal."""
+        legal = self._legal()
+        found = None
+        if isinstance(move, DamasMove) and move.path:
+            found = legal.by_key.get((move.start, move.end, frozenset(move.captured)))
+            if found is not None and move.path not in legal.paths[found]:
+                found = None
+        if found is None:
+            text = move.algebraic() if isinstance(move, DamasMove) else repr(move)
+            if isinstance(move, DamasMove) and move.path and all(
+                    n in SQUARES for n in move.path):
+                reason = _why_illegal(self, move.path)
+            else:
+                reason = f"{text} is not a move of Spanish draughts"
+            raise IllegalMoveError(reason, text=text)
+        return self._after(found)
+
+    def outcome(self) -> Outcome | None:
+        """No pieces or no legal move to play loses; then repetition, the 40-ply king
+        rule and three kings vs one draw (a win takes precedence)."""
+        cache = self._cache
+        if len(cache) < 2:
+            self._raw_legal()
+            cache.append(self._decide())
+        result: Outcome | None = cache[1]
+        return result
+
+    def to_text(self) -> str:
+        def side(letter: str, mask: int) -> str:
+            return letter + ",".join(
+                ("K" if BIT[n] & self.kings else "") + str(n) for n in SQUARES if BIT[n] & mask)
+
+        fields = ["W" if self.turn == WHITE else "B", side("W", self.white),
+                  side("B", self.black)]
+        if self.king_plies:
+            fields.append(f"H{self.king_plies}")
+        if self.three_kings is not None:
+            fields.append(f"T{self.three_kings}")
+        return ":".join(fields)
+
+    def pieces(self) -> dict[Point, Piece]:
+        out = {}
+        for n in SQUARES:
+            b = BIT[n]
+            if b & (self.white | self.black):
+                out[POINT[n]] = Piece(WHITE if b & self.white else BLACK,
+                                      "king" if b & self.kings else "man")
+        return out
+
+    # -- helpers
+
+    @property
+    def key(self) -> tuple[int, int, int, int]:
+        """What makes two positions the same for repetition: pieces and side to move."""
+        return self.white, self.black, self.kings, self.turn
+
+    def _sides(self) -> tuple[int, int]:
+        if self.turn == WHITE:
+            return self.white, self.black
+        return self.black, self.white
+
+    def _raw_legal(self) -> _Legal:
+        cache = self._cache
+        if not cache:
+            own, opp = self._sides()
+            cache.append(_legal(own, opp, self.kings, self.turn == WHITE))
+        result: _Legal = cache[0]
+        return result
+
+    def _legal(self) -> _Legal:
+        return _NO_MOVES if self.outcome() is not None else self._raw_legal()
+
+    def _decide(self) -> Outcome | None:
+        own, _ = self._sides()
+        other = 1 - self.turn
+        if not own:
+            return Outcome.win(other, seats=2, reason="no-pieces")
+        if not self._raw_legal().moves:
+            return Outcome.win(other, seats=2, reason="no-moves")
+        if self.history.count(self.key) >= 2:
+            return Outcome.draw(seats=2, reason="repetition")
+        if self.king_plies >= KING_PLY_LIMIT:
+            return Outcome.draw(seats=2, reason="move-limit")
+        if self.three_kings is not None and self.three_kings >= THREE_KINGS_LIMIT:
+            return Outcome.draw(seats=2, reason="three-kings")
+        return None
+
+    def _after(self, move: DamasMove) -> DamasPosition:
+        start, end = BIT[move.start], BIT[move.end]
+        taken = sum(BIT[n] for n in move.captured)
+        white_moves = self.turn == WHITE
+        own, opp = self._sides()
+        is_king = bool(start & self.kings)
+        own = (own & ~start) | end
+        opp &= ~taken
+        kings = self.kings & ~taken
+        if is_king:
+            kings = (kings & ~start) | end
+        elif end & FAR_RANK[self.turn]:
+            kings |= end
+        white, black = (own, opp) if white_moves else (opp, own)
+        reversible = is_king and not taken
+        return DamasPosition(
+            white, black, kings, 1 - self.turn,
+            king_plies=self.king_plies + 1 if reversible else 0,
+            three_kings=_three_kings_count(white, black, kings, self.three_kings, self.turn),
+            history=(*self.history, self.key) if reversible else ())
+
+
+def _three_kings_strong_side(white: int, black: int, kings: int) -> int | None:
+    """The seat with three kings against a lone king (no men anywhere), else None."""
+    if (white | black) & ~kings:
+        return None
+    w, b = white.bit_count(), black.bit_count()
+    if (w, b) == (3, 1):
+        return WHITE
+    if (w, b) == (1, 3):
+        return BLACK
+    return None
+
+
+def _three_kings_count(white: int, black: int, kings: int, before: int | None,
+                       mover: int) -> int | None:
+    strong = _three_kings_strong_side(white, black, kings)
+    if strong is None:
+        return None  # the material changed: the count stops for good
+    if before is not None:
+        return before + (1 if mover == strong else 0)
+    strong_pieces = white if strong == WHITE else black
+    return 0 if strong_pieces & LONG_DIAGONAL else None
+
+
+# --------------------------------------------------------------------------- why illegal
+
+
+def _side_name(seat: int) -> str:
+    return "White" if seat == WHITE else "Black"
+
+
+def _list_moves(moves: Sequence[DamasMove], limit: int = 6) -> str:
+    names = [m.algebraic() for m in moves]
+    if len(names) > limit:
+        return ", ".join(names[:limit]) + f" … ({len(names)} moves)"
+    return or_list(names)
+
+
+def _why_illegal(pos: DamasPosition, path: Sequence[int]) -> str:
+    """Why the written ``path`` (PDN squares) is not a legal move in ``pos``."""
+    outcome = pos.outcome()
+    if outcome is not None:
+        return f"the game is over ({outcome.reason})"
+    written = "-".join(NAME[n] for n in path)
+    own, opp = pos._sides()
+    start = BIT[path[0]]
+    if not start & (own | opp):
+        return f"there is no piece on {NAME[path[0]]}"
+    if start & opp:
+        return (f"the piece on {NAME[path[0]]} is {_side_name(1 - pos.turn)}'s; "
+                f"{_side_name(pos.turn)} is to move")
+    legal = pos.legal_moves()
+    must_capture = legal[0].is_capture
+    white = pos.turn == WHITE
+    is_king = bool(start & pos.kings)
+    # a complete capture sequence the quantity or quality rule excludes
+    bit_path = [BIT[n] for n in path]
+    for seq, taken in capture_sequences(own, opp, pos.kings, white):
+        if path_matches([POINT[SQUARE_OF[b]] for b in bit_path],
+                        [POINT[SQUARE_OF[b]] for b in seq]):
+            best = max(len(m.captured) for m in legal)
+            if taken.bit_count() < best:
+                return f"you must take the most pieces ({best}): {_list_moves(legal)}"
+            return f"of equal captures you must take the most kings: {_list_moves(legal)}"
+    # walk the written path step by step
+    empty = VALID & ~(own | opp) | start
+    taken = 0
+    for a, b in itertools.pairwise(bit_path):
+        step = f"{NAME[SQUARE_OF[a]]}-{NAME[SQUARE_OF[b]]}"
+        between = BETWEEN.get((a, b))
+        if between is None:
+            return f"{step} is not along a diagonal"
+        if not b & empty:
+            return f"{NAME[SQUARE_OF[b]]} is occupied"
+        pieces = [sq for sq in between if not sq & empty]
+        upward = SQUARE_OF[b] > SQUARE_OF[a]
+        ahead = upward == white
+        if not pieces:
+            if len(bit_path) > 2:
+                return f"{step} captures nothing: only a capture can go on after a step"
+            if not is_king:
+                if not ahead:
+                    return "men move forwards only"
+                if between:
+                    return "men move one square at a time; only kings fly"
+            if must_capture:
+                return f"a capture is compulsory: {_list_moves(legal)}"
+            break
+        victim = pieces[0]
+        if len(pieces) > 1:
+            return (f"{step} passes {len(pieces)} pieces "
+                    f"({', '.join(NAME[SQUARE_OF[p]] for p in pieces)}); "
+                    "a capture jumps exactly one")
+        if victim & own:
+            return f"you cannot jump your own piece on {NAME[SQUARE_OF[victim]]}"
+        if victim & taken:
+            return (f"the piece on {NAME[SQUARE_OF[victim]]} was already taken in this move; "
+                    "a piece cannot be jumped twice")
+        if not is_king:
+            if not ahead:
+                return "men do not capture backwards"
+            if len(between) != 1:
+                return "a man jumps only an adjacent piece, landing right behind it"
+        taken |= victim
+    if taken and must_capture:
+        best = max(len(m.captured) for m in legal)
+        if taken.bit_count() < best:
+            return f"you must take the most pieces ({best}): {_list_moves(legal)}"
+    if taken:
+        written = "x".join(NAME[n] for n in path)
+    return f"{written} is not a legal move: {_list_moves(legal)}"
+
+
+# --------------------------------------------------------------------------- the variant
+
+_PDN_MOVE = re.compile(r"\d+(\s*[-x:*×–—]\s*\d+)+")
+_PDN_SQUARE = re.compile(r"\d+")
+
+
+class Damas(Variant):
+    """Spanish draughts: 8×8, flying kings, quantity and quality capture rules."""
+
+    key: ClassVar[str] = "damas"
+    name: ClassVar[str] = "Spanish draughts"
+    board_size: ClassVar[tuple[int, int]] = (8, 8)
+    options: ClassVar[Mapping[str, tuple[object, ...]]] = {}
+    example_options: ClassVar[tuple[Mapping[str, object], ...]] = ({},)
+
+    def start(self, **options: Any) -> DamasPosition:
+        self.check_options(options)
+        return DamasPosition(START_WHITE, START_BLACK, 0, WHITE)
+
+    def from_text(self, text: str) -> DamasPosition:
+        return _read_position(text)
+
+    def format_move(self, position: Position, move: Any) -> str:
+        pos = _own(position)
+        legal = pos._legal()
+        if not isinstance(move, DamasMove) or move not in legal.paths:
+            raise IllegalMoveError(f"{move!r} is not a legal move here", text=repr(move))
+        return move.algebraic()
+
+    def parse_move(self, position: Position, text: str) -> DamasMove:
+        pos = _own(position)
+        written = _read_squares(text)
+        points = [POINT[n] for n in written]
+        legal = pos._legal()
+        found = resolve(
+            text, legal.moves,
+            matches=lambda m: any(path_matches(points, [POINT[n] for n in p])
+                                  for p in legal.paths[m]),
+            format_move=DamasMove.algebraic)
+        if found is None:
+            raise IllegalMoveError(_why_illegal(pos, written), text=text)
+        return found
+
+    def move_marks(self, position: Position, move: Any) -> MoveMarks:
+        m = self.parse_move(position, self.format_move(position, move))
+        return MoveMarks(tuple(POINT[n] for n in m.path), tuple(POINT[n] for n in m.captured))
+
+    def display_move(self, position: Position, move: Any) -> str:
+        """``d3-c4 (11-15)``; a man's move onto the far rank adds ``crowned``."""
+        text = f"{self.format_move(position, move)} ({move.numeric()})"
+        pos = _own(position)
+        if not BIT[move.start] & pos.kings and BIT[move.end] & FAR_RANK[pos.turn]:
+            text += " crowned"
+        return text
+
+    def seat_name(self, seat: int, seat_count: int = 2) -> str:
+        return _side_name(seat)
+
+    def perft(self, position: Position, depth: int) -> int:
+        return perft(_own(position), depth)
+
+
+def _own(position: Position) -> DamasPosition:
+    if not isinstance(position, DamasPosition):
+        raise TypeError(f"not a Spanish draughts position: {position!r}")
+    return position
+
+
+def _read_squares(text: str) -> tuple[int, ...]:
+    """The PDN squares a move text names: algebraic (``d3-c4``) or numbers (``11-15``)."""
+    s = normalize(text)
+    if s[:1].isdigit():
+        if not _PDN_MOVE.fullmatch(s):
+            raise NotationError(
+                f"{text.strip()!r} is not a move: write squares like 11-15 or 10x19x26",
+                text=text)
+        numbers = [int(t) for t in _PDN_SQUARE.findall(s)]
+        for n in numbers:
+            if n not in SQUARES:
+                raise NotationError(f"there is no square {n}: squares are numbered 1 to 32",
+                                    text=text)
+        return tuple(numbers)
+    squares = []
+    for token in tokenize(text).points:
+        point = parse_point(token, width=8, height=8)
+        if point not in SQUARE_AT:
+            raise NotationError(
+                f"{token} is not a playing square: pieces stand only on squares like "
+                "h1, g2, a8 (file + rank odd)", text=text)
+        squares.append(SQUARE_AT[point])
+    return tuple(squares)
+
+
+_FEN_SQUARE = re.compile(r"(K?)(\d+)(?:-(K?)(\d+))?")
+
+
+def _read_position(text: str) -> DamasPosition:
+    raw = text
+    if not isinstance(text, str):
+        raise PositionError("a position text must be a string", text=repr(text))
+    s = "".join(text.split()).upper().rstrip(".")
+    fields = s.split(":")
+    if len(fields) < 3 or fields[0] not in ("W", "B"):
+        raise PositionError(
+            f"{raw.strip()!r} is not a PDN FEN like W:W1,2,K3:B21,22,K30", text=raw)
+    turn = WHITE if fields[0] == "W" else BLACK
+    boards = {"W": 0, "B": 0}
+    kings = 0
+    seen = set()
+    for part in fields[1:3]:
+        color, body = part[:1], part[1:]
+        if color not in boards or color in seen:
+            raise PositionError(
+                f"{part!r}: the piece lists must be one W list and one B list", text=raw)
+        seen.add(color)
+        for item in filter(None, body.split(",")):
+            m = _FEN_SQUARE.fullmatch(item)
+            if not m:
+                raise PositionError(f"{item!r} is not a square like 12 or K12", text=raw)
+            low, high = int(m.group(2)), int(m.group(4) or m.group(2))
+            king = bool(m.group(1) or m.group(3))
+            for n in (low, high):
+                if n not in SQUARES:
+                    raise PositionError(f"there is no square {n}: squares are 1 to 32",
+                                        text=raw)
+            if high < low:
+                raise PositionError(f"{item!r} is an empty range", text=raw)
+            for n in range(low, high + 1):
+                b = BIT[n]
+                if b & (boards["W"] | boards["B"]):
+                    raise PositionError(f"square {n} is listed twice", text=raw)
+                if not king and b & (RANK8 if color == "W" else RANK1):
+                    raise PositionError(
+                        f"a {'white' if color == 'W' else 'black'} man cannot stand on "
+                        f"{n} ({NAME[n]}): it would have been crowned", text=raw)
+                boards[color] |= b
+                if king:
+                    kings |= b
+    white, black = boards["W"], boards["B"]
+    for name, mask in (("White", white), ("Black", black)):
+        if mask.bit_count() > MAX_PIECES:
+            raise PositionError(f"{name} has more than {MAX_PIECES} pieces", text=raw)
+    king_plies = 0
+    three: int | None = None
+    counters: set[str] = set()
+    for extra in fields[3:]:
+        m = re.fullmatch(r"([HT])(\d{1,3})", extra)
+        if not m or m.group(1) in counters:
+            raise PositionError(
+                f"{extra!r} is not a counter field (H<king plies> or T<three-kings moves>)",
+                text=raw)
+        value = int(m.group(2))
+        counters.add(m.group(1))
+        if m.group(1) == "H":
+            if value > KING_PLY_LIMIT:
+                raise PositionError(f"H{value}: the king-ply count ends the game at "
+                                    f"{KING_PLY_LIMIT}", text=raw)
+            king_plies = value
+        else:
+            if value > THREE_KINGS_LIMIT:
+                raise PositionError(f"T{value}: the three-kings count ends the game at "
+                                    f"{THREE_KINGS_LIMIT}", text=raw)
+            if _three_kings_strong_side(white, black, kings) is None:
+                raise PositionError(f"T{value}: the three-kings count needs three kings "
+                                    "against a lone king", text=raw)
+            three = value
+    if three is None:
+        three = _three_kings_count(white, black, kings, None, turn)
+    return DamasPosition(white, black, kings, turn, king_plies=king_plies, three_kings=three)
+
+
+# --------------------------------------------------------------------------- PDN export
+
+PDN_GAME_TYPE = "24"
+"""PDN ``GameType`` of Spanish draughts; its full form is ``24,W,8,8,N1,1`` (White starts,
+8×8, numeric notation, bottom-left corner not a playing square). Source: the PDN 3.0
+standard's GameType table, https://pdn.fmjd.org/gametype.html."""
+
+def result_token(outcome: Outcome | None) -> str:
+    """PDN result: ``1-0`` White won, ``0-1`` Black won, ``1/2-1/2`` drawn, ``*`` going on."""
+    if outcome is None:
+        return "*"
+    if outcome.is_draw:
+        return "1/2-1/2"
+    return "1-0" if WHITE in outcome.winners else "0-1"
+
+
+def export_pdn(moves: Sequence[str], *, outcome: Outcome | None = None,
+               headers: Mapping[str, str] | None = None, start: str | None = None,
+               width: int = 79) -> str:
+    """A finished (or running) game as PDN: the seven-tag roster, ``GameType "24"``,
+    ``SetUp``/``FEN`` when it did not start from the usual position, then the moves in
+    PDN numbers and the result.
+
+    ``moves`` are the recorded move strings (any notation ``parse_move`` accepts);
+    ``outcome`` is how the game ended when the rules alone do not say (resignation,
+    agreement, time), otherwise the final position's outcome is used. ``headers`` fill or
+    override tags (``White``, ``Black``, ``Date`` ...). Raises RulesError on a bad record.
+
+    >>> print(export_pdn(["11-15", "22-18"], headers={"White": "Ana", "Black": "Luis"}))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [Event "?"]
+    [Site "?"]
+    [Date "????.??.??"]
+    [Round "?"]
+    [White "Ana"]
+    [Black "Luis"]
+    [Result "*"]
+    [GameType "24"]
+    <BLANKLINE>
+    1. 11-15 22-18 *
+    """
+    position = VARIANT.from_text(start) if start is not None else VARIANT.start()
+    first = position
+    tokens: list[str] = []
+    for ply, text in enumerate(moves):
+        move = VARIANT.parse_move(position, text)
+        number = ply // 2 + 1 if first.turn == WHITE else (ply + 1) // 2 + 1
+        if position.turn == WHITE:
+            tokens.append(f"{number}.")
+        elif ply == 0:
+            tokens.append(f"{number}...")
+        tokens.append(move.numeric())
+        position = position.play(move)
+    result = result_token(outcome if outcome is not None else position.outcome())
+    tokens.append(result)
+    tags: dict[str, str] = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?",
+                            "White": "?", "Black": "?", "Result": result}
+    tags["GameType"] = PDN_GAME_TYPE
+    if start is not None and first.to_text() != VARIANT.start().to_text():
+        tags["SetUp"] = "1"
+        tags["FEN"] = first.to_text()
+    for name, value in (headers or {}).items():
+        if name != "Result":
+            tags[name] = value
+    lines = [f'[{name} "{_escape(value)}"]' for name, value in tags.items()]
+    lines.append("")
+    line = ""
+    for token in tokens:
+        if line and len(line) + 1 + len(token) > width:
+            lines.append(line)
+            line = token
+        else:
+            line = f"{line} {token}" if line else token
+    lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+def _escape(value: str) -> str:
+    return str(value).replace("\\", "\\\\").replace('"', '\\"')
+
+
+VARIANT = Damas()
+register(VARIANT)
