@@ -1,0 +1,332 @@
+"""Composing a position: cached board layer, overlays, pieces, the header panel; then a
+palette PNG.
+
+Speed comes from caching everything that does not change between moves (the board layer
+per game/perspective/size, the piece and mark sprites, the colour palette) and only
+pasting sprites per render; the RGB frame is mapped onto the cached palette without
+dithering and written as an 8-bit PNG.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from render import adapters
+from render.alt import describe, seat_label, status
+from render.board import Layout, layout, static_layer
+from render.sprites import mark, piece, segment
+from render.style import (
+    INK,
+    INK_SOFT,
+    LAST_MOVE,
+    PAPER,
+    RGB,
+    TURN_BG,
+    TURN_EDGE,
+    BoardSpec,
+    font,
+    look_name,
+    spec_for,
+)
+from rules import MoveMarks, Position, Variant
+
+Point = tuple[int, int]
+PNG_LEVEL = 6  # zlib level: 9 is ~3x slower for a few percent
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedBoard:
+    """A drawn board: the PNG bytes, its alt text and size, and where each point is."""
+
+    png: bytes
+    alt_text: str
+    width: int
+    height: int
+    layout: Layout
+
+    def point_centre(self, point: Point) -> tuple[int, int]:
+        """Pixel centre of a board point in this image (for tests and image maps)."""
+        return self.layout.centre(point)
+
+
+def default_perspective(position: Position) -> int:
+    """The seat to move (the lowest of several), else seat 0."""
+    movers = sorted(position.to_move)
+    return movers[0] if movers else 0
+
+
+def _looks(v: Variant, seat_count: int) -> tuple[str, ...]:
+    return tuple(look_name(v.seat_name(s, seat_count), s) for s in range(seat_count))
+
+
+def _diameter(spec: BoardSpec, lay: Layout) -> int:
+    return max(8, round(lay.step * spec.piece_scale))
+
+
+@lru_cache(maxsize=64)
+def _base(key: str, board_size: tuple[int, int], seat_count: int, perspective: int,
+          size: int) -> Image.Image:
+    lay = layout(key, board_size, seat_count, perspective, size)
+    img = Image.new("RGB", (lay.width, lay.height), PAPER)
+    img.paste(static_layer(key, board_size, seat_count, perspective, size), (0, lay.header))
+    return img
+
+
+def _paste_centred(img: Image.Image, sprite: Image.Image, centre: tuple[int, int]) -> None:
+    w, h = sprite.size
+    img.paste(sprite, (centre[0] - w // 2, centre[1] - h // 2), sprite)
+
+
+# --------------------------------------------------------------------------- overlays
+
+
+def _draw_last_move(img: Image.Image, lay: Layout, spec: BoardSpec, marks: MoveMarks,
+                    occupied: set[Point]) -> None:
+    """Under the pieces: where the move started, each landing point, the path."""
+    path = [p for p in marks.path if 0 <= p[0] < lay.files and 0 <= p[1] < lay.ranks]
+    if not path:
+        return
+    cells = spec.family in ("squares", "cells")
+    if cells:
+        tint = mark("square", lay.step)
+        for p in dict.fromkeys(path):
+            x0, y0, _, _ = lay.cell_box(p)
+            img.paste(tint, (x0, y0), tint)
+    long_jump = any(max(abs(a[0] - b[0]), abs(a[1] - b[1])) > 1
+                    for a, b in zip(path, path[1:], strict=False))
+    if len(path) > 2 or marks.captured or long_jump:
+        width = max(2, round(lay.step * 0.085))
+        for a, b in zip(path, path[1:], strict=False):
+            ca, cb = lay.centre(a), lay.centre(b)
+            sprite, ox, oy = segment(cb[0] - ca[0], cb[1] - ca[1], width)
+            img.paste(sprite, (ca[0] - ox, ca[1] - oy), sprite)
+    if not cells:
+        d = _diameter(spec, lay)
+        dot = mark("from", round(d * 0.8))
+        for p in path[:-1]:
+            if p not in occupied:
+                _paste_centred(img, dot, lay.centre(p))
+        _paste_centred(img, mark("ring", d + max(6, round(lay.step * 0.14))),
+                       lay.centre(path[-1]))
+
+
+def _draw_pieces(img: Image.Image, lay: Layout, spec: BoardSpec, looks: Sequence[str],
+                 pieces: dict[Point, tuple[int, str]], ghost: bool = False) -> None:
+    d = _diameter(spec, lay)
+    for p, (seat, kind) in pieces.items():
+        look = looks[seat] if 0 <= seat < len(looks) else "white"
+        _paste_centred(img, piece(spec.piece, look, kind, d, ghost), lay.centre(p))
+
+
+# --------------------------------------------------------------------------- header
+
+
+@lru_cache(maxsize=64)
+def _chip(w: int, h: int, state: str) -> Image.Image:
+    """A rounded panel behind one seat: ``'turn'``, ``'win'``, ``'out'`` or ``'plain'``."""
+    ss = 4
+    img = Image.new("RGBA", (w * ss, h * ss), (0, 0, 0, 0))
+    dr = ImageDraw.Draw(img)
+    fill, edge, ew = {
+        "turn": (TURN_BG, TURN_EDGE, 0.06),
+        "win": ((252, 240, 200), (196, 150, 30), 0.06),
+        "out": ((232, 226, 216), (200, 192, 180), 0.03),
+        "plain": ((250, 246, 238), (214, 204, 188), 0.03),
+    }[state]
+    dr.rounded_rectangle((0, 0, w * ss - 1, h * ss - 1), radius=h * ss * 0.22, fill=fill,
+                         outline=edge, width=max(ss, round(h * ss * ew)))
+    return img.reduce(ss)
+
+
+def _fit(text: str, f: object, width: float) -> str:
+    length = getattr(f, "getlength")  # noqa: B009  (FreeTypeFont.getlength)
+    if length(text) <= width:
+        return text
+    while text and length(text + "…") > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def _header(img: Image.Image, lay: Layout, spec: BoardSpec, position: Position,
+            looks: Sequence[str], names: Sequence[str] | None, deadline: str | None,
+            caption: str | None) -> None:
+    v = position.variant
+    n = position.seat_count
+    u = lay.header / (3.3 if n <= 2 else 5.1)
+    pad = round(u * 0.3)
+    chip_h = round(u * 1.6)
+    cols = 2
+    chip_w = (lay.width - pad * (cols + 1)) // cols
+    outcome = position.outcome()
+    winners = outcome.winners if outcome is not None else frozenset()
+    out = adapters.out_seats(position)
+    captured = adapters.captured_counts(position)
+    removed = adapters.removed_counts(position)
+    dr = ImageDraw.Draw(img)
+    name_font = font("bold", round(chip_h * 0.36))
+    sub_font = font("regular", round(chip_h * 0.29))
+    icon_d = round(chip_h * 0.74)
+    icon_kind = {"xiangqi": "K", "draughts": "man", "querni": ""}.get(spec.piece, "stone")
+    for seat in range(n):
+        row, col = divmod(seat, cols)
+        x0 = pad + col * (chip_w + pad)
+        y0 = pad + row * (chip_h + round(u * 0.2))
+        if seat in winners:
+            state = "win"
+        elif seat in out:
+            state = "out"
+        elif outcome is None and seat in position.to_move:
+            state = "turn"
+        else:
+            state = "plain"
+        chip = _chip(chip_w, chip_h, state)
+        img.paste(chip, (x0, y0), chip)
+        icon = piece(spec.piece, looks[seat], icon_kind, icon_d, state == "out")
+        _paste_centred(img, icon, (x0 + round(chip_h * 0.52), y0 + chip_h // 2))
+        colour = v.seat_name(seat, n)
+        name = names[seat] if names and seat < len(names) and names[seat] else colour
+        tx = x0 + round(chip_h * 1.02)
+        room = chip_w - (tx - x0) - round(chip_h * 0.2)
+        dr.text((tx, y0 + chip_h * 0.42), _fit(name, name_font, room), font=name_font,
+                fill=INK if state != "out" else INK_SOFT, anchor="ls")
+        sub = [colour] if name != colour else []
+        if state == "turn":
+            sub.append("to move")
+        elif state == "win":
+            sub.append("winner")
+        elif state == "out":
+            sub.append("out")
+        if captured is not None:
+            sub.append(f"{captured[seat]} captured")
+        if removed is not None:
+            sub.append(f"{removed[seat]} of 16 removed")
+        dr.text((tx, y0 + chip_h * 0.8), _fit(" · ".join(sub), sub_font, room), font=sub_font,
+                fill=INK_SOFT, anchor="ls")
+    rows = (n + cols - 1) // cols
+    sy = pad + rows * chip_h + (rows - 1) * round(u * 0.2) + round(u * 0.62)
+    line = [status(position, None)]
+    if adapters.checked_general(position) is not None:
+        line[0] += " · check!"
+    if caption:
+        line.append(f"last: {caption}")
+    if deadline:
+        line.append(deadline)
+    sf = font("regular", round(u * 0.62))
+    text = _fit("  ·  ".join(line), sf, lay.width - 2 * pad)
+    dr.text((lay.width // 2, sy), text, font=sf, fill=INK, anchor="mm")
+
+
+# --------------------------------------------------------------------------- compose
+
+
+def compose(position: Position, *, last_move: MoveMarks | None = None,
+            perspective: int | None = None, names: Sequence[str] | None = None,
+            deadline: str | None = None, caption: str | None = None,
+            before: Position | None = None, size: int = 700) -> tuple[Image.Image, Layout]:
+    """The RGB image of a position (see :func:`render.draw_board`) and its layout."""
+    v = position.variant
+    n = position.seat_count
+    seat = default_perspective(position) if perspective is None else perspective % n
+    args = (v.key, tuple(v.board_size), n, seat, size)
+    lay = layout(*args)
+    spec = spec_for(v.key, v.board_size)
+    looks = _looks(v, n)
+    img = _base(*args).copy()
+    pieces = dict(adapters.visible_pieces(position))
+    if last_move is not None:
+        _draw_last_move(img, lay, spec, last_move, set(pieces))
+    general = adapters.checked_general(position)
+    if general is not None:
+        _paste_centred(img, mark("check", round(lay.step * 1.25)), lay.centre(general))
+    gone: dict[Point, tuple[int, str]] = {}
+    if last_move is not None and before is not None:
+        was = adapters.visible_pieces(before)
+        gone = {p: was[p] for p in (*last_move.captured, *last_move.removed)
+                if p in was and p not in pieces}
+        _draw_pieces(img, lay, spec, looks, gone, ghost=True)
+    _draw_pieces(img, lay, spec, looks, pieces)
+    if last_move is not None:
+        d = _diameter(spec, lay)
+        for p in last_move.captured:
+            if p not in pieces:
+                _paste_centred(img, mark("capture", round(d * 0.5)), lay.centre(p))
+        for p in last_move.removed:
+            if p not in pieces:
+                _paste_centred(img, mark("removed", round(d * 0.62)), lay.centre(p))
+    _header(img, lay, spec, position, looks, names, deadline, caption)
+    return img, lay
+
+
+@lru_cache(maxsize=32)
+def palette(key: str, board_size: tuple[int, int], seat_count: int, size: int,
+            looks: tuple[str, ...]) -> Image.Image:
+    """A 256-colour palette image for one game and size, made once from a sample of
+    everything that can appear: the board, every piece sprite, the marks and panels."""
+    spec = spec_for(key, board_size)
+    lay = layout(key, board_size, seat_count, 0, size)
+    board = static_layer(key, board_size, seat_count, 0, size)
+    d = _diameter(spec, lay)
+    sprites = [piece(spec.piece, look, kind, d) for look in dict.fromkeys(looks)
+               for kind in spec.kinds]
+    sprites += [piece(spec.piece, looks[0], spec.kinds[0], d, True)]
+    sprites += [mark(m, d) for m in ("ring", "from", "check", "capture", "removed")]
+    sprites += [_chip(d * 3, d, s) for s in ("turn", "win", "out", "plain")]
+    cell = d + d // 2
+    strip = Image.new("RGB", (cell * len(sprites), cell * 2), spec.plate)
+    strip.paste(PAPER, (0, cell, strip.width, strip.height))
+    tint = mark("square", cell)
+    for i, sprite in enumerate(sprites):
+        for row in (0, 1):
+            if i % 2 and row == 0:
+                strip.paste(tint, (i * cell, 0), tint)
+            strip.paste(sprite, (i * cell, row * cell), sprite)
+    sample = Image.new("RGB", (max(board.width, strip.width), board.height + strip.height * 3),
+                       PAPER)
+    sample.paste(board, (0, 0))
+    for k in range(3):  # weight the pieces' colours against the large flat board
+        sample.paste(strip, (0, board.height + k * strip.height))
+    text = ImageDraw.Draw(sample)
+    for colour in (INK, INK_SOFT, LAST_MOVE):
+        text.text((4, board.height - 30), "Aa0123456789", font=font("bold", 22),
+                  fill=_rgb(colour))
+    return sample.quantize(colors=256, method=Image.Quantize.MEDIANCUT,
+                           dither=Image.Dither.NONE)
+
+
+def _rgb(c: RGB) -> RGB:
+    return c
+
+
+def to_palette(img: Image.Image, position: Position, size: int) -> Image.Image:
+    v = position.variant
+    pal = palette(v.key, tuple(v.board_size), position.seat_count, size,
+                  _looks(v, position.seat_count))
+    return img.quantize(palette=pal, dither=Image.Dither.NONE)
+
+
+def draw_board(position: Position, *, last_move: MoveMarks | None = None,
+               perspective: int | None = None, names: Sequence[str] | None = None,
+               deadline: str | None = None, caption: str | None = None,
+               before: Position | None = None, size: int = 700) -> RenderedBoard:
+    """Draw ``position`` as a palette PNG; see the package docstring."""
+    img, lay = compose(position, last_move=last_move, perspective=perspective, names=names,
+                       deadline=deadline, caption=caption, before=before, size=size)
+    buf = io.BytesIO()
+    to_palette(img, position, size).save(buf, "PNG", compress_level=PNG_LEVEL)
+    alt = describe(position, last_move=last_move, perspective=lay_seat(lay, position),
+                   names=names, deadline=deadline, caption=caption)
+    return RenderedBoard(buf.getvalue(), alt, lay.width, lay.height, lay)
+
+
+def lay_seat(lay: Layout, position: Position) -> int:
+    """The seat a layout is seen from."""
+    n = position.seat_count
+    return lay.turns * n // 4 if n in (2, 4) else 0
+
+
+__all__ = ["RenderedBoard", "compose", "draw_board", "seat_label"]

@@ -1,0 +1,142 @@
+"""Colours, fonts and per-game board descriptions: the data the renderers are driven by.
+
+Everything a board family needs to know about one game lives in a :class:`BoardSpec`
+(looked up by variant key, :func:`spec_for`); seat colours come from the game's own
+``seat_name`` (``'Red'``, ``'Turquoise'`` ...) through :data:`SEAT_LOOKS`, so a new colour
+name only needs a new entry there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from io import BytesIO
+
+from PIL import ImageFont
+
+RGB = tuple[int, int, int]
+
+# --------------------------------------------------------------------------- fonts
+
+
+@lru_cache(maxsize=None)
+def _font_bytes(name: str) -> bytes:
+    return resources.files("render").joinpath("fonts", name).read_bytes()
+
+
+@lru_cache(maxsize=256)
+def font(kind: str, px: int) -> ImageFont.FreeTypeFont:
+    """A bundled font at ``px`` pixels: ``'han'`` (Xiangqi characters and the river
+    label), ``'bold'`` or ``'regular'`` (Latin text and numbers)."""
+    name = {"han": "TableroHan-Bold.otf", "bold": "TableroSans-Bold.otf",
+            "regular": "TableroSans-Regular.otf"}[kind]
+    return ImageFont.truetype(BytesIO(_font_bytes(name)), max(6, px))
+
+
+# --------------------------------------------------------------------------- colours
+
+PAPER: RGB = (244, 236, 220)        # page and header background
+INK: RGB = (52, 40, 30)             # text and board lines
+INK_SOFT: RGB = (120, 104, 88)      # secondary text, coordinates
+FRAME: RGB = (133, 94, 58)          # the wooden rim around a board
+LAST_MOVE: RGB = (222, 178, 40)     # last-move highlight (warm yellow)
+LAST_MOVE_PATH: RGB = (214, 150, 20)
+CAPTURE_MARK: RGB = (200, 40, 36)   # the cross on a captured point
+REMOVED_MARK: RGB = (60, 96, 170)   # a Querni removal / a huff
+CHECK_GLOW: RGB = (230, 30, 30)
+TURN_BG: RGB = (255, 247, 214)      # header chip of the seat to move
+TURN_EDGE: RGB = (214, 150, 20)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLook:
+    """How a seat's pieces look: body colour, rim colour, text/emblem colour."""
+
+    body: RGB
+    rim: RGB
+    ink: RGB
+    highlight: RGB  # the lighter top of the disc
+
+
+SEAT_LOOKS: dict[str, SeatLook] = {
+    "white": SeatLook((240, 234, 220), (150, 138, 120), (70, 60, 50), (255, 253, 248)),
+    "black": SeatLook((46, 42, 40), (14, 12, 12), (236, 228, 210), (92, 86, 82)),
+    "turquoise": SeatLook((38, 178, 170), (16, 104, 100), (255, 255, 255), (120, 222, 214)),
+    "red": SeatLook((206, 52, 44), (120, 20, 18), (255, 255, 255), (240, 118, 104)),
+    "blue": SeatLook((44, 98, 196), (20, 48, 116), (255, 255, 255), (116, 160, 236)),
+    "pink": SeatLook((246, 160, 196), (186, 74, 124), (90, 18, 52), (255, 212, 230)),
+}
+FALLBACK_LOOKS = ("white", "black", "red", "blue")
+
+# Xiangqi discs are all ivory; the seat shows in the character colour and ring.
+XIANGQI_INK: dict[str, RGB] = {"red": (196, 30, 28), "black": (28, 28, 30)}
+XIANGQI_DISC = SeatLook((246, 228, 190), (150, 108, 62), (28, 28, 30), (255, 246, 222))
+XIANGQI_CHARS: dict[str, dict[str, str]] = {
+    "red": {"K": "帥", "A": "仕", "B": "相", "N": "傌", "R": "俥", "C": "炮", "P": "兵"},
+    "black": {"K": "將", "A": "士", "B": "象", "N": "馬", "R": "車", "C": "砲", "P": "卒"},
+}
+
+
+def look_name(seat_name: str, seat: int) -> str:
+    """The SEAT_LOOKS key for a seat named ``seat_name`` ('Red' -> 'red')."""
+    key = seat_name.strip().lower()
+    return key if key in SEAT_LOOKS else FALLBACK_LOOKS[seat % len(FALLBACK_LOOKS)]
+
+
+# --------------------------------------------------------------------------- board specs
+
+
+@dataclass(frozen=True, slots=True)
+class BoardSpec:
+    """What a board family needs to draw one game's board.
+
+    ``family``: ``'lines'`` (points joined by lines, pieces on intersections),
+    ``'xiangqi'`` (points, river, palaces), ``'squares'`` (checkered squares) or
+    ``'cells'`` (a grid of cells with marked cells).
+    """
+
+    family: str
+    piece: str                      # sprite style: 'stone', 'xiangqi', 'draughts', 'querni'
+    piece_scale: float              # piece diameter as a fraction of the point spacing
+    plate: RGB                      # board surface colour
+    line: RGB = INK
+    dark: RGB = (0, 0, 0)           # squares: the non-playing squares
+    marked: tuple[tuple[int, int], ...] = ()          # cells: marked cells
+    areas: tuple[tuple[int, tuple[tuple[int, int], ...]], ...] = ()  # (seat, cells) tints
+    square_numbers: bool = False    # squares: PDN numbers in the playing squares
+    diagonals: bool = False         # lines: diagonals through points with x + y even
+    kinds: tuple[str, ...] = ("stone",)  # piece kinds (to build the colour palette)
+    kind_names: dict[str, str] = field(default_factory=dict)  # alt text: kind -> word
+
+
+def _querni_areas() -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
+    def around(cx: int, cy: int) -> list[tuple[int, int]]:
+        return [(cx + dx, cy + dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or dy]
+    seat0 = tuple(sorted(around(1, 1) + around(8, 1)))
+    seat1 = tuple(sorted(around(1, 5) + around(8, 5)))
+    return ((0, seat0), (1, seat1))
+
+
+XIANGQI_NAMES = {"K": "general", "A": "advisor", "B": "elephant", "N": "horse",
+                 "R": "chariot", "C": "cannon", "P": "soldier"}
+
+SPECS: dict[str, BoardSpec] = {
+    "alquerque": BoardSpec("lines", "stone", 0.60, plate=(226, 196, 150), diagonals=True),
+    "alquerque-grande": BoardSpec("lines", "stone", 0.64, plate=(226, 196, 150),
+                                  diagonals=True),
+    "xiangqi": BoardSpec("xiangqi", "xiangqi", 0.90, plate=(232, 196, 136),
+                         line=(92, 52, 28), kind_names=XIANGQI_NAMES,
+                         kinds=tuple("KABNRCP")),
+    "damas": BoardSpec("squares", "draughts", 0.80, plate=(238, 218, 180),
+                       dark=(150, 104, 70), square_numbers=True, kinds=("man", "king")),
+    "querni": BoardSpec("cells", "querni", 0.84, plate=(236, 226, 204),
+                        line=(176, 160, 136),
+                        marked=((1, 1), (8, 1), (1, 5), (8, 5)), areas=_querni_areas(),
+                        kinds=("8", "16", "")),
+}
+
+
+def spec_for(key: str, board_size: tuple[int, int]) -> BoardSpec:
+    """The board description of variant ``key``; unknown games get a plain point board."""
+    return SPECS.get(key) or BoardSpec("lines", "stone", 0.6, plate=(226, 196, 150))

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Rebuilds the font subsets bundled in render/fonts/ from Debian's OFL-licensed Noto CJK
+# fonts, so the renderer never depends on fonts installed on the host at run time.
+#
+#   apt-get update && apt-get install -y fonts-noto-cjk     # Debian 12: 1:20220127+repack1-1
+#   scripts/make_font_subset.sh [python]                     # needs fonttools (pyftsubset)
+#
+# Outputs (each a few KB to a few tens of KB):
+#   render/fonts/TableroHan-Bold.otf   Noto Serif CJK TC Bold: the 14 Xiangqi piece characters
+#                                      帥仕相傌俥炮兵 將士象馬車砲卒 plus 楚河漢界 for the river
+#   render/fonts/TableroSans-Bold.otf  Noto Sans CJK JP Bold: printable ASCII and a few symbols
+#   render/fonts/TableroSans-Regular.otf  the same glyphs in the Regular weight
+# The subsets are renamed ("Tablero ...") as the OFL asks of modified versions; copyright
+# and licence name records are kept, and render/fonts/OFL.txt carries the licence text.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${1:-/work/venv/bin/python}
+NOTO=/usr/share/fonts/opentype/noto
+OUT=render/fonts
+HAN="帥仕相傌俥炮兵將士象馬車砲卒楚河漢界"
+# printable ASCII, plus middle dot, en/em dash, ellipsis, multiplication sign, arrows, bullet
+LATIN="U+0020-007E,U+00B7,U+00D7,U+2013,U+2014,U+2022,U+2026,U+2190-2193,U+25B6,U+25CF"
+
+subset() {  # ttc font-number text-or-unicodes-flag value output family
+    "$PY" -m fontTools.subset "$1" --font-number="$2" "$3=$4" --output-file="$5" \
+        --layout-features='' --no-hinting --desubroutinize --name-IDs='0,1,2,3,4,5,6,13,14' \
+        --name-languages='1033' --drop-tables+=DSIG,vhea,vmtx,VORG
+    "$PY" - "$5" "$6" <<'PYEOF'
+import sys
+from fontTools.ttLib import TTFont
+path, family = sys.argv[1], sys.argv[2]
+font = TTFont(path)
+style = font["name"].getDebugName(2) or "Regular"
+ps = (family + "-" + style).replace(" ", "")
+for rec in font["name"].names:
+    if rec.nameID in (1, 16):
+        rec.string = family
+    elif rec.nameID == 4:
+        rec.string = f"{family} {style}"
+    elif rec.nameID in (3, 6):
+        rec.string = ps
+if "CFF " in font:
+    cff = font["CFF "].cff
+    cff.fontNames = [ps]
+    top = cff.topDictIndex[0]
+    top.FullName = f"{family} {style}"
+    top.FamilyName = family
+font.save(path)
+PYEOF
+}
+
+subset "$NOTO/NotoSerifCJK-Bold.ttc" 3 --text "$HAN" "$OUT/TableroHan-Bold.otf" "Tablero Han"
+subset "$NOTO/NotoSansCJK-Bold.ttc" 0 --unicodes "$LATIN" "$OUT/TableroSans-Bold.otf" "Tablero Sans"
+subset "$NOTO/NotoSansCJK-Regular.ttc" 0 --unicodes "$LATIN" "$OUT/TableroSans-Regular.otf" \
+    "Tablero Sans"
+{
+    echo "Copyright © 2014-2022 Adobe (http://www.adobe.com/), Google Inc. (Noto CJK, Source Han)."
+    echo "The subsets in this directory are Modified Versions of Noto Serif CJK TC Bold and"
+    echo "Noto Sans CJK JP Bold/Regular, renamed \"Tablero Han\" and \"Tablero Sans\"."
+    echo
+    awk '/SIL OPEN FONT LICENSE Version 1.1/{p=1; print " -----------------------------------------------------------"}
+         /^License: GPL-3\+$/{p=0} p' /usr/share/doc/fonts-noto-cjk/copyright | sed 's/^ //; s/^\.$//'
+} > "$OUT/OFL.txt"
+ls -l "$OUT"
