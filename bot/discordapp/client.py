@@ -60,7 +60,7 @@ class TableroBot(discord.Client):
 
     def __init__(self, service: Any, *, sync_state: SyncState | None = None,
                  auto_sync: bool = True, sweep_seconds: float = 60.0,
-                 **options: Any) -> None:
+                 background: bool = True, **options: Any) -> None:
         super().__init__(
             intents=intents(),
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False,
@@ -78,12 +78,15 @@ class TableroBot(discord.Client):
         self.sync_state = sync_state
         self.auto_sync = auto_sync
         self.sweep_seconds = sweep_seconds
+        self.background = background
         self.sweep_runs = 0
         register_commands(self.tree, self.handlers)
         self._sweep = tasks.loop(seconds=sweep_seconds)(self._sweep_once)
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(MatchButton, LeaderboardButton)
+        if not self.background:
+            return  # `tablero sync`: log in, sync, leave
         if self.auto_sync:
             try:
                 await sync_commands(self, self.tree, self.sync_state)

@@ -7,6 +7,7 @@ virtualizes, so ``env.advance_time`` moves deadlines and the sweep loop together
 from __future__ import annotations
 
 import random
+from collections.abc import AsyncIterator
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -27,14 +28,14 @@ class DiscordClock:
         return discord.utils.utcnow()
 
 
-def make_repository(path: Path) -> Any:
+async def make_repository(path: Path) -> Any:
+    """The SQLite repository on a temp file (the memory one until storage lands)."""
     try:
-        from storage.sqlite import SqliteRepository  # noqa: F401
+        from storage.sqlite import open_repository
     except ImportError:
         from storage.memory import MemoryRepository
         return MemoryRepository()
-    from storage import open_repository
-    return open_repository(path)
+    return await open_repository(path)
 
 
 def make_bot(tmp_path: Path, repository: Any, seed: int = 1) -> TableroBot:
@@ -64,8 +65,10 @@ class World:
 
 
 @pytest.fixture
-def repository(tmp_path: Path) -> Any:
-    return make_repository(tmp_path / "tablero.db")
+async def repository(tmp_path: Path) -> AsyncIterator[Any]:
+    repo = await make_repository(tmp_path / "tablero.db")
+    yield repo
+    await repo.close()
 
 
 @pytest.fixture

@@ -1,0 +1,96 @@
+"""``tablero run``, ``tablero sync`` and ``tablero invite``.
+
+The token arrives as a ``SecretStr`` and is unwrapped only in the call that hands it to
+discord.py; it is never printed or logged (discord.py does not log it either).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from pathlib import Path
+from typing import Any
+
+from pydantic import SecretStr
+
+from bot.discordapp import create_bot
+from bot.discordapp.permissions import application_id_from_token, invite_url
+from bot.discordapp.sync import sync_commands
+
+log = logging.getLogger("tablero.discord")
+
+
+async def _open(database: Path) -> Any:
+    from storage import open_repository
+    database.parent.mkdir(parents=True, exist_ok=True)
+    return await open_repository(database)
+
+
+def _renderer() -> Any:
+    try:
+        from render import BoardRenderer  # type: ignore[attr-defined]
+    except ImportError:
+        log.warning("board images are off: the renderer is not available")
+        return None
+    return BoardRenderer()
+
+
+async def run_bot(token: SecretStr, database: Path, *, sweep_seconds: float = 60.0) -> None:
+    """Run the bot until interrupted: SQLite at ``database``, the deadline sweep, an
+    automatic command sync only when the command tree changed."""
+    from bot.service import SystemClock
+
+    repository = await _open(database)
+    bot = create_bot(repository, SystemClock(), renderer=_renderer(), database=database,
+                     sweep_seconds=sweep_seconds)
+    try:
+        async with bot:
+            await bot.start(token.get_secret_value())
+    finally:
+        await repository.close()
+
+
+async def sync_now(token: SecretStr, database: Path, guild_id: int | None = None) -> int:
+    """Register the commands now (globally, or in one server); the number registered."""
+    from bot.service import SystemClock
+    from storage.memory import MemoryRepository
+
+    bot = create_bot(MemoryRepository(), SystemClock(), database=database,
+                     auto_sync=False)
+    bot.background = False
+    async with bot:
+        await bot.login(token.get_secret_value())
+        await sync_commands(bot, bot.tree, bot.sync_state, guild_id=guild_id, force=True)
+        count = len(bot.tree.get_commands(guild=None))
+    return count
+
+
+def invite(token: SecretStr | None, client_id: int | None) -> str:
+    """The invite URL; the application id comes from ``client_id`` or the token."""
+    if client_id is None and token is not None:
+        client_id = application_id_from_token(token.get_secret_value())
+    if client_id is None:
+        raise SystemExit("tablero invite: pass --client-id (the Application ID from the "
+                         "Developer Portal) or set DISCORD_TOKEN")
+    return invite_url(client_id)
+
+
+def run(token: SecretStr, database: Path, **kwargs: Any) -> int:
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(run_bot(token, database, **kwargs))
+    return 0
+
+
+def settings_values() -> tuple[SecretStr | None, Path]:
+    """The token and database path from the application's settings (environment / .env)."""
+    try:
+        from bot.settings import Settings  # type: ignore[import-not-found]
+    except ImportError:
+        import os
+        token = os.environ.get("DISCORD_TOKEN") or None
+        return (SecretStr(token) if token else None,
+                Path(os.environ.get("TABLERO_DATABASE", "tablero.db")))
+    s = Settings()
+    token = s.discord_token
+    return (token if token and token.get_secret_value() else None, Path(s.database))
