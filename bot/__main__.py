@@ -1,11 +1,17 @@
-"""The ``tablero`` command line."""
+"""The ``tablero`` command line: ``run`` (Discord, or the console without a token),
+``console`` and ``games``."""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import importlib
+import logging
 import sys
+from pathlib import Path
 
 import rules
+from bot.settings import Settings, load_settings
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -15,6 +21,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("games", help="list the games the rules core knows")
     sub.add_parser("run", help="start the bot (the console when no DISCORD_TOKEN is set)")
+    console = sub.add_parser("console", help="play in the terminal, no Discord needed")
+    console.add_argument("--db", type=Path, help="SQLite file (default: TABLERO_DB)")
+    console.add_argument("--boards", type=Path,
+                         help="write board PNGs here (default: TABLERO_BOARDS)")
+    console.add_argument("--seed", type=int, help="seed seat draws (reproducible scripts)")
     sync = sub.add_parser("sync", help="register the slash commands with Discord now")
     sync.add_argument("--guild", type=int, default=None,
                       help="register them in this server only (instant; for testing)")
@@ -24,6 +35,34 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def console_main(settings: Settings, db: Path | None = None, boards: Path | None = None,
+                 seed: int | None = None) -> int:
+    from bot.console import run_console
+
+    return asyncio.run(run_console(db or settings.db_path,
+                                   boards_dir=boards or settings.boards_dir, seed=seed))
+
+
+def discord_main(settings: Settings) -> int:
+    """>>> HOOK for the Discord adapter (issue 8, branch ``discord``) <<<
+
+    ``tablero run`` with a token imports the adapter lazily (``bot.discordapp.cli.run``)
+    and hands it the token, the database path and the sweep period.
+    """
+    try:
+        cli = importlib.import_module("bot.discordapp.cli")
+    except ImportError as e:
+        if not (e.name or "").startswith("bot.discordapp"):
+            raise
+        print("The Discord adapter is not part of this checkout yet (bot.discordapp); "
+              "unset DISCORD_TOKEN to use the console, or run: tablero console",
+              file=sys.stderr)
+        return 2
+    code: int = cli.run(settings.discord_token, settings.db_path,
+                        sweep_seconds=settings.sweep_seconds)
+    return code
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -31,39 +70,24 @@ def main(argv: list[str] | None = None) -> int:
         for key, v in rules.VARIANTS.items():
             print(f"{key:18} {v.name}")
         return 0
-    if args.command in ("run", "sync", "invite"):
-        return discord_command(args)
-    parser.print_help()
-    print("\nThe local console (`tablero console`) and the Discord bot (`tablero run`) "
-          "are being built; `tablero games` lists the games available so far.")
-    return 0
+    if args.command not in ("run", "console", "sync", "invite"):
+        parser.print_help()
+        return 0
+    settings = load_settings()
+    if args.command in ("sync", "invite"):
+        from bot.discordapp import cli as discord_cli
 
-
-def discord_command(args: argparse.Namespace) -> int:
-    """``run`` / ``sync`` / ``invite``: the Discord side (imported only when used)."""
-    import asyncio
-    import logging
-
-    from bot.discordapp import cli
-
-    logging.basicConfig(level=logging.INFO,
+        return discord_cli.command(args.command, settings, guild=args.guild if
+                                   args.command == "sync" else None,
+                                   client_id=getattr(args, "client_id", None))
+    logging.basicConfig(level=settings.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    token, database = cli.settings_values()
-    if args.command == "invite":
-        print(cli.invite(token, args.client_id))
-        return 0
-    if token is None:
-        if args.command == "run":
-            print("No DISCORD_TOKEN set: the Discord bot needs one (see README).")
-            return 2
-        print("tablero sync needs DISCORD_TOKEN (see README).")
-        return 2
-    if args.command == "sync":
-        count = asyncio.run(cli.sync_now(token, database, args.guild))
-        where = f"server {args.guild}" if args.guild else "all servers (global)"
-        print(f"Registered {count} commands for {where}.")
-        return 0
-    return cli.run(token, database)
+    if args.command == "console":
+        return console_main(settings, args.db, args.boards, args.seed)
+    if not settings.has_token:
+        print("No DISCORD_TOKEN set: starting the local console instead (see .env.example).")
+        return console_main(settings)
+    return discord_main(settings)
 
 
 if __name__ == "__main__":

@@ -31,6 +31,8 @@ from rules.registry import VARIANTS, register, variant
 from rules import xiangqi  # noqa: F401  isort: skip
 from rules import damas  # noqa: F401  isort: skip
 from rules import querni  # noqa: F401  isort: skip
+from rules import alquerque  # noqa: F401  isort: skip
+from rules import alquerque_grande  # noqa: F401  isort: skip
 
 __all__ = [
     "VARIANTS",

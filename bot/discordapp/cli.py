@@ -82,15 +82,19 @@ def run(token: SecretStr, database: Path, **kwargs: Any) -> int:
     return 0
 
 
-def settings_values() -> tuple[SecretStr | None, Path]:
-    """The token and database path from the application's settings (environment / .env)."""
-    try:
-        from bot.settings import Settings  # type: ignore[import-not-found]
-    except ImportError:
-        import os
-        token = os.environ.get("DISCORD_TOKEN") or None
-        return (SecretStr(token) if token else None,
-                Path(os.environ.get("TABLERO_DATABASE", "tablero.db")))
-    s = Settings()
-    token = s.discord_token
-    return (token if token and token.get_secret_value() else None, Path(s.database))
+
+def command(name: str, settings: Any, *, guild: int | None = None,
+            client_id: int | None = None) -> int:
+    """``tablero sync`` and ``tablero invite`` with the application's Settings."""
+    token: SecretStr | None = settings.discord_token
+    if name == "invite":
+        print(invite(token, client_id))
+        return 0
+    if token is None:
+        print("tablero sync needs DISCORD_TOKEN (see README and .env.example).")
+        return 2
+    guild = guild if guild is not None else settings.dev_guild_id
+    count = asyncio.run(sync_now(token, settings.db_path, guild))
+    where = f"server {guild}" if guild else "every server (global; may take a while to show)"
+    print(f"Registered {count} commands for {where}.")
+    return 0

@@ -51,6 +51,7 @@ from bot.service.events import (
     SetupSubmitted,
     TurnStarted,
 )
+from bot.service.exports import export_record
 from bot.service.ports import BoardRenderer, Clock, Notifier, Repository
 from bot.service.ratings import ladder_key, rate_groups
 from bot.service.records import (
@@ -105,6 +106,23 @@ class _Replay:
     entries: tuple[tuple[int, int | None, str, str], ...]  # ply, user, canonical, display
     last_marks: MoveMarks | None
     ended: Outcome | None  # a special entry that ended the game
+
+
+SETUP_HIDDEN = "setup (hidden until both players have submitted)"
+
+
+def _in_setup(p: Position) -> bool:
+    """A setup phase (Querni ``choose``): moves are arrangements, submitted per seat."""
+    return callable(getattr(p, "has_submitted", None))
+
+
+def _parse(v: Variant, p: Position, seat: int | None, text: str) -> object:
+    """``v.parse_move``, except while several seats are to move in a setup phase: then the
+    text is ``seat``'s arrangement (Querni's ``parse_arrangement``)."""
+    parse_arrangement = getattr(v, "parse_arrangement", None)
+    if len(p.to_move) > 1 and seat is not None and callable(parse_arrangement):
+        return parse_arrangement(p, seat, text)
+    return v.parse_move(p, text)
 
 
 def _json_ready(value: object) -> object:
@@ -224,7 +242,7 @@ class MatchService:
                     else:
                         p = r
                     continue
-                move = v.parse_move(p, e.text)
+                move = _parse(v, p, e.seat, e.text)
                 canonical = v.format_move(p, move)
                 display = v.display_move(p, move)
                 marks = v.move_marks(p, move)
@@ -300,7 +318,8 @@ class MatchService:
             joined=tuple(s.user_id for s in rec.seats if s.accepted),
             seat_count=rec.seat_count, ply=rec.ply, to_move=to_move, deadline=rec.deadline,
             days_per_move=rec.days_per_move, rated=rec.rated, result=result,
-            position_text=rec.position_text, last_move=rec.last_move,
+            position_text=SETUP_HIDDEN if len(rec.to_move) > 1 else rec.position_text,
+            last_move=rec.last_move,
             draw_offer_by=rec.draw_offer.by if rec.draw_offer else None, broken=rec.broken)
 
     @staticmethod
@@ -647,7 +666,7 @@ class MatchService:
         state = await self._state(rec)
         p = state.position
         v = p.variant
-        in_setup = len(p.to_move) > 1
+        in_setup = _in_setup(p)
         if me.seat not in p.to_move:
             if p.to_move:
                 names = " and ".join(v.seat_name(s, p.seat_count) for s in sorted(p.to_move))
@@ -657,7 +676,7 @@ class MatchService:
             raise NotAllowed("this match is not in its setup phase")
         if in_setup and not setup:
             raise NotAllowed("the match is in its setup phase: submit your arrangement")
-        move = v.parse_move(p, text if not in_setup else self._setup_text(me.seat, text))
+        move = _parse(v, p, me.seat, text)
         canonical = v.format_move(p, move)
         display = "setup submitted" if in_setup else v.display_move(p, move)
         marks = None if in_setup else v.move_marks(p, move)
@@ -672,7 +691,7 @@ class MatchService:
         ratings = None
         if outcome is not None:
             after, ratings = self._finish(after, outcome)
-        elif set(new.to_move) != set(p.to_move) or not in_setup:
+        else:
             deadline, remind = self._deadline(now, rec.days_per_move)
             after = dataclasses.replace(after, deadline=deadline, remind_at=remind,
                                         seats=self._sync_out(after, new))
@@ -694,18 +713,12 @@ class MatchService:
             await self._notify(MatchEnded(view, result, outcome.reason))
         elif in_setup:
             await self._notify(SetupSubmitted(view, user))
-            if len(new.to_move) <= 1:
+            if not _in_setup(new):
                 await self._notify(TurnStarted(view, view.to_move, None))
         else:
             await self._notify(TurnStarted(view, view.to_move, display))
         return MoveResult(view, canonical if not in_setup else "setup", display,
                           outcome is not None, result)
-
-    @staticmethod
-    def _setup_text(seat: int, text: str) -> str:
-        """Setup text as the game reads it. Querni's parser learns the seat from the text
-        when two seats are to move; ``<seat>: numbers`` is the form it is given."""
-        return text if ":" in text else f"{seat}: {text}"
 
     @staticmethod
     def _sync_out(rec: MatchRecord, p: Position) -> tuple[SeatRecord, ...]:
@@ -733,7 +746,7 @@ class MatchService:
         except ServiceError:
             return []
         p = state.position
-        if me.seat not in p.to_move or len(p.to_move) > 1 or me.out:
+        if me.seat not in p.to_move or _in_setup(p) or me.out:
             return []
         v = p.variant
         if not isinstance(prefix, str):
@@ -962,16 +975,14 @@ class MatchService:
             shown = tuple((e.ply, e.user_id, e.text, e.text) for e in entries)
             return HistoryView(self._view(rec), shown, "tablero",
                                self._tablero_export(rec, [e.text for e in entries]))
-        v = self._variant(rec.game)
         fmt, export = "tablero", ""
-        exporter = getattr(v, "export_record", None)
-        if callable(exporter):
-            try:
-                fmt, export = exporter(rec.start_text, [e.text for e in entries
-                                                        if not e.text.startswith("#")])
-            except Exception:  # an exporter bug must not hide the record
-                log.exception("export failed for match %s", rec.id)
-                fmt, export = "tablero", ""
+        try:
+            found = export_record(rec, entries)
+        except Exception:  # an exporter bug must not hide the record
+            log.exception("export failed for match %s", rec.id)
+            found = None
+        if found is not None:
+            fmt, export = found
         if not export:
             export = self._tablero_export(rec, [c for _, _, c, _ in replay.entries])
         return HistoryView(self._view(rec), replay.entries, fmt, export)

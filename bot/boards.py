@@ -1,0 +1,82 @@
+"""Composition-root glue between the service and ``render`` (the service never imports
+render): a ``BoardRenderer`` over ``render.draw_board`` when the render package offers it,
+and a text board for terminals."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from bot.service import BoardRenderer
+from rules import MoveMarks, Position
+from rules.notation import FILES
+
+
+class DrawBoardRenderer:
+    """``BoardRenderer`` over ``render.draw_board(position, last_move=, perspective=)``."""
+
+    def __init__(self, draw_board: Any) -> None:
+        self._draw_board = draw_board
+
+    def render(self, position: Position, *, last_move: MoveMarks | None = None,
+               perspective: int | None = None) -> bytes:
+        drawn = self._draw_board(position, last_move=last_move, perspective=perspective)
+        png = getattr(drawn, "png", drawn)
+        return bytes(png)
+
+
+def load_renderer() -> BoardRenderer | None:
+    """The PNG renderer if the render package provides ``draw_board``, else None."""
+    try:
+        module = importlib.import_module("render")
+    except ImportError:
+        return None
+    draw_board = getattr(module, "draw_board", None)
+    if draw_board is None:
+        try:
+            draw_board = getattr(importlib.import_module("render.draw"), "draw_board", None)
+        except ImportError:
+            return None
+    return DrawBoardRenderer(draw_board) if callable(draw_board) else None
+
+
+def piece_label(v_seat_name: str, seat: int, kind: str) -> str:
+    """A short label for a piece: Xiangqi letters (Red upper, Black lower), Querni numbers
+    with the seat's initial, draughts kings in capitals, stones by the seat's initial."""
+    initial = v_seat_name[:1] or str(seat)
+    if len(kind) == 1 and kind.isalpha():
+        return kind.upper() if seat == 0 else kind.lower()
+    if kind.isdigit():
+        return f"{kind}{initial.lower()}"
+    if kind == "king":
+        return initial.upper() + "K"
+    return initial.lower()
+
+
+def text_board(position: Position, last_move: MoveMarks | None = None) -> str:
+    """The position as text, rank by rank from the top, seen by seat 0; points of the last
+    move are bracketed. Works for every game through ``pieces()`` and ``board_size``.
+
+    >>> import rules
+    >>> print(text_board(rules.variant("xiangqi").start()).splitlines()[0])
+    10   r   n   b   a   k   a   b   n   r
+    """
+    v = position.variant
+    width, height = v.board_size
+    n = position.seat_count
+    pieces = position.pieces()
+    labels = {pt: piece_label(v.seat_name(pc.seat, n), pc.seat, pc.kind)
+              for pt, pc in pieces.items()}
+    cell = max([1, *(len(s) for s in labels.values())]) + 3
+    marked = set(last_move.path) if last_move else set()
+    lines = []
+    for y in range(height - 1, -1, -1):
+        row = []
+        for x in range(width):
+            label = labels.get((x, y), ".")
+            if (x, y) in marked:
+                label = f"[{label}]"
+            row.append(label.rjust(cell))
+        lines.append(f"{y + 1:>2}" + "".join(row))
+    lines.append("  " + "".join(FILES[x].rjust(cell) for x in range(width)))
+    return "\n".join(lines)

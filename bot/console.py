@@ -1,0 +1,547 @@
+"""The local console: the match service over SQLite in a terminal, one person playing
+several users. It is the way to try Tablero without Discord and it drives end-to-end tests.
+
+    as alice
+    /challenge @bob xiangqi days:3
+    as bob
+    /accept
+    /move h3-e3
+    /board
+
+Commands take an optional ``#<match>``; without it they act on the user's current match
+(the last one he touched or was told about, or his only live match). Every reply and every
+notification is printed; boards are drawn as text and, when the render package is
+present and ``--boards`` is given, written as PNG files whose path is printed. Input comes
+from stdin (a prompt on a terminal, a script otherwise); the console exits 0 at the end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shlex
+import sys
+import zlib
+from collections.abc import Awaitable, Callable, Iterable
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import TextIO
+
+import rules
+from bot.boards import load_renderer, text_board
+from bot.service import (
+    BoardRenderer,
+    ChallengeClosed,
+    ChallengeReceived,
+    Clock,
+    DeadlineReminder,
+    DrawDeclined,
+    DrawOffered,
+    Event,
+    LobbyChanged,
+    MatchEnded,
+    MatchService,
+    MatchView,
+    MoveResult,
+    PlayerOut,
+    ServiceError,
+    SetupSubmitted,
+    SystemClock,
+    TurnStarted,
+)
+
+CONSOLE_GUILD = 1
+CONSOLE_CHANNEL = 1
+
+HELP = """\
+Commands (a #<match> argument picks a match; otherwise your current one):
+  as NAME                         act as user NAME (created on first use)
+  /challenge [@user ...] GAME [option:value ...] [days:N] [casual] [seat:NAME]
+                                  no @user = an open challenge; 4-player games make a lobby
+  /accept  /decline  /cancel  /join [seat:NAME]
+  /move TEXT                      e.g. /move h3-e3
+  /moves [PREFIX]                 legal moves (the autocomplete list)
+  /setup NUMBERS                  Querni 'choose': your 16 numbers in cell order
+  /board   /games   /open   /history   /resign
+  /draw offer|accept|decline
+  /leaderboard GAME [PAGE]   /stats [@user]
+  /settings [days:N] [reminders:on|off] [threads:on|off]
+  /notify mention|dm              how you want to be told it is your turn
+  /sweep [+DAYS]                  run the deadline sweep (optionally DAYS from now)
+  /games-list                     the games Tablero knows
+  /help   quit"""
+
+
+def user_id(name: str) -> int:
+    """A stable id for a console user name (the same in every session on a database)."""
+    return zlib.crc32(name.strip().lower().lstrip("@").encode()) + 1_000
+
+
+class ShiftedClock:
+    """The system clock plus an offset that ``/sweep +DAYS`` moves forward."""
+
+    def __init__(self, base: Clock | None = None) -> None:
+        self.base = base or SystemClock()
+        self.offset = timedelta()
+
+    def now(self) -> datetime:
+        return self.base.now() + self.offset
+
+
+class Console:
+    """Reads command lines and prints replies; also the service's notifier."""
+
+    def __init__(self, out: TextIO, *, boards_dir: Path | None = None,
+                 renderer: BoardRenderer | None = None,
+                 clock: ShiftedClock | None = None) -> None:
+        self.out = out
+        self.boards_dir = boards_dir
+        self.renderer = renderer
+        self.clock = clock or ShiftedClock()
+        self.service: MatchService | None = None
+        self.names: dict[int, str] = {}
+        self.current_user: int | None = None
+        self.current_match: dict[int, int] = {}
+
+    # ------------------------------------------------------------------ output
+
+    def say(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+    def name(self, uid: int | None) -> str:
+        if uid is None:
+            return "(empty)"
+        return self.names.get(uid, f"user{uid}")
+
+    def names_of(self, uids: Iterable[int]) -> str:
+        return ", ".join(self.name(u) for u in uids) or "nobody"
+
+    def describe(self, m: MatchView) -> str:
+        seats = "; ".join(f"{s.name}: {self.name(s.user_id)}" + (" (out)" if s.out else "")
+                          for s in m.seats)
+        if not seats:
+            seats = f"{self.name(m.challenger_id)} vs " + (
+                self.names_of(m.invited) if m.invited else "anyone")
+        state = m.status.value
+        if m.status.value == "active":
+            state = f"move {m.ply + 1}, {self.names_of(m.to_move)} to move"
+            if m.deadline:
+                state += f" by {m.deadline:%Y-%m-%d %H:%M} UTC"
+        elif m.result is not None:
+            state += f": {self.result_text(m)}"
+        opts = " ".join(f"{k}:{v}" for k, v in m.options.items() if k != "seed")
+        rated = "rated" if m.rated else "casual"
+        return (f"#{m.id} {m.game_name}{' ' + opts if opts else ''} ({rated}, "
+                f"{m.days_per_move}d/move) - {seats} - {state}")
+
+    def result_text(self, m: MatchView) -> str:
+        r = m.result
+        if r is None:
+            return m.status.value
+        if not r.winners:
+            return f"draw ({r.reason})" if r.ranking else r.reason
+        return f"{self.names_of(r.winners)} won ({r.reason})"
+
+    async def notify(self, event: Event) -> None:
+        """The console's Notifier: print what Discord would post."""
+        m = event.match
+        self.remember(m)
+        if isinstance(event, ChallengeReceived):
+            to = self.names_of(event.to) if event.to else "anyone (open challenge)"
+            self.say(f"* {self.name(event.by)} challenges {to} to {m.game_name} "
+                     f"(match #{m.id}): /accept or /decline")
+        elif isinstance(event, LobbyChanged):
+            verb = "joined" if event.joined else "left"
+            self.say(f"* {self.name(event.user_id)} {verb} lobby #{m.id} "
+                     f"({len(m.joined)}/{m.seat_count})")
+        elif isinstance(event, ChallengeClosed):
+            self.say(f"* match #{m.id} {event.reason} by {self.name(event.by)}")
+        elif isinstance(event, TurnStarted):
+            last = f" after {event.last_move}" if event.last_move else ""
+            self.say(f"* #{m.id}{last}: {self.names_of(event.users)} to move")
+        elif isinstance(event, DeadlineReminder):
+            hours = event.remaining.total_seconds() / 3600
+            self.say(f"* reminder #{m.id}: {self.names_of(event.users)}, your move is due "
+                     f"in {hours:.0f} h")
+        elif isinstance(event, PlayerOut):
+            self.say(f"* #{m.id}: {self.name(event.user_id)} is out ({event.reason})")
+        elif isinstance(event, DrawOffered):
+            self.say(f"* #{m.id}: {self.name(event.by)} offers a draw (/draw accept or "
+                     "/draw decline)")
+        elif isinstance(event, DrawDeclined):
+            self.say(f"* #{m.id}: {self.name(event.by)} declined the draw")
+        elif isinstance(event, SetupSubmitted):
+            self.say(f"* #{m.id}: {self.name(event.user_id)} submitted an arrangement")
+        elif isinstance(event, MatchEnded):
+            self.say(f"* #{m.id} is over: {self.result_text(m)}"
+                     + (f" - {m.broken}" if m.broken else ""))
+
+    def remember(self, m: MatchView) -> None:
+        for uid in (*m.players(), *m.invited, m.challenger_id):
+            self.current_match.setdefault(uid, m.id)
+        for uid in m.to_move:
+            self.current_match[uid] = m.id
+
+    # ------------------------------------------------------------------ boards
+
+    async def show_board(self, match_id: int) -> None:
+        assert self.service is not None
+        m = await self.service.get_match(match_id)
+        if m.position_text.startswith("setup"):
+            self.say(f"#{m.id}: the board appears once both arrangements are in")
+            return
+        position, marks = await self.service.position(match_id)
+        self.say(text_board(position, marks))
+        self.say(self.service.describe(m, position))
+        if self.boards_dir is not None and self.service.renderer is not None:
+            image = await self.service.board_image(match_id)
+            if image is not None:
+                self.boards_dir.mkdir(parents=True, exist_ok=True)
+                path = self.boards_dir / f"match{m.id}-ply{m.ply}.png"
+                path.write_bytes(image.png)
+                self.say(f"board image: {path}")
+
+    # ------------------------------------------------------------------ commands
+
+    def user(self) -> int:
+        if self.current_user is None:
+            raise ServiceError("say who you are first: as NAME")
+        return self.current_user
+
+    async def pick_match(self, args: list[str]) -> int:
+        """The match named by a ``#N`` argument (removed from ``args``), else the current."""
+        assert self.service is not None
+        for a in list(args):
+            if a.startswith("#") and a[1:].isdigit():
+                args.remove(a)
+                return int(a[1:])
+        uid = self.user()
+        games = await self.service.games_of(CONSOLE_GUILD, uid)
+        current = self.current_match.get(uid)
+        if current is not None and any(g.id == current for g in games):
+            return current
+        if len(games) == 1 or (games and uid in games[0].to_move):
+            return games[0].id
+        if current is not None:
+            return current
+        raise ServiceError("which match? add #<number> (see /games)")
+
+    async def handle(self, line: str) -> bool:
+        """Run one command line; False when the console should stop."""
+        line = line.strip()
+        if not line or line.startswith(";"):
+            return True
+        try:
+            words = shlex.split(line)
+        except ValueError:
+            words = line.split()
+        head, args = words[0].lower(), words[1:]
+        try:
+            if head in ("quit", "exit", "/quit", "/exit"):
+                return False
+            if head in ("as", "/as"):
+                if len(args) != 1:
+                    raise ServiceError("as NAME")
+                name = args[0].lstrip("@")
+                self.current_user = user_id(name)
+                self.names[self.current_user] = name
+                self.say(f"you are {name}")
+                return True
+            command = COMMANDS.get(head.lstrip("/"))
+            if command is None:
+                raise ServiceError(f"unknown command {head!r}; /help lists them")
+            await command(self, args, line)
+        except ServiceError as e:
+            self.say(f"! {e.message}")
+        except rules.RulesError as e:
+            self.say(f"! {e.message}")
+        return True
+
+    async def run(self, stream: TextIO, *, prompt: bool = False) -> int:
+        while True:
+            if prompt:
+                who = self.name(self.current_user) if self.current_user else ""
+                self.out.write(f"{who}> ")
+                self.out.flush()
+            line = await asyncio.to_thread(stream.readline)
+            if not line:
+                return 0
+            if not prompt:
+                self.say(f"> {line.rstrip()}")
+            if not await self.handle(line):
+                return 0
+
+    # the commands ------------------------------------------------------
+
+    async def cmd_help(self, args: list[str], line: str) -> None:
+        self.say(HELP)
+
+    async def cmd_games_list(self, args: list[str], line: str) -> None:
+        for key, v in rules.VARIANTS.items():
+            opts = " ".join(f"{k}:{'|'.join(map(str, vals)) or '...'}"
+                            for k, vals in v.options.items())
+            self.say(f"{key:18} {v.name}{'  ' + opts if opts else ''}")
+
+    async def cmd_challenge(self, args: list[str], line: str) -> None:
+        assert self.service is not None
+        uid = self.user()
+        opponents: list[int] = []
+        game: str | None = None
+        options: dict[str, object] = {}
+        days: int | None = None
+        rated = True
+        seat: str | None = None
+        for a in args:
+            if a.startswith("@"):
+                opponents.append(user_id(a))
+                self.names[user_id(a)] = a[1:]
+            elif ":" in a:
+                key, _, value = a.partition(":")
+                key = key.lower()
+                if key == "days":
+                    if not value.isdigit() or len(value) > 3:
+                        raise ServiceError("days must be a number from 1 to 14")
+                    days = int(value)
+                elif key == "seat":
+                    seat = value
+                elif key == "rated":
+                    rated = value.lower() not in ("no", "off", "false", "0")
+                else:
+                    options[key] = value
+            elif a.lower() in ("casual", "unrated"):
+                rated = False
+            elif a.lower() == "rated":
+                rated = True
+            elif game is None:
+                game = a
+            else:
+                raise ServiceError(f"what is {a!r}? options are written name:value")
+        if game is None:
+            raise ServiceError("which game? /challenge @bob xiangqi (see /games-list)")
+        m = await self.service.challenge(CONSOLE_GUILD, CONSOLE_CHANNEL, uid, game,
+                                         opponents=opponents, options=options, days=days,
+                                         rated=rated, seat=seat)
+        self.current_match[uid] = m.id
+        self.say(f"created {self.describe(m)}")
+
+    def _seat_arg(self, args: list[str]) -> str | None:
+        for a in args:
+            if a.lower().startswith("seat:"):
+                return a.partition(":")[2]
+        return None
+
+    async def cmd_accept(self, args: list[str], line: str) -> None:
+        assert self.service is not None
+        uid = self.user()
+        match_id = await self._pick_waiting(args)
+        m = await self.service.accept(match_id, uid, self._seat_arg(args))
+        self.current_match[uid] = m.id
+        self.say(f"accepted: {self.describe(m)}")
+        if m.status.value == "active":
+            await self.show_board(m.id)
+
+    async def _pick_waiting(self, args: list[str]) -> int:
+        """For /accept and /join: a #N, else the newest challenge naming or open to me."""
+        assert self.service is not None
+        for a in list(args):
+            if a.startswith("#") and a[1:].isdigit():
+                args.remove(a)
+                return int(a[1:])
+        uid = self.user()
+        for g in await self.service.games_of(CONSOLE_GUILD, uid):
+            if uid in g.invited:
+                return g.id
+        for g in await self.service.open_challenges(CONSOLE_GUILD):
+            if uid not in g.joined:
+                return g.id
+        raise ServiceError("there is no challenge waiting for you (see /games, /open)")
+
+    async def cmd_join(self, args: list[str], line: str) -> None:
+        assert self.service is not None
+        uid = self.user()
+        match_id = await self._pick_waiting(args)
+        m = await self.service.join(match_id, uid, self._seat_arg(args))
+        self.current_match[uid] = m.id
+        self.say(f"joined: {self.describe(m)}")
+        if m.status.value == "active":
+            await self.show_board(m.id)
+
+    async def cmd_decline(self, args: list[str], line: str) -> None:
+        assert self.service is not None
+        m = await self.service.decline(await self._pick_waiting(args), self.user())
+        self.say(f"declined: {self.describe(m)}")
+
+    async def cmd_cancel(self, args: list[str], line: str) -> None:
+        assert self.service is not None
+        m = await self.service.cancel(await self.pick_match(args), self.user())
+        self.say(f"cancelled: {self.describe(m)}")
+
+    async def cmd_move(self, args: list[str], line: str) -> None:
+        assert self.service is not None
+        uid = self.user()
+        match_id = await self.pick_match(args)
+        if not args:
+            raise ServiceError("which move? e.g. /move h3-e3 (/moves lists them)")
+        result: MoveResult = await self.service.move(match_id, uid, " ".join(args))
+        self.current_match[uid] = match_id
+        self.say(f"played {result.display}")
+        await self.show_board(match_id)
+
+    async def cmd_setup(self, args: list[str], line: str) -> None:
+        assert self.service is not None
+        uid = self.user()
+        match_id = await self.pick_match(args)
+        result = await self.service.submit_setup(match_id, uid, " ".join(args))
+        self.say(f"arrangement submitted for #{match_id}")
+        if result.match.status.value == "active" and \
+                not result.match.position_text.startswith("setup"):
+            await self.show_board(match_id)
+
+    async def cmd_moves(self, args: list[str], line: str) -> None:
+        assert self.service is not None
+        uid = self.user()
+        match_id = await self.pick_match(args)
+        found = await self.service.suggest_moves(match_id, uid, " ".join(args))
+        self.say(", ".join(d for _, d in found) or "no moves for you here")
+
+    async def cmd_board(self, args: list[str], line: str) -> None:
+        await self.show_board(await self.pick_match(args))
+
+    async def cmd_games(self, args: list[str], line: str) -> None:
+        assert self.service is not None
+        uid = self.user()
+        games = await self.service.games_of(CONSOLE_GUILD, uid)
+        if not games:
+            self.say("no live matches (/challenge someone)")
+        for g in games:
+            mark = "*" if uid in g.to_move or uid in g.invited else " "
+            self.say(f"{mark} {self.describe(g)}")
+
+    async def cmd_open(self, args: list[str], line: str) -> None:
+        assert self.service is not None
+        found = await self.service.open_challenges(CONSOLE_GUILD)
+        self.say("\n".join(self.describe(g) for g in found) or "no open challenges")
+
+    async def cmd_resign(self, args: list[str], line: str) -> None:
+        assert self.service is not None
+        m = await self.service.resign(await self.pick_match(args), self.user())
+        self.say(f"resigned: {self.describe(m)}")
+
+    async def cmd_draw(self, args: list[str], line: str) -> None:
+        assert self.service is not None
+        uid = self.user()
+        match_id = await self.pick_match(args)
+        what = args[0].lower() if args else "offer"
+        actions: dict[str, Callable[[int, int], Awaitable[MatchView]]] = {
+            "offer": self.service.offer_draw, "accept": self.service.accept_draw,
+            "decline": self.service.decline_draw}
+        if what not in actions:
+            raise ServiceError("/draw offer, /draw accept or /draw decline")
+        m = await actions[what](match_id, uid)
+        self.say(f"draw {what}: {self.describe(m)}")
+
+    async def cmd_leaderboard(self, args: list[str], line: str) -> None:
+        assert self.service is not None
+        if not args:
+            raise ServiceError("which game? /leaderboard xiangqi")
+        page = int(args[1]) if len(args) > 1 and args[1].isdigit() and len(args[1]) < 6 else 1
+        board = await self.service.leaderboard(CONSOLE_GUILD, args[0], page)
+        self.say(f"{board.ladder} leaderboard, page {board.page}/{board.pages} "
+                 f"({board.total} players)")
+        for e in board.entries:
+            self.say(f"{e.rank:3}. {self.name(e.user_id):12} {e.ordinal:6.1f}  "
+                     f"{e.wins}W {e.losses}L {e.draws}D")
+
+    async def cmd_stats(self, args: list[str], line: str) -> None:
+        assert self.service is not None
+        uid = user_id(args[0]) if args else self.user()
+        s = await self.service.stats(CONSOLE_GUILD, uid)
+        self.say(f"{self.name(uid)}: {s.wins}W {s.losses}L {s.draws}D, "
+                 f"{s.active_matches} active")
+        for key, e in zip(s.ladder_keys, s.ladders, strict=True):
+            self.say(f"  {key}: rank {e.rank}, {e.ordinal:.1f}")
+
+    async def cmd_history(self, args: list[str], line: str) -> None:
+        assert self.service is not None
+        h = await self.service.history(await self.pick_match(args))
+        self.say(f"{self.describe(h.match)} ({h.export_format} export):")
+        self.say(h.export.rstrip())
+
+    async def cmd_settings(self, args: list[str], line: str) -> None:
+        assert self.service is not None
+        values: dict[str, str] = dict(a.lower().partition(":")[::2] for a in args)
+        unknown = set(values) - {"days", "reminders", "threads"}
+        if unknown:
+            raise ServiceError(f"unknown setting {sorted(unknown)[0]!r}")
+
+        def flag(key: str) -> bool | None:
+            if key not in values:
+                return None
+            return values[key] in ("on", "yes", "true", "1")
+        days = values.get("days")
+        if days is not None and (not days.isdigit() or len(days) > 3):
+            raise ServiceError("days must be a number from 1 to 14")
+        s = await self.service.update_guild_settings(
+            CONSOLE_GUILD, default_days=int(days) if days else None,
+            reminders=flag("reminders"), use_threads=flag("threads"))
+        self.say(f"settings: {s.default_days} days per move, reminders "
+                 f"{'on' if s.reminders else 'off'}, threads {'on' if s.use_threads else 'off'}")
+
+    async def cmd_notify(self, args: list[str], line: str) -> None:
+        assert self.service is not None
+        prefs = await self.service.update_user_prefs(self.user(), args[0] if args else "")
+        self.say(f"notifications: {prefs.notify}")
+
+    async def cmd_sweep(self, args: list[str], line: str) -> None:
+        assert self.service is not None
+        if args:
+            text = args[0].lstrip("+").rstrip("d")
+            try:
+                days = float(text)
+            except ValueError:
+                raise ServiceError("/sweep +DAYS, e.g. /sweep +3") from None
+            if not 0 <= days <= 365:
+                raise ServiceError("between 0 and 365 days, please")
+            self.clock.offset += timedelta(days=days)
+        events = await self.service.sweep()
+        self.say(f"sweep: {len(events)} event(s)")
+
+
+COMMANDS: dict[str, Callable[[Console, list[str], str], Awaitable[None]]] = {
+    "help": Console.cmd_help, "games-list": Console.cmd_games_list,
+    "challenge": Console.cmd_challenge, "accept": Console.cmd_accept,
+    "join": Console.cmd_join, "decline": Console.cmd_decline, "cancel": Console.cmd_cancel,
+    "move": Console.cmd_move, "setup": Console.cmd_setup, "moves": Console.cmd_moves,
+    "board": Console.cmd_board, "games": Console.cmd_games, "open": Console.cmd_open,
+    "resign": Console.cmd_resign, "draw": Console.cmd_draw,
+    "leaderboard": Console.cmd_leaderboard, "stats": Console.cmd_stats,
+    "history": Console.cmd_history, "settings": Console.cmd_settings,
+    "notify": Console.cmd_notify, "sweep": Console.cmd_sweep,
+}
+
+
+async def run_console(db_path: str | Path, *, boards_dir: Path | None = None,
+                      stdin: TextIO | None = None, stdout: TextIO | None = None,
+                      clock: ShiftedClock | None = None, renderer: BoardRenderer | None = None,
+                      seed: int | None = None) -> int:
+    """Open the database, wire the service and run the console until end of input."""
+    import random
+
+    from storage import SqliteRepository
+
+    stdin = stdin if stdin is not None else sys.stdin
+    stdout = stdout if stdout is not None else sys.stdout
+    if renderer is None and boards_dir is not None:
+        renderer = load_renderer()
+    console = Console(stdout, boards_dir=boards_dir, renderer=renderer, clock=clock)
+    repo = await SqliteRepository.open(db_path)
+    try:
+        console.service = MatchService(repo, console, console.clock, renderer=renderer,
+                                       rng=random.Random(seed))
+        for match_id, problem in await console.service.verify_all():
+            console.say(f"! match #{match_id} is broken: {problem}")
+        interactive = stdin.isatty()
+        if interactive:
+            console.say("Tablero console: /help lists the commands; start with: as NAME")
+        return await console.run(stdin, prompt=interactive)
+    finally:
+        await repo.close()

@@ -1,0 +1,55 @@
+"""Settings from the environment and ``.env`` (pydantic-settings). ``.env.example``
+documents every one; the environment wins over ``.env``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8",
+                                      extra="ignore", populate_by_name=True)
+
+    discord_token: SecretStr | None = Field(None, validation_alias="DISCORD_TOKEN")
+    """The bot token; empty or unset: ``tablero run`` starts the console instead."""
+    db_path: Path = Field(Path("tablero.db"), validation_alias="TABLERO_DB")
+    log_level: str = Field("INFO", validation_alias="TABLERO_LOG_LEVEL")
+    boards_dir: Path | None = Field(None, validation_alias="TABLERO_BOARDS")
+    """Where the console writes board PNGs (unset: no PNG files)."""
+    sweep_seconds: float = Field(60.0, gt=0, validation_alias="TABLERO_SWEEP_SECONDS")
+    """How often deadlines are checked (reminders, timeouts)."""
+    dev_guild_id: int | None = Field(None, validation_alias="TABLERO_DEV_GUILD")
+    """Discord: sync slash commands to this one server at once (development)."""
+
+    @field_validator("discord_token", mode="before")
+    @classmethod
+    def _empty_token_is_none(cls, value: object) -> object:
+        if value is None or (isinstance(value, str) and not value.strip()):
+            return None
+        return value
+
+    @field_validator("boards_dir", "dev_guild_id", mode="before")
+    @classmethod
+    def _empty_is_none(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("log_level")
+    @classmethod
+    def _level(cls, value: str) -> str:
+        level = value.strip().upper()
+        if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+            raise ValueError("TABLERO_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or "
+                             "CRITICAL")
+        return level
+
+    @property
+    def has_token(self) -> bool:
+        return self.discord_token is not None
+
+
+def load_settings(env_file: str | Path | None = ".env") -> Settings:
+    """The settings, reading ``env_file`` if it exists (None: the environment only)."""
+    return Settings(_env_file=env_file)  # type: ignore[call-arg]

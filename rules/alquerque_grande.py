@@ -1,0 +1,681 @@
+"""Alquerque grande (key ``alquerque-grande``): RULES.md §2, 7×7, 2 or 4 players.
+
+Options: ``players`` 4 (default) or 2; ``mode`` (4 players only) ``teams`` (default,
+White + Black against Turquoise + Red), ``fast`` or ``slow``. Stones step one point in
+any direction along a line, or capture by jumping opponents' stones, as far as the
+player likes: every prefix of a jump sequence is a legal move. The capture duty is
+enforced by huffing: a step while a capture existed, or a sequence stopped while its stone
+could still jump, costs the player a stone (``Position.last_huff``).
+
+Seats: 4 players White 0 (south), Turquoise 1 (east), Black 2 (north), Red 3 (west);
+2 players White 0, Black 1.
+
+Outcome reasons: ``no-pieces`` (the loser, or the losing team, has no stones left; in
+``fast``: a seat lost its last stone), ``no-moves`` (the seat to move could not move; in
+``teams``: both members of the losing team are out and a stone of theirs is still on the
+board), ``resignation`` (the last seat to go out resigned; in ``fast`` any resignation
+ends the game), ``last-player`` (``slow``: one player is left, or none when the last ones
+went out together), ``move-limit`` (the 50-round safeguard). A shared first place has no
+winners (``fast`` and ``slow`` rankings); both teams eliminated by one move is a draw.
+
+Position text, one line of nine space-separated fields (the 2-player start)::
+
+    BBBBBBB/BBBBBBB/BBBBBBB/BBB.WWW/WWWWWWW/WWWWWWW/WWWWWWW w -,- 0,0 - 0 - players=2 -
+
+1. placement, rank 7 first, files a–g: ``W T B R`` (2 players ``W B``), ``.`` empty;
+2. the seat whose turn it is, lowercase letter (after the end: the seat that would move
+   next; with 2 players and ``no-moves`` the loser);
+3. per seat, the no-return marker ``from>to`` (the seat's stone on ``to`` made the
+   seat's last move, from ``from``) or ``-``;
+4. per seat, the opponents' stones it has captured;
+5. the seats that are out, in order of elimination: groups of letters joined by ``,``
+   (seats that went out together share a group, e.g. ``T,BR``), or ``-``;
+6. moves in a row without capture or huff (the safeguard counter);
+7. the point of the stone the last move huffed, or ``-``;
+8. the options, ``players=4,mode=teams`` or ``players=2``;
+9. ``-`` while the game goes on, else the outcome reason.
+
+>>> import rules
+>>> v = rules.variant("alquerque-grande")
+>>> p = v.start()
+>>> sorted(v.format_move(p, m) for m in p.legal_moves())
+['c3-d4', 'd3-d4']
+>>> p = v.from_text("7/7/7/3B3/3W3/7/6W w -,- 0,0 - 0 - players=2 -".replace(
+...     "7", ".......").replace("3B3", "...B...").replace("3W3", "...W..."))
+>>> v.display_move(p, v.parse_move(p, "g1-f1"))
+'g1-f1 (huff d3)'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar, NamedTuple
+
+from rules.core import (
+    IllegalMoveError,
+    MoveMarks,
+    OptionError,
+    Outcome,
+    Piece,
+    Point,
+    Position,
+    PositionError,
+    Variant,
+)
+from rules.lattice import (
+    Lattice,
+    Move,
+    MoveTable,
+    jump_sequences,
+    match_move,
+    read_placement,
+    write_placement,
+)
+from rules.notation import resolve
+from rules.registry import register
+
+GRID = Lattice(7)
+MODES = ("teams", "fast", "slow")
+LETTERS = {4: "WTBR", 2: "WB"}
+SEAT_NAMES = {4: ("White", "Turquoise", "Black", "Red"), 2: ("White", "Black")}
+TEAMS = ((0, 2), (1, 3))
+ROUND_LIMIT = 50  # full rounds without capture or huff (RULES §2.4 safeguard)
+REASONS = ("no-pieces", "no-moves", "resignation", "last-player", "move-limit")
+
+START4 = {
+    0: "a1 b1 c1 d1 e1 f1 b2 c2 d2 e2 c3 d3",
+    1: "g1 f2 g2 e3 f3 g3 e4 f4 g4 f5 g5 g6",
+    2: "d5 e5 c6 d6 e6 f6 b7 c7 d7 e7 f7 g7",
+    3: "a2 a3 b3 a4 b4 c4 a5 b5 c5 a6 b6 a7",
+}
+START2 = {
+    0: " ".join(GRID.names[:21]) + " e4 f4 g4",
+    1: " ".join(GRID.names[28:]) + " a4 b4 c4",
+}
+
+
+def _layout(points: Mapping[int, str]) -> tuple[int, ...]:
+    cells = [0] * GRID.count
+    for seat, names in points.items():
+        for name in names.split():
+            cells[GRID.index[name]] = seat + 1
+    return tuple(cells)
+
+
+def _enemy_table(players: int, mode: str | None, seat: int) -> tuple[bool, ...]:
+    """``table[cell value]``: whether ``seat`` may jump (and capture) that stone."""
+    if mode == "teams":
+        return (False, *(other % 2 != seat % 2 for other in range(players)))
+    return (False, *(other != seat for other in range(players)))
+
+
+ENEMY = {(players, mode, seat): _enemy_table(players, mode, seat)
+         for players, mode in ((2, None), (4, "teams"), (4, "fast"), (4, "slow"))
+         for seat in range(players)}
+
+Marker = tuple[int, int] | None
+"""A player's no-return marker: ``(from, to)`` of his last move, or None."""
+
+
+class Analysis(NamedTuple):
+    """The legal moves of the seat to move, and what huffing needs to know.
+
+    ``table.moves`` maps each move to 1 when it is a capture that could go on (a stopped
+    sequence, huffed) else 0; ``best`` maps each stone that can capture to the most stones
+    one of its sequences takes.
+    """
+
+    table: MoveTable
+    best: dict[int, int]
+
+
+def _analyse(cells: list[int], seat: int, marker: Marker, enemy: Sequence[bool]) -> Analysis:
+    table = MoveTable(GRID)
+    best: dict[int, int] = {}
+    me = seat + 1
+    jumps, steps = GRID.jumps, GRID.steps
+    came, stone = marker if marker else (-1, -1)
+    for s in [i for i, v in enumerate(cells) if v == me]:
+        for over, land in jumps[s]:
+            if enemy[cells[over]] and not cells[land]:
+                top = 0
+                for path, captured, more in jump_sequences(cells, s, jumps, jumps, enemy):
+                    table.add_capture(path, captured, 1 if more else 0)
+                    top = max(top, len(captured))
+                best[s] = top
+                break
+        for j in steps[s]:
+            if not cells[j] and not (s == stone and j == came):
+                table.add_step(s, j)
+    return Analysis(table, best)
+
+
+@dataclass(frozen=True, slots=True)
+class GrandePosition(Position):
+    """A position of Alquerque grande.
+
+    Public data for renderers and bots: :meth:`pieces` (kind ``stone``), ``captures``
+    (per seat, opponents' stones taken), :attr:`out` and ``eliminated`` (seats out, in
+    order of elimination, grouped), :attr:`last_huff`, :attr:`markers`, ``quiet`` (the
+    safeguard counter), ``players`` and ``mode`` (None with 2 players).
+    """
+
+    players: int
+    mode: str | None
+    cells: tuple[int, ...]
+    """One value per point in rank-major order: 0 empty, else seat + 1."""
+    turn: int
+    marker: tuple[Marker, ...]
+    captures: tuple[int, ...]
+    eliminated: tuple[tuple[int, ...], ...]
+    quiet: int
+    huff: int
+    """The point whose stone the last move huffed, -1 if none (see :attr:`last_huff`)."""
+    end: str
+    """'' while the game goes on, else the outcome reason."""
+    _cache: list[Analysis] = field(default_factory=list, compare=False, repr=False)
+
+    # ------------------------------------------------------------------ Position API
+    @property
+    def variant(self) -> Variant:
+        return GRANDE
+
+    @property
+    def seat_count(self) -> int:
+        return self.players
+
+    @property
+    def to_move(self) -> frozenset[int]:
+        return frozenset() if self.end else frozenset([self.turn])
+
+    def legal_moves(self) -> Sequence[Move]:
+        if self.end:
+            return ()
+        return tuple(self._analysis().table.moves)
+
+    def play(self, move: Any) -> GrandePosition:
+        analysis = self._analysis()
+        if self.end or not isinstance(move, tuple) or move not in analysis.table.moves:
+            raise IllegalMoveError(f"{move!r} is not a legal move here")
+        seat = self.turn
+        path, captured = move[0], move[1]
+        start, end = path[0], path[-1]
+        huff = self._huff(analysis, move)
+        cells = list(self.cells)
+        markers = list(self.marker)
+        cells[start] = 0
+        for c in captured:
+            victim = cells[c] - 1
+            cells[c] = 0
+            if (m := markers[victim]) is not None and m[1] == c:
+                markers[victim] = None
+        cells[end] = seat + 1
+        markers[seat] = (start, end)
+        if huff >= 0:
+            cells[huff] = 0
+            if huff == end:
+                markers[seat] = None
+        captures = list(self.captures)
+        captures[seat] += len(captured)
+        quiet = 0 if captured or huff >= 0 else self.quiet + 1
+        return _settle(self.players, self.mode, cells, markers, tuple(captures),
+                       list(self.eliminated), quiet, huff, seat + 1, moved=True)
+
+    def outcome(self) -> Outcome | None:
+        if not self.end:
+            return None
+        return _outcome(self)
+
+    def pieces(self) -> Mapping[Point, Piece]:
+        return {GRID.points[i]: Piece(v - 1, "stone") for i, v in enumerate(self.cells) if v}
+
+    def to_text(self) -> str:
+        letters = LETTERS[self.players]
+        names = GRID.names
+        markers = ",".join(f"{names[m[0]]}>{names[m[1]]}" if m else "-" for m in self.marker)
+        out = ",".join("".join(letters[s] for s in g) for g in self.eliminated) or "-"
+        options = f"players={self.players}" + (f",mode={self.mode}" if self.mode else "")
+        return " ".join((
+            write_placement(GRID, self.cells, letters), letters[self.turn].lower(), markers,
+            ",".join(map(str, self.captures)), out, str(self.quiet),
+            names[self.huff] if self.huff >= 0 else "-", options, self.end or "-"))
+
+    # ------------------------------------------------------------------ extras
+    @property
+    def out(self) -> frozenset[int]:
+        """The seats that are out (4 players, ``teams`` and ``slow``)."""
+        return frozenset(s for group in self.eliminated for s in group)
+
+    @property
+    def last_huff(self) -> Point | None:
+        """Where the stone huffed by the last move stood, if it huffed one."""
+        return GRID.points[self.huff] if self.huff >= 0 else None
+
+    @property
+    def markers(self) -> tuple[tuple[Point, Point] | None, ...]:
+        """Per seat, the no-return marker ``(from, to)``: that seat's stone on ``to`` may
+        not step back to ``from`` in the seat's next turn."""
+        return tuple((GRID.points[m[0]], GRID.points[m[1]]) if m else None
+                     for m in self.marker)
+
+    def stones(self, seat: int) -> int:
+        """How many stones ``seat`` has on the board."""
+        return self.cells.count(seat + 1)
+
+    def huff_of(self, move: Move) -> Point | None:
+        """The point of the stone ``move`` (legal here) would huff, if any."""
+        analysis = self._analysis()
+        if move not in analysis.table.moves:
+            raise IllegalMoveError(f"{move!r} is not a legal move here")
+        huff = self._huff(analysis, move)
+        return GRID.points[huff] if huff >= 0 else None
+
+    def _huff(self, analysis: Analysis, move: Move) -> int:
+        """The point huffed by ``move`` (legal here), -1 if none (RULES §2.3 rule 5)."""
+        path, captured = move[0], move[1]
+        if captured:  # a stopped sequence costs the capturing stone
+            return path[-1] if analysis.table.moves[move] else -1
+        best = analysis.best
+        if not best:
+            return -1
+        if path[0] in best:  # the stepping stone could have captured: it goes
+            return path[-1]
+        return min(best, key=lambda s: (-best[s], s))
+
+    def _analysis(self) -> Analysis:
+        if not self._cache:
+            self._cache.append(_analyse(list(self.cells), self.turn, self.marker[self.turn],
+                                        ENEMY[self.players, self.mode, self.turn]))
+        return self._cache[0]
+
+
+def _next_active(seat: int, players: int, out: set[int] | frozenset[int]) -> int:
+    for k in range(players):
+        s = (seat + k) % players
+        if s not in out:
+            return s
+    return seat % players
+
+
+def _settle(players: int, mode: str | None, cells: list[int], markers: list[Marker],
+            captures: tuple[int, ...], eliminated: list[tuple[int, ...]], quiet: int,
+            huff: int, candidate: int, *, moved: bool,
+            cause: str = "no-moves") -> GrandePosition:
+    """The position after a move (or a resignation): seats emptied go out, endings are
+    judged, the safeguard is checked after a move, then seats are examined in turn order
+    from ``candidate`` until one can move (RULES §2.3 rule 6 and the fine points)."""
+
+    def build(turn: int, end: str, analysis: Analysis | None = None) -> GrandePosition:
+        return GrandePosition(players, mode, tuple(cells), turn, tuple(markers), captures,
+                              tuple(eliminated), quiet, huff, end,
+                              [analysis] if analysis else [])
+
+    out = {s for g in eliminated for s in g}
+    candidate %= players
+    emptied = tuple(s for s in range(players) if s not in out and (s + 1) not in cells)
+    if emptied:
+        if mode is None or mode == "fast":
+            return build(_next_active(candidate, players, out), "no-pieces")
+        eliminated.append(emptied)
+        out.update(emptied)
+        if (reason := _decided(mode, cells, out, "no-pieces")) is not None:
+            return build(_next_active(candidate, players, out), reason)
+    active = 2 if mode is None else 4 if mode == "fast" else players - len(out)
+    if moved and quiet >= ROUND_LIMIT * active:
+        return build(_next_active(candidate, players, out), "move-limit")
+    seat = _next_active(candidate, players, out)
+    while True:
+        analysis = _analyse(cells, seat, markers[seat], ENEMY[players, mode, seat])
+        if analysis.table.moves:
+            return build(seat, "", analysis)
+        if mode is None or mode == "fast":
+            return build(seat, "no-moves")
+        if mode == "slow":
+            cells[:] = [0 if v == seat + 1 else v for v in cells]
+            markers[seat] = None
+        eliminated.append((seat,))
+        out.add(seat)
+        if (reason := _decided(mode, cells, out, cause)) is not None:
+            return build(_next_active(seat, players, out), reason)
+        seat = _next_active(seat + 1, players, out)
+
+
+def _decided(mode: str, cells: list[int], out: set[int], cause: str) -> str | None:
+    """The end reason when the 4-player game is over after seats went out, else None."""
+    if mode == "slow":
+        return "last-player" if len(out) >= 3 else None
+    beaten = [team for team in TEAMS if all(s in out for s in team)]
+    if not beaten:
+        return None
+    if any(v and (v - 1) in team for team in beaten for v in cells):
+        return "resignation" if cause == "resignation" else "no-moves"
+    return "no-pieces"
+
+
+def _groups(keys: Mapping[int, tuple[int, ...]]) -> list[frozenset[int]]:
+    """Seats grouped by equal keys, larger keys first."""
+    ordered = sorted(set(keys.values()), reverse=True)
+    return [frozenset(s for s, k in keys.items() if k == key) for key in ordered]
+
+
+def _ranked(groups: Sequence[frozenset[int]], reason: str) -> Outcome:
+    """A ranking whose first place wins only when one seat holds it."""
+    groups = tuple(g for g in groups if g)
+    winners = groups[0] if len(groups[0]) == 1 else frozenset()
+    return Outcome(winners, groups, reason)
+
+
+def _outcome(p: GrandePosition) -> Outcome:
+    seats = range(p.players)
+    reason = p.end
+    if p.mode is None:
+        if reason == "move-limit":
+            return Outcome.draw(seats=2, reason=reason)
+        loser = p.turn if reason == "no-moves" else (0 if p.stones(0) == 0 else 1)
+        return Outcome.win(1 - loser, seats=2, reason=reason)
+    if p.mode == "fast":
+        return _ranked(_groups({s: (p.captures[s], p.stones(s)) for s in seats}), reason)
+    if p.mode == "slow":
+        if reason == "move-limit":
+            return _ranked(_groups({s: (p.stones(s),) for s in seats}), reason)
+        alive = frozenset(seats) - p.out
+        return _ranked([alive, *reversed([frozenset(g) for g in p.eliminated])], reason)
+    if reason == "move-limit":
+        return Outcome.draw(seats=4, reason=reason)
+    beaten = [team for team in TEAMS if all(s in p.out for s in team)]
+    if len(beaten) != 1:
+        return Outcome.draw(seats=4, reason=reason)
+    return Outcome.win(next(t for t in TEAMS if t not in beaten), seats=4, reason=reason)
+
+
+def _format(move: Move) -> str:
+    return GRID.path_text(move[0], bool(move[1]))
+
+
+def _own(position: Position) -> GrandePosition:
+    if not isinstance(position, GrandePosition):
+        raise TypeError("not an Alquerque grande position")
+    return position
+
+
+def _number(token: str, what: str, text: str) -> int:
+    if not (token.isascii() and token.isdigit()) or str(int(token)) != token:
+        raise PositionError(f"{what} must be a whole number, not {token!r}", text=text)
+    return int(token)
+
+
+class AlquerqueGrande(Variant):
+    """Alquerque grande (RULES §2): 2 or 4 players, teams, huffing."""
+
+    key: ClassVar[str] = "alquerque-grande"
+    name: ClassVar[str] = "Alquerque grande"
+    board_size: ClassVar[tuple[int, int]] = (7, 7)
+    options: ClassVar[Mapping[str, tuple[object, ...]]] = {
+        "players": (4, 2), "mode": MODES}
+    example_options: ClassVar[tuple[Mapping[str, object], ...]] = (
+        {"players": 2}, {"players": 4, "mode": "teams"}, {"players": 4, "mode": "fast"},
+        {"players": 4, "mode": "slow"})
+
+    def check_options(self, given: Mapping[str, object]) -> dict[str, object]:
+        checked = super().check_options(given)
+        if checked["players"] == 2:
+            if "mode" in given:
+                raise OptionError(f"{self.key}: mode is for 4 players only (players=2 has "
+                                  "no mode)")
+            del checked["mode"]
+        return checked
+
+    def start(self, **options: Any) -> GrandePosition:
+        checked = self.check_options(options)
+        players = int(str(checked["players"]))
+        mode = str(checked["mode"]) if players == 4 else None
+        cells = _layout(START4 if players == 4 else START2)
+        p = GrandePosition(players, mode, cells, 0, (None,) * players, (0,) * players, (),
+                           0, -1, "")
+        return p
+
+    # ------------------------------------------------------------------ position text
+    def from_text(self, text: str) -> GrandePosition:
+        if not isinstance(text, str):
+            raise PositionError("a position text must be a string", text=repr(text))
+        fields = text.split()
+        if len(fields) != 9:
+            raise PositionError(
+                "an Alquerque grande position text has nine fields: placement, turn, "
+                "markers, captures, out, counter, huff, options, end", text=text)
+        placement, turn_s, markers_s, captures_s, out_s, quiet_s, huff_s, options_s, end_s = \
+            fields
+        if options_s == "players=2":
+            players, mode = 2, None
+        elif options_s in {f"players=4,mode={m}" for m in MODES}:
+            players, mode = 4, options_s.rpartition("=")[2]
+        else:
+            raise PositionError(f"{options_s!r} is not players=2 or players=4,mode=teams|"
+                                "fast|slow", text=text)
+        letters = LETTERS[players]
+        names = SEAT_NAMES[players]
+        cells = read_placement(GRID, placement, letters, text)
+        if len(turn_s) != 1 or turn_s not in letters.lower():
+            raise PositionError(f"the turn is a seat letter ({letters.lower()}), "
+                                f"not {turn_s!r}", text=text)
+        turn = letters.lower().index(turn_s)
+        marker_tokens = markers_s.split(",")
+        if len(marker_tokens) != players:
+            raise PositionError(f"give {players} markers ('-' or from>to)", text=text)
+        markers: list[Marker] = []
+        for seat, token in enumerate(marker_tokens):
+            if token == "-":
+                markers.append(None)
+                continue
+            came, _, now = token.partition(">")
+            if came not in GRID.index or now not in GRID.index:
+                raise PositionError(f"{token!r} is not a marker like d3>d4", text=text)
+            if cells[GRID.index[now]] != seat + 1:
+                raise PositionError(f"marker {token}: {now} holds no stone of {names[seat]}",
+                                    text=text)
+            markers.append((GRID.index[came], GRID.index[now]))
+        capture_tokens = captures_s.split(",")
+        if len(capture_tokens) != players:
+            raise PositionError(f"give {players} capture counts", text=text)
+        captures = tuple(_number(t, "a capture count", text) for t in capture_tokens)
+        most = 36 if players == 4 else 24
+        if any(c > most for c in captures):
+            raise PositionError("a capture count is larger than the opponents' stones",
+                                text=text)
+        eliminated: list[tuple[int, ...]] = []
+        if out_s != "-":
+            if mode not in ("teams", "slow"):
+                raise PositionError("only teams and slow games have seats out", text=text)
+            for group in out_s.split(","):
+                if not group or any(ch not in letters for ch in group):
+                    raise PositionError(f"{group!r} is not a group of seat letters",
+                                        text=text)
+                eliminated.append(tuple(sorted(letters.index(ch) for ch in group)))
+            flat = [s for g in eliminated for s in g]
+            if len(flat) != len(set(flat)):
+                raise PositionError("a seat is out twice", text=text)
+        quiet = _number(quiet_s, "the move counter", text)
+        huff = -1
+        if huff_s != "-":
+            if huff_s not in GRID.index:
+                raise PositionError(f"{huff_s!r} is not a point", text=text)
+            huff = GRID.index[huff_s]
+            if cells[huff] or quiet:
+                raise PositionError("the huffed point must be empty and the counter 0",
+                                    text=text)
+        end = "" if end_s == "-" else end_s
+        p = GrandePosition(players, mode, tuple(cells), turn, tuple(markers), captures,
+                           tuple(eliminated), quiet, huff, end)
+        problem = _inconsistency(p)
+        if problem:
+            raise PositionError(problem, text=text)
+        return p
+
+    # ------------------------------------------------------------------ moves
+    def format_move(self, position: Position, move: Any) -> str:
+        return _format(move)
+
+    def parse_move(self, position: Position, text: str) -> Move:
+        p = _own(position)
+        table = p._analysis().table
+        written = match_move(GRID, text, table)
+        if p.end:
+            raise IllegalMoveError("the game is over", text=text)
+        if written.exact is not None:
+            return written.exact
+        found = resolve(text, written.candidates, matches=lambda m: True, format_move=_format)
+        if found is not None:
+            return found
+        raise IllegalMoveError(_explain(p, written.points, written.as_capture), text=text)
+
+    def move_marks(self, position: Position, move: Any) -> MoveMarks:
+        huff = _own(position).huff_of(move)
+        return MoveMarks(tuple(GRID.points[i] for i in move[0]),
+                         tuple(GRID.points[i] for i in move[1]),
+                         (huff,) if huff else ())
+
+    def display_move(self, position: Position, move: Any) -> str:
+        """The canonical move plus its huff, e.g. ``d3-d4 (huff c3)``."""
+        huff = _own(position).huff_of(move)
+        text = _format(move)
+        return f"{text} (huff {GRID.names[huff[1] * GRID.size + huff[0]]})" if huff else text
+
+    def seat_name(self, seat: int, seat_count: int = 4) -> str:
+        return SEAT_NAMES[2 if seat_count == 2 else 4][seat]
+
+    def resign(self, position: Position, seat: int) -> Position | Outcome:
+        """RULES §2.3 rule 7: resigning equals "cannot move" at that moment.
+
+        Two players: the other wins (an Outcome). Four players: the position with
+        ``seat`` out (``teams``: his stones stay; ``slow``: they are removed); its
+        ``outcome()`` says whether that ended the game (``fast`` always ends).
+        """
+        p = _own(position)
+        if seat not in range(p.players):
+            raise ValueError(f"no seat {seat} in this game")
+        if p.end:
+            raise ValueError("the game is over")
+        if p.mode is None:
+            return super().resign(p, seat)
+        if seat in p.out:
+            raise ValueError(f"{SEAT_NAMES[4][seat]} is already out")
+        if p.mode == "fast":
+            return replace(p, end="resignation", _cache=[])
+        cells = list(p.cells)
+        markers = list(p.marker)
+        if p.mode == "slow":
+            cells = [0 if v == seat + 1 else v for v in cells]
+            markers[seat] = None
+        eliminated = [*p.eliminated, (seat,)]
+        out = {s for g in eliminated for s in g}
+        reason = _decided(p.mode, cells, out, "resignation")
+        if reason is not None:
+            return GrandePosition(4, p.mode, tuple(cells), _next_active(p.turn, 4, out),
+                                  tuple(markers), p.captures, tuple(eliminated), p.quiet,
+                                  p.huff, reason)
+        candidate = p.turn + 1 if seat == p.turn else p.turn
+        return _settle(4, p.mode, cells, markers, p.captures, eliminated, p.quiet, p.huff,
+                       candidate, moved=False)
+
+
+def _inconsistency(p: GrandePosition) -> str | None:
+    """Why a position read from text cannot happen, or None."""
+    names = SEAT_NAMES[p.players]
+    stones = [p.stones(s) for s in range(p.players)]
+    most = 12 if p.players == 4 else 24
+    for s in range(p.players):
+        if stones[s] > most:
+            return f"{names[s]} has more than {most} stones"
+        if p.mode == "slow" and s in p.out and stones[s]:
+            return f"{names[s]} is out, so his stones are off the board in slow mode"
+    active = 2 if p.mode is None else 4 if p.mode == "fast" else p.players - len(p.out)
+    limit = ROUND_LIMIT * active
+    reason = p.end
+    if not reason:
+        for s in range(p.players):
+            if s not in p.out and not stones[s]:
+                return f"{names[s]} has no stones but is not out"
+        if p.turn in p.out:
+            return f"{names[p.turn]} is out and cannot be the one to move"
+        if p.mode is not None and _decided(p.mode, list(p.cells), set(p.out), "") is not None:
+            return "the game is over: say so in the last field"
+        if p.quiet >= limit:
+            return f"the counter has reached {limit}: the game is over (move-limit)"
+        if not p.legal_moves():
+            return f"{names[p.turn]} is to move but has no legal move"
+        return None
+    allowed = {None: ("no-pieces", "no-moves", "move-limit"),
+               "fast": ("no-pieces", "no-moves", "resignation", "move-limit"),
+               "teams": ("no-pieces", "no-moves", "resignation", "move-limit"),
+               "slow": ("last-player", "move-limit")}[p.mode]
+    if reason not in allowed:
+        return f"{reason!r} is not an ending here (one of {', '.join(allowed)})"
+    if reason == "move-limit":
+        return None if p.quiet >= limit else f"the counter is below {limit}"
+    if p.mode == "teams":
+        if not any(all(s in p.out for s in team) for team in TEAMS):
+            return "no team is out"
+    elif p.mode == "slow":
+        if len(p.out) < 3:
+            return "more than one player is left"
+    elif reason == "no-pieces" and all(stones):
+        return "every seat still has stones"
+    elif reason == "no-moves":
+        if not all(stones):
+            return "a seat has no stones: the reason would be no-pieces"
+        if _analyse(list(p.cells), p.turn, p.marker[p.turn],
+                    ENEMY[p.players, p.mode, p.turn]).table.moves:
+            return f"{names[p.turn]} could still move"
+    return None
+
+
+def _explain(p: GrandePosition, points: Sequence[int], as_capture: bool) -> str:
+    """Why the written points are not a legal move here (for error messages)."""
+    names = GRID.names
+    seat_names = SEAT_NAMES[p.players]
+    me = p.turn + 1
+    enemy = ENEMY[p.players, p.mode, p.turn]
+    start = points[0]
+    if not p.cells[start]:
+        return f"there is no stone on {names[start]}"
+    if p.cells[start] != me:
+        if not enemy[p.cells[start]]:
+            return f"{names[start]} is your team-mate's stone"
+        return f"{names[start]} is {seat_names[p.cells[start] - 1]}'s stone"
+    if len(points) == 2 and GRID.jump_over(start, points[1]) < 0:
+        end = points[1]
+        if as_capture and not GRID.joined(start, end):
+            return f"no capture sequence from {names[start]} ends at {names[end]}"
+        if not GRID.joined(start, end):
+            return f"{names[start]} and {names[end]} are not joined by a line"
+        if p.cells[end]:
+            return f"{names[end]} is occupied"
+        marker = p.marker[p.turn]
+        if marker and marker == (end, start):
+            return (f"this stone came from {names[end]} and may not step back there "
+                    "this turn")
+        return f"{names[start]}-{names[end]} is not a legal move"
+    board = list(p.cells)
+    board[start] = 0
+    at = start
+    for land in points[1:]:
+        over = GRID.jump_over(at, land)
+        if over < 0:
+            if len(points) == 2:
+                return f"no capture sequence from {names[start]} ends at {names[land]}"
+            return f"{names[at]} to {names[land]} is not a jump along a line"
+        if not board[over]:
+            return f"there is no stone to jump on {names[over]}"
+        if board[over] == me:
+            return f"you cannot jump your own stone on {names[over]}"
+        if not enemy[board[over]]:
+            return f"{names[over]} is your team-mate's stone: team-mates are never jumped"
+        if board[land]:
+            return f"{names[land]} is occupied"
+        board[over] = 0
+        at = land
+    return f"{'x'.join(names[i] for i in points)} is not a legal move"
+
+
+GRANDE = register(AlquerqueGrande())

@@ -1,0 +1,278 @@
+"""The point-and-line lattice of the Alquerque boards, shared by Alquerque (5×5) and
+Alquerque grande (7×7): geometry tables, the move value, jump-sequence search, notation.
+
+Points are numbered rank-major, ``index = y * size + x`` (``a1 = 0, b1 = 1, …``), so
+"the first point in rank-major order" is simply the smallest index. Every point is joined
+to its orthogonal neighbours; diagonal lines run only through points with ``x + y`` even.
+
+>>> grid = Lattice(5)
+>>> [grid.names[j] for j in grid.steps[grid.index["b2"]]]
+['c2', 'c3', 'b3', 'a3', 'a2', 'a1', 'b1', 'c1']
+>>> [grid.names[j] for j in grid.steps[grid.index["b1"]]]
+['c1', 'b2', 'a1']
+>>> grid.jump_over(grid.index["a1"], grid.index["c3"]) == grid.index["b2"]
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
+
+from rules.core import Point, PositionError
+from rules.notation import parse_point, point_name, tokenize
+
+DIRECTIONS: tuple[tuple[int, int], ...] = (
+    (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
+"""The eight directions ``(dx, dy)``, counter-clockwise from east; indices into tables."""
+
+StepTable = tuple[tuple[int, ...], ...]
+"""Per point: the points one step away along a line (in the allowed directions)."""
+JumpTable = tuple[tuple[tuple[int, int], ...], ...]
+"""Per point: ``(over, land)`` for every jump along a line (in the allowed directions)."""
+
+
+class Move(NamedTuple):
+    """A move on a lattice board: the points visited (start, then every landing point)
+    and the points whose pieces it captures, in the order it captures them.
+
+    Point values are rank-major indices (see the module docstring). Two capture paths
+    with the same start, end and captured set are one move (RULES §6); the move keeps
+    the path whose string is alphabetically smallest, so equal moves compare equal.
+
+    >>> m = Move((0, 12, 4), (6, 8))
+    >>> m.start, m.end, m.is_capture
+    (0, 4, True)
+    """
+
+    path: tuple[int, ...]
+    captured: tuple[int, ...] = ()
+
+    @property
+    def start(self) -> int:
+        return self.path[0]
+
+    @property
+    def end(self) -> int:
+        return self.path[-1]
+
+    @property
+    def is_capture(self) -> bool:
+        return bool(self.captured)
+
+
+class Lattice:
+    """Precomputed tables of one board size (5 or 7)."""
+
+    __slots__ = ("_jump", "_neighbour", "count", "index", "jumps", "names", "points", "size",
+                 "steps")
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.count = size * size
+        self.points: tuple[Point, ...] = tuple((i % size, i // size) for i in range(self.count))
+        self.names: tuple[str, ...] = tuple(point_name(x, y) for x, y in self.points)
+        self.index: dict[str, int] = {name: i for i, name in enumerate(self.names)}
+        neighbour: list[list[int]] = []
+        jump: list[list[tuple[int, int] | None]] = []
+        for x, y in self.points:
+            near: list[int] = []
+            far: list[tuple[int, int] | None] = []
+            for dx, dy in DIRECTIONS:
+                if dx and dy and (x + y) % 2:
+                    near.append(-1)  # no diagonal line through this point
+                    far.append(None)
+                    continue
+                near.append(self._at(x + dx, y + dy))
+                over, land = self._at(x + dx, y + dy), self._at(x + 2 * dx, y + 2 * dy)
+                far.append((over, land) if land >= 0 else None)
+            neighbour.append(near)
+            jump.append(far)
+        self._neighbour = tuple(tuple(row) for row in neighbour)
+        self._jump = tuple(tuple(row) for row in jump)
+        every = range(len(DIRECTIONS))
+        self.steps: StepTable = self.steps_in(every)
+        self.jumps: JumpTable = self.jumps_in(every)
+
+    def _at(self, x: int, y: int) -> int:
+        return y * self.size + x if 0 <= x < self.size and 0 <= y < self.size else -1
+
+    def steps_in(self, directions: Iterable[int]) -> StepTable:
+        """The step table restricted to some direction indices."""
+        dirs = tuple(directions)
+        return tuple(tuple(row[d] for d in dirs if row[d] >= 0) for row in self._neighbour)
+
+    def jumps_in(self, directions: Iterable[int]) -> JumpTable:
+        """The jump table restricted to some direction indices."""
+        dirs = tuple(directions)
+        return tuple(tuple(j for d in dirs if (j := row[d]) is not None) for row in self._jump)
+
+    def joined(self, a: int, b: int) -> bool:
+        """Whether ``a`` and ``b`` are neighbours on a line."""
+        return b in self._neighbour[a]
+
+    def direction(self, a: int, b: int) -> int:
+        """The direction index of the line step or jump from ``a`` to ``b`` (-1 if none)."""
+        for d in range(len(DIRECTIONS)):
+            j = self._jump[a][d]
+            if self._neighbour[a][d] == b or (j is not None and j[1] == b):
+                return d
+        return -1
+
+    def jump_over(self, a: int, b: int) -> int:
+        """The point jumped when going from ``a`` to ``b`` in one jump (-1 if no jump)."""
+        for j in self._jump[a]:
+            if j is not None and j[1] == b:
+                return j[0]
+        return -1
+
+    def read_points(self, text: str) -> tuple[tuple[int, ...], bool]:
+        """Point indices written in move text, and whether it was written as a capture.
+
+        Raises NotationError for text that is not a sequence of points of this board.
+        """
+        written = tokenize(text)
+        pts = tuple(self._index_of(parse_point(tok, width=self.size, height=self.size))
+                    for tok in written.points)
+        return pts, written.is_capture
+
+    def _index_of(self, point: Point) -> int:
+        return point[1] * self.size + point[0]
+
+    def path_text(self, path: Sequence[int], capture: bool) -> str:
+        """``c2-c3`` for a step, ``a1xc3xe1`` for a capture."""
+        return ("x" if capture else "-").join(self.names[i] for i in path)
+
+
+Node = tuple[tuple[int, ...], tuple[int, ...], bool]
+"""One jump sequence: its path, the points it captured, and whether it could go on."""
+
+
+def jump_sequences(cells: list[int], start: int, first: JumpTable, later: JumpTable,
+                   enemy: Sequence[bool], avoid: int = -1) -> list[Node]:
+    """Every jump sequence (one jump or more) of the piece on ``start``.
+
+    ``cells`` holds a value per point (0 empty); ``enemy[value]`` says which pieces may be
+    jumped. Jumped pieces leave the board at once, so a later jump may cross or land on
+    their points, and the start point is empty once the piece has left it. The first jump
+    uses ``first``, later ones ``later``; no jump lands on ``avoid``. ``cells`` is restored
+    before returning. Each node tells whether the sequence could go on (a leaf is a
+    complete sequence).
+    """
+    found: list[Node] = []
+    mover = cells[start]
+    cells[start] = 0
+
+    def extend(at: int, path: tuple[int, ...], captured: tuple[int, ...],
+               table: JumpTable) -> bool:
+        more = False
+        for over, land in table[at]:
+            if land != avoid and enemy[cells[over]] and not cells[land]:
+                more = True
+                victim = cells[over]
+                cells[over] = 0
+                here = len(found)
+                found.append((path, captured, False))  # placeholder, filled below
+                p, c = (*path, land), (*captured, over)
+                found[here] = (p, c, extend(land, p, c, later))
+                cells[over] = victim
+        return more
+
+    try:
+        extend(start, (start,), (), first)
+    finally:
+        cells[start] = mover
+    return found
+
+
+class MoveTable:
+    """Legal moves under construction, merging paths that are one move (RULES §6).
+
+    ``moves`` maps each move to a game-specific note; ``paths`` lists every written path
+    (the canonical one and the others) with the move it names, for reading input.
+    """
+
+    __slots__ = ("_keys", "grid", "moves", "paths")
+
+    def __init__(self, grid: Lattice) -> None:
+        self.grid = grid
+        self.moves: dict[Move, int] = {}
+        self.paths: dict[tuple[int, ...], Move] = {}
+        self._keys: dict[tuple[int, int, frozenset[int]], Move] = {}
+
+    def add_step(self, start: int, end: int, note: int = 0) -> None:
+        path = (start, end)
+        move = Move(path)
+        self.moves[move] = note
+        self.paths[path] = move
+
+    def add_capture(self, path: tuple[int, ...], captured: tuple[int, ...],
+                    note: int = 0) -> None:
+        key = (path[0], path[-1], frozenset(captured))
+        old = self._keys.get(key)
+        if old is None:
+            move = Move(path, captured)
+            self._keys[key] = move
+            self.moves[move] = note
+            self.paths[path] = move
+            return
+        if self.grid.path_text(path, True) < self.grid.path_text(old.path, True):
+            move = Move(path, captured)
+            del self.moves[old]
+            self._keys[key] = move
+            self.moves[move] = note
+            for p, m in self.paths.items():
+                if m == old:
+                    self.paths[p] = move
+        else:
+            move = old
+        self.paths[path] = move
+
+
+class Written(NamedTuple):
+    """Move text read against a position's legal moves (see :func:`match_move`)."""
+
+    points: tuple[int, ...]
+    as_capture: bool
+    exact: Move | None
+    candidates: list[Move]
+
+
+def match_move(grid: Lattice, text: str, table: MoveTable) -> Written:
+    """Read ``text`` against legal moves: the move whose path (any of its paths) is
+    written in full, else the captures whose start and end it names (an abbreviated
+    capture ``start x end``). Raises NotationError for malformed text.
+    """
+    pts, as_capture = grid.read_points(text)
+    exact = table.paths.get(pts)
+    if exact is not None or len(pts) != 2:
+        return Written(pts, as_capture, exact, [])
+    start, end = pts
+    return Written(pts, as_capture, None, [m for m in table.moves if m.captured and
+                                             m.path[0] == start and m.path[-1] == end])
+
+
+def write_placement(grid: Lattice, cells: Sequence[int], letters: str) -> str:
+    """``WW.B/...``: top rank first, ``letters[v - 1]`` for cell value ``v``, ``.`` empty."""
+    n = grid.size
+    return "/".join("".join(letters[v - 1] if v else "." for v in cells[y * n:(y + 1) * n])
+                    for y in reversed(range(n)))
+
+
+def read_placement(grid: Lattice, placement: str, letters: str, text: str) -> list[int]:
+    """Cell values from :func:`write_placement`'s form; raises PositionError."""
+    n = grid.size
+    ranks = placement.split("/")
+    if len(ranks) != n or any(len(r) != n for r in ranks):
+        raise PositionError(f"the placement needs {n} ranks of {n} points, top rank first",
+                            text=text)
+    cells = [0] * grid.count
+    for row, rank in enumerate(ranks):
+        for x, ch in enumerate(rank):
+            if ch == ".":
+                continue
+            if ch not in letters:
+                raise PositionError(
+                    f"{ch!r} is not a piece here (use {', '.join(letters)} or .)", text=text)
+            cells[(n - 1 - row) * n + x] = letters.index(ch) + 1
+    return cells
