@@ -4,7 +4,6 @@ commands, through SimCord."""
 from __future__ import annotations
 
 import discord
-import pytest
 
 from tests.discordapp.conftest import World
 from tests.discordapp.helpers import reply, start_match
@@ -102,8 +101,6 @@ async def test_information_commands(world: World) -> None:
     assert [c["value"] for c in choices] == [match.id]
 
 
-@pytest.mark.xfail(reason="the service's submit_setup does not use querni's arrangement "
-                   "parser yet (reported to the service issue)", strict=False)
 async def test_querni_choose_setup(world: World) -> None:
     w = world
     match, thread = await start_match(w, w.alice, w.bob, game="querni:setup=choose",

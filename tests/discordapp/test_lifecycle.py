@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.discordapp.conftest import SWEEP_SECONDS, World, make_bot
+from tests.discordapp.conftest import SWEEP_SECONDS, World, make_bot, make_repository
 from tests.discordapp.helpers import reply, start_match
 
 HOUR = 3600.0
@@ -53,7 +53,9 @@ async def test_buttons_still_work_after_a_restart(world: World) -> None:
     challenge = w.channel.last_message
     syncs = [r for r in w.env.http_requests if r.method == "PUT" and "commands" in r.path]
     assert len(syncs) == 1
-    fresh = make_bot(w.tmp_path, w.repository)
+    # A new process: a new client over a new connection to the same SQLite file.
+    repository = await make_repository(w.tmp_path / "tablero.db")
+    fresh = make_bot(w.tmp_path, repository)
     await w.env.restart_bot(fresh)
     # Same command tree: the stored hash says no sync is needed.
     syncs = [r for r in w.env.http_requests if r.method == "PUT" and "commands" in r.path]
@@ -65,6 +67,7 @@ async def test_buttons_still_work_after_a_restart(world: World) -> None:
         await fresh.service.match_in_thread(thread.id)).to_move == (w.alice.id,) else \
         await w.bob.slash(thread, "move", move="h3-e3")
     assert "h3-e3" in reply(moved).content
+    await repository.close()
 
 
 async def test_a_stale_or_foreign_click_is_refused(world: World) -> None:
