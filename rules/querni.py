@@ -54,6 +54,14 @@ A play-phase move is a :class:`Turn`: ``movement`` ``(start, end)`` points or No
 is checked hop by hop; the Turn keeps it in ``path`` (not part of equality) for
 :meth:`QuerniVariant.move_marks`, which otherwise draws a shortest jump path.
 
+Endings (judged after every turn, in this order)
+------------------------------------------------
+
+``all-removed``: the mover took off his last stone and wins; ``no-chains``: neither seat
+still has three consecutive numbers ``n, n+1, n+2`` anywhere on the board (draw);
+``move-limit``: the 30th consecutive turn without a removal, passes included (draw). A
+draw has no winners and the single ranking group ``{0, 1}``.
+
 Position text
 -------------
 
@@ -303,7 +311,10 @@ def _destination_mask(cells: Sequence[int], start: int) -> int:
         c = frontier.pop()
         for over, land in _JUMPS[c]:
             # the start cell is empty while jumping: nothing there to jump over, and
-            # landing on it is forbidden (it holds the stone in ``cells``, so it is not 0)
+            # landing on it is forbidden (it holds the stone in ``cells``, so it is not 0).
+            # (Jumps keep the parity of x and y, so a sequence never even stands next to
+            # its start; the ``over != start`` test is for clarity, and a jump end is never
+            # also a step end.)
             if not cells[land] and cells[over] and over != start and not seen >> land & 1:
                 seen |= 1 << land
                 frontier.append(land)
@@ -347,7 +358,12 @@ class QuerniPosition(Position):
     quiet: int = 0
     _outcome: Outcome | None = field(default=None, init=False, compare=False, repr=False)
 
+    in_setup: ClassVar[bool] = False
+    """False: play has started (a :class:`QuerniSetup` says True)."""
+
     def __post_init__(self) -> None:
+        if len(self.cells) != SIZE or self.turn not in (0, 1) or self.quiet < 0:
+            raise ValueError("a Querni position has 70 cells, turn 0 or 1, quiet >= 0")
         object.__setattr__(self, "_outcome", self._judge())
 
     def _judge(self) -> Outcome | None:
@@ -376,7 +392,7 @@ class QuerniPosition(Position):
 
     @property
     def to_move(self) -> frozenset[int]:
-        return frozenset() if self._outcome else frozenset([self.turn])
+        return frozenset() if self._outcome is not None else frozenset([self.turn])
 
     def outcome(self) -> Outcome | None:
         return self._outcome
@@ -384,7 +400,7 @@ class QuerniPosition(Position):
     def legal_moves(self) -> tuple[Turn, ...]:
         """Removals alone, then each movement (by start cell, end cell) alone and followed
         by each removal possible after it, then ``pass``."""
-        if self._outcome:
+        if self._outcome is not None:
             return ()
         cells = self.cells
         where = self._where(self.turn)
@@ -417,7 +433,7 @@ class QuerniPosition(Position):
     def play(self, move: Any) -> QuerniPosition:
         if not isinstance(move, Turn):
             raise IllegalMoveError(f"{move!r} is not a Querni turn")
-        if self._outcome:
+        if self._outcome is not None:
             raise IllegalMoveError("the game is over")
         self._check(move)
         cells = list(self.cells)
@@ -490,7 +506,7 @@ class QuerniPosition(Position):
         >>> p.removable_runs()[:4]
         ((1, 3), (4, 6), (11, 13), (14, 16))
         """
-        if self._outcome:
+        if self._outcome is not None:
             return ()
         return _runs(_link_mask(self._where(self.turn)))
 
@@ -528,13 +544,13 @@ class QuerniPosition(Position):
             raise IllegalMoveError(f"there is no stone on {NAMES[start]}")
         if _seat_of(code) != self.turn:
             raise IllegalMoveError(f"{NAMES[start]} is not your stone")
-        if start == end:
-            raise IllegalMoveError(f"{NAMES[start]}-{NAMES[end]} does not move the stone")
         if path and (_cell_index(path[0]), _cell_index(path[-1])) != (start, end):
             raise IllegalMoveError("the jump path does not run from the start to the end")
         if len(path) > 2:
             _check_jump_path(cells, [_cell_index(p) for p in path])
             return
+        if start == end:
+            raise IllegalMoveError(f"{NAMES[start]}-{NAMES[end]} does not move the stone")
         if cells[end]:
             raise IllegalMoveError(f"{NAMES[end]} is occupied")
         if _destination_mask(cells, start) >> end & 1:
@@ -636,6 +652,8 @@ class QuerniSetup(Position):
     ``()`` (submitted, hidden in this view)."""
 
     arrangements: tuple[tuple[int, ...] | None, tuple[int, ...] | None] = (None, None)
+    in_setup: ClassVar[bool] = True
+    """True: the players are still submitting arrangements."""
 
     @property
     def variant(self) -> QuerniVariant:
