@@ -1,1 +1,76 @@
-"""Board images with Pillow (imports ``rules`` only). Filled by the render issue."""
+"""Board images for every Tablero game, with Pillow (imports ``rules`` only).
+
+>>> import rules, render
+>>> v = rules.variant("xiangqi")
+>>> p = v.start()
+>>> m = v.parse_move(p, "h3-e3")
+>>> board = render.draw_board(p.play(m), last_move=v.move_marks(p, m), perspective=0,
+...                           names=["alice", "bob"], deadline="due Friday 18:00 UTC")
+>>> board.png[:8] == b"\\x89PNG\\r\\n\\x1a\\n", board.width <= 700 and board.height <= 700
+(True, True)
+>>> "Black (bob) to move" in board.alt_text
+True
+
+API
+---
+
+``draw_board(position, *, last_move=None, perspective=None, names=None, deadline=None,
+caption=None, before=None, size=700) -> RenderedBoard``
+    Draw a position as an 8-bit palette PNG whose long side is about ``size`` pixels.
+
+    * ``last_move``: the :class:`rules.MoveMarks` of the move that led here
+      (``variant.move_marks(previous, move)``): its start and every landing point are
+      highlighted and joined (multi-jumps), captured points get a red cross, removed
+      points (a Querni removal, an Alquerque grande huff) a blue barred ring.
+    * ``before``: the position the move was played from; when given, captured and
+      removed pieces are drawn faded under their marks.
+    * ``perspective``: the seat whose edge is at the bottom (default: the seat to move).
+      Two seats turn the board half a turn for seat 1, four seats a quarter turn per
+      seat; the coordinates on the edges turn with it.
+    * ``names``: display names per seat (default: the seat colours); ``deadline``: any
+      text for the header (e.g. ``"due Fri 18:00 UTC"``); ``caption``: the last move as
+      text (e.g. ``variant.display_move(previous, move)``).
+
+    Returns :class:`RenderedBoard` ``(png, alt_text, width, height, layout)``;
+    ``point_centre(point)`` gives a point's pixel centre.
+
+``alt_text(position, *, last_move=None, perspective=None, names=None, deadline=None,
+caption=None) -> str``
+    The image description alone (at most 1000 characters): game, viewpoint, whose turn
+    or the result, check, last move, deadline, and every piece by point.
+
+``replay_gif(variant, start, moves, *, perspective=0, names=None, size=560,
+frame_ms=900, hold_ms=4000) -> bytes``
+    An animated GIF of a record: the start and one frame per ply (the move highlighted
+    and written in the header), the last frame held. ``moves`` are Move objects or
+    move strings (read with ``variant.parse_move`` ply by ply, so a stored record of
+    canonical strings replays directly).
+
+``python -m render.gallery --out DIR`` writes start, middlegame and finished boards of
+every registered game and variant, plus replay GIFs, to look at them all at once.
+
+Design: one renderer per board family (``board.py``: point-and-line, Xiangqi, draughts
+squares, Querni cells) driven by per-game data (``style.py``); sprites supersampled and
+cached (``sprites.py``); game-specific extras read in one place (``adapters.py``).
+Fonts are bundled OFL subsets of Noto CJK (``fonts/README.md``); no system font is used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from render.alt import describe
+from render.draw import RenderedBoard, compose, draw_board
+from render.replay import replay_gif
+from rules import MoveMarks, Position
+
+
+def alt_text(position: Position, *, last_move: MoveMarks | None = None,
+             perspective: int | None = None, names: Sequence[str] | None = None,
+             deadline: str | None = None, caption: str | None = None) -> str:
+    """A short description of the position for screen readers (see the module doc)."""
+    return describe(position, last_move=last_move, perspective=perspective, names=names,
+                    deadline=deadline, caption=caption)
+
+
+__all__ = ["RenderedBoard", "alt_text", "compose", "draw_board", "replay_gif"]

@@ -33,7 +33,11 @@ def _attr(obj: object, *names: str) -> object | None:
 
 def checked_general(position: Position) -> Point | None:
     """Xiangqi: the point of the general of the side to move when it is in check
-    (``Position.in_check()``); ``None`` elsewhere."""
+    (``Position.checked_general()`` or ``Position.in_check()``); ``None`` elsewhere."""
+    found = getattr(position, "checked_general", None)
+    if callable(found):
+        point = found()
+        return point if isinstance(point, tuple) else None
     if len(position.to_move) != 1 or not bool(_attr(position, "in_check")):
         return None
     seat = position.mover
@@ -107,12 +111,14 @@ def out_seats(position: Position) -> frozenset[int]:
 def setup_hidden(position: Position) -> bool:
     """Querni ``choose`` setup: while arrangements are being submitted nobody may see
     the numbers, so stones are drawn blank (and alt text does not list them)."""
-    if position.variant.key != "querni":
-        return False
-    value = _attr(position, "in_setup", "setup_phase", "is_setup")
-    if isinstance(value, bool):
-        return value
-    return len(position.to_move) > 1
+    return position.variant.key == "querni" and callable(getattr(position, "has_submitted", None))
+
+
+def submitted(position: Position, seat: int) -> bool | None:
+    """Querni ``choose`` setup: whether ``seat`` has handed in its arrangement (never
+    what it is); ``None`` outside a setup phase."""
+    has = getattr(position, "has_submitted", None)
+    return bool(has(seat)) if callable(has) else None
 
 
 def mode(position: Position) -> str | None:

@@ -13,6 +13,18 @@ from rules.notation import point_name
 MAX_ALT = 1000  # Discord allows 1024 characters of attachment description
 
 
+REASONS = {
+    "no-pieces": "opponent out of pieces",
+    "no-moves": "opponent cannot move",
+    "all-removed": "all stones removed",
+    "move-limit": "move limit reached",
+    "perpetual-check": "perpetual check",
+    "no-chains": "no chain can be formed",
+    "three-kings": "three kings could not win in 13 moves",
+}
+"""Outcome reasons in words (unknown reasons are shown with spaces for dashes)."""
+
+
 def seat_label(position: Position, seat: int, names: Sequence[str] | None) -> str:
     """``'Red (alice)'`` with names, else ``'Red'``."""
     colour = position.variant.seat_name(seat, position.seat_count)
@@ -26,13 +38,13 @@ def status(position: Position, names: Sequence[str] | None = None) -> str:
     ``'Black wins by checkmate'``, ``'Draw by repetition'``."""
     outcome = position.outcome()
     if outcome is not None:
-        reason = outcome.reason.replace("-", " ")
+        reason = REASONS.get(outcome.reason, outcome.reason.replace("-", " "))
         if outcome.is_draw:
-            return f"Draw by {reason}" if reason else "Draw"
+            return f"Draw: {reason}" if reason else "Draw"
         winners = sorted(outcome.winners)
         who = " and ".join(seat_label(position, s, names) for s in winners)
         verb = "win" if len(winners) > 1 else "wins"
-        return f"{who} {verb} by {reason}" if reason else f"{who} {verb}"
+        return f"{who} {verb}: {reason}" if reason else f"{who} {verb}"
     movers = sorted(position.to_move)
     if adapters.setup_hidden(position):
         return "Setup: " + " and ".join(seat_label(position, s, names) for s in movers) + \

@@ -20,7 +20,8 @@ Point = tuple[int, int]
 SUPER = 3  # supersampling factor of the static layer
 
 HEADER_FRACTION = {2: 0.132, 4: 0.204}
-MARGIN = 0.56  # coordinate band around the board, in point spacings
+MARGIN = 0.56  # coordinate band left of and below the board, in point spacings
+EDGE = 0.24    # the frame's width above and right of the board, in point spacings
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +41,7 @@ class Layout:
     step: int
     header: int
     margin: int
+    edge: int
     width: int
     height: int
 
@@ -62,7 +64,7 @@ class Layout:
     @property
     def origin(self) -> tuple[int, int]:
         """Top-left pixel of the board's cells (the plate extends to the cell edges)."""
-        return self.margin, self.header + self.margin
+        return self.margin, self.header + self.edge
 
     def cell_box(self, p: Point) -> tuple[int, int, int, int]:
         vx, vy = self.view(p)
@@ -93,10 +95,10 @@ def layout(key: str, board_size: tuple[int, int], seat_count: int, perspective: 
     files, ranks = board_size
     vw, vh = (ranks, files) if turns % 2 else (files, ranks)
     header = round(size * HEADER_FRACTION.get(seat_count, 0.165))
-    step = int(min(size / (vw + 2 * MARGIN), (size - header) / (vh + 2 * MARGIN)))
-    margin = round(step * MARGIN)
-    return Layout(key, files, ranks, seat_count, turns, step, header, margin,
-                  vw * step + 2 * margin, header + vh * step + 2 * margin)
+    step = int(min(size / (vw + MARGIN + EDGE), (size - header) / (vh + MARGIN + EDGE)))
+    margin, edge = round(step * MARGIN), round(step * EDGE)
+    return Layout(key, files, ranks, seat_count, turns, step, header, margin, edge,
+                  vw * step + margin + edge, header + vh * step + margin + edge)
 
 
 # --------------------------------------------------------------------------- static layer
@@ -203,7 +205,7 @@ def _draw_xiangqi(pen: _Pen) -> None:
     vw, vh = lay.view_size
     for p in marks:
         cx, cy = lay.centre(p)
-        vx, vy = lay.view(p)
+        vx, _vy = lay.view(p)
         for sx in (-1, 1):
             if not 0 <= vx + sx < vw:
                 continue
@@ -255,11 +257,8 @@ def _square_numbers(img: Image.Image, lay: Layout, spec: BoardSpec) -> None:
 
 def _draw_cells(pen: _Pen) -> None:
     lay, spec = pen.lay, pen.spec
-    from render.style import SEAT_LOOKS  # local: only the cells family tints areas
-    tints = {0: SEAT_LOOKS["blue"].highlight, 1: SEAT_LOOKS["pink"].highlight}
     for seat, cells in spec.areas:
-        tint = tints.get(seat, INK_SOFT)
-        fill = tuple(round(p * 0.7 + t * 0.3) for p, t in zip(spec.plate, tint, strict=True))
+        fill = spec.area_tints[seat % len(spec.area_tints)]
         for c in cells:
             pen.rect(lay.cell_box(c), fill=fill)
     for c in spec.marked:

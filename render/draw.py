@@ -10,6 +10,7 @@ dithering and written as an 8-bit PNG.
 from __future__ import annotations
 
 import io
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -21,13 +22,20 @@ from render.alt import describe, seat_label, status
 from render.board import Layout, layout, static_layer
 from render.sprites import mark, piece, segment
 from render.style import (
+    CAPTURE_MARK,
+    FRAME,
     INK,
     INK_SOFT,
     LAST_MOVE,
+    LAST_MOVE_PATH,
     PAPER,
+    REMOVED_MARK,
     RGB,
+    SEAT_LOOKS,
     TURN_BG,
     TURN_EDGE,
+    XIANGQI_DISC,
+    XIANGQI_INK,
     BoardSpec,
     font,
     look_name,
@@ -36,7 +44,8 @@ from render.style import (
 from rules import MoveMarks, Position, Variant
 
 Point = tuple[int, int]
-PNG_LEVEL = 6  # zlib level: 9 is ~3x slower for a few percent
+PNG_LEVEL = 4  # zlib level: 6 is about twice as slow for ~10% smaller files
+PALETTE_COLOURS = 48  # fewer colours compress better; 48 still keep discs and text smooth
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,10 +107,10 @@ def _draw_last_move(img: Image.Image, lay: Layout, spec: BoardSpec, marks: MoveM
             x0, y0, _, _ = lay.cell_box(p)
             img.paste(tint, (x0, y0), tint)
     long_jump = any(max(abs(a[0] - b[0]), abs(a[1] - b[1])) > 1
-                    for a, b in zip(path, path[1:], strict=False))
+                    for a, b in itertools.pairwise(path))
     if len(path) > 2 or marks.captured or long_jump:
         width = max(2, round(lay.step * 0.085))
-        for a, b in zip(path, path[1:], strict=False):
+        for a, b in itertools.pairwise(path):
             ca, cb = lay.centre(a), lay.centre(b)
             sprite, ox, oy = segment(cb[0] - ca[0], cb[1] - ca[1], width)
             img.paste(sprite, (ca[0] - ox, ca[1] - oy), sprite)
@@ -201,6 +210,9 @@ def _header(img: Image.Image, lay: Layout, spec: BoardSpec, position: Position,
             sub.append("winner")
         elif state == "out":
             sub.append("out")
+        done = adapters.submitted(position, seat)
+        if done is not None:
+            sub.append("arrangement handed in" if done else "arranging stones")
         if captured is not None:
             sub.append(f"{captured[seat]} captured")
         if removed is not None:
@@ -212,13 +224,31 @@ def _header(img: Image.Image, lay: Layout, spec: BoardSpec, position: Position,
     line = [status(position, None)]
     if adapters.checked_general(position) is not None:
         line[0] += " · check!"
+    teams = _mode_text(position)
+    if teams:
+        line.append(teams)
     if caption:
         line.append(f"last: {caption}")
     if deadline:
         line.append(deadline)
-    sf = font("regular", round(u * 0.62))
-    text = _fit("  ·  ".join(line), sf, lay.width - 2 * pad)
-    dr.text((lay.width // 2, sy), text, font=sf, fill=INK, anchor="mm")
+    text = "  ·  ".join(line)
+    for scale in (0.62, 0.56, 0.5):  # shrink a long status line a little before cutting it
+        sf = font("regular", round(u * scale))
+        if sf.getlength(text) <= lay.width - 2 * pad:
+            break
+    dr.text((lay.width // 2, sy), _fit(text, sf, lay.width - 2 * pad), font=sf, fill=INK,
+            anchor="mm")
+
+
+def _mode_text(position: Position) -> str | None:
+    """Alquerque grande with four players: who plays with whom."""
+    m = adapters.mode(position)
+    if m is None or position.seat_count != 4:
+        return None
+    if m == "teams":
+        name = position.variant.seat_name
+        return f"{name(0, 4)} & {name(2, 4)} vs {name(1, 4)} & {name(3, 4)}"
+    return f"each for himself, {m} end"
 
 
 # --------------------------------------------------------------------------- compose
@@ -245,7 +275,9 @@ def compose(position: Position, *, last_move: MoveMarks | None = None,
         _paste_centred(img, mark("check", round(lay.step * 1.25)), lay.centre(general))
     gone: dict[Point, tuple[int, str]] = {}
     if last_move is not None and before is not None:
-        was = adapters.visible_pieces(before)
+        was = dict(adapters.visible_pieces(before))
+        if last_move.path and last_move.path[0] in was:  # the mover may be huffed at its end
+            was.setdefault(last_move.path[-1], was[last_move.path[0]])
         gone = {p: was[p] for p in (*last_move.captured, *last_move.removed)
                 if p in was and p not in pieces}
         _draw_pieces(img, lay, spec, looks, gone, ghost=True)
@@ -257,7 +289,7 @@ def compose(position: Position, *, last_move: MoveMarks | None = None,
                 _paste_centred(img, mark("capture", round(d * 0.5)), lay.centre(p))
         for p in last_move.removed:
             if p not in pieces:
-                _paste_centred(img, mark("removed", round(d * 0.62)), lay.centre(p))
+                _paste_centred(img, mark("removed", round(d * 0.8)), lay.centre(p))
     _header(img, lay, spec, position, looks, names, deadline, caption)
     return img, lay
 
@@ -290,16 +322,29 @@ def palette(key: str, board_size: tuple[int, int], seat_count: int, size: int,
     sample.paste(board, (0, 0))
     for k in range(3):  # weight the pieces' colours against the large flat board
         sample.paste(strip, (0, board.height + k * strip.height))
-    text = ImageDraw.Draw(sample)
-    for colour in (INK, INK_SOFT, LAST_MOVE):
-        text.text((4, board.height - 30), "Aa0123456789", font=font("bold", 22),
-                  fill=_rgb(colour))
-    return sample.quantize(colors=256, method=Image.Quantize.MEDIANCUT,
-                           dither=Image.Dither.NONE)
+    fixed = list(dict.fromkeys(_key_colours(spec, looks)))
+    q = sample.quantize(colors=PALETTE_COLOURS - len(fixed), method=Image.Quantize.MEDIANCUT,
+                        dither=Image.Dither.NONE)
+    used = len(q.getcolors() or [])
+    flat = (q.getpalette() or [])[:3 * used]
+    for colour in fixed:
+        flat.extend(colour)
+    pal = Image.new("P", (1, 1))
+    pal.putpalette(flat)
+    return pal
 
 
-def _rgb(c: RGB) -> RGB:
-    return c
+def _key_colours(spec: BoardSpec, looks: tuple[str, ...]) -> list[RGB]:
+    """Colours that must come out exactly: text, lines, surfaces, piece bodies."""
+    colours = [PAPER, INK, INK_SOFT, FRAME, spec.plate, spec.line, spec.dark, LAST_MOVE,
+               LAST_MOVE_PATH, CAPTURE_MARK, REMOVED_MARK, TURN_BG, TURN_EDGE,
+               (255, 255, 255), *spec.area_tints]
+    for name in looks:
+        look = SEAT_LOOKS[name]
+        colours += [look.body, look.rim, look.ink]
+    if spec.piece == "xiangqi":
+        colours += [*XIANGQI_INK.values(), XIANGQI_DISC.body, XIANGQI_DISC.rim]
+    return colours
 
 
 def to_palette(img: Image.Image, position: Position, size: int) -> Image.Image:

@@ -44,7 +44,7 @@ def _shadow(img: Image.Image, box: tuple[float, float, float, float], d: int) ->
     off = d * 0.05 * SS
     ImageDraw.Draw(sh).ellipse((box[0] + off * 0.5, box[1] + off, box[2] + off * 0.5,
                                 box[3] + off), fill=110)
-    sh = sh.filter(ImageFilter.GaussianBlur(d * 0.045 * SS))
+    sh = sh.filter(ImageFilter.GaussianBlur(d * 0.02 * SS))  # a tight blur compresses well
     black = Image.new("RGBA", img.size, (30, 20, 10, 255))
     black.putalpha(sh)
     img.alpha_composite(black)
@@ -113,7 +113,7 @@ def piece(style: str, look_name: str, kind: str, d: int, ghost: bool = False) ->
     (coloured stone with its number; an empty ``kind`` hides the number).
     ``ghost`` gives a faded version (a piece that has just left the board).
     """
-    img, side, o = _canvas(d)
+    img, _side, o = _canvas(d)
     box = (o, o, o + d * SS, o + d * SS)
     c = (o + d * SS / 2, o + d * SS / 2)
     _shadow(img, box, d)

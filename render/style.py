@@ -9,7 +9,7 @@ name only needs a new entry there.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import resources
 from io import BytesIO
 
@@ -20,7 +20,7 @@ RGB = tuple[int, int, int]
 # --------------------------------------------------------------------------- fonts
 
 
-@lru_cache(maxsize=None)
+@cache
 def _font_bytes(name: str) -> bytes:
     return resources.files("render").joinpath("fonts", name).read_bytes()
 
@@ -104,6 +104,7 @@ class BoardSpec:
     dark: RGB = (0, 0, 0)           # squares: the non-playing squares
     marked: tuple[tuple[int, int], ...] = ()          # cells: marked cells
     areas: tuple[tuple[int, tuple[tuple[int, int], ...]], ...] = ()  # (seat, cells) tints
+    area_tints: tuple[RGB, ...] = ((208, 220, 240), (246, 216, 226))
     square_numbers: bool = False    # squares: PDN numbers in the playing squares
     diagonals: bool = False         # lines: diagonals through points with x + y even
     kinds: tuple[str, ...] = ("stone",)  # piece kinds (to build the colour palette)

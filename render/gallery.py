@@ -1,0 +1,175 @@
+"""``python -m render.gallery --out DIR``: every game and variant drawn at once.
+
+For every registered variant and option set (its ``example_options`` plus every
+combination of its menu options) it writes the start, a middlegame and a finished
+position (seeded random playouts that prefer captures, so games end), each seen from
+seat 0, plus one more perspective per variant and a replay GIF per game, and an
+``index.html`` showing them with their alt texts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import itertools
+import random
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import rules
+from render import adapters
+from render.draw import draw_board
+from render.replay import replay_gif
+from rules import MoveMarks, OptionError, Position, Variant
+
+MIDDLE_PLIES = 24
+MAX_PLIES = 3000
+
+
+def option_sets(v: Variant) -> list[dict[str, object]]:
+    """``example_options`` plus every combination of the variant's menu options."""
+    found: list[dict[str, object]] = [dict(o) for o in v.example_options]
+    menus = {k: vals for k, vals in v.options.items() if vals}
+    base = dict(v.example_options[0]) if v.example_options else {}
+    for combo in itertools.product(*menus.values()):
+        opts = {**base, **dict(zip(menus, combo, strict=True))}
+        try:
+            v.check_options(opts)
+        except OptionError:
+            continue
+        if opts not in found:
+            found.append(opts)
+    usable = []
+    for opts in found:
+        try:
+            v.start(**opts)
+        except (OptionError, ValueError):
+            continue
+        usable.append(opts)
+    return usable
+
+
+def _pick(v: Variant, p: Position, rng: random.Random) -> Any:
+    moves = p.legal_moves()
+    if len(moves) > 5000:  # a lazy setup sequence (Querni arrangements): just sample it
+        return moves[rng.randrange(len(moves))]
+    moves = list(moves)
+    if rng.random() < 0.8:
+        eager = [m for m in moves if (mk := v.move_marks(p, m)).captured or mk.removed]
+        if eager:
+            return rng.choice(eager)
+    return rng.choice(moves)
+
+
+def playout(v: Variant, start: Position, seed: int, plies: int
+            ) -> Iterator[tuple[Position, Any, Position]]:
+    """``(before, move, after)`` along a seeded random game."""
+    rng = random.Random(seed)
+    p = start
+    for _ in range(plies):
+        if p.outcome() is not None or not p.to_move:
+            return
+        m = _pick(v, p, rng)
+        after = p.play(m)
+        yield p, m, after
+        p = after
+
+
+def _marks(v: Variant, before: Position, move: Any) -> MoveMarks | None:
+    try:
+        return v.move_marks(before, move)
+    except Exception:  # a setup submission touches no point
+        return None
+
+
+def _slug(key: str, opts: Mapping[str, object]) -> str:
+    parts = [key] + [f"{k}={val}" for k, val in opts.items()
+                     if k not in ("seed", "arrangement")]
+    return "-".join(parts)
+
+
+def build(out: Path, size: int = 700) -> list[Path]:
+    """Write the gallery to ``out``; returns the files written."""
+    out.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    entries: list[tuple[str, str]] = []
+
+    def save(name: str, position: Position, before: Position | None = None,
+             move: Any = None, perspective: int = 0) -> None:
+        v = position.variant
+        marks = _marks(v, before, move) if before is not None else None
+        caption = None
+        if before is not None:
+            caption = ("arrangement handed in" if adapters.setup_hidden(before)
+                       else v.display_move(before, move))
+        names = [f"Player {chr(65 + s)}" for s in range(position.seat_count)]
+        board = draw_board(position, last_move=marks, before=before, perspective=perspective,
+                           names=names, caption=caption, deadline="deadline in 2 days",
+                           size=size)
+        path = out / f"{name}.png"
+        path.write_bytes(board.png)
+        written.append(path)
+        entries.append((path.name, board.alt_text))
+
+    for key, v in rules.VARIANTS.items():
+        slugs: set[str] = set()
+        for opts in option_sets(v):
+            slug = _slug(key, opts)
+            if slug in slugs:
+                continue
+            slugs.add(slug)
+            start = v.start(**opts)
+            save(f"{slug}-start", start)
+            middle = list(playout(v, start, 7, MIDDLE_PLIES))
+            if len(start.to_move) > 1 and middle:  # a setup phase: one seat has handed in
+                b, m, a = middle[0]
+                save(f"{slug}-setup-half", a, b, m)
+            if middle:
+                b, m, a = middle[-1]
+                save(f"{slug}-middle", a, b, m)
+                save(f"{slug}-middle-seat{a.seat_count - 1}", a, b, m,
+                     perspective=a.seat_count - 1)
+                if a.seat_count == 4:
+                    save(f"{slug}-middle-seat1", a, b, m, perspective=1)
+            for seed in range(20):
+                game = list(playout(v, start, seed, MAX_PLIES))
+                if game and game[-1][2].outcome() is not None:
+                    b, m, a = game[-1]
+                    save(f"{slug}-finished", a, b, m)
+                    break
+        opts = option_sets(v)[-1 if key == "alquerque-grande" else 0]
+        if key == "alquerque-grande":
+            opts = next((o for o in option_sets(v) if o.get("players") == 4), opts)
+        start = v.start(**opts)
+        game = [m for _, m, _ in playout(v, start, 3, 40)]
+        path = out / f"{_slug(key, opts)}-replay.gif"
+        path.write_bytes(replay_gif(v, start, game))
+        written.append(path)
+        entries.append((path.name, f"{len(game)} plies"))
+
+    rows = "\n".join(
+        f'<figure><img src="{html.escape(name)}"><figcaption><b>{html.escape(name)}</b>'
+        f"<br>{html.escape(alt)}</figcaption></figure>" for name, alt in entries)
+    index = out / "index.html"
+    index.write_text(
+        "<!doctype html><meta charset=utf-8><title>Tablero boards</title><style>"
+        "body{font-family:sans-serif;background:#333;color:#eee}"
+        "figure{display:inline-block;width:420px;vertical-align:top;margin:8px}"
+        "img{width:400px}figcaption{font-size:11px}</style>\n" + rows + "\n",
+        encoding="utf-8")
+    written.append(index)
+    return written
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else "")
+    parser.add_argument("--out", type=Path, required=True, help="directory to write to")
+    parser.add_argument("--size", type=int, default=700, help="long side in pixels")
+    args = parser.parse_args(argv)
+    for path in build(args.out, args.size):
+        print(path)
+
+
+if __name__ == "__main__":
+    main()
