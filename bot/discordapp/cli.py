@@ -28,12 +28,12 @@ async def _open(database: Path) -> Any:
 
 
 def _renderer() -> Any:
-    try:
-        from render import BoardRenderer  # type: ignore[attr-defined]
-    except ImportError:
+    from bot.boards import load_renderer
+
+    renderer = load_renderer()
+    if renderer is None:
         log.warning("board images are off: the renderer is not available")
-        return None
-    return BoardRenderer()
+    return renderer
 
 
 async def run_bot(token: SecretStr, database: Path, *, sweep_seconds: float = 60.0) -> None:

@@ -278,7 +278,8 @@ class Handlers:
         image = await self.service.board_image(mid)
         extra: dict[str, Any] = {}
         if image is not None:
-            extra["file"] = embeds.board_file(image.png, image.alt)
+            alt = await media.board_alt(self.service, mid, image.alt)
+            extra["file"] = embeds.board_file(image.png, alt)
         await interaction.followup.send(
             embed=embeds.board_embed(m, headline=f"Last move: **{m.last_move}**"
                                      if m.last_move else None, image=image is not None),

@@ -65,37 +65,55 @@ def rules_summary(key: str) -> str:
     return text + (f"\nOptions: {options}." if options else "")
 
 
-def _renderer_functions() -> tuple[Any, Any]:
+def _render_module() -> Any:
     try:
         import render
     except ImportError:  # pragma: no cover - render is part of the distribution
-        return None, None
-    return getattr(render, "render_png", None), getattr(render, "replay_gif", None)
+        return None
+    return render
 
 
 async def start_picture(key: str) -> tuple[bytes, str] | None:
     """A PNG of the start position and its alt text, or None without a renderer."""
-    draw, _ = _renderer_functions()
-    if draw is None:
+    render = _render_module()
+    if render is None or not hasattr(render, "draw_board"):
         return None
     v = rules.variant(key)
     try:
-        position = v.start()
-        png = await asyncio.to_thread(draw, position)
+        board = await asyncio.to_thread(render.draw_board, v.start(), perspective=0)
     except Exception:
         log.exception("could not draw the start position of %s", key)
         return None
-    return png, f"{v.name}: the start position"
+    return bytes(board.png), str(board.alt_text)
+
+
+async def board_alt(service: Any, match_id: int, fallback: str) -> str:
+    """A full description of the board for screen readers (render's alt text: whose turn,
+    the last move and every piece by point), else the service's one-line description."""
+    render = _render_module()
+    if render is None or not hasattr(render, "alt_text"):
+        return fallback
+    try:
+        position, marks = await service.position(match_id)
+        return str(render.alt_text(position, last_move=marks))
+    except Exception:
+        log.exception("could not describe the board of match %s", match_id)
+        return fallback
 
 
 async def replay_gif(service: Any, match_id: int) -> bytes | None:
-    """An animated replay of the match, or None without a renderer."""
-    _, animate = _renderer_functions()
-    if animate is None:
+    """An animated replay of the match's record, or None without a renderer."""
+    render = _render_module()
+    if render is None or not hasattr(render, "replay_gif"):
         return None
     try:
-        positions = await service.replay_positions(match_id)
-        return bytes(await asyncio.to_thread(animate, positions))
+        # The service has no "record" call yet: the start text comes from its repository.
+        record = await service.repository.load_match(match_id)
+        entries = await service.repository.load_entries(match_id)
+        v = rules.variant(record.game)
+        start = v.from_text(record.start_text)
+        moves = [e.text for e in entries if not e.text.startswith("#")]
+        return bytes(await asyncio.to_thread(render.replay_gif, v, start, moves))
     except Exception:
         log.exception("could not draw the replay of match %s", match_id)
         return None

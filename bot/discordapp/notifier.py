@@ -198,7 +198,8 @@ class DiscordNotifier:
                    f"({embeds.relative(m.deadline)}).") if users else ""
         extra: dict[str, Any] = {}
         if image is not None:
-            extra["file"] = embeds.board_file(image.png, image.alt)
+            alt = await media.board_alt(self.bot.service, m.id, image.alt)
+            extra["file"] = embeds.board_file(image.png, alt)
         await self.post(m, content, ping=ping, dm=dm,
                         dm_note=f"Your move in {m.game_name} (match {m.id}).",
                         embed=embeds.board_embed(m, headline=headline,

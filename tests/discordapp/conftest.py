@@ -16,6 +16,7 @@ import discord
 import pytest
 import simcord
 
+from bot.boards import load_renderer
 from bot.discordapp import TableroBot, create_bot
 
 SWEEP_SECONDS = 3600.0
@@ -39,7 +40,8 @@ async def make_repository(path: Path) -> Any:
 
 
 def make_bot(tmp_path: Path, repository: Any, seed: int = 1) -> TableroBot:
-    return create_bot(repository, DiscordClock(), database=tmp_path / "tablero.db",
+    return create_bot(repository, DiscordClock(), renderer=load_renderer(),
+                      database=tmp_path / "tablero.db",
                       sweep_seconds=SWEEP_SECONDS, rng=random.Random(seed))
 
 

@@ -92,11 +92,14 @@ async def test_information_commands(world: World) -> None:
     assert board.ephemeral and "h3-e3" in board.embeds[0].description
     history = reply(await w.alice.slash(thread, "history"))
     assert "1. h3-e3" in history.content
-    assert history.attachments and history.attachments[0].filename.startswith(
-        f"match-{match.id}.")
+    names = [a.filename for a in history.attachments]
+    assert names[0].startswith(f"match-{match.id}.") and names[1] == f"match-{match.id}.gif"
+    export = await history.attachments[0].read()
+    assert b"C2.5" in export  # the WXF record of h3-e3
     rules_answer = reply(await w.carol.slash(w.channel, "rules", game="xiangqi"))
     assert "Xiangqi" in rules_answer.embeds[0].title and "h3-e3" in \
         rules_answer.embeds[0].description
+    assert rules_answer.attachments[0].description.startswith("Xiangqi")
     choices = await w.alice.autocomplete(w.channel, "board", "match", "")
     assert [c["value"] for c in choices] == [match.id]
 

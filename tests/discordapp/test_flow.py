@@ -49,6 +49,12 @@ async def test_moves_post_a_new_message_mentioning_the_next_player(world: World)
     last = thread.last_message
     assert [u.id for u in last.mentions] == [w.bob.id]
     assert "h3-e3" in last.embeds[0].description
+    # The board image is the embed's attachment; its description is the alt text.
+    (image,) = last.attachments
+    assert image.filename == "board.png" and image.content_type == "image/png"
+    assert last.embeds[0].image.url == "attachment://board.png"
+    assert image.description and "Black" in image.description and "to move" in \
+        image.description
     after = await w.service.get_match(match.id)
     assert after.ply == 1 and after.to_move == (w.bob.id,)
 

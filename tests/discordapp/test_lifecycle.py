@@ -116,6 +116,7 @@ async def test_resign_and_leaderboard_pages(world: World) -> None:
         assert reply(result).ephemeral
         assert "won" in thread.last_message.content
         assert "rating" in thread.last_message.content.lower()
+    assert [a.filename for a in thread.last_message.attachments] == ["replay.gif"]
     board = await w.alice.slash(w.channel, "leaderboard", game="xiangqi")
     page1 = board.response
     assert not page1.ephemeral
