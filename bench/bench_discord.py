@@ -23,12 +23,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import simcord  # noqa: E402
+import simcord
 
-from bot.boards import load_renderer  # noqa: E402
-from bot.discordapp import create_bot  # noqa: E402
-from storage import open_repository  # noqa: E402
-from tests.discordapp.conftest import DiscordClock  # noqa: E402
+from bot.boards import load_renderer
+from bot.discordapp import create_bot
+from storage import open_repository
+from tests.discordapp.conftest import DiscordClock
 
 
 def percentile(samples: list[float], q: float) -> float:

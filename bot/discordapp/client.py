@@ -82,6 +82,7 @@ class TableroBot(discord.Client):
         self.sweep_runs = 0
         register_commands(self.tree, self.handlers)
         self._sweep = tasks.loop(seconds=sweep_seconds)(self._sweep_once)
+        self._sweep.before_loop(self._before_sweep)
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(MatchButton, LeaderboardButton)
@@ -97,6 +98,9 @@ class TableroBot(discord.Client):
     async def close(self) -> None:
         self._sweep.cancel()
         await super().close()
+
+    async def _before_sweep(self) -> None:
+        await self.wait_until_ready()
 
     async def _sweep_once(self) -> None:
         """Act on due deadlines. A failure is logged; the loop keeps running."""
