@@ -5,7 +5,7 @@ Commands only parse options and hand over to :class:`bot.discordapp.handlers.Han
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 import discord
 from discord import app_commands
@@ -13,9 +13,10 @@ from discord import app_commands
 from bot.discordapp.catalog import game_choices
 
 if TYPE_CHECKING:
+    from bot.discordapp.client import TableroBot
     from bot.discordapp.handlers import Handlers
 
-Interaction = discord.Interaction["TableroBot"]
+Interaction: TypeAlias = "discord.Interaction[TableroBot]"
 
 
 def _game_choices() -> list[app_commands.Choice[str]]:
@@ -82,9 +83,11 @@ def register_commands(tree: app_commands.CommandTree[Any], h: Handlers) -> None:
     @app_commands.guild_only()
     @app_commands.describe(move="Your move, e.g. h3-e3 or f3xd5", match="The match "
                            "(not needed inside its thread)")
-    @app_commands.autocomplete(move=move_autocomplete, match=match_autocomplete)
     async def move(interaction: Interaction, move: str, match: int | None = None) -> None:
         await h.move(interaction, move, match)
+
+    move.autocomplete("move")(move_autocomplete)
+    move.autocomplete("match")(match_autocomplete)
 
     @tree.command(name="board", description="Show a match's board")
     @app_commands.guild_only()

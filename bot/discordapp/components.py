@@ -58,7 +58,7 @@ class MatchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return not interaction.user.bot
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot: TableroBot = interaction.client  # type: ignore[assignment]
+        bot: TableroBot = interaction.client
         await bot.handlers.on_match_button(interaction, self.action, self.match_id, self.ply)
 
 
@@ -85,7 +85,7 @@ class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return not interaction.user.bot
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot: TableroBot = interaction.client  # type: ignore[assignment]
+        bot: TableroBot = interaction.client
         await bot.handlers.on_leaderboard_page(interaction, self.ladder, self.page)
 
 

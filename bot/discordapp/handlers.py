@@ -147,7 +147,8 @@ class Handlers:
         if choice is None:
             return []
         v = rules.variant(choice.key)
-        seats = int(choice.options.get("players", 0) or 0) or v.start(**choice.options).seat_count
+        players = choice.options.get("players")
+        seats = players if isinstance(players, int) else v.start(**choice.options).seat_count
         out = [app_commands.Choice(name=f"{v.seat_name(s, seats)}"
                                         f"{' (moves first)' if s == 0 else ''}", value=s)
                for s in range(seats)]
@@ -433,7 +434,7 @@ class GamePicker(discord.ui.View):
         select: discord.ui.Select[GamePicker] = discord.ui.Select(
             placeholder="Choose a game", options=options or
             [discord.SelectOption(label="No games installed", value="none")])
-        select.callback = self.picked  # type: ignore[method-assign]
+        select.callback = self.picked  # type: ignore[method-assign,assignment]
         self.select = select
         self.add_item(select)
 

@@ -125,7 +125,8 @@ class DiscordNotifier:
         except discord.HTTPException:
             log.warning("could not create a thread for match %s; using the channel", m.id)
             return m
-        return await self.bot.service.attach_thread(m.id, thread.id)
+        attached: MatchView = await self.bot.service.attach_thread(m.id, thread.id)
+        return attached
 
     # ------------------------------------------------------------------ events
 

@@ -89,3 +89,22 @@ async def test_move_autocomplete_offers_legal_moves_by_prefix(world: World) -> N
     everything = await w.alice.autocomplete(thread, "move", "move", "")
     assert len(everything) == 25
     assert await w.bob.autocomplete(thread, "move", "move", "h") == []
+
+
+async def test_challenge_options_autocomplete_seats_of_the_chosen_game(world: World) -> None:
+    w = world
+    seats = await w.alice.autocomplete(w.channel, "challenge", "seat", "", game="xiangqi")
+    assert [(c["name"], c["value"]) for c in seats] == [("Red (moves first)", 0),
+                                                        ("Black", 1)]
+    four = await w.alice.autocomplete(w.channel, "challenge", "seat", "",
+                                      game="alquerque-grande:players=4,mode=teams")
+    assert [c["value"] for c in four] == [0, 1, 2, 3]
+    # Black chosen: bob gets Red and moves first.
+    await w.alice.slash(w.channel, "challenge", game="xiangqi", opponent=w.bob, seat=1,
+                        days=7, rated=False)
+    challenge = w.channel.last_message
+    assert "7 days per move, casual" in challenge.content
+    await w.bob.click(challenge, label="Accept")
+    (thread,) = w.channel.threads
+    match = await w.service.match_in_thread(thread.id)
+    assert match.to_move == (w.bob.id,) and match.days_per_move == 7 and not match.rated
