@@ -650,6 +650,9 @@ def _why_illegal(pos: DamasPosition, path: Sequence[int]) -> str:
         step = f"{NAME[SQUARE_OF[a]]}-{NAME[SQUARE_OF[b]]}"
         between = BETWEEN.get((a, b))
         if between is None:
+            if len(bit_path) == 2 and must_capture:
+                return (f"no capture leads from {NAME[path[0]]} to {NAME[path[-1]]}; "
+                        f"a capture is compulsory: {_list_moves(legal)}")
             return f"{step} is not along a diagonal"
         if not b & empty:
             return f"{NAME[SQUARE_OF[b]]} is occupied"
@@ -736,8 +739,9 @@ class Damas(Variant):
         return found
 
     def move_marks(self, position: Position, move: Any) -> MoveMarks:
-        m = self.parse_move(position, self.format_move(position, move))
-        return MoveMarks(tuple(POINT[n] for n in m.path), tuple(POINT[n] for n in m.captured))
+        self.format_move(position, move)  # refuses a move that is not legal here
+        return MoveMarks(tuple(POINT[n] for n in move.path),
+                         tuple(POINT[n] for n in move.captured))
 
     def display_move(self, position: Position, move: Any) -> str:
         """``d3-c4 (11-15)``; a man's move onto the far rank adds ``crowned``."""

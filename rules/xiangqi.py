@@ -18,7 +18,16 @@ WXF (``C2.5``, ``C2=5``, ``H8+7``, ``R1-1``, ``C+.5`` / ``+C.5`` for the front o
 on a file, the WXF tandem-pawn forms). Writing ``-`` for a capture is accepted; writing
 ``x`` for a move that captures nothing is refused, because the player has misread the
 board. Bare ICCS with ranks 0-9 (``h2e2`` meaning h3-e3) is not accepted: ``h2e2`` is
-read 1-based like every other point name.
+read 1-based like every other point name. WXF output uses the WXF letters
+``K A E H R C P`` and, for tandem pieces, the WXF forms (``C+.5``; pawns ``P+``, ``P7``
+for the middle one of three, ``++``/``--`` for the outer of four or five, ``7+`` when
+two files hold tandem pawns).
+
+Rule details RULES §3 leaves open: a side with no legal move loses even if the position
+is also a third repetition or the 100th ply (the position is lost before it can be
+drawn); repetition is judged before the 100-ply rule. A capture or a soldier's step
+forward can never be undone, so the repetition history restarts after one. ``perft``
+counts the bare move tree, without the draw rules, as published perft tables do.
 
 >>> import rules
 >>> v = rules.variant("xiangqi")
@@ -134,9 +143,17 @@ ELEPHANT_POINTS = tuple(frozenset(_sq(x, y if s == RED else HEIGHT - 1 - y)
                                   for x, y in ((2, 0), (6, 0), (0, 2), (4, 2), (8, 2), (2, 4),
                                                (6, 4)))
                         for s in (RED, BLACK))
+
+
 # (horse square, leg) pairs from which a horse attacks a point
-HORSE_ATTACKERS = tuple(
-    tuple((h, leg) for h in ALL for to, leg in HORSE_STEPS[h] if to == t) for t in ALL)
+def _horse_attackers(t: int) -> tuple[tuple[int, int], ...]:
+    # a horse's step is not symmetric (the leg sits next to the horse), so invert the table
+    return tuple((h, leg) for h, x in zip(ALL, POINTS, strict=True)
+                 if abs(x[0] - POINTS[t][0]) + abs(x[1] - POINTS[t][1]) == 3
+                 for to, leg in HORSE_STEPS[h] if to == t)
+
+
+HORSE_ATTACKERS = tuple(_horse_attackers(t) for t in ALL)
 
 
 def _soldier_steps(side: int, x: int, y: int) -> tuple[int, ...]:
@@ -152,7 +169,8 @@ def _soldier_steps(side: int, x: int, y: int) -> tuple[int, ...]:
 SOLDIER_STEPS = tuple(tuple(_soldier_steps(s, x, y) for x, y in POINTS) for s in (RED, BLACK))
 # squares from which an enemy soldier attacks the general of side s standing on a point
 SOLDIER_ATTACKERS = tuple(
-    tuple(tuple(q for q in ALL if t in SOLDIER_STEPS[1 - s][q]) for t in ALL)
+    tuple(tuple(q for q in (t - 1, t + 1, t - WIDTH, t + WIDTH)
+                if q in ALL and t in SOLDIER_STEPS[1 - s][q]) for t in ALL)
     for s in (RED, BLACK))
 RAYS = tuple(
     tuple(tuple(_sq(x + dx * i, y + dy * i) for i in range(1, 10) if _on_board(x + dx * i,
@@ -165,13 +183,29 @@ RAYS = tuple(
 # touch (leave or enter) to be able to expose k when k is not in check. Every chariot,
 # cannon, soldier and flying-general attack runs along k's file or rank; a horse attack
 # needs a free leg, and the legs of horses attacking k are the 4 points diagonally next
-# to k.
-LINE_DIR = tuple(
-    tuple(next((d for d in range(4) if t in RAYS[k][d]), -1) for t in ALL) for k in ALL)
-LEG_HORSES = tuple(
-    tuple(tuple(h for h, leg in HORSE_ATTACKERS[k] if leg == t) for t in ALL) for k in ALL)
-DANGER = tuple(
-    tuple(LINE_DIR[k][t] >= 0 or bool(LEG_HORSES[k][t]) for t in ALL) for k in ALL)
+# to k. Only the 18 palace points get tables: a general never stands anywhere else.
+PALACE_POINTS = frozenset(sq for sq in ALL for s in (RED, BLACK) if _in_palace(s, *POINTS[sq]))
+
+
+def _line_dirs(k: int) -> tuple[int, ...]:
+    dirs = [-1] * len(ALL)
+    for d, ray in enumerate(RAYS[k]):
+        for q in ray:
+            dirs[q] = d
+    return tuple(dirs)
+
+
+def _leg_horses(k: int) -> tuple[tuple[int, ...], ...]:
+    found: list[list[int]] = [[] for _ in ALL]
+    for h, leg in HORSE_ATTACKERS[k]:
+        found[leg].append(h)
+    return tuple(tuple(horses) for horses in found)
+
+
+LINE_DIR = tuple(_line_dirs(k) if k in PALACE_POINTS else () for k in ALL)
+LEG_HORSES = tuple(_leg_horses(k) if k in PALACE_POINTS else () for k in ALL)
+DANGER = tuple(tuple(LINE_DIR[k][t] >= 0 or bool(LEG_HORSES[k][t]) for t in ALL)
+               if k in PALACE_POINTS else () for k in ALL)
 # may a piece of side s land on a point holding piece code p (empty or enemy)?
 LANDS = (tuple(p == 0 or p & BLACK_BIT != 0 for p in range(16)),
          tuple(p & BLACK_BIT == 0 for p in range(16)))
@@ -205,7 +239,10 @@ def _attacked(b: list[int] | tuple[int, ...], k: int, s: int) -> bool:
         if b[h] == en and not b[leg]:
             return True
     ep = SOLDIER | e
-    return any(b[q] == ep for q in SOLDIER_ATTACKERS[s][k])
+    for q in SOLDIER_ATTACKERS[s][k]:  # noqa: SIM110 (any() makes a generator: hot path)
+        if b[q] == ep:
+            return True
+    return False
 
 
 def _ray_attacked(b: list[int], ray: tuple[int, ...], e: int) -> bool:
@@ -294,17 +331,15 @@ def _pseudo(b: list[int], mine: Iterable[int], s: int) -> list[int]:
     return out
 
 
-def _legal(b: list[int], mine: Iterable[int], k: int, s: int, count_only: bool = False
-           ) -> list[int] | int:
-    """The legal moves of side ``s`` (general on ``k``), or only their number.
+def _illegal(b: list[int], pseudo: list[int], k: int, s: int) -> list[int]:
+    """The moves of ``pseudo`` (side ``s``, general on ``k``) that would expose the general.
 
-    A pseudo-legal move gets a full test only when the side is in check or the general
-    moves; otherwise only moves that leave or enter the general's lines or leave a horse
-    leg next to it are tested, and only along the lines they touch.
+    A move gets a full test only when the side is in check or the general moves;
+    otherwise only moves that leave or enter the general's file or rank, or leave a horse
+    leg next to it, are tested, and only along the lines they touch. Most moves are
+    therefore accepted without being made.
     """
-    pseudo = _pseudo(b, mine, s)
-    out: list[int] = []
-    add = out.append
+    bad: list[int] = []
     if _attacked(b, k, s):
         for m in pseudo:
             fr = m >> 7
@@ -313,19 +348,17 @@ def _legal(b: list[int], mine: Iterable[int], k: int, s: int, count_only: bool =
             t = b[to]
             b[to] = p
             b[fr] = 0
-            bad = _attacked(b, to if fr == k else k, s)
+            if _attacked(b, to if fr == k else k, s):
+                bad.append(m)
             b[fr] = p
             b[to] = t
-            if not bad:
-                add(m)
-        return len(out) if count_only else out
+        return bad
     e = 0 if s else BLACK_BIT
     danger = DANGER[k]
     line_dir = LINE_DIR[k]
     leg_horses = LEG_HORSES[k]
     rays = RAYS[k]
     en = HORSE | e
-    n = 0
     for m in pseudo:
         fr = m >> 7
         to = m & 127
@@ -334,35 +367,38 @@ def _legal(b: list[int], mine: Iterable[int], k: int, s: int, count_only: bool =
             t = b[to]
             b[to] = p
             b[fr] = 0
-            bad = _attacked(b, to, s)
+            if _attacked(b, to, s):
+                bad.append(m)
             b[fr] = p
             b[to] = t
-            if bad:
-                continue
         elif danger[fr] or danger[to]:
             p = b[fr]
             t = b[to]
             b[to] = p
             b[fr] = 0
             d1 = line_dir[fr]
-            bad = d1 >= 0 and _ray_attacked(b, rays[d1], e)
-            if not bad:
-                d2 = line_dir[to]
-                bad = d2 >= 0 and d2 != d1 and _ray_attacked(b, rays[d2], e)
-                if not bad:
-                    for h in leg_horses[fr]:
-                        if b[h] == en:
-                            bad = True
-                            break
+            d2 = line_dir[to]
+            if ((d1 >= 0 and _ray_attacked(b, rays[d1], e))
+                    or (d2 >= 0 and d2 != d1 and _ray_attacked(b, rays[d2], e))):
+                bad.append(m)
+            else:
+                for h in leg_horses[fr]:  # a loop, not any(): no generator per move
+                    if b[h] == en:
+                        bad.append(m)
+                        break
             b[fr] = p
             b[to] = t
-            if bad:
-                continue
-        if count_only:
-            n += 1
-        else:
-            add(m)
-    return n if count_only else out
+    return bad
+
+
+def _legal(b: list[int], mine: Iterable[int], k: int, s: int) -> list[int]:
+    """The legal moves of side ``s`` whose general stands on ``k``."""
+    pseudo = _pseudo(b, mine, s)
+    bad = _illegal(b, pseudo, k, s)
+    if not bad:
+        return pseudo
+    drop = set(bad)
+    return [m for m in pseudo if m not in drop]
 
 
 class _Board:
@@ -383,9 +419,7 @@ class _Board:
 
     def legal(self) -> list[int]:
         s = self.side
-        moves = _legal(self.b, self.pieces[s], self.kings[s], s)
-        assert isinstance(moves, list)
-        return moves
+        return _legal(self.b, self.pieces[s], self.kings[s], s)
 
     def perft(self, depth: int) -> int:
         b = self.b
@@ -394,12 +428,10 @@ class _Board:
 
         def walk(s: int, depth: int) -> int:
             mine = pieces[s]
-            if depth == 1:
-                n = _legal(b, mine, kings[s], s, True)
-                assert isinstance(n, int)
-                return n
+            if depth == 1:  # count the leaves without making them
+                pseudo = _pseudo(b, mine, s)
+                return len(pseudo) - len(_illegal(b, pseudo, kings[s], s))
             moves = _legal(b, mine, kings[s], s)
-            assert isinstance(moves, list)
             theirs = pieces[s ^ 1]
             total = 0
             for m in moves:
@@ -526,7 +558,10 @@ class XiangqiPosition(Position):
         """Every legal move, or ``()`` once the game is over."""
         if self.outcome() is not None:
             return ()
-        return tuple(_move_of(m) for m in self._moves())
+        moves: tuple[Move, ...] | None = self._cache.get("legal")
+        if moves is None:
+            moves = self._cache["legal"] = tuple(_move_of(m) for m in self._moves())
+        return moves
 
     def play(self, move: Any) -> XiangqiPosition:
         """The position after ``move``; raises IllegalMoveError saying why it is illegal."""
@@ -671,7 +706,7 @@ def _read_fen(text: str) -> XiangqiPosition:
         for c in row:
             if c in "123456789":
                 x += int(c)
-            elif c.lower() in FEN_PIECES:
+            elif c.isascii() and c.lower() in FEN_PIECES:
                 if x >= WIDTH:
                     break
                 board[_sq(x, y)] = FEN_PIECES[c.lower()] | (BLACK_BIT if c.islower() else 0)
@@ -696,7 +731,8 @@ def _read_fen(text: str) -> XiangqiPosition:
         if not value:
             numbers.append(low)
             continue
-        if not value[0].isdigit() or len(value[0]) > 6 or int(value[0]) < low:
+        digits = value[0]
+        if not (digits.isascii() and digits.isdigit()) or len(digits) > 6 or int(digits) < low:
             raise PositionError(f"the {name} must be a whole number from {low}, "
                                 f"not {value[0]!r}", text=text)
         numbers.append(int(value[0]))
@@ -841,11 +877,10 @@ def _wxf_sources(p: XiangqiPosition, designator: str) -> list[int]:
     own = [q for q in range(WIDTH * HEIGHT) if p.board[q] == piece]
     if head.isdigit():
         own = [q for q in own if _wxf_file(side, q % WIDTH) == int(head)]
-    columns: dict[int, list[int]] = {}
+    columns: dict[int, list[int]] = {}  # file -> the pieces on it, frontmost first
     for q in own:
-        columns.setdefault(q % WIDTH, [])
-    for x in columns:
-        columns[x] = _tandem(p, _sq(x, next(q // WIDTH for q in own if q % WIDTH == x)))
+        if q % WIDTH not in columns:
+            columns[q % WIDTH] = _tandem(p, q)
     found: list[int] = []
     for column in columns.values():
         n = len(column)
@@ -868,29 +903,35 @@ def _wxf_sources(p: XiangqiPosition, designator: str) -> list[int]:
     return found
 
 
-def _wxf_target(p: XiangqiPosition, fr: int, op: str, number: int) -> int | None:
-    """Where a WXF operator and number send the piece on ``fr`` (None: off the board or
-    not a shape that piece has)."""
+def _wxf_target(p: XiangqiPosition, fr: int, op: str, number: int) -> int | str:
+    """Where a WXF operator and number send the piece on ``fr``, or why they cannot."""
     piece = p.board[fr]
     kind = piece & 7
     side = _colour(piece)
+    name = KIND_NAMES[kind]
     fx, fy = POINTS[fr]
     forward = 1 if side == RED else -1
     tx = WIDTH - number if side == RED else number - 1
     if op == ".":
-        if kind in (ADVISOR, ELEPHANT, HORSE) or tx == fx:
-            return None
+        if kind in (ADVISOR, ELEPHANT, HORSE):
+            return f"an {name} never moves sideways" if kind != HORSE else \
+                "a horse never moves sideways"
+        if tx == fx:
+            return f"a sideways move must leave file {number}"
         return _sq(tx, fy)
     sign = forward if op == "+" else -forward
     if kind in (ADVISOR, ELEPHANT, HORSE):
         dx = abs(tx - fx)
         dy = {ADVISOR: {1: 1}, ELEPHANT: {2: 2}, HORSE: {1: 2, 2: 1}}[kind].get(dx)
         if dy is None:
-            return None
+            return (f"the {name} on {NAMES[fr]} cannot reach file {number} "
+                    f"(for {WXF_LETTERS[kind]} the number is the file it goes to)")
         ty = fy + sign * dy
     else:
         tx, ty = fx, fy + sign * number
-    return _sq(tx, ty) if _on_board(tx, ty) else None
+    if not _on_board(tx, ty):
+        return f"the {name} on {NAMES[fr]} would leave the board"
+    return _sq(tx, ty)
 
 
 def _parse_wxf(p: XiangqiPosition, text: str, compact: str) -> Move | None:
@@ -905,18 +946,17 @@ def _parse_wxf(p: XiangqiPosition, text: str, compact: str) -> Move | None:
         raise IllegalMoveError(
             f"{text.strip()!r}: {SIDE_NAMES[p.side]} has no piece that "
             f"{designator.upper()!r} names", text=text)
-    pairs = [(fr, _wxf_target(p, fr, op, number)) for fr in sources]
-    shaped = [(fr, to) for fr, to in pairs if to is not None]
+    targets = [(fr, _wxf_target(p, fr, op, number)) for fr in sources]
+    shaped = [(fr, to) for fr, to in targets if isinstance(to, int)]
     if not shaped:
-        kind = KIND_NAMES[p.board[sources[0]] & 7]
-        raise IllegalMoveError(f"{text.strip()!r}: no {kind} can move that way "
-                               f"({'sideways' if op == '.' else 'from there'})", text=text)
+        raise IllegalMoveError(f"{text.strip()!r}: {targets[0][1]}", text=text)
     legal = p._move_set()
     found = resolve(text, [fr << 7 | to for fr, to in shaped],
                     matches=lambda m: m in legal, format_move=lambda m: _canonical(p, m))
     if found is None:
         fr, to = shaped[0]
-        raise IllegalMoveError(f"{_canonical(p, fr << 7 | to)}: {_why(p, fr, to)}", text=text)
+        raise IllegalMoveError(f"{text.strip()!r} ({_canonical(p, fr << 7 | to)}): "
+                               f"{_why(p, fr, to)}", text=text)
     return _move_of(found)
 
 
