@@ -667,6 +667,9 @@ class MatchService:
         p = state.position
         v = p.variant
         in_setup = _in_setup(p)
+        if in_setup and me.seat not in p.to_move:
+            raise NotAllowed("you have already submitted your arrangement; the board "
+                             "appears when the other player has submitted too")
         if me.seat not in p.to_move:
             if p.to_move:
                 names = " and ".join(v.seat_name(s, p.seat_count) for s in sorted(p.to_move))
@@ -983,9 +986,13 @@ class MatchService:
             found = None
         if found is not None:
             fmt, export = found
+        shown_entries = replay.entries
+        if _in_setup(replay.position):  # a submitted arrangement stays secret until both are in
+            shown_entries = tuple((ply, user, "setup", "setup submitted")
+                                  for ply, user, _, _ in shown_entries)
         if not export:
-            export = self._tablero_export(rec, [c for _, _, c, _ in replay.entries])
-        return HistoryView(self._view(rec), replay.entries, fmt, export)
+            export = self._tablero_export(rec, [c for _, _, c, _ in shown_entries])
+        return HistoryView(self._view(rec), shown_entries, fmt, export)
 
     def _tablero_export(self, rec: MatchRecord, moves: Sequence[str]) -> str:
         head = [f'[Game "{rec.game}"]', f'[Rules "{rec.rules_version}"]',

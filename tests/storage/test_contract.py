@@ -1,0 +1,240 @@
+"""The repository contract: the same tests against SQLite and the in-memory repository."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.service import (
+    Conflict,
+    GuildSettings,
+    MatchRecord,
+    MatchStatus,
+    RatingChange,
+    RecordEntry,
+    Repository,
+    SeatRecord,
+    UserPrefs,
+)
+from bot.service.ratings import rate_groups
+from storage import MemoryRepository, SqliteRepository
+from storage.sqlite import MIGRATIONS
+
+T0 = datetime(2026, 3, 1, 9, 30, tzinfo=UTC)
+
+
+@pytest.fixture(params=["memory", "sqlite"])
+async def repo(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Repository]:
+    r: Repository = MemoryRepository() if request.param == "memory" else \
+        await SqliteRepository.open(tmp_path / "t.db")
+    yield r
+    await r.close()
+
+
+def record(guild: int = 1, users: tuple[int, ...] = (11, 22), **kw: object) -> MatchRecord:
+    base = MatchRecord(
+        id=0, guild_id=guild, channel_id=5, thread_id=None, game="xiangqi", ladder="xiangqi",
+        rules_version="1", options={"seed": 3, "arrangement": [[1, 2], [3]]},
+        start_text="start", seat_count=2, status=MatchStatus.ACTIVE, challenger_id=users[0],
+        seats=tuple(SeatRecord(u, i, None) for i, u in enumerate(users)), seat_pref=None,
+        seating="random", ply=0, position_text="start", to_move=(0,), last_move=None,
+        days_per_move=3, rated=True, deadline=T0 + timedelta(days=3),
+        remind_at=T0 + timedelta(days=2), draw_offer=None, result=None, broken=None,
+        created_at=T0, updated_at=T0)
+    return dataclasses.replace(base, **kw)  # type: ignore[arg-type]
+
+
+def entry(ply: int, text: str = "h3-e3") -> RecordEntry:
+    return RecordEntry(ply, ply % 2, text, 11, T0 + timedelta(minutes=ply))
+
+
+async def test_create_and_load_round_trip(repo: Repository) -> None:
+    a = await repo.create_match(record())
+    b = await repo.create_match(record(thread_id=77))
+    assert a.id != b.id and a.version == 1
+    loaded = await repo.load_match(a.id)
+    assert loaded == a
+    assert loaded is not None and loaded.options == {"seed": 3, "arrangement": [[1, 2], [3]]}
+    assert loaded.deadline == T0 + timedelta(days=3)
+    assert await repo.load_match(9999) is None
+    found = await repo.match_in_thread(77)
+    assert found is not None and found.id == b.id
+    assert await repo.match_ids() == [a.id, b.id]
+
+
+async def test_save_is_compare_and_set_on_the_version(repo: Repository) -> None:
+    a = await repo.create_match(record())
+    after = dataclasses.replace(a, ply=1, position_text="one", last_move="h3-e3 (C2.5)")
+    saved = await repo.save(a, after, [entry(0)])
+    assert saved.version == a.version + 1
+    assert await repo.load_match(a.id) == saved
+    with pytest.raises(Conflict):  # a writer that read the old version loses
+        await repo.save(a, dataclasses.replace(a, ply=1, position_text="other"), [entry(0)])
+    assert (await repo.load_match(a.id)) == saved
+    assert [e.text for e in await repo.load_entries(a.id)] == ["h3-e3"]
+
+
+async def test_append_is_compare_and_set_on_the_ply(repo: Repository) -> None:
+    a = await repo.create_match(record())
+    a = await repo.save(a, dataclasses.replace(a, ply=1), [entry(0)])
+    # right version but an already played ply: refused, nothing written
+    with pytest.raises(Conflict):
+        await repo.save(a, dataclasses.replace(a, ply=2, position_text="x"), [entry(0, "b1-c3")])
+    assert (await repo.load_match(a.id)) == a
+    assert [e.text for e in await repo.load_entries(a.id)] == ["h3-e3"]
+
+
+async def test_entries_come_back_in_ply_order(repo: Repository) -> None:
+    a = await repo.create_match(record())
+    for ply in range(5):
+        a = await repo.save(a, dataclasses.replace(a, ply=ply + 1), [entry(ply, f"m{ply}")])
+    got = await repo.load_entries(a.id)
+    assert [(e.ply, e.text, e.seat, e.user_id) for e in got] == \
+        [(i, f"m{i}", i % 2, 11) for i in range(5)]
+    assert got[3].played_at == T0 + timedelta(minutes=3)
+
+
+async def test_matches_of_and_open_challenges(repo: Repository) -> None:
+    a = await repo.create_match(record(users=(11, 22)))
+    b = await repo.create_match(record(users=(11, 33), status=MatchStatus.FINISHED))
+    c = await repo.create_match(record(guild=2, users=(22, 11)))
+    lobby = await repo.create_match(record(users=(44,), status=MatchStatus.LOBBY,
+                                           seat_count=4))
+    assert [m.id for m in await repo.matches_of(11)] == [c.id, b.id, a.id]
+    assert [m.id for m in await repo.matches_of(11, 1)] == [b.id, a.id]
+    assert [m.id for m in await repo.matches_of(11, 1, (MatchStatus.ACTIVE,))] == [a.id]
+    assert await repo.matches_of(99) == []
+    assert [m.id for m in await repo.open_challenges(1)] == [lobby.id]
+    # seats changes are reflected in the lookup
+    a2 = await repo.save(a, dataclasses.replace(a, seats=(SeatRecord(55, 0), SeatRecord(22, 1))))
+    assert [m.id for m in await repo.matches_of(55)] == [a2.id]
+    assert [m.id for m in await repo.matches_of(11, 1)] == [b.id]
+
+
+async def test_due_matches(repo: Repository) -> None:
+    a = await repo.create_match(record())
+    await repo.create_match(record(deadline=T0 + timedelta(days=9), remind_at=None))
+    await repo.create_match(record(status=MatchStatus.FINISHED, deadline=T0, remind_at=None))
+    assert await repo.due_matches(T0) == []
+    assert [m.id for m in await repo.due_matches(T0 + timedelta(days=2))] == [a.id]
+    assert len(await repo.due_matches(T0 + timedelta(days=10))) == 2
+
+
+def change(results: dict[int, str], ranks: list[int], guild: int = 1,
+           ladder: str = "xiangqi") -> RatingChange:
+    users = list(results)
+
+    def rate(current):  # type: ignore[no-untyped-def]
+        return rate_groups(current, [[u] for u in users], ranks)
+    return RatingChange(guild, ladder, results, rate)
+
+
+async def test_ratings_are_written_with_the_ending_save(repo: Repository) -> None:
+    a = await repo.create_match(record())
+    done = dataclasses.replace(a, status=MatchStatus.FINISHED)
+    await repo.save(a, done, (), change({11: "win", 22: "loss"}, [1, 2]))
+    rows, total = await repo.leaderboard(1, "xiangqi", 0, 10)
+    assert total == 2 and [r.user_id for r in rows] == [11, 22]
+    assert (rows[0].wins, rows[0].losses, rows[1].losses) == (1, 0, 1)
+    assert rows[0].mu > 25 > rows[1].mu
+    rank = await repo.rank_of(1, "xiangqi", 22)
+    assert rank is not None and rank[0] == 2
+    assert await repo.rank_of(1, "xiangqi", 99) is None
+    assert await repo.rank_of(2, "xiangqi", 11) is None
+    # a conflicting save writes no ratings either
+    with pytest.raises(Conflict):
+        await repo.save(a, done, (), change({11: "loss", 22: "win"}, [2, 1]))
+    rows2, _ = await repo.leaderboard(1, "xiangqi", 0, 10)
+    assert rows2 == rows
+    # a second result builds on the first
+    b = await repo.create_match(record())
+    await repo.save(b, dataclasses.replace(b, status=MatchStatus.FINISHED), (),
+                    change({11: "draw", 22: "draw"}, [1, 1]))
+    r11 = (await repo.ratings_of(1, 11))[0]
+    assert (r11.wins, r11.draws, r11.games) == (1, 1, 2)
+
+
+async def test_leaderboard_pages(repo: Repository) -> None:
+    for i in range(7):
+        m = await repo.create_match(record(users=(100 + i, 200 + i)))
+        await repo.save(m, dataclasses.replace(m, status=MatchStatus.FINISHED), (),
+                        change({100 + i: "win", 200 + i: "loss"}, [1, 2]))
+    first, total = await repo.leaderboard(1, "xiangqi", 0, 5)
+    second, _ = await repo.leaderboard(1, "xiangqi", 5, 5)
+    assert total == 14 and len(first) == 5 and len(second) == 5
+    ordinals = [r.ordinal for r in first + second]
+    assert ordinals == sorted(ordinals, reverse=True)
+    assert (await repo.leaderboard(1, "damas", 0, 5)) == ([], 0)
+
+
+async def test_settings_and_prefs(repo: Repository) -> None:
+    assert await repo.get_guild_settings(1) is None
+    s = GuildSettings(1, default_days=7, use_threads=False, games_channel_id=42,
+                      reminders=False)
+    await repo.save_guild_settings(s)
+    assert await repo.get_guild_settings(1) == s
+    await repo.save_guild_settings(GuildSettings(1))
+    assert await repo.get_guild_settings(1) == GuildSettings(1)
+    assert await repo.get_user_prefs(5) is None
+    await repo.save_user_prefs(UserPrefs(5, "dm"))
+    assert await repo.get_user_prefs(5) == UserPrefs(5, "dm")
+
+
+# ---------------------------------------------------------------- SQLite only
+
+
+async def test_sqlite_migrates_once_and_keeps_data(tmp_path: Path) -> None:
+    path = tmp_path / "keep.db"
+    repo = await SqliteRepository.open(path)
+    assert await repo.schema_version() == len(MIGRATIONS)
+    m = await repo.create_match(record())
+    await repo.close()
+    again = await SqliteRepository.open(path)
+    assert await again.schema_version() == len(MIGRATIONS)
+    assert await again.load_match(m.id) == m
+    async with again._reader.execute("PRAGMA journal_mode") as cur:
+        assert (await cur.fetchone())[0] == "wal"  # type: ignore[index]
+    async with again._writer.execute("PRAGMA foreign_keys") as cur:
+        assert (await cur.fetchone())[0] == 1  # type: ignore[index]
+    await again.close()
+
+
+async def test_sqlite_refuses_a_newer_schema(tmp_path: Path) -> None:
+    import sqlite3
+    path = tmp_path / "new.db"
+    conn = sqlite3.connect(path)
+    conn.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+    conn.close()
+    with pytest.raises(RuntimeError, match="newer Tablero"):
+        await SqliteRepository.open(path)
+
+
+async def test_sqlite_moves_need_their_match(tmp_path: Path) -> None:
+    import sqlite3
+    repo = await SqliteRepository.open(tmp_path / "fk.db")
+    with pytest.raises(sqlite3.IntegrityError):
+        await repo._writer.execute("INSERT INTO moves (match_id, ply, notation, played_at) "
+                                   "VALUES (999, 0, 'x', 0)")
+    await repo.close()
+
+
+async def test_sqlite_leaderboard_and_games_queries_use_indexes(tmp_path: Path) -> None:
+    repo = await SqliteRepository.open(tmp_path / "plan.db")
+    plans = []
+    for sql, params in (
+        ("SELECT user_id FROM ratings WHERE guild_id = ? AND ladder = ? "
+         "ORDER BY ordinal DESC, user_id LIMIT 10", (1, "xiangqi")),
+        ("SELECT id FROM matches WHERE id IN (SELECT match_id FROM seats WHERE user_id = ?)",
+         (5,)),
+        ("SELECT id FROM matches WHERE status = 'active' AND deadline <= ?", (0,)),
+    ):
+        async with repo._reader.execute(f"EXPLAIN QUERY PLAN {sql}", params) as cur:
+            plans.append(" ".join(str(r[-1]) for r in await cur.fetchall()))
+    assert "ratings_board" in plans[0] and "TEMP B-TREE" not in plans[0]
+    assert "seats_user" in plans[1]
+    assert "matches_deadline" in plans[2]
+    await repo.close()
