@@ -97,6 +97,9 @@ def move_text(position: Position, marks: MoveMarks) -> str:
     """The last move from its marks, e.g. ``'c3xe5xc7, capturing d4 d6'``."""
     sep = "x" if marks.captured else "-"
     text = sep.join(point_name(*p) for p in marks.path)
+    if marks.removed and not marks.path:
+        return f"{adapters.removal_word(position)} " + " ".join(point_name(*p)
+                                                            for p in marks.removed)
     if marks.captured:
         text += ", capturing " + " ".join(point_name(*p) for p in marks.captured)
     if marks.removed:
@@ -118,8 +121,10 @@ def describe(position: Position, *, last_move: MoveMarks | None = None,
         parts.append(f"{v.seat_name(position.mover, position.seat_count)} is in check.")
     if caption:
         parts.append(f"Last move: {caption}.")
-    elif last_move is not None and last_move.path:
+    elif last_move is not None and (last_move.path or last_move.removed):
         parts.append(f"Last move: {move_text(position, last_move)}.")
+    elif last_move is not None and not adapters.setup_hidden(position):
+        parts.append("Last move: pass.")
     out = adapters.out_seats(position)
     if out:
         parts.append("Out: " + ", ".join(v.seat_name(s, position.seat_count)

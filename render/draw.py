@@ -152,6 +152,22 @@ def _chip(w: int, h: int, state: str) -> Image.Image:
     return img.reduce(ss)
 
 
+@lru_cache(maxsize=512)
+def _text_mask(text: str, kind: str, px: int, anchor: str) -> tuple[Image.Image, int, int]:
+    """Anti-aliased text as a cached mask and its offset from the anchor point."""
+    f = font(kind, px)
+    left, top, right, bottom = (round(v) for v in f.getbbox(text, anchor=anchor))
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=f, fill=255, anchor=anchor)
+    return mask, left, top
+
+
+def _text(img: Image.Image, xy: tuple[float, float], text: str, kind: str, px: int,
+          fill: RGB, anchor: str) -> None:
+    mask, left, top = _text_mask(text, kind, px, anchor)
+    img.paste(fill, (round(xy[0]) + left, round(xy[1]) + top), mask)
+
+
 def _fit(text: str, f: object, width: float) -> str:
     length = getattr(f, "getlength")  # noqa: B009  (FreeTypeFont.getlength)
     if length(text) <= width:
@@ -176,9 +192,8 @@ def _header(img: Image.Image, lay: Layout, spec: BoardSpec, position: Position,
     out = adapters.out_seats(position)
     captured = adapters.captured_counts(position)
     removed = adapters.removed_counts(position)
-    dr = ImageDraw.Draw(img)
-    name_font = font("bold", round(chip_h * 0.36))
-    sub_font = font("regular", round(chip_h * 0.29))
+    name_px, sub_px = round(chip_h * 0.36), round(chip_h * 0.29)
+    name_font, sub_font = font("bold", name_px), font("regular", sub_px)
     icon_d = round(chip_h * 0.74)
     icon_kind = {"xiangqi": "K", "draughts": "man", "querni": ""}.get(spec.piece, "stone")
     for seat in range(n):
@@ -201,8 +216,8 @@ def _header(img: Image.Image, lay: Layout, spec: BoardSpec, position: Position,
         name = names[seat] if names and seat < len(names) and names[seat] else colour
         tx = x0 + round(chip_h * 1.02)
         room = chip_w - (tx - x0) - round(chip_h * 0.2)
-        dr.text((tx, y0 + chip_h * 0.42), _fit(name, name_font, room), font=name_font,
-                fill=INK if state != "out" else INK_SOFT, anchor="ls")
+        _text(img, (tx, y0 + chip_h * 0.42), _fit(name, name_font, room), "bold", name_px,
+              INK if state != "out" else INK_SOFT, "ls")
         sub = [colour] if name != colour else []
         if state == "turn":
             sub.append("to move")
@@ -217,8 +232,8 @@ def _header(img: Image.Image, lay: Layout, spec: BoardSpec, position: Position,
             sub.append(f"{captured[seat]} captured")
         if removed is not None:
             sub.append(f"{removed[seat]} of 16 removed")
-        dr.text((tx, y0 + chip_h * 0.8), _fit(" · ".join(sub), sub_font, room), font=sub_font,
-                fill=INK_SOFT, anchor="ls")
+        _text(img, (tx, y0 + chip_h * 0.8), _fit(" · ".join(sub), sub_font, room), "regular",
+              sub_px, INK_SOFT, "ls")
     rows = (n + cols - 1) // cols
     sy = pad + rows * chip_h + (rows - 1) * round(u * 0.2) + round(u * 0.62)
     line = [status(position, None)]
@@ -233,11 +248,12 @@ def _header(img: Image.Image, lay: Layout, spec: BoardSpec, position: Position,
         line.append(deadline)
     text = "  ·  ".join(line)
     for scale in (0.62, 0.56, 0.5):  # shrink a long status line a little before cutting it
-        sf = font("regular", round(u * scale))
+        px = round(u * scale)
+        sf = font("regular", px)
         if sf.getlength(text) <= lay.width - 2 * pad:
             break
-    dr.text((lay.width // 2, sy), _fit(text, sf, lay.width - 2 * pad), font=sf, fill=INK,
-            anchor="mm")
+    _text(img, (lay.width // 2, sy), _fit(text, sf, lay.width - 2 * pad), "regular", px, INK,
+          "mm")
 
 
 def _mode_text(position: Position) -> str | None:

@@ -49,7 +49,6 @@ from rules.lattice import (
     Lattice,
     Move,
     MoveTable,
-    jump_sequences,
     match_move,
     read_placement,
     write_placement,
@@ -102,7 +101,8 @@ class AlquerquePosition(Position):
     cells: tuple[int, ...]
     memory: tuple[int, ...]
     turn: int
-    _table: list[MoveTable] = field(default_factory=list, compare=False, repr=False)
+    _table: list[MoveTable] = field(default_factory=list, init=False, compare=False,
+                                   repr=False)
 
     # ------------------------------------------------------------------ Position API
     @property
@@ -171,11 +171,11 @@ class AlquerquePosition(Position):
     def _moves(self) -> MoveTable:
         if self._table:
             return self._table[0]
-        table = MoveTable(GRID)
         seat = self.turn
         me = seat + 1
         cells = list(self.cells)
         enemy = ENEMY[seat]
+        table = MoveTable(GRID, cells, enemy, GRID.jumps)
         first = FIRST_JUMPS[seat]
         own = [i for i, v in enumerate(cells) if v == me]
         if any(i for i in cells if i and i != me):
@@ -183,10 +183,7 @@ class AlquerquePosition(Position):
                 avoid = self.memory[s]
                 if any(land != avoid and enemy[cells[over]] and not cells[land]
                        for over, land in first[s]):
-                    for path, captured, more in jump_sequences(
-                            cells, s, first, GRID.jumps, enemy, avoid):
-                        if not more:  # only complete sequences are moves
-                            table.add_capture(path, captured)
+                    table.search(s, first, avoid, prefixes=False)
         if not table.moves:
             steps = STEPS[seat]
             for s in own:
@@ -247,10 +244,9 @@ class AlquerquePosition(Position):
                 return f"this piece came from {names[avoid]} and may not return there"
             board[over] = 0
             at = land
-        written = tuple(points)
-        onward = sorted({names[path[len(written)]] for path in table.paths
-                         if len(path) > len(written) and path[:len(written)] == written})
-        sofar = "x".join(names[i] for i in written)
+        onward = sorted(names[land] for over, land in GRID.jumps[at]
+                        if land != avoid and ENEMY[self.turn][board[over]] and not board[land])
+        sofar = "x".join(names[i] for i in points)
         if onward:
             return f"a capture must continue: {sofar} can go on to {or_list(onward)}"
         return f"{sofar} is not a legal move"

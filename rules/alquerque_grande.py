@@ -40,8 +40,9 @@ Position text, one line of nine space-separated fields (the 2-player start)::
 >>> p = v.start()
 >>> sorted(v.format_move(p, m) for m in p.legal_moves())
 ['c3-d4', 'd3-d4']
->>> p = v.from_text("7/7/7/3B3/3W3/7/6W w -,- 0,0 - 0 - players=2 -".replace(
-...     "7", ".......").replace("3B3", "...B...").replace("3W3", "...W..."))
+>>> empty = "......."
+>>> rows = [empty, empty, empty, "...B...", "...W...", empty, "......W"]
+>>> p = v.from_text("/".join(rows) + " w -,- 0,0 - 0 - players=2 -")
 >>> v.display_move(p, v.parse_move(p, "g1-f1"))
 'g1-f1 (huff d3)'
 """
@@ -67,7 +68,6 @@ from rules.lattice import (
     Lattice,
     Move,
     MoveTable,
-    jump_sequences,
     match_move,
     read_placement,
     write_placement,
@@ -131,7 +131,7 @@ class Analysis(NamedTuple):
 
 
 def _analyse(cells: list[int], seat: int, marker: Marker, enemy: Sequence[bool]) -> Analysis:
-    table = MoveTable(GRID)
+    table = MoveTable(GRID, cells, enemy, GRID.jumps)
     best: dict[int, int] = {}
     me = seat + 1
     jumps, steps = GRID.jumps, GRID.steps
@@ -139,11 +139,7 @@ def _analyse(cells: list[int], seat: int, marker: Marker, enemy: Sequence[bool])
     for s in [i for i, v in enumerate(cells) if v == me]:
         for over, land in jumps[s]:
             if enemy[cells[over]] and not cells[land]:
-                top = 0
-                for path, captured, more in jump_sequences(cells, s, jumps, jumps, enemy):
-                    table.add_capture(path, captured, 1 if more else 0)
-                    top = max(top, len(captured))
-                best[s] = top
+                best[s] = table.search(s, jumps, prefixes=True)
                 break
         for j in steps[s]:
             if not cells[j] and not (s == stone and j == came):
@@ -174,7 +170,7 @@ class GrandePosition(Position):
     """The point whose stone the last move huffed, -1 if none (see :attr:`last_huff`)."""
     end: str
     """'' while the game goes on, else the outcome reason."""
-    _cache: list[Analysis] = field(default_factory=list, compare=False, repr=False)
+    _cache: list[Analysis] = field(default_factory=list, init=False, compare=False, repr=False)
 
     # ------------------------------------------------------------------ Position API
     @property
@@ -307,9 +303,11 @@ def _settle(players: int, mode: str | None, cells: list[int], markers: list[Mark
     from ``candidate`` until one can move (RULES §2.3 rule 6 and the fine points)."""
 
     def build(turn: int, end: str, analysis: Analysis | None = None) -> GrandePosition:
-        return GrandePosition(players, mode, tuple(cells), turn, tuple(markers), captures,
-                              tuple(eliminated), quiet, huff, end,
-                              [analysis] if analysis else [])
+        p = GrandePosition(players, mode, tuple(cells), turn, tuple(markers), captures,
+                           tuple(eliminated), quiet, huff, end)
+        if analysis:
+            p._cache.append(analysis)
+        return p
 
     out = {s for g in eliminated for s in g}
     candidate %= players
@@ -561,7 +559,7 @@ class AlquerqueGrande(Variant):
         if seat in p.out:
             raise ValueError(f"{SEAT_NAMES[4][seat]} is already out")
         if p.mode == "fast":
-            return replace(p, end="resignation", _cache=[])
+            return replace(p, end="resignation")
         cells = list(p.cells)
         markers = list(p.marker)
         if p.mode == "slow":

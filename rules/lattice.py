@@ -64,8 +64,8 @@ class Move(NamedTuple):
 class Lattice:
     """Precomputed tables of one board size (5 or 7)."""
 
-    __slots__ = ("_jump", "_neighbour", "count", "index", "jumps", "names", "points", "size",
-                 "steps")
+    __slots__ = ("_jump", "_neighbour", "count", "file_major", "index", "jumps", "names",
+                 "points", "size", "steps")
 
     def __init__(self, size: int) -> None:
         self.size = size
@@ -73,6 +73,8 @@ class Lattice:
         self.points: tuple[Point, ...] = tuple((i % size, i // size) for i in range(self.count))
         self.names: tuple[str, ...] = tuple(point_name(x, y) for x, y in self.points)
         self.index: dict[str, int] = {name: i for i, name in enumerate(self.names)}
+        self.file_major: tuple[int, ...] = tuple(x * size + y for x, y in self.points)
+        """Per point, its place when points are sorted by name (``a1, a2, …, b1, …``)."""
         neighbour: list[list[int]] = []
         jump: list[list[tuple[int, int] | None]] = []
         for x, y in self.points:
@@ -144,89 +146,114 @@ class Lattice:
         return ("x" if capture else "-").join(self.names[i] for i in path)
 
 
-Node = tuple[tuple[int, ...], tuple[int, ...], bool]
-"""One jump sequence: its path, the points it captured, and whether it could go on."""
-
-
-def jump_sequences(cells: list[int], start: int, first: JumpTable, later: JumpTable,
-                   enemy: Sequence[bool], avoid: int = -1) -> list[Node]:
-    """Every jump sequence (one jump or more) of the piece on ``start``.
-
-    ``cells`` holds a value per point (0 empty); ``enemy[value]`` says which pieces may be
-    jumped. Jumped pieces leave the board at once, so a later jump may cross or land on
-    their points, and the start point is empty once the piece has left it. The first jump
-    uses ``first``, later ones ``later``; no jump lands on ``avoid``. ``cells`` is restored
-    before returning. Each node tells whether the sequence could go on (a leaf is a
-    complete sequence).
-    """
-    found: list[Node] = []
-    mover = cells[start]
-    cells[start] = 0
-
-    def extend(at: int, path: tuple[int, ...], captured: tuple[int, ...],
-               table: JumpTable) -> bool:
-        more = False
-        for over, land in table[at]:
-            if land != avoid and enemy[cells[over]] and not cells[land]:
-                more = True
-                victim = cells[over]
-                cells[over] = 0
-                here = len(found)
-                found.append((path, captured, False))  # placeholder, filled below
-                p, c = (*path, land), (*captured, over)
-                found[here] = (p, c, extend(land, p, c, later))
-                cells[over] = victim
-        return more
-
-    try:
-        extend(start, (start,), (), first)
-    finally:
-        cells[start] = mover
-    return found
-
-
 class MoveTable:
-    """Legal moves under construction, merging paths that are one move (RULES §6).
+    """The legal moves of one side in one position, built by the game.
 
-    ``moves`` maps each move to a game-specific note; ``paths`` lists every written path
-    (the canonical one and the others) with the move it names, for reading input.
+    ``moves`` maps each move to a note (for Alquerque grande: 1 when the capture could go
+    on, i.e. a stopped sequence). :meth:`search` adds capture sequences, :meth:`add_step`
+    steps; :meth:`lookup` finds the move any written path names, canonical or not.
+
+    ``cells`` holds a value per point (0 empty); ``enemy[value]`` says which pieces may
+    be jumped; the first jump of a sequence uses the ``first`` table of its piece.
     """
 
-    __slots__ = ("_keys", "grid", "moves", "paths")
+    __slots__ = ("_avoid", "_first", "_masks", "cells", "enemy", "grid", "later", "moves")
 
-    def __init__(self, grid: Lattice) -> None:
+    def __init__(self, grid: Lattice, cells: list[int], enemy: Sequence[bool],
+                 later: JumpTable) -> None:
         self.grid = grid
+        self.cells = cells
+        self.enemy = enemy
+        self.later = later
         self.moves: dict[Move, int] = {}
-        self.paths: dict[tuple[int, ...], Move] = {}
-        self._keys: dict[tuple[int, int, frozenset[int]], Move] = {}
+        self._first: dict[int, JumpTable] = {}
+        self._avoid: dict[int, int] = {}
+        self._masks: tuple[int, int] | None = None  # bits of enemy / occupied points
 
-    def add_step(self, start: int, end: int, note: int = 0) -> None:
-        path = (start, end)
-        move = Move(path)
-        self.moves[move] = note
-        self.paths[path] = move
+    def add_step(self, start: int, end: int) -> None:
+        self.moves[Move((start, end))] = 0
 
-    def add_capture(self, path: tuple[int, ...], captured: tuple[int, ...],
-                    note: int = 0) -> None:
-        key = (path[0], path[-1], frozenset(captured))
-        old = self._keys.get(key)
-        if old is None:
-            move = Move(path, captured)
-            self._keys[key] = move
-            self.moves[move] = note
-            self.paths[path] = move
-            return
-        if self.grid.path_text(path, True) < self.grid.path_text(old.path, True):
-            move = Move(path, captured)
-            del self.moves[old]
-            self._keys[key] = move
-            self.moves[move] = note
-            for p, m in self.paths.items():
-                if m == old:
-                    self.paths[p] = move
-        else:
-            move = old
-        self.paths[path] = move
+    def search(self, start: int, first: JumpTable, avoid: int = -1, *,
+               prefixes: bool) -> int:
+        """Add the capture moves of the piece on ``start``; return the most pieces one of
+        its sequences takes (0: it cannot capture).
+
+        Jumped pieces leave the board at once, so a later jump may cross or land on their
+        points, and the start point is empty once the piece has left it. No jump lands on
+        ``avoid``. With ``prefixes`` every sequence of one jump or more is a move, else
+        only complete ones (the piece cannot jump again).
+
+        The search runs over states (point reached, pieces captured): paths reaching the
+        same state have the same future and are the same move (RULES §6), and the
+        smallest path to a state is the smallest path to its parent state plus one point,
+        so each state is expanded once, level by level.
+        """
+        rank = self.grid.file_major
+        moves = self.moves
+        if self._masks is None:
+            enemy = self.enemy
+            self._masks = (sum(1 << i for i, v in enumerate(self.cells) if enemy[v]),
+                           sum(1 << i for i, v in enumerate(self.cells) if v))
+        enemies, occupied = self._masks
+        occupied &= ~(1 << start)  # the start point is empty once the piece has left
+        self._first[start] = first
+        self._avoid[start] = avoid
+        level: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {
+            (start, 0): ((start,), ())}
+        table = first
+        depth = 0
+        while level:
+            deeper: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+            seen = deeper.get
+            for (at, mask), (path, captured) in level.items():
+                more = 0
+                alive, full = enemies & ~mask, occupied & ~mask
+                for over, land in table[at]:
+                    if (alive >> over) & 1 and not (full >> land) & 1 and land != avoid:
+                        more = 1
+                        key = (land, mask | (1 << over))
+                        old = seen(key)
+                        if old is None:
+                            deeper[key] = ((*path, land), (*captured, over))
+                        else:
+                            # point names are two characters: comparing the strings is
+                            # comparing the points file-major
+                            longer = (*path, land)
+                            if (tuple(map(rank.__getitem__, longer))
+                                    < tuple(map(rank.__getitem__, old[0]))):
+                                deeper[key] = (longer, (*captured, over))
+                if mask and (prefixes or not more):
+                    moves[Move(path, captured)] = more
+            if deeper:
+                depth += 1
+            level = deeper
+            table = self.later
+        return depth
+
+    def lookup(self, path: tuple[int, ...]) -> Move | None:
+        """The legal move one of whose paths is ``path``, or None."""
+        if len(path) == 2:
+            step = Move(path)
+            if step in self.moves:
+                return step
+        start = path[0]
+        first = self._first.get(start)
+        if first is None:
+            return None
+        cells, avoid = self.cells, self._avoid[start]
+        mask, at, table = 0, start, first
+        for land in path[1:]:
+            over = next((o for o, t in table[at] if t == land), -1)
+            if (over < 0 or land == avoid or (mask >> over) & 1 or not self.enemy[cells[over]]
+                    or (cells[land] and land != start and not (mask >> land) & 1)):
+                return None
+            mask |= 1 << over
+            at, table = land, self.later
+        for move in self.moves:
+            if move[0][0] == start and move[0][-1] == at and move[1] and sum(
+                    1 << c for c in move[1]) == mask:
+                return move
+        return None
 
 
 class Written(NamedTuple):
@@ -244,7 +271,7 @@ def match_move(grid: Lattice, text: str, table: MoveTable) -> Written:
     capture ``start x end``). Raises NotationError for malformed text.
     """
     pts, as_capture = grid.read_points(text)
-    exact = table.paths.get(pts)
+    exact = table.lookup(pts)
     if exact is not None or len(pts) != 2:
         return Written(pts, as_capture, exact, [])
     start, end = pts

@@ -1,0 +1,269 @@
+"""Board images: sizes, overlays where they belong (sampled pixels), perspective, alt
+text, GIF replays, and every position of seeded random games of every variant."""
+
+from __future__ import annotations
+
+import io
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fontTools.ttLib import TTFont
+from PIL import Image
+
+import render
+import rules
+from render import style
+from rules import MoveMarks, Position, Variant
+
+CASES = [pytest.param(v, dict(o), id=f"{key}-{i}")
+         for key, v in rules.VARIANTS.items() for i, o in enumerate(v.example_options)]
+
+
+def rgb(board: render.RenderedBoard) -> Image.Image:
+    img = Image.open(io.BytesIO(board.png))
+    assert img.format == "PNG"
+    assert img.mode == "P"  # a palette PNG
+    assert img.size == (board.width, board.height)
+    return img.convert("RGB")
+
+
+def dist(a: tuple[int, ...], b: tuple[int, ...]) -> int:
+    return sum(abs(x - y) for x, y in zip(a, b, strict=True))
+
+
+def walk(v: Variant, start: Position, seed: int, plies: int,
+         prefer_capture: bool = False) -> Iterator[tuple[Position, Any, Position]]:
+    rng = random.Random(seed)
+    p = start
+    for _ in range(plies):
+        if p.outcome() is not None or len(p.to_move) != 1:
+            return
+        moves = list(p.legal_moves())
+        if not moves:
+            return
+        caps = [m for m in moves if v.move_marks(p, m).captured] if prefer_capture else []
+        m = rng.choice(caps or moves)
+        after = p.play(m)
+        yield p, m, after
+        p = after
+
+
+# --------------------------------------------------------------------------- sizes
+
+
+@pytest.mark.parametrize(("v", "options"), CASES)
+def test_board_is_about_the_requested_size(v: Variant, options: dict[str, object]) -> None:
+    p = v.start(**options)
+    for size in (700, 400):
+        board = render.draw_board(p, size=size)
+        img = rgb(board)
+        assert size * 0.95 <= max(img.size) <= size
+        assert min(img.size) >= size * 0.6
+        assert len(board.png) <= 30 * 1024
+
+
+def test_bundled_font_has_every_xiangqi_glyph() -> None:
+    font = TTFont(io.BytesIO(style._font_bytes("TableroHan-Bold.otf")))
+    cmap = font.getBestCmap()
+    needed = "".join(c for side in style.XIANGQI_CHARS.values() for c in side.values())
+    for char in needed + "楚河漢界":
+        assert ord(char) in cmap, char
+
+
+# --------------------------------------------------------------------------- overlays
+
+
+def test_last_move_highlights_start_point_of_a_point_board() -> None:
+    v = rules.variant("xiangqi")
+    p = v.start()
+    m = v.parse_move(p, "h3-e3")
+    board = render.draw_board(p.play(m), last_move=v.move_marks(p, m), perspective=0)
+    img = rgb(board)
+    moved_from = img.getpixel(board.point_centre((7, 2)))
+    plain = img.getpixel(board.point_centre((3, 2)))  # d3: an empty point, same rank
+    assert dist(moved_from, style.LAST_MOVE) < dist(plain, style.LAST_MOVE) - 60
+    # the same image without the move marks has no highlight there
+    bare = rgb(render.draw_board(p.play(m), perspective=0))
+    assert dist(bare.getpixel(board.point_centre((7, 2))), plain) < 30
+
+
+def test_last_move_tints_both_squares_on_a_draughts_board() -> None:
+    v = rules.variant("damas")
+    p = v.start()
+    m = v.parse_move(p, "b3-c4")
+    board = render.draw_board(p.play(m), last_move=v.move_marks(p, m), perspective=0)
+    img = rgb(board)
+    step = board.layout.step
+
+    def corner(point: tuple[int, int]) -> tuple[int, int]:  # inside the square, off the piece
+        x, y = board.point_centre(point)
+        return x + round(step * 0.42), y + round(step * 0.42)
+
+    plain = img.getpixel(corner((4, 3)))  # e4: an empty playing square
+    for point in ((1, 2), (2, 3)):
+        tinted = img.getpixel(corner(point))
+        assert dist(tinted, plain) > 25
+        assert dist(tinted, style.LAST_MOVE) < dist(plain, style.LAST_MOVE)
+
+
+def test_captured_points_get_a_red_cross() -> None:
+    v = rules.variant("damas")
+    before, m, after = next((b, m, a) for b, m, a in walk(v, v.start(), 3, 200, True)
+                            if v.move_marks(b, m).captured)
+    marks = v.move_marks(before, m)
+    board = render.draw_board(after, last_move=marks, before=before, perspective=0)
+    img = rgb(board)
+    for point in marks.captured:
+        assert dist(img.getpixel(board.point_centre(point)), style.CAPTURE_MARK) < 60
+    empty = next((x, y) for x in range(8) for y in range(8)
+                 if (x + y) % 2 and (x, y) not in after.pieces()
+                 and (x, y) not in marks.path and (x, y) not in marks.captured)
+    assert dist(img.getpixel(board.point_centre(empty)), style.CAPTURE_MARK) > 150
+
+
+def test_removed_points_are_marked() -> None:
+    v = rules.variant("querni")
+    p = v.start(arrangement=(tuple(range(1, 17)), tuple(range(1, 17))))
+    m = v.parse_move(p, "r1-3")
+    marks = v.move_marks(p, m)
+    assert len(marks.removed) == 3
+    board = render.draw_board(p.play(m), last_move=marks, before=p, perspective=0)
+    img = rgb(board)
+    r = round(board.layout.step * 0.84 * 0.8 / 2 * 0.8)  # on the barred ring
+    for point in marks.removed:
+        x, y = board.point_centre(point)
+        ring = [img.getpixel((x + dx, y + dy)) for dx, dy in ((r, 0), (-r, 0), (0, r), (0, -r))]
+        assert min(dist(c, style.REMOVED_MARK) for c in ring) < 60
+
+
+def test_check_glows_around_the_general() -> None:
+    v = rules.variant("xiangqi")
+    checked = v.from_text("4k4/9/9/9/9/9/9/9/4R4/3K5 b - - 0 1")
+    calm = v.from_text("4k4/9/9/9/9/9/9/9/3R5/3K5 b - - 0 1")
+    for p, glowing in ((checked, True), (calm, False)):
+        board = render.draw_board(p, perspective=0)
+        img = rgb(board)
+        x, y = board.point_centre((4, 9))
+        off = round(board.layout.step * 0.52)  # just outside the disc
+        ring = [img.getpixel((x + dx, y + dy)) for dx, dy in ((off, 0), (-off, 0), (0, off))]
+        reddish = [c for c in ring if c[0] > c[1] + 60 and c[0] > c[2] + 60]
+        assert bool(reddish) is glowing
+        assert ("in check" in board.alt_text) is glowing
+
+
+# --------------------------------------------------------------------------- perspective
+
+
+def ink_count(img: Image.Image, box: tuple[int, int, int, int],
+              colour: tuple[int, int, int], tolerance: int = 60) -> int:
+    return sum(1 for c in img.crop(box).get_flattened_data() if dist(c, colour) < tolerance)
+
+
+def test_perspective_turns_the_xiangqi_board() -> None:
+    p = rules.variant("xiangqi").start()
+    red = style.XIANGQI_INK["red"]
+    for seat in (0, 1):
+        board = render.draw_board(p, perspective=seat)
+        img = rgb(board)
+        x, y = board.point_centre((4, 0))  # Red's general, e1
+        assert (y > board.height / 2) is (seat == 0)
+        s = board.layout.step // 3
+        assert ink_count(img, (x - s, y - s, x + s, y + s), red) > 20
+        # and the point mirrored through the centre holds Black's general, not red ink
+        mx, my = board.width - x + (board.layout.margin - board.layout.edge) * (
+            1 if seat == 0 else -1), board.layout.header + board.height - y
+        assert ink_count(img, (mx - s, my - s, mx + s, my + s), red) == 0
+
+
+def test_four_player_perspective_puts_the_seat_edge_at_the_bottom() -> None:
+    v = rules.variant("alquerque-grande")
+    p = v.start(players=4, mode="teams")
+    turquoise = style.SEAT_LOOKS["turquoise"].body
+    board = render.draw_board(p, perspective=1)
+    img = rgb(board)
+    ox, oy = board.layout.origin
+    step = board.layout.step
+    bottom = (ox, oy + 6 * step, ox + 7 * step, oy + 7 * step)
+    top = (ox, oy, ox + 7 * step, oy + step)
+    assert ink_count(img, bottom, turquoise) > 5 * ink_count(img, top, turquoise) + 100
+    # coordinates turn too: the bottom edge now counts ranks
+    assert board.layout.board_point(0, 0) == (6, 0)  # g1 at the viewer's bottom left
+
+
+# --------------------------------------------------------------------------- alt text
+
+
+@pytest.mark.parametrize(("v", "options"), CASES)
+def test_alt_text_says_whose_turn_and_what_happened(v: Variant, options: dict) -> None:
+    p = v.start(**options)
+    names = [f"name{s}" for s in range(p.seat_count)]
+    text = render.alt_text(p, names=names)
+    (mover,) = p.to_move
+    assert f"{v.seat_name(mover, p.seat_count)} (name{mover}) to move" in text
+    assert len(text) <= 1000
+    steps = list(walk(v, p, 1, 2000, prefer_capture=True))
+    before, m, end = steps[-1]
+    if end.outcome() is not None:
+        final = render.draw_board(end, last_move=v.move_marks(before, m), names=names)
+        assert (" win" in final.alt_text) or ("Draw" in final.alt_text)
+        assert "Last move" in final.alt_text
+
+
+def test_querni_setup_shows_who_has_handed_in_without_numbers() -> None:
+    v = rules.variant("querni")
+    p = v.start(setup="choose")
+    rng = random.Random(1)
+    moves = p.legal_moves()
+    half = p.play(moves[rng.randrange(len(moves))])
+    text = render.alt_text(half)
+    assert "to arrange" in text
+    assert not any(ch.isdigit() for ch in text)
+    rgb(render.draw_board(half))
+
+
+# --------------------------------------------------------------------------- GIF replay
+
+
+def test_replay_has_one_frame_per_ply_plus_the_start() -> None:
+    v = rules.variant("xiangqi")
+    start = v.start()
+    game = list(walk(v, start, 2, 12))
+    moves = [m for _, m, _ in game]
+    texts = [v.format_move(b, m) for b, m, _ in game]
+    for record in (moves, texts):
+        gif = render.replay_gif(v, start, record, size=300)
+        img = Image.open(io.BytesIO(gif))
+        assert img.format == "GIF"
+        assert img.n_frames == len(moves) + 1
+        img.seek(img.n_frames - 1)
+        assert img.info["duration"] > 900  # the last frame is held
+    # the last frame shows the final position: same pixels as drawing it directly
+    last = render.compose(game[-1][2], last_move=v.move_marks(game[-1][0], moves[-1]),
+                          before=game[-1][0], perspective=0, size=300,
+                          caption=f"{len(moves)}. {v.display_move(game[-1][0], moves[-1])}")[0]
+    frame = img.convert("RGB")
+    x, y = last.width // 2, last.height * 3 // 4
+    assert dist(frame.getpixel((x, y)), last.getpixel((x, y))) < 40
+
+
+# --------------------------------------------------------------------------- robustness
+
+
+@pytest.mark.parametrize(("v", "options"), CASES)
+def test_every_position_of_random_games_renders(v: Variant, options: dict) -> None:
+    for seed in (11, 12):
+        start = v.start(**options)
+        prev: tuple[Position, MoveMarks] | None = None
+        positions = [(start, None, None)] + [(a, v.move_marks(b, m), b)
+                                             for b, m, a in walk(v, start, seed, 80, seed == 12)]
+        for i, (p, marks, before) in enumerate(positions):
+            seat = i % p.seat_count
+            board = render.draw_board(p, last_move=marks, before=before, perspective=seat,
+                                      names=["x" * 40] * p.seat_count, deadline="soon",
+                                      size=260)
+            assert board.png.startswith(b"\x89PNG")
+            assert board.alt_text
+            prev = (p, marks) if marks else prev
+        assert prev is not None
