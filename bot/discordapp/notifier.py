@@ -220,10 +220,17 @@ class DiscordNotifier:
             if lines:
                 text += "\nNew ratings:\n" + "\n".join(lines)
         files = []
-        if m.ply > 0:
+        extra: dict[str, Any] = {}
+        if m.ply > 0 and m.status.value != "broken":
+            image = await self.bot.service.board_image(m.id)
+            if image is not None:
+                alt = await media.board_alt(self.bot.service, m.id, image.alt)
+                files.append(embeds.board_file(image.png, alt))
+                extra["embed"] = embeds.board_embed(
+                    m, headline=f"Last move: **{m.last_move}**" if m.last_move else None)
             gif = await media.replay_gif(self.bot.service, m.id)
             if gif is not None:
                 files.append(discord.File(io.BytesIO(gif), filename="replay.gif",
                                           description=f"Replay of match {m.id}"))
         ping, dm = await self.split_by_preference(m.players())
-        await self.post(m, text, ping=ping, dm=dm, files=files)
+        await self.post(m, text, ping=ping, dm=dm, files=files, **extra)

@@ -116,7 +116,9 @@ async def test_resign_and_leaderboard_pages(world: World) -> None:
         assert reply(result).ephemeral
         assert "won" in thread.last_message.content
         assert "rating" in thread.last_message.content.lower()
-    assert [a.filename for a in thread.last_message.attachments] == ["replay.gif"]
+    end = thread.last_message
+    assert [a.filename for a in end.attachments] == ["board.png", "replay.gif"]
+    assert end.embeds[0].image.url == "attachment://board.png"
     board = await w.alice.slash(w.channel, "leaderboard", game="xiangqi")
     page1 = board.response
     assert not page1.ephemeral
