@@ -8,6 +8,7 @@ caused the event checks the bot's permissions beforehand so the user learns what
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 from collections.abc import Sequence
@@ -33,6 +34,7 @@ class DiscordNotifier:
 
     def __init__(self, bot: TableroBot) -> None:
         self.bot = bot
+        self._tasks: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ plumbing
 
@@ -128,6 +130,30 @@ class DiscordNotifier:
         attached: MatchView = await self.bot.service.attach_thread(m.id, thread.id)
         return attached
 
+    async def board_attachment(self, m: MatchView) -> discord.File | None:
+        """The board PNG with its alt text, or None (no renderer, or drawing failed: the
+        message goes out without a picture rather than not at all)."""
+        try:
+            image = await self.bot.service.board_image(m.id)
+        except Exception:
+            log.exception("could not draw the board of match %s", m.id)
+            return None
+        if image is None:
+            return None
+        alt = await media.board_alt(self.bot.service, m.id, image.alt)
+        return embeds.board_file(image.png, alt)
+
+    def background(self, work: Any, what: str) -> None:
+        """Run slow, optional work (a replay GIF) after the reply; failures are logged."""
+        async def guarded() -> None:
+            try:
+                await work
+            except Exception:
+                log.exception("background task failed: %s", what)
+        task = asyncio.get_running_loop().create_task(guarded())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
     # ------------------------------------------------------------------ events
 
     async def notify(self, event: ev.Event) -> None:
@@ -189,7 +215,7 @@ class DiscordNotifier:
     async def turn(self, m: MatchView, users: Sequence[int], last_move: str | None) -> None:
         if m.ply == 0 and last_move is None:
             m = await self.ensure_thread(m)
-        image = await self.bot.service.board_image(m.id)
+        board = await self.board_attachment(m)
         ping, dm = await self.split_by_preference(users)
         if last_move is None:
             headline = f"The match begins. {embeds.mentions(users)}: your move."
@@ -197,14 +223,11 @@ class DiscordNotifier:
             headline = f"Last move: **{last_move}**"
         content = (f"{embeds.mentions(users)}, your move "
                    f"({embeds.relative(m.deadline)}).") if users else ""
-        extra: dict[str, Any] = {}
-        if image is not None:
-            alt = await media.board_alt(self.bot.service, m.id, image.alt)
-            extra["file"] = embeds.board_file(image.png, alt)
+        extra: dict[str, Any] = {"file": board} if board is not None else {}
         await self.post(m, content, ping=ping, dm=dm,
                         dm_note=f"Your move in {m.game_name} (match {m.id}).",
                         embed=embeds.board_embed(m, headline=headline,
-                                                 image=image is not None), **extra)
+                                                 image=board is not None), **extra)
 
     async def ended(self, m: MatchView, result: Any, reason: str) -> None:
         text = embeds.result_text(m, result, reason)
@@ -219,18 +242,24 @@ class DiscordNotifier:
                                  f"{entry.draws}D)")
             if lines:
                 text += "\nNew ratings:\n" + "\n".join(lines)
-        files = []
         extra: dict[str, Any] = {}
         if m.ply > 0 and m.status.value != "broken":
-            image = await self.bot.service.board_image(m.id)
-            if image is not None:
-                alt = await media.board_alt(self.bot.service, m.id, image.alt)
-                files.append(embeds.board_file(image.png, alt))
-                extra["embed"] = embeds.board_embed(
-                    m, headline=f"Last move: **{m.last_move}**" if m.last_move else None)
-            gif = await media.replay_gif(self.bot.service, m.id)
-            if gif is not None:
-                files.append(discord.File(io.BytesIO(gif), filename="replay.gif",
-                                          description=f"Replay of match {m.id}"))
+            board = await self.board_attachment(m)
+            extra["embed"] = embeds.board_embed(
+                m, headline=f"Last move: **{m.last_move}**" if m.last_move else None,
+                image=board is not None)
+            if board is not None:
+                extra["file"] = board
         ping, dm = await self.split_by_preference(m.players())
-        await self.post(m, text, ping=ping, dm=dm, files=files, **extra)
+        await self.post(m, text, ping=ping, dm=dm, **extra)
+        if m.ply > 0:
+            # The replay takes a while to draw: it follows the result, off the reply path.
+            self.background(self.post_replay(m), f"replay of match {m.id}")
+
+    async def post_replay(self, m: MatchView) -> None:
+        gif = await media.replay_gif(self.bot.service, m.id)
+        if gif is None:
+            return
+        await self.post(m, f"Replay of match {m.id}:", file=discord.File(
+            io.BytesIO(gif), filename="replay.gif",
+            description=f"Animated replay of {m.game_name} match {m.id}, move by move"))

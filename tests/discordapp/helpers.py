@@ -27,3 +27,11 @@ async def start_match(w: World, challenger: Any, opponent: Any, game: str = "xia
     match = await w.service.match_in_thread(new[0].id)
     assert match is not None
     return match, new[0]
+
+
+def result_post(thread: Any) -> Any:
+    """The result message of a finished match (the replay GIF follows it)."""
+    history = thread.history()
+    assert history[-1].content.startswith("Replay of match")
+    assert [a.filename for a in history[-1].attachments] == ["replay.gif"]
+    return history[-2]

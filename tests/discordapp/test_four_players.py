@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.discordapp.conftest import World
-from tests.discordapp.helpers import reply
+from tests.discordapp.helpers import reply, result_post
 
 GAME = "alquerque-grande:players=4,mode=teams"
 
@@ -54,7 +54,7 @@ async def test_invited_lobby_fills_and_a_team_resigns(world: World) -> None:
     done = await w.service.get_match(m.id)
     assert done.is_over and done.result is not None
     assert set(done.result.winners) == winners
-    end = thread.last_message
+    end = result_post(thread)
     assert "won" in end.content and all(f"<@{u}>" in end.content for u in winners)
     board = reply(await w.alice.slash(w.channel, "leaderboard",
                                       game="alquerque-grande-4"))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.discordapp.conftest import SWEEP_SECONDS, World, make_bot, make_repository
-from tests.discordapp.helpers import reply, start_match
+from tests.discordapp.helpers import reply, result_post, start_match
 
 HOUR = 3600.0
 
@@ -19,7 +19,7 @@ async def test_reminder_then_timeout_on_the_virtual_clock(world: World) -> None:
     assert "⏰" in reminder.content and [u.id for u in reminder.mentions] == [w.alice.id]
     assert "<t:" in reminder.content
     await w.env.advance_time(12 * HOUR)
-    end = thread.last_message
+    end = result_post(thread)
     assert "won" in end.content and w.bob.mention in end.content
     done = await w.service.get_match(match.id)
     assert done.is_over and done.result is not None
@@ -103,7 +103,7 @@ async def test_draw_offer_buttons_and_lapse(world: World) -> None:
     assert reply(accepted).ephemeral
     done = await w.service.get_match(match.id)
     assert done.is_over and done.result is not None and done.result.winners == ()
-    assert "draw" in thread.last_message.content
+    assert "draw" in result_post(thread).content
 
 
 async def test_resign_and_leaderboard_pages(world: World) -> None:
@@ -114,11 +114,12 @@ async def test_resign_and_leaderboard_pages(world: World) -> None:
         _, thread = await start_match(w, a, b)
         result = await b.slash(thread, "resign")
         assert reply(result).ephemeral
-        assert "won" in thread.last_message.content
-        assert "rating" in thread.last_message.content.lower()
-    end = thread.last_message
-    assert [a.filename for a in end.attachments] == ["board.png", "replay.gif"]
-    assert end.embeds[0].image.url == "attachment://board.png"
+        result_message, replay = thread.history()[-2:]
+        assert "won" in result_message.content
+        assert "rating" in result_message.content.lower()
+        assert [a.filename for a in result_message.attachments] == ["board.png"]
+        assert result_message.embeds[0].image.url == "attachment://board.png"
+        assert [a.filename for a in replay.attachments] == ["replay.gif"]
     board = await w.alice.slash(w.channel, "leaderboard", game="xiangqi")
     page1 = board.response
     assert not page1.ephemeral
