@@ -31,6 +31,15 @@ def mentions(user_ids: Iterable[int]) -> str:
     return ", ".join(ids[:-1]) + " and " + ids[-1]
 
 
+def plural(n: int, one: str, many: str | None = None) -> str:
+    """A count with its noun.
+
+    >>> plural(1, "win"), plural(2, "loss", "losses")
+    ('1 win', '2 losses')
+    """
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
 def relative(when: datetime | None) -> str:
     """A Discord timestamp shown as 'in 2 days' in each reader's own locale."""
     if when is None:
@@ -116,8 +125,10 @@ def games_embed(user_id: int, matches: Sequence[MatchView]) -> discord.Embed:
     lines = []
     for m in [*waiting, *others]:
         where = f"<#{m.thread_id or m.channel_id}>"
-        if m.status.is_waiting:
-            state = "waiting for players"
+        if m.status.is_waiting and user_id in m.invited:
+            state = "**you're invited**: answer with the buttons"
+        elif m.status.is_waiting:
+            state = f"waiting for players ({len(m.joined)}/{m.seat_count})"
         elif user_id in m.to_move:
             state = f"**your move**, {relative(m.deadline)}"
         else:
@@ -143,10 +154,12 @@ def leaderboard_embed(page: LeaderboardPage, title: str) -> discord.Embed:
 
 
 def stats_embed(stats: PlayerStats, titles: dict[str, str]) -> discord.Embed:
+    active = plural(stats.active_matches, "active match", "active matches")
     e = discord.Embed(title="Stats", colour=COLOUR,
-                      description=f"{mention(stats.user_id)} — {stats.wins} wins, "
-                                  f"{stats.losses} losses, {stats.draws} draws; "
-                                  f"{stats.active_matches} active matches")
+                      description=f"{mention(stats.user_id)} — "
+                                  f"{plural(stats.wins, 'win')}, "
+                                  f"{plural(stats.losses, 'loss', 'losses')}, "
+                                  f"{plural(stats.draws, 'draw')}; {active}")
     for key, x in zip(stats.ladder_keys, stats.ladders, strict=False):
         e.add_field(name=titles.get(key, key),
                     value=f"#{x.rank} · rating {x.ordinal:.1f} (μ {x.mu:.1f}, σ {x.sigma:.2f})"

@@ -64,6 +64,13 @@ async def test_dm_notification_preference(world: World) -> None:
     dms = w.bob.user.dm_channel.history()
     assert dms and "Your move in Xiangqi" in dms[-1].content
     assert thread.last_message.jump_url in dms[-1].content
+    await w.carol.slash(w.channel, "notify", mode="dm")
+    await w.alice.slash(w.channel, "challenge", game="damas", opponent=w.carol)
+    invitation = w.carol.user.dm_channel.history()[-1]
+    assert "challenges you to **Spanish draughts**" in invitation.content
+    assert w.channel.last_message.jump_url in invitation.content
+    games = reply(await w.carol.slash(w.channel, "games")).embeds[0].description
+    assert "you're invited" in games
 
 
 async def test_context_menu_challenge(world: World) -> None:

@@ -132,4 +132,4 @@ async def test_resign_and_leaderboard_pages(world: World) -> None:
     turned = await w.bob.click(page1, label="Next ▶")
     assert "Page 2 of 2" in turned.response.embeds[0].footer.text
     stats = await w.alice.slash(w.channel, "stats")
-    assert "1 wins" in reply(stats).embeds[0].description
+    assert "1 win, 0 losses, 0 draws" in reply(stats).embeds[0].description
