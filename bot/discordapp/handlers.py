@@ -321,7 +321,12 @@ class Handlers:
         async def work() -> None:
             mid = await self.resolve_match(interaction, match_id)
             await _defer(interaction)
-            await self.service.submit_setup(mid, interaction.user.id, arrangement)
+            try:
+                await self.service.submit_setup(mid, interaction.user.id, arrangement)
+            except rules.RulesError as exc:
+                raise errors.AdapterError(
+                    f"{exc.message.rstrip('.')}. Write your numbers 1-16, each once, in "
+                    "start-cell order (`/rules querni` explains it).") from exc
             await _ack(interaction, "Arrangement submitted; it stays hidden from your "
                                     "opponent until both have submitted.")
         await self.run(interaction, work())

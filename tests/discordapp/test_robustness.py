@@ -11,7 +11,7 @@ from pydantic import SecretStr
 from bot.discordapp import cli
 from bot.discordapp.errors import GENERIC_APOLOGY
 from bot.discordapp.permissions import REQUIRED_PERMISSIONS, application_id_from_token
-from bot.discordapp.sync import tree_hash
+from bot.discordapp.sync import sync_commands, tree_hash
 from tests.discordapp.conftest import World, make_bot
 from tests.discordapp.helpers import reply, start_match
 
@@ -76,3 +76,16 @@ def test_invite_url_has_exactly_the_needed_permissions(capsys: pytest.CaptureFix
     assert granted == {"read_messages", "send_messages", "send_messages_in_threads",
                        "create_public_threads", "embed_links", "attach_files"}
     assert not REQUIRED_PERMISSIONS.administrator and not REQUIRED_PERMISSIONS.manage_threads
+
+
+async def test_sync_to_one_guild(world: World) -> None:
+    w = world
+    synced = await sync_commands(w.bot, w.bot.tree, w.bot.sync_state, guild_id=w.guild.id)
+    assert synced
+    puts = [r.path for r in w.env.http_requests if r.method == "PUT"]
+    assert puts[-1].endswith(f"/guilds/{w.guild.id}/commands")
+    again = await sync_commands(w.bot, w.bot.tree, w.bot.sync_state, guild_id=w.guild.id)
+    assert not again
+    forced = await sync_commands(w.bot, w.bot.tree, w.bot.sync_state, guild_id=w.guild.id,
+                                 force=True)
+    assert forced
