@@ -76,3 +76,24 @@ async def test_open_lobby_fills_by_join(world: World) -> None:
     start = thread.last_message
     m = await w.service.match_in_thread(thread.id)
     assert m is not None and start.content.startswith(f"<@{m.to_move[0]}>")
+
+
+async def test_a_late_player_is_out_and_the_game_goes_on(world: World) -> None:
+    w = world
+    await w.alice.slash(w.channel, "challenge", game=GAME, opponent=w.bob,
+                        opponent2=w.carol, opponent3=w.dave, days=1)
+    lobby = w.channel.last_message
+    for actor in (w.bob, w.carol, w.dave):
+        await actor.click(lobby, label="Accept")
+    (thread,) = w.channel.threads
+    m = await w.service.match_in_thread(thread.id)
+    assert m is not None
+    await play_some_moves(w, thread, m.id, 4)
+    late = (await w.service.get_match(m.id)).to_move[0]
+    await w.env.advance_time(25 * 3600)
+    texts = [msg.content for msg in thread.history()]
+    assert any(t.startswith(f"⏰ <@{late}>") for t in texts)
+    assert any(t.startswith(f"<@{late}> ran out of time and is out") for t in texts)
+    after = await w.service.get_match(m.id)
+    assert not after.is_over and late not in after.to_move
+    assert any(s.out for s in after.seats if s.user_id == late)
