@@ -264,6 +264,9 @@ class Handlers:
 
     async def _move(self, interaction: Interaction, text: str, match_id: int | None) -> None:
         mid = await self.resolve_match(interaction, match_id)
+        # The board goes to the match's thread or channel: refuse before moving when the
+        # bot could not post it there (the move would land unseen).
+        self.check_post(await self._match_channel(await self.service.get_match(mid)))
         await _defer(interaction)
         result = await self.service.move(mid, interaction.user.id, text)
         tail = " The match is over." if result.ended else ""

@@ -36,6 +36,14 @@ async def test_without_thread_permission_the_match_stays_in_the_channel(world: W
     moved = await w.alice.slash(plain, "move", move="h3-e3")
     assert "h3-e3" in reply(moved).content
     assert plain.last_message.content.startswith(w.bob.mention)
+    # Permissions revoked later: the move is refused with the missing permission named.
+    me_member = w.guild.me
+    assert me_member is not None
+    await me_member.guild.get_channel(plain.id).set_permissions(
+        me_member, overwrite=discord.PermissionOverwrite(create_public_threads=False,
+                                                         attach_files=False))
+    refused = reply(await w.bob.slash(plain, "move", move="h8-e8"))
+    assert refused.ephemeral and "**Attach Files**" in refused.content
 
 
 async def test_settings_need_manage_server_and_change_new_matches(world: World) -> None:
