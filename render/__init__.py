@@ -21,7 +21,7 @@ caption=None, before=None, size=700) -> RenderedBoard``
     * ``last_move``: the :class:`rules.MoveMarks` of the move that led here
       (``variant.move_marks(previous, move)``): its start and every landing point are
       highlighted and joined (multi-jumps), captured points get a red cross, removed
-      points (a Querni removal, an Alquerque grande huff) a blue barred ring.
+      points (a Querni removal, an Alquerque grande huff) a blue dashed ring.
     * ``before``: the position the move was played from; when given, captured and
       removed pieces are drawn faded under their marks.
     * ``perspective``: the seat whose edge is at the bottom (default: the seat to move).

@@ -19,7 +19,7 @@ Point = tuple[int, int]
 def _attr(obj: object, *names: str) -> object | None:
     """The first attribute of ``obj`` among ``names`` (called if it is a method)."""
     for name in names:
-        value = getattr(obj, name, None)
+        value: object = getattr(obj, name, None)
         if value is None:
             continue
         if callable(value):
@@ -136,3 +136,10 @@ def visible_pieces(position: Position) -> Mapping[Point, tuple[int, str]]:
     """``{point: (seat, kind)}`` as drawn: Querni numbers are blanked during setup."""
     hide = setup_hidden(position)
     return {p: (pc.seat, "" if hide else pc.kind) for p, pc in position.pieces().items()}
+
+
+def last_huff(position: Position) -> Point | None:
+    """Alquerque grande: where the stone huffed by the last move stood (``last_huff``),
+    so a board drawn without the last move's marks still shows the huff."""
+    value = getattr(position, "last_huff", None)
+    return value if isinstance(value, tuple) else None

@@ -116,6 +116,13 @@ def describe(position: Position, *, last_move: MoveMarks | None = None,
     seat = perspective if perspective is not None else _default_perspective(position)
     parts = [f"{v.name} board seen from {v.seat_name(seat, position.seat_count)}.",
              status(position, names) + "."]
+    mode = adapters.mode(position)
+    if mode == "teams" and position.seat_count == 4:
+        name = v.seat_name
+        parts.append(f"Teams: {name(0, 4)} and {name(2, 4)} against "
+                     f"{name(1, 4)} and {name(3, 4)}.")
+    elif mode is not None and position.seat_count == 4:
+        parts.append(f"Four players each for himself, {mode} end.")
     general = adapters.checked_general(position)
     if general is not None:
         parts.append(f"{v.seat_name(position.mover, position.seat_count)} is in check.")
@@ -125,6 +132,8 @@ def describe(position: Position, *, last_move: MoveMarks | None = None,
         parts.append(f"Last move: {move_text(position, last_move)}.")
     elif last_move is not None and not adapters.setup_hidden(position):
         parts.append("Last move: pass.")
+    elif last_move is None and (huff := adapters.last_huff(position)) is not None:
+        parts.append(f"The last move huffed the stone on {point_name(*huff)}.")
     out = adapters.out_seats(position)
     if out:
         parts.append("Out: " + ", ".join(v.seat_name(s, position.seat_count)

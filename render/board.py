@@ -202,7 +202,7 @@ def _draw_xiangqi(pen: _Pen) -> None:
     # soldier and cannon points: small corner brackets in every quadrant on the board
     marks = [(1, 2), (7, 2), (1, 7), (7, 7)] + [(x, y) for x in (0, 2, 4, 6, 8) for y in (3, 6)]
     off, arm = s * 0.08, s * 0.17
-    vw, vh = lay.view_size
+    vw = lay.view_size[0]
     for p in marks:
         cx, cy = lay.centre(p)
         vx, _vy = lay.view(p)
@@ -210,11 +210,10 @@ def _draw_xiangqi(pen: _Pen) -> None:
             if not 0 <= vx + sx < vw:
                 continue
             for sy in (-1, 1):
-                x0, y0 = cx + sx * off, cy + sy * off
-                pen.draw.line((pen.xy(x0 + sx * arm, y0), pen.xy(x0, y0),
-                               pen.xy(x0, y0 + sy * arm)), fill=spec.line,
+                bx, by = cx + sx * off, cy + sy * off
+                pen.draw.line((pen.xy(bx + sx * arm, by), pen.xy(bx, by),
+                               pen.xy(bx, by + sy * arm)), fill=spec.line,
                               width=max(1, round(lw * SUPER)), joint="curve")
-    _ = vh
 
 
 def _river_label(img: Image.Image, lay: Layout, spec: BoardSpec) -> None:
@@ -285,7 +284,7 @@ def _coordinates(img: Image.Image, lay: Layout) -> None:
     """File letters under the board and rank numbers to its left, as seen from the
     viewer: after a quarter turn the bottom edge shows ranks and the side shows files."""
     d = ImageDraw.Draw(img)
-    f = font("bold", round(lay.step * 0.26))
+    f = font("bold", round(min(lay.step * 0.26, max(lay.width, lay.height) * 0.03)))
     vw, vh = lay.view_size
     ox, oy = lay.origin
     top = oy - lay.header
@@ -306,7 +305,7 @@ def _coordinates(img: Image.Image, lay: Layout) -> None:
                fill=INK_SOFT, anchor="mm")
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=16)
 def static_layer(key: str, board_size: tuple[int, int], seat_count: int, perspective: int,
                  size: int) -> Image.Image:
     """The board without pieces or overlays, below the header (RGB, cached)."""

@@ -77,7 +77,7 @@ def _diameter(spec: BoardSpec, lay: Layout) -> int:
     return max(8, round(lay.step * spec.piece_scale))
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=32)
 def _base(key: str, board_size: tuple[int, int], seat_count: int, perspective: int,
           size: int) -> Image.Image:
     lay = layout(key, board_size, seat_count, perspective, size)
@@ -216,22 +216,27 @@ def _header(img: Image.Image, lay: Layout, spec: BoardSpec, position: Position,
         name = names[seat] if names and seat < len(names) and names[seat] else colour
         tx = x0 + round(chip_h * 1.02)
         room = chip_w - (tx - x0) - round(chip_h * 0.2)
+        if state == "turn":
+            name = "▶ " + name
         _text(img, (tx, y0 + chip_h * 0.42), _fit(name, name_font, room), "bold", name_px,
               INK if state != "out" else INK_SOFT, "ls")
-        sub = [colour] if name != colour else []
-        if state == "turn":
-            sub.append("to move")
-        elif state == "win":
+        sub = [colour] if names else []
+        if state == "win":
             sub.append("winner")
         elif state == "out":
             sub.append("out")
         done = adapters.submitted(position, seat)
         if done is not None:
-            sub.append("arrangement handed in" if done else "arranging stones")
+            sub.append("handed in" if done else "arranging")
         if captured is not None:
             sub.append(f"{captured[seat]} captured")
         if removed is not None:
             sub.append(f"{removed[seat]} of 16 removed")
+        mate = _team_mate(position, seat)
+        if mate is not None:
+            sub.append(f"with {v.seat_name(mate, n)}")
+        while len(sub) > 1 and sub_font.getlength(" · ".join(sub)) > room:
+            sub.pop()  # least important last: drop whole items rather than cut words
         _text(img, (tx, y0 + chip_h * 0.8), _fit(" · ".join(sub), sub_font, room), "regular",
               sub_px, INK_SOFT, "ls")
     rows = (n + cols - 1) // cols
@@ -239,9 +244,9 @@ def _header(img: Image.Image, lay: Layout, spec: BoardSpec, position: Position,
     line = [status(position, None)]
     if adapters.checked_general(position) is not None:
         line[0] += " · check!"
-    teams = _mode_text(position)
-    if teams:
-        line.append(teams)
+    mode = _mode_text(position)
+    if mode:
+        line.append(mode)
     if caption:
         line.append(f"last: {caption}")
     if deadline:
@@ -257,14 +262,18 @@ def _header(img: Image.Image, lay: Layout, spec: BoardSpec, position: Position,
 
 
 def _mode_text(position: Position) -> str | None:
-    """Alquerque grande with four players: who plays with whom."""
+    """Alquerque grande with four players and no teams: which end rule is played."""
     m = adapters.mode(position)
-    if m is None or position.seat_count != 4:
+    if m is None or m == "teams" or position.seat_count != 4:
         return None
-    if m == "teams":
-        name = position.variant.seat_name
-        return f"{name(0, 4)} & {name(2, 4)} vs {name(1, 4)} & {name(3, 4)}"
     return f"each for himself, {m} end"
+
+
+def _team_mate(position: Position, seat: int) -> int | None:
+    """The seat across the board in a 4-player team game (RULES §2.1)."""
+    if position.seat_count == 4 and adapters.mode(position) == "teams":
+        return (seat + 2) % 4
+    return None
 
 
 # --------------------------------------------------------------------------- compose
@@ -305,7 +314,12 @@ def compose(position: Position, *, last_move: MoveMarks | None = None,
                 _paste_centred(img, mark("capture", round(d * 0.5)), lay.centre(p))
         for p in last_move.removed:
             if p not in pieces:
-                _paste_centred(img, mark("removed", round(d * 0.8)), lay.centre(p))
+                _paste_centred(img, mark("removed", round(d * 1.08)), lay.centre(p))
+    else:
+        huff = adapters.last_huff(position)
+        if huff is not None and huff not in pieces:
+            _paste_centred(img, mark("removed", round(_diameter(spec, lay) * 1.08)),
+                           lay.centre(huff))
     _header(img, lay, spec, position, looks, names, deadline, caption)
     return img, lay
 

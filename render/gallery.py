@@ -132,8 +132,18 @@ def build(out: Path, size: int = 700) -> list[Path]:
                      perspective=a.seat_count - 1)
                 if a.seat_count == 4:
                     save(f"{slug}-middle-seat1", a, b, m, perspective=1)
+            shown: set[str] = set()
             for seed in range(20):
                 game = list(playout(v, start, seed, MAX_PLIES))
+                for b, m, a in game:  # one example of each overlay the game has
+                    marks = _marks(v, b, m)
+                    for overlay, present in (
+                            ("check", adapters.checked_general(a) is not None),
+                            ("multijump", marks is not None and len(marks.path) > 2),
+                            ("removal", marks is not None and bool(marks.removed))):
+                        if present and overlay not in shown:
+                            shown.add(overlay)
+                            save(f"{slug}-{overlay}", a, b, m)
                 if game and game[-1][2].outcome() is not None:
                     b, m, a = game[-1]
                     save(f"{slug}-finished", a, b, m)

@@ -146,7 +146,7 @@ def piece(style: str, look_name: str, kind: str, d: int, ghost: bool = False) ->
             _disc(img, box, look, d, rim_width=0.07)
     out = _finish(img)
     if ghost:
-        alpha = out.getchannel("A").point(lambda a: a * 38 // 100)
+        alpha = out.getchannel("A").point(lambda a: a * 50 // 100)
         out.putalpha(alpha)
     return out
 
@@ -155,7 +155,7 @@ def piece(style: str, look_name: str, kind: str, d: int, ghost: bool = False) ->
 def mark(name: str, d: int) -> Image.Image:
     """Overlay sprites, ``d`` pixels across: ``'ring'`` (around the piece that moved),
     ``'from'`` (the point a move started from / an intermediate landing),
-    ``'capture'`` (a red cross), ``'removed'`` (a blue barred ring), ``'check'`` (a red
+    ``'capture'`` (a red cross), ``'removed'`` (a blue dashed ring), ``'check'`` (a red
     glow under a general in check), ``'square'`` (a square tint for cell boards)."""
     side = d * SS
     img = Image.new("RGBA", (side, side), (0, 0, 0, 0))
@@ -182,15 +182,12 @@ def mark(name: str, d: int) -> Image.Image:
         for colour, width in (((255, 255, 255, 230), w * 1.7), ((*CAPTURE_MARK, 255), w)):
             dr.line((a, a, b, b), fill=colour, width=round(width))
             dr.line((a, b, b, a), fill=colour, width=round(width))
-    elif name == "removed":
-        w = side * 0.09
-        box = (side * 0.1, side * 0.1, side * 0.9, side * 0.9)
-        dr.ellipse(box, outline=(255, 255, 255, 200), width=round(w * 1.8))
-        dr.ellipse(box, outline=(*REMOVED_MARK, 255), width=round(w))
-        k = side * 0.5 * 0.8 * 0.7071
-        m = side / 2
-        dr.line((m - k, m + k, m + k, m - k), fill=(255, 255, 255, 200), width=round(w * 1.8))
-        dr.line((m - k, m + k, m + k, m - k), fill=(*REMOVED_MARK, 255), width=round(w))
+    elif name == "removed":  # a dashed ring: the faded piece inside stays readable
+        w = side * 0.07
+        box = (side * 0.06, side * 0.06, side * 0.94, side * 0.94)
+        dr.ellipse(box, outline=(255, 255, 255, 190), width=round(w * 2))
+        for start in range(0, 360, 30):
+            dr.arc(box, start, start + 18, fill=(*REMOVED_MARK, 255), width=round(w * 1.3))
     else:
         raise ValueError(f"no mark {name!r}")
     return img.reduce(SS)

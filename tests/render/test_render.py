@@ -131,7 +131,7 @@ def test_removed_points_are_marked() -> None:
     assert len(marks.removed) == 3
     board = render.draw_board(p.play(m), last_move=marks, before=p, perspective=0)
     img = rgb(board)
-    r = round(board.layout.step * 0.84 * 0.8 / 2 * 0.8)  # on the barred ring
+    r = round(board.layout.step * 0.84 * 1.08 / 2 * 0.88)  # on the dashed ring
     for point in marks.removed:
         x, y = board.point_centre(point)
         ring = [img.getpixel((x + dx, y + dy)) for dx, dy in ((r, 0), (-r, 0), (0, r), (0, -r))]
@@ -267,3 +267,48 @@ def test_every_position_of_random_games_renders(v: Variant, options: dict) -> No
             assert board.alt_text
             prev = (p, marks) if marks else prev
         assert prev is not None
+
+
+def test_a_huff_is_marked_with_or_without_the_move_marks() -> None:
+    v = rules.variant("alquerque-grande")
+    start = v.start(players=4, mode="teams")
+    before, m, after = next((b, m, a) for seed in range(10) for b, m, a in walk(v, start, seed, 200)
+                            if v.move_marks(b, m).removed)
+    (huff,) = v.move_marks(before, m).removed
+    touched = set(v.move_marks(before, m).path)
+    plain = next((x, y) for x in range(7) for y in range(7)
+                 if (x, y) not in after.pieces() and (x, y) != huff and (x, y) not in touched)
+
+    def blue_ring(board: render.RenderedBoard, img: Image.Image, point: tuple[int, int]) -> int:
+        x, y = board.point_centre(point)
+        r = round(board.layout.step * 0.64 * 1.08 / 2)
+        band = [img.getpixel((x + dx, y + dy)) for dx in range(-r, r + 1)
+                for dy in range(-r, r + 1) if (0.7 * r) ** 2 <= dx * dx + dy * dy <= r * r]
+        return sum(dist(c, style.REMOVED_MARK) < 60 for c in band)
+
+    for marks in (v.move_marks(before, m), None):
+        board = render.draw_board(after, last_move=marks, perspective=0)
+        img = rgb(board)
+        assert blue_ring(board, img, huff) > 20
+        assert blue_ring(board, img, plain) == 0
+        assert "huff" in board.alt_text
+
+
+def test_package_doc_example_runs() -> None:
+    import doctest
+
+    assert doctest.testmod(render).failed == 0
+
+
+def test_gallery_draws_every_variant(tmp_path) -> None:
+    from render import gallery
+
+    written = {p.name for p in gallery.build(tmp_path, size=240)}
+    for key in rules.VARIANTS:
+        mine = [n for n in written if n.startswith(key + "-") or n.startswith(key + ".")]
+        assert any(n.endswith("-start.png") for n in mine), key
+        assert any(n.endswith("-middle.png") for n in mine), key
+        assert any(n.endswith("-finished.png") for n in mine), key
+        assert any(n.endswith("-replay.gif") for n in mine), key
+    assert any("players=4" in n for n in written)
+    assert "index.html" in written
