@@ -89,3 +89,18 @@ async def test_sync_to_one_guild(world: World) -> None:
     forced = await sync_commands(w.bot, w.bot.tree, w.bot.sync_state, guild_id=w.guild.id,
                                  force=True)
     assert forced
+
+
+async def test_a_board_that_cannot_be_drawn_still_gets_its_turn_message(world: World) -> None:
+    w = world
+    _, thread = await start_match(w, w.alice, w.bob, seat=0)
+
+    class Broken:
+        def render(self, *args: object, **kwargs: object) -> bytes:
+            raise ValueError("no pen")
+
+    w.service.renderer = Broken()
+    await w.alice.slash(thread, "move", move="h3-e3")
+    last = thread.last_message
+    assert last.content.startswith(w.bob.mention) and last.attachments == []
+    assert last.embeds and last.embeds[0].image.url is None
