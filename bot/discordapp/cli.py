@@ -77,8 +77,21 @@ def invite(token: SecretStr | None, client_id: int | None) -> str:
 
 
 def run(token: SecretStr, database: Path, **kwargs: Any) -> int:
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(run_bot(token, database, **kwargs))
+    """``tablero run``: 0 after a clean stop, 1 when Discord cannot be reached or refuses
+    the token (said in one line; the token itself is never shown)."""
+    import aiohttp
+    import discord
+
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(run_bot(token, database, **kwargs))
+    except discord.LoginFailure:
+        print("Discord refused the token: check DISCORD_TOKEN (Developer Portal -> Bot -> "
+              "Reset Token).")
+        return 1
+    except (aiohttp.ClientError, OSError) as exc:
+        print(f"Cannot reach Discord ({type(exc).__name__}): check the network connection.")
+        return 1
     return 0
 
 
@@ -93,8 +106,18 @@ def command(name: str, settings: Any, *, guild: int | None = None,
     if token is None:
         print("tablero sync needs DISCORD_TOKEN (see README and .env.example).")
         return 2
+    import aiohttp
+    import discord
+
     guild = guild if guild is not None else settings.dev_guild_id
-    count = asyncio.run(sync_now(token, settings.db_path, guild))
+    try:
+        count = asyncio.run(sync_now(token, settings.db_path, guild))
+    except discord.LoginFailure:
+        print("Discord refused the token: check DISCORD_TOKEN.")
+        return 1
+    except (aiohttp.ClientError, OSError) as exc:
+        print(f"Cannot reach Discord ({type(exc).__name__}): check the network connection.")
+        return 1
     where = f"server {guild}" if guild else "every server (global; may take a while to show)"
     print(f"Registered {count} commands for {where}.")
     return 0
