@@ -104,3 +104,14 @@ async def test_a_board_that_cannot_be_drawn_still_gets_its_turn_message(world: W
     last = thread.last_message
     assert last.content.startswith(w.bob.mention) and last.attachments == []
     assert last.embeds and last.embeds[0].image.url is None
+
+
+def test_tablero_invite_command(capsys: pytest.CaptureFixture[str],
+                                monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.__main__ import main
+
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    assert main(["invite", "--client-id", "42"]) == 0
+    out = capsys.readouterr().out.strip()
+    assert out == ("https://discord.com/oauth2/authorize?client_id=42&scope=bot+"
+                   f"applications.commands&permissions={REQUIRED_PERMISSIONS.value}")
