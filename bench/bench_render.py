@@ -3,13 +3,13 @@ replay GIF (s, KB). Run: ``python bench/bench_render.py [--size 700] [--reps 3]`
 
 Method: for every variant (4-player Alquerque grande included) a seeded random game of
 up to 100 plies is played. Warm-up renders the start once (board layer, sprites and
-palette get cached). Then every position of the game is drawn ``reps`` times with the
-last move highlighted, faded captured pieces, names and a deadline, as the bot would;
-the median and 95th percentile of the wall time of ``render.draw_board`` are printed
-with the median process CPU time (the machine may be shared),
-with the median and largest PNG size. The GIF replays the same game (101 frames when it
-lasts 100 plies): the first seeded random game (uniform, or preferring quiet moves) that
-lasts 100 plies, else the longest of those tried.
+palette get cached; its time is printed as "cold"). Then every position of the game is
+drawn ``reps`` times with the last move highlighted, faded captured pieces, names and a
+deadline, as the bot would. Printed: the median and 95th percentile wall time of
+``render.draw_board``, its median process CPU time (the machine may be shared), and the
+median and largest PNG size. The GIF replays the same game (101 frames when it lasts 100
+plies): the first seeded random game (uniform, or preferring quiet moves) that lasts 100
+plies, else the longest of those tried.
 """
 
 from __future__ import annotations
@@ -65,7 +65,8 @@ def main() -> None:
     cases += [("alquerque-grande", {"players": 4, "mode": "teams"})]
     print(f"board {args.size} px, {args.reps} reps per position; GIF {PLIES} plies at 560 px; "
           f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
-    print(f"{'variant':34} {'WxH':>9} {'med ms':>7} {'p95 ms':>7} {'cpu ms':>7} {'med KB':>7} "
+    print(f"{'variant':34} {'WxH':>9} {'cold ms':>7} {'med ms':>7} {'p95 ms':>7} {'cpu ms':>7} "
+          f"{'med KB':>7} "
           f"{'max KB':>7} | {'plies':>5} {'GIF s':>6} {'GIF KB':>7}")
     for key, options in cases:
         v = rules.variant(key)
@@ -78,7 +79,9 @@ def main() -> None:
             frames.append((after, marks, p))
             p = after
         names = [f"player{s}" for s in range(start.seat_count)]
-        render.draw_board(start, size=args.size)  # warm-up: caches
+        t = time.perf_counter()
+        render.draw_board(start, size=args.size)  # warm-up: fills the caches
+        cold = time.perf_counter() - t
         times, cpu, sizes = [], [], []
         for _ in range(args.reps):
             for after, marks, before in frames:
@@ -94,7 +97,7 @@ def main() -> None:
         gif_s = time.perf_counter() - t
         label = key + ("" if not options or "seed" in options else
                        " " + ",".join(f"{k}={o}" for k, o in options.items()))
-        print(f"{label:34} {board.width:>4}x{board.height:<4} "
+        print(f"{label:34} {board.width:>4}x{board.height:<4} {cold * 1000:7.0f} "
               f"{statistics.median(times) * 1000:7.2f} "
               f"{times[int(len(times) * 0.95)] * 1000:7.2f} "
               f"{statistics.median(cpu) * 1000:7.2f} "

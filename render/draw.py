@@ -23,6 +23,7 @@ from render.board import Layout, layout, static_layer
 from render.sprites import mark, piece, segment
 from render.style import (
     CAPTURE_MARK,
+    CHECK_GLOW,
     FRAME,
     INK,
     INK_SOFT,
@@ -297,7 +298,7 @@ def compose(position: Position, *, last_move: MoveMarks | None = None,
         _draw_last_move(img, lay, spec, last_move, set(pieces))
     general = adapters.checked_general(position)
     if general is not None:
-        _paste_centred(img, mark("check", round(lay.step * 1.25)), lay.centre(general))
+        _paste_centred(img, mark("check", round(lay.step * 1.3)), lay.centre(general))
     gone: dict[Point, tuple[int, str]] = {}
     if last_move is not None and before is not None:
         was = dict(adapters.visible_pieces(before))
@@ -374,7 +375,14 @@ def _key_colours(spec: BoardSpec, looks: tuple[str, ...]) -> list[RGB]:
         colours += [look.body, look.rim, look.ink]
     if spec.piece == "xiangqi":
         colours += [*XIANGQI_INK.values(), XIANGQI_DISC.body, XIANGQI_DISC.rim]
+        colours += [_mix(CHECK_GLOW, spec.plate, t) for t in (0.3, 0.55, 0.8)]
     return colours
+
+
+def _mix(a: RGB, b: RGB, t: float) -> RGB:
+    """``t`` of ``a`` over ``b``."""
+    return (round(a[0] * t + b[0] * (1 - t)), round(a[1] * t + b[1] * (1 - t)),
+            round(a[2] * t + b[2] * (1 - t)))
 
 
 def to_palette(img: Image.Image, position: Position, size: int) -> Image.Image:

@@ -23,7 +23,9 @@ def positions(variant: Variant, start: Position, moves: Iterable[Any]
     """``(position, marks, position before, caption)`` for the start and after each move.
 
     ``moves`` are Move objects or move strings (canonical or any accepted input); strings
-    are read with ``variant.parse_move`` in the position they are played from.
+    are read with ``variant.parse_move`` in the position they are played from. (A Querni
+    ``choose`` setup submission names no seat, so while both seats are pending pass it as
+    the game's ``Arrangement`` object, which carries its seat.)
     """
     frames: list[tuple[Position, Any, Position | None, str | None]] = [
         (start, None, None, None)]

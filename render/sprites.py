@@ -171,9 +171,9 @@ def mark(name: str, d: int) -> Image.Image:
         dr.rectangle((0, 0, side, side), fill=(*LAST_MOVE, 120))
     elif name == "check":
         glow = Image.new("L", img.size, 0)
-        ImageDraw.Draw(glow).ellipse((side * 0.14, side * 0.14, side * 0.86, side * 0.86),
-                                     fill=235)
-        glow = glow.filter(ImageFilter.GaussianBlur(side * 0.09))
+        ImageDraw.Draw(glow).ellipse((side * 0.12, side * 0.12, side * 0.88, side * 0.88),
+                                     fill=250)
+        glow = glow.filter(ImageFilter.GaussianBlur(side * 0.05))
         img = Image.new("RGBA", img.size, (*CHECK_GLOW, 255))
         img.putalpha(glow)
     elif name == "capture":
