@@ -5,7 +5,13 @@ Two players on the 5×5 lattice (:mod:`rules.lattice`), twelve pieces each; Whit
 diagonally forward or sideways; a piece on the far rank cannot step; capturing is
 compulsory, the first jump goes in a stepping direction, later jumps any way, and a
 sequence goes on while it can. Every piece remembers where its own last move started
-and may never step or jump onto that point (the no-return memory).
+and may never step or jump onto that point (the no-return memory). The side to move loses
+when it has no pieces (outcome reason ``no-pieces``) or no legal move (``no-moves``).
+
+Moves are :class:`rules.lattice.Move` values (points as rank-major indices). Positions
+offer, besides the Position API: ``memories`` (point -> where its piece's last move
+started), ``captured`` (per seat), ``must_capture``, ``out`` and ``last_huff`` (always
+empty here; shared with Alquerque grande so renderers treat both alike).
 
 Position text, one line of three space-separated fields::
 
@@ -162,6 +168,16 @@ class AlquerquePosition(Position):
     def captured(self) -> tuple[int, int]:
         """How many enemy pieces each seat has captured (12 minus the enemy's pieces)."""
         return (PIECES_EACH - self.cells.count(2), PIECES_EACH - self.cells.count(1))
+
+    @property
+    def out(self) -> frozenset[int]:
+        """No seat is ever out in Alquerque (the same property as Alquerque grande's)."""
+        return frozenset()
+
+    @property
+    def last_huff(self) -> Point | None:
+        """Alquerque has no huffing (the same property as Alquerque grande's)."""
+        return None
 
     @property
     def must_capture(self) -> bool:

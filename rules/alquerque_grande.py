@@ -15,8 +15,10 @@ Outcome reasons: ``no-pieces`` (the loser, or the losing team, has no stones lef
 ``teams``: both members of the losing team are out and a stone of theirs is still on the
 board), ``resignation`` (the last seat to go out resigned; in ``fast`` any resignation
 ends the game), ``last-player`` (``slow``: one player is left, or none when the last ones
-went out together), ``move-limit`` (the 50-round safeguard). A shared first place has no
-winners (``fast`` and ``slow`` rankings); both teams eliminated by one move is a draw.
+went out together), ``move-limit`` (the 50-round safeguard), ``both-teams-out`` (``teams``:
+one move put the last members of both teams out, e.g. a capture of the last opposing stone
+that is huffed and was the mover's last: a draw). A shared first place has no winners
+(``fast`` and ``slow`` rankings).
 
 Position text, one line of nine space-separated fields (the 2-player start)::
 
@@ -151,7 +153,7 @@ def _analyse(cells: list[int], seat: int, marker: Marker, enemy: Sequence[bool])
 class GrandePosition(Position):
     """A position of Alquerque grande.
 
-    Public data for renderers and bots: :meth:`pieces` (kind ``stone``), ``captures``
+    Public data for renderers and bots: :meth:`pieces` (kind ``stone``), ``captured``
     (per seat, opponents' stones taken), :attr:`out` and ``eliminated`` (seats out, in
     order of elimination, grouped), :attr:`last_huff`, :attr:`markers`, ``quiet`` (the
     safeguard counter), ``players`` and ``mode`` (None with 2 players).
@@ -163,7 +165,8 @@ class GrandePosition(Position):
     """One value per point in rank-major order: 0 empty, else seat + 1."""
     turn: int
     marker: tuple[Marker, ...]
-    captures: tuple[int, ...]
+    captured: tuple[int, ...]
+    """Per seat, how many opponents' stones it has captured (huffs count for nobody)."""
     eliminated: tuple[tuple[int, ...], ...]
     quiet: int
     huff: int
@@ -212,7 +215,7 @@ class GrandePosition(Position):
             cells[huff] = 0
             if huff == end:
                 markers[seat] = None
-        captures = list(self.captures)
+        captures = list(self.captured)
         captures[seat] += len(captured)
         quiet = 0 if captured or huff >= 0 else self.quiet + 1
         return _settle(self.players, self.mode, cells, markers, tuple(captures),
@@ -234,7 +237,7 @@ class GrandePosition(Position):
         options = f"players={self.players}" + (f",mode={self.mode}" if self.mode else "")
         return " ".join((
             write_placement(GRID, self.cells, letters), letters[self.turn].lower(), markers,
-            ",".join(map(str, self.captures)), out, str(self.quiet),
+            ",".join(map(str, self.captured)), out, str(self.quiet),
             names[self.huff] if self.huff >= 0 else "-", options, self.end or "-"))
 
     # ------------------------------------------------------------------ extras
@@ -346,6 +349,8 @@ def _decided(mode: str, cells: list[int], out: set[int], cause: str) -> str | No
     beaten = [team for team in TEAMS if all(s in out for s in team)]
     if not beaten:
         return None
+    if len(beaten) == 2:
+        return "both-teams-out"
     if any(v and (v - 1) in team for team in beaten for v in cells):
         return "resignation" if cause == "resignation" else "no-moves"
     return "no-pieces"
@@ -373,7 +378,7 @@ def _outcome(p: GrandePosition) -> Outcome:
         loser = p.turn if reason == "no-moves" else (0 if p.stones(0) == 0 else 1)
         return Outcome.win(1 - loser, seats=2, reason=reason)
     if p.mode == "fast":
-        return _ranked(_groups({s: (p.captures[s], p.stones(s)) for s in seats}), reason)
+        return _ranked(_groups({s: (p.captured[s], p.stones(s)) for s in seats}), reason)
     if p.mode == "slow":
         if reason == "move-limit":
             return _ranked(_groups({s: (p.stones(s),) for s in seats}), reason)
@@ -382,7 +387,7 @@ def _outcome(p: GrandePosition) -> Outcome:
     if reason == "move-limit":
         return Outcome.draw(seats=4, reason=reason)
     beaten = [team for team in TEAMS if all(s in p.out for s in team)]
-    if len(beaten) != 1:
+    if len(beaten) != 1:  # both teams went out with the same move
         return Outcome.draw(seats=4, reason=reason)
     return Outcome.win(next(t for t in TEAMS if t not in beaten), seats=4, reason=reason)
 
@@ -426,7 +431,7 @@ class AlquerqueGrande(Variant):
 
     def start(self, **options: Any) -> GrandePosition:
         checked = self.check_options(options)
-        players = int(str(checked["players"]))
+        players = 2 if checked["players"] == 2 else 4
         mode = str(checked["mode"]) if players == 4 else None
         cells = _layout(START4 if players == 4 else START2)
         p = GrandePosition(players, mode, cells, 0, (None,) * players, (0,) * players, (),
@@ -570,10 +575,10 @@ class AlquerqueGrande(Variant):
         reason = _decided(p.mode, cells, out, "resignation")
         if reason is not None:
             return GrandePosition(4, p.mode, tuple(cells), _next_active(p.turn, 4, out),
-                                  tuple(markers), p.captures, tuple(eliminated), p.quiet,
+                                  tuple(markers), p.captured, tuple(eliminated), p.quiet,
                                   p.huff, reason)
         candidate = p.turn + 1 if seat == p.turn else p.turn
-        return _settle(4, p.mode, cells, markers, p.captures, eliminated, p.quiet, p.huff,
+        return _settle(4, p.mode, cells, markers, p.captured, eliminated, p.quiet, p.huff,
                        candidate, moved=False)
 
 
@@ -605,7 +610,8 @@ def _inconsistency(p: GrandePosition) -> str | None:
         return None
     allowed = {None: ("no-pieces", "no-moves", "move-limit"),
                "fast": ("no-pieces", "no-moves", "resignation", "move-limit"),
-               "teams": ("no-pieces", "no-moves", "resignation", "move-limit"),
+               "teams": ("no-pieces", "no-moves", "resignation", "move-limit",
+                         "both-teams-out"),
                "slow": ("last-player", "move-limit")}[p.mode]
     if reason not in allowed:
         return f"{reason!r} is not an ending here (one of {', '.join(allowed)})"

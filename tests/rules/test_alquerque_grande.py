@@ -170,7 +170,7 @@ def test_a_sequence_may_take_stones_of_different_opponents() -> None:
     assert {"d6xd4", "d6xd4xd2"} <= set(moves(p))
     after = play(p, "d6xd4xd2")
     assert at(after) == {"d2": "B", "g1": "T", "a1": "W", "a7": "R"}
-    assert after.captures == (0, 0, 2, 0) and after.last_huff is None
+    assert after.captured == (0, 0, 2, 0) and after.last_huff is None
 
 
 def test_teams_never_capture_or_jump_a_team_mate() -> None:
@@ -201,11 +201,11 @@ def test_every_prefix_is_a_move_and_a_stopped_sequence_is_huffed() -> None:
     assert shown(p, "a1xa3xa5") == "a1xa3xa5"
     stopped = play(p, "a1xa3")
     assert at(stopped) == {"g1": "W", "a4": "B", "g7": "B"}
-    assert stopped.captures == (1, 0) and stopped.last_huff == point("a3")
+    assert stopped.captured == (1, 0) and stopped.last_huff == point("a3")
     assert G.move_marks(p, G.parse_move(p, "a1xa3")).removed == (point("a3"),)
     assert G.move_marks(p, G.parse_move(p, "a1xa3xa5")).removed == ()
     complete = play(p, "a1xa3xa5")
-    assert complete.last_huff is None and complete.captures == (2, 0)
+    assert complete.last_huff is None and complete.captured == (2, 0)
 
 
 # --------------------------------------------------------------------------- huffing a step
@@ -298,6 +298,15 @@ def test_teams_win_when_neither_opponent_can_move() -> None:
     after = play(p, "g7-g6")
     assert after.eliminated == ((1,), (3,))
     assert after.outcome() == rules.Outcome.win({0, 2}, seats=4, reason="no-moves")
+
+
+def test_one_move_putting_both_teams_out_is_a_draw() -> None:
+    # White takes Red's last stone and could go on over Turquoise's (out, still on the
+    # board): the stopped sequence huffs White's last stone too
+    p = gpos({"W": "d3", "T": "d6 g1", "B": "", "R": "d4"}, out="B,T")
+    after = play(p, "d3xd5")
+    assert after.eliminated == ((2,), (1,), (0, 3))
+    assert after.outcome() == rules.Outcome.draw(seats=4, reason="both-teams-out")
 
 
 def test_fast_ends_when_a_seat_loses_its_last_stone_ranked_by_captures_then_stones() -> None:
@@ -432,7 +441,7 @@ def test_position_text_holds_every_field() -> None:
             "3,1,0,2 - 0 d5 players=4,mode=fast -")
     p = G.from_text(text)
     assert p.to_text() == text
-    assert p.last_huff == point("d5") and p.captures == (3, 1, 0, 2)  # type: ignore[attr-defined]
+    assert p.last_huff == point("d5") and p.captured == (3, 1, 0, 2)  # type: ignore[attr-defined]
     teams = ("......./......./..B..../...T.../..W..../......./R...... w -,-,-,- 0,0,0,0 T 17 - "
              "players=4,mode=teams -")
     assert G.from_text(teams).to_text() == teams
