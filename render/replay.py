@@ -14,7 +14,6 @@ from render.draw import compose, to_palette
 from rules import Position, Variant
 
 FRAME_MS = 900
-CLEAR = 255  # palette index never used by a drawing; unchanged pixels of a frame use it
 HOLD_MS = 4000
 
 
@@ -57,21 +56,28 @@ def replay_gif(variant: Variant, start: Position, moves: Iterable[Any], *,
                          names=names, caption=caption, size=size)
         frames.append(to_palette(img, position, size))
     durations = [frame_ms] * (len(frames) - 1) + [hold_ms]
-    frames = [frames[0]] + [_changes_only(a, b) for a, b in itertools.pairwise(frames)]
+    palette = frames[0].getpalette() or []
+    clear = len(palette) // 3  # one extra entry, used by no drawing, marks "unchanged"
+    palette = [*palette, 255, 0, 255]
+    for f in frames:
+        f.putpalette(palette)
+    frames = [frames[0]] + [_changes_only(a, b, clear)
+                            for a, b in itertools.pairwise(frames)]
     buf = io.BytesIO()
     frames[0].save(buf, "GIF", save_all=True, append_images=frames[1:], duration=durations,
-                   loop=0, optimize=False, disposal=1, transparency=CLEAR)
+                   loop=0, optimize=False, disposal=1, transparency=clear)
     return buf.getvalue()
 
 
-def _changes_only(previous: Image.Image, frame: Image.Image) -> Image.Image:
-    """``frame`` with every pixel equal to ``previous`` made transparent (the previous
-    frame stays on screen under it), which LZW compresses to almost nothing."""
+def _changes_only(previous: Image.Image, frame: Image.Image, clear: int) -> Image.Image:
+    """``frame`` with every pixel equal to ``previous`` set to the transparent index
+    ``clear`` (the previous frame stays on screen under it), which LZW compresses to
+    almost nothing."""
     a = Image.frombytes("L", previous.size, previous.tobytes())
     b = Image.frombytes("L", frame.size, frame.tobytes())
     changed = ImageChops.difference(a, b).point(lambda v: 255 if v else 0)
-    out = Image.new("P", frame.size, CLEAR)
+    out = Image.new("P", frame.size, clear)
     out.putpalette(frame.getpalette() or [])
     out.paste(frame, (0, 0), changed)
-    out.info["transparency"] = CLEAR
+    out.info["transparency"] = clear
     return out

@@ -28,11 +28,11 @@ from rules.core import (
 from rules.registry import VARIANTS, register, variant
 
 # One line per game: importing the module registers its variant(s).
+from rules import alquerque  # noqa: F401  isort: skip
+from rules import alquerque_grande  # noqa: F401  isort: skip
 from rules import xiangqi  # noqa: F401  isort: skip
 from rules import damas  # noqa: F401  isort: skip
 from rules import querni  # noqa: F401  isort: skip
-from rules import alquerque  # noqa: F401  isort: skip
-from rules import alquerque_grande  # noqa: F401  isort: skip
 
 __all__ = [
     "VARIANTS",

@@ -127,7 +127,11 @@ class AlquerquePosition(Position):
         return tuple(self._moves().moves)
 
     def play(self, move: Any) -> AlquerquePosition:
-        if not isinstance(move, tuple) or move not in self._moves().moves:
+        try:
+            legal = isinstance(move, tuple) and move in self._moves().moves
+        except TypeError:  # unhashable junk is no move
+            legal = False
+        if not legal:
             raise IllegalMoveError(f"{move!r} is not a legal move here")
         cells = list(self.cells)
         memory = list(self.memory)
@@ -198,7 +202,7 @@ class AlquerquePosition(Position):
             for s in own:
                 avoid = self.memory[s]
                 if any(land != avoid and enemy[cells[over]] and not cells[land]
-                       for over, land in first[s]):
+                       for over, land, _, _ in first[s]):
                     table.search(s, first, avoid, prefixes=False)
         if not table.moves:
             steps = STEPS[seat]
@@ -260,7 +264,7 @@ class AlquerquePosition(Position):
                 return f"this piece came from {names[avoid]} and may not return there"
             board[over] = 0
             at = land
-        onward = sorted(names[land] for over, land in GRID.jumps[at]
+        onward = sorted(names[land] for over, land, _, _ in GRID.jumps[at]
                         if land != avoid and ENEMY[self.turn][board[over]] and not board[land])
         sofar = "x".join(names[i] for i in points)
         if onward:

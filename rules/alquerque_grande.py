@@ -5,7 +5,7 @@ White + Black against Turquoise + Red), ``fast`` or ``slow``. Stones step one po
 any direction along a line, or capture by jumping opponents' stones, as far as the
 player likes: every prefix of a jump sequence is a legal move. The capture duty is
 enforced by huffing: a step while a capture existed, or a sequence stopped while its stone
-could still jump, costs the player a stone (``Position.last_huff``).
+could still jump, costs the player a stone (:attr:`GrandePosition.last_huff`).
 
 Seats: 4 players White 0 (south), Turquoise 1 (east), Black 2 (north), Red 3 (west);
 2 players White 0, Black 1.
@@ -83,7 +83,6 @@ LETTERS = {4: "WTBR", 2: "WB"}
 SEAT_NAMES = {4: ("White", "Turquoise", "Black", "Red"), 2: ("White", "Black")}
 TEAMS = ((0, 2), (1, 3))
 ROUND_LIMIT = 50  # full rounds without capture or huff (RULES §2.4 safeguard)
-REASONS = ("no-pieces", "no-moves", "resignation", "last-player", "move-limit")
 
 START4 = {
     0: "a1 b1 c1 d1 e1 f1 b2 c2 d2 e2 c3 d3",
@@ -139,7 +138,7 @@ def _analyse(cells: list[int], seat: int, marker: Marker, enemy: Sequence[bool])
     jumps, steps = GRID.jumps, GRID.steps
     came, stone = marker if marker else (-1, -1)
     for s in [i for i, v in enumerate(cells) if v == me]:
-        for over, land in jumps[s]:
+        for over, land, _, _ in jumps[s]:
             if enemy[cells[over]] and not cells[land]:
                 best[s] = table.search(s, jumps, prefixes=True)
                 break
@@ -195,7 +194,7 @@ class GrandePosition(Position):
 
     def play(self, move: Any) -> GrandePosition:
         analysis = self._analysis()
-        if self.end or not isinstance(move, tuple) or move not in analysis.table.moves:
+        if self.end or not _is_move_of(move, analysis.table):
             raise IllegalMoveError(f"{move!r} is not a legal move here")
         seat = self.turn
         path, captured = move[0], move[1]
@@ -265,7 +264,7 @@ class GrandePosition(Position):
     def huff_of(self, move: Move) -> Point | None:
         """The point of the stone ``move`` (legal here) would huff, if any."""
         analysis = self._analysis()
-        if move not in analysis.table.moves:
+        if self.end or not _is_move_of(move, analysis.table):
             raise IllegalMoveError(f"{move!r} is not a legal move here")
         huff = self._huff(analysis, move)
         return GRID.points[huff] if huff >= 0 else None
@@ -287,6 +286,13 @@ class GrandePosition(Position):
             self._cache.append(_analyse(list(self.cells), self.turn, self.marker[self.turn],
                                         ENEMY[self.players, self.mode, self.turn]))
         return self._cache[0]
+
+
+def _is_move_of(move: object, table: MoveTable) -> bool:
+    try:
+        return isinstance(move, tuple) and move in table.moves
+    except TypeError:  # unhashable junk is no move
+        return False
 
 
 def _next_active(seat: int, players: int, out: set[int] | frozenset[int]) -> int:
@@ -544,8 +550,10 @@ class AlquerqueGrande(Variant):
         text = _format(move)
         return f"{text} (huff {GRID.names[huff[1] * GRID.size + huff[0]]})" if huff else text
 
-    def seat_name(self, seat: int, seat_count: int = 4) -> str:
-        return SEAT_NAMES[2 if seat_count == 2 else 4][seat]
+    def seat_name(self, seat: int, seat_count: int = 2) -> str:
+        """White, Turquoise, Black, Red with 4 seats; White, Black with 2 (pass the seat
+        count: seat 1 is Turquoise in a 4-player game)."""
+        return SEAT_NAMES[2 if seat_count == 2 and seat < 2 else 4][seat]
 
     def resign(self, position: Position, seat: int) -> Position | Outcome:
         """RULES §2.3 rule 7: resigning equals "cannot move" at that moment.
@@ -603,8 +611,6 @@ def _inconsistency(p: GrandePosition) -> str | None:
             return f"{names[p.turn]} is out and cannot be the one to move"
         if p.mode is not None and _decided(p.mode, list(p.cells), set(p.out), "") is not None:
             return "the game is over: say so in the last field"
-        if p.quiet >= limit:
-            return f"the counter has reached {limit}: the game is over (move-limit)"
         if not p.legal_moves():
             return f"{names[p.turn]} is to move but has no legal move"
         return None

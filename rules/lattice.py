@@ -28,8 +28,9 @@ DIRECTIONS: tuple[tuple[int, int], ...] = (
 
 StepTable = tuple[tuple[int, ...], ...]
 """Per point: the points one step away along a line (in the allowed directions)."""
-JumpTable = tuple[tuple[tuple[int, int], ...], ...]
-"""Per point: ``(over, land)`` for every jump along a line (in the allowed directions)."""
+JumpTable = tuple[tuple[tuple[int, int, int, int], ...], ...]
+"""Per point: ``(over, land, 1 << over, 1 << land)`` for every jump along a line (in the
+allowed directions); the bits serve the capture search's board masks."""
 
 
 class Move(NamedTuple):
@@ -107,7 +108,11 @@ class Lattice:
     def jumps_in(self, directions: Iterable[int]) -> JumpTable:
         """The jump table restricted to some direction indices."""
         dirs = tuple(directions)
-        return tuple(tuple(j for d in dirs if (j := row[d]) is not None) for row in self._jump)
+        # rows sorted by the landing point's name: the capture search relies on it
+        return tuple(tuple(sorted(((j[0], j[1], 1 << j[0], 1 << j[1]) for d in dirs
+                                   if (j := row[d]) is not None),
+                                  key=lambda j: self.file_major[j[1]]))
+                     for row in self._jump)
 
     def joined(self, a: int, b: int) -> bool:
         """Whether ``a`` and ``b`` are neighbours on a line."""
@@ -144,6 +149,21 @@ class Lattice:
     def path_text(self, path: Sequence[int], capture: bool) -> str:
         """``c2-c3`` for a step, ``a1xc3xe1`` for a capture."""
         return ("x" if capture else "-").join(self.names[i] for i in path)
+
+
+_Pick = list[dict[int, tuple[tuple[int, int, int, int], ...]]]
+_REACH: dict[int, tuple[JumpTable, tuple[tuple[int, ...], _Pick]]] = {}
+
+
+def _reach(table: JumpTable) -> tuple[tuple[int, ...], _Pick]:
+    """Per point, the bits of every point a jump of ``table`` goes over, and a cache of
+    the jumps that go over a given set of those bits (for the capture search)."""
+    cached = _REACH.get(id(table))
+    if cached is None or cached[0] is not table:
+        reach = tuple(sum(j[2] for j in row) for row in table)
+        cached = (table, (reach, [{} for _ in table]))
+        _REACH[id(table)] = cached
+    return cached[1]
 
 
 class MoveTable:
@@ -184,50 +204,53 @@ class MoveTable:
         only complete ones (the piece cannot jump again).
 
         The search runs over states (point reached, pieces captured): paths reaching the
-        same state have the same future and are the same move (RULES §6), and the
-        smallest path to a state is the smallest path to its parent state plus one point,
-        so each state is expanded once, level by level.
+        same state have the same future and are the same move (RULES §6), so each state
+        is expanded once, level by level. The canonical path of a move is the smallest
+        (RULES §6; point names are two characters, so comparing strings is comparing
+        points file-major): a level lists its states in the order of their smallest paths
+        and jump rows are sorted by landing point, so the first path found to a state of
+        the next level is its smallest.
         """
-        rank = self.grid.file_major
         moves = self.moves
+        new = tuple.__new__  # Move(...) without the Python-level __new__
         if self._masks is None:
             enemy = self.enemy
             self._masks = (sum(1 << i for i, v in enumerate(self.cells) if enemy[v]),
                            sum(1 << i for i, v in enumerate(self.cells) if v))
         enemies, occupied = self._masks
         occupied &= ~(1 << start)  # the start point is empty once the piece has left
+        barred = 1 << avoid if avoid >= 0 else 0
         self._first[start] = first
         self._avoid[start] = avoid
-        level: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {
-            (start, 0): ((start,), ())}
-        table = first
+        # a state is keyed (captured mask << 6) | point reached; the captured points are
+        # enemies, so "mask removed" is "xor mask"
+        level: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {start: ((start,), ())}
+        table, (reach, pick) = first, _reach(first)
         depth = 0
         while level:
-            deeper: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
-            seen = deeper.get
-            for (at, mask), (path, captured) in level.items():
+            deeper: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+            for state, (path, captured) in level.items():
+                mask = state >> 6
+                at = state & 63
                 more = 0
-                alive, full = enemies & ~mask, occupied & ~mask
-                for over, land in table[at]:
-                    if (alive >> over) & 1 and not (full >> land) & 1 and land != avoid:
-                        more = 1
-                        key = (land, mask | (1 << over))
-                        old = seen(key)
-                        if old is None:
-                            deeper[key] = ((*path, land), (*captured, over))
-                        else:
-                            # point names are two characters: comparing the strings is
-                            # comparing the points file-major
-                            longer = (*path, land)
-                            if (tuple(map(rank.__getitem__, longer))
-                                    < tuple(map(rank.__getitem__, old[0]))):
-                                deeper[key] = (longer, (*captured, over))
+                live = (enemies ^ mask) & reach[at]
+                if live:
+                    full = (occupied ^ mask) | barred
+                    row = pick[at].get(live)
+                    if row is None:  # the jumps over these enemies, worked out once
+                        row = pick[at][live] = tuple(j for j in table[at] if j[2] & live)
+                    for over, land, over_bit, land_bit in row:
+                        if not full & land_bit:
+                            more = 1
+                            key = ((mask | over_bit) << 6) | land
+                            if key not in deeper:  # the first path found is the smallest
+                                deeper[key] = ((*path, land), (*captured, over))
                 if mask and (prefixes or not more):
-                    moves[Move(path, captured)] = more
+                    moves[new(Move, (path, captured))] = more
             if deeper:
                 depth += 1
             level = deeper
-            table = self.later
+            table, (reach, pick) = self.later, _reach(self.later)
         return depth
 
     def lookup(self, path: tuple[int, ...]) -> Move | None:
@@ -243,7 +266,7 @@ class MoveTable:
         cells, avoid = self.cells, self._avoid[start]
         mask, at, table = 0, start, first
         for land in path[1:]:
-            over = next((o for o, t in table[at] if t == land), -1)
+            over = next((j[0] for j in table[at] if j[1] == land), -1)
             if (over < 0 or land == avoid or (mask >> over) & 1 or not self.enemy[cells[over]]
                     or (cells[land] and land != start and not (mask >> land) & 1)):
                 return None

@@ -237,6 +237,8 @@ def test_replay_has_one_frame_per_ply_plus_the_start() -> None:
         img = Image.open(io.BytesIO(gif))
         assert img.format == "GIF"
         assert img.n_frames == len(moves) + 1
+        # unchanged pixels use a transparent index that exists in the colour table
+        assert img.info["transparency"] < len(img.getpalette() or []) // 3
         img.seek(img.n_frames - 1)
         assert img.info["duration"] > 900  # the last frame is held
     # the last frame shows the final position: same pixels as drawing it directly

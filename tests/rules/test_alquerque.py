@@ -267,3 +267,71 @@ def test_bad_position_texts_are_refused(text: str, why: str) -> None:
 def test_module_examples() -> None:
     for module in (alquerque, lattice):
         assert doctest.testmod(module).failed == 0
+
+
+def reference_moves(p: AlquerquePosition) -> list[str]:
+    """The legal moves by brute force over all jump paths, straight from RULES §1
+    (independent of the engine's search): complete sequences, merged by start, end and
+    captured set with the smallest path string; steps only when nothing can capture."""
+    me = p.turn
+    forward = 1 if me == 0 else -1
+    board = {(x, y): pc.seat for (x, y), pc in p.pieces().items()}
+    memory = p.memories
+
+    def name(pt: tuple[int, int]) -> str:
+        return f"{'abcde'[pt[0]]}{pt[1] + 1}"
+
+    def lines(pt: tuple[int, int], any_way: bool) -> list[tuple[int, int]]:
+        x, y = pt
+        dirs = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy]
+        return [(dx, dy) for dx, dy in dirs if not (dx and dy and (x + y) % 2)
+                and (any_way or dy in (0, forward))]
+
+    found: dict[tuple[str, str, frozenset[str]], str] = {}
+
+    def extend(start: tuple[int, int], path: list[tuple[int, int]], taken: frozenset[str],
+               stones: dict[tuple[int, int], int]) -> None:
+        x, y = path[-1]
+        went_on = False
+        for dx, dy in lines(path[-1], any_way=len(path) > 1):
+            over, land = (x + dx, y + dy), (x + 2 * dx, y + 2 * dy)
+            if (stones.get(over) == 1 - me and 0 <= land[0] < 5 and 0 <= land[1] < 5
+                    and land not in stones and land != memory.get(start)):
+                went_on = True
+                rest = {k: v for k, v in stones.items() if k != over}
+                extend(start, [*path, land], taken | {name(over)}, rest)
+        if not went_on and taken:
+            key = (name(start), name(path[-1]), taken)
+            text = "x".join(name(pt) for pt in path)
+            found[key] = min(found.get(key, text), text)
+
+    for pt, seat in board.items():
+        if seat == me:
+            extend(pt, [pt], frozenset(), {k: v for k, v in board.items() if k != pt})
+    if found:
+        return sorted(found.values())
+    steps = []
+    for pt, seat in board.items():
+        if seat == me and pt[1] != (4 if me == 0 else 0):
+            for dx, dy in lines(pt, any_way=False):
+                to = (pt[0] + dx, pt[1] + dy)
+                if 0 <= to[0] < 5 and 0 <= to[1] < 5 and to not in board \
+                        and to != memory.get(pt):
+                    steps.append(f"{name(pt)}-{name(to)}")
+    return sorted(steps)
+
+
+def test_move_generation_matches_a_brute_force_reference() -> None:
+    import random
+    checked = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        p = V.start()
+        while True:
+            assert isinstance(p, AlquerquePosition)
+            assert moves(p) == reference_moves(p)
+            checked += 1
+            if not p.legal_moves():
+                break
+            p = p.play(rng.choice(p.legal_moves()))
+    assert checked > 500

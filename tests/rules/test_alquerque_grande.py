@@ -357,6 +357,12 @@ def test_the_limit_counts_only_seats_not_out() -> None:
     assert play(gpos(stones, quiet=198), "a1-b1").outcome() is None
     skipped = play(gpos(stones, out="T", quiet=10), "a1-b1")
     assert skipped.quiet == 11 and skipped.to_move == {2}
+    # a seat going out without a move lowers the limit; it is checked after the next move
+    after_resign = G.resign(gpos(stones, quiet=160), 3)
+    assert isinstance(after_resign, GrandePosition) and after_resign.outcome() is None
+    assert G.from_text(after_resign.to_text()).quiet == 160
+    assert play(after_resign, "a1-b1").outcome() == rules.Outcome.draw(
+        seats=4, reason="move-limit")
 
 
 def test_the_fast_limit_ranks_and_the_slow_limit_ranks_by_stones() -> None:
@@ -463,7 +469,7 @@ START = "RBBBBBB/RRBBBBT/RRRBBTT/RRR.TTT/RRWWTTT/RWWWWTT/WWWWWWT"
     (f"{START} w -,-,-,- 0,0,0,0 T,T 0 - players=4,mode=teams -", "out twice"),
     (f"{START} w -,-,-,- 0,0,0,0 T 0 - players=4,mode=slow -", "off the board"),
     (f"{START} w -,-,-,- 0,0,0,0 - 0 a1 players=4,mode=teams -", "must be empty"),
-    (f"{START} w -,-,-,- 0,0,0,0 - 200 - players=4,mode=teams -", "reached 200"),
+    (f"{START} w -,-,-,- 0,0,0,0 - 199 - players=4,mode=teams move-limit", "below 200"),
     (f"{START} w -,-,-,- 0,0,0,0 - 0 - players=4,mode=teams no-pieces", "no team is out"),
     (f"{START} w -,-,-,- 0,0,0,0 - 0 - players=4,mode=teams last-player", "not an ending"),
     (f"{START} w -,-,-,- 0,0,0,0 - 0 - players=4,mode=fast no-moves", "could still move"),
@@ -485,3 +491,61 @@ def test_the_seat_to_move_must_have_a_move() -> None:
 
 def test_module_examples() -> None:
     assert doctest.testmod(alquerque_grande).failed == 0
+
+
+def reference_captures(p: GrandePosition) -> dict[tuple[str, str, frozenset[str]], str]:
+    """Every capture of the seat to move by brute force over all jump paths (independent
+    of the engine's search): (start, end, captured set) -> the smallest path string."""
+    letters = "WTBR" if p.players == 4 else "WB"
+    board = at(p)
+    me = letters[p.turn]
+
+    def foe(letter: str) -> bool:
+        if letter == me:
+            return False
+        if p.mode == "teams":
+            return letters.index(letter) % 2 != p.turn % 2
+        return True
+
+    def jumps(name: str) -> list[tuple[str, str]]:
+        x, y = point(name)
+        found = []
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                if ((dx or dy) and not (dx and dy and (x + y) % 2)
+                        and 0 <= x + 2 * dx < 7 and 0 <= y + 2 * dy < 7):
+                    found.append((f"{FILES[x + dx]}{y + dy + 1}",
+                                  f"{FILES[x + 2 * dx]}{y + 2 * dy + 1}"))
+        return found
+
+    result: dict[tuple[str, str, frozenset[str]], str] = {}
+
+    def extend(path: list[str], taken: list[str], stones: dict[str, str]) -> None:
+        for over, land in jumps(path[-1]):
+            if over in stones and foe(stones[over]) and land not in stones:
+                rest = {k: v for k, v in stones.items() if k != over}
+                longer, more = [*path, land], [*taken, over]
+                key = (path[0], land, frozenset(more))
+                text = "x".join(longer)
+                result[key] = min(result.get(key, text), text)
+                extend(longer, more, rest)
+
+    for start, letter in board.items():
+        if letter == me:
+            extend([start], [], {k: v for k, v in board.items() if k != start})
+    return result
+
+
+def test_capture_search_matches_a_brute_force_reference() -> None:
+    import random
+    checked = 0
+    for options in G.example_options:
+        for seed in range(4):
+            rng = random.Random(seed)
+            p = G.start(**options)
+            while p.legal_moves():
+                captures = sorted(G.format_move(p, m) for m in p.legal_moves() if m.captured)
+                assert captures == sorted(reference_captures(p).values())
+                checked += len(captures)
+                p = p.play(rng.choice(p.legal_moves()))
+    assert checked > 500
