@@ -26,6 +26,12 @@ def build_parser() -> argparse.ArgumentParser:
     console.add_argument("--boards", type=Path,
                          help="write board PNGs here (default: TABLERO_BOARDS)")
     console.add_argument("--seed", type=int, help="seed seat draws (reproducible scripts)")
+    sync = sub.add_parser("sync", help="register the slash commands with Discord now")
+    sync.add_argument("--guild", type=int, default=None,
+                      help="register them in this server only (instant; for testing)")
+    invite = sub.add_parser("invite", help="print the URL that adds the bot to a server")
+    invite.add_argument("--client-id", type=int, default=None,
+                        help="the Application ID (default: read from DISCORD_TOKEN)")
     return parser
 
 
@@ -64,10 +70,16 @@ def main(argv: list[str] | None = None) -> int:
         for key, v in rules.VARIANTS.items():
             print(f"{key:18} {v.name}")
         return 0
-    if args.command not in ("run", "console"):
+    if args.command not in ("run", "console", "sync", "invite"):
         parser.print_help()
         return 0
     settings = load_settings()
+    if args.command in ("sync", "invite"):
+        from bot.discordapp import cli as discord_cli
+
+        return discord_cli.command(args.command, settings, guild=args.guild if
+                                   args.command == "sync" else None,
+                                   client_id=getattr(args, "client_id", None))
     logging.basicConfig(level=settings.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.command == "console":

@@ -1,0 +1,89 @@
+"""The games offered in ``/challenge``: every registered variant with each menu option set.
+
+Each entry is one choice of the ``game`` option: a label people read ("Alquerque grande ·
+4 players · teams") and a short value that maps back to the variant key and its options.
+Options whose allowed values are free (Querni's seed) are left to their defaults; option
+sets a variant refuses (``mode`` with 2 players) are not offered.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import rules
+
+
+@dataclass(frozen=True, slots=True)
+class GameChoice:
+    """One entry of the game menu."""
+
+    value: str
+    label: str
+    key: str
+    options: Mapping[str, object] = field(default_factory=dict)
+
+
+def _option_sets(v: rules.Variant) -> list[dict[str, object]]:
+    menu = {name: values for name, values in v.options.items() if values}
+    if not menu:
+        return [{}]
+    names = list(menu)
+    found: list[dict[str, object]] = []
+    seen: set[tuple[object, ...]] = set()
+    for combo in itertools.product(*(menu[n] for n in names)):
+        given = dict(zip(names, combo, strict=True))
+        try:
+            v.start(**given)
+        except (rules.OptionError, ValueError, TypeError):
+            # Not every combination is a game (e.g. ``mode`` is refused with 2 players);
+            # retry without the options the start refused, one at a time.
+            for drop in names[::-1]:
+                smaller = {k: x for k, x in given.items() if k != drop}
+                try:
+                    v.start(**smaller)
+                except (rules.OptionError, ValueError, TypeError):
+                    continue
+                given = smaller
+                break
+            else:
+                continue
+        sig = tuple(sorted((k, repr(x)) for k, x in given.items()))
+        if sig not in seen:
+            seen.add(sig)
+            found.append(given)
+    return found
+
+
+def _describe(name: str, value: object) -> str:
+    if name == "players":
+        return f"{value} players"
+    if name in ("mode", "setup"):
+        return f"{value}" if name == "mode" else f"{value} setup"
+    return f"{name} {value}"
+
+
+def game_choices() -> list[GameChoice]:
+    """Every game and option set, in registry order, defaults first."""
+    out: list[GameChoice] = []
+    for key, v in rules.VARIANTS.items():
+        sets = _option_sets(v)
+        for opts in sets:
+            defaults = {n: vals[0] for n, vals in v.options.items() if vals}
+            shown = {n: x for n, x in opts.items() if (len(sets) > 1 and x != defaults.get(n))
+                     or (n == "players" and len(sets) > 1)}
+            label = " · ".join([v.name, *(_describe(n, x) for n, x in shown.items())])
+            value = key if not opts else key + ":" + ",".join(f"{n}={x}" for n, x in opts.items())
+            out.append(GameChoice(value=value[:100], label=label[:100], key=key, options=opts))
+    return out
+
+
+def find_choice(value: str) -> GameChoice | None:
+    """The catalogue entry for a menu value, or a bare variant key with default options."""
+    for choice in game_choices():
+        if choice.value == value:
+            return choice
+    if value in rules.VARIANTS:
+        return GameChoice(value=value, label=rules.VARIANTS[value].name, key=value)
+    return None

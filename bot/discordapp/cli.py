@@ -1,0 +1,123 @@
+"""``tablero run``, ``tablero sync`` and ``tablero invite``.
+
+The token arrives as a ``SecretStr`` and is unwrapped only in the call that hands it to
+discord.py; it is never printed or logged (discord.py does not log it either).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from pathlib import Path
+from typing import Any
+
+from pydantic import SecretStr
+
+from bot.discordapp import create_bot
+from bot.discordapp.permissions import application_id_from_token, invite_url
+from bot.discordapp.sync import sync_commands
+
+log = logging.getLogger("tablero.discord")
+
+
+async def _open(database: Path) -> Any:
+    from storage import open_repository
+    database.parent.mkdir(parents=True, exist_ok=True)
+    return await open_repository(database)
+
+
+def _renderer() -> Any:
+    from bot.boards import load_renderer
+
+    renderer = load_renderer()
+    if renderer is None:
+        log.warning("board images are off: the renderer is not available")
+    return renderer
+
+
+async def run_bot(token: SecretStr, database: Path, *, sweep_seconds: float = 60.0) -> None:
+    """Run the bot until interrupted: SQLite at ``database``, the deadline sweep, an
+    automatic command sync only when the command tree changed."""
+    from bot.service import SystemClock
+
+    repository = await _open(database)
+    bot = create_bot(repository, SystemClock(), renderer=_renderer(), database=database,
+                     sweep_seconds=sweep_seconds)
+    try:
+        async with bot:
+            await bot.start(token.get_secret_value())
+    finally:
+        await repository.close()
+
+
+async def sync_now(token: SecretStr, database: Path, guild_id: int | None = None) -> int:
+    """Register the commands now (globally, or in one server); the number registered."""
+    from bot.service import SystemClock
+    from storage.memory import MemoryRepository
+
+    bot = create_bot(MemoryRepository(), SystemClock(), database=database,
+                     auto_sync=False)
+    bot.background = False
+    async with bot:
+        await bot.login(token.get_secret_value())
+        await sync_commands(bot, bot.tree, bot.sync_state, guild_id=guild_id, force=True)
+        count = len(bot.tree.get_commands(guild=None))
+    return count
+
+
+def invite(token: SecretStr | None, client_id: int | None) -> str:
+    """The invite URL; the application id comes from ``client_id`` or the token."""
+    if client_id is None and token is not None:
+        client_id = application_id_from_token(token.get_secret_value())
+    if client_id is None:
+        raise SystemExit("tablero invite: pass --client-id (the Application ID from the "
+                         "Developer Portal) or set DISCORD_TOKEN")
+    return invite_url(client_id)
+
+
+def run(token: SecretStr, database: Path, **kwargs: Any) -> int:
+    """``tablero run``: 0 after a clean stop, 1 when Discord cannot be reached or refuses
+    the token (said in one line; the token itself is never shown)."""
+    import aiohttp
+    import discord
+
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(run_bot(token, database, **kwargs))
+    except discord.LoginFailure:
+        print("Discord refused the token: check DISCORD_TOKEN (Developer Portal -> Bot -> "
+              "Reset Token).")
+        return 1
+    except (aiohttp.ClientError, OSError) as exc:
+        print(f"Cannot reach Discord ({type(exc).__name__}): check the network connection.")
+        return 1
+    return 0
+
+
+
+def command(name: str, settings: Any, *, guild: int | None = None,
+            client_id: int | None = None) -> int:
+    """``tablero sync`` and ``tablero invite`` with the application's Settings."""
+    token: SecretStr | None = settings.discord_token
+    if name == "invite":
+        print(invite(token, client_id))
+        return 0
+    if token is None:
+        print("tablero sync needs DISCORD_TOKEN (see README and .env.example).")
+        return 2
+    import aiohttp
+    import discord
+
+    guild = guild if guild is not None else settings.dev_guild_id
+    try:
+        count = asyncio.run(sync_now(token, settings.db_path, guild))
+    except discord.LoginFailure:
+        print("Discord refused the token: check DISCORD_TOKEN.")
+        return 1
+    except (aiohttp.ClientError, OSError) as exc:
+        print(f"Cannot reach Discord ({type(exc).__name__}): check the network connection.")
+        return 1
+    where = f"server {guild}" if guild else "every server (global; may take a while to show)"
+    print(f"Registered {count} commands for {where}.")
+    return 0

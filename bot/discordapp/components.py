@@ -1,0 +1,104 @@
+"""Persistent buttons: their custom ids carry everything needed to act after a restart.
+
+``tablero:<action>:<match id>:<ply>`` for match buttons (accept, decline, join, cancel,
+draw-yes, draw-no) and ``tablero:lbp:<page>:<ladder>`` / ``tablero:lbn:…`` for leaderboard
+pages. The ply is the match's ply when the button was posted: a click on a button whose
+ply is no longer the match's (the draw offer lapsed, the game moved on) gets an ephemeral
+refusal. The classes
+are registered with ``Client.add_dynamic_items`` at start-up, so no view state is needed.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+if TYPE_CHECKING:
+    from bot.discordapp.client import TableroBot
+
+MATCH_ACTIONS = {
+    "accept": ("Accept", discord.ButtonStyle.success),
+    "decline": ("Decline", discord.ButtonStyle.secondary),
+    "join": ("Join", discord.ButtonStyle.primary),
+    "cancel": ("Cancel", discord.ButtonStyle.danger),
+    "drawyes": ("Accept draw", discord.ButtonStyle.success),
+    "drawno": ("Decline draw", discord.ButtonStyle.secondary),
+}
+
+
+def match_custom_id(action: str, match_id: int, ply: int) -> str:
+    """>>> match_custom_id("accept", 12, 0)
+    'tablero:accept:12:0'
+    """
+    return f"tablero:{action}:{match_id}:{ply}"
+
+
+class MatchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=r"tablero:(?P<action>accept|decline|join|cancel|drawyes|drawno)"
+                           r":(?P<match>[0-9]{1,19}):(?P<ply>[0-9]{1,9})"):
+    """A button acting on one match at one ply."""
+
+    def __init__(self, action: str, match_id: int, ply: int) -> None:
+        label, style = MATCH_ACTIONS[action]
+        super().__init__(discord.ui.Button(
+            label=label, style=style, custom_id=match_custom_id(action, match_id, ply)))
+        self.action = action
+        self.match_id = match_id
+        self.ply = ply
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str],
+                             /) -> MatchButton:
+        return cls(match["action"], int(match["match"]), int(match["ply"]))
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        return not interaction.user.bot
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bot: TableroBot = interaction.client
+        await bot.handlers.on_match_button(interaction, self.action, self.match_id, self.ply)
+
+
+class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                        template=r"tablero:lb(?P<dir>[pn]):(?P<page>[0-9]{1,6}):(?P<ladder>[a-z0-9:=,_-]{1,60})"):
+    """Turns to a page of a ladder."""
+
+    def __init__(self, ladder: str, page: int, direction: str, *,
+                 disabled: bool = False) -> None:
+        label = "◀ Previous" if direction == "p" else "Next ▶"
+        super().__init__(discord.ui.Button(
+            label=label, style=discord.ButtonStyle.secondary, disabled=disabled,
+            custom_id=f"tablero:lb{direction}:{page}:{ladder}"))
+        self.ladder = ladder
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str],
+                             /) -> LeaderboardButton:
+        return cls(match["ladder"], int(match["page"]), match["dir"])
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        return not interaction.user.bot
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bot: TableroBot = interaction.client
+        await bot.handlers.on_leaderboard_page(interaction, self.ladder, self.page)
+
+
+def match_buttons(match_id: int, ply: int, actions: list[str]) -> discord.ui.View:
+    """A persistent view (no timeout) with the given match buttons."""
+    view = discord.ui.View(timeout=None)
+    for action in actions:
+        view.add_item(MatchButton(action, match_id, ply))
+    return view
+
+
+def leaderboard_buttons(ladder: str, page: int, pages: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(LeaderboardButton(ladder, max(1, page - 1), "p", disabled=page <= 1))
+    view.add_item(LeaderboardButton(ladder, min(pages, page + 1), "n", disabled=page >= pages))
+    return view

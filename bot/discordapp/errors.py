@@ -1,0 +1,114 @@
+"""Turning errors into the ephemeral message a person sees.
+
+Typed service errors and rules errors carry a message written for people; the adapter adds
+what to do next. Anything else is a bug: the user gets a short apology, the log gets the
+traceback (never the token: it is a SecretStr and no error message contains it).
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+import rules
+from bot.service import errors as service_errors
+
+log = logging.getLogger("tablero.discord")
+
+GENERIC_APOLOGY = (
+    "Sorry, something went wrong on my side and nothing was changed. "
+    "Please try again in a moment; if it keeps happening, tell the server's admins.")
+
+
+class AdapterError(Exception):
+    """A refusal decided by the Discord layer itself (wrong place, missing permission...)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class NoMatchHere(AdapterError):
+    """No match option was given and the channel is not a match thread."""
+
+
+class MissingPermissions(AdapterError):
+    """The bot lacks channel permissions; the message names them."""
+
+    def __init__(self, missing: list[str], where: str) -> None:
+        names = ", ".join(f"**{m}**" for m in missing)
+        super().__init__(
+            f"I can't do that in {where}: I'm missing the {names} permission"
+            f"{'s' if len(missing) > 1 else ''}. Ask a server admin to grant "
+            f"{'them' if len(missing) > 1 else 'it'} to me (or to my role) there.")
+        self.missing = missing
+
+
+_NEXT_STEP: dict[type[BaseException], str] = {
+    service_errors.MatchNotFound: "Use `/games` to see your matches.",
+    service_errors.NotAPlayer: "Only the players of this match can do that; "
+                               "use `/challenge` to start your own.",
+    service_errors.NotYourTurn: "You'll be mentioned when it's your turn.",
+    service_errors.MatchOver: "Use `/history` to see how it went, or `/challenge` for a new one.",
+    service_errors.MatchNotStarted: "The match starts once the challenge is accepted.",
+    service_errors.StaleMove: "Someone moved first: look at the new `/board` and try again.",
+    service_errors.InvalidOption: "Check the options and run `/challenge` again.",
+    service_errors.MatchBroken: "Ask a server admin to look at it; nothing else was changed.",
+}
+
+
+def _rules_message(exc: rules.RulesError) -> str:
+    if isinstance(exc, rules.AmbiguousMoveError):
+        options = ", ".join(f"`{c}`" for c in exc.candidates[:10])
+        return f"{exc.message}. Did you mean {options}? Type the full move."
+    if isinstance(exc, rules.IllegalMoveError):
+        return (f"{exc.message}. Pick one of the suggestions that appear as you type "
+                "in `/move`, or look at `/board`.")
+    if isinstance(exc, rules.NotationError):
+        return (f"{exc.message}. Moves are written with points, like `c3-c4` or "
+                "`f3xd5`; start typing in `/move` to see the legal ones.")
+    return f"{exc.message}."
+
+
+def user_message(exc: BaseException) -> str | None:
+    """The message for an expected error, or ``None`` when ``exc`` is a bug."""
+    if isinstance(exc, AdapterError):
+        return exc.message
+    if isinstance(exc, rules.RulesError):
+        return _rules_message(exc)
+    if isinstance(exc, service_errors.ServiceError):
+        text = exc.message.rstrip(".") + "."
+        text = text[0].upper() + text[1:]
+        for cls in type(exc).__mro__:
+            hint = _NEXT_STEP.get(cls)
+            if hint:
+                return f"{text} {hint}"
+        return text
+    if isinstance(exc, rules.OptionError):
+        return f"{exc}. Check the game options and try again."
+    if isinstance(exc, discord.Forbidden):
+        return ("Discord refused that: I'm missing a permission in this channel. "
+                "Ask a server admin to check my role's permissions here.")
+    return None
+
+
+def describe(exc: BaseException) -> str:
+    """What the user sees for ``exc``; logs unexpected errors with their traceback."""
+    message = user_message(exc)
+    if message is None:
+        log.error("unexpected error in an interaction", exc_info=exc)
+        return GENERIC_APOLOGY
+    return message
+
+
+async def reply_error(interaction: discord.Interaction, exc: BaseException) -> None:
+    """Send ``exc`` as an ephemeral reply, whether or not the interaction was answered."""
+    text = describe(exc)
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not deliver an error message for interaction %s", interaction.id)

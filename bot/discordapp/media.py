@@ -1,0 +1,119 @@
+"""Rules summaries, the start-position picture for ``/rules`` and replay GIFs.
+
+Pictures come from ``render`` when it is installed with the functions used here; without
+them the commands answer with text only (the service works without a renderer too).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import rules
+
+log = logging.getLogger("tablero.discord")
+
+SUMMARIES = {
+    "alquerque": (
+        "**Alquerque** (BrainKing rules), 2 players on a 5×5 board of points and lines. "
+        "White starts. A turn is one move: step along a line forward, diagonally forward "
+        "(where a diagonal exists) or sideways onto an empty point; or capture by jumping "
+        "an adjacent enemy piece onto the empty point beyond it. Capturing is compulsory "
+        "and a capturing piece keeps jumping while it can (later jumps in any direction). "
+        "A piece may not return to the point its last move started from. You win when "
+        "your opponent has no pieces or no legal move.\n"
+        "Moves: `c2-c3`, captures list every landing point: `a1xc3xe1`."),
+    "alquerque-grande": (
+        "**Alquerque grande**, 7×7, for 2 or 4 players (4: two teams of facing players, or "
+        "everyone for himself in the `fast` and `slow` modes). Steps and jumps as in "
+        "Alquerque, with the huff: a player who could capture and did not loses the "
+        "capturing stone. A team loses when both partners are out of stones or moves.\n"
+        "Moves: `d2-d3`, captures `b2xd4xf6`."),
+    "xiangqi": (
+        "**Xiangqi** (Chinese chess) on 9×10 points with a river and two palaces. Red "
+        "moves first. General and advisors stay in the palace, elephants never cross the "
+        "river, horses and elephants can be blocked, cannons capture by jumping exactly "
+        "one piece, soldiers move sideways after crossing the river. The generals may "
+        "never face each other on an open file. A player with no legal move loses "
+        "(checkmate or stalemate); perpetual check loses; other repetitions draw.\n"
+        "Moves: `h3-e3`, captures `h3xh10`; WXF input like `C2.5` works too."),
+    "damas": (
+        "**Spanish draughts** (damas) on the light squares of an 8×8 board. White moves "
+        "first. Men move and capture diagonally forward only; kings fly along diagonals. "
+        "Capturing is compulsory, and you must take the most pieces, then the most "
+        "kings. A man reaching the far rank becomes a king. You win when your opponent "
+        "has no pieces or no legal move.\n"
+        "Moves: `d3-c4`, captures list every landing square: `f3xd5xf7`."),
+    "querni": (
+        "**Querni** on a 10×7 board: each player has stones numbered 1-16. A turn is a "
+        "step or a jump sequence (jumped stones stay), a chain removal (three or more own "
+        "stones with consecutive numbers, each next to the one before, leave the board), "
+        "a step followed by a removal, or a pass. Remove all 16 of your stones to win. "
+        "In the `choose` setup both players first arrange their numbers in secret "
+        "(`/setup`).\n"
+        "Moves: `c2-e4`, removal `r3-5`, both `c2-e4 r3-5`, or `pass`."),
+}
+
+
+def rules_summary(key: str) -> str:
+    """A short summary of a game's rules, for ``/rules``."""
+    v = rules.variant(key)
+    text = SUMMARIES.get(key, f"**{v.name}**")
+    options = ", ".join(f"`{name}`: {' / '.join(map(str, vals)) or 'free'}"
+                        for name, vals in v.options.items())
+    return text + (f"\nOptions: {options}." if options else "")
+
+
+def _render_module() -> Any:
+    try:
+        import render
+    except ImportError:  # pragma: no cover - render is part of the distribution
+        return None
+    return render
+
+
+async def start_picture(key: str) -> tuple[bytes, str] | None:
+    """A PNG of the start position and its alt text, or None without a renderer."""
+    render = _render_module()
+    if render is None or not hasattr(render, "draw_board"):
+        return None
+    v = rules.variant(key)
+    try:
+        board = await asyncio.to_thread(render.draw_board, v.start(), perspective=0)
+    except Exception:
+        log.exception("could not draw the start position of %s", key)
+        return None
+    return bytes(board.png), str(board.alt_text)
+
+
+async def board_alt(service: Any, match_id: int, fallback: str) -> str:
+    """A full description of the board for screen readers (render's alt text: whose turn,
+    the last move and every piece by point), else the service's one-line description."""
+    render = _render_module()
+    if render is None or not hasattr(render, "alt_text"):
+        return fallback
+    try:
+        position, marks = await service.position(match_id)
+        return str(render.alt_text(position, last_move=marks))
+    except Exception:
+        log.exception("could not describe the board of match %s", match_id)
+        return fallback
+
+
+async def replay_gif(service: Any, match_id: int) -> bytes | None:
+    """An animated replay of the match's record, or None without a renderer."""
+    render = _render_module()
+    if render is None or not hasattr(render, "replay_gif"):
+        return None
+    try:
+        # The service has no "record" call yet: the start text comes from its repository.
+        record = await service.repository.load_match(match_id)
+        entries = await service.repository.load_entries(match_id)
+        v = rules.variant(record.game)
+        start = v.from_text(record.start_text)
+        moves = [e.text for e in entries if not e.text.startswith("#")]
+        return bytes(await asyncio.to_thread(render.replay_gif, v, start, moves))
+    except Exception:
+        log.exception("could not draw the replay of match %s", match_id)
+        return None

@@ -1,0 +1,265 @@
+"""The service's Notifier on Discord: every event becomes a NEW message in the match's
+thread (or channel), so mentions always notify (Discord does not notify mentions added by
+an edit). Users who chose DM notifications get a direct message instead of a ping.
+
+Failures are logged and swallowed here (the change is already stored); the command that
+caused the event checks the bot's permissions beforehand so the user learns what is missing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.discordapp import embeds, media
+from bot.discordapp.components import match_buttons
+from bot.service import events as ev
+from bot.service.views import MatchView
+
+if TYPE_CHECKING:
+    from bot.discordapp.client import TableroBot
+
+log = logging.getLogger("tablero.discord")
+
+Messageable = discord.TextChannel | discord.Thread
+
+
+class DiscordNotifier:
+    """Posts service events to Discord."""
+
+    def __init__(self, bot: TableroBot) -> None:
+        self.bot = bot
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # ------------------------------------------------------------------ plumbing
+
+    async def channel(self, channel_id: int) -> Messageable | None:
+        found = self.bot.get_channel(channel_id)
+        if found is None:
+            try:
+                found = await self.bot.fetch_channel(channel_id)
+            except discord.HTTPException:
+                log.warning("channel %s is gone or hidden from me", channel_id)
+                return None
+        return found if isinstance(found, discord.TextChannel | discord.Thread) else None
+
+    async def where(self, m: MatchView) -> Messageable | None:
+        """The match thread, else the channel the match was made in."""
+        if m.thread_id:
+            found = await self.channel(m.thread_id)
+            if found is not None:
+                return found
+        return await self.channel(m.channel_id)
+
+    async def split_by_preference(self, users: Sequence[int]) -> tuple[list[int], list[int]]:
+        """(users to mention, users to DM)."""
+        ping: list[int] = []
+        dm: list[int] = []
+        for u in users:
+            prefs = await self.bot.service.get_user_prefs(u)
+            (dm if prefs.notify == "dm" else ping).append(u)
+        return ping, dm
+
+    async def post(self, m: MatchView, content: str, *, ping: Sequence[int] = (),
+                   dm_note: str | None = None, dm: Sequence[int] = (),
+                   **kwargs: Any) -> discord.Message | None:
+        """A new message in the match's place; ``ping`` are mentioned (and notified), ``dm``
+        get ``dm_note`` privately with a link to the message."""
+        target = await self.where(m)
+        message = None
+        if target is not None:
+            message = await target.send(
+                content[:2000],
+                allowed_mentions=discord.AllowedMentions(
+                    users=[discord.Object(u) for u in ping], everyone=False, roles=False),
+                **kwargs)
+        for u in dm:
+            await self.direct(u, f"{dm_note or content}"
+                                 f"{f' {message.jump_url}' if message else ''}")
+        return message
+
+    async def direct(self, user_id: int, text: str) -> None:
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(text[:2000])
+        except discord.HTTPException:
+            log.info("could not DM user %s (DMs closed?)", user_id)
+
+    async def ensure_thread(self, m: MatchView) -> MatchView:
+        """Open the match's thread when it starts (if the server allows threads and the bot
+        may create them); otherwise the match stays in its channel."""
+        if m.thread_id:
+            return m
+        settings = await self.bot.service.get_guild_settings(m.guild_id)
+        if not settings.use_threads:
+            return m
+        channel = await self.channel(m.channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            return m
+        perms = channel.permissions_for(channel.guild.me)
+        if not (perms.create_public_threads and perms.send_messages_in_threads
+                and perms.send_messages):
+            log.info("no thread permissions in #%s; match %s stays in the channel",
+                     channel.name, m.id)
+            return m
+        names = {}
+        for u in m.players():
+            member = channel.guild.get_member(u)
+            user = member or self.bot.get_user(u)
+            if user is None:
+                try:
+                    user = await self.bot.fetch_user(u)
+                except discord.HTTPException:
+                    user = None
+            names[u] = user.display_name if user else str(u)
+        name = embeds.thread_name(m, names)
+        try:
+            starter = await channel.send(
+                f"**{embeds.game_title(m)}** started: {embeds.mentions(m.players())} "
+                f"({embeds.terms(m)}). The game is played in the thread below.",
+                allowed_mentions=discord.AllowedMentions.none())
+            thread = await starter.create_thread(name=name, auto_archive_duration=10080)
+        except discord.HTTPException:
+            log.warning("could not create a thread for match %s; using the channel", m.id)
+            return m
+        attached: MatchView = await self.bot.service.attach_thread(m.id, thread.id)
+        return attached
+
+    async def board_attachment(self, m: MatchView) -> discord.File | None:
+        """The board PNG with its alt text, or None (no renderer, or drawing failed: the
+        message goes out without a picture rather than not at all)."""
+        try:
+            image = await self.bot.service.board_image(m.id)
+        except Exception:
+            log.exception("could not draw the board of match %s", m.id)
+            return None
+        if image is None:
+            return None
+        alt = await media.board_alt(self.bot.service, m.id, image.alt)
+        return embeds.board_file(image.png, alt)
+
+    def background(self, work: Any, what: str) -> None:
+        """Run slow, optional work (a replay GIF) after the reply; failures are logged."""
+        async def guarded() -> None:
+            try:
+                await work
+            except Exception:
+                log.exception("background task failed: %s", what)
+        task = asyncio.get_running_loop().create_task(guarded())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # ------------------------------------------------------------------ events
+
+    async def notify(self, event: ev.Event) -> None:
+        try:
+            await self._dispatch(event)
+        except Exception:
+            log.exception("could not post %s for match %s", type(event).__name__,
+                          getattr(getattr(event, "match", None), "id", "?"))
+
+    async def _dispatch(self, event: ev.Event) -> None:
+        m = event.match
+        if isinstance(event, ev.ChallengeReceived):
+            await self.challenge(m, event.by, event.to)
+        elif isinstance(event, ev.LobbyChanged):
+            verb = "joined" if event.joined else "left"
+            filled = len(m.joined)
+            await self.post(m, f"{embeds.mention(event.user_id)} {verb} the "
+                               f"{m.game_name} lobby ({filled}/{m.seat_count}).")
+        elif isinstance(event, ev.ChallengeClosed):
+            await self.post(m, f"{embeds.mention(event.by)} {event.reason} the "
+                               f"{m.game_name} challenge (match {m.id}).")
+        elif isinstance(event, ev.TurnStarted):
+            await self.turn(m, event.users, event.last_move)
+        elif isinstance(event, ev.DeadlineReminder):
+            ping, dm = await self.split_by_preference(event.users)
+            text = (f"⏰ {embeds.mentions(event.users)}: it's your move in {m.game_name} "
+                    f"(match {m.id}); time runs out {embeds.relative(m.deadline)}.")
+            await self.post(m, text, ping=ping, dm=dm)
+        elif isinstance(event, ev.PlayerOut):
+            what = "resigned" if event.reason == "resignation" else "ran out of time"
+            await self.post(m, f"{embeds.mention(event.user_id)} {what} and is out; "
+                               "the game goes on.")
+        elif isinstance(event, ev.DrawOffered):
+            others = [u for u in m.players() if u != event.by]
+            ping, dm = await self.split_by_preference(others)
+            await self.post(
+                m, f"{embeds.mentions(others)}: {embeds.mention(event.by)} offers a draw. "
+                   "It lapses when the next move is played.",
+                ping=ping, dm=dm, view=match_buttons(m.id, m.ply, ["drawyes", "drawno"]))
+        elif isinstance(event, ev.DrawDeclined):
+            await self.post(m, f"{embeds.mention(event.by)} declined the draw offer.")
+        elif isinstance(event, ev.SetupSubmitted):
+            waiting = [u for u in m.to_move if u != event.user_id]
+            rest = (f" Waiting for {embeds.mentions(waiting)}." if waiting else "")
+            await self.post(m, f"{embeds.mention(event.user_id)} submitted an arrangement "
+                               f"(kept hidden until both have).{rest}")
+        elif isinstance(event, ev.MatchEnded):
+            await self.ended(m, event.result, event.reason)
+
+    async def challenge(self, m: MatchView, by: int, to: Sequence[int]) -> None:
+        actions = ["accept", "decline"] if to else []
+        if not to or m.seat_count > len(to) + 1:
+            actions.append("join")
+        actions.append("cancel")
+        ping, dm = await self.split_by_preference(to)
+        await self.post(m, embeds.challenge_text(m, by, to), ping=ping, dm=dm,
+                        view=match_buttons(m.id, m.ply, actions))
+
+    async def turn(self, m: MatchView, users: Sequence[int], last_move: str | None) -> None:
+        if m.ply == 0 and last_move is None:
+            m = await self.ensure_thread(m)
+        board = await self.board_attachment(m)
+        ping, dm = await self.split_by_preference(users)
+        if last_move is None:
+            headline = f"The match begins. {embeds.mentions(users)}: your move."
+        else:
+            headline = f"Last move: **{last_move}**"
+        content = (f"{embeds.mentions(users)}, your move "
+                   f"({embeds.relative(m.deadline)}).") if users else ""
+        extra: dict[str, Any] = {"file": board} if board is not None else {}
+        await self.post(m, content, ping=ping, dm=dm,
+                        dm_note=f"Your move in {m.game_name} (match {m.id}).",
+                        embed=embeds.board_embed(m, headline=headline,
+                                                 image=board is not None), **extra)
+
+    async def ended(self, m: MatchView, result: Any, reason: str) -> None:
+        text = embeds.result_text(m, result, reason)
+        if m.rated and result is not None and m.status.value == "finished":
+            ladder = m.game if m.seat_count == 2 else f"{m.game}-{m.seat_count}"
+            lines = []
+            for u in m.players():
+                entry = await self.bot.service.rank_of(m.guild_id, ladder, u)
+                if entry is not None:
+                    lines.append(f"{embeds.mention(u)}: rating {entry.ordinal:.1f} "
+                                 f"(#{entry.rank}, {entry.wins}W {entry.losses}L "
+                                 f"{entry.draws}D)")
+            if lines:
+                text += "\nNew ratings:\n" + "\n".join(lines)
+        extra: dict[str, Any] = {}
+        if m.ply > 0 and m.status.value != "broken":
+            board = await self.board_attachment(m)
+            extra["embed"] = embeds.board_embed(
+                m, headline=f"Last move: **{m.last_move}**" if m.last_move else None,
+                image=board is not None)
+            if board is not None:
+                extra["file"] = board
+        ping, dm = await self.split_by_preference(m.players())
+        await self.post(m, text, ping=ping, dm=dm, **extra)
+        if m.ply > 0:
+            # The replay takes a while to draw: it follows the result, off the reply path.
+            self.background(self.post_replay(m), f"replay of match {m.id}")
+
+    async def post_replay(self, m: MatchView) -> None:
+        gif = await media.replay_gif(self.bot.service, m.id)
+        if gif is None:
+            return
+        await self.post(m, f"Replay of match {m.id}:", file=discord.File(
+            io.BytesIO(gif), filename="replay.gif",
+            description=f"Animated replay of {m.game_name} match {m.id}, move by move"))

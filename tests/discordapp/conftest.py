@@ -1,0 +1,85 @@
+"""SimCord fixtures: the real bot (real discord.py code paths) against a virtual Discord.
+
+The service's clock is Discord's clock (``discord.utils.utcnow``), which SimCord
+virtualizes, so ``env.advance_time`` moves deadlines and the sweep loop together.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+import simcord
+
+from bot.boards import load_renderer
+from bot.discordapp import TableroBot, create_bot
+
+SWEEP_SECONDS = 3600.0
+
+
+class DiscordClock:
+    """The service clock: SimCord's virtual time inside tests."""
+
+    def now(self) -> datetime:
+        return discord.utils.utcnow()
+
+
+async def make_repository(path: Path) -> Any:
+    """The SQLite repository on a temp file (the memory one until storage lands)."""
+    try:
+        from storage.sqlite import open_repository
+    except ImportError:
+        from storage.memory import MemoryRepository
+        return MemoryRepository()
+    return await open_repository(path)
+
+
+def make_bot(tmp_path: Path, repository: Any, seed: int = 1) -> TableroBot:
+    return create_bot(repository, DiscordClock(), renderer=load_renderer(),
+                      database=tmp_path / "tablero.db",
+                      sweep_seconds=SWEEP_SECONDS, rng=random.Random(seed))
+
+
+class World:
+    """A guild with a games channel and three members."""
+
+    def __init__(self, env: simcord.Env, bot: TableroBot, tmp_path: Path,
+                 repository: Any) -> None:
+        self.env = env
+        self.bot = bot
+        self.tmp_path = tmp_path
+        self.repository = repository
+        self.guild = env.create_guild("Board games")
+        self.channel = self.guild.create_text_channel("games")
+        self.alice = self.guild.add_member(env.create_user("alice"))
+        self.bob = self.guild.add_member(env.create_user("bob"))
+        self.carol = self.guild.add_member(env.create_user("carol"))
+        self.dave = self.guild.add_member(env.create_user("dave"))
+
+    @property
+    def service(self) -> Any:
+        return self.bot.service
+
+
+@pytest.fixture
+async def repository(tmp_path: Path) -> AsyncIterator[Any]:
+    repo = await make_repository(tmp_path / "tablero.db")
+    yield repo
+    await repo.close()
+
+
+@pytest.fixture
+def simcord_bot(tmp_path: Path, repository: Any) -> TableroBot:
+    """The bot SimCord's ``simcord_env`` fixture runs (pytest plugin of simcord)."""
+    return make_bot(tmp_path, repository)
+
+
+@pytest.fixture
+def world(simcord_env: simcord.Env, simcord_bot: TableroBot, tmp_path: Path,
+          repository: Any) -> World:
+    return World(simcord_env, simcord_bot, tmp_path, repository)

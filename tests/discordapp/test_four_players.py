@@ -1,0 +1,99 @@
+"""A 4-player Alquerque grande lobby filling through buttons and played to a result."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.discordapp.conftest import World
+from tests.discordapp.helpers import reply, result_post
+
+GAME = "alquerque-grande:players=4,mode=teams"
+
+
+async def play_some_moves(w: World, thread: Any, match_id: int, count: int) -> None:
+    people = {a.id: a for a in (w.alice, w.bob, w.carol, w.dave)}
+    for _ in range(count):
+        m = await w.service.get_match(match_id)
+        (user,) = m.to_move
+        actor = people[user]
+        choices = await actor.autocomplete(thread, "move", "move", "")
+        assert choices, "the player to move gets suggestions"
+        result = await actor.slash(thread, "move", move=choices[0]["value"])
+        assert "You played" in reply(result).content
+        assert thread.last_message.embeds
+
+
+async def test_invited_lobby_fills_and_a_team_resigns(world: World) -> None:
+    w = world
+    result = await w.alice.slash(w.channel, "challenge", game=GAME, opponent=w.bob,
+                                 opponent2=w.carol, opponent3=w.dave)
+    assert reply(result).ephemeral
+    lobby = w.channel.last_message
+    assert lobby.content.startswith(f"{w.bob.mention}, {w.carol.mention} and {w.dave.mention}")
+    await w.bob.click(lobby, label="Accept")
+    assert "joined" in w.channel.last_message.content and "(2/4)" in \
+        w.channel.last_message.content
+    outsider = await w.guild.add_member(w.env.create_user("erin")).click(lobby, label="Accept")
+    assert reply(outsider).ephemeral and "invited" in reply(outsider).content
+    await w.carol.click(lobby, label="Accept")
+    await w.dave.click(lobby, label="Accept")
+    (thread,) = w.channel.threads
+    m = await w.service.match_in_thread(thread.id)
+    assert m is not None and m.seat_count == 4 and len(m.players()) == 4
+    assert thread.name.startswith("Alquerque grande: ")
+    await play_some_moves(w, thread, m.id, 6)
+    m = await w.service.get_match(m.id)
+    teams = {s.user_id: s.team for s in m.seats}
+    losing_team = teams[w.alice.id]
+    people = {a.id: a for a in (w.alice, w.bob, w.carol, w.dave)}
+    losers = [people[u] for u, t in teams.items() if t == losing_team]
+    winners = {u for u, t in teams.items() if t != losing_team}
+    for loser in losers:
+        answer = reply(await loser.slash(thread, "resign"))
+        assert answer.ephemeral and "resigned" in answer.content
+    done = await w.service.get_match(m.id)
+    assert done.is_over and done.result is not None
+    assert set(done.result.winners) == winners
+    end = result_post(thread)
+    assert "won" in end.content and all(f"<@{u}>" in end.content for u in winners)
+    board = reply(await w.alice.slash(w.channel, "leaderboard",
+                                      game="alquerque-grande-4"))
+    assert "4 rated players" in board.embeds[0].footer.text
+
+
+async def test_open_lobby_fills_by_join(world: World) -> None:
+    w = world
+    await w.alice.slash(w.channel, "challenge", game=GAME)
+    lobby = w.channel.last_message
+    assert "tablero:join:" in str(lobby.components) and "looking for players" in lobby.content
+    for actor in (w.bob, w.carol):
+        joined = await actor.click(lobby, label="Join")
+        assert reply(joined).ephemeral
+    assert w.channel.threads == []
+    last = await w.dave.click(lobby, label="Join")
+    assert "begins" in reply(last).content
+    (thread,) = w.channel.threads
+    start = thread.last_message
+    m = await w.service.match_in_thread(thread.id)
+    assert m is not None and start.content.startswith(f"<@{m.to_move[0]}>")
+
+
+async def test_a_late_player_is_out_and_the_game_goes_on(world: World) -> None:
+    w = world
+    await w.alice.slash(w.channel, "challenge", game=GAME, opponent=w.bob,
+                        opponent2=w.carol, opponent3=w.dave, days=1)
+    lobby = w.channel.last_message
+    for actor in (w.bob, w.carol, w.dave):
+        await actor.click(lobby, label="Accept")
+    (thread,) = w.channel.threads
+    m = await w.service.match_in_thread(thread.id)
+    assert m is not None
+    await play_some_moves(w, thread, m.id, 4)
+    late = (await w.service.get_match(m.id)).to_move[0]
+    await w.env.advance_time(25 * 3600)
+    texts = [msg.content for msg in thread.history()]
+    assert any(t.startswith(f"⏰ <@{late}>") for t in texts)
+    assert any(t.startswith(f"<@{late}> ran out of time and is out") for t in texts)
+    after = await w.service.get_match(m.id)
+    assert not after.is_over and late not in after.to_move
+    assert any(s.out for s in after.seats if s.user_id == late)
