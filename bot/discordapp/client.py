@@ -33,6 +33,9 @@ class TableroTree(app_commands.CommandTree["TableroBot"]):
     """Ignores bots and turns every command error into an ephemeral message."""
 
     async def interaction_check(self, interaction: discord.Interaction[TableroBot], /) -> bool:
+        # Remember who people are: the bot has no member intent, so this (and the guild
+        # cache) is where board images get player names from.
+        interaction.client.known_names[interaction.user.id] = interaction.user.display_name
         return not interaction.user.bot
 
     async def on_error(self, interaction: discord.Interaction[TableroBot],
@@ -80,6 +83,7 @@ class TableroBot(discord.Client):
         self.sweep_seconds = sweep_seconds
         self.background = background
         self.sweep_runs = 0
+        self.known_names: dict[int, str] = {}
         register_commands(self.tree, self.handlers)
         self._sweep = tasks.loop(seconds=sweep_seconds)(self._sweep_once)
         self._sweep.before_loop(self._before_sweep)
@@ -94,6 +98,16 @@ class TableroBot(discord.Client):
             except discord.HTTPException:
                 log.exception("automatic command sync failed; run `tablero sync` later")
         self._sweep.start()
+
+    def display_name(self, guild_id: int, user_id: int) -> str:
+        """The service's ``NameResolver``: a member's name from the caches, "" if unknown
+        (the board then shows the seat's colour). Never fetches, never fails."""
+        guild = self.get_guild(guild_id)
+        member = guild.get_member(user_id) if guild is not None else None
+        user = member or self.get_user(user_id)
+        if user is not None:
+            return user.display_name
+        return self.known_names.get(user_id, "")
 
     async def close(self) -> None:
         self._sweep.cancel()

@@ -53,7 +53,7 @@ from bot.service.events import (
 )
 from bot.service.exports import export_record
 from bot.service.ports import BoardRenderer, Clock, NameResolver, Notifier, Repository
-from bot.service.ratings import ladder_key, rate_groups
+from bot.service.ratings import DEFAULT_MU, DEFAULT_SIGMA, ladder_key, rate_groups
 from bot.service.records import (
     LIVE_STATUSES,
     SPECIAL_PREFIX,
@@ -503,6 +503,7 @@ class MatchService:
             if new is None or s.user_id not in change.results:
                 continue
             old = capture.current.get(s.user_id)
+            mu0, sigma0 = old if old is not None else (DEFAULT_MU, DEFAULT_SIGMA)
             try:
                 found = await self.repository.rank_of(change.guild_id, change.ladder,
                                                       s.user_id)
@@ -510,10 +511,9 @@ class MatchService:
                 log.exception("rank read failed for match %s", rec.id)
                 found = None
             out.append(RatingUpdate(
-                s.user_id, change.ladder,
-                None if old is None else old[0] - 3 * old[1], new[0] - 3 * new[1],
-                None if old is None else old[0], new[0],
-                found[0] if found is not None else None, change.results[s.user_id]))
+                s.user_id, change.ladder, mu0 - 3 * sigma0, new[0] - 3 * new[1], mu0, new[0],
+                found[0] if found is not None else None, change.results[s.user_id],
+                first=old is None))
         return tuple(out)
 
     @staticmethod

@@ -85,23 +85,23 @@ class MoveResult:
 @dataclass(frozen=True, slots=True)
 class RatingUpdate:
     """One player's rating change at the end of a rated match. ``ordinal`` (mu - 3 sigma)
-    is the number /leaderboard and /stats show; ``before`` values are None for a player's
-    first rated match on the ladder. ``rank``: his place on the ladder afterwards."""
+    is the number /leaderboard and /stats show; a player's first rated match on the ladder
+    starts from the default rating (``first`` True). ``rank``: his place on the ladder
+    afterwards (None if it could not be read)."""
 
     user_id: int
     ladder: str
-    ordinal_before: float | None
+    ordinal_before: float
     ordinal_after: float
-    mu_before: float | None
+    mu_before: float
     mu_after: float
     rank: int | None
     outcome: str  # "win" | "loss" | "draw"
+    first: bool = False
 
     @property
     def delta(self) -> float:
-        """The change of the shown number (from the default rating for a newcomer)."""
-        return self.ordinal_after - (self.ordinal_before if self.ordinal_before is not None
-                                     else 0.0)
+        return self.ordinal_after - self.ordinal_before
 
     def text(self, name: str) -> str:
         """``'alice 12.3 → 14.1 (+1.8), #2'`` (one decimal, like the leaderboard).
@@ -109,10 +109,9 @@ class RatingUpdate:
         >>> RatingUpdate(1, "xiangqi", 12.34, 14.1, 25.0, 26.0, 2, "win").text("alice")
         'alice 12.3 → 14.1 (+1.8), #2'
         """
-        before = f"{self.ordinal_before:.1f}" if self.ordinal_before is not None else "new"
         rank = f", #{self.rank}" if self.rank is not None else ""
-        return (f"{name} {before} → {self.ordinal_after:.1f} "
-                f"({round(self.delta, 1):+.1f}){rank}")
+        return (f"{name} {self.ordinal_before:.1f} → {self.ordinal_after:.1f} "
+                f"({self.ordinal_after - self.ordinal_before:+.1f}){rank}")
 
 
 @dataclass(frozen=True, slots=True)
