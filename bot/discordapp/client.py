@@ -33,9 +33,6 @@ class TableroTree(app_commands.CommandTree["TableroBot"]):
     """Ignores bots and turns every command error into an ephemeral message."""
 
     async def interaction_check(self, interaction: discord.Interaction[TableroBot], /) -> bool:
-        # Remember who people are: the bot has no member intent, so this (and the guild
-        # cache) is where board images get player names from.
-        interaction.client.known_names[interaction.user.id] = interaction.user.display_name
         return not interaction.user.bot
 
     async def on_error(self, interaction: discord.Interaction[TableroBot],
@@ -123,6 +120,11 @@ class TableroBot(discord.Client):
             await self.service.sweep()
         except Exception:
             log.exception("deadline sweep failed; retrying at the next tick")
+
+    async def on_interaction(self, interaction: discord.Interaction[TableroBot]) -> None:
+        """Remember who people are: the bot has no member intent, so the names of those
+        who use its commands and buttons (and the caches) name players on boards."""
+        self.known_names[interaction.user.id] = interaction.user.display_name
 
     async def on_ready(self) -> None:
         user = self.user
