@@ -11,7 +11,8 @@ several users. It is the way to try Tablero without Discord and it drives end-to
 Commands take an optional ``#<match>``; without it they act on the user's current match
 (the last one he touched or was told about, or his only live match). Every reply and every
 notification is printed; boards are drawn as text and, when the render package is
-present and ``--boards`` is given, written as PNG files whose path is printed. Input comes
+present and ``--boards`` is given, written as PNG files whose path is printed. The
+deadline sweep runs before every command, as the bot's periodic sweep would. Input comes
 from stdin (a prompt on a terminal, a script otherwise); the console exits 0 at the end.
 """
 
