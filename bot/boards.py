@@ -5,24 +5,27 @@ and a text board for terminals."""
 from __future__ import annotations
 
 import importlib
+from collections.abc import Sequence
 from typing import Any
 
-from bot.service import BoardRenderer
+from bot.service import BoardRenderer, DrawnBoard
 from rules import MoveMarks, Position
 from rules.notation import FILES
 
 
 class DrawBoardRenderer:
-    """``BoardRenderer`` over ``render.draw_board(position, last_move=, perspective=)``."""
+    """``BoardRenderer`` over ``render.draw_board(position, last_move=, perspective=,
+    names=)``: its ``RenderedBoard`` carries the PNG and render's alt text."""
 
     def __init__(self, draw_board: Any) -> None:
         self._draw_board = draw_board
 
     def render(self, position: Position, *, last_move: MoveMarks | None = None,
-               perspective: int | None = None) -> bytes:
-        drawn = self._draw_board(position, last_move=last_move, perspective=perspective)
-        png = getattr(drawn, "png", drawn)
-        return bytes(png)
+               perspective: int | None = None,
+               names: Sequence[str] | None = None) -> DrawnBoard:
+        drawn: DrawnBoard = self._draw_board(position, last_move=last_move,
+                                             perspective=perspective, names=names)
+        return drawn
 
 
 def load_renderer() -> BoardRenderer | None:

@@ -11,7 +11,8 @@ several users. It is the way to try Tablero without Discord and it drives end-to
 Commands take an optional ``#<match>``; without it they act on the user's current match
 (the last one he touched or was told about, or his only live match). Every reply and every
 notification is printed; boards are drawn as text and, when the render package is
-present and ``--boards`` is given, written as PNG files whose path is printed. Input comes
+present and ``--boards`` is given, written as PNG files whose path is printed. The
+deadline sweep runs before every command, as the bot's periodic sweep would. Input comes
 from stdin (a prompt on a terminal, a script otherwise); the console exits 0 at the end.
 """
 
@@ -112,6 +113,10 @@ class Console:
             return "(empty)"
         return self.names.get(uid, f"user{uid}")
 
+    def seat_name(self, guild_id: int, uid: int) -> str:
+        """The service's ``NameResolver``: names on board images."""
+        return self.names.get(uid, "")
+
     def names_of(self, uids: Iterable[int]) -> str:
         return ", ".join(self.name(u) for u in uids) or "nobody"
 
@@ -156,8 +161,12 @@ class Console:
         elif isinstance(event, ChallengeClosed):
             self.say(f"* match #{m.id} {event.reason} by {self.name(event.by)}")
         elif isinstance(event, TurnStarted):
-            last = f" after {event.last_move}" if event.last_move else ""
-            self.say(f"* #{m.id}{last}: {self.names_of(event.users)} to move")
+            if event.last_move:
+                who = f"{self.name(event.by)} played" if event.by is not None else "after"
+                self.say(f"* #{m.id}: {who} {event.last_move} - "
+                         f"{self.names_of(event.users)} to move")
+            else:
+                self.say(f"* #{m.id}: {self.names_of(event.users)} to move")
         elif isinstance(event, DeadlineReminder):
             hours = event.remaining.total_seconds() / 3600
             self.say(f"* reminder #{m.id}: {self.names_of(event.users)}, your move is due "
@@ -174,6 +183,8 @@ class Console:
         elif isinstance(event, MatchEnded):
             self.say(f"* #{m.id} is over: {self.result_text(m)}"
                      + (f" - {m.broken}" if m.broken else ""))
+            for r in event.ratings:
+                self.say(f"  rating {r.text(self.name(r.user_id))}")
 
     def remember(self, m: MatchView) -> None:
         for uid in (*m.players(), *m.invited, m.challenger_id):
@@ -250,6 +261,10 @@ class Console:
             command = COMMANDS.get(head.lstrip("/"))
             if command is None:
                 raise ServiceError(f"unknown command {head!r}; /help lists them")
+            if command is not Console.cmd_sweep and self.service is not None:
+                # Like the bot's periodic sweep: deadlines that passed act before anything
+                # else (one indexed query when nothing is due).
+                await self.service.sweep()
             await command(self, args, line)
         except ServiceError as e:
             self.say(f"! {e.message}")
@@ -537,7 +552,7 @@ async def run_console(db_path: str | Path, *, boards_dir: Path | None = None,
     repo = await SqliteRepository.open(db_path)
     try:
         console.service = MatchService(repo, console, console.clock, renderer=renderer,
-                                       rng=random.Random(seed))
+                                       rng=random.Random(seed), names=console.seat_name)
         for match_id, problem in await console.service.verify_all():
             console.say(f"! match #{match_id} is broken: {problem}")
         await console.service.sweep()  # catch up on deadlines that passed while closed

@@ -44,7 +44,8 @@ frame_ms=900, hold_ms=4000) -> bytes``
     An animated GIF of a record: the start and one frame per ply (the move highlighted
     and written in the header), the last frame held. ``moves`` are Move objects or
     move strings (read with ``variant.parse_move`` ply by ply, so a stored record of
-    canonical strings replays directly).
+    canonical strings replays directly), or a ``Position`` reached without a move (a seat
+    out of a 4-player game); ``MatchService.record`` gives them all.
 
 ``python -m render.gallery --out DIR`` writes start, middlegame and finished boards of
 every registered game and variant, plus replay GIFs, to look at them all at once.

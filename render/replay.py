@@ -24,12 +24,18 @@ def positions(variant: Variant, start: Position, moves: Iterable[Any]
     ``moves`` are Move objects or move strings (canonical or any accepted input); strings
     are read with ``variant.parse_move`` in the position they are played from. (A Querni
     ``choose`` setup submission names no seat, so while both seats are pending pass it as
-    the game's ``Arrangement`` object, which carries its seat.)
+    the game's ``Arrangement`` object, which carries its seat.) A ``Position`` entry is
+    the position reached without a move (a seat resigned or timed out of a 4-player game
+    that went on); it is shown unmarked.
     """
     frames: list[tuple[Position, Any, Position | None, str | None]] = [
         (start, None, None, None)]
     p = start
     for ply, move in enumerate(moves, 1):
+        if isinstance(move, Position):  # reached without a move: a seat left the game
+            frames.append((move, None, None, f"{ply}. a player is out"))
+            p = move
+            continue
         m = variant.parse_move(p, move) if isinstance(move, str) else move
         marks = variant.move_marks(p, m)
         shown = ("arrangement handed in" if adapters.setup_hidden(p)

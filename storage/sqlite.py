@@ -128,13 +128,17 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX ratings_board ON ratings (guild_id, ladder, ordinal DESC, user_id, mu,
                                            sigma, wins, losses, draws);
     """,
+    # 3: who played the last move (turn messages say "alice played ...")
+    """
+    ALTER TABLE matches ADD COLUMN last_move_by INTEGER;
+    """,
 )
 
 _MATCH_COLUMNS = (
     "guild_id, channel_id, thread_id, game, ladder, rules_version, options, start_text, "
     "seat_count, status, challenger_id, seats, seat_pref, seating, ply, position_text, "
     "to_move, last_move, days_per_move, rated, deadline, remind_at, draw_offer, result, "
-    "broken, created_at, updated_at")
+    "broken, created_at, updated_at, last_move_by")
 _SELECT_MATCH = f"SELECT id, version, {_MATCH_COLUMNS} FROM matches"
 
 
@@ -162,14 +166,14 @@ def _match_values(m: MatchRecord) -> tuple[Any, ...]:
             m.status.value, m.challenger_id, _seats_json(m.seats), m.seat_pref, m.seating,
             m.ply, m.position_text, ",".join(map(str, m.to_move)), m.last_move,
             m.days_per_move, int(m.rated), _ts(m.deadline), _ts(m.remind_at), offer, result,
-            m.broken, _ts(m.created_at), _ts(m.updated_at))
+            m.broken, _ts(m.created_at), _ts(m.updated_at), m.last_move_by)
 
 
 def _match_of(row: Sequence[Any]) -> MatchRecord:
     (id_, version, guild_id, channel_id, thread_id, game, ladder, rules_version, options,
      start_text, seat_count, status, challenger_id, seats, seat_pref, seating, ply,
      position_text, to_move, last_move, days, rated, deadline, remind_at, offer, result,
-     broken, created_at, updated_at) = row
+     broken, created_at, updated_at, last_move_by) = row
     offer_d = json.loads(offer) if offer else None
     result_d = json.loads(result) if result else None
     created = _dt(created_at)
@@ -190,7 +194,8 @@ def _match_of(row: Sequence[Any]) -> MatchRecord:
         result=ResultRecord(tuple(result_d["winners"]),
                             tuple(tuple(g) for g in result_d["ranking"]),
                             result_d["reason"]) if result_d else None,
-        broken=broken, created_at=created, updated_at=updated, version=version)
+        broken=broken, created_at=created, updated_at=updated, version=version,
+        last_move_by=last_move_by)
 
 
 def _rating_of(row: Sequence[Any]) -> RatingRecord:

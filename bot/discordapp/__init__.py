@@ -29,7 +29,8 @@ def create_bot(repository: Any, clock: Any, *, renderer: Any = None,
         sync_state = default_sync_state(database)
     bot = TableroBot(None, sync_state=sync_state, auto_sync=auto_sync,
                      sweep_seconds=sweep_seconds)
-    bot.service = MatchService(repository, bot.notifier, clock, renderer=renderer, rng=rng)
+    bot.service = MatchService(repository, bot.notifier, clock, renderer=renderer, rng=rng,
+                               names=bot.display_name)
     return bot
 
 

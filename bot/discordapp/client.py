@@ -80,6 +80,7 @@ class TableroBot(discord.Client):
         self.sweep_seconds = sweep_seconds
         self.background = background
         self.sweep_runs = 0
+        self.known_names: dict[int, str] = {}
         register_commands(self.tree, self.handlers)
         self._sweep = tasks.loop(seconds=sweep_seconds)(self._sweep_once)
         self._sweep.before_loop(self._before_sweep)
@@ -95,6 +96,16 @@ class TableroBot(discord.Client):
                 log.exception("automatic command sync failed; run `tablero sync` later")
         self._sweep.start()
 
+    def display_name(self, guild_id: int, user_id: int) -> str:
+        """The service's ``NameResolver``: a member's name from the caches, "" if unknown
+        (the board then shows the seat's colour). Never fetches, never fails."""
+        guild = self.get_guild(guild_id)
+        member = guild.get_member(user_id) if guild is not None else None
+        user = member or self.get_user(user_id)
+        if user is not None:
+            return user.display_name
+        return self.known_names.get(user_id, "")
+
     async def close(self) -> None:
         self._sweep.cancel()
         await super().close()
@@ -109,6 +120,11 @@ class TableroBot(discord.Client):
             await self.service.sweep()
         except Exception:
             log.exception("deadline sweep failed; retrying at the next tick")
+
+    async def on_interaction(self, interaction: discord.Interaction[TableroBot]) -> None:
+        """Remember who people are: the bot has no member intent, so the names of those
+        who use its commands and buttons (and the caches) name players on boards."""
+        self.known_names[interaction.user.id] = interaction.user.display_name
 
     async def on_ready(self) -> None:
         user = self.user

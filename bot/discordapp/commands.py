@@ -153,13 +153,16 @@ def register_commands(tree: app_commands.CommandTree[Any], h: Handlers) -> None:
     @app_commands.describe(days="Default days per move (1-14)",
                            threads="Open a thread per match",
                            channel="Post new challenges in this channel",
-                           reminders="Remind players before their time runs out")
+                           reminders="Remind players before their time runs out",
+                           clear_channel="Post challenges where /challenge is used again "
+                                         "(forget the games channel)")
     async def settings(interaction: Interaction,
                        days: app_commands.Range[int, 1, 14] | None = None,
                        threads: bool | None = None,
                        channel: discord.TextChannel | None = None,
-                       reminders: bool | None = None) -> None:
-        await h.settings(interaction, days, threads, channel, reminders)
+                       reminders: bool | None = None,
+                       clear_channel: bool = False) -> None:
+        await h.settings(interaction, days, threads, channel, reminders, clear_channel)
 
     @tree.command(name="notify", description="How you are told it's your move")
     @app_commands.describe(mode="A mention in the match thread, or a direct message")

@@ -13,6 +13,7 @@ from bot.service.views import (
     LeaderboardPage,
     MatchView,
     PlayerStats,
+    RatingUpdate,
     ResultView,
 )
 
@@ -71,6 +72,20 @@ def thread_name(m: MatchView, names: dict[int, str]) -> str:
     """'Xiangqi: alice vs bob' (at most 100 characters, Discord's limit)."""
     players = [names.get(u, str(u)) for u in m.players()] or ["open"]
     return f"{m.game_name}: {' vs '.join(players)}"[:100]
+
+
+def played(by: str | None, move: str) -> str:
+    """'alice played **h3-e3 (C2.5)**' (who played it left out when unknown).
+
+    >>> played("alice", "h3-e3 (C2.5)"), played(None, "h3-e3")
+    ('alice played **h3-e3 (C2.5)**', 'Last move: **h3-e3**')
+    """
+    return f"{by} played **{move}**" if by else f"Last move: **{move}**"
+
+
+def rating_line(r: RatingUpdate) -> str:
+    """'<@7> 12.3 → 14.1 (+1.8), #2': the rating number /leaderboard and /stats show."""
+    return r.text(mention(r.user_id))
 
 
 def board_file(png: bytes, alt: str, filename: str = BOARD_FILE) -> discord.File:

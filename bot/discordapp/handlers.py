@@ -282,11 +282,12 @@ class Handlers:
         image = await self.service.board_image(mid)
         extra: dict[str, Any] = {}
         if image is not None:
-            alt = await media.board_alt(self.service, mid, image.alt)
-            extra["file"] = embeds.board_file(image.png, alt)
+            extra["file"] = embeds.board_file(image.png, image.alt)
         await interaction.followup.send(
-            embed=embeds.board_embed(m, headline=f"Last move: **{m.last_move}**"
-                                     if m.last_move else None, image=image is not None),
+            embed=embeds.board_embed(
+                m, headline=embeds.played(self.bot.notifier.name(m, m.last_move_by),
+                                          m.last_move) if m.last_move else None,
+                image=image is not None),
             ephemeral=True, **extra)
 
     async def games(self, interaction: Interaction) -> None:
@@ -375,7 +376,8 @@ class Handlers:
             h = await self.service.history(mid)
             files = [discord.File(io.BytesIO(h.export.encode()),
                                   filename=f"match-{mid}.{h.export_format}")]
-            gif = await media.replay_gif(self.service, mid) if h.entries else None
+            gif = await media.replay_gif(self.service, mid, self.bot.display_name) \
+                if h.entries else None
             if gif is not None:
                 files.append(discord.File(io.BytesIO(gif), filename=f"match-{mid}.gif",
                                           description=f"Replay of match {mid}"))
@@ -403,14 +405,19 @@ class Handlers:
 
     async def settings(self, interaction: Interaction, days: int | None,
                        threads: bool | None, channel: discord.TextChannel | None,
-                       reminders: bool | None) -> None:
+                       reminders: bool | None, clear_channel: bool = False) -> None:
         async def work() -> None:
             guild_id = _guild_id(interaction)
+            if channel is not None and clear_channel:
+                raise errors.AdapterError("Either set a games channel or clear it, not both.")
             if channel is not None:
                 self.check_post(channel)
+            chosen: int | str | None = channel.id if channel else "keep"
+            if clear_channel:
+                chosen = None
             s = await self.service.update_guild_settings(
                 guild_id, default_days=days, use_threads=threads,
-                games_channel_id=channel.id if channel else "keep", reminders=reminders)
+                games_channel_id=chosen, reminders=reminders)
             where = f"<#{s.games_channel_id}>" if s.games_channel_id else \
                 "the channel where /challenge is used"
             await _ack(interaction,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import rules
@@ -87,33 +88,32 @@ async def start_picture(key: str) -> tuple[bytes, str] | None:
     return bytes(board.png), str(board.alt_text)
 
 
-async def board_alt(service: Any, match_id: int, fallback: str) -> str:
-    """A full description of the board for screen readers (render's alt text: whose turn,
-    the last move and every piece by point), else the service's one-line description."""
-    render = _render_module()
-    if render is None or not hasattr(render, "alt_text"):
-        return fallback
-    try:
-        position, marks = await service.position(match_id)
-        return str(render.alt_text(position, last_move=marks))
-    except Exception:
-        log.exception("could not describe the board of match %s", match_id)
-        return fallback
-
-
-async def replay_gif(service: Any, match_id: int) -> bytes | None:
-    """An animated replay of the match's record, or None without a renderer."""
+async def replay_gif(service: Any, match_id: int,
+                     name_of: Callable[[int, int], str] | None = None) -> bytes | None:
+    """An animated replay of the match's record (``service.record``), players named by
+    ``name_of(guild_id, user_id)``; None without a renderer."""
     render = _render_module()
     if render is None or not hasattr(render, "replay_gif"):
         return None
     try:
-        # The service has no "record" call yet: the start text comes from its repository.
-        record = await service.repository.load_match(match_id)
-        entries = await service.repository.load_entries(match_id)
-        v = rules.variant(record.game)
-        start = v.from_text(record.start_text)
-        moves = [e.text for e in entries if not e.text.startswith("#")]
-        return bytes(await asyncio.to_thread(render.replay_gif, v, start, moves))
+        record = await service.record(match_id)
+        names: list[str] = []
+        if name_of is not None:
+            names = [(name_of(record.match.guild_id, s.user_id) if s.user_id else "")
+                     or s.name for s in record.match.seats]
+        # Moves as the service parsed them (a Querni arrangement carries its seat); a seat
+        # leaving a 4-player game that went on is the position it left behind.
+        frames: list[Any] = []
+        previous = record.start
+        for ply in record.plies:
+            if ply.move is not None:
+                frames.append(ply.move)
+            elif ply.position is not previous:
+                frames.append(ply.position)
+            previous = ply.position
+        return bytes(await asyncio.to_thread(render.replay_gif, record.variant,
+                                             record.start, frames,
+                                             names=names or None))
     except Exception:
         log.exception("could not draw the replay of match %s", match_id)
         return None

@@ -19,7 +19,7 @@ import discord
 from bot.discordapp import embeds, media
 from bot.discordapp.components import match_buttons
 from bot.service import events as ev
-from bot.service.views import MatchView
+from bot.service.views import MatchView, RatingUpdate
 
 if TYPE_CHECKING:
     from bot.discordapp.client import TableroBot
@@ -140,8 +140,14 @@ class DiscordNotifier:
             return None
         if image is None:
             return None
-        alt = await media.board_alt(self.bot.service, m.id, image.alt)
-        return embeds.board_file(image.png, alt)
+        return embeds.board_file(image.png, image.alt)
+
+    def name(self, m: MatchView, user_id: int | None) -> str | None:
+        """A player's display name for "alice played ..." (not a mention: the player who
+        just moved is not pinged), his mention if the caches do not know him."""
+        if user_id is None:
+            return None
+        return self.bot.display_name(m.guild_id, user_id) or embeds.mention(user_id)
 
     def background(self, work: Any, what: str) -> None:
         """Run slow, optional work (a replay GIF) after the reply; failures are logged."""
@@ -176,7 +182,7 @@ class DiscordNotifier:
             await self.post(m, f"{embeds.mention(event.by)} {event.reason} the "
                                f"{m.game_name} challenge (match {m.id}).")
         elif isinstance(event, ev.TurnStarted):
-            await self.turn(m, event.users, event.last_move)
+            await self.turn(m, event.users, event.last_move, event.by)
         elif isinstance(event, ev.DeadlineReminder):
             ping, dm = await self.split_by_preference(event.users)
             text = (f"⏰ {embeds.mentions(event.users)}: it's your move in {m.game_name} "
@@ -201,7 +207,7 @@ class DiscordNotifier:
             await self.post(m, f"{embeds.mention(event.user_id)} submitted an arrangement "
                                f"(kept hidden until both have).{rest}")
         elif isinstance(event, ev.MatchEnded):
-            await self.ended(m, event.result, event.reason)
+            await self.ended(m, event.result, event.reason, event.ratings)
 
     async def challenge(self, m: MatchView, by: int, to: Sequence[int]) -> None:
         actions = ["accept", "decline"] if to else []
@@ -212,42 +218,37 @@ class DiscordNotifier:
         await self.post(m, embeds.challenge_text(m, by, to), ping=ping, dm=dm,
                         view=match_buttons(m.id, m.ply, actions))
 
-    async def turn(self, m: MatchView, users: Sequence[int], last_move: str | None) -> None:
+    async def turn(self, m: MatchView, users: Sequence[int], last_move: str | None,
+                   by: int | None = None) -> None:
         if m.ply == 0 and last_move is None:
             m = await self.ensure_thread(m)
         board = await self.board_attachment(m)
         ping, dm = await self.split_by_preference(users)
         if last_move is None:
             headline = f"The match begins. {embeds.mentions(users)}: your move."
+            played = ""
         else:
-            headline = f"Last move: **{last_move}**"
-        content = (f"{embeds.mentions(users)}, your move "
-                   f"({embeds.relative(m.deadline)}).") if users else ""
+            headline = embeds.played(self.name(m, by), last_move)
+            played = f"{headline} — "
+        content = (f"{played}{embeds.mentions(users)}, your move "
+                   f"({embeds.relative(m.deadline)}).") if users else played.rstrip(" —")
         extra: dict[str, Any] = {"file": board} if board is not None else {}
         await self.post(m, content, ping=ping, dm=dm,
                         dm_note=f"Your move in {m.game_name} (match {m.id}).",
                         embed=embeds.board_embed(m, headline=headline,
                                                  image=board is not None), **extra)
 
-    async def ended(self, m: MatchView, result: Any, reason: str) -> None:
+    async def ended(self, m: MatchView, result: Any, reason: str,
+                    ratings: Sequence[RatingUpdate] = ()) -> None:
         text = embeds.result_text(m, result, reason)
-        if m.rated and result is not None and m.status.value == "finished":
-            ladder = m.game if m.seat_count == 2 else f"{m.game}-{m.seat_count}"
-            lines = []
-            for u in m.players():
-                entry = await self.bot.service.rank_of(m.guild_id, ladder, u)
-                if entry is not None:
-                    lines.append(f"{embeds.mention(u)}: rating {entry.ordinal:.1f} "
-                                 f"(#{entry.rank}, {entry.wins}W {entry.losses}L "
-                                 f"{entry.draws}D)")
-            if lines:
-                text += "\nNew ratings:\n" + "\n".join(lines)
+        if ratings:
+            text += "\nRatings:\n" + "\n".join(embeds.rating_line(r) for r in ratings)
         extra: dict[str, Any] = {}
         if m.ply > 0 and m.status.value != "broken":
             board = await self.board_attachment(m)
             extra["embed"] = embeds.board_embed(
-                m, headline=f"Last move: **{m.last_move}**" if m.last_move else None,
-                image=board is not None)
+                m, headline=embeds.played(self.name(m, m.last_move_by), m.last_move)
+                if m.last_move else None, image=board is not None)
             if board is not None:
                 extra["file"] = board
         ping, dm = await self.split_by_preference(m.players())
@@ -257,7 +258,7 @@ class DiscordNotifier:
             self.background(self.post_replay(m), f"replay of match {m.id}")
 
     async def post_replay(self, m: MatchView) -> None:
-        gif = await media.replay_gif(self.bot.service, m.id)
+        gif = await media.replay_gif(self.bot.service, m.id, self.bot.display_name)
         if gif is None:
             return
         await self.post(m, f"Replay of match {m.id}:", file=discord.File(

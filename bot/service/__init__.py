@@ -5,12 +5,15 @@ Protocols it talks through and the adapters (console, Discord) wire implementati
 
 Construction::
 
-    service = MatchService(repository, notifier, clock, renderer=None, rng=None)
+    service = MatchService(repository, notifier, clock, renderer=None, rng=None,
+                           names=None)
 
 ``repository``: ``storage.SqliteRepository`` / ``storage.MemoryRepository`` (Protocol
 ``Repository``); ``notifier``: anything with ``async notify(event)`` (``Notifier``);
 ``clock``: ``now() -> aware datetime`` (``Clock``, ``SystemClock``); ``renderer``:
-``render(position, last_move=, perspective=) -> PNG bytes`` (``BoardRenderer``, optional).
+``render(position, last_move=, perspective=, names=) -> DrawnBoard`` (``.png`` and
+``.alt_text``; ``BoardRenderer``, optional); ``names``: ``(guild_id, user_id) -> display
+name`` (``NameResolver``, optional; board images name the players with it).
 
 API (all ``async``; ids are plain ints; errors are ``ServiceError`` subclasses with a
 ``.message`` for people, and ``rules.RulesError`` passes through with its ``.message``):
@@ -25,7 +28,9 @@ API (all ``async``; ids are plain ints; errors are ``ServiceError`` subclasses w
   chose his); ``decline(match_id, user)``; ``cancel(match_id, user)`` (challenger
   withdraws; a lobby member leaves).
 * ``attach_thread(match_id, thread_id, channel_id=None) -> MatchView``
-* ``move(match_id, user, text, expected_ply=None) -> MoveResult``
+* ``move(match_id, user, text, expected_ply=None) -> MoveResult``. The display form
+  copied from the bot's posts is accepted (``h3-e3 (C2.5)``): when the whole text is not
+  a move, the part before the trailing note is read and the note must match the game's.
 * ``suggest_moves(match_id, user, prefix="", limit=25) -> list[(canonical, display)]``
   (captures/removals first, then checks, then alphabetical; [] when he cannot move)
 * ``resign(match_id, user)``; ``offer_draw`` / ``accept_draw`` / ``decline_draw``
@@ -40,7 +45,9 @@ API (all ``async``; ids are plain ints; errors are ``ServiceError`` subclasses w
   ``rank_of(guild_id, game, user) -> LeaderboardEntry | None``;
   ``stats(guild_id, user) -> PlayerStats``. Ladders: the game key, ``<key>-4`` for
   4-player games (``alquerque-grande-4``).
-* ``history(match_id) -> HistoryView`` (entries + export text)
+* ``history(match_id) -> HistoryView`` (entries + export text); ``record(match_id) ->
+  GameRecord`` (variant, options, start text and position, every ply with its Move object
+  and the position after it: what a replay needs)
 * ``get_guild_settings(guild_id)`` / ``update_guild_settings(guild_id, default_days=,
   use_threads=, games_channel_id=, reminders=) -> GuildSettings``;
   ``get_user_prefs(user)`` / ``update_user_prefs(user, notify) -> UserPrefs``
@@ -72,7 +79,9 @@ Decisions (documented here because the issue left them open):
 
 Events given to the Notifier (``bot.service.events``): ChallengeReceived, LobbyChanged,
 ChallengeClosed, TurnStarted, DeadlineReminder, PlayerOut, DrawOffered, DrawDeclined,
-SetupSubmitted, MatchEnded.
+SetupSubmitted, MatchEnded. ``TurnStarted.by`` (and ``MatchView.last_move_by``) is who
+played the last move; ``MatchEnded.ratings`` holds each rated player's ``RatingUpdate``
+(ordinal before -> after, the number /leaderboard shows, and his rank afterwards).
 """
 
 from bot.service.errors import (
@@ -104,6 +113,8 @@ from bot.service.events import (
 from bot.service.ports import (
     BoardRenderer,
     Clock,
+    DrawnBoard,
+    NameResolver,
     Notifier,
     NullNotifier,
     Repository,
@@ -122,6 +133,7 @@ from bot.service.records import (
 from bot.service.service import MatchService
 from bot.service.views import (
     BoardImage,
+    GameRecord,
     GuildSettings,
     HistoryView,
     LeaderboardEntry,
@@ -129,19 +141,22 @@ from bot.service.views import (
     MatchView,
     MoveResult,
     PlayerStats,
+    PlyView,
+    RatingUpdate,
     ResultView,
     SeatView,
     UserPrefs,
 )
 
 __all__ = [
-    "BoardImage", "BoardRenderer", "ChallengeClosed", "ChallengeReceived", "Clock",
-    "Conflict", "DeadlineReminder", "DrawDeclined", "DrawOffer", "DrawOffered", "Event",
-    "GuildSettings", "HistoryView", "InvalidOption", "LeaderboardEntry", "LeaderboardPage",
-    "LobbyChanged", "MatchBroken", "MatchEnded", "MatchNotFound", "MatchNotStarted",
-    "MatchOver", "MatchRecord", "MatchService", "MatchStatus", "MatchView", "MoveResult",
-    "NotAPlayer", "NotAllowed", "NotYourTurn", "Notifier", "NullNotifier", "PlayerOut",
-    "PlayerStats", "RatingChange", "RatingRecord", "RecordEntry", "Repository",
-    "ResultRecord", "ResultView", "SeatRecord", "SeatView", "ServiceError",
-    "SetupSubmitted", "StaleMove", "SystemClock", "TurnStarted", "UserPrefs",
+    "BoardImage", "BoardRenderer", "ChallengeClosed", "ChallengeReceived", "Clock", "Conflict",
+    "DeadlineReminder", "DrawDeclined", "DrawOffer", "DrawOffered", "DrawnBoard", "Event",
+    "GameRecord", "GuildSettings", "HistoryView", "InvalidOption", "LeaderboardEntry",
+    "LeaderboardPage", "LobbyChanged", "MatchBroken", "MatchEnded", "MatchNotFound",
+    "MatchNotStarted", "MatchOver", "MatchRecord", "MatchService", "MatchStatus", "MatchView",
+    "MoveResult", "NameResolver", "NotAPlayer", "NotAllowed", "NotYourTurn", "Notifier",
+    "NullNotifier", "PlayerOut", "PlayerStats", "PlyView", "RatingChange", "RatingRecord",
+    "RatingUpdate", "RecordEntry", "Repository", "ResultRecord", "ResultView", "SeatRecord",
+    "SeatView", "ServiceError", "SetupSubmitted", "StaleMove", "SystemClock", "TurnStarted",
+    "UserPrefs",
 ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
-from bot.service.views import MatchView, ResultView
+from bot.service.views import MatchView, RatingUpdate, ResultView
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,11 +39,13 @@ class ChallengeClosed:
 @dataclass(frozen=True, slots=True)
 class TurnStarted:
     """The match started or a move was played: ``users`` must move now (deadline on the
-    match). ``last_move`` is the display of the move just played (None at the start)."""
+    match). ``last_move`` is the display of the move just played (None at the start) and
+    ``by`` who played it."""
 
     match: MatchView
     users: tuple[int, ...]
     last_move: str | None
+    by: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,11 +86,13 @@ class SetupSubmitted:
 
 @dataclass(frozen=True, slots=True)
 class MatchEnded:
-    """The match is over: finished (``result``), aborted (unrated), or broken."""
+    """The match is over: finished (``result``), aborted (unrated), or broken.
+    ``ratings``: each rated player's change, in seat order (empty when unrated)."""
 
     match: MatchView
     result: ResultView | None
     reason: str
+    ratings: tuple[RatingUpdate, ...] = ()
 
 
 Event = (ChallengeReceived | LobbyChanged | ChallengeClosed | TurnStarted | DeadlineReminder

@@ -99,11 +99,30 @@ class Clock(Protocol):
         ...
 
 
+class DrawnBoard(Protocol):
+    """What a ``BoardRenderer`` returns (``render.RenderedBoard`` fits)."""
+
+    @property
+    def png(self) -> bytes: ...
+
+    @property
+    def alt_text(self) -> str: ...
+
+
 class BoardRenderer(Protocol):
     def render(self, position: Position, *, last_move: MoveMarks | None = None,
-               perspective: int | None = None) -> bytes:
+               perspective: int | None = None,
+               names: Sequence[str] | None = None) -> DrawnBoard:
         """A PNG of ``position`` seen from seat ``perspective`` (None: the seat to move),
-        with ``last_move`` highlighted."""
+        with ``last_move`` highlighted, and its alt text. ``names``: display names by seat
+        (None: the game's seat names)."""
+        ...
+
+
+class NameResolver(Protocol):
+    def __call__(self, guild_id: int, user_id: int) -> str:
+        """The name people know ``user_id`` by in that guild (for board images). Must be
+        cheap and must not fail: a cache lookup with the id as fallback."""
         ...
 
 

@@ -104,6 +104,7 @@ class MatchRecord:
     created_at: datetime
     updated_at: datetime
     version: int = 0  # bumped by every save; saves are compare-and-set on it
+    last_move_by: int | None = None  # the user who played ``last_move``
 
     def seat_of(self, user_id: int) -> SeatRecord | None:
         for s in self.seats:

@@ -52,8 +52,8 @@ from bot.service.events import (
     TurnStarted,
 )
 from bot.service.exports import export_record
-from bot.service.ports import BoardRenderer, Clock, Notifier, Repository
-from bot.service.ratings import ladder_key, rate_groups
+from bot.service.ports import BoardRenderer, Clock, NameResolver, Notifier, Repository
+from bot.service.ratings import DEFAULT_MU, DEFAULT_SIGMA, ladder_key, rate_groups
 from bot.service.records import (
     LIVE_STATUSES,
     SPECIAL_PREFIX,
@@ -68,6 +68,7 @@ from bot.service.records import (
 )
 from bot.service.views import (
     BoardImage,
+    GameRecord,
     GuildSettings,
     HistoryView,
     LeaderboardEntry,
@@ -75,11 +76,13 @@ from bot.service.views import (
     MatchView,
     MoveResult,
     PlayerStats,
+    PlyView,
+    RatingUpdate,
     ResultView,
     SeatView,
     UserPrefs,
 )
-from rules import MoveMarks, Outcome, Position, RulesError, Variant
+from rules import MoveMarks, NotationError, Outcome, Position, RulesError, Variant
 from rules.notation import normalize
 
 log = logging.getLogger(__name__)
@@ -106,6 +109,54 @@ class _Replay:
     entries: tuple[tuple[int, int | None, str, str], ...]  # ply, user, canonical, display
     last_marks: MoveMarks | None
     ended: Outcome | None  # a special entry that ended the game
+    start: Position
+    plies: tuple[PlyView, ...]
+
+
+class _RateCapture:
+    """The rating function handed to the repository; it remembers what it was given and
+    what it returned (inside the repository's transaction), so the service can report
+    each player's change without reading the ratings again."""
+
+    def __init__(self, teams: Sequence[Sequence[int]], ranks: Sequence[int]) -> None:
+        self.teams = teams
+        self.ranks = ranks
+        self.current: Mapping[int, tuple[float, float] | None] = {}
+        self.new: Mapping[int, tuple[float, float]] = {}
+
+    def __call__(self, current: Mapping[int, tuple[float, float] | None]
+                 ) -> Mapping[int, tuple[float, float]]:
+        self.current = dict(current)
+        self.new = rate_groups(current, self.teams, self.ranks)
+        return self.new
+
+
+_NOTE_START = "("
+
+
+def _note_heads(text: str) -> list[str]:
+    """Shorter readings of a typed move that may carry a copied note: the text before its
+    first ``(``, then the text with trailing words dropped one at a time.
+
+    >>> _note_heads("b7-a8 (28-32) crowned"), _note_heads("b7-a8 crowned")
+    (['b7-a8'], ['b7-a8'])
+    """
+    heads: list[str] = []
+    stripped = text.strip()
+    if _NOTE_START in stripped:
+        head = stripped.split(_NOTE_START, 1)[0].strip()
+        if head:
+            heads.append(head)
+    words = stripped.split()
+    for n in range(len(words) - 1, 0, -1):
+        head = " ".join(words[:n])
+        if head not in heads and _NOTE_START not in head:
+            heads.append(head)
+    return heads
+
+
+def _squash(text: str) -> str:
+    return "".join(text.lower().split())
 
 
 SETUP_HIDDEN = "setup (hidden until both players have submitted)"
@@ -143,11 +194,12 @@ class MatchService:
 
     def __init__(self, repository: Repository, notifier: Notifier, clock: Clock,
                  renderer: BoardRenderer | None = None, rng: random.Random | None = None,
-                 *, cache_size: int = 4096) -> None:
+                 *, cache_size: int = 4096, names: NameResolver | None = None) -> None:
         self.repository = repository
         self.notifier = notifier
         self.clock = clock
         self.renderer = renderer
+        self.names = names
         self.rng = rng or random.Random()
         self._cache: OrderedDict[int, _Cached] = OrderedDict()
         self._cache_size = cache_size
@@ -215,7 +267,9 @@ class MatchService:
         if p.to_text() != rec.start_text:
             raise MatchBroken(f"match #{rec.id} is broken: its options start a different "
                               "position than the stored one")
+        start = p
         shown: list[tuple[int, int | None, str, str]] = []
+        plies: list[PlyView] = []
         marks: MoveMarks | None = None
         ended: Outcome | None = None
         for i, e in enumerate(entries):
@@ -228,19 +282,22 @@ class MatchService:
                     if word == "draw":
                         ended = Outcome.draw(seats=p.seat_count, reason="agreement")
                         shown.append((e.ply, e.user_id, e.text, "draw agreed"))
+                        plies.append(PlyView(e.ply, e.seat, e.user_id, e.text,
+                                             "draw agreed", None, p))
                         continue
                     if word not in ("resign", "timeout"):
                         raise ValueError(f"unknown entry {word!r}")
                     seat = int(arg)
                     r = v.resign(p, seat)
                     name = v.seat_name(seat, p.seat_count)
-                    shown.append((e.ply, e.user_id, e.text,
-                                  f"{name} {'resigns' if word == 'resign' else 'ran out of time'}"))
+                    said = f"{name} {'resigns' if word == 'resign' else 'ran out of time'}"
+                    shown.append((e.ply, e.user_id, e.text, said))
                     marks = None
                     if isinstance(r, Outcome):
                         ended = r
                     else:
                         p = r
+                    plies.append(PlyView(e.ply, e.seat, e.user_id, e.text, said, None, p))
                     continue
                 move = _parse(v, p, e.seat, e.text)
                 canonical = v.format_move(p, move)
@@ -250,10 +307,11 @@ class MatchService:
             except (RulesError, ValueError) as err:
                 raise MatchBroken(f"{where} does not replay: {err}") from None
             shown.append((e.ply, e.user_id, canonical, display))
+            plies.append(PlyView(e.ply, e.seat, e.user_id, canonical, display, move, p))
         if p.to_text() != rec.position_text:
             raise MatchBroken(f"match #{rec.id} is broken: replaying its {len(entries)} "
                               "entries does not give the stored position")
-        return _Replay(p, tuple(shown), marks, ended)
+        return _Replay(p, tuple(shown), marks, ended, start, tuple(plies))
 
     async def _mark_broken(self, rec: MatchRecord, message: str) -> None:
         after = dataclasses.replace(rec, status=MatchStatus.BROKEN, broken=message,
@@ -320,7 +378,8 @@ class MatchService:
             days_per_move=rec.days_per_move, rated=rec.rated, result=result,
             position_text=SETUP_HIDDEN if len(rec.to_move) > 1 else rec.position_text,
             last_move=rec.last_move,
-            draw_offer_by=rec.draw_offer.by if rec.draw_offer else None, broken=rec.broken)
+            draw_offer_by=rec.draw_offer.by if rec.draw_offer else None, broken=rec.broken,
+            last_move_by=rec.last_move_by if rec.last_move else None)
 
     @staticmethod
     def _team(rec: MatchRecord, seat: int) -> int | None:
@@ -429,11 +488,33 @@ class MatchService:
             else:
                 outcomes[user] = "win" if seat in result.winners else "loss"
 
-        def rate(current: Mapping[int, tuple[float, float] | None]
-                 ) -> Mapping[int, tuple[float, float]]:
-            return rate_groups(current, teams, ranks)
+        return RatingChange(rec.guild_id, rec.ladder, outcomes, _RateCapture(teams, ranks))
 
-        return RatingChange(rec.guild_id, rec.ladder, outcomes, rate)
+    async def _rating_updates(self, rec: MatchRecord, change: RatingChange | None
+                              ) -> tuple[RatingUpdate, ...]:
+        """Each rated player's change after ``change`` was saved, in seat order."""
+        if change is None or not isinstance(change.rate, _RateCapture):
+            return ()
+        capture = change.rate
+        out = []
+        for s in sorted((s for s in rec.seats if s.seat is not None),
+                        key=lambda s: s.seat or 0):
+            new = capture.new.get(s.user_id)
+            if new is None or s.user_id not in change.results:
+                continue
+            old = capture.current.get(s.user_id)
+            mu0, sigma0 = old if old is not None else (DEFAULT_MU, DEFAULT_SIGMA)
+            try:
+                found = await self.repository.rank_of(change.guild_id, change.ladder,
+                                                      s.user_id)
+            except Exception:  # the result is stored; a failed rank read only hides it
+                log.exception("rank read failed for match %s", rec.id)
+                found = None
+            out.append(RatingUpdate(
+                s.user_id, change.ladder, mu0 - 3 * sigma0, new[0] - 3 * new[1], mu0, new[0],
+                found[0] if found is not None else None, change.results[s.user_id],
+                first=old is None))
+        return tuple(out)
 
     @staticmethod
     def _result(outcome: Outcome, reason: str | None = None) -> ResultRecord:
@@ -679,7 +760,7 @@ class MatchService:
             raise NotAllowed("this match is not in its setup phase")
         if in_setup and not setup:
             raise NotAllowed("the match is in its setup phase: submit your arrangement")
-        move = _parse(v, p, me.seat, text)
+        move = _parse(v, p, me.seat, text) if in_setup else self._parse_typed(v, p, text)
         canonical = v.format_move(p, move)
         display = "setup submitted" if in_setup else v.display_move(p, move)
         marks = None if in_setup else v.move_marks(p, move)
@@ -688,7 +769,7 @@ class MatchService:
         outcome = new.outcome()
         after = dataclasses.replace(
             rec, ply=rec.ply + 1, position_text=new.to_text(),
-            to_move=tuple(sorted(new.to_move)), last_move=display,
+            to_move=tuple(sorted(new.to_move)), last_move=display, last_move_by=user,
             draw_offer=rec.draw_offer if rec.draw_offer and rec.draw_offer.by == user
             else None)
         ratings = None
@@ -713,15 +794,42 @@ class MatchService:
         view = self._view(saved)
         result = view.result
         if outcome is not None:
-            await self._notify(MatchEnded(view, result, outcome.reason))
+            await self._notify(MatchEnded(view, result, outcome.reason,
+                                          await self._rating_updates(saved, ratings)))
         elif in_setup:
             await self._notify(SetupSubmitted(view, user))
             if not _in_setup(new):
                 await self._notify(TurnStarted(view, view.to_move, None))
         else:
-            await self._notify(TurnStarted(view, view.to_move, display))
+            await self._notify(TurnStarted(view, view.to_move, display, user))
         return MoveResult(view, canonical if not in_setup else "setup", display,
                           outcome is not None, result)
+
+    @staticmethod
+    def _parse_typed(v: Variant, p: Position, text: str) -> object:
+        """``v.parse_move``, also accepting the display form people copy from the bot's
+        posts (``h3-e3 (C2.5)``, ``b7-a8 (28-32) crowned``): when the whole text is not a
+        move, the part before its trailing note is read, and the note must be the one the
+        game shows for that move."""
+        try:
+            return v.parse_move(p, text)
+        except NotationError as whole:
+            first_error: RulesError = whole
+        for head in _note_heads(text):
+            try:
+                move = v.parse_move(p, head)
+            except NotationError:
+                continue
+            display = v.display_move(p, move)
+            note = text.strip()[len(head):].strip()
+            canonical = v.format_move(p, move)
+            shown_note = display[len(canonical):] if display.startswith(canonical) else None
+            if _squash(display) == _squash(text) or (
+                    shown_note is not None and _squash(shown_note) == _squash(note)):
+                return move
+            raise NotationError(f"the note {note!r} does not match {canonical}: it is "
+                                f"{display}", text=text)
+        raise first_error
 
     @staticmethod
     def _sync_out(rec: MatchRecord, p: Position) -> tuple[SeatRecord, ...]:
@@ -807,7 +915,7 @@ class MatchService:
         seats = tuple(dataclasses.replace(s, out=True) if s.user_id == user else s
                       for s in rec.seats)
         after = dataclasses.replace(rec, ply=rec.ply + 1, seats=seats, draw_offer=None,
-                                    last_move=None)
+                                    last_move=None, last_move_by=None)
         ratings = None
         new: Position | None = None
         outcome: Outcome | None = None
@@ -832,7 +940,8 @@ class MatchService:
         events: list[Event] = []
         if outcome is not None:
             events.append(MatchEnded(view, view.result, reason if isinstance(r, Outcome)
-                                     else outcome.reason))
+                                     else outcome.reason,
+                                     await self._rating_updates(saved, ratings)))
         else:
             events.append(PlayerOut(view, user, reason))
             events.append(TurnStarted(view, view.to_move, None))
@@ -897,7 +1006,8 @@ class MatchService:
         if hit is not None and hit.ply == rec.ply:
             self._remember(rec.id, dataclasses.replace(hit, ply=saved.ply))
         view = self._view(saved)
-        await self._notify(MatchEnded(view, view.result, "agreement"))
+        await self._notify(MatchEnded(view, view.result, "agreement",
+                                      await self._rating_updates(saved, ratings)))
         return view
 
     async def decline_draw(self, match_id: int, user: int) -> MatchView:
@@ -936,9 +1046,29 @@ class MatchService:
         rec = await self._record(match_id)
         state = await self._state(rec)
         renderer = self.renderer
-        png = await asyncio.to_thread(renderer.render, state.position,
-                                      last_move=state.last_marks, perspective=perspective)
-        return BoardImage(png, self.describe(rec, state.position))
+        names = self._seat_names(rec)
+        drawn = await asyncio.to_thread(renderer.render, state.position,
+                                        last_move=state.last_marks, perspective=perspective,
+                                        names=names)
+        alt = str(getattr(drawn, "alt_text", "") or "") or self.describe(rec, state.position)
+        return BoardImage(bytes(drawn.png), alt)
+
+    def _seat_names(self, rec: MatchRecord) -> list[str] | None:
+        """Display names by seat through the injected resolver (None without one)."""
+        if self.names is None:
+            return None
+        out: list[str] = []
+        v = self._variant(rec.game)
+        for seat in range(rec.seat_count):
+            user = rec.user_at(seat)
+            name = v.seat_name(seat, rec.seat_count)
+            if user is not None:
+                try:
+                    name = self.names(rec.guild_id, user) or name
+                except Exception:  # a name is decoration: never fail a board for it
+                    log.exception("name lookup failed for user %s", user)
+            out.append(name)
+        return out
 
     def describe(self, rec: MatchRecord | MatchView, p: Position) -> str:
         """A one-line description of the position (alt text)."""
@@ -993,6 +1123,22 @@ class MatchService:
         if not export:
             export = self._tablero_export(rec, [c for _, _, c, _ in shown_entries])
         return HistoryView(self._view(rec), shown_entries, fmt, export)
+
+    async def record(self, match_id: int) -> GameRecord:
+        """The record of a match replayed ply by ply (for replays): the variant, options,
+        start text and position, and each ply's move object and resulting position. A
+        Querni arrangement stays hidden (``move`` None) until both are in. Raises
+        ``MatchBroken`` when the record does not replay."""
+        rec = await self._record(match_id)
+        entries = await self.repository.load_entries(rec.id)
+        replay = self._replay(rec, entries)
+        plies = replay.plies
+        if _in_setup(replay.position):
+            plies = tuple(dataclasses.replace(x, canonical="setup", display="setup submitted",
+                                              move=None, position=replay.start)
+                          for x in plies)
+        return GameRecord(self._view(rec), replay.start.variant, rec.options, rec.start_text,
+                          replay.start, plies)
 
     def _tablero_export(self, rec: MatchRecord, moves: Sequence[str]) -> str:
         head = [f'[Game "{rec.game}"]', f'[Rules "{rec.rules_version}"]',

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from bot.service.records import MatchStatus
+from rules import Position, Variant
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +54,7 @@ class MatchView:
     last_move: str | None  # display form of the last move
     draw_offer_by: int | None
     broken: str | None
+    last_move_by: int | None = None  # who played ``last_move``
 
     @property
     def is_over(self) -> bool:
@@ -78,6 +80,71 @@ class MoveResult:
     display: str
     ended: bool
     result: ResultView | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RatingUpdate:
+    """One player's rating change at the end of a rated match. ``ordinal`` (mu - 3 sigma)
+    is the number /leaderboard and /stats show; a player's first rated match on the ladder
+    starts from the default rating (``first`` True). ``rank``: his place on the ladder
+    afterwards (None if it could not be read)."""
+
+    user_id: int
+    ladder: str
+    ordinal_before: float
+    ordinal_after: float
+    mu_before: float
+    mu_after: float
+    rank: int | None
+    outcome: str  # "win" | "loss" | "draw"
+    first: bool = False
+
+    @property
+    def delta(self) -> float:
+        return self.ordinal_after - self.ordinal_before
+
+    def text(self, name: str) -> str:
+        """``'alice 12.3 → 14.1 (+1.8), #2'`` (one decimal, like the leaderboard).
+
+        >>> RatingUpdate(1, "xiangqi", 12.34, 14.1, 25.0, 26.0, 2, "win").text("alice")
+        'alice 12.3 → 14.1 (+1.8), #2'
+        """
+        rank = f", #{self.rank}" if self.rank is not None else ""
+        return (f"{name} {self.ordinal_before:.1f} → {self.ordinal_after:.1f} "
+                f"({self.ordinal_after - self.ordinal_before:+.1f}){rank}")
+
+
+@dataclass(frozen=True, slots=True)
+class PlyView:
+    """One ply of a match record, replayed: who played it, its canonical and display
+    forms, the parsed ``move`` (None for a special entry: a resignation, a timeout, an
+    agreed draw, or a Querni arrangement still hidden) and the ``position`` after it."""
+
+    ply: int
+    seat: int | None
+    user_id: int | None
+    canonical: str
+    display: str
+    move: object | None
+    position: Position
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A match's record for replays and exports: the variant, its options and start text,
+    the start position and every ply replayed (``MatchService.record``)."""
+
+    match: MatchView
+    variant: Variant
+    options: Mapping[str, object]
+    start_text: str
+    start: Position
+    plies: tuple[PlyView, ...]
+
+    @property
+    def moves(self) -> tuple[object, ...]:
+        """The parsed moves in order (special entries left out)."""
+        return tuple(p.move for p in self.plies if p.move is not None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,7 +35,8 @@ async def test_without_thread_permission_the_match_stays_in_the_channel(world: W
     # Outside a thread the match is found from the user's only active match.
     moved = await w.alice.slash(plain, "move", move="h3-e3")
     assert "h3-e3" in reply(moved).content
-    assert plain.last_message.content.startswith(w.bob.mention)
+    assert plain.last_message.content.startswith(
+        f"alice played **h3-e3 (C2.5)** — {w.bob.mention}, your move")
     # Permissions revoked later: the move is refused with the missing permission named.
     me_member = w.guild.me
     assert me_member is not None

@@ -102,7 +102,8 @@ async def test_a_board_that_cannot_be_drawn_still_gets_its_turn_message(world: W
     w.service.renderer = Broken()
     await w.alice.slash(thread, "move", move="h3-e3")
     last = thread.last_message
-    assert last.content.startswith(w.bob.mention) and last.attachments == []
+    assert last.content.startswith(f"alice played **h3-e3 (C2.5)** — {w.bob.mention}")
+    assert last.attachments == []
     assert last.embeds and last.embeds[0].image.url is None
 
 

@@ -259,3 +259,27 @@ async def test_sqlite_leaderboard_and_games_queries_use_indexes(tmp_path: Path) 
     assert "seats_user" in plans[1]
     assert "matches_deadline" in plans[2]
     await repo.close()
+
+
+async def test_sqlite_schema_3_stores_who_played_the_last_move(tmp_path: Path) -> None:
+    """Migration 3 adds ``last_move_by`` to a database holding matches from schema 2."""
+    import sqlite3
+    path = tmp_path / "two.db"
+    repo = await SqliteRepository.open(path)
+    old = await repo.create_match(record())
+    await repo.close()
+    conn = sqlite3.connect(path)  # back to schema 2: as an older Tablero left it
+    conn.execute("ALTER TABLE matches DROP COLUMN last_move_by")
+    conn.execute("PRAGMA user_version = 2")
+    conn.commit()
+    conn.close()
+    repo = await SqliteRepository.open(path)
+    assert await repo.schema_version() == len(MIGRATIONS) >= 3
+    kept = await repo.load_match(old.id)
+    assert kept is not None and kept.last_move_by is None and kept.ply == old.ply
+    moved = dataclasses.replace(kept, ply=kept.ply + 1, last_move="h3-e3 (C2.5)",
+                                last_move_by=kept.challenger_id)
+    saved = await repo.save(kept, moved)
+    assert (await repo.load_match(old.id)) == saved and saved.last_move_by == \
+        kept.challenger_id
+    await repo.close()
