@@ -5,7 +5,18 @@ from __future__ import annotations
 
 import rules
 from rules.alquerque_grande import GrandePosition
-from tests.rules.test_alquerque_grande import BOX, G, at, duel, gpos, moves, play, point, shown
+from tests.rules.test_alquerque_grande import (
+    BOX,
+    G,
+    at,
+    duel,
+    gpos,
+    moves,
+    play,
+    point,
+    reference_captures,
+    shown,
+)
 
 # --------------------------------------------------------------------------- huff choice
 
@@ -181,3 +192,72 @@ def test_the_text_round_trips_after_the_moved_stone_is_huffed() -> None:
     stopped = play(duel("a1 g1", "a2 a4 g7"), "a1xa3")
     assert stopped.markers[0] is None
     assert G.from_text(stopped.to_text()).to_text() == stopped.to_text()
+
+
+def test_a_complete_capture_by_a_lesser_stone_is_not_huffed() -> None:
+    # no majority rule: a1 takes one while e1 could take two, and nothing is huffed
+    p = duel("a1 e1 g1", "a2 e2 e4 g7")
+    assert shown(p, "a1xa3") == "a1xa3"
+    assert play(p, "a1xa3").last_huff is None
+
+
+# --------------------------------------------------------------------------- reference
+
+
+def reference_huff(p: GrandePosition, text: str) -> str | None:
+    """The stone RULES §2.3 rule 5 huffs for the move ``text``, worked out from the
+    brute-force capture list of the main test file and a direct look at the board."""
+    captures = reference_captures(p)
+    if "x" in text:
+        path = text.split("x")
+        taken = next(c for (s, e, c), t in captures.items() if t == text)
+        board = {k: v for k, v in at(p).items() if k not in taken and k != path[0]}
+        letters = "WTBR" if p.players == 4 else "WB"
+        me = p.turn
+
+        def foe(letter: str) -> bool:
+            other = letters.index(letter)
+            return other != me and (p.mode != "teams" or other % 2 != me % 2)
+
+        x, y = point(path[-1])
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                if not (dx or dy) or (dx and dy and (x + y) % 2):
+                    continue
+                if not (0 <= x + 2 * dx < 7 and 0 <= y + 2 * dy < 7):
+                    continue
+                over = f"{'abcdefg'[x + dx]}{y + dy + 1}"
+                land = f"{'abcdefg'[x + 2 * dx]}{y + 2 * dy + 1}"
+                if over in board and foe(board[over]) and land not in board:
+                    return path[-1]  # a stopped sequence: the capturing stone goes
+        return None
+    start, end = text.split("-")
+    best: dict[str, int] = {}
+    for (s, _, taken), _t in captures.items():
+        best[s] = max(best.get(s, 0), len(taken))
+    if not best:
+        return None
+    if start in best:
+        return end
+    return min(best, key=lambda s: (-best[s], int(s[1:]), s[0]))  # rank-major
+
+
+def test_huffs_match_a_reference_over_random_games() -> None:
+    import random
+    checked = 0
+    for options in G.example_options:
+        for seed in range(2):
+            rng = random.Random(100 + seed)
+            p = G.start(**options)
+            for _ in range(120):
+                legal = p.legal_moves()
+                if not legal:
+                    break
+                for m in legal:
+                    text = G.format_move(p, m)
+                    huff = p.huff_of(m)
+                    got = f"{'abcdefg'[huff[0]]}{huff[1] + 1}" if huff else None
+                    assert got == reference_huff(p, text), text
+                    checked += 1
+                p = p.play(rng.choice(legal))
+    assert checked > 2000
