@@ -56,13 +56,12 @@ def test_memory_is_replaced_by_each_new_move_of_the_piece() -> None:
 
 
 def test_the_memory_of_a_capture_is_its_start_and_bars_a_later_first_jump() -> None:
-    # White b1xb3 remembers b1; Black's piece on b2 sits between them again, and the
-    # jump b3xb1 would return: no capture exists for White, who steps instead
-    p = play(pos("b1 e1", "b2 a4 c3 e5"), "b1xb3xd3")
-    assert p.memories == {point("d3"): point("b1")}
-    p = pos("b3 e1", "b2 a5", memories="b1>b3")
-    assert "b3xb1" not in moves(p) and moves(p) == ["b3-a3", "b3-b4", "b3-c3", "e1-d1",
-                                                   "e1-d2", "e1-e2"]
+    # White c3xe3 remembers c3; when Black puts a piece back on d3, the sideways jump
+    # e3xc3 would return there: no capture exists, so White steps
+    p = play(pos("c3 e1", "d3 d4 c5"), "c3xe3", "d4-d3")
+    assert p.memories[point("e3")] == point("c3")
+    assert moves(p) == ["e1-d1", "e1-d2", "e1-e2", "e3-d4", "e3-e4"]
+    assert refused(p, "e3xc3") == "this piece came from c3 and may not return there"
 
 
 def test_the_first_jump_direction_and_memory_together_decide_whether_a_capture_exists() -> None:
