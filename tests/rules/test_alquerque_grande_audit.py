@@ -261,3 +261,10 @@ def test_huffs_match_a_reference_over_random_games() -> None:
                     checked += 1
                 p = p.play(rng.choice(legal))
     assert checked > 2000
+
+
+def test_two_players_capturing_the_last_stone_wins() -> None:
+    white = play(duel("d3 a1", "d4"), "d3xd5")
+    assert white.outcome() == rules.Outcome.win(0, seats=2, reason="no-pieces")
+    black = play(duel("d3", "d4 g7", "b"), "d4xd2")
+    assert black.outcome() == rules.Outcome.win(1, seats=2, reason="no-pieces")
