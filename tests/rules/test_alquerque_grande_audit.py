@@ -268,3 +268,14 @@ def test_two_players_capturing_the_last_stone_wins() -> None:
     assert white.outcome() == rules.Outcome.win(0, seats=2, reason="no-pieces")
     black = play(duel("d3", "d4 g7", "b"), "d4xd2")
     assert black.outcome() == rules.Outcome.win(1, seats=2, reason="no-pieces")
+
+
+def test_out_is_for_good_turn_order_skips_every_out_seat() -> None:
+    # Turquoise and Black are out (their stones stay in teams): White, Red, White, ...
+    p = gpos({"W": "a1", "T": "g1", "B": "g7", "R": "a7"}, out="T,B")
+    p = play(p, "a1-b1")
+    assert p.to_move == {3}
+    p = play(p, "a7-a6")
+    assert p.to_move == {0}
+    p = play(p, "b1-c1")
+    assert p.to_move == {3} and p.out == {1, 2} and at(p)["g7"] == "B"
