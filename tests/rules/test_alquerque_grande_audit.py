@@ -204,10 +204,13 @@ def test_a_complete_capture_by_a_lesser_stone_is_not_huffed() -> None:
 # --------------------------------------------------------------------------- reference
 
 
-def reference_huff(p: GrandePosition, text: str) -> str | None:
+Captures = dict[tuple[str, str, frozenset[str]], str]
+
+
+def reference_huff(p: GrandePosition, text: str, captures: Captures | None = None) -> str | None:
     """The stone RULES §2.3 rule 5 huffs for the move ``text``, worked out from the
     brute-force capture list of the main test file and a direct look at the board."""
-    captures = reference_captures(p)
+    captures = reference_captures(p) if captures is None else captures
     if "x" in text:
         path = text.split("x")
         taken = next(c for (s, e, c), t in captures.items() if t == text)
@@ -279,3 +282,194 @@ def test_out_is_for_good_turn_order_skips_every_out_seat() -> None:
     assert p.to_move == {0}
     p = play(p, "b1-c1")
     assert p.to_move == {3} and p.out == {1, 2} and at(p)["g7"] == "B"
+
+
+# --------------------------------------------------------------------------- turn reference
+
+
+def _lines(name: str) -> list[tuple[str, str | None]]:
+    """(next point, point beyond) along every line from ``name``."""
+    x, y = point(name)
+    found: list[tuple[str, str | None]] = []
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            if not (dx or dy) or (dx and dy and (x + y) % 2):
+                continue
+            if 0 <= x + dx < 7 and 0 <= y + dy < 7:
+                near = f"{'abcdefg'[x + dx]}{y + dy + 1}"
+                far = (f"{'abcdefg'[x + 2 * dx]}{y + 2 * dy + 1}"
+                       if 0 <= x + 2 * dx < 7 and 0 <= y + 2 * dy < 7 else None)
+                found.append((near, far))
+    return found
+
+
+STUCK: list[int] = []
+"""Seats the reference put out for want of a legal move (to check the games reach that)."""
+
+
+def reference_after(p: GrandePosition, text: str, captures: Captures
+                    ) -> tuple[dict[str, str], list[set[int]], int, str]:
+    """Board, out groups, seat to move and end reason ('' if none) after ``text``,
+    straight from RULES §2.3 rules 5-6, §2.4 and the fine points."""
+    letters = "WTBR" if p.players == 4 else "WB"
+    mover = p.turn
+    board = at(p)
+    huff = reference_huff(p, text, captures)
+    path = text.replace("x", "-").split("-")
+    board.pop(path[0])
+    if "x" in text:
+        taken = next(c for (_, _, c), t in captures.items() if t == text)
+        for name in taken:
+            board.pop(name)
+    board[path[-1]] = letters[mover]
+    if huff:
+        board.pop(huff)
+    quiet = 0 if "x" in text or huff else p.quiet + 1
+    groups = [set(g) for g in p.eliminated]
+    out = set(p.out)
+    markers = {s: (p.markers[s] if s != mover else (point(path[0]), point(path[-1])))
+               for s in range(p.players)}
+
+    def stones(seat: int) -> int:
+        return sum(1 for v in board.values() if v == letters[seat])
+
+    def foe(seat: int, letter: str) -> bool:
+        other = letters.index(letter)
+        return other != seat and (p.mode != "teams" or other % 2 != seat % 2)
+
+    def can_move(seat: int) -> bool:
+        for name, letter in board.items():
+            if letter != letters[seat]:
+                continue
+            for near, far in _lines(name):
+                marker = markers[seat]
+                if near not in board and not (marker and marker == (point(near), point(name))):
+                    return True
+                if near in board and foe(seat, board[near]) and far and far not in board:
+                    return True
+        return False
+
+    def decided() -> bool:
+        if p.mode == "slow":
+            return len(out) >= 3
+        return any(all(s in out for s in team) for team in ((0, 2), (1, 3)))
+
+    def after_out(seat: int) -> int:
+        nxt = (seat + 1) % p.players
+        while nxt in out and len(out) < p.players:
+            nxt = (nxt + 1) % p.players
+        return nxt
+
+    emptied = {s for s in range(p.players) if s not in out and not stones(s)}
+    if emptied:
+        if p.mode in (None, "fast"):
+            return board, groups, after_out(mover), "no-pieces"
+        groups.append(emptied)
+        out |= emptied
+        if decided():
+            return board, groups, after_out(mover), "decided"
+    active = 2 if p.mode is None else 4 if p.mode == "fast" else p.players - len(out)
+    if quiet >= 50 * active:
+        return board, groups, after_out(mover), "move-limit"
+    seat = after_out(mover)
+    while not can_move(seat):
+        if p.mode in (None, "fast"):
+            return board, groups, seat, "no-moves"
+        if p.mode == "slow":
+            board = {k: v for k, v in board.items() if v != letters[seat]}
+        groups.append({seat})
+        out.add(seat)
+        STUCK.append(seat)
+        if decided():
+            return board, groups, after_out(seat), "decided"
+        seat = after_out(seat)
+    return board, groups, seat, ""
+
+
+def check_against_reference(p: GrandePosition, moves_to_check: int = 99) -> set[str]:
+    """Play each legal move (up to a number) of ``p`` and compare with the reference."""
+    ends = set()
+    captures = reference_captures(p)
+    for move in p.legal_moves()[:moves_to_check]:
+        text = G.format_move(p, move)
+        board, groups, seat, end = reference_after(p, text, captures)
+        q = p.play(move)
+        assert at(q) == board, (p.to_text(), text)
+        assert [set(g) for g in q.eliminated] == groups, (p.to_text(), text)
+        assert q.turn == seat, (p.to_text(), text)
+        if end == "decided":
+            assert q.end in ("no-pieces", "no-moves", "both-teams-out", "last-player")
+        else:
+            assert q.end == end, (p.to_text(), text)
+        ends.add(q.end)
+    return ends
+
+
+def test_turn_order_elimination_and_endings_match_a_reference_over_random_games() -> None:
+    import random
+    ends: set[str] = set()
+    for options in G.example_options:
+        for seed in range(8):
+            rng = random.Random(seed)
+            p = G.start(**options)
+            while p.legal_moves():
+                ends |= check_against_reference(p, 3)
+                p = p.play(rng.choice(p.legal_moves()))
+    assert {"", "no-pieces", "last-player"} <= ends
+
+
+def test_turn_order_elimination_and_endings_match_a_reference_on_crowded_boards() -> None:
+    """Random crowded boards, where seats often find themselves without a move."""
+    import random
+    rng = random.Random(7)
+    ends: set[str] = set()
+    STUCK.clear()
+    tried = 0
+    while tried < 1000:
+        options = rng.choice(G.example_options)
+        players = int(str(options["players"]))
+        mode = str(options.get("mode", ""))
+        letters = "WTBR" if players == 4 else "WB"
+        out = {s for s in range(players) if players == 4 and mode != "fast"
+               and rng.random() < 0.25}
+        live = [s for s in range(players) if s not in out]
+        if len(live) < 2 or (mode == "teams" and ({0, 2} <= out or {1, 3} <= out)):
+            continue
+        owners = [s for s in range(players) if not (mode == "slow" and s in out)]
+        # weak seats get one or two stones on the edge points with only three lines
+        # (corners, odd points), the others many stones anywhere
+        edge = [f"{f}{r}" for f in "abcdefg" for r in range(1, 8)
+                if f in "ag" or r in (1, 7)]
+        edge = [e for e in edge if e in ("a1", "g1", "a7", "g7")
+                or ("abcdefg".index(e[0]) + int(e[1])) % 2 == 0]
+        rng.shuffle(edge)
+        weak = {s for s in owners if rng.random() < 0.5}
+        stones = {letters[s]: "" for s in range(players)}
+        taken: list[str] = []
+        for s in weak:
+            stones[letters[s]] = " ".join(edge[:rng.randint(1, 2)])
+            taken += stones[letters[s]].split()
+            del edge[:2]
+        spots = [f"{f}{r}" for f in "abcdefg" for r in range(1, 8)
+                 if f"{f}{r}" not in taken]
+        rng.shuffle(spots)
+        strong = [s for s in owners if s not in weak]
+        for s in strong:
+            count = min(12 if players == 4 else 24, 44 // max(1, len(strong)))
+            stones[letters[s]] = " ".join(spots[:count])
+            del spots[:count]
+        before_weak = [s for s in live if (s + 1) % players in weak]
+        turn = rng.choice(before_weak or live)
+        limit = 50 * (2 if players == 2 else 4 if mode == "fast" else len(live))
+        quiet = limit - 1 if rng.random() < 0.2 else rng.randrange(limit)
+        groups = ",".join(letters[s] for s in sorted(out)) or "-"
+        try:
+            p = gpos({k: v.strip() for k, v in stones.items()},
+                     letters[turn].lower(), players=players, mode=mode or "teams",
+                     out=groups, quiet=quiet)
+        except rules.PositionError:
+            continue
+        tried += 1
+        ends |= check_against_reference(p, 6)
+    assert {"", "no-moves", "move-limit"} <= ends
+    assert len(STUCK) > 15  # seats went out for want of a move, not only for want of stones
