@@ -18,6 +18,19 @@ from tests.rules.test_alquerque_grande import (
     shown,
 )
 
+# --------------------------------------------------------------------------- start
+
+
+def test_no_seat_is_left_without_a_move_in_the_first_seven_plies() -> None:
+    # RULES §2.1 chose the layout for this: every line of play of seven plies from the
+    # 4-player start keeps every seat able to move (slow: nobody goes out, nothing ends)
+    level = [G.start(mode="slow")]
+    for _ in range(7):
+        level = [p.play(m) for p in level for m in p.legal_moves()]
+        assert all(not p.eliminated and p.outcome() is None for p in level)
+    assert len(level) > 1000  # the whole tree was walked
+
+
 # --------------------------------------------------------------------------- huff choice
 
 
@@ -308,8 +321,9 @@ STUCK: list[int] = []
 
 
 def reference_after(p: GrandePosition, text: str, captures: Captures
-                    ) -> tuple[dict[str, str], list[set[int]], int, str]:
-    """Board, out groups, seat to move and end reason ('' if none) after ``text``,
+                    ) -> tuple[dict[str, str], list[set[int]], int, str, int]:
+    """Board, out groups, seat to move, end reason ('' if none) and the safeguard counter
+    after ``text``,
     straight from RULES §2.3 rules 5-6, §2.4 and the fine points."""
     letters = "WTBR" if p.players == 4 else "WB"
     mover = p.turn
@@ -363,27 +377,27 @@ def reference_after(p: GrandePosition, text: str, captures: Captures
     emptied = {s for s in range(p.players) if s not in out and not stones(s)}
     if emptied:
         if p.mode in (None, "fast"):
-            return board, groups, after_out(mover), "no-pieces"
+            return board, groups, after_out(mover), "no-pieces", quiet
         groups.append(emptied)
         out |= emptied
         if decided():
-            return board, groups, after_out(mover), "decided"
+            return board, groups, after_out(mover), "decided", quiet
     active = 2 if p.mode is None else 4 if p.mode == "fast" else p.players - len(out)
     if quiet >= 50 * active:
-        return board, groups, after_out(mover), "move-limit"
+        return board, groups, after_out(mover), "move-limit", quiet
     seat = after_out(mover)
     while not can_move(seat):
         if p.mode in (None, "fast"):
-            return board, groups, seat, "no-moves"
+            return board, groups, seat, "no-moves", quiet
         if p.mode == "slow":
             board = {k: v for k, v in board.items() if v != letters[seat]}
         groups.append({seat})
         out.add(seat)
         STUCK.append(seat)
         if decided():
-            return board, groups, after_out(seat), "decided"
+            return board, groups, after_out(seat), "decided", quiet
         seat = after_out(seat)
-    return board, groups, seat, ""
+    return board, groups, seat, "", quiet
 
 
 def check_against_reference(p: GrandePosition, moves_to_check: int = 99) -> set[str]:
@@ -392,8 +406,9 @@ def check_against_reference(p: GrandePosition, moves_to_check: int = 99) -> set[
     captures = reference_captures(p)
     for move in p.legal_moves()[:moves_to_check]:
         text = G.format_move(p, move)
-        board, groups, seat, end = reference_after(p, text, captures)
+        board, groups, seat, end, quiet = reference_after(p, text, captures)
         q = p.play(move)
+        assert q.quiet == quiet, (p.to_text(), text)
         assert at(q) == board, (p.to_text(), text)
         assert [set(g) for g in q.eliminated] == groups, (p.to_text(), text)
         assert q.turn == seat, (p.to_text(), text)
