@@ -10,7 +10,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 # --------------------------------------------------------------------------- errors
 
@@ -134,6 +134,35 @@ class MoveMarks:
     path: tuple[Point, ...]
     captured: tuple[Point, ...] = ()
     removed: tuple[Point, ...] = ()
+
+
+class PathMove(NamedTuple):
+    """A move that walks a path: the points visited (start, then every landing point) and
+    the points whose pieces it captures, in the order it captures them.
+
+    Games with jump captures (the Alquerque lattice, draughts) share it; each game says
+    how its points are numbered. A plain tuple underneath, so it is hashable, compares by
+    value and is cheap to build in move generators.
+
+    >>> m = PathMove((0, 12, 4), (6, 8))
+    >>> m.start, m.end, m.is_capture
+    (0, 4, True)
+    """
+
+    path: tuple[int, ...]
+    captured: tuple[int, ...] = ()
+
+    @property
+    def start(self) -> int:
+        return self.path[0]
+
+    @property
+    def end(self) -> int:
+        return self.path[-1]
+
+    @property
+    def is_capture(self) -> bool:
+        return bool(self.captured)
 
 
 # --------------------------------------------------------------------------- variant / position

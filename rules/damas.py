@@ -59,6 +59,7 @@ from rules.core import (
     MoveMarks,
     NotationError,
     Outcome,
+    PathMove,
     Piece,
     Point,
     Position,
@@ -354,29 +355,16 @@ def perft(position: DamasPosition, depth: int) -> int:
 # --------------------------------------------------------------------------- moves
 
 
-@dataclass(frozen=True, slots=True)
-class DamasMove:
-    """A move: ``path`` is the start square then every landing square (PDN numbers);
-    ``captured`` the squares of the captured pieces in the order they were jumped.
+class DamasMove(PathMove):
+    """A move (:class:`rules.core.PathMove`): ``path`` is the start square then every
+    landing square (PDN numbers); ``captured`` the squares of the captured pieces in the
+    order they were jumped.
 
     >>> DamasMove((10, 19, 26), (15, 23)).is_capture
     True
     """
 
-    path: tuple[int, ...]
-    captured: tuple[int, ...] = ()
-
-    @property
-    def start(self) -> int:
-        return self.path[0]
-
-    @property
-    def end(self) -> int:
-        return self.path[-1]
-
-    @property
-    def is_capture(self) -> bool:
-        return bool(self.captured)
+    __slots__ = ()
 
     def algebraic(self) -> str:
         """``d3-c4`` or ``f3xd5xf7`` (the canonical string when the move is legal)."""

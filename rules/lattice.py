@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from rules.core import Point, PositionError
+from rules.core import PathMove, Point, PositionError
 from rules.notation import parse_point, point_name, tokenize
 
 DIRECTIONS: tuple[tuple[int, int], ...] = (
@@ -33,33 +33,16 @@ JumpTable = tuple[tuple[tuple[int, int, int, int], ...], ...]
 allowed directions); the bits serve the capture search's board masks."""
 
 
-class Move(NamedTuple):
-    """A move on a lattice board: the points visited (start, then every landing point)
-    and the points whose pieces it captures, in the order it captures them.
+Move = PathMove
+"""A move on a lattice board (:class:`rules.core.PathMove`), point values being rank-major
+indices (see the module docstring). Two capture paths with the same start, end and
+captured set are one move (RULES §6); the move keeps the path whose string is
+alphabetically smallest, so equal moves compare equal.
 
-    Point values are rank-major indices (see the module docstring). Two capture paths
-    with the same start, end and captured set are one move (RULES §6); the move keeps
-    the path whose string is alphabetically smallest, so equal moves compare equal.
-
-    >>> m = Move((0, 12, 4), (6, 8))
-    >>> m.start, m.end, m.is_capture
-    (0, 4, True)
-    """
-
-    path: tuple[int, ...]
-    captured: tuple[int, ...] = ()
-
-    @property
-    def start(self) -> int:
-        return self.path[0]
-
-    @property
-    def end(self) -> int:
-        return self.path[-1]
-
-    @property
-    def is_capture(self) -> bool:
-        return bool(self.captured)
+>>> m = Move((0, 12, 4), (6, 8))
+>>> m.start, m.end, m.is_capture, Lattice(5).path_text(m.path, m.is_capture)
+(0, 4, True, 'a1xc3xe1')
+"""
 
 
 class Lattice:
