@@ -52,6 +52,7 @@ from rules.core import (
 )
 from rules.lattice import (
     DIRECTIONS,
+    Explainer,
     Lattice,
     Move,
     MoveTable,
@@ -216,56 +217,45 @@ class AlquerquePosition(Position):
 
     def explain(self, points: Sequence[int], as_capture: bool = False) -> str:
         """Why the written points are not a legal move here (for error messages)."""
+        return _Explainer(self).explain(points, as_capture)
+
+
+class _Explainer(Explainer):
+    """Alquerque's reasons: directions, the far rank, the no-return memory, the capture
+    duty and a sequence that must go on."""
+
+    def __init__(self, position: AlquerquePosition) -> None:
+        super().__init__(GRID, position.cells, position.turn + 1)
+        self.position = position
+
+    def bad_step(self, start: int, end: int) -> str:
+        names, turn = GRID.names, self.position.turn
+        avoid = self.position.memory[start]
+        if end not in GRID.steps_in(STEPPING[turn])[start]:
+            return "pieces never move backwards"
+        if end not in STEPS[turn][start]:
+            return f"a piece on rank {FAR_RANK[turn] + 1} cannot step any more"
+        if end == avoid:
+            return (f"this piece came from {names[avoid]} and may not return there")
+        captures = sorted(_format(m) for m in self.position._moves().moves if m[1])
+        if captures:
+            return f"a capture is compulsory: {or_list(captures[:4])}"
+        return super().bad_step(start, end)
+
+    def bad_jump(self, start: int, k: int, at: int, land: int) -> str | None:
+        if k == 0 and GRID.direction(at, land) not in STEPPING[self.position.turn]:
+            return "the first jump must go forward, diagonally forward or sideways"
+        avoid = self.position.memory[start]
+        if land == avoid:
+            return f"this piece came from {GRID.names[avoid]} and may not return there"
+        return None
+
+    def stopped(self, points: Sequence[int], at: int, board: Sequence[int]) -> str:
         names = GRID.names
-        me = self.turn + 1
-        start = points[0]
-        if not self.cells[start]:
-            return f"there is no piece on {names[start]}"
-        if self.cells[start] != me:
-            return f"{names[start]} is not your piece"
-        avoid = self.memory[start]
-        table = self._moves()
-        if len(points) == 2 and GRID.jump_over(start, points[1]) < 0:
-            end = points[1]
-            if as_capture and not GRID.joined(start, end):
-                return f"no capture sequence from {names[start]} ends at {names[end]}"
-            if not GRID.joined(start, end):
-                return f"{names[start]} and {names[end]} are not joined by a line"
-            if self.cells[end]:
-                return f"{names[end]} is occupied"
-            if end not in GRID.steps_in(STEPPING[self.turn])[start]:
-                return "pieces never move backwards"
-            if end not in STEPS[self.turn][start]:
-                return f"a piece on rank {FAR_RANK[self.turn] + 1} cannot step any more"
-            if end == avoid:
-                return (f"this piece came from {names[avoid]} and may not return there")
-            captures = sorted(_format(m) for m in table.moves if m[1])
-            if captures:
-                return f"a capture is compulsory: {or_list(captures[:4])}"
-            return f"{names[start]}-{names[end]} is not a legal move"
-        board = list(self.cells)
-        board[start] = 0
-        at = start
-        for k, land in enumerate(points[1:]):
-            over = GRID.jump_over(at, land)
-            if over < 0:
-                if len(points) == 2:
-                    return f"no capture sequence from {names[start]} ends at {names[land]}"
-                return f"{names[at]} to {names[land]} is not a jump along a line"
-            if not board[over]:
-                return f"there is no piece to jump on {names[over]}"
-            if board[over] == me:
-                return "pieces never jump their own side"
-            if board[land]:
-                return f"{names[land]} is occupied"
-            if k == 0 and GRID.direction(at, land) not in STEPPING[self.turn]:
-                return "the first jump must go forward, diagonally forward or sideways"
-            if land == avoid:
-                return f"this piece came from {names[avoid]} and may not return there"
-            board[over] = 0
-            at = land
+        avoid = self.position.memory[points[0]]
         onward = sorted(names[land] for over, land, _, _ in GRID.jumps[at]
-                        if land != avoid and ENEMY[self.turn][board[over]] and not board[land])
+                        if land != avoid and ENEMY[self.position.turn][board[over]]
+                        and not board[land])
         sofar = "x".join(names[i] for i in points)
         if onward:
             return f"a capture must continue: {sofar} can go on to {or_list(onward)}"

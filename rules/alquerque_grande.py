@@ -67,6 +67,7 @@ from rules.core import (
     Variant,
 )
 from rules.lattice import (
+    Explainer,
     Lattice,
     Move,
     MoveTable,
@@ -536,7 +537,8 @@ class AlquerqueGrande(Variant):
         found = resolve(text, written.candidates, matches=lambda m: True, format_move=_format)
         if found is not None:
             return found
-        raise IllegalMoveError(_explain(p, written.points, written.as_capture), text=text)
+        raise IllegalMoveError(_Explainer(p).explain(written.points, written.as_capture),
+                               text=text)
 
     def move_marks(self, position: Position, move: Any) -> MoveMarks:
         huff = _own(position).huff_of(move)
@@ -640,52 +642,34 @@ def _inconsistency(p: GrandePosition) -> str | None:
     return None
 
 
-def _explain(p: GrandePosition, points: Sequence[int], as_capture: bool) -> str:
-    """Why the written points are not a legal move here (for error messages)."""
-    names = GRID.names
-    seat_names = SEAT_NAMES[p.players]
-    me = p.turn + 1
-    enemy = ENEMY[p.players, p.mode, p.turn]
-    start = points[0]
-    if not p.cells[start]:
-        return f"there is no stone on {names[start]}"
-    if p.cells[start] != me:
-        if not enemy[p.cells[start]]:
-            return f"{names[start]} is your team-mate's stone"
-        return f"{names[start]} is {seat_names[p.cells[start] - 1]}'s stone"
-    if len(points) == 2 and GRID.jump_over(start, points[1]) < 0:
-        end = points[1]
-        if as_capture and not GRID.joined(start, end):
-            return f"no capture sequence from {names[start]} ends at {names[end]}"
-        if not GRID.joined(start, end):
-            return f"{names[start]} and {names[end]} are not joined by a line"
-        if p.cells[end]:
-            return f"{names[end]} is occupied"
-        marker = p.marker[p.turn]
+class _Explainer(Explainer):
+    """Alquerque grande's reasons: whose stone, team-mates, the no-return marker."""
+
+    piece = "stone"
+
+    def __init__(self, position: GrandePosition) -> None:
+        super().__init__(GRID, position.cells, position.turn + 1)
+        self.position = position
+        self.enemy = ENEMY[position.players, position.mode, position.turn]
+
+    def not_yours(self, start: int, value: int) -> str:
+        if not self.enemy[value]:
+            return f"{GRID.names[start]} is your team-mate's stone"
+        return f"{GRID.names[start]} is {SEAT_NAMES[self.position.players][value - 1]}'s stone"
+
+    def not_jumpable(self, over: int, value: int) -> str | None:
+        if value == self.me:
+            return f"you cannot jump your own stone on {GRID.names[over]}"
+        if not self.enemy[value]:
+            return f"{GRID.names[over]} is your team-mate's stone: team-mates are never jumped"
+        return None
+
+    def bad_step(self, start: int, end: int) -> str:
+        marker = self.position.marker[self.position.turn]
         if marker and marker == (end, start):
-            return (f"this stone came from {names[end]} and may not step back there "
+            return (f"this stone came from {GRID.names[end]} and may not step back there "
                     "this turn")
-        return f"{names[start]}-{names[end]} is not a legal move"
-    board = list(p.cells)
-    board[start] = 0
-    at = start
-    for land in points[1:]:
-        over = GRID.jump_over(at, land)
-        if over < 0:
-            if len(points) == 2:
-                return f"no capture sequence from {names[start]} ends at {names[land]}"
-            return f"{names[at]} to {names[land]} is not a jump along a line"
-        if not board[over]:
-            return f"there is no stone to jump on {names[over]}"
-        if board[over] == me:
-            return f"you cannot jump your own stone on {names[over]}"
-        if not enemy[board[over]]:
-            return f"{names[over]} is your team-mate's stone: team-mates are never jumped"
-        if board[land]:
-            return f"{names[land]} is occupied"
-        board[over] = 0
-        at = land
-    return f"{'x'.join(names[i] for i in points)} is not a legal move"
+        return super().bad_step(start, end)
 
 
 GRANDE = register(AlquerqueGrande())

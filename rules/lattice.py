@@ -285,6 +285,88 @@ def match_move(grid: Lattice, text: str, table: MoveTable) -> Written:
                                              m.path[0] == start and m.path[-1] == end])
 
 
+class Explainer:
+    """Why written points are not a legal move (for error messages), on a lattice board.
+
+    :meth:`explain` walks the written path through the checks both Alquerque games share
+    (whose piece stands on the start, lines, jumps, occupied points); a game subclasses
+    this and says what differs through the hooks, called in that walk's order.
+    ``cells`` holds a value per point (0 empty), ``me`` the mover's value.
+    """
+
+    piece = "piece"
+    """What the game calls a piece in messages ("stone" in Alquerque grande)."""
+
+    def __init__(self, grid: Lattice, cells: Sequence[int], me: int) -> None:
+        self.grid = grid
+        self.cells = cells
+        self.me = me
+
+    def explain(self, points: Sequence[int], as_capture: bool = False) -> str:
+        """The reason, from the first check the written ``points`` fail."""
+        grid, names, cells = self.grid, self.grid.names, self.cells
+        start = points[0]
+        if not cells[start]:
+            return f"there is no {self.piece} on {names[start]}"
+        if cells[start] != self.me:
+            return self.not_yours(start, cells[start])
+        if len(points) == 2 and grid.jump_over(start, points[1]) < 0:
+            end = points[1]
+            if as_capture and not grid.joined(start, end):
+                return f"no capture sequence from {names[start]} ends at {names[end]}"
+            if not grid.joined(start, end):
+                return f"{names[start]} and {names[end]} are not joined by a line"
+            if cells[end]:
+                return f"{names[end]} is occupied"
+            return self.bad_step(start, end)
+        board = list(cells)
+        board[start] = 0
+        at = start
+        for k, land in enumerate(points[1:]):
+            over = grid.jump_over(at, land)
+            if over < 0:
+                if len(points) == 2:
+                    return f"no capture sequence from {names[start]} ends at {names[land]}"
+                return f"{names[at]} to {names[land]} is not a jump along a line"
+            if not board[over]:
+                return f"there is no {self.piece} to jump on {names[over]}"
+            why = self.not_jumpable(over, board[over])
+            if why:
+                return why
+            if board[land]:
+                return f"{names[land]} is occupied"
+            why = self.bad_jump(start, k, at, land)
+            if why:
+                return why
+            board[over] = 0
+            at = land
+        return self.stopped(points, at, board)
+
+    # the hooks: what the games do differently
+    def not_yours(self, start: int, value: int) -> str:
+        """The start holds a piece of value ``value``, not the mover's."""
+        return f"{self.grid.names[start]} is not your {self.piece}"
+
+    def not_jumpable(self, over: int, value: int) -> str | None:
+        """Why the piece of value ``value`` on ``over`` may not be jumped, or None."""
+        return "pieces never jump their own side" if value == self.me else None
+
+    def bad_step(self, start: int, end: int) -> str:
+        """Why a step to an empty neighbour is not legal."""
+        names = self.grid.names
+        return f"{names[start]}-{names[end]} is not a legal move"
+
+    def bad_jump(self, start: int, k: int, at: int, land: int) -> str | None:
+        """Why the ``k``-th jump (from 0), from ``at`` to the empty ``land``, is not
+        allowed to the piece that started on ``start``, or None."""
+        return None
+
+    def stopped(self, points: Sequence[int], at: int, board: Sequence[int]) -> str:
+        """Why a sequence of allowed jumps ending on ``at`` (``board`` holding what is
+        left once they are made) is still not a legal move."""
+        return f"{'x'.join(self.grid.names[i] for i in points)} is not a legal move"
+
+
 def write_placement(grid: Lattice, cells: Sequence[int], letters: str) -> str:
     """``WW.B/...``: top rank first, ``letters[v - 1]`` for cell value ``v``, ``.`` empty."""
     n = grid.size
