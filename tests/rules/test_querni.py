@@ -13,10 +13,9 @@ import pytest
 
 import rules
 from rules import IllegalMoveError, NotationError, OptionError, PositionError
-from rules.notation import parse_point, point_name
+from rules.notation import point_name
 from rules.querni import (
     MARKED_CELLS,
-    QUERNI,
     START_CELLS,
     Arrangement,
     QuerniPosition,
@@ -25,34 +24,14 @@ from rules.querni import (
     deal,
     splitmix64,
 )
+from tests.rules.helpers.querni import make, play, pt, v
 
-v = QUERNI
 assert rules.variant("querni") is v
 IDENTITY = tuple(range(1, 17))
 
 
-def pt(name: str) -> tuple[int, int]:
-    return parse_point(name, width=10, height=7)
-
-
-def make(blue: dict[str, int], pink: dict[str, int], *, turn: int = 0,
-         quiet: int = 0) -> QuerniPosition:
-    cells = [0] * 70
-    for seat, stones in enumerate((blue, pink)):
-        for name, number in stones.items():
-            x, y = pt(name)
-            cells[y * 10 + x] = seat * 16 + number
-    return QuerniPosition(tuple(cells), turn, quiet)
-
-
 # Pink keeps a far-away chain so that "no-chains" does not end test positions early.
 PINK_CHAIN = {"h7": 1, "i7": 2, "j7": 3}
-
-
-def play(p: rules.Position, text: str) -> QuerniPosition:
-    after = p.play(v.parse_move(p, text))
-    assert isinstance(after, QuerniPosition)
-    return after
 
 
 def moves(p: rules.Position) -> set[str]:

@@ -9,30 +9,8 @@ import pytest
 
 import rules
 from rules import IllegalMoveError
-from rules.notation import parse_point
-from rules.querni import QUERNI, QuerniPosition
-
-v = QUERNI
-
-
-def pt(name: str) -> tuple[int, int]:
-    return parse_point(name, width=10, height=7)
-
-
-def make(blue: dict[str, int], pink: dict[str, int], *, turn: int = 0,
-         quiet: int = 0) -> QuerniPosition:
-    cells = [0] * 70
-    for seat, stones in enumerate((blue, pink)):
-        for name, number in stones.items():
-            x, y = pt(name)
-            cells[y * 10 + x] = seat * 16 + number
-    return QuerniPosition(tuple(cells), turn, quiet)
-
-
-def play(p: QuerniPosition, text: str) -> QuerniPosition:
-    after = p.play(v.parse_move(p, text))
-    assert isinstance(after, QuerniPosition)
-    return after
+from rules.querni import QuerniPosition
+from tests.rules.helpers.querni import make, play, v
 
 
 def test_a_movement_followed_by_a_removal_resets_the_quiet_count() -> None:

@@ -6,7 +6,6 @@ import random
 
 import pytest
 
-import rules
 from rules import (
     AmbiguousMoveError,
     IllegalMoveError,
@@ -17,8 +16,7 @@ from rules import (
     Variant,
 )
 from rules.xiangqi import Move, XiangqiPosition, format_wxf
-
-V = rules.variant("xiangqi")
+from tests.rules.helpers.xiangqi import V, canonical, play, pos
 
 START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 PERFT = [
@@ -30,22 +28,6 @@ PERFT = [
     ("5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 w - - 0 1", (25, 424, 9850, 202884)),
     ("CRN1k1b2/3ca4/4ba3/9/2nr5/9/9/4B4/4A4/4KA3 w - - 0 1", (28, 516, 14808, 395483)),
 ]
-
-
-def pos(fen: str) -> XiangqiPosition:
-    p = V.from_text(fen)
-    assert isinstance(p, XiangqiPosition)
-    return p
-
-
-def play(p: XiangqiPosition, *moves: str) -> XiangqiPosition:
-    for text in moves:
-        p = p.play(V.parse_move(p, text))
-    return p
-
-
-def canonical(p: XiangqiPosition) -> set[str]:
-    return {V.format_move(p, m) for m in p.legal_moves()}
 
 
 def refused(p: XiangqiPosition, text: str, error: type[Exception] = IllegalMoveError) -> str:

@@ -9,26 +9,8 @@ import pytest
 
 import rules
 from rules import IllegalMoveError
-from rules.xiangqi import XiangqiPosition, format_wxf
-
-V = rules.variant("xiangqi")
-
-
-def pos(fen: str) -> XiangqiPosition:
-    p = V.from_text(fen)
-    assert isinstance(p, XiangqiPosition)
-    return p
-
-
-def play(p: XiangqiPosition, *moves: str) -> XiangqiPosition:
-    for text in moves:
-        p = p.play(V.parse_move(p, text))
-    return p
-
-
-def canonical(p: XiangqiPosition) -> set[str]:
-    return {V.format_move(p, m) for m in p.legal_moves()}
-
+from rules.xiangqi import format_wxf
+from tests.rules.helpers.xiangqi import V, canonical, play, pos
 
 # --------------------------------------------------------------------------- repetition
 
