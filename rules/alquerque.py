@@ -56,11 +56,11 @@ from rules.lattice import (
     Lattice,
     Move,
     MoveTable,
-    match_move,
+    parse_move,
     read_placement,
     write_placement,
 )
-from rules.notation import or_list, resolve
+from rules.notation import or_list
 from rules.registry import register
 
 GRID = Lattice(5)
@@ -237,7 +237,7 @@ class _Explainer(Explainer):
             return f"a piece on rank {FAR_RANK[turn] + 1} cannot step any more"
         if end == avoid:
             return (f"this piece came from {names[avoid]} and may not return there")
-        captures = sorted(_format(m) for m in self.position._moves().moves if m[1])
+        captures = sorted(GRID.move_text(m) for m in self.position._moves().moves if m[1])
         if captures:
             return f"a capture is compulsory: {or_list(captures[:4])}"
         return super().bad_step(start, end)
@@ -260,10 +260,6 @@ class _Explainer(Explainer):
         if onward:
             return f"a capture must continue: {sofar} can go on to {or_list(onward)}"
         return f"{sofar} is not a legal move"
-
-
-def _format(move: Move) -> str:
-    return GRID.path_text(move[0], bool(move[1]))
 
 
 class Alquerque(Variant):
@@ -315,24 +311,14 @@ class Alquerque(Variant):
         return AlquerquePosition(tuple(cells), tuple(memory), turn)
 
     def format_move(self, position: Position, move: Any) -> str:
-        return _format(move)
+        return GRID.move_text(move)
 
     def parse_move(self, position: Position, text: str) -> Move:
         p = _own(position)
-        table = p._moves()
-        written = match_move(GRID, text, table)
-        if written.exact is not None:
-            return written.exact
-        found = resolve(text, written.candidates, matches=lambda m: True, format_move=_format)
-        if found is not None:
-            return found
-        if p.outcome() is not None:
-            raise IllegalMoveError("the game is over", text=text)
-        raise IllegalMoveError(p.explain(written.points, written.as_capture), text=text)
+        return parse_move(GRID, text, p._moves(), _Explainer(p), over=p.outcome() is not None)
 
     def move_marks(self, position: Position, move: Any) -> MoveMarks:
-        return MoveMarks(tuple(GRID.points[i] for i in move[0]),
-                         tuple(GRID.points[i] for i in move[1]))
+        return GRID.marks(move)
 
     def seat_name(self, seat: int, seat_count: int = 2) -> str:
         return SEAT_NAMES[seat]

@@ -71,11 +71,10 @@ from rules.lattice import (
     Lattice,
     Move,
     MoveTable,
-    match_move,
+    parse_move,
     read_placement,
     write_placement,
 )
-from rules.notation import resolve
 from rules.registry import register
 
 GRID = Lattice(7)
@@ -399,10 +398,6 @@ def _outcome(p: GrandePosition) -> Outcome:
     return Outcome.win(next(t for t in TEAMS if t not in beaten), seats=4, reason=reason)
 
 
-def _format(move: Move) -> str:
-    return GRID.path_text(move[0], bool(move[1]))
-
-
 def _own(position: Position) -> GrandePosition:
     if not isinstance(position, GrandePosition):
         raise TypeError("not an Alquerque grande position")
@@ -524,32 +519,20 @@ class AlquerqueGrande(Variant):
 
     # ------------------------------------------------------------------ moves
     def format_move(self, position: Position, move: Any) -> str:
-        return _format(move)
+        return GRID.move_text(move)
 
     def parse_move(self, position: Position, text: str) -> Move:
         p = _own(position)
-        table = p._analysis().table
-        written = match_move(GRID, text, table)
-        if p.end:
-            raise IllegalMoveError("the game is over", text=text)
-        if written.exact is not None:
-            return written.exact
-        found = resolve(text, written.candidates, matches=lambda m: True, format_move=_format)
-        if found is not None:
-            return found
-        raise IllegalMoveError(_Explainer(p).explain(written.points, written.as_capture),
-                               text=text)
+        return parse_move(GRID, text, p._analysis().table, _Explainer(p), over=bool(p.end))
 
     def move_marks(self, position: Position, move: Any) -> MoveMarks:
         huff = _own(position).huff_of(move)
-        return MoveMarks(tuple(GRID.points[i] for i in move[0]),
-                         tuple(GRID.points[i] for i in move[1]),
-                         (huff,) if huff else ())
+        return GRID.marks(move, (huff,) if huff else ())
 
     def display_move(self, position: Position, move: Any) -> str:
         """The canonical move plus its huff, e.g. ``d3-d4 (huff c3)``."""
         huff = _own(position).huff_of(move)
-        text = _format(move)
+        text = GRID.move_text(move)
         return f"{text} (huff {GRID.names[huff[1] * GRID.size + huff[0]]})" if huff else text
 
     def seat_name(self, seat: int, seat_count: int = 2) -> str:

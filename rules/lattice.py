@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from rules.core import PathMove, Point, PositionError
-from rules.notation import parse_point, point_name, tokenize
+from rules.core import IllegalMoveError, MoveMarks, PathMove, Point, PositionError
+from rules.notation import parse_point, point_name, resolve, tokenize
 
 DIRECTIONS: tuple[tuple[int, int], ...] = (
     (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
@@ -132,6 +132,15 @@ class Lattice:
     def path_text(self, path: Sequence[int], capture: bool) -> str:
         """``c2-c3`` for a step, ``a1xc3xe1`` for a capture."""
         return ("x" if capture else "-").join(self.names[i] for i in path)
+
+    def move_text(self, move: Move) -> str:
+        """The canonical string of a move (its kept path): ``c2-c3``, ``a1xc3xe1``."""
+        return self.path_text(move[0], bool(move[1]))
+
+    def marks(self, move: Move, removed: tuple[Point, ...] = ()) -> MoveMarks:
+        """The points ``move`` visits and captures, plus any ``removed`` otherwise."""
+        return MoveMarks(tuple(self.points[i] for i in move[0]),
+                         tuple(self.points[i] for i in move[1]), removed)
 
 
 _Pick = list[dict[int, tuple[tuple[int, int, int, int], ...]]]
@@ -365,6 +374,25 @@ class Explainer:
         """Why a sequence of allowed jumps ending on ``at`` (``board`` holding what is
         left once they are made) is still not a legal move."""
         return f"{'x'.join(self.grid.names[i] for i in points)} is not a legal move"
+
+
+def parse_move(grid: Lattice, text: str, table: MoveTable, explainer: Explainer, *,
+               over: bool) -> Move:
+    """The legal move of ``table`` that ``text`` names, read as both Alquerque games read
+    moves: any full path of a legal move, or a capture's start and end when that leaves
+    one move. Raises NotationError (malformed text), IllegalMoveError ("the game is over"
+    when ``over``, else ``explainer``'s reason) or AmbiguousMoveError.
+    """
+    written = match_move(grid, text, table)
+    if over:
+        raise IllegalMoveError("the game is over", text=text)
+    if written.exact is not None:
+        return written.exact
+    found = resolve(text, written.candidates, matches=lambda m: True,
+                    format_move=grid.move_text)
+    if found is not None:
+        return found
+    raise IllegalMoveError(explainer.explain(written.points, written.as_capture), text=text)
 
 
 def write_placement(grid: Lattice, cells: Sequence[int], letters: str) -> str:
