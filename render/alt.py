@@ -8,21 +8,15 @@ from collections.abc import Sequence
 from render import adapters
 from render.style import spec_for
 from rules import MoveMarks, Position
+from rules.core import REASONS as _RULES_REASONS
+from rules.core import reason_text
 from rules.notation import point_name
 
 MAX_ALT = 1000  # Discord allows 1024 characters of attachment description
 
 
-REASONS = {
-    "no-pieces": "opponent out of pieces",
-    "no-moves": "opponent cannot move",
-    "all-removed": "all stones removed",
-    "move-limit": "move limit reached",
-    "perpetual-check": "perpetual check",
-    "no-chains": "no chain can be formed",
-    "three-kings": "three kings could not win in 13 moves",
-}
-"""Outcome reasons in words (unknown reasons are shown with spaces for dashes)."""
+REASONS = _RULES_REASONS
+"""Outcome reasons in words (``rules.core.REASONS``; unknown ones lose their dashes)."""
 
 
 def seat_label(position: Position, seat: int, names: Sequence[str] | None) -> str:
@@ -38,7 +32,7 @@ def status(position: Position, names: Sequence[str] | None = None) -> str:
     ``'Black wins by checkmate'``, ``'Draw by repetition'``."""
     outcome = position.outcome()
     if outcome is not None:
-        reason = REASONS.get(outcome.reason, outcome.reason.replace("-", " "))
+        reason = reason_text(outcome.reason)
         if outcome.is_draw:
             return f"Draw: {reason}" if reason else "Draw"
         winners = sorted(outcome.winners)

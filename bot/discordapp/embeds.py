@@ -100,7 +100,7 @@ def board_embed(m: MatchView, *, headline: str | None = None,
     e.add_field(name="Players", value=seat_lines(m), inline=True)
     status: str
     if m.is_over:
-        status = f"Over: {m.result.reason if m.result else m.status.value}"
+        status = f"Over: {m.result.reason_text if m.result else m.status.value}"
     elif m.to_move:
         status = f"{mentions(m.to_move)} to move, {relative(m.deadline)}"
     else:
@@ -129,8 +129,8 @@ def result_text(m: MatchView, result: ResultView | None, reason: str) -> str:
     if result is None:
         return f"Match {m.id} ({m.game_name}) ended: {reason}."
     if not result.winners:
-        return f"Match {m.id} ({m.game_name}) is a **draw** ({result.reason})."
-    return f"{mentions(result.winners)} won match {m.id} ({m.game_name}) — {result.reason}."
+        return f"Match {m.id} ({m.game_name}) is a **draw** ({result.reason_text})."
+    return f"{mentions(result.winners)} won match {m.id} ({m.game_name}) — {result.reason_text}."
 
 
 def games_embed(user_id: int, matches: Sequence[MatchView]) -> discord.Embed:

@@ -189,8 +189,7 @@ class DiscordNotifier:
                     f"(match {m.id}); time runs out {embeds.relative(m.deadline)}.")
             await self.post(m, text, ping=ping, dm=dm)
         elif isinstance(event, ev.PlayerOut):
-            what = "resigned" if event.reason == "resignation" else "ran out of time"
-            await self.post(m, f"{embeds.mention(event.user_id)} {what} and is out; "
+            await self.post(m, f"{embeds.mention(event.user_id)} {event.what} and is out; "
                                "the game goes on.")
         elif isinstance(event, ev.DrawOffered):
             others = [u for u in m.players() if u != event.by]

@@ -83,6 +83,7 @@ from bot.service.views import (
     UserPrefs,
 )
 from rules import MoveMarks, NotationError, Outcome, Position, RulesError, Variant
+from rules.core import reason_text
 from rules.notation import normalize
 
 log = logging.getLogger(__name__)
@@ -753,8 +754,8 @@ class MatchService:
                              "appears when the other player has submitted too")
         if me.seat not in p.to_move:
             if p.to_move:
-                names = " and ".join(v.seat_name(s, p.seat_count) for s in sorted(p.to_move))
-                raise NotYourTurn(f"it is not your turn: {names} to move")
+                raise NotYourTurn(f"it is not your turn: {self._who(rec, p.to_move)} to "
+                                  "move")
             raise NotYourTurn("nobody is to move")
         if setup and not in_setup:
             raise NotAllowed("this match is not in its setup phase")
@@ -801,6 +802,8 @@ class MatchService:
             if not _in_setup(new):
                 await self._notify(TurnStarted(view, view.to_move, None))
         else:
+            for event in self._put_out(rec, saved, new):
+                await self._notify(event)
             await self._notify(TurnStarted(view, view.to_move, display, user))
         return MoveResult(view, canonical if not in_setup else "setup", display,
                           outcome is not None, result)
@@ -827,9 +830,24 @@ class MatchService:
             if _squash(display) == _squash(text) or (
                     shown_note is not None and _squash(shown_note) == _squash(note)):
                 return move
-            raise NotationError(f"the note {note!r} does not match {canonical}: it is "
-                                f"{display}", text=text)
+            written = display if display != canonical else f"{canonical}, with no note"
+            raise NotationError(f"{text.strip()!r} is not one move: {canonical} is, but "
+                                f"{note!r} after it is not its note: it is written "
+                                f"{written}", text=text)
         raise first_error
+
+    def _put_out(self, before: MatchRecord, after: MatchRecord, p: Position
+                 ) -> list[PlayerOut]:
+        """A PlayerOut for each seat the game itself put out between ``before`` and
+        ``after`` (no stones left, or no legal move at its turn), so nobody is skipped
+        without being told why."""
+        was_out = {s.user_id for s in before.seats if s.out}
+        view = self._view(after)
+        seats_with_pieces = {pc.seat for pc in p.pieces().values()}
+        return [PlayerOut(view, s.user_id,
+                          "no-moves" if s.seat in seats_with_pieces else "no-pieces")
+                for s in sorted(after.seats, key=lambda s: s.seat or 0)
+                if s.out and s.user_id not in was_out]
 
     @staticmethod
     def _sync_out(rec: MatchRecord, p: Position) -> tuple[SeatRecord, ...]:
@@ -944,6 +962,9 @@ class MatchService:
                                      await self._rating_updates(saved, ratings)))
         else:
             events.append(PlayerOut(view, user, reason))
+            if new is not None:
+                events += self._put_out(
+                    dataclasses.replace(rec, seats=seats), saved, new)
             events.append(TurnStarted(view, view.to_move, None))
         for event in events:
             await self._notify(event)
@@ -1070,13 +1091,39 @@ class MatchService:
             out.append(name)
         return out
 
+    def _who(self, rec: MatchRecord | MatchView, seats: Iterable[int]) -> str:
+        """``'alice (Red)'`` per seat (the seat name alone without a name resolver),
+        joined with "and": who a message is about, as people know them."""
+        v = self._variant(rec.game)
+        users = {s.seat: s.user_id for s in rec.seats if s.seat is not None}
+        out = []
+        for seat in sorted(seats):
+            colour = v.seat_name(seat, rec.seat_count)
+            user = users.get(seat)
+            name = ""
+            if self.names is not None and user is not None:
+                try:
+                    name = self.names(rec.guild_id, user) or ""
+                except Exception:  # a name is decoration: never fail a message for it
+                    log.exception("name lookup failed for user %s", user)
+            out.append(f"{name} ({colour})" if name and name != colour else colour)
+        return " and ".join(out)
+
     def describe(self, rec: MatchRecord | MatchView, p: Position) -> str:
-        """A one-line description of the position (alt text)."""
+        """A one-line description of the position (alt text): whose move it is (with the
+        players' names when known), or how the match ended, even when the rules did not
+        end it (a resignation, a timeout, an agreed draw)."""
         v = p.variant
-        movers = " and ".join(v.seat_name(s, p.seat_count) for s in sorted(p.to_move))
+        movers = self._who(rec, p.to_move) if p.to_move else ""
         state = f"{movers} to move" if movers else "game over"
+        if not rec.status.is_live:
+            state = "game over" + (f" ({rec.result.reason_text})"
+                                   if isinstance(rec.result, ResultView)
+                                   else f" ({reason_text(rec.result.reason)})"
+                                   if rec.result is not None else f" ({rec.status.value})")
         last = f"; last move {rec.last_move}" if rec.last_move else ""
-        return f"{v.name}, match #{rec.id}, move {rec.ply}: {state}{last}"
+        moves = f"{rec.ply} move{'' if rec.ply == 1 else 's'}"
+        return f"{v.name}, match #{rec.id}, after {moves}: {state}{last}"
 
     async def games_of(self, guild_id: int | None, user: int) -> list[MatchView]:
         """The user's live matches (challenges, lobbies, games): the ones waiting on him
@@ -1107,10 +1154,11 @@ class MatchService:
         except MatchBroken:
             shown = tuple((e.ply, e.user_id, e.text, e.text) for e in entries)
             return HistoryView(self._view(rec), shown, "tablero",
-                               self._tablero_export(rec, [e.text for e in entries]))
+                               self._tablero_export(rec, [(e.text, False)
+                                                          for e in entries]))
         fmt, export = "tablero", ""
         try:
-            found = export_record(rec, entries)
+            found = export_record(rec, entries, self._seat_names(rec))
         except Exception:  # an exporter bug must not hide the record
             log.exception("export failed for match %s", rec.id)
             found = None
@@ -1121,7 +1169,9 @@ class MatchService:
             shown_entries = tuple((ply, user, "setup", "setup submitted")
                                   for ply, user, _, _ in shown_entries)
         if not export:
-            export = self._tablero_export(rec, [c for _, _, c, _ in shown_entries])
+            export = self._tablero_export(
+                rec, [(d, True) if c.startswith(SPECIAL_PREFIX) else (c, False)
+                      for _, _, c, d in shown_entries])
         return HistoryView(self._view(rec), shown_entries, fmt, export)
 
     async def record(self, match_id: int) -> GameRecord:
@@ -1140,13 +1190,37 @@ class MatchService:
         return GameRecord(self._view(rec), replay.start.variant, rec.options, rec.start_text,
                           replay.start, plies)
 
-    def _tablero_export(self, rec: MatchRecord, moves: Sequence[str]) -> str:
+    def _tablero_export(self, rec: MatchRecord, moves: Sequence[tuple[str, bool]]) -> str:
+        """Tablero's own record: headers (the players by seat, the result in words), then
+        the plies; what is not a move (a resignation, a timeout, an agreed draw) is a
+        ``{comment}``."""
         head = [f'[Game "{rec.game}"]', f'[Rules "{rec.rules_version}"]',
                 f"[Options '{json.dumps(dict(rec.options), sort_keys=True)}']",
                 f'[Start "{rec.start_text}"]', f'[Match "{rec.id}"]']
+        try:
+            v: Variant | None = self._variant(rec.game)
+        except InvalidOption:
+            v = None
+        names = self._seat_names(rec) if v is not None else None
+        for seat in range(rec.seat_count):
+            user = rec.user_at(seat)
+            if v is None or user is None:
+                continue
+            colour = v.seat_name(seat, rec.seat_count)
+            name = names[seat] if names and names[seat] != colour else f"user {user}"
+            head.append(f'[{colour} "{name.replace(chr(34), chr(39))}"]')
         if rec.result is not None:
-            head.append(f'[Result "{rec.result.reason}"]')
-        body = " ".join(f"{i + 1}. {m}" for i, m in enumerate(moves))
+            if v is not None and rec.result.winners:
+                who = " and ".join(v.seat_name(s, rec.seat_count)
+                                   for s in rec.result.winners)
+                said = f"{who} won: {reason_text(rec.result.reason)}"
+            elif rec.result.ranking:
+                said = f"draw: {reason_text(rec.result.reason)}"
+            else:
+                said = reason_text(rec.result.reason)
+            head.append(f'[Result "{said}"]')
+        body = " ".join(f"{i + 1}. {{{text}}}" if comment else f"{i + 1}. {text}"
+                        for i, (text, comment) in enumerate(moves))
         return "\n".join(head) + "\n\n" + body + "\n"
 
     # ------------------------------------------------------------------ ratings
