@@ -83,7 +83,7 @@ from bot.service.views import (
     UserPrefs,
 )
 from rules import MoveMarks, NotationError, Outcome, Position, RulesError, Variant
-from rules.core import reason_text
+from rules.core import Point, reason_text
 from rules.notation import normalize
 
 log = logging.getLogger(__name__)
@@ -802,7 +802,7 @@ class MatchService:
             if not _in_setup(new):
                 await self._notify(TurnStarted(view, view.to_move, None))
         else:
-            for event in self._put_out(rec, saved, new):
+            for event in self._put_out(rec, saved, p, marks.captured if marks else ()):
                 await self._notify(event)
             await self._notify(TurnStarted(view, view.to_move, display, user))
         return MoveResult(view, canonical if not in_setup else "setup", display,
@@ -836,18 +836,23 @@ class MatchService:
                                 f"{written}", text=text)
         raise first_error
 
-    def _put_out(self, before: MatchRecord, after: MatchRecord, p: Position
-                 ) -> list[PlayerOut]:
-        """A PlayerOut for each seat the game itself put out between ``before`` and
-        ``after`` (no stones left, or no legal move at its turn), so nobody is skipped
-        without being told why."""
+    def _put_out(self, before: MatchRecord, after: MatchRecord, p: Position,
+                 captured: Iterable[Point] = ()) -> list[PlayerOut]:
+        """A PlayerOut for each seat the game itself put out between ``before`` (position
+        ``p``) and ``after`` (``captured``: the points the move took), so nobody is skipped
+        without being told why: "no-pieces" when the move took his last stones, else
+        "no-moves" (he could not move; in Querni-like slow ends his stones go too)."""
         was_out = {s.user_id for s in before.seats if s.out}
         view = self._view(after)
-        seats_with_pieces = {pc.seat for pc in p.pieces().values()}
-        return [PlayerOut(view, s.user_id,
-                          "no-moves" if s.seat in seats_with_pieces else "no-pieces")
-                for s in sorted(after.seats, key=lambda s: s.seat or 0)
-                if s.out and s.user_id not in was_out]
+        taken = set(captured)
+        out = []
+        for s in sorted(after.seats, key=lambda s: s.seat or 0):
+            if not s.out or s.user_id in was_out:
+                continue
+            had = {pt for pt, pc in p.pieces().items() if pc.seat == s.seat}
+            out.append(PlayerOut(view, s.user_id,
+                                 "no-pieces" if had and had <= taken else "no-moves"))
+        return out
 
     @staticmethod
     def _sync_out(rec: MatchRecord, p: Position) -> tuple[SeatRecord, ...]:
@@ -963,8 +968,7 @@ class MatchService:
         else:
             events.append(PlayerOut(view, user, reason))
             if new is not None:
-                events += self._put_out(
-                    dataclasses.replace(rec, seats=seats), saved, new)
+                events += self._put_out(dataclasses.replace(rec, seats=seats), saved, p)
             events.append(TurnStarted(view, view.to_move, None))
         for event in events:
             await self._notify(event)
