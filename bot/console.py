@@ -159,6 +159,10 @@ class Console:
         r = m.result
         if r is None:
             return m.status.value
+        if not r.winners and len(r.ranking) > 1:
+            # A ranking without a single winner (4 players): say the places, not "draw".
+            places = "; ".join(f"{i + 1}. {self.names_of(g)}" for i, g in enumerate(r.ranking))
+            return f"no single winner: {places} ({r.reason_text})"
         if not r.winners:
             return f"draw ({r.reason_text})" if r.ranking else r.reason_text
         return f"{self.names_of(r.winners)} won ({r.reason_text})"

@@ -114,3 +114,33 @@ as bob
 """)
     assert after(out, "/leaderboard alquerque 3").strip() == "! there is only 1 page"
     assert "alice won (opponent resigned)" in after(out, "/resign")
+
+
+async def test_a_four_player_timeout_keeps_its_reason_and_says_the_places() -> None:
+    """Fast mode ends when a player leaves (RULES §2): the result is a ranking, which is
+    not a draw, and the reason is the timeout, not a resignation."""
+    out = await play("""
+as ann
+/challenge @ben @cid @dan alquerque-grande players:4 mode:fast seat:white
+as ben
+/accept seat:turquoise
+as cid
+/accept seat:black
+as dan
+/accept seat:red
+as ann
+/move d3-d4
+as ben
+/move e3-d3
+as cid
+/move e5xe3
+as dan
+/move c4xe4
+as ann
+/move d2xd4
+/sweep +4
+""")
+    text = after(out, "/sweep +4")
+    assert "* #1 is over: no single winner: 1. cid, dan; 2. ann; 3. ben (opponent ran " \
+        "out of time)" in text, text
+    assert "draw" not in text and "resigned" not in text

@@ -128,6 +128,10 @@ def challenge_text(m: MatchView, by: int, to: Sequence[int]) -> str:
 def result_text(m: MatchView, result: ResultView | None, reason: str) -> str:
     if result is None:
         return f"Match {m.id} ({m.game_name}) ended: {reason}."
+    if not result.winners and len(result.ranking) > 1:
+        places = "; ".join(f"{i + 1}. {mentions(g)}" for i, g in enumerate(result.ranking))
+        return (f"Match {m.id} ({m.game_name}) ended with no single winner — "
+                f"{places} ({result.reason_text}).")
     if not result.winners:
         return f"Match {m.id} ({m.game_name}) is a **draw** ({result.reason_text})."
     return f"{mentions(result.winners)} won match {m.id} ({m.game_name}) — {result.reason_text}."

@@ -802,9 +802,10 @@ class MatchService:
             if not _in_setup(new):
                 await self._notify(TurnStarted(view, view.to_move, None))
         else:
-            for event in self._put_out(rec, saved, p, marks.captured if marks else ()):
-                await self._notify(event)
             await self._notify(TurnStarted(view, view.to_move, display, user))
+            taken = (*marks.captured, *marks.removed) if marks else ()
+            for event in self._put_out(rec, saved, p, taken):
+                await self._notify(event)
         return MoveResult(view, canonical if not in_setup else "setup", display,
                           outcome is not None, result)
 
@@ -952,7 +953,9 @@ class MatchService:
                                         to_move=tuple(sorted(new.to_move)),
                                         seats=self._sync_out(after, new))
             if outcome is not None:
-                after, ratings = self._finish(after, outcome)
+                # The game calls any leaving "resignation"; a timeout stays a timeout.
+                after, ratings = self._finish(
+                    after, outcome, reason if outcome.reason == "resignation" else None)
             else:
                 deadline, remind = self._deadline(now, rec.days_per_move)
                 after = dataclasses.replace(after, deadline=deadline, remind_at=remind)
@@ -962,8 +965,8 @@ class MatchService:
         view = self._view(saved)
         events: list[Event] = []
         if outcome is not None:
-            events.append(MatchEnded(view, view.result, reason if isinstance(r, Outcome)
-                                     else outcome.reason,
+            events.append(MatchEnded(view, view.result,
+                                     view.result.reason if view.result else reason,
                                      await self._rating_updates(saved, ratings)))
         else:
             events.append(PlayerOut(view, user, reason))

@@ -108,9 +108,9 @@ async def test_a_seat_the_game_puts_out_is_announced(named: MatchService,
     told = [e for e in recorder.of(PlayerOut) if isinstance(e, PlayerOut)]
     assert [(e.user_id, e.reason, e.what) for e in told] == [
         (out[0].user_id, "no-moves", "cannot move")]
-    # told before the next turn is announced
+    # told right after the move that did it is announced
     kinds = [type(e) for e in recorder.events]
-    assert kinds[-2:] == [PlayerOut, TurnStarted]
+    assert kinds[-2:] == [TurnStarted, PlayerOut]
 
 
 def test_every_reason_a_game_ends_with_has_words() -> None:
