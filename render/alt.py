@@ -33,6 +33,10 @@ def status(position: Position, names: Sequence[str] | None = None) -> str:
     outcome = position.outcome()
     if outcome is not None:
         reason = reason_text(outcome.reason)
+        if outcome.is_draw and len(outcome.ranking) > 1:
+            # A ranking without a single winner (4 players) is not a draw: say who is first.
+            first = " and ".join(seat_label(position, s, names) for s in sorted(outcome.ranking[0]))
+            return f"No single winner, first: {first}: {reason}"
         if outcome.is_draw:
             return f"Draw: {reason}" if reason else "Draw"
         winners = sorted(outcome.winners)
@@ -104,12 +108,13 @@ def move_text(position: Position, marks: MoveMarks) -> str:
 
 def describe(position: Position, *, last_move: MoveMarks | None = None,
              perspective: int | None = None, names: Sequence[str] | None = None,
-             deadline: str | None = None, caption: str | None = None) -> str:
+             deadline: str | None = None, caption: str | None = None,
+             result: str | None = None) -> str:
     """The alt text of a board image (see :func:`render.alt_text`)."""
     v = position.variant
     seat = perspective if perspective is not None else _default_perspective(position)
     parts = [f"{v.name} board seen from {v.seat_name(seat, position.seat_count)}.",
-             status(position, names) + "."]
+             (result or status(position, names)) + "."]
     mode = adapters.mode(position)
     if mode == "teams" and position.seat_count == 4:
         name = v.seat_name

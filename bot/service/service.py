@@ -1075,11 +1075,38 @@ class MatchService:
         state = await self._state(rec)
         renderer = self.renderer
         names = self._seat_names(rec)
+        extra = {}
+        if not rec.status.is_live:
+            extra["result"] = self._result_line(rec, names)
         drawn = await asyncio.to_thread(renderer.render, state.position,
                                         last_move=state.last_marks, perspective=perspective,
-                                        names=names)
+                                        names=names, **extra)
         alt = str(getattr(drawn, "alt_text", "") or "") or self.describe(rec, state.position)
         return BoardImage(bytes(drawn.png), alt)
+
+    def _result_line(self, rec: MatchRecord, names: Sequence[str] | None) -> str:
+        """How an over match ended, for its board image: ``'Black (bob) wins: opponent
+        resigned'``, ``'Draw: agreed'``, ``'Aborted: no move in time'``."""
+        v = self._variant(rec.game)
+
+        def label(seats: Iterable[int]) -> str:
+            out = []
+            for seat in sorted(seats):
+                colour = v.seat_name(seat, rec.seat_count)
+                name = names[seat] if names and seat < len(names) else colour
+                out.append(f"{colour} ({name})" if name and name != colour else colour)
+            return " and ".join(out)
+        r = rec.result
+        if r is None:
+            return rec.status.value.capitalize()
+        said = reason_text(r.reason)
+        if r.winners:
+            return f"{label(r.winners)} win{'s' if len(r.winners) == 1 else ''}: {said}"
+        if len(r.ranking) > 1:
+            return f"No single winner, first: {label(r.ranking[0])}: {said}"
+        if r.ranking:
+            return f"Draw: {said}"
+        return said[:1].upper() + said[1:]
 
     def _seat_names(self, rec: MatchRecord) -> list[str] | None:
         """Display names by seat through the injected resolver (None without one)."""

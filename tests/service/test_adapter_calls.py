@@ -260,7 +260,8 @@ class NamedRenderer:
 
     def render(self, position: Position, *, last_move: MoveMarks | None = None,
                perspective: int | None = None,
-               names: Sequence[str] | None = None) -> NamedRenderer.Drawn:
+               names: Sequence[str] | None = None,
+               result: str | None = None) -> NamedRenderer.Drawn:
         self.names.append(names)
         return NamedRenderer.Drawn(b"png", f"alt for {', '.join(names or ())}")
 

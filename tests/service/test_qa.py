@@ -131,3 +131,34 @@ def test_every_reason_a_game_ends_with_has_words() -> None:
     assert seen and seen <= set(REASONS), seen - set(REASONS)
     assert reason_text("no-pieces") == "opponent out of pieces"
     assert reason_text("brand-new") == "brand new"
+
+
+class ResultRecordingRenderer:
+    """A BoardRenderer that keeps the ``result`` line it is given."""
+
+    def __init__(self) -> None:
+        self.results: list[str | None] = []
+
+    def render(self, position: rules.Position, *, last_move: object = None,
+               perspective: int | None = None, names: object = None,
+               result: str | None = None) -> ResultRecordingRenderer.Drawn:
+        self.results.append(result)
+        return ResultRecordingRenderer.Drawn()
+
+    class Drawn:
+        png = b"png"
+        alt_text = "alt"
+
+
+async def test_the_board_of_a_resigned_match_says_how_it_ended(
+        repo: Repository, clock: SetClock, recorder: Recorder) -> None:
+    """A resignation leaves a position with a side to move; its image must not say so."""
+    renderer = ResultRecordingRenderer()
+    service = MatchService(repo, recorder, clock, rng=random.Random(7), renderer=renderer,
+                           names=lambda guild, user: NAMES.get(user, ""))
+    m = await start_match(service, "xiangqi", seat=0)
+    await service.board_image(m.id)
+    await service.move(m.id, ALICE, "h3-e3")
+    await service.resign(m.id, BOB)
+    await service.board_image(m.id)
+    assert renderer.results == [None, "Red (alice) wins: opponent resigned"]
