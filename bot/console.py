@@ -187,6 +187,9 @@ class Console:
                 who = f"{self.name(event.by)} played" if event.by is not None else "after"
                 self.say(f"* #{m.id}: {who} {event.last_move} - "
                          f"{self.names_of(event.users)} to move")
+                if event.draw_lapsed_by is not None:
+                    self.say(f"* #{m.id}: {self.name(event.draw_lapsed_by)}'s draw offer "
+                             "lapsed (a move was played instead of an answer)")
             else:
                 self.say(f"* #{m.id}: {self.names_of(event.users)} to move")
         elif isinstance(event, DeadlineReminder):
@@ -514,6 +517,8 @@ class Console:
             raise ServiceError("/draw offer, /draw accept or /draw decline")
         m = await actions[what](match_id, uid)
         self.say(f"draw {what}: {self.describe(m)}")
+        if what == "accept" and m.status.value == "active":
+            self.say("you agreed; the draw needs every other player still in to agree too")
 
     async def cmd_leaderboard(self, args: list[str], line: str) -> None:
         assert self.service is not None

@@ -144,3 +144,40 @@ as ann
     assert "* #1 is over: no single winner: 1. cid, dan; 2. ann; 3. ben (opponent ran " \
         "out of time)" in text, text
     assert "draw" not in text and "resigned" not in text
+
+
+async def test_a_draw_offer_that_lapses_is_announced() -> None:
+    out = await play("""
+as alice
+/challenge @bob xiangqi seat:red
+as bob
+/accept
+as alice
+/move h3-e3
+/draw offer
+as bob
+/move h10-g8
+as alice
+/move b1-c3
+""")
+    assert "* #1: alice's draw offer lapsed" in after(out, "/move h10-g8")
+    assert "lapsed" not in after(out, "/move b1-c3")
+    assert "* #1: alice played b1-c3" in after(out, "/move b1-c3")
+
+
+async def test_a_partial_draw_agreement_says_it_waits_for_the_others() -> None:
+    out = await play("""
+as ann
+/challenge @ben @cid @dan alquerque-grande players:4
+as ben
+/accept
+as cid
+/accept
+as dan
+/accept
+/draw offer
+as ann
+/draw accept
+""")
+    assert "the draw needs every other player still in to agree too" in after(
+        out, "/draw accept")

@@ -40,12 +40,14 @@ class ChallengeClosed:
 class TurnStarted:
     """The match started or a move was played: ``users`` must move now (deadline on the
     match). ``last_move`` is the display of the move just played (None at the start) and
-    ``by`` who played it."""
+    ``by`` who played it. ``draw_lapsed_by``: the player whose draw offer this move let
+    lapse (an offer lapses when an opponent moves instead of answering it)."""
 
     match: MatchView
     users: tuple[int, ...]
     last_move: str | None
     by: int | None = None
+    draw_lapsed_by: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -802,7 +802,9 @@ class MatchService:
             if not _in_setup(new):
                 await self._notify(TurnStarted(view, view.to_move, None))
         else:
-            await self._notify(TurnStarted(view, view.to_move, display, user))
+            lapsed = rec.draw_offer.by if rec.draw_offer and rec.draw_offer.by != user \
+                else None
+            await self._notify(TurnStarted(view, view.to_move, display, user, lapsed))
             taken = (*marks.captured, *marks.removed) if marks else ()
             for event in self._put_out(rec, saved, p, taken):
                 await self._notify(event)

@@ -8,6 +8,8 @@ import random
 from bot.discordapp import embeds
 from bot.service import MatchService, PlayerOut
 from storage import MemoryRepository
+from tests.discordapp.conftest import World
+from tests.discordapp.helpers import start_match
 from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, DAVE, GUILD, Recorder, SetClock
 
 
@@ -36,3 +38,15 @@ def test_why_a_player_is_out_is_said_in_words() -> None:
     assert [PlayerOut(None, 1, r).what for r in  # type: ignore[arg-type]
             ("resignation", "timeout", "no-pieces", "no-moves")] == [
         "resigned", "ran out of time", "has no stones left", "cannot move"]
+
+
+async def test_a_move_that_lets_a_draw_offer_lapse_says_so(world: World) -> None:
+    w = world
+    _, thread = await start_match(w, w.alice, w.bob, seat=0)
+    await w.alice.slash(thread, "move", move="h3-e3")
+    await w.alice.slash(thread, "draw", action="offer")
+    await w.bob.slash(thread, "move", move="h10-g8")
+    post = thread.last_message.content
+    assert f"({w.alice.mention}'s draw offer lapsed with this move.)" in post
+    await w.alice.slash(thread, "move", move="b1-c3")
+    assert "lapsed" not in thread.last_message.content  # only the move that did it
