@@ -229,6 +229,9 @@ class Console:
     async def show_board(self, match_id: int) -> None:
         assert self.service is not None
         m = await self.service.get_match(match_id)
+        if m.status.is_waiting:
+            self.say(f"#{m.id} has not started yet: {self.describe(m)}")
+            return
         if m.position_text.startswith("setup"):
             self.say(f"#{m.id}: the board appears once both arrangements are in")
             return
@@ -401,6 +404,9 @@ class Console:
         for g in await self.service.open_challenges(CONSOLE_GUILD):
             if uid not in g.joined:
                 return g.id
+        for g in await self.service.games_of(CONSOLE_GUILD, uid):
+            if g.status.is_waiting and g.challenger_id == uid:
+                raise ServiceError(f"#{g.id} is your own challenge: /cancel withdraws it")
         raise ServiceError("there is no challenge waiting for you (see /games, /open)")
 
     async def cmd_join(self, args: list[str], line: str) -> None:

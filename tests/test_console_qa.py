@@ -181,3 +181,22 @@ as ann
 """)
     assert "the draw needs every other player still in to agree too" in after(
         out, "/draw accept")
+
+
+async def test_waiting_matches_over_matches_and_own_challenges_say_so() -> None:
+    out = await play("""
+as alice
+/challenge @bob xiangqi seat:red
+/board
+/decline
+as bob
+/accept
+/resign
+as alice
+/move h3-e3
+""")
+    assert after(out, "/board").startswith("#1 has not started yet: #1 Xiangqi")
+    assert after(out, "/decline").strip() == \
+        "! #1 is your own challenge: /cancel withdraws it"
+    assert after(out, "/move h3-e3").strip() == \
+        "! match #1 is over: Red (alice) wins: opponent resigned"

@@ -399,14 +399,14 @@ class MatchService:
             raise NotAPlayer(f"you are not playing in match #{rec.id}")
         return seat
 
-    @staticmethod
-    def _require_active(rec: MatchRecord) -> None:
+    def _require_active(self, rec: MatchRecord) -> None:
         if rec.status is MatchStatus.BROKEN:
             raise MatchBroken(rec.broken or f"match #{rec.id} is broken")
         if rec.status.is_waiting:
             raise MatchNotStarted(f"match #{rec.id} has not started yet")
         if rec.status is not MatchStatus.ACTIVE:
-            raise MatchOver(f"match #{rec.id} is over ({rec.status.value})")
+            raise MatchOver(f"match #{rec.id} is over: "
+                            f"{self._result_line(rec, self._seat_names(rec))}")
 
     def _coerce_options(self, v: Variant, given: Mapping[str, object] | None
                         ) -> dict[str, object]:
