@@ -22,9 +22,10 @@ class DrawBoardRenderer:
 
     def render(self, position: Position, *, last_move: MoveMarks | None = None,
                perspective: int | None = None,
-               names: Sequence[str] | None = None) -> DrawnBoard:
+               names: Sequence[str] | None = None, result: str | None = None) -> DrawnBoard:
+        extra = {"result": result} if result is not None else {}
         drawn: DrawnBoard = self._draw_board(position, last_move=last_move,
-                                             perspective=perspective, names=names)
+                                             perspective=perspective, names=names, **extra)
         return drawn
 
 

@@ -72,6 +72,10 @@ Commands (a #<match> argument picks a match; otherwise your current one):
   /help   quit"""
 
 
+ENDED_WITHOUT_A_MOVE = frozenset({"agreement", "aborted", "broken", "resignation", "timeout"})
+"""MatchEnded reasons that no move caused (the match's last move is older news)."""
+
+
 def user_id(name: str) -> int:
     """A stable id for a console user name (the same in every session on a database)."""
     return zlib.crc32(name.strip().lower().lstrip("@").encode()) + 1_000
@@ -102,6 +106,7 @@ class Console:
         self.names: dict[int, str] = {}
         self.current_user: int | None = None
         self.current_match: dict[int, int] = {}
+        self.declining: int | None = None  # who is declining now (a lobby says "declined")
 
     # ------------------------------------------------------------------ output
 
@@ -123,6 +128,18 @@ class Console:
     def describe(self, m: MatchView) -> str:
         seats = "; ".join(f"{s.name}: {self.name(s.user_id)}" + (" (out)" if s.out else "")
                           for s in m.seats)
+        if m.status.is_waiting:
+            # Nobody is seated yet: say who is in, who is invited, and what is still open.
+            joined = [u for u in m.joined]
+            free = m.seat_count - len(joined) - len(m.invited)
+            parts = [f"{self.names_of(joined)} in"]
+            if m.invited:
+                parts.append(f"{self.names_of(m.invited)} invited")
+            if free > 0:
+                parts.append(f"{free} open place{'s' if free > 1 else ''}")
+            chosen = [f"{s.name}: {self.name(s.user_id)}" for s in m.seats
+                      if s.user_id is not None]
+            seats = ", ".join(parts) + (f" (seats {'; '.join(chosen)})" if chosen else "")
         if not seats:
             seats = f"{self.name(m.challenger_id)} vs " + (
                 self.names_of(m.invited) if m.invited else "anyone")
@@ -142,9 +159,13 @@ class Console:
         r = m.result
         if r is None:
             return m.status.value
+        if not r.winners and len(r.ranking) > 1:
+            # A ranking without a single winner (4 players): say the places, not "draw".
+            places = "; ".join(f"{i + 1}. {self.names_of(g)}" for i, g in enumerate(r.ranking))
+            return f"no single winner: {places} ({r.reason_text})"
         if not r.winners:
-            return f"draw ({r.reason})" if r.ranking else r.reason
-        return f"{self.names_of(r.winners)} won ({r.reason})"
+            return f"draw ({r.reason_text})" if r.ranking else r.reason_text
+        return f"{self.names_of(r.winners)} won ({r.reason_text})"
 
     async def notify(self, event: Event) -> None:
         """The console's Notifier: print what Discord would post."""
@@ -155,7 +176,8 @@ class Console:
             self.say(f"* {self.name(event.by)} challenges {to} to {m.game_name} "
                      f"(match #{m.id}): /accept or /decline")
         elif isinstance(event, LobbyChanged):
-            verb = "joined" if event.joined else "left"
+            verb = "joined" if event.joined else (
+                "declined" if self.declining == event.user_id else "left")
             self.say(f"* {self.name(event.user_id)} {verb} lobby #{m.id} "
                      f"({len(m.joined)}/{m.seat_count})")
         elif isinstance(event, ChallengeClosed):
@@ -165,6 +187,9 @@ class Console:
                 who = f"{self.name(event.by)} played" if event.by is not None else "after"
                 self.say(f"* #{m.id}: {who} {event.last_move} - "
                          f"{self.names_of(event.users)} to move")
+                if event.draw_lapsed_by is not None:
+                    self.say(f"* #{m.id}: {self.name(event.draw_lapsed_by)}'s draw offer "
+                             "lapsed (a move was played instead of an answer)")
             else:
                 self.say(f"* #{m.id}: {self.names_of(event.users)} to move")
         elif isinstance(event, DeadlineReminder):
@@ -172,7 +197,7 @@ class Console:
             self.say(f"* reminder #{m.id}: {self.names_of(event.users)}, your move is due "
                      f"in {hours:.0f} h")
         elif isinstance(event, PlayerOut):
-            self.say(f"* #{m.id}: {self.name(event.user_id)} is out ({event.reason})")
+            self.say(f"* #{m.id}: {self.name(event.user_id)} {event.what} and is out")
         elif isinstance(event, DrawOffered):
             self.say(f"* #{m.id}: {self.name(event.by)} offers a draw (/draw accept or "
                      "/draw decline)")
@@ -181,6 +206,9 @@ class Console:
         elif isinstance(event, SetupSubmitted):
             self.say(f"* #{m.id}: {self.name(event.user_id)} submitted an arrangement")
         elif isinstance(event, MatchEnded):
+            if m.last_move and event.reason not in ENDED_WITHOUT_A_MOVE:
+                who = self.name(m.last_move_by) if m.last_move_by is not None else "someone"
+                self.say(f"* #{m.id}: {who} played {m.last_move}")
             self.say(f"* #{m.id} is over: {self.result_text(m)}"
                      + (f" - {m.broken}" if m.broken else ""))
             for r in event.ratings:
@@ -189,6 +217,10 @@ class Console:
     def remember(self, m: MatchView) -> None:
         for uid in (*m.players(), *m.invited, m.challenger_id):
             self.current_match.setdefault(uid, m.id)
+        if m.status.value == "active" and m.ply == 0:
+            # A match that has just started is what its players want to look at next.
+            for uid in m.players():
+                self.current_match[uid] = m.id
         for uid in m.to_move:
             self.current_match[uid] = m.id
 
@@ -197,6 +229,9 @@ class Console:
     async def show_board(self, match_id: int) -> None:
         assert self.service is not None
         m = await self.service.get_match(match_id)
+        if m.status.is_waiting:
+            self.say(f"#{m.id} has not started yet: {self.describe(m)}")
+            return
         if m.position_text.startswith("setup"):
             self.say(f"#{m.id}: the board appears once both arrangements are in")
             return
@@ -369,6 +404,9 @@ class Console:
         for g in await self.service.open_challenges(CONSOLE_GUILD):
             if uid not in g.joined:
                 return g.id
+        for g in await self.service.games_of(CONSOLE_GUILD, uid):
+            if g.status.is_waiting and g.challenger_id == uid:
+                raise ServiceError(f"#{g.id} is your own challenge: /cancel withdraws it")
         raise ServiceError("there is no challenge waiting for you (see /games, /open)")
 
     async def cmd_join(self, args: list[str], line: str) -> None:
@@ -383,7 +421,12 @@ class Console:
 
     async def cmd_decline(self, args: list[str], line: str) -> None:
         assert self.service is not None
-        m = await self.service.decline(await self._pick_waiting(args), self.user())
+        match_id = await self._pick_waiting(args)
+        self.declining = self.user()
+        try:
+            m = await self.service.decline(match_id, self.user())
+        finally:
+            self.declining = None
         self.say(f"declined: {self.describe(m)}")
 
     async def cmd_cancel(self, args: list[str], line: str) -> None:
@@ -416,8 +459,34 @@ class Console:
         assert self.service is not None
         uid = self.user()
         match_id = await self.pick_match(args)
-        found = await self.service.suggest_moves(match_id, uid, " ".join(args))
-        self.say(", ".join(d for _, d in found) or "no moves for you here")
+        prefix = " ".join(args)
+        found = await self.service.suggest_moves(match_id, uid, prefix)
+        if found:
+            self.say(", ".join(d for _, d in found))
+            return
+        self.say(await self._why_no_moves(match_id, uid, prefix))
+
+    async def _why_no_moves(self, match_id: int, uid: int, prefix: str) -> str:
+        """Why ``/moves`` lists nothing, and what to do instead."""
+        assert self.service is not None
+        m = await self.service.get_match(match_id)
+        if m.broken:
+            return f"match #{m.id} is broken: {m.broken}"
+        if m.status.is_waiting:
+            return f"match #{m.id} has not started yet"
+        if m.is_over:
+            return f"match #{m.id} is over ({self.result_text(m)})"
+        if uid not in m.players():
+            return f"you are not playing in match #{m.id}"
+        if m.seats and any(s.user_id == uid and s.out for s in m.seats):
+            return "you are out of this game"
+        if uid not in m.to_move:
+            who = " and ".join(f"{self.name(s.user_id)} ({s.name})" for s in m.seats
+                               if s.user_id in m.to_move)
+            return f"it is not your turn: {who} to move"
+        if m.position_text.startswith("setup"):
+            return "the match is in its setup phase: /setup your 16 numbers"
+        return f"no legal move starts with {prefix!r} (/moves alone lists them)"
 
     async def cmd_board(self, args: list[str], line: str) -> None:
         await self.show_board(await self.pick_match(args))
@@ -454,6 +523,8 @@ class Console:
             raise ServiceError("/draw offer, /draw accept or /draw decline")
         m = await actions[what](match_id, uid)
         self.say(f"draw {what}: {self.describe(m)}")
+        if what == "accept" and m.status.value == "active":
+            self.say("you agreed; the draw needs every other player still in to agree too")
 
     async def cmd_leaderboard(self, args: list[str], line: str) -> None:
         assert self.service is not None
@@ -461,15 +532,30 @@ class Console:
             raise ServiceError("which game? /leaderboard xiangqi")
         page = int(args[1]) if len(args) > 1 and args[1].isdigit() and len(args[1]) < 6 else 1
         board = await self.service.leaderboard(CONSOLE_GUILD, args[0], page)
+        if board.total == 0:
+            four = f" (4-player games are on {board.ladder}-4)" \
+                if f"{board.ladder}-4" in self._four_player_ladders() else ""
+            self.say(f"no rated results on {board.ladder} yet{four}")
+            return
+        if board.page > board.pages:
+            raise ServiceError(f"there {'is' if board.pages == 1 else 'are'} only "
+                               f"{board.pages} page{'s' if board.pages > 1 else ''}")
         self.say(f"{board.ladder} leaderboard, page {board.page}/{board.pages} "
                  f"({board.total} players)")
         for e in board.entries:
             self.say(f"{e.rank:3}. {self.name(e.user_id):12} {e.ordinal:6.1f}  "
                      f"{e.wins}W {e.losses}L {e.draws}D")
 
+    @staticmethod
+    def _four_player_ladders() -> set[str]:
+        return {f"{k}-4" for k, v in rules.VARIANTS.items()
+                if "4" in map(str, v.options.get("players", ()))}
+
     async def cmd_stats(self, args: list[str], line: str) -> None:
         assert self.service is not None
         uid = user_id(args[0]) if args else self.user()
+        if args:
+            self.names.setdefault(uid, args[0].lstrip("@"))
         s = await self.service.stats(CONSOLE_GUILD, uid)
         self.say(f"{self.name(uid)}: {s.wins}W {s.losses}L {s.draws}D, "
                  f"{s.active_matches} active")

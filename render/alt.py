@@ -8,21 +8,15 @@ from collections.abc import Sequence
 from render import adapters
 from render.style import spec_for
 from rules import MoveMarks, Position
+from rules.core import REASONS as _RULES_REASONS
+from rules.core import reason_text
 from rules.notation import point_name
 
 MAX_ALT = 1000  # Discord allows 1024 characters of attachment description
 
 
-REASONS = {
-    "no-pieces": "opponent out of pieces",
-    "no-moves": "opponent cannot move",
-    "all-removed": "all stones removed",
-    "move-limit": "move limit reached",
-    "perpetual-check": "perpetual check",
-    "no-chains": "no chain can be formed",
-    "three-kings": "three kings could not win in 13 moves",
-}
-"""Outcome reasons in words (unknown reasons are shown with spaces for dashes)."""
+REASONS = _RULES_REASONS
+"""Outcome reasons in words (``rules.core.REASONS``; unknown ones lose their dashes)."""
 
 
 def seat_label(position: Position, seat: int, names: Sequence[str] | None) -> str:
@@ -38,7 +32,11 @@ def status(position: Position, names: Sequence[str] | None = None) -> str:
     ``'Black wins by checkmate'``, ``'Draw by repetition'``."""
     outcome = position.outcome()
     if outcome is not None:
-        reason = REASONS.get(outcome.reason, outcome.reason.replace("-", " "))
+        reason = reason_text(outcome.reason)
+        if outcome.is_draw and len(outcome.ranking) > 1:
+            # A ranking without a single winner (4 players) is not a draw: say who is first.
+            first = " and ".join(seat_label(position, s, names) for s in sorted(outcome.ranking[0]))
+            return f"No single winner, first: {first}: {reason}"
         if outcome.is_draw:
             return f"Draw: {reason}" if reason else "Draw"
         winners = sorted(outcome.winners)
@@ -110,12 +108,13 @@ def move_text(position: Position, marks: MoveMarks) -> str:
 
 def describe(position: Position, *, last_move: MoveMarks | None = None,
              perspective: int | None = None, names: Sequence[str] | None = None,
-             deadline: str | None = None, caption: str | None = None) -> str:
+             deadline: str | None = None, caption: str | None = None,
+             result: str | None = None) -> str:
     """The alt text of a board image (see :func:`render.alt_text`)."""
     v = position.variant
     seat = perspective if perspective is not None else _default_perspective(position)
     parts = [f"{v.name} board seen from {v.seat_name(seat, position.seat_count)}.",
-             status(position, names) + "."]
+             (result or status(position, names)) + "."]
     mode = adapters.mode(position)
     if mode == "teams" and position.seat_count == 4:
         name = v.seat_name

@@ -180,7 +180,7 @@ def _fit(text: str, f: object, width: float) -> str:
 
 def _header(img: Image.Image, lay: Layout, spec: BoardSpec, position: Position,
             looks: Sequence[str], names: Sequence[str] | None, deadline: str | None,
-            caption: str | None) -> None:
+            caption: str | None, result: str | None = None) -> None:
     v = position.variant
     n = position.seat_count
     u = lay.header / (3.3 if n <= 2 else 5.1)
@@ -205,7 +205,7 @@ def _header(img: Image.Image, lay: Layout, spec: BoardSpec, position: Position,
             state = "win"
         elif seat in out:
             state = "out"
-        elif outcome is None and seat in position.to_move:
+        elif outcome is None and result is None and seat in position.to_move:
             state = "turn"
         else:
             state = "plain"
@@ -242,7 +242,7 @@ def _header(img: Image.Image, lay: Layout, spec: BoardSpec, position: Position,
               sub_px, INK_SOFT, "ls")
     rows = (n + cols - 1) // cols
     sy = pad + rows * chip_h + (rows - 1) * round(u * 0.2) + round(u * 0.62)
-    line = [status(position, None)]
+    line = [result or status(position, None)]
     if adapters.checked_general(position) is not None:
         line[0] += " · check!"
     mode = _mode_text(position)
@@ -283,7 +283,8 @@ def _team_mate(position: Position, seat: int) -> int | None:
 def compose(position: Position, *, last_move: MoveMarks | None = None,
             perspective: int | None = None, names: Sequence[str] | None = None,
             deadline: str | None = None, caption: str | None = None,
-            before: Position | None = None, size: int = 700) -> tuple[Image.Image, Layout]:
+            before: Position | None = None, size: int = 700,
+            result: str | None = None) -> tuple[Image.Image, Layout]:
     """The RGB image of a position (see :func:`render.draw_board`) and its layout."""
     v = position.variant
     n = position.seat_count
@@ -321,7 +322,7 @@ def compose(position: Position, *, last_move: MoveMarks | None = None,
         if huff is not None and huff not in pieces:
             _paste_centred(img, mark("removed", round(_diameter(spec, lay) * 1.08)),
                            lay.centre(huff))
-    _header(img, lay, spec, position, looks, names, deadline, caption)
+    _header(img, lay, spec, position, looks, names, deadline, caption, result)
     return img, lay
 
 
@@ -395,14 +396,18 @@ def to_palette(img: Image.Image, position: Position, size: int) -> Image.Image:
 def draw_board(position: Position, *, last_move: MoveMarks | None = None,
                perspective: int | None = None, names: Sequence[str] | None = None,
                deadline: str | None = None, caption: str | None = None,
-               before: Position | None = None, size: int = 700) -> RenderedBoard:
-    """Draw ``position`` as a palette PNG; see the package docstring."""
+               before: Position | None = None, size: int = 700,
+               result: str | None = None) -> RenderedBoard:
+    """Draw ``position`` as a palette PNG; see the package docstring. ``result``: how the
+    match ended, in words, when something outside the rules ended it (a resignation, a
+    timeout, an agreed draw); it replaces the "to move" status line and the turn mark."""
     img, lay = compose(position, last_move=last_move, perspective=perspective, names=names,
-                       deadline=deadline, caption=caption, before=before, size=size)
+                       deadline=deadline, caption=caption, before=before, size=size,
+                       result=result)
     buf = io.BytesIO()
     to_palette(img, position, size).save(buf, "PNG", compress_level=PNG_LEVEL)
     alt = describe(position, last_move=last_move, perspective=lay_seat(lay, position),
-                   names=names, deadline=deadline, caption=caption)
+                   names=names, deadline=deadline, caption=caption, result=result)
     return RenderedBoard(buf.getvalue(), alt, lay.width, lay.height, lay)
 
 

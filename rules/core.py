@@ -63,6 +63,36 @@ class UnknownVariantError(ValueError):
 # --------------------------------------------------------------------------- outcome
 
 
+REASONS: dict[str, str] = {
+    "checkmate": "checkmate",
+    "stalemate": "stalemate, no legal move",
+    "perpetual-check": "perpetual check",
+    "repetition": "repetition",
+    "move-limit": "move limit reached",
+    "no-moves": "opponent cannot move",
+    "no-pieces": "opponent out of pieces",
+    "all-removed": "all stones removed",
+    "no-chains": "no chain can be formed",
+    "three-kings": "three kings could not win in 13 moves",
+    "last-player": "last player left",
+    "both-teams-out": "both teams out",
+    # ends decided outside the rules (the match service)
+    "resignation": "opponent resigned",
+    "timeout": "opponent ran out of time",
+    "agreement": "agreed",
+}
+"""Every ``Outcome.reason`` key (the games' and the service's) in words for people."""
+
+
+def reason_text(reason: str) -> str:
+    """An outcome reason in words, for messages and images; unknown keys lose their dashes.
+
+    >>> reason_text("no-pieces"), reason_text("timeout"), reason_text("aborted: no move")
+    ('opponent out of pieces', 'opponent ran out of time', 'aborted: no move')
+    """
+    return REASONS.get(reason, reason.replace("-", " "))
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """How a game ended.
@@ -105,6 +135,11 @@ class Outcome:
     @property
     def is_draw(self) -> bool:
         return not self.winners
+
+    @property
+    def reason_text(self) -> str:
+        """The reason in words (:func:`reason_text`): ``'opponent cannot move'``."""
+        return reason_text(self.reason)
 
 
 # --------------------------------------------------------------------------- board views

@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def decisive_xiangqi_game() -> tuple[list[str], int, str]:
-    """A seeded random xiangqi game that ends with a winner: moves, winning seat, reason."""
+    """A seeded random xiangqi game that ends with a winner: moves, winning seat, reason
+    in words."""
     v = rules.variant("xiangqi")
     for seed in range(60):
         moves = finishing_game("xiangqi", {}, seed)
@@ -33,7 +34,7 @@ def decisive_xiangqi_game() -> tuple[list[str], int, str]:
         outcome = p.outcome()
         if outcome is not None and outcome.winners:
             (winner,) = outcome.winners
-            return moves, winner, outcome.reason
+            return moves, winner, outcome.reason_text
     raise AssertionError("no decisive game among the seeds")
 
 
@@ -117,7 +118,7 @@ as alice
     assert "! say who you are first: as NAME" in out
     assert "! which match? add #<number> (see /games)" in out
     assert "! there is no game called 'chess'" in out
-    assert "! it is not your turn: Red to move" in out
+    assert "! it is not your turn: alice (Red) to move" in out
     assert "! unknown command '/frobnicate'" in out
     assert "h3xh10 (C2+7)" in out.split("> /moves h3")[1].splitlines()[1].split(", ")[0]
     assert "* #1: alice offers a draw" in out and "* #1: bob declined the draw" in out

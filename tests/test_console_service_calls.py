@@ -40,7 +40,7 @@ as bob
 /leaderboard xiangqi
 """)
     assert "* #1: alice played h3-e3 (C2.5) - bob to move" in out
-    assert "! the note '(C2.5)' does not match h8-e8: it is h8-e8 (C8.5)" in out
+    assert "'(C2.5)' after it is not its note: it is written h8-e8 (C8.5)" in out
     assert "* #1: bob played h8-e8 (C8.5) - alice to move" in out
     board = dict(re.findall(r"^\s+\d\. (\w+)\s+(-?\d+\.\d)", out, re.MULTILINE))
     assert set(board) == {"alice", "bob"}
@@ -58,7 +58,8 @@ async def test_boards_name_the_players(tmp_path: Path) -> None:
     class Recording:
         def render(self, position: Position, *, last_move: MoveMarks | None = None,
                    perspective: int | None = None,
-                   names: Sequence[str] | None = None) -> Recording.Drawn:
+                   names: Sequence[str] | None = None,
+                   result: str | None = None) -> Recording.Drawn:
             seen.append(names)
             return Recording.Drawn()
 
@@ -88,6 +89,6 @@ async def test_every_command_runs_the_deadline_sweep_first() -> None:
     mark = len(out.getvalue())
     await console.handle("/board")
     text = out.getvalue()[mark:]
-    assert text.startswith("* #1 is over: bob won (timeout)")
+    assert text.startswith("* #1 is over: bob won (opponent ran out of time)")
     m = await console.service.get_match(1)
     assert m.is_over and m.result is not None and m.result.winners == (user_id("bob"),)

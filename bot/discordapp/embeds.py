@@ -100,7 +100,7 @@ def board_embed(m: MatchView, *, headline: str | None = None,
     e.add_field(name="Players", value=seat_lines(m), inline=True)
     status: str
     if m.is_over:
-        status = f"Over: {m.result.reason if m.result else m.status.value}"
+        status = f"Over: {m.result.reason_text if m.result else m.status.value}"
     elif m.to_move:
         status = f"{mentions(m.to_move)} to move, {relative(m.deadline)}"
     else:
@@ -128,9 +128,13 @@ def challenge_text(m: MatchView, by: int, to: Sequence[int]) -> str:
 def result_text(m: MatchView, result: ResultView | None, reason: str) -> str:
     if result is None:
         return f"Match {m.id} ({m.game_name}) ended: {reason}."
+    if not result.winners and len(result.ranking) > 1:
+        places = "; ".join(f"{i + 1}. {mentions(g)}" for i, g in enumerate(result.ranking))
+        return (f"Match {m.id} ({m.game_name}) ended with no single winner — "
+                f"{places} ({result.reason_text}).")
     if not result.winners:
-        return f"Match {m.id} ({m.game_name}) is a **draw** ({result.reason})."
-    return f"{mentions(result.winners)} won match {m.id} ({m.game_name}) — {result.reason}."
+        return f"Match {m.id} ({m.game_name}) is a **draw** ({result.reason_text})."
+    return f"{mentions(result.winners)} won match {m.id} ({m.game_name}) — {result.reason_text}."
 
 
 def games_embed(user_id: int, matches: Sequence[MatchView]) -> discord.Embed:

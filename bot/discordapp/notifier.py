@@ -182,15 +182,15 @@ class DiscordNotifier:
             await self.post(m, f"{embeds.mention(event.by)} {event.reason} the "
                                f"{m.game_name} challenge (match {m.id}).")
         elif isinstance(event, ev.TurnStarted):
-            await self.turn(m, event.users, event.last_move, event.by)
+            await self.turn(m, event.users, event.last_move, event.by,
+                            lapsed=event.draw_lapsed_by)
         elif isinstance(event, ev.DeadlineReminder):
             ping, dm = await self.split_by_preference(event.users)
             text = (f"⏰ {embeds.mentions(event.users)}: it's your move in {m.game_name} "
                     f"(match {m.id}); time runs out {embeds.relative(m.deadline)}.")
             await self.post(m, text, ping=ping, dm=dm)
         elif isinstance(event, ev.PlayerOut):
-            what = "resigned" if event.reason == "resignation" else "ran out of time"
-            await self.post(m, f"{embeds.mention(event.user_id)} {what} and is out; "
+            await self.post(m, f"{embeds.mention(event.user_id)} {event.what} and is out; "
                                "the game goes on.")
         elif isinstance(event, ev.DrawOffered):
             others = [u for u in m.players() if u != event.by]
@@ -219,7 +219,7 @@ class DiscordNotifier:
                         view=match_buttons(m.id, m.ply, actions))
 
     async def turn(self, m: MatchView, users: Sequence[int], last_move: str | None,
-                   by: int | None = None) -> None:
+                   by: int | None = None, *, lapsed: int | None = None) -> None:
         if m.ply == 0 and last_move is None:
             m = await self.ensure_thread(m)
         board = await self.board_attachment(m)
@@ -232,6 +232,8 @@ class DiscordNotifier:
             played = f"{headline} — "
         content = (f"{played}{embeds.mentions(users)}, your move "
                    f"({embeds.relative(m.deadline)}).") if users else played.rstrip(" —")
+        if lapsed is not None:
+            content += f" ({embeds.mention(lapsed)}'s draw offer lapsed with this move.)"
         extra: dict[str, Any] = {"file": board} if board is not None else {}
         await self.post(m, content, ping=ping, dm=dm,
                         dm_note=f"Your move in {m.game_name} (match {m.id}).",

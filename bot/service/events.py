@@ -40,12 +40,14 @@ class ChallengeClosed:
 class TurnStarted:
     """The match started or a move was played: ``users`` must move now (deadline on the
     match). ``last_move`` is the display of the move just played (None at the start) and
-    ``by`` who played it."""
+    ``by`` who played it. ``draw_lapsed_by``: the player whose draw offer this move let
+    lapse (an offer lapses when an opponent moves instead of answering it)."""
 
     match: MatchView
     users: tuple[int, ...]
     last_move: str | None
     by: int | None = None
+    draw_lapsed_by: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,11 +59,21 @@ class DeadlineReminder:
 
 @dataclass(frozen=True, slots=True)
 class PlayerOut:
-    """A player of a 4-player game resigned or ran out of time; the game goes on."""
+    """A player of a 4-player game is out and the game goes on: he resigned, ran out of
+    time, or the game put him out (no stones left, or no legal move at his turn)."""
 
     match: MatchView
     user_id: int
-    reason: str  # "resignation" | "timeout"
+    reason: str  # "resignation" | "timeout" | "no-pieces" | "no-moves"
+
+    @property
+    def what(self) -> str:
+        """What happened, to follow the player's name: ``'ran out of time'``."""
+        return OUT_REASONS.get(self.reason, self.reason.replace("-", " "))
+
+
+OUT_REASONS = {"resignation": "resigned", "timeout": "ran out of time",
+               "no-pieces": "has no stones left", "no-moves": "cannot move"}
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,8 @@ import rules
 from bot.service.records import SPECIAL_PREFIX, MatchRecord, RecordEntry
 from rules import Outcome
 
-Exporter = Callable[[MatchRecord, Sequence[RecordEntry]], tuple[str, str]]
+Exporter = Callable[[MatchRecord, Sequence[RecordEntry], Sequence[str] | None],
+                    tuple[str, str]]
 
 
 def _outcome(rec: MatchRecord) -> Outcome | None:
@@ -22,15 +23,22 @@ def _outcome(rec: MatchRecord) -> Outcome | None:
                    tuple(frozenset(g) for g in rec.result.ranking), rec.result.reason)
 
 
-def _players(rec: MatchRecord) -> dict[int, str]:
-    return {s.seat: f"user {s.user_id}" for s in rec.seats if s.seat is not None}
+def _players(rec: MatchRecord, names: Sequence[str] | None) -> dict[int, str]:
+    """Each seat's player: his display name when known, else ``user <id>``."""
+    out = {s.seat: f"user {s.user_id}" for s in rec.seats if s.seat is not None}
+    v = rules.variant(rec.game)
+    for seat, name in enumerate(names or ()):
+        if seat in out and name and name != v.seat_name(seat, rec.seat_count):
+            out[seat] = name.replace('"', "'")
+    return out
 
 
-def _xiangqi(rec: MatchRecord, entries: Sequence[RecordEntry]) -> tuple[str, str]:
+def _xiangqi(rec: MatchRecord, entries: Sequence[RecordEntry],
+             seat_names: Sequence[str] | None) -> tuple[str, str]:
     module: Any = importlib.import_module("rules.xiangqi")
     v = rules.variant("xiangqi")
     p = v.from_text(rec.start_text)
-    names = _players(rec)
+    names = _players(rec, seat_names)
     outcome = _outcome(rec)
     result = "*"
     if outcome is not None:
@@ -56,9 +64,10 @@ def _xiangqi(rec: MatchRecord, entries: Sequence[RecordEntry]) -> tuple[str, str
     return "wxf", "\n".join(lines) + "\n"
 
 
-def _damas(rec: MatchRecord, entries: Sequence[RecordEntry]) -> tuple[str, str]:
+def _damas(rec: MatchRecord, entries: Sequence[RecordEntry],
+           seat_names: Sequence[str] | None) -> tuple[str, str]:
     module: Any = importlib.import_module("rules.damas")
-    names = _players(rec)
+    names = _players(rec, seat_names)
     moves = [e.text for e in entries if not e.text.startswith(SPECIAL_PREFIX)]
     text: str = module.export_pdn(
         moves, outcome=_outcome(rec), start=rec.start_text,
@@ -71,8 +80,9 @@ def _damas(rec: MatchRecord, entries: Sequence[RecordEntry]) -> tuple[str, str]:
 EXPORTERS: dict[str, Exporter] = {"xiangqi": _xiangqi, "damas": _damas}
 
 
-def export_record(rec: MatchRecord, entries: Sequence[RecordEntry]
-                  ) -> tuple[str, str] | None:
-    """``(format, text)`` for games with a standard format, else None."""
+def export_record(rec: MatchRecord, entries: Sequence[RecordEntry],
+                  names: Sequence[str] | None = None) -> tuple[str, str] | None:
+    """``(format, text)`` for games with a standard format, else None. ``names``: the
+    players' display names by seat (the headers say ``user <id>`` without them)."""
     exporter = EXPORTERS.get(rec.game)
-    return exporter(rec, entries) if exporter is not None else None
+    return exporter(rec, entries, names) if exporter is not None else None

@@ -112,10 +112,12 @@ class DrawnBoard(Protocol):
 class BoardRenderer(Protocol):
     def render(self, position: Position, *, last_move: MoveMarks | None = None,
                perspective: int | None = None,
-               names: Sequence[str] | None = None) -> DrawnBoard:
+               names: Sequence[str] | None = None, result: str | None = None) -> DrawnBoard:
         """A PNG of ``position`` seen from seat ``perspective`` (None: the seat to move),
         with ``last_move`` highlighted, and its alt text. ``names``: display names by seat
-        (None: the game's seat names)."""
+        (None: the game's seat names). ``result``: how the match ended, in words, when it
+        is over (it replaces the "to move" status: a resigned position has a side to
+        move)."""
         ...
 
 

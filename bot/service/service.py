@@ -83,6 +83,7 @@ from bot.service.views import (
     UserPrefs,
 )
 from rules import MoveMarks, NotationError, Outcome, Position, RulesError, Variant
+from rules.core import Point, reason_text
 from rules.notation import normalize
 
 log = logging.getLogger(__name__)
@@ -398,14 +399,14 @@ class MatchService:
             raise NotAPlayer(f"you are not playing in match #{rec.id}")
         return seat
 
-    @staticmethod
-    def _require_active(rec: MatchRecord) -> None:
+    def _require_active(self, rec: MatchRecord) -> None:
         if rec.status is MatchStatus.BROKEN:
             raise MatchBroken(rec.broken or f"match #{rec.id} is broken")
         if rec.status.is_waiting:
             raise MatchNotStarted(f"match #{rec.id} has not started yet")
         if rec.status is not MatchStatus.ACTIVE:
-            raise MatchOver(f"match #{rec.id} is over ({rec.status.value})")
+            raise MatchOver(f"match #{rec.id} is over: "
+                            f"{self._result_line(rec, self._seat_names(rec))}")
 
     def _coerce_options(self, v: Variant, given: Mapping[str, object] | None
                         ) -> dict[str, object]:
@@ -753,8 +754,8 @@ class MatchService:
                              "appears when the other player has submitted too")
         if me.seat not in p.to_move:
             if p.to_move:
-                names = " and ".join(v.seat_name(s, p.seat_count) for s in sorted(p.to_move))
-                raise NotYourTurn(f"it is not your turn: {names} to move")
+                raise NotYourTurn(f"it is not your turn: {self._who(rec, p.to_move)} to "
+                                  "move")
             raise NotYourTurn("nobody is to move")
         if setup and not in_setup:
             raise NotAllowed("this match is not in its setup phase")
@@ -801,7 +802,12 @@ class MatchService:
             if not _in_setup(new):
                 await self._notify(TurnStarted(view, view.to_move, None))
         else:
-            await self._notify(TurnStarted(view, view.to_move, display, user))
+            lapsed = rec.draw_offer.by if rec.draw_offer and rec.draw_offer.by != user \
+                else None
+            await self._notify(TurnStarted(view, view.to_move, display, user, lapsed))
+            taken = (*marks.captured, *marks.removed) if marks else ()
+            for event in self._put_out(rec, saved, p, taken):
+                await self._notify(event)
         return MoveResult(view, canonical if not in_setup else "setup", display,
                           outcome is not None, result)
 
@@ -827,9 +833,29 @@ class MatchService:
             if _squash(display) == _squash(text) or (
                     shown_note is not None and _squash(shown_note) == _squash(note)):
                 return move
-            raise NotationError(f"the note {note!r} does not match {canonical}: it is "
-                                f"{display}", text=text)
+            written = display if display != canonical else f"{canonical}, with no note"
+            raise NotationError(f"{text.strip()!r} is not one move: {canonical} is, but "
+                                f"{note!r} after it is not its note: it is written "
+                                f"{written}", text=text)
         raise first_error
+
+    def _put_out(self, before: MatchRecord, after: MatchRecord, p: Position,
+                 captured: Iterable[Point] = ()) -> list[PlayerOut]:
+        """A PlayerOut for each seat the game itself put out between ``before`` (position
+        ``p``) and ``after`` (``captured``: the points the move took), so nobody is skipped
+        without being told why: "no-pieces" when the move took his last stones, else
+        "no-moves" (he could not move; in Querni-like slow ends his stones go too)."""
+        was_out = {s.user_id for s in before.seats if s.out}
+        view = self._view(after)
+        taken = set(captured)
+        out = []
+        for s in sorted(after.seats, key=lambda s: s.seat or 0):
+            if not s.out or s.user_id in was_out:
+                continue
+            had = {pt for pt, pc in p.pieces().items() if pc.seat == s.seat}
+            out.append(PlayerOut(view, s.user_id,
+                                 "no-pieces" if had and had <= taken else "no-moves"))
+        return out
 
     @staticmethod
     def _sync_out(rec: MatchRecord, p: Position) -> tuple[SeatRecord, ...]:
@@ -929,7 +955,9 @@ class MatchService:
                                         to_move=tuple(sorted(new.to_move)),
                                         seats=self._sync_out(after, new))
             if outcome is not None:
-                after, ratings = self._finish(after, outcome)
+                # The game calls any leaving "resignation"; a timeout stays a timeout.
+                after, ratings = self._finish(
+                    after, outcome, reason if outcome.reason == "resignation" else None)
             else:
                 deadline, remind = self._deadline(now, rec.days_per_move)
                 after = dataclasses.replace(after, deadline=deadline, remind_at=remind)
@@ -939,11 +967,13 @@ class MatchService:
         view = self._view(saved)
         events: list[Event] = []
         if outcome is not None:
-            events.append(MatchEnded(view, view.result, reason if isinstance(r, Outcome)
-                                     else outcome.reason,
+            events.append(MatchEnded(view, view.result,
+                                     view.result.reason if view.result else reason,
                                      await self._rating_updates(saved, ratings)))
         else:
             events.append(PlayerOut(view, user, reason))
+            if new is not None:
+                events += self._put_out(dataclasses.replace(rec, seats=seats), saved, p)
             events.append(TurnStarted(view, view.to_move, None))
         for event in events:
             await self._notify(event)
@@ -1047,11 +1077,38 @@ class MatchService:
         state = await self._state(rec)
         renderer = self.renderer
         names = self._seat_names(rec)
+        extra = {}
+        if not rec.status.is_live:
+            extra["result"] = self._result_line(rec, names)
         drawn = await asyncio.to_thread(renderer.render, state.position,
                                         last_move=state.last_marks, perspective=perspective,
-                                        names=names)
+                                        names=names, **extra)
         alt = str(getattr(drawn, "alt_text", "") or "") or self.describe(rec, state.position)
         return BoardImage(bytes(drawn.png), alt)
+
+    def _result_line(self, rec: MatchRecord, names: Sequence[str] | None) -> str:
+        """How an over match ended, for its board image: ``'Black (bob) wins: opponent
+        resigned'``, ``'Draw: agreed'``, ``'Aborted: no move in time'``."""
+        v = self._variant(rec.game)
+
+        def label(seats: Iterable[int]) -> str:
+            out = []
+            for seat in sorted(seats):
+                colour = v.seat_name(seat, rec.seat_count)
+                name = names[seat] if names and seat < len(names) else colour
+                out.append(f"{colour} ({name})" if name and name != colour else colour)
+            return " and ".join(out)
+        r = rec.result
+        if r is None:
+            return rec.status.value.capitalize()
+        said = reason_text(r.reason)
+        if r.winners:
+            return f"{label(r.winners)} win{'s' if len(r.winners) == 1 else ''}: {said}"
+        if len(r.ranking) > 1:
+            return f"No single winner, first: {label(r.ranking[0])}: {said}"
+        if r.ranking:
+            return f"Draw: {said}"
+        return said[:1].upper() + said[1:]
 
     def _seat_names(self, rec: MatchRecord) -> list[str] | None:
         """Display names by seat through the injected resolver (None without one)."""
@@ -1070,13 +1127,39 @@ class MatchService:
             out.append(name)
         return out
 
+    def _who(self, rec: MatchRecord | MatchView, seats: Iterable[int]) -> str:
+        """``'alice (Red)'`` per seat (the seat name alone without a name resolver),
+        joined with "and": who a message is about, as people know them."""
+        v = self._variant(rec.game)
+        users = {s.seat: s.user_id for s in rec.seats if s.seat is not None}
+        out = []
+        for seat in sorted(seats):
+            colour = v.seat_name(seat, rec.seat_count)
+            user = users.get(seat)
+            name = ""
+            if self.names is not None and user is not None:
+                try:
+                    name = self.names(rec.guild_id, user) or ""
+                except Exception:  # a name is decoration: never fail a message for it
+                    log.exception("name lookup failed for user %s", user)
+            out.append(f"{name} ({colour})" if name and name != colour else colour)
+        return " and ".join(out)
+
     def describe(self, rec: MatchRecord | MatchView, p: Position) -> str:
-        """A one-line description of the position (alt text)."""
+        """A one-line description of the position (alt text): whose move it is (with the
+        players' names when known), or how the match ended, even when the rules did not
+        end it (a resignation, a timeout, an agreed draw)."""
         v = p.variant
-        movers = " and ".join(v.seat_name(s, p.seat_count) for s in sorted(p.to_move))
+        movers = self._who(rec, p.to_move) if p.to_move else ""
         state = f"{movers} to move" if movers else "game over"
+        if not rec.status.is_live:
+            state = "game over" + (f" ({rec.result.reason_text})"
+                                   if isinstance(rec.result, ResultView)
+                                   else f" ({reason_text(rec.result.reason)})"
+                                   if rec.result is not None else f" ({rec.status.value})")
         last = f"; last move {rec.last_move}" if rec.last_move else ""
-        return f"{v.name}, match #{rec.id}, move {rec.ply}: {state}{last}"
+        moves = f"{rec.ply} move{'' if rec.ply == 1 else 's'}"
+        return f"{v.name}, match #{rec.id}, after {moves}: {state}{last}"
 
     async def games_of(self, guild_id: int | None, user: int) -> list[MatchView]:
         """The user's live matches (challenges, lobbies, games): the ones waiting on him
@@ -1107,10 +1190,11 @@ class MatchService:
         except MatchBroken:
             shown = tuple((e.ply, e.user_id, e.text, e.text) for e in entries)
             return HistoryView(self._view(rec), shown, "tablero",
-                               self._tablero_export(rec, [e.text for e in entries]))
+                               self._tablero_export(rec, [(e.text, False)
+                                                          for e in entries]))
         fmt, export = "tablero", ""
         try:
-            found = export_record(rec, entries)
+            found = export_record(rec, entries, self._seat_names(rec))
         except Exception:  # an exporter bug must not hide the record
             log.exception("export failed for match %s", rec.id)
             found = None
@@ -1121,7 +1205,9 @@ class MatchService:
             shown_entries = tuple((ply, user, "setup", "setup submitted")
                                   for ply, user, _, _ in shown_entries)
         if not export:
-            export = self._tablero_export(rec, [c for _, _, c, _ in shown_entries])
+            export = self._tablero_export(
+                rec, [(d, True) if c.startswith(SPECIAL_PREFIX) else (c, False)
+                      for _, _, c, d in shown_entries])
         return HistoryView(self._view(rec), shown_entries, fmt, export)
 
     async def record(self, match_id: int) -> GameRecord:
@@ -1140,13 +1226,37 @@ class MatchService:
         return GameRecord(self._view(rec), replay.start.variant, rec.options, rec.start_text,
                           replay.start, plies)
 
-    def _tablero_export(self, rec: MatchRecord, moves: Sequence[str]) -> str:
+    def _tablero_export(self, rec: MatchRecord, moves: Sequence[tuple[str, bool]]) -> str:
+        """Tablero's own record: headers (the players by seat, the result in words), then
+        the plies; what is not a move (a resignation, a timeout, an agreed draw) is a
+        ``{comment}``."""
         head = [f'[Game "{rec.game}"]', f'[Rules "{rec.rules_version}"]',
                 f"[Options '{json.dumps(dict(rec.options), sort_keys=True)}']",
                 f'[Start "{rec.start_text}"]', f'[Match "{rec.id}"]']
+        try:
+            v: Variant | None = self._variant(rec.game)
+        except InvalidOption:
+            v = None
+        names = self._seat_names(rec) if v is not None else None
+        for seat in range(rec.seat_count):
+            user = rec.user_at(seat)
+            if v is None or user is None:
+                continue
+            colour = v.seat_name(seat, rec.seat_count)
+            name = names[seat] if names and names[seat] != colour else f"user {user}"
+            head.append(f'[{colour} "{name.replace(chr(34), chr(39))}"]')
         if rec.result is not None:
-            head.append(f'[Result "{rec.result.reason}"]')
-        body = " ".join(f"{i + 1}. {m}" for i, m in enumerate(moves))
+            if v is not None and rec.result.winners:
+                who = " and ".join(v.seat_name(s, rec.seat_count)
+                                   for s in rec.result.winners)
+                said = f"{who} won: {reason_text(rec.result.reason)}"
+            elif rec.result.ranking:
+                said = f"draw: {reason_text(rec.result.reason)}"
+            else:
+                said = reason_text(rec.result.reason)
+            head.append(f'[Result "{said}"]')
+        body = " ".join(f"{i + 1}. {{{text}}}" if comment else f"{i + 1}. {text}"
+                        for i, (text, comment) in enumerate(moves))
         return "\n".join(head) + "\n\n" + body + "\n"
 
     # ------------------------------------------------------------------ ratings

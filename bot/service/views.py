@@ -9,6 +9,7 @@ from datetime import datetime
 
 from bot.service.records import MatchStatus
 from rules import Position, Variant
+from rules.core import reason_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +27,16 @@ class ResultView:
 
     winners: tuple[int, ...]
     ranking: tuple[tuple[int, ...], ...]
-    reason: str
+    reason: str  # the key: "checkmate", "no-pieces", "timeout", "agreement", ...
+
+    @property
+    def reason_text(self) -> str:
+        """The reason in words for people (``rules.core.reason_text``).
+
+        >>> ResultView((1,), ((1,), (2,)), "no-pieces").reason_text
+        'opponent out of pieces'
+        """
+        return reason_text(self.reason)
 
 
 @dataclass(frozen=True, slots=True)

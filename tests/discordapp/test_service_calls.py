@@ -76,7 +76,7 @@ async def test_a_move_copied_from_a_post_with_its_note(world: World) -> None:
     shown = v.display_move(p, v.parse_move(p, "h8-e8"))
     wrong = reply(await w.bob.slash(thread, "move", move="h8-e8 (C2.5)"))
     assert wrong.ephemeral
-    assert f"the note '(C2.5)' does not match h8-e8: it is {shown}" in wrong.content
+    assert f"'(C2.5)' after it is not its note: it is written {shown}" in wrong.content
     assert (await w.service.get_match(match.id)).ply == 1
 
 

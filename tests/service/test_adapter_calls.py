@@ -188,8 +188,9 @@ async def test_moves_copied_with_their_note_are_accepted(service: MatchService) 
     assert shown.startswith("b1-c3 (H")
     with pytest.raises(NotationError) as err:
         await service.move(m.id, ALICE, "b1-c3 (C8.4)")
-    assert err.value.message == f"the note '(C8.4)' does not match b1-c3: it is {shown}"
-    with pytest.raises(NotationError, match="the note 'please' does not match b1-c3"):
+    assert err.value.message == ("'b1-c3 (C8.4)' is not one move: b1-c3 is, but '(C8.4)' "
+                                 f"after it is not its note: it is written {shown}")
+    with pytest.raises(NotationError, match="'please' after it is not its note"):
         await service.move(m.id, ALICE, "b1-c3 please")
     with pytest.raises(rules.IllegalMoveError):  # the move itself is read and refused
         await service.move(m.id, ALICE, "h1-h5 (R9+4)")
@@ -240,7 +241,7 @@ def test_a_crowning_damas_move_with_its_note() -> None:
                     seen += 1
                     assert MatchService._parse_typed(v, p, shown) == mv
                     wrong = shown.replace("crowned", "").strip() + " promoted"
-                    with pytest.raises(NotationError, match="does not match"):
+                    with pytest.raises(NotationError, match="is not its note"):
                         MatchService._parse_typed(v, p, wrong)
             p = p.play(rng.choice(legal))
         if seen >= 3:
@@ -259,7 +260,8 @@ class NamedRenderer:
 
     def render(self, position: Position, *, last_move: MoveMarks | None = None,
                perspective: int | None = None,
-               names: Sequence[str] | None = None) -> NamedRenderer.Drawn:
+               names: Sequence[str] | None = None,
+               result: str | None = None) -> NamedRenderer.Drawn:
         self.names.append(names)
         return NamedRenderer.Drawn(b"png", f"alt for {', '.join(names or ())}")
 
