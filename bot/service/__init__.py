@@ -3,6 +3,21 @@
 No discord, storage or render import (import-linter enforces it): the service declares the
 Protocols it talks through and the adapters (console, Discord) wire implementations in.
 
+Files (``MatchService`` in ``service.py`` is put together from one mixin per group of
+use-cases; look for a change in the file named for its use-case):
+
+* ``core.py`` - ``ServiceCore``: the shared machinery (position cache, replays,
+  compare-and-set saves and retries, views, ratings updates, names of seats)
+* ``challenges.py`` - challenge, accept/join, decline, cancel, seating, attach_thread
+* ``play.py`` - move, submit_setup, suggest_moves, a move copied with its note
+* ``endings.py`` - resign, offer/accept/decline draws
+* ``deadlines.py`` - sweep (reminders, timeouts), verify_all
+* ``queries.py`` - get_match, position, board_image, describe, games_of, history,
+  record, leaderboard, stats, settings, preferences
+* ``errors.py``, ``events.py``, ``views.py``, ``records.py`` - the types it raises,
+  announces, returns and stores; ``ports.py`` - the Protocols; ``ratings.py`` -
+  ladders and openskill; ``exports.py`` - the text export of a record
+
 Construction::
 
     service = MatchService(repository, notifier, clock, renderer=None, rng=None,

@@ -1,0 +1,264 @@
+"""Challenges and lobbies: challenge, accept/join, decline, cancel, seating, the
+start of a match and attaching its thread."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+
+from bot.service.core import MAX_DAYS, MIN_DAYS, ServiceCore
+from bot.service.errors import InvalidOption, MatchOver, NotAllowed, NotAPlayer
+from bot.service.events import ChallengeClosed, ChallengeReceived, LobbyChanged, TurnStarted
+from bot.service.ratings import ladder_key
+from bot.service.records import MatchRecord, MatchStatus, SeatRecord
+from bot.service.views import MatchView
+from rules import RulesError, Variant
+
+
+def _json_ready(value: object) -> object:
+    if isinstance(value, tuple | list):
+        return [_json_ready(v) for v in value]
+    return value
+
+
+class ChallengesMixin(ServiceCore):
+    """Challenges and lobbies."""
+
+    async def challenge(self, guild_id: int, channel_id: int, challenger: int, game: str, *,
+                        opponents: Sequence[int] = (),
+                        options: Mapping[str, object] | None = None,
+                        days: int | None = None, rated: bool = True,
+                        seat: int | str | None = None) -> MatchView:
+        """Create a challenge (2 players: direct or open) or a lobby (4 players)."""
+        v = self._variant(game)
+        opts = self._coerce_options(v, options)
+        try:
+            start = v.start(**opts)
+        except (RulesError, ValueError, TypeError) as e:
+            raise InvalidOption(f"{v.name} cannot start with those options: {e}") from None
+        seat_count = start.seat_count
+        invited: list[int] = []
+        for o in opponents:
+            if isinstance(o, bool) or not isinstance(o, int):
+                raise InvalidOption("opponents must be users")
+            if o == challenger:
+                raise InvalidOption("you cannot challenge yourself")
+            if o not in invited:
+                invited.append(o)
+        if len(invited) > seat_count - 1:
+            raise InvalidOption(f"{v.name} seats {seat_count}: invite at most "
+                                f"{seat_count - 1} opponents")
+        settings = await self.get_guild_settings(guild_id)
+        if days is None:
+            days = settings.default_days
+        if isinstance(days, bool) or not isinstance(days, int) or \
+                not MIN_DAYS <= days <= MAX_DAYS:
+            raise InvalidOption(f"days per move must be a whole number from {MIN_DAYS} "
+                                f"to {MAX_DAYS}")
+        pref = self._seat_choice(v, seat_count, seat)
+        now = self.clock.now()
+        status = MatchStatus.OPEN if seat_count == 2 else MatchStatus.LOBBY
+        seats = [SeatRecord(challenger, seat=pref if seat_count > 2 else None,
+                            team=None, accepted=True)]
+        seats += [SeatRecord(u, accepted=False) for u in invited]
+        rec = MatchRecord(
+            id=0, guild_id=guild_id, channel_id=channel_id, thread_id=None, game=v.key,
+            ladder=ladder_key(v.key, seat_count),
+            rules_version=str(getattr(v, "rules_version", "1")),
+            options={k: _json_ready(o) for k, o in opts.items()}, start_text=start.to_text(),
+            seat_count=seat_count, status=status, challenger_id=challenger,
+            seats=tuple(seats), seat_pref=pref,
+            seating="chosen" if pref is not None else "random", ply=0,
+            position_text=start.to_text(), to_move=tuple(sorted(start.to_move)),
+            last_move=None, days_per_move=days, rated=bool(rated), deadline=None,
+            remind_at=None, draw_offer=None, result=None, broken=None, created_at=now,
+            updated_at=now)
+        rec = await self.repository.create_match(rec)
+        view = self._view(rec)
+        await self._notify(ChallengeReceived(view, challenger, tuple(invited)))
+        return view
+
+    def _coerce_options(self, v: Variant, given: Mapping[str, object] | None
+                        ) -> dict[str, object]:
+        chosen: dict[str, object] = {}
+        for raw_name, raw_value in (given or {}).items():
+            name = self._check_text(raw_name, "option name").strip().lower()
+            if name not in v.options:
+                allowed = ", ".join(v.options) or "none"
+                raise InvalidOption(f"{v.name} has no option {name!r} (options: {allowed})")
+            allowed_values = v.options[name]
+            if allowed_values:
+                wanted = str(raw_value).strip().lower()
+                match = [a for a in allowed_values if str(a).lower() == wanted]
+                if not match:
+                    choices = ", ".join(str(a) for a in allowed_values)
+                    raise InvalidOption(f"{name} cannot be {str(raw_value)[:40]!r} "
+                                        f"(choose from {choices})")
+                chosen[name] = match[0]
+            elif isinstance(raw_value, str):
+                text = self._check_text(raw_value, name).strip()
+                if name == "arrangement":
+                    raise InvalidOption("an arrangement is submitted with /setup")
+                chosen[name] = int(text) if text.lstrip("-").isdigit() and len(text) < 12 \
+                    else text
+            else:
+                chosen[name] = raw_value
+        # A random deal must replay: draw its seed now and store it with the options.
+        if "seed" in v.options and "seed" not in chosen and "arrangement" not in chosen \
+                and chosen.get("setup", "random") == "random":
+            chosen["seed"] = self.rng.randrange(2**31)
+        try:
+            return v.check_options(chosen)
+        except ValueError as e:
+            raise InvalidOption(str(e)) from None
+
+    @staticmethod
+    def _seat_choice(v: Variant, seat_count: int, seat: int | str | None) -> int | None:
+        if seat is None:
+            return None
+        if isinstance(seat, str):
+            text = seat.strip().lower()
+            if text in ("", "random", "any"):
+                return None
+            names = {v.seat_name(i, seat_count).lower(): i for i in range(seat_count)}
+            if text in names:
+                return names[text]
+            if text.isdigit() and len(text) < 3:
+                seat = int(text)
+            else:
+                raise InvalidOption(f"there is no seat {seat[:30]!r} "
+                                    f"(seats: {', '.join(names)}, or random)")
+        if isinstance(seat, bool) or not isinstance(seat, int) or \
+                not 0 <= seat < seat_count:
+            raise InvalidOption(f"there is no seat {seat!r} in this game")
+        return seat
+
+    def _seated(self, rec: MatchRecord) -> tuple[SeatRecord, ...]:
+        """Give every accepted participant a seat (challenge/lobby full)."""
+        taken = {s.seat for s in rec.seats if s.seat is not None}
+        free = [i for i in range(rec.seat_count) if i not in taken]
+        if rec.seat_count == 2:
+            users = [s.user_id for s in rec.seats if s.accepted]
+            challenger_seat = rec.seat_pref if rec.seat_pref is not None \
+                else self.rng.randrange(2)
+            other = next(u for u in users if u != rec.challenger_id)
+            return (SeatRecord(rec.challenger_id, challenger_seat),
+                    SeatRecord(other, 1 - challenger_seat))
+        if rec.seating == "random":
+            order = [s.user_id for s in rec.seats]
+            self.rng.shuffle(order)
+            return tuple(SeatRecord(u, i, self._team(rec, i)) for i, u in enumerate(order))
+        self.rng.shuffle(free)
+        out = []
+        for s in rec.seats:
+            seat = s.seat if s.seat is not None else free.pop()
+            out.append(SeatRecord(s.user_id, seat, self._team(rec, seat)))
+        return tuple(sorted(out, key=lambda s: s.seat or 0))
+
+    async def _start(self, rec: MatchRecord) -> MatchRecord:
+        now = self.clock.now()
+        deadline, remind = self._deadline(now, rec.days_per_move)
+        return dataclasses.replace(rec, status=MatchStatus.ACTIVE, seats=self._seated(rec),
+                                   deadline=deadline, remind_at=remind)
+
+    async def accept(self, match_id: int, user: int, seat: int | str | None = None
+                     ) -> MatchView:
+        """Accept a challenge (or join a lobby). The challenger cannot accept his own."""
+        return await self._retrying(match_id, lambda rec: self._accept(rec, user, seat))
+
+    async def join(self, match_id: int, user: int, seat: int | str | None = None
+                   ) -> MatchView:
+        """Join a lobby (or an open 2-player challenge); ``seat`` when seats are chosen."""
+        return await self._retrying(match_id, lambda rec: self._accept(rec, user, seat))
+
+    async def _accept(self, rec: MatchRecord, user: int, seat: int | str | None
+                      ) -> MatchView:
+        if not rec.status.is_waiting:
+            if rec.status is MatchStatus.ACTIVE:
+                raise NotAllowed(f"match #{rec.id} has already started")
+            raise MatchOver(f"match #{rec.id} is over ({rec.status.value})")
+        if user == rec.challenger_id:
+            raise NotAllowed("you cannot accept your own challenge")
+        current = rec.seat_of(user)
+        if current is not None and current.accepted:
+            raise NotAllowed(f"you are already in match #{rec.id}")
+        invited = [s for s in rec.seats if not s.accepted]
+        accepted = [s for s in rec.seats if s.accepted]
+        free_places = rec.seat_count - len(accepted) - len(invited)
+        if current is None and free_places <= 0:
+            raise NotAllowed(f"match #{rec.id} is for invited players only")
+        v = self._variant(rec.game)
+        choice = self._seat_choice(v, rec.seat_count, seat)
+        if choice is not None:
+            if rec.seat_count == 2 or rec.seating == "random":
+                raise NotAllowed("seats in this match are drawn at random")
+            if any(s.seat == choice for s in rec.seats):
+                raise NotAllowed(f"the {v.seat_name(choice, rec.seat_count)} seat is taken")
+        me = SeatRecord(user, choice if rec.seat_count > 2 else None, None, True)
+        seats = tuple(me if s.user_id == user else s for s in rec.seats)
+        if current is None:
+            seats += (me,)
+        after = dataclasses.replace(rec, seats=seats)
+        full = sum(1 for s in seats if s.accepted) == rec.seat_count
+        if full:
+            after = await self._start(after)
+        saved = await self._save(rec, after)
+        view = self._view(saved)
+        if full:
+            await self._notify(TurnStarted(view, view.to_move, None))
+        else:
+            await self._notify(LobbyChanged(view, user, True))
+        return view
+
+    async def decline(self, match_id: int, user: int) -> MatchView:
+        """An invited user says no: a 2-player challenge ends; a lobby frees his place."""
+        async def attempt(rec: MatchRecord) -> MatchView:
+            if not rec.status.is_waiting:
+                raise NotAllowed(f"match #{rec.id} is not waiting for an answer")
+            mine = rec.seat_of(user)
+            if mine is None or mine.accepted:
+                if user == rec.challenger_id:
+                    raise NotAllowed("that is your own challenge: use cancel")
+                raise NotAPlayer(f"you are not invited to match #{rec.id}")
+            if rec.seat_count == 2:
+                after = dataclasses.replace(rec, status=MatchStatus.DECLINED)
+                saved = await self._save(rec, after)
+                await self._notify(ChallengeClosed(self._view(saved), user, "declined"))
+            else:
+                after = dataclasses.replace(
+                    rec, seats=tuple(s for s in rec.seats if s.user_id != user))
+                saved = await self._save(rec, after)
+                await self._notify(LobbyChanged(self._view(saved), user, False))
+            return self._view(saved)
+        return await self._retrying(match_id, attempt)
+
+    async def cancel(self, match_id: int, user: int) -> MatchView:
+        """The challenger withdraws a challenge or lobby; a lobby member leaves it."""
+        async def attempt(rec: MatchRecord) -> MatchView:
+            if not rec.status.is_waiting:
+                raise NotAllowed(f"match #{rec.id} has started or ended; resign instead")
+            if user == rec.challenger_id:
+                saved = await self._save(rec, dataclasses.replace(
+                    rec, status=MatchStatus.CANCELLED))
+                await self._notify(ChallengeClosed(self._view(saved), user, "cancelled"))
+                return self._view(saved)
+            mine = rec.seat_of(user)
+            if mine is None:
+                raise NotAPlayer(f"you are not in match #{rec.id}")
+            if not mine.accepted:
+                raise NotAllowed("you were invited: decline instead")
+            saved = await self._save(rec, dataclasses.replace(
+                rec, seats=tuple(s for s in rec.seats if s.user_id != user)))
+            await self._notify(LobbyChanged(self._view(saved), user, False))
+            return self._view(saved)
+        return await self._retrying(match_id, attempt)
+
+    async def attach_thread(self, match_id: int, thread_id: int | None,
+                            channel_id: int | None = None) -> MatchView:
+        """Remember where the adapter posts about this match."""
+        async def attempt(rec: MatchRecord) -> MatchView:
+            after = dataclasses.replace(
+                rec, thread_id=thread_id,
+                channel_id=channel_id if channel_id is not None else rec.channel_id)
+            return self._view(await self._save(rec, after))
+        return await self._retrying(match_id, attempt)

@@ -1,0 +1,92 @@
+"""Periodic passes: the deadline sweep (reminders and timeouts) and ``verify_all``
+(replay every match, mark broken ones)."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from datetime import datetime
+
+from bot.service.core import RETRIES
+from bot.service.endings import EndingsMixin
+from bot.service.errors import Conflict, MatchBroken, ServiceError
+from bot.service.events import DeadlineReminder, Event, MatchEnded
+from bot.service.records import SPECIAL_PREFIX, MatchRecord, MatchStatus, ResultRecord
+
+log = logging.getLogger(__name__)
+
+
+class DeadlinesMixin(EndingsMixin):
+    """The deadline sweep and the replay check (a timeout leaves the match
+    like a resignation, hence ``EndingsMixin``)."""
+
+    async def sweep(self, now: datetime | None = None) -> list[Event]:
+        """Send due reminders and apply due timeouts; returns the events sent. Safe to call
+        at any time and after any downtime: it acts on what is stored."""
+        now = now or self.clock.now()
+        events: list[Event] = []
+        for rec in await self.repository.due_matches(now):
+            try:
+                events.extend(await self._sweep_one(rec.id, now))
+            except ServiceError as e:
+                log.warning("sweep skipped match %s: %s", rec.id, e.message)
+        return events
+
+    async def _sweep_one(self, match_id: int, now: datetime) -> list[Event]:
+        for _ in range(RETRIES):
+            rec = await self._record(match_id)
+            if rec.status is not MatchStatus.ACTIVE or rec.deadline is None:
+                return []
+            try:
+                if rec.deadline <= now:
+                    return await self._timeout(rec, now)
+                if rec.remind_at is not None and rec.remind_at <= now:
+                    saved = await self._save(rec, dataclasses.replace(rec, remind_at=None))
+                    settings = await self.get_guild_settings(rec.guild_id)
+                    if not settings.reminders:
+                        return []
+                    view = self._view(saved)
+                    event = DeadlineReminder(view, view.to_move, rec.deadline - now)
+                    await self._notify(event)
+                    return [event]
+                return []
+            except Conflict:
+                continue
+        return []
+
+    async def _timeout(self, rec: MatchRecord, now: datetime) -> list[Event]:
+        entries = await self.repository.load_entries(rec.id)
+        moves = sum(1 for e in entries if not e.text.startswith(SPECIAL_PREFIX))
+        late = [s for s in rec.to_move]
+        if moves < 2 or len(late) != 1:
+            saved = await self._save(rec, dataclasses.replace(
+                rec, status=MatchStatus.ABORTED, deadline=None, remind_at=None,
+                to_move=(), draw_offer=None,
+                result=ResultRecord((), (), "aborted: no move in time")))
+            view = self._view(saved)
+            event = MatchEnded(view, None, "aborted")
+            await self._notify(event)
+            return [event]
+        user = rec.user_at(late[0])
+        if user is None:
+            return []
+        _, events = await self._leave(rec, user, "timeout")
+        return events
+
+    async def verify_all(self) -> list[tuple[int, str]]:
+        """Replay every stored match that has a position and compare it with its cached
+        text; mismatches are marked broken. Returns ``(match id, problem)`` pairs."""
+        problems: list[tuple[int, str]] = []
+        for match_id in await self.repository.match_ids():
+            rec = await self.repository.load_match(match_id)
+            if rec is None or rec.status is MatchStatus.BROKEN:
+                if rec is not None:
+                    problems.append((rec.id, rec.broken or "broken"))
+                continue
+            entries = await self.repository.load_entries(rec.id)
+            try:
+                self._replay(rec, entries)
+            except MatchBroken as e:
+                problems.append((rec.id, e.message))
+                await self._mark_broken(rec, e.message)
+        return problems

@@ -1,0 +1,152 @@
+"""Ending a match by agreement or by leaving: resign and draw offers (offer, accept,
+decline)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from bot.service.core import ServiceCore, _Cached
+from bot.service.errors import NotAllowed
+from bot.service.events import DrawDeclined, DrawOffered, Event, MatchEnded, PlayerOut, TurnStarted
+from bot.service.records import SPECIAL_PREFIX, DrawOffer, MatchRecord, RecordEntry
+from bot.service.views import MatchView
+from rules import Outcome, Position
+
+
+class EndingsMixin(ServiceCore):
+    """Resigning and draw offers."""
+
+    async def resign(self, match_id: int, user: int) -> MatchView:
+        """Resign. Two players: the opponent wins. Four: the game's rules decide (the seat
+        is out and play goes on, or the game ends)."""
+        async def attempt(rec: MatchRecord) -> MatchView:
+            view, _ = await self._leave(rec, user, "resign")
+            return view
+        return await self._retrying(match_id, attempt)
+
+    async def _leave(self, rec: MatchRecord, user: int, how: str
+                     ) -> tuple[MatchView, list[Event]]:
+        self._require_active(rec)
+        me = self._require_player(rec, user)
+        assert me.seat is not None
+        if me.out:
+            raise NotAllowed("you are already out of this game")
+        state = await self._state(rec)
+        p = state.position
+        v = p.variant
+        now = self.clock.now()
+        r = v.resign(p, me.seat)
+        entry = RecordEntry(rec.ply, me.seat, f"{SPECIAL_PREFIX}{how} {me.seat}", user, now)
+        reason = "resignation" if how == "resign" else "timeout"
+        seats = tuple(dataclasses.replace(s, out=True) if s.user_id == user else s
+                      for s in rec.seats)
+        after = dataclasses.replace(rec, ply=rec.ply + 1, seats=seats, draw_offer=None,
+                                    last_move=None, last_move_by=None)
+        ratings = None
+        new: Position | None = None
+        outcome: Outcome | None = None
+        if isinstance(r, Outcome):
+            outcome = r
+            after, ratings = self._finish(after, r, reason)
+        else:
+            new = r
+            outcome = new.outcome()
+            after = dataclasses.replace(after, position_text=new.to_text(),
+                                        to_move=tuple(sorted(new.to_move)),
+                                        seats=self._sync_out(after, new))
+            if outcome is not None:
+                # The game calls any leaving "resignation"; a timeout stays a timeout.
+                after, ratings = self._finish(
+                    after, outcome, reason if outcome.reason == "resignation" else None)
+            else:
+                deadline, remind = self._deadline(now, rec.days_per_move)
+                after = dataclasses.replace(after, deadline=deadline, remind_at=remind)
+        saved = await self._save(rec, after, (entry,), ratings)
+        self._remember(rec.id, _Cached(saved.ply, saved.position_text,
+                                       new if new is not None else p, None))
+        view = self._view(saved)
+        events: list[Event] = []
+        if outcome is not None:
+            events.append(MatchEnded(view, view.result,
+                                     view.result.reason if view.result else reason,
+                                     await self._rating_updates(saved, ratings)))
+        else:
+            events.append(PlayerOut(view, user, reason))
+            if new is not None:
+                events += self._put_out(dataclasses.replace(rec, seats=seats), saved, p)
+            events.append(TurnStarted(view, view.to_move, None))
+        for event in events:
+            await self._notify(event)
+        return view, events
+
+    def _opponents_left(self, rec: MatchRecord, user: int) -> set[int]:
+        return {s.user_id for s in rec.seats
+                if s.seat is not None and not s.out and s.user_id != user}
+
+    async def offer_draw(self, match_id: int, user: int) -> MatchView:
+        """Offer a draw; if an opponent's offer is pending, this accepts it. The offer lapses
+        when an opponent moves."""
+        async def attempt(rec: MatchRecord) -> MatchView:
+            self._require_active(rec)
+            me = self._require_player(rec, user)
+            if me.out:
+                raise NotAllowed("you are out of this game")
+            if rec.draw_offer is not None:
+                if rec.draw_offer.by == user:
+                    raise NotAllowed("you have already offered a draw")
+                return await self._accept_draw(rec, user)
+            saved = await self._save(rec, dataclasses.replace(
+                rec, draw_offer=DrawOffer(user)))
+            view = self._view(saved)
+            await self._notify(DrawOffered(view, user))
+            return view
+        return await self._retrying(match_id, attempt)
+
+    async def accept_draw(self, match_id: int, user: int) -> MatchView:
+        """Agree to the pending offer; the match is drawn once every remaining opponent of
+        the offerer agreed."""
+        async def attempt(rec: MatchRecord) -> MatchView:
+            self._require_active(rec)
+            me = self._require_player(rec, user)
+            if me.out:
+                raise NotAllowed("you are out of this game")
+            return await self._accept_draw(rec, user)
+        return await self._retrying(match_id, attempt)
+
+    async def _accept_draw(self, rec: MatchRecord, user: int) -> MatchView:
+        offer = rec.draw_offer
+        if offer is None:
+            raise NotAllowed("there is no draw offer to accept")
+        if offer.by == user:
+            raise NotAllowed("you cannot accept your own draw offer")
+        agreed = tuple(sorted({*offer.accepted, user}))
+        if set(agreed) < self._opponents_left(rec, offer.by):
+            saved = await self._save(rec, dataclasses.replace(
+                rec, draw_offer=DrawOffer(offer.by, agreed)))
+            return self._view(saved)
+        now = self.clock.now()
+        outcome = Outcome.draw(seats=rec.seat_count, reason="agreement")
+        after = dataclasses.replace(rec, ply=rec.ply + 1)
+        after, ratings = self._finish(after, outcome)
+        entry = RecordEntry(rec.ply, None, f"{SPECIAL_PREFIX}draw", user, now)
+        saved = await self._save(rec, after, (entry,), ratings)
+        hit = self._cache.get(rec.id)
+        if hit is not None and hit.ply == rec.ply:
+            self._remember(rec.id, dataclasses.replace(hit, ply=saved.ply))
+        view = self._view(saved)
+        await self._notify(MatchEnded(view, view.result, "agreement",
+                                      await self._rating_updates(saved, ratings)))
+        return view
+
+    async def decline_draw(self, match_id: int, user: int) -> MatchView:
+        """Turn down the pending offer (the offerer may withdraw it the same way)."""
+        async def attempt(rec: MatchRecord) -> MatchView:
+            self._require_active(rec)
+            self._require_player(rec, user)
+            if rec.draw_offer is None:
+                raise NotAllowed("there is no draw offer to decline")
+            saved = await self._save(rec, dataclasses.replace(rec, draw_offer=None))
+            view = self._view(saved)
+            await self._notify(DrawDeclined(view, user))
+            return view
+        return await self._retrying(match_id, attempt)

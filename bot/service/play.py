@@ -1,0 +1,215 @@
+"""Playing: moves, Querni setups, move suggestions, and reading a move copied from the
+bot's posts together with its trailing note."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from bot.service.core import MAX_TEXT, ServiceCore, _Cached, _in_setup, _parse
+from bot.service.errors import Conflict, NotAllowed, NotYourTurn, ServiceError, StaleMove
+from bot.service.events import MatchEnded, SetupSubmitted, TurnStarted
+from bot.service.records import MatchRecord, RecordEntry
+from bot.service.views import MoveResult
+from rules import NotationError, Position, RulesError, Variant
+from rules.notation import normalize
+
+_NOTE_START = "("
+
+
+def _note_heads(text: str) -> list[str]:
+    """Shorter readings of a typed move that may carry a copied note: the text before its
+    first ``(``, then the text with trailing words dropped one at a time.
+
+    >>> _note_heads("b7-a8 (28-32) crowned"), _note_heads("b7-a8 crowned")
+    (['b7-a8'], ['b7-a8'])
+    """
+    heads: list[str] = []
+    stripped = text.strip()
+    if _NOTE_START in stripped:
+        head = stripped.split(_NOTE_START, 1)[0].strip()
+        if head:
+            heads.append(head)
+    words = stripped.split()
+    for n in range(len(words) - 1, 0, -1):
+        head = " ".join(words[:n])
+        if head not in heads and _NOTE_START not in head:
+            heads.append(head)
+    return heads
+
+
+def _squash(text: str) -> str:
+    return "".join(text.lower().split())
+
+
+class PlayMixin(ServiceCore):
+    """Moves, setups and move suggestions."""
+
+    async def move(self, match_id: int, user: int, text: str,
+                   expected_ply: int | None = None) -> MoveResult:
+        """Play ``text`` for ``user``. ``expected_ply``: the ply the user saw (a button, an
+        old board); if the match has moved on since, StaleMove."""
+        text = self._check_text(text, "move")
+        return await self._retrying(
+            match_id, lambda rec: self._move(rec, user, text, expected_ply, setup=False))
+
+    async def submit_setup(self, match_id: int, user: int, text: str) -> MoveResult:
+        """Submit a Querni ``choose`` arrangement (16 numbers in cell order). The display
+        hides it until both have submitted."""
+        text = self._check_text(text, "arrangement")
+        return await self._retrying(
+            match_id, lambda rec: self._move(rec, user, text, None, setup=True))
+
+    async def _move(self, rec: MatchRecord, user: int, text: str,
+                    expected_ply: int | None, *, setup: bool) -> MoveResult:
+        self._require_active(rec)
+        me = self._require_player(rec, user)
+        assert me.seat is not None
+        if expected_ply is not None and expected_ply != rec.ply:
+            raise StaleMove(f"the position changed: the match is at move {rec.ply}, "
+                            f"not {expected_ply}" + (f" (last: {rec.last_move})"
+                                                      if rec.last_move else ""))
+        if me.out:
+            raise NotAllowed("you are out of this game")
+        state = await self._state(rec)
+        p = state.position
+        v = p.variant
+        in_setup = _in_setup(p)
+        if in_setup and me.seat not in p.to_move:
+            raise NotAllowed("you have already submitted your arrangement; the board "
+                             "appears when the other player has submitted too")
+        if me.seat not in p.to_move:
+            if p.to_move:
+                raise NotYourTurn(f"it is not your turn: {self._who(rec, p.to_move)} to "
+                                  "move")
+            raise NotYourTurn("nobody is to move")
+        if setup and not in_setup:
+            raise NotAllowed("this match is not in its setup phase")
+        if in_setup and not setup:
+            raise NotAllowed("the match is in its setup phase: submit your arrangement")
+        move = _parse(v, p, me.seat, text) if in_setup else self._parse_typed(v, p, text)
+        canonical = v.format_move(p, move)
+        display = "setup submitted" if in_setup else v.display_move(p, move)
+        marks = None if in_setup else v.move_marks(p, move)
+        new = p.play(move)
+        now = self.clock.now()
+        outcome = new.outcome()
+        after = dataclasses.replace(
+            rec, ply=rec.ply + 1, position_text=new.to_text(),
+            to_move=tuple(sorted(new.to_move)), last_move=display, last_move_by=user,
+            draw_offer=rec.draw_offer if rec.draw_offer and rec.draw_offer.by == user
+            else None)
+        ratings = None
+        if outcome is not None:
+            after, ratings = self._finish(after, outcome)
+        else:
+            deadline, remind = self._deadline(now, rec.days_per_move)
+            after = dataclasses.replace(after, deadline=deadline, remind_at=remind,
+                                        seats=self._sync_out(after, new))
+        entry = RecordEntry(rec.ply, me.seat, canonical, user, now)
+        try:
+            saved = await self._save(rec, after, (entry,), ratings)
+        except Conflict:
+            fresh = await self.repository.load_match(rec.id)
+            if fresh is not None and fresh.ply != rec.ply:
+                raise StaleMove(
+                    "the position changed: another move landed first"
+                    + (f" ({fresh.last_move})" if fresh.last_move else "")
+                    + "; look at the board again") from None
+            raise
+        self._remember(rec.id, _Cached(saved.ply, saved.position_text, new, marks))
+        view = self._view(saved)
+        result = view.result
+        if outcome is not None:
+            await self._notify(MatchEnded(view, result, outcome.reason,
+                                          await self._rating_updates(saved, ratings)))
+        elif in_setup:
+            await self._notify(SetupSubmitted(view, user))
+            if not _in_setup(new):
+                await self._notify(TurnStarted(view, view.to_move, None))
+        else:
+            lapsed = rec.draw_offer.by if rec.draw_offer and rec.draw_offer.by != user \
+                else None
+            await self._notify(TurnStarted(view, view.to_move, display, user, lapsed))
+            taken = (*marks.captured, *marks.removed) if marks else ()
+            for event in self._put_out(rec, saved, p, taken):
+                await self._notify(event)
+        return MoveResult(view, canonical if not in_setup else "setup", display,
+                          outcome is not None, result)
+
+    @staticmethod
+    def _parse_typed(v: Variant, p: Position, text: str) -> object:
+        """``v.parse_move``, also accepting the display form people copy from the bot's
+        posts (``h3-e3 (C2.5)``, ``b7-a8 (28-32) crowned``): when the whole text is not a
+        move, the part before its trailing note is read, and the note must be the one the
+        game shows for that move."""
+        try:
+            return v.parse_move(p, text)
+        except NotationError as whole:
+            first_error: RulesError = whole
+        for head in _note_heads(text):
+            try:
+                move = v.parse_move(p, head)
+            except NotationError:
+                continue
+            display = v.display_move(p, move)
+            note = text.strip()[len(head):].strip()
+            canonical = v.format_move(p, move)
+            shown_note = display[len(canonical):] if display.startswith(canonical) else None
+            if _squash(display) == _squash(text) or (
+                    shown_note is not None and _squash(shown_note) == _squash(note)):
+                return move
+            written = display if display != canonical else f"{canonical}, with no note"
+            raise NotationError(f"{text.strip()!r} is not one move: {canonical} is, but "
+                                f"{note!r} after it is not its note: it is written "
+                                f"{written}", text=text)
+        raise first_error
+
+    async def suggest_moves(self, match_id: int, user: int, prefix: str = "",
+                            limit: int = 25) -> list[tuple[str, str]]:
+        """Legal moves for autocomplete: ``(canonical, display)``, at most ``limit``.
+
+        Only moves whose canonical string starts with the typed prefix (case, spaces and
+        ``:``/``x``/``-`` separators forgiven; a prefix matching nothing that way falls back
+        to "contains"). Most useful first: more pieces captured or removed, then moves whose
+        display marks a check (``+``), then alphabetical. Empty when the user cannot move
+        (autocomplete must not fail)."""
+        try:
+            rec = await self._record(match_id)
+            self._require_active(rec)
+            me = self._require_player(rec, user)
+            state = await self._state(rec)
+        except ServiceError:
+            return []
+        p = state.position
+        if me.seat not in p.to_move or _in_setup(p) or me.out:
+            return []
+        v = p.variant
+        if not isinstance(prefix, str):
+            return []
+        try:
+            wanted = normalize(prefix[:MAX_TEXT])
+        except RulesError:
+            return []
+        wanted_key = self._suggest_key(wanted)
+        scored: list[tuple[int, int, int, str, str]] = []
+        for m in p.legal_moves():
+            canonical = v.format_move(p, m)
+            key = self._suggest_key(canonical)
+            if key.startswith(wanted_key):
+                closeness = 0
+            elif wanted_key and wanted_key in key:
+                closeness = 1
+            else:
+                continue
+            display = v.display_move(p, m)
+            marks = v.move_marks(p, m)
+            taken = len(marks.captured) + len(marks.removed)
+            check = 0 if "+" in display else 1
+            scored.append((closeness, -taken, check, canonical, display))
+        scored.sort()
+        n = max(0, min(int(limit), 25))
+        return [(c, d) for _, _, _, c, d in scored[:n]]
+
+    @staticmethod
+    def _suggest_key(text: str) -> str:
+        return "".join(ch for ch in text.lower() if ch not in " -x:")
