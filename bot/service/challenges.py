@@ -21,6 +21,13 @@ def _json_ready(value: object) -> object:
     return value
 
 
+def _is_int_text(text: str) -> bool:
+    """ASCII digits with an optional leading minus: ``str.isdigit`` alone also accepts
+    characters such as superscripts that ``int`` refuses."""
+    digits = text[1:] if text.startswith("-") else text
+    return digits.isascii() and digits.isdigit()
+
+
 class ChallengesMixin(ServiceCore):
     """Challenges and lobbies."""
 
@@ -99,7 +106,7 @@ class ChallengesMixin(ServiceCore):
                 text = self._check_text(raw_value, name).strip()
                 if name == "arrangement":
                     raise InvalidOption("an arrangement is submitted with /setup")
-                chosen[name] = int(text) if text.lstrip("-").isdigit() and len(text) < 12 \
+                chosen[name] = int(text) if _is_int_text(text) \
                     else text
             else:
                 chosen[name] = raw_value
@@ -123,7 +130,7 @@ class ChallengesMixin(ServiceCore):
             names = {v.seat_name(i, seat_count).lower(): i for i in range(seat_count)}
             if text in names:
                 return names[text]
-            if text.isdigit() and len(text) < 3:
+            if _is_int_text(text) and len(text) < 3:
                 seat = int(text)
             else:
                 raise InvalidOption(f"there is no seat {seat[:30]!r} "
