@@ -118,9 +118,9 @@ class Console:
             return "(empty)"
         return self.names.get(uid, f"user{uid}")
 
-    def seat_name(self, guild_id: int, uid: int) -> str:
+    def seat_name(self, guild_id: int, user_id: int) -> str:
         """The service's ``NameResolver``: names on board images."""
-        return self.names.get(uid, "")
+        return self.names.get(user_id, "")
 
     def names_of(self, uids: Iterable[int]) -> str:
         return ", ".join(self.name(u) for u in uids) or "nobody"
@@ -382,11 +382,17 @@ class Console:
 
     async def cmd_accept(self, args: list[str], line: str) -> None:
         assert self.service is not None
+        await self._take_seat(args, self.service.accept, "accepted")
+
+    async def _take_seat(self, args: list[str],
+                         take: Callable[[int, int, str | None], Awaitable[MatchView]],
+                         verb: str) -> None:
+        """/accept and /join: take a seat in the waiting match, show the board if it began."""
         uid = self.user()
         match_id = await self._pick_waiting(args)
-        m = await self.service.accept(match_id, uid, self._seat_arg(args))
+        m = await take(match_id, uid, self._seat_arg(args))
         self.current_match[uid] = m.id
-        self.say(f"accepted: {self.describe(m)}")
+        self.say(f"{verb}: {self.describe(m)}")
         if m.status.value == "active":
             await self.show_board(m.id)
 
@@ -411,13 +417,7 @@ class Console:
 
     async def cmd_join(self, args: list[str], line: str) -> None:
         assert self.service is not None
-        uid = self.user()
-        match_id = await self._pick_waiting(args)
-        m = await self.service.join(match_id, uid, self._seat_arg(args))
-        self.current_match[uid] = m.id
-        self.say(f"joined: {self.describe(m)}")
-        if m.status.value == "active":
-            await self.show_board(m.id)
+        await self._take_seat(args, self.service.join, "joined")
 
     async def cmd_decline(self, args: list[str], line: str) -> None:
         assert self.service is not None
