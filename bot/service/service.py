@@ -758,9 +758,10 @@ class MatchService:
                                   "move")
             raise NotYourTurn("nobody is to move")
         if setup and not in_setup:
-            raise NotAllowed("this match is not in its setup phase")
+            raise NotAllowed("this match is not in its setup phase: play moves with /move")
         if in_setup and not setup:
-            raise NotAllowed("the match is in its setup phase: submit your arrangement")
+            raise NotAllowed("the match is in its setup phase: submit your arrangement with "
+                             "/setup (your 16 numbers in start-cell order)")
         move = _parse(v, p, me.seat, text) if in_setup else self._parse_typed(v, p, text)
         canonical = v.format_move(p, move)
         display = "setup submitted" if in_setup else v.display_move(p, move)

@@ -8,7 +8,14 @@ import random
 import pytest
 
 import rules
-from bot.service import MatchService, NotYourTurn, PlayerOut, Repository, TurnStarted
+from bot.service import (
+    MatchService,
+    NotAllowed,
+    NotYourTurn,
+    PlayerOut,
+    Repository,
+    TurnStarted,
+)
 from rules.core import REASONS, reason_text
 from tests.service.conftest import (
     ALICE,
@@ -162,3 +169,14 @@ async def test_the_board_of_a_resigned_match_says_how_it_ended(
     await service.resign(m.id, BOB)
     await service.board_image(m.id)
     assert renderer.results == [None, "Red (alice) wins: opponent resigned"]
+
+
+async def test_the_setup_phase_messages_name_the_command_to_use(service: MatchService) -> None:
+    m = await start_match(service, "querni", options={"setup": "choose"})
+    with pytest.raises(NotAllowed, match=r"submit your arrangement with /setup \(your 16 "):
+        await service.move(m.id, ALICE, "c2-c3")
+    numbers = " ".join(str(n) for n in range(1, 17))
+    await service.submit_setup(m.id, ALICE, numbers)
+    await service.submit_setup(m.id, BOB, numbers)
+    with pytest.raises(NotAllowed, match="not in its setup phase: play moves with /move"):
+        await service.submit_setup(m.id, ALICE, numbers)
