@@ -29,6 +29,37 @@ async def start_match(w: World, challenger: Any, opponent: Any, game: str = "xia
     return match, new[0]
 
 
+FOUR_PLAYER_GAME = "alquerque-grande:players=4,mode=teams"
+
+
+async def start_four_player_match(w: World, days: int = 1) -> tuple[Any, Any]:
+    """Alice invites Bob, Carol and Dave to a 4-player teams game; all accept.
+    Returns (match view, thread)."""
+    await w.alice.slash(w.channel, "challenge", game=FOUR_PLAYER_GAME, opponent=w.bob,
+                        opponent2=w.carol, opponent3=w.dave, days=days)
+    lobby = w.channel.last_message
+    for actor in (w.bob, w.carol, w.dave):
+        await actor.click(lobby, label="Accept")
+    (thread,) = w.channel.threads
+    m = await w.service.match_in_thread(thread.id)
+    assert m is not None
+    return m, thread
+
+
+async def play_some_moves(w: World, thread: Any, match_id: int, count: int) -> None:
+    """The players to move play ``count`` moves, each the first autocomplete suggestion."""
+    people = {a.id: a for a in (w.alice, w.bob, w.carol, w.dave)}
+    for _ in range(count):
+        m = await w.service.get_match(match_id)
+        (user,) = m.to_move
+        actor = people[user]
+        choices = await actor.autocomplete(thread, "move", "move", "")
+        assert choices, "the player to move gets suggestions"
+        result = await actor.slash(thread, "move", move=choices[0]["value"])
+        assert "You played" in reply(result).content
+        assert thread.last_message.embeds
+
+
 def result_post(thread: Any) -> Any:
     """The result message of a finished match (the replay GIF follows it)."""
     history = thread.history()

@@ -2,25 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from tests.discordapp.conftest import World
-from tests.discordapp.helpers import reply, result_post
-
-GAME = "alquerque-grande:players=4,mode=teams"
-
-
-async def play_some_moves(w: World, thread: Any, match_id: int, count: int) -> None:
-    people = {a.id: a for a in (w.alice, w.bob, w.carol, w.dave)}
-    for _ in range(count):
-        m = await w.service.get_match(match_id)
-        (user,) = m.to_move
-        actor = people[user]
-        choices = await actor.autocomplete(thread, "move", "move", "")
-        assert choices, "the player to move gets suggestions"
-        result = await actor.slash(thread, "move", move=choices[0]["value"])
-        assert "You played" in reply(result).content
-        assert thread.last_message.embeds
+from tests.discordapp.helpers import (
+    FOUR_PLAYER_GAME as GAME,
+)
+from tests.discordapp.helpers import (
+    play_some_moves,
+    reply,
+    result_post,
+    start_four_player_match,
+)
 
 
 async def test_invited_lobby_fills_and_a_team_resigns(world: World) -> None:
@@ -80,14 +71,7 @@ async def test_open_lobby_fills_by_join(world: World) -> None:
 
 async def test_a_late_player_is_out_and_the_game_goes_on(world: World) -> None:
     w = world
-    await w.alice.slash(w.channel, "challenge", game=GAME, opponent=w.bob,
-                        opponent2=w.carol, opponent3=w.dave, days=1)
-    lobby = w.channel.last_message
-    for actor in (w.bob, w.carol, w.dave):
-        await actor.click(lobby, label="Accept")
-    (thread,) = w.channel.threads
-    m = await w.service.match_in_thread(thread.id)
-    assert m is not None
+    m, thread = await start_four_player_match(w)
     await play_some_moves(w, thread, m.id, 4)
     late = (await w.service.get_match(m.id)).to_move[0]
     await w.env.advance_time(25 * 3600)

@@ -12,8 +12,13 @@ from PIL import Image
 
 import rules
 from tests.discordapp.conftest import World
-from tests.discordapp.helpers import reply, result_post, start_match
-from tests.discordapp.test_four_players import GAME, play_some_moves
+from tests.discordapp.helpers import (
+    play_some_moves,
+    reply,
+    result_post,
+    start_four_player_match,
+    start_match,
+)
 
 
 async def test_the_result_post_shows_each_rating_change(world: World) -> None:
@@ -84,14 +89,7 @@ async def test_history_replays_a_four_player_game_a_player_left(world: World) ->
     """The GIF comes from ``service.record``: a seat timed out mid-game is a frame too
     (reading the stored strings alone, the moves after it did not replay)."""
     w = world
-    await w.alice.slash(w.channel, "challenge", game=GAME, opponent=w.bob,
-                        opponent2=w.carol, opponent3=w.dave, days=1)
-    lobby = w.channel.last_message
-    for actor in (w.bob, w.carol, w.dave):
-        await actor.click(lobby, label="Accept")
-    (thread,) = w.channel.threads
-    m = await w.service.match_in_thread(thread.id)
-    assert m is not None
+    m, thread = await start_four_player_match(w)
     await play_some_moves(w, thread, m.id, 3)
     await w.env.advance_time(25 * 3600)
     await play_some_moves(w, thread, m.id, 2)
