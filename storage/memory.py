@@ -59,8 +59,10 @@ class MemoryRepository:
     async def load_match(self, match_id: int) -> MatchRecord | None:
         return self._matches.get(match_id)
 
-    async def load_entries(self, match_id: int) -> list[RecordEntry]:
-        return list(self._entries.get(match_id, ()))
+    async def load_entries(self, match_id: int, *, start: int = 0,
+                           stop: int | None = None) -> list[RecordEntry]:
+        return [e for e in self._entries.get(match_id, ())
+                if e.ply >= start and (stop is None or e.ply < stop)]
 
     async def save(self, before: MatchRecord, after: MatchRecord,
                    append: Sequence[RecordEntry] = (),

@@ -140,6 +140,7 @@ _MATCH_COLUMNS = (
     "to_move, last_move, days_per_move, rated, deadline, remind_at, draw_offer, result, "
     "broken, created_at, updated_at, last_move_by")
 _SELECT_MATCH = f"SELECT id, version, {_MATCH_COLUMNS} FROM matches"
+_PLY_MAX = 2**63 - 1  # "no upper bound" for a ply range
 
 
 def _ts(value: datetime | None) -> float | None:
@@ -366,10 +367,12 @@ class SqliteRepository:
         rows = await self._all(f"{_SELECT_MATCH} WHERE id = ?", (match_id,))
         return _match_of(rows[0]) if rows else None
 
-    async def load_entries(self, match_id: int) -> list[RecordEntry]:
+    async def load_entries(self, match_id: int, *, start: int = 0,
+                           stop: int | None = None) -> list[RecordEntry]:
         rows = await self._all(
             "SELECT ply, seat, notation, user_id, played_at FROM moves WHERE match_id = ? "
-            "ORDER BY ply", (match_id,))
+            "AND ply >= ? AND ply < ? ORDER BY ply",
+            (match_id, start, _PLY_MAX if stop is None else stop))
         out = []
         for ply, seat, text, user_id, played_at in rows:
             when = _dt(played_at)

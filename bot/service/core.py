@@ -58,6 +58,7 @@ T = TypeVar("T")
 MIN_DAYS, MAX_DAYS = 1, 14
 MAX_TEXT = 300  # longer command arguments are refused before any parsing
 RETRIES = 8
+CONTINUE_PLIES = 64  # a cache this close behind the row is carried forward, not replayed
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -66,6 +67,21 @@ class _Cached:
     text: str
     position: Position
     last_marks: MoveMarks | None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Step:
+    """One record entry applied: the position after it (unchanged when it ended the game),
+    how it reads, the move object (None for special entries), its marks and the outcome
+    when the entry ended the game."""
+
+    position: Position
+    canonical: str
+    display: str
+    move: object
+    marks: MoveMarks | None
+    ended: Outcome | None
+    keeps_marks: bool = False  # a draw entry leaves the last move's marks as they were
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -202,45 +218,71 @@ class ServiceCore:
         marks: MoveMarks | None = None
         ended: Outcome | None = None
         for i, e in enumerate(entries):
-            where = f"match #{rec.id} is broken: entry {i + 1} ({e.text!r})"
             if e.ply != i or ended is not None:
-                raise MatchBroken(f"{where} is out of place in the record")
-            try:
-                if e.text.startswith(SPECIAL_PREFIX):
-                    word, _, arg = e.text[1:].partition(" ")
-                    if word == "draw":
-                        ended = Outcome.draw(seats=p.seat_count, reason="agreement")
-                        shown.append((e.ply, e.user_id, e.text, "draw agreed"))
-                        plies.append(PlyView(e.ply, e.seat, e.user_id, e.text,
-                                             "draw agreed", None, p))
-                        continue
-                    if word not in ("resign", "timeout"):
-                        raise ValueError(f"unknown entry {word!r}")
-                    seat = int(arg)
-                    r = v.resign(p, seat)
-                    name = v.seat_name(seat, p.seat_count)
-                    said = f"{name} {'resigns' if word == 'resign' else 'ran out of time'}"
-                    shown.append((e.ply, e.user_id, e.text, said))
-                    marks = None
-                    if isinstance(r, Outcome):
-                        ended = r
-                    else:
-                        p = r
-                    plies.append(PlyView(e.ply, e.seat, e.user_id, e.text, said, None, p))
-                    continue
-                move = _parse(v, p, e.seat, e.text)
-                canonical = v.format_move(p, move)
-                display = v.display_move(p, move)
-                marks = v.move_marks(p, move)
-                p = p.play(move)
-            except (RulesError, ValueError) as err:
-                raise MatchBroken(f"{where} does not replay: {err}") from None
-            shown.append((e.ply, e.user_id, canonical, display))
-            plies.append(PlyView(e.ply, e.seat, e.user_id, canonical, display, move, p))
+                raise MatchBroken(f"match #{rec.id} is broken: entry {i + 1} ({e.text!r}) "
+                                  "is out of place in the record")
+            step = self._step(rec, v, p, e)
+            shown.append((e.ply, e.user_id, step.canonical, step.display))
+            plies.append(PlyView(e.ply, e.seat, e.user_id, step.canonical, step.display,
+                                 step.move, step.position if step.ended is None else p))
+            if not step.keeps_marks:
+                marks = step.marks
+            if step.ended is not None:
+                ended = step.ended
+            else:
+                p = step.position
         if p.to_text() != rec.position_text:
             raise MatchBroken(f"match #{rec.id} is broken: replaying its {len(entries)} "
                               "entries does not give the stored position")
         return _Replay(p, tuple(shown), marks, ended, start, tuple(plies))
+
+    def _step(self, rec: MatchRecord, v: Variant, p: Position, e: RecordEntry) -> _Step:
+        """One record entry applied to ``p`` (the position before it); raises MatchBroken
+        saying which entry does not replay."""
+        where = f"match #{rec.id} is broken: entry {e.ply + 1} ({e.text!r})"
+        try:
+            if e.text.startswith(SPECIAL_PREFIX):
+                word, _, arg = e.text[1:].partition(" ")
+                if word == "draw":
+                    return _Step(p, e.text, "draw agreed", None, None,
+                                 Outcome.draw(seats=p.seat_count, reason="agreement"),
+                                 keeps_marks=True)
+                if word not in ("resign", "timeout"):
+                    raise ValueError(f"unknown entry {word!r}")
+                seat = int(arg)
+                r = v.resign(p, seat)
+                name = v.seat_name(seat, p.seat_count)
+                said = f"{name} {'resigns' if word == 'resign' else 'ran out of time'}"
+                if isinstance(r, Outcome):
+                    return _Step(p, e.text, said, None, None, r)
+                return _Step(r, e.text, said, None, None, None)
+            move = _parse(v, p, e.seat, e.text)
+            return _Step(p.play(move), v.format_move(p, move), v.display_move(p, move), move,
+                         v.move_marks(p, move), None)
+        except (RulesError, ValueError) as err:
+            raise MatchBroken(f"{where} does not replay: {err}") from None
+
+    def _continue(self, rec: MatchRecord, hit: _Cached,
+                  entries: Sequence[RecordEntry]) -> _Cached | None:
+        """``hit`` carried forward by the entries after it to ``rec``'s ply, or None when
+        they do not lead to ``rec``'s stored position (a full replay then decides)."""
+        v = self._variant(rec.game)
+        p, marks = hit.position, hit.last_marks
+        try:
+            for want, e in enumerate(entries, start=hit.ply):
+                if e.ply != want or p.outcome() is not None:
+                    return None
+                step = self._step(rec, v, p, e)
+                if step.ended is not None:
+                    return None  # the game ended by agreement or resignation: replay it
+                p = step.position
+                if not step.keeps_marks:
+                    marks = step.marks
+        except MatchBroken:
+            return None
+        if p.to_text() != rec.position_text:
+            return None
+        return _Cached(rec.ply, rec.position_text, p, marks)
 
     async def _mark_broken(self, rec: MatchRecord, message: str) -> None:
         after = dataclasses.replace(rec, status=MatchStatus.BROKEN, broken=message,
@@ -253,23 +295,49 @@ class ServiceCore:
         log.error("%s", message)
         await self._notify(MatchEnded(self._view(rec), None, "broken"))
 
+    async def _entries(self, rec: MatchRecord, start: int = 0) -> list[RecordEntry]:
+        """The entries ``rec`` was written with (from ``start``): those below its ply.
+        Entries are append-only, so this is a consistent snapshot of the match however
+        many moves landed since ``rec`` was read."""
+        return await self.repository.load_entries(rec.id, start=start, stop=rec.ply)
+
     async def _state(self, rec: MatchRecord) -> _Cached:
-        """The current position of ``rec`` (cached; else a checked replay)."""
+        """The current position of ``rec``: cached; or the cached position carried forward
+        by the few entries after it (another process moved); else a checked replay."""
         hit = self._cache.get(rec.id)
         if hit is not None and hit.ply == rec.ply and hit.text == rec.position_text:
             self._cache.move_to_end(rec.id)
             return hit
         if rec.status is MatchStatus.BROKEN:
             raise MatchBroken(rec.broken or f"match #{rec.id} is broken")
-        entries = await self.repository.load_entries(rec.id)
-        try:
-            replay = self._replay(rec, entries)
-        except MatchBroken as e:
-            await self._mark_broken(rec, e.message)
-            raise
+        if hit is not None and hit.ply < rec.ply <= hit.ply + CONTINUE_PLIES:
+            carried = self._continue(rec, hit, await self._entries(rec, hit.ply))
+            if carried is not None:
+                self._remember(rec.id, carried)
+                return carried
+        replay = await self._checked_replay(rec)
         cached = _Cached(rec.ply, rec.position_text, replay.position, replay.last_marks)
         self._remember(rec.id, cached)
         return cached
+
+    async def _read_state(self, match_id: int) -> tuple[MatchRecord, _Cached]:
+        """A match and its position, read as one consistent pair (retried on a race)."""
+        async def attempt(rec: MatchRecord) -> tuple[MatchRecord, _Cached]:
+            return rec, await self._state(rec)
+        return await self._retrying(match_id, attempt)
+
+    async def _checked_replay(self, rec: MatchRecord) -> _Replay:
+        """Replay ``rec`` from its snapshot of entries. A mismatch is corruption only when
+        the row has not changed since: if a re-read finds a newer version, a writer raced
+        this reader and the caller retries (``Conflict``); the match is not broken."""
+        try:
+            return self._replay(rec, await self._entries(rec))
+        except MatchBroken as e:
+            again = await self.repository.load_match(rec.id)
+            if again is not None and again.version != rec.version:
+                raise Conflict(f"match {rec.id} changed while it was read") from None
+            await self._mark_broken(rec, e.message)
+            raise
 
     def _view(self, rec: MatchRecord) -> MatchView:
         try:

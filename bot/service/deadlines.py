@@ -55,7 +55,7 @@ class DeadlinesMixin(EndingsMixin):
         return []
 
     async def _timeout(self, rec: MatchRecord, now: datetime) -> list[Event]:
-        entries = await self.repository.load_entries(rec.id)
+        entries = await self._entries(rec)
         moves = sum(1 for e in entries if not e.text.startswith(SPECIAL_PREFIX))
         late = [s for s in rec.to_move]
         if moves < 2 or len(late) != 1:
@@ -83,7 +83,7 @@ class DeadlinesMixin(EndingsMixin):
                 if rec is not None:
                     problems.append((rec.id, rec.broken or "broken"))
                 continue
-            entries = await self.repository.load_entries(rec.id)
+            entries = await self._entries(rec)
             try:
                 self._replay(rec, entries)
             except MatchBroken as e:

@@ -175,10 +175,9 @@ class PlayMixin(ServiceCore):
         display marks a check (``+``), then alphabetical. Empty when the user cannot move
         (autocomplete must not fail)."""
         try:
-            rec = await self._record(match_id)
+            rec, state = await self._read_state(match_id)
             self._require_active(rec)
             me = self._require_player(rec, user)
-            state = await self._state(rec)
         except ServiceError:
             return []
         p = state.position

@@ -31,8 +31,12 @@ class Repository(Protocol):
 
     async def load_match(self, match_id: int) -> MatchRecord | None: ...
 
-    async def load_entries(self, match_id: int) -> list[RecordEntry]:
-        """The record, ordered by ply."""
+    async def load_entries(self, match_id: int, *, start: int = 0,
+                           stop: int | None = None) -> list[RecordEntry]:
+        """The record, ordered by ply: the entries with ``start <= ply < stop`` (all from
+        ``start`` when ``stop`` is None). Entries are append-only, so the entries below a
+        match row's ``ply`` are exactly the ones that row was written with, however
+        much later they are read: that is how a reader gets a consistent snapshot."""
         ...
 
     async def save(self, before: MatchRecord, after: MatchRecord,

@@ -54,8 +54,7 @@ class QueriesMixin(ServiceCore):
 
     async def position(self, match_id: int) -> tuple[Position, MoveMarks | None]:
         """The current position and the last move's marks (for boards)."""
-        rec = await self._record(match_id)
-        state = await self._state(rec)
+        _, state = await self._read_state(match_id)
         return state.position, state.last_marks
 
     async def board_image(self, match_id: int, perspective: int | None = None
@@ -63,8 +62,7 @@ class QueriesMixin(ServiceCore):
         """A PNG of the board through the injected renderer (None without one)."""
         if self.renderer is None:
             return None
-        rec = await self._record(match_id)
-        state = await self._state(rec)
+        rec, state = await self._read_state(match_id)
         renderer = self.renderer
         names = self._seat_names(rec)
         extra = {}
@@ -115,7 +113,7 @@ class QueriesMixin(ServiceCore):
     async def history(self, match_id: int) -> HistoryView:
         """The record and an export text."""
         rec = await self._record(match_id)
-        entries = await self.repository.load_entries(rec.id)
+        entries = await self._entries(rec)
         try:
             replay = self._replay(rec, entries)
         except MatchBroken:
@@ -147,7 +145,7 @@ class QueriesMixin(ServiceCore):
         Querni arrangement stays hidden (``move`` None) until both are in. Raises
         ``MatchBroken`` when the record does not replay."""
         rec = await self._record(match_id)
-        entries = await self.repository.load_entries(rec.id)
+        entries = await self._entries(rec)
         replay = self._replay(rec, entries)
         plies = replay.plies
         if _in_setup(replay.position):

@@ -108,14 +108,16 @@ async def test_cold_caches_racing_for_one_ply_lose_with_stale_move(tmp_path: Pat
         # fifty cold services, as if fifty processes had just started
         workers = [MatchService(repo, Recorder(), SetClock()) for _ in range(50)]
 
-        async def submit(i: int, w: MatchService) -> MoveResult | ServiceError:
+        async def submit(w: MatchService, user: int, text: str, ply: int
+                         ) -> MoveResult | ServiceError:
             try:
-                return await w.move(match_id, m.to_move[0], texts[(i + trial) % len(texts)],
-                                    expected_ply=m.ply)
+                return await w.move(match_id, user, text, expected_ply=ply)
             except ServiceError as e:
                 return e
 
-        results = await asyncio.gather(*(submit(i, w) for i, w in enumerate(workers)))
+        results = await asyncio.gather(*(
+            submit(w, m.to_move[0], texts[(i + trial) % len(texts)], m.ply)
+            for i, w in enumerate(workers)))
         landed = [r for r in results if isinstance(r, MoveResult)]
         wrong = [r for r in results
                  if not isinstance(r, MoveResult | StaleMove)]
@@ -195,4 +197,48 @@ async def test_two_processes_on_one_file_never_see_a_broken_match(tmp_path: Path
     assert all(t["moves"] > 5 for t in tallies), tallies
     repo = await SqliteRepository.open(path)
     assert await MatchService(repo, Recorder(), SetClock()).verify_all() == []
+    await repo.close()
+
+
+class EntryReads:
+    """A repository that records the ``(start, stop)`` of every entries read."""
+
+    def __init__(self, inner: SqliteRepository) -> None:
+        self.inner = inner
+        self.reads: list[tuple[int, int | None]] = []
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.inner, name)
+
+    async def load_entries(self, match_id: int, *, start: int = 0,
+                           stop: int | None = None) -> list[object]:
+        self.reads.append((start, stop))
+        return await self.inner.load_entries(match_id, start=start, stop=stop)  # type: ignore[return-value]
+
+
+async def test_a_cache_a_few_plies_behind_reads_only_the_new_moves(tmp_path: Path) -> None:
+    """Another process moved: the stale cache is carried forward by the new entries
+    (one read from its ply), not replayed from the start; the result equals a replay."""
+    repo = await SqliteRepository.open(tmp_path / "carry.db")
+    watched = EntryReads(repo)
+    other = MatchService(repo, Recorder(), SetClock(), rng=random.Random(2))
+    (match_id,) = await _matches(other, 1)
+    me = MatchService(watched, Recorder(), SetClock())  # type: ignore[arg-type]
+    rng = random.Random(4)
+    for _ in range(6):
+        m = await other.get_match(match_id)
+        p, _ = await other.position(match_id)
+        safe = [mv for mv in p.legal_moves() if p.play(mv).outcome() is None]
+        await other.move(match_id, m.to_move[0], p.variant.format_move(p, rng.choice(safe)))
+    await me.position(match_id)  # cold: the whole record, up to the row's ply
+    assert watched.reads == [(0, 6)]
+    for _ in range(3):
+        m = await other.get_match(match_id)
+        p, _ = await other.position(match_id)
+        safe = [mv for mv in p.legal_moves() if p.play(mv).outcome() is None]
+        await other.move(match_id, m.to_move[0], p.variant.format_move(p, rng.choice(safe)))
+    carried, marks = await me.position(match_id)
+    assert watched.reads == [(0, 6), (6, 9)]
+    fresh, fresh_marks = await MatchService(repo, Recorder(), SetClock()).position(match_id)
+    assert carried.to_text() == fresh.to_text() and marks == fresh_marks
     await repo.close()
