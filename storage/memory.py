@@ -47,6 +47,7 @@ class MemoryRepository:
         self._ratings: dict[tuple[int, str, int], RatingRecord] = {}
         self._guilds: dict[int, GuildSettings] = {}
         self._prefs: dict[int, UserPrefs] = {}
+        self._heartbeat: datetime | None = None
         self._next_id = 1
 
     async def create_match(self, record: MatchRecord) -> MatchRecord:
@@ -117,6 +118,28 @@ class MemoryRepository:
 
     async def match_ids(self) -> list[int]:
         return sorted(self._matches)
+
+    async def heartbeat(self) -> datetime | None:
+        return self._heartbeat
+
+    async def beat(self, now: datetime) -> None:
+        self._heartbeat = now
+
+    async def extend_clocks(self, since: datetime, now: datetime) -> list[MatchRecord] | None:
+        if self._heartbeat != since:
+            return None
+        gap = now - since
+        out = []
+        for match_id, m in sorted(self._matches.items()):
+            if m.status is MatchStatus.ACTIVE and m.deadline is not None:
+                m = dataclasses.replace(
+                    m, deadline=m.deadline + gap,
+                    remind_at=None if m.remind_at is None else m.remind_at + gap,
+                    version=m.version + 1)
+                self._matches[match_id] = m
+                out.append(m)
+        self._heartbeat = now
+        return out
 
     def _ladder(self, guild_id: int, ladder: str) -> list[RatingRecord]:
         rows = [r for (g, l_, _), r in self._ratings.items() if g == guild_id and l_ == ladder]

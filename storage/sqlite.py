@@ -132,6 +132,13 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE matches ADD COLUMN last_move_by INTEGER;
     """,
+    # 4: the heartbeat of the running bot (clocks are extended by the time it was away)
+    """
+    CREATE TABLE heartbeat (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        at REAL NOT NULL
+    );
+    """,
 )
 
 _MATCH_COLUMNS = (
@@ -413,6 +420,37 @@ class SqliteRepository:
 
     async def match_ids(self) -> list[int]:
         return [r[0] for r in await self._all("SELECT id FROM matches ORDER BY id")]
+
+    async def heartbeat(self) -> datetime | None:
+        rows = await self._all("SELECT at FROM heartbeat WHERE id = 1")
+        return _dt(rows[0][0]) if rows else None
+
+    async def beat(self, now: datetime) -> None:
+        async def body() -> None:
+            await self._exec("INSERT INTO heartbeat (id, at) VALUES (1, ?) "
+                             "ON CONFLICT (id) DO UPDATE SET at = excluded.at", (_ts(now),))
+        await self._transaction(body)
+
+    async def extend_clocks(self, since: datetime, now: datetime) -> list[MatchRecord] | None:
+        async def body() -> list[MatchRecord] | None:
+            cur = await self._exec("SELECT at FROM heartbeat WHERE id = 1")
+            row = await cur.fetchone()
+            if row is None or row[0] != _ts(since):
+                return None
+            gap = _ts(now) - row[0]  # type: ignore[operator]
+            cur = await self._exec(
+                "UPDATE matches SET deadline = deadline + ?, remind_at = remind_at + ?, "
+                "version = version + 1 WHERE status = 'active' AND deadline IS NOT NULL "
+                "RETURNING id", (gap, gap))
+            ids = [r[0] for r in await cur.fetchall()]
+            await self._exec("UPDATE heartbeat SET at = ? WHERE id = 1", (_ts(now),))
+            out = []
+            for match_id in sorted(ids):
+                cur = await self._exec(f"{_SELECT_MATCH} WHERE id = ?", (match_id,))
+                out.append(_match_of(await cur.fetchone()))  # type: ignore[arg-type]
+            return out
+        result: list[MatchRecord] | None = await self._transaction(body)
+        return result
 
     async def leaderboard(self, guild_id: int, ladder: str, offset: int,
                           limit: int) -> tuple[list[RatingRecord], int]:

@@ -94,9 +94,14 @@ Decisions (documented here because the issue left them open):
 
 Events given to the Notifier (``bot.service.events``): ChallengeReceived, LobbyChanged,
 ChallengeClosed, TurnStarted, DeadlineReminder, PlayerOut, DrawOffered, DrawDeclined,
-SetupSubmitted, MatchEnded. ``TurnStarted.by`` (and ``MatchView.last_move_by``) is who
-played the last move; ``MatchEnded.ratings`` holds each rated player's ``RatingUpdate``
-(ordinal before -> after, the number /leaderboard shows, and his rank afterwards).
+SetupSubmitted, MatchEnded, ClocksExtended. ``TurnStarted.by`` (and
+``MatchView.last_move_by``) is who played the last move; ``MatchEnded.ratings`` holds each
+rated player's ``RatingUpdate`` (ordinal before -> after, the number /leaderboard shows,
+and his rank afterwards).
+
+Clocks never run while Tablero is away (``clocks.py``): adapters call ``resume`` at start
+and before every sweep; after a gap longer than a grace period every active deadline and
+reminder moves later by the gap and each match gets one ``ClocksExtended``.
 """
 
 from bot.service.errors import (
@@ -115,6 +120,7 @@ from bot.service.errors import (
 from bot.service.events import (
     ChallengeClosed,
     ChallengeReceived,
+    ClocksExtended,
     DeadlineReminder,
     DrawDeclined,
     DrawOffered,
@@ -164,7 +170,8 @@ from bot.service.views import (
 )
 
 __all__ = [
-    "BoardImage", "BoardRenderer", "ChallengeClosed", "ChallengeReceived", "Clock", "Conflict",
+    "BoardImage", "BoardRenderer", "ChallengeClosed", "ChallengeReceived", "Clock",
+    "ClocksExtended", "Conflict",
     "DeadlineReminder", "DrawDeclined", "DrawOffer", "DrawOffered", "DrawnBoard", "Event",
     "GameRecord", "GuildSettings", "HistoryView", "InvalidOption", "LeaderboardEntry",
     "LeaderboardPage", "LobbyChanged", "MatchBroken", "MatchEnded", "MatchNotFound",

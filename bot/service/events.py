@@ -107,5 +107,15 @@ class MatchEnded:
     ratings: tuple[RatingUpdate, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class ClocksExtended:
+    """Tablero was away (the process was down or cut off from Discord) for ``gap``: this
+    match's deadline and reminder were moved ``gap`` later so nobody loses time to it."""
+
+    match: MatchView
+    gap: timedelta
+
+
 Event = (ChallengeReceived | LobbyChanged | ChallengeClosed | TurnStarted | DeadlineReminder
-         | PlayerOut | DrawOffered | DrawDeclined | SetupSubmitted | MatchEnded)
+         | PlayerOut | DrawOffered | DrawDeclined | SetupSubmitted | MatchEnded
+         | ClocksExtended)

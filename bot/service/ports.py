@@ -63,6 +63,21 @@ class Repository(Protocol):
         """Active matches whose reminder (``remind_at``) or ``deadline`` is at or before now."""
         ...
 
+    async def heartbeat(self) -> datetime | None:
+        """When the running bot last said it was alive (None before the first beat)."""
+        ...
+
+    async def beat(self, now: datetime) -> None:
+        """Store ``now`` as the heartbeat."""
+        ...
+
+    async def extend_clocks(self, since: datetime, now: datetime) -> list[MatchRecord] | None:
+        """In one transaction, if the heartbeat is still ``since``: move every active
+        match's deadline and reminder time ``now - since`` later and beat ``now``; the
+        matches as changed (versions bumped). None when the heartbeat is no longer
+        ``since`` (another process resumed first): nothing is changed twice."""
+        ...
+
     async def match_ids(self) -> list[int]:
         """Every stored match id (for the replay check)."""
         ...

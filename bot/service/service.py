@@ -7,6 +7,7 @@ use-cases. Where to look (see also the package docstring):
 * ``play``: move, submit_setup, suggest_moves, copied notes
 * ``endings``: resign, draw offers
 * ``deadlines``: sweep (reminders, timeouts), verify_all
+* ``clocks``: resume (the heartbeat; clocks extended after Tablero was away), beat
 * ``queries``: get_match, position, board_image, describe, games_of, history, record,
   leaderboard, stats, settings, preferences
 """
@@ -14,11 +15,13 @@ use-cases. Where to look (see also the package docstring):
 from __future__ import annotations
 
 from bot.service.challenges import ChallengesMixin
+from bot.service.clocks import ClocksMixin
 from bot.service.deadlines import DeadlinesMixin
 from bot.service.endings import EndingsMixin
 from bot.service.play import PlayMixin
 from bot.service.queries import QueriesMixin
 
 
-class MatchService(ChallengesMixin, PlayMixin, DeadlinesMixin, EndingsMixin, QueriesMixin):
+class MatchService(ChallengesMixin, PlayMixin, DeadlinesMixin, ClocksMixin, EndingsMixin,
+                   QueriesMixin):
     """Every use-case of a match. See the package docstring for the list."""
