@@ -437,7 +437,7 @@ class SqliteRepository:
             row = await cur.fetchone()
             if row is None or row[0] != _ts(since):
                 return None
-            gap = _ts(now) - row[0]  # type: ignore[operator]
+            gap = _ts(now) - row[0]
             cur = await self._exec(
                 "UPDATE matches SET deadline = deadline + ?, remind_at = remind_at + ?, "
                 "version = version + 1 WHERE status = 'active' AND deadline IS NOT NULL "
