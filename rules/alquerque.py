@@ -262,7 +262,7 @@ class _Explainer(Explainer):
         return f"{sofar} is not a legal move"
 
 
-class Alquerque(Variant):
+class AlquerqueVariant(Variant):
     """Alquerque, BrainKing rules (RULES §1)."""
 
     key: ClassVar[str] = "alquerque"
@@ -330,4 +330,4 @@ def _own(position: Position) -> AlquerquePosition:
     return position
 
 
-ALQUERQUE = register(Alquerque())
+ALQUERQUE = register(AlquerqueVariant())

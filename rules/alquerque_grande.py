@@ -5,7 +5,7 @@ White + Black against Turquoise + Red), ``fast`` or ``slow``. Stones step one po
 any direction along a line, or capture by jumping opponents' stones, as far as the
 player likes: every prefix of a jump sequence is a legal move. The capture duty is
 enforced by huffing: a step while a capture existed, or a sequence stopped while its stone
-could still jump, costs the player a stone (:attr:`GrandePosition.last_huff`).
+could still jump, costs the player a stone (:attr:`AlquerqueGrandePosition.last_huff`).
 
 Seats: 4 players White 0 (south), Turquoise 1 (east), Black 2 (north), Red 3 (west);
 2 players White 0, Black 1.
@@ -149,7 +149,7 @@ def _analyse(cells: list[int], seat: int, marker: Marker, enemy: Sequence[bool])
 
 
 @dataclass(frozen=True, slots=True)
-class GrandePosition(Position):
+class AlquerqueGrandePosition(Position):
     """A position of Alquerque grande.
 
     Public data for renderers and bots: :meth:`pieces` (kind ``stone``), ``captured``
@@ -177,7 +177,7 @@ class GrandePosition(Position):
     # ------------------------------------------------------------------ Position API
     @property
     def variant(self) -> Variant:
-        return GRANDE
+        return ALQUERQUE_GRANDE
 
     @property
     def seat_count(self) -> int:
@@ -192,7 +192,7 @@ class GrandePosition(Position):
             return ()
         return tuple(self._analysis().table.moves)
 
-    def play(self, move: Any) -> GrandePosition:
+    def play(self, move: Any) -> AlquerqueGrandePosition:
         analysis = self._analysis()
         if self.end or not _is_move_of(move, analysis.table):
             raise IllegalMoveError(f"{move!r} is not a legal move here")
@@ -306,13 +306,13 @@ def _next_active(seat: int, players: int, out: set[int] | frozenset[int]) -> int
 def _settle(players: int, mode: str | None, cells: list[int], markers: list[Marker],
             captures: tuple[int, ...], eliminated: list[tuple[int, ...]], quiet: int,
             huff: int, candidate: int, *, moved: bool,
-            cause: str = "no-moves") -> GrandePosition:
+            cause: str = "no-moves") -> AlquerqueGrandePosition:
     """The position after a move (or a resignation): seats emptied go out, endings are
     judged, the safeguard is checked after a move, then seats are examined in turn order
     from ``candidate`` until one can move (RULES §2.3 rule 6 and the fine points)."""
 
-    def build(turn: int, end: str, analysis: Analysis | None = None) -> GrandePosition:
-        p = GrandePosition(players, mode, tuple(cells), turn, tuple(markers), captures,
+    def build(turn: int, end: str, analysis: Analysis | None = None) -> AlquerqueGrandePosition:
+        p = AlquerqueGrandePosition(players, mode, tuple(cells), turn, tuple(markers), captures,
                            tuple(eliminated), quiet, huff, end)
         if analysis:
             p._cache.append(analysis)
@@ -375,7 +375,7 @@ def _ranked(groups: Sequence[frozenset[int]], reason: str) -> Outcome:
     return Outcome(winners, groups, reason)
 
 
-def _outcome(p: GrandePosition) -> Outcome:
+def _outcome(p: AlquerqueGrandePosition) -> Outcome:
     seats = range(p.players)
     reason = p.end
     if p.mode is None:
@@ -398,8 +398,8 @@ def _outcome(p: GrandePosition) -> Outcome:
     return Outcome.win(next(t for t in TEAMS if t not in beaten), seats=4, reason=reason)
 
 
-def _own(position: Position) -> GrandePosition:
-    if not isinstance(position, GrandePosition):
+def _own(position: Position) -> AlquerqueGrandePosition:
+    if not isinstance(position, AlquerqueGrandePosition):
         raise TypeError("not an Alquerque grande position")
     return position
 
@@ -410,7 +410,7 @@ def _number(token: str, what: str, text: str) -> int:
     return int(token)
 
 
-class AlquerqueGrande(Variant):
+class AlquerqueGrandeVariant(Variant):
     """Alquerque grande (RULES §2): 2 or 4 players, teams, huffing."""
 
     key: ClassVar[str] = "alquerque-grande"
@@ -431,17 +431,17 @@ class AlquerqueGrande(Variant):
             del checked["mode"]
         return checked
 
-    def start(self, **options: Any) -> GrandePosition:
+    def start(self, **options: Any) -> AlquerqueGrandePosition:
         checked = self.check_options(options)
         players = 2 if checked["players"] == 2 else 4
         mode = str(checked["mode"]) if players == 4 else None
         cells = _layout(START4 if players == 4 else START2)
-        p = GrandePosition(players, mode, cells, 0, (None,) * players, (0,) * players, (),
+        p = AlquerqueGrandePosition(players, mode, cells, 0, (None,) * players, (0,) * players, (),
                            0, -1, "")
         return p
 
     # ------------------------------------------------------------------ position text
-    def from_text(self, text: str) -> GrandePosition:
+    def from_text(self, text: str) -> AlquerqueGrandePosition:
         if not isinstance(text, str):
             raise PositionError("a position text must be a string", text=repr(text))
         fields = text.split()
@@ -510,7 +510,7 @@ class AlquerqueGrande(Variant):
                 raise PositionError("the huffed point must be empty and the counter 0",
                                     text=text)
         end = "" if end_s == "-" else end_s
-        p = GrandePosition(players, mode, tuple(cells), turn, tuple(markers), captures,
+        p = AlquerqueGrandePosition(players, mode, tuple(cells), turn, tuple(markers), captures,
                            tuple(eliminated), quiet, huff, end)
         problem = _inconsistency(p)
         if problem:
@@ -567,7 +567,7 @@ class AlquerqueGrande(Variant):
         out = {s for g in eliminated for s in g}
         reason = _decided(p.mode, cells, out, "resignation")
         if reason is not None:
-            return GrandePosition(4, p.mode, tuple(cells), _next_active(p.turn, 4, out),
+            return AlquerqueGrandePosition(4, p.mode, tuple(cells), _next_active(p.turn, 4, out),
                                   tuple(markers), p.captured, tuple(eliminated), p.quiet,
                                   p.huff, reason)
         candidate = p.turn + 1 if seat == p.turn else p.turn
@@ -575,7 +575,7 @@ class AlquerqueGrande(Variant):
                        candidate, moved=False)
 
 
-def _inconsistency(p: GrandePosition) -> str | None:
+def _inconsistency(p: AlquerqueGrandePosition) -> str | None:
     """Why a position read from text cannot happen, or None."""
     names = SEAT_NAMES[p.players]
     stones = [p.stones(s) for s in range(p.players)]
@@ -630,7 +630,7 @@ class _Explainer(Explainer):
 
     piece = "stone"
 
-    def __init__(self, position: GrandePosition) -> None:
+    def __init__(self, position: AlquerqueGrandePosition) -> None:
         super().__init__(GRID, position.cells, position.turn + 1)
         self.position = position
         self.enemy = ENEMY[position.players, position.mode, position.turn]
@@ -655,4 +655,4 @@ class _Explainer(Explainer):
         return super().bad_step(start, end)
 
 
-GRANDE = register(AlquerqueGrande())
+ALQUERQUE_GRANDE = register(AlquerqueGrandeVariant())

@@ -342,7 +342,7 @@ def perft(position: DamasPosition, depth: int) -> int:
     """Leaf count of the move tree from ``position`` by the movement rules alone (moves
     identified as RULES §6 says; draw rules not applied), as published perft tables count.
 
-    >>> perft(VARIANT.start(), 3)
+    >>> perft(DAMAS.start(), 3)
     302
     """
     if depth <= 0:
@@ -443,7 +443,7 @@ class DamasPosition(Position):
 
     @property
     def variant(self) -> Variant:
-        return VARIANT
+        return DAMAS
 
     @property
     def seat_count(self) -> int:
@@ -689,7 +689,7 @@ _PDN_MOVE = re.compile(r"\d+(\s*[-x:*×–—]\s*\d+)+")
 _PDN_SQUARE = re.compile(r"\d+")
 
 
-class Damas(Variant):
+class DamasVariant(Variant):
     """Spanish draughts: 8×8, flying kings, quantity and quality capture rules."""
 
     key: ClassVar[str] = "damas"
@@ -896,11 +896,11 @@ def export_pdn(moves: Sequence[str], *, outcome: Outcome | None = None,
     <BLANKLINE>
     1. 11-15 22-18 *
     """
-    position = VARIANT.from_text(start) if start is not None else VARIANT.start()
+    position = DAMAS.from_text(start) if start is not None else DAMAS.start()
     first = position
     tokens: list[str] = []
     for ply, text in enumerate(moves):
-        move = VARIANT.parse_move(position, text)
+        move = DAMAS.parse_move(position, text)
         number = ply // 2 + 1 if first.turn == WHITE else (ply + 1) // 2 + 1
         if position.turn == WHITE:
             tokens.append(f"{number}.")
@@ -913,7 +913,7 @@ def export_pdn(moves: Sequence[str], *, outcome: Outcome | None = None,
     tags: dict[str, str] = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?",
                             "White": "?", "Black": "?", "Result": result}
     tags["GameType"] = PDN_GAME_TYPE
-    if start is not None and first.to_text() != VARIANT.start().to_text():
+    if start is not None and first.to_text() != DAMAS.start().to_text():
         tags["SetUp"] = "1"
         tags["FEN"] = first.to_text()
     for name, value in (headers or {}).items():
@@ -936,5 +936,4 @@ def _escape(value: str) -> str:
     return str(value).replace("\\", "\\\\").replace('"', '\\"')
 
 
-VARIANT = Damas()
-register(VARIANT)
+DAMAS = register(DamasVariant())

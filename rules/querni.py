@@ -23,7 +23,7 @@ Starting a game (``v.start(**options)``)
 * ``arrangement=(nums0, nums1)``: 16 numbers per seat, each a permutation of 1..16, placed
   in the cell order of :data:`START_CELLS` (RULES §5). A given arrangement wins over a seed
   (the service always passes a seed; it is then simply unused).
-* ``setup="choose"``: a :class:`QuerniSetup` position. Both seats are to move
+* ``setup="choose"``: a :class:`QuerniSetupPosition` position. Both seats are to move
   (``to_move == {0, 1}``); each submits an :class:`Arrangement`, written like
   ``5 1 9 3 ... 12`` (16 numbers in cell order), in either order; the second submission
   starts play with Blue to move. A seed is accepted and ignored; an arrangement is refused.
@@ -359,7 +359,7 @@ class QuerniPosition(Position):
     _outcome: Outcome | None = field(default=None, init=False, compare=False, repr=False)
 
     in_setup: ClassVar[bool] = False
-    """False: play has started (a :class:`QuerniSetup` says True)."""
+    """False: play has started (a :class:`QuerniSetupPosition` says True)."""
 
     def __post_init__(self) -> None:
         if len(self.cells) != SIZE or self.turn not in (0, 1) or self.quiet < 0:
@@ -647,7 +647,7 @@ _HIDDEN: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
-class QuerniSetup(Position):
+class QuerniSetupPosition(Position):
     """The ``choose`` setup phase: per seat None (pending), its submitted numbers, or
     ``()`` (submitted, hidden in this view)."""
 
@@ -674,7 +674,7 @@ class QuerniSetup(Position):
         """All arrangements of every pending seat, lazily (16! per seat: never list it)."""
         return ArrangementMoves(tuple(sorted(self.to_move)))
 
-    def play(self, move: Any) -> QuerniSetup | QuerniPosition:
+    def play(self, move: Any) -> QuerniSetupPosition | QuerniPosition:
         if not isinstance(move, Arrangement):
             raise IllegalMoveError(
                 "the game is in its setup phase: each player first submits an arrangement "
@@ -692,7 +692,7 @@ class QuerniSetup(Position):
         if other is None:
             both = list(self.arrangements)
             both[seat] = numbers
-            return QuerniSetup((both[0], both[1]))
+            return QuerniSetupPosition((both[0], both[1]))
         if other == _HIDDEN:
             raise IllegalMoveError(
                 f"this is {SEAT_NAMES[seat]}'s view, where {SEAT_NAMES[1 - seat]}'s "
@@ -711,7 +711,7 @@ class QuerniSetup(Position):
         """Always empty: no stone is on the board until both have submitted."""
         return {}
 
-    def view_for(self, seat: int) -> QuerniSetup:
+    def view_for(self, seat: int) -> QuerniSetupPosition:
         """This position as ``seat`` may see it: the other seat's numbers hidden."""
         if seat not in (0, 1):
             raise ValueError(f"no seat {seat} in Querni")
@@ -720,7 +720,7 @@ class QuerniSetup(Position):
             return self
         both = list(self.arrangements)
         both[1 - seat] = _HIDDEN
-        return QuerniSetup((both[0], both[1]))
+        return QuerniSetupPosition((both[0], both[1]))
 
     def arrangement(self, seat: int) -> tuple[int, ...] | None:
         """``seat``'s submitted numbers; None while pending or hidden in this view."""
@@ -860,7 +860,7 @@ def _play_from_text(text: str, fields: list[str]) -> QuerniPosition:
     return position
 
 
-def _setup_from_text(text: str, fields: list[str]) -> QuerniSetup:
+def _setup_from_text(text: str, fields: list[str]) -> QuerniSetupPosition:
     if len(fields) != 3:
         raise PositionError("a setup text is: setup <blue> <pink>", text=text)
     both: list[tuple[int, ...] | None] = []
@@ -881,7 +881,7 @@ def _setup_from_text(text: str, fields: list[str]) -> QuerniSetup:
     if both[0] is not None and both[1] is not None:
         raise PositionError("both have submitted: the game is in play, not in setup",
                             text=text)
-    return QuerniSetup((both[0], both[1]))
+    return QuerniSetupPosition((both[0], both[1]))
 
 
 # --------------------------------------------------------------------------- notation
@@ -934,7 +934,7 @@ class QuerniVariant(Variant):
                          (14, 13, 12, 1, 2, 3, 16, 15, 4, 5, 11, 10, 9, 6, 7, 8))},
     )
 
-    def start(self, **options: Any) -> QuerniPosition | QuerniSetup:
+    def start(self, **options: Any) -> QuerniPosition | QuerniSetupPosition:
         opts = self.check_options(options)
         seed = opts.get("seed", 0)
         if isinstance(seed, bool) or not isinstance(seed, int):
@@ -944,12 +944,12 @@ class QuerniVariant(Variant):
                 raise OptionError(
                     "querni: an arrangement cannot be given with setup='choose' "
                     "(the players choose it)")
-            return QuerniSetup()
+            return QuerniSetupPosition()
         if "arrangement" in opts:
             return _arranged(_arrangement_option(opts["arrangement"]))
         return _arranged(deal(seed))
 
-    def from_text(self, text: str) -> QuerniPosition | QuerniSetup:
+    def from_text(self, text: str) -> QuerniPosition | QuerniSetupPosition:
         if not isinstance(text, str):
             raise PositionError("a position text is a string")
         fields = text.split()
@@ -975,7 +975,7 @@ class QuerniVariant(Variant):
         """A turn (``c2-e4``, ``c2-e4-g2``, ``r3-5``, ``c2-e4 r3-5``, ``pass``), checked
         against the position without listing every legal turn; in a setup position the
         arrangement of the single seat still pending (see the module docstring)."""
-        if isinstance(position, QuerniSetup):
+        if isinstance(position, QuerniSetupPosition):
             pending = sorted(position.to_move)
             if len(pending) != 1:
                 raise IllegalMoveError(
@@ -996,7 +996,7 @@ class QuerniVariant(Variant):
 
     def parse_arrangement(self, position: Position, seat: int, text: str) -> Arrangement:
         """``seat``'s arrangement ``'5 1 9 ... 12'`` (16 numbers in start-cell order)."""
-        if not isinstance(position, QuerniSetup):
+        if not isinstance(position, QuerniSetupPosition):
             raise IllegalMoveError("the setup phase is over", text=text)
         if seat not in (0, 1):
             raise IllegalMoveError(f"no seat {seat} in Querni", text=text)
@@ -1059,5 +1059,4 @@ def _arrangement_option(value: object) -> tuple[tuple[int, ...], tuple[int, ...]
     return result[0], result[1]
 
 
-QUERNI = QuerniVariant()
-register(QUERNI)
+QUERNI = register(QuerniVariant())

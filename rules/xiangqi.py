@@ -12,7 +12,7 @@ the sixth is the move number. The repetition history is not part of the text: it
 the position object and is rebuilt by replaying the record (RULES §7). A position read
 from text starts a fresh history in which it has occurred once.
 
-Moves are :class:`Move` values ``(source, target)`` of points (``a1 = (0, 0)``); the
+Moves are :class:`XiangqiMove` values ``(source, target)`` of points (``a1 = (0, 0)``); the
 canonical string is ``h3-e3``, or ``h3xh10`` for a capture. Input also takes ``h3e3`` and
 WXF (``C2.5``, ``C2=5``, ``H8+7``, ``R1-1``, ``C+.5`` / ``+C.5`` for the front of two cannons
 on a file, the WXF tandem-pawn forms). Writing ``-`` for a capture is accepted; writing
@@ -466,24 +466,24 @@ class _Board:
 # --------------------------------------------------------------------------- moves
 
 
-class Move(NamedTuple):
+class XiangqiMove(NamedTuple):
     """A Xiangqi move: the point a piece leaves and the point it goes to.
 
-    >>> Move((7, 2), (4, 2))
-    Move(source=(7, 2), target=(4, 2))
+    >>> XiangqiMove((7, 2), (4, 2))
+    XiangqiMove(source=(7, 2), target=(4, 2))
     """
 
     source: Point
     target: Point
 
 
-_MOVES: dict[int, Move] = {}
+_MOVES: dict[int, XiangqiMove] = {}
 
 
-def _move_of(m: int) -> Move:
+def _move_of(m: int) -> XiangqiMove:
     mv = _MOVES.get(m)
     if mv is None:
-        mv = _MOVES[m] = Move(POINTS[m >> 7], POINTS[m & 127])
+        mv = _MOVES[m] = XiangqiMove(POINTS[m >> 7], POINTS[m & 127])
     return mv
 
 
@@ -554,11 +554,11 @@ class XiangqiPosition(Position):
             moves = self._cache["moves"] = _Board(self.board, self.side).legal()
         return moves
 
-    def legal_moves(self) -> tuple[Move, ...]:
+    def legal_moves(self) -> tuple[XiangqiMove, ...]:
         """Every legal move, or ``()`` once the game is over."""
         if self.outcome() is not None:
             return ()
-        moves: tuple[Move, ...] | None = self._cache.get("legal")
+        moves: tuple[XiangqiMove, ...] | None = self._cache.get("legal")
         if moves is None:
             moves = self._cache["legal"] = tuple(_move_of(m) for m in self._moves())
         return moves
@@ -829,7 +829,7 @@ def _wxf_designator(p: XiangqiPosition, sq: int) -> str:
     return marks[i]
 
 
-def format_wxf(p: XiangqiPosition, move: Move | Any) -> str:
+def format_wxf(p: XiangqiPosition, move: XiangqiMove | Any) -> str:
     """The WXF notation of a legal move, e.g. ``C2.5``, ``H8+7``, ``R+.3``.
 
     >>> import rules
@@ -934,7 +934,7 @@ def _wxf_target(p: XiangqiPosition, fr: int, op: str, number: int) -> int | str:
     return _sq(tx, ty)
 
 
-def _parse_wxf(p: XiangqiPosition, text: str, compact: str) -> Move | None:
+def _parse_wxf(p: XiangqiPosition, text: str, compact: str) -> XiangqiMove | None:
     """The move WXF text names, or None when ``compact`` is not WXF."""
     match = _WXF.fullmatch(compact)
     if not match:
@@ -1065,7 +1065,7 @@ def _attacker(board: list[int], k: int, s: int) -> str:
 _ICCS_RANK_0 = re.compile(r"[a-i]0(?!\d)")
 
 
-class Xiangqi(Variant):
+class XiangqiVariant(Variant):
     """Xiangqi, RULES.md §3: seat 0 is Red and moves first, seat 1 is Black."""
 
     key: ClassVar[str] = "xiangqi"
@@ -1088,7 +1088,7 @@ class Xiangqi(Variant):
             raise IllegalMoveError(f"{move!r} is not a legal move here")
         return _canonical(p, m)
 
-    def parse_move(self, position: Position, text: str) -> Move:
+    def parse_move(self, position: Position, text: str) -> XiangqiMove:
         p = _xq(position)
         s = normalize(text)
         if p.outcome() is not None:
@@ -1149,4 +1149,4 @@ def _xq(position: Position) -> XiangqiPosition:
     return position
 
 
-XIANGQI = register(Xiangqi())
+XIANGQI = register(XiangqiVariant())

@@ -8,7 +8,7 @@ import pytest
 
 import rules
 from rules import alquerque_grande
-from rules.alquerque_grande import GrandePosition
+from rules.alquerque_grande import AlquerqueGrandePosition
 
 G = rules.variant("alquerque-grande")
 FILES = "abcdefg"
@@ -16,7 +16,7 @@ FILES = "abcdefg"
 
 def gpos(stones: dict[str, str], turn: str = "w", *, players: int = 4, mode: str = "teams",
          markers: str | None = None, captures: str | None = None, out: str = "-",
-         quiet: int = 0, huff: str = "-", end: str = "-") -> GrandePosition:
+         quiet: int = 0, huff: str = "-", end: str = "-") -> AlquerqueGrandePosition:
     """A position from stone lists per seat letter, via the position text."""
     where = {pt: letter for letter, pts in stones.items() for pt in pts.split()}
     rows = ["".join(where.get(f"{f}{r}", ".") for f in FILES) for r in range(7, 0, -1)]
@@ -25,11 +25,11 @@ def gpos(stones: dict[str, str], turn: str = "w", *, players: int = 4, mode: str
     options = "players=2" if players == 2 else f"players=4,mode={mode}"
     p = G.from_text(f"{'/'.join(rows)} {turn} {markers} {captures} {out} {quiet} {huff} "
                     f"{options} {end}")
-    assert isinstance(p, GrandePosition)
+    assert isinstance(p, AlquerqueGrandePosition)
     return p
 
 
-def duel(white: str, black: str, turn: str = "w", **kw: object) -> GrandePosition:
+def duel(white: str, black: str, turn: str = "w", **kw: object) -> AlquerqueGrandePosition:
     return gpos({"W": white, "B": black}, turn, players=2, **kw)  # type: ignore[arg-type]
 
 
@@ -41,10 +41,10 @@ def shown(p: rules.Position, text: str) -> str:
     return G.display_move(p, G.parse_move(p, text))
 
 
-def play(p: rules.Position, *texts: str) -> GrandePosition:
+def play(p: rules.Position, *texts: str) -> AlquerqueGrandePosition:
     for text in texts:
         p = p.play(G.parse_move(p, text))
-    assert isinstance(p, GrandePosition)
+    assert isinstance(p, AlquerqueGrandePosition)
     return p
 
 
@@ -160,7 +160,7 @@ def test_the_marker_is_set_by_captures_and_dropped_with_its_stone() -> None:
 
 # --------------------------------------------------------------------------- captures
 
-def fan(mode: str) -> GrandePosition:
+def fan(mode: str) -> AlquerqueGrandePosition:
     """Black on d6 can jump Turquoise on d5, then White on d3."""
     return gpos({"B": "d6", "T": "d5 g1", "W": "d3 a1", "R": "a7"}, "b", mode=mode)
 
@@ -359,7 +359,7 @@ def test_the_limit_counts_only_seats_not_out() -> None:
     assert skipped.quiet == 11 and skipped.to_move == {2}
     # a seat going out without a move lowers the limit; it is checked after the next move
     after_resign = G.resign(gpos(stones, quiet=160), 3)
-    assert isinstance(after_resign, GrandePosition) and after_resign.outcome() is None
+    assert isinstance(after_resign, AlquerqueGrandePosition) and after_resign.outcome() is None
     assert G.from_text(after_resign.to_text()).quiet == 160
     assert play(after_resign, "a1-b1").outcome() == rules.Outcome.draw(
         seats=4, reason="move-limit")
@@ -385,25 +385,25 @@ def test_resigning_with_two_players_ends_the_game() -> None:
 def test_resigning_in_teams_puts_the_seat_out_and_keeps_its_stones() -> None:
     p = G.start()
     after = G.resign(p, 1)
-    assert isinstance(after, GrandePosition)
+    assert isinstance(after, AlquerqueGrandePosition)
     assert after.out == {1} and after.to_move == {0} and at(after) == at(p)
     assert G.from_text(after.to_text()).to_text() == after.to_text()
     again = G.resign(after, 0)  # the seat to move resigns: the turn passes on
-    assert isinstance(again, GrandePosition) and again.to_move == {2}
+    assert isinstance(again, AlquerqueGrandePosition) and again.to_move == {2}
     with pytest.raises(ValueError, match="already out"):
         G.resign(after, 1)
     last = G.resign(after, 3)
-    assert isinstance(last, GrandePosition)
+    assert isinstance(last, AlquerqueGrandePosition)
     assert last.outcome() == rules.Outcome.win({0, 2}, seats=4, reason="resignation")
     assert G.from_text(last.to_text()).outcome() == last.outcome()
 
 
 def test_resigning_in_slow_removes_the_stones_and_fast_ends_at_once() -> None:
     slow = G.resign(G.start(mode="slow"), 3)
-    assert isinstance(slow, GrandePosition)
+    assert isinstance(slow, AlquerqueGrandePosition)
     assert "R" not in at(slow).values() and slow.eliminated == ((3,),)
     fast = G.resign(G.start(mode="fast"), 2)
-    assert isinstance(fast, GrandePosition)
+    assert isinstance(fast, AlquerqueGrandePosition)
     outcome = fast.outcome()
     assert outcome is not None and outcome.reason == "resignation"
     assert outcome.ranking == ({0, 1, 2, 3},) and outcome.winners == frozenset()
@@ -493,7 +493,7 @@ def test_module_examples() -> None:
     assert doctest.testmod(alquerque_grande).failed == 0
 
 
-def reference_captures(p: GrandePosition) -> dict[tuple[str, str, frozenset[str]], str]:
+def reference_captures(p: AlquerqueGrandePosition) -> dict[tuple[str, str, frozenset[str]], str]:
     """Every capture of the seat to move by brute force over all jump paths (independent
     of the engine's search): (start, end, captured set) -> the smallest path string."""
     letters = "WTBR" if p.players == 4 else "WB"

@@ -19,7 +19,7 @@ from rules.querni import (
     START_CELLS,
     Arrangement,
     QuerniPosition,
-    QuerniSetup,
+    QuerniSetupPosition,
     Turn,
     deal,
     splitmix64,
@@ -460,7 +460,7 @@ def test_bad_position_texts_say_why(text: str, match: str) -> None:
 
 def test_choose_setup_has_both_seats_to_move() -> None:
     s = v.start(setup="choose", seed=5)  # the service always passes a seed: ignored here
-    assert isinstance(s, QuerniSetup) and s.in_setup
+    assert isinstance(s, QuerniSetupPosition) and s.in_setup
     assert s.to_move == {0, 1} and s.outcome() is None
     assert s.pieces() == {} and s.to_text() == "setup - -"
     assert v.from_text("setup - -") == s
@@ -468,7 +468,7 @@ def test_choose_setup_has_both_seats_to_move() -> None:
 
 def test_setup_legal_moves_are_every_arrangement_lazily() -> None:
     s = v.start(setup="choose")
-    assert isinstance(s, QuerniSetup)
+    assert isinstance(s, QuerniSetupPosition)
     all_moves = s.legal_moves()
     assert len(all_moves) == 2 * 20922789888000  # 2 × 16!
     assert all_moves[0] == Arrangement(0, IDENTITY)
@@ -514,7 +514,7 @@ def test_a_pending_arrangement_stays_hidden_from_the_opponent() -> None:
     s = v.start(setup="choose")
     secret = deal(11)[1]
     half = s.play(Arrangement(1, secret))
-    assert isinstance(half, QuerniSetup)
+    assert isinstance(half, QuerniSetupPosition)
     assert half.pieces() == {}  # nothing on the board until both have submitted
     blue_view = half.view_for(0)
     assert blue_view.to_text() == "setup - ?"

@@ -15,7 +15,7 @@ from rules import (
     PositionError,
     Variant,
 )
-from rules.xiangqi import Move, XiangqiPosition, format_wxf
+from rules.xiangqi import XiangqiMove, XiangqiPosition, format_wxf
 from tests.rules.helpers.xiangqi import V, canonical, play, pos
 
 START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
@@ -260,7 +260,7 @@ def test_one_hundred_plies_without_capture_draw() -> None:
 def test_canonical_notation_display_and_marks() -> None:
     p = V.start()
     m = V.parse_move(p, "h3e3")
-    assert m == Move((7, 2), (4, 2))
+    assert m == XiangqiMove((7, 2), (4, 2))
     assert V.format_move(p, m) == "h3-e3"
     assert V.display_move(p, m) == "h3-e3 (C2.5)"
     assert V.move_marks(p, m) == MoveMarks(((7, 2), (4, 2)))
@@ -360,10 +360,10 @@ def test_play_refuses_illegal_moves_and_leaves_the_position_unchanged() -> None:
     p = V.start()
     before = p.to_text()
     with pytest.raises(IllegalMoveError, match="the horse is blocked at c1"):
-        p.play(Move((1, 0), (3, 1)))
+        p.play(XiangqiMove((1, 0), (3, 1)))
     with pytest.raises(IllegalMoveError):
         p.play("h3-e3")
-    after = p.play(Move((7, 2), (4, 2)))
+    after = p.play(XiangqiMove((7, 2), (4, 2)))
     assert p.to_text() == before and after.to_text() != before
 
 

@@ -1,4 +1,4 @@
-"""Audit of RULES §1 (Alquerque): scenarios for clauses and fine points the main test file
+"""Fine points of RULES §1 (Alquerque): scenarios for clauses the main test file
 checks only through the brute-force reference, or not at all. See RULES_COVERAGE.md."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Spanish draughts audit (RULES §4): fine points test_damas.py leaves uncaught.
+"""Spanish draughts (RULES §4): the fine points test_damas.py leaves uncaught.
 
 Each test names the clause it guards; tests/rules/RULES_COVERAGE.md maps every clause.
 Positions are written with square names (``"d3"``, ``"Kh1"`` for a king).

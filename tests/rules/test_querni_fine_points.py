@@ -1,4 +1,4 @@
-"""Querni audit (RULES §5): fine points test_querni.py leaves uncaught.
+"""Querni (RULES §5): the fine points test_querni.py leaves uncaught.
 
 Each test names the clause it guards; tests/rules/RULES_COVERAGE.md maps every clause.
 """

@@ -1,4 +1,4 @@
-"""Xiangqi audit (RULES §3): fine points test_xiangqi.py leaves uncaught.
+"""Xiangqi (RULES §3): the fine points test_xiangqi.py leaves uncaught.
 
 Each test names the clause it guards; tests/rules/RULES_COVERAGE.md maps every clause.
 """

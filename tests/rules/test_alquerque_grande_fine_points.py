@@ -1,10 +1,10 @@
-"""Audit of RULES §2 (Alquerque grande): scenarios for clauses and fine points the main
+"""Fine points of RULES §2 (Alquerque grande): scenarios for clauses the main
 test file leaves open or checks only indirectly. See RULES_COVERAGE.md."""
 
 from __future__ import annotations
 
 import rules
-from rules.alquerque_grande import GrandePosition
+from rules.alquerque_grande import AlquerqueGrandePosition
 from tests.rules.test_alquerque_grande import (
     BOX,
     G,
@@ -123,7 +123,7 @@ def test_a_stopped_sequence_may_huff_the_movers_last_stone_with_two_players() ->
 def test_an_out_seat_in_teams_blocks_and_is_captured_only_by_the_other_team() -> None:
     stones = {"W": "d3 a1", "T": "e3 g1", "B": "d4 g7", "R": "a7"}
     after = G.resign(gpos(stones), 0)  # White goes out at his turn; his stones stay
-    assert isinstance(after, GrandePosition)
+    assert isinstance(after, AlquerqueGrandePosition)
     assert after.out == {0} and after.to_move == {1} and at(after)["d3"] == "W"
     assert "e3xc3" in moves(after)  # Turquoise may capture the out seat's stone
     assert "e3-d3" not in moves(after)  # and it blocks
@@ -220,7 +220,8 @@ def test_a_complete_capture_by_a_lesser_stone_is_not_huffed() -> None:
 Captures = dict[tuple[str, str, frozenset[str]], str]
 
 
-def reference_huff(p: GrandePosition, text: str, captures: Captures | None = None) -> str | None:
+def reference_huff(p: AlquerqueGrandePosition, text: str,
+                   captures: Captures | None = None) -> str | None:
     """The stone RULES §2.3 rule 5 huffs for the move ``text``, worked out from the
     brute-force capture list of the main test file and a direct look at the board."""
     captures = reference_captures(p) if captures is None else captures
@@ -320,7 +321,7 @@ STUCK: list[int] = []
 """Seats the reference put out for want of a legal move (to check the games reach that)."""
 
 
-def reference_after(p: GrandePosition, text: str, captures: Captures
+def reference_after(p: AlquerqueGrandePosition, text: str, captures: Captures
                     ) -> tuple[dict[str, str], list[set[int]], int, str, int]:
     """Board, out groups, seat to move, end reason ('' if none) and the safeguard counter
     after ``text``,
@@ -400,7 +401,7 @@ def reference_after(p: GrandePosition, text: str, captures: Captures
     return board, groups, seat, "", quiet
 
 
-def check_against_reference(p: GrandePosition, moves_to_check: int = 99) -> set[str]:
+def check_against_reference(p: AlquerqueGrandePosition, moves_to_check: int = 99) -> set[str]:
     """Play each legal move (up to a number) of ``p`` and compare with the reference."""
     ends = set()
     captures = reference_captures(p)
