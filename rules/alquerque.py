@@ -9,9 +9,8 @@ and may never step or jump onto that point (the no-return memory). The side to m
 when it has no pieces (outcome reason ``no-pieces``) or no legal move (``no-moves``).
 
 Moves are :class:`rules.lattice.Move` values (points as rank-major indices). Positions
-offer, besides the Position API: ``memories`` (point -> where its piece's last move
-started), ``captured`` (per seat), ``must_capture``, ``out`` and ``last_huff`` (always
-empty here; shared with Alquerque grande so renderers treat both alike).
+offer, besides the Position API (with :meth:`captured_counts`): ``memories`` (point ->
+where its piece's last move started) and ``must_capture``.
 
 Position text, one line of three space-separated fields::
 
@@ -96,13 +95,13 @@ def _start_cells() -> tuple[int, ...]:
 
 
 @dataclass(frozen=True, slots=True)
-class AlquerquePosition(Position):
+class AlquerquePosition(Position[Move]):
     """A position of Alquerque.
 
     ``cells`` holds one value per point in rank-major order (0 empty, 1 White, 2 Black);
     ``memory[i]`` is the point where the last move of the piece on ``i`` started
     (-1 if it never moved); ``turn`` is the seat whose turn it is. See :attr:`memories`
-    and :attr:`captured` for the same data by point name.
+    and :meth:`captured_counts` for the same data by point name.
     """
 
     cells: tuple[int, ...]
@@ -113,12 +112,8 @@ class AlquerquePosition(Position):
 
     # ------------------------------------------------------------------ Position API
     @property
-    def variant(self) -> Variant:
+    def variant(self) -> AlquerqueVariant:
         return ALQUERQUE
-
-    @property
-    def seat_count(self) -> int:
-        return 2
 
     @property
     def to_move(self) -> frozenset[int]:
@@ -127,7 +122,7 @@ class AlquerquePosition(Position):
     def legal_moves(self) -> Sequence[Move]:
         return tuple(self._moves().moves)
 
-    def play(self, move: Any) -> AlquerquePosition:
+    def play(self, move: Move) -> AlquerquePosition:
         try:
             legal = isinstance(move, tuple) and move in self._moves().moves
         except TypeError:  # unhashable junk is no move
@@ -169,20 +164,9 @@ class AlquerquePosition(Position):
         its last move started from."""
         return {GRID.points[i]: GRID.points[m] for i, m in enumerate(self.memory) if m >= 0}
 
-    @property
-    def captured(self) -> tuple[int, int]:
+    def captured_counts(self) -> tuple[int, int]:
         """How many enemy pieces each seat has captured (12 minus the enemy's pieces)."""
         return (PIECES_EACH - self.cells.count(2), PIECES_EACH - self.cells.count(1))
-
-    @property
-    def out(self) -> frozenset[int]:
-        """No seat is ever out in Alquerque (the same property as Alquerque grande's)."""
-        return frozenset()
-
-    @property
-    def last_huff(self) -> Point | None:
-        """Alquerque has no huffing (the same property as Alquerque grande's)."""
-        return None
 
     @property
     def must_capture(self) -> bool:
@@ -262,7 +246,7 @@ class _Explainer(Explainer):
         return f"{sofar} is not a legal move"
 
 
-class AlquerqueVariant(Variant):
+class AlquerqueVariant(Variant[AlquerquePosition, Move]):
     """Alquerque, BrainKing rules (RULES §1)."""
 
     key: ClassVar[str] = "alquerque"
@@ -310,14 +294,14 @@ class AlquerqueVariant(Variant):
                 f"{SEAT_NAMES[turn]}'s turn", text=text)
         return AlquerquePosition(tuple(cells), tuple(memory), turn)
 
-    def format_move(self, position: Position, move: Any) -> str:
+    def format_move(self, position: AlquerquePosition, move: Move) -> str:
         return GRID.move_text(move)
 
-    def parse_move(self, position: Position, text: str) -> Move:
+    def parse_move(self, position: AlquerquePosition, text: str) -> Move:
         p = _own(position)
         return parse_move(GRID, text, p._moves(), _Explainer(p), over=p.outcome() is not None)
 
-    def move_marks(self, position: Position, move: Any) -> MoveMarks:
+    def move_marks(self, position: AlquerquePosition, move: Move) -> MoveMarks:
         return GRID.marks(move)
 
     def seat_name(self, seat: int, seat_count: int = 2) -> str:

@@ -5,7 +5,7 @@ White + Black against Turquoise + Red), ``fast`` or ``slow``. Stones step one po
 any direction along a line, or capture by jumping opponents' stones, as far as the
 player likes: every prefix of a jump sequence is a legal move. The capture duty is
 enforced by huffing: a step while a capture existed, or a sequence stopped while its stone
-could still jump, costs the player a stone (:attr:`AlquerqueGrandePosition.last_huff`).
+could still jump, costs the player a stone (:meth:`AlquerqueGrandePosition.last_removal`).
 
 Seats: 4 players White 0 (south), Turquoise 1 (east), Black 2 (north), Red 3 (west);
 2 players White 0, Black 1.
@@ -81,7 +81,7 @@ GRID = Lattice(7)
 MODES = ("teams", "fast", "slow")
 LETTERS = {4: "WTBR", 2: "WB"}
 SEAT_NAMES = {4: ("White", "Turquoise", "Black", "Red"), 2: ("White", "Black")}
-TEAMS = ((0, 2), (1, 3))
+TEAMS = (frozenset({0, 2}), frozenset({1, 3}))  # RULES §2.1: facing seats play together
 ROUND_LIMIT = 50  # full rounds without capture or huff (RULES §2.4 safeguard)
 
 START4 = {
@@ -104,11 +104,15 @@ def _layout(points: Mapping[int, str]) -> tuple[int, ...]:
     return tuple(cells)
 
 
+def _teams(mode: str | None) -> tuple[frozenset[int], ...]:
+    """The teams of a game in ``mode`` (see :attr:`rules.Position.teams`)."""
+    return TEAMS if mode == "teams" else ()
+
+
 def _enemy_table(players: int, mode: str | None, seat: int) -> tuple[bool, ...]:
     """``table[cell value]``: whether ``seat`` may jump (and capture) that stone."""
-    if mode == "teams":
-        return (False, *(other % 2 != seat % 2 for other in range(players)))
-    return (False, *(other != seat for other in range(players)))
+    mates = next((team for team in _teams(mode) if seat in team), frozenset([seat]))
+    return (False, *(other not in mates for other in range(players)))
 
 
 ENEMY = {(players, mode, seat): _enemy_table(players, mode, seat)
@@ -149,17 +153,17 @@ def _analyse(cells: list[int], seat: int, marker: Marker, enemy: Sequence[bool])
 
 
 @dataclass(frozen=True, slots=True)
-class AlquerqueGrandePosition(Position):
+class AlquerqueGrandePosition(Position[Move]):
     """A position of Alquerque grande.
 
-    Public data for renderers and bots: :meth:`pieces` (kind ``stone``), ``captured``
-    (per seat, opponents' stones taken), :attr:`out` and ``eliminated`` (seats out, in
-    order of elimination, grouped), :attr:`last_huff`, :attr:`markers`, ``quiet`` (the
-    safeguard counter), ``players`` and ``mode`` (None with 2 players).
+    Besides the Position API (:meth:`captured_counts`, :meth:`out_seats`, :attr:`teams`,
+    :attr:`mode`, :meth:`last_removal`): ``eliminated`` (seats out, in order of
+    elimination, grouped), :attr:`markers`, ``quiet`` (the safeguard counter) and
+    ``players``; ``mode`` is None with 2 players.
     """
 
     players: int
-    mode: str | None
+    mode: str | None = field()  # no default: `= field()` stops dataclass taking Position.mode
     cells: tuple[int, ...]
     """One value per point in rank-major order: 0 empty, else seat + 1."""
     turn: int
@@ -169,14 +173,14 @@ class AlquerqueGrandePosition(Position):
     eliminated: tuple[tuple[int, ...], ...]
     quiet: int
     huff: int
-    """The point whose stone the last move huffed, -1 if none (see :attr:`last_huff`)."""
+    """The point whose stone the last move huffed, -1 if none (see :meth:`last_removal`)."""
     end: str
     """'' while the game goes on, else the outcome reason."""
     _cache: list[Analysis] = field(default_factory=list, init=False, compare=False, repr=False)
 
     # ------------------------------------------------------------------ Position API
     @property
-    def variant(self) -> Variant:
+    def variant(self) -> AlquerqueGrandeVariant:
         return ALQUERQUE_GRANDE
 
     @property
@@ -192,7 +196,7 @@ class AlquerqueGrandePosition(Position):
             return ()
         return tuple(self._analysis().table.moves)
 
-    def play(self, move: Any) -> AlquerqueGrandePosition:
+    def play(self, move: Move) -> AlquerqueGrandePosition:
         analysis = self._analysis()
         if self.end or not _is_move_of(move, analysis.table):
             raise IllegalMoveError(f"{move!r} is not a legal move here")
@@ -240,15 +244,21 @@ class AlquerqueGrandePosition(Position):
             names[self.huff] if self.huff >= 0 else "-", options, self.end or "-"))
 
     # ------------------------------------------------------------------ extras
-    @property
-    def out(self) -> frozenset[int]:
+    def captured_counts(self) -> tuple[int, ...]:
+        """Per seat, the opponents' stones it has captured (huffs count for nobody)."""
+        return self.captured
+
+    def out_seats(self) -> frozenset[int]:
         """The seats that are out (4 players, ``teams`` and ``slow``)."""
         return frozenset(s for group in self.eliminated for s in group)
 
     @property
-    def last_huff(self) -> Point | None:
+    def teams(self) -> tuple[frozenset[int], ...]:
+        return _teams(self.mode)
+
+    def last_removal(self) -> tuple[Point, ...]:
         """Where the stone huffed by the last move stood, if it huffed one."""
-        return GRID.points[self.huff] if self.huff >= 0 else None
+        return (GRID.points[self.huff],) if self.huff >= 0 else ()
 
     @property
     def markers(self) -> tuple[tuple[Point, Point] | None, ...]:
@@ -388,11 +398,11 @@ def _outcome(p: AlquerqueGrandePosition) -> Outcome:
     if p.mode == "slow":
         if reason == "move-limit":
             return _ranked(_groups({s: (p.stones(s),) for s in seats}), reason)
-        alive = frozenset(seats) - p.out
+        alive = frozenset(seats) - p.out_seats()
         return _ranked([alive, *reversed([frozenset(g) for g in p.eliminated])], reason)
     if reason == "move-limit":
         return Outcome.draw(seats=4, reason=reason)
-    beaten = [team for team in TEAMS if all(s in p.out for s in team)]
+    beaten = [team for team in TEAMS if all(s in p.out_seats() for s in team)]
     if len(beaten) != 1:  # both teams went out with the same move
         return Outcome.draw(seats=4, reason=reason)
     return Outcome.win(next(t for t in TEAMS if t not in beaten), seats=4, reason=reason)
@@ -410,10 +420,11 @@ def _number(token: str, what: str, text: str) -> int:
     return int(token)
 
 
-class AlquerqueGrandeVariant(Variant):
+class AlquerqueGrandeVariant(Variant[AlquerqueGrandePosition, Move]):
     """Alquerque grande (RULES §2): 2 or 4 players, teams, huffing."""
 
     key: ClassVar[str] = "alquerque-grande"
+    removal_word: ClassVar[str] = "huffed"
     name: ClassVar[str] = "Alquerque grande"
     board_size: ClassVar[tuple[int, int]] = (7, 7)
     options: ClassVar[Mapping[str, tuple[object, ...]]] = {
@@ -430,6 +441,17 @@ class AlquerqueGrandeVariant(Variant):
                                   "no mode)")
             del checked["mode"]
         return checked
+
+    def seat_count(self, **options: Any) -> int:
+        return 2 if self.check_options(options)["players"] == 2 else 4
+
+    def teams(self, **options: Any) -> tuple[frozenset[int], ...]:
+        mode = self.check_options(options).get("mode")
+        return _teams(mode if isinstance(mode, str) else None)
+
+    def option_sets(self) -> tuple[dict[str, object], ...]:
+        """Four players in each mode, then two players (who have no mode)."""
+        return (*({"players": 4, "mode": mode} for mode in MODES), {"players": 2})
 
     def start(self, **options: Any) -> AlquerqueGrandePosition:
         checked = self.check_options(options)
@@ -518,18 +540,18 @@ class AlquerqueGrandeVariant(Variant):
         return p
 
     # ------------------------------------------------------------------ moves
-    def format_move(self, position: Position, move: Any) -> str:
+    def format_move(self, position: AlquerqueGrandePosition, move: Move) -> str:
         return GRID.move_text(move)
 
-    def parse_move(self, position: Position, text: str) -> Move:
+    def parse_move(self, position: AlquerqueGrandePosition, text: str) -> Move:
         p = _own(position)
         return parse_move(GRID, text, p._analysis().table, _Explainer(p), over=bool(p.end))
 
-    def move_marks(self, position: Position, move: Any) -> MoveMarks:
+    def move_marks(self, position: AlquerqueGrandePosition, move: Move) -> MoveMarks:
         huff = _own(position).huff_of(move)
         return GRID.marks(move, (huff,) if huff else ())
 
-    def display_move(self, position: Position, move: Any) -> str:
+    def display_move(self, position: AlquerqueGrandePosition, move: Move) -> str:
         """The canonical move plus its huff, e.g. ``d3-d4 (huff c3)``."""
         huff = _own(position).huff_of(move)
         text = GRID.move_text(move)
@@ -540,7 +562,8 @@ class AlquerqueGrandeVariant(Variant):
         count: seat 1 is Turquoise in a 4-player game)."""
         return SEAT_NAMES[2 if seat_count == 2 and seat < 2 else 4][seat]
 
-    def resign(self, position: Position, seat: int) -> Position | Outcome:
+    def resign(self, position: AlquerqueGrandePosition, seat: int
+               ) -> AlquerqueGrandePosition | Outcome:
         """RULES §2.3 rule 7: resigning equals "cannot move" at that moment.
 
         Two players: the other wins (an Outcome). Four players: the position with
@@ -554,7 +577,7 @@ class AlquerqueGrandeVariant(Variant):
             raise ValueError("the game is over")
         if p.mode is None:
             return super().resign(p, seat)
-        if seat in p.out:
+        if seat in p.out_seats():
             raise ValueError(f"{SEAT_NAMES[4][seat]} is already out")
         if p.mode == "fast":
             return replace(p, end="resignation")
@@ -583,18 +606,19 @@ def _inconsistency(p: AlquerqueGrandePosition) -> str | None:
     for s in range(p.players):
         if stones[s] > most:
             return f"{names[s]} has more than {most} stones"
-        if p.mode == "slow" and s in p.out and stones[s]:
+        if p.mode == "slow" and s in p.out_seats() and stones[s]:
             return f"{names[s]} is out, so his stones are off the board in slow mode"
-    active = 2 if p.mode is None else 4 if p.mode == "fast" else p.players - len(p.out)
+    out = p.out_seats()
+    active = 2 if p.mode is None else 4 if p.mode == "fast" else p.players - len(out)
     limit = ROUND_LIMIT * active
     reason = p.end
     if not reason:
         for s in range(p.players):
-            if s not in p.out and not stones[s]:
+            if s not in p.out_seats() and not stones[s]:
                 return f"{names[s]} has no stones but is not out"
-        if p.turn in p.out:
+        if p.turn in p.out_seats():
             return f"{names[p.turn]} is out and cannot be the one to move"
-        if p.mode is not None and _decided(p.mode, list(p.cells), set(p.out), "") is not None:
+        if p.mode is not None and _decided(p.mode, list(p.cells), set(out), "") is not None:
             return "the game is over: say so in the last field"
         if not p.legal_moves():
             return f"{names[p.turn]} is to move but has no legal move"
@@ -609,10 +633,10 @@ def _inconsistency(p: AlquerqueGrandePosition) -> str | None:
     if reason == "move-limit":
         return None if p.quiet >= limit else f"the counter is below {limit}"
     if p.mode == "teams":
-        if not any(all(s in p.out for s in team) for team in TEAMS):
+        if not any(all(s in p.out_seats() for s in team) for team in TEAMS):
             return "no team is out"
     elif p.mode == "slow":
-        if len(p.out) < 3:
+        if len(p.out_seats()) < 3:
             return "more than one player is left"
     elif reason == "no-pieces" and all(stones):
         return "every seat still has stones"

@@ -7,10 +7,13 @@ values, usually frozen dataclasses) and registers one Variant instance per key w
 
 from __future__ import annotations
 
+import itertools
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, Generic, NamedTuple, cast
+
+from typing_extensions import TypeVar
 
 # --------------------------------------------------------------------------- errors
 
@@ -52,11 +55,11 @@ class PositionError(RulesError):
     """A position text is malformed or describes an impossible position."""
 
 
-class OptionError(ValueError):
+class OptionError(RulesError):
     """An unknown option, or an invalid value for a known one, was passed to ``start``."""
 
 
-class UnknownVariantError(ValueError):
+class UnknownVariantError(RulesError):
     """``rules.variant(key)`` was asked for a key that is not registered."""
 
 
@@ -202,22 +205,42 @@ class PathMove(NamedTuple):
 
 # --------------------------------------------------------------------------- variant / position
 
+M = TypeVar("M", bound=Hashable, default=Any)
+"""A game's move type: an immutable, hashable value each game documents
+(:class:`rules.xiangqi.XiangqiMove`, :class:`rules.damas.DamasMove`...)."""
+
+P = TypeVar("P", bound="Position[Any]", default=Any)
+"""A game's position type."""
+
 Move = Hashable
-"""A move is a game-specific immutable, hashable value (each game documents its own)."""
+"""Any game's move, where the game is not known."""
 
 
-class Position(ABC):
-    """An immutable game position. Subclasses are frozen dataclasses of one game."""
+class Position(ABC, Generic[M]):
+    """An immutable game position. Subclasses are frozen dataclasses of one game.
+
+    Besides the abstract core (moves, outcome, text, pieces) a position answers every
+    game fact a caller may ask, with a default here that the games which have the fact
+    override: :meth:`captured_counts`, :meth:`removed_counts`, :meth:`out_seats`,
+    :attr:`teams`, :attr:`mode`, :meth:`checked_point`, :meth:`last_removal`, and the
+    setup-phase protocol :attr:`in_setup`, :meth:`has_submitted`, :meth:`view_for`.
+
+    >>> import rules
+    >>> p = rules.variant("damas").start()
+    >>> p.seat_count, p.in_setup, p.out_seats(), p.teams, p.checked_point()
+    (2, False, frozenset(), (), None)
+    """
 
     @property
     @abstractmethod
-    def variant(self) -> Variant:
+    def variant(self) -> Variant[Any, M]:
         """The variant this position belongs to."""
 
     @property
-    @abstractmethod
     def seat_count(self) -> int:
-        """How many seats the game has (2 or 4)."""
+        """How many seats the game has: 2, unless the game says otherwise (Alquerque
+        grande with four players)."""
+        return 2
 
     @property
     @abstractmethod
@@ -225,11 +248,11 @@ class Position(ABC):
         """The seats to move: one seat, two during a Querni ``choose`` setup, none at the end."""
 
     @abstractmethod
-    def legal_moves(self) -> Sequence[Any]:
+    def legal_moves(self) -> Sequence[M]:
         """Every legal move (empty once the game is over)."""
 
     @abstractmethod
-    def play(self, move: Any) -> Position:
+    def play(self, move: M) -> Position[M]:
         """The position after ``move``; ``self`` is unchanged. Raises IllegalMoveError."""
 
     @abstractmethod
@@ -253,12 +276,140 @@ class Position(ABC):
         (seat,) = seats
         return seat
 
+    # ------------------------------------------------------------------ game facts
 
-class Variant(ABC):
+    def captured_counts(self) -> tuple[int, ...] | None:
+        """Per seat, how many enemy pieces it has captured; ``None`` in a game that
+        captures nothing (Querni takes its own stones off: :meth:`removed_counts`).
+
+        >>> import rules
+        >>> v = rules.variant("xiangqi")
+        >>> p = v.start()
+        >>> for text in ("h3-h10", "i10-h10"):
+        ...     p = p.play(v.parse_move(p, text))
+        >>> p.captured_counts()
+        (1, 1)
+        """
+        return None
+
+    def removed_counts(self) -> tuple[int, ...] | None:
+        """Per seat, how many of its own pieces it has taken off the board, in a game
+        where that is the aim (Querni); ``None`` elsewhere and while the numbers are
+        secret (a setup phase).
+
+        >>> import rules
+        >>> rules.variant("querni").start(seed=1).removed_counts()
+        (0, 0)
+        """
+        return None
+
+    def out_seats(self) -> frozenset[int]:
+        """The seats that are out of the game while others play on (Alquerque grande with
+        four players, ``teams`` and ``slow``); empty in every other game.
+
+        >>> import rules
+        >>> rules.variant("alquerque-grande").start(players=4).out_seats()
+        frozenset()
+        """
+        return frozenset()
+
+    @property
+    def teams(self) -> tuple[frozenset[int], ...]:
+        """The teams, when seats play in teams that win and lose together (Alquerque
+        grande ``teams``: seats 0 and 2 against 1 and 3); ``()`` when every seat plays
+        for itself.
+
+        >>> import rules
+        >>> rules.variant("alquerque-grande").start(players=4, mode="teams").teams
+        (frozenset({0, 2}), frozenset({1, 3}))
+        """
+        return ()
+
+    def team_mate(self, seat: int) -> int | None:
+        """The other seat of ``seat``'s team, or ``None`` without teams.
+
+        >>> import rules
+        >>> rules.variant("alquerque-grande").start(players=4).team_mate(1)
+        3
+        """
+        for team in self.teams:
+            if seat in team:
+                return next((s for s in sorted(team) if s != seat), None)
+        return None
+
+    @property
+    def mode(self) -> str | None:
+        """The named rule set in force when the game offers several (Alquerque grande
+        with four players: ``'teams'``, ``'fast'`` or ``'slow'``); ``None`` otherwise."""
+        return None
+
+    def checked_point(self) -> Point | None:
+        """The point of the royal piece that is in check (Xiangqi: the general of the
+        side to move, also after a checkmate); ``None`` in games without check.
+
+        >>> import rules
+        >>> v = rules.variant("xiangqi")
+        >>> v.from_text("4k4/9/9/9/9/9/9/9/4R4/3K5 b - - 0 1").checked_point()
+        (4, 9)
+        """
+        return None
+
+    def last_removal(self) -> tuple[Point, ...]:
+        """The points whose pieces the move that led here took off the board other than
+        by capturing them (Alquerque grande: the huffed stone), so a board drawn without
+        the last move's marks still shows it; ``()`` when there were none.
+
+        >>> import rules
+        >>> v = rules.variant("alquerque-grande")
+        >>> rows = ["......."] * 3 + ["...B...", "...W...", ".......", "......W"]
+        >>> p = v.from_text("/".join(rows) + " w -,- 0,0 - 0 - players=2 -")
+        >>> p.play(v.parse_move(p, "g1-f1")).last_removal()
+        ((3, 2),)
+        """
+        return ()
+
+    # ------------------------------------------------------------------ setup phase
+
+    @property
+    def in_setup(self) -> bool:
+        """Whether the game is in a setup phase, where each seat hands in a secret
+        arrangement (Querni ``choose``) instead of moving: :meth:`has_submitted`,
+        :meth:`view_for` and :meth:`Variant.parse_arrangement` then apply."""
+        return False
+
+    def has_submitted(self, seat: int) -> bool:
+        """In a setup phase, whether ``seat`` has handed in its arrangement (never what
+        it is); ``False`` outside one.
+
+        >>> import rules
+        >>> v = rules.variant("querni")
+        >>> p = v.start(setup="choose")
+        >>> p = p.play(v.parse_arrangement(p, 1, " ".join(map(str, range(1, 17)))))
+        >>> p.in_setup, p.has_submitted(0), p.has_submitted(1)
+        (True, False, True)
+        """
+        return False
+
+    def view_for(self, seat: int) -> Position[M]:
+        """This position as ``seat`` may see it: another seat's secret (a submitted
+        arrangement) hidden. Outside a setup phase every seat sees everything: ``self``."""
+        return self
+
+
+class Variant(ABC, Generic[P, M]):
     """One playable game (a registry entry): a factory of positions plus notation.
 
-    ``options`` maps each start option to its allowed values, the default first; it is
-    what menus offer. ``example_options`` are the option sets the conformance suite plays.
+    ``options`` maps each start option to its allowed values, the default first (an
+    empty tuple: any value, the game checks it); ``example_options`` are the option sets
+    the conformance suite plays; ``rules_version`` changes when a rule change would make
+    stored games replay differently.
+
+    >>> import rules
+    >>> v = rules.variant("alquerque-grande")
+    >>> v.rules_version, v.seat_count(players=2), v.seat_count()
+    ('1', 2, 4)
+    >>> v.option_sets()[-1], v.teams(players=4, mode="fast")
+    ({'players': 2}, ())
     """
 
     key: ClassVar[str]
@@ -267,38 +418,123 @@ class Variant(ABC):
     """``(files, ranks)`` of the board, e.g. ``(9, 10)`` for Xiangqi."""
     options: ClassVar[Mapping[str, tuple[object, ...]]] = {}
     example_options: ClassVar[tuple[Mapping[str, object], ...]] = ({},)
+    rules_version: ClassVar[str] = "1"
+    removal_word: ClassVar[str] = "removed"
+    """What :attr:`MoveMarks.removed` points mean here, as a past participle for people:
+    ``'huffed'`` (Alquerque grande), ``'removed'`` (Querni)."""
 
     @abstractmethod
-    def start(self, **options: Any) -> Position:
+    def start(self, **options: Any) -> P:
         """The start position for ``options`` (see the game's RULES section)."""
 
     @abstractmethod
-    def from_text(self, text: str) -> Position:
+    def from_text(self, text: str) -> P:
         """Read a position text; raises PositionError."""
 
     @abstractmethod
-    def format_move(self, position: Position, move: Any) -> str:
+    def format_move(self, position: P, move: M) -> str:
         """The canonical string of a legal ``move`` in ``position`` (RULES §6)."""
 
     @abstractmethod
-    def parse_move(self, position: Position, text: str) -> Any:
+    def parse_move(self, position: P, text: str) -> M:
         """Forgiving input: the legal move ``text`` names, or NotationError /
         IllegalMoveError / AmbiguousMoveError."""
 
     @abstractmethod
-    def move_marks(self, position: Position, move: Any) -> MoveMarks:
+    def move_marks(self, position: P, move: M) -> MoveMarks:
         """The points ``move`` (legal in ``position``) touches, for highlighting it."""
 
-    def display_move(self, position: Position, move: Any) -> str:
+    def display_move(self, position: P, move: M) -> str:
         """The move as shown to people (canonical form plus any alternative notation or
         side effect). Defaults to the canonical string."""
         return self.format_move(position, move)
+
+    def parse_noted_move(self, position: P, text: str) -> M:
+        """:meth:`parse_move`, also reading the display form people copy from a post
+        (``h3-e3 (C2.5)``, ``b7-a8 (28-32) crowned``): when the whole text is no move,
+        the part before its trailing note is read, and the note must be the one
+        :meth:`display_move` shows for that move.
+
+        >>> import rules
+        >>> v = rules.variant("xiangqi")
+        >>> p = v.start()
+        >>> v.format_move(p, v.parse_noted_move(p, "h3-e3 (C2.5)"))
+        'h3-e3'
+        >>> v.parse_noted_move(p, "h3-e3 (C2.4)")
+        Traceback (most recent call last):
+        ...
+        rules.core.NotationError: 'h3-e3 (C2.4)' is not one move: h3-e3 is, but '(C2.4)' after it is not its note: it is written h3-e3 (C2.5)
+        """
+        from rules.notation import note_heads, squash  # notation imports this module
+
+        try:
+            return self.parse_move(position, text)
+        except NotationError as whole:
+            first_error: RulesError = whole
+        for head in note_heads(text):
+            try:
+                move = self.parse_move(position, head)
+            except NotationError:
+                continue
+            display = self.display_move(position, move)
+            note = text.strip()[len(head):].strip()
+            canonical = self.format_move(position, move)
+            shown_note = display[len(canonical):] if display.startswith(canonical) else None
+            if squash(display) == squash(text) or (
+                    shown_note is not None and squash(shown_note) == squash(note)):
+                return move
+            written = display if display != canonical else f"{canonical}, with no note"
+            raise NotationError(f"{text.strip()!r} is not one move: {canonical} is, but "
+                                f"{note!r} after it is not its note: it is written "
+                                f"{written}", text=text)
+        raise first_error
+
+    def parse_arrangement(self, position: P, seat: int, text: str) -> M:
+        """In a setup phase (:attr:`Position.in_setup`), the move that hands in
+        ``seat``'s arrangement written as ``text``; games without a setup phase raise
+        IllegalMoveError.
+
+        >>> import rules
+        >>> v = rules.variant("xiangqi")
+        >>> v.parse_arrangement(v.start(), 0, "1 2 3")
+        Traceback (most recent call last):
+        ...
+        rules.core.IllegalMoveError: Xiangqi has no setup phase
+        """
+        raise IllegalMoveError(f"{self.name} has no setup phase", text=text)
 
     def seat_name(self, seat: int, seat_count: int = 2) -> str:
         """A colour or role name for a seat, e.g. 'Red'."""
         return f"Seat {seat}"
 
-    def resign(self, position: Position, seat: int) -> Position | Outcome:
+    def seat_count(self, **options: Any) -> int:
+        """How many seats a game started with ``options`` has (2 unless the game says
+        otherwise), without starting one; raises OptionError like :meth:`start`."""
+        self.check_options(options)
+        return 2
+
+    def teams(self, **options: Any) -> tuple[frozenset[int], ...]:
+        """The teams of a game started with ``options`` (see :attr:`Position.teams`)."""
+        self.check_options(options)
+        return ()
+
+    def option_sets(self) -> tuple[dict[str, object], ...]:
+        """The option sets a menu offers, defaults first: every combination of the
+        options with a fixed list of values (free ones such as Querni's seed keep their
+        defaults). Games whose options depend on each other override it.
+
+        >>> import rules
+        >>> rules.variant("querni").option_sets()
+        ({'setup': 'random'}, {'setup': 'choose'})
+        >>> rules.variant("xiangqi").option_sets()
+        ({},)
+        """
+        menu = {name: values for name, values in self.options.items() if values}
+        names = list(menu)
+        return tuple(dict(zip(names, combo, strict=True))
+                     for combo in itertools.product(*(menu[n] for n in names)))
+
+    def resign(self, position: P, seat: int) -> P | Outcome:
         """The effect of ``seat`` resigning (or running out of time).
 
         Two-seat games end at once: the other seat wins. Games with more seats override
@@ -309,14 +545,14 @@ class Variant(ABC):
         others = frozenset(range(position.seat_count)) - {seat}
         return Outcome(others, (others, frozenset([seat])), "resignation")
 
-    def perft(self, position: Position, depth: int) -> int:
+    def perft(self, position: P, depth: int) -> int:
         """Leaf count of the legal move tree (games override with a fast path)."""
         if depth == 0:
             return 1
         moves = position.legal_moves()
         if depth == 1:
             return len(moves)
-        return sum(self.perft(position.play(m), depth - 1) for m in moves)
+        return sum(self.perft(cast(P, position.play(m)), depth - 1) for m in moves)
 
     def check_options(self, given: Mapping[str, object]) -> dict[str, object]:
         """Validate start options against ``options``; fill in defaults.

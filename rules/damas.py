@@ -422,7 +422,7 @@ _NO_MOVES = _Legal((), {}, {})
 
 
 @dataclass(frozen=True, slots=True)
-class DamasPosition(Position):
+class DamasPosition(Position[DamasMove]):
     """A position of Spanish draughts. ``white``, ``black`` and ``kings`` are bit boards in
     the module's internal layout (use :meth:`pieces` or :data:`BIT` to read them);
     ``turn`` is the seat to move; ``king_plies`` and ``three_kings`` are the draw counters
@@ -442,12 +442,8 @@ class DamasPosition(Position):
     # -- the Position API
 
     @property
-    def variant(self) -> Variant:
+    def variant(self) -> DamasVariant:
         return DAMAS
-
-    @property
-    def seat_count(self) -> int:
-        return 2
 
     @property
     def to_move(self) -> frozenset[int]:
@@ -457,7 +453,7 @@ class DamasPosition(Position):
         """Every legal move, sorted by canonical string; empty once the game is over."""
         return self._legal().moves
 
-    def play(self, move: Any) -> DamasPosition:
+    def play(self, move: DamasMove) -> DamasPosition:
         """The position after ``move`` (a :class:`DamasMove`; any path of a legal move is
         accepted). Raises IllegalMoveError saying why when it is not legal."""
         legal = self._legal()
@@ -507,6 +503,11 @@ class DamasPosition(Position):
                 out[POINT[n]] = Piece(WHITE if b & self.white else BLACK,
                                       "king" if b & self.kings else "man")
         return out
+
+    def captured_counts(self) -> tuple[int, int]:
+        """Per side, the enemy pieces it has taken (12 minus the enemy's pieces)."""
+        return (max(0, MAX_PIECES - self.black.bit_count()),
+                max(0, MAX_PIECES - self.white.bit_count()))
 
     # -- helpers
 
@@ -689,7 +690,7 @@ _PDN_MOVE = re.compile(r"\d+(\s*[-x:*×–—]\s*\d+)+")
 _PDN_SQUARE = re.compile(r"\d+")
 
 
-class DamasVariant(Variant):
+class DamasVariant(Variant[DamasPosition, DamasMove]):
     """Spanish draughts: 8×8, flying kings, quantity and quality capture rules."""
 
     key: ClassVar[str] = "damas"
@@ -705,14 +706,14 @@ class DamasVariant(Variant):
     def from_text(self, text: str) -> DamasPosition:
         return _read_position(text)
 
-    def format_move(self, position: Position, move: Any) -> str:
+    def format_move(self, position: DamasPosition, move: DamasMove) -> str:
         pos = _own(position)
         legal = pos._legal()
         if not isinstance(move, DamasMove) or move not in legal.paths:
             raise IllegalMoveError(f"{move!r} is not a legal move here", text=repr(move))
         return move.algebraic()
 
-    def parse_move(self, position: Position, text: str) -> DamasMove:
+    def parse_move(self, position: DamasPosition, text: str) -> DamasMove:
         pos = _own(position)
         written = _read_squares(text)
         points = [POINT[n] for n in written]
@@ -726,12 +727,12 @@ class DamasVariant(Variant):
             raise IllegalMoveError(_why_illegal(pos, written), text=text)
         return found
 
-    def move_marks(self, position: Position, move: Any) -> MoveMarks:
+    def move_marks(self, position: DamasPosition, move: DamasMove) -> MoveMarks:
         self.format_move(position, move)  # refuses a move that is not legal here
         return MoveMarks(tuple(POINT[n] for n in move.path),
                          tuple(POINT[n] for n in move.captured))
 
-    def display_move(self, position: Position, move: Any) -> str:
+    def display_move(self, position: DamasPosition, move: DamasMove) -> str:
         """``d3-c4 (11-15)``; a man's move onto the far rank adds ``crowned``."""
         text = f"{self.format_move(position, move)} ({move.numeric()})"
         pos = _own(position)
@@ -742,7 +743,7 @@ class DamasVariant(Variant):
     def seat_name(self, seat: int, seat_count: int = 2) -> str:
         return _side_name(seat)
 
-    def perft(self, position: Position, depth: int) -> int:
+    def perft(self, position: DamasPosition, depth: int) -> int:
         return perft(_own(position), depth)
 
 

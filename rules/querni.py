@@ -263,6 +263,10 @@ class Arrangement:
     numbers: tuple[int, ...]
 
 
+QuerniMove = Turn | Arrangement
+"""A Querni move: a play-phase :class:`Turn` or a setup-phase :class:`Arrangement`."""
+
+
 # --------------------------------------------------------------------------- chain helpers
 
 
@@ -349,7 +353,7 @@ def _jump_path(cells: Sequence[int], start: int, end: int) -> tuple[int, ...] | 
 
 
 @dataclass(frozen=True, slots=True)
-class QuerniPosition(Position):
+class QuerniPosition(Position["QuerniMove"]):
     """A play-phase position: ``cells`` (70 codes, index ``y * 10 + x``), the seat to move,
     and ``quiet``, the consecutive turns without a removal."""
 
@@ -357,9 +361,6 @@ class QuerniPosition(Position):
     turn: int = 0
     quiet: int = 0
     _outcome: Outcome | None = field(default=None, init=False, compare=False, repr=False)
-
-    in_setup: ClassVar[bool] = False
-    """False: play has started (a :class:`QuerniSetupPosition` says True)."""
 
     def __post_init__(self) -> None:
         if len(self.cells) != SIZE or self.turn not in (0, 1) or self.quiet < 0:
@@ -385,10 +386,6 @@ class QuerniPosition(Position):
     @property
     def variant(self) -> QuerniVariant:
         return QUERNI
-
-    @property
-    def seat_count(self) -> int:
-        return 2
 
     @property
     def to_move(self) -> frozenset[int]:
@@ -430,7 +427,7 @@ class QuerniPosition(Position):
         append(PASS)
         return tuple(turns)
 
-    def play(self, move: Any) -> QuerniPosition:
+    def play(self, move: QuerniMove) -> QuerniPosition:
         if not isinstance(move, Turn):
             raise IllegalMoveError(f"{move!r} is not a Querni turn")
         if self._outcome is not None:
@@ -465,7 +462,7 @@ class QuerniPosition(Position):
             if gap:
                 tokens.append(str(gap))
             rows.append(",".join(tokens))
-        removed = self.removed
+        removed = self.removed_counts()
         return (f"{'/'.join(rows)} {_SIDE_LETTERS[self.turn]} {self.quiet} "
                 f"{removed[0]},{removed[1]}")
 
@@ -473,14 +470,7 @@ class QuerniPosition(Position):
         return {POINTS[i]: Piece(_seat_of(c), str(_number_of(c)))
                 for i, c in enumerate(self.cells) if c}
 
-    # ---------------------------------------------------------------- Querni helpers
-
-    def view_for(self, seat: int) -> QuerniPosition:
-        """What ``seat`` may see: everything, once play has started."""
-        return self
-
-    @property
-    def removed(self) -> tuple[int, int]:
+    def removed_counts(self) -> tuple[int, int]:
         """How many stones each seat has taken off the board."""
         on_board = [0, 0]
         for code in self.cells:
@@ -647,21 +637,20 @@ _HIDDEN: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
-class QuerniSetupPosition(Position):
+class QuerniSetupPosition(Position["QuerniMove"]):
     """The ``choose`` setup phase: per seat None (pending), its submitted numbers, or
     ``()`` (submitted, hidden in this view)."""
 
     arrangements: tuple[tuple[int, ...] | None, tuple[int, ...] | None] = (None, None)
-    in_setup: ClassVar[bool] = True
-    """True: the players are still submitting arrangements."""
 
     @property
     def variant(self) -> QuerniVariant:
         return QUERNI
 
     @property
-    def seat_count(self) -> int:
-        return 2
+    def in_setup(self) -> bool:
+        """True: the players are still submitting arrangements."""
+        return True
 
     @property
     def to_move(self) -> frozenset[int]:
@@ -674,7 +663,7 @@ class QuerniSetupPosition(Position):
         """All arrangements of every pending seat, lazily (16! per seat: never list it)."""
         return ArrangementMoves(tuple(sorted(self.to_move)))
 
-    def play(self, move: Any) -> QuerniSetupPosition | QuerniPosition:
+    def play(self, move: QuerniMove) -> QuerniSetupPosition | QuerniPosition:
         if not isinstance(move, Arrangement):
             raise IllegalMoveError(
                 "the game is in its setup phase: each player first submits an arrangement "
@@ -844,11 +833,11 @@ def _play_from_text(text: str, fields: list[str]) -> QuerniPosition:
     if not m:
         raise PositionError("the removed counts are written like 3,0", text=text)
     position = QuerniPosition(tuple(cells), _SIDE_LETTERS.index(side), int(quiet_text))
-    if (int(m.group(1)), int(m.group(2))) != position.removed:
+    if (int(m.group(1)), int(m.group(2))) != position.removed_counts():
         raise PositionError(
             f"the removed counts {removed_text} disagree with the board "
-            f"({position.removed[0]},{position.removed[1]})", text=text)
-    removed = position.removed
+            f"({position.removed_counts()[0]},{position.removed_counts()[1]})", text=text)
+    removed = position.removed_counts()
     if removed == (STONES, STONES):
         raise PositionError("both seats cannot have removed every stone", text=text)
     for seat in (0, 1):
@@ -917,10 +906,11 @@ def _parse_turn_text(text: str) -> tuple[list[Point] | None, tuple[int, int] | N
     return points, removal
 
 
-class QuerniVariant(Variant):
+class QuerniVariant(Variant[QuerniPosition | QuerniSetupPosition, QuerniMove]):
     """Querni (RULES §5): options ``setup`` (random, choose), ``seed``, ``arrangement``."""
 
     key: ClassVar[str] = "querni"
+    removal_word: ClassVar[str] = "removed"
     name: ClassVar[str] = "Querni"
     board_size: ClassVar[tuple[int, int]] = (WIDTH, HEIGHT)
     options: ClassVar[Mapping[str, tuple[object, ...]]] = {
@@ -959,7 +949,8 @@ class QuerniVariant(Variant):
             return _setup_from_text(text, fields)
         return _play_from_text(text, fields)
 
-    def format_move(self, position: Position, move: Any) -> str:
+    def format_move(self, position: QuerniPosition | QuerniSetupPosition,
+                    move: QuerniMove) -> str:
         if isinstance(move, Arrangement):
             return " ".join(map(str, move.numbers))
         if not isinstance(move, Turn):
@@ -971,7 +962,8 @@ class QuerniVariant(Variant):
             parts.append(f"r{move.removal[0]}-{move.removal[1]}")
         return " ".join(parts) or "pass"
 
-    def parse_move(self, position: Position, text: str) -> Turn | Arrangement:
+    def parse_move(self, position: QuerniPosition | QuerniSetupPosition,
+                   text: str) -> QuerniMove:
         """A turn (``c2-e4``, ``c2-e4-g2``, ``r3-5``, ``c2-e4 r3-5``, ``pass``), checked
         against the position without listing every legal turn; in a setup position the
         arrangement of the single seat still pending (see the module docstring)."""
@@ -994,7 +986,8 @@ class QuerniVariant(Variant):
             raise IllegalMoveError(e.message, text=text) from None
         return move
 
-    def parse_arrangement(self, position: Position, seat: int, text: str) -> Arrangement:
+    def parse_arrangement(self, position: QuerniPosition | QuerniSetupPosition, seat: int,
+                          text: str) -> Arrangement:
         """``seat``'s arrangement ``'5 1 9 ... 12'`` (16 numbers in start-cell order)."""
         if not isinstance(position, QuerniSetupPosition):
             raise IllegalMoveError("the setup phase is over", text=text)
@@ -1005,7 +998,8 @@ class QuerniVariant(Variant):
                 f"{SEAT_NAMES[seat]} has already submitted an arrangement", text=text)
         return Arrangement(seat, parse_numbers(text))
 
-    def move_marks(self, position: Position, move: Any) -> MoveMarks:
+    def move_marks(self, position: QuerniPosition | QuerniSetupPosition,
+                   move: QuerniMove) -> MoveMarks:
         """The movement's path (the typed jump path, else a shortest one) and the cells of
         the removed stones (after the movement). Nothing for a setup submission."""
         if isinstance(move, Arrangement) or not isinstance(move, Turn):

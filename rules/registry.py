@@ -4,15 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
+from typing import Any, TypeVar
 
 from rules.core import UnknownVariantError, Variant
 
-_VARIANTS: dict[str, Variant] = {}
-VARIANTS: Mapping[str, Variant] = MappingProxyType(_VARIANTS)
+_VARIANTS: dict[str, Variant[Any, Any]] = {}
+VARIANTS: Mapping[str, Variant[Any, Any]] = MappingProxyType(_VARIANTS)
 """Every registered variant by key, in registration order (read-only)."""
 
 
-def register(v: Variant) -> Variant:
+V = TypeVar("V", bound=Variant[Any, Any])
+
+
+def register(v: V) -> V:
     """Add ``v`` under ``v.key``; a key may be registered once."""
     if v.key in _VARIANTS:
         raise ValueError(f"variant {v.key!r} is already registered")
@@ -20,7 +24,7 @@ def register(v: Variant) -> Variant:
     return v
 
 
-def variant(key: str) -> Variant:
+def variant(key: str) -> Variant[Any, Any]:
     """The variant registered under ``key``.
 
     >>> import rules

@@ -515,7 +515,7 @@ class _Seen(NamedTuple):
 
 
 @dataclass(frozen=True, slots=True)
-class XiangqiPosition(Position):
+class XiangqiPosition(Position[XiangqiMove]):
     """An immutable Xiangqi position.
 
     ``board`` holds 90 piece codes (``sq = y * 9 + x``; ``kind | 8`` for Black, 0 empty),
@@ -534,12 +534,8 @@ class XiangqiPosition(Position):
                                    repr=False)
 
     @property
-    def variant(self) -> Variant:
+    def variant(self) -> XiangqiVariant:
         return XIANGQI
-
-    @property
-    def seat_count(self) -> int:
-        return 2
 
     @property
     def to_move(self) -> frozenset[int]:
@@ -563,7 +559,7 @@ class XiangqiPosition(Position):
             moves = self._cache["legal"] = tuple(_move_of(m) for m in self._moves())
         return moves
 
-    def play(self, move: Any) -> XiangqiPosition:
+    def play(self, move: XiangqiMove) -> XiangqiPosition:
         """The position after ``move``; raises IllegalMoveError saying why it is illegal."""
         m = _int_of(move)
         if self.outcome() is not None:
@@ -616,9 +612,15 @@ class XiangqiPosition(Position):
             checked = self._cache["check"] = _attacked(self.board, k, self.side)
         return checked
 
-    def checked_general(self) -> Point | None:
-        """The point of the general in check (the side to move's), or None: for renderers."""
+    def checked_point(self) -> Point | None:
+        """The point of the general in check (the side to move's), or None."""
         return self.king_point(self.side) if self.in_check() else None
+
+    def captured_counts(self) -> tuple[int, int]:
+        """Per side, the enemy pieces it has taken (16 minus the enemy's pieces)."""
+        black = sum(1 for p in self.board if p & BLACK_BIT)
+        red = sum(1 for p in self.board if p) - black
+        return max(0, 16 - black), max(0, 16 - red)
 
     def repetitions(self) -> int:
         """How often this position (same side to move) has occurred, this time included."""
@@ -1065,7 +1067,7 @@ def _attacker(board: list[int], k: int, s: int) -> str:
 _ICCS_RANK_0 = re.compile(r"[a-i]0(?!\d)")
 
 
-class XiangqiVariant(Variant):
+class XiangqiVariant(Variant[XiangqiPosition, XiangqiMove]):
     """Xiangqi, RULES.md §3: seat 0 is Red and moves first, seat 1 is Black."""
 
     key: ClassVar[str] = "xiangqi"
@@ -1081,14 +1083,14 @@ class XiangqiVariant(Variant):
     def from_text(self, text: str) -> XiangqiPosition:
         return _read_fen(text)
 
-    def format_move(self, position: Position, move: Any) -> str:
+    def format_move(self, position: XiangqiPosition, move: XiangqiMove) -> str:
         p = _xq(position)
         m = _int_of(move)
         if m is None or m not in p._move_set():
             raise IllegalMoveError(f"{move!r} is not a legal move here")
         return _canonical(p, m)
 
-    def parse_move(self, position: Position, text: str) -> XiangqiMove:
+    def parse_move(self, position: XiangqiPosition, text: str) -> XiangqiMove:
         p = _xq(position)
         s = normalize(text)
         if p.outcome() is not None:
@@ -1120,7 +1122,7 @@ class XiangqiVariant(Variant):
                 f"{NAMES[to]} (write {NAMES[fr]}-{NAMES[to]})", text=text)
         return _move_of(m)
 
-    def move_marks(self, position: Position, move: Any) -> MoveMarks:
+    def move_marks(self, position: XiangqiPosition, move: XiangqiMove) -> MoveMarks:
         p = _xq(position)
         m = _int_of(move)
         if m is None:
@@ -1129,14 +1131,14 @@ class XiangqiVariant(Variant):
         captured = (POINTS[to],) if p.board[to] else ()
         return MoveMarks((POINTS[fr], POINTS[to]), captured)
 
-    def display_move(self, position: Position, move: Any) -> str:
+    def display_move(self, position: XiangqiPosition, move: XiangqiMove) -> str:
         p = _xq(position)
         return f"{self.format_move(p, move)} ({format_wxf(p, move)})"
 
     def seat_name(self, seat: int, seat_count: int = 2) -> str:
         return SIDE_NAMES[seat]
 
-    def perft(self, position: Position, depth: int) -> int:
+    def perft(self, position: XiangqiPosition, depth: int) -> int:
         """Leaf count of the move tree from ``position``, with the fast path. Like the
         published tables it ignores the draw rules (repetition, 100 plies)."""
         p = _xq(position)

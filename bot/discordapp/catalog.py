@@ -2,13 +2,11 @@
 
 Each entry is one choice of the ``game`` option: a label people read ("Alquerque grande ·
 4 players · teams") and a short value that maps back to the variant key and its options.
-Options whose allowed values are free (Querni's seed) are left to their defaults; option
-sets a variant refuses (``mode`` with 2 players) are not offered.
+The option sets are the variant's own (``Variant.option_sets``).
 """
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -26,34 +24,7 @@ class GameChoice:
 
 
 def _option_sets(v: rules.Variant) -> list[dict[str, object]]:
-    menu = {name: values for name, values in v.options.items() if values}
-    if not menu:
-        return [{}]
-    names = list(menu)
-    found: list[dict[str, object]] = []
-    seen: set[tuple[object, ...]] = set()
-    for combo in itertools.product(*(menu[n] for n in names)):
-        given = dict(zip(names, combo, strict=True))
-        try:
-            v.start(**given)
-        except (rules.OptionError, ValueError, TypeError):
-            # Not every combination is a game (e.g. ``mode`` is refused with 2 players);
-            # retry without the options the start refused, one at a time.
-            for drop in names[::-1]:
-                smaller = {k: x for k, x in given.items() if k != drop}
-                try:
-                    v.start(**smaller)
-                except (rules.OptionError, ValueError, TypeError):
-                    continue
-                given = smaller
-                break
-            else:
-                continue
-        sig = tuple(sorted((k, repr(x)) for k, x in given.items()))
-        if sig not in seen:
-            seen.add(sig)
-            found.append(given)
-    return found
+    return [dict(options) for options in v.option_sets()]
 
 
 def _describe(name: str, value: object) -> str:

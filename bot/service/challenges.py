@@ -71,7 +71,7 @@ class ChallengesMixin(ServiceCore):
         rec = MatchRecord(
             id=0, guild_id=guild_id, channel_id=channel_id, thread_id=None, game=v.key,
             ladder=ladder_key(v.key, seat_count),
-            rules_version=str(getattr(v, "rules_version", "1")),
+            rules_version=v.rules_version,
             options={k: _json_ready(o) for k, o in opts.items()}, start_text=start.to_text(),
             seat_count=seat_count, status=status, challenger_id=challenger,
             seats=tuple(seats), seat_pref=pref,

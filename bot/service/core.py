@@ -115,17 +115,11 @@ class _RateCapture:
 SETUP_HIDDEN = "setup (hidden until both players have submitted)"
 
 
-def _in_setup(p: Position) -> bool:
-    """A setup phase (Querni ``choose``): moves are arrangements, submitted per seat."""
-    return callable(getattr(p, "has_submitted", None))
-
-
 def _parse(v: Variant, p: Position, seat: int | None, text: str) -> object:
     """``v.parse_move``, except while several seats are to move in a setup phase: then the
-    text is ``seat``'s arrangement (Querni's ``parse_arrangement``)."""
-    parse_arrangement = getattr(v, "parse_arrangement", None)
-    if len(p.to_move) > 1 and seat is not None and callable(parse_arrangement):
-        return parse_arrangement(p, seat, text)
+    text is ``seat``'s arrangement."""
+    if p.in_setup and len(p.to_move) > 1 and seat is not None:
+        return v.parse_arrangement(p, seat, text)
     return v.parse_move(p, text)
 
 
@@ -381,7 +375,8 @@ class ServiceCore:
     @staticmethod
     def _team(rec: MatchRecord, seat: int) -> int | None:
         """Teams face each other (RULES §2.1: seats 0+2 against 1+3)."""
-        return seat % 2 if rec.options.get("mode") == "teams" else None
+        teams = rules.variant(rec.game).teams(**rec.options)
+        return next((i for i, team in enumerate(teams) if seat in team), None)
 
     def _deadline(self, now: datetime, days: int) -> tuple[datetime, datetime]:
         """The deadline and its reminder time: a day before, or half the time if shorter."""
@@ -493,9 +488,7 @@ class ServiceCore:
     @staticmethod
     def _sync_out(rec: MatchRecord, p: Position) -> tuple[SeatRecord, ...]:
         """Mark seats the game put out (4 players): a seat that cannot move any more."""
-        out_seats = getattr(p, "out", None)
-        if not isinstance(out_seats, frozenset | set | tuple):
-            return rec.seats
+        out_seats = p.out_seats()
         return tuple(dataclasses.replace(s, out=True) if s.seat in out_seats else s
                      for s in rec.seats)
 

@@ -1,45 +1,16 @@
-"""Playing: moves, Querni setups, move suggestions, and reading a move copied from the
-bot's posts together with its trailing note."""
+"""Playing: moves, Querni setups and move suggestions."""
 
 from __future__ import annotations
 
 import dataclasses
 
-from bot.service.core import MAX_TEXT, ServiceCore, _Cached, _in_setup, _parse
+from bot.service.core import MAX_TEXT, ServiceCore, _Cached, _parse
 from bot.service.errors import Conflict, NotAllowed, NotYourTurn, ServiceError, StaleMove
 from bot.service.events import MatchEnded, SetupSubmitted, TurnStarted
 from bot.service.records import MatchRecord, RecordEntry
 from bot.service.views import MoveResult
 from rules import NotationError, Position, RulesError, Variant
 from rules.notation import normalize
-
-_NOTE_START = "("
-
-
-def _note_heads(text: str) -> list[str]:
-    """Shorter readings of a typed move that may carry a copied note: the text before its
-    first ``(``, then the text with trailing words dropped one at a time.
-
-    >>> _note_heads("b7-a8 (28-32) crowned"), _note_heads("b7-a8 crowned")
-    (['b7-a8'], ['b7-a8'])
-    """
-    heads: list[str] = []
-    stripped = text.strip()
-    if _NOTE_START in stripped:
-        head = stripped.split(_NOTE_START, 1)[0].strip()
-        if head:
-            heads.append(head)
-    words = stripped.split()
-    for n in range(len(words) - 1, 0, -1):
-        head = " ".join(words[:n])
-        if head not in heads and _NOTE_START not in head:
-            heads.append(head)
-    return heads
-
-
-def _squash(text: str) -> str:
-    return "".join(text.lower().split())
-
 
 class PlayMixin(ServiceCore):
     """Moves, setups and move suggestions."""
@@ -73,7 +44,7 @@ class PlayMixin(ServiceCore):
         state = await self._state(rec)
         p = state.position
         v = p.variant
-        in_setup = _in_setup(p)
+        in_setup = p.in_setup
         if in_setup and me.seat not in p.to_move:
             raise NotAllowed("you have already submitted your arrangement; the board "
                              "appears when the other player has submitted too")
@@ -87,7 +58,7 @@ class PlayMixin(ServiceCore):
         if in_setup and not setup:
             raise NotAllowed("the match is in its setup phase: submit your arrangement with "
                              "/setup (your 16 numbers in start-cell order)")
-        move = _parse(v, p, me.seat, text) if in_setup else self._parse_typed(v, p, text)
+        move = _parse(v, p, me.seat, text) if in_setup else v.parse_noted_move(p, text)
         canonical = v.format_move(p, move)
         display = "setup submitted" if in_setup else v.display_move(p, move)
         marks = None if in_setup else v.move_marks(p, move)
@@ -125,7 +96,7 @@ class PlayMixin(ServiceCore):
                                           await self._rating_updates(saved, ratings)))
         elif in_setup:
             await self._notify(SetupSubmitted(view, user))
-            if not _in_setup(new):
+            if not new.in_setup:
                 await self._notify(TurnStarted(view, view.to_move, None))
         else:
             lapsed = rec.draw_offer.by if rec.draw_offer and rec.draw_offer.by != user \
@@ -136,34 +107,6 @@ class PlayMixin(ServiceCore):
                 await self._notify(event)
         return MoveResult(view, canonical if not in_setup else "setup", display,
                           outcome is not None, result)
-
-    @staticmethod
-    def _parse_typed(v: Variant, p: Position, text: str) -> object:
-        """``v.parse_move``, also accepting the display form people copy from the bot's
-        posts (``h3-e3 (C2.5)``, ``b7-a8 (28-32) crowned``): when the whole text is not a
-        move, the part before its trailing note is read, and the note must be the one the
-        game shows for that move."""
-        try:
-            return v.parse_move(p, text)
-        except NotationError as whole:
-            first_error: RulesError = whole
-        for head in _note_heads(text):
-            try:
-                move = v.parse_move(p, head)
-            except NotationError:
-                continue
-            display = v.display_move(p, move)
-            note = text.strip()[len(head):].strip()
-            canonical = v.format_move(p, move)
-            shown_note = display[len(canonical):] if display.startswith(canonical) else None
-            if _squash(display) == _squash(text) or (
-                    shown_note is not None and _squash(shown_note) == _squash(note)):
-                return move
-            written = display if display != canonical else f"{canonical}, with no note"
-            raise NotationError(f"{text.strip()!r} is not one move: {canonical} is, but "
-                                f"{note!r} after it is not its note: it is written "
-                                f"{written}", text=text)
-        raise first_error
 
     async def suggest_moves(self, match_id: int, user: int, prefix: str = "",
                             limit: int = 25) -> list[tuple[str, str]]:
@@ -181,7 +124,7 @@ class PlayMixin(ServiceCore):
         except ServiceError:
             return []
         p = state.position
-        if me.seat not in p.to_move or _in_setup(p) or me.out:
+        if me.seat not in p.to_move or p.in_setup or me.out:
             return []
         v = p.variant
         if not isinstance(prefix, str):

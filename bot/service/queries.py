@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 import rules
-from bot.service.core import MAX_DAYS, MIN_DAYS, ServiceCore, _in_setup
+from bot.service.core import MAX_DAYS, MIN_DAYS, ServiceCore
 from bot.service.errors import InvalidOption, MatchBroken
 from bot.service.exports import export_record
 from bot.service.records import (
@@ -130,7 +130,7 @@ class QueriesMixin(ServiceCore):
         if found is not None:
             fmt, export = found
         shown_entries = replay.entries
-        if _in_setup(replay.position):  # a submitted arrangement stays secret until both are in
+        if replay.position.in_setup:  # a submitted arrangement stays secret until both are in
             shown_entries = tuple((ply, user, "setup", "setup submitted")
                                   for ply, user, _, _ in shown_entries)
         if not export:
@@ -148,7 +148,7 @@ class QueriesMixin(ServiceCore):
         entries = await self._entries(rec)
         replay = self._replay(rec, entries)
         plies = replay.plies
-        if _in_setup(replay.position):
+        if replay.position.in_setup:
             plies = tuple(dataclasses.replace(x, canonical="setup", display="setup submitted",
                                               move=None, position=replay.start)
                           for x in plies)

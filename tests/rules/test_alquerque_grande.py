@@ -170,7 +170,7 @@ def test_a_sequence_may_take_stones_of_different_opponents() -> None:
     assert {"d6xd4", "d6xd4xd2"} <= set(moves(p))
     after = play(p, "d6xd4xd2")
     assert at(after) == {"d2": "B", "g1": "T", "a1": "W", "a7": "R"}
-    assert after.captured == (0, 0, 2, 0) and after.last_huff is None
+    assert after.captured == (0, 0, 2, 0) and after.last_removal() == ()
 
 
 def test_teams_never_capture_or_jump_a_team_mate() -> None:
@@ -201,11 +201,11 @@ def test_every_prefix_is_a_move_and_a_stopped_sequence_is_huffed() -> None:
     assert shown(p, "a1xa3xa5") == "a1xa3xa5"
     stopped = play(p, "a1xa3")
     assert at(stopped) == {"g1": "W", "a4": "B", "g7": "B"}
-    assert stopped.captured == (1, 0) and stopped.last_huff == point("a3")
+    assert stopped.captured == (1, 0) and stopped.last_removal() == (point("a3"),)
     assert G.move_marks(p, G.parse_move(p, "a1xa3")).removed == (point("a3"),)
     assert G.move_marks(p, G.parse_move(p, "a1xa3xa5")).removed == ()
     complete = play(p, "a1xa3xa5")
-    assert complete.last_huff is None and complete.captured == (2, 0)
+    assert complete.last_removal() == () and complete.captured == (2, 0)
 
 
 # --------------------------------------------------------------------------- huffing a step
@@ -245,7 +245,7 @@ def test_a_huff_may_take_the_last_stone() -> None:
     assert p.outcome() == rules.Outcome.win(1, seats=2, reason="no-pieces")
     teams = gpos({"W": "a1", "T": "a2 g1", "B": "g7", "R": "a7"})
     after = play(teams, "a1-b1")
-    assert after.out == {0} and after.eliminated == ((0,),) and after.to_move == {1}
+    assert after.out_seats() == {0} and after.eliminated == ((0,),) and after.to_move == {1}
     assert after.outcome() is None
 
 
@@ -386,7 +386,7 @@ def test_resigning_in_teams_puts_the_seat_out_and_keeps_its_stones() -> None:
     p = G.start()
     after = G.resign(p, 1)
     assert isinstance(after, AlquerqueGrandePosition)
-    assert after.out == {1} and after.to_move == {0} and at(after) == at(p)
+    assert after.out_seats() == {1} and after.to_move == {0} and at(after) == at(p)
     assert G.from_text(after.to_text()).to_text() == after.to_text()
     again = G.resign(after, 0)  # the seat to move resigns: the turn passes on
     assert isinstance(again, AlquerqueGrandePosition) and again.to_move == {2}
@@ -447,7 +447,7 @@ def test_position_text_holds_every_field() -> None:
             "3,1,0,2 - 0 d5 players=4,mode=fast -")
     p = G.from_text(text)
     assert p.to_text() == text
-    assert p.last_huff == point("d5") and p.captured == (3, 1, 0, 2)  # type: ignore[attr-defined]
+    assert p.last_removal() == (point("d5"),) and p.captured == (3, 1, 0, 2)  # type: ignore[attr-defined]
     teams = ("......./......./..B..../...T.../..W..../......./R...... w -,-,-,- 0,0,0,0 T 17 - "
              "players=4,mode=teams -")
     assert G.from_text(teams).to_text() == teams

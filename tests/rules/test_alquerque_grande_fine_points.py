@@ -124,7 +124,7 @@ def test_an_out_seat_in_teams_blocks_and_is_captured_only_by_the_other_team() ->
     stones = {"W": "d3 a1", "T": "e3 g1", "B": "d4 g7", "R": "a7"}
     after = G.resign(gpos(stones), 0)  # White goes out at his turn; his stones stay
     assert isinstance(after, AlquerqueGrandePosition)
-    assert after.out == {0} and after.to_move == {1} and at(after)["d3"] == "W"
+    assert after.out_seats() == {0} and after.to_move == {1} and at(after)["d3"] == "W"
     assert "e3xc3" in moves(after)  # Turquoise may capture the out seat's stone
     assert "e3-d3" not in moves(after)  # and it blocks
     p = play(after, "g1-f1")  # Turquoise declines the capture: e3 is huffed
@@ -200,7 +200,7 @@ def test_a_shared_first_place_at_the_limit_has_no_winner() -> None:
 
 def test_the_text_round_trips_after_the_moved_stone_is_huffed() -> None:
     after = play(duel("a1 g1", "a2 g7"), "a1-b1")
-    assert after.markers[0] is None and after.last_huff == point("b1")
+    assert after.markers[0] is None and after.last_removal() == (point("b1"),)
     assert G.from_text(after.to_text()).to_text() == after.to_text()
     stopped = play(duel("a1 g1", "a2 a4 g7"), "a1xa3")
     assert stopped.markers[0] is None
@@ -211,7 +211,7 @@ def test_a_complete_capture_by_a_lesser_stone_is_not_huffed() -> None:
     # no majority rule: a1 takes one while e1 could take two, and nothing is huffed
     p = duel("a1 e1 g1", "a2 e2 e4 g7")
     assert shown(p, "a1xa3") == "a1xa3"
-    assert play(p, "a1xa3").last_huff is None
+    assert play(p, "a1xa3").last_removal() == ()
 
 
 # --------------------------------------------------------------------------- reference
@@ -295,7 +295,7 @@ def test_out_is_for_good_turn_order_skips_every_out_seat() -> None:
     p = play(p, "a7-a6")
     assert p.to_move == {0}
     p = play(p, "b1-c1")
-    assert p.to_move == {3} and p.out == {1, 2} and at(p)["g7"] == "B"
+    assert p.to_move == {3} and p.out_seats() == {1, 2} and at(p)["g7"] == "B"
 
 
 # --------------------------------------------------------------------------- turn reference
@@ -341,7 +341,7 @@ def reference_after(p: AlquerqueGrandePosition, text: str, captures: Captures
         board.pop(huff)
     quiet = 0 if "x" in text or huff else p.quiet + 1
     groups = [set(g) for g in p.eliminated]
-    out = set(p.out)
+    out = set(p.out_seats())
     markers = {s: (p.markers[s] if s != mover else (point(path[0]), point(path[-1])))
                for s in range(p.players)}
 

@@ -31,7 +31,7 @@ def test_pink_removing_its_last_stones_wins_for_pink() -> None:
     outcome = after.outcome()
     assert outcome is not None and outcome.reason == "all-removed"
     assert outcome.winners == {1} and outcome.ranking == (frozenset({1}), frozenset({0}))
-    assert after.removed == (p.removed[0], 16)
+    assert after.removed_counts() == (p.removed_counts()[0], 16)
 
 
 def test_the_win_is_judged_before_no_chains_for_pink_too() -> None:

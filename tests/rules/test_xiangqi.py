@@ -148,7 +148,7 @@ def test_moving_into_check_and_ignoring_check_are_refused() -> None:
     assert "the general would be in check (from the chariot on a2)" in message
     # in check, only moves that answer it are legal
     p = pos("3k5/9/9/9/9/9/9/9/9/R2rK4 w - - 0 1")
-    assert p.in_check() and p.checked_general() == (4, 0)
+    assert p.in_check() and p.checked_point() == (4, 0)
     assert canonical(p) == {"a1xd1", "e1-e2"}
     assert "the general would be in check" in refused(p, "a1-a2")
     assert "the generals would face each other" in refused(p, "e1xd1")
@@ -173,7 +173,7 @@ def test_checkmate_loses() -> None:
     outcome = p.outcome()
     assert outcome is not None and outcome.winners == {0} and outcome.reason == "checkmate"
     assert p.to_move == frozenset()
-    assert p.checked_general() == (4, 9)
+    assert p.checked_point() == (4, 9)
     with pytest.raises(IllegalMoveError, match="game is over"):
         V.parse_move(p, "e10-e9")
 
@@ -409,7 +409,7 @@ def test_board_views() -> None:
     assert {piece.kind for piece in pieces.values()} == set("KABNRCP")
     assert V.seat_name(0) == "Red" and V.seat_name(1) == "Black"
     assert V.board_size == (9, 10) and V.key == "xiangqi" and V.name == "Xiangqi"
-    assert not p.in_check() and p.checked_general() is None
+    assert not p.in_check() and p.checked_point() is None
     assert p.king_point(1) == (4, 9)
 
 

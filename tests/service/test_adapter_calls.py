@@ -215,7 +215,7 @@ async def test_every_display_of_a_game_is_accepted_back(
             shown = v.display_move(p, mv)
             if shown != v.format_move(p, mv):
                 noted += 1
-                assert v.format_move(p, MatchService._parse_typed(v, p, shown)) == \
+                assert v.format_move(p, v.parse_noted_move(p, shown)) == \
                     v.format_move(p, mv)
         mv = rng.choice(legal)
         shown = v.display_move(p, mv)
@@ -239,10 +239,10 @@ def test_a_crowning_damas_move_with_its_note() -> None:
                 shown = v.display_move(p, mv)
                 if "crown" in shown:
                     seen += 1
-                    assert MatchService._parse_typed(v, p, shown) == mv
+                    assert v.parse_noted_move(p, shown) == mv
                     wrong = shown.replace("crowned", "").strip() + " promoted"
                     with pytest.raises(NotationError, match="is not its note"):
-                        MatchService._parse_typed(v, p, wrong)
+                        v.parse_noted_move(p, wrong)
             p = p.play(rng.choice(legal))
         if seen >= 3:
             break
