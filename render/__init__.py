@@ -52,7 +52,8 @@ every registered game and variant, plus replay GIFs, to look at them all at once
 
 Design: one renderer per board family (``board.py``: point-and-line, Xiangqi, draughts
 squares, Querni cells) driven by per-game data (``style.py``); sprites supersampled and
-cached (``sprites.py``); game-specific extras read in one place (``adapters.py``).
+cached (``sprites.py``); game facts (check, captures, seats out, a setup phase...) are
+the rules API's typed members.
 Fonts are bundled OFL subsets of Noto CJK (``fonts/README.md``); no system font is used.
 """
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from render import adapters
 from render.style import spec_for
 from rules import MoveMarks, Position
 from rules.core import REASONS as _RULES_REASONS
@@ -44,7 +43,7 @@ def status(position: Position, names: Sequence[str] | None = None) -> str:
         verb = "win" if len(winners) > 1 else "wins"
         return f"{who} {verb}: {reason}" if reason else f"{who} {verb}"
     movers = sorted(position.to_move)
-    if adapters.setup_hidden(position):
+    if position.in_setup:
         return "Setup: " + " and ".join(seat_label(position, s, names) for s in movers) + \
             " to arrange their stones"
     who = " and ".join(seat_label(position, s, names) for s in movers)
@@ -61,7 +60,7 @@ def _plural(word: str, n: int) -> str:
 
 def _pieces_text(position: Position) -> list[str]:
     spec = spec_for(position.variant.key, position.variant.board_size)
-    hidden = adapters.setup_hidden(position)
+    hidden = position.in_setup
     by_seat: dict[int, dict[str, list[tuple[int, int]]]] = {}
     for p, pc in position.pieces().items():
         by_seat.setdefault(pc.seat, {}).setdefault(pc.kind, []).append(p)
@@ -96,12 +95,12 @@ def move_text(position: Position, marks: MoveMarks) -> str:
     sep = "x" if marks.captured else "-"
     text = sep.join(point_name(*p) for p in marks.path)
     if marks.removed and not marks.path:
-        return f"{adapters.removal_word(position)} " + " ".join(point_name(*p)
-                                                            for p in marks.removed)
+        return f"{position.variant.removal_word} " + " ".join(point_name(*p)
+                                                             for p in marks.removed)
     if marks.captured:
         text += ", capturing " + " ".join(point_name(*p) for p in marks.captured)
     if marks.removed:
-        text += f", {adapters.removal_word(position)} " + \
+        text += f", {position.variant.removal_word} " + \
             " ".join(point_name(*p) for p in marks.removed)
     return text
 
@@ -115,14 +114,14 @@ def describe(position: Position, *, last_move: MoveMarks | None = None,
     seat = perspective if perspective is not None else _default_perspective(position)
     parts = [f"{v.name} board seen from {v.seat_name(seat, position.seat_count)}.",
              (result or status(position, names)) + "."]
-    mode = adapters.mode(position)
-    if mode == "teams" and position.seat_count == 4:
-        name = v.seat_name
-        parts.append(f"Teams: {name(0, 4)} and {name(2, 4)} against "
-                     f"{name(1, 4)} and {name(3, 4)}.")
-    elif mode is not None and position.seat_count == 4:
-        parts.append(f"Four players each for himself, {mode} end.")
-    general = adapters.checked_general(position)
+    n = position.seat_count
+    if position.teams:
+        parts.append("Teams: " + " against ".join(
+            " and ".join(v.seat_name(s, n) for s in sorted(team)) for team in position.teams)
+            + ".")
+    elif position.mode is not None:
+        parts.append(f"Four players each for himself, {position.mode} end.")
+    general = position.checked_point()
     if general is not None:
         # After a checkmate nobody is to move, so name the checked general's owner.
         checked = position.pieces()[general].seat
@@ -131,11 +130,13 @@ def describe(position: Position, *, last_move: MoveMarks | None = None,
         parts.append(f"Last move: {caption}.")
     elif last_move is not None and (last_move.path or last_move.removed):
         parts.append(f"Last move: {move_text(position, last_move)}.")
-    elif last_move is not None and not adapters.setup_hidden(position):
+    elif last_move is not None and not position.in_setup:
         parts.append("Last move: pass.")
-    elif last_move is None and (huff := adapters.last_huff(position)) is not None:
-        parts.append(f"The last move huffed the stone on {point_name(*huff)}.")
-    out = adapters.out_seats(position)
+    elif last_move is None and (removed := position.last_removal()):
+        stones = "the stone on" if len(removed) == 1 else "the stones on"
+        parts.append(f"The last move {v.removal_word} {stones} "
+                     + " ".join(point_name(*p) for p in removed) + ".")
+    out = position.out_seats()
     if out:
         parts.append("Out: " + ", ".join(v.seat_name(s, position.seat_count)
                                          for s in sorted(out)) + ".")

@@ -17,7 +17,6 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from render import adapters
 from render.alt import describe, seat_label, status
 from render.board import Layout, layout, static_layer
 from render.sprites import mark, piece, segment
@@ -190,9 +189,9 @@ def _header(img: Image.Image, lay: Layout, spec: BoardSpec, position: Position,
     chip_w = (lay.width - pad * (cols + 1)) // cols
     outcome = position.outcome()
     winners = outcome.winners if outcome is not None else frozenset()
-    out = adapters.out_seats(position)
-    captured = adapters.captured_counts(position)
-    removed = adapters.removed_counts(position)
+    out = position.out_seats()
+    captured = position.captured_counts()
+    removed = position.removed_counts()
     name_px, sub_px = round(chip_h * 0.36), round(chip_h * 0.29)
     name_font, sub_font = font("bold", name_px), font("regular", sub_px)
     icon_d = round(chip_h * 0.74)
@@ -226,14 +225,13 @@ def _header(img: Image.Image, lay: Layout, spec: BoardSpec, position: Position,
             sub.append("winner")
         elif state == "out":
             sub.append("out")
-        done = adapters.submitted(position, seat)
-        if done is not None:
-            sub.append("handed in" if done else "arranging")
+        if position.in_setup:
+            sub.append("handed in" if position.has_submitted(seat) else "arranging")
         if captured is not None:
             sub.append(f"{captured[seat]} captured")
         if removed is not None:
             sub.append(f"{removed[seat]} of 16 removed")
-        mate = _team_mate(position, seat)
+        mate = position.team_mate(seat)
         if mate is not None:
             sub.append(f"with {v.seat_name(mate, n)}")
         while len(sub) > 1 and sub_font.getlength(" · ".join(sub)) > room:
@@ -243,7 +241,7 @@ def _header(img: Image.Image, lay: Layout, spec: BoardSpec, position: Position,
     rows = (n + cols - 1) // cols
     sy = pad + rows * chip_h + (rows - 1) * round(u * 0.2) + round(u * 0.62)
     line = [result or status(position, None)]
-    if adapters.checked_general(position) is not None:
+    if position.checked_point() is not None:
         line[0] += " · check!"
     mode = _mode_text(position)
     if mode:
@@ -263,18 +261,17 @@ def _header(img: Image.Image, lay: Layout, spec: BoardSpec, position: Position,
 
 
 def _mode_text(position: Position) -> str | None:
-    """Alquerque grande with four players and no teams: which end rule is played."""
-    m = adapters.mode(position)
-    if m is None or m == "teams" or position.seat_count != 4:
+    """A game of several players each for himself: which end rule is played."""
+    if position.mode is None or position.teams:
         return None
-    return f"each for himself, {m} end"
+    return f"each for himself, {position.mode} end"
 
 
-def _team_mate(position: Position, seat: int) -> int | None:
-    """The seat across the board in a 4-player team game (RULES §2.1)."""
-    if position.seat_count == 4 and adapters.mode(position) == "teams":
-        return (seat + 2) % 4
-    return None
+def _visible_pieces(position: Position) -> dict[Point, tuple[int, str]]:
+    """``{point: (seat, kind)}`` as drawn: during a setup phase nobody may see the
+    numbers, so stones are drawn blank."""
+    hide = position.in_setup
+    return {p: (pc.seat, "" if hide else pc.kind) for p, pc in position.pieces().items()}
 
 
 # --------------------------------------------------------------------------- compose
@@ -294,15 +291,15 @@ def compose(position: Position, *, last_move: MoveMarks | None = None,
     spec = spec_for(v.key, v.board_size)
     looks = _looks(v, n)
     img = _base(*args).copy()
-    pieces = dict(adapters.visible_pieces(position))
+    pieces = _visible_pieces(position)
     if last_move is not None:
         _draw_last_move(img, lay, spec, last_move, set(pieces))
-    general = adapters.checked_general(position)
+    general = position.checked_point()
     if general is not None:
         _paste_centred(img, mark("check", round(lay.step * 1.3)), lay.centre(general))
     gone: dict[Point, tuple[int, str]] = {}
     if last_move is not None and before is not None:
-        was = dict(adapters.visible_pieces(before))
+        was = _visible_pieces(before)
         if last_move.path and last_move.path[0] in was:  # the mover may be huffed at its end
             was.setdefault(last_move.path[-1], was[last_move.path[0]])
         gone = {p: was[p] for p in (*last_move.captured, *last_move.removed)
@@ -318,10 +315,10 @@ def compose(position: Position, *, last_move: MoveMarks | None = None,
             if p not in pieces:
                 _paste_centred(img, mark("removed", round(d * 1.08)), lay.centre(p))
     else:
-        huff = adapters.last_huff(position)
-        if huff is not None and huff not in pieces:
-            _paste_centred(img, mark("removed", round(_diameter(spec, lay) * 1.08)),
-                           lay.centre(huff))
+        for p in position.last_removal():
+            if p not in pieces:
+                _paste_centred(img, mark("removed", round(_diameter(spec, lay) * 1.08)),
+                               lay.centre(p))
     _header(img, lay, spec, position, looks, names, deadline, caption, result)
     return img, lay
 

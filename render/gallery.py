@@ -11,43 +11,30 @@ from __future__ import annotations
 
 import argparse
 import html
-import itertools
 import random
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import rules
-from render import adapters
 from render.draw import draw_board
 from render.replay import replay_gif
-from rules import MoveMarks, OptionError, Position, Variant
+from rules import MoveMarks, Position, Variant
 
 MIDDLE_PLIES = 24
 MAX_PLIES = 3000
 
 
 def option_sets(v: Variant) -> list[dict[str, object]]:
-    """``example_options`` plus every combination of the variant's menu options."""
+    """``example_options`` plus each of the variant's menu option sets (on top of its
+    first example, which may carry what a menu leaves free, such as a seed)."""
     found: list[dict[str, object]] = [dict(o) for o in v.example_options]
-    menus = {k: vals for k, vals in v.options.items() if vals}
     base = dict(v.example_options[0]) if v.example_options else {}
-    for combo in itertools.product(*menus.values()):
-        opts = {**base, **dict(zip(menus, combo, strict=True))}
-        try:
-            v.check_options(opts)
-        except OptionError:
-            continue
+    for menu in v.option_sets():
+        opts = {**base, **menu}
         if opts not in found:
             found.append(opts)
-    usable = []
-    for opts in found:
-        try:
-            v.start(**opts)
-        except (OptionError, ValueError):
-            continue
-        usable.append(opts)
-    return usable
+    return found
 
 
 def _pick(v: Variant, p: Position, rng: random.Random) -> Any:
@@ -101,7 +88,7 @@ def build(out: Path, size: int = 700) -> list[Path]:
         marks = _marks(v, before, move) if before is not None else None
         caption = None
         if before is not None:
-            caption = ("arrangement handed in" if adapters.setup_hidden(before)
+            caption = ("arrangement handed in" if before.in_setup
                        else v.display_move(before, move))
         names = [f"Player {chr(65 + s)}" for s in range(position.seat_count)]
         board = draw_board(position, last_move=marks, before=before, perspective=perspective,
@@ -138,7 +125,7 @@ def build(out: Path, size: int = 700) -> list[Path]:
                 for b, m, a in game:  # one example of each overlay the game has
                     marks = _marks(v, b, m)
                     for overlay, present in (
-                            ("check", adapters.checked_general(a) is not None),
+                            ("check", a.checked_point() is not None),
                             ("multijump", marks is not None and len(marks.path) > 2),
                             ("removal", marks is not None and bool(marks.removed))):
                         if present and overlay not in shown:
@@ -148,9 +135,8 @@ def build(out: Path, size: int = 700) -> list[Path]:
                     b, m, a = game[-1]
                     save(f"{slug}-finished", a, b, m)
                     break
-        opts = option_sets(v)[-1 if key == "alquerque-grande" else 0]
-        if key == "alquerque-grande":
-            opts = next((o for o in option_sets(v) if o.get("players") == 4), opts)
+        # the replay shows the most seats the game has
+        opts = max(option_sets(v), key=lambda o: v.seat_count(**o))
         start = v.start(**opts)
         game = [m for _, m, _ in playout(v, start, 3, 40)]
         path = out / f"{_slug(key, opts)}-replay.gif"

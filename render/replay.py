@@ -9,7 +9,6 @@ from typing import Any
 
 from PIL import Image, ImageChops
 
-from render import adapters
 from render.draw import compose, to_palette
 from rules import Position, Variant
 
@@ -38,7 +37,7 @@ def positions(variant: Variant, start: Position, moves: Iterable[Any]
             continue
         m = variant.parse_move(p, move) if isinstance(move, str) else move
         marks = variant.move_marks(p, m)
-        shown = ("arrangement handed in" if adapters.setup_hidden(p)
+        shown = ("arrangement handed in" if p.in_setup
                  else variant.display_move(p, m))
         caption = f"{ply}. {shown}"
         after = p.play(m)

@@ -460,10 +460,10 @@ class Variant(ABC, Generic[P, M]):
         >>> p = v.start()
         >>> v.format_move(p, v.parse_noted_move(p, "h3-e3 (C2.5)"))
         'h3-e3'
-        >>> v.parse_noted_move(p, "h3-e3 (C2.4)")
+        >>> v.parse_noted_move(p, "h3-e3 (C2.4)")  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        rules.core.NotationError: 'h3-e3 (C2.4)' is not one move: h3-e3 is, but '(C2.4)' after it is not its note: it is written h3-e3 (C2.5)
+        rules.core.NotationError: 'h3-e3 (C2.4)' is not one move: ... written h3-e3 (C2.5)
         """
         from rules.notation import note_heads, squash  # notation imports this module
 

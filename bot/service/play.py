@@ -9,8 +9,9 @@ from bot.service.errors import Conflict, NotAllowed, NotYourTurn, ServiceError, 
 from bot.service.events import MatchEnded, SetupSubmitted, TurnStarted
 from bot.service.records import MatchRecord, RecordEntry
 from bot.service.views import MoveResult
-from rules import NotationError, Position, RulesError, Variant
+from rules import RulesError
 from rules.notation import normalize
+
 
 class PlayMixin(ServiceCore):
     """Moves, setups and move suggestions."""
