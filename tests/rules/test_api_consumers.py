@@ -1,0 +1,124 @@
+"""The rules API is used, not guessed at: code outside ``rules/`` asks a game for its
+facts through typed members (``Position.out_seats()``, ``Variant.option_sets()``...),
+never by probing attributes by name or by comparing variant keys.
+
+The scan reads the source of every rules consumer (``render/``, ``bot/``, ``storage/``)
+and fails on
+
+* ``getattr(x, ...)`` / ``hasattr(x, ...)`` unless ``x`` is on the small allow-list
+  below of objects that are not rules objects (fonts, argparse results, Discord
+  namespaces, the optional render module...);
+* a comparison with ``==``/``!=``/``in`` of something's ``.key``, or of a registered
+  variant key with a name that holds one (``key != "alquerque-grande"``,
+  ``rec.game == "querni"``): what differs between games is a member of the game.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import rules
+
+ROOT = Path(__file__).resolve().parents[2]
+CONSUMERS = ("render", "bot", "storage")
+
+ALLOWED_PROBES = {
+    "f": "a Pillow font: FreeTypeFont.getlength is missing from older stubs",
+    "args": "an argparse namespace: subcommands add different flags",
+    "module": "the optional render module (bot/boards.py)",
+    "importlib.import_module('render.draw')": "the optional render module",
+    "render": "the optional render module (the bot runs without Pillow)",
+    "interaction.namespace": "a Discord interaction's options",
+    "event": "a notification event, for a log line",
+    "getattr(event, 'match', None)": "a notification event, for a log line",
+    "have": "Discord permissions",
+    "drawn": "a drawn board from the BoardRenderer port",
+}
+"""Objects that may be probed: ``ast.unparse`` of the first argument -> why."""
+
+
+def _sources() -> list[Path]:
+    return sorted(p for root in CONSUMERS for p in (ROOT / root).rglob("*.py"))
+
+
+def _probes(tree: ast.AST) -> list[tuple[int, str]]:
+    return [(node.lineno, f"{node.func.id}({ast.unparse(node.args[0])}, ...)")
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id in ("getattr", "hasattr") and node.args
+            and ast.unparse(node.args[0]) not in ALLOWED_PROBES]
+
+
+KEY_NAMES = ("key", "game", "variant")
+"""Names that hold a variant key in consumers (``v.key``, ``rec.game``)."""
+
+
+def _name(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _compares_keys(left: ast.expr, right: ast.expr) -> bool:
+    for this, other in ((left, right), (right, left)):
+        if isinstance(this, ast.Attribute) and this.attr == "key":
+            return True  # a variant's key compared with anything
+        if isinstance(this, ast.Constant) and this.value in rules.VARIANTS and \
+                _name(other) in KEY_NAMES:
+            return True  # key == "querni", rec.game != "xiangqi"
+    return False
+
+
+def _key_comparisons(tree: ast.AST) -> list[tuple[int, str]]:
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Compare):
+            continue
+        sides = [node.left, *node.comparators]
+        for op, left, right in zip(node.ops, sides, sides[1:], strict=False):
+            if isinstance(op, ast.Eq | ast.NotEq | ast.In | ast.NotIn) and \
+                    _compares_keys(left, right):
+                found.append((node.lineno, ast.unparse(node)))
+    return found
+
+
+def _violations(check: object) -> list[str]:
+    assert callable(check)
+    out = []
+    for path in _sources():
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        out += [f"{path.relative_to(ROOT)}:{line}: {text}" for line, text in check(tree)]
+    return out
+
+
+def test_no_attribute_probes_on_rules_objects() -> None:
+    assert _violations(_probes) == []
+
+
+def test_no_variant_key_comparisons() -> None:
+    assert _violations(_key_comparisons) == []
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("x = getattr(position, 'out', None)", ["getattr(position, ...)"]),
+    ("ok = hasattr(p, 'has_submitted')", ["hasattr(p, ...)"]),
+    ("w = getattr(f, 'getlength')", []),
+])
+def test_the_probe_scan_catches_probes(source: str, expected: list[str]) -> None:
+    assert [text for _, text in _probes(ast.parse(source))] == expected
+
+
+@pytest.mark.parametrize("source, caught", [
+    ("if position.variant.key == 'querni': pass", True),
+    ("if v.key != 'xiangqi': pass", True),
+    ("if key == 'alquerque-grande': pass", True),
+    ("if rec.game == 'damas': pass", True),
+    ("if key == 'days': pass", False),
+    ("if spec.piece == 'querni': pass", False),  # render's own piece style names
+    ("spec = SPECS[v.key]", False),
+])
+def test_the_key_scan_catches_key_comparisons(source: str, caught: bool) -> None:
+    assert bool(_key_comparisons(ast.parse(source))) is caught
