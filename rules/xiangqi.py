@@ -27,7 +27,8 @@ Rule details RULES §3 leaves open: a side with no legal move loses even if the 
 is also a third repetition or the 100th ply (the position is lost before it can be
 drawn); repetition is judged before the 100-ply rule. A capture or a soldier's step
 forward can never be undone, so the repetition history restarts after one. ``perft``
-counts the bare move tree, without the draw rules, as published perft tables do.
+counts the bare move tree, without the draw rules, as published perft tables do. The
+move generator behind positions and perft is :mod:`rules.xiangqi_board`.
 
 >>> import rules
 >>> v = rules.variant("xiangqi")
@@ -44,7 +45,7 @@ counts the bare move tree, without the draw rules, as published perft tables do.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
@@ -61,15 +62,32 @@ from rules.core import (
 )
 from rules.notation import normalize, parse_point, point_name, resolve, tokenize
 from rules.registry import register
-
-# --------------------------------------------------------------------------- board tables
-#
-# Points are numbered sq = y * 9 + x. A piece is a small int: kind | 8 for Black.
-
-WIDTH, HEIGHT = 9, 10
-RED, BLACK = 0, 1
-KING, ADVISOR, ELEPHANT, HORSE, CHARIOT, CANNON, SOLDIER = 1, 2, 3, 4, 5, 6, 7
-BLACK_BIT = 8
+from rules.xiangqi_board import (
+    ADVISOR,
+    BLACK,
+    BLACK_BIT,
+    CANNON,
+    CHARIOT,
+    ELEPHANT,
+    ELEPHANT_POINTS,
+    HEIGHT,
+    HORSE,
+    KING,
+    POINTS,
+    RED,
+    SOLDIER,
+    WIDTH,
+    Board,
+    attacked,
+    colour_of,
+    crossed,
+    generals_face,
+    in_palace,
+    on_board,
+    own_half,
+    pseudo_moves,
+    square,
+)
 
 KIND_LETTERS = " KABNRCP"  # pieces() kinds and FEN letters
 KIND_NAMES = ("", "general", "advisor", "elephant", "horse", "chariot", "cannon", "soldier")
@@ -81,387 +99,7 @@ MAX_COUNT = (0, 1, 2, 2, 2, 2, 2, 5)
 
 START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 
-POINTS: tuple[Point, ...] = tuple((sq % WIDTH, sq // WIDTH) for sq in range(WIDTH * HEIGHT))
 NAMES: tuple[str, ...] = tuple(point_name(x, y) for x, y in POINTS)
-
-
-def _sq(x: int, y: int) -> int:
-    return y * WIDTH + x
-
-
-def _on_board(x: int, y: int) -> bool:
-    return 0 <= x < WIDTH and 0 <= y < HEIGHT
-
-
-def _in_palace(side: int, x: int, y: int) -> bool:
-    return 3 <= x <= 5 and (0 <= y <= 2 if side == RED else 7 <= y <= 9)
-
-
-def _own_half(side: int, y: int) -> bool:
-    return y <= 4 if side == RED else y >= 5
-
-
-def _crossed(side: int, y: int) -> bool:
-    return not _own_half(side, y)
-
-
-ORTHO = ((0, 1), (0, -1), (-1, 0), (1, 0))  # ray directions 0 up, 1 down, 2 left, 3 right
-DIAG = ((1, 1), (1, -1), (-1, 1), (-1, -1))
-ALL = range(WIDTH * HEIGHT)
-
-KING_STEPS = tuple(
-    tuple(tuple(_sq(x + dx, y + dy) for dx, dy in ORTHO if _in_palace(s, x + dx, y + dy))
-          for x, y in POINTS)
-    for s in (RED, BLACK))
-ADVISOR_STEPS = tuple(
-    tuple(tuple(_sq(x + dx, y + dy) for dx, dy in DIAG if _in_palace(s, x + dx, y + dy))
-          for x, y in POINTS)
-    for s in (RED, BLACK))
-# (target, eye): the eye is the midpoint that blocks the elephant
-ELEPHANT_STEPS = tuple(
-    tuple(tuple((_sq(x + 2 * dx, y + 2 * dy), _sq(x + dx, y + dy)) for dx, dy in DIAG
-                if _on_board(x + 2 * dx, y + 2 * dy) and _own_half(s, y + 2 * dy))
-          for x, y in POINTS)
-    for s in (RED, BLACK))
-
-
-def _horse_steps(x: int, y: int) -> tuple[tuple[int, int], ...]:
-    """(target, leg) pairs: one point along a line to the leg, then one diagonally outward."""
-    out = []
-    for dx, dy in ORTHO:
-        leg = _sq(x + dx, y + dy) if _on_board(x + dx, y + dy) else -1
-        for side in (-1, 1):
-            tx, ty = (x + 2 * dx, y + side) if dx else (x + side, y + 2 * dy)
-            if _on_board(tx, ty):
-                out.append((_sq(tx, ty), leg))
-    return tuple(out)
-
-
-HORSE_STEPS = tuple(_horse_steps(x, y) for x, y in POINTS)
-# the seven points each side's elephants can ever stand on
-ELEPHANT_POINTS = tuple(frozenset(_sq(x, y if s == RED else HEIGHT - 1 - y)
-                                  for x, y in ((2, 0), (6, 0), (0, 2), (4, 2), (8, 2), (2, 4),
-                                               (6, 4)))
-                        for s in (RED, BLACK))
-
-
-# (horse square, leg) pairs from which a horse attacks a point
-def _horse_attackers(t: int) -> tuple[tuple[int, int], ...]:
-    # a horse's step is not symmetric (the leg sits next to the horse), so invert the table
-    return tuple((h, leg) for h, x in zip(ALL, POINTS, strict=True)
-                 if abs(x[0] - POINTS[t][0]) + abs(x[1] - POINTS[t][1]) == 3
-                 for to, leg in HORSE_STEPS[h] if to == t)
-
-
-HORSE_ATTACKERS = tuple(_horse_attackers(t) for t in ALL)
-
-
-def _soldier_steps(side: int, x: int, y: int) -> tuple[int, ...]:
-    forward = 1 if side == RED else -1
-    out = []
-    if _on_board(x, y + forward):
-        out.append(_sq(x, y + forward))
-    if _crossed(side, y):
-        out += [_sq(x + dx, y) for dx in (-1, 1) if _on_board(x + dx, y)]
-    return tuple(out)
-
-
-SOLDIER_STEPS = tuple(tuple(_soldier_steps(s, x, y) for x, y in POINTS) for s in (RED, BLACK))
-# squares from which an enemy soldier attacks the general of side s standing on a point
-SOLDIER_ATTACKERS = tuple(
-    tuple(tuple(q for q in (t - 1, t + 1, t - WIDTH, t + WIDTH)
-                if q in ALL and t in SOLDIER_STEPS[1 - s][q]) for t in ALL)
-    for s in (RED, BLACK))
-RAYS = tuple(
-    tuple(tuple(_sq(x + dx * i, y + dy * i) for i in range(1, 10) if _on_board(x + dx * i,
-                                                                            y + dy * i))
-          for dx, dy in ORTHO)
-    for x, y in POINTS)
-
-# For a general on k: the ray direction from k of every point (-1 if none), the horse
-# squares whose attack on k runs through a given leg point, and the points a move must
-# touch (leave or enter) to be able to expose k when k is not in check. Every chariot,
-# cannon, soldier and flying-general attack runs along k's file or rank; a horse attack
-# needs a free leg, and the legs of horses attacking k are the 4 points diagonally next
-# to k. Only the 18 palace points get tables: a general never stands anywhere else.
-PALACE_POINTS = frozenset(sq for sq in ALL for s in (RED, BLACK) if _in_palace(s, *POINTS[sq]))
-
-
-def _line_dirs(k: int) -> tuple[int, ...]:
-    dirs = [-1] * len(ALL)
-    for d, ray in enumerate(RAYS[k]):
-        for q in ray:
-            dirs[q] = d
-    return tuple(dirs)
-
-
-def _leg_horses(k: int) -> tuple[tuple[int, ...], ...]:
-    found: list[list[int]] = [[] for _ in ALL]
-    for h, leg in HORSE_ATTACKERS[k]:
-        found[leg].append(h)
-    return tuple(tuple(horses) for horses in found)
-
-
-LINE_DIR = tuple(_line_dirs(k) if k in PALACE_POINTS else () for k in ALL)
-LEG_HORSES = tuple(_leg_horses(k) if k in PALACE_POINTS else () for k in ALL)
-DANGER = tuple(tuple(LINE_DIR[k][t] >= 0 or bool(LEG_HORSES[k][t]) for t in ALL)
-               if k in PALACE_POINTS else () for k in ALL)
-# may a piece of side s land on a point holding piece code p (empty or enemy)?
-LANDS = (tuple(p == 0 or p & BLACK_BIT != 0 for p in range(16)),
-         tuple(p & BLACK_BIT == 0 for p in range(16)))
-
-
-def _colour(p: int) -> int:
-    return p >> 3
-
-
-# --------------------------------------------------------------------------- attacks
-
-
-def _attacked(b: list[int] | tuple[int, ...], k: int, s: int) -> bool:
-    """Whether the general of side ``s`` standing on ``k`` is attacked (flying general too)."""
-    e = 0 if s else BLACK_BIT
-    er, ec, ek = CHARIOT | e, CANNON | e, KING | e
-    for ray in RAYS[k]:
-        screened = False
-        for q in ray:
-            p = b[q]
-            if p:
-                if screened:
-                    if p == ec:
-                        return True
-                    break
-                if p == er or p == ek:  # noqa: SIM109 (a tuple per test is slower)
-                    return True
-                screened = True
-    en = HORSE | e
-    for h, leg in HORSE_ATTACKERS[k]:
-        if b[h] == en and not b[leg]:
-            return True
-    ep = SOLDIER | e
-    for q in SOLDIER_ATTACKERS[s][k]:  # noqa: SIM110 (any() makes a generator: hot path)
-        if b[q] == ep:
-            return True
-    return False
-
-
-def _ray_attacked(b: list[int], ray: tuple[int, ...], e: int) -> bool:
-    """Whether an enemy (colour bit ``e``) chariot, cannon or general hits along ``ray``."""
-    screened = False
-    for q in ray:
-        p = b[q]
-        if p:
-            if screened:
-                return p == CANNON | e
-            if p == CHARIOT | e or p == KING | e:
-                return True
-            screened = True
-    return False
-
-
-def _generals_face(b: list[int] | tuple[int, ...], k: int) -> bool:
-    """Whether nothing stands between the general on ``k`` and the other general."""
-    for d in (0, 1):
-        for q in RAYS[k][d]:
-            p = b[q]
-            if p:
-                if p & 7 == KING:
-                    return True
-                break
-    return False
-
-
-# --------------------------------------------------------------------------- move generation
-#
-# The fast path works on a mutable board list, one list of occupied points per side and the
-# two generals' points. A move is the int ``source << 7 | target``.
-
-
-def _pseudo(b: list[int], mine: Iterable[int], s: int) -> list[int]:
-    """Every move of side ``s`` that obeys the pieces' movement, ignoring the own general."""
-    lands = LANDS[s]
-    out: list[int] = []
-    add = out.append
-    for fr in mine:
-        kind = b[fr] & 7
-        base = fr << 7
-        if kind == CHARIOT:
-            for ray in RAYS[fr]:
-                for to in ray:
-                    t = b[to]
-                    if t:
-                        if lands[t]:
-                            add(base | to)
-                        break
-                    add(base | to)
-        elif kind == CANNON:
-            for ray in RAYS[fr]:
-                screened = False
-                for to in ray:
-                    t = b[to]
-                    if screened:
-                        if t:
-                            if lands[t]:
-                                add(base | to)
-                            break
-                    elif t:
-                        screened = True
-                    else:
-                        add(base | to)
-        elif kind == HORSE:
-            for to, leg in HORSE_STEPS[fr]:
-                if not b[leg] and lands[b[to]]:
-                    add(base | to)
-        elif kind == SOLDIER:
-            for to in SOLDIER_STEPS[s][fr]:
-                if lands[b[to]]:
-                    add(base | to)
-        elif kind == ELEPHANT:
-            for to, eye in ELEPHANT_STEPS[s][fr]:
-                if not b[eye] and lands[b[to]]:
-                    add(base | to)
-        elif kind == ADVISOR:
-            for to in ADVISOR_STEPS[s][fr]:
-                if lands[b[to]]:
-                    add(base | to)
-        else:
-            for to in KING_STEPS[s][fr]:
-                if lands[b[to]]:
-                    add(base | to)
-    return out
-
-
-def _illegal(b: list[int], pseudo: list[int], k: int, s: int) -> list[int]:
-    """The moves of ``pseudo`` (side ``s``, general on ``k``) that would expose the general.
-
-    A move gets a full test only when the side is in check or the general moves;
-    otherwise only moves that leave or enter the general's file or rank, or leave a horse
-    leg next to it, are tested, and only along the lines they touch. Most moves are
-    therefore accepted without being made.
-    """
-    bad: list[int] = []
-    if _attacked(b, k, s):
-        for m in pseudo:
-            fr = m >> 7
-            to = m & 127
-            p = b[fr]
-            t = b[to]
-            b[to] = p
-            b[fr] = 0
-            if _attacked(b, to if fr == k else k, s):
-                bad.append(m)
-            b[fr] = p
-            b[to] = t
-        return bad
-    e = 0 if s else BLACK_BIT
-    danger = DANGER[k]
-    line_dir = LINE_DIR[k]
-    leg_horses = LEG_HORSES[k]
-    rays = RAYS[k]
-    en = HORSE | e
-    for m in pseudo:
-        fr = m >> 7
-        to = m & 127
-        if fr == k:
-            p = b[fr]
-            t = b[to]
-            b[to] = p
-            b[fr] = 0
-            if _attacked(b, to, s):
-                bad.append(m)
-            b[fr] = p
-            b[to] = t
-        elif danger[fr] or danger[to]:
-            p = b[fr]
-            t = b[to]
-            b[to] = p
-            b[fr] = 0
-            d1 = line_dir[fr]
-            d2 = line_dir[to]
-            if ((d1 >= 0 and _ray_attacked(b, rays[d1], e))
-                    or (d2 >= 0 and d2 != d1 and _ray_attacked(b, rays[d2], e))):
-                bad.append(m)
-            else:
-                for h in leg_horses[fr]:  # a loop, not any(): no generator per move
-                    if b[h] == en:
-                        bad.append(m)
-                        break
-            b[fr] = p
-            b[to] = t
-    return bad
-
-
-def _legal(b: list[int], mine: Iterable[int], k: int, s: int) -> list[int]:
-    """The legal moves of side ``s`` whose general stands on ``k``."""
-    pseudo = _pseudo(b, mine, s)
-    bad = _illegal(b, pseudo, k, s)
-    if not bad:
-        return pseudo
-    drop = set(bad)
-    return [m for m in pseudo if m not in drop]
-
-
-class _Board:
-    """The mutable fast path: board list, occupied points per side, generals, side to move."""
-
-    __slots__ = ("b", "kings", "pieces", "side")
-
-    def __init__(self, board: tuple[int, ...], side: int) -> None:
-        self.b = list(board)
-        self.side = side
-        self.pieces: tuple[list[int], list[int]] = ([], [])
-        self.kings = [0, 0]
-        for sq, p in enumerate(board):
-            if p:
-                self.pieces[_colour(p)].append(sq)
-                if p & 7 == KING:
-                    self.kings[_colour(p)] = sq
-
-    def legal(self) -> list[int]:
-        s = self.side
-        return _legal(self.b, self.pieces[s], self.kings[s], s)
-
-    def perft(self, depth: int) -> int:
-        b = self.b
-        pieces = self.pieces
-        kings = self.kings
-
-        def walk(s: int, depth: int) -> int:
-            mine = pieces[s]
-            if depth == 1:  # count the leaves without making them
-                pseudo = _pseudo(b, mine, s)
-                return len(pseudo) - len(_illegal(b, pseudo, kings[s], s))
-            moves = _legal(b, mine, kings[s], s)
-            theirs = pieces[s ^ 1]
-            total = 0
-            for m in moves:
-                fr = m >> 7
-                to = m & 127
-                p = b[fr]
-                t = b[to]
-                b[to] = p
-                b[fr] = 0
-                mine[mine.index(fr)] = to
-                if t:
-                    theirs.remove(to)
-                is_king = p & 7 == KING
-                if is_king:
-                    kings[s] = to
-                total += walk(s ^ 1, depth - 1)
-                if is_king:
-                    kings[s] = fr
-                if t:
-                    theirs.append(to)
-                # not a saved index: deeper captures reorder the lists
-                mine[mine.index(to)] = fr
-                b[fr] = p
-                b[to] = t
-            return total
-
-        if depth <= 0:
-            return 1
-        return walk(self.side, depth)
-
 
 # --------------------------------------------------------------------------- moves
 
@@ -498,9 +136,9 @@ def _int_of(move: object) -> int | None:
             return None
         coords += point
     sx, sy, tx, ty = coords
-    if not (_on_board(sx, sy) and _on_board(tx, ty)):
+    if not (on_board(sx, sy) and on_board(tx, ty)):
         return None
-    return _sq(sx, sy) << 7 | _sq(tx, ty)
+    return square(sx, sy) << 7 | square(tx, ty)
 
 
 # --------------------------------------------------------------------------- position
@@ -547,7 +185,7 @@ class XiangqiPosition(Position[XiangqiMove]):
         """Legal moves ignoring the draw rules (the raw move tree)."""
         moves: list[int] | None = self._cache.get("moves")
         if moves is None:
-            moves = self._cache["moves"] = _Board(self.board, self.side).legal()
+            moves = self._cache["moves"] = Board(self.board, self.side).legal()
         return moves
 
     def legal_moves(self) -> tuple[XiangqiMove, ...]:
@@ -586,7 +224,7 @@ class XiangqiPosition(Position[XiangqiMove]):
         new_board = tuple(board)
         other = self.side ^ 1
         their_king = new_board.index(KING | (BLACK_BIT if other else 0))
-        gives_check = _attacked(new_board, their_king, other)
+        gives_check = attacked(new_board, their_king, other)
         forward = p & 7 == SOLDIER and to // WIDTH != fr // WIDTH
         if captured or forward:
             history: tuple[_Seen, ...] = ()
@@ -609,7 +247,7 @@ class XiangqiPosition(Position[XiangqiMove]):
         checked: bool | None = self._cache.get("check")
         if checked is None:
             k = self.board.index(KING | (BLACK_BIT if self.side else 0))
-            checked = self._cache["check"] = _attacked(self.board, k, self.side)
+            checked = self._cache["check"] = attacked(self.board, k, self.side)
         return checked
 
     def checked_point(self) -> Point | None:
@@ -661,7 +299,7 @@ class XiangqiPosition(Position[XiangqiMove]):
             row = ""
             empty = 0
             for x in range(WIDTH):
-                p = self.board[_sq(x, y)]
+                p = self.board[square(x, y)]
                 if not p:
                     empty += 1
                     continue
@@ -677,7 +315,7 @@ class XiangqiPosition(Position[XiangqiMove]):
         return f"{'/'.join(rows)} {side} - - {self.halfmove} {self.fullmove}"
 
     def pieces(self) -> Mapping[Point, Piece]:
-        return {POINTS[sq]: Piece(_colour(p), KIND_LETTERS[p & 7])
+        return {POINTS[sq]: Piece(colour_of(p), KIND_LETTERS[p & 7])
                 for sq, p in enumerate(self.board) if p}
 
     def __str__(self) -> str:
@@ -711,7 +349,7 @@ def _read_fen(text: str) -> XiangqiPosition:
             elif c.isascii() and c.lower() in FEN_PIECES:
                 if x >= WIDTH:
                     break
-                board[_sq(x, y)] = FEN_PIECES[c.lower()] | (BLACK_BIT if c.islower() else 0)
+                board[square(x, y)] = FEN_PIECES[c.lower()] | (BLACK_BIT if c.islower() else 0)
                 x += 1
             else:
                 raise PositionError(f"{c!r} is not a xiangqi piece letter (KABNRCP, kabnrcp)",
@@ -748,7 +386,7 @@ def _check_placement(board: list[int], side: int, text: str) -> None:
     for s in (RED, BLACK):
         counts = [0] * 8
         for p in board:
-            if p and _colour(p) == s:
+            if p and colour_of(p) == s:
                 counts[p & 7] += 1
         for kind in range(1, 8):
             if counts[kind] > MAX_COUNT[kind]:
@@ -760,10 +398,10 @@ def _check_placement(board: list[int], side: int, text: str) -> None:
     for sq, p in enumerate(board):
         if not p:
             continue
-        s, kind = _colour(p), p & 7
+        s, kind = colour_of(p), p & 7
         x, y = POINTS[sq]
         where = f"{SIDE_NAMES[s]}'s {KIND_NAMES[kind]} on {NAMES[sq]}"
-        if kind in (KING, ADVISOR) and not _in_palace(s, x, y):
+        if kind in (KING, ADVISOR) and not in_palace(s, x, y):
             raise PositionError(f"{where} is outside its palace", text=text)
         if kind == KING:
             kings[s] = sq
@@ -775,11 +413,11 @@ def _check_placement(board: list[int], side: int, text: str) -> None:
         if kind == SOLDIER:
             start_rank = 3 if s == RED else 6
             behind = y < start_rank if s == RED else y > start_rank
-            if behind or (not _crossed(s, y) and x % 2):
+            if behind or (not crossed(s, y) and x % 2):
                 raise PositionError(f"{where}: a soldier cannot reach that point", text=text)
     other = side ^ 1
-    if _attacked(board, kings[other], other):
-        how = ("the generals face each other" if _generals_face(board, kings[other])
+    if attacked(board, kings[other], other):
+        how = ("the generals face each other" if generals_face(board, kings[other])
                else f"{SIDE_NAMES[other]}'s general is in check")
         raise PositionError(f"{how}, but it is {SIDE_NAMES[side]}'s turn", text=text)
 
@@ -802,15 +440,15 @@ def _tandem(p: XiangqiPosition, sq: int) -> list[int]:
     frontmost first (front = nearer the opponent)."""
     piece = p.board[sq]
     x = sq % WIDTH
-    same = [_sq(x, y) for y in range(HEIGHT) if p.board[_sq(x, y)] == piece]
-    return same[::-1] if _colour(piece) == RED else same
+    same = [square(x, y) for y in range(HEIGHT) if p.board[square(x, y)] == piece]
+    return same[::-1] if colour_of(piece) == RED else same
 
 
 def _wxf_designator(p: XiangqiPosition, sq: int) -> str:
     """The first two characters of a WXF move: piece letter and file, or the tandem forms."""
     piece = p.board[sq]
     kind = piece & 7
-    side = _colour(piece)
+    side = colour_of(piece)
     letter = WXF_LETTERS[kind]
     file = _wxf_file(side, sq % WIDTH)
     column = _tandem(p, sq)
@@ -846,7 +484,7 @@ def format_wxf(p: XiangqiPosition, move: XiangqiMove | Any) -> str:
     fr, to = m >> 7, m & 127
     piece = p.board[fr]
     kind = piece & 7
-    side = _colour(piece)
+    side = colour_of(piece)
     (_, fy), (tx, ty) = POINTS[fr], POINTS[to]
     ahead = (ty - fy) if side == RED else (fy - ty)
     if ahead == 0:
@@ -909,7 +547,7 @@ def _wxf_target(p: XiangqiPosition, fr: int, op: str, number: int) -> int | str:
     """Where a WXF operator and number send the piece on ``fr``, or why they cannot."""
     piece = p.board[fr]
     kind = piece & 7
-    side = _colour(piece)
+    side = colour_of(piece)
     name = KIND_NAMES[kind]
     fx, fy = POINTS[fr]
     forward = 1 if side == RED else -1
@@ -920,7 +558,7 @@ def _wxf_target(p: XiangqiPosition, fr: int, op: str, number: int) -> int | str:
                 "a horse never moves sideways"
         if tx == fx:
             return f"a sideways move must leave file {number}"
-        return _sq(tx, fy)
+        return square(tx, fy)
     sign = forward if op == "+" else -forward
     if kind in (ADVISOR, ELEPHANT, HORSE):
         dx = abs(tx - fx)
@@ -931,9 +569,9 @@ def _wxf_target(p: XiangqiPosition, fr: int, op: str, number: int) -> int | str:
         ty = fy + sign * dy
     else:
         tx, ty = fx, fy + sign * number
-    if not _on_board(tx, ty):
+    if not on_board(tx, ty):
         return f"the {name} on {NAMES[fr]} would leave the board"
-    return _sq(tx, ty)
+    return square(tx, ty)
 
 
 def _parse_wxf(p: XiangqiPosition, text: str, compact: str) -> XiangqiMove | None:
@@ -971,12 +609,12 @@ def _why(p: XiangqiPosition, fr: int, to: int) -> str:
         return f"a move must leave {NAMES[fr]}"
     if not piece:
         return f"there is no piece on {NAMES[fr]}"
-    if _colour(piece) != s:
+    if colour_of(piece) != s:
         return (f"that is {SIDE_NAMES[s ^ 1]}'s piece on {NAMES[fr]}: "
                 f"{SIDE_NAMES[s]} is to move")
     kind = piece & 7
     target = b[to]
-    if target and _colour(target) == s:
+    if target and colour_of(target) == s:
         return f"your own {KIND_NAMES[target & 7]} stands on {NAMES[to]}"
     (fx, fy), (tx, ty) = POINTS[fr], POINTS[to]
     dx, dy = tx - fx, ty - fy
@@ -986,25 +624,25 @@ def _why(p: XiangqiPosition, fr: int, to: int) -> str:
     if kind == KING:
         if ax + ay != 1:
             reason = "the general moves one point along a line"
-        elif not _in_palace(s, tx, ty):
+        elif not in_palace(s, tx, ty):
             reason = "the general must stay in the palace"
     elif kind == ADVISOR:
         if ax != 1 or ay != 1:
             reason = "the advisor moves one point diagonally"
-        elif not _in_palace(s, tx, ty):
+        elif not in_palace(s, tx, ty):
             reason = "the advisor must stay in the palace"
     elif kind == ELEPHANT:
         if ax != 2 or ay != 2:
             reason = "the elephant moves exactly two points diagonally"
-        elif not _own_half(s, ty):
+        elif not own_half(s, ty):
             reason = "an elephant cannot cross the river"
-        elif b[_sq(fx + dx // 2, fy + dy // 2)]:
-            reason = f"the elephant is blocked at {NAMES[_sq(fx + dx // 2, fy + dy // 2)]}"
+        elif b[square(fx + dx // 2, fy + dy // 2)]:
+            reason = f"the elephant is blocked at {NAMES[square(fx + dx // 2, fy + dy // 2)]}"
     elif kind == HORSE:
         if sorted((ax, ay)) != [1, 2]:
             reason = "the horse moves one point along a line, then one diagonally outward"
         else:
-            leg = _sq(fx + (dx // 2 if ax == 2 else 0), fy + (dy // 2 if ay == 2 else 0))
+            leg = square(fx + (dx // 2 if ax == 2 else 0), fy + (dy // 2 if ay == 2 else 0))
             if b[leg]:
                 reason = f"the horse is blocked at {NAMES[leg]}"
     elif kind == CHARIOT:
@@ -1028,7 +666,7 @@ def _why(p: XiangqiPosition, fr: int, to: int) -> str:
             reason = "a soldier cannot move backwards"
         elif ax + ay != 1:
             reason = "a soldier moves one point at a time"
-        elif dx and not _crossed(s, fy):
+        elif dx and not crossed(s, fy):
             reason = "a soldier moves sideways only after crossing the river"
     if reason:
         return reason
@@ -1036,7 +674,7 @@ def _why(p: XiangqiPosition, fr: int, to: int) -> str:
     board[to] = piece
     board[fr] = 0
     k = to if kind == KING else b.index(KING | (BLACK_BIT if s else 0))
-    if _generals_face(board, k):
+    if generals_face(board, k):
         return "the generals would face each other"
     attacker = _attacker(board, k, s)
     return f"the general would be in check{attacker}"
@@ -1048,7 +686,7 @@ def _between(fr: int, to: int) -> list[int]:
     out = []
     x, y = fx + sx, fy + sy
     while (x, y) != (tx, ty):
-        out.append(_sq(x, y))
+        out.append(square(x, y))
         x, y = x + sx, y + sy
     return out
 
@@ -1057,8 +695,8 @@ def _attacker(board: list[int], k: int, s: int) -> str:
     """' (from the chariot on e9)' naming one attacker of the general on ``k``, or ''."""
     for q in range(WIDTH * HEIGHT):
         piece = board[q]
-        if piece and _colour(piece) != s:
-            moves = _pseudo(board, [q], s ^ 1)
+        if piece and colour_of(piece) != s:
+            moves = pseudo_moves(board, [q], s ^ 1)
             if any(m & 127 == k for m in moves):
                 return f" (from the {KIND_NAMES[piece & 7]} on {NAMES[q]})"
     return ""
@@ -1112,7 +750,7 @@ class XiangqiVariant(Variant[XiangqiPosition, XiangqiMove]):
             raise NotationError(
                 f"{text.strip()!r}: ranks run 1 to 10 (ICCS ranks 0-9 are not accepted; "
                 "h2e2 in ICCS is h3-e3 here)", text=text)
-        fr, to = (_sq(*parse_point(t, width=WIDTH, height=HEIGHT)) for t in written.points)
+        fr, to = (square(*parse_point(t, width=WIDTH, height=HEIGHT)) for t in written.points)
         m = fr << 7 | to
         if m not in p._move_set():
             raise IllegalMoveError(f"{NAMES[fr]}-{NAMES[to]}: {_why(p, fr, to)}", text=text)
@@ -1142,7 +780,7 @@ class XiangqiVariant(Variant[XiangqiPosition, XiangqiMove]):
         """Leaf count of the move tree from ``position``, with the fast path. Like the
         published tables it ignores the draw rules (repetition, 100 plies)."""
         p = _xq(position)
-        return _Board(p.board, p.side).perft(depth)
+        return Board(p.board, p.side).perft(depth)
 
 
 def _xq(position: Position) -> XiangqiPosition:

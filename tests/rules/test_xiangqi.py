@@ -414,24 +414,24 @@ def test_board_views() -> None:
 
 
 def test_the_legality_shortcut_agrees_with_testing_every_move() -> None:
-    # Most moves are accepted without being made (rules.xiangqi._illegal); check that
+    # Most moves are accepted without being made (rules.xiangqi_board._illegal); check that
     # against making every pseudo-legal move and testing the general in positions of
     # random games.
-    from rules import xiangqi as xq
+    from rules import xiangqi_board as xq
 
     rng = random.Random(5)
     for _ in range(4):
         p = V.start()
         for _ in range(120):
-            board = xq._Board(p.board, p.side)
+            board = xq.Board(p.board, p.side)
             s = p.side
             k = board.kings[s]
             expected = []
-            for m in xq._pseudo(board.b, board.pieces[s], s):
+            for m in xq.pseudo_moves(board.b, board.pieces[s], s):
                 after = list(p.board)
                 fr, to = m >> 7, m & 127
                 after[to], after[fr] = after[fr], 0
-                if not xq._attacked(after, to if fr == k else k, s):
+                if not xq.attacked(after, to if fr == k else k, s):
                     expected.append(m)
             assert board.legal() == expected, p.to_text()
             moves = p.legal_moves()
