@@ -549,7 +549,7 @@ class Console:
     @staticmethod
     def _four_player_ladders() -> set[str]:
         return {f"{k}-4" for k, v in rules.VARIANTS.items()
-                if "4" in map(str, v.options.get("players", ()))}
+                if any(v.seat_count(**options) == 4 for options in v.option_sets())}
 
     async def cmd_stats(self, args: list[str], line: str) -> None:
         assert self.service is not None

@@ -147,8 +147,7 @@ class Handlers:
         if choice is None:
             return []
         v = rules.variant(choice.key)
-        players = choice.options.get("players")
-        seats = players if isinstance(players, int) else v.start(**choice.options).seat_count
+        seats = v.seat_count(**choice.options)
         out = [app_commands.Choice(name=f"{v.seat_name(s, seats)}"
                                         f"{' (moves first)' if s == 0 else ''}", value=s)
                for s in range(seats)]
@@ -158,7 +157,7 @@ class Handlers:
         out = []
         for key, v in rules.VARIANTS.items():
             out.append(app_commands.Choice(name=v.name, value=key))
-            if "players" in v.options and 4 in v.options["players"]:
+            if any(v.seat_count(**options) == 4 for options in v.option_sets()):
                 out.append(app_commands.Choice(name=f"{v.name} · 4 players", value=f"{key}-4"))
         return [c for c in out if current.lower() in c.name.lower()][:25]
 
