@@ -7,8 +7,11 @@
 >>> sorted(p.to_move)
 [1]
 
-The API names here are a contract (DESIGN §2). Each game lives in its own module and
-registers its variant(s) below; the conformance suite in ``tests/rules`` plays them all.
+The API names here are a contract (DESIGN §2). Game facts beyond it (captured counts,
+seats out, teams, check, a setup phase...) are typed members of the :class:`Variant` and
+:class:`Position` bases, with defaults each game overrides. Each game lives in its own
+module and registers its variant(s) below; the conformance suite in ``tests/rules`` plays
+them all.
 """
 
 from rules.core import (
