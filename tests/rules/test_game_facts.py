@@ -103,8 +103,9 @@ def test_parse_move_returns_the_games_own_move_type() -> None:
 def test_captured_counts_after_captures() -> None:
     p = play(rules.variant("alquerque").start(), "d3-c3", "b3xd3")
     assert isinstance(p, AlquerquePosition) and p.captured_counts() == (0, 1)
-    xq = play(rules.variant("xiangqi").start(), "h3xh10", "i10xh10")
-    assert xq.captured_counts() == (1, 1)
+    xq = play(rules.variant("xiangqi").start(), "h3xh10")
+    assert xq.captured_counts() == (1, 0)
+    assert play(xq, "i10xh10").captured_counts() == (1, 1)
     dm = damas_pos("W", ["c6"], ["d7", "f7"])
     assert dm.captured_counts() == (10, 11)  # 12 minus the opponent's pieces on the board
     assert play(dm, "c6xe8").captured_counts() == (11, 11)
