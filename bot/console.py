@@ -42,6 +42,7 @@ from bot.service import (
     MatchEnded,
     MatchService,
     MatchView,
+    MovePlayedFor,
     MoveResult,
     PlayerOut,
     ServiceError,
@@ -198,6 +199,8 @@ class Console:
                      f"in {hours:.0f} h")
         elif isinstance(event, PlayerOut):
             self.say(f"* #{m.id}: {self.name(event.user_id)} {event.what} and is out")
+        elif isinstance(event, MovePlayedFor):
+            self.say(f"* #{m.id}: {self.name(event.user_id)} {event.what}")
         elif isinstance(event, DrawOffered):
             self.say(f"* #{m.id}: {self.name(event.by)} offers a draw (/draw accept or "
                      "/draw decline)")
@@ -209,6 +212,11 @@ class Console:
             if m.last_move and event.reason not in ENDED_WITHOUT_A_MOVE:
                 who = self.name(m.last_move_by) if m.last_move_by is not None else "someone"
                 self.say(f"* #{m.id}: {who} played {m.last_move}")
+            if event.left_by is not None and event.reason.endswith("-ranked"):
+                left = "resigned" if event.reason.startswith("resignation") \
+                    else "ran out of time"
+                self.say(f"* #{m.id}: {self.name(event.left_by)} {left}; the game is ranked "
+                         "on captures")
             self.say(f"* #{m.id} is over: {self.result_text(m)}"
                      + (f" - {m.broken}" if m.broken else ""))
             for r in event.ratings:

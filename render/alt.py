@@ -121,6 +121,8 @@ def describe(position: Position, *, last_move: MoveMarks | None = None,
             + ".")
     elif position.mode is not None:
         parts.append(f"Four players each for himself, {position.mode} end.")
+    if (rule_set := position.rule_set) is not None:
+        parts.append(f"Rules: {rule_set}.")
     general = position.checked_point()
     if general is not None:
         # After a checkmate nobody is to move, so name the checked general's owner.

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple, cast
 
 from rules.core import (
     IllegalMoveError,
@@ -52,22 +52,24 @@ from rules.core import (
 from rules.lattice import (
     DIRECTIONS,
     Explainer,
+    JumpTable,
     Lattice,
     Move,
     MoveTable,
+    StepTable,
     parse_move,
     read_placement,
     write_placement,
 )
 from rules.notation import or_list
-from rules.registry import register
+from rules.registry import VARIANTS, register
 
 GRID = Lattice(5)
 PIECES_EACH = 12
 LETTERS = "WB"
 SEAT_NAMES = ("White", "Black")
 FORWARD = (1, -1)  # dy of a forward move, per seat
-FAR_RANK = (4, 0)  # the opponent's back rank, per seat
+ENEMY = ((False, False, True), (False, True, False))  # indexed by cell value, per seat
 
 
 def _stepping_directions(seat: int) -> tuple[int, ...]:
@@ -75,13 +77,36 @@ def _stepping_directions(seat: int) -> tuple[int, ...]:
 
 
 STEPPING = tuple(_stepping_directions(seat) for seat in (0, 1))
-# A piece on the far rank makes no step (RULES §1 rule 2): its step table row is empty.
-STEPS = tuple(
-    tuple(() if GRID.points[i][1] == FAR_RANK[seat] else row
-          for i, row in enumerate(GRID.steps_in(STEPPING[seat])))
-    for seat in (0, 1))
-FIRST_JUMPS = tuple(GRID.jumps_in(STEPPING[seat]) for seat in (0, 1))
-ENEMY = ((False, False, True), (False, True, False))  # indexed by cell value, per seat
+
+
+class Board(NamedTuple):
+    """A board the original Alquerque rules (RULES §1) are played on: the 5×5 board of
+    ``alquerque`` or the 7×7 of ``alquerque-grande`` with two players (RULES §2.5).
+    Built by :func:`make_board`; ``key`` names the variant its positions belong to."""
+
+    key: str
+    grid: Lattice
+    start: tuple[int, ...]
+    pieces_each: int
+    far_rank: tuple[int, int]
+    """The opponent's back rank (a ``y``), per seat."""
+    steps: tuple[StepTable, StepTable]
+    first_jumps: tuple[JumpTable, JumpTable]
+
+
+def make_board(key: str, grid: Lattice, start: tuple[int, ...]) -> Board:
+    """The tables of the original rules on ``grid`` with ``start`` (0 empty, 1 White,
+    2 Black per point): stepping directions per seat, the far rank where a piece makes
+    no step, the first jump's directions."""
+    far = (grid.size - 1, 0)
+    # A piece on the far rank makes no step (RULES §1 rule 2): its step table row is empty.
+    steps = tuple(
+        tuple(() if grid.points[i][1] == far[seat] else row
+              for i, row in enumerate(grid.steps_in(STEPPING[seat])))
+        for seat in (0, 1))
+    first = tuple(grid.jumps_in(STEPPING[seat]) for seat in (0, 1))
+    return Board(key, grid, start, start.count(1), far, (steps[0], steps[1]),
+                 (first[0], first[1]))
 
 
 def _start_cells() -> tuple[int, ...]:
@@ -94,26 +119,32 @@ def _start_cells() -> tuple[int, ...]:
     return tuple(cells)
 
 
+BOARD = make_board("alquerque", GRID, _start_cells())
+"""Alquerque's own 5×5 board."""
+
+
 @dataclass(frozen=True, slots=True)
 class AlquerquePosition(Position[Move]):
-    """A position of Alquerque.
+    """A position of Alquerque (or of the original rules on Alquerque grande's board).
 
     ``cells`` holds one value per point in rank-major order (0 empty, 1 White, 2 Black);
     ``memory[i]`` is the point where the last move of the piece on ``i`` started
-    (-1 if it never moved); ``turn`` is the seat whose turn it is. See :attr:`memories`
+    (-1 if it never moved); ``turn`` is the seat whose turn it is; ``board`` the board
+    (:data:`BOARD`, 5×5, unless it is Alquerque grande's 7×7). See :attr:`memories`
     and :meth:`captured_counts` for the same data by point name.
     """
 
     cells: tuple[int, ...]
     memory: tuple[int, ...]
     turn: int
+    board: Board = field(default=BOARD, repr=False)
     _table: list[MoveTable] = field(default_factory=list, init=False, compare=False,
                                    repr=False)
 
     # ------------------------------------------------------------------ Position API
     @property
-    def variant(self) -> AlquerqueVariant:
-        return ALQUERQUE
+    def variant(self) -> Variant[Any, Move]:
+        return cast("Variant[Any, Move]", VARIANTS[self.board.key])
 
     @property
     def to_move(self) -> frozenset[int]:
@@ -140,7 +171,7 @@ class AlquerquePosition(Position[Move]):
             memory[c] = -1
         cells[end] = piece
         memory[end] = start
-        return AlquerquePosition(tuple(cells), tuple(memory), 1 - self.turn)
+        return AlquerquePosition(tuple(cells), tuple(memory), 1 - self.turn, self.board)
 
     def outcome(self) -> Outcome | None:
         if self.legal_moves():
@@ -149,24 +180,37 @@ class AlquerquePosition(Position[Move]):
         return Outcome.win(1 - self.turn, seats=2, reason=reason)
 
     def pieces(self) -> Mapping[Point, Piece]:
-        return {GRID.points[i]: Piece(v - 1, "stone") for i, v in enumerate(self.cells) if v}
+        points = self.board.grid.points
+        return {points[i]: Piece(v - 1, "stone") for i, v in enumerate(self.cells) if v}
 
     def to_text(self) -> str:
-        memories = [f"{GRID.names[m]}>{GRID.names[i]}" for i, m in enumerate(self.memory)
+        grid = self.board.grid
+        memories = [f"{grid.names[m]}>{grid.names[i]}" for i, m in enumerate(self.memory)
                     if m >= 0]
         side = LETTERS[self.turn].lower()
-        return f"{write_placement(GRID, self.cells, LETTERS)} {side} {','.join(memories) or '-'}"
+        return f"{write_placement(grid, self.cells, LETTERS)} {side} {','.join(memories) or '-'}"
 
     # ------------------------------------------------------------------ extras
     @property
     def memories(self) -> dict[Point, Point]:
         """The no-return memory of every piece that has moved: its point -> the point
         its last move started from."""
-        return {GRID.points[i]: GRID.points[m] for i, m in enumerate(self.memory) if m >= 0}
+        points = self.board.grid.points
+        return {points[i]: points[m] for i, m in enumerate(self.memory) if m >= 0}
 
     def captured_counts(self) -> tuple[int, int]:
-        """How many enemy pieces each seat has captured (12 minus the enemy's pieces)."""
-        return (PIECES_EACH - self.cells.count(2), PIECES_EACH - self.cells.count(1))
+        """How many enemy pieces each seat has captured (12, or 24 on the 7×7 board,
+        minus the enemy's pieces)."""
+        each = self.board.pieces_each
+        return (each - self.cells.count(2), each - self.cells.count(1))
+
+    @property
+    def rule_set(self) -> str | None:
+        """On Alquerque grande's board (two players, ``rules=alquerque``) these are the
+        original rules, one of that game's two rule sets; Alquerque itself has one."""
+        if self.board is BOARD:
+            return None
+        return "the original Alquerque rules (no backward steps, compulsory captures)"
 
     @property
     def must_capture(self) -> bool:
@@ -180,8 +224,9 @@ class AlquerquePosition(Position[Move]):
         me = seat + 1
         cells = list(self.cells)
         enemy = ENEMY[seat]
-        table = MoveTable(GRID, cells, enemy, GRID.jumps)
-        first = FIRST_JUMPS[seat]
+        board = self.board
+        table = MoveTable(board.grid, cells, enemy, board.grid.jumps)
+        first = board.first_jumps[seat]
         own = [i for i, v in enumerate(cells) if v == me]
         if any(i for i in cells if i and i != me):
             for s in own:
@@ -190,7 +235,7 @@ class AlquerquePosition(Position[Move]):
                        for over, land, _, _ in first[s]):
                     table.search(s, first, avoid, prefixes=False)
         if not table.moves:
-            steps = STEPS[seat]
+            steps = board.steps[seat]
             for s in own:
                 avoid = self.memory[s]
                 for j in steps[s]:
@@ -209,35 +254,37 @@ class _Explainer(Explainer):
     duty and a sequence that must go on."""
 
     def __init__(self, position: AlquerquePosition) -> None:
-        super().__init__(GRID, position.cells, position.turn + 1)
+        super().__init__(position.board.grid, position.cells, position.turn + 1)
         self.position = position
 
     def bad_step(self, start: int, end: int) -> str:
-        names, turn = GRID.names, self.position.turn
+        board, turn = self.position.board, self.position.turn
+        grid = board.grid
+        names = grid.names
         avoid = self.position.memory[start]
-        if end not in GRID.steps_in(STEPPING[turn])[start]:
+        if end not in grid.steps_in(STEPPING[turn])[start]:
             return "pieces never move backwards"
-        if end not in STEPS[turn][start]:
-            return f"a piece on rank {FAR_RANK[turn] + 1} cannot step any more"
+        if end not in board.steps[turn][start]:
+            return f"a piece on rank {board.far_rank[turn] + 1} cannot step any more"
         if end == avoid:
             return (f"this piece came from {names[avoid]} and may not return there")
-        captures = sorted(GRID.move_text(m) for m in self.position._moves().moves if m[1])
+        captures = sorted(grid.move_text(m) for m in self.position._moves().moves if m[1])
         if captures:
             return f"a capture is compulsory: {or_list(captures[:4])}"
         return super().bad_step(start, end)
 
     def bad_jump(self, start: int, k: int, at: int, land: int) -> str | None:
-        if k == 0 and GRID.direction(at, land) not in STEPPING[self.position.turn]:
+        if k == 0 and self.grid.direction(at, land) not in STEPPING[self.position.turn]:
             return "the first jump must go forward, diagonally forward or sideways"
         avoid = self.position.memory[start]
         if land == avoid:
-            return f"this piece came from {GRID.names[avoid]} and may not return there"
+            return f"this piece came from {self.grid.names[avoid]} and may not return there"
         return None
 
     def stopped(self, points: Sequence[int], at: int, board: Sequence[int]) -> str:
-        names = GRID.names
+        names = self.grid.names
         avoid = self.position.memory[points[0]]
-        onward = sorted(names[land] for over, land, _, _ in GRID.jumps[at]
+        onward = sorted(names[land] for over, land, _, _ in self.grid.jumps[at]
                         if land != avoid and ENEMY[self.position.turn][board[over]]
                         and not board[land])
         sofar = "x".join(names[i] for i in points)
@@ -257,55 +304,68 @@ class AlquerqueVariant(Variant[AlquerquePosition, Move]):
 
     def start(self, **options: Any) -> AlquerquePosition:
         self.check_options(options)
-        return AlquerquePosition(_start_cells(), (-1,) * GRID.count, 0)
+        return start_position(BOARD)
 
     def from_text(self, text: str) -> AlquerquePosition:
-        if not isinstance(text, str):
-            raise PositionError("a position text must be a string", text=repr(text))
-        fields = text.split()
-        if len(fields) != 3:
-            raise PositionError(
-                "an Alquerque position text has three fields: placement, side, memories",
-                text=text)
-        cells = read_placement(GRID, fields[0], LETTERS, text)
-        if fields[1] not in ("w", "b"):
-            raise PositionError(f"the side to move is 'w' or 'b', not {fields[1]!r}", text=text)
-        turn = "wb".index(fields[1])
-        memory = [-1] * GRID.count
-        if fields[2] != "-":
-            for entry in fields[2].split(","):
-                came, _, now = entry.partition(">")
-                if came not in GRID.index or now not in GRID.index:
-                    raise PositionError(f"{entry!r} is not a memory like c2>c3", text=text)
-                i = GRID.index[now]
-                if not cells[i]:
-                    raise PositionError(f"memory {entry}: there is no piece on {now}",
-                                        text=text)
-                if memory[i] >= 0:
-                    raise PositionError(f"two memories for the piece on {now}", text=text)
-                memory[i] = GRID.index[came]
-        for seat in (0, 1):
-            if cells.count(seat + 1) > PIECES_EACH:
-                raise PositionError(f"{SEAT_NAMES[seat]} has more than {PIECES_EACH} pieces",
-                                    text=text)
-        if (2 - turn) not in cells:
-            raise PositionError(
-                f"{SEAT_NAMES[1 - turn]} has no pieces: the game ended before "
-                f"{SEAT_NAMES[turn]}'s turn", text=text)
-        return AlquerquePosition(tuple(cells), tuple(memory), turn)
+        return read_text(BOARD, text)
 
     def format_move(self, position: AlquerquePosition, move: Move) -> str:
-        return GRID.move_text(move)
+        return _own(position).board.grid.move_text(move)
 
     def parse_move(self, position: AlquerquePosition, text: str) -> Move:
         p = _own(position)
-        return parse_move(GRID, text, p._moves(), _Explainer(p), over=p.outcome() is not None)
+        return parse_move(p.board.grid, text, p._moves(), _Explainer(p),
+                          over=p.outcome() is not None)
 
     def move_marks(self, position: AlquerquePosition, move: Move) -> MoveMarks:
-        return GRID.marks(move)
+        return _own(position).board.grid.marks(move)
 
     def seat_name(self, seat: int, seat_count: int = 2) -> str:
         return SEAT_NAMES[seat]
+
+
+def start_position(board: Board) -> AlquerquePosition:
+    """The start of the original rules on ``board``: White to move, no memories."""
+    return AlquerquePosition(board.start, (-1,) * board.grid.count, 0, board)
+
+
+def read_text(board: Board, text: str) -> AlquerquePosition:
+    """A position text of the original rules on ``board`` (the module docstring's form;
+    ``board.grid.size`` ranks of as many points); raises PositionError."""
+    if not isinstance(text, str):
+        raise PositionError("a position text must be a string", text=repr(text))
+    grid = board.grid
+    fields = text.split()
+    if len(fields) != 3:
+        raise PositionError(
+            "an Alquerque position text has three fields: placement, side, memories",
+            text=text)
+    cells = read_placement(grid, fields[0], LETTERS, text)
+    if fields[1] not in ("w", "b"):
+        raise PositionError(f"the side to move is 'w' or 'b', not {fields[1]!r}", text=text)
+    turn = "wb".index(fields[1])
+    memory = [-1] * grid.count
+    if fields[2] != "-":
+        for entry in fields[2].split(","):
+            came, _, now = entry.partition(">")
+            if came not in grid.index or now not in grid.index:
+                raise PositionError(f"{entry!r} is not a memory like c2>c3", text=text)
+            i = grid.index[now]
+            if not cells[i]:
+                raise PositionError(f"memory {entry}: there is no piece on {now}",
+                                    text=text)
+            if memory[i] >= 0:
+                raise PositionError(f"two memories for the piece on {now}", text=text)
+            memory[i] = grid.index[came]
+    each = board.pieces_each
+    for seat in (0, 1):
+        if cells.count(seat + 1) > each:
+            raise PositionError(f"{SEAT_NAMES[seat]} has more than {each} pieces", text=text)
+    if (2 - turn) not in cells:
+        raise PositionError(
+            f"{SEAT_NAMES[1 - turn]} has no pieces: the game ended before "
+            f"{SEAT_NAMES[turn]}'s turn", text=text)
+    return AlquerquePosition(tuple(cells), tuple(memory), turn, board)
 
 
 def _own(position: Position) -> AlquerquePosition:
@@ -314,4 +374,5 @@ def _own(position: Position) -> AlquerquePosition:
     return position
 
 
-ALQUERQUE = register(AlquerqueVariant())
+ALQUERQUE = AlquerqueVariant()
+register(ALQUERQUE)

@@ -1,7 +1,20 @@
 """Alquerque grande (key ``alquerque-grande``): RULES.md §2, 7×7, 2 or 4 players.
 
 Options: ``players`` 4 (default) or 2; ``mode`` (4 players only) ``teams`` (default,
-White + Black against Turquoise + Red), ``fast`` or ``slow``. Stones step one point in
+White + Black against Turquoise + Red), ``fast`` or ``slow``; ``rules`` (2 players only)
+``alquerque`` (default) or ``grande``.
+
+Two players with ``rules="alquerque"`` play the original Alquerque rules (RULES §2.5) on
+this board: those positions are :class:`rules.alquerque.AlquerquePosition` values on
+:data:`BOARD` (the code of the ``alquerque`` game, with its position text of three fields,
+7 ranks), and this variant hands their moves to that game. Everything below is the
+author's own rule set (4 players, and 2 with ``rules="grande"``).
+
+Rules versions (``AlquerqueGrande.rules_version``, stored with every match): ``"2"`` adds
+the ``rules`` option; a match recorded under ``"1"`` with two players was played by the
+author's rules, and ``start_recorded("1", players=2)`` starts it with ``rules="grande"``.
+
+Stones step one point in
 any direction along a line, or capture by jumping opponents' stones, as far as the
 player likes: every prefix of a jump sequence is a legal move. The capture duty is
 enforced by huffing: a step while a capture existed, or a sequence stopped while its stone
@@ -55,6 +68,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, NamedTuple
 
+from rules.alquerque import ALQUERQUE, AlquerquePosition, make_board, read_text, start_position
 from rules.core import (
     IllegalMoveError,
     MoveMarks,
@@ -79,6 +93,10 @@ from rules.registry import register
 
 GRID = Lattice(7)
 MODES = ("teams", "fast", "slow")
+RULE_SETS = ("alquerque", "grande")
+"""The ``rules`` option with two players: the original rules (§2.5) or the author's."""
+RULES_VERSION = "2"
+"""Version 2 (issue 18) adds ``rules``; version 1 played two players by the author's rules."""
 LETTERS = {4: "WTBR", 2: "WB"}
 SEAT_NAMES = {4: ("White", "Turquoise", "Black", "Red"), 2: ("White", "Black")}
 TEAMS = (frozenset({0, 2}), frozenset({1, 3}))  # RULES §2.1: facing seats play together
@@ -107,6 +125,8 @@ def _layout(points: Mapping[int, str]) -> tuple[int, ...]:
 def _teams(mode: str | None) -> tuple[frozenset[int], ...]:
     """The teams of a game in ``mode`` (see :attr:`rules.Position.teams`)."""
     return TEAMS if mode == "teams" else ()
+BOARD = make_board("alquerque-grande", GRID, _layout(START2))
+"""The original Alquerque rules on this board with the two-player start (RULES §2.5)."""
 
 
 def _enemy_table(players: int, mode: str | None, seat: int) -> tuple[bool, ...]:
@@ -255,6 +275,14 @@ class AlquerqueGrandePosition(Position[Move]):
     @property
     def teams(self) -> tuple[frozenset[int], ...]:
         return _teams(self.mode)
+
+    @property
+    def rule_set(self) -> str | None:
+        """With two players, the author's rules are one of two rule sets (``rules=grande``;
+        the default is the original Alquerque rules, RULES §2.5)."""
+        if self.players != 2:
+            return None
+        return "the grande rules (steps in any direction, huffing)"
 
     def last_removal(self) -> tuple[Point, ...]:
         """Where the stone huffed by the last move stood, if it huffed one."""
@@ -420,7 +448,7 @@ def _number(token: str, what: str, text: str) -> int:
     return int(token)
 
 
-class AlquerqueGrandeVariant(Variant[AlquerqueGrandePosition, Move]):
+class AlquerqueGrandeVariant(Variant["AlquerqueGrandePosition | AlquerquePosition", Move]):
     """Alquerque grande (RULES §2): 2 or 4 players, teams, huffing."""
 
     key: ClassVar[str] = "alquerque-grande"
@@ -428,10 +456,12 @@ class AlquerqueGrandeVariant(Variant[AlquerqueGrandePosition, Move]):
     name: ClassVar[str] = "Alquerque grande"
     board_size: ClassVar[tuple[int, int]] = (7, 7)
     options: ClassVar[Mapping[str, tuple[object, ...]]] = {
-        "players": (4, 2), "mode": MODES}
+        "players": (4, 2), "mode": MODES, "rules": RULE_SETS}
     example_options: ClassVar[tuple[Mapping[str, object], ...]] = (
-        {"players": 2}, {"players": 4, "mode": "teams"}, {"players": 4, "mode": "fast"},
-        {"players": 4, "mode": "slow"})
+        {"players": 2}, {"players": 2, "rules": "grande"}, {"players": 4, "mode": "teams"},
+        {"players": 4, "mode": "fast"}, {"players": 4, "mode": "slow"})
+    rules_version: ClassVar[str] = RULES_VERSION
+    recorded_versions: ClassVar[tuple[str, ...]] = ("1", RULES_VERSION)
 
     def check_options(self, given: Mapping[str, object]) -> dict[str, object]:
         checked = super().check_options(given)
@@ -440,6 +470,11 @@ class AlquerqueGrandeVariant(Variant[AlquerqueGrandePosition, Move]):
                 raise OptionError(f"{self.key}: mode is for 4 players only (players=2 has "
                                   "no mode)")
             del checked["mode"]
+        else:
+            if "rules" in given:
+                raise OptionError(f"{self.key}: rules is for 2 players only (4 players "
+                                  "always play the grande rules)")
+            del checked["rules"]
         return checked
 
     def seat_count(self, **options: Any) -> int:
@@ -450,27 +485,57 @@ class AlquerqueGrandeVariant(Variant[AlquerqueGrandePosition, Move]):
         return _teams(mode if isinstance(mode, str) else None)
 
     def option_sets(self) -> tuple[dict[str, object], ...]:
-        """Four players in each mode, then two players (who have no mode)."""
-        return (*({"players": 4, "mode": mode} for mode in MODES), {"players": 2})
+        """Four players in each mode, then two players by each rule set (who have no
+        mode)."""
+        return (*({"players": 4, "mode": mode} for mode in MODES),
+                *({"players": 2, "rules": rule_set} for rule_set in RULE_SETS))
 
-    def start(self, **options: Any) -> AlquerqueGrandePosition:
+    def start(self, **options: Any) -> AlquerqueGrandePosition | AlquerquePosition:
+        """The 4-player start, or the 2-player one by the rules chosen (RULES §2.5 by
+        default).
+
+        >>> import rules
+        >>> v = rules.variant("alquerque-grande")
+        >>> type(v.start(players=2)).__name__, type(v.start(players=2, rules="grande")).__name__
+        ('AlquerquePosition', 'AlquerqueGrandePosition')
+        """
         checked = self.check_options(options)
         players = 2 if checked["players"] == 2 else 4
+        if players == 2 and checked["rules"] == "alquerque":
+            return start_position(BOARD)
         mode = str(checked["mode"]) if players == 4 else None
         cells = _layout(START4 if players == 4 else START2)
         p = AlquerqueGrandePosition(players, mode, cells, 0, (None,) * players, (0,) * players, (),
                            0, -1, "")
         return p
 
+    def start_recorded(self, rules_version: str, **options: Any
+                       ) -> AlquerqueGrandePosition | AlquerquePosition:
+        """Version 1 had no ``rules`` option: its two-player matches keep ``grande``."""
+        if rules_version not in self.recorded_versions:
+            raise OptionError(f"{self.key} has no rules version {rules_version!r} "
+                              f"(versions: {', '.join(self.recorded_versions)})")
+        if rules_version == "1":
+            if "rules" in options:
+                raise OptionError(f"{self.key}: rules version 1 has no rules option")
+            if options.get("players") == 2:
+                options = {**options, "rules": "grande"}
+        return self.start(**options)
+
     # ------------------------------------------------------------------ position text
-    def from_text(self, text: str) -> AlquerqueGrandePosition:
+    def from_text(self, text: str) -> AlquerqueGrandePosition | AlquerquePosition:
+        """The author's rules' text (nine fields), or the three-field text of the
+        original rules on this board (two players, ``rules=alquerque``)."""
         if not isinstance(text, str):
             raise PositionError("a position text must be a string", text=repr(text))
         fields = text.split()
+        if len(fields) == 3:
+            return read_text(BOARD, text)
         if len(fields) != 9:
             raise PositionError(
                 "an Alquerque grande position text has nine fields: placement, turn, "
-                "markers, captures, out, counter, huff, options, end", text=text)
+                "markers, captures, out, counter, huff, options, end (or three with the "
+                "original rules: placement, side, memories)", text=text)
         placement, turn_s, markers_s, captures_s, out_s, quiet_s, huff_s, options_s, end_s = \
             fields
         if options_s == "players=2":
@@ -540,19 +605,29 @@ class AlquerqueGrandeVariant(Variant[AlquerqueGrandePosition, Move]):
         return p
 
     # ------------------------------------------------------------------ moves
-    def format_move(self, position: AlquerqueGrandePosition, move: Move) -> str:
+    def format_move(self, position: AlquerqueGrandePosition | AlquerquePosition,
+                    move: Move) -> str:
         return GRID.move_text(move)
 
-    def parse_move(self, position: AlquerqueGrandePosition, text: str) -> Move:
+    def parse_move(self, position: AlquerqueGrandePosition | AlquerquePosition,
+                   text: str) -> Move:
+        if isinstance(position, AlquerquePosition):
+            return ALQUERQUE.parse_move(position, text)
         p = _own(position)
         return parse_move(GRID, text, p._analysis().table, _Explainer(p), over=bool(p.end))
 
-    def move_marks(self, position: AlquerqueGrandePosition, move: Move) -> MoveMarks:
+    def move_marks(self, position: AlquerqueGrandePosition | AlquerquePosition,
+                   move: Move) -> MoveMarks:
+        if isinstance(position, AlquerquePosition):
+            return ALQUERQUE.move_marks(position, move)
         huff = _own(position).huff_of(move)
         return GRID.marks(move, (huff,) if huff else ())
 
-    def display_move(self, position: AlquerqueGrandePosition, move: Move) -> str:
+    def display_move(self, position: AlquerqueGrandePosition | AlquerquePosition,
+                     move: Move) -> str:
         """The canonical move plus its huff, e.g. ``d3-d4 (huff c3)``."""
+        if isinstance(position, AlquerquePosition):
+            return ALQUERQUE.display_move(position, move)
         huff = _own(position).huff_of(move)
         text = GRID.move_text(move)
         return f"{text} (huff {GRID.names[huff[1] * GRID.size + huff[0]]})" if huff else text
@@ -562,14 +637,16 @@ class AlquerqueGrandeVariant(Variant[AlquerqueGrandePosition, Move]):
         count: seat 1 is Turquoise in a 4-player game)."""
         return SEAT_NAMES[2 if seat_count == 2 and seat < 2 else 4][seat]
 
-    def resign(self, position: AlquerqueGrandePosition, seat: int
-               ) -> AlquerqueGrandePosition | Outcome:
+    def resign(self, position: AlquerqueGrandePosition | AlquerquePosition, seat: int
+               ) -> AlquerqueGrandePosition | AlquerquePosition | Outcome:
         """RULES §2.3 rule 7: resigning equals "cannot move" at that moment.
 
         Two players: the other wins (an Outcome). Four players: the position with
         ``seat`` out (``teams``: his stones stay; ``slow``: they are removed); its
         ``outcome()`` says whether that ended the game (``fast`` always ends).
         """
+        if isinstance(position, AlquerquePosition):
+            return ALQUERQUE.resign(position, seat)
         p = _own(position)
         if seat not in range(p.players):
             raise ValueError(f"no seat {seat} in this game")

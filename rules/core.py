@@ -82,6 +82,10 @@ REASONS: dict[str, str] = {
     # ends decided outside the rules (the match service)
     "resignation": "opponent resigned",
     "timeout": "opponent ran out of time",
+    # a leaving that ends a game ranked on its own terms (Alquerque grande ``fast``): the
+    # leaver may lead and win, so never "opponent resigned" (RULES §2.4)
+    "resignation-ranked": "a player resigned; ranked on captures",
+    "timeout-ranked": "a player ran out of time; ranked on captures",
     "agreement": "agreed",
 }
 """Every ``Outcome.reason`` key (the games' and the service's) in words for people."""
@@ -267,6 +271,17 @@ class Position(ABC, Generic[M]):
     def pieces(self) -> Mapping[Point, Piece]:
         """Every occupied point and what stands there (for renderers and text boards)."""
 
+    def forced_move(self) -> M | None:
+        """The move the seat to move must make when it is his only legal move and the
+        rules say it is made for him (Querni's forced pass, RULES §5: the service plays
+        it at once and announces it); None otherwise, and by default.
+
+        >>> import rules
+        >>> rules.variant("xiangqi").start().forced_move() is None
+        True
+        """
+        return None
+
     @property
     def mover(self) -> int:
         """The single seat to move (raises if none or several are)."""
@@ -343,6 +358,18 @@ class Position(ABC, Generic[M]):
         with four players: ``'teams'``, ``'fast'`` or ``'slow'``); ``None`` otherwise."""
         return None
 
+    @property
+    def rule_set(self) -> str | None:
+        """Which of the game's rule sets for the same seats this position is played by,
+        in words for people, when the game offers several (Alquerque grande with two
+        players: the original Alquerque rules or the author's); ``None`` otherwise.
+
+        >>> import rules
+        >>> rules.variant("alquerque-grande").start(players=2, rules="grande").rule_set
+        'the grande rules (steps in any direction, huffing)'
+        """
+        return None
+
     def checked_point(self) -> Point | None:
         """The point of the royal piece that is in check (Xiangqi: the general of the
         side to move, also after a checkmate); ``None`` in games without check.
@@ -407,9 +434,9 @@ class Variant(ABC, Generic[P, M]):
     >>> import rules
     >>> v = rules.variant("alquerque-grande")
     >>> v.rules_version, v.seat_count(players=2), v.seat_count()
-    ('1', 2, 4)
+    ('2', 2, 4)
     >>> v.option_sets()[-1], v.teams(players=4, mode="fast")
-    ({'players': 2}, ())
+    ({'players': 2, 'rules': 'grande'}, ())
     """
 
     key: ClassVar[str]
@@ -419,6 +446,11 @@ class Variant(ABC, Generic[P, M]):
     options: ClassVar[Mapping[str, tuple[object, ...]]] = {}
     example_options: ClassVar[tuple[Mapping[str, object], ...]] = ({},)
     rules_version: ClassVar[str] = "1"
+    """The version of this game's rules, stored with every match (a game bumps it when
+    a rule change would make stored games replay differently; :meth:`start_recorded`
+    still starts the older versions)."""
+    recorded_versions: ClassVar[tuple[str, ...]] = ("1",)
+    """Every rules version :meth:`start_recorded` can start, oldest first."""
     removal_word: ClassVar[str] = "removed"
     """What :attr:`MoveMarks.removed` points mean here, as a past participle for people:
     ``'huffed'`` (Alquerque grande), ``'removed'`` (Querni)."""
@@ -426,6 +458,24 @@ class Variant(ABC, Generic[P, M]):
     @abstractmethod
     def start(self, **options: Any) -> P:
         """The start position for ``options`` (see the game's RULES section)."""
+
+    def start_recorded(self, rules_version: str, **options: Any) -> P:
+        """The start position of a match recorded under ``rules_version`` with
+        ``options``: the game as it was played by that version's rules, so a stored match
+        keeps the rules it began with and its record still replays. Positions carry their
+        rules from there on (``play``, ``parse_move`` and the rest need no version).
+
+        The base knows only the current version; a game that changed its rules
+        overrides this. Raises OptionError for a version the game never had.
+
+        >>> import rules
+        >>> rules.variant("xiangqi").start_recorded("1").to_move
+        frozenset({0})
+        """
+        if rules_version != self.rules_version:
+            raise OptionError(f"{self.key} has no rules version {rules_version!r} "
+                              f"(versions: {', '.join(self.recorded_versions)})")
+        return self.start(**options)
 
     @abstractmethod
     def from_text(self, text: str) -> P:

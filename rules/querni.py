@@ -2,7 +2,15 @@
 
 Two seats, Blue (0) and Pink (1), 16 stones numbered 1..16 each, on a 10×7 board of cells
 with 8-neighbour adjacency. A turn is a movement (one step, or a chain of jumps over single
-stones of either colour), a chain removal, a movement followed by a removal, or ``pass``.
+stones of either colour, no cell landed on or jumped over twice), a chain removal, a
+movement followed by a removal, or ``pass`` -- only when the seat can do none of those
+(:meth:`QuerniPosition.forced_move` names it, so the service can play it at once).
+
+Rules versions (``QuerniVariant.rules_version``, stored with every match): ``"2"`` is
+RULES §5 as revised by issue 18; ``"1"``, started by ``v.start_recorded("1", ...)`` for
+matches stored before it, also allows a voluntary ``pass`` and jump sequences that jump a
+cell twice. A position carries its version (``rules_version``) into every later position;
+the position text does not hold it (``from_text`` reads a version 2 position).
 
 >>> import rules
 >>> v = rules.variant("querni")
@@ -113,6 +121,12 @@ MIN_CHAIN = 3
 MOVE_LIMIT = 30
 """The 30th consecutive turn without a removal draws."""
 SEAT_NAMES = ("Blue", "Pink")
+RULES_VERSION = "2"
+"""Querni's rules version (RULES §5 as revised by issue 18): a pass only when forced, no
+cell jumped over twice in one sequence."""
+RULES_VERSIONS = ("1", "2")
+"""Version 1, kept for the matches stored before version 2: ``pass`` is always legal and
+a jump sequence may jump a cell twice (only its landing cells are limited)."""
 _STONE_LETTERS = "BP"
 _SIDE_LETTERS = "bp"
 
@@ -303,12 +317,94 @@ def _has_three_in_a_row(present: int) -> bool:
     return bool(present & (present >> 1) & (present >> 2))
 
 
-def _destination_mask(cells: Sequence[int], start: int) -> int:
-    """Bit mask of every cell the stone on ``start`` can move to (steps and jump ends)."""
-    dests = 0
-    for n in NEIGHBOURS[start]:
-        if not cells[n]:
-            dests |= 1 << n
+def _jumps_from(cells: Sequence[int], start: int) -> dict[int, tuple[int, int, bool]]:
+    """Breadth-first jump search from ``start`` with the landing limits only: for every
+    cell reached, ``(parent, jumped cells of its tree path as a bit mask, whether that
+    path jumps some cell twice)``. The start is included as its own parent.
+
+    The start cell is empty while the stone jumps, so there is nothing there to jump over,
+    and landing on it is forbidden (it holds the stone in ``cells``, so it is not 0).
+    """
+    tree: dict[int, tuple[int, int, bool]] = {start: (start, 0, False)}
+    queue = [start]
+    for c in queue:
+        _, jumped, twice = tree[c]
+        for over, land in _JUMPS[c]:
+            if not cells[land] and cells[over] and over != start and land not in tree:
+                bit = 1 << over
+                tree[land] = (c, jumped | bit, twice or bool(jumped & bit))
+                queue.append(land)
+    return tree
+
+
+def _open_reach(cells: Sequence[int], start: int, at: int, landed: int, jumped: int) -> int:
+    """Bit mask of the cells a sequence standing on ``at`` could still land on if from now
+    on only the cells already landed on (``landed``) and jumped over (``jumped``) were
+    barred: an upper bound on what it can reach, which prunes the search below."""
+    seen = 0
+    stack = [at]
+    while stack:
+        c = stack.pop()
+        for over, land in _JUMPS[c]:
+            bit = 1 << land
+            if cells[land] or not cells[over] or over == start or (landed | seen) & bit \
+                    or jumped >> over & 1:
+                continue
+            seen |= bit
+            stack.append(land)
+    return seen
+
+
+def _paths_once(cells: Sequence[int], start: int, wanted: int,
+                end: int = -1) -> tuple[int, tuple[int, ...] | None]:
+    """Depth-first search of the jump sequences from ``start`` that land on no cell twice
+    (nor on the start) and jump no cell twice (RULES §5). Returns the bit mask of the
+    ``wanted`` cells found reachable (it stops once all are found), and the path found to
+    ``end`` if one is asked for (then it stops there).
+
+    Only the cells whose shortest path jumps a cell twice need this: within one landing
+    parity class a cell can be jumped along two lines only where two diagonals cross
+    (``a1-c3`` and ``c1-a3`` over ``b2``). A branch is cut as soon as none of the cells
+    still wanted can be reached from it even ignoring the limits still to come
+    (:func:`_open_reach`), so a cell that is out of reach does not cost a walk over every
+    path of a crowded board.
+    """
+    if end >= 0:
+        wanted = 1 << end
+    found = 0
+    stack: list[tuple[int, int, int, tuple[int, ...]]] = [(start, 1 << start, 0, (start,))]
+    while stack:
+        c, landed, jumped, path = stack.pop()
+        for over, land in _JUMPS[c]:
+            land_bit, over_bit = 1 << land, 1 << over
+            if cells[land] or not cells[over] or over == start or landed & land_bit \
+                    or jumped & over_bit:
+                continue
+            if land == end:
+                return found | land_bit, (*path, land)
+            found |= land_bit
+            missing = wanted & ~found
+            if not missing:
+                return found & wanted, None
+            now_landed, now_jumped = landed | land_bit, jumped | over_bit
+            if _open_reach(cells, start, land, now_landed, now_jumped) & missing:
+                stack.append((land, now_landed, now_jumped, (*path, land)))
+    return found & wanted, None
+
+
+_CROSSINGS: tuple[tuple[int, int] | None, ...] = tuple(
+    ((y + 1) * WIDTH + x + 1,
+     (1 << (y * WIDTH + x)) | (1 << (y * WIDTH + x + 2)) | (1 << ((y + 2) * WIDTH + x))
+     | (1 << ((y + 2) * WIDTH + x + 2)))
+    if x + 2 < WIDTH and y + 2 < HEIGHT else None
+    for x, y in POINTS)
+"""Per cell ``i``: the crossing of two diagonal jumps whose lower left corner ``i`` is, as
+``(centre, bit mask of its four corners)`` (None at the top and right edges)."""
+
+
+def _jump_ends(cells: Sequence[int], start: int) -> int:
+    """Bit mask of the start and every cell a jump sequence from it can land on with the
+    landing limits only (none twice, never the start)."""
     seen = 1 << start
     frontier = [start]
     while frontier:
@@ -316,13 +412,59 @@ def _destination_mask(cells: Sequence[int], start: int) -> int:
         for over, land in _JUMPS[c]:
             # the start cell is empty while jumping: nothing there to jump over, and
             # landing on it is forbidden (it holds the stone in ``cells``, so it is not 0).
-            # (Jumps keep the parity of x and y, so a sequence never even stands next to
-            # its start; the ``over != start`` test is for clarity, and a jump end is never
-            # also a step end.)
             if not cells[land] and cells[over] and over != start and not seen >> land & 1:
                 seen |= 1 << land
                 frontier.append(land)
-    return dests | (seen & ~(1 << start))
+    return seen
+
+
+def _destination_mask(cells: Sequence[int], start: int, *, once: bool = True) -> int:
+    """Bit mask of every cell the stone on ``start`` can move to (steps and jump ends).
+
+    ``once``: no cell may be jumped over twice in one sequence (RULES §5, rules version
+    2); without it only the landing limits hold (version 1, kept for stored matches).
+
+    A cell can be jumped twice only where two diagonal jumps cross over a stone, and a
+    sequence jumping it twice lands on all four corners of that crossing. So when no such
+    crossing has every corner among the cells reachable with the landing limits alone,
+    those cells are the answer; otherwise the cells whose shortest path jumps a cell
+    twice are searched again path by path (:func:`_paths_once`).
+    """
+    dests = 0
+    for n in NEIGHBOURS[start]:
+        if not cells[n]:
+            dests |= 1 << n
+    seen = _jump_ends(cells, start)
+    # (Jumps keep the parity of x and y, so a sequence never stands next to its start,
+    # and a jump end is never also a step end.)
+    jumps = seen & ~(1 << start)
+    if not once or not jumps:
+        return dests | jumps
+    for i in _cells_of(seen):
+        crossing = _CROSSINGS[i]
+        if crossing is not None and cells[crossing[0]] and seen & crossing[1] == crossing[1]:
+            break
+    else:
+        return dests | jumps
+    tree = _jumps_from(cells, start)
+    good = doubtful = 0
+    for land, (_, _, twice) in tree.items():
+        if land == start:
+            continue
+        if twice:
+            doubtful |= 1 << land
+        else:
+            good |= 1 << land
+    if doubtful:
+        good |= _paths_once(cells, start, doubtful)[0]
+    return dests | good
+
+
+def _can_move(cells: Sequence[int], start: int) -> bool:
+    """Whether the stone on ``start`` has any step or jump (a first jump is always a
+    legal sequence on its own)."""
+    return any(not cells[n] for n in NEIGHBOURS[start]) or any(
+        cells[over] and not cells[land] for over, land in _JUMPS[start])
 
 
 def _cells_of(mask: int) -> Iterator[int]:
@@ -332,21 +474,20 @@ def _cells_of(mask: int) -> Iterator[int]:
         mask ^= low
 
 
-def _jump_path(cells: Sequence[int], start: int, end: int) -> tuple[int, ...] | None:
-    """A shortest jump path start..end (breadth first, fixed direction order), or None."""
-    parent = {start: start}
-    queue = [start]
-    for c in queue:
-        for over, land in _JUMPS[c]:
-            if not cells[land] and cells[over] and over != start and land not in parent:
-                parent[land] = c
-                if land == end:
-                    path = [end]
-                    while path[-1] != start:
-                        path.append(parent[path[-1]])
-                    return tuple(reversed(path))
-                queue.append(land)
-    return None
+def _jump_path(cells: Sequence[int], start: int, end: int, *,
+               once: bool = True) -> tuple[int, ...] | None:
+    """A jump path start..end respecting the limits (see :func:`_destination_mask`):
+    the shortest one (breadth first, fixed direction order) when it jumps no cell
+    twice, else one found depth first; None if there is none."""
+    tree = _jumps_from(cells, start)
+    if end not in tree or end == start:
+        return None
+    if tree[end][2] and once:
+        return _paths_once(cells, start, 1 << end, end)[1]
+    path = [end]
+    while path[-1] != start:
+        path.append(tree[path[-1]][0])
+    return tuple(reversed(path))
 
 
 # --------------------------------------------------------------------------- positions
@@ -355,16 +496,20 @@ def _jump_path(cells: Sequence[int], start: int, end: int) -> tuple[int, ...] | 
 @dataclass(frozen=True, slots=True)
 class QuerniPosition(Position["QuerniMove"]):
     """A play-phase position: ``cells`` (70 codes, index ``y * 10 + x``), the seat to move,
-    and ``quiet``, the consecutive turns without a removal."""
+    ``quiet``, the consecutive turns without a removal, and the ``rules_version`` it is
+    played by (see :data:`RULES_VERSION`; the position text does not hold it)."""
 
     cells: tuple[int, ...]
     turn: int = 0
     quiet: int = 0
+    rules_version: str = "2"
     _outcome: Outcome | None = field(default=None, init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        if len(self.cells) != SIZE or self.turn not in (0, 1) or self.quiet < 0:
-            raise ValueError("a Querni position has 70 cells, turn 0 or 1, quiet >= 0")
+        if len(self.cells) != SIZE or self.turn not in (0, 1) or self.quiet < 0 \
+                or self.rules_version not in RULES_VERSIONS:
+            raise ValueError("a Querni position has 70 cells, turn 0 or 1, quiet >= 0 and "
+                             f"a rules version among {RULES_VERSIONS}")
         object.__setattr__(self, "_outcome", self._judge())
 
     def _judge(self) -> Outcome | None:
@@ -396,10 +541,12 @@ class QuerniPosition(Position["QuerniMove"]):
 
     def legal_moves(self) -> tuple[Turn, ...]:
         """Removals alone, then each movement (by start cell, end cell) alone and followed
-        by each removal possible after it, then ``pass``."""
+        by each removal possible after it; ``pass`` alone when there is none of those
+        (rules version 1: ``pass`` always, last)."""
         if self._outcome is not None:
             return ()
         cells = self.cells
+        once = self.rules_version != "1"
         where = self._where(self.turn)
         links = _link_mask(where)
         turns = [Turn(None, r) for r in _runs(links)]
@@ -414,7 +561,7 @@ class QuerniPosition(Position["QuerniMove"]):
             # only the links to the moved stone's neighbours in number can change
             base = links & ~((1 << (code - 1)) | (1 << code))
             frm = POINTS[start]
-            for end in _cells_of(_destination_mask(cells, start)):
+            for end in _cells_of(_destination_mask(cells, start, once=once)):
                 movement = (frm, POINTS[end])
                 append(Turn(movement))
                 after = base
@@ -424,8 +571,25 @@ class QuerniPosition(Position["QuerniMove"]):
                     after |= 1 << code
                 for r in _runs(after):
                     append(Turn(movement, r))
-        append(PASS)
+        if not turns or not once:
+            append(PASS)
         return tuple(turns)
+
+    def forced_move(self) -> Turn | None:
+        """``pass`` when the seat to move can neither move nor remove (RULES §5: then it
+        is his only legal move, which the service plays for him), else None."""
+        if self._outcome is not None or self._can_act():
+            return None
+        return PASS
+
+    def _can_act(self) -> bool:
+        """Whether the seat to move has any movement or removal."""
+        cells = self.cells
+        if _runs(_link_mask(self._where(self.turn))):
+            return True
+        low = self.turn * STONES
+        return any(low < code <= low + STONES and _can_move(cells, i)
+                   for i, code in enumerate(cells))
 
     def play(self, move: QuerniMove) -> QuerniPosition:
         if not isinstance(move, Turn):
@@ -443,7 +607,7 @@ class QuerniPosition(Position["QuerniMove"]):
             for n in range(move.removal[0], move.removal[1] + 1):
                 cells[where[n]] = 0
             quiet = 0
-        return QuerniPosition(tuple(cells), 1 - self.turn, quiet)
+        return QuerniPosition(tuple(cells), 1 - self.turn, quiet, self.rules_version)
 
     def to_text(self) -> str:
         rows = []
@@ -506,7 +670,8 @@ class QuerniPosition(Position["QuerniMove"]):
         start = point[1] * WIDTH + point[0]
         if not self.cells[start]:
             return ()
-        return tuple(POINTS[c] for c in _cells_of(_destination_mask(self.cells, start)))
+        return tuple(POINTS[c] for c in _cells_of(
+            _destination_mask(self.cells, start, once=self.rules_version != "1")))
 
     # ---------------------------------------------------------------- internals
 
@@ -517,6 +682,11 @@ class QuerniPosition(Position["QuerniMove"]):
         """Raise IllegalMoveError unless ``move`` is legal here (a targeted check: the
         movement by a search from its start cell, the removal on the board after it)."""
         cells = self.cells
+        if not move.movement and not move.removal:
+            if self.rules_version != "1" and self._can_act():
+                raise IllegalMoveError(
+                    "you may pass only when you can neither move nor remove a chain")
+            return
         where = self._where(self.turn)
         if move.movement:
             start_point, end_point = move.movement
@@ -536,15 +706,23 @@ class QuerniPosition(Position["QuerniMove"]):
             raise IllegalMoveError(f"{NAMES[start]} is not your stone")
         if path and (_cell_index(path[0]), _cell_index(path[-1])) != (start, end):
             raise IllegalMoveError("the jump path does not run from the start to the end")
+        once = self.rules_version != "1"
         if len(path) > 2:
-            _check_jump_path(cells, [_cell_index(p) for p in path])
+            _check_jump_path(cells, [_cell_index(p) for p in path], once=once)
             return
         if start == end:
             raise IllegalMoveError(f"{NAMES[start]}-{NAMES[end]} does not move the stone")
         if cells[end]:
             raise IllegalMoveError(f"{NAMES[end]} is occupied")
-        if _destination_mask(cells, start) >> end & 1:
+        if _destination_mask(cells, start, once=once) >> end & 1:
             return
+        twice = _jump_path(cells, start, end, once=False) if once else None
+        if twice is not None:
+            over = _jumped_twice(twice)
+            raise IllegalMoveError(
+                f"every jump path from {NAMES[start]} to {NAMES[end]} jumps a cell twice "
+                f"({'-'.join(NAMES[c] for c in twice)} jumps {NAMES[over]} twice): no cell "
+                "is passed over twice in one move")
         sx, sy = POINTS[start]
         ex, ey = POINTS[end]
         dx, dy = ex - sx, ey - sy
@@ -579,11 +757,24 @@ def _moved(cells: tuple[int, ...], start: int, end: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _check_jump_path(cells: Sequence[int], path: Sequence[int]) -> None:
+def _jumped_twice(path: Sequence[int]) -> int:
+    """The first cell a jump path jumps over for the second time (-1 if none)."""
+    seen: set[int] = set()
+    for frm, to in pairwise(path):
+        over = (frm + to) // 2  # the middle cell: both coordinates differ by 0 or 2
+        if over in seen:
+            return over
+        seen.add(over)
+    return -1
+
+
+def _check_jump_path(cells: Sequence[int], path: Sequence[int], *, once: bool = True) -> None:
     """A typed multi-hop path: every hop a straight jump over one stone onto an empty
-    cell, no landing cell twice, never back onto the start."""
+    cell, no landing cell twice, never back onto the start, and (``once``, rules version
+    2) no cell jumped over twice."""
     start = path[0]
     landed = {start}
+    jumped: set[int] = set()
     for frm, to in pairwise(path):
         fx, fy = POINTS[frm]
         tx, ty = POINTS[to]
@@ -607,7 +798,12 @@ def _check_jump_path(cells: Sequence[int], path: Sequence[int]) -> None:
                 f"a jump must go over exactly one stone: {NAMES[over]} is empty")
         if cells[to]:
             raise IllegalMoveError(f"{NAMES[to]} is occupied")
+        if once and over in jumped:
+            raise IllegalMoveError(
+                f"{NAMES[over]} was already jumped over: no cell is passed over twice in one "
+                "move")
         landed.add(to)
+        jumped.add(over)
 
 
 def _check_removal(where: Sequence[int], low: int, high: int) -> None:
@@ -642,6 +838,8 @@ class QuerniSetupPosition(Position["QuerniMove"]):
     ``()`` (submitted, hidden in this view)."""
 
     arrangements: tuple[tuple[int, ...] | None, tuple[int, ...] | None] = (None, None)
+    rules_version: str = RULES_VERSION
+    """The rules version play will start with (see :class:`QuerniPosition`)."""
 
     @property
     def variant(self) -> QuerniVariant:
@@ -681,13 +879,13 @@ class QuerniSetupPosition(Position["QuerniMove"]):
         if other is None:
             both = list(self.arrangements)
             both[seat] = numbers
-            return QuerniSetupPosition((both[0], both[1]))
+            return QuerniSetupPosition((both[0], both[1]), self.rules_version)
         if other == _HIDDEN:
             raise IllegalMoveError(
                 f"this is {SEAT_NAMES[seat]}'s view, where {SEAT_NAMES[1 - seat]}'s "
                 "arrangement is hidden: submit on the full position")
         pair = (numbers, other) if seat == 0 else (other, numbers)
-        return _arranged(pair)
+        return _arranged(pair, self.rules_version)
 
     def to_text(self) -> str:
         def field_text(a: tuple[int, ...] | None) -> str:
@@ -709,7 +907,7 @@ class QuerniSetupPosition(Position["QuerniMove"]):
             return self
         both = list(self.arrangements)
         both[1 - seat] = _HIDDEN
-        return QuerniSetupPosition((both[0], both[1]))
+        return QuerniSetupPosition((both[0], both[1]), self.rules_version)
 
     def arrangement(self, seat: int) -> tuple[int, ...] | None:
         """``seat``'s submitted numbers; None while pending or hidden in this view."""
@@ -770,12 +968,13 @@ class ArrangementMoves(Sequence[Arrangement]):
 # --------------------------------------------------------------------------- construction
 
 
-def _arranged(pair: Sequence[Sequence[int]]) -> QuerniPosition:
+def _arranged(pair: Sequence[Sequence[int]], rules_version: str = RULES_VERSION
+              ) -> QuerniPosition:
     cells = [0] * SIZE
     for seat in (0, 1):
         for cell, number in zip(START_CELLS[seat], pair[seat], strict=True):
             cells[cell] = seat * STONES + number
-    return QuerniPosition(tuple(cells), 0, 0)
+    return QuerniPosition(tuple(cells), 0, 0, rules_version)
 
 
 _TOKEN = re.compile(r"([BP])([0-9]{1,2})|([0-9]{1,2})")
@@ -923,8 +1122,30 @@ class QuerniVariant(Variant[QuerniPosition | QuerniSetupPosition, QuerniMove]):
         {"arrangement": ((3, 1, 2, 9, 8, 7, 4, 5, 10, 11, 6, 16, 15, 12, 13, 14),
                          (14, 13, 12, 1, 2, 3, 16, 15, 4, 5, 11, 10, 9, 6, 7, 8))},
     )
+    rules_version: ClassVar[str] = RULES_VERSION
+    recorded_versions: ClassVar[tuple[str, ...]] = RULES_VERSIONS
 
     def start(self, **options: Any) -> QuerniPosition | QuerniSetupPosition:
+        return self._start(RULES_VERSION, options)
+
+    def start_recorded(self, rules_version: str, **options: Any
+                       ) -> QuerniPosition | QuerniSetupPosition:
+        """Version 1 (matches stored before issue 18) keeps the voluntary pass and jump
+        sequences that jump a cell twice; its positions carry that version.
+
+        >>> import rules
+        >>> v = rules.variant("querni")
+        >>> old = v.start_recorded("1", seed=3)
+        >>> old.rules_version, old.to_text() == v.start(seed=3).to_text()
+        ('1', True)
+        """
+        if rules_version not in RULES_VERSIONS:
+            raise OptionError(f"querni has no rules version {rules_version!r} "
+                              f"(versions: {', '.join(RULES_VERSIONS)})")
+        return self._start(rules_version, options)
+
+    def _start(self, rules_version: str, options: Mapping[str, Any]
+               ) -> QuerniPosition | QuerniSetupPosition:
         opts = self.check_options(options)
         seed = opts.get("seed", 0)
         if isinstance(seed, bool) or not isinstance(seed, int):
@@ -934,10 +1155,10 @@ class QuerniVariant(Variant[QuerniPosition | QuerniSetupPosition, QuerniMove]):
                 raise OptionError(
                     "querni: an arrangement cannot be given with setup='choose' "
                     "(the players choose it)")
-            return QuerniSetupPosition()
+            return QuerniSetupPosition(rules_version=rules_version)
         if "arrangement" in opts:
-            return _arranged(_arrangement_option(opts["arrangement"]))
-        return _arranged(deal(seed))
+            return _arranged(_arrangement_option(opts["arrangement"]), rules_version)
+        return _arranged(deal(seed), rules_version)
 
     def from_text(self, text: str) -> QuerniPosition | QuerniSetupPosition:
         if not isinstance(text, str):
@@ -1015,7 +1236,7 @@ class QuerniVariant(Variant[QuerniPosition | QuerniSetupPosition, QuerniMove]):
             elif _ADJACENT[start] >> end & 1:
                 path = move.movement
             else:
-                cell_path = _jump_path(cells, start, end)
+                cell_path = _jump_path(cells, start, end, once=p.rules_version != "1")
                 path = (tuple(POINTS[c] for c in cell_path) if cell_path
                         else move.movement)
             if cells[start]:

@@ -141,8 +141,9 @@ as ann
 /sweep +4
 """)
     text = after(out, "/sweep +4")
-    assert "* #1 is over: no single winner: 1. cid, dan; 2. ann; 3. ben (opponent ran " \
-        "out of time)" in text, text
+    assert "* #1: ben ran out of time; the game is ranked on captures" in text, text
+    assert "* #1 is over: no single winner: 1. cid, dan; 2. ann; 3. ben (a player ran " \
+        "out of time; ranked on captures)" in text, text
     assert "draw" not in text and "resigned" not in text
 
 

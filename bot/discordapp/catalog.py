@@ -32,6 +32,8 @@ def _describe(name: str, value: object) -> str:
         return f"{value} players"
     if name in ("mode", "setup"):
         return f"{value}" if name == "mode" else f"{value} setup"
+    if name == "rules":
+        return "original rules" if value == "alquerque" else f"{value} rules"
     return f"{name} {value}"
 
 
@@ -42,8 +44,9 @@ def game_choices() -> list[GameChoice]:
         sets = _option_sets(v)
         for opts in sets:
             defaults = {n: vals[0] for n, vals in v.options.items() if vals}
+            # players and the two-player rule set are always named: both change the game
             shown = {n: x for n, x in opts.items() if (len(sets) > 1 and x != defaults.get(n))
-                     or (n == "players" and len(sets) > 1)}
+                     or (n in ("players", "rules") and len(sets) > 1)}
             label = " · ".join([v.name, *(_describe(n, x) for n, x in shown.items())])
             value = key if not opts else key + ":" + ",".join(f"{n}={x}" for n, x in opts.items())
             out.append(GameChoice(value=value[:100], label=label[:100], key=key, options=opts))

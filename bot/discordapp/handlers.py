@@ -392,7 +392,8 @@ class Handlers:
                                           "the list.")
             await _defer(interaction)
             summary = media.rules_summary(key)
-            picture = await media.start_picture(key)
+            # the 4-player ladder shows the 4-player start, the plain key the 2-player one
+            picture = await media.start_picture(key, 4 if game.endswith("-4") else 2)
             e = discord.Embed(title=rules.variant(key).name, description=summary[:4000],
                               colour=embeds.COLOUR)
             extra: dict[str, Any] = {}

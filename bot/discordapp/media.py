@@ -27,9 +27,13 @@ SUMMARIES = {
         "Moves: `c2-c3`, captures list every landing point: `a1xc3xe1`."),
     "alquerque-grande": (
         "**Alquerque grande**, 7×7, for 2 or 4 players (4: two teams of facing players, or "
-        "everyone for himself in the `fast` and `slow` modes). Steps and jumps as in "
-        "Alquerque, with the huff: a player who could capture and did not loses the "
-        "capturing stone. A team loses when both partners are out of stones or moves.\n"
+        "everyone for himself in the `fast` and `slow` modes). Four players play the "
+        "author's rules: steps along a line in any direction, jumps over opponents' "
+        "stones, and the huff: a player who could capture and did not loses the "
+        "capturing stone. A team loses when both partners are out of stones or moves. "
+        "Two players play the original Alquerque rules on this board by default "
+        "(`rules: alquerque`: forward and sideways steps only, compulsory captures, no "
+        "huff), or the author's rules with `rules: grande`.\n"
         "Moves: `d2-d3`, captures `b2xd4xf6`."),
     "xiangqi": (
         "**Xiangqi** (Chinese chess) on 9×10 points with a river and two palaces. Red "
@@ -50,10 +54,12 @@ SUMMARIES = {
         "**Querni** on a 10×7 board: each player has stones numbered 1-16. A turn is a "
         "step or a jump sequence (jumped stones stay), a chain removal (three or more own "
         "stones with consecutive numbers, each next to the one before, leave the board), "
-        "a step followed by a removal, or a pass. Remove all 16 of your stones to win. "
+        "or a step followed by a removal. A jump sequence never passes over the same cell "
+        "twice. You pass only when you can neither move nor remove: Tablero then plays "
+        "the pass for you at once and says so. Remove all 16 of your stones to win. "
         "In the `choose` setup both players first arrange their numbers in secret "
         "(`/setup`).\n"
-        "Moves: `c2-e4`, removal `r3-5`, both `c2-e4 r3-5`, or `pass`."),
+        "Moves: `c2-e4`, removal `r3-5`, both `c2-e4 r3-5`."),
 }
 
 
@@ -74,14 +80,16 @@ def _render_module() -> Any:
     return render
 
 
-async def start_picture(key: str) -> tuple[bytes, str] | None:
-    """A PNG of the start position and its alt text, or None without a renderer."""
+async def start_picture(key: str, players: int | None = None) -> tuple[bytes, str] | None:
+    """A PNG of the start position (with ``players`` seats, for games that offer it) and
+    its alt text, or None without a renderer."""
     render = _render_module()
     if render is None or not hasattr(render, "draw_board"):
         return None
     v = rules.variant(key)
+    options = {"players": players} if players in v.options.get("players", ()) else {}
     try:
-        board = await asyncio.to_thread(render.draw_board, v.start(), perspective=0)
+        board = await asyncio.to_thread(render.draw_board, v.start(**options), perspective=0)
     except Exception:
         log.exception("could not draw the start position of %s", key)
         return None

@@ -192,6 +192,8 @@ class DiscordNotifier:
         elif isinstance(event, ev.PlayerOut):
             await self.post(m, f"{embeds.mention(event.user_id)} {event.what} and is out; "
                                "the game goes on.")
+        elif isinstance(event, ev.MovePlayedFor):
+            await self.post(m, f"⏭ {embeds.mention(event.user_id)} {event.what}.")
         elif isinstance(event, ev.DrawOffered):
             others = [u for u in m.players() if u != event.by]
             ping, dm = await self.split_by_preference(others)
@@ -207,7 +209,7 @@ class DiscordNotifier:
             await self.post(m, f"{embeds.mention(event.user_id)} submitted an arrangement "
                                f"(kept hidden until both have).{rest}")
         elif isinstance(event, ev.MatchEnded):
-            await self.ended(m, event.result, event.reason, event.ratings)
+            await self.ended(m, event.result, event.reason, event.ratings, event.left_by)
 
     async def challenge(self, m: MatchView, by: int, to: Sequence[int]) -> None:
         actions = ["accept", "decline"] if to else []
@@ -241,8 +243,12 @@ class DiscordNotifier:
                                                  image=board is not None), **extra)
 
     async def ended(self, m: MatchView, result: Any, reason: str,
-                    ratings: Sequence[RatingUpdate] = ()) -> None:
+                    ratings: Sequence[RatingUpdate] = (), left_by: int | None = None) -> None:
         text = embeds.result_text(m, result, reason)
+        if left_by is not None and reason.endswith("-ranked"):
+            # the leaver may lead on captures and win (RULES §2.4): say who left first
+            left = "resigned" if reason.startswith("resignation") else "ran out of time"
+            text = f"{embeds.mention(left_by)} {left}; the game is ranked on captures. {text}"
         if ratings:
             text += "\nRatings:\n" + "\n".join(embeds.rating_line(r) for r in ratings)
         extra: dict[str, Any] = {}

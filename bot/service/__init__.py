@@ -93,8 +93,11 @@ Decisions (documented here because the issue left them open):
   ``choose`` mode arrangements are hidden (views, history) until both are in.
 
 Events given to the Notifier (``bot.service.events``): ChallengeReceived, LobbyChanged,
-ChallengeClosed, TurnStarted, DeadlineReminder, PlayerOut, DrawOffered, DrawDeclined,
-SetupSubmitted, MatchEnded, ClocksExtended. ``TurnStarted.by`` (and
+ChallengeClosed, TurnStarted, DeadlineReminder, PlayerOut, MovePlayedFor (a move the rules
+left no choice about, played at once: Querni's forced pass), DrawOffered, DrawDeclined,
+SetupSubmitted, MatchEnded (``left_by``: whose resignation or timeout ended it; a reason
+``resignation-ranked``/``timeout-ranked`` means the game ranked the seats itself, so the
+leaver may have won), ClocksExtended. ``TurnStarted.by`` (and
 ``MatchView.last_move_by``) is who played the last move; ``MatchEnded.ratings`` holds each
 rated player's ``RatingUpdate`` (ordinal before -> after, the number /leaderboard shows,
 and his rank afterwards).
@@ -127,6 +130,7 @@ from bot.service.events import (
     Event,
     LobbyChanged,
     MatchEnded,
+    MovePlayedFor,
     PlayerOut,
     SetupSubmitted,
     TurnStarted,
@@ -176,7 +180,8 @@ __all__ = [
     "GameRecord", "GuildSettings", "HistoryView", "InvalidOption", "LeaderboardEntry",
     "LeaderboardPage", "LobbyChanged", "MatchBroken", "MatchEnded", "MatchNotFound",
     "MatchNotStarted", "MatchOver", "MatchRecord", "MatchService", "MatchStatus", "MatchView",
-    "MoveResult", "NameResolver", "NotAPlayer", "NotAllowed", "NotYourTurn", "Notifier",
+    "MovePlayedFor", "MoveResult", "NameResolver", "NotAPlayer", "NotAllowed", "NotYourTurn",
+    "Notifier",
     "NullNotifier", "PlayerOut", "PlayerStats", "PlyView", "RatingChange", "RatingRecord",
     "RatingUpdate", "RecordEntry", "Repository", "ResultRecord", "ResultView", "SeatRecord",
     "SeatView", "ServiceError", "SetupSubmitted", "StaleMove", "SystemClock", "TurnStarted",

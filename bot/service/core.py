@@ -199,7 +199,9 @@ class ServiceCore:
         """Replay the record; raises MatchBroken saying where it fails."""
         v = self._variant(rec.game)
         try:
-            p = v.start(**{k: _start_ready(o) for k, o in rec.options.items()})
+            # the rules the match was recorded under (RULES §2.5: stored matches keep them)
+            p = v.start_recorded(rec.rules_version,
+                                 **{k: _start_ready(o) for k, o in rec.options.items()})
         except (RulesError, ValueError, TypeError) as err:
             raise MatchBroken(f"match #{rec.id} is broken: its options no longer start a "
                               f"game ({err})") from None
@@ -277,6 +279,20 @@ class ServiceCore:
         if p.to_text() != rec.position_text:
             return None
         return _Cached(rec.ply, rec.position_text, p, marks)
+    @staticmethod
+    def _forced_moves(rec: MatchRecord, p: Position, ply: int, when: datetime
+                      ) -> tuple[list[RecordEntry], Position]:
+        """The moves the rules make for players who have no choice (Querni's forced pass,
+        RULES §5), played at once after ``p``: their record entries from ``ply`` on (each
+        in the name of the seat's user) and the position after them."""
+        entries: list[RecordEntry] = []
+        v = p.variant
+        while p.outcome() is None and (forced := p.forced_move()) is not None:
+            seat = p.mover
+            entries.append(RecordEntry(ply + len(entries), seat, v.format_move(p, forced),
+                                       rec.user_at(seat), when))
+            p = p.play(forced)
+        return entries, p
 
     async def _mark_broken(self, rec: MatchRecord, message: str) -> None:
         after = dataclasses.replace(rec, status=MatchStatus.BROKEN, broken=message,

@@ -55,9 +55,14 @@ class EndingsMixin(ServiceCore):
                                         to_move=tuple(sorted(new.to_move)),
                                         seats=self._sync_out(after, new))
             if outcome is not None:
-                # The game calls any leaving "resignation"; a timeout stays a timeout.
+                # The game calls any leaving "resignation"; a timeout stays a timeout. When
+                # the game then ranks the seats (Alquerque grande ``fast``: on captures)
+                # the leaver may even win, so the reason says the ranking decided and the
+                # announcement names who left (RULES §2.4), never "opponent resigned".
+                said = reason if len(outcome.ranking) == 2 and me.seat in outcome.ranking[-1] \
+                    else f"{reason}-ranked"
                 after, ratings = self._finish(
-                    after, outcome, reason if outcome.reason == "resignation" else None)
+                    after, outcome, said if outcome.reason == "resignation" else None)
             else:
                 deadline, remind = self._deadline(now, rec.days_per_move)
                 after = dataclasses.replace(after, deadline=deadline, remind_at=remind)
@@ -69,7 +74,7 @@ class EndingsMixin(ServiceCore):
         if outcome is not None:
             events.append(MatchEnded(view, view.result,
                                      view.result.reason if view.result else reason,
-                                     await self._rating_updates(saved, ratings)))
+                                     await self._rating_updates(saved, ratings), user))
         else:
             events.append(PlayerOut(view, user, reason))
             if new is not None:

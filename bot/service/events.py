@@ -77,6 +77,24 @@ OUT_REASONS = {"resignation": "resigned", "timeout": "ran out of time",
 
 
 @dataclass(frozen=True, slots=True)
+class MovePlayedFor:
+    """The rules left ``user_id`` one move only and the service played it for him at once
+    (Querni: he can neither move nor remove a chain, so his turn is a pass). Announced
+    before the TurnStarted or MatchEnded that follows."""
+
+    match: MatchView
+    user_id: int
+    move: str
+
+    @property
+    def what(self) -> str:
+        """What happened, to follow the player's name."""
+        if self.move == "pass":
+            return "can neither move nor remove a chain, so his turn is a pass (played for him)"
+        return f"had no other legal move: {self.move} was played for him"
+
+
+@dataclass(frozen=True, slots=True)
 class DrawOffered:
     match: MatchView
     by: int
@@ -105,6 +123,8 @@ class MatchEnded:
     result: ResultView | None
     reason: str
     ratings: tuple[RatingUpdate, ...] = ()
+    left_by: int | None = None
+    """The user whose resignation or timeout ended the match (None otherwise)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,5 +137,5 @@ class ClocksExtended:
 
 
 Event = (ChallengeReceived | LobbyChanged | ChallengeClosed | TurnStarted | DeadlineReminder
-         | PlayerOut | DrawOffered | DrawDeclined | SetupSubmitted | MatchEnded
-         | ClocksExtended)
+         | PlayerOut | MovePlayedFor | DrawOffered | DrawDeclined | SetupSubmitted
+         | MatchEnded | ClocksExtended)

@@ -6,7 +6,7 @@ import dataclasses
 
 from bot.service.core import MAX_TEXT, ServiceCore, _Cached, _parse
 from bot.service.errors import Conflict, NotAllowed, NotYourTurn, ServiceError, StaleMove
-from bot.service.events import MatchEnded, SetupSubmitted, TurnStarted
+from bot.service.events import MatchEnded, MovePlayedFor, SetupSubmitted, TurnStarted
 from bot.service.records import MatchRecord, RecordEntry
 from bot.service.views import MoveResult
 from rules import RulesError
@@ -65,10 +65,16 @@ class PlayMixin(ServiceCore):
         marks = None if in_setup else v.move_marks(p, move)
         new = p.play(move)
         now = self.clock.now()
+        entry = RecordEntry(rec.ply, me.seat, canonical, user, now)
+        # a player left without a choice (Querni's forced pass) has it played at once
+        forced, new = self._forced_moves(rec, new, rec.ply + 1, now)
         outcome = new.outcome()
+        last = forced[-1] if forced else None
         after = dataclasses.replace(
-            rec, ply=rec.ply + 1, position_text=new.to_text(),
-            to_move=tuple(sorted(new.to_move)), last_move=display, last_move_by=user,
+            rec, ply=rec.ply + 1 + len(forced), position_text=new.to_text(),
+            to_move=tuple(sorted(new.to_move)),
+            last_move=last.text if last else display,
+            last_move_by=last.user_id if last else user,
             draw_offer=rec.draw_offer if rec.draw_offer and rec.draw_offer.by == user
             else None)
         ratings = None
@@ -78,9 +84,8 @@ class PlayMixin(ServiceCore):
             deadline, remind = self._deadline(now, rec.days_per_move)
             after = dataclasses.replace(after, deadline=deadline, remind_at=remind,
                                         seats=self._sync_out(after, new))
-        entry = RecordEntry(rec.ply, me.seat, canonical, user, now)
         try:
-            saved = await self._save(rec, after, (entry,), ratings)
+            saved = await self._save(rec, after, (entry, *forced), ratings)
         except Conflict:
             fresh = await self.repository.load_match(rec.id)
             if fresh is not None and fresh.ply != rec.ply:
@@ -92,6 +97,9 @@ class PlayMixin(ServiceCore):
         self._remember(rec.id, _Cached(saved.ply, saved.position_text, new, marks))
         view = self._view(saved)
         result = view.result
+        for e in forced:
+            if e.user_id is not None:
+                await self._notify(MovePlayedFor(view, e.user_id, e.text))
         if outcome is not None:
             await self._notify(MatchEnded(view, result, outcome.reason,
                                           await self._rating_updates(saved, ratings)))

@@ -27,11 +27,11 @@ async def test_a_ranking_without_a_winner_lists_places_and_the_timeout() -> None
     clock.advance(days=4)
     await service.sweep()
     m = await service.get_match(m.id)
-    assert m.result is not None and m.result.reason == "timeout"
+    assert m.result is not None and m.result.reason == "timeout-ranked"
     text = embeds.result_text(m, m.result, m.result.reason)
     assert text == (f"Match {m.id} (Alquerque grande) ended with no single winner — "
                     f"1. <@{CAROL}> and <@{DAVE}>; 2. <@{ALICE}>; 3. <@{BOB}> "
-                    "(opponent ran out of time).")
+                    "(a player ran out of time; ranked on captures).")
 
 
 def test_why_a_player_is_out_is_said_in_words() -> None:

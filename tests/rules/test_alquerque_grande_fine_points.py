@@ -7,6 +7,7 @@ import rules
 from rules.alquerque_grande import AlquerqueGrandePosition
 from tests.rules.test_alquerque_grande import (
     BOX,
+    GRANDE_OPTIONS,
     G,
     at,
     duel,
@@ -262,7 +263,7 @@ def reference_huff(p: AlquerqueGrandePosition, text: str,
 def test_huffs_match_a_reference_over_random_games() -> None:
     import random
     checked = 0
-    for options in G.example_options:
+    for options in GRANDE_OPTIONS:
         for seed in range(2):
             rng = random.Random(100 + seed)
             p = G.start(**options)
@@ -424,7 +425,7 @@ def check_against_reference(p: AlquerqueGrandePosition, moves_to_check: int = 99
 def test_turn_order_elimination_and_endings_match_a_reference_over_random_games() -> None:
     import random
     ends: set[str] = set()
-    for options in G.example_options:
+    for options in GRANDE_OPTIONS:
         for seed in range(8):
             rng = random.Random(seed)
             p = G.start(**options)
@@ -442,7 +443,7 @@ def test_turn_order_elimination_and_endings_match_a_reference_on_crowded_boards(
     STUCK.clear()
     tried = 0
     while tried < 1000:
-        options = rng.choice(G.example_options)
+        options = rng.choice(GRANDE_OPTIONS)
         players = int(str(options["players"]))
         mode = str(options.get("mode", ""))
         letters = "WTBR" if players == 4 else "WB"

@@ -128,6 +128,57 @@ def test_outcome_is_none_exactly_while_a_move_exists(
 
 
 @pytest.mark.parametrize(("v", "options"), CASES)
+def test_a_forced_move_is_the_only_legal_move(
+        v: Variant, options: dict[str, object], playouts) -> None:
+    for game in games(v, options, playouts):
+        for p, _ in game:
+            forced = p.forced_move()
+            if forced is not None:
+                assert list(p.legal_moves()) == [forced], p.to_text()
+
+
+def _recorded_cases() -> list[object]:
+    """Every example option set under every rules version a game can still start (the
+    versions stored matches were recorded under), where that version had those options."""
+    out: list[object] = []
+    for key, v in rules.VARIANTS.items():
+        assert v.rules_version == v.recorded_versions[-1], key
+        for version in v.recorded_versions:
+            for opts in v.example_options:
+                try:
+                    v.start_recorded(version, **opts)
+                except rules.OptionError:
+                    continue
+                name = "-".join(f"{k}={o}" for k, o in opts.items()) or "default"
+                out.append(pytest.param(v, version, dict(opts), id=f"{key}-v{version}-{name}"))
+    return out
+
+
+@pytest.mark.parametrize(("v", "version", "options"), _recorded_cases())
+def test_every_recorded_rules_version_plays_and_replays(
+        v: Variant, version: str, options: dict[str, object]) -> None:
+    for seed in range(2):
+        rng = random.Random(seed)
+        p = v.start_recorded(version, **options)
+        record: list[str] = []
+        texts = [p.to_text()]
+        for _ in range(MAX_PLIES):
+            moves = list(p.legal_moves())
+            if not moves:
+                assert p.outcome() is not None
+                break
+            move = rng.choice(moves)
+            record.append(v.format_move(p, move))
+            p = p.play(move)
+            texts.append(p.to_text())
+        again = v.start_recorded(version, **options)
+        for played, text in zip(record, texts, strict=False):
+            assert again.to_text() == text
+            again = again.play(v.parse_move(again, played))
+        assert again.to_text() == texts[-1]
+
+
+@pytest.mark.parametrize(("v", "options"), CASES)
 def test_the_start_refuses_unknown_options(v: Variant, options: dict[str, object]) -> None:
     with pytest.raises(ValueError, match="no option"):
         v.start(**options, no_such_option=1)

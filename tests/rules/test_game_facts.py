@@ -39,7 +39,9 @@ def test_variant_facts_agree_with_the_position_they_start(key: str,
                                                           options: dict[str, object]) -> None:
     v = rules.variant(key)
     p = v.start(**options)
-    assert v.rules_version == "1"
+    # issue 18 changed the rules of two games: version 2, version 1 kept for old matches
+    assert v.rules_version == {"alquerque-grande": "2", "querni": "2"}.get(key, "1")
+    assert v.recorded_versions[-1] == v.rules_version
     assert v.seat_count(**options) == p.seat_count
     assert v.teams(**options) == p.teams
     assert p.captured_counts() in (None, (0,) * p.seat_count)
@@ -56,8 +58,8 @@ def test_option_sets_start_and_lead_with_the_defaults(key: str) -> None:
     sets = v.option_sets()
     for options in sets:
         v.start(**options)
-    defaults = {name: values[0] for name, values in v.options.items() if values}
-    assert sets[0] == defaults
+    # the defaults of every option that applies (``rules`` is for 2 players only)
+    assert sets[0] == v.check_options({})
     assert len({tuple(sorted(o.items())) for o in sets}) == len(sets)
 
 
@@ -65,8 +67,10 @@ def test_option_sets_and_seat_counts_of_each_game() -> None:
     grande = rules.variant("alquerque-grande")
     assert grande.option_sets() == ({"players": 4, "mode": "teams"},
                                      {"players": 4, "mode": "fast"},
-                                     {"players": 4, "mode": "slow"}, {"players": 2})
-    assert [grande.seat_count(**o) for o in grande.option_sets()] == [4, 4, 4, 2]
+                                     {"players": 4, "mode": "slow"},
+                                     {"players": 2, "rules": "alquerque"},
+                                     {"players": 2, "rules": "grande"})
+    assert [grande.seat_count(**o) for o in grande.option_sets()] == [4, 4, 4, 2, 2]
     assert rules.variant("querni").option_sets() == ({"setup": "random"},
                                                      {"setup": "choose"})
     for key in ("alquerque", "xiangqi", "damas"):

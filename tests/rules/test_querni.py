@@ -202,12 +202,52 @@ def test_a_sequence_never_returns_to_its_start_cell() -> None:
     assert {pt("e3"), pt("e5"), pt("c5")} <= set(p.reachable(pt("c3")))
 
 
-def test_the_same_stone_may_be_jumped_more_than_once() -> None:
-    # d3 over e4 to f5, over f4 to f3, over e4 again to d5
+def test_no_cell_is_jumped_over_twice_in_one_sequence() -> None:
+    # RULES §5: d3 over e4 to f5, over f4 to f3, over e4 again to d5 jumps e4 twice
     p = make({"d3": 1, "e4": 2, "f4": 3}, PINK_CHAIN)
+    illegal(p, "d3-f5-f3-d5", "e4 was already jumped over: no cell is passed over twice")
+    illegal(p, "d3-d5", r"every jump path from d3 to d5 jumps a cell twice \(d3-f5-f3-d5 "
+                        r"jumps e4 twice\)")
+    assert pt("d5") not in p.reachable(pt("d3"))
+    assert "d3-d5" not in moves(p)
+    assert {"d3-f5", "d3-f3"} <= moves(p)  # the first two jumps alone stay legal
+
+
+def test_the_issue_example_a1_a3_is_illegal_a1_c1_legal() -> None:
+    # issue 18: blue 1 on a1, pink 5 on b2, blue 9 on c2. a3 is only reachable as
+    # a1-c3-c1-a3, which jumps b2 twice; c1 is reachable as a1-c3-c1 (b2, then c2).
+    p = make({"a1": 1, "c2": 9, "a7": 2, "b7": 3, "c7": 4},
+             {"b2": 5, **PINK_CHAIN})
+    illegal(p, "a1-a3", "jumps b2 twice")
+    illegal(p, "a1-c3-c1-a3", "b2 was already jumped over")
+    assert v.parse_move(p, "a1-c1") == Turn((pt("a1"), pt("c1")))
+    assert v.parse_move(p, "a1-c3-c1") == Turn((pt("a1"), pt("c1")))
+    assert "a1-c1" in moves(p) and "a1-a3" not in moves(p)
+    assert pt("a3") not in p.reachable(pt("a1")) and pt("c1") in p.reachable(pt("a1"))
+    assert v.move_marks(p, v.parse_move(p, "a1-c1")).path == (pt("a1"), pt("c3"), pt("c1"))
+    assert play(p, "a1-c1").stone_at(pt("c1")) == (0, 1)
+
+
+def test_a_destination_is_legal_when_some_path_jumps_no_cell_twice() -> None:
+    # The shortest path to a3, a1-c3-c1-a3, jumps b2 twice; the longer a1-c3-c5-a5-a3
+    # (over b2, c4, b5, a4) jumps every cell once, so a3 is a legal destination.
+    p = make({"a1": 1, "c2": 9}, {"b2": 5, "c4": 6, "b5": 7, "a4": 8, **PINK_CHAIN})
+    assert v.parse_move(p, "a1-a3") == Turn((pt("a1"), pt("a3")))
+    assert "a1-a3" in moves(p) and pt("a3") in p.reachable(pt("a1"))
+    illegal(p, "a1-c3-c1-a3", "b2 was already jumped over")
+    assert v.parse_move(p, "a1-c3-c5-a5-a3") == Turn((pt("a1"), pt("a3")))
+    # the abbreviated move is drawn along a path that respects the limits
+    path = v.move_marks(p, v.parse_move(p, "a1-a3")).path
+    assert path == tuple(map(pt, ("a1", "c3", "c5", "a5", "a3")))
+
+
+def test_rules_version_1_still_jumps_a_cell_twice() -> None:
+    # matches stored before issue 18 keep their rules (RULES §2.5's note, issue 18)
+    p = make({"d3": 1, "e4": 2, "f4": 3}, PINK_CHAIN, rules_version="1")
     assert v.parse_move(p, "d3-f5-f3-d5") == Turn((pt("d3"), pt("d5")))
     assert pt("d5") in p.reachable(pt("d3"))
-    assert play(p, "d3-d5").stone_at(pt("d5")) == (0, 1)
+    after = play(p, "d3-d5")
+    assert after.stone_at(pt("d5")) == (0, 1) and after.rules_version == "1"
 
 
 def test_a_movement_is_one_kind_steps_and_jumps_do_not_mix() -> None:
@@ -294,13 +334,55 @@ def test_the_removal_is_judged_after_the_movement() -> None:
         v.parse_move(p, "r1-3 h4-h5")  # the removal comes second
 
 
-def test_pass_is_always_legal_and_counts_as_a_quiet_turn() -> None:
+# A position where Blue can neither move nor remove: his stones 1 and 3 in the corners are
+# walled in, every jump lands off the board or on a stone, and 1, 3 form no chain.
+WALLS = {"a2": 4, "b2": 5, "b1": 6, "j2": 7, "i2": 8, "i1": 9, "a3": 10, "c3": 11,
+         "c1": 12, "j3": 13, "h3": 14, "h1": 15, "h7": 1, "i7": 2, "j7": 3}
+
+
+def blocked(quiet: int = 0) -> QuerniPosition:
+    return make({"a1": 1, "j1": 3}, WALLS, quiet=quiet)
+
+
+def test_no_voluntary_pass() -> None:
+    # RULES §5: a pass only when the player can neither move nor remove
     p = make({"a1": 1, "b1": 2, "c1": 3}, PINK_CHAIN)
-    assert "pass" in moves(p)
+    assert "pass" not in moves(p)
+    assert p.forced_move() is None
+    illegal(p, "pass", "you may pass only when you can neither move nor remove a chain")
+    with pytest.raises(IllegalMoveError, match="only when"):
+        p.play(Turn())
+    assert "pass" not in moves(v.start(seed=3))
+
+
+def test_a_pass_is_forced_only_when_neither_movement_nor_removal_exists() -> None:
+    p = blocked()
+    assert p.outcome() is None
+    assert [v.format_move(p, m) for m in p.legal_moves()] == ["pass"]
+    assert p.forced_move() == Turn()
     q = play(p, "PASS")
     assert q.quiet == 1 and q.to_move == {1}
-    blocked = v.start(seed=3)
-    assert "pass" in moves(blocked)
+    assert q.forced_move() is None  # Pink can move
+    # a removal alone is enough not to be forced: give Blue a removable chain
+    chain = make({"a1": 1, "b1": 2, "c1": 3}, {"a2": 4, "b2": 5, "c2": 6, "d2": 7,
+                                               "d1": 8, "a3": 9, "c3": 10, "e3": 11,
+                                               "h7": 1, "i7": 2, "j7": 3})
+    assert chain.forced_move() is None and "r1-3" in moves(chain)
+
+
+def test_rules_version_1_keeps_the_voluntary_pass() -> None:
+    p = make({"a1": 1, "b1": 2, "c1": 3}, PINK_CHAIN, rules_version="1")
+    assert "pass" in moves(p)
+    q = play(p, "pass")
+    assert q.quiet == 1 and q.to_move == {1} and q.rules_version == "1"
+    old = v.start_recorded("1", seed=3)
+    assert old.rules_version == "1" and "pass" in moves(old)
+    assert old.to_text() == v.start(seed=3).to_text()
+    choose = v.start_recorded("1", setup="choose")
+    assert choose.play(Arrangement(0, IDENTITY)).play(Arrangement(1, IDENTITY)).rules_version \
+        == "1"
+    with pytest.raises(OptionError, match="no rules version '9'"):
+        v.start_recorded("9")
 
 
 # --------------------------------------------------------------------------- endings
@@ -341,7 +423,7 @@ def test_draw_on_the_thirtieth_turn_without_a_removal() -> None:
     p = make({"a1": 1, "b1": 2, "c1": 3}, {**PINK_CHAIN, "a7": 9}, quiet=28)
     q = play(p, "a1-a2")
     assert q.outcome() is None and q.quiet == 29
-    r = play(q, "pass")
+    r = play(q, "a7-a6")
     out = r.outcome()
     assert out is not None and out.reason == "move-limit" and out.is_draw
     # a removal on the 30th turn resets the count instead
@@ -349,12 +431,18 @@ def test_draw_on_the_thirtieth_turn_without_a_removal() -> None:
     assert again.outcome() is None and again.quiet == 0
 
 
-def test_thirty_passes_from_the_start_draw() -> None:
-    p = v.start(seed=5)
+def test_thirty_passes_from_the_start_draw_under_rules_version_1() -> None:
+    p = v.start_recorded("1", seed=5)
     for ply in range(30):
         assert p.outcome() is None, ply
         p = play(p, "pass")
     assert p.outcome() == rules.Outcome.draw(seats=2, reason="move-limit")
+
+
+def test_forced_passes_count_towards_the_move_limit() -> None:
+    p = blocked(28)
+    q = play(play(p, "pass"), "h7-g6")
+    assert q.outcome() == rules.Outcome.draw(seats=2, reason="move-limit")
 
 
 def test_no_chains_is_judged_before_the_move_limit() -> None:
@@ -390,12 +478,12 @@ def test_malformed_turns_are_notation_errors(text: str) -> None:
 
 
 def test_move_marks_show_path_and_removed_cells() -> None:
-    p = make({"d3": 1, "e4": 2, "f4": 3, "a1": 5, "a2": 6, "a3": 7}, PINK_CHAIN)
-    typed = v.parse_move(p, "d3-f5-f3-d5")
-    assert v.move_marks(p, typed).path == tuple(map(pt, ("d3", "f5", "f3", "d5")))
+    p = make({"d3": 1, "e4": 2, "f4": 3, "a1": 5, "a2": 6, "a3": 7, "f2": 8}, PINK_CHAIN)
+    typed = v.parse_move(p, "d3-f5-f3-f1")
+    assert v.move_marks(p, typed).path == tuple(map(pt, ("d3", "f5", "f3", "f1")))
     # abbreviated: a shortest path, each landing listed
-    marks = v.move_marks(p, v.parse_move(p, "d3-d5"))
-    assert marks.path[0] == pt("d3") and marks.path[-1] == pt("d5") and len(marks.path) == 4
+    marks = v.move_marks(p, v.parse_move(p, "d3-f1"))
+    assert marks.path[0] == pt("d3") and marks.path[-1] == pt("f1") and len(marks.path) == 4
     step = v.move_marks(p, v.parse_move(p, "d3-d2 r5-7"))
     assert step.path == (pt("d3"), pt("d2"))
     assert step.removed == (pt("a1"), pt("a2"), pt("a3")) and step.captured == ()
@@ -421,7 +509,7 @@ def test_reachable_and_removable_runs_helpers() -> None:
 
 def test_text_round_trips_and_holds_everything() -> None:
     p = v.start(seed=4)
-    p = play(p, "pass")
+    p = play(p, "c3-d4")
     text = p.to_text()
     q = v.from_text(text)
     assert q == p and q.to_text() == text
@@ -565,7 +653,8 @@ def test_setup_refuses_double_submissions_and_turns() -> None:
 
 
 def _reference_reachable(p: QuerniPosition, start: tuple[int, int]) -> set[tuple[int, int]]:
-    """Every end of a step or a simple jump path, by plain recursion over the rules."""
+    """Every end of a step or a jump path landing on no cell twice and (rules version 2)
+    jumping no cell twice, by plain recursion over the rules."""
     board = {q: s for q, s in p.pieces().items()}
     del board[start]  # the start counts as empty while jumping
     dirs = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy]
@@ -576,15 +665,18 @@ def _reference_reachable(p: QuerniPosition, start: tuple[int, int]) -> set[tuple
     ends = {(start[0] + dx, start[1] + dy) for dx, dy in dirs
             if on((start[0] + dx, start[1] + dy)) and (start[0] + dx, start[1] + dy) not in board}
 
-    def jump(at: tuple[int, int], landed: frozenset[tuple[int, int]]) -> None:
+    once = p.rules_version == "2"
+
+    def jump(at: tuple[int, int], landed: frozenset[tuple[int, int]],
+             jumped: frozenset[tuple[int, int]]) -> None:
         for dx, dy in dirs:
             over, land = (at[0] + dx, at[1] + dy), (at[0] + 2 * dx, at[1] + 2 * dy)
             if on(land) and over in board and land not in board and land != start \
-                    and land not in landed:
+                    and land not in landed and not (once and over in jumped):
                 ends.add(land)
-                jump(land, landed | {land})
+                jump(land, landed | {land}, jumped | {over})
 
-    jump(start, frozenset())
+    jump(start, frozenset(), frozenset())
     return ends
 
 
@@ -617,11 +709,12 @@ def _sample_positions() -> list[QuerniPosition]:
 SAMPLES = _sample_positions()
 
 
-def test_generator_matches_a_reference_over_sampled_positions() -> None:
-    for p in SAMPLES:
+@pytest.mark.parametrize("rules_version", ["2", "1"])
+def test_generator_matches_a_reference_over_sampled_positions(rules_version: str) -> None:
+    for sample in SAMPLES:
+        p = QuerniPosition(sample.cells, sample.turn, sample.quiet, rules_version)
         pieces = dict(p.pieces())
         expected: set[str] = {f"r{lo}-{hi}" for lo, hi in _reference_runs(pieces, p.turn)}
-        expected.add("pass")
         for start, pc in pieces.items():
             assert set(p.reachable(start)) == _reference_reachable(p, start), p.to_text()
             if pc.seat != p.turn:
@@ -632,9 +725,49 @@ def test_generator_matches_a_reference_over_sampled_positions() -> None:
                 after = dict(pieces)
                 after[end] = after.pop(start)
                 expected |= {f"{mv} r{lo}-{hi}" for lo, hi in _reference_runs(after, p.turn)}
+        if rules_version == "1" or not expected:
+            expected.add("pass")
         listed = [v.format_move(p, m) for m in p.legal_moves()]
         assert len(listed) == len(set(listed))
         assert set(listed) == expected, p.to_text()
+
+
+MAZE = ("10/1,B11,1,B12,1,B13,1,B14,1,B15/3,P16,6/2,P12,B7,P13,B8,P14,B9,P15,B10/"
+        "3,P8,1,P9,1,P10,1,P11/1,B2,P4,B3,P5,B4,P6,B5,P7,B6/B1,2,B16,1,P1,1,P2,1,P3 b 0 0,0")
+"""Every diagonal crossing of a1's landing class holds a stone; a3 is reachable only as
+a1-c3-c1-a3 (bench/bench_querni.py's maze)."""
+
+
+def _scattered_positions() -> list[QuerniPosition]:
+    """Random boards of 20 to 32 stones, many with stones on diagonal crossings."""
+    out = []
+    rng = random.Random(18)
+    for _ in range(60):
+        cells = [0] * 70
+        count = rng.randint(10, 16)
+        for seat in (0, 1):
+            for number, cell in zip(range(1, count + 1),
+                                    rng.sample([i for i in range(70) if not cells[i]], count),
+                                    strict=False):
+                cells[cell] = seat * 16 + number
+        for version in ("2", "1"):
+            out.append(QuerniPosition(tuple(cells), rng.randint(0, 1), 0, version))
+    return out
+
+
+def test_jump_search_matches_the_reference_on_crowded_and_scattered_boards() -> None:
+    maze = v.from_text(MAZE)
+    assert isinstance(maze, QuerniPosition)
+    boards = [maze, *_scattered_positions()]
+    doubles = 0
+    for p in boards:
+        for start in p.pieces():
+            got = set(p.reachable(start))
+            assert got == _reference_reachable(p, start), (p.to_text(), p.rules_version, start)
+            if p.rules_version == "2":
+                old = QuerniPosition(p.cells, p.turn, p.quiet, "1")
+                doubles += len(set(old.reachable(start)) - got)
+    assert doubles > 0  # the boards do reach cells only a double jump would reach
 
 
 def test_targeted_validation_agrees_with_the_listing() -> None:

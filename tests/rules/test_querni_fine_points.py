@@ -18,7 +18,7 @@ def test_a_movement_followed_by_a_removal_resets_the_quiet_count() -> None:
     after = play(p, "d1-c2 r1-3")
     assert after.quiet == 0 and after.outcome() is None
     # the count then runs again from the next turn, whoever plays it
-    assert play(after, "pass").quiet == 1
+    assert play(after, "h7-g6").quiet == 1
     # the same movement without the removal is the 30th quiet turn: a draw
     drawn = play(p, "d1-c2")
     assert drawn.outcome() == rules.Outcome.draw(seats=2, reason="move-limit")

@@ -197,8 +197,8 @@ async def test_moves_copied_with_their_note_are_accepted(service: MatchService) 
     assert (await service.get_match(m.id)).ply == 2
 
 
-@pytest.mark.parametrize(("game", "options"), [("damas", {}), ("xiangqi", {}),
-                                               ("alquerque-grande", {"players": 2})])
+@pytest.mark.parametrize(("game", "options"), [
+    ("damas", {}), ("xiangqi", {}), ("alquerque-grande", {"players": 2, "rules": "grande"})])
 async def test_every_display_of_a_game_is_accepted_back(
         service: MatchService, game: str, options: dict[str, object]) -> None:
     """The service reads back whatever the game shows for each legal move, over a game."""
