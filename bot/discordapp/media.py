@@ -80,14 +80,14 @@ def _render_module() -> Any:
     return render
 
 
-async def start_picture(key: str, players: int | None = None) -> tuple[bytes, str] | None:
-    """A PNG of the start position (with ``players`` seats, for games that offer it) and
-    its alt text, or None without a renderer."""
+async def start_picture(key: str, seats: int | None = None) -> tuple[bytes, str] | None:
+    """A PNG of the start position (of the first menu option set with ``seats`` seats,
+    else the default one) and its alt text, or None without a renderer."""
     render = _render_module()
     if render is None or not hasattr(render, "draw_board"):
         return None
     v = rules.variant(key)
-    options = {"players": players} if players in v.options.get("players", ()) else {}
+    options = next((o for o in v.option_sets() if v.seat_count(**o) == seats), {})
     try:
         board = await asyncio.to_thread(render.draw_board, v.start(**options), perspective=0)
     except Exception:
