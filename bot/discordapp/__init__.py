@@ -4,41 +4,25 @@
 >>> REQUIRED_PERMISSIONS.embed_links
 True
 
-``create_bot(repository, clock)`` wires a :class:`TableroBot`, its notifier and a
-:class:`bot.service.MatchService` together (the service needs the notifier, the notifier
-posts through the bot).
+``create_bot(repository, clock)`` (``bot.discordapp.app``) wires the client, its notifier,
+a :class:`bot.service.MatchService` and the cogs, in that order. Inside the package,
+imports point one way (an import-linter contract in pyproject.toml): the wiring, then the
+cogs, the client and the notifier side by side, then the parts they share.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
-
+from bot.discordapp.app import create_bot
 from bot.discordapp.client import TableroBot, default_sync_state, intents
 from bot.discordapp.permissions import REQUIRED_PERMISSIONS, invite_url
 from bot.discordapp.sync import SyncState, sync_commands, tree_hash
-from bot.service import MatchService
-
-
-def create_bot(repository: Any, clock: Any, *, renderer: Any = None,
-               sync_state: SyncState | None = None, database: Path | None = None,
-               auto_sync: bool = True, sweep_seconds: float = 60.0,
-               rng: Any = None) -> TableroBot:
-    """A ready-to-start bot over ``repository`` (any ``bot.service.Repository``)."""
-    if sync_state is None and database is not None:
-        sync_state = default_sync_state(database)
-    bot = TableroBot(None, sync_state=sync_state, auto_sync=auto_sync,
-                     sweep_seconds=sweep_seconds)
-    bot.service = MatchService(repository, bot.notifier, clock, renderer=renderer, rng=rng,
-                               names=bot.display_name)
-    return bot
-
 
 __all__ = [
     "REQUIRED_PERMISSIONS",
     "SyncState",
     "TableroBot",
     "create_bot",
+    "default_sync_state",
     "intents",
     "invite_url",
     "sync_commands",

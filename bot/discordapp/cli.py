@@ -10,24 +10,29 @@ import asyncio
 import contextlib
 import logging
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import SecretStr
 
-from bot.discordapp import create_bot
+from bot.discordapp.app import create_bot
 from bot.discordapp.permissions import application_id_from_token, invite_url
 from bot.discordapp.sync import sync_commands
+from bot.service import BoardRenderer
+
+if TYPE_CHECKING:
+    from bot.settings import Settings
+    from storage import SqliteRepository
 
 log = logging.getLogger("tablero.discord")
 
 
-async def _open(database: Path) -> Any:
+async def _open(database: Path) -> SqliteRepository:
     from storage import open_repository
     database.parent.mkdir(parents=True, exist_ok=True)
     return await open_repository(database)
 
 
-def _renderer() -> Any:
+def _renderer() -> BoardRenderer | None:
     from bot.boards import load_renderer
 
     renderer = load_renderer()
@@ -57,8 +62,7 @@ async def sync_now(token: SecretStr, database: Path, guild_id: int | None = None
     from storage.memory import MemoryRepository
 
     bot = create_bot(MemoryRepository(), SystemClock(), database=database,
-                     auto_sync=False)
-    bot.background = False
+                     auto_sync=False, background=False)
     async with bot:
         await bot.login(token.get_secret_value())
         await sync_commands(bot, bot.tree, bot.sync_state, guild_id=guild_id, force=True)
@@ -96,7 +100,7 @@ def run(token: SecretStr, database: Path, **kwargs: Any) -> int:
 
 
 
-def command(name: str, settings: Any, *, guild: int | None = None,
+def command(name: str, settings: Settings, *, guild: int | None = None,
             client_id: int | None = None) -> int:
     """``tablero sync`` and ``tablero invite`` with the application's Settings."""
     token: SecretStr | None = settings.discord_token

@@ -1,22 +1,29 @@
-"""The Discord client: minimal intents, the command tree, persistent buttons, the sweep.
+"""The Discord client: minimal intents, the command tree, persistent buttons, the cogs.
 
 The bot reads no message content and listens to no messages: everything happens through
 slash commands, a user context-menu command and buttons. It needs only the ``guilds``
-intent (the channel and thread cache used for permission checks and posting).
+intent (the channel and thread cache used for permission checks and posting). It runs
+on ``AutoShardedBot``: one process, as many shards as Discord recommends, and nothing
+here assumes a single one.
+
+The client knows no cog and no service: ``bot.discordapp.app.create_bot`` builds those
+and hands the cogs over; the client adds them in ``setup_hook``.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import tasks
+from discord.ext import commands
 
 from bot.discordapp import errors
 from bot.discordapp.components import LeaderboardButton, MatchButton
+from bot.discordapp.names import MemberNames
 from bot.discordapp.sync import SyncState, sync_commands
 
 log = logging.getLogger("tablero.discord")
@@ -29,107 +36,60 @@ def intents() -> discord.Intents:
     return chosen
 
 
-class TableroTree(app_commands.CommandTree["TableroBot"]):
-    """Ignores bots and turns every command error into an ephemeral message."""
+class TableroTree(app_commands.CommandTree[discord.Client]):
+    """Ignores bots; every command error becomes an ephemeral message (``errors``)."""
 
-    async def interaction_check(self, interaction: discord.Interaction[TableroBot], /) -> bool:
+    async def interaction_check(self, interaction: discord.Interaction[discord.Client],
+                                /) -> bool:
         return not interaction.user.bot
 
-    async def on_error(self, interaction: discord.Interaction[TableroBot],
+    async def on_error(self, interaction: discord.Interaction[discord.Client],
                        error: app_commands.AppCommandError, /) -> None:
-        original: BaseException = error
-        if isinstance(error, app_commands.CommandInvokeError):
-            original = error.original
-        elif isinstance(error, app_commands.MissingPermissions):
-            names = ", ".join(f"**{n.replace('_', ' ').title().replace('Guild', 'Server')}**"
-                              for n in error.missing_permissions)
-            original = errors.AdapterError(
-                f"You need the {names} permission to do that here.")
-        elif isinstance(error, app_commands.NoPrivateMessage):
-            original = errors.AdapterError("Use this in a server channel, not in DMs.")
-        elif isinstance(error, app_commands.TransformerError):
-            original = errors.AdapterError(f"I couldn't understand `{error.value}`: "
-                                           "pick one of the suggested values.")
-        elif isinstance(error, app_commands.CheckFailure):
-            original = errors.AdapterError("You can't use this command here.")
-        await errors.reply_error(interaction, original)
+        await errors.reply_error(interaction, error)
 
 
-class TableroBot(discord.Client):
-    """Tablero on Discord. ``service`` is the match service; ``handlers`` answers commands."""
+class TableroBot(commands.AutoShardedBot):
+    """Tablero on Discord: the connection, the command tree and the cogs it is given."""
 
-    def __init__(self, service: Any, *, sync_state: SyncState | None = None,
-                 auto_sync: bool = True, sweep_seconds: float = 60.0,
-                 background: bool = True, **options: Any) -> None:
+    def __init__(self, *, sync_state: SyncState | None = None, auto_sync: bool = True,
+                 shard_count: int | None = None, **options: Any) -> None:
         super().__init__(
+            command_prefix=commands.when_mentioned,  # no prefix commands: slash only
+            help_command=None,
+            tree_cls=TableroTree,
             intents=intents(),
+            shard_count=shard_count,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False,
                                                      users=True, replied_user=False),
             **options)
-        # Imported here: the handlers module builds the command tree and imports this one.
-        from bot.discordapp.commands import register_commands
-        from bot.discordapp.handlers import Handlers
-        from bot.discordapp.notifier import DiscordNotifier
-
-        self.service = service
-        self.tree = TableroTree(self)
-        self.handlers = Handlers(self)
-        self.notifier = DiscordNotifier(self)
+        self.names = MemberNames(self)
         self.sync_state = sync_state
         self.auto_sync = auto_sync
-        self.sweep_seconds = sweep_seconds
-        self.background = background
-        self.sweep_runs = 0
-        self.known_names: dict[int, str] = {}
-        register_commands(self.tree, self.handlers)
-        self._sweep = tasks.loop(seconds=sweep_seconds)(self._sweep_once)
-        self._sweep.before_loop(self._before_sweep)
+        self._cogs_to_add: list[commands.Cog] = []
+
+    def add_cogs_at_setup(self, cogs: Iterable[commands.Cog]) -> None:
+        """The cogs ``setup_hook`` adds (before the commands are synced)."""
+        self._cogs_to_add.extend(cogs)
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(MatchButton, LeaderboardButton)
-        if not self.background:
-            return  # `tablero sync`: log in, sync, leave
+        for cog in self._cogs_to_add:
+            await self.add_cog(cog)
         if self.auto_sync:
             try:
                 await sync_commands(self, self.tree, self.sync_state)
             except discord.HTTPException:
                 log.exception("automatic command sync failed; run `tablero sync` later")
-        self._sweep.start()
 
-    def display_name(self, guild_id: int, user_id: int) -> str:
-        """The service's ``NameResolver``: a member's name from the caches, "" if unknown
-        (the board then shows the seat's colour). Never fetches, never fails."""
-        guild = self.get_guild(guild_id)
-        member = guild.get_member(user_id) if guild is not None else None
-        user = member or self.get_user(user_id)
-        if user is not None:
-            return user.display_name
-        return self.known_names.get(user_id, "")
-
-    async def close(self) -> None:
-        self._sweep.cancel()
-        await super().close()
-
-    async def _before_sweep(self) -> None:
-        await self.wait_until_ready()
-
-    async def _sweep_once(self) -> None:
-        """Act on due deadlines. A failure is logged; the loop keeps running."""
-        self.sweep_runs += 1
-        try:
-            await self.service.sweep()
-        except Exception:
-            log.exception("deadline sweep failed; retrying at the next tick")
-
-    async def on_interaction(self, interaction: discord.Interaction[TableroBot]) -> None:
+    async def on_interaction(self, interaction: discord.Interaction[discord.Client]) -> None:
         """Remember who people are: the bot has no member intent, so the names of those
         who use its commands and buttons (and the caches) name players on boards."""
-        self.known_names[interaction.user.id] = interaction.user.display_name
+        self.names.learn(interaction.user)
 
     async def on_ready(self) -> None:
         user = self.user
-        log.info("connected as %s (id %s) to %d servers", user, user.id if user else "?",
-                 len(self.guilds))
+        log.info("connected as %s (id %s) to %d servers on %d shards", user,
+                 user.id if user else "?", len(self.guilds), self.shard_count or 1)
 
 
 def default_sync_state(database: Path) -> SyncState:

@@ -4,19 +4,20 @@
 draw-yes, draw-no) and ``tablero:lbp:<page>:<ladder>`` / ``tablero:lbn:…`` for leaderboard
 pages. The ply is the match's ply when the button was posted: a click on a button whose
 ply is no longer the match's (the draw offer lapsed, the game moved on) gets an ephemeral
-refusal. The classes
-are registered with ``Client.add_dynamic_items`` at start-up, so no view state is needed.
+refusal. The classes are registered with ``Client.add_dynamic_items`` at start-up, so no
+view state is needed.
+
+A click is announced as a custom event (``Client.dispatch``): ``on_match_button(interaction,
+button)`` and ``on_leaderboard_page(interaction, button)``, which the cogs listen to. The
+buttons know nothing of the cogs, and the notifier can build them.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
-
-if TYPE_CHECKING:
-    from bot.discordapp.client import TableroBot
 
 MATCH_ACTIONS = {
     "accept": ("Accept", discord.ButtonStyle.success),
@@ -58,8 +59,7 @@ class MatchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return not interaction.user.bot
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot: TableroBot = interaction.client
-        await bot.handlers.on_match_button(interaction, self.action, self.match_id, self.ply)
+        interaction.client.dispatch("match_button", interaction, self)
 
 
 class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -85,8 +85,7 @@ class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return not interaction.user.bot
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot: TableroBot = interaction.client
-        await bot.handlers.on_leaderboard_page(interaction, self.ladder, self.page)
+        interaction.client.dispatch("leaderboard_page", interaction, self)
 
 
 def match_buttons(match_id: int, ply: int, actions: list[str]) -> discord.ui.View:

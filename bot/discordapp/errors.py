@@ -1,4 +1,5 @@
-"""Turning errors into the ephemeral message a person sees.
+"""Turning errors into the ephemeral message a person sees: the one place where that is
+decided, for commands (the command tree's ``on_error``) and components (``replying``).
 
 Typed service errors and rules errors carry a message written for people; the adapter adds
 what to do next. Anything else is a bug: the user gets a short apology, the log gets the
@@ -8,8 +9,12 @@ traceback (never the token: it is a SecretStr and no error message contains it).
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
 
 import discord
+from discord import app_commands
 
 import rules
 from bot.service import errors as service_errors
@@ -31,6 +36,14 @@ class AdapterError(Exception):
 
 class NoMatchHere(AdapterError):
     """No match option was given and the channel is not a match thread."""
+
+
+class StaleButton(AdapterError):
+    """A click on a button the match has moved past."""
+
+    def __init__(self) -> None:
+        super().__init__("This button is out of date: the match has moved on. "
+                         "Use `/board` to see where it stands.")
 
 
 class MissingPermissions(AdapterError):
@@ -71,8 +84,27 @@ def _rules_message(exc: rules.RulesError) -> str:
     return f"{exc.message}."
 
 
+def _check_message(exc: app_commands.AppCommandError) -> str | None:
+    """What a refused command check or option says (discord.py's own errors)."""
+    if isinstance(exc, app_commands.MissingPermissions):
+        names = ", ".join(f"**{n.replace('_', ' ').title().replace('Guild', 'Server')}**"
+                          for n in exc.missing_permissions)
+        return f"You need the {names} permission to do that here."
+    if isinstance(exc, app_commands.NoPrivateMessage):
+        return "Use this in a server channel, not in DMs."
+    if isinstance(exc, app_commands.TransformerError):
+        return f"I couldn't understand `{exc.value}`: pick one of the suggested values."
+    if isinstance(exc, app_commands.CheckFailure):
+        return "You can't use this command here."
+    return None
+
+
 def user_message(exc: BaseException) -> str | None:
     """The message for an expected error, or ``None`` when ``exc`` is a bug."""
+    if isinstance(exc, app_commands.CommandInvokeError):
+        exc = exc.original
+    if isinstance(exc, app_commands.AppCommandError):
+        return _check_message(exc)
     if isinstance(exc, AdapterError):
         return exc.message
     if isinstance(exc, rules.RulesError):
@@ -97,12 +129,14 @@ def describe(exc: BaseException) -> str:
     """What the user sees for ``exc``; logs unexpected errors with their traceback."""
     message = user_message(exc)
     if message is None:
+        if isinstance(exc, app_commands.CommandInvokeError):
+            exc = exc.original
         log.error("unexpected error in an interaction", exc_info=exc)
         return GENERIC_APOLOGY
     return message
 
 
-async def reply_error(interaction: discord.Interaction, exc: BaseException) -> None:
+async def reply_error(interaction: discord.Interaction[Any], exc: BaseException) -> None:
     """Send ``exc`` as an ephemeral reply, whether or not the interaction was answered."""
     text = describe(exc)
     try:
@@ -112,3 +146,12 @@ async def reply_error(interaction: discord.Interaction, exc: BaseException) -> N
             await interaction.response.send_message(text, ephemeral=True)
     except discord.HTTPException:
         log.warning("could not deliver an error message for interaction %s", interaction.id)
+
+
+@asynccontextmanager
+async def replying(interaction: discord.Interaction[Any]) -> AsyncIterator[None]:
+    """Run a component's work, answering an error the way a command's is answered."""
+    try:
+        yield
+    except Exception as exc:
+        await reply_error(interaction, exc)

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
 from typing import Any
 
 import rules
+from bot.service import MatchService, NameResolver
 
 log = logging.getLogger("tablero.discord")
 
@@ -96,8 +96,8 @@ async def start_picture(key: str, seats: int | None = None) -> tuple[bytes, str]
     return bytes(board.png), str(board.alt_text)
 
 
-async def replay_gif(service: Any, match_id: int,
-                     name_of: Callable[[int, int], str] | None = None) -> bytes | None:
+async def replay_gif(service: MatchService, match_id: int,
+                     name_of: NameResolver | None = None) -> bytes | None:
     """An animated replay of the match's record (``service.record``), players named by
     ``name_of(guild_id, user_id)``; None without a renderer."""
     render = _render_module()

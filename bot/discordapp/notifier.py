@@ -12,17 +12,15 @@ import asyncio
 import io
 import logging
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from bot.discordapp import embeds, media
 from bot.discordapp.components import match_buttons
+from bot.service import MatchService, NameResolver
 from bot.service import events as ev
 from bot.service.views import MatchView, RatingUpdate
-
-if TYPE_CHECKING:
-    from bot.discordapp.client import TableroBot
 
 log = logging.getLogger("tablero.discord")
 
@@ -32,8 +30,12 @@ Messageable = discord.TextChannel | discord.Thread
 class DiscordNotifier:
     """Posts service events to Discord."""
 
-    def __init__(self, bot: TableroBot) -> None:
+    def __init__(self, bot: discord.Client, names: NameResolver) -> None:
         self.bot = bot
+        self.names = names
+        # What it still reads back (preferences, settings, board images), until the
+        # events carry it; create_bot binds it right after building the service.
+        self.service: MatchService
         self._tasks: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ plumbing
@@ -61,7 +63,7 @@ class DiscordNotifier:
         ping: list[int] = []
         dm: list[int] = []
         for u in users:
-            prefs = await self.bot.service.get_user_prefs(u)
+            prefs = await self.service.get_user_prefs(u)
             (dm if prefs.notify == "dm" else ping).append(u)
         return ping, dm
 
@@ -95,7 +97,7 @@ class DiscordNotifier:
         may create them); otherwise the match stays in its channel."""
         if m.thread_id:
             return m
-        settings = await self.bot.service.get_guild_settings(m.guild_id)
+        settings = await self.service.get_guild_settings(m.guild_id)
         if not settings.use_threads:
             return m
         channel = await self.channel(m.channel_id)
@@ -127,14 +129,14 @@ class DiscordNotifier:
         except discord.HTTPException:
             log.warning("could not create a thread for match %s; using the channel", m.id)
             return m
-        attached: MatchView = await self.bot.service.attach_thread(m.id, thread.id)
+        attached: MatchView = await self.service.attach_thread(m.id, thread.id)
         return attached
 
     async def board_attachment(self, m: MatchView) -> discord.File | None:
         """The board PNG with its alt text, or None (no renderer, or drawing failed: the
         message goes out without a picture rather than not at all)."""
         try:
-            image = await self.bot.service.board_image(m.id)
+            image = await self.service.board_image(m.id)
         except Exception:
             log.exception("could not draw the board of match %s", m.id)
             return None
@@ -147,7 +149,7 @@ class DiscordNotifier:
         just moved is not pinged), his mention if the caches do not know him."""
         if user_id is None:
             return None
-        return self.bot.display_name(m.guild_id, user_id) or embeds.mention(user_id)
+        return self.names(m.guild_id, user_id) or embeds.mention(user_id)
 
     def background(self, work: Any, what: str) -> None:
         """Run slow, optional work (a replay GIF) after the reply; failures are logged."""
@@ -266,7 +268,7 @@ class DiscordNotifier:
             self.background(self.post_replay(m), f"replay of match {m.id}")
 
     async def post_replay(self, m: MatchView) -> None:
-        gif = await media.replay_gif(self.bot.service, m.id, self.bot.display_name)
+        gif = await media.replay_gif(self.service, m.id, self.names)
         if gif is None:
             return
         await self.post(m, f"Replay of match {m.id}:", file=discord.File(

@@ -18,8 +18,12 @@ import simcord
 
 from bot.boards import load_renderer
 from bot.discordapp import TableroBot, create_bot
+from bot.discordapp.cogs import DeadlinesCog, PlayCog
+from bot.service import MatchService
 
 SWEEP_SECONDS = 3600.0
+SHARDS = 2
+"""The bot runs on two shards in tests: nothing may assume a single one."""
 
 
 class DiscordClock:
@@ -41,8 +45,22 @@ async def make_repository(path: Path) -> Any:
 
 def make_bot(tmp_path: Path, repository: Any, seed: int = 1) -> TableroBot:
     return create_bot(repository, DiscordClock(), renderer=load_renderer(),
-                      database=tmp_path / "tablero.db",
-                      sweep_seconds=SWEEP_SECONDS, rng=random.Random(seed))
+                      database=tmp_path / "tablero.db", sweep_seconds=SWEEP_SECONDS,
+                      rng=random.Random(seed), shard_count=SHARDS)
+
+
+def service_of(bot: TableroBot) -> MatchService:
+    """The service the bot's cogs call: tests read and patch that very one."""
+    play = bot.get_cog("Play")
+    assert isinstance(play, PlayCog)
+    return play.service
+
+
+def sweeps_of(bot: TableroBot) -> int:
+    """How many times the deadline sweep has run."""
+    deadlines = bot.get_cog("Deadlines")
+    assert isinstance(deadlines, DeadlinesCog)
+    return deadlines.sweeps
 
 
 class World:
@@ -62,8 +80,8 @@ class World:
         self.dave = self.guild.add_member(env.create_user("dave"))
 
     @property
-    def service(self) -> Any:
-        return self.bot.service
+    def service(self) -> MatchService:
+        return service_of(self.bot)
 
 
 @pytest.fixture

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from tests.discordapp.conftest import SWEEP_SECONDS, World, make_bot, make_repository
+from tests.discordapp.conftest import (
+    SWEEP_SECONDS,
+    World,
+    make_bot,
+    make_repository,
+    service_of,
+    sweeps_of,
+)
 from tests.discordapp.helpers import reply, result_post, start_match
 
 HOUR = 3600.0
@@ -24,7 +31,7 @@ async def test_reminder_then_timeout_on_the_virtual_clock(world: World) -> None:
     done = await w.service.get_match(match.id)
     assert done.is_over and done.result is not None
     assert done.result.winners == (w.bob.id,)
-    assert w.bot.sweep_runs >= 25 * HOUR / SWEEP_SECONDS - 1
+    assert sweeps_of(w.bot) >= 25 * HOUR / SWEEP_SECONDS - 1
 
 
 async def test_sweep_failures_are_logged_and_the_loop_keeps_running(world: World,
@@ -42,9 +49,9 @@ async def test_sweep_failures_are_logged_and_the_loop_keeps_running(world: World
     await w.env.advance_time(3 * HOUR)
     assert calls == 3 and "deadline sweep failed" in caplog.text
     w.service.sweep = real
-    runs = w.bot.sweep_runs
+    runs = sweeps_of(w.bot)
     await w.env.advance_time(HOUR)
-    assert w.bot.sweep_runs == runs + 1
+    assert sweeps_of(w.bot) == runs + 1
 
 
 async def test_buttons_still_work_after_a_restart(world: World) -> None:
@@ -64,7 +71,7 @@ async def test_buttons_still_work_after_a_restart(world: World) -> None:
     assert reply(accepted).ephemeral and "accepted" in reply(accepted).content.lower()
     (thread,) = w.channel.threads
     moved = await w.alice.slash(thread, "move", move="h3-e3") if (
-        await fresh.service.match_in_thread(thread.id)).to_move == (w.alice.id,) else \
+        await service_of(fresh).match_in_thread(thread.id)).to_move == (w.alice.id,) else \
         await w.bob.slash(thread, "move", move="h3-e3")
     assert "h3-e3" in reply(moved).content
     await repository.close()

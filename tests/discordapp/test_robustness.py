@@ -21,10 +21,10 @@ async def test_an_unexpected_error_gets_a_generic_apology_and_is_logged(
     w = world
     _, thread = await start_match(w, w.alice, w.bob)
 
-    async def broken(match_id: int) -> None:
+    async def broken(thread_id: int) -> None:
         raise RuntimeError("disk on fire")
 
-    w.service.get_match = broken
+    w.service.match_in_thread = broken  # type: ignore[method-assign,assignment]
     with caplog.at_level(logging.ERROR, logger="tablero.discord"):
         answer = reply(await w.alice.slash(thread, "board"))
     assert answer.ephemeral and answer.content == GENERIC_APOLOGY

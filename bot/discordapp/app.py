@@ -1,0 +1,48 @@
+"""``create_bot``: the one place where Tablero on Discord is put together.
+
+Built in one direction: the client (the connection), the notifier posting through it,
+the service announcing to the notifier (behind ``ReplyFirst``, so the person acting is
+answered before the others are told), then the cogs calling the service, which the
+client adds in ``setup_hook``. Nothing is assigned to anything afterwards.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from discord.ext import commands
+
+from bot.discordapp.client import TableroBot, default_sync_state
+from bot.discordapp.cogs import ChallengesCog, DeadlinesCog, InfoCog, PlayCog, SettingsCog
+from bot.discordapp.notices import ReplyFirst
+from bot.discordapp.notifier import DiscordNotifier
+from bot.discordapp.sync import SyncState
+from bot.service import BoardRenderer, Clock, MatchService, Repository
+
+
+def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer | None = None,
+               sync_state: SyncState | None = None, database: Path | None = None,
+               auto_sync: bool = True, sweep_seconds: float = 60.0, background: bool = True,
+               rng: random.Random | None = None, shard_count: int | None = None
+               ) -> TableroBot:
+    """A ready-to-start bot over ``repository``. ``background=False`` leaves out the
+    deadline sweep (``tablero sync`` only logs in); ``shard_count=None`` asks Discord."""
+    if sync_state is None and database is not None:
+        sync_state = default_sync_state(database)
+    bot = TableroBot(sync_state=sync_state, auto_sync=auto_sync, shard_count=shard_count)
+    notifier = DiscordNotifier(bot, bot.names)
+    notices = ReplyFirst(notifier)
+    service = MatchService(repository, notices, clock, renderer=renderer, rng=rng,
+                           names=bot.names)
+    notifier.service = service  # until the events carry what the notifier posts
+    cogs: list[commands.Cog] = [
+        ChallengesCog(service, notices, bot.tree),
+        PlayCog(service, notices, bot.names),
+        InfoCog(service),
+        SettingsCog(service),
+    ]
+    if background:
+        cogs.append(DeadlinesCog(service, bot, sweep_seconds))
+    bot.add_cogs_at_setup(cogs)
+    return bot

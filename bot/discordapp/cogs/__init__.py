@@ -1,0 +1,10 @@
+"""The cogs: each receives the match service and its collaborators in ``__init__``;
+``bot.discordapp.app.create_bot`` builds them and the bot adds them in ``setup_hook``."""
+
+from bot.discordapp.cogs.challenges import ChallengesCog
+from bot.discordapp.cogs.deadlines import DeadlinesCog
+from bot.discordapp.cogs.info import InfoCog
+from bot.discordapp.cogs.play import PlayCog
+from bot.discordapp.cogs.settings import SettingsCog
+
+__all__ = ["ChallengesCog", "DeadlinesCog", "InfoCog", "PlayCog", "SettingsCog"]

@@ -1,0 +1,203 @@
+"""Making matches: ``/challenge`` (with the game menu and seat autocomplete), the
+"Challenge to a game" context menu and the challenge buttons (accept, decline, join,
+cancel)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import rules
+from bot.discordapp import errors
+from bot.discordapp.catalog import find_choice, game_choices
+from bot.discordapp.cogs.common import (
+    Interaction,
+    acknowledged,
+    answer,
+    check_post,
+    clicked_match,
+    guild_id,
+    match_place,
+)
+from bot.discordapp.components import MatchButton
+from bot.discordapp.notices import ReplyFirst
+from bot.service import MatchService
+
+
+def _game_menu() -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=c.label, value=c.value) for c in game_choices()]
+
+
+GAME_MENU = _game_menu()
+"""The ``game`` option's choices; past Discord's 25 the option autocompletes instead."""
+
+
+class ChallengesCog(commands.Cog, name="Challenges"):
+    """Challenges, lobbies and their buttons."""
+
+    def __init__(self, service: MatchService, notices: ReplyFirst,
+                 tree: app_commands.CommandTree[Any]) -> None:
+        self.service = service
+        self.notices = notices
+        self.tree = tree
+        # discord.py has no context-menu decorator for cog methods: built here, added to
+        # the tree while the cog is loaded.
+        self.challenge_menu = app_commands.guild_only()(app_commands.ContextMenu(
+            name="Challenge to a game", callback=self.pick_game))
+
+    async def cog_load(self) -> None:
+        self.tree.add_command(self.challenge_menu)
+
+    async def cog_unload(self) -> None:
+        self.tree.remove_command(self.challenge_menu.name, type=self.challenge_menu.type)
+
+    # ------------------------------------------------------------------ autocomplete
+
+    async def game_autocomplete(self, interaction: Interaction,
+                                current: str) -> list[app_commands.Choice[str]]:
+        needle = current.lower()
+        return [c for c in GAME_MENU if needle in c.name.lower()][:25]
+
+    async def seat_autocomplete(self, interaction: Interaction,
+                                current: str) -> list[app_commands.Choice[int]]:
+        choice = find_choice(interaction.namespace.game or "")
+        if choice is None:
+            return []
+        v = rules.variant(choice.key)
+        seats = v.seat_count(**choice.options)
+        out = [app_commands.Choice(name=f"{v.seat_name(s, seats)}"
+                                        f"{' (moves first)' if s == 0 else ''}", value=s)
+               for s in range(seats)]
+        return [c for c in out if current.lower() in c.name.lower()][:25]
+
+    # ------------------------------------------------------------------ commands
+
+    @app_commands.command(name="challenge",
+                          description="Challenge someone (or anyone) to a game")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        game="The game and its options",
+        opponent="Who you challenge (leave empty for an open challenge anyone may join)",
+        opponent2="A second opponent (4-player games)",
+        opponent3="A third opponent (4-player games)",
+        days="Days per move (1-14; the server's default if empty)",
+        rated="Rated (counts for the leaderboard) or casual",
+        seat="The colour or seat you want (random if empty)")
+    @app_commands.autocomplete(seat=seat_autocomplete)
+    async def challenge(self, interaction: Interaction, game: str,
+                        opponent: discord.Member | None = None,
+                        opponent2: discord.Member | None = None,
+                        opponent3: discord.Member | None = None,
+                        days: app_commands.Range[int, 1, 14] | None = None,
+                        rated: bool = True, seat: int | None = None) -> None:
+        opponents = [o for o in (opponent, opponent2, opponent3) if o is not None]
+        await self.make_challenge(interaction, game, opponents, days, rated, seat)
+
+    if 0 < len(GAME_MENU) <= 25:
+        challenge = app_commands.choices(game=GAME_MENU)(challenge)
+    else:
+        challenge = app_commands.autocomplete(game=game_autocomplete)(challenge)
+
+    async def make_challenge(self, interaction: Interaction, game: str,
+                             opponents: Sequence[discord.Member], days: int | None,
+                             rated: bool, seat: int | None) -> None:
+        async with acknowledged(interaction):
+            where_id = guild_id(interaction)
+            choice = find_choice(game)
+            if choice is None:
+                names = ", ".join(c.label for c in game_choices())
+                raise errors.AdapterError(f"I don't know the game `{game}`. Choose one of: {names}.")
+            if any(o.bot for o in opponents):
+                raise errors.AdapterError("Bots can't play: challenge a person (or nobody, for an "
+                                          "open challenge).")
+            if any(o.id == interaction.user.id for o in opponents):
+                raise errors.AdapterError("You can't challenge yourself: pick someone else, or "
+                                          "leave the opponent empty for an open challenge.")
+            channel = await self._games_channel(interaction, where_id)
+            check_post(channel)
+            async with self.notices.after_reply():
+                m = await self.service.challenge(
+                    where_id, channel.id, interaction.user.id, choice.key,
+                    options=dict(choice.options), opponents=[o.id for o in opponents],
+                    days=days, rated=rated, seat=seat)
+                where = "" if channel.id == interaction.channel_id else f" in {channel.mention}"
+                await answer(interaction, f"Challenge posted{where} (match {m.id}).")
+
+    async def _games_channel(self, interaction: Interaction,
+                             where_id: int) -> discord.TextChannel:
+        settings = await self.service.get_guild_settings(where_id)
+        channel: object = interaction.channel
+        if settings.games_channel_id:
+            configured = interaction.client.get_channel(settings.games_channel_id)
+            if configured is not None:
+                channel = configured
+        if isinstance(channel, discord.Thread) and channel.parent is not None:
+            channel = channel.parent
+        if not isinstance(channel, discord.TextChannel):
+            raise errors.AdapterError("Challenges are posted in text channels: use this "
+                                      "command in one.")
+        return channel
+
+    async def pick_game(self, interaction: Interaction, member: discord.Member) -> None:
+        """The user context menu: pick a game from a menu, then the challenge is made."""
+        if member.bot or member.id == interaction.user.id:
+            await answer(interaction, "Pick another member: you can't challenge "
+                                      f"{'a bot' if member.bot else 'yourself'}.")
+            return
+        await interaction.response.send_message(
+            f"Which game do you want to play with {member.mention}?",
+            view=GamePicker(self, member), ephemeral=True)
+
+    # ------------------------------------------------------------------ buttons
+
+    @commands.Cog.listener()
+    async def on_match_button(self, interaction: Interaction, button: MatchButton) -> None:
+        """Accept, decline, join and cancel (the draw buttons are the Play cog's)."""
+        if button.action not in ("accept", "decline", "join", "cancel"):
+            return
+        async with acknowledged(interaction):
+            m = await clicked_match(self.service, interaction, button)
+            user = interaction.user.id
+            if button.action in ("accept", "join"):
+                check_post(match_place(interaction, m))
+            async with self.notices.after_reply():
+                if button.action == "accept":
+                    m = await self.service.accept(m.id, user)
+                    text = "Challenge accepted." if m.status.is_waiting is False else \
+                        "You're in; waiting for the other players."
+                elif button.action == "join":
+                    m = await self.service.join(m.id, user)
+                    text = "You joined." if m.status.is_waiting else \
+                        "You joined: the match begins."
+                elif button.action == "decline":
+                    await self.service.decline(m.id, user)
+                    text = "Challenge declined."
+                else:
+                    await self.service.cancel(m.id, user)
+                    text = "Challenge cancelled."
+                await answer(interaction, text)
+
+
+class GamePicker(discord.ui.View):
+    """The ephemeral game menu of the "Challenge to a game" context-menu command."""
+
+    def __init__(self, challenges: ChallengesCog, opponent: discord.Member) -> None:
+        super().__init__(timeout=600)
+        self.challenges = challenges
+        self.opponent = opponent
+        options = [discord.SelectOption(label=c.name, value=c.value)
+                   for c in GAME_MENU][:25]
+        select: discord.ui.Select[GamePicker] = discord.ui.Select(
+            placeholder="Choose a game", options=options or
+            [discord.SelectOption(label="No games installed", value="none")])
+        select.callback = self.picked  # type: ignore[method-assign,assignment]
+        self.select = select
+        self.add_item(select)
+
+    async def picked(self, interaction: Interaction) -> None:
+        await self.challenges.make_challenge(interaction, self.select.values[0],
+                                             [self.opponent], None, True, None)

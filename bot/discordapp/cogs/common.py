@@ -1,0 +1,125 @@
+"""What every cog does the same way: acknowledge first, answer, find the match meant,
+check that its board can be posted, answer autocomplete within a budget.
+
+Acknowledge first: every command and component defers (or answers) before it awaits
+storage or rendering, so a slow database never turns into "The application did not
+respond"; the answer follows within the interaction's 15 minutes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Awaitable
+from contextlib import asynccontextmanager
+from typing import Any, TypeVar
+
+import discord
+
+from bot.discordapp import errors
+from bot.discordapp.components import MatchButton
+from bot.discordapp.permissions import (
+    POSTING_PERMISSIONS,
+    THREAD_POSTING_PERMISSIONS,
+    missing_permissions,
+)
+from bot.service import MatchService, MatchView
+
+log = logging.getLogger("tablero.discord")
+
+Interaction = discord.Interaction[discord.Client]
+T = TypeVar("T")
+
+AUTOCOMPLETE_BUDGET = 2.0
+"""Seconds an autocomplete may take: Discord drops answers after 3 s."""
+
+
+def guild_id(interaction: Interaction) -> int:
+    if interaction.guild_id is None:
+        raise errors.AdapterError("Use this in a server channel, not in DMs.")
+    return interaction.guild_id
+
+
+async def acknowledge(interaction: Interaction, *, ephemeral: bool = True) -> None:
+    """Defer (the user sees "thinking…") before any await that may be slow."""
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+
+
+@asynccontextmanager
+async def acknowledged(interaction: Interaction, *,
+                       ephemeral: bool = True) -> AsyncIterator[None]:
+    """Acknowledge at once, then run the block; an error in it is answered to the person
+    acting as ``errors`` words it. Every command and match button runs in one."""
+    async with errors.replying(interaction):
+        await acknowledge(interaction, ephemeral=ephemeral)
+        yield
+
+
+async def answer(interaction: Interaction, text: str, **kwargs: Any) -> None:
+    """The ephemeral answer to the person acting."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True, **kwargs)
+    else:
+        await interaction.response.send_message(text, ephemeral=True, **kwargs)
+
+
+async def within_budget(work: Awaitable[list[T]], what: str) -> list[T]:
+    """Autocomplete choices from ``work``, or none when it fails or is too slow."""
+    try:
+        return await asyncio.wait_for(work, AUTOCOMPLETE_BUDGET)
+    except TimeoutError:
+        log.warning("%s autocomplete took over %.0f s; answered with no choices", what,
+                    AUTOCOMPLETE_BUDGET)
+    except Exception as exc:
+        if errors.user_message(exc) is None:
+            log.exception("%s autocomplete failed", what)
+    return []
+
+
+def check_post(channel: object) -> None:
+    """Raise MissingPermissions unless the bot can post boards in ``channel``."""
+    if not isinstance(channel, discord.TextChannel | discord.Thread):
+        return
+    me = channel.guild.me
+    need = THREAD_POSTING_PERMISSIONS if isinstance(channel, discord.Thread) \
+        else POSTING_PERMISSIONS
+    missing = missing_permissions(channel.permissions_for(me), need)
+    if missing:
+        raise errors.MissingPermissions(missing, channel.mention)
+
+
+def match_place(interaction: Interaction, m: MatchView) -> object:
+    """The match's thread, else its channel, from the cache (None if unknown)."""
+    return interaction.client.get_channel(m.thread_id or m.channel_id)
+
+
+async def resolve_match(service: MatchService, interaction: Interaction,
+                        match_id: int | None) -> MatchView:
+    """The match named by the option, else the match of this thread, else the user's
+    only active match in this server: read once, and handed on."""
+    if match_id is not None:
+        return await service.get_match(match_id)
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread):
+        found = await service.match_in_thread(channel.id)
+        if found is not None:
+            return found
+    active = await service.active_matches_of(guild_id(interaction), interaction.user.id)
+    if len(active) == 1:
+        return active[0]
+    if not active:
+        raise errors.NoMatchHere("You have no active match here. Start one with `/challenge`.")
+    raise errors.NoMatchHere(
+        "You have several matches: use this in the match's thread, or pick one in the "
+        "`match` option (`/games` lists them).")
+
+
+async def clicked_match(service: MatchService, interaction: Interaction,
+                        button: MatchButton) -> MatchView:
+    """The match a button acts on; a click on a button posted at another ply than the
+    match's is refused."""
+    m = await service.get_match(button.match_id)
+    if m.ply != button.ply:
+        raise errors.StaleButton()
+    return m

@@ -1,0 +1,192 @@
+"""Playing a match: ``/move`` (with autocomplete), ``/board``, ``/resign``, ``/draw``,
+``/setup``, ``/history``, the draw-offer buttons and the ``match`` option's autocomplete."""
+
+from __future__ import annotations
+
+import io
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import rules
+from bot.discordapp import embeds, errors, media
+from bot.discordapp.components import MatchButton
+from bot.discordapp.cogs.common import (
+    Interaction,
+    acknowledged,
+    answer,
+    check_post,
+    clicked_match,
+    match_place,
+    resolve_match,
+    within_budget,
+)
+from bot.discordapp.names import MemberNames
+from bot.discordapp.notices import ReplyFirst
+from bot.service import MatchService
+
+
+class PlayCog(commands.Cog, name="Play"):
+    """Moves and the commands about one match in play."""
+
+    def __init__(self, service: MatchService, notices: ReplyFirst, names: MemberNames) -> None:
+        self.service = service
+        self.notices = notices
+        self.names = names
+
+    # ------------------------------------------------------------------ autocomplete
+
+    async def match_autocomplete(self, interaction: Interaction,
+                                 current: str) -> list[app_commands.Choice[int]]:
+        return await within_budget(self._match_choices(interaction, current), "match")
+
+    async def _match_choices(self, interaction: Interaction,
+                             current: str) -> list[app_commands.Choice[int]]:
+        if interaction.guild_id is None:
+            return []
+        matches = await self.service.active_matches_of(interaction.guild_id,
+                                                       interaction.user.id)
+        out = []
+        for m in matches:
+            if m.is_over:
+                continue
+            others = [u for u in m.players() if u != interaction.user.id]
+            names = ", ".join(self.names(m.guild_id, u) or str(u) for u in others) or "open"
+            turn = " · your move" if interaction.user.id in m.to_move else ""
+            label = f"{m.id} · {m.game_name} vs {names}{turn}"
+            if current.strip() and current.strip().lower() not in label.lower():
+                continue
+            out.append(app_commands.Choice(name=label[:100], value=int(m.id)))
+        return out[:25]
+
+    async def move_autocomplete(self, interaction: Interaction,
+                                current: str) -> list[app_commands.Choice[str]]:
+        return await within_budget(self._move_choices(interaction, current), "move")
+
+    async def _move_choices(self, interaction: Interaction,
+                            current: str) -> list[app_commands.Choice[str]]:
+        match_id = interaction.namespace.match
+        m = await resolve_match(self.service, interaction,
+                                match_id if isinstance(match_id, int) else None)
+        suggestions = await self.service.suggest_moves(m.id, interaction.user.id, current)
+        return [app_commands.Choice(name=display[:100], value=canonical[:100])
+                for canonical, display in suggestions][:25]
+
+    # ------------------------------------------------------------------ commands
+
+    @app_commands.command(name="move", description="Play a move (start typing to see the "
+                                                   "legal ones)")
+    @app_commands.guild_only()
+    @app_commands.describe(move="Your move, e.g. h3-e3 or f3xd5", match="The match "
+                           "(not needed inside its thread)")
+    @app_commands.autocomplete(move=move_autocomplete, match=match_autocomplete)
+    async def move(self, interaction: Interaction, move: str, match: int | None = None) -> None:
+        async with acknowledged(interaction):
+            m = await resolve_match(self.service, interaction, match)
+            # The board goes to the match's thread or channel: refuse before moving when the
+            # bot could not post it there (the move would land unseen).
+            check_post(match_place(interaction, m))
+            async with self.notices.after_reply():
+                result = await self.service.move(m.id, interaction.user.id, move)
+                tail = " The match is over." if result.ended else ""
+                await answer(interaction, f"You played **{result.display}**.{tail}")
+
+    @app_commands.command(name="board", description="Show a match's board")
+    @app_commands.guild_only()
+    @app_commands.autocomplete(match=match_autocomplete)
+    async def board(self, interaction: Interaction, match: int | None = None) -> None:
+        async with acknowledged(interaction):
+            m = await resolve_match(self.service, interaction, match)
+            image = await self.service.board_image(m.id)
+            headline = embeds.played(self.names.label(m.guild_id, m.last_move_by)
+                                     if m.last_move_by else None,
+                                     m.last_move) if m.last_move else None
+            extra = {"file": embeds.board_file(image.png, image.alt)} if image is not None else {}
+            await interaction.followup.send(
+                embed=embeds.board_embed(m, headline=headline, image=image is not None),
+                ephemeral=True, **extra)
+
+    @app_commands.command(name="resign", description="Resign a match")
+    @app_commands.guild_only()
+    @app_commands.autocomplete(match=match_autocomplete)
+    async def resign(self, interaction: Interaction, match: int | None = None) -> None:
+        async with acknowledged(interaction):
+            m = await resolve_match(self.service, interaction, match)
+            async with self.notices.after_reply():
+                await self.service.resign(m.id, interaction.user.id)
+                await answer(interaction, "You resigned.")
+
+    @app_commands.command(name="draw", description="Offer, accept or decline a draw")
+    @app_commands.guild_only()
+    @app_commands.autocomplete(match=match_autocomplete)
+    async def draw(self, interaction: Interaction, action: Literal["offer", "accept", "decline"],
+                   match: int | None = None) -> None:
+        async with acknowledged(interaction):
+            m = await resolve_match(self.service, interaction, match)
+            user = interaction.user.id
+            async with self.notices.after_reply():
+                if action == "offer":
+                    await self.service.offer_draw(m.id, user)
+                    await answer(interaction, "Draw offered.")
+                elif action == "accept":
+                    await self.service.accept_draw(m.id, user)
+                    await answer(interaction, "You accepted the draw.")
+                else:
+                    await self.service.decline_draw(m.id, user)
+                    await answer(interaction, "You declined the draw.")
+
+    @app_commands.command(name="setup", description="Querni 'choose' setup: your 16 numbers "
+                                                    "in start-cell order")
+    @app_commands.guild_only()
+    @app_commands.describe(arrangement="16 numbers, e.g. 5 1 9 … 12 (cell order a1 b1 c1 "
+                                       "h1 i1 j1 a2 c2 …; see /rules querni)")
+    @app_commands.autocomplete(match=match_autocomplete)
+    async def setup(self, interaction: Interaction, arrangement: str,
+                    match: int | None = None) -> None:
+        async with acknowledged(interaction):
+            m = await resolve_match(self.service, interaction, match)
+            async with self.notices.after_reply():
+                try:
+                    await self.service.submit_setup(m.id, interaction.user.id, arrangement)
+                except rules.RulesError as exc:
+                    raise errors.AdapterError(
+                        f"{exc.message.rstrip('.')}. Write your numbers 1-16, each once, in "
+                        "start-cell order (`/rules querni` explains it).") from exc
+                await answer(interaction, "Arrangement submitted; it stays hidden from your "
+                                          "opponent until both have submitted.")
+
+    @app_commands.command(name="history", description="A match's moves, export file and replay")
+    @app_commands.guild_only()
+    @app_commands.autocomplete(match=match_autocomplete)
+    async def history(self, interaction: Interaction, match: int | None = None) -> None:
+        async with acknowledged(interaction):
+            m = await resolve_match(self.service, interaction, match)
+            h = await self.service.history(m.id)
+            files = [discord.File(io.BytesIO(h.export.encode()),
+                                  filename=f"match-{m.id}.{h.export_format}")]
+            gif = await media.replay_gif(self.service, m.id, self.names) if h.entries else None
+            if gif is not None:
+                files.append(discord.File(io.BytesIO(gif), filename=f"match-{m.id}.gif",
+                                          description=f"Replay of match {m.id}"))
+            await interaction.followup.send(embeds.history_text(h), files=files, ephemeral=True)
+
+    # ------------------------------------------------------------------ buttons
+
+    @commands.Cog.listener()
+    async def on_match_button(self, interaction: Interaction, button: MatchButton) -> None:
+        """The draw-offer buttons (the challenge buttons are the Challenges cog's)."""
+        if button.action not in ("drawyes", "drawno"):
+            return
+        async with acknowledged(interaction):
+            m = await clicked_match(self.service, interaction, button)
+            if m.draw_offer_by is None:
+                raise errors.StaleButton()
+            async with self.notices.after_reply():
+                if button.action == "drawyes":
+                    await self.service.accept_draw(m.id, interaction.user.id)
+                    await answer(interaction, "You accepted the draw.")
+                else:
+                    await self.service.decline_draw(m.id, interaction.user.id)
+                    await answer(interaction, "You declined the draw.")

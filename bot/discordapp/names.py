@@ -1,0 +1,34 @@
+"""What people are called on boards and in posts, from the client's caches.
+
+The bot has no member intent, so it also remembers the names of those who use its
+commands and buttons. It never fetches and never fails: an unknown person is "" (the
+board then shows the seat's colour) or his mention where a name must be shown.
+"""
+
+from __future__ import annotations
+
+import discord
+
+
+class MemberNames:
+    """The service's ``NameResolver`` over a client's caches and the names it has seen."""
+
+    def __init__(self, client: discord.Client) -> None:
+        self._client = client
+        self._seen: dict[int, str] = {}
+
+    def __call__(self, guild_id: int, user_id: int) -> str:
+        guild = self._client.get_guild(guild_id)
+        member = guild.get_member(user_id) if guild is not None else None
+        user = member or self._client.get_user(user_id)
+        if user is not None:
+            return user.display_name
+        return self._seen.get(user_id, "")
+
+    def learn(self, user: discord.abc.User) -> None:
+        """Remember ``user``'s display name (someone who just used a command)."""
+        self._seen[user.id] = user.display_name
+
+    def label(self, guild_id: int, user_id: int) -> str:
+        """A name to show ("alice played …"), his mention when nobody knows it."""
+        return self(guild_id, user_id) or f"<@{user_id}>"
