@@ -3,11 +3,12 @@ paths, the match service, SQLite on a temp file and board rendering.
 
 Each sample is one ``/move`` slash command as a user sends it. Two figures per sample:
 
-* response: from the interaction to the moment the bot's reply to the user has been sent
-  (the deferral, the move stored in SQLite, the board rendered and posted with its embed
-  and the mention of the next player, then the ephemeral confirmation);
-* settled: until SimCord has settled every piece of bot work the move caused (this adds
-  the replay GIF drawn in the background when a move ends a match).
+* response: from the interaction to the moment the bot's reply to the mover ("You played
+  …") has been sent (the deferral, the match found, the move stored in SQLite, then the
+  ephemeral confirmation; the board is drawn and posted after it);
+* settled: until SimCord has settled every piece of bot work the move caused (the board
+  rendered and posted with its embed and the mention of the next player, and the replay
+  GIF drawn in the background when a move ends a match).
  Xiangqi games between two members, random legal moves (seeded);
 a new match starts when one ends.
 
@@ -27,12 +28,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import discord
 import simcord
 
 from bot.boards import load_renderer
-from bot.discordapp import create_bot, handlers
+from bot.discordapp import create_bot
 from storage import open_repository
-from tests.discordapp.conftest import DiscordClock
+from tests.discordapp.conftest import DiscordClock, service_of
 
 
 def percentile(samples: list[float], q: float) -> float:
@@ -48,8 +50,9 @@ async def bench(moves: int, game: str, warmup: int, seed: int) -> None:
         repository = await open_repository(db)
         renderer = load_renderer()
         bot = create_bot(repository, DiscordClock(), renderer=renderer, database=db,
-                         sweep_seconds=3600, rng=random.Random(seed))
+                         sweep_seconds=3600, rng=random.Random(seed), shard_count=1)
         async with simcord.run(bot) as env:
+            service = service_of(bot)
             guild = env.create_guild("bench")
             channel = guild.create_text_channel("games")
             alice = guild.add_member(env.create_user("alice"))
@@ -59,31 +62,34 @@ async def bench(moves: int, game: str, warmup: int, seed: int) -> None:
             settled: list[float] = []
             matches = 0
             replied: list[float] = []
-            original_ack = handlers._ack
+            original_send = discord.Webhook.send
 
-            async def timed_ack(*args: object, **kwargs: object) -> None:
-                await original_ack(*args, **kwargs)  # type: ignore[arg-type]
-                replied.append(time.perf_counter())
+            async def timed_send(self: discord.Webhook, content: object = None,
+                                 **kwargs: object) -> object:
+                sent = await original_send(self, content, **kwargs)  # type: ignore[call-overload]
+                if isinstance(content, str) and content.startswith("You played"):
+                    replied.append(time.perf_counter())
+                return sent
 
-            handlers._ack = timed_ack  # type: ignore[assignment]
+            discord.Webhook.send = timed_send  # type: ignore[assignment,method-assign]
 
             async def new_match() -> tuple[int, object]:
                 nonlocal matches
                 await alice.slash(channel, "challenge", game=game, opponent=bob)
                 await bob.click(channel.last_message, label="Accept")
                 thread = channel.threads[-1]
-                view = await bot.service.match_in_thread(thread.id)
+                view = await service.match_in_thread(thread.id)
                 matches += 1
                 return view.id, thread
 
             match_id, thread = await new_match()
             total = warmup + moves
             while len(samples) < total:
-                view = await bot.service.get_match(match_id)
+                view = await service.get_match(match_id)
                 if view.is_over:
                     match_id, thread = await new_match()
                     continue
-                position, _ = await bot.service.position(match_id)
+                position, _ = await service.position(match_id)
                 v = position.variant
                 move = rng.choice(list(position.legal_moves()))
                 text = v.format_move(position, move)

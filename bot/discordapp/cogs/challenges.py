@@ -110,7 +110,8 @@ class ChallengesCog(commands.Cog, name="Challenges"):
             choice = find_choice(game)
             if choice is None:
                 names = ", ".join(c.label for c in game_choices())
-                raise errors.AdapterError(f"I don't know the game `{game}`. Choose one of: {names}.")
+                raise errors.AdapterError(
+                    f"I don't know the game `{game}`. Choose one of: {names}.")
             if any(o.bot for o in opponents):
                 raise errors.AdapterError("Bots can't play: challenge a person (or nobody, for an "
                                           "open challenge).")
@@ -194,7 +195,7 @@ class GamePicker(discord.ui.View):
         select: discord.ui.Select[GamePicker] = discord.ui.Select(
             placeholder="Choose a game", options=options or
             [discord.SelectOption(label="No games installed", value="none")])
-        select.callback = self.picked  # type: ignore[method-assign,assignment]
+        select.callback = self.picked  # type: ignore[method-assign]
         self.select = select
         self.add_item(select)
 

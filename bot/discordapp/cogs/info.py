@@ -84,14 +84,15 @@ class InfoCog(commands.Cog, name="Info"):
         async with acknowledged(interaction):
             key = game.removesuffix("-4")
             if key not in rules.VARIANTS:
-                raise errors.AdapterError(f"I don't know the game `{game}`; pick one from the list.")
+                raise errors.AdapterError(
+                    f"I don't know the game `{game}`; pick one from the list.")
             summary = media.rules_summary(key)
             # the 4-player ladder shows the 4-player start, the plain key the 2-player one
             picture = await media.start_picture(key, 4 if game.endswith("-4") else 2)
             e = discord.Embed(title=rules.variant(key).name, description=summary[:4000],
                               colour=embeds.COLOUR)
-            extra: dict[str, discord.File] = {}
+            file = discord.utils.MISSING
             if picture is not None:
                 e.set_image(url=f"attachment://{embeds.BOARD_FILE}")
-                extra["file"] = embeds.board_file(*picture)
-            await interaction.followup.send(embed=e, ephemeral=True, **extra)
+                file = embeds.board_file(*picture)
+            await interaction.followup.send(embed=e, ephemeral=True, file=file)

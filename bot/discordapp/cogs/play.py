@@ -12,7 +12,6 @@ from discord.ext import commands
 
 import rules
 from bot.discordapp import embeds, errors, media
-from bot.discordapp.components import MatchButton
 from bot.discordapp.cogs.common import (
     Interaction,
     acknowledged,
@@ -23,6 +22,7 @@ from bot.discordapp.cogs.common import (
     resolve_match,
     within_budget,
 )
+from bot.discordapp.components import MatchButton
 from bot.discordapp.names import MemberNames
 from bot.discordapp.notices import ReplyFirst
 from bot.service import MatchService
@@ -81,7 +81,8 @@ class PlayCog(commands.Cog, name="Play"):
     @app_commands.guild_only()
     @app_commands.describe(move="Your move, e.g. h3-e3 or f3xd5", match="The match "
                            "(not needed inside its thread)")
-    @app_commands.autocomplete(move=move_autocomplete, match=match_autocomplete)
+    @app_commands.autocomplete(move=move_autocomplete)
+    @app_commands.autocomplete(match=match_autocomplete)
     async def move(self, interaction: Interaction, move: str, match: int | None = None) -> None:
         async with acknowledged(interaction):
             m = await resolve_match(self.service, interaction, match)
@@ -103,10 +104,10 @@ class PlayCog(commands.Cog, name="Play"):
             headline = embeds.played(self.names.label(m.guild_id, m.last_move_by)
                                      if m.last_move_by else None,
                                      m.last_move) if m.last_move else None
-            extra = {"file": embeds.board_file(image.png, image.alt)} if image is not None else {}
             await interaction.followup.send(
                 embed=embeds.board_embed(m, headline=headline, image=image is not None),
-                ephemeral=True, **extra)
+                ephemeral=True, file=embeds.board_file(image.png, image.alt)
+                if image is not None else discord.utils.MISSING)
 
     @app_commands.command(name="resign", description="Resign a match")
     @app_commands.guild_only()
