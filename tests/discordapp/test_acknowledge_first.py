@@ -1,0 +1,142 @@
+"""Acknowledge first: with a database that takes 5 s per call, every command, button and
+autocomplete still answers Discord within its 3 s (issue 12), and the answer follows.
+
+The delay is SimCord's virtual time, as a stalled database would hold the bot's work; the
+interaction's 3 s window is virtual time too (SimCord refuses a late first response with
+Unknown interaction). The test also measures the wall clock until each acknowledgement.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+import simcord
+
+from tests.discordapp.conftest import World
+from tests.discordapp.helpers import reply, start_match
+
+DELAY = 5.0
+WINDOW = 3.0
+
+
+class SlowRepository:
+    """The real repository, every call waiting ``DELAY`` seconds first."""
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+        self.calls = 0
+
+    def __getattr__(self, name: str) -> Any:
+        found = getattr(self._inner, name)
+        if not asyncio.iscoroutinefunction(found):
+            return found
+
+        async def slowed(*args: Any, **kwargs: Any) -> Any:
+            self.calls += 1
+            await asyncio.sleep(DELAY)
+            return await found(*args, **kwargs)
+        return slowed
+
+
+async def acknowledged_in_time(w: World, act: Callable[[], Awaitable[
+        simcord.InteractionResult]]) -> simcord.InteractionResult:
+    """Run one interaction: acknowledged within the window, on the wall clock and before
+    any virtual time passed; then let the slow work finish and return the result."""
+    started = time.perf_counter()
+    virtual = w.env.now()
+    result = await act()
+    waited = time.perf_counter() - started
+    assert result.acknowledged, result
+    assert waited < WINDOW, f"acknowledged after {waited:.2f} s"
+    assert w.env.now() == virtual  # nothing waited on the database before answering
+    await w.env.advance_time(20 * DELAY)
+    return result
+
+
+async def test_every_interaction_is_acknowledged_before_a_slow_database(
+        world: World) -> None:
+    w = world
+    admins = w.guild.create_role("admins", permissions=discord.Permissions(manage_guild=True))
+    admin = w.guild.add_member(w.env.create_user("admin"), roles=[admins])
+    rated = [w.guild.add_member(w.env.create_user(f"p{i}")) for i in range(12)]
+    for a, b in zip(rated[::2], rated[1::2], strict=True):  # two pages of ladder
+        _, done = await start_match(w, a, b)
+        await b.slash(done, "resign")
+    match, thread = await start_match(w, w.alice, w.bob, seat=0)
+    await w.alice.slash(thread, "move", move="h3-e3")
+    await w.bob.slash(w.channel, "challenge", game="damas", opponent=w.carol)
+    challenge = w.channel.last_message
+    slow = SlowRepository(w.service.repository)
+    w.service.repository = slow
+
+    async def answered(act: Callable[[], Awaitable[simcord.InteractionResult]]) -> Any:
+        before = slow.calls
+        result = await acknowledged_in_time(w, act)
+        assert slow.calls > before  # the slow database was on its path
+        return reply(result)
+
+    moved = await answered(lambda: w.bob.slash(thread, "move", move="h8-e8"))
+    assert moved.content == "You played **h8-e8 (C8.5)**."
+    assert thread.last_message.content.startswith("bob played **h8-e8")
+    assert (await answered(lambda: w.carol.slash(thread, "board"))).embeds
+    assert (await answered(lambda: w.alice.slash(w.channel, "games"))).embeds
+    assert "1. h3-e3" in (await answered(lambda: w.alice.slash(thread, "history"))).content
+    assert (await answered(lambda: w.alice.slash(w.channel, "stats"))).embeds
+    rules = await acknowledged_in_time(w, lambda: w.alice.slash(w.channel, "rules",
+                                                                game="xiangqi"))
+    assert reply(rules).embeds
+    assert "setup phase" in (await answered(
+        lambda: w.alice.slash(thread, "setup", arrangement="1 2 3"))).content
+    assert "mentioned" in (await answered(
+        lambda: w.dave.slash(w.channel, "notify", mode="mention"))).content
+    assert "5 days" in (await answered(
+        lambda: admin.slash(w.channel, "settings", days=5))).content
+    assert "Challenge posted" in (await answered(
+        lambda: w.dave.slash(w.channel, "challenge", game="xiangqi", opponent=w.alice))
+    ).content
+    assert "accepted" in (await answered(
+        lambda: w.carol.click(challenge, label="Accept"))).content
+    picker = await acknowledged_in_time(
+        w, lambda: w.alice.context_menu(w.channel, "Challenge to a game", w.carol))
+    assert picker.response is not None
+    assert "Challenge posted" in (await answered(
+        lambda: w.alice.select(picker.response, ["damas"]))).content
+    assert "Draw offered" in (await answered(
+        lambda: w.alice.slash(thread, "draw", action="offer"))).content
+    offer = thread.last_message
+    assert "declined" in (await answered(
+        lambda: w.bob.click(offer, label="Decline draw"))).content
+    board = await acknowledged_in_time(
+        w, lambda: w.alice.slash(w.channel, "leaderboard", game="xiangqi"))
+    assert board.response is not None and board.response.embeds
+    page = await acknowledged_in_time(
+        w, lambda: w.alice.click(board.response, label="Next ▶"))
+    assert page.response is not None
+    assert "Page 2 of 2" in page.response.embeds[0].footer.text
+    assert "resigned" in (await answered(lambda: w.alice.slash(thread, "resign"))).content
+    assert (await w.service.get_match(match.id)).is_over
+
+
+async def test_autocomplete_answers_within_its_budget(world: World) -> None:
+    w = world
+    _, thread = await start_match(w, w.alice, w.bob, seat=0)
+    w.service.repository = SlowRepository(w.service.repository)
+
+    def answers() -> int:
+        return sum(1 for r in w.env.http_requests if r.path.endswith("/callback")
+                   and isinstance(r.json, dict) and r.json.get("type") == 8)
+
+    for option in ("move", "match"):
+        before = answers()
+        started, virtual = time.perf_counter(), w.env.now()
+        assert await w.alice.autocomplete(thread, "move", option, "") == []
+        assert answers() == before + 1, f"{option} autocomplete unanswered"
+        # Answered when the 2 s budget ran out, inside Discord's 3 s: on SimCord's clock
+        # (which follows the wall clock while the bot waits on timers) and on the wall's.
+        assert (w.env.now() - virtual).total_seconds() < WINDOW
+        assert time.perf_counter() - started < WINDOW
+        await w.env.advance_time(20 * DELAY)
