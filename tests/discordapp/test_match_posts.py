@@ -1,6 +1,6 @@
-"""The adapter over the service's newer calls: rating changes in the result post, "alice
-played ... — @bob, your move", names in the board's alt text, moves copied with their
-note, replays from ``service.record`` and clearing the games channel."""
+"""What a match posts: rating changes in the result post, "alice played ... — @bob, your
+move", names in the board's alt text, moves copied with their note, replays of a game a
+player left, and clearing the games channel."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Discord texts a demanding player checked: results in words, places instead of "draw"
-for a 4-player ranking, and why a player is out."""
+"""Result and notice texts: results in words, places instead of "draw" for a 4-player
+ranking, why a player is out, and a draw offer lapsing."""
 
 from __future__ import annotations
 
