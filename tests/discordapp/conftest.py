@@ -7,7 +7,7 @@ virtualizes, so ``env.advance_time`` moves deadlines and the sweep loop together
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -20,6 +20,7 @@ from bot.boards import load_renderer
 from bot.discordapp import TableroBot, create_bot
 from bot.discordapp.cogs import DeadlinesCog, PlayCog
 from bot.service import MatchService
+from tests.discordapp.wire_contract import violations
 
 SWEEP_SECONDS = 3600.0
 SHARDS = 2
@@ -95,6 +96,18 @@ async def repository(tmp_path: Path) -> AsyncIterator[Any]:
 def simcord_bot(tmp_path: Path, repository: Any) -> TableroBot:
     """The bot SimCord's ``simcord_env`` fixture runs (pytest plugin of simcord)."""
     return make_bot(tmp_path, repository)
+
+
+@pytest.fixture(autouse=True)
+def wire_contract(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After every test that ran the bot, each request it sent keeps Discord's limits."""
+    if "simcord_env" not in request.fixturenames:
+        yield
+        return
+    env: simcord.Env = request.getfixturevalue("simcord_env")
+    yield
+    broken = [v for r in env.http_requests for v in violations(r.method, r.path, r.json)]
+    assert not broken, "requests Discord would refuse:\n" + "\n".join(broken)
 
 
 @pytest.fixture

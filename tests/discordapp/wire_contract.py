@@ -1,0 +1,141 @@
+"""Discord's documented limits, checked on every request the bot sends in a SimCord test.
+
+The conftest runs :func:`violations` over ``env.http_requests`` after each test that ran a
+bot: a request Discord would refuse (or cut) fails the suite. The 3 s window of a first
+response and the 15 minutes of follow-ups are SimCord's own checks (a late one is refused
+with Unknown interaction, which fails the test as a bot error). File sizes are not in the
+request log; the number of attachments is.
+
+>>> violations("POST", "/channels/1/messages", {"content": "x" * 2001})
+['POST /channels/1/messages: content has 2001 characters (limit 2000)']
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+COMMAND_NAME = re.compile(r"^[-_\w\u0900-\u097F\u0E00-\u0E7F]{1,32}$")
+MESSAGE_PATHS = (
+    re.compile(r"^/channels/\d+/messages(/\d+)?$"),
+    re.compile(r"^/webhooks/\d+/[^/]+(/messages/(@original|\d+))?$"),
+)
+CALLBACK = re.compile(r"^/interactions/\d+/[^/]+/callback$")
+THREAD = re.compile(r"^/channels/\d+(/messages/\d+)?/threads$")
+COMMANDS = re.compile(r"^/applications/\d+(/guilds/\d+)?/commands$")
+
+
+def _limit(where: str, what: str, size: int, limit: int) -> list[str]:
+    return [f"{where}: {what} has {size} characters (limit {limit})"] if size > limit else []
+
+
+def _count(where: str, what: str, count: int, limit: int) -> list[str]:
+    return [f"{where}: {count} {what} (limit {limit})"] if count > limit else []
+
+
+def _embed(where: str, e: dict[str, Any]) -> tuple[list[str], int]:
+    out: list[str] = []
+    title, text = e.get("title") or "", e.get("description") or ""
+    footer = (e.get("footer") or {}).get("text") or ""
+    author = (e.get("author") or {}).get("name") or ""
+    fields = e.get("fields") or []
+    out += _limit(where, "embed title", len(title), 256)
+    out += _limit(where, "embed description", len(text), 4096)
+    out += _limit(where, "embed footer", len(footer), 2048)
+    out += _limit(where, "embed author", len(author), 256)
+    out += _count(where, "embed fields", len(fields), 25)
+    total = len(title) + len(text) + len(footer) + len(author)
+    for f in fields:
+        out += _limit(where, "field name", len(f.get("name") or ""), 256)
+        out += _limit(where, "field value", len(f.get("value") or ""), 1024)
+        total += len(f.get("name") or "") + len(f.get("value") or "")
+    return out, total
+
+
+def _components(where: str, rows: list[dict[str, Any]]) -> list[str]:
+    out = _count(where, "action rows", len(rows), 5)
+    for row in rows:
+        items = row.get("components") or []
+        out += _count(where, "components in a row", len(items), 5)
+        for item in items:
+            out += _limit(where, "custom_id", len(item.get("custom_id") or ""), 100)
+            out += _limit(where, "button label", len(item.get("label") or ""), 80)
+            options = item.get("options") or []
+            out += _count(where, "select options", len(options), 25)
+            for o in options:
+                out += _limit(where, "option label", len(o.get("label") or ""), 100)
+                out += _limit(where, "option value", len(o.get("value") or ""), 100)
+    return out
+
+
+def _message(where: str, data: dict[str, Any]) -> list[str]:
+    out = _limit(where, "content", len(data.get("content") or ""), 2000)
+    embeds = data.get("embeds") or []
+    out += _count(where, "embeds", len(embeds), 10)
+    total = 0
+    for e in embeds:
+        found, size = _embed(where, e)
+        out += found
+        total += size
+    out += _limit(where, "embeds in all", total, 6000)
+    out += _components(where, data.get("components") or [])
+    attachments = data.get("attachments") or []
+    out += _count(where, "attachments", len(attachments), 10)
+    for a in attachments:
+        out += _limit(where, "attachment description", len(a.get("description") or ""), 1024)
+    return out
+
+
+def _choices(where: str, choices: list[dict[str, Any]]) -> list[str]:
+    out = _count(where, "choices", len(choices), 25)
+    for c in choices:
+        name = c.get("name") or ""
+        if not 1 <= len(name) <= 100:
+            out.append(f"{where}: choice name {name!r} is not 1-100 characters")
+        if isinstance(c.get("value"), str):
+            out += _limit(where, "choice value", len(c["value"]), 100)
+    return out
+
+
+def _command(where: str, command: dict[str, Any]) -> list[str]:
+    name = command.get("name") or ""
+    out: list[str] = []
+    if command.get("type", 1) == 1:
+        if not COMMAND_NAME.match(name) or name != name.lower():
+            out.append(f"{where}: command name {name!r} is not a valid slash command name")
+        if not 1 <= len(command.get("description") or "") <= 100:
+            out.append(f"{where}: /{name} description is not 1-100 characters")
+    elif not 1 <= len(name) <= 32:
+        out.append(f"{where}: context menu name {name!r} is not 1-32 characters")
+    options = command.get("options") or []
+    out += _count(where, f"options on /{name}", len(options), 25)
+    for o in options:
+        if not COMMAND_NAME.match(o.get("name") or "") or o["name"] != o["name"].lower():
+            out.append(f"{where}: option name {o.get('name')!r} of /{name} is not valid")
+        if not 1 <= len(o.get("description") or "") <= 100:
+            out.append(f"{where}: option {o.get('name')} of /{name}: description is not "
+                       "1-100 characters")
+        out += _choices(f"{where} /{name} {o.get('name')}", o.get("choices") or [])
+    return out
+
+
+def violations(method: str, path: str, body: Any) -> list[str]:
+    """Every documented limit the request breaks (none: an empty list)."""
+    where = f"{method} {path}"
+    if not isinstance(body, dict | list):
+        return []
+    if method in ("POST", "PATCH") and isinstance(body, dict) and any(
+            p.match(path) for p in MESSAGE_PATHS):
+        return _message(where, body)
+    if method == "POST" and CALLBACK.match(path) and isinstance(body, dict):
+        data = body.get("data") or {}
+        if body.get("type") == 8:
+            return _choices(where, data.get("choices") or [])
+        return _message(where, data)
+    if method == "POST" and THREAD.match(path) and isinstance(body, dict):
+        name = body.get("name") or ""
+        return [] if 1 <= len(name) <= 100 else [f"{where}: thread name {name!r} is not "
+                                                 "1-100 characters"]
+    if method == "PUT" and COMMANDS.match(path) and isinstance(body, list):
+        return [v for c in body for v in _command(where, c)]
+    return []
