@@ -44,11 +44,8 @@ def console_main(settings: Settings, db: Path | None = None, boards: Path | None
 
 
 def discord_main(settings: Settings) -> int:
-    """>>> HOOK for the Discord adapter (issue 8, branch ``discord``) <<<
-
-    ``tablero run`` with a token imports the adapter lazily (``bot.discordapp.cli.run``)
-    and hands it the token, the database path and the sweep period.
-    """
+    """``tablero run`` with a token: the Discord adapter, imported lazily
+    (``bot.discordapp.cli.run``), with the token, the database path and the sweep period."""
     try:
         cli = importlib.import_module("bot.discordapp.cli")
     except ImportError as e:
