@@ -14,9 +14,11 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
+import pytest
 import simcord
 
-from tests.discordapp.conftest import World
+from bot.discordapp import TableroBot
+from tests.discordapp.conftest import World, make_bot
 from tests.discordapp.helpers import reply, start_match
 
 DELAY = 5.0
@@ -24,10 +26,12 @@ WINDOW = 3.0
 
 
 class SlowRepository:
-    """The real repository, every call waiting ``DELAY`` seconds first."""
+    """The real repository, every call waiting ``delay`` seconds first (0 until the test
+    has set the scene)."""
 
     def __init__(self, inner: Any) -> None:
         self._inner = inner
+        self.delay = 0.0
         self.calls = 0
 
     def __getattr__(self, name: str) -> Any:
@@ -36,10 +40,22 @@ class SlowRepository:
             return found
 
         async def slowed(*args: Any, **kwargs: Any) -> Any:
-            self.calls += 1
-            await asyncio.sleep(DELAY)
+            if self.delay:
+                self.calls += 1
+                await asyncio.sleep(self.delay)
             return await found(*args, **kwargs)
         return slowed
+
+
+@pytest.fixture
+def slow(repository: Any) -> SlowRepository:
+    return SlowRepository(repository)
+
+
+@pytest.fixture
+def simcord_bot(tmp_path: Any, slow: SlowRepository) -> TableroBot:
+    """The bot over the slowed repository, from its start."""
+    return make_bot(tmp_path, slow)
 
 
 async def acknowledged_in_time(w: World, act: Callable[[], Awaitable[
@@ -58,7 +74,7 @@ async def acknowledged_in_time(w: World, act: Callable[[], Awaitable[
 
 
 async def test_every_interaction_is_acknowledged_before_a_slow_database(
-        world: World) -> None:
+        world: World, slow: SlowRepository) -> None:
     w = world
     admins = w.guild.create_role("admins", permissions=discord.Permissions(manage_guild=True))
     admin = w.guild.add_member(w.env.create_user("admin"), roles=[admins])
@@ -70,8 +86,7 @@ async def test_every_interaction_is_acknowledged_before_a_slow_database(
     await w.alice.slash(thread, "move", move="h3-e3")
     await w.bob.slash(w.channel, "challenge", game="damas", opponent=w.carol)
     challenge = w.channel.last_message
-    slow = SlowRepository(w.service.repository)
-    w.service.repository = slow
+    slow.delay = DELAY
 
     async def answered(act: Callable[[], Awaitable[simcord.InteractionResult]]) -> Any:
         before = slow.calls
@@ -121,10 +136,11 @@ async def test_every_interaction_is_acknowledged_before_a_slow_database(
     assert (await w.service.get_match(match.id)).is_over
 
 
-async def test_autocomplete_answers_within_its_budget(world: World) -> None:
+async def test_autocomplete_answers_within_its_budget(world: World,
+                                                     slow: SlowRepository) -> None:
     w = world
     _, thread = await start_match(w, w.alice, w.bob, seat=0)
-    w.service.repository = SlowRepository(w.service.repository)
+    slow.delay = DELAY
 
     def answers() -> int:
         return sum(1 for r in w.env.http_requests if r.path.endswith("/callback")
