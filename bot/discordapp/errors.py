@@ -1,5 +1,8 @@
 """Turning errors into the ephemeral message a person sees: the one place where that is
-decided, for commands (the command tree's ``on_error``) and components (``replying``).
+decided. ``replying`` answers what a command or component body raises (the cogs run every
+body in it); the command tree's ``on_error`` answers what fails before a body runs
+(checks, options). Refusals are answered inside the body because discord.py hands every
+error that escapes a command to ``on_error``, where it counts as a failure of the bot.
 
 Typed service errors and rules errors carry a message written for people; the adapter adds
 what to do next. Anything else is a bug: the user gets a short apology, the log gets the
