@@ -27,10 +27,10 @@ def create_bot(repository: Any, clock: Any, *, renderer: Any = None,
     """A ready-to-start bot over ``repository`` (any ``bot.service.Repository``)."""
     if sync_state is None and database is not None:
         sync_state = default_sync_state(database)
-    bot = TableroBot(None, sync_state=sync_state, auto_sync=auto_sync,
+    bot = TableroBot(None, renderer=renderer, sync_state=sync_state, auto_sync=auto_sync,
                      sweep_seconds=sweep_seconds)
     bot.service = MatchService(repository, bot.notifier, clock, renderer=renderer, rng=rng,
-                               names=bot.display_name)
+                               names=bot.display_name, rooms=bot.notifier)
     return bot
 
 

@@ -18,6 +18,7 @@ from discord.ext import tasks
 from bot.discordapp import errors
 from bot.discordapp.components import LeaderboardButton, MatchButton
 from bot.discordapp.sync import SyncState, sync_commands
+from bot.service.ports import BoardRenderer
 
 log = logging.getLogger("tablero.discord")
 
@@ -58,7 +59,8 @@ class TableroTree(app_commands.CommandTree["TableroBot"]):
 class TableroBot(discord.Client):
     """Tablero on Discord. ``service`` is the match service; ``handlers`` answers commands."""
 
-    def __init__(self, service: Any, *, sync_state: SyncState | None = None,
+    def __init__(self, service: Any, *, renderer: BoardRenderer | None = None,
+                 sync_state: SyncState | None = None,
                  auto_sync: bool = True, sweep_seconds: float = 60.0,
                  background: bool = True, **options: Any) -> None:
         super().__init__(
@@ -74,7 +76,7 @@ class TableroBot(discord.Client):
         self.service = service
         self.tree = TableroTree(self)
         self.handlers = Handlers(self)
-        self.notifier = DiscordNotifier(self)
+        self.notifier = DiscordNotifier(self, renderer=renderer, names=self.display_name)
         self.sync_state = sync_state
         self.auto_sync = auto_sync
         self.sweep_seconds = sweep_seconds
@@ -108,6 +110,7 @@ class TableroBot(discord.Client):
 
     async def close(self) -> None:
         self._sweep.cancel()
+        await self.notifier.drain()
         await super().close()
 
     async def _before_sweep(self) -> None:

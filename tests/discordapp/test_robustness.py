@@ -99,7 +99,7 @@ async def test_a_board_that_cannot_be_drawn_still_gets_its_turn_message(world: W
         def render(self, *args: object, **kwargs: object) -> bytes:
             raise ValueError("no pen")
 
-    w.service.renderer = Broken()
+    w.bot.notifier.renderer = Broken()  # the notifier draws the boards it posts
     await w.alice.slash(thread, "move", move="h3-e3")
     last = thread.last_message
     assert last.content.startswith(f"alice played **h3-e3 (C2.5)** — {w.bob.mention}")
