@@ -19,6 +19,7 @@ from stdin (a prompt on a terminal, a script otherwise); the console exits 0 at 
 from __future__ import annotations
 
 import asyncio
+import random
 import shlex
 import sys
 import zlib
@@ -45,11 +46,16 @@ from bot.service import (
     MovePlayedFor,
     MoveResult,
     PlayerOut,
+    Repository,
     ServiceError,
     SetupSubmitted,
     SystemClock,
     TurnStarted,
+    texts,
 )
+from bot.service.boards import draw_board
+from bot.service.views import BoardState
+from locales.results import result_sentence
 
 CONSOLE_GUILD = 1
 CONSOLE_CHANNEL = 1
@@ -93,23 +99,16 @@ class ShiftedClock:
         return self.base.now() + self.offset
 
 
-class Console:
-    """Reads command lines and prints replies; also the service's notifier."""
+class ConsolePrinter:
+    """The console's output and the service's ``Notifier`` and ``NameResolver``: prints
+    replies and what Discord would post, names users, and remembers each user's current
+    match. Built first: the service is built over it, then the ``Console`` over both."""
 
-    def __init__(self, out: TextIO, *, boards_dir: Path | None = None,
-                 renderer: BoardRenderer | None = None,
-                 clock: ShiftedClock | None = None) -> None:
+    def __init__(self, out: TextIO) -> None:
         self.out = out
-        self.boards_dir = boards_dir
-        self.renderer = renderer
-        self.clock = clock or ShiftedClock()
-        self.service: MatchService | None = None
         self.names: dict[int, str] = {}
-        self.current_user: int | None = None
         self.current_match: dict[int, int] = {}
         self.declining: int | None = None  # who is declining now (a lobby says "declined")
-
-    # ------------------------------------------------------------------ output
 
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
@@ -160,13 +159,10 @@ class Console:
         r = m.result
         if r is None:
             return m.status.value
-        if not r.winners and len(r.ranking) > 1:
-            # A ranking without a single winner (4 players): say the places, not "draw".
-            places = "; ".join(f"{i + 1}. {self.names_of(g)}" for i, g in enumerate(r.ranking))
-            return f"no single winner: {places} ({r.reason_text})"
-        if not r.winners:
-            return f"draw ({r.reason_text})" if r.ranking else r.reason_text
-        return f"{self.names_of(r.winners)} won ({r.reason_text})"
+        # A ranking without a single winner (4 players) says the places, not "draw".
+        places = "; ".join(f"{i + 1}. {self.names_of(g)}" for i, g in enumerate(r.ranking))
+        return result_sentence("console", r.kind, reason=r.reason,
+                               winners=self.names_of(r.winners), places=places)
 
     async def notify(self, event: Event) -> None:
         """The console's Notifier: print what Discord would post."""
@@ -232,23 +228,55 @@ class Console:
         for uid in m.to_move:
             self.current_match[uid] = m.id
 
+
+class Console:
+    """Reads command lines, runs them against the service and prints the replies through
+    the printer (which the service notifies)."""
+
+    def __init__(self, service: MatchService, printer: ConsolePrinter, *,
+                 clock: ShiftedClock, boards_dir: Path | None = None,
+                 renderer: BoardRenderer | None = None) -> None:
+        self.service = service
+        self.printer = printer
+        self.clock = clock
+        self.boards_dir = boards_dir
+        self.renderer = renderer
+        self.current_user: int | None = None
+        self.out = printer.out
+        self.names = printer.names
+        self.current_match = printer.current_match
+        self.say = printer.say
+        self.name = printer.name
+        self.names_of = printer.names_of
+        self.describe = printer.describe
+        self.result_text = printer.result_text
+
     # ------------------------------------------------------------------ boards
 
-    async def show_board(self, match_id: int) -> None:
-        assert self.service is not None
-        m = await self.service.get_match(match_id)
+    async def show_board(self, match_id: int, played: MoveResult | None = None) -> None:
+        """The board as text, its description and (with ``--boards``) a PNG; after a move,
+        from what the move returned (no read, the position drawn once)."""
+        if played is not None and played.board is not None:
+            m, board = played.match, played.board
+        else:
+            m = await self.service.get_match(match_id)
+            board = None
         if m.status.is_waiting:
             self.say(f"#{m.id} has not started yet: {self.describe(m)}")
             return
         if m.position_text.startswith("setup"):
             self.say(f"#{m.id}: the board appears once both arrangements are in")
             return
-        position, marks = await self.service.position(match_id)
-        self.say(text_board(position, marks))
-        self.say(self.service.describe(m, position))
-        if self.boards_dir is not None and self.service.renderer is not None:
+        if board is None:
+            position, marks = await self.service.position(match_id)
+            board = BoardState(position, marks)
+        self.say(text_board(board.position, board.last_marks))
+        self.say(self.service.describe(m, board.position))
+        if self.boards_dir is not None and self.renderer is not None:
             viewer = m.seat_of(self.current_user) if self.current_user else None
-            image = await self.service.board_image(match_id, perspective=viewer)
+            image = await asyncio.to_thread(
+                draw_board, self.renderer, m, board,
+                texts.seat_names(m, self.printer.seat_name), viewer)
             if image is not None:
                 self.boards_dir.mkdir(parents=True, exist_ok=True)
                 path = self.boards_dir / f"match{m.id}-ply{m.ply}.png"
@@ -264,7 +292,6 @@ class Console:
 
     async def pick_match(self, args: list[str]) -> int:
         """The match named by a ``#N`` argument (removed from ``args``), else the current."""
-        assert self.service is not None
         for a in list(args):
             if a.startswith("#") and a[1:].isdigit():
                 args.remove(a)
@@ -304,7 +331,7 @@ class Console:
             command = COMMANDS.get(head.lstrip("/"))
             if command is None:
                 raise ServiceError(f"unknown command {head!r}; /help lists them")
-            if command is not Console.cmd_sweep and self.service is not None:
+            if command is not Console.cmd_sweep:
                 # Like the bot's periodic sweep: deadlines that passed act before anything
                 # else (one indexed query when nothing is due).
                 await self.service.sweep()
@@ -341,7 +368,6 @@ class Console:
             self.say(f"{key:18} {v.name}{'  ' + opts if opts else ''}")
 
     async def cmd_challenge(self, args: list[str], line: str) -> None:
-        assert self.service is not None
         uid = self.user()
         opponents: list[int] = []
         game: str | None = None
@@ -389,7 +415,6 @@ class Console:
         return None
 
     async def cmd_accept(self, args: list[str], line: str) -> None:
-        assert self.service is not None
         await self._take_seat(args, self.service.accept, "accepted")
 
     async def _take_seat(self, args: list[str],
@@ -406,7 +431,6 @@ class Console:
 
     async def _pick_waiting(self, args: list[str]) -> int:
         """For /accept and /join: a #N, else the newest challenge naming or open to me."""
-        assert self.service is not None
         for a in list(args):
             if a.startswith("#") and a[1:].isdigit():
                 args.remove(a)
@@ -424,26 +448,22 @@ class Console:
         raise ServiceError("there is no challenge waiting for you (see /games, /open)")
 
     async def cmd_join(self, args: list[str], line: str) -> None:
-        assert self.service is not None
         await self._take_seat(args, self.service.join, "joined")
 
     async def cmd_decline(self, args: list[str], line: str) -> None:
-        assert self.service is not None
         match_id = await self._pick_waiting(args)
-        self.declining = self.user()
+        self.printer.declining = self.user()
         try:
             m = await self.service.decline(match_id, self.user())
         finally:
-            self.declining = None
+            self.printer.declining = None
         self.say(f"declined: {self.describe(m)}")
 
     async def cmd_cancel(self, args: list[str], line: str) -> None:
-        assert self.service is not None
         m = await self.service.cancel(await self.pick_match(args), self.user())
         self.say(f"cancelled: {self.describe(m)}")
 
     async def cmd_move(self, args: list[str], line: str) -> None:
-        assert self.service is not None
         uid = self.user()
         match_id = await self.pick_match(args)
         if not args:
@@ -451,10 +471,9 @@ class Console:
         result: MoveResult = await self.service.move(match_id, uid, " ".join(args))
         self.current_match[uid] = match_id
         self.say(f"played {result.display}")
-        await self.show_board(match_id)
+        await self.show_board(match_id, result)
 
     async def cmd_setup(self, args: list[str], line: str) -> None:
-        assert self.service is not None
         uid = self.user()
         match_id = await self.pick_match(args)
         result = await self.service.submit_setup(match_id, uid, " ".join(args))
@@ -464,7 +483,6 @@ class Console:
             await self.show_board(match_id)
 
     async def cmd_moves(self, args: list[str], line: str) -> None:
-        assert self.service is not None
         uid = self.user()
         match_id = await self.pick_match(args)
         prefix = " ".join(args)
@@ -476,7 +494,6 @@ class Console:
 
     async def _why_no_moves(self, match_id: int, uid: int, prefix: str) -> str:
         """Why ``/moves`` lists nothing, and what to do instead."""
-        assert self.service is not None
         m = await self.service.get_match(match_id)
         if m.broken:
             return f"match #{m.id} is broken: {m.broken}"
@@ -500,7 +517,6 @@ class Console:
         await self.show_board(await self.pick_match(args))
 
     async def cmd_games(self, args: list[str], line: str) -> None:
-        assert self.service is not None
         uid = self.user()
         games = await self.service.games_of(CONSOLE_GUILD, uid)
         if not games:
@@ -510,17 +526,14 @@ class Console:
             self.say(f"{mark} {self.describe(g)}")
 
     async def cmd_open(self, args: list[str], line: str) -> None:
-        assert self.service is not None
         found = await self.service.open_challenges(CONSOLE_GUILD)
         self.say("\n".join(self.describe(g) for g in found) or "no open challenges")
 
     async def cmd_resign(self, args: list[str], line: str) -> None:
-        assert self.service is not None
         m = await self.service.resign(await self.pick_match(args), self.user())
         self.say(f"resigned: {self.describe(m)}")
 
     async def cmd_draw(self, args: list[str], line: str) -> None:
-        assert self.service is not None
         uid = self.user()
         match_id = await self.pick_match(args)
         what = args[0].lower() if args else "offer"
@@ -535,7 +548,6 @@ class Console:
             self.say("you agreed; the draw needs every other player still in to agree too")
 
     async def cmd_leaderboard(self, args: list[str], line: str) -> None:
-        assert self.service is not None
         if not args:
             raise ServiceError("which game? /leaderboard xiangqi")
         page = int(args[1]) if len(args) > 1 and args[1].isdigit() and len(args[1]) < 6 else 1
@@ -560,7 +572,6 @@ class Console:
                 if any(v.seat_count(**options) == 4 for options in v.option_sets())}
 
     async def cmd_stats(self, args: list[str], line: str) -> None:
-        assert self.service is not None
         uid = user_id(args[0]) if args else self.user()
         if args:
             self.names.setdefault(uid, args[0].lstrip("@"))
@@ -571,13 +582,11 @@ class Console:
             self.say(f"  {key}: rank {e.rank}, {e.ordinal:.1f}")
 
     async def cmd_history(self, args: list[str], line: str) -> None:
-        assert self.service is not None
         h = await self.service.history(await self.pick_match(args))
         self.say(f"{self.describe(h.match)} ({h.export_format} export):")
         self.say(h.export.rstrip())
 
     async def cmd_settings(self, args: list[str], line: str) -> None:
-        assert self.service is not None
         values: dict[str, str] = dict(a.lower().partition(":")[::2] for a in args)
         unknown = set(values) - {"days", "reminders", "threads"}
         if unknown:
@@ -597,12 +606,10 @@ class Console:
                  f"{'on' if s.reminders else 'off'}, threads {'on' if s.use_threads else 'off'}")
 
     async def cmd_notify(self, args: list[str], line: str) -> None:
-        assert self.service is not None
         prefs = await self.service.update_user_prefs(self.user(), args[0] if args else "")
         self.say(f"notifications: {prefs.notify}")
 
     async def cmd_sweep(self, args: list[str], line: str) -> None:
-        assert self.service is not None
         if args:
             text = args[0].lstrip("+").rstrip("d")
             try:
@@ -634,19 +641,16 @@ async def run_console(db_path: str | Path, *, boards_dir: Path | None = None,
                       clock: ShiftedClock | None = None, renderer: BoardRenderer | None = None,
                       seed: int | None = None) -> int:
     """Open the database, wire the service and run the console until end of input."""
-    import random
-
     from storage import SqliteRepository
 
     stdin = stdin if stdin is not None else sys.stdin
     stdout = stdout if stdout is not None else sys.stdout
     if renderer is None and boards_dir is not None:
         renderer = load_renderer()
-    console = Console(stdout, boards_dir=boards_dir, renderer=renderer, clock=clock)
     repo = await SqliteRepository.open(db_path)
     try:
-        console.service = MatchService(repo, console, console.clock, renderer=renderer,
-                                       rng=random.Random(seed), names=console.seat_name)
+        console = open_console(repo, stdout, clock=clock, renderer=renderer,
+                               rng=random.Random(seed), boards_dir=boards_dir)
         for match_id, problem in await console.service.verify_all():
             console.say(f"! match #{match_id} is broken: {problem}")
         await console.service.sweep()  # catch up on deadlines that passed while closed
@@ -656,3 +660,15 @@ async def run_console(db_path: str | Path, *, boards_dir: Path | None = None,
         return await console.run(stdin, prompt=interactive)
     finally:
         await repo.close()
+
+
+def open_console(repository: Repository, out: TextIO, *, clock: ShiftedClock | None = None,
+                 renderer: BoardRenderer | None = None, rng: random.Random | None = None,
+                 boards_dir: Path | None = None) -> Console:
+    """Wire a console over ``repository`` in one direction: the printer (the service's
+    notifier and name resolver), then the service, then the console over both."""
+    clock = clock or ShiftedClock()
+    printer = ConsolePrinter(out)
+    service = MatchService(repository, printer, clock, renderer=renderer, rng=rng,
+                           names=printer.seat_name)
+    return Console(service, printer, clock=clock, boards_dir=boards_dir, renderer=renderer)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from locales.results import result_kind, result_sentence
 from render.style import spec_for
 from rules import MoveMarks, Position
 from rules.core import REASONS as _RULES_REASONS
-from rules.core import reason_text
 from rules.notation import point_name
 
 MAX_ALT = 1000  # Discord allows 1024 characters of attachment description
@@ -31,17 +31,12 @@ def status(position: Position, names: Sequence[str] | None = None) -> str:
     ``'Black wins by checkmate'``, ``'Draw by repetition'``."""
     outcome = position.outcome()
     if outcome is not None:
-        reason = reason_text(outcome.reason)
-        if outcome.is_draw and len(outcome.ranking) > 1:
-            # A ranking without a single winner (4 players) is not a draw: say who is first.
-            first = " and ".join(seat_label(position, s, names) for s in sorted(outcome.ranking[0]))
-            return f"No single winner, first: {first}: {reason}"
-        if outcome.is_draw:
-            return f"Draw: {reason}" if reason else "Draw"
-        winners = sorted(outcome.winners)
-        who = " and ".join(seat_label(position, s, names) for s in winners)
-        verb = "win" if len(winners) > 1 else "wins"
-        return f"{who} {verb}: {reason}" if reason else f"{who} {verb}"
+        def label(seats: frozenset[int]) -> str:
+            return " and ".join(seat_label(position, s, names) for s in sorted(seats))
+        return result_sentence(
+            "board", result_kind(outcome.winners, outcome.ranking), reason=outcome.reason,
+            winners=label(outcome.winners), winner_count=len(outcome.winners),
+            first=label(outcome.ranking[0]) if outcome.ranking else "")
     movers = sorted(position.to_move)
     if position.in_setup:
         return "Setup: " + " and ".join(seat_label(position, s, names) for s in movers) + \

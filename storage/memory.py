@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from bot.service.errors import Conflict
+from bot.service.ratings import apply_ratings
 from bot.service.records import (
     MatchRecord,
     MatchStatus,
@@ -19,23 +20,6 @@ from bot.service.records import (
     RecordEntry,
 )
 from bot.service.views import GuildSettings, UserPrefs
-
-
-def apply_ratings(change: RatingChange,
-                  current: dict[int, RatingRecord | None]) -> list[RatingRecord]:
-    """The rating rows after ``change`` (shared by both repositories)."""
-    new = change.rate({u: (r.mu, r.sigma) if r is not None else None
-                       for u, r in current.items()})
-    rows = []
-    for user, outcome in change.results.items():
-        old = current.get(user)
-        mu, sigma = new[user]
-        base = old or RatingRecord(change.guild_id, change.ladder, user, mu, sigma)
-        rows.append(dataclasses.replace(
-            base, mu=mu, sigma=sigma,
-            wins=base.wins + (outcome == "win"), losses=base.losses + (outcome == "loss"),
-            draws=base.draws + (outcome == "draw")))
-    return rows
 
 
 class MemoryRepository:
@@ -57,8 +41,17 @@ class MemoryRepository:
         self._entries[stored.id] = []
         return stored
 
+    def _with_prefs(self, rec: MatchRecord) -> MatchRecord:
+        """``rec`` with each participant's notification choice (read with the match, as
+        the SQLite repository does in the same statement)."""
+        seats = tuple(dataclasses.replace(s, notify=self._prefs[s.user_id].notify)
+                      if s.user_id in self._prefs else
+                      dataclasses.replace(s, notify="mention") for s in rec.seats)
+        return rec if seats == rec.seats else dataclasses.replace(rec, seats=seats)
+
     async def load_match(self, match_id: int) -> MatchRecord | None:
-        return self._matches.get(match_id)
+        found = self._matches.get(match_id)
+        return self._with_prefs(found) if found is not None else None
 
     async def load_entries(self, match_id: int, *, start: int = 0,
                            stop: int | None = None) -> list[RecordEntry]:
@@ -90,12 +83,12 @@ class MemoryRepository:
 
     async def match_in_thread(self, thread_id: int) -> MatchRecord | None:
         found = [m for m in self._matches.values() if m.thread_id == thread_id]
-        return max(found, key=lambda m: m.id) if found else None
+        return self._with_prefs(max(found, key=lambda m: m.id)) if found else None
 
     async def matches_of(self, user_id: int, guild_id: int | None = None,
                          statuses: Sequence[MatchStatus] = ()) -> list[MatchRecord]:
         return sorted(
-            (m for m in self._matches.values()
+            (self._with_prefs(m) for m in self._matches.values()
              if (guild_id is None or m.guild_id == guild_id)
              and (not statuses or m.status in statuses)
              and any(s.user_id == user_id for s in m.seats)),
@@ -103,14 +96,14 @@ class MemoryRepository:
 
     async def open_challenges(self, guild_id: int) -> list[MatchRecord]:
         return sorted(
-            (m for m in self._matches.values()
+            (self._with_prefs(m) for m in self._matches.values()
              if m.guild_id == guild_id and m.status.is_waiting
              and len(m.seats) < m.seat_count),
             key=lambda m: -m.id)
 
     async def due_matches(self, now: datetime) -> list[MatchRecord]:
         return sorted(
-            (m for m in self._matches.values()
+            (self._with_prefs(m) for m in self._matches.values()
              if m.status is MatchStatus.ACTIVE and (
                  (m.deadline is not None and m.deadline <= now)
                  or (m.remind_at is not None and m.remind_at <= now))),
@@ -137,7 +130,7 @@ class MemoryRepository:
                     remind_at=None if m.remind_at is None else m.remind_at + gap,
                     version=m.version + 1)
                 self._matches[match_id] = m
-                out.append(m)
+                out.append(self._with_prefs(m))
         self._heartbeat = now
         return out
 

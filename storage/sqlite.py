@@ -28,6 +28,7 @@ from typing import Any
 import aiosqlite
 
 from bot.service.errors import Conflict
+from bot.service.ratings import apply_ratings
 from bot.service.records import (
     DrawOffer,
     MatchRecord,
@@ -39,7 +40,6 @@ from bot.service.records import (
     SeatRecord,
 )
 from bot.service.views import GuildSettings, UserPrefs
-from storage.memory import apply_ratings
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: the first schema
@@ -146,7 +146,10 @@ _MATCH_COLUMNS = (
     "seat_count, status, challenger_id, seats, seat_pref, seating, ply, position_text, "
     "to_move, last_move, days_per_move, rated, deadline, remind_at, draw_offer, result, "
     "broken, created_at, updated_at, last_move_by")
-_SELECT_MATCH = f"SELECT id, version, {_MATCH_COLUMNS} FROM matches"
+# Each participant's notification choice comes with the match, in the same statement.
+_PREFS = ("(SELECT json_group_object(p.user_id, p.notify) FROM seats AS s JOIN user_prefs "
+          "AS p ON p.user_id = s.user_id WHERE s.match_id = matches.id) AS prefs")
+_SELECT_MATCH = f"SELECT id, version, {_MATCH_COLUMNS}, {_PREFS} FROM matches"
 _PLY_MAX = 2**63 - 1  # "no upper bound" for a ply range
 
 
@@ -181,7 +184,8 @@ def _match_of(row: Sequence[Any]) -> MatchRecord:
     (id_, version, guild_id, channel_id, thread_id, game, ladder, rules_version, options,
      start_text, seat_count, status, challenger_id, seats, seat_pref, seating, ply,
      position_text, to_move, last_move, days, rated, deadline, remind_at, offer, result,
-     broken, created_at, updated_at, last_move_by) = row
+     broken, created_at, updated_at, last_move_by, prefs) = row
+    notify = {int(u): n for u, n in json.loads(prefs).items()} if prefs else {}
     offer_d = json.loads(offer) if offer else None
     result_d = json.loads(result) if result else None
     created = _dt(created_at)
@@ -192,8 +196,8 @@ def _match_of(row: Sequence[Any]) -> MatchRecord:
         ladder=ladder, rules_version=rules_version, options=json.loads(options),
         start_text=start_text, seat_count=seat_count, status=MatchStatus(status),
         challenger_id=challenger_id,
-        seats=tuple(SeatRecord(u, s, t, bool(a), bool(o)) for u, s, t, a, o in
-                    json.loads(seats)),
+        seats=tuple(SeatRecord(u, s, t, bool(a), bool(o), notify.get(u, "mention"))
+                    for u, s, t, a, o in json.loads(seats)),
         seat_pref=seat_pref, seating=seating, ply=ply, position_text=position_text,
         to_move=tuple(int(s) for s in to_move.split(",") if s), last_move=last_move,
         days_per_move=days, rated=bool(rated), deadline=_dt(deadline),

@@ -14,7 +14,14 @@ from pathlib import Path
 from discord.ext import commands
 
 from bot.discordapp.client import TableroBot, default_sync_state
-from bot.discordapp.cogs import ChallengesCog, DeadlinesCog, InfoCog, PlayCog, SettingsCog
+from bot.discordapp.cogs import (
+    ChallengesCog,
+    DeadlinesCog,
+    DeliveriesCog,
+    InfoCog,
+    PlayCog,
+    SettingsCog,
+)
 from bot.discordapp.notices import ReplyFirst
 from bot.discordapp.notifier import DiscordNotifier
 from bot.discordapp.sync import SyncState
@@ -31,12 +38,12 @@ def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer 
     if sync_state is None and database is not None:
         sync_state = default_sync_state(database)
     bot = TableroBot(sync_state=sync_state, auto_sync=auto_sync, shard_count=shard_count)
-    notifier = DiscordNotifier(bot, bot.names)
+    notifier = DiscordNotifier(bot, renderer=renderer, names=bot.names)
     notices = ReplyFirst(notifier)
     service = MatchService(repository, notices, clock, renderer=renderer, rng=rng,
-                           names=bot.names)
-    notifier.service = service  # until the events carry what the notifier posts
+                           names=bot.names, rooms=notifier)
     cogs: list[commands.Cog] = [
+        DeliveriesCog(notifier.drain),
         ChallengesCog(service, notices, bot.tree),
         PlayCog(service, notices, bot.names),
         InfoCog(service),

@@ -16,6 +16,7 @@ from bot.service.views import (
     RatingUpdate,
     ResultView,
 )
+from locales.results import ResultKind, result_sentence
 
 COLOUR = discord.Colour(0x2E7D5B)
 BOARD_FILE = "board.png"
@@ -126,15 +127,14 @@ def challenge_text(m: MatchView, by: int, to: Sequence[int]) -> str:
 
 
 def result_text(m: MatchView, result: ResultView | None, reason: str) -> str:
-    if result is None:
-        return f"Match {m.id} ({m.game_name}) ended: {reason}."
-    if not result.winners and len(result.ranking) > 1:
-        places = "; ".join(f"{i + 1}. {mentions(g)}" for i, g in enumerate(result.ranking))
-        return (f"Match {m.id} ({m.game_name}) ended with no single winner — "
-                f"{places} ({result.reason_text}).")
-    if not result.winners:
-        return f"Match {m.id} ({m.game_name}) is a **draw** ({result.reason_text})."
-    return f"{mentions(result.winners)} won match {m.id} ({m.game_name}) — {result.reason_text}."
+    """The post announcing how the match ended (``locales.results``: one place for it)."""
+    if result is None:  # aborted or broken: the event's reason key is all there is
+        return result_sentence("post", ResultKind.ABORTED, reason=reason, reason_is_text=True,
+                               match=m.id, game=m.game_name)
+    places = "; ".join(f"{i + 1}. {mentions(g)}" for i, g in enumerate(result.ranking))
+    return result_sentence("post", result.kind, reason=result.reason,
+                           winners=mentions(result.winners), places=places, match=m.id,
+                           game=m.game_name)
 
 
 def games_embed(user_id: int, matches: Sequence[MatchView]) -> discord.Embed:

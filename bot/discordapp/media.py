@@ -12,6 +12,7 @@ from typing import Any
 
 import rules
 from bot.service import MatchService, NameResolver
+from bot.service.views import GameRecord
 
 log = logging.getLogger("tablero.discord")
 
@@ -100,11 +101,24 @@ async def replay_gif(service: MatchService, match_id: int,
                      name_of: NameResolver | None = None) -> bytes | None:
     """An animated replay of the match's record (``service.record``), players named by
     ``name_of(guild_id, user_id)``; None without a renderer."""
+    if _render_module() is None:
+        return None
+    try:
+        record = await service.record(match_id)
+    except Exception:
+        log.exception("could not read the record of match %s", match_id)
+        return None
+    return await replay_gif_of(record, name_of)
+
+
+async def replay_gif_of(record: GameRecord,
+                        name_of: NameResolver | None = None) -> bytes | None:
+    """An animated replay of a replayed record (``GameRecord``), players named by
+    ``name_of(guild_id, user_id)``; None without a renderer."""
     render = _render_module()
     if render is None or not hasattr(render, "replay_gif"):
         return None
     try:
-        record = await service.record(match_id)
         names: list[str] = []
         if name_of is not None:
             names = [(name_of(record.match.guild_id, s.user_id) if s.user_id else "")
@@ -123,5 +137,5 @@ async def replay_gif(service: MatchService, match_id: int,
                                              record.start, frames,
                                              names=names or None))
     except Exception:
-        log.exception("could not draw the replay of match %s", match_id)
+        log.exception("could not draw the replay of match %s", record.match.id)
         return None

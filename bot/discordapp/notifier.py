@@ -2,6 +2,15 @@
 thread (or channel), so mentions always notify (Discord does not notify mentions added by
 an edit). Users who chose DM notifications get a direct message instead of a ping.
 
+It never calls the service: an event carries everything needed to tell people about it
+(the match, the board to draw, each participant's /notify choice, the record for a
+replay), and the notifier is built before the service (``create_bot``: the Discord
+client, then this notifier, then the service). Deliveries run in order, each after the
+previous one, off the caller's path: the service hands the event over and returns, so
+the player's own reply goes out before the board is drawn and posted.
+
+It is also the service's ``MatchRooms``: when a match starts it opens the match's thread.
+
 Failures are logged and swallowed here (the change is already stored); the command that
 caused the event checks the bot's permissions beforehand so the user learns what is missing.
 """
@@ -11,16 +20,19 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from typing import Any
 
 import discord
 
 from bot.discordapp import embeds, media
 from bot.discordapp.components import match_buttons
-from bot.service import MatchService, NameResolver
 from bot.service import events as ev
-from bot.service.views import MatchView, RatingUpdate
+from bot.service import texts
+from bot.service.boards import draw_board
+from bot.service.ports import BoardRenderer, NameResolver
+from bot.service.states import StoredRecord
+from bot.service.views import BoardState, MatchView, RatingUpdate, ResultView
 
 log = logging.getLogger("tablero.discord")
 
@@ -28,23 +40,24 @@ Messageable = discord.TextChannel | discord.Thread
 
 
 class DiscordNotifier:
-    """Posts service events to Discord."""
+    """Posts service events to Discord through ``client``; draws boards with
+    ``renderer`` and names players with ``names`` (the client's caches)."""
 
-    def __init__(self, bot: discord.Client, names: NameResolver) -> None:
-        self.bot = bot
+    def __init__(self, client: discord.Client, *, renderer: BoardRenderer | None = None,
+                 names: NameResolver | None = None) -> None:
+        self.client = client
+        self.renderer = renderer
         self.names = names
-        # What it still reads back (preferences, settings, board images), until the
-        # events carry it; create_bot binds it right after building the service.
-        self.service: MatchService
         self._tasks: set[asyncio.Task[None]] = set()
+        self._last: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ plumbing
 
     async def channel(self, channel_id: int) -> Messageable | None:
-        found = self.bot.get_channel(channel_id)
+        found = self.client.get_channel(channel_id)
         if found is None:
             try:
-                found = await self.bot.fetch_channel(channel_id)
+                found = await self.client.fetch_channel(channel_id)
             except discord.HTTPException:
                 log.warning("channel %s is gone or hidden from me", channel_id)
                 return None
@@ -58,13 +71,11 @@ class DiscordNotifier:
                 return found
         return await self.channel(m.channel_id)
 
-    async def split_by_preference(self, users: Sequence[int]) -> tuple[list[int], list[int]]:
-        """(users to mention, users to DM)."""
-        ping: list[int] = []
-        dm: list[int] = []
-        for u in users:
-            prefs = await self.service.get_user_prefs(u)
-            (dm if prefs.notify == "dm" else ping).append(u)
+    @staticmethod
+    def split_by_preference(m: MatchView, users: Sequence[int]) -> tuple[list[int], list[int]]:
+        """(users to mention, users to DM), by the choices that came with the match."""
+        ping = [u for u in users if not m.prefers_dm(u)]
+        dm = [u for u in users if m.prefers_dm(u)]
         return ping, dm
 
     async def post(self, m: MatchView, content: str, *, ping: Sequence[int] = (),
@@ -87,35 +98,31 @@ class DiscordNotifier:
 
     async def direct(self, user_id: int, text: str) -> None:
         try:
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
             await user.send(text[:2000])
         except discord.HTTPException:
             log.info("could not DM user %s (DMs closed?)", user_id)
 
-    async def ensure_thread(self, m: MatchView) -> MatchView:
-        """Open the match's thread when it starts (if the server allows threads and the bot
-        may create them); otherwise the match stays in its channel."""
-        if m.thread_id:
-            return m
-        settings = await self.service.get_guild_settings(m.guild_id)
-        if not settings.use_threads:
-            return m
+    async def open_room(self, m: MatchView) -> int | None:
+        """The service's ``MatchRooms``: open the thread of a match that has just started
+        (the service asks only when the server uses threads), or None when the bot may not
+        create one there: the match then stays in its channel."""
         channel = await self.channel(m.channel_id)
         if not isinstance(channel, discord.TextChannel):
-            return m
+            return None
         perms = channel.permissions_for(channel.guild.me)
         if not (perms.create_public_threads and perms.send_messages_in_threads
                 and perms.send_messages):
             log.info("no thread permissions in #%s; match %s stays in the channel",
                      channel.name, m.id)
-            return m
+            return None
         names = {}
         for u in m.players():
             member = channel.guild.get_member(u)
-            user = member or self.bot.get_user(u)
+            user = member or self.client.get_user(u)
             if user is None:
                 try:
-                    user = await self.bot.fetch_user(u)
+                    user = await self.client.fetch_user(u)
                 except discord.HTTPException:
                     user = None
             names[u] = user.display_name if user else str(u)
@@ -128,19 +135,20 @@ class DiscordNotifier:
             thread = await starter.create_thread(name=name, auto_archive_duration=10080)
         except discord.HTTPException:
             log.warning("could not create a thread for match %s; using the channel", m.id)
-            return m
-        attached: MatchView = await self.service.attach_thread(m.id, thread.id)
-        return attached
+            return None
+        return thread.id
 
-    async def board_attachment(self, m: MatchView) -> discord.File | None:
-        """The board PNG with its alt text, or None (no renderer, or drawing failed: the
-        message goes out without a picture rather than not at all)."""
+    async def board_attachment(self, m: MatchView, board: BoardState | None
+                               ) -> discord.File | None:
+        """The board PNG with its alt text, or None (no renderer, no board, or drawing
+        failed: the message goes out without a picture rather than not at all)."""
+        if self.renderer is None or board is None:
+            return None
         try:
-            image = await self.service.board_image(m.id)
+            image = await asyncio.to_thread(draw_board, self.renderer, m, board,
+                                            texts.seat_names(m, self.names))
         except Exception:
             log.exception("could not draw the board of match %s", m.id)
-            return None
-        if image is None:
             return None
         return embeds.board_file(image.png, image.alt)
 
@@ -149,9 +157,10 @@ class DiscordNotifier:
         just moved is not pinged), his mention if the caches do not know him."""
         if user_id is None:
             return None
-        return self.names(m.guild_id, user_id) or embeds.mention(user_id)
+        known = self.names(m.guild_id, user_id) if self.names is not None else ""
+        return known or embeds.mention(user_id)
 
-    def background(self, work: Any, what: str) -> None:
+    def background(self, work: Awaitable[None], what: str) -> None:
         """Run slow, optional work (a replay GIF) after the reply; failures are logged."""
         async def guarded() -> None:
             try:
@@ -162,14 +171,30 @@ class DiscordNotifier:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    async def drain(self) -> None:
+        """Wait until every delivery handed over so far (and its background work) is done."""
+        while self._tasks:
+            await asyncio.wait(set(self._tasks))
+
     # ------------------------------------------------------------------ events
 
     async def notify(self, event: ev.Event) -> None:
-        try:
-            await self._dispatch(event)
-        except Exception:
-            log.exception("could not post %s for match %s", type(event).__name__,
-                          getattr(getattr(event, "match", None), "id", "?"))
+        """Hand ``event`` over: it is delivered after the ones before it, off the
+        caller's path."""
+        previous = self._last
+
+        async def deliver() -> None:
+            if previous is not None and not previous.done():
+                await asyncio.wait({previous})
+            try:
+                await self._dispatch(event)
+            except Exception:
+                log.exception("could not post %s for match %s", type(event).__name__,
+                              event.match.id)
+        task = asyncio.get_running_loop().create_task(deliver())
+        self._last = task
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def _dispatch(self, event: ev.Event) -> None:
         m = event.match
@@ -185,9 +210,9 @@ class DiscordNotifier:
                                f"{m.game_name} challenge (match {m.id}).")
         elif isinstance(event, ev.TurnStarted):
             await self.turn(m, event.users, event.last_move, event.by,
-                            lapsed=event.draw_lapsed_by)
+                            lapsed=event.draw_lapsed_by, board=event.board)
         elif isinstance(event, ev.DeadlineReminder):
-            ping, dm = await self.split_by_preference(event.users)
+            ping, dm = self.split_by_preference(m, event.users)
             text = (f"⏰ {embeds.mentions(event.users)}: it's your move in {m.game_name} "
                     f"(match {m.id}); time runs out {embeds.relative(m.deadline)}.")
             await self.post(m, text, ping=ping, dm=dm)
@@ -198,7 +223,7 @@ class DiscordNotifier:
             await self.post(m, f"⏭ {embeds.mention(event.user_id)} {event.what}.")
         elif isinstance(event, ev.DrawOffered):
             others = [u for u in m.players() if u != event.by]
-            ping, dm = await self.split_by_preference(others)
+            ping, dm = self.split_by_preference(m, others)
             await self.post(
                 m, f"{embeds.mentions(others)}: {embeds.mention(event.by)} offers a draw. "
                    "It lapses when the next move is played.",
@@ -211,23 +236,23 @@ class DiscordNotifier:
             await self.post(m, f"{embeds.mention(event.user_id)} submitted an arrangement "
                                f"(kept hidden until both have).{rest}")
         elif isinstance(event, ev.MatchEnded):
-            await self.ended(m, event.result, event.reason, event.ratings, event.left_by)
+            await self.ended(m, event.result, event.reason, event.ratings, event.left_by,
+                             board=event.board, record=event.record)
 
     async def challenge(self, m: MatchView, by: int, to: Sequence[int]) -> None:
         actions = ["accept", "decline"] if to else []
         if not to or m.seat_count > len(to) + 1:
             actions.append("join")
         actions.append("cancel")
-        ping, dm = await self.split_by_preference(to)
+        ping, dm = self.split_by_preference(m, to)
         await self.post(m, embeds.challenge_text(m, by, to), ping=ping, dm=dm,
                         view=match_buttons(m.id, m.ply, actions))
 
     async def turn(self, m: MatchView, users: Sequence[int], last_move: str | None,
-                   by: int | None = None, *, lapsed: int | None = None) -> None:
-        if m.ply == 0 and last_move is None:
-            m = await self.ensure_thread(m)
-        board = await self.board_attachment(m)
-        ping, dm = await self.split_by_preference(users)
+                   by: int | None = None, *, lapsed: int | None = None,
+                   board: BoardState | None = None) -> None:
+        picture = await self.board_attachment(m, board)
+        ping, dm = self.split_by_preference(m, users)
         if last_move is None:
             headline = f"The match begins. {embeds.mentions(users)}: your move."
             played = ""
@@ -238,14 +263,16 @@ class DiscordNotifier:
                    f"({embeds.relative(m.deadline)}).") if users else played.rstrip(" —")
         if lapsed is not None:
             content += f" ({embeds.mention(lapsed)}'s draw offer lapsed with this move.)"
-        extra: dict[str, Any] = {"file": board} if board is not None else {}
+        extra: dict[str, Any] = {"file": picture} if picture is not None else {}
         await self.post(m, content, ping=ping, dm=dm,
                         dm_note=f"Your move in {m.game_name} (match {m.id}).",
                         embed=embeds.board_embed(m, headline=headline,
-                                                 image=board is not None), **extra)
+                                                 image=picture is not None), **extra)
 
-    async def ended(self, m: MatchView, result: Any, reason: str,
-                    ratings: Sequence[RatingUpdate] = (), left_by: int | None = None) -> None:
+    async def ended(self, m: MatchView, result: ResultView | None, reason: str,
+                    ratings: Sequence[RatingUpdate] = (), left_by: int | None = None, *,
+                    board: BoardState | None = None,
+                    record: StoredRecord | None = None) -> None:
         text = embeds.result_text(m, result, reason)
         if left_by is not None and reason.endswith("-ranked"):
             # the leaver may lead on captures and win (RULES §2.4): say who left first
@@ -255,20 +282,21 @@ class DiscordNotifier:
             text += "\nRatings:\n" + "\n".join(embeds.rating_line(r) for r in ratings)
         extra: dict[str, Any] = {}
         if m.ply > 0 and m.status.value != "broken":
-            board = await self.board_attachment(m)
+            picture = await self.board_attachment(m, board)
             extra["embed"] = embeds.board_embed(
                 m, headline=embeds.played(self.name(m, m.last_move_by), m.last_move)
-                if m.last_move else None, image=board is not None)
-            if board is not None:
-                extra["file"] = board
-        ping, dm = await self.split_by_preference(m.players())
+                if m.last_move else None, image=picture is not None)
+            if picture is not None:
+                extra["file"] = picture
+        ping, dm = self.split_by_preference(m, m.players())
         await self.post(m, text, ping=ping, dm=dm, **extra)
-        if m.ply > 0:
+        if m.ply > 0 and record is not None:
             # The replay takes a while to draw: it follows the result, off the reply path.
-            self.background(self.post_replay(m), f"replay of match {m.id}")
+            self.background(self.post_replay(m, record), f"replay of match {m.id}")
 
-    async def post_replay(self, m: MatchView) -> None:
-        gif = await media.replay_gif(self.service, m.id, self.names)
+    async def post_replay(self, m: MatchView, record: StoredRecord) -> None:
+        game_record = await asyncio.to_thread(record.game_record)
+        gif = await media.replay_gif_of(game_record, self.names)
         if gif is None:
             return
         await self.post(m, f"Replay of match {m.id}:", file=discord.File(

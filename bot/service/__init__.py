@@ -6,8 +6,13 @@ Protocols it talks through and the adapters (console, Discord) wire implementati
 Files (``MatchService`` in ``service.py`` is put together from one mixin per group of
 use-cases; look for a change in the file named for its use-case):
 
-* ``core.py`` - ``ServiceCore``: the shared machinery (position cache, replays,
-  compare-and-set saves and retries, views, ratings updates, names of seats)
+* ``core.py`` - ``ServiceCore``: declares what the use-case files may use (the ports and
+  the collaborators below, built in ``__init__``) and a few one-line shared steps
+* collaborators: ``matches.py`` (load, compare-and-set save and retry, the view of a
+  record), ``states.py`` (positions cached by ``(match, ply)``, replays), ``ratings.py``
+  (openskill, the rating change of a result and its report, the win/draw/loss counting
+  both repositories apply), ``texts.py`` (names, descriptions, board lines; the result
+  sentence itself is ``locales.results``), ``boards.py`` (drawing a board from a view)
 * ``challenges.py`` - challenge, accept/join, decline, cancel, seating, attach_thread
 * ``play.py`` - move, submit_setup, suggest_moves, a move copied with its note
 * ``endings.py`` - resign, offer/accept/decline draws
@@ -21,14 +26,21 @@ use-cases; look for a change in the file named for its use-case):
 Construction::
 
     service = MatchService(repository, notifier, clock, renderer=None, rng=None,
-                           names=None)
+                           names=None, rooms=None)
+
+Built in one direction: the ports first (repository, notifier, renderer, rooms), then the
+service over them, then the adapter over the service. The service calls down into its
+ports; a port never calls the service back.
 
 ``repository``: ``storage.SqliteRepository`` / ``storage.MemoryRepository`` (Protocol
 ``Repository``); ``notifier``: anything with ``async notify(event)`` (``Notifier``);
 ``clock``: ``now() -> aware datetime`` (``Clock``, ``SystemClock``); ``renderer``:
 ``render(position, last_move=, perspective=, names=) -> DrawnBoard`` (``.png`` and
 ``.alt_text``; ``BoardRenderer``, optional); ``names``: ``(guild_id, user_id) -> display
-name`` (``NameResolver``, optional; board images name the players with it).
+name`` (``NameResolver``, optional; board images and messages from queries name the
+players with it; a move never asks for names); ``rooms``: ``async open_room(match) ->
+thread id | None`` (``MatchRooms``, optional: where a match that has just started is
+played; the service stores the id before announcing the start).
 
 API (all ``async``; ids are plain ints; errors are ``ServiceError`` subclasses with a
 ``.message`` for people, and ``rules.RulesError`` passes through with its ``.message``):
@@ -105,6 +117,14 @@ and his rank afterwards).
 Clocks never run while Tablero is away (``clocks.py``): adapters call ``resume`` at start
 and before every sweep; after a gap longer than a grace period every active deadline and
 reminder moves later by the gap and each match gets one ``ClocksExtended``.
+
+Events carry what telling people needs, so a notifier never reads again nor calls the
+service: ``TurnStarted.board`` / ``MatchEnded.board`` (``BoardState``: the position
+object and the last move's marks; draw it with ``bot.service.boards.draw_board``),
+``MatchView.notify_by_dm`` (each participant's /notify choice, read with the seats) and
+``MatchEnded.record`` (the stored record, replayed on demand for a replay GIF). One
+/move is at most 2 repository reads, 1 write and 1 render (tests/service/
+test_return_path.py counts them).
 """
 
 from bot.service.errors import (
@@ -139,6 +159,7 @@ from bot.service.ports import (
     BoardRenderer,
     Clock,
     DrawnBoard,
+    MatchRooms,
     NameResolver,
     Notifier,
     NullNotifier,
@@ -158,6 +179,7 @@ from bot.service.records import (
 from bot.service.service import MatchService
 from bot.service.views import (
     BoardImage,
+    BoardState,
     GameRecord,
     GuildSettings,
     HistoryView,
@@ -174,16 +196,61 @@ from bot.service.views import (
 )
 
 __all__ = [
-    "BoardImage", "BoardRenderer", "ChallengeClosed", "ChallengeReceived", "Clock",
-    "ClocksExtended", "Conflict",
-    "DeadlineReminder", "DrawDeclined", "DrawOffer", "DrawOffered", "DrawnBoard", "Event",
-    "GameRecord", "GuildSettings", "HistoryView", "InvalidOption", "LeaderboardEntry",
-    "LeaderboardPage", "LobbyChanged", "MatchBroken", "MatchEnded", "MatchNotFound",
-    "MatchNotStarted", "MatchOver", "MatchRecord", "MatchService", "MatchStatus", "MatchView",
-    "MovePlayedFor", "MoveResult", "NameResolver", "NotAPlayer", "NotAllowed", "NotYourTurn",
+    "BoardImage",
+    "BoardRenderer",
+    "BoardState",
+    "ChallengeClosed",
+    "ChallengeReceived",
+    "Clock",
+    "ClocksExtended",
+    "Conflict",
+    "DeadlineReminder",
+    "DrawDeclined",
+    "DrawOffer",
+    "DrawOffered",
+    "DrawnBoard",
+    "Event",
+    "GameRecord",
+    "GuildSettings",
+    "HistoryView",
+    "InvalidOption",
+    "LeaderboardEntry",
+    "LeaderboardPage",
+    "LobbyChanged",
+    "MatchBroken",
+    "MatchEnded",
+    "MatchNotFound",
+    "MatchNotStarted",
+    "MatchOver",
+    "MatchRecord",
+    "MatchRooms",
+    "MatchService",
+    "MatchStatus",
+    "MatchView",
+    "MovePlayedFor",
+    "MoveResult",
+    "NameResolver",
+    "NotAPlayer",
+    "NotAllowed",
+    "NotYourTurn",
     "Notifier",
-    "NullNotifier", "PlayerOut", "PlayerStats", "PlyView", "RatingChange", "RatingRecord",
-    "RatingUpdate", "RecordEntry", "Repository", "ResultRecord", "ResultView", "SeatRecord",
-    "SeatView", "ServiceError", "SetupSubmitted", "StaleMove", "SystemClock", "TurnStarted",
+    "NullNotifier",
+    "PlayerOut",
+    "PlayerStats",
+    "PlyView",
+    "RatingChange",
+    "RatingRecord",
+    "RatingUpdate",
+    "RecordEntry",
+    "Repository",
+    "ResultRecord",
+    "ResultView",
+    "SeatRecord",
+    "SeatView",
+    "ServiceError",
+    "SetupSubmitted",
+    "StaleMove",
+    "SystemClock",
+    "TurnStarted",
     "UserPrefs",
 ]

@@ -4,15 +4,26 @@ start of a match and attaching its thread."""
 from __future__ import annotations
 
 import dataclasses
+import logging
 from collections.abc import Mapping, Sequence
 
 from bot.service.core import MAX_DAYS, MIN_DAYS, ServiceCore
-from bot.service.errors import InvalidOption, MatchOver, NotAllowed, NotAPlayer
+from bot.service.errors import (
+    Conflict,
+    InvalidOption,
+    MatchOver,
+    NotAllowed,
+    NotAPlayer,
+    ServiceError,
+)
 from bot.service.events import ChallengeClosed, ChallengeReceived, LobbyChanged, TurnStarted
 from bot.service.ratings import ladder_key
 from bot.service.records import MatchRecord, MatchStatus, SeatRecord
-from bot.service.views import MatchView
+from bot.service.states import replay
+from bot.service.views import BoardState, MatchView
 from rules import RulesError, Variant
+
+log = logging.getLogger(__name__)
 
 
 def _json_ready(value: object) -> object:
@@ -67,7 +78,8 @@ class ChallengesMixin(ServiceCore):
         status = MatchStatus.OPEN if seat_count == 2 else MatchStatus.LOBBY
         seats = [SeatRecord(challenger, seat=pref if seat_count > 2 else None,
                             team=None, accepted=True)]
-        seats += [SeatRecord(u, accepted=False) for u in invited]
+        seats += [SeatRecord(u, accepted=False, notify=await self._notify_choice(u))
+                  for u in invited]
         rec = MatchRecord(
             id=0, guild_id=guild_id, channel_id=channel_id, thread_id=None, game=v.key,
             ladder=ladder_key(v.key, seat_count),
@@ -140,8 +152,15 @@ class ChallengesMixin(ServiceCore):
             raise InvalidOption(f"there is no seat {seat!r} in this game")
         return seat
 
+    async def _notify_choice(self, user: int) -> str:
+        """How a user new to a match wants to be told (participants already in it come
+        with their choice from the repository)."""
+        found = await self.repository.get_user_prefs(user)
+        return found.notify if found is not None else "mention"
+
     def _seated(self, rec: MatchRecord) -> tuple[SeatRecord, ...]:
         """Give every accepted participant a seat (challenge/lobby full)."""
+        notify = {s.user_id: s.notify for s in rec.seats}
         taken = {s.seat for s in rec.seats if s.seat is not None}
         free = [i for i in range(rec.seat_count) if i not in taken]
         if rec.seat_count == 2:
@@ -149,17 +168,19 @@ class ChallengesMixin(ServiceCore):
             challenger_seat = rec.seat_pref if rec.seat_pref is not None \
                 else self.rng.randrange(2)
             other = next(u for u in users if u != rec.challenger_id)
-            return (SeatRecord(rec.challenger_id, challenger_seat),
-                    SeatRecord(other, 1 - challenger_seat))
+            return (SeatRecord(rec.challenger_id, challenger_seat,
+                               notify=notify[rec.challenger_id]),
+                    SeatRecord(other, 1 - challenger_seat, notify=notify[other]))
         if rec.seating == "random":
             order = [s.user_id for s in rec.seats]
             self.rng.shuffle(order)
-            return tuple(SeatRecord(u, i, self._team(rec, i)) for i, u in enumerate(order))
+            return tuple(SeatRecord(u, i, self._team(rec, i), notify=notify[u])
+                         for i, u in enumerate(order))
         self.rng.shuffle(free)
         out = []
         for s in rec.seats:
             seat = s.seat if s.seat is not None else free.pop()
-            out.append(SeatRecord(s.user_id, seat, self._team(rec, seat)))
+            out.append(SeatRecord(s.user_id, seat, self._team(rec, seat), notify=s.notify))
         return tuple(sorted(out, key=lambda s: s.seat or 0))
 
     async def _start(self, rec: MatchRecord) -> MatchRecord:
@@ -201,7 +222,9 @@ class ChallengesMixin(ServiceCore):
                 raise NotAllowed("seats in this match are drawn at random")
             if any(s.seat == choice for s in rec.seats):
                 raise NotAllowed(f"the {v.seat_name(choice, rec.seat_count)} seat is taken")
-        me = SeatRecord(user, choice if rec.seat_count > 2 else None, None, True)
+        me = SeatRecord(user, choice if rec.seat_count > 2 else None, None, True,
+                        notify=current.notify if current is not None
+                        else await self._notify_choice(user))
         seats = tuple(me if s.user_id == user else s for s in rec.seats)
         if current is None:
             seats += (me,)
@@ -210,12 +233,42 @@ class ChallengesMixin(ServiceCore):
         if full:
             after = await self._start(after)
         saved = await self._save(rec, after)
-        view = self._view(saved)
-        if full:
-            await self._notify(TurnStarted(view, view.to_move, None))
-        else:
+        if not full:
+            view = self._view(saved)
             await self._notify(LobbyChanged(view, user, True))
+            return view
+        saved = await self._open_room(saved)
+        view = self._view(saved)
+        try:  # the start position: no entry was played yet, nothing to read
+            start = self.states.replayed(saved, replay(saved, ()))
+            board: BoardState | None = BoardState(start.position, None)
+        except ServiceError:
+            board = None
+        await self._notify(TurnStarted(view, view.to_move, None, board=board))
         return view
+
+    async def _open_room(self, rec: MatchRecord) -> MatchRecord:
+        """Have the adapter open the place where the match just started is played (a
+        Discord thread, if the server uses them) and store it, before the start is
+        announced there. A room that cannot be opened leaves the match in its channel."""
+        if self.rooms is None or rec.thread_id:
+            return rec
+        settings = await self.get_guild_settings(rec.guild_id)
+        if not settings.use_threads:
+            return rec
+        try:
+            room = await self.rooms.open_room(self._view(rec))
+        except Exception:  # the match has started; it is played in its channel instead
+            log.exception("could not open a room for match %s", rec.id)
+            return rec
+        if room is None:
+            return rec
+        try:
+            return await self._save(rec, dataclasses.replace(rec, thread_id=room))
+        except Conflict:  # someone was quicker (a first move): attach it to the fresh match
+            async def attach(fresh: MatchRecord) -> MatchRecord:
+                return await self._save(fresh, dataclasses.replace(fresh, thread_id=room))
+            return await self._retrying(rec.id, attach)
 
     async def decline(self, match_id: int, user: int) -> MatchView:
         """An invited user says no: a 2-player challenge ends; a lobby frees his place."""

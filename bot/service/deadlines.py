@@ -7,11 +7,12 @@ import dataclasses
 import logging
 from datetime import datetime
 
-from bot.service.core import RETRIES
 from bot.service.endings import EndingsMixin
 from bot.service.errors import Conflict, MatchBroken, ServiceError
-from bot.service.events import DeadlineReminder, Event, MatchEnded
+from bot.service.events import DeadlineReminder, Event
+from bot.service.matches import RETRIES
 from bot.service.records import SPECIAL_PREFIX, MatchRecord, MatchStatus, ResultRecord
+from bot.service.states import replay
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +65,8 @@ class DeadlinesMixin(EndingsMixin):
                 to_move=(), draw_offer=None,
                 result=ResultRecord((), (), "aborted: no move in time")))
             view = self._view(saved)
-            event = MatchEnded(view, None, "aborted")
+            board = await self._board_of(saved) if saved.ply else None
+            event = await self._ended(saved, view, "aborted", None, board, aborted=True)
             await self._notify(event)
             return [event]
         user = rec.user_at(late[0])
@@ -85,7 +87,7 @@ class DeadlinesMixin(EndingsMixin):
                 continue
             entries = await self._entries(rec)
             try:
-                self._replay(rec, entries)
+                replay(rec, entries)
             except MatchBroken as e:
                 problems.append((rec.id, e.message))
                 await self._mark_broken(rec, e.message)

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import dataclasses
 
-from bot.service.core import ServiceCore, _Cached
+from bot.service.core import ServiceCore
 from bot.service.errors import NotAllowed
-from bot.service.events import DrawDeclined, DrawOffered, Event, MatchEnded, PlayerOut, TurnStarted
+from bot.service.events import DrawDeclined, DrawOffered, Event, PlayerOut, TurnStarted
 from bot.service.records import SPECIAL_PREFIX, DrawOffer, MatchRecord, RecordEntry
-from bot.service.views import MatchView
+from bot.service.states import MatchState
+from bot.service.views import BoardState, MatchView
 from rules import Outcome, Position
 
 
@@ -67,19 +68,20 @@ class EndingsMixin(ServiceCore):
                 deadline, remind = self._deadline(now, rec.days_per_move)
                 after = dataclasses.replace(after, deadline=deadline, remind_at=remind)
         saved = await self._save(rec, after, (entry,), ratings)
-        self._remember(rec.id, _Cached(saved.ply, saved.position_text,
-                                       new if new is not None else p, None))
+        board = BoardState(new if new is not None else p, None)
+        self.states.remember(rec.id, MatchState(saved.ply, saved.position_text,
+                                                board.position, None))
         view = self._view(saved)
         events: list[Event] = []
         if outcome is not None:
-            events.append(MatchEnded(view, view.result,
-                                     view.result.reason if view.result else reason,
-                                     await self._rating_updates(saved, ratings), user))
+            events.append(await self._ended(
+                saved, view, view.result.reason if view.result else reason, ratings, board,
+                left_by=user))
         else:
             events.append(PlayerOut(view, user, reason))
             if new is not None:
                 events += self._put_out(dataclasses.replace(rec, seats=seats), saved, p)
-            events.append(TurnStarted(view, view.to_move, None))
+            events.append(TurnStarted(view, view.to_move, None, board=board))
         for event in events:
             await self._notify(event)
         return view, events
@@ -135,12 +137,10 @@ class EndingsMixin(ServiceCore):
         after, ratings = self._finish(after, outcome)
         entry = RecordEntry(rec.ply, None, f"{SPECIAL_PREFIX}draw", user, now)
         saved = await self._save(rec, after, (entry,), ratings)
-        hit = self._cache.get(rec.id)
-        if hit is not None and hit.ply == rec.ply:
-            self._remember(rec.id, dataclasses.replace(hit, ply=saved.ply))
+        self.states.moved_on(rec.id, rec.ply, saved.ply)
         view = self._view(saved)
-        await self._notify(MatchEnded(view, view.result, "agreement",
-                                      await self._rating_updates(saved, ratings)))
+        board = await self._board_of(saved)
+        await self._notify(await self._ended(saved, view, "agreement", ratings, board))
         return view
 
     async def decline_draw(self, match_id: int, user: int) -> MatchView:

@@ -1,12 +1,16 @@
 """Events the service hands to its ``Notifier`` (the console prints them, the Discord
-adapter posts them). Each carries the match as it is after the change."""
+adapter posts them). Each carries the match as it is after the change, and everything a
+notifier needs to tell people about it: the board to draw (``BoardState``), how each
+participant wants to be told (``MatchView.notify_by_dm``) and, at the end, the record for
+a replay. A notifier never calls back into the service."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
 
-from bot.service.views import MatchView, RatingUpdate, ResultView
+from bot.service.states import StoredRecord
+from bot.service.views import BoardState, MatchView, RatingUpdate, ResultView
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,13 +45,15 @@ class TurnStarted:
     """The match started or a move was played: ``users`` must move now (deadline on the
     match). ``last_move`` is the display of the move just played (None at the start) and
     ``by`` who played it. ``draw_lapsed_by``: the player whose draw offer this move let
-    lapse (an offer lapses when an opponent moves instead of answering it)."""
+    lapse (an offer lapses when an opponent moves instead of answering it). ``board``: the
+    position to draw (a hidden Querni arrangement is hidden by the renderer itself)."""
 
     match: MatchView
     users: tuple[int, ...]
     last_move: str | None
     by: int | None = None
     draw_lapsed_by: int | None = None
+    board: BoardState | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +123,9 @@ class SetupSubmitted:
 @dataclass(frozen=True, slots=True)
 class MatchEnded:
     """The match is over: finished (``result``), aborted (unrated), or broken.
-    ``ratings``: each rated player's change, in seat order (empty when unrated)."""
+    ``ratings``: each rated player's change, in seat order (empty when unrated).
+    ``board``: the final position to draw (None for a broken match or one without a
+    move); ``record``: the stored record, for a replay (replayed only when asked)."""
 
     match: MatchView
     result: ResultView | None
@@ -125,6 +133,8 @@ class MatchEnded:
     ratings: tuple[RatingUpdate, ...] = ()
     left_by: int | None = None
     """The user whose resignation or timeout ended the match (None otherwise)."""
+    board: BoardState | None = None
+    record: StoredRecord | None = None
 
 
 @dataclass(frozen=True, slots=True)

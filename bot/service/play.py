@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 
-from bot.service.core import MAX_TEXT, ServiceCore, _Cached, _parse
+from bot.service.core import MAX_TEXT, ServiceCore
 from bot.service.errors import Conflict, NotAllowed, NotYourTurn, ServiceError, StaleMove
-from bot.service.events import MatchEnded, MovePlayedFor, SetupSubmitted, TurnStarted
+from bot.service.events import MovePlayedFor, SetupSubmitted, TurnStarted
 from bot.service.records import MatchRecord, RecordEntry
-from bot.service.views import MoveResult
+from bot.service.states import MatchState, parse_entry
+from bot.service.views import BoardState, MoveResult
 from rules import RulesError
 from rules.notation import normalize
 
@@ -45,8 +46,8 @@ class PlayMixin(ServiceCore):
         state = await self._state(rec)
         p = state.position
         v = p.variant
-        in_setup = p.in_setup
-        if in_setup and me.seat not in p.to_move:
+        setup_phase = p.in_setup
+        if setup_phase and me.seat not in p.to_move:
             raise NotAllowed("you have already submitted your arrangement; the board "
                              "appears when the other player has submitted too")
         if me.seat not in p.to_move:
@@ -54,15 +55,16 @@ class PlayMixin(ServiceCore):
                 raise NotYourTurn(f"it is not your turn: {self._who(rec, p.to_move)} to "
                                   "move")
             raise NotYourTurn("nobody is to move")
-        if setup and not in_setup:
+        if setup and not setup_phase:
             raise NotAllowed("this match is not in its setup phase: play moves with /move")
-        if in_setup and not setup:
+        if setup_phase and not setup:
             raise NotAllowed("the match is in its setup phase: submit your arrangement with "
                              "/setup (your 16 numbers in start-cell order)")
-        move = _parse(v, p, me.seat, text) if in_setup else v.parse_noted_move(p, text)
+        move = parse_entry(v, p, me.seat, text) if setup_phase \
+            else v.parse_noted_move(p, text)
         canonical = v.format_move(p, move)
-        display = "setup submitted" if in_setup else v.display_move(p, move)
-        marks = None if in_setup else v.move_marks(p, move)
+        display = "setup submitted" if setup_phase else v.display_move(p, move)
+        marks = None if setup_phase else v.move_marks(p, move)
         new = p.play(move)
         now = self.clock.now()
         entry = RecordEntry(rec.ply, me.seat, canonical, user, now)
@@ -94,28 +96,29 @@ class PlayMixin(ServiceCore):
                     + (f" ({fresh.last_move})" if fresh.last_move else "")
                     + "; look at the board again") from None
             raise
-        self._remember(rec.id, _Cached(saved.ply, saved.position_text, new, marks))
+        self.states.remember(rec.id, MatchState(saved.ply, saved.position_text, new, marks))
         view = self._view(saved)
         result = view.result
         for e in forced:
             if e.user_id is not None:
                 await self._notify(MovePlayedFor(view, e.user_id, e.text))
+        board = BoardState(new, marks)
         if outcome is not None:
-            await self._notify(MatchEnded(view, result, outcome.reason,
-                                          await self._rating_updates(saved, ratings)))
-        elif in_setup:
+            await self._notify(await self._ended(saved, view, outcome.reason, ratings, board))
+        elif setup_phase:
             await self._notify(SetupSubmitted(view, user))
             if not new.in_setup:
-                await self._notify(TurnStarted(view, view.to_move, None))
+                await self._notify(TurnStarted(view, view.to_move, None, board=board))
         else:
             lapsed = rec.draw_offer.by if rec.draw_offer and rec.draw_offer.by != user \
                 else None
-            await self._notify(TurnStarted(view, view.to_move, display, user, lapsed))
+            await self._notify(TurnStarted(view, view.to_move, display, user, lapsed,
+                                           board=board))
             taken = (*marks.captured, *marks.removed) if marks else ()
             for event in self._put_out(rec, saved, p, taken):
                 await self._notify(event)
-        return MoveResult(view, canonical if not in_setup else "setup", display,
-                          outcome is not None, result)
+        return MoveResult(view, canonical if not setup_phase else "setup", display,
+                          outcome is not None, result, board)
 
     async def suggest_moves(self, match_id: int, user: int, prefix: str = "",
                             limit: int = 25) -> list[tuple[str, str]]:

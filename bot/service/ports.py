@@ -1,6 +1,8 @@
 """The Protocols the service talks through: storage (``Repository``), notifications
-(``Notifier``), time (``Clock``) and board images (``BoardRenderer``). Implementations live
-outside the service (``storage/``, ``bot/console.py``, the Discord adapter, ``render/``)."""
+(``Notifier``), where a started match is played (``MatchRooms``), time (``Clock``) and
+board images (``BoardRenderer``). Implementations live outside the service
+(``storage/``, ``bot/console.py``, the Discord adapter, ``render/``) and are built before
+it: the service calls down into them, never the other way round."""
 
 from __future__ import annotations
 
@@ -16,14 +18,18 @@ from bot.service.records import (
     RatingRecord,
     RecordEntry,
 )
-from bot.service.views import GuildSettings, UserPrefs
+from bot.service.views import GuildSettings, MatchView, UserPrefs
 from rules import MoveMarks, Position
 
 
 class Repository(Protocol):
     """Async persistence. Every write is one transaction; ``save`` is compare-and-set on
     ``before.version`` and on the plies of ``append`` (UNIQUE(match, ply)): when another
-    writer got there first it raises ``bot.service.errors.Conflict`` and writes nothing."""
+    writer got there first it raises ``bot.service.errors.Conflict`` and writes nothing.
+
+    Every method that returns match records reads each participant's notification
+    preference (``SeatRecord.notify``, from ``save_user_prefs``) in the same query, so
+    telling people about a change needs no read of its own."""
 
     async def create_match(self, record: MatchRecord) -> MatchRecord:
         """Store a new match (its ``id`` is ignored); the stored record with its new id."""
@@ -109,6 +115,15 @@ class Notifier(Protocol):
     async def notify(self, event: Event) -> None:
         """Deliver an event. Failures are the notifier's business: the service logs and
         ignores exceptions raised here (the change is already stored)."""
+        ...
+
+
+class MatchRooms(Protocol):
+    async def open_room(self, match: MatchView) -> int | None:
+        """Open the place where a match that has just started is played (Discord: a
+        thread under its channel) and return its id, or None when it stays in its channel
+        (no permission, a failure). Called by the service once per match, after the start
+        is stored and before it is announced; the service stores the id."""
         ...
 
 

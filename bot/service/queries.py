@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from datetime import datetime
 
 import rules
+from bot.service import texts
+from bot.service.boards import draw_board
 from bot.service.core import MAX_DAYS, MIN_DAYS, ServiceCore
 from bot.service.errors import InvalidOption, MatchBroken
 from bot.service.exports import export_record
@@ -21,8 +23,10 @@ from bot.service.records import (
     MatchStatus,
     RatingRecord,
 )
+from bot.service.states import replay
 from bot.service.views import (
     BoardImage,
+    BoardState,
     GameRecord,
     GuildSettings,
     HistoryView,
@@ -30,11 +34,10 @@ from bot.service.views import (
     LeaderboardPage,
     MatchView,
     PlayerStats,
-    ResultView,
     UserPrefs,
 )
+from locales.results import result_sentence
 from rules import MoveMarks, Position, Variant
-from rules.core import reason_text
 
 log = logging.getLogger(__name__)
 
@@ -63,32 +66,17 @@ class QueriesMixin(ServiceCore):
         if self.renderer is None:
             return None
         rec, state = await self._read_state(match_id)
-        renderer = self.renderer
-        names = self._seat_names(rec)
-        extra = {}
-        if not rec.status.is_live:
-            extra["result"] = self._result_line(rec, names)
-        drawn = await asyncio.to_thread(renderer.render, state.position,
-                                        last_move=state.last_marks, perspective=perspective,
-                                        names=names, **extra)
-        alt = str(getattr(drawn, "alt_text", "") or "") or self.describe(rec, state.position)
-        return BoardImage(bytes(drawn.png), alt)
+        view = self._view(rec)
+        return await asyncio.to_thread(
+            draw_board, self.renderer, view, BoardState(state.position, state.last_marks),
+            self._seat_names(view), perspective)
 
-    def describe(self, rec: MatchRecord | MatchView, p: Position) -> str:
+    def describe(self, match: MatchRecord | MatchView, p: Position) -> str:
         """A one-line description of the position (alt text): whose move it is (with the
         players' names when known), or how the match ended, even when the rules did not
         end it (a resignation, a timeout, an agreed draw)."""
-        v = p.variant
-        movers = self._who(rec, p.to_move) if p.to_move else ""
-        state = f"{movers} to move" if movers else "game over"
-        if not rec.status.is_live:
-            state = "game over" + (f" ({rec.result.reason_text})"
-                                   if isinstance(rec.result, ResultView)
-                                   else f" ({reason_text(rec.result.reason)})"
-                                   if rec.result is not None else f" ({rec.status.value})")
-        last = f"; last move {rec.last_move}" if rec.last_move else ""
-        moves = f"{rec.ply} move{'' if rec.ply == 1 else 's'}"
-        return f"{v.name}, match #{rec.id}, after {moves}: {state}{last}"
+        view = match if isinstance(match, MatchView) else self._view(match)
+        return texts.describe(view, p, self._seat_names(view))
 
     async def games_of(self, guild_id: int | None, user: int) -> list[MatchView]:
         """The user's live matches (challenges, lobbies, games): the ones waiting on him
@@ -115,7 +103,7 @@ class QueriesMixin(ServiceCore):
         rec = await self._record(match_id)
         entries = await self._entries(rec)
         try:
-            replay = self._replay(rec, entries)
+            done = replay(rec, entries)
         except MatchBroken:
             shown = tuple((e.ply, e.user_id, e.text, e.text) for e in entries)
             return HistoryView(self._view(rec), shown, "tablero",
@@ -123,14 +111,14 @@ class QueriesMixin(ServiceCore):
                                                           for e in entries]))
         fmt, export = "tablero", ""
         try:
-            found = export_record(rec, entries, self._seat_names(rec))
+            found = export_record(rec, entries, self._seat_names(self._view(rec)))
         except Exception:  # an exporter bug must not hide the record
             log.exception("export failed for match %s", rec.id)
             found = None
         if found is not None:
             fmt, export = found
-        shown_entries = replay.entries
-        if replay.position.in_setup:  # a submitted arrangement stays secret until both are in
+        shown_entries = done.entries
+        if done.position.in_setup:  # a submitted arrangement stays secret until both are in
             shown_entries = tuple((ply, user, "setup", "setup submitted")
                                   for ply, user, _, _ in shown_entries)
         if not export:
@@ -146,14 +134,7 @@ class QueriesMixin(ServiceCore):
         ``MatchBroken`` when the record does not replay."""
         rec = await self._record(match_id)
         entries = await self._entries(rec)
-        replay = self._replay(rec, entries)
-        plies = replay.plies
-        if replay.position.in_setup:
-            plies = tuple(dataclasses.replace(x, canonical="setup", display="setup submitted",
-                                              move=None, position=replay.start)
-                          for x in plies)
-        return GameRecord(self._view(rec), replay.start.variant, rec.options, rec.start_text,
-                          replay.start, plies)
+        return replay(rec, entries).game_record(self._view(rec), rec)
 
     def _tablero_export(self, rec: MatchRecord, moves: Sequence[tuple[str, bool]]) -> str:
         """Tablero's own record: headers (the players by seat, the result in words), then
@@ -166,7 +147,7 @@ class QueriesMixin(ServiceCore):
             v: Variant | None = self._variant(rec.game)
         except InvalidOption:
             v = None
-        names = self._seat_names(rec) if v is not None else None
+        names = self._seat_names(self._view(rec)) if v is not None else None
         for seat in range(rec.seat_count):
             user = rec.user_at(seat)
             if v is None or user is None:
@@ -175,14 +156,13 @@ class QueriesMixin(ServiceCore):
             name = names[seat] if names and names[seat] != colour else f"user {user}"
             head.append(f'[{colour} "{name.replace(chr(34), chr(39))}"]')
         if rec.result is not None:
-            if v is not None and rec.result.winners:
-                who = " and ".join(v.seat_name(s, rec.seat_count)
-                                   for s in rec.result.winners)
-                said = f"{who} won: {reason_text(rec.result.reason)}"
-            elif rec.result.ranking:
-                said = f"draw: {reason_text(rec.result.reason)}"
-            else:
-                said = reason_text(rec.result.reason)
+            r = rec.result
+
+            def seats(group: Sequence[int]) -> str:
+                return " and ".join(v.seat_name(s, rec.seat_count) if v is not None
+                                    else f"seat {s}" for s in group)
+            said = result_sentence("export", r.kind, reason=r.reason, winners=seats(r.winners),
+                                   first=seats(r.ranking[0]) if r.ranking else "")
             head.append(f'[Result "{said}"]')
         body = " ".join(f"{i + 1}. {{{text}}}" if comment else f"{i + 1}. {text}"
                         for i, (text, comment) in enumerate(moves))

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
+from locales.results import ResultKind, result_kind
+
 
 class MatchStatus(StrEnum):
     """Life of a match. ``open``: a 2-player challenge waiting for acceptance; ``lobby``: a
@@ -46,13 +48,16 @@ SPECIAL_PREFIX = "#"
 class SeatRecord:
     """A participant: seated (``seat`` set once the match starts or he picked one), or
     invited and not yet answered (``accepted`` False). ``out``: resigned/timed out of a
-    4-player game that went on without him."""
+    4-player game that went on without him. ``notify``: how he wants to be told it is his
+    turn ("mention" or "dm"); the repository reads it from his preferences in the same
+    query as the match, so notifications need no read of their own."""
 
     user_id: int
     seat: int | None = None
     team: int | None = None
     accepted: bool = True
     out: bool = False
+    notify: str = "mention"  # his /notify choice, read with the seats (not stored here)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +67,11 @@ class ResultRecord:
     winners: tuple[int, ...]
     ranking: tuple[tuple[int, ...], ...]
     reason: str
+
+    @property
+    def kind(self) -> ResultKind:
+        """Win, shared first place, draw or aborted (``locales.results.result_kind``)."""
+        return result_kind(self.winners, self.ranking)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,8 +1,8 @@
 """``MatchService``: every use-case of a match, put together from one mixin per group of
 use-cases. Where to look (see also the package docstring):
 
-* ``core``: the shared machinery (position cache, replays, saves and retries, views,
-  ratings updates) in ``ServiceCore``
+* ``core``: ``ServiceCore`` declares what the use-cases may use; the machinery is in its
+  collaborators (``matches``, ``states``, ``ratings``, ``texts``, ``boards``)
 * ``challenges``: challenge, accept/join, decline, cancel, seating, attach_thread
 * ``play``: move, submit_setup, suggest_moves, copied notes
 * ``endings``: resign, draw offers

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from bot.service.records import MatchStatus
-from rules import Position, Variant
+from locales.results import ResultKind, result_kind
+from rules import MoveMarks, Position, Variant
 from rules.core import reason_text
 
 
@@ -38,6 +39,11 @@ class ResultView:
         """
         return reason_text(self.reason)
 
+    @property
+    def kind(self) -> ResultKind:
+        """Win, shared first place, draw or aborted (``locales.results.result_kind``)."""
+        return result_kind(self.winners, self.ranking)
+
 
 @dataclass(frozen=True, slots=True)
 class MatchView:
@@ -65,6 +71,11 @@ class MatchView:
     draw_offer_by: int | None
     broken: str | None
     last_move_by: int | None = None  # who played ``last_move``
+    notify_by_dm: tuple[int, ...] = ()  # participants who want their pings as DMs
+
+    def prefers_dm(self, user_id: int) -> bool:
+        """Whether ``user_id`` chose direct messages over mentions (``/notify``)."""
+        return user_id in self.notify_by_dm
 
     @property
     def is_over(self) -> bool:
@@ -81,6 +92,16 @@ class MatchView:
 
 
 @dataclass(frozen=True, slots=True)
+class BoardState:
+    """What a board image is drawn from, as the service holds it after a change: the
+    position object (with its history) and the last move's marks. Events carry it so
+    nobody reads the match again to draw it."""
+
+    position: Position
+    last_marks: MoveMarks | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class MoveResult:
     """What ``MatchService.move`` did: the canonical move, how to show it, the match after
     it, and the outcome when the move ended the match."""
@@ -90,6 +111,7 @@ class MoveResult:
     display: str
     ended: bool
     result: ResultView | None = None
+    board: BoardState | None = None  # the position after the move, to draw it
 
 
 @dataclass(frozen=True, slots=True)

@@ -91,15 +91,16 @@ async def test_sync_to_one_guild(world: World) -> None:
     assert forced
 
 
-async def test_a_board_that_cannot_be_drawn_still_gets_its_turn_message(world: World) -> None:
+async def test_a_board_that_cannot_be_drawn_still_gets_its_turn_message(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
     w = world
     _, thread = await start_match(w, w.alice, w.bob, seat=0)
 
-    class Broken:
-        def render(self, *args: object, **kwargs: object) -> bytes:
-            raise ValueError("no pen")
+    def broken(*args: object, **kwargs: object) -> bytes:
+        raise ValueError("no pen")
 
-    w.service.renderer = Broken()
+    # The renderer create_bot hands to the service and to the notifier that posts boards.
+    monkeypatch.setattr(w.service.renderer, "render", broken)
     await w.alice.slash(thread, "move", move="h3-e3")
     last = thread.last_message
     assert last.content.startswith(f"alice played **h3-e3 (C2.5)** — {w.bob.mention}")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 import random
 
-from bot.console import Console, ShiftedClock
+from bot.console import ShiftedClock, open_console
 from bot.service import MatchService, MovePlayedFor, Repository, TurnStarted
 from storage import MemoryRepository
 from tests.rules.helpers.querni import FORCED_PASS_BLUE, FORCED_PASS_MOVES, FORCED_PASS_PINK
@@ -68,9 +68,8 @@ async def test_no_pass_is_played_for_a_player_who_can_move() -> None:
 
 async def test_the_console_announces_the_forced_pass() -> None:
     out = io.StringIO()
-    console = Console(out, clock=ShiftedClock(SetClock()))
-    console.service = MatchService(MemoryRepository(), console, console.clock,
-                                   rng=random.Random(1), names=console.seat_name)
+    console = open_console(MemoryRepository(), out, clock=ShiftedClock(SetClock()),
+                           rng=random.Random(1))
     lines = ["as alice", "/challenge @bob querni setup:choose seat:blue", "as bob", "/accept",
              f"/setup {' '.join(map(str, FORCED_PASS_PINK))}", "as alice",
              f"/setup {' '.join(map(str, FORCED_PASS_BLUE))}"]

@@ -19,6 +19,7 @@ import pytest
 import rules
 from bot.service import MatchBroken, MatchService, MatchStatus, RecordEntry
 from bot.service.records import MatchRecord, SeatRecord
+from bot.service.states import replay
 from rules.alquerque import AlquerquePosition
 from rules.alquerque_grande import AlquerqueGrandePosition
 from rules.querni import QuerniPosition
@@ -94,15 +95,14 @@ async def test_the_records_need_their_rules_version(
         old_db: tuple[SqliteRepository, SetClock, int, int]) -> None:
     """The check above can fail: read as version 2, both records break where the rules
     changed (the grande start differs; Querni's first voluntary pass)."""
-    repo, clock, grande, querni = old_db
-    service = MatchService(repo, Recorder(), clock)
+    repo, _, grande, querni = old_db
     for match_id, where in ((grande, "start a different position"),
                             (querni, "entry 1 ('pass') does not replay")):
         rec = await repo.load_match(match_id)
         assert rec is not None
         relabelled = dataclasses.replace(rec, rules_version="2")
         with pytest.raises(MatchBroken, match=re.escape(where)):
-            service._replay(relabelled, await repo.load_entries(match_id))
+            replay(relabelled, await repo.load_entries(match_id))
 
 
 async def test_old_matches_go_on_by_their_old_rules_new_ones_by_the_new(

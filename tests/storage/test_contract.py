@@ -284,3 +284,28 @@ async def test_sqlite_schema_3_stores_who_played_the_last_move(tmp_path: Path) -
     assert (await repo.load_match(old.id)) == saved and saved.last_move_by == \
         kept.challenger_id
     await repo.close()
+
+
+async def test_each_participants_notification_choice_comes_with_the_match(
+        repo: Repository) -> None:
+    """Telling people about a change needs no read of its own: every query that returns a
+    match gives each participant's /notify choice with his seat (invited ones too)."""
+    invited = dataclasses.replace(SeatRecord(33), accepted=False)
+    a = await repo.create_match(record(thread_id=5, seats=(
+        SeatRecord(11, 0), SeatRecord(22, 1), invited)))
+    await repo.save_user_prefs(UserPrefs(22, "dm"))
+    await repo.save_user_prefs(UserPrefs(33, "dm"))
+    await repo.save_user_prefs(UserPrefs(44, "dm"))  # not in the match
+
+    def choices(m: MatchRecord | None) -> dict[int, str]:
+        assert m is not None
+        return {s.user_id: s.notify for s in m.seats}
+    expected = {11: "mention", 22: "dm", 33: "dm"}
+    assert choices(await repo.load_match(a.id)) == expected
+    assert choices(await repo.match_in_thread(5)) == expected
+    (mine,) = await repo.matches_of(22)
+    assert choices(mine) == expected
+    (due,) = await repo.due_matches(T0 + timedelta(days=4))
+    assert choices(due) == expected
+    await repo.save_user_prefs(UserPrefs(22, "mention"))  # a change applies at once
+    assert choices(await repo.load_match(a.id))[22] == "mention"

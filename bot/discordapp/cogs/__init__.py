@@ -3,8 +3,9 @@
 
 from bot.discordapp.cogs.challenges import ChallengesCog
 from bot.discordapp.cogs.deadlines import DeadlinesCog
+from bot.discordapp.cogs.deliveries import DeliveriesCog
 from bot.discordapp.cogs.info import InfoCog
 from bot.discordapp.cogs.play import PlayCog
 from bot.discordapp.cogs.settings import SettingsCog
 
-__all__ = ["ChallengesCog", "DeadlinesCog", "InfoCog", "PlayCog", "SettingsCog"]
+__all__ = ["ChallengesCog", "DeadlinesCog", "DeliveriesCog", "InfoCog", "PlayCog", "SettingsCog"]

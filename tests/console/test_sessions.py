@@ -17,7 +17,7 @@ from bot.boards import load_renderer
 from bot.console import ShiftedClock, run_console, user_id
 from tests.service.conftest import finishing_game
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def decisive_xiangqi_game() -> tuple[list[str], int, str]:
@@ -231,13 +231,11 @@ LINES = st.one_of(
 @given(lines=st.lists(LINES, min_size=1, max_size=6))
 def test_the_console_survives_any_input(lines: list[str]) -> None:
     async def go() -> str:
-        from bot.console import Console
-        from bot.service import MatchService
+        from bot.console import open_console
         from storage import MemoryRepository
 
         out = io.StringIO()
-        console = Console(out)
-        console.service = MatchService(MemoryRepository(), console, console.clock)
+        console = open_console(MemoryRepository(), out)
         for line in ["as alice", "/challenge @bob xiangqi", "as bob", "/accept", *lines]:
             if not await console.handle(line):
                 break

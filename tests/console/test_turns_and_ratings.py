@@ -10,8 +10,7 @@ from collections.abc import Sequence
 from datetime import timedelta
 from pathlib import Path
 
-from bot.console import Console, ShiftedClock, run_console, user_id
-from bot.service import MatchService
+from bot.console import ShiftedClock, open_console, run_console, user_id
 from rules import MoveMarks, Position
 from storage import MemoryRepository
 from tests.service.conftest import SetClock
@@ -74,9 +73,8 @@ async def test_boards_name_the_players(tmp_path: Path) -> None:
 
 async def test_every_command_runs_the_deadline_sweep_first() -> None:
     out = io.StringIO()
-    console = Console(out, clock=ShiftedClock(SetClock()))
-    console.service = MatchService(MemoryRepository(), console, console.clock,
-                                   rng=random.Random(1), names=console.seat_name)
+    console = open_console(MemoryRepository(), out, clock=ShiftedClock(SetClock()),
+                           rng=random.Random(1))
     for line in ("as alice", "/challenge @bob xiangqi days:1 seat:red", "as bob",
                  "/accept", "as alice", "/move h3-e3", "as bob", "/move h8-e8"):
         await console.handle(line)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.test_console_qa import after, play
+from tests.console.test_messages import after, play
 
 
 async def test_the_console_lists_and_plays_both_two_player_rule_sets() -> None:

@@ -7,17 +7,15 @@ from __future__ import annotations
 import io
 import random
 
-from bot.console import Console, ShiftedClock
-from bot.service import MatchService
+from bot.console import ShiftedClock, open_console
 from storage import MemoryRepository
 from tests.service.conftest import SetClock, finishing_game
 
 
 async def play(lines: str) -> str:
     out = io.StringIO()
-    console = Console(out, clock=ShiftedClock(SetClock()))
-    console.service = MatchService(MemoryRepository(), console, console.clock,
-                                   rng=random.Random(1), names=console.seat_name)
+    console = open_console(MemoryRepository(), out, clock=ShiftedClock(SetClock()),
+                           rng=random.Random(1))
     for line in lines.strip().splitlines():
         out.write(f"> {line}\n")
         await console.handle(line)

@@ -1,0 +1,28 @@
+"""Drawing a board image of a match from what an event or the service holds: the view, the
+position and its last move (``BoardState``) and the players' names. The service's
+``board_image`` and the adapters' notifiers draw through this one function, so a board
+says the same thing (names, the line saying how the match ended, alt text) wherever it
+is drawn. Synchronous (the renderer is): run it in a thread."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.service import texts
+from bot.service.ports import BoardRenderer
+from bot.service.views import BoardImage, BoardState, MatchView
+
+
+def draw_board(renderer: BoardRenderer, match: MatchView, board: BoardState,
+               names: Sequence[str] | None, perspective: int | None = None) -> BoardImage:
+    """The PNG and alt text of ``board``, seen from seat ``perspective`` (None: the seat
+    to move); ``names`` by seat (``texts.seat_names``). An over match's image says how it
+    ended (``texts.result_line``)."""
+    extra = {}
+    if not match.status.is_live:
+        extra["result"] = texts.result_line(match, names)
+    drawn = renderer.render(board.position, last_move=board.last_marks,
+                            perspective=perspective, names=names, **extra)
+    alt = str(getattr(drawn, "alt_text", "") or "") or texts.describe(match, board.position,
+                                                                      names)
+    return BoardImage(bytes(drawn.png), alt)
