@@ -55,7 +55,7 @@ from bot.service import (
 )
 from bot.service.boards import draw_board
 from bot.service.views import BoardState
-from locales.results import result_sentence
+from locales.results import leaving_note, result_sentence
 
 CONSOLE_GUILD = 1
 CONSOLE_CHANNEL = 1
@@ -208,11 +208,10 @@ class ConsolePrinter:
             if m.last_move and event.reason not in ENDED_WITHOUT_A_MOVE:
                 who = self.name(m.last_move_by) if m.last_move_by is not None else "someone"
                 self.say(f"* #{m.id}: {who} played {m.last_move}")
-            if event.left_by is not None and event.reason.endswith("-ranked"):
-                left = "resigned" if event.reason.startswith("resignation") \
-                    else "ran out of time"
-                self.say(f"* #{m.id}: {self.name(event.left_by)} {left}; the game is ranked "
-                         "on captures")
+            note = leaving_note(event.reason, self.name(event.left_by)) \
+                if event.left_by is not None else None
+            if note is not None:
+                self.say(f"* #{m.id}: {note}")
             self.say(f"* #{m.id} is over: {self.result_text(m)}"
                      + (f" - {m.broken}" if m.broken else ""))
             for r in event.ratings:

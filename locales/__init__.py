@@ -6,6 +6,6 @@ catalogues of wave 2 plug in here; everything above ``rules`` may import this pa
 ``rules``.
 """
 
-from locales.results import ResultKind, result_kind, result_sentence
+from locales.results import ResultKind, leaving_note, result_kind, result_sentence
 
-__all__ = ["ResultKind", "result_kind", "result_sentence"]
+__all__ = ["ResultKind", "leaving_note", "result_kind", "result_sentence"]

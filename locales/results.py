@@ -103,3 +103,19 @@ def result_sentence(medium: Medium, kind: ResultKind, *, reason: str, winners: s
         places=places, match=match, game=game, reason=said,
         Reason=said[:1].upper() + said[1:])
     return text.removesuffix(": ") if not said else text
+
+
+def leaving_note(reason: str, who: str) -> str | None:
+    """Who left a match the game then ranked itself (reasons ``resignation-ranked`` and
+    ``timeout-ranked``: the leaver may even win on captures, RULES §2.4), said before the
+    result; None for any other reason.
+
+    >>> leaving_note("timeout-ranked", "bob")
+    'bob ran out of time; the game is ranked on captures'
+    >>> leaving_note("resignation", "bob") is None
+    True
+    """
+    if not reason.endswith("-ranked"):
+        return None
+    left = "resigned" if reason.startswith("resignation") else "ran out of time"
+    return f"{who} {left}; the game is ranked on captures"

@@ -33,6 +33,7 @@ from bot.service.boards import draw_board
 from bot.service.ports import BoardRenderer, NameResolver
 from bot.service.states import StoredRecord
 from bot.service.views import BoardState, MatchView, RatingUpdate, ResultView
+from locales.results import leaving_note
 
 log = logging.getLogger("tablero.discord")
 
@@ -274,10 +275,9 @@ class DiscordNotifier:
                     board: BoardState | None = None,
                     record: StoredRecord | None = None) -> None:
         text = embeds.result_text(m, result, reason)
-        if left_by is not None and reason.endswith("-ranked"):
-            # the leaver may lead on captures and win (RULES §2.4): say who left first
-            left = "resigned" if reason.startswith("resignation") else "ran out of time"
-            text = f"{embeds.mention(left_by)} {left}; the game is ranked on captures. {text}"
+        note = leaving_note(reason, embeds.mention(left_by)) if left_by is not None else None
+        if note is not None:  # the leaver may lead on captures and win: say who left first
+            text = f"{note}. {text}"
         if ratings:
             text += "\nRatings:\n" + "\n".join(embeds.rating_line(r) for r in ratings)
         extra: dict[str, Any] = {}

@@ -85,3 +85,11 @@ def test_every_medium_says_every_kind() -> None:
                                    first="F", places="1. F; 2. G", match=7, game="Game")
             assert "opponent cannot move" in text.lower()
             assert ("draw" in text.lower()) == (kind is ResultKind.DRAW)
+
+
+def test_the_examples_in_the_result_catalogue_hold() -> None:
+    import doctest
+
+    import locales.results
+    tried = doctest.testmod(locales.results)
+    assert tried.attempted >= 6 and tried.failed == 0
