@@ -14,6 +14,11 @@ notification is printed; boards are drawn as text and, when the render package i
 present and ``--boards`` is given, written as PNG files whose path is printed. The
 deadline sweep runs before every command, as the bot's periodic sweep would. Input comes
 from stdin (a prompt on a terminal, a script otherwise); the console exits 0 at the end.
+
+Clocks do not run while the console is closed: it resumes at start (every live match's
+clock moves later by the time since the console or the bot last ran, and the match is
+told), and beats the heartbeat before every command while it is open. ``/sweep +DAYS``
+moves time on purpose: it beats at the new time, so nothing is extended for it.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from bot.service import (
     ChallengeClosed,
     ChallengeReceived,
     Clock,
+    ClocksExtended,
     DeadlineReminder,
     DrawDeclined,
     DrawOffered,
@@ -216,6 +222,8 @@ class ConsolePrinter:
                      + (f" - {m.broken}" if m.broken else ""))
             for r in event.ratings:
                 self.say(f"  rating {r.text(self.name(r.user_id))}")
+        elif isinstance(event, ClocksExtended):
+            self.say(f"* #{m.id}: {texts.offline_notice(event.gap)}")
 
     def remember(self, m: MatchView) -> None:
         for uid in (*m.players(), *m.invited, m.challenger_id):
@@ -332,7 +340,9 @@ class Console:
                 raise ServiceError(f"unknown command {head!r}; /help lists them")
             if command is not Console.cmd_sweep:
                 # Like the bot's periodic sweep: deadlines that passed act before anything
-                # else (one indexed query when nothing is due).
+                # else (one indexed query when nothing is due). The console is open, so it
+                # is running: it beats, and time spent at the prompt is not an outage.
+                await self.service.beat()
                 await self.service.sweep()
             await command(self, args, line)
         except ServiceError as e:
@@ -618,6 +628,7 @@ class Console:
             if not 0 <= days <= 365:
                 raise ServiceError("between 0 and 365 days, please")
             self.clock.offset += timedelta(days=days)
+        await self.service.beat()  # time moved on purpose: never an extension
         events = await self.service.sweep()
         self.say(f"sweep: {len(events)} event(s)")
 
@@ -652,7 +663,10 @@ async def run_console(db_path: str | Path, *, boards_dir: Path | None = None,
                                rng=random.Random(seed), boards_dir=boards_dir)
         for match_id, problem in await console.service.verify_all():
             console.say(f"! match #{match_id} is broken: {problem}")
-        await console.service.sweep()  # catch up on deadlines that passed while closed
+        # The console was closed: clocks move later by the time away (one notice per
+        # match), then the sweep acts on whatever is due.
+        await console.service.resume()
+        await console.service.sweep()
         interactive = stdin.isatty()
         if interactive:
             console.say("Tablero console: /help lists the commands; start with: as NAME")

@@ -239,6 +239,8 @@ class DiscordNotifier:
         elif isinstance(event, ev.MatchEnded):
             await self.ended(m, event.result, event.reason, event.ratings, event.left_by,
                              board=event.board, record=event.record)
+        elif isinstance(event, ev.ClocksExtended):
+            await self.post(m, f"⏸ {texts.offline_notice(event.gap)} (match {m.id}).")
 
     async def challenge(self, m: MatchView, by: int, to: Sequence[int]) -> None:
         actions = ["accept", "decline"] if to else []

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Sequence
+from datetime import timedelta
 
 from bot.service.ports import NameResolver
 from bot.service.views import MatchView, ResultView
@@ -89,3 +90,28 @@ def describe(match: MatchView, p: Position, names: Sequence[str] | None) -> str:
     last = f"; last move {match.last_move}" if match.last_move else ""
     moves = f"{match.ply} move{'' if match.ply == 1 else 's'}"
     return f"{v.name}, match #{match.id}, after {moves}: {state}{last}"
+
+
+def duration(gap: timedelta) -> str:
+    """A gap in the largest whole unit that fits: days, else hours, else minutes.
+
+    >>> duration(timedelta(days=2, hours=5)), duration(timedelta(hours=1)), \\
+    ...     duration(timedelta(seconds=30))
+    ('2 days', '1 hour', '1 minute')
+    """
+    seconds = gap.total_seconds()
+    for unit, size in (("day", 86400), ("hour", 3600)):
+        if seconds >= size:
+            count = int(seconds // size)
+            return f"{count} {unit}{'' if count == 1 else 's'}"
+    count = max(1, int(seconds // 60))
+    return f"{count} minute{'' if count == 1 else 's'}"
+
+
+def offline_notice(gap: timedelta) -> str:
+    """The one notice a match gets after Tablero was away (``ClocksExtended``).
+
+    >>> offline_notice(timedelta(days=2, minutes=3))
+    'Tablero was offline for 2 days; all clocks were extended'
+    """
+    return f"Tablero was offline for {duration(gap)}; all clocks were extended"

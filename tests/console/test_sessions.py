@@ -241,3 +241,29 @@ def test_the_console_survives_any_input(lines: list[str]) -> None:
                 break
         return out.getvalue()
     asyncio.run(go())
+
+
+async def test_closing_the_console_for_three_days_times_nobody_out(tmp_path: Path) -> None:
+    from tests.service.conftest import SetClock
+
+    base = SetClock()
+    first = await session(tmp_path, """
+as alice
+/challenge @bob xiangqi days:1 seat:red
+as bob
+/accept
+as alice
+/move h3-e3
+""", ShiftedClock(base))
+    assert "bob (Black) to move" in first or "bob to move" in first, first
+    base.advance(days=3)  # the console stays closed three days: bob's day runs out unseen
+    again = await session(tmp_path, "as bob\n/games\n/move h8-e8\n", ShiftedClock(base))
+    assert "* #1: Tablero was offline for 3 days; all clocks were extended" in again
+    assert "is over" not in again and "! " not in again.replace("> ", ""), again
+    assert "bob played h8-e8" in again
+    # reopened at once: no gap, no notice; /sweep +DAYS moves time on purpose and
+    # extends nothing: bob's clock then runs out as it should
+    later = await session(tmp_path, "as alice\n/sweep +2\n", ShiftedClock(base))
+    assert "offline" not in later
+    assert "* #1 is over:" in later and "won (opponent ran out of time)" in later, later
+    assert "rating alice 0.0 → -" in later  # alice, to move, ran out of time

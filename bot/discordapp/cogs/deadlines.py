@@ -1,24 +1,53 @@
-"""The deadline sweep: reminders and timeouts, on a discord.py task loop."""
+"""The deadline sweep: reminders and timeouts, on a discord.py task loop, with clocks
+that never run while Tablero is away.
+
+Before every sweep (the first one included) the cog calls ``service.resume``: the
+heartbeat is stored, and after a gap longer than ``grace`` every live match's clock moves
+later by the gap and the match is told once. While the gateway is disconnected (any
+shard) the cog neither beats nor sweeps: players could not see the game nor act, so the
+time does not count, and the gap shows at the first sweep after the connection is back.
+"""
 
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 
 import discord
 from discord.ext import commands, tasks
 
 from bot.service import MatchService
+from bot.service.clocks import DEFAULT_GRACE
 
 log = logging.getLogger("tablero.discord")
 
+MISSED_SWEEPS = 3
+"""A gap longer than this many sweep intervals is an outage, not normal running."""
+
+
+def grace_for(sweep_seconds: float) -> timedelta:
+    """The gap ``resume`` tolerates: three sweep intervals, and never under five minutes.
+
+    A tick may come late (a slow sweep, a busy event loop, a quick restart): that is
+    normal running and must not move anybody's clock. Three missed ticks are not.
+
+    >>> grace_for(60), grace_for(3600)
+    (datetime.timedelta(seconds=300), datetime.timedelta(seconds=10800))
+    """
+    return max(DEFAULT_GRACE, timedelta(seconds=MISSED_SWEEPS * sweep_seconds))
+
 
 class DeadlinesCog(commands.Cog, name="Deadlines"):
-    """Runs ``service.sweep`` every ``seconds`` once the client is ready."""
+    """Resumes the clocks and runs ``service.sweep`` every ``seconds`` once the client is
+    ready, while it is connected to Discord."""
 
     def __init__(self, service: MatchService, client: discord.Client, seconds: float) -> None:
         self.service = service
         self.client = client
+        self.grace = grace_for(seconds)
         self.sweeps = 0
+        self.skipped = 0
+        self.down: set[int | None] = set()  # shards cut off from the gateway
         self._loop = tasks.loop(seconds=seconds)(self.sweep_once)
         self._loop.before_loop(self._until_ready)
 
@@ -31,10 +60,46 @@ class DeadlinesCog(commands.Cog, name="Deadlines"):
     async def _until_ready(self) -> None:
         await self.client.wait_until_ready()
 
+    # ------------------------------------------------------------------ the connection
+
+    @commands.Cog.listener()
+    async def on_shard_disconnect(self, shard_id: int) -> None:
+        self.down.add(shard_id)
+
+    @commands.Cog.listener()
+    async def on_shard_connect(self, shard_id: int) -> None:
+        self.down.discard(shard_id)
+
+    @commands.Cog.listener()
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        self.down.discard(shard_id)
+
+    @commands.Cog.listener()
+    async def on_shard_ready(self, shard_id: int) -> None:
+        self.down.discard(shard_id)
+
+    @property
+    def connected(self) -> bool:
+        """Whether players can reach the bot: ready, and no shard cut off."""
+        return self.client.is_ready() and not self.client.is_closed() and not self.down
+
+    # ------------------------------------------------------------------ the sweep
+
     async def sweep_once(self) -> None:
-        """Act on due deadlines. A failure is logged; the loop keeps running."""
+        """Resume the clocks, then act on due deadlines; nothing while disconnected. A
+        failure is logged; the loop keeps running."""
+        if not self.connected:
+            self.skipped += 1
+            log.info("gateway disconnected (shards %s): no sweep, the clocks wait",
+                     sorted(s for s in self.down if s is not None) or "all")
+            return
         self.sweeps += 1
         try:
+            extended = await self.service.resume(self.grace)
+            if extended:
+                log.warning("back after %s away: extended the clocks of %d matches (%s)",
+                            extended[0].gap, len(extended),
+                            ", ".join(str(e.match.id) for e in extended))
             await self.service.sweep()
         except Exception:
             log.exception("deadline sweep failed; retrying at the next tick")
