@@ -1,0 +1,71 @@
+"""What one ``/move`` costs through the whole Discord path (issue 19, measured here with
+counters on the repository, the renderer and the service's name lookups): at most 2
+repository reads, 1 write, 1 render, and the service never calls back up into the
+adapter. The service-level count is tests/service/test_return_path.py; this one adds the
+adapter's own reads (resolving the match from its thread, the permission check, the
+notifier posting the board)."""
+
+from __future__ import annotations
+
+import inspect
+from collections import Counter
+from typing import Any
+
+from tests.discordapp.conftest import World
+from tests.discordapp.helpers import reply, start_match
+
+WRITES = {"save", "create_match", "save_guild_settings", "save_user_prefs", "beat",
+          "extend_clocks"}
+
+
+def count_calls(repository: Any, calls: Counter[str]) -> None:
+    """Count every call of ``repository``'s public coroutine methods (patched in place:
+    the service and its collaborators hold this very object)."""
+    for name, method in inspect.getmembers(repository, inspect.iscoroutinefunction):
+        if name.startswith("_"):
+            continue
+
+        async def counted(*args: Any, _method: Any = method, _name: str = name,
+                          **kwargs: Any) -> Any:
+            calls[_name] += 1
+            return await _method(*args, **kwargs)
+        setattr(repository, name, counted)
+
+
+async def test_one_move_costs_two_reads_one_write_one_render(world: World) -> None:
+    w = world
+    m, thread = await start_match(w, w.alice, w.bob, seat=0)
+    await w.alice.slash(thread, "move", move="h3-e3")
+    service = w.service
+    calls: Counter[str] = Counter()
+    count_calls(service.repository, calls)
+    renderer = service.renderer
+    assert renderer is not None
+    renders = 0
+    real_render = renderer.render
+
+    def render(*args: Any, **kwargs: Any) -> Any:
+        nonlocal renders
+        renders += 1
+        return real_render(*args, **kwargs)
+    renderer.render = render  # type: ignore[method-assign]
+    called_up: list[int] = []
+    real_names = service.names
+
+    def names(guild_id: int, user_id: int) -> str:
+        called_up.append(user_id)
+        return real_names(guild_id, user_id) if real_names else ""
+    service.names = names
+
+    played = reply(await w.bob.slash(thread, "move", move="h8-e8"))
+    await w.env.advance_time(1)  # let the board's delivery finish
+    assert played.content.startswith("You played **h8-e8")
+    assert thread.last_message.embeds and thread.last_message.attachments
+    reads = sum(n for name, n in calls.items() if name not in WRITES)
+    writes = sum(n for name, n in calls.items() if name in WRITES)
+    print(f"one /move: {reads} reads, {writes} write, {renders} render, "
+          f"{len(called_up)} calls up ({dict(calls)})")
+    assert reads <= 2, calls
+    assert writes == 1, calls
+    assert renders == 1
+    assert called_up == []
