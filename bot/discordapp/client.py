@@ -22,7 +22,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discordapp import errors
-from bot.discordapp.components import LeaderboardButton, MatchButton
+from bot.discordapp.components import GamePick, LeaderboardButton, MatchButton
 from bot.discordapp.names import MemberNames
 from bot.discordapp.sync import SyncState, sync_commands
 
@@ -72,7 +72,7 @@ class TableroBot(commands.AutoShardedBot):
         self._cogs_to_add.extend(cogs)
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(MatchButton, LeaderboardButton)
+        self.add_dynamic_items(MatchButton, LeaderboardButton, GamePick)
         for cog in self._cogs_to_add:
             await self.add_cog(cog)
         if self.auto_sync:

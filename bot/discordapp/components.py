@@ -2,13 +2,15 @@
 
 ``tablero:<action>:<match id>:<ply>`` for match buttons (accept, decline, join, cancel,
 draw-yes, draw-no) and ``tablero:lbp:<page>:<ladder>`` / ``tablero:lbn:…`` for leaderboard
-pages. The ply is the match's ply when the button was posted: a click on a button whose
+pages, and ``tablero:pick:<user id>`` for the game menu of the "Challenge to a game"
+context menu. The ply is the match's ply when the button was posted: a click on a button whose
 ply is no longer the match's (the draw offer lapsed, the game moved on) gets an ephemeral
 refusal. The classes are registered with ``Client.add_dynamic_items`` at start-up, so no
 view state is needed.
 
 A click is announced as a custom event (``Client.dispatch``): ``on_match_button(interaction,
-button)`` and ``on_leaderboard_page(interaction, button)``, which the cogs listen to. The
+button)``, ``on_leaderboard_page(interaction, button)`` and ``on_game_pick(interaction,
+menu)``, which the cogs listen to. The
 buttons know nothing of the cogs, and the notifier can build them.
 """
 
@@ -86,6 +88,50 @@ class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         interaction.client.dispatch("leaderboard_page", interaction, self)
+
+
+class GamePick(discord.ui.DynamicItem[discord.ui.Select[Any]],
+               template=r"tablero:pick:(?P<opponent>[0-9]{1,20})"):
+    """The game menu offered to challenge one member; the menu's options are the games.
+    The member's id is in the custom id, so a pick still works after a restart."""
+
+    def __init__(self, opponent_id: int, options: list[discord.SelectOption], *,
+                 disabled: bool = False, placeholder: str = "Choose a game") -> None:
+        super().__init__(discord.ui.Select(
+            custom_id=f"tablero:pick:{opponent_id}", placeholder=placeholder,
+            options=options, disabled=disabled))
+        self.opponent_id = opponent_id
+
+    @property
+    def picked(self) -> str:
+        """The value of the game chosen."""
+        return self.item.values[0]
+
+    def label_of(self, value: str) -> str:
+        return next((o.label for o in self.item.options if o.value == value), value)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str],
+                             /) -> GamePick:
+        options = item.options if isinstance(item, discord.ui.Select) else []
+        return cls(int(match["opponent"]), list(options))
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        return not interaction.user.bot
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        interaction.client.dispatch("game_pick", interaction, self)
+
+
+def game_menu(opponent_id: int, options: list[discord.SelectOption], *,
+              chosen: str | None = None) -> discord.ui.View:
+    """The game menu; once ``chosen`` it shows the choice and is disabled, so the same
+    menu cannot make a second challenge."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(GamePick(opponent_id, options[:25], disabled=chosen is not None,
+                           placeholder=chosen or "Choose a game"))
+    return view
 
 
 def match_buttons(match_id: int, ply: int, actions: list[str]) -> discord.ui.View:

@@ -27,6 +27,7 @@ import discord
 
 from bot.discordapp import embeds, media
 from bot.discordapp.components import match_buttons
+from bot.discordapp.permissions import THREAD_OPENING_PERMISSIONS, missing_permissions
 from bot.service import events as ev
 from bot.service import texts
 from bot.service.boards import draw_board
@@ -99,8 +100,9 @@ class DiscordNotifier:
 
     async def direct(self, user_id: int, text: str) -> None:
         try:
-            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-            await user.send(text[:2000])
+            # the DM channel is opened by id: no user fetch (nor its API call) needed
+            channel = await self.client.create_dm(discord.Object(user_id))
+            await channel.send(text[:2000])
         except discord.HTTPException:
             log.info("could not DM user %s (DMs closed?)", user_id)
 
@@ -112,22 +114,16 @@ class DiscordNotifier:
         if not isinstance(channel, discord.TextChannel):
             return None
         perms = channel.permissions_for(channel.guild.me)
-        if not (perms.create_public_threads and perms.send_messages_in_threads
-                and perms.send_messages):
+        if missing_permissions(perms, THREAD_OPENING_PERMISSIONS):
             log.info("no thread permissions in #%s; match %s stays in the channel",
                      channel.name, m.id)
             return None
-        names = {}
-        for u in m.players():
-            member = channel.guild.get_member(u)
-            user = member or self.client.get_user(u)
-            if user is None:
-                try:
-                    user = await self.client.fetch_user(u)
-                except discord.HTTPException:
-                    user = None
-            names[u] = user.display_name if user else str(u)
+        # names from the caches (everyone who used a command or button is known): a
+        # thread's name is not worth an API call per player
+        names = {u: (self.names(m.guild_id, u) if self.names is not None else "") or str(u)
+                 for u in m.players()}
         name = embeds.thread_name(m, names)
+        starter = None
         try:
             starter = await channel.send(
                 f"**{embeds.game_title(m)}** started: {embeds.mentions(m.players())} "
@@ -136,6 +132,11 @@ class DiscordNotifier:
             thread = await starter.create_thread(name=name, auto_archive_duration=10080)
         except discord.HTTPException:
             log.warning("could not create a thread for match %s; using the channel", m.id)
+            if starter is not None:  # announces a thread that is not there: take it back
+                try:
+                    await starter.delete()
+                except discord.HTTPException:
+                    log.warning("could not delete the starter message of match %s", m.id)
             return None
         return thread.id
 

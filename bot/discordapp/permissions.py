@@ -5,6 +5,8 @@ The bot asks for exactly what it uses, and nothing it does not:
 * View Channel: see the channel a command was used in and the match threads.
 * Send Messages / Send Messages in Threads: post boards, turn pings, reminders, results.
 * Create Public Threads: one thread per accepted match (falls back to the channel).
+* Read Message History: a match's thread is started from the bot's own announcement
+  in the channel, which Discord allows only to who can read the channel's history.
 * Embed Links: the board is an embed with the image attached.
 * Attach Files: the board PNG, the replay GIF and the export files.
 
@@ -29,6 +31,7 @@ REQUIRED_PERMISSIONS = discord.Permissions(
     send_messages=True,
     send_messages_in_threads=True,
     create_public_threads=True,
+    read_message_history=True,
     embed_links=True,
     attach_files=True,
 )
@@ -37,6 +40,11 @@ REQUIRED_PERMISSIONS = discord.Permissions(
 POSTING_PERMISSIONS = discord.Permissions(
     view_channel=True, send_messages=True, embed_links=True, attach_files=True)
 """What posting a board in a channel needs."""
+
+THREAD_OPENING_PERMISSIONS = discord.Permissions(
+    view_channel=True, send_messages=True, send_messages_in_threads=True,
+    create_public_threads=True, read_message_history=True)
+"""What opening a match's thread needs: the announcement, then a thread started on it."""
 
 THREAD_POSTING_PERMISSIONS = discord.Permissions(
     view_channel=True, send_messages_in_threads=True, embed_links=True, attach_files=True)
@@ -50,6 +58,7 @@ _LABELS = {
     "send_messages": "Send Messages",
     "send_messages_in_threads": "Send Messages in Threads",
     "create_public_threads": "Create Public Threads",
+    "read_message_history": "Read Message History",
     "embed_links": "Embed Links",
     "attach_files": "Attach Files",
     "manage_guild": "Manage Server",

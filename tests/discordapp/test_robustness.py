@@ -74,6 +74,7 @@ def test_invite_url_has_exactly_the_needed_permissions(capsys: pytest.CaptureFix
     assert "secret-part" not in url and "scope=bot+applications.commands" in url
     granted = {name for name, on in REQUIRED_PERMISSIONS if on}
     assert granted == {"read_messages", "send_messages", "send_messages_in_threads",
+                       "read_message_history",
                        "create_public_threads", "embed_links", "attach_files"}
     assert not REQUIRED_PERMISSIONS.administrator and not REQUIRED_PERMISSIONS.manage_threads
 

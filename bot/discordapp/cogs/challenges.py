@@ -23,7 +23,7 @@ from bot.discordapp.cogs.common import (
     guild_id,
     match_place,
 )
-from bot.discordapp.components import MatchButton
+from bot.discordapp.components import GamePick, MatchButton, game_menu
 from bot.discordapp.notices import ReplyFirst
 from bot.service import MatchService
 
@@ -149,9 +149,29 @@ class ChallengesCog(commands.Cog, name="Challenges"):
             await answer(interaction, "Pick another member: you can't challenge "
                                       f"{'a bot' if member.bot else 'yourself'}.")
             return
+        options = [discord.SelectOption(label=c.name, value=c.value) for c in GAME_MENU]
         await interaction.response.send_message(
             f"Which game do you want to play with {member.mention}?",
-            view=GamePicker(self, member), ephemeral=True)
+            view=game_menu(member.id, options), ephemeral=True)
+
+    @commands.Cog.listener()
+    async def on_game_pick(self, interaction: Interaction, menu: GamePick) -> None:
+        """A game picked in the context menu's game menu: the menu is disabled first (it
+        makes one challenge), then the challenge is made as ``/challenge`` makes it."""
+        async with errors.replying(interaction):
+            picked = menu.picked
+            label = menu.label_of(picked)
+            await interaction.response.edit_message(
+                view=game_menu(menu.opponent_id, list(menu.item.options), chosen=label))
+            guild = interaction.guild
+            if guild is None:
+                raise errors.AdapterError("Use this in a server channel, not in DMs.")
+            try:  # after a restart the member is not in the cache (no member intent)
+                opponent = guild.get_member(menu.opponent_id) or \
+                    await guild.fetch_member(menu.opponent_id)
+            except discord.NotFound:
+                raise errors.AdapterError("That member has left the server.") from None
+            await self.make_challenge(interaction, picked, [opponent], None, True, None)
 
     # ------------------------------------------------------------------ buttons
 
@@ -181,24 +201,3 @@ class ChallengesCog(commands.Cog, name="Challenges"):
                     await self.service.cancel(m.id, user)
                     text = "Challenge cancelled."
                 await answer(interaction, text)
-
-
-class GamePicker(discord.ui.View):
-    """The ephemeral game menu of the "Challenge to a game" context-menu command."""
-
-    def __init__(self, challenges: ChallengesCog, opponent: discord.Member) -> None:
-        super().__init__(timeout=600)
-        self.challenges = challenges
-        self.opponent = opponent
-        options = [discord.SelectOption(label=c.name, value=c.value)
-                   for c in GAME_MENU][:25]
-        select: discord.ui.Select[GamePicker] = discord.ui.Select(
-            placeholder="Choose a game", options=options or
-            [discord.SelectOption(label="No games installed", value="none")])
-        select.callback = self.picked  # type: ignore[method-assign]
-        self.select = select
-        self.add_item(select)
-
-    async def picked(self, interaction: Interaction) -> None:
-        await self.challenges.make_challenge(interaction, self.select.values[0],
-                                             [self.opponent], None, True, None)
