@@ -28,7 +28,10 @@ def build_parser() -> argparse.ArgumentParser:
     console.add_argument("--seed", type=int, help="seed seat draws (reproducible scripts)")
     sync = sub.add_parser("sync", help="register the slash commands with Discord now")
     sync.add_argument("--guild", type=int, default=None,
-                      help="register them in this server only (instant; for testing)")
+                      help="register them in this server only (instant; for development: "
+                           "the global registration is removed so none shows twice)")
+    sync.add_argument("--clear", action="store_true",
+                      help="remove the commands instead: globally, or in --guild's server")
     invite = sub.add_parser("invite", help="print the URL that adds the bot to a server")
     invite.add_argument("--client-id", type=int, default=None,
                         help="the Application ID (default: read from DISCORD_TOKEN)")
@@ -76,7 +79,8 @@ def main(argv: list[str] | None = None) -> int:
 
         return discord_cli.command(args.command, settings, guild=args.guild if
                                    args.command == "sync" else None,
-                                   client_id=getattr(args, "client_id", None))
+                                   client_id=getattr(args, "client_id", None),
+                                   clear=getattr(args, "clear", False))
     logging.basicConfig(level=settings.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.command == "console":

@@ -16,7 +16,7 @@ from pydantic import SecretStr
 
 from bot.discordapp.app import create_bot
 from bot.discordapp.permissions import application_id_from_token, invite_url
-from bot.discordapp.sync import sync_commands
+from bot.discordapp.sync import clear_commands, publish
 from bot.service import BoardRenderer
 
 if TYPE_CHECKING:
@@ -56,8 +56,11 @@ async def run_bot(token: SecretStr, database: Path, *, sweep_seconds: float = 60
         await repository.close()
 
 
-async def sync_now(token: SecretStr, database: Path, guild_id: int | None = None) -> int:
-    """Register the commands now (globally, or in one server); the number registered."""
+async def sync_now(token: SecretStr, database: Path, guild_id: int | None = None, *,
+                   clear: bool = False) -> int:
+    """Register the commands now, globally or in one server, in that scope only (no
+    command shows twice: ``sync.publish``); with ``clear``, remove them from that scope
+    instead. The number of commands registered."""
     from bot.service import SystemClock
     from storage.memory import MemoryRepository
 
@@ -65,7 +68,10 @@ async def sync_now(token: SecretStr, database: Path, guild_id: int | None = None
                      auto_sync=False, background=False)
     async with bot:
         await bot.login(token.get_secret_value())
-        await sync_commands(bot, bot.tree, bot.sync_state, guild_id=guild_id, force=True)
+        if clear:
+            await clear_commands(bot, bot.sync_state, guild_id=guild_id)
+            return 0
+        await publish(bot, bot.tree, bot.sync_state, guild_id=guild_id, force=True)
         count = len(bot.tree.get_commands(guild=None))
     return count
 
@@ -101,7 +107,7 @@ def run(token: SecretStr, database: Path, **kwargs: Any) -> int:
 
 
 def command(name: str, settings: Settings, *, guild: int | None = None,
-            client_id: int | None = None) -> int:
+            client_id: int | None = None, clear: bool = False) -> int:
     """``tablero sync`` and ``tablero invite`` with the application's Settings."""
     token: SecretStr | None = settings.discord_token
     if name == "invite":
@@ -115,13 +121,20 @@ def command(name: str, settings: Settings, *, guild: int | None = None,
 
     guild = guild if guild is not None else settings.dev_guild_id
     try:
-        count = asyncio.run(sync_now(token, settings.db_path, guild))
+        count = asyncio.run(sync_now(token, settings.db_path, guild, clear=clear))
     except discord.LoginFailure:
         print("Discord refused the token: check DISCORD_TOKEN.")
         return 1
     except (aiohttp.ClientError, OSError) as exc:
         print(f"Cannot reach Discord ({type(exc).__name__}): check the network connection.")
         return 1
-    where = f"server {guild}" if guild else "every server (global; may take a while to show)"
-    print(f"Registered {count} commands for {where}.")
+    if clear:
+        print(f"Removed Tablero's commands from {f'server {guild}' if guild else 'every server (global)'}.")
+    elif guild:
+        print(f"Registered {count} commands in server {guild} and removed the global ones, "
+              "so no command shows twice there. `tablero sync` without --guild (and "
+              "without TABLERO_DEV_GUILD) registers them globally again.")
+    else:
+        print(f"Registered {count} commands for every server (global; may take a while to "
+              "show) and removed any copies in development servers.")
     return 0

@@ -24,7 +24,8 @@ from discord.ext import commands
 from bot.discordapp import errors
 from bot.discordapp.components import GamePick, LeaderboardButton, MatchButton
 from bot.discordapp.names import MemberNames
-from bot.discordapp.sync import SyncState, sync_commands
+from bot.discordapp.permissions import GUILD_INSTALL, IN_SERVERS
+from bot.discordapp.sync import SyncState, sync_at_start
 
 log = logging.getLogger("tablero.discord")
 
@@ -45,6 +46,17 @@ class TableroTree(app_commands.CommandTree[discord.Client]):
 
     async def on_error(self, interaction: discord.Interaction[discord.Client],
                        error: app_commands.AppCommandError, /) -> None:
+        if isinstance(error, app_commands.CommandSignatureMismatch
+                      | app_commands.CommandNotFound):
+            log.info("interaction %s for a stale command (%s): commands being updated",
+                     interaction.id, error)
+            if interaction.type is discord.InteractionType.autocomplete:
+                if not interaction.response.is_done():
+                    try:
+                        await interaction.response.autocomplete([])
+                    except discord.HTTPException:
+                        pass
+                return
         await errors.reply_error(interaction, error)
 
 
@@ -57,6 +69,8 @@ class TableroBot(commands.AutoShardedBot):
             command_prefix=commands.when_mentioned,  # no prefix commands: slash only
             help_command=None,
             tree_cls=TableroTree,
+            allowed_installs=GUILD_INSTALL,
+            allowed_contexts=IN_SERVERS,
             intents=intents(),
             shard_count=shard_count,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False,
@@ -77,7 +91,7 @@ class TableroBot(commands.AutoShardedBot):
             await self.add_cog(cog)
         if self.auto_sync:
             try:
-                await sync_commands(self, self.tree, self.sync_state)
+                await sync_at_start(self, self.tree, self.sync_state)
             except discord.HTTPException:
                 log.exception("automatic command sync failed; run `tablero sync` later")
 

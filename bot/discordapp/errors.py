@@ -29,6 +29,11 @@ GENERIC_APOLOGY = (
     "Please try again in a moment; if it keeps happening, tell the server's admins.")
 
 
+COMMANDS_UPDATING = "Tablero's commands are being updated, try again in a minute."
+"""For an interaction with a command this version of the bot does not have, or has with
+other options: Discord still shows the old commands for a while after a sync."""
+
+
 class AdapterError(Exception):
     """A refusal decided by the Discord layer itself (wrong place, missing permission...)."""
 
@@ -89,6 +94,8 @@ def _rules_message(exc: rules.RulesError) -> str:
 
 def _check_message(exc: app_commands.AppCommandError) -> str | None:
     """What a refused command check or option says (discord.py's own errors)."""
+    if isinstance(exc, app_commands.CommandSignatureMismatch | app_commands.CommandNotFound):
+        return COMMANDS_UPDATING
     if isinstance(exc, app_commands.MissingPermissions):
         names = ", ".join(f"**{n.replace('_', ' ').title().replace('Guild', 'Server')}**"
                           for n in exc.missing_permissions)

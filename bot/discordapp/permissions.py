@@ -25,6 +25,7 @@ import base64
 import binascii
 
 import discord
+from discord import app_commands
 
 REQUIRED_PERMISSIONS = discord.Permissions(
     view_channel=True,
@@ -51,6 +52,14 @@ THREAD_POSTING_PERMISSIONS = discord.Permissions(
 """What posting a board inside a thread needs."""
 
 SCOPES = ("bot", "applications.commands")
+
+GUILD_INSTALL = app_commands.AppInstallationType(guild=True, user=False)
+"""Tablero is installed in servers only (a user install would have no server to play in)."""
+
+IN_SERVERS = app_commands.AppCommandContext(guild=True, dm_channel=False,
+                                            private_channel=False)
+"""Where commands are usable by default: in servers. ``/rules`` and ``/notify`` need no
+server and also work in a DM with the bot (their own ``allowed_contexts``)."""
 
 _LABELS = {
     "view_channel": "View Channel",

@@ -4,6 +4,14 @@ Discord allows about 200 command creations a day, so the bot does not sync on ev
 ``tablero sync`` syncs on request; at start-up the bot syncs by itself only when the hash
 of its command tree differs from the one stored after the last sync (for that application
 and scope). The hash is of the exact JSON payload discord.py would send.
+
+Development in one server without duplicates: Discord shows a server both the global
+commands and that server's own, so the same command registered in both scopes appears
+twice. :func:`publish` therefore keeps one scope at a time: syncing to a development
+server copies the commands there and removes the global registration; syncing globally
+removes the copies made in development servers (the sync-state file remembers which).
+The start-up sync follows the scope last chosen. ``tablero sync --clear`` removes the
+commands of one scope.
 """
 
 from __future__ import annotations
@@ -56,9 +64,23 @@ class SyncState:
     def stored(self, application_id: int, guild_id: int | None = None) -> str | None:
         return self._read().get(self._key(application_id, guild_id))
 
+    def guilds(self, application_id: int) -> list[int]:
+        """The servers the commands were last synced to one by one (development)."""
+        prefix = f"{application_id}:"
+        return sorted(int(k[len(prefix):]) for k in self._read()
+                      if k.startswith(prefix) and k[len(prefix):].isdigit())
+
     def remember(self, application_id: int, digest: str, guild_id: int | None = None) -> None:
         data = self._read()
         data[self._key(application_id, guild_id)] = digest
+        self._write(data)
+
+    def forget(self, application_id: int, guild_id: int | None = None) -> None:
+        data = self._read()
+        if data.pop(self._key(application_id, guild_id), None) is not None:
+            self._write(data)
+
+    def _write(self, data: dict[str, str]) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_suffix(self.path.suffix + ".tmp")
         tmp.write_text(json.dumps(data, indent=1, sort_keys=True))
@@ -87,3 +109,47 @@ async def sync_commands(client: discord.Client, tree: app_commands.CommandTree[A
     if state is not None:
         state.remember(client.application_id, digest, guild_id)
     return True
+
+
+async def clear_commands(client: discord.Client, state: SyncState | None, *,
+                         guild_id: int | None = None) -> None:
+    """Remove every command of this application globally, or in one server."""
+    application_id = client.application_id
+    assert application_id is not None
+    if guild_id is None:
+        await client.http.bulk_upsert_global_commands(application_id, payload=[])
+    else:
+        await client.http.bulk_upsert_guild_commands(application_id, guild_id, payload=[])
+    log.info("cleared the commands %s", f"of server {guild_id}" if guild_id else "globally")
+    if state is not None:
+        state.forget(application_id, guild_id)
+
+
+async def publish(client: discord.Client, tree: app_commands.CommandTree[Any],
+                  state: SyncState | None, *, guild_id: int | None = None,
+                  force: bool = False) -> bool:
+    """Sync into one scope and clear the other, so no server sees a command twice (see
+    the module docstring): in ``guild_id`` and not globally, or globally and in no
+    development server. True if the tree was synced."""
+    application_id = client.application_id
+    assert application_id is not None
+    synced = await sync_commands(client, tree, state, guild_id=guild_id, force=force)
+    if guild_id is not None:
+        await clear_commands(client, state)
+    else:
+        for dev_guild in state.guilds(application_id) if state is not None else []:
+            await clear_commands(client, state, guild_id=dev_guild)
+    return synced
+
+
+async def sync_at_start(client: discord.Client, tree: app_commands.CommandTree[Any],
+                        state: SyncState | None) -> None:
+    """The start-up sync, when the tree changed: to the development servers the commands
+    were last synced to, else globally."""
+    assert client.application_id is not None
+    dev_guilds = state.guilds(client.application_id) if state is not None else []
+    if state is not None and dev_guilds and state.stored(client.application_id) is None:
+        for guild_id in dev_guilds:
+            await sync_commands(client, tree, state, guild_id=guild_id)
+        return
+    await sync_commands(client, tree, state)

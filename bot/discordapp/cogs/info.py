@@ -79,6 +79,7 @@ class InfoCog(commands.Cog, name="Info"):
             await answer(interaction, "", embed=embeds.stats_embed(stats, titles))
 
     @app_commands.command(name="rules", description="How a game is played")
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
     @app_commands.autocomplete(game=ladder_autocomplete)
     async def rules_command(self, interaction: Interaction, game: str) -> None:
         async with acknowledged(interaction):

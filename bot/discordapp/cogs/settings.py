@@ -56,6 +56,7 @@ class SettingsCog(commands.Cog, name="Settings"):
                          f"reminders {'on' if s.reminders else 'off'}.")
 
     @app_commands.command(name="notify", description="How you are told it's your move")
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
     @app_commands.describe(mode="A mention in the match thread, or a direct message")
     async def notify(self, interaction: Interaction, mode: Literal["mention", "dm"]) -> None:
         async with acknowledged(interaction):
