@@ -278,8 +278,10 @@ class SqliteRepository:
         return int(row[0]) if row else 0
 
     async def close(self) -> None:
-        await self._reader.close()
-        await self._writer.close()
+        """Close both connections; a write transaction under way finishes first."""
+        async with self._lock:
+            await self._reader.close()
+            await self._writer.close()
 
     # ------------------------------------------------------------------ write path
 

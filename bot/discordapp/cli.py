@@ -9,12 +9,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import signal
+from collections.abc import Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import SecretStr
 
 from bot.discordapp.app import create_bot
+from bot.discordapp.client import TableroBot
 from bot.discordapp.permissions import application_id_from_token, invite_url
 from bot.discordapp.sync import clear_commands, publish
 from bot.service import BoardRenderer
@@ -22,6 +25,7 @@ from bot.service import BoardRenderer
 if TYPE_CHECKING:
     from bot.settings import Settings
     from storage import SqliteRepository
+    from storage.memory import MemoryRepository
 
 log = logging.getLogger("tablero.discord")
 
@@ -42,18 +46,41 @@ def _renderer() -> BoardRenderer | None:
 
 
 async def run_bot(token: SecretStr, database: Path, *, sweep_seconds: float = 60.0) -> None:
-    """Run the bot until interrupted: SQLite at ``database``, the deadline sweep, an
+    """Run the bot until SIGTERM or SIGINT: SQLite at ``database``, the deadline sweep, an
     automatic command sync only when the command tree changed."""
     from bot.service import SystemClock
 
     repository = await _open(database)
     bot = create_bot(repository, SystemClock(), renderer=_renderer(), database=database,
                      sweep_seconds=sweep_seconds)
+    await serve(bot, bot.start(token.get_secret_value()), repository)
+
+
+async def serve(bot: TableroBot, running: Coroutine[Any, Any, None],
+                repository: SqliteRepository | MemoryRepository) -> None:
+    """Run ``running`` (the bot's connection) until it ends or SIGTERM/SIGINT arrives,
+    then stop gracefully: ``bot.close()`` takes no new work and flushes pending
+    deliveries (10 s at most), then the database closes after the write under way."""
+    loop = asyncio.get_running_loop()
+    stopping: list[asyncio.Task[None]] = []
+
+    def stop(signum: int) -> None:
+        log.info("%s received: stopping", signal.Signals(signum).name)
+        if not stopping:
+            stopping.append(loop.create_task(bot.close()))
+
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop, signum)
     try:
         async with bot:
-            await bot.start(token.get_secret_value())
+            await running
+        for task in stopping:
+            await task
     finally:
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(signum)
         await repository.close()
+        log.info("stopped; database closed")
 
 
 async def sync_now(token: SecretStr, database: Path, guild_id: int | None = None, *,

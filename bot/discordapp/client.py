@@ -37,12 +37,22 @@ def intents() -> discord.Intents:
     return chosen
 
 
+STOPPING = "Tablero is restarting; try again in a minute."
+
+
 class TableroTree(app_commands.CommandTree[discord.Client]):
     """Ignores bots; every command error becomes an ephemeral message (``errors``)."""
 
     async def interaction_check(self, interaction: discord.Interaction[discord.Client],
                                 /) -> bool:
-        return not interaction.user.bot
+        if interaction.user.bot:
+            return False
+        if isinstance(self.client, TableroBot) and self.client.stopping:
+            # no new work while stopping: the person is told, nothing is started
+            if interaction.type is discord.InteractionType.application_command:
+                await interaction.response.send_message(STOPPING, ephemeral=True)
+            return False
+        return True
 
     async def on_error(self, interaction: discord.Interaction[discord.Client],
                        error: app_commands.AppCommandError, /) -> None:
@@ -80,6 +90,7 @@ class TableroBot(commands.AutoShardedBot):
         self.sync_state = sync_state
         self.auto_sync = auto_sync
         self._cogs_to_add: list[commands.Cog] = []
+        self.stopping = False
 
     def add_cogs_at_setup(self, cogs: Iterable[commands.Cog]) -> None:
         """The cogs ``setup_hook`` adds (before the commands are synced)."""
@@ -94,6 +105,15 @@ class TableroBot(commands.AutoShardedBot):
                 await sync_at_start(self, self.tree, self.sync_state)
             except discord.HTTPException:
                 log.exception("automatic command sync failed; run `tablero sync` later")
+
+    async def close(self) -> None:
+        """Stop gracefully: no new commands, the cogs unloaded (pending deliveries
+        flushed for up to ``DeliveriesCog.seconds``, the sweep stopped), then the
+        connection closed. The database is closed by whoever opened it, afterwards."""
+        if not self.stopping:
+            log.info("stopping: no new work; flushing pending deliveries")
+        self.stopping = True
+        await super().close()
 
     async def on_interaction(self, interaction: discord.Interaction[discord.Client]) -> None:
         """Remember who people are: the bot has no member intent, so the names of those

@@ -1,0 +1,95 @@
+"""SIGTERM and SIGINT stop the bot gracefully (issue 12): no new commands, pending
+deliveries flushed (10 s at most), the database closed, exit 0. Run in a subprocess with
+the real bot, the real signal handling (``cli.serve``) and SQLite; only the connection to
+Discord is left out (the process cannot reach it here)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.discordapp.client import STOPPING
+from bot.discordapp.cogs.deliveries import DeliveriesCog
+from tests.discordapp.conftest import World
+from tests.discordapp.helpers import reply
+
+ROOT = Path(__file__).resolve().parents[2]
+
+SCRIPT = r'''
+import asyncio, sys
+from pathlib import Path
+from bot.discordapp.app import create_bot
+from bot.discordapp.cli import serve
+from bot.service import SystemClock
+from storage import open_repository
+
+async def main(db: str, flag: str) -> None:
+    repository = await open_repository(Path(db))
+    bot = create_bot(repository, SystemClock(), auto_sync=False, background=False)
+
+    async def connected() -> None:  # what bot.start does, without Discord
+        await bot.setup_hook()
+        deliveries = bot.get_cog("Deliveries")
+        real_drain = deliveries._drain
+
+        async def pending_delivery() -> None:  # a post still under way at the signal
+            await asyncio.sleep(1.0)
+            Path(flag).write_text("delivered")
+            await real_drain()
+        deliveries._drain = pending_delivery
+        print("ready", flush=True)
+        while not bot.is_closed():
+            await asyncio.sleep(0.05)
+        print("stopping" if bot.stopping else "closed without stopping", flush=True)
+
+    await serve(bot, connected(), repository)
+    try:
+        await repository.load_match(1)
+    except Exception:
+        print("database closed", flush=True)
+
+asyncio.run(main(sys.argv[1], sys.argv[2]))
+print("exited", flush=True)
+'''
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_stops_the_bot_gracefully(tmp_path: Path, signum: int) -> None:
+    flag = tmp_path / "delivered"
+    process = subprocess.Popen(
+        [sys.executable, "-c", SCRIPT, str(tmp_path / "t.db"), str(flag)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert process.stdout is not None
+    assert process.stdout.readline().strip() == "ready"
+    started = time.monotonic()
+    process.send_signal(signum)
+    out, err = process.communicate(timeout=30)
+    took = time.monotonic() - started
+    assert process.returncode == 0, err
+    assert out.split() == ["stopping", "database", "closed", "exited"], (out, err)
+    assert flag.read_text() == "delivered"  # the pending delivery was flushed first
+    assert took < 10 + 5  # bounded by the 10 s flush budget
+
+
+async def test_a_stopping_bot_takes_no_new_commands(world: World) -> None:
+    w = world
+    w.bot.stopping = True  # what close() sets first
+    answer = reply(await w.alice.slash(w.channel, "challenge", game="xiangqi",
+                                       opponent=w.bob))
+    assert answer.ephemeral and answer.content == STOPPING
+    assert await w.service.active_matches_of(w.guild.id, w.alice.id) == []
+    w.bot.stopping = False
+
+
+async def test_the_flush_is_bounded() -> None:
+    never = asyncio.Event()
+    cog = DeliveriesCog(never.wait, seconds=0.05)
+    await cog.cog_unload()  # returns (and logs) instead of hanging on a stuck delivery
