@@ -24,6 +24,7 @@ from bot.discordapp.cogs import (
 )
 from bot.discordapp.notices import ReplyFirst
 from bot.discordapp.notifier import DiscordNotifier
+from bot.discordapp.redaction import install as redact_tokens_in_logs
 from bot.discordapp.sync import SyncState
 from bot.service import BoardRenderer, Clock, MatchService, Repository
 
@@ -35,6 +36,7 @@ def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer 
                ) -> TableroBot:
     """A ready-to-start bot over ``repository``. ``background=False`` leaves out the
     deadline sweep (``tablero sync`` only logs in); ``shard_count=None`` asks Discord."""
+    redact_tokens_in_logs()  # discord.py logs interaction tokens at DEBUG
     if sync_state is None and database is not None:
         sync_state = default_sync_state(database)
     bot = TableroBot(sync_state=sync_state, auto_sync=auto_sync, shard_count=shard_count)

@@ -135,20 +135,34 @@ def user_message(exc: BaseException) -> str | None:
     return None
 
 
-def describe(exc: BaseException) -> str:
-    """What the user sees for ``exc``; logs unexpected errors with their traceback."""
+def describe(exc: BaseException, where: str = "an interaction") -> str:
+    """What the user sees for ``exc``; logs unexpected errors with their traceback and
+    ``where`` they happened."""
     message = user_message(exc)
     if message is None:
         if isinstance(exc, app_commands.CommandInvokeError):
             exc = exc.original
-        log.error("unexpected error in an interaction", exc_info=exc)
+        log.error("unexpected error in %s", where, exc_info=exc)
         return GENERIC_APOLOGY
     return message
 
 
+def _where(interaction: discord.Interaction[Any]) -> str:
+    """What the log says about an interaction: its id, command and match (never its
+    token)."""
+    command = interaction.command.qualified_name if interaction.command else None
+    match = interaction.namespace.match if interaction.command else None
+    custom_id = interaction.data.get("custom_id") if interaction.data else None
+    return (f"interaction {interaction.id}"
+            + (f" (/{command})" if command else "")
+            + (f" ({custom_id})" if isinstance(custom_id, str) else "")
+            + (f" in match {match}" if isinstance(match, int) else "")
+            + (f" in channel {interaction.channel_id}" if interaction.channel_id else ""))
+
+
 async def reply_error(interaction: discord.Interaction[Any], exc: BaseException) -> None:
     """Send ``exc`` as an ephemeral reply, whether or not the interaction was answered."""
-    text = describe(exc)
+    text = describe(exc, _where(interaction))
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
