@@ -156,7 +156,8 @@ def command(name: str, settings: Settings, *, guild: int | None = None,
         print(f"Cannot reach Discord ({type(exc).__name__}): check the network connection.")
         return 1
     if clear:
-        print(f"Removed Tablero's commands from {f'server {guild}' if guild else 'every server (global)'}.")
+        where = f"server {guild}" if guild else "every server (global)"
+        print(f"Removed Tablero's commands from {where}.")
     elif guild:
         print(f"Registered {count} commands in server {guild} and removed the global ones, "
               "so no command shows twice there. `tablero sync` without --guild (and "

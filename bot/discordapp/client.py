@@ -12,6 +12,7 @@ and hands the cogs over; the client adds them in ``setup_hook``.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Iterable
 from pathlib import Path
@@ -62,10 +63,8 @@ class TableroTree(app_commands.CommandTree[discord.Client]):
                      interaction.id, error)
             if interaction.type is discord.InteractionType.autocomplete:
                 if not interaction.response.is_done():
-                    try:
+                    with contextlib.suppress(discord.HTTPException):
                         await interaction.response.autocomplete([])
-                    except discord.HTTPException:
-                        pass
                 return
         await errors.reply_error(interaction, error)
 

@@ -34,7 +34,7 @@ def count_calls(repository: Any, calls: Counter[str]) -> None:
 
 async def test_one_move_costs_two_reads_one_write_one_render(world: World) -> None:
     w = world
-    m, thread = await start_match(w, w.alice, w.bob, seat=0)
+    _, thread = await start_match(w, w.alice, w.bob, seat=0)
     await w.alice.slash(thread, "move", move="h3-e3")
     service = w.service
     calls: Counter[str] = Counter()
