@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -309,3 +311,25 @@ async def test_each_participants_notification_choice_comes_with_the_match(
     assert choices(due) == expected
     await repo.save_user_prefs(UserPrefs(22, "mention"))  # a change applies at once
     assert choices(await repo.load_match(a.id))[22] == "mention"
+
+
+async def test_sqlite_close_lets_the_write_under_way_finish(tmp_path: Path) -> None:
+    """A graceful stop closes the database while a command may be writing: the write
+    that has begun commits before the connections close."""
+    repo = await SqliteRepository.open(tmp_path / "c.db")
+    real_exec = repo._exec
+    begun = asyncio.Event()
+
+    async def slow_exec(sql: str, params: Any = ()) -> Any:
+        begun.set()
+        await asyncio.sleep(0.05)  # the write is between two statements when close comes
+        return await real_exec(sql, params)
+
+    repo._exec = slow_exec  # type: ignore[method-assign]
+    writing = asyncio.create_task(repo.save_user_prefs(UserPrefs(7, "dm")))
+    await begun.wait()
+    await repo.close()
+    assert writing.done() and writing.exception() is None
+    again = await SqliteRepository.open(tmp_path / "c.db")
+    assert await again.get_user_prefs(7) == UserPrefs(7, "dm")
+    await again.close()
