@@ -12,6 +12,7 @@ and hands the cogs over; the client adds them in ``setup_hook``.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import Iterable
@@ -39,6 +40,9 @@ def intents() -> discord.Intents:
 
 
 STOPPING = "Tablero is restarting; try again in a minute."
+
+COMPONENT_EVENTS = frozenset({"match_button", "leaderboard_page", "game_pick"})
+"""The events the persistent components dispatch (``components``)."""
 
 
 class TableroTree(app_commands.CommandTree[discord.Client]):
@@ -90,6 +94,7 @@ class TableroBot(commands.AutoShardedBot):
         self.auto_sync = auto_sync
         self._cogs_to_add: list[commands.Cog] = []
         self.stopping = False
+        self._refusals: set[asyncio.Task[Any]] = set()
 
     def add_cogs_at_setup(self, cogs: Iterable[commands.Cog]) -> None:
         """The cogs ``setup_hook`` adds (before the commands are synced)."""
@@ -106,13 +111,26 @@ class TableroBot(commands.AutoShardedBot):
                 log.exception("automatic command sync failed; run `tablero sync` later")
 
     async def close(self) -> None:
-        """Stop gracefully: no new commands, the cogs unloaded (pending deliveries
+        """Stop gracefully: no new commands or clicks, the cogs unloaded (pending deliveries
         flushed for up to ``DeliveriesCog.seconds``, the sweep stopped), then the
         connection closed. The database is closed by whoever opened it, afterwards."""
         if not self.stopping:
             log.info("stopping: no new work; flushing pending deliveries")
         self.stopping = True
         await super().close()
+
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        """While stopping, a click on a persistent component starts no new work: the
+        person is told to try again (commands are refused by the tree's check)."""
+        if self.stopping and event_name in COMPONENT_EVENTS:
+            interaction = args[0]
+            if isinstance(interaction, discord.Interaction):
+                task = asyncio.get_running_loop().create_task(
+                    interaction.response.send_message(STOPPING, ephemeral=True))
+                self._refusals.add(task)
+                task.add_done_callback(self._refusals.discard)
+            return
+        super().dispatch(event_name, *args, **kwargs)
 
     async def on_interaction(self, interaction: discord.Interaction[discord.Client]) -> None:
         """Remember who people are: the bot has no member intent, so the names of those

@@ -79,13 +79,18 @@ def test_a_signal_stops_the_bot_gracefully(tmp_path: Path, signum: int) -> None:
     assert took < 10 + 5  # bounded by the 10 s flush budget
 
 
-async def test_a_stopping_bot_takes_no_new_commands(world: World) -> None:
+async def test_a_stopping_bot_takes_no_new_work(world: World) -> None:
     w = world
+    await w.alice.slash(w.channel, "challenge", game="xiangqi", opponent=w.bob)
+    challenge = w.channel.last_message
     w.bot.stopping = True  # what close() sets first
-    answer = reply(await w.alice.slash(w.channel, "challenge", game="xiangqi",
-                                       opponent=w.bob))
+    answer = reply(await w.carol.slash(w.channel, "challenge", game="xiangqi",
+                                       opponent=w.dave))
     assert answer.ephemeral and answer.content == STOPPING
-    assert await w.service.active_matches_of(w.guild.id, w.alice.id) == []
+    assert await w.service.active_matches_of(w.guild.id, w.carol.id) == []
+    clicked = reply(await w.bob.click(challenge, label="Accept"))
+    assert clicked.ephemeral and clicked.content == STOPPING
+    assert (await w.service.get_match(1)).status.is_waiting  # not accepted
     w.bot.stopping = False
 
 
