@@ -95,3 +95,21 @@ async def test_a_stale_command_gets_being_updated(world: World) -> None:
     # what discord.py hands the tree's on_error (SimCord records it; acknowledged here)
     assert [type(e) for e in w.env.errors] == [app_commands.CommandNotFound,
                                                app_commands.CommandSignatureMismatch]
+
+
+async def test_in_a_dm_only_rules_and_notify(world: World) -> None:
+    w = world
+    erin = w.env.create_user("erin")
+    assert sorted(erin.available_commands()) == ["notify", "rules"]
+    told = reply(await erin.slash("notify", mode="dm"))
+    assert "direct message" in told.content
+    shown = reply(await erin.slash("rules", game="xiangqi"))
+    assert shown.embeds and shown.embeds[0].title == "Xiangqi"
+
+
+def test_tablero_sync_takes_clear_and_guild() -> None:
+    from bot.__main__ import build_parser
+
+    args = build_parser().parse_args(["sync", "--clear", "--guild", "5"])
+    assert args.clear and args.guild == 5
+    assert not build_parser().parse_args(["sync"]).clear
