@@ -47,7 +47,7 @@ class DeadlinesCog(commands.Cog, name="Deadlines"):
         self.grace = grace_for(seconds)
         self.sweeps = 0
         self.skipped = 0
-        self.down: set[int | None] = set()  # shards cut off from the gateway
+        self.down: set[int] = set()  # shards cut off from the gateway
         self._loop = tasks.loop(seconds=seconds)(self.sweep_once)
         self._loop.before_loop(self._until_ready)
 
@@ -91,7 +91,7 @@ class DeadlinesCog(commands.Cog, name="Deadlines"):
         if not self.connected:
             self.skipped += 1
             log.info("gateway disconnected (shards %s): no sweep, the clocks wait",
-                     sorted(s for s in self.down if s is not None) or "all")
+                     sorted(self.down) or "all")
             return
         self.sweeps += 1
         try:
