@@ -15,6 +15,8 @@ from bot.service.ratings import apply_ratings
 from bot.service.records import (
     MatchRecord,
     MatchStatus,
+    OutboxEntry,
+    OutboxFn,
     RatingChange,
     RatingRecord,
     RecordEntry,
@@ -33,12 +35,22 @@ class MemoryRepository:
         self._prefs: dict[int, UserPrefs] = {}
         self._heartbeat: datetime | None = None
         self._next_id = 1
+        self._outbox: dict[int, OutboxEntry] = {}
+        self._next_entry = 1
+        self._dms_closed: dict[int, bool] = {}  # user -> told yet
 
-    async def create_match(self, record: MatchRecord) -> MatchRecord:
+    def _store_outbox(self, stored: MatchRecord, outbox: OutboxFn | None) -> None:
+        for entry in outbox(stored) if outbox is not None else ():
+            self._outbox[self._next_entry] = dataclasses.replace(entry, id=self._next_entry)
+            self._next_entry += 1
+
+    async def create_match(self, record: MatchRecord, outbox: OutboxFn | None = None
+                           ) -> MatchRecord:
         stored = dataclasses.replace(record, id=self._next_id, version=1)
         self._next_id += 1
         self._matches[stored.id] = stored
         self._entries[stored.id] = []
+        self._store_outbox(self._with_prefs(stored), outbox)
         return stored
 
     def _with_prefs(self, rec: MatchRecord) -> MatchRecord:
@@ -60,7 +72,8 @@ class MemoryRepository:
 
     async def save(self, before: MatchRecord, after: MatchRecord,
                    append: Sequence[RecordEntry] = (),
-                   ratings: RatingChange | None = None) -> MatchRecord:
+                   ratings: RatingChange | None = None,
+                   outbox: OutboxFn | None = None) -> MatchRecord:
         current = self._matches.get(before.id)
         if current is None or current.version != before.version:
             raise Conflict(f"match {before.id} changed")
@@ -79,6 +92,7 @@ class MemoryRepository:
         entries.sort(key=lambda e: e.ply)
         for r in new_ratings:
             self._ratings[(r.guild_id, r.ladder, r.user_id)] = r
+        self._store_outbox(stored, outbox)
         return stored
 
     async def match_in_thread(self, thread_id: int) -> MatchRecord | None:
@@ -118,7 +132,8 @@ class MemoryRepository:
     async def beat(self, now: datetime) -> None:
         self._heartbeat = now
 
-    async def extend_clocks(self, since: datetime, now: datetime) -> list[MatchRecord] | None:
+    async def extend_clocks(self, since: datetime, now: datetime,
+                            outbox: OutboxFn | None = None) -> list[MatchRecord] | None:
         if self._heartbeat != since:
             return None
         gap = now - since
@@ -131,8 +146,30 @@ class MemoryRepository:
                     version=m.version + 1)
                 self._matches[match_id] = m
                 out.append(self._with_prefs(m))
+                self._store_outbox(out[-1], outbox)
         self._heartbeat = now
         return out
+
+    async def pending_outbox(self, match_id: int | None = None, limit: int = 100
+                             ) -> list[OutboxEntry]:
+        found = [e for _, e in sorted(self._outbox.items())
+                 if match_id is None or e.match_id == match_id]
+        return found[:limit]
+
+    async def mark_delivered(self, entry_id: int) -> None:
+        self._outbox.pop(entry_id, None)
+
+    async def set_dms_closed(self, user_id: int, closed: bool) -> None:
+        if not closed:
+            self._dms_closed.pop(user_id, None)
+        elif user_id not in self._dms_closed:
+            self._dms_closed[user_id] = False
+
+    async def dms_closed_notice(self, user_id: int) -> bool:
+        if self._dms_closed.get(user_id) is False:
+            self._dms_closed[user_id] = True
+            return True
+        return False
 
     def _ladder(self, guild_id: int, ladder: str) -> list[RatingRecord]:
         rows = [r for (g, l_, _), r in self._ratings.items() if g == guild_id and l_ == ladder]

@@ -33,6 +33,8 @@ from bot.service.records import (
     DrawOffer,
     MatchRecord,
     MatchStatus,
+    OutboxEntry,
+    OutboxFn,
     RatingChange,
     RatingRecord,
     RecordEntry,
@@ -137,6 +139,25 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE TABLE heartbeat (
         id INTEGER PRIMARY KEY CHECK (id = 1),
         at REAL NOT NULL
+    );
+    """,
+    # 5: the notification outbox (entries written with the change that causes them,
+    # deleted once delivered) and who has refused direct messages (Discord 50007)
+    """
+    CREATE TABLE outbox (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        match_id INTEGER NOT NULL,
+        guild_id INTEGER NOT NULL,
+        version INTEGER NOT NULL,
+        n INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        UNIQUE (match_id, version, n)
+    );
+    CREATE TABLE dms_closed (
+        user_id INTEGER PRIMARY KEY,
+        told INTEGER NOT NULL DEFAULT 0
     );
     """,
 )
@@ -308,7 +329,16 @@ class SqliteRepository:
             await self._exec("INSERT INTO seats (match_id, user_id, seat, team) "
                              "VALUES (?, ?, ?, ?)", (match_id, s.user_id, s.seat, s.team))
 
-    async def create_match(self, record: MatchRecord) -> MatchRecord:
+    async def _write_outbox(self, stored: MatchRecord, outbox: OutboxFn | None) -> None:
+        for e in outbox(stored) if outbox is not None else ():
+            await self._exec(
+                "INSERT INTO outbox (match_id, guild_id, version, n, kind, payload, "
+                "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (e.match_id, e.guild_id, e.version, e.n, e.kind, e.payload,
+                 _ts(e.created_at)))
+
+    async def create_match(self, record: MatchRecord, outbox: OutboxFn | None = None
+                           ) -> MatchRecord:
         async def body() -> MatchRecord:
             placeholders = ", ".join("?" * (len(_MATCH_COLUMNS.split(",")) + 1))
             cur = await self._exec(
@@ -317,13 +347,16 @@ class SqliteRepository:
             match_id = cur.lastrowid
             assert match_id is not None
             await self._write_seats(match_id, record.seats)
-            return dataclasses.replace(record, id=match_id, version=1)
+            stored = dataclasses.replace(record, id=match_id, version=1)
+            await self._write_outbox(stored, outbox)
+            return stored
         result: MatchRecord = await self._transaction(body)
         return result
 
     async def save(self, before: MatchRecord, after: MatchRecord,
                    append: Sequence[RecordEntry] = (),
-                   ratings: RatingChange | None = None) -> MatchRecord:
+                   ratings: RatingChange | None = None,
+                   outbox: OutboxFn | None = None) -> MatchRecord:
         async def body() -> MatchRecord:
             sets = ", ".join(f"{c.strip()} = ?" for c in _MATCH_COLUMNS.split(","))
             cur = await self._exec(
@@ -345,7 +378,9 @@ class SqliteRepository:
                 await self._write_seats(before.id, after.seats)
             if ratings is not None:
                 await self._rate(ratings)
-            return dataclasses.replace(after, id=before.id, version=before.version + 1)
+            stored = dataclasses.replace(after, id=before.id, version=before.version + 1)
+            await self._write_outbox(stored, outbox)
+            return stored
         result: MatchRecord = await self._transaction(body)
         return result
 
@@ -437,7 +472,8 @@ class SqliteRepository:
                              "ON CONFLICT (id) DO UPDATE SET at = excluded.at", (_ts(now),))
         await self._transaction(body)
 
-    async def extend_clocks(self, since: datetime, now: datetime) -> list[MatchRecord] | None:
+    async def extend_clocks(self, since: datetime, now: datetime,
+                            outbox: OutboxFn | None = None) -> list[MatchRecord] | None:
         async def body() -> list[MatchRecord] | None:
             cur = await self._exec("SELECT at FROM heartbeat WHERE id = 1")
             row = await cur.fetchone()
@@ -454,9 +490,53 @@ class SqliteRepository:
             for match_id in sorted(ids):
                 cur = await self._exec(f"{_SELECT_MATCH} WHERE id = ?", (match_id,))
                 out.append(_match_of(await cur.fetchone()))  # type: ignore[arg-type]
+                await self._write_outbox(out[-1], outbox)
             return out
         result: list[MatchRecord] | None = await self._transaction(body)
         return result
+
+    async def pending_outbox(self, match_id: int | None = None, limit: int = 100
+                             ) -> list[OutboxEntry]:
+        columns = "id, match_id, guild_id, version, n, kind, payload, created_at"
+        if match_id is None:
+            rows = await self._all(f"SELECT {columns} FROM outbox ORDER BY id LIMIT ?",
+                                   (limit,))
+        else:
+            rows = await self._all(f"SELECT {columns} FROM outbox WHERE match_id = ? "
+                                   "ORDER BY id LIMIT ?", (match_id, limit))
+        out = []
+        for id_, mid, gid, version, n, kind, payload, created in rows:
+            when = _dt(created)
+            assert when is not None
+            out.append(OutboxEntry(mid, gid, version, n, kind, payload, when, id_))
+        return out
+
+    async def mark_delivered(self, entry_id: int) -> None:
+        async def body() -> None:
+            await self._exec("DELETE FROM outbox WHERE id = ?", (entry_id,))
+        await self._transaction(body)
+
+    async def set_dms_closed(self, user_id: int, closed: bool) -> None:
+        async def body() -> None:
+            if closed:
+                await self._exec("INSERT OR IGNORE INTO dms_closed (user_id) VALUES (?)",
+                                 (user_id,))
+            else:
+                await self._exec("DELETE FROM dms_closed WHERE user_id = ?", (user_id,))
+        await self._transaction(body)
+
+    async def dms_closed_notice(self, user_id: int) -> bool:
+        # Asked at every command: a read, and a write only for the one who must be told.
+        if not await self._all("SELECT 1 FROM dms_closed WHERE user_id = ? AND told = 0",
+                               (user_id,)):
+            return False
+
+        async def body() -> bool:
+            cur = await self._exec("UPDATE dms_closed SET told = 1 WHERE user_id = ? AND "
+                                   "told = 0 RETURNING user_id", (user_id,))
+            return await cur.fetchone() is not None
+        told: bool = await self._transaction(body)
+        return told
 
     async def leaderboard(self, guild_id: int, ladder: str, offset: int,
                           limit: int) -> tuple[list[RatingRecord], int]:

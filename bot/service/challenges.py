@@ -17,6 +17,7 @@ from bot.service.errors import (
     ServiceError,
 )
 from bot.service.events import ChallengeClosed, ChallengeReceived, LobbyChanged, TurnStarted
+from bot.service.outbox import Announce
 from bot.service.ratings import ladder_key
 from bot.service.records import MatchRecord, MatchStatus, SeatRecord
 from bot.service.states import replay
@@ -92,10 +93,11 @@ class ChallengesMixin(ServiceCore):
             last_move=None, days_per_move=days, rated=bool(rated), deadline=None,
             remind_at=None, draw_offer=None, result=None, broken=None, created_at=now,
             updated_at=now)
-        rec = await self.repository.create_match(rec)
-        view = self._view(rec)
-        await self._notify(ChallengeReceived(view, challenger, tuple(invited)))
-        return view
+        announce = Announce(
+            lambda s: [ChallengeReceived(self._view(s), challenger, tuple(invited))], now)
+        rec = await self.repository.create_match(rec, announce)
+        await self._announce(announce.events)
+        return self._view(rec)
 
     def _coerce_options(self, v: Variant, given: Mapping[str, object] | None
                         ) -> dict[str, object]:
@@ -230,22 +232,32 @@ class ChallengesMixin(ServiceCore):
             seats += (me,)
         after = dataclasses.replace(rec, seats=seats)
         full = sum(1 for s in seats if s.accepted) == rec.seat_count
-        if full:
-            after = await self._start(after)
-        saved = await self._save(rec, after)
         if not full:
-            view = self._view(saved)
-            await self._notify(LobbyChanged(view, user, True))
-            return view
-        saved = await self._open_room(saved)
-        view = self._view(saved)
+            saved, events = await self._commit(
+                rec, after, lambda s: [LobbyChanged(self._view(s), user, True)])
+            await self._announce(events)
+            return self._view(saved)
+        after = await self._start(after)
         try:  # the start position: no entry was played yet, nothing to read
-            start = self.states.replayed(saved, replay(saved, ()))
+            start = replay(after, ())
             board: BoardState | None = BoardState(start.position, None)
         except ServiceError:
-            board = None
-        await self._notify(TurnStarted(view, view.to_move, None, board=board))
-        return view
+            start, board = None, None
+
+        def started(s: MatchRecord) -> list[TurnStarted]:
+            view = self._view(s)
+            return [TurnStarted(view, view.to_move, None, board=board)]
+        saved, events = await self._commit(rec, after, started)
+        if start is not None:
+            self.states.replayed(saved, start)
+        roomed = await self._open_room(saved)
+        if roomed is not saved:
+            # Announced in its room; still the start's events (the version they were
+            # stored with: a restart would post the stored ones in the channel).
+            where = dataclasses.replace(self._view(roomed), version=saved.version)
+            events = [dataclasses.replace(e, match=where) for e in events]
+        await self._announce(events)
+        return self._view(roomed)
 
     async def _open_room(self, rec: MatchRecord) -> MatchRecord:
         """Have the adapter open the place where the match just started is played (a
@@ -282,13 +294,14 @@ class ChallengesMixin(ServiceCore):
                 raise NotAPlayer(f"you are not invited to match #{rec.id}")
             if rec.seat_count == 2:
                 after = dataclasses.replace(rec, status=MatchStatus.DECLINED)
-                saved = await self._save(rec, after)
-                await self._notify(ChallengeClosed(self._view(saved), user, "declined"))
+                saved, events = await self._commit(rec, after, lambda s: [
+                    ChallengeClosed(self._view(s), user, "declined")])
             else:
                 after = dataclasses.replace(
                     rec, seats=tuple(s for s in rec.seats if s.user_id != user))
-                saved = await self._save(rec, after)
-                await self._notify(LobbyChanged(self._view(saved), user, False))
+                saved, events = await self._commit(rec, after, lambda s: [
+                    LobbyChanged(self._view(s), user, False)])
+            await self._announce(events)
             return self._view(saved)
         return await self._retrying(match_id, attempt)
 
@@ -298,18 +311,20 @@ class ChallengesMixin(ServiceCore):
             if not rec.status.is_waiting:
                 raise NotAllowed(f"match #{rec.id} has started or ended; resign instead")
             if user == rec.challenger_id:
-                saved = await self._save(rec, dataclasses.replace(
-                    rec, status=MatchStatus.CANCELLED))
-                await self._notify(ChallengeClosed(self._view(saved), user, "cancelled"))
+                saved, events = await self._commit(rec, dataclasses.replace(
+                    rec, status=MatchStatus.CANCELLED), lambda s: [
+                    ChallengeClosed(self._view(s), user, "cancelled")])
+                await self._announce(events)
                 return self._view(saved)
             mine = rec.seat_of(user)
             if mine is None:
                 raise NotAPlayer(f"you are not in match #{rec.id}")
             if not mine.accepted:
                 raise NotAllowed("you were invited: decline instead")
-            saved = await self._save(rec, dataclasses.replace(
-                rec, seats=tuple(s for s in rec.seats if s.user_id != user)))
-            await self._notify(LobbyChanged(self._view(saved), user, False))
+            saved, events = await self._commit(rec, dataclasses.replace(
+                rec, seats=tuple(s for s in rec.seats if s.user_id != user)), lambda s: [
+                LobbyChanged(self._view(s), user, False)])
+            await self._announce(events)
             return self._view(saved)
         return await self._retrying(match_id, attempt)
 

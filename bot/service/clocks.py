@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 
 from bot.service.core import ServiceCore
 from bot.service.events import ClocksExtended
+from bot.service.outbox import Announce
 
 DEFAULT_GRACE = timedelta(minutes=5)
 """A gap up to this long is normal running (a sweep interval or a few, a quick restart)."""
@@ -34,12 +35,12 @@ class ClocksMixin(ServiceCore):
         if last is None or now - last <= grace:
             await self.repository.beat(now)  # also a clock set back: just beat
             return []
-        changed = await self.repository.extend_clocks(last, now)
+        announce = Announce(lambda s: [ClocksExtended(self._view(s), now - last)], now)
+        changed = await self.repository.extend_clocks(last, now, announce)
         if changed is None:
             return []  # another process resumed first and extended the clocks
-        events = [ClocksExtended(self._view(rec), now - last) for rec in changed]
-        for event in events:
-            await self._notify(event)
+        events = [e for e in announce.events if isinstance(e, ClocksExtended)]
+        await self._announce(events)
         return events
 
     async def beat(self, now: datetime | None = None) -> None:

@@ -30,6 +30,7 @@ from bot.service.errors import (
 )
 from bot.service.events import Event, MatchEnded, PlayerOut
 from bot.service.matches import Matches, team_of, view_of
+from bot.service.outbox import Announce
 from bot.service.ports import BoardRenderer, Clock, MatchRooms, NameResolver, Notifier, Repository
 from bot.service.ratings import Ratings
 from bot.service.records import (
@@ -119,7 +120,24 @@ class ServiceCore:
     async def _save(self, before: MatchRecord, after: MatchRecord,
                     append: Sequence[RecordEntry] = (),
                     ratings: RatingChange | None = None) -> MatchRecord:
+        """A change nobody is told about (no outbox entry)."""
         return await self.matches.save(before, after, append, ratings)
+
+    async def _commit(self, before: MatchRecord, after: MatchRecord,
+                      build: Callable[[MatchRecord], Sequence[Event]],
+                      append: Sequence[RecordEntry] = (),
+                      ratings: RatingChange | None = None
+                      ) -> tuple[MatchRecord, list[Event]]:
+        """Save a change and, in the same transaction, the outbox entries of the events
+        ``build`` makes from the stored match. The events are returned, to be announced
+        (``_announce``) in that order once ``MatchEnded`` ones are ``_completed``."""
+        announce = Announce(build, self.clock.now())
+        saved = await self.matches.save(before, after, append, ratings, announce)
+        return saved, announce.events
+
+    async def _announce(self, events: Iterable[Event]) -> None:
+        for event in events:
+            await self._notify(event)
 
     @staticmethod
     def _view(rec: MatchRecord) -> MatchView:
@@ -187,12 +205,14 @@ class ServiceCore:
         after = dataclasses.replace(rec, status=MatchStatus.BROKEN, broken=message,
                                     deadline=None, remind_at=None,
                                     updated_at=self.clock.now())
+        announce = Announce(lambda s: [MatchEnded(self._view(s), None, "broken")],
+                            self.clock.now())
         try:
-            rec = await self.repository.save(rec, after)
+            rec = await self.repository.save(rec, after, outbox=announce)
         except Conflict:
             return
         log.error("%s", message)
-        await self._notify(MatchEnded(self._view(rec), None, "broken"))
+        await self._announce(announce.events)
 
     async def _board_of(self, rec: MatchRecord) -> BoardState | None:
         """The board of ``rec`` from the cache (a replay on a miss); None if it does not
@@ -203,22 +223,33 @@ class ServiceCore:
             return None
         return BoardState(state.position, state.last_marks)
 
-    async def _ended(self, saved: MatchRecord, view: MatchView, reason: str,
-                     ratings: RatingChange | None, board: BoardState | None,
-                     aborted: bool = False, left_by: int | None = None) -> MatchEnded:
-        """The MatchEnded event of a match that has just finished: its result, each rated
-        player's change, the final board and (when moves were played) the stored record
+    @staticmethod
+    def _ended(view: MatchView, reason: str, board: BoardState | None,
+               aborted: bool = False, left_by: int | None = None) -> MatchEnded:
+        """The MatchEnded event of a match that has just finished, as stored in the
+        outbox: its result and final board (``_completed`` adds the ratings and record)."""
+        return MatchEnded(view, None if aborted else view.result, reason, (), left_by,
+                          board=board)
+
+    async def _completed(self, saved: MatchRecord, events: Sequence[Event],
+                         ratings: RatingChange | None = None) -> list[Event]:
+        """``events`` with each ``MatchEnded`` given what is known only once the change is
+        stored: each rated player's change and (when moves were played) the stored record
         for a replay, read once here so nobody asks for it again."""
-        record = None
-        if saved.ply:
-            try:
-                entries = await self._entries(saved)
-                record = StoredRecord(view, saved, tuple(entries))
-            except Exception:  # the result is stored; without the record only the replay goes
-                log.exception("could not read the record of match %s", saved.id)
-        return MatchEnded(view, None if aborted else view.result, reason,
-                          await self.ratings.updates(saved, ratings), left_by, board=board,
-                          record=record)
+        out: list[Event] = []
+        for event in events:
+            if isinstance(event, MatchEnded):
+                record = None
+                if saved.ply:
+                    try:
+                        entries = await self._entries(saved)
+                        record = StoredRecord(event.match, saved, tuple(entries))
+                    except Exception:  # the result is stored; only the replay is lost
+                        log.exception("could not read the record of match %s", saved.id)
+                event = dataclasses.replace(
+                    event, ratings=await self.ratings.updates(saved, ratings), record=record)
+            out.append(event)
+        return out
 
     # ------------------------------------------------------------------ rules of play
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from bot.service.endings import EndingsMixin
 from bot.service.errors import Conflict, MatchBroken, ServiceError
@@ -42,14 +42,19 @@ class DeadlinesMixin(EndingsMixin):
                 if rec.deadline <= now:
                     return await self._timeout(rec, now)
                 if rec.remind_at is not None and rec.remind_at <= now:
-                    saved = await self._save(rec, dataclasses.replace(rec, remind_at=None))
                     settings = await self.get_guild_settings(rec.guild_id)
-                    if not settings.reminders:
-                        return []
-                    view = self._view(saved)
-                    event = DeadlineReminder(view, view.to_move, rec.deadline - now)
-                    await self._notify(event)
-                    return [event]
+
+                    def reminded(s: MatchRecord, remind: bool = settings.reminders,
+                                 left: timedelta = rec.deadline - now) -> list[Event]:
+                        if not remind:
+                            return []
+                        view = self._view(s)
+                        return [DeadlineReminder(view, view.to_move, left)]
+                    # the reminder is stored as sent with its outbox entry: never lost
+                    _, events = await self._commit(
+                        rec, dataclasses.replace(rec, remind_at=None), reminded)
+                    await self._announce(events)
+                    return events
                 return []
             except Conflict:
                 continue
@@ -60,15 +65,15 @@ class DeadlinesMixin(EndingsMixin):
         moves = sum(1 for e in entries if not e.text.startswith(SPECIAL_PREFIX))
         late = [s for s in rec.to_move]
         if moves < 2 or len(late) != 1:
-            saved = await self._save(rec, dataclasses.replace(
+            board = await self._board_of(rec) if rec.ply else None  # unchanged by aborting
+            saved, events = await self._commit(rec, dataclasses.replace(
                 rec, status=MatchStatus.ABORTED, deadline=None, remind_at=None,
                 to_move=(), draw_offer=None,
-                result=ResultRecord((), (), "aborted: no move in time")))
-            view = self._view(saved)
-            board = await self._board_of(saved) if saved.ply else None
-            event = await self._ended(saved, view, "aborted", None, board, aborted=True)
-            await self._notify(event)
-            return [event]
+                result=ResultRecord((), (), "aborted: no move in time")), lambda s: [
+                self._ended(self._view(s), "aborted", board, aborted=True)])
+            events = await self._completed(saved, events)
+            await self._announce(events)
+            return events
         user = rec.user_at(late[0])
         if user is None:
             return []

@@ -67,24 +67,24 @@ class EndingsMixin(ServiceCore):
             else:
                 deadline, remind = self._deadline(now, rec.days_per_move)
                 after = dataclasses.replace(after, deadline=deadline, remind_at=remind)
-        saved = await self._save(rec, after, (entry,), ratings)
         board = BoardState(new if new is not None else p, None)
+
+        def announced(s: MatchRecord) -> list[Event]:
+            view = self._view(s)
+            if outcome is not None:
+                return [self._ended(view, view.result.reason if view.result else reason,
+                                    board, left_by=user)]
+            events: list[Event] = [PlayerOut(view, user, reason)]
+            if new is not None:
+                events += self._put_out(dataclasses.replace(rec, seats=seats), s, p)
+            events.append(TurnStarted(view, view.to_move, None, board=board))
+            return events
+        saved, events = await self._commit(rec, after, announced, (entry,), ratings)
         self.states.remember(rec.id, MatchState(saved.ply, saved.position_text,
                                                 board.position, None))
-        view = self._view(saved)
-        events: list[Event] = []
-        if outcome is not None:
-            events.append(await self._ended(
-                saved, view, view.result.reason if view.result else reason, ratings, board,
-                left_by=user))
-        else:
-            events.append(PlayerOut(view, user, reason))
-            if new is not None:
-                events += self._put_out(dataclasses.replace(rec, seats=seats), saved, p)
-            events.append(TurnStarted(view, view.to_move, None, board=board))
-        for event in events:
-            await self._notify(event)
-        return view, events
+        events = await self._completed(saved, events, ratings)
+        await self._announce(events)
+        return self._view(saved), events
 
     def _opponents_left(self, rec: MatchRecord, user: int) -> set[int]:
         return {s.user_id for s in rec.seats
@@ -102,11 +102,10 @@ class EndingsMixin(ServiceCore):
                 if rec.draw_offer.by == user:
                     raise NotAllowed("you have already offered a draw")
                 return await self._accept_draw(rec, user)
-            saved = await self._save(rec, dataclasses.replace(
-                rec, draw_offer=DrawOffer(user)))
-            view = self._view(saved)
-            await self._notify(DrawOffered(view, user))
-            return view
+            saved, events = await self._commit(rec, dataclasses.replace(
+                rec, draw_offer=DrawOffer(user)), lambda s: [DrawOffered(self._view(s), user)])
+            await self._announce(events)
+            return self._view(saved)
         return await self._retrying(match_id, attempt)
 
     async def accept_draw(self, match_id: int, user: int) -> MatchView:
@@ -136,12 +135,13 @@ class EndingsMixin(ServiceCore):
         after = dataclasses.replace(rec, ply=rec.ply + 1)
         after, ratings = self._finish(after, outcome)
         entry = RecordEntry(rec.ply, None, f"{SPECIAL_PREFIX}draw", user, now)
-        saved = await self._save(rec, after, (entry,), ratings)
+        board = await self._board_of(rec)  # an agreed draw leaves the position as it is
+        saved, events = await self._commit(
+            rec, after, lambda s: [self._ended(self._view(s), "agreement", board)], (entry,),
+            ratings)
         self.states.moved_on(rec.id, rec.ply, saved.ply)
-        view = self._view(saved)
-        board = await self._board_of(saved)
-        await self._notify(await self._ended(saved, view, "agreement", ratings, board))
-        return view
+        await self._announce(await self._completed(saved, events, ratings))
+        return self._view(saved)
 
     async def decline_draw(self, match_id: int, user: int) -> MatchView:
         """Turn down the pending offer (the offerer may withdraw it the same way)."""
@@ -150,8 +150,8 @@ class EndingsMixin(ServiceCore):
             self._require_player(rec, user)
             if rec.draw_offer is None:
                 raise NotAllowed("there is no draw offer to decline")
-            saved = await self._save(rec, dataclasses.replace(rec, draw_offer=None))
-            view = self._view(saved)
-            await self._notify(DrawDeclined(view, user))
-            return view
+            saved, events = await self._commit(rec, dataclasses.replace(
+                rec, draw_offer=None), lambda s: [DrawDeclined(self._view(s), user)])
+            await self._announce(events)
+            return self._view(saved)
         return await self._retrying(match_id, attempt)

@@ -19,6 +19,7 @@ from bot.service.ports import Clock, Repository
 from bot.service.records import (
     MatchRecord,
     MatchStatus,
+    OutboxFn,
     RatingChange,
     RecordEntry,
 )
@@ -77,7 +78,8 @@ def view_of(rec: MatchRecord) -> MatchView:
         last_move=rec.last_move,
         draw_offer_by=rec.draw_offer.by if rec.draw_offer else None, broken=rec.broken,
         last_move_by=rec.last_move_by if rec.last_move else None,
-        notify_by_dm=tuple(s.user_id for s in rec.seats if s.notify == "dm"))
+        notify_by_dm=tuple(s.user_id for s in rec.seats if s.notify == "dm"),
+        version=rec.version)
 
 
 class Matches:
@@ -97,11 +99,13 @@ class Matches:
 
     async def save(self, before: MatchRecord, after: MatchRecord,
                    append: Sequence[RecordEntry] = (),
-                   ratings: RatingChange | None = None) -> MatchRecord:
-        """Compare-and-set ``before`` -> ``after`` (stamped now); ``Conflict`` if the match
-        changed meanwhile."""
+                   ratings: RatingChange | None = None,
+                   outbox: OutboxFn | None = None) -> MatchRecord:
+        """Compare-and-set ``before`` -> ``after`` (stamped now), with the entries of
+        ``outbox``; ``Conflict`` if the match changed meanwhile."""
         return await self.repository.save(
-            before, dataclasses.replace(after, updated_at=self.clock.now()), append, ratings)
+            before, dataclasses.replace(after, updated_at=self.clock.now()), append, ratings,
+            outbox)
 
     async def retrying(self, match_id: int,
                        attempt: Callable[[MatchRecord], Awaitable[T]]) -> T:

@@ -6,7 +6,7 @@ import dataclasses
 
 from bot.service.core import MAX_TEXT, ServiceCore
 from bot.service.errors import Conflict, NotAllowed, NotYourTurn, ServiceError, StaleMove
-from bot.service.events import MovePlayedFor, SetupSubmitted, TurnStarted
+from bot.service.events import Event, MovePlayedFor, SetupSubmitted, TurnStarted
 from bot.service.records import MatchRecord, RecordEntry
 from bot.service.states import MatchState, parse_entry
 from bot.service.views import BoardState, MoveResult
@@ -86,8 +86,28 @@ class PlayMixin(ServiceCore):
             deadline, remind = self._deadline(now, rec.days_per_move)
             after = dataclasses.replace(after, deadline=deadline, remind_at=remind,
                                         seats=self._sync_out(after, new))
+        board = BoardState(new, marks)
+        lapsed = rec.draw_offer.by if rec.draw_offer and rec.draw_offer.by != user else None
+
+        def announced(s: MatchRecord) -> list[Event]:
+            view = self._view(s)
+            events: list[Event] = [MovePlayedFor(view, e.user_id, e.text) for e in forced
+                                   if e.user_id is not None]
+            if outcome is not None:
+                events.append(self._ended(view, outcome.reason, board))
+            elif setup_phase:
+                events.append(SetupSubmitted(view, user))
+                if not new.in_setup:
+                    events.append(TurnStarted(view, view.to_move, None, board=board))
+            else:
+                events.append(TurnStarted(view, view.to_move, display, user, lapsed,
+                                          board=board))
+                taken = (*marks.captured, *marks.removed) if marks else ()
+                events += self._put_out(rec, s, p, taken)
+            return events
         try:
-            saved = await self._save(rec, after, (entry, *forced), ratings)
+            saved, events = await self._commit(rec, after, announced, (entry, *forced),
+                                               ratings)
         except Conflict:
             fresh = await self.repository.load_match(rec.id)
             if fresh is not None and fresh.ply != rec.ply:
@@ -99,24 +119,7 @@ class PlayMixin(ServiceCore):
         self.states.remember(rec.id, MatchState(saved.ply, saved.position_text, new, marks))
         view = self._view(saved)
         result = view.result
-        for e in forced:
-            if e.user_id is not None:
-                await self._notify(MovePlayedFor(view, e.user_id, e.text))
-        board = BoardState(new, marks)
-        if outcome is not None:
-            await self._notify(await self._ended(saved, view, outcome.reason, ratings, board))
-        elif setup_phase:
-            await self._notify(SetupSubmitted(view, user))
-            if not new.in_setup:
-                await self._notify(TurnStarted(view, view.to_move, None, board=board))
-        else:
-            lapsed = rec.draw_offer.by if rec.draw_offer and rec.draw_offer.by != user \
-                else None
-            await self._notify(TurnStarted(view, view.to_move, display, user, lapsed,
-                                           board=board))
-            taken = (*marks.captured, *marks.removed) if marks else ()
-            for event in self._put_out(rec, saved, p, taken):
-                await self._notify(event)
+        await self._announce(await self._completed(saved, events, ratings))
         return MoveResult(view, canonical if not setup_phase else "setup", display,
                           outcome is not None, result, board)
 

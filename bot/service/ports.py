@@ -14,6 +14,8 @@ from bot.service.events import Event
 from bot.service.records import (
     MatchRecord,
     MatchStatus,
+    OutboxEntry,
+    OutboxFn,
     RatingChange,
     RatingRecord,
     RecordEntry,
@@ -31,8 +33,11 @@ class Repository(Protocol):
     preference (``SeatRecord.notify``, from ``save_user_prefs``) in the same query, so
     telling people about a change needs no read of its own."""
 
-    async def create_match(self, record: MatchRecord) -> MatchRecord:
-        """Store a new match (its ``id`` is ignored); the stored record with its new id."""
+    async def create_match(self, record: MatchRecord, outbox: OutboxFn | None = None
+                           ) -> MatchRecord:
+        """Store a new match (its ``id`` is ignored); the stored record with its new id.
+        ``outbox``: called with the stored record; its entries are stored in the same
+        transaction (so are ``save``'s and ``extend_clocks``')."""
         ...
 
     async def load_match(self, match_id: int) -> MatchRecord | None: ...
@@ -47,10 +52,12 @@ class Repository(Protocol):
 
     async def save(self, before: MatchRecord, after: MatchRecord,
                    append: Sequence[RecordEntry] = (),
-                   ratings: RatingChange | None = None) -> MatchRecord:
+                   ratings: RatingChange | None = None,
+                   outbox: OutboxFn | None = None) -> MatchRecord:
         """Write ``after`` (seats included) if the stored version is still
-        ``before.version``, append ``append`` and apply ``ratings``, all in one
-        transaction. Returns ``after`` with its new version."""
+        ``before.version``, append ``append``, apply ``ratings`` and store the entries of
+        ``outbox(stored after)``, all in one transaction. Returns ``after`` with its new
+        version."""
         ...
 
     async def match_in_thread(self, thread_id: int) -> MatchRecord | None: ...
@@ -77,11 +84,32 @@ class Repository(Protocol):
         """Store ``now`` as the heartbeat."""
         ...
 
-    async def extend_clocks(self, since: datetime, now: datetime) -> list[MatchRecord] | None:
+    async def extend_clocks(self, since: datetime, now: datetime,
+                            outbox: OutboxFn | None = None) -> list[MatchRecord] | None:
         """In one transaction, if the heartbeat is still ``since``: move every active
-        match's deadline and reminder time ``now - since`` later and beat ``now``; the
-        matches as changed (versions bumped). None when the heartbeat is no longer
-        ``since`` (another process resumed first): nothing is changed twice."""
+        match's deadline and reminder time ``now - since`` later, store the entries of
+        ``outbox(match)`` for each, and beat ``now``; the matches as changed (versions
+        bumped). None when the heartbeat is no longer ``since`` (another process resumed
+        first): nothing is changed twice."""
+        ...
+
+    async def pending_outbox(self, match_id: int | None = None, limit: int = 100
+                             ) -> list[OutboxEntry]:
+        """Undelivered outbox entries (of one match, or all), oldest first."""
+        ...
+
+    async def mark_delivered(self, entry_id: int) -> None:
+        """The entry reached Discord (or the terminal): remove it from the outbox."""
+        ...
+
+    async def set_dms_closed(self, user_id: int, closed: bool) -> None:
+        """Remember that a direct message to ``user_id`` was refused (Discord 50007), or
+        that one went through again (which forgets it)."""
+        ...
+
+    async def dms_closed_notice(self, user_id: int) -> bool:
+        """True once after ``set_dms_closed(user_id, True)``: whether he must still be
+        told that his DMs are closed (telling him is then recorded)."""
         ...
 
     async def match_ids(self) -> list[int]:

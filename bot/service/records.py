@@ -7,7 +7,7 @@ and the ordered ``RecordEntry`` list) is the truth; ``position_text``, ``to_move
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -175,3 +175,26 @@ class RatingChange:
     ladder: str
     results: Mapping[int, str]  # user -> "win" | "loss" | "draw"
     rate: RatingFn = field(compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxEntry:
+    """A message that must reach people, stored in the transaction of the change that
+    causes it and removed once delivered (``bot.service.outbox``). ``kind`` and
+    ``payload`` (JSON) are the event, self-contained, so it can be delivered after a
+    restart. ``(match_id, version, n)``: the match version the change wrote and the
+    event's place among that change's events (how a live event finds its entry)."""
+
+    match_id: int
+    guild_id: int
+    version: int
+    n: int
+    kind: str
+    payload: str
+    created_at: datetime
+    id: int = 0  # given by the repository
+
+
+OutboxFn = Callable[["MatchRecord"], Sequence[OutboxEntry]]
+"""Given a match as stored by a write (id and new version set), the outbox entries to
+store in the same transaction (a pure function: it runs inside the transaction)."""

@@ -72,6 +72,7 @@ class MatchView:
     broken: str | None
     last_move_by: int | None = None  # who played ``last_move``
     notify_by_dm: tuple[int, ...] = ()  # participants who want their pings as DMs
+    version: int = 0  # the stored version this view shows (the change that wrote it)
 
     def prefers_dm(self, user_id: int) -> bool:
         """Whether ``user_id`` chose direct messages over mentions (``/notify``)."""

@@ -272,6 +272,8 @@ async def test_sqlite_schema_3_stores_who_played_the_last_move(tmp_path: Path) -
     await repo.close()
     conn = sqlite3.connect(path)  # back to schema 2: as an older Tablero left it
     conn.execute("DROP TABLE heartbeat")  # (migration 4 and later)
+    conn.execute("DROP TABLE outbox")  # (migration 5)
+    conn.execute("DROP TABLE dms_closed")
     conn.execute("ALTER TABLE matches DROP COLUMN last_move_by")
     conn.execute("PRAGMA user_version = 2")
     conn.commit()

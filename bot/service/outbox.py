@@ -1,0 +1,392 @@
+"""The notification outbox: everything a person must learn is stored with the change that
+causes it, then delivered, and only then removed.
+
+* **Writing.** A use-case that announces events passes an :class:`Announce` to the
+  repository's ``save`` / ``create_match`` / ``extend_clocks``; inside the transaction it
+  builds the events from the match as stored and turns each into an ``OutboxEntry``
+  (:func:`entry_of`): the event's kind and a self-contained JSON payload (the match view,
+  the position text and marks of the board, ...). The service then hands the very same
+  events to its notifier (the live path: no decoding, the board object at hand).
+* **Delivering.** :class:`OutboxRelay` is the notifier the adapters put in front of their
+  delivery (the Discord ladder, the console's printer). It delivers each match's entries
+  in order, using the live event when it has it and the decoded payload otherwise (after
+  a restart), retries what the deliverer says is transient (:class:`Retry`, honouring a
+  ``retry_after``) with backoff, and removes an entry only once the deliverer returned.
+  A crash between delivery and removal repeats that one message; nothing is lost.
+
+A live event finds its entry by ``(match id, match version, n)``: the version the change
+wrote (``MatchView.version``) and the event's place among that change's events, since the
+service announces a change's events in the order it stored them.
+
+>>> from datetime import UTC, datetime, timedelta
+>>> view = MatchView(7, 1, 2, None, "damas", "Damas", {}, MatchStatus.ACTIVE, 3, (), (),
+...                  (3, 4), 2, 5, (4,), None, 3, True, None, "W:W1:B20", None, None, None)
+>>> entry = entry_of(ClocksExtended(view, timedelta(days=2)), 0,
+...                  datetime(2026, 1, 1, tzinfo=UTC))
+>>> entry.kind, event_of(entry).gap
+('clocks-extended', datetime.timedelta(days=2))
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import rules
+from bot.service.events import (
+    ChallengeClosed,
+    ChallengeReceived,
+    ClocksExtended,
+    DeadlineReminder,
+    DrawDeclined,
+    DrawOffered,
+    Event,
+    LobbyChanged,
+    MatchEnded,
+    MovePlayedFor,
+    PlayerOut,
+    SetupSubmitted,
+    TurnStarted,
+)
+from bot.service.ports import Clock, Repository
+from bot.service.records import MatchRecord, MatchStatus, OutboxEntry
+from bot.service.views import BoardState, MatchView, RatingUpdate, ResultView, SeatView
+from rules import MoveMarks
+
+log = logging.getLogger(__name__)
+
+KINDS: dict[type, str] = {
+    ChallengeReceived: "challenge", LobbyChanged: "lobby", ChallengeClosed: "challenge-closed",
+    TurnStarted: "turn", DeadlineReminder: "reminder", PlayerOut: "player-out",
+    MovePlayedFor: "forced-move", DrawOffered: "draw-offer", DrawDeclined: "draw-declined",
+    SetupSubmitted: "setup", MatchEnded: "result", ClocksExtended: "clocks-extended",
+}
+"""The stored name of each event type (stable: stored entries are read back by it)."""
+_TYPES = {kind: cls for cls, kind in KINDS.items()}
+
+
+class OutboxError(ValueError):
+    """A stored entry that cannot be read back (an unknown kind, a broken payload)."""
+
+    def __init__(self, message: str, entry: OutboxEntry) -> None:
+        super().__init__(message)
+        self.entry = entry
+
+
+# ---------------------------------------------------------------------- the payload
+
+def _ts(value: datetime | None) -> float | None:
+    return None if value is None else value.timestamp()
+
+
+def _dt(value: float | None) -> datetime | None:
+    return None if value is None else datetime.fromtimestamp(value, UTC)
+
+
+def _result_data(r: ResultView | None) -> Any:
+    return None if r is None else [list(r.winners), [list(g) for g in r.ranking], r.reason]
+
+
+def _result_of(d: Any) -> ResultView | None:
+    return None if d is None else ResultView(tuple(d[0]), tuple(tuple(g) for g in d[1]), d[2])
+
+
+def _view_data(v: MatchView) -> dict[str, Any]:
+    d = {f.name: getattr(v, f.name) for f in dataclasses.fields(MatchView)}
+    d.update(options=dict(v.options), status=v.status.value, deadline=_ts(v.deadline),
+             seats=[[s.seat, s.user_id, s.team, s.name, s.out] for s in v.seats],
+             result=_result_data(v.result))
+    return d
+
+
+def _view_of(d: dict[str, Any]) -> MatchView:
+    d = dict(d)
+    d.update(status=MatchStatus(d["status"]), deadline=_dt(d["deadline"]),
+             seats=tuple(SeatView(*s) for s in d["seats"]), result=_result_of(d["result"]))
+    for name in ("invited", "joined", "to_move", "notify_by_dm"):
+        d[name] = tuple(d[name])
+    return MatchView(**d)
+
+
+def _points(points: Sequence[Any]) -> tuple[Any, ...]:
+    return tuple(tuple(p) if isinstance(p, list) else p for p in points)
+
+
+def _board_data(b: BoardState | None) -> Any:
+    if b is None:
+        return None
+    marks = b.last_marks
+    return {"text": b.position.to_text(),
+            "marks": None if marks is None else [list(marks.path), list(marks.captured),
+                                                 list(marks.removed)]}
+
+
+def _board_of(d: Any, game: str) -> BoardState | None:
+    if d is None:
+        return None
+    try:
+        position = rules.variant(game).from_text(d["text"])
+    except (ValueError, KeyError):  # a rules upgrade: the message goes without a picture
+        log.warning("a stored %s board no longer reads; sent without it", game)
+        return None
+    marks = d["marks"]
+    return BoardState(position, None if marks is None else MoveMarks(
+        _points(marks[0]), _points(marks[1]), _points(marks[2])))
+
+
+def entry_of(event: Event, n: int, now: datetime) -> OutboxEntry:
+    """The outbox entry of ``event``, the ``n``-th event of the change that wrote
+    ``event.match``."""
+    data: dict[str, Any] = {}
+    for f in dataclasses.fields(event):
+        value = getattr(event, f.name)
+        if f.name == "match":
+            value = _view_data(value)
+        elif f.name == "board":
+            value = _board_data(value)
+        elif f.name == "result":
+            value = _result_data(value)
+        elif f.name == "ratings":
+            value = [dataclasses.astuple(r) for r in value]
+        elif f.name == "record":
+            value = None  # read again by the deliverer when it draws the replay
+        elif isinstance(value, timedelta):
+            value = value.total_seconds()
+        data[f.name] = value
+    m = event.match
+    return OutboxEntry(m.id, m.guild_id, m.version, n, KINDS[type(event)],
+                       json.dumps(data, separators=(",", ":")), now)
+
+
+def event_of(entry: OutboxEntry) -> Event:
+    """The event stored in ``entry`` (OutboxError if it cannot be read back)."""
+    cls = _TYPES.get(entry.kind)
+    if cls is None:
+        raise OutboxError(f"unknown outbox kind {entry.kind!r}", entry)
+    try:
+        data = json.loads(entry.payload)
+        view = _view_of(data["match"])
+        values: dict[str, Any] = {}
+        for f in dataclasses.fields(cls):
+            value = data.get(f.name)
+            if f.name == "match":
+                value = view
+            elif f.name == "board":
+                value = _board_of(value, view.game)
+            elif f.name == "result":
+                value = _result_of(value)
+            elif f.name == "ratings":
+                value = tuple(RatingUpdate(*r) for r in value or ())
+            elif f.name in ("remaining", "gap"):
+                value = timedelta(seconds=value)
+            elif isinstance(value, list):
+                value = tuple(value)
+            values[f.name] = value
+        event: Event = cls(**values)
+    except (ValueError, KeyError, TypeError) as e:
+        raise OutboxError(f"outbox entry {entry.id} does not read: {e}", entry) from None
+    return event
+
+
+class Announce:
+    """What a use-case passes to the repository as ``outbox``: builds the change's events
+    from the match as stored (inside the transaction) and keeps them in ``events``, to
+    be handed to the notifier once the change is committed."""
+
+    def __init__(self, build: Callable[[MatchRecord], Sequence[Event]], now: datetime
+                 ) -> None:
+        self.build = build
+        self.now = now
+        self.events: list[Event] = []
+
+    def __call__(self, stored: MatchRecord) -> list[OutboxEntry]:
+        events = list(self.build(stored))
+        self.events += events
+        return [entry_of(e, n, self.now) for n, e in enumerate(events)]
+
+
+# ---------------------------------------------------------------------- delivery
+
+class Retry(Exception):
+    """Raised by a deliverer: the entry could not go out now; try it again after
+    ``after`` seconds (Discord's ``retry_after``), or after the relay's backoff (None)."""
+
+    def __init__(self, after: float | None = None, why: str = "") -> None:
+        super().__init__(why or "try again later")
+        self.after = after
+
+
+Deliver = Callable[[OutboxEntry, Event], Awaitable[None]]
+"""Deliver one entry (its event, live or decoded). Return once the person was told by
+some route (or nobody can be: then log it); raise :class:`Retry` for a transient failure.
+Called again after a Retry with the same entry, so it skips what already went out."""
+
+LIVE_GRACE = timedelta(seconds=30)
+"""How long an entry written by this process waits for its live event before it is
+delivered from its payload (the live event is held until the actor was answered)."""
+
+
+class OutboxRelay:
+    """The service's ``Notifier`` over the outbox (see the module docstring).
+
+    ``accepts``: which entries this process delivers (the console its own guild, the
+    Discord bot the others). ``inline``: deliver on the caller's path (the console, where
+    output order is the point), else on one task per match. ``sleep``/``backoff``: tests
+    hand in a recording sleep and tiny delays."""
+
+    def __init__(self, repository: Repository, deliver: Deliver, clock: Clock, *,
+                 accepts: Callable[[OutboxEntry], bool] | None = None, inline: bool = False,
+                 backoff: float = 1.0, max_backoff: float = 300.0,
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+                 live_grace: timedelta = LIVE_GRACE, batch: int = 100) -> None:
+        self.repository = repository
+        self.deliver = deliver
+        self.clock = clock
+        self.accepts = accepts or (lambda entry: True)
+        self.inline = inline
+        self.backoff = backoff
+        self.max_backoff = max_backoff
+        self.sleep = sleep
+        self.live_grace = live_grace
+        self.batch = batch
+        self.delivered = 0
+        self._live: dict[tuple[int, int, int], Event] = {}
+        self._counts: dict[tuple[int, int], int] = {}
+        self._lanes: dict[int, asyncio.Task[None]] = {}
+        self._dirty: set[int] = set()
+        self._old_up_to = 0  # entries up to this id were pending when we recovered
+
+    async def notify(self, event: Event) -> None:
+        """The live path: remember the event for its entry and deliver the match's
+        entries up to it."""
+        m = event.match
+        n = self._counts.get((m.id, m.version), 0)
+        self._counts[(m.id, m.version)] = n + 1
+        self._live[(m.id, m.version, n)] = event
+        if self.inline:
+            self._dirty.add(m.id)
+            await self._lane(m.id)
+        else:
+            self.wake(m.id)
+
+    def wake(self, match_id: int) -> None:
+        """Deliver the pending entries of ``match_id`` (on its lane task)."""
+        self._dirty.add(match_id)
+        if match_id not in self._lanes:
+            task = asyncio.get_running_loop().create_task(self._lane(match_id))
+            self._lanes[match_id] = task
+
+    async def recover(self) -> int:
+        """At start: deliver what was stored but not delivered before (a restart, a
+        crash between a commit and its delivery). Returns how many entries wait."""
+        pending = [e for e in await self.repository.pending_outbox(limit=10_000)
+                   if self.accepts(e)]
+        self._old_up_to = max((e.id for e in pending), default=self._old_up_to)
+        await self._wake_all(pending)
+        return len(pending)
+
+    async def poll(self) -> None:
+        """Periodically: deliver entries whose live event never came (past the grace)
+        and entries left by a failed lane."""
+        await self._wake_all([e for e in await self.repository.pending_outbox(limit=10_000)
+                              if self.accepts(e)])
+
+    async def _wake_all(self, pending: Sequence[OutboxEntry]) -> None:
+        for match_id in dict.fromkeys(e.match_id for e in pending):
+            if self.inline:
+                self._dirty.add(match_id)
+                await self._lane(match_id)
+            else:
+                self.wake(match_id)
+
+    @property
+    def busy(self) -> bool:
+        return bool(self._lanes)
+
+    async def drain(self, timeout: float | None = None) -> bool:
+        """Wait until every lane is done (True), or ``timeout`` seconds (False: the rest
+        stays in the outbox for the next start)."""
+        loop = asyncio.get_running_loop()
+        end = None if timeout is None else loop.time() + timeout
+        while self._lanes:
+            left = None if end is None else end - loop.time()
+            if left is not None and left <= 0:
+                return False
+            await asyncio.wait(set(self._lanes.values()), timeout=left)
+        return True
+
+    async def flush(self, timeout: float = 10.0) -> bool:
+        """On shutdown: deliver as far as ``timeout`` allows, then stop the lanes."""
+        done = await self.drain(timeout)
+        for task in list(self._lanes.values()):
+            task.cancel()
+        if self._lanes:
+            await asyncio.wait(set(self._lanes.values()))
+        return done
+
+    # ------------------------------------------------------------------ lanes
+
+    def _waits_for_live(self, entry: OutboxEntry) -> bool:
+        """Written by this process after start, its live event not here yet: it is on
+        its way (held until the actor's reply), unless it is overdue."""
+        return (entry.id > self._old_up_to
+                and self.clock.now() - entry.created_at < self.live_grace)
+
+    async def _lane(self, match_id: int) -> None:
+        current = asyncio.current_task()
+        try:
+            while match_id in self._dirty:
+                self._dirty.discard(match_id)
+                entries = await self.repository.pending_outbox(match_id, self.batch)
+                for entry in entries:
+                    if not self.accepts(entry):
+                        continue
+                    key = (entry.match_id, entry.version, entry.n)
+                    event = self._live.pop(key, None)
+                    if event is None:
+                        if self._waits_for_live(entry):
+                            break
+                        try:
+                            event = event_of(entry)
+                        except OutboxError as e:
+                            log.error("%s; dropped (match %s)", e, entry.match_id)
+                            await self.repository.mark_delivered(entry.id)
+                            continue
+                    await self._send(entry, event)
+                    await self.repository.mark_delivered(entry.id)
+                    self.delivered += 1
+                    if not any(k[:2] == key[:2] for k in self._live):
+                        self._counts.pop(key[:2], None)
+                else:
+                    if len(entries) == self.batch:
+                        self._dirty.add(match_id)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the storage failed: the entries stay; the next poll retries
+            log.exception("outbox delivery for match %s stopped", match_id)
+        finally:
+            if self._lanes.get(match_id) is current:
+                del self._lanes[match_id]
+
+    async def _send(self, entry: OutboxEntry, event: Event) -> None:
+        attempt = 0
+        while True:
+            try:
+                await self.deliver(entry, event)
+                return
+            except Retry as r:
+                delay = r.after if r.after is not None \
+                    else min(self.max_backoff, self.backoff * 2 ** attempt)
+                attempt += 1
+                log.info("%s of match %s: %s; retry %d in %.1f s", entry.kind,
+                         entry.match_id, r, attempt, delay)
+                await self.sleep(delay)
+            except Exception:  # permanent: told by no route; logged once, not retried
+                log.exception("could not deliver %s of match %s; dropped", entry.kind,
+                              entry.match_id)
+                return
