@@ -165,11 +165,12 @@ class MemoryRepository:
         elif user_id not in self._dms_closed:
             self._dms_closed[user_id] = False
 
-    async def dms_closed_notice(self, user_id: int) -> bool:
-        if self._dms_closed.get(user_id) is False:
+    async def dms_closed_untold(self) -> list[int]:
+        return sorted(u for u, told in self._dms_closed.items() if not told)
+
+    async def dms_closed_told(self, user_id: int) -> None:
+        if user_id in self._dms_closed:
             self._dms_closed[user_id] = True
-            return True
-        return False
 
     def _ladder(self, guild_id: int, ladder: str) -> list[RatingRecord]:
         rows = [r for (g, l_, _), r in self._ratings.items() if g == guild_id and l_ == ladder]

@@ -525,18 +525,15 @@ class SqliteRepository:
                 await self._exec("DELETE FROM dms_closed WHERE user_id = ?", (user_id,))
         await self._transaction(body)
 
-    async def dms_closed_notice(self, user_id: int) -> bool:
-        # Asked at every command: a read, and a write only for the one who must be told.
-        if not await self._all("SELECT 1 FROM dms_closed WHERE user_id = ? AND told = 0",
-                               (user_id,)):
-            return False
+    async def dms_closed_untold(self) -> list[int]:
+        rows = await self._all("SELECT user_id FROM dms_closed WHERE told = 0 ORDER BY "
+                               "user_id")
+        return [r[0] for r in rows]
 
-        async def body() -> bool:
-            cur = await self._exec("UPDATE dms_closed SET told = 1 WHERE user_id = ? AND "
-                                   "told = 0 RETURNING user_id", (user_id,))
-            return await cur.fetchone() is not None
-        told: bool = await self._transaction(body)
-        return told
+    async def dms_closed_told(self, user_id: int) -> None:
+        async def body() -> None:
+            await self._exec("UPDATE dms_closed SET told = 1 WHERE user_id = ?", (user_id,))
+        await self._transaction(body)
 
     async def leaderboard(self, guild_id: int, ladder: str, offset: int,
                           limit: int) -> tuple[list[RatingRecord], int]:

@@ -22,6 +22,7 @@ from bot.discordapp.cogs import (
     PlayCog,
     SettingsCog,
 )
+from bot.discordapp.dispatcher import DeliveryOptions
 from bot.discordapp.notices import ReplyFirst
 from bot.discordapp.notifier import DiscordNotifier
 from bot.discordapp.redaction import install as redact_tokens_in_logs
@@ -32,20 +33,22 @@ from bot.service import BoardRenderer, Clock, MatchService, Repository
 def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer | None = None,
                sync_state: SyncState | None = None, database: Path | None = None,
                auto_sync: bool = True, sweep_seconds: float = 60.0, background: bool = True,
-               rng: random.Random | None = None, shard_count: int | None = None
-               ) -> TableroBot:
+               rng: random.Random | None = None, shard_count: int | None = None,
+               delivery: DeliveryOptions | None = None) -> TableroBot:
     """A ready-to-start bot over ``repository``. ``background=False`` leaves out the
-    deadline sweep (``tablero sync`` only logs in); ``shard_count=None`` asks Discord."""
+    deadline sweep (``tablero sync`` only logs in); ``shard_count=None`` asks Discord;
+    ``delivery``: the outbox's retry delays and poll interval."""
     redact_tokens_in_logs()  # discord.py logs interaction tokens at DEBUG
     if sync_state is None and database is not None:
         sync_state = default_sync_state(database)
     bot = TableroBot(sync_state=sync_state, auto_sync=auto_sync, shard_count=shard_count)
-    notifier = DiscordNotifier(bot, renderer=renderer, names=bot.names)
+    notifier = DiscordNotifier(bot, repository, clock, renderer=renderer, names=bot.names,
+                               options=delivery)
     notices = ReplyFirst(notifier)
     service = MatchService(repository, notices, clock, renderer=renderer, rng=rng,
                            names=bot.names, rooms=notifier)
     cogs: list[commands.Cog] = [
-        DeliveriesCog(notifier.drain),
+        DeliveriesCog(notifier.flush, notifier=notifier, client=bot),
         ChallengesCog(service, notices, bot.tree),
         PlayCog(service, notices, bot.names),
         InfoCog(service),

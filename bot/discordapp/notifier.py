@@ -5,14 +5,17 @@ an edit). Users who chose DM notifications get a direct message instead of a pin
 It never calls the service: an event carries everything needed to tell people about it
 (the match, the board to draw, each participant's /notify choice, the record for a
 replay), and the notifier is built before the service (``create_bot``: the Discord
-client, then this notifier, then the service). Deliveries run in order, each after the
-previous one, off the caller's path: the service hands the event over and returns, so
-the player's own reply goes out before the board is drawn and posted.
+client, then this notifier, then the service).
+
+Every event reaches it twice: stored in the outbox with the change that caused it, and
+live from the service. Its :class:`OutboxRelay` delivers each match's entries in order
+off the caller's path (the player's own reply goes out before the board is drawn and
+posted), with the live event when it has it, from the stored entry after a restart;
+transient failures are retried, and an entry leaves the outbox only once Discord took
+it. Posting goes through ``dispatcher.Routes``: the fallback ladder that always reaches
+the person (thread, parent channel, direct messages; DMs, then a mention).
 
 It is also the service's ``MatchRooms``: when a match starts it opens the match's thread.
-
-Failures are logged and swallowed here (the change is already stored); the command that
-caused the event checks the bot's permissions beforehand so the user learns what is missing.
 """
 
 from __future__ import annotations
@@ -20,18 +23,21 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Awaitable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import discord
 
 from bot.discordapp import embeds, media
 from bot.discordapp.components import match_buttons
+from bot.discordapp.dispatcher import DeliveryOptions, Progress, Routes, is_discord_entry
 from bot.discordapp.permissions import THREAD_OPENING_PERMISSIONS, missing_permissions
 from bot.service import events as ev
 from bot.service import texts
 from bot.service.boards import draw_board
-from bot.service.ports import BoardRenderer, NameResolver
+from bot.service.outbox import OutboxRelay
+from bot.service.ports import BoardRenderer, Clock, NameResolver, Repository
+from bot.service.records import OutboxEntry
 from bot.service.states import StoredRecord
 from bot.service.views import BoardState, MatchView, RatingUpdate, ResultView
 from locales.results import leaving_note
@@ -41,17 +47,26 @@ log = logging.getLogger("tablero.discord")
 Messageable = discord.TextChannel | discord.Thread
 
 
-class DiscordNotifier:
-    """Posts service events to Discord through ``client``; draws boards with
-    ``renderer`` and names players with ``names`` (the client's caches)."""
 
-    def __init__(self, client: discord.Client, *, renderer: BoardRenderer | None = None,
-                 names: NameResolver | None = None) -> None:
+class DiscordNotifier:
+    """Posts service events to Discord through ``client``, by way of the outbox in
+    ``repository``; draws boards with ``renderer`` and names players with ``names``
+    (the client's caches)."""
+
+    def __init__(self, client: discord.Client, repository: Repository, clock: Clock, *,
+                 renderer: BoardRenderer | None = None, names: NameResolver | None = None,
+                 options: DeliveryOptions | None = None) -> None:
         self.client = client
+        self.repository = repository
         self.renderer = renderer
         self.names = names
-        self._tasks: set[asyncio.Task[None]] = set()
-        self._last: asyncio.Task[None] | None = None
+        self.options = options or DeliveryOptions()
+        self.routes = Routes(client, repository)
+        self.relay = OutboxRelay(
+            repository, self._deliver, clock, accepts=is_discord_entry,
+            backoff=self.options.backoff, max_backoff=self.options.max_backoff,
+            sleep=self.options.sleep, live_grace=self.options.live_grace)
+        self._progress: dict[int, Progress] = {}
 
     # ------------------------------------------------------------------ plumbing
 
@@ -65,14 +80,6 @@ class DiscordNotifier:
                 return None
         return found if isinstance(found, discord.TextChannel | discord.Thread) else None
 
-    async def where(self, m: MatchView) -> Messageable | None:
-        """The match thread, else the channel the match was made in."""
-        if m.thread_id:
-            found = await self.channel(m.thread_id)
-            if found is not None:
-                return found
-        return await self.channel(m.channel_id)
-
     @staticmethod
     def split_by_preference(m: MatchView, users: Sequence[int]) -> tuple[list[int], list[int]]:
         """(users to mention, users to DM), by the choices that came with the match."""
@@ -80,31 +87,21 @@ class DiscordNotifier:
         dm = [u for u in users if m.prefers_dm(u)]
         return ping, dm
 
+    @staticmethod
+    def others(m: MatchView, *left_out: int | None) -> list[int]:
+        """The match's participants but ``left_out`` (who acted: he was answered)."""
+        people = m.players() or (*m.joined, *m.invited)
+        return [u for u in dict.fromkeys(people) if u not in left_out]
+
     async def post(self, m: MatchView, content: str, *, ping: Sequence[int] = (),
                    dm_note: str | None = None, dm: Sequence[int] = (),
+                   audience: Sequence[int] = (), step: str = "post",
                    **kwargs: Any) -> discord.Message | None:
         """A new message in the match's place; ``ping`` are mentioned (and notified), ``dm``
-        get ``dm_note`` privately with a link to the message."""
-        target = await self.where(m)
-        message = None
-        if target is not None:
-            message = await target.send(
-                content[:2000],
-                allowed_mentions=discord.AllowedMentions(
-                    users=[discord.Object(u) for u in ping], everyone=False, roles=False),
-                **kwargs)
-        for u in dm:
-            await self.direct(u, f"{dm_note or content}"
-                                 f"{f' {message.jump_url}' if message else ''}")
-        return message
-
-    async def direct(self, user_id: int, text: str) -> None:
-        try:
-            # the DM channel is opened by id: no user fetch (nor its API call) needed
-            channel = await self.client.create_dm(discord.Object(user_id))
-            await channel.send(text[:2000])
-        except discord.HTTPException:
-            log.info("could not DM user %s (DMs closed?)", user_id)
+        get ``dm_note`` privately with a link to the message; ``audience`` must learn it
+        by DM if the place cannot be posted to (``Routes.post``)."""
+        return await self.routes.post(m, content, ping=ping, dm=dm, dm_note=dm_note,
+                                      audience=audience, step=step, **kwargs)
 
     async def open_room(self, m: MatchView) -> int | None:
         """The service's ``MatchRooms``: open the thread of a match that has just started
@@ -162,41 +159,26 @@ class DiscordNotifier:
         known = self.names(m.guild_id, user_id) if self.names is not None else ""
         return known or embeds.mention(user_id)
 
-    def background(self, work: Awaitable[None], what: str) -> None:
-        """Run slow, optional work (a replay GIF) after the reply; failures are logged."""
-        async def guarded() -> None:
-            try:
-                await work
-            except Exception:
-                log.exception("background task failed: %s", what)
-        task = asyncio.get_running_loop().create_task(guarded())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+    async def drain(self, timeout: float | None = None) -> bool:
+        """Wait until every delivery handed over so far is done (False: ``timeout``
+        passed; what is left stays in the outbox)."""
+        return await self.relay.drain(timeout)
 
-    async def drain(self) -> None:
-        """Wait until every delivery handed over so far (and its background work) is done."""
-        while self._tasks:
-            await asyncio.wait(set(self._tasks))
+    async def flush(self) -> bool:
+        """On shutdown: deliver as far as the flush time allows, then stop."""
+        return await self.relay.flush(self.options.flush_seconds)
 
     # ------------------------------------------------------------------ events
 
     async def notify(self, event: ev.Event) -> None:
-        """Hand ``event`` over: it is delivered after the ones before it, off the
-        caller's path."""
-        previous = self._last
+        """Hand ``event`` over: it is delivered after the ones before it in its match,
+        off the caller's path (its entry is already in the outbox)."""
+        await self.relay.notify(event)
 
-        async def deliver() -> None:
-            if previous is not None and not previous.done():
-                await asyncio.wait({previous})
-            try:
-                await self._dispatch(event)
-            except Exception:
-                log.exception("could not post %s for match %s", type(event).__name__,
-                              event.match.id)
-        task = asyncio.get_running_loop().create_task(deliver())
-        self._last = task
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+    async def _deliver(self, entry: OutboxEntry, event: ev.Event) -> None:
+        """The relay's deliverer: the posts of one entry; a retry skips those already
+        out."""
+        await self.routes.delivering(entry.id, self._dispatch(event), self._progress)
 
     async def _dispatch(self, event: ev.Event) -> None:
         m = event.match
@@ -206,10 +188,13 @@ class DiscordNotifier:
             verb = "joined" if event.joined else "left"
             filled = len(m.joined)
             await self.post(m, f"{embeds.mention(event.user_id)} {verb} the "
-                               f"{m.game_name} lobby ({filled}/{m.seat_count}).")
+                               f"{m.game_name} lobby ({filled}/{m.seat_count}).",
+                            audience=self.others(m, event.user_id))
         elif isinstance(event, ev.ChallengeClosed):
             await self.post(m, f"{embeds.mention(event.by)} {event.reason} the "
-                               f"{m.game_name} challenge (match {m.id}).")
+                               f"{m.game_name} challenge (match {m.id}).",
+                            audience=self.others(m, event.by) or
+                            [u for u in (m.challenger_id,) if u != event.by])
         elif isinstance(event, ev.TurnStarted):
             await self.turn(m, event.users, event.last_move, event.by,
                             lapsed=event.draw_lapsed_by, board=event.board)
@@ -220,9 +205,10 @@ class DiscordNotifier:
             await self.post(m, text, ping=ping, dm=dm)
         elif isinstance(event, ev.PlayerOut):
             await self.post(m, f"{embeds.mention(event.user_id)} {event.what} and is out; "
-                               "the game goes on.")
+                               "the game goes on.", audience=self.others(m))
         elif isinstance(event, ev.MovePlayedFor):
-            await self.post(m, f"⏭ {embeds.mention(event.user_id)} {event.what}.")
+            await self.post(m, f"⏭ {embeds.mention(event.user_id)} {event.what}.",
+                            audience=self.others(m))
         elif isinstance(event, ev.DrawOffered):
             others = [u for u in m.players() if u != event.by]
             ping, dm = self.split_by_preference(m, others)
@@ -231,17 +217,20 @@ class DiscordNotifier:
                    "It lapses when the next move is played.",
                 ping=ping, dm=dm, view=match_buttons(m.id, m.ply, ["drawyes", "drawno"]))
         elif isinstance(event, ev.DrawDeclined):
-            await self.post(m, f"{embeds.mention(event.by)} declined the draw offer.")
+            await self.post(m, f"{embeds.mention(event.by)} declined the draw offer.",
+                            audience=self.others(m, event.by))
         elif isinstance(event, ev.SetupSubmitted):
             waiting = [u for u in m.to_move if u != event.user_id]
             rest = (f" Waiting for {embeds.mentions(waiting)}." if waiting else "")
             await self.post(m, f"{embeds.mention(event.user_id)} submitted an arrangement "
-                               f"(kept hidden until both have).{rest}")
+                               f"(kept hidden until both have).{rest}",
+                            audience=self.others(m, event.user_id))
         elif isinstance(event, ev.MatchEnded):
             await self.ended(m, event.result, event.reason, event.ratings, event.left_by,
                              board=event.board, record=event.record)
         elif isinstance(event, ev.ClocksExtended):
-            await self.post(m, f"⏸ {texts.offline_notice(event.gap)} (match {m.id}).")
+            await self.post(m, f"⏸ {texts.offline_notice(event.gap)} (match {m.id}).",
+                            audience=self.others(m))
 
     async def challenge(self, m: MatchView, by: int, to: Sequence[int]) -> None:
         actions = ["accept", "decline"] if to else []
@@ -270,6 +259,7 @@ class DiscordNotifier:
         extra: dict[str, Any] = {"file": picture} if picture is not None else {}
         await self.post(m, content, ping=ping, dm=dm,
                         dm_note=f"Your move in {m.game_name} (match {m.id}).",
+                        audience=self.others(m, by),
                         embed=embeds.board_embed(m, headline=headline,
                                                  image=picture is not None), **extra)
 
@@ -293,15 +283,26 @@ class DiscordNotifier:
                 extra["file"] = picture
         ping, dm = self.split_by_preference(m, m.players())
         await self.post(m, text, ping=ping, dm=dm, **extra)
-        if m.ply > 0 and record is not None:
-            # The replay takes a while to draw: it follows the result, off the reply path.
-            self.background(self.post_replay(m, record), f"replay of match {m.id}")
+        if m.ply > 0 and m.status.value != "broken":
+            await self.post_replay(m, record)
 
-    async def post_replay(self, m: MatchView, record: StoredRecord) -> None:
-        game_record = await asyncio.to_thread(record.game_record)
+    async def post_replay(self, m: MatchView, record: StoredRecord | None) -> None:
+        """The replay GIF after the result. Without the record at hand (delivered after
+        a restart) it is read again from the repository."""
+        if record is None:
+            rec = await self.repository.load_match(m.id)
+            if rec is None:
+                return
+            record = StoredRecord(m, rec, tuple(await self.repository.load_entries(
+                m.id, stop=rec.ply)))
+        try:
+            game_record = await asyncio.to_thread(record.game_record)
+        except Exception:  # a record that does not replay: the result went out anyway
+            log.exception("could not replay match %s for its GIF", m.id)
+            return
         gif = await media.replay_gif_of(game_record, self.names)
         if gif is None:
             return
-        await self.post(m, f"Replay of match {m.id}:", file=discord.File(
+        await self.post(m, f"Replay of match {m.id}:", step="replay", file=discord.File(
             io.BytesIO(gif), filename="replay.gif",
             description=f"Animated replay of {m.game_name} match {m.id}, move by move"))

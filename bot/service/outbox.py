@@ -259,6 +259,7 @@ class OutboxRelay:
         self._counts: dict[tuple[int, int], int] = {}
         self._lanes: dict[int, asyncio.Task[None]] = {}
         self._dirty: set[int] = set()
+        self._followers: set[asyncio.Task[None]] = set()
         self._old_up_to = 0  # entries up to this id were pending when we recovered
 
     async def notify(self, event: Event) -> None:
@@ -277,9 +278,21 @@ class OutboxRelay:
     def wake(self, match_id: int) -> None:
         """Deliver the pending entries of ``match_id`` (on its lane task)."""
         self._dirty.add(match_id)
-        if match_id not in self._lanes:
-            task = asyncio.get_running_loop().create_task(self._lane(match_id))
-            self._lanes[match_id] = task
+        loop = asyncio.get_running_loop()
+        lane = self._lanes.get(match_id)
+        if lane is None:
+            self._lanes[match_id] = loop.create_task(self._lane(match_id))
+        else:
+            # The running lane delivers this too; a task of the caller's follows it, so
+            # whoever waits for the caller's work (a test harness, a shutdown) waits
+            # for the delivery as well.
+            follower = loop.create_task(self._follow(lane))
+            self._followers.add(follower)
+            follower.add_done_callback(self._followers.discard)
+
+    @staticmethod
+    async def _follow(lane: asyncio.Task[None]) -> None:
+        await asyncio.wait({lane})
 
     async def recover(self) -> int:
         """At start: deliver what was stored but not delivered before (a restart, a

@@ -107,9 +107,12 @@ class Repository(Protocol):
         that one went through again (which forgets it)."""
         ...
 
-    async def dms_closed_notice(self, user_id: int) -> bool:
-        """True once after ``set_dms_closed(user_id, True)``: whether he must still be
-        told that his DMs are closed (telling him is then recorded)."""
+    async def dms_closed_untold(self) -> list[int]:
+        """The users whose DMs were refused and who were not yet told so."""
+        ...
+
+    async def dms_closed_told(self, user_id: int) -> None:
+        """He was told that his DMs are closed (he stays remembered as closed)."""
         ...
 
     async def match_ids(self) -> list[int]:

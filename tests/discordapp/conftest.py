@@ -19,6 +19,7 @@ import simcord
 from bot.boards import load_renderer
 from bot.discordapp import TableroBot, create_bot
 from bot.discordapp.cogs import DeadlinesCog, PlayCog
+from bot.discordapp.dispatcher import DeliveryOptions
 from bot.service import MatchService
 from tests.discordapp.wire_contract import violations
 
@@ -44,10 +45,15 @@ async def make_repository(path: Path) -> Any:
     return await open_repository(path)
 
 
-def make_bot(tmp_path: Path, repository: Any, seed: int = 1) -> TableroBot:
+DELIVERY = DeliveryOptions(backoff=0.001, max_backoff=0.01, poll_seconds=SWEEP_SECONDS)
+"""The outbox in tests: tiny retry delays; polled as seldom as the sweep runs."""
+
+
+def make_bot(tmp_path: Path, repository: Any, seed: int = 1,
+             delivery: DeliveryOptions = DELIVERY) -> TableroBot:
     return create_bot(repository, DiscordClock(), renderer=load_renderer(),
                       database=tmp_path / "tablero.db", sweep_seconds=SWEEP_SECONDS,
-                      rng=random.Random(seed), shard_count=SHARDS)
+                      rng=random.Random(seed), shard_count=SHARDS, delivery=delivery)
 
 
 def service_of(bot: TableroBot) -> MatchService:

@@ -1,4 +1,6 @@
-"""Posts already handed to the notifier are delivered before the bot disconnects."""
+"""The outbox on Discord: delivered from the start (what a restart left undelivered),
+polled for what is overdue, flushed on shutdown; and the ephemeral word to a user whose
+DMs turned out to be closed."""
 
 from __future__ import annotations
 
@@ -6,7 +8,11 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from discord.ext import commands
+import discord
+from discord.ext import commands, tasks
+
+from bot.discordapp.dispatcher import DMS_CLOSED_NOTICE
+from bot.discordapp.notifier import DiscordNotifier
 
 log = logging.getLogger("tablero.discord")
 
@@ -15,16 +21,73 @@ DRAIN_SECONDS = 10.0
 
 
 class DeliveriesCog(commands.Cog, name="Deliveries"):
-    """On shutdown (the bot removes its cogs before it closes its connection), waits for
-    ``drain`` (the notifier's deliveries still under way) up to ``seconds``."""
+    """With the ``notifier``: once the client is ready, ``recover`` (entries stored
+    before this start), then a ``poll`` every ``options.poll_seconds``. On shutdown (the
+    bot removes its cogs before it closes its connection) ``drain`` (the notifier's
+    ``flush``) runs for up to ``seconds``; what is left is delivered at the next start."""
 
-    def __init__(self, drain: Callable[[], Awaitable[None]],
-                 seconds: float = DRAIN_SECONDS) -> None:
+    def __init__(self, drain: Callable[[], Awaitable[object]],
+                 seconds: float = DRAIN_SECONDS, *, notifier: DiscordNotifier | None = None,
+                 client: discord.Client | None = None) -> None:
         self._drain = drain
         self.seconds = seconds
+        self.notifier = notifier
+        self.client = client
+        self.recovered = False
+        self._loop = tasks.loop(seconds=notifier.options.poll_seconds if notifier
+                                else 60.0)(self.poll_once)
+        self._loop.before_loop(self._until_ready)
+
+    async def cog_load(self) -> None:
+        if self.notifier is not None:
+            self._loop.start()
 
     async def cog_unload(self) -> None:
+        self._loop.cancel()
         try:
             await asyncio.wait_for(self._drain(), self.seconds)
         except TimeoutError:
             log.warning("stopping with deliveries still pending after %.0f s", self.seconds)
+
+    async def _until_ready(self) -> None:
+        if self.client is not None:
+            await self.client.wait_until_ready()
+
+    async def poll_once(self) -> None:
+        """Deliver what waits; a failure is logged and the next tick tries again."""
+        if self.notifier is None:
+            return
+        try:
+            if not self.recovered:
+                self.notifier.routes.untold |= set(
+                    await self.notifier.repository.dms_closed_untold())
+                waiting = await self.notifier.relay.recover()
+                self.recovered = True
+                if waiting:
+                    log.info("delivering %d notifications stored before this start",
+                             waiting)
+            else:
+                await self.notifier.relay.poll()
+        except Exception:
+            log.exception("outbox poll failed; retrying at the next tick")
+
+    @commands.Cog.listener()
+    async def on_app_command_completion(self, interaction: discord.Interaction,
+                                        command: object) -> None:
+        """Tell a user, ephemerally and once, after the answer to his command, that a DM
+        to him was refused (50007). Known from memory: no read on the command's path."""
+        if self.notifier is None:
+            return
+        user = interaction.user.id
+        routes = self.notifier.routes
+        if user not in routes.untold:
+            return
+        routes.untold.discard(user)
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(DMS_CLOSED_NOTICE, ephemeral=True)
+            else:
+                await interaction.response.send_message(DMS_CLOSED_NOTICE, ephemeral=True)
+            await self.notifier.repository.dms_closed_told(user)
+        except Exception:
+            log.exception("could not tell user %s that his DMs are closed", user)

@@ -1,0 +1,334 @@
+"""Delivering outbox entries to Discord: the routes, the fallback ladder and which
+failures are worth a retry.
+
+The ladder always tries to reach the person:
+
+* a post for the match goes to its thread; when the thread refuses (no permission,
+  deleted) it goes to the thread's parent channel; an archived thread (50083) is first
+  reopened (allowed when it is not locked, or with Manage Threads) and posted to again;
+* when the match's place cannot be posted to at all, everyone the post was for is told
+  by direct message, and the server learns which permission is missing: its Community
+  Updates or System channel, else its owner by DM (once per channel and failure);
+* a player who prefers DMs gets one; when it is refused (50007, DMs closed) he is
+  mentioned in the match's place instead, the refusal is stored, and the next time he
+  uses a command he is told, ephemerally, that his DMs are closed.
+
+Failures are sorted by :func:`retry_of`: rate limits (429, honouring ``retry_after``),
+server errors (5xx), timeouts and lost connections are transient: the delivery raises
+``Retry`` and the relay tries again, skipping the steps that already went out (a
+:class:`Progress` per entry). Everything else is permanent for that route: the ladder
+moves on, logged once. Mentions are ``<@id>`` and DMs are opened with the id alone:
+no user is fetched to reach him.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from datetime import timedelta
+from functools import partial
+from typing import Any
+
+import aiohttp
+import discord
+
+from bot.discordapp.permissions import (
+    POSTING_PERMISSIONS,
+    THREAD_POSTING_PERMISSIONS,
+    missing_permissions,
+)
+from bot.service import MatchView, Repository
+from bot.service.outbox import LIVE_GRACE, Retry
+from bot.service.records import OutboxEntry
+
+log = logging.getLogger("tablero.discord")
+
+DMS_CLOSED = 50007
+ARCHIVED_THREAD = 50083
+SNOWFLAKE_MIN = 1 << 22
+"""Any Discord id is at least this (a timestamp in its high bits): entries of guilds
+below it are the console's, delivered by the console."""
+
+DMS_CLOSED_NOTICE = (
+    "I could not send you a direct message: your DMs are closed to me (Discord's privacy "
+    "settings for this server). I mention you in the match's thread instead; open your "
+    "DMs, or choose mentions with /notify.")
+
+
+def is_discord_entry(entry: OutboxEntry) -> bool:
+    """Whether the Discord bot delivers ``entry`` (its guild is a Discord guild)."""
+    return entry.guild_id >= SNOWFLAKE_MIN
+
+
+def retry_of(error: BaseException) -> Retry | None:
+    """A ``Retry`` when ``error`` is transient (rate limit, server error, timeout, lost
+    connection), else None (permanent for that route).
+
+    >>> retry_of(discord.RateLimited(7.5)).after
+    7.5
+    >>> retry_of(ConnectionResetError()).after is None
+    True
+    >>> retry_of(ValueError("no")) is None
+    True
+    """
+    if isinstance(error, discord.RateLimited):
+        return Retry(error.retry_after, "rate limited")
+    if isinstance(error, discord.HTTPException):
+        if error.status == 429:
+            header = getattr(error.response, "headers", {}).get("Retry-After")
+            try:
+                return Retry(float(header) if header is not None else None, "rate limited")
+            except ValueError:
+                return Retry(None, "rate limited")
+        if error.status >= 500:
+            return Retry(None, f"Discord error {error.status}")
+        return None
+    if isinstance(error, aiohttp.ClientError | OSError | asyncio.TimeoutError):
+        return Retry(None, f"connection: {type(error).__name__}")
+    return None
+
+
+def _what(error: BaseException) -> str:
+    if isinstance(error, discord.HTTPException):
+        text = error.text or error.response.reason
+        return f"{error.status} {text} (code {error.code})"
+    return type(error).__name__
+
+
+@dataclass
+class Progress:
+    """What already went out for one entry, kept across retries so a retry never posts
+    a step twice: step key -> the message (None when that route reached nobody)."""
+
+    done: dict[str, Any] = field(default_factory=dict)
+
+
+_progress: ContextVar[Progress | None] = ContextVar("tablero_delivery", default=None)
+
+
+@dataclass(frozen=True)
+class DeliveryOptions:
+    """How hard and how often the outbox is delivered (tests pass tiny delays and a
+    recording ``sleep``)."""
+
+    backoff: float = 1.0
+    max_backoff: float = 300.0
+    poll_seconds: float = 60.0
+    live_grace: timedelta = LIVE_GRACE
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+    flush_seconds: float = 9.0  # within the stopping bot's 10 s (DeliveriesCog)
+
+
+class Attachment:
+    """A file to post, kept as bytes: discord.py closes a ``discord.File`` once sent,
+    and a post may be tried on several routes."""
+
+    def __init__(self, file: discord.File) -> None:
+        self.data = file.fp.read()
+        self.filename = file.filename
+        self.description = file.description
+
+    def fresh(self) -> discord.File:
+        return discord.File(io.BytesIO(self.data), filename=self.filename,
+                            description=self.description)
+
+
+class Routes:
+    """Posts for a match with the fallback ladder (see the module docstring)."""
+
+    def __init__(self, client: discord.Client, repository: Repository) -> None:
+        self.client = client
+        self.repository = repository
+        self._dms_closed: set[int] = set()  # refused this run (also stored)
+        self.untold: set[int] = set()  # refused and not yet told (loaded at start)
+        self._logged: set[tuple[object, ...]] = set()
+        self._admins_told: set[tuple[int, str]] = set()
+
+    # ------------------------------------------------------------------ progress
+
+    async def delivering(self, entry_id: int, work: Awaitable[None],
+                         progress: dict[int, Progress]) -> None:
+        """Run ``work`` (the posts of one entry) with its progress; forgotten once done."""
+        token = _progress.set(progress.setdefault(entry_id, Progress()))
+        try:
+            await work
+        finally:
+            _progress.reset(token)
+        progress.pop(entry_id, None)
+
+    async def _step(self, key: str, work: Callable[[], Awaitable[Any]]) -> Any:
+        progress = _progress.get()
+        if progress is not None and key in progress.done:
+            return progress.done[key]
+        result = await work()
+        if progress is not None:
+            progress.done[key] = result
+        return result
+
+    def log_once(self, key: tuple[object, ...], message: str, *args: object) -> None:
+        if key not in self._logged:
+            self._logged.add(key)
+            log.warning(message, *args)
+
+    # ------------------------------------------------------------------ the ladder
+
+    async def post(self, m: MatchView, content: str, *, ping: Sequence[int] = (),
+                   dm: Sequence[int] = (), dm_note: str | None = None,
+                   audience: Sequence[int] = (), step: str = "post",
+                   **kwargs: Any) -> discord.Message | None:
+        """A new message in the match's place mentioning ``ping``; ``dm`` get
+        ``dm_note`` privately with a link. ``audience``: who must learn it when the
+        place cannot be posted to (besides ``ping`` and ``dm``)."""
+        file = kwargs.pop("file", None)
+        attachment = Attachment(file) if isinstance(file, discord.File) else None
+        closed = [u for u in dm if u in self._dms_closed]  # known: mention them at once
+        ping = [*ping, *closed]
+        dm = [u for u in dm if u not in closed]
+        mentioned = content if not closed else \
+            f"{content}\n{' '.join(f'<@{u}>' for u in closed)}"
+        message: discord.Message | None = await self._step(
+            f"{step}:place", lambda: self.to_place(m, mentioned, ping, attachment, kwargs))
+        link = f" {message.jump_url}" if message is not None else ""
+        for u in dm:
+            sent = await self._step(f"{step}:dm:{u}",
+                                    partial(self.direct, u, f"{dm_note or content}{link}"))
+            if not sent and message is not None:  # DMs closed: a mention in the place
+                await self._step(f"{step}:mention:{u}", partial(
+                    self.to_place, m, f"<@{u}> {dm_note or content}", [u], None, {}))
+        if message is None:  # the place refused: everyone it was for hears it privately
+            instead = (f"{content}\n(Match {m.id}: I cannot post in its channel right now; "
+                       "the server's admins have been told.)")
+            for u in dict.fromkeys([*ping, *audience]):
+                if u not in dm:
+                    await self._step(f"{step}:instead:{u}", partial(self.direct, u, instead))
+        return message
+
+    async def to_place(self, m: MatchView, content: str, ping: Sequence[int],
+                       attachment: Attachment | None, kwargs: dict[str, Any]
+                       ) -> discord.Message | None:
+        """Post in the thread, else its parent channel; None when neither takes it."""
+        routes = [(m.thread_id, True)] if m.thread_id else []
+        routes.append((m.channel_id, False))
+        for target, is_thread in routes:
+            try:
+                return await self._send(target, content, ping, attachment, kwargs)
+            except Exception as error:
+                failure = error
+                if retry_of(error) is not None:
+                    raise retry_of(error) from error  # type: ignore[misc]
+            if is_thread and isinstance(failure, discord.HTTPException) \
+                    and failure.code == ARCHIVED_THREAD and await self._reopen(target):
+                try:
+                    return await self._send(target, content, ping, attachment, kwargs)
+                except Exception as error:
+                    if retry_of(error) is not None:
+                        raise retry_of(error) from error  # type: ignore[misc]
+                    failure = error
+            await self._refused(m, target, is_thread, failure)
+        return None
+
+    async def _send(self, target: int, content: str, ping: Sequence[int],
+                    attachment: Attachment | None, kwargs: dict[str, Any]
+                    ) -> discord.Message:
+        found = self.client.get_channel(target)
+        channel: discord.abc.Messageable = (
+            found if isinstance(found, discord.TextChannel | discord.Thread)
+            else self.client.get_partial_messageable(target))
+        extra = dict(kwargs)
+        if attachment is not None:
+            extra["file"] = attachment.fresh()
+        return await channel.send(
+            content[:2000], allowed_mentions=discord.AllowedMentions(
+                users=[discord.Object(u) for u in ping], everyone=False, roles=False),
+            **extra)
+
+    async def _reopen(self, thread_id: int) -> bool:
+        """Unarchive a thread (posting to it then works); False when not allowed."""
+        try:
+            await self.client.http.edit_channel(thread_id, archived=False)
+        except Exception as error:
+            if retry_of(error) is not None:
+                raise retry_of(error) from error  # type: ignore[misc]
+            self.log_once(("reopen", thread_id), "cannot reopen archived thread %s: %s",
+                          thread_id, _what(error))
+            return False
+        return True
+
+    async def direct(self, user_id: int, text: str) -> bool:
+        """A DM; False when it is refused for good (DMs closed: remembered; the user
+        left or is unknown: logged once)."""
+        try:
+            channel = await self.client.create_dm(discord.Object(user_id))
+            await channel.send(text[:2000])
+        except Exception as error:
+            retry = retry_of(error)
+            if retry is not None:
+                raise retry from error
+            if isinstance(error, discord.HTTPException) and error.code == DMS_CLOSED:
+                if user_id not in self._dms_closed:
+                    self._dms_closed.add(user_id)
+                    self.untold.add(user_id)
+                    await self.repository.set_dms_closed(user_id, True)
+                self.log_once(("dm", user_id), "user %s does not take DMs (50007); "
+                              "mentioned instead", user_id)
+            else:
+                self.log_once(("dm", user_id), "cannot DM user %s: %s", user_id,
+                              _what(error))
+            return False
+        if user_id in self._dms_closed:
+            self._dms_closed.discard(user_id)
+            await self.repository.set_dms_closed(user_id, False)
+        return True
+
+    # ------------------------------------------------------------------ telling admins
+
+    async def _refused(self, m: MatchView, target: int, is_thread: bool,
+                       error: BaseException) -> None:
+        """A route of the match refused a post: log it once and tell the server which
+        permission is missing (or that the channel is gone), once."""
+        reason = self._reason(m, target, is_thread, error)
+        self.log_once(("place", target, reason), "match %s: cannot post in %s: %s",
+                      m.id, target, reason)
+        if (target, reason) in self._admins_told:
+            return
+        self._admins_told.add((target, reason))
+        text = (f"Tablero cannot post in <#{target}> (match {m.id}): {reason}. Until "
+                "this is fixed, players are told another way (the parent channel or a "
+                "direct message).")
+        guild = self.client.get_guild(m.guild_id)
+        if guild is None:
+            return
+        try:
+            for channel in (guild.public_updates_channel, guild.system_channel):
+                if channel is not None and channel.id not in (target, m.channel_id) and \
+                        not missing_permissions(channel.permissions_for(guild.me),
+                                                POSTING_PERMISSIONS):
+                    await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+                    return
+            if guild.owner_id is not None:
+                owner = await self.client.create_dm(discord.Object(guild.owner_id))
+                await owner.send(text)
+        except Exception as error:  # best effort: the players were told already
+            self.log_once(("admins", guild.id), "cannot tell the admins of %s: %s",
+                          guild.id, _what(error))
+
+    def _reason(self, m: MatchView, target: int, is_thread: bool,
+                error: BaseException) -> str:
+        if isinstance(error, discord.NotFound):
+            return "the channel is gone (deleted, or hidden from Tablero)"
+        channel = self.client.get_channel(target)
+        if isinstance(channel, discord.abc.GuildChannel | discord.Thread) and \
+                channel.guild.me is not None:
+            missing = missing_permissions(
+                channel.permissions_for(channel.guild.me),
+                THREAD_POSTING_PERMISSIONS if is_thread else POSTING_PERMISSIONS)
+            if missing:
+                return "it lacks " + ", ".join(missing)
+        if isinstance(error, discord.HTTPException) and error.code == ARCHIVED_THREAD:
+            return "the thread is archived and locked (it needs Manage Threads to reopen)"
+        return f"Discord refused: {_what(error)}"
+
