@@ -60,6 +60,8 @@ from bot.service import (
     texts,
 )
 from bot.service.boards import draw_board
+from bot.service.outbox import OutboxRelay
+from bot.service.records import OutboxEntry
 from bot.service.views import BoardState
 from locales.results import leaving_note, result_sentence
 
@@ -170,8 +172,12 @@ class ConsolePrinter:
         return result_sentence("console", r.kind, reason=r.reason,
                                winners=self.names_of(r.winners), places=places)
 
+    async def deliver(self, entry: OutboxEntry, event: Event) -> None:
+        """The console's outbox deliverer: print the entry's event."""
+        await self.notify(event)
+
     async def notify(self, event: Event) -> None:
-        """The console's Notifier: print what Discord would post."""
+        """Print what Discord would post."""
         m = event.match
         self.remember(m)
         if isinstance(event, ChallengeReceived):
@@ -249,6 +255,7 @@ class Console:
         self.boards_dir = boards_dir
         self.renderer = renderer
         self.current_user: int | None = None
+        self.relay: OutboxRelay | None = None  # set by open_console (the service's notifier)
         self.out = printer.out
         self.names = printer.names
         self.current_match = printer.current_match
@@ -661,6 +668,9 @@ async def run_console(db_path: str | Path, *, boards_dir: Path | None = None,
     try:
         console = open_console(repo, stdout, clock=clock, renderer=renderer,
                                rng=random.Random(seed), boards_dir=boards_dir)
+        # what a crash or a kill left undelivered in the outbox is printed first
+        if console.relay is not None:
+            await console.relay.recover()
         for match_id, problem in await console.service.verify_all():
             console.say(f"! match #{match_id} is broken: {problem}")
         # The console was closed: clocks move later by the time away (one notice per
@@ -682,6 +692,14 @@ def open_console(repository: Repository, out: TextIO, *, clock: ShiftedClock | N
     notifier and name resolver), then the service, then the console over both."""
     clock = clock or ShiftedClock()
     printer = ConsolePrinter(out)
-    service = MatchService(repository, printer, clock, renderer=renderer, rng=rng,
+    # The same path as Discord: every event is an outbox entry stored with its change,
+    # printed by the relay (inline: before the command's reply, as it always was) and
+    # then removed; the console delivers its own guild's entries only.
+    relay = OutboxRelay(repository, printer.deliver, clock, inline=True,
+                        accepts=lambda entry: entry.guild_id == CONSOLE_GUILD)
+    service = MatchService(repository, relay, clock, renderer=renderer, rng=rng,
                            names=printer.seat_name)
-    return Console(service, printer, clock=clock, boards_dir=boards_dir, renderer=renderer)
+    console = Console(service, printer, clock=clock, boards_dir=boards_dir,
+                      renderer=renderer)
+    console.relay = relay
+    return console

@@ -256,7 +256,7 @@ class OutboxRelay:
         self.batch = batch
         self.delivered = 0
         self._live: dict[tuple[int, int, int], Event] = {}
-        self._counts: dict[tuple[int, int], int] = {}
+        self._counts: dict[int, dict[int, int]] = {}  # match -> version -> events seen
         self._lanes: dict[int, asyncio.Task[None]] = {}
         self._dirty: set[int] = set()
         self._followers: set[asyncio.Task[None]] = set()
@@ -266,8 +266,11 @@ class OutboxRelay:
         """The live path: remember the event for its entry and deliver the match's
         entries up to it."""
         m = event.match
-        n = self._counts.get((m.id, m.version), 0)
-        self._counts[(m.id, m.version)] = n + 1
+        counts = self._counts.setdefault(m.id, {})
+        n = counts.get(m.version, 0)
+        counts[m.version] = n + 1
+        if len(counts) > 8:  # a change's events come together: old versions are done
+            del counts[min(counts)]
         self._live[(m.id, m.version, n)] = event
         if self.inline:
             self._dirty.add(m.id)
@@ -373,8 +376,6 @@ class OutboxRelay:
                     await self._send(entry, event)
                     await self.repository.mark_delivered(entry.id)
                     self.delivered += 1
-                    if not any(k[:2] == key[:2] for k in self._live):
-                        self._counts.pop(key[:2], None)
                 else:
                     if len(entries) == self.batch:
                         self._dirty.add(match_id)
