@@ -394,11 +394,13 @@ class OutboxRelay:
                 await self.deliver(entry, event)
                 return
             except Retry as r:
-                delay = r.after if r.after is not None \
-                    else min(self.max_backoff, self.backoff * 2 ** attempt)
-                attempt += 1
-                log.info("%s of match %s: %s; retry %d in %.1f s", entry.kind,
-                         entry.match_id, r, attempt, delay)
+                if r.after is not None:  # Discord said when
+                    delay = r.after
+                else:
+                    delay = min(self.max_backoff, self.backoff * 2 ** attempt)
+                    attempt += 1
+                log.info("%s of match %s: %s; retry in %.1f s", entry.kind,
+                         entry.match_id, r, delay)
                 await self.sleep(delay)
             except Exception:  # permanent: told by no route; logged once, not retried
                 log.exception("could not deliver %s of match %s; dropped", entry.kind,

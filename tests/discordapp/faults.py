@@ -34,24 +34,24 @@ class FakeResponse:
 def failure(kind: str) -> BaseException:
     """The exception discord.py raises for ``kind``."""
     if kind == "missing-access":
-        return discord.Forbidden(FakeResponse(403),  # type: ignore[arg-type]
+        return discord.Forbidden(FakeResponse(403),
                                  {"code": 50001, "message": "Missing Access"})
     if kind == "unknown-channel":
-        return discord.NotFound(FakeResponse(404),  # type: ignore[arg-type]
+        return discord.NotFound(FakeResponse(404),
                                 {"code": 10003, "message": "Unknown Channel"})
     if kind == "dms-closed":
-        return discord.Forbidden(FakeResponse(403),  # type: ignore[arg-type]
+        return discord.Forbidden(FakeResponse(403),
                                  {"code": 50007, "message": "Cannot send messages to this user"})
     if kind == "archived":
-        return discord.HTTPException(FakeResponse(400),  # type: ignore[arg-type]
+        return discord.HTTPException(FakeResponse(400),
                                      {"code": 50083, "message": "Thread is archived"})
     if kind == "rate-limited":
         return discord.HTTPException(
-            FakeResponse(429, {"Retry-After": str(RETRY_AFTER)}),  # type: ignore[arg-type]
+            FakeResponse(429, {"Retry-After": str(RETRY_AFTER)}),
             {"message": "You are being rate limited.", "retry_after": RETRY_AFTER,
              "global": False})
     if kind == "server-error":
-        return discord.DiscordServerError(FakeResponse(500),  # type: ignore[arg-type]
+        return discord.DiscordServerError(FakeResponse(500),
                                           {"code": 0, "message": "Internal Server Error"})
     if kind == "connection-reset":
         return aiohttp.ClientOSError(104, "Connection reset by peer")

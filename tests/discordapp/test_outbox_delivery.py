@@ -246,7 +246,7 @@ async def test_lobby_and_player_out_reach_their_people(world: World, case: str) 
     others = [u for u in m.players() if u != first]
     await w.service.resign(m.id, first)
     await notifier.drain()
-    for u in others:
-        assert inbox.told(u, "is out", ping=False), (case, u, faults.failed)
+    for player in others:
+        assert inbox.told(player, "is out", ping=False), (case, player, faults.failed)
     assert await w.repository.pending_outbox() == []
     w.env.raise_errors()

@@ -1,0 +1,202 @@
+"""The outbox (issue 12): every event is stored with the change that causes it, reads back
+as the same event, and the relay delivers it in order per match, retries what is
+transient, removes it only once delivered, and delivers what a restart or a crash left,
+once. Both repositories."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import random
+from datetime import timedelta
+
+import pytest
+
+from bot.service import Conflict, Event, MatchEnded, MatchService, Repository, TurnStarted
+from bot.service.outbox import KINDS, Announce, OutboxRelay, Retry, event_of
+from bot.service.records import OutboxEntry
+from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, DAVE, GUILD, Recorder, SetClock
+
+
+def comparable(event: Event) -> Event:
+    """An event as its entry keeps it: no record (read again for a replay), the board as
+    a position that compares by its text."""
+    if isinstance(event, MatchEnded):
+        event = dataclasses.replace(event, record=None, ratings=())
+    board = getattr(event, "board", None)
+    if board is not None:
+        event = dataclasses.replace(event, board=dataclasses.replace(
+            board, position=board.position.to_text()))
+    return event
+
+
+async def play_everything(service: MatchService, clock: SetClock) -> None:
+    """Every kind of event: challenges, a lobby, turns, a draw offered and declined, a
+    reminder, a player out, a forced result, clocks extended."""
+    m = await service.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[BOB], seat=0)
+    await service.accept(m.id, BOB)
+    await service.move(m.id, ALICE, "h3-e3")
+    await service.offer_draw(m.id, BOB)
+    await service.decline_draw(m.id, ALICE)
+    clock.advance(days=2, hours=1)
+    await service.sweep()  # the reminder
+    await service.resume(now=clock.now())
+    clock.advance(days=3)
+    await service.resume(now=clock.now())  # clocks extended
+    gone = await service.challenge(GUILD, CHANNEL, CAROL, "damas", opponents=[DAVE])
+    await service.decline(gone.id, DAVE)
+    lobby = await service.challenge(GUILD, CHANNEL, ALICE, "alquerque-grande",
+                                    options={"players": 4, "mode": "teams"})
+    for u in (BOB, CAROL):
+        await service.join(lobby.id, u)
+    four = await service.join(lobby.id, DAVE)
+    await service.resign(four.id, four.to_move[0])  # a player out, the game goes on
+    await service.resign(m.id, BOB)  # a result
+
+
+async def test_every_announced_event_is_an_outbox_entry_that_reads_back_as_it(
+        repo: Repository) -> None:
+    recorder = Recorder()
+    clock = SetClock()
+    service = MatchService(repo, recorder, clock, rng=random.Random(4))
+    await play_everything(service, clock)
+    stored = await repo.pending_outbox(limit=1000)
+    assert [e.kind for e in stored] == [KINDS[type(e)] for e in recorder.events]
+    assert {e.kind for e in stored} >= {"challenge", "lobby", "challenge-closed", "turn",
+                                        "reminder", "player-out", "draw-offer",
+                                        "draw-declined", "result", "clocks-extended"}
+    for entry, live in zip(stored, recorder.events, strict=True):
+        assert (entry.match_id, entry.version) == (live.match.id, live.match.version)
+        assert comparable(event_of(entry)) == comparable(live), entry.kind
+    ended = [e for e in recorder.events if isinstance(e, MatchEnded)]
+    assert ended and ended[-1].ratings and ended[-1].record is not None  # live: complete
+
+
+async def test_a_lost_race_stores_no_entry(repo: Repository) -> None:
+    recorder = Recorder()
+    service = MatchService(repo, recorder, SetClock(), rng=random.Random(1))
+    m = await service.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[BOB])
+    rec = await repo.load_match(m.id)
+    assert rec is not None
+    before = await repo.pending_outbox()
+    await repo.save(rec, dataclasses.replace(rec, rated=False))  # someone else wrote first
+    announce = Announce(lambda s: [TurnStarted(service._view(s), (ALICE,), None)],
+                        SetClock().now())
+    with pytest.raises(Conflict):
+        await repo.save(rec, dataclasses.replace(rec, days_per_move=5), outbox=announce)
+    assert await repo.pending_outbox() == before
+
+
+async def test_dms_closed_are_remembered_until_told(repo: Repository) -> None:
+    await repo.set_dms_closed(BOB, True)
+    await repo.set_dms_closed(CAROL, True)
+    await repo.set_dms_closed(CAROL, True)
+    assert await repo.dms_closed_untold() == [BOB, CAROL]
+    await repo.dms_closed_told(BOB)
+    await repo.set_dms_closed(BOB, True)  # refused again: he was told already
+    assert await repo.dms_closed_untold() == [CAROL]
+    await repo.set_dms_closed(CAROL, False)  # a DM went through: forgotten
+    assert await repo.dms_closed_untold() == []
+
+
+class Courier:
+    """A deliverer that fails as told, then records what it delivered."""
+
+    def __init__(self, failures: list[BaseException] | None = None) -> None:
+        self.failures = failures or []
+        self.delivered: list[tuple[OutboxEntry, Event]] = []
+
+    async def __call__(self, entry: OutboxEntry, event: Event) -> None:
+        if self.failures:
+            raise self.failures.pop(0)
+        self.delivered.append((entry, event))
+
+
+async def game(repo: Repository, relay_or_recorder: object, clock: SetClock) -> int:
+    service = MatchService(repo, relay_or_recorder, clock, rng=random.Random(2))  # type: ignore[arg-type]
+    m = await service.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[BOB], seat=0)
+    await service.accept(m.id, BOB)
+    await service.move(m.id, ALICE, "h3-e3")
+    await service.resign(m.id, BOB)
+    return m.id
+
+
+async def test_the_relay_delivers_in_order_with_the_live_events(repo: Repository) -> None:
+    clock = SetClock()
+    courier = Courier()
+    relay = OutboxRelay(repo, courier, clock)
+    await game(repo, relay, clock)
+    assert await relay.drain(5)
+    kinds = [e.kind for e, _ in courier.delivered]
+    assert kinds == ["challenge", "turn", "turn", "result"]
+    assert await repo.pending_outbox() == []
+    ended = courier.delivered[-1][1]
+    assert isinstance(ended, MatchEnded) and ended.ratings  # the live event, not the entry
+
+
+async def test_transient_failures_are_retried_honouring_retry_after(
+        repo: Repository, caplog: pytest.LogCaptureFixture) -> None:
+    clock = SetClock()
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+
+    courier = Courier([Retry(7.5), Retry(), Retry(), Retry(), RuntimeError("bad request")])
+    relay = OutboxRelay(repo, courier, clock, backoff=1.0, max_backoff=3.0, sleep=sleep)
+    with caplog.at_level(logging.ERROR):
+        await game(repo, relay, clock)
+        assert await relay.drain(5)
+    assert slept == [7.5, 1.0, 2.0, 3.0]  # retry_after, then backoff, capped
+    # the permanent failure dropped one entry, logged once; the rest went out in order
+    assert [e.kind for e, _ in courier.delivered] == ["turn", "turn", "result"]
+    assert caplog.text.count("dropped") == 1
+    assert await repo.pending_outbox() == []
+
+
+async def test_a_crash_between_commit_and_delivery_loses_nothing_and_repeats_nothing(
+        repo: Repository) -> None:
+    clock = SetClock()
+    crashed = Recorder()  # the process died after each commit: nobody delivered anything
+    match_id = await game(repo, crashed, clock)
+    waiting = await repo.pending_outbox()
+    assert [e.kind for e in waiting] == ["challenge", "turn", "turn", "result"]
+    courier = Courier()
+    restarted = OutboxRelay(repo, courier, clock)  # the next start
+    assert await restarted.recover() == 4
+    assert await restarted.drain(5)
+    assert [(e.id, e.kind) for e, _ in courier.delivered] == [(e.id, e.kind)
+                                                             for e in waiting]
+    decoded = courier.delivered[1][1]
+    assert isinstance(decoded, TurnStarted) and decoded.board is not None
+    assert decoded.match.id == match_id
+    again = OutboxRelay(repo, courier, clock)  # and another start: nothing twice
+    assert await again.recover() == 0
+    await again.poll()
+    assert await again.drain(5)
+    assert len(courier.delivered) == 4
+
+
+async def test_an_entry_whose_live_event_never_came_goes_out_after_the_grace(
+        repo: Repository) -> None:
+    clock = SetClock()
+    courier = Courier()
+    relay = OutboxRelay(repo, courier, clock, live_grace=timedelta(seconds=30))
+    await relay.recover()
+    await game(repo, Recorder(), clock)  # stored by this process, never handed over
+    await relay.poll()
+    assert await relay.drain(5)
+    assert courier.delivered == []  # its live event may still come: it waits
+    clock.advance(seconds=31)
+    await relay.poll()
+    assert await relay.drain(5)
+    assert [e.kind for e, _ in courier.delivered] == ["challenge", "turn", "turn", "result"]
+
+
+def test_an_unreadable_entry_is_an_outbox_error() -> None:
+    bad = OutboxEntry(1, 1, 1, 0, "turn", "{not json", SetClock().now(), 9)
+    with pytest.raises(ValueError, match="does not read"):
+        event_of(bad)
+    with pytest.raises(ValueError, match="unknown outbox kind"):
+        event_of(dataclasses.replace(bad, kind="fireworks"))
+
