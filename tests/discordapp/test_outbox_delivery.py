@@ -25,9 +25,9 @@ import pytest
 from bot.discordapp import TableroBot
 from bot.discordapp.dispatcher import DMS_CLOSED_NOTICE
 from bot.discordapp.notifier import DiscordNotifier
-from tests.discordapp.conftest import DELIVERY, World, make_bot
+from tests.discordapp.conftest import DELIVERY, SWEEP_SECONDS, World, make_bot
 from tests.discordapp.faults import RETRY_AFTER, FaultyHTTP
-from tests.discordapp.helpers import FOUR_PLAYER_GAME, reply
+from tests.discordapp.helpers import FOUR_PLAYER_GAME, reply, start_match
 
 slept: list[float] = []
 
@@ -250,3 +250,37 @@ async def test_lobby_and_player_out_reach_their_people(world: World, case: str) 
         assert inbox.told(player, "is out", ping=False), (case, player, faults.failed)
     assert await w.repository.pending_outbox() == []
     w.env.raise_errors()
+
+
+async def test_a_restart_delivers_what_a_crash_left_undelivered_once(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The process dies right after committing a move and a resignation (nothing was
+    handed to Discord); the next start posts the turn, the result and the replay (read
+    again from the database), each once, and a later poll repeats nothing."""
+    w = world
+    m, thread = await start_match(w, w.alice, w.bob)
+    people = {w.alice.id: w.alice, w.bob.id: w.bob}
+    mover = m.to_move[0]
+    other = next(u for u in people if u != mover)
+
+    async def crashed(event: Any) -> None:
+        return None
+
+    monkeypatch.setattr(notifier_of(w).relay, "notify", crashed)
+    await w.service.move(m.id, mover, "h3-e3")
+    await w.service.resign(m.id, other)
+    assert [e.kind for e in await w.repository.pending_outbox()] == ["turn", "result"]
+    posted_before = len(thread.history())
+
+    w.bot = make_bot(w.tmp_path, w.repository)
+    await w.env.restart_bot(w.bot)
+    await w.env.settle()
+    await notifier_of(w).drain()
+    new = [msg.content for msg in thread.history()[posted_before:]]
+    assert len(new) == 3, new
+    assert "played **h3-e3" in new[0] and f"match {m.id}" in new[1]
+    assert new[2] == f"Replay of match {m.id}:"
+    assert await w.repository.pending_outbox() == []
+    await w.env.advance_time(SWEEP_SECONDS + 1)  # a poll: nothing twice
+    await notifier_of(w).drain()
+    assert len(thread.history()) == posted_before + 3
