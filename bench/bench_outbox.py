@@ -29,11 +29,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.bench_service import Table, pct  # noqa: E402
-from bot.service import Event, MatchService, NullNotifier, SystemClock  # noqa: E402
-from bot.service.outbox import OutboxRelay  # noqa: E402
-from bot.service.records import OutboxEntry  # noqa: E402
-from storage import SqliteRepository  # noqa: E402
+from bench.bench_service import Table, pct
+from bot.service import Event, MatchService, NullNotifier, SystemClock
+from bot.service.outbox import OutboxRelay
+from bot.service.records import OutboxEntry
+from storage import SqliteRepository
 
 
 class NoOutbox:
@@ -64,7 +64,7 @@ async def moves(repo: Any, notifier: Any, n_matches: int, plies: int,
     await table.open()
     lat: list[float] = []
     t0 = time.perf_counter()
-    for ply in range(plies):
+    for _ in range(plies):
         for k in range(n_matches):
             lat.append(await table.play(k))
     return time.perf_counter() - t0, lat
@@ -93,8 +93,9 @@ async def main(total_moves: int, n_matches: int) -> None:
         print(f"per move, {len(after)} xiangqi moves over {n_matches} matches, SQLite:")
         print("  " + line("before (no outbox)", before))
         print("  " + line("after (outbox + relay)", after))
-        print(f"  added per move: p50 {1000 * (statistics.median(after) - statistics.median(before)):+.3f}"
-              f" ms, mean {1000 * (statistics.fmean(after) - statistics.fmean(before)):+.3f} ms")
+        p50 = statistics.median(after) - statistics.median(before)
+        mean = statistics.fmean(after) - statistics.fmean(before)
+        print(f"  added per move: p50 {1000 * p50:+.3f} ms, mean {1000 * mean:+.3f} ms")
         print(f"live path: {relay.delivered} messages delivered while playing, "
               f"{relay.delivered / live_total:.0f} messages/s (moves included)")
         await repo.close()
