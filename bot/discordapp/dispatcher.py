@@ -79,7 +79,7 @@ def retry_of(error: BaseException) -> Retry | None:
         return Retry(error.retry_after, "rate limited")
     if isinstance(error, discord.HTTPException):
         if error.status == 429:
-            header = getattr(error.response, "headers", {}).get("Retry-After")
+            header = error.response.headers.get("Retry-After")
             try:
                 return Retry(float(header) if header is not None else None, "rate limited")
             except ValueError:

@@ -97,7 +97,7 @@ def _result_of(d: Any) -> ResultView | None:
 
 
 def _view_data(v: MatchView) -> dict[str, Any]:
-    d = {f.name: getattr(v, f.name) for f in dataclasses.fields(MatchView)}
+    d = dataclasses.asdict(v)  # plain values; the structured ones are written below
     d.update(options=dict(v.options), status=v.status.value, deadline=_ts(v.deadline),
              seats=[[s.seat, s.user_id, s.team, s.name, s.out] for s in v.seats],
              result=_result_data(v.result))

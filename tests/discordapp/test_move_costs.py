@@ -3,7 +3,8 @@ counters on the repository, the renderer and the service's name lookups): at mos
 repository reads, 1 write, 1 render, and the service never calls back up into the
 adapter. The service-level count is tests/service/test_return_path.py; this one adds the
 adapter's own reads (resolving the match from its thread, the permission check, the
-notifier posting the board)."""
+notifier posting the board). The outbox's bookkeeping is counted apart: the board's post
+is read from the outbox once and marked delivered once (issue 12)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from tests.discordapp.helpers import reply, start_match
 
 WRITES = {"save", "create_match", "save_guild_settings", "save_user_prefs", "beat",
           "extend_clocks"}
+OUTBOX = {"pending_outbox", "mark_delivered"}
 
 
 def count_calls(repository: Any, calls: Counter[str]) -> None:
@@ -61,11 +63,12 @@ async def test_one_move_costs_two_reads_one_write_one_render(world: World) -> No
     await w.env.advance_time(1)  # let the board's delivery finish
     assert played.content.startswith("You played **h8-e8")
     assert thread.last_message.embeds and thread.last_message.attachments
-    reads = sum(n for name, n in calls.items() if name not in WRITES)
+    reads = sum(n for name, n in calls.items() if name not in WRITES | OUTBOX)
     writes = sum(n for name, n in calls.items() if name in WRITES)
     print(f"one /move: {reads} reads, {writes} write, {renders} render, "
           f"{len(called_up)} calls up ({dict(calls)})")
     assert reads <= 2, calls
     assert writes == 1, calls
+    assert calls["pending_outbox"] == 1 and calls["mark_delivered"] == 1, calls
     assert renders == 1
     assert called_up == []
