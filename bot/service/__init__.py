@@ -114,6 +114,17 @@ leaver may have won), ClocksExtended. ``TurnStarted.by`` (and
 rated player's ``RatingUpdate`` (ordinal before -> after, the number /leaderboard shows,
 and his rank afterwards).
 
+The outbox (``outbox.py``): every announced event is also an ``OutboxEntry`` (kind + JSON
+payload, self-contained) written by the repository in the transaction of the change
+that causes it (``save``/``create_match``/``extend_clocks`` take an ``outbox``: an
+``Announce`` building the events from the stored match). Adapters put an ``OutboxRelay``
+in front of their delivery: it delivers each match's entries in order (the live event
+when it has it, the decoded entry after a restart), retries ``Retry``, and removes an
+entry once delivered. A live event finds its entry by ``(match id, MatchView.version,
+place among the change's events)``. Ratings and the replay's record are not stored in
+an entry (known only after the commit): after a restart the result goes out without the
+rating lines and the replay is drawn from the record read again.
+
 Clocks never run while Tablero is away (``clocks.py``): adapters call ``resume`` at start
 and before every sweep; after a gap longer than a grace period every active deadline and
 reminder moves later by the gap and each match gets one ``ClocksExtended``.

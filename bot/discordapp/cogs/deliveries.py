@@ -7,17 +7,35 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from typing import Protocol
 
 import discord
 from discord.ext import commands, tasks
 
-from bot.discordapp.dispatcher import DMS_CLOSED_NOTICE
-from bot.discordapp.notifier import DiscordNotifier
+from bot.discordapp.dispatcher import DMS_CLOSED_NOTICE, DeliveryOptions, Routes
+from bot.service import Repository
+from bot.service.outbox import OutboxRelay
 
 log = logging.getLogger("tablero.discord")
 
 DRAIN_SECONDS = 10.0
 """How long a stopping bot waits for pending deliveries before it closes anyway."""
+
+
+class Outbox(Protocol):
+    """What the cog drives of the notifier (``DiscordNotifier``)."""
+
+    @property
+    def options(self) -> DeliveryOptions: ...
+
+    @property
+    def routes(self) -> Routes: ...
+
+    @property
+    def relay(self) -> OutboxRelay: ...
+
+    @property
+    def repository(self) -> Repository: ...
 
 
 class DeliveriesCog(commands.Cog, name="Deliveries"):
@@ -27,7 +45,7 @@ class DeliveriesCog(commands.Cog, name="Deliveries"):
     ``flush``) runs for up to ``seconds``; what is left is delivered at the next start."""
 
     def __init__(self, drain: Callable[[], Awaitable[object]],
-                 seconds: float = DRAIN_SECONDS, *, notifier: DiscordNotifier | None = None,
+                 seconds: float = DRAIN_SECONDS, *, notifier: Outbox | None = None,
                  client: discord.Client | None = None) -> None:
         self._drain = drain
         self.seconds = seconds
