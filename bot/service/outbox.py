@@ -278,14 +278,15 @@ class OutboxRelay:
         else:
             self.wake(m.id)
 
-    def wake(self, match_id: int) -> None:
-        """Deliver the pending entries of ``match_id`` (on its lane task)."""
+    def wake(self, match_id: int, *, follow: bool = True) -> None:
+        """Deliver the pending entries of ``match_id`` (on its lane task). ``follow``: the
+        caller's work includes that delivery (not for the periodic poll)."""
         self._dirty.add(match_id)
         loop = asyncio.get_running_loop()
         lane = self._lanes.get(match_id)
         if lane is None:
             self._lanes[match_id] = loop.create_task(self._lane(match_id))
-        else:
+        elif follow:
             # The running lane delivers this too; a task of the caller's follows it, so
             # whoever waits for the caller's work (a test harness, a shutdown) waits
             # for the delivery as well.
@@ -318,7 +319,7 @@ class OutboxRelay:
                 self._dirty.add(match_id)
                 await self._lane(match_id)
             else:
-                self.wake(match_id)
+                self.wake(match_id, follow=False)
 
     @property
     def busy(self) -> bool:

@@ -284,3 +284,17 @@ async def test_a_restart_delivers_what_a_crash_left_undelivered_once(
     await w.env.advance_time(SWEEP_SECONDS + 1)  # a poll: nothing twice
     await notifier_of(w).drain()
     assert len(thread.history()) == posted_before + 3
+
+
+async def test_closed_dms_are_remembered_across_a_restart(world: World) -> None:
+    """A refusal stored before a restart is still told, once, after it."""
+    w = world
+    await w.repository.set_dms_closed(w.carol.id, True)  # refused by the previous run
+    w.bot = make_bot(w.tmp_path, w.repository)
+    await w.env.restart_bot(w.bot)
+    await w.env.settle()
+    first = await w.carol.slash(w.channel, "games")
+    assert [f.content for f in first.followups if f.ephemeral].count(DMS_CLOSED_NOTICE) == 1
+    assert await w.repository.dms_closed_untold() == []
+    again = await w.carol.slash(w.channel, "games")
+    assert DMS_CLOSED_NOTICE not in [f.content for f in again.followups]
