@@ -649,20 +649,21 @@ COMMANDS: dict[str, Callable[[Console, list[str], str], Awaitable[None]]] = {
 async def run_console(db_path: str | Path, *, boards_dir: Path | None = None,
                       stdin: TextIO | None = None, stdout: TextIO | None = None,
                       clock: ShiftedClock | None = None, renderer: BoardRenderer | None = None,
-                      seed: int | None = None) -> int:
-    """Open the database, wire the service and run the console until end of input."""
+                      seed: int | None = None, synchronous: str = "FULL") -> int:
+    """Open the database, wire the service and run the console until end of input.
+
+    Start-up reads nothing but what it needs: each match is replayed (and checked) when it
+    is first used; the full replay of every match is ``tablero db check``'s job."""
     from storage import SqliteRepository
 
     stdin = stdin if stdin is not None else sys.stdin
     stdout = stdout if stdout is not None else sys.stdout
     if renderer is None and boards_dir is not None:
         renderer = load_renderer()
-    repo = await SqliteRepository.open(db_path)
+    repo = await SqliteRepository.open(db_path, synchronous=synchronous)
     try:
         console = open_console(repo, stdout, clock=clock, renderer=renderer,
                                rng=random.Random(seed), boards_dir=boards_dir)
-        for match_id, problem in await console.service.verify_all():
-            console.say(f"! match #{match_id} is broken: {problem}")
         # The console was closed: clocks move later by the time away (one notice per
         # match), then the sweep acts on whatever is due.
         await console.service.resume()

@@ -32,7 +32,17 @@ class MemoryRepository:
         self._guilds: dict[int, GuildSettings] = {}
         self._prefs: dict[int, UserPrefs] = {}
         self._heartbeat: datetime | None = None
+        self._names: dict[tuple[int, int], str] = {}
         self._next_id = 1
+
+    async def remember_name(self, guild_id: int, user_id: int, name: str,
+                            seen_at: datetime) -> None:
+        self._names[guild_id, user_id] = name
+
+    async def known_names(self, guild_id: int | None = None
+                          ) -> list[tuple[int, int, str]]:
+        return [(g, u, n) for (g, u), n in self._names.items()
+                if guild_id is None or g == guild_id]
 
     async def create_match(self, record: MatchRecord) -> MatchRecord:
         stored = dataclasses.replace(record, id=self._next_id, version=1)
