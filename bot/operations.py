@@ -86,7 +86,9 @@ async def check(database: Path, *, progress: bool = True, out: TextIO | None = N
     finally:
         await repo.close()
     for match_id, problem in problems:
-        print(f"match #{match_id}: {problem}", file=out)
+        said = problem if problem.startswith(f"match #{match_id} ") else \
+            f"match #{match_id}: {problem}"
+        print(said, file=out)
     elapsed = time.perf_counter() - started
     verdict = "all replay" if not problems else f"{len(problems)} broken"
     print(f"{database}: file intact, {total:,} match{'es' if total != 1 else ''} checked in {elapsed:.1f} s, {verdict}",
