@@ -89,6 +89,12 @@ ENDED_WITHOUT_A_MOVE = frozenset({"agreement", "aborted", "broken", "resignation
 """MatchEnded reasons that no move caused (the match's last move is older news)."""
 
 
+def digits(text: str) -> bool:
+    """ASCII digits only: ``str.isdigit`` also accepts ``²`` and ``٣``, which ``int``
+    refuses or reads unexpectedly."""
+    return text.isascii() and text.isdigit()
+
+
 def user_id(name: str) -> int:
     """A stable id for a console user name (the same in every session on a database)."""
     return zlib.crc32(name.strip().lower().lstrip("@").encode()) + 1_000
@@ -300,7 +306,7 @@ class Console:
     async def pick_match(self, args: list[str]) -> int:
         """The match named by a ``#N`` argument (removed from ``args``), else the current."""
         for a in list(args):
-            if a.startswith("#") and a[1:].isdigit():
+            if a.startswith("#") and digits(a[1:]):
                 args.remove(a)
                 return int(a[1:])
         uid = self.user()
@@ -392,7 +398,7 @@ class Console:
                 key, _, value = a.partition(":")
                 key = key.lower()
                 if key == "days":
-                    if not value.isdigit() or len(value) > 3:
+                    if not digits(value) or len(value) > 3:
                         raise ServiceError("days must be a number from 1 to 14")
                     days = int(value)
                 elif key == "seat":
@@ -441,7 +447,7 @@ class Console:
     async def _pick_waiting(self, args: list[str]) -> int:
         """For /accept and /join: a #N, else the newest challenge naming or open to me."""
         for a in list(args):
-            if a.startswith("#") and a[1:].isdigit():
+            if a.startswith("#") and digits(a[1:]):
                 args.remove(a)
                 return int(a[1:])
         uid = self.user()
@@ -559,7 +565,7 @@ class Console:
     async def cmd_leaderboard(self, args: list[str], line: str) -> None:
         if not args:
             raise ServiceError("which game? /leaderboard xiangqi")
-        page = int(args[1]) if len(args) > 1 and args[1].isdigit() and len(args[1]) < 6 else 1
+        page = int(args[1]) if len(args) > 1 and digits(args[1]) and len(args[1]) < 6 else 1
         board = await self.service.leaderboard(CONSOLE_GUILD, args[0], page)
         if board.total == 0:
             four = f" (4-player games are on {board.ladder}-4)" \
@@ -606,7 +612,7 @@ class Console:
                 return None
             return values[key] in ("on", "yes", "true", "1")
         days = values.get("days")
-        if days is not None and (not days.isdigit() or len(days) > 3):
+        if days is not None and (not digits(days) or len(days) > 3):
             raise ServiceError("days must be a number from 1 to 14")
         s = await self.service.update_guild_settings(
             CONSOLE_GUILD, default_days=int(days) if days else None,
