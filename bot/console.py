@@ -35,6 +35,7 @@ from typing import TextIO
 
 import rules
 from bot.boards import load_renderer, text_board
+from bot.names import NameBook
 from bot.service import (
     BoardRenderer,
     ChallengeClosed,
@@ -119,6 +120,7 @@ class ConsolePrinter:
     def __init__(self, out: TextIO) -> None:
         self.out = out
         self.names: dict[int, str] = {}
+        self.name_book = NameBook()  # the names seen, stored so they outlive the session
         self.current_match: dict[int, int] = {}
         self.declining: int | None = None  # who is declining now (a lobby says "declined")
 
@@ -133,6 +135,11 @@ class ConsolePrinter:
     def seat_name(self, guild_id: int, user_id: int) -> str:
         """The service's ``NameResolver``: names on board images."""
         return self.names.get(user_id, "")
+
+    async def learn(self, uid: int, name: str) -> None:
+        """Remember ``uid``'s name, in this session and in the database."""
+        self.names[uid] = name
+        await self.name_book.seen(CONSOLE_GUILD, uid, name)
 
     def names_of(self, uids: Iterable[int]) -> str:
         return ", ".join(self.name(u) for u in uids) or "nobody"
@@ -261,6 +268,7 @@ class Console:
         self.say = printer.say
         self.name = printer.name
         self.names_of = printer.names_of
+        self.learn = printer.learn
         self.describe = printer.describe
         self.result_text = printer.result_text
 
@@ -338,7 +346,7 @@ class Console:
                     raise ServiceError("as NAME")
                 name = args[0].lstrip("@")
                 self.current_user = user_id(name)
-                self.names[self.current_user] = name
+                await self.learn(self.current_user, name)
                 self.say(f"you are {name}")
                 return True
             command = COMMANDS.get(head.lstrip("/"))
@@ -393,7 +401,7 @@ class Console:
         for a in args:
             if a.startswith("@"):
                 opponents.append(user_id(a))
-                self.names[user_id(a)] = a[1:]
+                await self.learn(user_id(a), a[1:])
             elif ":" in a:
                 key, _, value = a.partition(":")
                 key = key.lower()
@@ -670,6 +678,9 @@ async def run_console(db_path: str | Path, *, boards_dir: Path | None = None,
     try:
         console = open_console(repo, stdout, clock=clock, renderer=renderer,
                                rng=random.Random(seed), boards_dir=boards_dir)
+        console.printer.name_book = NameBook(repo)
+        await console.printer.name_book.load(CONSOLE_GUILD)
+        console.names.update(console.printer.name_book.in_guild(CONSOLE_GUILD))
         # The console was closed: clocks move later by the time away (one notice per
         # match), then the sweep acts on whatever is due.
         await console.service.resume()
