@@ -91,6 +91,7 @@ async def check(database: Path, *, progress: bool = True, out: TextIO | None = N
         print(said, file=out)
     elapsed = time.perf_counter() - started
     verdict = "all replay" if not problems else f"{len(problems)} broken"
-    print(f"{database}: file intact, {total:,} match{'es' if total != 1 else ''} checked in {elapsed:.1f} s, {verdict}",
+    matches = f"{total:,} match{'es' if total != 1 else ''}"
+    print(f"{database}: file intact, {matches} checked in {elapsed:.1f} s, {verdict}",
           file=out)
     return 0 if not problems else 1
