@@ -29,6 +29,7 @@ import asyncio
 import contextlib
 import dataclasses
 import json
+import logging
 import os
 import sqlite3
 from collections.abc import Iterable, Sequence
@@ -58,6 +59,8 @@ from storage.errors import (
     DatabaseUnusable,
     NotATableroDatabase,
 )
+
+log = logging.getLogger(__name__)
 
 SYNCHRONOUS_MODES = ("FULL", "NORMAL")
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -356,6 +359,7 @@ class SqliteRepository:
             self._lost = (f"the database file {self.path} was deleted or replaced while "
                           "Tablero was running; nothing more is saved. Restore the file "
                           "(see README, Operations) and restart Tablero")
+            log.critical("%s", self._lost)
         if self._lost is not None:
             raise DatabaseLost(self._lost)
 
