@@ -9,6 +9,7 @@ match, reports the ones whose record does not give their stored position and fre
 from __future__ import annotations
 
 import os
+import sqlite3
 import sys
 import time
 from pathlib import Path
@@ -62,6 +63,9 @@ async def backup(database: Path, target: str | Path, *, out: TextIO | None = Non
     try:
         started = time.perf_counter()
         written = await repo.backup(target)
+    except (OSError, sqlite3.Error, ValueError) as exc:
+        print(f"tablero: cannot write the backup to {target}: {exc}", file=sys.stderr)
+        return 1
     finally:
         await repo.close()
     size = written.stat().st_size

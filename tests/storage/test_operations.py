@@ -110,3 +110,15 @@ def test_db_commands_refuse_a_damaged_file(tmp_path: Path) -> None:
         done = tablero(args, tmp_path)
         assert done.returncode == 3 and f"{bad} is not a Tablero database" in done.stderr
     assert not (tmp_path / "b.db").exists()
+
+
+def test_a_backup_that_cannot_be_written_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "t.db"
+    asyncio.run(play_some(path, 1, 2))
+    blocker = tmp_path / "file"
+    blocker.write_text("a file where a folder should be")
+    done = tablero(["db", "backup", "--db", str(path), str(blocker / "b.db")], tmp_path)
+    assert done.returncode == 1 and f"cannot write the backup to {blocker / 'b.db'}" in \
+        done.stderr and "Traceback" not in done.stderr
+    done = tablero(["db", "backup", "--db", str(path), str(path)], tmp_path)
+    assert done.returncode == 1 and "must not overwrite the database" in done.stderr
