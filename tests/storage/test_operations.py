@@ -67,7 +67,7 @@ async def test_a_backup_taken_during_a_stream_of_moves_holds_every_acknowledged_
     assert proc.returncode == 0, err.decode()
     copy = tmp_path / "copies" / "live.db"
     assert f"written to {copy}" in out.decode()
-    assert during > 0 or len(acknowledged) > len(before)  # moves went on meanwhile
+    assert during > 0  # moves went on while the backup ran
 
     restored = await SqliteRepository.open(copy)
     try:
