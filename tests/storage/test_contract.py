@@ -274,7 +274,7 @@ async def test_sqlite_schema_3_stores_who_played_the_last_move(tmp_path: Path) -
     conn = sqlite3.connect(path)  # back to schema 2: as an older Tablero left it
     conn.execute("DROP TABLE heartbeat")  # (migration 4 and later)
     conn.execute("ALTER TABLE matches DROP COLUMN last_move_by")
-    conn.execute("DROP TABLE names")  # and without what later migrations added
+    conn.execute("DROP TABLE names")  # (migration 5)
     conn.execute("PRAGMA user_version = 2")
     conn.commit()
     conn.close()
