@@ -5,7 +5,6 @@ not ``user4123768104`` or a seat colour."""
 from __future__ import annotations
 
 import io
-from datetime import timedelta
 from pathlib import Path
 
 from bot.console import CONSOLE_GUILD, ShiftedClock, run_console, user_id
@@ -23,15 +22,14 @@ async def console(db: Path, script: str, clock: ShiftedClock | None = None) -> s
 async def test_the_console_names_players_after_it_is_reopened(tmp_path: Path) -> None:
     db = tmp_path / "n.db"
     await console(db, "as alice\n/challenge @bob xiangqi seat:red days:1\nas bob\n/accept\n"
-                      "as alice\n/move h3-e3\nas bob\n/move h10-g8\nas alice\n/move i1-i2\n")
-    # Reopened by someone else a few days later: the sweep ends the match on time at
-    # start, before anyone has typed a name, and the history names both players.
-    later = ShiftedClock()
-    later.offset = timedelta(days=3)
-    text = await console(db, "as carol\n/history #1\n/leaderboard xiangqi\n", later)
-    assert "alice won (opponent ran out of time)" in text
+                      "as alice\n/move h3-e3\nas bob\n/move h10-g8\nas alice\n/move i1-i2\n"
+                      "as bob\n/resign\n")
+    # Reopened by someone else, who has not typed anyone's name: the result, the export
+    # and the leaderboard still name both players.
+    text = await console(db, "as carol\n/history #1\n/leaderboard xiangqi\n")
+    assert "alice won (opponent resigned)" in text
     assert "user" + str(user_id("alice")) not in text
-    assert "Red: alice (out)" not in text and "Black: bob (out)" in text
+    assert "user" + str(user_id("bob")) not in text
     assert '[Red "alice"]' in text and '[Black "bob"]' in text
     assert "1. alice" in text and "2. bob" in text  # the leaderboard
 
