@@ -12,8 +12,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.console import COMMANDS, Console
-from bot.service import MatchService
+from bot.console import COMMANDS, open_console
 from storage import SqliteRepository
 
 UNICODE_DIGITS = "²³¹٣۴߃६৬੬૬୬௬౬೬൬๖໖༦၆႖០᠖᥆᧖᪆᭖᮶᱆᱖꘦꣖꤆꧖꩖꯶０１"
@@ -50,8 +49,7 @@ def test_no_id_page_or_option_value_escapes_the_console(lines: list[str],
         with tempfile.TemporaryDirectory() as folder:
             repo = await SqliteRepository.open(Path(folder) / "f.db", synchronous="NORMAL")
             out = io.StringIO()
-            console = Console(out)
-            console.service = MatchService(repo, console, console.clock)
+            console = open_console(repo, out)
             try:
                 for line in [*SETUP, *(["as alice"] if switch else []), *lines]:
                     assert await console.handle(line) or line.startswith("/quit")
@@ -67,8 +65,7 @@ def test_the_lines_from_the_issue_get_clear_refusals() -> None:
         with tempfile.TemporaryDirectory() as folder:
             repo = await SqliteRepository.open(Path(folder) / "f.db")
             out = io.StringIO()
-            console = Console(out)
-            console.service = MatchService(repo, console, console.clock)
+            console = open_console(repo, out)
             try:
                 for line in [*SETUP, "/board #9223372036854775808", "/move #18446744073709551616 a",
                              "/resign #²", "/challenge @bob xiangqi days:²",

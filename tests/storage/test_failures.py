@@ -257,13 +257,12 @@ async def test_a_database_file_removed_while_running_stops_acknowledging(
 async def test_the_console_says_so_when_its_file_is_deleted(tmp_path: Path) -> None:
     import io
 
-    from bot.console import Console
+    from bot.console import open_console
 
     path = tmp_path / "c.db"
     repo = await SqliteRepository.open(path)
     out = io.StringIO()
-    console = Console(out)
-    console.service = MatchService(repo, console, console.clock)
+    console = open_console(repo, out)
     try:
         for line in ["as alice", "/challenge @bob xiangqi seat:red", "as bob", "/accept",
                      "as alice", "/move h3-e3"]:
