@@ -8,7 +8,12 @@ random games so the timed loop only calls the service. Then ``games_of`` and lea
 timings with 10,000 active matches in the database. Targets (issue 7): >= 200 moves/s,
 p99 <= 20 ms; /games and a leaderboard page <= 10 ms.
 
-    python bench/bench_service.py [--moves 3000] [--matches 10000]
+First, the cost of durability (issue 20): the same moves with ``synchronous=NORMAL`` and
+with ``FULL`` (the default: every acknowledged move is fsynced), one after the other in
+the same run, on the same disk. ``--dir`` picks that disk (default: the system's temp
+folder; a tmpfs there would hide the fsync cost).
+
+    python bench/bench_service.py [--moves 3000] [--matches 10000] [--dir PATH]
 """
 
 from __future__ import annotations
@@ -169,6 +174,30 @@ async def timed(calls: int, fn) -> list[float]:  # type: ignore[no-untyped-def]
     return out
 
 
+async def durability_cost(folder: Path, moves: int) -> None:
+    """The same scripted moves with synchronous=NORMAL, then FULL, on fresh files."""
+    print(f"durability cost (same run, same disk: {folder}):")
+    figures = {}
+    for mode in ("NORMAL", "FULL", "NORMAL ", "FULL "):  # twice each, interleaved
+        repo = await SqliteRepository.open(folder / f"sync-{mode.strip()}.db",
+                                           synchronous=mode.strip())
+        s = MatchService(repo, NullNotifier(), SystemClock(), rng=random.Random(1))
+        elapsed, lat = await closed_loop(Table(s, "xiangqi", 5, 60, 1), 1)
+        report(f"  {mode.strip():6} one player after another", elapsed, lat)
+        single = len(lat) / elapsed
+        n = max(1, moves // 60)
+        elapsed, lat = await closed_loop(Table(s, "xiangqi", n, 60, 2), n)
+        report(f"  {mode.strip():6} {n} matches at once (saturation)", elapsed, lat)
+        figures.setdefault(mode.strip(), []).append((single, len(lat) / elapsed))
+        await repo.close()
+    best = {m: (max(a for a, _ in f), max(b for _, b in f)) for m, f in figures.items()}
+    print(f"  FULL vs NORMAL (best of two): one after another "
+          f"{best['FULL'][0]:.0f} vs {best['NORMAL'][0]:.0f} moves/s "
+          f"({100 * (best['FULL'][0] / best['NORMAL'][0] - 1):+.0f}%), saturation "
+          f"{best['FULL'][1]:.0f} vs {best['NORMAL'][1]:.0f} moves/s "
+          f"({100 * (best['FULL'][1] / best['NORMAL'][1] - 1):+.0f}%)")
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--moves", type=int, default=1200,
@@ -178,11 +207,17 @@ async def main() -> None:
     parser.add_argument("--seconds", type=float, default=8.0)
     parser.add_argument("--matches", type=int, default=10_000)
     parser.add_argument("--users", type=int, default=2_000)
+    parser.add_argument("--dir", type=Path, default=None,
+                        help="folder for the database files (default: the temp folder)")
+    parser.add_argument("--synchronous", default="FULL", choices=("FULL", "NORMAL"),
+                        help="durability of the main run (default FULL, as deployed)")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as d:
-        repo = await SqliteRepository.open(Path(d) / "bench.db")
+    with tempfile.TemporaryDirectory(dir=args.dir) as d:
+        await durability_cost(Path(d), args.moves)
+        repo = await SqliteRepository.open(Path(d) / "bench.db", synchronous=args.synchronous)
         s = MatchService(repo, NullNotifier(), SystemClock(), rng=random.Random(1))
-        print(f"SQLite {Path(d) / 'bench.db'} (WAL, synchronous=NORMAL), rendering off")
+        print(f"SQLite {Path(d) / 'bench.db'} (WAL, synchronous={args.synchronous}), "
+              "rendering off")
         for game in ("xiangqi", "damas"):
             plies = 60
             elapsed, lat = await closed_loop(Table(s, game, 5, plies, 1), 1)

@@ -1,5 +1,9 @@
 """The ``tablero`` command line: ``run`` (Discord, or the console without a token),
-``console`` and ``games``."""
+``console``, ``games``, ``sync``, ``invite`` and the operator's ``db backup`` / ``db check``.
+
+A database that cannot be used (damaged, foreign, unwritable) is reported in one line and
+the command exits 3 at once, so a supervisor sees the failure instead of a hung process.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ from pathlib import Path
 
 import rules
 from bot.settings import Settings, load_settings
+from storage.errors import DatabaseUnusable
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -32,6 +37,16 @@ def build_parser() -> argparse.ArgumentParser:
                            "the global registration is removed so none shows twice)")
     sync.add_argument("--clear", action="store_true",
                       help="remove the commands instead: globally, or in --guild's server")
+    db = sub.add_parser("db", help="operate on the database: backup, check")
+    db_sub = db.add_subparsers(dest="db_command")
+    backup = db_sub.add_parser(
+        "backup", help="write a consistent copy of the database to PATH while it is in use")
+    backup.add_argument("path", help="the backup file (or a folder to put it in: ending in /)")
+    backup.add_argument("--db", type=Path, help="SQLite file (default: TABLERO_DB)")
+    check = db_sub.add_parser(
+        "check", help="replay every match and report (and freeze) the broken ones")
+    check.add_argument("--db", type=Path, help="SQLite file (default: TABLERO_DB)")
+    check.add_argument("--quiet", action="store_true", help="no progress bar")
     invite = sub.add_parser("invite", help="print the URL that adds the bot to a server")
     invite.add_argument("--client-id", type=int, default=None,
                         help="the Application ID (default: read from DISCORD_TOKEN)")
@@ -43,7 +58,8 @@ def console_main(settings: Settings, db: Path | None = None, boards: Path | None
     from bot.console import run_console
 
     return asyncio.run(run_console(db or settings.db_path,
-                                   boards_dir=boards or settings.boards_dir, seed=seed))
+                                   boards_dir=boards or settings.boards_dir, seed=seed,
+                                   synchronous=settings.db_synchronous))
 
 
 def discord_main(settings: Settings) -> int:
@@ -59,8 +75,22 @@ def discord_main(settings: Settings) -> int:
               file=sys.stderr)
         return 2
     code: int = cli.run(settings.discord_token, settings.db_path,
-                        sweep_seconds=settings.sweep_seconds)
+                        sweep_seconds=settings.sweep_seconds,
+                        synchronous=settings.db_synchronous)
     return code
+
+
+def db_main(settings: Settings, args: argparse.Namespace) -> int:
+    """``tablero db backup PATH`` and ``tablero db check``."""
+    from bot import operations
+
+    path = args.db or settings.db_path
+    if args.db_command == "backup":
+        return asyncio.run(operations.backup(path, args.path))
+    if args.db_command == "check":
+        return asyncio.run(operations.check(path, progress=not args.quiet))
+    print("tablero db backup PATH | tablero db check (see tablero db -h)", file=sys.stderr)
+    return 2
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -70,10 +100,18 @@ def main(argv: list[str] | None = None) -> int:
         for key, v in rules.VARIANTS.items():
             print(f"{key:18} {v.name}")
         return 0
-    if args.command not in ("run", "console", "sync", "invite"):
+    if args.command not in ("run", "console", "sync", "invite", "db"):
         parser.print_help()
         return 0
     settings = load_settings()
+    try:
+        return _dispatch(args, settings)
+    except DatabaseUnusable as exc:
+        print(f"tablero: {exc.message}", file=sys.stderr)
+        return 3
+
+
+def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
     if args.command in ("sync", "invite"):
         from bot.discordapp import cli as discord_cli
 
@@ -83,6 +121,8 @@ def main(argv: list[str] | None = None) -> int:
                                    clear=getattr(args, "clear", False))
     logging.basicConfig(level=settings.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if args.command == "db":
+        return db_main(settings, args)
     if args.command == "console":
         return console_main(settings, args.db, args.boards, args.seed)
     if not settings.has_token:

@@ -35,6 +35,7 @@ from typing import TextIO
 
 import rules
 from bot.boards import load_renderer, text_board
+from bot.names import NameBook
 from bot.service import (
     BoardRenderer,
     ChallengeClosed,
@@ -91,6 +92,12 @@ ENDED_WITHOUT_A_MOVE = frozenset({"agreement", "aborted", "broken", "resignation
 """MatchEnded reasons that no move caused (the match's last move is older news)."""
 
 
+def digits(text: str) -> bool:
+    """ASCII digits only: ``str.isdigit`` also accepts ``²`` and ``٣``, which ``int``
+    refuses or reads unexpectedly."""
+    return text.isascii() and text.isdigit()
+
+
 def user_id(name: str) -> int:
     """A stable id for a console user name (the same in every session on a database)."""
     return zlib.crc32(name.strip().lower().lstrip("@").encode()) + 1_000
@@ -115,6 +122,7 @@ class ConsolePrinter:
     def __init__(self, out: TextIO) -> None:
         self.out = out
         self.names: dict[int, str] = {}
+        self.name_book = NameBook()  # the names seen, stored so they outlive the session
         self.current_match: dict[int, int] = {}
         self.declining: int | None = None  # who is declining now (a lobby says "declined")
 
@@ -129,6 +137,11 @@ class ConsolePrinter:
     def seat_name(self, guild_id: int, user_id: int) -> str:
         """The service's ``NameResolver``: names on board images."""
         return self.names.get(user_id, "")
+
+    async def learn(self, uid: int, name: str) -> None:
+        """Remember ``uid``'s name, in this session and in the database."""
+        self.names[uid] = name
+        await self.name_book.seen(CONSOLE_GUILD, uid, name)
 
     def names_of(self, uids: Iterable[int]) -> str:
         return ", ".join(self.name(u) for u in uids) or "nobody"
@@ -262,6 +275,7 @@ class Console:
         self.say = printer.say
         self.name = printer.name
         self.names_of = printer.names_of
+        self.learn = printer.learn
         self.describe = printer.describe
         self.result_text = printer.result_text
 
@@ -307,7 +321,7 @@ class Console:
     async def pick_match(self, args: list[str]) -> int:
         """The match named by a ``#N`` argument (removed from ``args``), else the current."""
         for a in list(args):
-            if a.startswith("#") and a[1:].isdigit():
+            if a.startswith("#") and digits(a[1:]):
                 args.remove(a)
                 return int(a[1:])
         uid = self.user()
@@ -339,7 +353,7 @@ class Console:
                     raise ServiceError("as NAME")
                 name = args[0].lstrip("@")
                 self.current_user = user_id(name)
-                self.names[self.current_user] = name
+                await self.learn(self.current_user, name)
                 self.say(f"you are {name}")
                 return True
             command = COMMANDS.get(head.lstrip("/"))
@@ -394,12 +408,12 @@ class Console:
         for a in args:
             if a.startswith("@"):
                 opponents.append(user_id(a))
-                self.names[user_id(a)] = a[1:]
+                await self.learn(user_id(a), a[1:])
             elif ":" in a:
                 key, _, value = a.partition(":")
                 key = key.lower()
                 if key == "days":
-                    if not value.isdigit() or len(value) > 3:
+                    if not digits(value) or len(value) > 3:
                         raise ServiceError("days must be a number from 1 to 14")
                     days = int(value)
                 elif key == "seat":
@@ -448,7 +462,7 @@ class Console:
     async def _pick_waiting(self, args: list[str]) -> int:
         """For /accept and /join: a #N, else the newest challenge naming or open to me."""
         for a in list(args):
-            if a.startswith("#") and a[1:].isdigit():
+            if a.startswith("#") and digits(a[1:]):
                 args.remove(a)
                 return int(a[1:])
         uid = self.user()
@@ -566,7 +580,7 @@ class Console:
     async def cmd_leaderboard(self, args: list[str], line: str) -> None:
         if not args:
             raise ServiceError("which game? /leaderboard xiangqi")
-        page = int(args[1]) if len(args) > 1 and args[1].isdigit() and len(args[1]) < 6 else 1
+        page = int(args[1]) if len(args) > 1 and digits(args[1]) and len(args[1]) < 6 else 1
         board = await self.service.leaderboard(CONSOLE_GUILD, args[0], page)
         if board.total == 0:
             four = f" (4-player games are on {board.ladder}-4)" \
@@ -613,7 +627,7 @@ class Console:
                 return None
             return values[key] in ("on", "yes", "true", "1")
         days = values.get("days")
-        if days is not None and (not days.isdigit() or len(days) > 3):
+        if days is not None and (not digits(days) or len(days) > 3):
             raise ServiceError("days must be a number from 1 to 14")
         s = await self.service.update_guild_settings(
             CONSOLE_GUILD, default_days=int(days) if days else None,
@@ -656,23 +670,27 @@ COMMANDS: dict[str, Callable[[Console, list[str], str], Awaitable[None]]] = {
 async def run_console(db_path: str | Path, *, boards_dir: Path | None = None,
                       stdin: TextIO | None = None, stdout: TextIO | None = None,
                       clock: ShiftedClock | None = None, renderer: BoardRenderer | None = None,
-                      seed: int | None = None) -> int:
-    """Open the database, wire the service and run the console until end of input."""
+                      seed: int | None = None, synchronous: str = "FULL") -> int:
+    """Open the database, wire the service and run the console until end of input.
+
+    Start-up reads nothing but what it needs: each match is replayed (and checked) when it
+    is first used; the full replay of every match is ``tablero db check``'s job."""
     from storage import SqliteRepository
 
     stdin = stdin if stdin is not None else sys.stdin
     stdout = stdout if stdout is not None else sys.stdout
     if renderer is None and boards_dir is not None:
         renderer = load_renderer()
-    repo = await SqliteRepository.open(db_path)
+    repo = await SqliteRepository.open(db_path, synchronous=synchronous)
     try:
         console = open_console(repo, stdout, clock=clock, renderer=renderer,
                                rng=random.Random(seed), boards_dir=boards_dir)
         # what a crash or a kill left undelivered in the outbox is printed first
         if console.relay is not None:
             await console.relay.recover()
-        for match_id, problem in await console.service.verify_all():
-            console.say(f"! match #{match_id} is broken: {problem}")
+        console.printer.name_book = NameBook(repo)
+        await console.printer.name_book.load(CONSOLE_GUILD)
+        console.names.update(console.printer.name_book.in_guild(CONSOLE_GUILD))
         # The console was closed: clocks move later by the time away (one notice per
         # match), then the sweep acts on whatever is due.
         await console.service.resume()

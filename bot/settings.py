@@ -16,6 +16,10 @@ class Settings(BaseSettings):
     discord_token: SecretStr | None = Field(None, validation_alias="DISCORD_TOKEN")
     """The bot token; empty or unset: ``tablero run`` starts the console instead."""
     db_path: Path = Field(Path("tablero.db"), validation_alias="TABLERO_DB")
+    db_synchronous: str = Field("FULL", validation_alias="TABLERO_DB_SYNCHRONOUS")
+    """SQLite durability: FULL (default) puts every acknowledged move on the disk before
+    saying so; NORMAL is faster but a power cut may lose the last moves players were told
+    were played (a crash of Tablero alone never loses anything either way)."""
     log_level: str = Field("INFO", validation_alias="TABLERO_LOG_LEVEL")
     boards_dir: Path | None = Field(None, validation_alias="TABLERO_BOARDS")
     """Where the console writes board PNGs (unset: no PNG files)."""
@@ -35,6 +39,14 @@ class Settings(BaseSettings):
     @classmethod
     def _empty_is_none(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("db_synchronous")
+    @classmethod
+    def _synchronous(cls, value: str) -> str:
+        mode = value.strip().upper() or "FULL"
+        if mode not in ("FULL", "NORMAL"):
+            raise ValueError("TABLERO_DB_SYNCHRONOUS must be FULL or NORMAL")
+        return mode
 
     @field_validator("log_level")
     @classmethod

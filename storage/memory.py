@@ -34,10 +34,20 @@ class MemoryRepository:
         self._guilds: dict[int, GuildSettings] = {}
         self._prefs: dict[int, UserPrefs] = {}
         self._heartbeat: datetime | None = None
+        self._names: dict[tuple[int, int], str] = {}
         self._next_id = 1
         self._outbox: dict[int, OutboxEntry] = {}
         self._next_entry = 1
         self._dms_closed: dict[int, bool] = {}  # user -> told yet
+
+    async def remember_name(self, guild_id: int, user_id: int, name: str,
+                            seen_at: datetime) -> None:
+        self._names[guild_id, user_id] = name
+
+    async def known_names(self, guild_id: int | None = None
+                          ) -> list[tuple[int, int, str]]:
+        return [(g, u, n) for (g, u), n in self._names.items()
+                if guild_id is None or g == guild_id]
 
     def _store_outbox(self, stored: MatchRecord, outbox: OutboxFn | None) -> None:
         for entry in outbox(stored) if outbox is not None else ():

@@ -10,15 +10,27 @@ and is written in the same transaction. Moves are rows of ``moves`` with primary
 
 Migrations are numbered SQL scripts applied at start-up; ``PRAGMA user_version`` holds how
 many have run. Times are stored as UTC epoch seconds (REAL), so they compare as numbers.
-``synchronous=NORMAL``: in WAL mode a crash never corrupts the file; a power cut may lose
-the last committed moves, never half of one.
+Durability: ``synchronous=FULL`` by default, so a commit (an acknowledged move) is on the
+disk before it is acknowledged and survives a power cut. ``synchronous="NORMAL"``
+(``TABLERO_DB_SYNCHRONOUS=NORMAL``) is faster but a power cut (not a crash: WAL keeps the
+file sound either way) may lose the last committed moves after players were told of them.
+
+Failures are fast and clear (``storage.errors``): a foreign or damaged file, a read-only
+folder or a schema from a newer Tablero make ``open`` raise ``DatabaseUnusable`` with the
+file's name and what to do, after closing every connection it opened (an unclosed aiosqlite
+connection thread keeps the process alive forever). ``PRAGMA quick_check`` runs at start.
+A write first checks that the file on disk is still the one opened (device and inode): a
+deleted or replaced file raises ``DatabaseLost`` and nothing more is acknowledged.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import json
+import logging
+import os
 import sqlite3
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
@@ -42,6 +54,19 @@ from bot.service.records import (
     SeatRecord,
 )
 from bot.service.views import GuildSettings, UserPrefs
+from storage.errors import (
+    DatabaseDamaged,
+    DatabaseInaccessible,
+    DatabaseLost,
+    DatabaseUnusable,
+    NotATableroDatabase,
+)
+
+log = logging.getLogger(__name__)
+
+SYNCHRONOUS_MODES = ("FULL", "NORMAL")
+SQLITE_HEADER = b"SQLite format 3\x00"
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: the first schema
@@ -160,7 +185,20 @@ MIGRATIONS: tuple[str, ...] = (
         told INTEGER NOT NULL DEFAULT 0
     );
     """,
+    # 6: the display names seen per server, so names survive restarts
+    """
+    CREATE TABLE names (
+        guild_id INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        seen_at REAL NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+    ) WITHOUT ROWID;
+    """,
 )
+TABLES = frozenset({"guild_settings", "user_prefs", "matches", "seats", "moves", "ratings",
+                    "heartbeat", "outbox", "dms_closed", "names", "sqlite_sequence"})
+"""Every table a Tablero database holds (any other one means a foreign file)."""
 
 _MATCH_COLUMNS = (
     "guild_id, channel_id, thread_id, game, ladder, rules_version, options, start_text, "
@@ -250,28 +288,53 @@ class SqliteRepository:
         self._reader = reader
         self._lock = asyncio.Lock()
         self._read_lock = asyncio.Lock()
+        self._identity = _identity(self.path)
+        self._lost: str | None = None
 
     # ------------------------------------------------------------------ lifecycle
 
     @classmethod
-    async def open(cls, path: str | Path) -> SqliteRepository:
+    async def open(cls, path: str | Path, *, synchronous: str = "FULL",
+                   check: bool = True) -> SqliteRepository:
+        """Open (creating and migrating as needed) the database at ``path``.
+
+        ``synchronous``: "FULL" (default: an acknowledged write survives a power cut) or
+        "NORMAL" (faster; a power cut may lose the last commits). ``check``: run
+        ``PRAGMA quick_check`` first. Raises ``DatabaseUnusable`` (with every connection
+        closed) when the file cannot serve as a Tablero database."""
         path = str(path)
+        mode = synchronous.strip().upper()
+        if mode not in SYNCHRONOUS_MODES:
+            raise ValueError(f"synchronous must be FULL or NORMAL, not {synchronous!r}")
         if path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        writer = await aiosqlite.connect(path, isolation_level=None)
-        reader = await aiosqlite.connect(path, isolation_level=None)
-        for conn in (writer, reader):
-            await conn.execute("PRAGMA busy_timeout = 10000")
-            await conn.execute("PRAGMA foreign_keys = ON")
-        await writer.execute("PRAGMA journal_mode = WAL")
-        await writer.execute("PRAGMA synchronous = NORMAL")
-        repo = cls(path, writer, reader)
+            _precheck(path)
+        opened: list[aiosqlite.Connection] = []
         try:
+            for _ in range(2):
+                opened.append(await aiosqlite.connect(path, isolation_level=None))
+            writer, reader = opened
+            for conn in opened:
+                await conn.execute("PRAGMA busy_timeout = 10000")
+                await conn.execute("PRAGMA foreign_keys = ON")
+            if check:
+                await _quick_check(path, writer)
+            await _check_tables(path, writer)
+            await writer.execute("PRAGMA journal_mode = WAL")
+            await writer.execute(f"PRAGMA synchronous = {mode}")
+            repo = cls(path, writer, reader)
             await repo._migrate()
-        except BaseException:
-            await repo.close()
+            # The reader is a second connection: read once so a broken WAL surfaces here.
+            await repo.schema_version()
+            return repo
+        except BaseException as exc:
+            for conn in opened:
+                with contextlib.suppress(Exception):
+                    await conn.close()
+            if isinstance(exc, DatabaseUnusable):
+                raise
+            if isinstance(exc, sqlite3.Error | OSError):
+                raise _unusable(path, exc) from exc
             raise
-        return repo
 
     async def _migrate(self) -> None:
         async with self._lock:
@@ -279,8 +342,9 @@ class SqliteRepository:
                 row = await cur.fetchone()
             applied = int(row[0]) if row else 0
             if applied > len(MIGRATIONS):
-                raise RuntimeError(f"the database {self.path} is from a newer Tablero "
-                                   f"(schema {applied}, this one knows {len(MIGRATIONS)})")
+                raise NotATableroDatabase(
+                    self.path, f"its schema ({applied}) is from a newer Tablero (this one "
+                    f"knows {len(MIGRATIONS)}); upgrade Tablero")
             for number in range(applied, len(MIGRATIONS)):
                 await self._writer.execute("BEGIN IMMEDIATE")
                 try:
@@ -294,15 +358,69 @@ class SqliteRepository:
                     raise
 
     async def schema_version(self) -> int:
-        async with self._reader.execute("PRAGMA user_version") as cur:
+        async with self._read_lock, self._reader.execute("PRAGMA user_version") as cur:
             row = await cur.fetchone()
         return int(row[0]) if row else 0
 
     async def close(self) -> None:
         """Close both connections; a write transaction under way finishes first."""
         async with self._lock:
-            await self._reader.close()
-            await self._writer.close()
+            try:
+                await self._reader.close()
+            finally:
+                await self._writer.close()
+
+    # ------------------------------------------------------------------ operations
+
+    def check_file(self) -> None:
+        """Raise ``DatabaseLost`` if the file on disk is no longer the one opened (deleted,
+        moved away or replaced): what is written now would be lost at the next start."""
+        if self._lost is None and self._identity is not None and \
+                _identity(self.path) != self._identity:
+            self._lost = (f"the database file {self.path} was deleted or replaced while "
+                          "Tablero was running; nothing more is saved. Restore the file "
+                          "(see README, Operations) and restart Tablero")
+            log.critical("%s", self._lost)
+        if self._lost is not None:
+            raise DatabaseLost(self._lost)
+
+    async def backup(self, target: str | Path) -> Path:
+        """A consistent copy of the database at ``target`` while it stays in use
+        (``VACUUM INTO`` on a connection of its own: one read snapshot, writers go on).
+        The copy is written beside ``target`` and renamed into place once complete and
+        checked, so ``target`` is never a half-written file. Returns ``target``."""
+        target = Path(target)
+        if target.exists() and target.is_dir():
+            target = target / Path(self.path).name
+        if target.resolve() == Path(self.path).resolve():
+            raise ValueError("the backup must not overwrite the database itself")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial = target.with_name(f".{target.name}.partial-{os.getpid()}")
+        await asyncio.to_thread(_vacuum_into, self.path, partial, target)
+        return target
+
+    # ------------------------------------------------------------------ names
+
+    async def remember_name(self, guild_id: int, user_id: int, name: str,
+                            seen_at: datetime) -> None:
+        """Store the name ``user_id`` goes by in ``guild_id`` (the newest wins)."""
+        async def body() -> None:
+            await self._exec(
+                "INSERT INTO names (guild_id, user_id, name, seen_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name, "
+                "seen_at = excluded.seen_at",
+                (guild_id, user_id, name, seen_at.timestamp()))
+        await self._transaction(body)
+
+    async def known_names(self, guild_id: int | None = None
+                          ) -> list[tuple[int, int, str]]:
+        """``(guild_id, user_id, name)`` of every stored name (of one guild if given)."""
+        if guild_id is None:
+            rows = await self._all("SELECT guild_id, user_id, name FROM names")
+        else:
+            rows = await self._all("SELECT guild_id, user_id, name FROM names "
+                                   "WHERE guild_id = ?", (guild_id,))
+        return [(int(g), int(u), str(n)) for g, u, n in rows]
 
     # ------------------------------------------------------------------ write path
 
@@ -313,9 +431,12 @@ class SqliteRepository:
 
     async def _transaction(self, body: Any) -> Any:
         async with self._lock:
+            self.check_file()
             await self._exec("BEGIN IMMEDIATE")
             try:
                 result = await body()
+                # Last look before acknowledging: a commit into a deleted file is lost.
+                self.check_file()
                 await self._exec("COMMIT")
             except BaseException:
                 if self._writer.in_transaction:
@@ -412,6 +533,8 @@ class SqliteRepository:
             return list(await cur.fetchall())
 
     async def load_match(self, match_id: int) -> MatchRecord | None:
+        if not INT64_MIN <= match_id <= INT64_MAX:
+            return None  # no such row can exist (and SQLite would raise OverflowError)
         rows = await self._all(f"{_SELECT_MATCH} WHERE id = ?", (match_id,))
         return _match_of(rows[0]) if rows else None
 
@@ -590,6 +713,123 @@ class SqliteRepository:
         await self._transaction(body)
 
 
-async def open_repository(path: str | Path) -> SqliteRepository:
-    """Open (creating and migrating as needed) the database at ``path``."""
-    return await SqliteRepository.open(path)
+async def open_repository(path: str | Path, *, synchronous: str = "FULL",
+                          check: bool = True) -> SqliteRepository:
+    """Open (creating and migrating as needed) the database at ``path``
+    (see ``SqliteRepository.open``)."""
+    return await SqliteRepository.open(path, synchronous=synchronous, check=check)
+
+
+# ---------------------------------------------------------------------- helpers of open
+
+def _identity(path: str) -> tuple[int, int] | None:
+    """The file's (device, inode); None for ``:memory:`` or a missing file."""
+    if path == ":memory:":
+        return None
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def _precheck(path: str) -> None:
+    """Refuse what SQLite would misreport or hang on: a folder, an unreadable file, a
+    file that is not SQLite, a folder we cannot write in."""
+    file = Path(path)
+    if file.is_dir():
+        raise NotATableroDatabase(path, "it is a folder")
+    try:
+        file.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise DatabaseInaccessible(path, f"cannot create the folder {file.parent} for "
+                                   f"{path}: {e.strerror or e}") from None
+    if file.exists():
+        try:
+            with file.open("rb") as f:
+                head = f.read(100)
+        except OSError as e:
+            raise DatabaseInaccessible(path, f"cannot read {path}: {e.strerror or e}") \
+                from None
+        if head and not head.startswith(SQLITE_HEADER[: len(head)]):
+            raise NotATableroDatabase(path, "it is not a SQLite file (its first bytes are "
+                                      f"{head[:16]!r})")
+        if 0 < len(head) < 100:
+            raise NotATableroDatabase(path, f"it is truncated ({len(head)} bytes, not "
+                                      "even a SQLite header)")
+        if head and not os.access(path, os.W_OK):
+            raise DatabaseInaccessible(path, f"{path} is read-only: Tablero must write to "
+                                       "it (check the file's owner and permissions)")
+    if not os.access(file.parent, os.W_OK):
+        raise DatabaseInaccessible(
+            path, f"cannot write in the folder {file.parent}: Tablero keeps {file.name} and "
+            f"its journal files ({file.name}-wal, {file.name}-shm) there (check the "
+            "folder's permissions, or set TABLERO_DB to a writable place)")
+
+
+def _repair_hint(path: str) -> str:
+    return (f"restore the last backup (stop Tablero, copy the backup over {path}, remove "
+            f"{path}-wal and {path}-shm), or salvage what is readable: sqlite3 {path} "
+            f"'.recover' | sqlite3 {path}.recovered && tablero db check --db "
+            f"{path}.recovered (see README, Operations)")
+
+
+async def _quick_check(path: str, conn: aiosqlite.Connection) -> None:
+    async with conn.execute("PRAGMA quick_check(5)") as cur:
+        rows = [str(r[0]) for r in await cur.fetchall()]
+    if rows != ["ok"]:
+        raise DatabaseDamaged(path, f"{path} is damaged ({'; '.join(rows)[:300]}): "
+                              f"{_repair_hint(path)}")
+
+
+async def _check_tables(path: str, conn: aiosqlite.Connection) -> None:
+    """A SQLite file holding tables Tablero never made belongs to something else."""
+    async with conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'") as cur:
+        names = {str(r[0]) for r in await cur.fetchall()}
+    foreign = sorted(names - TABLES)
+    if foreign:
+        raise NotATableroDatabase(path, "it holds tables Tablero never made ("
+                                  f"{', '.join(foreign[:5])})")
+
+
+def _unusable(path: str, exc: BaseException) -> DatabaseUnusable:
+    """A clear error for what SQLite (or the OS) said while opening ``path``."""
+    text = str(exc)
+    low = text.lower()
+    if "not a database" in low or "malformed" in low or "corrupt" in low:
+        return NotATableroDatabase(path, f"{text} ({_repair_hint(path)})")
+    if "readonly" in low or "read-only" in low or "unable to open" in low or \
+            isinstance(exc, PermissionError):
+        return DatabaseInaccessible(path, f"cannot open {path} for writing: {text} (check "
+                                    "the permissions of the file and its folder)")
+    return DatabaseUnusable(path, f"cannot use {path}: {text}")
+
+
+def _vacuum_into(source: str, partial: Path, target: Path) -> None:
+    """``VACUUM INTO`` a partial file, check it, fsync it, rename it to ``target``."""
+    partial.unlink(missing_ok=True)
+    conn = sqlite3.connect(source, isolation_level=None)
+    try:
+        conn.execute("PRAGMA busy_timeout = 10000")
+        conn.execute("VACUUM INTO ?", (str(partial),))
+    finally:
+        conn.close()
+    try:
+        copy = sqlite3.connect(partial, isolation_level=None)
+        try:
+            found = [r[0] for r in copy.execute("PRAGMA quick_check")]
+        finally:
+            copy.close()
+        if found != ["ok"]:
+            raise DatabaseDamaged(str(target), f"the backup copy failed its check: {found}")
+        with partial.open("rb+") as f:
+            os.fsync(f.fileno())
+        os.replace(partial, target)
+        with contextlib.suppress(OSError):  # make the rename itself durable
+            fd = os.open(target.parent, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+    finally:
+        partial.unlink(missing_ok=True)

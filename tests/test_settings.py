@@ -11,7 +11,7 @@ from bot.settings import Settings, load_settings
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = ("DISCORD_TOKEN", "TABLERO_DB", "TABLERO_LOG_LEVEL", "TABLERO_BOARDS",
-         "TABLERO_SWEEP_SECONDS", "TABLERO_DEV_GUILD")
+         "TABLERO_SWEEP_SECONDS", "TABLERO_DEV_GUILD", "TABLERO_DB_SYNCHRONOUS")
 
 
 @pytest.fixture(autouse=True)
@@ -25,6 +25,15 @@ def test_defaults_without_env_or_file() -> None:
     assert s.discord_token is None and not s.has_token
     assert s.db_path == Path("tablero.db") and s.log_level == "INFO"
     assert s.boards_dir is None and s.sweep_seconds == 60
+    assert s.db_synchronous == "FULL"  # durable unless an operator relaxes it
+
+
+def test_db_synchronous_accepts_full_or_normal(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TABLERO_DB_SYNCHRONOUS", " normal ")
+    assert load_settings(None).db_synchronous == "NORMAL"
+    monkeypatch.setenv("TABLERO_DB_SYNCHRONOUS", "off")
+    with pytest.raises(ValueError, match="FULL or NORMAL"):
+        load_settings(None)
 
 
 def test_env_file_and_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

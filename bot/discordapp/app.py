@@ -27,6 +27,7 @@ from bot.discordapp.notices import ReplyFirst
 from bot.discordapp.notifier import DiscordNotifier
 from bot.discordapp.redaction import install as redact_tokens_in_logs
 from bot.discordapp.sync import SyncState
+from bot.names import NameBook
 from bot.service import BoardRenderer, Clock, MatchService, Repository
 
 
@@ -42,6 +43,7 @@ def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer 
     if sync_state is None and database is not None:
         sync_state = default_sync_state(database)
     bot = TableroBot(sync_state=sync_state, auto_sync=auto_sync, shard_count=shard_count)
+    bot.names.book = NameBook(repository)  # names outlive a restart
     notifier = DiscordNotifier(bot, repository, clock, renderer=renderer, names=bot.names,
                                options=delivery)
     notices = ReplyFirst(notifier)

@@ -30,10 +30,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("tablero.discord")
 
 
-async def _open(database: Path) -> SqliteRepository:
+async def _open(database: Path, synchronous: str = "FULL") -> SqliteRepository:
     from storage import open_repository
-    database.parent.mkdir(parents=True, exist_ok=True)
-    return await open_repository(database)
+    return await open_repository(database, synchronous=synchronous)
 
 
 def _renderer() -> BoardRenderer | None:
@@ -45,12 +44,13 @@ def _renderer() -> BoardRenderer | None:
     return renderer
 
 
-async def run_bot(token: SecretStr, database: Path, *, sweep_seconds: float = 60.0) -> None:
+async def run_bot(token: SecretStr, database: Path, *, sweep_seconds: float = 60.0,
+                  synchronous: str = "FULL") -> None:
     """Run the bot until SIGTERM or SIGINT: SQLite at ``database``, the deadline sweep, an
     automatic command sync only when the command tree changed."""
     from bot.service import SystemClock
 
-    repository = await _open(database)
+    repository = await _open(database, synchronous)
     bot = create_bot(repository, SystemClock(), renderer=_renderer(), database=database,
                      sweep_seconds=sweep_seconds)
     await serve(bot, bot.start(token.get_secret_value()), repository)

@@ -102,6 +102,7 @@ class TableroBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(MatchButton, LeaderboardButton, GamePick)
+        await self.names.book.load()
         for cog in self._cogs_to_add:
             await self.add_cog(cog)
         if self.auto_sync:
@@ -135,7 +136,7 @@ class TableroBot(commands.AutoShardedBot):
     async def on_interaction(self, interaction: discord.Interaction[discord.Client]) -> None:
         """Remember who people are: the bot has no member intent, so the names of those
         who use its commands and buttons (and the caches) name players on boards."""
-        self.names.learn(interaction.user)
+        await self.names.seen(interaction.guild_id, interaction.user)
 
     async def on_ready(self) -> None:
         user = self.user

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import discord
 
+from bot.names import NameBook
+
 
 class MemberNames:
     """The service's ``NameResolver`` over a client's caches and the names it has seen."""
@@ -16,6 +18,9 @@ class MemberNames:
     def __init__(self, client: discord.Client) -> None:
         self._client = client
         self._seen: dict[int, str] = {}
+        self.book = NameBook()
+        """The names seen per server, stored (``create_bot`` hands it the repository) so
+        they outlive a restart, when the caches start empty."""
 
     def __call__(self, guild_id: int, user_id: int) -> str:
         guild = self._client.get_guild(guild_id)
@@ -23,11 +28,17 @@ class MemberNames:
         user = member or self._client.get_user(user_id)
         if user is not None:
             return user.display_name
-        return self._seen.get(user_id, "")
+        return self.book(guild_id, user_id) or self._seen.get(user_id, "")
 
     def learn(self, user: discord.abc.User) -> None:
         """Remember ``user``'s display name (someone who just used a command)."""
         self._seen[user.id] = user.display_name
+
+    async def seen(self, guild_id: int | None, user: discord.abc.User) -> None:
+        """``learn``, and store the name for that server (a DM stores nothing)."""
+        self.learn(user)
+        if guild_id is not None:
+            await self.book.seen(guild_id, user.id, user.display_name)
 
     def label(self, guild_id: int, user_id: int) -> str:
         """A name to show ("alice played …"), his mention when nobody knows it."""

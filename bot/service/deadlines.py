@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from bot.service.endings import EndingsMixin
@@ -80,11 +81,16 @@ class DeadlinesMixin(EndingsMixin):
         _, events = await self._leave(rec, user, "timeout")
         return events
 
-    async def verify_all(self) -> list[tuple[int, str]]:
+    async def verify_all(self, progress: Callable[[int, int], None] | None = None
+                         ) -> list[tuple[int, str]]:
         """Replay every stored match that has a position and compare it with its cached
-        text; mismatches are marked broken. Returns ``(match id, problem)`` pairs."""
+        text; mismatches are marked broken. Returns ``(match id, problem)`` pairs.
+        ``progress(done, total)`` reports how far it got (``tablero db check``)."""
         problems: list[tuple[int, str]] = []
-        for match_id in await self.repository.match_ids():
+        ids = await self.repository.match_ids()
+        for done, match_id in enumerate(ids):
+            if progress is not None:
+                progress(done, len(ids))
             rec = await self.repository.load_match(match_id)
             if rec is None or rec.status is MatchStatus.BROKEN:
                 if rec is not None:
@@ -96,4 +102,6 @@ class DeadlinesMixin(EndingsMixin):
             except MatchBroken as e:
                 problems.append((rec.id, e.message))
                 await self._mark_broken(rec, e.message)
+        if progress is not None:
+            progress(len(ids), len(ids))
         return problems

@@ -18,10 +18,12 @@ from bot.service.challenges import ChallengesMixin
 from bot.service.clocks import ClocksMixin
 from bot.service.deadlines import DeadlinesMixin
 from bot.service.endings import EndingsMixin
+from bot.service.ids import checked_ids
 from bot.service.play import PlayMixin
 from bot.service.queries import QueriesMixin
 
 
+@checked_ids  # every id is a plain int in SQLite's range, checked before any use-case
 class MatchService(ChallengesMixin, PlayMixin, DeadlinesMixin, ClocksMixin, EndingsMixin,
                    QueriesMixin):
     """Every use-case of a match. See the package docstring for the list."""

@@ -24,6 +24,7 @@ from bot.service import (
 )
 from bot.service.ratings import rate_groups
 from storage import MemoryRepository, SqliteRepository
+from storage.errors import NotATableroDatabase
 from storage.sqlite import MIGRATIONS
 
 T0 = datetime(2026, 3, 1, 9, 30, tzinfo=UTC)
@@ -232,7 +233,7 @@ async def test_sqlite_refuses_a_newer_schema(tmp_path: Path) -> None:
     conn = sqlite3.connect(path)
     conn.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
     conn.close()
-    with pytest.raises(RuntimeError, match="newer Tablero"):
+    with pytest.raises(NotATableroDatabase, match="newer Tablero"):
         await SqliteRepository.open(path)
 
 
@@ -275,6 +276,7 @@ async def test_sqlite_schema_3_stores_who_played_the_last_move(tmp_path: Path) -
     conn.execute("DROP TABLE outbox")  # (migration 5)
     conn.execute("DROP TABLE dms_closed")
     conn.execute("ALTER TABLE matches DROP COLUMN last_move_by")
+    conn.execute("DROP TABLE names")  # (migration 6)
     conn.execute("PRAGMA user_version = 2")
     conn.commit()
     conn.close()

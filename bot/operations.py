@@ -1,0 +1,101 @@
+"""The operator's commands: ``tablero db backup PATH`` and ``tablero db check``.
+
+Both work while the bot runs (SQLite WAL: readers and one writer at a time share the file).
+A backup is one consistent snapshot (``VACUUM INTO``); the check replays every stored
+match, reports the ones whose record does not give their stored position and freezes them
+(status ``broken``), as the service would on first use.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import sys
+import time
+from pathlib import Path
+from typing import TextIO
+
+from bot.service import MatchService, NullNotifier, SystemClock
+from storage import SqliteRepository
+
+
+class ProgressBar:
+    """``checking [#########...........]  45%  49,500/110,000`` on one line of a terminal;
+    elsewhere (a log file) a line every 10%, so logs stay short."""
+
+    def __init__(self, label: str, out: TextIO, *, width: int = 30) -> None:
+        self.label = label
+        self.out = out
+        self.width = width
+        self.tty = out.isatty()
+        self._shown = -1
+        self._last = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        percent = 100 if total == 0 else done * 100 // total
+        now = time.monotonic()
+        if self.tty:
+            if percent == self._shown and now - self._last < 0.2 and done != total:
+                return
+        elif percent // 10 == self._shown // 10 and done != total:
+            return
+        if done == total and self._shown == 100:
+            return
+        self._shown, self._last = percent, now
+        filled = self.width * percent // 100
+        bar = "#" * filled + "." * (self.width - filled)
+        line = f"{self.label} [{bar}] {percent:3d}%  {done:,}/{total:,}"
+        if self.tty:
+            self.out.write("\r" + line + ("\n" if done == total else ""))
+        else:
+            self.out.write(line + "\n")
+        self.out.flush()
+
+
+async def backup(database: Path, target: str | Path, *, out: TextIO | None = None) -> int:
+    """Copy ``database`` to ``target`` consistently while it may be in use; 0 on success.
+    A ``target`` ending in a slash, or an existing folder, receives a file named like the
+    database."""
+    out = out or sys.stdout
+    if str(target).endswith(("/", os.sep)) or Path(target).is_dir():
+        target = Path(target) / Path(database).name
+    repo = await SqliteRepository.open(database)
+    try:
+        started = time.perf_counter()
+        written = await repo.backup(target)
+    except (OSError, sqlite3.Error, ValueError) as exc:
+        print(f"tablero: cannot write the backup to {target}: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        await repo.close()
+    size = written.stat().st_size
+    print(f"backup of {database} written to {written} ({size / 1e6:.1f} MB, "
+          f"{time.perf_counter() - started:.1f} s); check it with: tablero db check --db "
+          f"{written}", file=out)
+    return 0
+
+
+async def check(database: Path, *, progress: bool = True, out: TextIO | None = None,
+                err: TextIO | None = None) -> int:
+    """Replay every match of ``database``; 0 when all replay, 1 when some are broken."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    repo = await SqliteRepository.open(database)  # runs PRAGMA quick_check first
+    try:
+        service = MatchService(repo, NullNotifier(), SystemClock())
+        started = time.perf_counter()
+        problems = await service.verify_all(
+            progress=ProgressBar("checking matches", err) if progress else None)
+        total = len(await repo.match_ids())
+    finally:
+        await repo.close()
+    for match_id, problem in problems:
+        said = problem if problem.startswith(f"match #{match_id} ") else \
+            f"match #{match_id}: {problem}"
+        print(said, file=out)
+    elapsed = time.perf_counter() - started
+    verdict = "all replay" if not problems else f"{len(problems)} broken"
+    matches = f"{total:,} match{'es' if total != 1 else ''}"
+    print(f"{database}: file intact, {matches} checked in {elapsed:.1f} s, {verdict}",
+          file=out)
+    return 0 if not problems else 1

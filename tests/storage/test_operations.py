@@ -1,0 +1,124 @@
+"""``tablero db backup`` and ``tablero db check`` (issue 20 §2)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import sqlite3
+import sys
+from pathlib import Path
+
+from bot.service import MatchService, NullNotifier, StaleMove, SystemClock
+from storage import SqliteRepository
+from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD
+from tests.storage.test_failures import ROOT, play_some, tablero
+
+
+async def test_a_backup_taken_during_a_stream_of_moves_holds_every_acknowledged_move(
+        tmp_path: Path) -> None:
+    """Four matches are played move after move while ``tablero db backup`` runs in another
+    process: the copy opens, every match in it replays, and it holds every move that was
+    acknowledged before the backup began (and nothing that was never acknowledged)."""
+    path = tmp_path / "live.db"
+    repo = await SqliteRepository.open(path)
+    service = MatchService(repo, NullNotifier(), SystemClock(), rng=random.Random(2))
+    matches = []
+    for _ in range(4):
+        m = await service.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[BOB], seat=0)
+        await service.accept(m.id, BOB)
+        matches.append(m.id)
+    acknowledged: list[tuple[int, int, str]] = []  # (match, ply, move) in order of acks
+    stop = asyncio.Event()
+
+    async def player(match_id: int, seed: int) -> None:
+        rng = random.Random(seed)
+        ply = 0
+        while not stop.is_set() and ply < 300:
+            user = (ALICE, BOB)[ply % 2]
+            moves = await service.suggest_moves(match_id, user, "", limit=500)
+            if not moves:
+                return
+            text = rng.choice(moves)[0]
+            try:
+                await service.move(match_id, user, text, expected_ply=ply)
+            except StaleMove:
+                continue
+            acknowledged.append((match_id, ply, text))
+            ply += 1
+            m = await service.get_match(match_id)
+            if m.is_over:
+                return
+
+    players = [asyncio.create_task(player(mid, i)) for i, mid in enumerate(matches)]
+    while len(acknowledged) < 40:
+        await asyncio.sleep(0.01)
+    before = list(acknowledged)  # acknowledged before the backup began
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": ""}
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "db", "backup", "--db", str(path),
+        f"{tmp_path / 'copies'}/", stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE, env=env, cwd=tmp_path)
+    out, err = await asyncio.wait_for(proc.communicate(), 60)
+    during = len(acknowledged) - len(before)
+    stop.set()
+    await asyncio.gather(*players)
+    await repo.close()
+    assert proc.returncode == 0, err.decode()
+    copy = tmp_path / "copies" / "live.db"
+    assert f"written to {copy}" in out.decode()
+    assert during > 0  # moves went on while the backup ran
+
+    restored = await SqliteRepository.open(copy)
+    try:
+        assert await MatchService(restored, NullNotifier(), SystemClock()).verify_all() == []
+        stored = {mid: [(e.ply, e.text) for e in await restored.load_entries(mid)]
+                  for mid in matches}
+    finally:
+        await restored.close()
+    for mid, ply, text in before:
+        assert (ply, text) in stored[mid], (mid, ply, text)
+    every = {(mid, ply, text) for mid, ply, text in acknowledged}
+    for mid, entries in stored.items():
+        for ply, text in entries:
+            assert (mid, ply, text) in every  # the copy invents nothing
+
+
+def test_db_check_replays_every_match_and_reports_the_broken_ones(tmp_path: Path) -> None:
+    path = tmp_path / "t.db"
+    ids = asyncio.run(play_some(path, 12, 4))
+    done = tablero(["db", "check", "--db", str(path)], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "12 matches checked" in done.stdout and "all replay" in done.stdout
+    assert "100%  12/12" in done.stderr  # the progress bar
+    conn = sqlite3.connect(path)  # tamper with one stored move
+    conn.execute("UPDATE moves SET notation = 'a1-a2' WHERE match_id = ? AND ply = 1",
+                 (ids[4],))
+    conn.commit()
+    conn.close()
+    done = tablero(["db", "check", "--db", str(path), "--quiet"], tmp_path)
+    assert done.returncode == 1
+    assert f"match #{ids[4]} is broken: entry 2 ('a1-a2') does not replay" in done.stdout
+    assert "1 broken" in done.stdout and "[" not in done.stderr  # --quiet: no bar
+
+
+def test_db_commands_refuse_a_damaged_file(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.db"
+    bad.write_text("not a database\n")
+    for args in (["db", "check", "--db", str(bad)],
+                 ["db", "backup", "--db", str(bad), str(tmp_path / "b.db")]):
+        done = tablero(args, tmp_path)
+        assert done.returncode == 3 and f"{bad} is not a Tablero database" in done.stderr
+    assert not (tmp_path / "b.db").exists()
+
+
+def test_a_backup_that_cannot_be_written_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "t.db"
+    asyncio.run(play_some(path, 1, 2))
+    blocker = tmp_path / "file"
+    blocker.write_text("a file where a folder should be")
+    done = tablero(["db", "backup", "--db", str(path), str(blocker / "b.db")], tmp_path)
+    assert done.returncode == 1 and f"cannot write the backup to {blocker / 'b.db'}" in \
+        done.stderr and "Traceback" not in done.stderr
+    done = tablero(["db", "backup", "--db", str(path), str(path)], tmp_path)
+    assert done.returncode == 1 and "must not overwrite the database" in done.stderr
