@@ -38,6 +38,7 @@ from bot.boards import load_renderer, text_board
 from bot.names import NameBook
 from bot.service import (
     BoardRenderer,
+    Caller,
     ChallengeClosed,
     ChallengeReceived,
     Clock,
@@ -63,8 +64,9 @@ from bot.service import (
 from bot.service.boards import draw_board
 from bot.service.outbox import OutboxRelay
 from bot.service.records import OutboxEntry
-from bot.service.views import BoardState
+from bot.service.views import RATING_MEANING, BoardState
 from locales.results import leaving_note, result_sentence
+from locales.summaries import HIDDEN_OPTIONS, plain, rules_summary
 
 CONSOLE_GUILD = 1
 CONSOLE_CHANNEL = 1
@@ -73,7 +75,8 @@ HELP = """\
 Commands (a #<match> argument picks a match; otherwise your current one):
   as NAME                         act as user NAME (created on first use)
   /challenge [@user ...] GAME [option:value ...] [days:N] [casual] [seat:NAME]
-                                  no @user = an open challenge; 4-player games make a lobby
+                                  no @user = an open challenge; 4-player games make a lobby;
+                                  option:value and option=value both work, each once
   /accept  /decline  /cancel  /join [seat:NAME]
   /move TEXT                      e.g. /move h3-e3
   /moves [PREFIX]                 legal moves (the autocomplete list)
@@ -81,11 +84,52 @@ Commands (a #<match> argument picks a match; otherwise your current one):
   /board   /games   /open   /history   /resign
   /draw offer|accept|decline
   /leaderboard GAME [PAGE]   /stats [@user]
+  /rules [GAME]                   how a game is played (teams, fast and slow included)
   /settings [days:N] [reminders:on|off] [threads:on|off]
   /notify mention|dm              how you want to be told it is your turn
   /sweep [+DAYS]                  run the deadline sweep (optionally DAYS from now)
   /games-list                     the games Tablero knows
   /help   quit"""
+
+
+MAX_NAME = 32
+"""Console user names are capped like Discord's display names."""
+
+SWITCH_VALUES = {"on": True, "off": False, "yes": True, "no": False, "true": True,
+                 "false": False}
+"""What an on/off setting accepts (``reminders:on``), refused otherwise."""
+
+
+def options_of(args: Iterable[str]) -> list[tuple[str, str] | str]:
+    """Each argument as ``(name, value)`` when written ``name:value`` or ``name=value``
+    (the name lowercased), else as it is; a name given twice is refused.
+
+    >>> options_of(["xiangqi", "days=3", "Seat:red"])
+    ['xiangqi', ('days', '3'), ('seat', 'red')]
+    """
+    out: list[tuple[str, str] | str] = []
+    seen: set[str] = set()
+    for a in args:
+        cut = min((i for i in (a.find(":"), a.find("=")) if i > 0), default=-1)
+        if a.startswith("@") or a.startswith("#") or cut < 0:
+            out.append(a)
+            continue
+        key, value = a[:cut].lower(), a[cut + 1:]
+        if key in seen:
+            raise ServiceError(f"{key} is given twice: say it once")
+        seen.add(key)
+        out.append((key, value))
+    return out
+
+
+def named(text: str) -> str:
+    """A console user name (``@`` dropped), refused when empty or over ``MAX_NAME``."""
+    name = text.strip().lstrip("@")
+    if not name:
+        raise ServiceError("a name, please: as NAME")
+    if len(name) > MAX_NAME:
+        raise ServiceError(f"names are at most {MAX_NAME} characters ({len(name)} given)")
+    return name
 
 
 ENDED_WITHOUT_A_MOVE = frozenset({"agreement", "aborted", "broken", "resignation", "timeout"})
@@ -147,8 +191,11 @@ class ConsolePrinter:
         return ", ".join(self.name(u) for u in uids) or "nobody"
 
     def describe(self, m: MatchView) -> str:
-        seats = "; ".join(f"{s.name}: {self.name(s.user_id)}" + (" (out)" if s.out else "")
-                          for s in m.seats)
+        seats = "; ".join(
+            f"{s.name}: {self.name(s.user_id)}" + (" (out)" if s.out else "")
+            + (f" (with {self.names_of(mates)})"
+               if s.user_id is not None and (mates := m.team_mates(s.user_id)) else "")
+            for s in m.seats)
         if m.status.is_waiting:
             # Nobody is seated yet: say who is in, who is invited, and what is still open.
             joined = [u for u in m.joined]
@@ -287,7 +334,7 @@ class Console:
         if played is not None and played.board is not None:
             m, board = played.match, played.board
         else:
-            m = await self.service.get_match(match_id)
+            m = await self.service.get_match(match_id, self.caller())
             board = None
         if m.status.is_waiting:
             self.say(f"#{m.id} has not started yet: {self.describe(m)}")
@@ -296,10 +343,10 @@ class Console:
             self.say(f"#{m.id}: the board appears once both arrangements are in")
             return
         if board is None:
-            position, marks = await self.service.position(match_id)
+            position, marks = await self.service.position(match_id, self.caller())
             board = BoardState(position, marks)
         self.say(text_board(board.position, board.last_marks))
-        self.say(self.service.describe(m, board.position))
+        self.say(self.service.describe(m, board.position, board.moves))
         if self.boards_dir is not None and self.renderer is not None:
             viewer = m.seat_of(self.current_user) if self.current_user else None
             image = await asyncio.to_thread(
@@ -312,6 +359,10 @@ class Console:
                 self.say(f"board image: {path}")
 
     # ------------------------------------------------------------------ commands
+
+    def caller(self) -> Caller | None:
+        """The console's reader: every console match is in its one server."""
+        return Caller(CONSOLE_GUILD, self.current_user) if self.current_user else None
 
     def user(self) -> int:
         if self.current_user is None:
@@ -351,7 +402,7 @@ class Console:
             if head in ("as", "/as"):
                 if len(args) != 1:
                     raise ServiceError("as NAME")
-                name = args[0].lstrip("@")
+                name = named(args[0])
                 self.current_user = user_id(name)
                 await self.learn(self.current_user, name)
                 self.say(f"you are {name}")
@@ -394,7 +445,7 @@ class Console:
     async def cmd_games_list(self, args: list[str], line: str) -> None:
         for key, v in rules.VARIANTS.items():
             opts = " ".join(f"{k}:{'|'.join(map(str, vals)) or '...'}"
-                            for k, vals in v.options.items())
+                            for k, vals in v.options.items() if k not in HIDDEN_OPTIONS)
             self.say(f"{key:18} {v.name}{'  ' + opts if opts else ''}")
 
     async def cmd_challenge(self, args: list[str], line: str) -> None:
@@ -405,13 +456,9 @@ class Console:
         days: int | None = None
         rated = True
         seat: str | None = None
-        for a in args:
-            if a.startswith("@"):
-                opponents.append(user_id(a))
-                await self.learn(user_id(a), a[1:])
-            elif ":" in a:
-                key, _, value = a.partition(":")
-                key = key.lower()
+        for a in options_of(args):
+            if isinstance(a, tuple):
+                key, value = a
                 if key == "days":
                     if not digits(value) or len(value) > 3:
                         raise ServiceError("days must be a number from 1 to 14")
@@ -422,6 +469,9 @@ class Console:
                     rated = value.lower() not in ("no", "off", "false", "0")
                 else:
                     options[key] = value
+            elif a.startswith("@"):
+                opponents.append(user_id(named(a)))
+                await self.learn(user_id(a), named(a))
             elif a.lower() in ("casual", "unrated"):
                 rated = False
             elif a.lower() == "rated":
@@ -429,7 +479,8 @@ class Console:
             elif game is None:
                 game = a
             else:
-                raise ServiceError(f"what is {a!r}? options are written name:value")
+                raise ServiceError(f"what is {a!r}? options are written name:value "
+                                   "(or name=value)")
         if game is None:
             raise ServiceError("which game? /challenge @bob xiangqi (see /games-list)")
         m = await self.service.challenge(CONSOLE_GUILD, CONSOLE_CHANNEL, uid, game,
@@ -439,9 +490,9 @@ class Console:
         self.say(f"created {self.describe(m)}")
 
     def _seat_arg(self, args: list[str]) -> str | None:
-        for a in args:
-            if a.lower().startswith("seat:"):
-                return a.partition(":")[2]
+        for a in options_of(args):
+            if isinstance(a, tuple) and a[0] == "seat":
+                return a[1]
         return None
 
     async def cmd_accept(self, args: list[str], line: str) -> None:
@@ -516,11 +567,13 @@ class Console:
         uid = self.user()
         match_id = await self.pick_match(args)
         prefix = " ".join(args)
-        found = await self.service.suggest_moves(match_id, uid, prefix)
+        found, total = await self.service.move_choices(match_id, uid, prefix)
         if found:
             self.say(", ".join(d for _, d in found))
+            if total > len(found):
+                self.say(f"{len(found)} of {total}, type a prefix to narrow (/moves h3)")
             return
-        self.say(await self._why_no_moves(match_id, uid, prefix))
+        raise ServiceError(await self._why_no_moves(match_id, uid, prefix))
 
     async def _why_no_moves(self, match_id: int, uid: int, prefix: str) -> str:
         """Why ``/moves`` lists nothing, and what to do instead."""
@@ -579,22 +632,30 @@ class Console:
 
     async def cmd_leaderboard(self, args: list[str], line: str) -> None:
         if not args:
-            raise ServiceError("which game? /leaderboard xiangqi")
-        page = int(args[1]) if len(args) > 1 and digits(args[1]) and len(args[1]) < 6 else 1
-        board = await self.service.leaderboard(CONSOLE_GUILD, args[0], page)
+            raise ServiceError("which game? /leaderboard xiangqi (alquerque-grande-4: "
+                               "Alquerque grande, 4 players)")
+        if len(args) > 2:
+            raise ServiceError("/leaderboard GAME [PAGE]")
+        board = await self.service.leaderboard(CONSOLE_GUILD, args[0], 1)
+        if len(args) > 1:
+            text = args[1]
+            page = int(text) if digits(text) and len(text) < 7 else 0
+            if not 1 <= page <= board.pages:
+                raise ServiceError(f"there is no page {text!r}: pages go from 1 to "
+                                   f"{board.pages}")
+            if page != 1:
+                board = await self.service.leaderboard(CONSOLE_GUILD, args[0], page)
         if board.total == 0:
             four = f" (4-player games are on {board.ladder}-4)" \
                 if f"{board.ladder}-4" in self._four_player_ladders() else ""
             self.say(f"no rated results on {board.ladder} yet{four}")
             return
-        if board.page > board.pages:
-            raise ServiceError(f"there {'is' if board.pages == 1 else 'are'} only "
-                               f"{board.pages} page{'s' if board.pages > 1 else ''}")
         self.say(f"{board.ladder} leaderboard, page {board.page}/{board.pages} "
                  f"({board.total} players)")
         for e in board.entries:
-            self.say(f"{e.rank:3}. {self.name(e.user_id):12} {e.ordinal:6.1f}  "
+            self.say(f"{e.rank:3}. {self.name(e.user_id):12} {e.shown:>7}  "
                      f"{e.wins}W {e.losses}L {e.draws}D")
+        self.say(plain(RATING_MEANING))
 
     @staticmethod
     def _four_player_ladders() -> set[str]:
@@ -609,29 +670,48 @@ class Console:
         self.say(f"{self.name(uid)}: {s.wins}W {s.losses}L {s.draws}D, "
                  f"{s.active_matches} active")
         for key, e in zip(s.ladder_keys, s.ladders, strict=True):
-            self.say(f"  {key}: rank {e.rank}, {e.ordinal:.1f}")
+            self.say(f"  {key}: rank {e.rank}, {e.shown}")
+
+    async def cmd_rules(self, args: list[str], line: str) -> None:
+        if not args:
+            self.say("/rules GAME, with GAME one of: " + ", ".join(rules.VARIANTS))
+            return
+        key = args[0].lower().removesuffix("-4")
+        if key not in rules.VARIANTS:
+            raise ServiceError(f"there is no game called {args[0]!r} (games: "
+                               f"{', '.join(rules.VARIANTS)})")
+        self.say(plain(rules_summary(key)))
 
     async def cmd_history(self, args: list[str], line: str) -> None:
-        h = await self.service.history(await self.pick_match(args))
+        h = await self.service.history(await self.pick_match(args), self.caller())
         self.say(f"{self.describe(h.match)} ({h.export_format} export):")
         self.say(h.export.rstrip())
 
     async def cmd_settings(self, args: list[str], line: str) -> None:
-        values: dict[str, str] = dict(a.lower().partition(":")[::2] for a in args)
+        values: dict[str, str] = {}
+        for a in options_of(args):
+            if not isinstance(a, tuple):
+                raise ServiceError(f"what is {a!r}? write days:N, reminders:on|off, "
+                                   "threads:on|off")
+            values[a[0]] = a[1].lower()
         unknown = set(values) - {"days", "reminders", "threads"}
         if unknown:
-            raise ServiceError(f"unknown setting {sorted(unknown)[0]!r}")
+            raise ServiceError(f"unknown setting {sorted(unknown)[0]!r} (settings: days, "
+                               "reminders, threads)")
 
         def flag(key: str) -> bool | None:
             if key not in values:
                 return None
-            return values[key] in ("on", "yes", "true", "1")
+            if values[key] not in SWITCH_VALUES:
+                raise ServiceError(f"{key} must be on or off, not {values[key]!r}")
+            return SWITCH_VALUES[values[key]]
         days = values.get("days")
         if days is not None and (not digits(days) or len(days) > 3):
             raise ServiceError("days must be a number from 1 to 14")
+        reminders, threads = flag("reminders"), flag("threads")
         s = await self.service.update_guild_settings(
             CONSOLE_GUILD, default_days=int(days) if days else None,
-            reminders=flag("reminders"), use_threads=flag("threads"))
+            reminders=reminders, use_threads=threads)
         self.say(f"settings: {s.default_days} days per move, reminders "
                  f"{'on' if s.reminders else 'off'}, threads {'on' if s.use_threads else 'off'}")
 
@@ -662,7 +742,7 @@ COMMANDS: dict[str, Callable[[Console, list[str], str], Awaitable[None]]] = {
     "board": Console.cmd_board, "games": Console.cmd_games, "open": Console.cmd_open,
     "resign": Console.cmd_resign, "draw": Console.cmd_draw,
     "leaderboard": Console.cmd_leaderboard, "stats": Console.cmd_stats,
-    "history": Console.cmd_history, "settings": Console.cmd_settings,
+    "history": Console.cmd_history, "rules": Console.cmd_rules, "settings": Console.cmd_settings,
     "notify": Console.cmd_notify, "sweep": Console.cmd_sweep,
 }
 

@@ -16,6 +16,7 @@ MoveText(points=('h3', 'e3'), separators=('-',))
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
@@ -73,12 +74,24 @@ class MoveText:
         return "x" in self.separators
 
 
+DASHES = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63"),
+                       "-")
+"""The dash family (hyphens, figure dash, en and em dashes, horizontal bar, minus) that
+NFKC leaves alone: each reads as ``-``."""
+
+
 def normalize(text: str) -> str:
-    """Lowercase, strip, and refuse absurdly long input (it cannot be a move)."""
+    """The one place move text is made uniform for every game: NFKC (full-width letters
+    and digits, ``：``, ``－`` become ASCII), the dash family read as ``-``, lowercased
+    and stripped; absurdly long input is refused (it cannot be a move).
+
+    >>> normalize(" ＨＳ３\u2010ｅ３ "), normalize("h3\u2212e3"), normalize("Ｃ２．５")
+    ('hs3-e3', 'h3-e3', 'c2.5')
+    """
     if len(text) > MAX_INPUT:
         raise NotationError(f"that is too long to be a move ({len(text)} characters)",
                             text=text[:MAX_INPUT])
-    return text.strip().lower()
+    return unicodedata.normalize("NFKC", text).translate(DASHES).strip().lower()
 
 
 def tokenize(text: str) -> MoveText:

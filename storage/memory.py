@@ -184,7 +184,7 @@ class MemoryRepository:
 
     def _ladder(self, guild_id: int, ladder: str) -> list[RatingRecord]:
         rows = [r for (g, l_, _), r in self._ratings.items() if g == guild_id and l_ == ladder]
-        return sorted(rows, key=lambda r: (-r.ordinal, r.user_id))
+        return sorted(rows, key=_ladder_order)
 
     async def leaderboard(self, guild_id: int, ladder: str, offset: int,
                           limit: int) -> tuple[list[RatingRecord], int]:
@@ -196,7 +196,8 @@ class MemoryRepository:
         mine = self._ratings.get((guild_id, ladder, user_id))
         if mine is None:
             return None
-        better = sum(1 for r in self._ladder(guild_id, ladder) if r.ordinal > mine.ordinal)
+        better = sum(1 for r in self._ladder(guild_id, ladder)
+                     if _ladder_order(r)[:2] < _ladder_order(mine)[:2])
         return better + 1, mine
 
     async def ratings_of(self, guild_id: int, user_id: int) -> list[RatingRecord]:
@@ -217,3 +218,8 @@ class MemoryRepository:
 
     async def close(self) -> None:
         return None
+
+
+def _ladder_order(r: RatingRecord) -> tuple[bool, float, int]:
+    """Established players first (``RatingRecord.provisional``), then by ordinal."""
+    return (r.provisional, -r.ordinal, r.user_id)

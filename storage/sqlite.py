@@ -42,6 +42,7 @@ import aiosqlite
 from bot.service.errors import Conflict
 from bot.service.ratings import apply_ratings
 from bot.service.records import (
+    PROVISIONAL_GAMES,
     DrawOffer,
     MatchRecord,
     MatchStatus,
@@ -67,6 +68,15 @@ log = logging.getLogger(__name__)
 SYNCHRONOUS_MODES = ("FULL", "NORMAL")
 SQLITE_HEADER = b"SQLite format 3\x00"
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+
+
+def _established(table: str = "") -> str:
+    """1 for an established player on a ladder, 0 for a provisional one (ranked after)."""
+    t = f"{table}." if table else ""
+    return f"({t}wins + {t}losses + {t}draws >= {PROVISIONAL_GAMES})"
+
+
+_ESTABLISHED = _established()
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: the first schema
@@ -194,6 +204,14 @@ MIGRATIONS: tuple[str, ...] = (
         seen_at REAL NOT NULL,
         PRIMARY KEY (guild_id, user_id)
     ) WITHOUT ROWID;
+    """,
+    # 7: established players (PROVISIONAL_GAMES rated games) rank before provisional ones;
+    # the index orders by that first, so pages still read the index alone
+    f"""
+    DROP INDEX ratings_board;
+    CREATE INDEX ratings_board ON ratings (guild_id, ladder, {_ESTABLISHED} DESC,
+                                           ordinal DESC, user_id, mu, sigma, wins, losses,
+                                           draws);
     """,
 )
 TABLES = frozenset({"guild_settings", "user_prefs", "matches", "seats", "moves", "ratings",
@@ -662,7 +680,7 @@ class SqliteRepository:
                           limit: int) -> tuple[list[RatingRecord], int]:
         rows = await self._all(
             f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND ladder = ? "
-            "ORDER BY ordinal DESC, user_id LIMIT ? OFFSET ?",
+            f"ORDER BY {_ESTABLISHED} DESC, ordinal DESC, user_id LIMIT ? OFFSET ?",
             (guild_id, ladder, limit, offset))
         total = await self._all("SELECT count(*) FROM ratings WHERE guild_id = ? AND "
                                 "ladder = ?", (guild_id, ladder))
@@ -672,7 +690,9 @@ class SqliteRepository:
                       user_id: int) -> tuple[int, RatingRecord] | None:
         rows = await self._all(
             f"SELECT {_RATING_COLUMNS}, (SELECT count(*) FROM ratings AS o WHERE "
-            "o.guild_id = r.guild_id AND o.ladder = r.ladder AND o.ordinal > r.ordinal) "
+            "o.guild_id = r.guild_id AND o.ladder = r.ladder AND "
+            f"({_established('o')} > {_established('r')} OR ({_established('o')} = "
+            f"{_established('r')} AND o.ordinal > r.ordinal))) "
             "FROM ratings AS r WHERE guild_id = ? AND ladder = ? AND user_id = ?",
             (guild_id, ladder, user_id))
         if not rows:

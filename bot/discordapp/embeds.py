@@ -9,6 +9,7 @@ from datetime import datetime
 import discord
 
 from bot.service.views import (
+    RATING_MEANING,
     HistoryView,
     LeaderboardPage,
     MatchView,
@@ -62,11 +63,21 @@ def terms(m: MatchView) -> str:
 def seat_lines(m: MatchView) -> str:
     lines = []
     for s in m.seats:
+        mates = m.team_mates(s.user_id) if s.user_id is not None else ()
         team = f" · team {s.team + 1}" if s.team is not None and m.seat_count > 2 else ""
+        team += f" with {mentions(mates)}" if mates else ""
         out = " · out" if s.out else ""
         arrow = "▶ " if s.user_id is not None and s.user_id in m.to_move else ""
         lines.append(f"{arrow}**{s.name}**: {mention(s.user_id)}{team}{out}")
     return "\n".join(lines) or "—"
+
+
+def sides_text(m: MatchView) -> str:
+    """``'@alice and @carol vs @bob and @dave'`` (teams), else every player."""
+    sides = m.sides()
+    if len(sides) > 1 and any(len(side) > 1 for side in sides):
+        return " vs ".join(" and ".join(mention(u) for u in side) for side in sides)
+    return mentions(m.players())
 
 
 def thread_name(m: MatchView, names: dict[int, str]) -> str:
@@ -152,8 +163,10 @@ def games_embed(user_id: int, matches: Sequence[MatchView]) -> discord.Embed:
             state = f"**your move**, {relative(m.deadline)}"
         else:
             state = f"{mentions(m.to_move)} to move, {relative(m.deadline)}"
-        opponents = [u for u in m.players() if u != user_id]
-        vs = f" vs {mentions(opponents)}" if opponents else ""
+        mates = m.team_mates(user_id)
+        opponents = [u for u in m.players() if u != user_id and u not in mates]
+        vs = (f" with {mentions(mates)}" if mates else "") + \
+            (f" vs {mentions(opponents)}" if opponents else "")
         lines.append(f"`{m.id}` {m.game_name}{vs} — {state} · {where}")
     e.description = "\n".join(lines)[:4000] if lines else \
         "No matches here yet. Start one with `/challenge`."
@@ -166,8 +179,9 @@ def leaderboard_embed(page: LeaderboardPage, title: str) -> discord.Embed:
         e.description = "Nobody is rated on this ladder yet: play a rated match!"
     else:
         e.description = "\n".join(
-            f"**{x.rank}.** {mention(x.user_id)} — {x.ordinal:.1f} "
+            f"**{x.rank}.** {mention(x.user_id)} — {x.shown} "
             f"({x.wins}W {x.losses}L {x.draws}D)" for x in page.entries)
+        e.description += f"\n\n{RATING_MEANING}"
     e.set_footer(text=f"Page {page.page} of {page.pages} · {page.total} rated players")
     return e
 
@@ -181,7 +195,7 @@ def stats_embed(stats: PlayerStats, titles: dict[str, str]) -> discord.Embed:
                                   f"{plural(stats.draws, 'draw')}; {active}")
     for key, x in zip(stats.ladder_keys, stats.ladders, strict=False):
         e.add_field(name=titles.get(key, key),
-                    value=f"#{x.rank} · rating {x.ordinal:.1f} (μ {x.mu:.1f}, σ {x.sigma:.2f})"
+                    value=f"#{x.rank} · rating {x.shown} (μ {x.mu:.1f}, σ {x.sigma:.2f})"
                           f"\n{x.wins}W {x.losses}L {x.draws}D", inline=True)
     return e
 

@@ -123,7 +123,7 @@ class DiscordNotifier:
         starter = None
         try:
             starter = await channel.send(
-                f"**{embeds.game_title(m)}** started: {embeds.mentions(m.players())} "
+                f"**{embeds.game_title(m)}** started: {embeds.sides_text(m)} "
                 f"({embeds.terms(m)}). The game is played in the thread below.",
                 allowed_mentions=discord.AllowedMentions.none())
             thread = await starter.create_thread(name=name, auto_archive_duration=10080)

@@ -63,6 +63,10 @@ API (all ``async``; ids are plain ints; errors are ``ServiceError`` subclasses w
 * ``resign(match_id, user)``; ``offer_draw`` / ``accept_draw`` / ``decline_draw``
   ``(match_id, user) -> MatchView`` (an offer lapses when an opponent moves)
 * ``submit_setup(match_id, user, text) -> MoveResult`` (Querni ``choose``)
+* Reads are scoped: ``get_match``, ``position``, ``board_image``, ``history`` and
+  ``record`` take ``caller=Caller(guild_id | None, user)``; a match is visible from its
+  own server and, in DMs, to its participants; to anyone else ``MatchNotFound`` (as if it
+  did not exist). Adapters always pass one; ``None`` is for the service's own callers.
 * ``get_match(match_id) -> MatchView``; ``match_in_thread(thread_id) -> MatchView | None``
 * ``position(match_id) -> (Position, MoveMarks | None)``; ``board_image(match_id,
   perspective=None) -> BoardImage | None``; ``describe(match, position) -> str``
@@ -191,6 +195,7 @@ from bot.service.service import MatchService
 from bot.service.views import (
     BoardImage,
     BoardState,
+    Caller,
     GameRecord,
     GuildSettings,
     HistoryView,
@@ -210,6 +215,7 @@ __all__ = [
     "BoardImage",
     "BoardRenderer",
     "BoardState",
+    "Caller",
     "ChallengeClosed",
     "ChallengeReceived",
     "Clock",

@@ -24,5 +24,5 @@ def draw_board(renderer: BoardRenderer, match: MatchView, board: BoardState,
     drawn = renderer.render(board.position, last_move=board.last_marks,
                             perspective=perspective, names=names, **extra)
     alt = str(getattr(drawn, "alt_text", "") or "") or texts.describe(match, board.position,
-                                                                      names)
+                                                                      names, board.moves)
     return BoardImage(bytes(drawn.png), alt)

@@ -240,7 +240,7 @@ class ChallengesMixin(ServiceCore):
         after = await self._start(after)
         try:  # the start position: no entry was played yet, nothing to read
             start = replay(after, ())
-            board: BoardState | None = BoardState(start.position, None)
+            board: BoardState | None = BoardState(start.position, None, 0)
         except ServiceError:
             start, board = None, None
 

@@ -29,7 +29,7 @@ from bot.service.errors import (
     ServiceError,
 )
 from bot.service.events import Event, MatchEnded, PlayerOut
-from bot.service.matches import Matches, team_of, view_of
+from bot.service.matches import Matches, public_view, team_of, view_of
 from bot.service.outbox import Announce
 from bot.service.ports import BoardRenderer, Clock, MatchRooms, NameResolver, Notifier, Repository
 from bot.service.ratings import Ratings
@@ -48,6 +48,7 @@ from bot.service.states import (
     Replay,
     StoredRecord,
     carried_forward,
+    everyone_moved,
     forced_moves,
     replay,
     variant_of,
@@ -221,7 +222,7 @@ class ServiceCore:
             state = await self._state(rec)
         except ServiceError:
             return None
-        return BoardState(state.position, state.last_marks)
+        return BoardState(public_view(state.position), state.last_marks, state.moves)
 
     @staticmethod
     def _ended(view: MatchView, reason: str, board: BoardState | None,
@@ -232,17 +233,20 @@ class ServiceCore:
                           board=board)
 
     async def _completed(self, saved: MatchRecord, events: Sequence[Event],
-                         ratings: RatingChange | None = None) -> list[Event]:
+                         ratings: RatingChange | None = None,
+                         entries: Sequence[RecordEntry] | None = None) -> list[Event]:
         """``events`` with each ``MatchEnded`` given what is known only once the change is
         stored: each rated player's change and (when moves were played) the stored record
-        for a replay, read once here so nobody asks for it again."""
+        for a replay, read once here so nobody asks for it again (``entries``: the saved
+        record's entries when the caller has them already)."""
         out: list[Event] = []
         for event in events:
             if isinstance(event, MatchEnded):
                 record = None
                 if saved.ply:
                     try:
-                        entries = await self._entries(saved)
+                        if entries is None or len(entries) != saved.ply:
+                            entries = await self._entries(saved)
                         record = StoredRecord(event.match, saved, tuple(entries))
                     except Exception:  # the result is stored; only the replay is lost
                         log.exception("could not read the record of match %s", saved.id)
@@ -274,6 +278,27 @@ class ServiceCore:
             view = self._view(rec)
             raise MatchOver(f"match #{rec.id} is over: "
                             f"{texts.result_line(view, self._seat_names(view))}")
+
+    async def _everyone_moved(self, rec: MatchRecord) -> tuple[bool, list[RecordEntry]]:
+        """Whether every player of ``rec`` has played a move of his own (``everyone_moved``),
+        and the entries read to tell (handed on, so the record is read once)."""
+        entries = await self._entries(rec)
+        return everyone_moved(rec, entries), entries
+
+    async def _abort(self, rec: MatchRecord, why: str, left_by: int | None = None
+                     ) -> MatchEnded:
+        """End ``rec`` unrated with no result (``why`` completes "aborted: ..."), as when
+        it ends before every player has moved: saved, announced and returned."""
+        board = await self._board_of(rec) if rec.ply else None  # unchanged by aborting
+        saved, events = await self._commit(rec, dataclasses.replace(
+            rec, status=MatchStatus.ABORTED, deadline=None, remind_at=None, to_move=(),
+            draw_offer=None, result=ResultRecord((), (), f"aborted: {why}")), lambda s: [
+            self._ended(self._view(s), "aborted", board, aborted=True, left_by=left_by)])
+        events = await self._completed(saved, events)
+        await self._announce(events)
+        ended = events[0]
+        assert isinstance(ended, MatchEnded)
+        return ended
 
     @staticmethod
     def _result(outcome: Outcome, reason: str | None = None) -> ResultRecord:

@@ -12,7 +12,7 @@ from bot.service.endings import EndingsMixin
 from bot.service.errors import Conflict, MatchBroken, ServiceError
 from bot.service.events import DeadlineReminder, Event
 from bot.service.matches import RETRIES
-from bot.service.records import SPECIAL_PREFIX, MatchRecord, MatchStatus, ResultRecord
+from bot.service.records import MatchRecord, MatchStatus
 from bot.service.states import replay
 
 log = logging.getLogger(__name__)
@@ -62,19 +62,9 @@ class DeadlinesMixin(EndingsMixin):
         return []
 
     async def _timeout(self, rec: MatchRecord, now: datetime) -> list[Event]:
-        entries = await self._entries(rec)
-        moves = sum(1 for e in entries if not e.text.startswith(SPECIAL_PREFIX))
         late = [s for s in rec.to_move]
-        if moves < 2 or len(late) != 1:
-            board = await self._board_of(rec) if rec.ply else None  # unchanged by aborting
-            saved, events = await self._commit(rec, dataclasses.replace(
-                rec, status=MatchStatus.ABORTED, deadline=None, remind_at=None,
-                to_move=(), draw_offer=None,
-                result=ResultRecord((), (), "aborted: no move in time")), lambda s: [
-                self._ended(self._view(s), "aborted", board, aborted=True)])
-            events = await self._completed(saved, events)
-            await self._announce(events)
-            return events
+        if len(late) != 1 or not (await self._everyone_moved(rec))[0]:
+            return [await self._abort(rec, "no move in time")]
         user = rec.user_at(late[0])
         if user is None:
             return []

@@ -32,6 +32,14 @@ class EndingsMixin(ServiceCore):
         assert me.seat is not None
         if me.out:
             raise NotAllowed("you are already out of this game")
+        moved, entries = await self._everyone_moved(rec)
+        if not moved:
+            # nothing was played for: no result, no rating (a resignation, or a timeout)
+            what = "resigned" if how == "resign" else "ran out of time"
+            aborted = await self._abort(
+                rec, f"{self._who(rec, (me.seat,))} {what} before every player had moved",
+                left_by=user)
+            return aborted.match, [aborted]
         state = await self._state(rec)
         p = state.position
         v = p.variant
@@ -67,7 +75,7 @@ class EndingsMixin(ServiceCore):
             else:
                 deadline, remind = self._deadline(now, rec.days_per_move)
                 after = dataclasses.replace(after, deadline=deadline, remind_at=remind)
-        board = BoardState(new if new is not None else p, None)
+        board = BoardState(new if new is not None else p, None, state.moves)
 
         def announced(s: MatchRecord) -> list[Event]:
             view = self._view(s)
@@ -81,8 +89,8 @@ class EndingsMixin(ServiceCore):
             return events
         saved, events = await self._commit(rec, after, announced, (entry,), ratings)
         self.states.remember(rec.id, MatchState(saved.ply, saved.position_text,
-                                                board.position, None))
-        events = await self._completed(saved, events, ratings)
+                                                board.position, None, state.moves))
+        events = await self._completed(saved, events, ratings, (*entries, entry))
         await self._announce(events)
         return self._view(saved), events
 
@@ -130,8 +138,11 @@ class EndingsMixin(ServiceCore):
             saved = await self._save(rec, dataclasses.replace(
                 rec, draw_offer=DrawOffer(offer.by, agreed)))
             return self._view(saved)
+        moved, entries = await self._everyone_moved(rec)
+        if not moved:
+            return (await self._abort(rec, "draw agreed before every player had moved")).match
         now = self.clock.now()
-        outcome = Outcome.draw(seats=rec.seat_count, reason="agreement")
+        outcome = self._agreed_draw(rec)
         after = dataclasses.replace(rec, ply=rec.ply + 1)
         after, ratings = self._finish(after, outcome)
         entry = RecordEntry(rec.ply, None, f"{SPECIAL_PREFIX}draw", user, now)
@@ -140,8 +151,19 @@ class EndingsMixin(ServiceCore):
             rec, after, lambda s: [self._ended(self._view(s), "agreement", board)], (entry,),
             ratings)
         self.states.moved_on(rec.id, rec.ply, saved.ply)
-        await self._announce(await self._completed(saved, events, ratings))
+        await self._announce(await self._completed(saved, events, ratings,
+                                                   (*entries, entry)))
         return self._view(saved)
+
+    @staticmethod
+    def _agreed_draw(rec: MatchRecord) -> Outcome:
+        """The players still in share first place; whoever resigned or was put out earlier
+        does not share in the draw: they share the last place."""
+        out = frozenset(s.seat for s in rec.seats if s.seat is not None and s.out)
+        if not out:
+            return Outcome.draw(seats=rec.seat_count, reason="agreement")
+        still_in = frozenset(range(rec.seat_count)) - out
+        return Outcome(winners=frozenset(), ranking=(still_in, out), reason="agreement")
 
     async def decline_draw(self, match_id: int, user: int) -> MatchView:
         """Turn down the pending offer (the offerer may withdraw it the same way)."""

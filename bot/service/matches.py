@@ -24,18 +24,40 @@ from bot.service.records import (
     RecordEntry,
 )
 from bot.service.views import MatchView, ResultView, SeatView
-from rules import Variant
+from rules import Position, RulesError, Variant
 
 T = TypeVar("T")
 
 RETRIES = 8
-SETUP_HIDDEN = "setup (hidden until both players have submitted)"
 
 
 def team_of(rec: MatchRecord, seat: int) -> int | None:
     """The team of ``seat`` (RULES §2.1: seats 0+2 against 1+3), None outside teams."""
     teams = rules.variant(rec.game).teams(**rec.options)
     return next((i for i, team in enumerate(teams) if seat in team), None)
+
+
+def public_view(p: Position) -> Position:
+    """``p`` as anybody may see it: in a setup phase every seat's secret (a submitted
+    Querni arrangement) hidden (``Position.view_for`` of each seat in turn); otherwise
+    ``p`` itself."""
+    if not p.in_setup:
+        return p
+    for seat in range(p.seat_count):
+        p = p.view_for(seat)
+    return p
+
+
+def public_text(rec: MatchRecord, v: Variant | None) -> str:
+    """The stored position text as anybody may see it (``public_view``). Only the first
+    plies can be a setup phase (one submission per seat), so later texts are not parsed."""
+    if v is None or rec.ply > rec.seat_count or rec.status.is_waiting:
+        return rec.position_text
+    try:
+        p = v.from_text(rec.position_text)
+    except (RulesError, ValueError):
+        return rec.position_text
+    return public_view(p).to_text() if p.in_setup else rec.position_text
 
 
 def view_of(rec: MatchRecord) -> MatchView:
@@ -74,7 +96,7 @@ def view_of(rec: MatchRecord) -> MatchView:
         joined=tuple(s.user_id for s in rec.seats if s.accepted),
         seat_count=rec.seat_count, ply=rec.ply, to_move=to_move, deadline=rec.deadline,
         days_per_move=rec.days_per_move, rated=rec.rated, result=result,
-        position_text=SETUP_HIDDEN if len(rec.to_move) > 1 else rec.position_text,
+        position_text=public_text(rec, v),
         last_move=rec.last_move,
         draw_offer_by=rec.draw_offer.by if rec.draw_offer else None, broken=rec.broken,
         last_move_by=rec.last_move_by if rec.last_move else None,

@@ -123,7 +123,8 @@ def _board_data(b: BoardState | None) -> Any:
     marks = b.last_marks
     return {"text": b.position.to_text(),
             "marks": None if marks is None else [list(marks.path), list(marks.captured),
-                                                 list(marks.removed)]}
+                                                 list(marks.removed)],
+            "moves": b.moves}
 
 
 def _board_of(d: Any, game: str) -> BoardState | None:
@@ -135,8 +136,10 @@ def _board_of(d: Any, game: str) -> BoardState | None:
         log.warning("a stored %s board no longer reads; sent without it", game)
         return None
     marks = d["marks"]
+    moves = d.get("moves")  # entries written before it was kept: not known
     return BoardState(position, None if marks is None else MoveMarks(
-        _points(marks[0]), _points(marks[1]), _points(marks[2])))
+        _points(marks[0]), _points(marks[1]), _points(marks[2])),
+        moves if isinstance(moves, int) else None)
 
 
 def entry_of(event: Event, n: int, now: datetime) -> OutboxEntry:

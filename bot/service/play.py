@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 
 from bot.service.core import MAX_TEXT, ServiceCore
 from bot.service.errors import Conflict, NotAllowed, NotYourTurn, ServiceError, StaleMove
@@ -86,7 +87,10 @@ class PlayMixin(ServiceCore):
             deadline, remind = self._deadline(now, rec.days_per_move)
             after = dataclasses.replace(after, deadline=deadline, remind_at=remind,
                                         seats=self._sync_out(after, new))
-        board = BoardState(new, marks)
+        moves = None if state.moves is None else \
+            state.moves + (0 if setup_phase else 1 + len(forced))
+        # while arrangements are secret the submitter's board shows his own only
+        board = BoardState(new.view_for(me.seat) if new.in_setup else new, marks, moves)
         lapsed = rec.draw_offer.by if rec.draw_offer and rec.draw_offer.by != user else None
 
         def announced(s: MatchRecord) -> list[Event]:
@@ -116,7 +120,8 @@ class PlayMixin(ServiceCore):
                     + (f" ({fresh.last_move})" if fresh.last_move else "")
                     + "; look at the board again") from None
             raise
-        self.states.remember(rec.id, MatchState(saved.ply, saved.position_text, new, marks))
+        self.states.remember(rec.id, MatchState(saved.ply, saved.position_text, new, marks,
+                                                moves))
         view = self._view(saved)
         result = view.result
         await self._announce(await self._completed(saved, events, ratings))
@@ -129,27 +134,36 @@ class PlayMixin(ServiceCore):
 
         Only moves whose canonical string starts with the typed prefix (case, spaces and
         ``:``/``x``/``-`` separators forgiven; a prefix matching nothing that way falls back
-        to "contains"). Most useful first: more pieces captured or removed, then moves whose
-        display marks a check (``+``), then alphabetical. Empty when the user cannot move
-        (autocomplete must not fail)."""
+        to "contains"). Most useful first: more pieces captured or removed, then checks
+        (``Position.checked_point`` after the move), then moves of the pieces with the most
+        choices (so the lively pieces a newcomer reads about, Xiangqi's cannons, come
+        before the cut), then alphabetical. Empty when the user cannot move (autocomplete
+        must not fail)."""
+        found, _ = await self.move_choices(match_id, user, prefix, limit)
+        return found
+
+    async def move_choices(self, match_id: int, user: int, prefix: str = "",
+                           limit: int = 25) -> tuple[list[tuple[str, str]], int]:
+        """``suggest_moves`` and how many moves match in all (``/moves`` says "25 of
+        44")."""
         try:
             rec, state = await self._read_state(match_id)
             self._require_active(rec)
             me = self._require_player(rec, user)
         except ServiceError:
-            return []
+            return [], 0
         p = state.position
         if me.seat not in p.to_move or p.in_setup or me.out:
-            return []
+            return [], 0
         v = p.variant
         if not isinstance(prefix, str):
-            return []
+            return [], 0
         try:
             wanted = normalize(prefix[:MAX_TEXT])
         except RulesError:
-            return []
+            return [], 0
         wanted_key = self._suggest_key(wanted)
-        scored: list[tuple[int, int, int, str, str]] = []
+        scored: list[tuple[int, int, int, object, str, str]] = []
         for m in p.legal_moves():
             canonical = v.format_move(p, m)
             key = self._suggest_key(canonical)
@@ -162,11 +176,14 @@ class PlayMixin(ServiceCore):
             display = v.display_move(p, m)
             marks = v.move_marks(p, m)
             taken = len(marks.captured) + len(marks.removed)
-            check = 0 if "+" in display else 1
-            scored.append((closeness, -taken, check, canonical, display))
-        scored.sort()
+            # a check is what the rules say (WXF's "+" means "forward", not check)
+            check = 0 if p.play(m).checked_point() is not None else 1
+            origin = marks.path[0] if marks.path else None
+            scored.append((closeness, -taken, check, origin, canonical, display))
+        choices = Counter(origin for _, _, _, origin, _, _ in scored)  # moves per piece
+        ranked = sorted((c, t, k, -choices[o], cn, d) for c, t, k, o, cn, d in scored)
         n = max(0, min(int(limit), 25))
-        return [(c, d) for _, _, _, c, d in scored[:n]]
+        return [(c, d) for *_, c, d in ranked[:n]], len(ranked)
 
     @staticmethod
     def _suggest_key(text: str) -> str:

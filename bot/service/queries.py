@@ -14,8 +14,9 @@ import rules
 from bot.service import texts
 from bot.service.boards import draw_board
 from bot.service.core import MAX_DAYS, MIN_DAYS, ServiceCore
-from bot.service.errors import InvalidOption, MatchBroken
+from bot.service.errors import InvalidOption, MatchBroken, MatchNotFound
 from bot.service.exports import export_record
+from bot.service.matches import public_view
 from bot.service.records import (
     LIVE_STATUSES,
     SPECIAL_PREFIX,
@@ -27,6 +28,7 @@ from bot.service.states import replay
 from bot.service.views import (
     BoardImage,
     BoardState,
+    Caller,
     GameRecord,
     GuildSettings,
     HistoryView,
@@ -48,35 +50,56 @@ class QueriesMixin(ServiceCore):
     """Everything that reads: views, images, lists, history, ladders,
     settings and preferences."""
 
-    async def get_match(self, match_id: int) -> MatchView:
-        return self._view(await self._record(match_id))
+    async def get_match(self, match_id: int, caller: Caller | None = None) -> MatchView:
+        """The match; with a ``caller`` only where he may see it (``Caller.may_see``),
+        else ``MatchNotFound`` as if there were none (adapters always pass one)."""
+        return self._seen_by(self._view(await self._record(match_id)), caller)
+
+    @staticmethod
+    def _seen_by(view: MatchView, caller: Caller | None) -> MatchView:
+        if caller is not None and not caller.may_see(view):
+            raise MatchNotFound(f"there is no match #{view.id}")
+        return view
+
+    async def _visible_record(self, match_id: int, caller: Caller | None) -> MatchRecord:
+        rec = await self._record(match_id)
+        self._seen_by(self._view(rec), caller)
+        return rec
 
     async def match_in_thread(self, thread_id: int) -> MatchView | None:
         rec = await self.repository.match_in_thread(thread_id)
         return self._view(rec) if rec is not None else None
 
-    async def position(self, match_id: int) -> tuple[Position, MoveMarks | None]:
+    async def position(self, match_id: int, caller: Caller | None = None
+                       ) -> tuple[Position, MoveMarks | None]:
         """The current position and the last move's marks (for boards)."""
-        _, state = await self._read_state(match_id)
-        return state.position, state.last_marks
+        rec, state = await self._read_state(match_id)
+        self._seen_by(self._view(rec), caller)
+        return public_view(state.position), state.last_marks
 
-    async def board_image(self, match_id: int, perspective: int | None = None
-                          ) -> BoardImage | None:
+    async def board_image(self, match_id: int, perspective: int | None = None,
+                          caller: Caller | None = None) -> BoardImage | None:
         """A PNG of the board through the injected renderer (None without one)."""
         if self.renderer is None:
+            if caller is not None:
+                await self._visible_record(match_id, caller)
             return None
         rec, state = await self._read_state(match_id)
-        view = self._view(rec)
+        view = self._seen_by(self._view(rec), caller)
         return await asyncio.to_thread(
-            draw_board, self.renderer, view, BoardState(state.position, state.last_marks),
+            draw_board, self.renderer, view,
+            BoardState(public_view(state.position), state.last_marks, state.moves),
             self._seat_names(view), perspective)
 
-    def describe(self, match: MatchRecord | MatchView, p: Position) -> str:
+    def describe(self, match: MatchRecord | MatchView, p: Position,
+                 moves: int | None = None) -> str:
         """A one-line description of the position (alt text): whose move it is (with the
         players' names when known), or how the match ended, even when the rules did not
         end it (a resignation, a timeout, an agreed draw)."""
         view = match if isinstance(match, MatchView) else self._view(match)
-        return texts.describe(view, p, self._seat_names(view))
+        if moves is None:
+            moves = self.states.moves_at(view.id, view.ply)
+        return texts.describe(view, p, self._seat_names(view), moves)
 
     async def games_of(self, guild_id: int | None, user: int) -> list[MatchView]:
         """The user's live matches (challenges, lobbies, games): the ones waiting on him
@@ -98,9 +121,9 @@ class QueriesMixin(ServiceCore):
     async def open_challenges(self, guild_id: int) -> list[MatchView]:
         return [self._view(r) for r in await self.repository.open_challenges(guild_id)]
 
-    async def history(self, match_id: int) -> HistoryView:
+    async def history(self, match_id: int, caller: Caller | None = None) -> HistoryView:
         """The record and an export text."""
-        rec = await self._record(match_id)
+        rec = await self._visible_record(match_id, caller)
         entries = await self._entries(rec)
         try:
             done = replay(rec, entries)
@@ -127,12 +150,12 @@ class QueriesMixin(ServiceCore):
                       for _, _, c, d in shown_entries])
         return HistoryView(self._view(rec), shown_entries, fmt, export)
 
-    async def record(self, match_id: int) -> GameRecord:
+    async def record(self, match_id: int, caller: Caller | None = None) -> GameRecord:
         """The record of a match replayed ply by ply (for replays): the variant, options,
         start text and position, and each ply's move object and resulting position. A
         Querni arrangement stays hidden (``move`` None) until both are in. Raises
         ``MatchBroken`` when the record does not replay."""
-        rec = await self._record(match_id)
+        rec = await self._visible_record(match_id, caller)
         entries = await self._entries(rec)
         return replay(rec, entries).game_record(self._view(rec), rec)
 
@@ -181,11 +204,14 @@ class QueriesMixin(ServiceCore):
     async def leaderboard(self, guild_id: int, game: str, page: int = 1,
                           per_page: int = 10) -> LeaderboardPage:
         ladder = self._ladder(game)
-        if isinstance(page, bool) or not isinstance(page, int) or page < 1:
-            raise InvalidOption("the page must be 1 or more")
+        if isinstance(page, bool) or not isinstance(page, int):
+            raise InvalidOption("the page must be a number")
         per_page = max(1, min(int(per_page), 50))
-        offset = (page - 1) * per_page
+        offset = (page - 1) * per_page if 1 <= page <= 2**31 else 0
         rows, total = await self.repository.leaderboard(guild_id, ladder, offset, per_page)
+        pages = max(1, -(-total // per_page))
+        if not 1 <= page <= pages:  # every page out of range is refused alike
+            raise InvalidOption(f"there is no page {page}: pages go from 1 to {pages}")
         entries = tuple(self._entry(offset + i + 1, r) for i, r in enumerate(rows))
         return LeaderboardPage(guild_id, ladder, page, per_page, total, entries)
 

@@ -124,8 +124,9 @@ class Ratings:
                  for seats in groups.values()]
         outcomes: dict[int, str] = {}
         for seat, user in users_by_seat.items():
-            if not result.winners:
-                outcomes[user] = "draw"
+            if not result.winners:  # those sharing first place drew; any below lost
+                outcomes[user] = "draw" if not result.ranking or seat in result.ranking[0] \
+                    else "loss"
             else:
                 outcomes[user] = "win" if seat in result.winners else "loss"
         return RatingChange(rec.guild_id, rec.ladder, outcomes, _RateCapture(teams, ranks))

@@ -23,7 +23,7 @@ class MatchStatus(StrEnum):
     LOBBY = "lobby"
     ACTIVE = "active"
     FINISHED = "finished"
-    ABORTED = "aborted"  # timed out before two plies were played; unrated
+    ABORTED = "aborted"  # ended before every player had moved; unrated
     DECLINED = "declined"
     CANCELLED = "cancelled"
     BROKEN = "broken"  # the record does not replay; frozen with a message
@@ -159,6 +159,16 @@ class RatingRecord:
     @property
     def games(self) -> int:
         return self.wins + self.losses + self.draws
+
+    @property
+    def provisional(self) -> bool:
+        """Fewer than ``PROVISIONAL_GAMES`` rated games: shown with ``?`` and ranked after
+        every established player (a few lucky or agreed results cannot top the ladder)."""
+        return self.games < PROVISIONAL_GAMES
+
+
+PROVISIONAL_GAMES = 5
+"""Rated games on a ladder before a player's rating counts as established."""
 
 
 RatingFn = Callable[[Mapping[int, tuple[float, float] | None]], Mapping[int, tuple[float, float]]]

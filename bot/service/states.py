@@ -60,6 +60,7 @@ class MatchState:
     text: str
     position: Position
     last_marks: MoveMarks | None
+    moves: int | None = None  # moves as players count them (no setups, resignations)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -87,6 +88,7 @@ class Replay:
     ended: Outcome | None  # a special entry that ended the game
     start: Position
     plies: tuple[PlyView, ...]
+    moves: int = 0  # entries that were moves (not a setup, a resignation, a draw)
 
     def game_record(self, match: MatchView, rec: MatchRecord) -> GameRecord:
         """The record for replays; a Querni arrangement stays hidden (``move`` None)
@@ -118,11 +120,13 @@ def replay(rec: MatchRecord, entries: Sequence[RecordEntry]) -> Replay:
     plies: list[PlyView] = []
     marks: MoveMarks | None = None
     ended: Outcome | None = None
+    moves = 0
     for i, e in enumerate(entries):
         if e.ply != i or ended is not None:
             raise MatchBroken(f"match #{rec.id} is broken: entry {i + 1} ({e.text!r}) "
                               "is out of place in the record")
         step = apply_entry(rec, v, p, e)
+        moves += step.move is not None and not p.in_setup
         shown.append((e.ply, e.user_id, step.canonical, step.display))
         plies.append(PlyView(e.ply, e.seat, e.user_id, step.canonical, step.display,
                              step.move, step.position if step.ended is None else p))
@@ -135,7 +139,7 @@ def replay(rec: MatchRecord, entries: Sequence[RecordEntry]) -> Replay:
     if p.to_text() != rec.position_text:
         raise MatchBroken(f"match #{rec.id} is broken: replaying its {len(entries)} "
                           "entries does not give the stored position")
-    return Replay(p, tuple(shown), marks, ended, start, tuple(plies))
+    return Replay(p, tuple(shown), marks, ended, start, tuple(plies), moves)
 
 
 def apply_entry(rec: MatchRecord, v: Variant, p: Position, e: RecordEntry) -> Step:
@@ -165,12 +169,48 @@ def apply_entry(rec: MatchRecord, v: Variant, p: Position, e: RecordEntry) -> St
         raise MatchBroken(f"{where} does not replay: {err}") from None
 
 
+def everyone_moved(rec: MatchRecord, entries: Sequence[RecordEntry]) -> bool:
+    """Whether every seat has played a move of his own in ``entries`` (a set-up
+    submission, a move the rules played for him such as Querni's forced pass, a
+    resignation or a draw are not moves). A match that ends before that is aborted and
+    unrated, so results nobody played for cannot farm a ladder. Replays only until the
+    last seat has moved (a few plies); a record that does not replay counts as not."""
+    if len(entries) < rec.seat_count:
+        return False
+    v = variant_of(rec.game)
+    try:
+        p = v.start_recorded(rec.rules_version,
+                             **{k: _start_ready(o) for k, o in rec.options.items()})
+    except (RulesError, ValueError, TypeError):
+        return False
+    waiting = set(range(rec.seat_count))
+    for e in entries:
+        if e.text.startswith(SPECIAL_PREFIX):
+            word, _, arg = e.text[1:].partition(" ")
+            if word in ("resign", "timeout") and arg.isdigit():
+                r = v.resign(p, int(arg))
+                if isinstance(r, Outcome):
+                    return False
+                p = r
+            continue
+        try:
+            move = parse_entry(v, p, e.seat, e.text)
+        except (RulesError, ValueError):
+            return False
+        if not p.in_setup and e.seat is not None and move != p.forced_move():
+            waiting.discard(e.seat)
+            if not waiting:
+                return True
+        p = p.play(move)
+    return False
+
+
 def carried_forward(rec: MatchRecord, hit: MatchState,
                     entries: Sequence[RecordEntry]) -> MatchState | None:
     """``hit`` carried forward by the entries after it to ``rec``'s ply, or None when
     they do not lead to ``rec``'s stored position (a full replay then decides)."""
     v = variant_of(rec.game)
-    p, marks = hit.position, hit.last_marks
+    p, marks, moves = hit.position, hit.last_marks, hit.moves
     try:
         for want, e in enumerate(entries, start=hit.ply):
             if e.ply != want or p.outcome() is not None:
@@ -178,6 +218,8 @@ def carried_forward(rec: MatchRecord, hit: MatchState,
             step = apply_entry(rec, v, p, e)
             if step.ended is not None:
                 return None  # the game ended by agreement or resignation: replay it
+            if moves is not None:
+                moves += step.move is not None and not p.in_setup
             p = step.position
             if not step.keeps_marks:
                 marks = step.marks
@@ -185,7 +227,7 @@ def carried_forward(rec: MatchRecord, hit: MatchState,
         return None
     if p.to_text() != rec.position_text:
         return None
-    return MatchState(rec.ply, rec.position_text, p, marks)
+    return MatchState(rec.ply, rec.position_text, p, marks, moves)
 
 
 def forced_moves(rec: MatchRecord, p: Position, ply: int, when: datetime
@@ -226,6 +268,12 @@ class MatchStates:
             return hit
         return None
 
+    def moves_at(self, match_id: int, ply: int) -> int | None:
+        """Moves played (as players count them) when the match was at ``ply``, if the
+        cache knows."""
+        hit = self._cache.get(match_id)
+        return hit.moves if hit is not None and hit.ply == ply else None
+
     def remember(self, match_id: int, state: MatchState) -> None:
         self._cache[match_id] = state
         self._cache.move_to_end(match_id)
@@ -240,7 +288,8 @@ class MatchStates:
 
     def replayed(self, rec: MatchRecord, done: Replay) -> MatchState:
         """Remember ``rec``'s state from its replay."""
-        state = MatchState(rec.ply, rec.position_text, done.position, done.last_marks)
+        state = MatchState(rec.ply, rec.position_text, done.position, done.last_marks,
+                           done.moves)
         self.remember(rec.id, state)
         return state
 

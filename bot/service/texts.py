@@ -76,10 +76,13 @@ def result_line(match: MatchView, names: Sequence[str] | None) -> str:
                            first=label(r.ranking[0]) if r.ranking else "")
 
 
-def describe(match: MatchView, p: Position, names: Sequence[str] | None) -> str:
+def describe(match: MatchView, p: Position, names: Sequence[str] | None,
+             moves: int | None = None) -> str:
     """A one-line description of the position (alt text): whose move it is (with the
     players' names when known), or how the match ended, even when the rules did not
-    end it (a resignation, a timeout, an agreed draw)."""
+    end it (a resignation, a timeout, an agreed draw). ``moves``: the moves played as
+    players count them (set-up submissions and resignations are not moves); the
+    record's plies when not known."""
     v = p.variant
     movers = who(match, p.to_move, names) if p.to_move else ""
     state = f"{movers} to move" if movers else "game over"
@@ -88,8 +91,9 @@ def describe(match: MatchView, p: Position, names: Sequence[str] | None) -> str:
         state = "game over" + (f" ({reason_text(r.reason)})" if r is not None
                                else f" ({match.status.value})")
     last = f"; last move {match.last_move}" if match.last_move else ""
-    moves = f"{match.ply} move{'' if match.ply == 1 else 's'}"
-    return f"{v.name}, match #{match.id}, after {moves}: {state}{last}"
+    n = match.ply if moves is None else moves
+    said = f"{n} move{'' if n == 1 else 's'}"
+    return f"{v.name}, match #{match.id}, after {said}: {state}{last}"
 
 
 def duration(gap: timedelta) -> str:

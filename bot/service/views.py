@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from bot.service.records import MatchStatus
+from bot.service.records import PROVISIONAL_GAMES, MatchStatus
 from locales.results import ResultKind, result_kind
 from rules import MoveMarks, Position, Variant
 from rules.core import reason_text
@@ -91,6 +91,48 @@ class MatchView:
     def players(self) -> tuple[int, ...]:
         return tuple(s.user_id for s in self.seats if s.user_id is not None)
 
+    def team_mates(self, user_id: int) -> tuple[int, ...]:
+        """The seated players on ``user_id``'s team but him (empty outside teams)."""
+        team = next((s.team for s in self.seats if s.user_id == user_id), None)
+        if team is None:
+            return ()
+        return tuple(s.user_id for s in self.seats
+                     if s.team == team and s.user_id is not None and s.user_id != user_id)
+
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        """The seated players grouped by team (teams mode), else one per seat: what
+        "alice and carol vs bob and dave" is written from."""
+        groups: dict[object, list[int]] = {}
+        for s in self.seats:
+            if s.user_id is not None:
+                groups.setdefault(("team", s.team) if s.team is not None else s.seat,
+                                  []).append(s.user_id)
+        return tuple(tuple(g) for g in groups.values())
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who reads a match, and from where: ``guild_id`` None is a direct message. A match
+    is visible from its own server, and in DMs to its participants; to anyone else it
+    does not exist (``MatchNotFound``, the same words as for a number never used).
+
+    >>> Caller(10, 101).guild_id, Caller(None, 101).in_dm
+    (10, True)
+    """
+
+    guild_id: int | None
+    user_id: int
+
+    @property
+    def in_dm(self) -> bool:
+        return self.guild_id is None
+
+    def may_see(self, match: MatchView) -> bool:
+        if self.guild_id is not None:
+            return self.guild_id == match.guild_id
+        return self.user_id in (*match.players(), *match.joined, *match.invited,
+                                match.challenger_id)
+
 
 @dataclass(frozen=True, slots=True)
 class BoardState:
@@ -100,6 +142,7 @@ class BoardState:
 
     position: Position
     last_marks: MoveMarks | None = None
+    moves: int | None = None  # moves played as players count them (None: unknown)
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,6 +225,11 @@ class GameRecord:
 
 @dataclass(frozen=True, slots=True)
 class LeaderboardEntry:
+    """One player on a ladder. ``ordinal`` (mu - 3 sigma) is the number shown: a skill
+    estimate the player is very likely above (``RATING_MEANING``); ``provisional``: fewer
+    than ``PROVISIONAL_GAMES`` rated games, shown with ``?`` and ranked after the
+    established players."""
+
     rank: int
     user_id: int
     ordinal: float
@@ -190,6 +238,21 @@ class LeaderboardEntry:
     wins: int
     losses: int
     draws: int
+
+    @property
+    def provisional(self) -> bool:
+        return self.wins + self.losses + self.draws < PROVISIONAL_GAMES
+
+    @property
+    def shown(self) -> str:
+        """The number as ladders print it: ``'12.3'``, ``'4.1?'`` while provisional."""
+        return f"{self.ordinal:.1f}{'?' if self.provisional else ''}"
+
+
+RATING_MEANING = ("Rating = skill estimate minus 3× its uncertainty (openskill μ − 3σ): it "
+                  f"rises as you win; after {PROVISIONAL_GAMES} rated games the `?` goes and "
+                  "you rank among established players.")
+"""The one line /leaderboard (Discord and console) and the README say about the number."""
 
 
 @dataclass(frozen=True, slots=True)

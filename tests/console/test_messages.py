@@ -81,7 +81,7 @@ as alice
 as carol
 /moves #1
 """)
-    assert after(out, "/moves").strip() == "it is not your turn: alice (Red) to move"
+    assert after(out, "/moves").strip() == "! it is not your turn: alice (Red) to move"
     assert "no legal move starts with 'zz'" in after(out, "/moves zz")
     assert "you are not playing in match #1" in after(out, "/moves #1")
 
@@ -97,7 +97,7 @@ as alice
         "no rated results on alquerque-grande yet (4-player games are on "
         "alquerque-grande-4)")
     assert after(out, "/leaderboard xiangqi 7").strip() == \
-        "no rated results on xiangqi yet"
+        "! there is no page '7': pages go from 1 to 1"
     assert after(out, "/stats @zoe").startswith("zoe: 0W 0L 0D")
 
 
@@ -107,10 +107,15 @@ as alice
 /challenge @bob alquerque seat:white
 as bob
 /accept
+as alice
+/move d2-c3
+as bob
+/move d4xd2
 /resign
 /leaderboard alquerque 3
 """)
-    assert after(out, "/leaderboard alquerque 3").strip() == "! there is only 1 page"
+    assert after(out, "/leaderboard alquerque 3").strip() == \
+        "! there is no page '3': pages go from 1 to 1"
     assert "alice won (opponent resigned)" in after(out, "/resign")
 
 
@@ -190,12 +195,16 @@ as alice
 /decline
 as bob
 /accept
-/resign
 as alice
 /move h3-e3
+as bob
+/move h8-e8
+/resign
+as alice
+/move h2-e2
 """)
     assert after(out, "/board").startswith("#1 has not started yet: #1 Xiangqi")
     assert after(out, "/decline").strip() == \
         "! #1 is your own challenge: /cancel withdraws it"
-    assert after(out, "/move h3-e3").strip() == \
+    assert after(out, "/move h2-e2").strip() == \
         "! match #1 is over: Red (alice) wins: opponent resigned"

@@ -153,7 +153,7 @@ as erin
 /history
 """)
     assert "* bob joined lobby #1 (2/4)" in out
-    assert "White: alice; Turquoise:" in out and "Black: bob" in out
+    assert "White: alice (with bob); Turquoise:" in out and "Black: bob (with alice)" in out
     assert "* #2: frank submitted an arrangement" in out
     assert "the board appears once both arrangements are in" in out
     assert "played r1-3" in out

@@ -80,7 +80,9 @@ async def test_every_interaction_is_acknowledged_before_a_slow_database(
     admin = w.guild.add_member(w.env.create_user("admin"), roles=[admins])
     rated = [w.guild.add_member(w.env.create_user(f"p{i}")) for i in range(12)]
     for a, b in zip(rated[::2], rated[1::2], strict=True):  # two pages of ladder
-        _, done = await start_match(w, a, b)
+        _, done = await start_match(w, a, b, seat=0)
+        await a.slash(done, "move", move="h3-e3")  # both move: the result is rated
+        await b.slash(done, "move", move="h8-e8")
         await b.slash(done, "resign")
     match, thread = await start_match(w, w.alice, w.bob, seat=0)
     await w.alice.slash(thread, "move", move="h3-e3")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.service.views import RATING_MEANING
 from tests.discordapp.conftest import (
     SWEEP_SECONDS,
     World,
@@ -118,7 +119,9 @@ async def test_resign_and_leaderboard_pages(world: World) -> None:
     people = [w.alice, w.bob, w.carol, w.dave]
     people += [w.guild.add_member(w.env.create_user(f"p{i}")) for i in range(8)]
     for a, b in zip(people[::2], people[1::2], strict=True):
-        _, thread = await start_match(w, a, b)
+        _, thread = await start_match(w, a, b, seat=0)
+        await a.slash(thread, "move", move="h3-e3")  # both move: the result is rated
+        await b.slash(thread, "move", move="h8-e8")
         result = await b.slash(thread, "resign")
         assert reply(result).ephemeral
         result_message, replay = thread.history()[-2:]
@@ -132,7 +135,9 @@ async def test_resign_and_leaderboard_pages(world: World) -> None:
     assert not page1.ephemeral
     embed = page1.embeds[0]
     assert "Page 1 of 2" in embed.footer.text and "12 rated players" in embed.footer.text
-    assert embed.description.count("\n") == 9
+    ranked, meaning = embed.description.split("\n\n")
+    assert ranked.count("\n") == 9 and meaning == RATING_MEANING  # what the number means
+    assert ranked.split("\n")[0].endswith("? (1W 0L 0D)")  # one game: provisional
     winners = {p.id for p in people[::2]}
     top = embed.description.split("\n")[0]
     assert any(f"<@{u}>" in top for u in winners)

@@ -23,7 +23,8 @@ from tests.discordapp.helpers import (
 
 async def test_the_result_post_shows_each_rating_change(world: World) -> None:
     w = world
-    _, thread = await start_match(w, w.alice, w.bob, seat=0)
+    m, thread = await start_match(w, w.alice, w.bob, seat=0)
+    await play_some_moves(w, thread, m.id, 2)  # both moved: the result is rated
     await w.bob.slash(thread, "resign")
     first = result_post(thread).content
     after: dict[int, float] = {}
@@ -36,7 +37,8 @@ async def test_the_result_post_shows_each_rating_change(world: World) -> None:
             in first
     board = reply(await w.carol.slash(w.channel, "leaderboard", game="xiangqi"))
     assert f"{after[w.alice.id]:.1f}" in board.embeds[0].description  # the same number
-    _, thread = await start_match(w, w.alice, w.bob, seat=0)
+    m, thread = await start_match(w, w.alice, w.bob, seat=0)
+    await play_some_moves(w, thread, m.id, 2)
     await w.alice.slash(thread, "resign")
     second = result_post(thread).content
     entry = await w.service.rank_of(w.guild.id, "xiangqi", w.bob.id)
@@ -47,7 +49,8 @@ async def test_the_result_post_shows_each_rating_change(world: World) -> None:
 
 async def test_an_unrated_result_has_no_rating_lines(world: World) -> None:
     w = world
-    _, thread = await start_match(w, w.alice, w.bob, seat=0, rated=False)
+    m, thread = await start_match(w, w.alice, w.bob, seat=0, rated=False)
+    await play_some_moves(w, thread, m.id, 2)
     await w.bob.slash(thread, "resign")
     assert "→" not in result_post(thread).content
 
@@ -90,7 +93,7 @@ async def test_history_replays_a_four_player_game_a_player_left(world: World) ->
     (reading the stored strings alone, the moves after it did not replay)."""
     w = world
     m, thread = await start_four_player_match(w)
-    await play_some_moves(w, thread, m.id, 3)
+    await play_some_moves(w, thread, m.id, 4)  # everyone moved: a timeout puts one out
     await w.env.advance_time(25 * 3600)
     await play_some_moves(w, thread, m.id, 2)
     m = await w.service.get_match(m.id)

@@ -185,6 +185,7 @@ async def test_every_notification_reaches_its_person_whatever_discord_answers(
     await w.service.resume(now=now)
     await step(w.service.resume(now=now + timedelta(days=2)))
     told["clocks extended"] = inbox.told(w.alice.id, "offline for 2 days", ping=False)
+    await step(w.service.move(m.id, w.bob.id, "h8-e8"))  # both moved: a rated result
     await step(w.service.resign(m.id, w.bob.id))
     told["result"] = inbox.told(w.alice.id, f"match {m.id}")
 
@@ -242,6 +243,10 @@ async def test_lobby_and_player_out_reach_their_people(world: World, case: str) 
     await notifier.drain()
     if case not in EARLY:
         CASES[case](faults, w, m.thread_id)
+    for _ in range(4):  # everyone moves once: leaving then puts a player out
+        (mover,) = m.to_move
+        m = (await w.service.move(m.id, mover, (await w.service.suggest_moves(
+            m.id, mover))[0][0])).match
     (first,) = m.to_move
     others = [u for u in m.players() if u != first]
     await w.service.resign(m.id, first)
@@ -260,14 +265,16 @@ async def test_a_restart_delivers_what_a_crash_left_undelivered_once(
     w = world
     m, thread = await start_match(w, w.alice, w.bob)
     people = {w.alice.id: w.alice, w.bob.id: w.bob}
-    mover = m.to_move[0]
-    other = next(u for u in people if u != mover)
+    other = m.to_move[0]
+    mover = next(u for u in people if u != other)
+    await w.service.move(m.id, other, "h1-g3")  # both move: the resignation is a result
+    await notifier_of(w).drain()
 
     async def crashed(event: Any) -> None:
         return None
 
     monkeypatch.setattr(notifier_of(w).relay, "notify", crashed)
-    await w.service.move(m.id, mover, "h3-e3")
+    await w.service.move(m.id, mover, "h8-e8")
     await w.service.resign(m.id, other)
     assert [e.kind for e in await w.repository.pending_outbox()] == ["turn", "result"]
     posted_before = len(thread.history())
@@ -278,7 +285,7 @@ async def test_a_restart_delivers_what_a_crash_left_undelivered_once(
     await notifier_of(w).drain()
     new = [msg.content for msg in thread.history()[posted_before:]]
     assert len(new) == 3, new
-    assert "played **h3-e3" in new[0] and f"match {m.id}" in new[1]
+    assert "played **h8-e8" in new[0] and f"match {m.id}" in new[1]
     assert new[2] == f"Replay of match {m.id}:"
     assert await w.repository.pending_outbox() == []
     await w.env.advance_time(SWEEP_SECONDS + 1)  # a poll: nothing twice

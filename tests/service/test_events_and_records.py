@@ -39,6 +39,7 @@ from tests.service.conftest import (
 async def test_match_ended_carries_each_players_rating_change(
         service: MatchService, recorder: Recorder) -> None:
     m = await start_match(service)
+    await play_random(service, m.id, 2)  # a result counts once every player has moved
     await service.resign(m.id, BOB)
     (first,) = recorder.of(MatchEnded)
     assert isinstance(first, MatchEnded)
@@ -55,6 +56,7 @@ async def test_match_ended_carries_each_players_rating_change(
         assert entry.mu == pytest.approx(r.mu_after) and entry.rank == r.rank
     # A second match starts from the first one's result.
     m = await start_match(service)
+    await play_random(service, m.id, 2)
     await service.resign(m.id, ALICE)
     second = recorder.of(MatchEnded)[-1]
     assert isinstance(second, MatchEnded)
@@ -75,6 +77,7 @@ async def test_unrated_and_drawn_matches(service: MatchService, recorder: Record
     ended = recorder.of(MatchEnded)[-1]
     assert isinstance(ended, MatchEnded) and ended.ratings == ()
     m = await start_match(service)
+    await play_random(service, m.id, 2)
     await service.offer_draw(m.id, ALICE)
     await service.accept_draw(m.id, BOB)
     ended = recorder.of(MatchEnded)[-1]

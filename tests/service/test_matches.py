@@ -221,6 +221,7 @@ async def test_team_win_rates_both_team_members(service: MatchService) -> None:
                                 options={"players": 4, "mode": "teams"}, seat=0)
     for u, seat in ((BOB, 1), (CAROL, 2), (DAVE, 3)):
         m = await service.join(m.id, u, seat=seat)
+    m = await play_random(service, m.id, 4)  # every player moves: the result counts
     m = await service.resign(m.id, BOB)  # Turquoise out: his team-mate plays on
     assert m.status is MatchStatus.ACTIVE
     m = await service.resign(m.id, DAVE)  # Red out too: White + Black win
@@ -294,6 +295,7 @@ async def test_suggestions_filter_by_prefix_and_put_captures_first(
 
 async def test_draw_offer_accept(service: MatchService, recorder: Recorder) -> None:
     m = await start_match(service)
+    await play_random(service, m.id, 2)
     m = await service.offer_draw(m.id, ALICE)
     assert m.draw_offer_by == ALICE and isinstance(recorder.events[-1], DrawOffered)
     with pytest.raises(NotAllowed, match="already"):
@@ -467,6 +469,7 @@ async def test_a_four_player_draw_needs_every_remaining_opponent(
                                 options={"mode": "slow"}, seat=0)
     for u in (BOB, CAROL, DAVE):
         m = await service.join(m.id, u)
+    await play_random(service, m.id, 4)
     m = await service.offer_draw(m.id, ALICE)
     m = await service.accept_draw(m.id, BOB)
     assert m.status is MatchStatus.ACTIVE and m.draw_offer_by == ALICE

@@ -67,11 +67,12 @@ async def test_the_tablero_export_names_players_result_and_resignation(
         named: MatchService) -> None:
     m = await start_match(named, "alquerque", seat=0)
     await named.move(m.id, ALICE, "d2-c3")
+    await named.move(m.id, BOB, "d4-d2")
     await named.resign(m.id, BOB)
     export = (await named.history(m.id)).export
     assert '[White "alice"]' in export and '[Black "bob"]' in export
     assert '[Result "White won: opponent resigned"]' in export
-    assert export.rstrip().endswith("1. d2-c3 2. {Black resigns}")
+    assert export.rstrip().endswith("1. d2-c3 2. d4xd2 3. {Black resigns}")
     assert "#resign" not in export
 
 
@@ -79,12 +80,13 @@ async def test_a_finished_match_is_described_as_over_not_as_someone_to_move(
         named: MatchService) -> None:
     m = await start_match(named, "xiangqi", seat=0)
     await named.move(m.id, ALICE, "h3-e3")
+    await named.move(m.id, BOB, "h8-e8")
     await named.resign(m.id, BOB)
     view = await named.get_match(m.id)
     p, _ = await named.position(m.id)
     text = named.describe(view, p)
     assert "to move" not in text and "game over (opponent resigned)" in text
-    assert ", after 2 moves:" in text
+    assert ", after 2 moves:" in text  # a resignation is not a move
 
 
 async def test_the_description_names_who_is_to_move(named: MatchService) -> None:
@@ -166,6 +168,7 @@ async def test_the_board_of_a_resigned_match_says_how_it_ended(
     m = await start_match(service, "xiangqi", seat=0)
     await service.board_image(m.id)
     await service.move(m.id, ALICE, "h3-e3")
+    await service.move(m.id, BOB, "h8-e8")
     await service.resign(m.id, BOB)
     await service.board_image(m.id)
     assert renderer.results == [None, "Red (alice) wins: opponent resigned"]

@@ -15,7 +15,17 @@ import pytest
 from bot.service import Conflict, Event, MatchEnded, MatchService, Repository, TurnStarted
 from bot.service.outbox import KINDS, Announce, OutboxRelay, Retry, event_of
 from bot.service.records import OutboxEntry
-from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, DAVE, GUILD, Recorder, SetClock
+from tests.service.conftest import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    DAVE,
+    GUILD,
+    Recorder,
+    SetClock,
+    play_random,
+)
 
 
 def comparable(event: Event) -> Event:
@@ -50,8 +60,10 @@ async def play_everything(service: MatchService, clock: SetClock) -> None:
     for u in (BOB, CAROL):
         await service.join(lobby.id, u)
     four = await service.join(lobby.id, DAVE)
+    four = await play_random(service, four.id, 4)  # everyone moves: a resignation counts
     await service.resign(four.id, four.to_move[0])  # a player out, the game goes on
-    await service.resign(m.id, BOB)  # a result
+    await service.move(m.id, BOB, "h8-e8")
+    await service.resign(m.id, BOB)  # a result, rated: both moved
 
 
 async def test_every_announced_event_is_an_outbox_entry_that_reads_back_as_it(
@@ -117,6 +129,7 @@ async def game(repo: Repository, relay_or_recorder: object, clock: SetClock) -> 
     m = await service.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[BOB], seat=0)
     await service.accept(m.id, BOB)
     await service.move(m.id, ALICE, "h3-e3")
+    await service.move(m.id, BOB, "h8-e8")  # both moved: the resignation is rated
     await service.resign(m.id, BOB)
     return m.id
 
@@ -128,7 +141,7 @@ async def test_the_relay_delivers_in_order_with_the_live_events(repo: Repository
     await game(repo, relay, clock)
     assert await relay.drain(5)
     kinds = [e.kind for e, _ in courier.delivered]
-    assert kinds == ["challenge", "turn", "turn", "result"]
+    assert kinds == ["challenge", "turn", "turn", "turn", "result"]
     assert await repo.pending_outbox() == []
     ended = courier.delivered[-1][1]
     assert isinstance(ended, MatchEnded) and ended.ratings  # the live event, not the entry
@@ -149,7 +162,7 @@ async def test_transient_failures_are_retried_honouring_retry_after(
         assert await relay.drain(5)
     assert slept == [7.5, 1.0, 2.0, 3.0]  # retry_after, then backoff, capped
     # the permanent failure dropped one entry, logged once; the rest went out in order
-    assert [e.kind for e, _ in courier.delivered] == ["turn", "turn", "result"]
+    assert [e.kind for e, _ in courier.delivered] == ["turn", "turn", "turn", "result"]
     assert caplog.text.count("dropped") == 1
     assert await repo.pending_outbox() == []
 
@@ -160,10 +173,10 @@ async def test_a_crash_between_commit_and_delivery_loses_nothing_and_repeats_not
     crashed = Recorder()  # the process died after each commit: nobody delivered anything
     match_id = await game(repo, crashed, clock)
     waiting = await repo.pending_outbox()
-    assert [e.kind for e in waiting] == ["challenge", "turn", "turn", "result"]
+    assert [e.kind for e in waiting] == ["challenge", "turn", "turn", "turn", "result"]
     courier = Courier()
     restarted = OutboxRelay(repo, courier, clock)  # the next start
-    assert await restarted.recover() == 4
+    assert await restarted.recover() == 5
     assert await restarted.drain(5)
     assert [(e.id, e.kind) for e, _ in courier.delivered] == [(e.id, e.kind)
                                                              for e in waiting]
@@ -174,7 +187,7 @@ async def test_a_crash_between_commit_and_delivery_loses_nothing_and_repeats_not
     assert await again.recover() == 0
     await again.poll()
     assert await again.drain(5)
-    assert len(courier.delivered) == 4
+    assert len(courier.delivered) == 5
 
 
 async def test_an_entry_whose_live_event_never_came_goes_out_after_the_grace(
@@ -190,7 +203,7 @@ async def test_an_entry_whose_live_event_never_came_goes_out_after_the_grace(
     clock.advance(seconds=31)
     await relay.poll()
     assert await relay.drain(5)
-    assert [e.kind for e, _ in courier.delivered] == ["challenge", "turn", "turn", "result"]
+    assert [e.kind for e, _ in courier.delivered] == ["challenge", "turn", "turn", "turn", "result"]
 
 
 def test_an_unreadable_entry_is_an_outbox_error() -> None:

@@ -138,10 +138,11 @@ async def test_the_move_that_ends_a_match_hands_over_its_record(repo: Repository
     m = await service.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[BOB], seat=0)
     await service.accept(m.id, BOB)
     await service.move(m.id, ALICE, "h3-e3")
+    await service.move(m.id, BOB, "h8-e8")
     counting.calls.clear()
     await service.resign(m.id, BOB)
     (event,) = ended
     assert event.board is not None and event.record is not None
     record = event.record.game_record()  # replayed by whoever draws the replay, later
-    assert [p.canonical for p in record.plies] == ["h3-e3", "#resign 1"]
+    assert [p.canonical for p in record.plies] == ["h3-e3", "h8-e8", "#resign 1"]
     assert counting.calls["load_match"] == 1 and counting.calls["load_entries"] == 1

@@ -25,7 +25,7 @@ from bot.service import (
 from bot.service.ratings import rate_groups
 from storage import MemoryRepository, SqliteRepository
 from storage.errors import NotATableroDatabase
-from storage.sqlite import MIGRATIONS
+from storage.sqlite import _ESTABLISHED, MIGRATIONS
 
 T0 = datetime(2026, 3, 1, 9, 30, tzinfo=UTC)
 
@@ -221,7 +221,8 @@ async def test_sqlite_upgrades_an_old_schema_in_place(tmp_path: Path) -> None:
     assert total == 1 and rows[0].user_id == 5
     async with repo._reader.execute(
             "EXPLAIN QUERY PLAN SELECT user_id, mu, sigma, wins, losses, draws FROM ratings "
-            "WHERE guild_id = 1 AND ladder = 'x' ORDER BY ordinal DESC LIMIT 5") as cur:
+            f"WHERE guild_id = 1 AND ladder = 'x' ORDER BY {_ESTABLISHED} DESC, ordinal DESC "
+            "LIMIT 5") as cur:
         plan = " ".join(str(r[-1]) for r in await cur.fetchall())
     assert "COVERING INDEX ratings_board" in plan
     await repo.close()
@@ -251,7 +252,7 @@ async def test_sqlite_leaderboard_and_games_queries_use_indexes(tmp_path: Path) 
     plans = []
     for sql, params in (
         ("SELECT user_id FROM ratings WHERE guild_id = ? AND ladder = ? "
-         "ORDER BY ordinal DESC, user_id LIMIT 10", (1, "xiangqi")),
+         f"ORDER BY {_ESTABLISHED} DESC, ordinal DESC, user_id LIMIT 10", (1, "xiangqi")),
         ("SELECT id FROM matches WHERE id IN (SELECT match_id FROM seats WHERE user_id = ?)",
          (5,)),
         ("SELECT id FROM matches WHERE status = 'active' AND deadline <= ?", (0,)),

@@ -23,7 +23,7 @@ from bot.discordapp.permissions import (
     THREAD_POSTING_PERMISSIONS,
     missing_permissions,
 )
-from bot.service import MatchService, MatchView
+from bot.service import Caller, MatchService, MatchView
 
 log = logging.getLogger("tablero.discord")
 
@@ -32,6 +32,12 @@ T = TypeVar("T")
 
 AUTOCOMPLETE_BUDGET = 2.0
 """Seconds an autocomplete may take: Discord drops answers after 3 s."""
+
+
+def caller_of(interaction: Interaction) -> Caller:
+    """Who reads, and from which server (None: a DM): the service shows a match only in
+    its own server, and to its participants in DMs."""
+    return Caller(interaction.guild_id, interaction.user.id)
 
 
 def guild_id(interaction: Interaction) -> int:
@@ -107,7 +113,7 @@ async def resolve_match(service: MatchService, interaction: Interaction,
     """The match named by the option, else the match of this thread, else the user's
     only active match in this server: read once, and handed on."""
     if match_id is not None:
-        return await service.get_match(match_id)
+        return await service.get_match(match_id, caller_of(interaction))
     channel = interaction.channel
     if isinstance(channel, discord.Thread):
         found = await service.match_in_thread(channel.id)
@@ -127,7 +133,7 @@ async def clicked_match(service: MatchService, interaction: Interaction,
                         button: MatchButton) -> MatchView:
     """The match a button acts on; a click on a button posted at another ply than the
     match's is refused."""
-    m = await service.get_match(button.match_id)
+    m = await service.get_match(button.match_id, caller_of(interaction))
     if m.ply != button.ply:
         raise errors.StaleButton()
     return m

@@ -22,7 +22,7 @@ def ladder_choices(current: str = "") -> list[app_commands.Choice[str]]:
     for key, v in rules.VARIANTS.items():
         out.append(app_commands.Choice(name=v.name, value=key))
         if any(v.seat_count(**options) == 4 for options in v.option_sets()):
-            out.append(app_commands.Choice(name=f"{v.name} · 4 players", value=f"{key}-4"))
+            out.append(app_commands.Choice(name=f"{v.name}, 4 players", value=f"{key}-4"))
     return [c for c in out if current.lower() in c.name.lower()][:25]
 
 
@@ -54,9 +54,10 @@ class InfoCog(commands.Cog, name="Info"):
     async def leaderboard(self, interaction: Interaction, game: str) -> None:
         async with acknowledged(interaction, ephemeral=False):
             page = await self.service.leaderboard(guild_id(interaction), game, 1, PER_PAGE)
+            # the ladder as the service read it ("XIANGQI " is xiangqi): buttons carry it
             await interaction.edit_original_response(
-                embed=embeds.leaderboard_embed(page, ladder_title(game)),
-                view=leaderboard_buttons(game, page.page, page.pages))
+                embed=embeds.leaderboard_embed(page, ladder_title(page.ladder)),
+                view=leaderboard_buttons(page.ladder, page.page, page.pages))
 
     @commands.Cog.listener()
     async def on_leaderboard_page(self, interaction: Interaction,

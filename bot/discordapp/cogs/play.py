@@ -16,6 +16,7 @@ from bot.discordapp.cogs.common import (
     Interaction,
     acknowledged,
     answer,
+    caller_of,
     check_post,
     clicked_match,
     match_place,
@@ -100,7 +101,7 @@ class PlayCog(commands.Cog, name="Play"):
     async def board(self, interaction: Interaction, match: int | None = None) -> None:
         async with acknowledged(interaction):
             m = await resolve_match(self.service, interaction, match)
-            image = await self.service.board_image(m.id)
+            image = await self.service.board_image(m.id, caller=caller_of(interaction))
             headline = embeds.played(self.names.label(m.guild_id, m.last_move_by)
                                      if m.last_move_by else None,
                                      m.last_move) if m.last_move else None
@@ -164,10 +165,11 @@ class PlayCog(commands.Cog, name="Play"):
     async def history(self, interaction: Interaction, match: int | None = None) -> None:
         async with acknowledged(interaction):
             m = await resolve_match(self.service, interaction, match)
-            h = await self.service.history(m.id)
+            h = await self.service.history(m.id, caller_of(interaction))
             files = [discord.File(io.BytesIO(h.export.encode()),
                                   filename=f"match-{m.id}.{h.export_format}")]
-            gif = await media.replay_gif(self.service, m.id, self.names) if h.entries else None
+            gif = await media.replay_gif(self.service, m.id, self.names,
+                                          caller_of(interaction)) if h.entries else None
             if gif is not None:
                 files.append(discord.File(io.BytesIO(gif), filename=f"match-{m.id}.gif",
                                           description=f"Replay of match {m.id}"))
