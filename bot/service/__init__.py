@@ -85,7 +85,7 @@ API (all ``async``; ids are plain ints; errors are ``ServiceError`` subclasses w
   (notify: "mention" or "dm")
 * ``sweep(now=None) -> list[Event]`` - reminders (a day before the deadline, or half the
   period if shorter) and timeouts (2 players: the late player loses; 4 players:
-  ``variant.resign`` puts him out; fewer than two moves played: aborted, unrated).
+  ``variant.resign`` puts him out; before every player has moved: aborted, unrated).
 * ``verify_all() -> list[(match_id, problem)]`` - replay every match, mark broken ones.
 
 Decisions (documented here because the issue left them open):
@@ -101,12 +101,20 @@ Decisions (documented here because the issue left them open):
   with ``variant.resign``) and ``#draw``; they count as plies of the record.
 * Ladders: the game key; 4-player games ``<key>-4`` (all modes share it). Teams are
   openskill teams; equal places share a rank. A draw (or a shared first place without
-  winners) counts as a draw for everyone.
+  winners) counts as a draw for those sharing first place, a loss for the rest (a player
+  already out of a 4-player game does not share the others' agreed draw).
+* Fair ladders (issue 21): a match that ends before every player has moved a move of his
+  own (a resignation, an agreed draw, a timeout; set-up submissions and forced passes
+  are not moves) is aborted and unrated. Fewer than ``PROVISIONAL_GAMES`` (5) rated games
+  on a ladder: provisional, shown with ``?`` and ranked after every established player
+  (kept on the list so a newcomer sees himself, but a few lucky or agreed results cannot
+  top it). The number is openskill's ordinal μ − 3σ (``views.RATING_MEANING``).
 * Teams in ``mode=teams``: seats 0+2 against 1+3 (RULES §2.1). In lobbies the challenger
   either picks his seat (then joiners may pick theirs) or all seats are drawn at start.
 * 4-player draw offers need every remaining opponent of the offerer to accept.
 * Querni: a random deal's seed is drawn by the service and stored in the options; in
-  ``choose`` mode arrangements are hidden (views, history) until both are in.
+  ``choose`` mode arrangements are hidden until both are in: every view, event, position,
+  board, history and record shows ``matches.public_view`` (``view_for`` of every seat).
 
 Events given to the Notifier (``bot.service.events``): ChallengeReceived, LobbyChanged,
 ChallengeClosed, TurnStarted, DeadlineReminder, PlayerOut, MovePlayedFor (a move the rules
