@@ -9,7 +9,7 @@ import logging
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bot.discordapp.cogs.challenges import GAME_MENU
@@ -44,6 +44,8 @@ CALLS = st.one_of(
 @settings(max_examples=60, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(calls=st.lists(CALLS, min_size=1, max_size=4))
+@example(calls=[("leaderboard", {"game": "XIANGQI"})])  # found by this test: a crash
+@example(calls=[("board", {"match": 2**53 - 1}), ("history", {"match": -1})])
 async def test_no_exception_escapes_a_command_handler(
         world: World, caplog: pytest.LogCaptureFixture,
         calls: list[tuple[str, dict[str, Any]]]) -> None:
