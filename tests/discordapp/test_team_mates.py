@@ -24,3 +24,11 @@ async def test_team_mates_are_shown_from_the_start(world: World) -> None:
     assert len(partner) == 1 and f"with {mention(partner[0])}" in players
     games = reply(await w.alice.slash(w.channel, "games")).embeds[0].description
     assert f"with {mention(partner[0])} vs " in games
+
+
+async def test_the_four_player_ladder_is_a_readable_choice(world: World) -> None:
+    """Issue 21 (clarity): /leaderboard and /stats offer "Alquerque grande, 4 players"."""
+    w = world
+    choices = await w.alice.autocomplete(w.channel, "leaderboard", "game", "4 players")
+    assert {"name": "Alquerque grande, 4 players", "value": "alquerque-grande-4"} in [
+        {"name": c["name"], "value": c["value"]} for c in choices]
