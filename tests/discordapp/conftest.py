@@ -15,13 +15,14 @@ from typing import Any
 import discord
 import pytest
 import simcord
+from simcord.http import router as simcord_router
 
 from bot.boards import load_renderer
 from bot.discordapp import TableroBot, create_bot
 from bot.discordapp.cogs import DeadlinesCog, PlayCog
 from bot.discordapp.dispatcher import DeliveryOptions
 from bot.service import MatchService
-from tests.discordapp.wire_contract import violations
+from tests.discordapp.wire_contract import upload_violations, violations
 
 SWEEP_SECONDS = 3600.0
 SHARDS = 2
@@ -104,15 +105,37 @@ def simcord_bot(tmp_path: Path, repository: Any) -> TableroBot:
     return make_bot(tmp_path, repository)
 
 
+def _size(file: Any) -> int:
+    """The bytes of an upload (a ``discord.File``), leaving its stream where it was."""
+    fp = file.fp
+    at = fp.tell()
+    fp.seek(0, 2)
+    size = int(fp.tell())
+    fp.seek(at)
+    return size
+
+
 @pytest.fixture(autouse=True)
-def wire_contract(request: pytest.FixtureRequest) -> Iterator[None]:
-    """After every test that ran the bot, each request it sent keeps Discord's limits."""
+def wire_contract(request: pytest.FixtureRequest,
+                  monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """After every test that ran the bot, each request it sent keeps Discord's limits
+    (bodies from SimCord's request log; uploads as SimCord's router receives them)."""
     if "simcord_env" not in request.fixturenames:
         yield
         return
+    uploads: list[str] = []
+    dispatch = simcord_router.dispatch
+
+    def watched(backend: Any, method: str, path: str, **kwargs: Any) -> Any:
+        sizes = [_size(f) for f in kwargs.get("files") or ()]
+        uploads.extend(upload_violations(method, path, sizes))
+        return dispatch(backend, method, path, **kwargs)
+
+    monkeypatch.setattr(simcord_router, "dispatch", watched)
     env: simcord.Env = request.getfixturevalue("simcord_env")
     yield
     broken = [v for r in env.http_requests for v in violations(r.method, r.path, r.json)]
+    broken += uploads
     assert not broken, "requests Discord would refuse:\n" + "\n".join(broken)
 
 

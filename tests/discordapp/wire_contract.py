@@ -3,8 +3,9 @@
 The conftest runs :func:`violations` over ``env.http_requests`` after each test that ran a
 bot: a request Discord would refuse (or cut) fails the suite. The 3 s window of a first
 response and the 15 minutes of follow-ups are SimCord's own checks (a late one is refused
-with Unknown interaction, which fails the test as a bot error). File sizes are not in the
-request log; the number of attachments is.
+with Unknown interaction, which fails the test as a bot error). File sizes are not in
+SimCord's request log, so the conftest also watches the files each request carries and
+checks them with :func:`upload_violations`.
 
 >>> violations("POST", "/channels/1/messages", {"content": "x" * 2001})
 ['POST /channels/1/messages: content has 2001 characters (limit 2000)']
@@ -116,6 +117,23 @@ def _command(where: str, command: dict[str, Any]) -> list[str]:
             out.append(f"{where}: option {o.get('name')} of /{name}: description is not "
                        "1-100 characters")
         out += _choices(f"{where} /{name} {o.get('name')}", o.get("choices") or [])
+    return out
+
+
+MAX_UPLOAD = 10 * 1024 * 1024
+"""Bytes a file may have (Discord's limit for a bot in a server without boosts)."""
+
+
+def upload_violations(method: str, path: str, sizes: list[int]) -> list[str]:
+    """The limits the files of one request break: at most 10 files of 10 MiB each.
+
+    >>> upload_violations("POST", "/channels/1/messages", [MAX_UPLOAD + 1])
+    ['POST /channels/1/messages: file 1 has 10485761 bytes (limit 10485760)']
+    """
+    where = f"{method} {path}"
+    out = _count(where, "files", len(sizes), 10)
+    out += [f"{where}: file {i} has {n} bytes (limit {MAX_UPLOAD})"
+            for i, n in enumerate(sizes, start=1) if n > MAX_UPLOAD]
     return out
 
 
