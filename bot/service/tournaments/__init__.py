@@ -66,4 +66,5 @@ __all__ = [
     "swiss_round",
     "tie_winner",
     "tiebreak_names",
+    "timed_out_twice",
 ]

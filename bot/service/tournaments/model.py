@@ -114,10 +114,10 @@ def check_players(fmt: Format, count: int, rounds: int | None = None) -> None:
     if count < MIN_PLAYERS:
         raise TournamentError(f"a tournament needs at least {MIN_PLAYERS} players "
                               f"({count} registered)", count)
-    if fmt is Format.SWISS:
-        if rounds is None or isinstance(rounds, bool) or not isinstance(rounds, int) \
-                or not 1 <= rounds <= MAX_SWISS_ROUNDS:
-            raise TournamentError(f"a Swiss needs 1 to {MAX_SWISS_ROUNDS} rounds", rounds)
+    if fmt is Format.SWISS and (
+            rounds is None or isinstance(rounds, bool) or not isinstance(rounds, int)
+            or not 1 <= rounds <= MAX_SWISS_ROUNDS):
+        raise TournamentError(f"a Swiss needs 1 to {MAX_SWISS_ROUNDS} rounds", rounds)
 
 
 class Result(enum.Enum):

@@ -118,7 +118,7 @@ def standings(players: Sequence[int], games: Iterable[Game], fmt: Format,
         return (-points[p], *(-b for b in breaks[p]))
 
     order = sorted(players, key=lambda p: (key(p), players.index(p)))
-    rows = []
+    rows: list[StandingRow] = []
     for i, p in enumerate(order):
         place = rows[-1].place if rows and key(order[i - 1]) == key(p) else i + 1
         rows.append(StandingRow(place, p, points[p], played[p], wins[p], draws[p],
