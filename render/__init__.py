@@ -47,6 +47,11 @@ frame_ms=900, hold_ms=4000) -> bytes``
     canonical strings replays directly), or a ``Position`` reached without a move (a seat
     out of a 4-player game); ``MatchService.record`` gives them all.
 
+``draw_table(headers, rows, *, title, subtitle=None, align=None, top_rows=(),
+faded_rows=()) -> RenderedTable``
+    A table of plain text as a palette PNG with alt text (``png, alt_text, width,
+    height``): tournament standings (``bot.service.tournaments.table`` makes the rows).
+
 ``python -m render.gallery --out DIR`` writes start, middlegame and finished boards of
 every registered game and variant, plus replay GIFs, to look at them all at once.
 
@@ -64,6 +69,7 @@ from collections.abc import Sequence
 from render.alt import describe
 from render.draw import RenderedBoard, compose, draw_board
 from render.replay import replay_gif
+from render.table import RenderedTable, draw_table
 from rules import MoveMarks, Position
 
 
@@ -75,4 +81,5 @@ def alt_text(position: Position, *, last_move: MoveMarks | None = None,
                     deadline=deadline, caption=caption)
 
 
-__all__ = ["RenderedBoard", "alt_text", "compose", "draw_board", "replay_gif"]
+__all__ = ["RenderedBoard", "RenderedTable", "alt_text", "compose", "draw_board", "draw_table",
+           "replay_gif"]

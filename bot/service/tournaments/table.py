@@ -1,0 +1,99 @@
+"""Standings as plain text rows: what the image (``render.table.draw_table``), an embed
+and the CSV export show, computed once here.
+
+    >>> from bot.service.tournaments.model import Game, Result
+    >>> from bot.service.tournaments.standings import standings
+    >>> rows = standings([1, 2], [Game(1, 1, 2, Result.DRAW)], Format.ROUND_ROBIN)
+    >>> t = standings_table(rows, Format.ROUND_ROBIN, {1: "alice", 2: "bob"},
+    ...                     title="Club round robin", subtitle="Xiangqi")
+    >>> t.headers
+    ('#', 'Player', 'Pts', 'Games', 'W', 'D', 'L', 'SB', 'Wins')
+    >>> t.rows[0]
+    ('1', 'alice', '0.5', '1', '0', '1', '0', '0.25', '0')
+    >>> print(standings_csv(rows, Format.ROUND_ROBIN, {1: "=cmd()", 2: "bob"}), end="")
+    place,player,player_id,points,games,wins,draws,losses,SB,Wins,withdrawn
+    1,'=cmd(),1,0.5,1,0,1,0,0.25,0,no
+    1,bob,2,0.5,1,0,1,0,0.25,0,no
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from bot.service.tournaments.model import Format
+from bot.service.tournaments.standings import StandingRow, tiebreak_names
+
+__all__ = ["StandingsTable", "format_number", "standings_csv", "standings_table"]
+
+
+def format_number(x: float) -> str:
+    """``2.0`` -> ``2``, ``2.5`` -> ``2.5``, ``2.75`` -> ``2.75`` (scores are exact
+    quarters at most, so nothing is rounded away).
+
+    >>> format_number(3.0), format_number(0.5), format_number(1.75)
+    ('3', '0.5', '1.75')
+    """
+    if x == int(x):
+        return str(int(x))
+    return f"{x:.2f}".rstrip("0")
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsTable:
+    """Everything the drawing needs, as plain text (``render.table.draw_table`` takes
+    exactly these fields)."""
+
+    title: str
+    subtitle: str
+    headers: tuple[str, ...]
+    align: str
+    rows: tuple[tuple[str, ...], ...]
+    top_rows: tuple[int, ...]
+    faded_rows: tuple[int, ...]
+
+
+def _name(names: Mapping[int, str], player: int) -> str:
+    return names.get(player) or str(player)
+
+
+def standings_table(rows: Sequence[StandingRow], fmt: Format, names: Mapping[int, str],
+                    *, title: str, subtitle: str = "") -> StandingsTable:
+    """The standings as text rows; the players in first place are the top rows (once
+    any game has counted), withdrawn players are faded and marked."""
+    headers = ("#", "Player", "Pts", "Games", "W", "D", "L", *tiebreak_names(fmt))
+    out = []
+    for r in rows:
+        name = _name(names, r.player) + (" (withdrawn)" if r.withdrawn else "")
+        out.append((str(r.place), name, format_number(r.points), str(r.played),
+                    str(r.wins), str(r.draws), str(r.losses),
+                    *(format_number(b) for b in r.tiebreaks)))
+    started = any(r.points or r.played for r in rows)
+    top = tuple(i for i, r in enumerate(rows) if r.place == 1 and started)
+    faded = tuple(i for i, r in enumerate(rows) if r.withdrawn)
+    return StandingsTable(title, subtitle, headers, "rl" + "r" * (len(headers) - 2),
+                          tuple(out), top, faded)
+
+
+def _cell(text: str) -> str:
+    """A spreadsheet must not run a name as a formula: a leading ``= + - @`` (or a tab
+    or carriage return) gets a ``'`` in front (OWASP's advice for CSV injection)."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def standings_csv(rows: Sequence[StandingRow], fmt: Format, names: Mapping[int, str]
+                  ) -> str:
+    """The standings as CSV (RFC 4180, comma-separated, a header line): one line a
+    player, numbers as numbers, the player's id beside his name."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["place", "player", "player_id", "points", "games", "wins", "draws",
+                "losses", *tiebreak_names(fmt), "withdrawn"])
+    for r in rows:
+        w.writerow([r.place, _cell(_name(names, r.player)), r.player,
+                    format_number(r.points), r.played, r.wins, r.draws, r.losses,
+                    *(format_number(b) for b in r.tiebreaks),
+                    "yes" if r.withdrawn else "no"])
+    return buf.getvalue()
