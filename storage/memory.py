@@ -22,12 +22,14 @@ from bot.service.records import (
     RecordEntry,
 )
 from bot.service.views import GuildSettings, UserPrefs
+from storage.tournaments import MemoryTournaments
 
 
-class MemoryRepository:
-    """Dicts behind the ``Repository`` Protocol."""
+class MemoryRepository(MemoryTournaments):
+    """Dicts behind the ``Repository`` and ``TournamentRepository`` Protocols."""
 
     def __init__(self) -> None:
+        super().__init__()
         self._matches: dict[int, MatchRecord] = {}
         self._entries: dict[int, list[RecordEntry]] = {}
         self._ratings: dict[tuple[int, str, int], RatingRecord] = {}

@@ -62,6 +62,7 @@ from storage.errors import (
     DatabaseUnusable,
     NotATableroDatabase,
 )
+from storage.tournaments import TOURNAMENT_SCHEMA, SqliteTournaments
 
 log = logging.getLogger(__name__)
 
@@ -213,9 +214,12 @@ MIGRATIONS: tuple[str, ...] = (
                                            ordinal DESC, user_id, mu, sigma, wins, losses,
                                            draws);
     """,
+    # 8: tournaments (storage/tournaments.py)
+    TOURNAMENT_SCHEMA,
 )
 TABLES = frozenset({"guild_settings", "user_prefs", "matches", "seats", "moves", "ratings",
-                    "heartbeat", "outbox", "dms_closed", "names", "sqlite_sequence"})
+                    "heartbeat", "outbox", "dms_closed", "names", "tournaments",
+                    "tournament_matches", "sqlite_sequence"})
 """Every table a Tablero database holds (any other one means a foreign file)."""
 
 _MATCH_COLUMNS = (
@@ -295,7 +299,7 @@ def _rating_of(row: Sequence[Any]) -> RatingRecord:
 _RATING_COLUMNS = "guild_id, ladder, user_id, mu, sigma, wins, losses, draws"
 
 
-class SqliteRepository:
+class SqliteRepository(SqliteTournaments):
     """The ``Repository`` Protocol on SQLite. Open with :func:`open_repository` (or
     ``await SqliteRepository.open(path)``); ``close()`` when done."""
 

@@ -8,6 +8,8 @@ use-cases. Where to look (see also the package docstring):
 * ``endings``: resign, draw offers
 * ``deadlines``: sweep (reminders, timeouts), verify_all
 * ``clocks``: resume (the heartbeat; clocks extended after Tablero was away), beat
+* ``tournament_service``: tournaments (create, join/leave, start, remove, cancel,
+  rounds through challenge/accept, results, standings); the pure core is ``tournaments/``
 * ``queries``: get_match, position, board_image, describe, games_of, history, record,
   leaderboard, stats, settings, preferences
 """
@@ -21,9 +23,10 @@ from bot.service.endings import EndingsMixin
 from bot.service.ids import checked_ids
 from bot.service.play import PlayMixin
 from bot.service.queries import QueriesMixin
+from bot.service.tournament_service import TournamentsMixin
 
 
 @checked_ids  # every id is a plain int in SQLite's range, checked before any use-case
-class MatchService(ChallengesMixin, PlayMixin, DeadlinesMixin, ClocksMixin, EndingsMixin,
-                   QueriesMixin):
+class MatchService(TournamentsMixin, ChallengesMixin, PlayMixin, DeadlinesMixin, ClocksMixin,
+                   EndingsMixin, QueriesMixin):
     """Every use-case of a match. See the package docstring for the list."""
