@@ -64,6 +64,8 @@ from bot.service import (
 from bot.service.boards import draw_board
 from bot.service.outbox import OutboxRelay
 from bot.service.records import OutboxEntry
+from bot.service.tournament_records import TournamentGame, TournamentRecord
+from bot.service.tournaments import Result
 from bot.service.views import RATING_MEANING, BoardState
 from locales.results import leaving_note, result_sentence
 from locales.summaries import HIDDEN_OPTIONS, plain, rules_summary
@@ -88,6 +90,12 @@ Commands (a #<match> argument picks a match; otherwise your current one):
   /settings [days:N] [reminders:on|off] [threads:on|off]
   /notify mention|dm              how you want to be told it is your turn
   /sweep [+DAYS]                  run the deadline sweep (optionally DAYS from now)
+  /tournament create GAME FORMAT [rounds:N] [name:TEXT] [days:N] [cap:N]
+              [registration:DAYS] [casual] [option:value ...]
+                                  FORMAT: rr, double, swiss (needs rounds:N), knockout
+  /tournament join|leave|start|cancel [#T]   /tournament remove [#T] @user
+  /tournament standings [#T] [csv]   /tournament pairings [#T] [ROUND]
+  /tournament mine [#T]              /tournaments
   /games-list                     the games Tablero knows
   /help   quit"""
 
@@ -719,6 +727,133 @@ class Console:
         prefs = await self.service.update_user_prefs(self.user(), args[0] if args else "")
         self.say(f"notifications: {prefs.notify}")
 
+    # ------------------------------------------------------------------ tournaments
+
+    async def _pick_tournament(self, args: list[str]) -> int:
+        """The tournament named by ``#N`` (removed from ``args``), else the newest open
+        one of the console's server."""
+        for a in list(args):
+            if a.startswith("#") and a[1:].isdigit() and len(a) < 12:
+                args.remove(a)
+                return int(a[1:])
+        found = await self.service.tournaments(CONSOLE_GUILD, running_only=True)
+        if not found:
+            raise ServiceError("no tournament is open: /tournament create GAME FORMAT")
+        return found[0].id
+
+    def _tournament_line(self, t: TournamentRecord) -> str:
+        rounds = f", {t.rounds} rounds" if t.rounds else ""
+        return (f"tournament #{t.id} {t.name}: {t.format.label}{rounds}, "
+                f"{len(t.players)} players, {t.status.value}"
+                f"{f', round {t.round}' if t.round else ''}")
+
+    async def cmd_tournaments(self, args: list[str], line: str) -> None:
+        found = await self.service.tournaments(CONSOLE_GUILD)
+        if not found:
+            self.say("no tournaments yet")
+        for t in found:
+            self.say(self._tournament_line(t))
+
+    async def cmd_tournament(self, args: list[str], line: str) -> None:
+        if not args:
+            raise ServiceError("/tournament create|join|leave|start|cancel|remove|"
+                               "standings|pairings|mine")
+        what, rest = args[0].lower(), args[1:]
+        uid = self.user()
+        if what == "create":
+            await self._create_tournament(uid, rest)
+            return
+        tid = await self._pick_tournament(rest)
+        svc = self.service
+        if what == "join":
+            self.say(self._tournament_line(await svc.join_tournament(tid, uid)))
+        elif what == "leave":
+            self.say(self._tournament_line(await svc.leave_tournament(tid, uid)))
+        elif what == "start":
+            self.say(self._tournament_line(await svc.start_tournament(tid, uid)))
+        elif what == "cancel":
+            self.say(self._tournament_line(await svc.cancel_tournament(tid, uid)))
+        elif what == "remove":
+            who = [a for a in rest if a.startswith("@")]
+            if len(who) != 1:
+                raise ServiceError("/tournament remove [#T] @user")
+            t = await svc.remove_from_tournament(tid, uid, user_id(who[0]))
+            self.say(self._tournament_line(t))
+        elif what == "standings":
+            await self._standings(tid, csv="csv" in rest)
+        elif what == "pairings":
+            numbers = [a for a in rest if a.isdigit() and len(a) < 4]
+            games = await svc.tournament_pairings(tid, int(numbers[0]) if numbers else None)
+            self._say_games(games)
+        elif what == "mine":
+            self._say_games(await svc.tournament_games_of(tid, uid))
+        else:
+            raise ServiceError(f"/tournament has no {what!r}")
+
+    async def _create_tournament(self, uid: int, args: list[str]) -> None:
+        words = [a for a in args if ":" not in a]
+        values = dict(a.partition(":")[::2] for a in args if ":" in a)
+        rated = not any(w.lower() in ("casual", "unrated") for w in words)
+        words = [w for w in words if w.lower() not in ("casual", "unrated", "rated")]
+        if len(words) != 2:
+            raise ServiceError("/tournament create GAME FORMAT [rounds:N] ... "
+                               "(FORMAT: rr, double, swiss, knockout)")
+
+        def number(key: str) -> int | None:
+            text = values.pop(key, None)
+            if text is None:
+                return None
+            if not text.isdigit() or len(text) > 4:
+                raise ServiceError(f"{key} must be a whole number")
+            return int(text)
+        t = await self.service.create_tournament(
+            CONSOLE_GUILD, CONSOLE_CHANNEL, uid, words[0], fmt=words[1],
+            name=values.pop("name", None), rounds=number("rounds"), days=number("days"),
+            cap=number("cap"), registration_days=number("registration"), rated=rated,
+            options=values)
+        self.say(f"created {self._tournament_line(t)}: /tournament join #{t.id}")
+
+    def _say_games(self, games: Iterable[TournamentGame]) -> None:
+        shown = False
+        for g in games:
+            shown = True
+            if g.second is None:
+                self.say(f"  round {g.round}: {self.name(g.first)} "
+                         f"{'bye' if g.result is Result.BYE else 'rests'}")
+                continue
+            again = f" (replay {g.replay})" if g.replay else ""
+            result = g.result.value if g.result is not None else "playing"
+            where = f" match #{g.match_id}" if g.match_id is not None else ""
+            self.say(f"  round {g.round}{again}: {self.name(g.first)} - "
+                     f"{self.name(g.second)}  {result}{where}")
+        if not shown:
+            self.say("  no games")
+
+    async def _standings(self, tid: int, *, csv: bool) -> None:
+        t = await self.service.get_tournament(tid)
+        names = {p: self.name(p) for p in t.players}
+        if csv:
+            self.say((await self.service.tournament_csv(tid, names)).rstrip())
+            return
+        table = await self.service.tournament_table(tid, names)
+        self.say(f"{table.title} - {table.subtitle}")
+        widths = [max(len(r[i]) for r in (table.headers, *table.rows))
+                  for i in range(len(table.headers))]
+        for row in (table.headers, *table.rows):
+            self.say("  " + "  ".join(c.ljust(w) if i == 1 else c.rjust(w)
+                                      for i, (c, w) in enumerate(zip(row, widths,
+                                                                     strict=True))))
+        if self.boards_dir is not None:
+            from render.table import draw_table  # the console draws only when asked to
+            image = await asyncio.to_thread(
+                draw_table, table.headers, table.rows, title=table.title,
+                subtitle=table.subtitle, align=table.align, top_rows=table.top_rows,
+                faded_rows=table.faded_rows)
+            self.boards_dir.mkdir(parents=True, exist_ok=True)
+            path = self.boards_dir / f"tournament{tid}-round{t.round}.png"
+            path.write_bytes(image.png)
+            self.say(f"standings image: {path}")
+
     async def cmd_sweep(self, args: list[str], line: str) -> None:
         if args:
             text = args[0].lstrip("+").rstrip("d")
@@ -744,6 +879,7 @@ COMMANDS: dict[str, Callable[[Console, list[str], str], Awaitable[None]]] = {
     "leaderboard": Console.cmd_leaderboard, "stats": Console.cmd_stats,
     "history": Console.cmd_history, "rules": Console.cmd_rules, "settings": Console.cmd_settings,
     "notify": Console.cmd_notify, "sweep": Console.cmd_sweep,
+    "tournament": Console.cmd_tournament, "tournaments": Console.cmd_tournaments,
 }
 
 
