@@ -744,7 +744,7 @@ class Console:
     def _tournament_line(self, t: TournamentRecord) -> str:
         rounds = f", {t.rounds} rounds" if t.rounds else ""
         return (f"tournament #{t.id} {t.name}: {t.format.label}{rounds}, "
-                f"{len(t.players)} players, {t.status.value}"
+                f"{len(t.players)} player{'' if len(t.players) == 1 else 's'}, {t.status.value}"
                 f"{f', round {t.round}' if t.round else ''}")
 
     async def cmd_tournaments(self, args: list[str], line: str) -> None:

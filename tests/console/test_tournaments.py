@@ -1,0 +1,39 @@
+"""A tournament run from the console: create, join, start, play, standings (text, CSV
+and the table image)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from bot.console import run_console
+
+
+async def test_a_round_robin_from_the_console(tmp_path: Path) -> None:
+    boards = tmp_path / "boards"
+    script = "\n".join([
+        "as ana", "/tournament create xiangqi rr name:Friday casual",
+        "/tournament create alquerque-grande rr players:4",
+        "/tournament join #1", "as bo", "/tournament join", "as cy", "/tournament join",
+        "/tournament start",  # not the organiser
+        "as ana", "/tournament start #1", "/tournament pairings", "/tournament mine",
+        # the round: whoever plays resigns the first game he is in
+        "/resign #1", "/tournament standings", "/tournament standings csv",
+        "/tournaments", "/tournament dance",
+    ]) + "\n"
+    out = io.StringIO()
+    code = await run_console(tmp_path / "t.db", boards_dir=boards, stdin=io.StringIO(script),
+                             stdout=out, seed=4)
+    assert code == 0
+    text = out.getvalue()
+    assert "created tournament #1 Friday: round robin, 0 players, registration" in text
+    assert "! tournaments are for two-player games: Alquerque grande for 4 players" in text
+    assert "! only the organiser (or a server manager) can do that" in text
+    assert "Friday: round robin, 3 rounds, 3 players, running, round 1" in text
+    assert "match #1" in text and "rests" in text
+    assert "Friday - Xiangqi · round robin · round " in text
+    assert "place,player,player_id,points" in text
+    assert "! /tournament has no 'dance'" in text
+    image = next(line.split(": ", 1)[1] for line in text.splitlines()
+                 if line.startswith("standings image: "))
+    assert Path(image).read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
