@@ -21,6 +21,7 @@ from bot.discordapp.cogs import (
     InfoCog,
     PlayCog,
     SettingsCog,
+    TournamentsCog,
 )
 from bot.discordapp.dispatcher import DeliveryOptions
 from bot.discordapp.notices import ReplyFirst
@@ -55,6 +56,7 @@ def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer 
         PlayCog(service, notices, bot.names),
         InfoCog(service),
         SettingsCog(service),
+        TournamentsCog(service, bot.names),
     ]
     if background:
         cogs.append(DeadlinesCog(service, bot, sweep_seconds))

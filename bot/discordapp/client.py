@@ -24,7 +24,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discordapp import errors
-from bot.discordapp.components import GamePick, LeaderboardButton, MatchButton
+from bot.discordapp.components import (
+    GamePick,
+    LeaderboardButton,
+    MatchButton,
+    TournamentButton,
+)
 from bot.discordapp.names import MemberNames
 from bot.discordapp.permissions import GUILD_INSTALL, IN_SERVERS
 from bot.discordapp.sync import SyncState, sync_at_start
@@ -41,7 +46,8 @@ def intents() -> discord.Intents:
 
 STOPPING = "Tablero is restarting; try again in a minute."
 
-COMPONENT_EVENTS = frozenset({"match_button", "leaderboard_page", "game_pick"})
+COMPONENT_EVENTS = frozenset({"match_button", "leaderboard_page", "game_pick",
+                              "tournament_button"})
 """The events the persistent components dispatch (``components``)."""
 
 
@@ -101,7 +107,7 @@ class TableroBot(commands.AutoShardedBot):
         self._cogs_to_add.extend(cogs)
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(MatchButton, LeaderboardButton, GamePick)
+        self.add_dynamic_items(MatchButton, LeaderboardButton, GamePick, TournamentButton)
         await self.names.book.load()
         for cog in self._cogs_to_add:
             await self.add_cog(cog)

@@ -2,7 +2,8 @@
 
 ``tablero:<action>:<match id>:<ply>`` for match buttons (accept, decline, join, cancel,
 draw-yes, draw-no) and ``tablero:lbp:<page>:<ladder>`` / ``tablero:lbn:…`` for leaderboard
-pages, and ``tablero:pick:<user id>`` for the game menu of the "Challenge to a game"
+pages, and ``tablero:tjoin:<tournament id>`` / ``tablero:tleave:…`` for a tournament's post, and
+``tablero:pick:<user id>`` for the game menu of the "Challenge to a game"
 context menu. The ply is the match's ply when the button was posted: a click on a button whose
 ply is no longer the match's (the draw offer lapsed, the game moved on) gets an ephemeral
 refusal. The classes are registered with ``Client.add_dynamic_items`` at start-up, so no
@@ -146,4 +147,37 @@ def leaderboard_buttons(ladder: str, page: int, pages: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(LeaderboardButton(ladder, max(1, page - 1), "p", disabled=page <= 1))
     view.add_item(LeaderboardButton(ladder, min(pages, page + 1), "n", disabled=page >= pages))
+    return view
+
+
+class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                       template=r"tablero:t(?P<action>join|leave):(?P<tournament>[0-9]{1,19})"):
+    """Join or leave a tournament from its post (``tablero:tjoin:<id>``)."""
+
+    def __init__(self, action: str, tournament_id: int) -> None:
+        label, style = {"join": ("Join", discord.ButtonStyle.success),
+                        "leave": ("Leave", discord.ButtonStyle.secondary)}[action]
+        super().__init__(discord.ui.Button(
+            label=label, style=style, custom_id=f"tablero:t{action}:{tournament_id}"))
+        self.action = action
+        self.tournament_id = tournament_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str],
+                             /) -> TournamentButton:
+        return cls(match["action"], int(match["tournament"]))
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        return not interaction.user.bot
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        interaction.client.dispatch("tournament_button", interaction, self)
+
+
+def tournament_buttons(tournament_id: int) -> discord.ui.View:
+    """Join and Leave under a tournament's post."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(TournamentButton("join", tournament_id))
+    view.add_item(TournamentButton("leave", tournament_id))
     return view

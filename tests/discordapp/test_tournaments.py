@@ -1,0 +1,64 @@
+"""Tournaments on Discord (SimCord): creation needs Manage Server, players join with the
+post's button, the organiser starts it, every game gets its thread, standings come as
+an embed with the table image (and the CSV on request)."""
+
+from __future__ import annotations
+
+import io
+
+import discord
+from PIL import Image
+
+from tests.discordapp.conftest import World
+from tests.discordapp.helpers import reply
+
+
+async def test_create_join_start_and_standings(world: World) -> None:
+    w = world
+    plain = reply(await w.alice.slash(w.channel, "tournament create", game="xiangqi",
+                                      format="round robin"))
+    assert plain.ephemeral and "Manage Server" in plain.content
+    admins = w.guild.create_role("admins", permissions=discord.Permissions(manage_guild=True))
+    admin = w.guild.add_member(w.env.create_user("admin"), roles=[admins])
+    refused = reply(await admin.slash(w.channel, "tournament create",
+                                      game="alquerque-grande:players=4,mode=teams",
+                                      format="round robin"))
+    assert refused.ephemeral and "two-player games" in refused.content
+    made = reply(await admin.slash(w.channel, "tournament create", game="xiangqi",
+                                   format="round robin", name="Club cup"))
+    assert made.ephemeral and "Tournament #1 Club cup is open" in made.content
+    post = w.channel.last_message
+    assert post.embeds[0].title == "Club cup (tournament #1)"
+
+    for member in (w.alice, w.bob, w.carol):
+        joined = reply(await member.click(post, label="Join"))
+        assert joined.ephemeral and "You are in Club cup" in joined.content
+    again = reply(await w.bob.click(post, label="Join"))
+    assert again.ephemeral and "already in" in again.content
+    post = next(m for m in w.channel.history() if m.id == post.id)
+    assert post.embeds[0].fields[0].name == "Players (3)"  # the post follows the joins
+
+    not_organiser = reply(await w.bob.slash(w.channel, "tournament start"))
+    assert not_organiser.ephemeral and "only the organiser" in not_organiser.content.lower()
+    threads_before = len(w.channel.threads)
+    started = reply(await admin.slash(w.channel, "tournament start"))
+    assert "has started: round 1" in started.content
+    assert len(w.channel.threads) == threads_before + 1  # 3 players: one game, one rest
+
+    pairings = reply(await w.alice.slash(w.channel, "tournament pairings"))
+    assert pairings.ephemeral and "Round 1:" in pairings.content and "rests" in pairings.content
+    mine = reply(await w.bob.slash(w.channel, "tournament mine"))
+    assert mine.ephemeral and w.bob.mention in mine.content
+
+    t = await w.service.get_tournament(1)
+    [game] = [g for g in t.games_of_round(1) if g.match_id is not None]
+    await w.service.resign(game.match_id or 0, game.second or 0)
+    standings = reply(await w.carol.slash(w.channel, "tournament standings", export=True))
+    assert standings.embeds and standings.embeds[0].title == "Club cup"
+    assert "round 2 of 3" in standings.embeds[0].footer.text
+    names = [a.filename for a in standings.attachments]
+    assert names == ["standings.png", "standings.csv"]
+    png = await standings.attachments[0].read()
+    assert Image.open(io.BytesIO(png)).size[0] > 300
+    csv = (await standings.attachments[1].read()).decode()
+    assert csv.startswith("place,player,player_id,points")
