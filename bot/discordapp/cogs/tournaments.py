@@ -28,8 +28,7 @@ FORMATS = Literal["round robin", "double round robin", "swiss", "knockout"]
 
 
 def _manager(interaction: Interaction) -> bool:
-    perms = getattr(interaction, "permissions", None)
-    return bool(perms is not None and perms.manage_guild)
+    return interaction.permissions.manage_guild
 
 
 class TournamentsCog(commands.GroupCog, group_name="tournament",
