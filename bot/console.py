@@ -733,7 +733,7 @@ class Console:
         """The tournament named by ``#N`` (removed from ``args``), else the newest open
         one of the console's server."""
         for a in list(args):
-            if a.startswith("#") and a[1:].isdigit() and len(a) < 12:
+            if a.startswith("#") and a[1:].isascii() and a[1:].isdigit() and len(a) < 20:
                 args.remove(a)
                 return int(a[1:])
         found = await self.service.tournaments(CONSOLE_GUILD, running_only=True)
@@ -782,7 +782,7 @@ class Console:
         elif what == "standings":
             await self._standings(tid, csv="csv" in rest)
         elif what == "pairings":
-            numbers = [a for a in rest if a.isdigit() and len(a) < 4]
+            numbers = [a for a in rest if a.isascii() and a.isdigit() and len(a) < 4]
             games = await svc.tournament_pairings(tid, int(numbers[0]) if numbers else None)
             self._say_games(games)
         elif what == "mine":
@@ -803,7 +803,7 @@ class Console:
             text = values.pop(key, None)
             if text is None:
                 return None
-            if not text.isdigit() or len(text) > 4:
+            if not (text.isascii() and text.isdigit()) or len(text) > 4:
                 raise ServiceError(f"{key} must be a whole number")
             return int(text)
         t = await self.service.create_tournament(

@@ -56,7 +56,8 @@ def check_id(value: object, what: str) -> int:
 
 # What each parameter name of the public API holds.
 _MATCH = frozenset({"match_id"})
-_USERS = {"user": "user", "challenger": "user", "user_id": "user", "guild_id": "server",
+_USERS = {"user": "user", "challenger": "user", "user_id": "user", "player": "user",
+          "guild_id": "server",
           "channel_id": "channel", "thread_id": "thread"}
 _USER_LISTS = {"opponents": "user"}
 
@@ -88,7 +89,7 @@ def _checker(name: str, optional: bool) -> Callable[[Any], None] | None:
 
 def checked_ids(cls: C) -> C:
     """Wrap every public coroutine method of ``cls`` so the id parameters it takes (by
-    name: ``match_id``, ``user``, ``challenger``, ``guild_id``, ``channel_id``,
+    name: ``match_id``, ``user``, ``challenger``, ``player``, ``guild_id``, ``channel_id``,
     ``thread_id``, ``opponents``) are checked before the method runs. A parameter whose
     annotation allows None accepts None."""
     for name, method in inspect.getmembers(cls, inspect.iscoroutinefunction):

@@ -29,6 +29,7 @@ from bot.service.core import MAX_DAYS, MIN_DAYS
 from bot.service.deadlines import DeadlinesMixin
 from bot.service.errors import Conflict, InvalidOption, NotAllowed, ServiceError
 from bot.service.events import Event, MatchEnded
+from bot.service.ids import MAX_ID
 from bot.service.matches import RETRIES
 from bot.service.records import MatchRecord, MatchStatus
 from bot.service.tournament_records import (
@@ -78,8 +79,8 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
     # ------------------------------------------------------------------ records
 
     async def _tournament(self, tid: int) -> TournamentRecord:
-        if isinstance(tid, bool) or not isinstance(tid, int):
-            raise TournamentNotFound("a tournament id is a number")
+        if isinstance(tid, bool) or not isinstance(tid, int) or not 0 <= tid <= MAX_ID:
+            raise TournamentNotFound(f"there is no tournament {str(tid)[:30]}")
         found = await self.repository.load_tournament(tid)
         if found is None:
             raise TournamentNotFound(f"there is no tournament #{tid}")
@@ -97,7 +98,7 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
     # ------------------------------------------------------------------ creation
 
     async def create_tournament(
-            self, guild_id: int, channel_id: int, organiser: int, game: str, *,
+            self, guild_id: int, channel_id: int, user: int, game: str, *,
             fmt: str | Format, name: str | None = None, rounds: int | None = None,
             options: Mapping[str, object] | None = None, days: int | None = None,
             rated: bool = True, cap: int | None = None,
@@ -148,7 +149,7 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
         # the options the organiser gave (each game draws its own Querni deal)
         given = {k: o for k, o in opts.items() if k != "seed" or "seed" in (options or {})}
         rec = TournamentRecord(
-            id=0, guild_id=guild_id, channel_id=channel_id, organiser_id=organiser,
+            id=0, guild_id=guild_id, channel_id=channel_id, organiser_id=user,
             name=title, game=v.key, options=given, format=kind, rounds=rounds,
             days_per_move=days, rated=bool(rated), cap=cap,
             registration_deadline=deadline, vacation=bool(vacation),
@@ -157,7 +158,7 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
 
     # ------------------------------------------------------------------ registration
 
-    async def join_tournament(self, tid: int, user: int) -> TournamentRecord:
+    async def join_tournament(self, tournament_id: int, user: int) -> TournamentRecord:
         """Register; the tournament starts when the cap is reached."""
         async def attempt(t: TournamentRecord) -> TournamentRecord:
             if t.status is not TournamentStatus.REGISTRATION:
@@ -168,27 +169,28 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
                 raise NotAllowed(f"{t.name} is full ({t.cap} players)")
             return await self.repository.save_tournament(
                 t, dataclasses.replace(t, players=(*t.players, user)))
-        saved = await self._t_retrying(tid, attempt)
+        saved = await self._t_retrying(tournament_id, attempt)
         if saved.cap is not None and len(saved.players) >= saved.cap:
             return await self._begin(saved.id)
         return saved
 
-    async def leave_tournament(self, tid: int, user: int) -> TournamentRecord:
+    async def leave_tournament(self, tournament_id: int, user: int) -> TournamentRecord:
         """Leave during registration; once it runs, withdraw (the game under way is
         resigned, the remaining ones forfeited)."""
-        t = await self._tournament(tid)
+        t = await self._tournament(tournament_id)
         if user not in t.players:
             raise NotAllowed(f"you are not in {t.name}")
-        return await self._drop(tid, user)
+        return await self._drop(tournament_id, user)
 
-    async def remove_from_tournament(self, tid: int, by: int, user: int, *,
+    async def remove_from_tournament(self, tournament_id: int, user: int, player: int, *,
                                      manager: bool = False) -> TournamentRecord:
-        """The organiser (or a manager) removes a player: as ``leave_tournament``."""
-        t = await self._tournament(tid)
-        self._require_organiser(t, by, manager)
-        if user not in t.players:
+        """The organiser (``user``, or a manager) removes ``player``: as
+        ``leave_tournament``."""
+        t = await self._tournament(tournament_id)
+        self._require_organiser(t, user, manager)
+        if player not in t.players:
             raise NotAllowed(f"that player is not in {t.name}")
-        return await self._drop(tid, user)
+        return await self._drop(tournament_id, player)
 
     async def _drop(self, tid: int, user: int) -> TournamentRecord:
         async def attempt(t: TournamentRecord) -> TournamentRecord:
@@ -233,22 +235,22 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
         if by != t.organiser_id and not manager:
             raise NotAllowed("only the organiser (or a server manager) can do that")
 
-    async def cancel_tournament(self, tid: int, by: int, *, manager: bool = False
-                                ) -> TournamentRecord:
+    async def cancel_tournament(self, tournament_id: int, user: int, *,
+                                manager: bool = False) -> TournamentRecord:
         """Cancel: no more rounds; games under way go on as ordinary matches."""
         async def attempt(t: TournamentRecord) -> TournamentRecord:
-            self._require_organiser(t, by, manager)
+            self._require_organiser(t, user, manager)
             if t.status not in _OPEN:
                 raise NotAllowed(f"{t.name} is already over")
             return await self.repository.save_tournament(
                 t, dataclasses.replace(t, status=TournamentStatus.CANCELLED))
-        return await self._t_retrying(tid, attempt)
+        return await self._t_retrying(tournament_id, attempt)
 
-    async def start_tournament(self, tid: int, by: int, *, manager: bool = False
-                               ) -> TournamentRecord:
+    async def start_tournament(self, tournament_id: int, user: int, *,
+                               manager: bool = False) -> TournamentRecord:
         """Close registration and start round 1 now (the organiser or a manager)."""
-        self._require_organiser(await self._tournament(tid), by, manager)
-        return await self._begin(tid)
+        self._require_organiser(await self._tournament(tournament_id), user, manager)
+        return await self._begin(tournament_id)
 
     async def _begin(self, tid: int) -> TournamentRecord:
         async def attempt(t: TournamentRecord) -> TournamentRecord:
@@ -491,23 +493,23 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
 
     # ------------------------------------------------------------------ queries
 
-    async def get_tournament(self, tid: int) -> TournamentRecord:
-        return await self._tournament(tid)
+    async def get_tournament(self, tournament_id: int) -> TournamentRecord:
+        return await self._tournament(tournament_id)
 
     async def tournaments(self, guild_id: int, *, running_only: bool = False
                           ) -> list[TournamentRecord]:
         return await self.repository.tournaments_in(guild_id, _OPEN if running_only else ())
 
-    async def tournament_standings(self, tid: int) -> list[StandingRow]:
-        t = await self._tournament(tid)
+    async def tournament_standings(self, tournament_id: int) -> list[StandingRow]:
+        t = await self._tournament(tournament_id)
         return standings(list(t.players), [g.game() for g in t.games], t.format,
                          t.withdrawn)
 
-    async def tournament_table(self, tid: int, names: Mapping[int, str] | None = None
+    async def tournament_table(self, tournament_id: int, names: Mapping[int, str] | None = None
                                ) -> StandingsTable:
         """The standings as text rows for ``render.table.draw_table`` and embeds."""
-        t = await self._tournament(tid)
-        rows = await self.tournament_standings(tid)
+        t = await self._tournament(tournament_id)
+        rows = await self.tournament_standings(tournament_id)
         where = {TournamentStatus.REGISTRATION: "registration",
                  TournamentStatus.CANCELLED: "cancelled",
                  TournamentStatus.FINISHED: f"final standings after {t.round} rounds",
@@ -516,9 +518,10 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
         return standings_table(rows, t.format, self._names_of(t, names), title=t.name,
                                subtitle=f"{label} · {t.format.label} · {where}")
 
-    async def tournament_csv(self, tid: int, names: Mapping[int, str] | None = None) -> str:
-        t = await self._tournament(tid)
-        return standings_csv(await self.tournament_standings(tid), t.format,
+    async def tournament_csv(self, tournament_id: int,
+                             names: Mapping[int, str] | None = None) -> str:
+        t = await self._tournament(tournament_id)
+        return standings_csv(await self.tournament_standings(tournament_id), t.format,
                              self._names_of(t, names))
 
     def _names_of(self, t: TournamentRecord, names: Mapping[int, str] | None
@@ -529,15 +532,15 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
             return {}
         return {p: self.names(t.guild_id, p) for p in t.players}
 
-    async def tournament_pairings(self, tid: int, rnd: int | None = None
+    async def tournament_pairings(self, tournament_id: int, rnd: int | None = None
                                   ) -> list[TournamentGame]:
-        t = await self._tournament(tid)
+        t = await self._tournament(tournament_id)
         rnd = t.round if rnd is None else rnd
         if isinstance(rnd, bool) or not isinstance(rnd, int) or not 1 <= rnd <= max(1, t.round):
             raise InvalidOption(f"{t.name} has rounds 1 to {t.round}" if t.round
                                 else f"{t.name} has not started yet")
         return t.games_of_round(rnd)
 
-    async def tournament_games_of(self, tid: int, user: int) -> list[TournamentGame]:
-        t = await self._tournament(tid)
+    async def tournament_games_of(self, tournament_id: int, user: int) -> list[TournamentGame]:
+        t = await self._tournament(tournament_id)
         return [g for g in t.games if user in (g.first, g.second)]

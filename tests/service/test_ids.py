@@ -18,7 +18,7 @@ from storage import SqliteRepository
 GUILD, CHANNEL, ALICE, BOB = 10, 20, 101, 202
 BAD = [MAX_ID + 1, 2**64, 10**30, -1, 1.5, True, "1", None, [1]]
 ID_PARAMS = {"match_id", "user", "challenger", "guild_id", "channel_id", "thread_id",
-             "opponents"}
+             "opponents", "player"}
 
 
 def public_calls() -> list[tuple[str, str]]:
@@ -55,7 +55,8 @@ async def test_bad_ids_are_refused_with_typed_errors_and_write_nothing(tmp_path:
         valid: dict[str, Any] = {
             "match_id": m.id, "user": ALICE, "challenger": ALICE, "guild_id": GUILD,
             "channel_id": CHANNEL, "thread_id": 77, "opponents": [BOB], "game": "xiangqi",
-            "text": "h3-e3", "notify": "dm"}
+            "text": "h3-e3", "notify": "dm", "player": BOB, "tournament_id": 1,
+            "fmt": "swiss"}
         before = dump(path)
         for method_name, param in public_calls():
             method = getattr(service, method_name)
