@@ -86,6 +86,16 @@ API (all ``async``; ids are plain ints; errors are ``ServiceError`` subclasses w
 * ``sweep(now=None) -> list[Event]`` - reminders (a day before the deadline, or half the
   period if shorter) and timeouts (2 players: the late player loses; 4 players:
   ``variant.resign`` puts him out; before every player has moved: aborted, unrated).
+* Tournaments (``tournament_service.py``; the pure pairing/standings core is
+  ``tournaments/``): ``create_tournament(guild_id, channel_id, user, game, *, fmt,
+  name=, rounds=, options=, days=, rated=, cap=, registration_days=, vacation=)``
+  (two-player games only), ``join_tournament`` / ``leave_tournament(tournament_id,
+  user)``, ``start_tournament`` / ``cancel_tournament(tournament_id, user, manager=)``,
+  ``remove_from_tournament(tournament_id, user, player, manager=)``,
+  ``tournament_standings`` / ``tournament_table`` / ``tournament_csv`` /
+  ``tournament_pairings(tournament_id, round)`` / ``tournament_games_of(tournament_id,
+  user)``; ``sweep`` also runs ``sweep_tournaments`` (registration deadlines, catching
+  up after a stop).
 * ``verify_all() -> list[(match_id, problem)]`` - replay every match, mark broken ones.
 
 Decisions (documented here because the issue left them open):
