@@ -371,12 +371,17 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
         for g in t.games_of_round(t.round):
             if g.result is not None or g.match_id is not None or g.second is None:
                 continue
-            view = await self.challenge(
-                t.guild_id, t.channel_id, g.first, t.game, opponents=(g.second,),
-                options=dict(t.options), days=t.days_per_move, rated=t.rated, seat=0)
+            found = await self._unattached_challenge(t, g)
+            if found is not None:  # made before a stop, never attached: no second one
+                match_id = found
+            else:
+                match_id = (await self.challenge(
+                    t.guild_id, t.channel_id, g.first, t.game, opponents=(g.second,),
+                    options=dict(t.options), days=t.days_per_move, rated=t.rated,
+                    seat=0)).id
 
             async def attach(fresh: TournamentRecord, game: TournamentGame = g,
-                             match_id: int = view.id) -> None:
+                             match_id: int = match_id) -> None:
                 games = tuple(dataclasses.replace(x, match_id=match_id) if x == game else x
                               for x in fresh.games)
                 if games == fresh.games:
@@ -386,9 +391,24 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
             try:
                 await self._t_retrying(tid, attach)
             except NotAllowed:
-                await self.cancel(view.id, g.first)
+                await self.cancel(match_id, g.first)
                 continue
-            await self.accept(view.id, g.second)
+            await self.accept(match_id, g.second)
+
+    async def _unattached_challenge(self, t: TournamentRecord, g: TournamentGame
+                                    ) -> int | None:
+        """An open challenge from ``g.first`` to ``g.second`` in the tournament's game
+        and channel that no tournament game holds: one a stop left between its making
+        and its attaching (``_make_matches`` would otherwise make a second one)."""
+        assert g.second is not None
+        for rec in await self.repository.matches_of(g.first, t.guild_id, (MatchStatus.OPEN,)):
+            if rec.challenger_id == g.first and rec.game == t.game \
+                    and rec.channel_id == t.channel_id and rec.seat_pref == 0 \
+                    and rec.days_per_move == t.days_per_move and rec.rated == t.rated \
+                    and rec.seat_of(g.second) is not None \
+                    and await self.repository.tournament_of_match(rec.id) is None:
+                return rec.id
+        return None
 
     # ------------------------------------------------------------------ results
 

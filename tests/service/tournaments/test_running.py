@@ -269,3 +269,40 @@ async def test_a_restart_in_the_middle_of_a_round_carries_on(
     t = await again.get_tournament(t.id)
     assert t.status is TournamentStatus.FINISHED
     await repo.close()
+
+
+async def test_a_stop_between_making_a_game_and_attaching_it_makes_no_second_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = SetClock()
+    repo = await SqliteRepository.open(tmp_path / "t.db")
+    service = MatchService(repo, Recorder(), clock, rng=random.Random(1))
+    t = await service.create_tournament(GUILD, CHANNEL, ORGANISER, "xiangqi", fmt="rr")
+    for p in (1, 2):
+        await service.join_tournament(t.id, p)
+    real = repo.save_tournament
+    calls = 0
+
+    async def dies_at_the_third_save(before: TournamentRecord, after: TournamentRecord
+                                     ) -> TournamentRecord:
+        nonlocal calls
+        calls += 1
+        if calls == 3:  # started, round 1 written, then: attaching its match
+            raise RuntimeError("process stopped")
+        return await real(before, after)
+    monkeypatch.setattr(repo, "save_tournament", dies_at_the_third_save)
+    with pytest.raises(RuntimeError):
+        await service.start_tournament(t.id, ORGANISER)
+    monkeypatch.undo()
+    await repo.close()
+
+    repo = await SqliteRepository.open(tmp_path / "t.db")
+    again = MatchService(repo, Recorder(), clock, rng=random.Random(2))
+    [open_one] = await repo.matches_of(1, GUILD)
+    assert open_one.status is MatchStatus.OPEN
+    await again.sweep()
+    t = await again.get_tournament(t.id)
+    [game] = t.games_of_round(1)
+    assert game.match_id == open_one.id  # the challenge made before the stop, adopted
+    assert [m.id for m in await repo.matches_of(1, GUILD)] == [open_one.id]
+    assert (await again.get_match(open_one.id)).status is MatchStatus.ACTIVE
+    await repo.close()
