@@ -2,7 +2,7 @@
 is one row whose players and games are JSON (one statement reads it whole), with an
 index table from match ids to tournaments written in the same transaction.
 
-The SQLite schema is migration 7 in ``storage/sqlite.py`` (``TOURNAMENT_SCHEMA``)."""
+The SQLite schema is migration 8 in ``storage/sqlite.py`` (``TOURNAMENT_SCHEMA``)."""
 
 from __future__ import annotations
 
