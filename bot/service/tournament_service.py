@@ -416,27 +416,28 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
         await super()._notify(event)
         if isinstance(event, MatchEnded):
             try:
-                await self._match_ended(event.match.id)
+                await self._match_ended(event.match.id, event.left_by)
             except Exception:  # the match result is stored; the sweep catches up
                 log.exception("tournament update after match %s failed", event.match.id)
 
-    async def _match_ended(self, match_id: int) -> None:
+    async def _match_ended(self, match_id: int, left_by: int | None = None) -> None:
         tid = await self.repository.tournament_of_match(match_id)
         if tid is None:
             return
         rec = await self.repository.load_match(match_id)
         if rec is None:
             return
-        await self._record_result(tid, rec)
+        await self._record_result(tid, rec, left_by)
         await self._advance(tid)
 
-    async def _record_result(self, tid: int, rec: MatchRecord) -> None:
+    async def _record_result(self, tid: int, rec: MatchRecord, left_by: int | None = None
+                             ) -> None:
         async def attempt(t: TournamentRecord) -> None:
             found = [g for g in t.games if g.match_id == rec.id and g.result is None]
             if not found or t.status is not TournamentStatus.RUNNING:
                 return
             g = found[0]
-            result, timed_out = self._result_of(rec, g)
+            result, timed_out = self._result_of(rec, g, left_by)
             if result is None:
                 return
             games = tuple(dataclasses.replace(x, result=result, timed_out=timed_out)
@@ -448,20 +449,26 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
             await self.repository.save_tournament(t, after)
         await self._t_retrying(tid, attempt)
 
-    def _result_of(self, rec: MatchRecord, g: TournamentGame
+    def _result_of(self, rec: MatchRecord, g: TournamentGame, left_by: int | None = None
                    ) -> tuple[Result | None, int | None]:
-        """The tournament result of an ended match, and who timed out (if anyone)."""
+        """The tournament result of an ended match, and who timed out (if anyone).
+        ``left_by``: who resigned or ran out of time, when the match's end said so."""
         if rec.status is MatchStatus.ACTIVE or rec.status.is_waiting:
             return None, None
         r = rec.result
         if rec.status is MatchStatus.ABORTED:
-            # no move in time before the game got going: the player to move lost it
-            late = self._to_move_at_abort(rec)
+            # ended before every player had moved: the match is void, the tournament
+            # game is not: an early resignation or timeout forfeits it, an early agreed
+            # draw is a draw
+            why = r.reason if r is not None else ""
+            if "draw" in why:
+                return Result.DRAW, None
+            late = left_by if left_by in (g.first, g.second) else self._to_move_at_abort(rec)
             if late is None:
                 return Result.BOTH_FORFEIT, None
             won_first = late != g.first
             return (Result.FIRST_WINS_FORFEIT if won_first else Result.SECOND_WINS_FORFEIT,
-                    late)
+                    None if "resigned" in why else late)
         if r is None or not r.winners:
             return Result.DRAW, None
         winner = rec.user_at(r.winners[0])
@@ -471,8 +478,16 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
         return (Result.FIRST_WINS if winner == g.first else Result.SECOND_WINS), timed_out
 
     def _to_move_at_abort(self, rec: MatchRecord) -> int | None:
+        """Who ended a match that was aborted, without the event at hand (the sweep
+        after a stop): the one seat the abort reason names ("Red resigned before..."),
+        else the player who was to move."""
+        v = self._variant(rec.game)
+        why = rec.result.reason if rec.result is not None else ""
+        named = [s for s in range(rec.seat_count) if v.seat_name(s, rec.seat_count) in why]
+        if len(named) == 1:
+            return rec.user_at(named[0])
         try:
-            p = self._variant(rec.game).from_text(rec.position_text)
+            p = v.from_text(rec.position_text)
         except (RulesError, ServiceError):
             return None
         seats = sorted(p.to_move)

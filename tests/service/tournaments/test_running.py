@@ -262,7 +262,8 @@ async def test_a_restart_in_the_middle_of_a_round_carries_on(
     await again.sweep()  # what every start-up and periodic sweep does
     t = await again.get_tournament(t.id)
     done = next(g for g in t.games_of_round(1) if g.match_id == rec_two.match_id)
-    assert done.result is Result.FIRST_WINS
+    # resigned before anyone moved: the match is void, the tournament game a forfeit
+    assert done.result is Result.FIRST_WINS_FORFEIT and done.timed_out is None
     assert t.round == 2 and all(g.match_id is not None for g in t.games_of_round(2))
     for g in t.games_of_round(2):
         await again.resign(g.match_id or 0, g.first)
