@@ -132,7 +132,7 @@ class SqlRepository:
     """The ``Repository`` Protocol in SQL; see the module's docstring."""
 
     _prefs_sql: ClassVar[str] = "json_group_object(p.user_id, p.notify)"
-    _unique_violation: ClassVar[tuple[type[BaseException], ...]] = ()
+    _unique_violation: tuple[type[BaseException], ...] = ()
     _select_match: ClassVar[str] = select_match(_prefs_sql)
 
     async def _exec(self, sql: str, params: Sequence[Any] = ()) -> Cursor:

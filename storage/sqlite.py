@@ -32,7 +32,7 @@ import os
 import sqlite3
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import aiosqlite
 
@@ -66,7 +66,7 @@ class SqliteRepository(SqlRepository):
     """The ``Repository`` Protocol on SQLite. Open with :func:`open_repository` (or
     ``await SqliteRepository.open(path)``); ``close()`` when done."""
 
-    _unique_violation: ClassVar[tuple[type[BaseException], ...]] = (sqlite3.IntegrityError,)
+    _unique_violation: tuple[type[BaseException], ...] = (sqlite3.IntegrityError,)
 
     def __init__(self, path: str | Path, writer: aiosqlite.Connection,
                  reader: aiosqlite.Connection) -> None:
