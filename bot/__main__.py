@@ -18,6 +18,13 @@ import rules
 from bot.settings import Settings, load_settings
 from storage.errors import DatabaseUnusable
 
+DB_HELP = "SQLite file or postgresql:// URL (default: TABLERO_DB)"
+
+
+def database_target(text: str) -> Path | str:
+    """``--db``: a ``postgresql://`` URL stays text, anything else is a SQLite file."""
+    return text if text.startswith(("postgresql://", "postgres://")) else Path(text)
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -27,7 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("games", help="list the games the rules core knows")
     sub.add_parser("run", help="start the bot (the console when no DISCORD_TOKEN is set)")
     console = sub.add_parser("console", help="play in the terminal, no Discord needed")
-    console.add_argument("--db", type=Path, help="SQLite file (default: TABLERO_DB)")
+    console.add_argument("--db", type=database_target, help=DB_HELP)
     console.add_argument("--boards", type=Path,
                          help="write board PNGs here (default: TABLERO_BOARDS)")
     console.add_argument("--seed", type=int, help="seed seat draws (reproducible scripts)")
@@ -42,10 +49,10 @@ def build_parser() -> argparse.ArgumentParser:
     backup = db_sub.add_parser(
         "backup", help="write a consistent copy of the database to PATH while it is in use")
     backup.add_argument("path", help="the backup file (or a folder to put it in: ending in /)")
-    backup.add_argument("--db", type=Path, help="SQLite file (default: TABLERO_DB)")
+    backup.add_argument("--db", type=database_target, help=DB_HELP)
     check = db_sub.add_parser(
         "check", help="replay every match and report (and freeze) the broken ones")
-    check.add_argument("--db", type=Path, help="SQLite file (default: TABLERO_DB)")
+    check.add_argument("--db", type=database_target, help=DB_HELP)
     check.add_argument("--quiet", action="store_true", help="no progress bar")
     invite = sub.add_parser("invite", help="print the URL that adds the bot to a server")
     invite.add_argument("--client-id", type=int, default=None,
@@ -53,7 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def console_main(settings: Settings, db: Path | None = None, boards: Path | None = None,
+def console_main(settings: Settings, db: Path | str | None = None, boards: Path | None = None,
                  seed: int | None = None) -> int:
     from bot.console import run_console
 

@@ -755,13 +755,13 @@ async def run_console(db_path: str | Path, *, boards_dir: Path | None = None,
 
     Start-up reads nothing but what it needs: each match is replayed (and checked) when it
     is first used; the full replay of every match is ``tablero db check``'s job."""
-    from storage import SqliteRepository
+    from storage import open_database
 
     stdin = stdin if stdin is not None else sys.stdin
     stdout = stdout if stdout is not None else sys.stdout
     if renderer is None and boards_dir is not None:
         renderer = load_renderer()
-    repo = await SqliteRepository.open(db_path, synchronous=synchronous)
+    repo = await open_database(db_path, synchronous=synchronous)
     try:
         console = open_console(repo, stdout, clock=clock, renderer=renderer,
                                rng=random.Random(seed), boards_dir=boards_dir)
