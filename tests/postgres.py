@@ -71,6 +71,14 @@ class LocalServer:
             self.prefix = ["runuser", "-u", user, "--"]
             shutil.chown(self.folder, user=user)
             self.folder.chmod(0o700)
+            reach = subprocess.run([*self.prefix, "test", "-x", str(self.bin / "postgres")],
+                                   capture_output=True, check=False)
+            if reach.returncode != 0:  # e.g. binaries in a venv under /root: a copy
+                copy = self.folder / "pginstall"
+                shutil.copytree(self.bin.parent, copy, symlinks=True)
+                for path in [copy, *copy.rglob("*")]:
+                    os.lchown(path, pwd.getpwnam(user).pw_uid, -1)
+                self.bin = copy / "bin"
 
     def _run(self, *args: str) -> None:
         done = subprocess.run([*self.prefix, *args], capture_output=True, text=True,
