@@ -7,8 +7,12 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import io
+import json
+import random
 import shutil
 import sqlite3
+import sys
+import time
 from datetime import timedelta
 from pathlib import Path
 
@@ -17,7 +21,7 @@ import pytest
 from bot import operations
 from bot.__main__ import database_target
 from bot.console import run_console
-from bot.service import Conflict, MatchRecord, UserPrefs
+from bot.service import Conflict, MatchRecord, MatchService, NullNotifier, UserPrefs
 from bot.settings import Settings
 from storage import PostgresRepository, SqliteRepository, open_database
 from storage.errors import DatabaseInaccessible, NotATableroDatabase
@@ -210,3 +214,58 @@ def test_without_any_postgres_binaries_the_run_fails_with_the_reason(
     monkeypatch.setattr("tests.postgres._binaries", lambda: None)
     with pytest.raises(NoServer, match="TABLERO_TEST_POSTGRES_URL"):
         LocalServer()
+
+
+async def _two_processes(*args: str) -> list[object]:
+    """Run tests.storage.pg_worker twice at once with ``args`` (+ a common start time)."""
+    start_at = str(time.time() + 3.0)  # both are connected by then
+    procs = [await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tests.storage.pg_worker", *args, start_at,
+        cwd=str(Path(__file__).parents[2]), stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE) for _ in range(2)]
+    results = []
+    for p in procs:
+        out, err = await asyncio.wait_for(p.communicate(), 120)
+        assert p.returncode == 0, err.decode()[-2000:]
+        results.append(json.loads(out))
+    return results
+
+
+async def test_two_os_processes_submitting_the_same_ply_fifty_times_land_it_once(
+        postgres_url: str) -> None:
+    repo = await PostgresRepository.open(postgres_url)
+    try:
+        m = await repo.create_match(record())
+        landed = await _two_processes("moves", postgres_url, str(m.id), "25")
+        assert sum(landed) == 1  # type: ignore[arg-type]
+        assert len(await repo.load_entries(m.id)) == 1
+        stored = await repo.load_match(m.id)
+        assert stored is not None and stored.version == m.version + 1
+    finally:
+        await repo.close()
+
+
+async def test_a_sweep_run_by_two_processes_fires_each_reminder_and_timeout_once(
+        postgres_url: str) -> None:
+    from tests.service.conftest import SetClock, start_match
+
+    repo = await PostgresRepository.open(postgres_url)
+    try:
+        clock = SetClock()
+        service = MatchService(repo, NullNotifier(), clock, rng=random.Random(3))
+        started = [await start_match(service, days=2) for _ in range(10)]
+        deadline = started[0].deadline
+        assert deadline is not None
+        remind = await _two_processes("sweep", postgres_url,
+                                      (deadline - timedelta(hours=1)).isoformat())
+        kinds = [k for r in remind for k in r]  # type: ignore[attr-defined]
+        assert kinds == ["DeadlineReminder"] * 10
+        ended = await _two_processes("sweep", postgres_url,
+                                     (deadline + timedelta(hours=1)).isoformat())
+        kinds = [k for r in ended for k in r]  # type: ignore[attr-defined]
+        assert kinds.count("MatchEnded") == 10
+        for view in started:
+            final = await repo.load_match(view.id)
+            assert final is not None and final.status.value == "aborted"
+    finally:
+        await repo.close()
