@@ -54,6 +54,13 @@ def build_parser() -> argparse.ArgumentParser:
         "check", help="replay every match and report (and freeze) the broken ones")
     check.add_argument("--db", type=database_target, help=DB_HELP)
     check.add_argument("--quiet", action="store_true", help="no progress bar")
+    copy = db_sub.add_parser(
+        "copy", help="copy a whole installation into an empty database (SQLite file or "
+        "postgresql:// URL, either way) and replay every match there")
+    copy.add_argument("source", type=database_target, help="SQLite file or postgresql:// URL")
+    copy.add_argument("target", type=database_target,
+                      help="a new SQLite file or an empty PostgreSQL database")
+    copy.add_argument("--quiet", action="store_true", help="no progress bar")
     invite = sub.add_parser("invite", help="print the URL that adds the bot to a server")
     invite.add_argument("--client-id", type=int, default=None,
                         help="the Application ID (default: read from DISCORD_TOKEN)")
@@ -88,15 +95,18 @@ def discord_main(settings: Settings) -> int:
 
 
 def db_main(settings: Settings, args: argparse.Namespace) -> int:
-    """``tablero db backup PATH`` and ``tablero db check``."""
+    """``tablero db backup PATH``, ``tablero db check`` and ``tablero db copy FROM TO``."""
     from bot import operations
 
-    path = args.db or settings.db_path
+    path = getattr(args, "db", None) or settings.db_path
     if args.db_command == "backup":
         return asyncio.run(operations.backup(path, args.path))
     if args.db_command == "check":
         return asyncio.run(operations.check(path, progress=not args.quiet))
-    print("tablero db backup PATH | tablero db check (see tablero db -h)", file=sys.stderr)
+    if args.db_command == "copy":
+        return asyncio.run(operations.copy(args.source, args.target, progress=not args.quiet))
+    print("tablero db backup PATH | tablero db check | tablero db copy FROM TO (see tablero "
+          "db -h)", file=sys.stderr)
     return 2
 
 

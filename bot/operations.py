@@ -17,6 +17,7 @@ from typing import TextIO
 
 from bot.service import MatchService, NullNotifier, SystemClock
 from storage import SqliteRepository, is_postgres_url, open_database
+from storage.copy import TargetNotEmpty, copy_database, row_counts
 
 
 class ProgressBar:
@@ -78,6 +79,45 @@ async def backup(database: Path | str, target: str | Path, *, out: TextIO | None
           f"{time.perf_counter() - started:.1f} s); check it with: tablero db check --db "
           f"{written}", file=out)
     return 0
+
+
+async def copy(source: Path | str, target: Path | str, *, progress: bool = True,
+               out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Copy a whole installation from ``source`` to the empty ``target`` (each a SQLite
+    file or a ``postgresql://`` URL), then verify it: the same rows per table, and every
+    match replays on the target. 0 on success; 1 when the target refuses or differs."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    src = await open_database(source)
+    try:
+        dst = await open_database(target)
+        try:
+            started = time.perf_counter()
+            try:
+                counts = await copy_database(
+                    src, dst, ProgressBar("copying rows", err) if progress else None)
+            except TargetNotEmpty as exc:
+                print(f"tablero: {exc}", file=err)
+                return 1
+            copied = await row_counts(dst)
+            if copied != counts:
+                print(f"tablero: the copy differs from the source: {copied} != {counts}",
+                      file=err)
+                return 1
+            service = MatchService(dst, NullNotifier(), SystemClock())
+            problems = await service.verify_all(
+                progress=ProgressBar("replaying matches", err) if progress else None)
+        finally:
+            await dst.close()
+    finally:
+        await src.close()
+    for match_id, problem in problems:
+        print(f"match #{match_id}: {problem}", file=out)
+    rows = sum(counts.values())
+    verdict = "every match replays" if not problems else f"{len(problems)} do not replay"
+    print(f"copied {src.path} to {dst.path}: {rows:,} rows ({counts['matches']:,} matches) "
+          f"in {time.perf_counter() - started:.1f} s; {verdict}", file=out)
+    return 0 if not problems else 1
 
 
 async def check(database: Path | str, *, progress: bool = True, out: TextIO | None = None,

@@ -149,6 +149,20 @@ class PostgresRepository(SqlRepository):
                     "INSERT INTO tablero_schema (id, version) VALUES (1, $1) ON CONFLICT "
                     "(id) DO UPDATE SET version = excluded.version", len(MIGRATIONS))
 
+    async def columns(self, table: str) -> list[str]:
+        rows = await self._all("SELECT column_name FROM information_schema.columns WHERE "
+                               "table_schema = current_schema() AND table_name = ? ORDER BY "
+                               "ordinal_position", (table,))
+        return [str(r[0]) for r in rows]
+
+    async def _after_copy(self) -> None:
+        """Identity counters past the copied ids (the next match gets a new number)."""
+        async def body() -> None:
+            for table in ("matches", "outbox"):
+                await self._exec(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+                                 f"max(id)) FROM {table} HAVING max(id) IS NOT NULL")
+        await self._transaction(body)
+
     async def schema_version(self) -> int:
         rows = await self._all("SELECT version FROM tablero_schema")
         return int(rows[0][0]) if rows else 0

@@ -134,6 +134,8 @@ class SqlRepository:
     _prefs_sql: ClassVar[str] = "json_group_object(p.user_id, p.notify)"
     _unique_violation: tuple[type[BaseException], ...] = ()
     _select_match: ClassVar[str] = select_match(_prefs_sql)
+    path: str
+    """What messages call the database (a file path, or a URL without its password)."""
 
     async def _exec(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
         """One statement of the write transaction under way."""
@@ -149,6 +151,13 @@ class SqlRepository:
 
     async def close(self) -> None:
         raise NotImplementedError
+
+    async def columns(self, table: str) -> list[str]:
+        """The columns of ``table``, in order (``storage.copy``)."""
+        raise NotImplementedError
+
+    async def _after_copy(self) -> None:
+        """Called once rows with their ids were copied in (``storage.copy``)."""
 
     # ------------------------------------------------------------------ names
 

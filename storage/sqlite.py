@@ -143,6 +143,9 @@ class SqliteRepository(SqlRepository):
                     await self._writer.execute("ROLLBACK")
                     raise
 
+    async def columns(self, table: str) -> list[str]:
+        return [str(r[1]) for r in await self._all(f"PRAGMA table_info({table})")]
+
     async def schema_version(self) -> int:
         async with self._read_lock, self._reader.execute("PRAGMA user_version") as cur:
             row = await cur.fetchone()

@@ -24,6 +24,7 @@ from bot.console import run_console
 from bot.service import Conflict, MatchRecord, MatchService, NullNotifier, UserPrefs
 from bot.settings import Settings
 from storage import PostgresRepository, SqliteRepository, open_database
+from storage.copy import row_counts
 from storage.errors import DatabaseInaccessible, NotATableroDatabase
 from storage.postgres import numbered, redact
 from storage.schema import MIGRATIONS, for_postgres
@@ -267,5 +268,40 @@ async def test_a_sweep_run_by_two_processes_fires_each_reminder_and_timeout_once
         for view in started:
             final = await repo.load_match(view.id)
             assert final is not None and final.status.value == "aborted"
+    finally:
+        await repo.close()
+
+
+async def test_db_copy_moves_an_installation_to_postgres_and_back(
+        tmp_path: Path, postgres_url: str) -> None:
+    source = tmp_path / "release.db"
+    shutil.copy(RELEASE_DB, source)
+    before = await SqliteRepository.open(source)
+    counts = await row_counts(before)
+    first = [await before.load_match(i) for i in await before.match_ids()]
+    record_1 = await before.load_entries(1)
+    await before.close()
+    assert counts["matches"] == 3 and counts["moves"] > 0 and counts["ratings"] == 2
+    out, err = io.StringIO(), io.StringIO()
+    assert await operations.copy(source, postgres_url, progress=False, out=out, err=err) == 0
+    assert "every match replays" in out.getvalue()
+    back = tmp_path / "back.db"
+    assert await operations.copy(postgres_url, back, progress=False, out=out, err=err) == 0
+    for target in (postgres_url, back):
+        repo = await open_database(target)
+        try:
+            assert await row_counts(repo) == counts
+            assert [await repo.load_match(i) for i in await repo.match_ids()] == first
+            assert await repo.load_entries(1) == record_1
+            new = await repo.create_match(record())  # ids go on after the copied ones
+            assert new.id == 4
+        finally:
+            await repo.close()
+    # a target holding data is refused, and left as it was
+    assert await operations.copy(source, back, progress=False, out=out, err=err) == 1
+    assert f"{back} is not empty (" in err.getvalue()
+    repo = await open_database(back)
+    try:
+        assert (await row_counts(repo))["matches"] == 4
     finally:
         await repo.close()
