@@ -1,0 +1,63 @@
+"""Levels 0 to 8: how deep, how long and how carefully each one thinks.
+
+Weak levels do not play random moves; they make the mistakes people make: they look
+fewer moves ahead (and sometimes, ``overlook`` of the time, only at their own move,
+missing the reply), stop following exchanges (no quiescence at level 1), and misjudge
+positions (a seeded evaluation error of ``noise`` centipawns either way, consistent
+within a search, so the level prefers plausible but worse moves rather than absurd
+ones). Level 8 plays as well as the time allows. Level 0 (self-play only) is uniformly
+random legal moves.
+
+>>> LEVELS[1].depth, LEVELS[8].nodes
+(1, None)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.errors import LevelError
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """One level's settings (see the module docstring); ``arrange_effort`` is how hard
+    it works on a Querni arrangement (hill-climbing rounds)."""
+
+    number: int
+    depth: int
+    nodes: int | None
+    quiescence: bool
+    noise: int
+    overlook: float
+    arrange_effort: int
+
+
+LEVELS: dict[int, Level] = {level.number: level for level in (
+    Level(0, 0, 0, False, 0, 0.0, 0),
+    Level(1, 1, 1_000, False, 150, 0.0, 20),
+    Level(2, 1, 3_000, True, 90, 0.0, 60),
+    Level(3, 2, 6_000, True, 60, 0.25, 150),
+    Level(4, 2, 12_000, True, 35, 0.10, 300),
+    Level(5, 3, 25_000, True, 20, 0.05, 600),
+    Level(6, 4, 60_000, True, 10, 0.0, 1_500),
+    Level(7, 6, 150_000, True, 0, 0.0, 3_000),
+    Level(8, 64, None, True, 0, 0.0, 6_000),
+)}
+TOP = 8
+DEFAULT_SECONDS = 2.0
+"""The per-move time budget when none is given (the top level uses all of it)."""
+
+
+def level(number: int) -> Level:
+    """The settings of level ``number`` (0..8); LevelError otherwise.
+
+    >>> level(9)
+    Traceback (most recent call last):
+    ...
+    engine.errors.LevelError: there is no level 9: levels go from 0 (random moves) to 8
+    """
+    if isinstance(number, bool) or number not in LEVELS:
+        raise LevelError(f"there is no level {number}: levels go from 0 (random moves) "
+                         f"to {TOP}", text=str(number))
+    return LEVELS[number]
