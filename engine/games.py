@@ -262,7 +262,8 @@ class QuerniModel(GameModel):
         rng.shuffle(numbers)
         cells = _querni_start_cells(seat)
         if effort <= 0:
-            return variant.parse_arrangement(position, seat, " ".join(map(str, numbers)))
+            move: Hashable = variant.parse_arrangement(position, seat, " ".join(map(str, numbers)))
+            return move
 
         def quality(nums: Sequence[int]) -> int:
             at = {n: cells[i] for i, n in enumerate(nums)}
@@ -281,7 +282,9 @@ class QuerniModel(GameModel):
                 best = q
             else:
                 numbers[i], numbers[j] = numbers[j], numbers[i]
-        return variant.parse_arrangement(position, seat, " ".join(map(str, numbers)))
+        best_move: Hashable = variant.parse_arrangement(position, seat,
+                                                        " ".join(map(str, numbers)))
+        return best_move
 
 
 def _querni_start_cells(seat: int) -> tuple[tuple[int, int], ...]:

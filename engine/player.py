@@ -18,13 +18,12 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from rules import Position, RulesError
-
 from engine.errors import EngineError, NotToMoveError, TerminalPositionError
 from engine.fairy import FairyError, FairyStockfish, Strength, find_binary
 from engine.games import model_for
 from engine.levels import DEFAULT_SECONDS, Level, level
 from engine.search import Limits, Search
+from rules import Position, RulesError
 
 FAIRY_LEVELS: dict[int, Strength] = {7: Strength(elo=1350), 8: Strength(skill=20)}
 """Xiangqi levels that Fairy-Stockfish plays when it is installed (the strongest)."""
@@ -173,7 +172,8 @@ def _fairy_move(position: Position[Any], strength: Strength, seconds: float) -> 
             engine = _FAIRY[0]
             engine.set_strength(strength)
             uci = engine.best_move(position.to_text(), seconds)
-            return position.variant.parse_move(position, uci)
+            move: Hashable = position.variant.parse_move(position, uci)
+            return move
         except (FairyError, OSError, RulesError):
             _close_fairy()
     return None

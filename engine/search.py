@@ -24,10 +24,9 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rules import Outcome, Position
-
 from engine.games import GameModel, Pieces
 from engine.zobrist import position_key
+from rules import Outcome, Position
 
 WIN = 1_000_000
 """A won game's score (minus the plies to reach it: quicker wins score higher)."""
