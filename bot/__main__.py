@@ -1,5 +1,6 @@
 """The ``tablero`` command line: ``run`` (Discord, or the console without a token),
-``console``, ``games``, ``sync``, ``invite`` and the operator's ``db backup`` / ``db check``.
+``console``, ``games``, ``sync``, ``invite``, the operator's ``db backup`` / ``db check``
+and ``selfplay`` (engines against each other).
 
 A database that cannot be used (damaged, foreign, unwritable) is reported in one line and
 the command exits 3 at once, so a supervisor sees the failure instead of a hung process.
@@ -61,6 +62,11 @@ def build_parser() -> argparse.ArgumentParser:
     copy.add_argument("target", type=database_target,
                       help="a new SQLite file or an empty PostgreSQL database")
     copy.add_argument("--quiet", action="store_true", help="no progress bar")
+    selfplay = sub.add_parser(
+        "selfplay", help="computer players against each other: strength, reproducibly")
+    from engine.selfplay import add_arguments
+
+    add_arguments(selfplay)
     invite = sub.add_parser("invite", help="print the URL that adds the bot to a server")
     invite.add_argument("--client-id", type=int, default=None,
                         help="the Application ID (default: read from DISCORD_TOKEN)")
@@ -117,6 +123,10 @@ def main(argv: list[str] | None = None) -> int:
         for key, v in rules.VARIANTS.items():
             print(f"{key:18} {v.name}")
         return 0
+    if args.command == "selfplay":
+        from engine.selfplay import main as selfplay_main
+
+        return selfplay_main(args)
     if args.command not in ("run", "console", "sync", "invite", "db"):
         parser.print_help()
         return 0

@@ -31,12 +31,14 @@ class GameModel:
     """The engine's knowledge of one game. Every hook has a neutral default.
 
     ``mobility_weight`` scores each legal move of the side to move against the count its
-    opponent had one ply earlier; ``captures_compulsory`` tells quiescence that a side
-    with a capture must take (no standing pat), as in draughts and Alquerque.
+    opponent had one ply earlier; ``quiescence`` whether leaves follow tactical moves;
+    ``captures_compulsory`` tells quiescence that a side with a capture must take (no
+    standing pat), as in draughts and Alquerque.
     """
 
     key: ClassVar[str] = ""
     mobility_weight: ClassVar[int] = 0
+    quiescence: ClassVar[bool] = True
     captures_compulsory: ClassVar[bool] = False
 
     def evaluate(self, position: Position[Any], pieces: Pieces) -> tuple[int, ...]:
@@ -221,6 +223,7 @@ class QuerniModel(GameModel):
     how close each number stands to the next (touching numbers make removable chains)."""
 
     key = "querni"
+    quiescence = False  # removals are not exchanges; the links already price them
     REMOVED = 100
     STRANDED = 250
     LINK = (0, 40, 14, 5)  # by the distance between stones n and n+1

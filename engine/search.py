@@ -231,9 +231,17 @@ class Search:
         side = self.side(seat)
         alpha0 = alpha
         best, best_move = -INFINITE, None
-        for move in self._order(position, pieces, moves, tt_move, ply):
-            value = self._child(position, move, side, depth - 1, alpha, beta, ply,
-                                len(moves), 0)
+        for i, move in enumerate(self._order(position, pieces, moves, tt_move, ply)):
+            if i and beta - alpha > 1:
+                # principal variation search: prove the rest no better with a null window
+                value = self._child(position, move, side, depth - 1, alpha, alpha + 1, ply,
+                                    len(moves), 0)
+                if alpha < value < beta:
+                    value = self._child(position, move, side, depth - 1, alpha, beta, ply,
+                                        len(moves), 0)
+            else:
+                value = self._child(position, move, side, depth - 1, alpha, beta, ply,
+                                    len(moves), 0)
             if value > best:
                 best, best_move = value, move
                 if value > alpha:
@@ -251,16 +259,19 @@ class Search:
         """Stand pat on the evaluation, or follow the tactical moves (all replies in
         check; no standing pat when every move captures in a game that forces it)."""
         self._tick()
+        model = self.model
         pieces = position.pieces()
-        moves = position.legal_moves()
         side = self.side(position.mover)
         key = position_key(position, pieces)
         static = self._static(position, pieces, key)
-        stand = (static if side == 0 else -static) + self.model.mobility_weight * (
-            len(moves) - parent_mobility)
-        if not self.limits.quiescence or qply >= QUIESCENCE_PLIES:
+        stand = static if side == 0 else -static
+        searching = self.limits.quiescence and model.quiescence and qply < QUIESCENCE_PLIES
+        if not searching and not model.mobility_weight:
+            return stand  # Querni: its moves are many and dear, and not needed here
+        moves = position.legal_moves()
+        stand += model.mobility_weight * (len(moves) - parent_mobility)
+        if not searching:
             return stand
-        model = self.model
         tactical = [m for m in moves if model.is_tactical(position, pieces, m)]
         in_check = position.checked_point() is not None
         forced = in_check or (model.captures_compulsory and len(tactical) == len(moves))
