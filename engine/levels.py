@@ -2,7 +2,8 @@
 
 Weak levels do not play random moves; they make the mistakes people make: they look
 fewer moves ahead (and sometimes, ``overlook`` of the time, only at their own move,
-missing the reply), stop following exchanges (no quiescence at level 1), and misjudge
+missing the reply), follow exchanges only one capture deep (``quiescence`` plies: level
+1 sees a recapture but not a chain of them), and misjudge
 positions (a seeded evaluation error of ``noise`` centipawns either way, consistent
 within a search, so the level prefers plausible but worse moves rather than absurd
 ones). Level 8 plays as well as the time allows. Level 0 (self-play only) is uniformly
@@ -27,22 +28,22 @@ class Level:
     number: int
     depth: int
     nodes: int | None
-    quiescence: bool
+    quiescence: int
     noise: int
     overlook: float
     arrange_effort: int
 
 
 LEVELS: dict[int, Level] = {level.number: level for level in (
-    Level(0, 0, 0, False, 0, 0.0, 0),
-    Level(1, 1, 100, False, 150, 0.0, 20),
-    Level(2, 1, 300, True, 90, 0.0, 60),
-    Level(3, 2, 600, True, 60, 0.25, 150),
-    Level(4, 2, 1_200, True, 35, 0.10, 300),
-    Level(5, 3, 2_500, True, 20, 0.05, 600),
-    Level(6, 4, 5_000, True, 10, 0.0, 1_500),
-    Level(7, 6, 12_000, True, 0, 0.0, 3_000),
-    Level(8, 64, None, True, 0, 0.0, 6_000),
+    Level(0, 0, 0, 0, 0, 0.0, 0),
+    Level(1, 1, 100, 1, 60, 0.0, 20),
+    Level(2, 1, 200, 8, 40, 0.0, 60),
+    Level(3, 2, 400, 8, 30, 0.15, 150),
+    Level(4, 2, 800, 8, 20, 0.05, 300),
+    Level(5, 3, 1_500, 8, 12, 0.0, 600),
+    Level(6, 4, 3_000, 8, 6, 0.0, 1_500),
+    Level(7, 6, 6_000, 8, 0, 0.0, 3_000),
+    Level(8, 64, None, 8, 0, 0.0, 6_000),
 )}
 """Levels 1-7 stop on a node budget (each about double the one below), so their moves
 are the same on any machine for a given seed; level 8 searches until the time budget."""

@@ -47,7 +47,7 @@ class Limits:
 
     ``depth`` the deepest iteration; ``nodes`` and ``seconds`` budgets (``None``: no
     limit; the first iteration always completes within the node budget, only time cuts
-    it); ``quiescence`` whether leaves follow captures; ``noise`` the half-width of a
+    it); ``quiescence`` how many plies of captures leaves follow (0: none); ``noise`` the half-width of a
     seeded, per-position evaluation error in centipawns (weaker levels misjudge
     positions the way people do, consistently within a search); ``seed`` that noise's
     seed.
@@ -56,7 +56,7 @@ class Limits:
     depth: int = 64
     nodes: int | None = None
     seconds: float | None = None
-    quiescence: bool = True
+    quiescence: int = QUIESCENCE_PLIES
     noise: int = 0
     seed: int = 0
 
@@ -165,7 +165,7 @@ class Search:
             self.node_limit = limits.nodes if depth > 1 else None
             self.best_so_far = None
             try:
-                score, move = self._root(depth, len(moves))
+                score, move = self._root(depth, self._mobility(self.root, pieces, moves))
             except _Stop:
                 stopped = True
                 if self.best_so_far is not None:
@@ -229,19 +229,20 @@ class Search:
         moves = position.legal_moves()
         seat = position.mover
         side = self.side(seat)
+        mobility = self._mobility(position, pieces, moves)
         alpha0 = alpha
         best, best_move = -INFINITE, None
         for i, move in enumerate(self._order(position, pieces, moves, tt_move, ply)):
             if i and beta - alpha > 1:
                 # principal variation search: prove the rest no better with a null window
                 value = self._child(position, move, side, depth - 1, alpha, alpha + 1, ply,
-                                    len(moves), 0)
+                                    mobility, 0)
                 if alpha < value < beta:
                     value = self._child(position, move, side, depth - 1, alpha, beta, ply,
-                                        len(moves), 0)
+                                        mobility, 0)
             else:
                 value = self._child(position, move, side, depth - 1, alpha, beta, ply,
-                                    len(moves), 0)
+                                    mobility, 0)
             if value > best:
                 best, best_move = value, move
                 if value > alpha:
@@ -265,16 +266,20 @@ class Search:
         key = position_key(position, pieces)
         static = self._static(position, pieces, key)
         stand = static if side == 0 else -static
-        searching = self.limits.quiescence and model.quiescence and qply < QUIESCENCE_PLIES
+        searching = model.quiescence and qply < min(self.limits.quiescence, QUIESCENCE_PLIES)
         if not searching and not model.mobility_weight:
             return stand  # Querni: its moves are many and dear, and not needed here
         moves = position.legal_moves()
-        stand += model.mobility_weight * (len(moves) - parent_mobility)
-        if not searching:
-            return stand
         tactical = [m for m in moves if model.is_tactical(position, pieces, m)]
         in_check = position.checked_point() is not None
         forced = in_check or (model.captures_compulsory and len(tactical) == len(moves))
+        if not forced and parent_mobility >= 0:
+            # a side forced to capture (or answer a check) has few moves for a moment:
+            # that is no lack of mobility, so only free positions count it
+            stand += model.mobility_weight * (len(moves) - parent_mobility)
+        mobility = -1 if forced else len(moves)
+        if not searching:
+            return stand
         if forced:
             candidates: Sequence[Hashable] = moves
             best = -INFINITE
@@ -288,7 +293,7 @@ class Search:
             return stand
         ordered = sorted(candidates, key=lambda m: -model.gain(position, pieces, m))
         for move in ordered:
-            value = self._child(position, move, side, 0, alpha, beta, ply, len(moves),
+            value = self._child(position, move, side, 0, alpha, beta, ply, mobility,
                                 qply + 1)
             if value > best:
                 best = value
@@ -297,6 +302,19 @@ class Search:
                     if alpha >= beta:
                         break
         return best
+
+    def _mobility(self, position: Position[Any], pieces: Pieces,
+                  moves: Sequence[Hashable]) -> int:
+        """The move count a child compares its own with, or -1 when this side's moves
+        are forced (a compulsory capture, a check) and say nothing of its freedom."""
+        model = self.model
+        if not model.mobility_weight:
+            return -1
+        if position.checked_point() is not None or (
+                model.captures_compulsory
+                and all(model.is_tactical(position, pieces, m) for m in moves)):
+            return -1
+        return len(moves)
 
     # ------------------------------------------------------------------ ordering
 
