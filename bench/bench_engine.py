@@ -31,14 +31,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import engine  # noqa: E402
-import rules  # noqa: E402
-from engine.fairy import FairyStockfish, Strength, find_binary  # noqa: E402
-from engine.games import model_for  # noqa: E402
-from engine.levels import LEVELS  # noqa: E402
-from engine.search import Limits, Search  # noqa: E402
-from engine.selfplay import run  # noqa: E402
-from rules import Position, Variant  # noqa: E402
+import engine
+import rules
+from engine.fairy import FairyStockfish, Strength, find_binary
+from engine.games import model_for
+from engine.levels import LEVELS
+from engine.search import Limits, Search
+from engine.selfplay import run
+from rules import Position, Variant
 
 
 def configs(selected: list[str]) -> list[tuple[Variant[Any, Any], dict[str, object]]]:
@@ -46,7 +46,7 @@ def configs(selected: list[str]) -> list[tuple[Variant[Any, Any], dict[str, obje
     for key, v in rules.VARIANTS.items():
         for opts in v.option_sets():
             name = label(key, opts)
-            if not selected or any(s == key or s == name for s in selected):
+            if not selected or any(s in (key, name) for s in selected):
                 out.append((v, opts))
     return out
 
@@ -89,8 +89,8 @@ def speed(v: Variant[Any, Any], opts: dict[str, object], seconds: float,
           positions: int) -> None:
     trail = game_positions(v, opts, 24, seed=1)
     start, middle = trail[0], trail[-1]
-    d0, n0, nps0 = depth_in(start, seconds)
-    d1, n1, nps1 = depth_in(middle, seconds)
+    d0, _, nps0 = depth_in(start, seconds)
+    d1, _, nps1 = depth_in(middle, seconds)
     print(f"\n== {label(v.key, opts)}")
     print(f"  nodes/s {nps0:,.0f} (start), {nps1:,.0f} (middlegame); depth in "
           f"{seconds:g} s: {d0} from the start, {d1} from the middlegame "

@@ -47,8 +47,8 @@ class Limits:
 
     ``depth`` the deepest iteration; ``nodes`` and ``seconds`` budgets (``None``: no
     limit; the first iteration always completes within the node budget, only time cuts
-    it); ``quiescence`` how many plies of captures leaves follow (0: none); ``noise`` the half-width of a
-    seeded, per-position evaluation error in centipawns (weaker levels misjudge
+    it); ``quiescence`` how many plies of captures leaves follow (0: none); ``noise``
+    the half-width of a seeded, per-position evaluation error in centipawns (weaker levels misjudge
     positions the way people do, consistently within a search); ``seed`` that noise's
     seed.
     """

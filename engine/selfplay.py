@@ -170,11 +170,7 @@ def _option(text: str) -> tuple[str, object]:
     key, sep, value = text.partition("=")
     if not sep or not key:
         raise argparse.ArgumentTypeError(f"{text!r} is not KEY=VALUE")
-    parsed: object = value
-    try:
-        parsed = int(value)
-    except ValueError:
-        pass
+    parsed: object = int(value) if value.lstrip("-").isdigit() else value
     return key.strip(), parsed
 
 
@@ -182,7 +178,8 @@ def _levels(text: str) -> list[int]:
     try:
         levels = [int(t) for t in text.split(",")]
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: levels are numbers 0..8 like 5,4")
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: levels are numbers 0..8 like 5,4") from None
     if not 2 <= len(levels) <= 4 or any(not 0 <= lv <= 8 for lv in levels):
         raise argparse.ArgumentTypeError(f"{text!r}: two to four levels, each 0..8")
     return levels
