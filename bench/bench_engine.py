@@ -11,7 +11,8 @@ Per configuration (every variant × option set, or those named with ``--config``
   (level 0 = random moves), and level 8 against level 0, GAMES games each, seats
   rotated, each game opening with one random move per seat; per-move budget
   ``--ladder-movetime`` (default 2000 ms: the real one; smaller values scale the ladder
-  down, the node-bound levels 1-7 unchanged). Prints each pair's score and an Elo
+  down, the node-bound levels 1-7 unchanged; xiangqi's levels 7-8 are Fairy-Stockfish's
+  when it is installed, as for players). Prints each pair's score and an Elo
   estimate per level (level 0 = 0, chained through the pairs).
 * with ``--fairy GAMES`` (xiangqi, when fairy-stockfish is installed): our level 8 against
   Fairy-Stockfish at its lowest skill levels.
@@ -76,7 +77,7 @@ def game_positions(v: Variant[Any, Any], opts: dict[str, object], plies: int,
 
 
 def depth_in(p: Position[Any], seconds: float) -> tuple[int, int, float]:
-    result = Search(model_for(p.variant), p, Limits(seconds=seconds)).run()
+    result = Search(model_for(p.variant, p), p, Limits(seconds=seconds)).run()
     return result.depth, result.nodes, result.nodes / max(result.seconds, 1e-9)
 
 
@@ -122,16 +123,14 @@ def ladder(v: Variant[Any, Any], opts: dict[str, object], games: int, movetime: 
         a, b = k + 1, k
         levels = [a, b] * (seats // 2)
         t = time.perf_counter()
-        scores = run(v.key, opts, levels, games=games, seed=k, seconds=movetime / 1000,
-                     fairy=False)
+        scores = run(v.key, opts, levels, games=games, seed=k, seconds=movetime / 1000)
         s = scores[a]
         rating[a] = rating[b] + elo(s.share, s.games)
         print(f"  L{a} vs L{b}: {s.wins}W {s.draws}D {s.losses}L  {100 * s.share:5.1f}%  "
               f"{'ok' if s.share >= 0.6 else 'BELOW 60%'}  ({time.perf_counter() - t:.0f} s)",
               flush=True)
     levels = [8, 0] * (seats // 2)
-    scores = run(v.key, opts, levels, games=games, seed=99, seconds=movetime / 1000,
-                 fairy=False)
+    scores = run(v.key, opts, levels, games=games, seed=99, seconds=movetime / 1000)
     s = scores[8]
     print(f"  L8 vs L0: {s.wins}W {s.draws}D {s.losses}L  {100 * s.share:5.1f}%  "
           f"{'ok' if s.share >= 0.99 else 'BELOW 99%'}")

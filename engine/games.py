@@ -11,8 +11,9 @@ Scores are centipawn-like integers per seat, each seat's own view of how well it
 >>> import rules
 >>> v = rules.variant("xiangqi")
 >>> p = v.start()
->>> model_for(v).evaluate(p, p.pieces())
-(0, 0)
+>>> red, black = model_for(v).evaluate(p, p.pieces())
+>>> red == black  # the start is symmetric
+True
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any, ClassVar
 
 import rules
 from rules import Piece, Position, Variant
+from rules.alquerque import AlquerquePosition
 
 Pieces = Mapping[tuple[int, int], Piece]
 
@@ -306,11 +308,19 @@ _MODELS: dict[str, GameModel] = {
                        AlquerqueGrandeModel(), QuerniModel())}
 
 
-def model_for(variant: Variant[Any, Any]) -> GameModel:
+def model_for(variant: Variant[Any, Any], position: Position[Any] | None = None) -> GameModel:
     """The model registered for ``variant`` (a neutral one for a game it does not know).
+    A position played by the original Alquerque rules (Alquerque grande with two players,
+    ``rules=alquerque``, is an :class:`rules.alquerque.AlquerquePosition` on 7×7) gets the
+    Alquerque model whatever its variant.
 
     >>> import rules
     >>> type(model_for(rules.variant("damas"))).__name__
     'DamasModel'
+    >>> v = rules.variant("alquerque-grande")
+    >>> type(model_for(v, v.start(players=2, rules="alquerque"))).__name__
+    'AlquerqueModel'
     """
+    if isinstance(position, AlquerquePosition):
+        return _MODELS["alquerque"]
     return _MODELS.get(variant.key) or GameModel()

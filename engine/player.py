@@ -103,7 +103,7 @@ def choose_move(position: Position[Any], level: int = 8, *, seed: int = 0,
     limits = Limits(depth=depth, nodes=settings.nodes if nodes is None else nodes,
                     seconds=budget, quiescence=settings.quiescence, noise=settings.noise,
                     seed=rng.getrandbits(32))
-    result = Search(model_for(variant), position, limits).run()
+    result = Search(model_for(variant, position), position, limits).run()
     pv_text = _line(position, result.pv)
     return _choice(position, result.move, mover, settings, result.score, result.depth,
                    result.nodes, pv_text, started, "tablero")

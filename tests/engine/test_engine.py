@@ -277,3 +277,14 @@ def test_xiangqi_top_levels_use_fairy_stockfish_when_installed_else_our_engine()
     # other games never go to Fairy-Stockfish
     d = rules.variant("damas").start()
     assert choose_move(d, 8, seed=0, nodes=NODES, seconds=0.2).engine == "tablero"
+
+
+@pytest.mark.parametrize("module", ["engine", "engine.games", "engine.levels",
+                                    "engine.player", "engine.zobrist", "engine.errors",
+                                    "engine.fairy", "engine.selfplay"])
+def test_docstring_examples(module: str) -> None:
+    import doctest
+    import importlib
+
+    failed, tried = doctest.testmod(importlib.import_module(module))
+    assert failed == 0 and tried > 0
