@@ -9,8 +9,8 @@ within a search, so the level prefers plausible but worse moves rather than absu
 ones). Level 8 plays as well as the time allows. Level 0 (self-play only) is uniformly
 random legal moves.
 
->>> LEVELS[1].depth, LEVELS[8].nodes
-(1, None)
+>>> LEVELS[1].depth, LEVELS[6].nodes, LEVELS[8].nodes, LEVELS[7].time_share
+(1, 3000, None, 0.5)
 """
 
 from __future__ import annotations
@@ -32,21 +32,24 @@ class Level:
     noise: int
     overlook: float
     arrange_effort: int
+    time_share: float = 1.0
+    """The share of the per-move time budget the level may use."""
 
 
 LEVELS: dict[int, Level] = {level.number: level for level in (
     Level(0, 0, 0, 0, 0, 0.0, 0),
     Level(1, 1, 100, 1, 60, 0.0, 20),
     Level(2, 1, 200, 8, 40, 0.0, 60),
-    Level(3, 2, 400, 8, 30, 0.15, 150),
-    Level(4, 2, 800, 8, 20, 0.05, 300),
-    Level(5, 3, 1_500, 8, 12, 0.0, 600),
-    Level(6, 4, 3_000, 8, 6, 0.0, 1_500),
-    Level(7, 6, 6_000, 8, 0, 0.0, 3_000),
-    Level(8, 64, None, 8, 0, 0.0, 6_000),
+    Level(3, 2, 300, 8, 30, 0.3, 150),
+    Level(4, 3, 700, 8, 20, 0.1, 300),
+    Level(5, 4, 1_500, 8, 10, 0.0, 600),
+    Level(6, 5, 3_000, 8, 5, 0.0, 1_500),
+    Level(7, 64, None, 8, 0, 0.0, 3_000, 0.5),
+    Level(8, 64, None, 8, 0, 0.0, 6_000, 1.0),
 )}
-"""Levels 1-7 stop on a node budget (each about double the one below), so their moves
-are the same on any machine for a given seed; level 8 searches until the time budget."""
+"""Levels 1-6 stop on a node budget (each about double the one below), so their moves
+are the same on any machine for a given seed; levels 7 and 8 search for half and all of
+the time budget (2 s unless the caller gives another)."""
 TOP = 8
 DEFAULT_SECONDS = 2.0
 """The per-move time budget when none is given (the top level uses all of it)."""

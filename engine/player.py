@@ -58,10 +58,11 @@ def choose_move(position: Position[Any], level: int = 8, *, seed: int = 0,
     """The move ``level`` (0..8) plays in ``position`` for ``seat`` (default: the seat to
     move; name it during a Querni ``choose`` set-up while both seats are pending).
 
-    ``seconds`` is the time budget (default 2 s; weaker levels usually stop sooner on
-    their node budget); ``nodes`` overrides the level's node budget (searches that end on
-    a node budget are reproducible on any machine: the same ``seed`` gives the same
-    move). ``fairy`` lets Fairy-Stockfish play xiangqi levels 7 and 8 when installed.
+    ``seconds`` is the time budget (default 2 s; level 8 uses it all, level 7 half,
+    levels 1-6 stop sooner on their node budgets); ``nodes`` overrides the level's node
+    budget (searches that end on a node budget are reproducible on any machine: the
+    same ``seed`` gives the same move). ``fairy`` lets Fairy-Stockfish play xiangqi
+    levels 7 and 8 when installed.
 
     Raises :class:`TerminalPositionError` when the game is over, :class:`NotToMoveError`
     when ``seat`` is not to move, :class:`LevelError` for an unknown level.
@@ -92,7 +93,8 @@ def choose_move(position: Position[Any], level: int = 8, *, seed: int = 0,
     budget = DEFAULT_SECONDS if seconds is None else seconds
 
     if fairy and level in FAIRY_LEVELS and variant.key == "xiangqi" and len(moves) > 1:
-        fairy_move = _fairy_move(position, FAIRY_LEVELS[level], budget)
+        fairy_move = _fairy_move(position, FAIRY_LEVELS[level],
+                                 budget * settings.time_share)
         if fairy_move is not None:
             return _choice(position, fairy_move, mover, settings, 0, 0, 0, (), started,
                            "fairy-stockfish")
@@ -101,8 +103,8 @@ def choose_move(position: Position[Any], level: int = 8, *, seed: int = 0,
     if settings.overlook and rng.random() < settings.overlook:
         depth = 1  # a moment of inattention: the reply is not looked at
     limits = Limits(depth=depth, nodes=settings.nodes if nodes is None else nodes,
-                    seconds=budget, quiescence=settings.quiescence, noise=settings.noise,
-                    seed=rng.getrandbits(32))
+                    seconds=budget * settings.time_share, quiescence=settings.quiescence,
+                    noise=settings.noise, seed=rng.getrandbits(32))
     result = Search(model_for(variant, position), position, limits).run()
     pv_text = _line(position, result.pv)
     return _choice(position, result.move, mover, settings, result.score, result.depth,
