@@ -38,18 +38,19 @@ class Level:
 
 LEVELS: dict[int, Level] = {level.number: level for level in (
     Level(0, 0, 0, 0, 0, 0.0, 0),
-    Level(1, 1, 100, 1, 60, 0.0, 20),
-    Level(2, 1, 200, 8, 40, 0.0, 60),
-    Level(3, 2, 300, 8, 30, 0.3, 150),
-    Level(4, 3, 700, 8, 20, 0.1, 300),
-    Level(5, 4, 1_500, 8, 10, 0.0, 600),
-    Level(6, 5, 3_000, 8, 5, 0.0, 1_500),
+    Level(1, 1, 100, 1, 60, 0.0, 20, 0.25),
+    Level(2, 1, 200, 8, 40, 0.0, 60, 0.25),
+    Level(3, 2, 300, 8, 30, 0.3, 150, 0.25),
+    Level(4, 3, 700, 8, 20, 0.1, 300, 0.25),
+    Level(5, 4, 1_500, 8, 10, 0.0, 600, 0.25),
+    Level(6, 5, 3_000, 8, 5, 0.0, 1_500, 0.25),
     Level(7, 64, None, 8, 0, 0.0, 3_000, 0.5),
     Level(8, 64, None, 8, 0, 0.0, 6_000, 1.0),
 )}
 """Levels 1-6 stop on a node budget (each about double the one below), so their moves
-are the same on any machine for a given seed; levels 7 and 8 search for half and all of
-the time budget (2 s unless the caller gives another)."""
+are the same on any machine for a given seed, unless a slow machine reaches a quarter of
+the time budget first (so no level out-thinks level 7); levels 7 and 8 search for half
+and all of the time budget (2 s unless the caller gives another)."""
 TOP = 8
 DEFAULT_SECONDS = 2.0
 """The per-move time budget when none is given (the top level uses all of it)."""
