@@ -84,3 +84,21 @@ class PoolMovePicker:
 
     def close(self) -> None:
         self._reset()
+
+
+class InlineMovePicker:
+    """``MovePicker`` running the engine in this process, on node budgets (scripted
+    consoles, tests): the event loop waits for each search, so never use it in the bot."""
+
+    def __init__(self, *, seconds: float = 1.0, nodes: int | None = 400,
+                 fairy: bool = False) -> None:
+        self.seconds = seconds
+        self.nodes = nodes
+        self.fairy = fairy
+        self.picks = 0
+
+    async def pick(self, position: Position[Any], seat: int, level: int, *,
+                   seed: int) -> str:
+        self.picks += 1
+        return engine.choose_move(position, level, seed=seed, seconds=self.seconds,
+                                  seat=seat, nodes=self.nodes, fairy=self.fairy).text

@@ -51,6 +51,7 @@ from bot.service import (
     MatchEnded,
     MatchService,
     MatchView,
+    MovePicker,
     MovePlayedFor,
     MoveResult,
     PlayerOut,
@@ -64,6 +65,7 @@ from bot.service import (
 from bot.service.boards import draw_board
 from bot.service.outbox import OutboxRelay
 from bot.service.records import OutboxEntry
+from bot.service.computer import DEFAULT_LEVEL, computer_name, is_computer
 from bot.service.views import RATING_MEANING, BoardState
 from locales.results import leaving_note, result_sentence
 from locales.summaries import HIDDEN_OPTIONS, plain, rules_summary
@@ -77,6 +79,9 @@ Commands (a #<match> argument picks a match; otherwise your current one):
   /challenge [@user ...] GAME [option:value ...] [days:N] [casual] [seat:NAME]
                                   no @user = an open challenge; 4-player games make a lobby;
                                   option:value and option=value both work, each once
+  /challenge @computer GAME [level:1-8] [option:value ...]
+                                  play Tablero itself (casual; level 5 unless given)
+  /fill [level:1-8]               your lobby's empty seats get computer players
   /accept  /decline  /cancel  /join [seat:NAME]
   /move TEXT                      e.g. /move h3-e3
   /moves [PREFIX]                 legal moves (the autocomplete list)
@@ -176,11 +181,13 @@ class ConsolePrinter:
     def name(self, uid: int | None) -> str:
         if uid is None:
             return "(empty)"
+        if is_computer(uid):
+            return computer_name(uid)
         return self.names.get(uid, f"user{uid}")
 
     def seat_name(self, guild_id: int, user_id: int) -> str:
         """The service's ``NameResolver``: names on board images."""
-        return self.names.get(user_id, "")
+        return self.name(user_id) if is_computer(user_id) else self.names.get(user_id, "")
 
     async def learn(self, uid: int, name: str) -> None:
         """Remember ``uid``'s name, in this session and in the database."""
@@ -417,6 +424,8 @@ class Console:
                 await self.service.beat()
                 await self.service.sweep()
             await command(self, args, line)
+            # the computer answers before the next prompt (its moves print as they land)
+            await self.service.computers_idle()
         except ServiceError as e:
             self.say(f"! {e.message}")
         except rules.RulesError as e:
@@ -456,8 +465,12 @@ class Console:
         days: int | None = None
         rated = True
         seat: str | None = None
+        computer = False
+        level: str | None = None
         for a in options_of(args):
-            if isinstance(a, tuple):
+            if isinstance(a, str) and a.lower() in COMPUTER_NAMES:
+                computer = True
+            elif isinstance(a, tuple):
                 key, value = a
                 if key == "days":
                     if not digits(value) or len(value) > 3:
@@ -467,6 +480,8 @@ class Console:
                     seat = value
                 elif key == "rated":
                     rated = value.lower() not in ("no", "off", "false", "0")
+                elif key == "level":
+                    level = value
                 else:
                     options[key] = value
             elif a.startswith("@"):
@@ -483,11 +498,42 @@ class Console:
                                    "(or name=value)")
         if game is None:
             raise ServiceError("which game? /challenge @bob xiangqi (see /games-list)")
+        if level is not None and not computer:
+            raise ServiceError("level: is for games against the computer (@computer)")
+        if computer:
+            if opponents:
+                raise ServiceError("play the computer alone: /challenge @computer GAME; "
+                                   "in a 4-player lobby, /fill adds computer players")
+            m = await self.service.challenge_computer(
+                CONSOLE_GUILD, CONSOLE_CHANNEL, uid, game, level=_level(level),
+                options=options, days=days, seat=seat)
+            self.current_match[uid] = m.id
+            self.say(f"created {self.describe(m)}")
+            if m.status.value == "active":
+                await self.show_board(m.id)
+            return
         m = await self.service.challenge(CONSOLE_GUILD, CONSOLE_CHANNEL, uid, game,
                                          opponents=opponents, options=options, days=days,
                                          rated=rated, seat=seat)
         self.current_match[uid] = m.id
         self.say(f"created {self.describe(m)}")
+
+    async def cmd_fill(self, args: list[str], line: str) -> None:
+        """/fill [level:N] [#match]: computer players take the lobby's empty seats."""
+        uid = self.user()
+        level: str | None = None
+        for a in args:
+            if a.lower().startswith("level:"):
+                level = a.partition(":")[2]
+        numbers = [a[1:] for a in args if a.startswith("#") and a[1:].isdigit()]
+        match_id = int(numbers[0]) if numbers else self.current_match.get(uid)
+        if match_id is None:
+            raise ServiceError("which lobby? /fill #N level:5")
+        m = await self.service.add_computers(match_id, uid, _level(level))
+        self.current_match[uid] = m.id
+        self.say(f"filled: {self.describe(m)}")
+        if m.status.value == "active":
+            await self.show_board(m.id)
 
     def _seat_arg(self, args: list[str]) -> str | None:
         for a in options_of(args):
@@ -743,8 +789,19 @@ COMMANDS: dict[str, Callable[[Console, list[str], str], Awaitable[None]]] = {
     "resign": Console.cmd_resign, "draw": Console.cmd_draw,
     "leaderboard": Console.cmd_leaderboard, "stats": Console.cmd_stats,
     "history": Console.cmd_history, "rules": Console.cmd_rules, "settings": Console.cmd_settings,
-    "notify": Console.cmd_notify, "sweep": Console.cmd_sweep,
+    "notify": Console.cmd_notify, "sweep": Console.cmd_sweep, "fill": Console.cmd_fill,
 }
+
+COMPUTER_NAMES = frozenset({"@computer", "@tablero", "computer"})
+"""How the console names the computer player in /challenge."""
+
+
+def _level(text: str | None) -> int:
+    if text is None:
+        return DEFAULT_LEVEL
+    if not text.strip().isdigit() or len(text.strip()) > 2:
+        raise ServiceError("level: a number from 1 (beginner) to 8 (strongest)")
+    return int(text)
 
 
 async def run_console(db_path: str | Path, *, boards_dir: Path | None = None,
@@ -761,10 +818,13 @@ async def run_console(db_path: str | Path, *, boards_dir: Path | None = None,
     stdout = stdout if stdout is not None else sys.stdout
     if renderer is None and boards_dir is not None:
         renderer = load_renderer()
+    from bot.computer import PoolMovePicker
+
     repo = await open_database(db_path, synchronous=synchronous)
+    picker = PoolMovePicker(workers=1)
     try:
         console = open_console(repo, stdout, clock=clock, renderer=renderer,
-                               rng=random.Random(seed), boards_dir=boards_dir)
+                               rng=random.Random(seed), boards_dir=boards_dir, picker=picker)
         # what a crash or a kill left undelivered in the outbox is printed first
         if console.relay is not None:
             await console.relay.recover()
@@ -775,19 +835,22 @@ async def run_console(db_path: str | Path, *, boards_dir: Path | None = None,
         # match), then the sweep acts on whatever is due.
         await console.service.resume()
         await console.service.sweep()
+        await console.service.wake_computers()  # computer turns lost with the last run
         interactive = stdin.isatty()
         if interactive:
             console.say("Tablero console: /help lists the commands; start with: as NAME")
         return await console.run(stdin, prompt=interactive)
     finally:
+        picker.close()
         await repo.close()
 
 
 def open_console(repository: Repository, out: TextIO, *, clock: ShiftedClock | None = None,
                  renderer: BoardRenderer | None = None, rng: random.Random | None = None,
-                 boards_dir: Path | None = None) -> Console:
+                 boards_dir: Path | None = None, picker: MovePicker | None = None) -> Console:
     """Wire a console over ``repository`` in one direction: the printer (the service's
-    notifier and name resolver), then the service, then the console over both."""
+    notifier and name resolver), then the service, then the console over both.
+    ``picker``: the computer player's moves (none: /challenge @computer is refused)."""
     clock = clock or ShiftedClock()
     printer = ConsolePrinter(out)
     # The same path as Discord: every event is an outbox entry stored with its change,
@@ -796,7 +859,7 @@ def open_console(repository: Repository, out: TextIO, *, clock: ShiftedClock | N
     relay = OutboxRelay(repository, printer.deliver, clock, inline=True,
                         accepts=lambda entry: entry.guild_id == CONSOLE_GUILD)
     service = MatchService(repository, relay, clock, renderer=renderer, rng=rng,
-                           names=printer.seat_name)
+                           names=printer.seat_name, picker=picker)
     console = Console(service, printer, clock=clock, boards_dir=boards_dir,
                       renderer=renderer)
     console.relay = relay

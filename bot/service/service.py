@@ -8,6 +8,7 @@ use-cases. Where to look (see also the package docstring):
 * ``endings``: resign, draw offers
 * ``deadlines``: sweep (reminders, timeouts), verify_all
 * ``clocks``: resume (the heartbeat; clocks extended after Tablero was away), beat
+* ``computer``: challenge_computer, add_computers, play_computers (computer players)
 * ``queries``: get_match, position, board_image, describe, games_of, history, record,
   leaderboard, stats, settings, preferences
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from bot.service.challenges import ChallengesMixin
 from bot.service.clocks import ClocksMixin
+from bot.service.computer import ComputerMixin
 from bot.service.deadlines import DeadlinesMixin
 from bot.service.endings import EndingsMixin
 from bot.service.ids import checked_ids
@@ -24,6 +26,6 @@ from bot.service.queries import QueriesMixin
 
 
 @checked_ids  # every id is a plain int in SQLite's range, checked before any use-case
-class MatchService(ChallengesMixin, PlayMixin, DeadlinesMixin, ClocksMixin, EndingsMixin,
-                   QueriesMixin):
+class MatchService(ComputerMixin, ChallengesMixin, PlayMixin, DeadlinesMixin, ClocksMixin,
+                   EndingsMixin, QueriesMixin):
     """Every use-case of a match. See the package docstring for the list."""

@@ -1,0 +1,231 @@
+"""Computer players: Tablero itself in a seat, at a level from 1 to 8.
+
+A computer player is a user id of its own, negative so that it never meets a Discord or
+console id: ``computer_user(level, n)`` (``-1005`` is the first computer at level 5,
+``-2005`` a second one in the same match; a match never seats one user twice). Its name is
+``"Tablero (level 5)"`` wherever names are shown.
+
+Its moves come from a ``MovePicker`` (a port: the adapter runs the engine in a process
+pool) and go through the very path of a person's move (``move`` / ``submit_setup``:
+validated, stored with compare-and-set, announced). A computer's turn is started by the
+announcement that it is to move (``TurnStarted``, or a set-up still waiting for it), in
+a task of its own, so the person whose move caused it gets his answer at once; one task
+per match plays every computer turn in a row (four-player lobbies may seat several).
+A pick that fails is logged and retried by the next sweep (``wake_computers``).
+
+Games against the computer are casual: never rated, so never on a leaderboard; a lobby
+whose empty seats its creator fills with computers becomes casual too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+from typing import Any
+
+from bot.service.core import ServiceCore
+from bot.service.errors import InvalidOption, NotAllowed, ServiceError
+from bot.service.events import Event, SetupSubmitted, TurnStarted
+from bot.service.ports import MovePicker, NameResolver
+from bot.service.records import MatchRecord, MatchStatus
+from bot.service.views import MatchView
+
+log = logging.getLogger(__name__)
+
+LEVELS = range(1, 9)
+DEFAULT_LEVEL = 5
+_BASE = 1000
+
+
+def computer_user(level: int, n: int = 0) -> int:
+    """The user id of the ``n``-th computer player at ``level`` in a match.
+
+    >>> computer_user(5), computer_user(8, 2)
+    (-1005, -3008)
+    """
+    if isinstance(level, bool) or level not in LEVELS:
+        raise InvalidOption(f"the computer plays at levels 1 to 8, not {level!r}")
+    return -(_BASE * (n + 1) + level)
+
+
+def computer_level(user: int) -> int | None:
+    """The level of a computer player's id; None for people.
+
+    >>> computer_level(-2007), computer_level(42)
+    (7, None)
+    """
+    if user >= 0:
+        return None
+    level = -user % _BASE
+    return level if level in LEVELS else None
+
+
+def is_computer(user: int | None) -> bool:
+    return user is not None and computer_level(user) is not None
+
+
+def computer_name(user: int) -> str:
+    """>>> computer_name(-1005)
+    'Tablero (level 5)'
+    """
+    return f"Tablero (level {computer_level(user)})"
+
+
+def with_computer_names(names: NameResolver | None) -> NameResolver:
+    """``names`` that also name computer players (and leave people to ``names``)."""
+    def resolve(guild_id: int, user_id: int) -> str:
+        if is_computer(user_id):
+            return computer_name(user_id)
+        return names(guild_id, user_id) if names is not None else ""
+    return resolve
+
+
+class ComputerMixin(ServiceCore):
+    """Challenging the computer, filling a lobby with it, and playing its turns."""
+
+    picker: MovePicker | None
+
+    def __init__(self, *args: Any, picker: MovePicker | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.names = with_computer_names(self.names)
+        self.picker = picker
+        self._computer_tasks: dict[int, asyncio.Task[None]] = {}
+        self._computer_again: set[int] = set()
+
+    # ------------------------------------------------------------------ use-cases
+
+    async def challenge_computer(self, guild_id: int, channel_id: int, challenger: int,
+                                 game: str, *, level: int = DEFAULT_LEVEL,
+                                 options: dict[str, object] | None = None,
+                                 days: int | None = None,
+                                 seat: int | str | None = None) -> MatchView:
+        """A casual match against the computer at ``level``: two-player games start at
+        once; four-player games open a lobby with one computer seated (others may join,
+        or the creator fills the rest with :meth:`add_computers`)."""
+        if self.picker is None:
+            raise NotAllowed("the computer player is not available here")
+        cpu = computer_user(self._level(level))
+        view = await self.challenge(guild_id, channel_id, challenger, game,  # type: ignore[attr-defined]
+                                    opponents=(cpu,), options=options, days=days,
+                                    rated=False, seat=seat)
+        started: MatchView = await self.accept(view.id, cpu)  # type: ignore[attr-defined]
+        return started
+
+    async def add_computers(self, match_id: int, user: int,
+                            level: int = DEFAULT_LEVEL) -> MatchView:
+        """The lobby's creator fills every empty seat with computer players at
+        ``level``; the match becomes casual and starts."""
+        if self.picker is None:
+            raise NotAllowed("the computer player is not available here")
+        level = self._level(level)
+
+        async def casual(rec: MatchRecord) -> MatchRecord:
+            if rec.status is not MatchStatus.LOBBY:
+                raise NotAllowed(f"match #{rec.id} is not a lobby waiting for players")
+            if user != rec.challenger_id:
+                raise NotAllowed("only the player who opened the lobby can add the computer")
+            free = rec.seat_count - len(rec.seats)
+            if free <= 0:
+                raise NotAllowed("every seat is taken or promised to an invited player")
+            if not rec.rated:
+                return rec
+            return await self._save(rec, dataclasses.replace(rec, rated=False))
+
+        rec = await self._retrying(match_id, casual)
+        view = self._view(rec)
+        taken = {s.user_id for s in rec.seats}
+        n = 0
+        for _ in range(rec.seat_count - len(rec.seats)):
+            while computer_user(level, n) in taken:
+                n += 1
+            cpu = computer_user(level, n)
+            taken.add(cpu)
+            view = await self.join(match_id, cpu)  # type: ignore[attr-defined]
+        return view
+
+    async def play_computers(self, match_id: int) -> int:
+        """Play every computer turn now due in the match (in a row, while a computer is
+        to move); the number of moves played. Adapters need not call it: turns start by
+        themselves when announced."""
+        played = 0
+        while True:
+            rec = await self._record(match_id)
+            if rec.status is not MatchStatus.ACTIVE or self.picker is None:
+                return played
+            due = self._computers_to_move(rec)
+            if not due:
+                if match_id in self._computer_again:  # a turn was announced meanwhile
+                    self._computer_again.discard(match_id)
+                    continue
+                return played
+            state = await self._state(rec)
+            p = state.position
+            cpu = due[0]
+            me = rec.seat_of(cpu)
+            if me is None or me.seat is None:
+                return played
+            level = computer_level(cpu) or DEFAULT_LEVEL
+            seed = (rec.id * 1_000_003 + rec.ply) & 0x7FFFFFFF
+            text = await self.picker.pick(p.view_for(me.seat), me.seat, level, seed=seed)
+            if p.in_setup:
+                await self.submit_setup(match_id, cpu, text)  # type: ignore[attr-defined]
+            else:
+                await self.move(match_id, cpu, text,  # type: ignore[attr-defined]
+                                expected_ply=rec.ply)
+            played += 1
+
+    async def wake_computers(self, match_ids: list[int]) -> None:
+        """Start the computer turns due in these matches (after a restart)."""
+        for match_id in match_ids:
+            self._schedule(match_id)
+
+    async def computers_idle(self) -> None:
+        """Wait until no computer turn is being played (tests, the console, shutdown)."""
+        while self._computer_tasks:
+            await asyncio.gather(*list(self._computer_tasks.values()),
+                                 return_exceptions=True)
+
+    # ------------------------------------------------------------------ machinery
+
+    @staticmethod
+    def _level(level: object) -> int:
+        if isinstance(level, str) and level.strip().isdigit():
+            level = int(level.strip())
+        if isinstance(level, bool) or not isinstance(level, int) or level not in LEVELS:
+            raise InvalidOption("the computer plays at levels 1 (beginner) to 8 (strongest)")
+        return level
+
+    @staticmethod
+    def _computers_to_move(rec: MatchRecord) -> list[int]:
+        seats = {s.seat: s.user_id for s in rec.seats if s.seat is not None and not s.out}
+        return [seats[s] for s in rec.to_move if s in seats and is_computer(seats[s])]
+
+    async def _notify(self, event: Event) -> None:
+        await super()._notify(event)
+        if self.picker is None:
+            return
+        if isinstance(event, TurnStarted | SetupSubmitted) and event.match.status.is_live \
+                and any(is_computer(u) for u in event.match.to_move):
+            self._schedule(event.match.id)
+
+    def _schedule(self, match_id: int) -> None:
+        if match_id in self._computer_tasks:
+            # the running task plays every computer turn in a row; it looks again before
+            # it ends, in case it read the match just before this announcement
+            self._computer_again.add(match_id)
+            return
+        task = asyncio.get_running_loop().create_task(self._computer_turns(match_id))
+        self._computer_tasks[match_id] = task
+
+    async def _computer_turns(self, match_id: int) -> None:
+        try:
+            await asyncio.sleep(0)  # let the move that caused this return first
+            await self.play_computers(match_id)
+        except ServiceError as e:  # e.g. the match ended meanwhile (a resignation)
+            log.info("computer turn in match %s not played: %s", match_id, e.message)
+        except Exception:
+            log.exception("computer turn in match %s failed", match_id)
+        finally:
+            self._computer_tasks.pop(match_id, None)
+            self._computer_again.discard(match_id)
