@@ -717,6 +717,9 @@ class Console:
                  f"{s.active_matches} active")
         for key, e in zip(s.ladder_keys, s.ladders, strict=True):
             self.say(f"  {key}: rank {e.rank}, {e.shown}")
+        if any(s.against_computer):
+            w, d, lost = s.against_computer
+            self.say(f"  against the computer (casual): {w}W {lost}L {d}D")
 
     async def cmd_rules(self, args: list[str], line: str) -> None:
         if not args:

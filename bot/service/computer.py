@@ -29,7 +29,7 @@ from bot.service.errors import InvalidOption, NotAllowed, ServiceError
 from bot.service.events import Event, SetupSubmitted, TurnStarted
 from bot.service.ports import MovePicker, NameResolver
 from bot.service.records import MatchRecord, MatchStatus
-from bot.service.views import MatchView
+from bot.service.views import MatchView, PlayerStats
 
 log = logging.getLogger(__name__)
 
@@ -175,10 +175,40 @@ class ComputerMixin(ServiceCore):
                                 expected_ply=rec.ply)
             played += 1
 
-    async def wake_computers(self, match_ids: list[int]) -> None:
-        """Start the computer turns due in these matches (after a restart)."""
+    async def wake_computers(self, match_ids: list[int] | None = None) -> int:
+        """Start the computer turns due in these matches, or in every active match with
+        a computer player (at start-up: turns announced before a restart were lost with
+        the process); how many matches were woken."""
+        if self.picker is None:
+            return 0
+        if match_ids is None:
+            found: set[int] = set()
+            for level in LEVELS:
+                for n in range(3):
+                    for rec in await self.repository.matches_of(
+                            computer_user(level, n), None, (MatchStatus.ACTIVE,)):
+                        if self._computers_to_move(rec):
+                            found.add(rec.id)
+            match_ids = sorted(found)
         for match_id in match_ids:
             self._schedule(match_id)
+        return len(match_ids)
+
+    async def stats(self, guild_id: int, user: int) -> PlayerStats:
+        """``QueriesMixin.stats`` plus the casual games against the computer."""
+        base: PlayerStats = await super().stats(guild_id, user)  # type: ignore[misc]
+        wins = draws = losses = 0
+        for rec in await self.repository.matches_of(user, guild_id,
+                                                    (MatchStatus.FINISHED,)):
+            if rec.result is None or not any(is_computer(s.user_id) for s in rec.seats):
+                continue
+            if user in rec.result.winners:
+                wins += 1
+            elif not rec.result.winners:
+                draws += 1
+            else:
+                losses += 1
+        return dataclasses.replace(base, against_computer=(wins, draws, losses))
 
     async def computers_idle(self) -> None:
         """Wait until no computer turn is being played (tests, the console, shutdown)."""

@@ -156,3 +156,28 @@ async def test_pool_picker_answers_from_a_worker_process() -> None:
         assert picker.failures == 0
     finally:
         picker.close()
+
+
+async def test_stats_count_games_against_the_computer(cpu_service: MatchService) -> None:
+    m = await cpu_service.challenge_computer(GUILD, CHANNEL, ALICE, "damas", level=1,
+                                             seat=0)
+    await cpu_service.resign(m.id, ALICE)
+    stats = await cpu_service.stats(GUILD, ALICE)
+    assert stats.against_computer == (0, 0, 1)
+    assert stats.ladders == ()  # casual: no ladder
+
+
+async def test_a_computer_turn_lost_with_a_restart_is_woken(
+        repo: Repository, clock: SetClock, recorder: Recorder) -> None:
+    # a service without a picker stores the match, as if the process died before the
+    # computer's turn was played
+    first = MatchService(repo, recorder, clock, picker=InlineMovePicker(nodes=100))
+    first.picker = None
+    lobby = await first.challenge(GUILD, CHANNEL, ALICE, "xiangqi",
+                                  opponents=[computer_user(2)], rated=False, seat=1)
+    await first.accept(lobby.id, computer_user(2))
+    assert (await first.get_match(lobby.id)).ply == 0
+    second = MatchService(repo, recorder, clock, picker=InlineMovePicker(nodes=100))
+    assert await second.wake_computers() == 1
+    await second.computers_idle()
+    assert (await second.get_match(lobby.id)).ply == 1
