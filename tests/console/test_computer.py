@@ -51,4 +51,4 @@ def test_fill_a_lobby_with_computer_players() -> None:
                     "/fill level:3"])
     assert "only the player who opened the lobby" in text
     filled = text.split("filled: ", 1)[1].splitlines()[0]
-    assert filled.count("Tablero (level 3)") == 2 and "(casual" in filled
+    assert filled.count(": Tablero (level 3)") == 2 and "(casual" in filled
