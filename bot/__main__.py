@@ -96,7 +96,9 @@ def discord_main(settings: Settings) -> int:
         return 2
     code: int = cli.run(settings.discord_token, settings.db_path,
                         sweep_seconds=settings.sweep_seconds,
-                        synchronous=settings.db_synchronous)
+                        synchronous=settings.db_synchronous,
+                        engine_seconds=settings.engine_seconds,
+                        engine_workers=settings.engine_workers)
     return code
 
 

@@ -27,6 +27,10 @@ class Settings(BaseSettings):
     """Where the console writes board PNGs (unset: no PNG files)."""
     sweep_seconds: float = Field(60.0, gt=0, validation_alias="TABLERO_SWEEP_SECONDS")
     """How often deadlines are checked (reminders, timeouts)."""
+    engine_seconds: float = Field(2.0, gt=0, le=60, validation_alias="TABLERO_ENGINE_SECONDS")
+    """The computer player's time budget per move (its top level uses all of it)."""
+    engine_workers: int = Field(2, ge=1, le=32, validation_alias="TABLERO_ENGINE_WORKERS")
+    """Processes searching computer moves at once (off the event loop)."""
     dev_guild_id: int | None = Field(None, validation_alias="TABLERO_DEV_GUILD")
     """Discord: sync slash commands to this one server at once (development)."""
 

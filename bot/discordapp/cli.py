@@ -51,17 +51,24 @@ def _renderer() -> BoardRenderer | None:
 
 
 async def run_bot(token: SecretStr, database: Path | str, *, sweep_seconds: float = 60.0,
-                  synchronous: str = "FULL") -> None:
+                  synchronous: str = "FULL", engine_seconds: float = 2.0,
+                  engine_workers: int = 2) -> None:
     """Run the bot until SIGTERM or SIGINT: the database at ``database`` (a SQLite file or a
     ``postgresql://`` URL), the deadline sweep, an automatic command sync only when the
-    command tree changed."""
+    command tree changed, the computer player in a pool of ``engine_workers`` processes
+    with ``engine_seconds`` per move."""
+    from bot.computer import PoolMovePicker
     from bot.service import SystemClock
 
     repository = await _open(database, synchronous)
+    picker = PoolMovePicker(workers=engine_workers, seconds=engine_seconds)
     bot = create_bot(repository, SystemClock(), renderer=_renderer(),
                      database=_sync_file(database),
-                     sweep_seconds=sweep_seconds)
-    await serve(bot, bot.start(token.get_secret_value()), repository)
+                     sweep_seconds=sweep_seconds, picker=picker)
+    try:
+        await serve(bot, bot.start(token.get_secret_value()), repository)
+    finally:
+        picker.close()
 
 
 async def serve(bot: TableroBot, running: Coroutine[Any, Any, None],

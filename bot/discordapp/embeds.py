@@ -8,6 +8,7 @@ from datetime import datetime
 
 import discord
 
+from bot.service.computer import computer_name, is_computer
 from bot.service.views import (
     RATING_MEANING,
     HistoryView,
@@ -24,6 +25,9 @@ BOARD_FILE = "board.png"
 
 
 def mention(user_id: int | None) -> str:
+    """``<@id>``; the computer player by its name (it has no Discord account)."""
+    if user_id is not None and is_computer(user_id):
+        return computer_name(user_id)
     return f"<@{user_id}>" if user_id else "an open seat"
 
 

@@ -20,6 +20,7 @@ whose empty seats its creator fills with computers becomes casual too.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import dataclasses
 import logging
 from typing import Any
@@ -245,7 +246,11 @@ class ComputerMixin(ServiceCore):
             # it ends, in case it read the match just before this announcement
             self._computer_again.add(match_id)
             return
-        task = asyncio.get_running_loop().create_task(self._computer_turns(match_id))
+        # A fresh context: the task must not inherit the caller's (an adapter may hold
+        # the caller's announcements in a context variable until its reply is out; the
+        # computer's own announcements would be held in a list nobody reads any more).
+        task = asyncio.get_running_loop().create_task(self._computer_turns(match_id),
+                                                      context=contextvars.Context())
         self._computer_tasks[match_id] = task
 
     async def _computer_turns(self, match_id: int) -> None:
