@@ -27,7 +27,7 @@ from typing import Any
 
 from bot.service.core import ServiceCore
 from bot.service.errors import InvalidOption, NotAllowed, ServiceError
-from bot.service.events import Event, SetupSubmitted, TurnStarted
+from bot.service.events import ChallengeReceived, Event, SetupSubmitted, TurnStarted
 from bot.service.ports import MovePicker, NameResolver
 from bot.service.records import MatchRecord, MatchStatus
 from bot.service.views import MatchView, PlayerStats
@@ -233,6 +233,9 @@ class ComputerMixin(ServiceCore):
         return [seats[s] for s in rec.to_move if s in seats and is_computer(seats[s])]
 
     async def _notify(self, event: Event) -> None:
+        if isinstance(event, ChallengeReceived) and event.match.seat_count == 2 \
+                and event.to and all(is_computer(u) for u in event.to):
+            return  # the computer accepts at once: no challenge post with stale buttons
         await super()._notify(event)
         if self.picker is None:
             return

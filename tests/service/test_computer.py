@@ -11,6 +11,7 @@ import pytest
 import rules
 from bot.computer import InlineMovePicker, PoolMovePicker
 from bot.service import (
+    ChallengeReceived,
     InvalidOption,
     MatchService,
     NotAllowed,
@@ -50,6 +51,7 @@ async def test_a_game_against_the_computer_goes_through_the_move_path(
                                              seat=1)
     await cpu_service.computers_idle()
     assert m.status.value == "active" and not m.rated
+    assert recorder.of(ChallengeReceived) == []  # no challenge to answer: it began
     cpu = computer_user(3)
     # White is the computer: it has moved, through move(): a stored entry, an event
     entries = await repo.load_entries(m.id)
