@@ -260,8 +260,10 @@ class QuerniModel(GameModel):
         """Numbers over the 16 start cells: ``effort`` rounds of hill climbing on how
         well the numbers chain (touching consecutive numbers), from a random deal.
 
-        At full effort that finds arrangements whose numbers run around each ring of
-        eight cells, so long chains can come off from the first turn."""
+        At the top levels it usually finds arrangements whose numbers run around each
+        ring of eight cells, so long chains can come off from the first turn (in Querni
+        ``choose`` that is the whole game: a perfect arrangement takes 1-8 off, then
+        9-16)."""
         variant = position.variant
         numbers = list(range(1, 17))
         rng.shuffle(numbers)
@@ -278,15 +280,25 @@ class QuerniModel(GameModel):
                 total += self.LINK[d] if d < len(self.LINK) else 0
             return total
 
-        best = quality(numbers)
-        for _ in range(effort):
-            i, j = rng.randrange(16), rng.randrange(16)
-            numbers[i], numbers[j] = numbers[j], numbers[i]
-            q = quality(numbers)
-            if q >= best:
-                best = q
-            else:
+        # hill climbing from several random deals (more effort, more restarts): the
+        # best local optimum wins
+        restarts = 1 + effort // 1500
+        best_numbers, best = list(numbers), quality(numbers)
+        for restart in range(restarts):
+            if restart:
+                rng.shuffle(numbers)
+            score = quality(numbers)
+            for _ in range(effort // restarts):
+                i, j = rng.randrange(16), rng.randrange(16)
                 numbers[i], numbers[j] = numbers[j], numbers[i]
+                q = quality(numbers)
+                if q >= score:
+                    score = q
+                else:
+                    numbers[i], numbers[j] = numbers[j], numbers[i]
+            if score > best:
+                best_numbers, best = list(numbers), score
+        numbers = best_numbers
         best_move: Hashable = variant.parse_arrangement(position, seat,
                                                         " ".join(map(str, numbers)))
         return best_move
