@@ -82,6 +82,7 @@ Commands (a #<match> argument picks a match; otherwise your current one):
   /challenge @computer GAME [level:1-8] [option:value ...]
                                   play Tablero itself (casual; level 5 unless given)
   /fill [level:1-8]               your lobby's empty seats get computer players
+  /hint                           against the computer: the move its top level would play
   /accept  /decline  /cancel  /join [seat:NAME]
   /move TEXT                      e.g. /move h3-e3
   /moves [PREFIX]                 legal moves (the autocomplete list)
@@ -518,6 +519,10 @@ class Console:
         self.current_match[uid] = m.id
         self.say(f"created {self.describe(m)}")
 
+    async def cmd_hint(self, args: list[str], line: str) -> None:
+        move, reason = await self.service.hint(await self.pick_match(args), self.user())
+        self.say(f"hint: {move} ({reason})")
+
     async def cmd_fill(self, args: list[str], line: str) -> None:
         """/fill [level:N] [#match]: computer players take the lobby's empty seats."""
         uid = self.user()
@@ -793,6 +798,7 @@ COMMANDS: dict[str, Callable[[Console, list[str], str], Awaitable[None]]] = {
     "leaderboard": Console.cmd_leaderboard, "stats": Console.cmd_stats,
     "history": Console.cmd_history, "rules": Console.cmd_rules, "settings": Console.cmd_settings,
     "notify": Console.cmd_notify, "sweep": Console.cmd_sweep, "fill": Console.cmd_fill,
+    "hint": Console.cmd_hint,
 }
 
 COMPUTER_NAMES = frozenset({"@computer", "@tablero", "computer"})

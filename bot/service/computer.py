@@ -176,6 +176,41 @@ class ComputerMixin(ServiceCore):
                                 expected_ply=rec.ply)
             played += 1
 
+    async def hint(self, match_id: int, user: int) -> tuple[str, str]:
+        """In a casual game against the computer, the move its top level would play for
+        ``user`` now, and a one-line reason: ``('h3-e3 (C2.5)', 'gives check')``."""
+        if self.picker is None:
+            raise NotAllowed("the computer player is not available here")
+        rec, state = await self._read_state(match_id)
+        self._require_active(rec)
+        me = self._require_player(rec, user)
+        if rec.rated or not any(is_computer(s.user_id) for s in rec.seats):
+            raise NotAllowed("hints are for casual games against the computer")
+        p = state.position
+        if me.seat is None or me.seat not in p.to_move:
+            raise NotAllowed("a hint is for your own turn")
+        seed = (rec.id * 1_000_003 + rec.ply) & 0x7FFFFFFF
+        text = await self.picker.pick(p.view_for(me.seat), me.seat, 8, seed=seed)
+        v = p.variant
+        if p.in_setup:
+            return text, "an arrangement whose numbers chain well"
+        move = v.parse_move(p, text)
+        marks = v.move_marks(p, move)
+        after = p.play(move)
+        outcome = after.outcome()
+        if outcome is not None and me.seat in outcome.winners:
+            reason = "it wins"
+        elif marks.captured:
+            n = len(marks.captured)
+            reason = f"it captures {n} piece{'s' if n > 1 else ''}"
+        elif marks.removed and p.removed_counts() is not None:  # Querni: the aim
+            reason = f"it removes {len(marks.removed)} of your stones"
+        elif after.checked_point() is not None:
+            reason = "it gives check"
+        else:
+            reason = "the strongest move Tablero (level 8) finds here"
+        return v.display_move(p, move), reason
+
     async def wake_computers(self, match_ids: list[int] | None = None) -> int:
         """Start the computer turns due in these matches, or in every active match with
         a computer player (at start-up: turns announced before a restart were lost with

@@ -52,3 +52,8 @@ def test_fill_a_lobby_with_computer_players() -> None:
     assert "only the player who opened the lobby" in text
     filled = text.split("filled: ", 1)[1].splitlines()[0]
     assert filled.count(": Tablero (level 3)") == 2 and "(casual" in filled
+
+
+def test_hint_against_the_computer() -> None:
+    text = session(["as alice", "/challenge @computer damas level:2 seat:white", "/hint"])
+    assert "hint: " in text

@@ -15,6 +15,7 @@ from bot.service import (
     InvalidOption,
     MatchService,
     NotAllowed,
+    NotAPlayer,
     Repository,
     SetupSubmitted,
     TurnStarted,
@@ -183,3 +184,22 @@ async def test_a_computer_turn_lost_with_a_restart_is_woken(
     assert await second.wake_computers() == 1
     await second.computers_idle()
     assert (await second.get_match(lobby.id)).ply == 1
+
+
+async def test_hint_in_a_casual_game_against_the_computer(cpu_service: MatchService) -> None:
+    v = rules.variant("xiangqi")
+    m = await cpu_service.challenge_computer(GUILD, CHANNEL, ALICE, "xiangqi", level=1,
+                                             seat=0)
+    p, _ = await cpu_service.position(m.id)
+    move, reason = await cpu_service.hint(m.id, ALICE)
+    assert v.parse_noted_move(p, move) in p.legal_moves() and reason
+    with pytest.raises(NotAPlayer):
+        await cpu_service.hint(m.id, BOB)  # not his match
+
+
+async def test_no_hints_in_games_between_people(cpu_service: MatchService) -> None:
+    m = await cpu_service.challenge(GUILD, CHANNEL, ALICE, "damas", opponents=[BOB],
+                                    rated=False, seat=0)
+    await cpu_service.accept(m.id, BOB)
+    with pytest.raises(NotAllowed, match="casual games against the computer"):
+        await cpu_service.hint(m.id, ALICE)

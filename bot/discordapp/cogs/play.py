@@ -120,6 +120,17 @@ class PlayCog(commands.Cog, name="Play"):
                 await self.service.resign(m.id, interaction.user.id)
                 await answer(interaction, "You resigned.")
 
+    @app_commands.command(name="hint",
+                          description="Against the computer: the move its top level would play")
+    @app_commands.guild_only()
+    @app_commands.describe(match="The match (not needed inside its thread)")
+    @app_commands.autocomplete(match=match_autocomplete)
+    async def hint(self, interaction: Interaction, match: int | None = None) -> None:
+        async with acknowledged(interaction):
+            m = await resolve_match(self.service, interaction, match)
+            move, reason = await self.service.hint(m.id, interaction.user.id)
+            await answer(interaction, f"Hint: `{move}` ({reason}).")
+
     @app_commands.command(name="draw", description="Offer, accept or decline a draw")
     @app_commands.guild_only()
     @app_commands.autocomplete(match=match_autocomplete)
