@@ -201,6 +201,10 @@ def stats_embed(stats: PlayerStats, titles: dict[str, str]) -> discord.Embed:
         e.add_field(name=titles.get(key, key),
                     value=f"#{x.rank} · rating {x.shown} (μ {x.mu:.1f}, σ {x.sigma:.2f})"
                           f"\n{x.wins}W {x.losses}L {x.draws}D", inline=True)
+    if any(stats.against_computer):
+        won, drawn, lost = stats.against_computer
+        e.add_field(name="Against the computer (casual)",
+                    value=f"{won}W {lost}L {drawn}D", inline=False)
     return e
 
 

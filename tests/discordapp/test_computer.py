@@ -68,3 +68,29 @@ async def test_a_lobby_filled_with_computers_begins(world: World) -> None:
     m = await w.service.get_match(lobby.id)
     assert m.status.value == "active" and not m.rated
     assert sum(1 for s in m.seats if is_computer(s.user_id)) == 3
+
+
+async def test_stats_show_games_against_the_computer(world: World) -> None:
+    w = world
+    await w.alice.slash(w.channel, "challenge", game="damas", computer=True, level=1,
+                        seat=0)
+    await settle(w)
+    (thread,) = w.channel.threads
+    await w.alice.slash(thread, "resign")
+    await settle(w)
+    result = await w.alice.slash(w.channel, "stats")
+    embed = (result.followups[-1] if result.followups else result.response).embeds[0]
+    (field,) = [f for f in embed.fields if f.name == "Against the computer (casual)"]
+    assert field.value == "0W 1L 0D"
+
+
+async def test_hint_is_private_and_names_a_legal_move(world: World) -> None:
+    w = world
+    await w.alice.slash(w.channel, "challenge", game="alquerque", computer=True, level=2,
+                        seat=0)
+    await settle(w)
+    (thread,) = w.channel.threads
+    result = await w.alice.slash(thread, "hint")
+    assert result.ephemeral
+    text = (result.followups[-1] if result.followups else result.response).content
+    assert text.startswith("Hint: `")
