@@ -10,8 +10,9 @@ Per configuration (every variant × option set, or those named with ``--config``
 * with ``--ladder GAMES``: ``tablero selfplay`` of level k+1 against level k for every k
   (level 0 = random moves), and level 8 against level 0, GAMES games each, seats
   rotated, each game opening with one random move per seat; per-move budget
-  ``--ladder-movetime`` (default 2000 ms: the real one; smaller values scale the ladder
-  down, the node-bound levels 1-7 unchanged; xiangqi's levels 7-8 are Fairy-Stockfish's
+  ``--ladder-movetime`` for the pairs with levels 7 and 8 (default 2000 ms: the real one;
+  smaller values scale them down; the node-bound levels 1-6 always play at 2 s, which
+  their node budgets reach first; xiangqi's levels 7-8 are Fairy-Stockfish's
   when it is installed, as for players). Prints each pair's score and an Elo
   estimate per level (level 0 = 0, chained through the pairs).
 * with ``--fairy GAMES`` (xiangqi, when fairy-stockfish is installed): our level 8 against
@@ -123,7 +124,11 @@ def ladder(v: Variant[Any, Any], opts: dict[str, object], games: int, movetime: 
         a, b = k + 1, k
         levels = [a, b] * (seats // 2)
         t = time.perf_counter()
-        scores = run(v.key, opts, levels, games=games, seed=k, seconds=movetime / 1000)
+        # levels 1-6 stop on node budgets: they play at the real 2 s budget (their
+        # quarter-budget time cap never binds), so a scaled-down budget only shortens
+        # the pairs with the time-bound levels 7 and 8
+        budget = 2.0 if a <= 6 else movetime / 1000
+        scores = run(v.key, opts, levels, games=games, seed=k, seconds=budget)
         s = scores[a]
         rating[a] = rating[b] + elo(s.share, s.games)
         print(f"  L{a} vs L{b}: {s.wins}W {s.draws}D {s.losses}L  {100 * s.share:5.1f}%  "
@@ -145,7 +150,7 @@ def fairy_match(games: int, movetime: int) -> None:
         return
     v = rules.variant("xiangqi")
     for strength in (Strength(skill=-20), Strength(skill=-10), Strength(skill=0),
-                     Strength(elo=1350)):
+                     Strength(elo=1350), Strength(skill=5)):
         ours = 0.0
         with FairyStockfish(binary, strength=strength) as fsf:
             for g in range(games):

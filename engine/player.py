@@ -25,8 +25,11 @@ from engine.levels import DEFAULT_SECONDS, Level, level
 from engine.search import Limits, Search
 from rules import Position, RulesError
 
-FAIRY_LEVELS: dict[int, Strength] = {7: Strength(elo=1350), 8: Strength(skill=20)}
-"""Xiangqi levels that Fairy-Stockfish plays when it is installed (the strongest)."""
+FAIRY_LEVELS: dict[int, Strength] = {7: Strength(skill=5), 8: Strength(skill=20)}
+"""Xiangqi levels that Fairy-Stockfish plays when it is installed (the strongest).
+Measured (bench/bench_engine.py --fairy): our own level 8 beats Fairy-Stockfish at Skill
+Level -20, -10, 0 and UCI_Elo 1350, and loses every game to Skill Level 5; so level 7 is
+Skill Level 5 (stronger than our level 6) and level 8 is full strength."""
 
 
 @dataclass(frozen=True, slots=True)
