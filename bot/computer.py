@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -36,6 +37,21 @@ def _pick(position: Position[Any], seat: int, level: int, seed: int,
           seconds: float) -> str:
     """Runs in a worker: the engine's canonical move text."""
     return engine.choose_move(position, level, seed=seed, seconds=seconds, seat=seat).text
+
+
+ANALYSIS_NODES = 400
+"""The node budget of each position's evaluation in an analysis (a few ms each)."""
+
+
+def _scores(positions: Sequence[Position[Any]], nodes: int) -> list[int | None]:
+    """Runs in a worker (or inline): each position's score for its seat to move."""
+    out: list[int | None] = []
+    for p in positions:
+        if p.outcome() is not None or len(p.to_move) != 1 or p.in_setup:
+            out.append(None)
+            continue
+        out.append(engine.choose_move(p, 8, nodes=nodes, seconds=5.0, fairy=False).score)
+    return out
 
 
 class PoolMovePicker:
@@ -82,6 +98,13 @@ class PoolMovePicker:
         return engine.choose_move(position, level, seed=seed, seat=seat, nodes=1,
                                   seconds=0.5, fairy=False).text
 
+    async def scores(self, positions: Sequence[Position[Any]]) -> list[int | None]:
+        """Evaluations for ``analysis``, in one worker call."""
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(self._executor(), _scores, list(positions),
+                                      ANALYSIS_NODES)
+        return await asyncio.wait_for(future, self.grace + 0.05 * len(positions) + 5.0)
+
     def close(self) -> None:
         self._reset()
 
@@ -102,3 +125,6 @@ class InlineMovePicker:
         self.picks += 1
         return engine.choose_move(position, level, seed=seed, seconds=self.seconds,
                                   seat=seat, nodes=self.nodes, fairy=self.fairy).text
+
+    async def scores(self, positions: Sequence[Position[Any]]) -> list[int | None]:
+        return _scores(positions, self.nodes or ANALYSIS_NODES)

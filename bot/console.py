@@ -83,6 +83,7 @@ Commands (a #<match> argument picks a match; otherwise your current one):
                                   play Tablero itself (casual; level 5 unless given)
   /fill [level:1-8]               your lobby's empty seats get computer players
   /hint                           against the computer: the move its top level would play
+  /analysis [#N]                  a finished 2-player game: the moves that cost the most
   /accept  /decline  /cancel  /join [seat:NAME]
   /move TEXT                      e.g. /move h3-e3
   /moves [PREFIX]                 legal moves (the autocomplete list)
@@ -523,6 +524,17 @@ class Console:
         move, reason = await self.service.hint(await self.pick_match(args), self.user())
         self.say(f"hint: {move} ({reason})")
 
+    async def cmd_analysis(self, args: list[str], line: str) -> None:
+        numbers = [a[1:] for a in args if a.startswith("#") and a[1:].isdigit()]
+        match_id = int(numbers[0]) if numbers else self.current_match.get(self.user())
+        if match_id is None:
+            raise ServiceError("which match? /analysis #N")
+        swings = await self.service.analysis(match_id)
+        if not swings:
+            self.say(f"#{match_id}: no move lost a pawn's worth or more")
+        for ply, _seat, display, lost in swings:
+            self.say(f"  move {ply + 1}: {display} (about {lost / 100:.1f} pawns lost)")
+
     async def cmd_fill(self, args: list[str], line: str) -> None:
         """/fill [level:N] [#match]: computer players take the lobby's empty seats."""
         uid = self.user()
@@ -798,7 +810,7 @@ COMMANDS: dict[str, Callable[[Console, list[str], str], Awaitable[None]]] = {
     "leaderboard": Console.cmd_leaderboard, "stats": Console.cmd_stats,
     "history": Console.cmd_history, "rules": Console.cmd_rules, "settings": Console.cmd_settings,
     "notify": Console.cmd_notify, "sweep": Console.cmd_sweep, "fill": Console.cmd_fill,
-    "hint": Console.cmd_hint,
+    "hint": Console.cmd_hint, "analysis": Console.cmd_analysis,
 }
 
 COMPUTER_NAMES = frozenset({"@computer", "@tablero", "computer"})

@@ -211,6 +211,42 @@ class ComputerMixin(ServiceCore):
             reason = "the strongest move Tablero (level 8) finds here"
         return v.display_move(p, move), reason
 
+    async def analysis(self, match_id: int, top: int = 3) -> list[tuple[int, int, str, int]]:
+        """After a two-player game, the moves where the engine's evaluation swung most
+        against the player who made them: ``(ply, seat, display, centipawns lost)``,
+        worst first, at most ``top`` (only swings of a pawn's worth or more)."""
+        if self.picker is None:
+            raise NotAllowed("the computer player is not available here")
+        rec = await self._record(match_id)
+        if rec.status.is_live:
+            raise NotAllowed("the analysis is for finished games")
+        if rec.seat_count != 2:
+            raise NotAllowed("the analysis is for two-player games")
+        record = await self.record(match_id)  # type: ignore[attr-defined]
+        plies = [ply for ply in record.plies if ply.move is not None]
+        before = [record.start] + [ply.position for ply in plies[:-1]]
+        scores = await self.picker.scores([*before, *(p.position for p in plies[-1:])])
+        swings: list[tuple[int, int, str, int]] = []
+        for i, ply in enumerate(plies):
+            mine = scores[i]
+            nxt = scores[i + 1] if i + 1 < len(scores) else None
+            after = ply.position
+            if mine is None or ply.seat is None:
+                continue
+            outcome = after.outcome()
+            if outcome is not None:
+                theirs = 0 if not outcome.winners else (
+                    -100_000 if ply.seat in outcome.winners else 100_000)
+            elif nxt is None:
+                continue
+            else:
+                theirs = nxt if ply.seat not in after.to_move else -nxt
+            lost = mine + theirs  # my score before, minus my score after (= -theirs)
+            if lost >= 100:
+                swings.append((ply.ply, ply.seat, ply.display, min(lost, 99_999)))
+        swings.sort(key=lambda s: (-s[3], s[0]))
+        return swings[:max(0, top)]
+
     async def wake_computers(self, match_ids: list[int] | None = None) -> int:
         """Start the computer turns due in these matches, or in every active match with
         a computer player (at start-up: turns announced before a restart were lost with

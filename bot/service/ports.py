@@ -196,6 +196,12 @@ class MovePicker(Protocol):
         was configured with."""
         ...
 
+    async def scores(self, positions: Sequence[Position]) -> list[int | None]:
+        """For each position, the engine's evaluation in centipawns for the seat to move
+        there (a short search on a node budget); None where nobody or several seats
+        are to move. For ``analysis``."""
+        ...
+
 
 class NameResolver(Protocol):
     def __call__(self, guild_id: int, user_id: int) -> str:

@@ -57,3 +57,10 @@ def test_fill_a_lobby_with_computer_players() -> None:
 def test_hint_against_the_computer() -> None:
     text = session(["as alice", "/challenge @computer damas level:2 seat:white", "/hint"])
     assert "hint: " in text
+
+
+def test_analysis_of_a_finished_game_against_the_computer() -> None:
+    text = session(["as alice", "/challenge @computer alquerque level:8 seat:white",
+                    "/move d3-c3", "/resign", "/analysis"])
+    tail = text.split("> /analysis", 1)[1]
+    assert "move " in tail or "no move lost" in tail

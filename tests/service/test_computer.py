@@ -203,3 +203,22 @@ async def test_no_hints_in_games_between_people(cpu_service: MatchService) -> No
     await cpu_service.accept(m.id, BOB)
     with pytest.raises(NotAllowed, match="casual games against the computer"):
         await cpu_service.hint(m.id, ALICE)
+
+
+async def test_analysis_marks_the_costliest_moves_of_a_finished_game(
+        cpu_service: MatchService) -> None:
+    from tests.service.conftest import finishing_game, start_match
+
+    moves = finishing_game("damas", {}, 3)
+    assert moves
+    m = await start_match(cpu_service, "damas", rated=False)
+    with pytest.raises(NotAllowed, match="finished games"):
+        await cpu_service.analysis(m.id)
+    for i, text in enumerate(moves):
+        await cpu_service.move(m.id, (ALICE, BOB)[i % 2], text)
+    swings = await cpu_service.analysis(m.id)
+    assert 1 <= len(swings) <= 3  # random play blunders
+    assert [s[3] for s in swings] == sorted((s[3] for s in swings), reverse=True)
+    for ply, seat, display, lost in swings:
+        assert lost >= 100 and seat == ply % 2
+        assert display.split()[0] == moves[ply]
