@@ -203,8 +203,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "fairy-stockfish is installed")
 
 
-def main(args: argparse.Namespace, out: IO[str] = sys.stdout, err: IO[str] = sys.stderr) -> int:
-    """Run ``tablero selfplay`` with parsed ``args``."""
+def main(args: argparse.Namespace, out: IO[str] | None = None,
+         err: IO[str] | None = None) -> int:
+    """Run ``tablero selfplay`` with parsed ``args`` (printing to stdout and stderr)."""
+    out = out if out is not None else sys.stdout
+    err = err if err is not None else sys.stderr
     options = dict(args.option)
     try:
         rules.variant(args.game).seat_count(**options)
