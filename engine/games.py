@@ -227,8 +227,11 @@ class QuerniModel(GameModel):
     key = "querni"
     quiescence = False  # removals are not exchanges; the links already price them
     REMOVED = 100
-    STRANDED = 250
-    LINK = (0, 40, 14, 5)  # by the distance between stones n and n+1
+    STRANDED = 1500  # more than every removal together: a stranded number is a lost game
+    LINK = (0, 40, 28, 20, 14, 10, 7, 5, 3, 2)
+    """By the distance between stones n and n+1: touching is worth most, and every step
+    closer is worth something from anywhere on the board (a flat gradient far away left
+    the engine wandering until the 30-turn limit drew the game)."""
 
     def evaluate(self, position: Position[Any], pieces: Pieces) -> tuple[int, ...]:
         where: list[dict[int, tuple[int, int]]] = [{}, {}]

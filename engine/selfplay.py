@@ -12,8 +12,9 @@ it shows a progress bar and prints each level's wins, draws, losses and points. 
 ``levels`` is per seat for that game (after rotation); ``moves`` are canonical strings
 in order, a Querni ``choose`` game starting with the two arrangements (seat 0's, then
 seat 1's), as the match service records them. So that games differ, each game's first
-move per seat (after any set-up) is a random legal move drawn from the game's seed; the
-record holds it like every other move. Points: 1 for a win, ½ for a draw; with four
+move per seat (after any set-up) is a random quiet legal move (no capture or removal,
+when there is one) drawn from the game's seed; the record holds it like every other
+move. Points: 1 for a win, ½ for a draw; with four
 seats, the share of the other seats ranked below (ties count half).
 
 >>> stats = run("alquerque", {}, [2, 0], games=2, seed=1, seconds=0.2, progress=None)
@@ -29,12 +30,14 @@ import argparse
 import json
 import random
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import IO
+from typing import IO, Any
 
 import rules
+from engine.games import model_for
 from engine.player import choose_move
+from rules import Position
 
 MAX_PLIES = 3000
 """A game still running here is stopped and scored as a draw (no game reached it)."""
@@ -91,7 +94,7 @@ def play_game(key: str, options: dict[str, object], levels: Sequence[int], *, se
         level = levels[seat]
         if not p.in_setup and seat in random_left:
             random_left.discard(seat)
-            move = rng.choice(p.legal_moves())
+            move = rng.choice(_quiet_moves(p))
             moves.append(v.format_move(p, move))
             p = p.play(move)
             continue
@@ -110,6 +113,17 @@ def play_game(key: str, options: dict[str, object], levels: Sequence[int], *, se
                       tuple(sorted(outcome.winners)),
                       tuple(tuple(sorted(g)) for g in outcome.ranking), outcome.reason,
                       tuple(timings))
+
+
+def _quiet_moves(position: Position[Any]) -> Sequence[Hashable]:
+    """The opening's random move is a quiet one where there are any: a random capture or
+    Querni removal can decide a game by itself (a removal that strands a number makes
+    that seat's win impossible)."""
+    moves = position.legal_moves()
+    pieces = position.pieces()
+    model = model_for(position.variant, position)
+    quiet = [m for m in moves if not model.is_tactical(position, pieces, m)]
+    return quiet or moves
 
 
 def points(record: GameRecord, seat: int) -> float:
