@@ -63,9 +63,9 @@ from bot.service import (
     texts,
 )
 from bot.service.boards import draw_board
+from bot.service.computer import DEFAULT_LEVEL, computer_name, is_computer
 from bot.service.outbox import OutboxRelay
 from bot.service.records import OutboxEntry
-from bot.service.computer import DEFAULT_LEVEL, computer_name, is_computer
 from bot.service.views import RATING_MEANING, BoardState
 from locales.results import leaving_note, result_sentence
 from locales.summaries import HIDDEN_OPTIONS, plain, rules_summary

@@ -1,9 +1,10 @@
 """Computer players: Tablero itself in a seat, at a level from 1 to 8.
 
-A computer player is a user id of its own, negative so that it never meets a Discord or
-console id: ``computer_user(level, n)`` (``-1005`` is the first computer at level 5,
-``-2005`` a second one in the same match; a match never seats one user twice). Its name is
-``"Tablero (level 5)"`` wherever names are shown.
+A computer player is a user id of its own at the very top of the id range (ids are
+non-negative 64-bit ints; Discord's snowflakes reach that range only around 2084, console
+ids are far below): ``computer_user(level, n)`` is ``COMPUTER_IDS + 1000 * n + level``,
+the ``n``-th computer at ``level`` in a match (a match never seats one user twice). Its
+name is ``"Tablero (level 5)"`` wherever names are shown.
 
 Its moves come from a ``MovePicker`` (a port: the adapter runs the engine in a process
 pool) and go through the very path of a person's move (``move`` / ``submit_setup``:
@@ -27,7 +28,7 @@ from typing import Any
 
 from bot.service.core import ServiceCore
 from bot.service.errors import InvalidOption, NotAllowed, ServiceError
-from bot.service.events import ChallengeReceived, Event, SetupSubmitted, TurnStarted
+from bot.service.events import Event, SetupSubmitted, TurnStarted
 from bot.service.ports import MovePicker, NameResolver
 from bot.service.records import MatchRecord, MatchStatus
 from bot.service.views import MatchView, PlayerStats
@@ -36,29 +37,31 @@ log = logging.getLogger(__name__)
 
 LEVELS = range(1, 9)
 DEFAULT_LEVEL = 5
-_BASE = 1000
+COMPUTER_IDS = 2**63 - 2**20
+"""The first computer player id; every id from here to 2**63 - 1 is reserved for them."""
+_SPAN = 1000
 
 
 def computer_user(level: int, n: int = 0) -> int:
     """The user id of the ``n``-th computer player at ``level`` in a match.
 
-    >>> computer_user(5), computer_user(8, 2)
-    (-1005, -3008)
+    >>> computer_user(5) - COMPUTER_IDS, computer_user(8, 2) - COMPUTER_IDS
+    (5, 2008)
     """
     if isinstance(level, bool) or level not in LEVELS:
         raise InvalidOption(f"the computer plays at levels 1 to 8, not {level!r}")
-    return -(_BASE * (n + 1) + level)
+    return COMPUTER_IDS + _SPAN * n + level
 
 
 def computer_level(user: int) -> int | None:
     """The level of a computer player's id; None for people.
 
-    >>> computer_level(-2007), computer_level(42)
+    >>> computer_level(computer_user(7, 1)), computer_level(42)
     (7, None)
     """
-    if user >= 0:
+    if not isinstance(user, int) or user < COMPUTER_IDS:
         return None
-    level = -user % _BASE
+    level = (user - COMPUTER_IDS) % _SPAN
     return level if level in LEVELS else None
 
 
@@ -67,7 +70,7 @@ def is_computer(user: int | None) -> bool:
 
 
 def computer_name(user: int) -> str:
-    """>>> computer_name(-1005)
+    """>>> computer_name(computer_user(5))
     'Tablero (level 5)'
     """
     return f"Tablero (level {computer_level(user)})"
@@ -304,9 +307,6 @@ class ComputerMixin(ServiceCore):
         return [seats[s] for s in rec.to_move if s in seats and is_computer(seats[s])]
 
     async def _notify(self, event: Event) -> None:
-        if isinstance(event, ChallengeReceived) and event.match.seat_count == 2 \
-                and event.to and all(is_computer(u) for u in event.to):
-            return  # the computer accepts at once: no challenge post with stale buttons
         await super()._notify(event)
         if self.picker is None:
             return

@@ -54,7 +54,7 @@ async def test_challenge_the_computer_it_moves_first_and_is_named(world: World) 
     assert computer_user(3) in [s.user_id for s in match.seats]
     posted = texts(thread) + texts(w.channel)
     assert "Tablero (level 3)" in posted
-    assert "<@-" not in posted  # the computer is named, never mentioned
+    assert f"<@{computer_user(3)}>" not in posted  # the computer is named, never mentioned
 
 
 async def test_a_lobby_filled_with_computers_begins(world: World) -> None:

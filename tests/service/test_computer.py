@@ -11,7 +11,6 @@ import pytest
 import rules
 from bot.computer import InlineMovePicker, PoolMovePicker
 from bot.service import (
-    ChallengeReceived,
     InvalidOption,
     MatchService,
     NotAllowed,
@@ -36,11 +35,13 @@ def cpu_service(repo: Repository, clock: SetClock, recorder: Recorder,
     return MatchService(repo, recorder, clock, rng=random.Random(7), picker=picker)
 
 
-def test_computer_ids_are_negative_and_name_their_level() -> None:
-    assert computer_user(5) == -1005 and computer_user(5, 1) == -2005
-    assert computer_level(-2005) == 5 and computer_level(ALICE) is None
-    assert is_computer(-1008) and not is_computer(ALICE) and not is_computer(None)
-    assert computer_name(-1003) == "Tablero (level 3)"
+def test_computer_ids_are_reserved_valid_ids_and_name_their_level() -> None:
+    assert computer_user(5, 1) - computer_user(5) == 1000
+    assert 0 < computer_user(1) < computer_user(8, 2) <= 2**63 - 1  # valid stored ids
+    assert computer_level(computer_user(5, 1)) == 5 and computer_level(ALICE) is None
+    assert is_computer(computer_user(8)) and not is_computer(ALICE)
+    assert not is_computer(None) and not is_computer(-5)
+    assert computer_name(computer_user(3)) == "Tablero (level 3)"
     with pytest.raises(InvalidOption):
         computer_user(9)
 
@@ -52,7 +53,6 @@ async def test_a_game_against_the_computer_goes_through_the_move_path(
                                              seat=1)
     await cpu_service.computers_idle()
     assert m.status.value == "active" and not m.rated
-    assert recorder.of(ChallengeReceived) == []  # no challenge to answer: it began
     cpu = computer_user(3)
     # White is the computer: it has moved, through move(): a stored entry, an event
     entries = await repo.load_entries(m.id)
@@ -106,7 +106,7 @@ async def test_the_lobby_creator_fills_empty_seats_with_computers(
     await cpu_service.computers_idle()
     assert m.status.value == "active" and not m.rated
     computers = [s.user_id for s in m.seats if is_computer(s.user_id)]
-    assert sorted(computers) == [computer_user(2, 1), computer_user(2)]
+    assert sorted(computers) == [computer_user(2), computer_user(2, 1)]
     now = await cpu_service.get_match(m.id)
     assert all(not is_computer(u) for u in now.to_move)  # computers played up to a person
 
