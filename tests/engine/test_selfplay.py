@@ -64,6 +64,7 @@ def test_same_seed_same_games(tmp_path: Path) -> None:
     for name in ("a", "b"):
         path = tmp_path / f"{name}.jsonl"
         assert main(["selfplay", "damas", "--levels", "3,2", "--games", "2", "--seed", "9",
+                     "--movetime", "60000",
                      "--records", str(path)]) == 0
         texts.append(path.read_text())
     assert texts[0] == texts[1]
