@@ -76,6 +76,8 @@ async def test_stats_show_games_against_the_computer(world: World) -> None:
                         seat=0)
     await settle(w)
     (thread,) = w.channel.threads
+    await w.alice.slash(thread, "move", move="d3-c4")  # two plies: a resignation counts
+    await settle(w)
     await w.alice.slash(thread, "resign")
     await settle(w)
     result = await w.alice.slash(w.channel, "stats")

@@ -164,6 +164,8 @@ async def test_pool_picker_answers_from_a_worker_process() -> None:
 async def test_stats_count_games_against_the_computer(cpu_service: MatchService) -> None:
     m = await cpu_service.challenge_computer(GUILD, CHANNEL, ALICE, "damas", level=1,
                                              seat=0)
+    await cpu_service.move(m.id, ALICE, "d3-c4")  # two plies: a resignation now counts
+    await cpu_service.computers_idle()
     await cpu_service.resign(m.id, ALICE)
     stats = await cpu_service.stats(GUILD, ALICE)
     assert stats.against_computer == (0, 0, 1)
