@@ -525,7 +525,7 @@ class Console:
         self.say(f"hint: {move} ({reason})")
 
     async def cmd_analysis(self, args: list[str], line: str) -> None:
-        numbers = [a[1:] for a in args if a.startswith("#") and a[1:].isdigit()]
+        numbers = [a[1:] for a in args if a.startswith("#") and digits(a[1:])]
         match_id = int(numbers[0]) if numbers else self.current_match.get(self.user())
         if match_id is None:
             raise ServiceError("which match? /analysis #N")
@@ -542,7 +542,7 @@ class Console:
         for a in args:
             if a.lower().startswith("level:"):
                 level = a.partition(":")[2]
-        numbers = [a[1:] for a in args if a.startswith("#") and a[1:].isdigit()]
+        numbers = [a[1:] for a in args if a.startswith("#") and digits(a[1:])]
         match_id = int(numbers[0]) if numbers else self.current_match.get(uid)
         if match_id is None:
             raise ServiceError("which lobby? /fill #N level:5")
@@ -820,7 +820,7 @@ COMPUTER_NAMES = frozenset({"@computer", "@tablero", "computer"})
 def _level(text: str | None) -> int:
     if text is None:
         return DEFAULT_LEVEL
-    if not text.strip().isdigit() or len(text.strip()) > 2:
+    if not digits(text.strip()) or len(text.strip()) > 2:
         raise ServiceError("level: a number from 1 (beginner) to 8 (strongest)")
     return int(text)
 

@@ -295,7 +295,7 @@ class ComputerMixin(ServiceCore):
 
     @staticmethod
     def _level(level: object) -> int:
-        if isinstance(level, str) and level.strip().isdigit():
+        if isinstance(level, str) and level.strip().isascii() and level.strip().isdigit():
             level = int(level.strip())
         if isinstance(level, bool) or not isinstance(level, int) or level not in LEVELS:
             raise InvalidOption("the computer plays at levels 1 (beginner) to 8 (strongest)")
