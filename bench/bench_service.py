@@ -14,6 +14,7 @@ the same run, on the same disk. ``--dir`` picks that disk (default: the system's
 folder; a tmpfs there would hide the fsync cost).
 
     python bench/bench_service.py [--moves 3000] [--matches 10000] [--dir PATH]
+    python bench/bench_service.py --db postgresql://USER@HOST/DB   # the same on PostgreSQL
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import rules
 from bot.service import MatchService, NullNotifier, SystemClock
 from bot.service.records import MatchRecord, MatchStatus, SeatRecord
-from storage import SqliteRepository
+from storage import PostgresRepository, SqliteRepository
 
 GUILD = 1
 
@@ -133,7 +134,8 @@ def report(label: str, elapsed: float, lat: list[float]) -> None:
           f"max {max(ms):.2f} ms")
 
 
-async def populate(repo: SqliteRepository, count: int, users: int, seed: int) -> list[int]:
+async def populate(repo: SqliteRepository | PostgresRepository, count: int, users: int,
+                   seed: int) -> list[int]:
     """``count`` active xiangqi matches among ``users`` players, written through the
     repository (one transaction each, as the service would), plus a rated ladder."""
     rng = random.Random(seed)
@@ -157,11 +159,12 @@ async def populate(repo: SqliteRepository, count: int, users: int, seed: int) ->
     rows = [(GUILD, "xiangqi", u, 25 + rng.gauss(0, 5), 8.0 * rng.random() + 0.5,
              0.0, rng.randrange(50), rng.randrange(50), rng.randrange(10)) for u in rated]
     rows = [(g, ld, u, mu, sg, mu - 3 * sg, w, lo, d) for g, ld, u, mu, sg, _, w, lo, d in rows]
-    await repo._writer.execute("BEGIN IMMEDIATE")
-    await repo._writer.executemany(
-        "INSERT INTO ratings (guild_id, ladder, user_id, mu, sigma, ordinal, wins, losses, "
-        "draws) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
-    await repo._writer.execute("COMMIT")
+    async def insert() -> None:
+        for row in rows:
+            await repo._exec(
+                "INSERT INTO ratings (guild_id, ladder, user_id, mu, sigma, ordinal, wins, "
+                "losses, draws) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
+    await repo._transaction(insert)
     return user_ids
 
 
@@ -209,15 +212,24 @@ async def main() -> None:
     parser.add_argument("--users", type=int, default=2_000)
     parser.add_argument("--dir", type=Path, default=None,
                         help="folder for the database files (default: the temp folder)")
+    parser.add_argument("--db", default=None,
+                        help="a postgresql:// URL: the same runs on that (empty) database "
+                             "instead of SQLite (no durability comparison)")
     parser.add_argument("--synchronous", default="FULL", choices=("FULL", "NORMAL"),
                         help="durability of the main run (default FULL, as deployed)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(dir=args.dir) as d:
-        await durability_cost(Path(d), args.moves)
-        repo = await SqliteRepository.open(Path(d) / "bench.db", synchronous=args.synchronous)
+        repo: SqliteRepository | PostgresRepository
+        if args.db:
+            repo = await PostgresRepository.open(args.db)
+            print(f"PostgreSQL {repo.path}, one process, rendering off")
+        else:
+            await durability_cost(Path(d), args.moves)
+            repo = await SqliteRepository.open(Path(d) / "bench.db",
+                                               synchronous=args.synchronous)
+            print(f"SQLite {Path(d) / 'bench.db'} (WAL, synchronous={args.synchronous}), "
+                  "rendering off")
         s = MatchService(repo, NullNotifier(), SystemClock(), rng=random.Random(1))
-        print(f"SQLite {Path(d) / 'bench.db'} (WAL, synchronous={args.synchronous}), "
-              "rendering off")
         for game in ("xiangqi", "damas"):
             plies = 60
             elapsed, lat = await closed_loop(Table(s, game, 5, plies, 1), 1)

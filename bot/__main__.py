@@ -1,5 +1,6 @@
 """The ``tablero`` command line: ``run`` (Discord, or the console without a token),
-``console``, ``games``, ``sync``, ``invite`` and the operator's ``db backup`` / ``db check``.
+``console``, ``games``, ``sync``, ``invite``, the operator's ``db backup`` / ``db check``
+and ``selfplay`` (engines against each other).
 
 A database that cannot be used (damaged, foreign, unwritable) is reported in one line and
 the command exits 3 at once, so a supervisor sees the failure instead of a hung process.
@@ -18,6 +19,13 @@ import rules
 from bot.settings import Settings, load_settings
 from storage.errors import DatabaseUnusable
 
+DB_HELP = "SQLite file or postgresql:// URL (default: TABLERO_DB)"
+
+
+def database_target(text: str) -> Path | str:
+    """``--db``: a ``postgresql://`` URL stays text, anything else is a SQLite file."""
+    return text if text.startswith(("postgresql://", "postgres://")) else Path(text)
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -27,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("games", help="list the games the rules core knows")
     sub.add_parser("run", help="start the bot (the console when no DISCORD_TOKEN is set)")
     console = sub.add_parser("console", help="play in the terminal, no Discord needed")
-    console.add_argument("--db", type=Path, help="SQLite file (default: TABLERO_DB)")
+    console.add_argument("--db", type=database_target, help=DB_HELP)
     console.add_argument("--boards", type=Path,
                          help="write board PNGs here (default: TABLERO_BOARDS)")
     console.add_argument("--seed", type=int, help="seed seat draws (reproducible scripts)")
@@ -42,18 +50,30 @@ def build_parser() -> argparse.ArgumentParser:
     backup = db_sub.add_parser(
         "backup", help="write a consistent copy of the database to PATH while it is in use")
     backup.add_argument("path", help="the backup file (or a folder to put it in: ending in /)")
-    backup.add_argument("--db", type=Path, help="SQLite file (default: TABLERO_DB)")
+    backup.add_argument("--db", type=database_target, help=DB_HELP)
     check = db_sub.add_parser(
         "check", help="replay every match and report (and freeze) the broken ones")
-    check.add_argument("--db", type=Path, help="SQLite file (default: TABLERO_DB)")
+    check.add_argument("--db", type=database_target, help=DB_HELP)
     check.add_argument("--quiet", action="store_true", help="no progress bar")
+    copy = db_sub.add_parser(
+        "copy", help="copy a whole installation into an empty database (SQLite file or "
+        "postgresql:// URL, either way) and replay every match there")
+    copy.add_argument("source", type=database_target, help="SQLite file or postgresql:// URL")
+    copy.add_argument("target", type=database_target,
+                      help="a new SQLite file or an empty PostgreSQL database")
+    copy.add_argument("--quiet", action="store_true", help="no progress bar")
+    selfplay = sub.add_parser(
+        "selfplay", help="computer players against each other: strength, reproducibly")
+    from engine.selfplay import add_arguments
+
+    add_arguments(selfplay)
     invite = sub.add_parser("invite", help="print the URL that adds the bot to a server")
     invite.add_argument("--client-id", type=int, default=None,
                         help="the Application ID (default: read from DISCORD_TOKEN)")
     return parser
 
 
-def console_main(settings: Settings, db: Path | None = None, boards: Path | None = None,
+def console_main(settings: Settings, db: Path | str | None = None, boards: Path | None = None,
                  seed: int | None = None) -> int:
     from bot.console import run_console
 
@@ -76,20 +96,25 @@ def discord_main(settings: Settings) -> int:
         return 2
     code: int = cli.run(settings.discord_token, settings.db_path,
                         sweep_seconds=settings.sweep_seconds,
-                        synchronous=settings.db_synchronous)
+                        synchronous=settings.db_synchronous,
+                        engine_seconds=settings.engine_seconds,
+                        engine_workers=settings.engine_workers)
     return code
 
 
 def db_main(settings: Settings, args: argparse.Namespace) -> int:
-    """``tablero db backup PATH`` and ``tablero db check``."""
+    """``tablero db backup PATH``, ``tablero db check`` and ``tablero db copy FROM TO``."""
     from bot import operations
 
-    path = args.db or settings.db_path
+    path = getattr(args, "db", None) or settings.db_path
     if args.db_command == "backup":
         return asyncio.run(operations.backup(path, args.path))
     if args.db_command == "check":
         return asyncio.run(operations.check(path, progress=not args.quiet))
-    print("tablero db backup PATH | tablero db check (see tablero db -h)", file=sys.stderr)
+    if args.db_command == "copy":
+        return asyncio.run(operations.copy(args.source, args.target, progress=not args.quiet))
+    print("tablero db backup PATH | tablero db check | tablero db copy FROM TO (see tablero "
+          "db -h)", file=sys.stderr)
     return 2
 
 
@@ -100,6 +125,10 @@ def main(argv: list[str] | None = None) -> int:
         for key, v in rules.VARIANTS.items():
             print(f"{key:18} {v.name}")
         return 0
+    if args.command == "selfplay":
+        from engine.selfplay import main as selfplay_main
+
+        return selfplay_main(args)
     if args.command not in ("run", "console", "sync", "invite", "db"):
         parser.print_help()
         return 0

@@ -51,6 +51,7 @@ from bot.service import (
     MatchEnded,
     MatchService,
     MatchView,
+    MovePicker,
     MovePlayedFor,
     MoveResult,
     PlayerOut,
@@ -62,6 +63,7 @@ from bot.service import (
     texts,
 )
 from bot.service.boards import draw_board
+from bot.service.computer import DEFAULT_LEVEL, computer_name, is_computer
 from bot.service.outbox import OutboxRelay
 from bot.service.records import OutboxEntry
 from bot.service.tournament_records import TournamentGame, TournamentRecord
@@ -79,6 +81,11 @@ Commands (a #<match> argument picks a match; otherwise your current one):
   /challenge [@user ...] GAME [option:value ...] [days:N] [casual] [seat:NAME]
                                   no @user = an open challenge; 4-player games make a lobby;
                                   option:value and option=value both work, each once
+  /challenge @computer GAME [level:1-8] [option:value ...]
+                                  play Tablero itself (casual; level 5 unless given)
+  /fill [level:1-8]               your lobby's empty seats get computer players
+  /hint                           against the computer: the move its top level would play
+  /analysis [#N]                  a finished 2-player game: the moves that cost the most
   /accept  /decline  /cancel  /join [seat:NAME]
   /move TEXT                      e.g. /move h3-e3
   /moves [PREFIX]                 legal moves (the autocomplete list)
@@ -184,11 +191,13 @@ class ConsolePrinter:
     def name(self, uid: int | None) -> str:
         if uid is None:
             return "(empty)"
+        if is_computer(uid):
+            return computer_name(uid)
         return self.names.get(uid, f"user{uid}")
 
     def seat_name(self, guild_id: int, user_id: int) -> str:
         """The service's ``NameResolver``: names on board images."""
-        return self.names.get(user_id, "")
+        return self.name(user_id) if is_computer(user_id) else self.names.get(user_id, "")
 
     async def learn(self, uid: int, name: str) -> None:
         """Remember ``uid``'s name, in this session and in the database."""
@@ -425,6 +434,8 @@ class Console:
                 await self.service.beat()
                 await self.service.sweep()
             await command(self, args, line)
+            # the computer answers before the next prompt (its moves print as they land)
+            await self.service.computers_idle()
         except ServiceError as e:
             self.say(f"! {e.message}")
         except rules.RulesError as e:
@@ -464,8 +475,12 @@ class Console:
         days: int | None = None
         rated = True
         seat: str | None = None
+        computer = False
+        level: str | None = None
         for a in options_of(args):
-            if isinstance(a, tuple):
+            if isinstance(a, str) and a.lower() in COMPUTER_NAMES:
+                computer = True
+            elif isinstance(a, tuple):
                 key, value = a
                 if key == "days":
                     if not digits(value) or len(value) > 3:
@@ -475,6 +490,8 @@ class Console:
                     seat = value
                 elif key == "rated":
                     rated = value.lower() not in ("no", "off", "false", "0")
+                elif key == "level":
+                    level = value
                 else:
                     options[key] = value
             elif a.startswith("@"):
@@ -491,11 +508,57 @@ class Console:
                                    "(or name=value)")
         if game is None:
             raise ServiceError("which game? /challenge @bob xiangqi (see /games-list)")
+        if level is not None and not computer:
+            raise ServiceError("level: is for games against the computer (@computer)")
+        if computer:
+            if opponents:
+                raise ServiceError("play the computer alone: /challenge @computer GAME; "
+                                   "in a 4-player lobby, /fill adds computer players")
+            m = await self.service.challenge_computer(
+                CONSOLE_GUILD, CONSOLE_CHANNEL, uid, game, level=_level(level),
+                options=options, days=days, seat=seat)
+            self.current_match[uid] = m.id
+            self.say(f"created {self.describe(m)}")
+            if m.status.value == "active":
+                await self.show_board(m.id)
+            return
         m = await self.service.challenge(CONSOLE_GUILD, CONSOLE_CHANNEL, uid, game,
                                          opponents=opponents, options=options, days=days,
                                          rated=rated, seat=seat)
         self.current_match[uid] = m.id
         self.say(f"created {self.describe(m)}")
+
+    async def cmd_hint(self, args: list[str], line: str) -> None:
+        move, reason = await self.service.hint(await self.pick_match(args), self.user())
+        self.say(f"hint: {move} ({reason})")
+
+    async def cmd_analysis(self, args: list[str], line: str) -> None:
+        numbers = [a[1:] for a in args if a.startswith("#") and digits(a[1:])]
+        match_id = int(numbers[0]) if numbers else self.current_match.get(self.user())
+        if match_id is None:
+            raise ServiceError("which match? /analysis #N")
+        swings = await self.service.analysis(match_id)
+        if not swings:
+            self.say(f"#{match_id}: no move lost a pawn's worth or more")
+        for ply, _seat, display, lost in swings:
+            self.say(f"  move {ply + 1}: {display} (about {lost / 100:.1f} pawns lost)")
+
+    async def cmd_fill(self, args: list[str], line: str) -> None:
+        """/fill [level:N] [#match]: computer players take the lobby's empty seats."""
+        uid = self.user()
+        level: str | None = None
+        for a in args:
+            if a.lower().startswith("level:"):
+                level = a.partition(":")[2]
+        numbers = [a[1:] for a in args if a.startswith("#") and digits(a[1:])]
+        match_id = int(numbers[0]) if numbers else self.current_match.get(uid)
+        if match_id is None:
+            raise ServiceError("which lobby? /fill #N level:5")
+        m = await self.service.add_computers(match_id, uid, _level(level))
+        self.current_match[uid] = m.id
+        self.say(f"filled: {self.describe(m)}")
+        if m.status.value == "active":
+            await self.show_board(m.id)
 
     def _seat_arg(self, args: list[str]) -> str | None:
         for a in options_of(args):
@@ -679,6 +742,9 @@ class Console:
                  f"{s.active_matches} active")
         for key, e in zip(s.ladder_keys, s.ladders, strict=True):
             self.say(f"  {key}: rank {e.rank}, {e.shown}")
+        if any(s.against_computer):
+            w, d, lost = s.against_computer
+            self.say(f"  against the computer (casual): {w}W {lost}L {d}D")
 
     async def cmd_rules(self, args: list[str], line: str) -> None:
         if not args:
@@ -878,9 +944,21 @@ COMMANDS: dict[str, Callable[[Console, list[str], str], Awaitable[None]]] = {
     "resign": Console.cmd_resign, "draw": Console.cmd_draw,
     "leaderboard": Console.cmd_leaderboard, "stats": Console.cmd_stats,
     "history": Console.cmd_history, "rules": Console.cmd_rules, "settings": Console.cmd_settings,
-    "notify": Console.cmd_notify, "sweep": Console.cmd_sweep,
+    "notify": Console.cmd_notify, "sweep": Console.cmd_sweep, "fill": Console.cmd_fill,
+    "hint": Console.cmd_hint, "analysis": Console.cmd_analysis,
     "tournament": Console.cmd_tournament, "tournaments": Console.cmd_tournaments,
 }
+
+COMPUTER_NAMES = frozenset({"@computer", "@tablero", "computer"})
+"""How the console names the computer player in /challenge."""
+
+
+def _level(text: str | None) -> int:
+    if text is None:
+        return DEFAULT_LEVEL
+    if not digits(text.strip()) or len(text.strip()) > 2:
+        raise ServiceError("level: a number from 1 (beginner) to 8 (strongest)")
+    return int(text)
 
 
 async def run_console(db_path: str | Path, *, boards_dir: Path | None = None,
@@ -891,16 +969,19 @@ async def run_console(db_path: str | Path, *, boards_dir: Path | None = None,
 
     Start-up reads nothing but what it needs: each match is replayed (and checked) when it
     is first used; the full replay of every match is ``tablero db check``'s job."""
-    from storage import SqliteRepository
+    from storage import open_database
 
     stdin = stdin if stdin is not None else sys.stdin
     stdout = stdout if stdout is not None else sys.stdout
     if renderer is None and boards_dir is not None:
         renderer = load_renderer()
-    repo = await SqliteRepository.open(db_path, synchronous=synchronous)
+    from bot.computer import PoolMovePicker
+
+    repo = await open_database(db_path, synchronous=synchronous)
+    picker = PoolMovePicker(workers=1)
     try:
         console = open_console(repo, stdout, clock=clock, renderer=renderer,
-                               rng=random.Random(seed), boards_dir=boards_dir)
+                               rng=random.Random(seed), boards_dir=boards_dir, picker=picker)
         # what a crash or a kill left undelivered in the outbox is printed first
         if console.relay is not None:
             await console.relay.recover()
@@ -911,19 +992,22 @@ async def run_console(db_path: str | Path, *, boards_dir: Path | None = None,
         # match), then the sweep acts on whatever is due.
         await console.service.resume()
         await console.service.sweep()
+        await console.service.wake_computers()  # computer turns lost with the last run
         interactive = stdin.isatty()
         if interactive:
             console.say("Tablero console: /help lists the commands; start with: as NAME")
         return await console.run(stdin, prompt=interactive)
     finally:
+        picker.close()
         await repo.close()
 
 
 def open_console(repository: Repository, out: TextIO, *, clock: ShiftedClock | None = None,
                  renderer: BoardRenderer | None = None, rng: random.Random | None = None,
-                 boards_dir: Path | None = None) -> Console:
+                 boards_dir: Path | None = None, picker: MovePicker | None = None) -> Console:
     """Wire a console over ``repository`` in one direction: the printer (the service's
-    notifier and name resolver), then the service, then the console over both."""
+    notifier and name resolver), then the service, then the console over both.
+    ``picker``: the computer player's moves (none: /challenge @computer is refused)."""
     clock = clock or ShiftedClock()
     printer = ConsolePrinter(out)
     # The same path as Discord: every event is an outbox entry stored with its change,
@@ -932,7 +1016,7 @@ def open_console(repository: Repository, out: TextIO, *, clock: ShiftedClock | N
     relay = OutboxRelay(repository, printer.deliver, clock, inline=True,
                         accepts=lambda entry: entry.guild_id == CONSOLE_GUILD)
     service = MatchService(repository, relay, clock, renderer=renderer, rng=rng,
-                           names=printer.seat_name)
+                           names=printer.seat_name, picker=picker)
     console = Console(service, printer, clock=clock, boards_dir=boards_dir,
                       renderer=renderer)
     console.relay = relay

@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.service import MatchService, NullNotifier, SystemClock
-from storage import SqliteRepository
+from storage import SqliteRepository, is_postgres_url, open_database
+from storage.copy import TargetNotEmpty, copy_database, row_counts
 
 
 class ProgressBar:
@@ -52,11 +53,16 @@ class ProgressBar:
         self.out.flush()
 
 
-async def backup(database: Path, target: str | Path, *, out: TextIO | None = None) -> int:
+async def backup(database: Path | str, target: str | Path, *, out: TextIO | None = None
+                 ) -> int:
     """Copy ``database`` to ``target`` consistently while it may be in use; 0 on success.
     A ``target`` ending in a slash, or an existing folder, receives a file named like the
     database."""
     out = out or sys.stdout
+    if is_postgres_url(database):
+        print("tablero: db backup copies a SQLite file; back PostgreSQL up with its own "
+              "tools (pg_dump)", file=sys.stderr)
+        return 2
     if str(target).endswith(("/", os.sep)) or Path(target).is_dir():
         target = Path(target) / Path(database).name
     repo = await SqliteRepository.open(database)
@@ -75,12 +81,51 @@ async def backup(database: Path, target: str | Path, *, out: TextIO | None = Non
     return 0
 
 
-async def check(database: Path, *, progress: bool = True, out: TextIO | None = None,
+async def copy(source: Path | str, target: Path | str, *, progress: bool = True,
+               out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Copy a whole installation from ``source`` to the empty ``target`` (each a SQLite
+    file or a ``postgresql://`` URL), then verify it: the same rows per table, and every
+    match replays on the target. 0 on success; 1 when the target refuses or differs."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    src = await open_database(source)
+    try:
+        dst = await open_database(target)
+        try:
+            started = time.perf_counter()
+            try:
+                counts = await copy_database(
+                    src, dst, ProgressBar("copying rows", err) if progress else None)
+            except TargetNotEmpty as exc:
+                print(f"tablero: {exc}", file=err)
+                return 1
+            copied = await row_counts(dst)
+            if copied != counts:
+                print(f"tablero: the copy differs from the source: {copied} != {counts}",
+                      file=err)
+                return 1
+            service = MatchService(dst, NullNotifier(), SystemClock())
+            problems = await service.verify_all(
+                progress=ProgressBar("replaying matches", err) if progress else None)
+        finally:
+            await dst.close()
+    finally:
+        await src.close()
+    for match_id, problem in problems:
+        print(f"match #{match_id}: {problem}", file=out)
+    rows = sum(counts.values())
+    verdict = "every match replays" if not problems else f"{len(problems)} do not replay"
+    print(f"copied {src.path} to {dst.path}: {rows:,} rows ({counts['matches']:,} matches) "
+          f"in {time.perf_counter() - started:.1f} s; {verdict}", file=out)
+    return 0 if not problems else 1
+
+
+async def check(database: Path | str, *, progress: bool = True, out: TextIO | None = None,
                 err: TextIO | None = None) -> int:
     """Replay every match of ``database``; 0 when all replay, 1 when some are broken."""
     out = out or sys.stdout
     err = err or sys.stderr
-    repo = await SqliteRepository.open(database)  # runs PRAGMA quick_check first
+    repo = await open_database(database)  # SQLite: runs PRAGMA quick_check first
     try:
         service = MatchService(repo, NullNotifier(), SystemClock())
         started = time.perf_counter()
@@ -96,6 +141,7 @@ async def check(database: Path, *, progress: bool = True, out: TextIO | None = N
     elapsed = time.perf_counter() - started
     verdict = "all replay" if not problems else f"{len(problems)} broken"
     matches = f"{total:,} match{'es' if total != 1 else ''}"
-    print(f"{database}: file intact, {matches} checked in {elapsed:.1f} s, {verdict}",
+    print(f"{repo.path}: {'file intact, ' if isinstance(repo, SqliteRepository) else ''}"
+          f"{matches} checked in {elapsed:.1f} s, {verdict}",
           file=out)
     return 0 if not problems else 1

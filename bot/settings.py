@@ -15,7 +15,9 @@ class Settings(BaseSettings):
 
     discord_token: SecretStr | None = Field(None, validation_alias="DISCORD_TOKEN")
     """The bot token; empty or unset: ``tablero run`` starts the console instead."""
-    db_path: Path = Field(Path("tablero.db"), validation_alias="TABLERO_DB")
+    db_path: Path | str = Field(Path("tablero.db"), validation_alias="TABLERO_DB")
+    """The SQLite file (default ``tablero.db``) or a ``postgresql://user:pass@host/db`` URL
+    (several bot processes may share one PostgreSQL database)."""
     db_synchronous: str = Field("FULL", validation_alias="TABLERO_DB_SYNCHRONOUS")
     """SQLite durability: FULL (default) puts every acknowledged move on the disk before
     saying so; NORMAL is faster but a power cut may lose the last moves players were told
@@ -25,6 +27,10 @@ class Settings(BaseSettings):
     """Where the console writes board PNGs (unset: no PNG files)."""
     sweep_seconds: float = Field(60.0, gt=0, validation_alias="TABLERO_SWEEP_SECONDS")
     """How often deadlines are checked (reminders, timeouts)."""
+    engine_seconds: float = Field(2.0, gt=0, le=60, validation_alias="TABLERO_ENGINE_SECONDS")
+    """The computer player's time budget per move (its top level uses all of it)."""
+    engine_workers: int = Field(2, ge=1, le=32, validation_alias="TABLERO_ENGINE_WORKERS")
+    """Processes searching computer moves at once (off the event loop)."""
     dev_guild_id: int | None = Field(None, validation_alias="TABLERO_DEV_GUILD")
     """Discord: sync slash commands to this one server at once (development)."""
 
@@ -39,6 +45,14 @@ class Settings(BaseSettings):
     @classmethod
     def _empty_is_none(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("db_path")
+    @classmethod
+    def _database(cls, value: Path | str) -> Path | str:
+        text = str(value).strip()
+        if text.startswith(("postgresql://", "postgres://")):
+            return text
+        return Path(text or "tablero.db")
 
     @field_validator("db_synchronous")
     @classmethod

@@ -8,8 +8,8 @@ statement reads a whole match; the ``seats`` table indexes who plays where (``ga
 and is written in the same transaction. Moves are rows of ``moves`` with primary key
 ``(match_id, ply)``: of two writers appending the same ply exactly one succeeds.
 
-Migrations are numbered SQL scripts applied at start-up; ``PRAGMA user_version`` holds how
-many have run. Times are stored as UTC epoch seconds (REAL), so they compare as numbers.
+The queries are ``storage.sql``'s, shared with PostgreSQL; so are the migrations
+(``storage.schema``), applied at start-up: ``PRAGMA user_version`` holds how many have run.
 Durability: ``synchronous=FULL`` by default, so a commit (an acknowledged move) is on the
 disk before it is acknowledged and survives a power cut. ``synchronous="NORMAL"``
 (``TABLERO_DB_SYNCHRONOUS=NORMAL``) is faster but a power cut (not a crash: WAL keeps the
@@ -27,34 +27,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
-import json
 import logging
 import os
 import sqlite3
-from collections.abc import Iterable, Sequence
-from datetime import UTC, datetime
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
 
-from bot.service.errors import Conflict
-from bot.service.ratings import apply_ratings
-from bot.service.records import (
-    PROVISIONAL_GAMES,
-    DrawOffer,
-    MatchRecord,
-    MatchStatus,
-    OutboxEntry,
-    OutboxFn,
-    RatingChange,
-    RatingRecord,
-    RecordEntry,
-    ResultRecord,
-    SeatRecord,
-)
-from bot.service.views import GuildSettings, UserPrefs
 from storage.errors import (
     DatabaseDamaged,
     DatabaseInaccessible,
@@ -62,246 +43,30 @@ from storage.errors import (
     DatabaseUnusable,
     NotATableroDatabase,
 )
-from storage.tournaments import TOURNAMENT_SCHEMA, SqliteTournaments
+from storage.schema import ESTABLISHED as _ESTABLISHED
+from storage.schema import MIGRATIONS, TABLES, statements
+from storage.sql import INT64_MAX, INT64_MIN, SqlRepository, T
+
+__all__ = [
+    "INT64_MAX",
+    "INT64_MIN",
+    "MIGRATIONS",
+    "_ESTABLISHED",
+    "SqliteRepository",
+    "open_repository",
+]
 
 log = logging.getLogger(__name__)
 
 SYNCHRONOUS_MODES = ("FULL", "NORMAL")
 SQLITE_HEADER = b"SQLite format 3\x00"
-INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
 
-def _established(table: str = "") -> str:
-    """1 for an established player on a ladder, 0 for a provisional one (ranked after)."""
-    t = f"{table}." if table else ""
-    return f"({t}wins + {t}losses + {t}draws >= {PROVISIONAL_GAMES})"
-
-
-_ESTABLISHED = _established()
-
-MIGRATIONS: tuple[str, ...] = (
-    # 1: the first schema
-    """
-    CREATE TABLE guild_settings (
-        guild_id INTEGER PRIMARY KEY,
-        default_days INTEGER NOT NULL CHECK (default_days BETWEEN 1 AND 14),
-        use_threads INTEGER NOT NULL,
-        games_channel_id INTEGER,
-        reminders INTEGER NOT NULL
-    );
-    CREATE TABLE user_prefs (
-        user_id INTEGER PRIMARY KEY,
-        notify TEXT NOT NULL
-    );
-    CREATE TABLE matches (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        guild_id INTEGER NOT NULL,
-        channel_id INTEGER NOT NULL,
-        thread_id INTEGER,
-        game TEXT NOT NULL,
-        ladder TEXT NOT NULL,
-        rules_version TEXT NOT NULL,
-        options TEXT NOT NULL,
-        start_text TEXT NOT NULL,
-        seat_count INTEGER NOT NULL,
-        status TEXT NOT NULL,
-        challenger_id INTEGER NOT NULL,
-        seats TEXT NOT NULL,
-        seat_pref INTEGER,
-        seating TEXT NOT NULL,
-        ply INTEGER NOT NULL,
-        position_text TEXT NOT NULL,
-        to_move TEXT NOT NULL,
-        last_move TEXT,
-        days_per_move INTEGER NOT NULL CHECK (days_per_move BETWEEN 1 AND 14),
-        rated INTEGER NOT NULL,
-        deadline REAL,
-        remind_at REAL,
-        draw_offer TEXT,
-        result TEXT,
-        broken TEXT,
-        created_at REAL NOT NULL,
-        updated_at REAL NOT NULL,
-        version INTEGER NOT NULL
-    );
-    CREATE INDEX matches_thread ON matches (thread_id) WHERE thread_id IS NOT NULL;
-    CREATE INDEX matches_deadline ON matches (status, deadline);
-    CREATE INDEX matches_remind ON matches (status, remind_at);
-    CREATE INDEX matches_guild_status ON matches (guild_id, status);
-    CREATE TABLE seats (
-        match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
-        user_id INTEGER NOT NULL,
-        seat INTEGER,
-        team INTEGER,
-        PRIMARY KEY (match_id, user_id)
-    ) WITHOUT ROWID;
-    CREATE INDEX seats_user ON seats (user_id, match_id);
-    CREATE TABLE moves (
-        match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
-        ply INTEGER NOT NULL,
-        seat INTEGER,
-        notation TEXT NOT NULL,
-        user_id INTEGER,
-        played_at REAL NOT NULL,
-        PRIMARY KEY (match_id, ply)
-    ) WITHOUT ROWID;
-    CREATE TABLE ratings (
-        guild_id INTEGER NOT NULL,
-        ladder TEXT NOT NULL,
-        user_id INTEGER NOT NULL,
-        mu REAL NOT NULL,
-        sigma REAL NOT NULL,
-        ordinal REAL NOT NULL,
-        wins INTEGER NOT NULL DEFAULT 0,
-        losses INTEGER NOT NULL DEFAULT 0,
-        draws INTEGER NOT NULL DEFAULT 0,
-        PRIMARY KEY (guild_id, ladder, user_id)
-    ) WITHOUT ROWID;
-    CREATE INDEX ratings_board ON ratings (guild_id, ladder, ordinal DESC, user_id);
-    """,
-    # 2: leaderboard pages read the index alone (a covering index: OFFSET skips rows
-    # without touching the table; deep pages of a 10,000-player ladder went 3 ms -> 0.6 ms)
-    """
-    DROP INDEX ratings_board;
-    CREATE INDEX ratings_board ON ratings (guild_id, ladder, ordinal DESC, user_id, mu,
-                                           sigma, wins, losses, draws);
-    """,
-    # 3: who played the last move (turn messages say "alice played ...")
-    """
-    ALTER TABLE matches ADD COLUMN last_move_by INTEGER;
-    """,
-    # 4: the heartbeat of the running bot (clocks are extended by the time it was away)
-    """
-    CREATE TABLE heartbeat (
-        id INTEGER PRIMARY KEY CHECK (id = 1),
-        at REAL NOT NULL
-    );
-    """,
-    # 5: the notification outbox (entries written with the change that causes them,
-    # deleted once delivered) and who has refused direct messages (Discord 50007)
-    """
-    CREATE TABLE outbox (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        match_id INTEGER NOT NULL,
-        guild_id INTEGER NOT NULL,
-        version INTEGER NOT NULL,
-        n INTEGER NOT NULL,
-        kind TEXT NOT NULL,
-        payload TEXT NOT NULL,
-        created_at REAL NOT NULL,
-        UNIQUE (match_id, version, n)
-    );
-    CREATE TABLE dms_closed (
-        user_id INTEGER PRIMARY KEY,
-        told INTEGER NOT NULL DEFAULT 0
-    );
-    """,
-    # 6: the display names seen per server, so names survive restarts
-    """
-    CREATE TABLE names (
-        guild_id INTEGER NOT NULL,
-        user_id INTEGER NOT NULL,
-        name TEXT NOT NULL,
-        seen_at REAL NOT NULL,
-        PRIMARY KEY (guild_id, user_id)
-    ) WITHOUT ROWID;
-    """,
-    # 7: established players (PROVISIONAL_GAMES rated games) rank before provisional ones;
-    # the index orders by that first, so pages still read the index alone
-    f"""
-    DROP INDEX ratings_board;
-    CREATE INDEX ratings_board ON ratings (guild_id, ladder, {_ESTABLISHED} DESC,
-                                           ordinal DESC, user_id, mu, sigma, wins, losses,
-                                           draws);
-    """,
-    # 8: tournaments (storage/tournaments.py)
-    TOURNAMENT_SCHEMA,
-)
-TABLES = frozenset({"guild_settings", "user_prefs", "matches", "seats", "moves", "ratings",
-                    "heartbeat", "outbox", "dms_closed", "names", "tournaments",
-                    "tournament_matches", "sqlite_sequence"})
-"""Every table a Tablero database holds (any other one means a foreign file)."""
-
-_MATCH_COLUMNS = (
-    "guild_id, channel_id, thread_id, game, ladder, rules_version, options, start_text, "
-    "seat_count, status, challenger_id, seats, seat_pref, seating, ply, position_text, "
-    "to_move, last_move, days_per_move, rated, deadline, remind_at, draw_offer, result, "
-    "broken, created_at, updated_at, last_move_by")
-# Each participant's notification choice comes with the match, in the same statement.
-_PREFS = ("(SELECT json_group_object(p.user_id, p.notify) FROM seats AS s JOIN user_prefs "
-          "AS p ON p.user_id = s.user_id WHERE s.match_id = matches.id) AS prefs")
-_SELECT_MATCH = f"SELECT id, version, {_MATCH_COLUMNS}, {_PREFS} FROM matches"
-_PLY_MAX = 2**63 - 1  # "no upper bound" for a ply range
-
-
-def _ts(value: datetime | None) -> float | None:
-    return None if value is None else value.timestamp()
-
-
-def _dt(value: float | None) -> datetime | None:
-    return None if value is None else datetime.fromtimestamp(value, UTC)
-
-
-def _seats_json(seats: Iterable[SeatRecord]) -> str:
-    return json.dumps([[s.user_id, s.seat, s.team, int(s.accepted), int(s.out)]
-                       for s in seats], separators=(",", ":"))
-
-
-def _match_values(m: MatchRecord) -> tuple[Any, ...]:
-    offer = None if m.draw_offer is None else json.dumps(
-        {"by": m.draw_offer.by, "accepted": list(m.draw_offer.accepted)})
-    result = None if m.result is None else json.dumps(
-        {"winners": list(m.result.winners), "ranking": [list(g) for g in m.result.ranking],
-         "reason": m.result.reason})
-    return (m.guild_id, m.channel_id, m.thread_id, m.game, m.ladder, m.rules_version,
-            json.dumps(dict(m.options), sort_keys=True), m.start_text, m.seat_count,
-            m.status.value, m.challenger_id, _seats_json(m.seats), m.seat_pref, m.seating,
-            m.ply, m.position_text, ",".join(map(str, m.to_move)), m.last_move,
-            m.days_per_move, int(m.rated), _ts(m.deadline), _ts(m.remind_at), offer, result,
-            m.broken, _ts(m.created_at), _ts(m.updated_at), m.last_move_by)
-
-
-def _match_of(row: Sequence[Any]) -> MatchRecord:
-    (id_, version, guild_id, channel_id, thread_id, game, ladder, rules_version, options,
-     start_text, seat_count, status, challenger_id, seats, seat_pref, seating, ply,
-     position_text, to_move, last_move, days, rated, deadline, remind_at, offer, result,
-     broken, created_at, updated_at, last_move_by, prefs) = row
-    notify = {int(u): n for u, n in json.loads(prefs).items()} if prefs else {}
-    offer_d = json.loads(offer) if offer else None
-    result_d = json.loads(result) if result else None
-    created = _dt(created_at)
-    updated = _dt(updated_at)
-    assert created is not None and updated is not None
-    return MatchRecord(
-        id=id_, guild_id=guild_id, channel_id=channel_id, thread_id=thread_id, game=game,
-        ladder=ladder, rules_version=rules_version, options=json.loads(options),
-        start_text=start_text, seat_count=seat_count, status=MatchStatus(status),
-        challenger_id=challenger_id,
-        seats=tuple(SeatRecord(u, s, t, bool(a), bool(o), notify.get(u, "mention"))
-                    for u, s, t, a, o in json.loads(seats)),
-        seat_pref=seat_pref, seating=seating, ply=ply, position_text=position_text,
-        to_move=tuple(int(s) for s in to_move.split(",") if s), last_move=last_move,
-        days_per_move=days, rated=bool(rated), deadline=_dt(deadline),
-        remind_at=_dt(remind_at),
-        draw_offer=DrawOffer(offer_d["by"], tuple(offer_d["accepted"])) if offer_d else None,
-        result=ResultRecord(tuple(result_d["winners"]),
-                            tuple(tuple(g) for g in result_d["ranking"]),
-                            result_d["reason"]) if result_d else None,
-        broken=broken, created_at=created, updated_at=updated, version=version,
-        last_move_by=last_move_by)
-
-
-def _rating_of(row: Sequence[Any]) -> RatingRecord:
-    guild_id, ladder, user_id, mu, sigma, wins, losses, draws = row
-    return RatingRecord(guild_id, ladder, user_id, mu, sigma, wins, losses, draws)
-
-
-_RATING_COLUMNS = "guild_id, ladder, user_id, mu, sigma, wins, losses, draws"
-
-
-class SqliteRepository(SqliteTournaments):
+class SqliteRepository(SqlRepository):
     """The ``Repository`` Protocol on SQLite. Open with :func:`open_repository` (or
     ``await SqliteRepository.open(path)``); ``close()`` when done."""
+
+    _unique_violation: tuple[type[BaseException], ...] = (sqlite3.IntegrityError,)
 
     def __init__(self, path: str | Path, writer: aiosqlite.Connection,
                  reader: aiosqlite.Connection) -> None:
@@ -370,14 +135,16 @@ class SqliteRepository(SqliteTournaments):
             for number in range(applied, len(MIGRATIONS)):
                 await self._writer.execute("BEGIN IMMEDIATE")
                 try:
-                    for statement in MIGRATIONS[number].split(";"):
-                        if statement.strip():
-                            await self._writer.execute(statement)
+                    for statement in statements(MIGRATIONS[number]):
+                        await self._writer.execute(statement)
                     await self._writer.execute(f"PRAGMA user_version = {number + 1}")
                     await self._writer.execute("COMMIT")
                 except BaseException:
                     await self._writer.execute("ROLLBACK")
                     raise
+
+    async def columns(self, table: str) -> list[str]:
+        return [str(r[1]) for r in await self._all(f"PRAGMA table_info({table})")]
 
     async def schema_version(self) -> int:
         async with self._read_lock, self._reader.execute("PRAGMA user_version") as cur:
@@ -421,29 +188,6 @@ class SqliteRepository(SqliteTournaments):
         await asyncio.to_thread(_vacuum_into, self.path, partial, target)
         return target
 
-    # ------------------------------------------------------------------ names
-
-    async def remember_name(self, guild_id: int, user_id: int, name: str,
-                            seen_at: datetime) -> None:
-        """Store the name ``user_id`` goes by in ``guild_id`` (the newest wins)."""
-        async def body() -> None:
-            await self._exec(
-                "INSERT INTO names (guild_id, user_id, name, seen_at) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name, "
-                "seen_at = excluded.seen_at",
-                (guild_id, user_id, name, seen_at.timestamp()))
-        await self._transaction(body)
-
-    async def known_names(self, guild_id: int | None = None
-                          ) -> list[tuple[int, int, str]]:
-        """``(guild_id, user_id, name)`` of every stored name (of one guild if given)."""
-        if guild_id is None:
-            rows = await self._all("SELECT guild_id, user_id, name FROM names")
-        else:
-            rows = await self._all("SELECT guild_id, user_id, name FROM names "
-                                   "WHERE guild_id = ?", (guild_id,))
-        return [(int(g), int(u), str(n)) for g, u, n in rows]
-
     # ------------------------------------------------------------------ write path
 
     async def _exec(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Cursor:
@@ -451,7 +195,7 @@ class SqliteRepository(SqliteTournaments):
         to simulate a crash between two statements)."""
         return await self._writer.execute(sql, params)
 
-    async def _transaction(self, body: Any) -> Any:
+    async def _transaction(self, body: Callable[[], Awaitable[T]]) -> T:
         async with self._lock:
             self.check_file()
             await self._exec("BEGIN IMMEDIATE")
@@ -466,85 +210,6 @@ class SqliteRepository(SqliteTournaments):
                 raise
             return result
 
-    async def _write_seats(self, match_id: int, seats: Iterable[SeatRecord]) -> None:
-        await self._exec("DELETE FROM seats WHERE match_id = ?", (match_id,))
-        for s in seats:
-            await self._exec("INSERT INTO seats (match_id, user_id, seat, team) "
-                             "VALUES (?, ?, ?, ?)", (match_id, s.user_id, s.seat, s.team))
-
-    async def _write_outbox(self, stored: MatchRecord, outbox: OutboxFn | None) -> None:
-        for e in outbox(stored) if outbox is not None else ():
-            await self._exec(
-                "INSERT INTO outbox (match_id, guild_id, version, n, kind, payload, "
-                "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (e.match_id, e.guild_id, e.version, e.n, e.kind, e.payload,
-                 _ts(e.created_at)))
-
-    async def create_match(self, record: MatchRecord, outbox: OutboxFn | None = None
-                           ) -> MatchRecord:
-        async def body() -> MatchRecord:
-            placeholders = ", ".join("?" * (len(_MATCH_COLUMNS.split(",")) + 1))
-            cur = await self._exec(
-                f"INSERT INTO matches ({_MATCH_COLUMNS}, version) VALUES ({placeholders})",
-                (*_match_values(record), 1))
-            match_id = cur.lastrowid
-            assert match_id is not None
-            await self._write_seats(match_id, record.seats)
-            stored = dataclasses.replace(record, id=match_id, version=1)
-            await self._write_outbox(stored, outbox)
-            return stored
-        result: MatchRecord = await self._transaction(body)
-        return result
-
-    async def save(self, before: MatchRecord, after: MatchRecord,
-                   append: Sequence[RecordEntry] = (),
-                   ratings: RatingChange | None = None,
-                   outbox: OutboxFn | None = None) -> MatchRecord:
-        async def body() -> MatchRecord:
-            sets = ", ".join(f"{c.strip()} = ?" for c in _MATCH_COLUMNS.split(","))
-            cur = await self._exec(
-                f"UPDATE matches SET {sets}, version = version + 1 "
-                "WHERE id = ? AND version = ?",
-                (*_match_values(after), before.id, before.version))
-            if cur.rowcount != 1:
-                raise Conflict(f"match {before.id} changed")
-            for e in append:
-                try:
-                    await self._exec(
-                        "INSERT INTO moves (match_id, ply, seat, notation, user_id, "
-                        "played_at) VALUES (?, ?, ?, ?, ?, ?)",
-                        (before.id, e.ply, e.seat, e.text, e.user_id, _ts(e.played_at)))
-                except sqlite3.IntegrityError:
-                    raise Conflict(f"match {before.id}: ply {e.ply} already played") \
-                        from None
-            if after.seats != before.seats:
-                await self._write_seats(before.id, after.seats)
-            if ratings is not None:
-                await self._rate(ratings)
-            stored = dataclasses.replace(after, id=before.id, version=before.version + 1)
-            await self._write_outbox(stored, outbox)
-            return stored
-        result: MatchRecord = await self._transaction(body)
-        return result
-
-    async def _rate(self, change: RatingChange) -> None:
-        users = list(change.results)
-        marks = ", ".join("?" * len(users))
-        cur = await self._exec(
-            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND ladder = ? "
-            f"AND user_id IN ({marks})", (change.guild_id, change.ladder, *users))
-        found = {r.user_id: r for r in map(_rating_of, await cur.fetchall())}
-        rows = apply_ratings(change, {u: found.get(u) for u in users})
-        for r in rows:
-            await self._exec(
-                f"INSERT INTO ratings ({_RATING_COLUMNS}, ordinal) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT (guild_id, ladder, user_id) DO UPDATE SET mu = excluded.mu, "
-                "sigma = excluded.sigma, ordinal = excluded.ordinal, wins = excluded.wins, "
-                "losses = excluded.losses, draws = excluded.draws",
-                (r.guild_id, r.ladder, r.user_id, r.mu, r.sigma, r.wins, r.losses, r.draws,
-                 r.ordinal))
-
     # ------------------------------------------------------------------ reads
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
@@ -553,188 +218,6 @@ class SqliteRepository(SqliteTournaments):
         # overlapping reads would keep missing fresh commits.
         async with self._read_lock, self._reader.execute(sql, params) as cur:
             return list(await cur.fetchall())
-
-    async def load_match(self, match_id: int) -> MatchRecord | None:
-        if not INT64_MIN <= match_id <= INT64_MAX:
-            return None  # no such row can exist (and SQLite would raise OverflowError)
-        rows = await self._all(f"{_SELECT_MATCH} WHERE id = ?", (match_id,))
-        return _match_of(rows[0]) if rows else None
-
-    async def load_entries(self, match_id: int, *, start: int = 0,
-                           stop: int | None = None) -> list[RecordEntry]:
-        rows = await self._all(
-            "SELECT ply, seat, notation, user_id, played_at FROM moves WHERE match_id = ? "
-            "AND ply >= ? AND ply < ? ORDER BY ply",
-            (match_id, start, _PLY_MAX if stop is None else stop))
-        out = []
-        for ply, seat, text, user_id, played_at in rows:
-            when = _dt(played_at)
-            assert when is not None
-            out.append(RecordEntry(ply, seat, text, user_id, when))
-        return out
-
-    async def match_in_thread(self, thread_id: int) -> MatchRecord | None:
-        rows = await self._all(f"{_SELECT_MATCH} WHERE thread_id = ? ORDER BY id DESC LIMIT 1",
-                               (thread_id,))
-        return _match_of(rows[0]) if rows else None
-
-    async def matches_of(self, user_id: int, guild_id: int | None = None,
-                         statuses: Sequence[MatchStatus] = ()) -> list[MatchRecord]:
-        sql = (f"{_SELECT_MATCH} WHERE id IN (SELECT match_id FROM seats WHERE user_id = ?)")
-        params: list[Any] = [user_id]
-        if guild_id is not None:
-            sql += " AND guild_id = ?"
-            params.append(guild_id)
-        if statuses:
-            sql += f" AND status IN ({', '.join('?' * len(statuses))})"
-            params += [s.value for s in statuses]
-        rows = await self._all(sql + " ORDER BY id DESC", params)
-        return [_match_of(r) for r in rows]
-
-    async def open_challenges(self, guild_id: int) -> list[MatchRecord]:
-        rows = await self._all(f"{_SELECT_MATCH} WHERE guild_id = ? AND status IN "
-                               "('open', 'lobby') ORDER BY id DESC", (guild_id,))
-        return [m for m in map(_match_of, rows) if len(m.seats) < m.seat_count]
-
-    async def due_matches(self, now: datetime) -> list[MatchRecord]:
-        t = now.timestamp()
-        rows = await self._all(
-            f"{_SELECT_MATCH} WHERE status = 'active' AND deadline <= ? UNION "
-            f"{_SELECT_MATCH} WHERE status = 'active' AND remind_at <= ? ORDER BY id",
-            (t, t))
-        return [_match_of(r) for r in rows]
-
-    async def match_ids(self) -> list[int]:
-        return [r[0] for r in await self._all("SELECT id FROM matches ORDER BY id")]
-
-    async def heartbeat(self) -> datetime | None:
-        rows = await self._all("SELECT at FROM heartbeat WHERE id = 1")
-        return _dt(rows[0][0]) if rows else None
-
-    async def beat(self, now: datetime) -> None:
-        async def body() -> None:
-            await self._exec("INSERT INTO heartbeat (id, at) VALUES (1, ?) "
-                             "ON CONFLICT (id) DO UPDATE SET at = excluded.at", (_ts(now),))
-        await self._transaction(body)
-
-    async def extend_clocks(self, since: datetime, now: datetime,
-                            outbox: OutboxFn | None = None) -> list[MatchRecord] | None:
-        async def body() -> list[MatchRecord] | None:
-            cur = await self._exec("SELECT at FROM heartbeat WHERE id = 1")
-            row = await cur.fetchone()
-            if row is None or row[0] != _ts(since):
-                return None
-            gap = _ts(now) - row[0]
-            cur = await self._exec(
-                "UPDATE matches SET deadline = deadline + ?, remind_at = remind_at + ?, "
-                "version = version + 1 WHERE status = 'active' AND deadline IS NOT NULL "
-                "RETURNING id", (gap, gap))
-            ids = [r[0] for r in await cur.fetchall()]
-            await self._exec("UPDATE heartbeat SET at = ? WHERE id = 1", (_ts(now),))
-            out = []
-            for match_id in sorted(ids):
-                cur = await self._exec(f"{_SELECT_MATCH} WHERE id = ?", (match_id,))
-                out.append(_match_of(await cur.fetchone()))  # type: ignore[arg-type]
-                await self._write_outbox(out[-1], outbox)
-            return out
-        result: list[MatchRecord] | None = await self._transaction(body)
-        return result
-
-    async def pending_outbox(self, match_id: int | None = None, limit: int = 100
-                             ) -> list[OutboxEntry]:
-        columns = "id, match_id, guild_id, version, n, kind, payload, created_at"
-        if match_id is None:
-            rows = await self._all(f"SELECT {columns} FROM outbox ORDER BY id LIMIT ?",
-                                   (limit,))
-        else:
-            rows = await self._all(f"SELECT {columns} FROM outbox WHERE match_id = ? "
-                                   "ORDER BY id LIMIT ?", (match_id, limit))
-        out = []
-        for id_, mid, gid, version, n, kind, payload, created in rows:
-            when = _dt(created)
-            assert when is not None
-            out.append(OutboxEntry(mid, gid, version, n, kind, payload, when, id_))
-        return out
-
-    async def mark_delivered(self, entry_id: int) -> None:
-        async def body() -> None:
-            await self._exec("DELETE FROM outbox WHERE id = ?", (entry_id,))
-        await self._transaction(body)
-
-    async def set_dms_closed(self, user_id: int, closed: bool) -> None:
-        async def body() -> None:
-            if closed:
-                await self._exec("INSERT OR IGNORE INTO dms_closed (user_id) VALUES (?)",
-                                 (user_id,))
-            else:
-                await self._exec("DELETE FROM dms_closed WHERE user_id = ?", (user_id,))
-        await self._transaction(body)
-
-    async def dms_closed_untold(self) -> list[int]:
-        rows = await self._all("SELECT user_id FROM dms_closed WHERE told = 0 ORDER BY "
-                               "user_id")
-        return [r[0] for r in rows]
-
-    async def dms_closed_told(self, user_id: int) -> None:
-        async def body() -> None:
-            await self._exec("UPDATE dms_closed SET told = 1 WHERE user_id = ?", (user_id,))
-        await self._transaction(body)
-
-    async def leaderboard(self, guild_id: int, ladder: str, offset: int,
-                          limit: int) -> tuple[list[RatingRecord], int]:
-        rows = await self._all(
-            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND ladder = ? "
-            f"ORDER BY {_ESTABLISHED} DESC, ordinal DESC, user_id LIMIT ? OFFSET ?",
-            (guild_id, ladder, limit, offset))
-        total = await self._all("SELECT count(*) FROM ratings WHERE guild_id = ? AND "
-                                "ladder = ?", (guild_id, ladder))
-        return [_rating_of(r) for r in rows], int(total[0][0])
-
-    async def rank_of(self, guild_id: int, ladder: str,
-                      user_id: int) -> tuple[int, RatingRecord] | None:
-        rows = await self._all(
-            f"SELECT {_RATING_COLUMNS}, (SELECT count(*) FROM ratings AS o WHERE "
-            "o.guild_id = r.guild_id AND o.ladder = r.ladder AND "
-            f"({_established('o')} > {_established('r')} OR ({_established('o')} = "
-            f"{_established('r')} AND o.ordinal > r.ordinal))) "
-            "FROM ratings AS r WHERE guild_id = ? AND ladder = ? AND user_id = ?",
-            (guild_id, ladder, user_id))
-        if not rows:
-            return None
-        return int(rows[0][-1]) + 1, _rating_of(rows[0][:-1])
-
-    async def ratings_of(self, guild_id: int, user_id: int) -> list[RatingRecord]:
-        rows = await self._all(f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? "
-                               "AND user_id = ? ORDER BY ladder", (guild_id, user_id))
-        return [_rating_of(r) for r in rows]
-
-    async def get_guild_settings(self, guild_id: int) -> GuildSettings | None:
-        rows = await self._all("SELECT default_days, use_threads, games_channel_id, "
-                               "reminders FROM guild_settings WHERE guild_id = ?",
-                               (guild_id,))
-        if not rows:
-            return None
-        days, threads, channel, reminders = rows[0]
-        return GuildSettings(guild_id, days, bool(threads), channel, bool(reminders))
-
-    async def save_guild_settings(self, settings: GuildSettings) -> None:
-        async def body() -> None:
-            await self._exec(
-                "INSERT OR REPLACE INTO guild_settings (guild_id, default_days, use_threads, "
-                "games_channel_id, reminders) VALUES (?, ?, ?, ?, ?)",
-                (settings.guild_id, settings.default_days, int(settings.use_threads),
-                 settings.games_channel_id, int(settings.reminders)))
-        await self._transaction(body)
-
-    async def get_user_prefs(self, user_id: int) -> UserPrefs | None:
-        rows = await self._all("SELECT notify FROM user_prefs WHERE user_id = ?", (user_id,))
-        return UserPrefs(user_id, rows[0][0]) if rows else None
-
-    async def save_user_prefs(self, prefs: UserPrefs) -> None:
-        async def body() -> None:
-            await self._exec("INSERT OR REPLACE INTO user_prefs (user_id, notify) "
-                             "VALUES (?, ?)", (prefs.user_id, prefs.notify))
-        await self._transaction(body)
 
 
 async def open_repository(path: str | Path, *, synchronous: str = "FULL",

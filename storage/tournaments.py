@@ -2,7 +2,7 @@
 is one row whose players and games are JSON (one statement reads it whole), with an
 index table from match ids to tournaments written in the same transaction.
 
-The SQLite schema is migration 8 in ``storage/sqlite.py`` (``TOURNAMENT_SCHEMA``)."""
+The schema is migration 8 in ``storage/schema.py`` (both databases)."""
 
 from __future__ import annotations
 
@@ -12,26 +12,9 @@ from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-import aiosqlite
-
 from bot.service.errors import Conflict
 from bot.service.tournament_records import TournamentGame, TournamentRecord, TournamentStatus
 from bot.service.tournaments import Format, Result
-
-TOURNAMENT_SCHEMA = """
-    CREATE TABLE tournaments (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        guild_id INTEGER NOT NULL,
-        status TEXT NOT NULL,
-        body TEXT NOT NULL,
-        version INTEGER NOT NULL
-    );
-    CREATE INDEX tournaments_guild ON tournaments (guild_id, status);
-    CREATE TABLE tournament_matches (
-        match_id INTEGER PRIMARY KEY,
-        tournament_id INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE
-    ) WITHOUT ROWID;
-"""
 
 
 def _ts(value: datetime | None) -> float | None:
@@ -116,11 +99,11 @@ class MemoryTournaments:
 _SELECT = "SELECT id, guild_id, status, body, version FROM tournaments"
 
 
-class SqliteTournaments:
-    """Tournaments on SQLite (``SqliteRepository`` inherits it; it uses the repository's
-    write transaction and read helpers)."""
+class SqlTournaments:
+    """Tournaments in SQL (``SqlRepository`` inherits it, so SQLite and PostgreSQL both
+    have them; it uses the repository's write transaction and read helpers)."""
 
-    _exec: Callable[..., Awaitable[aiosqlite.Cursor]]
+    _exec: Callable[..., Awaitable[Any]]
     _transaction: Callable[[Callable[[], Awaitable[Any]]], Awaitable[Any]]
     _all: Callable[..., Awaitable[list[Any]]]
 
@@ -128,10 +111,10 @@ class SqliteTournaments:
         async def body() -> TournamentRecord:
             cur = await self._exec(
                 "INSERT INTO tournaments (guild_id, status, body, version) "
-                "VALUES (?, ?, ?, 1)",
+                "VALUES (?, ?, ?, 1) RETURNING id",
                 (record.guild_id, record.status.value, tournament_body(record)))
-            assert cur.lastrowid is not None
-            return dataclasses.replace(record, id=cur.lastrowid, version=1)
+            tournament_id = int((await cur.fetchone())[0])
+            return dataclasses.replace(record, id=tournament_id, version=1)
         stored: TournamentRecord = await self._transaction(body)
         return stored
 
@@ -144,14 +127,16 @@ class SqliteTournaments:
         async def body() -> TournamentRecord:
             cur = await self._exec(
                 "UPDATE tournaments SET guild_id = ?, status = ?, body = ?, "
-                "version = version + 1 WHERE id = ? AND version = ?",
+                "version = version + 1 WHERE id = ? AND version = ? RETURNING id",
                 (after.guild_id, after.status.value, tournament_body(after), before.id,
                  before.version))
-            if cur.rowcount != 1:
+            if await cur.fetchone() is None:
                 raise Conflict(f"tournament {before.id} changed")
             for m in sorted(_match_ids(after) - _match_ids(before)):
-                await self._exec("INSERT OR REPLACE INTO tournament_matches "
-                                 "(match_id, tournament_id) VALUES (?, ?)", (m, before.id))
+                await self._exec(
+                    "INSERT INTO tournament_matches (match_id, tournament_id) VALUES (?, ?) "
+                    "ON CONFLICT (match_id) DO UPDATE SET tournament_id = "
+                    "excluded.tournament_id", (m, before.id))
             return dataclasses.replace(after, id=before.id, version=before.version + 1)
         stored: TournamentRecord = await self._transaction(body)
         return stored

@@ -11,7 +11,8 @@ from bot.settings import Settings, load_settings
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = ("DISCORD_TOKEN", "TABLERO_DB", "TABLERO_LOG_LEVEL", "TABLERO_BOARDS",
-         "TABLERO_SWEEP_SECONDS", "TABLERO_DEV_GUILD", "TABLERO_DB_SYNCHRONOUS")
+         "TABLERO_SWEEP_SECONDS", "TABLERO_ENGINE_SECONDS", "TABLERO_ENGINE_WORKERS",
+         "TABLERO_DEV_GUILD", "TABLERO_DB_SYNCHRONOUS")
 
 
 @pytest.fixture(autouse=True)
@@ -48,8 +49,10 @@ def test_env_file_and_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert s.boards_dir is None and s.dev_guild_id == 42
     monkeypatch.setenv("DISCORD_TOKEN", "  ")  # the environment wins; blank means none
     monkeypatch.setenv("TABLERO_SWEEP_SECONDS", "5")
+    monkeypatch.setenv("TABLERO_ENGINE_SECONDS", "0.5")
     s = load_settings(env)
-    assert not s.has_token and s.sweep_seconds == 5
+    assert not s.has_token and s.sweep_seconds == 5 and s.engine_seconds == 0.5
+    assert s.engine_workers == 2
 
 
 def test_bad_values_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -29,17 +29,19 @@ from bot.discordapp.notifier import DiscordNotifier
 from bot.discordapp.redaction import install as redact_tokens_in_logs
 from bot.discordapp.sync import SyncState
 from bot.names import NameBook
-from bot.service import BoardRenderer, Clock, MatchService, Repository
+from bot.service import BoardRenderer, Clock, MatchService, MovePicker, Repository
 
 
 def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer | None = None,
                sync_state: SyncState | None = None, database: Path | None = None,
                auto_sync: bool = True, sweep_seconds: float = 60.0, background: bool = True,
                rng: random.Random | None = None, shard_count: int | None = None,
-               delivery: DeliveryOptions | None = None) -> TableroBot:
+               delivery: DeliveryOptions | None = None,
+               picker: MovePicker | None = None) -> TableroBot:
     """A ready-to-start bot over ``repository``. ``background=False`` leaves out the
     deadline sweep (``tablero sync`` only logs in); ``shard_count=None`` asks Discord;
-    ``delivery``: the outbox's retry delays and poll interval."""
+    ``delivery``: the outbox's retry delays and poll interval; ``picker``: the computer
+    player's moves (``bot.computer.PoolMovePicker``; none: the computer is not offered)."""
     redact_tokens_in_logs()  # discord.py logs interaction tokens at DEBUG
     if sync_state is None and database is not None:
         sync_state = default_sync_state(database)
@@ -49,7 +51,7 @@ def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer 
                                options=delivery)
     notices = ReplyFirst(notifier)
     service = MatchService(repository, notices, clock, renderer=renderer, rng=rng,
-                           names=bot.names, rooms=notifier)
+                           names=bot.names, rooms=notifier, picker=picker)
     cogs: list[commands.Cog] = [
         DeliveriesCog(notifier.flush, notifier=notifier, client=bot),
         ChallengesCog(service, notices, bot.tree),

@@ -20,19 +20,25 @@ from bot.discordapp.app import create_bot
 from bot.discordapp.client import TableroBot
 from bot.discordapp.permissions import application_id_from_token, invite_url
 from bot.discordapp.sync import clear_commands, publish
-from bot.service import BoardRenderer
+from bot.service import BoardRenderer, Repository
 
 if TYPE_CHECKING:
     from bot.settings import Settings
-    from storage import SqliteRepository
-    from storage.memory import MemoryRepository
+    from storage import PostgresRepository, SqliteRepository
 
 log = logging.getLogger("tablero.discord")
 
 
-async def _open(database: Path, synchronous: str = "FULL") -> SqliteRepository:
-    from storage import open_repository
-    return await open_repository(database, synchronous=synchronous)
+async def _open(database: Path | str, synchronous: str = "FULL"
+                ) -> SqliteRepository | PostgresRepository:
+    from storage import open_database
+    return await open_database(database, synchronous=synchronous)
+
+
+def _sync_file(database: Path | str) -> Path:
+    """Where the command-sync state is kept: beside a SQLite file; in the working folder
+    when the database is a PostgreSQL server."""
+    return database if isinstance(database, Path) else Path("tablero-postgres")
 
 
 def _renderer() -> BoardRenderer | None:
@@ -44,20 +50,29 @@ def _renderer() -> BoardRenderer | None:
     return renderer
 
 
-async def run_bot(token: SecretStr, database: Path, *, sweep_seconds: float = 60.0,
-                  synchronous: str = "FULL") -> None:
-    """Run the bot until SIGTERM or SIGINT: SQLite at ``database``, the deadline sweep, an
-    automatic command sync only when the command tree changed."""
+async def run_bot(token: SecretStr, database: Path | str, *, sweep_seconds: float = 60.0,
+                  synchronous: str = "FULL", engine_seconds: float = 2.0,
+                  engine_workers: int = 2) -> None:
+    """Run the bot until SIGTERM or SIGINT: the database at ``database`` (a SQLite file or a
+    ``postgresql://`` URL), the deadline sweep, an automatic command sync only when the
+    command tree changed, the computer player in a pool of ``engine_workers`` processes
+    with ``engine_seconds`` per move."""
+    from bot.computer import PoolMovePicker
     from bot.service import SystemClock
 
     repository = await _open(database, synchronous)
-    bot = create_bot(repository, SystemClock(), renderer=_renderer(), database=database,
-                     sweep_seconds=sweep_seconds)
-    await serve(bot, bot.start(token.get_secret_value()), repository)
+    picker = PoolMovePicker(workers=engine_workers, seconds=engine_seconds)
+    bot = create_bot(repository, SystemClock(), renderer=_renderer(),
+                     database=_sync_file(database),
+                     sweep_seconds=sweep_seconds, picker=picker)
+    try:
+        await serve(bot, bot.start(token.get_secret_value()), repository)
+    finally:
+        picker.close()
 
 
 async def serve(bot: TableroBot, running: Coroutine[Any, Any, None],
-                repository: SqliteRepository | MemoryRepository) -> None:
+                repository: Repository) -> None:
     """Run ``running`` (the bot's connection) until it ends or SIGTERM/SIGINT arrives,
     then stop gracefully: ``bot.close()`` takes no new work and flushes pending
     deliveries (10 s at most), then the database closes after the write under way."""
@@ -83,7 +98,7 @@ async def serve(bot: TableroBot, running: Coroutine[Any, Any, None],
         log.info("stopped; database closed")
 
 
-async def sync_now(token: SecretStr, database: Path, guild_id: int | None = None, *,
+async def sync_now(token: SecretStr, database: Path | str, guild_id: int | None = None, *,
                    clear: bool = False) -> int:
     """Register the commands now, globally or in one server, in that scope only (no
     command shows twice: ``sync.publish``); with ``clear``, remove them from that scope
@@ -91,7 +106,7 @@ async def sync_now(token: SecretStr, database: Path, guild_id: int | None = None
     from bot.service import SystemClock
     from storage.memory import MemoryRepository
 
-    bot = create_bot(MemoryRepository(), SystemClock(), database=database,
+    bot = create_bot(MemoryRepository(), SystemClock(), database=_sync_file(database),
                      auto_sync=False, background=False)
     async with bot:
         await bot.login(token.get_secret_value())
@@ -113,7 +128,7 @@ def invite(token: SecretStr | None, client_id: int | None) -> str:
     return invite_url(client_id)
 
 
-def run(token: SecretStr, database: Path, **kwargs: Any) -> int:
+def run(token: SecretStr, database: Path | str, **kwargs: Any) -> int:
     """``tablero run``: 0 after a clean stop, 1 when Discord cannot be reached or refuses
     the token (said in one line; the token itself is never shown)."""
     import aiohttp

@@ -8,6 +8,7 @@ from datetime import datetime
 
 import discord
 
+from bot.service.computer import computer_name, is_computer
 from bot.service.views import (
     RATING_MEANING,
     HistoryView,
@@ -24,6 +25,9 @@ BOARD_FILE = "board.png"
 
 
 def mention(user_id: int | None) -> str:
+    """``<@id>``; the computer player by its name (it has no Discord account)."""
+    if user_id is not None and is_computer(user_id):
+        return computer_name(user_id)
     return f"<@{user_id}>" if user_id else "an open seat"
 
 
@@ -197,6 +201,10 @@ def stats_embed(stats: PlayerStats, titles: dict[str, str]) -> discord.Embed:
         e.add_field(name=titles.get(key, key),
                     value=f"#{x.rank} · rating {x.shown} (μ {x.mu:.1f}, σ {x.sigma:.2f})"
                           f"\n{x.wins}W {x.losses}L {x.draws}D", inline=True)
+    if any(stats.against_computer):
+        won, drawn, lost = stats.against_computer
+        e.add_field(name="Against the computer (casual)",
+                    value=f"{won}W {lost}L {drawn}D", inline=False)
     return e
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import discord
 
 from bot.names import NameBook
+from bot.service.computer import computer_name, is_computer
 
 
 class MemberNames:
@@ -23,6 +24,8 @@ class MemberNames:
         they outlive a restart, when the caches start empty."""
 
     def __call__(self, guild_id: int, user_id: int) -> str:
+        if is_computer(user_id):
+            return computer_name(user_id)
         guild = self._client.get_guild(guild_id)
         member = guild.get_member(user_id) if guild is not None else None
         user = member or self._client.get_user(user_id)

@@ -126,6 +126,14 @@ Decisions (documented here because the issue left them open):
   ``choose`` mode arrangements are hidden until both are in: every view, event, position,
   board, history and record shows ``matches.public_view`` (``view_for`` of every seat).
 
+Computer players (``computer.py``): ``MatchService(..., picker=MovePicker)``;
+``challenge_computer(guild_id, channel_id, user, game, level=5, options=, days=, seat=)``
+(casual; two-player games start at once), ``add_computers(match_id, user, level)`` (the
+lobby's creator fills its empty seats), ``play_computers(match_id)`` /
+``computers_idle()``. A computer is a negative user id (``computer_user(level, n)``)
+named "Tablero (level N)"; its turns start by themselves when announced and its moves go
+through ``move``/``submit_setup`` like anyone's.
+
 Events given to the Notifier (``bot.service.events``): ChallengeReceived, LobbyChanged,
 ChallengeClosed, TurnStarted, DeadlineReminder, PlayerOut, MovePlayedFor (a move the rules
 left no choice about, played at once: Querni's forced pass), DrawOffered, DrawDeclined,
@@ -193,6 +201,7 @@ from bot.service.ports import (
     Clock,
     DrawnBoard,
     MatchRooms,
+    MovePicker,
     NameResolver,
     Notifier,
     NullNotifier,
@@ -262,6 +271,7 @@ __all__ = [
     "MatchService",
     "MatchStatus",
     "MatchView",
+    "MovePicker",
     "MovePlayedFor",
     "MoveResult",
     "NameResolver",

@@ -187,6 +187,23 @@ class BoardRenderer(Protocol):
         ...
 
 
+class MovePicker(Protocol):
+    async def pick(self, position: Position, seat: int, level: int, *, seed: int) -> str:
+        """The canonical text of the move (or, in a set-up phase, the arrangement) the
+        computer at ``level`` (1-8) plays for ``seat`` in ``position`` (the seat's own
+        view: another seat's secret is hidden). The same ``seed`` and position give the
+        same move at the node-bounded levels. Must not block the event loop (the adapter
+        runs the engine in a process pool) and must return within the time budget it
+        was configured with."""
+        ...
+
+    async def scores(self, positions: Sequence[Position]) -> list[int | None]:
+        """For each position, the engine's evaluation in centipawns for the seat to move
+        there (a short search on a node budget); None where nobody or several seats
+        are to move. For ``analysis``."""
+        ...
+
+
 class NameResolver(Protocol):
     def __call__(self, guild_id: int, user_id: int) -> str:
         """The name people know ``user_id`` by in that guild (for board images). Must be

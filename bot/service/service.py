@@ -8,6 +8,7 @@ use-cases. Where to look (see also the package docstring):
 * ``endings``: resign, draw offers
 * ``deadlines``: sweep (reminders, timeouts), verify_all
 * ``clocks``: resume (the heartbeat; clocks extended after Tablero was away), beat
+* ``computer``: challenge_computer, add_computers, play_computers (computer players)
 * ``tournament_service``: tournaments (create, join/leave, start, remove, cancel,
   rounds through challenge/accept, results, standings); the pure core is ``tournaments/``
 * ``queries``: get_match, position, board_image, describe, games_of, history, record,
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 from bot.service.challenges import ChallengesMixin
 from bot.service.clocks import ClocksMixin
+from bot.service.computer import ComputerMixin
 from bot.service.deadlines import DeadlinesMixin
 from bot.service.endings import EndingsMixin
 from bot.service.ids import checked_ids
@@ -27,6 +29,7 @@ from bot.service.tournament_service import TournamentsMixin
 
 
 @checked_ids  # every id is a plain int in SQLite's range, checked before any use-case
-class MatchService(TournamentsMixin, ChallengesMixin, PlayMixin, DeadlinesMixin, ClocksMixin,
+class MatchService(ComputerMixin, TournamentsMixin, ChallengesMixin, PlayMixin,
+                   DeadlinesMixin, ClocksMixin,
                    EndingsMixin, QueriesMixin):
     """Every use-case of a match. See the package docstring for the list."""

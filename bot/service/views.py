@@ -276,6 +276,8 @@ class PlayerStats:
     ladders: tuple[LeaderboardEntry, ...]  # one per ladder he has played, rank included
     ladder_keys: tuple[str, ...]
     active_matches: int
+    against_computer: tuple[int, int, int] = (0, 0, 0)
+    """Casual games against the computer: wins, draws, losses (never on a ladder)."""
 
     @property
     def wins(self) -> int:

@@ -12,7 +12,7 @@ import pytest
 
 import rules
 from bot.service import Event, MatchService, MatchView, Repository
-from storage import MemoryRepository, SqliteRepository
+from tests.conftest import REPOSITORY_KINDS, open_repository_of
 
 GUILD, CHANNEL = 10, 20
 ALICE, BOB, CAROL, DAVE, EVE = 101, 202, 303, 404, 505
@@ -44,15 +44,9 @@ class Recorder:
         return [e for e in self.events if isinstance(e, kind)]
 
 
-async def open_repo(kind: str, path: Path) -> Repository:
-    if kind == "memory":
-        return MemoryRepository()
-    return await SqliteRepository.open(path / "tablero.db")
-
-
-@pytest.fixture(params=["memory", "sqlite"])
+@pytest.fixture(params=REPOSITORY_KINDS)
 async def repo(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Repository]:
-    r = await open_repo(request.param, tmp_path)
+    r = await open_repository_of(request.param, tmp_path, request)
     yield r
     await r.close()
 

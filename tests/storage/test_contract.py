@@ -1,4 +1,4 @@
-"""The repository contract: the same tests against SQLite and the in-memory repository."""
+"""The repository contract: the same tests against memory, SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -23,17 +23,17 @@ from bot.service import (
     UserPrefs,
 )
 from bot.service.ratings import rate_groups
-from storage import MemoryRepository, SqliteRepository
+from storage import SqliteRepository
 from storage.errors import NotATableroDatabase
 from storage.sqlite import _ESTABLISHED, MIGRATIONS
+from tests.conftest import REPOSITORY_KINDS, open_repository_of
 
 T0 = datetime(2026, 3, 1, 9, 30, tzinfo=UTC)
 
 
-@pytest.fixture(params=["memory", "sqlite"])
+@pytest.fixture(params=REPOSITORY_KINDS)
 async def repo(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Repository]:
-    r: Repository = MemoryRepository() if request.param == "memory" else \
-        await SqliteRepository.open(tmp_path / "t.db")
+    r = await open_repository_of(request.param, tmp_path, request)
     yield r
     await r.close()
 

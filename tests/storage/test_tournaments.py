@@ -1,4 +1,4 @@
-"""The tournament part of the repository contract, for SQLite and memory alike."""
+"""The tournament part of the repository contract, for memory, SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -12,15 +12,15 @@ import pytest
 from bot.service import Conflict, Repository
 from bot.service.tournament_records import TournamentGame, TournamentRecord, TournamentStatus
 from bot.service.tournaments import Format, Result
-from storage import MemoryRepository, SqliteRepository
+from storage import SqliteRepository
+from tests.conftest import REPOSITORY_KINDS, open_repository_of
 
 NOW = datetime(2026, 3, 1, 9, 30, tzinfo=UTC)
 
 
-@pytest.fixture(params=["memory", "sqlite"])
+@pytest.fixture(params=REPOSITORY_KINDS)
 async def repo(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Repository]:
-    r: Repository = MemoryRepository() if request.param == "memory" else \
-        await SqliteRepository.open(tmp_path / "t.db")
+    r = await open_repository_of(request.param, tmp_path, request)
     yield r
     await r.close()
 

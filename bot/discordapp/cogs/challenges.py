@@ -26,6 +26,7 @@ from bot.discordapp.cogs.common import (
 from bot.discordapp.components import GamePick, MatchButton, game_menu
 from bot.discordapp.notices import ReplyFirst
 from bot.service import MatchService
+from bot.service.computer import DEFAULT_LEVEL, computer_name, computer_user
 
 
 def _game_menu() -> list[app_commands.Choice[str]]:
@@ -86,15 +87,27 @@ class ChallengesCog(commands.Cog, name="Challenges"):
         opponent3="A third opponent (4-player games)",
         days="Days per move (1-14; the server's default if empty)",
         rated="Rated (counts for the leaderboard) or casual",
-        seat="The colour or seat you want (random if empty)")
+        seat="The colour or seat you want (random if empty)",
+        computer="Play Tablero itself (or name the bot as the opponent); always casual",
+        level="The computer's strength: 1 (beginner) to 8 (strongest); 5 if empty")
     @app_commands.autocomplete(seat=seat_autocomplete)
     async def challenge(self, interaction: Interaction, game: str,
                         opponent: discord.Member | None = None,
                         opponent2: discord.Member | None = None,
                         opponent3: discord.Member | None = None,
                         days: app_commands.Range[int, 1, 14] | None = None,
-                        rated: bool = True, seat: int | None = None) -> None:
+                        rated: bool = True, seat: int | None = None,
+                        computer: bool = False,
+                        level: app_commands.Range[int, 1, 8] | None = None) -> None:
         opponents = [o for o in (opponent, opponent2, opponent3) if o is not None]
+        me = interaction.client.user
+        if me is not None and any(o.id == me.id for o in opponents):
+            computer = True  # naming Tablero itself
+            opponents = [o for o in opponents if o.id != me.id]
+        if computer or level is not None:
+            await self.challenge_computer(interaction, game, opponents, days, seat,
+                                          level or DEFAULT_LEVEL)
+            return
         await self.make_challenge(interaction, game, opponents, days, rated, seat)
 
     if 0 < len(GAME_MENU) <= 25:
@@ -127,6 +140,57 @@ class ChallengesCog(commands.Cog, name="Challenges"):
                     days=days, rated=rated, seat=seat)
                 where = "" if channel.id == interaction.channel_id else f" in {channel.mention}"
                 await answer(interaction, f"Challenge posted{where} (match {m.id}).")
+
+    async def challenge_computer(self, interaction: Interaction, game: str,
+                                 opponents: Sequence[discord.Member], days: int | None,
+                                 seat: int | None, level: int) -> None:
+        """A casual match against the computer: it starts at once (a 4-player game opens
+        a lobby with the computer in it; ``/fill`` adds more)."""
+        async with acknowledged(interaction):
+            where_id = guild_id(interaction)
+            choice = find_choice(game)
+            if choice is None:
+                names = ", ".join(c.label for c in game_choices())
+                raise errors.AdapterError(
+                    f"I don't know the game `{game}`. Choose one of: {names}.")
+            if opponents:
+                raise errors.AdapterError(
+                    "Play the computer on your own (leave the opponents empty); in a "
+                    "4-player lobby, `/fill` gives the empty seats to computer players.")
+            channel = await self._games_channel(interaction, where_id)
+            check_post(channel)
+            async with self.notices.after_reply():
+                m = await self.service.challenge_computer(
+                    where_id, channel.id, interaction.user.id, choice.key, level=level,
+                    options=dict(choice.options), days=days, seat=seat)
+                where = "" if channel.id == interaction.channel_id else f" in {channel.mention}"
+                state = "begins" if m.status.value == "active" else "waits in a lobby"
+                name = computer_name(computer_user(level))
+                await answer(interaction, f"Your casual match against {name} {state}{where} "
+                                          f"(match {m.id}).")
+
+    @app_commands.command(name="fill",
+                          description="Give your lobby's empty seats to computer players")
+    @app_commands.guild_only()
+    @app_commands.describe(level="Their strength: 1 (beginner) to 8 (strongest); 5 if empty",
+                           match="The lobby (not needed inside its thread)")
+    async def fill(self, interaction: Interaction,
+                   level: app_commands.Range[int, 1, 8] | None = None,
+                   match: int | None = None) -> None:
+        async with acknowledged(interaction):
+            if match is None:
+                waiting = [m for m in await self.service.open_challenges(
+                    guild_id(interaction)) if m.challenger_id == interaction.user.id
+                    and m.status.value == "lobby"]
+                if len(waiting) != 1:
+                    raise errors.AdapterError(
+                        "Which lobby? Name it in the `match` option (`/games` lists yours).")
+                match = waiting[0].id
+            async with self.notices.after_reply():
+                m = await self.service.add_computers(match, interaction.user.id,
+                                                     level or DEFAULT_LEVEL)
+                await answer(interaction, f"Computer players took the empty seats: match "
+                                          f"{m.id} begins (casual).")
 
     async def _games_channel(self, interaction: Interaction,
                              where_id: int) -> discord.TextChannel:

@@ -86,8 +86,9 @@ class DeadlinesCog(commands.Cog, name="Deadlines"):
     # ------------------------------------------------------------------ the sweep
 
     async def sweep_once(self) -> None:
-        """Resume the clocks, then act on due deadlines; nothing while disconnected. A
-        failure is logged; the loop keeps running."""
+        """Resume the clocks, then act on due deadlines (and, at the first sweep, the
+        computer turns a restart interrupted); nothing while disconnected. A failure is
+        logged; the loop keeps running."""
         if not self.connected:
             self.skipped += 1
             log.info("gateway disconnected (shards %s): no sweep, the clocks wait",
@@ -101,5 +102,7 @@ class DeadlinesCog(commands.Cog, name="Deadlines"):
                             extended[0].gap, len(extended),
                             ", ".join(str(e.match.id) for e in extended))
             await self.service.sweep()
+            if self.sweeps == 1:
+                await self.service.wake_computers()
         except Exception:
             log.exception("deadline sweep failed; retrying at the next tick")

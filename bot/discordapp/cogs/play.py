@@ -120,6 +120,29 @@ class PlayCog(commands.Cog, name="Play"):
                 await self.service.resign(m.id, interaction.user.id)
                 await answer(interaction, "You resigned.")
 
+    @app_commands.command(name="hint",
+                          description="Against the computer: the move its top level would play")
+    @app_commands.guild_only()
+    @app_commands.describe(match="The match (not needed inside its thread)")
+    @app_commands.autocomplete(match=match_autocomplete)
+    async def hint(self, interaction: Interaction, match: int | None = None) -> None:
+        async with acknowledged(interaction):
+            m = await resolve_match(self.service, interaction, match)
+            move, reason = await self.service.hint(m.id, interaction.user.id)
+            await answer(interaction, f"Hint: `{move}` ({reason}).")
+
+    @app_commands.command(name="analysis",
+                          description="A finished game: the moves the engine thinks cost most")
+    @app_commands.guild_only()
+    @app_commands.describe(match="The finished match (not needed inside its thread)")
+    async def analysis(self, interaction: Interaction, match: int) -> None:
+        async with acknowledged(interaction):
+            swings = await self.service.analysis(match)
+            lines = [f"Move {ply + 1}: `{display}` (about {lost / 100:.1f} pawns lost)"
+                     for ply, _seat, display, lost in swings]
+            await answer(interaction, "\n".join(lines) or
+                         "No move lost a pawn's worth or more.")
+
     @app_commands.command(name="draw", description="Offer, accept or decline a draw")
     @app_commands.guild_only()
     @app_commands.autocomplete(match=match_autocomplete)

@@ -1,0 +1,203 @@
+"""Engine benchmark: speed, depth, time per move per level, and the strength ladder.
+
+Per configuration (every variant × option set, or those named with ``--config``):
+
+* nodes per second and the depth reached in ``--seconds`` (default 2 s) by the top level
+  from the start position and from a middlegame (the start followed by 24 plies of
+  level-3 moves, seeded);
+* time per move, p50 and p95, at each level 1..8 over ``--positions`` positions of one
+  seeded level-3 game (level 8 spends the whole budget by design);
+* with ``--ladder GAMES``: ``tablero selfplay`` of level k+1 against level k for every k
+  (level 0 = random moves), and level 8 against level 0, GAMES games each, seats
+  rotated, each game opening with one random move per seat; per-move budget
+  ``--ladder-movetime`` for the pairs with levels 7 and 8 (default 2000 ms: the real one;
+  smaller values scale them down; the node-bound levels 1-6 always play at 2 s, which
+  their node budgets reach first; xiangqi's levels 7-8 are Fairy-Stockfish's
+  when it is installed, as for players). Prints each pair's score and an Elo
+  estimate per level (level 0 = 0, chained through the pairs).
+* with ``--fairy GAMES`` (xiangqi, when fairy-stockfish is installed): our level 8 against
+  Fairy-Stockfish at its lowest skill levels.
+
+Run with ``nice -n 15 .venv/bin/python bench/bench_engine.py [...]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import engine
+import rules
+from engine.fairy import FairyStockfish, Strength, find_binary
+from engine.games import model_for
+from engine.levels import LEVELS
+from engine.search import Limits, Search
+from engine.selfplay import run
+from rules import Position, Variant
+
+
+def configs(selected: list[str]) -> list[tuple[Variant[Any, Any], dict[str, object]]]:
+    out = []
+    for key, v in rules.VARIANTS.items():
+        for opts in v.option_sets():
+            name = label(key, opts)
+            if not selected or any(s in (key, name) for s in selected):
+                out.append((v, opts))
+    return out
+
+
+def label(key: str, opts: dict[str, object]) -> str:
+    return key + "".join(f" {k}={o}" for k, o in opts.items())
+
+
+def begin(v: Variant[Any, Any], opts: dict[str, object], seed: int) -> Position[Any]:
+    """The start; a set-up phase is filled in by level-8 arrangements."""
+    p = v.start(**opts)
+    while p.in_setup:
+        p = p.play(engine.choose_move(p, 8, seed=seed, seat=min(p.to_move)).move)
+    return p
+
+
+def game_positions(v: Variant[Any, Any], opts: dict[str, object], plies: int,
+                   seed: int) -> list[Position[Any]]:
+    p = begin(v, opts, seed)
+    out = [p]
+    for _ in range(plies):
+        if p.outcome() is not None:
+            break
+        p = p.play(engine.choose_move(p, 3, seed=seed, fairy=False).move)
+        out.append(p)
+    return [q for q in out if q.outcome() is None]
+
+
+def depth_in(p: Position[Any], seconds: float) -> tuple[int, int, float]:
+    result = Search(model_for(p.variant, p), p, Limits(seconds=seconds)).run()
+    return result.depth, result.nodes, result.nodes / max(result.seconds, 1e-9)
+
+
+def percentile(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def speed(v: Variant[Any, Any], opts: dict[str, object], seconds: float,
+          positions: int) -> None:
+    trail = game_positions(v, opts, 24, seed=1)
+    start, middle = trail[0], trail[-1]
+    d0, _, nps0 = depth_in(start, seconds)
+    d1, _, nps1 = depth_in(middle, seconds)
+    print(f"\n== {label(v.key, opts)}")
+    print(f"  nodes/s {nps0:,.0f} (start), {nps1:,.0f} (middlegame); depth in "
+          f"{seconds:g} s: {d0} from the start, {d1} from the middlegame "
+          f"(ply {len(trail) - 1})")
+    sample = trail[:: max(1, len(trail) // positions)][:positions]
+    row = []
+    for level in range(1, 9):
+        times = []
+        for i, p in enumerate(sample):
+            t = time.perf_counter()
+            engine.choose_move(p, level, seed=i, seconds=seconds, fairy=False)
+            times.append(time.perf_counter() - t)
+        row.append(f"L{level} {percentile(times, 0.5) * 1000:.0f}/"
+                   f"{percentile(times, 0.95) * 1000:.0f}")
+    print(f"  ms per move p50/p95 over {len(sample)} positions: " + "  ".join(row))
+
+
+def elo(share: float, games: int) -> float:
+    clamp = 0.5 / games
+    share = min(max(share, clamp), 1 - clamp)
+    return 400 * math.log10(share / (1 - share))
+
+
+def ladder(v: Variant[Any, Any], opts: dict[str, object], games: int, movetime: int) -> None:
+    seats = v.seat_count(**opts)
+    print(f"\n== ladder {label(v.key, opts)}: {games} games per pair, {movetime} ms/move cap")
+    rating = {0: 0.0}
+    for k in range(0, 8):
+        a, b = k + 1, k
+        levels = [a, b] * (seats // 2)
+        t = time.perf_counter()
+        # levels 1-6 stop on node budgets: they play at the real 2 s budget (their
+        # quarter-budget time cap never binds), so a scaled-down budget only shortens
+        # the pairs with the time-bound levels 7 and 8
+        budget = 2.0 if a <= 6 else movetime / 1000
+        scores = run(v.key, opts, levels, games=games, seed=k, seconds=budget)
+        s = scores[a]
+        rating[a] = rating[b] + elo(s.share, s.games)
+        print(f"  L{a} vs L{b}: {s.wins}W {s.draws}D {s.losses}L  {100 * s.share:5.1f}%  "
+              f"{'ok' if s.share >= 0.6 else 'BELOW 60%'}  ({time.perf_counter() - t:.0f} s)",
+              flush=True)
+    levels = [8, 0] * (seats // 2)
+    scores = run(v.key, opts, levels, games=games, seed=99, seconds=movetime / 1000)
+    s = scores[8]
+    print(f"  L8 vs L0: {s.wins}W {s.draws}D {s.losses}L  {100 * s.share:5.1f}%  "
+          f"{'ok' if s.share >= 0.99 else 'BELOW 99%'}")
+    print("  Elo (L0 = 0, chained; clamped at one half game): " + "  ".join(
+        f"L{lv} {rating[lv]:.0f}" for lv in sorted(rating)))
+
+
+def fairy_match(games: int, movetime: int) -> None:
+    binary = find_binary()
+    if binary is None:
+        print("\n== xiangqi vs Fairy-Stockfish: not installed, not run")
+        return
+    v = rules.variant("xiangqi")
+    for strength in (Strength(skill=-20), Strength(skill=-10), Strength(skill=0),
+                     Strength(elo=1350), Strength(skill=5)):
+        ours = 0.0
+        with FairyStockfish(binary, strength=strength) as fsf:
+            for g in range(games):
+                rng = random.Random(g)
+                p = v.start()
+                for _ in range(2):
+                    p = p.play(rng.choice(p.legal_moves()))
+                our_seat = g % 2
+                while p.outcome() is None:
+                    if p.mover == our_seat:
+                        move = engine.choose_move(p, 8, seed=g, seconds=movetime / 1000,
+                                                  fairy=False).move
+                    else:
+                        move = v.parse_move(p, fsf.best_move(p.to_text(), movetime / 1000))
+                    p = p.play(move)
+                outcome = p.outcome()
+                assert outcome is not None
+                ours += 1.0 if our_seat in outcome.winners else (
+                    0.5 if not outcome.winners else 0.0)
+        what = f"UCI_Elo {strength.elo}" if strength.elo else f"Skill Level {strength.skill}"
+        print(f"== xiangqi: our L8 vs Fairy-Stockfish {what}: {ours:g}/{games} "
+              f"({movetime} ms/move)", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--config", action="append", default=[],
+                        help="a game key or 'key opt=value ...' label (repeat)")
+    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--positions", type=int, default=6)
+    parser.add_argument("--no-speed", action="store_true")
+    parser.add_argument("--ladder", type=int, default=0, metavar="GAMES")
+    parser.add_argument("--ladder-movetime", type=int, default=2000, metavar="MS")
+    parser.add_argument("--fairy", type=int, default=0, metavar="GAMES")
+    parser.add_argument("--fairy-movetime", type=int, default=1000, metavar="MS")
+    args = parser.parse_args()
+    print("levels: " + "; ".join(
+        f"L{lv.number} depth {lv.depth} nodes {lv.nodes} noise {lv.noise}"
+        for lv in LEVELS.values() if lv.number))
+    for v, opts in configs(args.config):
+        if not args.no_speed:
+            speed(v, opts, args.seconds, args.positions)
+        if args.ladder:
+            ladder(v, opts, args.ladder, args.ladder_movetime)
+    if args.fairy:
+        fairy_match(args.fairy, args.fairy_movetime)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,340 @@
+"""Computer players: Tablero itself in a seat, at a level from 1 to 8.
+
+A computer player is a user id of its own at the very top of the id range (ids are
+non-negative 64-bit ints; Discord's snowflakes reach that range only around 2084, console
+ids are far below): ``computer_user(level, n)`` is ``COMPUTER_IDS + 1000 * n + level``,
+the ``n``-th computer at ``level`` in a match (a match never seats one user twice). Its
+name is ``"Tablero (level 5)"`` wherever names are shown.
+
+Its moves come from a ``MovePicker`` (a port: the adapter runs the engine in a process
+pool) and go through the very path of a person's move (``move`` / ``submit_setup``:
+validated, stored with compare-and-set, announced). A computer's turn is started by the
+announcement that it is to move (``TurnStarted``, or a set-up still waiting for it), in
+a task of its own, so the person whose move caused it gets his answer at once; one task
+per match plays every computer turn in a row (four-player lobbies may seat several).
+A pick that fails is logged and retried by the next sweep (``wake_computers``).
+
+Games against the computer are casual: never rated, so never on a leaderboard; a lobby
+whose empty seats its creator fills with computers becomes casual too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import dataclasses
+import logging
+from typing import Any
+
+from bot.service.core import ServiceCore
+from bot.service.errors import InvalidOption, NotAllowed, ServiceError
+from bot.service.events import Event, SetupSubmitted, TurnStarted
+from bot.service.ports import MovePicker, NameResolver
+from bot.service.records import MatchRecord, MatchStatus
+from bot.service.views import MatchView, PlayerStats
+
+log = logging.getLogger(__name__)
+
+LEVELS = range(1, 9)
+DEFAULT_LEVEL = 5
+COMPUTER_IDS = 2**63 - 2**20
+"""The first computer player id; every id from here to 2**63 - 1 is reserved for them."""
+_SPAN = 1000
+
+
+def computer_user(level: int, n: int = 0) -> int:
+    """The user id of the ``n``-th computer player at ``level`` in a match.
+
+    >>> computer_user(5) - COMPUTER_IDS, computer_user(8, 2) - COMPUTER_IDS
+    (5, 2008)
+    """
+    if isinstance(level, bool) or level not in LEVELS:
+        raise InvalidOption(f"the computer plays at levels 1 to 8, not {level!r}")
+    return COMPUTER_IDS + _SPAN * n + level
+
+
+def computer_level(user: int) -> int | None:
+    """The level of a computer player's id; None for people.
+
+    >>> computer_level(computer_user(7, 1)), computer_level(42)
+    (7, None)
+    """
+    if not isinstance(user, int) or user < COMPUTER_IDS:
+        return None
+    level = (user - COMPUTER_IDS) % _SPAN
+    return level if level in LEVELS else None
+
+
+def is_computer(user: int | None) -> bool:
+    return user is not None and computer_level(user) is not None
+
+
+def computer_name(user: int) -> str:
+    """>>> computer_name(computer_user(5))
+    'Tablero (level 5)'
+    """
+    return f"Tablero (level {computer_level(user)})"
+
+
+def with_computer_names(names: NameResolver | None) -> NameResolver:
+    """``names`` that also name computer players (and leave people to ``names``)."""
+    def resolve(guild_id: int, user_id: int) -> str:
+        if is_computer(user_id):
+            return computer_name(user_id)
+        return names(guild_id, user_id) if names is not None else ""
+    return resolve
+
+
+class ComputerMixin(ServiceCore):
+    """Challenging the computer, filling a lobby with it, and playing its turns."""
+
+    picker: MovePicker | None
+
+    def __init__(self, *args: Any, picker: MovePicker | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.names = with_computer_names(self.names)
+        self.picker = picker
+        self._computer_tasks: dict[int, asyncio.Task[None]] = {}
+        self._computer_again: set[int] = set()
+
+    # ------------------------------------------------------------------ use-cases
+
+    async def challenge_computer(self, guild_id: int, channel_id: int, challenger: int,
+                                 game: str, *, level: int = DEFAULT_LEVEL,
+                                 options: dict[str, object] | None = None,
+                                 days: int | None = None,
+                                 seat: int | str | None = None) -> MatchView:
+        """A casual match against the computer at ``level``: two-player games start at
+        once; four-player games open a lobby with one computer seated (others may join,
+        or the creator fills the rest with :meth:`add_computers`)."""
+        if self.picker is None:
+            raise NotAllowed("the computer player is not available here")
+        cpu = computer_user(self._level(level))
+        view = await self.challenge(guild_id, channel_id, challenger, game,  # type: ignore[attr-defined]
+                                    opponents=(cpu,), options=options, days=days,
+                                    rated=False, seat=seat)
+        started: MatchView = await self.accept(view.id, cpu)  # type: ignore[attr-defined]
+        return started
+
+    async def add_computers(self, match_id: int, user: int,
+                            level: int = DEFAULT_LEVEL) -> MatchView:
+        """The lobby's creator fills every empty seat with computer players at
+        ``level``; the match becomes casual and starts."""
+        if self.picker is None:
+            raise NotAllowed("the computer player is not available here")
+        level = self._level(level)
+
+        async def casual(rec: MatchRecord) -> MatchRecord:
+            if rec.status is not MatchStatus.LOBBY:
+                raise NotAllowed(f"match #{rec.id} is not a lobby waiting for players")
+            if user != rec.challenger_id:
+                raise NotAllowed("only the player who opened the lobby can add the computer")
+            free = rec.seat_count - len(rec.seats)
+            if free <= 0:
+                raise NotAllowed("every seat is taken or promised to an invited player")
+            if not rec.rated:
+                return rec
+            return await self._save(rec, dataclasses.replace(rec, rated=False))
+
+        rec = await self._retrying(match_id, casual)
+        view = self._view(rec)
+        taken = {s.user_id for s in rec.seats}
+        n = 0
+        for _ in range(rec.seat_count - len(rec.seats)):
+            while computer_user(level, n) in taken:
+                n += 1
+            cpu = computer_user(level, n)
+            taken.add(cpu)
+            view = await self.join(match_id, cpu)  # type: ignore[attr-defined]
+        return view
+
+    async def play_computers(self, match_id: int) -> int:
+        """Play every computer turn now due in the match (in a row, while a computer is
+        to move); the number of moves played. Adapters need not call it: turns start by
+        themselves when announced."""
+        played = 0
+        while True:
+            rec = await self._record(match_id)
+            if rec.status is not MatchStatus.ACTIVE or self.picker is None:
+                return played
+            due = self._computers_to_move(rec)
+            if not due:
+                if match_id in self._computer_again:  # a turn was announced meanwhile
+                    self._computer_again.discard(match_id)
+                    continue
+                return played
+            state = await self._state(rec)
+            p = state.position
+            cpu = due[0]
+            me = rec.seat_of(cpu)
+            if me is None or me.seat is None:
+                return played
+            level = computer_level(cpu) or DEFAULT_LEVEL
+            seed = (rec.id * 1_000_003 + rec.ply) & 0x7FFFFFFF
+            text = await self.picker.pick(p.view_for(me.seat), me.seat, level, seed=seed)
+            if p.in_setup:
+                await self.submit_setup(match_id, cpu, text)  # type: ignore[attr-defined]
+            else:
+                await self.move(match_id, cpu, text,  # type: ignore[attr-defined]
+                                expected_ply=rec.ply)
+            played += 1
+
+    async def hint(self, match_id: int, user: int) -> tuple[str, str]:
+        """In a casual game against the computer, the move its top level would play for
+        ``user`` now, and a one-line reason: ``('h3-e3 (C2.5)', 'gives check')``."""
+        if self.picker is None:
+            raise NotAllowed("the computer player is not available here")
+        rec, state = await self._read_state(match_id)
+        self._require_active(rec)
+        me = self._require_player(rec, user)
+        if rec.rated or not any(is_computer(s.user_id) for s in rec.seats):
+            raise NotAllowed("hints are for casual games against the computer")
+        p = state.position
+        if me.seat is None or me.seat not in p.to_move:
+            raise NotAllowed("a hint is for your own turn")
+        seed = (rec.id * 1_000_003 + rec.ply) & 0x7FFFFFFF
+        text = await self.picker.pick(p.view_for(me.seat), me.seat, 8, seed=seed)
+        v = p.variant
+        if p.in_setup:
+            return text, "an arrangement whose numbers chain well"
+        move = v.parse_move(p, text)
+        marks = v.move_marks(p, move)
+        after = p.play(move)
+        outcome = after.outcome()
+        if outcome is not None and me.seat in outcome.winners:
+            reason = "it wins"
+        elif marks.captured:
+            n = len(marks.captured)
+            reason = f"it captures {n} piece{'s' if n > 1 else ''}"
+        elif marks.removed and p.removed_counts() is not None:  # Querni: the aim
+            reason = f"it removes {len(marks.removed)} of your stones"
+        elif after.checked_point() is not None:
+            reason = "it gives check"
+        else:
+            reason = "the strongest move Tablero (level 8) finds here"
+        return v.display_move(p, move), reason
+
+    async def analysis(self, match_id: int, top: int = 3) -> list[tuple[int, int, str, int]]:
+        """After a two-player game, the moves where the engine's evaluation swung most
+        against the player who made them: ``(ply, seat, display, centipawns lost)``,
+        worst first, at most ``top`` (only swings of a pawn's worth or more)."""
+        if self.picker is None:
+            raise NotAllowed("the computer player is not available here")
+        rec = await self._record(match_id)
+        if rec.status.is_live:
+            raise NotAllowed("the analysis is for finished games")
+        if rec.seat_count != 2:
+            raise NotAllowed("the analysis is for two-player games")
+        record = await self.record(match_id)  # type: ignore[attr-defined]
+        plies = [ply for ply in record.plies if ply.move is not None]
+        before = [record.start] + [ply.position for ply in plies[:-1]]
+        scores = await self.picker.scores([*before, *(p.position for p in plies[-1:])])
+        swings: list[tuple[int, int, str, int]] = []
+        for i, ply in enumerate(plies):
+            mine = scores[i]
+            nxt = scores[i + 1] if i + 1 < len(scores) else None
+            after = ply.position
+            if mine is None or ply.seat is None:
+                continue
+            outcome = after.outcome()
+            if outcome is not None:
+                theirs = 0 if not outcome.winners else (
+                    -100_000 if ply.seat in outcome.winners else 100_000)
+            elif nxt is None:
+                continue
+            else:
+                theirs = nxt if ply.seat not in after.to_move else -nxt
+            lost = mine + theirs  # my score before, minus my score after (= -theirs)
+            if lost >= 100:
+                swings.append((ply.ply, ply.seat, ply.display, min(lost, 99_999)))
+        swings.sort(key=lambda s: (-s[3], s[0]))
+        return swings[:max(0, top)]
+
+    async def wake_computers(self, match_ids: list[int] | None = None) -> int:
+        """Start the computer turns due in these matches, or in every active match with
+        a computer player (at start-up: turns announced before a restart were lost with
+        the process); how many matches were woken."""
+        if self.picker is None:
+            return 0
+        if match_ids is None:
+            found: set[int] = set()
+            for level in LEVELS:
+                for n in range(3):
+                    for rec in await self.repository.matches_of(
+                            computer_user(level, n), None, (MatchStatus.ACTIVE,)):
+                        if self._computers_to_move(rec):
+                            found.add(rec.id)
+            match_ids = sorted(found)
+        for match_id in match_ids:
+            self._schedule(match_id)
+        return len(match_ids)
+
+    async def stats(self, guild_id: int, user: int) -> PlayerStats:
+        """``QueriesMixin.stats`` plus the casual games against the computer."""
+        base: PlayerStats = await super().stats(guild_id, user)  # type: ignore[misc]
+        wins = draws = losses = 0
+        for rec in await self.repository.matches_of(user, guild_id,
+                                                    (MatchStatus.FINISHED,)):
+            if rec.result is None or not any(is_computer(s.user_id) for s in rec.seats):
+                continue
+            if user in rec.result.winners:
+                wins += 1
+            elif not rec.result.winners:
+                draws += 1
+            else:
+                losses += 1
+        return dataclasses.replace(base, against_computer=(wins, draws, losses))
+
+    async def computers_idle(self) -> None:
+        """Wait until no computer turn is being played (tests, the console, shutdown)."""
+        while self._computer_tasks:
+            await asyncio.gather(*list(self._computer_tasks.values()),
+                                 return_exceptions=True)
+
+    # ------------------------------------------------------------------ machinery
+
+    @staticmethod
+    def _level(level: object) -> int:
+        if isinstance(level, str) and level.strip().isascii() and level.strip().isdigit():
+            level = int(level.strip())
+        if isinstance(level, bool) or not isinstance(level, int) or level not in LEVELS:
+            raise InvalidOption("the computer plays at levels 1 (beginner) to 8 (strongest)")
+        return level
+
+    @staticmethod
+    def _computers_to_move(rec: MatchRecord) -> list[int]:
+        seats = {s.seat: s.user_id for s in rec.seats if s.seat is not None and not s.out}
+        return [seats[s] for s in rec.to_move if s in seats and is_computer(seats[s])]
+
+    async def _notify(self, event: Event) -> None:
+        await super()._notify(event)
+        if self.picker is None:
+            return
+        if isinstance(event, TurnStarted | SetupSubmitted) and event.match.status.is_live \
+                and any(is_computer(u) for u in event.match.to_move):
+            self._schedule(event.match.id)
+
+    def _schedule(self, match_id: int) -> None:
+        if match_id in self._computer_tasks:
+            # the running task plays every computer turn in a row; it looks again before
+            # it ends, in case it read the match just before this announcement
+            self._computer_again.add(match_id)
+            return
+        # A fresh context: the task must not inherit the caller's (an adapter may hold
+        # the caller's announcements in a context variable until its reply is out; the
+        # computer's own announcements would be held in a list nobody reads any more).
+        task = asyncio.get_running_loop().create_task(self._computer_turns(match_id),
+                                                      context=contextvars.Context())
+        self._computer_tasks[match_id] = task
+
+    async def _computer_turns(self, match_id: int) -> None:
+        try:
+            await asyncio.sleep(0)  # let the move that caused this return first
+            await self.play_computers(match_id)
+        except ServiceError as e:  # e.g. the match ended meanwhile (a resignation)
+            log.info("computer turn in match %s not played: %s", match_id, e.message)
+        except Exception:
+            log.exception("computer turn in match %s failed", match_id)
+        finally:
+            self._computer_tasks.pop(match_id, None)
+            self._computer_again.discard(match_id)

@@ -1,0 +1,341 @@
+"""What the engine knows about each game: evaluation, tactical moves, set-up choices.
+
+A :class:`GameModel` reads positions only through the public rules API (``pieces()``,
+the game facts of :class:`rules.Position`, the documented move types) and answers the
+search's questions through the hooks below; each game's model overrides the ones that
+matter for it and registers under its variant key (:func:`model_for`).
+
+Scores are centipawn-like integers per seat, each seat's own view of how well it stands
+(higher is better for that seat); the search turns them into one side's advantage.
+
+>>> import rules
+>>> v = rules.variant("xiangqi")
+>>> p = v.start()
+>>> red, black = model_for(v).evaluate(p, p.pieces())
+>>> red == black  # the start is symmetric
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any, ClassVar
+
+import rules
+from rules import Piece, Position, Variant
+from rules.alquerque import AlquerquePosition
+
+Pieces = Mapping[tuple[int, int], Piece]
+
+
+class GameModel:
+    """The engine's knowledge of one game. Every hook has a neutral default.
+
+    ``mobility_weight`` scores each legal move of the side to move against the count its
+    opponent had one ply earlier; ``quiescence`` whether leaves follow tactical moves;
+    ``captures_compulsory`` tells quiescence that a side with a capture must take (no
+    standing pat), as in draughts and Alquerque.
+    """
+
+    key: ClassVar[str] = ""
+    mobility_weight: ClassVar[int] = 0
+    quiescence: ClassVar[bool] = True
+    captures_compulsory: ClassVar[bool] = False
+
+    def evaluate(self, position: Position[Any], pieces: Pieces) -> tuple[int, ...]:
+        """Per seat, how well that seat stands (its own view). Default: pieces on board."""
+        counts = [0] * position.seat_count
+        for piece in pieces.values():
+            counts[piece.seat] += 100
+        return tuple(counts)
+
+    def is_tactical(self, position: Position[Any], pieces: Pieces, move: Hashable) -> bool:
+        """Whether ``move`` changes material (searched by quiescence, ordered first)."""
+        return False
+
+    def gain(self, position: Position[Any], pieces: Pieces, move: Hashable) -> int:
+        """A quick guess of what a tactical move wins, for move ordering (MVV-LVA)."""
+        return 0
+
+    def arrange(self, position: Position[Any], seat: int, rng: random.Random,
+                effort: int) -> Hashable:
+        """In a setup phase, ``seat``'s arrangement move; ``effort`` 0 is a random one."""
+        raise NotImplementedError(f"{self.key} has no setup phase")
+
+
+def _forward(seat: int, y: int, height: int) -> int:
+    """Ranks advanced from seat's own edge (seat 0 moves up, seat 1 down)."""
+    return y if seat == 0 else height - 1 - y
+
+
+# --------------------------------------------------------------------------- xiangqi
+
+
+class XiangqiModel(GameModel):
+    """Material, soldiers across the river, horse centrality, general safety (the palace
+    shield of advisors and elephants against attackers on its half) and mobility."""
+
+    key = "xiangqi"
+    mobility_weight = 3
+    VALUES: ClassVar[dict[str, int]] = {
+        "K": 0, "A": 200, "B": 200, "N": 400, "R": 900, "C": 450, "P": 100}
+    DANGER: ClassVar[dict[str, int]] = {"R": 40, "N": 30, "C": 30, "P": 15}
+
+    def evaluate(self, position: Position[Any], pieces: Pieces) -> tuple[int, ...]:
+        score = [0, 0]
+        danger = [0, 0]   # weight of enemy attackers on each seat's half
+        shield = [1, 1]   # the palace's defenders
+        for (x, y), piece in pieces.items():
+            seat, kind = piece.seat, piece.kind
+            ahead = _forward(seat, y, 10)
+            value = self.VALUES.get(kind, 0)
+            if kind == "P":
+                if ahead >= 5:  # across the river: steps sideways too
+                    value += 90 + 15 * min(ahead - 5, 3) - 15 * max(ahead - 8, 0)
+                    value += 10 if 3 <= x <= 5 else 0
+            elif kind == "N":
+                value += 12 * (4 - abs(x - 4)) // 2 + 8 * min(ahead, 6)
+            elif kind == "C":
+                value += 20 if x == 4 else 0
+            elif kind in ("A", "B"):
+                shield[seat] += 2 if kind == "A" else 1
+            elif kind == "K":
+                value -= 20 * ahead + (10 if x != 4 else 0)  # a raised general is exposed
+            if ahead >= 5 and kind in self.DANGER:
+                danger[1 - seat] += self.DANGER[kind]
+            score[seat] += value
+        for seat in (0, 1):
+            score[seat] -= danger[seat] * 6 // shield[seat]
+        return score[0], score[1]
+
+    def is_tactical(self, position: Position[Any], pieces: Pieces, move: Hashable) -> bool:
+        return move[1] in pieces  # type: ignore[index]
+
+    def gain(self, position: Position[Any], pieces: Pieces, move: Hashable) -> int:
+        victim = pieces.get(move[1])  # type: ignore[index]
+        mover = pieces.get(move[0])  # type: ignore[index]
+        if victim is None:
+            return 0
+        return 10 * self.VALUES.get(victim.kind, 0) + 1000 - (
+            self.VALUES.get(mover.kind, 0) if mover else 0) // 10
+
+
+# --------------------------------------------------------------------------- path games
+
+
+class PathGameModel(GameModel):
+    """Games whose moves are :class:`rules.core.PathMove` values ``(path, captured)``."""
+
+    def is_tactical(self, position: Position[Any], pieces: Pieces, move: Hashable) -> bool:
+        return bool(move[1])  # type: ignore[index]
+
+    def gain(self, position: Position[Any], pieces: Pieces, move: Hashable) -> int:
+        return 100 * len(move[1])  # type: ignore[index]
+
+
+class DamasModel(PathGameModel):
+    """Men and (flying) kings, each man's distance to promotion, the back rank kept as a
+    guard against crowning, the centre, and mobility."""
+
+    key = "damas"
+    mobility_weight = 4
+    captures_compulsory = True
+    MAN, KING = 100, 330
+    ADVANCE = (0, 2, 5, 9, 15, 24, 38, 0)  # by ranks advanced (7 = crowned: a king)
+
+    def evaluate(self, position: Position[Any], pieces: Pieces) -> tuple[int, ...]:
+        score = [0, 0]
+        men = [0, 0]
+        for (x, y), piece in pieces.items():
+            seat = piece.seat
+            if piece.kind == "king":
+                score[seat] += self.KING
+                continue
+            men[seat] += 1
+            ahead = _forward(seat, y, 8)
+            score[seat] += self.MAN + self.ADVANCE[ahead]
+            if ahead == 0:
+                score[seat] += 12  # the back rank stops enemy men from crowning
+            if 2 <= x <= 5 and 2 <= y <= 5:
+                score[seat] += 6
+        for seat in (0, 1):
+            if not men[seat]:  # kings only: the advance table no longer matters
+                score[seat] += 20
+        return score[0], score[1]
+
+
+class AlquerqueModel(PathGameModel):
+    """Alquerque: stones, and the steps
+    each stone has left before it stands on the far rank where it can no longer step;
+    a side that runs out of steps loses, so spare tempo is worth material. Captures are
+    compulsory (quiescence follows every forced capture chain)."""
+
+    key = "alquerque"
+    mobility_weight = 6
+    captures_compulsory = True
+    STONE = 100
+    SPARE = 4
+
+    def evaluate(self, position: Position[Any], pieces: Pieces) -> tuple[int, ...]:
+        height = position.variant.board_size[1]
+        score = [0] * position.seat_count
+        for (_, y), piece in pieces.items():
+            left = height - 1 - _forward(piece.seat, y, height)
+            score[piece.seat] += self.STONE + self.SPARE * left
+        return tuple(score)
+
+
+class AlquerqueGrandeModel(PathGameModel):
+    """Alquerque grande: the stones each seat keeps and has captured (``fast`` ranks by
+    captures first), stones out of the game counting for nobody. Huffing is a rule of
+    ``play``: a step that ignores a capture loses a stone, which the material sees one ply
+    later, so the search weighs the capture duty by itself. Where the position offers
+    only captures (the original rules' duty), quiescence does not stand pat."""
+
+    key = "alquerque-grande"
+    mobility_weight = 2
+    captures_compulsory = True  # only binds when every legal move captures
+    STONE = 100
+    CAPTURED_FAST = 120
+
+    def evaluate(self, position: Position[Any], pieces: Pieces) -> tuple[int, ...]:
+        score = [0] * position.seat_count
+        for piece in pieces.values():
+            score[piece.seat] += self.STONE
+        if position.mode == "fast":
+            captured = position.captured_counts() or ()
+            for seat, count in enumerate(captured):
+                score[seat] += self.CAPTURED_FAST * count
+        for seat in position.out_seats():
+            score[seat] -= 300
+        return tuple(score)
+
+
+# --------------------------------------------------------------------------- querni
+
+
+def _chebyshev(a: tuple[int, int], b: tuple[int, int]) -> int:
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+class QuerniModel(GameModel):
+    """Querni's own goals: stones taken off (16 wins), numbers that can still join a run
+    of three (a stranded number can never leave the board, so that seat cannot win), and
+    how close each number stands to the next (touching numbers make removable chains)."""
+
+    key = "querni"
+    quiescence = False  # removals are not exchanges; the links already price them
+    REMOVED = 100
+    STRANDED = 1500  # more than every removal together: a stranded number is a lost game
+    LINK = (0, 40, 28, 20, 14, 10, 7, 5, 3, 2)
+    """By the distance between stones n and n+1: touching is worth most, and every step
+    closer is worth something from anywhere on the board (a flat gradient far away left
+    the engine wandering until the 30-turn limit drew the game)."""
+
+    def evaluate(self, position: Position[Any], pieces: Pieces) -> tuple[int, ...]:
+        where: list[dict[int, tuple[int, int]]] = [{}, {}]
+        for point, piece in pieces.items():
+            where[piece.seat][int(piece.kind)] = point
+        score = [0, 0]
+        for seat in (0, 1):
+            cells = where[seat]
+            score[seat] += self.REMOVED * (16 - len(cells))
+            for n, point in cells.items():
+                nxt = cells.get(n + 1)
+                if nxt is not None:
+                    d = _chebyshev(point, nxt)
+                    score[seat] += self.LINK[d] if d < len(self.LINK) else 0
+                if not any(all(k in cells for k in (m, m + 1, m + 2))
+                           for m in (n - 2, n - 1, n)):
+                    score[seat] -= self.STRANDED
+        return score[0], score[1]
+
+    def is_tactical(self, position: Position[Any], pieces: Pieces, move: Hashable) -> bool:
+        return getattr(move, "removal", None) is not None
+
+    def gain(self, position: Position[Any], pieces: Pieces, move: Hashable) -> int:
+        removal: tuple[int, int] | None = getattr(move, "removal", None)
+        return 0 if removal is None else 100 * (removal[1] - removal[0] + 1)
+
+    def arrange(self, position: Position[Any], seat: int, rng: random.Random,
+                effort: int) -> Hashable:
+        """Numbers over the 16 start cells: ``effort`` rounds of hill climbing on how
+        well the numbers chain (touching consecutive numbers), from a random deal.
+
+        At the top levels it usually finds arrangements whose numbers run around each
+        ring of eight cells, so long chains can come off from the first turn (in Querni
+        ``choose`` that is the whole game: a perfect arrangement takes 1-8 off, then
+        9-16)."""
+        variant = position.variant
+        numbers = list(range(1, 17))
+        rng.shuffle(numbers)
+        cells = _querni_start_cells(seat)
+        if effort <= 0:
+            move: Hashable = variant.parse_arrangement(position, seat, " ".join(map(str, numbers)))
+            return move
+
+        def quality(nums: Sequence[int]) -> int:
+            at = {n: cells[i] for i, n in enumerate(nums)}
+            total = 0
+            for n in range(1, 16):
+                d = _chebyshev(at[n], at[n + 1])
+                total += self.LINK[d] if d < len(self.LINK) else 0
+            return total
+
+        # hill climbing from several random deals (more effort, more restarts): the
+        # best local optimum wins
+        restarts = 1 + effort // 1500
+        best_numbers, best = list(numbers), quality(numbers)
+        for restart in range(restarts):
+            if restart:
+                rng.shuffle(numbers)
+            score = quality(numbers)
+            for _ in range(effort // restarts):
+                i, j = rng.randrange(16), rng.randrange(16)
+                numbers[i], numbers[j] = numbers[j], numbers[i]
+                q = quality(numbers)
+                if q >= score:
+                    score = q
+                else:
+                    numbers[i], numbers[j] = numbers[j], numbers[i]
+            if score > best:
+                best_numbers, best = list(numbers), score
+        numbers = best_numbers
+        best_move: Hashable = variant.parse_arrangement(position, seat,
+                                                        " ".join(map(str, numbers)))
+        return best_move
+
+
+def _querni_start_cells(seat: int) -> tuple[tuple[int, int], ...]:
+    """A seat's 16 start cells in the order an arrangement lists them (RULES §5): the
+    cells of its side holding a stone once a known arrangement is placed."""
+    sample = rules.variant("querni").start(seed=0)
+    ordered = sorted((p for p, piece in sample.pieces().items() if piece.seat == seat),
+                     key=lambda p: (p[1], p[0]))
+    return tuple(ordered)
+
+
+# --------------------------------------------------------------------------- registry
+
+_MODELS: dict[str, GameModel] = {
+    m.key: m for m in (XiangqiModel(), DamasModel(), AlquerqueModel(),
+                       AlquerqueGrandeModel(), QuerniModel())}
+
+
+def model_for(variant: Variant[Any, Any], position: Position[Any] | None = None) -> GameModel:
+    """The model registered for ``variant`` (a neutral one for a game it does not know).
+    A position played by the original Alquerque rules (Alquerque grande with two players,
+    ``rules=alquerque``, is an :class:`rules.alquerque.AlquerquePosition` on 7×7) gets the
+    Alquerque model whatever its variant.
+
+    >>> import rules
+    >>> type(model_for(rules.variant("damas"))).__name__
+    'DamasModel'
+    >>> v = rules.variant("alquerque-grande")
+    >>> type(model_for(v, v.start(players=2, rules="alquerque"))).__name__
+    'AlquerqueModel'
+    """
+    if isinstance(position, AlquerquePosition):
+        return _MODELS["alquerque"]
+    return _MODELS.get(variant.key) or GameModel()

@@ -1,0 +1,200 @@
+"""Choosing a move: the engine's one entry point (:func:`choose_move`).
+
+>>> import rules
+>>> v = rules.variant("alquerque")
+>>> choice = choose_move(v.start(), level=3, seed=1, fairy=False)
+>>> choice.text in {v.format_move(v.start(), m) for m in v.start().legal_moves()}
+True
+>>> choose_move(v.start(), level=3, seed=1, fairy=False).text == choice.text
+True
+"""
+
+from __future__ import annotations
+
+import atexit
+import random
+import time
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Any
+
+from engine.errors import EngineError, NotToMoveError, TerminalPositionError
+from engine.fairy import FairyError, FairyStockfish, Strength, find_binary
+from engine.games import model_for
+from engine.levels import DEFAULT_SECONDS, Level, level
+from engine.search import Limits, Search
+from rules import Position, RulesError
+
+FAIRY_LEVELS: dict[int, Strength] = {7: Strength(skill=5), 8: Strength(skill=20)}
+"""Xiangqi levels that Fairy-Stockfish plays when it is installed (the strongest).
+Measured (bench/bench_engine.py --fairy): our own level 8 beats Fairy-Stockfish at Skill
+Level -20, -10, 0 and UCI_Elo 1350, and loses every game to Skill Level 5; so level 7 is
+Skill Level 5 (stronger than our level 6) and level 8 is full strength."""
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """The engine's move and how it found it.
+
+    ``move`` is the rules' move value and ``text`` its canonical string; ``score`` is
+    centipawns for the mover (beyond ±990 000: a forced win or loss); ``depth`` the last
+    completed search depth (0: forced, random, set-up or Fairy-Stockfish); ``pv`` the
+    expected line as canonical strings; ``engine`` ``'tablero'``, ``'random'`` or
+    ``'fairy-stockfish'``.
+    """
+
+    move: Hashable
+    text: str
+    seat: int
+    level: int
+    score: int
+    depth: int
+    nodes: int
+    pv: tuple[str, ...]
+    seconds: float
+    engine: str
+
+
+def choose_move(position: Position[Any], level: int = 8, *, seed: int = 0,
+                seconds: float | None = None, nodes: int | None = None,
+                seat: int | None = None, fairy: bool = True) -> Choice:
+    """The move ``level`` (0..8) plays in ``position`` for ``seat`` (default: the seat to
+    move; name it during a Querni ``choose`` set-up while both seats are pending).
+
+    ``seconds`` is the time budget (default 2 s; level 8 uses it all, level 7 half,
+    levels 1-6 stop sooner on their node budgets); ``nodes`` overrides the level's node
+    budget (searches that end on a node budget are reproducible on any machine: the
+    same ``seed`` gives the same move). ``fairy`` lets Fairy-Stockfish play xiangqi
+    levels 7 and 8 when installed.
+
+    Raises :class:`TerminalPositionError` when the game is over, :class:`NotToMoveError`
+    when ``seat`` is not to move, :class:`LevelError` for an unknown level.
+    """
+    settings = _level(level)
+    started = time.perf_counter()
+    outcome = position.outcome()
+    if outcome is not None or not position.to_move:
+        raise TerminalPositionError(
+            f"the game is over ({outcome.reason_text if outcome else 'nobody to move'}): "
+            "there is no move to choose", text=_text(position))
+    mover = _seat(position, seat)
+    variant = position.variant
+    view = position.view_for(mover)
+    rng = random.Random(f"{seed}:{level}:{mover}:{view.to_text()}")
+
+    if position.in_setup:
+        model = model_for(variant)
+        move = model.arrange(position, mover, rng, settings.arrange_effort)
+        return _choice(position, move, mover, settings, 0, 0, 0, (), started,
+                       "random" if level == 0 else "tablero")
+    moves = position.legal_moves()
+    if not moves:
+        raise TerminalPositionError("no legal move", text=_text(position))
+    if level == 0:
+        return _choice(position, rng.choice(moves), mover, settings, 0, 0, 0, (), started,
+                       "random")
+    budget = DEFAULT_SECONDS if seconds is None else seconds
+
+    if fairy and level in FAIRY_LEVELS and variant.key == "xiangqi" and len(moves) > 1:
+        fairy_move = _fairy_move(position, FAIRY_LEVELS[level],
+                                 budget * settings.time_share)
+        if fairy_move is not None:
+            return _choice(position, fairy_move, mover, settings, 0, 0, 0, (), started,
+                           "fairy-stockfish")
+
+    depth = settings.depth
+    if settings.overlook and rng.random() < settings.overlook:
+        depth = 1  # a moment of inattention: the reply is not looked at
+    limits = Limits(depth=depth, nodes=settings.nodes if nodes is None else nodes,
+                    seconds=budget * settings.time_share, quiescence=settings.quiescence,
+                    noise=settings.noise, seed=rng.getrandbits(32))
+    result = Search(model_for(variant, position), position, limits).run()
+    pv_text = _line(position, result.pv)
+    return _choice(position, result.move, mover, settings, result.score, result.depth,
+                   result.nodes, pv_text, started, "tablero")
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _level(number: int) -> Level:
+    return level(number)
+
+
+def _text(position: Position[Any]) -> str | None:
+    try:
+        return position.to_text()
+    except Exception:  # a broken position must still get its typed error
+        return None
+
+
+def _seat(position: Position[Any], seat: int | None) -> int:
+    movers = position.to_move
+    if seat is None:
+        if len(movers) != 1:
+            raise NotToMoveError(
+                f"seats {sorted(movers)} are all to move: name the seat to play for",
+                text=_text(position))
+        return next(iter(movers))
+    if seat not in movers:
+        raise NotToMoveError(f"seat {seat} is not to move (seats to move: "
+                             f"{sorted(movers)})", text=_text(position))
+    return seat
+
+
+def _line(position: Position[Any], moves: tuple[Hashable, ...]) -> tuple[str, ...]:
+    texts = []
+    variant = position.variant
+    for move in moves:
+        try:
+            texts.append(variant.format_move(position, move))
+            position = position.play(move)
+        except RulesError:
+            break
+    return tuple(texts)
+
+
+def _choice(position: Position[Any], move: Hashable, seat: int, settings: Level, score: int,
+            depth: int, nodes: int, pv: tuple[str, ...], started: float,
+            engine: str) -> Choice:
+    text = position.variant.format_move(position, move)
+    return Choice(move, text, seat, settings.number, score, depth, nodes, pv or (text,),
+                  time.perf_counter() - started, engine)
+
+
+_FAIRY: list[FairyStockfish] = []
+
+
+def _fairy_move(position: Position[Any], strength: Strength, seconds: float) -> Hashable | None:
+    """Fairy-Stockfish's move, or None when it is not installed or fails (the caller
+    then searches itself)."""
+    if find_binary() is None:
+        return None
+    for _attempt in range(2):
+        try:
+            if not _FAIRY:
+                _FAIRY.append(FairyStockfish())
+            engine = _FAIRY[0]
+            engine.set_strength(strength)
+            uci = engine.best_move(position.to_text(), seconds)
+            move: Hashable = position.variant.parse_move(position, uci)
+            return move
+        except (FairyError, OSError, RulesError):
+            _close_fairy()
+    return None
+
+
+def _close_fairy() -> None:
+    while _FAIRY:
+        _FAIRY.pop().close()
+
+
+atexit.register(_close_fairy)
+
+
+def fairy_available() -> bool:
+    """Whether Fairy-Stockfish can play xiangqi's strongest levels here."""
+    return find_binary() is not None
+
+
+__all__ = ["Choice", "EngineError", "choose_move", "fairy_available"]

@@ -1,0 +1,378 @@
+"""The search: negamax with alpha-beta over two sides, for every game and configuration.
+
+Sides. Two-seat games are two sides. Alquerque grande ``teams`` is two sides (the
+teams). Four individual seats (``fast``, ``slow``) are searched *paranoid*: the seat to
+move against a coalition of the three others. Paranoid search keeps alpha-beta's deep
+cut-offs (max^n only prunes shallowly, and MCTS needs thousands of playouts, each
+hundreds of ``play`` calls on immutable positions: too slow in a 2-second budget in
+Python); its pessimism fits both modes, where any opponent's gain is the mover's loss of
+rank (``fast`` ranks by captures) or life (``slow``). Since turn order can skip seats
+that are out, a side may move twice in a row: the child is then searched with the same
+window and sign instead of negated.
+
+Per node: iterative deepening under a time and node budget, a transposition table keyed
+by a Zobrist hash (see :mod:`engine.zobrist`), move ordering (the table's move, captures
+by MVV-LVA, two killer moves per ply, the history heuristic), and quiescence over the
+game's tactical moves (captures; Querni's removals; every reply when in check, and no
+standing pat where a capture is compulsory and every move captures).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.games import GameModel, Pieces
+from engine.zobrist import position_key
+from rules import Outcome, Position
+
+WIN = 1_000_000
+"""A won game's score (minus the plies to reach it: quicker wins score higher)."""
+WON = WIN - 10_000
+"""Scores beyond this are forced wins (losses below its negation)."""
+INFINITE = 10 * WIN
+EXACT, LOWER, UPPER = 0, 1, 2
+QUIESCENCE_PLIES = 8
+
+
+class _Stop(Exception):
+    """The time or node budget ran out in the middle of an iteration."""
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """How far and how carefully to search.
+
+    ``depth`` the deepest iteration; ``nodes`` and ``seconds`` budgets (``None``: no
+    limit; the first iteration always completes within the node budget, only time cuts
+    it); ``quiescence`` how many plies of captures leaves follow (0: none); ``noise``
+    the half-width of a seeded, per-position evaluation error in centipawns (weaker levels misjudge
+    positions the way people do, consistently within a search); ``seed`` that noise's
+    seed.
+    """
+
+    depth: int = 64
+    nodes: int | None = None
+    seconds: float | None = None
+    quiescence: int = QUIESCENCE_PLIES
+    noise: int = 0
+    seed: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """The outcome of one search: the move, its score for the side to move (centipawns,
+    or beyond :data:`WON` for a forced win), the last completed depth, nodes visited, the
+    principal variation's moves, the elapsed seconds, and whether a budget cut it."""
+
+    move: Hashable
+    score: int
+    depth: int
+    nodes: int
+    pv: tuple[Hashable, ...]
+    seconds: float
+    stopped: bool
+
+
+class Search:
+    """One search from ``root`` for the seat to move there."""
+
+    def __init__(self, model: GameModel, root: Position[Any], limits: Limits) -> None:
+        self.model = model
+        self.root = root
+        self.limits = limits
+        self.seat = root.mover
+        team = next((t for t in root.teams if self.seat in t), frozenset([self.seat]))
+        self.allies = team
+        self.enemies = frozenset(range(root.seat_count)) - team
+        self.tt: dict[int, tuple[int, int, int, Hashable | None]] = {}
+        self.killers: dict[int, list[Hashable]] = {}
+        self.history: dict[tuple[int, Hashable], int] = {}
+        self.nodes = 0
+        self.started = 0.0
+        self.deadline: float | None = None
+        self.node_limit: int | None = None
+        self.best_so_far: tuple[Hashable, int] | None = None
+        self._noise_seed = (limits.seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) \
+            & 0xFFFFFFFFFFFFFFFF
+
+    # ------------------------------------------------------------------ sides and scores
+
+    def side(self, seat: int) -> int:
+        """0 for the root seat's side (its team), 1 for the others."""
+        return 0 if seat in self.allies else 1
+
+    def _terminal(self, outcome: Outcome, ply: int) -> int:
+        """A finished game's score for side 0: a win, a draw, or a loss (softened by
+        the seats still ranked below ours)."""
+        if outcome.winners & self.allies:
+            return WIN - ply
+        if not outcome.winners:
+            return 0
+        below = 0
+        for i, group in enumerate(outcome.ranking):
+            if self.seat in group:
+                below = sum(len(g) for g in outcome.ranking[i + 1:])
+        return -WIN + ply + 100 * below
+
+    def _static(self, position: Position[Any], pieces: Pieces, key: int) -> int:
+        """The evaluation for side 0, with the level's seeded noise."""
+        per_seat = self.model.evaluate(position, pieces)
+        mine = sum(per_seat[s] for s in self.allies) // len(self.allies)
+        theirs = (sum(per_seat[s] for s in self.enemies) // len(self.enemies)
+                  if self.enemies else 0)
+        value = mine - theirs
+        noise = self.limits.noise
+        if noise:
+            mixed = ((key ^ self._noise_seed) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+            value += (mixed >> 17) % (2 * noise + 1) - noise
+        return value
+
+    # ------------------------------------------------------------------ budget
+
+    def _tick(self) -> None:
+        self.nodes += 1
+        if self.node_limit is not None and self.nodes >= self.node_limit:
+            raise _Stop
+        if self.deadline is not None and not self.nodes & 127 \
+                and time.perf_counter() >= self.deadline:
+            raise _Stop
+
+    # ------------------------------------------------------------------ the search
+
+    def run(self) -> SearchResult:
+        """Iterative deepening until the depth, node or time limit; the move of the
+        deepest completed iteration (or a better one the cut iteration had already
+        proved)."""
+        self.started = time.perf_counter()
+        limits = self.limits
+        if limits.seconds is not None:
+            self.deadline = self.started + limits.seconds
+        moves = self.root.legal_moves()
+        if not moves:
+            raise ValueError("no legal move")
+        pieces = self.root.pieces()
+        ordered = self._order(self.root, pieces, moves, None, 0)
+        best_move, best_score, depth_done = ordered[0], 0, 0
+        stopped = False
+        if len(moves) == 1:
+            return SearchResult(best_move, 0, 0, 0, (best_move,),
+                                time.perf_counter() - self.started, False)
+        for depth in range(1, max(1, limits.depth) + 1):
+            # the first iteration ignores the node budget, so every level sees one ply
+            self.node_limit = limits.nodes if depth > 1 else None
+            self.best_so_far = None
+            try:
+                score, move = self._root(depth, self._mobility(self.root, pieces, moves))
+            except _Stop:
+                stopped = True
+                if self.best_so_far is not None:
+                    move, score = self.best_so_far
+                    if move != best_move and score > best_score:
+                        best_move, best_score = move, score
+                break
+            best_move, best_score, depth_done = move, score, depth
+            if abs(score) >= WON:
+                break
+        return SearchResult(best_move, best_score, depth_done, self.nodes,
+                            self._pv(best_move), time.perf_counter() - self.started, stopped)
+
+    def _root(self, depth: int, mobility: int) -> tuple[int, Hashable]:
+        root = self.root
+        pieces = root.pieces()
+        key = position_key(root, pieces)
+        entry = self.tt.get(key)
+        moves = root.legal_moves()
+        ordered = self._order(root, pieces, moves, entry[3] if entry else None, 0)
+        alpha, beta = -INFINITE, INFINITE
+        best_move = ordered[0]
+        for move in ordered:
+            value = self._child(root, move, 0, depth - 1, alpha, beta, 0, mobility, 0)
+            if value > alpha:
+                alpha, best_move = value, move
+                self.best_so_far = (move, value)
+        self.tt[key] = (depth, EXACT, alpha, best_move)
+        return alpha, best_move
+
+    def _child(self, position: Position[Any], move: Hashable, side: int, depth: int,
+               alpha: int, beta: int, ply: int, mobility: int, qply: int) -> int:
+        """The value of ``move`` for ``side`` (the mover's side in ``position``)."""
+        child = position.play(move)
+        outcome = child.outcome()
+        if outcome is not None:
+            self._tick()
+            value = self._terminal(outcome, ply + 1)
+            return value if side == 0 else -value
+        if self.side(child.mover) == side:
+            return self._node(child, depth, alpha, beta, ply + 1, mobility, qply)
+        return -self._node(child, depth, -beta, -alpha, ply + 1, mobility, qply)
+
+    def _node(self, position: Position[Any], depth: int, alpha: int, beta: int, ply: int,
+              parent_mobility: int, qply: int) -> int:
+        """Negamax value of a running game for the side to move."""
+        if depth <= 0:
+            return self._quiesce(position, alpha, beta, ply, parent_mobility, qply)
+        self._tick()
+        pieces = position.pieces()
+        key = position_key(position, pieces)
+        entry = self.tt.get(key)
+        tt_move = None
+        if entry is not None:
+            e_depth, flag, value, tt_move = entry
+            if e_depth >= depth:
+                value = _from_table(value, ply)
+                if flag == EXACT or (flag == LOWER and value >= beta) or (
+                        flag == UPPER and value <= alpha):
+                    return value
+        moves = position.legal_moves()
+        seat = position.mover
+        side = self.side(seat)
+        mobility = self._mobility(position, pieces, moves)
+        alpha0 = alpha
+        best, best_move = -INFINITE, None
+        for i, move in enumerate(self._order(position, pieces, moves, tt_move, ply)):
+            if i and beta - alpha > 1:
+                # principal variation search: prove the rest no better with a null window
+                value = self._child(position, move, side, depth - 1, alpha, alpha + 1, ply,
+                                    mobility, 0)
+                if alpha < value < beta:
+                    value = self._child(position, move, side, depth - 1, alpha, beta, ply,
+                                        mobility, 0)
+            else:
+                value = self._child(position, move, side, depth - 1, alpha, beta, ply,
+                                    mobility, 0)
+            if value > best:
+                best, best_move = value, move
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        if not self.model.is_tactical(position, pieces, move):
+                            self._remember(seat, move, depth, ply)
+                        break
+        flag = EXACT if alpha0 < best < beta else (LOWER if best >= beta else UPPER)
+        self.tt[key] = (depth, flag, _to_table(best, ply), best_move)
+        return best
+
+    def _quiesce(self, position: Position[Any], alpha: int, beta: int, ply: int,
+                 parent_mobility: int, qply: int) -> int:
+        """Stand pat on the evaluation, or follow the tactical moves (all replies in
+        check; no standing pat when every move captures in a game that forces it)."""
+        self._tick()
+        model = self.model
+        pieces = position.pieces()
+        side = self.side(position.mover)
+        key = position_key(position, pieces)
+        static = self._static(position, pieces, key)
+        stand = static if side == 0 else -static
+        searching = model.quiescence and qply < min(self.limits.quiescence, QUIESCENCE_PLIES)
+        if not searching and not model.mobility_weight:
+            return stand  # Querni: its moves are many and dear, and not needed here
+        moves = position.legal_moves()
+        tactical = [m for m in moves if model.is_tactical(position, pieces, m)]
+        in_check = position.checked_point() is not None
+        forced = in_check or (model.captures_compulsory and len(tactical) == len(moves))
+        if not forced and parent_mobility >= 0:
+            # a side forced to capture (or answer a check) has few moves for a moment:
+            # that is no lack of mobility, so only free positions count it
+            stand += model.mobility_weight * (len(moves) - parent_mobility)
+        mobility = -1 if forced else len(moves)
+        if not searching:
+            return stand
+        if forced:
+            candidates: Sequence[Hashable] = moves
+            best = -INFINITE
+        else:
+            if stand >= beta:
+                return stand
+            alpha = max(alpha, stand)
+            candidates = tactical
+            best = stand
+        if not candidates:
+            return stand
+        ordered = sorted(candidates, key=lambda m: -model.gain(position, pieces, m))
+        for move in ordered:
+            value = self._child(position, move, side, 0, alpha, beta, ply, mobility,
+                                qply + 1)
+            if value > best:
+                best = value
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        break
+        return best
+
+    def _mobility(self, position: Position[Any], pieces: Pieces,
+                  moves: Sequence[Hashable]) -> int:
+        """The move count a child compares its own with, or -1 when this side's moves
+        are forced (a compulsory capture, a check) and say nothing of its freedom."""
+        model = self.model
+        if not model.mobility_weight:
+            return -1
+        if position.checked_point() is not None or (
+                model.captures_compulsory
+                and all(model.is_tactical(position, pieces, m) for m in moves)):
+            return -1
+        return len(moves)
+
+    # ------------------------------------------------------------------ ordering
+
+    def _order(self, position: Position[Any], pieces: Pieces, moves: Sequence[Hashable],
+               tt_move: Hashable | None, ply: int) -> list[Hashable]:
+        model = self.model
+        killers = self.killers.get(ply, ())
+        history = self.history
+        seat = position.mover
+
+        def rank(move: Hashable) -> int:
+            if move == tt_move:
+                return 1 << 40
+            if model.is_tactical(position, pieces, move):
+                return (1 << 30) + model.gain(position, pieces, move)
+            if move in killers:
+                return (1 << 29) - killers.index(move)
+            return history.get((seat, move), 0)
+
+        return sorted(moves, key=rank, reverse=True)
+
+    def _remember(self, seat: int, move: Hashable, depth: int, ply: int) -> None:
+        killers = self.killers.setdefault(ply, [])
+        if move not in killers:
+            killers.insert(0, move)
+            del killers[2:]
+        self.history[seat, move] = self.history.get((seat, move), 0) + depth * depth
+
+    def _pv(self, first: Hashable) -> tuple[Hashable, ...]:
+        """The principal variation, following the table's moves from the root."""
+        line = [first]
+        position = self.root.play(first)
+        seen = {position_key(self.root, self.root.pieces())}
+        while len(line) < 16 and position.outcome() is None:
+            pieces = position.pieces()
+            key = position_key(position, pieces)
+            entry = self.tt.get(key)
+            if key in seen or entry is None or entry[3] is None \
+                    or entry[3] not in position.legal_moves():
+                break
+            seen.add(key)
+            line.append(entry[3])
+            position = position.play(entry[3])
+        return tuple(line)
+
+
+def _to_table(value: int, ply: int) -> int:
+    """Forced-win scores are stored relative to the node, not the root."""
+    if value >= WON:
+        return value + ply
+    if value <= -WON:
+        return value - ply
+    return value
+
+
+def _from_table(value: int, ply: int) -> int:
+    if value >= WON:
+        return value - ply
+    if value <= -WON:
+        return value + ply
+    return value

@@ -1,0 +1,273 @@
+"""``tablero selfplay``: engines against each other, to measure strength reproducibly.
+
+``tablero selfplay GAME [--option KEY=VALUE ...] --levels A,B[,C,D] --games N
+[--movetime MS] [--seed S] [--records FILE]`` plays N games of GAME, one level per seat
+(level 0: uniformly random legal moves), the levels rotating one seat further each game;
+it shows a progress bar and prints each level's wins, draws, losses and points. With
+``--records`` every game becomes one JSON line::
+
+    {"game": "damas", "options": {}, "levels": [5, 4], "moves": ["c3-d4", ...],
+     "result": {"winners": [0], "ranking": [[0], [1]], "reason": "no-moves"}}
+
+``levels`` is per seat for that game (after rotation); ``moves`` are canonical strings
+in order, a Querni ``choose`` game starting with the two arrangements (seat 0's, then
+seat 1's), as the match service records them. So that games differ, each game's first
+move per seat (after any set-up) is a random quiet legal move (no capture or removal,
+when there is one) drawn from the game's seed; the record holds it like every other
+move. Points: 1 for a win, ½ for a draw; with four
+seats, the share of the other seats ranked below (ties count half).
+
+>>> stats = run("alquerque", {}, [2, 0], games=2, seed=1, seconds=0.2, progress=None)
+>>> sorted(stats)
+[0, 2]
+>>> stats[2].games
+2
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+import rules
+from engine.games import model_for
+from engine.player import choose_move
+from rules import Position
+
+MAX_PLIES = 3000
+"""A game still running here is stopped and scored as a draw (no game reached it)."""
+
+
+@dataclass
+class Score:
+    """One level's results over a run."""
+
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    points: float = 0.0
+    seconds: list[float] = field(default_factory=list)
+
+    @property
+    def share(self) -> float:
+        """Points per game, 0..1."""
+        return self.points / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    game: str
+    options: dict[str, object]
+    levels: tuple[int, ...]
+    moves: tuple[str, ...]
+    winners: tuple[int, ...]
+    ranking: tuple[tuple[int, ...], ...]
+    reason: str
+    move_seconds: tuple[tuple[int, float], ...] = ()
+    """(level, seconds) of every engine move, for the benchmarks."""
+
+    def to_json(self) -> str:
+        return json.dumps({
+            "game": self.game, "options": self.options, "levels": list(self.levels),
+            "moves": list(self.moves),
+            "result": {"winners": list(self.winners),
+                       "ranking": [list(g) for g in self.ranking], "reason": self.reason}})
+
+
+def play_game(key: str, options: dict[str, object], levels: Sequence[int], *, seed: int,
+              seconds: float | None, fairy: bool = True, opening: bool = True) -> GameRecord:
+    """One game, ``levels[seat]`` playing each seat."""
+    v = rules.variant(key)
+    p = v.start(**options)
+    rng = random.Random(f"selfplay:{seed}")
+    moves: list[str] = []
+    timings: list[tuple[int, float]] = []
+    random_left = set(range(p.seat_count)) if opening else set()
+    while p.outcome() is None and len(moves) < MAX_PLIES:
+        seat = min(p.to_move)
+        level = levels[seat]
+        if not p.in_setup and seat in random_left:
+            random_left.discard(seat)
+            move = rng.choice(_quiet_moves(p))
+            moves.append(v.format_move(p, move))
+            p = p.play(move)
+            continue
+        choice = choose_move(p, level, seed=rng.getrandbits(32), seconds=seconds,
+                             seat=seat, fairy=fairy)
+        if level:
+            timings.append((level, choice.seconds))
+        moves.append(choice.text)
+        p = p.play(choice.move)
+    outcome = p.outcome()
+    if outcome is None:
+        everyone = tuple(range(p.seat_count))
+        return GameRecord(key, options, tuple(levels), tuple(moves), (), (everyone,),
+                          "selfplay-ply-limit", tuple(timings))
+    return GameRecord(key, options, tuple(levels), tuple(moves),
+                      tuple(sorted(outcome.winners)),
+                      tuple(tuple(sorted(g)) for g in outcome.ranking), outcome.reason,
+                      tuple(timings))
+
+
+def _quiet_moves(position: Position[Any]) -> Sequence[Hashable]:
+    """The opening's random move is a quiet one where there are any: a random capture or
+    Querni removal can decide a game by itself (a removal that strands a number makes
+    that seat's win impossible)."""
+    moves = position.legal_moves()
+    pieces = position.pieces()
+    model = model_for(position.variant, position)
+    quiet = [m for m in moves if not model.is_tactical(position, pieces, m)]
+    return quiet or moves
+
+
+def points(record: GameRecord, seat: int) -> float:
+    """The seat's points: 1/½/0 with two seats; with more, the share of the other seats
+    ranked below it (ties half)."""
+    others = len(record.levels) - 1
+    below = tied = 0
+    seen = False
+    for group in record.ranking:
+        if seat in group:
+            seen = True
+            tied = len(group) - 1
+        elif seen:
+            below += len(group)
+    return (below + 0.5 * tied) / others if others else 0.0
+
+
+def run(key: str, options: dict[str, object], levels: Sequence[int], *, games: int,
+        seed: int = 0, seconds: float | None = None, fairy: bool = True,
+        records: IO[str] | None = None,
+        progress: Callable[[int, int, dict[int, Score]], None] | None = None,
+        ) -> dict[int, Score]:
+    """Play ``games`` games rotating ``levels`` over the seats; the score per level."""
+    v = rules.variant(key)
+    seats = v.seat_count(**options)
+    if len(levels) != seats:
+        raise ValueError(f"{key} with {options or 'its default options'} has {seats} "
+                         f"seats: give {seats} levels, not {len(levels)}")
+    scores: dict[int, Score] = {level: Score() for level in levels}
+    for g in range(games):
+        seated = [levels[(s + g) % seats] for s in range(seats)]
+        record = play_game(key, options, seated, seed=seed * 1_000_003 + g,
+                           seconds=seconds, fairy=fairy)
+        for seat, level in enumerate(seated):
+            score = scores[level]
+            score.games += 1
+            if seat in record.winners:
+                score.wins += 1
+            elif not record.winners:
+                score.draws += 1
+            else:
+                score.losses += 1
+            score.points += points(record, seat)
+        for level, secs in record.move_seconds:
+            scores[level].seconds.append(secs)
+        if records is not None:
+            records.write(record.to_json() + "\n")
+            records.flush()
+        if progress is not None:
+            progress(g + 1, games, scores)
+    return scores
+
+
+# --------------------------------------------------------------------------- command line
+
+
+def _option(text: str) -> tuple[str, object]:
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"{text!r} is not KEY=VALUE")
+    parsed: object = int(value) if value.lstrip("-").isdigit() else value
+    return key.strip(), parsed
+
+
+def _levels(text: str) -> list[int]:
+    try:
+        levels = [int(t) for t in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: levels are numbers 0..8 like 5,4") from None
+    if not 2 <= len(levels) <= 4 or any(not 0 <= lv <= 8 for lv in levels):
+        raise argparse.ArgumentTypeError(f"{text!r}: two to four levels, each 0..8")
+    return levels
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``selfplay`` options (shared by ``tablero selfplay`` and ``python -m``)."""
+    parser.add_argument("game", help="the game key (tablero games lists them)")
+    parser.add_argument("--option", action="append", type=_option, default=[],
+                        metavar="KEY=VALUE", help="a start option, e.g. players=4 (repeat)")
+    parser.add_argument("--levels", type=_levels, required=True,
+                        help="one level per seat, 0 (random moves) to 8, e.g. 5,4")
+    parser.add_argument("--games", type=int, required=True, help="how many games")
+    parser.add_argument("--movetime", type=int, default=None, metavar="MS",
+                        help="time budget per engine move in milliseconds (default 2000)")
+    parser.add_argument("--seed", type=int, default=0, help="seed: the same seed replays")
+    parser.add_argument("--records", type=argparse.FileType("w"), default=None,
+                        metavar="FILE", help="write one JSON line per game here")
+    parser.add_argument("--no-fairy", action="store_true",
+                        help="xiangqi: our own engine at levels 7-8 even if "
+                             "fairy-stockfish is installed")
+
+
+def main(args: argparse.Namespace, out: IO[str] | None = None,
+         err: IO[str] | None = None) -> int:
+    """Run ``tablero selfplay`` with parsed ``args`` (printing to stdout and stderr)."""
+    out = out if out is not None else sys.stdout
+    err = err if err is not None else sys.stderr
+    options = dict(args.option)
+    try:
+        rules.variant(args.game).seat_count(**options)
+    except rules.RulesError as e:
+        print(f"selfplay: {e}", file=err)
+        return 2
+    if args.games < 1:
+        print("selfplay: --games must be at least 1", file=err)
+        return 2
+
+    def bar(done: int, total: int, scores: dict[int, Score]) -> None:
+        width = 30
+        filled = width * done // total
+        standing = "  ".join(f"L{lv} {s.points:g}" for lv, s in sorted(scores.items()))
+        print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}  {standing}",
+              end="" if done < total else "\n", file=err, flush=True)
+
+    seconds = None if args.movetime is None else args.movetime / 1000
+    try:
+        scores = run(args.game, options, args.levels, games=args.games, seed=args.seed,
+                     seconds=seconds, fairy=not args.no_fairy, records=args.records,
+                     progress=bar)
+    except ValueError as e:
+        print(f"selfplay: {e}", file=err)
+        return 2
+    finally:
+        if args.records is not None:
+            args.records.close()
+    print(f"{args.game} {options or ''} levels {','.join(map(str, args.levels))}, "
+          f"{args.games} games".replace("  ", " "), file=out)
+    print(f"{'level':>5} {'games':>5} {'wins':>5} {'draws':>5} {'losses':>6} {'points':>7}"
+          f" {'score':>6}", file=out)
+    for level, s in sorted(scores.items(), reverse=True):
+        print(f"{level:>5} {s.games:>5} {s.wins:>5} {s.draws:>5} {s.losses:>6} "
+              f"{s.points:>7g} {100 * s.share:>5.1f}%", file=out)
+    return 0
+
+
+def _standalone(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engine.selfplay")
+    add_arguments(parser)
+    return main(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(_standalone())
+
+
+__all__ = ["GameRecord", "Score", "add_arguments", "main", "play_game", "points", "run"]

@@ -1,0 +1,189 @@
+"""The PostgreSQL repository (asyncpg): several bot processes may share one database.
+
+Every query is ``storage.sql``'s (the SQLite repository runs the very same text; here its
+``?`` placeholders become ``$1, $2, ...``), and the schema is ``storage.schema``'s
+migration history rendered for PostgreSQL, counted in the one-row table
+``tablero_schema``. Migrations run at start-up under a transaction-level advisory lock, so
+processes starting together migrate once.
+
+Writes of one process go one at a time (an ``asyncio.Lock``, like SQLite's writer), each
+in a transaction on a pooled connection; reads take any pooled connection. Across
+processes the database itself guards: ``save`` is an ``UPDATE ... WHERE version = ?``
+(at READ COMMITTED a second writer waits for the first one's row lock, then finds the
+version changed: ``Conflict``), the primary key ``(match_id, ply)`` refuses a ply twice,
+and ``extend_clocks`` is a compare-and-set on the heartbeat row.
+
+A ``postgresql://`` URL may carry a password: messages name the server with the password
+replaced by ``***``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from functools import lru_cache
+from typing import Any, ClassVar
+from urllib.parse import urlsplit, urlunsplit
+
+from storage.errors import DatabaseInaccessible, DatabaseUnusable, NotATableroDatabase
+from storage.schema import MIGRATIONS, POSTGRES_TABLES, for_postgres, statements
+from storage.sql import SqlRepository, T, select_match
+
+URL_SCHEMES = ("postgresql://", "postgres://")
+_MIGRATION_LOCK = 0x7461626C65726F  # "tablero": the advisory lock held while migrating
+
+
+def is_postgres_url(target: object) -> bool:
+    """Whether a database setting names a PostgreSQL server rather than a SQLite file.
+
+    >>> is_postgres_url("postgresql://bot@db.example/tablero"), is_postgres_url("t.db")
+    (True, False)
+    """
+    return isinstance(target, str) and target.startswith(URL_SCHEMES)
+
+
+def redact(url: str) -> str:
+    """``url`` with its password (if any) replaced by ``***``.
+
+    >>> redact("postgresql://bot:s3cret@db:5432/tablero")
+    'postgresql://bot:***@db:5432/tablero'
+    """
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.netloc.rsplit("@", 1)[1]
+    return urlunsplit(parts._replace(netloc=f"{parts.username}:***@{host}"))
+
+
+@lru_cache(maxsize=512)
+def numbered(sql: str) -> str:
+    """``sql`` with its ``?`` placeholders numbered as PostgreSQL wants them (the shared
+    queries hold no ``?`` inside a literal).
+
+    >>> numbered("SELECT a FROM t WHERE b = ? AND c IN (?, ?)")
+    'SELECT a FROM t WHERE b = $1 AND c IN ($2, $3)'
+    """
+    count = iter(range(1, sql.count("?") + 1))
+    return re.sub(r"\?", lambda _: f"${next(count)}", sql)
+
+
+class _Rows:
+    """The rows a statement returned, read like an aiosqlite cursor."""
+
+    def __init__(self, rows: list[Any]) -> None:
+        self._rows = rows
+
+    async def fetchone(self) -> Any:
+        return tuple(self._rows[0]) if self._rows else None
+
+    async def fetchall(self) -> Iterable[Any]:
+        return [tuple(r) for r in self._rows]
+
+
+class PostgresRepository(SqlRepository):
+    """The ``Repository`` Protocol on PostgreSQL. Open with
+    ``await PostgresRepository.open(url)``; ``close()`` when done."""
+
+    # json has no equality (UNION needs one): the prefs come as text, as SQLite's do
+    _prefs_sql: ClassVar[str] = "json_object_agg(p.user_id, p.notify)::text"
+    _select_match: ClassVar[str] = select_match(_prefs_sql)
+
+    def __init__(self, url: str, pool: Any) -> None:
+        self.path = redact(url)  # what messages call the database
+        self._pool = pool
+        self._lock = asyncio.Lock()
+        self._conn: Any = None  # the connection of the write transaction under way
+        import asyncpg  # type: ignore[import-untyped]
+        self._unique_violation = (asyncpg.UniqueViolationError,)
+
+    @classmethod
+    async def open(cls, url: str, *, pool_size: int = 4) -> PostgresRepository:
+        """Connect to ``url`` and migrate its schema to this Tablero's. Raises
+        ``DatabaseUnusable`` (nothing left open) when the server cannot serve."""
+        try:
+            import asyncpg
+        except ImportError:
+            raise DatabaseUnusable(redact(url), "PostgreSQL needs the asyncpg driver: pip "
+                                   "install -e \".[postgres]\"") from None
+        name = redact(url)
+        try:
+            pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size,
+                                             command_timeout=60)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as e:
+            raise DatabaseInaccessible(name, f"cannot connect to {name}: {e}") from None
+        repo = cls(url, pool)
+        try:
+            await repo._migrate()
+        except BaseException as exc:
+            await pool.close()
+            if isinstance(exc, asyncpg.PostgresError):
+                raise DatabaseUnusable(name, f"cannot use {name}: {exc}") from exc
+            raise
+        return repo
+
+    async def _migrate(self) -> None:
+        async with self._pool.acquire() as conn, conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
+            tables = {r[0] for r in await conn.fetch(
+                "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")}
+            foreign = sorted(tables - POSTGRES_TABLES)
+            if foreign:
+                raise NotATableroDatabase(self.path, "it holds tables Tablero never made ("
+                                          f"{', '.join(foreign[:5])})")
+            if tables and "tablero_schema" not in tables:
+                raise NotATableroDatabase(self.path, "it holds Tablero's tables but no "
+                                          "tablero_schema (was it copied by hand?)")
+            await conn.execute("CREATE TABLE IF NOT EXISTS tablero_schema (id INTEGER "
+                               "PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)")
+            applied = await conn.fetchval("SELECT version FROM tablero_schema") or 0
+            if applied > len(MIGRATIONS):
+                raise NotATableroDatabase(
+                    self.path, f"its schema ({applied}) is from a newer Tablero (this one "
+                    f"knows {len(MIGRATIONS)}); upgrade Tablero")
+            for number in range(applied, len(MIGRATIONS)):
+                for statement in statements(for_postgres(MIGRATIONS[number])):
+                    await conn.execute(statement)
+            if applied < len(MIGRATIONS):
+                await conn.execute(
+                    "INSERT INTO tablero_schema (id, version) VALUES (1, $1) ON CONFLICT "
+                    "(id) DO UPDATE SET version = excluded.version", len(MIGRATIONS))
+
+    async def columns(self, table: str) -> list[str]:
+        rows = await self._all("SELECT column_name FROM information_schema.columns WHERE "
+                               "table_schema = current_schema() AND table_name = ? ORDER BY "
+                               "ordinal_position", (table,))
+        return [str(r[0]) for r in rows]
+
+    async def _after_copy(self) -> None:
+        """Identity counters past the copied ids (the next match gets a new number)."""
+        async def body() -> None:
+            for table in ("matches", "outbox"):
+                await self._exec(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+                                 f"max(id)) FROM {table} HAVING max(id) IS NOT NULL")
+        await self._transaction(body)
+
+    async def schema_version(self) -> int:
+        rows = await self._all("SELECT version FROM tablero_schema")
+        return int(rows[0][0]) if rows else 0
+
+    async def close(self) -> None:
+        """Close the pool; a write transaction under way finishes first."""
+        async with self._lock:
+            await self._pool.close()
+
+    async def _exec(self, sql: str, params: Sequence[Any] = ()) -> _Rows:
+        return _Rows(await self._conn.fetch(numbered(sql), *params))
+
+    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        async with self._pool.acquire() as conn:
+            return [tuple(r) for r in await conn.fetch(numbered(sql), *params)]
+
+    async def _transaction(self, body: Callable[[], Awaitable[T]]) -> T:
+        async with self._lock, self._pool.acquire() as conn:
+            self._conn = conn
+            try:
+                async with conn.transaction():
+                    return await body()
+            finally:
+                self._conn = None

@@ -1,0 +1,456 @@
+"""What the SQLite and PostgreSQL repositories share: every query, written once.
+
+``SqlRepository`` implements the ``Repository`` Protocol over three primitives its
+subclasses give (``_exec`` a statement of the write transaction under way, ``_all`` one
+read statement, ``_transaction`` run a body as one transaction) and two dialect facts
+(``_prefs_sql``, ``_unique_violation``). Queries use ``?`` placeholders and the SQL both
+databases speak (``ON CONFLICT``, ``RETURNING``); PostgreSQL numbers the placeholders.
+Times are stored as UTC epoch seconds (8-byte floats), so they compare as numbers.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from datetime import UTC, datetime
+from typing import Any, ClassVar, Protocol, TypeVar
+
+from bot.service.errors import Conflict
+from bot.service.ratings import apply_ratings
+from bot.service.records import (
+    DrawOffer,
+    MatchRecord,
+    MatchStatus,
+    OutboxEntry,
+    OutboxFn,
+    RatingChange,
+    RatingRecord,
+    RecordEntry,
+    ResultRecord,
+    SeatRecord,
+)
+from bot.service.views import GuildSettings, UserPrefs
+from storage.schema import ESTABLISHED, established
+from storage.tournaments import SqlTournaments
+
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+T = TypeVar("T")
+
+
+class Cursor(Protocol):
+    """What ``_exec`` returns (an aiosqlite cursor, or the PostgreSQL rows)."""
+
+    async def fetchone(self) -> Any: ...
+
+    async def fetchall(self) -> Iterable[Any]: ...
+
+_MATCH_COLUMNS = (
+    "guild_id, channel_id, thread_id, game, ladder, rules_version, options, start_text, "
+    "seat_count, status, challenger_id, seats, seat_pref, seating, ply, position_text, "
+    "to_move, last_move, days_per_move, rated, deadline, remind_at, draw_offer, result, "
+    "broken, created_at, updated_at, last_move_by")
+# Each participant's notification choice comes with the match, in the same statement, as
+# a JSON object {user id: choice}; ``{agg}`` is the dialect's aggregate building it.
+_PREFS = ("(SELECT {agg} FROM seats AS s JOIN user_prefs AS p ON p.user_id = s.user_id "
+          "WHERE s.match_id = matches.id) AS prefs")
+
+
+def select_match(json_object_agg: str) -> str:
+    """The SELECT of whole match rows, with ``json_object_agg`` building the prefs."""
+    prefs = _PREFS.format(agg=json_object_agg)
+    return f"SELECT id, version, {_MATCH_COLUMNS}, {prefs} FROM matches"
+
+_PLY_MAX = 2**63 - 1  # "no upper bound" for a ply range
+
+
+def _ts(value: datetime | None) -> float | None:
+    return None if value is None else value.timestamp()
+
+
+def _dt(value: float | None) -> datetime | None:
+    return None if value is None else datetime.fromtimestamp(value, UTC)
+
+
+def _seats_json(seats: Iterable[SeatRecord]) -> str:
+    return json.dumps([[s.user_id, s.seat, s.team, int(s.accepted), int(s.out)]
+                       for s in seats], separators=(",", ":"))
+
+
+def _match_values(m: MatchRecord) -> tuple[Any, ...]:
+    offer = None if m.draw_offer is None else json.dumps(
+        {"by": m.draw_offer.by, "accepted": list(m.draw_offer.accepted)})
+    result = None if m.result is None else json.dumps(
+        {"winners": list(m.result.winners), "ranking": [list(g) for g in m.result.ranking],
+         "reason": m.result.reason})
+    return (m.guild_id, m.channel_id, m.thread_id, m.game, m.ladder, m.rules_version,
+            json.dumps(dict(m.options), sort_keys=True), m.start_text, m.seat_count,
+            m.status.value, m.challenger_id, _seats_json(m.seats), m.seat_pref, m.seating,
+            m.ply, m.position_text, ",".join(map(str, m.to_move)), m.last_move,
+            m.days_per_move, int(m.rated), _ts(m.deadline), _ts(m.remind_at), offer, result,
+            m.broken, _ts(m.created_at), _ts(m.updated_at), m.last_move_by)
+
+
+def _match_of(row: Sequence[Any]) -> MatchRecord:
+    (id_, version, guild_id, channel_id, thread_id, game, ladder, rules_version, options,
+     start_text, seat_count, status, challenger_id, seats, seat_pref, seating, ply,
+     position_text, to_move, last_move, days, rated, deadline, remind_at, offer, result,
+     broken, created_at, updated_at, last_move_by, prefs) = row
+    notify = {int(u): n for u, n in json.loads(prefs).items()} if prefs else {}
+    offer_d = json.loads(offer) if offer else None
+    result_d = json.loads(result) if result else None
+    created = _dt(created_at)
+    updated = _dt(updated_at)
+    assert created is not None and updated is not None
+    return MatchRecord(
+        id=id_, guild_id=guild_id, channel_id=channel_id, thread_id=thread_id, game=game,
+        ladder=ladder, rules_version=rules_version, options=json.loads(options),
+        start_text=start_text, seat_count=seat_count, status=MatchStatus(status),
+        challenger_id=challenger_id,
+        seats=tuple(SeatRecord(u, s, t, bool(a), bool(o), notify.get(u, "mention"))
+                    for u, s, t, a, o in json.loads(seats)),
+        seat_pref=seat_pref, seating=seating, ply=ply, position_text=position_text,
+        to_move=tuple(int(s) for s in to_move.split(",") if s), last_move=last_move,
+        days_per_move=days, rated=bool(rated), deadline=_dt(deadline),
+        remind_at=_dt(remind_at),
+        draw_offer=DrawOffer(offer_d["by"], tuple(offer_d["accepted"])) if offer_d else None,
+        result=ResultRecord(tuple(result_d["winners"]),
+                            tuple(tuple(g) for g in result_d["ranking"]),
+                            result_d["reason"]) if result_d else None,
+        broken=broken, created_at=created, updated_at=updated, version=version,
+        last_move_by=last_move_by)
+
+
+def _rating_of(row: Sequence[Any]) -> RatingRecord:
+    guild_id, ladder, user_id, mu, sigma, wins, losses, draws = row
+    return RatingRecord(guild_id, ladder, user_id, mu, sigma, wins, losses, draws)
+
+
+_RATING_COLUMNS = "guild_id, ladder, user_id, mu, sigma, wins, losses, draws"
+
+
+class SqlRepository(SqlTournaments):
+    """The ``Repository`` Protocol in SQL; see the module's docstring."""
+
+    _prefs_sql: ClassVar[str] = "json_group_object(p.user_id, p.notify)"
+    _unique_violation: tuple[type[BaseException], ...] = ()
+    _select_match: ClassVar[str] = select_match(_prefs_sql)
+    path: str
+    """What messages call the database (a file path, or a URL without its password)."""
+
+    async def _exec(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
+        """One statement of the write transaction under way."""
+        raise NotImplementedError
+
+    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        """The rows of one read statement (the latest committed data)."""
+        raise NotImplementedError
+
+    async def _transaction(self, body: Callable[[], Awaitable[T]]) -> T:
+        """``body()`` as one write transaction: all of it or nothing."""
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        raise NotImplementedError
+
+    async def columns(self, table: str) -> list[str]:
+        """The columns of ``table``, in order (``storage.copy``)."""
+        raise NotImplementedError
+
+    async def _after_copy(self) -> None:
+        """Called once rows with their ids were copied in (``storage.copy``)."""
+
+    # ------------------------------------------------------------------ names
+
+    # ------------------------------------------------------------------ names
+
+    async def remember_name(self, guild_id: int, user_id: int, name: str,
+                            seen_at: datetime) -> None:
+        """Store the name ``user_id`` goes by in ``guild_id`` (the newest wins)."""
+        async def body() -> None:
+            await self._exec(
+                "INSERT INTO names (guild_id, user_id, name, seen_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name, "
+                "seen_at = excluded.seen_at",
+                (guild_id, user_id, name, seen_at.timestamp()))
+        await self._transaction(body)
+
+    async def known_names(self, guild_id: int | None = None
+                          ) -> list[tuple[int, int, str]]:
+        """``(guild_id, user_id, name)`` of every stored name (of one guild if given)."""
+        if guild_id is None:
+            rows = await self._all("SELECT guild_id, user_id, name FROM names")
+        else:
+            rows = await self._all("SELECT guild_id, user_id, name FROM names "
+                                   "WHERE guild_id = ?", (guild_id,))
+        return [(int(g), int(u), str(n)) for g, u, n in rows]
+
+    # ------------------------------------------------------------------ writes
+
+    async def _write_seats(self, match_id: int, seats: Iterable[SeatRecord]) -> None:
+        await self._exec("DELETE FROM seats WHERE match_id = ?", (match_id,))
+        for s in seats:
+            await self._exec("INSERT INTO seats (match_id, user_id, seat, team) "
+                             "VALUES (?, ?, ?, ?)", (match_id, s.user_id, s.seat, s.team))
+
+    async def _write_outbox(self, stored: MatchRecord, outbox: OutboxFn | None) -> None:
+        for e in outbox(stored) if outbox is not None else ():
+            await self._exec(
+                "INSERT INTO outbox (match_id, guild_id, version, n, kind, payload, "
+                "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (e.match_id, e.guild_id, e.version, e.n, e.kind, e.payload,
+                 _ts(e.created_at)))
+
+    async def create_match(self, record: MatchRecord, outbox: OutboxFn | None = None
+                           ) -> MatchRecord:
+        async def body() -> MatchRecord:
+            placeholders = ", ".join("?" * (len(_MATCH_COLUMNS.split(",")) + 1))
+            cur = await self._exec(
+                f"INSERT INTO matches ({_MATCH_COLUMNS}, version) VALUES ({placeholders}) "
+                "RETURNING id", (*_match_values(record), 1))
+            match_id = int((await cur.fetchone())[0])
+            await self._write_seats(match_id, record.seats)
+            stored = dataclasses.replace(record, id=match_id, version=1)
+            await self._write_outbox(stored, outbox)
+            return stored
+        result: MatchRecord = await self._transaction(body)
+        return result
+
+    async def save(self, before: MatchRecord, after: MatchRecord,
+                   append: Sequence[RecordEntry] = (),
+                   ratings: RatingChange | None = None,
+                   outbox: OutboxFn | None = None) -> MatchRecord:
+        async def body() -> MatchRecord:
+            sets = ", ".join(f"{c.strip()} = ?" for c in _MATCH_COLUMNS.split(","))
+            cur = await self._exec(
+                f"UPDATE matches SET {sets}, version = version + 1 "
+                "WHERE id = ? AND version = ? RETURNING id",
+                (*_match_values(after), before.id, before.version))
+            if await cur.fetchone() is None:
+                raise Conflict(f"match {before.id} changed")
+            for e in append:
+                try:
+                    await self._exec(
+                        "INSERT INTO moves (match_id, ply, seat, notation, user_id, "
+                        "played_at) VALUES (?, ?, ?, ?, ?, ?)",
+                        (before.id, e.ply, e.seat, e.text, e.user_id, _ts(e.played_at)))
+                except self._unique_violation:
+                    raise Conflict(f"match {before.id}: ply {e.ply} already played") \
+                        from None
+            if after.seats != before.seats:
+                await self._write_seats(before.id, after.seats)
+            if ratings is not None:
+                await self._rate(ratings)
+            stored = dataclasses.replace(after, id=before.id, version=before.version + 1)
+            await self._write_outbox(stored, outbox)
+            return stored
+        result: MatchRecord = await self._transaction(body)
+        return result
+
+    async def _rate(self, change: RatingChange) -> None:
+        users = list(change.results)
+        marks = ", ".join("?" * len(users))
+        cur = await self._exec(
+            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND ladder = ? "
+            f"AND user_id IN ({marks})", (change.guild_id, change.ladder, *users))
+        found = {r.user_id: r for r in map(_rating_of, await cur.fetchall())}
+        rows = apply_ratings(change, {u: found.get(u) for u in users})
+        for r in rows:
+            await self._exec(
+                f"INSERT INTO ratings ({_RATING_COLUMNS}, ordinal) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (guild_id, ladder, user_id) DO UPDATE SET mu = excluded.mu, "
+                "sigma = excluded.sigma, ordinal = excluded.ordinal, wins = excluded.wins, "
+                "losses = excluded.losses, draws = excluded.draws",
+                (r.guild_id, r.ladder, r.user_id, r.mu, r.sigma, r.wins, r.losses, r.draws,
+                 r.ordinal))
+
+    # ------------------------------------------------------------------ reads
+
+    async def load_match(self, match_id: int) -> MatchRecord | None:
+        if not INT64_MIN <= match_id <= INT64_MAX:
+            return None  # no such row can exist (and SQLite would raise OverflowError)
+        rows = await self._all(f"{self._select_match} WHERE id = ?", (match_id,))
+        return _match_of(rows[0]) if rows else None
+
+    async def load_entries(self, match_id: int, *, start: int = 0,
+                           stop: int | None = None) -> list[RecordEntry]:
+        rows = await self._all(
+            "SELECT ply, seat, notation, user_id, played_at FROM moves WHERE match_id = ? "
+            "AND ply >= ? AND ply < ? ORDER BY ply",
+            (match_id, start, _PLY_MAX if stop is None else stop))
+        out = []
+        for ply, seat, text, user_id, played_at in rows:
+            when = _dt(played_at)
+            assert when is not None
+            out.append(RecordEntry(ply, seat, text, user_id, when))
+        return out
+
+    async def match_in_thread(self, thread_id: int) -> MatchRecord | None:
+        rows = await self._all(f"{self._select_match} WHERE thread_id = ? ORDER BY id DESC LIMIT 1",
+                               (thread_id,))
+        return _match_of(rows[0]) if rows else None
+
+    async def matches_of(self, user_id: int, guild_id: int | None = None,
+                         statuses: Sequence[MatchStatus] = ()) -> list[MatchRecord]:
+        sql = (f"{self._select_match} WHERE id IN (SELECT match_id FROM seats WHERE user_id = ?)")
+        params: list[Any] = [user_id]
+        if guild_id is not None:
+            sql += " AND guild_id = ?"
+            params.append(guild_id)
+        if statuses:
+            sql += f" AND status IN ({', '.join('?' * len(statuses))})"
+            params += [s.value for s in statuses]
+        rows = await self._all(sql + " ORDER BY id DESC", params)
+        return [_match_of(r) for r in rows]
+
+    async def open_challenges(self, guild_id: int) -> list[MatchRecord]:
+        rows = await self._all(f"{self._select_match} WHERE guild_id = ? AND status IN "
+                               "('open', 'lobby') ORDER BY id DESC", (guild_id,))
+        return [m for m in map(_match_of, rows) if len(m.seats) < m.seat_count]
+
+    async def due_matches(self, now: datetime) -> list[MatchRecord]:
+        t = now.timestamp()
+        rows = await self._all(
+            f"{self._select_match} WHERE status = 'active' AND deadline <= ? UNION "
+            f"{self._select_match} WHERE status = 'active' AND remind_at <= ? ORDER BY id",
+            (t, t))
+        return [_match_of(r) for r in rows]
+
+    async def match_ids(self) -> list[int]:
+        return [r[0] for r in await self._all("SELECT id FROM matches ORDER BY id")]
+
+    async def heartbeat(self) -> datetime | None:
+        rows = await self._all("SELECT at FROM heartbeat WHERE id = 1")
+        return _dt(rows[0][0]) if rows else None
+
+    async def beat(self, now: datetime) -> None:
+        async def body() -> None:
+            await self._exec("INSERT INTO heartbeat (id, at) VALUES (1, ?) "
+                             "ON CONFLICT (id) DO UPDATE SET at = excluded.at", (_ts(now),))
+        await self._transaction(body)
+
+    async def extend_clocks(self, since: datetime, now: datetime,
+                            outbox: OutboxFn | None = None) -> list[MatchRecord] | None:
+        async def body() -> list[MatchRecord] | None:
+            # compare-and-set on the heartbeat: of two processes resuming, one goes on
+            cur = await self._exec("UPDATE heartbeat SET at = ? WHERE id = 1 AND at = ? "
+                                   "RETURNING id", (_ts(now), _ts(since)))
+            if await cur.fetchone() is None:
+                return None
+            gap = now.timestamp() - since.timestamp()
+            cur = await self._exec(
+                "UPDATE matches SET deadline = deadline + ?, remind_at = remind_at + ?, "
+                "version = version + 1 WHERE status = 'active' AND deadline IS NOT NULL "
+                "RETURNING id", (gap, gap))
+            ids = [r[0] for r in await cur.fetchall()]
+            out = []
+            for match_id in sorted(ids):
+                cur = await self._exec(f"{self._select_match} WHERE id = ?", (match_id,))
+                out.append(_match_of(await cur.fetchone()))
+                await self._write_outbox(out[-1], outbox)
+            return out
+        result: list[MatchRecord] | None = await self._transaction(body)
+        return result
+
+    async def pending_outbox(self, match_id: int | None = None, limit: int = 100
+                             ) -> list[OutboxEntry]:
+        columns = "id, match_id, guild_id, version, n, kind, payload, created_at"
+        if match_id is None:
+            rows = await self._all(f"SELECT {columns} FROM outbox ORDER BY id LIMIT ?",
+                                   (limit,))
+        else:
+            rows = await self._all(f"SELECT {columns} FROM outbox WHERE match_id = ? "
+                                   "ORDER BY id LIMIT ?", (match_id, limit))
+        out = []
+        for id_, mid, gid, version, n, kind, payload, created in rows:
+            when = _dt(created)
+            assert when is not None
+            out.append(OutboxEntry(mid, gid, version, n, kind, payload, when, id_))
+        return out
+
+    async def mark_delivered(self, entry_id: int) -> None:
+        async def body() -> None:
+            await self._exec("DELETE FROM outbox WHERE id = ?", (entry_id,))
+        await self._transaction(body)
+
+    async def set_dms_closed(self, user_id: int, closed: bool) -> None:
+        async def body() -> None:
+            if closed:
+                await self._exec("INSERT INTO dms_closed (user_id) VALUES (?) "
+                                 "ON CONFLICT (user_id) DO NOTHING",
+                                 (user_id,))
+            else:
+                await self._exec("DELETE FROM dms_closed WHERE user_id = ?", (user_id,))
+        await self._transaction(body)
+
+    async def dms_closed_untold(self) -> list[int]:
+        rows = await self._all("SELECT user_id FROM dms_closed WHERE told = 0 ORDER BY "
+                               "user_id")
+        return [r[0] for r in rows]
+
+    async def dms_closed_told(self, user_id: int) -> None:
+        async def body() -> None:
+            await self._exec("UPDATE dms_closed SET told = 1 WHERE user_id = ?", (user_id,))
+        await self._transaction(body)
+
+    async def leaderboard(self, guild_id: int, ladder: str, offset: int,
+                          limit: int) -> tuple[list[RatingRecord], int]:
+        rows = await self._all(
+            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND ladder = ? "
+            f"ORDER BY {ESTABLISHED} DESC, ordinal DESC, user_id LIMIT ? OFFSET ?",
+            (guild_id, ladder, limit, offset))
+        total = await self._all("SELECT count(*) FROM ratings WHERE guild_id = ? AND "
+                                "ladder = ?", (guild_id, ladder))
+        return [_rating_of(r) for r in rows], int(total[0][0])
+
+    async def rank_of(self, guild_id: int, ladder: str,
+                      user_id: int) -> tuple[int, RatingRecord] | None:
+        rows = await self._all(
+            f"SELECT {_RATING_COLUMNS}, (SELECT count(*) FROM ratings AS o WHERE "
+            "o.guild_id = r.guild_id AND o.ladder = r.ladder AND "
+            f"({established('o')} > {established('r')} OR ({established('o')} = "
+            f"{established('r')} AND o.ordinal > r.ordinal))) "
+            "FROM ratings AS r WHERE guild_id = ? AND ladder = ? AND user_id = ?",
+            (guild_id, ladder, user_id))
+        if not rows:
+            return None
+        return int(rows[0][-1]) + 1, _rating_of(rows[0][:-1])
+
+    async def ratings_of(self, guild_id: int, user_id: int) -> list[RatingRecord]:
+        rows = await self._all(f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? "
+                               "AND user_id = ? ORDER BY ladder", (guild_id, user_id))
+        return [_rating_of(r) for r in rows]
+
+    async def get_guild_settings(self, guild_id: int) -> GuildSettings | None:
+        rows = await self._all("SELECT default_days, use_threads, games_channel_id, "
+                               "reminders FROM guild_settings WHERE guild_id = ?",
+                               (guild_id,))
+        if not rows:
+            return None
+        days, threads, channel, reminders = rows[0]
+        return GuildSettings(guild_id, days, bool(threads), channel, bool(reminders))
+
+    async def save_guild_settings(self, settings: GuildSettings) -> None:
+        async def body() -> None:
+            await self._exec(
+                "INSERT INTO guild_settings (guild_id, default_days, use_threads, "
+                "games_channel_id, reminders) VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id) "
+                "DO UPDATE SET default_days = excluded.default_days, use_threads = "
+                "excluded.use_threads, games_channel_id = excluded.games_channel_id, "
+                "reminders = excluded.reminders",
+                (settings.guild_id, settings.default_days, int(settings.use_threads),
+                 settings.games_channel_id, int(settings.reminders)))
+        await self._transaction(body)
+
+    async def get_user_prefs(self, user_id: int) -> UserPrefs | None:
+        rows = await self._all("SELECT notify FROM user_prefs WHERE user_id = ?", (user_id,))
+        return UserPrefs(user_id, rows[0][0]) if rows else None
+
+    async def save_user_prefs(self, prefs: UserPrefs) -> None:
+        async def body() -> None:
+            await self._exec("INSERT INTO user_prefs (user_id, notify) VALUES (?, ?) "
+                             "ON CONFLICT (user_id) DO UPDATE SET notify = excluded.notify",
+                             (prefs.user_id, prefs.notify))
+        await self._transaction(body)
+

@@ -1,0 +1,74 @@
+"""Session-wide fixtures: the PostgreSQL server the storage suite also runs on."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from bot.service import Repository
+from tests.postgres import ENV_URL, LocalServer, NoServer
+
+REPOSITORY_KINDS = ["memory", "sqlite", "postgres"]
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """The URL of a PostgreSQL server (see tests/postgres.py); fails, never skips,
+    when there is none."""
+    named = os.environ.get(ENV_URL, "").strip()
+    if named:
+        yield named
+        return
+    try:
+        server = LocalServer()
+        url = server.start()
+    except NoServer as e:
+        pytest.fail(f"the PostgreSQL tests cannot run: {e}", pytrace=False)
+    try:
+        yield url
+    finally:
+        server.stop()
+
+
+def _on_server(server: str, sql: str) -> None:
+    """Run ``sql`` on ``server`` from a thread with its own event loop (so a fixture of
+    any test, async or not, can)."""
+    async def run() -> None:
+        import asyncpg  # type: ignore[import-untyped]
+
+        admin = await asyncpg.connect(server)
+        try:
+            await admin.execute(sql)
+        finally:
+            await admin.close()
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, run()).result()
+
+
+@pytest.fixture
+def postgres_url(postgres_server: str) -> Iterator[str]:
+    """A URL onto an empty schema of its own on that server (dropped afterwards)."""
+    schema = f"t_{uuid.uuid4().hex[:16]}"
+    _on_server(postgres_server, f"CREATE SCHEMA {schema}")
+    joiner = "&" if "?" in postgres_server else "?"
+    yield f"{postgres_server}{joiner}search_path={schema}"
+    _on_server(postgres_server, f"DROP SCHEMA {schema} CASCADE")
+
+
+async def open_repository_of(kind: str, folder: Path, request: pytest.FixtureRequest
+                             ) -> Repository:
+    """A fresh repository of ``kind`` (memory, sqlite or postgres)."""
+    from storage import MemoryRepository, PostgresRepository, SqliteRepository
+
+    if kind == "memory":
+        return MemoryRepository()
+    if kind == "sqlite":
+        return await SqliteRepository.open(folder / "tablero.db")
+    url: str = request.getfixturevalue("postgres_url")
+    return await PostgresRepository.open(url)

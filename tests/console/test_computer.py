@@ -1,0 +1,66 @@
+"""The console plays the computer: ``/challenge @computer GAME level:N`` and ``/fill``,
+the same service path as Discord (the in-process picker keeps the test fast)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+
+from bot.computer import InlineMovePicker
+from bot.console import open_console
+from storage import MemoryRepository
+
+
+def session(lines: list[str]) -> str:
+    async def run() -> str:
+        out = io.StringIO()
+        console = open_console(MemoryRepository(), out, picker=InlineMovePicker(nodes=150))
+        for line in lines:
+            out.write(f"> {line}\n")
+            await console.handle(line)
+        return out.getvalue()
+    return asyncio.run(run())
+
+
+def test_challenge_the_computer_and_it_answers() -> None:
+    text = session(["as alice", "/challenge @computer xiangqi level:6 seat:black",
+                    "/board", "/stats"])
+    assert "Tablero (level 6)" in text
+    assert "(casual" in text
+    assert "Tablero (level 6) played" in text  # Red moved first, on its own
+    assert "alice to move" in text
+
+
+def test_the_computer_answers_a_move_before_the_next_prompt() -> None:
+    text = session(["as alice", "/challenge @computer alquerque level:2 seat:white",
+                    "/move d3-c3", "/games"])
+    after_move = text.split("> /move d3-c3", 1)[1].split("> /games", 1)[0]
+    assert "Tablero (level 2) played" in after_move
+
+
+def test_level_is_checked_and_only_for_the_computer() -> None:
+    text = session(["as alice", "/challenge @computer damas level:9",
+                    "/challenge @bob damas level:3"])
+    assert "levels 1 (beginner) to 8" in text
+    assert "level: is for games against the computer" in text
+
+
+def test_fill_a_lobby_with_computer_players() -> None:
+    text = session(["as alice", "/challenge alquerque-grande players:4 mode:slow",
+                    "as bob", "/join", "as carol", "/fill #1 level:3", "as alice",
+                    "/fill level:3"])
+    assert "only the player who opened the lobby" in text
+    filled = text.split("filled: ", 1)[1].splitlines()[0]
+    assert filled.count(": Tablero (level 3)") == 2 and "(casual" in filled
+
+
+def test_hint_against_the_computer() -> None:
+    text = session(["as alice", "/challenge @computer damas level:2 seat:white", "/hint"])
+    assert "hint: " in text
+
+
+def test_analysis_of_a_finished_game_against_the_computer() -> None:
+    text = session(["as alice", "/challenge @computer alquerque level:8 seat:white",
+                    "/move d3-c3", "/resign", "/analysis"])
+    tail = text.split("> /analysis", 1)[1]
+    assert "move " in tail or "no move lost" in tail

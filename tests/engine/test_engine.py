@@ -1,0 +1,292 @@
+"""The engine plays only legal moves, everywhere; refuses finished games; is reproducible;
+and each game's evaluation sees what matters in that game.
+
+Budgets are node budgets of a few hundred nodes, so the whole file runs in seconds and
+every result is the same on any machine.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import engine
+import rules
+from engine import LevelError, NotToMoveError, TerminalPositionError, choose_move
+from engine.fairy import find_binary
+from engine.games import model_for
+from rules import Position, Variant
+
+CONFIGS = [
+    pytest.param(v, opts, id=f"{key}-" + ("-".join(f"{k}={o}" for k, o in opts.items())
+                                          or "default"))
+    for key, v in rules.VARIANTS.items()
+    for opts in v.option_sets()
+]
+
+NODES = 300  # per search in the property tests: a handful of milliseconds
+# Searches here stop on node budgets with a generous time budget, so a busy machine
+# changes nothing: the levels' time caps (a quarter of the budget) never bind.
+
+
+def reach(v: Variant, options: dict[str, object], seed: int, plies: int) -> Position[Any]:
+    """A position reached by ``plies`` seeded random moves (arrangements in a set-up)."""
+    rng = random.Random(seed)
+    p = v.start(**options)
+    for _ in range(plies):
+        if p.outcome() is not None:
+            break
+        if p.in_setup:
+            seat = min(p.to_move)
+            p = p.play(model_for(v).arrange(p, seat, rng, 0))
+            continue
+        p = p.play(rng.choice(p.legal_moves()))
+    return p
+
+
+@pytest.mark.parametrize(("v", "options"), CONFIGS)
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 120),
+       level=st.integers(0, 8))
+def test_only_legal_moves_from_reachable_positions(v: Variant, options: dict[str, object],
+                                                   seed: int, plies: int, level: int) -> None:
+    p = reach(v, options, seed, plies)
+    if p.outcome() is not None:
+        with pytest.raises(TerminalPositionError):
+            choose_move(p, level, seed=seed, nodes=NODES, fairy=False, seconds=60)
+        return
+    for seat in sorted(p.to_move):
+        choice = choose_move(p, level, seed=seed, nodes=NODES, seat=seat, seconds=60,
+                             fairy=False)
+        assert choice.seat == seat
+        if p.in_setup:
+            after = p.play(choice.move)
+            assert after.has_submitted(seat) or not after.in_setup
+            assert v.parse_arrangement(p, seat, choice.text) == choice.move
+        else:
+            assert choice.move in p.legal_moves()
+            assert v.parse_move(p, choice.text) == choice.move
+            assert choice.pv[0] == choice.text
+
+
+SINGLE_MOVE = [
+    ("alquerque", "BBBBB/BBBBB/BBW.W/WWWWW/WWWWW b d3>c3", "b3xd3"),
+    ("alquerque-grande", "RBBBBBB/RRBBBBT/RRRBBTT/RRRWTTT/RRW.TTT/RWWWWTT/WWWWWWT t "
+     "d3>d4,-,-,- 0,0,0,0 - 1 - players=4,mode=fast -", None),
+    ("alquerque-grande", "BBBBBBB/BBBBBBB/BBBBBBB/BBBWWWW/WWW.WWW/WWWWWWW/WWWWWWW b "
+     "d3>d4,- 0,0 - 1 - players=2 -", "d5xd3"),
+    ("xiangqi", "2b2a3/9/2n2k3/6p1P/4p1P2/R1P6/2n6/3AK4/6N2/p2A5 w - - 7 84", None),
+    ("damas", "B:W1,2,3,4,5,6,7,8,10,11,12,18:B19,21,23,24,25,26,27,28,29,30,31,32", None),
+]
+
+
+@pytest.mark.parametrize(("key", "text", "expected"), SINGLE_MOVE)
+@pytest.mark.parametrize("level", [1, 5, 8])
+def test_single_legal_move_is_played_without_searching(key: str, text: str,
+                                                       expected: str | None,
+                                                       level: int) -> None:
+    v = rules.variant(key)
+    p = v.from_text(text)
+    (only,) = p.legal_moves()
+    choice = choose_move(p, level, seed=1, nodes=NODES, fairy=False, seconds=60)
+    assert choice.move == only
+    assert choice.depth == 0
+    if expected:
+        assert choice.text == expected
+
+
+FINISHED = [
+    ("xiangqi", "3rkr3/4R4/9/9/9/9/9/9/9/4K4 b - - 0 1"),  # checkmate
+    ("damas", "B:W1:B"),  # Black, to move, has no pieces
+    ("alquerque", "....W/...../...../...../..... b -"),
+]
+
+
+@pytest.mark.parametrize(("key", "text"), FINISHED)
+@pytest.mark.parametrize("level", [0, 1, 8])
+def test_terminal_positions_are_refused_with_a_typed_error(key: str, text: str,
+                                                           level: int) -> None:
+    p = rules.variant(key).from_text(text)
+    assert p.outcome() is not None
+    with pytest.raises(TerminalPositionError) as caught:
+        choose_move(p, level)
+    assert isinstance(caught.value, ValueError)
+    assert caught.value.text == p.to_text()
+
+
+def test_terminal_positions_of_random_games_are_refused() -> None:
+    for key, v in rules.VARIANTS.items():
+        options = v.option_sets()[0]
+        if options.get("setup") == "choose":
+            options = {}
+        p = reach(v, dict(options), 7, 10_000)
+        assert p.outcome() is not None, key
+        with pytest.raises(TerminalPositionError):
+            choose_move(p, 3, nodes=NODES, fairy=False, seconds=60)
+
+
+def test_seat_must_be_to_move() -> None:
+    v = rules.variant("querni")
+    setup = v.start(setup="choose")
+    with pytest.raises(NotToMoveError):
+        choose_move(setup, 5)  # both seats pending: which one?
+    p = v.start(seed=3)
+    with pytest.raises(NotToMoveError):
+        choose_move(p, 5, seat=1)
+
+
+@pytest.mark.parametrize("bad", [-1, 9, True])
+def test_unknown_levels_are_refused(bad: int) -> None:
+    p = rules.variant("damas").start()
+    with pytest.raises(LevelError):
+        choose_move(p, bad)
+
+
+@pytest.mark.parametrize(("v", "options"), CONFIGS)
+def test_same_seed_same_move_other_seeds_vary(v: Variant, options: dict[str, object]) -> None:
+    p = reach(v, options, 11, 6)
+    seat = min(p.to_move)
+    first = choose_move(p, 2, seed=5, nodes=NODES, seat=seat, fairy=False, seconds=60)
+    again = choose_move(p, 2, seed=5, nodes=NODES, seat=seat, fairy=False, seconds=60)
+    assert (first.text, first.score, first.nodes) == (again.text, again.score, again.nodes)
+
+
+def test_random_level_varies_with_the_seed() -> None:
+    p = rules.variant("xiangqi").start()
+    assert len({choose_move(p, 0, seed=s).text for s in range(20)}) > 5
+
+
+# --------------------------------------------------------------------------- what it sees
+
+
+def play(v: Variant, p: Position[Any], text: str) -> Position[Any]:
+    return p.play(v.parse_move(p, text))
+
+
+@pytest.mark.parametrize("level", [2, 5, 8])
+def test_xiangqi_mates_in_one(level: int) -> None:
+    v = rules.variant("xiangqi")
+    # Black's general is boxed in by its own chariots on d10 and f10: a2-e2 mates.
+    p = v.from_text("3rkr3/9/9/9/9/9/9/3A5/R8/3K5 w - - 0 1")
+    choice = choose_move(p, level, seed=0, nodes=5_000, fairy=False, seconds=60)
+    after = p.play(choice.move)
+    assert after.outcome() is not None and after.outcome().winners == {0}, choice.text
+
+
+def test_xiangqi_takes_a_hanging_chariot() -> None:
+    v = rules.variant("xiangqi")
+    p = v.from_text("r3k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1")
+    assert choose_move(p, 5, seed=0, nodes=3_000, fairy=False, seconds=60).text == "a1xa10"
+
+
+def test_low_levels_look_less_far_than_high_ones() -> None:
+    """Level 1 looks one move ahead (and one capture beyond); level 4 sees the reply:
+    from the start it never gives a piece away."""
+    v = rules.variant("xiangqi")
+    start = v.start()
+    low = choose_move(start, 1, seed=1, fairy=False, seconds=60)
+    high = choose_move(start, 4, seed=1, nodes=4_000, fairy=False, seconds=60)
+    assert low.depth == 1 and high.depth >= 2
+    assert start.play(high.move).captured_counts() == (0, 0)
+
+
+def test_damas_crowns_when_it_can() -> None:
+    v = rules.variant("damas")
+    # White man on 28 (one step from crowning), Black king far away.
+    p = v.from_text("W:W28:BK1")
+    choice = choose_move(p, 6, seed=0, nodes=2_000, fairy=False, seconds=60)
+    assert any(piece.kind == "king" and piece.seat == 0
+               for piece in p.play(choice.move).pieces().values()), choice.text
+
+
+def test_alquerque_capture_duty_chain_is_followed() -> None:
+    """A compulsory capture with a choice: the engine takes the longer chain."""
+    v = rules.variant("alquerque")
+    p = v.start()
+    for _ in range(2):
+        p = p.play(choose_move(p, 6, seed=0, nodes=3_000, fairy=False, seconds=60).move)
+    assert p.outcome() is None
+
+
+def test_grande_avoids_being_huffed() -> None:
+    """With huffing, stepping while a capture exists costs a stone: the engine captures."""
+    v = rules.variant("alquerque-grande")
+    rows = ["......."] * 3 + ["...B...", "...W...", ".......", "......W"]
+    p = v.from_text("/".join(rows) + " w -,- 0,0 - 0 - players=2 -")
+    choice = choose_move(p, 4, seed=0, nodes=2_000, fairy=False, seconds=60)
+    assert choice.text == "d3xd5", choice.text
+
+
+def test_querni_removes_a_chain_and_never_strands_a_number() -> None:
+    v = rules.variant("querni")
+    p = v.start(arrangement=(tuple(range(1, 17)), tuple(range(1, 17))))
+    choice = choose_move(p, 5, seed=0, nodes=3_000, fairy=False, seconds=60)
+    assert choice.move.removal is not None, choice.text
+    low, high = choice.move.removal
+    # what is left must still be removable in runs of three or more
+    assert low - 1 in (0, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)
+    assert 16 - high in (0, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)
+
+
+def test_querni_arrangement_chains_its_numbers_and_keeps_the_other_secret() -> None:
+    v = rules.variant("querni")
+    p = v.start(setup="choose")
+    weak = choose_move(p, 0, seed=4, seat=0)
+    strong = choose_move(p, 8, seed=4, seat=0)
+    model = model_for(v)
+
+    def quality(choice: engine.Choice) -> int:
+        played = p.play(choice.move).play(choose_move(p, 0, seed=9, seat=1).move)
+        return model.evaluate(played, played.pieces())[0]
+
+    assert quality(strong) > quality(weak)
+    # Seat 1 chooses the same whatever seat 0 submitted (it sees only its own view).
+    a = p.play(v.parse_arrangement(p, 0, " ".join(map(str, range(1, 17)))))
+    b = p.play(v.parse_arrangement(p, 0, " ".join(map(str, range(16, 0, -1)))))
+    assert choose_move(a, 6, seed=2).text == choose_move(b, 6, seed=2).text
+
+
+def test_grande_teams_searches_for_the_team() -> None:
+    """In teams the two partners are one side: the search's allies are the team."""
+    from engine.search import Limits, Search
+
+    p = rules.variant("alquerque-grande").start(players=4, mode="teams")
+    search = Search(model_for(p.variant), p, Limits(depth=1))
+    assert search.allies == {0, 2} and search.enemies == {1, 3}
+    fast = rules.variant("alquerque-grande").start(players=4, mode="fast")
+    paranoid = Search(model_for(fast.variant), fast, Limits(depth=1))
+    assert paranoid.allies == {0} and paranoid.enemies == {1, 2, 3}
+
+
+# --------------------------------------------------------------------------- Fairy-Stockfish
+
+
+def test_xiangqi_top_levels_use_fairy_stockfish_when_installed_else_our_engine() -> None:
+    """Runs either way: with the binary (CI installs it) the top levels are
+    Fairy-Stockfish's; without it our own search answers every level."""
+    v = rules.variant("xiangqi")
+    p = v.start()
+    choice = choose_move(p, 8, seed=0, seconds=0.2)
+    assert choice.move in p.legal_moves()
+    assert choice.engine == ("fairy-stockfish" if find_binary() else "tablero")
+    # a level below the Fairy-Stockfish ones is always ours
+    assert choose_move(p, 5, seed=0, nodes=NODES, seconds=60).engine == "tablero"
+    # other games never go to Fairy-Stockfish
+    d = rules.variant("damas").start()
+    assert choose_move(d, 8, seed=0, nodes=NODES, seconds=0.2).engine == "tablero"
+
+
+@pytest.mark.parametrize("module", ["engine", "engine.games", "engine.levels",
+                                    "engine.player", "engine.zobrist", "engine.errors",
+                                    "engine.fairy", "engine.selfplay"])
+def test_docstring_examples(module: str) -> None:
+    import doctest
+    import importlib
+
+    failed, tried = doctest.testmod(importlib.import_module(module))
+    assert failed == 0 and tried > 0

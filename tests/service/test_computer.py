@@ -1,0 +1,226 @@
+"""Computer players through the service: their moves take the same path as a person's
+(validated, stored, announced), they are casual, named, and fill lobbies."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import rules
+from bot.computer import InlineMovePicker, PoolMovePicker
+from bot.service import (
+    InvalidOption,
+    MatchService,
+    NotAllowed,
+    NotAPlayer,
+    Repository,
+    SetupSubmitted,
+    TurnStarted,
+)
+from bot.service.computer import computer_level, computer_name, computer_user, is_computer
+from rules import Position
+from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Recorder, SetClock
+
+
+@pytest.fixture
+def picker() -> InlineMovePicker:
+    return InlineMovePicker(nodes=200)
+
+
+@pytest.fixture
+def cpu_service(repo: Repository, clock: SetClock, recorder: Recorder,
+                picker: InlineMovePicker) -> MatchService:
+    return MatchService(repo, recorder, clock, rng=random.Random(7), picker=picker)
+
+
+def test_computer_ids_are_reserved_valid_ids_and_name_their_level() -> None:
+    assert computer_user(5, 1) - computer_user(5) == 1000
+    assert 0 < computer_user(1) < computer_user(8, 2) <= 2**63 - 1  # valid stored ids
+    assert computer_level(computer_user(5, 1)) == 5 and computer_level(ALICE) is None
+    assert is_computer(computer_user(8)) and not is_computer(ALICE)
+    assert not is_computer(None) and not is_computer(-5)
+    assert computer_name(computer_user(3)) == "Tablero (level 3)"
+    with pytest.raises(InvalidOption):
+        computer_user(9)
+
+
+async def test_a_game_against_the_computer_goes_through_the_move_path(
+        cpu_service: MatchService, recorder: Recorder, picker: InlineMovePicker,
+        repo: Repository) -> None:
+    m = await cpu_service.challenge_computer(GUILD, CHANNEL, ALICE, "damas", level=3,
+                                             seat=1)
+    await cpu_service.computers_idle()
+    assert m.status.value == "active" and not m.rated
+    cpu = computer_user(3)
+    # White is the computer: it has moved, through move(): a stored entry, an event
+    entries = await repo.load_entries(m.id)
+    assert len(entries) == 1 and entries[0].user_id == cpu and entries[0].seat == 0
+    turns = recorder.of(TurnStarted)
+    assert turns[-1].by == cpu and turns[-1].users == (ALICE,)
+    v = rules.variant("damas")
+    for _ in range(3):  # Alice plays; the computer answers each time
+        p, _ = await cpu_service.position(m.id)
+        await cpu_service.move(m.id, ALICE, v.format_move(p, p.legal_moves()[0]))
+        await cpu_service.computers_idle()
+    assert picker.picks == 4
+    assert [e.user_id for e in await repo.load_entries(m.id)] == [cpu, ALICE] * 3 + [cpu]
+    p, _ = await cpu_service.position(m.id)
+    assert p.to_move == {1}
+
+
+async def test_the_computer_is_named_and_never_rated(cpu_service: MatchService) -> None:
+    m = await cpu_service.challenge_computer(GUILD, CHANNEL, ALICE, "alquerque", level=8,
+                                             seat=0)
+    assert not m.rated
+    image_names = cpu_service.names
+    assert image_names is not None and image_names(GUILD, computer_user(8)) == \
+        "Tablero (level 8)"
+    await cpu_service.resign(m.id, ALICE)
+    board = await cpu_service.leaderboard(GUILD, "alquerque")
+    assert board.entries == ()
+
+
+async def test_querni_choose_the_computer_submits_its_arrangement_unseen(
+        cpu_service: MatchService, recorder: Recorder) -> None:
+    m = await cpu_service.challenge_computer(GUILD, CHANNEL, ALICE, "querni", level=6,
+                                             options={"setup": "choose"}, seat=0)
+    await cpu_service.computers_idle()
+    assert len(recorder.of(SetupSubmitted)) == 1  # the computer's, hidden
+    p, _ = await cpu_service.position(m.id)
+    assert p.in_setup and p.has_submitted(1) and not p.has_submitted(0)
+    await cpu_service.submit_setup(m.id, ALICE, " ".join(map(str, range(1, 17))))
+    p, _ = await cpu_service.position(m.id)
+    assert not p.in_setup and p.to_move == {0}
+
+
+async def test_the_lobby_creator_fills_empty_seats_with_computers(
+        cpu_service: MatchService, recorder: Recorder) -> None:
+    lobby = await cpu_service.challenge(GUILD, CHANNEL, ALICE, "alquerque-grande",
+                                        options={"players": 4, "mode": "fast"})
+    await cpu_service.join(lobby.id, BOB)
+    with pytest.raises(NotAllowed):
+        await cpu_service.add_computers(lobby.id, BOB, 2)  # only the creator
+    m = await cpu_service.add_computers(lobby.id, ALICE, 2)
+    await cpu_service.computers_idle()
+    assert m.status.value == "active" and not m.rated
+    computers = [s.user_id for s in m.seats if is_computer(s.user_id)]
+    assert sorted(computers) == [computer_user(2), computer_user(2, 1)]
+    now = await cpu_service.get_match(m.id)
+    assert all(not is_computer(u) for u in now.to_move)  # computers played up to a person
+
+
+async def test_a_failing_picker_leaves_the_turn_to_the_next_wake(
+        repo: Repository, clock: SetClock, recorder: Recorder) -> None:
+    class Broken:
+        calls = 0
+
+        async def pick(self, position: Position[Any], seat: int, level: int, *,
+                       seed: int) -> str:
+            self.calls += 1
+            raise RuntimeError("engine exploded")
+
+    broken = Broken()
+    service = MatchService(repo, recorder, clock, picker=broken)
+    m = await service.challenge_computer(GUILD, CHANNEL, ALICE, "xiangqi", seat=1)
+    await service.computers_idle()
+    assert broken.calls == 1
+    assert (await service.get_match(m.id)).ply == 0  # nothing stored
+
+
+async def test_without_a_picker_the_computer_is_refused(repo: Repository, clock: SetClock,
+                                                        recorder: Recorder) -> None:
+    service = MatchService(repo, recorder, clock)
+    with pytest.raises(NotAllowed):
+        await service.challenge_computer(GUILD, CHANNEL, ALICE, "xiangqi")
+
+
+async def test_pool_picker_falls_back_to_a_legal_move_after_two_timeouts() -> None:
+    """A search that overruns its budget twice still gives a move (a one-ply one)."""
+    picker = PoolMovePicker(workers=1, seconds=0.0, grace=0.0)
+    try:
+        v = rules.variant("xiangqi")
+        p = v.start()
+        text = await picker.pick(p, 0, 8, seed=1)
+        assert v.parse_move(p, text) in p.legal_moves()
+        assert picker.failures == 1
+    finally:
+        picker.close()
+
+
+async def test_pool_picker_answers_from_a_worker_process() -> None:
+    picker = PoolMovePicker(workers=1, seconds=0.3)
+    try:
+        v = rules.variant("alquerque")
+        p = v.start()
+        text = await picker.pick(p, 0, 4, seed=2)
+        assert v.parse_move(p, text) in p.legal_moves()
+        assert picker.failures == 0
+    finally:
+        picker.close()
+
+
+async def test_stats_count_games_against_the_computer(cpu_service: MatchService) -> None:
+    m = await cpu_service.challenge_computer(GUILD, CHANNEL, ALICE, "damas", level=1,
+                                             seat=0)
+    await cpu_service.move(m.id, ALICE, "d3-c4")  # two plies: a resignation now counts
+    await cpu_service.computers_idle()
+    await cpu_service.resign(m.id, ALICE)
+    stats = await cpu_service.stats(GUILD, ALICE)
+    assert stats.against_computer == (0, 0, 1)
+    assert stats.ladders == ()  # casual: no ladder
+
+
+async def test_a_computer_turn_lost_with_a_restart_is_woken(
+        repo: Repository, clock: SetClock, recorder: Recorder) -> None:
+    # a service without a picker stores the match, as if the process died before the
+    # computer's turn was played
+    first = MatchService(repo, recorder, clock, picker=InlineMovePicker(nodes=100))
+    first.picker = None
+    lobby = await first.challenge(GUILD, CHANNEL, ALICE, "xiangqi",
+                                  opponents=[computer_user(2)], rated=False, seat=1)
+    await first.accept(lobby.id, computer_user(2))
+    assert (await first.get_match(lobby.id)).ply == 0
+    second = MatchService(repo, recorder, clock, picker=InlineMovePicker(nodes=100))
+    assert await second.wake_computers() == 1
+    await second.computers_idle()
+    assert (await second.get_match(lobby.id)).ply == 1
+
+
+async def test_hint_in_a_casual_game_against_the_computer(cpu_service: MatchService) -> None:
+    v = rules.variant("xiangqi")
+    m = await cpu_service.challenge_computer(GUILD, CHANNEL, ALICE, "xiangqi", level=1,
+                                             seat=0)
+    p, _ = await cpu_service.position(m.id)
+    move, reason = await cpu_service.hint(m.id, ALICE)
+    assert v.parse_noted_move(p, move) in p.legal_moves() and reason
+    with pytest.raises(NotAPlayer):
+        await cpu_service.hint(m.id, BOB)  # not his match
+
+
+async def test_no_hints_in_games_between_people(cpu_service: MatchService) -> None:
+    m = await cpu_service.challenge(GUILD, CHANNEL, ALICE, "damas", opponents=[BOB],
+                                    rated=False, seat=0)
+    await cpu_service.accept(m.id, BOB)
+    with pytest.raises(NotAllowed, match="casual games against the computer"):
+        await cpu_service.hint(m.id, ALICE)
+
+
+async def test_analysis_marks_the_costliest_moves_of_a_finished_game(
+        cpu_service: MatchService) -> None:
+    from tests.service.conftest import finishing_game, start_match
+
+    moves = finishing_game("damas", {}, 3)
+    assert moves
+    m = await start_match(cpu_service, "damas", rated=False)
+    with pytest.raises(NotAllowed, match="finished games"):
+        await cpu_service.analysis(m.id)
+    for i, text in enumerate(moves):
+        await cpu_service.move(m.id, (ALICE, BOB)[i % 2], text)
+    swings = await cpu_service.analysis(m.id)
+    assert 1 <= len(swings) <= 3  # random play blunders
+    assert [s[3] for s in swings] == sorted((s[3] for s in swings), reverse=True)
+    for ply, seat, display, lost in swings:
+        assert lost >= 100 and seat == ply % 2
+        assert display.split()[0] == moves[ply]
