@@ -21,6 +21,7 @@ from bot.discordapp.cogs.common import (
     check_post,
     clicked_match,
     guild_id,
+    known_game,
     match_place,
 )
 from bot.discordapp.components import GamePick, MatchButton, game_menu
@@ -120,11 +121,7 @@ class ChallengesCog(commands.Cog, name="Challenges"):
                              rated: bool, seat: int | None) -> None:
         async with acknowledged(interaction):
             where_id = guild_id(interaction)
-            choice = find_choice(game)
-            if choice is None:
-                names = ", ".join(c.label for c in game_choices())
-                raise errors.AdapterError(
-                    f"I don't know the game `{game}`. Choose one of: {names}.")
+            choice = known_game(game)
             if any(o.bot for o in opponents):
                 raise errors.AdapterError("Bots can't play: challenge a person (or nobody, for an "
                                           "open challenge).")
@@ -148,11 +145,7 @@ class ChallengesCog(commands.Cog, name="Challenges"):
         a lobby with the computer in it; ``/fill`` adds more)."""
         async with acknowledged(interaction):
             where_id = guild_id(interaction)
-            choice = find_choice(game)
-            if choice is None:
-                names = ", ".join(c.label for c in game_choices())
-                raise errors.AdapterError(
-                    f"I don't know the game `{game}`. Choose one of: {names}.")
+            choice = known_game(game)
             if opponents:
                 raise errors.AdapterError(
                     "Play the computer on your own (leave the opponents empty); in a "

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 import discord
 
 from bot.discordapp import errors
+from bot.discordapp.catalog import GameChoice, find_choice, game_choices
 from bot.discordapp.components import MatchButton
 from bot.discordapp.permissions import (
     POSTING_PERMISSIONS,
@@ -38,6 +39,15 @@ def caller_of(interaction: Interaction) -> Caller:
     """Who reads, and from which server (None: a DM): the service shows a match only in
     its own server, and to its participants in DMs."""
     return Caller(interaction.guild_id, interaction.user.id)
+
+
+def known_game(game: str) -> GameChoice:
+    """The menu entry ``game`` names (a key, label or choice value); refused with the list."""
+    choice = find_choice(game)
+    if choice is None:
+        names = ", ".join(c.label for c in game_choices())
+        raise errors.AdapterError(f"I don't know the game `{game}`. Choose one of: {names}.")
+    return choice
 
 
 def guild_id(interaction: Interaction) -> int:

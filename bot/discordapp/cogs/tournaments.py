@@ -15,9 +15,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discordapp import errors
-from bot.discordapp.catalog import find_choice, game_choices
 from bot.discordapp.cogs.challenges import GAME_MENU
-from bot.discordapp.cogs.common import Interaction, acknowledged, answer, guild_id
+from bot.discordapp.cogs.common import (
+    Interaction,
+    acknowledged,
+    answer,
+    guild_id,
+    known_game,
+)
 from bot.discordapp.components import TournamentButton, tournament_buttons
 from bot.service import MatchService, NameResolver
 from bot.service.tournament_records import TournamentGame, TournamentRecord
@@ -104,11 +109,7 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
             if not _manager(interaction):
                 raise errors.AdapterError("Creating a tournament needs the Manage Server "
                                           "permission.")
-            choice = find_choice(game)
-            if choice is None:
-                names = ", ".join(c.label for c in game_choices())
-                raise errors.AdapterError(f"I don't know the game `{game}`. Choose one of: "
-                                          f"{names}.")
+            choice = known_game(game)
             channel = interaction.channel
             if channel is None:
                 raise errors.AdapterError("Use this in a server channel.")
