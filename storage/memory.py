@@ -7,7 +7,7 @@ one event loop each call is atomic, like a transaction.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 from bot.service.errors import Conflict
@@ -52,7 +52,10 @@ class MemoryRepository(MemoryTournaments):
                 if guild_id is None or g == guild_id]
 
     def _store_outbox(self, stored: MatchRecord, outbox: OutboxFn | None) -> None:
-        for entry in outbox(stored) if outbox is not None else ():
+        self._store_entries(outbox(stored) if outbox is not None else ())
+
+    def _store_entries(self, entries: Iterable[OutboxEntry]) -> None:
+        for entry in entries:
             self._outbox[self._next_entry] = dataclasses.replace(entry, id=self._next_entry)
             self._next_entry += 1
 

@@ -194,7 +194,10 @@ class SqlRepository(SqlTournaments):
                              "VALUES (?, ?, ?, ?)", (match_id, s.user_id, s.seat, s.team))
 
     async def _write_outbox(self, stored: MatchRecord, outbox: OutboxFn | None) -> None:
-        for e in outbox(stored) if outbox is not None else ():
+        await self._write_entries(outbox(stored) if outbox is not None else ())
+
+    async def _write_entries(self, entries: Iterable[OutboxEntry]) -> None:
+        for e in entries:
             await self._exec(
                 "INSERT INTO outbox (match_id, guild_id, version, n, kind, payload, "
                 "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",

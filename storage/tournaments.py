@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 from bot.service.errors import Conflict
+from bot.service.records import OutboxEntry, TournamentOutboxFn
 from bot.service.tournament_records import TournamentGame, TournamentRecord, TournamentStatus
 from bot.service.tournaments import Format, Result
 
@@ -62,6 +63,8 @@ def _match_ids(t: TournamentRecord) -> set[int]:
 class MemoryTournaments:
     """Dicts for tournaments (``MemoryRepository`` inherits it)."""
 
+    _store_entries: Callable[[Iterable[OutboxEntry]], None]  # the repository's
+
     def __init__(self) -> None:
         self._tournaments: dict[int, TournamentRecord] = {}
         self._tournament_of_match: dict[int, int] = {}
@@ -74,7 +77,8 @@ class MemoryTournaments:
     async def load_tournament(self, tournament_id: int) -> TournamentRecord | None:
         return self._tournaments.get(tournament_id)
 
-    async def save_tournament(self, before: TournamentRecord, after: TournamentRecord
+    async def save_tournament(self, before: TournamentRecord, after: TournamentRecord,
+                              outbox: TournamentOutboxFn | None = None
                               ) -> TournamentRecord:
         current = self._tournaments.get(before.id)
         if current is None or current.version != before.version:
@@ -83,6 +87,7 @@ class MemoryTournaments:
         self._tournaments[before.id] = stored
         for m in _match_ids(stored):
             self._tournament_of_match[m] = stored.id
+        self._store_entries(outbox(stored) if outbox is not None else ())
         return stored
 
     async def tournaments_in(self, guild_id: int | None,
@@ -106,6 +111,7 @@ class SqlTournaments:
     _exec: Callable[..., Awaitable[Any]]
     _transaction: Callable[[Callable[[], Awaitable[Any]]], Awaitable[Any]]
     _all: Callable[..., Awaitable[list[Any]]]
+    _write_entries: Callable[[Iterable[OutboxEntry]], Awaitable[None]]
 
     async def create_tournament(self, record: TournamentRecord) -> TournamentRecord:
         async def body() -> TournamentRecord:
@@ -122,8 +128,9 @@ class SqlTournaments:
         rows = await self._all(f"{_SELECT} WHERE id = ?", (tournament_id,))
         return tournament_of(*rows[0]) if rows else None
 
-    async def save_tournament(self, before: TournamentRecord,
-                              after: TournamentRecord) -> TournamentRecord:
+    async def save_tournament(self, before: TournamentRecord, after: TournamentRecord,
+                              outbox: TournamentOutboxFn | None = None
+                              ) -> TournamentRecord:
         async def body() -> TournamentRecord:
             cur = await self._exec(
                 "UPDATE tournaments SET guild_id = ?, status = ?, body = ?, "
@@ -137,7 +144,9 @@ class SqlTournaments:
                     "INSERT INTO tournament_matches (match_id, tournament_id) VALUES (?, ?) "
                     "ON CONFLICT (match_id) DO UPDATE SET tournament_id = "
                     "excluded.tournament_id", (m, before.id))
-            return dataclasses.replace(after, id=before.id, version=before.version + 1)
+            stored = dataclasses.replace(after, id=before.id, version=before.version + 1)
+            await self._write_entries(outbox(stored) if outbox is not None else ())
+            return stored
         stored: TournamentRecord = await self._transaction(body)
         return stored
 

@@ -93,7 +93,7 @@ class ChallengesMixin(ServiceCore):
             last_move=None, days_per_move=days, rated=bool(rated), deadline=None,
             remind_at=None, draw_offer=None, result=None, broken=None, created_at=now,
             updated_at=now)
-        announce = Announce(
+        announce: Announce[MatchRecord] = Announce(
             lambda s: [ChallengeReceived(self._view(s), challenger, tuple(invited))], now)
         rec = await self.repository.create_match(rec, announce)
         await self._announce(announce.events)

@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from bot.service.core import ServiceCore
 from bot.service.events import ClocksExtended
 from bot.service.outbox import Announce
+from bot.service.records import MatchRecord
 
 DEFAULT_GRACE = timedelta(minutes=5)
 """A gap up to this long is normal running (a sweep interval or a few, a quick restart)."""
@@ -35,7 +36,8 @@ class ClocksMixin(ServiceCore):
         if last is None or now - last <= grace:
             await self.repository.beat(now)  # also a clock set back: just beat
             return []
-        announce = Announce(lambda s: [ClocksExtended(self._view(s), now - last)], now)
+        announce: Announce[MatchRecord] = Announce(
+            lambda s: [ClocksExtended(self._view(s), now - last)], now)
         changed = await self.repository.extend_clocks(last, now, announce)
         if changed is None:
             return []  # another process resumed first and extended the clocks

@@ -206,8 +206,8 @@ class ServiceCore:
         after = dataclasses.replace(rec, status=MatchStatus.BROKEN, broken=message,
                                     deadline=None, remind_at=None,
                                     updated_at=self.clock.now())
-        announce = Announce(lambda s: [MatchEnded(self._view(s), None, "broken")],
-                            self.clock.now())
+        announce: Announce[MatchRecord] = Announce(
+            lambda s: [MatchEnded(self._view(s), None, "broken")], self.clock.now())
         try:
             rec = await self.repository.save(rec, after, outbox=announce)
         except Conflict:

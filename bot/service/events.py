@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from bot.service.states import StoredRecord
+from bot.service.tournaments.table import StandingsTable
 from bot.service.views import BoardState, MatchView, RatingUpdate, ResultView
 
 
@@ -146,6 +147,24 @@ class ClocksExtended:
     gap: timedelta
 
 
+@dataclass(frozen=True, slots=True)
+class StandingsChanged:
+    """A tournament game counted, or the tournament ended (``final``): its standings as
+    they now stand, to post in the tournament's channel (``channel_id``). ``winner``: the
+    sole winner at the end (None while running, or when first place is shared).
+
+    It rides the outbox lane of the match whose end caused it, after that match's own
+    entries: ``match`` is that match's view with ``version`` set to minus the
+    tournament's new version, so its entry keys apart from the match's changes."""
+
+    match: MatchView
+    tournament_id: int
+    channel_id: int
+    table: StandingsTable
+    final: bool = False
+    winner: int | None = None
+
+
 Event = (ChallengeReceived | LobbyChanged | ChallengeClosed | TurnStarted | DeadlineReminder
          | PlayerOut | MovePlayedFor | DrawOffered | DrawDeclined | SetupSubmitted
-         | MatchEnded | ClocksExtended)
+         | MatchEnded | ClocksExtended | StandingsChanged)

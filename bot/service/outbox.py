@@ -35,7 +35,7 @@ import json
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import rules
 from bot.service.events import (
@@ -51,20 +51,24 @@ from bot.service.events import (
     MovePlayedFor,
     PlayerOut,
     SetupSubmitted,
+    StandingsChanged,
     TurnStarted,
 )
 from bot.service.ports import Clock, Repository
-from bot.service.records import MatchRecord, MatchStatus, OutboxEntry
+from bot.service.records import MatchStatus, OutboxEntry
+from bot.service.tournaments.table import StandingsTable
 from bot.service.views import BoardState, MatchView, RatingUpdate, ResultView, SeatView
 from rules import MoveMarks
 
 log = logging.getLogger(__name__)
+Stored = TypeVar("Stored")
 
 KINDS: dict[type, str] = {
     ChallengeReceived: "challenge", LobbyChanged: "lobby", ChallengeClosed: "challenge-closed",
     TurnStarted: "turn", DeadlineReminder: "reminder", PlayerOut: "player-out",
     MovePlayedFor: "forced-move", DrawOffered: "draw-offer", DrawDeclined: "draw-declined",
     SetupSubmitted: "setup", MatchEnded: "result", ClocksExtended: "clocks-extended",
+    StandingsChanged: "standings",
 }
 """The stored name of each event type (stable: stored entries are read back by it)."""
 _TYPES = {kind: cls for cls, kind in KINDS.items()}
@@ -142,6 +146,13 @@ def _board_of(d: Any, game: str) -> BoardState | None:
         moves if isinstance(moves, int) else None)
 
 
+def _table_of(d: dict[str, Any]) -> StandingsTable:
+    return StandingsTable(
+        str(d["title"]), str(d["subtitle"]), tuple(map(str, d["headers"])), str(d["align"]),
+        tuple(tuple(map(str, r)) for r in d["rows"]), tuple(map(int, d["top_rows"])),
+        tuple(map(int, d["faded_rows"])))
+
+
 def entry_of(event: Event, n: int, now: datetime) -> OutboxEntry:
     """The outbox entry of ``event``, the ``n``-th event of the change that wrote
     ``event.match``."""
@@ -156,6 +167,8 @@ def entry_of(event: Event, n: int, now: datetime) -> OutboxEntry:
             value = _result_data(value)
         elif f.name == "ratings":
             value = [dataclasses.astuple(r) for r in value]
+        elif f.name == "table":
+            value = dataclasses.asdict(value)
         elif f.name == "record":
             value = None  # read again by the deliverer when it draws the replay
         elif isinstance(value, timedelta):
@@ -185,6 +198,8 @@ def event_of(entry: OutboxEntry) -> Event:
                 value = _result_of(value)
             elif f.name == "ratings":
                 value = tuple(RatingUpdate(*r) for r in value or ())
+            elif f.name == "table":
+                value = _table_of(value)
             elif f.name in ("remaining", "gap"):
                 value = timedelta(seconds=value)
             elif isinstance(value, list):
@@ -196,18 +211,19 @@ def event_of(entry: OutboxEntry) -> Event:
     return event
 
 
-class Announce:
+class Announce(Generic[Stored]):
     """What a use-case passes to the repository as ``outbox``: builds the change's events
-    from the match as stored (inside the transaction) and keeps them in ``events``, to
-    be handed to the notifier once the change is committed."""
+    from the record as stored (a match; a tournament for its standings), inside the
+    transaction, and keeps them in ``events``, to be handed to the notifier once the
+    change is committed."""
 
-    def __init__(self, build: Callable[[MatchRecord], Sequence[Event]], now: datetime
+    def __init__(self, build: Callable[[Stored], Sequence[Event]], now: datetime
                  ) -> None:
         self.build = build
         self.now = now
         self.events: list[Event] = []
 
-    def __call__(self, stored: MatchRecord) -> list[OutboxEntry]:
+    def __call__(self, stored: Stored) -> list[OutboxEntry]:
         events = list(self.build(stored))
         self.events += events
         return [entry_of(e, n, self.now) for n, e in enumerate(events)]

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
+from typing import Any
 
 from locales.results import ResultKind, result_kind
 
@@ -208,3 +209,7 @@ class OutboxEntry:
 OutboxFn = Callable[["MatchRecord"], Sequence[OutboxEntry]]
 """Given a match as stored by a write (id and new version set), the outbox entries to
 store in the same transaction (a pure function: it runs inside the transaction)."""
+
+TournamentOutboxFn = Callable[[Any], Sequence[OutboxEntry]]
+"""Given a tournament as stored by ``save_tournament`` (new version set), the outbox
+entries to store in the same transaction (a pure function, like ``OutboxFn``)."""

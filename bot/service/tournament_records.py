@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
+from bot.service.records import TournamentOutboxFn
 from bot.service.tournaments import Format, Game, Result
 
 
@@ -84,7 +85,8 @@ class TournamentRepository(Protocol):
 
     async def load_tournament(self, tournament_id: int) -> TournamentRecord | None: ...
 
-    async def save_tournament(self, before: TournamentRecord, after: TournamentRecord
+    async def save_tournament(self, before: TournamentRecord, after: TournamentRecord,
+                              outbox: TournamentOutboxFn | None = None
                               ) -> TournamentRecord: ...
 
     async def tournaments_in(self, guild_id: int | None,

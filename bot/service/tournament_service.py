@@ -28,9 +28,10 @@ from bot.service.challenges import ChallengesMixin
 from bot.service.core import MAX_DAYS, MIN_DAYS
 from bot.service.deadlines import DeadlinesMixin
 from bot.service.errors import Conflict, InvalidOption, NotAllowed, ServiceError
-from bot.service.events import Event, MatchEnded
+from bot.service.events import Event, MatchEnded, StandingsChanged
 from bot.service.ids import MAX_ID
 from bot.service.matches import RETRIES
+from bot.service.outbox import Announce
 from bot.service.records import MatchRecord, MatchStatus
 from bot.service.tournament_records import (
     TournamentGame,
@@ -338,8 +339,9 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
                     await self._make_matches(tid)
                     return
                 if t.round and self._finished(t):
-                    await self.repository.save_tournament(
-                        t, dataclasses.replace(t, status=TournamentStatus.FINISHED))
+                    await self._save_announced(
+                        t, dataclasses.replace(t, status=TournamentStatus.FINISHED),
+                        await self._last_match(t))
                     return
                 rnd = t.round + 1
                 try:
@@ -446,8 +448,40 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
             out = timed_out_twice(x.game() for x in games) - set(t.withdrawn)
             if out:
                 after = self._withdraw(after, set(out))
-            await self.repository.save_tournament(t, after)
+            await self._save_announced(t, after, rec)
         await self._t_retrying(tid, attempt)
+
+    async def _save_announced(self, t: TournamentRecord, after: TournamentRecord,
+                              lane: MatchRecord | None) -> None:
+        """Save ``after`` with its standings in the outbox (same transaction), on the
+        lane of match ``lane`` (the match whose end caused the change, after its own
+        entries), then hand them to the notifier. No lane (no game was ever played):
+        saved unannounced."""
+        if lane is None:
+            await self.repository.save_tournament(t, after)
+            return
+        view = self._view(lane)
+
+        def build(stored: TournamentRecord) -> list[Event]:
+            final = stored.status is TournamentStatus.FINISHED
+            winner = None
+            if final:
+                firsts = [r.player for r in standings(
+                    list(stored.players), [g.game() for g in stored.games], stored.format,
+                    stored.withdrawn) if r.place == 1]
+                winner = firsts[0] if len(firsts) == 1 else None
+            return [StandingsChanged(dataclasses.replace(view, version=-stored.version),
+                                     stored.id, stored.channel_id, self._table_of(stored),
+                                     final, winner)]
+        announce = Announce(build, self.clock.now())
+        await self.repository.save_tournament(t, after, announce)
+        for e in announce.events:
+            await self._notify(e)
+
+    async def _last_match(self, t: TournamentRecord) -> MatchRecord | None:
+        """The last match made for ``t`` (the lane of its final standings)."""
+        ids = [g.match_id for g in t.games if g.match_id is not None]
+        return await self.repository.load_match(max(ids)) if ids else None
 
     def _result_of(self, rec: MatchRecord, g: TournamentGame, left_by: int | None = None
                    ) -> tuple[Result | None, int | None]:
@@ -543,8 +577,12 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
     async def tournament_table(self, tournament_id: int, names: Mapping[int, str] | None = None
                                ) -> StandingsTable:
         """The standings as text rows for ``render.table.draw_table`` and embeds."""
-        t = await self._tournament(tournament_id)
-        rows = await self.tournament_standings(tournament_id)
+        return self._table_of(await self._tournament(tournament_id), names)
+
+    def _table_of(self, t: TournamentRecord, names: Mapping[int, str] | None = None
+                  ) -> StandingsTable:
+        rows = standings(list(t.players), [g.game() for g in t.games], t.format,
+                         t.withdrawn)
         where = {TournamentStatus.REGISTRATION: "registration",
                  TournamentStatus.CANCELLED: "cancelled",
                  TournamentStatus.FINISHED: f"final standings after {t.round} rounds",

@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from bot.service import InvalidOption, MatchService, MatchStatus, NotAllowed, TurnStarted
+from bot.service.events import StandingsChanged
+from bot.service.outbox import event_of
 from bot.service.tournament_records import TournamentRecord, TournamentStatus
 from bot.service.tournaments import Format, Result
 from storage import SqliteRepository
@@ -307,3 +309,43 @@ async def test_a_stop_between_making_a_game_and_attaching_it_makes_no_second_gam
     assert [m.id for m in await repo.matches_of(1, GUILD)] == [open_one.id]
     assert (await again.get_match(open_one.id)).status is MatchStatus.ACTIVE
     await repo.close()
+
+
+async def test_standings_are_announced_through_the_outbox_after_each_game_and_at_the_end(
+        service: MatchService, recorder: Recorder) -> None:
+    """Each counted game posts the standings (stored in the outbox with the change, on
+    the lane of the match that ended, after its own entries); the last one is final and
+    names the sole winner. The stored entry reads back as the very event announced."""
+    t = await service.create_tournament(GUILD, CHANNEL, ORGANISER, "xiangqi",
+                                        fmt="round robin", cap=3, name="Trio", days=2)
+    for p in (21, 22, 23):
+        t = await service.join_tournament(t.id, p)
+    assert t.status is TournamentStatus.RUNNING
+    games = 0
+    while t.status is TournamentStatus.RUNNING:
+        for g in t.games_of_round(t.round):
+            if g.match_id is None or g.result is not None:
+                continue
+            loser = g.second if g.first == 21 else g.first  # 21 wins every game it plays
+            if 21 not in (g.first, g.second):
+                loser = g.first
+            await service.resign(g.match_id, loser or 0)
+            games += 1
+        t = await service.get_tournament(t.id)
+    posted = [e for e in recorder.of(StandingsChanged) if isinstance(e, StandingsChanged)]
+    assert [e.final for e in posted] == [False] * games + [True]
+    assert all(e.tournament_id == t.id and e.channel_id == CHANNEL for e in posted)
+    final = posted[-1]
+    assert final.winner == 21
+    assert final.table.rows[0][1] == "21" and final.table.rows[0][2] == "2"
+    assert "final standings" in final.table.subtitle
+    # each game's update shows one more point handed out (early resignations: forfeits)
+    points = [sum(float(r[2]) for r in e.table.rows) for e in posted[:-1]]
+    assert all(b > a for a, b in zip(points, points[1:], strict=False))
+    stored = [e for e in await service.repository.pending_outbox(limit=1000)
+              if e.kind == "standings"]
+    assert [event_of(e) for e in stored] == posted
+    last_game = max(g.match_id or 0 for g in t.games)
+    assert stored[-1].match_id == last_game and stored[-1].version == -t.version
+    ended = [e for e in await service.repository.pending_outbox(last_game)]
+    assert [e.kind for e in ended][-3:] == ["result", "standings", "standings"]
