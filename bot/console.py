@@ -58,6 +58,7 @@ from bot.service import (
     Repository,
     ServiceError,
     SetupSubmitted,
+    StandingsChanged,
     SystemClock,
     TurnStarted,
     texts,
@@ -68,6 +69,7 @@ from bot.service.outbox import OutboxRelay
 from bot.service.records import OutboxEntry
 from bot.service.tournament_records import TournamentGame, TournamentRecord
 from bot.service.tournaments import Result
+from bot.service.tournaments.table import StandingsTable
 from bot.service.views import RATING_MEANING, BoardState
 from locales.results import leaving_note, result_sentence
 from locales.summaries import HIDDEN_OPTIONS, plain, rules_summary
@@ -184,9 +186,30 @@ class ConsolePrinter:
         self.name_book = NameBook()  # the names seen, stored so they outlive the session
         self.current_match: dict[int, int] = {}
         self.declining: int | None = None  # who is declining now (a lobby says "declined")
+        self.boards_dir: Path | None = None  # set by the Console: where images are drawn
 
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
+
+    async def print_table(self, table: StandingsTable, stem: str) -> None:
+        """The standings as text, and as an image file when boards are drawn."""
+        self.say(f"{table.title} - {table.subtitle}")
+        widths = [max(len(r[i]) for r in (table.headers, *table.rows))
+                  for i in range(len(table.headers))]
+        for row in (table.headers, *table.rows):
+            self.say("  " + "  ".join(c.ljust(w) if i == 1 else c.rjust(w)
+                                      for i, (c, w) in enumerate(zip(row, widths,
+                                                                     strict=True))))
+        if self.boards_dir is not None:
+            from render.table import draw_table  # the console draws only when asked to
+            image = await asyncio.to_thread(
+                draw_table, table.headers, table.rows, title=table.title,
+                subtitle=table.subtitle, align=table.align, top_rows=table.top_rows,
+                faded_rows=table.faded_rows)
+            self.boards_dir.mkdir(parents=True, exist_ok=True)
+            path = self.boards_dir / f"{stem}.png"
+            path.write_bytes(image.png)
+            self.say(f"standings image: {path}")
 
     def name(self, uid: int | None) -> str:
         if uid is None:
@@ -307,6 +330,15 @@ class ConsolePrinter:
                 self.say(f"  rating {r.text(self.name(r.user_id))}")
         elif isinstance(event, ClocksExtended):
             self.say(f"* #{m.id}: {texts.offline_notice(event.gap)}")
+        elif isinstance(event, StandingsChanged):
+            t = event.tournament_id
+            if event.final:
+                who = self.name(event.winner) if event.winner is not None else "shared"
+                self.say(f"* tournament #{t} is over: winner {who}")
+            else:
+                self.say(f"* tournament #{t}: standings after match #{m.id}")
+            await self.print_table(
+                event.table, f"tournament{t}-" + ("final" if event.final else f"m{m.id}"))
 
     def remember(self, m: MatchView) -> None:
         for uid in (*m.players(), *m.invited, m.challenger_id):
@@ -330,6 +362,7 @@ class Console:
         self.printer = printer
         self.clock = clock
         self.boards_dir = boards_dir
+        printer.boards_dir = boards_dir
         self.renderer = renderer
         self.current_user: int | None = None
         self.relay: OutboxRelay | None = None  # set by open_console (the service's notifier)
@@ -901,24 +934,8 @@ class Console:
         if csv:
             self.say((await self.service.tournament_csv(tid, names)).rstrip())
             return
-        table = await self.service.tournament_table(tid, names)
-        self.say(f"{table.title} - {table.subtitle}")
-        widths = [max(len(r[i]) for r in (table.headers, *table.rows))
-                  for i in range(len(table.headers))]
-        for row in (table.headers, *table.rows):
-            self.say("  " + "  ".join(c.ljust(w) if i == 1 else c.rjust(w)
-                                      for i, (c, w) in enumerate(zip(row, widths,
-                                                                     strict=True))))
-        if self.boards_dir is not None:
-            from render.table import draw_table  # the console draws only when asked to
-            image = await asyncio.to_thread(
-                draw_table, table.headers, table.rows, title=table.title,
-                subtitle=table.subtitle, align=table.align, top_rows=table.top_rows,
-                faded_rows=table.faded_rows)
-            self.boards_dir.mkdir(parents=True, exist_ok=True)
-            path = self.boards_dir / f"tournament{tid}-round{t.round}.png"
-            path.write_bytes(image.png)
-            self.say(f"standings image: {path}")
+        await self.printer.print_table(await self.service.tournament_table(tid, names),
+                                f"tournament{tid}-round{t.round}")
 
     async def cmd_sweep(self, args: list[str], line: str) -> None:
         if args:

@@ -194,6 +194,7 @@ from bot.service.events import (
     MovePlayedFor,
     PlayerOut,
     SetupSubmitted,
+    StandingsChanged,
     TurnStarted,
 )
 from bot.service.ports import (
@@ -295,6 +296,7 @@ __all__ = [
     "ServiceError",
     "SetupSubmitted",
     "StaleMove",
+    "StandingsChanged",
     "SystemClock",
     "TurnStarted",
     "UserPrefs",

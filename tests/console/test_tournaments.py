@@ -37,3 +37,24 @@ async def test_a_round_robin_from_the_console(tmp_path: Path) -> None:
     image = next(line.split(": ", 1)[1] for line in text.splitlines()
                  if line.startswith("standings image: "))
     assert Path(image).read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+
+
+async def test_the_console_prints_the_standings_after_each_game_and_the_final_ones(
+        tmp_path: Path) -> None:
+    boards = tmp_path / "boards"
+    lines = ["as ana", "/tournament create xiangqi rr name:Trio", "/tournament join",
+             "as bo", "/tournament join", "as cy", "/tournament join",
+             "as ana", "/tournament start"]
+    for match in (1, 2, 3):  # whoever plays in it resigns it (the others are refused)
+        lines += [f"as {who}\n/resign #{match}" for who in ("ana", "bo", "cy")]
+    out = io.StringIO()
+    code = await run_console(tmp_path / "t.db", boards_dir=boards,
+                             stdin=io.StringIO("\n".join(lines) + "\n"), stdout=out, seed=4)
+    assert code == 0
+    text = out.getvalue()
+    for match in (1, 2, 3):
+        assert f"* tournament #1: standings after match #{match}" in text
+        assert (boards / f"tournament1-m{match}.png").read_bytes().startswith(b"\x89PNG")
+    over = text.index("* tournament #1 is over: winner ")
+    assert "Trio - Xiangqi · round robin · final standings after 3 rounds" in text[over:]
+    assert (boards / "tournament1-final.png").read_bytes().startswith(b"\x89PNG")

@@ -4,6 +4,7 @@ matches as they end; rounds follow each other without anyone pairing by hand."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 from pathlib import Path
@@ -341,7 +342,7 @@ async def test_standings_are_announced_through_the_outbox_after_each_game_and_at
     assert "final standings" in final.table.subtitle
     # each game's update shows one more point handed out (early resignations: forfeits)
     points = [sum(float(r[2]) for r in e.table.rows) for e in posted[:-1]]
-    assert all(b > a for a, b in zip(points, points[1:], strict=False))
+    assert all(b > a for a, b in itertools.pairwise(points))
     stored = [e for e in await service.repository.pending_outbox(limit=1000)
               if e.kind == "standings"]
     assert [event_of(e) for e in stored] == posted
