@@ -9,6 +9,7 @@ from datetime import datetime
 import discord
 
 from bot.service.computer import computer_name, is_computer
+from bot.service.tournaments.table import StandingsTable
 from bot.service.views import (
     RATING_MEANING,
     HistoryView,
@@ -216,3 +217,14 @@ def history_text(h: HistoryView) -> str:
     if len(body) > 1800:
         body = "…\n" + body[-1800:].split("\n", 1)[-1]
     return f"**{game_title(h.match)}** · match {h.match.id}\n{body}"
+
+
+def standings_embed(table: StandingsTable, *, image: bool = True) -> discord.Embed:
+    """A tournament's standings: the first 20 places (the table image has them all,
+    attached as ``standings.png`` when ``image``)."""
+    lines = [f"**{r[0]}.** {r[1]} · {r[2]} pts" for r in table.rows[:20]]
+    embed = discord.Embed(title=table.title, description="\n".join(lines) or "-")
+    embed.set_footer(text=table.subtitle)
+    if image:
+        embed.set_image(url="attachment://standings.png")
+    return embed

@@ -21,6 +21,7 @@ It is also the service's ``MatchRooms``: when a match starts it opens the match'
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import logging
 from collections.abc import Sequence
@@ -41,6 +42,7 @@ from bot.service.records import OutboxEntry
 from bot.service.states import StoredRecord
 from bot.service.views import BoardState, MatchView, RatingUpdate, ResultView
 from locales.results import leaving_note
+from render.table import draw_table
 
 log = logging.getLogger("tablero.discord")
 
@@ -231,6 +233,36 @@ class DiscordNotifier:
         elif isinstance(event, ev.ClocksExtended):
             await self.post(m, f"⏸ {texts.offline_notice(event.gap)} (match {m.id}).",
                             audience=self.others(m))
+        elif isinstance(event, ev.StandingsChanged):
+            await self.standings(event)
+
+    async def standings(self, event: ev.StandingsChanged) -> None:
+        """The standings (embed and table image) as a new message in the tournament's
+        channel, not the game's thread; the final ones mention the winner. Posted, not
+        pinned: pinning needs Manage Messages, which Tablero does not ask for."""
+        table, tid = event.table, event.tournament_id
+        place = dataclasses.replace(event.match, channel_id=event.channel_id, thread_id=None)
+        if event.final:
+            content = (f"🏆 Tournament #{tid} is over: {embeds.mention(event.winner)} wins!"
+                       if event.winner is not None else
+                       f"🏆 Tournament #{tid} is over: first place is shared.")
+        else:
+            content = f"Standings of tournament #{tid} after match {event.match.id}."
+        file = None
+        try:
+            image = await asyncio.to_thread(
+                draw_table, table.headers, table.rows, title=table.title,
+                subtitle=table.subtitle, align=table.align, top_rows=table.top_rows,
+                faded_rows=table.faded_rows)
+            file = discord.File(io.BytesIO(image.png), "standings.png",
+                                description=image.alt_text[:1000])
+        except Exception:  # the standings go out as text rather than not at all
+            log.exception("could not draw the standings of tournament %s", tid)
+        extra: dict[str, Any] = {"embed": embeds.standings_embed(table, image=file is not None)}
+        if file is not None:
+            extra["file"] = file
+        winner = [event.winner] if event.final and event.winner is not None else []
+        await self.post(place, content, ping=winner, step="standings", **extra)
 
     async def challenge(self, m: MatchView, by: int, to: Sequence[int]) -> None:
         actions = ["accept", "decline"] if to else []

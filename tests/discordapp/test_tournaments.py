@@ -11,6 +11,7 @@ from PIL import Image
 
 from tests.discordapp.conftest import World
 from tests.discordapp.helpers import reply
+from tests.discordapp.test_outbox_delivery import notifier_of
 
 
 async def test_create_join_start_and_standings(world: World) -> None:
@@ -62,3 +63,44 @@ async def test_create_join_start_and_standings(world: World) -> None:
     assert Image.open(io.BytesIO(png)).size[0] > 300
     csv = (await standings.attachments[1].read()).decode()
     assert csv.startswith("place,player,player_id,points")
+
+
+async def test_standings_are_posted_in_the_tournament_channel_after_each_game(
+        world: World) -> None:
+    """After each game the standings (embed and table image) come as a new message in
+    the tournament's channel, not the game's thread; the final ones mention the winner.
+    Posted, not pinned: Tablero does not ask for Manage Messages."""
+    w = world
+    notifier = notifier_of(w)
+    t = await w.service.create_tournament(w.guild.id, w.channel.id, w.alice.id, "xiangqi",
+                                          fmt="round robin", name="Trio", cap=3)
+    for member in (w.alice, w.bob, w.carol):
+        t = await w.service.join_tournament(t.id, member.id)
+    await notifier.drain()
+    winner = w.carol.id
+    played = []
+    while t.status.value == "running":
+        for g in t.games_of_round(t.round):
+            if g.match_id is None or g.result is not None:
+                continue
+            loser = g.first if g.second == winner else g.second
+            if winner not in (g.first, g.second):
+                loser = g.first
+            await w.service.resign(g.match_id, loser or 0)
+            played.append(g.match_id)
+            await notifier.drain()
+        t = await w.service.get_tournament(t.id)
+    posts = [m for m in w.channel.history() if "tournament #1" in (m.content or "").lower()]
+    posts.sort(key=lambda m: m.id)
+    assert [m.content for m in posts[:-1]] == \
+        [f"Standings of tournament #1 after match {mid}." for mid in played]
+    for m in posts:
+        assert m.embeds[0].title == "Trio" and not m.pinned
+        assert [a.filename for a in m.attachments] == ["standings.png"]
+        assert m.embeds[0].image.url == "attachment://standings.png"
+    final = posts[-1]
+    assert final.content == f"🏆 Tournament #1 is over: <@{winner}> wins!"
+    assert "final standings" in (final.embeds[0].footer.text or "")
+    assert (final.embeds[0].description or "").startswith("**1.** ")
+    png = await final.attachments[0].read()
+    assert Image.open(io.BytesIO(png)).size[0] > 300

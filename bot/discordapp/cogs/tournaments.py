@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discordapp import errors
+from bot.discordapp import embeds, errors
 from bot.discordapp.cogs.challenges import GAME_MENU
 from bot.discordapp.cogs.common import (
     Interaction,
@@ -173,11 +173,7 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
             if export:
                 csv = await self.service.tournament_csv(tid, names)
                 files.append(discord.File(io.BytesIO(csv.encode()), "standings.csv"))
-            lines = [f"**{r[0]}.** {r[1]} · {r[2]} pts" for r in table.rows[:20]]
-            embed = discord.Embed(title=table.title, description="\n".join(lines) or "-")
-            embed.set_footer(text=table.subtitle)
-            embed.set_image(url="attachment://standings.png")
-            await answer(interaction, "", embed=embed, files=files)
+            await answer(interaction, "", embed=embeds.standings_embed(table), files=files)
 
     @app_commands.command(name="pairings", description="The games of a round")
     @app_commands.guild_only()
