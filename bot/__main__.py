@@ -98,7 +98,9 @@ def discord_main(settings: Settings) -> int:
                         sweep_seconds=settings.sweep_seconds,
                         synchronous=settings.db_synchronous,
                         engine_seconds=settings.engine_seconds,
-                        engine_workers=settings.engine_workers)
+                        engine_workers=settings.engine_workers,
+                        shard_count=settings.shard_count,
+                        shards=settings.shards)
     return code
 
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from bot.service.shards import ShardSet
 
 
 class Settings(BaseSettings):
@@ -33,6 +35,11 @@ class Settings(BaseSettings):
     """Processes searching computer moves at once (off the event loop)."""
     dev_guild_id: int | None = Field(None, validation_alias="TABLERO_DEV_GUILD")
     """Discord: sync slash commands to this one server at once (development)."""
+    shard_count: int | None = Field(None, ge=1, validation_alias="SHARD_COUNT")
+    """Discord shards in all (unset: Discord's recommendation, one process runs them all)."""
+    shard_ids: tuple[int, ...] | None = Field(None, validation_alias="SHARD_IDS")
+    """The shards this process runs, e.g. ``0,1`` (unset: all ``SHARD_COUNT`` of them).
+    Each process sweeps deadlines and delivers messages only for its shards' guilds."""
 
     @field_validator("discord_token", mode="before")
     @classmethod
@@ -45,6 +52,39 @@ class Settings(BaseSettings):
     @classmethod
     def _empty_is_none(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("shard_count", mode="before")
+    @classmethod
+    def _empty_count_is_none(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _shard_list(cls, value: object) -> object:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return (value,)
+        if not isinstance(value, str):
+            return value
+        parts = [p.strip() for p in value.split(",") if p.strip()]
+        if not parts:
+            return None
+        if not all(p.isascii() and p.isdigit() for p in parts):
+            raise ValueError(f"SHARD_IDS must be shard numbers separated by commas, "
+                             f"not {value!r}")
+        return tuple(int(p) for p in parts)
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Settings:
+        if self.shard_ids is not None:
+            if self.shard_count is None:
+                raise ValueError("SHARD_IDS needs SHARD_COUNT (the shards in all)")
+            self.shards  # noqa: B018 -- raises when the ids do not fit the count
+        return self
+
+    @property
+    def shards(self) -> ShardSet:
+        """The shards this process runs (all of them by default)."""
+        return ShardSet(self.shard_count or 1, self.shard_ids)
 
     @field_validator("db_path")
     @classmethod

@@ -12,7 +12,7 @@ from bot.settings import Settings, load_settings
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = ("DISCORD_TOKEN", "TABLERO_DB", "TABLERO_LOG_LEVEL", "TABLERO_BOARDS",
          "TABLERO_SWEEP_SECONDS", "TABLERO_ENGINE_SECONDS", "TABLERO_ENGINE_WORKERS",
-         "TABLERO_DEV_GUILD", "TABLERO_DB_SYNCHRONOUS")
+         "TABLERO_DEV_GUILD", "TABLERO_DB_SYNCHRONOUS", "SHARD_COUNT", "SHARD_IDS")
 
 
 @pytest.fixture(autouse=True)
@@ -66,3 +66,32 @@ def test_env_example_documents_every_setting() -> None:
     documented = set(re.findall(r"^([A-Z_]+)=", example, flags=re.M))
     aliases = {f.validation_alias for f in Settings.model_fields.values()}
     assert documented == aliases == set(NAMES)
+
+
+def test_shards_default_to_all_in_one_process() -> None:
+    s = load_settings(None)
+    assert s.shard_count is None and s.shard_ids is None
+    assert s.shards.everything and s.shards.owns(5 << 22)
+
+
+def test_shard_ids_name_this_processs_shards(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SHARD_COUNT", "4")
+    monkeypatch.setenv("SHARD_IDS", " 1, 3 ")
+    s = load_settings(None)
+    assert s.shard_count == 4 and s.shard_ids == (1, 3)
+    assert s.shards.owns(7 << 22) and not s.shards.owns(6 << 22)
+
+
+@pytest.mark.parametrize(("count", "ids", "why"), [
+    ("4", "1,x", "separated by commas"),
+    ("4", "4", "not below the shard count"),
+    ("4", "1,1", "repeat"),
+    ("", "0", "needs SHARD_COUNT"),
+    ("0", "", "greater than or equal to 1"),
+])
+def test_bad_shard_settings_are_refused_clearly(monkeypatch: pytest.MonkeyPatch, count: str,
+                                                 ids: str, why: str) -> None:
+    monkeypatch.setenv("SHARD_COUNT", count)
+    monkeypatch.setenv("SHARD_IDS", ids)
+    with pytest.raises(ValueError, match=why):
+        load_settings(None)

@@ -29,7 +29,15 @@ from bot.discordapp.notifier import DiscordNotifier
 from bot.discordapp.redaction import install as redact_tokens_in_logs
 from bot.discordapp.sync import SyncState
 from bot.names import NameBook
-from bot.service import BoardRenderer, Clock, MatchService, MovePicker, Repository
+from bot.service import (
+    ALL_SHARDS,
+    BoardRenderer,
+    Clock,
+    MatchService,
+    MovePicker,
+    Repository,
+    ShardSet,
+)
 
 
 def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer | None = None,
@@ -37,21 +45,26 @@ def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer 
                auto_sync: bool = True, sweep_seconds: float = 60.0, background: bool = True,
                rng: random.Random | None = None, shard_count: int | None = None,
                delivery: DeliveryOptions | None = None,
-               picker: MovePicker | None = None) -> TableroBot:
+               picker: MovePicker | None = None,
+               shards: ShardSet = ALL_SHARDS) -> TableroBot:
     """A ready-to-start bot over ``repository``. ``background=False`` leaves out the
     deadline sweep (``tablero sync`` only logs in); ``shard_count=None`` asks Discord;
     ``delivery``: the outbox's retry delays and poll interval; ``picker``: the computer
-    player's moves (``bot.computer.PoolMovePicker``; none: the computer is not offered)."""
+    player's moves (``bot.computer.PoolMovePicker``; none: the computer is not offered);
+    ``shards``: the shards this process runs (``SHARD_IDS``): it connects only those, and
+    sweeps and delivers only for their guilds."""
     redact_tokens_in_logs()  # discord.py logs interaction tokens at DEBUG
     if sync_state is None and database is not None:
         sync_state = default_sync_state(database)
-    bot = TableroBot(sync_state=sync_state, auto_sync=auto_sync, shard_count=shard_count)
+    bot = TableroBot(sync_state=sync_state, auto_sync=auto_sync, shard_count=shard_count,
+                     shard_ids=list(shards.ids) if shards.ids is not None else None)
     bot.names.book = NameBook(repository)  # names outlive a restart
     notifier = DiscordNotifier(bot, repository, clock, renderer=renderer, names=bot.names,
-                               options=delivery)
+                               options=delivery, shards=shards)
     notices = ReplyFirst(notifier)
     service = MatchService(repository, notices, clock, renderer=renderer, rng=rng,
-                           names=bot.names, rooms=notifier, picker=picker)
+                           names=bot.names, rooms=notifier, picker=picker,
+                           shards=shards)
     cogs: list[commands.Cog] = [
         DeliveriesCog(notifier.flush, notifier=notifier, client=bot),
         ChallengesCog(service, notices, bot.tree),

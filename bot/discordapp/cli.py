@@ -20,7 +20,7 @@ from bot.discordapp.app import create_bot
 from bot.discordapp.client import TableroBot
 from bot.discordapp.permissions import application_id_from_token, invite_url
 from bot.discordapp.sync import clear_commands, publish
-from bot.service import BoardRenderer, Repository
+from bot.service import ALL_SHARDS, BoardRenderer, Repository, ShardSet
 
 if TYPE_CHECKING:
     from bot.settings import Settings
@@ -52,11 +52,13 @@ def _renderer() -> BoardRenderer | None:
 
 async def run_bot(token: SecretStr, database: Path | str, *, sweep_seconds: float = 60.0,
                   synchronous: str = "FULL", engine_seconds: float = 2.0,
-                  engine_workers: int = 2) -> None:
+                  engine_workers: int = 2, shard_count: int | None = None,
+                  shards: ShardSet = ALL_SHARDS) -> None:
     """Run the bot until SIGTERM or SIGINT: the database at ``database`` (a SQLite file or a
     ``postgresql://`` URL), the deadline sweep, an automatic command sync only when the
     command tree changed, the computer player in a pool of ``engine_workers`` processes
-    with ``engine_seconds`` per move."""
+    with ``engine_seconds`` per move; ``shard_count``/``shards``: the shards this
+    process runs (None: Discord's recommendation, all in this process)."""
     from bot.computer import PoolMovePicker
     from bot.service import SystemClock
 
@@ -64,7 +66,8 @@ async def run_bot(token: SecretStr, database: Path | str, *, sweep_seconds: floa
     picker = PoolMovePicker(workers=engine_workers, seconds=engine_seconds)
     bot = create_bot(repository, SystemClock(), renderer=_renderer(),
                      database=_sync_file(database),
-                     sweep_seconds=sweep_seconds, picker=picker)
+                     sweep_seconds=sweep_seconds, picker=picker,
+                     shard_count=shard_count, shards=shards)
     try:
         await serve(bot, bot.start(token.get_secret_value()), repository)
     finally:

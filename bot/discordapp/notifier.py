@@ -39,6 +39,7 @@ from bot.service.boards import draw_board
 from bot.service.outbox import OutboxRelay
 from bot.service.ports import BoardRenderer, Clock, NameResolver, Repository
 from bot.service.records import OutboxEntry
+from bot.service.shards import ALL_SHARDS, ShardSet
 from bot.service.states import StoredRecord
 from bot.service.views import BoardState, MatchView, RatingUpdate, ResultView
 from locales.results import leaving_note
@@ -57,7 +58,8 @@ class DiscordNotifier:
 
     def __init__(self, client: discord.Client, repository: Repository, clock: Clock, *,
                  renderer: BoardRenderer | None = None, names: NameResolver | None = None,
-                 options: DeliveryOptions | None = None) -> None:
+                 options: DeliveryOptions | None = None,
+                 shards: ShardSet = ALL_SHARDS) -> None:
         self.client = client
         self.repository = repository
         self.renderer = renderer
@@ -65,7 +67,8 @@ class DiscordNotifier:
         self.options = options or DeliveryOptions()
         self.routes = Routes(client, repository)
         self.relay = OutboxRelay(
-            repository, self._deliver, clock, accepts=is_discord_entry,
+            repository, self._deliver, clock,
+            accepts=lambda entry: is_discord_entry(entry) and shards.owns(entry.guild_id),
             backoff=self.options.backoff, max_backoff=self.options.max_backoff,
             sleep=self.options.sleep, live_grace=self.options.live_grace)
         self._progress: dict[int, Progress] = {}

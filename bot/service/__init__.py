@@ -220,6 +220,7 @@ from bot.service.records import (
     SeatRecord,
 )
 from bot.service.service import MatchService
+from bot.service.shards import ALL_SHARDS, ShardSet, shard_of
 from bot.service.views import (
     BoardImage,
     BoardState,
@@ -240,6 +241,7 @@ from bot.service.views import (
 )
 
 __all__ = [
+    "ALL_SHARDS",
     "BoardImage",
     "BoardRenderer",
     "BoardState",
@@ -295,9 +297,11 @@ __all__ = [
     "SeatView",
     "ServiceError",
     "SetupSubmitted",
+    "ShardSet",
     "StaleMove",
     "StandingsChanged",
     "SystemClock",
     "TurnStarted",
     "UserPrefs",
+    "shard_of",
 ]

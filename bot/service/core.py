@@ -41,6 +41,7 @@ from bot.service.records import (
     ResultRecord,
     SeatRecord,
 )
+from bot.service.shards import ALL_SHARDS, ShardSet
 from bot.service.states import (
     MAX_TEXT,
     MatchState,
@@ -83,8 +84,9 @@ class ServiceCore:
     def __init__(self, repository: Repository, notifier: Notifier, clock: Clock,
                  renderer: BoardRenderer | None = None, rng: random.Random | None = None,
                  *, cache_size: int = 4096, names: NameResolver | None = None,
-                 rooms: MatchRooms | None = None) -> None:
+                 rooms: MatchRooms | None = None, shards: ShardSet = ALL_SHARDS) -> None:
         self.repository = repository
+        self.shards = shards  # the sweep acts only on these shards' guilds
         self.notifier = notifier
         self.clock = clock
         self.renderer = renderer

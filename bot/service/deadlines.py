@@ -24,10 +24,13 @@ class DeadlinesMixin(EndingsMixin):
 
     async def sweep(self, now: datetime | None = None) -> list[Event]:
         """Send due reminders and apply due timeouts; returns the events sent. Safe to call
-        at any time and after any downtime: it acts on what is stored."""
+        at any time and after any downtime: it acts on what is stored. Only matches of
+        this process's guilds (``self.shards``): another process sweeps the others."""
         now = now or self.clock.now()
         events: list[Event] = []
         for rec in await self.repository.due_matches(now):
+            if not self.shards.owns(rec.guild_id):
+                continue
             try:
                 events.extend(await self._sweep_one(rec.id, now))
             except ServiceError as e:

@@ -539,6 +539,8 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
         players) and finish what a stop left half done in running ones."""
         now = now or self.clock.now()
         for t in await self.repository.tournaments_in(None, _OPEN):
+            if not self.shards.owns(t.guild_id):
+                continue
             try:
                 if t.status is TournamentStatus.REGISTRATION:
                     if t.registration_deadline is not None and t.registration_deadline <= now:

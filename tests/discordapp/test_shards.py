@@ -1,33 +1,40 @@
-"""Sharding: the bot runs on ``AutoShardedBot`` (two shards in these tests), and a server
-on either shard gets the same service."""
+"""``create_bot`` with ``SHARD_IDS`` (issue 15): the client runs only those shards, and
+its outbox relay and deadline sweep take only their guilds."""
 
 from __future__ import annotations
 
-import discord
+from datetime import UTC, datetime
 
-from tests.discordapp.conftest import SHARDS, World
-from tests.discordapp.helpers import reply
+from bot.discordapp.app import create_bot
+from bot.discordapp.cogs import DeadlinesCog, DeliveriesCog
+from bot.discordapp.notifier import DiscordNotifier
+from bot.service import ShardSet, SystemClock
+from bot.service.records import OutboxEntry
+from storage import MemoryRepository
 
 
-async def test_servers_on_each_shard_play(world: World) -> None:
-    w = world
-    assert isinstance(w.bot, discord.AutoShardedClient) and w.bot.shard_count == SHARDS
-    places = {}
-    for n in range(16):
-        await w.env.advance_time(0.001)  # a server's shard comes from its id's timestamp
-        guild = w.env.create_guild(f"server {n}")
-        shard = w.bot.get_guild(guild.id).shard_id  # type: ignore[union-attr]
-        places.setdefault(shard, guild)
-        if len(places) == SHARDS:
-            break
-    assert sorted(places) == list(range(SHARDS))
-    for guild in places.values():
-        channel = guild.create_text_channel("games")
-        alice = guild.add_member(w.env.create_user(f"alice-{guild.id}"))
-        bob = guild.add_member(w.env.create_user(f"bob-{guild.id}"))
-        posted = reply(await alice.slash(channel, "challenge", game="xiangqi", opponent=bob))
-        assert "Challenge posted" in posted.content
-        assert "accepted" in reply(await bob.click(channel.last_message,
-                                                   label="Accept")).content
-        (thread,) = channel.threads
-        assert (await w.service.match_in_thread(thread.id)) is not None
+def _entry(guild_id: int) -> OutboxEntry:
+    return OutboxEntry(match_id=1, guild_id=guild_id, version=1, n=0, kind="turn",
+                       payload="{}", created_at=datetime(2026, 1, 1, tzinfo=UTC))
+
+
+def test_a_process_runs_and_serves_only_its_shards() -> None:
+    bot = create_bot(MemoryRepository(), SystemClock(), auto_sync=False,
+                     shard_count=4, shards=ShardSet(4, (1, 3)))
+    assert bot.shard_count == 4 and bot.shard_ids == [1, 3]
+    cogs = bot._cogs_to_add
+    deliveries = next(c for c in cogs if isinstance(c, DeliveriesCog))
+    assert isinstance(deliveries.notifier, DiscordNotifier)
+    accepts = deliveries.notifier.relay.accepts
+    assert [accepts(_entry(n << 22)) for n in range(1, 9)] == [
+        True, False, True, False, True, False, True, False]
+    sweep = next(c for c in cogs if isinstance(c, DeadlinesCog))
+    assert sweep.service.shards == ShardSet(4, (1, 3))
+
+
+def test_one_process_by_default_serves_every_guild() -> None:
+    bot = create_bot(MemoryRepository(), SystemClock(), auto_sync=False)
+    assert bot.shard_ids is None
+    deliveries = next(c for c in bot._cogs_to_add if isinstance(c, DeliveriesCog))
+    assert isinstance(deliveries.notifier, DiscordNotifier)
+    assert all(deliveries.notifier.relay.accepts(_entry(n << 22)) for n in range(1, 9))

@@ -1,0 +1,65 @@
+"""Which guilds a process serves when Discord's shards are spread over several processes.
+
+Discord routes a guild's events to shard ``(guild_id >> 22) % shard_count``; a process
+given some shards runs the deadline sweep and delivers the outbox only for the guilds of
+those shards, so every reminder, timeout and message is acted on by exactly one process.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard Discord gives ``guild_id`` among ``shard_count`` (DMs: guild 0, shard 0).
+
+    >>> shard_of(81384788765712384, 4), shard_of(0, 4)
+    (0, 0)
+    >>> shard_of(5 << 22, 4)
+    1
+    """
+    if shard_count < 1:
+        raise ValueError(f"a shard count is at least 1, not {shard_count}")
+    return (guild_id >> 22) % shard_count
+
+
+@dataclass(frozen=True)
+class ShardSet:
+    """The shards one process runs: ``ids`` among ``count`` (``ids`` None: all of them).
+
+    >>> ShardSet(2, (1,)).owns(3 << 22), ShardSet(2, (1,)).owns(2 << 22), ShardSet().owns(7)
+    (True, False, True)
+    """
+
+    count: int = 1
+    ids: tuple[int, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if self.count < 1:
+            raise ValueError(f"a shard count is at least 1, not {self.count}")
+        if self.ids is not None:
+            if not self.ids:
+                raise ValueError("a process runs at least one shard")
+            bad = [i for i in self.ids if not 0 <= i < self.count]
+            if bad:
+                raise ValueError(f"shard ids {bad} are not below the shard count {self.count}")
+            if len(set(self.ids)) != len(self.ids):
+                raise ValueError(f"shard ids repeat: {list(self.ids)}")
+
+    @property
+    def shard_ids(self) -> tuple[int, ...]:
+        """Every shard this process runs."""
+        return self.ids if self.ids is not None else tuple(range(self.count))
+
+    @property
+    def everything(self) -> bool:
+        """Whether this process serves every guild (one process, or all the shards)."""
+        return len(self.shard_ids) == self.count
+
+    def owns(self, guild_id: int) -> bool:
+        """Whether ``guild_id`` is this process's to act on."""
+        return self.everything or shard_of(guild_id, self.count) in self.shard_ids
+
+
+ALL_SHARDS = ShardSet()
+"""One process serving every guild (the default)."""
