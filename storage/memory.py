@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from bot.service.errors import Conflict
 from bot.service.ratings import apply_ratings
@@ -36,6 +36,7 @@ class MemoryRepository(MemoryTournaments):
         self._guilds: dict[int, GuildSettings] = {}
         self._prefs: dict[int, UserPrefs] = {}
         self._heartbeat: datetime | None = None
+        self._leases: dict[int, tuple[str, datetime, int]] = {}  # shard: owner, beat, count
         self._names: dict[tuple[int, int], str] = {}
         self._next_id = 1
         self._outbox: dict[int, OutboxEntry] = {}
@@ -146,6 +147,19 @@ class MemoryRepository(MemoryTournaments):
 
     async def beat(self, now: datetime) -> None:
         self._heartbeat = now
+
+    async def lease_shards(self, shard_ids: Sequence[int], shard_count: int, owner: str,
+                           now: datetime, stale: timedelta) -> list[int]:
+        live = {s: held for s, held in self._leases.items()
+                if held[0] != owner and held[1] >= now - stale}
+        taken = sorted(s for s in live if s in shard_ids or live[s][2] != shard_count)
+        if not taken:
+            for s in shard_ids:
+                self._leases[s] = (owner, now, shard_count)
+        return taken
+
+    async def release_shards(self, owner: str) -> None:
+        self._leases = {s: held for s, held in self._leases.items() if held[0] != owner}
 
     async def extend_clocks(self, since: datetime, now: datetime,
                             outbox: OutboxFn | None = None) -> list[MatchRecord] | None:

@@ -179,10 +179,21 @@ MIGRATIONS: tuple[str, ...] = (
         tournament_id INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE
     ) WITHOUT ROWID;
     """,
+    # 9: which bot process runs which Discord shard: a lease renewed by the holder's
+    # heartbeat, so a second process given the same shard refuses to start (not copied by
+    # `db copy`: it describes running processes, not data)
+    """
+    CREATE TABLE shard_leases (
+        shard_id INTEGER PRIMARY KEY,
+        shard_count INTEGER NOT NULL,
+        owner TEXT NOT NULL,
+        beat_at REAL NOT NULL
+    ) WITHOUT ROWID;
+    """,
 )
 TABLES = frozenset({"guild_settings", "user_prefs", "matches", "seats", "moves", "ratings",
                     "heartbeat", "outbox", "dms_closed", "names", "tournaments",
-                    "tournament_matches", "sqlite_sequence"})
+                    "tournament_matches", "shard_leases", "sqlite_sequence"})
 """Every table a Tablero database holds (any other one means a foreign file)."""
 
 POSTGRES_TABLES = (TABLES - {"sqlite_sequence"}) | {"tablero_schema"}

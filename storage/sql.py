@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from bot.service.errors import Conflict
@@ -331,6 +331,45 @@ class SqlRepository(SqlTournaments):
         async def body() -> None:
             await self._exec("INSERT INTO heartbeat (id, at) VALUES (1, ?) "
                              "ON CONFLICT (id) DO UPDATE SET at = excluded.at", (_ts(now),))
+        await self._transaction(body)
+
+    async def lease_shards(self, shard_ids: Sequence[int], shard_count: int, owner: str,
+                           now: datetime, stale: timedelta) -> list[int]:
+        class Taken(Exception):
+            pass
+
+        taken: list[int] = []
+
+        async def body() -> None:
+            # a live process counting the shards differently splits guilds otherwise
+            for row in await (await self._exec(
+                    "SELECT shard_id FROM shard_leases WHERE owner <> ? AND beat_at >= ? "
+                    "AND shard_count <> ?", (owner, _ts(now - stale), shard_count)
+                    )).fetchall():
+                taken.append(int(row[0]))
+            for shard in shard_ids:
+                # the conflict update locks the row (PostgreSQL) or runs alone (SQLite):
+                # of two processes racing, the second sees the first's fresh beat
+                cur = await self._exec(
+                    "INSERT INTO shard_leases (shard_id, shard_count, owner, beat_at) "
+                    "VALUES (?, ?, ?, ?) ON CONFLICT (shard_id) DO UPDATE SET "
+                    "shard_count = excluded.shard_count, owner = excluded.owner, "
+                    "beat_at = excluded.beat_at WHERE shard_leases.owner = excluded.owner "
+                    "OR shard_leases.beat_at < ? RETURNING shard_id",
+                    (shard, shard_count, owner, _ts(now), _ts(now - stale)))
+                if await cur.fetchone() is None and shard not in taken:
+                    taken.append(shard)
+            if taken:
+                raise Taken  # roll back: a process gets all its shards or none
+        try:
+            await self._transaction(body)
+        except Taken:
+            return sorted(taken)
+        return []
+
+    async def release_shards(self, owner: str) -> None:
+        async def body() -> None:
+            await self._exec("DELETE FROM shard_leases WHERE owner = ?", (owner,))
         await self._transaction(body)
 
     async def extend_clocks(self, since: datetime, now: datetime,

@@ -7,7 +7,7 @@ it: the service calls down into them, never the other way round."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
 from bot.service.events import Event
@@ -83,6 +83,19 @@ class Repository(TournamentRepository, Protocol):
 
     async def beat(self, now: datetime) -> None:
         """Store ``now`` as the heartbeat."""
+        ...
+
+    async def lease_shards(self, shard_ids: Sequence[int], shard_count: int, owner: str,
+                           now: datetime, stale: timedelta) -> list[int]:
+        """In one transaction: take or renew the lease of every shard of ``shard_ids`` for
+        ``owner`` (beat ``now``), unless another owner beat on one of them after
+        ``now - stale``, or counts the shards differently (live, ``shard_count`` not
+        the same); then nothing is taken and those owners' shards are returned (empty:
+        all leased). Two processes leasing at once never both get a shard."""
+        ...
+
+    async def release_shards(self, owner: str) -> None:
+        """Drop ``owner``'s leases (a clean stop: the shards may start elsewhere at once)."""
         ...
 
     async def extend_clocks(self, since: datetime, now: datetime,

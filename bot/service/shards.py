@@ -7,7 +7,14 @@ those shards, so every reminder, timeout and message is acted on by exactly one 
 
 from __future__ import annotations
 
+import os
+import socket
+import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import timedelta
+
+from bot.service.ports import Clock, Repository
 
 
 def shard_of(guild_id: int, shard_count: int) -> int:
@@ -63,3 +70,52 @@ class ShardSet:
 
 ALL_SHARDS = ShardSet()
 """One process serving every guild (the default)."""
+
+
+LEASE_STALE = timedelta(seconds=90)
+"""A shard whose lease was not renewed for this long is free (its process died)."""
+
+
+class ShardsTaken(ValueError):
+    """Another live process runs some of these shards (or counts shards differently)."""
+
+    def __init__(self, shards: ShardSet, taken: Sequence[int]) -> None:
+        super().__init__(
+            f"shards {list(taken)} of {shards.count} are run by another live process "
+            f"(it renewed its lease in the database within {LEASE_STALE.seconds} s), or it "
+            f"runs a different SHARD_COUNT: refusing to start, or both would act twice. "
+            f"Give each process its own SHARD_IDS and the same SHARD_COUNT (a process "
+            f"that died frees its shards after {LEASE_STALE.seconds} s).")
+        self.shards = shards
+        self.taken = tuple(taken)
+
+
+class ShardLease:
+    """This process's hold on its shards in the shared database: ``acquire`` at start
+    (``ShardsTaken`` if another live process has one of them), ``renew`` every
+    ``LEASE_STALE / 3`` while running, ``release`` at a clean stop."""
+
+    def __init__(self, repository: Repository, shards: ShardSet, clock: Clock, *,
+                 owner: str | None = None, stale: timedelta = LEASE_STALE) -> None:
+        self.repository = repository
+        self.shards = shards
+        self.clock = clock
+        self.owner = owner or f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self.stale = stale
+
+    @property
+    def every(self) -> float:
+        """Seconds between renewals."""
+        return self.stale.total_seconds() / 3
+
+    async def acquire(self) -> None:
+        """Take (or renew) the lease of every shard of this process, or raise."""
+        taken = await self.repository.lease_shards(self.shards.shard_ids, self.shards.count,
+                                                   self.owner, self.clock.now(), self.stale)
+        if taken:
+            raise ShardsTaken(self.shards, taken)
+
+    renew = acquire
+
+    async def release(self) -> None:
+        await self.repository.release_shards(self.owner)

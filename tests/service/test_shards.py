@@ -20,6 +20,7 @@ from bot.service import (
 )
 from bot.service.outbox import OutboxRelay
 from bot.service.records import OutboxEntry
+from bot.service.shards import LEASE_STALE, ShardLease, ShardsTaken
 from tests.service.conftest import ALICE, BOB, CHANNEL, Recorder, SetClock, play_random
 from tests.service.test_outbox import Courier
 
@@ -104,3 +105,42 @@ async def test_each_process_delivers_only_its_own_guilds_outbox_entries(
     delivered = sorted(e.id for c in couriers for e, _ in c.delivered)
     assert delivered == sorted(e.id for e in waiting)  # every entry, once
     assert await repo.pending_outbox() == []
+
+
+async def test_a_second_process_given_a_taken_shard_refuses_to_start(
+        repo: Repository, clock: SetClock) -> None:
+    first = ShardLease(repo, ShardSet(4, (0, 1)), clock, owner="first")
+    await first.acquire()
+    twin = ShardLease(repo, ShardSet(4, (1, 2)), clock, owner="twin")
+    with pytest.raises(ShardsTaken, match=r"shards \[1\] of 4 are run by another") as e:
+        await twin.acquire()
+    assert e.value.taken == (1,)
+    # all or nothing: the refused process holds no lease, so shard 2 is still free
+    await ShardLease(repo, ShardSet(4, (2, 3)), clock, owner="other").acquire()
+    with pytest.raises(ShardsTaken, match="SHARD_COUNT"):  # counting differently
+        await ShardLease(repo, ShardSet(8, (7,)), clock, owner="odd").acquire()
+    clock.advance(seconds=60)
+    await first.renew()  # the first keeps its shards while it beats
+    clock.advance(seconds=60)
+    with pytest.raises(ShardsTaken):
+        await twin.acquire()
+
+
+async def test_a_dead_or_stopped_processs_shards_can_start_elsewhere(
+        repo: Repository, clock: SetClock) -> None:
+    dead = ShardLease(repo, ShardSet(2, (0,)), clock, owner="dead")
+    await dead.acquire()
+    clock.advance(seconds=LEASE_STALE.total_seconds() + 1)  # it stopped beating
+    successor = ShardLease(repo, ShardSet(2, (0,)), clock, owner="successor")
+    await successor.acquire()
+    with pytest.raises(ShardsTaken):  # the dead one, back, is now the second
+        await dead.renew()
+    await successor.release()
+    await dead.acquire()  # a clean stop frees the shard at once
+
+
+async def test_one_process_by_default_still_refuses_a_twin(repo: Repository,
+                                                          clock: SetClock) -> None:
+    await ShardLease(repo, ShardSet(), clock).acquire()
+    with pytest.raises(ShardsTaken, match=r"shards \[0\] of 1"):
+        await ShardLease(repo, ShardSet(), clock).acquire()

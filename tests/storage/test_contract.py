@@ -278,6 +278,7 @@ async def test_sqlite_schema_3_stores_who_played_the_last_move(tmp_path: Path) -
     conn.execute("DROP TABLE dms_closed")
     conn.execute("DROP TABLE tournament_matches")  # (migration 8)
     conn.execute("DROP TABLE tournaments")
+    conn.execute("DROP TABLE shard_leases")  # (migration 9)
     conn.execute("ALTER TABLE matches DROP COLUMN last_move_by")
     conn.execute("DROP TABLE names")  # (migration 6)
     conn.execute("PRAGMA user_version = 2")
