@@ -21,6 +21,7 @@ from bot.discordapp.client import TableroBot
 from bot.discordapp.permissions import application_id_from_token, invite_url
 from bot.discordapp.sync import clear_commands, publish
 from bot.service import ALL_SHARDS, BoardRenderer, Repository, ShardSet
+from bot.service.shards import ShardLease, ShardsTaken
 
 if TYPE_CHECKING:
     from bot.settings import Settings
@@ -63,24 +64,49 @@ async def run_bot(token: SecretStr, database: Path | str, *, sweep_seconds: floa
     from bot.service import SystemClock
 
     repository = await _open(database, synchronous)
+    lease = ShardLease(repository, shards, SystemClock())
+    try:
+        await lease.acquire()
+    except ShardsTaken as e:
+        await repository.close()
+        raise SystemExit(f"tablero run: {e}") from None
+    log.info("running shards %s of %d (lease %s)", list(shards.shard_ids), shards.count,
+             lease.owner)
     picker = PoolMovePicker(workers=engine_workers, seconds=engine_seconds)
     bot = create_bot(repository, SystemClock(), renderer=_renderer(),
                      database=_sync_file(database),
                      sweep_seconds=sweep_seconds, picker=picker,
                      shard_count=shard_count, shards=shards)
     try:
-        await serve(bot, bot.start(token.get_secret_value()), repository)
+        await serve(bot, bot.start(token.get_secret_value()), repository, lease)
     finally:
         picker.close()
 
 
+async def keep_lease(lease: ShardLease, bot: TableroBot) -> None:
+    """Renew ``lease`` every ``lease.every`` seconds; if another process took the shards
+    (this one stalled past the lease), stop the bot rather than act twice."""
+    while True:
+        await asyncio.sleep(lease.every)
+        try:
+            await lease.renew()
+        except ShardsTaken as e:
+            log.error("lost the shard lease, stopping: %s", e)
+            await bot.close()
+            return
+        except Exception:
+            log.exception("could not renew the shard lease; retrying")
+
+
 async def serve(bot: TableroBot, running: Coroutine[Any, Any, None],
-                repository: Repository) -> None:
+                repository: Repository, lease: ShardLease | None = None) -> None:
     """Run ``running`` (the bot's connection) until it ends or SIGTERM/SIGINT arrives,
     then stop gracefully: ``bot.close()`` takes no new work and flushes pending
-    deliveries (10 s at most), then the database closes after the write under way."""
+    deliveries (10 s at most), then the database closes after the write under way.
+    ``lease``: this process's shards, renewed while it runs and released at the stop."""
     loop = asyncio.get_running_loop()
     stopping: list[asyncio.Task[None]] = []
+    renewing = loop.create_task(keep_lease(lease, bot)) if lease is not None else None
 
     def stop(signum: int) -> None:
         log.info("%s received: stopping", signal.Signals(signum).name)
@@ -97,6 +123,14 @@ async def serve(bot: TableroBot, running: Coroutine[Any, Any, None],
     finally:
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.remove_signal_handler(signum)
+        if renewing is not None and lease is not None:
+            renewing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await renewing
+            try:
+                await lease.release()
+            except Exception:  # the lease runs out by itself
+                log.exception("could not release the shard lease")
         await repository.close()
         log.info("stopped; database closed")
 

@@ -2,6 +2,7 @@
 
     python -m tests.storage.pg_worker moves URL MATCH_ID N START_AT
     python -m tests.storage.pg_worker sweep URL NOW_ISO START_AT
+    python -m tests.storage.pg_worker shard URL NOW_ISO SHARD_COUNT SHARD_ID START_AT
 
 Each opens its own repository (its own connections), waits for the wall-clock START_AT so
 both processes act together, then prints what it did as JSON: how many of its N
@@ -17,7 +18,10 @@ import sys
 import time
 from datetime import datetime
 
-from bot.service import Conflict, MatchService, NullNotifier, RecordEntry
+from bot.service import Conflict, Event, MatchService, NullNotifier, RecordEntry, ShardSet
+from bot.service.outbox import OutboxRelay
+from bot.service.records import OutboxEntry
+from bot.service.shards import ShardLease, ShardsTaken
 from storage import PostgresRepository
 
 
@@ -58,9 +62,44 @@ async def sweep(url: str, now: datetime, start_at: float) -> list[str]:
         await repo.close()
 
 
+async def shard(url: str, now: datetime, count: int, shard_id: int,
+                start_at: float) -> dict[str, object]:
+    """A bot process running shard ``shard_id`` of ``count``: take the lease (or be
+    refused), deliver the outbox left from before, sweep; what it swept and delivered."""
+    repo = await PostgresRepository.open(url, pool_size=4)
+    try:
+        clock = FixedClock(now)
+        shards = ShardSet(count, (shard_id,))
+        delivered: list[int] = []
+
+        async def deliver(entry: OutboxEntry, event: Event) -> None:
+            delivered.append(entry.id)
+
+        relay = OutboxRelay(repo, deliver, clock,
+                            accepts=lambda entry: shards.owns(entry.guild_id))
+        service = MatchService(repo, relay, clock, shards=shards)
+        await asyncio.sleep(max(0.0, start_at - time.time()))
+        lease = ShardLease(repo, shards, clock)
+        try:
+            await lease.acquire()
+        except ShardsTaken as e:
+            return {"refused": str(e)}
+        await relay.recover()
+        swept = [[type(e).__name__, e.match.id] for e in await service.sweep()]
+        assert await relay.drain(30)
+        await asyncio.sleep(1.0)  # running on, as a bot does: a twin started now is refused
+        await lease.release()
+        return {"swept": swept, "delivered": delivered}
+    finally:
+        await repo.close()
+
+
 def main(argv: list[str]) -> None:
-    if argv[0] == "moves":
-        done: object = asyncio.run(moves(argv[1], int(argv[2]), int(argv[3]), float(argv[4])))
+    if argv[0] == "shard":
+        done: object = asyncio.run(shard(argv[1], datetime.fromisoformat(argv[2]),
+                                         int(argv[3]), int(argv[4]), float(argv[5])))
+    elif argv[0] == "moves":
+        done = asyncio.run(moves(argv[1], int(argv[2]), int(argv[3]), float(argv[4])))
     else:
         done = asyncio.run(sweep(argv[1], datetime.fromisoformat(argv[2]), float(argv[3])))
     print(json.dumps(done))
