@@ -4,13 +4,19 @@ its outbox relay and deadline sweep take only their guilds."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from pydantic import SecretStr
 
 from bot.discordapp.app import create_bot
+from bot.discordapp.cli import run_bot
 from bot.discordapp.cogs import DeadlinesCog, DeliveriesCog
 from bot.discordapp.notifier import DiscordNotifier
 from bot.service import ShardSet, SystemClock
 from bot.service.records import OutboxEntry
-from storage import MemoryRepository
+from bot.service.shards import ShardLease
+from storage import MemoryRepository, SqliteRepository
 
 
 def _entry(guild_id: int) -> OutboxEntry:
@@ -38,3 +44,15 @@ def test_one_process_by_default_serves_every_guild() -> None:
     deliveries = next(c for c in bot._cogs_to_add if isinstance(c, DeliveriesCog))
     assert isinstance(deliveries.notifier, DiscordNotifier)
     assert all(deliveries.notifier.relay.accepts(_entry(n << 22)) for n in range(1, 9))
+
+
+async def test_tablero_run_refuses_a_shard_another_live_process_runs(tmp_path: Path) -> None:
+    db = tmp_path / "tablero.db"
+    repository = await SqliteRepository.open(db)
+    try:
+        await ShardLease(repository, ShardSet(2, (1,)), SystemClock(), owner="other").acquire()
+    finally:
+        await repository.close()
+    with pytest.raises(SystemExit, match=r"tablero run: shards \[1\] of 2 are run by "
+                                         r"another live process"):
+        await run_bot(SecretStr("not-a-token"), db, shard_count=2, shards=ShardSet(2, (1,)))
