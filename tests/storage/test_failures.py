@@ -183,15 +183,26 @@ async def test_a_folder_tablero_cannot_write_in_is_refused(
     assert not (folder / "t.db").exists()
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root ignores permission bits")
+def _read_only(folder: Path, on: bool) -> None:
+    """Make ``folder`` unwritable, for root too: permission bits do not stop root, so as
+    root the folder is made immutable (``chattr +i``, which stops everyone)."""
+    if os.geteuid() != 0:
+        folder.chmod(0o555 if on else 0o755)
+        return
+    done = subprocess.run(["chattr", "+i" if on else "-i", str(folder)],
+                          capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        pytest.fail(f"cannot make {folder} read-only as root: {done.stderr.strip()}")
+
+
 def test_a_read_only_folder_fails_at_once(tmp_path: Path) -> None:
     folder = tmp_path / "ro"
     folder.mkdir()
-    folder.chmod(0o555)
+    _read_only(folder, True)
     try:
         done = tablero(["console", "--db", str(folder / "t.db")], tmp_path)
     finally:
-        folder.chmod(0o755)
+        _read_only(folder, False)
     assert done.returncode == 3 and "cannot write in the folder" in done.stderr
 
 
