@@ -26,12 +26,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench_service import scripted_game
+
 import rules
 from bot.console import run_console
 from bot.service import MatchService, NullNotifier, SystemClock
 from bot.service.records import MatchRecord, MatchStatus, ResultRecord, SeatRecord
 from storage import SqliteRepository
-from storage.sqlite import _MATCH_COLUMNS, _match_values
+from storage.sql import _MATCH_COLUMNS, _match_values
 
 GUILD = 1
 
@@ -41,18 +43,12 @@ def scripted_games(count: int, plies: int, seed: int) -> list[tuple[list[str], s
     v = rules.variant("xiangqi")
     rng = random.Random(seed)
     out = []
-    while len(out) < count:
+    for _ in range(count):
+        moves = scripted_game("xiangqi", plies, rng)
         p = v.start()
-        moves: list[str] = []
-        while len(moves) < plies:
-            legal = [m for m in p.legal_moves() if p.play(m).outcome() is None]
-            if not legal:
-                break
-            m = rng.choice(legal)
-            moves.append(v.format_move(p, m))
-            p = p.play(m)
-        if len(moves) == plies:
-            out.append((moves, p.to_text()))
+        for text in moves:
+            p = p.play(v.parse_move(p, text))
+        out.append((moves, p.to_text()))
     return out
 
 
