@@ -1,0 +1,165 @@
+"""Words in the reader's language: gettext catalogues (``.po``, read with Babel) and lazy texts.
+
+Code that decides things never knows who will read a sentence (a reply speaks the user's
+Discord locale, a thread post the server's language, a DM the recipient's last seen
+locale), so it does not translate: it builds a :class:`Text` with :func:`_` (or
+:func:`_n` for counts) and the edge renders it for its reader with :meth:`Text.render`.
+The message id is the English sentence (gettext's convention, as Red does); placeholders
+are ``{name}`` fields filled from keyword arguments, which may be texts themselves. Numbers
+are formatted by the reader's rules (``1,000`` / ``1.000``): pass identifiers (match ids,
+move numbers shown as labels) and notation as strings.
+
+>>> t = _("{player} resigned.", player="Ana")
+>>> t.render("en-US")
+'Ana resigned.'
+>>> _n("{count} day", "{count} days", 3).render("en-GB")
+'3 days'
+>>> negotiate("de"), negotiate("es-419"), negotiate("pt-BR"), negotiate(None)
+('de', 'es-419', 'en-US', 'en-US')
+
+Catalogues live in ``locales/<locale>/LC_MESSAGES/tablero.po`` (``pybabel extract`` with
+the keywords ``_`` and ``_n:1,2`` writes ``locales/tablero.pot``); they are read once per
+process. A message missing from a catalogue falls back to English, never to an error.
+"""
+
+from __future__ import annotations
+
+import gettext
+import io
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Final
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+#: The locales Tablero speaks, as Discord names them. English (United States) is the default.
+LOCALES: Final = ("en-US", "en-GB", "de", "es-ES", "es-419", "sv-SE", "zh-CN", "zh-TW")
+DEFAULT_LOCALE: Final = "en-US"
+DOMAIN: Final = "tablero"
+CATALOGUES: Final = Path(__file__).resolve().parent
+
+# Discord locales (and common language tags) that are served by a supported one.
+_ALIASES: Final[Mapping[str, str]] = {
+    "en": "en-US", "es": "es-ES", "sv": "sv-SE", "zh": "zh-CN",
+    "de-de": "de", "de-at": "de", "de-ch": "de", "zh-hans": "zh-CN", "zh-hant": "zh-TW",
+    "zh-hk": "zh-TW", "es-mx": "es-419", "es-ar": "es-419",
+}
+
+
+def negotiate(tag: str | None) -> str:
+    """The supported locale for a Discord locale or language tag (the default for others).
+
+    >>> negotiate("en-GB"), negotiate("zh_TW"), negotiate("SV")
+    ('en-GB', 'zh-TW', 'sv-SE')
+    """
+    if not tag:
+        return DEFAULT_LOCALE
+    wanted = str(tag).strip().replace("_", "-")
+    for known in LOCALES:
+        if known.lower() == wanted.lower():
+            return known
+    lowered = wanted.lower()
+    if lowered in _ALIASES:
+        return _ALIASES[lowered]
+    language = lowered.split("-", 1)[0]
+    return _ALIASES.get(language, next(
+        (known for known in LOCALES if known.lower() == language), DEFAULT_LOCALE))
+
+
+def catalogue_path(locale: str) -> Path:
+    """Where the ``.po`` file of ``locale`` lives (``de`` -> ``locales/de/LC_MESSAGES``)."""
+    return CATALOGUES / locale.replace("-", "_") / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+@cache
+def translations(locale: str) -> gettext.NullTranslations:
+    """The gettext translations of ``locale`` (English: none needed, ids are English).
+
+    Read from the ``.po`` with Babel and compiled in memory, so a catalogue edit needs no
+    build step; the plural rule is the catalogue's own (CLDR's, written by Babel).
+    """
+    path = catalogue_path(locale)
+    if not path.is_file():
+        return gettext.NullTranslations()
+    with path.open("rb") as f:
+        catalog = read_po(f, locale=locale.replace("-", "_"), domain=DOMAIN)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog)
+    buffer.seek(0)
+    return gettext.GNUTranslations(buffer)
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """A sentence not yet in any language: a message id, its plural and its values.
+
+    Build it with :func:`_` or :func:`_n`; render it with :meth:`render`. It has no
+    ``__str__`` on purpose: an untranslated text must not slip into a message unnoticed.
+    """
+
+    msgid: str
+    params: Mapping[str, object] = field(default_factory=dict)
+    plural: str | None = None
+    count: int | None = None
+
+    def render(self, locale: str | None) -> str:
+        """The sentence in ``locale`` (negotiated), its placeholders filled.
+
+        >>> _("Move {ply}", ply=_("{n}th", n=4)).render("en-US")
+        'Move 4th'
+        """
+        chosen = negotiate(locale)
+        t = translations(chosen)
+        if self.plural is not None and self.count is not None:
+            pattern = t.ngettext(self.msgid, self.plural, self.count)
+        else:
+            pattern = t.gettext(self.msgid)
+        values = {k: render_value(v, chosen) for k, v in self.params.items()}
+        if self.count is not None and "count" not in values:
+            values["count"] = render_value(self.count, chosen)
+        try:
+            return pattern.format(**values)
+        except (KeyError, IndexError, ValueError):
+            # A translation with a broken placeholder must not lose the message: English.
+            fallback = self.plural if self.plural is not None and self.count != 1 else self.msgid
+            return fallback.format(**values)
+
+
+def render_value(value: object, locale: str) -> str:
+    """One placeholder's value in ``locale``: texts are rendered, numbers formatted
+    by the locale's rules (CLDR through Babel), anything else as it is."""
+    if isinstance(value, Text):
+        return value.render(locale)
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, int | float):
+        from babel.numbers import format_decimal
+
+        return format_decimal(value, locale=negotiate(locale).replace("-", "_"))
+    return str(value)
+
+
+def _(msgid: str, /, **params: object) -> Text:
+    """Mark ``msgid`` (an English sentence) for translation and keep its values.
+
+    >>> _("Hello").render("de") in ("Hello", "Hallo")
+    True
+    """
+    return Text(msgid, params)
+
+
+def _n(singular: str, plural: str, count: int, /, **params: object) -> Text:
+    """A counted sentence: the language's plural rule picks the form; ``{count}`` is filled.
+
+    >>> _n("{count} move", "{count} moves", 1).render("en-US")
+    '1 move'
+    """
+    return Text(singular, params, plural, count)
+
+
+def render(text: Text | str, locale: str | None) -> str:
+    """A text in ``locale``; a plain string (a name, a move, notation) as it is."""
+    return text.render(locale) if isinstance(text, Text) else text
