@@ -673,7 +673,7 @@ class Console:
         prefix = " ".join(args)
         found, total = await self.service.move_choices(match_id, uid, prefix)
         if found:
-            self.say(", ".join(d for _, d in found))
+            self.say(", ".join(d for _c, d in found))
             if total > len(found):
                 self.say(f"{len(found)} of {total}, type a prefix to narrow (/moves h3)")
             return

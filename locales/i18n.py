@@ -5,9 +5,9 @@ Discord locale, a thread post the server's language, a DM the recipient's last s
 locale), so it does not translate: it builds a :class:`Text` with :func:`_` (or
 :func:`_n` for counts) and the edge renders it for its reader with :meth:`Text.render`.
 The message id is the English sentence (gettext's convention, as Red does); placeholders
-are ``{name}`` fields filled from keyword arguments, which may be texts themselves. Numbers
-are formatted by the reader's rules (``1,000`` / ``1.000``): pass identifiers (match ids,
-move numbers shown as labels) and notation as strings.
+are ``{name}`` fields filled from keyword arguments, which may be texts themselves.
+Fractions are formatted by the reader's rules (``1.5`` / ``1,5``); whole numbers (ids,
+plies, counts) are written plainly, the same everywhere.
 
 >>> t = _("{player} resigned.", player="Ana")
 >>> t.render("en-US")
@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import gettext
 import io
-from collections.abc import Mapping
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -92,8 +93,19 @@ def translations(locale: str) -> gettext.NullTranslations:
     return gettext.GNUTranslations(buffer)
 
 
+class Lazy(ABC):
+    """Words not yet in any language: a :class:`Text`, a :func:`listing` or a
+    :func:`joined` run of them. The edge renders them for its reader."""
+
+    __slots__ = ()
+
+    @abstractmethod
+    def render(self, locale: str | None) -> str:
+        """The words in ``locale`` (negotiated)."""
+
+
 @dataclass(frozen=True, slots=True)
-class Text:
+class Text(Lazy):
     """A sentence not yet in any language: a message id, its plural and its values.
 
     Build it with :func:`_` or :func:`_n`; render it with :meth:`render`. It has no
@@ -128,14 +140,89 @@ class Text:
             return fallback.format(**values)
 
 
+@dataclass(frozen=True, slots=True)
+class Listing(Lazy):
+    """Items joined the way the language lists things (CLDR: ``a, b and c``,
+    ``a, b und c``, ``a、b和c``); see :func:`listing`."""
+
+    items: tuple[object, ...]
+
+    def render(self, locale: str | None) -> str:
+        from babel.lists import format_list
+
+        chosen = negotiate(locale)
+        said = [render_value(item, chosen) for item in self.items]
+        if len(said) <= 1:
+            return "".join(said)
+        return format_list(said, locale=chosen.replace("-", "_"))
+
+
+@dataclass(frozen=True, slots=True)
+class Joined(Lazy):
+    """Parts rendered one after the other with a fixed separator (lines of a message,
+    sentences); see :func:`joined`."""
+
+    parts: tuple[object, ...]
+    separator: str = " "
+
+    def render(self, locale: str | None) -> str:
+        chosen = negotiate(locale)
+        return self.separator.join(render_value(p, chosen) for p in self.parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Capitalized(Lazy):
+    """Words whose first letter is a capital (a reason that starts a line); scripts
+    without case are left as they are."""
+
+    words: object
+
+    def render(self, locale: str | None) -> str:
+        said = render_value(self.words, negotiate(locale))
+        return said[:1].upper() + said[1:]
+
+
+def capitalized(words: object) -> Capitalized:
+    """``words`` starting with a capital letter.
+
+    >>> capitalized(_("aborted: no move in time")).render("en-US")
+    'Aborted: no move in time'
+    """
+    return Capitalized(words)
+
+
+def listing(items: Iterable[object]) -> Listing:
+    """A list in the reader's words.
+
+    >>> listing(["alice", "bob", "carol"]).render("de")
+    'alice, bob und carol'
+    >>> listing(["alice"]).render("zh-CN"), listing(["a", "b"]).render("zh-CN")
+    ('alice', 'a和b')
+    """
+    return Listing(tuple(items))
+
+
+def joined(*parts: object, separator: str = " ") -> Joined:
+    """Texts (or plain strings) rendered and joined: a message made of sentences.
+
+    >>> joined(_("Draw."), "♟", separator=" / ").render("en-US")
+    'Draw. / ♟'
+    """
+    return Joined(tuple(p for p in parts if p is not None and p != ""), separator)
+
+
 def render_value(value: object, locale: str) -> str:
     """One placeholder's value in ``locale``: texts are rendered, numbers formatted
     by the locale's rules (CLDR through Babel), anything else as it is."""
-    if isinstance(value, Text):
+    if isinstance(value, Lazy):
         return value.render(locale)
     if isinstance(value, bool):
         return str(value)
-    if isinstance(value, int | float):
+    if isinstance(value, int):
+        # Tablero's whole numbers are ids, plies, counts and points: never large enough to
+        # want grouping, and a match number must read the same in every language
+        return str(value)
+    if isinstance(value, float):
         from babel.numbers import format_decimal
 
         return format_decimal(value, locale=negotiate(locale).replace("-", "_"))
@@ -160,6 +247,11 @@ def _n(singular: str, plural: str, count: int, /, **params: object) -> Text:
     return Text(singular, params, plural, count)
 
 
-def render(text: Text | str, locale: str | None) -> str:
+def render(text: Lazy | str, locale: str | None) -> str:
     """A text in ``locale``; a plain string (a name, a move, notation) as it is."""
-    return text.render(locale) if isinstance(text, Text) else text
+    return text.render(locale) if isinstance(text, Lazy) else text
+
+
+Words = Lazy | str
+"""What an edge may be handed to show: lazy words, or a plain string that needs no
+translation (a name, a move, notation, a mention)."""

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from locales.i18n import DEFAULT_LOCALE, Text, Words, _, _n, joined, listing, render
 from locales.results import result_kind, result_sentence
+from locales.terms import game_name, option_word, seat_colour
 from render.style import spec_for
 from rules import MoveMarks, Position
 from rules.core import REASONS as _RULES_REASONS
@@ -18,129 +20,146 @@ REASONS = _RULES_REASONS
 """Outcome reasons in words (``rules.core.REASONS``; unknown ones lose their dashes)."""
 
 
-def seat_label(position: Position, seat: int, names: Sequence[str] | None) -> str:
+def seat_label(position: Position, seat: int, names: Sequence[str] | None) -> Words:
     """``'Red (alice)'`` with names, else ``'Red'``."""
-    colour = position.variant.seat_name(seat, position.seat_count)
-    if names and seat < len(names) and names[seat] and names[seat] != colour:
-        return f"{colour} ({names[seat]})"
+    english = position.variant.seat_name(seat, position.seat_count)
+    colour = seat_colour(english)
+    if names and seat < len(names) and names[seat] and names[seat] != english:
+        return _("{seat} ({player})", seat=colour, player=names[seat])
     return colour
 
 
-def status(position: Position, names: Sequence[str] | None = None) -> str:
+def status(position: Position, names: Sequence[str] | None = None,
+           locale: str = DEFAULT_LOCALE) -> str:
     """Whose turn it is, or how the game ended: ``'Red (alice) to move'``,
-    ``'Black wins by checkmate'``, ``'Draw by repetition'``."""
+    ``'Black wins: checkmate'``, ``'Draw: repetition'`` (in ``locale``)."""
     outcome = position.outcome()
     if outcome is not None:
-        def label(seats: frozenset[int]) -> str:
-            return " and ".join(seat_label(position, s, names) for s in sorted(seats))
-        return result_sentence(
+        def label(seats: frozenset[int]) -> Words:
+            return listing(seat_label(position, s, names) for s in sorted(seats))
+        return render(result_sentence(
             "board", result_kind(outcome.winners, outcome.ranking), reason=outcome.reason,
             winners=label(outcome.winners), winner_count=len(outcome.winners),
-            first=label(outcome.ranking[0]) if outcome.ranking else "")
-    movers = sorted(position.to_move)
+            first=label(outcome.ranking[0]) if outcome.ranking else ""), locale)
+    movers = listing(seat_label(position, s, names) for s in sorted(position.to_move))
     if position.in_setup:
-        return "Setup: " + " and ".join(seat_label(position, s, names) for s in movers) + \
-            " to arrange their stones"
-    who = " and ".join(seat_label(position, s, names) for s in movers)
-    return f"{who} to move"
+        return render(_("Setup: {players} to arrange their stones", players=movers), locale)
+    return render(_("{players} to move", players=movers), locale)
 
 
-def _plural(word: str, n: int) -> str:
-    if n == 1 or not word:
-        return word
-    if word.endswith("man"):
-        return word[:-3] + "men"
-    return word + "s"
+def piece_word(kind: str, n: int) -> Words:
+    """A kind of piece in words, singular or plural by ``n`` (``'horses'``)."""
+    words: dict[str, Text] = {
+        "K": _n("general", "generals", n), "A": _n("advisor", "advisors", n),
+        "B": _n("elephant", "elephants", n), "N": _n("horse", "horses", n),
+        "R": _n("chariot", "chariots", n), "C": _n("cannon", "cannons", n),
+        "P": _n("soldier", "soldiers", n), "man": _n("man", "men", n),
+        "king": _n("king", "kings", n), "stone": _n("stone", "stones", n)}
+    return words.get(kind, kind)
 
 
-def _pieces_text(position: Position) -> list[str]:
+def _removal(position: Position) -> Text:
+    """The game's word for taking stones off (``Variant.removal_word``)."""
+    return _("huffed") if position.variant.removal_word == "huffed" else _("removed")
+
+
+def _pieces_text(position: Position) -> list[Words]:
     spec = spec_for(position.variant.key, position.variant.board_size)
     hidden = position.in_setup
     by_seat: dict[int, dict[str, list[tuple[int, int]]]] = {}
     for p, pc in position.pieces().items():
         by_seat.setdefault(pc.seat, {}).setdefault(pc.kind, []).append(p)
-    out = []
+    out: list[Words] = []
     order = list(spec.kind_names) if spec.kind_names else None
     for seat in range(position.seat_count):
         kinds = by_seat.get(seat, {})
         total = sum(len(v) for v in kinds.values())
-        label = position.variant.seat_name(seat, position.seat_count)
+        label = seat_colour(position.variant.seat_name(seat, position.seat_count))
         if not total:
-            out.append(f"{label}: no pieces")
+            out.append(_("{seat}: no pieces", seat=label))
             continue
         if spec.piece == "querni":
             if hidden:
-                out.append(f"{label}: {total} stones, numbers hidden")
+                out.append(_n("{seat}: {count} stone, numbers hidden",
+                              "{seat}: {count} stones, numbers hidden", total, seat=label))
                 continue
             stones = sorted(((int(k) if k.isdigit() else 99, pts[0]) for k, pts in kinds.items()))
-            out.append(f"{label}: " + ", ".join(f"{n} {point_name(*p)}" for n, p in stones))
+            out.append(_("{seat}: {pieces}", seat=label, pieces=", ".join(
+                f"{n} {point_name(*p)}" for n, p in stones)))
             continue
         keys = sorted(kinds, key=lambda k: order.index(k) if order and k in order else 99)
-        parts = []
+        parts: list[Words] = []
         for kind in keys:
             pts = sorted(kinds[kind], key=lambda q: (q[1], q[0]))
-            word = spec.kind_names.get(kind, kind)
-            parts.append(f"{_plural(word, len(pts))} " + " ".join(point_name(*q) for q in pts))
-        out.append(f"{label}: " + "; ".join(parts))
+            parts.append(joined(piece_word(kind, len(pts)),
+                                " ".join(point_name(*q) for q in pts)))
+        out.append(_("{seat}: {pieces}", seat=label, pieces=joined(*parts, separator="; ")))
     return out
 
 
-def move_text(position: Position, marks: MoveMarks) -> str:
+def move_text(position: Position, marks: MoveMarks) -> Words:
     """The last move from its marks, e.g. ``'c3xe5xc7, capturing d4 d6'``."""
     sep = "x" if marks.captured else "-"
     text = sep.join(point_name(*p) for p in marks.path)
+    removed = " ".join(point_name(*p) for p in marks.removed)
     if marks.removed and not marks.path:
-        return f"{position.variant.removal_word} " + " ".join(point_name(*p)
-                                                             for p in marks.removed)
+        return joined(_removal(position), removed)
+    said: Words = text
     if marks.captured:
-        text += ", capturing " + " ".join(point_name(*p) for p in marks.captured)
+        said = _("{move}, capturing {points}", move=text,
+                 points=" ".join(point_name(*p) for p in marks.captured))
     if marks.removed:
-        text += f", {position.variant.removal_word} " + \
-            " ".join(point_name(*p) for p in marks.removed)
-    return text
+        said = joined(said, _removal(position), removed, separator=", ")
+    return said
 
 
 def describe(position: Position, *, last_move: MoveMarks | None = None,
              perspective: int | None = None, names: Sequence[str] | None = None,
-             deadline: str | None = None, caption: str | None = None,
-             result: str | None = None) -> str:
-    """The alt text of a board image (see :func:`render.alt_text`)."""
+             deadline: str | None = None, caption: Words | None = None,
+             result: Words | None = None, locale: str = DEFAULT_LOCALE) -> str:
+    """The alt text of a board image (see :func:`render.alt_text`), in ``locale``."""
     v = position.variant
-    seat = perspective if perspective is not None else _default_perspective(position)
-    parts = [f"{v.name} board seen from {v.seat_name(seat, position.seat_count)}.",
-             (result or status(position, names)) + "."]
     n = position.seat_count
+    seat = perspective if perspective is not None else _default_perspective(position)
+
+    def colour(s: int) -> Words:
+        return seat_colour(v.seat_name(s, n))
+    parts: list[Words] = [
+        _("{game} board seen from {seat}.", game=game_name(v.key, v.name), seat=colour(seat)),
+        joined(result or status(position, names, locale), ".", separator="")]
     if position.teams:
-        parts.append("Teams: " + " against ".join(
-            " and ".join(v.seat_name(s, n) for s in sorted(team)) for team in position.teams)
-            + ".")
+        sides = [listing(colour(s) for s in sorted(team)) for team in position.teams]
+        parts.append(_("Teams: {teams}.", teams=joined(*sides, separator=" / "))
+                     if len(sides) != 2 else
+                     _("Teams: {one} against {other}.", one=sides[0], other=sides[1]))
     elif position.mode is not None:
-        parts.append(f"Four players each for himself, {position.mode} end.")
+        parts.append(_("Four players each for himself, {mode} end.",
+                       mode=option_word(position.mode)))
     if (rule_set := position.rule_set) is not None:
-        parts.append(f"Rules: {rule_set}.")
+        parts.append(_("Rules: {rules}.", rules=option_word(rule_set)))
     general = position.checked_point()
     if general is not None:
         # After a checkmate nobody is to move, so name the checked general's owner.
         checked = position.pieces()[general].seat
-        parts.append(f"{v.seat_name(checked, position.seat_count)} is in check.")
+        parts.append(_("{seat} is in check.", seat=colour(checked)))
     if caption:
-        parts.append(f"Last move: {caption}.")
+        parts.append(_("Last move: {move}.", move=caption))
     elif last_move is not None and (last_move.path or last_move.removed):
-        parts.append(f"Last move: {move_text(position, last_move)}.")
+        parts.append(_("Last move: {move}.", move=move_text(position, last_move)))
     elif last_move is not None and not position.in_setup:
-        parts.append("Last move: pass.")
+        parts.append(_("Last move: pass."))
     elif last_move is None and (removed := position.last_removal()):
-        stones = "the stone on" if len(removed) == 1 else "the stones on"
-        parts.append(f"The last move {v.removal_word} {stones} "
-                     + " ".join(point_name(*p) for p in removed) + ".")
+        parts.append(_n("The last move {removed} the stone on {points}.",
+                        "The last move {removed} the stones on {points}.", len(removed),
+                        removed=_removal(position),
+                        points=" ".join(point_name(*p) for p in removed)))
     out = position.out_seats()
     if out:
-        parts.append("Out: " + ", ".join(v.seat_name(s, position.seat_count)
-                                         for s in sorted(out)) + ".")
+        parts.append(_("Out: {seats}.", seats=listing(colour(s) for s in sorted(out))))
     if deadline:
-        parts.append(f"Deadline: {deadline}.")
-    parts.extend(t + "." for t in _pieces_text(position))
-    text = " ".join(parts)
+        parts.append(_("Deadline: {deadline}.", deadline=deadline))
+    parts.extend(joined(t, ".", separator="") for t in _pieces_text(position))
+    text = render(joined(*parts), locale)
     if len(text) > MAX_ALT:
         text = text[:MAX_ALT - 1].rsplit(" ", 1)[0] + "…"
     return text

@@ -17,6 +17,8 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from locales.i18n import DEFAULT_LOCALE, Words, _
+from locales.terms import option_word, seat_colour
 from render.alt import describe, seat_label, status
 from render.board import Layout, layout, static_layer
 from render.sprites import mark, piece, segment
@@ -37,6 +39,8 @@ from render.style import (
     XIANGQI_DISC,
     XIANGQI_INK,
     BoardSpec,
+    covers,
+    drawn_words,
     font,
     look_name,
     spec_for,
@@ -179,7 +183,10 @@ def _fit(text: str, f: object, width: float) -> str:
 
 def _header(img: Image.Image, lay: Layout, spec: BoardSpec, position: Position,
             looks: Sequence[str], names: Sequence[str] | None, deadline: str | None,
-            caption: str | None, result: str | None = None) -> None:
+            caption: Words | None, result: Words | None = None,
+            locale: str = DEFAULT_LOCALE) -> None:
+    def say(words: Words) -> str:
+        return drawn_words(words, locale)
     v = position.variant
     n = position.seat_count
     u = lay.header / (3.3 if n <= 2 else 5.1)
@@ -212,7 +219,8 @@ def _header(img: Image.Image, lay: Layout, spec: BoardSpec, position: Position,
         img.paste(chip, (x0, y0), chip)
         icon = piece(spec.piece, looks[seat], icon_kind, icon_d, state == "out")
         _paste_centred(img, icon, (x0 + round(chip_h * 0.52), y0 + chip_h // 2))
-        colour = v.seat_name(seat, n)
+        english = v.seat_name(seat, n)
+        colour = say(seat_colour(english))
         name = names[seat] if names and seat < len(names) and names[seat] else colour
         tx = x0 + round(chip_h * 1.02)
         room = chip_w - (tx - x0) - round(chip_h * 0.2)
@@ -222,32 +230,34 @@ def _header(img: Image.Image, lay: Layout, spec: BoardSpec, position: Position,
               INK if state != "out" else INK_SOFT, "ls")
         sub = [colour] if names else []
         if state == "win":
-            sub.append("winner")
+            sub.append(say(_("winner")))
         elif state == "out":
-            sub.append("out")
+            sub.append(say(_("out")))
         if position.in_setup:
-            sub.append("handed in" if position.has_submitted(seat) else "arranging")
+            sub.append(say(_("handed in") if position.has_submitted(seat) else _("arranging")))
         if captured is not None:
-            sub.append(f"{captured[seat]} captured")
+            sub.append(say(_("{count} captured", count=captured[seat])))
         if removed is not None:
-            sub.append(f"{removed[seat]} of 16 removed")
+            sub.append(say(_("{count} of 16 removed", count=removed[seat])))
         mate = position.team_mate(seat)
         if mate is not None:
-            sub.append(f"with {v.seat_name(mate, n)}")
+            sub.append(say(_("with {seat}", seat=seat_colour(v.seat_name(mate, n)))))
         while len(sub) > 1 and sub_font.getlength(" · ".join(sub)) > room:
             sub.pop()  # least important last: drop whole items rather than cut words
         _text(img, (tx, y0 + chip_h * 0.8), _fit(" · ".join(sub), sub_font, room), "regular",
               sub_px, INK_SOFT, "ls")
     rows = (n + cols - 1) // cols
     sy = pad + rows * chip_h + (rows - 1) * round(u * 0.2) + round(u * 0.62)
-    line = [result or status(position, None)]
+    said = status(position, None, locale)
+    line = [drawn_words(result, locale) if result else
+            said if covers(said) else status(position, None, DEFAULT_LOCALE)]
     if position.checked_point() is not None:
-        line[0] += " · check!"
+        line[0] += " · " + say(_("check!"))
     mode = _mode_text(position)
     if mode:
-        line.append(mode)
+        line.append(say(mode))
     if caption:
-        line.append(f"last: {caption}")
+        line.append(say(_("last: {move}", move=caption)))
     if deadline:
         line.append(deadline)
     text = "  ·  ".join(line)
@@ -260,11 +270,12 @@ def _header(img: Image.Image, lay: Layout, spec: BoardSpec, position: Position,
           "mm")
 
 
-def _mode_text(position: Position) -> str | None:
+def _mode_text(position: Position) -> Words | None:
     """A game of several players each for himself: which end rule is played."""
     if position.mode is None or position.teams:
         return None
-    return f"each for himself, {position.mode} end"
+    return _("each for himself, {mode} end", mode=option_word(position.mode))
+
 
 
 def _visible_pieces(position: Position) -> dict[Point, tuple[int, str]]:
@@ -279,10 +290,12 @@ def _visible_pieces(position: Position) -> dict[Point, tuple[int, str]]:
 
 def compose(position: Position, *, last_move: MoveMarks | None = None,
             perspective: int | None = None, names: Sequence[str] | None = None,
-            deadline: str | None = None, caption: str | None = None,
+            deadline: str | None = None, caption: Words | None = None,
             before: Position | None = None, size: int = 700,
-            result: str | None = None) -> tuple[Image.Image, Layout]:
-    """The RGB image of a position (see :func:`render.draw_board`) and its layout."""
+            result: Words | None = None, locale: str = DEFAULT_LOCALE
+            ) -> tuple[Image.Image, Layout]:
+    """The RGB image of a position (see :func:`render.draw_board`) and its layout; its
+    words in ``locale``."""
     v = position.variant
     n = position.seat_count
     seat = default_perspective(position) if perspective is None else perspective % n
@@ -319,7 +332,7 @@ def compose(position: Position, *, last_move: MoveMarks | None = None,
             if p not in pieces:
                 _paste_centred(img, mark("removed", round(_diameter(spec, lay) * 1.08)),
                                lay.centre(p))
-    _header(img, lay, spec, position, looks, names, deadline, caption, result)
+    _header(img, lay, spec, position, looks, names, deadline, caption, result, locale)
     return img, lay
 
 
@@ -392,19 +405,21 @@ def to_palette(img: Image.Image, position: Position, size: int) -> Image.Image:
 
 def draw_board(position: Position, *, last_move: MoveMarks | None = None,
                perspective: int | None = None, names: Sequence[str] | None = None,
-               deadline: str | None = None, caption: str | None = None,
+               deadline: str | None = None, caption: Words | None = None,
                before: Position | None = None, size: int = 700,
-               result: str | None = None) -> RenderedBoard:
+               result: Words | None = None, locale: str = DEFAULT_LOCALE) -> RenderedBoard:
     """Draw ``position`` as a palette PNG; see the package docstring. ``result``: how the
     match ended, in words, when something outside the rules ended it (a resignation, a
-    timeout, an agreed draw); it replaces the "to move" status line and the turn mark."""
+    timeout, an agreed draw); it replaces the "to move" status line and the turn mark.
+    ``locale``: the language of the words drawn and of the alt text."""
     img, lay = compose(position, last_move=last_move, perspective=perspective, names=names,
                        deadline=deadline, caption=caption, before=before, size=size,
-                       result=result)
+                       result=result, locale=locale)
     buf = io.BytesIO()
     to_palette(img, position, size).save(buf, "PNG", compress_level=PNG_LEVEL)
     alt = describe(position, last_move=last_move, perspective=lay_seat(lay, position),
-                   names=names, deadline=deadline, caption=caption, result=result)
+                   names=names, deadline=deadline, caption=caption, result=result,
+                   locale=locale)
     return RenderedBoard(buf.getvalue(), alt, lay.width, lay.height, lay)
 
 

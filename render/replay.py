@@ -9,6 +9,7 @@ from typing import Any
 
 from PIL import Image, ImageChops
 
+from locales.i18n import DEFAULT_LOCALE, Words, _
 from render.draw import compose, to_palette
 from rules import Position, Variant
 
@@ -17,7 +18,7 @@ HOLD_MS = 4000
 
 
 def positions(variant: Variant, start: Position, moves: Iterable[Any]
-              ) -> list[tuple[Position, Any, Position | None, str | None]]:
+              ) -> list[tuple[Position, Any, Position | None, Words | None]]:
     """``(position, marks, position before, caption)`` for the start and after each move.
 
     ``moves`` are Move objects or move strings (canonical or any accepted input); strings
@@ -27,19 +28,18 @@ def positions(variant: Variant, start: Position, moves: Iterable[Any]
     the position reached without a move (a seat resigned or timed out of a 4-player game
     that went on); it is shown unmarked.
     """
-    frames: list[tuple[Position, Any, Position | None, str | None]] = [
+    frames: list[tuple[Position, Any, Position | None, Words | None]] = [
         (start, None, None, None)]
     p = start
     for ply, move in enumerate(moves, 1):
         if isinstance(move, Position):  # reached without a move: a seat left the game
-            frames.append((move, None, None, f"{ply}. a player is out"))
+            frames.append((move, None, None, _("{ply}. a player is out", ply=ply)))
             p = move
             continue
         m = variant.parse_move(p, move) if isinstance(move, str) else move
         marks = variant.move_marks(p, m)
-        shown = ("arrangement handed in" if p.in_setup
-                 else variant.display_move(p, m))
-        caption = f"{ply}. {shown}"
+        caption = (_("{ply}. arrangement handed in", ply=ply) if p.in_setup
+                   else f"{ply}. {variant.display_move(p, m)}")
         after = p.play(m)
         frames.append((after, marks, p, caption))
         p = after
@@ -48,17 +48,19 @@ def positions(variant: Variant, start: Position, moves: Iterable[Any]
 
 def replay_gif(variant: Variant, start: Position, moves: Iterable[Any], *,
                perspective: int = 0, names: Sequence[str] | None = None, size: int = 560,
-               frame_ms: int = FRAME_MS, hold_ms: int = HOLD_MS) -> bytes:
+               frame_ms: int = FRAME_MS, hold_ms: int = HOLD_MS,
+               locale: str = DEFAULT_LOCALE) -> bytes:
     """The whole game as an animated GIF: the start, then one frame per ply with the
     move highlighted and written in the header; the last frame is held ``hold_ms``.
 
     Every frame shares one cached palette, so the GIF has a single global colour table
-    and Pillow stores each frame as the small rectangle that changed.
+    and Pillow stores each frame as the small rectangle that changed. Its words are in
+    ``locale``.
     """
     frames: list[Image.Image] = []
     for position, marks, before, caption in positions(variant, start, moves):
         img, _ = compose(position, last_move=marks, before=before, perspective=perspective,
-                         names=names, caption=caption, size=size)
+                         names=names, caption=caption, size=size, locale=locale)
         frames.append(to_palette(img, position, size))
     durations = [frame_ms] * (len(frames) - 1) + [hold_ms]
     palette = frames[0].getpalette() or []

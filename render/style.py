@@ -15,6 +15,8 @@ from io import BytesIO
 
 from PIL import ImageFont
 
+from locales.i18n import DEFAULT_LOCALE, Words, render
+
 RGB = tuple[int, int, int]
 
 # --------------------------------------------------------------------------- fonts
@@ -23,6 +25,27 @@ RGB = tuple[int, int, int]
 @cache
 def _font_bytes(name: str) -> bytes:
     return resources.files("render").joinpath("fonts", name).read_bytes()
+
+
+@cache
+def coverage() -> frozenset[str]:
+    """Every character the bundled Latin fonts draw (``fonts/coverage.txt``, written by
+    ``scripts/make_font_subset.sh`` with the subsets; a test checks it against them)."""
+    text = resources.files("render").joinpath("fonts", "coverage.txt").read_text("utf-8")
+    return frozenset(text.replace("\n", ""))
+
+
+def covers(text: str) -> bool:
+    """Whether the bundled fonts have a glyph for every character of ``text``."""
+    have = coverage()
+    return all(ch in have or ch.isspace() for ch in text)
+
+
+def drawn_words(words: Words, locale: str) -> str:
+    """``words`` in ``locale`` as drawn into an image; in English when the bundled fonts
+    lack a glyph they need (never a row of empty boxes)."""
+    said = render(words, locale)
+    return said if covers(said) else render(words, DEFAULT_LOCALE)
 
 
 @lru_cache(maxsize=256)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFont
 
-from render.style import INK, INK_SOFT, PAPER, RGB, TURN_BG, TURN_EDGE, font
+from render.style import INK, INK_SOFT, PAPER, RGB, TURN_BG, TURN_EDGE, coverage, font
 
 __all__ = ["RenderedTable", "draw_table", "drawable"]
 
@@ -29,8 +29,6 @@ STRIPE: RGB = (250, 245, 234)
 RULE: RGB = (205, 190, 166)
 FADED: RGB = (160, 148, 134)
 MAX_ALT = 1000
-# The bundled Latin fonts hold printable ASCII and these (render/fonts/README.md).
-_EXTRA = set("·×–—•…←↑→↓▶●")
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,24 +40,26 @@ class RenderedTable:
 
 
 def drawable(text: str) -> str:
-    """``text`` in the glyphs the bundled fonts have: accents dropped (``é`` -> ``e``),
-    anything else without a glyph shown as ``?``, control characters removed.
+    """``text`` in the glyphs the bundled fonts have (``style.coverage``): a character
+    they lack loses its accents (``ŷ`` -> ``y``), anything else without a glyph is shown
+    as ``?``, control characters are removed.
 
-    >>> drawable("Zoë 🎲\\n李")
-    'Zoe ? ?'
+    >>> drawable("Zoë ŷ 🎲\\n李")
+    'Zoë y ? ?'
     """
+    have = coverage()
     out = []
-    for ch in unicodedata.normalize("NFKD", text):
-        if unicodedata.combining(ch):
-            continue
+    for ch in text:
         if ch in "\t\n\r":
             out.append(" ")
-        elif (" " <= ch <= "~") or ch in _EXTRA:
+        elif ch in have:
             out.append(ch)
         elif unicodedata.category(ch).startswith("C"):
             continue
         else:
-            out.append("?")
+            bare = "".join(c for c in unicodedata.normalize("NFKD", ch)
+                           if not unicodedata.combining(c))
+            out.append(bare if bare and all(c in have for c in bare) else "?")
     return "".join(out)
 
 

@@ -14,15 +14,31 @@
 # and licence name records are kept, and render/fonts/OFL.txt carries the licence text.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PY=${1:-/work/venv/bin/python}
+PY=${1:-.venv/bin/python}
 NOTO=/usr/share/fonts/opentype/noto
 OUT=render/fonts
 HAN="帥仕相傌俥炮兵將士象馬車砲卒楚河漢界"
-# printable ASCII, plus middle dot, en/em dash, ellipsis, multiplication sign, arrows, bullet
-LATIN="U+0020-007E,U+00B7,U+00D7,U+2013,U+2014,U+2022,U+2026,U+2190-2193,U+25B6,U+25CF"
+# printable ASCII, Latin-1 and Latin Extended-A (German, Spanish, Swedish: ä ß ñ ¿ å ...),
+# typographic quotes, dashes, ellipsis, arrows, bullet, and the CJK punctuation Chinese
+# labels use
+LATIN="U+0020-007E,U+00A0-017F,U+2013,U+2014,U+2018-201E,U+2022,U+2026,U+2190-2193,U+25B6,U+25CF,U+3001,U+3002,U+300C,U+300D,U+FF08,U+FF09,U+FF0C,U+FF1A,U+FF1B"
+# every Han character the Chinese catalogues use (labels drawn into images are rendered
+# from them), so words drawn in zh-CN / zh-TW have their glyphs; rerun after a catalogue
+# changes (a test fails while a drawn label lacks a glyph: render falls back to English)
+CJK=$("$PY" - <<'PYEOF'
+import pathlib, re
+chars = set()
+for po in pathlib.Path("locales").glob("zh_*/LC_MESSAGES/tablero.po"):
+    for line in po.read_text("utf-8").splitlines():
+        if line.startswith(("msgstr", '"')):
+            chars.update(ch for ch in line if ord(ch) >= 0x2E80)
+print("".join(sorted(chars)) or "中")
+PYEOF
+)
 
-subset() {  # ttc font-number text-or-unicodes-flag value output family
-    "$PY" -m fontTools.subset "$1" --font-number="$2" "$3=$4" --output-file="$5" \
+subset() {  # ttc font-number text-or-unicodes-flag value output family [more-text]
+    "$PY" -m fontTools.subset "$1" --font-number="$2" "$3=$4" ${7:+--text="$7"} \
+        --output-file="$5" \
         --layout-features='' --no-hinting --desubroutinize --name-IDs='0,1,2,3,4,5,6,13,14' \
         --name-languages='1033' --drop-tables+=DSIG,vhea,vmtx,VORG
     "$PY" - "$5" "$6" <<'PYEOF'
@@ -50,9 +66,25 @@ PYEOF
 }
 
 subset "$NOTO/NotoSerifCJK-Bold.ttc" 3 --text "$HAN" "$OUT/TableroHan-Bold.otf" "Tablero Han"
-subset "$NOTO/NotoSansCJK-Bold.ttc" 0 --unicodes "$LATIN" "$OUT/TableroSans-Bold.otf" "Tablero Sans"
-subset "$NOTO/NotoSansCJK-Regular.ttc" 0 --unicodes "$LATIN" "$OUT/TableroSans-Regular.otf" \
-    "Tablero Sans"
+# font 2 of the collections is the Simplified Chinese face (its Latin glyphs are the same
+# as the Japanese face's)
+subset "$NOTO/NotoSansCJK-Bold.ttc" 2 --unicodes "$LATIN" "$OUT/TableroSans-Bold.otf" \
+    "Tablero Sans" "$CJK"
+subset "$NOTO/NotoSansCJK-Regular.ttc" 2 --unicodes "$LATIN" "$OUT/TableroSans-Regular.otf" \
+    "Tablero Sans" "$CJK"
+# the characters both Sans weights draw: render.style.covers() reads this
+"$PY" - "$OUT" <<'PYEOF'
+import pathlib, sys
+from fontTools.ttLib import TTFont
+out = pathlib.Path(sys.argv[1])
+have = None
+for name in ("TableroSans-Bold.otf", "TableroSans-Regular.otf"):
+    cmap = set(TTFont(out / name).getBestCmap())
+    have = cmap if have is None else have & cmap
+chars = "".join(chr(c) for c in sorted(have) if chr(c).isprintable())
+lines = [chars[i:i + 64] for i in range(0, len(chars), 64)]
+(out / "coverage.txt").write_text("\n".join(lines) + "\n", "utf-8")
+PYEOF
 {
     echo "Copyright © 2014-2022 Adobe (http://www.adobe.com/), Google Inc. (Noto CJK, Source Han)."
     echo "The subsets in this directory are Modified Versions of Noto Serif CJK TC Bold and"

@@ -233,7 +233,13 @@ class MemoryRepository(MemoryTournaments):
         return self._prefs.get(user_id)
 
     async def save_user_prefs(self, prefs: UserPrefs) -> None:
-        self._prefs[prefs.user_id] = prefs
+        known = self._prefs.get(prefs.user_id)
+        self._prefs[prefs.user_id] = dataclasses.replace(
+            prefs, locale=known.locale if known is not None else None)
+
+    async def remember_locale(self, user_id: int, locale: str) -> None:
+        known = self._prefs.get(user_id) or UserPrefs(user_id)
+        self._prefs[user_id] = dataclasses.replace(known, locale=locale)
 
     async def close(self) -> None:
         return None

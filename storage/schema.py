@@ -190,6 +190,13 @@ MIGRATIONS: tuple[str, ...] = (
         beat_at REAL NOT NULL
     ) WITHOUT ROWID;
     """,
+    # 10: languages (issue 14): the server's chosen language for its match threads (NULL:
+    # Discord's preferred locale of the server) and each user's last seen Discord locale,
+    # for the DMs that fire with no interaction (reminders, timeouts)
+    """
+    ALTER TABLE guild_settings ADD COLUMN language TEXT;
+    ALTER TABLE user_prefs ADD COLUMN locale TEXT;
+    """,
 )
 TABLES = frozenset({"guild_settings", "user_prefs", "matches", "seats", "moves", "ratings",
                     "heartbeat", "outbox", "dms_closed", "names", "tournaments",

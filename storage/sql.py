@@ -466,33 +466,43 @@ class SqlRepository(SqlTournaments):
 
     async def get_guild_settings(self, guild_id: int) -> GuildSettings | None:
         rows = await self._all("SELECT default_days, use_threads, games_channel_id, "
-                               "reminders FROM guild_settings WHERE guild_id = ?",
+                               "reminders, language FROM guild_settings WHERE guild_id = ?",
                                (guild_id,))
         if not rows:
             return None
-        days, threads, channel, reminders = rows[0]
-        return GuildSettings(guild_id, days, bool(threads), channel, bool(reminders))
+        days, threads, channel, reminders, language = rows[0]
+        return GuildSettings(guild_id, days, bool(threads), channel, bool(reminders),
+                             language)
 
     async def save_guild_settings(self, settings: GuildSettings) -> None:
         async def body() -> None:
             await self._exec(
                 "INSERT INTO guild_settings (guild_id, default_days, use_threads, "
-                "games_channel_id, reminders) VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id) "
-                "DO UPDATE SET default_days = excluded.default_days, use_threads = "
-                "excluded.use_threads, games_channel_id = excluded.games_channel_id, "
-                "reminders = excluded.reminders",
+                "games_channel_id, reminders, language) VALUES (?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET default_days = excluded.default_days, "
+                "use_threads = excluded.use_threads, games_channel_id = "
+                "excluded.games_channel_id, reminders = excluded.reminders, "
+                "language = excluded.language",
                 (settings.guild_id, settings.default_days, int(settings.use_threads),
-                 settings.games_channel_id, int(settings.reminders)))
+                 settings.games_channel_id, int(settings.reminders), settings.language))
         await self._transaction(body)
 
     async def get_user_prefs(self, user_id: int) -> UserPrefs | None:
-        rows = await self._all("SELECT notify FROM user_prefs WHERE user_id = ?", (user_id,))
-        return UserPrefs(user_id, rows[0][0]) if rows else None
+        rows = await self._all("SELECT notify, locale FROM user_prefs WHERE user_id = ?",
+                               (user_id,))
+        return UserPrefs(user_id, rows[0][0], rows[0][1]) if rows else None
 
     async def save_user_prefs(self, prefs: UserPrefs) -> None:
         async def body() -> None:
             await self._exec("INSERT INTO user_prefs (user_id, notify) VALUES (?, ?) "
                              "ON CONFLICT (user_id) DO UPDATE SET notify = excluded.notify",
                              (prefs.user_id, prefs.notify))
+        await self._transaction(body)
+
+    async def remember_locale(self, user_id: int, locale: str) -> None:
+        async def body() -> None:
+            await self._exec("INSERT INTO user_prefs (user_id, notify, locale) "
+                             "VALUES (?, 'mention', ?) ON CONFLICT (user_id) DO UPDATE SET "
+                             "locale = excluded.locale", (user_id, locale))
         await self._transaction(body)
 

@@ -22,14 +22,17 @@ from typing import Any
 
 import discord
 
-MATCH_ACTIONS = {
-    "accept": ("Accept", discord.ButtonStyle.success),
-    "decline": ("Decline", discord.ButtonStyle.secondary),
-    "join": ("Join", discord.ButtonStyle.primary),
-    "cancel": ("Cancel", discord.ButtonStyle.danger),
-    "drawyes": ("Accept draw", discord.ButtonStyle.success),
-    "drawno": ("Decline draw", discord.ButtonStyle.secondary),
+from locales.i18n import DEFAULT_LOCALE, Text, _, render
+
+MATCH_ACTIONS: dict[str, tuple[Text, discord.ButtonStyle]] = {
+    "accept": (_("Accept"), discord.ButtonStyle.success),
+    "decline": (_("Decline"), discord.ButtonStyle.secondary),
+    "join": (_("Join"), discord.ButtonStyle.primary),
+    "cancel": (_("Cancel"), discord.ButtonStyle.danger),
+    "drawyes": (_("Accept draw"), discord.ButtonStyle.success),
+    "drawno": (_("Decline draw"), discord.ButtonStyle.secondary),
 }
+"""Each match button's label (in the language of the post it is under) and style."""
 
 
 def match_custom_id(action: str, match_id: int, ply: int) -> str:
@@ -44,10 +47,12 @@ class MatchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                            r":(?P<match>[0-9]{1,19}):(?P<ply>[0-9]{1,9})"):
     """A button acting on one match at one ply."""
 
-    def __init__(self, action: str, match_id: int, ply: int) -> None:
+    def __init__(self, action: str, match_id: int, ply: int,
+                 loc: str = DEFAULT_LOCALE) -> None:
         label, style = MATCH_ACTIONS[action]
         super().__init__(discord.ui.Button(
-            label=label, style=style, custom_id=match_custom_id(action, match_id, ply)))
+            label=render(label, loc), style=style,
+            custom_id=match_custom_id(action, match_id, ply)))
         self.action = action
         self.match_id = match_id
         self.ply = ply
@@ -70,10 +75,10 @@ class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     """Turns to a page of a ladder."""
 
     def __init__(self, ladder: str, page: int, direction: str, *,
-                 disabled: bool = False) -> None:
-        label = "◀ Previous" if direction == "p" else "Next ▶"
+                 disabled: bool = False, loc: str = DEFAULT_LOCALE) -> None:
+        label = _("◀ Previous") if direction == "p" else _("Next ▶")
         super().__init__(discord.ui.Button(
-            label=label, style=discord.ButtonStyle.secondary, disabled=disabled,
+            label=render(label, loc), style=discord.ButtonStyle.secondary, disabled=disabled,
             custom_id=f"tablero:lb{direction}:{page}:{ladder}"))
         self.ladder = ladder
         self.page = page
@@ -97,9 +102,10 @@ class GamePick(discord.ui.DynamicItem[discord.ui.Select[Any]],
     The member's id is in the custom id, so a pick still works after a restart."""
 
     def __init__(self, opponent_id: int, options: list[discord.SelectOption], *,
-                 disabled: bool = False, placeholder: str = "Choose a game") -> None:
+                 disabled: bool = False, placeholder: str = "") -> None:
         super().__init__(discord.ui.Select(
-            custom_id=f"tablero:pick:{opponent_id}", placeholder=placeholder,
+            custom_id=f"tablero:pick:{opponent_id}",
+            placeholder=placeholder or render(_("Choose a game"), DEFAULT_LOCALE),
             options=options, disabled=disabled))
         self.opponent_id = opponent_id
 
@@ -126,27 +132,31 @@ class GamePick(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
 
 def game_menu(opponent_id: int, options: list[discord.SelectOption], *,
-              chosen: str | None = None) -> discord.ui.View:
+              chosen: str | None = None, loc: str = DEFAULT_LOCALE) -> discord.ui.View:
     """The game menu; once ``chosen`` it shows the choice and is disabled, so the same
     menu cannot make a second challenge."""
     view = discord.ui.View(timeout=None)
     view.add_item(GamePick(opponent_id, options[:25], disabled=chosen is not None,
-                           placeholder=chosen or "Choose a game"))
+                           placeholder=chosen or render(_("Choose a game"), loc)))
     return view
 
 
-def match_buttons(match_id: int, ply: int, actions: list[str]) -> discord.ui.View:
-    """A persistent view (no timeout) with the given match buttons."""
+def match_buttons(match_id: int, ply: int, actions: list[str],
+                  loc: str = DEFAULT_LOCALE) -> discord.ui.View:
+    """A persistent view (no timeout) with the given match buttons, labelled in ``loc``."""
     view = discord.ui.View(timeout=None)
     for action in actions:
-        view.add_item(MatchButton(action, match_id, ply))
+        view.add_item(MatchButton(action, match_id, ply, loc))
     return view
 
 
-def leaderboard_buttons(ladder: str, page: int, pages: int) -> discord.ui.View:
+def leaderboard_buttons(ladder: str, page: int, pages: int,
+                        loc: str = DEFAULT_LOCALE) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(LeaderboardButton(ladder, max(1, page - 1), "p", disabled=page <= 1))
-    view.add_item(LeaderboardButton(ladder, min(pages, page + 1), "n", disabled=page >= pages))
+    view.add_item(LeaderboardButton(ladder, max(1, page - 1), "p", disabled=page <= 1,
+                                    loc=loc))
+    view.add_item(LeaderboardButton(ladder, min(pages, page + 1), "n", disabled=page >= pages,
+                                    loc=loc))
     return view
 
 
@@ -154,11 +164,11 @@ class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                        template=r"tablero:t(?P<action>join|leave):(?P<tournament>[0-9]{1,19})"):
     """Join or leave a tournament from its post (``tablero:tjoin:<id>``)."""
 
-    def __init__(self, action: str, tournament_id: int) -> None:
-        label, style = {"join": ("Join", discord.ButtonStyle.success),
-                        "leave": ("Leave", discord.ButtonStyle.secondary)}[action]
+    def __init__(self, action: str, tournament_id: int, loc: str = DEFAULT_LOCALE) -> None:
+        label, style = {"join": (_("Join"), discord.ButtonStyle.success),
+                        "leave": (_("Leave"), discord.ButtonStyle.secondary)}[action]
         super().__init__(discord.ui.Button(
-            label=label, style=style, custom_id=f"tablero:t{action}:{tournament_id}"))
+            label=render(label, loc), style=style, custom_id=f"tablero:t{action}:{tournament_id}"))
         self.action = action
         self.tournament_id = tournament_id
 
@@ -175,9 +185,9 @@ class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         interaction.client.dispatch("tournament_button", interaction, self)
 
 
-def tournament_buttons(tournament_id: int) -> discord.ui.View:
+def tournament_buttons(tournament_id: int, loc: str = DEFAULT_LOCALE) -> discord.ui.View:
     """Join and Leave under a tournament's post."""
     view = discord.ui.View(timeout=None)
-    view.add_item(TournamentButton("join", tournament_id))
-    view.add_item(TournamentButton("leave", tournament_id))
+    view.add_item(TournamentButton("join", tournament_id, loc))
+    view.add_item(TournamentButton("leave", tournament_id, loc))
     return view

@@ -40,10 +40,12 @@ from bot.discordapp.permissions import (
     POSTING_PERMISSIONS,
     THREAD_POSTING_PERMISSIONS,
     missing_permissions,
+    permission_name,
 )
 from bot.service import MatchView, Repository
 from bot.service.outbox import LIVE_GRACE, Retry
 from bot.service.records import OutboxEntry
+from locales.i18n import Words, _, listing, negotiate, render
 
 log = logging.getLogger("tablero.discord")
 
@@ -53,7 +55,7 @@ SNOWFLAKE_MIN = 1 << 22
 """Any Discord id is at least this (a timestamp in its high bits): entries of guilds
 below it are the console's, delivered by the console."""
 
-DMS_CLOSED_NOTICE = (
+DMS_CLOSED_NOTICE = _(
     "I could not send you a direct message: your DMs are closed to me (Discord's privacy "
     "settings for this server). I mention you in the match's thread instead; open your "
     "DMs, or choose mentions with /notify.")
@@ -174,37 +176,60 @@ class Routes:
             self._logged.add(key)
             log.warning(message, *args)
 
+    # ------------------------------------------------------------------ languages
+
+    async def place_locale(self, guild_id: int) -> str:
+        """The language of a server's match threads: its ``/settings language``, else
+        the server's preferred locale in Discord, else the default."""
+        settings = await self.repository.get_guild_settings(guild_id)
+        if settings is not None and settings.language:
+            return negotiate(settings.language)
+        guild = self.client.get_guild(guild_id)
+        preferred = getattr(guild, "preferred_locale", None) if guild is not None else None
+        return negotiate(str(preferred) if preferred is not None else None)
+
+    async def user_locale(self, user_id: int) -> str:
+        """The language of a DM to ``user_id``: the locale he was last seen with."""
+        prefs = await self.repository.get_user_prefs(user_id)
+        return negotiate(prefs.locale if prefs is not None else None)
+
     # ------------------------------------------------------------------ the ladder
 
-    async def post(self, m: MatchView, content: str, *, ping: Sequence[int] = (),
-                   dm: Sequence[int] = (), dm_note: str | None = None,
+    async def post(self, m: MatchView, content: Words, *, ping: Sequence[int] = (),
+                   dm: Sequence[int] = (), dm_note: Words | None = None,
                    audience: Sequence[int] = (), step: str = "post",
                    **kwargs: Any) -> discord.Message | None:
         """A new message in the match's place mentioning ``ping``; ``dm`` get
         ``dm_note`` privately with a link. ``audience``: who must learn it when the
-        place cannot be posted to (besides ``ping`` and ``dm``)."""
+        place cannot be posted to (besides ``ping`` and ``dm``). The place's words are
+        in its server's language, each DM in its reader's."""
+        place = await self.place_locale(m.guild_id)
         file = kwargs.pop("file", None)
         attachment = Attachment(file) if isinstance(file, discord.File) else None
         closed = [u for u in dm if u in self._dms_closed]  # known: mention them at once
         ping = [*ping, *closed]
         dm = [u for u in dm if u not in closed]
-        mentioned = content if not closed else \
-            f"{content}\n{' '.join(f'<@{u}>' for u in closed)}"
+        said = render(content, place)
+        mentioned = said if not closed else \
+            f"{said}\n{' '.join(f'<@{u}>' for u in closed)}"
         message: discord.Message | None = await self._step(
             f"{step}:place", lambda: self.to_place(m, mentioned, ping, attachment, kwargs))
         link = f" {message.jump_url}" if message is not None else ""
+        note = dm_note or content
         for u in dm:
+            theirs = render(note, await self.user_locale(u))
             sent = await self._step(f"{step}:dm:{u}",
-                                    partial(self.direct, u, f"{dm_note or content}{link}"))
+                                    partial(self.direct, u, f"{theirs}{link}"))
             if not sent and message is not None:  # DMs closed: a mention in the place
                 await self._step(f"{step}:mention:{u}", partial(
-                    self.to_place, m, f"<@{u}> {dm_note or content}", [u], None, {}))
+                    self.to_place, m, f"<@{u}> {render(note, place)}", [u], None, {}))
         if message is None:  # the place refused: everyone it was for hears it privately
-            instead = (f"{content}\n(Match {m.id}: I cannot post in its channel right now; "
-                       "the server's admins have been told.)")
+            instead = _("{message}\n(Match {match}: I cannot post in its channel right now; "
+                        "the server's admins have been told.)", message=content, match=m.id)
             for u in dict.fromkeys([*ping, *audience]):
                 if u not in dm:
-                    await self._step(f"{step}:instead:{u}", partial(self.direct, u, instead))
+                    await self._step(f"{step}:instead:{u}", partial(
+                        self.direct, u, render(instead, await self.user_locale(u))))
         return message
 
     async def to_place(self, m: MatchView, content: str, ping: Sequence[int],
@@ -291,17 +316,19 @@ class Routes:
         """A route of the match refused a post: log it once and tell the server which
         permission is missing (or that the channel is gone), once."""
         reason = self._reason(m, target, is_thread, error)
-        self.log_once(("place", target, reason), "match %s: cannot post in %s: %s",
-                      m.id, target, reason)
-        if (target, reason) in self._admins_told:
+        english = render(reason, "en-US")
+        self.log_once(("place", target, english), "match %s: cannot post in %s: %s",
+                      m.id, target, english)
+        if (target, english) in self._admins_told:
             return
-        self._admins_told.add((target, reason))
-        text = (f"Tablero cannot post in <#{target}> (match {m.id}): {reason}. Until "
-                "this is fixed, players are told another way (the parent channel or a "
-                "direct message).")
+        self._admins_told.add((target, english))
+        said = _("Tablero cannot post in <#{channel}> (match {match}): {reason}. Until this is "
+                 "fixed, players are told another way (the parent channel or a direct "
+                 "message).", channel=target, match=m.id, reason=reason)
         guild = self.client.get_guild(m.guild_id)
         if guild is None:
             return
+        text = render(said, await self.place_locale(m.guild_id))
         try:
             for channel in (guild.public_updates_channel, guild.system_channel):
                 if channel is not None and channel.id not in (target, m.channel_id) and \
@@ -317,9 +344,9 @@ class Routes:
                           guild.id, _what(error))
 
     def _reason(self, m: MatchView, target: int, is_thread: bool,
-                error: BaseException) -> str:
+                error: BaseException) -> Words:
         if isinstance(error, discord.NotFound):
-            return "the channel is gone (deleted, or hidden from Tablero)"
+            return _("the channel is gone (deleted, or hidden from Tablero)")
         channel = self.client.get_channel(target)
         if isinstance(channel, discord.abc.GuildChannel | discord.Thread) and \
                 channel.guild.me is not None:
@@ -327,8 +354,9 @@ class Routes:
                 channel.permissions_for(channel.guild.me),
                 THREAD_POSTING_PERMISSIONS if is_thread else POSTING_PERMISSIONS)
             if missing:
-                return "it lacks " + ", ".join(missing)
+                return _("it lacks {permissions}", permissions=listing(
+                    permission_name(p) for p in missing))
         if isinstance(error, discord.HTTPException) and error.code == ARCHIVED_THREAD:
-            return "the thread is archived and locked (it needs Manage Threads to reopen)"
-        return f"Discord refused: {_what(error)}"
+            return _("the thread is archived and locked (it needs Manage Threads to reopen)")
+        return _("Discord refused: {error}", error=_what(error))
 

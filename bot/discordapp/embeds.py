@@ -1,4 +1,8 @@
-"""Messages and embeds: boards, challenges, results, lists. Pure formatting, no I/O."""
+"""Messages and embeds: boards, challenges, results, lists. Pure formatting, no I/O.
+
+Message texts are lazy (``locales.i18n``): the caller renders them for its reader (a
+reply in the user's locale, a thread post in the server's language). Embeds are built
+for one locale (``loc``)."""
 
 from __future__ import annotations
 
@@ -19,90 +23,106 @@ from bot.service.views import (
     RatingUpdate,
     ResultView,
 )
+from locales.i18n import Text, Words, _, _n, joined, listing, render
 from locales.results import ResultKind, result_sentence
+from locales.terms import game_name, move_display, option_word, reason, seat_colour, status
 
 COLOUR = discord.Colour(0x2E7D5B)
 BOARD_FILE = "board.png"
 
 
-def mention(user_id: int | None) -> str:
+def mention(user_id: int | None) -> Words:
     """``<@id>``; the computer player by its name (it has no Discord account)."""
     if user_id is not None and is_computer(user_id):
         return computer_name(user_id)
-    return f"<@{user_id}>" if user_id else "an open seat"
+    return f"<@{user_id}>" if user_id else _("an open seat")
 
 
-def mentions(user_ids: Iterable[int]) -> str:
-    ids = [mention(u) for u in user_ids]
-    if len(ids) <= 1:
-        return "".join(ids)
-    return ", ".join(ids[:-1]) + " and " + ids[-1]
+def mentions(user_ids: Iterable[int]) -> Words:
+    """Mentions listed the reader's way (``<@1>, <@2> and <@3>``)."""
+    return listing(mention(u) for u in user_ids)
 
 
-def plural(n: int, one: str, many: str | None = None) -> str:
-    """A count with its noun.
-
-    >>> plural(1, "win"), plural(2, "loss", "losses")
-    ('1 win', '2 losses')
-    """
-    return f"{n} {one if n == 1 else (many or one + 's')}"
-
-
-def relative(when: datetime | None) -> str:
+def relative(when: datetime | None) -> Words:
     """A Discord timestamp shown as 'in 2 days' in each reader's own locale."""
     if when is None:
-        return "no deadline"
+        return _("no deadline")
     return f"<t:{int(when.timestamp())}:R>"
 
 
-def game_title(m: MatchView) -> str:
-    opts = ", ".join(f"{k} {v}" for k, v in m.options.items() if k not in ("seed", "arrangement"))
-    return f"{m.game_name}{f' ({opts})' if opts else ''}"
+def game_of(m: MatchView) -> Words:
+    """The match's game in the reader's words."""
+    return game_name(m.game, m.game_name)
 
 
-def terms(m: MatchView) -> str:
-    return (f"{m.days_per_move} day{'s' if m.days_per_move != 1 else ''} per move, "
-            f"{'rated' if m.rated else 'casual'}")
+def game_title(m: MatchView) -> Words:
+    """``'Alquerque grande (players 4, mode teams)'``."""
+    opts = [_("{option} {value}", option=option_word(k), value=option_word(v))
+            for k, v in m.options.items() if k not in ("seed", "arrangement")]
+    if not opts:
+        return game_of(m)
+    return _("{game} ({options})", game=game_of(m), options=joined(*opts, separator=", "))
 
 
-def seat_lines(m: MatchView) -> str:
+def terms(m: MatchView) -> Text:
+    """``'3 days per move, rated'``."""
+    if m.rated:
+        return _n("{count} day per move, rated", "{count} days per move, rated",
+                  m.days_per_move)
+    return _n("{count} day per move, casual", "{count} days per move, casual",
+              m.days_per_move)
+
+
+def seat_lines(m: MatchView, loc: str) -> str:
     lines = []
     for s in m.seats:
         mates = m.team_mates(s.user_id) if s.user_id is not None else ()
-        team = f" · team {s.team + 1}" if s.team is not None and m.seat_count > 2 else ""
-        team += f" with {mentions(mates)}" if mates else ""
-        out = " · out" if s.out else ""
+        parts: list[Words] = []
+        if s.team is not None and m.seat_count > 2:
+            parts.append(_("team {team} with {players}", team=s.team + 1,
+                           players=mentions(mates)) if mates
+                         else _("team {team}", team=s.team + 1))
+        if s.out:
+            parts.append(_("out"))
         arrow = "▶ " if s.user_id is not None and s.user_id in m.to_move else ""
-        lines.append(f"{arrow}**{s.name}**: {mention(s.user_id)}{team}{out}")
+        extra = "".join(f" · {render(p, loc)}" for p in parts)
+        lines.append(f"{arrow}**{render(seat_colour(s.name), loc)}**: "
+                     f"{render(mention(s.user_id), loc)}{extra}")
     return "\n".join(lines) or "—"
 
 
-def sides_text(m: MatchView) -> str:
+def sides_text(m: MatchView) -> Words:
     """``'@alice and @carol vs @bob and @dave'`` (teams), else every player."""
     sides = m.sides()
     if len(sides) > 1 and any(len(side) > 1 for side in sides):
-        return " vs ".join(" and ".join(mention(u) for u in side) for side in sides)
+        return joined(*(mentions(side) for side in sides), separator=" vs ")
     return mentions(m.players())
 
 
-def thread_name(m: MatchView, names: dict[int, str]) -> str:
+def thread_name(m: MatchView, names: dict[int, str], loc: str) -> str:
     """'Xiangqi: alice vs bob' (at most 100 characters, Discord's limit)."""
-    players = [names.get(u, str(u)) for u in m.players()] or ["open"]
-    return f"{m.game_name}: {' vs '.join(players)}"[:100]
+    players = [names.get(u, str(u)) for u in m.players()]
+    shown: Words = " vs ".join(players) if players else _("open")
+    return render(_("{game}: {players}", game=game_of(m), players=shown), loc)[:100]
 
 
-def played(by: str | None, move: str) -> str:
+def played(by: Words | None, move: str) -> Text:
     """'alice played **h3-e3 (C2.5)**' (who played it left out when unknown).
 
-    >>> played("alice", "h3-e3 (C2.5)"), played(None, "h3-e3")
-    ('alice played **h3-e3 (C2.5)**', 'Last move: **h3-e3**')
+    >>> played("alice", "h3-e3 (C2.5)").render("en-US")
+    'alice played **h3-e3 (C2.5)**'
+    >>> played(None, "h3-e3").render("en-US")
+    'Last move: **h3-e3**'
     """
-    return f"{by} played **{move}**" if by else f"Last move: **{move}**"
+    shown = move_display(move)
+    if by:
+        return _("{player} played **{move}**", player=by, move=shown)
+    return _("Last move: **{move}**", move=shown)
 
 
-def rating_line(r: RatingUpdate) -> str:
+def rating_line(r: RatingUpdate, loc: str) -> str:
     """'<@7> 12.3 → 14.1 (+1.8), #2': the rating number /leaderboard and /stats show."""
-    return r.text(mention(r.user_id))
+    return r.text(render(mention(r.user_id), loc))
 
 
 def board_file(png: bytes, alt: str, filename: str = BOARD_FILE) -> discord.File:
@@ -110,119 +130,160 @@ def board_file(png: bytes, alt: str, filename: str = BOARD_FILE) -> discord.File
     return discord.File(io.BytesIO(png), filename=filename, description=alt[:1024])
 
 
-def board_embed(m: MatchView, *, headline: str | None = None,
+def board_embed(m: MatchView, loc: str, *, headline: Words | None = None,
                 image: bool = True) -> discord.Embed:
-    e = discord.Embed(title=f"{game_title(m)} · match {m.id}", colour=COLOUR,
-                      description=headline or None)
-    e.add_field(name="Players", value=seat_lines(m), inline=True)
-    status: str
+    e = discord.Embed(title=render(_("{title} · match {match}", title=game_title(m),
+                                     match=m.id), loc),
+                      colour=COLOUR, description=render(headline, loc) if headline else None)
+    e.add_field(name=render(_("Players"), loc), value=seat_lines(m, loc), inline=True)
+    state: Words
     if m.is_over:
-        status = f"Over: {m.result.reason_text if m.result else m.status.value}"
+        state = _("Over: {reason}", reason=reason(m.result.reason) if m.result
+                  else status(m.status.value))
     elif m.to_move:
-        status = f"{mentions(m.to_move)} to move, {relative(m.deadline)}"
+        state = _("{players} to move, {deadline}", players=mentions(m.to_move),
+                  deadline=relative(m.deadline))
     else:
-        status = m.status.value
-    e.add_field(name=f"Ply {m.ply}", value=status, inline=True)
+        state = status(m.status.value)
+    e.add_field(name=render(_("Ply {ply}", ply=m.ply), loc), value=render(state, loc),
+                inline=True)
     if m.draw_offer_by and not m.is_over:
-        e.add_field(name="Draw offer", value=f"from {mention(m.draw_offer_by)}", inline=False)
+        e.add_field(name=render(_("Draw offer"), loc),
+                    value=render(_("from {player}", player=mention(m.draw_offer_by)), loc),
+                    inline=False)
     if image:
         e.set_image(url=f"attachment://{BOARD_FILE}")
-    e.set_footer(text=terms(m))
+    e.set_footer(text=render(terms(m), loc))
     return e
 
 
-def challenge_text(m: MatchView, by: int, to: Sequence[int]) -> str:
-    what = f"**{game_title(m)}** ({terms(m)})"
+def challenge_text(m: MatchView, by: int, to: Sequence[int]) -> Words:
+    what = _("**{title}** ({terms})", title=game_title(m), terms=terms(m))
     if to:
-        extra = ""
+        said = _("{players}: {challenger} challenges you to {game}.", players=mentions(to),
+                 challenger=mention(by), game=what)
         if m.seat_count > len(to) + 1:
-            extra = f" {m.seat_count - len(to) - 1} more seat(s) are open: anyone may join."
-        return f"{mentions(to)}: {mention(by)} challenges you to {what}.{extra}"
-    return f"{mention(by)} is looking for {'players' if m.seat_count > 2 else 'an opponent'}" \
-           f" for {what}. Click **Join** to play."
+            more = m.seat_count - len(to) - 1
+            return joined(said, _n("{count} more seat is open: anyone may join.",
+                                   "{count} more seats are open: anyone may join.", more))
+        return said
+    if m.seat_count > 2:
+        return _("{challenger} is looking for players for {game}. Click **Join** to play.",
+                 challenger=mention(by), game=what)
+    return _("{challenger} is looking for an opponent for {game}. Click **Join** to play.",
+             challenger=mention(by), game=what)
 
 
-def result_text(m: MatchView, result: ResultView | None, reason: str) -> str:
+def result_text(m: MatchView, result: ResultView | None, why: str) -> Words:
     """The post announcing how the match ended (``locales.results``: one place for it)."""
     if result is None:  # aborted or broken: the event's reason key is all there is
-        return result_sentence("post", ResultKind.ABORTED, reason=reason, reason_is_text=True,
-                               match=m.id, game=m.game_name)
-    places = "; ".join(f"{i + 1}. {mentions(g)}" for i, g in enumerate(result.ranking))
+        return result_sentence("post", ResultKind.ABORTED, reason=reason(why),
+                               reason_is_text=True, match=m.id, game=game_of(m))
+    places = joined(*(_("{place}. {players}", place=i + 1, players=mentions(g))
+                      for i, g in enumerate(result.ranking)), separator="; ")
     return result_sentence("post", result.kind, reason=result.reason,
-                           winners=mentions(result.winners), places=places, match=m.id,
-                           game=m.game_name)
+                           winners=mentions(result.winners),
+                           winner_count=len(result.winners), places=places, match=m.id,
+                           game=game_of(m))
 
 
-def games_embed(user_id: int, matches: Sequence[MatchView]) -> discord.Embed:
-    e = discord.Embed(title="Your matches", colour=COLOUR)
+def record_counts(wins: int, losses: int, draws: int) -> Text:
+    """``'3W 1L 0D'``."""
+    return _("{wins}W {losses}L {draws}D", wins=wins, losses=losses, draws=draws)
+
+
+def games_embed(user_id: int, matches: Sequence[MatchView], loc: str) -> discord.Embed:
+    e = discord.Embed(title=render(_("Your matches"), loc), colour=COLOUR)
     waiting = [m for m in matches if user_id in m.to_move]
     others = [m for m in matches if user_id not in m.to_move]
     lines = []
     for m in [*waiting, *others]:
         where = f"<#{m.thread_id or m.channel_id}>"
+        state: Words
         if m.status.is_waiting and user_id in m.invited:
-            state = "**you're invited**: answer with the buttons"
+            state = _("**you're invited**: answer with the buttons")
         elif m.status.is_waiting:
-            state = f"waiting for players ({len(m.joined)}/{m.seat_count})"
+            state = _("waiting for players ({joined}/{seats})", joined=len(m.joined),
+                      seats=m.seat_count)
         elif user_id in m.to_move:
-            state = f"**your move**, {relative(m.deadline)}"
+            state = _("**your move**, {deadline}", deadline=relative(m.deadline))
         else:
-            state = f"{mentions(m.to_move)} to move, {relative(m.deadline)}"
+            state = _("{players} to move, {deadline}", players=mentions(m.to_move),
+                      deadline=relative(m.deadline))
         mates = m.team_mates(user_id)
         opponents = [u for u in m.players() if u != user_id and u not in mates]
-        vs = (f" with {mentions(mates)}" if mates else "") + \
-            (f" vs {mentions(opponents)}" if opponents else "")
-        lines.append(f"`{m.id}` {m.game_name}{vs} — {state} · {where}")
+        vs = ""
+        if mates:
+            vs += " " + render(_("with {players}", players=mentions(mates)), loc)
+        if opponents:
+            vs += " " + render(_("vs {players}", players=mentions(opponents)), loc)
+        lines.append(f"`{m.id}` {render(game_of(m), loc)}{vs} — {render(state, loc)} · "
+                     f"{where}")
     e.description = "\n".join(lines)[:4000] if lines else \
-        "No matches here yet. Start one with `/challenge`."
+        render(_("No matches here yet. Start one with `/challenge`."), loc)
     return e
 
 
-def leaderboard_embed(page: LeaderboardPage, title: str) -> discord.Embed:
-    e = discord.Embed(title=f"Leaderboard · {title}", colour=COLOUR)
+def leaderboard_embed(page: LeaderboardPage, title: Words, loc: str) -> discord.Embed:
+    e = discord.Embed(title=render(_("Leaderboard · {ladder}", ladder=title), loc),
+                      colour=COLOUR)
     if not page.entries:
-        e.description = "Nobody is rated on this ladder yet: play a rated match!"
+        e.description = render(_("Nobody is rated on this ladder yet: play a rated match!"),
+                               loc)
     else:
         e.description = "\n".join(
-            f"**{x.rank}.** {mention(x.user_id)} — {x.shown} "
-            f"({x.wins}W {x.losses}L {x.draws}D)" for x in page.entries)
-        e.description += f"\n\n{RATING_MEANING}"
-    e.set_footer(text=f"Page {page.page} of {page.pages} · {page.total} rated players")
+            f"**{x.rank}.** {render(mention(x.user_id), loc)} — {x.shown} "
+            f"({render(record_counts(x.wins, x.losses, x.draws), loc)})"
+            for x in page.entries)
+        e.description += f"\n\n{render(RATING_MEANING, loc)}"
+    e.set_footer(text=render(_n("Page {page} of {pages} · {count} rated player",
+                                "Page {page} of {pages} · {count} rated players",
+                                page.total, page=page.page, pages=page.pages), loc))
     return e
 
 
-def stats_embed(stats: PlayerStats, titles: dict[str, str]) -> discord.Embed:
-    active = plural(stats.active_matches, "active match", "active matches")
-    e = discord.Embed(title="Stats", colour=COLOUR,
-                      description=f"{mention(stats.user_id)} — "
-                                  f"{plural(stats.wins, 'win')}, "
-                                  f"{plural(stats.losses, 'loss', 'losses')}, "
-                                  f"{plural(stats.draws, 'draw')}; {active}")
+def stats_embed(stats: PlayerStats, titles: dict[str, Words], loc: str) -> discord.Embed:
+    summary = _("{player} — {wins}, {losses}, {draws}; {active}",
+                player=mention(stats.user_id),
+                wins=_n("{count} win", "{count} wins", stats.wins),
+                losses=_n("{count} loss", "{count} losses", stats.losses),
+                draws=_n("{count} draw", "{count} draws", stats.draws),
+                active=_n("{count} active match", "{count} active matches",
+                          stats.active_matches))
+    e = discord.Embed(title=render(_("Stats"), loc), colour=COLOUR,
+                      description=render(summary, loc))
     for key, x in zip(stats.ladder_keys, stats.ladders, strict=False):
-        e.add_field(name=titles.get(key, key),
-                    value=f"#{x.rank} · rating {x.shown} (μ {x.mu:.1f}, σ {x.sigma:.2f})"
-                          f"\n{x.wins}W {x.losses}L {x.draws}D", inline=True)
+        line = _("#{rank} · rating {rating} (μ {mu}, σ {sigma})", rank=x.rank, rating=x.shown,
+                 mu=f"{x.mu:.1f}", sigma=f"{x.sigma:.2f}")
+        e.add_field(name=render(titles.get(key, key), loc),
+                    value=f"{render(line, loc)}\n"
+                          f"{render(record_counts(x.wins, x.losses, x.draws), loc)}",
+                    inline=True)
     if any(stats.against_computer):
         won, drawn, lost = stats.against_computer
-        e.add_field(name="Against the computer (casual)",
-                    value=f"{won}W {lost}L {drawn}D", inline=False)
+        e.add_field(name=render(_("Against the computer (casual)"), loc),
+                    value=render(record_counts(won, lost, drawn), loc), inline=False)
     return e
 
 
-def history_text(h: HistoryView) -> str:
+def history_text(h: HistoryView, loc: str) -> str:
     lines = []
     for ply, who, _canonical, display in h.entries:
-        lines.append(f"{ply + 1}. {display}" + (f" ({mention(who)})" if who else ""))
-    body = "\n".join(lines) or "No moves yet."
+        shown = render(move_display(display), loc)
+        lines.append(f"{ply + 1}. {shown}" + (f" ({render(mention(who), loc)})" if who else ""))
+    body = "\n".join(lines) or render(_("No moves yet."), loc)
     if len(body) > 1800:
         body = "…\n" + body[-1800:].split("\n", 1)[-1]
-    return f"**{game_title(h.match)}** · match {h.match.id}\n{body}"
+    title = render(_("**{title}** · match {match}", title=game_title(h.match),
+                     match=h.match.id), loc)
+    return f"{title}\n{body}"
 
 
-def standings_embed(table: StandingsTable, *, image: bool = True) -> discord.Embed:
+def standings_embed(table: StandingsTable, loc: str, *, image: bool = True) -> discord.Embed:
     """A tournament's standings: the first 20 places (the table image has them all,
     attached as ``standings.png`` when ``image``)."""
-    lines = [f"**{r[0]}.** {r[1]} · {r[2]} pts" for r in table.rows[:20]]
+    lines = [render(_("**{place}.** {player} · {points} pts", place=r[0], player=r[1],
+                      points=r[2]), loc) for r in table.rows[:20]]
     embed = discord.Embed(title=table.title, description="\n".join(lines) or "-")
     embed.set_footer(text=table.subtitle)
     if image:

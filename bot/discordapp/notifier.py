@@ -42,6 +42,7 @@ from bot.service.records import OutboxEntry
 from bot.service.shards import ALL_SHARDS, ShardSet
 from bot.service.states import StoredRecord
 from bot.service.views import BoardState, MatchView, RatingUpdate, ResultView
+from locales.i18n import Words, _, joined, render
 from locales.results import leaving_note
 from render.table import draw_table
 
@@ -98,8 +99,8 @@ class DiscordNotifier:
         people = m.players() or (*m.joined, *m.invited)
         return [u for u in dict.fromkeys(people) if u not in left_out]
 
-    async def post(self, m: MatchView, content: str, *, ping: Sequence[int] = (),
-                   dm_note: str | None = None, dm: Sequence[int] = (),
+    async def post(self, m: MatchView, content: Words, *, ping: Sequence[int] = (),
+                   dm_note: Words | None = None, dm: Sequence[int] = (),
                    audience: Sequence[int] = (), step: str = "post",
                    **kwargs: Any) -> discord.Message | None:
         """A new message in the match's place; ``ping`` are mentioned (and notified), ``dm``
@@ -124,12 +125,14 @@ class DiscordNotifier:
         # thread's name is not worth an API call per player
         names = {u: (self.names(m.guild_id, u) if self.names is not None else "") or str(u)
                  for u in m.players()}
-        name = embeds.thread_name(m, names)
+        loc = await self.routes.place_locale(m.guild_id)
+        name = embeds.thread_name(m, names, loc)
         starter = None
         try:
             starter = await channel.send(
-                f"**{embeds.game_title(m)}** started: {embeds.sides_text(m)} "
-                f"({embeds.terms(m)}). The game is played in the thread below.",
+                render(_("**{title}** started: {players} ({terms}). The game is played in the "
+                         "thread below.", title=embeds.game_title(m),
+                         players=embeds.sides_text(m), terms=embeds.terms(m)), loc),
                 allowed_mentions=discord.AllowedMentions.none())
             thread = await starter.create_thread(name=name, auto_archive_duration=10080)
         except discord.HTTPException:
@@ -142,21 +145,21 @@ class DiscordNotifier:
             return None
         return thread.id
 
-    async def board_attachment(self, m: MatchView, board: BoardState | None
+    async def board_attachment(self, m: MatchView, board: BoardState | None, loc: str
                                ) -> discord.File | None:
-        """The board PNG with its alt text, or None (no renderer, no board, or drawing
-        failed: the message goes out without a picture rather than not at all)."""
+        """The board PNG with its alt text in ``loc``, or None (no renderer, no board, or
+        drawing failed: the message goes out without a picture rather than not at all)."""
         if self.renderer is None or board is None:
             return None
         try:
             image = await asyncio.to_thread(draw_board, self.renderer, m, board,
-                                            texts.seat_names(m, self.names))
+                                            texts.seat_names(m, self.names), None, loc)
         except Exception:
             log.exception("could not draw the board of match %s", m.id)
             return None
         return embeds.board_file(image.png, image.alt)
 
-    def name(self, m: MatchView, user_id: int | None) -> str | None:
+    def name(self, m: MatchView, user_id: int | None) -> Words | None:
         """A player's display name for "alice played ..." (not a mention: the player who
         just moved is not pinged), his mention if the caches do not know him."""
         if user_id is None:
@@ -190,14 +193,19 @@ class DiscordNotifier:
         if isinstance(event, ev.ChallengeReceived):
             await self.challenge(m, event.by, event.to)
         elif isinstance(event, ev.LobbyChanged):
-            verb = "joined" if event.joined else "left"
-            filled = len(m.joined)
-            await self.post(m, f"{embeds.mention(event.user_id)} {verb} the "
-                               f"{m.game_name} lobby ({filled}/{m.seat_count}).",
-                            audience=self.others(m, event.user_id))
+            who, game = embeds.mention(event.user_id), embeds.game_of(m)
+            said = _("{player} joined the {game} lobby ({joined}/{seats}).", player=who,
+                     game=game, joined=len(m.joined), seats=m.seat_count) if event.joined \
+                else _("{player} left the {game} lobby ({joined}/{seats}).", player=who,
+                       game=game, joined=len(m.joined), seats=m.seat_count)
+            await self.post(m, said, audience=self.others(m, event.user_id))
         elif isinstance(event, ev.ChallengeClosed):
-            await self.post(m, f"{embeds.mention(event.by)} {event.reason} the "
-                               f"{m.game_name} challenge (match {m.id}).",
+            who, game = embeds.mention(event.by), embeds.game_of(m)
+            closed = _("{player} declined the {game} challenge (match {match}).", player=who,
+                       game=game, match=m.id) if event.reason == "declined" else \
+                _("{player} cancelled the {game} challenge (match {match}).", player=who,
+                  game=game, match=m.id)
+            await self.post(m, closed,
                             audience=self.others(m, event.by) or
                             [u for u in (m.challenger_id,) if u != event.by])
         elif isinstance(event, ev.TurnStarted):
@@ -205,36 +213,45 @@ class DiscordNotifier:
                             lapsed=event.draw_lapsed_by, board=event.board)
         elif isinstance(event, ev.DeadlineReminder):
             ping, dm = self.split_by_preference(m, event.users)
-            text = (f"⏰ {embeds.mentions(event.users)}: it's your move in {m.game_name} "
-                    f"(match {m.id}); time runs out {embeds.relative(m.deadline)}.")
+            text = _("⏰ {players}: it's your move in {game} (match {match}); time runs out "
+                     "{deadline}.", players=embeds.mentions(event.users),
+                     game=embeds.game_of(m), match=m.id, deadline=embeds.relative(m.deadline))
             await self.post(m, text, ping=ping, dm=dm)
         elif isinstance(event, ev.PlayerOut):
-            await self.post(m, f"{embeds.mention(event.user_id)} {event.what} and is out; "
-                               "the game goes on.", audience=self.others(m))
-        elif isinstance(event, ev.MovePlayedFor):
-            await self.post(m, f"⏭ {embeds.mention(event.user_id)} {event.what}.",
+            await self.post(m, _("{player} {what} and is out; the game goes on.",
+                                 player=embeds.mention(event.user_id), what=event.what),
                             audience=self.others(m))
+        elif isinstance(event, ev.MovePlayedFor):
+            await self.post(m, _("⏭ {player} {what}.", player=embeds.mention(event.user_id),
+                                 what=event.what), audience=self.others(m))
         elif isinstance(event, ev.DrawOffered):
             others = [u for u in m.players() if u != event.by]
             ping, dm = self.split_by_preference(m, others)
             await self.post(
-                m, f"{embeds.mentions(others)}: {embeds.mention(event.by)} offers a draw. "
-                   "It lapses when the next move is played.",
-                ping=ping, dm=dm, view=match_buttons(m.id, m.ply, ["drawyes", "drawno"]))
+                m, _("{players}: {player} offers a draw. It lapses when the next move is "
+                     "played.", players=embeds.mentions(others),
+                     player=embeds.mention(event.by)),
+                ping=ping, dm=dm, view=match_buttons(
+                    m.id, m.ply, ["drawyes", "drawno"],
+                    await self.routes.place_locale(m.guild_id)))
         elif isinstance(event, ev.DrawDeclined):
-            await self.post(m, f"{embeds.mention(event.by)} declined the draw offer.",
+            await self.post(m, _("{player} declined the draw offer.",
+                                 player=embeds.mention(event.by)),
                             audience=self.others(m, event.by))
         elif isinstance(event, ev.SetupSubmitted):
             waiting = [u for u in m.to_move if u != event.user_id]
-            rest = (f" Waiting for {embeds.mentions(waiting)}." if waiting else "")
-            await self.post(m, f"{embeds.mention(event.user_id)} submitted an arrangement "
-                               f"(kept hidden until both have).{rest}",
+            said = _("{player} submitted an arrangement (kept hidden until both have).",
+                     player=embeds.mention(event.user_id))
+            await self.post(m, joined(said, _("Waiting for {players}.",
+                                              players=embeds.mentions(waiting))
+                                      if waiting else None),
                             audience=self.others(m, event.user_id))
         elif isinstance(event, ev.MatchEnded):
             await self.ended(m, event.result, event.reason, event.ratings, event.left_by,
                              board=event.board, record=event.record)
         elif isinstance(event, ev.ClocksExtended):
-            await self.post(m, f"⏸ {texts.offline_notice(event.gap)} (match {m.id}).",
+            await self.post(m, _("⏸ {notice} (match {match}).",
+                                 notice=texts.offline_notice(event.gap), match=m.id),
                             audience=self.others(m))
         elif isinstance(event, ev.StandingsChanged):
             await self.standings(event)
@@ -245,12 +262,17 @@ class DiscordNotifier:
         pinned: pinning needs Manage Messages, which Tablero does not ask for."""
         table, tid = event.table, event.tournament_id
         place = dataclasses.replace(event.match, channel_id=event.channel_id, thread_id=None)
+        loc = await self.routes.place_locale(event.match.guild_id)
+        content: Words
         if event.final:
-            content = (f"🏆 Tournament #{tid} is over: {embeds.mention(event.winner)} wins!"
+            content = (_("🏆 Tournament #{tournament} is over: {player} wins!",
+                         tournament=tid, player=embeds.mention(event.winner))
                        if event.winner is not None else
-                       f"🏆 Tournament #{tid} is over: first place is shared.")
+                       _("🏆 Tournament #{tournament} is over: first place is shared.",
+                         tournament=tid))
         else:
-            content = f"Standings of tournament #{tid} after match {event.match.id}."
+            content = _("Standings of tournament #{tournament} after match {match}.",
+                        tournament=tid, match=event.match.id)
         file = None
         try:
             image = await asyncio.to_thread(
@@ -261,7 +283,8 @@ class DiscordNotifier:
                                 description=image.alt_text[:1000])
         except Exception:  # the standings go out as text rather than not at all
             log.exception("could not draw the standings of tournament %s", tid)
-        extra: dict[str, Any] = {"embed": embeds.standings_embed(table, image=file is not None)}
+        extra: dict[str, Any] = {"embed": embeds.standings_embed(table, loc,
+                                                                 image=file is not None)}
         if file is not None:
             extra["file"] = file
         winner = [event.winner] if event.final and event.winner is not None else []
@@ -273,46 +296,55 @@ class DiscordNotifier:
             actions.append("join")
         actions.append("cancel")
         ping, dm = self.split_by_preference(m, to)
+        loc = await self.routes.place_locale(m.guild_id)
         await self.post(m, embeds.challenge_text(m, by, to), ping=ping, dm=dm,
-                        view=match_buttons(m.id, m.ply, actions))
+                        view=match_buttons(m.id, m.ply, actions, loc))
 
     async def turn(self, m: MatchView, users: Sequence[int], last_move: str | None,
                    by: int | None = None, *, lapsed: int | None = None,
                    board: BoardState | None = None) -> None:
-        picture = await self.board_attachment(m, board)
+        loc = await self.routes.place_locale(m.guild_id)
+        picture = await self.board_attachment(m, board, loc)
         ping, dm = self.split_by_preference(m, users)
+        content: Words
         if last_move is None:
-            headline = f"The match begins. {embeds.mentions(users)}: your move."
-            played = ""
+            headline: Words = _("The match begins. {players}: your move.",
+                                players=embeds.mentions(users))
+            content = _("{players}, your move ({deadline}).", players=embeds.mentions(users),
+                        deadline=embeds.relative(m.deadline)) if users else ""
         else:
             headline = embeds.played(self.name(m, by), last_move)
-            played = f"{headline} — "
-        content = (f"{played}{embeds.mentions(users)}, your move "
-                   f"({embeds.relative(m.deadline)}).") if users else played.rstrip(" —")
+            content = _("{played} — {players}, your move ({deadline}).", played=headline,
+                        players=embeds.mentions(users),
+                        deadline=embeds.relative(m.deadline)) if users else headline
         if lapsed is not None:
-            content += f" ({embeds.mention(lapsed)}'s draw offer lapsed with this move.)"
+            content = joined(content, _("({player}'s draw offer lapsed with this move.)",
+                                        player=embeds.mention(lapsed)))
         extra: dict[str, Any] = {"file": picture} if picture is not None else {}
         await self.post(m, content, ping=ping, dm=dm,
-                        dm_note=f"Your move in {m.game_name} (match {m.id}).",
+                        dm_note=_("Your move in {game} (match {match}).",
+                                  game=embeds.game_of(m), match=m.id),
                         audience=self.others(m, by),
-                        embed=embeds.board_embed(m, headline=headline,
+                        embed=embeds.board_embed(m, loc, headline=headline,
                                                  image=picture is not None), **extra)
 
     async def ended(self, m: MatchView, result: ResultView | None, reason: str,
                     ratings: Sequence[RatingUpdate] = (), left_by: int | None = None, *,
                     board: BoardState | None = None,
                     record: StoredRecord | None = None) -> None:
-        text = embeds.result_text(m, result, reason)
+        loc = await self.routes.place_locale(m.guild_id)
+        text: Words = embeds.result_text(m, result, reason)
         note = leaving_note(reason, embeds.mention(left_by)) if left_by is not None else None
         if note is not None:  # the leaver may lead on captures and win: say who left first
-            text = f"{note}. {text}"
+            text = _("{note}. {result}", note=note, result=text)
         if ratings:
-            text += "\nRatings:\n" + "\n".join(embeds.rating_line(r) for r in ratings)
+            text = joined(text, _("Ratings:"), *(embeds.rating_line(r, loc) for r in ratings),
+                          separator="\n")
         extra: dict[str, Any] = {}
         if m.ply > 0 and m.status.value != "broken":
-            picture = await self.board_attachment(m, board)
+            picture = await self.board_attachment(m, board, loc)
             extra["embed"] = embeds.board_embed(
-                m, headline=embeds.played(self.name(m, m.last_move_by), m.last_move)
+                m, loc, headline=embeds.played(self.name(m, m.last_move_by), m.last_move)
                 if m.last_move else None, image=picture is not None)
             if picture is not None:
                 extra["file"] = picture
@@ -335,9 +367,13 @@ class DiscordNotifier:
         except Exception:  # a record that does not replay: the result went out anyway
             log.exception("could not replay match %s for its GIF", m.id)
             return
-        gif = await media.replay_gif_of(game_record, self.names)
+        loc = await self.routes.place_locale(m.guild_id)
+        gif = await media.replay_gif_of(game_record, self.names, loc)
         if gif is None:
             return
-        await self.post(m, f"Replay of match {m.id}:", step="replay", file=discord.File(
-            io.BytesIO(gif), filename="replay.gif",
-            description=f"Animated replay of {m.game_name} match {m.id}, move by move"))
+        await self.post(m, _("Replay of match {match}:", match=m.id), step="replay",
+                        file=discord.File(io.BytesIO(gif), filename="replay.gif",
+                                          description=render(_(
+                                              "Animated replay of {game} match {match}, move "
+                                              "by move", game=embeds.game_of(m), match=m.id),
+                                              loc)))

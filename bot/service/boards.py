@@ -11,18 +11,20 @@ from collections.abc import Sequence
 from bot.service import texts
 from bot.service.ports import BoardRenderer
 from bot.service.views import BoardImage, BoardState, MatchView
+from locales.i18n import DEFAULT_LOCALE, render
 
 
 def draw_board(renderer: BoardRenderer, match: MatchView, board: BoardState,
-               names: Sequence[str] | None, perspective: int | None = None) -> BoardImage:
+               names: Sequence[str] | None, perspective: int | None = None,
+               locale: str = DEFAULT_LOCALE) -> BoardImage:
     """The PNG and alt text of ``board``, seen from seat ``perspective`` (None: the seat
     to move); ``names`` by seat (``texts.seat_names``). An over match's image says how it
-    ended (``texts.result_line``)."""
+    ended (``texts.result_line``). Its words (drawn and alt text) are in ``locale``."""
     extra = {}
     if not match.status.is_live:
-        extra["result"] = texts.result_line(match, names)
+        extra["result"] = render(texts.result_line(match, names), locale)
     drawn = renderer.render(board.position, last_move=board.last_marks,
-                            perspective=perspective, names=names, **extra)
-    alt = str(getattr(drawn, "alt_text", "") or "") or texts.describe(match, board.position,
-                                                                      names, board.moves)
+                            perspective=perspective, names=names, locale=locale, **extra)
+    alt = str(drawn.alt_text or "") or render(
+        texts.describe(match, board.position, names, board.moves), locale)
     return BoardImage(bytes(drawn.png), alt)

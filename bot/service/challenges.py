@@ -22,6 +22,8 @@ from bot.service.ratings import ladder_key
 from bot.service.records import MatchRecord, MatchStatus, SeatRecord
 from bot.service.states import replay
 from bot.service.views import BoardState, MatchView
+from locales.i18n import _, _n
+from locales.terms import game_name, seat_colour, status
 from rules import RulesError, Variant
 
 log = logging.getLogger(__name__)
@@ -54,26 +56,29 @@ class ChallengesMixin(ServiceCore):
         try:
             start = v.start(**opts)
         except (RulesError, ValueError, TypeError) as e:
-            raise InvalidOption(f"{v.name} cannot start with those options: {e}") from None
+            raise InvalidOption(_("{game} cannot start with those options: {error}",
+                                  game=game_name(v.key, v.name), error=str(e))) from None
         seat_count = start.seat_count
         invited: list[int] = []
         for o in opponents:
             if isinstance(o, bool) or not isinstance(o, int):
-                raise InvalidOption("opponents must be users")
+                raise InvalidOption(_("opponents must be users"))
             if o == challenger:
-                raise InvalidOption("you cannot challenge yourself")
+                raise InvalidOption(_("you cannot challenge yourself"))
             if o not in invited:
                 invited.append(o)
         if len(invited) > seat_count - 1:
-            raise InvalidOption(f"{v.name} seats {seat_count}: invite at most "
-                                f"{seat_count - 1} opponents")
+            raise InvalidOption(_n("{game} seats {seats}: invite at most {count} opponent",
+                                   "{game} seats {seats}: invite at most {count} opponents",
+                                   seat_count - 1, game=game_name(v.key, v.name),
+                                   seats=seat_count))
         settings = await self.get_guild_settings(guild_id)
         if days is None:
             days = settings.default_days
         if isinstance(days, bool) or not isinstance(days, int) or \
                 not MIN_DAYS <= days <= MAX_DAYS:
-            raise InvalidOption(f"days per move must be a whole number from {MIN_DAYS} "
-                                f"to {MAX_DAYS}")
+            raise InvalidOption(_("days per move must be a whole number from {low} to {high}",
+                                  low=MIN_DAYS, high=MAX_DAYS))
         pref = self._seat_choice(v, seat_count, seat)
         now = self.clock.now()
         status = MatchStatus.OPEN if seat_count == 2 else MatchStatus.LOBBY
@@ -105,21 +110,24 @@ class ChallengesMixin(ServiceCore):
         for raw_name, raw_value in (given or {}).items():
             name = self._check_text(raw_name, "option name").strip().lower()
             if name not in v.options:
-                allowed = ", ".join(v.options) or "none"
-                raise InvalidOption(f"{v.name} has no option {name!r} (options: {allowed})")
+                allowed = ", ".join(v.options) or "-"
+                raise InvalidOption(_("{game} has no option {option} (options: {allowed})",
+                                      game=game_name(v.key, v.name), option=repr(name),
+                                      allowed=allowed))
             allowed_values = v.options[name]
             if allowed_values:
                 wanted = str(raw_value).strip().lower()
                 match = [a for a in allowed_values if str(a).lower() == wanted]
                 if not match:
                     choices = ", ".join(str(a) for a in allowed_values)
-                    raise InvalidOption(f"{name} cannot be {str(raw_value)[:40]!r} "
-                                        f"(choose from {choices})")
+                    raise InvalidOption(_("{option} cannot be {value} (choose from {choices})",
+                                          option=name, value=repr(str(raw_value)[:40]),
+                                          choices=choices))
                 chosen[name] = match[0]
             elif isinstance(raw_value, str):
                 text = self._check_text(raw_value, name).strip()
                 if name == "arrangement":
-                    raise InvalidOption("an arrangement is submitted with /setup")
+                    raise InvalidOption(_("an arrangement is submitted with /setup"))
                 chosen[name] = int(text) if _is_int_text(text) \
                     else text
             else:
@@ -147,11 +155,11 @@ class ChallengesMixin(ServiceCore):
             if _is_int_text(text) and len(text) < 3:
                 seat = int(text)
             else:
-                raise InvalidOption(f"there is no seat {seat[:30]!r} "
-                                    f"(seats: {', '.join(names)}, or random)")
+                raise InvalidOption(_("there is no seat {seat} (seats: {seats}, or random)",
+                                      seat=repr(seat[:30]), seats=", ".join(names)))
         if isinstance(seat, bool) or not isinstance(seat, int) or \
                 not 0 <= seat < seat_count:
-            raise InvalidOption(f"there is no seat {seat!r} in this game")
+            raise InvalidOption(_("there is no seat {seat} in this game", seat=repr(seat)))
         return seat
 
     async def _notify_choice(self, user: int) -> str:
@@ -205,25 +213,27 @@ class ChallengesMixin(ServiceCore):
                       ) -> MatchView:
         if not rec.status.is_waiting:
             if rec.status is MatchStatus.ACTIVE:
-                raise NotAllowed(f"match #{rec.id} has already started")
-            raise MatchOver(f"match #{rec.id} is over ({rec.status.value})")
+                raise NotAllowed(_("match #{match} has already started", match=rec.id))
+            raise MatchOver(_("match #{match} is over ({status})", match=rec.id,
+                              status=status(rec.status.value)))
         if user == rec.challenger_id:
-            raise NotAllowed("you cannot accept your own challenge")
+            raise NotAllowed(_("you cannot accept your own challenge"))
         current = rec.seat_of(user)
         if current is not None and current.accepted:
-            raise NotAllowed(f"you are already in match #{rec.id}")
+            raise NotAllowed(_("you are already in match #{match}", match=rec.id))
         invited = [s for s in rec.seats if not s.accepted]
         accepted = [s for s in rec.seats if s.accepted]
         free_places = rec.seat_count - len(accepted) - len(invited)
         if current is None and free_places <= 0:
-            raise NotAllowed(f"match #{rec.id} is for invited players only")
+            raise NotAllowed(_("match #{match} is for invited players only", match=rec.id))
         v = self._variant(rec.game)
         choice = self._seat_choice(v, rec.seat_count, seat)
         if choice is not None:
             if rec.seat_count == 2 or rec.seating == "random":
-                raise NotAllowed("seats in this match are drawn at random")
+                raise NotAllowed(_("seats in this match are drawn at random"))
             if any(s.seat == choice for s in rec.seats):
-                raise NotAllowed(f"the {v.seat_name(choice, rec.seat_count)} seat is taken")
+                raise NotAllowed(_("the {seat} seat is taken",
+                                   seat=seat_colour(v.seat_name(choice, rec.seat_count))))
         me = SeatRecord(user, choice if rec.seat_count > 2 else None, None, True,
                         notify=current.notify if current is not None
                         else await self._notify_choice(user))
@@ -286,12 +296,12 @@ class ChallengesMixin(ServiceCore):
         """An invited user says no: a 2-player challenge ends; a lobby frees his place."""
         async def attempt(rec: MatchRecord) -> MatchView:
             if not rec.status.is_waiting:
-                raise NotAllowed(f"match #{rec.id} is not waiting for an answer")
+                raise NotAllowed(_("match #{match} is not waiting for an answer", match=rec.id))
             mine = rec.seat_of(user)
             if mine is None or mine.accepted:
                 if user == rec.challenger_id:
-                    raise NotAllowed("that is your own challenge: use cancel")
-                raise NotAPlayer(f"you are not invited to match #{rec.id}")
+                    raise NotAllowed(_("that is your own challenge: use cancel"))
+                raise NotAPlayer(_("you are not invited to match #{match}", match=rec.id))
             if rec.seat_count == 2:
                 after = dataclasses.replace(rec, status=MatchStatus.DECLINED)
                 saved, events = await self._commit(rec, after, lambda s: [
@@ -309,7 +319,8 @@ class ChallengesMixin(ServiceCore):
         """The challenger withdraws a challenge or lobby; a lobby member leaves it."""
         async def attempt(rec: MatchRecord) -> MatchView:
             if not rec.status.is_waiting:
-                raise NotAllowed(f"match #{rec.id} has started or ended; resign instead")
+                raise NotAllowed(_("match #{match} has started or ended; resign instead",
+                                   match=rec.id))
             if user == rec.challenger_id:
                 saved, events = await self._commit(rec, dataclasses.replace(
                     rec, status=MatchStatus.CANCELLED), lambda s: [
@@ -318,9 +329,9 @@ class ChallengesMixin(ServiceCore):
                 return self._view(saved)
             mine = rec.seat_of(user)
             if mine is None:
-                raise NotAPlayer(f"you are not in match #{rec.id}")
+                raise NotAPlayer(_("you are not in match #{match}", match=rec.id))
             if not mine.accepted:
-                raise NotAllowed("you were invited: decline instead")
+                raise NotAllowed(_("you were invited: decline instead"))
             saved, events = await self._commit(rec, dataclasses.replace(
                 rec, seats=tuple(s for s in rec.seats if s.user_id != user)), lambda s: [
                 LobbyChanged(self._view(s), user, False)])

@@ -140,7 +140,7 @@ class ComputerMixin(ServiceCore):
         view = self._view(rec)
         taken = {s.user_id for s in rec.seats}
         n = 0
-        for _ in range(rec.seat_count - len(rec.seats)):
+        for _attempt in range(rec.seat_count - len(rec.seats)):
             while computer_user(level, n) in taken:
                 n += 1
             cpu = computer_user(level, n)

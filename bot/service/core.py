@@ -55,6 +55,7 @@ from bot.service.states import (
     variant_of,
 )
 from bot.service.views import BoardState, GuildSettings, MatchView
+from locales.i18n import Words, _
 from rules import Outcome, Position, Variant
 from rules.core import Point
 
@@ -96,6 +97,7 @@ class ServiceCore:
         self.matches = Matches(repository, clock)
         self.states = MatchStates(cache_size)
         self.ratings = Ratings(repository)
+        self._locales_seen: dict[int, str] = {}  # user -> the locale stored for him
 
     # ------------------------------------------------------------------ inputs
 
@@ -106,9 +108,10 @@ class ServiceCore:
     @staticmethod
     def _check_text(text: object, what: str) -> str:
         if not isinstance(text, str):
-            raise InvalidOption(f"the {what} must be text")
+            raise InvalidOption(_("the {what} must be text", what=what))
         if len(text) > MAX_TEXT:
-            raise InvalidOption(f"that {what} is too long ({len(text)} characters)")
+            raise InvalidOption(_("that {what} is too long ({count} characters)", what=what,
+                                  count=len(text)))
         return text
 
     # ------------------------------------------------------------------ records
@@ -171,7 +174,7 @@ class ServiceCore:
         if hit is not None:
             return hit
         if rec.status is MatchStatus.BROKEN:
-            raise MatchBroken(rec.broken or f"match #{rec.id} is broken")
+            raise MatchBroken(rec.broken or _("match #{match} is broken", match=rec.id))
         behind = self.states.behind(rec, CONTINUE_PLIES)
         if behind is not None:
             carried = carried_forward(rec, behind, await self._entries(rec, behind.ply))
@@ -268,18 +271,18 @@ class ServiceCore:
     def _require_player(rec: MatchRecord, user: int) -> SeatRecord:
         seat = rec.seat_of(user)
         if seat is None or seat.seat is None or not seat.accepted:
-            raise NotAPlayer(f"you are not playing in match #{rec.id}")
+            raise NotAPlayer(_("you are not playing in match #{match}", match=rec.id))
         return seat
 
     def _require_active(self, rec: MatchRecord) -> None:
         if rec.status is MatchStatus.BROKEN:
-            raise MatchBroken(rec.broken or f"match #{rec.id} is broken")
+            raise MatchBroken(rec.broken or _("match #{match} is broken", match=rec.id))
         if rec.status.is_waiting:
-            raise MatchNotStarted(f"match #{rec.id} has not started yet")
+            raise MatchNotStarted(_("match #{match} has not started yet", match=rec.id))
         if rec.status is not MatchStatus.ACTIVE:
             view = self._view(rec)
-            raise MatchOver(f"match #{rec.id} is over: "
-                            f"{texts.result_line(view, self._seat_names(view))}")
+            raise MatchOver(_("match #{match} is over: {result}", match=rec.id,
+                              result=texts.result_line(view, self._seat_names(view))))
 
     async def _everyone_moved(self, rec: MatchRecord) -> tuple[bool, list[RecordEntry]]:
         """Whether every player of ``rec`` has played a move of his own (``everyone_moved``),
@@ -347,8 +350,8 @@ class ServiceCore:
         """Display names by seat through the injected resolver (None without one)."""
         return texts.seat_names(match, self.names)
 
-    def _who(self, rec: MatchRecord, seats: Iterable[int]) -> str:
-        """``'alice (Red)'`` per seat, joined with "and" (``texts.who``)."""
+    def _who(self, rec: MatchRecord, seats: Iterable[int]) -> Words:
+        """``'alice (Red)'`` per seat, listed (``texts.who``)."""
         view = self._view(rec)
         return texts.who(view, seats, self._seat_names(view))
 

@@ -38,7 +38,7 @@ class DeadlinesMixin(EndingsMixin):
         return events
 
     async def _sweep_one(self, match_id: int, now: datetime) -> list[Event]:
-        for _ in range(RETRIES):
+        for _attempt in range(RETRIES):
             rec = await self._record(match_id)
             if rec.status is not MatchStatus.ACTIVE or rec.deadline is None:
                 return []
@@ -55,7 +55,7 @@ class DeadlinesMixin(EndingsMixin):
                         view = self._view(s)
                         return [DeadlineReminder(view, view.to_move, left)]
                     # the reminder is stored as sent with its outbox entry: never lost
-                    _, events = await self._commit(
+                    _saved, events = await self._commit(
                         rec, dataclasses.replace(rec, remind_at=None), reminded)
                     await self._announce(events)
                     return events
@@ -71,7 +71,7 @@ class DeadlinesMixin(EndingsMixin):
         user = rec.user_at(late[0])
         if user is None:
             return []
-        _, events = await self._leave(rec, user, "timeout")
+        _saved, events = await self._leave(rec, user, "timeout")
         return events
 
     async def verify_all(self, progress: Callable[[int, int], None] | None = None

@@ -11,6 +11,7 @@ from bot.service.events import DrawDeclined, DrawOffered, Event, PlayerOut, Turn
 from bot.service.records import SPECIAL_PREFIX, DrawOffer, MatchRecord, RecordEntry
 from bot.service.states import MatchState
 from bot.service.views import BoardState, MatchView
+from locales.i18n import _, render
 from rules import Outcome, Position
 
 
@@ -21,7 +22,7 @@ class EndingsMixin(ServiceCore):
         """Resign. Two players: the opponent wins. Four: the game's rules decide (the seat
         is out and play goes on, or the game ends)."""
         async def attempt(rec: MatchRecord) -> MatchView:
-            view, _ = await self._leave(rec, user, "resign")
+            view, _events = await self._leave(rec, user, "resign")
             return view
         return await self._retrying(match_id, attempt)
 
@@ -31,13 +32,15 @@ class EndingsMixin(ServiceCore):
         me = self._require_player(rec, user)
         assert me.seat is not None
         if me.out:
-            raise NotAllowed("you are already out of this game")
+            raise NotAllowed(_("you are already out of this game"))
         moved, entries = await self._everyone_moved(rec)
         if not moved:
             # nothing was played for: no result, no rating (a resignation, or a timeout)
             what = "resigned" if how == "resign" else "ran out of time"
             aborted = await self._abort(
-                rec, f"{self._who(rec, (me.seat,))} {what} before every player had moved",
+                # stored in English (the record's words); ``locales.terms.reason`` reads it
+                rec, f"{render(self._who(rec, (me.seat,)), 'en-US')} {what} before every "
+                     "player had moved",
                 left_by=user)
             return aborted.match, [aborted]
         state = await self._state(rec)
@@ -105,10 +108,10 @@ class EndingsMixin(ServiceCore):
             self._require_active(rec)
             me = self._require_player(rec, user)
             if me.out:
-                raise NotAllowed("you are out of this game")
+                raise NotAllowed(_("you are out of this game"))
             if rec.draw_offer is not None:
                 if rec.draw_offer.by == user:
-                    raise NotAllowed("you have already offered a draw")
+                    raise NotAllowed(_("you have already offered a draw"))
                 return await self._accept_draw(rec, user)
             saved, events = await self._commit(rec, dataclasses.replace(
                 rec, draw_offer=DrawOffer(user)), lambda s: [DrawOffered(self._view(s), user)])
@@ -123,16 +126,16 @@ class EndingsMixin(ServiceCore):
             self._require_active(rec)
             me = self._require_player(rec, user)
             if me.out:
-                raise NotAllowed("you are out of this game")
+                raise NotAllowed(_("you are out of this game"))
             return await self._accept_draw(rec, user)
         return await self._retrying(match_id, attempt)
 
     async def _accept_draw(self, rec: MatchRecord, user: int) -> MatchView:
         offer = rec.draw_offer
         if offer is None:
-            raise NotAllowed("there is no draw offer to accept")
+            raise NotAllowed(_("there is no draw offer to accept"))
         if offer.by == user:
-            raise NotAllowed("you cannot accept your own draw offer")
+            raise NotAllowed(_("you cannot accept your own draw offer"))
         agreed = tuple(sorted({*offer.accepted, user}))
         if set(agreed) < self._opponents_left(rec, offer.by):
             saved = await self._save(rec, dataclasses.replace(
@@ -171,7 +174,7 @@ class EndingsMixin(ServiceCore):
             self._require_active(rec)
             self._require_player(rec, user)
             if rec.draw_offer is None:
-                raise NotAllowed("there is no draw offer to decline")
+                raise NotAllowed(_("there is no draw offer to decline"))
             saved, events = await self._commit(rec, dataclasses.replace(
                 rec, draw_offer=None), lambda s: [DrawDeclined(self._view(s), user)])
             await self._announce(events)

@@ -12,6 +12,7 @@ from datetime import timedelta
 from bot.service.states import StoredRecord
 from bot.service.tournaments.table import StandingsTable
 from bot.service.views import BoardState, MatchView, RatingUpdate, ResultView
+from locales.i18n import Text, Words, _
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,13 +75,14 @@ class PlayerOut:
     reason: str  # "resignation" | "timeout" | "no-pieces" | "no-moves"
 
     @property
-    def what(self) -> str:
+    def what(self) -> Words:
         """What happened, to follow the player's name: ``'ran out of time'``."""
         return OUT_REASONS.get(self.reason, self.reason.replace("-", " "))
 
 
-OUT_REASONS = {"resignation": "resigned", "timeout": "ran out of time",
-               "no-pieces": "has no stones left", "no-moves": "cannot move"}
+OUT_REASONS: dict[str, Text] = {
+    "resignation": _("resigned"), "timeout": _("ran out of time"),
+    "no-pieces": _("has no stones left"), "no-moves": _("cannot move")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,11 +96,12 @@ class MovePlayedFor:
     move: str
 
     @property
-    def what(self) -> str:
+    def what(self) -> Text:
         """What happened, to follow the player's name."""
         if self.move == "pass":
-            return "can neither move nor remove a chain, so his turn is a pass (played for him)"
-        return f"had no other legal move: {self.move} was played for him"
+            return _("can neither move nor remove a chain, so his turn is a pass (played for "
+                     "him)")
+        return _("had no other legal move: {move} was played for him", move=self.move)
 
 
 @dataclass(frozen=True, slots=True)

@@ -132,7 +132,7 @@ class Matches:
     async def retrying(self, match_id: int,
                        attempt: Callable[[MatchRecord], Awaitable[T]]) -> T:
         """Run ``attempt`` on fresh data until its compare-and-set save lands."""
-        for _ in range(RETRIES):
+        for _attempt in range(RETRIES):
             rec = await self.load(match_id)
             try:
                 return await attempt(rec)

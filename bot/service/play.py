@@ -11,6 +11,8 @@ from bot.service.events import Event, MovePlayedFor, SetupSubmitted, TurnStarted
 from bot.service.records import MatchRecord, RecordEntry
 from bot.service.states import MatchState, parse_entry
 from bot.service.views import BoardState, MoveResult
+from locales.i18n import _
+from locales.terms import move_display
 from rules import RulesError
 from rules.notation import normalize
 
@@ -39,28 +41,31 @@ class PlayMixin(ServiceCore):
         me = self._require_player(rec, user)
         assert me.seat is not None
         if expected_ply is not None and expected_ply != rec.ply:
-            raise StaleMove(f"the position changed: the match is at move {rec.ply}, "
-                            f"not {expected_ply}" + (f" (last: {rec.last_move})"
-                                                      if rec.last_move else ""))
+            raise StaleMove(
+                _("the position changed: the match is at move {ply}, not {expected} "
+                  "(last: {last})", ply=rec.ply, expected=expected_ply,
+                  last=move_display(rec.last_move)) if rec.last_move else
+                _("the position changed: the match is at move {ply}, not {expected}",
+                  ply=rec.ply, expected=expected_ply))
         if me.out:
-            raise NotAllowed("you are out of this game")
+            raise NotAllowed(_("you are out of this game"))
         state = await self._state(rec)
         p = state.position
         v = p.variant
         setup_phase = p.in_setup
         if setup_phase and me.seat not in p.to_move:
-            raise NotAllowed("you have already submitted your arrangement; the board "
-                             "appears when the other player has submitted too")
+            raise NotAllowed(_("you have already submitted your arrangement; the board "
+                               "appears when the other player has submitted too"))
         if me.seat not in p.to_move:
             if p.to_move:
-                raise NotYourTurn(f"it is not your turn: {self._who(rec, p.to_move)} to "
-                                  "move")
-            raise NotYourTurn("nobody is to move")
+                raise NotYourTurn(_("it is not your turn: {players} to move",
+                                    players=self._who(rec, p.to_move)))
+            raise NotYourTurn(_("nobody is to move"))
         if setup and not setup_phase:
-            raise NotAllowed("this match is not in its setup phase: play moves with /move")
+            raise NotAllowed(_("this match is not in its setup phase: play moves with /move"))
         if setup_phase and not setup:
-            raise NotAllowed("the match is in its setup phase: submit your arrangement with "
-                             "/setup (your 16 numbers in start-cell order)")
+            raise NotAllowed(_("the match is in its setup phase: submit your arrangement "
+                               "with /setup (your 16 numbers in start-cell order)"))
         move = parse_entry(v, p, me.seat, text) if setup_phase \
             else v.parse_noted_move(p, text)
         canonical = v.format_move(p, move)
@@ -116,9 +121,11 @@ class PlayMixin(ServiceCore):
             fresh = await self.repository.load_match(rec.id)
             if fresh is not None and fresh.ply != rec.ply:
                 raise StaleMove(
-                    "the position changed: another move landed first"
-                    + (f" ({fresh.last_move})" if fresh.last_move else "")
-                    + "; look at the board again") from None
+                    _("the position changed: another move landed first ({last}); look at "
+                      "the board again", last=move_display(fresh.last_move))
+                    if fresh.last_move else
+                    _("the position changed: another move landed first; look at the "
+                      "board again")) from None
             raise
         self.states.remember(rec.id, MatchState(saved.ply, saved.position_text, new, marks,
                                                 moves))
@@ -139,7 +146,7 @@ class PlayMixin(ServiceCore):
         choices (so the lively pieces a newcomer reads about, Xiangqi's cannons, come
         before the cut), then alphabetical. Empty when the user cannot move (autocomplete
         must not fail)."""
-        found, _ = await self.move_choices(match_id, user, prefix, limit)
+        found, _total = await self.move_choices(match_id, user, prefix, limit)
         return found
 
     async def move_choices(self, match_id: int, user: int, prefix: str = "",
@@ -180,7 +187,7 @@ class PlayMixin(ServiceCore):
             check = 0 if p.play(m).checked_point() is not None else 1
             origin = marks.path[0] if marks.path else None
             scored.append((closeness, -taken, check, origin, canonical, display))
-        choices = Counter(origin for _, _, _, origin, _, _ in scored)  # moves per piece
+        choices = Counter(row[3] for row in scored)  # moves per piece
         ranked = sorted((c, t, k, -choices[o], cn, d) for c, t, k, o, cn, d in scored)
         n = max(0, min(int(limit), 25))
         return [(c, d) for *_, c, d in ranked[:n]], len(ranked)

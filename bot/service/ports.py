@@ -151,7 +151,13 @@ class Repository(TournamentRepository, Protocol):
 
     async def get_user_prefs(self, user_id: int) -> UserPrefs | None: ...
 
-    async def save_user_prefs(self, prefs: UserPrefs) -> None: ...
+    async def save_user_prefs(self, prefs: UserPrefs) -> None:
+        """Store ``prefs.notify`` (the stored locale is kept)."""
+        ...
+
+    async def remember_locale(self, user_id: int, locale: str) -> None:
+        """Store the Discord locale ``user_id`` was last seen with (his prefs are kept)."""
+        ...
 
     async def close(self) -> None: ...
 
@@ -191,12 +197,13 @@ class DrawnBoard(Protocol):
 class BoardRenderer(Protocol):
     def render(self, position: Position, *, last_move: MoveMarks | None = None,
                perspective: int | None = None,
-               names: Sequence[str] | None = None, result: str | None = None) -> DrawnBoard:
+               names: Sequence[str] | None = None, result: str | None = None,
+               locale: str = "en-US") -> DrawnBoard:
         """A PNG of ``position`` seen from seat ``perspective`` (None: the seat to move),
         with ``last_move`` highlighted, and its alt text. ``names``: display names by seat
         (None: the game's seat names). ``result``: how the match ended, in words, when it
         is over (it replaces the "to move" status: a resigned position has a side to
-        move)."""
+        move). ``locale``: the language of the words drawn and of the alt text."""
         ...
 
 

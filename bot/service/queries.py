@@ -38,6 +38,7 @@ from bot.service.views import (
     PlayerStats,
     UserPrefs,
 )
+from locales.i18n import DEFAULT_LOCALE, LOCALES, Words, _, negotiate, render
 from locales.results import result_sentence
 from rules import MoveMarks, Position, Variant
 
@@ -58,7 +59,7 @@ class QueriesMixin(ServiceCore):
     @staticmethod
     def _seen_by(view: MatchView, caller: Caller | None) -> MatchView:
         if caller is not None and not caller.may_see(view):
-            raise MatchNotFound(f"there is no match #{view.id}")
+            raise MatchNotFound(_("there is no match #{match}", match=view.id))
         return view
 
     async def _visible_record(self, match_id: int, caller: Caller | None) -> MatchRecord:
@@ -78,8 +79,10 @@ class QueriesMixin(ServiceCore):
         return public_view(state.position), state.last_marks
 
     async def board_image(self, match_id: int, perspective: int | None = None,
-                          caller: Caller | None = None) -> BoardImage | None:
-        """A PNG of the board through the injected renderer (None without one)."""
+                          caller: Caller | None = None, locale: str = DEFAULT_LOCALE
+                          ) -> BoardImage | None:
+        """A PNG of the board through the injected renderer (None without one), its
+        words in ``locale``."""
         if self.renderer is None:
             if caller is not None:
                 await self._visible_record(match_id, caller)
@@ -89,10 +92,10 @@ class QueriesMixin(ServiceCore):
         return await asyncio.to_thread(
             draw_board, self.renderer, view,
             BoardState(public_view(state.position), state.last_marks, state.moves),
-            self._seat_names(view), perspective)
+            self._seat_names(view), perspective, locale)
 
     def describe(self, match: MatchRecord | MatchView, p: Position,
-                 moves: int | None = None) -> str:
+                 moves: int | None = None) -> Words:
         """A one-line description of the position (alt text): whose move it is (with the
         players' names when known), or how the match ended, even when the rules did not
         end it (a resignation, a timeout, an agreed draw)."""
@@ -143,11 +146,11 @@ class QueriesMixin(ServiceCore):
         shown_entries = done.entries
         if done.position.in_setup:  # a submitted arrangement stays secret until both are in
             shown_entries = tuple((ply, user, "setup", "setup submitted")
-                                  for ply, user, _, _ in shown_entries)
+                                  for ply, user, _c, _d in shown_entries)
         if not export:
             export = self._tablero_export(
                 rec, [(d, True) if c.startswith(SPECIAL_PREFIX) else (c, False)
-                      for _, _, c, d in shown_entries])
+                      for _p, _u, c, d in shown_entries])
         return HistoryView(self._view(rec), shown_entries, fmt, export)
 
     async def record(self, match_id: int, caller: Caller | None = None) -> GameRecord:
@@ -186,7 +189,8 @@ class QueriesMixin(ServiceCore):
                                     else f"seat {s}" for s in group)
             said = result_sentence("export", r.kind, reason=r.reason, winners=seats(r.winners),
                                    first=seats(r.ranking[0]) if r.ranking else "")
-            head.append(f'[Result "{said}"]')
+            # an exported record is a file format: its header stays English
+            head.append(f'[Result "{render(said, "en-US")}"]')
         body = " ".join(f"{i + 1}. {{{text}}}" if comment else f"{i + 1}. {text}"
                         for i, (text, comment) in enumerate(moves))
         return "\n".join(head) + "\n\n" + body + "\n"
@@ -195,7 +199,7 @@ class QueriesMixin(ServiceCore):
         text = self._check_text(game, "game").strip().lower()
         if text in rules.VARIANTS:
             return text
-        base, _, n = text.rpartition("-")
+        base, _sep, n = text.rpartition("-")
         if base in rules.VARIANTS and n == "4":
             return text
         self._variant(text)  # raises with the list of games
@@ -205,13 +209,14 @@ class QueriesMixin(ServiceCore):
                           per_page: int = 10) -> LeaderboardPage:
         ladder = self._ladder(game)
         if isinstance(page, bool) or not isinstance(page, int):
-            raise InvalidOption("the page must be a number")
+            raise InvalidOption(_("the page must be a number"))
         per_page = max(1, min(int(per_page), 50))
         offset = (page - 1) * per_page if 1 <= page <= 2**31 else 0
         rows, total = await self.repository.leaderboard(guild_id, ladder, offset, per_page)
         pages = max(1, -(-total // per_page))
         if not 1 <= page <= pages:  # every page out of range is refused alike
-            raise InvalidOption(f"there is no page {page}: pages go from 1 to {pages}")
+            raise InvalidOption(_("there is no page {page}: pages go from 1 to {pages}",
+                                  page=page, pages=pages))
         entries = tuple(self._entry(offset + i + 1, r) for i, r in enumerate(rows))
         return LeaderboardPage(guild_id, ladder, page, per_page, total, entries)
 
@@ -237,13 +242,26 @@ class QueriesMixin(ServiceCore):
     async def update_guild_settings(self, guild_id: int, *, default_days: int | None = None,
                                     use_threads: bool | None = None,
                                     games_channel_id: int | str | None = "keep",
-                                    reminders: bool | None = None) -> GuildSettings:
-        """Change some settings (``games_channel_id=None`` clears the channel)."""
+                                    reminders: bool | None = None,
+                                    language: str | None = "keep") -> GuildSettings:
+        """Change some settings (``games_channel_id=None`` clears the channel;
+        ``language=None`` goes back to the server's own Discord locale)."""
         s = await self.get_guild_settings(guild_id)
+        if language != "keep":
+            if language is not None:
+                text = self._check_text(language, "language").strip()
+                chosen = next((x for x in LOCALES if x.lower() == text.lower()), None)
+                if chosen is None:
+                    raise InvalidOption(_("there is no language {language} (languages: "
+                                          "{languages})", language=repr(text[:40]),
+                                          languages=", ".join(LOCALES)))
+                language = chosen
+            s = dataclasses.replace(s, language=language)
         if default_days is not None:
             if isinstance(default_days, bool) or not isinstance(default_days, int) or \
                     not MIN_DAYS <= default_days <= MAX_DAYS:
-                raise InvalidOption(f"days per move must be from {MIN_DAYS} to {MAX_DAYS}")
+                raise InvalidOption(_("days per move must be from {low} to {high}",
+                                      low=MIN_DAYS, high=MAX_DAYS))
             s = dataclasses.replace(s, default_days=default_days)
         if use_threads is not None:
             s = dataclasses.replace(s, use_threads=bool(use_threads))
@@ -251,7 +269,7 @@ class QueriesMixin(ServiceCore):
             s = dataclasses.replace(s, reminders=bool(reminders))
         if games_channel_id != "keep":
             if games_channel_id is not None and not isinstance(games_channel_id, int):
-                raise InvalidOption("that is not a channel")
+                raise InvalidOption(_("that is not a channel"))
             s = dataclasses.replace(s, games_channel_id=games_channel_id)
         await self.repository.save_guild_settings(s)
         return s
@@ -263,7 +281,28 @@ class QueriesMixin(ServiceCore):
     async def update_user_prefs(self, user: int, notify: str) -> UserPrefs:
         text = self._check_text(notify, "choice").strip().lower()
         if text not in NOTIFY_CHOICES:
-            raise InvalidOption(f"notify must be one of: {', '.join(NOTIFY_CHOICES)}")
+            raise InvalidOption(_("notify must be one of: {choices}",
+                                  choices=", ".join(NOTIFY_CHOICES)))
         prefs = UserPrefs(user, text)
         await self.repository.save_user_prefs(prefs)
         return prefs
+
+    async def remember_locale(self, user: int, locale: str | None) -> str:
+        """Note the language ``user`` reads (his Discord locale, negotiated to one Tablero
+        speaks), for what reaches him with no interaction (reminders, timeouts in DMs);
+        stored only when it changed. Returns the locale kept."""
+        chosen = negotiate(locale)
+        if self._locales_seen.get(user) != chosen:
+            known = await self.repository.get_user_prefs(user)
+            if known is None or known.locale != chosen:
+                await self.repository.remember_locale(user, chosen)
+            self._locales_seen[user] = chosen
+        return chosen
+
+    async def reader_locale(self, user: int) -> str:
+        """The language to write to ``user`` in when he did not just ask (a DM): his last
+        seen locale, else the default."""
+        if user in self._locales_seen:
+            return self._locales_seen[user]
+        found = await self.repository.get_user_prefs(user)
+        return negotiate(found.locale if found is not None else None)

@@ -19,6 +19,7 @@ import rules
 from bot.service.errors import InvalidOption, MatchBroken
 from bot.service.records import SPECIAL_PREFIX, MatchRecord, RecordEntry
 from bot.service.views import GameRecord, MatchView, PlyView
+from locales.i18n import _
 from rules import MoveMarks, Outcome, Position, RulesError, Variant
 
 MAX_TEXT = 300  # longer command arguments are refused before any parsing
@@ -27,13 +28,13 @@ MAX_TEXT = 300  # longer command arguments are refused before any parsing
 def variant_of(game: str) -> Variant:
     """The game called ``game``, or ``InvalidOption`` naming the games there are."""
     if not isinstance(game, str) or len(game) > MAX_TEXT:
-        raise InvalidOption("that is not a game name")
+        raise InvalidOption(_("that is not a game name"))
     try:
         return rules.variant(game)
     except ValueError:
-        known = ", ".join(rules.VARIANTS) or "none yet"
-        raise InvalidOption(f"there is no game called {game.strip()!r} "
-                            f"(games: {known})") from None
+        known = ", ".join(rules.VARIANTS) or "-"
+        raise InvalidOption(_("there is no game called {game} (games: {known})",
+                              game=repr(game.strip()), known=known)) from None
 
 
 def parse_entry(v: Variant, p: Position, seat: int | None, text: str) -> object:
@@ -110,11 +111,11 @@ def replay(rec: MatchRecord, entries: Sequence[RecordEntry]) -> Replay:
         p = v.start_recorded(rec.rules_version,
                              **{k: _start_ready(o) for k, o in rec.options.items()})
     except (RulesError, ValueError, TypeError) as err:
-        raise MatchBroken(f"match #{rec.id} is broken: its options no longer start a "
-                          f"game ({err})") from None
+        raise MatchBroken(_("match #{match} is broken: its options no longer start a game "
+                            "({error})", match=rec.id, error=str(err))) from None
     if p.to_text() != rec.start_text:
-        raise MatchBroken(f"match #{rec.id} is broken: its options start a different "
-                          "position than the stored one")
+        raise MatchBroken(_("match #{match} is broken: its options start a different "
+                            "position than the stored one", match=rec.id))
     start = p
     shown: list[tuple[int, int | None, str, str]] = []
     plies: list[PlyView] = []
@@ -123,8 +124,9 @@ def replay(rec: MatchRecord, entries: Sequence[RecordEntry]) -> Replay:
     moves = 0
     for i, e in enumerate(entries):
         if e.ply != i or ended is not None:
-            raise MatchBroken(f"match #{rec.id} is broken: entry {i + 1} ({e.text!r}) "
-                              "is out of place in the record")
+            raise MatchBroken(_("match #{match} is broken: entry {n} ({entry}) is out of "
+                                "place in the record", match=rec.id, n=i + 1,
+                                entry=repr(e.text)))
         step = apply_entry(rec, v, p, e)
         moves += step.move is not None and not p.in_setup
         shown.append((e.ply, e.user_id, step.canonical, step.display))
@@ -137,18 +139,18 @@ def replay(rec: MatchRecord, entries: Sequence[RecordEntry]) -> Replay:
         else:
             p = step.position
     if p.to_text() != rec.position_text:
-        raise MatchBroken(f"match #{rec.id} is broken: replaying its {len(entries)} "
-                          "entries does not give the stored position")
+        raise MatchBroken(_("match #{match} is broken: replaying its {count} entries does "
+                            "not give the stored position", match=rec.id,
+                            count=len(entries)))
     return Replay(p, tuple(shown), marks, ended, start, tuple(plies), moves)
 
 
 def apply_entry(rec: MatchRecord, v: Variant, p: Position, e: RecordEntry) -> Step:
     """One record entry applied to ``p`` (the position before it); raises MatchBroken
     saying which entry does not replay."""
-    where = f"match #{rec.id} is broken: entry {e.ply + 1} ({e.text!r})"
     try:
         if e.text.startswith(SPECIAL_PREFIX):
-            word, _, arg = e.text[1:].partition(" ")
+            word, _sep, arg = e.text[1:].partition(" ")
             if word == "draw":
                 return Step(p, e.text, "draw agreed", None, None,
                             Outcome.draw(seats=p.seat_count, reason="agreement"),
@@ -166,7 +168,9 @@ def apply_entry(rec: MatchRecord, v: Variant, p: Position, e: RecordEntry) -> St
         return Step(p.play(move), v.format_move(p, move), v.display_move(p, move), move,
                     v.move_marks(p, move), None)
     except (RulesError, ValueError) as err:
-        raise MatchBroken(f"{where} does not replay: {err}") from None
+        raise MatchBroken(_("match #{match} is broken: entry {n} ({entry}) does not "
+                            "replay: {error}", match=rec.id, n=e.ply + 1, entry=repr(e.text),
+                            error=str(err))) from None
 
 
 def everyone_moved(rec: MatchRecord, entries: Sequence[RecordEntry]) -> bool:
@@ -186,7 +190,7 @@ def everyone_moved(rec: MatchRecord, entries: Sequence[RecordEntry]) -> bool:
     waiting = set(range(rec.seat_count))
     for e in entries:
         if e.text.startswith(SPECIAL_PREFIX):
-            word, _, arg = e.text[1:].partition(" ")
+            word, _sep, arg = e.text[1:].partition(" ")
             if word in ("resign", "timeout") and arg.isdigit():
                 r = v.resign(p, int(arg))
                 if isinstance(r, Outcome):

@@ -15,9 +15,10 @@ from datetime import timedelta
 
 from bot.service.ports import NameResolver
 from bot.service.views import MatchView, ResultView
+from locales.i18n import Text, Words, _, _n, capitalized, listing
 from locales.results import result_sentence
+from locales.terms import game_name, move_display, reason, seat_colour, status
 from rules import Position
-from rules.core import reason_text
 
 log = logging.getLogger(__name__)
 
@@ -39,37 +40,47 @@ def seat_names(match: MatchView, names: NameResolver | None) -> list[str] | None
     return out
 
 
-def labels(match: MatchView, seats: Iterable[int], names: Sequence[str] | None) -> str:
-    """``'Black (bob)'`` per seat (the colour alone when the name is unknown), joined with
-    "and": the seats a board line is about."""
-    out = []
-    for seat in sorted(seats):
-        colour = match.seats[seat].name if seat < len(match.seats) else f"Seat {seat}"
-        name = names[seat] if names and seat < len(names) else colour
-        out.append(f"{colour} ({name})" if name and name != colour else colour)
-    return " and ".join(out)
+def _colour(match: MatchView, seat: int) -> Words:
+    if seat < len(match.seats):
+        return seat_colour(match.seats[seat].name)
+    return _("Seat {seat}", seat=seat)
 
 
-def who(match: MatchView, seats: Iterable[int], names: Sequence[str] | None) -> str:
-    """``'alice (Red)'`` per seat (the colour alone without a name), joined with "and":
-    who a message is about, as people know them."""
-    out = []
+def labels(match: MatchView, seats: Iterable[int], names: Sequence[str] | None) -> Words:
+    """``'Black (bob)'`` per seat (the colour alone when the name is unknown), listed:
+    the seats a board line is about."""
+    out: list[Words] = []
     for seat in sorted(seats):
-        colour = match.seats[seat].name if seat < len(match.seats) else f"Seat {seat}"
+        english = match.seats[seat].name if seat < len(match.seats) else ""
+        colour = _colour(match, seat)
+        name = names[seat] if names and seat < len(names) else english
+        out.append(_("{seat} ({player})", seat=colour, player=name)
+                   if name and name != english else colour)
+    return listing(out)
+
+
+def who(match: MatchView, seats: Iterable[int], names: Sequence[str] | None) -> Words:
+    """``'alice (Red)'`` per seat (the colour alone without a name), listed: who a
+    message is about, as people know them."""
+    out: list[Words] = []
+    for seat in sorted(seats):
+        english = match.seats[seat].name if seat < len(match.seats) else ""
+        colour = _colour(match, seat)
         name = names[seat] if names and seat < len(names) else ""
-        out.append(f"{name} ({colour})" if name and name != colour else colour)
-    return " and ".join(out)
+        out.append(_("{player} ({seat})", player=name, seat=colour)
+                   if name and name != english else colour)
+    return listing(out)
 
 
-def result_line(match: MatchView, names: Sequence[str] | None) -> str:
+def result_line(match: MatchView, names: Sequence[str] | None) -> Words:
     """How an over match ended, for its board image: ``'Black (bob) wins: opponent
     resigned'``, ``'Draw: agreement'``, ``'Aborted: no move in time'``."""
     r = match.result
     if r is None:
-        return match.status.value.capitalize()
+        return capitalized(status(match.status.value))
     seats = {s.user_id: s.seat for s in match.seats if s.user_id is not None}
 
-    def label(users: Iterable[int]) -> str:
+    def label(users: Iterable[int]) -> Words:
         return labels(match, (seats[u] for u in users if u in seats), names)
     return result_sentence("board", r.kind, reason=r.reason, winners=label(r.winners),
                            winner_count=len(r.winners),
@@ -77,45 +88,55 @@ def result_line(match: MatchView, names: Sequence[str] | None) -> str:
 
 
 def describe(match: MatchView, p: Position, names: Sequence[str] | None,
-             moves: int | None = None) -> str:
+             moves: int | None = None) -> Words:
     """A one-line description of the position (alt text): whose move it is (with the
     players' names when known), or how the match ended, even when the rules did not
     end it (a resignation, a timeout, an agreed draw). ``moves``: the moves played as
     players count them (set-up submissions and resignations are not moves); the
     record's plies when not known."""
     v = p.variant
-    movers = who(match, p.to_move, names) if p.to_move else ""
-    state = f"{movers} to move" if movers else "game over"
+    state: Words = _("game over")
+    if p.to_move:
+        state = _("{players} to move", players=who(match, p.to_move, names))
     if not match.status.is_live:
         r: ResultView | None = match.result
-        state = "game over" + (f" ({reason_text(r.reason)})" if r is not None
-                               else f" ({match.status.value})")
-    last = f"; last move {match.last_move}" if match.last_move else ""
+        state = _("game over ({reason})", reason=reason(r.reason) if r is not None
+                  else status(match.status.value))
     n = match.ply if moves is None else moves
-    said = f"{n} move{'' if n == 1 else 's'}"
-    return f"{v.name}, match #{match.id}, after {said}: {state}{last}"
+    game = game_name(v.key, v.name)
+    if match.last_move:
+        return _n("{game}, match #{match}, after {count} move: {state}; last move {move}",
+                  "{game}, match #{match}, after {count} moves: {state}; last move {move}",
+                  n, game=game, match=match.id, state=state,
+                  move=move_display(match.last_move))
+    return _n("{game}, match #{match}, after {count} move: {state}",
+              "{game}, match #{match}, after {count} moves: {state}",
+              n, game=game, match=match.id, state=state)
 
 
-def duration(gap: timedelta) -> str:
+def duration(gap: timedelta) -> Text:
     """A gap in the largest whole unit that fits: days, else hours, else minutes.
 
-    >>> duration(timedelta(days=2, hours=5)), duration(timedelta(hours=1)), \\
-    ...     duration(timedelta(seconds=30))
-    ('2 days', '1 hour', '1 minute')
+    >>> [duration(g).render("en-US") for g in (timedelta(days=2, hours=5),
+    ...     timedelta(hours=1), timedelta(seconds=30))]
+    ['2 days', '1 hour', '1 minute']
     """
     seconds = gap.total_seconds()
-    for unit, size in (("day", 86400), ("hour", 3600)):
-        if seconds >= size:
-            count = int(seconds // size)
-            return f"{count} {unit}{'' if count == 1 else 's'}"
-    count = max(1, int(seconds // 60))
-    return f"{count} minute{'' if count == 1 else 's'}"
+    if seconds >= 86400:
+        days = int(seconds // 86400)
+        return _n("{count} day", "{count} days", days)
+    if seconds >= 3600:
+        hours = int(seconds // 3600)
+        return _n("{count} hour", "{count} hours", hours)
+    minutes = max(1, int(seconds // 60))
+    return _n("{count} minute", "{count} minutes", minutes)
 
 
-def offline_notice(gap: timedelta) -> str:
+def offline_notice(gap: timedelta) -> Text:
     """The one notice a match gets after Tablero was away (``ClocksExtended``).
 
-    >>> offline_notice(timedelta(days=2, minutes=3))
+    >>> offline_notice(timedelta(days=2, minutes=3)).render("en-US")
     'Tablero was offline for 2 days; all clocks were extended'
     """
-    return f"Tablero was offline for {duration(gap)}; all clocks were extended"
+    return _("Tablero was offline for {duration}; all clocks were extended",
+             duration=duration(gap))

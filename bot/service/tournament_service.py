@@ -89,7 +89,7 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
 
     async def _t_retrying(self, tid: int,
                           attempt: Callable[[TournamentRecord], Awaitable[T]]) -> T:
-        for _ in range(RETRIES):
+        for _attempt in range(RETRIES):
             try:
                 return await attempt(await self._tournament(tid))
             except Conflict:
@@ -328,7 +328,7 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
     async def _advance(self, tid: int) -> None:
         """Move a running tournament on as far as its results allow: knockout replays,
         the next round, or the end. Safe to call any time, from anywhere."""
-        for _ in range(RETRIES + 2 * MAX_ROUNDS):  # rounds of forfeits pass at once
+        for _attempt in range(RETRIES + 2 * MAX_ROUNDS):  # rounds of forfeits pass at once
             t = await self._tournament(tid)
             if t.status is not TournamentStatus.RUNNING:
                 return

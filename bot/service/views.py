@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from bot.service.records import PROVISIONAL_GAMES, MatchStatus
+from locales.i18n import _
 from locales.results import ResultKind, result_kind
 from rules import MoveMarks, Position, Variant
 from rules.core import reason_text
@@ -249,9 +250,9 @@ class LeaderboardEntry:
         return f"{self.ordinal:.1f}{'?' if self.provisional else ''}"
 
 
-RATING_MEANING = ("Rating = skill estimate minus 3× its uncertainty (openskill μ − 3σ): it "
-                  f"rises as you win; after {PROVISIONAL_GAMES} rated games the `?` goes and "
-                  "you rank among established players.")
+RATING_MEANING = _("Rating = skill estimate minus 3× its uncertainty (openskill μ − 3σ): it "
+                   "rises as you win; after {count} rated games the `?` goes and you rank "
+                   "among established players.", count=PROVISIONAL_GAMES)
 """The one line /leaderboard (Discord and console) and the README say about the number."""
 
 
@@ -311,12 +312,14 @@ class GuildSettings:
     use_threads: bool = True
     games_channel_id: int | None = None
     reminders: bool = True
+    language: str | None = None  # match threads' language; None: the server's own locale
 
 
 @dataclass(frozen=True, slots=True)
 class UserPrefs:
     user_id: int
     notify: str = "mention"  # "mention" in the match thread, or "dm"
+    locale: str | None = None  # the Discord locale last seen on his interactions
 
 
 @dataclass(frozen=True, slots=True)

@@ -303,7 +303,7 @@ def _dutch_cost(a: int, b: int, pos: dict[int, tuple[int, int]], half: dict[int,
     ``i + g // 2``-th (top half against bottom half), and colour wishes that clash."""
     cost = 0
     if half[a] == half[b]:
-        (ia, size), (ib, _) = pos[a], pos[b]
+        (ia, size), (ib, _size) = pos[a], pos[b]
         gap = abs(ia - ib)
         cost += 2 * abs(gap - size // 2)
     wa, sa = state[a].preference()

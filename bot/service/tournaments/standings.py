@@ -105,7 +105,7 @@ def standings(players: Sequence[int], games: Iterable[Game], fmt: Format,
             sb = sum(opp * mine for opp, mine in c)
             breaks[p] = (sb, float(wins[p]))
         elif fmt is Format.SWISS:
-            opp_points = sorted(opp for opp, _ in c)
+            opp_points = sorted(opp for opp, _score in c)
             buchholz = sum(opp_points)
             median = sum(opp_points[1:-1]) if len(opp_points) >= 3 else 0.0
             breaks[p] = (buchholz, median, float(wins[p]))

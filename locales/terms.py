@@ -1,0 +1,166 @@
+"""The game's own words in every language: game names, seat colours, outcome reasons and
+option values. The rules core names things in English (``Variant.name``,
+``Variant.seat_name``, ``rules.core.REASONS``); a reader sees them through here.
+Notation (points, moves, WXF) is never translated.
+
+>>> game_name("xiangqi").render("en-US"), seat_colour("Red").render("en-US")
+('Xiangqi', 'Red')
+>>> reason("no-pieces").render("en-GB")
+'opponent out of pieces'
+>>> reason("aborted: no move in time").render("en-US")
+'aborted: no move in time'
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from locales.i18n import Text, Words, _
+
+GAME_NAMES: Final[dict[str, Text]] = {
+    "alquerque": _("Alquerque"),
+    "alquerque-grande": _("Alquerque grande"),
+    "xiangqi": _("Xiangqi"),
+    "damas": _("Spanish draughts"),
+    "querni": _("Querni"),
+}
+"""Each registered game's name (``Variant.name`` in English)."""
+
+SEAT_COLOURS: Final[dict[str, Text]] = {
+    "White": _("White"),
+    "Black": _("Black"),
+    "Red": _("Red"),
+    "Turquoise": _("Turquoise"),
+    "Blue": _("Blue"),
+    "Pink": _("Pink"),
+}
+"""The games' seat names (``Variant.seat_name``), by their English name."""
+
+REASONS: Final[dict[str, Text]] = {
+    "checkmate": _("checkmate"),
+    "stalemate": _("stalemate, no legal move"),
+    "perpetual-check": _("perpetual check"),
+    "repetition": _("repetition"),
+    "move-limit": _("move limit reached"),
+    "no-moves": _("opponent cannot move"),
+    "no-pieces": _("opponent out of pieces"),
+    "all-removed": _("all stones removed"),
+    "no-chains": _("no chain can be formed"),
+    "three-kings": _("three kings could not win in 13 moves"),
+    "last-player": _("last player left"),
+    "both-teams-out": _("both teams out"),
+    "resignation": _("opponent resigned"),
+    "timeout": _("opponent ran out of time"),
+    "resignation-ranked": _("a player resigned; ranked on captures"),
+    "timeout-ranked": _("a player ran out of time; ranked on captures"),
+    "agreement": _("agreed"),
+}
+"""Every ``Outcome.reason`` key in words (``rules.core.REASONS``, the same keys: a test
+keeps them together)."""
+
+SERVICE_REASONS: Final[dict[str, Text]] = {
+    "aborted": _("aborted"),
+    "cancelled": _("cancelled"),
+    "declined": _("declined"),
+    "broken": _("broken"),
+    "aborted: no move in time": _("aborted: no move in time"),
+    "aborted: draw agreed before every player had moved":
+        _("aborted: draw agreed before every player had moved"),
+}
+"""Reasons the service writes as words for matches that end outside the rules."""
+
+STATUSES: Final[dict[str, Text]] = {
+    "open": _("open"),
+    "lobby": _("lobby"),
+    "active": _("active"),
+    "finished": _("finished"),
+    "aborted": _("aborted"),
+    "declined": _("declined"),
+    "cancelled": _("cancelled"),
+    "broken": _("broken"),
+}
+"""A match's status (``MatchStatus`` values) in words."""
+
+OPTION_VALUES: Final[dict[str, Text]] = {
+    "players": _("players"),
+    "mode": _("mode"),
+    "rules": _("rules"),
+    "setup": _("setup"),
+    "teams": _("teams"),
+    "fast": _("fast"),
+    "slow": _("slow"),
+    "random": _("random"),
+    "choose": _("choose"),
+    "alquerque": _("alquerque"),
+    "grande": _("grande"),
+}
+"""Option names and values as shown to people (typed as the English keys in commands)."""
+
+
+_ABORTED_LEAVING = re.compile(
+    r"aborted: (?P<who>.+) (?P<how>resigned|ran out of time) before every player had moved")
+
+
+def _aborted(text: str) -> Text | None:
+    """The words of an abort reason the service stored (``'aborted: alice (Red) resigned
+    before every player had moved'``); None when ``text`` is not one."""
+    if text in ("aborted: no move in time", "aborted: draw agreed before every player "
+                "had moved"):
+        return SERVICE_REASONS.get(text)
+    found = _ABORTED_LEAVING.fullmatch(text)
+    if found is None:
+        return None
+    if found["how"] == "resigned":
+        return _("aborted: {who} resigned before every player had moved", who=found["who"])
+    return _("aborted: {who} ran out of time before every player had moved",
+             who=found["who"])
+
+
+_SPECIAL_MOVE = re.compile(r"(?P<seat>[A-Z][a-z]+) (?P<how>resigns|ran out of time)")
+
+
+def move_display(text: str) -> Words:
+    """A move as the record shows it: notation as it is; the service's own entries
+    (``'setup submitted'``, ``'draw agreed'``, ``'Red resigns'``) in words.
+
+    >>> move_display("h3-e3 (C2.5)"), move_display("Red resigns").render("en-US")
+    ('h3-e3 (C2.5)', 'Red resigns')
+    """
+    if text == "setup submitted":
+        return _("setup submitted")
+    if text == "draw agreed":
+        return _("draw agreed")
+    found = _SPECIAL_MOVE.fullmatch(text)
+    if found is not None and found["seat"] in SEAT_COLOURS:
+        colour = SEAT_COLOURS[found["seat"]]
+        if found["how"] == "resigns":
+            return _("{seat} resigns", seat=colour)
+        return _("{seat} ran out of time", seat=colour)
+    return text
+
+
+def game_name(key: str, fallback: str | None = None) -> Words:
+    """A game's name by its variant key (the English ``fallback`` for an unknown key)."""
+    return GAME_NAMES.get(key, fallback if fallback is not None else key)
+
+
+def seat_colour(name: str) -> Words:
+    """A seat's name (``'Red'``) in the reader's words; unknown names as they are."""
+    return SEAT_COLOURS.get(name, name)
+
+
+def reason(key: str) -> Words:
+    """An outcome reason in words; unknown keys lose their dashes (as ``reason_text``)."""
+    found = REASONS.get(key) or SERVICE_REASONS.get(key) or _aborted(key)
+    return found if found is not None else key.replace("-", " ")
+
+
+def status(value: str) -> Words:
+    """A match status (``'finished'``) in words."""
+    return STATUSES.get(value, value)
+
+
+def option_word(word: object) -> Words:
+    """An option's name or value shown to people (numbers and unknown words as they are)."""
+    return OPTION_VALUES.get(str(word), str(word))
