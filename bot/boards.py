@@ -22,8 +22,11 @@ class DrawBoardRenderer:
 
     def render(self, position: Position, *, last_move: MoveMarks | None = None,
                perspective: int | None = None,
-               names: Sequence[str] | None = None, result: str | None = None) -> DrawnBoard:
-        extra = {"result": result} if result is not None else {}
+               names: Sequence[str] | None = None, result: str | None = None,
+               locale: str = "en-US") -> DrawnBoard:
+        extra: dict[str, object] = {"result": result} if result is not None else {}
+        if locale != "en-US":
+            extra["locale"] = locale
         drawn: DrawnBoard = self._draw_board(position, last_move=last_move,
                                              perspective=perspective, names=names, **extra)
         return drawn

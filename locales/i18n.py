@@ -247,6 +247,57 @@ def _n(singular: str, plural: str, count: int, /, **params: object) -> Text:
     return Text(singular, params, plural, count)
 
 
+def to_data(words: object) -> object:
+    """``words`` as JSON-ready data (texts kept lazy through a store, such as the outbox):
+    strings and numbers as they are, texts as objects :func:`from_data` reads back.
+
+    >>> from_data(to_data(_("{n} moves", n=listing(["a", _("Red")])))).render("en-US")
+    'a and Red moves'
+    """
+    if isinstance(words, Text):
+        data: dict[str, object] = {"msgid": words.msgid,
+                                   "params": {k: to_data(v) for k, v in words.params.items()}}
+        if words.plural is not None:
+            data.update(plural=words.plural, count=words.count)
+        return data
+    if isinstance(words, Listing):
+        return {"listing": [to_data(x) for x in words.items]}
+    if isinstance(words, Joined):
+        return {"joined": [to_data(x) for x in words.parts], "separator": words.separator}
+    if isinstance(words, Capitalized):
+        return {"capitalized": to_data(words.words)}
+    if words is None or isinstance(words, str | int | float | bool):
+        return words
+    return str(words)
+
+
+def from_data(data: object) -> Words:
+    """Words back from :func:`to_data` (a plain string stays a string)."""
+    if isinstance(data, dict):
+        if "msgid" in data:
+            params = data.get("params") or {}
+            count = data.get("count")
+            return Text(str(data["msgid"]),
+                        {str(k): _value_of(v) for k, v in dict(params).items()},
+                        str(data["plural"]) if data.get("plural") is not None else None,
+                        int(count) if isinstance(count, int) else None)
+        if "listing" in data:
+            return Listing(tuple(_value_of(x) for x in data["listing"]))
+        if "joined" in data:
+            return Joined(tuple(_value_of(x) for x in data["joined"]),
+                          str(data.get("separator", " ")))
+        if "capitalized" in data:
+            return Capitalized(_value_of(data["capitalized"]))
+    return "" if data is None else str(data)
+
+
+def _value_of(data: object) -> object:
+    """A placeholder's value back from data: numbers stay numbers."""
+    if isinstance(data, int | float) and not isinstance(data, bool):
+        return data
+    return from_data(data)
+
+
 def render(text: Lazy | str, locale: str | None) -> str:
     """A text in ``locale``; a plain string (a name, a move, notation) as it is."""
     return text.render(locale) if isinstance(text, Lazy) else text

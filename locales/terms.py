@@ -79,8 +79,10 @@ STATUSES: Final[dict[str, Text]] = {
     "declined": _("declined"),
     "cancelled": _("cancelled"),
     "broken": _("broken"),
+    "registration": _("registration"),
+    "running": _("running"),
 }
-"""A match's status (``MatchStatus`` values) in words."""
+"""A match's (or a tournament's) status (``MatchStatus`` values) in words."""
 
 OPTION_VALUES: Final[dict[str, Text]] = {
     "players": _("players"),
@@ -138,6 +140,24 @@ def move_display(text: str) -> Words:
             return _("{seat} resigns", seat=colour)
         return _("{seat} ran out of time", seat=colour)
     return text
+
+
+PERMISSION_NAMES: dict[str, Text] = {
+    "View Channel": _("View Channel"),
+    "Send Messages": _("Send Messages"),
+    "Send Messages in Threads": _("Send Messages in Threads"),
+    "Create Public Threads": _("Create Public Threads"),
+    "Read Message History": _("Read Message History"),
+    "Embed Links": _("Embed Links"),
+    "Attach Files": _("Attach Files"),
+    "Manage Server": _("Manage Server"),
+}
+"""Permission names as Discord's client shows them in each language."""
+
+
+def permission_name(label: str) -> Words:
+    """A permission's label (``permission_label``) in the reader's words."""
+    return PERMISSION_NAMES.get(label, label)
 
 
 def game_name(key: str, fallback: str | None = None) -> Words:

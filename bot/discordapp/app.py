@@ -65,6 +65,7 @@ def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer 
     service = MatchService(repository, notices, clock, renderer=renderer, rng=rng,
                            names=bot.names, rooms=notifier, picker=picker,
                            shards=shards)
+    bot.locales = service.remember_locale  # DMs speak the language last seen
     cogs: list[commands.Cog] = [
         DeliveriesCog(notifier.flush, notifier=notifier, client=bot),
         ChallengesCog(service, notices, bot.tree),

@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import rules
+from locales.i18n import Words, _, joined, render
+from locales.terms import game_name, option_word
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,23 +20,40 @@ class GameChoice:
     """One entry of the game menu."""
 
     value: str
-    label: str
+    label: str  # in English: the choice's name (its translations go through the Translator)
     key: str
     options: Mapping[str, object] = field(default_factory=dict)
+
+    @property
+    def title(self) -> Words:
+        """The label in the reader's words."""
+        return choice_title(self.key, self.options, self.shown)
+
+    shown: tuple[str, ...] = ()  # the option names the label shows
 
 
 def _option_sets(v: rules.Variant) -> list[dict[str, object]]:
     return [dict(options) for options in v.option_sets()]
 
 
-def _describe(name: str, value: object) -> str:
+def _describe(name: str, value: object) -> Words:
     if name == "players":
-        return f"{value} players"
-    if name in ("mode", "setup"):
-        return f"{value}" if name == "mode" else f"{value} setup"
+        return _("{count} players", count=value)
+    if name == "mode":
+        return option_word(value)
+    if name == "setup":
+        return _("{setup} setup", setup=option_word(value))
     if name == "rules":
-        return "original rules" if value == "alquerque" else f"{value} rules"
-    return f"{name} {value}"
+        return _("original rules") if value == "alquerque" else \
+            _("{rules} rules", rules=option_word(value))
+    return _("{option} {value}", option=option_word(name), value=option_word(value))
+
+
+def choice_title(key: str, options: Mapping[str, object], shown: tuple[str, ...]) -> Words:
+    """A menu entry's label: the game and the options that tell it apart."""
+    v = rules.variant(key)
+    return joined(game_name(key, v.name), *(_describe(n, options[n]) for n in shown
+                                            if n in options), separator=" · ")
 
 
 def game_choices() -> list[GameChoice]:
@@ -47,9 +66,10 @@ def game_choices() -> list[GameChoice]:
             # players and the two-player rule set are always named: both change the game
             shown = {n: x for n, x in opts.items() if (len(sets) > 1 and x != defaults.get(n))
                      or (n in ("players", "rules") and len(sets) > 1)}
-            label = " · ".join([v.name, *(_describe(n, x) for n, x in shown.items())])
+            label = render(choice_title(key, opts, tuple(shown)), "en-US")
             value = key if not opts else key + ":" + ",".join(f"{n}={x}" for n, x in opts.items())
-            out.append(GameChoice(value=value[:100], label=label[:100], key=key, options=opts))
+            out.append(GameChoice(value=value[:100], label=label[:100], key=key, options=opts,
+                                  shown=tuple(shown)))
     return out
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,7 @@ from bot.discordapp.components import (
 from bot.discordapp.names import MemberNames
 from bot.discordapp.permissions import GUILD_INSTALL, IN_SERVERS
 from bot.discordapp.sync import SyncState, sync_at_start
+from locales.i18n import _, negotiate, render
 
 log = logging.getLogger("tablero.discord")
 
@@ -44,7 +45,7 @@ def intents() -> discord.Intents:
     return chosen
 
 
-STOPPING = "Tablero is restarting; try again in a minute."
+STOPPING = _("Tablero is restarting; try again in a minute.")
 
 COMPONENT_EVENTS = frozenset({"match_button", "leaderboard_page", "game_pick",
                               "tournament_button"})
@@ -61,7 +62,8 @@ class TableroTree(app_commands.CommandTree[discord.Client]):
         if isinstance(self.client, TableroBot) and self.client.stopping:
             # no new work while stopping: the person is told, nothing is started
             if interaction.type is discord.InteractionType.application_command:
-                await interaction.response.send_message(STOPPING, ephemeral=True)
+                await interaction.response.send_message(
+                    render(STOPPING, negotiate(str(interaction.locale))), ephemeral=True)
             return False
         return True
 
@@ -101,6 +103,9 @@ class TableroBot(commands.AutoShardedBot):
         self._cogs_to_add: list[commands.Cog] = []
         self.stopping = False
         self._refusals: set[asyncio.Task[Any]] = set()
+        self.locales: Callable[[int, str | None], Awaitable[object]] | None = None
+        """Where each user's Discord locale goes when he acts (``MatchService.
+        remember_locale``): what reaches him later by DM is written in it."""
 
     def add_cogs_at_setup(self, cogs: Iterable[commands.Cog]) -> None:
         """The cogs ``setup_hook`` adds (before the commands are synced)."""
@@ -133,7 +138,8 @@ class TableroBot(commands.AutoShardedBot):
             interaction = args[0]
             if isinstance(interaction, discord.Interaction):
                 task = asyncio.get_running_loop().create_task(
-                    interaction.response.send_message(STOPPING, ephemeral=True))
+                    interaction.response.send_message(
+                        render(STOPPING, negotiate(str(interaction.locale))), ephemeral=True))
                 self._refusals.add(task)
                 task.add_done_callback(self._refusals.discard)
             return
@@ -141,8 +147,14 @@ class TableroBot(commands.AutoShardedBot):
 
     async def on_interaction(self, interaction: discord.Interaction[discord.Client]) -> None:
         """Remember who people are: the bot has no member intent, so the names of those
-        who use its commands and buttons (and the caches) name players on boards."""
+        who use its commands and buttons (and the caches) name players on boards; and
+        the language they read, for the DMs that reach them with no interaction."""
         await self.names.seen(interaction.guild_id, interaction.user)
+        if self.locales is not None and not interaction.user.bot:
+            try:
+                await self.locales(interaction.user.id, str(interaction.locale))
+            except Exception:  # a language is a preference: never fail an interaction
+                log.exception("could not store the locale of user %s", interaction.user.id)
 
     async def on_ready(self) -> None:
         user = self.user

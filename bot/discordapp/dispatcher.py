@@ -40,12 +40,12 @@ from bot.discordapp.permissions import (
     POSTING_PERMISSIONS,
     THREAD_POSTING_PERMISSIONS,
     missing_permissions,
-    permission_name,
 )
 from bot.service import MatchView, Repository
 from bot.service.outbox import LIVE_GRACE, Retry
 from bot.service.records import OutboxEntry
 from locales.i18n import Words, _, listing, negotiate, render
+from locales.terms import permission_name
 
 log = logging.getLogger("tablero.discord")
 

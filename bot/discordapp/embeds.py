@@ -12,8 +12,8 @@ from datetime import datetime
 
 import discord
 
-from bot.service.computer import computer_name, is_computer
-from bot.service.tournaments.table import StandingsTable
+from bot.service.computer import computer_title, is_computer
+from bot.service.tournaments.table import ShownTable
 from bot.service.views import (
     RATING_MEANING,
     HistoryView,
@@ -34,7 +34,7 @@ BOARD_FILE = "board.png"
 def mention(user_id: int | None) -> Words:
     """``<@id>``; the computer player by its name (it has no Discord account)."""
     if user_id is not None and is_computer(user_id):
-        return computer_name(user_id)
+        return computer_title(user_id)
     return f"<@{user_id}>" if user_id else _("an open seat")
 
 
@@ -279,7 +279,7 @@ def history_text(h: HistoryView, loc: str) -> str:
     return f"{title}\n{body}"
 
 
-def standings_embed(table: StandingsTable, loc: str, *, image: bool = True) -> discord.Embed:
+def standings_embed(table: ShownTable, loc: str, *, image: bool = True) -> discord.Embed:
     """A tournament's standings: the first 20 places (the table image has them all,
     attached as ``standings.png`` when ``image``)."""
     lines = [render(_("**{place}.** {player} · {points} pts", place=r[0], player=r[1],

@@ -4,9 +4,12 @@ body in it); the command tree's ``on_error`` answers what fails before a body ru
 (checks, options). Refusals are answered inside the body because discord.py hands every
 error that escapes a command to ``on_error``, where it counts as a failure of the bot.
 
-Typed service errors and rules errors carry a message written for people; the adapter adds
-what to do next. Anything else is a bug: the user gets a short apology, the log gets the
-traceback (never the token: it is a SecretStr and no error message contains it).
+Typed service errors carry lazy words (``locales.i18n``) and the adapter adds what to do
+next, rendered in the reader's Discord locale. Rules errors come from the pure rules core
+in English: the adapter frames them in the reader's language (what kind of refusal and what
+to do next) and keeps the core's detail, which names points and moves. Anything else is
+a bug: the user gets a short apology, the log gets the traceback (never the token: it is a
+SecretStr and no error message contains it).
 """
 
 from __future__ import annotations
@@ -21,15 +24,17 @@ from discord import app_commands
 
 import rules
 from bot.service import errors as service_errors
+from locales.i18n import Text, Words, _, _n, capitalized, listing, negotiate, render
+from locales.terms import permission_name
 
 log = logging.getLogger("tablero.discord")
 
-GENERIC_APOLOGY = (
+GENERIC_APOLOGY = _(
     "Sorry, something went wrong on my side and nothing was changed. "
     "Please try again in a moment; if it keeps happening, tell the server's admins.")
 
 
-COMMANDS_UPDATING = "Tablero's commands are being updated, try again in a minute."
+COMMANDS_UPDATING = _("Tablero's commands are being updated, try again in a minute.")
 """For an interaction with a command this version of the bot does not have, or has with
 other options: Discord still shows the old commands for a while after a sync."""
 
@@ -37,9 +42,11 @@ other options: Discord still shows the old commands for a while after a sync."""
 class AdapterError(Exception):
     """A refusal decided by the Discord layer itself (wrong place, missing permission...)."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, text: Words) -> None:
+        english = render(text, "en-US")
+        super().__init__(english)
+        self.text = text
+        self.message = english
 
 
 class NoMatchHere(AdapterError):
@@ -50,101 +57,117 @@ class StaleButton(AdapterError):
     """A click on a button the match has moved past."""
 
     def __init__(self) -> None:
-        super().__init__("This button is out of date: the match has moved on. "
-                         "Use `/board` to see where it stands.")
+        super().__init__(_("This button is out of date: the match has moved on. "
+                           "Use `/board` to see where it stands."))
 
 
 class MissingPermissions(AdapterError):
     """The bot lacks channel permissions; the message names them."""
 
     def __init__(self, missing: list[str], where: str) -> None:
-        names = ", ".join(f"**{m}**" for m in missing)
-        super().__init__(
-            f"I can't do that in {where}: I'm missing the {names} permission"
-            f"{'s' if len(missing) > 1 else ''}. Ask a server admin to grant "
-            f"{'them' if len(missing) > 1 else 'it'} to me (or to my role) there.")
+        names = listing(_("**{permission}**", permission=permission_name(m)) for m in missing)
+        super().__init__(_n(
+            "I can't do that in {where}: I'm missing the {permissions} permission. Ask a "
+            "server admin to grant it to me (or to my role) there.",
+            "I can't do that in {where}: I'm missing the {permissions} permissions. Ask a "
+            "server admin to grant them to me (or to my role) there.",
+            len(missing), where=where, permissions=names))
         self.missing = missing
 
 
-_NEXT_STEP: dict[type[BaseException], str] = {
-    service_errors.MatchNotFound: "Use `/games` to see your matches.",
-    service_errors.NotAPlayer: "Only the players of this match can do that; "
-                               "use `/challenge` to start your own.",
-    service_errors.NotYourTurn: "You'll be mentioned when it's your turn.",
-    service_errors.MatchOver: "Use `/history` to see how it went, or `/challenge` for a new one.",
-    service_errors.MatchNotStarted: "The match starts once the challenge is accepted.",
-    service_errors.StaleMove: "Someone moved first: look at the new `/board` and try again.",
-    service_errors.InvalidOption: "Check the options and run `/challenge` again.",
-    service_errors.MatchBroken: "Ask a server admin to look at it; nothing else was changed.",
+_NEXT_STEP: dict[type[BaseException], Text] = {
+    service_errors.MatchNotFound: _("Use `/games` to see your matches."),
+    service_errors.NotAPlayer: _("Only the players of this match can do that; "
+                                 "use `/challenge` to start your own."),
+    service_errors.NotYourTurn: _("You'll be mentioned when it's your turn."),
+    service_errors.MatchOver: _("Use `/history` to see how it went, or `/challenge` for a "
+                                "new one."),
+    service_errors.MatchNotStarted: _("The match starts once the challenge is accepted."),
+    service_errors.StaleMove: _("Someone moved first: look at the new `/board` and try again."),
+    service_errors.InvalidOption: _("Check the options and run `/challenge` again."),
+    service_errors.MatchBroken: _("Ask a server admin to look at it; nothing else was "
+                                  "changed."),
 }
 
 
-def _rules_message(exc: rules.RulesError) -> str:
+def rules_detail(exc: rules.RulesError) -> str:
+    """The rules core's own words about ``exc`` (English; they name points and moves)."""
+    return exc.message.rstrip(".")
+
+
+def _rules_message(exc: rules.RulesError) -> Text:
+    detail = rules_detail(exc)
     if isinstance(exc, rules.AmbiguousMoveError):
         options = ", ".join(f"`{c}`" for c in exc.candidates[:10])
-        return f"{exc.message}. Did you mean {options}? Type the full move."
+        return _("That move is ambiguous ({detail}). Did you mean {options}? Type the full "
+                 "move.", detail=detail, options=options)
     if isinstance(exc, rules.IllegalMoveError):
-        return (f"{exc.message}. Pick one of the suggestions that appear as you type "
-                "in `/move`, or look at `/board`.")
+        return _("That move is not legal here ({detail}). Pick one of the suggestions that "
+                 "appear as you type in `/move`, or look at `/board`.", detail=detail)
     if isinstance(exc, rules.NotationError):
-        return (f"{exc.message}. Moves are written with points, like `c3-c4` or "
-                "`f3xd5`; start typing in `/move` to see the legal ones.")
-    return f"{exc.message}."
+        return _("That is not a move ({detail}). Moves are written with points, like `c3-c4` "
+                 "or `f3xd5`; start typing in `/move` to see the legal ones.", detail=detail)
+    if isinstance(exc, rules.OptionError):
+        return _("Those game options do not work ({detail}). Check the game options and try "
+                 "again.", detail=detail)
+    return _("The rules refuse that: {detail}.", detail=detail)
 
 
-def _check_message(exc: app_commands.AppCommandError) -> str | None:
+def _check_message(exc: app_commands.AppCommandError) -> Words | None:
     """What a refused command check or option says (discord.py's own errors)."""
     if isinstance(exc, app_commands.CommandSignatureMismatch | app_commands.CommandNotFound):
         return COMMANDS_UPDATING
     if isinstance(exc, app_commands.MissingPermissions):
-        names = ", ".join(f"**{n.replace('_', ' ').title().replace('Guild', 'Server')}**"
-                          for n in exc.missing_permissions)
-        return f"You need the {names} permission to do that here."
+        names = listing(_("**{permission}**", permission=permission_name(
+            n.replace('_', ' ').title().replace('Guild', 'Server')))
+            for n in exc.missing_permissions)
+        return _n("You need the {permissions} permission to do that here.",
+                  "You need the {permissions} permissions to do that here.",
+                  len(exc.missing_permissions), permissions=names)
     if isinstance(exc, app_commands.NoPrivateMessage):
-        return "Use this in a server channel, not in DMs."
+        return _("Use this in a server channel, not in DMs.")
     if isinstance(exc, app_commands.TransformerError):
-        return f"I couldn't understand `{exc.value}`: pick one of the suggested values."
+        return _("I couldn't understand `{value}`: pick one of the suggested values.",
+                 value=exc.value)
     if isinstance(exc, app_commands.CheckFailure):
-        return "You can't use this command here."
+        return _("You can't use this command here.")
     return None
 
 
-def user_message(exc: BaseException) -> str | None:
-    """The message for an expected error, or ``None`` when ``exc`` is a bug."""
+def user_message(exc: BaseException) -> Words | None:
+    """The message for an expected error (lazy words), or ``None`` when ``exc`` is a bug."""
     if isinstance(exc, app_commands.CommandInvokeError):
         exc = exc.original
     if isinstance(exc, app_commands.AppCommandError):
         return _check_message(exc)
     if isinstance(exc, AdapterError):
-        return exc.message
+        return exc.text
     if isinstance(exc, rules.RulesError):
         return _rules_message(exc)
     if isinstance(exc, service_errors.ServiceError):
-        text = exc.message.rstrip(".") + "."
-        text = text[0].upper() + text[1:]
+        said = _("{error}.", error=capitalized(exc.text))
         for cls in type(exc).__mro__:
             hint = _NEXT_STEP.get(cls)
             if hint:
-                return f"{text} {hint}"
-        return text
-    if isinstance(exc, rules.OptionError):
-        return f"{exc}. Check the game options and try again."
+                return _("{error}. {next}", error=capitalized(exc.text), next=hint)
+        return said
     if isinstance(exc, discord.Forbidden):
-        return ("Discord refused that: I'm missing a permission in this channel. "
-                "Ask a server admin to check my role's permissions here.")
+        return _("Discord refused that: I'm missing a permission in this channel. "
+                 "Ask a server admin to check my role's permissions here.")
     return None
 
 
-def describe(exc: BaseException, where: str = "an interaction") -> str:
-    """What the user sees for ``exc``; logs unexpected errors with their traceback and
-    ``where`` they happened."""
+def describe(exc: BaseException, where: str = "an interaction",
+             locale: str | None = None) -> str:
+    """What the user sees for ``exc``, in ``locale``; logs unexpected errors with their
+    traceback and ``where`` they happened."""
     message = user_message(exc)
     if message is None:
         if isinstance(exc, app_commands.CommandInvokeError):
             exc = exc.original
         log.error("unexpected error in %s", where, exc_info=exc)
-        return GENERIC_APOLOGY
-    return message
+        return render(GENERIC_APOLOGY, locale)
+    return render(message, locale)
 
 
 def _where(interaction: discord.Interaction[Any]) -> str:
@@ -162,7 +185,7 @@ def _where(interaction: discord.Interaction[Any]) -> str:
 
 async def reply_error(interaction: discord.Interaction[Any], exc: BaseException) -> None:
     """Send ``exc`` as an ephemeral reply, whether or not the interaction was answered."""
-    text = describe(exc, _where(interaction))
+    text = describe(exc, _where(interaction), negotiate(str(interaction.locale)))
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)

@@ -14,10 +14,11 @@ import rules
 from bot.service import Caller, MatchService, NameResolver
 from bot.service.views import GameRecord
 from locales import summaries
+from locales.i18n import DEFAULT_LOCALE, Words
 
 log = logging.getLogger("tablero.discord")
 
-def rules_summary(key: str) -> str:
+def rules_summary(key: str) -> Words:
     """A short summary of a game's rules, for ``/rules`` (``locales.summaries``)."""
     return summaries.rules_summary(key)
 
@@ -30,16 +31,18 @@ def _render_module() -> Any:
     return render
 
 
-async def start_picture(key: str, seats: int | None = None) -> tuple[bytes, str] | None:
+async def start_picture(key: str, seats: int | None = None, locale: str = DEFAULT_LOCALE
+                        ) -> tuple[bytes, str] | None:
     """A PNG of the start position (of the first menu option set with ``seats`` seats,
-    else the default one) and its alt text, or None without a renderer."""
+    else the default one) and its alt text in ``locale``, or None without a renderer."""
     render = _render_module()
     if render is None or not hasattr(render, "draw_board"):
         return None
     v = rules.variant(key)
     options = next((o for o in v.option_sets() if v.seat_count(**o) == seats), {})
     try:
-        board = await asyncio.to_thread(render.draw_board, v.start(**options), perspective=0)
+        board = await asyncio.to_thread(render.draw_board, v.start(**options), perspective=0,
+                                        locale=locale)
     except Exception:
         log.exception("could not draw the start position of %s", key)
         return None
@@ -47,8 +50,8 @@ async def start_picture(key: str, seats: int | None = None) -> tuple[bytes, str]
 
 
 async def replay_gif(service: MatchService, match_id: int,
-                     name_of: NameResolver | None = None, caller: Caller | None = None
-                     ) -> bytes | None:
+                     name_of: NameResolver | None = None, caller: Caller | None = None,
+                     locale: str = DEFAULT_LOCALE) -> bytes | None:
     """An animated replay of the match's record (``service.record``, as ``caller`` may
     see it), players named by ``name_of(guild_id, user_id)``; None without a renderer."""
     if _render_module() is None:
@@ -58,11 +61,11 @@ async def replay_gif(service: MatchService, match_id: int,
     except Exception:
         log.exception("could not read the record of match %s", match_id)
         return None
-    return await replay_gif_of(record, name_of)
+    return await replay_gif_of(record, name_of, locale)
 
 
-async def replay_gif_of(record: GameRecord,
-                        name_of: NameResolver | None = None) -> bytes | None:
+async def replay_gif_of(record: GameRecord, name_of: NameResolver | None = None,
+                        locale: str = DEFAULT_LOCALE) -> bytes | None:
     """An animated replay of a replayed record (``GameRecord``), players named by
     ``name_of(guild_id, user_id)``; None without a renderer."""
     render = _render_module()
@@ -85,7 +88,7 @@ async def replay_gif_of(record: GameRecord,
             previous = ply.position
         return bytes(await asyncio.to_thread(render.replay_gif, record.variant,
                                              record.start, frames,
-                                             names=names or None))
+                                             names=names or None, locale=locale))
     except Exception:
         log.exception("could not draw the replay of match %s", record.match.id)
         return None

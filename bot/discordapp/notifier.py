@@ -260,9 +260,10 @@ class DiscordNotifier:
         """The standings (embed and table image) as a new message in the tournament's
         channel, not the game's thread; the final ones mention the winner. Posted, not
         pinned: pinning needs Manage Messages, which Tablero does not ask for."""
-        table, tid = event.table, event.tournament_id
-        place = dataclasses.replace(event.match, channel_id=event.channel_id, thread_id=None)
+        tid = event.tournament_id
         loc = await self.routes.place_locale(event.match.guild_id)
+        table = event.table.shown(loc)
+        place = dataclasses.replace(event.match, channel_id=event.channel_id, thread_id=None)
         content: Words
         if event.final:
             content = (_("🏆 Tournament #{tournament} is over: {player} wins!",

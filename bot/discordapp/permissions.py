@@ -27,8 +27,6 @@ import binascii
 import discord
 from discord import app_commands
 
-from locales.i18n import Text, Words, _
-
 REQUIRED_PERMISSIONS = discord.Permissions(
     view_channel=True,
     send_messages=True,
@@ -74,24 +72,6 @@ _LABELS = {
     "attach_files": "Attach Files",
     "manage_guild": "Manage Server",
 }
-
-
-PERMISSION_NAMES: dict[str, Text] = {
-    "View Channel": _("View Channel"),
-    "Send Messages": _("Send Messages"),
-    "Send Messages in Threads": _("Send Messages in Threads"),
-    "Create Public Threads": _("Create Public Threads"),
-    "Read Message History": _("Read Message History"),
-    "Embed Links": _("Embed Links"),
-    "Attach Files": _("Attach Files"),
-    "Manage Server": _("Manage Server"),
-}
-"""Permission names as Discord's client shows them in each language."""
-
-
-def permission_name(label: str) -> Words:
-    """A permission's label (``permission_label``) in the reader's words."""
-    return PERMISSION_NAMES.get(label, label)
 
 
 def permission_label(flag: str) -> str:

@@ -32,6 +32,7 @@ from bot.service.events import Event, SetupSubmitted, TurnStarted
 from bot.service.ports import MovePicker, NameResolver
 from bot.service.records import MatchRecord, MatchStatus
 from bot.service.views import MatchView, PlayerStats
+from locales.i18n import Words, _, _n
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +50,8 @@ def computer_user(level: int, n: int = 0) -> int:
     (5, 2008)
     """
     if isinstance(level, bool) or level not in LEVELS:
-        raise InvalidOption(f"the computer plays at levels 1 to 8, not {level!r}")
+        raise InvalidOption(_("the computer plays at levels 1 to 8, not {level}",
+                              level=repr(level)))
     return COMPUTER_IDS + _SPAN * n + level
 
 
@@ -74,6 +76,12 @@ def computer_name(user: int) -> str:
     'Tablero (level 5)'
     """
     return f"Tablero (level {computer_level(user)})"
+
+
+def computer_title(user: int) -> Words:
+    """The computer player's name in the reader's words (``computer_name`` is the one
+    the name caches and images use)."""
+    return _("Tablero (level {level})", level=computer_level(user))
 
 
 def with_computer_names(names: NameResolver | None) -> NameResolver:
@@ -108,7 +116,7 @@ class ComputerMixin(ServiceCore):
         once; four-player games open a lobby with one computer seated (others may join,
         or the creator fills the rest with :meth:`add_computers`)."""
         if self.picker is None:
-            raise NotAllowed("the computer player is not available here")
+            raise NotAllowed(_("the computer player is not available here"))
         cpu = computer_user(self._level(level))
         view = await self.challenge(guild_id, channel_id, challenger, game,  # type: ignore[attr-defined]
                                     opponents=(cpu,), options=options, days=days,
@@ -121,17 +129,18 @@ class ComputerMixin(ServiceCore):
         """The lobby's creator fills every empty seat with computer players at
         ``level``; the match becomes casual and starts."""
         if self.picker is None:
-            raise NotAllowed("the computer player is not available here")
+            raise NotAllowed(_("the computer player is not available here"))
         level = self._level(level)
 
         async def casual(rec: MatchRecord) -> MatchRecord:
             if rec.status is not MatchStatus.LOBBY:
-                raise NotAllowed(f"match #{rec.id} is not a lobby waiting for players")
+                raise NotAllowed(_("match #{match} is not a lobby waiting for players",
+                                   match=rec.id))
             if user != rec.challenger_id:
-                raise NotAllowed("only the player who opened the lobby can add the computer")
+                raise NotAllowed(_("only the player who opened the lobby can add the computer"))
             free = rec.seat_count - len(rec.seats)
             if free <= 0:
-                raise NotAllowed("every seat is taken or promised to an invited player")
+                raise NotAllowed(_("every seat is taken or promised to an invited player"))
             if not rec.rated:
                 return rec
             return await self._save(rec, dataclasses.replace(rec, rated=False))
@@ -179,39 +188,41 @@ class ComputerMixin(ServiceCore):
                                 expected_ply=rec.ply)
             played += 1
 
-    async def hint(self, match_id: int, user: int) -> tuple[str, str]:
+    async def hint(self, match_id: int, user: int) -> tuple[str, Words]:
         """In a casual game against the computer, the move its top level would play for
         ``user`` now, and a one-line reason: ``('h3-e3 (C2.5)', 'gives check')``."""
         if self.picker is None:
-            raise NotAllowed("the computer player is not available here")
+            raise NotAllowed(_("the computer player is not available here"))
         rec, state = await self._read_state(match_id)
         self._require_active(rec)
         me = self._require_player(rec, user)
         if rec.rated or not any(is_computer(s.user_id) for s in rec.seats):
-            raise NotAllowed("hints are for casual games against the computer")
+            raise NotAllowed(_("hints are for casual games against the computer"))
         p = state.position
         if me.seat is None or me.seat not in p.to_move:
-            raise NotAllowed("a hint is for your own turn")
+            raise NotAllowed(_("a hint is for your own turn"))
         seed = (rec.id * 1_000_003 + rec.ply) & 0x7FFFFFFF
         text = await self.picker.pick(p.view_for(me.seat), me.seat, 8, seed=seed)
         v = p.variant
         if p.in_setup:
-            return text, "an arrangement whose numbers chain well"
+            return text, _("an arrangement whose numbers chain well")
         move = v.parse_move(p, text)
         marks = v.move_marks(p, move)
         after = p.play(move)
         outcome = after.outcome()
+        reason: Words
         if outcome is not None and me.seat in outcome.winners:
-            reason = "it wins"
+            reason = _("it wins")
         elif marks.captured:
-            n = len(marks.captured)
-            reason = f"it captures {n} piece{'s' if n > 1 else ''}"
+            reason = _n("it captures {count} piece", "it captures {count} pieces",
+                        len(marks.captured))
         elif marks.removed and p.removed_counts() is not None:  # Querni: the aim
-            reason = f"it removes {len(marks.removed)} of your stones"
+            reason = _n("it removes {count} of your stones", "it removes {count} of your stones",
+                        len(marks.removed))
         elif after.checked_point() is not None:
-            reason = "it gives check"
+            reason = _("it gives check")
         else:
-            reason = "the strongest move Tablero (level 8) finds here"
+            reason = _("the strongest move Tablero (level 8) finds here")
         return v.display_move(p, move), reason
 
     async def analysis(self, match_id: int, top: int = 3) -> list[tuple[int, int, str, int]]:
@@ -219,12 +230,12 @@ class ComputerMixin(ServiceCore):
         against the player who made them: ``(ply, seat, display, centipawns lost)``,
         worst first, at most ``top`` (only swings of a pawn's worth or more)."""
         if self.picker is None:
-            raise NotAllowed("the computer player is not available here")
+            raise NotAllowed(_("the computer player is not available here"))
         rec = await self._record(match_id)
         if rec.status.is_live:
-            raise NotAllowed("the analysis is for finished games")
+            raise NotAllowed(_("the analysis is for finished games"))
         if rec.seat_count != 2:
-            raise NotAllowed("the analysis is for two-player games")
+            raise NotAllowed(_("the analysis is for two-player games"))
         record = await self.record(match_id)  # type: ignore[attr-defined]
         plies = [ply for ply in record.plies if ply.move is not None]
         before = [record.start] + [ply.position for ply in plies[:-1]]
@@ -298,7 +309,7 @@ class ComputerMixin(ServiceCore):
         if isinstance(level, str) and level.strip().isascii() and level.strip().isdigit():
             level = int(level.strip())
         if isinstance(level, bool) or not isinstance(level, int) or level not in LEVELS:
-            raise InvalidOption("the computer plays at levels 1 (beginner) to 8 (strongest)")
+            raise InvalidOption(_("the computer plays at levels 1 (beginner) to 8 (strongest)"))
         return level
 
     @staticmethod

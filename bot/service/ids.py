@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from bot.service.errors import InvalidOption, MatchNotFound
+from locales.i18n import _
 
 MAX_ID = 2**63 - 1
 """The largest id SQLite stores (a signed 64-bit integer); ids are never negative."""
@@ -41,7 +42,7 @@ def check_match_id(value: object) -> int:
     if not _is_id(value):
         shown = f"#{value}" if isinstance(value, int) and not isinstance(value, bool) \
             else repr(value)[:40]
-        raise MatchNotFound(f"there is no match {shown}")
+        raise MatchNotFound(_("there is no match {match}", match=shown))
     assert isinstance(value, int)
     return value
 
@@ -49,7 +50,8 @@ def check_match_id(value: object) -> int:
 def check_id(value: object, what: str) -> int:
     """``value`` if it is a valid ``what`` id (user, guild...), else ``InvalidId``."""
     if not _is_id(value):
-        raise InvalidId(f"that is not a {what} id: {repr(value)[:40]}")
+        raise InvalidId(_("that is not a valid id ({what}): {value}", what=what,
+                          value=repr(value)[:40]))
     assert isinstance(value, int)
     return value
 
@@ -80,7 +82,7 @@ def _checker(name: str, optional: bool) -> Callable[[Any], None] | None:
             if values is None and optional:
                 return
             if isinstance(values, str | bytes) or not isinstance(values, Iterable):
-                raise InvalidId(f"that is not a list of {what} ids")
+                raise InvalidId(_("that is not a list of ids ({what})", what=what))
             for v in values:
                 check_id(v, what)
         return each

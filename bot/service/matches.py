@@ -24,6 +24,7 @@ from bot.service.records import (
     RecordEntry,
 )
 from bot.service.views import MatchView, ResultView, SeatView
+from locales.i18n import _
 from rules import Position, RulesError, Variant
 
 T = TypeVar("T")
@@ -113,10 +114,10 @@ class Matches:
 
     async def load(self, match_id: int) -> MatchRecord:
         if not isinstance(match_id, int) or isinstance(match_id, bool):
-            raise MatchNotFound("that is not a match number")
+            raise MatchNotFound(_("that is not a match number"))
         rec = await self.repository.load_match(match_id)
         if rec is None:
-            raise MatchNotFound(f"there is no match #{match_id}")
+            raise MatchNotFound(_("there is no match #{match}", match=match_id))
         return rec
 
     async def save(self, before: MatchRecord, after: MatchRecord,
@@ -138,4 +139,4 @@ class Matches:
                 return await attempt(rec)
             except Conflict:
                 await asyncio.sleep(0)
-        raise StaleMove("the match is changing too fast right now; try again")
+        raise StaleMove(_("the match is changing too fast right now; try again"))

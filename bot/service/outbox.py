@@ -58,6 +58,7 @@ from bot.service.ports import Clock, Repository
 from bot.service.records import MatchStatus, OutboxEntry
 from bot.service.tournaments.table import StandingsTable
 from bot.service.views import BoardState, MatchView, RatingUpdate, ResultView, SeatView
+from locales.i18n import from_data, to_data
 from rules import MoveMarks
 
 log = logging.getLogger(__name__)
@@ -148,9 +149,9 @@ def _board_of(d: Any, game: str) -> BoardState | None:
 
 def _table_of(d: dict[str, Any]) -> StandingsTable:
     return StandingsTable(
-        str(d["title"]), str(d["subtitle"]), tuple(map(str, d["headers"])), str(d["align"]),
-        tuple(tuple(map(str, r)) for r in d["rows"]), tuple(map(int, d["top_rows"])),
-        tuple(map(int, d["faded_rows"])))
+        from_data(d["title"]), from_data(d["subtitle"]), tuple(map(from_data, d["headers"])),
+        str(d["align"]), tuple(tuple(map(from_data, r)) for r in d["rows"]),
+        tuple(map(int, d["top_rows"])), tuple(map(int, d["faded_rows"])))
 
 
 def entry_of(event: Event, n: int, now: datetime) -> OutboxEntry:
@@ -168,7 +169,10 @@ def entry_of(event: Event, n: int, now: datetime) -> OutboxEntry:
         elif f.name == "ratings":
             value = [dataclasses.astuple(r) for r in value]
         elif f.name == "table":
-            value = dataclasses.asdict(value)
+            value = {"title": to_data(value.title), "subtitle": to_data(value.subtitle),
+                     "headers": [to_data(h) for h in value.headers], "align": value.align,
+                     "rows": [[to_data(c) for c in r] for r in value.rows],
+                     "top_rows": list(value.top_rows), "faded_rows": list(value.faded_rows)}
         elif f.name == "record":
             value = None  # read again by the deliverer when it draws the replay
         elif isinstance(value, timedelta):

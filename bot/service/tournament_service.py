@@ -57,7 +57,10 @@ from bot.service.tournaments import (
     tie_winner,
     timed_out_twice,
 )
+from bot.service.tournaments.model import format_words, tournament_title
 from bot.service.tournaments.table import StandingsTable, standings_csv, standings_table
+from locales.i18n import _, _n, joined
+from locales.terms import game_name
 from rules import RulesError
 
 log = logging.getLogger(__name__)
@@ -81,10 +84,12 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
 
     async def _tournament(self, tid: int) -> TournamentRecord:
         if isinstance(tid, bool) or not isinstance(tid, int) or not 0 <= tid <= MAX_ID:
-            raise TournamentNotFound(f"there is no tournament {str(tid)[:30]}")
+            raise TournamentNotFound(_("there is no tournament {tournament}",
+                                       tournament=str(tid)[:30]))
         found = await self.repository.load_tournament(tid)
         if found is None:
-            raise TournamentNotFound(f"there is no tournament #{tid}")
+            raise TournamentNotFound(_("there is no tournament #{tournament}",
+                                       tournament=tid))
         return found
 
     async def _t_retrying(self, tid: int,
@@ -113,40 +118,44 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
         try:
             kind = fmt if isinstance(fmt, Format) else parse_format(fmt)
         except TournamentError as e:
-            raise InvalidOption(e.message) from None
+            raise InvalidOption(e.text) from None
         opts = self._coerce_options(v, options)
         try:
             start = v.start(**opts)
         except (RulesError, ValueError, TypeError) as e:
-            raise InvalidOption(f"{v.name} cannot start with those options: {e}") from None
+            raise InvalidOption(_("{game} cannot start with those options: {error}",
+                                  game=game_name(v.key, v.name), error=str(e))) from None
         try:
-            check_seat_count(start.seat_count, v.name)
+            check_seat_count(start.seat_count, game_name(v.key, v.name))
             if kind is Format.SWISS:
                 check_players(kind, 2, rounds)
         except TournamentError as e:
-            raise InvalidOption(e.message) from None
+            raise InvalidOption(e.text) from None
         if kind is not Format.SWISS and rounds is not None:
-            raise InvalidOption(f"a {kind.label} sets its own rounds; leave rounds empty")
+            raise InvalidOption(_("a {format} sets its own rounds; leave rounds empty",
+                                  format=format_words(kind)))
         settings = await self.get_guild_settings(guild_id)
         days = settings.default_days if days is None else days
         if isinstance(days, bool) or not isinstance(days, int) or \
                 not MIN_DAYS <= days <= MAX_DAYS:
-            raise InvalidOption(f"days per move must be a whole number from {MIN_DAYS} "
-                                f"to {MAX_DAYS}")
+            raise InvalidOption(_("days per move must be a whole number from {low} to {high}",
+                                  low=MIN_DAYS, high=MAX_DAYS))
         if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int)
                                 or not 2 <= cap <= MAX_CAP):
-            raise InvalidOption(f"the player cap must be from 2 to {MAX_CAP}")
+            raise InvalidOption(_("the player cap must be from 2 to {high}", high=MAX_CAP))
         now = self.clock.now()
         deadline = None
         if registration_days is not None:
             if isinstance(registration_days, bool) or not isinstance(registration_days, int) \
                     or not 1 <= registration_days <= MAX_REGISTRATION_DAYS:
-                raise InvalidOption(f"registration lasts 1 to {MAX_REGISTRATION_DAYS} days")
+                raise InvalidOption(_("registration lasts 1 to {high} days",
+                                      high=MAX_REGISTRATION_DAYS))
             deadline = now + timedelta(days=registration_days)
         title = (self._check_text(name, "tournament name").strip() if name is not None
                  else f"{v.name} {kind.label}")
         if not title or len(title) > MAX_NAME:
-            raise InvalidOption(f"a tournament name has 1 to {MAX_NAME} characters")
+            raise InvalidOption(_("a tournament name has 1 to {high} characters",
+                                  high=MAX_NAME))
         # the options the organiser gave (each game draws its own Querni deal)
         given = {k: o for k, o in opts.items() if k != "seed" or "seed" in (options or {})}
         rec = TournamentRecord(
@@ -163,11 +172,13 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
         """Register; the tournament starts when the cap is reached."""
         async def attempt(t: TournamentRecord) -> TournamentRecord:
             if t.status is not TournamentStatus.REGISTRATION:
-                raise NotAllowed(f"registration for {t.name} is closed")
+                raise NotAllowed(_("registration for {tournament} is closed",
+                                   tournament=t.name))
             if user in t.players:
-                raise NotAllowed(f"you are already in {t.name}")
+                raise NotAllowed(_("you are already in {tournament}", tournament=t.name))
             if t.cap is not None and len(t.players) >= t.cap:
-                raise NotAllowed(f"{t.name} is full ({t.cap} players)")
+                raise NotAllowed(_("{tournament} is full ({cap} players)", tournament=t.name,
+                                   cap=t.cap))
             return await self.repository.save_tournament(
                 t, dataclasses.replace(t, players=(*t.players, user)))
         saved = await self._t_retrying(tournament_id, attempt)
@@ -180,7 +191,7 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
         resigned, the remaining ones forfeited)."""
         t = await self._tournament(tournament_id)
         if user not in t.players:
-            raise NotAllowed(f"you are not in {t.name}")
+            raise NotAllowed(_("you are not in {tournament}", tournament=t.name))
         return await self._drop(tournament_id, user)
 
     async def remove_from_tournament(self, tournament_id: int, user: int, player: int, *,
@@ -190,7 +201,7 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
         t = await self._tournament(tournament_id)
         self._require_organiser(t, user, manager)
         if player not in t.players:
-            raise NotAllowed(f"that player is not in {t.name}")
+            raise NotAllowed(_("that player is not in {tournament}", tournament=t.name))
         return await self._drop(tournament_id, player)
 
     async def _drop(self, tid: int, user: int) -> TournamentRecord:
@@ -200,10 +211,10 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
                     t, players=tuple(p for p in t.players if p != user))
             elif t.status is TournamentStatus.RUNNING:
                 if user in t.withdrawn:
-                    raise NotAllowed("that player has already withdrawn")
+                    raise NotAllowed(_("that player has already withdrawn"))
                 after = self._withdraw(t, {user})
             else:
-                raise NotAllowed(f"{t.name} is over")
+                raise NotAllowed(_("{tournament} is over", tournament=t.name))
             return await self.repository.save_tournament(t, after)
         saved = await self._t_retrying(tid, attempt)
         running = [g.match_id for g in saved.games
@@ -234,7 +245,7 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
     @staticmethod
     def _require_organiser(t: TournamentRecord, by: int, manager: bool) -> None:
         if by != t.organiser_id and not manager:
-            raise NotAllowed("only the organiser (or a server manager) can do that")
+            raise NotAllowed(_("only the organiser (or a server manager) can do that"))
 
     async def cancel_tournament(self, tournament_id: int, user: int, *,
                                 manager: bool = False) -> TournamentRecord:
@@ -242,7 +253,7 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
         async def attempt(t: TournamentRecord) -> TournamentRecord:
             self._require_organiser(t, user, manager)
             if t.status not in _OPEN:
-                raise NotAllowed(f"{t.name} is already over")
+                raise NotAllowed(_("{tournament} is already over", tournament=t.name))
             return await self.repository.save_tournament(
                 t, dataclasses.replace(t, status=TournamentStatus.CANCELLED))
         return await self._t_retrying(tournament_id, attempt)
@@ -256,11 +267,11 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
     async def _begin(self, tid: int) -> TournamentRecord:
         async def attempt(t: TournamentRecord) -> TournamentRecord:
             if t.status is not TournamentStatus.REGISTRATION:
-                raise NotAllowed(f"{t.name} has already started")
+                raise NotAllowed(_("{tournament} has already started", tournament=t.name))
             try:
                 check_players(t.format, len(t.players), t.rounds)
             except TournamentError as e:
-                raise NotAllowed(e.message) from None
+                raise NotAllowed(e.text) from None
             players = list(t.players)
             if t.format in (Format.ROUND_ROBIN, Format.DOUBLE_ROUND_ROBIN):
                 self.rng.shuffle(players)  # Berger numbers are drawn by lot
@@ -387,7 +398,7 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
                 games = tuple(dataclasses.replace(x, match_id=match_id) if x == game else x
                               for x in fresh.games)
                 if games == fresh.games:
-                    raise NotAllowed("that game was settled meanwhile")
+                    raise NotAllowed(_("that game was settled meanwhile"))
                 await self.repository.save_tournament(
                     fresh, dataclasses.replace(fresh, games=games))
             try:
@@ -585,13 +596,19 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
                   ) -> StandingsTable:
         rows = standings(list(t.players), [g.game() for g in t.games], t.format,
                          t.withdrawn)
-        where = {TournamentStatus.REGISTRATION: "registration",
-                 TournamentStatus.CANCELLED: "cancelled",
-                 TournamentStatus.FINISHED: f"final standings after {t.round} rounds",
-                 }.get(t.status, f"round {t.round} of {t.rounds}")
-        label = self._variant(t.game).name
-        return standings_table(rows, t.format, self._names_of(t, names), title=t.name,
-                               subtitle=f"{label} · {t.format.label} · {where}")
+        where = {TournamentStatus.REGISTRATION: _("registration"),
+                 TournamentStatus.CANCELLED: _("cancelled"),
+                 TournamentStatus.FINISHED: _n("final standings after {count} round",
+                                               "final standings after {count} rounds",
+                                               t.round),
+                 }.get(t.status, _("round {round} of {rounds}", round=t.round,
+                                   rounds=t.rounds))
+        v = self._variant(t.game)
+        return standings_table(rows, t.format, self._names_of(t, names),
+                               title=tournament_title(t.name, v.key, v.name, t.format),
+                               subtitle=joined(game_name(v.key, v.name),
+                                               format_words(t.format), where,
+                                               separator=" · "))
 
     async def tournament_csv(self, tournament_id: int,
                              names: Mapping[int, str] | None = None) -> str:
@@ -612,8 +629,9 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
         t = await self._tournament(tournament_id)
         rnd = t.round if rnd is None else rnd
         if isinstance(rnd, bool) or not isinstance(rnd, int) or not 1 <= rnd <= max(1, t.round):
-            raise InvalidOption(f"{t.name} has rounds 1 to {t.round}" if t.round
-                                else f"{t.name} has not started yet")
+            raise InvalidOption(_("{tournament} has rounds 1 to {round}", tournament=t.name,
+                                  round=t.round) if t.round
+                                else _("{tournament} has not started yet", tournament=t.name))
         return t.games_of_round(rnd)
 
     async def tournament_games_of(self, tournament_id: int, user: int) -> list[TournamentGame]:

@@ -23,11 +23,14 @@ from bot.discordapp.cogs.common import (
     guild_id,
     known_game,
     match_place,
+    reader,
 )
 from bot.discordapp.components import GamePick, MatchButton, game_menu
 from bot.discordapp.notices import ReplyFirst
 from bot.service import MatchService
-from bot.service.computer import DEFAULT_LEVEL, computer_name, computer_user
+from bot.service.computer import DEFAULT_LEVEL, computer_title, computer_user
+from locales.i18n import Words, _, render
+from locales.terms import seat_colour
 
 
 def _game_menu() -> list[app_commands.Choice[str]]:
@@ -61,8 +64,10 @@ class ChallengesCog(commands.Cog, name="Challenges"):
 
     async def game_autocomplete(self, interaction: Interaction,
                                 current: str) -> list[app_commands.Choice[str]]:
-        needle = current.lower()
-        return [c for c in GAME_MENU if needle in c.name.lower()][:25]
+        needle, loc = current.lower(), reader(interaction)
+        menu = [app_commands.Choice(name=render(c.title, loc)[:100], value=c.value)
+                for c in game_choices()]
+        return [c for c in menu if needle in c.name.lower()][:25]
 
     async def seat_autocomplete(self, interaction: Interaction,
                                 current: str) -> list[app_commands.Choice[int]]:
@@ -71,9 +76,10 @@ class ChallengesCog(commands.Cog, name="Challenges"):
             return []
         v = rules.variant(choice.key)
         seats = v.seat_count(**choice.options)
-        out = [app_commands.Choice(name=f"{v.seat_name(s, seats)}"
-                                        f"{' (moves first)' if s == 0 else ''}", value=s)
-               for s in range(seats)]
+        loc = reader(interaction)
+        out = [app_commands.Choice(name=render(
+            _("{seat} (moves first)", seat=seat_colour(v.seat_name(s, seats))) if s == 0
+            else seat_colour(v.seat_name(s, seats)), loc), value=s) for s in range(seats)]
         return [c for c in out if current.lower() in c.name.lower()][:25]
 
     # ------------------------------------------------------------------ commands
@@ -123,11 +129,11 @@ class ChallengesCog(commands.Cog, name="Challenges"):
             where_id = guild_id(interaction)
             choice = known_game(game)
             if any(o.bot for o in opponents):
-                raise errors.AdapterError("Bots can't play: challenge a person (or nobody, for an "
-                                          "open challenge).")
+                raise errors.AdapterError(_("Bots can't play: challenge a person (or nobody, "
+                                            "for an open challenge)."))
             if any(o.id == interaction.user.id for o in opponents):
-                raise errors.AdapterError("You can't challenge yourself: pick someone else, or "
-                                          "leave the opponent empty for an open challenge.")
+                raise errors.AdapterError(_("You can't challenge yourself: pick someone else, or "
+                                            "leave the opponent empty for an open challenge."))
             channel = await self._games_channel(interaction, where_id)
             check_post(channel)
             async with self.notices.after_reply():
@@ -135,8 +141,10 @@ class ChallengesCog(commands.Cog, name="Challenges"):
                     where_id, channel.id, interaction.user.id, choice.key,
                     options=dict(choice.options), opponents=[o.id for o in opponents],
                     days=days, rated=rated, seat=seat)
-                where = "" if channel.id == interaction.channel_id else f" in {channel.mention}"
-                await answer(interaction, f"Challenge posted{where} (match {m.id}).")
+                await answer(interaction, _("Challenge posted (match {match}).", match=m.id)
+                             if channel.id == interaction.channel_id else
+                             _("Challenge posted in {channel} (match {match}).",
+                               channel=channel.mention, match=m.id))
 
     async def challenge_computer(self, interaction: Interaction, game: str,
                                  opponents: Sequence[discord.Member], days: int | None,
@@ -148,19 +156,29 @@ class ChallengesCog(commands.Cog, name="Challenges"):
             choice = known_game(game)
             if opponents:
                 raise errors.AdapterError(
-                    "Play the computer on your own (leave the opponents empty); in a "
-                    "4-player lobby, `/fill` gives the empty seats to computer players.")
+                    _("Play the computer on your own (leave the opponents empty); in a "
+                      "4-player lobby, `/fill` gives the empty seats to computer players."))
             channel = await self._games_channel(interaction, where_id)
             check_post(channel)
             async with self.notices.after_reply():
                 m = await self.service.challenge_computer(
                     where_id, channel.id, interaction.user.id, choice.key, level=level,
                     options=dict(choice.options), days=days, seat=seat)
-                where = "" if channel.id == interaction.channel_id else f" in {channel.mention}"
-                state = "begins" if m.status.value == "active" else "waits in a lobby"
-                name = computer_name(computer_user(level))
-                await answer(interaction, f"Your casual match against {name} {state}{where} "
-                                          f"(match {m.id}).")
+                name = computer_title(computer_user(level))
+                here = channel.id == interaction.channel_id
+                said: Words
+                if m.status.value == "active":
+                    said = _("Your casual match against {player} begins (match {match}).",
+                             player=name, match=m.id) if here else \
+                        _("Your casual match against {player} begins in {channel} (match "
+                          "{match}).", player=name, channel=channel.mention, match=m.id)
+                else:
+                    said = _("Your casual match against {player} waits in a lobby (match "
+                             "{match}).", player=name, match=m.id) if here else \
+                        _("Your casual match against {player} waits in a lobby in {channel} "
+                          "(match {match}).", player=name, channel=channel.mention,
+                          match=m.id)
+                await answer(interaction, said)
 
     @app_commands.command(name="fill",
                           description="Give your lobby's empty seats to computer players")
@@ -177,13 +195,13 @@ class ChallengesCog(commands.Cog, name="Challenges"):
                     and m.status.value == "lobby"]
                 if len(waiting) != 1:
                     raise errors.AdapterError(
-                        "Which lobby? Name it in the `match` option (`/games` lists yours).")
+                        _("Which lobby? Name it in the `match` option (`/games` lists yours)."))
                 match = waiting[0].id
             async with self.notices.after_reply():
                 m = await self.service.add_computers(match, interaction.user.id,
                                                      level or DEFAULT_LEVEL)
-                await answer(interaction, f"Computer players took the empty seats: match "
-                                          f"{m.id} begins (casual).")
+                await answer(interaction, _("Computer players took the empty seats: match "
+                                            "{match} begins (casual).", match=m.id))
 
     async def _games_channel(self, interaction: Interaction,
                              where_id: int) -> discord.TextChannel:
@@ -196,20 +214,24 @@ class ChallengesCog(commands.Cog, name="Challenges"):
         if isinstance(channel, discord.Thread) and channel.parent is not None:
             channel = channel.parent
         if not isinstance(channel, discord.TextChannel):
-            raise errors.AdapterError("Challenges are posted in text channels: use this "
-                                      "command in one.")
+            raise errors.AdapterError(_("Challenges are posted in text channels: use this "
+                                        "command in one."))
         return channel
 
     async def pick_game(self, interaction: Interaction, member: discord.Member) -> None:
         """The user context menu: pick a game from a menu, then the challenge is made."""
         if member.bot or member.id == interaction.user.id:
-            await answer(interaction, "Pick another member: you can't challenge "
-                                      f"{'a bot' if member.bot else 'yourself'}.")
+            await answer(interaction, _("Pick another member: you can't challenge a bot.")
+                         if member.bot else
+                         _("Pick another member: you can't challenge yourself."))
             return
-        options = [discord.SelectOption(label=c.name, value=c.value) for c in GAME_MENU]
+        loc = reader(interaction)
+        options = [discord.SelectOption(label=render(c.title, loc)[:100], value=c.value)
+                   for c in game_choices()]
         await interaction.response.send_message(
-            f"Which game do you want to play with {member.mention}?",
-            view=game_menu(member.id, options), ephemeral=True)
+            render(_("Which game do you want to play with {player}?",
+                     player=member.mention), loc),
+            view=game_menu(member.id, options, loc=loc), ephemeral=True)
 
     @commands.Cog.listener()
     async def on_game_pick(self, interaction: Interaction, menu: GamePick) -> None:
@@ -219,15 +241,16 @@ class ChallengesCog(commands.Cog, name="Challenges"):
             picked = menu.picked
             label = menu.label_of(picked)
             await interaction.response.edit_message(
-                view=game_menu(menu.opponent_id, list(menu.item.options), chosen=label))
+                view=game_menu(menu.opponent_id, list(menu.item.options), chosen=label,
+                               loc=reader(interaction)))
             guild = interaction.guild
             if guild is None:
-                raise errors.AdapterError("Use this in a server channel, not in DMs.")
+                raise errors.AdapterError(_("Use this in a server channel, not in DMs."))
             try:  # after a restart the member is not in the cache (no member intent)
                 opponent = guild.get_member(menu.opponent_id) or \
                     await guild.fetch_member(menu.opponent_id)
             except discord.NotFound:
-                raise errors.AdapterError("That member has left the server.") from None
+                raise errors.AdapterError(_("That member has left the server.")) from None
             await self.make_challenge(interaction, picked, [opponent], None, True, None)
 
     # ------------------------------------------------------------------ buttons
@@ -245,16 +268,16 @@ class ChallengesCog(commands.Cog, name="Challenges"):
             async with self.notices.after_reply():
                 if button.action == "accept":
                     m = await self.service.accept(m.id, user)
-                    text = "Challenge accepted." if m.status.is_waiting is False else \
-                        "You're in; waiting for the other players."
+                    text = _("Challenge accepted.") if m.status.is_waiting is False else \
+                        _("You're in; waiting for the other players.")
                 elif button.action == "join":
                     m = await self.service.join(m.id, user)
-                    text = "You joined." if m.status.is_waiting else \
-                        "You joined: the match begins."
+                    text = _("You joined.") if m.status.is_waiting else \
+                        _("You joined: the match begins.")
                 elif button.action == "decline":
                     await self.service.decline(m.id, user)
-                    text = "Challenge declined."
+                    text = _("Challenge declined.")
                 else:
                     await self.service.cancel(m.id, user)
-                    text = "Challenge cancelled."
+                    text = _("Challenge cancelled.")
                 await answer(interaction, text)

@@ -25,6 +25,7 @@ from bot.discordapp.permissions import (
     missing_permissions,
 )
 from bot.service import Caller, MatchService, MatchView
+from locales.i18n import Words, _, joined, negotiate, render
 
 log = logging.getLogger("tablero.discord")
 
@@ -41,18 +42,35 @@ def caller_of(interaction: Interaction) -> Caller:
     return Caller(interaction.guild_id, interaction.user.id)
 
 
+def reader(interaction: Interaction) -> str:
+    """The language of a reply to ``interaction``: the user's Discord locale."""
+    return negotiate(str(interaction.locale))
+
+
+async def server_language(service: MatchService, interaction: Interaction) -> str:
+    """The language of what the bot posts in the server for everyone (match threads, a
+    tournament's post): ``/settings language``, else the server's Discord language."""
+    if interaction.guild_id is not None:
+        settings = await service.get_guild_settings(interaction.guild_id)
+        if settings.language:
+            return negotiate(settings.language)
+    guild = interaction.guild
+    return negotiate(str(guild.preferred_locale) if guild is not None else None)
+
+
 def known_game(game: str) -> GameChoice:
     """The menu entry ``game`` names (a key, label or choice value); refused with the list."""
     choice = find_choice(game)
     if choice is None:
-        names = ", ".join(c.label for c in game_choices())
-        raise errors.AdapterError(f"I don't know the game `{game}`. Choose one of: {names}.")
+        names = joined(*(c.title for c in game_choices()), separator=", ")
+        raise errors.AdapterError(_("I don't know the game `{game}`. Choose one of: {games}.",
+                                    game=game, games=names))
     return choice
 
 
 def guild_id(interaction: Interaction) -> int:
     if interaction.guild_id is None:
-        raise errors.AdapterError("Use this in a server channel, not in DMs.")
+        raise errors.AdapterError(_("Use this in a server channel, not in DMs."))
     return interaction.guild_id
 
 
@@ -72,12 +90,13 @@ async def acknowledged(interaction: Interaction, *,
         yield
 
 
-async def answer(interaction: Interaction, text: str, **kwargs: Any) -> None:
-    """The ephemeral answer to the person acting."""
+async def answer(interaction: Interaction, text: Words, **kwargs: Any) -> None:
+    """The ephemeral answer to the person acting, in his language."""
+    said = render(text, reader(interaction))
     if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True, **kwargs)
+        await interaction.followup.send(said, ephemeral=True, **kwargs)
     else:
-        await interaction.response.send_message(text, ephemeral=True, **kwargs)
+        await interaction.response.send_message(said, ephemeral=True, **kwargs)
 
 
 async def within_budget(work: Coroutine[Any, Any, list[T]], what: str) -> list[T]:
@@ -133,10 +152,11 @@ async def resolve_match(service: MatchService, interaction: Interaction,
     if len(active) == 1:
         return active[0]
     if not active:
-        raise errors.NoMatchHere("You have no active match here. Start one with `/challenge`.")
-    raise errors.NoMatchHere(
+        raise errors.NoMatchHere(_("You have no active match here. Start one with "
+                                   "`/challenge`."))
+    raise errors.NoMatchHere(_(
         "You have several matches: use this in the match's thread, or pick one in the "
-        "`match` option (`/games` lists them).")
+        "`match` option (`/games` lists them)."))
 
 
 async def clicked_match(service: MatchService, interaction: Interaction,

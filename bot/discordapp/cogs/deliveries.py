@@ -15,6 +15,7 @@ from discord.ext import commands, tasks
 from bot.discordapp.dispatcher import DMS_CLOSED_NOTICE, DeliveryOptions, Routes
 from bot.service import Repository
 from bot.service.outbox import OutboxRelay
+from locales.i18n import negotiate, render
 
 log = logging.getLogger("tablero.discord")
 
@@ -101,11 +102,12 @@ class DeliveriesCog(commands.Cog, name="Deliveries"):
         if user not in routes.untold:
             return
         routes.untold.discard(user)
+        notice = render(DMS_CLOSED_NOTICE, negotiate(str(interaction.locale)))
         try:
             if interaction.response.is_done():
-                await interaction.followup.send(DMS_CLOSED_NOTICE, ephemeral=True)
+                await interaction.followup.send(notice, ephemeral=True)
             else:
-                await interaction.response.send_message(DMS_CLOSED_NOTICE, ephemeral=True)
+                await interaction.response.send_message(notice, ephemeral=True)
             await self.notifier.repository.dms_closed_told(user)
         except Exception:
             log.exception("could not tell user %s that his DMs are closed", user)

@@ -9,25 +9,37 @@ from discord.ext import commands
 
 import rules
 from bot.discordapp import embeds, errors, media
-from bot.discordapp.cogs.common import Interaction, acknowledged, answer, guild_id
+from bot.discordapp.cogs.common import Interaction, acknowledged, answer, guild_id, reader
 from bot.discordapp.components import LeaderboardButton, leaderboard_buttons
 from bot.service import MatchService
+from locales.i18n import DEFAULT_LOCALE, Words, _, render
+from locales.terms import game_name
 
 PER_PAGE = 10
 
 
-def ladder_choices(current: str = "") -> list[app_commands.Choice[str]]:
-    """The ladders (a game, ``<game>-4`` for its 4-player games) whose name has ``current``."""
-    out = []
+def ladders() -> list[tuple[str, Words]]:
+    """Every ladder: a game, and ``<game>-4`` for its 4-player games, with its title."""
+    out: list[tuple[str, Words]] = []
     for key, v in rules.VARIANTS.items():
-        out.append(app_commands.Choice(name=v.name, value=key))
+        out.append((key, game_name(key, v.name)))
         if any(v.seat_count(**options) == 4 for options in v.option_sets()):
-            out.append(app_commands.Choice(name=f"{v.name}, 4 players", value=f"{key}-4"))
-    return [c for c in out if current.lower() in c.name.lower()][:25]
+            out.append((f"{key}-4", _("{game}, 4 players", game=game_name(key, v.name))))
+    return out
 
 
-def ladder_title(ladder: str) -> str:
-    return next((c.name for c in ladder_choices() if c.value == ladder), ladder)
+def ladder_choices(current: str = "", loc: str = DEFAULT_LOCALE
+                   ) -> list[app_commands.Choice[str]]:
+    """The ladders whose name (in ``loc`` or in English) has ``current``."""
+    wanted = current.lower()
+    return [app_commands.Choice(name=render(title, loc), value=key)
+            for key, title in ladders()
+            if wanted in render(title, loc).lower() or wanted in render(title, "en-US").lower()
+            ][:25]
+
+
+def ladder_title(ladder: str) -> Words:
+    return next((title for key, title in ladders() if key == ladder), ladder)
 
 
 class InfoCog(commands.Cog, name="Info"):
@@ -38,7 +50,7 @@ class InfoCog(commands.Cog, name="Info"):
 
     async def ladder_autocomplete(self, interaction: Interaction,
                                   current: str) -> list[app_commands.Choice[str]]:
-        return ladder_choices(current)
+        return ladder_choices(current, reader(interaction))
 
     @app_commands.command(name="games",
                           description="Your matches here, the ones waiting on you first")
@@ -46,7 +58,8 @@ class InfoCog(commands.Cog, name="Info"):
     async def games(self, interaction: Interaction) -> None:
         async with acknowledged(interaction):
             matches = await self.service.games_of(guild_id(interaction), interaction.user.id)
-            await answer(interaction, "", embed=embeds.games_embed(interaction.user.id, matches))
+            await answer(interaction, "", embed=embeds.games_embed(interaction.user.id, matches,
+                                                                   reader(interaction)))
 
     @app_commands.command(name="leaderboard", description="The server's ladder for a game")
     @app_commands.guild_only()
@@ -55,9 +68,10 @@ class InfoCog(commands.Cog, name="Info"):
         async with acknowledged(interaction, ephemeral=False):
             page = await self.service.leaderboard(guild_id(interaction), game, 1, PER_PAGE)
             # the ladder as the service read it ("XIANGQI " is xiangqi): buttons carry it
+            loc = reader(interaction)
             await interaction.edit_original_response(
-                embed=embeds.leaderboard_embed(page, ladder_title(page.ladder)),
-                view=leaderboard_buttons(page.ladder, page.page, page.pages))
+                embed=embeds.leaderboard_embed(page, ladder_title(page.ladder), loc),
+                view=leaderboard_buttons(page.ladder, page.page, page.pages, loc))
 
     @commands.Cog.listener()
     async def on_leaderboard_page(self, interaction: Interaction,
@@ -66,9 +80,10 @@ class InfoCog(commands.Cog, name="Info"):
             await interaction.response.defer()
             page = await self.service.leaderboard(guild_id(interaction), button.ladder,
                                                   button.page, PER_PAGE)
+            loc = reader(interaction)
             await interaction.edit_original_response(
-                embed=embeds.leaderboard_embed(page, ladder_title(button.ladder)),
-                view=leaderboard_buttons(button.ladder, page.page, page.pages))
+                embed=embeds.leaderboard_embed(page, ladder_title(button.ladder), loc),
+                view=leaderboard_buttons(button.ladder, page.page, page.pages, loc))
 
     @app_commands.command(name="stats", description="Ratings and results of a player here")
     @app_commands.guild_only()
@@ -76,8 +91,9 @@ class InfoCog(commands.Cog, name="Info"):
         async with acknowledged(interaction):
             who = user or interaction.user
             stats = await self.service.stats(guild_id(interaction), who.id)
-            titles = {c.value: c.name for c in ladder_choices()}
-            await answer(interaction, "", embed=embeds.stats_embed(stats, titles))
+            titles = dict(ladders())
+            await answer(interaction, "", embed=embeds.stats_embed(stats, titles,
+                                                                   reader(interaction)))
 
     @app_commands.command(name="rules", description="How a game is played")
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
@@ -87,12 +103,13 @@ class InfoCog(commands.Cog, name="Info"):
             key = game.removesuffix("-4")
             if key not in rules.VARIANTS:
                 raise errors.AdapterError(
-                    f"I don't know the game `{game}`; pick one from the list.")
-            summary = media.rules_summary(key)
+                    _("I don't know the game `{game}`; pick one from the list.", game=game))
+            loc = reader(interaction)
+            summary = render(media.rules_summary(key), loc)
             # the 4-player ladder shows the 4-player start, the plain key the 2-player one
-            picture = await media.start_picture(key, 4 if game.endswith("-4") else 2)
-            e = discord.Embed(title=rules.variant(key).name, description=summary[:4000],
-                              colour=embeds.COLOUR)
+            picture = await media.start_picture(key, 4 if game.endswith("-4") else 2, loc)
+            e = discord.Embed(title=render(game_name(key, rules.variant(key).name), loc),
+                              description=summary[:4000], colour=embeds.COLOUR)
             file = discord.utils.MISSING
             if picture is not None:
                 e.set_image(url=f"attachment://{embeds.BOARD_FILE}")

@@ -20,6 +20,7 @@ from bot.discordapp.cogs.common import (
     check_post,
     clicked_match,
     match_place,
+    reader,
     resolve_match,
     within_budget,
 )
@@ -27,6 +28,8 @@ from bot.discordapp.components import MatchButton
 from bot.discordapp.names import MemberNames
 from bot.discordapp.notices import ReplyFirst
 from bot.service import MatchService
+from locales.i18n import Words, _, joined, render
+from locales.terms import move_display
 
 
 class PlayCog(commands.Cog, name="Play"):
@@ -50,13 +53,19 @@ class PlayCog(commands.Cog, name="Play"):
         matches = await self.service.active_matches_of(interaction.guild_id,
                                                        interaction.user.id)
         out = []
+        loc = reader(interaction)
         for m in matches:
             if m.is_over:
                 continue
             others = [u for u in m.players() if u != interaction.user.id]
-            names = ", ".join(self.names(m.guild_id, u) or str(u) for u in others) or "open"
-            turn = " · your move" if interaction.user.id in m.to_move else ""
-            label = f"{m.id} · {m.game_name} vs {names}{turn}"
+            names: Words = ", ".join(self.names(m.guild_id, u) or str(u) for u in others) \
+                or _("open")
+            said = _("{match} · {game} vs {players}", match=m.id, game=embeds.game_of(m),
+                     players=names)
+            if interaction.user.id in m.to_move:
+                said = _("{match} · {game} vs {players} · your move", match=m.id,
+                         game=embeds.game_of(m), players=names)
+            label = render(said, loc)
             if current.strip() and current.strip().lower() not in label.lower():
                 continue
             out.append(app_commands.Choice(name=label[:100], value=int(m.id)))
@@ -92,8 +101,9 @@ class PlayCog(commands.Cog, name="Play"):
             check_post(match_place(interaction, m))
             async with self.notices.after_reply():
                 result = await self.service.move(m.id, interaction.user.id, move)
-                tail = " The match is over." if result.ended else ""
-                await answer(interaction, f"You played **{result.display}**.{tail}")
+                played = _("You played **{move}**.", move=move_display(result.display))
+                await answer(interaction, joined(played, _("The match is over."))
+                             if result.ended else played)
 
     @app_commands.command(name="board", description="Show a match's board")
     @app_commands.guild_only()
@@ -101,12 +111,14 @@ class PlayCog(commands.Cog, name="Play"):
     async def board(self, interaction: Interaction, match: int | None = None) -> None:
         async with acknowledged(interaction):
             m = await resolve_match(self.service, interaction, match)
-            image = await self.service.board_image(m.id, caller=caller_of(interaction))
+            loc = reader(interaction)
+            image = await self.service.board_image(m.id, caller=caller_of(interaction),
+                                                   locale=loc)
             headline = embeds.played(self.names.label(m.guild_id, m.last_move_by)
                                      if m.last_move_by else None,
                                      m.last_move) if m.last_move else None
             await interaction.followup.send(
-                embed=embeds.board_embed(m, headline=headline, image=image is not None),
+                embed=embeds.board_embed(m, loc, headline=headline, image=image is not None),
                 ephemeral=True, file=embeds.board_file(image.png, image.alt)
                 if image is not None else discord.utils.MISSING)
 
@@ -118,7 +130,7 @@ class PlayCog(commands.Cog, name="Play"):
             m = await resolve_match(self.service, interaction, match)
             async with self.notices.after_reply():
                 await self.service.resign(m.id, interaction.user.id)
-                await answer(interaction, "You resigned.")
+                await answer(interaction, _("You resigned."))
 
     @app_commands.command(name="hint",
                           description="Against the computer: the move its top level would play")
@@ -129,7 +141,7 @@ class PlayCog(commands.Cog, name="Play"):
         async with acknowledged(interaction):
             m = await resolve_match(self.service, interaction, match)
             move, reason = await self.service.hint(m.id, interaction.user.id)
-            await answer(interaction, f"Hint: `{move}` ({reason}).")
+            await answer(interaction, _("Hint: `{move}` ({reason}).", move=move, reason=reason))
 
     @app_commands.command(name="analysis",
                           description="A finished game: the moves the engine thinks cost most")
@@ -138,10 +150,11 @@ class PlayCog(commands.Cog, name="Play"):
     async def analysis(self, interaction: Interaction, match: int) -> None:
         async with acknowledged(interaction):
             swings = await self.service.analysis(match)
-            lines = [f"Move {ply + 1}: `{display}` (about {lost / 100:.1f} pawns lost)"
+            lines = [_("Move {ply}: `{move}` (about {pawns} pawns lost)", ply=ply + 1,
+                       move=display, pawns=round(lost / 100, 1))
                      for ply, _seat, display, lost in swings]
-            await answer(interaction, "\n".join(lines) or
-                         "No move lost a pawn's worth or more.")
+            await answer(interaction, joined(*lines, separator="\n") if lines else
+                         _("No move lost a pawn's worth or more."))
 
     @app_commands.command(name="draw", description="Offer, accept or decline a draw")
     @app_commands.guild_only()
@@ -154,13 +167,13 @@ class PlayCog(commands.Cog, name="Play"):
             async with self.notices.after_reply():
                 if action == "offer":
                     await self.service.offer_draw(m.id, user)
-                    await answer(interaction, "Draw offered.")
+                    await answer(interaction, _("Draw offered."))
                 elif action == "accept":
                     await self.service.accept_draw(m.id, user)
-                    await answer(interaction, "You accepted the draw.")
+                    await answer(interaction, _("You accepted the draw."))
                 else:
                     await self.service.decline_draw(m.id, user)
-                    await answer(interaction, "You declined the draw.")
+                    await answer(interaction, _("You declined the draw."))
 
     @app_commands.command(name="setup", description="Querni 'choose' setup: your 16 numbers "
                                                     "in start-cell order")
@@ -176,11 +189,12 @@ class PlayCog(commands.Cog, name="Play"):
                 try:
                     await self.service.submit_setup(m.id, interaction.user.id, arrangement)
                 except rules.RulesError as exc:
-                    raise errors.AdapterError(
-                        f"{exc.message.rstrip('.')}. Write your numbers 1-16, each once, in "
-                        "start-cell order (`/rules querni` explains it).") from exc
-                await answer(interaction, "Arrangement submitted; it stays hidden from your "
-                                          "opponent until both have submitted.")
+                    raise errors.AdapterError(_(
+                        "{error}. Write your numbers 1-16, each once, in start-cell order "
+                        "(`/rules querni` explains it).",
+                        error=errors.rules_detail(exc))) from exc
+                await answer(interaction, _("Arrangement submitted; it stays hidden from your "
+                                            "opponent until both have submitted."))
 
     @app_commands.command(name="history", description="A match's moves, export file and replay")
     @app_commands.guild_only()
@@ -191,12 +205,15 @@ class PlayCog(commands.Cog, name="Play"):
             h = await self.service.history(m.id, caller_of(interaction))
             files = [discord.File(io.BytesIO(h.export.encode()),
                                   filename=f"match-{m.id}.{h.export_format}")]
+            loc = reader(interaction)
             gif = await media.replay_gif(self.service, m.id, self.names,
-                                          caller_of(interaction)) if h.entries else None
+                                          caller_of(interaction), loc) if h.entries else None
             if gif is not None:
                 files.append(discord.File(io.BytesIO(gif), filename=f"match-{m.id}.gif",
-                                          description=f"Replay of match {m.id}"))
-            await interaction.followup.send(embeds.history_text(h), files=files, ephemeral=True)
+                                          description=render(_("Replay of match {match}",
+                                                               match=m.id), loc)))
+            await interaction.followup.send(embeds.history_text(h, loc), files=files,
+                                            ephemeral=True)
 
     # ------------------------------------------------------------------ buttons
 
@@ -212,7 +229,7 @@ class PlayCog(commands.Cog, name="Play"):
             async with self.notices.after_reply():
                 if button.action == "drawyes":
                     await self.service.accept_draw(m.id, interaction.user.id)
-                    await answer(interaction, "You accepted the draw.")
+                    await answer(interaction, _("You accepted the draw."))
                 else:
                     await self.service.decline_draw(m.id, interaction.user.id)
-                    await answer(interaction, "You declined the draw.")
+                    await answer(interaction, _("You declined the draw."))

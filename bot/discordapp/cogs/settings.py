@@ -11,6 +11,13 @@ from discord.ext import commands
 from bot.discordapp import errors
 from bot.discordapp.cogs.common import Interaction, acknowledged, answer, check_post, guild_id
 from bot.service import MatchService
+from locales.i18n import LOCALES, _, negotiate
+
+LANGUAGE_NAMES = {
+    "en-US": "English (US)", "en-GB": "English (UK)", "de": "Deutsch",
+    "es-ES": "Español (España)", "es-419": "Español (Latinoamérica)", "sv-SE": "Svenska",
+    "zh-CN": "简体中文", "zh-TW": "繁體中文"}
+"""Each language by its own name (how Discord's language menu shows them)."""
 
 
 class SettingsCog(commands.Cog, name="Settings"):
@@ -29,17 +36,22 @@ class SettingsCog(commands.Cog, name="Settings"):
                            channel="Post new challenges in this channel",
                            reminders="Remind players before their time runs out",
                            clear_channel="Post challenges where /challenge is used again "
-                                         "(forget the games channel)")
+                                         "(forget the games channel)",
+                           language="The language of match threads (the server's Discord "
+                                    "language if not set)")
+    @app_commands.choices(language=[
+        app_commands.Choice(name=LANGUAGE_NAMES[x], value=x) for x in LOCALES
+    ] + [app_commands.Choice(name="Server default", value="server")])
     async def settings(self, interaction: Interaction,
                        days: app_commands.Range[int, 1, 14] | None = None,
                        threads: bool | None = None,
                        channel: discord.TextChannel | None = None,
                        reminders: bool | None = None,
-                       clear_channel: bool = False) -> None:
+                       clear_channel: bool = False, language: str | None = None) -> None:
         async with acknowledged(interaction):
             where_id = guild_id(interaction)
             if channel is not None and clear_channel:
-                raise errors.AdapterError("Either set a games channel or clear it, not both.")
+                raise errors.AdapterError(_("Either set a games channel or clear it, not both."))
             if channel is not None:
                 check_post(channel)
             chosen: int | str | None = channel.id if channel else "keep"
@@ -47,13 +59,21 @@ class SettingsCog(commands.Cog, name="Settings"):
                 chosen = None
             s = await self.service.update_guild_settings(
                 where_id, default_days=days, use_threads=threads, games_channel_id=chosen,
-                reminders=reminders)
+                reminders=reminders, language="keep" if language is None
+                else None if language == "server" else language)
             where = f"<#{s.games_channel_id}>" if s.games_channel_id else \
-                "the channel where /challenge is used"
-            await answer(interaction,
-                         f"Settings: {s.default_days} days per move by default; threads "
-                         f"{'on' if s.use_threads else 'off'}; challenges go to {where}; "
-                         f"reminders {'on' if s.reminders else 'off'}.")
+                _("the channel where /challenge is used")
+            guild = interaction.guild
+            own = negotiate(str(guild.preferred_locale)) if guild is not None else None
+            spoken = LANGUAGE_NAMES[s.language] if s.language else \
+                _("{language} (the server's language)",
+                  language=LANGUAGE_NAMES[negotiate(own)])
+            await answer(interaction, _(
+                "Settings: {days} days per move by default; threads {threads}; challenges "
+                "go to {where}; reminders {reminders}; match threads in {language}.",
+                days=s.default_days, threads=_("on") if s.use_threads else _("off"),
+                where=where, reminders=_("on") if s.reminders else _("off"),
+                language=spoken))
 
     @app_commands.command(name="notify", description="How you are told it's your move")
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
@@ -62,7 +82,7 @@ class SettingsCog(commands.Cog, name="Settings"):
         async with acknowledged(interaction):
             await self.service.update_user_prefs(interaction.user.id, mode)
             await answer(interaction,
-                         "You'll be mentioned in the match thread when it's your move."
+                         _("You'll be mentioned in the match thread when it's your move.")
                          if mode == "mention" else
-                         "You'll get a direct message when it's your move (keep DMs from server "
-                         "members open).")
+                         _("You'll get a direct message when it's your move (keep DMs from "
+                           "server members open)."))

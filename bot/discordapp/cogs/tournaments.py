@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import rules
 from bot.discordapp import embeds, errors
 from bot.discordapp.cogs.challenges import GAME_MENU
 from bot.discordapp.cogs.common import (
@@ -22,11 +23,16 @@ from bot.discordapp.cogs.common import (
     answer,
     guild_id,
     known_game,
+    reader,
+    server_language,
 )
 from bot.discordapp.components import TournamentButton, tournament_buttons
 from bot.service import MatchService, NameResolver
 from bot.service.tournament_records import TournamentGame, TournamentRecord
 from bot.service.tournaments import Result
+from bot.service.tournaments.model import format_words, tournament_title
+from locales.i18n import Words, _, _n, capitalized, joined, listing, render
+from locales.terms import status
 from render.table import draw_table
 
 FORMATS = Literal["round robin", "double round robin", "swiss", "knockout"]
@@ -50,39 +56,52 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
     def _name(self, guild: int, user: int) -> str:
         return (self.names(guild, user) if self.names is not None else "") or str(user)
 
-    def _post(self, t: TournamentRecord) -> discord.Embed:
-        rounds = f" · {t.rounds} rounds" if t.rounds else ""
-        e = discord.Embed(title=f"{t.name} (tournament #{t.id})",
-                          description=f"{t.format.label.capitalize()}{rounds} · "
-                                      f"{t.days_per_move} days per move · "
-                                      f"{'rated' if t.rated else 'casual'} · "
-                                      f"{t.status.value}")
-        players = ", ".join(f"<@{p}>" for p in t.players) or "nobody yet"
-        cap = f"/{t.cap}" if t.cap else ""
-        e.add_field(name=f"Players ({len(t.players)}{cap})", value=players[:1000],
-                    inline=False)
+    def _title(self, t: TournamentRecord) -> Words:
+        v = rules.variant(t.game)
+        return tournament_title(t.name, v.key, v.name, t.format)
+
+    def _post(self, t: TournamentRecord, loc: str) -> discord.Embed:
+        parts: list[Words] = [capitalized(format_words(t.format))]
+        if t.rounds:
+            parts.append(_n("{count} round", "{count} rounds", t.rounds))
+        parts += [_n("{count} day per move", "{count} days per move", t.days_per_move),
+                  _("rated") if t.rated else _("casual"), status(t.status.value)]
+        e = discord.Embed(title=render(_("{name} (tournament #{tournament})",
+                                         name=self._title(t), tournament=t.id), loc),
+                          description=render(joined(*parts, separator=" · "), loc))
+        players = render(listing(f"<@{p}>" for p in t.players), loc) if t.players else \
+            render(_("nobody yet"), loc)
+        title = _("Players ({count}/{cap})", count=len(t.players), cap=t.cap) if t.cap \
+            else _("Players ({count})", count=len(t.players))
+        e.add_field(name=render(title, loc), value=players[:1000], inline=False)
         if t.registration_deadline is not None:
-            e.add_field(name="Registration closes",
+            e.add_field(name=render(_("Registration closes"), loc),
                         value=discord.utils.format_dt(t.registration_deadline, "R"))
         return e
 
-    def _game_line(self, guild: int, g: TournamentGame) -> str:
+    def _game_line(self, guild: int, g: TournamentGame) -> Words:
         if g.second is None:
-            what = "bye (1 point)" if g.result is Result.BYE else "rests"
-            return f"Round {g.round}: <@{g.first}> {what}"
-        again = f" (replay {g.replay})" if g.replay else ""
-        result = g.result.value if g.result is not None else "playing"
-        where = f" · match #{g.match_id}" if g.match_id is not None else ""
-        return (f"Round {g.round}{again}: <@{g.first}> vs <@{g.second}> · "
-                f"{result}{where}")
+            if g.result is Result.BYE:
+                return _("Round {round}: {player} bye (1 point)", round=g.round,
+                         player=f"<@{g.first}>")
+            return _("Round {round}: {player} rests", round=g.round, player=f"<@{g.first}>")
+        result: Words = g.result.value if g.result is not None else _("playing")
+        line = _("Round {round} (replay {replay}): {first} vs {second} · {result}",
+                 round=g.round, replay=g.replay, first=f"<@{g.first}>",
+                 second=f"<@{g.second}>", result=result) if g.replay else \
+            _("Round {round}: {first} vs {second} · {result}", round=g.round,
+              first=f"<@{g.first}>", second=f"<@{g.second}>", result=result)
+        if g.match_id is not None:
+            return joined(line, _("match #{match}", match=g.match_id), separator=" · ")
+        return line
 
     async def _pick(self, interaction: Interaction, tournament: int | None) -> int:
         if tournament is not None:
             return tournament
         found = await self.service.tournaments(guild_id(interaction), running_only=True)
         if not found:
-            raise errors.AdapterError("No tournament is open here: a manager can start one "
-                                      "with /tournament create.")
+            raise errors.AdapterError(_("No tournament is open here: a manager can start one "
+                                        "with /tournament create."))
         return found[0].id
 
     # ------------------------------------------------------------------ commands
@@ -107,21 +126,24 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
         async with acknowledged(interaction):
             where = guild_id(interaction)
             if not _manager(interaction):
-                raise errors.AdapterError("Creating a tournament needs the Manage Server "
-                                          "permission.")
+                raise errors.AdapterError(_("Creating a tournament needs the Manage Server "
+                                            "permission."))
             choice = known_game(game)
             channel = interaction.channel
             if channel is None:
-                raise errors.AdapterError("Use this in a server channel.")
+                raise errors.AdapterError(_("Use this in a server channel."))
             t = await self.service.create_tournament(
                 where, channel.id, interaction.user.id, choice.key, fmt=format,
                 options=dict(choice.options), name=name, rounds=rounds, days=days,
                 rated=rated, cap=cap, registration_days=registration_days,
                 vacation=vacation)
             if isinstance(channel, discord.abc.Messageable):
-                await channel.send(embed=self._post(t), view=tournament_buttons(t.id))
-            await answer(interaction, f"Tournament #{t.id} {t.name} is open: players join "
-                                      f"with the button; start it with /tournament start.")
+                loc = await server_language(self.service, interaction)
+                await channel.send(embed=self._post(t, loc),
+                                   view=tournament_buttons(t.id, loc))
+            await answer(interaction, _("Tournament #{tournament} {name} is open: players "
+                                        "join with the button; start it with /tournament "
+                                        "start.", tournament=t.id, name=self._title(t)))
 
     @app_commands.command(name="start", description="Close registration and start round 1")
     @app_commands.guild_only()
@@ -130,7 +152,8 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
             tid = await self._pick(interaction, tournament)
             t = await self.service.start_tournament(tid, interaction.user.id,
                                                     manager=_manager(interaction))
-            await answer(interaction, f"{t.name} has started: round {t.round} is on.")
+            await answer(interaction, _("{name} has started: round {round} is on.",
+                                        name=self._title(t), round=t.round))
 
     @app_commands.command(name="cancel", description="Cancel a tournament")
     @app_commands.guild_only()
@@ -139,8 +162,8 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
             tid = await self._pick(interaction, tournament)
             t = await self.service.cancel_tournament(tid, interaction.user.id,
                                                      manager=_manager(interaction))
-            await answer(interaction, f"{t.name} is cancelled; games under way go on as "
-                                      f"ordinary matches.")
+            await answer(interaction, _("{name} is cancelled; games under way go on as "
+                                        "ordinary matches.", name=self._title(t)))
 
     @app_commands.command(name="remove", description="Remove a player from a tournament")
     @app_commands.guild_only()
@@ -150,7 +173,8 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
             tid = await self._pick(interaction, tournament)
             t = await self.service.remove_from_tournament(
                 tid, interaction.user.id, player.id, manager=_manager(interaction))
-            await answer(interaction, f"{player.display_name} is out of {t.name}.")
+            await answer(interaction, _("{player} is out of {name}.",
+                                        player=player.display_name, name=self._title(t)))
 
     @app_commands.command(name="standings", description="A tournament's standings")
     @app_commands.guild_only()
@@ -161,9 +185,11 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
             tid = await self._pick(interaction, tournament)
             t = await self.service.get_tournament(tid)
             if t.guild_id != where:
-                raise errors.AdapterError(f"There is no tournament #{tid} here.")
+                raise errors.AdapterError(_("There is no tournament #{tournament} here.",
+                                            tournament=tid))
             names = {p: self._name(where, p) for p in t.players}
-            table = await self.service.tournament_table(tid, names)
+            loc = reader(interaction)
+            table = (await self.service.tournament_table(tid, names)).shown(loc)
             image = await asyncio.to_thread(
                 draw_table, table.headers, table.rows, title=table.title,
                 subtitle=table.subtitle, align=table.align, top_rows=table.top_rows,
@@ -173,7 +199,8 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
             if export:
                 csv = await self.service.tournament_csv(tid, names)
                 files.append(discord.File(io.BytesIO(csv.encode()), "standings.csv"))
-            await answer(interaction, "", embed=embeds.standings_embed(table), files=files)
+            await answer(interaction, "", embed=embeds.standings_embed(table, loc),
+                         files=files)
 
     @app_commands.command(name="pairings", description="The games of a round")
     @app_commands.guild_only()
@@ -184,8 +211,9 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
             where = guild_id(interaction)
             tid = await self._pick(interaction, tournament)
             games = await self.service.tournament_pairings(tid, round)
-            await answer(interaction, "\n".join(self._game_line(where, g) for g in games)
-                         or "No games yet.")
+            await answer(interaction, joined(*(self._game_line(where, g) for g in games),
+                                             separator="\n")
+                         if games else _("No games yet."))
 
     @app_commands.command(name="mine", description="Your games in a tournament")
     @app_commands.guild_only()
@@ -194,8 +222,9 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
             where = guild_id(interaction)
             tid = await self._pick(interaction, tournament)
             games = await self.service.tournament_games_of(tid, interaction.user.id)
-            await answer(interaction, "\n".join(self._game_line(where, g) for g in games)
-                         or "You have no games in it (yet).")
+            await answer(interaction, joined(*(self._game_line(where, g) for g in games),
+                                             separator="\n")
+                         if games else _("You have no games in it (yet)."))
 
     # ------------------------------------------------------------------ buttons
 
@@ -206,11 +235,12 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
             tid, user = button.tournament_id, interaction.user.id
             if button.action == "join":
                 t = await self.service.join_tournament(tid, user)
-                said = f"You are in {t.name}."
+                said = _("You are in {name}.", name=self._title(t))
             else:
                 t = await self.service.leave_tournament(tid, user)
-                said = f"You left {t.name}."
+                said = _("You left {name}.", name=self._title(t))
             message = interaction.message
             if message is not None:
-                await message.edit(embed=self._post(t))
+                loc = await server_language(self.service, interaction)
+                await message.edit(embed=self._post(t, loc))
             await answer(interaction, said)

@@ -17,6 +17,9 @@ import enum
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from locales.i18n import Text, Words, _, render
+from locales.terms import game_name
+
 __all__ = [
     "MAX_SWISS_ROUNDS",
     "MIN_PLAYERS",
@@ -45,9 +48,11 @@ class TournamentError(ValueError):
     (True, 0)
     """
 
-    def __init__(self, message: str, value: object = None) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, text: Words, value: object = None) -> None:
+        english = render(text, "en-US")
+        super().__init__(english)
+        self.text = text  # for people, in any language
+        self.message = english
         self.value = value
 
 
@@ -65,6 +70,24 @@ class Format(enum.Enum):
                 "swiss": "Swiss", "knockout": "knockout"}[self.value]
 
 
+FORMAT_WORDS: dict[Format, Text] = {
+    Format.ROUND_ROBIN: _("round robin"), Format.DOUBLE_ROUND_ROBIN: _("double round robin"),
+    Format.SWISS: _("Swiss"), Format.KNOCKOUT: _("knockout")}
+
+
+def format_words(fmt: Format) -> Text:
+    """A format's name in words (``Format.label`` in English)."""
+    return FORMAT_WORDS[fmt]
+
+
+def tournament_title(name: str, game: str, game_label: str, fmt: Format) -> Words:
+    """A tournament's name: the organiser's, or the default one (``'Xiangqi Swiss'``,
+    stored in English) in the reader's words."""
+    if name == f"{game_label} {fmt.label}":
+        return _("{game} {format}", game=game_name(game, game_label), format=format_words(fmt))
+    return name
+
+
 def parse_format(text: str) -> Format:
     """A format from what people type (``"rr"``, ``"double"``, ``"Swiss"``...).
 
@@ -72,7 +95,7 @@ def parse_format(text: str) -> Format:
     (<Format.DOUBLE_ROUND_ROBIN: 'double-round-robin'>, <Format.KNOCKOUT: 'knockout'>)
     """
     if not isinstance(text, str):
-        raise TournamentError("the format must be text", text)
+        raise TournamentError(_("the format must be text"), text)
     key = " ".join(text.strip().lower().replace("-", " ").replace("_", " ").split())
     aliases = {"round robin": Format.ROUND_ROBIN, "rr": Format.ROUND_ROBIN,
                "single round robin": Format.ROUND_ROBIN,
@@ -83,12 +106,12 @@ def parse_format(text: str) -> Format:
     try:
         return aliases[key]
     except KeyError:
-        raise TournamentError(
-            f"there is no tournament format {text[:40]!r} (choose round robin, double "
-            f"round robin, Swiss or knockout)", text) from None
+        raise TournamentError(_(
+            "there is no tournament format {format} (choose round robin, double round robin, "
+            "Swiss or knockout)", format=repr(text[:40])), text) from None
 
 
-def check_seat_count(seat_count: int, game_name: str) -> None:
+def check_seat_count(seat_count: int, game_name: Words) -> None:
     """Tournaments pair two players a game. A four-player game (Alquerque grande with
     ``players=4``) is refused: in ``teams`` mode a result belongs to a pair of partners,
     so individual standings would score a partner's play, and a free-for-all rotation in
@@ -103,21 +126,22 @@ Alquerque grande for 4 players cannot be paired fairly one against one (play it 
 /challenge, or choose players=2)
     """
     if seat_count != 2:
-        raise TournamentError(
-            f"tournaments are for two-player games: {game_name} for {seat_count} players "
-            f"cannot be paired fairly one against one (play it with /challenge, or choose "
-            f"players=2)", seat_count)
+        raise TournamentError(_(
+            "tournaments are for two-player games: {game} for {count} players cannot be "
+            "paired fairly one against one (play it with /challenge, or choose players=2)",
+            game=game_name, count=seat_count), seat_count)
 
 
 def check_players(fmt: Format, count: int, rounds: int | None = None) -> None:
     """Refuse a start that cannot work: too few players, a Swiss without sensible rounds."""
     if count < MIN_PLAYERS:
-        raise TournamentError(f"a tournament needs at least {MIN_PLAYERS} players "
-                              f"({count} registered)", count)
+        raise TournamentError(_("a tournament needs at least {low} players ({count} "
+                                "registered)", low=MIN_PLAYERS, count=count), count)
     if fmt is Format.SWISS and (
             rounds is None or isinstance(rounds, bool) or not isinstance(rounds, int)
             or not 1 <= rounds <= MAX_SWISS_ROUNDS):
-        raise TournamentError(f"a Swiss needs 1 to {MAX_SWISS_ROUNDS} rounds", rounds)
+        raise TournamentError(_("a Swiss needs 1 to {high} rounds", high=MAX_SWISS_ROUNDS),
+                              rounds)
 
 
 class Result(enum.Enum):

@@ -6,9 +6,9 @@ and the CSV export show, computed once here.
     >>> rows = standings([1, 2], [Game(1, 1, 2, Result.DRAW)], Format.ROUND_ROBIN)
     >>> t = standings_table(rows, Format.ROUND_ROBIN, {1: "alice", 2: "bob"},
     ...                     title="Club round robin", subtitle="Xiangqi")
-    >>> t.headers
+    >>> t.shown("en-US").headers
     ('#', 'Player', 'Pts', 'Games', 'W', 'D', 'L', 'SB', 'Wins')
-    >>> t.rows[0]
+    >>> t.shown("en-US").rows[0]
     ('1', 'alice', '0.5', '1', '0', '1', '0', '0.25', '0')
     >>> print(standings_csv(rows, Format.ROUND_ROBIN, {1: "=cmd()", 2: "bob"}), end="")
     place,player,player_id,points,games,wins,draws,losses,SB,Wins,withdrawn
@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from bot.service.tournaments.model import Format
 from bot.service.tournaments.standings import StandingRow, tiebreak_names
+from locales.i18n import Text, Words, _, render
 
 __all__ = ["StandingsTable", "format_number", "standings_csv", "standings_table"]
 
@@ -42,9 +43,9 @@ def format_number(x: float) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class StandingsTable:
-    """Everything the drawing needs, as plain text (``render.table.draw_table`` takes
-    exactly these fields)."""
+class ShownTable:
+    """A table in one language, as plain text (``render.table.draw_table`` takes exactly
+    these fields)."""
 
     title: str
     subtitle: str
@@ -55,18 +56,47 @@ class StandingsTable:
     faded_rows: tuple[int, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class StandingsTable:
+    """Everything the drawing needs, in words not yet in any language (:meth:`shown`
+    renders it for a reader)."""
+
+    title: Words
+    subtitle: Words
+    headers: tuple[Words, ...]
+    align: str
+    rows: tuple[tuple[Words, ...], ...]
+    top_rows: tuple[int, ...]
+    faded_rows: tuple[int, ...]
+
+    def shown(self, locale: str) -> ShownTable:
+        """The table in ``locale``."""
+        return ShownTable(render(self.title, locale), render(self.subtitle, locale),
+                          tuple(render(h, locale) for h in self.headers), self.align,
+                          tuple(tuple(render(c, locale) for c in r) for r in self.rows),
+                          self.top_rows, self.faded_rows)
+
+
+TIEBREAKS: dict[str, Text] = {"SB": _("SB"), "Wins": _("Wins"), "Buchholz": _("Buchholz"),
+                              "Median": _("Median"), "Round": _("Round")}
+"""The tie-break columns' headers (``tiebreak_names``) in words."""
+
+
 def _name(names: Mapping[int, str], player: int) -> str:
     return names.get(player) or str(player)
 
 
 def standings_table(rows: Sequence[StandingRow], fmt: Format, names: Mapping[int, str],
-                    *, title: str, subtitle: str = "") -> StandingsTable:
+                    *, title: Words, subtitle: Words = "") -> StandingsTable:
     """The standings as text rows; the players in first place are the top rows (once
     any game has counted), withdrawn players are faded and marked."""
-    headers = ("#", "Player", "Pts", "Games", "W", "D", "L", *tiebreak_names(fmt))
-    out = []
+    headers: tuple[Words, ...] = (
+        "#", _("Player"), _("Pts"), _("Games"), _("W"), _("D"), _("L"),
+        *(TIEBREAKS.get(n, n) for n in tiebreak_names(fmt)))
+    out: list[tuple[Words, ...]] = []
     for r in rows:
-        name = _name(names, r.player) + (" (withdrawn)" if r.withdrawn else "")
+        name: Words = _("{player} (withdrawn)", player=_name(names, r.player)) \
+            if r.withdrawn else _name(names, r.player)
         out.append((str(r.place), name, format_number(r.points), str(r.played),
                     str(r.wins), str(r.draws), str(r.losses),
                     *(format_number(b) for b in r.tiebreaks)))
