@@ -39,6 +39,9 @@ def build_parser() -> argparse.ArgumentParser:
     console.add_argument("--boards", type=Path,
                          help="write board PNGs here (default: TABLERO_BOARDS)")
     console.add_argument("--seed", type=int, help="seed seat draws (reproducible scripts)")
+    console.add_argument("--lang", type=language, default=None,
+                         help="the language it speaks: en-US, en-GB, de, es-ES, es-419, "
+                              "sv-SE, zh-CN, zh-TW (default: TABLERO_LANG, else en-US)")
     sync = sub.add_parser("sync", help="register the slash commands with Discord now")
     sync.add_argument("--guild", type=int, default=None,
                       help="register them in this server only (instant; for development: "
@@ -73,13 +76,25 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def language(text: str) -> str:
+    """A ``--lang`` value: one of the languages Tablero speaks (a Discord locale such as
+    ``de`` or ``zh-CN``, or a close tag such as ``sv`` or ``zh_TW``)."""
+    from locales.i18n import LOCALES, negotiate
+
+    chosen = negotiate(text)
+    if chosen == "en-US" and not text.strip().lower().startswith("en"):
+        raise argparse.ArgumentTypeError(
+            f"Tablero does not speak {text!r}; choose one of: {', '.join(LOCALES)}")
+    return chosen
+
+
 def console_main(settings: Settings, db: Path | str | None = None, boards: Path | None = None,
-                 seed: int | None = None) -> int:
+                 seed: int | None = None, lang: str | None = None) -> int:
     from bot.console import run_console
 
     return asyncio.run(run_console(db or settings.db_path,
                                    boards_dir=boards or settings.boards_dir, seed=seed,
-                                   synchronous=settings.db_synchronous))
+                                   synchronous=settings.db_synchronous, locale=lang))
 
 
 def discord_main(settings: Settings) -> int:
@@ -155,7 +170,7 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
     if args.command == "db":
         return db_main(settings, args)
     if args.command == "console":
-        return console_main(settings, args.db, args.boards, args.seed)
+        return console_main(settings, args.db, args.boards, args.seed, args.lang)
     if not settings.has_token:
         print("No DISCORD_TOKEN set: starting the local console instead (see .env.example).")
         return console_main(settings)

@@ -24,6 +24,7 @@ moves time on purpose: it beats at the new time, so nothing is extended for it.
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import shlex
 import sys
@@ -64,20 +65,25 @@ from bot.service import (
     texts,
 )
 from bot.service.boards import draw_board
-from bot.service.computer import DEFAULT_LEVEL, computer_name, is_computer
+from bot.service.computer import DEFAULT_LEVEL, computer_name, computer_title, is_computer
 from bot.service.outbox import OutboxRelay
 from bot.service.records import OutboxEntry
 from bot.service.tournament_records import TournamentGame, TournamentRecord
 from bot.service.tournaments import Result
+from bot.service.tournaments.model import format_words, tournament_title
 from bot.service.tournaments.table import StandingsTable
-from bot.service.views import RATING_MEANING, BoardState
+from bot.service.views import RATING_MEANING, BoardState, SeatView
+from locales.i18n import DEFAULT_LOCALE, Words, _, _n, joined, listing, negotiate, render
 from locales.results import leaving_note, result_sentence
 from locales.summaries import HIDDEN_OPTIONS, plain, rules_summary
+from locales.terms import game_name, move_display, seat_colour, status
 
 CONSOLE_GUILD = 1
 CONSOLE_CHANNEL = 1
 
-HELP = """\
+# TRANSLATORS: the console's /help: translate the explanations only; commands, their
+# arguments (GAME, #N, option:value) and alignment stay as they are
+HELP = _("""\
 Commands (a #<match> argument picks a match; otherwise your current one):
   as NAME                         act as user NAME (created on first use)
   /challenge [@user ...] GAME [option:value ...] [days:N] [casual] [seat:NAME]
@@ -96,7 +102,7 @@ Commands (a #<match> argument picks a match; otherwise your current one):
   /draw offer|accept|decline
   /leaderboard GAME [PAGE]   /stats [@user]
   /rules [GAME]                   how a game is played (teams, fast and slow included)
-  /settings [days:N] [reminders:on|off] [threads:on|off]
+  /settings [days:N] [reminders:on|off] [threads:on|off] [language:LOCALE]
   /notify mention|dm              how you want to be told it is your turn
   /sweep [+DAYS]                  run the deadline sweep (optionally DAYS from now)
   /tournament create GAME FORMAT [rounds:N] [name:TEXT] [days:N] [cap:N]
@@ -106,7 +112,7 @@ Commands (a #<match> argument picks a match; otherwise your current one):
   /tournament standings [#T] [csv]   /tournament pairings [#T] [ROUND]
   /tournament mine [#T]              /tournaments
   /games-list                     the games Tablero knows
-  /help   quit"""
+  /help   quit""")
 
 
 MAX_NAME = 32
@@ -133,7 +139,7 @@ def options_of(args: Iterable[str]) -> list[tuple[str, str] | str]:
             continue
         key, value = a[:cut].lower(), a[cut + 1:]
         if key in seen:
-            raise ServiceError(f"{key} is given twice: say it once")
+            raise ServiceError(_("{key} is given twice: say it once", key=key))
         seen.add(key)
         out.append((key, value))
     return out
@@ -143,9 +149,10 @@ def named(text: str) -> str:
     """A console user name (``@`` dropped), refused when empty or over ``MAX_NAME``."""
     name = text.strip().lstrip("@")
     if not name:
-        raise ServiceError("a name, please: as NAME")
+        raise ServiceError(_("a name, please: as NAME"))
     if len(name) > MAX_NAME:
-        raise ServiceError(f"names are at most {MAX_NAME} characters ({len(name)} given)")
+        raise ServiceError(_("names are at most {high} characters ({count} given)",
+                             high=MAX_NAME, count=len(name)))
     return name
 
 
@@ -180,19 +187,21 @@ class ConsolePrinter:
     replies and what Discord would post, names users, and remembers each user's current
     match. Built first: the service is built over it, then the ``Console`` over both."""
 
-    def __init__(self, out: TextIO) -> None:
+    def __init__(self, out: TextIO, locale: str = DEFAULT_LOCALE) -> None:
         self.out = out
+        self.locale = negotiate(locale)  # the language it prints in (``--lang``)
         self.names: dict[int, str] = {}
         self.name_book = NameBook()  # the names seen, stored so they outlive the session
         self.current_match: dict[int, int] = {}
         self.declining: int | None = None  # who is declining now (a lobby says "declined")
         self.boards_dir: Path | None = None  # set by the Console: where images are drawn
 
-    def say(self, text: str) -> None:
-        print(text, file=self.out, flush=True)
+    def say(self, text: Words) -> None:
+        print(render(text, self.locale), file=self.out, flush=True)
 
-    async def print_table(self, table: StandingsTable, stem: str) -> None:
+    async def print_table(self, words: StandingsTable, stem: str) -> None:
         """The standings as text, and as an image file when boards are drawn."""
+        table = words.shown(self.locale)
         self.say(f"{table.title} - {table.subtitle}")
         widths = [max(len(r[i]) for r in (table.headers, *table.rows))
                   for i in range(len(table.headers))]
@@ -205,72 +214,91 @@ class ConsolePrinter:
             image = await asyncio.to_thread(
                 draw_table, table.headers, table.rows, title=table.title,
                 subtitle=table.subtitle, align=table.align, top_rows=table.top_rows,
-                faded_rows=table.faded_rows)
+                faded_rows=table.faded_rows, locale=self.locale)
             self.boards_dir.mkdir(parents=True, exist_ok=True)
             path = self.boards_dir / f"{stem}.png"
             path.write_bytes(image.png)
-            self.say(f"standings image: {path}")
+            self.say(_("standings image: {path}", path=str(path)))
 
-    def name(self, uid: int | None) -> str:
+    def name(self, uid: int | None) -> Words:
         if uid is None:
-            return "(empty)"
+            return _("(empty)")
         if is_computer(uid):
-            return computer_name(uid)
+            return computer_title(uid)
         return self.names.get(uid, f"user{uid}")
 
     def seat_name(self, guild_id: int, user_id: int) -> str:
         """The service's ``NameResolver``: names on board images."""
-        return self.name(user_id) if is_computer(user_id) else self.names.get(user_id, "")
+        return computer_name(user_id) if is_computer(user_id) \
+            else self.names.get(user_id, "")
 
     async def learn(self, uid: int, name: str) -> None:
         """Remember ``uid``'s name, in this session and in the database."""
         self.names[uid] = name
         await self.name_book.seen(CONSOLE_GUILD, uid, name)
 
-    def names_of(self, uids: Iterable[int]) -> str:
-        return ", ".join(self.name(u) for u in uids) or "nobody"
+    def names_of(self, uids: Iterable[int]) -> Words:
+        names = [self.name(u) for u in uids]
+        return joined(*names, separator=", ") if names else _("nobody")
 
-    def describe(self, m: MatchView) -> str:
-        seats = "; ".join(
-            f"{s.name}: {self.name(s.user_id)}" + (" (out)" if s.out else "")
-            + (f" (with {self.names_of(mates)})"
-               if s.user_id is not None and (mates := m.team_mates(s.user_id)) else "")
-            for s in m.seats)
+    def describe(self, m: MatchView) -> Words:
+        def seat_line(s: SeatView) -> Words:
+            said: Words = _("{seat}: {player}", seat=seat_colour(s.name),
+                            player=self.name(s.user_id))
+            if s.out:
+                said = _("{seat} (out)", seat=said)
+            mates = m.team_mates(s.user_id) if s.user_id is not None else ()
+            if mates:
+                said = _("{seat} (with {players})", seat=said, players=self.names_of(mates))
+            return said
+        seats: Words = joined(*(seat_line(s) for s in m.seats), separator="; ")
         if m.status.is_waiting:
             # Nobody is seated yet: say who is in, who is invited, and what is still open.
-            joined = [u for u in m.joined]
-            free = m.seat_count - len(joined) - len(m.invited)
-            parts = [f"{self.names_of(joined)} in"]
+            joined_users = [u for u in m.joined]
+            free = m.seat_count - len(joined_users) - len(m.invited)
+            parts: list[Words] = [_("{players} in", players=self.names_of(joined_users))]
             if m.invited:
-                parts.append(f"{self.names_of(m.invited)} invited")
+                parts.append(_("{players} invited", players=self.names_of(m.invited)))
             if free > 0:
-                parts.append(f"{free} open place{'s' if free > 1 else ''}")
-            chosen = [f"{s.name}: {self.name(s.user_id)}" for s in m.seats
+                parts.append(_n("{count} open place", "{count} open places", free))
+            chosen = [_("{seat}: {player}", seat=seat_colour(s.name),
+                        player=self.name(s.user_id)) for s in m.seats
                       if s.user_id is not None]
-            seats = ", ".join(parts) + (f" (seats {'; '.join(chosen)})" if chosen else "")
-        if not seats:
-            seats = f"{self.name(m.challenger_id)} vs " + (
-                self.names_of(m.invited) if m.invited else "anyone")
-        state = m.status.value
+            seats = joined(*parts, separator=", ")
+            if chosen:
+                seats = _("{players} (seats {seats})", players=seats,
+                          seats=joined(*chosen, separator="; "))
+        if not m.seats and not m.status.is_waiting:
+            seats = _("{challenger} vs {players}", challenger=self.name(m.challenger_id),
+                      players=self.names_of(m.invited) if m.invited else _("anyone"))
+        state: Words = status(m.status.value)
         if m.status.value == "active":
-            state = f"move {m.ply + 1}, {self.names_of(m.to_move)} to move"
+            state = _("move {n}, {players} to move", n=m.ply + 1,
+                      players=self.names_of(m.to_move))
             if m.deadline:
-                state += f" by {m.deadline:%Y-%m-%d %H:%M} UTC"
+                state = _("{state} by {deadline} UTC", state=state,
+                          deadline=f"{m.deadline:%Y-%m-%d %H:%M}")
         elif m.result is not None:
-            state += f": {self.result_text(m)}"
+            state = _("{state}: {result}", state=state, result=self.result_text(m))
         opts = " ".join(f"{k}:{v}" for k, v in m.options.items() if k != "seed")
-        rated = "rated" if m.rated else "casual"
-        return (f"#{m.id} {m.game_name}{' ' + opts if opts else ''} ({rated}, "
-                f"{m.days_per_move}d/move) - {seats} - {state}")
+        game: Words = joined(game_name(m.game, m.game_name), opts) if opts \
+            else game_name(m.game, m.game_name)
+        terms = _n("rated, {count}d/move", "rated, {count}d/move", m.days_per_move) \
+            if m.rated else _n("casual, {count}d/move", "casual, {count}d/move",
+                               m.days_per_move)
+        return _("#{match} {game} ({terms}) - {seats} - {state}", match=m.id, game=game,
+                 terms=terms, seats=seats, state=state)
 
-    def result_text(self, m: MatchView) -> str:
+    def result_text(self, m: MatchView) -> Words:
         r = m.result
         if r is None:
-            return m.status.value
+            return status(m.status.value)
         # A ranking without a single winner (4 players) says the places, not "draw".
-        places = "; ".join(f"{i + 1}. {self.names_of(g)}" for i, g in enumerate(r.ranking))
+        places = joined(*(_("{place}. {players}", place=i + 1, players=self.names_of(g))
+                          for i, g in enumerate(r.ranking)), separator="; ")
         return result_sentence("console", r.kind, reason=r.reason,
-                               winners=self.names_of(r.winners), places=places)
+                               winners=self.names_of(r.winners),
+                               winner_count=len(r.winners), places=places)
 
     async def deliver(self, entry: OutboxEntry, event: Event) -> None:
         """The console's outbox deliverer: print the entry's event."""
@@ -280,63 +308,90 @@ class ConsolePrinter:
         """Print what Discord would post."""
         m = event.match
         self.remember(m)
+        game = game_name(m.game, m.game_name)
         if isinstance(event, ChallengeReceived):
-            to = self.names_of(event.to) if event.to else "anyone (open challenge)"
-            self.say(f"* {self.name(event.by)} challenges {to} to {m.game_name} "
-                     f"(match #{m.id}): /accept or /decline")
+            to = self.names_of(event.to) if event.to else _("anyone (open challenge)")
+            self.say(_("* {player} challenges {players} to {game} (match #{match}): /accept "
+                       "or /decline", player=self.name(event.by), players=to, game=game,
+                       match=m.id))
         elif isinstance(event, LobbyChanged):
-            verb = "joined" if event.joined else (
-                "declined" if self.declining == event.user_id else "left")
-            self.say(f"* {self.name(event.user_id)} {verb} lobby #{m.id} "
-                     f"({len(m.joined)}/{m.seat_count})")
+            who, filled = self.name(event.user_id), len(m.joined)
+            if event.joined:
+                said = _("* {player} joined lobby #{match} ({joined}/{seats})", player=who,
+                         match=m.id, joined=filled, seats=m.seat_count)
+            elif self.declining == event.user_id:
+                said = _("* {player} declined lobby #{match} ({joined}/{seats})", player=who,
+                         match=m.id, joined=filled, seats=m.seat_count)
+            else:
+                said = _("* {player} left lobby #{match} ({joined}/{seats})", player=who,
+                         match=m.id, joined=filled, seats=m.seat_count)
+            self.say(said)
         elif isinstance(event, ChallengeClosed):
-            self.say(f"* match #{m.id} {event.reason} by {self.name(event.by)}")
+            self.say(_("* match #{match} declined by {player}", match=m.id,
+                       player=self.name(event.by)) if event.reason == "declined" else
+                     _("* match #{match} cancelled by {player}", match=m.id,
+                       player=self.name(event.by)))
         elif isinstance(event, TurnStarted):
             if event.last_move:
-                who = f"{self.name(event.by)} played" if event.by is not None else "after"
-                self.say(f"* #{m.id}: {who} {event.last_move} - "
-                         f"{self.names_of(event.users)} to move")
+                move = move_display(event.last_move)
+                self.say(_("* #{match}: {player} played {move} - {players} to move",
+                           match=m.id, player=self.name(event.by), move=move,
+                           players=self.names_of(event.users)) if event.by is not None else
+                         _("* #{match}: after {move} - {players} to move", match=m.id,
+                           move=move, players=self.names_of(event.users)))
                 if event.draw_lapsed_by is not None:
-                    self.say(f"* #{m.id}: {self.name(event.draw_lapsed_by)}'s draw offer "
-                             "lapsed (a move was played instead of an answer)")
+                    self.say(_("* #{match}: {player}'s draw offer lapsed (a move was played "
+                               "instead of an answer)", match=m.id,
+                               player=self.name(event.draw_lapsed_by)))
             else:
-                self.say(f"* #{m.id}: {self.names_of(event.users)} to move")
+                self.say(_("* #{match}: {players} to move", match=m.id,
+                           players=self.names_of(event.users)))
         elif isinstance(event, DeadlineReminder):
-            hours = event.remaining.total_seconds() / 3600
-            self.say(f"* reminder #{m.id}: {self.names_of(event.users)}, your move is due "
-                     f"in {hours:.0f} h")
+            hours = round(event.remaining.total_seconds() / 3600)
+            self.say(_("* reminder #{match}: {players}, your move is due in {hours} h",
+                       match=m.id, players=self.names_of(event.users), hours=hours))
         elif isinstance(event, PlayerOut):
-            self.say(f"* #{m.id}: {self.name(event.user_id)} {event.what} and is out")
+            self.say(_("* #{match}: {player} {what} and is out", match=m.id,
+                       player=self.name(event.user_id), what=event.what))
         elif isinstance(event, MovePlayedFor):
-            self.say(f"* #{m.id}: {self.name(event.user_id)} {event.what}")
+            self.say(_("* #{match}: {player} {what}", match=m.id,
+                       player=self.name(event.user_id), what=event.what))
         elif isinstance(event, DrawOffered):
-            self.say(f"* #{m.id}: {self.name(event.by)} offers a draw (/draw accept or "
-                     "/draw decline)")
+            self.say(_("* #{match}: {player} offers a draw (/draw accept or /draw decline)",
+                       match=m.id, player=self.name(event.by)))
         elif isinstance(event, DrawDeclined):
-            self.say(f"* #{m.id}: {self.name(event.by)} declined the draw")
+            self.say(_("* #{match}: {player} declined the draw", match=m.id,
+                       player=self.name(event.by)))
         elif isinstance(event, SetupSubmitted):
-            self.say(f"* #{m.id}: {self.name(event.user_id)} submitted an arrangement")
+            self.say(_("* #{match}: {player} submitted an arrangement", match=m.id,
+                       player=self.name(event.user_id)))
         elif isinstance(event, MatchEnded):
             if m.last_move and event.reason not in ENDED_WITHOUT_A_MOVE:
-                who = self.name(m.last_move_by) if m.last_move_by is not None else "someone"
-                self.say(f"* #{m.id}: {who} played {m.last_move}")
+                who = self.name(m.last_move_by) if m.last_move_by is not None \
+                    else _("someone")
+                self.say(_("* #{match}: {player} played {move}", match=m.id, player=who,
+                           move=move_display(m.last_move)))
             note = leaving_note(event.reason, self.name(event.left_by)) \
                 if event.left_by is not None else None
             if note is not None:
-                self.say(f"* #{m.id}: {note}")
-            self.say(f"* #{m.id} is over: {self.result_text(m)}"
-                     + (f" - {m.broken}" if m.broken else ""))
+                self.say(_("* #{match}: {note}", match=m.id, note=note))
+            over = _("* #{match} is over: {result}", match=m.id, result=self.result_text(m))
+            self.say(joined(over, m.broken, separator=" - ") if m.broken else over)
             for r in event.ratings:
-                self.say(f"  rating {r.text(self.name(r.user_id))}")
+                self.say(_("  rating {line}", line=r.text(render(self.name(r.user_id),
+                                                                 self.locale))))
         elif isinstance(event, ClocksExtended):
-            self.say(f"* #{m.id}: {texts.offline_notice(event.gap)}")
+            self.say(_("* #{match}: {notice}", match=m.id,
+                       notice=texts.offline_notice(event.gap)))
         elif isinstance(event, StandingsChanged):
             t = event.tournament_id
             if event.final:
-                who = self.name(event.winner) if event.winner is not None else "shared"
-                self.say(f"* tournament #{t} is over: winner {who}")
+                who = self.name(event.winner) if event.winner is not None else _("shared")
+                self.say(_("* tournament #{tournament} is over: winner {player}",
+                           tournament=t, player=who))
             else:
-                self.say(f"* tournament #{t}: standings after match #{m.id}")
+                self.say(_("* tournament #{tournament}: standings after match #{match}",
+                           tournament=t, match=m.id))
             await self.print_table(
                 event.table, f"tournament{t}-" + ("final" if event.final else f"m{m.id}"))
 
@@ -387,10 +442,12 @@ class Console:
             m = await self.service.get_match(match_id, self.caller())
             board = None
         if m.status.is_waiting:
-            self.say(f"#{m.id} has not started yet: {self.describe(m)}")
+            self.say(_("#{match} has not started yet: {match_line}", match=m.id,
+                       match_line=self.describe(m)))
             return
         if m.position_text.startswith("setup"):
-            self.say(f"#{m.id}: the board appears once both arrangements are in")
+            self.say(_("#{match}: the board appears once both arrangements are in",
+                       match=m.id))
             return
         if board is None:
             position, marks = await self.service.position(match_id, self.caller())
@@ -401,12 +458,12 @@ class Console:
             viewer = m.seat_of(self.current_user) if self.current_user else None
             image = await asyncio.to_thread(
                 draw_board, self.renderer, m, board,
-                texts.seat_names(m, self.printer.seat_name), viewer)
+                texts.seat_names(m, self.printer.seat_name), viewer, self.printer.locale)
             if image is not None:
                 self.boards_dir.mkdir(parents=True, exist_ok=True)
                 path = self.boards_dir / f"match{m.id}-ply{m.ply}.png"
                 path.write_bytes(image.png)
-                self.say(f"board image: {path}")
+                self.say(_("board image: {path}", path=str(path)))
 
     # ------------------------------------------------------------------ commands
 
@@ -416,7 +473,7 @@ class Console:
 
     def user(self) -> int:
         if self.current_user is None:
-            raise ServiceError("say who you are first: as NAME")
+            raise ServiceError(_("say who you are first: as NAME"))
         return self.current_user
 
     async def pick_match(self, args: list[str]) -> int:
@@ -434,7 +491,7 @@ class Console:
             return games[0].id
         if current is not None:
             return current
-        raise ServiceError("which match? add #<number> (see /games)")
+        raise ServiceError(_("which match? add #<number> (see /games)"))
 
     async def handle(self, line: str) -> bool:
         """Run one command line; False when the console should stop."""
@@ -451,15 +508,16 @@ class Console:
                 return False
             if head in ("as", "/as"):
                 if len(args) != 1:
-                    raise ServiceError("as NAME")
+                    raise ServiceError(_("as NAME"))
                 name = named(args[0])
                 self.current_user = user_id(name)
                 await self.learn(self.current_user, name)
-                self.say(f"you are {name}")
+                self.say(_("you are {name}", name=name))
                 return True
             command = COMMANDS.get(head.lstrip("/"))
             if command is None:
-                raise ServiceError(f"unknown command {head!r}; /help lists them")
+                raise ServiceError(_("unknown command {command}; /help lists them",
+                                     command=repr(head)))
             if command is not Console.cmd_sweep:
                 # Like the bot's periodic sweep: deadlines that passed act before anything
                 # else (one indexed query when nothing is due). The console is open, so it
@@ -470,7 +528,7 @@ class Console:
             # the computer answers before the next prompt (its moves print as they land)
             await self.service.computers_idle()
         except ServiceError as e:
-            self.say(f"! {e.message}")
+            self.say(joined("!", e.text))
         except rules.RulesError as e:
             self.say(f"! {e.message}")
         return True
@@ -498,7 +556,7 @@ class Console:
         for key, v in rules.VARIANTS.items():
             opts = " ".join(f"{k}:{'|'.join(map(str, vals)) or '...'}"
                             for k, vals in v.options.items() if k not in HIDDEN_OPTIONS)
-            self.say(f"{key:18} {v.name}{'  ' + opts if opts else ''}")
+            self.say(joined(f"{key:18}", game_name(key, v.name), f" {opts}" if opts else ""))
 
     async def cmd_challenge(self, args: list[str], line: str) -> None:
         uid = self.user()
@@ -517,7 +575,7 @@ class Console:
                 key, value = a
                 if key == "days":
                     if not digits(value) or len(value) > 3:
-                        raise ServiceError("days must be a number from 1 to 14")
+                        raise ServiceError(_("days must be a number from 1 to 14"))
                     days = int(value)
                 elif key == "seat":
                     seat = value
@@ -537,21 +595,21 @@ class Console:
             elif game is None:
                 game = a
             else:
-                raise ServiceError(f"what is {a!r}? options are written name:value "
-                                   "(or name=value)")
+                raise ServiceError(_("what is {word}? options are written name:value "
+                                     "(or name=value)", word=repr(a)))
         if game is None:
-            raise ServiceError("which game? /challenge @bob xiangqi (see /games-list)")
+            raise ServiceError(_("which game? /challenge @bob xiangqi (see /games-list)"))
         if level is not None and not computer:
-            raise ServiceError("level: is for games against the computer (@computer)")
+            raise ServiceError(_("level: is for games against the computer (@computer)"))
         if computer:
             if opponents:
-                raise ServiceError("play the computer alone: /challenge @computer GAME; "
-                                   "in a 4-player lobby, /fill adds computer players")
+                raise ServiceError(_("play the computer alone: /challenge @computer GAME; "
+                                     "in a 4-player lobby, /fill adds computer players"))
             m = await self.service.challenge_computer(
                 CONSOLE_GUILD, CONSOLE_CHANNEL, uid, game, level=_level(level),
                 options=options, days=days, seat=seat)
             self.current_match[uid] = m.id
-            self.say(f"created {self.describe(m)}")
+            self.say(_("created {match_line}", match_line=self.describe(m)))
             if m.status.value == "active":
                 await self.show_board(m.id)
             return
@@ -559,22 +617,23 @@ class Console:
                                          opponents=opponents, options=options, days=days,
                                          rated=rated, seat=seat)
         self.current_match[uid] = m.id
-        self.say(f"created {self.describe(m)}")
+        self.say(_("created {match_line}", match_line=self.describe(m)))
 
     async def cmd_hint(self, args: list[str], line: str) -> None:
         move, reason = await self.service.hint(await self.pick_match(args), self.user())
-        self.say(f"hint: {move} ({reason})")
+        self.say(_("hint: {move} ({reason})", move=move, reason=reason))
 
     async def cmd_analysis(self, args: list[str], line: str) -> None:
         numbers = [a[1:] for a in args if a.startswith("#") and digits(a[1:])]
         match_id = int(numbers[0]) if numbers else self.current_match.get(self.user())
         if match_id is None:
-            raise ServiceError("which match? /analysis #N")
+            raise ServiceError(_("which match? /analysis #N"))
         swings = await self.service.analysis(match_id)
         if not swings:
-            self.say(f"#{match_id}: no move lost a pawn's worth or more")
+            self.say(_("#{match}: no move lost a pawn's worth or more", match=match_id))
         for ply, _seat, display, lost in swings:
-            self.say(f"  move {ply + 1}: {display} (about {lost / 100:.1f} pawns lost)")
+            self.say(_("  move {ply}: {move} (about {pawns} pawns lost)", ply=ply + 1,
+                       move=display, pawns=f"{lost / 100:.1f}"))
 
     async def cmd_fill(self, args: list[str], line: str) -> None:
         """/fill [level:N] [#match]: computer players take the lobby's empty seats."""
@@ -586,10 +645,10 @@ class Console:
         numbers = [a[1:] for a in args if a.startswith("#") and digits(a[1:])]
         match_id = int(numbers[0]) if numbers else self.current_match.get(uid)
         if match_id is None:
-            raise ServiceError("which lobby? /fill #N level:5")
+            raise ServiceError(_("which lobby? /fill #N level:5"))
         m = await self.service.add_computers(match_id, uid, _level(level))
         self.current_match[uid] = m.id
-        self.say(f"filled: {self.describe(m)}")
+        self.say(_("filled: {match_line}", match_line=self.describe(m)))
         if m.status.value == "active":
             await self.show_board(m.id)
 
@@ -600,17 +659,18 @@ class Console:
         return None
 
     async def cmd_accept(self, args: list[str], line: str) -> None:
-        await self._take_seat(args, self.service.accept, "accepted")
+        await self._take_seat(args, self.service.accept,
+                              lambda line: _("accepted: {match_line}", match_line=line))
 
     async def _take_seat(self, args: list[str],
                          take: Callable[[int, int, str | None], Awaitable[MatchView]],
-                         verb: str) -> None:
+                         said: Callable[[Words], Words]) -> None:
         """/accept and /join: take a seat in the waiting match, show the board if it began."""
         uid = self.user()
         match_id = await self._pick_waiting(args)
         m = await take(match_id, uid, self._seat_arg(args))
         self.current_match[uid] = m.id
-        self.say(f"{verb}: {self.describe(m)}")
+        self.say(said(self.describe(m)))
         if m.status.value == "active":
             await self.show_board(m.id)
 
@@ -629,11 +689,13 @@ class Console:
                 return g.id
         for g in await self.service.games_of(CONSOLE_GUILD, uid):
             if g.status.is_waiting and g.challenger_id == uid:
-                raise ServiceError(f"#{g.id} is your own challenge: /cancel withdraws it")
-        raise ServiceError("there is no challenge waiting for you (see /games, /open)")
+                raise ServiceError(_("#{match} is your own challenge: /cancel withdraws it",
+                                     match=g.id))
+        raise ServiceError(_("there is no challenge waiting for you (see /games, /open)"))
 
     async def cmd_join(self, args: list[str], line: str) -> None:
-        await self._take_seat(args, self.service.join, "joined")
+        await self._take_seat(args, self.service.join,
+                              lambda line: _("joined: {match_line}", match_line=line))
 
     async def cmd_decline(self, args: list[str], line: str) -> None:
         match_id = await self._pick_waiting(args)
@@ -642,27 +704,27 @@ class Console:
             m = await self.service.decline(match_id, self.user())
         finally:
             self.printer.declining = None
-        self.say(f"declined: {self.describe(m)}")
+        self.say(_("declined: {match_line}", match_line=self.describe(m)))
 
     async def cmd_cancel(self, args: list[str], line: str) -> None:
         m = await self.service.cancel(await self.pick_match(args), self.user())
-        self.say(f"cancelled: {self.describe(m)}")
+        self.say(_("cancelled: {match_line}", match_line=self.describe(m)))
 
     async def cmd_move(self, args: list[str], line: str) -> None:
         uid = self.user()
         match_id = await self.pick_match(args)
         if not args:
-            raise ServiceError("which move? e.g. /move h3-e3 (/moves lists them)")
+            raise ServiceError(_("which move? e.g. /move h3-e3 (/moves lists them)"))
         result: MoveResult = await self.service.move(match_id, uid, " ".join(args))
         self.current_match[uid] = match_id
-        self.say(f"played {result.display}")
+        self.say(_("played {move}", move=move_display(result.display)))
         await self.show_board(match_id, result)
 
     async def cmd_setup(self, args: list[str], line: str) -> None:
         uid = self.user()
         match_id = await self.pick_match(args)
         result = await self.service.submit_setup(match_id, uid, " ".join(args))
-        self.say(f"arrangement submitted for #{match_id}")
+        self.say(_("arrangement submitted for #{match}", match=match_id))
         if result.match.status.value == "active" and \
                 not result.match.position_text.startswith("setup"):
             await self.show_board(match_id)
@@ -675,30 +737,34 @@ class Console:
         if found:
             self.say(", ".join(d for _c, d in found))
             if total > len(found):
-                self.say(f"{len(found)} of {total}, type a prefix to narrow (/moves h3)")
+                self.say(_("{count} of {total}, type a prefix to narrow (/moves h3)",
+                           count=len(found), total=total))
             return
         raise ServiceError(await self._why_no_moves(match_id, uid, prefix))
 
-    async def _why_no_moves(self, match_id: int, uid: int, prefix: str) -> str:
+    async def _why_no_moves(self, match_id: int, uid: int, prefix: str) -> Words:
         """Why ``/moves`` lists nothing, and what to do instead."""
         m = await self.service.get_match(match_id)
         if m.broken:
-            return f"match #{m.id} is broken: {m.broken}"
+            return _("match #{match} is broken: {detail}", match=m.id, detail=m.broken)
         if m.status.is_waiting:
-            return f"match #{m.id} has not started yet"
+            return _("match #{match} has not started yet", match=m.id)
         if m.is_over:
-            return f"match #{m.id} is over ({self.result_text(m)})"
+            return _("match #{match} is over ({result})", match=m.id,
+                     result=self.result_text(m))
         if uid not in m.players():
-            return f"you are not playing in match #{m.id}"
+            return _("you are not playing in match #{match}", match=m.id)
         if m.seats and any(s.user_id == uid and s.out for s in m.seats):
-            return "you are out of this game"
+            return _("you are out of this game")
         if uid not in m.to_move:
-            who = " and ".join(f"{self.name(s.user_id)} ({s.name})" for s in m.seats
-                               if s.user_id in m.to_move)
-            return f"it is not your turn: {who} to move"
+            who = listing(_("{player} ({seat})", player=self.name(s.user_id),
+                            seat=seat_colour(s.name))
+                          for s in m.seats if s.user_id in m.to_move)
+            return _("it is not your turn: {players} to move", players=who)
         if m.position_text.startswith("setup"):
-            return "the match is in its setup phase: /setup your 16 numbers"
-        return f"no legal move starts with {prefix!r} (/moves alone lists them)"
+            return _("the match is in its setup phase: /setup your 16 numbers")
+        return _("no legal move starts with {prefix} (/moves alone lists them)",
+                 prefix=repr(prefix))
 
     async def cmd_board(self, args: list[str], line: str) -> None:
         await self.show_board(await self.pick_match(args))
@@ -707,18 +773,19 @@ class Console:
         uid = self.user()
         games = await self.service.games_of(CONSOLE_GUILD, uid)
         if not games:
-            self.say("no live matches (/challenge someone)")
+            self.say(_("no live matches (/challenge someone)"))
         for g in games:
             mark = "*" if uid in g.to_move or uid in g.invited else " "
-            self.say(f"{mark} {self.describe(g)}")
+            self.say(joined(mark, self.describe(g)))
 
     async def cmd_open(self, args: list[str], line: str) -> None:
         found = await self.service.open_challenges(CONSOLE_GUILD)
-        self.say("\n".join(self.describe(g) for g in found) or "no open challenges")
+        self.say(joined(*(self.describe(g) for g in found), separator="\n") if found
+                 else _("no open challenges"))
 
     async def cmd_resign(self, args: list[str], line: str) -> None:
         m = await self.service.resign(await self.pick_match(args), self.user())
-        self.say(f"resigned: {self.describe(m)}")
+        self.say(_("resigned: {match_line}", match_line=self.describe(m)))
 
     async def cmd_draw(self, args: list[str], line: str) -> None:
         uid = self.user()
@@ -728,38 +795,46 @@ class Console:
             "offer": self.service.offer_draw, "accept": self.service.accept_draw,
             "decline": self.service.decline_draw}
         if what not in actions:
-            raise ServiceError("/draw offer, /draw accept or /draw decline")
+            raise ServiceError(_("/draw offer, /draw accept or /draw decline"))
         m = await actions[what](match_id, uid)
-        self.say(f"draw {what}: {self.describe(m)}")
+        said = {"offer": _("draw offer: {match_line}", match_line=self.describe(m)),
+                "accept": _("draw accept: {match_line}", match_line=self.describe(m)),
+                "decline": _("draw decline: {match_line}", match_line=self.describe(m))}
+        self.say(said[what])
         if what == "accept" and m.status.value == "active":
-            self.say("you agreed; the draw needs every other player still in to agree too")
+            self.say(_("you agreed; the draw needs every other player still in to agree "
+                       "too"))
 
     async def cmd_leaderboard(self, args: list[str], line: str) -> None:
         if not args:
-            raise ServiceError("which game? /leaderboard xiangqi (alquerque-grande-4: "
-                               "Alquerque grande, 4 players)")
+            raise ServiceError(_("which game? /leaderboard xiangqi (alquerque-grande-4: "
+                                 "Alquerque grande, 4 players)"))
         if len(args) > 2:
-            raise ServiceError("/leaderboard GAME [PAGE]")
+            raise ServiceError(_("/leaderboard GAME [PAGE]"))
         board = await self.service.leaderboard(CONSOLE_GUILD, args[0], 1)
         if len(args) > 1:
             text = args[1]
             page = int(text) if digits(text) and len(text) < 7 else 0
             if not 1 <= page <= board.pages:
-                raise ServiceError(f"there is no page {text!r}: pages go from 1 to "
-                                   f"{board.pages}")
+                raise ServiceError(_("there is no page {page}: pages go from 1 to {pages}",
+                                     page=repr(text), pages=board.pages))
             if page != 1:
                 board = await self.service.leaderboard(CONSOLE_GUILD, args[0], page)
         if board.total == 0:
-            four = f" (4-player games are on {board.ladder}-4)" \
-                if f"{board.ladder}-4" in self._four_player_ladders() else ""
-            self.say(f"no rated results on {board.ladder} yet{four}")
+            self.say(_("no rated results on {ladder} yet (4-player games are on "
+                       "{ladder}-4)", ladder=board.ladder)
+                     if f"{board.ladder}-4" in self._four_player_ladders() else
+                     _("no rated results on {ladder} yet", ladder=board.ladder))
             return
-        self.say(f"{board.ladder} leaderboard, page {board.page}/{board.pages} "
-                 f"({board.total} players)")
+        self.say(_n("{ladder} leaderboard, page {page}/{pages} ({count} player)",
+                    "{ladder} leaderboard, page {page}/{pages} ({count} players)",
+                    board.total, ladder=board.ladder, page=board.page, pages=board.pages))
         for e in board.entries:
-            self.say(f"{e.rank:3}. {self.name(e.user_id):12} {e.shown:>7}  "
-                     f"{e.wins}W {e.losses}L {e.draws}D")
-        self.say(plain(RATING_MEANING))
+            name = render(self.name(e.user_id), self.printer.locale)
+            self.say(joined(f"{e.rank:3}. {name:12} {e.shown:>7} ",
+                            _("{wins}W {losses}L {draws}D", wins=e.wins, losses=e.losses,
+                              draws=e.draws)))
+        self.say(plain(render(RATING_MEANING, self.printer.locale)))
 
     @staticmethod
     def _four_player_ladders() -> set[str]:
@@ -771,60 +846,71 @@ class Console:
         if args:
             self.names.setdefault(uid, args[0].lstrip("@"))
         s = await self.service.stats(CONSOLE_GUILD, uid)
-        self.say(f"{self.name(uid)}: {s.wins}W {s.losses}L {s.draws}D, "
-                 f"{s.active_matches} active")
+        self.say(_("{player}: {wins}W {losses}L {draws}D, {active} active",
+                   player=self.name(uid), wins=s.wins, losses=s.losses, draws=s.draws,
+                   active=s.active_matches))
         for key, e in zip(s.ladder_keys, s.ladders, strict=True):
-            self.say(f"  {key}: rank {e.rank}, {e.shown}")
+            self.say(_("  {ladder}: rank {rank}, {rating}", ladder=key, rank=e.rank,
+                       rating=e.shown))
         if any(s.against_computer):
             w, d, lost = s.against_computer
-            self.say(f"  against the computer (casual): {w}W {lost}L {d}D")
+            self.say(_("  against the computer (casual): {wins}W {losses}L {draws}D",
+                       wins=w, losses=lost, draws=d))
 
     async def cmd_rules(self, args: list[str], line: str) -> None:
         if not args:
-            self.say("/rules GAME, with GAME one of: " + ", ".join(rules.VARIANTS))
+            self.say(_("/rules GAME, with GAME one of: {games}",
+                       games=", ".join(rules.VARIANTS)))
             return
         key = args[0].lower().removesuffix("-4")
         if key not in rules.VARIANTS:
-            raise ServiceError(f"there is no game called {args[0]!r} (games: "
-                               f"{', '.join(rules.VARIANTS)})")
-        self.say(plain(rules_summary(key)))
+            raise ServiceError(_("there is no game called {game} (games: {known})",
+                                 game=repr(args[0]), known=", ".join(rules.VARIANTS)))
+        self.say(plain(render(rules_summary(key), self.printer.locale)))
 
     async def cmd_history(self, args: list[str], line: str) -> None:
         h = await self.service.history(await self.pick_match(args), self.caller())
-        self.say(f"{self.describe(h.match)} ({h.export_format} export):")
+        self.say(_("{match_line} ({format} export):", match_line=self.describe(h.match),
+                   format=h.export_format))
         self.say(h.export.rstrip())
 
     async def cmd_settings(self, args: list[str], line: str) -> None:
         values: dict[str, str] = {}
         for a in options_of(args):
             if not isinstance(a, tuple):
-                raise ServiceError(f"what is {a!r}? write days:N, reminders:on|off, "
-                                   "threads:on|off")
-            values[a[0]] = a[1].lower()
-        unknown = set(values) - {"days", "reminders", "threads"}
+                raise ServiceError(_("what is {word}? write days:N, reminders:on|off, "
+                                     "threads:on|off, language:LOCALE", word=repr(a)))
+            values[a[0]] = a[1] if a[0] == "language" else a[1].lower()
+        unknown = set(values) - {"days", "reminders", "threads", "language"}
         if unknown:
-            raise ServiceError(f"unknown setting {sorted(unknown)[0]!r} (settings: days, "
-                               "reminders, threads)")
+            raise ServiceError(_("unknown setting {setting} (settings: days, reminders, "
+                                 "threads, language)", setting=repr(sorted(unknown)[0])))
 
         def flag(key: str) -> bool | None:
             if key not in values:
                 return None
             if values[key] not in SWITCH_VALUES:
-                raise ServiceError(f"{key} must be on or off, not {values[key]!r}")
+                raise ServiceError(_("{key} must be on or off, not {value}", key=key,
+                                     value=repr(values[key])))
             return SWITCH_VALUES[values[key]]
         days = values.get("days")
         if days is not None and (not digits(days) or len(days) > 3):
-            raise ServiceError("days must be a number from 1 to 14")
+            raise ServiceError(_("days must be a number from 1 to 14"))
         reminders, threads = flag("reminders"), flag("threads")
         s = await self.service.update_guild_settings(
             CONSOLE_GUILD, default_days=int(days) if days else None,
-            reminders=reminders, use_threads=threads)
-        self.say(f"settings: {s.default_days} days per move, reminders "
-                 f"{'on' if s.reminders else 'off'}, threads {'on' if s.use_threads else 'off'}")
+            reminders=reminders, use_threads=threads,
+            language=values.get("language", "keep"))
+        if "language" in values and s.language:
+            self.printer.locale = s.language  # the console is this one server's threads
+        self.say(_("settings: {days} days per move, reminders {reminders}, threads "
+                   "{threads}", days=s.default_days,
+                   reminders=_("on") if s.reminders else _("off"),
+                   threads=_("on") if s.use_threads else _("off")))
 
     async def cmd_notify(self, args: list[str], line: str) -> None:
         prefs = await self.service.update_user_prefs(self.user(), args[0] if args else "")
-        self.say(f"notifications: {prefs.notify}")
+        self.say(_("notifications: {mode}", mode=prefs.notify))
 
     # ------------------------------------------------------------------ tournaments
 
@@ -837,26 +923,33 @@ class Console:
                 return int(a[1:])
         found = await self.service.tournaments(CONSOLE_GUILD, running_only=True)
         if not found:
-            raise ServiceError("no tournament is open: /tournament create GAME FORMAT")
+            raise ServiceError(_("no tournament is open: /tournament create GAME FORMAT"))
         return found[0].id
 
-    def _tournament_line(self, t: TournamentRecord) -> str:
-        rounds = f", {t.rounds} rounds" if t.rounds else ""
-        return (f"tournament #{t.id} {t.name}: {t.format.label}{rounds}, "
-                f"{len(t.players)} player{'' if len(t.players) == 1 else 's'}, {t.status.value}"
-                f"{f', round {t.round}' if t.round else ''}")
+    def _tournament_line(self, t: TournamentRecord) -> Words:
+        v = rules.variant(t.game)
+        parts: list[Words] = [format_words(t.format)]
+        if t.rounds:
+            parts.append(_n("{count} round", "{count} rounds", t.rounds))
+        parts += [_n("{count} player", "{count} players", len(t.players)),
+                  status(t.status.value)]
+        if t.round:
+            parts.append(_("round {round}", round=t.round))
+        return _("tournament #{tournament} {name}: {details}", tournament=t.id,
+                 name=tournament_title(t.name, v.key, v.name, t.format),
+                 details=joined(*parts, separator=", "))
 
     async def cmd_tournaments(self, args: list[str], line: str) -> None:
         found = await self.service.tournaments(CONSOLE_GUILD)
         if not found:
-            self.say("no tournaments yet")
+            self.say(_("no tournaments yet"))
         for t in found:
             self.say(self._tournament_line(t))
 
     async def cmd_tournament(self, args: list[str], line: str) -> None:
         if not args:
-            raise ServiceError("/tournament create|join|leave|start|cancel|remove|"
-                               "standings|pairings|mine")
+            raise ServiceError(_("/tournament create|join|leave|start|cancel|remove|"
+                                 "standings|pairings|mine"))
         what, rest = args[0].lower(), args[1:]
         uid = self.user()
         if what == "create":
@@ -875,7 +968,7 @@ class Console:
         elif what == "remove":
             who = [a for a in rest if a.startswith("@")]
             if len(who) != 1:
-                raise ServiceError("/tournament remove [#T] @user")
+                raise ServiceError(_("/tournament remove [#T] @user"))
             t = await svc.remove_from_tournament(tid, uid, user_id(who[0]))
             self.say(self._tournament_line(t))
         elif what == "standings":
@@ -887,7 +980,7 @@ class Console:
         elif what == "mine":
             self._say_games(await svc.tournament_games_of(tid, uid))
         else:
-            raise ServiceError(f"/tournament has no {what!r}")
+            raise ServiceError(_("/tournament has no {what}", what=repr(what)))
 
     async def _create_tournament(self, uid: int, args: list[str]) -> None:
         words = [a for a in args if ":" not in a]
@@ -895,42 +988,48 @@ class Console:
         rated = not any(w.lower() in ("casual", "unrated") for w in words)
         words = [w for w in words if w.lower() not in ("casual", "unrated", "rated")]
         if len(words) != 2:
-            raise ServiceError("/tournament create GAME FORMAT [rounds:N] ... "
-                               "(FORMAT: rr, double, swiss, knockout)")
+            raise ServiceError(_("/tournament create GAME FORMAT [rounds:N] ... "
+                                 "(FORMAT: rr, double, swiss, knockout)"))
 
         def number(key: str) -> int | None:
             text = values.pop(key, None)
             if text is None:
                 return None
             if not (text.isascii() and text.isdigit()) or len(text) > 4:
-                raise ServiceError(f"{key} must be a whole number")
+                raise ServiceError(_("{key} must be a whole number", key=key))
             return int(text)
         t = await self.service.create_tournament(
             CONSOLE_GUILD, CONSOLE_CHANNEL, uid, words[0], fmt=words[1],
             name=values.pop("name", None), rounds=number("rounds"), days=number("days"),
             cap=number("cap"), registration_days=number("registration"), rated=rated,
             options=values)
-        self.say(f"created {self._tournament_line(t)}: /tournament join #{t.id}")
+        self.say(_("created {tournament_line}: /tournament join #{tournament}",
+                   tournament_line=self._tournament_line(t), tournament=t.id))
 
     def _say_games(self, games: Iterable[TournamentGame]) -> None:
         shown = False
         for g in games:
             shown = True
             if g.second is None:
-                self.say(f"  round {g.round}: {self.name(g.first)} "
-                         f"{'bye' if g.result is Result.BYE else 'rests'}")
+                self.say(_("  round {round}: {player} bye", round=g.round,
+                           player=self.name(g.first)) if g.result is Result.BYE else
+                         _("  round {round}: {player} rests", round=g.round,
+                           player=self.name(g.first)))
                 continue
-            again = f" (replay {g.replay})" if g.replay else ""
-            result = g.result.value if g.result is not None else "playing"
-            where = f" match #{g.match_id}" if g.match_id is not None else ""
-            self.say(f"  round {g.round}{again}: {self.name(g.first)} - "
-                     f"{self.name(g.second)}  {result}{where}")
+            result: Words = g.result.value if g.result is not None else _("playing")
+            line = _("  round {round} (replay {replay}): {first} - {second}  {result}",
+                     round=g.round, replay=g.replay, first=self.name(g.first),
+                     second=self.name(g.second), result=result) if g.replay else \
+                _("  round {round}: {first} - {second}  {result}", round=g.round,
+                  first=self.name(g.first), second=self.name(g.second), result=result)
+            self.say(joined(line, _("match #{match}", match=g.match_id))
+                     if g.match_id is not None else line)
         if not shown:
-            self.say("  no games")
+            self.say(_("  no games"))
 
     async def _standings(self, tid: int, *, csv: bool) -> None:
         t = await self.service.get_tournament(tid)
-        names = {p: self.name(p) for p in t.players}
+        names = {p: render(self.name(p), self.printer.locale) for p in t.players}
         if csv:
             self.say((await self.service.tournament_csv(tid, names)).rstrip())
             return
@@ -943,13 +1042,13 @@ class Console:
             try:
                 days = float(text)
             except ValueError:
-                raise ServiceError("/sweep +DAYS, e.g. /sweep +3") from None
+                raise ServiceError(_("/sweep +DAYS, e.g. /sweep +3")) from None
             if not 0 <= days <= 365:
-                raise ServiceError("between 0 and 365 days, please")
+                raise ServiceError(_("between 0 and 365 days, please"))
             self.clock.offset += timedelta(days=days)
         await self.service.beat()  # time moved on purpose: never an extension
         events = await self.service.sweep()
-        self.say(f"sweep: {len(events)} event(s)")
+        self.say(_("sweep: {count} event(s)", count=len(events)))
 
 
 COMMANDS: dict[str, Callable[[Console, list[str], str], Awaitable[None]]] = {
@@ -974,15 +1073,17 @@ def _level(text: str | None) -> int:
     if text is None:
         return DEFAULT_LEVEL
     if not digits(text.strip()) or len(text.strip()) > 2:
-        raise ServiceError("level: a number from 1 (beginner) to 8 (strongest)")
+        raise ServiceError(_("level: a number from 1 (beginner) to 8 (strongest)"))
     return int(text)
 
 
 async def run_console(db_path: str | Path, *, boards_dir: Path | None = None,
                       stdin: TextIO | None = None, stdout: TextIO | None = None,
                       clock: ShiftedClock | None = None, renderer: BoardRenderer | None = None,
-                      seed: int | None = None, synchronous: str = "FULL") -> int:
-    """Open the database, wire the service and run the console until end of input.
+                      seed: int | None = None, synchronous: str = "FULL",
+                      locale: str | None = None) -> int:
+    """Open the database, wire the service and run the console until end of input;
+    ``locale``: the language it speaks (``--lang``, else ``TABLERO_LANG``, else English).
 
     Start-up reads nothing but what it needs: each match is replayed (and checked) when it
     is first used; the full replay of every match is ``tablero db check``'s job."""
@@ -998,7 +1099,8 @@ async def run_console(db_path: str | Path, *, boards_dir: Path | None = None,
     picker = PoolMovePicker(workers=1)
     try:
         console = open_console(repo, stdout, clock=clock, renderer=renderer,
-                               rng=random.Random(seed), boards_dir=boards_dir, picker=picker)
+                               rng=random.Random(seed), boards_dir=boards_dir, picker=picker,
+                               locale=locale)
         # what a crash or a kill left undelivered in the outbox is printed first
         if console.relay is not None:
             await console.relay.recover()
@@ -1012,21 +1114,29 @@ async def run_console(db_path: str | Path, *, boards_dir: Path | None = None,
         await console.service.wake_computers()  # computer turns lost with the last run
         interactive = stdin.isatty()
         if interactive:
-            console.say("Tablero console: /help lists the commands; start with: as NAME")
+            console.say(_("Tablero console: /help lists the commands; start with: as NAME"))
         return await console.run(stdin, prompt=interactive)
     finally:
         picker.close()
         await repo.close()
 
 
+def console_locale(chosen: str | None = None) -> str:
+    """The console's language: ``chosen`` (``--lang``), else the ``TABLERO_LANG``
+    environment variable, else English; negotiated to a language Tablero speaks."""
+    return negotiate(chosen or os.environ.get("TABLERO_LANG") or None)
+
+
 def open_console(repository: Repository, out: TextIO, *, clock: ShiftedClock | None = None,
                  renderer: BoardRenderer | None = None, rng: random.Random | None = None,
-                 boards_dir: Path | None = None, picker: MovePicker | None = None) -> Console:
+                 boards_dir: Path | None = None, picker: MovePicker | None = None,
+                 locale: str | None = None) -> Console:
     """Wire a console over ``repository`` in one direction: the printer (the service's
     notifier and name resolver), then the service, then the console over both.
-    ``picker``: the computer player's moves (none: /challenge @computer is refused)."""
+    ``picker``: the computer player's moves (none: /challenge @computer is refused);
+    ``locale``: the language it speaks (None: ``TABLERO_LANG``, else English)."""
     clock = clock or ShiftedClock()
-    printer = ConsolePrinter(out)
+    printer = ConsolePrinter(out, console_locale(locale))
     # The same path as Discord: every event is an outbox entry stored with its change,
     # printed by the relay (inline: before the command's reply, as it always was) and
     # then removed; the console delivers its own guild's entries only.

@@ -1,7 +1,7 @@
 """The rules of each game in a few sentences: the same words for Discord's ``/rules`` and
 the console's (Discord markdown: ``**bold**`` and ``code``; :func:`plain` strips it).
 
->>> "Red moves first" in rules_summary("xiangqi")
+>>> "Red moves first" in rules_summary("xiangqi").render("en-US")
 True
 >>> plain("**Xiangqi** `h3-e3`")
 'Xiangqi h3-e3'
@@ -10,9 +10,11 @@ True
 from __future__ import annotations
 
 import rules
+from locales.i18n import Text, Words, _, joined
+from locales.terms import game_name
 
-SUMMARIES = {
-    "alquerque": (
+SUMMARIES: dict[str, Text] = {
+    "alquerque": _(
         "**Alquerque** (BrainKing rules), 2 players on a 5×5 board of points and lines. "
         "White starts. A turn is one move: step along a line forward, diagonally forward "
         "(where a diagonal exists) or sideways onto an empty point; or capture by jumping "
@@ -21,7 +23,7 @@ SUMMARIES = {
         "A piece may not return to the point its last move started from. You win when "
         "your opponent has no pieces or no legal move.\n"
         "Moves: `c2-c3`, captures list every landing point: `a1xc3xe1`."),
-    "alquerque-grande": (
+    "alquerque-grande": _(
         "**Alquerque grande**, 7×7, for 2 or 4 players (4: two teams of facing players, or "
         "everyone for himself in the `fast` and `slow` modes). Four players play the "
         "author's rules: steps along a line in any direction, jumps over opponents' "
@@ -37,7 +39,7 @@ SUMMARIES = {
         "who cannot move is out and play goes on until one is left, the others ranked "
         "by when they went out.\n"
         "Moves: `d2-d3`, captures `b2xd4xf6`."),
-    "xiangqi": (
+    "xiangqi": _(
         "**Xiangqi** (Chinese chess) on 9×10 points with a river and two palaces. Red "
         "moves first. General and advisors stay in the palace, elephants never cross the "
         "river, horses and elephants can be blocked, cannons capture by jumping exactly "
@@ -45,14 +47,14 @@ SUMMARIES = {
         "never face each other on an open file. A player with no legal move loses "
         "(checkmate or stalemate); perpetual check loses; other repetitions draw.\n"
         "Moves: `h3-e3`, captures `h3xh10`; WXF input like `C2.5` works too."),
-    "damas": (
+    "damas": _(
         "**Spanish draughts** (damas) on the light squares of an 8×8 board. White moves "
         "first. Men move and capture diagonally forward only; kings fly along diagonals. "
         "Capturing is compulsory, and you must take the most pieces, then the most "
         "kings. A man reaching the far rank becomes a king. You win when your opponent "
         "has no pieces or no legal move.\n"
         "Moves: `d3-c4`, captures list every landing square: `f3xd5xf7`."),
-    "querni": (
+    "querni": _(
         "**Querni** on a 10×7 board: each player has stones numbered 1-16. A turn is a "
         "step or a jump sequence (jumped stones stay), a chain removal (three or more own "
         "stones with consecutive numbers, each next to the one before, leave the board), "
@@ -65,13 +67,18 @@ SUMMARIES = {
 }
 
 
-def rules_summary(key: str) -> str:
+def rules_summary(key: str) -> Words:
     """A short summary of a game's rules and its options (Discord markdown)."""
     v = rules.variant(key)
-    text = SUMMARIES.get(key, f"**{v.name}**")
-    options = ", ".join(f"`{name}`: {' / '.join(map(str, vals)) or 'free'}"
-                        for name, vals in v.options.items() if name not in HIDDEN_OPTIONS)
-    return text + (f"\nOptions: {options}." if options else "")
+    text: Words = SUMMARIES.get(key) or _("**{game}**", game=game_name(key, v.name))
+    # option values are what people type in commands: the same in every language
+    options = [_("`{option}`: {values}", option=name,
+                 values=" / ".join(map(str, vals)) if vals else _("free"))
+        for name, vals in v.options.items() if name not in HIDDEN_OPTIONS]
+    if not options:
+        return text
+    return joined(text, _("Options: {options}.", options=joined(*options, separator=", ")),
+                  separator="\n")
 
 
 HIDDEN_OPTIONS = frozenset({"seed", "arrangement"})

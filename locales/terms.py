@@ -84,6 +84,7 @@ STATUSES: Final[dict[str, Text]] = {
 }
 """A match's (or a tournament's) status (``MatchStatus`` values) in words."""
 
+# TRANSLATORS: option names and values as shown in titles (people type them in English)
 OPTION_VALUES: Final[dict[str, Text]] = {
     "players": _("players"),
     "mode": _("mode"),

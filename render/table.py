@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFont
 
+from locales.i18n import DEFAULT_LOCALE, _n, render
 from render.style import INK, INK_SOFT, PAPER, RGB, TURN_BG, TURN_EDGE, coverage, font
 
 __all__ = ["RenderedTable", "draw_table", "drawable"]
@@ -74,8 +75,10 @@ def _fit(text: str, f: ImageFont.FreeTypeFont, width: float) -> str:
 def draw_table(headers: Sequence[str], rows: Sequence[Sequence[str]], *, title: str,
                subtitle: str | None = None, align: str | None = None,
                top_rows: Collection[int] = (), faded_rows: Collection[int] = (),
-               px: int = 20, max_cell: int = 280) -> RenderedTable:
-    """Draw ``rows`` under ``headers`` as a palette PNG.
+               px: int = 20, max_cell: int = 280,
+               locale: str = DEFAULT_LOCALE) -> RenderedTable:
+    """Draw ``rows`` under ``headers`` as a palette PNG (the words of its alt text in
+    ``locale``).
 
     ``align``: one letter per column, ``l``/``r``/``c`` (default: the second column left,
     the others right, as in standings); ``top_rows``: row indices drawn highlighted (the
@@ -154,20 +157,23 @@ def draw_table(headers: Sequence[str], rows: Sequence[Sequence[str]], *, title: 
                  width=max(1, px // 10))
     buf = io.BytesIO()
     img.quantize(colors=64, dither=Image.Dither.NONE).save(buf, "PNG", optimize=True)
-    return RenderedTable(buf.getvalue(), _alt(title, subtitle, headers, rows), width, height)
+    return RenderedTable(buf.getvalue(), _alt(title, subtitle, headers, rows, locale),
+                         width, height)
 
 
 def _alt(title: str, subtitle: str | None, headers: Sequence[str],
-         rows: Sequence[Sequence[str]]) -> str:
+         rows: Sequence[Sequence[str]], locale: str = DEFAULT_LOCALE) -> str:
     """The table as one line of text for screen readers (at most ``MAX_ALT``)."""
+    def more(n: int) -> str:
+        return render(_n("; and {count} more.", "; and {count} more.", n), locale)
     parts = [f"{title}.", f"{subtitle}." if subtitle else "", f"{', '.join(headers)}:"]
     text = " ".join(p for p in parts if p)
     shown: list[str] = []
     for k, r in enumerate(rows):
         line = ", ".join(r)
         rest = len(rows) - k - 1
-        tail = f"; and {rest} more." if rest else "."
+        tail = more(rest) if rest else "."
         if len(text) + 1 + len("; ".join([*shown, line])) + len(tail) > MAX_ALT:
-            return f"{text} {'; '.join(shown)}; and {len(rows) - k} more."[:MAX_ALT]
+            return f"{text} {'; '.join(shown)}{more(len(rows) - k)}"[:MAX_ALT]
         shown.append(line)
     return f"{text} {'; '.join(shown)}."[:MAX_ALT]

@@ -33,6 +33,7 @@ from bot.discordapp.components import (
 from bot.discordapp.names import MemberNames
 from bot.discordapp.permissions import GUILD_INSTALL, IN_SERVERS
 from bot.discordapp.sync import SyncState, sync_at_start
+from bot.discordapp.translator import CatalogueTranslator
 from locales.i18n import _, negotiate, render
 
 log = logging.getLogger("tablero.discord")
@@ -113,6 +114,7 @@ class TableroBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(MatchButton, LeaderboardButton, GamePick, TournamentButton)
+        await self.tree.set_translator(CatalogueTranslator())  # the command tree's languages
         await self.names.book.load()
         for cog in self._cogs_to_add:
             await self.add_cog(cog)

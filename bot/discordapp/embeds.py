@@ -189,6 +189,7 @@ def result_text(m: MatchView, result: ResultView | None, why: str) -> Words:
 
 def record_counts(wins: int, losses: int, draws: int) -> Text:
     """``'3W 1L 0D'``."""
+    # TRANSLATORS: wins, losses, draws with one-letter abbreviations (3W 1L 0D)
     return _("{wins}W {losses}L {draws}D", wins=wins, losses=losses, draws=draws)
 
 

@@ -279,7 +279,7 @@ class DiscordNotifier:
             image = await asyncio.to_thread(
                 draw_table, table.headers, table.rows, title=table.title,
                 subtitle=table.subtitle, align=table.align, top_rows=table.top_rows,
-                faded_rows=table.faded_rows)
+                faded_rows=table.faded_rows, locale=loc)
             file = discord.File(io.BytesIO(image.png), "standings.png",
                                 description=image.alt_text[:1000])
         except Exception:  # the standings go out as text rather than not at all

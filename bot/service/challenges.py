@@ -108,7 +108,7 @@ class ChallengesMixin(ServiceCore):
                         ) -> dict[str, object]:
         chosen: dict[str, object] = {}
         for raw_name, raw_value in (given or {}).items():
-            name = self._check_text(raw_name, "option name").strip().lower()
+            name = self._check_text(raw_name, _("option name")).strip().lower()
             if name not in v.options:
                 allowed = ", ".join(v.options) or "-"
                 raise InvalidOption(_("{game} has no option {option} (options: {allowed})",

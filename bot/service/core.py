@@ -106,7 +106,7 @@ class ServiceCore:
         return variant_of(game)
 
     @staticmethod
-    def _check_text(text: object, what: str) -> str:
+    def _check_text(text: object, what: Words) -> str:
         if not isinstance(text, str):
             raise InvalidOption(_("the {what} must be text", what=what))
         if len(text) > MAX_TEXT:

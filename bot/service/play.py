@@ -24,14 +24,14 @@ class PlayMixin(ServiceCore):
                    expected_ply: int | None = None) -> MoveResult:
         """Play ``text`` for ``user``. ``expected_ply``: the ply the user saw (a button, an
         old board); if the match has moved on since, StaleMove."""
-        text = self._check_text(text, "move")
+        text = self._check_text(text, _("move"))
         return await self._retrying(
             match_id, lambda rec: self._move(rec, user, text, expected_ply, setup=False))
 
     async def submit_setup(self, match_id: int, user: int, text: str) -> MoveResult:
         """Submit a Querni ``choose`` arrangement (16 numbers in cell order). The display
         hides it until both have submitted."""
-        text = self._check_text(text, "arrangement")
+        text = self._check_text(text, _("arrangement"))
         return await self._retrying(
             match_id, lambda rec: self._move(rec, user, text, None, setup=True))
 

@@ -196,7 +196,7 @@ class QueriesMixin(ServiceCore):
         return "\n".join(head) + "\n\n" + body + "\n"
 
     def _ladder(self, game: str) -> str:
-        text = self._check_text(game, "game").strip().lower()
+        text = self._check_text(game, _("game")).strip().lower()
         if text in rules.VARIANTS:
             return text
         base, _sep, n = text.rpartition("-")
@@ -249,7 +249,7 @@ class QueriesMixin(ServiceCore):
         s = await self.get_guild_settings(guild_id)
         if language != "keep":
             if language is not None:
-                text = self._check_text(language, "language").strip()
+                text = self._check_text(language, _("language")).strip()
                 chosen = next((x for x in LOCALES if x.lower() == text.lower()), None)
                 if chosen is None:
                     raise InvalidOption(_("there is no language {language} (languages: "
@@ -279,7 +279,7 @@ class QueriesMixin(ServiceCore):
         return found if found is not None else UserPrefs(user)
 
     async def update_user_prefs(self, user: int, notify: str) -> UserPrefs:
-        text = self._check_text(notify, "choice").strip().lower()
+        text = self._check_text(notify, _("choice")).strip().lower()
         if text not in NOTIFY_CHOICES:
             raise InvalidOption(_("notify must be one of: {choices}",
                                   choices=", ".join(NOTIFY_CHOICES)))
@@ -287,7 +287,7 @@ class QueriesMixin(ServiceCore):
         await self.repository.save_user_prefs(prefs)
         return prefs
 
-    async def remember_locale(self, user: int, locale: str | None) -> str:
+    async def remember_locale(self, user: int, locale: str | None = None) -> str:
         """Note the language ``user`` reads (his Discord locale, negotiated to one Tablero
         speaks), for what reaches him with no interaction (reminders, timeouts in DMs);
         stored only when it changed. Returns the locale kept."""

@@ -151,7 +151,7 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
                 raise InvalidOption(_("registration lasts 1 to {high} days",
                                       high=MAX_REGISTRATION_DAYS))
             deadline = now + timedelta(days=registration_days)
-        title = (self._check_text(name, "tournament name").strip() if name is not None
+        title = (self._check_text(name, _("tournament name")).strip() if name is not None
                  else f"{v.name} {kind.label}")
         if not title or len(title) > MAX_NAME:
             raise InvalidOption(_("a tournament name has 1 to {high} characters",

@@ -58,7 +58,7 @@ async def test_boards_name_the_players(tmp_path: Path) -> None:
         def render(self, position: Position, *, last_move: MoveMarks | None = None,
                    perspective: int | None = None,
                    names: Sequence[str] | None = None,
-                   result: str | None = None) -> Recording.Drawn:
+                   result: str | None = None, locale: str = "en-US") -> Recording.Drawn:
             seen.append(names)
             return Recording.Drawn()
 

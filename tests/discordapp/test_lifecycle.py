@@ -136,7 +136,7 @@ async def test_resign_and_leaderboard_pages(world: World) -> None:
     embed = page1.embeds[0]
     assert "Page 1 of 2" in embed.footer.text and "12 rated players" in embed.footer.text
     ranked, meaning = embed.description.split("\n\n")
-    assert ranked.count("\n") == 9 and meaning == RATING_MEANING  # what the number means
+    assert ranked.count("\n") == 9 and meaning == RATING_MEANING.render("en-US")  # its meaning
     assert ranked.split("\n")[0].endswith("? (1W 0L 0D)")  # one game: provisional
     winners = {p.id for p in people[::2]}
     top = embed.description.split("\n")[0]

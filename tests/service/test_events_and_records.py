@@ -264,7 +264,7 @@ class NamedRenderer:
     def render(self, position: Position, *, last_move: MoveMarks | None = None,
                perspective: int | None = None,
                names: Sequence[str] | None = None,
-               result: str | None = None) -> NamedRenderer.Drawn:
+               result: str | None = None, locale: str = "en-US") -> NamedRenderer.Drawn:
         self.names.append(names)
         return NamedRenderer.Drawn(b"png", f"alt for {', '.join(names or ())}")
 

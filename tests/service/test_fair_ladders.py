@@ -105,7 +105,8 @@ async def test_provisional_players_rank_after_established_ones(
     assert by_user[CAROL].shown.endswith("?") and not by_user[ALICE].shown.endswith("?")
     carol = await service.rank_of(GUILD, "xiangqi", CAROL)
     assert carol is not None and carol.rank == 3
-    assert "μ − 3σ" in RATING_MEANING and str(PROVISIONAL_GAMES) in RATING_MEANING
+    meaning = RATING_MEANING.render("en-US")
+    assert "μ − 3σ" in meaning and str(PROVISIONAL_GAMES) in meaning
 
 
 async def test_a_player_already_out_does_not_share_a_later_draw(

@@ -44,8 +44,8 @@ async def test_the_forced_pass_is_played_at_once_recorded_and_announced(
         (0, "f2-b6", ALICE), (1, "pass", BOB)]
     (played_for,) = recorder.of(MovePlayedFor)
     assert (played_for.user_id, played_for.move) == (BOB, "pass")
-    assert played_for.what == ("can neither move nor remove a chain, so his turn is a pass "
-                               "(played for him)")
+    assert played_for.what.render("en-US") == (
+        "can neither move nor remove a chain, so his turn is a pass (played for him)")
     # announced before the turn it leads to, which names Alice's move and Alice
     turn = recorder.events[-1]
     assert isinstance(turn, TurnStarted) and recorder.events[-2] is played_for

@@ -9,6 +9,7 @@ import random
 
 from bot.boards import load_renderer
 from bot.service import MatchEnded, MatchService, Repository, SetupSubmitted
+from locales.i18n import render
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Recorder, SetClock
 
 SECRET = (3, 1, 2, 9, 16, 4, 15, 5, 14, 6, 13, 7, 12, 8, 11, 10)
@@ -96,7 +97,7 @@ async def test_after_n_moves_counts_moves_as_players_do(service: MatchService,
     await service.submit_setup(m.id, ALICE, " ".join(map(str, SECRET)))
     r = await service.submit_setup(m.id, BOB, " ".join(map(str, range(1, 17))))
     p, _ = await service.position(m.id)
-    assert ", after 0 moves:" in service.describe(r.match, p)
+    assert ", after 0 moves:" in render(service.describe(r.match, p), "en-US")
     first = (await service.suggest_moves(m.id, ALICE))[0][0]
     moved = await service.move(m.id, ALICE, first)
     assert moved.board is not None and moved.board.moves == 1

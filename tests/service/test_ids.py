@@ -81,7 +81,7 @@ async def test_bad_ids_are_refused_with_typed_errors_and_write_nothing(tmp_path:
 def test_the_messages_say_what_was_wrong() -> None:
     with pytest.raises(MatchNotFound, match=r"there is no match #9223372036854775808"):
         check_match_id(2**63)
-    with pytest.raises(InvalidId, match=r"not a user id: 1\.5"):
+    with pytest.raises(InvalidId, match=r"not a valid id \(user\): 1\.5"):
         check_id(1.5, "user")
     assert check_match_id(MAX_ID) == MAX_ID and check_id(0, "server") == 0
 

@@ -16,6 +16,7 @@ from bot.service import (
     Repository,
     TurnStarted,
 )
+from locales.i18n import render
 from rules.core import REASONS, reason_text
 from tests.service.conftest import (
     ALICE,
@@ -84,7 +85,7 @@ async def test_a_finished_match_is_described_as_over_not_as_someone_to_move(
     await named.resign(m.id, BOB)
     view = await named.get_match(m.id)
     p, _ = await named.position(m.id)
-    text = named.describe(view, p)
+    text = render(named.describe(view, p), "en-US")
     assert "to move" not in text and "game over (opponent resigned)" in text
     assert ", after 2 moves:" in text  # a resignation is not a move
 
@@ -92,7 +93,8 @@ async def test_a_finished_match_is_described_as_over_not_as_someone_to_move(
 async def test_the_description_names_who_is_to_move(named: MatchService) -> None:
     m = await start_match(named, "xiangqi", seat=0)
     p, _ = await named.position(m.id)
-    assert named.describe(m, p) == "Xiangqi, match #1, after 0 moves: alice (Red) to move"
+    assert render(named.describe(m, p), "en-US") == \
+        "Xiangqi, match #1, after 0 moves: alice (Red) to move"
 
 
 async def test_a_seat_the_game_puts_out_is_announced(named: MatchService,
@@ -150,7 +152,7 @@ class ResultRecordingRenderer:
 
     def render(self, position: rules.Position, *, last_move: object = None,
                perspective: int | None = None, names: object = None,
-               result: str | None = None) -> ResultRecordingRenderer.Drawn:
+               result: str | None = None, locale: str = "en-US") -> ResultRecordingRenderer.Drawn:
         self.results.append(result)
         return ResultRecordingRenderer.Drawn()
 

@@ -26,7 +26,7 @@ class ResultRenderer:
 
     def render(self, position: Position, *, last_move: MoveMarks | None = None,
                perspective: int | None = None, names: Sequence[str] | None = None,
-               result: str | None = None) -> ResultRenderer.Drawn:
+               result: str | None = None, locale: str = "en-US") -> ResultRenderer.Drawn:
         self.results.append(result)
         return ResultRenderer.Drawn()
 

@@ -61,7 +61,7 @@ class CountingRenderer:
 
     def render(self, position: Position, *, last_move: MoveMarks | None = None,
                perspective: int | None = None, names: Sequence[str] | None = None,
-               result: str | None = None) -> CountingRenderer.Drawn:
+               result: str | None = None, locale: str = "en-US") -> CountingRenderer.Drawn:
         self.renders += 1
         return CountingRenderer.Drawn()
 

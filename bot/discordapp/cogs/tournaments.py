@@ -193,7 +193,7 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
             image = await asyncio.to_thread(
                 draw_table, table.headers, table.rows, title=table.title,
                 subtitle=table.subtitle, align=table.align, top_rows=table.top_rows,
-                faded_rows=table.faded_rows)
+                faded_rows=table.faded_rows, locale=loc)
             files = [discord.File(io.BytesIO(image.png), "standings.png",
                                   description=image.alt_text[:1000])]
             if export:

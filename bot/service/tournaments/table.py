@@ -90,6 +90,8 @@ def standings_table(rows: Sequence[StandingRow], fmt: Format, names: Mapping[int
                     *, title: Words, subtitle: Words = "") -> StandingsTable:
     """The standings as text rows; the players in first place are the top rows (once
     any game has counted), withdrawn players are faded and marked."""
+    # TRANSLATORS: standings column headers: player, points, games played, won, drawn,
+    # lost (short: they head narrow columns)
     headers: tuple[Words, ...] = (
         "#", _("Player"), _("Pts"), _("Games"), _("W"), _("D"), _("L"),
         *(TIEBREAKS.get(n, n) for n in tiebreak_names(fmt)))

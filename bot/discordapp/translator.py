@@ -1,0 +1,99 @@
+"""The command tree in every language: discord.py's ``app_commands.Translator`` over the
+same gettext catalogues as every other sentence (``locales/<locale>/LC_MESSAGES``).
+
+Descriptions are looked up by their English text; names (commands, groups, options,
+choices) by their English name under a gettext context (``command name``, ``option
+name``, ``choice``), because a name such as ``move`` must not share a translation with a
+sentence. Discord refuses a whole sync for one bad localization, so each one is checked
+against Discord's rules here (:func:`valid_name`, 100 characters for descriptions and
+choices) and left out, falling back to English, when it breaks them; a test checks every
+catalogue so that never happens unnoticed.
+
+>>> valid_name("zug"), valid_name("Zug"), valid_name("mover-pieza"), valid_name("走棋")
+(True, False, True, True)
+>>> valid_name("a b"), valid_name("x" * 33)
+(False, False)
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Final
+
+import discord
+from discord import app_commands
+from discord.app_commands import TranslationContextLocation as Where
+
+from locales.i18n import LOCALES, translations
+
+NAME_CONTEXTS: Final = {
+    Where.command_name: "command name",
+    Where.group_name: "command name",
+    Where.parameter_name: "option name",
+    Where.choice_name: "choice",
+}
+"""The gettext context of each kind of name (descriptions have none)."""
+
+MENU_CONTEXT: Final = "context menu"
+"""A context menu's name (``Challenge to a game``): free text, up to 32 characters."""
+
+MAX_DESCRIPTION: Final = 100
+MAX_CHOICE: Final = 100
+MAX_NAME: Final = 32
+
+def valid_name(name: str) -> bool:
+    """Whether Discord accepts ``name`` as a command, option or group name: 1-32
+    characters, each a letter, a digit (any script: ``\\p{L}``, ``\\p{N}``, Devanagari and
+    Thai marks included), ``-`` or ``_``; and lowercase where the letter has a case."""
+    return 1 <= len(name) <= MAX_NAME and all(_name_char(c) for c in name) \
+        and name == name.lower()
+
+
+def _name_char(c: str) -> bool:
+    category = unicodedata.category(c)
+    if c in "-_" or category[0] in "LN":
+        return True
+    script = unicodedata.name(c, "")
+    return category.startswith("M") and ("DEVANAGARI" in script or "THAI" in script)
+
+
+def discord_locale(locale: discord.Locale) -> str | None:
+    """The catalogue serving a Discord locale exactly (None for one Tablero does not
+    speak: Discord then shows English)."""
+    return locale.value if locale.value in LOCALES else None
+
+
+def command_text(english: str, locale: str, context: str | None = None) -> str:
+    """``english`` (a name or description of the command tree) in ``locale``."""
+    t = translations(locale)
+    return t.pgettext(context, english) if context else t.gettext(english)
+
+
+def localized(english: str, locale: str, where: Where, *, menu: bool = False) -> str | None:
+    """The localization Discord gets for one string, or None (English is shown): none
+    for English itself, none when the catalogue has none, none when it breaks a rule."""
+    if locale == "en-US":
+        return None
+    context = MENU_CONTEXT if menu else NAME_CONTEXTS.get(where)
+    said = command_text(english, locale, context)
+    if not said or said == english:
+        return None
+    if menu:
+        return said if len(said) <= MAX_NAME else None
+    if context in ("command name", "option name"):
+        return said if valid_name(said) else None
+    limit = MAX_CHOICE if where is Where.choice_name else MAX_DESCRIPTION
+    return said if len(said) <= limit else None
+
+
+class CatalogueTranslator(app_commands.Translator):
+    """Localizes the command tree from the gettext catalogues at sync time."""
+
+    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
+                        context: app_commands.TranslationContextTypes) -> str | None:
+        chosen = discord_locale(locale)
+        if chosen is None:
+            return None
+        menu = context.location is Where.command_name and isinstance(
+            context.data, app_commands.ContextMenu)
+        return localized(string.message, chosen, context.location, menu=menu)
