@@ -71,7 +71,7 @@ def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer 
         ChallengesCog(service, notices, bot.tree),
         PlayCog(service, notices, bot.names),
         InfoCog(service),
-        SettingsCog(service),
+        SettingsCog(service, notifier.routes.forget_place_locale),
         TournamentsCog(service, bot.names),
     ]
     if background:

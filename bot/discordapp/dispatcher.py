@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -59,6 +60,11 @@ DMS_CLOSED_NOTICE = _(
     "I could not send you a direct message: your DMs are closed to me (Discord's privacy "
     "settings for this server). I mention you in the match's thread instead; open your "
     "DMs, or choose mentions with /notify.")
+
+
+LOCALE_TTL = 60.0
+"""Seconds a server's thread language is trusted before it is read again (another process
+may have changed it with ``/settings language``)."""
 
 
 def is_discord_entry(entry: OutboxEntry) -> bool:
@@ -149,6 +155,7 @@ class Routes:
         self.untold: set[int] = set()  # refused and not yet told (loaded at start)
         self._logged: set[tuple[object, ...]] = set()
         self._admins_told: set[tuple[int, str]] = set()
+        self._place_locales: dict[int, tuple[float, str]] = {}  # guild -> (read at, locale)
 
     # ------------------------------------------------------------------ progress
 
@@ -180,13 +187,24 @@ class Routes:
 
     async def place_locale(self, guild_id: int) -> str:
         """The language of a server's match threads: its ``/settings language``, else
-        the server's preferred locale in Discord, else the default."""
+        the server's preferred locale in Discord, else the default. Read at most once a
+        minute per server (``forget_place_locale`` when this process changes it)."""
+        now = time.monotonic()
+        known = self._place_locales.get(guild_id)
+        if known is not None and now - known[0] < LOCALE_TTL:
+            return known[1]
         settings = await self.repository.get_guild_settings(guild_id)
         if settings is not None and settings.language:
-            return negotiate(settings.language)
-        guild = self.client.get_guild(guild_id)
-        preferred = getattr(guild, "preferred_locale", None) if guild is not None else None
-        return negotiate(str(preferred) if preferred is not None else None)
+            chosen = negotiate(settings.language)
+        else:
+            guild = self.client.get_guild(guild_id)
+            chosen = negotiate(str(guild.preferred_locale) if guild is not None else None)
+        self._place_locales[guild_id] = (now, chosen)
+        return chosen
+
+    def forget_place_locale(self, guild_id: int) -> None:
+        """The server's language changed (``/settings language``): read it again."""
+        self._place_locales.pop(guild_id, None)
 
     async def user_locale(self, user_id: int) -> str:
         """The language of a DM to ``user_id``: the locale he was last seen with."""

@@ -20,7 +20,9 @@ async def test_invited_lobby_fills_and_a_team_resigns(world: World) -> None:
                                  opponent2=w.carol, opponent3=w.dave)
     assert reply(result).ephemeral
     lobby = w.channel.last_message
-    assert lobby.content.startswith(f"{w.bob.mention}, {w.carol.mention} and {w.dave.mention}")
+    # listed the CLDR way for en-US (the serial comma)
+    assert lobby.content.startswith(f"{w.bob.mention}, {w.carol.mention}, and "
+                                    f"{w.dave.mention}")
     await w.bob.click(lobby, label="Accept")
     assert "joined" in w.channel.last_message.content and "(2/4)" in \
         w.channel.last_message.content

@@ -91,7 +91,7 @@ async def test_a_stale_command_gets_being_updated(world: World) -> None:
     gone = reply(await w.alice.slash(thread, "board"))
     changed = reply(await w.alice.slash(thread, "move", move="h3-e3"))
     for answer in (gone, changed):
-        assert answer.ephemeral and answer.content == COMMANDS_UPDATING
+        assert answer.ephemeral and answer.content == COMMANDS_UPDATING.render("en-US")
     # what discord.py hands the tree's on_error (SimCord records it; acknowledged here)
     assert [type(e) for e in w.env.errors] == [app_commands.CommandNotFound,
                                                app_commands.CommandSignatureMismatch]

@@ -213,10 +213,10 @@ async def test_every_notification_reaches_its_person_whatever_discord_answers(
         assert told["turn"] == "mention" and told["draw offer"] == "mention"
         # the next command Bob uses tells him, once, ephemerally
         first = await w.bob.slash(w.channel, "games")
-        notes = [f for f in first.followups if f.content == DMS_CLOSED_NOTICE]
+        notes = [f for f in first.followups if f.content == DMS_CLOSED_NOTICE.render("en-US")]
         assert len(notes) == 1 and notes[0].ephemeral
         again = await w.bob.slash(w.channel, "games")
-        assert not [f for f in again.followups if f.content == DMS_CLOSED_NOTICE]
+        assert not [f for f in again.followups if f.content == DMS_CLOSED_NOTICE.render("en-US")]
         assert reply(again).ephemeral
 
 
@@ -301,7 +301,8 @@ async def test_closed_dms_are_remembered_across_a_restart(world: World) -> None:
     await w.env.restart_bot(w.bot)
     await w.env.settle()
     first = await w.carol.slash(w.channel, "games")
-    assert [f.content for f in first.followups if f.ephemeral].count(DMS_CLOSED_NOTICE) == 1
+    notice = DMS_CLOSED_NOTICE.render("en-US")
+    assert [f.content for f in first.followups if f.ephemeral].count(notice) == 1
     assert await w.repository.dms_closed_untold() == []
     again = await w.carol.slash(w.channel, "games")
-    assert DMS_CLOSED_NOTICE not in [f.content for f in again.followups]
+    assert DMS_CLOSED_NOTICE.render("en-US") not in [f.content for f in again.followups]

@@ -7,6 +7,7 @@ import random
 
 from bot.discordapp import embeds
 from bot.service import MatchService, PlayerOut
+from locales.i18n import render
 from storage import MemoryRepository
 from tests.discordapp.conftest import World
 from tests.discordapp.helpers import start_match
@@ -28,14 +29,14 @@ async def test_a_ranking_without_a_winner_lists_places_and_the_timeout() -> None
     await service.sweep()
     m = await service.get_match(m.id)
     assert m.result is not None and m.result.reason == "timeout-ranked"
-    text = embeds.result_text(m, m.result, m.result.reason)
+    text = render(embeds.result_text(m, m.result, m.result.reason), "en-US")
     assert text == (f"Match {m.id} (Alquerque grande) ended with no single winner — "
                     f"1. <@{CAROL}> and <@{DAVE}>; 2. <@{ALICE}>; 3. <@{BOB}> "
                     "(a player ran out of time; ranked on captures).")
 
 
 def test_why_a_player_is_out_is_said_in_words() -> None:
-    assert [PlayerOut(None, 1, r).what for r in  # type: ignore[arg-type]
+    assert [render(PlayerOut(None, 1, r).what, "en-US") for r in  # type: ignore[arg-type]
             ("resignation", "timeout", "no-pieces", "no-moves")] == [
         "resigned", "ran out of time", "has no stones left", "cannot move"]
 

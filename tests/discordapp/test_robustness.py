@@ -27,7 +27,7 @@ async def test_an_unexpected_error_gets_a_generic_apology_and_is_logged(
     w.service.match_in_thread = broken  # type: ignore[method-assign,assignment]
     with caplog.at_level(logging.ERROR, logger="tablero.discord"):
         answer = reply(await w.alice.slash(thread, "board"))
-    assert answer.ephemeral and answer.content == GENERIC_APOLOGY
+    assert answer.ephemeral and answer.content == GENERIC_APOLOGY.render("en-US")
     assert "disk on fire" in caplog.text and "unexpected error" in caplog.text
 
 

@@ -86,10 +86,10 @@ async def test_a_stopping_bot_takes_no_new_work(world: World) -> None:
     w.bot.stopping = True  # what close() sets first
     answer = reply(await w.carol.slash(w.channel, "challenge", game="xiangqi",
                                        opponent=w.dave))
-    assert answer.ephemeral and answer.content == STOPPING
+    assert answer.ephemeral and answer.content == STOPPING.render("en-US")
     assert await w.service.active_matches_of(w.guild.id, w.carol.id) == []
     clicked = reply(await w.bob.click(challenge, label="Accept"))
-    assert clicked.ephemeral and clicked.content == STOPPING
+    assert clicked.ephemeral and clicked.content == STOPPING.render("en-US")
     assert (await w.service.get_match(1)).status.is_waiting  # not accepted
     w.bot.stopping = False
 

@@ -33,7 +33,7 @@ def test_standings_image_highlights_the_leader_and_fades_withdrawals() -> None:
     players, games = sample()
     rows = standings(players, games, Format.SWISS, withdrawn={4})
     t = standings_table(rows, Format.SWISS, {1: "alice", 2: "bob", 3: "carol", 4: "dan"},
-                        title="Club Swiss", subtitle="Damas · round 2 of 3")
+                        title="Club Swiss", subtitle="Damas · round 2 of 3").shown("en-US")
     assert t.rows[0][:3] == ("1", "alice", "2") and t.top_rows == (0,)
     assert t.headers[-3:] == ("Buchholz", "Median", "Wins")
     dan = next(i for i, r in enumerate(t.rows) if r[1].startswith("dan"))
@@ -49,7 +49,7 @@ def test_standings_image_highlights_the_leader_and_fades_withdrawals() -> None:
 
 def test_no_leader_is_highlighted_before_any_game_counts() -> None:
     rows = standings([1, 2], [], Format.ROUND_ROBIN)
-    t = standings_table(rows, Format.ROUND_ROBIN, {}, title="t")
+    t = standings_table(rows, Format.ROUND_ROBIN, {}, title="t").shown("en-US")
     assert t.top_rows == () and t.rows[0][1] == "1"  # unknown names fall back to the id
     img = draw_table(t.headers, t.rows, title=t.title, top_rows=t.top_rows)
     colours = {c for _, c in Image.open(io.BytesIO(img.png)).convert("RGB").getcolors(

@@ -61,7 +61,7 @@ async def test_the_first_arrangement_is_hidden_on_every_read_path(repo: Reposito
     image = await service.board_image(m.id)
     assert image is not None and not leaks(image.alt)
     assert renderer.seen and not any(leaks(t) for t in renderer.seen)
-    assert not leaks(service.describe(view, p))
+    assert not leaks(render(service.describe(view, p), "en-US"))
     assert not leaks(str([g.position_text for g in await service.games_of(GUILD, BOB)]))
 
     # A match that ends in its setup (here: Bob resigns) keeps the secret for ever.
@@ -102,8 +102,8 @@ async def test_after_n_moves_counts_moves_as_players_do(service: MatchService,
     moved = await service.move(m.id, ALICE, first)
     assert moved.board is not None and moved.board.moves == 1
     p, _ = await service.position(m.id)
-    assert ", after 1 move:" in service.describe(moved.match, p)
+    assert ", after 1 move:" in render(service.describe(moved.match, p), "en-US")
     fresh = MatchService(repo, Recorder(), SetClock())  # a cache miss: counted on replay
     view = await fresh.get_match(m.id)
     p, _ = await fresh.position(m.id)
-    assert ", after 1 move:" in fresh.describe(view, p)
+    assert ", after 1 move:" in render(fresh.describe(view, p), "en-US")

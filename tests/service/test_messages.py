@@ -117,7 +117,7 @@ async def test_a_seat_the_game_puts_out_is_announced(named: MatchService,
     out = [s for s in m.seats if s.out]
     assert len(out) == 1, "seed 0 should put one seat out"
     told = [e for e in recorder.of(PlayerOut) if isinstance(e, PlayerOut)]
-    assert [(e.user_id, e.reason, e.what) for e in told] == [
+    assert [(e.user_id, e.reason, render(e.what, "en-US")) for e in told] == [
         (out[0].user_id, "no-moves", "cannot move")]
     # told right after the move that did it is announced
     kinds = [type(e) for e in recorder.events]

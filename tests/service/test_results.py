@@ -82,7 +82,8 @@ def test_every_medium_says_every_kind() -> None:
     for medium in ("board", "console", "post", "export"):
         for kind in ResultKind:
             text = result_sentence(medium, kind, reason="no-moves", winners="W",  # type: ignore[arg-type]
-                                   first="F", places="1. F; 2. G", match=7, game="Game")
+                                   first="F", places="1. F; 2. G", match=7,
+                                   game="Game").render("en-US")
             assert "opponent cannot move" in text.lower()
             assert ("draw" in text.lower()) == (kind is ResultKind.DRAW)
 

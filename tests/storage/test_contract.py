@@ -281,6 +281,8 @@ async def test_sqlite_schema_3_stores_who_played_the_last_move(tmp_path: Path) -
     conn.execute("DROP TABLE shard_leases")  # (migration 9)
     conn.execute("ALTER TABLE matches DROP COLUMN last_move_by")
     conn.execute("DROP TABLE names")  # (migration 6)
+    conn.execute("ALTER TABLE guild_settings DROP COLUMN language")  # (migration 10)
+    conn.execute("ALTER TABLE user_prefs DROP COLUMN locale")
     conn.execute("PRAGMA user_version = 2")
     conn.commit()
     conn.close()

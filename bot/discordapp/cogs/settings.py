@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Literal
 
 import discord
@@ -23,8 +24,10 @@ LANGUAGE_NAMES = {
 class SettingsCog(commands.Cog, name="Settings"):
     """Server settings and notification preferences."""
 
-    def __init__(self, service: MatchService) -> None:
+    def __init__(self, service: MatchService,
+                 language_changed: Callable[[int], None] | None = None) -> None:
         self.service = service
+        self.language_changed = language_changed  # the notifier reads it again
 
     @app_commands.command(name="settings", description="Server settings for Tablero "
                                                        "(Manage Server)")
@@ -63,6 +66,8 @@ class SettingsCog(commands.Cog, name="Settings"):
                 else None if language == "server" else language)
             where = f"<#{s.games_channel_id}>" if s.games_channel_id else \
                 _("the channel where /challenge is used")
+            if language is not None and self.language_changed is not None:
+                self.language_changed(where_id)
             guild = interaction.guild
             own = negotiate(str(guild.preferred_locale)) if guild is not None else None
             spoken = LANGUAGE_NAMES[s.language] if s.language else \

@@ -96,7 +96,8 @@ async def test_an_eight_player_swiss_runs_to_final_standings(
     assert sorted(r.player for r in rows) == players
     assert sum(r.points for r in rows) == sum(
         1.0 for g in games if g.result is not None and g.result is not Result.BOTH_FORFEIT)
-    table = await service.tournament_table(t.id, {p: f"player{p}" for p in players})
+    table = (await service.tournament_table(t.id, {p: f"player{p}" for p in players})
+             ).shown("en-US")
     assert table.subtitle.endswith("final standings after 5 rounds")
     assert table.rows[0][0] == "1" and "(withdrawn)" in table.rows[
         next(i for i, r in enumerate(rows) if r.player == 5)][1]
@@ -338,10 +339,11 @@ async def test_standings_are_announced_through_the_outbox_after_each_game_and_at
     assert all(e.tournament_id == t.id and e.channel_id == CHANNEL for e in posted)
     final = posted[-1]
     assert final.winner == 21
-    assert final.table.rows[0][1] == "21" and final.table.rows[0][2] == "2"
-    assert "final standings" in final.table.subtitle
+    shown = final.table.shown("en-US")
+    assert shown.rows[0][1] == "21" and shown.rows[0][2] == "2"
+    assert "final standings" in shown.subtitle
     # each game's update shows one more point handed out (early resignations: forfeits)
-    points = [sum(float(r[2]) for r in e.table.rows) for e in posted[:-1]]
+    points = [sum(float(r[2]) for r in e.table.shown("en-US").rows) for e in posted[:-1]]
     assert all(b > a for a, b in itertools.pairwise(points))
     stored = [e for e in await service.repository.pending_outbox(limit=1000)
               if e.kind == "standings"]
