@@ -187,6 +187,21 @@ async def test_settings_and_prefs(repo: Repository) -> None:
     assert await repo.get_user_prefs(5) == UserPrefs(5, "dm")
 
 
+async def test_languages_are_stored_per_server_and_per_user(repo: Repository) -> None:
+    """Migration 10 (issue 14): a server's thread language and a user's last seen
+    locale; each write keeps the other preferences."""
+    await repo.save_guild_settings(GuildSettings(1, default_days=5, language="de"))
+    assert await repo.get_guild_settings(1) == GuildSettings(1, 5, language="de")
+    await repo.save_guild_settings(GuildSettings(1, default_days=5))  # back to the server's
+    assert (await repo.get_guild_settings(1)) == GuildSettings(1, 5, language=None)
+    await repo.remember_locale(7, "sv-SE")  # a user seen before any /notify
+    assert await repo.get_user_prefs(7) == UserPrefs(7, "mention", "sv-SE")
+    await repo.save_user_prefs(UserPrefs(7, "dm"))  # /notify keeps the locale
+    assert await repo.get_user_prefs(7) == UserPrefs(7, "dm", "sv-SE")
+    await repo.remember_locale(7, "zh-TW")  # and a new locale keeps /notify
+    assert await repo.get_user_prefs(7) == UserPrefs(7, "dm", "zh-TW")
+
+
 # ---------------------------------------------------------------- SQLite only
 
 

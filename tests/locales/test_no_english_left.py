@@ -1,0 +1,97 @@
+"""No English sentence for people left in ``bot/`` outside the catalogues (issue 14).
+
+Every literal that reads like words (two words in a row) must be marked with ``_()`` or
+``_n()``, be a docstring, a log line, or a command-tree text (names, descriptions and
+choices reach Discord through ``bot.discordapp.translator``), or be listed below with the
+reason it is not for a reader of Tablero's messages.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.locales.english_scan import english_literals
+
+ROOT = Path(__file__).resolve().parents[2]
+
+ALLOWED_FILES = {
+    "bot/__main__.py": "the operator's command line (argparse help, start-up errors): English",
+    "bot/discordapp/cli.py": "the operator's command line (sync, invite): English",
+    "bot/operations.py": "the operator's db backup/check/copy reports: English",
+    "bot/settings.py": "configuration errors for the operator: English",
+    "bot/service/exports.py": "exported records are file formats (WXF, PDN headers)",
+    "bot/service/shards.py": "shard leases: refusals for the operator starting a process",
+    "bot/service/tournaments/pairing.py": "internal invariants of the pairing (logged)",
+    "bot/service/tournaments/knockout.py": "internal invariants of the bracket (logged)",
+    "bot/discordapp/translator.py": "gettext context names (command name, option name...)",
+}
+"""Whole files whose words are not for the players."""
+
+ALLOWED = {
+    # stored words: the record keeps English, ``locales.terms`` puts them in words
+    ("bot/service/deadlines.py", "no move in time"),
+    ("bot/service/endings.py", "ran out of time"),
+    ("bot/service/endings.py", "{} {} before every player had moved"),
+    ("bot/service/endings.py", "draw agreed before every player had moved"),
+    ("bot/service/play.py", "setup submitted"),
+    ("bot/service/queries.py", "setup submitted"),
+    ("bot/service/states.py", "setup submitted"),
+    ("bot/service/states.py", "draw agreed"),
+    # internal errors, never shown (logged, or turned into a retry)
+    ("bot/service/core.py", "match {} changed while it was read"),
+    ("bot/service/states.py", "unknown entry {}"),
+    ("bot/service/outbox.py", "unknown outbox kind {}"),
+    ("bot/service/outbox.py", "outbox entry {} does not read: {}"),
+    ("bot/service/outbox.py", "try again later"),
+    ("bot/service/tournament_service.py", "tournament #{} is busy; try again"),
+    ("bot/service/tournaments/model.py", "player {} is not in this game"),
+    ("bot/discordapp/dispatcher.py", "rate limited"),
+    ("bot/discordapp/dispatcher.py", "Discord error {}"),
+    ("bot/discordapp/errors.py", "an interaction"),
+    ("bot/discordapp/errors.py", " in channel {}"),
+    ("bot/discordapp/errors.py", " in match {}"),
+    # what people type (the parser reads the same words in every language)
+    ("bot/service/tournaments/model.py", "round robin"),
+    ("bot/service/tournaments/model.py", "single round robin"),
+    ("bot/service/tournaments/model.py", "double round robin"),
+    # keys: the English labels ``locales.terms.permission_name`` translates
+    ("bot/discordapp/permissions.py", "View Channel"),
+    ("bot/discordapp/permissions.py", "Send Messages"),
+    ("bot/discordapp/permissions.py", "Send Messages in Threads"),
+    ("bot/discordapp/permissions.py", "Create Public Threads"),
+    ("bot/discordapp/permissions.py", "Read Message History"),
+    ("bot/discordapp/permissions.py", "Embed Links"),
+    ("bot/discordapp/permissions.py", "Attach Files"),
+    ("bot/discordapp/permissions.py", "Manage Server"),
+}
+"""Single literals (file, text) that are not sentences for players, with why."""
+
+
+def test_no_english_sentence_is_left_outside_the_catalogues() -> None:
+    left = [f"{x.path}:{x.line}: {x.text!r}" for x in english_literals(ROOT / "bot", ROOT)
+            if x.path not in ALLOWED_FILES and (x.path, x.text) not in ALLOWED]
+    assert not left, "mark these with _() (or allow them, saying why):\n" + "\n".join(left)
+
+
+def test_the_allow_list_has_no_stale_entries() -> None:
+    """An allowed literal that is gone must leave the list (it could hide a new one)."""
+    found = {(x.path, x.text) for x in english_literals(ROOT / "bot", ROOT)}
+    assert ALLOWED <= found, sorted(ALLOWED - found)
+    files = {x.path for x in english_literals(ROOT / "bot", ROOT)}
+    assert set(ALLOWED_FILES) <= files, sorted(set(ALLOWED_FILES) - files)
+
+
+def test_the_scan_finds_an_unmarked_sentence(tmp_path: Path) -> None:
+    """The scan itself works: an f-string sentence is found, a marked one is not."""
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    (folder / "x.py").write_text(
+        'from locales.i18n import _\n'
+        'def f(n: int) -> object:\n'
+        '    """Docstrings are not messages."""\n'
+        '    log.info("logs are English %s", n)\n'
+        '    if n:\n'
+        '        return f"you have {n} matches"\n'
+        '    return _("you have no match")\n', "utf-8")
+    found = [(x.line, x.text) for x in english_literals(folder, tmp_path)]
+    assert found == [(6, "you have {} matches")]
