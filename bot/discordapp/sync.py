@@ -25,6 +25,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from locales.i18n import LOCALES, catalogue_path
+
 log = logging.getLogger("tablero.discord")
 
 
@@ -41,7 +43,13 @@ def tree_hash(tree: app_commands.CommandTree[Any],
     payload = sorted(tree_payload(tree, guild),
                      key=lambda c: (c.get("type", 1), c.get("name", "")))
     blob = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha256(blob.encode()).hexdigest()
+    digest = hashlib.sha256(blob.encode())
+    # the localizations come from the catalogues at sync time: a translation changed is a
+    # tree changed
+    for locale in LOCALES:
+        path = catalogue_path(locale)
+        digest.update(path.read_bytes() if path.is_file() else b"-")
+    return digest.hexdigest()
 
 
 class SyncState:
