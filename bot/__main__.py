@@ -94,7 +94,8 @@ def console_main(settings: Settings, db: Path | str | None = None, boards: Path 
 
     return asyncio.run(run_console(db or settings.db_path,
                                    boards_dir=boards or settings.boards_dir, seed=seed,
-                                   synchronous=settings.db_synchronous, locale=lang))
+                                   synchronous=settings.db_synchronous,
+                                   locale=lang or settings.console_lang or None))
 
 
 def discord_main(settings: Settings) -> int:

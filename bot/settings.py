@@ -27,6 +27,8 @@ class Settings(BaseSettings):
     log_level: str = Field("INFO", validation_alias="TABLERO_LOG_LEVEL")
     boards_dir: Path | None = Field(None, validation_alias="TABLERO_BOARDS")
     """Where the console writes board PNGs (unset: no PNG files)."""
+    console_lang: str | None = Field(None, validation_alias="TABLERO_LANG")
+    """The console's language (``tablero console --lang`` overrides it; unset: en-US)."""
     sweep_seconds: float = Field(60.0, gt=0, validation_alias="TABLERO_SWEEP_SECONDS")
     """How often deadlines are checked (reminders, timeouts)."""
     engine_seconds: float = Field(2.0, gt=0, le=60, validation_alias="TABLERO_ENGINE_SECONDS")

@@ -12,7 +12,8 @@ from bot.settings import Settings, load_settings
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = ("DISCORD_TOKEN", "TABLERO_DB", "TABLERO_LOG_LEVEL", "TABLERO_BOARDS",
          "TABLERO_SWEEP_SECONDS", "TABLERO_ENGINE_SECONDS", "TABLERO_ENGINE_WORKERS",
-         "TABLERO_DEV_GUILD", "TABLERO_DB_SYNCHRONOUS", "SHARD_COUNT", "SHARD_IDS")
+         "TABLERO_DEV_GUILD", "TABLERO_DB_SYNCHRONOUS", "SHARD_COUNT", "SHARD_IDS",
+         "TABLERO_LANG")
 
 
 @pytest.fixture(autouse=True)
