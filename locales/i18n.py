@@ -33,6 +33,7 @@ from functools import cache
 from pathlib import Path
 from typing import Final
 
+from babel import Locale
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
@@ -68,6 +69,13 @@ def negotiate(tag: str | None) -> str:
     language = lowered.split("-", 1)[0]
     return _ALIASES.get(language, next(
         (known for known in LOCALES if known.lower() == language), DEFAULT_LOCALE))
+
+
+@cache
+def babel_locale(locale: str) -> Locale:
+    """Babel's (CLDR) locale for a supported one, parsed once (``zh-CN`` resolves its
+    script each time otherwise)."""
+    return Locale.parse(locale.replace("-", "_"))
 
 
 def catalogue_path(locale: str) -> Path:
@@ -154,7 +162,7 @@ class Listing(Lazy):
         said = [render_value(item, chosen) for item in self.items]
         if len(said) <= 1:
             return "".join(said)
-        return format_list(said, locale=chosen.replace("-", "_"))
+        return format_list(said, locale=babel_locale(chosen))
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,7 +233,7 @@ def render_value(value: object, locale: str) -> str:
     if isinstance(value, float):
         from babel.numbers import format_decimal
 
-        return format_decimal(value, locale=negotiate(locale).replace("-", "_"))
+        return format_decimal(value, locale=babel_locale(negotiate(locale)))
     return str(value)
 
 
