@@ -224,6 +224,8 @@ async def test_a_match_played_to_its_end_is_entirely_in_the_servers_language(
     it sent at the same point of the English match, unless it is only notation and
     names. Needs the translated ``de`` (``zh_CN``) catalogue."""
     pairs = await english_and_foreign(world, monkeypatch, locale)
+    # one screen of the match in its language, for the closing note (pytest -s)
+    print(f"--- {locale}", *(foreign[:160] for _english, foreign in pairs[-24:]), sep="\n")
     same = [english for english, foreign in pairs
             if words_left(english, NAMES) and words_left(english, NAMES) ==
             words_left(foreign, NAMES)]
