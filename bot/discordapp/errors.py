@@ -185,7 +185,7 @@ def _where(interaction: discord.Interaction[Any]) -> str:
 
 async def reply_error(interaction: discord.Interaction[Any], exc: BaseException) -> None:
     """Send ``exc`` as an ephemeral reply, whether or not the interaction was answered."""
-    text = describe(exc, _where(interaction), negotiate(str(interaction.locale)))
+    text = describe(exc, _where(interaction), negotiate(str(interaction.locale)))[:2000]
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)

@@ -92,7 +92,7 @@ async def acknowledged(interaction: Interaction, *,
 
 async def answer(interaction: Interaction, text: Words, **kwargs: Any) -> None:
     """The ephemeral answer to the person acting, in his language."""
-    said = render(text, reader(interaction))
+    said = render(text, reader(interaction))[:2000]  # a translation may run longer
     if interaction.response.is_done():
         await interaction.followup.send(said, ephemeral=True, **kwargs)
     else:
