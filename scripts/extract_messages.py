@@ -32,8 +32,15 @@ from locales.i18n import CATALOGUES, DOMAIN, LOCALES, catalogue_path  # noqa: E4
 POT = CATALOGUES / f"{DOMAIN}.pot"
 
 EN_GB: dict[str, str] = {}
-"""British spellings of message ids written the American way (Tablero's English is mostly
+"""British spellings of message ids written the American way (none: Tablero's English is
 British already: colour, cancelled, organiser)."""
+
+EN_US: dict[str, str] = {
+    "The colour or seat you want (random if empty)":
+        "The color or seat you want (random if empty)",
+}
+"""American spellings for en-US where a message id is written the British way (Discord
+shows command descriptions to en-US users as en-US)."""
 
 NAME_RULE = ("Discord command/option name: lowercase, 1-32 letters, digits, - or _; "
              "no spaces")
@@ -118,7 +125,7 @@ def update() -> None:
             for message in catalog:
                 if not message.id:
                     continue
-                english = EN_GB if locale == "en-GB" else {}
+                english = EN_GB if locale == "en-GB" else EN_US
                 if isinstance(message.id, tuple):
                     message.string = tuple(english.get(x, x) for x in message.id)
                 else:

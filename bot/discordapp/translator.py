@@ -70,10 +70,9 @@ def command_text(english: str, locale: str, context: str | None = None) -> str:
 
 
 def localized(english: str, locale: str, where: Where, *, menu: bool = False) -> str | None:
-    """The localization Discord gets for one string, or None (English is shown): none
-    for English itself, none when the catalogue has none, none when it breaks a rule."""
-    if locale == "en-US":
-        return None
+    """The localization Discord gets for one string, or None (the English source is
+    shown): none when the catalogue says the same (English mostly does), none when it
+    breaks a rule."""
     context = MENU_CONTEXT if menu else NAME_CONTEXTS.get(where)
     said = command_text(english, locale, context)
     if not said or said == english:
