@@ -11,7 +11,8 @@ in a transaction on a pooled connection; reads take any pooled connection. Acros
 processes the database itself guards: ``save`` is an ``UPDATE ... WHERE version = ?``
 (at READ COMMITTED a second writer waits for the first one's row lock, then finds the
 version changed: ``Conflict``), the primary key ``(match_id, ply)`` refuses a ply twice,
-and ``extend_clocks`` is a compare-and-set on the heartbeat row.
+``extend_clocks`` is a compare-and-set on the shard's clock beat, and lease and clock
+transactions take the one-row ``process_lock`` first, so they run one after the other.
 
 A ``postgresql://`` URL may carry a password: messages name the server with the password
 replaced by ``***``.
@@ -27,7 +28,7 @@ from typing import Any, ClassVar
 from urllib.parse import urlsplit, urlunsplit
 
 from storage.errors import DatabaseInaccessible, DatabaseUnusable, NotATableroDatabase
-from storage.schema import MIGRATIONS, POSTGRES_TABLES, for_postgres, statements
+from storage.schema import MIGRATIONS, OLD_TABLES, POSTGRES_TABLES, for_postgres, statements
 from storage.sql import SqlRepository, T, select_match
 
 URL_SCHEMES = ("postgresql://", "postgres://")
@@ -127,7 +128,7 @@ class PostgresRepository(SqlRepository):
             await conn.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
             tables = {r[0] for r in await conn.fetch(
                 "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")}
-            foreign = sorted(tables - POSTGRES_TABLES)
+            foreign = sorted(tables - POSTGRES_TABLES - OLD_TABLES)
             if foreign:
                 raise NotATableroDatabase(self.path, "it holds tables Tablero never made ("
                                           f"{', '.join(foreign[:5])})")
@@ -158,7 +159,7 @@ class PostgresRepository(SqlRepository):
     async def _after_copy(self) -> None:
         """Identity counters past the copied ids (the next match gets a new number)."""
         async def body() -> None:
-            for table in ("matches", "outbox"):
+            for table in ("matches", "outbox", "tournaments"):
                 await self._exec(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
                                  f"max(id)) FROM {table} HAVING max(id) IS NOT NULL")
         await self._transaction(body)

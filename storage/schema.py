@@ -190,11 +190,33 @@ MIGRATIONS: tuple[str, ...] = (
         beat_at REAL NOT NULL
     ) WITHOUT ROWID;
     """,
+    # 10: the clocks' heartbeat per shard, so one process's outage among several extends
+    # only its own guilds' clocks (the one heartbeat was that of shard 0 of 1: all guilds),
+    # and a one-row lock that lease and clock-extension transactions take first, so two
+    # processes starting at the same moment act one after the other
+    """
+    CREATE TABLE clock_beats (
+        shard_count INTEGER NOT NULL,
+        shard_id INTEGER NOT NULL,
+        at REAL NOT NULL,
+        PRIMARY KEY (shard_count, shard_id)
+    ) WITHOUT ROWID;
+    INSERT INTO clock_beats (shard_count, shard_id, at) SELECT 1, 0, at FROM heartbeat;
+    DROP TABLE heartbeat;
+    CREATE TABLE process_lock (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        at REAL NOT NULL
+    );
+    INSERT INTO process_lock (id, at) VALUES (1, 0);
+    """,
 )
 TABLES = frozenset({"guild_settings", "user_prefs", "matches", "seats", "moves", "ratings",
-                    "heartbeat", "outbox", "dms_closed", "names", "tournaments",
-                    "tournament_matches", "shard_leases", "sqlite_sequence"})
+                    "clock_beats", "outbox", "dms_closed", "names", "tournaments",
+                    "tournament_matches", "shard_leases", "process_lock", "sqlite_sequence"})
 """Every table a Tablero database holds (any other one means a foreign file)."""
+
+OLD_TABLES = frozenset({"heartbeat"})
+"""Tables of earlier migrations that later ones dropped (an older file still holds them)."""
 
 POSTGRES_TABLES = (TABLES - {"sqlite_sequence"}) | {"tablero_schema"}
 """Every table a Tablero schema on PostgreSQL holds."""
