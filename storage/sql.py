@@ -139,6 +139,35 @@ _LOCK = "UPDATE process_lock SET at = ? WHERE id = 1"
 """Taken first by every transaction that coordinates processes (leases, clock extension)."""
 
 
+def due_sql(select: str) -> str:
+    """The sweep's query (``due_matches``): whole rows (``select``) of the active matches
+    whose deadline or reminder time is at or before ``?`` (given twice). The ids come
+    from the two indexes; a UNION of whole rows made SQLite merge two scans of the table
+    in id order instead (1 s at 1,000,000 matches, at every sweep)."""
+    return (f"{select} WHERE id IN (SELECT id FROM matches WHERE status = 'active' AND "
+            "deadline <= ? UNION ALL SELECT id FROM matches WHERE status = 'active' AND "
+            "remind_at <= ?) ORDER BY id")
+
+
+def matches_of_sql(select: str, in_guild: bool, statuses: Sequence[MatchStatus]) -> str:
+    """``/games`` and its kin (``matches_of``): whole rows of the matches of user ``?``
+    (and of guild ``?`` when ``in_guild``) in ``statuses`` (any when empty), newest first.
+    The statuses are written out, not bound: the live ones then match the partial index
+    ``matches_live`` exactly, so PostgreSQL reads the heap of live matches only, not of
+    every finished match the user ever played."""
+    sql = f"{select} WHERE id IN (SELECT match_id FROM seats WHERE user_id = ?)"
+    if in_guild:
+        sql += " AND guild_id = ?"
+    if statuses:
+        sql += f" AND status IN ({', '.join(repr(MatchStatus(s).value) for s in statuses)})"
+    return sql + " ORDER BY id DESC"
+
+
+LEADERBOARD_SQL = (f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND ladder = ? "
+                   f"ORDER BY {ESTABLISHED} DESC, ordinal DESC, user_id LIMIT ? OFFSET ?")
+"""One leaderboard page (guild, ladder, limit, offset): read from ``ratings_board`` alone."""
+
+
 class SqlRepository(SqlTournaments):
     """The ``Repository`` Protocol in SQL; see the module's docstring."""
 
@@ -306,15 +335,9 @@ class SqlRepository(SqlTournaments):
 
     async def matches_of(self, user_id: int, guild_id: int | None = None,
                          statuses: Sequence[MatchStatus] = ()) -> list[MatchRecord]:
-        sql = (f"{self._select_match} WHERE id IN (SELECT match_id FROM seats WHERE user_id = ?)")
-        params: list[Any] = [user_id]
-        if guild_id is not None:
-            sql += " AND guild_id = ?"
-            params.append(guild_id)
-        if statuses:
-            sql += f" AND status IN ({', '.join('?' * len(statuses))})"
-            params += [s.value for s in statuses]
-        rows = await self._all(sql + " ORDER BY id DESC", params)
+        params = [user_id] if guild_id is None else [user_id, guild_id]
+        rows = await self._all(matches_of_sql(self._select_match, guild_id is not None,
+                                              statuses), params)
         return [_match_of(r) for r in rows]
 
     async def open_challenges(self, guild_id: int) -> list[MatchRecord]:
@@ -324,12 +347,7 @@ class SqlRepository(SqlTournaments):
 
     async def due_matches(self, now: datetime) -> list[MatchRecord]:
         t = now.timestamp()
-        # the ids come from the two indexes; a UNION of whole rows made SQLite merge two
-        # scans of the table in id order (1 s at 1,000,000 matches, every sweep)
-        rows = await self._all(
-            f"{self._select_match} WHERE id IN (SELECT id FROM matches WHERE status = "
-            "'active' AND deadline <= ? UNION ALL SELECT id FROM matches WHERE status = "
-            "'active' AND remind_at <= ?) ORDER BY id", (t, t))
+        rows = await self._all(due_sql(self._select_match), (t, t))
         return [_match_of(r) for r in rows]
 
     async def match_ids(self) -> list[int]:
@@ -461,10 +479,7 @@ class SqlRepository(SqlTournaments):
 
     async def leaderboard(self, guild_id: int, ladder: str, offset: int,
                           limit: int) -> tuple[list[RatingRecord], int]:
-        rows = await self._all(
-            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND ladder = ? "
-            f"ORDER BY {ESTABLISHED} DESC, ordinal DESC, user_id LIMIT ? OFFSET ?",
-            (guild_id, ladder, limit, offset))
+        rows = await self._all(LEADERBOARD_SQL, (guild_id, ladder, limit, offset))
         total = await self._all("SELECT count(*) FROM ratings WHERE guild_id = ? AND "
                                 "ladder = ?", (guild_id, ladder))
         return [_rating_of(r) for r in rows], int(total[0][0])

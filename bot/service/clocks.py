@@ -6,7 +6,8 @@ every active deadline and reminder time of its shards' guilds is moved later by 
 in one transaction per shard, before the next sweep can time anybody out, and each such
 match gets one ``ClocksExtended`` notice. Other processes' guilds are untouched: their
 clocks ran (or their own process extends them when it is back). The extension is a
-compare-and-set on the shard's beat, so two processes resuming at once extend once. Time moves only through the ``Clock`` port, so tests drive it by hand.
+compare-and-set on the shard's beat, so two processes resuming at once extend once.
+Time moves only through the ``Clock`` port, so tests drive it by hand.
 """
 
 from __future__ import annotations
