@@ -297,7 +297,9 @@ class SqlRepository(SqlTournaments):
             f"AND user_id IN ({marks})", (change.guild_id, change.ladder, *users))
         found = {r.user_id: r for r in map(_rating_of, await cur.fetchall())}
         rows = apply_ratings(change, {u: found.get(u) for u in users})
-        for r in rows:
+        # one order for every writer: two games ending at once lock shared players' rows
+        # in the same order (no deadlock between them)
+        for r in sorted(rows, key=lambda r: r.user_id):
             await self._exec(
                 f"INSERT INTO ratings ({_RATING_COLUMNS}, ordinal) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "

@@ -275,6 +275,7 @@ async def test_sqlite_schema_3_stores_who_played_the_last_move(tmp_path: Path) -
     conn = sqlite3.connect(path)  # back to schema 2: as an older Tablero left it
     conn.execute("DROP TABLE clock_beats")  # (migration 4, then 10)
     conn.execute("DROP TABLE process_lock")  # (migration 10)
+    conn.execute("DROP INDEX matches_live")  # (migration 11)
     conn.execute("DROP TABLE outbox")  # (migration 5)
     conn.execute("DROP TABLE dms_closed")
     conn.execute("DROP TABLE tournament_matches")  # (migration 8)
