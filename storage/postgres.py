@@ -31,9 +31,9 @@ from functools import lru_cache
 from typing import Any, ClassVar
 from urllib.parse import urlsplit, urlunsplit
 
+from bot.service.errors import Conflict
 from storage.errors import DatabaseInaccessible, DatabaseUnusable, NotATableroDatabase
 from storage.schema import MIGRATIONS, OLD_TABLES, POSTGRES_TABLES, for_postgres, statements
-from bot.service.errors import Conflict
 from storage.sql import SqlRepository, T, select_match
 
 URL_SCHEMES = ("postgresql://", "postgres://")
