@@ -12,10 +12,11 @@ Time moves only through the ``Clock`` port, so tests drive it by hand.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from bot.service.core import ServiceCore
-from bot.service.events import ClocksExtended
+from bot.service.events import ClocksExtended, Event
 from bot.service.outbox import Announce
 from bot.service.records import MatchRecord
 
@@ -44,8 +45,7 @@ class ClocksMixin(ServiceCore):
             if last is None or now - last <= grace:
                 fresh.append(shard)  # also a clock set back: just beat
                 continue
-            announce: Announce[MatchRecord] = Announce(
-                lambda s, gap=now - last: [ClocksExtended(self._view(s), gap)], now)
+            announce: Announce[MatchRecord] = Announce(self._extended(now - last), now)
             changed = await self.repository.extend_clocks(
                 last, now, announce, shard_id=shard, shard_count=count)
             if changed is None:
@@ -55,6 +55,10 @@ class ClocksMixin(ServiceCore):
             await self.repository.beat(now, fresh, count)
         await self._announce(events)
         return events
+
+    def _extended(self, gap: timedelta) -> Callable[[MatchRecord], list[Event]]:
+        """The notice of each match whose clock moved ``gap`` later."""
+        return lambda s: [ClocksExtended(self._view(s), gap)]
 
     async def beat(self, now: datetime | None = None) -> None:
         """Store the heartbeat of this process's shards without extending anything: the

@@ -206,7 +206,9 @@ async def test_a_database_written_by_the_previous_release_opens_and_replays(
         # its one heartbeat (migration 10) is now that of shard 0 of 1: every guild's, so
         # the clocks of a single process, or of every shard after a move to several,
         # are extended by the time since that release last ran
-        last = datetime.fromtimestamp(1795576840.05152, UTC)
+        with sqlite3.connect(RELEASE_DB) as old:
+            (at,) = old.execute("SELECT at FROM heartbeat").fetchone()
+        last = datetime.fromtimestamp(at, UTC)
         assert await repo.heartbeat() == last
         assert await repo.heartbeat(1, 2) == last
     finally:
