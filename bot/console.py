@@ -1094,30 +1094,38 @@ async def run_console(db_path: str | Path, *, boards_dir: Path | None = None,
     if renderer is None and boards_dir is not None:
         renderer = load_renderer()
     from bot.computer import PoolMovePicker
+    from bot.operations import holding
 
     repo = await open_database(db_path, synchronous=synchronous)
-    picker = PoolMovePicker(workers=1)
+    picker: PoolMovePicker | None = None
     try:
-        console = open_console(repo, stdout, clock=clock, renderer=renderer,
-                               rng=random.Random(seed), boards_dir=boards_dir, picker=picker,
-                               locale=locale)
-        # what a crash or a kill left undelivered in the outbox is printed first
-        if console.relay is not None:
-            await console.relay.recover()
-        console.printer.name_book = NameBook(repo)
-        await console.printer.name_book.load(CONSOLE_GUILD)
-        console.names.update(console.printer.name_book.in_guild(CONSOLE_GUILD))
-        # The console was closed: clocks move later by the time away (one notice per
-        # match), then the sweep acts on whatever is due.
-        await console.service.resume()
-        await console.service.sweep()
-        await console.service.wake_computers()  # computer turns lost with the last run
-        interactive = stdin.isatty()
-        if interactive:
-            console.say(_("Tablero console: /help lists the commands; start with: as NAME"))
-        return await console.run(stdin, prompt=interactive)
+        # The console sweeps every guild's deadlines and resumes their clocks, like a
+        # single bot process: it holds the whole database, or refuses to start beside one.
+        async with holding(repo, repo.path, _(
+                "the console would sweep its deadlines and resume its clocks beside it. "
+                "Try the console on a copy (tablero db backup).")):
+            picker = PoolMovePicker(workers=1)
+            console = open_console(repo, stdout, clock=clock, renderer=renderer,
+                                   rng=random.Random(seed), boards_dir=boards_dir,
+                                   picker=picker, locale=locale)
+            # what a crash or a kill left undelivered in the outbox is printed first
+            if console.relay is not None:
+                await console.relay.recover()
+            console.printer.name_book = NameBook(repo)
+            await console.printer.name_book.load(CONSOLE_GUILD)
+            console.names.update(console.printer.name_book.in_guild(CONSOLE_GUILD))
+            # The console was closed: clocks move later by the time away (one notice per
+            # match), then the sweep acts on whatever is due.
+            await console.service.resume()
+            await console.service.sweep()
+            await console.service.wake_computers()  # computer turns lost with the last run
+            interactive = stdin.isatty()
+            if interactive:
+                console.say(_("Tablero console: /help lists the commands; start with: as NAME"))
+            return await console.run(stdin, prompt=interactive)
     finally:
-        picker.close()
+        if picker is not None:
+            picker.close()
         await repo.close()
 
 

@@ -1,23 +1,79 @@
-"""The operator's commands: ``tablero db backup PATH`` and ``tablero db check``.
+"""The operator's commands: ``tablero db backup PATH``, ``tablero db check`` and
+``tablero db copy FROM TO``, and ``holding``: the whole database for one command.
 
-Both work while the bot runs (SQLite WAL: readers and one writer at a time share the file).
-A backup is one consistent snapshot (``VACUUM INTO``); the check replays every stored
-match, reports the ones whose record does not give their stored position and freezes them
-(status ``broken``), as the service would on first use.
+Backup and check work while the bot runs (SQLite WAL: readers and one writer at a time
+share the file). A backup is one consistent snapshot (``VACUUM INTO``); the check replays
+every stored match, reports the ones whose record does not give their stored position and
+freezes them (status ``broken``) by a compare-and-set, as the service would on first use,
+so it never acts twice beside a running bot. A copy must not run beside one (what the bot
+writes meanwhile could be missed, or land on the target twice): it holds both databases
+(``holding``), as the console holds its database.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 import sqlite3
 import sys
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import TextIO
 
-from bot.service import MatchService, NullNotifier, SystemClock
+from bot.service import ALL_SHARDS, MatchService, NullNotifier, Repository, SystemClock
+from bot.service.shards import LEASE_STALE, ShardLease, ShardsTaken
+from locales.i18n import DEFAULT_LOCALE, Text, _
 from storage import SqliteRepository, is_postgres_url, open_database
 from storage.copy import TargetNotEmpty, copy_database, row_counts
+from storage.errors import DatabaseInUse
+
+
+@contextlib.asynccontextmanager
+async def holding(repository: Repository, name: str, why: Text
+                  ) -> AsyncIterator[ShardLease]:
+    """Hold the whole database ``name`` while the body runs: the lease of shard 0 of 1,
+    which no bot process's lease can share (the same shard, or another shard count), taken
+    in the same transaction as theirs, renewed while the body runs, released after it.
+
+    Raises ``DatabaseInUse`` (saying ``why`` not to act beside it) when a live process
+    holds any shard of it; and, if this process stalls so long that another one takes
+    the database meanwhile, cancels the body and raises ``DatabaseInUse`` too."""
+    lease = ShardLease(repository, ALL_SHARDS, SystemClock())  # real time, never shifted
+    seconds = int(LEASE_STALE.total_seconds())
+    try:
+        await lease.acquire()
+    except ShardsTaken:
+        raise DatabaseInUse(name, _(
+            "{database} is in use by another running Tablero process (it renewed its "
+            "lease within {seconds} s): {why} Stop that process first (one that died "
+            "frees the database after {seconds} s).", database=name, seconds=seconds,
+            why=why).render(DEFAULT_LOCALE)) from None
+    body = asyncio.current_task()
+    lost: list[ShardsTaken] = []
+
+    async def on_lost(error: ShardsTaken) -> None:
+        lost.append(error)
+        if body is not None:
+            body.cancel()
+    keeper = asyncio.create_task(lease.keep(on_lost))
+    try:
+        yield lease
+    except asyncio.CancelledError:
+        if lost:
+            raise DatabaseInUse(name, _(
+                "another Tablero process took {database} while this one was stalled for "
+                "over {seconds} s: stopped here. {why}", database=name, seconds=seconds,
+                why=why).render(DEFAULT_LOCALE)) from None
+        raise
+    finally:
+        keeper.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await keeper
+        if not lost:
+            with contextlib.suppress(Exception):  # else the lease runs out by itself
+                await lease.release()
 
 
 class ProgressBar:
@@ -92,21 +148,24 @@ async def copy(source: Path | str, target: Path | str, *, progress: bool = True,
     try:
         dst = await open_database(target)
         try:
-            started = time.perf_counter()
-            try:
-                counts = await copy_database(
-                    src, dst, ProgressBar("copying rows", err) if progress else None)
-            except TargetNotEmpty as exc:
-                print(f"tablero: {exc}", file=err)
-                return 1
-            copied = await row_counts(dst)
-            if copied != counts:
-                print(f"tablero: the copy differs from the source: {copied} != {counts}",
-                      file=err)
-                return 1
-            service = MatchService(dst, NullNotifier(), SystemClock())
-            problems = await service.verify_all(
-                progress=ProgressBar("replaying matches", err) if progress else None)
+            async with holding(src, src.path, _(
+                    "a copy made while it runs could miss what it writes.")), \
+                    holding(dst, dst.path, _("the copy must be the only writer there.")):
+                started = time.perf_counter()
+                try:
+                    counts = await copy_database(
+                        src, dst, ProgressBar("copying rows", err) if progress else None)
+                except TargetNotEmpty as exc:
+                    print(f"tablero: {exc}", file=err)
+                    return 1
+                copied = await row_counts(dst)
+                if copied != counts:
+                    print(f"tablero: the copy differs from the source: {copied} != "
+                          f"{counts}", file=err)
+                    return 1
+                service = MatchService(dst, NullNotifier(), SystemClock())
+                problems = await service.verify_all(
+                    progress=ProgressBar("replaying matches", err) if progress else None)
         finally:
             await dst.close()
     finally:

@@ -35,6 +35,11 @@ class DatabaseInaccessible(DatabaseUnusable):
     """The file or its folder cannot be read or written (permissions, a read-only disk)."""
 
 
+class DatabaseInUse(DatabaseUnusable):
+    """Another running Tablero process holds the database (its shard lease is live), and
+    this command must not act beside it (the console, ``tablero db copy``)."""
+
+
 class DatabaseLost(ServiceError):
     """The database file was deleted or replaced while Tablero ran: nothing more is
     acknowledged (a move written now would vanish at the next start). A ``ServiceError``,

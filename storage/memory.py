@@ -21,6 +21,7 @@ from bot.service.records import (
     RatingRecord,
     RecordEntry,
 )
+from bot.service.shards import shard_of
 from bot.service.views import GuildSettings, UserPrefs
 from storage.tournaments import MemoryTournaments
 
@@ -35,7 +36,7 @@ class MemoryRepository(MemoryTournaments):
         self._ratings: dict[tuple[int, str, int], RatingRecord] = {}
         self._guilds: dict[int, GuildSettings] = {}
         self._prefs: dict[int, UserPrefs] = {}
-        self._heartbeat: datetime | None = None
+        self._beats: dict[tuple[int, int], datetime] = {}  # (shard count, shard id): beat
         self._leases: dict[int, tuple[str, datetime, int]] = {}  # shard: owner, beat, count
         self._names: dict[tuple[int, int], str] = {}
         self._next_id = 1
@@ -142,11 +143,19 @@ class MemoryRepository(MemoryTournaments):
     async def match_ids(self) -> list[int]:
         return sorted(self._matches)
 
-    async def heartbeat(self) -> datetime | None:
-        return self._heartbeat
+    def _last_beat(self, shard_id: int, shard_count: int) -> datetime | None:
+        """The shard's own beat or one of another shard count (as ``storage.sql``)."""
+        found = [at for (count, shard), at in self._beats.items()
+                 if (count, shard) == (shard_count, shard_id) or count != shard_count]
+        return max(found, default=None)
 
-    async def beat(self, now: datetime) -> None:
-        self._heartbeat = now
+    async def heartbeat(self, shard_id: int = 0, shard_count: int = 1) -> datetime | None:
+        return self._last_beat(shard_id, shard_count)
+
+    async def beat(self, now: datetime, shard_ids: Sequence[int] = (0,),
+                   shard_count: int = 1) -> None:
+        for shard in shard_ids:
+            self._beats[shard_count, shard] = now
 
     async def lease_shards(self, shard_ids: Sequence[int], shard_count: int, owner: str,
                            now: datetime, stale: timedelta) -> list[int]:
@@ -162,13 +171,15 @@ class MemoryRepository(MemoryTournaments):
         self._leases = {s: held for s, held in self._leases.items() if held[0] != owner}
 
     async def extend_clocks(self, since: datetime, now: datetime,
-                            outbox: OutboxFn | None = None) -> list[MatchRecord] | None:
-        if self._heartbeat != since:
+                            outbox: OutboxFn | None = None, *, shard_id: int = 0,
+                            shard_count: int = 1) -> list[MatchRecord] | None:
+        if self._last_beat(shard_id, shard_count) != since:
             return None
         gap = now - since
         out = []
         for match_id, m in sorted(self._matches.items()):
-            if m.status is MatchStatus.ACTIVE and m.deadline is not None:
+            if m.status is MatchStatus.ACTIVE and m.deadline is not None and \
+                    shard_of(m.guild_id, shard_count) == shard_id:
                 m = dataclasses.replace(
                     m, deadline=m.deadline + gap,
                     remind_at=None if m.remind_at is None else m.remind_at + gap,
@@ -176,7 +187,7 @@ class MemoryRepository(MemoryTournaments):
                 self._matches[match_id] = m
                 out.append(self._with_prefs(m))
                 self._store_outbox(out[-1], outbox)
-        self._heartbeat = now
+        self._beats[shard_count, shard_id] = now
         return out
 
     async def pending_outbox(self, match_id: int | None = None, limit: int = 100

@@ -6,12 +6,17 @@ migration history rendered for PostgreSQL, counted in the one-row table
 ``tablero_schema``. Migrations run at start-up under a transaction-level advisory lock, so
 processes starting together migrate once.
 
-Writes of one process go one at a time (an ``asyncio.Lock``, like SQLite's writer), each
-in a transaction on a pooled connection; reads take any pooled connection. Across
-processes the database itself guards: ``save`` is an ``UPDATE ... WHERE version = ?``
-(at READ COMMITTED a second writer waits for the first one's row lock, then finds the
-version changed: ``Conflict``), the primary key ``(match_id, ply)`` refuses a ply twice,
-and ``extend_clocks`` is a compare-and-set on the heartbeat row.
+Each write is a transaction on a pooled connection of its own, and writes of one process
+run side by side as those of several processes do (the server's commits then share
+their disk flushes); reads take any pooled connection. The statement under way finds
+its transaction's connection in a context variable (each write runs in its own task).
+The database itself guards, within a process as across processes: ``save`` is an
+``UPDATE ... WHERE version = ?`` (at READ COMMITTED a second writer waits for the first
+one's row lock, then finds the version changed: ``Conflict``), the primary key
+``(match_id, ply)`` refuses a ply twice, a deadlock the server breaks is a ``Conflict``
+too (the transaction left nothing behind; the service retries it),
+``extend_clocks`` is a compare-and-set on the shard's clock beat, and lease and clock
+transactions take the one-row ``process_lock`` first, so they run one after the other.
 
 A ``postgresql://`` URL may carry a password: messages name the server with the password
 replaced by ``***``.
@@ -19,15 +24,16 @@ replaced by ``***``.
 
 from __future__ import annotations
 
-import asyncio
+import contextvars
 import re
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from functools import lru_cache
 from typing import Any, ClassVar
 from urllib.parse import urlsplit, urlunsplit
 
+from bot.service.errors import Conflict
 from storage.errors import DatabaseInaccessible, DatabaseUnusable, NotATableroDatabase
-from storage.schema import MIGRATIONS, POSTGRES_TABLES, for_postgres, statements
+from storage.schema import MIGRATIONS, OLD_TABLES, POSTGRES_TABLES, for_postgres, statements
 from storage.sql import SqlRepository, T, select_match
 
 URL_SCHEMES = ("postgresql://", "postgres://")
@@ -92,13 +98,14 @@ class PostgresRepository(SqlRepository):
     def __init__(self, url: str, pool: Any) -> None:
         self.path = redact(url)  # what messages call the database
         self._pool = pool
-        self._lock = asyncio.Lock()
-        self._conn: Any = None  # the connection of the write transaction under way
+        # the connection of the write transaction under way in this task
+        self._conn: contextvars.ContextVar[Any] = contextvars.ContextVar("tablero_pg_conn")
         import asyncpg  # type: ignore[import-untyped]
         self._unique_violation = (asyncpg.UniqueViolationError,)
+        self._deadlock = asyncpg.DeadlockDetectedError
 
     @classmethod
-    async def open(cls, url: str, *, pool_size: int = 4) -> PostgresRepository:
+    async def open(cls, url: str, *, pool_size: int = 10) -> PostgresRepository:
         """Connect to ``url`` and migrate its schema to this Tablero's. Raises
         ``DatabaseUnusable`` (nothing left open) when the server cannot serve."""
         try:
@@ -108,8 +115,12 @@ class PostgresRepository(SqlRepository):
                                    "install -e \".[postgres]\"") from None
         name = redact(url)
         try:
+            # A connection goes back to the pool as it came: asyncpg rolls back a
+            # transaction left open either way, and Tablero keeps no session state (no
+            # SET, LISTEN, cursors or session locks), so the default reset query (a round
+            # trip at every release: one more per move) is skipped.
             pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size,
-                                             command_timeout=60)
+                                             command_timeout=60, reset=_keep_session)
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as e:
             raise DatabaseInaccessible(name, f"cannot connect to {name}: {e}") from None
         repo = cls(url, pool)
@@ -127,7 +138,7 @@ class PostgresRepository(SqlRepository):
             await conn.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
             tables = {r[0] for r in await conn.fetch(
                 "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")}
-            foreign = sorted(tables - POSTGRES_TABLES)
+            foreign = sorted(tables - POSTGRES_TABLES - OLD_TABLES)
             if foreign:
                 raise NotATableroDatabase(self.path, "it holds tables Tablero never made ("
                                           f"{', '.join(foreign[:5])})")
@@ -158,7 +169,7 @@ class PostgresRepository(SqlRepository):
     async def _after_copy(self) -> None:
         """Identity counters past the copied ids (the next match gets a new number)."""
         async def body() -> None:
-            for table in ("matches", "outbox"):
+            for table in ("matches", "outbox", "tournaments"):
                 await self._exec(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
                                  f"max(id)) FROM {table} HAVING max(id) IS NOT NULL")
         await self._transaction(body)
@@ -168,22 +179,28 @@ class PostgresRepository(SqlRepository):
         return int(rows[0][0]) if rows else 0
 
     async def close(self) -> None:
-        """Close the pool; a write transaction under way finishes first."""
-        async with self._lock:
-            await self._pool.close()
+        """Close the pool; write transactions under way finish first."""
+        await self._pool.close()
 
     async def _exec(self, sql: str, params: Sequence[Any] = ()) -> _Rows:
-        return _Rows(await self._conn.fetch(numbered(sql), *params))
+        return _Rows(await self._conn.get().fetch(numbered(sql), *params))
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         async with self._pool.acquire() as conn:
             return [tuple(r) for r in await conn.fetch(numbered(sql), *params)]
 
     async def _transaction(self, body: Callable[[], Awaitable[T]]) -> T:
-        async with self._lock, self._pool.acquire() as conn:
-            self._conn = conn
+        async with self._pool.acquire() as conn:
+            token = self._conn.set(conn)
             try:
                 async with conn.transaction():
                     return await body()
+            except self._deadlock:
+                raise Conflict("the database broke a deadlock between two writes; "
+                               "nothing was written") from None
             finally:
-                self._conn = None
+                self._conn.reset(token)
+
+
+async def _keep_session(connection: Any) -> None:
+    """The pool's reset: nothing to undo (see ``PostgresRepository.open``)."""

@@ -127,6 +127,45 @@ def _rating_of(row: Sequence[Any]) -> RatingRecord:
 
 
 _RATING_COLUMNS = "guild_id, ladder, user_id, mu, sigma, wins, losses, draws"
+_IN_SHARD = "(guild_id >> 22) % ? = ?"
+"""A match's guild is on shard ``?`` of ``?`` (Discord's formula, ``shards.shard_of``)."""
+_BEATS_OF = "(shard_count = ? AND shard_id = ?) OR shard_count <> ?"
+"""The clock beats that speak for one shard's guilds: its own, and those of processes that
+counted the shards differently (the deployment before a change of SHARD_COUNT: their
+guilds are spread over every shard of today's count)."""
+_BEAT = ("INSERT INTO clock_beats (shard_count, shard_id, at) VALUES (?, ?, ?) "
+         "ON CONFLICT (shard_count, shard_id) DO UPDATE SET at = excluded.at")
+_LOCK = "UPDATE process_lock SET at = ? WHERE id = 1"
+"""Taken first by every transaction that coordinates processes (leases, clock extension)."""
+
+
+def due_sql(select: str) -> str:
+    """The sweep's query (``due_matches``): whole rows (``select``) of the active matches
+    whose deadline or reminder time is at or before ``?`` (given twice). The ids come
+    from the two indexes; a UNION of whole rows made SQLite merge two scans of the table
+    in id order instead (1 s at 1,000,000 matches, at every sweep)."""
+    return (f"{select} WHERE id IN (SELECT id FROM matches WHERE status = 'active' AND "
+            "deadline <= ? UNION ALL SELECT id FROM matches WHERE status = 'active' AND "
+            "remind_at <= ?) ORDER BY id")
+
+
+def matches_of_sql(select: str, in_guild: bool, statuses: Sequence[MatchStatus]) -> str:
+    """``/games`` and its kin (``matches_of``): whole rows of the matches of user ``?``
+    (and of guild ``?`` when ``in_guild``) in ``statuses`` (any when empty), newest first.
+    The statuses are written out, not bound: the live ones then match the partial index
+    ``matches_live`` exactly, so PostgreSQL reads the heap of live matches only, not of
+    every finished match the user ever played."""
+    sql = f"{select} WHERE id IN (SELECT match_id FROM seats WHERE user_id = ?)"
+    if in_guild:
+        sql += " AND guild_id = ?"
+    if statuses:
+        sql += f" AND status IN ({', '.join(repr(MatchStatus(s).value) for s in statuses)})"
+    return sql + " ORDER BY id DESC"
+
+
+LEADERBOARD_SQL = (f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND ladder = ? "
+                   f"ORDER BY {ESTABLISHED} DESC, ordinal DESC, user_id LIMIT ? OFFSET ?")
+"""One leaderboard page (guild, ladder, limit, offset): read from ``ratings_board`` alone."""
 
 
 class SqlRepository(SqlTournaments):
@@ -258,7 +297,9 @@ class SqlRepository(SqlTournaments):
             f"AND user_id IN ({marks})", (change.guild_id, change.ladder, *users))
         found = {r.user_id: r for r in map(_rating_of, await cur.fetchall())}
         rows = apply_ratings(change, {u: found.get(u) for u in users})
-        for r in rows:
+        # one order for every writer: two games ending at once lock shared players' rows
+        # in the same order (no deadlock between them)
+        for r in sorted(rows, key=lambda r: r.user_id):
             await self._exec(
                 f"INSERT INTO ratings ({_RATING_COLUMNS}, ordinal) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
@@ -296,15 +337,9 @@ class SqlRepository(SqlTournaments):
 
     async def matches_of(self, user_id: int, guild_id: int | None = None,
                          statuses: Sequence[MatchStatus] = ()) -> list[MatchRecord]:
-        sql = (f"{self._select_match} WHERE id IN (SELECT match_id FROM seats WHERE user_id = ?)")
-        params: list[Any] = [user_id]
-        if guild_id is not None:
-            sql += " AND guild_id = ?"
-            params.append(guild_id)
-        if statuses:
-            sql += f" AND status IN ({', '.join('?' * len(statuses))})"
-            params += [s.value for s in statuses]
-        rows = await self._all(sql + " ORDER BY id DESC", params)
+        params = [user_id] if guild_id is None else [user_id, guild_id]
+        rows = await self._all(matches_of_sql(self._select_match, guild_id is not None,
+                                              statuses), params)
         return [_match_of(r) for r in rows]
 
     async def open_challenges(self, guild_id: int) -> list[MatchRecord]:
@@ -314,23 +349,22 @@ class SqlRepository(SqlTournaments):
 
     async def due_matches(self, now: datetime) -> list[MatchRecord]:
         t = now.timestamp()
-        rows = await self._all(
-            f"{self._select_match} WHERE status = 'active' AND deadline <= ? UNION "
-            f"{self._select_match} WHERE status = 'active' AND remind_at <= ? ORDER BY id",
-            (t, t))
+        rows = await self._all(due_sql(self._select_match), (t, t))
         return [_match_of(r) for r in rows]
 
     async def match_ids(self) -> list[int]:
         return [r[0] for r in await self._all("SELECT id FROM matches ORDER BY id")]
 
-    async def heartbeat(self) -> datetime | None:
-        rows = await self._all("SELECT at FROM heartbeat WHERE id = 1")
+    async def heartbeat(self, shard_id: int = 0, shard_count: int = 1) -> datetime | None:
+        rows = await self._all(f"SELECT max(at) FROM clock_beats WHERE {_BEATS_OF}",
+                               (shard_count, shard_id, shard_count))
         return _dt(rows[0][0]) if rows else None
 
-    async def beat(self, now: datetime) -> None:
+    async def beat(self, now: datetime, shard_ids: Sequence[int] = (0,),
+                   shard_count: int = 1) -> None:
         async def body() -> None:
-            await self._exec("INSERT INTO heartbeat (id, at) VALUES (1, ?) "
-                             "ON CONFLICT (id) DO UPDATE SET at = excluded.at", (_ts(now),))
+            for shard in shard_ids:
+                await self._exec(_BEAT, (shard_count, shard, _ts(now)))
         await self._transaction(body)
 
     async def lease_shards(self, shard_ids: Sequence[int], shard_count: int, owner: str,
@@ -341,6 +375,10 @@ class SqlRepository(SqlTournaments):
         taken: list[int] = []
 
         async def body() -> None:
+            # one lease transaction at a time across processes (the row lock of this
+            # one-row table; SQLite runs one writer anyway): a process starting at the very
+            # same moment sees this one's leases, whatever shards it asks for
+            await self._exec(_LOCK, (_ts(now),))
             # a live process counting the shards differently splits guilds otherwise
             for row in await (await self._exec(
                     "SELECT shard_id FROM shard_leases WHERE owner <> ? AND beat_at >= ? "
@@ -373,18 +411,23 @@ class SqlRepository(SqlTournaments):
         await self._transaction(body)
 
     async def extend_clocks(self, since: datetime, now: datetime,
-                            outbox: OutboxFn | None = None) -> list[MatchRecord] | None:
+                            outbox: OutboxFn | None = None, *, shard_id: int = 0,
+                            shard_count: int = 1) -> list[MatchRecord] | None:
         async def body() -> list[MatchRecord] | None:
-            # compare-and-set on the heartbeat: of two processes resuming, one goes on
-            cur = await self._exec("UPDATE heartbeat SET at = ? WHERE id = 1 AND at = ? "
-                                   "RETURNING id", (_ts(now), _ts(since)))
-            if await cur.fetchone() is None:
+            # compare-and-set on the shard's last beat, under the one-row lock: of two
+            # processes resuming the same shard, one goes on
+            await self._exec(_LOCK, (_ts(now),))
+            cur = await self._exec(f"SELECT max(at) FROM clock_beats WHERE {_BEATS_OF}",
+                                   (shard_count, shard_id, shard_count))
+            row = await cur.fetchone()
+            if row is None or row[0] is None or abs(row[0] - since.timestamp()) > 1e-4:
                 return None
+            await self._exec(_BEAT, (shard_count, shard_id, _ts(now)))
             gap = now.timestamp() - since.timestamp()
             cur = await self._exec(
                 "UPDATE matches SET deadline = deadline + ?, remind_at = remind_at + ?, "
                 "version = version + 1 WHERE status = 'active' AND deadline IS NOT NULL "
-                "RETURNING id", (gap, gap))
+                f"AND {_IN_SHARD} RETURNING id", (gap, gap, shard_count, shard_id))
             ids = [r[0] for r in await cur.fetchall()]
             out = []
             for match_id in sorted(ids):
@@ -438,10 +481,7 @@ class SqlRepository(SqlTournaments):
 
     async def leaderboard(self, guild_id: int, ladder: str, offset: int,
                           limit: int) -> tuple[list[RatingRecord], int]:
-        rows = await self._all(
-            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND ladder = ? "
-            f"ORDER BY {ESTABLISHED} DESC, ordinal DESC, user_id LIMIT ? OFFSET ?",
-            (guild_id, ladder, limit, offset))
+        rows = await self._all(LEADERBOARD_SQL, (guild_id, ladder, limit, offset))
         total = await self._all("SELECT count(*) FROM ratings WHERE guild_id = ? AND "
                                 "ladder = ?", (guild_id, ladder))
         return [_rating_of(r) for r in rows], int(total[0][0])

@@ -44,7 +44,7 @@ from storage.errors import (
     NotATableroDatabase,
 )
 from storage.schema import ESTABLISHED as _ESTABLISHED
-from storage.schema import MIGRATIONS, TABLES, statements
+from storage.schema import MIGRATIONS, OLD_TABLES, TABLES, statements
 from storage.sql import INT64_MAX, INT64_MIN, SqlRepository, T
 
 __all__ = [
@@ -293,7 +293,9 @@ async def _check_tables(path: str, conn: aiosqlite.Connection) -> None:
     """A SQLite file holding tables Tablero never made belongs to something else."""
     async with conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'") as cur:
         names = {str(r[0]) for r in await cur.fetchall()}
-    foreign = sorted(names - TABLES)
+    # sqlite_* tables are SQLite's own (sqlite_sequence, the planner's sqlite_stat1 that
+    # ANALYZE or PRAGMA optimize writes)
+    foreign = sorted(n for n in names - TABLES - OLD_TABLES if not n.startswith("sqlite_"))
     if foreign:
         raise NotATableroDatabase(path, "it holds tables Tablero never made ("
                                   f"{', '.join(foreign[:5])})")

@@ -86,16 +86,10 @@ async def run_bot(token: SecretStr, database: Path | str, *, sweep_seconds: floa
 async def keep_lease(lease: ShardLease, bot: TableroBot) -> None:
     """Renew ``lease`` every ``lease.every`` seconds; if another process took the shards
     (this one stalled past the lease), stop the bot rather than act twice."""
-    while True:
-        await asyncio.sleep(lease.every)
-        try:
-            await lease.renew()
-        except ShardsTaken as e:
-            log.error("lost the shard lease, stopping: %s", e)
-            await bot.close()
-            return
-        except Exception:
-            log.exception("could not renew the shard lease; retrying")
+    async def lost(e: ShardsTaken) -> None:
+        log.error("lost the shard lease, stopping: %s", e)
+        await bot.close()
+    await lease.keep(lost)
 
 
 async def serve(bot: TableroBot, running: Coroutine[Any, Any, None],

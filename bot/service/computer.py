@@ -273,7 +273,8 @@ class ComputerMixin(ServiceCore):
                 for n in range(3):
                     for rec in await self.repository.matches_of(
                             computer_user(level, n), None, (MatchStatus.ACTIVE,)):
-                        if self._computers_to_move(rec):
+                        # another process plays its own guilds' computer turns
+                        if self.shards.owns(rec.guild_id) and self._computers_to_move(rec):
                             found.add(rec.id)
             match_ids = sorted(found)
         for match_id in match_ids:

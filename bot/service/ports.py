@@ -77,12 +77,16 @@ class Repository(TournamentRepository, Protocol):
         """Active matches whose reminder (``remind_at``) or ``deadline`` is at or before now."""
         ...
 
-    async def heartbeat(self) -> datetime | None:
-        """When the running bot last said it was alive (None before the first beat)."""
+    async def heartbeat(self, shard_id: int = 0, shard_count: int = 1) -> datetime | None:
+        """When the guilds of shard ``shard_id`` of ``shard_count`` last had their clocks
+        running: the latest beat of that shard, or of a process that counted the shards
+        differently (the deployment before a change of SHARD_COUNT spoke for every guild);
+        None before the first beat."""
         ...
 
-    async def beat(self, now: datetime) -> None:
-        """Store ``now`` as the heartbeat."""
+    async def beat(self, now: datetime, shard_ids: Sequence[int] = (0,),
+                   shard_count: int = 1) -> None:
+        """Store ``now`` as the beat of each of ``shard_ids`` (of ``shard_count``)."""
         ...
 
     async def lease_shards(self, shard_ids: Sequence[int], shard_count: int, owner: str,
@@ -99,12 +103,14 @@ class Repository(TournamentRepository, Protocol):
         ...
 
     async def extend_clocks(self, since: datetime, now: datetime,
-                            outbox: OutboxFn | None = None) -> list[MatchRecord] | None:
-        """In one transaction, if the heartbeat is still ``since``: move every active
-        match's deadline and reminder time ``now - since`` later, store the entries of
-        ``outbox(match)`` for each, and beat ``now``; the matches as changed (versions
-        bumped). None when the heartbeat is no longer ``since`` (another process resumed
-        first): nothing is changed twice."""
+                            outbox: OutboxFn | None = None, *, shard_id: int = 0,
+                            shard_count: int = 1) -> list[MatchRecord] | None:
+        """In one transaction, if the shard's ``heartbeat`` is still ``since``: move the
+        deadline and reminder time of every active match of the shard's guilds
+        ``now - since`` later, store the entries of ``outbox(match)`` for each, and beat
+        ``now`` for the shard; the matches as changed (versions bumped). None when the
+        beat is no longer ``since`` (another process resumed first): nothing is changed
+        twice."""
         ...
 
     async def pending_outbox(self, match_id: int | None = None, limit: int = 100

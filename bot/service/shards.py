@@ -7,14 +7,18 @@ those shards, so every reminder, timeout and message is acted on by exactly one 
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import os
 import socket
 import uuid
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
 from bot.service.ports import Clock, Repository
+
+log = logging.getLogger(__name__)
 
 
 def shard_of(guild_id: int, shard_count: int) -> int:
@@ -119,3 +123,17 @@ class ShardLease:
 
     async def release(self) -> None:
         await self.repository.release_shards(self.owner)
+
+    async def keep(self, lost: Callable[[ShardsTaken], Awaitable[None]]) -> None:
+        """Renew every ``every`` seconds until cancelled. If another process took one of
+        the shards (this one stalled past ``stale``), await ``lost(error)`` and stop: the
+        caller must stop acting. A failed renewal (the database unreachable) is retried."""
+        while True:
+            await asyncio.sleep(self.every)
+            try:
+                await self.renew()
+            except ShardsTaken as e:
+                await lost(e)
+                return
+            except Exception:
+                log.exception("could not renew the shard lease; retrying")

@@ -23,8 +23,10 @@ from bot.service import (
     UserPrefs,
 )
 from bot.service.ratings import rate_groups
+from bot.service.records import LIVE_STATUSES
 from storage import SqliteRepository
 from storage.errors import NotATableroDatabase
+from storage.sql import due_sql, matches_of_sql
 from storage.sqlite import _ESTABLISHED, MIGRATIONS
 from tests.conftest import REPOSITORY_KINDS, open_repository_of
 
@@ -280,6 +282,33 @@ async def test_sqlite_leaderboard_and_games_queries_use_indexes(tmp_path: Path) 
     await repo.close()
 
 
+async def test_sqlite_sweep_and_games_queries_use_indexes_with_planner_statistics(
+        tmp_path: Path) -> None:
+    """With ANALYZE's statistics (a DBA's ANALYZE, PRAGMA optimize) the sweep's query once
+    became two full scans of the table in id order (1 s at 1,000,000 matches)."""
+    repo = await SqliteRepository.open(tmp_path / "stats.db")
+    for i in range(300):
+        await repo.create_match(record(status=MatchStatus.ACTIVE if i % 10 == 0
+                                       else MatchStatus.FINISHED))
+    await repo._writer.execute("ANALYZE")  # sqlite_stat1 is SQLite's own: still accepted
+    await repo.close()
+    repo = await SqliteRepository.open(tmp_path / "stats.db")
+    try:
+        plans = []
+        for sql, params in ((due_sql(repo._select_match), (0, 0)),
+                            (matches_of_sql(repo._select_match, True, LIVE_STATUSES),
+                             (11, 1))):
+            rows = await repo._all(f"EXPLAIN QUERY PLAN {sql}", params)
+            plans.append(" | ".join(str(r[-1]) for r in rows))
+        assert "SCAN matches" not in plans[0], plans[0]
+        assert "matches_deadline" in plans[0] and "matches_remind" in plans[0]
+        assert "SCAN" not in plans[1] and "seats_user" in plans[1], plans[1]
+        assert [m.id for m in await repo.due_matches(T0 + timedelta(days=3))] == \
+            list(range(1, 301, 10))
+    finally:
+        await repo.close()
+
+
 async def test_sqlite_schema_3_stores_who_played_the_last_move(tmp_path: Path) -> None:
     """Migration 3 adds ``last_move_by`` to a database holding matches from schema 2."""
     import sqlite3
@@ -288,7 +317,9 @@ async def test_sqlite_schema_3_stores_who_played_the_last_move(tmp_path: Path) -
     old = await repo.create_match(record())
     await repo.close()
     conn = sqlite3.connect(path)  # back to schema 2: as an older Tablero left it
-    conn.execute("DROP TABLE heartbeat")  # (migration 4 and later)
+    conn.execute("DROP TABLE clock_beats")  # (migration 4, then 11)
+    conn.execute("DROP TABLE process_lock")  # (migration 11)
+    conn.execute("DROP INDEX matches_live")  # (migration 12)
     conn.execute("DROP TABLE outbox")  # (migration 5)
     conn.execute("DROP TABLE dms_closed")
     conn.execute("DROP TABLE tournament_matches")  # (migration 8)

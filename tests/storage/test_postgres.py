@@ -13,7 +13,7 @@ import shutil
 import sqlite3
 import sys
 import time
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -203,6 +203,14 @@ async def test_a_database_written_by_the_previous_release_opens_and_replays(
         assert resigned is not None and resigned.result is not None
         board, total = await repo.leaderboard(resigned.guild_id, "alquerque", 0, 10)
         assert total == 2 and board[0].wins == 1 and board[1].losses == 1
+        # its one heartbeat (migration 11) is now that of shard 0 of 1: every guild's, so
+        # the clocks of a single process, or of every shard after a move to several,
+        # are extended by the time since that release last ran
+        with sqlite3.connect(RELEASE_DB) as old:
+            (at,) = old.execute("SELECT at FROM heartbeat").fetchone()
+        last = datetime.fromtimestamp(at, UTC)
+        assert await repo.heartbeat() == last
+        assert await repo.heartbeat(1, 2) == last
     finally:
         await repo.close()
     report = io.StringIO()
