@@ -14,7 +14,8 @@ from collections.abc import Callable
 from storage.sql import SqlRepository
 
 TABLE_ORDER = ("guild_settings", "user_prefs", "matches", "seats", "moves", "ratings",
-               "heartbeat", "outbox", "dms_closed", "names")
+               "heartbeat", "outbox", "dms_closed", "names", "tournaments",
+               "tournament_matches", "seasons", "season_ratings")
 """Every table, parents before the rows that refer to them."""
 BATCH = 500
 

@@ -22,10 +22,11 @@ from bot.service.records import (
     RecordEntry,
 )
 from bot.service.views import GuildSettings, UserPrefs
+from storage.seasons import MemorySeasons
 from storage.tournaments import MemoryTournaments
 
 
-class MemoryRepository(MemoryTournaments):
+class MemoryRepository(MemorySeasons, MemoryTournaments):
     """Dicts behind the ``Repository`` and ``TournamentRepository`` Protocols."""
 
     def __init__(self) -> None:
@@ -98,16 +99,19 @@ class MemoryRepository(MemoryTournaments):
         if any(e.ply in taken for e in append):
             raise Conflict(f"match {before.id}: ply already played")
         new_ratings = []
+        season_ratings = []
         if ratings is not None:
             keys = {u: (ratings.guild_id, ratings.ladder, u) for u in ratings.results}
             new_ratings = apply_ratings(ratings, {u: self._ratings.get(k)
                                                   for u, k in keys.items()})
+            season_ratings = self._credit_plan(ratings)
         stored = dataclasses.replace(after, id=before.id, version=before.version + 1)
         self._matches[before.id] = stored
         entries.extend(append)
         entries.sort(key=lambda e: e.ply)
         for r in new_ratings:
             self._ratings[(r.guild_id, r.ladder, r.user_id)] = r
+        self._season_ratings.update(season_ratings)
         self._store_outbox(stored, outbox)
         return stored
 

@@ -38,7 +38,7 @@ class EndingsMixin(ServiceCore):
             what = "resigned" if how == "resign" else "ran out of time"
             aborted = await self._abort(
                 rec, f"{self._who(rec, (me.seat,))} {what} before every player had moved",
-                left_by=user)
+                left_by=user, leaver=(user, how))
             return aborted.match, [aborted]
         state = await self._state(rec)
         p = state.position

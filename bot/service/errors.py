@@ -1,10 +1,14 @@
-"""Typed errors of the match service; each ``message`` is fit to show a person.
+"""Typed errors of the match service; each ``text`` is fit to show a person, in any
+language (a lazy ``locales.i18n`` text the edge renders for its reader; ``message`` and
+``str()`` are its English rendering, for logs and tests).
 
 Rules errors (``rules.RulesError`` and subclasses, e.g. an illegal move) are not wrapped:
 they pass through the service unchanged, with their own ``message``.
 """
 
 from __future__ import annotations
+
+from locales.i18n import Text, render
 
 
 class ServiceError(Exception):
@@ -14,9 +18,11 @@ class ServiceError(Exception):
     "it is Bob's turn"
     """
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, text: Text | str) -> None:
+        english = render(text, "en-US")
+        super().__init__(english)
+        self.text = text
+        self.message = english
 
 
 class MatchNotFound(ServiceError):

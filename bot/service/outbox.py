@@ -50,6 +50,8 @@ from bot.service.events import (
     MatchEnded,
     MovePlayedFor,
     PlayerOut,
+    SeasonBoard,
+    SeasonEnded,
     SetupSubmitted,
     StandingsChanged,
     TurnStarted,
@@ -57,7 +59,14 @@ from bot.service.events import (
 from bot.service.ports import Clock, Repository
 from bot.service.records import MatchStatus, OutboxEntry
 from bot.service.tournaments.table import StandingsTable
-from bot.service.views import BoardState, MatchView, RatingUpdate, ResultView, SeatView
+from bot.service.views import (
+    BoardState,
+    LeaderboardEntry,
+    MatchView,
+    RatingUpdate,
+    ResultView,
+    SeatView,
+)
 from rules import MoveMarks
 
 log = logging.getLogger(__name__)
@@ -68,7 +77,7 @@ KINDS: dict[type, str] = {
     TurnStarted: "turn", DeadlineReminder: "reminder", PlayerOut: "player-out",
     MovePlayedFor: "forced-move", DrawOffered: "draw-offer", DrawDeclined: "draw-declined",
     SetupSubmitted: "setup", MatchEnded: "result", ClocksExtended: "clocks-extended",
-    StandingsChanged: "standings",
+    StandingsChanged: "standings", SeasonEnded: "season-ended",
 }
 """The stored name of each event type (stable: stored entries are read back by it)."""
 _TYPES = {kind: cls for cls, kind in KINDS.items()}
@@ -169,6 +178,11 @@ def entry_of(event: Event, n: int, now: datetime) -> OutboxEntry:
             value = [dataclasses.astuple(r) for r in value]
         elif f.name == "table":
             value = dataclasses.asdict(value)
+        elif f.name == "boards":
+            value = [[b.ladder, b.total, [dataclasses.astuple(e) for e in b.entries]]
+                     for b in value]
+        elif isinstance(value, datetime):
+            value = value.timestamp()
         elif f.name == "record":
             value = None  # read again by the deliverer when it draws the replay
         elif isinstance(value, timedelta):
@@ -200,6 +214,12 @@ def event_of(entry: OutboxEntry) -> Event:
                 value = tuple(RatingUpdate(*r) for r in value or ())
             elif f.name == "table":
                 value = _table_of(value)
+            elif f.name == "boards":
+                value = tuple(SeasonBoard(str(ladder), int(total),
+                                          tuple(LeaderboardEntry(*e) for e in entries))
+                              for ladder, total, entries in value)
+            elif f.name in ("starts_at", "ends_at"):
+                value = datetime.fromtimestamp(value, UTC)
             elif f.name in ("remaining", "gap"):
                 value = timedelta(seconds=value)
             elif isinstance(value, list):

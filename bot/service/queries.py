@@ -24,6 +24,7 @@ from bot.service.records import (
     MatchStatus,
     RatingRecord,
 )
+from bot.service.seasons import SeasonRecord
 from bot.service.states import replay
 from bot.service.views import (
     BoardImage,
@@ -38,6 +39,7 @@ from bot.service.views import (
     PlayerStats,
     UserPrefs,
 )
+from locales.i18n import _
 from locales.results import result_sentence
 from rules import MoveMarks, Position, Variant
 
@@ -202,18 +204,43 @@ class QueriesMixin(ServiceCore):
         return text
 
     async def leaderboard(self, guild_id: int, game: str, page: int = 1,
-                          per_page: int = 10) -> LeaderboardPage:
+                          per_page: int = 10, season: int | None = None) -> LeaderboardPage:
+        """A page of the all-time board of ``game``, or of season number ``season``."""
         ladder = self._ladder(game)
         if isinstance(page, bool) or not isinstance(page, int):
             raise InvalidOption("the page must be a number")
+        if season is not None:
+            await self.season(guild_id, season)  # refuses a season the server lacks
         per_page = max(1, min(int(per_page), 50))
         offset = (page - 1) * per_page if 1 <= page <= 2**31 else 0
-        rows, total = await self.repository.leaderboard(guild_id, ladder, offset, per_page)
+        if season is None:
+            rows, total = await self.repository.leaderboard(guild_id, ladder, offset,
+                                                            per_page)
+        else:
+            rows, total = await self.repository.season_board(guild_id, season, ladder,
+                                                             offset, per_page)
         pages = max(1, -(-total // per_page))
         if not 1 <= page <= pages:  # every page out of range is refused alike
             raise InvalidOption(f"there is no page {page}: pages go from 1 to {pages}")
         entries = tuple(self._entry(offset + i + 1, r) for i, r in enumerate(rows))
-        return LeaderboardPage(guild_id, ladder, page, per_page, total, entries)
+        return LeaderboardPage(guild_id, ladder, page, per_page, total, entries, season)
+
+    async def seasons(self, guild_id: int) -> list[SeasonRecord]:
+        """The server's seasons, newest first (the running one, if any, first)."""
+        return await self.repository.seasons_of(guild_id)
+
+    async def season(self, guild_id: int, number: int) -> SeasonRecord:
+        """Season ``number`` of the server, or ``InvalidOption`` naming the ones it has."""
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise InvalidOption(_("a season is given by its number"))
+        found = await self.repository.seasons_of(guild_id)
+        for s in found:
+            if s.number == number:
+                return s
+        if not found:
+            raise InvalidOption(_("this server has no seasons yet"))
+        raise InvalidOption(_("there is no season {number}: seasons go from 1 to {last}",
+                              number=str(number), last=str(found[0].number)))
 
     @staticmethod
     def _entry(rank: int, r: RatingRecord) -> LeaderboardEntry:
