@@ -65,12 +65,15 @@ from bot.service import (
 )
 from bot.service.boards import draw_board
 from bot.service.computer import DEFAULT_LEVEL, computer_name, is_computer
+from bot.service.events import SeasonEnded
 from bot.service.outbox import OutboxRelay
 from bot.service.records import OutboxEntry
+from bot.service.seasons import Schedule, SeasonRecord
 from bot.service.tournament_records import TournamentGame, TournamentRecord
 from bot.service.tournaments import Result
 from bot.service.tournaments.table import StandingsTable
 from bot.service.views import RATING_MEANING, BoardState
+from locales.i18n import _
 from locales.results import leaving_note, result_sentence
 from locales.summaries import HIDDEN_OPTIONS, plain, rules_summary
 
@@ -94,7 +97,8 @@ Commands (a #<match> argument picks a match; otherwise your current one):
   /setup NUMBERS                  Querni 'choose': your 16 numbers in cell order
   /board   /games   /open   /history   /resign
   /draw offer|accept|decline
-  /leaderboard GAME [PAGE]   /stats [@user]
+  /leaderboard GAME [PAGE] [season:N]   /stats [@user]
+  /season [monthly|quarterly|manual|off|reset]   the server's leaderboard seasons
   /rules [GAME]                   how a game is played (teams, fast and slow included)
   /settings [days:N] [reminders:on|off] [threads:on|off]
   /notify mention|dm              how you want to be told it is your turn
@@ -330,6 +334,17 @@ class ConsolePrinter:
                 self.say(f"  rating {r.text(self.name(r.user_id))}")
         elif isinstance(event, ClocksExtended):
             self.say(f"* #{m.id}: {texts.offline_notice(event.gap)}")
+        elif isinstance(event, SeasonEnded):
+            self.say(_("* {season} is over: final leaderboards", season=SeasonRecord(
+                m.guild_id, event.season, Schedule(event.schedule), event.starts_at,
+                event.ends_at, m.channel_id).name()).render(None))
+            if not event.boards:
+                self.say("  " + _("No rated game ended in this season.").render(None))
+            for board in event.boards:
+                self.say(f"  {board.ladder}:")
+                for x in board.entries:
+                    self.say(f"  {x.rank:3}. {self.name(x.user_id):12} {x.shown:>7}  "
+                             f"{x.wins}W {x.losses}L {x.draws}D")
         elif isinstance(event, StandingsChanged):
             t = event.tournament_id
             if event.final:
@@ -735,12 +750,24 @@ class Console:
             self.say("you agreed; the draw needs every other player still in to agree too")
 
     async def cmd_leaderboard(self, args: list[str], line: str) -> None:
+        season: int | None = None
+        words: list[str] = []
+        for a in options_of(args):
+            if isinstance(a, tuple) and a[0] == "season":
+                if not digits(a[1]) or len(a[1]) > 9:
+                    raise ServiceError(_("a season is given by its number"))
+                season = int(a[1])
+            elif isinstance(a, tuple):
+                raise ServiceError("/leaderboard GAME [PAGE] [season:N]")
+            else:
+                words.append(a)
+        args = words
         if not args:
             raise ServiceError("which game? /leaderboard xiangqi (alquerque-grande-4: "
                                "Alquerque grande, 4 players)")
         if len(args) > 2:
-            raise ServiceError("/leaderboard GAME [PAGE]")
-        board = await self.service.leaderboard(CONSOLE_GUILD, args[0], 1)
+            raise ServiceError("/leaderboard GAME [PAGE] [season:N]")
+        board = await self.service.leaderboard(CONSOLE_GUILD, args[0], 1, season=season)
         if len(args) > 1:
             text = args[1]
             page = int(text) if digits(text) and len(text) < 7 else 0
@@ -748,7 +775,11 @@ class Console:
                 raise ServiceError(f"there is no page {text!r}: pages go from 1 to "
                                    f"{board.pages}")
             if page != 1:
-                board = await self.service.leaderboard(CONSOLE_GUILD, args[0], page)
+                board = await self.service.leaderboard(CONSOLE_GUILD, args[0], page,
+                                                       season=season)
+        if season is not None:
+            named = await self.service.season(CONSOLE_GUILD, season)
+            self.say(named.name().render(None))
         if board.total == 0:
             four = f" (4-player games are on {board.ladder}-4)" \
                 if f"{board.ladder}-4" in self._four_player_ladders() else ""
@@ -760,6 +791,26 @@ class Console:
             self.say(f"{e.rank:3}. {self.name(e.user_id):12} {e.shown:>7}  "
                      f"{e.wins}W {e.losses}L {e.draws}D")
         self.say(plain(RATING_MEANING))
+
+    async def cmd_season(self, args: list[str], line: str) -> None:
+        what = args[0].lower() if args else "list"
+        if len(args) > 1 or what not in ("list", "reset", "monthly", "quarterly", "manual",
+                                         "off"):
+            raise ServiceError("/season [monthly|quarterly|manual|off|reset]")
+        if what == "reset":
+            started = await self.service.reset_season(CONSOLE_GUILD, CONSOLE_CHANNEL)
+            self.say(_("{season} has started; the all-time leaderboards go on.",
+                       season=started.name()).render(None))
+        elif what != "list":
+            begun = await self.service.configure_seasons(CONSOLE_GUILD, CONSOLE_CHANNEL, what)
+            self.say((_("{season} has started; the all-time leaderboards go on.",
+                        season=begun.name()) if begun is not None else
+                      _("Seasons are off: the all-time leaderboards go on.")).render(None))
+            return
+        settings = await self.service.get_guild_settings(CONSOLE_GUILD)
+        self.say(_("Seasons: {schedule}.", schedule=settings.seasons).render(None))
+        for s in await self.service.seasons(CONSOLE_GUILD):
+            self.say(f"  {s.name().render(None)}")
 
     @staticmethod
     def _four_player_ladders() -> set[str]:
@@ -960,6 +1011,7 @@ COMMANDS: dict[str, Callable[[Console, list[str], str], Awaitable[None]]] = {
     "board": Console.cmd_board, "games": Console.cmd_games, "open": Console.cmd_open,
     "resign": Console.cmd_resign, "draw": Console.cmd_draw,
     "leaderboard": Console.cmd_leaderboard, "stats": Console.cmd_stats,
+    "season": Console.cmd_season,
     "history": Console.cmd_history, "rules": Console.cmd_rules, "settings": Console.cmd_settings,
     "notify": Console.cmd_notify, "sweep": Console.cmd_sweep, "fill": Console.cmd_fill,
     "hint": Console.cmd_hint, "analysis": Console.cmd_analysis,

@@ -231,7 +231,9 @@ class MemoryRepository(MemorySeasons, MemoryTournaments):
         return self._guilds.get(guild_id)
 
     async def save_guild_settings(self, settings: GuildSettings) -> None:
-        self._guilds[settings.guild_id] = settings
+        kept = self._guilds.get(settings.guild_id)  # the schedule: ``change_seasons``'s
+        self._guilds[settings.guild_id] = dataclasses.replace(
+            settings, seasons=kept.seasons if kept is not None else settings.seasons)
 
     async def get_user_prefs(self, user_id: int) -> UserPrefs | None:
         return self._prefs.get(user_id)

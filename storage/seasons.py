@@ -158,7 +158,7 @@ class SqlSeasons:
     _transaction: Callable[[Callable[[], Awaitable[Any]]], Awaitable[Any]]
     _all: Callable[..., Awaitable[list[Any]]]
     _write_entries: Callable[[Iterable[OutboxEntry]], Awaitable[None]]
-    _write_settings: Callable[[GuildSettings], Awaitable[None]]
+    _write_settings: Callable[..., Awaitable[None]]
     _unique_violation: tuple[type[BaseException], ...]
 
     async def _latest_in(self, guild_id: int) -> SeasonRecord | None:
@@ -216,7 +216,8 @@ class SqlSeasons:
             row = await cur.fetchone()
             settings = GuildSettings(guild_id) if row is None else GuildSettings(
                 guild_id, row[0], bool(row[1]), row[2], bool(row[3]), organiser_role_id=row[4])
-            await self._write_settings(dataclasses.replace(settings, seasons=schedule.value))
+            await self._write_settings(dataclasses.replace(settings, seasons=schedule.value),
+                                       seasons=True)
             latest = await self._latest_in(guild_id)
             if latest is not None and (latest.ends_at is None or latest.ends_at > now):
                 await self._exec("UPDATE seasons SET ends_at = ? WHERE guild_id = ? AND "

@@ -481,18 +481,20 @@ class SqlRepository(SqlSeasons, SqlTournaments):
 
     async def save_guild_settings(self, settings: GuildSettings) -> None:
         async def body() -> None:
-            await self._write_settings(settings)
+            await self._write_settings(settings, seasons=False)
         await self._transaction(body)
 
-    async def _write_settings(self, settings: GuildSettings) -> None:
+    async def _write_settings(self, settings: GuildSettings, *, seasons: bool) -> None:
+        """Upsert the row; the seasons' schedule only when ``seasons`` (it changes with
+        the seasons themselves, in ``change_seasons``'s transaction)."""
         await self._exec(
             "INSERT INTO guild_settings (guild_id, default_days, use_threads, "
             "games_channel_id, reminders, seasons, organiser_role_id) "
             "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) "
             "DO UPDATE SET default_days = excluded.default_days, use_threads = "
             "excluded.use_threads, games_channel_id = excluded.games_channel_id, "
-            "reminders = excluded.reminders, seasons = excluded.seasons, "
-            "organiser_role_id = excluded.organiser_role_id",
+            "reminders = excluded.reminders, organiser_role_id = excluded.organiser_role_id"
+            + (", seasons = excluded.seasons" if seasons else ""),
             (settings.guild_id, settings.default_days, int(settings.use_threads),
              settings.games_channel_id, int(settings.reminders), settings.seasons,
              settings.organiser_role_id))

@@ -20,6 +20,7 @@ from bot.discordapp.cogs import (
     DeliveriesCog,
     InfoCog,
     PlayCog,
+    SeasonsCog,
     SettingsCog,
     TournamentsCog,
 )
@@ -72,6 +73,7 @@ def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer 
         InfoCog(service),
         SettingsCog(service),
         TournamentsCog(service, bot.names),
+        SeasonsCog(service),
     ]
     if background:
         cogs.append(DeadlinesCog(service, bot, sweep_seconds))

@@ -8,7 +8,9 @@ from datetime import datetime
 
 import discord
 
+import rules
 from bot.service.computer import computer_name, is_computer
+from bot.service.events import SeasonEnded
 from bot.service.tournaments.table import StandingsTable
 from bot.service.views import (
     RATING_MEANING,
@@ -19,6 +21,7 @@ from bot.service.views import (
     RatingUpdate,
     ResultView,
 )
+from locales.i18n import Text, _, _n, render
 from locales.results import ResultKind, result_sentence
 
 COLOUR = discord.Colour(0x2E7D5B)
@@ -228,3 +231,35 @@ def standings_embed(table: StandingsTable, *, image: bool = True) -> discord.Emb
     if image:
         embed.set_image(url="attachment://standings.png")
     return embed
+
+
+def ladder_name(ladder: str) -> Text | str:
+    """A ladder in words: the game's name (its 4-player ladder says so)."""
+    key = ladder.removesuffix("-4")
+    name = rules.variant(key).name if key in rules.VARIANTS else ladder
+    return _("{game}, 4 players", game=name) if ladder.endswith("-4") else name
+
+
+def season_ended(event: SeasonEnded, locale: str | None) -> tuple[str, discord.Embed]:
+    """The announcement of a season's end: a line, and the top of each final board."""
+    from bot.service.seasons import Schedule, SeasonRecord
+
+    season = SeasonRecord(event.match.guild_id, event.season, Schedule(event.schedule),
+                          event.starts_at, event.ends_at, event.match.channel_id)
+    content = _("🏁 {season} is over: its final leaderboards are archived, and a new "
+                "season begins where seasons go on (the all-time leaderboards go on).",
+                season=season.name()).render(locale)
+    e = discord.Embed(title=season.name().render(locale), colour=COLOUR)
+    if not event.boards:
+        e.description = _("No rated game ended in this season.").render(locale)
+    for board in event.boards[:25]:
+        lines = [f"**{x.rank}.** {mention(x.user_id)} — {x.shown} "
+                 f"({x.wins}W {x.losses}L {x.draws}D)" for x in board.entries]
+        if board.total > len(board.entries):
+            lines.append(_n("and {count} more player", "and {count} more players",
+                            board.total - len(board.entries)).render(locale))
+        e.add_field(name=render(ladder_name(board.ladder), locale),
+                    value="\n".join(lines)[:1024], inline=False)
+    e.set_footer(text=_("Each season's ratings start afresh; see them with /leaderboard "
+                        "season:{number}", number=str(event.season)).render(locale))
+    return content, e

@@ -21,7 +21,8 @@ from discord import app_commands
 
 import rules
 from bot.service import errors as service_errors
-from locales.i18n import render
+from bot.service.seasons import NoSuchSeason
+from locales.i18n import Text, _, render
 
 log = logging.getLogger("tablero.discord")
 
@@ -67,7 +68,8 @@ class MissingPermissions(AdapterError):
         self.missing = missing
 
 
-_NEXT_STEP: dict[type[BaseException], str] = {
+_NEXT_STEP: dict[type[BaseException], str | Text] = {
+    NoSuchSeason: _("Pick one of the suggested seasons, or see them all with `/season list`."),
     service_errors.MatchNotFound: "Use `/games` to see your matches.",
     service_errors.NotAPlayer: "Only the players of this match can do that; "
                                "use `/challenge` to start your own.",
@@ -127,7 +129,7 @@ def user_message(exc: BaseException, locale: str | None = None) -> str | None:
         for cls in type(exc).__mro__:
             hint = _NEXT_STEP.get(cls)
             if hint:
-                return f"{text} {hint}"
+                return f"{text} {render(hint, locale)}"
         return text
     if isinstance(exc, rules.OptionError):
         return f"{exc}. Check the game options and try again."

@@ -238,6 +238,10 @@ class DiscordNotifier:
                             audience=self.others(m))
         elif isinstance(event, ev.StandingsChanged):
             await self.standings(event)
+        elif isinstance(event, ev.SeasonEnded):
+            # the server's language once servers choose one (issue 14): the default now
+            content, embed = embeds.season_ended(event, None)
+            await self.post(event.match, content, step="season", embed=embed)
 
     async def standings(self, event: ev.StandingsChanged) -> None:
         """The standings (embed and table image) as a new message in the tournament's

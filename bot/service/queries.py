@@ -16,6 +16,7 @@ from bot.service.boards import draw_board
 from bot.service.core import MAX_DAYS, MIN_DAYS, ServiceCore
 from bot.service.errors import InvalidOption, MatchBroken, MatchNotFound
 from bot.service.exports import export_record
+from bot.service.ids import MAX_ID
 from bot.service.matches import public_view
 from bot.service.records import (
     LIVE_STATUSES,
@@ -24,7 +25,7 @@ from bot.service.records import (
     MatchStatus,
     RatingRecord,
 )
-from bot.service.seasons import SeasonRecord
+from bot.service.seasons import NoSuchSeason, SeasonRecord
 from bot.service.states import replay
 from bot.service.views import (
     BoardImage,
@@ -232,14 +233,14 @@ class QueriesMixin(ServiceCore):
     async def season(self, guild_id: int, number: int) -> SeasonRecord:
         """Season ``number`` of the server, or ``InvalidOption`` naming the ones it has."""
         if isinstance(number, bool) or not isinstance(number, int):
-            raise InvalidOption(_("a season is given by its number"))
+            raise NoSuchSeason(_("a season is given by its number"))
         found = await self.repository.seasons_of(guild_id)
         for s in found:
             if s.number == number:
                 return s
         if not found:
-            raise InvalidOption(_("this server has no seasons yet"))
-        raise InvalidOption(_("there is no season {number}: seasons go from 1 to {last}",
+            raise NoSuchSeason(_("this server has no seasons yet"))
+        raise NoSuchSeason(_("there is no season {number}: seasons go from 1 to {last}",
                               number=str(number), last=str(found[0].number)))
 
     @staticmethod
@@ -264,8 +265,12 @@ class QueriesMixin(ServiceCore):
     async def update_guild_settings(self, guild_id: int, *, default_days: int | None = None,
                                     use_threads: bool | None = None,
                                     games_channel_id: int | str | None = "keep",
-                                    reminders: bool | None = None) -> GuildSettings:
-        """Change some settings (``games_channel_id=None`` clears the channel)."""
+                                    reminders: bool | None = None,
+                                    organiser_role_id: int | str | None = "keep"
+                                    ) -> GuildSettings:
+        """Change some settings (``games_channel_id=None`` clears the channel,
+        ``organiser_role_id=None`` the organiser role). The seasons' schedule changes by
+        ``configure_seasons`` (it ends and starts seasons)."""
         s = await self.get_guild_settings(guild_id)
         if default_days is not None:
             if isinstance(default_days, bool) or not isinstance(default_days, int) or \
@@ -280,6 +285,12 @@ class QueriesMixin(ServiceCore):
             if games_channel_id is not None and not isinstance(games_channel_id, int):
                 raise InvalidOption("that is not a channel")
             s = dataclasses.replace(s, games_channel_id=games_channel_id)
+        if organiser_role_id != "keep":
+            if organiser_role_id is not None and (
+                    isinstance(organiser_role_id, bool) or not isinstance(organiser_role_id, int)
+                    or not 0 <= organiser_role_id <= MAX_ID):
+                raise InvalidOption(_("that is not a role"))
+            s = dataclasses.replace(s, organiser_role_id=organiser_role_id)
         await self.repository.save_guild_settings(s)
         return s
 

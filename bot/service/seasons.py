@@ -34,8 +34,13 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Protocol
 
+from bot.service.errors import InvalidOption
 from bot.service.records import OutboxEntry, RatingRecord
 from locales.i18n import Text, _
+
+
+class NoSuchSeason(InvalidOption):
+    """The server has no season with that number (or no seasons at all)."""
 
 
 class Schedule(StrEnum):

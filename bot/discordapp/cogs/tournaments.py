@@ -1,6 +1,7 @@
 """``/tournament create|start|cancel|remove|standings|pairings|mine`` and the Join /
 Leave buttons of a tournament's post. Organising (create, start, cancel, remove) needs
-Manage Server; the organiser of a tournament may also start, cancel and remove in it.
+Manage Server or the server's organiser role (``/settings organiser_role``); the
+organiser of a tournament may also start, cancel and remove in it.
 Every game is an ordinary match (challenge and accept by the service), so it has its
 thread and notifications like any other."""
 
@@ -22,18 +23,17 @@ from bot.discordapp.cogs.common import (
     answer,
     guild_id,
     known_game,
+    locale_of,
+    may_organise,
 )
 from bot.discordapp.components import TournamentButton, tournament_buttons
 from bot.service import MatchService, NameResolver
 from bot.service.tournament_records import TournamentGame, TournamentRecord
 from bot.service.tournaments import Result
+from locales.i18n import _
 from render.table import draw_table
 
 FORMATS = Literal["round robin", "double round robin", "swiss", "knockout"]
-
-
-def _manager(interaction: Interaction) -> bool:
-    return interaction.permissions.manage_guild
 
 
 class TournamentsCog(commands.GroupCog, group_name="tournament",
@@ -106,9 +106,10 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
                      vacation: bool = True) -> None:
         async with acknowledged(interaction):
             where = guild_id(interaction)
-            if not _manager(interaction):
-                raise errors.AdapterError("Creating a tournament needs the Manage Server "
-                                          "permission.")
+            if not await may_organise(self.service, interaction):
+                raise errors.AdapterError(_(
+                    "Creating a tournament needs the Manage Server permission or the "
+                    "server's organiser role.").render(locale_of(interaction)))
             choice = known_game(game)
             channel = interaction.channel
             if channel is None:
@@ -128,8 +129,8 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
     async def start(self, interaction: Interaction, tournament: int | None = None) -> None:
         async with acknowledged(interaction):
             tid = await self._pick(interaction, tournament)
-            t = await self.service.start_tournament(tid, interaction.user.id,
-                                                    manager=_manager(interaction))
+            manager = await may_organise(self.service, interaction)
+            t = await self.service.start_tournament(tid, interaction.user.id, manager=manager)
             await answer(interaction, f"{t.name} has started: round {t.round} is on.")
 
     @app_commands.command(name="cancel", description="Cancel a tournament")
@@ -137,8 +138,8 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
     async def cancel(self, interaction: Interaction, tournament: int | None = None) -> None:
         async with acknowledged(interaction):
             tid = await self._pick(interaction, tournament)
-            t = await self.service.cancel_tournament(tid, interaction.user.id,
-                                                     manager=_manager(interaction))
+            manager = await may_organise(self.service, interaction)
+            t = await self.service.cancel_tournament(tid, interaction.user.id, manager=manager)
             await answer(interaction, f"{t.name} is cancelled; games under way go on as "
                                       f"ordinary matches.")
 
@@ -148,8 +149,9 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
                      tournament: int | None = None) -> None:
         async with acknowledged(interaction):
             tid = await self._pick(interaction, tournament)
+            manager = await may_organise(self.service, interaction)
             t = await self.service.remove_from_tournament(
-                tid, interaction.user.id, player.id, manager=_manager(interaction))
+                tid, interaction.user.id, player.id, manager=manager)
             await answer(interaction, f"{player.display_name} is out of {t.name}.")
 
     @app_commands.command(name="standings", description="A tournament's standings")
