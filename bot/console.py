@@ -66,8 +66,10 @@ from bot.service import (
 )
 from bot.service.boards import draw_board
 from bot.service.computer import DEFAULT_LEVEL, computer_name, computer_title, is_computer
+from bot.service.events import SeasonEnded
 from bot.service.outbox import OutboxRelay
 from bot.service.records import OutboxEntry
+from bot.service.seasons import Schedule, SeasonRecord
 from bot.service.tournament_records import TournamentGame, TournamentRecord
 from bot.service.tournaments import Result
 from bot.service.tournaments.model import format_words, tournament_title
@@ -100,7 +102,8 @@ Commands (a #<match> argument picks a match; otherwise your current one):
   /setup NUMBERS                  Querni 'choose': your 16 numbers in cell order
   /board   /games   /open   /history   /resign
   /draw offer|accept|decline
-  /leaderboard GAME [PAGE]   /stats [@user]
+  /leaderboard GAME [PAGE] [season:N]   /stats [@user]
+  /season [monthly|quarterly|manual|off|reset]   the server's leaderboard seasons
   /rules [GAME]                   how a game is played (teams, fast and slow included)
   /settings [days:N] [reminders:on|off] [threads:on|off] [language:LOCALE]
   /notify mention|dm              how you want to be told it is your turn
@@ -383,6 +386,19 @@ class ConsolePrinter:
         elif isinstance(event, ClocksExtended):
             self.say(_("* #{match}: {notice}", match=m.id,
                        notice=texts.offline_notice(event.gap)))
+        elif isinstance(event, SeasonEnded):
+            self.say(_("* {season} is over: final leaderboards", season=SeasonRecord(
+                m.guild_id, event.season, Schedule(event.schedule), event.starts_at,
+                event.ends_at, m.channel_id).name()))
+            if not event.boards:
+                self.say(joined("  ", _("No rated game ended in this season."), separator=""))
+            for board in event.boards:
+                self.say(f"  {board.ladder}:")
+                for x in board.entries:
+                    name = render(self.name(x.user_id), self.locale)
+                    self.say(joined(f"  {x.rank:3}. {name:12} {x.shown:>7} ",
+                                    _("{wins}W {losses}L {draws}D", wins=x.wins,
+                                      losses=x.losses, draws=x.draws)))
         elif isinstance(event, StandingsChanged):
             t = event.tournament_id
             if event.final:
@@ -806,12 +822,24 @@ class Console:
                        "too"))
 
     async def cmd_leaderboard(self, args: list[str], line: str) -> None:
+        season: int | None = None
+        words: list[str] = []
+        for a in options_of(args):
+            if isinstance(a, tuple) and a[0] == "season":
+                if not digits(a[1]) or len(a[1]) > 9:
+                    raise ServiceError(_("a season is given by its number"))
+                season = int(a[1])
+            elif isinstance(a, tuple):
+                raise ServiceError(_("/leaderboard GAME [PAGE] [season:N]"))
+            else:
+                words.append(a)
+        args = words
         if not args:
             raise ServiceError(_("which game? /leaderboard xiangqi (alquerque-grande-4: "
                                  "Alquerque grande, 4 players)"))
         if len(args) > 2:
-            raise ServiceError(_("/leaderboard GAME [PAGE]"))
-        board = await self.service.leaderboard(CONSOLE_GUILD, args[0], 1)
+            raise ServiceError(_("/leaderboard GAME [PAGE] [season:N]"))
+        board = await self.service.leaderboard(CONSOLE_GUILD, args[0], 1, season=season)
         if len(args) > 1:
             text = args[1]
             page = int(text) if digits(text) and len(text) < 7 else 0
@@ -819,7 +847,11 @@ class Console:
                 raise ServiceError(_("there is no page {page}: pages go from 1 to {pages}",
                                      page=repr(text), pages=board.pages))
             if page != 1:
-                board = await self.service.leaderboard(CONSOLE_GUILD, args[0], page)
+                board = await self.service.leaderboard(CONSOLE_GUILD, args[0], page,
+                                                       season=season)
+        if season is not None:
+            named = await self.service.season(CONSOLE_GUILD, season)
+            self.say(named.name())
         if board.total == 0:
             self.say(_("no rated results on {ladder} yet (4-player games are on "
                        "{ladder}-4)", ladder=board.ladder)
@@ -835,6 +867,26 @@ class Console:
                             _("{wins}W {losses}L {draws}D", wins=e.wins, losses=e.losses,
                               draws=e.draws)))
         self.say(plain(render(RATING_MEANING, self.printer.locale)))
+
+    async def cmd_season(self, args: list[str], line: str) -> None:
+        what = args[0].lower() if args else "list"
+        if len(args) > 1 or what not in ("list", "reset", "monthly", "quarterly", "manual",
+                                         "off"):
+            raise ServiceError(_("/season [monthly|quarterly|manual|off|reset]"))
+        if what == "reset":
+            started = await self.service.reset_season(CONSOLE_GUILD, CONSOLE_CHANNEL)
+            self.say(_("{season} has started; the all-time leaderboards go on.",
+                       season=started.name()))
+        elif what != "list":
+            begun = await self.service.configure_seasons(CONSOLE_GUILD, CONSOLE_CHANNEL, what)
+            self.say(_("{season} has started; the all-time leaderboards go on.",
+                       season=begun.name()) if begun is not None else
+                     _("Seasons are off: the all-time leaderboards go on."))
+            return
+        settings = await self.service.get_guild_settings(CONSOLE_GUILD)
+        self.say(_("Seasons: {schedule}.", schedule=settings.seasons))
+        for s in await self.service.seasons(CONSOLE_GUILD):
+            self.say(joined("  ", s.name(), separator=""))
 
     @staticmethod
     def _four_player_ladders() -> set[str]:
@@ -1059,6 +1111,7 @@ COMMANDS: dict[str, Callable[[Console, list[str], str], Awaitable[None]]] = {
     "board": Console.cmd_board, "games": Console.cmd_games, "open": Console.cmd_open,
     "resign": Console.cmd_resign, "draw": Console.cmd_draw,
     "leaderboard": Console.cmd_leaderboard, "stats": Console.cmd_stats,
+    "season": Console.cmd_season,
     "history": Console.cmd_history, "rules": Console.cmd_rules, "settings": Console.cmd_settings,
     "notify": Console.cmd_notify, "sweep": Console.cmd_sweep, "fill": Console.cmd_fill,
     "hint": Console.cmd_hint, "analysis": Console.cmd_analysis,

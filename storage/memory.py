@@ -23,10 +23,11 @@ from bot.service.records import (
 )
 from bot.service.shards import shard_of
 from bot.service.views import GuildSettings, UserPrefs
+from storage.seasons import MemorySeasons
 from storage.tournaments import MemoryTournaments
 
 
-class MemoryRepository(MemoryTournaments):
+class MemoryRepository(MemorySeasons, MemoryTournaments):
     """Dicts behind the ``Repository`` and ``TournamentRepository`` Protocols."""
 
     def __init__(self) -> None:
@@ -99,16 +100,19 @@ class MemoryRepository(MemoryTournaments):
         if any(e.ply in taken for e in append):
             raise Conflict(f"match {before.id}: ply already played")
         new_ratings = []
+        season_ratings = []
         if ratings is not None:
             keys = {u: (ratings.guild_id, ratings.ladder, u) for u in ratings.results}
             new_ratings = apply_ratings(ratings, {u: self._ratings.get(k)
                                                   for u, k in keys.items()})
+            season_ratings = self._credit_plan(ratings)
         stored = dataclasses.replace(after, id=before.id, version=before.version + 1)
         self._matches[before.id] = stored
         entries.extend(append)
         entries.sort(key=lambda e: e.ply)
         for r in new_ratings:
             self._ratings[(r.guild_id, r.ladder, r.user_id)] = r
+        self._season_ratings.update(season_ratings)
         self._store_outbox(stored, outbox)
         return stored
 
@@ -238,7 +242,9 @@ class MemoryRepository(MemoryTournaments):
         return self._guilds.get(guild_id)
 
     async def save_guild_settings(self, settings: GuildSettings) -> None:
-        self._guilds[settings.guild_id] = settings
+        kept = self._guilds.get(settings.guild_id)  # the schedule: ``change_seasons``'s
+        self._guilds[settings.guild_id] = dataclasses.replace(
+            settings, seasons=kept.seasons if kept is not None else settings.seasons)
 
     async def get_user_prefs(self, user_id: int) -> UserPrefs | None:
         return self._prefs.get(user_id)

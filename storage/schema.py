@@ -224,10 +224,46 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX matches_live ON matches (id, guild_id)
         WHERE status IN ('open', 'lobby', 'active');
     """,
+    # 13: leaderboard seasons (``bot.service.seasons``): the server's schedule and
+    # organiser role in its settings, one row per season, and each season's ratings
+    # (ranked like the all-time board, by an index of the same shape)
+    f"""
+    ALTER TABLE guild_settings ADD COLUMN seasons TEXT NOT NULL DEFAULT 'off';
+    ALTER TABLE guild_settings ADD COLUMN organiser_role_id INTEGER;
+    CREATE TABLE seasons (
+        guild_id INTEGER NOT NULL,
+        number INTEGER NOT NULL,
+        schedule TEXT NOT NULL,
+        starts_at REAL NOT NULL,
+        ends_at REAL,
+        channel_id INTEGER NOT NULL,
+        closed_at REAL,
+        PRIMARY KEY (guild_id, number)
+    ) WITHOUT ROWID;
+    CREATE INDEX seasons_open ON seasons (ends_at) WHERE closed_at IS NULL;
+    CREATE TABLE season_ratings (
+        guild_id INTEGER NOT NULL,
+        season INTEGER NOT NULL,
+        ladder TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        ordinal REAL NOT NULL,
+        wins INTEGER NOT NULL DEFAULT 0,
+        losses INTEGER NOT NULL DEFAULT 0,
+        draws INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (guild_id, season, ladder, user_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX season_ratings_board ON season_ratings (guild_id, season, ladder,
+                                                         {ESTABLISHED} DESC, ordinal DESC,
+                                                         user_id, mu, sigma, wins, losses,
+                                                         draws);
+    """,
 )
 TABLES = frozenset({"guild_settings", "user_prefs", "matches", "seats", "moves", "ratings",
                     "clock_beats", "outbox", "dms_closed", "names", "tournaments",
-                    "tournament_matches", "shard_leases", "process_lock", "sqlite_sequence"})
+                    "tournament_matches", "shard_leases", "process_lock", "seasons",
+                    "season_ratings", "sqlite_sequence"})
 """Every table a Tablero database holds (any other one means a foreign file)."""
 
 OLD_TABLES = frozenset({"heartbeat"})

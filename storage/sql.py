@@ -32,6 +32,7 @@ from bot.service.records import (
 )
 from bot.service.views import GuildSettings, UserPrefs
 from storage.schema import ESTABLISHED, established
+from storage.seasons import SqlSeasons
 from storage.tournaments import SqlTournaments
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
@@ -82,7 +83,9 @@ def _match_values(m: MatchRecord) -> tuple[Any, ...]:
         {"by": m.draw_offer.by, "accepted": list(m.draw_offer.accepted)})
     result = None if m.result is None else json.dumps(
         {"winners": list(m.result.winners), "ranking": [list(g) for g in m.result.ranking],
-         "reason": m.result.reason})
+         "reason": m.result.reason,
+         **({"left": [m.result.left_by, m.result.left_how]}
+            if m.result.left_by is not None else {})})
     return (m.guild_id, m.channel_id, m.thread_id, m.game, m.ladder, m.rules_version,
             json.dumps(dict(m.options), sort_keys=True), m.start_text, m.seat_count,
             m.status.value, m.challenger_id, _seats_json(m.seats), m.seat_pref, m.seating,
@@ -116,7 +119,8 @@ def _match_of(row: Sequence[Any]) -> MatchRecord:
         draw_offer=DrawOffer(offer_d["by"], tuple(offer_d["accepted"])) if offer_d else None,
         result=ResultRecord(tuple(result_d["winners"]),
                             tuple(tuple(g) for g in result_d["ranking"]),
-                            result_d["reason"]) if result_d else None,
+                            result_d["reason"], *result_d.get("left", (None, None)))
+        if result_d else None,
         broken=broken, created_at=created, updated_at=updated, version=version,
         last_move_by=last_move_by)
 
@@ -168,7 +172,7 @@ LEADERBOARD_SQL = (f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AN
 """One leaderboard page (guild, ladder, limit, offset): read from ``ratings_board`` alone."""
 
 
-class SqlRepository(SqlTournaments):
+class SqlRepository(SqlSeasons, SqlTournaments):
     """The ``Repository`` Protocol in SQL; see the module's docstring."""
 
     _prefs_sql: ClassVar[str] = "json_group_object(p.user_id, p.notify)"
@@ -308,6 +312,7 @@ class SqlRepository(SqlTournaments):
                 "losses = excluded.losses, draws = excluded.draws",
                 (r.guild_id, r.ladder, r.user_id, r.mu, r.sigma, r.wins, r.losses, r.draws,
                  r.ordinal))
+        await self.credit_season(change)
 
     # ------------------------------------------------------------------ reads
 
@@ -506,26 +511,34 @@ class SqlRepository(SqlTournaments):
 
     async def get_guild_settings(self, guild_id: int) -> GuildSettings | None:
         rows = await self._all("SELECT default_days, use_threads, games_channel_id, "
-                               "reminders, language FROM guild_settings WHERE guild_id = ?",
-                               (guild_id,))
+                               "reminders, language, seasons, organiser_role_id "
+                               "FROM guild_settings WHERE guild_id = ?", (guild_id,))
         if not rows:
             return None
-        days, threads, channel, reminders, language = rows[0]
+        days, threads, channel, reminders, language, seasons, role = rows[0]
         return GuildSettings(guild_id, days, bool(threads), channel, bool(reminders),
-                             language)
+                             language, seasons, role)
 
     async def save_guild_settings(self, settings: GuildSettings) -> None:
         async def body() -> None:
-            await self._exec(
-                "INSERT INTO guild_settings (guild_id, default_days, use_threads, "
-                "games_channel_id, reminders, language) VALUES (?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT (guild_id) DO UPDATE SET default_days = excluded.default_days, "
-                "use_threads = excluded.use_threads, games_channel_id = "
-                "excluded.games_channel_id, reminders = excluded.reminders, "
-                "language = excluded.language",
-                (settings.guild_id, settings.default_days, int(settings.use_threads),
-                 settings.games_channel_id, int(settings.reminders), settings.language))
+            await self._write_settings(settings, seasons=False)
         await self._transaction(body)
+
+    async def _write_settings(self, settings: GuildSettings, *, seasons: bool) -> None:
+        """Upsert the row; the seasons' schedule only when ``seasons`` (it changes with
+        the seasons themselves, in ``change_seasons``'s transaction)."""
+        await self._exec(
+            "INSERT INTO guild_settings (guild_id, default_days, use_threads, "
+            "games_channel_id, reminders, language, seasons, organiser_role_id) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) "
+            "DO UPDATE SET default_days = excluded.default_days, use_threads = "
+            "excluded.use_threads, games_channel_id = excluded.games_channel_id, "
+            "reminders = excluded.reminders, language = excluded.language, "
+            "organiser_role_id = excluded.organiser_role_id"
+            + (", seasons = excluded.seasons" if seasons else ""),
+            (settings.guild_id, settings.default_days, int(settings.use_threads),
+             settings.games_channel_id, int(settings.reminders), settings.language,
+             settings.seasons, settings.organiser_role_id))
 
     async def get_user_prefs(self, user_id: int) -> UserPrefs | None:
         rows = await self._all("SELECT notify, locale FROM user_prefs WHERE user_id = ?",

@@ -282,8 +282,11 @@ def _repair_hint(path: str) -> str:
 
 
 async def _quick_check(path: str, conn: aiosqlite.Connection) -> None:
-    async with conn.execute("PRAGMA quick_check(5)") as cur:
-        rows = [str(r[0]) for r in await cur.fetchall()]
+    try:
+        async with conn.execute("PRAGMA quick_check(5)") as cur:
+            rows = [str(r[0]) for r in await cur.fetchall()]
+    except UnicodeDecodeError:  # its report quotes damaged bytes (not UTF-8): damage too
+        rows = ["the report of SQLite's check quotes unreadable bytes"]
     if rows != ["ok"]:
         raise DatabaseDamaged(path, f"{path} is damaged ({'; '.join(rows)[:300]}): "
                               f"{_repair_hint(path)}")

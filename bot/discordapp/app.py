@@ -20,6 +20,7 @@ from bot.discordapp.cogs import (
     DeliveriesCog,
     InfoCog,
     PlayCog,
+    SeasonsCog,
     SettingsCog,
     TournamentsCog,
 )
@@ -73,6 +74,7 @@ def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer 
         InfoCog(service),
         SettingsCog(service, notifier.routes.forget_place_locale),
         TournamentsCog(service, bot.names),
+        SeasonsCog(service),
     ]
     if background:
         cogs.append(DeadlinesCog(service, bot, sweep_seconds))

@@ -71,23 +71,30 @@ class MatchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                        template=r"tablero:lb(?P<dir>[pn]):(?P<page>[0-9]{1,6}):(?P<ladder>[a-z0-9:=,_-]{1,60})"):
-    """Turns to a page of a ladder."""
+                        template=r"tablero:lb(?P<dir>[pn]):(?P<page>[0-9]{1,6})"
+                                 r"(?:s(?P<season>[0-9]{1,9}))?:(?P<ladder>[a-z0-9:=,_-]{1,60})"):
+    """Turns to a page of a ladder (of a season: ``s<number>`` after the page; buttons
+    posted before seasons existed have none and still work)."""
 
     def __init__(self, ladder: str, page: int, direction: str, *,
-                 disabled: bool = False, loc: str = DEFAULT_LOCALE) -> None:
+                 disabled: bool = False, loc: str = DEFAULT_LOCALE,
+                 season: int | None = None) -> None:
         label = _("◀ Previous") if direction == "p" else _("Next ▶")
+        marker = f"s{season}" if season is not None else ""
         super().__init__(discord.ui.Button(
             label=render(label, loc), style=discord.ButtonStyle.secondary, disabled=disabled,
-            custom_id=f"tablero:lb{direction}:{page}:{ladder}"))
+            custom_id=f"tablero:lb{direction}:{page}{marker}:{ladder}"))
         self.ladder = ladder
         self.page = page
+        self.season = season
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
                              item: discord.ui.Item[Any], match: re.Match[str],
                              /) -> LeaderboardButton:
-        return cls(match["ladder"], int(match["page"]), match["dir"])
+        season = match["season"]
+        return cls(match["ladder"], int(match["page"]), match["dir"],
+                   season=int(season) if season else None)
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         return not interaction.user.bot
@@ -150,13 +157,13 @@ def match_buttons(match_id: int, ply: int, actions: list[str],
     return view
 
 
-def leaderboard_buttons(ladder: str, page: int, pages: int,
-                        loc: str = DEFAULT_LOCALE) -> discord.ui.View:
+def leaderboard_buttons(ladder: str, page: int, pages: int, loc: str = DEFAULT_LOCALE,
+                        season: int | None = None) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(LeaderboardButton(ladder, max(1, page - 1), "p", disabled=page <= 1,
-                                    loc=loc))
+                                    loc=loc, season=season))
     view.add_item(LeaderboardButton(ladder, min(pages, page + 1), "n", disabled=page >= pages,
-                                    loc=loc))
+                                    loc=loc, season=season))
     return view
 
 

@@ -12,7 +12,9 @@ from datetime import datetime
 
 import discord
 
+import rules
 from bot.service.computer import computer_title, is_computer
+from bot.service.events import SeasonEnded
 from bot.service.tournaments.table import ShownTable
 from bot.service.views import (
     RATING_MEANING,
@@ -290,3 +292,37 @@ def standings_embed(table: ShownTable, loc: str, *, image: bool = True) -> disco
     if image:
         embed.set_image(url="attachment://standings.png")
     return embed
+
+
+def ladder_name(ladder: str) -> Words:
+    """A ladder in words: the game's name (its 4-player ladder says so)."""
+    key = ladder.removesuffix("-4")
+    name: Words = game_name(key, rules.variant(key).name) if key in rules.VARIANTS else ladder
+    return _("{game}, 4 players", game=name) if ladder.endswith("-4") else name
+
+
+def season_ended(event: SeasonEnded, loc: str) -> tuple[str, discord.Embed]:
+    """The announcement of a season's end in ``loc``: a line, and the top of each final
+    board."""
+    from bot.service.seasons import Schedule, SeasonRecord
+
+    season = SeasonRecord(event.match.guild_id, event.season, Schedule(event.schedule),
+                          event.starts_at, event.ends_at, event.match.channel_id)
+    content = render(_("🏁 {season} is over: its final leaderboards are archived, and a new "
+                       "season begins where seasons go on (the all-time leaderboards go on).",
+                       season=season.name()), loc)
+    e = discord.Embed(title=render(season.name(), loc), colour=COLOUR)
+    if not event.boards:
+        e.description = render(_("No rated game ended in this season."), loc)
+    for board in event.boards[:25]:
+        lines = [f"**{x.rank}.** {render(mention(x.user_id), loc)} — {x.shown} "
+                 f"({render(record_counts(x.wins, x.losses, x.draws), loc)})"
+                 for x in board.entries]
+        if board.total > len(board.entries):
+            lines.append(render(_n("and {count} more player", "and {count} more players",
+                                   board.total - len(board.entries)), loc))
+        e.add_field(name=render(ladder_name(board.ladder), loc),
+                    value="\n".join(lines)[:1024], inline=False)
+    e.set_footer(text=render(_("Each season's ratings start afresh; see them with "
+                               "/leaderboard season:{number}", number=str(event.season)), loc))
+    return content, e

@@ -24,6 +24,7 @@ from discord import app_commands
 
 import rules
 from bot.service import errors as service_errors
+from bot.service.seasons import NoSuchSeason
 from locales.i18n import Text, Words, _, _n, capitalized, listing, negotiate, render
 from locales.terms import permission_name
 
@@ -76,6 +77,7 @@ class MissingPermissions(AdapterError):
 
 
 _NEXT_STEP: dict[type[BaseException], Text] = {
+    NoSuchSeason: _("Pick one of the suggested seasons, or see them all with `/season list`."),
     service_errors.MatchNotFound: _("Use `/games` to see your matches."),
     service_errors.NotAPlayer: _("Only the players of this match can do that; "
                                  "use `/challenge` to start your own."),

@@ -255,6 +255,10 @@ class DiscordNotifier:
                             audience=self.others(m))
         elif isinstance(event, ev.StandingsChanged):
             await self.standings(event)
+        elif isinstance(event, ev.SeasonEnded):
+            loc = await self.routes.place_locale(event.match.guild_id)
+            content, embed = embeds.season_ended(event, loc)
+            await self.post(event.match, content, step="season", embed=embed)
 
     async def standings(self, event: ev.StandingsChanged) -> None:
         """The standings (embed and table image) as a new message in the tournament's

@@ -96,6 +96,11 @@ API (all ``async``; ids are plain ints; errors are ``ServiceError`` subclasses w
   ``tournament_pairings(tournament_id, round)`` / ``tournament_games_of(tournament_id,
   user)``; ``sweep`` also runs ``sweep_tournaments`` (registration deadlines, catching
   up after a stop).
+* Seasons (``season_service.py``; what a season is: ``seasons.py``):
+  ``configure_seasons(guild_id, channel_id, schedule)`` (monthly, quarterly, manual,
+  off), ``reset_season(guild_id, channel_id)``, ``seasons(guild_id)``,
+  ``season(guild_id, number)``, ``leaderboard(..., season=N)``; ``sweep`` also runs
+  ``sweep_seasons`` (ends them, archived and announced once, catching up after a stop).
 * ``verify_all() -> list[(match_id, problem)]`` - replay every match, mark broken ones.
 
 Decisions (documented here because the issue left them open):

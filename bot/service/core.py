@@ -290,14 +290,17 @@ class ServiceCore:
         entries = await self._entries(rec)
         return everyone_moved(rec, entries), entries
 
-    async def _abort(self, rec: MatchRecord, why: str, left_by: int | None = None
-                     ) -> MatchEnded:
+    async def _abort(self, rec: MatchRecord, why: str, left_by: int | None = None,
+                     leaver: tuple[int, str] | None = None) -> MatchEnded:
         """End ``rec`` unrated with no result (``why`` completes "aborted: ..."), as when
-        it ends before every player has moved: saved, announced and returned."""
+        it ends before every player has moved: saved, announced and returned.
+        ``left_by``: who left, for the announcement; ``leaver``: who left and how
+        ("resign" or "timeout"), stored in the result."""
         board = await self._board_of(rec) if rec.ply else None  # unchanged by aborting
         saved, events = await self._commit(rec, dataclasses.replace(
             rec, status=MatchStatus.ABORTED, deadline=None, remind_at=None, to_move=(),
-            draw_offer=None, result=ResultRecord((), (), f"aborted: {why}")), lambda s: [
+            draw_offer=None, result=ResultRecord(
+                (), (), f"aborted: {why}", *(leaver or (None, None)))), lambda s: [
             self._ended(self._view(s), "aborted", board, aborted=True, left_by=left_by)])
         events = await self._completed(saved, events)
         await self._announce(events)
@@ -317,7 +320,7 @@ class ServiceCore:
         after = dataclasses.replace(rec, status=MatchStatus.FINISHED, result=result,
                                     to_move=(), deadline=None, remind_at=None,
                                     draw_offer=None)
-        return after, self.ratings.change(after, result)
+        return after, self.ratings.change(after, result, self.clock.now())
 
     def _put_out(self, before: MatchRecord, after: MatchRecord, p: Position,
                  captured: Iterable[Point] = ()) -> list[PlayerOut]:

@@ -67,7 +67,9 @@ class DeadlinesMixin(EndingsMixin):
     async def _timeout(self, rec: MatchRecord, now: datetime) -> list[Event]:
         late = [s for s in rec.to_move]
         if len(late) != 1 or not (await self._everyone_moved(rec))[0]:
-            return [await self._abort(rec, "no move in time")]
+            alone = rec.user_at(late[0]) if len(late) == 1 else None
+            return [await self._abort(rec, "no move in time",
+                                      leaver=None if alone is None else (alone, "timeout"))]
         user = rec.user_at(late[0])
         if user is None:
             return []

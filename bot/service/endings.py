@@ -41,7 +41,7 @@ class EndingsMixin(ServiceCore):
                 # stored in English (the record's words); ``locales.terms.reason`` reads it
                 rec, f"{render(self._who(rec, (me.seat,)), 'en-US')} {what} before every "
                      "player had moved",
-                left_by=user)
+                left_by=user, leaver=(user, how))
             return aborted.match, [aborted]
         state = await self._state(rec)
         p = state.position

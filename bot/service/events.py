@@ -7,11 +7,17 @@ a replay. A notifier never calls back into the service."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from bot.service.states import StoredRecord
 from bot.service.tournaments.table import StandingsTable
-from bot.service.views import BoardState, MatchView, RatingUpdate, ResultView
+from bot.service.views import (
+    BoardState,
+    LeaderboardEntry,
+    MatchView,
+    RatingUpdate,
+    ResultView,
+)
 from locales.i18n import Text, Words, _
 
 
@@ -168,6 +174,33 @@ class StandingsChanged:
     winner: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class SeasonEnded:
+    """A leaderboard season of a server ended: its final boards (the first
+    ``SEASON_BOARD_SIZE`` of each ladder, best first; a ladder's ``total`` players), to
+    post in ``match.channel_id``. Rides the server's notice lane
+    (``views.notice_lane``: ``match.version`` is the season's number)."""
+
+    match: MatchView
+    season: int
+    schedule: str
+    starts_at: datetime
+    ends_at: datetime
+    boards: tuple[SeasonBoard, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonBoard:
+    """One ladder's final board in a season."""
+
+    ladder: str
+    total: int
+    entries: tuple[LeaderboardEntry, ...]
+
+
+SEASON_BOARD_SIZE = 10
+
+
 Event = (ChallengeReceived | LobbyChanged | ChallengeClosed | TurnStarted | DeadlineReminder
          | PlayerOut | MovePlayedFor | DrawOffered | DrawDeclined | SetupSubmitted
-         | MatchEnded | ClocksExtended | StandingsChanged)
+         | MatchEnded | ClocksExtended | StandingsChanged | SeasonEnded)

@@ -50,6 +50,8 @@ from bot.service.events import (
     MatchEnded,
     MovePlayedFor,
     PlayerOut,
+    SeasonBoard,
+    SeasonEnded,
     SetupSubmitted,
     StandingsChanged,
     TurnStarted,
@@ -57,7 +59,14 @@ from bot.service.events import (
 from bot.service.ports import Clock, Repository
 from bot.service.records import MatchStatus, OutboxEntry
 from bot.service.tournaments.table import StandingsTable
-from bot.service.views import BoardState, MatchView, RatingUpdate, ResultView, SeatView
+from bot.service.views import (
+    BoardState,
+    LeaderboardEntry,
+    MatchView,
+    RatingUpdate,
+    ResultView,
+    SeatView,
+)
 from locales.i18n import from_data, to_data
 from rules import MoveMarks
 
@@ -69,7 +78,7 @@ KINDS: dict[type, str] = {
     TurnStarted: "turn", DeadlineReminder: "reminder", PlayerOut: "player-out",
     MovePlayedFor: "forced-move", DrawOffered: "draw-offer", DrawDeclined: "draw-declined",
     SetupSubmitted: "setup", MatchEnded: "result", ClocksExtended: "clocks-extended",
-    StandingsChanged: "standings",
+    StandingsChanged: "standings", SeasonEnded: "season-ended",
 }
 """The stored name of each event type (stable: stored entries are read back by it)."""
 _TYPES = {kind: cls for cls, kind in KINDS.items()}
@@ -173,6 +182,11 @@ def entry_of(event: Event, n: int, now: datetime) -> OutboxEntry:
                      "headers": [to_data(h) for h in value.headers], "align": value.align,
                      "rows": [[to_data(c) for c in r] for r in value.rows],
                      "top_rows": list(value.top_rows), "faded_rows": list(value.faded_rows)}
+        elif f.name == "boards":
+            value = [[b.ladder, b.total, [dataclasses.astuple(e) for e in b.entries]]
+                     for b in value]
+        elif isinstance(value, datetime):
+            value = value.timestamp()
         elif f.name == "record":
             value = None  # read again by the deliverer when it draws the replay
         elif isinstance(value, timedelta):
@@ -204,6 +218,12 @@ def event_of(entry: OutboxEntry) -> Event:
                 value = tuple(RatingUpdate(*r) for r in value or ())
             elif f.name == "table":
                 value = _table_of(value)
+            elif f.name == "boards":
+                value = tuple(SeasonBoard(str(ladder), int(total),
+                                          tuple(LeaderboardEntry(*e) for e in entries))
+                              for ladder, total, entries in value)
+            elif f.name in ("starts_at", "ends_at"):
+                value = datetime.fromtimestamp(value, UTC)
             elif f.name in ("remaining", "gap"):
                 value = timedelta(seconds=value)
             elif isinstance(value, list):

@@ -20,12 +20,13 @@ from bot.service.records import (
     RatingRecord,
     RecordEntry,
 )
+from bot.service.seasons import SeasonRepository
 from bot.service.tournament_records import TournamentRepository
 from bot.service.views import GuildSettings, MatchView, UserPrefs
 from rules import MoveMarks, Position
 
 
-class Repository(TournamentRepository, Protocol):
+class Repository(TournamentRepository, SeasonRepository, Protocol):
     """Async persistence. Every write is one transaction; ``save`` is compare-and-set on
     ``before.version`` and on the plies of ``append`` (UNIQUE(match, ply)): when another
     writer got there first it raises ``bot.service.errors.Conflict`` and writes nothing.

@@ -16,6 +16,7 @@ from bot.service.boards import draw_board
 from bot.service.core import MAX_DAYS, MIN_DAYS, ServiceCore
 from bot.service.errors import InvalidOption, MatchBroken, MatchNotFound
 from bot.service.exports import export_record
+from bot.service.ids import MAX_ID
 from bot.service.matches import public_view
 from bot.service.records import (
     LIVE_STATUSES,
@@ -24,6 +25,7 @@ from bot.service.records import (
     MatchStatus,
     RatingRecord,
 )
+from bot.service.seasons import NoSuchSeason, SeasonRecord
 from bot.service.states import replay
 from bot.service.views import (
     BoardImage,
@@ -206,19 +208,44 @@ class QueriesMixin(ServiceCore):
         return text
 
     async def leaderboard(self, guild_id: int, game: str, page: int = 1,
-                          per_page: int = 10) -> LeaderboardPage:
+                          per_page: int = 10, season: int | None = None) -> LeaderboardPage:
+        """A page of the all-time board of ``game``, or of season number ``season``."""
         ladder = self._ladder(game)
         if isinstance(page, bool) or not isinstance(page, int):
             raise InvalidOption(_("the page must be a number"))
+        if season is not None:
+            await self.season(guild_id, season)  # refuses a season the server lacks
         per_page = max(1, min(int(per_page), 50))
         offset = (page - 1) * per_page if 1 <= page <= 2**31 else 0
-        rows, total = await self.repository.leaderboard(guild_id, ladder, offset, per_page)
+        if season is None:
+            rows, total = await self.repository.leaderboard(guild_id, ladder, offset,
+                                                            per_page)
+        else:
+            rows, total = await self.repository.season_board(guild_id, season, ladder,
+                                                             offset, per_page)
         pages = max(1, -(-total // per_page))
         if not 1 <= page <= pages:  # every page out of range is refused alike
             raise InvalidOption(_("there is no page {page}: pages go from 1 to {pages}",
                                   page=page, pages=pages))
         entries = tuple(self._entry(offset + i + 1, r) for i, r in enumerate(rows))
-        return LeaderboardPage(guild_id, ladder, page, per_page, total, entries)
+        return LeaderboardPage(guild_id, ladder, page, per_page, total, entries, season)
+
+    async def seasons(self, guild_id: int) -> list[SeasonRecord]:
+        """The server's seasons, newest first (the running one, if any, first)."""
+        return await self.repository.seasons_of(guild_id)
+
+    async def season(self, guild_id: int, number: int) -> SeasonRecord:
+        """Season ``number`` of the server, or ``InvalidOption`` naming the ones it has."""
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise NoSuchSeason(_("a season is given by its number"))
+        found = await self.repository.seasons_of(guild_id)
+        for s in found:
+            if s.number == number:
+                return s
+        if not found:
+            raise NoSuchSeason(_("this server has no seasons yet"))
+        raise NoSuchSeason(_("there is no season {number}: seasons go from 1 to {last}",
+                              number=str(number), last=str(found[0].number)))
 
     @staticmethod
     def _entry(rank: int, r: RatingRecord) -> LeaderboardEntry:
@@ -243,9 +270,13 @@ class QueriesMixin(ServiceCore):
                                     use_threads: bool | None = None,
                                     games_channel_id: int | str | None = "keep",
                                     reminders: bool | None = None,
-                                    language: str | None = "keep") -> GuildSettings:
-        """Change some settings (``games_channel_id=None`` clears the channel;
-        ``language=None`` goes back to the server's own Discord locale)."""
+                                    language: str | None = "keep",
+                                    organiser_role_id: int | str | None = "keep"
+                                    ) -> GuildSettings:
+        """Change some settings (``games_channel_id=None`` clears the channel,
+        ``organiser_role_id=None`` the organiser role; ``language=None`` goes back to the
+        server's own Discord locale). The seasons' schedule changes by
+        ``configure_seasons`` (it ends and starts seasons)."""
         s = await self.get_guild_settings(guild_id)
         if language != "keep":
             if language is not None:
@@ -271,6 +302,12 @@ class QueriesMixin(ServiceCore):
             if games_channel_id is not None and not isinstance(games_channel_id, int):
                 raise InvalidOption(_("that is not a channel"))
             s = dataclasses.replace(s, games_channel_id=games_channel_id)
+        if organiser_role_id != "keep":
+            if organiser_role_id is not None and (
+                    isinstance(organiser_role_id, bool) or not isinstance(organiser_role_id, int)
+                    or not 0 <= organiser_role_id <= MAX_ID):
+                raise InvalidOption(_("that is not a role"))
+            s = dataclasses.replace(s, organiser_role_id=organiser_role_id)
         await self.repository.save_guild_settings(s)
         return s
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Mapping, Sequence
+from datetime import datetime
+from functools import partial
 
 from openskill.models import PlackettLuce
 
@@ -64,12 +66,15 @@ def rate_groups(current: Mapping[int, tuple[float, float] | None],
 
 
 def apply_ratings(change: RatingChange,
-                  current: dict[int, RatingRecord | None]) -> list[RatingRecord]:
+                  current: dict[int, RatingRecord | None], *, season: bool = False
+                  ) -> list[RatingRecord]:
     """The rating rows after ``change``: new ``(mu, sigma)`` from ``change.rate`` and each
     user's win/draw/loss count moved on by one (both repositories call this inside the
-    transaction that ends the match)."""
-    new = change.rate({u: (r.mu, r.sigma) if r is not None else None
-                       for u, r in current.items()})
+    transaction that ends the match). ``season``: the rows of the season's ratings
+    (``current`` read from them; rated by ``change.rate_fresh``)."""
+    rate = change.rate_fresh if season and change.rate_fresh is not None else change.rate
+    new = rate({u: (r.mu, r.sigma) if r is not None else None
+                for u, r in current.items()})
     rows = []
     for user, outcome in change.results.items():
         old = current.get(user)
@@ -107,9 +112,11 @@ class Ratings:
         self.repository = repository
 
     @staticmethod
-    def change(rec: MatchRecord, result: ResultRecord) -> RatingChange | None:
+    def change(rec: MatchRecord, result: ResultRecord, at: datetime | None = None
+               ) -> RatingChange | None:
         """The rating change a result brings (None for a casual match): teams are
-        openskill teams, equal places share a rank, and no winners is a draw for all."""
+        openskill teams, equal places share a rank, and no winners is a draw for all.
+        ``at``: when the match ended (it counts in the season holding that instant)."""
         if not rec.rated:
             return None
         users_by_seat = {s.seat: s.user_id for s in rec.seats if s.seat is not None}
@@ -129,7 +136,8 @@ class Ratings:
                     else "loss"
             else:
                 outcomes[user] = "win" if seat in result.winners else "loss"
-        return RatingChange(rec.guild_id, rec.ladder, outcomes, _RateCapture(teams, ranks))
+        return RatingChange(rec.guild_id, rec.ladder, outcomes, _RateCapture(teams, ranks),
+                            at, partial(rate_groups, teams=teams, ranks=ranks))
 
     async def updates(self, rec: MatchRecord, change: RatingChange | None
                       ) -> tuple[RatingUpdate, ...]:

@@ -68,6 +68,11 @@ class ResultRecord:
     winners: tuple[int, ...]
     ranking: tuple[tuple[int, ...], ...]
     reason: str
+    left_by: int | None = None
+    """Who ended a match that was aborted by leaving it (resigning or running out of
+    time before every player had moved), stored so that nothing must guess it later
+    (a tournament forfeits the game against him); None otherwise."""
+    left_how: str | None = None  # with ``left_by``: "resign" or "timeout"
 
     @property
     def kind(self) -> ResultKind:
@@ -186,6 +191,11 @@ class RatingChange:
     ladder: str
     results: Mapping[int, str]  # user -> "win" | "loss" | "draw"
     rate: RatingFn = field(compare=False)
+    at: datetime | None = None
+    """When the match ended: the repository also credits the guild's season holding this
+    instant (``bot.service.seasons``), in the same transaction; None: no season."""
+    rate_fresh: RatingFn | None = field(default=None, compare=False)
+    """Like ``rate`` but without reporting: applied to the season's ratings."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,8 @@ use-cases. Where to look (see also the package docstring):
 * ``computer``: challenge_computer, add_computers, play_computers (computer players)
 * ``tournament_service``: tournaments (create, join/leave, start, remove, cancel,
   rounds through challenge/accept, results, standings); the pure core is ``tournaments/``
+* ``season_service``: leaderboard seasons (schedule, reset, list, the sweep that ends
+  them); what a season is: ``seasons``
 * ``queries``: get_match, position, board_image, describe, games_of, history, record,
   leaderboard, stats, settings, preferences
 """
@@ -25,11 +27,12 @@ from bot.service.endings import EndingsMixin
 from bot.service.ids import checked_ids
 from bot.service.play import PlayMixin
 from bot.service.queries import QueriesMixin
+from bot.service.season_service import SeasonsMixin
 from bot.service.tournament_service import TournamentsMixin
 
 
 @checked_ids  # every id is a plain int in SQLite's range, checked before any use-case
-class MatchService(ComputerMixin, TournamentsMixin, ChallengesMixin, PlayMixin,
+class MatchService(ComputerMixin, SeasonsMixin, TournamentsMixin, ChallengesMixin, PlayMixin,
                    DeadlinesMixin, ClocksMixin,
                    EndingsMixin, QueriesMixin):
     """Every use-case of a match. See the package docstring for the list."""

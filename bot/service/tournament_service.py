@@ -59,6 +59,7 @@ from bot.service.tournaments import (
 )
 from bot.service.tournaments.model import format_words, tournament_title
 from bot.service.tournaments.table import StandingsTable, standings_csv, standings_table
+from bot.service.views import notice_lane
 from locales.i18n import _, _n, joined
 from locales.terms import game_name
 from rules import RulesError
@@ -466,12 +467,15 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
                               lane: MatchRecord | None) -> None:
         """Save ``after`` with its standings in the outbox (same transaction), on the
         lane of match ``lane`` (the match whose end caused the change, after its own
-        entries), then hand them to the notifier. No lane (no game was ever played):
-        saved unannounced."""
-        if lane is None:
+        entries), then hand them to the notifier. No lane (no game was ever played, only
+        forfeits and byes): the final standings go on the server's notice lane
+        (``notice_lane``; the tournament's only announcement then), others are saved
+        unannounced."""
+        if lane is None and after.status is not TournamentStatus.FINISHED:
             await self.repository.save_tournament(t, after)
             return
-        view = self._view(lane)
+        view = self._view(lane) if lane is not None else \
+            notice_lane(t.guild_id, t.channel_id, -t.id)
 
         def build(stored: TournamentRecord) -> list[Event]:
             final = stored.status is TournamentStatus.FINISHED
@@ -481,7 +485,8 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
                     list(stored.players), [g.game() for g in stored.games], stored.format,
                     stored.withdrawn) if r.place == 1]
                 winner = firsts[0] if len(firsts) == 1 else None
-            return [StandingsChanged(dataclasses.replace(view, version=-stored.version),
+            return [StandingsChanged(view if lane is None else
+                                     dataclasses.replace(view, version=-stored.version),
                                      stored.id, stored.channel_id, self._table_of(stored),
                                      final, winner)]
         announce = Announce(build, self.clock.now())
@@ -508,12 +513,12 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
             why = r.reason if r is not None else ""
             if "draw" in why:
                 return Result.DRAW, None
-            late = left_by if left_by in (g.first, g.second) else self._to_move_at_abort(rec)
+            late, how = self._leaver(rec, g, left_by)
             if late is None:
                 return Result.BOTH_FORFEIT, None
             won_first = late != g.first
             return (Result.FIRST_WINS_FORFEIT if won_first else Result.SECOND_WINS_FORFEIT,
-                    None if "resigned" in why else late)
+                    late if how == "timeout" else None)
         if r is None or not r.winners:
             return Result.DRAW, None
         winner = rec.user_at(r.winners[0])
@@ -522,10 +527,26 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
             timed_out = g.second if winner == g.first else g.first
         return (Result.FIRST_WINS if winner == g.first else Result.SECOND_WINS), timed_out
 
+    def _leaver(self, rec: MatchRecord, g: TournamentGame, left_by: int | None
+                ) -> tuple[int | None, str | None]:
+        """Who ended an aborted match by leaving it, and how ("resign" or "timeout"):
+        stored in its result (``ResultRecord.left_by``), so the sweep after a stop reads
+        it instead of guessing. ``left_by`` (the live event) agrees with it; matches
+        aborted before the result kept it (older databases) fall back to the one seat
+        the reason names, else the player who was to move."""
+        r = rec.result
+        if r is not None and r.left_by in (g.first, g.second):
+            return r.left_by, r.left_how
+        why = r.reason if r is not None else ""
+        how = "resign" if "resigned" in why else "timeout"
+        if left_by in (g.first, g.second):
+            return left_by, how
+        return self._to_move_at_abort(rec), how
+
     def _to_move_at_abort(self, rec: MatchRecord) -> int | None:
-        """Who ended a match that was aborted, without the event at hand (the sweep
-        after a stop): the one seat the abort reason names ("Red resigned before..."),
-        else the player who was to move."""
+        """Who ended a match aborted before its result kept that (older databases): the
+        one seat the abort reason names ("Red resigned before..."), else the player who
+        was to move."""
         v = self._variant(rec.game)
         why = rec.result.reason if rec.result is not None else ""
         named = [s for s in range(rec.seat_count) if v.seat_name(s, rec.seat_count) in why]

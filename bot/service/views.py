@@ -264,6 +264,7 @@ class LeaderboardPage:
     per_page: int
     total: int  # rated players on this ladder
     entries: tuple[LeaderboardEntry, ...]
+    season: int | None = None  # the season's number; None: the all-time board
 
     @property
     def pages(self) -> int:
@@ -313,6 +314,8 @@ class GuildSettings:
     games_channel_id: int | None = None
     reminders: bool = True
     language: str | None = None  # match threads' language; None: the server's own locale
+    seasons: str = "off"  # the schedule of its leaderboard seasons (``seasons.Schedule``)
+    organiser_role_id: int | None = None  # may run tournaments and seasons (Discord role)
 
 
 @dataclass(frozen=True, slots=True)
@@ -327,3 +330,13 @@ class BoardImage:
     png: bytes
     alt: str
     extra: Mapping[str, object] = field(default_factory=dict)
+
+
+def notice_lane(guild_id: int, channel_id: int, version: int) -> MatchView:
+    """The outbox lane of a server's notices that belong to no match (the final standings
+    of a tournament in which no game was played, a season's end): a match view with
+    id ``-guild_id`` (never a match's) in the channel to post in, and ``version`` keying
+    the entry apart (a season's number; minus a tournament's id)."""
+    return MatchView(-guild_id, guild_id, channel_id, None, "", "", {}, MatchStatus.FINISHED,
+                     0, (), (), (), 0, 0, (), None, 0, False, None, "", None, None, None,
+                     version=version)

@@ -6,8 +6,9 @@ from bot.discordapp.cogs.deadlines import DeadlinesCog
 from bot.discordapp.cogs.deliveries import DeliveriesCog
 from bot.discordapp.cogs.info import InfoCog
 from bot.discordapp.cogs.play import PlayCog
+from bot.discordapp.cogs.seasons import SeasonsCog
 from bot.discordapp.cogs.settings import SettingsCog
 from bot.discordapp.cogs.tournaments import TournamentsCog
 
-__all__ = ["ChallengesCog", "DeadlinesCog", "DeliveriesCog", "InfoCog", "PlayCog", "SettingsCog",
-           "TournamentsCog"]
+__all__ = ["ChallengesCog", "DeadlinesCog", "DeliveriesCog", "InfoCog", "PlayCog",
+           "SeasonsCog", "SettingsCog", "TournamentsCog"]

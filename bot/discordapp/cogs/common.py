@@ -68,6 +68,17 @@ def known_game(game: str) -> GameChoice:
     return choice
 
 
+async def may_organise(service: MatchService, interaction: Interaction) -> bool:
+    """Whether the user may organise tournaments and seasons here: Manage Server, or the
+    server's organiser role (``/settings organiser_role``)."""
+    if interaction.permissions.manage_guild:
+        return True
+    role = (await service.get_guild_settings(guild_id(interaction))).organiser_role_id
+    user = interaction.user
+    return role is not None and isinstance(user, discord.Member) and \
+        any(r.id == role for r in user.roles)
+
+
 def guild_id(interaction: Interaction) -> int:
     if interaction.guild_id is None:
         raise errors.AdapterError(_("Use this in a server channel, not in DMs."))

@@ -1,5 +1,5 @@
-"""Looking things up: ``/games``, ``/leaderboard`` (and its page buttons), ``/stats`` and
-``/rules``."""
+"""Looking things up: ``/games``, ``/leaderboard`` (all-time, or a season's; and its page
+buttons), ``/stats`` and ``/rules``."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from discord.ext import commands
 import rules
 from bot.discordapp import embeds, errors, media
 from bot.discordapp.cogs.common import Interaction, acknowledged, answer, guild_id, reader
+from bot.discordapp.cogs.seasons import season_choices
 from bot.discordapp.components import LeaderboardButton, leaderboard_buttons
 from bot.service import MatchService
-from locales.i18n import DEFAULT_LOCALE, Words, _, render
+from locales.i18n import DEFAULT_LOCALE, Words, _, joined, render
 from locales.terms import game_name
 
 PER_PAGE = 10
@@ -61,29 +62,45 @@ class InfoCog(commands.Cog, name="Info"):
             await answer(interaction, "", embed=embeds.games_embed(interaction.user.id, matches,
                                                                    reader(interaction)))
 
+    async def season_autocomplete(self, interaction: Interaction,
+                                  current: str) -> list[app_commands.Choice[int]]:
+        if interaction.guild_id is None:
+            return []
+        return await season_choices(self.service, interaction.guild_id, str(current),
+                                    reader(interaction))
+
+    async def _board(self, interaction: Interaction, ladder: str, page: int,
+                     season: int | None) -> tuple[discord.Embed, discord.ui.View]:
+        where = guild_id(interaction)
+        shown = await self.service.leaderboard(where, ladder, page, PER_PAGE, season=season)
+        title: Words = ladder_title(shown.ladder)
+        if season is not None:
+            s = await self.service.season(where, season)
+            title = joined(title, s.name(), separator=" · ")
+        loc = reader(interaction)
+        # the ladder as the service read it ("XIANGQI " is xiangqi): buttons carry it
+        return (embeds.leaderboard_embed(shown, title, loc),
+                leaderboard_buttons(shown.ladder, shown.page, shown.pages, loc, season))
+
     @app_commands.command(name="leaderboard", description="The server's ladder for a game")
     @app_commands.guild_only()
     @app_commands.autocomplete(game=ladder_autocomplete)
-    async def leaderboard(self, interaction: Interaction, game: str) -> None:
+    @app_commands.autocomplete(season=season_autocomplete)
+    @app_commands.describe(season="A season of this server (empty: the all-time board)")
+    async def leaderboard(self, interaction: Interaction, game: str,
+                          season: app_commands.Range[int, 1, 10**9] | None = None) -> None:
         async with acknowledged(interaction, ephemeral=False):
-            page = await self.service.leaderboard(guild_id(interaction), game, 1, PER_PAGE)
-            # the ladder as the service read it ("XIANGQI " is xiangqi): buttons carry it
-            loc = reader(interaction)
-            await interaction.edit_original_response(
-                embed=embeds.leaderboard_embed(page, ladder_title(page.ladder), loc),
-                view=leaderboard_buttons(page.ladder, page.page, page.pages, loc))
+            embed, view = await self._board(interaction, game, 1, season)
+            await interaction.edit_original_response(embed=embed, view=view)
 
     @commands.Cog.listener()
     async def on_leaderboard_page(self, interaction: Interaction,
                                   button: LeaderboardButton) -> None:
         async with errors.replying(interaction):
             await interaction.response.defer()
-            page = await self.service.leaderboard(guild_id(interaction), button.ladder,
-                                                  button.page, PER_PAGE)
-            loc = reader(interaction)
-            await interaction.edit_original_response(
-                embed=embeds.leaderboard_embed(page, ladder_title(button.ladder), loc),
-                view=leaderboard_buttons(button.ladder, page.page, page.pages, loc))
+            embed, view = await self._board(interaction, button.ladder, button.page,
+                                            button.season)
+            await interaction.edit_original_response(embed=embed, view=view)
 
     @app_commands.command(name="stats", description="Ratings and results of a player here")
     @app_commands.guild_only()

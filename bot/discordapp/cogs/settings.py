@@ -1,4 +1,5 @@
-"""Preferences: ``/settings`` for a server (Manage Server) and ``/notify`` for a person."""
+"""Preferences: ``/settings`` for a server (Manage Server: days, threads, games channel,
+reminders, the organiser role, the seasons' schedule) and ``/notify`` for a person."""
 
 from __future__ import annotations
 
@@ -10,9 +11,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discordapp import errors
-from bot.discordapp.cogs.common import Interaction, acknowledged, answer, check_post, guild_id
+from bot.discordapp.cogs.common import (
+    Interaction,
+    acknowledged,
+    answer,
+    check_post,
+    guild_id,
+)
+from bot.discordapp.cogs.seasons import SCHEDULES, schedule_words, started_words
 from bot.service import MatchService
-from locales.i18n import LOCALES, _, negotiate
+from locales.i18n import LOCALES, Words, _, joined, negotiate
 
 LANGUAGE_NAMES = {
     "en-US": "English (US)", "en-GB": "English (UK)", "de": "Deutsch",
@@ -41,7 +49,12 @@ class SettingsCog(commands.Cog, name="Settings"):
                            clear_channel="Post challenges where /challenge is used again "
                                          "(forget the games channel)",
                            language="The language of match threads (the server's Discord "
-                                    "language if not set)")
+                                    "language if not set)",
+                           organiser_role="Members with this role may run tournaments and "
+                                          "seasons",
+                           clear_organiser_role="Only Manage Server runs tournaments and "
+                                                "seasons again",
+                           seasons="Run the leaderboards by season (ends the running one)")
     @app_commands.choices(language=[
         app_commands.Choice(name=LANGUAGE_NAMES[x], value=x) for x in LOCALES
     ] + [app_commands.Choice(name="Server default", value="server")])
@@ -50,20 +63,35 @@ class SettingsCog(commands.Cog, name="Settings"):
                        threads: bool | None = None,
                        channel: discord.TextChannel | None = None,
                        reminders: bool | None = None,
-                       clear_channel: bool = False, language: str | None = None) -> None:
+                       clear_channel: bool = False, language: str | None = None,
+                       organiser_role: discord.Role | None = None,
+                       clear_organiser_role: bool = False,
+                       seasons: SCHEDULES | None = None) -> None:
         async with acknowledged(interaction):
             where_id = guild_id(interaction)
             if channel is not None and clear_channel:
                 raise errors.AdapterError(_("Either set a games channel or clear it, not both."))
+            if organiser_role is not None and clear_organiser_role:
+                raise errors.AdapterError(_("Either set an organiser role or clear it, not "
+                                            "both."))
             if channel is not None:
                 check_post(channel)
             chosen: int | str | None = channel.id if channel else "keep"
             if clear_channel:
                 chosen = None
+            role: int | str | None = organiser_role.id if organiser_role else "keep"
+            if clear_organiser_role:
+                role = None
             s = await self.service.update_guild_settings(
                 where_id, default_days=days, use_threads=threads, games_channel_id=chosen,
                 reminders=reminders, language="keep" if language is None
-                else None if language == "server" else language)
+                else None if language == "server" else language, organiser_role_id=role)
+            started: list[Words] = []  # a season begun (or seasons ended) by this change
+            if seasons is not None and seasons != s.seasons:
+                begun = await self.service.configure_seasons(
+                    where_id, interaction.channel_id or 0, seasons)
+                started = [started_words(begun)]
+                s = await self.service.get_guild_settings(where_id)
             where = f"<#{s.games_channel_id}>" if s.games_channel_id else \
                 _("the channel where /challenge is used")
             if language is not None and self.language_changed is not None:
@@ -73,12 +101,16 @@ class SettingsCog(commands.Cog, name="Settings"):
             spoken = LANGUAGE_NAMES[s.language] if s.language else \
                 _("{language} (the server's language)",
                   language=LANGUAGE_NAMES[negotiate(own)])
-            await answer(interaction, _(
+            await answer(interaction, joined(_(
                 "Settings: {days} days per move by default; threads {threads}; challenges "
                 "go to {where}; reminders {reminders}; match threads in {language}.",
                 days=s.default_days, threads=_("on") if s.use_threads else _("off"),
                 where=where, reminders=_("on") if s.reminders else _("off"),
-                language=spoken))
+                language=spoken), _(
+                "Organiser role: {role}. Seasons: {schedule}.",
+                role=f"<@&{s.organiser_role_id}>" if s.organiser_role_id
+                else _("none (Manage Server only)"),
+                schedule=schedule_words(s.seasons)), *started))
 
     @app_commands.command(name="notify", description="How you are told it's your move")
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)

@@ -1,6 +1,7 @@
 """``/tournament create|start|cancel|remove|standings|pairings|mine`` and the Join /
 Leave buttons of a tournament's post. Organising (create, start, cancel, remove) needs
-Manage Server; the organiser of a tournament may also start, cancel and remove in it.
+Manage Server or the server's organiser role (``/settings organiser_role``); the
+organiser of a tournament may also start, cancel and remove in it.
 Every game is an ordinary match (challenge and accept by the service), so it has its
 thread and notifications like any other."""
 
@@ -23,6 +24,7 @@ from bot.discordapp.cogs.common import (
     answer,
     guild_id,
     known_game,
+    may_organise,
     reader,
     server_language,
 )
@@ -36,10 +38,6 @@ from locales.terms import status
 from render.table import draw_table
 
 FORMATS = Literal["round robin", "double round robin", "swiss", "knockout"]
-
-
-def _manager(interaction: Interaction) -> bool:
-    return interaction.permissions.manage_guild
 
 
 class TournamentsCog(commands.GroupCog, group_name="tournament",
@@ -125,9 +123,10 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
                      vacation: bool = True) -> None:
         async with acknowledged(interaction):
             where = guild_id(interaction)
-            if not _manager(interaction):
-                raise errors.AdapterError(_("Creating a tournament needs the Manage Server "
-                                            "permission."))
+            if not await may_organise(self.service, interaction):
+                raise errors.AdapterError(_(
+                    "Creating a tournament needs the Manage Server permission or the "
+                    "server's organiser role."))
             choice = known_game(game)
             channel = interaction.channel
             if channel is None:
@@ -150,8 +149,8 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
     async def start(self, interaction: Interaction, tournament: int | None = None) -> None:
         async with acknowledged(interaction):
             tid = await self._pick(interaction, tournament)
-            t = await self.service.start_tournament(tid, interaction.user.id,
-                                                    manager=_manager(interaction))
+            manager = await may_organise(self.service, interaction)
+            t = await self.service.start_tournament(tid, interaction.user.id, manager=manager)
             await answer(interaction, _("{name} has started: round {round} is on.",
                                         name=self._title(t), round=t.round))
 
@@ -160,8 +159,8 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
     async def cancel(self, interaction: Interaction, tournament: int | None = None) -> None:
         async with acknowledged(interaction):
             tid = await self._pick(interaction, tournament)
-            t = await self.service.cancel_tournament(tid, interaction.user.id,
-                                                     manager=_manager(interaction))
+            manager = await may_organise(self.service, interaction)
+            t = await self.service.cancel_tournament(tid, interaction.user.id, manager=manager)
             await answer(interaction, _("{name} is cancelled; games under way go on as "
                                         "ordinary matches.", name=self._title(t)))
 
@@ -171,8 +170,9 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
                      tournament: int | None = None) -> None:
         async with acknowledged(interaction):
             tid = await self._pick(interaction, tournament)
+            manager = await may_organise(self.service, interaction)
             t = await self.service.remove_from_tournament(
-                tid, interaction.user.id, player.id, manager=_manager(interaction))
+                tid, interaction.user.id, player.id, manager=manager)
             await answer(interaction, _("{player} is out of {name}.",
                                         player=player.display_name, name=self._title(t)))
 
