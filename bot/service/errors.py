@@ -6,17 +6,31 @@ they pass through the service unchanged, with their own ``message``.
 
 from __future__ import annotations
 
+from locales.i18n import Text
+
 
 class ServiceError(Exception):
-    """Base of every error the service raises about a request.
+    """Base of every error the service raises about a request. ``message`` may be a
+    :class:`locales.i18n.Text` (new errors are): ``text`` keeps it for the edge to render
+    in its reader's language, ``message`` is its English form.
 
     >>> str(NotYourTurn("it is Bob's turn"))
     "it is Bob's turn"
+    >>> from locales.i18n import _
+    >>> e = NotAllowed(_("you are the one to move"))
+    >>> e.message, e.text is not None
+    ('you are the one to move', True)
     """
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str | Text) -> None:
+        self.text: Text | None = message if isinstance(message, Text) else None
+        english = message.render("en-US") if isinstance(message, Text) else message
+        super().__init__(english)
+        self.message = english
+
+    def render(self, locale: str | None) -> str:
+        """The message in ``locale`` (English for the older, untranslated ones)."""
+        return self.text.render(locale) if self.text is not None else self.message
 
 
 class MatchNotFound(ServiceError):

@@ -73,6 +73,10 @@ class MatchView:
     last_move_by: int | None = None  # who played ``last_move``
     notify_by_dm: tuple[int, ...] = ()  # participants who want their pings as DMs
     version: int = 0  # the stored version this view shows (the change that wrote it)
+    time_control: str = ""  # ``timecontrol.format_time_control`` of the match's control
+    claim_win: bool = False  # a lapsed clock waits for a claim
+    lapsed: datetime | None = None  # the deadline that ran out, waiting for a claim
+    away: tuple[tuple[int, datetime], ...] = ()  # players on vacation here, until when
 
     def prefers_dm(self, user_id: int) -> bool:
         """Whether ``user_id`` chose direct messages over mentions (``/notify``)."""
@@ -81,6 +85,16 @@ class MatchView:
     @property
     def is_over(self) -> bool:
         return not self.status.is_live
+
+    def away_until(self, user_id: int, now: datetime) -> datetime | None:
+        """When ``user_id``'s vacation ends, if he is on one (paused here) at ``now``."""
+        return next((t for u, t in self.away if u == user_id and t > now), None)
+
+    @property
+    def due(self) -> datetime | None:
+        """When the player to move runs out of time (the lapsed deadline of a claim-win
+        match waiting for a claim; None when no clock runs)."""
+        return self.deadline if self.deadline is not None else self.lapsed
 
     def seat_of(self, user_id: int) -> int | None:
         for s in self.seats:
@@ -311,6 +325,10 @@ class GuildSettings:
     use_threads: bool = True
     games_channel_id: int | None = None
     reminders: bool = True
+    default_clock: str | None = None  # a bank control's text; None: default_days per move
+    claim_win: bool = False  # a lapsed clock waits for the opponent's claim
+    vacation_days: int = 14  # yearly vacation allowance per player, earned monthly
+    auto_vacation: bool = False  # a would-be timeout spends a vacation day instead
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,3 +342,22 @@ class BoardImage:
     png: bytes
     alt: str
     extra: Mapping[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class VacationView:
+    """A player's vacation in a server: the yearly allowance, what he earned and used
+    this year, his balance, the end of the vacation he is on (None: not on one), and
+    whether the server spends vacation automatically instead of timeouts. After
+    ``start_vacation``: the matches it paused, and the ones whose tournament forbids it."""
+
+    user_id: int
+    guild_id: int
+    yearly: int
+    earned: int
+    used: int
+    balance: int
+    until: datetime | None
+    auto: bool
+    paused: tuple[int, ...] = ()
+    forbidden: tuple[int, ...] = ()

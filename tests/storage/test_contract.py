@@ -265,6 +265,40 @@ async def test_sqlite_leaderboard_and_games_queries_use_indexes(tmp_path: Path) 
     await repo.close()
 
 
+def undo_migration_10(conn: Any) -> None:
+    """Back to schema 9: no clocks, no vacations."""
+    conn.execute("DROP TABLE vacations")
+    conn.execute("ALTER TABLE matches DROP COLUMN clock")
+    for column in ("default_clock", "claim_win", "vacation_days", "auto_vacation"):
+        conn.execute(f"ALTER TABLE guild_settings DROP COLUMN {column}")
+
+
+async def test_sqlite_schema_10_keeps_days_per_move_matches(tmp_path: Path) -> None:
+    """Migration 10 (time controls, vacation) on a database of schema 9 holding a running
+    match and server settings: the match reads as days per move (its deadline untouched)
+    and the settings get the defaults (no bank, no claim-win, 14 days of vacation)."""
+    import sqlite3
+    path = tmp_path / "nine.db"
+    repo = await SqliteRepository.open(path)
+    old = await repo.create_match(record())
+    await repo.save_guild_settings(GuildSettings(old.guild_id, default_days=5))
+    await repo.close()
+    conn = sqlite3.connect(path)
+    undo_migration_10(conn)
+    conn.execute("PRAGMA user_version = 9")
+    conn.commit()
+    conn.close()
+    repo = await SqliteRepository.open(path)
+    assert await repo.schema_version() == len(MIGRATIONS) >= 10
+    kept = await repo.load_match(old.id)
+    assert kept is not None and kept == old
+    assert kept.control.per_move == timedelta(days=kept.days_per_move)
+    assert not kept.control.is_bank and not kept.clock.claim and kept.clock.away == ()
+    assert await repo.get_guild_settings(old.guild_id) == GuildSettings(
+        old.guild_id, default_days=5, vacation_days=14)
+    await repo.close()
+
+
 async def test_sqlite_schema_3_stores_who_played_the_last_move(tmp_path: Path) -> None:
     """Migration 3 adds ``last_move_by`` to a database holding matches from schema 2."""
     import sqlite3
@@ -279,6 +313,7 @@ async def test_sqlite_schema_3_stores_who_played_the_last_move(tmp_path: Path) -
     conn.execute("DROP TABLE tournament_matches")  # (migration 8)
     conn.execute("DROP TABLE tournaments")
     conn.execute("DROP TABLE shard_leases")  # (migration 9)
+    undo_migration_10(conn)
     conn.execute("ALTER TABLE matches DROP COLUMN last_move_by")
     conn.execute("DROP TABLE names")  # (migration 6)
     conn.execute("PRAGMA user_version = 2")
