@@ -183,6 +183,8 @@ def entry_of(event: Event, n: int, now: datetime) -> OutboxEntry:
             value = None  # read again by the deliverer when it draws the replay
         elif isinstance(value, timedelta):
             value = value.total_seconds()
+        elif isinstance(value, datetime):
+            value = value.timestamp()
         data[f.name] = value
     m = event.match
     return OutboxEntry(m.id, m.guild_id, m.version, n, KINDS[type(event)],
