@@ -16,6 +16,7 @@ from discord.ext import commands
 from bot.discordapp.client import TableroBot, default_sync_state
 from bot.discordapp.cogs import (
     ChallengesCog,
+    ClocksCog,
     DeadlinesCog,
     DeliveriesCog,
     InfoCog,
@@ -70,6 +71,7 @@ def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer 
         ChallengesCog(service, notices, bot.tree),
         PlayCog(service, notices, bot.names),
         InfoCog(service),
+        ClocksCog(service, notices),
         SettingsCog(service),
         TournamentsCog(service, bot.names),
     ]

@@ -9,6 +9,7 @@ from datetime import datetime
 import discord
 
 from bot.service.computer import computer_name, is_computer
+from bot.service.timecontrol import describe_time_control, parse_time_control
 from bot.service.tournaments.table import StandingsTable
 from bot.service.views import (
     RATING_MEANING,
@@ -19,6 +20,7 @@ from bot.service.views import (
     RatingUpdate,
     ResultView,
 )
+from locales.i18n import Text, _
 from locales.results import ResultKind, result_sentence
 
 COLOUR = discord.Colour(0x2E7D5B)
@@ -55,14 +57,46 @@ def relative(when: datetime | None) -> str:
     return f"<t:{int(when.timestamp())}:R>"
 
 
+def say(text: Text) -> str:
+    """A sentence of ``locales.i18n`` as posted: in the server's language (the default
+    until servers choose one)."""
+    return text.render(None)
+
+
+def moment(when: datetime) -> str:
+    """A Discord timestamp 'in 2 days (26 November 2026 14:00)', each reader's own time."""
+    return f"<t:{int(when.timestamp())}:R> (<t:{int(when.timestamp())}:f>)"
+
+
+def clock_status(m: MatchView, now: datetime | None = None) -> str:
+    """When the player to move runs out of time (exact, as Discord timestamps), a lapsed
+    claim-win clock, and who is on vacation in this match."""
+    if m.deadline is not None:
+        text = moment(m.deadline)
+    elif m.lapsed is not None:
+        text = say(_("time ran out {when}; waiting for a claim",
+                     when=f"<t:{int(m.lapsed.timestamp())}:R>"))
+    else:
+        text = relative(None)
+    for user, until in m.away:
+        if now is None or until > now:
+            text += " · " + say(_("{player} is on vacation until {until}",
+                                  player=mention(user), until=moment(until)))
+    return text
+
+
 def game_title(m: MatchView) -> str:
     opts = ", ".join(f"{k} {v}" for k, v in m.options.items() if k not in ("seed", "arrangement"))
     return f"{m.game_name}{f' ({opts})' if opts else ''}"
 
 
 def terms(m: MatchView) -> str:
-    return (f"{m.days_per_move} day{'s' if m.days_per_move != 1 else ''} per move, "
-            f"{'rated' if m.rated else 'casual'}")
+    pace = f"{m.days_per_move} day{'s' if m.days_per_move != 1 else ''} per move" \
+        if "+" not in m.time_control \
+        else say(describe_time_control(parse_time_control(m.time_control)))
+    if m.claim_win:
+        pace += ", " + say(_("claim win on time"))
+    return f"{pace}, {'rated' if m.rated else 'casual'}"
 
 
 def seat_lines(m: MatchView) -> str:
@@ -119,7 +153,7 @@ def board_embed(m: MatchView, *, headline: str | None = None,
     if m.is_over:
         status = f"Over: {m.result.reason_text if m.result else m.status.value}"
     elif m.to_move:
-        status = f"{mentions(m.to_move)} to move, {relative(m.deadline)}"
+        status = f"{mentions(m.to_move)} to move, {clock_status(m)}"
     else:
         status = m.status.value
     e.add_field(name=f"Ply {m.ply}", value=status, inline=True)
@@ -153,7 +187,8 @@ def result_text(m: MatchView, result: ResultView | None, reason: str) -> str:
                            game=m.game_name)
 
 
-def games_embed(user_id: int, matches: Sequence[MatchView]) -> discord.Embed:
+def games_embed(user_id: int, matches: Sequence[MatchView],
+                now: datetime | None = None) -> discord.Embed:
     e = discord.Embed(title="Your matches", colour=COLOUR)
     waiting = [m for m in matches if user_id in m.to_move]
     others = [m for m in matches if user_id not in m.to_move]
@@ -165,9 +200,9 @@ def games_embed(user_id: int, matches: Sequence[MatchView]) -> discord.Embed:
         elif m.status.is_waiting:
             state = f"waiting for players ({len(m.joined)}/{m.seat_count})"
         elif user_id in m.to_move:
-            state = f"**your move**, {relative(m.deadline)}"
+            state = f"**your move**, {clock_status(m, now)}"
         else:
-            state = f"{mentions(m.to_move)} to move, {relative(m.deadline)}"
+            state = f"{mentions(m.to_move)} to move, {clock_status(m, now)}"
         mates = m.team_mates(user_id)
         opponents = [u for u in m.players() if u != user_id and u not in mates]
         vs = (f" with {mentions(mates)}" if mates else "") + \

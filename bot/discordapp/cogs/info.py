@@ -10,7 +10,7 @@ from discord.ext import commands
 import rules
 from bot.discordapp import embeds, errors, media
 from bot.discordapp.cogs.common import Interaction, acknowledged, answer, guild_id
-from bot.discordapp.components import LeaderboardButton, leaderboard_buttons
+from bot.discordapp.components import LeaderboardButton, leaderboard_buttons, match_buttons
 from bot.service import MatchService
 
 PER_PAGE = 10
@@ -46,7 +46,11 @@ class InfoCog(commands.Cog, name="Info"):
     async def games(self, interaction: Interaction) -> None:
         async with acknowledged(interaction):
             matches = await self.service.games_of(guild_id(interaction), interaction.user.id)
-            await answer(interaction, "", embed=embeds.games_embed(interaction.user.id, matches))
+            extra: dict[str, discord.ui.View] = {}
+            if any(interaction.user.id in m.to_move for m in matches):
+                extra["view"] = match_buttons(0, 0, ["next"])  # 0: from the first
+            await answer(interaction, "", embed=embeds.games_embed(
+                interaction.user.id, matches, self.service.clock.now()), **extra)
 
     @app_commands.command(name="leaderboard", description="The server's ladder for a game")
     @app_commands.guild_only()
