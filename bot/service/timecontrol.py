@@ -32,6 +32,7 @@ import math
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import lru_cache
 
 from locales.i18n import Text, _, _n
 
@@ -115,6 +116,11 @@ def parse_time_control(text: str) -> TimeControl:
     if not isinstance(text, str) or len(text) > 40:
         raise TimeControlError(str(text)[:40], _("a time control is short text like 3 or "
                                                  "3d+1d/10d"))
+    return _parse(text)
+
+
+@lru_cache(maxsize=256)  # read with every stored match: a few distinct texts
+def _parse(text: str) -> TimeControl:
     found = _SYNTAX.match(text.strip())
     if found is None:
         raise TimeControlError(text, _("“{text}” is not a time control: write days per move "
