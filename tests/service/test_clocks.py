@@ -341,3 +341,12 @@ async def test_clocks_vacation_and_claims_survive_a_restart(
     ended = await service.claim_win(claim, BOB)
     assert ended.result is not None and ended.result.winners == (BOB,)
     await repo.close()
+
+
+def test_the_documented_examples_hold() -> None:
+    import doctest
+
+    import bot.service.errors
+    import bot.service.timecontrol
+    for module in (bot.service.timecontrol, bot.service.errors):
+        assert doctest.testmod(module).failed == 0
