@@ -246,10 +246,12 @@ class DiscordNotifier:
         """Vacations, +1 day and claims on time (issue 16), in the match's place."""
         m = event.match
         if isinstance(event, ev.VacationStarted):
+            ping, dm = self.split_by_preference(m, self.others(m, event.user_id))
             await self.post(m, embeds.say(_(
                 "⛱ {player} is on vacation until {until}: their clock in this match is "
                 "paused until then.", player=embeds.mention(event.user_id),
-                until=embeds.moment(event.until))), audience=self.others(m, event.user_id))
+                until=embeds.moment(event.until))), ping=ping, dm=dm,
+                audience=self.others(m, event.user_id))
         elif isinstance(event, ev.VacationEnded):
             await self.post(m, embeds.say(_(
                 "{player} is back from vacation: their clock runs again.",

@@ -350,3 +350,17 @@ def test_the_documented_examples_hold() -> None:
     import bot.service.timecontrol
     for module in (bot.service.timecontrol, bot.service.errors):
         assert doctest.testmod(module).failed == 0
+
+
+async def test_a_match_starting_during_a_vacation_waits_for_its_end(
+        service: MatchService, clock: SetClock) -> None:
+    clock.t = JUNE
+    v = await service.start_vacation(GUILD, ALICE, 2)
+    assert v.until is not None and v.paused == ()
+    mid = await banked_match(service, "3d+1d/10d")  # Alice (Red) to move at once
+    m = await service.get_match(mid)
+    assert m.away_until(ALICE, clock.t) == v.until and m.deadline == v.until + 3 * DAY
+    clock.advance(hours=1)
+    await first_move(service, mid, ALICE)  # moved on vacation: her whole bank is kept
+    rec = await service.repository.load_match(mid)
+    assert rec is not None and rec.clock.bank_of(0) == (4 * DAY).total_seconds()
