@@ -94,7 +94,7 @@ class TimeControl:
 
 _AMOUNT = r"(\d{1,4}(?:[.,]\d{1,3})?)\s*(d|h|days?|hours?)?"
 _SYNTAX = re.compile(rf"^{_AMOUNT}(?:\s*\+\s*{_AMOUNT}(?:\s*(?:/|max|cap)\s*{_AMOUNT})?)?$",
-                     re.IGNORECASE)
+                     re.IGNORECASE | re.ASCII)
 
 
 def _amount(number: str, unit: str | None) -> timedelta:
