@@ -199,6 +199,7 @@ class ConsolePrinter:
         self.current_match: dict[int, int] = {}
         self.declining: int | None = None  # who is declining now (a lobby says "declined")
         self.boards_dir: Path | None = None  # set by the Console: where images are drawn
+        self.clock: Clock | None = None  # set by the Console: its (shifted) clock
 
     locale = "en-US"  # the console's reader (new sentences are rendered for him)
 
@@ -281,6 +282,8 @@ class ConsolePrinter:
                 state += " " + _("(time ran out {when}; waiting for a claim)",
                                  when=self.when(m.lapsed)).render(self.locale)
             for who, until in m.away:
+                if self.clock is not None and until <= self.clock.now():
+                    continue  # over: the vacation ended by itself
                 state += " " + _("({player} on vacation until {until})", player=self.name(who),
                                  until=self.when(until)).render(self.locale)
         elif m.result is not None:
@@ -417,6 +420,7 @@ class Console:
         self.clock = clock
         self.boards_dir = boards_dir
         printer.boards_dir = boards_dir
+        printer.clock = clock
         self.renderer = renderer
         self.current_user: int | None = None
         self.relay: OutboxRelay | None = None  # set by open_console (the service's notifier)

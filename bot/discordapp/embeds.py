@@ -70,7 +70,8 @@ def moment(when: datetime) -> str:
 
 def clock_status(m: MatchView, now: datetime | None = None) -> str:
     """When the player to move runs out of time (exact, as Discord timestamps), a lapsed
-    claim-win clock, and who is on vacation in this match."""
+    claim-win clock, and who is on vacation in this match (now: Discord's clock)."""
+    now = now or discord.utils.utcnow()
     if m.deadline is not None:
         text = moment(m.deadline)
     elif m.lapsed is not None:
@@ -79,7 +80,7 @@ def clock_status(m: MatchView, now: datetime | None = None) -> str:
     else:
         text = relative(None)
     for user, until in m.away:
-        if now is None or until > now:
+        if until > now:
             text += " · " + say(_("{player} is on vacation until {until}",
                                   player=mention(user), until=moment(until)))
     return text

@@ -149,7 +149,9 @@ Clock decisions (issue 16 left them open):
   is booked in whole days (default: the whole balance), charged at start, refunded to the
   days begun when ended early. The vacation time is never banked. Automatic vacation is a
   server setting (not a per-user opt-in: the server decides how strict its clocks are);
-  one automatic day covers every match of his lapsing during it.
+  one automatic day covers every match of his lapsing during it. With claim-win too,
+  vacation days are spent first; the claim comes when none is left. A vacation that ran
+  out by itself needs no command (views stop showing it at its end).
 * ``/games`` keeps "waiting on you" first, each part by least time left (a lapsed clock
   by when it lapsed); Next game cycles through the matches where it is your move.
 
