@@ -66,16 +66,24 @@ from bot.service import (
 )
 from bot.service.boards import draw_board
 from bot.service.computer import DEFAULT_LEVEL, computer_name, computer_title, is_computer
-from bot.service.events import SeasonEnded
+from bot.service.events import (
+    AutoVacation,
+    SeasonEnded,
+    TimeGiven,
+    TimeLapsed,
+    VacationEnded,
+    VacationStarted,
+)
 from bot.service.outbox import OutboxRelay
 from bot.service.records import OutboxEntry
 from bot.service.seasons import Schedule, SeasonRecord
+from bot.service.timecontrol import describe_time_control, parse_time_control
 from bot.service.tournament_records import TournamentGame, TournamentRecord
 from bot.service.tournaments import Result
 from bot.service.tournaments.model import format_words, tournament_title
 from bot.service.tournaments.table import StandingsTable
 from bot.service.views import RATING_MEANING, BoardState, SeatView
-from locales.i18n import DEFAULT_LOCALE, Words, _, _n, joined, listing, negotiate, render
+from locales.i18n import DEFAULT_LOCALE, Text, Words, _, _n, joined, listing, negotiate, render
 from locales.results import leaving_note, result_sentence
 from locales.summaries import HIDDEN_OPTIONS, plain, rules_summary
 from locales.terms import game_name, move_display, seat_colour, status
@@ -105,7 +113,16 @@ Commands (a #<match> argument picks a match; otherwise your current one):
   /leaderboard GAME [PAGE] [season:N]   /stats [@user]
   /season [monthly|quarterly|manual|off|reset]   the server's leaderboard seasons
   /rules [GAME]                   how a game is played (teams, fast and slow included)
+  /challenge ... [clock:3d+1d/10d] [claim:yes|no]
+                                  a bank (3 days + 1 a move, at most 10) instead of days:N;
+                                  claim: a lapsed clock waits for the opponent's claim
+  /moretime [#N]                  give the player to move one day more
+  /claim [#N]   /wait [#N]        his time ran out: claim the win, or keep waiting
+  /next                           the next match waiting on you (least time left first)
+  /vacation start [DAYS] | end | status
+                                  pause your clocks in this server (yearly allowance)
   /settings [days:N] [reminders:on|off] [threads:on|off] [language:LOCALE]
+            [clock:3d+1d/10d] [claim:on|off] [vacation:DAYS] [autovacation:on|off]
   /notify mention|dm              how you want to be told it is your turn
   /sweep [+DAYS]                  run the deadline sweep (optionally DAYS from now)
   /tournament create GAME FORMAT [rounds:N] [name:TEXT] [days:N] [cap:N]
@@ -198,9 +215,15 @@ class ConsolePrinter:
         self.current_match: dict[int, int] = {}
         self.declining: int | None = None  # who is declining now (a lobby says "declined")
         self.boards_dir: Path | None = None  # set by the Console: where images are drawn
+        self.clock: Clock | None = None  # set by the Console: its (shifted) clock
+
+    locale = "en-US"  # the console's reader (new sentences are rendered for him)
 
     def say(self, text: Words) -> None:
         print(render(text, self.locale), file=self.out, flush=True)
+
+    def when(self, t: datetime | None) -> str:
+        return "-" if t is None else f"{t:%Y-%m-%d %H:%M} UTC"
 
     async def print_table(self, words: StandingsTable, stem: str) -> None:
         """The standings as text, and as an image file when boards are drawn."""
@@ -281,14 +304,32 @@ class ConsolePrinter:
             if m.deadline:
                 state = _("{state} by {deadline} UTC", state=state,
                           deadline=f"{m.deadline:%Y-%m-%d %H:%M}")
+            elif m.lapsed is not None:
+                state = joined(state, _("(time ran out {when}; waiting for a claim)",
+                                        when=self.when(m.lapsed)))
+            for who, until in m.away:
+                if self.clock is not None and until <= self.clock.now():
+                    continue  # over: the vacation ended by itself
+                state = joined(state, _("({player} on vacation until {until})",
+                                        player=self.name(who), until=self.when(until)))
         elif m.result is not None:
             state = _("{state}: {result}", state=state, result=self.result_text(m))
         opts = " ".join(f"{k}:{v}" for k, v in m.options.items() if k != "seed")
         game: Words = joined(game_name(m.game, m.game_name), opts) if opts \
             else game_name(m.game, m.game_name)
-        terms = _n("rated, {count}d/move", "rated, {count}d/move", m.days_per_move) \
-            if m.rated else _n("casual, {count}d/move", "casual, {count}d/move",
-                               m.days_per_move)
+        terms: Words
+        if "+" not in m.time_control and not m.claim_win:
+            terms = _n("rated, {count}d/move", "rated, {count}d/move", m.days_per_move) \
+                if m.rated else _n("casual, {count}d/move", "casual, {count}d/move",
+                                   m.days_per_move)
+        else:
+            pace: Words = describe_time_control(parse_time_control(m.time_control)) \
+                if "+" in m.time_control else \
+                _n("{count}d/move", "{count}d/move", m.days_per_move)
+            if m.claim_win:
+                pace = _("{pace}, claim win on time", pace=pace)
+            terms = _("rated, {pace}", pace=pace) if m.rated else \
+                _("casual, {pace}", pace=pace)
         return _("#{match} {game} ({terms}) - {seats} - {state}", match=m.id, game=game,
                  terms=terms, seats=seats, state=state)
 
@@ -399,6 +440,29 @@ class ConsolePrinter:
                     self.say(joined(f"  {x.rank:3}. {name:12} {x.shown:>7} ",
                                     _("{wins}W {losses}L {draws}D", wins=x.wins,
                                       losses=x.losses, draws=x.draws)))
+        elif isinstance(event, VacationStarted):
+            self.say(_("* #{match}: {player} is on vacation until {until}; their clock is "
+                        "paused", match=str(m.id), player=self.name(event.user_id),
+                        until=self.when(event.until)))
+        elif isinstance(event, VacationEnded):
+            self.say(_("* #{match}: {player} is back from vacation; their clock runs again",
+                        match=str(m.id), player=self.name(event.user_id)))
+        elif isinstance(event, AutoVacation):
+            self.say(_n("* #{match}: {player}'s time ran out; a vacation day was spent "
+                         "instead (until {until}, {count} day left)",
+                         "* #{match}: {player}'s time ran out; a vacation day was spent "
+                         "instead (until {until}, {count} days left)", event.days_left,
+                         match=str(m.id), player=self.name(event.user_id),
+                         until=self.when(event.until)))
+        elif isinstance(event, TimeGiven):
+            self.say(_("* #{match}: {giver} gave {players} one day more (now due {when})",
+                        match=str(m.id), giver=self.name(event.by),
+                        players=self.names_of(event.to), when=self.when(m.deadline)))
+        elif isinstance(event, TimeLapsed):
+            self.say(_("* #{match}: {late}'s time ran out; {waiting} may claim the win "
+                        "(/claim) or keep waiting (/wait); {late} may still move until then",
+                        match=str(m.id), late=self.names_of(event.late),
+                        waiting=self.names_of(event.waiting)))
         elif isinstance(event, StandingsChanged):
             t = event.tournament_id
             if event.final:
@@ -434,6 +498,7 @@ class Console:
         self.clock = clock
         self.boards_dir = boards_dir
         printer.boards_dir = boards_dir
+        printer.clock = clock
         self.renderer = renderer
         self.current_user: int | None = None
         self.relay: OutboxRelay | None = None  # set by open_console (the service's notifier)
@@ -441,6 +506,8 @@ class Console:
         self.names = printer.names
         self.current_match = printer.current_match
         self.say = printer.say
+        self.when = printer.when
+        self.locale = printer.locale
         self.name = printer.name
         self.names_of = printer.names_of
         self.learn = printer.learn
@@ -584,8 +651,17 @@ class Console:
         seat: str | None = None
         computer = False
         level: str | None = None
+        clock: str | None = None
+        claim: bool | None = None
         for a in options_of(args):
-            if isinstance(a, str) and a.lower() in COMPUTER_NAMES:
+            if isinstance(a, tuple) and a[0] == "clock":
+                clock = a[1]
+            elif isinstance(a, tuple) and a[0] == "claim":
+                if a[1].lower() not in SWITCH_VALUES:
+                    raise ServiceError(_("claim must be yes or no, not {value}",
+                                         value=repr(a[1])))
+                claim = SWITCH_VALUES[a[1].lower()]
+            elif isinstance(a, str) and a.lower() in COMPUTER_NAMES:
                 computer = True
             elif isinstance(a, tuple):
                 key, value = a
@@ -631,7 +707,8 @@ class Console:
             return
         m = await self.service.challenge(CONSOLE_GUILD, CONSOLE_CHANNEL, uid, game,
                                          opponents=opponents, options=options, days=days,
-                                         rated=rated, seat=seat)
+                                         rated=rated, seat=seat, clock=clock,
+                                         claim_win=claim)
         self.current_match[uid] = m.id
         self.say(_("created {match_line}", match_line=self.describe(m)))
 
@@ -933,10 +1010,12 @@ class Console:
                 raise ServiceError(_("what is {word}? write days:N, reminders:on|off, "
                                      "threads:on|off, language:LOCALE", word=repr(a)))
             values[a[0]] = a[1] if a[0] == "language" else a[1].lower()
-        unknown = set(values) - {"days", "reminders", "threads", "language"}
+        unknown = set(values) - {"days", "reminders", "threads", "language", "clock", "claim",
+                                 "vacation", "autovacation"}
         if unknown:
             raise ServiceError(_("unknown setting {setting} (settings: days, reminders, "
-                                 "threads, language)", setting=repr(sorted(unknown)[0])))
+                                 "threads, language, clock, claim, vacation, autovacation)",
+                                 setting=repr(sorted(unknown)[0])))
 
         def flag(key: str) -> bool | None:
             if key not in values:
@@ -949,16 +1028,81 @@ class Console:
         if days is not None and (not digits(days) or len(days) > 3):
             raise ServiceError(_("days must be a number from 1 to 14"))
         reminders, threads = flag("reminders"), flag("threads")
+        vacation = values.get("vacation")
+        if vacation is not None and (not digits(vacation) or len(vacation) > 3):
+            raise ServiceError(_("vacation is a number of days a year, from 0 to 60"))
         s = await self.service.update_guild_settings(
             CONSOLE_GUILD, default_days=int(days) if days else None,
-            reminders=reminders, use_threads=threads,
-            language=values.get("language", "keep"))
+            reminders=reminders, use_threads=threads, default_clock=values.get("clock"),
+            claim_win=flag("claim"), vacation_days=int(vacation) if vacation else None,
+            auto_vacation=flag("autovacation"), language=values.get("language", "keep"))
         if "language" in values and s.language:
             self.printer.locale = s.language  # the console is this one server's threads
-        self.say(_("settings: {days} days per move, reminders {reminders}, threads "
-                   "{threads}", days=s.default_days,
-                   reminders=_("on") if s.reminders else _("off"),
-                   threads=_("on") if s.use_threads else _("off")))
+        pace = describe_time_control(parse_time_control(s.default_clock)) \
+            if s.default_clock else _n("{count} day per move", "{count} days per move",
+                                       s.default_days)
+        self.say(_("settings: {pace}, reminders {reminders}, threads {threads}, claim win "
+                    "on time {claim}, {vacation} of vacation a year, automatic vacation "
+                    "{auto}", pace=pace, reminders=_on_off(s.reminders),
+                    threads=_on_off(s.use_threads), claim=_on_off(s.claim_win),
+                    vacation=_n("{count} day", "{count} days", s.vacation_days),
+                    auto=_on_off(s.auto_vacation)))
+
+    async def cmd_moretime(self, args: list[str], line: str) -> None:
+        m = await self.service.give_time(await self.pick_match(args), self.user())
+        self.say(_("#{match}: one day more given; now due {when}", match=str(m.id),
+                    when=self.when(m.deadline)))
+
+    async def cmd_claim(self, args: list[str], line: str) -> None:
+        m = await self.service.claim_win(await self.pick_match(args), self.user())
+        self.say(f"#{m.id}: {self.result_text(m)}")
+
+    async def cmd_wait(self, args: list[str], line: str) -> None:
+        m = await self.service.keep_waiting(await self.pick_match(args), self.user())
+        self.say(_("#{match}: you keep waiting; /claim claims the win while the clock "
+                    "stays out", match=str(m.id)))
+
+    async def cmd_next(self, args: list[str], line: str) -> None:
+        uid = self.user()
+        m = await self.service.next_game(CONSOLE_GUILD, uid, self.current_match.get(uid))
+        if m is None:
+            self.say(_("no match is waiting on you"))
+            return
+        self.current_match[uid] = m.id
+        self.say(self.describe(m))
+        await self.show_board(m.id)
+
+    async def cmd_vacation(self, args: list[str], line: str) -> None:
+        uid = self.user()
+        what = args[0].lower() if args else "status"
+        if what == "start":
+            days = args[1] if len(args) > 1 else None
+            if days is not None and (not digits(days) or len(days) > 3):
+                raise ServiceError(_("/vacation start [DAYS]: a whole number of days"))
+            v = await self.service.start_vacation(CONSOLE_GUILD, uid,
+                                                  int(days) if days else None)
+            self.say(_("on vacation until {until}: {paused} paused; {balance} left this "
+                        "year", until=self.when(v.until),
+                        paused=_n("{count} match", "{count} matches", len(v.paused)),
+                        balance=_n("{count} day", "{count} days", v.balance)))
+            if v.forbidden:
+                self.say(_("not paused (their tournament forbids vacation): {matches}",
+                            matches=", ".join(f"#{i}" for i in v.forbidden)))
+            return
+        if what == "end":
+            v = await self.service.end_vacation(CONSOLE_GUILD, uid)
+            self.say(_("back from vacation: your clocks run again; {balance} left this year",
+                        balance=_n("{count} day", "{count} days", v.balance)))
+            return
+        if what != "status":
+            raise ServiceError(_("/vacation start [DAYS], /vacation end or /vacation status"))
+        v = await self.service.vacation_status(CONSOLE_GUILD, uid)
+        if v.until is not None:
+            self.say(_("on vacation until {until}", until=self.when(v.until)))
+        self.say(_("vacation: {balance} left this year ({earned} earned of {yearly}, "
+                    "{used} used); automatic vacation {auto}",
+                    balance=_n("{count} day", "{count} days", v.balance),
+                    earned=v.earned, yearly=v.yearly, used=v.used, auto=_on_off(v.auto)))
 
     async def cmd_notify(self, args: list[str], line: str) -> None:
         prefs = await self.service.update_user_prefs(self.user(), args[0] if args else "")
@@ -1116,7 +1260,13 @@ COMMANDS: dict[str, Callable[[Console, list[str], str], Awaitable[None]]] = {
     "notify": Console.cmd_notify, "sweep": Console.cmd_sweep, "fill": Console.cmd_fill,
     "hint": Console.cmd_hint, "analysis": Console.cmd_analysis,
     "tournament": Console.cmd_tournament, "tournaments": Console.cmd_tournaments,
+    "moretime": Console.cmd_moretime, "claim": Console.cmd_claim, "wait": Console.cmd_wait,
+    "next": Console.cmd_next, "vacation": Console.cmd_vacation,
 }
+
+def _on_off(value: bool) -> Text:
+    return _("on") if value else _("off")
+
 
 COMPUTER_NAMES = frozenset({"@computer", "@tablero", "computer"})
 """How the console names the computer player in /challenge."""

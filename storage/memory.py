@@ -20,6 +20,7 @@ from bot.service.records import (
     RatingChange,
     RatingRecord,
     RecordEntry,
+    VacationRecord,
 )
 from bot.service.shards import shard_of
 from bot.service.views import GuildSettings, UserPrefs
@@ -44,6 +45,7 @@ class MemoryRepository(MemorySeasons, MemoryTournaments):
         self._outbox: dict[int, OutboxEntry] = {}
         self._next_entry = 1
         self._dms_closed: dict[int, bool] = {}  # user -> told yet
+        self._vacations: dict[int, VacationRecord] = {}
 
     async def remember_name(self, guild_id: int, user_id: int, name: str,
                             seen_at: datetime) -> None:
@@ -115,6 +117,28 @@ class MemoryRepository(MemorySeasons, MemoryTournaments):
         self._season_ratings.update(season_ratings)
         self._store_outbox(stored, outbox)
         return stored
+
+    async def save_vacation(self, vacation: VacationRecord,
+                            changes: Sequence[tuple[MatchRecord, MatchRecord, OutboxFn]]
+                            ) -> tuple[VacationRecord, list[MatchRecord]]:
+        for before, _, _ in changes:  # checked first: all or nothing
+            current = self._matches.get(before.id)
+            if current is None or current.version != before.version:
+                raise Conflict(f"match {before.id} changed")
+        if vacation.id and vacation.id not in self._vacations:
+            raise KeyError(vacation.id)
+        stored = vacation if vacation.id else dataclasses.replace(
+            vacation, id=len(self._vacations) + 1)
+        self._vacations[stored.id] = stored
+        saved = [await self.save(b, a, outbox=o) for b, a, o in changes]
+        return stored, saved
+
+    async def vacations_of(self, guild_id: int, user_id: int, since: datetime
+                           ) -> list[VacationRecord]:
+        return sorted((v for v in self._vacations.values()
+                       if v.guild_id == guild_id and v.user_id == user_id
+                       and (v.started_at >= since or v.until > since)),
+                      key=lambda v: (v.started_at, v.id))
 
     async def match_in_thread(self, thread_id: int) -> MatchRecord | None:
         found = [m for m in self._matches.values() if m.thread_id == thread_id]

@@ -169,7 +169,7 @@ class PostgresRepository(SqlRepository):
     async def _after_copy(self) -> None:
         """Identity counters past the copied ids (the next match gets a new number)."""
         async def body() -> None:
-            for table in ("matches", "outbox", "tournaments"):
+            for table in ("matches", "outbox", "tournaments", "vacations"):
                 await self._exec(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
                                  f"max(id)) FROM {table} HAVING max(id) IS NOT NULL")
         await self._transaction(body)

@@ -259,11 +259,32 @@ MIGRATIONS: tuple[str, ...] = (
                                                          user_id, mu, sigma, wins, losses,
                                                          draws);
     """,
+    # 14: time controls and vacation (issue 16): each match's clock beyond its deadline
+    # (JSON: the control, banks, a vacation pause, a lapsed claim-win clock, who is
+    # away; NULL = days per move, as before), the server's defaults, and vacations
+    """
+    ALTER TABLE matches ADD COLUMN clock TEXT;
+    ALTER TABLE guild_settings ADD COLUMN default_clock TEXT;
+    ALTER TABLE guild_settings ADD COLUMN claim_win INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE guild_settings ADD COLUMN vacation_days INTEGER NOT NULL DEFAULT 14;
+    ALTER TABLE guild_settings ADD COLUMN auto_vacation INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE vacations (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        started_at REAL NOT NULL,
+        until REAL NOT NULL,
+        ended_at REAL,
+        days INTEGER NOT NULL,
+        auto INTEGER NOT NULL
+    );
+    CREATE INDEX vacations_user ON vacations (guild_id, user_id, started_at);
+    """,
 )
 TABLES = frozenset({"guild_settings", "user_prefs", "matches", "seats", "moves", "ratings",
                     "clock_beats", "outbox", "dms_closed", "names", "tournaments",
                     "tournament_matches", "shard_leases", "process_lock", "seasons",
-                    "season_ratings", "sqlite_sequence"})
+                    "season_ratings", "vacations", "sqlite_sequence"})
 """Every table a Tablero database holds (any other one means a foreign file)."""
 
 OLD_TABLES = frozenset({"heartbeat"})

@@ -19,6 +19,7 @@ from typing import Any, ClassVar, Protocol, TypeVar
 from bot.service.errors import Conflict
 from bot.service.ratings import apply_ratings
 from bot.service.records import (
+    ClockState,
     DrawOffer,
     MatchRecord,
     MatchStatus,
@@ -29,7 +30,9 @@ from bot.service.records import (
     RecordEntry,
     ResultRecord,
     SeatRecord,
+    VacationRecord,
 )
+from bot.service.timecontrol import format_time_control, parse_time_control
 from bot.service.views import GuildSettings, UserPrefs
 from storage.schema import ESTABLISHED, established
 from storage.seasons import SqlSeasons
@@ -50,7 +53,7 @@ _MATCH_COLUMNS = (
     "guild_id, channel_id, thread_id, game, ladder, rules_version, options, start_text, "
     "seat_count, status, challenger_id, seats, seat_pref, seating, ply, position_text, "
     "to_move, last_move, days_per_move, rated, deadline, remind_at, draw_offer, result, "
-    "broken, created_at, updated_at, last_move_by")
+    "broken, created_at, updated_at, last_move_by, clock")
 # Each participant's notification choice comes with the match, in the same statement, as
 # a JSON object {user id: choice}; ``{agg}`` is the dialect's aggregate building it.
 _PREFS = ("(SELECT {agg} FROM seats AS s JOIN user_prefs AS p ON p.user_id = s.user_id "
@@ -78,6 +81,38 @@ def _seats_json(seats: Iterable[SeatRecord]) -> str:
                        for s in seats], separators=(",", ":"))
 
 
+def clock_json(c: ClockState) -> str | None:
+    """The ``clock`` column: None for a plain days-per-move clock (as before it existed)."""
+    if c == ClockState():
+        return None
+    return json.dumps({
+        "control": None if c.control is None else format_time_control(c.control),
+        "claim": c.claim, "banks": [list(b) for b in c.banks],
+        "paused_until": _ts(c.paused_until), "lapsed": _ts(c.lapsed),
+        "away": [[u, _ts(t)] for u, t in c.away]}, separators=(",", ":"))
+
+
+def clock_of(text: str | None) -> ClockState:
+    if not text:
+        return ClockState()
+    d = json.loads(text)
+    return ClockState(
+        control=None if d["control"] is None else parse_time_control(d["control"]),
+        claim=bool(d["claim"]), banks=tuple((int(s), float(b)) for s, b in d["banks"]),
+        paused_until=_dt(d["paused_until"]), lapsed=_dt(d["lapsed"]),
+        away=tuple((int(u), datetime.fromtimestamp(t, UTC)) for u, t in d["away"]))
+
+
+def _vacation_of(row: Sequence[Any]) -> VacationRecord:
+    id_, guild_id, user_id, started, until, ended, days, auto = row
+    start, end = _dt(started), _dt(until)
+    assert start is not None and end is not None
+    return VacationRecord(guild_id, user_id, start, end, days, bool(auto), _dt(ended), id_)
+
+
+_VACATION_COLUMNS = "id, guild_id, user_id, started_at, until, ended_at, days, auto"
+
+
 def _match_values(m: MatchRecord) -> tuple[Any, ...]:
     offer = None if m.draw_offer is None else json.dumps(
         {"by": m.draw_offer.by, "accepted": list(m.draw_offer.accepted)})
@@ -91,14 +126,15 @@ def _match_values(m: MatchRecord) -> tuple[Any, ...]:
             m.status.value, m.challenger_id, _seats_json(m.seats), m.seat_pref, m.seating,
             m.ply, m.position_text, ",".join(map(str, m.to_move)), m.last_move,
             m.days_per_move, int(m.rated), _ts(m.deadline), _ts(m.remind_at), offer, result,
-            m.broken, _ts(m.created_at), _ts(m.updated_at), m.last_move_by)
+            m.broken, _ts(m.created_at), _ts(m.updated_at), m.last_move_by,
+            clock_json(m.clock))
 
 
 def _match_of(row: Sequence[Any]) -> MatchRecord:
     (id_, version, guild_id, channel_id, thread_id, game, ladder, rules_version, options,
      start_text, seat_count, status, challenger_id, seats, seat_pref, seating, ply,
      position_text, to_move, last_move, days, rated, deadline, remind_at, offer, result,
-     broken, created_at, updated_at, last_move_by, prefs) = row
+     broken, created_at, updated_at, last_move_by, clock, prefs) = row
     notify = {int(u): n for u, n in json.loads(prefs).items()} if prefs else {}
     offer_d = json.loads(offer) if offer else None
     result_d = json.loads(result) if result else None
@@ -122,7 +158,7 @@ def _match_of(row: Sequence[Any]) -> MatchRecord:
                             result_d["reason"], *result_d.get("left", (None, None)))
         if result_d else None,
         broken=broken, created_at=created, updated_at=updated, version=version,
-        last_move_by=last_move_by)
+        last_move_by=last_move_by, clock=clock_of(clock))
 
 
 def _rating_of(row: Sequence[Any]) -> RatingRecord:
@@ -267,31 +303,67 @@ class SqlRepository(SqlSeasons, SqlTournaments):
                    ratings: RatingChange | None = None,
                    outbox: OutboxFn | None = None) -> MatchRecord:
         async def body() -> MatchRecord:
-            sets = ", ".join(f"{c.strip()} = ?" for c in _MATCH_COLUMNS.split(","))
-            cur = await self._exec(
-                f"UPDATE matches SET {sets}, version = version + 1 "
-                "WHERE id = ? AND version = ? RETURNING id",
-                (*_match_values(after), before.id, before.version))
-            if await cur.fetchone() is None:
-                raise Conflict(f"match {before.id} changed")
-            for e in append:
-                try:
-                    await self._exec(
-                        "INSERT INTO moves (match_id, ply, seat, notation, user_id, "
-                        "played_at) VALUES (?, ?, ?, ?, ?, ?)",
-                        (before.id, e.ply, e.seat, e.text, e.user_id, _ts(e.played_at)))
-                except self._unique_violation:
-                    raise Conflict(f"match {before.id}: ply {e.ply} already played") \
-                        from None
-            if after.seats != before.seats:
-                await self._write_seats(before.id, after.seats)
-            if ratings is not None:
-                await self._rate(ratings)
-            stored = dataclasses.replace(after, id=before.id, version=before.version + 1)
-            await self._write_outbox(stored, outbox)
-            return stored
+            return await self._save_in(before, after, append, ratings, outbox)
         result: MatchRecord = await self._transaction(body)
         return result
+
+    async def save_vacation(self, vacation: VacationRecord,
+                            changes: Sequence[tuple[MatchRecord, MatchRecord, OutboxFn]]
+                            ) -> tuple[VacationRecord, list[MatchRecord]]:
+        async def body() -> tuple[VacationRecord, list[MatchRecord]]:
+            values = (vacation.guild_id, vacation.user_id, _ts(vacation.started_at),
+                      _ts(vacation.until), _ts(vacation.ended_at), vacation.days,
+                      int(vacation.auto))
+            if vacation.id:
+                cur = await self._exec(
+                    "UPDATE vacations SET guild_id = ?, user_id = ?, started_at = ?, "
+                    "until = ?, ended_at = ?, days = ?, auto = ? WHERE id = ? RETURNING id",
+                    (*values, vacation.id))
+            else:
+                cur = await self._exec(
+                    "INSERT INTO vacations (guild_id, user_id, started_at, until, ended_at, "
+                    "days, auto) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id", values)
+            stored = dataclasses.replace(vacation, id=int((await cur.fetchone())[0]))
+            saved = [await self._save_in(b, a, (), None, o) for b, a, o in changes]
+            return stored, saved
+        result: tuple[VacationRecord, list[MatchRecord]] = await self._transaction(body)
+        return result
+
+    async def vacations_of(self, guild_id: int, user_id: int, since: datetime
+                           ) -> list[VacationRecord]:
+        rows = await self._all(
+            f"SELECT {_VACATION_COLUMNS} FROM vacations WHERE guild_id = ? AND user_id = ? "
+            "AND (started_at >= ? OR until > ?) ORDER BY started_at, id",
+            (guild_id, user_id, _ts(since), _ts(since)))
+        return [_vacation_of(r) for r in rows]
+
+    async def _save_in(self, before: MatchRecord, after: MatchRecord,
+                       append: Sequence[RecordEntry], ratings: RatingChange | None,
+                       outbox: OutboxFn | None) -> MatchRecord:
+        """``save``'s statements, inside the transaction under way."""
+        sets = ", ".join(f"{c.strip()} = ?" for c in _MATCH_COLUMNS.split(","))
+        cur = await self._exec(
+            f"UPDATE matches SET {sets}, version = version + 1 "
+            "WHERE id = ? AND version = ? RETURNING id",
+            (*_match_values(after), before.id, before.version))
+        if await cur.fetchone() is None:
+            raise Conflict(f"match {before.id} changed")
+        for e in append:
+            try:
+                await self._exec(
+                    "INSERT INTO moves (match_id, ply, seat, notation, user_id, "
+                    "played_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    (before.id, e.ply, e.seat, e.text, e.user_id, _ts(e.played_at)))
+            except self._unique_violation:
+                raise Conflict(f"match {before.id}: ply {e.ply} already played") \
+                    from None
+        if after.seats != before.seats:
+            await self._write_seats(before.id, after.seats)
+        if ratings is not None:
+            await self._rate(ratings)
+        stored = dataclasses.replace(after, id=before.id, version=before.version + 1)
+        await self._write_outbox(stored, outbox)
+        return stored
 
     async def _rate(self, change: RatingChange) -> None:
         users = list(change.results)
@@ -511,13 +583,16 @@ class SqlRepository(SqlSeasons, SqlTournaments):
 
     async def get_guild_settings(self, guild_id: int) -> GuildSettings | None:
         rows = await self._all("SELECT default_days, use_threads, games_channel_id, "
-                               "reminders, language, seasons, organiser_role_id "
+                               "reminders, language, seasons, organiser_role_id, "
+                               "default_clock, claim_win, vacation_days, auto_vacation "
                                "FROM guild_settings WHERE guild_id = ?", (guild_id,))
         if not rows:
             return None
-        days, threads, channel, reminders, language, seasons, role = rows[0]
+        (days, threads, channel, reminders, language, seasons, role, clock, claim, vacation,
+         auto) = rows[0]
         return GuildSettings(guild_id, days, bool(threads), channel, bool(reminders),
-                             language, seasons, role)
+                             language, seasons, role, clock, bool(claim), int(vacation),
+                             bool(auto))
 
     async def save_guild_settings(self, settings: GuildSettings) -> None:
         async def body() -> None:
@@ -529,16 +604,20 @@ class SqlRepository(SqlSeasons, SqlTournaments):
         the seasons themselves, in ``change_seasons``'s transaction)."""
         await self._exec(
             "INSERT INTO guild_settings (guild_id, default_days, use_threads, "
-            "games_channel_id, reminders, language, seasons, organiser_role_id) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) "
+            "games_channel_id, reminders, language, seasons, organiser_role_id, "
+            "default_clock, claim_win, vacation_days, auto_vacation) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) "
             "DO UPDATE SET default_days = excluded.default_days, use_threads = "
             "excluded.use_threads, games_channel_id = excluded.games_channel_id, "
             "reminders = excluded.reminders, language = excluded.language, "
-            "organiser_role_id = excluded.organiser_role_id"
+            "organiser_role_id = excluded.organiser_role_id, "
+            "default_clock = excluded.default_clock, claim_win = excluded.claim_win, "
+            "vacation_days = excluded.vacation_days, auto_vacation = excluded.auto_vacation"
             + (", seasons = excluded.seasons" if seasons else ""),
             (settings.guild_id, settings.default_days, int(settings.use_threads),
              settings.games_channel_id, int(settings.reminders), settings.language,
-             settings.seasons, settings.organiser_role_id))
+             settings.seasons, settings.organiser_role_id, settings.default_clock,
+             int(settings.claim_win), settings.vacation_days, int(settings.auto_vacation)))
 
     async def get_user_prefs(self, user_id: int) -> UserPrefs | None:
         rows = await self._all("SELECT notify, locale FROM user_prefs WHERE user_id = ?",

@@ -16,6 +16,7 @@ from discord.ext import commands
 from bot.discordapp.client import TableroBot, default_sync_state
 from bot.discordapp.cogs import (
     ChallengesCog,
+    ClocksCog,
     DeadlinesCog,
     DeliveriesCog,
     InfoCog,
@@ -72,6 +73,7 @@ def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer 
         ChallengesCog(service, notices, bot.tree),
         PlayCog(service, notices, bot.names),
         InfoCog(service),
+        ClocksCog(service, notices),
         SettingsCog(service, notifier.routes.forget_place_locale),
         TournamentsCog(service, bot.names),
         SeasonsCog(service),

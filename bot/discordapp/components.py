@@ -1,13 +1,14 @@
 """Persistent buttons: their custom ids carry everything needed to act after a restart.
 
 ``tablero:<action>:<match id>:<ply>`` for match buttons (accept, decline, join, cancel,
-draw-yes, draw-no) and ``tablero:lbp:<page>:<ladder>`` / ``tablero:lbn:…`` for leaderboard
-pages, and ``tablero:tjoin:<tournament id>`` / ``tablero:tleave:…`` for a tournament's post, and
-``tablero:pick:<user id>`` for the game menu of the "Challenge to a game"
-context menu. The ply is the match's ply when the button was posted: a click on a button whose
-ply is no longer the match's (the draw offer lapsed, the game moved on) gets an ephemeral
-refusal. The classes are registered with ``Client.add_dynamic_items`` at start-up, so no
-view state is needed.
+draw-yes, draw-no, +1 day, claim win, keep waiting; "next game" carries the match the list
+or the last jump showed, and ply 0) and ``tablero:lbp:<page>:<ladder>`` / ``tablero:lbn:…``
+for leaderboard pages, and ``tablero:tjoin:<tournament id>`` / ``tablero:tleave:…`` for a
+tournament's post, and ``tablero:pick:<user id>`` for the game menu of the "Challenge to a
+game" context menu. The ply is the match's ply when the button was posted: a click on a
+button whose ply is no longer the match's (the draw offer lapsed, the game moved on) gets an
+ephemeral refusal. The classes are registered with ``Client.add_dynamic_items`` at start-up,
+so no view state is needed.
 
 A click is announced as a custom event (``Client.dispatch``): ``on_match_button(interaction,
 button)``, ``on_leaderboard_page(interaction, button)`` and ``on_game_pick(interaction,
@@ -31,6 +32,11 @@ MATCH_ACTIONS: dict[str, tuple[Text, discord.ButtonStyle]] = {
     "cancel": (_("Cancel"), discord.ButtonStyle.danger),
     "drawyes": (_("Accept draw"), discord.ButtonStyle.success),
     "drawno": (_("Decline draw"), discord.ButtonStyle.secondary),
+    # issue 16: +1 day on turn messages, the claim-win question, the next game of /games
+    "moretime": (_("+1 day"), discord.ButtonStyle.secondary),
+    "claim": (_("Claim win"), discord.ButtonStyle.danger),
+    "wait": (_("Keep waiting"), discord.ButtonStyle.secondary),
+    "next": (_("Next game"), discord.ButtonStyle.primary),
 }
 """Each match button's label (in the language of the post it is under) and style."""
 
@@ -43,7 +49,8 @@ def match_custom_id(action: str, match_id: int, ply: int) -> str:
 
 
 class MatchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"tablero:(?P<action>accept|decline|join|cancel|drawyes|drawno)"
+                  template=r"tablero:(?P<action>accept|decline|join|cancel|drawyes|drawno|moretime"
+                           r"|claim|wait|next)"
                            r":(?P<match>[0-9]{1,19}):(?P<ply>[0-9]{1,9})"):
     """A button acting on one match at one ply."""
 

@@ -15,6 +15,7 @@ import discord
 import rules
 from bot.service.computer import computer_title, is_computer
 from bot.service.events import SeasonEnded
+from bot.service.timecontrol import describe_time_control, parse_time_control
 from bot.service.tournaments.table import ShownTable
 from bot.service.views import (
     RATING_MEANING,
@@ -66,13 +67,45 @@ def game_title(m: MatchView) -> Words:
     return _("{game} ({options})", game=game_of(m), options=joined(*opts, separator=", "))
 
 
+def moment(when: datetime) -> str:
+    """A Discord timestamp 'in 2 days (26 November 2026 14:00)', each reader's own time."""
+    return f"<t:{int(when.timestamp())}:R> (<t:{int(when.timestamp())}:f>)"
+
+
+def clock_status(m: MatchView, now: datetime | None = None) -> Words:
+    """When the player to move runs out of time (exact, as Discord timestamps), a lapsed
+    claim-win clock, and who is on vacation in this match (now: Discord's clock)."""
+    now = now or discord.utils.utcnow()
+    parts: list[Words] = []
+    if m.deadline is not None:
+        parts.append(moment(m.deadline))
+    elif m.lapsed is not None:
+        parts.append(_("time ran out {when}; waiting for a claim",
+                       when=f"<t:{int(m.lapsed.timestamp())}:R>"))
+    else:
+        parts.append(relative(None))
+    for user, until in m.away:
+        if until > now:
+            parts.append(_("{player} is on vacation until {until}",
+                           player=mention(user), until=moment(until)))
+    return joined(*parts, separator=" · ")
+
+
 def terms(m: MatchView) -> Text:
-    """``'3 days per move, rated'``."""
-    if m.rated:
-        return _n("{count} day per move, rated", "{count} days per move, rated",
+    """``'3 days per move, rated'``; a bank control and claim-win say so
+    (``'3 days + 1 day per move, at most 10 days banked, claim win on time, casual'``)."""
+    if "+" not in m.time_control and not m.claim_win:
+        if m.rated:
+            return _n("{count} day per move, rated", "{count} days per move, rated",
+                      m.days_per_move)
+        return _n("{count} day per move, casual", "{count} days per move, casual",
                   m.days_per_move)
-    return _n("{count} day per move, casual", "{count} days per move, casual",
-              m.days_per_move)
+    pace: Words = describe_time_control(parse_time_control(m.time_control)) \
+        if "+" in m.time_control else \
+        _n("{count} day per move", "{count} days per move", m.days_per_move)
+    if m.claim_win:
+        pace = _("{pace}, claim win on time", pace=pace)
+    return _("{pace}, rated", pace=pace) if m.rated else _("{pace}, casual", pace=pace)
 
 
 def seat_lines(m: MatchView, loc: str) -> str:
@@ -144,7 +177,7 @@ def board_embed(m: MatchView, loc: str, *, headline: Words | None = None,
                   else status(m.status.value))
     elif m.to_move:
         state = _("{players} to move, {deadline}", players=mentions(m.to_move),
-                  deadline=relative(m.deadline))
+                  deadline=clock_status(m))
     else:
         state = status(m.status.value)
     e.add_field(name=render(_("Ply {ply}", ply=m.ply), loc), value=render(state, loc),
@@ -195,7 +228,8 @@ def record_counts(wins: int, losses: int, draws: int) -> Text:
     return _("{wins}W {losses}L {draws}D", wins=wins, losses=losses, draws=draws)
 
 
-def games_embed(user_id: int, matches: Sequence[MatchView], loc: str) -> discord.Embed:
+def games_embed(user_id: int, matches: Sequence[MatchView], loc: str,
+                now: datetime | None = None) -> discord.Embed:
     e = discord.Embed(title=render(_("Your matches"), loc), colour=COLOUR)
     waiting = [m for m in matches if user_id in m.to_move]
     others = [m for m in matches if user_id not in m.to_move]
@@ -209,10 +243,10 @@ def games_embed(user_id: int, matches: Sequence[MatchView], loc: str) -> discord
             state = _("waiting for players ({joined}/{seats})", joined=len(m.joined),
                       seats=m.seat_count)
         elif user_id in m.to_move:
-            state = _("**your move**, {deadline}", deadline=relative(m.deadline))
+            state = _("**your move**, {deadline}", deadline=clock_status(m, now))
         else:
             state = _("{players} to move, {deadline}", players=mentions(m.to_move),
-                      deadline=relative(m.deadline))
+                      deadline=clock_status(m, now))
         mates = m.team_mates(user_id)
         opponents = [u for u in m.players() if u != user_id and u not in mates]
         vs = ""

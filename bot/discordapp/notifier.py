@@ -42,7 +42,7 @@ from bot.service.records import OutboxEntry
 from bot.service.shards import ALL_SHARDS, ShardSet
 from bot.service.states import StoredRecord
 from bot.service.views import BoardState, MatchView, RatingUpdate, ResultView
-from locales.i18n import Words, _, joined, render
+from locales.i18n import Words, _, _n, joined, render
 from locales.results import leaving_note
 from render.table import draw_table
 
@@ -259,6 +259,48 @@ class DiscordNotifier:
             loc = await self.routes.place_locale(event.match.guild_id)
             content, embed = embeds.season_ended(event, loc)
             await self.post(event.match, content, step="season", embed=embed)
+        else:
+            await self.clocks(event)
+
+    async def clocks(self, event: ev.Event) -> None:
+        """Vacations, +1 day and claims on time (issue 16), in the match's place."""
+        m = event.match
+        if isinstance(event, ev.VacationStarted):
+            ping, dm = self.split_by_preference(m, self.others(m, event.user_id))
+            await self.post(m, _(
+                "⛱ {player} is on vacation until {until}: their clock in this match is "
+                "paused until then.", player=embeds.mention(event.user_id),
+                until=embeds.moment(event.until)), ping=ping, dm=dm,
+                audience=self.others(m, event.user_id))
+        elif isinstance(event, ev.VacationEnded):
+            await self.post(m, _(
+                "{player} is back from vacation: their clock runs again.",
+                player=embeds.mention(event.user_id)), audience=self.others(m, event.user_id))
+        elif isinstance(event, ev.AutoVacation):
+            ping, dm = self.split_by_preference(m, [event.user_id])
+            await self.post(m, _n(
+                "⛱ {player}'s time ran out: a day of vacation was spent instead, the move is "
+                "now due {when} ({count} day of vacation left).",
+                "⛱ {player}'s time ran out: a day of vacation was spent instead, the move is "
+                "now due {when} ({count} days of vacation left).", event.days_left,
+                player=embeds.mention(event.user_id), when=embeds.moment(event.until)),
+                ping=ping, dm=dm, audience=self.others(m))
+        elif isinstance(event, ev.TimeGiven):
+            ping, dm = self.split_by_preference(m, event.to)
+            await self.post(m, _(
+                "{giver} gave {players} one day more: the move is now due {when}.",
+                giver=embeds.mention(event.by), players=embeds.mentions(event.to),
+                when=embeds.clock_status(m)), ping=ping, dm=dm,
+                audience=self.others(m, event.by))
+        elif isinstance(event, ev.TimeLapsed):
+            ping, dm = self.split_by_preference(m, event.waiting)
+            await self.post(m, _(
+                "⌛ {late}'s time ran out. {waiting}: claim the win, or keep waiting "
+                "({late} may still move until someone claims).",
+                late=embeds.mentions(event.late), waiting=embeds.mentions(event.waiting)),
+                ping=ping, dm=dm, audience=self.others(m),
+                view=match_buttons(m.id, m.ply, ["claim", "wait"],
+                                  await self.routes.place_locale(m.guild_id)))
 
     async def standings(self, event: ev.StandingsChanged) -> None:
         """The standings (embed and table image) as a new message in the tournament's
@@ -326,6 +368,8 @@ class DiscordNotifier:
             content = joined(content, _("({player}'s draw offer lapsed with this move.)",
                                         player=embeds.mention(lapsed)))
         extra: dict[str, Any] = {"file": picture} if picture is not None else {}
+        if users and m.deadline is not None:  # the player not to move may give a day
+            extra["view"] = match_buttons(m.id, m.ply, ["moretime"], loc)
         await self.post(m, content, ping=ping, dm=dm,
                         dm_note=_("Your move in {game} (match {match}).",
                                   game=embeds.game_of(m), match=m.id),

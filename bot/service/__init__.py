@@ -102,6 +102,14 @@ API (all ``async``; ids are plain ints; errors are ``ServiceError`` subclasses w
   ``season(guild_id, number)``, ``leaderboard(..., season=N)``; ``sweep`` also runs
   ``sweep_seasons`` (ends them, archived and announced once, catching up after a stop).
 * ``verify_all() -> list[(match_id, problem)]`` - replay every match, mark broken ones.
+* Clocks (issue 16; ``timecontrol.py`` pure values, ``turns.py`` a turn's deadline,
+  ``clocks.py``, ``vacations.py``): ``challenge(..., clock="3d+1d/10d", claim_win=)``;
+  ``give_time(match_id, user)`` (+1 day, by a player not to move); ``claim_win`` /
+  ``keep_waiting(match_id, user)``; ``start_vacation(guild_id, user, days=None)`` /
+  ``end_vacation`` / ``vacation_status(guild_id, user) -> VacationView``;
+  ``next_game(guild_id, user, after=None)``; ``update_guild_settings(...,
+  default_clock=, claim_win=, vacation_days=, auto_vacation=)``. Events: VacationStarted,
+  VacationEnded, AutoVacation, TimeGiven, TimeLapsed.
 
 Decisions (documented here because the issue left them open):
 
@@ -130,6 +138,27 @@ Decisions (documented here because the issue left them open):
 * Querni: a random deal's seed is drawn by the service and stored in the options; in
   ``choose`` mode arrangements are hidden until both are in: every view, event, position,
   board, history and record shows ``matches.public_view`` (``view_for`` of every seat).
+
+Clock decisions (issue 16 left them open):
+
+* A bank's deadline is the turn's start plus the mover's bank; on a move the bank becomes
+  what the deadline left (never below zero) plus the increment, capped. The cap applies
+  when banking: a +1 day gift may exceed it until the next move. No cap given = the
+  starting bank. A per-move control stays in ``days_per_move`` (old matches unchanged).
+* +1 day moves the running deadline a day later; on a lapsed claim-win clock it gives a
+  fresh day from now (and the lapse is forgotten).
+* Claim-win applies once every player has moved; before that a lapse still aborts the
+  match unrated (as issue 21 decided). In four-player games any waiting player may claim;
+  the late player is put out as by a timeout.
+* Vacation pauses only the vacationer's clock (opponents keep theirs and may move). It
+  is booked in whole days (default: the whole balance), charged at start, refunded to the
+  days begun when ended early. The vacation time is never banked. Automatic vacation is a
+  server setting (not a per-user opt-in: the server decides how strict its clocks are);
+  one automatic day covers every match of his lapsing during it. With claim-win too,
+  vacation days are spent first; the claim comes when none is left. A vacation that ran
+  out by itself needs no command (views stop showing it at its end).
+* ``/games`` keeps "waiting on you" first, each part by least time left (a lapsed clock
+  by when it lapsed); Next game cycles through the matches where it is your move.
 
 Computer players (``computer.py``): ``MatchService(..., picker=MovePicker)``;
 ``challenge_computer(guild_id, channel_id, user, game, level=5, options=, days=, seat=)``

@@ -19,9 +19,11 @@ from bot.service.errors import (
 from bot.service.events import ChallengeClosed, ChallengeReceived, LobbyChanged, TurnStarted
 from bot.service.outbox import Announce
 from bot.service.ratings import ladder_key
-from bot.service.records import MatchRecord, MatchStatus, SeatRecord
+from bot.service.records import ClockState, MatchRecord, MatchStatus, SeatRecord
 from bot.service.states import replay
-from bot.service.views import BoardState, MatchView
+from bot.service.timecontrol import TimeControl, TimeControlError, parse_time_control
+from bot.service.turns import turn_started
+from bot.service.views import BoardState, GuildSettings, MatchView
 from locales.i18n import _, _n
 from locales.terms import game_name, seat_colour, status
 from rules import RulesError, Variant
@@ -49,8 +51,12 @@ class ChallengesMixin(ServiceCore):
                         opponents: Sequence[int] = (),
                         options: Mapping[str, object] | None = None,
                         days: int | None = None, rated: bool = True,
-                        seat: int | str | None = None) -> MatchView:
-        """Create a challenge (2 players: direct or open) or a lobby (4 players)."""
+                        seat: int | str | None = None, clock: str | None = None,
+                        claim_win: bool | None = None) -> MatchView:
+        """Create a challenge (2 players: direct or open) or a lobby (4 players).
+        ``clock``: a time control (``"3"`` days per move, ``"3d+1d/10d"`` a bank; not
+        with ``days``); neither: the server's default control. ``claim_win``: a lapsed
+        clock waits for a claim (default: the server's choice)."""
         v = self._variant(game)
         opts = self._coerce_options(v, options)
         try:
@@ -73,12 +79,13 @@ class ChallengesMixin(ServiceCore):
                                    seat_count - 1, game=game_name(v.key, v.name),
                                    seats=seat_count))
         settings = await self.get_guild_settings(guild_id)
-        if days is None:
-            days = settings.default_days
-        if isinstance(days, bool) or not isinstance(days, int) or \
-                not MIN_DAYS <= days <= MAX_DAYS:
-            raise InvalidOption(_("days per move must be a whole number from {low} to {high}",
-                                  low=MIN_DAYS, high=MAX_DAYS))
+        control = self._time_control(settings, days, clock)
+        days = control.days_column
+        if claim_win is not None and not isinstance(claim_win, bool):
+            raise InvalidOption(_("claim win must be yes or no"))
+        claim = settings.claim_win if claim_win is None else claim_win
+        clock_state = ClockState(control if control.is_bank else None, claim) \
+            if control.is_bank or claim else ClockState()
         pref = self._seat_choice(v, seat_count, seat)
         now = self.clock.now()
         status = MatchStatus.OPEN if seat_count == 2 else MatchStatus.LOBBY
@@ -97,12 +104,34 @@ class ChallengesMixin(ServiceCore):
             position_text=start.to_text(), to_move=tuple(sorted(start.to_move)),
             last_move=None, days_per_move=days, rated=bool(rated), deadline=None,
             remind_at=None, draw_offer=None, result=None, broken=None, created_at=now,
-            updated_at=now)
+            updated_at=now, clock=clock_state)
         announce: Announce[MatchRecord] = Announce(
             lambda s: [ChallengeReceived(self._view(s), challenger, tuple(invited))], now)
         rec = await self.repository.create_match(rec, announce)
         await self._announce(announce.events)
         return self._view(rec)
+
+    @staticmethod
+    def _time_control(settings: GuildSettings, days: int | None, clock: str | None
+                      ) -> TimeControl:
+        """The control a challenge asks for: ``clock`` text, ``days`` per move, or the
+        server's default (its bank control, else its days per move)."""
+        if days is not None and clock is not None:
+            raise InvalidOption(_("give either days per move or a time control, not both"))
+        if clock is not None:
+            try:
+                return parse_time_control(clock)
+            except TimeControlError as e:
+                raise InvalidOption(e.message) from None
+        if days is None:
+            if settings.default_clock:
+                return parse_time_control(settings.default_clock)
+            days = settings.default_days
+        if isinstance(days, bool) or not isinstance(days, int) or \
+                not MIN_DAYS <= days <= MAX_DAYS:
+            raise InvalidOption(_("days per move must be a whole number from {low} to {high}",
+                                  low=MIN_DAYS, high=MAX_DAYS))
+        return TimeControl.days(days)
 
     def _coerce_options(self, v: Variant, given: Mapping[str, object] | None
                         ) -> dict[str, object]:
@@ -195,9 +224,8 @@ class ChallengesMixin(ServiceCore):
 
     async def _start(self, rec: MatchRecord) -> MatchRecord:
         now = self.clock.now()
-        deadline, remind = self._deadline(now, rec.days_per_move)
-        return dataclasses.replace(rec, status=MatchStatus.ACTIVE, seats=self._seated(rec),
-                                   deadline=deadline, remind_at=remind)
+        rec = dataclasses.replace(rec, status=MatchStatus.ACTIVE, seats=self._seated(rec))
+        return turn_started(await self._away_at_start(rec, now), now)
 
     async def accept(self, match_id: int, user: int, seat: int | str | None = None
                      ) -> MatchView:

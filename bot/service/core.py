@@ -15,7 +15,7 @@ import dataclasses
 import logging
 import random
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import TypeVar
 
 from bot.service import texts
@@ -262,10 +262,26 @@ class ServiceCore:
 
     # ------------------------------------------------------------------ rules of play
 
-    def _deadline(self, now: datetime, days: int) -> tuple[datetime, datetime]:
-        """The deadline and its reminder time: a day before, or half the time if shorter."""
-        period = timedelta(days=days)
-        return now + period, now + period - min(timedelta(days=1), period / 2)
+    async def _vacation_allowed(self, rec: MatchRecord) -> bool:
+        """False in a tournament game whose tournament forbids vacation."""
+        tid = await self.repository.tournament_of_match(rec.id)
+        if tid is None:
+            return True
+        t = await self.repository.load_tournament(tid)
+        return t is None or bool(t.vacation)
+
+    async def _away_at_start(self, rec: MatchRecord, now: datetime) -> MatchRecord:
+        """A match about to start, with its players on vacation now marked away (unless
+        its tournament forbids vacation)."""
+        away = []
+        for s in rec.seats:
+            for v in await self.repository.vacations_of(rec.guild_id, s.user_id, now):
+                if v.active(now) and not v.auto:
+                    away.append((s.user_id, v.until))
+        if not away or not await self._vacation_allowed(rec):
+            return rec
+        return dataclasses.replace(rec, clock=dataclasses.replace(rec.clock,
+                                                                  away=tuple(away)))
 
     @staticmethod
     def _require_player(rec: MatchRecord, user: int) -> SeatRecord:

@@ -8,17 +8,17 @@ import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from bot.service.endings import EndingsMixin
 from bot.service.errors import Conflict, MatchBroken, ServiceError
-from bot.service.events import DeadlineReminder, Event
+from bot.service.events import DeadlineReminder, Event, TimeLapsed
 from bot.service.matches import RETRIES
 from bot.service.records import MatchRecord, MatchStatus
 from bot.service.states import replay
+from bot.service.vacations import VacationsMixin
 
 log = logging.getLogger(__name__)
 
 
-class DeadlinesMixin(EndingsMixin):
+class DeadlinesMixin(VacationsMixin):
     """The deadline sweep and the replay check (a timeout leaves the match
     like a resignation, hence ``EndingsMixin``)."""
 
@@ -44,6 +44,12 @@ class DeadlinesMixin(EndingsMixin):
                 return []
             try:
                 if rec.deadline <= now:
+                    if (await self._everyone_moved(rec))[0]:
+                        spent = await self._auto_vacation(rec, now)
+                        if spent is not None:
+                            return spent
+                        if rec.clock.claim:
+                            return await self._lapse(rec)
                     return await self._timeout(rec, now)
                 if rec.remind_at is not None and rec.remind_at <= now:
                     settings = await self.get_guild_settings(rec.guild_id)
@@ -63,6 +69,21 @@ class DeadlinesMixin(EndingsMixin):
             except Conflict:
                 continue
         return []
+
+    async def _lapse(self, rec: MatchRecord) -> list[Event]:
+        """A claim-win match's time ran out: stored as lapsed (the sweep then leaves it)
+        and the waiting players are asked whether to claim."""
+        after = dataclasses.replace(rec, deadline=None, remind_at=None, clock=dataclasses.replace(
+            rec.clock, lapsed=rec.deadline))
+
+        def lapsed(s: MatchRecord) -> list[Event]:
+            view = self._view(s)
+            waiting = tuple(u for u in view.players() if u not in view.to_move
+                            and not any(x.user_id == u and x.out for x in view.seats))
+            return [TimeLapsed(view, view.to_move, waiting)]
+        _saved, events = await self._commit(rec, after, lapsed)
+        await self._announce(events)
+        return events
 
     async def _timeout(self, rec: MatchRecord, now: datetime) -> list[Event]:
         late = [s for s in rec.to_move]

@@ -10,6 +10,7 @@ from bot.service.errors import NotAllowed
 from bot.service.events import DrawDeclined, DrawOffered, Event, PlayerOut, TurnStarted
 from bot.service.records import SPECIAL_PREFIX, DrawOffer, MatchRecord, RecordEntry
 from bot.service.states import MatchState
+from bot.service.turns import turn_started
 from bot.service.views import BoardState, MatchView
 from locales.i18n import _, render
 from rules import Outcome, Position
@@ -76,8 +77,7 @@ class EndingsMixin(ServiceCore):
                 after, ratings = self._finish(
                     after, outcome, said if outcome.reason == "resignation" else None)
             else:
-                deadline, remind = self._deadline(now, rec.days_per_move)
-                after = dataclasses.replace(after, deadline=deadline, remind_at=remind)
+                after = turn_started(after, now)
         board = BoardState(new if new is not None else p, None, state.moves)
 
         def announced(s: MatchRecord) -> list[Event]:

@@ -12,11 +12,17 @@ from locales.i18n import Words, render
 
 
 class ServiceError(Exception):
-    """Base of every error the service raises about a request.
+    """Base of every error the service raises about a request. ``message`` may be a
+    :class:`locales.i18n.Text` (new errors are): ``text`` keeps it for the edge to render
+    in its reader's language, ``message`` is its English form.
 
     >>> from locales.i18n import _
     >>> str(NotYourTurn(_("it is {player}'s turn", player="Bob")))
     "it is Bob's turn"
+    >>> from locales.i18n import _
+    >>> e = NotAllowed(_("you are the one to move"))
+    >>> e.message, e.text is not None
+    ('you are the one to move', True)
     """
 
     def __init__(self, text: Words) -> None:

@@ -201,6 +201,57 @@ class SeasonBoard:
 SEASON_BOARD_SIZE = 10
 
 
+@dataclass(frozen=True, slots=True)
+class VacationStarted:
+    """``user_id`` went on vacation until ``until``: his clock in this match is paused
+    until then (told to his opponents in the match's place)."""
+
+    match: MatchView
+    user_id: int
+    until: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class VacationEnded:
+    """``user_id``'s vacation ended early (``/vacation end``): his clock runs again."""
+
+    match: MatchView
+    user_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class AutoVacation:
+    """``user_id``'s time ran out and, the server spending vacation automatically, a day
+    of his vacation was spent instead: his deadline is now ``until``. ``days_left``: his
+    balance after it."""
+
+    match: MatchView
+    user_id: int
+    until: datetime
+    days_left: int
+
+
+@dataclass(frozen=True, slots=True)
+class TimeGiven:
+    """``by`` gave the players to move (``to``) a day more: the deadline is the match's."""
+
+    match: MatchView
+    by: int
+    to: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TimeLapsed:
+    """A claim-win match: the time of ``late`` ran out; the game goes on until one of
+    ``waiting`` claims the win (buttons: Claim win / Keep waiting). ``late`` may still
+    move until then."""
+
+    match: MatchView
+    late: tuple[int, ...]
+    waiting: tuple[int, ...]
+
+
 Event = (ChallengeReceived | LobbyChanged | ChallengeClosed | TurnStarted | DeadlineReminder
          | PlayerOut | MovePlayedFor | DrawOffered | DrawDeclined | SetupSubmitted
-         | MatchEnded | ClocksExtended | StandingsChanged | SeasonEnded)
+         | MatchEnded | ClocksExtended | StandingsChanged | SeasonEnded | VacationStarted
+         | VacationEnded | AutoVacation | TimeGiven | TimeLapsed)

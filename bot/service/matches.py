@@ -23,6 +23,7 @@ from bot.service.records import (
     RatingChange,
     RecordEntry,
 )
+from bot.service.timecontrol import format_time_control
 from bot.service.views import MatchView, ResultView, SeatView
 from locales.i18n import _
 from rules import Position, RulesError, Variant
@@ -102,7 +103,8 @@ def view_of(rec: MatchRecord) -> MatchView:
         draw_offer_by=rec.draw_offer.by if rec.draw_offer else None, broken=rec.broken,
         last_move_by=rec.last_move_by if rec.last_move else None,
         notify_by_dm=tuple(s.user_id for s in rec.seats if s.notify == "dm"),
-        version=rec.version)
+        version=rec.version, time_control=format_time_control(rec.control),
+        claim_win=rec.clock.claim, lapsed=rec.clock.lapsed, away=rec.clock.away)
 
 
 class Matches:

@@ -39,6 +39,7 @@ from typing import Any, Generic, TypeVar
 
 import rules
 from bot.service.events import (
+    AutoVacation,
     ChallengeClosed,
     ChallengeReceived,
     ClocksExtended,
@@ -54,7 +55,11 @@ from bot.service.events import (
     SeasonEnded,
     SetupSubmitted,
     StandingsChanged,
+    TimeGiven,
+    TimeLapsed,
     TurnStarted,
+    VacationEnded,
+    VacationStarted,
 )
 from bot.service.ports import Clock, Repository
 from bot.service.records import MatchStatus, OutboxEntry
@@ -79,6 +84,8 @@ KINDS: dict[type, str] = {
     MovePlayedFor: "forced-move", DrawOffered: "draw-offer", DrawDeclined: "draw-declined",
     SetupSubmitted: "setup", MatchEnded: "result", ClocksExtended: "clocks-extended",
     StandingsChanged: "standings", SeasonEnded: "season-ended",
+    VacationStarted: "vacation", VacationEnded: "vacation-end",
+    AutoVacation: "auto-vacation", TimeGiven: "time-given", TimeLapsed: "time-lapsed",
 }
 """The stored name of each event type (stable: stored entries are read back by it)."""
 _TYPES = {kind: cls for cls, kind in KINDS.items()}
@@ -114,7 +121,8 @@ def _view_data(v: MatchView) -> dict[str, Any]:
     d = dataclasses.asdict(v)  # plain values; the structured ones are written below
     d.update(options=dict(v.options), status=v.status.value, deadline=_ts(v.deadline),
              seats=[[s.seat, s.user_id, s.team, s.name, s.out] for s in v.seats],
-             result=_result_data(v.result))
+             result=_result_data(v.result), lapsed=_ts(v.lapsed),
+             away=[[u, _ts(t)] for u, t in v.away])
     return d
 
 
@@ -122,6 +130,9 @@ def _view_of(d: dict[str, Any]) -> MatchView:
     d = dict(d)
     d.update(status=MatchStatus(d["status"]), deadline=_dt(d["deadline"]),
              seats=tuple(SeatView(*s) for s in d["seats"]), result=_result_of(d["result"]))
+    if "lapsed" in d:  # entries stored before time controls have neither
+        d.update(lapsed=_dt(d["lapsed"]),
+                 away=tuple((int(u), datetime.fromtimestamp(t, UTC)) for u, t in d["away"]))
     for name in ("invited", "joined", "to_move", "notify_by_dm"):
         d[name] = tuple(d[name])
     return MatchView(**d)
@@ -191,6 +202,8 @@ def entry_of(event: Event, n: int, now: datetime) -> OutboxEntry:
             value = None  # read again by the deliverer when it draws the replay
         elif isinstance(value, timedelta):
             value = value.total_seconds()
+        elif isinstance(value, datetime):
+            value = value.timestamp()
         data[f.name] = value
     m = event.match
     return OutboxEntry(m.id, m.guild_id, m.version, n, KINDS[type(event)],
@@ -226,6 +239,8 @@ def event_of(entry: OutboxEntry) -> Event:
                 value = datetime.fromtimestamp(value, UTC)
             elif f.name in ("remaining", "gap"):
                 value = timedelta(seconds=value)
+            elif f.name == "until":
+                value = datetime.fromtimestamp(value, UTC)
             elif isinstance(value, list):
                 value = tuple(value)
             values[f.name] = value

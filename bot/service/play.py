@@ -10,6 +10,7 @@ from bot.service.errors import Conflict, NotAllowed, NotYourTurn, ServiceError, 
 from bot.service.events import Event, MovePlayedFor, SetupSubmitted, TurnStarted
 from bot.service.records import MatchRecord, RecordEntry
 from bot.service.states import MatchState, parse_entry
+from bot.service.turns import banked, turn_started
 from bot.service.views import BoardState, MoveResult
 from locales.i18n import _
 from locales.terms import move_display
@@ -89,9 +90,9 @@ class PlayMixin(ServiceCore):
         if outcome is not None:
             after, ratings = self._finish(after, outcome)
         else:
-            deadline, remind = self._deadline(now, rec.days_per_move)
-            after = dataclasses.replace(after, deadline=deadline, remind_at=remind,
-                                        seats=self._sync_out(after, new))
+            after = turn_started(dataclasses.replace(
+                after, seats=self._sync_out(after, new), clock=banked(rec, me.seat, now)),
+                now)
         moves = None if state.moves is None else \
             state.moves + (0 if setup_phase else 1 + len(forced))
         # while arrangements are secret the submitter's board shows his own only

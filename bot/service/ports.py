@@ -19,6 +19,7 @@ from bot.service.records import (
     RatingChange,
     RatingRecord,
     RecordEntry,
+    VacationRecord,
 )
 from bot.service.seasons import SeasonRepository
 from bot.service.tournament_records import TournamentRepository
@@ -63,6 +64,21 @@ class Repository(TournamentRepository, SeasonRepository, Protocol):
         ...
 
     async def match_in_thread(self, thread_id: int) -> MatchRecord | None: ...
+
+    async def save_vacation(self, vacation: VacationRecord,
+                            changes: Sequence[tuple[MatchRecord, MatchRecord, OutboxFn]]
+                            ) -> tuple[VacationRecord, list[MatchRecord]]:
+        """In one transaction: insert ``vacation`` (``id`` 0) or update it (its ``id``),
+        and save each ``(before, after, outbox)`` like ``save`` (compare-and-set: a
+        ``Conflict`` on any of them writes nothing at all). The stored vacation (its id)
+        and the matches as saved."""
+        ...
+
+    async def vacations_of(self, guild_id: int, user_id: int, since: datetime
+                           ) -> list[VacationRecord]:
+        """``user_id``'s vacations in ``guild_id`` that started at or after ``since`` or
+        end after it, oldest first."""
+        ...
 
     async def matches_of(self, user_id: int, guild_id: int | None = None,
                          statuses: Sequence[MatchStatus] = ()) -> list[MatchRecord]:

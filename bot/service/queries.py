@@ -27,6 +27,12 @@ from bot.service.records import (
 )
 from bot.service.seasons import NoSuchSeason, SeasonRecord
 from bot.service.states import replay
+from bot.service.timecontrol import (
+    MAX_VACATION_DAYS,
+    TimeControlError,
+    format_time_control,
+    parse_time_control,
+)
 from bot.service.views import (
     BoardImage,
     BoardState,
@@ -108,15 +114,29 @@ class QueriesMixin(ServiceCore):
 
     async def games_of(self, guild_id: int | None, user: int) -> list[MatchView]:
         """The user's live matches (challenges, lobbies, games): the ones waiting on him
-        first (his move, or an invitation to answer), then by deadline."""
+        first (his move, or an invitation to answer), each group by the least time left
+        (a lapsed claim-win clock counts from when it ran out; no clock: last)."""
         recs = await self.repository.matches_of(user, guild_id, LIVE_STATUSES)
         views = [self._view(r) for r in recs]
         far = datetime.max.replace(tzinfo=self.clock.now().tzinfo)
 
         def key(m: MatchView) -> tuple[int, datetime, int]:
             waiting = user in m.to_move or user in m.invited
-            return (0 if waiting else 1, m.deadline or far, -m.id)
+            return (0 if waiting else 1, m.due or far, -m.id)
         return sorted(views, key=key)
+
+    async def next_game(self, guild_id: int | None, user: int, after: int | None = None
+                        ) -> MatchView | None:
+        """The next match where it is ``user``'s move, by least time left, after match
+        ``after`` in that order (from the start again past the end; None: the first).
+        None when no match waits on him."""
+        mine = [m for m in await self.games_of(guild_id, user) if user in m.to_move]
+        if not mine:
+            return None
+        ids = [m.id for m in mine]
+        if after in ids:
+            return mine[(ids.index(after) + 1) % len(mine)]
+        return mine[0]
 
     async def active_matches_of(self, guild_id: int | None, user: int) -> list[MatchView]:
         """The user's matches in play (for autocomplete of a match)."""
@@ -271,12 +291,17 @@ class QueriesMixin(ServiceCore):
                                     games_channel_id: int | str | None = "keep",
                                     reminders: bool | None = None,
                                     language: str | None = "keep",
-                                    organiser_role_id: int | str | None = "keep"
-                                    ) -> GuildSettings:
+                                    organiser_role_id: int | str | None = "keep",
+                                    default_clock: str | None = None,
+                                    claim_win: bool | None = None,
+                                    vacation_days: int | None = None,
+                                    auto_vacation: bool | None = None) -> GuildSettings:
         """Change some settings (``games_channel_id=None`` clears the channel,
         ``organiser_role_id=None`` the organiser role; ``language=None`` goes back to the
-        server's own Discord locale). The seasons' schedule changes by
-        ``configure_seasons`` (it ends and starts seasons)."""
+        server's own Discord locale). ``default_clock``: the default time control as text
+        (days per move sets ``default_days`` and forgets a bank); ``vacation_days``: the
+        yearly allowance (0-60). The seasons' schedule changes by ``configure_seasons``
+        (it ends and starts seasons)."""
         s = await self.get_guild_settings(guild_id)
         if language != "keep":
             if language is not None:
@@ -293,7 +318,24 @@ class QueriesMixin(ServiceCore):
                     not MIN_DAYS <= default_days <= MAX_DAYS:
                 raise InvalidOption(_("days per move must be from {low} to {high}",
                                       low=MIN_DAYS, high=MAX_DAYS))
-            s = dataclasses.replace(s, default_days=default_days)
+            s = dataclasses.replace(s, default_days=default_days, default_clock=None)
+        if default_clock is not None:
+            try:
+                tc = parse_time_control(default_clock)
+            except TimeControlError as e:
+                raise InvalidOption(e.message) from None
+            s = dataclasses.replace(s, default_clock=format_time_control(tc)) if tc.is_bank \
+                else dataclasses.replace(s, default_clock=None, default_days=tc.days_column)
+        if vacation_days is not None:
+            if isinstance(vacation_days, bool) or not isinstance(vacation_days, int) or \
+                    not 0 <= vacation_days <= MAX_VACATION_DAYS:
+                raise InvalidOption(_("the yearly vacation must be from 0 to {high} days",
+                                      high=MAX_VACATION_DAYS))
+            s = dataclasses.replace(s, vacation_days=vacation_days)
+        if claim_win is not None:
+            s = dataclasses.replace(s, claim_win=bool(claim_win))
+        if auto_vacation is not None:
+            s = dataclasses.replace(s, auto_vacation=bool(auto_vacation))
         if use_threads is not None:
             s = dataclasses.replace(s, use_threads=bool(use_threads))
         if reminders is not None:

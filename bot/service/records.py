@@ -13,6 +13,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
+from bot.service.timecontrol import TimeControl
 from locales.results import ResultKind, result_kind
 
 
@@ -90,6 +91,53 @@ class DrawOffer:
 
 
 @dataclass(frozen=True, slots=True)
+class ClockState:
+    """The clock of a match beyond its deadline (stored as JSON in ``matches.clock``).
+
+    ``control``: the time control (None: ``days_per_move`` per move, as every match
+    stored before time controls). ``claim``: a lapsed clock waits for a claim instead of
+    ending the game. ``banks``: each seat's bank between its turns (bank controls; a seat
+    missing has the starting bank). ``paused_until``: the current deadline holds vacation
+    time up to then, which is not banked. ``lapsed``: the deadline that ran out in a
+    claim-win match, waiting for the opponent's claim (the match's ``deadline`` is then
+    None, so the sweep leaves it). ``away``: players of this match on vacation, with
+    its end (their turns are paused until then)."""
+
+    control: TimeControl | None = None
+    claim: bool = False
+    banks: tuple[tuple[int, float], ...] = ()  # (seat, seconds)
+    paused_until: datetime | None = None
+    lapsed: datetime | None = None
+    away: tuple[tuple[int, datetime], ...] = ()  # (user, until)
+
+    def bank_of(self, seat: int) -> float | None:
+        return next((b for s, b in self.banks if s == seat), None)
+
+    def away_until(self, user: int) -> datetime | None:
+        return next((u for who, u in self.away if who == user), None)
+
+
+@dataclass(frozen=True, slots=True)
+class VacationRecord:
+    """A vacation of ``user_id`` in ``guild_id``: from ``started_at`` until ``until``
+    (ended early: ``ended_at``). ``days``: whole days charged to his allowance (booked
+    days, refunded down to the days used when ended early). ``auto``: spent by the sweep
+    instead of a timeout."""
+
+    guild_id: int
+    user_id: int
+    started_at: datetime
+    until: datetime
+    days: int
+    auto: bool = False
+    ended_at: datetime | None = None
+    id: int = 0  # given by the repository
+
+    def active(self, now: datetime) -> bool:
+        return self.ended_at is None and self.started_at <= now < self.until
+
+
+@dataclass(frozen=True, slots=True)
 class MatchRecord:
     id: int
     guild_id: int
@@ -121,6 +169,12 @@ class MatchRecord:
     updated_at: datetime
     version: int = 0  # bumped by every save; saves are compare-and-set on it
     last_move_by: int | None = None  # the user who played ``last_move``
+    clock: ClockState = ClockState()
+
+    @property
+    def control(self) -> TimeControl:
+        """The match's time control (days per move for matches stored before them)."""
+        return self.clock.control or TimeControl.days(self.days_per_move)
 
     def seat_of(self, user_id: int) -> SeatRecord | None:
         for s in self.seats:

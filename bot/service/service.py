@@ -29,10 +29,11 @@ from bot.service.play import PlayMixin
 from bot.service.queries import QueriesMixin
 from bot.service.season_service import SeasonsMixin
 from bot.service.tournament_service import TournamentsMixin
+from bot.service.vacations import VacationsMixin
 
 
 @checked_ids  # every id is a plain int in SQLite's range, checked before any use-case
 class MatchService(ComputerMixin, SeasonsMixin, TournamentsMixin, ChallengesMixin, PlayMixin,
-                   DeadlinesMixin, ClocksMixin,
+                   DeadlinesMixin, VacationsMixin, ClocksMixin,
                    EndingsMixin, QueriesMixin):
     """Every use-case of a match. See the package docstring for the list."""

@@ -392,7 +392,7 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
                 match_id = (await self.challenge(
                     t.guild_id, t.channel_id, g.first, t.game, opponents=(g.second,),
                     options=dict(t.options), days=t.days_per_move, rated=t.rated,
-                    seat=0)).id
+                    seat=0, claim_win=False)).id
 
             async def attach(fresh: TournamentRecord, game: TournamentGame = g,
                              match_id: int = match_id) -> None:

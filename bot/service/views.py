@@ -74,6 +74,10 @@ class MatchView:
     last_move_by: int | None = None  # who played ``last_move``
     notify_by_dm: tuple[int, ...] = ()  # participants who want their pings as DMs
     version: int = 0  # the stored version this view shows (the change that wrote it)
+    time_control: str = ""  # ``timecontrol.format_time_control`` of the match's control
+    claim_win: bool = False  # a lapsed clock waits for a claim
+    lapsed: datetime | None = None  # the deadline that ran out, waiting for a claim
+    away: tuple[tuple[int, datetime], ...] = ()  # players on vacation here, until when
 
     def prefers_dm(self, user_id: int) -> bool:
         """Whether ``user_id`` chose direct messages over mentions (``/notify``)."""
@@ -82,6 +86,16 @@ class MatchView:
     @property
     def is_over(self) -> bool:
         return not self.status.is_live
+
+    def away_until(self, user_id: int, now: datetime) -> datetime | None:
+        """When ``user_id``'s vacation ends, if he is on one (paused here) at ``now``."""
+        return next((t for u, t in self.away if u == user_id and t > now), None)
+
+    @property
+    def due(self) -> datetime | None:
+        """When the player to move runs out of time (the lapsed deadline of a claim-win
+        match waiting for a claim; None when no clock runs)."""
+        return self.deadline if self.deadline is not None else self.lapsed
 
     def seat_of(self, user_id: int) -> int | None:
         for s in self.seats:
@@ -316,6 +330,10 @@ class GuildSettings:
     language: str | None = None  # match threads' language; None: the server's own locale
     seasons: str = "off"  # the schedule of its leaderboard seasons (``seasons.Schedule``)
     organiser_role_id: int | None = None  # may run tournaments and seasons (Discord role)
+    default_clock: str | None = None  # a bank control's text; None: default_days per move
+    claim_win: bool = False  # a lapsed clock waits for the opponent's claim
+    vacation_days: int = 14  # yearly vacation allowance per player, earned monthly
+    auto_vacation: bool = False  # a would-be timeout spends a vacation day instead
 
 
 @dataclass(frozen=True, slots=True)
@@ -340,3 +358,22 @@ def notice_lane(guild_id: int, channel_id: int, version: int) -> MatchView:
     return MatchView(-guild_id, guild_id, channel_id, None, "", "", {}, MatchStatus.FINISHED,
                      0, (), (), (), 0, 0, (), None, 0, False, None, "", None, None, None,
                      version=version)
+
+
+@dataclass(frozen=True, slots=True)
+class VacationView:
+    """A player's vacation in a server: the yearly allowance, what he earned and used
+    this year, his balance, the end of the vacation he is on (None: not on one), and
+    whether the server spends vacation automatically instead of timeouts. After
+    ``start_vacation``: the matches it paused, and the ones whose tournament forbids it."""
+
+    user_id: int
+    guild_id: int
+    yearly: int
+    earned: int
+    used: int
+    balance: int
+    until: datetime | None
+    auto: bool
+    paused: tuple[int, ...] = ()
+    forbidden: tuple[int, ...] = ()

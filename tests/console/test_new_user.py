@@ -18,13 +18,17 @@ from tests.console.test_messages import after, play
     ("/settings threads:banana", "! threads must be on or off, not 'banana'"),
     ("/settings reminders:on reminders:off", "! reminders is given twice: say it once"),
     ("/settings colour:red", "! unknown setting 'colour' (settings: days, reminders, "
-                             "threads, language)"),
+                             "threads, language, clock, claim, vacation, autovacation)"),
+    ("/settings clock:3d+1d/2d", "! the cap (2 days) must be at least the starting bank "
+                                 "(3 days)"),
+    ("/settings vacation:99", "! the yearly vacation must be from 0 to 60 days"),
 ])
 async def test_bad_setting_values_are_refused_and_change_nothing(line: str, said: str) -> None:
     out = await play(f"as alice\n/settings reminders:on threads:on\n{line}\n/settings")
     assert after(out, line).strip() == said
     assert after(out, "/settings").strip() == \
-        "settings: 3 days per move, reminders on, threads on"
+        "settings: 3 days per move, reminders on, threads on, claim win on time off, " \
+        "14 days of vacation a year, automatic vacation off"
 
 
 @pytest.mark.parametrize("line", [

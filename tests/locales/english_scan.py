@@ -17,7 +17,7 @@ WORDS = re.compile(r"[A-Za-z]{2,}[,;:.!?']* +[A-Za-z]{2,}")
 LOG_METHODS = frozenset({"debug", "info", "warning", "error", "exception", "critical",
                          "log", "log_once"})
 MARKERS = frozenset({"_", "_n"})
-DECORATORS = frozenset({"command", "describe", "Choice", "ContextMenu", "GroupCog",
+DECORATORS = frozenset({"command", "describe", "Choice", "ContextMenu", "GroupCog", "Group",
                         "add_parser", "add_argument", "add_subparsers", "choices"})
 """Calls whose strings are command-tree texts (names, descriptions, choices: translated by
 ``bot.discordapp.translator``) or the operator's ``--help``."""

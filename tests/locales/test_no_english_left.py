@@ -30,6 +30,7 @@ ALLOWED_FILES = {
 ALLOWED = {
     # stored words: the record keeps English, ``locales.terms`` puts them in words
     ("bot/service/deadlines.py", "no move in time"),
+    ("bot/service/clocks.py", "no move in time"),
     ("bot/service/endings.py", "ran out of time"),
     ("bot/service/endings.py", "{} {} before every player had moved"),
     ("bot/service/endings.py", "draw agreed before every player had moved"),

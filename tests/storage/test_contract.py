@@ -309,6 +309,66 @@ async def test_sqlite_sweep_and_games_queries_use_indexes_with_planner_statistic
         await repo.close()
 
 
+def undo_migration_14(conn: Any) -> None:
+    """Back to schema 13: no clocks, no vacations."""
+    conn.execute("DROP TABLE vacations")
+    conn.execute("ALTER TABLE matches DROP COLUMN clock")
+    for column in ("default_clock", "claim_win", "vacation_days", "auto_vacation"):
+        conn.execute(f"ALTER TABLE guild_settings DROP COLUMN {column}")
+
+
+def undo_migration_13(conn: Any) -> None:
+    """Back to schema 12: no seasons, no organiser role."""
+    conn.execute("DROP TABLE season_ratings")
+    conn.execute("DROP TABLE seasons")
+    conn.execute("ALTER TABLE guild_settings DROP COLUMN seasons")
+    conn.execute("ALTER TABLE guild_settings DROP COLUMN organiser_role_id")
+
+
+def undo_to_schema_9(conn: Any) -> None:
+    """Back to schema 9, as the release before languages (issue 14) left a database: the
+    migrations from 10 (languages), 11 and 12 (processes, the live index), 13 (seasons)
+    and 14 (clocks, vacations) undone."""
+    undo_migration_14(conn)
+    undo_migration_13(conn)
+    conn.execute("DROP INDEX matches_live")  # (migration 12)
+    conn.execute("CREATE TABLE heartbeat (id INTEGER PRIMARY KEY CHECK (id = 1), "
+                 "at REAL NOT NULL)")  # (migration 11 moved it to clock_beats)
+    conn.execute("INSERT INTO heartbeat (id, at) SELECT 1, at FROM clock_beats "
+                 "WHERE shard_count = 1 AND shard_id = 0")
+    conn.execute("DROP TABLE clock_beats")
+    conn.execute("DROP TABLE process_lock")
+    conn.execute("ALTER TABLE guild_settings DROP COLUMN language")  # (migration 10)
+    conn.execute("ALTER TABLE user_prefs DROP COLUMN locale")
+
+
+async def test_sqlite_schema_9_keeps_days_per_move_matches(tmp_path: Path) -> None:
+    """Migrations 10-14 (migration 14: time controls, vacation) on a database of schema 9
+    (the release before languages) holding a running match and server settings: the
+    match reads as days per move (its deadline untouched) and the settings get the
+    defaults (no bank, no claim-win, 14 days of vacation, no language, seasons off)."""
+    import sqlite3
+    path = tmp_path / "nine.db"
+    repo = await SqliteRepository.open(path)
+    old = await repo.create_match(record())
+    await repo.save_guild_settings(GuildSettings(old.guild_id, default_days=5))
+    await repo.close()
+    conn = sqlite3.connect(path)
+    undo_to_schema_9(conn)
+    conn.execute("PRAGMA user_version = 9")
+    conn.commit()
+    conn.close()
+    repo = await SqliteRepository.open(path)
+    assert await repo.schema_version() == len(MIGRATIONS) >= 14
+    kept = await repo.load_match(old.id)
+    assert kept is not None and kept == old
+    assert kept.control.per_move == timedelta(days=kept.days_per_move)
+    assert not kept.control.is_bank and not kept.clock.claim and kept.clock.away == ()
+    assert await repo.get_guild_settings(old.guild_id) == GuildSettings(
+        old.guild_id, default_days=5, vacation_days=14)
+    await repo.close()
+
+
 async def test_sqlite_schema_3_stores_who_played_the_last_move(tmp_path: Path) -> None:
     """Migration 3 adds ``last_move_by`` to a database holding matches from schema 2."""
     import sqlite3
@@ -325,10 +385,8 @@ async def test_sqlite_schema_3_stores_who_played_the_last_move(tmp_path: Path) -
     conn.execute("DROP TABLE tournament_matches")  # (migration 8)
     conn.execute("DROP TABLE tournaments")
     conn.execute("DROP TABLE shard_leases")  # (migration 9)
-    conn.execute("DROP TABLE season_ratings")  # (migration 10)
-    conn.execute("DROP TABLE seasons")
-    conn.execute("ALTER TABLE guild_settings DROP COLUMN seasons")
-    conn.execute("ALTER TABLE guild_settings DROP COLUMN organiser_role_id")
+    undo_migration_14(conn)
+    undo_migration_13(conn)
     conn.execute("ALTER TABLE matches DROP COLUMN last_move_by")
     conn.execute("DROP TABLE names")  # (migration 6)
     conn.execute("ALTER TABLE guild_settings DROP COLUMN language")  # (migration 10)

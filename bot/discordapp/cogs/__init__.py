@@ -2,6 +2,7 @@
 ``bot.discordapp.app.create_bot`` builds them and the bot adds them in ``setup_hook``."""
 
 from bot.discordapp.cogs.challenges import ChallengesCog
+from bot.discordapp.cogs.clocks import ClocksCog
 from bot.discordapp.cogs.deadlines import DeadlinesCog
 from bot.discordapp.cogs.deliveries import DeliveriesCog
 from bot.discordapp.cogs.info import InfoCog
@@ -10,5 +11,5 @@ from bot.discordapp.cogs.seasons import SeasonsCog
 from bot.discordapp.cogs.settings import SettingsCog
 from bot.discordapp.cogs.tournaments import TournamentsCog
 
-__all__ = ["ChallengesCog", "DeadlinesCog", "DeliveriesCog", "InfoCog", "PlayCog",
+__all__ = ["ChallengesCog", "ClocksCog", "DeadlinesCog", "DeliveriesCog", "InfoCog", "PlayCog",
            "SeasonsCog", "SettingsCog", "TournamentsCog"]

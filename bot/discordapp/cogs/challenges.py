@@ -93,6 +93,9 @@ class ChallengesCog(commands.Cog, name="Challenges"):
         opponent2="A second opponent (4-player games)",
         opponent3="A third opponent (4-player games)",
         days="Days per move (1-14; the server's default if empty)",
+        clock="Or a time control: a bank with increment, e.g. 3d+1d/10d (3 days + 1 a "
+              "move, at most 10)",
+        claim_win="A lapsed clock waits for your claim instead of ending the game",
         rated="Rated (counts for the leaderboard) or casual",
         seat="The colour or seat you want (random if empty)",
         computer="Play Tablero itself (or name the bot as the opponent); always casual",
@@ -105,7 +108,8 @@ class ChallengesCog(commands.Cog, name="Challenges"):
                         days: app_commands.Range[int, 1, 14] | None = None,
                         rated: bool = True, seat: int | None = None,
                         computer: bool = False,
-                        level: app_commands.Range[int, 1, 8] | None = None) -> None:
+                        level: app_commands.Range[int, 1, 8] | None = None,
+                        clock: str | None = None, claim_win: bool | None = None) -> None:
         opponents = [o for o in (opponent, opponent2, opponent3) if o is not None]
         me = interaction.client.user
         if me is not None and any(o.id == me.id for o in opponents):
@@ -115,7 +119,8 @@ class ChallengesCog(commands.Cog, name="Challenges"):
             await self.challenge_computer(interaction, game, opponents, days, seat,
                                           level or DEFAULT_LEVEL)
             return
-        await self.make_challenge(interaction, game, opponents, days, rated, seat)
+        await self.make_challenge(interaction, game, opponents, days, rated, seat, clock,
+                                  claim_win)
 
     if 0 < len(GAME_MENU) <= 25:
         challenge = app_commands.choices(game=GAME_MENU)(challenge)
@@ -124,7 +129,8 @@ class ChallengesCog(commands.Cog, name="Challenges"):
 
     async def make_challenge(self, interaction: Interaction, game: str,
                              opponents: Sequence[discord.Member], days: int | None,
-                             rated: bool, seat: int | None) -> None:
+                             rated: bool, seat: int | None, clock: str | None = None,
+                             claim_win: bool | None = None) -> None:
         async with acknowledged(interaction):
             where_id = guild_id(interaction)
             choice = known_game(game)
@@ -140,7 +146,7 @@ class ChallengesCog(commands.Cog, name="Challenges"):
                 m = await self.service.challenge(
                     where_id, channel.id, interaction.user.id, choice.key,
                     options=dict(choice.options), opponents=[o.id for o in opponents],
-                    days=days, rated=rated, seat=seat)
+                    days=days, rated=rated, seat=seat, clock=clock, claim_win=claim_win)
                 await answer(interaction, _("Challenge posted (match {match}).", match=m.id)
                              if channel.id == interaction.channel_id else
                              _("Challenge posted in {channel} (match {match}).",

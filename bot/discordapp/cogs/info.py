@@ -11,7 +11,7 @@ import rules
 from bot.discordapp import embeds, errors, media
 from bot.discordapp.cogs.common import Interaction, acknowledged, answer, guild_id, reader
 from bot.discordapp.cogs.seasons import season_choices
-from bot.discordapp.components import LeaderboardButton, leaderboard_buttons
+from bot.discordapp.components import LeaderboardButton, leaderboard_buttons, match_buttons
 from bot.service import MatchService
 from locales.i18n import DEFAULT_LOCALE, Words, _, joined, render
 from locales.terms import game_name
@@ -59,8 +59,12 @@ class InfoCog(commands.Cog, name="Info"):
     async def games(self, interaction: Interaction) -> None:
         async with acknowledged(interaction):
             matches = await self.service.games_of(guild_id(interaction), interaction.user.id)
-            await answer(interaction, "", embed=embeds.games_embed(interaction.user.id, matches,
-                                                                   reader(interaction)))
+            extra: dict[str, discord.ui.View] = {}
+            loc = reader(interaction)
+            if any(interaction.user.id in m.to_move for m in matches):
+                extra["view"] = match_buttons(0, 0, ["next"], loc)  # 0: from the first
+            await answer(interaction, "", embed=embeds.games_embed(
+                interaction.user.id, matches, loc, self.service.clock.now()), **extra)
 
     async def season_autocomplete(self, interaction: Interaction,
                                   current: str) -> list[app_commands.Choice[int]]:

@@ -20,7 +20,8 @@ from bot.discordapp.cogs.common import (
 )
 from bot.discordapp.cogs.seasons import SCHEDULES, schedule_words, started_words
 from bot.service import MatchService
-from locales.i18n import LOCALES, Words, _, joined, negotiate
+from bot.service.timecontrol import describe_time_control, parse_time_control
+from locales.i18n import LOCALES, Words, _, _n, joined, negotiate
 
 LANGUAGE_NAMES = {
     "en-US": "English (US)", "en-GB": "English (UK)", "de": "Deutsch",
@@ -54,7 +55,14 @@ class SettingsCog(commands.Cog, name="Settings"):
                                           "seasons",
                            clear_organiser_role="Only Manage Server runs tournaments and "
                                                 "seasons again",
-                           seasons="Run the leaderboards by season (ends the running one)")
+                           seasons="Run the leaderboards by season (ends the running one)",
+                           clock="Default time control: days per move (3) or a bank "
+                                 "with increment (3d+1d/10d)",
+                           claim_win="A lapsed clock waits for the opponent to claim the "
+                                     "win instead of ending the game",
+                           vacation="Vacation days per player per year (earned monthly)",
+                           auto_vacation="Spend a vacation day instead of a timeout while "
+                                         "a player has any")
     @app_commands.choices(language=[
         app_commands.Choice(name=LANGUAGE_NAMES[x], value=x) for x in LOCALES
     ] + [app_commands.Choice(name="Server default", value="server")])
@@ -66,7 +74,10 @@ class SettingsCog(commands.Cog, name="Settings"):
                        clear_channel: bool = False, language: str | None = None,
                        organiser_role: discord.Role | None = None,
                        clear_organiser_role: bool = False,
-                       seasons: SCHEDULES | None = None) -> None:
+                       seasons: SCHEDULES | None = None, clock: str | None = None,
+                       claim_win: bool | None = None,
+                       vacation: app_commands.Range[int, 0, 60] | None = None,
+                       auto_vacation: bool | None = None) -> None:
         async with acknowledged(interaction):
             where_id = guild_id(interaction)
             if channel is not None and clear_channel:
@@ -85,7 +96,9 @@ class SettingsCog(commands.Cog, name="Settings"):
             s = await self.service.update_guild_settings(
                 where_id, default_days=days, use_threads=threads, games_channel_id=chosen,
                 reminders=reminders, language="keep" if language is None
-                else None if language == "server" else language, organiser_role_id=role)
+                else None if language == "server" else language, organiser_role_id=role,
+                default_clock=clock, claim_win=claim_win, vacation_days=vacation,
+                auto_vacation=auto_vacation)
             started: list[Words] = []  # a season begun (or seasons ended) by this change
             if seasons is not None and seasons != s.seasons:
                 begun = await self.service.configure_seasons(
@@ -101,12 +114,22 @@ class SettingsCog(commands.Cog, name="Settings"):
             spoken = LANGUAGE_NAMES[s.language] if s.language else \
                 _("{language} (the server's language)",
                   language=LANGUAGE_NAMES[negotiate(own)])
-            await answer(interaction, joined(_(
+            threads_on = _("on") if s.use_threads else _("off")
+            reminding = _("on") if s.reminders else _("off")
+            said = _(
                 "Settings: {days} days per move by default; threads {threads}; challenges "
                 "go to {where}; reminders {reminders}; match threads in {language}.",
-                days=s.default_days, threads=_("on") if s.use_threads else _("off"),
-                where=where, reminders=_("on") if s.reminders else _("off"),
-                language=spoken), _(
+                days=s.default_days, threads=threads_on, where=where, reminders=reminding,
+                language=spoken) if not s.default_clock else _(
+                "Settings: {pace} by default; threads {threads}; challenges go to {where}; "
+                "reminders {reminders}; match threads in {language}.",
+                pace=describe_time_control(parse_time_control(s.default_clock)),
+                threads=threads_on, where=where, reminders=reminding, language=spoken)
+            await answer(interaction, joined(said, _(
+                "Claim win on time {claim}; {vacation} of vacation a year; automatic "
+                "vacation {auto}.", claim=_("on") if s.claim_win else _("off"),
+                vacation=_n("{count} day", "{count} days", s.vacation_days),
+                auto=_("on") if s.auto_vacation else _("off")), _(
                 "Organiser role: {role}. Seasons: {schedule}.",
                 role=f"<@&{s.organiser_role_id}>" if s.organiser_role_id
                 else _("none (Manage Server only)"),

@@ -1,0 +1,88 @@
+"""Issue 16 in the console: a bank time control in /challenge and /settings, +1 day
+(/moretime), vacation (/vacation start|end|status, seen in /games by the opponent),
+claim-win (/claim, /wait), /next; with the console closed and reopened in the middle."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from bot.console import ShiftedClock, run_console
+from tests.console.test_messages import after, play
+from tests.service.conftest import SetClock
+
+
+async def session(db: Path, clock: ShiftedClock, script: str) -> str:
+    out = io.StringIO()
+    stdin = io.StringIO("".join(f"{line.strip()}\n" for line in script.strip().splitlines()))
+    assert await run_console(db, stdin=stdin, stdout=out, seed=1, clock=clock) == 0
+    return out.getvalue()
+
+
+async def test_vacation_more_time_and_claim_across_a_restart(tmp_path: Path) -> None:
+    db, clock = tmp_path / "c.db", ShiftedClock(SetClock())  # 2026-01-01
+    first = await session(db, clock, """
+        as alice
+        /settings vacation:24 claim:on
+        /challenge @bob xiangqi seat:red clock:2d+1d/5d
+        as bob
+        /accept
+        as alice
+        /move h3-e3
+        /moretime
+        /vacation start 9
+        as bob
+        /vacation start 1
+        as alice
+        /games
+    """)
+    assert "24 days of vacation a year" in first and "claim win on time on" in first
+    assert "2 days + 1 day per move, at most 5 days banked, claim win on time" in first
+    assert "! it is your move" not in first  # alice is not to move after h3-e3
+    assert "one day more given" in first  # alice gave bob a day
+    assert "! you have 2 days of vacation left this year" in first  # 9 > 2 (January)
+    assert "on vacation until 2026-01-02 12:00 UTC: 1 match paused; 1 day left" in first
+    assert "bob is on vacation until 2026-01-02 12:00 UTC; their clock is paused" in first
+    assert "(bob on vacation until 2026-01-02 12:00 UTC)" in first  # alice's /games
+
+    second = await session(db, clock, """
+        as bob
+        /vacation status
+        /vacation end
+        /move h10-g8
+        /moretime
+        /sweep +5
+        as bob
+        /claim
+        /wait
+        as alice
+        /next
+        /claim
+    """)
+    assert "on vacation until 2026-01-02 12:00 UTC" in second  # remembered over the restart
+    assert "back from vacation: your clocks run again; 2 days left this year" in second
+    assert "bob gave alice one day more (now due 2026-01-05 12:00 UTC)" in second
+    assert "alice's time ran out; bob may claim the win (/claim)" in second
+    assert "bob won" in second  # the claim ended it as a timeout win
+    assert "! you are not playing" not in second
+
+
+async def test_bad_clock_input_is_refused_and_changes_nothing() -> None:
+    out = await play("""
+as alice
+/challenge @bob xiangqi clock:3d+1d/2d
+/challenge @bob xiangqi clock:3d+1d/10d days:2
+/challenge @bob xiangqi claim:maybe
+/vacation start 99
+/vacation start 5
+/vacation end
+/claim #1
+/games
+""")
+    assert "! the cap (2 days) must be at least the starting bank (3 days)" in out
+    assert "! give either days per move or a time control, not both" in out
+    assert "! claim must be yes or no, not 'maybe'" in out
+    assert "! vacation is booked in whole days, from 1 to 60" in out
+    assert "! you have 1 day of vacation left this year" in out  # January: 14 // 12
+    assert "! you are not on vacation in this server" in out
+    assert after(out, "/games").strip() == "no live matches (/challenge someone)"

@@ -1,0 +1,114 @@
+"""Issue 16 in Discord (SimCord): the +1 day button on turn messages, Claim win / Keep
+waiting when a claim-win clock lapses, /vacation start|end|status with the opponents
+told in the thread, /games with who is on vacation and its Next game button; each with
+a restart of the bot in the middle (buttons are persistent)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.discordapp.conftest import World, make_bot, make_repository, service_of
+from tests.discordapp.helpers import reply, result_post, start_match
+
+HOUR = 3600.0
+
+
+def labels(message: Any) -> list[str]:
+    """The button labels of a posted message (discord.py objects) or a reply (dicts)."""
+    out = []
+    for row in message.components:
+        items = row["components"] if isinstance(row, dict) else row.children
+        out += [c["label"] if isinstance(c, dict) else c.label for c in items]
+    return out
+
+
+async def restart(w: World) -> Any:
+    """A new process: a new bot over a new connection to the same SQLite file."""
+    repository = await make_repository(w.tmp_path / "tablero.db")
+    fresh = make_bot(w.tmp_path, repository)
+    await w.env.restart_bot(fresh)
+    w.bot = fresh
+    return repository
+
+
+async def test_one_day_more_then_claim_win_across_a_restart(world: World) -> None:
+    w = world
+    match, thread = await start_match(w, w.alice, w.bob, seat=0, days=1, claim_win=True)
+    await w.alice.slash(thread, "move", move="h3-e3")
+    turn = thread.last_message
+    assert labels(turn) == ["+1 day"] and "<t:" in turn.embeds[0].fields[1].value
+    own = reply(await w.bob.click(turn, label="+1 day"))  # bob is the one to move
+    assert own.ephemeral and "it is your move" in own.content.lower()
+    foreign = reply(await w.carol.click(turn, label="+1 day"))
+    assert foreign.ephemeral and "not playing" in foreign.content
+    before = (await w.service.get_match(match.id)).deadline
+    given = reply(await w.alice.click(turn, label="+1 day"))
+    assert given.ephemeral and "one day more" in given.content and "<t:" in given.content
+    after = (await w.service.get_match(match.id)).deadline
+    assert before is not None and after is not None and (after - before).days == 1
+    assert "gave" in thread.last_message.content and w.bob.mention in thread.last_message.content
+
+    await w.bob.slash(thread, "move", move="h8-e8")
+    early = reply(await w.bob.slash(thread, "games"))
+    assert "Next game" not in labels(early)  # nothing waits on bob
+    await w.env.advance_time(25 * HOUR)  # alice's day runs out: no result, a question
+    lapsed = thread.last_message
+    assert "time ran out" in lapsed.content and labels(lapsed) == ["Claim win", "Keep waiting"]
+    assert w.bob.id in [u.id for u in lapsed.mentions]
+    assert (await w.service.get_match(match.id)).status.value == "active"
+
+    repository = await restart(w)  # the buttons outlive the process
+    late = reply(await w.alice.click(lapsed, label="Claim win"))
+    assert late.ephemeral and "it is your move" in late.content.lower()
+    waiting = reply(await w.bob.click(lapsed, label="Keep waiting"))
+    assert waiting.ephemeral and "keep waiting" in waiting.content.lower()
+    claimed = reply(await w.bob.click(lapsed, label="Claim win"))
+    assert claimed.ephemeral and "claimed the win" in claimed.content
+    end = result_post(thread)
+    assert "won" in end.content and w.bob.mention in end.content
+    done = await service_of(w.bot).get_match(match.id)
+    assert done.result is not None and done.result.winners == (w.bob.id,)
+    assert done.result.reason == "timeout"
+    await repository.close()
+
+
+async def test_vacation_commands_games_and_next_game_across_a_restart(world: World) -> None:
+    w = world
+    await w.service.update_guild_settings(w.guild.id, vacation_days=60)
+    first, thread1 = await start_match(w, w.alice, w.bob, seat=0, days=3)
+    second, thread2 = await start_match(w, w.alice, w.bob, seat=0, clock="2d+1d/5d")
+    status = reply(await w.alice.slash(w.channel, "vacation status"))
+    assert status.ephemeral and "of vacation left this year" in status.content
+    balance = (await w.service.vacation_status(w.guild.id, w.alice.id)).balance
+    too_long = reply(await w.alice.slash(w.channel, "vacation start", days=60))
+    assert too_long.ephemeral and f"You have {balance} days of vacation left" in \
+        too_long.content
+    assert (await w.service.vacation_status(w.guild.id, w.alice.id)).until is None
+    bank = reply(await w.alice.slash(w.channel, "challenge", game="xiangqi", opponent=w.bob,
+                                     clock="3d+1d/2d"))
+    assert bank.ephemeral and "must be at least the starting bank" in bank.content
+
+    went = reply(await w.alice.slash(w.channel, "vacation start", days=1))
+    assert went.ephemeral and "2 matches paused" in went.content and "<t:" in went.content
+    for thread in (thread1, thread2):
+        told = thread.last_message.content
+        assert "on vacation until" in told and w.alice.mention in told
+    games = reply(await w.bob.slash(w.channel, "games"))
+    assert "is on vacation until" in games.embeds[0].description
+
+    repository = await restart(w)
+    back = reply(await w.alice.slash(w.channel, "vacation end"))
+    assert back.ephemeral and "Welcome back" in back.content
+    assert "back from vacation" in thread1.last_message.content
+    again = reply(await w.alice.slash(w.channel, "vacation end"))
+    assert again.ephemeral and "not on vacation" in again.content
+
+    mine = reply(await w.alice.slash(w.channel, "games"))
+    lines = mine.embeds[0].description.splitlines()
+    assert lines[0].startswith(f"`{second.id}`")  # least time left first
+    assert labels(mine) == ["Next game"]
+    jump = reply(await w.alice.click(mine, label="Next game"))
+    assert f"(match {second.id})" in jump.content and f"<#{thread2.id}>" in jump.content
+    jump = reply(await w.alice.click(jump, label="Next game"))
+    assert f"(match {first.id})" in jump.content
+    await repository.close()
