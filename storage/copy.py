@@ -14,7 +14,8 @@ from collections.abc import Callable
 from storage.sql import SqlRepository
 
 TABLE_ORDER = ("guild_settings", "user_prefs", "matches", "seats", "moves", "ratings",
-               "heartbeat", "outbox", "dms_closed", "names")
+               "heartbeat", "outbox", "dms_closed", "names", "conditional_moves",
+               "match_notes", "follows", "rematches")
 """Every table, parents before the rows that refer to them."""
 BATCH = 500
 

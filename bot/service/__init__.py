@@ -96,6 +96,13 @@ API (all ``async``; ids are plain ints; errors are ``ServiceError`` subclasses w
   ``tournament_pairings(tournament_id, round)`` / ``tournament_games_of(tournament_id,
   user)``; ``sweep`` also runs ``sweep_tournaments`` (registration deadlines, catching
   up after a stop).
+* Comforts (``comforts.py``, issue 16; its docstring lists the decisions):
+  ``rematch(match_id, user) -> MatchView`` (a new challenge on the same terms, colours
+  swapped / seats rotated); ``request_takeback`` / ``accept_takeback`` /
+  ``decline_takeback(match_id, user)``; ``add_conditional_moves(match_id, user, text)``
+  / ``conditional_moves`` / ``clear_conditional_moves(match_id, user)`` (/premove);
+  ``set_note(match_id, user, text)`` / ``note`` / ``clear_note``; ``follow`` /
+  ``unfollow(guild_id, user, match_id=|player=)``, ``follows(guild_id, user)``.
 * ``verify_all() -> list[(match_id, problem)]`` - replay every match, mark broken ones.
 
 Decisions (documented here because the issue left them open):
@@ -137,7 +144,8 @@ through ``move``/``submit_setup`` like anyone's.
 Events given to the Notifier (``bot.service.events``): ChallengeReceived, LobbyChanged,
 ChallengeClosed, TurnStarted, DeadlineReminder, PlayerOut, MovePlayedFor (a move the rules
 left no choice about, played at once: Querni's forced pass), DrawOffered, DrawDeclined,
-SetupSubmitted, MatchEnded (``left_by``: whose resignation or timeout ended it; a reason
+SetupSubmitted, TakebackOffered, TakebackDeclined, TakenBack, ConditionalMovePlayed,
+MoveFollowed, MatchEnded (``left_by``: whose resignation or timeout ended it; a reason
 ``resignation-ranked``/``timeout-ranked`` means the game ranked the seats itself, so the
 leaver may have won), ClocksExtended. ``TurnStarted.by`` (and
 ``MatchView.last_move_by``) is who played the last move; ``MatchEnded.ratings`` holds each
@@ -185,16 +193,21 @@ from bot.service.events import (
     ChallengeClosed,
     ChallengeReceived,
     ClocksExtended,
+    ConditionalMovePlayed,
     DeadlineReminder,
     DrawDeclined,
     DrawOffered,
     Event,
     LobbyChanged,
     MatchEnded,
+    MoveFollowed,
     MovePlayedFor,
     PlayerOut,
     SetupSubmitted,
     StandingsChanged,
+    TakebackDeclined,
+    TakebackOffered,
+    TakenBack,
     TurnStarted,
 )
 from bot.service.ports import (
@@ -210,7 +223,9 @@ from bot.service.ports import (
     SystemClock,
 )
 from bot.service.records import (
+    ConditionalLine,
     DrawOffer,
+    Follow,
     MatchRecord,
     MatchStatus,
     RatingChange,
@@ -250,6 +265,8 @@ __all__ = [
     "ChallengeReceived",
     "Clock",
     "ClocksExtended",
+    "ConditionalLine",
+    "ConditionalMovePlayed",
     "Conflict",
     "DeadlineReminder",
     "DrawDeclined",
@@ -257,6 +274,7 @@ __all__ = [
     "DrawOffered",
     "DrawnBoard",
     "Event",
+    "Follow",
     "GameRecord",
     "GuildSettings",
     "HistoryView",
@@ -274,6 +292,7 @@ __all__ = [
     "MatchService",
     "MatchStatus",
     "MatchView",
+    "MoveFollowed",
     "MovePicker",
     "MovePlayedFor",
     "MoveResult",
@@ -301,6 +320,9 @@ __all__ = [
     "StaleMove",
     "StandingsChanged",
     "SystemClock",
+    "TakebackDeclined",
+    "TakebackOffered",
+    "TakenBack",
     "TurnStarted",
     "UserPrefs",
     "shard_of",

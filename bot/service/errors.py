@@ -6,6 +6,8 @@ they pass through the service unchanged, with their own ``message``.
 
 from __future__ import annotations
 
+from locales.i18n import DEFAULT_LOCALE, Text
+
 
 class ServiceError(Exception):
     """Base of every error the service raises about a request.
@@ -14,9 +16,17 @@ class ServiceError(Exception):
     "it is Bob's turn"
     """
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str | Text) -> None:
+        # A ``Text`` (issue 14) is rendered by the edge in its reader's language
+        # (``render``); ``message`` keeps the English for logs and older adapters.
+        self.text = message if isinstance(message, Text) else None
+        english = message.render(DEFAULT_LOCALE) if isinstance(message, Text) else message
+        super().__init__(english)
+        self.message = english
+
+    def render(self, locale: str | None) -> str:
+        """The message in ``locale`` (English when it was written as plain text)."""
+        return self.text.render(locale) if self.text is not None else self.message
 
 
 class MatchNotFound(ServiceError):

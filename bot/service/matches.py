@@ -101,7 +101,7 @@ def view_of(rec: MatchRecord) -> MatchView:
         draw_offer_by=rec.draw_offer.by if rec.draw_offer else None, broken=rec.broken,
         last_move_by=rec.last_move_by if rec.last_move else None,
         notify_by_dm=tuple(s.user_id for s in rec.seats if s.notify == "dm"),
-        version=rec.version)
+        version=rec.version, takeback_by=rec.takeback.by if rec.takeback else None)
 
 
 class Matches:

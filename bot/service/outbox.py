@@ -42,16 +42,21 @@ from bot.service.events import (
     ChallengeClosed,
     ChallengeReceived,
     ClocksExtended,
+    ConditionalMovePlayed,
     DeadlineReminder,
     DrawDeclined,
     DrawOffered,
     Event,
     LobbyChanged,
     MatchEnded,
+    MoveFollowed,
     MovePlayedFor,
     PlayerOut,
     SetupSubmitted,
     StandingsChanged,
+    TakebackDeclined,
+    TakebackOffered,
+    TakenBack,
     TurnStarted,
 )
 from bot.service.ports import Clock, Repository
@@ -68,7 +73,9 @@ KINDS: dict[type, str] = {
     TurnStarted: "turn", DeadlineReminder: "reminder", PlayerOut: "player-out",
     MovePlayedFor: "forced-move", DrawOffered: "draw-offer", DrawDeclined: "draw-declined",
     SetupSubmitted: "setup", MatchEnded: "result", ClocksExtended: "clocks-extended",
-    StandingsChanged: "standings",
+    StandingsChanged: "standings", TakebackOffered: "takeback-offer",
+    TakebackDeclined: "takeback-declined", TakenBack: "taken-back",
+    ConditionalMovePlayed: "conditional-move", MoveFollowed: "followed-move",
 }
 """The stored name of each event type (stable: stored entries are read back by it)."""
 _TYPES = {kind: cls for cls, kind in KINDS.items()}

@@ -148,7 +148,10 @@ class QueriesMixin(ServiceCore):
             export = self._tablero_export(
                 rec, [(d, True) if c.startswith(SPECIAL_PREFIX) else (c, False)
                       for _, _, c, d in shown_entries])
-        return HistoryView(self._view(rec), shown_entries, fmt, export)
+        note = None
+        if caller is not None:  # the reader's own note only, never another's
+            note = await self.repository.note_of(rec.id, caller.user_id)
+        return HistoryView(self._view(rec), shown_entries, fmt, export, note)
 
     async def record(self, match_id: int, caller: Caller | None = None) -> GameRecord:
         """The record of a match replayed ply by ply (for replays): the variant, options,
@@ -237,7 +240,8 @@ class QueriesMixin(ServiceCore):
     async def update_guild_settings(self, guild_id: int, *, default_days: int | None = None,
                                     use_threads: bool | None = None,
                                     games_channel_id: int | str | None = "keep",
-                                    reminders: bool | None = None) -> GuildSettings:
+                                    reminders: bool | None = None,
+                                    takebacks_rated: bool | None = None) -> GuildSettings:
         """Change some settings (``games_channel_id=None`` clears the channel)."""
         s = await self.get_guild_settings(guild_id)
         if default_days is not None:
@@ -249,6 +253,8 @@ class QueriesMixin(ServiceCore):
             s = dataclasses.replace(s, use_threads=bool(use_threads))
         if reminders is not None:
             s = dataclasses.replace(s, reminders=bool(reminders))
+        if takebacks_rated is not None:
+            s = dataclasses.replace(s, takebacks_rated=bool(takebacks_rated))
         if games_channel_id != "keep":
             if games_channel_id is not None and not isinstance(games_channel_id, int):
                 raise InvalidOption("that is not a channel")

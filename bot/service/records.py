@@ -85,6 +85,43 @@ class DrawOffer:
 
 
 @dataclass(frozen=True, slots=True)
+class TakebackRequest:
+    """A pending takeback request: ``by`` asks to take back his move, the last ply of the
+    record when he asked (the match's ``ply`` was ``ply``); it lapses when that changes."""
+
+    by: int
+    ply: int
+
+
+@dataclass(frozen=True, slots=True)
+class ConditionalLine:
+    """A player's conditional moves in a two-player match (``/premove``): from ply
+    ``start_ply`` (the opponent's next move) the record is expected to read ``moves``,
+    the opponent's and his own in turn. Its state is read from the record itself: while
+    the record since ``start_ply`` is a prefix of ``moves`` the line lives, and when the
+    prefix ends on an opponent's move, the next move is the owner's answer, due at once.
+    Private to ``user_id`` until played."""
+
+    id: int
+    match_id: int
+    user_id: int
+    start_ply: int
+    moves: tuple[str, ...]
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Follow:
+    """``user_id`` follows a match (``match_id``) or every match of a player
+    (``player_id``) in ``guild_id``, to be told of each move."""
+
+    user_id: int
+    guild_id: int
+    match_id: int | None = None
+    player_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class MatchRecord:
     id: int
     guild_id: int
@@ -116,6 +153,10 @@ class MatchRecord:
     updated_at: datetime
     version: int = 0  # bumped by every save; saves are compare-and-set on it
     last_move_by: int | None = None  # the user who played ``last_move``
+    takeback: TakebackRequest | None = None  # a pending takeback request
+    # read with the match, never written by ``save`` (their own tables hold them):
+    followers: tuple[int, ...] = ()  # users following this match or one of its players
+    conditionals: int = 0  # stored conditional lines (``/premove``) of this match
 
     def seat_of(self, user_id: int) -> SeatRecord | None:
         for s in self.seats:

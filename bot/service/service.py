@@ -11,6 +11,7 @@ use-cases. Where to look (see also the package docstring):
 * ``computer``: challenge_computer, add_computers, play_computers (computer players)
 * ``tournament_service``: tournaments (create, join/leave, start, remove, cancel,
   rounds through challenge/accept, results, standings); the pure core is ``tournaments/``
+* ``comforts``: rematch, takeback, conditional moves (/premove), notes, follows
 * ``queries``: get_match, position, board_image, describe, games_of, history, record,
   leaderboard, stats, settings, preferences
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 from bot.service.challenges import ChallengesMixin
 from bot.service.clocks import ClocksMixin
+from bot.service.comforts import ComfortsMixin
 from bot.service.computer import ComputerMixin
 from bot.service.deadlines import DeadlinesMixin
 from bot.service.endings import EndingsMixin
@@ -29,7 +31,7 @@ from bot.service.tournament_service import TournamentsMixin
 
 
 @checked_ids  # every id is a plain int in SQLite's range, checked before any use-case
-class MatchService(ComputerMixin, TournamentsMixin, ChallengesMixin, PlayMixin,
+class MatchService(ComputerMixin, TournamentsMixin, ComfortsMixin, ChallengesMixin, PlayMixin,
                    DeadlinesMixin, ClocksMixin,
                    EndingsMixin, QueriesMixin):
     """Every use-case of a match. See the package docstring for the list."""

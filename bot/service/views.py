@@ -73,6 +73,7 @@ class MatchView:
     last_move_by: int | None = None  # who played ``last_move``
     notify_by_dm: tuple[int, ...] = ()  # participants who want their pings as DMs
     version: int = 0  # the stored version this view shows (the change that wrote it)
+    takeback_by: int | None = None  # who asked to take his last move back (pending)
 
     def prefers_dm(self, user_id: int) -> bool:
         """Whether ``user_id`` chose direct messages over mentions (``/notify``)."""
@@ -302,6 +303,7 @@ class HistoryView:
     entries: tuple[tuple[int, int | None, str, str], ...]
     export_format: str
     export: str
+    note: str | None = None  # the reader's own private note on the match (``/note``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,6 +313,7 @@ class GuildSettings:
     use_threads: bool = True
     games_channel_id: int | None = None
     reminders: bool = True
+    takebacks_rated: bool = False  # rated games allow takebacks by consent (casual always)
 
 
 @dataclass(frozen=True, slots=True)

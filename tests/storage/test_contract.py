@@ -279,6 +279,10 @@ async def test_sqlite_schema_3_stores_who_played_the_last_move(tmp_path: Path) -
     conn.execute("DROP TABLE tournament_matches")  # (migration 8)
     conn.execute("DROP TABLE tournaments")
     conn.execute("DROP TABLE shard_leases")  # (migration 9)
+    for table in ("conditional_moves", "match_notes", "follows", "rematches"):
+        conn.execute(f"DROP TABLE {table}")  # (migration 10)
+    conn.execute("ALTER TABLE matches DROP COLUMN takeback")
+    conn.execute("ALTER TABLE guild_settings DROP COLUMN takebacks_rated")
     conn.execute("ALTER TABLE matches DROP COLUMN last_move_by")
     conn.execute("DROP TABLE names")  # (migration 6)
     conn.execute("PRAGMA user_version = 2")
