@@ -43,6 +43,7 @@ from bot.service import (
     ChallengeReceived,
     Clock,
     ClocksExtended,
+    ConditionalMovePlayed,
     DeadlineReminder,
     DrawDeclined,
     DrawOffered,
@@ -51,6 +52,7 @@ from bot.service import (
     MatchEnded,
     MatchService,
     MatchView,
+    MoveFollowed,
     MovePicker,
     MovePlayedFor,
     MoveResult,
@@ -60,6 +62,9 @@ from bot.service import (
     SetupSubmitted,
     StandingsChanged,
     SystemClock,
+    TakebackDeclined,
+    TakebackOffered,
+    TakenBack,
     TurnStarted,
     texts,
 )
@@ -71,11 +76,13 @@ from bot.service.tournament_records import TournamentGame, TournamentRecord
 from bot.service.tournaments import Result
 from bot.service.tournaments.table import StandingsTable
 from bot.service.views import RATING_MEANING, BoardState
+from locales.i18n import DEFAULT_LOCALE, Text, _, _n
 from locales.results import leaving_note, result_sentence
 from locales.summaries import HIDDEN_OPTIONS, plain, rules_summary
 
 CONSOLE_GUILD = 1
 CONSOLE_CHANNEL = 1
+CONSOLE_LOCALE = DEFAULT_LOCALE
 
 HELP = """\
 Commands (a #<match> argument picks a match; otherwise your current one):
@@ -94,9 +101,18 @@ Commands (a #<match> argument picks a match; otherwise your current one):
   /setup NUMBERS                  Querni 'choose': your 16 numbers in cell order
   /board   /games   /open   /history   /resign
   /draw offer|accept|decline
+  /takeback [ask|accept|decline]  take your last move back, by your opponent's consent
+  /rematch [#N]                   a finished match again: colours swapped (4 players:
+                                  seats rotated), same terms; the others /accept
+  /premove THEIRS MINE [THEIRS MINE ...] [; another line]
+                                  conditional moves (commas between moves with spaces)
+  /premove list   /premove clear
+  /note [TEXT | clear]            your private note on the match (alone: show it)
+  /follow [#N | @user]            be told of each move (alone: list what you follow)
+  /unfollow #N | @user
   /leaderboard GAME [PAGE]   /stats [@user]
   /rules [GAME]                   how a game is played (teams, fast and slow included)
-  /settings [days:N] [reminders:on|off] [threads:on|off]
+  /settings [days:N] [reminders:on|off] [threads:on|off] [takebacks:on|off]
   /notify mention|dm              how you want to be told it is your turn
   /sweep [+DAYS]                  run the deadline sweep (optionally DAYS from now)
   /tournament create GAME FORMAT [rounds:N] [name:TEXT] [days:N] [cap:N]
@@ -191,6 +207,10 @@ class ConsolePrinter:
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
 
+    def tell(self, text: Text) -> None:
+        """A sentence built with ``locales.i18n``, in the console's language."""
+        self.say(text.render(CONSOLE_LOCALE))
+
     async def print_table(self, table: StandingsTable, stem: str) -> None:
         """The standings as text, and as an image file when boards are drawn."""
         self.say(f"{table.title} - {table.subtitle}")
@@ -280,7 +300,12 @@ class ConsolePrinter:
         """Print what Discord would post."""
         m = event.match
         self.remember(m)
-        if isinstance(event, ChallengeReceived):
+        if isinstance(event, ChallengeReceived) and event.rematch_of is not None:
+            self.tell(_("* {player} asks {others} for a rematch of #{old}: {game}, match "
+                        "#{match} (/accept or /decline)", player=self.name(event.by),
+                        others=self.names_of(event.to), old=str(event.rematch_of),
+                        game=m.game_name, match=str(m.id)))
+        elif isinstance(event, ChallengeReceived):
             to = self.names_of(event.to) if event.to else "anyone (open challenge)"
             self.say(f"* {self.name(event.by)} challenges {to} to {m.game_name} "
                      f"(match #{m.id}): /accept or /decline")
@@ -330,6 +355,25 @@ class ConsolePrinter:
                 self.say(f"  rating {r.text(self.name(r.user_id))}")
         elif isinstance(event, ClocksExtended):
             self.say(f"* #{m.id}: {texts.offline_notice(event.gap)}")
+        elif isinstance(event, TakebackOffered):
+            self.tell(_("* #{match}: {player} asks to take back {move} (/takeback accept "
+                        "or /takeback decline)", match=str(m.id),
+                        player=self.name(event.by), move=event.move))
+        elif isinstance(event, TakebackDeclined):
+            self.tell(_("* #{match}: {player} declined the takeback", match=str(m.id),
+                        player=self.name(event.by)))
+        elif isinstance(event, TakenBack):
+            self.tell(_("* #{match}: {player} agreed: {move} is taken back; "
+                        "{mover} to move again", match=str(m.id),
+                        player=self.name(event.accepted_by), move=event.move,
+                        mover=self.name(event.by)))
+        elif isinstance(event, ConditionalMovePlayed):
+            self.tell(_("* #{match}: {player}'s conditional move {move} answers at once",
+                        match=str(m.id), player=self.name(event.user_id), move=event.move))
+        elif isinstance(event, MoveFollowed):
+            self.tell(_("* to {followers} (following): {player} played {move} in #{match}",
+                        followers=self.names_of(event.followers),
+                        player=self.name(event.by), move=event.move, match=str(m.id)))
         elif isinstance(event, StandingsChanged):
             t = event.tournament_id
             if event.final:
@@ -370,6 +414,7 @@ class Console:
         self.names = printer.names
         self.current_match = printer.current_match
         self.say = printer.say
+        self.tell = printer.tell
         self.name = printer.name
         self.names_of = printer.names_of
         self.learn = printer.learn
@@ -793,6 +838,8 @@ class Console:
         h = await self.service.history(await self.pick_match(args), self.caller())
         self.say(f"{self.describe(h.match)} ({h.export_format} export):")
         self.say(h.export.rstrip())
+        if h.note is not None:
+            self.tell(_("Your private note (only you see it): {note}", note=h.note))
 
     async def cmd_settings(self, args: list[str], line: str) -> None:
         values: dict[str, str] = {}
@@ -801,10 +848,10 @@ class Console:
                 raise ServiceError(f"what is {a!r}? write days:N, reminders:on|off, "
                                    "threads:on|off")
             values[a[0]] = a[1].lower()
-        unknown = set(values) - {"days", "reminders", "threads"}
+        unknown = set(values) - {"days", "reminders", "threads", "takebacks"}
         if unknown:
             raise ServiceError(f"unknown setting {sorted(unknown)[0]!r} (settings: days, "
-                               "reminders, threads)")
+                               "reminders, threads, takebacks)")
 
         def flag(key: str) -> bool | None:
             if key not in values:
@@ -818,13 +865,115 @@ class Console:
         reminders, threads = flag("reminders"), flag("threads")
         s = await self.service.update_guild_settings(
             CONSOLE_GUILD, default_days=int(days) if days else None,
-            reminders=reminders, use_threads=threads)
+            reminders=reminders, use_threads=threads, takebacks_rated=flag("takebacks"))
         self.say(f"settings: {s.default_days} days per move, reminders "
                  f"{'on' if s.reminders else 'off'}, threads {'on' if s.use_threads else 'off'}")
+        self.tell(_("takebacks in rated games: allowed") if s.takebacks_rated
+                  else _("takebacks in rated games: not allowed (casual games: always)"))
 
     async def cmd_notify(self, args: list[str], line: str) -> None:
         prefs = await self.service.update_user_prefs(self.user(), args[0] if args else "")
         self.say(f"notifications: {prefs.notify}")
+
+    # ------------------------------------------------------------------ comforts
+
+    async def cmd_rematch(self, args: list[str], line: str) -> None:
+        uid = self.user()
+        m = await self.service.rematch(await self._pick_any(args), uid)
+        self.current_match[uid] = m.id
+        self.tell(_("rematch asked: {match}", match=self.describe(m)))
+
+    async def _pick_any(self, args: list[str]) -> int:
+        """A ``#N`` argument, else the current match (finished ones included)."""
+        for a in list(args):
+            if a.startswith("#") and digits(a[1:]):
+                args.remove(a)
+                return int(a[1:])
+        current = self.current_match.get(self.user())
+        if current is None:
+            raise ServiceError("which match? add #<number>")
+        return current
+
+    async def cmd_takeback(self, args: list[str], line: str) -> None:
+        uid = self.user()
+        match_id = await self.pick_match(args)
+        what = args[0].lower() if args else "ask"
+        if what == "ask":
+            await self.service.request_takeback(match_id, uid)
+            self.tell(_("takeback asked; your opponent answers"))
+        elif what == "accept":
+            await self.service.accept_takeback(match_id, uid)
+            await self.show_board(match_id)
+        elif what == "decline":
+            await self.service.decline_takeback(match_id, uid)
+            self.tell(_("takeback declined"))
+        else:
+            raise ServiceError(_("/takeback ask, /takeback accept or /takeback decline"))
+
+    async def cmd_premove(self, args: list[str], line: str) -> None:
+        uid = self.user()
+        match_id = await self.pick_match(args)
+        what = args[0].lower() if args else "list"
+        if what == "clear" and len(args) == 1:
+            n = await self.service.clear_conditional_moves(match_id, uid)
+            self.tell(_n("{count} conditional line cleared", "{count} conditional lines "
+                         "cleared", n))
+            return
+        if what == "list" and len(args) == 1:
+            lines = await self.service.conditional_moves(match_id, uid)
+        else:
+            lines = await self.service.add_conditional_moves(match_id, uid, " ".join(args))
+        if not lines:
+            self.tell(_("no conditional moves in #{match}", match=str(match_id)))
+        for n, moves in enumerate(lines, start=1):
+            pairs = ", ".join(f"{moves[i]} → {moves[i + 1]}"
+                              for i in range(0, len(moves) - 1, 2))
+            self.tell(_("line {n}: {pairs}", n=str(n), pairs=pairs))
+
+    async def cmd_note(self, args: list[str], line: str) -> None:
+        uid = self.user()
+        match_id = await self._pick_any(args)
+        if not args:
+            found = await self.service.note(match_id, uid)
+            self.tell(_("your note on #{match}: {note}", match=str(match_id), note=found)
+                      if found is not None else
+                      _("no note on #{match} (/note TEXT keeps one)", match=str(match_id)))
+        elif args == ["clear"]:
+            gone = await self.service.clear_note(match_id, uid)
+            self.tell(_("note cleared") if gone else _("there was no note"))
+        else:
+            await self.service.set_note(match_id, uid, " ".join(args))
+            self.tell(_("note kept (only you see it)"))
+
+    def _follow_target(self, args: list[str]) -> dict[str, int]:
+        if len(args) != 1:
+            raise ServiceError(_("name one match (#N) or one player (@name)"))
+        a = args[0]
+        if a.startswith("#") and digits(a[1:]) and len(a) < 20:
+            return {"match_id": int(a[1:])}
+        if a.startswith("@"):
+            uid = user_id(named(a))
+            self.names.setdefault(uid, a.lstrip("@"))
+            return {"player": uid}
+        raise ServiceError(_("name one match (#N) or one player (@name)"))
+
+    async def cmd_follow(self, args: list[str], line: str) -> None:
+        uid = self.user()
+        if not args:
+            found = await self.service.follows(CONSOLE_GUILD, uid)
+            if not found:
+                self.tell(_("you follow nothing (/follow #N or /follow @name)"))
+            for f in found:
+                self.tell(_("following match #{match}", match=str(f.match_id))
+                          if f.match_id is not None else
+                          _("following {player}", player=self.name(f.player_id)))
+            return
+        await self.service.follow(CONSOLE_GUILD, uid, **self._follow_target(args))
+        self.tell(_("following {what}; you are told of each move", what=args[0]))
+
+    async def cmd_unfollow(self, args: list[str], line: str) -> None:
+        await self.service.unfollow(CONSOLE_GUILD, self.user(), **self._follow_target(args))
+        self.tell(_("no longer following {what}", what=args[0]))
 
     # ------------------------------------------------------------------ tournaments
 
@@ -964,6 +1113,9 @@ COMMANDS: dict[str, Callable[[Console, list[str], str], Awaitable[None]]] = {
     "notify": Console.cmd_notify, "sweep": Console.cmd_sweep, "fill": Console.cmd_fill,
     "hint": Console.cmd_hint, "analysis": Console.cmd_analysis,
     "tournament": Console.cmd_tournament, "tournaments": Console.cmd_tournaments,
+    "rematch": Console.cmd_rematch, "takeback": Console.cmd_takeback,
+    "premove": Console.cmd_premove, "note": Console.cmd_note, "follow": Console.cmd_follow,
+    "unfollow": Console.cmd_unfollow,
 }
 
 COMPUTER_NAMES = frozenset({"@computer", "@tablero", "computer"})
