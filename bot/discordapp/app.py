@@ -16,6 +16,7 @@ from discord.ext import commands
 from bot.discordapp.client import TableroBot, default_sync_state
 from bot.discordapp.cogs import (
     ChallengesCog,
+    ComfortsCog,
     DeadlinesCog,
     DeliveriesCog,
     InfoCog,
@@ -69,6 +70,7 @@ def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer 
         DeliveriesCog(notifier.flush, notifier=notifier, client=bot),
         ChallengesCog(service, notices, bot.tree),
         PlayCog(service, notices, bot.names),
+        ComfortsCog(service, notices),
         InfoCog(service),
         SettingsCog(service),
         TournamentsCog(service, bot.names),

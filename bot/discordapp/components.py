@@ -1,8 +1,8 @@
 """Persistent buttons: their custom ids carry everything needed to act after a restart.
 
 ``tablero:<action>:<match id>:<ply>`` for match buttons (accept, decline, join, cancel,
-draw-yes, draw-no) and ``tablero:lbp:<page>:<ladder>`` / ``tablero:lbn:…`` for leaderboard
-pages, and ``tablero:tjoin:<tournament id>`` / ``tablero:tleave:…`` for a tournament's post, and
+draw-yes, draw-no, rematch, takeback yes/no) and ``tablero:lbp:<page>:<ladder>`` /
+``tablero:lbn:…`` for leaderboard pages, and ``tablero:tjoin:<tournament id>`` / ``tablero:tleave:…`` for a tournament's post, and
 ``tablero:pick:<user id>`` for the game menu of the "Challenge to a game"
 context menu. The ply is the match's ply when the button was posted: a click on a button whose
 ply is no longer the match's (the draw offer lapsed, the game moved on) gets an ephemeral
@@ -22,13 +22,18 @@ from typing import Any
 
 import discord
 
-MATCH_ACTIONS = {
+from locales.i18n import Text, _, render
+
+MATCH_ACTIONS: dict[str, tuple[str | Text, discord.ButtonStyle]] = {
     "accept": ("Accept", discord.ButtonStyle.success),
     "decline": ("Decline", discord.ButtonStyle.secondary),
     "join": ("Join", discord.ButtonStyle.primary),
     "cancel": ("Cancel", discord.ButtonStyle.danger),
     "drawyes": ("Accept draw", discord.ButtonStyle.success),
     "drawno": ("Decline draw", discord.ButtonStyle.secondary),
+    "rematch": (_("Rematch"), discord.ButtonStyle.primary),
+    "takeyes": (_("Accept takeback"), discord.ButtonStyle.success),
+    "takeno": (_("Decline takeback"), discord.ButtonStyle.secondary),
 }
 
 
@@ -40,14 +45,16 @@ def match_custom_id(action: str, match_id: int, ply: int) -> str:
 
 
 class MatchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"tablero:(?P<action>accept|decline|join|cancel|drawyes|drawno)"
+                  template=r"tablero:(?P<action>accept|decline|join|cancel|drawyes|drawno"
+                           r"|rematch|takeyes|takeno)"
                            r":(?P<match>[0-9]{1,19}):(?P<ply>[0-9]{1,9})"):
     """A button acting on one match at one ply."""
 
     def __init__(self, action: str, match_id: int, ply: int) -> None:
         label, style = MATCH_ACTIONS[action]
         super().__init__(discord.ui.Button(
-            label=label, style=style, custom_id=match_custom_id(action, match_id, ply)))
+            label=render(label, None), style=style,
+            custom_id=match_custom_id(action, match_id, ply)))
         self.action = action
         self.match_id = match_id
         self.ply = ply

@@ -109,8 +109,9 @@ def _check_message(exc: app_commands.AppCommandError) -> str | None:
     return None
 
 
-def user_message(exc: BaseException) -> str | None:
-    """The message for an expected error, or ``None`` when ``exc`` is a bug."""
+def user_message(exc: BaseException, locale: str | None = None) -> str | None:
+    """The message for an expected error, or ``None`` when ``exc`` is a bug. A service
+    error written with ``locales.i18n`` is rendered in ``locale``."""
     if isinstance(exc, app_commands.CommandInvokeError):
         exc = exc.original
     if isinstance(exc, app_commands.AppCommandError):
@@ -120,7 +121,7 @@ def user_message(exc: BaseException) -> str | None:
     if isinstance(exc, rules.RulesError):
         return _rules_message(exc)
     if isinstance(exc, service_errors.ServiceError):
-        text = exc.message.rstrip(".") + "."
+        text = exc.render(locale).rstrip(".") + "."
         text = text[0].upper() + text[1:]
         for cls in type(exc).__mro__:
             hint = _NEXT_STEP.get(cls)
@@ -135,10 +136,11 @@ def user_message(exc: BaseException) -> str | None:
     return None
 
 
-def describe(exc: BaseException, where: str = "an interaction") -> str:
-    """What the user sees for ``exc``; logs unexpected errors with their traceback and
-    ``where`` they happened."""
-    message = user_message(exc)
+def describe(exc: BaseException, where: str = "an interaction",
+             locale: str | None = None) -> str:
+    """What the user sees for ``exc`` (in ``locale`` where it was written to be); logs
+    unexpected errors with their traceback and ``where`` they happened."""
+    message = user_message(exc, locale)
     if message is None:
         if isinstance(exc, app_commands.CommandInvokeError):
             exc = exc.original
@@ -162,7 +164,7 @@ def _where(interaction: discord.Interaction[Any]) -> str:
 
 async def reply_error(interaction: discord.Interaction[Any], exc: BaseException) -> None:
     """Send ``exc`` as an ephemeral reply, whether or not the interaction was answered."""
-    text = describe(exc, _where(interaction))
+    text = describe(exc, _where(interaction), str(interaction.locale))
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)

@@ -2,6 +2,7 @@
 ``bot.discordapp.app.create_bot`` builds them and the bot adds them in ``setup_hook``."""
 
 from bot.discordapp.cogs.challenges import ChallengesCog
+from bot.discordapp.cogs.comforts import ComfortsCog
 from bot.discordapp.cogs.deadlines import DeadlinesCog
 from bot.discordapp.cogs.deliveries import DeliveriesCog
 from bot.discordapp.cogs.info import InfoCog
@@ -9,5 +10,5 @@ from bot.discordapp.cogs.play import PlayCog
 from bot.discordapp.cogs.settings import SettingsCog
 from bot.discordapp.cogs.tournaments import TournamentsCog
 
-__all__ = ["ChallengesCog", "DeadlinesCog", "DeliveriesCog", "InfoCog", "PlayCog", "SettingsCog",
-           "TournamentsCog"]
+__all__ = ["ChallengesCog", "ComfortsCog", "DeadlinesCog", "DeliveriesCog", "InfoCog",
+           "PlayCog", "SettingsCog", "TournamentsCog"]

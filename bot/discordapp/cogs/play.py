@@ -27,6 +27,7 @@ from bot.discordapp.components import MatchButton
 from bot.discordapp.names import MemberNames
 from bot.discordapp.notices import ReplyFirst
 from bot.service import MatchService
+from locales.i18n import _
 
 
 class PlayCog(commands.Cog, name="Play"):
@@ -191,6 +192,11 @@ class PlayCog(commands.Cog, name="Play"):
             h = await self.service.history(m.id, caller_of(interaction))
             files = [discord.File(io.BytesIO(h.export.encode()),
                                   filename=f"match-{m.id}.{h.export_format}")]
+            if h.note is not None:  # his own note, in his own (ephemeral) reply only
+                files.append(discord.File(io.BytesIO(h.note.encode()),
+                                          filename=f"match-{m.id}-note.txt",
+                                          description=_("Your private note").render(
+                                              str(interaction.locale))))
             gif = await media.replay_gif(self.service, m.id, self.names,
                                           caller_of(interaction)) if h.entries else None
             if gif is not None:
