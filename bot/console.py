@@ -868,8 +868,9 @@ class Console:
             reminders=reminders, use_threads=threads, takebacks_rated=flag("takebacks"))
         self.say(f"settings: {s.default_days} days per move, reminders "
                  f"{'on' if s.reminders else 'off'}, threads {'on' if s.use_threads else 'off'}")
-        self.tell(_("takebacks in rated games: allowed") if s.takebacks_rated
-                  else _("takebacks in rated games: not allowed (casual games: always)"))
+        if "takebacks" in values or s.takebacks_rated:
+            self.tell(_("takebacks in rated games: allowed") if s.takebacks_rated
+                      else _("takebacks in rated games: not allowed (casual games: always)"))
 
     async def cmd_notify(self, args: list[str], line: str) -> None:
         prefs = await self.service.update_user_prefs(self.user(), args[0] if args else "")

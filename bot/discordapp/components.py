@@ -2,12 +2,12 @@
 
 ``tablero:<action>:<match id>:<ply>`` for match buttons (accept, decline, join, cancel,
 draw-yes, draw-no, rematch, takeback yes/no) and ``tablero:lbp:<page>:<ladder>`` /
-``tablero:lbn:…`` for leaderboard pages, and ``tablero:tjoin:<tournament id>`` / ``tablero:tleave:…`` for a tournament's post, and
-``tablero:pick:<user id>`` for the game menu of the "Challenge to a game"
-context menu. The ply is the match's ply when the button was posted: a click on a button whose
-ply is no longer the match's (the draw offer lapsed, the game moved on) gets an ephemeral
-refusal. The classes are registered with ``Client.add_dynamic_items`` at start-up, so no
-view state is needed.
+``tablero:lbn:…`` for leaderboard pages, and ``tablero:tjoin:<tournament id>`` /
+``tablero:tleave:…`` for a tournament's post, and ``tablero:pick:<user id>`` for the game
+menu of the "Challenge to a game" context menu. The ply is the match's ply when the button
+was posted: a click on a button whose ply is no longer the match's (the draw offer lapsed,
+the game moved on) gets an ephemeral refusal. The classes are registered with
+``Client.add_dynamic_items`` at start-up, so no view state is needed.
 
 A click is announced as a custom event (``Client.dispatch``): ``on_match_button(interaction,
 button)``, ``on_leaderboard_page(interaction, button)`` and ``on_game_pick(interaction,

@@ -18,7 +18,7 @@ from tests.console.test_messages import after, play
     ("/settings threads:banana", "! threads must be on or off, not 'banana'"),
     ("/settings reminders:on reminders:off", "! reminders is given twice: say it once"),
     ("/settings colour:red", "! unknown setting 'colour' (settings: days, reminders, "
-                             "threads)"),
+                             "threads, takebacks)"),
 ])
 async def test_bad_setting_values_are_refused_and_change_nothing(line: str, said: str) -> None:
     out = await play(f"as alice\n/settings reminders:on threads:on\n{line}\n/settings")
