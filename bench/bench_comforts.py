@@ -34,9 +34,9 @@ def figures(name: str, samples: list[float]) -> None:
           f"(n={len(ms)})")
 
 
-async def timed(work: Callable[[], Awaitable[object]]) -> float:
+async def timed(work: Callable[..., Awaitable[object]], *args: object) -> float:
     t = time.perf_counter()
-    await work()
+    await work(*args)
     return time.perf_counter() - t
 
 
@@ -55,18 +55,17 @@ async def main(rounds: int) -> None:
         plain, followed, answered, entered, taken = [], [], [], [], []
         for i in range(rounds):
             match_id = await new_match()
-            plain.append(await timed(lambda: service.move(match_id, BOB, "h10-g8")))
+            plain.append(await timed(service.move, match_id, BOB, "h10-g8"))
             match_id = await new_match()
             for f in range(20):
                 await service.follow(GUILD, 10_000 + i * 20 + f, match_id=match_id)
-            followed.append(await timed(lambda: service.move(match_id, BOB, "h10-g8")))
+            followed.append(await timed(service.move, match_id, BOB, "h10-g8"))
             match_id = await new_match()
-            entered.append(await timed(
-                lambda: service.add_conditional_moves(match_id, ALICE, LINE)))
-            answered.append(await timed(lambda: service.move(match_id, BOB, "h10-g8")))
+            entered.append(await timed(service.add_conditional_moves, match_id, ALICE, LINE))
+            answered.append(await timed(service.move, match_id, BOB, "h10-g8"))
             await service.move(match_id, BOB, "b10-c8")  # answered too: h1-g3
             await service.request_takeback(match_id, ALICE)
-            taken.append(await timed(lambda: service.accept_takeback(match_id, BOB)))
+            taken.append(await timed(service.accept_takeback, match_id, BOB))
         figures("plain move", plain)
         figures("move with 20 followers", followed)
         figures("move answered by a conditional move", answered)

@@ -359,3 +359,40 @@ async def test_followers_are_told_of_each_move(service: MatchService, recorder: 
     recorder.events.clear()
     await service.move(m.id, ALICE, "b1-c3")
     assert not recorder.of(MoveFollowed)
+
+
+@pytest.mark.parametrize(("game", "compound"), [
+    ("damas", lambda text: text.count("x") >= 2),  # a multi-capture
+    ("querni", lambda text: " " in text),  # a move with its removal
+])
+async def test_a_compound_move_is_one_ply_to_take_back(service: MatchService,
+                                                      repo: Repository, game: str,
+                                                      compound) -> None:  # type: ignore[no-untyped-def]
+    rng = random.Random(5)
+    for _attempt in range(20):
+        m = await start_match(service, game, rated=False)
+        for _ply in range(300):
+            p, _ = await service.position(m.id)
+            v = p.variant
+            if p.outcome() is not None or p.in_setup:
+                break
+            legal = [v.format_move(p, mv) for mv in p.legal_moves()]
+            mover = (await service.get_match(m.id)).to_move[0]
+            wanted = [t for t in legal if compound(t)]
+            if wanted:
+                before = await service.get_match(m.id)
+                played = await service.move(m.id, mover, wanted[0])
+                if played.ended:
+                    break
+                await service.request_takeback(m.id, mover)
+                other = next(u for u in before.players() if u != mover)
+                back = await service.accept_takeback(m.id, other)
+                assert back.ply == before.ply and back.position_text == before.position_text
+                assert back.to_move == (mover,)
+                assert len(await repo.load_entries(m.id)) == before.ply
+                return
+            safe = [t for t in legal if p.play(v.parse_move(p, t)).outcome() is None]
+            if not safe:
+                break
+            await service.move(m.id, mover, rng.choice(safe))
+    raise AssertionError(f"no {game} game reached a compound move")
