@@ -105,13 +105,18 @@ async def test_premove_answers_at_once_and_bad_lines_are_named(world: World) -> 
     theirs = await w.bob.slash(thread, "premove")
     assert "You have no conditional moves" in reply(theirs).content  # private
     assert not any("b1-c3" in msg.content for msg in thread.history())
-    await w.bob.slash(thread, "move", move="h10-g8")
-    assert any("conditional move" in msg.content and "answers at once" in msg.content
-               for msg in thread.history())
-    after = await w.service.get_match(m.id)
-    assert after.ply == 3 and after.to_move == (w.bob.id,)
-    left = await w.alice.slash(thread, "premove")
-    assert "You have no conditional moves" in reply(left).content  # played and cancelled
+    fresh, repository = await restart(w)  # the lines are stored, not remembered
+    try:
+        await w.bob.slash(thread, "move", move="h10-g8")
+        assert any("conditional move" in msg.content and "answers at once" in msg.content
+                   for msg in thread.history())
+        after = await service_of(fresh).get_match(m.id)
+        assert after.ply == 3 and after.to_move == (w.bob.id,)
+        assert [u.id for u in thread.last_message.mentions] == [w.bob.id]  # his turn
+        left = await w.alice.slash(thread, "premove")
+        assert "You have no conditional moves" in reply(left).content  # played, cancelled
+    finally:
+        await repository.close()
 
 
 async def test_notes_are_ephemeral_and_come_with_the_authors_history(world: World) -> None:
