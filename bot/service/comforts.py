@@ -393,6 +393,9 @@ class ComfortsMixin(ChallengesMixin, PlayMixin, DeadlinesMixin):
                 first=str(first), move=theirs))
         await self.repository.add_conditional_lines(rec.id, user, rec.ply, new,
                                                     self.clock.now())
+        # the opponent may have moved since the position was read (his move saw no
+        # line): the record decides at once rather than at the next sweep
+        await self.advance_conditionals(rec.id)
         return await self.conditional_moves(match_id, user)
 
     async def conditional_moves(self, match_id: int, user: int) -> list[tuple[str, ...]]:

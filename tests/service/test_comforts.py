@@ -396,3 +396,21 @@ async def test_a_compound_move_is_one_ply_to_take_back(service: MatchService,
                 break
             await service.move(m.id, mover, rng.choice(safe))
     raise AssertionError(f"no {game} game reached a compound move")
+
+
+async def test_a_line_stored_after_the_reply_it_answers_is_played_at_once(
+        service: MatchService, repo: Repository, clock: SetClock) -> None:
+    """The race: Alice's position was read before Bob's move landed, her line is stored
+    after it (Bob's move saw no line to answer); the answer still goes at once."""
+    m = await start_match(service, "xiangqi", rated=False)
+    await service.move(m.id, ALICE, "h3-e3")
+    stale = service._read_state  # the read Alice's request made, before Bob moved
+
+    async def read_then_bob_moves(match_id: int):  # type: ignore[no-untyped-def]
+        found = await stale(match_id)
+        service._read_state = stale  # type: ignore[method-assign]
+        await service.move(m.id, BOB, "h10-g8")
+        return found
+    service._read_state = read_then_bob_moves  # type: ignore[method-assign]
+    await service.add_conditional_moves(m.id, ALICE, "h10-g8 b1-c3")
+    assert await texts_of(repo, m.id) == ["h3-e3", "h10-g8", "b1-c3"]
