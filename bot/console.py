@@ -44,6 +44,7 @@ from bot.service import (
     ChallengeReceived,
     Clock,
     ClocksExtended,
+    ConditionalMovePlayed,
     DeadlineReminder,
     DrawDeclined,
     DrawOffered,
@@ -52,6 +53,7 @@ from bot.service import (
     MatchEnded,
     MatchService,
     MatchView,
+    MoveFollowed,
     MovePicker,
     MovePlayedFor,
     MoveResult,
@@ -61,6 +63,9 @@ from bot.service import (
     SetupSubmitted,
     StandingsChanged,
     SystemClock,
+    TakebackDeclined,
+    TakebackOffered,
+    TakenBack,
     TurnStarted,
     texts,
 )
@@ -110,6 +115,15 @@ Commands (a #<match> argument picks a match; otherwise your current one):
   /setup NUMBERS                  Querni 'choose': your 16 numbers in cell order
   /board   /games   /open   /history   /resign
   /draw offer|accept|decline
+  /takeback [ask|accept|decline]  take your last move back, by your opponent's consent
+  /rematch [#N]                   a finished match again: colours swapped (4 players:
+                                  seats rotated), same terms; the others /accept
+  /premove THEIRS MINE [THEIRS MINE ...] [; another line]
+                                  conditional moves (commas between moves with spaces)
+  /premove list   /premove clear
+  /note [TEXT | clear]            your private note on the match (alone: show it)
+  /follow [#N | @user]            be told of each move (alone: list what you follow)
+  /unfollow #N | @user
   /leaderboard GAME [PAGE] [season:N]   /stats [@user]
   /season [monthly|quarterly|manual|off|reset]   the server's leaderboard seasons
   /rules [GAME]                   how a game is played (teams, fast and slow included)
@@ -123,6 +137,7 @@ Commands (a #<match> argument picks a match; otherwise your current one):
                                   pause your clocks in this server (yearly allowance)
   /settings [days:N] [reminders:on|off] [threads:on|off] [language:LOCALE]
             [clock:3d+1d/10d] [claim:on|off] [vacation:DAYS] [autovacation:on|off]
+            [takebacks:on|off]
   /notify mention|dm              how you want to be told it is your turn
   /sweep [+DAYS]                  run the deadline sweep (optionally DAYS from now)
   /tournament create GAME FORMAT [rounds:N] [name:TEXT] [days:N] [cap:N]
@@ -353,7 +368,12 @@ class ConsolePrinter:
         m = event.match
         self.remember(m)
         game = game_name(m.game, m.game_name)
-        if isinstance(event, ChallengeReceived):
+        if isinstance(event, ChallengeReceived) and event.rematch_of is not None:
+            self.say(_("* {player} asks {others} for a rematch of #{old}: {game}, match "
+                       "#{match} (/accept or /decline)", player=self.name(event.by),
+                       others=self.names_of(event.to), old=str(event.rematch_of),
+                       game=game, match=str(m.id)))
+        elif isinstance(event, ChallengeReceived):
             to = self.names_of(event.to) if event.to else _("anyone (open challenge)")
             self.say(_("* {player} challenges {players} to {game} (match #{match}): /accept "
                        "or /decline", player=self.name(event.by), players=to, game=game,
@@ -463,6 +483,25 @@ class ConsolePrinter:
                         "(/claim) or keep waiting (/wait); {late} may still move until then",
                         match=str(m.id), late=self.names_of(event.late),
                         waiting=self.names_of(event.waiting)))
+        elif isinstance(event, TakebackOffered):
+            self.say(_("* #{match}: {player} asks to take back {move} (/takeback accept "
+                        "or /takeback decline)", match=str(m.id),
+                        player=self.name(event.by), move=event.move))
+        elif isinstance(event, TakebackDeclined):
+            self.say(_("* #{match}: {player} declined the takeback", match=str(m.id),
+                        player=self.name(event.by)))
+        elif isinstance(event, TakenBack):
+            self.say(_("* #{match}: {player} agreed: {move} is taken back; "
+                        "{mover} to move again", match=str(m.id),
+                        player=self.name(event.accepted_by), move=event.move,
+                        mover=self.name(event.by)))
+        elif isinstance(event, ConditionalMovePlayed):
+            self.say(_("* #{match}: {player}'s conditional move {move} answers at once",
+                        match=str(m.id), player=self.name(event.user_id), move=event.move))
+        elif isinstance(event, MoveFollowed):
+            self.say(_("* to {followers} (following): {player} played {move} in #{match}",
+                        followers=self.names_of(event.followers),
+                        player=self.name(event.by), move=event.move, match=str(m.id)))
         elif isinstance(event, StandingsChanged):
             t = event.tournament_id
             if event.final:
@@ -1002,6 +1041,8 @@ class Console:
         self.say(_("{match_line} ({format} export):", match_line=self.describe(h.match),
                    format=h.export_format))
         self.say(h.export.rstrip())
+        if h.note is not None:
+            self.say(_("Your private note (only you see it): {note}", note=h.note))
 
     async def cmd_settings(self, args: list[str], line: str) -> None:
         values: dict[str, str] = {}
@@ -1011,11 +1052,11 @@ class Console:
                                      "threads:on|off, language:LOCALE", word=repr(a)))
             values[a[0]] = a[1] if a[0] == "language" else a[1].lower()
         unknown = set(values) - {"days", "reminders", "threads", "language", "clock", "claim",
-                                 "vacation", "autovacation"}
+                                 "vacation", "autovacation", "takebacks"}
         if unknown:
             raise ServiceError(_("unknown setting {setting} (settings: days, reminders, "
-                                 "threads, language, clock, claim, vacation, autovacation)",
-                                 setting=repr(sorted(unknown)[0])))
+                                 "threads, language, clock, claim, vacation, autovacation, "
+                                 "takebacks)", setting=repr(sorted(unknown)[0])))
 
         def flag(key: str) -> bool | None:
             if key not in values:
@@ -1035,7 +1076,8 @@ class Console:
             CONSOLE_GUILD, default_days=int(days) if days else None,
             reminders=reminders, use_threads=threads, default_clock=values.get("clock"),
             claim_win=flag("claim"), vacation_days=int(vacation) if vacation else None,
-            auto_vacation=flag("autovacation"), language=values.get("language", "keep"))
+            auto_vacation=flag("autovacation"), language=values.get("language", "keep"),
+            takebacks_rated=flag("takebacks"))
         if "language" in values and s.language:
             self.printer.locale = s.language  # the console is this one server's threads
         pace = describe_time_control(parse_time_control(s.default_clock)) \
@@ -1047,6 +1089,9 @@ class Console:
                     threads=_on_off(s.use_threads), claim=_on_off(s.claim_win),
                     vacation=_n("{count} day", "{count} days", s.vacation_days),
                     auto=_on_off(s.auto_vacation)))
+        if "takebacks" in values or s.takebacks_rated:
+            self.say(_("takebacks in rated games: allowed") if s.takebacks_rated
+                     else _("takebacks in rated games: not allowed (casual games: always)"))
 
     async def cmd_moretime(self, args: list[str], line: str) -> None:
         m = await self.service.give_time(await self.pick_match(args), self.user())
@@ -1107,6 +1152,106 @@ class Console:
     async def cmd_notify(self, args: list[str], line: str) -> None:
         prefs = await self.service.update_user_prefs(self.user(), args[0] if args else "")
         self.say(_("notifications: {mode}", mode=prefs.notify))
+
+    # ------------------------------------------------------------------ comforts
+
+    async def cmd_rematch(self, args: list[str], line: str) -> None:
+        uid = self.user()
+        m = await self.service.rematch(await self._pick_any(args), uid)
+        self.current_match[uid] = m.id
+        self.say(_("rematch asked: {match}", match=self.describe(m)))
+
+    async def _pick_any(self, args: list[str]) -> int:
+        """A ``#N`` argument, else the current match (finished ones included)."""
+        for a in list(args):
+            if a.startswith("#") and digits(a[1:]):
+                args.remove(a)
+                return int(a[1:])
+        current = self.current_match.get(self.user())
+        if current is None:
+            raise ServiceError(_("which match? add #<number> (see /games)"))
+        return current
+
+    async def cmd_takeback(self, args: list[str], line: str) -> None:
+        uid = self.user()
+        match_id = await self.pick_match(args)
+        what = args[0].lower() if args else "ask"
+        if what == "ask":
+            await self.service.request_takeback(match_id, uid)
+            self.say(_("takeback asked; your opponent answers"))
+        elif what == "accept":
+            await self.service.accept_takeback(match_id, uid)
+            await self.show_board(match_id)
+        elif what == "decline":
+            await self.service.decline_takeback(match_id, uid)
+            self.say(_("takeback declined"))
+        else:
+            raise ServiceError(_("/takeback ask, /takeback accept or /takeback decline"))
+
+    async def cmd_premove(self, args: list[str], line: str) -> None:
+        uid = self.user()
+        match_id = await self.pick_match(args)
+        what = args[0].lower() if args else "list"
+        if what == "clear" and len(args) == 1:
+            n = await self.service.clear_conditional_moves(match_id, uid)
+            self.say(_n("{count} conditional line cleared", "{count} conditional lines "
+                        "cleared", n))
+            return
+        if what == "list" and len(args) == 1:
+            lines = await self.service.conditional_moves(match_id, uid)
+        else:
+            lines = await self.service.add_conditional_moves(match_id, uid, " ".join(args))
+        if not lines:
+            self.say(_("no conditional moves in #{match}", match=str(match_id)))
+        for n, moves in enumerate(lines, start=1):
+            pairs = ", ".join(f"{moves[i]} → {moves[i + 1]}"
+                              for i in range(0, len(moves) - 1, 2))
+            self.say(_("line {n}: {pairs}", n=str(n), pairs=pairs))
+
+    async def cmd_note(self, args: list[str], line: str) -> None:
+        uid = self.user()
+        match_id = await self._pick_any(args)
+        if not args:
+            found = await self.service.note(match_id, uid)
+            self.say(_("your note on #{match}: {note}", match=str(match_id), note=found)
+                     if found is not None else
+                     _("no note on #{match} (/note TEXT keeps one)", match=str(match_id)))
+        elif args == ["clear"]:
+            gone = await self.service.clear_note(match_id, uid)
+            self.say(_("note cleared") if gone else _("there was no note"))
+        else:
+            await self.service.set_note(match_id, uid, " ".join(args))
+            self.say(_("note kept (only you see it)"))
+
+    def _follow_target(self, args: list[str]) -> dict[str, int]:
+        if len(args) != 1:
+            raise ServiceError(_("name one match (#N) or one player (@name)"))
+        a = args[0]
+        if a.startswith("#") and digits(a[1:]) and len(a) < 20:
+            return {"match_id": int(a[1:])}
+        if a.startswith("@"):
+            uid = user_id(named(a))
+            self.names.setdefault(uid, a.lstrip("@"))
+            return {"player": uid}
+        raise ServiceError(_("name one match (#N) or one player (@name)"))
+
+    async def cmd_follow(self, args: list[str], line: str) -> None:
+        uid = self.user()
+        if not args:
+            found = await self.service.follows(CONSOLE_GUILD, uid)
+            if not found:
+                self.say(_("you follow nothing (/follow #N or /follow @name)"))
+            for f in found:
+                self.say(_("following match #{match}", match=str(f.match_id))
+                         if f.match_id is not None else
+                         _("following {player}", player=self.name(f.player_id)))
+            return
+        await self.service.follow(CONSOLE_GUILD, uid, **self._follow_target(args))
+        self.say(_("following {what}; you are told of each move", what=args[0]))
+
+    async def cmd_unfollow(self, args: list[str], line: str) -> None:
+        await self.service.unfollow(CONSOLE_GUILD, self.user(), **self._follow_target(args))
+        self.say(_("no longer following {what}", what=args[0]))
 
     # ------------------------------------------------------------------ tournaments
 
@@ -1262,6 +1407,9 @@ COMMANDS: dict[str, Callable[[Console, list[str], str], Awaitable[None]]] = {
     "tournament": Console.cmd_tournament, "tournaments": Console.cmd_tournaments,
     "moretime": Console.cmd_moretime, "claim": Console.cmd_claim, "wait": Console.cmd_wait,
     "next": Console.cmd_next, "vacation": Console.cmd_vacation,
+    "rematch": Console.cmd_rematch, "takeback": Console.cmd_takeback,
+    "premove": Console.cmd_premove, "note": Console.cmd_note, "follow": Console.cmd_follow,
+    "unfollow": Console.cmd_unfollow,
 }
 
 def _on_off(value: bool) -> Text:

@@ -13,6 +13,8 @@ from datetime import datetime, timedelta
 from bot.service.errors import Conflict
 from bot.service.ratings import apply_ratings
 from bot.service.records import (
+    ConditionalLine,
+    Follow,
     MatchRecord,
     MatchStatus,
     OutboxEntry,
@@ -46,6 +48,11 @@ class MemoryRepository(MemorySeasons, MemoryTournaments):
         self._next_entry = 1
         self._dms_closed: dict[int, bool] = {}  # user -> told yet
         self._vacations: dict[int, VacationRecord] = {}
+        self._lines: dict[int, ConditionalLine] = {}
+        self._next_line = 1
+        self._notes: dict[tuple[int, int], str] = {}
+        self._follows: list[Follow] = []
+        self._rematches: dict[int, int] = {}  # match -> its rematch
 
     async def remember_name(self, guild_id: int, user_id: int, name: str,
                             seen_at: datetime) -> None:
@@ -79,7 +86,12 @@ class MemoryRepository(MemorySeasons, MemoryTournaments):
         seats = tuple(dataclasses.replace(s, notify=self._prefs[s.user_id].notify)
                       if s.user_id in self._prefs else
                       dataclasses.replace(s, notify="mention") for s in rec.seats)
-        return rec if seats == rec.seats else dataclasses.replace(rec, seats=seats)
+        users = {s.user_id for s in rec.seats}
+        followers = tuple(sorted({
+            f.user_id for f in self._follows
+            if f.match_id == rec.id or (f.guild_id == rec.guild_id and f.player_id in users)}))
+        lines = sum(1 for line in self._lines.values() if line.match_id == rec.id)
+        return dataclasses.replace(rec, seats=seats, followers=followers, conditionals=lines)
 
     async def load_match(self, match_id: int) -> MatchRecord | None:
         found = self._matches.get(match_id)
@@ -284,6 +296,93 @@ class MemoryRepository(MemorySeasons, MemoryTournaments):
 
     async def close(self) -> None:
         return None
+
+    # ------------------------------------------------------------------ comforts
+
+    async def take_back(self, before: MatchRecord, after: MatchRecord,
+                        outbox: OutboxFn | None = None) -> MatchRecord:
+        current = self._matches.get(before.id)
+        if current is None or current.version != before.version or current.ply != before.ply:
+            raise Conflict(f"match {before.id} changed")
+        stored = dataclasses.replace(after, id=before.id, version=before.version + 1,
+                                     conditionals=0)
+        self._matches[before.id] = stored
+        self._entries[before.id] = [e for e in self._entries[before.id] if e.ply < after.ply]
+        self._lines = {k: v for k, v in self._lines.items() if v.match_id != before.id}
+        self._store_outbox(self._with_prefs(stored), outbox)
+        return stored
+
+    async def add_conditional_lines(self, match_id: int, user_id: int, start_ply: int,
+                                    lines: Sequence[Sequence[str]], now: datetime
+                                    ) -> list[ConditionalLine]:
+        out = []
+        for moves in lines:
+            line = ConditionalLine(self._next_line, match_id, user_id, start_ply,
+                                   tuple(moves), now)
+            self._lines[line.id] = line
+            self._next_line += 1
+            out.append(line)
+        return out
+
+    async def conditional_lines(self, match_id: int) -> list[ConditionalLine]:
+        return [line for _, line in sorted(self._lines.items()) if line.match_id == match_id]
+
+    async def delete_conditional_lines(self, match_id: int, user_id: int | None = None,
+                                       ids: Sequence[int] | None = None) -> int:
+        gone = [k for k, line in self._lines.items() if line.match_id == match_id
+                and (user_id is None or line.user_id == user_id)
+                and (ids is None or k in ids)]
+        for k in gone:
+            del self._lines[k]
+        return len(gone)
+
+    async def matches_with_conditionals(self) -> list[int]:
+        due = set()
+        for line in self._lines.values():
+            m = self._matches.get(line.match_id)
+            if m is None:
+                continue
+            if m.status is not MatchStatus.ACTIVE or (
+                    m.ply > line.start_ply and (m.ply - line.start_ply) % 2 == 1):
+                due.add(line.match_id)
+        return sorted(due)
+
+    async def set_note(self, match_id: int, user_id: int, text: str | None,
+                       now: datetime) -> None:
+        if text is None:
+            self._notes.pop((match_id, user_id), None)
+        else:
+            self._notes[match_id, user_id] = text
+
+    async def note_of(self, match_id: int, user_id: int) -> str | None:
+        return self._notes.get((match_id, user_id))
+
+    async def add_follow(self, follow: Follow) -> bool:
+        if follow in self._follows:
+            return False
+        self._follows.append(follow)
+        return True
+
+    async def remove_follow(self, follow: Follow) -> bool:
+        if follow not in self._follows:
+            return False
+        self._follows.remove(follow)
+        return True
+
+    async def follows_of(self, user_id: int, guild_id: int) -> list[Follow]:
+        return [f for f in self._follows if f.user_id == user_id and f.guild_id == guild_id]
+
+    async def create_rematch(self, original_id: int, record: MatchRecord,
+                             outbox: OutboxFn | None = None) -> MatchRecord | None:
+        waiting = self._rematches.get(original_id)
+        if waiting is not None and self._matches[waiting].status.is_live:
+            return None
+        stored = await self.create_match(record, outbox)
+        self._rematches[original_id] = stored.id
+        return stored
+
+    async def rematch_of(self, match_id: int) -> int | None:
+        return self._rematches.get(match_id)
 
 
 def _ladder_order(r: RatingRecord) -> tuple[bool, float, int]:

@@ -93,7 +93,8 @@ class PostgresRepository(SqlRepository):
 
     # json has no equality (UNION needs one): the prefs come as text, as SQLite's do
     _prefs_sql: ClassVar[str] = "json_object_agg(p.user_id, p.notify)::text"
-    _select_match: ClassVar[str] = select_match(_prefs_sql)
+    _select_match: ClassVar[str] = select_match(
+        _prefs_sql, "json_agg(DISTINCT f.user_id)::text")
 
     def __init__(self, url: str, pool: Any) -> None:
         self.path = redact(url)  # what messages call the database
@@ -169,7 +170,8 @@ class PostgresRepository(SqlRepository):
     async def _after_copy(self) -> None:
         """Identity counters past the copied ids (the next match gets a new number)."""
         async def body() -> None:
-            for table in ("matches", "outbox", "tournaments", "vacations"):
+            for table in ("matches", "outbox", "tournaments", "vacations", "conditional_moves",
+                          "follows"):
                 await self._exec(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
                                  f"max(id)) FROM {table} HAVING max(id) IS NOT NULL")
         await self._transaction(body)

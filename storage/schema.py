@@ -280,11 +280,53 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX vacations_user ON vacations (guild_id, user_id, started_at);
     """,
+    # 15: correspondence comforts (issue 16): a pending takeback request on the match
+    # row (written with it, compare-and-set), whether the server lets rated games take
+    # back; conditional moves, private notes and follows in their own tables (read with
+    # the match where a move needs them: followers and the count of conditional lines);
+    # and which match is the rematch of which (one waiting rematch per match)
+    """
+    ALTER TABLE matches ADD COLUMN takeback TEXT;
+    ALTER TABLE guild_settings ADD COLUMN takebacks_rated INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE conditional_moves (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL,
+        start_ply INTEGER NOT NULL,
+        moves TEXT NOT NULL,
+        created_at REAL NOT NULL
+    );
+    CREATE INDEX conditional_moves_match ON conditional_moves (match_id, user_id);
+    CREATE TABLE match_notes (
+        match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL,
+        body TEXT NOT NULL,
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (match_id, user_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE follows (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        user_id INTEGER NOT NULL,
+        guild_id INTEGER NOT NULL,
+        match_id INTEGER REFERENCES matches (id) ON DELETE CASCADE,
+        player_id INTEGER,
+        CHECK ((match_id IS NULL) <> (player_id IS NULL))
+    );
+    CREATE UNIQUE INDEX follows_once ON follows (user_id, guild_id, COALESCE(match_id, -1),
+                                                 COALESCE(player_id, -1));
+    CREATE INDEX follows_match ON follows (match_id) WHERE match_id IS NOT NULL;
+    CREATE INDEX follows_player ON follows (guild_id, player_id) WHERE player_id IS NOT NULL;
+    CREATE TABLE rematches (
+        match_id INTEGER PRIMARY KEY REFERENCES matches (id) ON DELETE CASCADE,
+        rematch_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE
+    ) WITHOUT ROWID;
+    """,
 )
 TABLES = frozenset({"guild_settings", "user_prefs", "matches", "seats", "moves", "ratings",
                     "clock_beats", "outbox", "dms_closed", "names", "tournaments",
                     "tournament_matches", "shard_leases", "process_lock", "seasons",
-                    "season_ratings", "vacations", "sqlite_sequence"})
+                    "season_ratings", "vacations", "conditional_moves", "match_notes",
+                    "follows", "rematches", "sqlite_sequence"})
 """Every table a Tablero database holds (any other one means a foreign file)."""
 
 OLD_TABLES = frozenset({"heartbeat"})

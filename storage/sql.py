@@ -20,7 +20,9 @@ from bot.service.errors import Conflict
 from bot.service.ratings import apply_ratings
 from bot.service.records import (
     ClockState,
+    ConditionalLine,
     DrawOffer,
+    Follow,
     MatchRecord,
     MatchStatus,
     OutboxEntry,
@@ -30,6 +32,7 @@ from bot.service.records import (
     RecordEntry,
     ResultRecord,
     SeatRecord,
+    TakebackRequest,
     VacationRecord,
 )
 from bot.service.timecontrol import format_time_control, parse_time_control
@@ -53,17 +56,31 @@ _MATCH_COLUMNS = (
     "guild_id, channel_id, thread_id, game, ladder, rules_version, options, start_text, "
     "seat_count, status, challenger_id, seats, seat_pref, seating, ply, position_text, "
     "to_move, last_move, days_per_move, rated, deadline, remind_at, draw_offer, result, "
-    "broken, created_at, updated_at, last_move_by, clock")
+    "broken, created_at, updated_at, last_move_by, clock, takeback")
 # Each participant's notification choice comes with the match, in the same statement, as
 # a JSON object {user id: choice}; ``{agg}`` is the dialect's aggregate building it.
 _PREFS = ("(SELECT {agg} FROM seats AS s JOIN user_prefs AS p ON p.user_id = s.user_id "
           "WHERE s.match_id = matches.id) AS prefs")
 
 
-def select_match(json_object_agg: str) -> str:
-    """The SELECT of whole match rows, with ``json_object_agg`` building the prefs."""
+# Who follows the match (itself, or one of its players in its server), as a JSON array
+# built by the dialect's ``{arr}``; and how many conditional lines it has: a move needs
+# both, read with the match so that a move still reads once.
+_FOLLOWERS = ("(SELECT {arr} FROM follows AS f WHERE f.match_id = matches.id OR "
+              "(f.guild_id = matches.guild_id AND f.player_id IN "
+              "(SELECT user_id FROM seats WHERE match_id = matches.id))) AS followers")
+_CONDITIONALS = ("(SELECT count(*) FROM conditional_moves AS c "
+                 "WHERE c.match_id = matches.id) AS conditionals")
+
+
+def select_match(json_object_agg: str,
+                 json_array_agg: str = "json_group_array(DISTINCT f.user_id)") -> str:
+    """The SELECT of whole match rows, with ``json_object_agg`` building the prefs and
+    ``json_array_agg`` the followers."""
     prefs = _PREFS.format(agg=json_object_agg)
-    return f"SELECT id, version, {_MATCH_COLUMNS}, {prefs} FROM matches"
+    followers = _FOLLOWERS.format(arr=json_array_agg)
+    return (f"SELECT id, version, {_MATCH_COLUMNS}, {prefs}, {followers}, {_CONDITIONALS} "
+            "FROM matches")
 
 _PLY_MAX = 2**63 - 1  # "no upper bound" for a ply range
 
@@ -89,7 +106,8 @@ def clock_json(c: ClockState) -> str | None:
         "control": None if c.control is None else format_time_control(c.control),
         "claim": c.claim, "banks": [list(b) for b in c.banks],
         "paused_until": _ts(c.paused_until), "lapsed": _ts(c.lapsed),
-        "away": [[u, _ts(t)] for u, t in c.away]}, separators=(",", ":"))
+        "away": [[u, _ts(t)] for u, t in c.away],
+        **({"undo": list(c.undo)} if c.undo is not None else {})}, separators=(",", ":"))
 
 
 def clock_of(text: str | None) -> ClockState:
@@ -100,7 +118,10 @@ def clock_of(text: str | None) -> ClockState:
         control=None if d["control"] is None else parse_time_control(d["control"]),
         claim=bool(d["claim"]), banks=tuple((int(s), float(b)) for s, b in d["banks"]),
         paused_until=_dt(d["paused_until"]), lapsed=_dt(d["lapsed"]),
-        away=tuple((int(u), datetime.fromtimestamp(t, UTC)) for u, t in d["away"]))
+        away=tuple((int(u), datetime.fromtimestamp(t, UTC)) for u, t in d["away"]),
+        undo=None if d.get("undo") is None else (
+            int(d["undo"][0]), int(d["undo"][1]),
+            None if d["undo"][2] is None else float(d["undo"][2]), float(d["undo"][3])))
 
 
 def _vacation_of(row: Sequence[Any]) -> VacationRecord:
@@ -127,16 +148,20 @@ def _match_values(m: MatchRecord) -> tuple[Any, ...]:
             m.ply, m.position_text, ",".join(map(str, m.to_move)), m.last_move,
             m.days_per_move, int(m.rated), _ts(m.deadline), _ts(m.remind_at), offer, result,
             m.broken, _ts(m.created_at), _ts(m.updated_at), m.last_move_by,
-            clock_json(m.clock))
+            clock_json(m.clock),
+            None if m.takeback is None else json.dumps(
+                {"by": m.takeback.by, "ply": m.takeback.ply}))
 
 
 def _match_of(row: Sequence[Any]) -> MatchRecord:
     (id_, version, guild_id, channel_id, thread_id, game, ladder, rules_version, options,
      start_text, seat_count, status, challenger_id, seats, seat_pref, seating, ply,
      position_text, to_move, last_move, days, rated, deadline, remind_at, offer, result,
-     broken, created_at, updated_at, last_move_by, clock, prefs) = row
+     broken, created_at, updated_at, last_move_by, clock, takeback, prefs, followers,
+     conditionals) = row
     notify = {int(u): n for u, n in json.loads(prefs).items()} if prefs else {}
     offer_d = json.loads(offer) if offer else None
+    takeback_d = json.loads(takeback) if takeback else None
     result_d = json.loads(result) if result else None
     created = _dt(created_at)
     updated = _dt(updated_at)
@@ -158,7 +183,11 @@ def _match_of(row: Sequence[Any]) -> MatchRecord:
                             result_d["reason"], *result_d.get("left", (None, None)))
         if result_d else None,
         broken=broken, created_at=created, updated_at=updated, version=version,
-        last_move_by=last_move_by, clock=clock_of(clock))
+        last_move_by=last_move_by, clock=clock_of(clock),
+        takeback=TakebackRequest(takeback_d["by"], takeback_d["ply"]) if takeback_d else None,
+        followers=tuple(sorted(int(u) for u in json.loads(followers) or ()))
+        if followers else (),
+        conditionals=int(conditionals or 0))
 
 
 def _rating_of(row: Sequence[Any]) -> RatingRecord:
@@ -584,15 +613,16 @@ class SqlRepository(SqlSeasons, SqlTournaments):
     async def get_guild_settings(self, guild_id: int) -> GuildSettings | None:
         rows = await self._all("SELECT default_days, use_threads, games_channel_id, "
                                "reminders, language, seasons, organiser_role_id, "
-                               "default_clock, claim_win, vacation_days, auto_vacation "
-                               "FROM guild_settings WHERE guild_id = ?", (guild_id,))
+                               "default_clock, claim_win, vacation_days, auto_vacation, "
+                               "takebacks_rated FROM guild_settings WHERE guild_id = ?",
+                               (guild_id,))
         if not rows:
             return None
         (days, threads, channel, reminders, language, seasons, role, clock, claim, vacation,
-         auto) = rows[0]
+         auto, takebacks) = rows[0]
         return GuildSettings(guild_id, days, bool(threads), channel, bool(reminders),
                              language, seasons, role, clock, bool(claim), int(vacation),
-                             bool(auto))
+                             bool(auto), bool(takebacks))
 
     async def save_guild_settings(self, settings: GuildSettings) -> None:
         async def body() -> None:
@@ -605,19 +635,21 @@ class SqlRepository(SqlSeasons, SqlTournaments):
         await self._exec(
             "INSERT INTO guild_settings (guild_id, default_days, use_threads, "
             "games_channel_id, reminders, language, seasons, organiser_role_id, "
-            "default_clock, claim_win, vacation_days, auto_vacation) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) "
+            "default_clock, claim_win, vacation_days, auto_vacation, takebacks_rated) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) "
             "DO UPDATE SET default_days = excluded.default_days, use_threads = "
             "excluded.use_threads, games_channel_id = excluded.games_channel_id, "
             "reminders = excluded.reminders, language = excluded.language, "
             "organiser_role_id = excluded.organiser_role_id, "
             "default_clock = excluded.default_clock, claim_win = excluded.claim_win, "
-            "vacation_days = excluded.vacation_days, auto_vacation = excluded.auto_vacation"
+            "vacation_days = excluded.vacation_days, auto_vacation = excluded.auto_vacation, "
+            "takebacks_rated = excluded.takebacks_rated"
             + (", seasons = excluded.seasons" if seasons else ""),
             (settings.guild_id, settings.default_days, int(settings.use_threads),
              settings.games_channel_id, int(settings.reminders), settings.language,
              settings.seasons, settings.organiser_role_id, settings.default_clock,
-             int(settings.claim_win), settings.vacation_days, int(settings.auto_vacation)))
+             int(settings.claim_win), settings.vacation_days, int(settings.auto_vacation),
+             int(settings.takebacks_rated)))
 
     async def get_user_prefs(self, user_id: int) -> UserPrefs | None:
         rows = await self._all("SELECT notify, locale FROM user_prefs WHERE user_id = ?",
@@ -638,3 +670,157 @@ class SqlRepository(SqlSeasons, SqlTournaments):
                              "locale = excluded.locale", (user_id, locale))
         await self._transaction(body)
 
+
+    # ------------------------------------------------------------------ comforts
+
+    async def take_back(self, before: MatchRecord, after: MatchRecord,
+                        outbox: OutboxFn | None = None) -> MatchRecord:
+        async def body() -> MatchRecord:
+            sets = ", ".join(f"{c.strip()} = ?" for c in _MATCH_COLUMNS.split(","))
+            cur = await self._exec(
+                f"UPDATE matches SET {sets}, version = version + 1 "
+                "WHERE id = ? AND version = ? AND ply = ? RETURNING id",
+                (*_match_values(after), before.id, before.version, before.ply))
+            if await cur.fetchone() is None:
+                raise Conflict(f"match {before.id} changed")
+            await self._exec("DELETE FROM moves WHERE match_id = ? AND ply >= ?",
+                             (before.id, after.ply))
+            await self._exec("DELETE FROM conditional_moves WHERE match_id = ?", (before.id,))
+            if after.seats != before.seats:
+                await self._write_seats(before.id, after.seats)
+            stored = dataclasses.replace(after, id=before.id, version=before.version + 1,
+                                         conditionals=0)
+            await self._write_outbox(stored, outbox)
+            return stored
+        result: MatchRecord = await self._transaction(body)
+        return result
+
+    async def add_conditional_lines(self, match_id: int, user_id: int, start_ply: int,
+                                    lines: Sequence[Sequence[str]], now: datetime
+                                    ) -> list[ConditionalLine]:
+        async def body() -> list[ConditionalLine]:
+            out = []
+            for moves in lines:
+                cur = await self._exec(
+                    "INSERT INTO conditional_moves (match_id, user_id, start_ply, moves, "
+                    "created_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
+                    (match_id, user_id, start_ply, json.dumps(list(moves)), _ts(now)))
+                new_id = int((await cur.fetchone())[0])
+                out.append(ConditionalLine(new_id, match_id, user_id, start_ply,
+                                           tuple(moves), now))
+            return out
+        result: list[ConditionalLine] = await self._transaction(body)
+        return result
+
+    async def conditional_lines(self, match_id: int) -> list[ConditionalLine]:
+        rows = await self._all(
+            "SELECT id, match_id, user_id, start_ply, moves, created_at FROM "
+            "conditional_moves WHERE match_id = ? ORDER BY id", (match_id,))
+        out = []
+        for id_, mid, uid, start, moves, created in rows:
+            when = _dt(created)
+            assert when is not None
+            out.append(ConditionalLine(int(id_), int(mid), int(uid), int(start),
+                                       tuple(map(str, json.loads(moves))), when))
+        return out
+
+    async def delete_conditional_lines(self, match_id: int, user_id: int | None = None,
+                                       ids: Sequence[int] | None = None) -> int:
+        async def body() -> int:
+            sql = "DELETE FROM conditional_moves WHERE match_id = ?"
+            params: list[Any] = [match_id]
+            if user_id is not None:
+                sql += " AND user_id = ?"
+                params.append(user_id)
+            if ids is not None:
+                if not ids:
+                    return 0
+                sql += f" AND id IN ({', '.join('?' * len(ids))})"
+                params += list(ids)
+            cur = await self._exec(sql + " RETURNING id", params)
+            return len(list(await cur.fetchall()))
+        result: int = await self._transaction(body)
+        return result
+
+    async def matches_with_conditionals(self) -> list[int]:
+        rows = await self._all(
+            "SELECT DISTINCT c.match_id FROM conditional_moves AS c JOIN matches AS m ON "
+            "m.id = c.match_id WHERE m.status <> 'active' OR (m.ply > c.start_ply AND "
+            "(m.ply - c.start_ply) % 2 = 1) ORDER BY c.match_id")
+        return [int(r[0]) for r in rows]
+
+    async def set_note(self, match_id: int, user_id: int, text: str | None,
+                       now: datetime) -> None:
+        async def body() -> None:
+            if text is None:
+                await self._exec("DELETE FROM match_notes WHERE match_id = ? AND "
+                                 "user_id = ?", (match_id, user_id))
+                return
+            await self._exec(
+                "INSERT INTO match_notes (match_id, user_id, body, updated_at) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (match_id, user_id) DO UPDATE SET "
+                "body = excluded.body, updated_at = excluded.updated_at",
+                (match_id, user_id, text, _ts(now)))
+        await self._transaction(body)
+
+    async def note_of(self, match_id: int, user_id: int) -> str | None:
+        rows = await self._all("SELECT body FROM match_notes WHERE match_id = ? AND "
+                               "user_id = ?", (match_id, user_id))
+        return str(rows[0][0]) if rows else None
+
+    async def add_follow(self, follow: Follow) -> bool:
+        async def body() -> bool:
+            cur = await self._exec(
+                "INSERT INTO follows (user_id, guild_id, match_id, player_id) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id",
+                (follow.user_id, follow.guild_id, follow.match_id, follow.player_id))
+            return await cur.fetchone() is not None
+        result: bool = await self._transaction(body)
+        return result
+
+    async def remove_follow(self, follow: Follow) -> bool:
+        async def body() -> bool:
+            column = "match_id" if follow.match_id is not None else "player_id"
+            cur = await self._exec(
+                f"DELETE FROM follows WHERE user_id = ? AND guild_id = ? AND {column} = ? "
+                "RETURNING id", (follow.user_id, follow.guild_id,
+                                 follow.match_id if follow.match_id is not None
+                                 else follow.player_id))
+            return await cur.fetchone() is not None
+        result: bool = await self._transaction(body)
+        return result
+
+    async def follows_of(self, user_id: int, guild_id: int) -> list[Follow]:
+        rows = await self._all("SELECT match_id, player_id FROM follows WHERE user_id = ? "
+                               "AND guild_id = ? ORDER BY id", (user_id, guild_id))
+        return [Follow(user_id, guild_id, m, p) for m, p in rows]
+
+    async def create_rematch(self, original_id: int, record: MatchRecord,
+                             outbox: OutboxFn | None = None) -> MatchRecord | None:
+        async def body() -> MatchRecord | None:
+            cur = await self._exec(
+                "SELECT m.id FROM rematches AS r JOIN matches AS m ON m.id = r.rematch_id "
+                "WHERE r.match_id = ? AND m.status IN ('open', 'lobby', 'active')",
+                (original_id,))
+            if await cur.fetchone() is not None:
+                return None
+            placeholders = ", ".join("?" * (len(_MATCH_COLUMNS.split(",")) + 1))
+            cur = await self._exec(
+                f"INSERT INTO matches ({_MATCH_COLUMNS}, version) VALUES ({placeholders}) "
+                "RETURNING id", (*_match_values(record), 1))
+            match_id = int((await cur.fetchone())[0])
+            await self._write_seats(match_id, record.seats)
+            await self._exec(
+                "INSERT INTO rematches (match_id, rematch_id) VALUES (?, ?) ON CONFLICT "
+                "(match_id) DO UPDATE SET rematch_id = excluded.rematch_id",
+                (original_id, match_id))
+            stored = dataclasses.replace(record, id=match_id, version=1)
+            await self._write_outbox(stored, outbox)
+            return stored
+        result: MatchRecord | None = await self._transaction(body)
+        return result
+
+    async def rematch_of(self, match_id: int) -> int | None:
+        rows = await self._all("SELECT rematch_id FROM rematches WHERE match_id = ?",
+                               (match_id,))
+        return int(rows[0][0]) if rows else None

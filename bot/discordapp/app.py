@@ -17,6 +17,7 @@ from bot.discordapp.client import TableroBot, default_sync_state
 from bot.discordapp.cogs import (
     ChallengesCog,
     ClocksCog,
+    ComfortsCog,
     DeadlinesCog,
     DeliveriesCog,
     InfoCog,
@@ -72,6 +73,7 @@ def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer 
         DeliveriesCog(notifier.flush, notifier=notifier, client=bot),
         ChallengesCog(service, notices, bot.tree),
         PlayCog(service, notices, bot.names),
+        ComfortsCog(service, notices),
         InfoCog(service),
         ClocksCog(service, notices),
         SettingsCog(service, notifier.routes.forget_place_locale),

@@ -1,14 +1,15 @@
 """Persistent buttons: their custom ids carry everything needed to act after a restart.
 
 ``tablero:<action>:<match id>:<ply>`` for match buttons (accept, decline, join, cancel,
-draw-yes, draw-no, +1 day, claim win, keep waiting; "next game" carries the match the list
-or the last jump showed, and ply 0) and ``tablero:lbp:<page>:<ladder>`` / ``tablero:lbn:…``
-for leaderboard pages, and ``tablero:tjoin:<tournament id>`` / ``tablero:tleave:…`` for a
-tournament's post, and ``tablero:pick:<user id>`` for the game menu of the "Challenge to a
-game" context menu. The ply is the match's ply when the button was posted: a click on a
-button whose ply is no longer the match's (the draw offer lapsed, the game moved on) gets an
-ephemeral refusal. The classes are registered with ``Client.add_dynamic_items`` at start-up,
-so no view state is needed.
+draw-yes, draw-no, +1 day, claim win, keep waiting, rematch, takeback yes/no; "next game"
+carries the match the list or the last jump showed, and ply 0) and
+``tablero:lbp:<page>:<ladder>`` / ``tablero:lbn:…`` for leaderboard pages, and
+``tablero:tjoin:<tournament id>`` / ``tablero:tleave:…`` for a tournament's post, and
+``tablero:pick:<user id>`` for the game menu of the "Challenge to a game" context menu. The
+ply is the match's ply when the button was posted: a click on a button whose ply is no
+longer the match's (the draw offer lapsed, the game moved on) gets an ephemeral refusal.
+The classes are registered with ``Client.add_dynamic_items`` at start-up, so no view state
+is needed.
 
 A click is announced as a custom event (``Client.dispatch``): ``on_match_button(interaction,
 button)``, ``on_leaderboard_page(interaction, button)`` and ``on_game_pick(interaction,
@@ -37,6 +38,9 @@ MATCH_ACTIONS: dict[str, tuple[Text, discord.ButtonStyle]] = {
     "claim": (_("Claim win"), discord.ButtonStyle.danger),
     "wait": (_("Keep waiting"), discord.ButtonStyle.secondary),
     "next": (_("Next game"), discord.ButtonStyle.primary),
+    "rematch": (_("Rematch"), discord.ButtonStyle.primary),
+    "takeyes": (_("Accept takeback"), discord.ButtonStyle.success),
+    "takeno": (_("Decline takeback"), discord.ButtonStyle.secondary),
 }
 """Each match button's label (in the language of the post it is under) and style."""
 
@@ -50,7 +54,7 @@ def match_custom_id(action: str, match_id: int, ply: int) -> str:
 
 class MatchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                   template=r"tablero:(?P<action>accept|decline|join|cancel|drawyes|drawno|moretime"
-                           r"|claim|wait|next)"
+                           r"|claim|wait|next|rematch|takeyes|takeno)"
                            r":(?P<match>[0-9]{1,19}):(?P<ply>[0-9]{1,9})"):
     """A button acting on one match at one ply."""
 

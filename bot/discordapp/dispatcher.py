@@ -301,6 +301,20 @@ class Routes:
             return False
         return True
 
+    async def privately(self, m: MatchView, users: Sequence[int], text: Words,
+                        step: str = "private") -> None:
+        """``text`` to each of ``users`` by DM, in his own language; one whose DMs are
+        closed is mentioned in the match's place instead (in the place's language: a
+        mention in a thread adds him to it)."""
+        for u in users:
+            sent = u not in self._dms_closed and await self._step(
+                f"{step}:dm:{u}", partial(self.direct, u,
+                                          render(text, await self.user_locale(u))))
+            if not sent:
+                said = render(text, await self.place_locale(m.guild_id))
+                await self._step(f"{step}:mention:{u}", partial(
+                    self.to_place, m, f"<@{u}> {said}", [u], None, {}))
+
     async def direct(self, user_id: int, text: str) -> bool:
         """A DM; False when it is refused for good (DMs closed: remembered; the user
         left or is unknown: logged once)."""

@@ -36,6 +36,7 @@ from bot.discordapp.permissions import THREAD_OPENING_PERMISSIONS, missing_permi
 from bot.service import events as ev
 from bot.service import texts
 from bot.service.boards import draw_board
+from bot.service.computer import is_computer
 from bot.service.outbox import OutboxRelay
 from bot.service.ports import BoardRenderer, Clock, NameResolver, Repository
 from bot.service.records import OutboxEntry
@@ -191,7 +192,7 @@ class DiscordNotifier:
     async def _dispatch(self, event: ev.Event) -> None:
         m = event.match
         if isinstance(event, ev.ChallengeReceived):
-            await self.challenge(m, event.by, event.to)
+            await self.challenge(m, event.by, event.to, event.rematch_of)
         elif isinstance(event, ev.LobbyChanged):
             who, game = embeds.mention(event.user_id), embeds.game_of(m)
             said = _("{player} joined the {game} lobby ({joined}/{seats}).", player=who,
@@ -301,6 +302,51 @@ class DiscordNotifier:
                 ping=ping, dm=dm, audience=self.others(m),
                 view=match_buttons(m.id, m.ply, ["claim", "wait"],
                                   await self.routes.place_locale(m.guild_id)))
+        else:
+            await self.comfort(event)
+
+    async def comfort(self, event: ev.Event) -> None:
+        """The posts of the correspondence comforts (issue 16): in the match's place, in
+        its language; to followers by DM, each in his own."""
+        m = event.match
+        if isinstance(event, ev.TakebackOffered):
+            others = [u for u in m.players() if u != event.by]
+            ping, dm = self.split_by_preference(m, others)
+            await self.post(m, _(
+                "{others}: {player} asks to take back {move}. It lapses when the next move "
+                "is played.", others=embeds.mentions(others),
+                player=embeds.mention(event.by), move=f"**{event.move}**"),
+                ping=ping, dm=dm, view=match_buttons(
+                    m.id, m.ply, ["takeyes", "takeno"],
+                    await self.routes.place_locale(m.guild_id)))
+        elif isinstance(event, ev.TakebackDeclined):
+            await self.post(m, _("{player} declined the takeback.",
+                                 player=embeds.mention(event.by)),
+                            audience=self.others(m, event.by))
+        elif isinstance(event, ev.TakenBack):
+            loc = await self.routes.place_locale(m.guild_id)
+            picture = await self.board_attachment(m, event.board, loc)
+            extra: dict[str, Any] = {"file": picture} if picture is not None else {}
+            ping, dm = self.split_by_preference(m, [event.by])
+            await self.post(m, _(
+                "{player} agreed: {move} is taken back. {mover}, your move again ({when}).",
+                player=embeds.mention(event.accepted_by), move=f"**{event.move}**",
+                mover=embeds.mention(event.by), when=embeds.clock_status(m)),
+                ping=ping, dm=dm, audience=self.others(m, event.accepted_by),
+                embed=embeds.board_embed(m, loc, headline=None, image=picture is not None),
+                **extra)
+        elif isinstance(event, ev.ConditionalMovePlayed):
+            await self.post(m, _(
+                "⚡ {player}'s conditional move {move} answers at once.",
+                player=embeds.mention(event.user_id), move=f"**{event.move}**"),
+                audience=self.others(m))
+        elif isinstance(event, ev.MoveFollowed):
+            place = m.thread_id or m.channel_id
+            await self.routes.privately(m, event.followers, _(
+                "{player} played {move} in {game} (match {match}), which you follow: "
+                "{link}", player=self.name(m, event.by) or "", move=f"**{event.move}**",
+                game=embeds.game_of(m), match=str(m.id),
+                link=f"https://discord.com/channels/{m.guild_id}/{place}"), step="follow")
 
     async def standings(self, event: ev.StandingsChanged) -> None:
         """The standings (embed and table image) as a new message in the tournament's
@@ -337,14 +383,19 @@ class DiscordNotifier:
         winner = [event.winner] if event.final and event.winner is not None else []
         await self.post(place, content, ping=winner, step="standings", **extra)
 
-    async def challenge(self, m: MatchView, by: int, to: Sequence[int]) -> None:
+    async def challenge(self, m: MatchView, by: int, to: Sequence[int],
+                        rematch_of: int | None = None) -> None:
         actions = ["accept", "decline"] if to else []
         if not to or m.seat_count > len(to) + 1:
             actions.append("join")
         actions.append("cancel")
         ping, dm = self.split_by_preference(m, to)
         loc = await self.routes.place_locale(m.guild_id)
-        await self.post(m, embeds.challenge_text(m, by, to), ping=ping, dm=dm,
+        text: Words = embeds.challenge_text(m, by, to)
+        if rematch_of is not None:
+            text = _("Rematch of match {old}: {challenge}", old=str(rematch_of),
+                     challenge=text)
+        await self.post(m, text, ping=ping, dm=dm,
                         view=match_buttons(m.id, m.ply, actions, loc))
 
     async def turn(self, m: MatchView, users: Sequence[int], last_move: str | None,
@@ -398,6 +449,9 @@ class DiscordNotifier:
             if picture is not None:
                 extra["file"] = picture
         ping, dm = self.split_by_preference(m, m.players())
+        if m.status.value in ("finished", "aborted") and \
+                not any(is_computer(u) for u in m.players()):
+            extra["view"] = match_buttons(m.id, m.ply, ["rematch"], loc)
         await self.post(m, text, ping=ping, dm=dm, **extra)
         if m.ply > 0 and m.status.value != "broken":
             await self.post_replay(m, record)

@@ -101,6 +101,13 @@ API (all ``async``; ids are plain ints; errors are ``ServiceError`` subclasses w
   off), ``reset_season(guild_id, channel_id)``, ``seasons(guild_id)``,
   ``season(guild_id, number)``, ``leaderboard(..., season=N)``; ``sweep`` also runs
   ``sweep_seasons`` (ends them, archived and announced once, catching up after a stop).
+* Comforts (``comforts.py``, issue 16; its docstring lists the decisions):
+  ``rematch(match_id, user) -> MatchView`` (a new challenge on the same terms, colours
+  swapped / seats rotated); ``request_takeback`` / ``accept_takeback`` /
+  ``decline_takeback(match_id, user)``; ``add_conditional_moves(match_id, user, text)``
+  / ``conditional_moves`` / ``clear_conditional_moves(match_id, user)`` (/premove);
+  ``set_note(match_id, user, text)`` / ``note`` / ``clear_note``; ``follow`` /
+  ``unfollow(guild_id, user, match_id=|player=)``, ``follows(guild_id, user)``.
 * ``verify_all() -> list[(match_id, problem)]`` - replay every match, mark broken ones.
 * Clocks (issue 16; ``timecontrol.py`` pure values, ``turns.py`` a turn's deadline,
   ``clocks.py``, ``vacations.py``): ``challenge(..., clock="3d+1d/10d", claim_win=)``;
@@ -171,7 +178,8 @@ through ``move``/``submit_setup`` like anyone's.
 Events given to the Notifier (``bot.service.events``): ChallengeReceived, LobbyChanged,
 ChallengeClosed, TurnStarted, DeadlineReminder, PlayerOut, MovePlayedFor (a move the rules
 left no choice about, played at once: Querni's forced pass), DrawOffered, DrawDeclined,
-SetupSubmitted, MatchEnded (``left_by``: whose resignation or timeout ended it; a reason
+SetupSubmitted, TakebackOffered, TakebackDeclined, TakenBack, ConditionalMovePlayed,
+MoveFollowed, MatchEnded (``left_by``: whose resignation or timeout ended it; a reason
 ``resignation-ranked``/``timeout-ranked`` means the game ranked the seats itself, so the
 leaver may have won), ClocksExtended. ``TurnStarted.by`` (and
 ``MatchView.last_move_by``) is who played the last move; ``MatchEnded.ratings`` holds each
@@ -219,16 +227,21 @@ from bot.service.events import (
     ChallengeClosed,
     ChallengeReceived,
     ClocksExtended,
+    ConditionalMovePlayed,
     DeadlineReminder,
     DrawDeclined,
     DrawOffered,
     Event,
     LobbyChanged,
     MatchEnded,
+    MoveFollowed,
     MovePlayedFor,
     PlayerOut,
     SetupSubmitted,
     StandingsChanged,
+    TakebackDeclined,
+    TakebackOffered,
+    TakenBack,
     TurnStarted,
 )
 from bot.service.ports import (
@@ -244,7 +257,9 @@ from bot.service.ports import (
     SystemClock,
 )
 from bot.service.records import (
+    ConditionalLine,
     DrawOffer,
+    Follow,
     MatchRecord,
     MatchStatus,
     RatingChange,
@@ -284,6 +299,8 @@ __all__ = [
     "ChallengeReceived",
     "Clock",
     "ClocksExtended",
+    "ConditionalLine",
+    "ConditionalMovePlayed",
     "Conflict",
     "DeadlineReminder",
     "DrawDeclined",
@@ -291,6 +308,7 @@ __all__ = [
     "DrawOffered",
     "DrawnBoard",
     "Event",
+    "Follow",
     "GameRecord",
     "GuildSettings",
     "HistoryView",
@@ -308,6 +326,7 @@ __all__ = [
     "MatchService",
     "MatchStatus",
     "MatchView",
+    "MoveFollowed",
     "MovePicker",
     "MovePlayedFor",
     "MoveResult",
@@ -335,6 +354,9 @@ __all__ = [
     "StaleMove",
     "StandingsChanged",
     "SystemClock",
+    "TakebackDeclined",
+    "TakebackOffered",
+    "TakenBack",
     "TurnStarted",
     "UserPrefs",
     "shard_of",

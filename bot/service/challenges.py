@@ -26,7 +26,7 @@ from bot.service.turns import turn_started
 from bot.service.views import BoardState, GuildSettings, MatchView
 from locales.i18n import _, _n
 from locales.terms import game_name, seat_colour, status
-from rules import RulesError, Variant
+from rules import Position, RulesError, Variant
 
 log = logging.getLogger(__name__)
 
@@ -88,23 +88,12 @@ class ChallengesMixin(ServiceCore):
             if control.is_bank or claim else ClockState()
         pref = self._seat_choice(v, seat_count, seat)
         now = self.clock.now()
-        status = MatchStatus.OPEN if seat_count == 2 else MatchStatus.LOBBY
         seats = [SeatRecord(challenger, seat=pref if seat_count > 2 else None,
                             team=None, accepted=True)]
         seats += [SeatRecord(u, accepted=False, notify=await self._notify_choice(u))
                   for u in invited]
-        rec = MatchRecord(
-            id=0, guild_id=guild_id, channel_id=channel_id, thread_id=None, game=v.key,
-            ladder=ladder_key(v.key, seat_count),
-            rules_version=v.rules_version,
-            options={k: _json_ready(o) for k, o in opts.items()}, start_text=start.to_text(),
-            seat_count=seat_count, status=status, challenger_id=challenger,
-            seats=tuple(seats), seat_pref=pref,
-            seating="chosen" if pref is not None else "random", ply=0,
-            position_text=start.to_text(), to_move=tuple(sorted(start.to_move)),
-            last_move=None, days_per_move=days, rated=bool(rated), deadline=None,
-            remind_at=None, draw_offer=None, result=None, broken=None, created_at=now,
-            updated_at=now, clock=clock_state)
+        rec = self._challenge_record(guild_id, channel_id, challenger, v, opts, start,
+                                     seats, days, rated, pref, clock_state)
         announce: Announce[MatchRecord] = Announce(
             lambda s: [ChallengeReceived(self._view(s), challenger, tuple(invited))], now)
         rec = await self.repository.create_match(rec, announce)
@@ -132,6 +121,29 @@ class ChallengesMixin(ServiceCore):
             raise InvalidOption(_("days per move must be a whole number from {low} to {high}",
                                   low=MIN_DAYS, high=MAX_DAYS))
         return TimeControl.days(days)
+
+    def _challenge_record(self, guild_id: int, channel_id: int, challenger: int,
+                          v: Variant, opts: Mapping[str, object], start: Position,
+                          seats: Sequence[SeatRecord], days: int, rated: bool,
+                          pref: int | None, clock: ClockState) -> MatchRecord:
+        """A new challenge (``open``) or lobby, not stored yet: the challenger first in
+        ``seats``, then the invited (a lobby's seats may be reserved: a rematch); ``clock``:
+        its time control beyond days per move, and claim-win."""
+        now = self.clock.now()
+        seat_count = start.seat_count
+        return MatchRecord(
+            id=0, guild_id=guild_id, channel_id=channel_id, thread_id=None, game=v.key,
+            ladder=ladder_key(v.key, seat_count),
+            rules_version=v.rules_version,
+            options={k: _json_ready(o) for k, o in opts.items()}, start_text=start.to_text(),
+            seat_count=seat_count,
+            status=MatchStatus.OPEN if seat_count == 2 else MatchStatus.LOBBY,
+            challenger_id=challenger, seats=tuple(seats), seat_pref=pref,
+            seating="chosen" if pref is not None else "random", ply=0,
+            position_text=start.to_text(), to_move=tuple(sorted(start.to_move)),
+            last_move=None, days_per_move=days, rated=bool(rated), deadline=None,
+            remind_at=None, draw_offer=None, result=None, broken=None, created_at=now,
+            updated_at=now, clock=clock)
 
     def _coerce_options(self, v: Variant, given: Mapping[str, object] | None
                         ) -> dict[str, object]:
@@ -259,9 +271,11 @@ class ChallengesMixin(ServiceCore):
         if choice is not None:
             if rec.seat_count == 2 or rec.seating == "random":
                 raise NotAllowed(_("seats in this match are drawn at random"))
-            if any(s.seat == choice for s in rec.seats):
+            if any(s.seat == choice and s.user_id != user for s in rec.seats):
                 raise NotAllowed(_("the {seat} seat is taken",
                                    seat=seat_colour(v.seat_name(choice, rec.seat_count))))
+        if choice is None and current is not None and rec.seat_count > 2:
+            choice = current.seat  # a seat kept for him (a rematch's rotated seats)
         me = SeatRecord(user, choice if rec.seat_count > 2 else None, None, True,
                         notify=current.notify if current is not None
                         else await self._notify_choice(user))

@@ -28,6 +28,7 @@ class ChallengeReceived:
     match: MatchView
     by: int
     to: tuple[int, ...]
+    rematch_of: int | None = None  # the finished match this challenge is a rematch of
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,7 +252,57 @@ class TimeLapsed:
     waiting: tuple[int, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class TakebackOffered:
+    """``by`` asks to take back his last move (``move``, as displayed); the other
+    player answers with Accept / Decline. It lapses when the next move is played."""
+
+    match: MatchView
+    by: int
+    move: str
+
+
+@dataclass(frozen=True, slots=True)
+class TakebackDeclined:
+    match: MatchView
+    by: int
+
+
+@dataclass(frozen=True, slots=True)
+class TakenBack:
+    """``accepted_by`` agreed: ``by``'s move ``move`` was taken back and it is his turn
+    again (the match's deadline says until when). ``board``: the position again."""
+
+    match: MatchView
+    by: int
+    accepted_by: int
+    move: str
+    board: BoardState | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ConditionalMovePlayed:
+    """``user_id``'s conditional move (``/premove``) ``move`` answered the opponent's
+    move at once; announced before the TurnStarted (or MatchEnded) of that move."""
+
+    match: MatchView
+    user_id: int
+    move: str
+
+
+@dataclass(frozen=True, slots=True)
+class MoveFollowed:
+    """A move in a match that ``followers`` follow (``/follow`` the match or a player in
+    it): ``by`` played ``move`` (as displayed). Told privately to each follower."""
+
+    match: MatchView
+    followers: tuple[int, ...]
+    by: int
+    move: str
+
+
 Event = (ChallengeReceived | LobbyChanged | ChallengeClosed | TurnStarted | DeadlineReminder
          | PlayerOut | MovePlayedFor | DrawOffered | DrawDeclined | SetupSubmitted
          | MatchEnded | ClocksExtended | StandingsChanged | SeasonEnded | VacationStarted
-         | VacationEnded | AutoVacation | TimeGiven | TimeLapsed)
+         | VacationEnded | AutoVacation | TimeGiven | TimeLapsed | TakebackOffered
+         | TakebackDeclined | TakenBack | ConditionalMovePlayed | MoveFollowed)

@@ -104,7 +104,8 @@ def view_of(rec: MatchRecord) -> MatchView:
         last_move_by=rec.last_move_by if rec.last_move else None,
         notify_by_dm=tuple(s.user_id for s in rec.seats if s.notify == "dm"),
         version=rec.version, time_control=format_time_control(rec.control),
-        claim_win=rec.clock.claim, lapsed=rec.clock.lapsed, away=rec.clock.away)
+        claim_win=rec.clock.claim, lapsed=rec.clock.lapsed, away=rec.clock.away,
+        takeback_by=rec.takeback.by if rec.takeback else None)
 
 
 class Matches:

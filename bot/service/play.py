@@ -7,7 +7,14 @@ from collections import Counter
 
 from bot.service.core import MAX_TEXT, ServiceCore
 from bot.service.errors import Conflict, NotAllowed, NotYourTurn, ServiceError, StaleMove
-from bot.service.events import Event, MovePlayedFor, SetupSubmitted, TurnStarted
+from bot.service.events import (
+    ConditionalMovePlayed,
+    Event,
+    MoveFollowed,
+    MovePlayedFor,
+    SetupSubmitted,
+    TurnStarted,
+)
 from bot.service.records import MatchRecord, RecordEntry
 from bot.service.states import MatchState, parse_entry
 from bot.service.turns import banked, turn_started
@@ -26,8 +33,21 @@ class PlayMixin(ServiceCore):
         """Play ``text`` for ``user``. ``expected_ply``: the ply the user saw (a button, an
         old board); if the match has moved on since, StaleMove."""
         text = self._check_text(text, _("move"))
-        return await self._retrying(
-            match_id, lambda rec: self._move(rec, user, text, expected_ply, setup=False))
+        lines: list[int] = []
+
+        async def attempt(rec: MatchRecord) -> MoveResult:
+            lines.append(rec.conditionals)
+            return await self._move(rec, user, text, expected_ply, setup=False)
+        result = await self._retrying(match_id, attempt)
+        if lines and lines[-1] and not result.ended:
+            # a conditional answer to this move is played at once (``comforts``)
+            await self.advance_conditionals(match_id)
+        return result
+
+    async def advance_conditionals(self, match_id: int) -> int:
+        """Play the conditional answers due in the match: ``ComfortsMixin`` does; a
+        service without it has none to play."""
+        return 0
 
     async def submit_setup(self, match_id: int, user: int, text: str) -> MoveResult:
         """Submit a Querni ``choose`` arrangement (16 numbers in cell order). The display
@@ -37,7 +57,8 @@ class PlayMixin(ServiceCore):
             match_id, lambda rec: self._move(rec, user, text, None, setup=True))
 
     async def _move(self, rec: MatchRecord, user: int, text: str,
-                    expected_ply: int | None, *, setup: bool) -> MoveResult:
+                    expected_ply: int | None, *, setup: bool,
+                    conditional: bool = False) -> MoveResult:
         self._require_active(rec)
         me = self._require_player(rec, user)
         assert me.seat is not None
@@ -85,7 +106,7 @@ class PlayMixin(ServiceCore):
             last_move=last.text if last else display,
             last_move_by=last.user_id if last else user,
             draw_offer=rec.draw_offer if rec.draw_offer and rec.draw_offer.by == user
-            else None)
+            else None, takeback=None)
         ratings = None
         if outcome is not None:
             after, ratings = self._finish(after, outcome)
@@ -101,8 +122,11 @@ class PlayMixin(ServiceCore):
 
         def announced(s: MatchRecord) -> list[Event]:
             view = self._view(s)
-            events: list[Event] = [MovePlayedFor(view, e.user_id, e.text) for e in forced
-                                   if e.user_id is not None]
+            events: list[Event] = []
+            if conditional:
+                events.append(ConditionalMovePlayed(view, user, display))
+            events += [MovePlayedFor(view, e.user_id, e.text) for e in forced
+                       if e.user_id is not None]
             if outcome is not None:
                 events.append(self._ended(view, outcome.reason, board))
             elif setup_phase:
@@ -114,6 +138,9 @@ class PlayMixin(ServiceCore):
                                           board=board))
                 taken = (*marks.captured, *marks.removed) if marks else ()
                 events += self._put_out(rec, s, p, taken)
+            watchers = tuple(u for u in s.followers if s.seat_of(u) is None)
+            if watchers and not setup_phase:
+                events.append(MoveFollowed(view, watchers, user, display))
             return events
         try:
             saved, events = await self._commit(rec, after, announced, (entry, *forced),

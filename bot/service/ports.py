@@ -12,6 +12,8 @@ from typing import Protocol
 
 from bot.service.events import Event
 from bot.service.records import (
+    ConditionalLine,
+    Follow,
     MatchRecord,
     MatchStatus,
     OutboxEntry,
@@ -183,6 +185,64 @@ class Repository(TournamentRepository, SeasonRepository, Protocol):
         ...
 
     async def close(self) -> None: ...
+
+    # correspondence comforts (issue 16) -------------------------------------------
+
+    async def take_back(self, before: MatchRecord, after: MatchRecord,
+                        outbox: OutboxFn | None = None) -> MatchRecord:
+        """In one transaction, if the match is still at ``before.version`` and
+        ``before.ply``: write ``after`` (a lower ply), delete the record's entries from
+        ``after.ply`` on and the match's conditional lines, and store the outbox entries;
+        else ``Conflict`` and nothing changes."""
+        ...
+
+    async def add_conditional_lines(self, match_id: int, user_id: int, start_ply: int,
+                                    lines: Sequence[Sequence[str]], now: datetime
+                                    ) -> list[ConditionalLine]:
+        """Store ``lines`` (canonical moves each) as one transaction."""
+        ...
+
+    async def conditional_lines(self, match_id: int) -> list[ConditionalLine]:
+        """Every stored conditional line of the match (all players), oldest first."""
+        ...
+
+    async def delete_conditional_lines(self, match_id: int, user_id: int | None = None,
+                                       ids: Sequence[int] | None = None) -> int:
+        """Delete the match's lines (of one user, or those ``ids``); how many went."""
+        ...
+
+    async def matches_with_conditionals(self) -> list[int]:
+        """Matches with a line to act on: an answer may be due (the record is an odd
+        number of plies past a line's start) or the match is no longer active."""
+        ...
+
+    async def set_note(self, match_id: int, user_id: int, text: str | None,
+                       now: datetime) -> None:
+        """Store (``None``: delete) ``user_id``'s private note on the match."""
+        ...
+
+    async def note_of(self, match_id: int, user_id: int) -> str | None: ...
+
+    async def add_follow(self, follow: Follow) -> bool:
+        """Store a follow; False when it was there already."""
+        ...
+
+    async def remove_follow(self, follow: Follow) -> bool:
+        """Remove a follow; False when there was none."""
+        ...
+
+    async def follows_of(self, user_id: int, guild_id: int) -> list[Follow]: ...
+
+    async def create_rematch(self, original_id: int, record: MatchRecord,
+                             outbox: OutboxFn | None = None) -> MatchRecord | None:
+        """``create_match`` and, in the same transaction, remember it as the rematch of
+        ``original_id``; None (nothing written) while an earlier rematch of it is still
+        live (waiting or being played)."""
+        ...
+
+    async def rematch_of(self, match_id: int) -> int | None:
+        """The latest rematch made of ``match_id``, if any."""
+        ...
 
 
 class Notifier(Protocol):

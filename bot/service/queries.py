@@ -173,7 +173,10 @@ class QueriesMixin(ServiceCore):
             export = self._tablero_export(
                 rec, [(d, True) if c.startswith(SPECIAL_PREFIX) else (c, False)
                       for _p, _u, c, d in shown_entries])
-        return HistoryView(self._view(rec), shown_entries, fmt, export)
+        note = None
+        if caller is not None:  # the reader's own note only, never another's
+            note = await self.repository.note_of(rec.id, caller.user_id)
+        return HistoryView(self._view(rec), shown_entries, fmt, export, note)
 
     async def record(self, match_id: int, caller: Caller | None = None) -> GameRecord:
         """The record of a match replayed ply by ply (for replays): the variant, options,
@@ -295,13 +298,15 @@ class QueriesMixin(ServiceCore):
                                     default_clock: str | None = None,
                                     claim_win: bool | None = None,
                                     vacation_days: int | None = None,
-                                    auto_vacation: bool | None = None) -> GuildSettings:
+                                    auto_vacation: bool | None = None,
+                                    takebacks_rated: bool | None = None) -> GuildSettings:
         """Change some settings (``games_channel_id=None`` clears the channel,
         ``organiser_role_id=None`` the organiser role; ``language=None`` goes back to the
         server's own Discord locale). ``default_clock``: the default time control as text
         (days per move sets ``default_days`` and forgets a bank); ``vacation_days``: the
-        yearly allowance (0-60). The seasons' schedule changes by ``configure_seasons``
-        (it ends and starts seasons)."""
+        yearly allowance (0-60); ``takebacks_rated``: rated games allow takebacks by
+        consent. The seasons' schedule changes by ``configure_seasons`` (it ends and starts
+        seasons)."""
         s = await self.get_guild_settings(guild_id)
         if language != "keep":
             if language is not None:
@@ -340,6 +345,8 @@ class QueriesMixin(ServiceCore):
             s = dataclasses.replace(s, use_threads=bool(use_threads))
         if reminders is not None:
             s = dataclasses.replace(s, reminders=bool(reminders))
+        if takebacks_rated is not None:
+            s = dataclasses.replace(s, takebacks_rated=bool(takebacks_rated))
         if games_channel_id != "keep":
             if games_channel_id is not None and not isinstance(games_channel_id, int):
                 raise InvalidOption(_("that is not a channel"))

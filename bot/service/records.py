@@ -101,7 +101,8 @@ class ClockState:
     time up to then, which is not banked. ``lapsed``: the deadline that ran out in a
     claim-win match, waiting for the opponent's claim (the match's ``deadline`` is then
     None, so the sweep leaves it). ``away``: players of this match on vacation, with
-    its end (their turns are paused until then)."""
+    its end (their turns are paused until then). ``undo``: what a takeback of the last move
+    restores (``turns.taken_back``)."""
 
     control: TimeControl | None = None
     claim: bool = False
@@ -109,6 +110,9 @@ class ClockState:
     paused_until: datetime | None = None
     lapsed: datetime | None = None
     away: tuple[tuple[int, datetime], ...] = ()  # (user, until)
+    # the last move's clock, for a takeback (bank controls): (the ply it made, the mover's
+    # seat, his bank before it (None: none stored), the seconds he had left when he moved)
+    undo: tuple[int, int, float | None, float] | None = None
 
     def bank_of(self, seat: int) -> float | None:
         return next((b for s, b in self.banks if s == seat), None)
@@ -135,6 +139,43 @@ class VacationRecord:
 
     def active(self, now: datetime) -> bool:
         return self.ended_at is None and self.started_at <= now < self.until
+
+
+@dataclass(frozen=True, slots=True)
+class TakebackRequest:
+    """A pending takeback request: ``by`` asks to take back his move, the last ply of the
+    record when he asked (the match's ``ply`` was ``ply``); it lapses when that changes."""
+
+    by: int
+    ply: int
+
+
+@dataclass(frozen=True, slots=True)
+class ConditionalLine:
+    """A player's conditional moves in a two-player match (``/premove``): from ply
+    ``start_ply`` (the opponent's next move) the record is expected to read ``moves``,
+    the opponent's and his own in turn. Its state is read from the record itself: while
+    the record since ``start_ply`` is a prefix of ``moves`` the line lives, and when the
+    prefix ends on an opponent's move, the next move is the owner's answer, due at once.
+    Private to ``user_id`` until played."""
+
+    id: int
+    match_id: int
+    user_id: int
+    start_ply: int
+    moves: tuple[str, ...]
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Follow:
+    """``user_id`` follows a match (``match_id``) or every match of a player
+    (``player_id``) in ``guild_id``, to be told of each move."""
+
+    user_id: int
+    guild_id: int
+    match_id: int | None = None
+    player_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +216,10 @@ class MatchRecord:
     def control(self) -> TimeControl:
         """The match's time control (days per move for matches stored before them)."""
         return self.clock.control or TimeControl.days(self.days_per_move)
+    takeback: TakebackRequest | None = None  # a pending takeback request
+    # read with the match, never written by ``save`` (their own tables hold them):
+    followers: tuple[int, ...] = ()  # users following this match or one of its players
+    conditionals: int = 0  # stored conditional lines (``/premove``) of this match
 
     def seat_of(self, user_id: int) -> SeatRecord | None:
         for s in self.seats:

@@ -13,6 +13,7 @@ use-cases. Where to look (see also the package docstring):
   rounds through challenge/accept, results, standings); the pure core is ``tournaments/``
 * ``season_service``: leaderboard seasons (schedule, reset, list, the sweep that ends
   them); what a season is: ``seasons``
+* ``comforts``: rematch, takeback, conditional moves (/premove), notes, follows
 * ``queries``: get_match, position, board_image, describe, games_of, history, record,
   leaderboard, stats, settings, preferences
 """
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 from bot.service.challenges import ChallengesMixin
 from bot.service.clocks import ClocksMixin
+from bot.service.comforts import ComfortsMixin
 from bot.service.computer import ComputerMixin
 from bot.service.deadlines import DeadlinesMixin
 from bot.service.endings import EndingsMixin
@@ -33,7 +35,7 @@ from bot.service.vacations import VacationsMixin
 
 
 @checked_ids  # every id is a plain int in SQLite's range, checked before any use-case
-class MatchService(ComputerMixin, SeasonsMixin, TournamentsMixin, ChallengesMixin, PlayMixin,
-                   DeadlinesMixin, VacationsMixin, ClocksMixin,
+class MatchService(ComputerMixin, SeasonsMixin, TournamentsMixin, ComfortsMixin, ChallengesMixin,
+                   PlayMixin, DeadlinesMixin, VacationsMixin, ClocksMixin,
                    EndingsMixin, QueriesMixin):
     """Every use-case of a match. See the package docstring for the list."""

@@ -78,6 +78,7 @@ class MatchView:
     claim_win: bool = False  # a lapsed clock waits for a claim
     lapsed: datetime | None = None  # the deadline that ran out, waiting for a claim
     away: tuple[tuple[int, datetime], ...] = ()  # players on vacation here, until when
+    takeback_by: int | None = None  # who asked to take his last move back (pending)
 
     def prefers_dm(self, user_id: int) -> bool:
         """Whether ``user_id`` chose direct messages over mentions (``/notify``)."""
@@ -318,6 +319,7 @@ class HistoryView:
     entries: tuple[tuple[int, int | None, str, str], ...]
     export_format: str
     export: str
+    note: str | None = None  # the reader's own private note on the match (``/note``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,6 +336,7 @@ class GuildSettings:
     claim_win: bool = False  # a lapsed clock waits for the opponent's claim
     vacation_days: int = 14  # yearly vacation allowance per player, earned monthly
     auto_vacation: bool = False  # a would-be timeout spends a vacation day instead
+    takebacks_rated: bool = False  # rated games allow takebacks by consent (casual always)
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,8 @@ from tests.console.test_messages import after, play
     ("/settings threads:banana", "! threads must be on or off, not 'banana'"),
     ("/settings reminders:on reminders:off", "! reminders is given twice: say it once"),
     ("/settings colour:red", "! unknown setting 'colour' (settings: days, reminders, "
-                             "threads, language, clock, claim, vacation, autovacation)"),
+                             "threads, language, clock, claim, vacation, autovacation, "
+                             "takebacks)"),
     ("/settings clock:3d+1d/2d", "! the cap (2 days) must be at least the starting bank "
                                  "(3 days)"),
     ("/settings vacation:99", "! the yearly vacation must be from 0 to 60 days"),

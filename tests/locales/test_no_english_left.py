@@ -37,6 +37,7 @@ ALLOWED = {
     ("bot/service/play.py", "setup submitted"),
     ("bot/service/queries.py", "setup submitted"),
     ("bot/service/states.py", "setup submitted"),
+    ("bot/service/comforts.py", "setup submitted"),
     ("bot/service/states.py", "draw agreed"),
     # internal errors, never shown (logged, or turned into a retry)
     ("bot/service/core.py", "match {} changed while it was read"),

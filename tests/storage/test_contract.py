@@ -309,6 +309,14 @@ async def test_sqlite_sweep_and_games_queries_use_indexes_with_planner_statistic
         await repo.close()
 
 
+def undo_migration_15(conn: Any) -> None:
+    """Back to schema 14: no takebacks, conditional moves, notes, follows or rematches."""
+    for table in ("conditional_moves", "match_notes", "follows", "rematches"):
+        conn.execute(f"DROP TABLE {table}")
+    conn.execute("ALTER TABLE matches DROP COLUMN takeback")
+    conn.execute("ALTER TABLE guild_settings DROP COLUMN takebacks_rated")
+
+
 def undo_migration_14(conn: Any) -> None:
     """Back to schema 13: no clocks, no vacations."""
     conn.execute("DROP TABLE vacations")
@@ -327,8 +335,9 @@ def undo_migration_13(conn: Any) -> None:
 
 def undo_to_schema_9(conn: Any) -> None:
     """Back to schema 9, as the release before languages (issue 14) left a database: the
-    migrations from 10 (languages), 11 and 12 (processes, the live index), 13 (seasons)
-    and 14 (clocks, vacations) undone."""
+    migrations from 10 (languages), 11 and 12 (processes, the live index), 13 (seasons),
+    14 (clocks, vacations) and 15 (comforts) undone."""
+    undo_migration_15(conn)
     undo_migration_14(conn)
     undo_migration_13(conn)
     conn.execute("DROP INDEX matches_live")  # (migration 12)
@@ -343,7 +352,7 @@ def undo_to_schema_9(conn: Any) -> None:
 
 
 async def test_sqlite_schema_9_keeps_days_per_move_matches(tmp_path: Path) -> None:
-    """Migrations 10-14 (migration 14: time controls, vacation) on a database of schema 9
+    """Migrations 10-15 (migration 14: time controls, vacation) on a database of schema 9
     (the release before languages) holding a running match and server settings: the
     match reads as days per move (its deadline untouched) and the settings get the
     defaults (no bank, no claim-win, 14 days of vacation, no language, seasons off)."""
@@ -359,7 +368,7 @@ async def test_sqlite_schema_9_keeps_days_per_move_matches(tmp_path: Path) -> No
     conn.commit()
     conn.close()
     repo = await SqliteRepository.open(path)
-    assert await repo.schema_version() == len(MIGRATIONS) >= 14
+    assert await repo.schema_version() == len(MIGRATIONS) >= 15
     kept = await repo.load_match(old.id)
     assert kept is not None and kept == old
     assert kept.control.per_move == timedelta(days=kept.days_per_move)
@@ -385,6 +394,7 @@ async def test_sqlite_schema_3_stores_who_played_the_last_move(tmp_path: Path) -
     conn.execute("DROP TABLE tournament_matches")  # (migration 8)
     conn.execute("DROP TABLE tournaments")
     conn.execute("DROP TABLE shard_leases")  # (migration 9)
+    undo_migration_15(conn)
     undo_migration_14(conn)
     undo_migration_13(conn)
     conn.execute("ALTER TABLE matches DROP COLUMN last_move_by")

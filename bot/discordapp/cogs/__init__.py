@@ -3,6 +3,7 @@
 
 from bot.discordapp.cogs.challenges import ChallengesCog
 from bot.discordapp.cogs.clocks import ClocksCog
+from bot.discordapp.cogs.comforts import ComfortsCog
 from bot.discordapp.cogs.deadlines import DeadlinesCog
 from bot.discordapp.cogs.deliveries import DeliveriesCog
 from bot.discordapp.cogs.info import InfoCog
@@ -11,5 +12,5 @@ from bot.discordapp.cogs.seasons import SeasonsCog
 from bot.discordapp.cogs.settings import SettingsCog
 from bot.discordapp.cogs.tournaments import TournamentsCog
 
-__all__ = ["ChallengesCog", "ClocksCog", "DeadlinesCog", "DeliveriesCog", "InfoCog", "PlayCog",
-           "SeasonsCog", "SettingsCog", "TournamentsCog"]
+__all__ = ["ChallengesCog", "ClocksCog", "ComfortsCog", "DeadlinesCog", "DeliveriesCog",
+           "InfoCog", "PlayCog", "SeasonsCog", "SettingsCog", "TournamentsCog"]

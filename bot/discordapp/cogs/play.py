@@ -206,6 +206,10 @@ class PlayCog(commands.Cog, name="Play"):
             files = [discord.File(io.BytesIO(h.export.encode()),
                                   filename=f"match-{m.id}.{h.export_format}")]
             loc = reader(interaction)
+            if h.note is not None:  # his own note, in his own (ephemeral) reply only
+                files.append(discord.File(io.BytesIO(h.note.encode()),
+                                          filename=f"match-{m.id}-note.txt",
+                                          description=render(_("Your private note"), loc)))
             gif = await media.replay_gif(self.service, m.id, self.names,
                                           caller_of(interaction), loc) if h.entries else None
             if gif is not None:

@@ -62,7 +62,9 @@ class SettingsCog(commands.Cog, name="Settings"):
                                      "win instead of ending the game",
                            vacation="Vacation days per player per year (earned monthly)",
                            auto_vacation="Spend a vacation day instead of a timeout while "
-                                         "a player has any")
+                                         "a player has any",
+                           takebacks_rated="Allow takebacks by consent in rated games "
+                                           "(casual games always allow them)")
     @app_commands.choices(language=[
         app_commands.Choice(name=LANGUAGE_NAMES[x], value=x) for x in LOCALES
     ] + [app_commands.Choice(name="Server default", value="server")])
@@ -77,7 +79,8 @@ class SettingsCog(commands.Cog, name="Settings"):
                        seasons: SCHEDULES | None = None, clock: str | None = None,
                        claim_win: bool | None = None,
                        vacation: app_commands.Range[int, 0, 60] | None = None,
-                       auto_vacation: bool | None = None) -> None:
+                       auto_vacation: bool | None = None,
+                       takebacks_rated: bool | None = None) -> None:
         async with acknowledged(interaction):
             where_id = guild_id(interaction)
             if channel is not None and clear_channel:
@@ -98,7 +101,7 @@ class SettingsCog(commands.Cog, name="Settings"):
                 reminders=reminders, language="keep" if language is None
                 else None if language == "server" else language, organiser_role_id=role,
                 default_clock=clock, claim_win=claim_win, vacation_days=vacation,
-                auto_vacation=auto_vacation)
+                auto_vacation=auto_vacation, takebacks_rated=takebacks_rated)
             started: list[Words] = []  # a season begun (or seasons ended) by this change
             if seasons is not None and seasons != s.seasons:
                 begun = await self.service.configure_seasons(
@@ -133,7 +136,10 @@ class SettingsCog(commands.Cog, name="Settings"):
                 "Organiser role: {role}. Seasons: {schedule}.",
                 role=f"<@&{s.organiser_role_id}>" if s.organiser_role_id
                 else _("none (Manage Server only)"),
-                schedule=schedule_words(s.seasons)), *started))
+                schedule=schedule_words(s.seasons)),
+                _("Takebacks in rated games: allowed.") if s.takebacks_rated
+                else _("Takebacks in rated games: not allowed (casual games always allow "
+                       "them)."), *started))
 
     @app_commands.command(name="notify", description="How you are told it's your move")
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)

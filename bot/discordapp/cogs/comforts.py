@@ -1,0 +1,226 @@
+"""Correspondence comforts (issue 16): ``/rematch`` and the Rematch button of a result
+post, ``/takeback`` and its Accept/Decline buttons, ``/premove`` (conditional moves),
+``/note`` (private, ephemeral), ``/follow`` and ``/unfollow``. Every answer is ephemeral
+and written with ``locales.i18n`` in the reader's Discord language; the service decides
+everything (``bot.service.comforts``)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discordapp import errors
+from bot.discordapp.cogs.common import (
+    Interaction,
+    acknowledged,
+    answer,
+    caller_of,
+    clicked_match,
+    guild_id,
+    resolve_match,
+)
+from bot.discordapp.components import MatchButton
+from bot.discordapp.notices import ReplyFirst
+from bot.service import MatchService, MatchView
+from locales.i18n import Words, _, _n, joined
+
+
+async def say(interaction: Interaction, text: Words) -> None:
+    """The ephemeral answer, in the reader's language (``common.answer``)."""
+    await answer(interaction, text)
+
+
+def pairs(moves: tuple[str, ...]) -> str:
+    """``'h10-g8 → b1-c3, b10-c8 → h1-g3'``: their move, then the answer."""
+    return ", ".join(f"`{moves[i]}` → `{moves[i + 1]}`" for i in range(0, len(moves) - 1, 2))
+
+
+class ComfortsCog(commands.Cog, name="Comforts"):
+    """Rematch, takeback, conditional moves, notes and follows."""
+
+    def __init__(self, service: MatchService, notices: ReplyFirst) -> None:
+        self.service = service
+        self.notices = notices
+
+    async def _match(self, interaction: Interaction, match: int | None) -> MatchView:
+        """The match named, else this thread's match (finished ones too), else the
+        user's only active match."""
+        if match is not None:
+            return await self.service.get_match(match, caller_of(interaction))
+        channel = interaction.channel
+        if isinstance(channel, discord.Thread):
+            found = await self.service.match_in_thread(channel.id)
+            if found is not None:
+                return found
+        return await resolve_match(self.service, interaction, None)
+
+    # ------------------------------------------------------------------ rematch
+
+    @app_commands.command(name="rematch", description="Play a finished match again: "
+                          "colours swapped, same terms")
+    @app_commands.guild_only()
+    @app_commands.describe(match="The finished match (not needed inside its thread)")
+    async def rematch(self, interaction: Interaction, match: int | None = None) -> None:
+        async with acknowledged(interaction):
+            m = await self._match(interaction, match)
+            await self._rematch(interaction, m)
+
+    async def _rematch(self, interaction: Interaction, m: MatchView) -> None:
+        async with self.notices.after_reply():
+            new = await self.service.rematch(m.id, interaction.user.id)
+            await say(interaction, _("Rematch asked: match {match}. The other players "
+                                     "accept it like any challenge.", match=str(new.id)))
+
+    # ------------------------------------------------------------------ takeback
+
+    @app_commands.command(name="takeback", description="Ask to take your last move back, "
+                          "or answer such a request")
+    @app_commands.guild_only()
+    @app_commands.describe(action="ask (your last move, before the reply), accept or "
+                           "decline", match="The match (not needed inside its thread)")
+    async def takeback(self, interaction: Interaction,
+                       action: Literal["ask", "accept", "decline"] = "ask",
+                       match: int | None = None) -> None:
+        async with acknowledged(interaction):
+            m = await self._match(interaction, match)
+            await self._takeback(interaction, m.id, action)
+
+    async def _takeback(self, interaction: Interaction, match_id: int, action: str) -> None:
+        user = interaction.user.id
+        async with self.notices.after_reply():
+            if action == "ask":
+                await self.service.request_takeback(match_id, user)
+                await say(interaction, _("Takeback asked; your opponent answers. It lapses "
+                                         "if he moves instead."))
+            elif action == "accept":
+                await self.service.accept_takeback(match_id, user)
+                await say(interaction, _("You accepted: the move is taken back."))
+            else:
+                await self.service.decline_takeback(match_id, user)
+                await say(interaction, _("You declined the takeback."))
+
+    # ------------------------------------------------------------------ conditional moves
+
+    @app_commands.command(name="premove", description="Conditional moves: if they play X, "
+                          "you play Y (private until played)")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        action="add a line, list yours, or clear them",
+        line="Their move, yours, theirs, yours…: h10-g8 b1-c3 b10-c8 h1-g3; alternatives "
+             "after ; (commas between moves that hold spaces)",
+        match="The match (not needed inside its thread)")
+    async def premove(self, interaction: Interaction,
+                      action: Literal["add", "list", "clear"] = "list",
+                      line: str | None = None, match: int | None = None) -> None:
+        async with acknowledged(interaction):
+            m = await self._match(interaction, match)
+            user = interaction.user.id
+            if action == "clear":
+                n = await self.service.clear_conditional_moves(m.id, user)
+                await say(interaction, _n("{count} conditional line cleared.",
+                                          "{count} conditional lines cleared.", n))
+                return
+            if action == "add":
+                if not line:
+                    raise errors.AdapterError(_(
+                        "Write the line in `line`: their move, then yours, in pairs "
+                        "(e.g. `h10-g8 b1-c3`)."))
+                async with self.notices.after_reply():
+                    lines = await self.service.add_conditional_moves(m.id, user, line)
+            else:
+                lines = await self.service.conditional_moves(m.id, user)
+            if not lines:
+                await say(interaction, _("You have no conditional moves in match {match}.",
+                                         match=str(m.id)))
+                return
+            shown = "\n".join(f"{n}. {pairs(moves)}" for n, moves in enumerate(lines, 1))
+            await say(interaction, _("Your conditional moves in match {match} (only you "
+                                     "see them):\n{lines}", match=str(m.id), lines=shown))
+
+    # ------------------------------------------------------------------ notes
+
+    @app_commands.command(name="note", description="Your private note on a match (only "
+                          "you see it)")
+    @app_commands.guild_only()
+    @app_commands.describe(action="show, set or clear your note", text="The note (set)",
+                           match="The match (not needed inside its thread)")
+    async def note(self, interaction: Interaction,
+                   action: Literal["show", "set", "clear"] = "show",
+                   text: str | None = None, match: int | None = None) -> None:
+        async with acknowledged(interaction):
+            m = await self._match(interaction, match)
+            user = interaction.user.id
+            if action == "set":
+                await self.service.set_note(m.id, user, text or "")
+                await say(interaction, _("Note kept on match {match}; only you see it, and "
+                                         "/history gives it to you.", match=str(m.id)))
+            elif action == "clear":
+                gone = await self.service.clear_note(m.id, user)
+                await say(interaction, _("Note cleared.") if gone else
+                          _("You had no note on match {match}.", match=str(m.id)))
+            else:
+                found = await self.service.note(m.id, user)
+                await say(interaction, _("Your note on match {match}:\n{note}",
+                                         match=str(m.id), note=found)
+                          if found is not None else
+                          _("You have no note on match {match} (`/note set` keeps one).",
+                            match=str(m.id)))
+
+    # ------------------------------------------------------------------ follows
+
+    @app_commands.command(name="follow", description="Be told of each move of a match or "
+                          "a player (by DM); alone: what you follow")
+    @app_commands.guild_only()
+    @app_commands.describe(match="A match of this server", player="A player: all his "
+                           "matches in this server")
+    async def follow(self, interaction: Interaction, match: int | None = None,
+                     player: discord.Member | None = None) -> None:
+        async with acknowledged(interaction):
+            where, user = guild_id(interaction), interaction.user.id
+            if match is None and player is None:
+                found = await self.service.follows(where, user)
+                if not found:
+                    await say(interaction, _("You follow nothing yet: `/follow match:` or "
+                                             "`/follow player:`."))
+                    return
+                lines = joined(*(
+                    _("match {match}", match=str(f.match_id))
+                    if f.match_id is not None else f"<@{f.player_id}>" for f in found),
+                    separator="\n")
+                await say(interaction, _("You follow:\n{lines}", lines=lines))
+                return
+            await self.service.follow(where, user, match_id=match,
+                                      player=player.id if player is not None else None)
+            await say(interaction, _("Following. You get a direct message for each move "
+                                     "(with DMs closed: a mention in the match's thread)."))
+
+    @app_commands.command(name="unfollow", description="Stop following a match or a player")
+    @app_commands.guild_only()
+    @app_commands.describe(match="The match", player="The player")
+    async def unfollow(self, interaction: Interaction, match: int | None = None,
+                       player: discord.Member | None = None) -> None:
+        async with acknowledged(interaction):
+            await self.service.unfollow(guild_id(interaction), interaction.user.id,
+                                        match_id=match,
+                                        player=player.id if player is not None else None)
+            await say(interaction, _("You no longer follow that."))
+
+    # ------------------------------------------------------------------ buttons
+
+    @commands.Cog.listener()
+    async def on_match_button(self, interaction: Interaction, button: MatchButton) -> None:
+        """The Rematch button of a result post and the takeback answers."""
+        if button.action not in ("rematch", "takeyes", "takeno"):
+            return
+        async with acknowledged(interaction):
+            m = await clicked_match(self.service, interaction, button)
+            if button.action == "rematch":
+                await self._rematch(interaction, m)
+                return
+            if m.takeback_by is None:
+                raise errors.StaleButton()
+            await self._takeback(interaction, m.id,
+                                 "accept" if button.action == "takeyes" else "decline")
