@@ -14,8 +14,10 @@ in order, a Querni ``choose`` game starting with the two arrangements (seat 0's,
 seat 1's), as the match service records them. So that games differ, each game's first
 move per seat (after any set-up) is a random quiet legal move (no capture or removal,
 when there is one) drawn from the game's seed; the record holds it like every other
-move. Points: 1 for a win, ½ for a draw; with four
-seats, the share of the other seats ranked below (ties count half).
+move, and a random deal (Querni ``setup=random``) is dealt from the game's seed unless
+``--option seed=S`` fixes it (``options`` in the record then holds the drawn seed).
+Points: 1 for a win, ½ for a draw; with four seats, the share of the other seats
+ranked below (ties count half).
 
 >>> stats = run("alquerque", {}, [2, 0], games=2, seed=1, seconds=0.2, progress=None)
 >>> sorted(stats)
@@ -82,10 +84,15 @@ class GameRecord:
 
 def play_game(key: str, options: dict[str, object], levels: Sequence[int], *, seed: int,
               seconds: float | None, fairy: bool = True, opening: bool = True) -> GameRecord:
-    """One game, ``levels[seat]`` playing each seat."""
+    """One game, ``levels[seat]`` playing each seat. A game with a random deal (Querni
+    ``setup=random``) and no ``seed`` option is dealt from the game's seed, as the match
+    service draws one per match, and the record's options hold it so the game replays."""
     v = rules.variant(key)
-    p = v.start(**options)
     rng = random.Random(f"selfplay:{seed}")
+    if "seed" in v.options and "seed" not in options and "arrangement" not in options \
+            and options.get("setup", "random") == "random":
+        options = {**options, "seed": rng.randrange(2**31)}
+    p = v.start(**options)
     moves: list[str] = []
     timings: list[tuple[int, float]] = []
     random_left = set(range(p.seat_count)) if opening else set()
