@@ -64,7 +64,7 @@ def test_analysis_of_a_finished_game_against_the_computer() -> None:
     text = session(["as alice", "/challenge @computer alquerque level:8 seat:white",
                     "/move d3-c3", "/resign", "/analysis"])
     tail = text.split("> /analysis", 1)[1]
-    assert "Move " in tail or "No move lost" in tail
+    assert "  move " in tail or "no move lost" in tail
 
 
 def test_analysis_is_drawn_into_the_boards_folder(tmp_path: Path) -> None:
@@ -92,7 +92,7 @@ def test_analysis_is_drawn_into_the_boards_folder(tmp_path: Path) -> None:
         return out.getvalue()
 
     text = asyncio.run(run())
-    marked = [line for line in text.splitlines() if line.strip().startswith("Move ")]
+    marked = [line for line in text.splitlines() if line.startswith("  move ")]
     assert 1 <= len(marked) <= 3, text
     sheet, replay = tmp_path / "match1-analysis.png", tmp_path / "match1-analysis.gif"
     assert f"analysis image: {sheet}" in text and str(replay) in text
