@@ -5,7 +5,9 @@ pair's score and an Elo estimate per level.
 Per pair: ``--games`` games (default 100) through :func:`engine.selfplay.run`, the code
 behind ``tablero selfplay``: seats rotate one seat each game ([a, b, a, b] with four
 seats), and every game opens with one random quiet move per seat drawn from its seed, so
-games differ. Levels 1-6 stop on node budgets (the same moves on any machine); levels 7-8
+games differ. A random deal (Querni ``setup=random``) is played from both seats (games
+1 and 2 share one); pairs measured before that was so are shown without the ``deals×2``
+mark. Levels 1-6 stop on node budgets (the same moves on any machine); levels 7-8
 get ``--movetime`` per move (default 1 ms: scaled down until their node floors of 6 000
 and 12 000 nodes bind, which makes them reproducible too). Xiangqi's levels 7-8 are our
 own engine here unless ``--fairy`` (Fairy-Stockfish at ``--movetime``).
@@ -82,11 +84,14 @@ def play_pair(key: str, opts: dict[str, object], a: int, b: int, games: int,
     scores = run(key, opts, [a, b] * (seats // 2), games=games, seed=1000 * a + b,
                  seconds=seconds, fairy=fairy)
     s = scores[a]
+    v = rules.variant(key)
+    paired = "seed" in v.options and opts.get("setup", "random") == "random"
     return {"config": label(key, opts), "seats": seats, "a": a, "b": b, "games": s.games,
             "wins": s.wins, "draws": s.draws, "losses": s.losses, "points": s.points,
             "movetime": None if max(a, b) <= 6 else movetime,
             "fairy": fairy and key == "xiangqi" and max(a, b) >= 7,
-            "seconds": round(time.perf_counter() - started)}
+            "seconds": round(time.perf_counter() - started),
+            **({"paired_deals": True} if paired else {})}
 
 
 def elo(share: float, games: int) -> float:
@@ -112,10 +117,12 @@ def pair_line(r: dict[str, Any]) -> str:
     budget = "nodes" if r["movetime"] is None else f"{r['movetime']} ms"
     if r.get("fairy"):
         budget += " FSF"
+    if r.get("paired_deals"):
+        budget += " deals×2"
     return (f"  L{r['a']} vs L{r['b']}  {r['games']:>4} games  {r['wins']:>3}W "
             f"{r['draws']:>3}D {r['losses']:>3}L  {100 * share:5.1f}%  "
             f"{'ok' if share >= need else 'BELOW ' + str(int(need * 100)) + '%':>9}  "
-            f"{budget:>9}  {r['seconds']:>5} s")
+            f"{budget:>15}  {r['seconds']:>5} s")
 
 
 def table(results: list[dict[str, Any]]) -> None:

@@ -14,8 +14,10 @@ in order, a Querni ``choose`` game starting with the two arrangements (seat 0's,
 seat 1's), as the match service records them. So that games differ, each game's first
 move per seat (after any set-up) is a random quiet legal move (no capture or removal,
 when there is one) drawn from the game's seed; the record holds it like every other
-move, and a random deal (Querni ``setup=random``) is dealt from the game's seed unless
-``--option seed=S`` fixes it (``options`` in the record then holds the drawn seed).
+move, and a random deal (Querni ``setup=random``) is dealt from the run's seed unless
+``--option seed=S`` fixes it (``options`` in the record then holds the drawn seed); each
+deal is played from every seat in turn (games 1 and 2 share one, with the seats
+swapped), so a lopsided deal does not decide a match-up.
 Points: 1 for a win, ½ for a draw; with four seats, the share of the other seats
 ranked below (ties count half).
 
@@ -160,9 +162,15 @@ def run(key: str, options: dict[str, object], levels: Sequence[int], *, games: i
         raise ValueError(f"{key} with {options or 'its default options'} has {seats} "
                          f"seats: give {seats} levels, not {len(levels)}")
     scores: dict[int, Score] = {level: Score() for level in levels}
+    deals = "seed" in v.options and "seed" not in options and "arrangement" not in options \
+        and options.get("setup", "random") == "random"
     for g in range(games):
         seated = [levels[(s + g) % seats] for s in range(seats)]
-        record = play_game(key, options, seated, seed=seed * 1_000_003 + g,
+        game_options = options
+        if deals:  # each deal once from every seat: the luck of the deal evens out
+            deal = random.Random(f"selfplay-deal:{seed}:{g // seats}").randrange(2**31)
+            game_options = {**options, "seed": deal}
+        record = play_game(key, game_options, seated, seed=seed * 1_000_003 + g,
                            seconds=seconds, fairy=fairy)
         for seat, level in enumerate(seated):
             score = scores[level]
