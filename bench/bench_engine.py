@@ -7,14 +7,7 @@ Per configuration (every variant × option set, or those named with ``--config``
   level-3 moves, seeded);
 * time per move, p50 and p95, at each level 1..8 over ``--positions`` positions of one
   seeded level-3 game (level 8 spends the whole budget by design);
-* with ``--ladder GAMES``: ``tablero selfplay`` of level k+1 against level k for every k
-  (level 0 = random moves), and level 8 against level 0, GAMES games each, seats
-  rotated, each game opening with one random move per seat; per-move budget
-  ``--ladder-movetime`` for the pairs with levels 7 and 8 (default 2000 ms: the real one;
-  smaller values scale them down; the node-bound levels 1-6 always play at 2 s, which
-  their node budgets reach first; xiangqi's levels 7-8 are Fairy-Stockfish's
-  when it is installed, as for players). Prints each pair's score and an Elo
-  estimate per level (level 0 = 0, chained through the pairs).
+* the strength ladder is ``bench/bench_ladder.py`` (pairs in parallel, a results file);
 * with ``--fairy GAMES`` (xiangqi, when fairy-stockfish is installed): our level 8 against
   Fairy-Stockfish at its lowest skill levels.
 
@@ -24,7 +17,6 @@ Run with ``nice -n 15 .venv/bin/python bench/bench_engine.py [...]``.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import sys
 import time
@@ -39,7 +31,6 @@ from engine.fairy import FairyStockfish, Strength, find_binary
 from engine.games import model_for
 from engine.levels import LEVELS
 from engine.search import Limits, Search
-from engine.selfplay import run
 from rules import Position, Variant
 
 
@@ -110,39 +101,6 @@ def speed(v: Variant[Any, Any], opts: dict[str, object], seconds: float,
     print(f"  ms per move p50/p95 over {len(sample)} positions: " + "  ".join(row))
 
 
-def elo(share: float, games: int) -> float:
-    clamp = 0.5 / games
-    share = min(max(share, clamp), 1 - clamp)
-    return 400 * math.log10(share / (1 - share))
-
-
-def ladder(v: Variant[Any, Any], opts: dict[str, object], games: int, movetime: int) -> None:
-    seats = v.seat_count(**opts)
-    print(f"\n== ladder {label(v.key, opts)}: {games} games per pair, {movetime} ms/move cap")
-    rating = {0: 0.0}
-    for k in range(0, 8):
-        a, b = k + 1, k
-        levels = [a, b] * (seats // 2)
-        t = time.perf_counter()
-        # levels 1-6 stop on node budgets: they play at the real 2 s budget (their
-        # quarter-budget time cap never binds), so a scaled-down budget only shortens
-        # the pairs with the time-bound levels 7 and 8
-        budget = 2.0 if a <= 6 else movetime / 1000
-        scores = run(v.key, opts, levels, games=games, seed=k, seconds=budget)
-        s = scores[a]
-        rating[a] = rating[b] + elo(s.share, s.games)
-        print(f"  L{a} vs L{b}: {s.wins}W {s.draws}D {s.losses}L  {100 * s.share:5.1f}%  "
-              f"{'ok' if s.share >= 0.6 else 'BELOW 60%'}  ({time.perf_counter() - t:.0f} s)",
-              flush=True)
-    levels = [8, 0] * (seats // 2)
-    scores = run(v.key, opts, levels, games=games, seed=99, seconds=movetime / 1000)
-    s = scores[8]
-    print(f"  L8 vs L0: {s.wins}W {s.draws}D {s.losses}L  {100 * s.share:5.1f}%  "
-          f"{'ok' if s.share >= 0.99 else 'BELOW 99%'}")
-    print("  Elo (L0 = 0, chained; clamped at one half game): " + "  ".join(
-        f"L{lv} {rating[lv]:.0f}" for lv in sorted(rating)))
-
-
 def fairy_match(games: int, movetime: int) -> None:
     binary = find_binary()
     if binary is None:
@@ -182,8 +140,6 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--positions", type=int, default=6)
     parser.add_argument("--no-speed", action="store_true")
-    parser.add_argument("--ladder", type=int, default=0, metavar="GAMES")
-    parser.add_argument("--ladder-movetime", type=int, default=2000, metavar="MS")
     parser.add_argument("--fairy", type=int, default=0, metavar="GAMES")
     parser.add_argument("--fairy-movetime", type=int, default=1000, metavar="MS")
     args = parser.parse_args()
@@ -193,8 +149,6 @@ def main() -> None:
     for v, opts in configs(args.config):
         if not args.no_speed:
             speed(v, opts, args.seconds, args.positions)
-        if args.ladder:
-            ladder(v, opts, args.ladder, args.ladder_movetime)
     if args.fairy:
         fairy_match(args.fairy, args.fairy_movetime)
 

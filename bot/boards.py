@@ -5,10 +5,13 @@ and a text board for terminals."""
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from bot.service import BoardRenderer, DrawnBoard
+from bot.service.views import GameRecord
+from locales.i18n import DEFAULT_LOCALE
 from rules import MoveMarks, Position
 from rules.notation import FILES
 
@@ -87,3 +90,53 @@ def text_board(position: Position, last_move: MoveMarks | None = None) -> str:
         lines.append(f"{y + 1:>2}" + "".join(row))
     lines.append("  " + "".join(FILES[x].rjust(cell) for x in range(width)))
     return "\n".join(lines)
+
+
+def replay_frames(record: GameRecord) -> tuple[list[Any], dict[int, int]]:
+    """The moves of ``render.replay_gif`` for a record, as the service parsed them (a
+    Querni arrangement carries its seat; a seat leaving a 4-player game that went on is
+    the position it left behind), and which replay frame shows each record ply (frame 0
+    is the start; special entries that change nothing have none)."""
+    frames: list[Any] = []
+    frame_of: dict[int, int] = {}
+    previous = record.start
+    for ply in record.plies:
+        if ply.move is not None:
+            frames.append(ply.move)
+            frame_of[ply.ply] = len(frames)
+        elif ply.position is not previous:
+            frames.append(ply.position)
+            frame_of[ply.ply] = len(frames)
+        previous = ply.position
+    return frames, frame_of
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisPictures:
+    """An analysis drawn: the boards after the marked moves on one sheet (PNG, with its
+    alt text) and the whole replay with those moves framed in red (GIF)."""
+
+    sheet: bytes
+    alt_text: str
+    replay: bytes
+
+
+def analysis_pictures(record: GameRecord, notes: Mapping[int, str],
+                      names: Sequence[str] | None = None,
+                      locale: str = DEFAULT_LOCALE) -> AnalysisPictures | None:
+    """``notes`` maps record plies (``PlyView.ply``) to what the analysis says of them,
+    in the reader's words; None when the render package is missing or no noted ply is
+    a move of the record. Slow (a frame per ply): run it off the event loop."""
+    try:
+        render = importlib.import_module("render")
+    except ImportError:
+        return None
+    frames, frame_of = replay_frames(record)
+    marks = {frame_of[ply]: note for ply, note in notes.items() if ply in frame_of}
+    if not marks:
+        return None
+    sheet = render.flagged_sheet(record.variant, record.start, frames, marks, names=names,
+                                 locale=locale)
+    replay = render.replay_gif(record.variant, record.start, frames, names=names,
+                               flagged=marks, locale=locale)
+    return AnalysisPictures(bytes(sheet.png), str(sheet.alt_text), bytes(replay))

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import TextIO
 
 import rules
-from bot.boards import load_renderer, text_board
+from bot.boards import analysis_pictures, load_renderer, text_board
 from bot.names import NameBook
 from bot.service import (
     BoardRenderer,
@@ -763,9 +763,29 @@ class Console:
         swings = await self.service.analysis(match_id)
         if not swings:
             self.say(_("#{match}: no move lost a pawn's worth or more", match=match_id))
+            return
         for ply, _seat, display, lost in swings:
             self.say(_("  move {ply}: {move} (about {pawns} pawns lost)", ply=ply + 1,
                        move=display, pawns=f"{lost / 100:.1f}"))
+        if self.boards_dir is None:
+            return
+        locale = self.printer.locale
+        notes = {ply: render(self.service.swing_note(lost), locale)
+                 for ply, _seat, _display, lost in swings}
+        record = await self.service.record(match_id)
+        names = [(self.printer.seat_name(0, s.user_id) if s.user_id else "") or s.name
+                 for s in record.match.seats]
+        pictures = await asyncio.to_thread(analysis_pictures, record, notes, names, locale)
+        if pictures is None:
+            return
+        self.boards_dir.mkdir(parents=True, exist_ok=True)
+        sheet = self.boards_dir / f"match{match_id}-analysis.png"
+        replay = self.boards_dir / f"match{match_id}-analysis.gif"
+        sheet.write_bytes(pictures.sheet)
+        replay.write_bytes(pictures.replay)
+        self.say(_("analysis image: {path}", path=str(sheet)))
+        self.say(_("analysis replay (the marked moves framed in red): {path}",
+                   path=str(replay)))
 
     async def cmd_fill(self, args: list[str], line: str) -> None:
         """/fill [level:N] [#match]: computer players take the lobby's empty seats."""

@@ -14,8 +14,12 @@ in order, a Querni ``choose`` game starting with the two arrangements (seat 0's,
 seat 1's), as the match service records them. So that games differ, each game's first
 move per seat (after any set-up) is a random quiet legal move (no capture or removal,
 when there is one) drawn from the game's seed; the record holds it like every other
-move. Points: 1 for a win, ½ for a draw; with four
-seats, the share of the other seats ranked below (ties count half).
+move, and a random deal (Querni ``setup=random``) is dealt from the run's seed unless
+``--option seed=S`` fixes it (``options`` in the record then holds the drawn seed); each
+deal is played from every seat in turn (games 1 and 2 share one, with the seats
+swapped), so a lopsided deal does not decide a match-up.
+Points: 1 for a win, ½ for a draw; with four seats, the share of the other seats
+ranked below (ties count half).
 
 >>> stats = run("alquerque", {}, [2, 0], games=2, seed=1, seconds=0.2, progress=None)
 >>> sorted(stats)
@@ -82,10 +86,15 @@ class GameRecord:
 
 def play_game(key: str, options: dict[str, object], levels: Sequence[int], *, seed: int,
               seconds: float | None, fairy: bool = True, opening: bool = True) -> GameRecord:
-    """One game, ``levels[seat]`` playing each seat."""
+    """One game, ``levels[seat]`` playing each seat. A game with a random deal (Querni
+    ``setup=random``) and no ``seed`` option is dealt from the game's seed, as the match
+    service draws one per match, and the record's options hold it so the game replays."""
     v = rules.variant(key)
-    p = v.start(**options)
     rng = random.Random(f"selfplay:{seed}")
+    if "seed" in v.options and "seed" not in options and "arrangement" not in options \
+            and options.get("setup", "random") == "random":
+        options = {**options, "seed": rng.randrange(2**31)}
+    p = v.start(**options)
     moves: list[str] = []
     timings: list[tuple[int, float]] = []
     random_left = set(range(p.seat_count)) if opening else set()
@@ -153,9 +162,15 @@ def run(key: str, options: dict[str, object], levels: Sequence[int], *, games: i
         raise ValueError(f"{key} with {options or 'its default options'} has {seats} "
                          f"seats: give {seats} levels, not {len(levels)}")
     scores: dict[int, Score] = {level: Score() for level in levels}
+    deals = "seed" in v.options and "seed" not in options and "arrangement" not in options \
+        and options.get("setup", "random") == "random"
     for g in range(games):
         seated = [levels[(s + g) % seats] for s in range(seats)]
-        record = play_game(key, options, seated, seed=seed * 1_000_003 + g,
+        game_options = options
+        if deals:  # each deal once from every seat: the luck of the deal evens out
+            deal = random.Random(f"selfplay-deal:{seed}:{g // seats}").randrange(2**31)
+            game_options = {**options, "seed": deal}
+        record = play_game(key, game_options, seated, seed=seed * 1_000_003 + g,
                            seconds=seconds, fairy=fairy)
         for seat, level in enumerate(seated):
             score = scores[level]

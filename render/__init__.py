@@ -47,6 +47,14 @@ frame_ms=900, hold_ms=4000) -> bytes``
     canonical strings replays directly), or a ``Position`` reached without a move (a seat
     out of a 4-player game); ``MatchService.record`` gives them all.
 
+    ``flagged={ply: note}`` (an analysis's marked moves, ply 1 = the first move): those
+    frames get a red frame and the note in the header, and stay up longer.
+
+``flagged_sheet(variant, start, moves, flagged, *, perspective=0, names=None, size=400,
+columns=3) -> RenderedSheet``
+    The boards right after each flagged ply, framed in red with the note, side by side
+    in one PNG (``png, alt_text, width, height``): an analysis at a glance.
+
 ``draw_table(headers, rows, *, title, subtitle=None, align=None, top_rows=(),
 faded_rows=()) -> RenderedTable``
     A table of plain text as a palette PNG with alt text (``png, alt_text, width,
@@ -68,7 +76,7 @@ from collections.abc import Sequence
 
 from render.alt import describe
 from render.draw import RenderedBoard, compose, draw_board
-from render.replay import replay_gif
+from render.replay import RenderedSheet, flagged_sheet, replay_gif
 from render.table import RenderedTable, draw_table
 from rules import MoveMarks, Position
 
@@ -81,5 +89,5 @@ def alt_text(position: Position, *, last_move: MoveMarks | None = None,
                     deadline=deadline, caption=caption)
 
 
-__all__ = ["RenderedBoard", "RenderedTable", "alt_text", "compose", "draw_board", "draw_table",
-           "replay_gif"]
+__all__ = ["RenderedBoard", "RenderedSheet", "RenderedTable", "alt_text", "compose",
+           "draw_board", "draw_table", "flagged_sheet", "replay_gif"]

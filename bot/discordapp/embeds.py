@@ -130,14 +130,27 @@ def sides_text(m: MatchView) -> Words:
     """``'@alice and @carol vs @bob and @dave'`` (teams), else every player."""
     sides = m.sides()
     if len(sides) > 1 and any(len(side) > 1 for side in sides):
-        return joined(*(mentions(side) for side in sides), separator=" vs ")
+        return versus([mentions(side) for side in sides])
     return mentions(m.players())
+
+
+def versus(parts: list[Words]) -> Words:
+    """'alice vs bob' in the reader's language ('a vs b vs c' for more than two).
+
+    >>> versus(["alice", "bob", "carol"]).render("en-US")
+    'alice vs bob vs carol'
+    """
+    shown: Words = parts[0]
+    for part in parts[1:]:
+        # TRANSLATORS: two players or sides facing each other in a thread name or title
+        shown = _("{one} vs {other}", one=shown, other=part)
+    return shown
 
 
 def thread_name(m: MatchView, names: dict[int, str], loc: str) -> str:
     """'Xiangqi: alice vs bob' (at most 100 characters, Discord's limit)."""
     players = [names.get(u, str(u)) for u in m.players()]
-    shown: Words = " vs ".join(players) if players else _("open")
+    shown: Words = versus(list(players)) if players else _("open")
     return render(_("{game}: {players}", game=game_of(m), players=shown), loc)[:100]
 
 

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 import rules
+from bot.boards import AnalysisPictures, analysis_pictures, replay_frames
 from bot.service import Caller, MatchService, NameResolver
 from bot.service.views import GameRecord
 from locales import summaries
@@ -64,6 +66,14 @@ async def replay_gif(service: MatchService, match_id: int,
     return await replay_gif_of(record, name_of, locale)
 
 
+def _names(record: GameRecord, name_of: NameResolver | None) -> list[str] | None:
+    if name_of is None:
+        return None
+    names = [(name_of(record.match.guild_id, s.user_id) if s.user_id else "") or s.name
+             for s in record.match.seats]
+    return names or None
+
+
 async def replay_gif_of(record: GameRecord, name_of: NameResolver | None = None,
                         locale: str = DEFAULT_LOCALE) -> bytes | None:
     """An animated replay of a replayed record (``GameRecord``), players named by
@@ -72,23 +82,24 @@ async def replay_gif_of(record: GameRecord, name_of: NameResolver | None = None,
     if render is None or not hasattr(render, "replay_gif"):
         return None
     try:
-        names: list[str] = []
-        if name_of is not None:
-            names = [(name_of(record.match.guild_id, s.user_id) if s.user_id else "")
-                     or s.name for s in record.match.seats]
-        # Moves as the service parsed them (a Querni arrangement carries its seat); a seat
-        # leaving a 4-player game that went on is the position it left behind.
-        frames: list[Any] = []
-        previous = record.start
-        for ply in record.plies:
-            if ply.move is not None:
-                frames.append(ply.move)
-            elif ply.position is not previous:
-                frames.append(ply.position)
-            previous = ply.position
+        frames, _ = replay_frames(record)
         return bytes(await asyncio.to_thread(render.replay_gif, record.variant,
                                              record.start, frames,
-                                             names=names or None, locale=locale))
+                                             names=_names(record, name_of),
+                                             locale=locale))
     except Exception:
         log.exception("could not draw the replay of match %s", record.match.id)
+        return None
+
+
+async def analysis_pictures_of(record: GameRecord, notes: Mapping[int, str],
+                               name_of: NameResolver | None = None,
+                               locale: str = DEFAULT_LOCALE) -> AnalysisPictures | None:
+    """``bot.boards.analysis_pictures`` off the event loop, players named by
+    ``name_of``; None without a renderer, a noted move, or when drawing fails."""
+    try:
+        return await asyncio.to_thread(analysis_pictures, record, notes,
+                                       _names(record, name_of), locale)
+    except Exception:
+        log.exception("could not draw the analysis of match %s", record.match.id)
         return None

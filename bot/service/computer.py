@@ -38,6 +38,9 @@ log = logging.getLogger(__name__)
 
 LEVELS = range(1, 9)
 DEFAULT_LEVEL = 5
+DECISIVE = 50_000
+"""An analysed swing this large (centipawns) is no misjudgement but the result: the
+engine saw a forced win or loss, or the game ended, on one side of the move."""
 COMPUTER_IDS = 2**63 - 2**20
 """The first computer player id; every id from here to 2**63 - 1 is reserved for them."""
 _SPAN = 1000
@@ -224,6 +227,14 @@ class ComputerMixin(ServiceCore):
         else:
             reason = _("the strongest move Tablero (level 8) finds here")
         return v.display_move(p, move), reason
+
+    @staticmethod
+    def swing_note(lost: int) -> Words:
+        """What the replay and the sheet write beside an analysed move that lost
+        ``lost`` centipawns (beyond ``DECISIVE``: a won or drawn game turned lost)."""
+        if lost >= DECISIVE:
+            return _("after it the game was lost")
+        return _("about {pawns} pawns lost", pawns=round(lost / 100, 1))
 
     async def analysis(self, match_id: int, top: int = 3) -> list[tuple[int, int, str, int]]:
         """After a two-player game, the moves where the engine's evaluation swung most

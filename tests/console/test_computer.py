@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+from pathlib import Path
 
 from bot.computer import InlineMovePicker
 from bot.console import open_console
@@ -63,4 +64,38 @@ def test_analysis_of_a_finished_game_against_the_computer() -> None:
     text = session(["as alice", "/challenge @computer alquerque level:8 seat:white",
                     "/move d3-c3", "/resign", "/analysis"])
     tail = text.split("> /analysis", 1)[1]
-    assert "move " in tail or "no move lost" in tail
+    assert "  move " in tail or "no move lost" in tail
+
+
+def test_analysis_is_drawn_into_the_boards_folder(tmp_path: Path) -> None:
+    """With a boards folder the console writes the analysis's sheet (the boards after
+    the marked moves) and the replay with them framed in red, and says where."""
+    from PIL import Image
+
+    from tests.service.conftest import finishing_game
+
+    moves = finishing_game("alquerque", {}, 5)
+    assert moves
+
+    async def run() -> str:
+        out = io.StringIO()
+        console = open_console(MemoryRepository(), out, picker=InlineMovePicker(nodes=150),
+                               boards_dir=tmp_path)
+        for line in ["as alice", "/challenge @bob alquerque seat:white casual",
+                     "as bob", "/accept"]:
+            await console.handle(line)
+        for i, move in enumerate(moves):
+            await console.handle("as " + ("alice", "bob")[i % 2])
+            await console.handle(f"/move {move}")
+        out.truncate(0)
+        await console.handle("/analysis #1")
+        return out.getvalue()
+
+    text = asyncio.run(run())
+    marked = [line for line in text.splitlines() if line.startswith("  move ")]
+    assert 1 <= len(marked) <= 3, text
+    sheet, replay = tmp_path / "match1-analysis.png", tmp_path / "match1-analysis.gif"
+    assert f"analysis image: {sheet}" in text and str(replay) in text
+    assert Image.open(sheet).width > Image.open(replay).width  # boards side by side
+    gif = Image.open(replay)
+    assert gif.n_frames == len(moves) + 1

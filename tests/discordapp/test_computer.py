@@ -1,6 +1,6 @@
 """Playing the computer in Discord: ``/challenge computer:``, ``/fill`` for a lobby; the
-computer is named, never mentioned, and answers. (Naming the bot itself as the opponent
-takes the same path; SimCord cannot put the bot user in a command option.)"""
+computer is named, never mentioned, and answers; naming the bot itself as the opponent
+(``/challenge @Tablero``) plays the computer too."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 
 from bot.computer import InlineMovePicker
 from bot.discordapp import TableroBot, create_bot
-from bot.service.computer import computer_user, is_computer
+from bot.service.computer import DEFAULT_LEVEL, computer_user, is_computer
 from tests.discordapp.conftest import SHARDS, SWEEP_SECONDS, DiscordClock, World
 
 
@@ -96,3 +96,87 @@ async def test_hint_is_private_and_names_a_legal_move(world: World) -> None:
     assert result.ephemeral
     text = (result.followups[-1] if result.followups else result.response).content
     assert text.startswith("Hint: `")
+
+
+def bot_as_option(w: World, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The bot's own user as a slash-command option value, with the member entry
+    Discord resolves for it (the bot is a member of the guild). SimCord resolves a
+    ``UserHandle`` as a bare user, so its resolver is extended for this one handle: the
+    payload then has the bot's id in ``resolved.users`` and ``resolved.members``, as
+    Discord sends it when someone picks the bot in the user option."""
+    from simcord import interactions
+    from simcord.backend import serializers
+    from simcord.builders import UserHandle
+
+    backend = w.env.backend
+    me = UserHandle(w.env, backend.bot_user)
+    plain = interactions.resolve_handle
+
+    def resolve(actor: Any, value: Any, resolved: dict[str, dict[str, Any]], *,
+                channel_id: int) -> None:
+        plain(actor, value, resolved, channel_id=channel_id)
+        if value is me:
+            guild = backend.get_guild(w.guild.id)
+            resolved.setdefault("members", {})[str(me.id)] = dict(
+                serializers.member_payload(backend, guild, guild.members[me.id],
+                                           with_user=False))
+
+    monkeypatch.setattr(interactions, "resolve_handle", resolve)
+    return me
+
+
+async def test_naming_the_bot_itself_starts_a_computer_game(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``/challenge @Tablero xiangqi``: the bot user as the opponent is the computer at
+    the default level, casual, and it answers (here it plays Red: alice chose Black)."""
+    w = world
+    me = bot_as_option(w, monkeypatch)
+    assert me.id == w.bot.user.id and me.bot
+    result = await w.alice.slash(w.channel, "challenge", game="xiangqi", opponent=me, seat=1)
+    assert result.ephemeral
+    await settle(w)
+    (thread,) = w.channel.threads
+    match = await w.service.match_in_thread(thread.id)
+    assert match is not None and not match.rated
+    assert computer_user(DEFAULT_LEVEL) in [s.user_id for s in match.seats]
+    assert me.id not in [s.user_id for s in match.seats]
+    assert match.ply == 1 and match.to_move == (w.alice.id,)
+    assert f"Tablero (level {DEFAULT_LEVEL})" in texts(thread) + texts(w.channel)
+
+
+async def test_analysis_draws_the_marked_moves_on_the_replay(world: World) -> None:
+    """After a finished game: the costliest moves as text, a sheet of the boards after
+    them and the replay with them framed in red, all in the reply."""
+    import io
+
+    from PIL import Image
+
+    from tests.discordapp.helpers import reply, start_match
+    from tests.service.conftest import finishing_game
+
+    w = world
+    moves = finishing_game("damas", {}, 3)
+    assert moves
+    match, thread = await start_match(w, w.alice, w.bob, "damas", seat=0)
+    for i, text in enumerate(moves):
+        await w.service.move(match.id, (w.alice.id, w.bob.id)[i % 2], text)
+    result = reply(await w.alice.slash(thread, "analysis", match=match.id))
+    assert result.ephemeral
+    lines = result.content.splitlines()
+    assert 1 <= len(lines) <= 3 and all(line.startswith("Move ") for line in lines)
+    marked = [int(line.split(":")[0].removeprefix("Move ")) for line in lines]
+    sheet, replay = result.attachments
+    assert sheet.filename == f"analysis-{match.id}.png"
+    assert replay.filename == f"analysis-{match.id}.gif"
+    assert all(f"{n}. " in (sheet.description or "") for n in marked)
+    board = Image.open(io.BytesIO(await sheet.read())).convert("RGB")
+    red = (200, 40, 36)  # the frame round each marked board
+    assert sum(board.getpixel((x, board.height // 2)) == red for x in range(board.width)) \
+        == 2 * 4 * len(marked)  # two edges of every board, four pixels wide at this size
+    gif = Image.open(io.BytesIO(await replay.read()))
+    framed = []
+    for frame in range(gif.n_frames):
+        gif.seek(frame)
+        if gif.convert("RGB").getpixel((1, gif.height // 2)) == red:
+            framed.append(frame)
+    assert framed == sorted(marked)  # frame n shows the position after move n

@@ -189,8 +189,11 @@ def test_low_levels_look_less_far_than_high_ones() -> None:
     from the start it never gives a piece away."""
     v = rules.variant("xiangqi")
     start = v.start()
-    low = choose_move(start, 1, seed=1, fairy=False, seconds=60)
-    high = choose_move(start, 4, seed=1, nodes=4_000, fairy=False, seconds=60)
+    # (a slip searches nothing: depth 0; the seeds below are choices that searched)
+    low = next(c for c in (choose_move(start, 1, seed=s, fairy=False, seconds=60)
+                           for s in range(20)) if c.depth)
+    high = next(c for c in (choose_move(start, 4, seed=s, nodes=4_000, fairy=False,
+                                        seconds=60) for s in range(20)) if c.depth)
     assert low.depth == 1 and high.depth >= 2
     assert start.play(high.move).captured_counts() == (0, 0)
 
@@ -290,3 +293,67 @@ def test_docstring_examples(module: str) -> None:
 
     failed, tried = doctest.testmod(importlib.import_module(module))
     assert failed == 0 and tried > 0
+
+
+# --------------------------------------------------------------------------- issue 13 ladder
+
+
+def test_querni_work_left_falls_when_a_number_joins_its_run() -> None:
+    """The Querni evaluation counts the turns needed to take every number off: a stone
+    moved next to its consecutive neighbour lowers that work; a lone pair or single
+    number between removed runs can never come off and loses the game's value."""
+    from engine.games import QuerniModel
+
+    model = QuerniModel()
+    apart = {1: (0, 0), 2: (1, 0), 3: (5, 5)}
+    close = {1: (0, 0), 2: (1, 0), 3: (2, 1)}
+    assert model._standing(close) == 1300 > model._standing(apart)  # 13 off, no work
+    # 1-5 left: taking 3-5 off would strand 1 and 2 (worse than any removal gains)
+    five = {n: (n, 0) for n in range(1, 6)}
+    two = {1: (1, 0), 2: (2, 0)}
+    assert model._standing(two) < model._standing(five) - 1000
+    # the cheapest split: 1-6 comes off as 1-3 and 4-6 (the gap between 3 and 4 needs
+    # no closing), while 1-5 cannot split and must close it
+    six = {1: (0, 0), 2: (1, 0), 3: (2, 0), 4: (4, 0), 5: (5, 0), 6: (6, 0)}
+    assert model._standing(six) == 1000
+    del six[6]
+    assert model._standing(six) == 1100 - QuerniModel.GAP[2]
+
+
+def test_levels_7_and_8_search_their_node_floor_however_short_the_time() -> None:
+    """A machine too slow for the time budget cannot make level 7 or 8 weaker than the
+    node-bound level 6: they search at least 6 000 / 12 000 nodes (the ladder's
+    reproducible setting), and levels 1-6 are never cut short by time."""
+    p = rules.variant("damas").start()
+    seven = choose_move(p, 7, seed=1, seconds=0.001)
+    eight = choose_move(p, 8, seed=1, seconds=0.001)
+    assert 6_000 <= seven.nodes < 6_000 + 256 and 12_000 <= eight.nodes < 12_000 + 256
+    again = choose_move(p, 8, seed=1, seconds=0.001)
+    assert (again.text, again.nodes) == (eight.text, eight.nodes)
+    six = choose_move(p, 6, seed=1, seconds=0.001)
+    assert six.text == choose_move(p, 6, seed=1, seconds=60).text
+
+
+def test_a_slipping_level_plays_a_plausible_move_not_its_best() -> None:
+    """The low levels sometimes play one of the next three moves of a one-ply look
+    (never a random one, nor one much worse), the lower the level the more often; 7
+    and 8 never slip; a mate in one is never missed (test_xiangqi_mates_in_one)."""
+    from engine.search import Limits, Search
+
+    v = rules.variant("xiangqi")
+    p = v.start()
+    for _ in range(6):
+        p = p.play(choose_move(p, 3, seed=len(p.to_text()), fairy=False).move)
+    ranked = Search(model_for(v), p, Limits(depth=1, quiescence=1)).ranked()  # as level 1
+    # here the fourth move is 100 centipawns clear of the fifth (more than level 1's
+    # noise either way): a slip is one of the first four, never one of the other 33
+    assert ranked[3][0] - ranked[4][0] > 2 * 60 and len(ranked) == 37
+    plausible = {v.format_move(p, m) for _, m in ranked[:4]}
+    choices = [choose_move(p, 1, seed=s, fairy=False) for s in range(40)]
+    slips = [c for c in choices if c.depth == 0]  # no search: a slip
+    assert 24 <= len(slips) <= 38  # level 1 slips 80 % of the time
+    assert {c.text for c in slips} <= plausible and len({c.text for c in slips}) > 1
+    d = rules.variant("damas").start()
+    slipped = [sum(choose_move(d, lv, seed=s, nodes=100).depth == 0 for s in range(40))
+               for lv in (1, 4, 7)]
+    assert slipped[0] > slipped[1] > 0 and slipped[2] == 0

@@ -68,3 +68,15 @@ def test_same_seed_same_games(tmp_path: Path) -> None:
                      "--records", str(path)]) == 0
         texts.append(path.read_text())
     assert texts[0] == texts[1]
+
+
+def test_each_random_deal_is_played_from_both_seats(tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    assert main(["selfplay", "querni", "--option", "setup=random", "--levels", "1,0",
+                 "--games", "4", "--seed", "3", "--movetime", "50",
+                 "--records", str(path)]) == 0
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    deals = [record["options"]["seed"] for record in records]
+    assert deals[0] == deals[1] and deals[2] == deals[3] and deals[0] != deals[2]
+    assert records[0]["levels"] == records[1]["levels"][::-1]  # the seats swapped
+    assert all(replay(record) is not None for record in records)

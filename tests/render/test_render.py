@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from fontTools.ttLib import TTFont
-from PIL import Image
+from PIL import Image, ImageChops
 
 import render
 import rules
@@ -248,6 +248,51 @@ def test_replay_has_one_frame_per_ply_plus_the_start() -> None:
     frame = img.convert("RGB")
     x, y = last.width // 2, last.height * 3 // 4
     assert dist(frame.getpixel((x, y)), last.getpixel((x, y))) < 40
+
+
+def test_flagged_plies_are_framed_in_red_on_the_replay_and_the_sheet() -> None:
+    from render.replay import FLAG, FLAG_MS
+
+    v = rules.variant("damas")
+    start = v.start()
+    moves = [m for _, m, _ in walk(v, start, 3, 10)]
+    flagged = {3: "about 2.5 pawns lost", 7: "after it the game was lost"}
+    img = Image.open(io.BytesIO(render.replay_gif(v, start, moves, size=300,
+                                                  flagged=flagged)))
+    framed, long = [], []
+    for frame in range(img.n_frames):
+        img.seek(frame)
+        rgb = img.convert("RGB")
+        if rgb.getpixel((1, rgb.height // 2)) == FLAG \
+                and rgb.getpixel((rgb.width - 2, 3)) == FLAG:
+            framed.append(frame)
+        if img.info["duration"] == FLAG_MS:
+            long.append(frame)
+    assert framed == long == [3, 7]  # frame n is the position after move n
+    # the note is written after the move in the header: the flagged frame differs from
+    # the plain one inside the header, not only on its edge
+    plain = Image.open(io.BytesIO(render.replay_gif(v, start, moves, size=300)))
+    img.seek(3)
+    plain.seek(3)
+    a, b = img.convert("RGB"), plain.convert("RGB")
+    assert ImageChops.difference(a.crop((20, 20, a.width - 20, 80)),
+                                 b.crop((20, 20, b.width - 20, 80))).getbbox() is not None
+
+    sheet = render.flagged_sheet(v, start, moves, flagged, size=300)
+    board = render.compose(start, size=300)[0]
+    assert sheet.width > 2 * board.width and sheet.height < 2 * board.height  # one row
+    assert sheet.alt_text.count("pawns lost") == 1 and "game was lost" in sheet.alt_text
+    assert f"3. {v.display_move(*_before(v, start, moves, 3))}" in sheet.alt_text
+    with pytest.raises(ValueError, match="no flagged ply"):
+        render.flagged_sheet(v, start, moves, {99: "beyond the record"})
+
+
+def _before(v: Variant, start: Position, moves: list[Any], ply: int) -> tuple[Position, Any]:
+    """The position move ``ply`` (1-based) is played from, and that move."""
+    p = start
+    for m in moves[:ply - 1]:
+        p = p.play(m)
+    return p, moves[ply - 1]
 
 
 # --------------------------------------------------------------------------- robustness

@@ -150,11 +150,26 @@ class PlayCog(commands.Cog, name="Play"):
     async def analysis(self, interaction: Interaction, match: int) -> None:
         async with acknowledged(interaction):
             swings = await self.service.analysis(match)
+            if not swings:
+                await answer(interaction, _("No move lost a pawn's worth or more."))
+                return
             lines = [_("Move {ply}: `{move}` (about {pawns} pawns lost)", ply=ply + 1,
                        move=display, pawns=round(lost / 100, 1))
                      for ply, _seat, display, lost in swings]
-            await answer(interaction, joined(*lines, separator="\n") if lines else
-                         _("No move lost a pawn's worth or more."))
+            locale = str(interaction.locale)
+            notes = {ply: render(self.service.swing_note(lost), locale)
+                     for ply, _seat, _display, lost in swings}
+            record = await self.service.record(match, caller_of(interaction))
+            pictures = await media.analysis_pictures_of(record, notes, self.names, locale)
+            files = [] if pictures is None else [
+                discord.File(io.BytesIO(pictures.sheet), filename=f"analysis-{match}.png",
+                             description=render(_("The moves the analysis marks: {moves}",
+                                                  moves=pictures.alt_text), locale)[:1024]),
+                discord.File(io.BytesIO(pictures.replay), filename=f"analysis-{match}.gif",
+                             description=render(_("Replay of match {match}: the marked moves "
+                                                  "are framed in red.", match=str(match)),
+                                                locale))]
+            await answer(interaction, joined(*lines, separator="\n"), files=files)
 
     @app_commands.command(name="draw", description="Offer, accept or decline a draw")
     @app_commands.guild_only()

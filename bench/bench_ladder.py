@@ -1,0 +1,184 @@
+"""The strength ladder: ``tablero selfplay`` of level k+1 against level k, and the top
+level against level 0 (uniformly random legal moves), per configuration; prints each
+pair's score and an Elo estimate per level.
+
+Per pair: ``--games`` games (default 100) through :func:`engine.selfplay.run`, the code
+behind ``tablero selfplay``: seats rotate one seat each game ([a, b, a, b] with four
+seats), and every game opens with one random quiet move per seat drawn from its seed, so
+games differ. A random deal (Querni ``setup=random``) is played from both seats (games
+1 and 2 share one); pairs measured before that was so are shown without the ``deals×2``
+mark. Levels 1-6 stop on node budgets (the same moves on any machine); levels 7-8
+get ``--movetime`` per move (default 1 ms: scaled down until their node floors of 6 000
+and 12 000 nodes bind, which makes them reproducible too). Xiangqi's levels 7-8 are our
+own engine here unless ``--fairy`` (Fairy-Stockfish at ``--movetime``).
+
+Pairs run in ``--jobs`` processes (default 2), cheapest first; each finished pair is
+printed at once and, with ``--results FILE``, appended there as a JSON line, so ladders
+run in pieces can be tabulated together with ``--table FILE`` (no games played).
+
+With four seats the score shown is head to head (see :func:`head_to_head`): the share
+of the comparisons between a higher-level seat and a lower-level one that the higher
+won, ties half (``games`` counts seats: two per level per game).
+
+Elo: per pair 400·log10(s / (1 - s)) of the higher level's share s (clamped at half a
+game from 0 and 1), chained from level 0 = 0 through the adjacent pairs.
+
+Run: ``nice -n 19 .venv/bin/python bench/bench_ladder.py --config "alquerque" \
+--results /tmp/ladder.jsonl > /tmp/ladder.log 2>&1 &``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import rules
+from engine.levels import TOP
+from engine.selfplay import run
+
+PAIRS = [(k + 1, k) for k in range(TOP)] + [(TOP, 0)]
+COST = {"alquerque": 1, "damas": 2, "querni": 3, "xiangqi": 4, "alquerque-grande": 4}
+
+
+def label(key: str, opts: dict[str, object]) -> str:
+    return key + "".join(f" {k}={o}" for k, o in opts.items())
+
+
+def configs(selected: list[str]) -> list[tuple[str, dict[str, object]]]:
+    out = []
+    for key, v in rules.VARIANTS.items():
+        for opts in v.option_sets():
+            if not selected or any(s in (key, label(key, opts)) for s in selected):
+                out.append((key, dict(opts)))
+    return out
+
+
+def parse_pairs(text: str) -> list[tuple[int, int]]:
+    """``"1-6,8v0"``: pairs 1v0 .. 6v5 and 8v0 (``k`` alone is k v k-1)."""
+    pairs: list[tuple[int, int]] = []
+    for part in text.split(","):
+        if "v" in part:
+            a, b = part.split("v")
+            pairs.append((int(a), int(b)))
+        elif "-" in part:
+            lo, hi = part.split("-")
+            pairs += [(k, k - 1) for k in range(int(lo), int(hi) + 1)]
+        else:
+            pairs.append((int(part), int(part) - 1))
+    return pairs
+
+
+def play_pair(key: str, opts: dict[str, object], a: int, b: int, games: int,
+              movetime: int, fairy: bool) -> dict[str, Any]:
+    seats = rules.variant(key).seat_count(**opts)
+    started = time.perf_counter()
+    seconds = 2.0 if max(a, b) <= 6 else movetime / 1000
+    scores = run(key, opts, [a, b] * (seats // 2), games=games, seed=1000 * a + b,
+                 seconds=seconds, fairy=fairy)
+    s = scores[a]
+    v = rules.variant(key)
+    paired = "seed" in v.options and opts.get("setup", "random") == "random"
+    return {"config": label(key, opts), "seats": seats, "a": a, "b": b, "games": s.games,
+            "wins": s.wins, "draws": s.draws, "losses": s.losses, "points": s.points,
+            "movetime": None if max(a, b) <= 6 else movetime,
+            "fairy": fairy and key == "xiangqi" and max(a, b) >= 7,
+            "seconds": round(time.perf_counter() - started),
+            **({"paired_deals": True} if paired else {})}
+
+
+def elo(share: float, games: int) -> float:
+    clamp = 0.5 / games
+    share = min(max(share, clamp), 1 - clamp)
+    return 400 * math.log10(share / (1 - share))
+
+
+def head_to_head(r: dict[str, Any]) -> float:
+    """The higher level's score against the lower one, 0..1. With two seats its share
+    of the points. With four ([a, b, a, b]) a seat's points count the other seat of its
+    own level too (worth ½ on average), so the share tops out at 5/6: per game the two
+    higher-level seats earn (1 + C) / 3 points, C being their wins (ties ½) in the four
+    comparisons with the lower-level seats; the score is C / 4 = (3·share − ½) / 2."""
+    share = float(r["points"]) / r["games"]
+    seats = r.get("seats") or (4 if "players=4" in r["config"] else 2)
+    return share if seats == 2 else (3 * share - 0.5) / 2
+
+
+def pair_line(r: dict[str, Any]) -> str:
+    share = head_to_head(r)
+    need = 0.99 if r["b"] == 0 and r["a"] == TOP else 0.6
+    budget = "nodes" if r["movetime"] is None else f"{r['movetime']} ms"
+    if r.get("fairy"):
+        budget += " FSF"
+    if r.get("paired_deals"):
+        budget += " deals×2"
+    return (f"  L{r['a']} vs L{r['b']}  {r['games']:>4} games  {r['wins']:>3}W "
+            f"{r['draws']:>3}D {r['losses']:>3}L  {100 * share:5.1f}%  "
+            f"{'ok' if share >= need else 'BELOW ' + str(int(need * 100)) + '%':>9}  "
+            f"{budget:>15}  {r['seconds']:>5} s")
+
+
+def table(results: list[dict[str, Any]]) -> None:
+    by_config: dict[str, dict[tuple[int, int], dict[str, Any]]] = {}
+    for r in results:  # a later run of the same pair replaces an earlier one
+        by_config.setdefault(r["config"], {})[r["a"], r["b"]] = r
+    for config, pairs in by_config.items():
+        print(f"\n== ladder {config}")
+        for pair in sorted(pairs, key=lambda p: (p[1] == 0 and p[0] == TOP, p)):
+            print(pair_line(pairs[pair]))
+        rating = {0: 0.0}
+        for k in range(1, TOP + 1):
+            r = pairs.get((k, k - 1))
+            if r is None or k - 1 not in rating:
+                break
+            rating[k] = rating[k - 1] + elo(head_to_head(r), r["games"])
+        print("  Elo (L0 = 0, chained): " + "  ".join(
+            f"L{lv} {rating[lv]:.0f}" for lv in sorted(rating)))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--config", action="append", default=[],
+                        help="a game key or 'key opt=value ...' label (repeat)")
+    parser.add_argument("--pairs", type=parse_pairs, default=PAIRS,
+                        help="e.g. 1-6,8v0 (default: 1v0 .. 8v7 and 8v0)")
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--movetime", type=int, default=1, metavar="MS",
+                        help="per-move budget of levels 7-8 (default 1: their node floors)")
+    parser.add_argument("--fairy", action="store_true",
+                        help="xiangqi levels 7-8 by Fairy-Stockfish when installed")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--results", default=None, metavar="FILE",
+                        help="append each pair's result here (JSON lines)")
+    parser.add_argument("--table", default=None, metavar="FILE",
+                        help="only print the tables of a results file")
+    args = parser.parse_args()
+    if args.table:
+        table([json.loads(line) for line in Path(args.table).read_text().splitlines()
+               if line.strip()])
+        return
+    tasks = [(key, opts, a, b) for key, opts in configs(args.config) for a, b in args.pairs]
+    tasks.sort(key=lambda t: COST.get(t[0], 4) * (1 + max(t[2], t[3])))
+    results = []
+    with ProcessPoolExecutor(args.jobs) as pool:
+        futures = [pool.submit(play_pair, key, opts, a, b, args.games, args.movetime,
+                               args.fairy) for key, opts, a, b in tasks]
+        for future in as_completed(futures):
+            r = future.result()
+            results.append(r)
+            print(r["config"] + pair_line(r), flush=True)
+            if args.results:
+                with open(args.results, "a") as f:
+                    f.write(json.dumps(r) + "\n")
+    table(results)
+
+
+if __name__ == "__main__":
+    main()
