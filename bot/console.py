@@ -88,7 +88,18 @@ from bot.service.tournaments import Result
 from bot.service.tournaments.model import format_words, tournament_title
 from bot.service.tournaments.table import StandingsTable
 from bot.service.views import RATING_MEANING, BoardState, SeatView
-from locales.i18n import DEFAULT_LOCALE, Text, Words, _, _n, joined, listing, negotiate, render
+from locales.i18n import (
+    DEFAULT_LOCALE,
+    Text,
+    Words,
+    _,
+    _n,
+    decimal,
+    joined,
+    listing,
+    negotiate,
+    render,
+)
 from locales.results import leaving_note, result_sentence
 from locales.summaries import HIDDEN_OPTIONS, plain, rules_summary
 from locales.terms import game_name, move_display, seat_colour, status
@@ -457,7 +468,7 @@ class ConsolePrinter:
                 self.say(f"  {board.ladder}:")
                 for x in board.entries:
                     name = render(self.name(x.user_id), self.locale)
-                    self.say(joined(f"  {x.rank:3}. {name:12} {x.shown:>7} ",
+                    self.say(joined(f"  {x.rank:3}. {name:12} {render(x.shown, self.locale):>7} ",
                                     _("{wins}W {losses}L {draws}D", wins=x.wins,
                                       losses=x.losses, draws=x.draws)))
         elif isinstance(event, VacationStarted):
@@ -766,7 +777,7 @@ class Console:
             return
         for ply, _seat, display, lost in swings:
             self.say(_("  move {ply}: {move} (about {pawns} pawns lost)", ply=ply + 1,
-                       move=display, pawns=f"{lost / 100:.1f}"))
+                       move=display, pawns=decimal(lost / 100)))
         if self.boards_dir is None:
             return
         locale = self.printer.locale
@@ -999,7 +1010,7 @@ class Console:
                     board.total, ladder=board.ladder, page=board.page, pages=board.pages))
         for e in board.entries:
             name = render(self.name(e.user_id), self.printer.locale)
-            self.say(joined(f"{e.rank:3}. {name:12} {e.shown:>7} ",
+            self.say(joined(f"{e.rank:3}. {name:12} {render(e.shown, self.locale):>7} ",
                             _("{wins}W {losses}L {draws}D", wins=e.wins, losses=e.losses,
                               draws=e.draws)))
         self.say(plain(render(RATING_MEANING, self.printer.locale)))

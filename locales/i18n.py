@@ -190,6 +190,38 @@ class Capitalized(Lazy):
         return said[:1].upper() + said[1:]
 
 
+@dataclass(frozen=True, slots=True)
+class Decimal(Lazy):
+    """A number with a fixed count of decimals in the reader's notation (``12.3`` /
+    ``12,3``); see :func:`decimal`. Ratings and evaluations, never identifiers."""
+
+    value: float
+    places: int = 1
+    signed: bool = False
+
+    def render(self, locale: str | None) -> str:
+        from babel.numbers import format_decimal
+
+        digits = "0" * self.places
+        pattern = f"#,##0.{digits}" if self.places else "#,##0"
+        if self.signed:
+            pattern = f"+{pattern};-{pattern}"
+        # the sign of a rounded zero ("-0.0") would read as a loss of nothing
+        value = round(self.value, self.places) + 0.0
+        return format_decimal(value, format=pattern, locale=babel_locale(negotiate(locale)))
+
+
+def decimal(value: float, places: int = 1, *, signed: bool = False) -> Decimal:
+    """``value`` with ``places`` decimals as the reader writes numbers.
+
+    >>> decimal(12.34).render("en-US"), decimal(12.34).render("de")
+    ('12.3', '12,3')
+    >>> decimal(1.76, signed=True).render("sv-SE"), decimal(-0.01, signed=True).render("en-US")
+    ('+1,8', '+0.0')
+    """
+    return Decimal(float(value), places, signed)
+
+
 def capitalized(words: object) -> Capitalized:
     """``words`` starting with a capital letter.
 
@@ -274,6 +306,8 @@ def to_data(words: object) -> object:
         return {"joined": [to_data(x) for x in words.parts], "separator": words.separator}
     if isinstance(words, Capitalized):
         return {"capitalized": to_data(words.words)}
+    if isinstance(words, Decimal):
+        return {"decimal": words.value, "places": words.places, "signed": words.signed}
     if words is None or isinstance(words, str | int | float | bool):
         return words
     return str(words)
@@ -296,6 +330,9 @@ def from_data(data: object) -> Words:
                           str(data.get("separator", " ")))
         if "capitalized" in data:
             return Capitalized(_value_of(data["capitalized"]))
+        if "decimal" in data:
+            return Decimal(float(data["decimal"]), int(data.get("places", 1)),
+                           bool(data.get("signed", False)))
     return "" if data is None else str(data)
 
 

@@ -26,7 +26,7 @@ from bot.service.views import (
     RatingUpdate,
     ResultView,
 )
-from locales.i18n import Text, Words, _, _n, joined, listing, render
+from locales.i18n import Text, Words, _, _n, decimal, joined, listing, render
 from locales.results import ResultKind, result_sentence
 from locales.terms import game_name, move_display, option_word, reason, seat_colour, status
 
@@ -170,7 +170,7 @@ def played(by: Words | None, move: str) -> Text:
 
 def rating_line(r: RatingUpdate, loc: str) -> str:
     """'<@7> 12.3 → 14.1 (+1.8), #2': the rating number /leaderboard and /stats show."""
-    return r.text(render(mention(r.user_id), loc))
+    return render(r.text(render(mention(r.user_id), loc)), loc)
 
 
 def board_file(png: bytes, alt: str, filename: str = BOARD_FILE) -> discord.File:
@@ -282,7 +282,7 @@ def leaderboard_embed(page: LeaderboardPage, title: Words, loc: str) -> discord.
                                loc)
     else:
         e.description = "\n".join(
-            f"**{x.rank}.** {render(mention(x.user_id), loc)} — {x.shown} "
+            f"**{x.rank}.** {render(mention(x.user_id), loc)} — {render(x.shown, loc)} "
             f"({render(record_counts(x.wins, x.losses, x.draws), loc)})"
             for x in page.entries)
         e.description += f"\n\n{render(RATING_MEANING, loc)}"
@@ -304,7 +304,7 @@ def stats_embed(stats: PlayerStats, titles: dict[str, Words], loc: str) -> disco
                       description=render(summary, loc))
     for key, x in zip(stats.ladder_keys, stats.ladders, strict=False):
         line = _("#{rank} · rating {rating} (μ {mu}, σ {sigma})", rank=x.rank, rating=x.shown,
-                 mu=f"{x.mu:.1f}", sigma=f"{x.sigma:.2f}")
+                 mu=decimal(x.mu), sigma=decimal(x.sigma, 2))
         e.add_field(name=render(titles.get(key, key), loc),
                     value=f"{render(line, loc)}\n"
                           f"{render(record_counts(x.wins, x.losses, x.draws), loc)}",
@@ -362,7 +362,7 @@ def season_ended(event: SeasonEnded, loc: str) -> tuple[str, discord.Embed]:
     if not event.boards:
         e.description = render(_("No rated game ended in this season."), loc)
     for board in event.boards[:25]:
-        lines = [f"**{x.rank}.** {render(mention(x.user_id), loc)} — {x.shown} "
+        lines = [f"**{x.rank}.** {render(mention(x.user_id), loc)} — {render(x.shown, loc)} "
                  f"({render(record_counts(x.wins, x.losses, x.draws), loc)})"
                  for x in board.entries]
         if board.total > len(board.entries):

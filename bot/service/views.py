@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from bot.service.records import PROVISIONAL_GAMES, MatchStatus
-from locales.i18n import _
+from locales.i18n import Joined, Words, _, decimal
 from locales.results import ResultKind, result_kind
 from rules import MoveMarks, Position, Variant
 from rules.core import reason_text
@@ -195,15 +195,19 @@ class RatingUpdate:
     def delta(self) -> float:
         return self.ordinal_after - self.ordinal_before
 
-    def text(self, name: str) -> str:
-        """``'alice 12.3 → 14.1 (+1.8), #2'`` (one decimal, like the leaderboard).
+    def text(self, name: Words) -> Joined:
+        """``'alice 12.3 → 14.1 (+1.8), #2'`` (one decimal, like the leaderboard; the
+        reader's decimal sign: ``12,3`` in German).
 
-        >>> RatingUpdate(1, "xiangqi", 12.34, 14.1, 25.0, 26.0, 2, "win").text("alice")
-        'alice 12.3 → 14.1 (+1.8), #2'
+        >>> RatingUpdate(1, "xiangqi", 12.34, 14.1, 25.0, 26.0, 2, "win").text("alice"
+        ...                                                                   ).render("de")
+        'alice 12,3 → 14,1 (+1,8), #2'
         """
         rank = f", #{self.rank}" if self.rank is not None else ""
-        return (f"{name} {self.ordinal_before:.1f} → {self.ordinal_after:.1f} "
-                f"({self.ordinal_after - self.ordinal_before:+.1f}){rank}")
+        return Joined((name, " ", decimal(self.ordinal_before), " → ",
+                       decimal(self.ordinal_after), " (",
+                       decimal(self.ordinal_after - self.ordinal_before, signed=True), ")",
+                       rank), separator="")
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,9 +264,10 @@ class LeaderboardEntry:
         return self.wins + self.losses + self.draws < PROVISIONAL_GAMES
 
     @property
-    def shown(self) -> str:
-        """The number as ladders print it: ``'12.3'``, ``'4.1?'`` while provisional."""
-        return f"{self.ordinal:.1f}{'?' if self.provisional else ''}"
+    def shown(self) -> Joined:
+        """The number as ladders print it: ``'12.3'``, ``'4.1?'`` while provisional
+        (``'12,3'`` where the reader writes a decimal comma)."""
+        return Joined((decimal(self.ordinal), "?" if self.provisional else ""), separator="")
 
 
 RATING_MEANING = _("Rating = skill estimate minus 3× its uncertainty (openskill μ − 3σ): it "

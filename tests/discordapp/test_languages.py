@@ -217,12 +217,12 @@ async def english_and_foreign(world: World, monkeypatch: pytest.MonkeyPatch, loc
     return list(zip(english_texts, foreign_texts, strict=True))
 
 
-@pytest.mark.parametrize("locale", ["de", "zh-CN"])
+@pytest.mark.parametrize("locale", ["de", "es-ES", "es-419", "sv-SE", "zh-CN", "zh-TW"])
 async def test_a_match_played_to_its_end_is_entirely_in_the_servers_language(
         world: World, monkeypatch: pytest.MonkeyPatch, locale: str) -> None:
-    """Every message the bot sends in the German (Chinese) match differs from the one
-    it sent at the same point of the English match, unless it is only notation and
-    names. Needs the translated ``de`` (``zh_CN``) catalogue."""
+    """Every message the bot sends in the German (Spanish, Swedish, Chinese) match
+    differs from the one it sent at the same point of the English match, unless it is
+    only notation and names. Needs the translated catalogue of ``locale``."""
     pairs = await english_and_foreign(world, monkeypatch, locale)
     # one screen of the match in its language, for the closing note (pytest -s)
     print(f"--- {locale}", *(foreign[:160] for _english, foreign in pairs[-24:]), sep="\n")

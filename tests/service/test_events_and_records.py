@@ -65,7 +65,7 @@ async def test_match_ended_carries_each_players_rating_change(
     assert again[ALICE].ordinal_before == pytest.approx(alice.ordinal_after)
     assert again[BOB].ordinal_before == pytest.approx(bob.ordinal_after)
     assert again[ALICE].delta < 0 < again[BOB].delta
-    line = again[BOB].text("bob")
+    line = again[BOB].text("bob").render("en-US")
     assert line == (f"bob {bob.ordinal_after:.1f} → {again[BOB].ordinal_after:.1f} "
                     f"({again[BOB].ordinal_after - bob.ordinal_after:+.1f}), "
                     f"#{again[BOB].rank}")

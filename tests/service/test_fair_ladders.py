@@ -102,7 +102,8 @@ async def test_provisional_players_rank_after_established_ones(
     assert by_user[CAROL].ordinal > by_user[ALICE].ordinal
     assert [e.user_id for e in board.entries][:2] == [BOB, ALICE]  # established first
     assert [e.provisional for e in board.entries] == [False, False, True, True]
-    assert by_user[CAROL].shown.endswith("?") and not by_user[ALICE].shown.endswith("?")
+    assert by_user[CAROL].shown.render("en-US").endswith("?")
+    assert not by_user[ALICE].shown.render("en-US").endswith("?")
     carol = await service.rank_of(GUILD, "xiangqi", CAROL)
     assert carol is not None and carol.rank == 3
     meaning = RATING_MEANING.render("en-US")
