@@ -5,7 +5,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from locales.i18n import DEFAULT_LOCALE, Text, Words, _, _n, joined, listing, render
+from locales.i18n import (
+    DEFAULT_LOCALE,
+    Text,
+    Words,
+    _,
+    _n,
+    capitalized,
+    joined,
+    listing,
+    negotiate,
+    render,
+)
 from locales.results import result_kind, result_sentence
 from locales.terms import game_name, option_word, seat_colour
 from render.style import spec_for
@@ -113,6 +124,12 @@ def move_text(position: Position, marks: MoveMarks) -> Words:
     return said
 
 
+def _sentence(words: Words) -> Words:
+    """A clause made a sentence: a capital first letter and the language's full stop."""
+    # TRANSLATORS: a sentence of a board's alt text: the full stop of your language
+    return capitalized(_("{sentence}.", sentence=words))
+
+
 def describe(position: Position, *, last_move: MoveMarks | None = None,
              perspective: int | None = None, names: Sequence[str] | None = None,
              deadline: str | None = None, caption: Words | None = None,
@@ -126,7 +143,7 @@ def describe(position: Position, *, last_move: MoveMarks | None = None,
         return seat_colour(v.seat_name(s, n))
     parts: list[Words] = [
         _("{game} board seen from {seat}.", game=game_name(v.key, v.name), seat=colour(seat)),
-        joined(result or status(position, names, locale), ".", separator="")]
+        _sentence(result or status(position, names, locale))]
     if position.teams:
         sides = [listing(colour(s) for s in sorted(team)) for team in position.teams]
         parts.append(_("Teams: {teams}.", teams=joined(*sides, separator=" / "))
@@ -158,8 +175,10 @@ def describe(position: Position, *, last_move: MoveMarks | None = None,
         parts.append(_("Out: {seats}.", seats=listing(colour(s) for s in sorted(out))))
     if deadline:
         parts.append(_("Deadline: {deadline}.", deadline=deadline))
-    parts.extend(joined(t, ".", separator="") for t in _pieces_text(position))
-    text = render(joined(*parts), locale)
+    parts.extend(_sentence(t) for t in _pieces_text(position))
+    # Chinese sentences end in "。" and follow each other with no space between them
+    between = "" if negotiate(locale).startswith("zh") else " "
+    text = render(joined(*parts, separator=between), locale)
     if len(text) > MAX_ALT:
         text = text[:MAX_ALT - 1].rsplit(" ", 1)[0] + "…"
     return text
