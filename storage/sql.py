@@ -312,16 +312,21 @@ class SqlRepository(SqlSeasons, SqlTournaments):
                 (e.match_id, e.guild_id, e.version, e.n, e.kind, e.payload,
                  _ts(e.created_at)))
 
+    async def _insert_match(self, record: MatchRecord) -> MatchRecord:
+        """Insert ``record`` and its seats (inside the caller's transaction): the stored
+        record, with its new id and version 1."""
+        placeholders = ", ".join("?" * (len(_MATCH_COLUMNS.split(",")) + 1))
+        cur = await self._exec(
+            f"INSERT INTO matches ({_MATCH_COLUMNS}, version) VALUES ({placeholders}) "
+            "RETURNING id", (*_match_values(record), 1))
+        match_id = int((await cur.fetchone())[0])
+        await self._write_seats(match_id, record.seats)
+        return dataclasses.replace(record, id=match_id, version=1)
+
     async def create_match(self, record: MatchRecord, outbox: OutboxFn | None = None
                            ) -> MatchRecord:
         async def body() -> MatchRecord:
-            placeholders = ", ".join("?" * (len(_MATCH_COLUMNS.split(",")) + 1))
-            cur = await self._exec(
-                f"INSERT INTO matches ({_MATCH_COLUMNS}, version) VALUES ({placeholders}) "
-                "RETURNING id", (*_match_values(record), 1))
-            match_id = int((await cur.fetchone())[0])
-            await self._write_seats(match_id, record.seats)
-            stored = dataclasses.replace(record, id=match_id, version=1)
+            stored = await self._insert_match(record)
             await self._write_outbox(stored, outbox)
             return stored
         result: MatchRecord = await self._transaction(body)
@@ -804,17 +809,11 @@ class SqlRepository(SqlSeasons, SqlTournaments):
                 (original_id,))
             if await cur.fetchone() is not None:
                 return None
-            placeholders = ", ".join("?" * (len(_MATCH_COLUMNS.split(",")) + 1))
-            cur = await self._exec(
-                f"INSERT INTO matches ({_MATCH_COLUMNS}, version) VALUES ({placeholders}) "
-                "RETURNING id", (*_match_values(record), 1))
-            match_id = int((await cur.fetchone())[0])
-            await self._write_seats(match_id, record.seats)
+            stored = await self._insert_match(record)
             await self._exec(
                 "INSERT INTO rematches (match_id, rematch_id) VALUES (?, ?) ON CONFLICT "
                 "(match_id) DO UPDATE SET rematch_id = excluded.rematch_id",
-                (original_id, match_id))
-            stored = dataclasses.replace(record, id=match_id, version=1)
+                (original_id, stored.id))
             await self._write_outbox(stored, outbox)
             return stored
         result: MatchRecord | None = await self._transaction(body)

@@ -59,11 +59,7 @@ class ChallengesMixin(ServiceCore):
         clock waits for a claim (default: the server's choice)."""
         v = self._variant(game)
         opts = self._coerce_options(v, options)
-        try:
-            start = v.start(**opts)
-        except (RulesError, ValueError, TypeError) as e:
-            raise InvalidOption(_("{game} cannot start with those options: {error}",
-                                  game=game_name(v.key, v.name), error=str(e))) from None
+        start = self._start_position(v, opts)
         seat_count = start.seat_count
         invited: list[int] = []
         for o in opponents:
@@ -144,6 +140,16 @@ class ChallengesMixin(ServiceCore):
             last_move=None, days_per_move=days, rated=bool(rated), deadline=None,
             remind_at=None, draw_offer=None, result=None, broken=None, created_at=now,
             updated_at=now, clock=clock)
+
+    def _start_position(self, v: Variant, opts: Mapping[str, object]) -> Position:
+        """The start position of ``v`` with ``opts``: options the rules refuse are an
+        ``InvalidOption`` naming the game."""
+        try:
+            start: Position = v.start(**opts)
+        except (RulesError, ValueError, TypeError) as e:
+            raise InvalidOption(_("{game} cannot start with those options: {error}",
+                                  game=game_name(v.key, v.name), error=str(e))) from None
+        return start
 
     def _coerce_options(self, v: Variant, given: Mapping[str, object] | None
                         ) -> dict[str, object]:

@@ -121,11 +121,7 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
         except TournamentError as e:
             raise InvalidOption(e.text) from None
         opts = self._coerce_options(v, options)
-        try:
-            start = v.start(**opts)
-        except (RulesError, ValueError, TypeError) as e:
-            raise InvalidOption(_("{game} cannot start with those options: {error}",
-                                  game=game_name(v.key, v.name), error=str(e))) from None
+        start = self._start_position(v, opts)
         try:
             check_seat_count(start.seat_count, game_name(v.key, v.name))
             if kind is Format.SWISS:

@@ -17,6 +17,8 @@ import json
 import sys
 import time
 from datetime import datetime
+from pathlib import Path
+from typing import Any
 
 from bot.service import Conflict, Event, MatchService, NullNotifier, RecordEntry, ShardSet
 from bot.service.outbox import OutboxRelay
@@ -103,6 +105,22 @@ def main(argv: list[str]) -> None:
     else:
         done = asyncio.run(sweep(argv[1], datetime.fromisoformat(argv[2]), float(argv[3])))
     print(json.dumps(done))
+
+
+async def run_together(*argvs: list[str]) -> list[Any]:
+    """Run this worker once per argument list, all acting at one moment (a common start
+    time appended to each), and return each one's JSON answer in order."""
+    start_at = str(time.time() + 3.0)  # every one is connected by then
+    procs = [await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tests.storage.pg_worker", *argv, start_at,
+        cwd=str(Path(__file__).parents[2]), stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE) for argv in argvs]
+    results = []
+    for p in procs:
+        out, err = await asyncio.wait_for(p.communicate(), 120)
+        assert p.returncode == 0, err.decode()[-2000:]
+        results.append(json.loads(out))
+    return results
 
 
 if __name__ == "__main__":

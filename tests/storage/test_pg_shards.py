@@ -5,18 +5,14 @@ process given a shard already running is refused. Real OS processes
 
 from __future__ import annotations
 
-import asyncio
-import json
 import random
-import sys
-import time
 from collections import Counter
 from datetime import datetime, timedelta
-from pathlib import Path
 
 from bot.service import MatchService, NullNotifier, shard_of
 from storage import PostgresRepository
 from tests.service.conftest import ALICE, BOB, CHANNEL, SetClock
+from tests.storage.pg_worker import run_together
 
 GUILDS = [(n << 22) | 999 for n in range(1000, 1010)]  # five on each of two shards
 
@@ -24,18 +20,8 @@ GUILDS = [(n << 22) | 999 for n in range(1000, 1010)]  # five on each of two sha
 async def _processes(url: str, now: datetime, count: int, *shard_ids: int
                      ) -> list[dict[str, list[list[object]] | list[int] | str]]:
     """Run one worker per shard id, all acting at the same moment."""
-    start_at = str(time.time() + 3.0)  # every one is connected by then
-    procs = [await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "tests.storage.pg_worker", "shard", url, now.isoformat(),
-        str(count), str(shard_id), start_at,
-        cwd=str(Path(__file__).parents[2]), stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE) for shard_id in shard_ids]
-    results = []
-    for p in procs:
-        out, err = await asyncio.wait_for(p.communicate(), 120)
-        assert p.returncode == 0, err.decode()[-2000:]
-        results.append(json.loads(out))
-    return results
+    return await run_together(*(["shard", url, now.isoformat(), str(count), str(shard_id)]
+                                 for shard_id in shard_ids))
 
 
 async def test_two_shard_processes_fire_each_deadline_and_deliver_each_entry_once(

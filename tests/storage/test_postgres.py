@@ -7,12 +7,9 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import io
-import json
 import random
 import shutil
 import sqlite3
-import sys
-import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -29,6 +26,7 @@ from storage.errors import DatabaseInaccessible, NotATableroDatabase
 from storage.postgres import numbered, redact
 from storage.schema import MIGRATIONS, for_postgres
 from tests.postgres import LocalServer, NoServer
+from tests.storage.pg_worker import run_together
 from tests.storage.test_contract import T0, entry, record
 
 RELEASE_DB = Path(__file__).parent / "data" / "release-353ed81.db"
@@ -226,18 +224,8 @@ def test_without_any_postgres_binaries_the_run_fails_with_the_reason(
 
 
 async def _two_processes(*args: str) -> list[object]:
-    """Run tests.storage.pg_worker twice at once with ``args`` (+ a common start time)."""
-    start_at = str(time.time() + 3.0)  # both are connected by then
-    procs = [await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "tests.storage.pg_worker", *args, start_at,
-        cwd=str(Path(__file__).parents[2]), stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE) for _ in range(2)]
-    results = []
-    for p in procs:
-        out, err = await asyncio.wait_for(p.communicate(), 120)
-        assert p.returncode == 0, err.decode()[-2000:]
-        results.append(json.loads(out))
-    return results
+    """Run tests.storage.pg_worker twice at once with ``args``."""
+    return await run_together(list(args), list(args))
 
 
 async def test_two_os_processes_submitting_the_same_ply_fifty_times_land_it_once(
