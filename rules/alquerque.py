@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple, cast
 
 from rules.core import (
+    Detail,
     IllegalMoveError,
     MoveMarks,
     Outcome,
@@ -48,6 +49,7 @@ from rules.core import (
     Position,
     PositionError,
     Variant,
+    detail,
 )
 from rules.lattice import (
     DIRECTIONS,
@@ -61,7 +63,6 @@ from rules.lattice import (
     read_placement,
     write_placement,
 )
-from rules.notation import or_list
 from rules.registry import VARIANTS, register
 
 GRID = Lattice(5)
@@ -159,7 +160,7 @@ class AlquerquePosition(Position[Move]):
         except TypeError:  # unhashable junk is no move
             legal = False
         if not legal:
-            raise IllegalMoveError(f"{move!r} is not a legal move here")
+            raise IllegalMoveError(detail("not_legal", move=repr(move)))
         cells = list(self.cells)
         memory = list(self.memory)
         start, end = move[0][0], move[0][-1]
@@ -244,7 +245,7 @@ class AlquerquePosition(Position[Move]):
         self._table.append(table)
         return table
 
-    def explain(self, points: Sequence[int], as_capture: bool = False) -> str:
+    def explain(self, points: Sequence[int], as_capture: bool = False) -> Detail:
         """Why the written points are not a legal move here (for error messages)."""
         return _Explainer(self).explain(points, as_capture)
 
@@ -257,31 +258,31 @@ class _Explainer(Explainer):
         super().__init__(position.board.grid, position.cells, position.turn + 1)
         self.position = position
 
-    def bad_step(self, start: int, end: int) -> str:
+    def bad_step(self, start: int, end: int) -> Detail:
         board, turn = self.position.board, self.position.turn
         grid = board.grid
         names = grid.names
         avoid = self.position.memory[start]
         if end not in grid.steps_in(STEPPING[turn])[start]:
-            return "pieces never move backwards"
+            return detail("never_backwards")
         if end not in board.steps[turn][start]:
-            return f"a piece on rank {board.far_rank[turn] + 1} cannot step any more"
+            return detail("far_rank_stuck", rank=board.far_rank[turn] + 1)
         if end == avoid:
-            return (f"this piece came from {names[avoid]} and may not return there")
+            return detail("no_return", point=names[avoid])
         captures = sorted(grid.move_text(m) for m in self.position._moves().moves if m[1])
         if captures:
-            return f"a capture is compulsory: {or_list(captures[:4])}"
+            return detail("must_capture", moves=tuple(captures[:4]))
         return super().bad_step(start, end)
 
-    def bad_jump(self, start: int, k: int, at: int, land: int) -> str | None:
+    def bad_jump(self, start: int, k: int, at: int, land: int) -> Detail | None:
         if k == 0 and self.grid.direction(at, land) not in STEPPING[self.position.turn]:
-            return "the first jump must go forward, diagonally forward or sideways"
+            return detail("first_jump_direction")
         avoid = self.position.memory[start]
         if land == avoid:
-            return f"this piece came from {self.grid.names[avoid]} and may not return there"
+            return detail("no_return", point=self.grid.names[avoid])
         return None
 
-    def stopped(self, points: Sequence[int], at: int, board: Sequence[int]) -> str:
+    def stopped(self, points: Sequence[int], at: int, board: Sequence[int]) -> Detail:
         names = self.grid.names
         avoid = self.position.memory[points[0]]
         onward = sorted(names[land] for over, land, _, _ in self.grid.jumps[at]
@@ -289,8 +290,8 @@ class _Explainer(Explainer):
                         and not board[land])
         sofar = "x".join(names[i] for i in points)
         if onward:
-            return f"a capture must continue: {sofar} can go on to {or_list(onward)}"
-        return f"{sofar} is not a legal move"
+            return detail("capture_must_continue", move=sofar, points=tuple(onward))
+        return detail("not_legal", move=sofar)
 
 
 class AlquerqueVariant(Variant[AlquerquePosition, Move]):
@@ -333,38 +334,37 @@ def read_text(board: Board, text: str) -> AlquerquePosition:
     """A position text of the original rules on ``board`` (the module docstring's form;
     ``board.grid.size`` ranks of as many points); raises PositionError."""
     if not isinstance(text, str):
-        raise PositionError("a position text must be a string", text=repr(text))
+        raise PositionError(detail("position_not_text"), text=repr(text))
     grid = board.grid
     fields = text.split()
     if len(fields) != 3:
-        raise PositionError(
-            "an Alquerque position text has three fields: placement, side, memories",
-            text=text)
+        raise PositionError(detail("alquerque_fields"), text=text)
     cells = read_placement(grid, fields[0], LETTERS, text)
     if fields[1] not in ("w", "b"):
-        raise PositionError(f"the side to move is 'w' or 'b', not {fields[1]!r}", text=text)
+        raise PositionError(detail("side_letter", input=fields[1], letters=("'w'", "'b'")),
+                            text=text)
     turn = "wb".index(fields[1])
     memory = [-1] * grid.count
     if fields[2] != "-":
         for entry in fields[2].split(","):
             came, _, now = entry.partition(">")
             if came not in grid.index or now not in grid.index:
-                raise PositionError(f"{entry!r} is not a memory like c2>c3", text=text)
+                raise PositionError(detail("not_a_memory", input=entry), text=text)
             i = grid.index[now]
             if not cells[i]:
-                raise PositionError(f"memory {entry}: there is no piece on {now}",
+                raise PositionError(detail("memory_on_empty", memory=entry, point=now),
                                     text=text)
             if memory[i] >= 0:
-                raise PositionError(f"two memories for the piece on {now}", text=text)
+                raise PositionError(detail("two_memories", point=now), text=text)
             memory[i] = grid.index[came]
     each = board.pieces_each
     for seat in (0, 1):
         if cells.count(seat + 1) > each:
-            raise PositionError(f"{SEAT_NAMES[seat]} has more than {each} pieces", text=text)
+            raise PositionError(detail("too_many_pieces", seat=SEAT_NAMES[seat], count=each),
+                                text=text)
     if (2 - turn) not in cells:
-        raise PositionError(
-            f"{SEAT_NAMES[1 - turn]} has no pieces: the game ended before "
-            f"{SEAT_NAMES[turn]}'s turn", text=text)
+        raise PositionError(detail("no_pieces_left", seat=SEAT_NAMES[1 - turn],
+                                   other=SEAT_NAMES[turn]), text=text)
     return AlquerquePosition(tuple(cells), tuple(memory), turn, board)
 
 

@@ -70,6 +70,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from rules.alquerque import ALQUERQUE, AlquerquePosition, make_board, read_text, start_position
 from rules.core import (
+    Detail,
     IllegalMoveError,
     MoveMarks,
     OptionError,
@@ -79,6 +80,7 @@ from rules.core import (
     Position,
     PositionError,
     Variant,
+    detail,
 )
 from rules.lattice import (
     Explainer,
@@ -219,7 +221,7 @@ class AlquerqueGrandePosition(Position[Move]):
     def play(self, move: Move) -> AlquerqueGrandePosition:
         analysis = self._analysis()
         if self.end or not _is_move_of(move, analysis.table):
-            raise IllegalMoveError(f"{move!r} is not a legal move here")
+            raise IllegalMoveError(detail("not_legal", move=repr(move)))
         seat = self.turn
         path, captured = move[0], move[1]
         start, end = path[0], path[-1]
@@ -303,7 +305,7 @@ class AlquerqueGrandePosition(Position[Move]):
         """The point of the stone ``move`` (legal here) would huff, if any."""
         analysis = self._analysis()
         if self.end or not _is_move_of(move, analysis.table):
-            raise IllegalMoveError(f"{move!r} is not a legal move here")
+            raise IllegalMoveError(detail("not_legal", move=repr(move)))
         huff = self._huff(analysis, move)
         return GRID.points[huff] if huff >= 0 else None
 
@@ -442,9 +444,10 @@ def _own(position: Position) -> AlquerqueGrandePosition:
     return position
 
 
-def _number(token: str, what: str, text: str) -> int:
+def _number(token: str, refusal: Detail, text: str) -> int:
+    """``token`` as a whole number; else PositionError saying ``refusal``."""
     if not (token.isascii() and token.isdigit()) or str(int(token)) != token:
-        raise PositionError(f"{what} must be a whole number, not {token!r}", text=text)
+        raise PositionError(refusal, text=text)
     return int(token)
 
 
@@ -467,13 +470,11 @@ class AlquerqueGrandeVariant(Variant["AlquerqueGrandePosition | AlquerquePositio
         checked = super().check_options(given)
         if checked["players"] == 2:
             if "mode" in given:
-                raise OptionError(f"{self.key}: mode is for 4 players only (players=2 has "
-                                  "no mode)")
+                raise OptionError(detail("mode_needs_four", game=self.key))
             del checked["mode"]
         else:
             if "rules" in given:
-                raise OptionError(f"{self.key}: rules is for 2 players only (4 players "
-                                  "always play the grande rules)")
+                raise OptionError(detail("rules_needs_two", game=self.key))
             del checked["rules"]
         return checked
 
@@ -513,11 +514,12 @@ class AlquerqueGrandeVariant(Variant["AlquerqueGrandePosition | AlquerquePositio
                        ) -> AlquerqueGrandePosition | AlquerquePosition:
         """Version 1 had no ``rules`` option: its two-player matches keep ``grande``."""
         if rules_version not in self.recorded_versions:
-            raise OptionError(f"{self.key} has no rules version {rules_version!r} "
-                              f"(versions: {', '.join(self.recorded_versions)})")
+            raise OptionError(detail("unknown_rules_version", game=self.key,
+                                     version=str(rules_version),
+                                     versions=tuple(self.recorded_versions)))
         if rules_version == "1":
             if "rules" in options:
-                raise OptionError(f"{self.key}: rules version 1 has no rules option")
+                raise OptionError(detail("no_rules_option_in_v1", game=self.key))
             if options.get("players") == 2:
                 options = {**options, "rules": "grande"}
         return self.start(**options)
@@ -527,15 +529,12 @@ class AlquerqueGrandeVariant(Variant["AlquerqueGrandePosition | AlquerquePositio
         """The author's rules' text (nine fields), or the three-field text of the
         original rules on this board (two players, ``rules=alquerque``)."""
         if not isinstance(text, str):
-            raise PositionError("a position text must be a string", text=repr(text))
+            raise PositionError(detail("position_not_text"), text=repr(text))
         fields = text.split()
         if len(fields) == 3:
             return read_text(BOARD, text)
         if len(fields) != 9:
-            raise PositionError(
-                "an Alquerque grande position text has nine fields: placement, turn, "
-                "markers, captures, out, counter, huff, options, end (or three with the "
-                "original rules: placement, side, memories)", text=text)
+            raise PositionError(detail("grande_fields"), text=text)
         placement, turn_s, markers_s, captures_s, out_s, quiet_s, huff_s, options_s, end_s = \
             fields
         if options_s == "players=2":
@@ -543,18 +542,17 @@ class AlquerqueGrandeVariant(Variant["AlquerqueGrandePosition | AlquerquePositio
         elif options_s in {f"players=4,mode={m}" for m in MODES}:
             players, mode = 4, options_s.rpartition("=")[2]
         else:
-            raise PositionError(f"{options_s!r} is not players=2 or players=4,mode=teams|"
-                                "fast|slow", text=text)
+            raise PositionError(detail("grande_options_field", input=options_s), text=text)
         letters = LETTERS[players]
         names = SEAT_NAMES[players]
         cells = read_placement(GRID, placement, letters, text)
         if len(turn_s) != 1 or turn_s not in letters.lower():
-            raise PositionError(f"the turn is a seat letter ({letters.lower()}), "
-                                f"not {turn_s!r}", text=text)
+            raise PositionError(detail("side_letter", input=turn_s,
+                                       letters=tuple(f"'{c}'" for c in letters.lower())), text=text)
         turn = letters.lower().index(turn_s)
         marker_tokens = markers_s.split(",")
         if len(marker_tokens) != players:
-            raise PositionError(f"give {players} markers ('-' or from>to)", text=text)
+            raise PositionError(detail("marker_count", count=players), text=text)
         markers: list[Marker] = []
         for seat, token in enumerate(marker_tokens):
             if token == "-":
@@ -562,40 +560,38 @@ class AlquerqueGrandeVariant(Variant["AlquerqueGrandePosition | AlquerquePositio
                 continue
             came, _, now = token.partition(">")
             if came not in GRID.index or now not in GRID.index:
-                raise PositionError(f"{token!r} is not a marker like d3>d4", text=text)
+                raise PositionError(detail("not_a_marker", input=token), text=text)
             if cells[GRID.index[now]] != seat + 1:
-                raise PositionError(f"marker {token}: {now} holds no stone of {names[seat]}",
-                                    text=text)
+                raise PositionError(detail("marker_not_seat", marker=token, point=now,
+                                           seat=names[seat]), text=text)
             markers.append((GRID.index[came], GRID.index[now]))
         capture_tokens = captures_s.split(",")
         if len(capture_tokens) != players:
-            raise PositionError(f"give {players} capture counts", text=text)
-        captures = tuple(_number(t, "a capture count", text) for t in capture_tokens)
+            raise PositionError(detail("capture_count_count", count=players), text=text)
+        captures = tuple(_number(t, detail("capture_count_number", input=t), text)
+                         for t in capture_tokens)
         most = 36 if players == 4 else 24
         if any(c > most for c in captures):
-            raise PositionError("a capture count is larger than the opponents' stones",
-                                text=text)
+            raise PositionError(detail("capture_count_too_large"), text=text)
         eliminated: list[tuple[int, ...]] = []
         if out_s != "-":
             if mode not in ("teams", "slow"):
-                raise PositionError("only teams and slow games have seats out", text=text)
+                raise PositionError(detail("seats_out_mode"), text=text)
             for group in out_s.split(","):
                 if not group or any(ch not in letters for ch in group):
-                    raise PositionError(f"{group!r} is not a group of seat letters",
-                                        text=text)
+                    raise PositionError(detail("not_seat_letters", input=group), text=text)
                 eliminated.append(tuple(sorted(letters.index(ch) for ch in group)))
             flat = [s for g in eliminated for s in g]
             if len(flat) != len(set(flat)):
-                raise PositionError("a seat is out twice", text=text)
-        quiet = _number(quiet_s, "the move counter", text)
+                raise PositionError(detail("seat_out_twice"), text=text)
+        quiet = _number(quiet_s, detail("counter_number", input=quiet_s), text)
         huff = -1
         if huff_s != "-":
             if huff_s not in GRID.index:
-                raise PositionError(f"{huff_s!r} is not a point", text=text)
+                raise PositionError(detail("not_a_point", input=huff_s), text=text)
             huff = GRID.index[huff_s]
             if cells[huff] or quiet:
-                raise PositionError("the huffed point must be empty and the counter 0",
-                                    text=text)
+                raise PositionError(detail("huff_point_field"), text=text)
         end = "" if end_s == "-" else end_s
         p = AlquerqueGrandePosition(players, mode, tuple(cells), turn, tuple(markers), captures,
                            tuple(eliminated), quiet, huff, end)
@@ -675,16 +671,16 @@ class AlquerqueGrandeVariant(Variant["AlquerqueGrandePosition | AlquerquePositio
                        candidate, moved=False)
 
 
-def _inconsistency(p: AlquerqueGrandePosition) -> str | None:
+def _inconsistency(p: AlquerqueGrandePosition) -> Detail | None:
     """Why a position read from text cannot happen, or None."""
     names = SEAT_NAMES[p.players]
     stones = [p.stones(s) for s in range(p.players)]
     most = 12 if p.players == 4 else 24
     for s in range(p.players):
         if stones[s] > most:
-            return f"{names[s]} has more than {most} stones"
+            return detail("too_many_pieces", seat=names[s], count=most)
         if p.mode == "slow" and s in p.out_seats() and stones[s]:
-            return f"{names[s]} is out, so his stones are off the board in slow mode"
+            return detail("out_stones_in_slow", seat=names[s])
     out = p.out_seats()
     active = 2 if p.mode is None else 4 if p.mode == "fast" else p.players - len(out)
     limit = ROUND_LIMIT * active
@@ -692,13 +688,13 @@ def _inconsistency(p: AlquerqueGrandePosition) -> str | None:
     if not reason:
         for s in range(p.players):
             if s not in p.out_seats() and not stones[s]:
-                return f"{names[s]} has no stones but is not out"
+                return detail("no_stones_not_out", seat=names[s])
         if p.turn in p.out_seats():
-            return f"{names[p.turn]} is out and cannot be the one to move"
+            return detail("out_seat_to_move", seat=names[p.turn])
         if p.mode is not None and _decided(p.mode, list(p.cells), set(out), "") is not None:
-            return "the game is over: say so in the last field"
+            return detail("end_field_missing")
         if not p.legal_moves():
-            return f"{names[p.turn]} is to move but has no legal move"
+            return detail("to_move_without_moves", seat=names[p.turn])
         return None
     allowed = {None: ("no-pieces", "no-moves", "move-limit"),
                "fast": ("no-pieces", "no-moves", "resignation", "move-limit"),
@@ -706,23 +702,23 @@ def _inconsistency(p: AlquerqueGrandePosition) -> str | None:
                          "both-teams-out"),
                "slow": ("last-player", "move-limit")}[p.mode]
     if reason not in allowed:
-        return f"{reason!r} is not an ending here (one of {', '.join(allowed)})"
+        return detail("not_an_ending", input=reason, endings=allowed)
     if reason == "move-limit":
-        return None if p.quiet >= limit else f"the counter is below {limit}"
+        return None if p.quiet >= limit else detail("counter_below", limit=limit)
     if p.mode == "teams":
         if not any(all(s in p.out_seats() for s in team) for team in TEAMS):
-            return "no team is out"
+            return detail("no_team_out")
     elif p.mode == "slow":
         if len(p.out_seats()) < 3:
-            return "more than one player is left"
+            return detail("players_left")
     elif reason == "no-pieces" and all(stones):
-        return "every seat still has stones"
+        return detail("every_seat_has_stones")
     elif reason == "no-moves":
         if not all(stones):
-            return "a seat has no stones: the reason would be no-pieces"
+            return detail("ending_is_no_pieces")
         if _analyse(list(p.cells), p.turn, p.marker[p.turn],
                     ENEMY[p.players, p.mode, p.turn]).table.moves:
-            return f"{names[p.turn]} could still move"
+            return detail("could_still_move", seat=names[p.turn])
     return None
 
 
@@ -736,23 +732,23 @@ class _Explainer(Explainer):
         self.position = position
         self.enemy = ENEMY[position.players, position.mode, position.turn]
 
-    def not_yours(self, start: int, value: int) -> str:
+    def not_yours(self, start: int, value: int) -> Detail:
         if not self.enemy[value]:
-            return f"{GRID.names[start]} is your team-mate's stone"
-        return f"{GRID.names[start]} is {SEAT_NAMES[self.position.players][value - 1]}'s stone"
+            return detail("team_mates_piece", point=GRID.names[start], piece=self.piece)
+        return detail("others_piece", point=GRID.names[start], piece=self.piece,
+                      seat=SEAT_NAMES[self.position.players][value - 1])
 
-    def not_jumpable(self, over: int, value: int) -> str | None:
+    def not_jumpable(self, over: int, value: int) -> Detail | None:
         if value == self.me:
-            return f"you cannot jump your own stone on {GRID.names[over]}"
+            return detail("jumps_own_piece", point=GRID.names[over], piece=self.piece)
         if not self.enemy[value]:
-            return f"{GRID.names[over]} is your team-mate's stone: team-mates are never jumped"
+            return detail("jumps_team_mate", point=GRID.names[over])
         return None
 
-    def bad_step(self, start: int, end: int) -> str:
+    def bad_step(self, start: int, end: int) -> Detail:
         marker = self.position.marker[self.position.turn]
         if marker and marker == (end, start):
-            return (f"this stone came from {GRID.names[end]} and may not step back there "
-                    "this turn")
+            return detail("no_step_back", point=GRID.names[end])
         return super().bad_step(start, end)
 
 

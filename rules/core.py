@@ -11,6 +11,7 @@ import itertools
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, ClassVar, Generic, NamedTuple, cast
 
 from typing_extensions import TypeVar
@@ -18,20 +19,106 @@ from typing_extensions import TypeVar
 # --------------------------------------------------------------------------- errors
 
 
+@dataclass(frozen=True, slots=True)
+class Detail:
+    """Why the rules refuse something, as data: a stable ``code`` (snake_case, one per
+    concept across every game: ``"empty_point"`` is "no piece on {point}" in each of
+    them) and the ``params`` its sentence names. ``message`` is the English sentence,
+    formatted from the code's one template (``rules.messages.MESSAGES``), so English text
+    and code cannot drift; other languages map the same code to their own sentence.
+
+    >>> d = detail("occupied", point="c3")
+    >>> d.code, dict(d.params), d.message
+    ('occupied', {'point': 'c3'}, 'c3 is occupied')
+    >>> detail("must_capture", moves=("a1xc3", "e1xc3")).message
+    'a capture is compulsory: a1xc3 or e1xc3'
+    """
+
+    code: str
+    params: Mapping[str, Param]
+
+    @property
+    def message(self) -> str:
+        """The English sentence (:data:`rules.messages.MESSAGES` filled with ``params``)."""
+        from rules.messages import MESSAGES
+
+        return MESSAGES[self.code].format_map(
+            {name: _english(value) for name, value in self.params.items()})
+
+
+Param = str | int | tuple[str, ...] | Detail
+"""A value a :class:`Detail` names: notation (a point ``'c3'``, a move, the quoted input),
+a number, an English game word whose param name says what it is (``game`` a variant key,
+``seat`` / ``other`` a seat's name like ``'Red'``, ``piece`` a piece kind like
+``'horse'``), a tuple of alternatives (moves, values: "a, b or c"), or a nested detail."""
+
+
+def detail(code: str, /, **params: Param) -> Detail:
+    """A :class:`Detail`; ``code`` must be a key of ``rules.messages.MESSAGES`` and
+    ``params`` its placeholders (a test checks every call in the rules core).
+
+    >>> detail("off_board", point="j1", last="i10").message
+    'j1 is off the board (a1 to i10)'
+    """
+    return Detail(code, MappingProxyType(dict(params)))
+
+
+def _english(value: Param) -> str:
+    if isinstance(value, Detail):
+        return value.message
+    if isinstance(value, tuple):
+        return value[0] if len(value) == 1 else ", ".join(value[:-1]) + " or " + value[-1]
+    return str(value)
+
+
 class RulesError(ValueError):
     """Base of every error the rules core raises about user input.
 
     ``text`` is the input that was refused (a move string, a position text...), so a
-    caller can quote it back. The message is written to be shown to a person.
+    caller can quote it back. The message is written to be shown to a person (in
+    English). Built from a :class:`Detail`, the error also says why as data: ``code``
+    (stable, snake_case) and ``params`` (what the sentence names), so an application can
+    say it in its reader's language; ``message`` and ``str(exc)`` are the English
+    sentence. Built from a plain message (as callers outside the core may), ``code`` is
+    ``""`` and ``params`` empty.
 
     >>> str(RulesError("no such point", text="z9"))
     'no such point'
+    >>> e = IllegalMoveError(detail("occupied", point="c4"), text="c3-c4")
+    >>> e.message, e.code, dict(e.params), e.text
+    ('c4 is occupied', 'occupied', {'point': 'c4'}, 'c3-c4')
     """
 
-    def __init__(self, message: str, *, text: str | None = None) -> None:
+    code: str
+    """Why, for programs: a key of ``rules.messages.MESSAGES`` (``""`` when uncoded)."""
+    params: Mapping[str, Param]
+    """The values the message names, by placeholder (see :data:`Param`)."""
+
+    def __init__(self, message: str | Detail, *, text: str | None = None) -> None:
+        if isinstance(message, Detail):
+            self.code, self.params, message = message.code, message.params, message.message
+        else:
+            self.code, self.params = "", MappingProxyType({})
         super().__init__(message)
         self.message = message
         self.text = text
+
+    @property
+    def detail(self) -> Detail:
+        """The coded reason, to raise again as another error class or to nest."""
+        return Detail(self.code, self.params)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled across the engine's process pool: keep the code and params
+        state = {**self.__dict__, "params": dict(self.params)}
+        return (_restored, (type(self), self.message, state))
+
+
+def _restored(cls: type[RulesError], message: str, state: dict[str, Any]) -> RulesError:
+    error = cls.__new__(cls)
+    ValueError.__init__(error, message)
+    error.__dict__.update(state, params=MappingProxyType(state["params"]))
+    return error
 
 
 class NotationError(RulesError):
@@ -45,7 +132,7 @@ class IllegalMoveError(RulesError):
 class AmbiguousMoveError(RulesError):
     """The text matches several legal moves; ``candidates`` lists their canonical strings."""
 
-    def __init__(self, message: str, *, text: str | None = None,
+    def __init__(self, message: str | Detail, *, text: str | None = None,
                  candidates: Sequence[str] = ()) -> None:
         super().__init__(message, text=text)
         self.candidates = tuple(candidates)
@@ -473,8 +560,9 @@ class Variant(ABC, Generic[P, M]):
         frozenset({0})
         """
         if rules_version != self.rules_version:
-            raise OptionError(f"{self.key} has no rules version {rules_version!r} "
-                              f"(versions: {', '.join(self.recorded_versions)})")
+            raise OptionError(detail("unknown_rules_version", game=self.key,
+                                     version=str(rules_version),
+                                     versions=tuple(self.recorded_versions)))
         return self.start(**options)
 
     @abstractmethod
@@ -533,10 +621,11 @@ class Variant(ABC, Generic[P, M]):
             if squash(display) == squash(text) or (
                     shown_note is not None and squash(shown_note) == squash(note)):
                 return move
-            written = display if display != canonical else f"{canonical}, with no note"
-            raise NotationError(f"{text.strip()!r} is not one move: {canonical} is, but "
-                                f"{note!r} after it is not its note: it is written "
-                                f"{written}", text=text)
+            if display == canonical:
+                raise NotationError(detail("move_has_no_note", input=text.strip(),
+                                           move=canonical, note=note), text=text)
+            raise NotationError(detail("wrong_move_note", input=text.strip(), move=canonical,
+                                       note=note, written=display), text=text)
         raise first_error
 
     def parse_arrangement(self, position: P, seat: int, text: str) -> M:
@@ -549,9 +638,9 @@ class Variant(ABC, Generic[P, M]):
         >>> v.parse_arrangement(v.start(), 0, "1 2 3")
         Traceback (most recent call last):
         ...
-        rules.core.IllegalMoveError: Xiangqi has no setup phase
+        rules.core.IllegalMoveError: xiangqi has no setup phase
         """
-        raise IllegalMoveError(f"{self.name} has no setup phase", text=text)
+        raise IllegalMoveError(detail("no_setup_phase", game=self.key), text=text)
 
     def seat_name(self, seat: int, seat_count: int = 2) -> str:
         """A colour or role name for a seat, e.g. 'Red'."""
@@ -611,19 +700,21 @@ class Variant(ABC, Generic[P, M]):
         validates them itself, e.g. Querni's seed).
         """
         unknown = sorted(set(given) - set(self.options))
+        if unknown and not self.options:
+            raise OptionError(detail("no_options", game=self.key,
+                                     given=tuple(map(repr, unknown))))
         if unknown:
-            allowed = ", ".join(self.options) or "none"
-            raise OptionError(
-                f"{self.key} has no option {', '.join(map(repr, unknown))} "
-                f"(options: {allowed})")
+            raise OptionError(detail("unknown_option", game=self.key,
+                                     given=tuple(map(repr, unknown)),
+                                     options=tuple(self.options)))
         result: dict[str, object] = {}
         for name, values in self.options.items():
             if name in given:
                 value = given[name]
                 if values and value not in values:
-                    choices = ", ".join(repr(v) for v in values)
-                    raise OptionError(
-                        f"{self.key}: {name}={value!r} is not allowed (choose from {choices})")
+                    raise OptionError(detail("option_value", game=self.key, option=name,
+                                             value=repr(value),
+                                             choices=tuple(repr(v) for v in values)))
                 result[name] = value
             elif values:
                 result[name] = values[0]

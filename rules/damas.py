@@ -57,6 +57,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from rules.core import (
+    Detail,
     IllegalMoveError,
     MoveMarks,
     NotationError,
@@ -67,6 +68,7 @@ from rules.core import (
     Position,
     PositionError,
     Variant,
+    detail,
 )
 from rules.damas_board import (
     BETWEEN,
@@ -90,7 +92,6 @@ from rules.damas_board import (
 )
 from rules.notation import (
     normalize,
-    or_list,
     parse_point,
     path_matches,
     resolve,
@@ -233,7 +234,7 @@ class DamasPosition(Position[DamasMove]):
                     n in SQUARES for n in move.path):
                 reason = _why_illegal(self, move.path)
             else:
-                reason = f"{text} is not a move of Spanish draughts"
+                reason = detail("not_a_move_value", value=text, game="damas")
             raise IllegalMoveError(reason, text=text)
         return self._after(found)
 
@@ -364,26 +365,25 @@ def _side_name(seat: int) -> str:
     return "White" if seat == WHITE else "Black"
 
 
-def _list_moves(moves: Sequence[DamasMove], limit: int = 6) -> str:
+def _list_moves(moves: Sequence[DamasMove], limit: int = 6) -> tuple[str, ...]:
+    """The moves' names for a message: the first ``limit``, then "…" for the rest."""
     names = [m.algebraic() for m in moves]
-    if len(names) > limit:
-        return ", ".join(names[:limit]) + f" … ({len(names)} moves)"
-    return or_list(names)
+    return (*names[:limit], "…") if len(names) > limit else tuple(names)
 
 
-def _why_illegal(pos: DamasPosition, path: Sequence[int]) -> str:
+def _why_illegal(pos: DamasPosition, path: Sequence[int]) -> Detail:
     """Why the written ``path`` (PDN squares) is not a legal move in ``pos``."""
     outcome = pos.outcome()
     if outcome is not None:
-        return f"the game is over ({outcome.reason})"
+        return detail("game_over_because", ending=outcome.reason)
     written = "-".join(NAME[n] for n in path)
     own, opp = pos._sides()
     start = BIT[path[0]]
     if not start & (own | opp):
-        return f"there is no piece on {NAME[path[0]]}"
+        return detail("empty_point", point=NAME[path[0]], piece="piece")
     if start & opp:
-        return (f"the piece on {NAME[path[0]]} is {_side_name(1 - pos.turn)}'s; "
-                f"{_side_name(pos.turn)} is to move")
+        return detail("opponents_piece", point=NAME[path[0]], other=_side_name(1 - pos.turn),
+                      seat=_side_name(pos.turn))
     legal = pos.legal_moves()
     must_capture = legal[0].is_capture
     white = pos.turn == WHITE
@@ -395,8 +395,8 @@ def _why_illegal(pos: DamasPosition, path: Sequence[int]) -> str:
                         [POINT[SQUARE_OF[b]] for b in seq]):
             best = max(len(m.captured) for m in legal)
             if taken.bit_count() < best:
-                return f"you must take the most pieces ({best}): {_list_moves(legal)}"
-            return f"of equal captures you must take the most kings: {_list_moves(legal)}"
+                return detail("take_most", count=best, moves=_list_moves(legal))
+            return detail("take_most_kings", moves=_list_moves(legal))
     # walk the written path step by step
     empty = VALID & ~(own | opp) | start
     taken = 0
@@ -405,48 +405,46 @@ def _why_illegal(pos: DamasPosition, path: Sequence[int]) -> str:
         between = BETWEEN.get((a, b))
         if between is None:
             if len(bit_path) == 2 and must_capture:
-                return (f"no capture leads from {NAME[path[0]]} to {NAME[path[-1]]}; "
-                        f"a capture is compulsory: {_list_moves(legal)}")
-            return f"{step} is not along a diagonal"
+                return detail("no_capture_must_capture", start=NAME[path[0]],
+                              end=NAME[path[-1]], moves=_list_moves(legal))
+            return detail("not_diagonal", move=step)
         if not b & empty:
-            return f"{NAME[SQUARE_OF[b]]} is occupied"
+            return detail("occupied", point=NAME[SQUARE_OF[b]])
         pieces = [sq for sq in between if not sq & empty]
         upward = SQUARE_OF[b] > SQUARE_OF[a]
         ahead = upward == white
         if not pieces:
             if len(bit_path) > 2:
-                return f"{step} captures nothing: only a capture can go on after a step"
+                return detail("step_then_more", move=step)
             if not is_king:
                 if not ahead:
-                    return "men move forwards only"
+                    return detail("men_forwards")
                 if between:
-                    return "men move one square at a time; only kings fly"
+                    return detail("men_one_square")
             if must_capture:
-                return f"a capture is compulsory: {_list_moves(legal)}"
+                return detail("must_capture", moves=_list_moves(legal))
             break
         victim = pieces[0]
         if len(pieces) > 1:
-            return (f"{step} passes {len(pieces)} pieces "
-                    f"({', '.join(NAME[SQUARE_OF[p]] for p in pieces)}); "
-                    "a capture jumps exactly one")
+            return detail("jumps_several", move=step, count=len(pieces),
+                          points=", ".join(NAME[SQUARE_OF[p]] for p in pieces))
         if victim & own:
-            return f"you cannot jump your own piece on {NAME[SQUARE_OF[victim]]}"
+            return detail("jumps_own_piece", point=NAME[SQUARE_OF[victim]], piece="piece")
         if victim & taken:
-            return (f"the piece on {NAME[SQUARE_OF[victim]]} was already taken in this move; "
-                    "a piece cannot be jumped twice")
+            return detail("taken_twice", point=NAME[SQUARE_OF[victim]])
         if not is_king:
             if not ahead:
-                return "men do not capture backwards"
+                return detail("men_capture_forwards")
             if len(between) != 1:
-                return "a man jumps only an adjacent piece, landing right behind it"
+                return detail("man_jump_adjacent")
         taken |= victim
     if taken and must_capture:
         best = max(len(m.captured) for m in legal)
         if taken.bit_count() < best:
-            return f"you must take the most pieces ({best}): {_list_moves(legal)}"
+            return detail("take_most", count=best, moves=_list_moves(legal))
     if taken:
         written = "x".join(NAME[n] for n in path)
-    return f"{written} is not a legal move: {_list_moves(legal)}"
+    return detail("not_legal_try", move=written, moves=_list_moves(legal))
 
 
 # --------------------------------------------------------------------------- the variant
@@ -475,7 +473,7 @@ class DamasVariant(Variant[DamasPosition, DamasMove]):
         pos = _own(position)
         legal = pos._legal()
         if not isinstance(move, DamasMove) or move not in legal.paths:
-            raise IllegalMoveError(f"{move!r} is not a legal move here", text=repr(move))
+            raise IllegalMoveError(detail("not_legal", move=repr(move)), text=repr(move))
         return move.algebraic()
 
     def parse_move(self, position: DamasPosition, text: str) -> DamasMove:
@@ -523,22 +521,17 @@ def _read_squares(text: str) -> tuple[int, ...]:
     s = normalize(text)
     if s[:1].isdigit():
         if not _PDN_MOVE.fullmatch(s):
-            raise NotationError(
-                f"{text.strip()!r} is not a move: write squares like 11-15 or 10x19x26",
-                text=text)
+            raise NotationError(detail("damas_move_syntax", input=text.strip()), text=text)
         numbers = [int(t) for t in _PDN_SQUARE.findall(s)]
         for n in numbers:
             if n not in SQUARES:
-                raise NotationError(f"there is no square {n}: squares are numbered 1 to 32",
-                                    text=text)
+                raise NotationError(detail("no_such_square", number=n, last=32), text=text)
         return tuple(numbers)
     squares = []
     for token in tokenize(text).points:
         point = parse_point(token, width=8, height=8)
         if point not in SQUARE_AT:
-            raise NotationError(
-                f"{token} is not a playing square: pieces stand only on squares like "
-                "h1, g2, a8 (file + rank odd)", text=text)
+            raise NotationError(detail("not_a_playing_square", point=token), text=text)
         squares.append(SQUARE_AT[point])
     return tuple(squares)
 
@@ -549,12 +542,11 @@ _FEN_SQUARE = re.compile(r"(K?)(\d+)(?:-(K?)(\d+))?")
 def _read_position(text: str) -> DamasPosition:
     raw = text
     if not isinstance(text, str):
-        raise PositionError("a position text must be a string", text=repr(text))
+        raise PositionError(detail("position_not_text"), text=repr(text))
     s = "".join(text.split()).upper().rstrip(".")
     fields = s.split(":")
     if len(fields) < 3 or fields[0] not in ("W", "B"):
-        raise PositionError(
-            f"{raw.strip()!r} is not a PDN FEN like W:W1,2,K3:B21,22,K30", text=raw)
+        raise PositionError(detail("not_pdn_fen", input=raw.strip()), text=raw)
     turn = WHITE if fields[0] == "W" else BLACK
     boards = {"W": 0, "B": 0}
     kings = 0
@@ -562,59 +554,55 @@ def _read_position(text: str) -> DamasPosition:
     for part in fields[1:3]:
         color, body = part[:1], part[1:]
         if color not in boards or color in seen:
-            raise PositionError(
-                f"{part!r}: the piece lists must be one W list and one B list", text=raw)
+            raise PositionError(detail("pdn_piece_lists", input=part), text=raw)
         seen.add(color)
         for item in filter(None, body.split(",")):
             m = _FEN_SQUARE.fullmatch(item)
             if not m:
-                raise PositionError(f"{item!r} is not a square like 12 or K12", text=raw)
+                raise PositionError(detail("pdn_square", input=item), text=raw)
             low, high = int(m.group(2)), int(m.group(4) or m.group(2))
             king = bool(m.group(1) or m.group(3))
             for n in (low, high):
                 if n not in SQUARES:
-                    raise PositionError(f"there is no square {n}: squares are 1 to 32",
-                                        text=raw)
+                    raise PositionError(detail("no_such_square", number=n, last=32), text=raw)
             if high < low:
-                raise PositionError(f"{item!r} is an empty range", text=raw)
+                raise PositionError(detail("empty_range", input=item), text=raw)
             for n in range(low, high + 1):
                 b = BIT[n]
                 if b & (boards["W"] | boards["B"]):
-                    raise PositionError(f"square {n} is listed twice", text=raw)
+                    raise PositionError(detail("square_twice", number=n), text=raw)
                 if not king and b & (RANK8 if color == "W" else RANK1):
-                    raise PositionError(
-                        f"a {'white' if color == 'W' else 'black'} man cannot stand on "
-                        f"{n} ({NAME[n]}): it would have been crowned", text=raw)
+                    raise PositionError(detail("man_on_crowning_row",
+                                               seat="White" if color == "W" else "Black",
+                                               number=n, point=NAME[n]), text=raw)
                 boards[color] |= b
                 if king:
                     kings |= b
     white, black = boards["W"], boards["B"]
     for name, mask in (("White", white), ("Black", black)):
         if mask.bit_count() > MAX_PIECES:
-            raise PositionError(f"{name} has more than {MAX_PIECES} pieces", text=raw)
+            raise PositionError(detail("too_many_pieces", seat=name, count=MAX_PIECES),
+                                text=raw)
     king_plies = 0
     three: int | None = None
     counters: set[str] = set()
     for extra in fields[3:]:
         m = re.fullmatch(r"([HT])(\d{1,3})", extra)
         if not m or m.group(1) in counters:
-            raise PositionError(
-                f"{extra!r} is not a counter field (H<king plies> or T<three-kings moves>)",
-                text=raw)
+            raise PositionError(detail("pdn_counter_field", input=extra), text=raw)
         value = int(m.group(2))
         counters.add(m.group(1))
         if m.group(1) == "H":
             if value > KING_PLY_LIMIT:
-                raise PositionError(f"H{value}: the king-ply count ends the game at "
-                                    f"{KING_PLY_LIMIT}", text=raw)
+                raise PositionError(detail("king_ply_limit", count=value,
+                                           limit=KING_PLY_LIMIT), text=raw)
             king_plies = value
         else:
             if value > THREE_KINGS_LIMIT:
-                raise PositionError(f"T{value}: the three-kings count ends the game at "
-                                    f"{THREE_KINGS_LIMIT}", text=raw)
+                raise PositionError(detail("three_kings_limit", count=value,
+                                           limit=THREE_KINGS_LIMIT), text=raw)
             if _three_kings_strong_side(white, black, kings) is None:
-                raise PositionError(f"T{value}: the three-kings count needs three kings "
-                                    "against a lone king", text=raw)
+                raise PositionError(detail("three_kings_material", count=value), text=raw)
             three = value
     if three is None:
         three = _three_kings_count(white, black, kings, None, turn)

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from rules.core import IllegalMoveError, MoveMarks, PathMove, Point, PositionError
+from rules.core import Detail, IllegalMoveError, MoveMarks, PathMove, Point, PositionError, detail
 from rules.notation import parse_point, point_name, resolve, tokenize
 
 DIRECTIONS: tuple[tuple[int, int], ...] = (
@@ -304,29 +304,30 @@ class Explainer:
     """
 
     piece = "piece"
-    """What the game calls a piece in messages ("stone" in Alquerque grande)."""
+    """What the game calls a piece in messages ("stone" in Alquerque grande), a ``piece``
+    param of the details (see :data:`rules.core.Param`)."""
 
     def __init__(self, grid: Lattice, cells: Sequence[int], me: int) -> None:
         self.grid = grid
         self.cells = cells
         self.me = me
 
-    def explain(self, points: Sequence[int], as_capture: bool = False) -> str:
+    def explain(self, points: Sequence[int], as_capture: bool = False) -> Detail:
         """The reason, from the first check the written ``points`` fail."""
         grid, names, cells = self.grid, self.grid.names, self.cells
         start = points[0]
         if not cells[start]:
-            return f"there is no {self.piece} on {names[start]}"
+            return detail("empty_point", point=names[start], piece=self.piece)
         if cells[start] != self.me:
             return self.not_yours(start, cells[start])
         if len(points) == 2 and grid.jump_over(start, points[1]) < 0:
             end = points[1]
             if as_capture and not grid.joined(start, end):
-                return f"no capture sequence from {names[start]} ends at {names[end]}"
+                return detail("no_capture_to", start=names[start], end=names[end])
             if not grid.joined(start, end):
-                return f"{names[start]} and {names[end]} are not joined by a line"
+                return detail("not_on_a_line", start=names[start], end=names[end])
             if cells[end]:
-                return f"{names[end]} is occupied"
+                return detail("occupied", point=names[end])
             return self.bad_step(start, end)
         board = list(cells)
         board[start] = 0
@@ -335,15 +336,15 @@ class Explainer:
             over = grid.jump_over(at, land)
             if over < 0:
                 if len(points) == 2:
-                    return f"no capture sequence from {names[start]} ends at {names[land]}"
-                return f"{names[at]} to {names[land]} is not a jump along a line"
+                    return detail("no_capture_to", start=names[start], end=names[land])
+                return detail("not_a_jump_on_a_line", start=names[at], end=names[land])
             if not board[over]:
-                return f"there is no {self.piece} to jump on {names[over]}"
+                return detail("nothing_to_jump", point=names[over], piece=self.piece)
             why = self.not_jumpable(over, board[over])
             if why:
                 return why
             if board[land]:
-                return f"{names[land]} is occupied"
+                return detail("occupied", point=names[land])
             why = self.bad_jump(start, k, at, land)
             if why:
                 return why
@@ -352,28 +353,30 @@ class Explainer:
         return self.stopped(points, at, board)
 
     # the hooks: what the games do differently
-    def not_yours(self, start: int, value: int) -> str:
+    def not_yours(self, start: int, value: int) -> Detail:
         """The start holds a piece of value ``value``, not the mover's."""
-        return f"{self.grid.names[start]} is not your {self.piece}"
+        return detail("not_your_piece", point=self.grid.names[start], piece=self.piece)
 
-    def not_jumpable(self, over: int, value: int) -> str | None:
+    def not_jumpable(self, over: int, value: int) -> Detail | None:
         """Why the piece of value ``value`` on ``over`` may not be jumped, or None."""
-        return "pieces never jump their own side" if value == self.me else None
+        if value == self.me:
+            return detail("jumps_own_piece", point=self.grid.names[over], piece=self.piece)
+        return None
 
-    def bad_step(self, start: int, end: int) -> str:
+    def bad_step(self, start: int, end: int) -> Detail:
         """Why a step to an empty neighbour is not legal."""
         names = self.grid.names
-        return f"{names[start]}-{names[end]} is not a legal move"
+        return detail("not_legal", move=f"{names[start]}-{names[end]}")
 
-    def bad_jump(self, start: int, k: int, at: int, land: int) -> str | None:
+    def bad_jump(self, start: int, k: int, at: int, land: int) -> Detail | None:
         """Why the ``k``-th jump (from 0), from ``at`` to the empty ``land``, is not
         allowed to the piece that started on ``start``, or None."""
         return None
 
-    def stopped(self, points: Sequence[int], at: int, board: Sequence[int]) -> str:
+    def stopped(self, points: Sequence[int], at: int, board: Sequence[int]) -> Detail:
         """Why a sequence of allowed jumps ending on ``at`` (``board`` holding what is
         left once they are made) is still not a legal move."""
-        return f"{'x'.join(self.grid.names[i] for i in points)} is not a legal move"
+        return detail("not_legal", move="x".join(self.grid.names[i] for i in points))
 
 
 def parse_move(grid: Lattice, text: str, table: MoveTable, explainer: Explainer, *,
@@ -385,7 +388,7 @@ def parse_move(grid: Lattice, text: str, table: MoveTable, explainer: Explainer,
     """
     written = match_move(grid, text, table)
     if over:
-        raise IllegalMoveError("the game is over", text=text)
+        raise IllegalMoveError(detail("game_over"), text=text)
     if written.exact is not None:
         return written.exact
     found = resolve(text, written.candidates, matches=lambda m: True,
@@ -407,15 +410,14 @@ def read_placement(grid: Lattice, placement: str, letters: str, text: str) -> li
     n = grid.size
     ranks = placement.split("/")
     if len(ranks) != n or any(len(r) != n for r in ranks):
-        raise PositionError(f"the placement needs {n} ranks of {n} points, top rank first",
-                            text=text)
+        raise PositionError(detail("placement_ranks", count=n), text=text)
     cells = [0] * grid.count
     for row, rank in enumerate(ranks):
         for x, ch in enumerate(rank):
             if ch == ".":
                 continue
             if ch not in letters:
-                raise PositionError(
-                    f"{ch!r} is not a piece here (use {', '.join(letters)} or .)", text=text)
+                raise PositionError(detail("not_a_piece_letter", input=ch,
+                                           letters=(*letters, ".")), text=text)
             cells[(n - 1 - row) * n + x] = letters.index(ch) + 1
     return cells

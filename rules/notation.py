@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from rules.core import AmbiguousMoveError, NotationError
+from rules.core import AmbiguousMoveError, NotationError, detail
 
 FILES = "abcdefghijklmnopqrstuvwxyz"
 MAX_INPUT = 200  # longer move text is refused outright: no legal move is that long
@@ -44,12 +44,12 @@ def parse_point(token: str, *, width: int, height: int) -> Point:
     token = token.strip().lower()
     m = _POINT.fullmatch(token)
     if not m:
-        raise NotationError(f"{raw!r} is not a point name like a1", text=raw)
+        raise NotationError(detail("not_a_point", input=raw.strip()), text=raw)
     x = ord(m.group(1)) - ord("a")
     y = int(m.group(2)) - 1
     if not (0 <= x < width and 0 <= y < height):
         last = point_name(width - 1, height - 1)
-        raise NotationError(f"{token} is off the board (a1 to {last})", text=raw)
+        raise NotationError(detail("off_board", point=token, last=last), text=raw)
     return x, y
 
 
@@ -89,8 +89,7 @@ def normalize(text: str) -> str:
     ('hs3-e3', 'h3-e3', 'c2.5')
     """
     if len(text) > MAX_INPUT:
-        raise NotationError(f"that is too long to be a move ({len(text)} characters)",
-                            text=text[:MAX_INPUT])
+        raise NotationError(detail("move_too_long", length=len(text)), text=text[:MAX_INPUT])
     return unicodedata.normalize("NFKC", text).translate(DASHES).strip().lower()
 
 
@@ -114,26 +113,22 @@ def tokenize(text: str) -> MoveText:
         # 'x' is never a file letter here (no board is 24 files wide): always a capture mark
         if points and c in _SEPARATORS:
             if pending:
-                raise NotationError(f"{text.strip()!r}: two separators in a row", text=text)
+                raise NotationError(detail("two_separators", input=text.strip()), text=text)
             pending = _SEPARATORS[c]
             i += 1
             continue
         m = _POINT.match(s, i)
         if not m:
-            raise NotationError(
-                f"{text.strip()!r} is not a move: expected point names like c2-c3 or a1xc3",
-                text=text)
+            raise NotationError(detail("not_point_move", input=text.strip()), text=text)
         if points:
             separators.append(pending)
         pending = ""
         points.append(f"{m.group(1)}{int(m.group(2))}")
         i = m.end()
     if pending:
-        raise NotationError(f"{text.strip()!r} ends with a separator", text=text)
+        raise NotationError(detail("ends_with_separator", input=text.strip()), text=text)
     if len(points) < 2:
-        raise NotationError(
-            f"{text.strip()!r} is not a move: name the start and end points, like c2-c3",
-            text=text)
+        raise NotationError(detail("one_point_move", input=text.strip()), text=text)
     return MoveText(tuple(points), tuple(separators))
 
 
@@ -149,9 +144,8 @@ def resolve(text: str, legal: Iterable[M], *, matches: Callable[[M], bool],
         return None
     if len(found) > 1:
         names = sorted(format_move(m) for m in found)
-        raise AmbiguousMoveError(
-            f"{text.strip()!r} could mean {or_list(names)}: type the whole move",
-            text=text, candidates=names)
+        raise AmbiguousMoveError(detail("ambiguous_move", input=text.strip(),
+                                        moves=tuple(names)), text=text, candidates=names)
     return found[0]
 
 

@@ -109,7 +109,9 @@ from rules.core import (
     Point,
     Position,
     PositionError,
+    RulesError,
     Variant,
+    detail,
 )
 from rules.notation import normalize, parse_point, point_name, tokenize
 from rules.registry import register
@@ -216,16 +218,17 @@ def deal(seed: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return result[0], result[1]
 
 
-def _check_numbers(numbers: Sequence[int], what: str) -> tuple[int, ...]:
-    """A permutation of 1..16 or OptionError-free ValueError text (raised by callers)."""
+def _check_numbers(numbers: Sequence[int]) -> tuple[int, ...]:
+    """A permutation of 1..16, or a RulesError whose ``detail`` callers raise again as the
+    error class of their context."""
     if len(numbers) != STONES:
-        raise ValueError(f"{what} lists {len(numbers)} numbers, not {STONES}")
+        raise RulesError(detail("arrangement_length", count=len(numbers), need=STONES))
     seen: set[int] = set()
     for n in numbers:
         if not 1 <= n <= STONES:
-            raise ValueError(f"{what}: {n} is not a stone number (1 to {STONES})")
+            raise RulesError(detail("not_a_stone_number", number=n, last=STONES))
         if n in seen:
-            raise ValueError(f"{what}: number {n} appears twice")
+            raise RulesError(detail("number_twice", number=n))
         seen.add(n)
     return tuple(numbers)
 
@@ -240,13 +243,11 @@ def parse_numbers(text: str) -> tuple[int, ...]:
     tokens = [t for t in _ARRANGEMENT_SPLIT.split(s) if t]
     for t in tokens:
         if not _NUMBER.fullmatch(t):
-            raise NotationError(
-                f"{t!r} is not a number: an arrangement is 16 numbers in cell order, "
-                "like 5 1 9 ... 12", text=text)
+            raise NotationError(detail("arrangement_syntax", input=t), text=text)
     try:
-        return _check_numbers([int(t) for t in tokens], "the arrangement")
-    except ValueError as e:
-        raise IllegalMoveError(str(e), text=text) from None
+        return _check_numbers([int(t) for t in tokens])
+    except RulesError as e:
+        raise IllegalMoveError(e.detail, text=text) from None
 
 
 # --------------------------------------------------------------------------- moves
@@ -593,9 +594,9 @@ class QuerniPosition(Position["QuerniMove"]):
 
     def play(self, move: QuerniMove) -> QuerniPosition:
         if not isinstance(move, Turn):
-            raise IllegalMoveError(f"{move!r} is not a Querni turn")
+            raise IllegalMoveError(detail("not_a_move_value", value=repr(move), game="querni"))
         if self._outcome is not None:
-            raise IllegalMoveError("the game is over")
+            raise IllegalMoveError(detail("game_over"))
         self._check(move)
         cells = list(self.cells)
         if move.movement:
@@ -684,8 +685,7 @@ class QuerniPosition(Position["QuerniMove"]):
         cells = self.cells
         if not move.movement and not move.removal:
             if self.rules_version != "1" and self._can_act():
-                raise IllegalMoveError(
-                    "you may pass only when you can neither move nor remove a chain")
+                raise IllegalMoveError(detail("pass_not_allowed"))
             return
         where = self._where(self.turn)
         if move.movement:
@@ -701,43 +701,40 @@ class QuerniPosition(Position["QuerniMove"]):
         cells = self.cells
         code = cells[start]
         if not code:
-            raise IllegalMoveError(f"there is no stone on {NAMES[start]}")
+            raise IllegalMoveError(detail("empty_point", point=NAMES[start], piece="stone"))
         if _seat_of(code) != self.turn:
-            raise IllegalMoveError(f"{NAMES[start]} is not your stone")
+            raise IllegalMoveError(detail("not_your_piece", point=NAMES[start], piece="stone"))
         if path and (_cell_index(path[0]), _cell_index(path[-1])) != (start, end):
-            raise IllegalMoveError("the jump path does not run from the start to the end")
+            raise IllegalMoveError(detail("path_ends"))
         once = self.rules_version != "1"
         if len(path) > 2:
             _check_jump_path(cells, [_cell_index(p) for p in path], once=once)
             return
         if start == end:
-            raise IllegalMoveError(f"{NAMES[start]}-{NAMES[end]} does not move the stone")
+            raise IllegalMoveError(detail("null_move", point=NAMES[start]))
         if cells[end]:
-            raise IllegalMoveError(f"{NAMES[end]} is occupied")
+            raise IllegalMoveError(detail("occupied", point=NAMES[end]))
         if _destination_mask(cells, start, once=once) >> end & 1:
             return
         twice = _jump_path(cells, start, end, once=False) if once else None
         if twice is not None:
             over = _jumped_twice(twice)
-            raise IllegalMoveError(
-                f"every jump path from {NAMES[start]} to {NAMES[end]} jumps a cell twice "
-                f"({'-'.join(NAMES[c] for c in twice)} jumps {NAMES[over]} twice): no cell "
-                "is passed over twice in one move")
+            raise IllegalMoveError(detail("every_path_jumps_twice", start=NAMES[start],
+                                          end=NAMES[end], path="-".join(NAMES[c] for c in twice),
+                                          point=NAMES[over]))
         sx, sy = POINTS[start]
         ex, ey = POINTS[end]
         dx, dy = ex - sx, ey - sy
         if max(abs(dx), abs(dy)) == 2 and dx % 2 == 0 and dy % 2 == 0:
             over = start + (dy // 2) * WIDTH + dx // 2
-            raise IllegalMoveError(
-                f"a jump must go over exactly one stone: {NAMES[over]} is empty")
-        raise IllegalMoveError(
-            f"no step or jump sequence takes {NAMES[start]} to {NAMES[end]}")
+            raise IllegalMoveError(detail("jump_over_empty", point=NAMES[over]))
+        raise IllegalMoveError(detail("unreachable", start=NAMES[start], end=NAMES[end]))
 
 
 def _cell_index(point: Point) -> int:
     x, y = point
     if not _on_board(x, y):
-        raise IllegalMoveError(f"{point} is off the board")
+        raise IllegalMoveError(detail("cell_off_board", point=str(point)))
     return y * WIDTH + x
 
 
@@ -780,50 +777,43 @@ def _check_jump_path(cells: Sequence[int], path: Sequence[int], *, once: bool = 
         tx, ty = POINTS[to]
         dx, dy = tx - fx, ty - fy
         if max(abs(dx), abs(dy)) == 1:
-            raise IllegalMoveError(
-                f"{NAMES[frm]}-{NAMES[to]} is a step: a movement is one step or a sequence "
-                "of jumps, not both")
+            raise IllegalMoveError(detail("step_in_jumps", move=f"{NAMES[frm]}-{NAMES[to]}"))
         if not (max(abs(dx), abs(dy)) == 2 and dx % 2 == 0 and dy % 2 == 0):
-            raise IllegalMoveError(
-                f"{NAMES[frm]}-{NAMES[to]} is not a jump: a jump must go over exactly one "
-                "stone onto the cell right behind it")
+            raise IllegalMoveError(detail("not_a_jump", move=f"{NAMES[frm]}-{NAMES[to]}"))
         over = frm + (dy // 2) * WIDTH + dx // 2
         if to == start:
-            raise IllegalMoveError(
-                f"a jump sequence may not return to its start cell {NAMES[start]}")
+            raise IllegalMoveError(detail("jump_back_to_start", point=NAMES[start]))
         if to in landed:
-            raise IllegalMoveError(f"{NAMES[to]} was already landed on")
+            raise IllegalMoveError(detail("landed_twice", point=NAMES[to]))
         if not cells[over] or over == start:
-            raise IllegalMoveError(
-                f"a jump must go over exactly one stone: {NAMES[over]} is empty")
+            raise IllegalMoveError(detail("jump_over_empty", point=NAMES[over]))
         if cells[to]:
-            raise IllegalMoveError(f"{NAMES[to]} is occupied")
+            raise IllegalMoveError(detail("occupied", point=NAMES[to]))
         if once and over in jumped:
-            raise IllegalMoveError(
-                f"{NAMES[over]} was already jumped over: no cell is passed over twice in one "
-                "move")
+            raise IllegalMoveError(detail("jumped_twice", point=NAMES[over]))
         landed.add(to)
         jumped.add(over)
 
 
 def _check_removal(where: Sequence[int], low: int, high: int) -> None:
     if not (1 <= low <= STONES and 1 <= high <= STONES):
-        raise IllegalMoveError(f"stones are numbered 1 to {STONES}")
+        raise IllegalMoveError(detail("stone_numbers", last=STONES))
     if low > high:
-        raise IllegalMoveError(f"write the lower number first: r{high}-{low}")
+        raise IllegalMoveError(detail("lower_number_first", move=f"r{high}-{low}"))
     count = high - low + 1
+    if count == 1:
+        raise IllegalMoveError(detail("chain_of_one", move=f"r{low}-{high}", least=MIN_CHAIN))
     if count < MIN_CHAIN:
-        raise IllegalMoveError(
-            f"r{low}-{high} removes only {count} stone{'s' if count > 1 else ''}: "
-            f"a chain has at least {MIN_CHAIN}")
+        raise IllegalMoveError(detail("chain_too_short", move=f"r{low}-{high}", count=count,
+                                      least=MIN_CHAIN))
     for n in range(low, high + 1):
         if where[n] < 0:
-            raise IllegalMoveError(f"you have no stone {n} on the board")
+            raise IllegalMoveError(detail("no_stone_number", number=n))
     for n in range(low + 1, high + 1):
         if not _ADJACENT[where[n]] >> where[n - 1] & 1:
-            raise IllegalMoveError(
-                f"stone {n} is not next to stone {n - 1} "
-                f"({NAMES[where[n]]} and {NAMES[where[n - 1]]})")
+            raise IllegalMoveError(detail("chain_not_adjacent", number=n, previous=n - 1,
+                                          point=NAMES[where[n]],
+                                          previous_point=NAMES[where[n - 1]]))
 
 
 # --------------------------------------------------------------------------- setup phase
@@ -863,27 +853,24 @@ class QuerniSetupPosition(Position["QuerniMove"]):
 
     def play(self, move: QuerniMove) -> QuerniSetupPosition | QuerniPosition:
         if not isinstance(move, Arrangement):
-            raise IllegalMoveError(
-                "the game is in its setup phase: each player first submits an arrangement "
-                "of 16 numbers")
+            raise IllegalMoveError(detail("in_setup_phase"))
         seat = move.seat
         if seat not in (0, 1):
-            raise IllegalMoveError(f"no seat {seat} in Querni")
+            raise IllegalMoveError(detail("no_such_seat", number=seat, game="querni"))
         if self.arrangements[seat] is not None:
-            raise IllegalMoveError(f"{SEAT_NAMES[seat]} has already submitted an arrangement")
+            raise IllegalMoveError(detail("already_submitted", seat=SEAT_NAMES[seat]))
         try:
-            numbers = _check_numbers(move.numbers, "the arrangement")
-        except ValueError as e:
-            raise IllegalMoveError(str(e)) from None
+            numbers = _check_numbers(move.numbers)
+        except RulesError as e:
+            raise IllegalMoveError(e.detail) from None
         other = self.arrangements[1 - seat]
         if other is None:
             both = list(self.arrangements)
             both[seat] = numbers
             return QuerniSetupPosition((both[0], both[1]), self.rules_version)
         if other == _HIDDEN:
-            raise IllegalMoveError(
-                f"this is {SEAT_NAMES[seat]}'s view, where {SEAT_NAMES[1 - seat]}'s "
-                "arrangement is hidden: submit on the full position")
+            raise IllegalMoveError(detail("hidden_view", seat=SEAT_NAMES[seat],
+                                          other=SEAT_NAMES[1 - seat]))
         pair = (numbers, other) if seat == 0 else (other, numbers)
         return _arranged(pair, self.rules_version)
 
@@ -984,13 +971,12 @@ _REMOVED = re.compile(r"([0-9]{1,2}),([0-9]{1,2})")
 
 def _play_from_text(text: str, fields: list[str]) -> QuerniPosition:
     if len(fields) != 4:
-        raise PositionError(
-            "a Querni position text has 4 fields: board, side to move, quiet turns, "
-            "removed counts", text=text)
+        raise PositionError(detail("querni_fields"), text=text)
     board, side, quiet_text, removed_text = fields
     rows = board.split("/")
     if len(rows) != HEIGHT:
-        raise PositionError(f"the board needs {HEIGHT} ranks, got {len(rows)}", text=text)
+        raise PositionError(detail("fen_rank_count", ranks=HEIGHT, count=len(rows)),
+                            text=text)
     cells = [0] * SIZE
     seen: set[int] = set()
     for r, row in enumerate(rows):
@@ -999,58 +985,55 @@ def _play_from_text(text: str, fields: list[str]) -> QuerniPosition:
         for token in row.split(","):
             m = _TOKEN.fullmatch(token)
             if not m:
-                raise PositionError(f"rank {y + 1}: {token!r} is not B<n>, P<n> or a count",
-                                    text=text)
+                raise PositionError(detail("querni_token", rank=y + 1, input=token), text=text)
             if m.group(3):
                 gap = int(m.group(3))
                 if gap < 1:
-                    raise PositionError(f"rank {y + 1}: empty runs count at least 1",
-                                        text=text)
+                    raise PositionError(detail("empty_run", rank=y + 1), text=text)
                 x += gap
                 continue
             seat = _STONE_LETTERS.index(m.group(1))
             number = int(m.group(2))
             if not 1 <= number <= STONES:
-                raise PositionError(f"stone {number}: stones are numbered 1 to {STONES}",
+                raise PositionError(detail("not_a_stone_number", number=number, last=STONES),
                                     text=text)
             code = seat * STONES + number
             if code in seen:
-                raise PositionError(f"{SEAT_NAMES[seat]} stone {number} appears twice",
+                raise PositionError(detail("stone_twice", seat=SEAT_NAMES[seat], number=number),
                                     text=text)
             if x >= WIDTH:
-                raise PositionError(f"rank {y + 1} must describe {WIDTH} cells", text=text)
+                raise PositionError(detail("rank_cells", rank=y + 1, width=WIDTH), text=text)
             seen.add(code)
             cells[y * WIDTH + x] = code
             x += 1
         if x != WIDTH:
-            raise PositionError(f"rank {y + 1} must describe {WIDTH} cells", text=text)
+            raise PositionError(detail("rank_cells", rank=y + 1, width=WIDTH), text=text)
     if side not in ("b", "p"):
-        raise PositionError("the side to move is b (Blue) or p (Pink)", text=text)
+        raise PositionError(detail("side_letter", input=side, letters=("'b'", "'p'")), text=text)
     if not _QUIET.fullmatch(quiet_text) or int(quiet_text) > MOVE_LIMIT:
-        raise PositionError(f"the quiet-turn count is 0 to {MOVE_LIMIT}", text=text)
+        raise PositionError(detail("quiet_count", input=quiet_text, limit=MOVE_LIMIT),
+                            text=text)
     m = _REMOVED.fullmatch(removed_text)
     if not m:
-        raise PositionError("the removed counts are written like 3,0", text=text)
+        raise PositionError(detail("removed_counts_syntax", input=removed_text), text=text)
     position = QuerniPosition(tuple(cells), _SIDE_LETTERS.index(side), int(quiet_text))
     if (int(m.group(1)), int(m.group(2))) != position.removed_counts():
-        raise PositionError(
-            f"the removed counts {removed_text} disagree with the board "
-            f"({position.removed_counts()[0]},{position.removed_counts()[1]})", text=text)
+        raise PositionError(detail("removed_counts_disagree", input=removed_text,
+                                   board="{},{}".format(*position.removed_counts())),
+                            text=text)
     removed = position.removed_counts()
     if removed == (STONES, STONES):
-        raise PositionError("both seats cannot have removed every stone", text=text)
+        raise PositionError(detail("both_removed_all"), text=text)
     for seat in (0, 1):
         # only the mover's own removal empties a seat, and then the other seat is next
         if removed[seat] == STONES and position.turn == seat:
-            raise PositionError(
-                f"{SEAT_NAMES[seat]} has no stones left, so cannot be the side to move",
-                text=text)
+            raise PositionError(detail("no_stones_to_move", seat=SEAT_NAMES[seat]), text=text)
     return position
 
 
 def _setup_from_text(text: str, fields: list[str]) -> QuerniSetupPosition:
     if len(fields) != 3:
-        raise PositionError("a setup text is: setup <blue> <pink>", text=text)
+        raise PositionError(detail("setup_text_fields"), text=text)
     both: list[tuple[int, ...] | None] = []
     for f in fields[1:]:
         if f == "-":
@@ -1060,15 +1043,13 @@ def _setup_from_text(text: str, fields: list[str]) -> QuerniSetupPosition:
         else:
             parts = f.split(",")
             if not all(_NUMBER.fullmatch(p) for p in parts):
-                raise PositionError(
-                    f"{f!r}: an arrangement is -, ? or 16 comma-separated numbers", text=text)
+                raise PositionError(detail("setup_arrangement_field", input=f), text=text)
             try:
-                both.append(_check_numbers([int(p) for p in parts], "an arrangement"))
-            except ValueError as e:
-                raise PositionError(str(e), text=text) from None
+                both.append(_check_numbers([int(p) for p in parts]))
+            except RulesError as e:
+                raise PositionError(e.detail, text=text) from None
     if both[0] is not None and both[1] is not None:
-        raise PositionError("both have submitted: the game is in play, not in setup",
-                            text=text)
+        raise PositionError(detail("both_submitted"), text=text)
     return QuerniSetupPosition((both[0], both[1]))
 
 
@@ -1088,20 +1069,17 @@ def _parse_turn_text(text: str) -> tuple[list[Point] | None, tuple[int, int] | N
         movement_text = s[:at]
         m = _REMOVAL.fullmatch(s[at:].strip())
         if not m:
-            raise NotationError(
-                f"{text.strip()!r}: a removal is written r<low>-<high>, like r3-5", text=text)
+            raise NotationError(detail("removal_syntax", input=text.strip()), text=text)
         low, high = int(m.group(1)), int(m.group(2))
         if not (1 <= low <= STONES and 1 <= high <= STONES):
-            raise NotationError(f"stones are numbered 1 to {STONES}", text=text)
+            raise NotationError(detail("stone_numbers", last=STONES), text=text)
         removal = (low, high)
     points: list[Point] | None = None
     if movement_text.strip():
         written = tokenize(movement_text).points
         points = [parse_point(p, width=WIDTH, height=HEIGHT) for p in written]
     elif removal is None:
-        raise NotationError(
-            f"{text.strip()!r} is not a Querni turn: write a movement (c2-e4), a removal "
-            "(r3-5), both (c2-e4 r3-5) or pass", text=text)
+        raise NotationError(detail("querni_turn_syntax", input=text.strip()), text=text)
     return points, removal
 
 
@@ -1140,8 +1118,8 @@ class QuerniVariant(Variant[QuerniPosition | QuerniSetupPosition, QuerniMove]):
         ('1', True)
         """
         if rules_version not in RULES_VERSIONS:
-            raise OptionError(f"querni has no rules version {rules_version!r} "
-                              f"(versions: {', '.join(RULES_VERSIONS)})")
+            raise OptionError(detail("unknown_rules_version", game=self.key,
+                                     version=str(rules_version), versions=RULES_VERSIONS))
         return self._start(rules_version, options)
 
     def _start(self, rules_version: str, options: Mapping[str, Any]
@@ -1149,12 +1127,10 @@ class QuerniVariant(Variant[QuerniPosition | QuerniSetupPosition, QuerniMove]):
         opts = self.check_options(options)
         seed = opts.get("seed", 0)
         if isinstance(seed, bool) or not isinstance(seed, int):
-            raise OptionError(f"querni: seed must be an integer, not {seed!r}")
+            raise OptionError(detail("seed_not_integer", game=self.key, value=repr(seed)))
         if opts["setup"] == "choose":
             if "arrangement" in opts:
-                raise OptionError(
-                    "querni: an arrangement cannot be given with setup='choose' "
-                    "(the players choose it)")
+                raise OptionError(detail("arrangement_with_choose", game=self.key))
             return QuerniSetupPosition(rules_version=rules_version)
         if "arrangement" in opts:
             return _arranged(_arrangement_option(opts["arrangement"]), rules_version)
@@ -1162,10 +1138,10 @@ class QuerniVariant(Variant[QuerniPosition | QuerniSetupPosition, QuerniMove]):
 
     def from_text(self, text: str) -> QuerniPosition | QuerniSetupPosition:
         if not isinstance(text, str):
-            raise PositionError("a position text is a string")
+            raise PositionError(detail("position_not_text"), text=repr(text))
         fields = text.split()
         if not fields:
-            raise PositionError("the position text is empty", text=text)
+            raise PositionError(detail("position_empty"), text=text)
         if fields[0] == "setup":
             return _setup_from_text(text, fields)
         return _play_from_text(text, fields)
@@ -1191,32 +1167,30 @@ class QuerniVariant(Variant[QuerniPosition | QuerniSetupPosition, QuerniMove]):
         if isinstance(position, QuerniSetupPosition):
             pending = sorted(position.to_move)
             if len(pending) != 1:
-                raise IllegalMoveError(
-                    "both players still have to submit an arrangement, so it is unclear "
-                    "whose this is: use parse_arrangement(position, seat, text)", text=text)
+                raise IllegalMoveError(detail("whose_arrangement"), text=text)
             return self.parse_arrangement(position, pending[0], text)
         p = _play_position(position)
         points, removal = _parse_turn_text(text)
         if p.outcome():
-            raise IllegalMoveError("the game is over", text=text)
+            raise IllegalMoveError(detail("game_over"), text=text)
         move = Turn(None if points is None else (points[0], points[-1]), removal,
                     tuple(points) if points and len(points) > 2 else ())
         try:
             p._check(move)
         except IllegalMoveError as e:
-            raise IllegalMoveError(e.message, text=text) from None
+            raise IllegalMoveError(e.detail, text=text) from None
         return move
 
     def parse_arrangement(self, position: QuerniPosition | QuerniSetupPosition, seat: int,
                           text: str) -> Arrangement:
         """``seat``'s arrangement ``'5 1 9 ... 12'`` (16 numbers in start-cell order)."""
         if not isinstance(position, QuerniSetupPosition):
-            raise IllegalMoveError("the setup phase is over", text=text)
+            raise IllegalMoveError(detail("setup_over"), text=text)
         if seat not in (0, 1):
-            raise IllegalMoveError(f"no seat {seat} in Querni", text=text)
+            raise IllegalMoveError(detail("no_such_seat", number=seat, game="querni"), text=text)
         if position.has_submitted(seat):
-            raise IllegalMoveError(
-                f"{SEAT_NAMES[seat]} has already submitted an arrangement", text=text)
+            raise IllegalMoveError(detail("already_submitted", seat=SEAT_NAMES[seat]),
+                                   text=text)
         return Arrangement(seat, parse_numbers(text))
 
     def move_marks(self, position: QuerniPosition | QuerniSetupPosition,
@@ -1254,23 +1228,24 @@ class QuerniVariant(Variant[QuerniPosition | QuerniSetupPosition, QuerniMove]):
 
 def _play_position(position: Position) -> QuerniPosition:
     if not isinstance(position, QuerniPosition):
-        raise IllegalMoveError("the game is still in its setup phase")
+        raise IllegalMoveError(detail("still_in_setup"))
     return position
 
 
 def _arrangement_option(value: object) -> tuple[tuple[int, ...], tuple[int, ...]]:
     if isinstance(value, str | bytes) or not isinstance(value, Sequence) or len(value) != 2:
-        raise OptionError(
-            "querni: arrangement is a pair (blue numbers, pink numbers), 16 each")
+        raise OptionError(detail("arrangement_pair", game="querni"))
     result: list[tuple[int, ...]] = []
     for seat, numbers in enumerate(value):
         if (isinstance(numbers, str | bytes) or not isinstance(numbers, Sequence)
                 or not all(isinstance(n, int) and not isinstance(n, bool) for n in numbers)):
-            raise OptionError(f"querni: {SEAT_NAMES[seat]}'s arrangement must be 16 integers")
+            raise OptionError(detail("arrangement_integers", game="querni",
+                                     seat=SEAT_NAMES[seat], count=STONES))
         try:
-            result.append(_check_numbers(list(numbers), f"{SEAT_NAMES[seat]}'s arrangement"))
-        except ValueError as e:
-            raise OptionError(f"querni: {e}") from None
+            result.append(_check_numbers(list(numbers)))
+        except RulesError as e:
+            raise OptionError(detail("seat_arrangement", game="querni", seat=SEAT_NAMES[seat],
+                                     reason=e.detail)) from None
     return result[0], result[1]
 
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, TypeVar
 
-from rules.core import UnknownVariantError, Variant
+from rules.core import UnknownVariantError, Variant, detail
 
 _VARIANTS: dict[str, Variant[Any, Any]] = {}
 VARIANTS: Mapping[str, Variant[Any, Any]] = MappingProxyType(_VARIANTS)
@@ -31,10 +31,10 @@ def variant(key: str) -> Variant[Any, Any]:
     >>> rules.variant("nope")
     Traceback (most recent call last):
     ...
-    rules.core.UnknownVariantError: unknown game 'nope' (known: ...)
+    rules.core.UnknownVariantError: unknown game 'nope' (games: ...)
     """
     try:
         return _VARIANTS[key.strip().lower()]
     except (KeyError, AttributeError):
-        known = ", ".join(_VARIANTS) or "none"
-        raise UnknownVariantError(f"unknown game {key!r} (known: {known})") from None
+        raise UnknownVariantError(detail("unknown_game", input=str(key),
+                                         games=tuple(_VARIANTS)), text=str(key)) from None

@@ -50,6 +50,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
 from rules.core import (
+    Detail,
     IllegalMoveError,
     MoveMarks,
     NotationError,
@@ -59,6 +60,7 @@ from rules.core import (
     Position,
     PositionError,
     Variant,
+    detail,
 )
 from rules.notation import normalize, parse_point, point_name, resolve, tokenize
 from rules.registry import register
@@ -201,9 +203,9 @@ class XiangqiPosition(Position[XiangqiMove]):
         """The position after ``move``; raises IllegalMoveError saying why it is illegal."""
         m = _int_of(move)
         if self.outcome() is not None:
-            raise IllegalMoveError("the game is over")
+            raise IllegalMoveError(detail("game_over"))
         if m is None:
-            raise IllegalMoveError(f"{move!r} is not a xiangqi move")
+            raise IllegalMoveError(detail("not_a_move_value", value=repr(move), game="xiangqi"))
         if m not in self._move_set():
             raise IllegalMoveError(_why(self, m >> 7, m & 127), text=_canonical(self, m))
         return self._after(m)
@@ -327,17 +329,15 @@ class XiangqiPosition(Position[XiangqiMove]):
 
 def _read_fen(text: str) -> XiangqiPosition:
     if not isinstance(text, str):
-        raise PositionError("a xiangqi position is a FEN text", text=str(text))
+        raise PositionError(detail("position_not_text"), text=str(text))
     if len(text) > 200:
-        raise PositionError("that is too long to be a xiangqi FEN", text=text[:200])
+        raise PositionError(detail("position_too_long", length=len(text)), text=text[:200])
     fields = text.split()
     if not 2 <= len(fields) <= 6:
-        raise PositionError(
-            "a xiangqi FEN has the placement, the side to move and up to four more fields, "
-            f"e.g. {START_FEN}", text=text)
+        raise PositionError(detail("xiangqi_fen_fields", example=START_FEN), text=text)
     ranks = fields[0].split("/")
     if len(ranks) != HEIGHT:
-        raise PositionError(f"the placement needs 10 ranks separated by '/', not {len(ranks)}",
+        raise PositionError(detail("fen_rank_count", ranks=HEIGHT, count=len(ranks)),
                             text=text)
     board = [0] * (WIDTH * HEIGHT)
     for i, row in enumerate(ranks):
@@ -352,29 +352,28 @@ def _read_fen(text: str) -> XiangqiPosition:
                 board[square(x, y)] = FEN_PIECES[c.lower()] | (BLACK_BIT if c.islower() else 0)
                 x += 1
             else:
-                raise PositionError(f"{c!r} is not a xiangqi piece letter (KABNRCP, kabnrcp)",
-                                    text=text)
+                raise PositionError(detail("not_a_piece_letter", input=c,
+                                           letters=("KABNRCP", "kabnrcp")), text=text)
         if x != WIDTH:
-            raise PositionError(f"rank {y + 1} ({row!r}) covers {x} points, not 9", text=text)
+            raise PositionError(detail("rank_width", rank=y + 1, row=row, count=x, width=WIDTH),
+                                text=text)
     side_field = fields[1].lower()
     if side_field not in ("w", "r", "b"):
-        raise PositionError(f"the side to move is w (Red) or b (Black), not {fields[1]!r}",
+        raise PositionError(detail("side_letter", input=fields[1], letters=("'w'", "'b'")),
                             text=text)
     side = BLACK if side_field == "b" else RED
     for extra in fields[2:4]:
         if extra != "-":
-            raise PositionError(f"the third and fourth FEN fields are '-' in xiangqi, "
-                                f"not {extra!r}", text=text)
+            raise PositionError(detail("fen_dash_fields", input=extra), text=text)
     numbers = []
-    for name, value, low in (("halfmove clock", fields[4:5], 0),
-                             ("move number", fields[5:6], 1)):
+    for value, low in ((fields[4:5], 0), (fields[5:6], 1)):
         if not value:
             numbers.append(low)
             continue
         digits = value[0]
         if not (digits.isascii() and digits.isdigit()) or len(digits) > 6 or int(digits) < low:
-            raise PositionError(f"the {name} must be a whole number from {low}, "
-                                f"not {value[0]!r}", text=text)
+            raise PositionError(detail("halfmove_clock_number" if low == 0
+                                       else "move_number_number", input=value[0]), text=text)
         numbers.append(int(value[0]))
     _check_placement(board, side, text)
     return XiangqiPosition(tuple(board), side, numbers[0], numbers[1])
@@ -390,36 +389,41 @@ def _check_placement(board: list[int], side: int, text: str) -> None:
                 counts[p & 7] += 1
         for kind in range(1, 8):
             if counts[kind] > MAX_COUNT[kind]:
-                raise PositionError(f"{SIDE_NAMES[s]} has {counts[kind]} {KIND_NAMES[kind]}s; "
-                                    f"at most {MAX_COUNT[kind]} is possible", text=text)
+                raise PositionError(detail("too_many_of_kind", seat=SIDE_NAMES[s],
+                                           count=counts[kind], piece=KIND_NAMES[kind],
+                                           most=MAX_COUNT[kind]), text=text)
         if counts[KING] != 1:
-            raise PositionError(f"{SIDE_NAMES[s]} needs exactly one general, not "
-                                f"{counts[KING]}", text=text)
+            raise PositionError(detail("one_general", seat=SIDE_NAMES[s], count=counts[KING]),
+                                text=text)
     for sq, p in enumerate(board):
         if not p:
             continue
         s, kind = colour_of(p), p & 7
         x, y = POINTS[sq]
-        where = f"{SIDE_NAMES[s]}'s {KIND_NAMES[kind]} on {NAMES[sq]}"
         if kind in (KING, ADVISOR) and not in_palace(s, x, y):
-            raise PositionError(f"{where} is outside its palace", text=text)
+            raise PositionError(detail("outside_palace", seat=SIDE_NAMES[s],
+                                       piece=KIND_NAMES[kind], point=NAMES[sq]), text=text)
         if kind == KING:
             kings[s] = sq
         if kind == ADVISOR and (x + y) % 2 != (1 if s == RED else 0):
-            raise PositionError(f"{where}: an advisor stands only on the palace's corners "
-                                "and centre", text=text)
+            raise PositionError(detail("advisor_point", seat=SIDE_NAMES[s], point=NAMES[sq]),
+                                text=text)
         if kind == ELEPHANT and sq not in ELEPHANT_POINTS[s]:
-            raise PositionError(f"{where}: an elephant cannot reach that point", text=text)
+            raise PositionError(detail("unreachable_point", seat=SIDE_NAMES[s],
+                                       piece=KIND_NAMES[kind], point=NAMES[sq]), text=text)
         if kind == SOLDIER:
             start_rank = 3 if s == RED else 6
             behind = y < start_rank if s == RED else y > start_rank
             if behind or (not crossed(s, y) and x % 2):
-                raise PositionError(f"{where}: a soldier cannot reach that point", text=text)
+                raise PositionError(detail("unreachable_point", seat=SIDE_NAMES[s],
+                                           piece=KIND_NAMES[kind], point=NAMES[sq]), text=text)
     other = side ^ 1
     if attacked(board, kings[other], other):
-        how = ("the generals face each other" if generals_face(board, kings[other])
-               else f"{SIDE_NAMES[other]}'s general is in check")
-        raise PositionError(f"{how}, but it is {SIDE_NAMES[side]}'s turn", text=text)
+        if generals_face(board, kings[other]):
+            raise PositionError(detail("generals_face_on_turn", seat=SIDE_NAMES[side]),
+                                text=text)
+        raise PositionError(detail("check_on_turn", other=SIDE_NAMES[other],
+                                   seat=SIDE_NAMES[side]), text=text)
 
 
 # --------------------------------------------------------------------------- notation
@@ -480,7 +484,7 @@ def format_wxf(p: XiangqiPosition, move: XiangqiMove | Any) -> str:
     """
     m = _int_of(move)
     if m is None:
-        raise IllegalMoveError(f"{move!r} is not a xiangqi move")
+        raise IllegalMoveError(detail("not_a_move_value", value=repr(move), game="xiangqi"))
     fr, to = m >> 7, m & 127
     piece = p.board[fr]
     kind = piece & 7
@@ -543,7 +547,7 @@ def _wxf_sources(p: XiangqiPosition, designator: str) -> list[int]:
     return found
 
 
-def _wxf_target(p: XiangqiPosition, fr: int, op: str, number: int) -> int | str:
+def _wxf_target(p: XiangqiPosition, fr: int, op: str, number: int) -> int | Detail:
     """Where a WXF operator and number send the piece on ``fr``, or why they cannot."""
     piece = p.board[fr]
     kind = piece & 7
@@ -554,23 +558,22 @@ def _wxf_target(p: XiangqiPosition, fr: int, op: str, number: int) -> int | str:
     tx = WIDTH - number if side == RED else number - 1
     if op == ".":
         if kind in (ADVISOR, ELEPHANT, HORSE):
-            return f"an {name} never moves sideways" if kind != HORSE else \
-                "a horse never moves sideways"
+            return detail("never_sideways", piece=name, point=NAMES[fr])
         if tx == fx:
-            return f"a sideways move must leave file {number}"
+            return detail("sideways_same_file", file=number)
         return square(tx, fy)
     sign = forward if op == "+" else -forward
     if kind in (ADVISOR, ELEPHANT, HORSE):
         dx = abs(tx - fx)
         dy = {ADVISOR: {1: 1}, ELEPHANT: {2: 2}, HORSE: {1: 2, 2: 1}}[kind].get(dx)
         if dy is None:
-            return (f"the {name} on {NAMES[fr]} cannot reach file {number} "
-                    f"(for {WXF_LETTERS[kind]} the number is the file it goes to)")
+            return detail("cannot_reach_file", piece=name, point=NAMES[fr], file=number,
+                          letter=WXF_LETTERS[kind])
         ty = fy + sign * dy
     else:
         tx, ty = fx, fy + sign * number
     if not on_board(tx, ty):
-        return f"the {name} on {NAMES[fr]} would leave the board"
+        return detail("would_leave_board", piece=name, point=NAMES[fr])
     return square(tx, ty)
 
 
@@ -583,101 +586,105 @@ def _parse_wxf(p: XiangqiPosition, text: str, compact: str) -> XiangqiMove | Non
     op = "." if op == "=" else op
     sources = _wxf_sources(p, designator)
     if not sources:
-        raise IllegalMoveError(
-            f"{text.strip()!r}: {SIDE_NAMES[p.side]} has no piece that "
-            f"{designator.upper()!r} names", text=text)
+        raise IllegalMoveError(detail("wxf_no_piece", input=text.strip(),
+                                      seat=SIDE_NAMES[p.side], designator=designator.upper()),
+                               text=text)
     targets = [(fr, _wxf_target(p, fr, op, number)) for fr in sources]
     shaped = [(fr, to) for fr, to in targets if isinstance(to, int)]
     if not shaped:
-        raise IllegalMoveError(f"{text.strip()!r}: {targets[0][1]}", text=text)
+        refused = targets[0][1]
+        assert isinstance(refused, Detail)
+        raise IllegalMoveError(detail("input_refused", input=text.strip(), reason=refused),
+                               text=text)
     legal = p._move_set()
     found = resolve(text, [fr << 7 | to for fr, to in shaped],
                     matches=lambda m: m in legal, format_move=lambda m: _canonical(p, m))
     if found is None:
         fr, to = shaped[0]
-        raise IllegalMoveError(f"{text.strip()!r} ({_canonical(p, fr << 7 | to)}): "
-                               f"{_why(p, fr, to)}", text=text)
+        raise IllegalMoveError(detail("wxf_refused", input=text.strip(),
+                                      move=_canonical(p, fr << 7 | to), reason=_why(p, fr, to)),
+                               text=text)
     return _move_of(found)
 
 
-def _why(p: XiangqiPosition, fr: int, to: int) -> str:
+def _why(p: XiangqiPosition, fr: int, to: int) -> Detail:
     """Why the move from ``fr`` to ``to`` is not legal in ``p`` (the failure path only)."""
     b = p.board
     piece = b[fr]
     s = p.side
     if fr == to:
-        return f"a move must leave {NAMES[fr]}"
+        return detail("null_move", point=NAMES[fr])
     if not piece:
-        return f"there is no piece on {NAMES[fr]}"
+        return detail("empty_point", point=NAMES[fr], piece="piece")
     if colour_of(piece) != s:
-        return (f"that is {SIDE_NAMES[s ^ 1]}'s piece on {NAMES[fr]}: "
-                f"{SIDE_NAMES[s]} is to move")
+        return detail("opponents_piece", point=NAMES[fr], other=SIDE_NAMES[s ^ 1],
+                      seat=SIDE_NAMES[s])
     kind = piece & 7
     target = b[to]
     if target and colour_of(target) == s:
-        return f"your own {KIND_NAMES[target & 7]} stands on {NAMES[to]}"
+        return detail("own_piece_on", piece=KIND_NAMES[target & 7], point=NAMES[to])
     (fx, fy), (tx, ty) = POINTS[fr], POINTS[to]
     dx, dy = tx - fx, ty - fy
     ax, ay = abs(dx), abs(dy)
     between = [q for q in _between(fr, to) if b[q]] if (dx == 0) != (dy == 0) else []
-    reason = ""
+    reason: Detail | None = None
+    name = KIND_NAMES[kind]
     if kind == KING:
         if ax + ay != 1:
-            reason = "the general moves one point along a line"
+            reason = detail("general_step")
         elif not in_palace(s, tx, ty):
-            reason = "the general must stay in the palace"
+            reason = detail("stay_in_palace", piece=name)
     elif kind == ADVISOR:
         if ax != 1 or ay != 1:
-            reason = "the advisor moves one point diagonally"
+            reason = detail("advisor_step")
         elif not in_palace(s, tx, ty):
-            reason = "the advisor must stay in the palace"
+            reason = detail("stay_in_palace", piece=name)
     elif kind == ELEPHANT:
         if ax != 2 or ay != 2:
-            reason = "the elephant moves exactly two points diagonally"
+            reason = detail("elephant_step")
         elif not own_half(s, ty):
-            reason = "an elephant cannot cross the river"
+            reason = detail("elephant_river")
         elif b[square(fx + dx // 2, fy + dy // 2)]:
-            reason = f"the elephant is blocked at {NAMES[square(fx + dx // 2, fy + dy // 2)]}"
+            reason = detail("blocked", piece=name,
+                            point=NAMES[square(fx + dx // 2, fy + dy // 2)])
     elif kind == HORSE:
         if sorted((ax, ay)) != [1, 2]:
-            reason = "the horse moves one point along a line, then one diagonally outward"
+            reason = detail("horse_step")
         else:
             leg = square(fx + (dx // 2 if ax == 2 else 0), fy + (dy // 2 if ay == 2 else 0))
             if b[leg]:
-                reason = f"the horse is blocked at {NAMES[leg]}"
+                reason = detail("blocked", piece=name, point=NAMES[leg])
     elif kind == CHARIOT:
         if dx and dy:
-            reason = "the chariot moves along a file or rank"
+            reason = detail("moves_straight", piece=name)
         elif between:
-            reason = f"the chariot is blocked at {NAMES[between[0]]}"
+            reason = detail("blocked", piece=name, point=NAMES[between[0]])
     elif kind == CANNON:
         if dx and dy:
-            reason = "the cannon moves along a file or rank"
+            reason = detail("moves_straight", piece=name)
+        elif target and not between:
+            reason = detail("cannon_no_screen")
         elif target and len(between) != 1:
-            reason = (f"a cannon needs exactly one screen to capture "
-                      f"({'nothing' if not between else len(between)} "
-                      f"{'stands' if len(between) < 2 else 'stand'} between)")
+            reason = detail("cannon_screens", count=len(between))
         elif not target and between:
-            reason = (f"the cannon is blocked at {NAMES[between[0]]}: "
-                      "it jumps only to capture")
+            reason = detail("cannon_blocked", point=NAMES[between[0]])
     else:
         ahead = dy if s == RED else -dy
         if ahead < 0:
-            reason = "a soldier cannot move backwards"
+            reason = detail("soldier_backwards")
         elif ax + ay != 1:
-            reason = "a soldier moves one point at a time"
+            reason = detail("soldier_step")
         elif dx and not crossed(s, fy):
-            reason = "a soldier moves sideways only after crossing the river"
-    if reason:
+            reason = detail("soldier_sideways")
+    if reason is not None:
         return reason
     board = list(b)
     board[to] = piece
     board[fr] = 0
     k = to if kind == KING else b.index(KING | (BLACK_BIT if s else 0))
     if generals_face(board, k):
-        return "the generals would face each other"
-    attacker = _attacker(board, k, s)
-    return f"the general would be in check{attacker}"
+        return detail("generals_would_face")
+    return _in_check(board, k, s)
 
 
 def _between(fr: int, to: int) -> list[int]:
@@ -691,15 +698,15 @@ def _between(fr: int, to: int) -> list[int]:
     return out
 
 
-def _attacker(board: list[int], k: int, s: int) -> str:
-    """' (from the chariot on e9)' naming one attacker of the general on ``k``, or ''."""
+def _in_check(board: list[int], k: int, s: int) -> Detail:
+    """The general on ``k`` would be in check, naming one attacker when there is one."""
     for q in range(WIDTH * HEIGHT):
         piece = board[q]
         if piece and colour_of(piece) != s:
             moves = pseudo_moves(board, [q], s ^ 1)
             if any(m & 127 == k for m in moves):
-                return f" (from the {KIND_NAMES[piece & 7]} on {NAMES[q]})"
-    return ""
+                return detail("in_check_from", piece=KIND_NAMES[piece & 7], point=NAMES[q])
+    return detail("in_check")
 
 
 _ICCS_RANK_0 = re.compile(r"[a-i]0(?!\d)")
@@ -725,14 +732,14 @@ class XiangqiVariant(Variant[XiangqiPosition, XiangqiMove]):
         p = _xq(position)
         m = _int_of(move)
         if m is None or m not in p._move_set():
-            raise IllegalMoveError(f"{move!r} is not a legal move here")
+            raise IllegalMoveError(detail("not_legal", move=repr(move)))
         return _canonical(p, m)
 
     def parse_move(self, position: XiangqiPosition, text: str) -> XiangqiMove:
         p = _xq(position)
         s = normalize(text)
         if p.outcome() is not None:
-            raise IllegalMoveError("the game is over", text=text)
+            raise IllegalMoveError(detail("game_over"), text=text)
         compact = "".join(s.split())
         wxf = _parse_wxf(p, text, compact)
         if wxf is not None:
@@ -740,31 +747,28 @@ class XiangqiVariant(Variant[XiangqiPosition, XiangqiMove]):
         try:
             written = tokenize(s)
         except NotationError as err:
-            raise NotationError(
-                f"{text.strip()!r} is not a move: write it like h3-e3, h3xh10 or C2.5 (WXF)",
-                text=text) from err
+            raise NotationError(detail("xiangqi_move_syntax", input=text.strip()),
+                                text=text) from err
         if len(written.points) != 2:
-            raise NotationError(f"{text.strip()!r}: a xiangqi move names two points, "
-                                "like h3-e3", text=text)
+            raise NotationError(detail("two_points_move", input=text.strip()), text=text)
         if _ICCS_RANK_0.search(compact):
-            raise NotationError(
-                f"{text.strip()!r}: ranks run 1 to 10 (ICCS ranks 0-9 are not accepted; "
-                "h2e2 in ICCS is h3-e3 here)", text=text)
+            raise NotationError(detail("iccs_rank_zero", input=text.strip()), text=text)
         fr, to = (square(*parse_point(t, width=WIDTH, height=HEIGHT)) for t in written.points)
         m = fr << 7 | to
         if m not in p._move_set():
-            raise IllegalMoveError(f"{NAMES[fr]}-{NAMES[to]}: {_why(p, fr, to)}", text=text)
+            raise IllegalMoveError(detail("move_refused", move=f"{NAMES[fr]}-{NAMES[to]}",
+                                          reason=_why(p, fr, to)), text=text)
         if written.is_capture and not p.board[to]:
-            raise IllegalMoveError(
-                f"{NAMES[fr]}x{NAMES[to]} captures nothing: there is no piece on "
-                f"{NAMES[to]} (write {NAMES[fr]}-{NAMES[to]})", text=text)
+            raise IllegalMoveError(detail("captures_nothing", move=f"{NAMES[fr]}x{NAMES[to]}",
+                                          point=NAMES[to], instead=f"{NAMES[fr]}-{NAMES[to]}"),
+                                   text=text)
         return _move_of(m)
 
     def move_marks(self, position: XiangqiPosition, move: XiangqiMove) -> MoveMarks:
         p = _xq(position)
         m = _int_of(move)
         if m is None:
-            raise IllegalMoveError(f"{move!r} is not a xiangqi move")
+            raise IllegalMoveError(detail("not_a_move_value", value=repr(move), game="xiangqi"))
         fr, to = m >> 7, m & 127
         captured = (POINTS[to],) if p.board[to] else ()
         return MoveMarks((POINTS[fr], POINTS[to]), captured)

@@ -132,7 +132,7 @@ def test_capturing_is_compulsory() -> None:
 def test_own_pieces_are_never_jumped() -> None:
     p = pos("c2 c3", "a5")
     assert "c2xc4" not in moves(p)
-    assert refused(p, "c2xc4") == "pieces never jump their own side"
+    assert refused(p, "c2xc4") == "you cannot jump your own piece on c3"
 
 
 def test_a_captured_piece_leaves_the_board_and_the_mover_keeps_going() -> None:

@@ -390,8 +390,8 @@ def test_plain_pdn_fen_is_read_forgivingly() -> None:
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ("W:W29:B1", "white man cannot stand on 29"),
-    ("W:W5:B2", "black man cannot stand on 2"),
+    ("W:W29:B1", "White man cannot stand on 29"),
+    ("W:W5:B2", "Black man cannot stand on 2"),
     ("W:W5,5:B20", "listed twice"),
     ("W:W5:B5", "listed twice"),
     ("W:W33:B5", "no square 33"),

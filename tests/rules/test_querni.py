@@ -118,7 +118,8 @@ def test_an_arrangement_wins_over_a_seed() -> None:
     ({"seed": True}, "seed must be an integer"),
     ({"arrangement": IDENTITY}, "a pair"),
     ({"arrangement": "1 2 3"}, "a pair"),
-    ({"arrangement": (IDENTITY, IDENTITY[:15])}, "Pink's arrangement lists 15 numbers"),
+    ({"arrangement": (IDENTITY, IDENTITY[:15])},
+     "Pink's arrangement: the arrangement lists 15 numbers"),
     ({"arrangement": ((1, *IDENTITY[:15]), IDENTITY)}, "number 1 appears twice"),
     ({"arrangement": (IDENTITY, (17, *IDENTITY[1:]))}, "17 is not a stone number"),
     ({"arrangement": ([str(n) for n in IDENTITY], IDENTITY)}, "must be 16 integers"),
@@ -260,7 +261,7 @@ def test_only_own_stones_move() -> None:
     p = make({"a1": 1, "b1": 2, "c1": 3}, {"e4": 5, **PINK_CHAIN})
     illegal(p, "e4-e5", "e4 is not your stone")
     illegal(p, "d4-d5", "there is no stone on d4")
-    illegal(p, "a1-a1", "does not move the stone")
+    illegal(p, "a1-a1", "a move must leave a1")
 
 
 # --------------------------------------------------------------------------- chains
