@@ -101,6 +101,7 @@ from locales.i18n import (
     render,
 )
 from locales.results import leaving_note, result_sentence
+from locales.rules_words import rules_words
 from locales.summaries import HIDDEN_OPTIONS, plain, rules_summary
 from locales.terms import game_name, move_display, seat_colour, status
 
@@ -663,7 +664,7 @@ class Console:
         except ServiceError as e:
             self.say(joined("!", e.text))
         except rules.RulesError as e:
-            self.say(f"! {e.message}")
+            self.say(joined("!", rules_words(e)))
         return True
 
     async def run(self, stream: TextIO, *, prompt: bool = False) -> int:

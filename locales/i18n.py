@@ -31,7 +31,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Final
+from typing import Final, Literal
 
 from babel import Locale
 from babel.messages.mofile import write_mo
@@ -42,6 +42,9 @@ LOCALES: Final = ("en-US", "en-GB", "de", "es-ES", "es-419", "sv-SE", "zh-CN", "
 DEFAULT_LOCALE: Final = "en-US"
 DOMAIN: Final = "tablero"
 CATALOGUES: Final = Path(__file__).resolve().parent
+
+ListStyle = Literal["standard", "or"]
+"""How a :class:`Listing` joins its items: "a, b and c" or "a, b or c"."""
 
 # Discord locales (and common language tags) that are served by a supported one.
 _ALIASES: Final[Mapping[str, str]] = {
@@ -151,9 +154,11 @@ class Text(Lazy):
 @dataclass(frozen=True, slots=True)
 class Listing(Lazy):
     """Items joined the way the language lists things (CLDR: ``a, b and c``,
-    ``a, b und c``, ``a、b和c``); see :func:`listing`."""
+    ``a, b und c``, ``a、b和c``; with ``style="or"``: ``a, b or c``, ``a, b oder c``,
+    ``a、b或c``); see :func:`listing` and :func:`alternatives`."""
 
     items: tuple[object, ...]
+    style: ListStyle = "standard"
 
     def render(self, locale: str | None) -> str:
         from babel.lists import format_list
@@ -162,7 +167,7 @@ class Listing(Lazy):
         said = [render_value(item, chosen) for item in self.items]
         if len(said) <= 1:
             return "".join(said)
-        return format_list(said, locale=babel_locale(chosen))
+        return format_list(said, style=self.style, locale=babel_locale(chosen))
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,6 +247,15 @@ def listing(items: Iterable[object]) -> Listing:
     return Listing(tuple(items))
 
 
+def alternatives(items: Iterable[object]) -> Listing:
+    """A list of choices in the reader's words (``a, b or c``).
+
+    >>> alternatives(["c3-c4", "c3xe5"]).render("de"), alternatives(["a"]).render("sv-SE")
+    ('c3-c4 oder c3xe5', 'a')
+    """
+    return Listing(tuple(items), "or")
+
+
 def joined(*parts: object, separator: str = " ") -> Joined:
     """Texts (or plain strings) rendered and joined: a message made of sentences.
 
@@ -301,6 +315,8 @@ def to_data(words: object) -> object:
             data.update(plural=words.plural, count=words.count)
         return data
     if isinstance(words, Listing):
+        if words.style != "standard":
+            return {"listing": [to_data(x) for x in words.items], "style": words.style}
         return {"listing": [to_data(x) for x in words.items]}
     if isinstance(words, Joined):
         return {"joined": [to_data(x) for x in words.parts], "separator": words.separator}
@@ -324,7 +340,8 @@ def from_data(data: object) -> Words:
                         str(data["plural"]) if data.get("plural") is not None else None,
                         int(count) if isinstance(count, int) else None)
         if "listing" in data:
-            return Listing(tuple(_value_of(x) for x in data["listing"]))
+            style: ListStyle = "or" if data.get("style") == "or" else "standard"
+            return Listing(tuple(_value_of(x) for x in data["listing"]), style)
         if "joined" in data:
             return Joined(tuple(_value_of(x) for x in data["joined"]),
                           str(data.get("separator", " ")))

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from locales.i18n import Text, Words, _
+from locales.i18n import Text, Words, _, _n
 
 GAME_NAMES: Final[dict[str, Text]] = {
     "alquerque": _("Alquerque"),
@@ -154,6 +154,33 @@ PERMISSION_NAMES: dict[str, Text] = {
     "Manage Server": _("Manage Server"),
 }
 """Permission names as Discord's client shows them in each language."""
+
+
+# TRANSLATORS: a piece as the rules' refusals name it ("there is no stone on c3"); the
+# same entries as the alt text's piece counts, used here in the singular
+PIECE_NAMES: Final[dict[str, Text]] = {
+    "piece": _n("piece", "pieces", 1),
+    "stone": _n("stone", "stones", 1),
+    "man": _n("man", "men", 1),
+    "king": _n("king", "kings", 1),
+    "general": _n("general", "generals", 1),
+    "advisor": _n("advisor", "advisors", 1),
+    "elephant": _n("elephant", "elephants", 1),
+    "horse": _n("horse", "horses", 1),
+    "chariot": _n("chariot", "chariots", 1),
+    "cannon": _n("cannon", "cannons", 1),
+    "soldier": _n("soldier", "soldiers", 1),
+}
+"""The pieces the rules core names in its refusals (``piece`` params), by English word."""
+
+
+def piece_name(kind: str) -> Words:
+    """A piece (``'horse'``, ``'stone'``) in the reader's words; unknown ones as they are.
+
+    >>> piece_name("horse").render("en-GB"), piece_name("unicorn")
+    ('horse', 'unicorn')
+    """
+    return PIECE_NAMES.get(kind, kind)
 
 
 def permission_name(label: str) -> Words:

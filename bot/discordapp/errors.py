@@ -6,8 +6,9 @@ error that escapes a command to ``on_error``, where it counts as a failure of th
 
 Typed service errors carry lazy words (``locales.i18n``) and the adapter adds what to do
 next, rendered in the reader's Discord locale. Rules errors come from the pure rules core
-in English: the adapter frames them in the reader's language (what kind of refusal and what
-to do next) and keeps the core's detail, which names points and moves. Anything else is
+with a code and params: the adapter frames them in the reader's language (what kind of
+refusal and what to do next) around the core's reason in the same language
+(``locales.rules_words``), which names points and moves. Anything else is
 a bug: the user gets a short apology, the log gets the traceback (never the token: it is a
 SecretStr and no error message contains it).
 """
@@ -26,6 +27,7 @@ import rules
 from bot.service import errors as service_errors
 from bot.service.seasons import NoSuchSeason
 from locales.i18n import Text, Words, _, _n, capitalized, listing, negotiate, render
+from locales.rules_words import rules_words
 from locales.terms import permission_name
 
 log = logging.getLogger("tablero.discord")
@@ -92,9 +94,10 @@ _NEXT_STEP: dict[type[BaseException], Text] = {
 }
 
 
-def rules_detail(exc: rules.RulesError) -> str:
-    """The rules core's own words about ``exc`` (English; they name points and moves)."""
-    return exc.message.rstrip(".")
+def rules_detail(exc: rules.RulesError) -> Words:
+    """The rules core's reason for ``exc`` in the reader's words (points and moves as
+    notation); an uncoded error says a generic sentence, never English detail."""
+    return rules_words(exc)
 
 
 def _rules_message(exc: rules.RulesError) -> Text:

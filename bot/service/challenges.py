@@ -25,6 +25,7 @@ from bot.service.timecontrol import TimeControl, TimeControlError, parse_time_co
 from bot.service.turns import turn_started
 from bot.service.views import BoardState, GuildSettings, MatchView
 from locales.i18n import _, _n
+from locales.rules_words import refusal_words
 from locales.terms import game_name, seat_colour, status
 from rules import Position, RulesError, Variant
 
@@ -148,7 +149,8 @@ class ChallengesMixin(ServiceCore):
             start: Position = v.start(**opts)
         except (RulesError, ValueError, TypeError) as e:
             raise InvalidOption(_("{game} cannot start with those options: {error}",
-                                  game=game_name(v.key, v.name), error=str(e))) from None
+                                  game=game_name(v.key, v.name),
+                                  error=refusal_words(e))) from None
         return start
 
     def _coerce_options(self, v: Variant, given: Mapping[str, object] | None

@@ -80,6 +80,8 @@ from bot.service.timecontrol import reminder_for
 from bot.service.turns import taken_back
 from bot.service.views import BoardState, Caller, MatchView, MoveResult
 from locales.i18n import Text, _
+from locales.rules_words import refusal_words, rules_words
+from locales.terms import game_name
 from rules import Position, RulesError
 
 log = logging.getLogger(__name__)
@@ -157,7 +159,7 @@ def parse_lines(p: Position, text: str) -> list[tuple[str, ...]]:
                 raise ConditionalLineError(_(
                     "Line {line}, move {n} ({whose} move {move}) cannot be played there: "
                     "{why}", line=str(n), n=str(i + 1), whose=whose, move=token,
-                    why=e.message)) from None
+                    why=rules_words(e))) from None
             canonical.append(v.format_move(q, move))
             q = q.play(move)
         out.append(tuple(canonical))
@@ -226,7 +228,8 @@ class ComfortsMixin(ChallengesMixin, PlayMixin, DeadlinesMixin):
             start = v.start(**opts)
         except (RulesError, ValueError, TypeError) as e:
             raise InvalidOption(_("{game} cannot start with those options any more: "
-                                  "{why}", game=v.name, why=str(e))) from None
+                                  "{why}", game=game_name(v.key, v.name),
+                                  why=refusal_words(e))) from None
         count = rec.seat_count
         if count == 2:
             mine: int | None = None

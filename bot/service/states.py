@@ -20,6 +20,7 @@ from bot.service.errors import InvalidOption, MatchBroken
 from bot.service.records import SPECIAL_PREFIX, MatchRecord, RecordEntry
 from bot.service.views import GameRecord, MatchView, PlyView
 from locales.i18n import _
+from locales.rules_words import refusal_words
 from rules import MoveMarks, Outcome, Position, RulesError, Variant
 
 MAX_TEXT = 300  # longer command arguments are refused before any parsing
@@ -114,7 +115,7 @@ def replay(rec: MatchRecord, entries: Sequence[RecordEntry], *, check: bool = Tr
                              **{k: _start_ready(o) for k, o in rec.options.items()})
     except (RulesError, ValueError, TypeError) as err:
         raise MatchBroken(_("match #{match} is broken: its options no longer start a game "
-                            "({error})", match=rec.id, error=str(err))) from None
+                            "({error})", match=rec.id, error=refusal_words(err))) from None
     if p.to_text() != rec.start_text:
         raise MatchBroken(_("match #{match} is broken: its options start a different "
                             "position than the stored one", match=rec.id))
@@ -172,7 +173,7 @@ def apply_entry(rec: MatchRecord, v: Variant, p: Position, e: RecordEntry) -> St
     except (RulesError, ValueError) as err:
         raise MatchBroken(_("match #{match} is broken: entry {n} ({entry}) does not "
                             "replay: {error}", match=rec.id, n=e.ply + 1, entry=repr(e.text),
-                            error=str(err))) from None
+                            error=refusal_words(err))) from None
 
 
 def everyone_moved(rec: MatchRecord, entries: Sequence[RecordEntry]) -> bool:

@@ -28,7 +28,7 @@ from bot.discordapp.components import MatchButton
 from bot.discordapp.names import MemberNames
 from bot.discordapp.notices import ReplyFirst
 from bot.service import MatchService
-from locales.i18n import Words, _, joined, render
+from locales.i18n import Words, _, capitalized, joined, render
 from locales.terms import move_display
 
 
@@ -207,7 +207,7 @@ class PlayCog(commands.Cog, name="Play"):
                     raise errors.AdapterError(_(
                         "{error}. Write your numbers 1-16, each once, in start-cell order "
                         "(`/rules querni` explains it).",
-                        error=errors.rules_detail(exc))) from exc
+                        error=capitalized(errors.rules_detail(exc)))) from exc
                 await answer(interaction, _("Arrangement submitted; it stays hidden from your "
                                             "opponent until both have submitted."))
 
