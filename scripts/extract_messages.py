@@ -38,6 +38,8 @@ British already: colour, cancelled, organiser)."""
 EN_US: dict[str, str] = {
     "The colour or seat you want (random if empty)":
         "The color or seat you want (random if empty)",
+    "{seat}'s advisor on {point}: an advisor stands only on the palace's corners and centre":
+        "{seat}'s advisor on {point}: an advisor stands only on the palace's corners and center",
 }
 """American spellings for en-US where a message id is written the British way (Discord
 shows command descriptions to en-US users as en-US)."""
