@@ -43,14 +43,15 @@ class Detail:
         from rules.messages import MESSAGES
 
         return MESSAGES[self.code].format_map(
-            {name: _english(value) for name, value in self.params.items()})
+            {name: _english(name, value) for name, value in self.params.items()})
 
 
 Param = str | int | tuple[str, ...] | Detail
 """A value a :class:`Detail` names: notation (a point ``'c3'``, a move, the quoted input),
 a number, an English game word whose param name says what it is (``game`` a variant key,
-``seat`` / ``other`` a seat's name like ``'Red'``, ``piece`` a piece kind like
-``'horse'``), a tuple of alternatives (moves, values: "a, b or c"), or a nested detail."""
+said by the game's name; ``seat`` / ``other`` a seat's name like ``'Red'``; ``piece`` a
+piece kind like ``'horse'``; ``ending`` an ``Outcome.reason``), a tuple of alternatives
+(moves, values: "a, b or c"), or a nested detail."""
 
 
 def detail(code: str, /, **params: Param) -> Detail:
@@ -63,7 +64,12 @@ def detail(code: str, /, **params: Param) -> Detail:
     return Detail(code, MappingProxyType(dict(params)))
 
 
-def _english(value: Param) -> str:
+def _english(name: str, value: Param) -> str:
+    if name == "game" and isinstance(value, str):
+        from rules.registry import VARIANTS  # the registry imports this module
+
+        found = VARIANTS.get(value)
+        return found.name if found is not None else value
     if isinstance(value, Detail):
         return value.message
     if isinstance(value, tuple):
@@ -638,7 +644,7 @@ class Variant(ABC, Generic[P, M]):
         >>> v.parse_arrangement(v.start(), 0, "1 2 3")
         Traceback (most recent call last):
         ...
-        rules.core.IllegalMoveError: xiangqi has no setup phase
+        rules.core.IllegalMoveError: Xiangqi has no setup phase
         """
         raise IllegalMoveError(detail("no_setup_phase", game=self.key), text=text)
 
