@@ -116,7 +116,8 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
         vacation="Whether players may take vacation in its games",
         clock="Or a time control: a bank with increment, e.g. 3d+1d/10d (3 days + 1 a "
               "move, at most 10)",
-        claim_win="A lapsed clock waits for the opponent's claim instead of ending the game")
+        claim_win="A lapsed clock waits for the opponent to claim the win instead of "
+                  "ending the game")
     async def create(self, interaction: Interaction, game: str, format: FORMATS,
                      rounds: app_commands.Range[int, 1, 30] | None = None,
                      name: app_commands.Range[str, 1, 80] | None = None,
