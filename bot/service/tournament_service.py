@@ -31,8 +31,8 @@ from bot.service.events import Event, MatchEnded, StandingsChanged
 from bot.service.ids import MAX_ID
 from bot.service.matches import RETRIES
 from bot.service.outbox import Announce
-from bot.service.timecontrol import format_time_control
 from bot.service.records import MatchRecord, MatchStatus
+from bot.service.timecontrol import format_time_control
 from bot.service.tournament_records import (
     TournamentGame,
     TournamentRecord,
