@@ -120,3 +120,20 @@ async def test_claim_win_in_the_setup_ends_it_as_a_first_turn_does(
     await service.sweep()
     assert (await service.get_match(mid)).status is MatchStatus.ABORTED
     assert await left_by(service, mid) == ALICE
+
+
+def test_the_seats_own_clocks_are_stored_and_older_clocks_read_without_them() -> None:
+    import json
+
+    from bot.service.records import ClockState
+    from bot.service.timecontrol import parse_time_control
+    from storage.sql import clock_json, clock_of
+
+    pause = datetime(2026, 6, 12, 12, 0, tzinfo=UTC)
+    state = ClockState(parse_time_control("2d+1d/5d"), own=((0, 172800.0, pause),
+                                                            (1, 0.0, None)))
+    text = clock_json(state)
+    assert text is not None and clock_of(text) == state
+    older = json.loads(text)
+    del older["own"]  # a clock stored before seats had their own
+    assert clock_of(json.dumps(older)) == ClockState(parse_time_control("2d+1d/5d"))

@@ -78,3 +78,14 @@ async def test_days_and_clock_together_are_refused(service: MatchService) -> Non
     with pytest.raises(InvalidOption, match="claim win must be yes or no"):
         await service.create_tournament(GUILD, CHANNEL, ORGANISER, "xiangqi", fmt="rr",
                                         claim_win="maybe")  # type: ignore[arg-type]
+
+
+async def test_without_days_or_clock_the_servers_default_control(
+        service: MatchService) -> None:
+    await service.update_guild_settings(GUILD, default_clock="2d+12h/4d", claim_win=True)
+    t = await started(service)
+    assert t.bank == parse_time_control("2d+12h/4d")
+    assert not t.claim_win  # claim-win only when the organiser asks: rounds wait on it
+    [g] = t.games_of_round(1)
+    m = await service.get_match(g.match_id or 0)
+    assert m.time_control == "2d+12h/4d" and not m.claim_win
