@@ -83,7 +83,7 @@ from bot.service.outbox import OutboxRelay
 from bot.service.records import OutboxEntry
 from bot.service.seasons import Schedule, SeasonRecord
 from bot.service.timecontrol import describe_time_control, parse_time_control
-from bot.service.tournament_records import TournamentGame, TournamentRecord
+from bot.service.tournament_records import TournamentGame, TournamentRecord, describe_clock
 from bot.service.tournaments import Result
 from bot.service.tournaments.model import format_words, tournament_title
 from bot.service.tournaments.table import StandingsTable
@@ -153,7 +153,8 @@ Commands (a #<match> argument picks a match; otherwise your current one):
   /notify mention|dm              how you want to be told it is your turn
   /sweep [+DAYS]                  run the deadline sweep (optionally DAYS from now)
   /tournament create GAME FORMAT [rounds:N] [name:TEXT] [days:N] [cap:N]
-              [registration:DAYS] [casual] [option:value ...]
+              [registration:DAYS] [casual] [clock:3d+1d/10d] [claim:yes|no]
+              [option:value ...]
                                   FORMAT: rr, double, swiss (needs rounds:N), knockout
   /tournament join|leave|start|cancel [#T]   /tournament remove [#T] @user
   /tournament standings [#T] [csv]   /tournament pairings [#T] [ROUND]
@@ -1304,7 +1305,7 @@ class Console:
         parts: list[Words] = [format_words(t.format)]
         if t.rounds:
             parts.append(_n("{count} round", "{count} rounds", t.rounds))
-        parts += [_n("{count} player", "{count} players", len(t.players)),
+        parts += [describe_clock(t), _n("{count} player", "{count} players", len(t.players)),
                   status(t.status.value)]
         if t.round:
             parts.append(_("round {round}", round=t.round))
@@ -1371,10 +1372,15 @@ class Console:
             if not (text.isascii() and text.isdigit()) or len(text) > 4:
                 raise ServiceError(_("{key} must be a whole number", key=key))
             return int(text)
+        claim = values.pop("claim", None)
+        if claim is not None and claim.lower() not in SWITCH_VALUES:
+            raise ServiceError(_("claim must be yes or no, not {value}", value=repr(claim)))
         t = await self.service.create_tournament(
             CONSOLE_GUILD, CONSOLE_CHANNEL, uid, words[0], fmt=words[1],
             name=values.pop("name", None), rounds=number("rounds"), days=number("days"),
             cap=number("cap"), registration_days=number("registration"), rated=rated,
+            clock=values.pop("clock", None),
+            claim_win=SWITCH_VALUES[claim.lower()] if claim is not None else False,
             options=values)
         self.say(_("created {tournament_line}: /tournament join #{tournament}",
                    tournament_line=self._tournament_line(t), tournament=t.id))

@@ -107,7 +107,9 @@ def clock_json(c: ClockState) -> str | None:
         "claim": c.claim, "banks": [list(b) for b in c.banks],
         "paused_until": _ts(c.paused_until), "lapsed": _ts(c.lapsed),
         "away": [[u, _ts(t)] for u, t in c.away],
-        **({"undo": list(c.undo)} if c.undo is not None else {})}, separators=(",", ":"))
+        **({"undo": list(c.undo)} if c.undo is not None else {}),
+        **({"own": [[s, later, _ts(p)] for s, later, p in c.own]} if c.own else {})},
+        separators=(",", ":"))
 
 
 def clock_of(text: str | None) -> ClockState:
@@ -121,7 +123,8 @@ def clock_of(text: str | None) -> ClockState:
         away=tuple((int(u), datetime.fromtimestamp(t, UTC)) for u, t in d["away"]),
         undo=None if d.get("undo") is None else (
             int(d["undo"][0]), int(d["undo"][1]),
-            None if d["undo"][2] is None else float(d["undo"][2]), float(d["undo"][3])))
+            None if d["undo"][2] is None else float(d["undo"][2]), float(d["undo"][3])),
+        own=tuple((int(s), float(later), _dt(p)) for s, later, p in d.get("own", ())))
 
 
 def _vacation_of(row: Sequence[Any]) -> VacationRecord:

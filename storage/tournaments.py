@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.service.errors import Conflict
 from bot.service.records import OutboxEntry, TournamentOutboxFn
+from bot.service.timecontrol import format_time_control, parse_time_control
 from bot.service.tournament_records import TournamentGame, TournamentRecord, TournamentStatus
 from bot.service.tournaments import Format, Result
 
@@ -27,7 +28,9 @@ def _dt(value: float | None) -> datetime | None:
 
 
 def tournament_body(t: TournamentRecord) -> str:
-    """Everything but the id, guild, status and version, as JSON."""
+    """Everything but the id, guild, status and version, as JSON. A bank control and
+    claim-win are keys of their own (a body without them, written before tournaments had
+    them, reads as days per move without claim-win: no migration)."""
     return json.dumps({
         "channel_id": t.channel_id, "organiser_id": t.organiser_id, "name": t.name,
         "game": t.game, "options": dict(t.options), "format": t.format.value,
@@ -37,6 +40,8 @@ def tournament_body(t: TournamentRecord) -> str:
         "round": t.round, "created_at": _ts(t.created_at),
         "games": [[g.round, g.first, g.second, g.result.value if g.result else None,
                    g.replay, g.timed_out, g.match_id] for g in t.games],
+        **({"bank": format_time_control(t.bank)} if t.bank is not None else {}),
+        **({"claim_win": True} if t.claim_win else {}),
     }, separators=(",", ":"))
 
 
@@ -53,7 +58,9 @@ def tournament_of(tid: int, guild_id: int, status: str, body: str, version: int
         registration_deadline=_dt(d["registration_deadline"]), vacation=d["vacation"],
         status=TournamentStatus(status), players=tuple(d["players"]),
         withdrawn=tuple(d["withdrawn"]), games=games, round=d["round"],
-        created_at=_dt(d["created_at"]), version=version)
+        created_at=_dt(d["created_at"]), version=version,
+        bank=parse_time_control(d["bank"]) if d.get("bank") else None,
+        claim_win=bool(d.get("claim_win", False)))
 
 
 def _match_ids(t: TournamentRecord) -> set[int]:

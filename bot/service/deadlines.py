@@ -13,6 +13,7 @@ from bot.service.events import DeadlineReminder, Event, TimeLapsed
 from bot.service.matches import RETRIES
 from bot.service.records import MatchRecord, MatchStatus
 from bot.service.states import replay
+from bot.service.turns import seat_clocks
 from bot.service.vacations import VacationsMixin
 
 log = logging.getLogger(__name__)
@@ -53,13 +54,19 @@ class DeadlinesMixin(VacationsMixin):
                     return await self._timeout(rec, now)
                 if rec.remind_at is not None and rec.remind_at <= now:
                     settings = await self.get_guild_settings(rec.guild_id)
+                    # seats moving at once: the reminder is for the earliest deadline's
+                    # seats (a later one is reminded when they have moved; if they run
+                    # out of time, the match is over)
+                    due = tuple(u for s, (d, _p) in seat_clocks(rec).items()
+                                if d == rec.deadline and (u := rec.user_at(s)) is not None)
 
                     def reminded(s: MatchRecord, remind: bool = settings.reminders,
-                                 left: timedelta = rec.deadline - now) -> list[Event]:
+                                 left: timedelta = rec.deadline - now,
+                                 due: tuple[int, ...] = due) -> list[Event]:
                         if not remind:
                             return []
                         view = self._view(s)
-                        return [DeadlineReminder(view, view.to_move, left)]
+                        return [DeadlineReminder(view, due or view.to_move, left)]
                     # the reminder is stored as sent with its outbox entry: never lost
                     _saved, events = await self._commit(
                         rec, dataclasses.replace(rec, remind_at=None), reminded)
@@ -86,7 +93,8 @@ class DeadlinesMixin(VacationsMixin):
         return events
 
     async def _timeout(self, rec: MatchRecord, now: datetime) -> list[Event]:
-        late = [s for s in rec.to_move]
+        # seats moving at once each have their own deadline: only those past it are late
+        late = [s for s, (d, _p) in seat_clocks(rec).items() if d <= now] or list(rec.to_move)
         if len(late) != 1 or not (await self._everyone_moved(rec))[0]:
             alone = rec.user_at(late[0]) if len(late) == 1 else None
             return [await self._abort(rec, "no move in time",

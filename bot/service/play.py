@@ -17,7 +17,7 @@ from bot.service.events import (
 )
 from bot.service.records import MatchRecord, RecordEntry
 from bot.service.states import MatchState, parse_entry
-from bot.service.turns import banked, turn_started
+from bot.service.turns import banked, turn_goes_on, turn_started
 from bot.service.views import BoardState, MoveResult
 from locales.i18n import _
 from locales.terms import move_display
@@ -111,9 +111,12 @@ class PlayMixin(ServiceCore):
         if outcome is not None:
             after, ratings = self._finish(after, outcome)
         else:
-            after = turn_started(dataclasses.replace(
-                after, seats=self._sync_out(after, new), clock=banked(rec, me.seat, now)),
-                now)
+            after = dataclasses.replace(after, seats=self._sync_out(after, new),
+                                        clock=banked(rec, me.seat, now))
+            # a seat of a turn several play at once (Querni's set-up) stopped his clock;
+            # the others keep theirs (``turns``), anything else is a new turn
+            goes_on = len(rec.to_move) > 1 and set(new.to_move) < set(rec.to_move)
+            after = turn_goes_on(after, now) if goes_on else turn_started(after, now)
         moves = None if state.moves is None else \
             state.moves + (0 if setup_phase else 1 + len(forced))
         # while arrangements are secret the submitter's board shows his own only

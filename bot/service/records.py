@@ -102,7 +102,10 @@ class ClockState:
     claim-win match, waiting for the opponent's claim (the match's ``deadline`` is then
     None, so the sweep leaves it). ``away``: players of this match on vacation, with
     its end (their turns are paused until then). ``undo``: what a takeback of the last move
-    restores (``turns.taken_back``)."""
+    restores (``turns.taken_back``). ``own``: a turn several seats play at once (Querni's
+    set-up): each such seat's own deadline, as seconds after the match's ``deadline`` (the
+    earliest of them), and the end of the vacation pause it holds (``paused_until`` is
+    then None); empty when one seat is to move (``turns.seat_clocks``)."""
 
     control: TimeControl | None = None
     claim: bool = False
@@ -113,6 +116,7 @@ class ClockState:
     # the last move's clock, for a takeback (bank controls): (the ply it made, the mover's
     # seat, his bank before it (None: none stored), the seconds he had left when he moved)
     undo: tuple[int, int, float | None, float] | None = None
+    own: tuple[tuple[int, float, datetime | None], ...] = ()  # (seat, seconds later, pause)
 
     def bank_of(self, seat: int) -> float | None:
         return next((b for s, b in self.banks if s == seat), None)

@@ -15,7 +15,9 @@ from datetime import datetime
 from typing import Protocol
 
 from bot.service.records import TournamentOutboxFn
+from bot.service.timecontrol import TimeControl, describe_time_control
 from bot.service.tournaments import Format, Game, Result
+from locales.i18n import Text, _
 
 
 class TournamentStatus(enum.Enum):
@@ -71,9 +73,23 @@ class TournamentRecord:
     round: int = 0               # the round being played (0 before the start)
     created_at: datetime | None = None
     version: int = 0
+    bank: TimeControl | None = None  # a bank control (None: ``days_per_move`` per move)
+    claim_win: bool = False      # a lapsed clock in its games waits for a claim
+
+    @property
+    def control(self) -> TimeControl:
+        """The time control of every game (as ``MatchRecord.control``)."""
+        return self.bank or TimeControl.days(self.days_per_move)
 
     def games_of_round(self, rnd: int) -> list[TournamentGame]:
         return [g for g in self.games if g.round == rnd]
+
+
+def describe_clock(t: TournamentRecord) -> Text:
+    """The clock of ``t``'s games in words, as challenges describe theirs: ``'3 days per
+    move'``, ``'3 days + 1 day per move, at most 10 days banked, claim win on time'``."""
+    pace = describe_time_control(t.control)
+    return _("{pace}, claim win on time", pace=pace) if t.claim_win else pace
 
 
 class TournamentRepository(Protocol):

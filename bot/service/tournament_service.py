@@ -25,7 +25,6 @@ from datetime import datetime, timedelta
 from typing import TypeVar
 
 from bot.service.challenges import ChallengesMixin
-from bot.service.core import MAX_DAYS, MIN_DAYS
 from bot.service.deadlines import DeadlinesMixin
 from bot.service.errors import Conflict, InvalidOption, NotAllowed, ServiceError
 from bot.service.events import Event, MatchEnded, StandingsChanged
@@ -33,10 +32,12 @@ from bot.service.ids import MAX_ID
 from bot.service.matches import RETRIES
 from bot.service.outbox import Announce
 from bot.service.records import MatchRecord, MatchStatus
+from bot.service.timecontrol import format_time_control
 from bot.service.tournament_records import (
     TournamentGame,
     TournamentRecord,
     TournamentStatus,
+    describe_clock,
 )
 from bot.service.tournaments import (
     Format,
@@ -109,12 +110,17 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
             fmt: str | Format, name: str | None = None, rounds: int | None = None,
             options: Mapping[str, object] | None = None, days: int | None = None,
             rated: bool = True, cap: int | None = None,
-            registration_days: int | None = None, vacation: bool = True
+            registration_days: int | None = None, vacation: bool = True,
+            clock: str | None = None, claim_win: bool = False
     ) -> TournamentRecord:
         """A tournament open for registration. Refused with a clear message: an unknown
         game or format, options the game refuses, a four-player game (tournaments pair
         one against one), a Swiss without 1-30 rounds, days outside 1-14, a cap outside
-        2-256, a registration period outside 1-60 days."""
+        2-256, a registration period outside 1-60 days. ``clock`` and ``days``: the time
+        control of every game, read as ``challenge`` reads them (the same parser, limits
+        and messages; neither: the server's default control). ``claim_win``: a lapsed
+        clock in its games waits for the opponent's claim; off unless asked for (not the
+        server's default), since a round waits for its last game."""
         v = self._variant(game)
         try:
             kind = fmt if isinstance(fmt, Format) else parse_format(fmt)
@@ -131,12 +137,9 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
         if kind is not Format.SWISS and rounds is not None:
             raise InvalidOption(_("a {format} sets its own rounds; leave rounds empty",
                                   format=format_words(kind)))
-        settings = await self.get_guild_settings(guild_id)
-        days = settings.default_days if days is None else days
-        if isinstance(days, bool) or not isinstance(days, int) or \
-                not MIN_DAYS <= days <= MAX_DAYS:
-            raise InvalidOption(_("days per move must be a whole number from {low} to {high}",
-                                  low=MIN_DAYS, high=MAX_DAYS))
+        control = self._time_control(await self.get_guild_settings(guild_id), days, clock)
+        if not isinstance(claim_win, bool):
+            raise InvalidOption(_("claim win must be yes or no"))
         if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int)
                                 or not 2 <= cap <= MAX_CAP):
             raise InvalidOption(_("the player cap must be from 2 to {high}", high=MAX_CAP))
@@ -158,9 +161,10 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
         rec = TournamentRecord(
             id=0, guild_id=guild_id, channel_id=channel_id, organiser_id=user,
             name=title, game=v.key, options=given, format=kind, rounds=rounds,
-            days_per_move=days, rated=bool(rated), cap=cap,
+            days_per_move=control.days_column, rated=bool(rated), cap=cap,
             registration_deadline=deadline, vacation=bool(vacation),
-            status=TournamentStatus.REGISTRATION, players=(), created_at=now)
+            status=TournamentStatus.REGISTRATION, players=(), created_at=now,
+            bank=control if control.is_bank else None, claim_win=claim_win)
         return await self.repository.create_tournament(rec)
 
     # ------------------------------------------------------------------ registration
@@ -387,8 +391,10 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
             else:
                 match_id = (await self.challenge(
                     t.guild_id, t.channel_id, g.first, t.game, opponents=(g.second,),
-                    options=dict(t.options), days=t.days_per_move, rated=t.rated,
-                    seat=0, claim_win=False)).id
+                    options=dict(t.options), rated=t.rated, seat=0,
+                    days=None if t.bank else t.days_per_move,
+                    clock=format_time_control(t.bank) if t.bank else None,
+                    claim_win=t.claim_win)).id
 
             async def attach(fresh: TournamentRecord, game: TournamentGame = g,
                              match_id: int = match_id) -> None:
@@ -414,7 +420,8 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
         for rec in await self.repository.matches_of(g.first, t.guild_id, (MatchStatus.OPEN,)):
             if rec.challenger_id == g.first and rec.game == t.game \
                     and rec.channel_id == t.channel_id and rec.seat_pref == 0 \
-                    and rec.days_per_move == t.days_per_move and rec.rated == t.rated \
+                    and rec.control == t.control and rec.clock.claim == t.claim_win \
+                    and rec.rated == t.rated \
                     and rec.seat_of(g.second) is not None \
                     and await self.repository.tournament_of_match(rec.id) is None:
                 return rec.id
@@ -624,8 +631,8 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
         return standings_table(rows, t.format, self._names_of(t, names),
                                title=tournament_title(t.name, v.key, v.name, t.format),
                                subtitle=joined(game_name(v.key, v.name),
-                                               format_words(t.format), where,
-                                               separator=" · "))
+                                               format_words(t.format), describe_clock(t),
+                                               where, separator=" · "))
 
     async def tournament_csv(self, tournament_id: int,
                              names: Mapping[int, str] | None = None) -> str:

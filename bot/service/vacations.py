@@ -39,6 +39,7 @@ from bot.service.timecontrol import (
     vacation_days_charged,
     vacation_earned,
 )
+from bot.service.turns import seat_clock_moved, seat_clocks
 from bot.service.views import VacationView
 from locales.i18n import _, _n
 
@@ -117,12 +118,10 @@ class VacationsMixin(ClocksMixin):
         after = dataclasses.replace(rec, clock=clock)
         me = rec.seat_of(user)
         if me is not None and me.seat in rec.to_move and rec.deadline is not None:
-            gap = until - now
-            deadline = rec.deadline + gap
-            after = dataclasses.replace(
-                after, deadline=deadline, remind_at=reminder_for(until, deadline),
-                clock=dataclasses.replace(clock, paused_until=max(
-                    until, rec.clock.paused_until or until)))
+            # his own clock (seats moving at once keep theirs: ``turns``)
+            paused = seat_clocks(rec)[me.seat][1]
+            after = seat_clock_moved(after, me.seat, until - now, max(until, paused or until),
+                                     until, now)
 
         def told(s: MatchRecord) -> list[Event]:
             return [VacationStarted(self._view(s), user, until)]
@@ -170,10 +169,7 @@ class VacationsMixin(ClocksMixin):
         me = rec.seat_of(user)
         if me is not None and me.seat in rec.to_move and rec.deadline is not None \
                 and until > now:
-            deadline = rec.deadline - (until - now)
-            after = dataclasses.replace(
-                after, deadline=deadline, remind_at=reminder_for(now, deadline),
-                clock=dataclasses.replace(clock, paused_until=now))
+            after = seat_clock_moved(after, me.seat, now - until, now, now, now)
 
         def told(s: MatchRecord) -> list[Event]:
             return [VacationEnded(self._view(s), user)]

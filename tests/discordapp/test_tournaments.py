@@ -104,3 +104,27 @@ async def test_standings_are_posted_in_the_tournament_channel_after_each_game(
     assert (final.embeds[0].description or "").startswith("**1.** ")
     png = await final.attachments[0].read()
     assert Image.open(io.BytesIO(png)).size[0] > 300
+
+
+async def test_create_with_a_bank_control(world: World) -> None:
+    w = world
+    admins = w.guild.create_role("admins", permissions=discord.Permissions(manage_guild=True))
+    admin = w.guild.add_member(w.env.create_user("admin"), roles=[admins])
+    bad = reply(await admin.slash(w.channel, "tournament create", game="xiangqi",
+                                  format="round robin", clock="3d+1d/2d"))
+    assert bad.ephemeral and \
+        "The cap (2 days) must be at least the starting bank (3 days)" in bad.content
+    assert await w.service.tournaments(w.guild.id) == []
+    made = reply(await admin.slash(w.channel, "tournament create", game="xiangqi",
+                                   format="round robin", name="Bank cup",
+                                   clock="3d+1d/10d", claim_win=True))
+    assert made.ephemeral and "Tournament #1 Bank cup is open" in made.content
+    post = w.channel.last_message
+    assert "3 days + 1 day per move, at most 10 days banked, claim win on time" in \
+        (post.embeds[0].description or "")
+    for member in (w.alice, w.bob):
+        reply(await member.click(post, label="Join"))
+    reply(await admin.slash(w.channel, "tournament start"))
+    [game] = (await w.service.get_tournament(1)).games_of_round(1)
+    m = await w.service.get_match(game.match_id or 0)
+    assert m.time_control == "3d+1d/10d" and m.claim_win

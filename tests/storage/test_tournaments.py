@@ -78,3 +78,28 @@ async def test_tournaments_survive_a_reopen(tmp_path: Path) -> None:
     again = await SqliteRepository.open(tmp_path / "t.db")
     assert await again.load_tournament(t.id) == t
     await again.close()
+
+
+async def test_a_bank_control_and_claim_win_round_trip(repo: Repository) -> None:
+    from bot.service.timecontrol import parse_time_control
+    t = await repo.create_tournament(tournament(
+        bank=parse_time_control("3d+1d/10d"), claim_win=True, days_per_move=3))
+    loaded = await repo.load_tournament(t.id)
+    assert loaded == t and loaded.bank == parse_time_control("3d+1d/10d")
+    assert loaded.claim_win and loaded.control.is_bank
+    after = dataclasses.replace(t, bank=None, claim_win=False, days_per_move=5)
+    saved = await repo.save_tournament(t, after)
+    again = await repo.load_tournament(t.id)
+    assert again == saved and again.bank is None and not again.claim_win
+    assert again.control == parse_time_control("5")
+
+
+def test_a_body_stored_before_tournament_clocks_reads_as_days_per_move() -> None:
+    import json
+
+    from storage.tournaments import tournament_body, tournament_of
+    body = json.loads(tournament_body(tournament(days_per_move=6)))
+    assert "bank" not in body and "claim_win" not in body  # as bodies were written then
+    old = tournament_of(4, 1, "running", json.dumps(body), 2)
+    assert old.bank is None and not old.claim_win and old.control.per_move is not None
+    assert old.control.per_move.days == 6

@@ -30,7 +30,7 @@ from bot.discordapp.cogs.common import (
 )
 from bot.discordapp.components import TournamentButton, tournament_buttons
 from bot.service import MatchService, NameResolver
-from bot.service.tournament_records import TournamentGame, TournamentRecord
+from bot.service.tournament_records import TournamentGame, TournamentRecord, describe_clock
 from bot.service.tournaments import Result
 from bot.service.tournaments.model import format_words, tournament_title
 from locales.i18n import Words, _, _n, capitalized, joined, listing, render
@@ -62,8 +62,8 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
         parts: list[Words] = [capitalized(format_words(t.format))]
         if t.rounds:
             parts.append(_n("{count} round", "{count} rounds", t.rounds))
-        parts += [_n("{count} day per move", "{count} days per move", t.days_per_move),
-                  _("rated") if t.rated else _("casual"), status(t.status.value)]
+        parts += [describe_clock(t), _("rated") if t.rated else _("casual"),
+                  status(t.status.value)]
         e = discord.Embed(title=render(_("{name} (tournament #{tournament})",
                                          name=self._title(t), tournament=t.id), loc),
                           description=render(joined(*parts, separator=" · "), loc))
@@ -113,14 +113,19 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
         days="Days per move (1-14)", rated="Games count for the leaderboard",
         cap="Start as soon as this many have joined",
         registration_days="Start this many days from now",
-        vacation="Whether players may take vacation in its games")
+        vacation="Whether players may take vacation in its games",
+        clock="Or a time control: a bank with increment, e.g. 3d+1d/10d (3 days + 1 a "
+              "move, at most 10)",
+        claim_win="A lapsed clock waits for the opponent to claim the win instead of "
+                  "ending the game")
     async def create(self, interaction: Interaction, game: str, format: FORMATS,
                      rounds: app_commands.Range[int, 1, 30] | None = None,
                      name: app_commands.Range[str, 1, 80] | None = None,
                      days: app_commands.Range[int, 1, 14] | None = None,
                      rated: bool = True, cap: app_commands.Range[int, 2, 256] | None = None,
                      registration_days: app_commands.Range[int, 1, 60] | None = None,
-                     vacation: bool = True) -> None:
+                     vacation: bool = True, clock: str | None = None,
+                     claim_win: bool = False) -> None:
         async with acknowledged(interaction):
             where = guild_id(interaction)
             if not await may_organise(self.service, interaction):
@@ -135,7 +140,7 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
                 where, channel.id, interaction.user.id, choice.key, fmt=format,
                 options=dict(choice.options), name=name, rounds=rounds, days=days,
                 rated=rated, cap=cap, registration_days=registration_days,
-                vacation=vacation)
+                vacation=vacation, clock=clock, claim_win=claim_win)
             if isinstance(channel, discord.abc.Messageable):
                 loc = await server_language(self.service, interaction)
                 await channel.send(embed=self._post(t, loc),
