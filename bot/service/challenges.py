@@ -24,7 +24,7 @@ from bot.service.states import replay
 from bot.service.timecontrol import TimeControl, TimeControlError, parse_time_control
 from bot.service.turns import turn_started
 from bot.service.views import BoardState, GuildSettings, MatchView
-from locales.i18n import _, _n
+from locales.i18n import _, _n, alternatives
 from locales.rules_words import refusal_words
 from locales.terms import game_name, seat_colour, status
 from rules import Position, RulesError, Variant
@@ -159,7 +159,7 @@ class ChallengesMixin(ServiceCore):
         for raw_name, raw_value in (given or {}).items():
             name = self._check_text(raw_name, _("option name")).strip().lower()
             if name not in v.options:
-                allowed = ", ".join(v.options) or "-"
+                allowed = alternatives(v.options) if v.options else "-"
                 raise InvalidOption(_("{game} has no option {option} (options: {allowed})",
                                       game=game_name(v.key, v.name), option=repr(name),
                                       allowed=allowed))
@@ -168,7 +168,7 @@ class ChallengesMixin(ServiceCore):
                 wanted = str(raw_value).strip().lower()
                 match = [a for a in allowed_values if str(a).lower() == wanted]
                 if not match:
-                    choices = ", ".join(str(a) for a in allowed_values)
+                    choices = alternatives(str(a) for a in allowed_values)
                     raise InvalidOption(_("{option} cannot be {value} (choose from {choices})",
                                           option=name, value=repr(str(raw_value)[:40]),
                                           choices=choices))

@@ -103,3 +103,14 @@ def test_tablero_console_lang_runs_in_that_language(tmp_path: Path) -> None:
     from locales.i18n import _
     expected = _("you are {name}", name="alice").render("de")
     assert expected in done.stdout
+
+
+async def test_refused_options_list_their_choices_with_the_languages_or() -> None:
+    """A refused option value or name lists what is allowed as alternatives ("a oder
+    b"), not an English comma list."""
+    printed = await play(["as alice", "/challenge @bob querni setup:banana",
+                          "/challenge @bob querni colour:red"], "de")
+    refusals = [line for line in printed if line.startswith("!")]
+    assert len(refusals) == 2, printed
+    assert "random oder choose" in refusals[0], refusals
+    assert " oder " in refusals[1] and "setup" in refusals[1], refusals
