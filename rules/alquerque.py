@@ -68,6 +68,9 @@ from rules.registry import VARIANTS, register
 GRID = Lattice(5)
 PIECES_EACH = 12
 LETTERS = "WB"
+STONES: tuple[Piece, ...] = tuple(Piece(seat, "stone") for seat in range(4))
+"""Each seat's stone as ``pieces()`` shows it, made once: ``pieces()`` runs at
+every node of an engine search."""
 SEAT_NAMES = ("White", "Black")
 FORWARD = (1, -1)  # dy of a forward move, per seat
 ENEMY = ((False, False, True), (False, True, False))  # indexed by cell value, per seat
@@ -182,7 +185,8 @@ class AlquerquePosition(Position[Move]):
 
     def pieces(self) -> Mapping[Point, Piece]:
         points = self.board.grid.points
-        return {points[i]: Piece(v - 1, "stone") for i, v in enumerate(self.cells) if v}
+        stones = STONES
+        return {points[i]: stones[v - 1] for i, v in enumerate(self.cells) if v}
 
     def to_text(self) -> str:
         grid = self.board.grid

@@ -68,7 +68,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, NamedTuple
 
-from rules.alquerque import ALQUERQUE, AlquerquePosition, make_board, read_text, start_position
+from rules.alquerque import (
+    ALQUERQUE,
+    STONES,
+    AlquerquePosition,
+    make_board,
+    read_text,
+    start_position,
+)
 from rules.core import (
     Detail,
     IllegalMoveError,
@@ -252,7 +259,8 @@ class AlquerqueGrandePosition(Position[Move]):
         return _outcome(self)
 
     def pieces(self) -> Mapping[Point, Piece]:
-        return {GRID.points[i]: Piece(v - 1, "stone") for i, v in enumerate(self.cells) if v}
+        points, stones = GRID.points, STONES
+        return {points[i]: stones[v - 1] for i, v in enumerate(self.cells) if v}
 
     def to_text(self) -> str:
         letters = LETTERS[self.players]

@@ -100,6 +100,9 @@ from rules.notation import (
 from rules.registry import register
 
 WHITE, BLACK = 0, 1
+_PIECES = tuple((Piece(seat, "man"), Piece(seat, "king")) for seat in (WHITE, BLACK))
+"""Per seat, its man and its king as ``pieces()`` shows them, made once: ``pieces()`` runs
+at every node of an engine search."""
 KING_PLY_LIMIT = 40  # 20 king moves a side without capture or man move
 THREE_KINGS_LIMIT = 13  # moves of the strong side in three kings vs one
 MAX_PIECES = 12
@@ -263,11 +266,12 @@ class DamasPosition(Position[DamasMove]):
 
     def pieces(self) -> dict[Point, Piece]:
         out = {}
+        white, kings = self.white, self.kings
+        occupied = white | self.black
         for n in SQUARES:
             b = BIT[n]
-            if b & (self.white | self.black):
-                out[POINT[n]] = Piece(WHITE if b & self.white else BLACK,
-                                      "king" if b & self.kings else "man")
+            if b & occupied:
+                out[POINT[n]] = _PIECES[WHITE if b & white else BLACK][bool(b & kings)]
         return out
 
     def captured_counts(self) -> tuple[int, int]:

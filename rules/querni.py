@@ -178,6 +178,12 @@ def _number_of(code: int) -> int:
     return ((code - 1) & 15) + 1
 
 
+_PIECE_OF_CODE: tuple[Piece, ...] = tuple(Piece(_seat_of(code), str(_number_of(code)))
+                                          for code in range(33))
+"""The piece each stone code shows (index 0 unused), made once: ``pieces()`` runs at every
+node of an engine search."""
+
+
 # --------------------------------------------------------------------------- the deal
 
 _MASK64 = (1 << 64) - 1
@@ -632,8 +638,8 @@ class QuerniPosition(Position["QuerniMove"]):
                 f"{removed[0]},{removed[1]}")
 
     def pieces(self) -> Mapping[Point, Piece]:
-        return {POINTS[i]: Piece(_seat_of(c), str(_number_of(c)))
-                for i, c in enumerate(self.cells) if c}
+        piece_of = _PIECE_OF_CODE
+        return {POINTS[i]: piece_of[c] for i, c in enumerate(self.cells) if c}
 
     def removed_counts(self) -> tuple[int, int]:
         """How many stones each seat has taken off the board."""

@@ -102,6 +102,10 @@ MAX_COUNT = (0, 1, 2, 2, 2, 2, 2, 5)
 START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 
 NAMES: tuple[str, ...] = tuple(point_name(x, y) for x, y in POINTS)
+_PIECE_OF_CODE: tuple[Piece, ...] = tuple(Piece(colour_of(p), KIND_LETTERS[p & 7])
+                                          for p in range(16))
+"""The piece each board code shows (empty codes unused), made once: ``pieces()`` runs at
+every node of an engine search."""
 
 # --------------------------------------------------------------------------- moves
 
@@ -317,8 +321,8 @@ class XiangqiPosition(Position[XiangqiMove]):
         return f"{'/'.join(rows)} {side} - - {self.halfmove} {self.fullmove}"
 
     def pieces(self) -> Mapping[Point, Piece]:
-        return {POINTS[sq]: Piece(colour_of(p), KIND_LETTERS[p & 7])
-                for sq, p in enumerate(self.board) if p}
+        piece_of = _PIECE_OF_CODE
+        return {POINTS[sq]: piece_of[p] for sq, p in enumerate(self.board) if p}
 
     def __str__(self) -> str:
         return self.to_text()
