@@ -87,28 +87,41 @@ class XiangqiModel(GameModel):
         score = [0, 0]
         danger = [0, 0]   # weight of enemy attackers on each seat's half
         shield = [1, 1]   # the palace's defenders
-        for (x, y), piece in pieces.items():
-            seat, kind = piece.seat, piece.kind
-            ahead = _forward(seat, y, 10)
-            value = self.VALUES.get(kind, 0)
-            if kind == "P":
-                if ahead >= 5:  # across the river: steps sideways too
-                    value += 90 + 15 * min(ahead - 5, 3) - 15 * max(ahead - 8, 0)
-                    value += 10 if 3 <= x <= 5 else 0
-            elif kind == "N":
-                value += 12 * (4 - abs(x - 4)) // 2 + 8 * min(ahead, 6)
-            elif kind == "C":
-                value += 20 if x == 4 else 0
-            elif kind in ("A", "B"):
-                shield[seat] += 2 if kind == "A" else 1
-            elif kind == "K":
-                value -= 20 * ahead + (10 if x != 4 else 0)  # a raised general is exposed
-            if ahead >= 5 and kind in self.DANGER:
-                danger[1 - seat] += self.DANGER[kind]
+        terms = _XIANGQI_TERMS
+        for point, piece in pieces.items():
+            seat = piece.seat
+            found = terms.get(piece.kind)
+            value, threat, guard = (found[seat][point] if found is not None
+                                    else self.terms(point, seat, piece.kind))
             score[seat] += value
+            danger[1 - seat] += threat
+            shield[seat] += guard
         for seat in (0, 1):
             score[seat] -= danger[seat] * 6 // shield[seat]
         return score[0], score[1]
+
+    @classmethod
+    def terms(cls, point: tuple[int, int], seat: int, kind: str) -> tuple[int, int, int]:
+        """One piece's share of :meth:`evaluate`: its value, the danger it puts the enemy
+        seat in, and what it adds to its own palace's shield (tabled once per point)."""
+        x, y = point
+        ahead = _forward(seat, y, 10)
+        value = cls.VALUES.get(kind, 0)
+        guard = 0
+        if kind == "P":
+            if ahead >= 5:  # across the river: steps sideways too
+                value += 90 + 15 * min(ahead - 5, 3) - 15 * max(ahead - 8, 0)
+                value += 10 if 3 <= x <= 5 else 0
+        elif kind == "N":
+            value += 12 * (4 - abs(x - 4)) // 2 + 8 * min(ahead, 6)
+        elif kind == "C":
+            value += 20 if x == 4 else 0
+        elif kind in ("A", "B"):
+            guard = 2 if kind == "A" else 1
+        elif kind == "K":
+            value -= 20 * ahead + (10 if x != 4 else 0)  # a raised general is exposed
+        threat = cls.DANGER[kind] if ahead >= 5 and kind in cls.DANGER else 0
+        return value, threat, guard
 
     def is_tactical(self, position: Position[Any], pieces: Pieces, move: Hashable) -> bool:
         return move[1] in pieces  # type: ignore[index]
@@ -120,6 +133,14 @@ class XiangqiModel(GameModel):
             return 0
         return 10 * self.VALUES.get(victim.kind, 0) + 1000 - (
             self.VALUES.get(mover.kind, 0) if mover else 0) // 10
+
+
+_XIANGQI_TERMS: dict[str, tuple[dict[tuple[int, int], tuple[int, int, int]], ...]] = {
+    kind: tuple({(x, y): XiangqiModel.terms((x, y), seat, kind)
+                 for x in range(9) for y in range(10)} for seat in (0, 1))
+    for kind in XiangqiModel.VALUES}
+"""Per kind, per seat, per point: :meth:`XiangqiModel.terms` (the evaluation runs at every
+leaf of a search)."""
 
 
 # --------------------------------------------------------------------------- path games

@@ -121,14 +121,28 @@ class XiangqiMove(NamedTuple):
     target: Point
 
 
-_MOVES: dict[int, XiangqiMove] = {}
+_MOVES: dict[int, XiangqiMove] = {
+    fr << 7 | to: XiangqiMove(POINTS[fr], POINTS[to])
+    for fr in range(len(POINTS)) for to in range(len(POINTS))}
+"""Every (source, target) pair's move value, made once: ``legal_moves`` hands out these."""
+_INTS: dict[XiangqiMove, int] = {mv: m for m, mv in _MOVES.items()}
 
 
 def _move_of(m: int) -> XiangqiMove:
-    mv = _MOVES.get(m)
-    if mv is None:
-        mv = _MOVES[m] = XiangqiMove(POINTS[m >> 7], POINTS[m & 127])
-    return mv
+    return _MOVES[m]
+
+
+def _known_int(move: object) -> int | None:
+    """The int of a move value that :meth:`XiangqiPosition.legal_moves` handed out (the
+    engine's and the service's case), without validating it again; None otherwise."""
+    if type(move) is XiangqiMove:
+        try:
+            m = _INTS.get(move)
+        except TypeError:  # unhashable parts: not one of ours
+            return None
+        if m is not None and _MOVES[m] is move:
+            return m
+    return None
 
 
 def _int_of(move: object) -> int | None:
@@ -200,12 +214,14 @@ class XiangqiPosition(Position[XiangqiMove]):
             return ()
         moves: tuple[XiangqiMove, ...] | None = self._cache.get("legal")
         if moves is None:
-            moves = self._cache["legal"] = tuple(_move_of(m) for m in self._moves())
+            moves = self._cache["legal"] = tuple(map(_MOVES.__getitem__, self._moves()))
         return moves
 
     def play(self, move: XiangqiMove) -> XiangqiPosition:
         """The position after ``move``; raises IllegalMoveError saying why it is illegal."""
-        m = _int_of(move)
+        m = _known_int(move)
+        if m is None:
+            m = _int_of(move)
         if self.outcome() is not None:
             raise IllegalMoveError(detail("game_over"))
         if m is None:
