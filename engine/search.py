@@ -94,6 +94,10 @@ class Search:
         team = next((t for t in root.teams if self.seat in t), frozenset([self.seat]))
         self.allies = team
         self.enemies = frozenset(range(root.seat_count)) - team
+        # per seat its side, and the seats of each side as tuples: read at every node
+        self._side_of = tuple(0 if s in team else 1 for s in range(root.seat_count))
+        self._ally_seats = tuple(sorted(team))
+        self._enemy_seats = tuple(sorted(self.enemies))
         self.tt: dict[int, tuple[int, int, int, Hashable | None]] = {}
         self.killers: dict[int, list[Hashable]] = {}
         self.history: dict[tuple[int, Hashable], int] = {}
@@ -109,7 +113,7 @@ class Search:
 
     def side(self, seat: int) -> int:
         """0 for the root seat's side (its team), 1 for the others."""
-        return 0 if seat in self.allies else 1
+        return self._side_of[seat]
 
     def _terminal(self, outcome: Outcome, ply: int) -> int:
         """A finished game's score for side 0: a win, a draw, or a loss (softened by
@@ -127,9 +131,15 @@ class Search:
     def _static(self, position: Position[Any], pieces: Pieces, key: int) -> int:
         """The evaluation for side 0, with the level's seeded noise."""
         per_seat = self.model.evaluate(position, pieces)
-        mine = sum(per_seat[s] for s in self.allies) // len(self.allies)
-        theirs = (sum(per_seat[s] for s in self.enemies) // len(self.enemies)
-                  if self.enemies else 0)
+        allies, enemies = self._ally_seats, self._enemy_seats
+        if len(allies) == 1:
+            mine = per_seat[allies[0]]
+        else:
+            mine = sum([per_seat[s] for s in allies]) // len(allies)
+        if len(enemies) == 1:
+            theirs = per_seat[enemies[0]]
+        else:
+            theirs = sum([per_seat[s] for s in enemies]) // len(enemies) if enemies else 0
         value = mine - theirs
         noise = self.limits.noise
         if noise:
@@ -140,11 +150,12 @@ class Search:
     # ------------------------------------------------------------------ budget
 
     def _tick(self) -> None:
-        self.nodes += 1
-        if self.node_limit is not None and self.nodes >= self.node_limit:
+        nodes = self.nodes = self.nodes + 1
+        limit = self.node_limit
+        if limit is not None and nodes >= limit:
             raise Stop
-        if self.deadline is not None and not self.nodes & 127 \
-                and self.nodes >= self.limits.min_nodes \
+        if not nodes & 127 and self.deadline is not None \
+                and nodes >= self.limits.min_nodes \
                 and time.perf_counter() >= self.deadline:
             raise Stop
 
@@ -226,7 +237,7 @@ class Search:
             self._tick()
             value = self._terminal(outcome, ply + 1)
             return value if side == 0 else -value
-        if self.side(child.mover) == side:
+        if self._side_of[child.mover] == side:
             return self._node(child, depth, alpha, beta, ply + 1, mobility, qply)
         return -self._node(child, depth, -beta, -alpha, ply + 1, mobility, qply)
 
@@ -249,7 +260,7 @@ class Search:
                     return value
         moves = position.legal_moves()
         seat = position.mover
-        side = self.side(seat)
+        side = self._side_of[seat]
         mobility = self._mobility(position, pieces, moves)
         alpha0 = alpha
         best, best_move = -INFINITE, None
@@ -283,7 +294,7 @@ class Search:
         self._tick()
         model = self.model
         pieces = position.pieces()
-        side = self.side(position.mover)
+        side = self._side_of[position.mover]
         key = position_key(position, pieces)
         static = self._static(position, pieces, key)
         stand = static if side == 0 else -static
@@ -291,7 +302,8 @@ class Search:
         if not searching and not model.mobility_weight:
             return stand  # Querni: its moves are many and dear, and not needed here
         moves = position.legal_moves()
-        tactical = [m for m in moves if model.is_tactical(position, pieces, m)]
+        is_tactical = model.is_tactical
+        tactical = [m for m in moves if is_tactical(position, pieces, m)]
         in_check = position.checked_point() is not None
         forced = in_check or (model.captures_compulsory and len(tactical) == len(moves))
         if not forced and parent_mobility >= 0:
@@ -312,7 +324,8 @@ class Search:
             best = stand
         if not candidates:
             return stand
-        ordered = sorted(candidates, key=lambda m: -model.gain(position, pieces, m))
+        gain = model.gain
+        ordered = sorted(candidates, key=lambda m: -gain(position, pieces, m))
         for move in ordered:
             value = self._child(position, move, side, 0, alpha, beta, ply, mobility,
                                 qply + 1)
@@ -342,18 +355,19 @@ class Search:
     def _order(self, position: Position[Any], pieces: Pieces, moves: Sequence[Hashable],
                tt_move: Hashable | None, ply: int) -> list[Hashable]:
         model = self.model
+        is_tactical, gain = model.is_tactical, model.gain
         killers = self.killers.get(ply, ())
-        history = self.history
+        history = self.history.get
         seat = position.mover
 
         def rank(move: Hashable) -> int:
             if move == tt_move:
                 return 1 << 40
-            if model.is_tactical(position, pieces, move):
-                return (1 << 30) + model.gain(position, pieces, move)
+            if is_tactical(position, pieces, move):
+                return (1 << 30) + gain(position, pieces, move)
             if move in killers:
                 return (1 << 29) - killers.index(move)
-            return history.get((seat, move), 0)
+            return history((seat, move), 0)
 
         return sorted(moves, key=rank, reverse=True)
 
