@@ -357,19 +357,24 @@ class Search:
         model = self.model
         is_tactical, gain = model.is_tactical, model.gain
         killers = self.killers.get(ply, ())
-        history = self.history.get
+        history = self.history
         seat = position.mover
-
-        def rank(move: Hashable) -> int:
-            if move == tt_move:
-                return 1 << 40
-            if is_tactical(position, pieces, move):
-                return (1 << 30) + gain(position, pieces, move)
-            if move in killers:
-                return (1 << 29) - killers.index(move)
-            return history((seat, move), 0)
-
-        return sorted(moves, key=rank, reverse=True)
+        # the table's move first, captures by gain, killers, then by history; the keys in
+        # one loop (a Querni node has thousands of moves), skipping the tests that cannot
+        # hold: no table move, no killers, an empty history
+        keys: list[int] = []
+        add = keys.append
+        for move in moves:
+            if tt_move is not None and move == tt_move:
+                add(1 << 40)
+            elif is_tactical(position, pieces, move):
+                add((1 << 30) + gain(position, pieces, move))
+            elif killers and move in killers:
+                add((1 << 29) - killers.index(move))
+            else:
+                add(history.get((seat, move), 0) if history else 0)
+        order = sorted(range(len(keys)), key=keys.__getitem__, reverse=True)
+        return [moves[i] for i in order]
 
     def _remember(self, seat: int, move: Hashable, depth: int, ply: int) -> None:
         killers = self.killers.setdefault(ply, [])
