@@ -284,22 +284,33 @@ class QuerniModel(GameModel):
         start = 0
         for i in range(1, len(numbers) + 1):
             if i == len(numbers) or numbers[i] != numbers[i - 1] + 1:
-                segment = [cells[n] for n in numbers[start:i]]
+                segment = tuple([cells[n] for n in numbers[start:i]])
                 score -= self._work(segment) if len(segment) >= 3 else self.STRANDED
                 start = i
         return score
 
-    def _work(self, segment: Sequence[tuple[int, int]]) -> int:
+    def _work(self, segment: tuple[tuple[int, int], ...]) -> int:
         """The cheapest split of consecutive stones (at ``segment``'s points, in number
-        order) into runs of three or more: the sum of the gaps inside the runs."""
+        order) into runs of three or more: the sum of the gaps inside the runs.
+
+        Remembered by segment (bounded): a turn moves one stone, so most segments of a
+        search's leaves were met before."""
+        memo = _QUERNI_WORK
+        found = memo.get(segment)
+        if found is not None:
+            return found
         gaps = [self.GAP[min(_chebyshev(a, b), len(self.GAP) - 1)]
                 for a, b in itertools.pairwise(segment)]
+        before = [0, *itertools.accumulate(gaps)]  # before[k]: sum(gaps[:k])
         n = len(segment)
         best = [0] + [1 << 30] * n  # best[i]: the first i stones split into runs
         for i in range(3, n + 1):
             for j in range(0, i - 2):  # the last run is stones j..i-1
                 if best[j] < 1 << 30:
-                    best[i] = min(best[i], best[j] + sum(gaps[j:i - 1]))
+                    best[i] = min(best[i], best[j] + before[i - 1] - before[j])
+        if len(memo) >= _QUERNI_WORK_SIZE:
+            memo.clear()
+        memo[segment] = best[n]
         return best[n]
 
     def is_tactical(self, position: Position[Any], pieces: Pieces, move: Hashable) -> bool:
@@ -356,6 +367,10 @@ class QuerniModel(GameModel):
         best_move: Hashable = variant.parse_arrangement(position, seat,
                                                         " ".join(map(str, numbers)))
         return best_move
+
+
+_QUERNI_WORK: dict[tuple[tuple[int, int], ...], int] = {}
+_QUERNI_WORK_SIZE = 1 << 16
 
 
 def _querni_start_cells(seat: int) -> tuple[tuple[int, int], ...]:
