@@ -274,6 +274,26 @@ class Turn:
 
 
 PASS = Turn()
+_MOVEMENT_TURNS: dict[int, Turn] = {}
+_REMOVAL_TURNS: dict[tuple[int, int], Turn] = {}
+
+
+def _movement_turn(start: int, end: int) -> Turn:
+    """The movement-only turn from cell ``start`` to cell ``end``, made once (at most
+    70 × 70 of them): ``legal_moves`` lists thousands of turns at every search node."""
+    key = start * SIZE + end
+    turn = _MOVEMENT_TURNS.get(key)
+    if turn is None:
+        turn = _MOVEMENT_TURNS[key] = Turn((POINTS[start], POINTS[end]))
+    return turn
+
+
+def _removal_turn(run: tuple[int, int]) -> Turn:
+    """The removal-only turn of ``run``, made once (at most 120 of them)."""
+    turn = _REMOVAL_TURNS.get(run)
+    if turn is None:
+        turn = _REMOVAL_TURNS[run] = Turn(None, run)
+    return turn
 
 
 @dataclass(frozen=True, slots=True)
@@ -556,7 +576,7 @@ class QuerniPosition(Position["QuerniMove"]):
         once = self.rules_version != "1"
         where = self._where(self.turn)
         links = _link_mask(where)
-        turns = [Turn(None, r) for r in _runs(links)]
+        turns = [_removal_turn(r) for r in _runs(links)]
         append = turns.append
         low_code = self.turn * STONES
         for start in range(SIZE):
@@ -567,10 +587,10 @@ class QuerniPosition(Position["QuerniMove"]):
             above = where[code + 1] if code < STONES else -1
             # only the links to the moved stone's neighbours in number can change
             base = links & ~((1 << (code - 1)) | (1 << code))
-            frm = POINTS[start]
             for end in _cells_of(_destination_mask(cells, start, once=once)):
-                movement = (frm, POINTS[end])
-                append(Turn(movement))
+                turn = _movement_turn(start, end)
+                append(turn)
+                movement = turn.movement
                 after = base
                 if below >= 0 and _ADJACENT[end] >> below & 1:
                     after |= 1 << (code - 1)
