@@ -59,6 +59,15 @@ class GameModel:
         """A quick guess of what a tactical move wins, for move ordering (MVV-LVA)."""
         return 0
 
+    def tactical_gains(self, position: Position[Any], pieces: Pieces,
+                       moves: Sequence[Hashable]) -> list[int | None]:
+        """Per move of ``moves``, its :meth:`gain` if it :meth:`is_tactical`, else None:
+        what the search asks of every move of a node, in one call. Models override it
+        with one loop that gives the same answers faster."""
+        is_tactical, gain = self.is_tactical, self.gain
+        return [gain(position, pieces, m) if is_tactical(position, pieces, m) else None
+                for m in moves]
+
     def arrange(self, position: Position[Any], seat: int, rng: random.Random,
                 effort: int) -> Hashable:
         """In a setup phase, ``seat``'s arrangement move; ``effort`` 0 is a random one."""
@@ -128,11 +137,24 @@ class XiangqiModel(GameModel):
 
     def gain(self, position: Position[Any], pieces: Pieces, move: Hashable) -> int:
         victim = pieces.get(move[1])  # type: ignore[index]
-        mover = pieces.get(move[0])  # type: ignore[index]
         if victim is None:
             return 0
+        return self._capture_gain(victim, pieces.get(move[0]))  # type: ignore[index]
+
+    def _capture_gain(self, victim: Piece, mover: Piece | None) -> int:
         return 10 * self.VALUES.get(victim.kind, 0) + 1000 - (
             self.VALUES.get(mover.kind, 0) if mover else 0) // 10
+
+    def tactical_gains(self, position: Position[Any], pieces: Pieces,
+                       moves: Sequence[Hashable]) -> list[int | None]:
+        at = pieces.get
+        capture_gain = self._capture_gain
+        out: list[int | None] = []
+        add = out.append
+        for move in moves:
+            victim = at(move[1])  # type: ignore[index]
+            add(None if victim is None else capture_gain(victim, at(move[0])))  # type: ignore[index]
+        return out
 
 
 _XIANGQI_TERMS: dict[str, tuple[dict[tuple[int, int], tuple[int, int, int]], ...]] = {
@@ -154,6 +176,10 @@ class PathGameModel(GameModel):
 
     def gain(self, position: Position[Any], pieces: Pieces, move: Hashable) -> int:
         return 100 * len(move[1])  # type: ignore[index]
+
+    def tactical_gains(self, position: Position[Any], pieces: Pieces,
+                       moves: Sequence[Hashable]) -> list[int | None]:
+        return [100 * len(m[1]) if m[1] else None for m in moves]  # type: ignore[index]
 
 
 class DamasModel(PathGameModel):
@@ -319,6 +345,11 @@ class QuerniModel(GameModel):
     def gain(self, position: Position[Any], pieces: Pieces, move: Hashable) -> int:
         removal: tuple[int, int] | None = getattr(move, "removal", None)
         return 0 if removal is None else 100 * (removal[1] - removal[0] + 1)
+
+    def tactical_gains(self, position: Position[Any], pieces: Pieces,
+                       moves: Sequence[Hashable]) -> list[int | None]:
+        return [None if (r := getattr(m, "removal", None)) is None
+                else 100 * (r[1] - r[0] + 1) for m in moves]
 
     def arrange(self, position: Position[Any], seat: int, rng: random.Random,
                 effort: int) -> Hashable:

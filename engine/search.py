@@ -302,8 +302,8 @@ class Search:
         if not searching and not model.mobility_weight:
             return stand  # Querni: its moves are many and dear, and not needed here
         moves = position.legal_moves()
-        is_tactical = model.is_tactical
-        tactical = [m for m in moves if is_tactical(position, pieces, m)]
+        gains = model.tactical_gains(position, pieces, moves)
+        tactical = [m for m, g in zip(moves, gains, strict=True) if g is not None]
         in_check = position.checked_point() is not None
         forced = in_check or (model.captures_compulsory and len(tactical) == len(moves))
         if not forced and parent_mobility >= 0:
@@ -314,18 +314,21 @@ class Search:
         if not searching:
             return stand
         if forced:
-            candidates: Sequence[Hashable] = moves
+            gain = model.gain
+            ordered = sorted(moves, key=lambda m: -gain(position, pieces, m))
             best = -INFINITE
         else:
             if stand >= beta:
                 return stand
             alpha = max(alpha, stand)
-            candidates = tactical
+            # by gain, best first, ties in move order (as a stable sort by -gain)
+            tactical_gains = [g for g in gains if g is not None]
+            order = sorted(range(len(tactical)), key=tactical_gains.__getitem__,
+                           reverse=True)
+            ordered = [tactical[i] for i in order]
             best = stand
-        if not candidates:
+        if not ordered:
             return stand
-        gain = model.gain
-        ordered = sorted(candidates, key=lambda m: -gain(position, pieces, m))
         for move in ordered:
             value = self._child(position, move, side, 0, alpha, beta, ply, mobility,
                                 qply + 1)
@@ -354,8 +357,6 @@ class Search:
 
     def _order(self, position: Position[Any], pieces: Pieces, moves: Sequence[Hashable],
                tt_move: Hashable | None, ply: int) -> list[Hashable]:
-        model = self.model
-        is_tactical, gain = model.is_tactical, model.gain
         killers = self.killers.get(ply, ())
         history = self.history
         seat = position.mover
@@ -364,11 +365,12 @@ class Search:
         # hold: no table move, no killers, an empty history
         keys: list[int] = []
         add = keys.append
-        for move in moves:
+        for move, gain in zip(moves, self.model.tactical_gains(position, pieces, moves),
+                              strict=True):
             if tt_move is not None and move == tt_move:
                 add(1 << 40)
-            elif is_tactical(position, pieces, move):
-                add((1 << 30) + gain(position, pieces, move))
+            elif gain is not None:
+                add((1 << 30) + gain)
             elif killers and move in killers:
                 add((1 << 29) - killers.index(move))
             else:

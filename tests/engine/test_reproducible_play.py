@@ -16,6 +16,7 @@ ignores the node budget, so a busy machine could otherwise cut it on time.
 from __future__ import annotations
 
 import json
+import random
 import sys
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ import pytest
 
 import rules
 from engine import choose_move
+from engine.games import model_for
 
 FIXTURE = Path(__file__).parent / "data" / "reproducible_play.json"
 PLIES = 10
@@ -84,6 +86,30 @@ def test_engine_plays_the_recorded_moves(key: str, options: dict[str, object],
 def test_every_configuration_is_recorded(expected: dict[str, dict[str, Any]]) -> None:
     assert sorted(expected) == sorted(_label(k, o) for k, o in configurations())
     assert "floor" in expected[FLOOR_GAME]
+
+
+@pytest.mark.parametrize(("key", "options"), configurations(),
+                         ids=[_label(k, o) for k, o in configurations()])
+def test_tactical_gains_agree_with_is_tactical_and_gain(key: str,
+                                                       options: dict[str, object]) -> None:
+    """The search asks ``tactical_gains`` once per node; the models' one-loop versions
+    must answer what ``is_tactical`` and ``gain`` answer move by move."""
+    v = rules.variant(key)
+    rng = random.Random(key)
+    p = v.start(**options)
+    while p.in_setup:
+        p = p.play(choose_move(p, 0, seed=1, seat=min(p.to_move)).move)
+    tactical_seen = 0
+    for _ in range(40):
+        if p.outcome() is not None:
+            break
+        model, pieces, moves = model_for(v, p), p.pieces(), p.legal_moves()
+        expected = [model.gain(p, pieces, m) if model.is_tactical(p, pieces, m) else None
+                    for m in moves]
+        assert model.tactical_gains(p, pieces, moves) == expected
+        tactical_seen += sum(g is not None for g in expected)
+        p = p.play(rng.choice(moves))
+    assert tactical_seen  # the sample met captures (or removals)
 
 
 if __name__ == "__main__":
