@@ -205,7 +205,7 @@ class XiangqiPosition(Position[XiangqiMove]):
         """Legal moves ignoring the draw rules (the raw move tree)."""
         moves: list[int] | None = self._cache.get("moves")
         if moves is None:
-            moves = self._cache["moves"] = Board(self.board, self.side).legal()
+            moves = self._cache["moves"] = Board(self.board, self.side).legal(self.in_check())
         return moves
 
     def legal_moves(self) -> tuple[XiangqiMove, ...]:

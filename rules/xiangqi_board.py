@@ -267,16 +267,20 @@ def pseudo_moves(b: list[int], mine: Iterable[int], s: int) -> list[int]:
     return out
 
 
-def _illegal(b: list[int], pseudo: list[int], k: int, s: int) -> list[int]:
+def _illegal(b: list[int], pseudo: list[int], k: int, s: int,
+             checked: bool | None = None) -> list[int]:
     """The moves of ``pseudo`` (side ``s``, general on ``k``) that would expose the general.
 
     A move gets a full test only when the side is in check or the general moves;
     otherwise only moves that leave or enter the general's file or rank, or leave a horse
     leg next to it, are tested, and only along the lines they touch. Most moves are
-    therefore accepted without being made.
+    therefore accepted without being made. ``checked`` is whether the general is in
+    check, when the caller knows it already (None: test it here).
     """
     bad: list[int] = []
-    if attacked(b, k, s):
+    if checked is None:
+        checked = attacked(b, k, s)
+    if checked:
         for m in pseudo:
             fr = m >> 7
             to = m & 127
@@ -327,10 +331,12 @@ def _illegal(b: list[int], pseudo: list[int], k: int, s: int) -> list[int]:
     return bad
 
 
-def _legal(b: list[int], mine: Iterable[int], k: int, s: int) -> list[int]:
-    """The legal moves of side ``s`` whose general stands on ``k``."""
+def _legal(b: list[int], mine: Iterable[int], k: int, s: int,
+           checked: bool | None = None) -> list[int]:
+    """The legal moves of side ``s`` whose general stands on ``k`` (in check or not, when
+    ``checked`` says so)."""
     pseudo = pseudo_moves(b, mine, s)
-    bad = _illegal(b, pseudo, k, s)
+    bad = _illegal(b, pseudo, k, s, checked)
     if not bad:
         return pseudo
     drop = set(bad)
@@ -345,17 +351,20 @@ class Board:
     def __init__(self, board: tuple[int, ...], side: int) -> None:
         self.b = list(board)
         self.side = side
-        self.pieces: tuple[list[int], list[int]] = ([], [])
-        self.kings = [0, 0]
-        for sq, p in enumerate(board):
+        pieces: tuple[list[int], list[int]] = ([], [])
+        kings = [0, 0]
+        for sq, p in enumerate(board):  # colour_of inlined: this runs at every search node
             if p:
-                self.pieces[colour_of(p)].append(sq)
+                pieces[p >> 3].append(sq)
                 if p & 7 == KING:
-                    self.kings[colour_of(p)] = sq
+                    kings[p >> 3] = sq
+        self.pieces = pieces
+        self.kings = kings
 
-    def legal(self) -> list[int]:
+    def legal(self, checked: bool | None = None) -> list[int]:
+        """The side to move's legal moves; ``checked``: whether it is in check, if known."""
         s = self.side
-        return _legal(self.b, self.pieces[s], self.kings[s], s)
+        return _legal(self.b, self.pieces[s], self.kings[s], s, checked)
 
     def perft(self, depth: int) -> int:
         b = self.b
