@@ -178,7 +178,7 @@ class AlquerquePosition(Position[Move]):
         return AlquerquePosition(tuple(cells), tuple(memory), 1 - self.turn, self.board)
 
     def outcome(self) -> Outcome | None:
-        if self.legal_moves():
+        if self._moves().moves:  # not legal_moves(): no tuple of them at every call
             return None
         reason = "no-moves" if (self.turn + 1) in self.cells else "no-pieces"
         return Outcome.win(1 - self.turn, seats=2, reason=reason)
