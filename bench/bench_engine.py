@@ -5,6 +5,9 @@ Per configuration (every variant × option set, or those named with ``--config``
 * nodes per second and the depth reached in ``--seconds`` (default 2 s) by the top level
   from the start position and from a middlegame (the start followed by 24 plies of
   level-3 moves, seeded);
+* nodes per CPU second of a search of ``--cpu-nodes`` nodes (default 20 000) from the
+  same two positions: the same nodes on every run, timed by the process's own CPU time,
+  so a busy shared machine barely moves it (compare speed work with this figure);
 * time per move, p50 and p95, at each level 1..8 over ``--positions`` positions of one
   seeded level-3 game (level 8 spends the whole budget by design);
 * the strength ladder is ``bench/bench_ladder.py`` (pairs in parallel, a results file);
@@ -73,21 +76,36 @@ def depth_in(p: Position[Any], seconds: float) -> tuple[int, int, float]:
     return result.depth, result.nodes, result.nodes / max(result.seconds, 1e-9)
 
 
+def cpu_rate(p: Position[Any], nodes: int) -> float:
+    """Nodes per CPU second of a search stopped by a node budget (the same nodes every run)."""
+    started = time.process_time()
+    result = Search(model_for(p.variant, p), p, Limits(nodes=nodes)).run()
+    return result.nodes / max(time.process_time() - started, 1e-9)
+
+
 def percentile(values: list[float], q: float) -> float:
     values = sorted(values)
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
 def speed(v: Variant[Any, Any], opts: dict[str, object], seconds: float,
-          positions: int) -> None:
+          positions: int, cpu_nodes: int) -> None:
     trail = game_positions(v, opts, 24, seed=1)
-    start, middle = trail[0], trail[-1]
+    # a middlegame with a choice (a forced capture is no search)
+    start = trail[0]
+    middle = next((p for p in reversed(trail) if len(p.legal_moves()) > 1), trail[-1])
+    print(f"\n== {label(v.key, opts)}")
+    if cpu_nodes:
+        print(f"  nodes per CPU second ({cpu_nodes:,} nodes): "
+              f"{cpu_rate(start, cpu_nodes):,.0f} (start), "
+              f"{cpu_rate(middle, cpu_nodes):,.0f} (middlegame)", flush=True)
+    if not seconds:
+        return
     d0, _, nps0 = depth_in(start, seconds)
     d1, _, nps1 = depth_in(middle, seconds)
-    print(f"\n== {label(v.key, opts)}")
     print(f"  nodes/s {nps0:,.0f} (start), {nps1:,.0f} (middlegame); depth in "
           f"{seconds:g} s: {d0} from the start, {d1} from the middlegame "
-          f"(ply {len(trail) - 1})")
+          f"(ply {trail.index(middle)})")
     sample = trail[:: max(1, len(trail) // positions)][:positions]
     row = []
     for level in range(1, 9):
@@ -139,6 +157,8 @@ def main() -> None:
                         help="a game key or 'key opt=value ...' label (repeat)")
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--positions", type=int, default=6)
+    parser.add_argument("--cpu-nodes", type=int, default=20_000,
+                        help="nodes of the CPU-time speed figure (0: skip it)")
     parser.add_argument("--no-speed", action="store_true")
     parser.add_argument("--fairy", type=int, default=0, metavar="GAMES")
     parser.add_argument("--fairy-movetime", type=int, default=1000, metavar="MS")
@@ -148,7 +168,7 @@ def main() -> None:
         for lv in LEVELS.values() if lv.number))
     for v, opts in configs(args.config):
         if not args.no_speed:
-            speed(v, opts, args.seconds, args.positions)
+            speed(v, opts, args.seconds, args.positions, args.cpu_nodes)
     if args.fairy:
         fairy_match(args.fairy, args.fairy_movetime)
 
