@@ -288,6 +288,22 @@ def _movement_turn(start: int, end: int) -> Turn:
     return turn
 
 
+_MOVEMENT_REMOVAL_TURNS: dict[int, Turn] = {}
+_MOVEMENT_REMOVAL_LIMIT = 1 << 16
+
+
+def _movement_removal_turn(key: int, moved: Turn, run: tuple[int, int]) -> Turn:
+    """The movement of the turn ``moved`` then the removal of ``run``, remembered by
+    ``key`` (start and end cell, low and high number) in a bounded table: a search meets
+    the same ones at many nodes."""
+    turn = _MOVEMENT_REMOVAL_TURNS.get(key)
+    if turn is None:
+        if len(_MOVEMENT_REMOVAL_TURNS) >= _MOVEMENT_REMOVAL_LIMIT:
+            _MOVEMENT_REMOVAL_TURNS.clear()
+        turn = _MOVEMENT_REMOVAL_TURNS[key] = Turn(moved.movement, run)
+    return turn
+
+
 def _removal_turn(run: tuple[int, int]) -> Turn:
     """The removal-only turn of ``run``, made once (at most 120 of them)."""
     turn = _REMOVAL_TURNS.get(run)
@@ -590,14 +606,14 @@ class QuerniPosition(Position["QuerniMove"]):
             for end in _cells_of(_destination_mask(cells, start, once=once)):
                 turn = _movement_turn(start, end)
                 append(turn)
-                movement = turn.movement
                 after = base
                 if below >= 0 and _ADJACENT[end] >> below & 1:
                     after |= 1 << (code - 1)
                 if above >= 0 and _ADJACENT[end] >> above & 1:
                     after |= 1 << code
+                key = (start * SIZE + end) << 10
                 for r in _runs(after):
-                    append(Turn(movement, r))
+                    append(_movement_removal_turn(key | r[0] << 5 | r[1], turn, r))
         if not turns or not once:
             append(PASS)
         return tuple(turns)
