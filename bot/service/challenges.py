@@ -188,7 +188,7 @@ class ChallengesMixin(ServiceCore):
         try:
             return v.check_options(chosen)
         except ValueError as e:
-            raise InvalidOption(str(e)) from None
+            raise InvalidOption(refusal_words(e)) from None
 
     @staticmethod
     def _seat_choice(v: Variant, seat_count: int, seat: int | str | None) -> int | None:

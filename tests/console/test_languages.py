@@ -114,3 +114,13 @@ async def test_refused_options_list_their_choices_with_the_languages_or() -> Non
     assert len(refusals) == 2, printed
     assert "random oder choose" in refusals[0], refusals
     assert " oder " in refusals[1] and "setup" in refusals[1], refusals
+
+
+async def test_options_the_rules_refuse_together_are_said_in_the_consoles_language() -> None:
+    """``players:2 mode:teams`` passes each option's own check but the rules refuse the
+    pair (``check_options``): the reason is the rules' coded one, in German."""
+    printed = await play(["as alice",
+                          "/challenge @bob alquerque-grande players:2 mode:teams"], "de")
+    refusal = [line for line in printed if line.startswith("!")]
+    assert refusal == ["! Alquerque grande: einen Modus gibt es nur mit 4 Spielern "
+                       "(players=2 hat keinen Modus)"], printed
