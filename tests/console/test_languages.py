@@ -4,6 +4,7 @@ same in every language."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import random
 import subprocess
@@ -11,10 +12,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from bot.__main__ import language
 from bot.console import ShiftedClock, console_locale, open_console
 from storage import MemoryRepository
+from tests.console.test_hostile_input import LINE, SETUP
 from tests.discordapp.languages import MARK, speak_pseudo, words_left
 from tests.service.conftest import SetClock, finishing_game
 
@@ -124,3 +128,19 @@ async def test_options_the_rules_refuse_together_are_said_in_the_consoles_langua
     refusal = [line for line in printed if line.startswith("!")]
     assert refusal == ["! Alquerque grande: einen Modus gibt es nur mit 4 Spielern "
                        "(players=2 hat keinen Modus)"], printed
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lines=st.lists(LINE, min_size=1, max_size=6))
+@example(lines=["/challenge @bob alquerque-grande players:2 mode:teams", "/move z9",
+                "/challenge @bob querni setup:x", "/settings days:99"])
+def test_every_refusal_of_hostile_input_went_through_the_catalogue(lines: list[str]) -> None:
+    """Random commands with random ids, options and values (the hostile-input test's
+    lines) in a pseudo-language: every refusal the console prints (``!``) has words from
+    the catalogue, none is English built outside it (before: a pair of options the rules
+    refuse together was quoted in English)."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        speak_pseudo(monkeypatch, "de")
+        printed = asyncio.run(play([*SETUP, *lines], "de"))
+    refusals = [line for line in printed if line.startswith("!")]
+    assert all(MARK in line for line in refusals), [r for r in refusals if MARK not in r]
