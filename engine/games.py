@@ -18,12 +18,14 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import rules
+from engine.levels import Level
 from rules import Piece, Position, Variant
 from rules.alquerque import AlquerquePosition
 
@@ -72,6 +74,21 @@ class GameModel:
                 effort: int) -> Hashable:
         """In a setup phase, ``seat``'s arrangement move; ``effort`` 0 is a random one."""
         raise NotImplementedError(f"{self.key} has no setup phase")
+
+    def adapt_level(self, level: Level) -> Level:
+        """The settings ``level`` plays this game with. Default: ``level`` unchanged.
+
+        A game whose branching or evaluation scale makes the shared settings of
+        :data:`engine.levels.LEVELS` mean something else (node budgets that all end in
+        the first ply, noise too small to matter) overrides this to keep the levels'
+        intent: each level a step stronger than the one below. It must keep the level's
+        ``number`` and, for levels 1-6, stop on nodes (reproducible on any machine).
+
+        >>> from engine.levels import LEVELS
+        >>> GameModel().adapt_level(LEVELS[5]) is LEVELS[5]
+        True
+        """
+        return level
 
 
 def _forward(seat: int, y: int, height: int) -> int:
@@ -233,6 +250,44 @@ class AlquerqueModel(PathGameModel):
             score[piece.seat] += self.STONE + self.SPARE * left
         return tuple(score)
 
+    TOP: ClassVar[dict[int, tuple[float, int]]] = {7: (0.25, 6_000), 8: (1.0, 24_000)}
+    """Levels 7 and 8 here: (share of the time budget, node floor)."""
+
+    def adapt_level(self, level: Level) -> Level:
+        """Level 8 searches four times level 7's nodes, not twice.
+
+        On the 5×5 board every first move goes to c3 and the reply must capture, so
+        self-play has five openings; level 7 (6 000 nodes) and level 8 (12 000) played
+        each of them the same way from either seat, so the seat and the opening decided
+        every game (records of 24 games: every opening won by the same seat whichever
+        level held it; level 8 scored 48 % over 100). Twice the nodes is one ply more
+        (each ply about doubles the nodes here), and that ply changed no result; with
+        four times the nodes level 8 won two of the four openings it had lost from
+        either seat. So level 8's floor is 24 000 nodes (about 1.5 s: alquerque is the
+        cheapest game to search) and level 7 uses a quarter of the time budget instead
+        of half, keeping the same four-to-one ratio when the time budget, not the
+        floors, binds (level 7 is as strong as before: its 6 000-node floor is
+        unchanged, and that is what scored 62 % against level 6).
+
+        >>> from engine.levels import LEVELS
+        >>> AlquerqueModel().adapt_level(LEVELS[8]).min_nodes
+        24000
+        """
+        top = self.TOP.get(level.number)
+        if top is None:
+            return level
+        share, floor = top
+        return dataclasses.replace(level, time_share=share, min_nodes=floor)
+
+
+class GrandeAlquerqueRulesModel(AlquerqueModel):
+    """Alquerque grande with two players and the original rules (7×7): Alquerque's
+    evaluation, with the shared levels (the 5×5 board's openings, which set level 8's
+    floor there, are not this board's; this ladder was measured with the shared ones)."""
+
+    def adapt_level(self, level: Level) -> Level:
+        return level
+
 
 class AlquerqueGrandeModel(PathGameModel):
     """Alquerque grande: the stones each seat keeps and has captured (``fast`` ranks by
@@ -297,6 +352,14 @@ class QuerniModel(GameModel):
     LINK = (0, 40, 28, 20, 14, 10, 7, 5, 3, 2)
     """How well two consecutive numbers chain in an arrangement by their distance (the
     ``choose`` set-up's hill climbing)."""
+    LOOK: ClassVar[dict[int, tuple[int, int, float]]] = {
+        1: (1, 200, 0.6), 2: (1, 100, 0.4), 3: (2, 50, 0.22), 4: (2, 20, 0.1),
+        5: (2, 0, 0.0)}
+    """Querni's levels 1-5 (see :meth:`adapt_level`): plies looked ahead, evaluation
+    noise (centi-turns either way) and slip rate."""
+    LOOK_NODES = 4_000
+    """Enough nodes to finish a two-ply look however many moves there are (a full
+    two-ply search takes about five times the moves: 200-1 000 nodes)."""
 
     def evaluate(self, position: Position[Any], pieces: Pieces) -> tuple[int, ...]:
         where: list[dict[int, tuple[int, int]]] = [{}, {}]
@@ -338,6 +401,40 @@ class QuerniModel(GameModel):
             memo.clear()
         memo[segment] = best[n]
         return best[n]
+
+    def adapt_level(self, level: Level) -> Level:
+        """Levels 1-5 look ahead a whole number of plies (:attr:`LOOK`), and their
+        mistakes are sized to Querni's evaluation.
+
+        With 50-200 moves a turn, the shared node budgets of levels 1-5 (100-1 500
+        nodes) end inside the second ply (levels 1-3) or the third (a full two-ply
+        search takes 200-1 000 nodes, three plies about the square of the move count:
+        2 000-20 000), so each looked one or two plies: the levels differed by their
+        mistakes, and those are too small here: a Querni score
+        counts turns of work (a movement is worth about 100), so 10-40 points of noise
+        only reorder moves that are nearly equal, and the three runner-up moves a slip
+        picks from are often as good as the best. Measured over 40 games each (random
+        deals): one ply with no noise scored 61 % against noise 60; no slip 55 % against
+        a slip half the time; two plies 55 % against one. So here levels 1-2 look one
+        ply (their own move), 3-5 two (the reply too) with a budget that always finishes
+        it, and noise falls by half a level from 200 (two movements' misjudgement)
+        to none. Levels 6-8 keep the shared settings: 3 000 nodes and more reach into
+        the third ply.
+
+        >>> from engine.levels import LEVELS
+        >>> shaped = QuerniModel().adapt_level(LEVELS[3])
+        >>> shaped.depth, shaped.noise, shaped.nodes
+        (2, 50, 4000)
+        >>> QuerniModel().adapt_level(LEVELS[7]) is LEVELS[7]
+        True
+        """
+        look = self.LOOK.get(level.number)
+        if look is None:
+            return level
+        depth, noise, slip = look
+        return dataclasses.replace(level, depth=depth, nodes=self.LOOK_NODES,
+                                   min_nodes=self.LOOK_NODES, noise=noise, slip=slip,
+                                   overlook=0.0)
 
     def is_tactical(self, position: Position[Any], pieces: Pieces, move: Hashable) -> bool:
         return getattr(move, "removal", None) is not None
@@ -418,21 +515,22 @@ def _querni_start_cells(seat: int) -> tuple[tuple[int, int], ...]:
 _MODELS: dict[str, GameModel] = {
     m.key: m for m in (XiangqiModel(), DamasModel(), AlquerqueModel(),
                        AlquerqueGrandeModel(), QuerniModel())}
+_GRANDE_ALQUERQUE = GrandeAlquerqueRulesModel()
 
 
 def model_for(variant: Variant[Any, Any], position: Position[Any] | None = None) -> GameModel:
     """The model registered for ``variant`` (a neutral one for a game it does not know).
     A position played by the original Alquerque rules (Alquerque grande with two players,
-    ``rules=alquerque``, is an :class:`rules.alquerque.AlquerquePosition` on 7×7) gets the
-    Alquerque model whatever its variant.
+    ``rules=alquerque``, is an :class:`rules.alquerque.AlquerquePosition` on 7×7) gets
+    Alquerque's evaluation whatever its variant (:class:`GrandeAlquerqueRulesModel`).
 
     >>> import rules
     >>> type(model_for(rules.variant("damas"))).__name__
     'DamasModel'
     >>> v = rules.variant("alquerque-grande")
     >>> type(model_for(v, v.start(players=2, rules="alquerque"))).__name__
-    'AlquerqueModel'
+    'GrandeAlquerqueRulesModel'
     """
     if isinstance(position, AlquerquePosition):
-        return _MODELS["alquerque"]
+        return _MODELS["alquerque"] if variant.key == "alquerque" else _GRANDE_ALQUERQUE
     return _MODELS.get(variant.key) or GameModel()

@@ -84,11 +84,12 @@ def choose_move(position: Position[Any], level: int = 8, *, seed: int = 0,
             "there is no move to choose", text=_text(position))
     mover = _seat(position, seat)
     variant = position.variant
+    model = model_for(variant, position)
+    settings = model.adapt_level(settings)
     view = position.view_for(mover)
     rng = random.Random(f"{seed}:{level}:{mover}:{view.to_text()}")
 
     if position.in_setup:
-        model = model_for(variant)
         move = model.arrange(position, mover, rng, settings.arrange_effort)
         return _choice(position, move, mover, settings, 0, 0, 0, (), started,
                        "random" if level == 0 else "tablero")
@@ -114,7 +115,7 @@ def choose_move(position: Position[Any], level: int = 8, *, seed: int = 0,
                     seconds=budget * settings.time_share, quiescence=settings.quiescence,
                     noise=settings.noise, seed=rng.getrandbits(32),
                     min_nodes=settings.min_nodes)
-    search = Search(model_for(variant, position), position, limits)
+    search = Search(model, position, limits)
     if settings.slip and rng.random() < settings.slip:
         ranked = search.ranked()
         best = ranked[0][0]

@@ -357,3 +357,67 @@ def test_a_slipping_level_plays_a_plausible_move_not_its_best() -> None:
     slipped = [sum(choose_move(d, lv, seed=s, nodes=100).depth == 0 for s in range(40))
                for lv in (1, 4, 7)]
     assert slipped[0] > slipped[1] > 0 and slipped[2] == 0
+
+
+def test_querni_levels_look_whole_plies_other_games_keep_the_shared_levels() -> None:
+    """Querni's 50-200 moves a turn ended every shared node budget of levels 1-5 inside
+    the second ply; its model shapes those levels (whole plies, mistakes sized to its
+    evaluation). Damas, xiangqi and the other games play the shared levels unchanged."""
+    from engine.levels import LEVELS
+
+    querni = model_for(rules.variant("querni"))
+    shaped = [querni.adapt_level(LEVELS[n]) for n in range(1, 6)]
+    assert [s.depth for s in shaped] == [1, 1, 2, 2, 2]
+    assert [s.number for s in shaped] == [1, 2, 3, 4, 5]
+    noises = [s.noise for s in shaped]
+    assert noises == sorted(noises, reverse=True) and noises[0] > LEVELS[1].noise
+    for s in shaped:
+        assert s.nodes == s.min_nodes and s.nodes is not None  # node-bound: reproducible
+    for n in (0, 6, 7, 8):
+        assert querni.adapt_level(LEVELS[n]) is LEVELS[n]
+    for key in ("damas", "xiangqi", "alquerque-grande"):
+        model = model_for(rules.variant(key))
+        assert all(model.adapt_level(LEVELS[n]) is LEVELS[n] for n in LEVELS), key
+    grande = rules.variant("alquerque-grande")
+    two = model_for(grande, grande.start(players=2, rules="alquerque"))
+    assert all(two.adapt_level(LEVELS[n]) is LEVELS[n] for n in LEVELS)
+
+
+def test_querni_level_3_finishes_the_reply_ply_the_shared_budget_cut() -> None:
+    """With 93 moves, the shared level 3 (300 nodes) stops in the second ply and plays
+    its one-ply move; Querni's level 3 finishes two plies (and still stops on nodes:
+    the same move for the same seed)."""
+    from engine.levels import LEVELS
+    from engine.search import Limits, Search
+
+    v = rules.variant("querni")
+    p = v.from_text("1,P2,P12,6,P11/6,P4,1,P16,1/P3,P9,P10,4,P8,2/B15,7,B16,P1/"
+                    "2,B8,5,B7,1/B4,B10,1,B9,3,B5,B14,1/7,B6,2 b 2 6,6")
+    assert len(p.legal_moves()) == 93
+    shared = LEVELS[3]
+    cut = Search(model_for(v), p, Limits(depth=shared.depth, nodes=shared.nodes,
+                                         quiescence=shared.quiescence)).run()
+    assert cut.depth == 1 and cut.stopped
+    choices = [choose_move(p, 3, seed=s, fairy=False, seconds=60) for s in range(6)]
+    searched = [c for c in choices if c.depth]  # a slip searches nothing
+    assert searched and all(c.depth == 2 and not c.nodes >= 4_000 for c in searched)
+    again = choose_move(p, 3, seed=0, fairy=False, seconds=60)
+    assert (again.text, again.nodes) == (choices[0].text, choices[0].nodes)
+
+
+def test_alquerque_level_8_searches_four_times_level_7() -> None:
+    """On Alquerque's 5×5 board level 8's floor is 24 000 nodes (twice level 7's changed
+    no game: see AlquerqueModel.adapt_level); the 7×7 board with the original rules and
+    damas keep 12 000."""
+    v = rules.variant("alquerque")
+    p = v.start()
+    for text in ("c2-c3", "c4xc2", "c1xc3", "a3xc1", "c3xa3"):
+        p = p.play(v.parse_move(p, text))
+    assert len(p.legal_moves()) > 1
+    eight = choose_move(p, 8, seed=1, seconds=0.001)
+    seven = choose_move(p, 7, seed=1, seconds=0.001)
+    assert 24_000 <= eight.nodes < 24_000 + 256 and 6_000 <= seven.nodes < 6_000 + 256
+    assert eight.depth > seven.depth
+    grande = rules.variant("alquerque-grande")
+    g = grande.start(players=2, rules="alquerque")
+    assert 12_000 <= choose_move(g, 8, seed=1, seconds=0.001).nodes < 12_000 + 256
