@@ -250,7 +250,7 @@ class AlquerqueModel(PathGameModel):
             score[piece.seat] += self.STONE + self.SPARE * left
         return tuple(score)
 
-    TOP: ClassVar[dict[int, tuple[float, int]]] = {7: (0.25, 6_000), 8: (1.0, 24_000)}
+    TOP: ClassVar[dict[int, tuple[float, int]]] = {7: (0.125, 6_000), 8: (1.0, 48_000)}
     """Levels 7 and 8 here: (share of the time budget, node floor)."""
 
     def adapt_level(self, level: Level) -> Level:

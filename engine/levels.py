@@ -10,6 +10,17 @@ within a search, so the level prefers plausible but worse moves rather than absu
 ones). Level 8 plays as well as the time allows. Level 0 (self-play only) is uniformly
 random legal moves.
 
+These settings are shared; a game whose branching or evaluation scale would make them
+mean something else shapes them through its model's documented hook,
+:meth:`engine.games.GameModel.adapt_level` (default: unchanged), so that each level
+stays a step stronger than the one below. Two games do: Querni, whose 50-200 moves a
+turn end every shared node budget of levels 1-5 within two plies (its levels 1-5 look
+one or two whole plies and misjudge by 200 down to 0 centi-turns:
+:meth:`engine.games.QuerniModel.adapt_level`), and Alquerque on its 5×5 board, where
+twice level 7's nodes changed no game and level 8 searches four times as many
+(:meth:`engine.games.AlquerqueModel.adapt_level`). The ladder
+(``bench/bench_ladder.py``, figures in ``bench/results/``) measures each configuration.
+
 >>> LEVELS[1].depth, LEVELS[6].nodes, LEVELS[8].nodes, LEVELS[7].time_share
 (1, 3000, None, 0.5)
 """
@@ -36,6 +47,8 @@ class Level:
     time_share: float = 1.0
     """The share of the per-move time budget the level may use."""
     min_nodes: int = 0
+    """Nodes searched before the time budget may stop the search: a slow or busy
+    machine cannot make a time-bound level weaker than the node-bound ones below it."""
     slip: float = 0.0
     """How often the level plays one of the next three moves of a one-ply look instead
     of its search's choice: a plausible move, not its best. Look-ahead alone did not
@@ -43,8 +56,6 @@ class Level:
     in the first ply (50-200 moves a turn; level 3 scored 49 % against level 2), in
     Alquerque grande ``fast`` three rivals make look-ahead guesswork (level k+1 scored
     44-56 % against level k), and in Alquerque level 6 scored 53 % against level 5."""
-    """Nodes searched before the time budget may stop the search: a slow or busy
-    machine cannot make a time-bound level weaker than the node-bound ones below it."""
 
 
 LEVELS: dict[int, Level] = {level.number: level for level in (
