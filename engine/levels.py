@@ -17,7 +17,7 @@ stays a step stronger than the one below. Two games do: Querni, whose 50-200 mov
 turn end every shared node budget of levels 1-5 within two plies (its levels 1-5 look
 one or two whole plies and misjudge by 200 down to 0 centi-turns:
 :meth:`engine.games.QuerniModel.adapt_level`), and Alquerque on its 5×5 board, where
-twice level 7's nodes changed no game and level 8 searches four times as many
+twice level 7's nodes changed no game and level 8 searches eight times as many
 (:meth:`engine.games.AlquerqueModel.adapt_level`). The ladder
 (``bench/bench_ladder.py``, figures in ``bench/results/``) measures each configuration.
 
