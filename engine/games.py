@@ -411,16 +411,18 @@ class QuerniModel(GameModel):
         nodes) end inside the second ply (levels 1-3) or the third (a full two-ply
         search takes 200-1 000 nodes, three plies about the square of the move count:
         2 000-20 000), so each looked one or two plies: the levels differed by their
-        mistakes, and those are too small here: a Querni score
-        counts turns of work (a movement is worth about 100), so 10-40 points of noise
-        only reorder moves that are nearly equal, and the three runner-up moves a slip
-        picks from are often as good as the best. Measured over 40 games each (random
+        mistakes, and those are too small here: a Querni score counts turns of work (a
+        movement is worth about 100), so 10-40 points of noise only reorder moves that
+        are nearly equal, and the three runner-up moves a slip picks from are often as
+        good as the best. Measured over 40 games each (random
         deals): one ply with no noise scored 61 % against noise 60; no slip 55 % against
-        a slip half the time; two plies 55 % against one. So here levels 1-2 look one
-        ply (their own move), 3-5 two (the reply too) with a budget that always finishes
-        it, and noise falls by half a level from 200 (two movements' misjudgement)
-        to none. Levels 6-8 keep the shared settings: 3 000 nodes and more reach into
-        the third ply.
+        a slip half the time; two plies 55 % against one; but noise 100 scored 79 %
+        against 200, and each halving from 300 to 35 about 64 %. So the levels here
+        misjudge by 300, 125, 55, 30 and 0 centi-turns (three movements' worth down to
+        none) and slip less as they rise; levels 1-3 look one ply (their own move), 4
+        and 5 two (the reply too) with a budget that always finishes them and never
+        starts a third. Levels 6-8 keep the shared settings (3 000 nodes and more: two
+        plies and part of the third).
 
         >>> from engine.levels import LEVELS
         >>> shaped = QuerniModel().adapt_level(LEVELS[3])
