@@ -360,21 +360,24 @@ def test_a_slipping_level_plays_a_plausible_move_not_its_best() -> None:
 
 
 def test_querni_levels_look_whole_plies_other_games_keep_the_shared_levels() -> None:
-    """Querni's 50-200 moves a turn ended every shared node budget of levels 1-5 inside
-    the second ply; its model shapes those levels (whole plies, mistakes sized to its
-    evaluation). Damas, xiangqi and the other games play the shared levels unchanged."""
+    """Querni's 50-200 moves a turn ended the shared node budgets of levels 1-5 inside
+    the second or third ply; its model shapes its levels (whole plies, mistakes sized to
+    its evaluation, budgets doubling above). Damas, xiangqi and the other games play
+    the shared levels unchanged."""
     from engine.levels import LEVELS
 
     querni = model_for(rules.variant("querni"))
-    shaped = [querni.adapt_level(LEVELS[n]) for n in range(1, 6)]
-    assert [s.depth for s in shaped] == [1, 1, 1, 2, 2]
-    assert [s.number for s in shaped] == [1, 2, 3, 4, 5]
+    shaped = [querni.adapt_level(LEVELS[n]) for n in range(1, 9)]
+    assert [s.number for s in shaped] == list(range(1, 9))
+    assert [s.depth for s in shaped[:5]] == [1, 1, 1, 2, 3]
     noises = [s.noise for s in shaped]
     assert noises == sorted(noises, reverse=True) and noises[0] > LEVELS[1].noise
-    for s in shaped:
+    for s in shaped[:6]:
         assert s.nodes == s.min_nodes and s.nodes is not None  # node-bound: reproducible
-    for n in (0, 6, 7, 8):
-        assert querni.adapt_level(LEVELS[n]) is LEVELS[n]
+    floors = [s.min_nodes for s in shaped[4:]]
+    assert floors == sorted(floors) and floors[-1] > LEVELS[8].min_nodes
+    assert shaped[6].nodes is None and shaped[7].time_share == LEVELS[8].time_share
+    assert querni.adapt_level(LEVELS[0]) is LEVELS[0]
     for key in ("damas", "xiangqi", "alquerque-grande"):
         model = model_for(rules.variant(key))
         assert all(model.adapt_level(LEVELS[n]) is LEVELS[n] for n in LEVELS), key
