@@ -365,7 +365,8 @@ class QuerniModel(GameModel):
     DEEP_NODES: ClassVar[dict[int, int]] = {6: 8_000, 7: 16_000, 8: 32_000}
     """Levels 6-8: level 6's node budget, 7's and 8's node floors (each twice the one
     below, from level 5's 4 000; the shared 3 000, 6 000 and 12 000 would put level 6
-    below level 5 here)."""
+    below level 5 here). Not yet tuned: level 6 scored 55 % (random deals) and 62.5 %
+    (``choose``) against level 5 over 40 games."""
 
     def evaluate(self, position: Position[Any], pieces: Pieces) -> tuple[int, ...]:
         where: list[dict[int, tuple[int, int]]] = [{}, {}]
