@@ -362,11 +362,15 @@ class QuerniModel(GameModel):
     """Enough nodes to finish a two-ply look however many moves there are (a full
     two-ply search takes about five times the moves: 200-1 000 nodes); level 5 spends
     the rest on the third ply, its best two-ply moves first."""
-    DEEP_NODES: ClassVar[dict[int, int]] = {6: 8_000, 7: 16_000, 8: 32_000}
-    """Levels 6-8: level 6's node budget, 7's and 8's node floors (each twice the one
-    below, from level 5's 4 000; the shared 3 000, 6 000 and 12 000 would put level 6
-    below level 5 here). Not yet tuned: level 6 scored 55 % (random deals) and 62.5 %
-    (``choose``) against level 5 over 40 games."""
+    DEEP: ClassVar[dict[int, tuple[int, int]]] = {6: (3, 20_000), 7: (64, 40_000),
+                                                  8: (64, 80_000)}
+    """Levels 6-8: the deepest ply and level 6's node budget, 7's and 8's node floors.
+    Three whole plies take 5 000-80 000 nodes (50-90 moves; 20 000-25 000 nodes a second
+    here): level 6 finishes the third ply in most positions and never starts a fourth;
+    7 and 8 finish it nearly always and spend the rest, and any time left, on the
+    fourth, their best three-ply moves first. (More nodes within the same plies changed
+    little: 8 000 nodes on the third ply scored 55 % against level 5's 4 000 over 40
+    random deals.)"""
 
     def evaluate(self, position: Position[Any], pieces: Pieces) -> tuple[int, ...]:
         where: list[dict[int, tuple[int, int]]] = [{}, {}]
@@ -429,15 +433,20 @@ class QuerniModel(GameModel):
         level 4 two (the reply too) with a budget that always finishes them and never
         starts a third, and level 5 two and as much of the third as 4 000 nodes allow
         (two plies without mistakes scored only 50 % against level 4 over 100 games:
-        the third ply, the engine's own next move, is the step). Levels 6-8 search
-        without mistakes on twice the nodes of the level below (:attr:`DEEP_NODES`).
+        the third ply, the engine's own next move, is the step). Levels 6-8 play without
+        mistakes and look further (:attr:`DEEP`): level 6 three whole plies (the node
+        budget ends the third only in the largest positions), 7 and 8 the third ply and
+        part of the fourth, on node floors of 40 000 and 80 000 (about 2 and 4 s here).
 
         >>> from engine.levels import LEVELS
         >>> shaped = QuerniModel().adapt_level(LEVELS[3])
         >>> shaped.depth, shaped.noise, shaped.nodes
         (1, 55, 4000)
+        >>> six = QuerniModel().adapt_level(LEVELS[6])
+        >>> six.depth, six.nodes
+        (3, 20000)
         >>> QuerniModel().adapt_level(LEVELS[8]).min_nodes
-        32000
+        80000
         """
         look = self.LOOK.get(level.number)
         if look is not None:
@@ -445,12 +454,13 @@ class QuerniModel(GameModel):
             return dataclasses.replace(level, depth=depth, nodes=self.LOOK_NODES,
                                        min_nodes=self.LOOK_NODES, noise=noise, slip=slip,
                                        overlook=0.0)
-        deep = self.DEEP_NODES.get(level.number)
+        deep = self.DEEP.get(level.number)
         if deep is None:
             return level
-        nodes = deep if level.nodes is not None else None  # 7 and 8 stay time-bound
-        return dataclasses.replace(level, nodes=nodes, min_nodes=deep, noise=0, slip=0.0,
-                                   overlook=0.0)
+        depth, budget = deep
+        nodes = budget if level.nodes is not None else None  # 7 and 8 stay time-bound
+        return dataclasses.replace(level, depth=depth, nodes=nodes, min_nodes=budget,
+                                   noise=0, slip=0.0, overlook=0.0)
 
     def is_tactical(self, position: Position[Any], pieces: Pieces, move: Hashable) -> bool:
         return getattr(move, "removal", None) is not None
