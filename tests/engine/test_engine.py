@@ -369,13 +369,16 @@ def test_querni_levels_look_whole_plies_other_games_keep_the_shared_levels() -> 
     querni = model_for(rules.variant("querni"))
     shaped = [querni.adapt_level(LEVELS[n]) for n in range(1, 9)]
     assert [s.number for s in shaped] == list(range(1, 9))
-    assert [s.depth for s in shaped[:5]] == [1, 1, 1, 2, 3]
+    assert [s.depth for s in shaped[:6]] == [1, 1, 1, 2, 3, 3]
+    assert [s.noise for s in shaped[4:]] == [0] * 4 and not any(s.slip for s in shaped[4:])
     noises = [s.noise for s in shaped]
     assert noises == sorted(noises, reverse=True) and noises[0] > LEVELS[1].noise
     for s in shaped[:6]:
         assert s.nodes == s.min_nodes and s.nodes is not None  # node-bound: reproducible
     floors = [s.min_nodes for s in shaped[4:]]
-    assert floors == sorted(floors) and floors[-1] > LEVELS[8].min_nodes
+    assert floors == sorted(set(floors)) and floors[-1] > LEVELS[8].min_nodes
+    six_nodes, five_nodes = shaped[5].nodes, shaped[4].nodes
+    assert six_nodes is not None and five_nodes is not None and six_nodes >= 4 * five_nodes
     assert shaped[6].nodes is None and shaped[7].time_share == LEVELS[8].time_share
     assert querni.adapt_level(LEVELS[0]) is LEVELS[0]
     for key in ("damas", "xiangqi", "alquerque-grande"):
@@ -407,6 +410,22 @@ def test_querni_level_4_looks_two_whole_plies_where_the_shared_budget_stops_insi
     assert searched and all(c.depth == 2 and c.nodes < 4_000 for c in searched)
     again = choose_move(p, 4, seed=0, fairy=False, seconds=60)
     assert (again.text, again.nodes) == (choices[0].text, choices[0].nodes)
+
+
+def test_querni_level_6_finishes_the_third_ply_that_level_5_only_starts() -> None:
+    """One more whole ply is Querni's step (more nodes within the same plies scored
+    55 % against level 5): with 93 moves, level 5's 4 000 nodes end inside the third
+    ply; level 6 finishes it, stops there (no partial fourth ply) and still on nodes,
+    so the same seed gives the same move."""
+    v = rules.variant("querni")
+    p = v.from_text("1,P2,P12,6,P11/6,P4,1,P16,1/P3,P9,P10,4,P8,2/B15,7,B16,P1/"
+                    "2,B8,5,B7,1/B4,B10,1,B9,3,B5,B14,1/7,B6,2 b 2 6,6")
+    five = choose_move(p, 5, seed=0, fairy=False, seconds=60)
+    assert five.depth == 2 and five.nodes == 4_000
+    six = choose_move(p, 6, seed=0, fairy=False, seconds=60)
+    assert six.depth == 3 and 4_000 < six.nodes < 20_000
+    again = choose_move(p, 6, seed=0, fairy=False, seconds=0.001)
+    assert (again.text, again.depth, again.nodes) == (six.text, six.depth, six.nodes)
 
 
 def test_alquerque_level_8_searches_eight_times_level_7() -> None:
