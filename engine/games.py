@@ -370,7 +370,8 @@ class QuerniModel(GameModel):
     7 and 8 finish it nearly always and spend the rest, and any time left, on the
     fourth, their best three-ply moves first. (More nodes within the same plies changed
     little: 8 000 nodes on the third ply scored 55 % against level 5's 4 000 over 40
-    random deals.)"""
+    random deals; the whole third ply 62.5 % over 100 random deals and 67 % over 100
+    ``choose`` games.)"""
 
     def evaluate(self, position: Position[Any], pieces: Pieces) -> tuple[int, ...]:
         where: list[dict[int, tuple[int, int]]] = [{}, {}]
