@@ -82,7 +82,7 @@ from bot.service.events import (
 from bot.service.outbox import OutboxRelay
 from bot.service.records import OutboxEntry
 from bot.service.seasons import Schedule, SeasonRecord
-from bot.service.timecontrol import describe_time_control, parse_time_control
+from bot.service.timecontrol import describe_time_control, parse_time_control, with_claim
 from bot.service.tournament_records import TournamentGame, TournamentRecord, describe_clock
 from bot.service.tournaments import Result
 from bot.service.tournaments.model import format_words, tournament_title
@@ -354,8 +354,7 @@ class ConsolePrinter:
             pace: Words = describe_time_control(parse_time_control(m.time_control)) \
                 if "+" in m.time_control else \
                 _n("{count}d/move", "{count}d/move", m.days_per_move)
-            if m.claim_win:
-                pace = _("{pace}, claim win on time", pace=pace)
+            pace = with_claim(pace, m.claim_win)
             terms = _("rated, {pace}", pace=pace) if m.rated else \
                 _("casual, {pace}", pace=pace)
         return _("#{match} {game} ({terms}) - {seats} - {state}", match=m.id, game=game,

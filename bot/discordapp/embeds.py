@@ -15,7 +15,7 @@ import discord
 import rules
 from bot.service.computer import computer_title, is_computer
 from bot.service.events import SeasonEnded
-from bot.service.timecontrol import describe_time_control, parse_time_control
+from bot.service.timecontrol import describe_time_control, parse_time_control, with_claim
 from bot.service.tournaments.table import ShownTable
 from bot.service.views import (
     RATING_MEANING,
@@ -103,8 +103,7 @@ def terms(m: MatchView) -> Text:
     pace: Words = describe_time_control(parse_time_control(m.time_control)) \
         if "+" in m.time_control else \
         _n("{count} day per move", "{count} days per move", m.days_per_move)
-    if m.claim_win:
-        pace = _("{pace}, claim win on time", pace=pace)
+    pace = with_claim(pace, m.claim_win)
     return _("{pace}, rated", pace=pace) if m.rated else _("{pace}, casual", pace=pace)
 
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
 
-from locales.i18n import Text, _, _n
+from locales.i18n import Text, Words, _, _n
 
 DAY = timedelta(days=1)
 MIN_DAYS, MAX_DAYS = 1, 14
@@ -159,6 +159,13 @@ def format_time_control(tc: TimeControl) -> str:
         return _compact(tc.start)
     assert tc.bank is not None and tc.cap is not None
     return f"{_compact(tc.bank)}+{_compact(tc.increment)}/{_compact(tc.cap)}"
+
+
+def with_claim(pace: Words, claim_win: bool) -> Words:
+    """``pace`` (a control in words) followed by ", claim win on time" when a lapsed clock
+    waits for the opponent's claim: one wording for challenges, the console and
+    tournaments."""
+    return _("{pace}, claim win on time", pace=pace) if claim_win else pace
 
 
 def describe_time_control(tc: TimeControl) -> Text:

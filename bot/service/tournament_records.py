@@ -15,9 +15,9 @@ from datetime import datetime
 from typing import Protocol
 
 from bot.service.records import TournamentOutboxFn
-from bot.service.timecontrol import TimeControl, describe_time_control
+from bot.service.timecontrol import TimeControl, describe_time_control, with_claim
 from bot.service.tournaments import Format, Game, Result
-from locales.i18n import Text, _
+from locales.i18n import Words
 
 
 class TournamentStatus(enum.Enum):
@@ -85,11 +85,10 @@ class TournamentRecord:
         return [g for g in self.games if g.round == rnd]
 
 
-def describe_clock(t: TournamentRecord) -> Text:
+def describe_clock(t: TournamentRecord) -> Words:
     """The clock of ``t``'s games in words, as challenges describe theirs: ``'3 days per
     move'``, ``'3 days + 1 day per move, at most 10 days banked, claim win on time'``."""
-    pace = describe_time_control(t.control)
-    return _("{pace}, claim win on time", pace=pace) if t.claim_win else pace
+    return with_claim(describe_time_control(t.control), t.claim_win)
 
 
 class TournamentRepository(Protocol):
