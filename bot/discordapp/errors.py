@@ -24,6 +24,7 @@ import discord
 from discord import app_commands
 
 import rules
+from bot.discordapp.translator import CommandPath
 from bot.service import errors as service_errors
 from bot.service.seasons import NoSuchSeason
 from locales.i18n import Text, Words, _, _n, capitalized, listing, negotiate, render
@@ -88,7 +89,6 @@ _NEXT_STEP: dict[type[BaseException], Text] = {
                                 "new one."),
     service_errors.MatchNotStarted: _("The match starts once the challenge is accepted."),
     service_errors.StaleMove: _("Someone moved first: look at the new `/board` and try again."),
-    service_errors.InvalidOption: _("Check the options and run `/challenge` again."),
     service_errors.MatchBroken: _("Ask a server admin to look at it; nothing else was "
                                   "changed."),
 }
@@ -139,8 +139,10 @@ def _check_message(exc: app_commands.AppCommandError) -> Words | None:
     return None
 
 
-def user_message(exc: BaseException) -> Words | None:
-    """The message for an expected error (lazy words), or ``None`` when ``exc`` is a bug."""
+def user_message(exc: BaseException, command: str | None = None) -> Words | None:
+    """The message for an expected error (lazy words), or ``None`` when ``exc`` is a bug.
+    ``command``: the slash command it answers (qualified English name), which a refused
+    option's next step names in the reader's words."""
     if isinstance(exc, app_commands.CommandInvokeError):
         exc = exc.original
     if isinstance(exc, app_commands.AppCommandError):
@@ -151,6 +153,11 @@ def user_message(exc: BaseException) -> Words | None:
         return _rules_message(exc)
     if isinstance(exc, service_errors.ServiceError):
         said = _("{error}.", error=capitalized(exc.text))
+        if isinstance(exc, service_errors.InvalidOption):
+            # the same options error comes from /challenge, /tournament create, /settings…
+            hint = _("Check the options and try again.") if command is None else _(
+                "Check the options and run `{command}` again.", command=CommandPath(command))
+            return _("{error}. {next}", error=capitalized(exc.text), next=hint)
         for cls in type(exc).__mro__:
             hint = _NEXT_STEP.get(cls)
             if hint:
@@ -163,10 +170,10 @@ def user_message(exc: BaseException) -> Words | None:
 
 
 def describe(exc: BaseException, where: str = "an interaction",
-             locale: str | None = None) -> str:
-    """What the user sees for ``exc``, in ``locale``; logs unexpected errors with their
-    traceback and ``where`` they happened."""
-    message = user_message(exc)
+             locale: str | None = None, command: str | None = None) -> str:
+    """What the user sees for ``exc``, in ``locale`` (``command``: the slash command it
+    answers); logs unexpected errors with their traceback and ``where`` they happened."""
+    message = user_message(exc, command)
     if message is None:
         if isinstance(exc, app_commands.CommandInvokeError):
             exc = exc.original
@@ -190,7 +197,11 @@ def _where(interaction: discord.Interaction[Any]) -> str:
 
 async def reply_error(interaction: discord.Interaction[Any], exc: BaseException) -> None:
     """Send ``exc`` as an ephemeral reply, whether or not the interaction was answered."""
-    text = describe(exc, _where(interaction), negotiate(str(interaction.locale)))[:2000]
+    command = interaction.command
+    slash = command.qualified_name if isinstance(
+        command, app_commands.Command | app_commands.Group) else None
+    text = describe(exc, _where(interaction), negotiate(str(interaction.locale)),
+                    slash)[:2000]
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)

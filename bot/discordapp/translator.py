@@ -24,7 +24,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from locales.i18n import LOCALES, translations
+from locales.i18n import LOCALES, Lazy, negotiate, translations
 
 NAME_CONTEXTS: Final = {
     Where.command_name: "command name",
@@ -83,6 +83,26 @@ def localized(english: str, locale: str, where: Where, *, menu: bool = False) ->
         return said if valid_name(said) else None
     limit = MAX_CHOICE if where is Where.choice_name else MAX_DESCRIPTION
     return said if len(said) <= limit else None
+
+
+class CommandPath(Lazy):
+    """A slash command's path as its reader sees it in Discord (names are localized):
+    ``CommandPath("tournament create").render("es-ES")`` is ``/torneo crear`` when the
+    catalogue names them so, each name falling back to English as Discord does.
+
+    >>> CommandPath("challenge").render("en-US")
+    '/challenge'
+    """
+
+    __slots__ = ("qualified",)
+
+    def __init__(self, qualified: str) -> None:
+        self.qualified = qualified
+
+    def render(self, locale: str | None) -> str:
+        chosen = negotiate(locale)
+        return "/" + " ".join(localized(name, chosen, Where.command_name) or name
+                              for name in self.qualified.split())
 
 
 class CatalogueTranslator(app_commands.Translator):

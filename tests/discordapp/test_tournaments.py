@@ -7,10 +7,12 @@ from __future__ import annotations
 import io
 
 import discord
+import pytest
 from PIL import Image
 
 from tests.discordapp.conftest import World
 from tests.discordapp.helpers import reply
+from tests.discordapp.languages import speaking
 from tests.discordapp.test_outbox_delivery import notifier_of
 
 
@@ -128,3 +130,26 @@ async def test_create_with_a_bank_control(world: World) -> None:
     [game] = (await w.service.get_tournament(1)).games_of_round(1)
     m = await w.service.get_match(game.match_id or 0)
     assert m.time_control == "3d+1d/10d" and m.claim_win
+
+
+async def test_a_refused_option_names_the_command_that_was_used(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A refused option's next step names the command the user ran, in the name his
+    Discord shows him (``/torneo crear`` in Spanish), not always ``/challenge``."""
+    w = world
+    people = speaking(monkeypatch)
+    admins = w.guild.create_role("admins", permissions=discord.Permissions(manage_guild=True))
+    admin = w.guild.add_member(w.env.create_user("admin"), roles=[admins])
+    bad_clock = reply(await admin.slash(w.channel, "tournament create", game="xiangqi",
+                                        format="round robin", clock="3d+1d/2d"))
+    assert bad_clock.ephemeral
+    assert bad_clock.content.endswith("Check the options and run `/tournament create` again.")
+    assert "/challenge" not in bad_clock.content
+    people[admin.id] = "es-ES"
+    in_spanish = reply(await admin.slash(w.channel, "tournament create", game="xiangqi",
+                                         format="round robin", clock="3d+1d/2d"))
+    assert in_spanish.content.endswith("`/torneo crear`.")
+    challenged = reply(await w.alice.slash(w.channel, "challenge", game="xiangqi",
+                                           opponent=w.bob, clock="3d+1d/2d"))
+    assert challenged.content.endswith("Check the options and run `/challenge` again.")
+    assert await w.service.tournaments(w.guild.id) == []
