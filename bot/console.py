@@ -329,7 +329,12 @@ class ConsolePrinter:
         if m.status.value == "active":
             state = _("move {n}, {players} to move", n=m.ply + 1,
                       players=self.names_of(m.to_move))
-            if m.deadline:
+            if len({d for _u, d in m.own_deadlines}) > 1:  # each on his own clock
+                each = [_("{player} (by {deadline} UTC)", player=self.name(u),
+                          deadline=f"{d:%Y-%m-%d %H:%M}") for u, d in m.own_deadlines]
+                state = _("move {n}, {players} to move", n=m.ply + 1,
+                          players=joined(*each, separator=", "))
+            elif m.deadline:
                 state = _("{state} by {deadline} UTC", state=state,
                           deadline=f"{m.deadline:%Y-%m-%d %H:%M}")
             elif m.lapsed is not None:

@@ -72,12 +72,21 @@ def moment(when: datetime) -> str:
     return f"<t:{int(when.timestamp())}:R> (<t:{int(when.timestamp())}:f>)"
 
 
-def clock_status(m: MatchView, now: datetime | None = None) -> Words:
+def clock_status(m: MatchView, now: datetime | None = None,
+                 viewer: int | None = None) -> Words:
     """When the player to move runs out of time (exact, as Discord timestamps), a lapsed
-    claim-win clock, and who is on vacation in this match (now: Discord's clock)."""
+    claim-win clock, and who is on vacation in this match (now: Discord's clock). Seats
+    moving at once on their own clocks (Querni's set-up): ``viewer``'s own deadline when
+    he is one of them, else each one's when they differ."""
     now = now or discord.utils.utcnow()
     parts: list[Words] = []
-    if m.deadline is not None:
+    own = dict(m.own_deadlines)
+    if viewer in own:
+        parts.append(moment(own[viewer]))
+    elif len(set(own.values())) > 1:
+        parts.append(joined(*(_("{player}: {deadline}", player=mention(u), deadline=moment(d))
+                              for u, d in m.own_deadlines), separator=", "))
+    elif m.deadline is not None:
         parts.append(moment(m.deadline))
     elif m.lapsed is not None:
         parts.append(_("time ran out {when}; waiting for a claim",
@@ -255,7 +264,7 @@ def games_embed(user_id: int, matches: Sequence[MatchView], loc: str,
             state = _("waiting for players ({joined}/{seats})", joined=len(m.joined),
                       seats=m.seat_count)
         elif user_id in m.to_move:
-            state = _("**your move**, {deadline}", deadline=clock_status(m, now))
+            state = _("**your move**, {deadline}", deadline=clock_status(m, now, user_id))
         else:
             state = _("{players} to move, {deadline}", players=mentions(m.to_move),
                       deadline=clock_status(m, now))

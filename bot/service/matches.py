@@ -24,6 +24,7 @@ from bot.service.records import (
     RecordEntry,
 )
 from bot.service.timecontrol import format_time_control
+from bot.service.turns import seat_clocks
 from bot.service.views import MatchView, ResultView, SeatView
 from locales.i18n import _
 from rules import Position, RulesError, Variant
@@ -105,7 +106,9 @@ def view_of(rec: MatchRecord) -> MatchView:
         notify_by_dm=tuple(s.user_id for s in rec.seats if s.notify == "dm"),
         version=rec.version, time_control=format_time_control(rec.control),
         claim_win=rec.clock.claim, lapsed=rec.clock.lapsed, away=rec.clock.away,
-        takeback_by=rec.takeback.by if rec.takeback else None)
+        takeback_by=rec.takeback.by if rec.takeback else None,
+        own_deadlines=tuple((u, d) for s, (d, _paused) in sorted(seat_clocks(rec).items())
+                            if rec.clock.own and (u := rec.user_at(s)) is not None))
 
 
 class Matches:

@@ -130,7 +130,8 @@ def _view_data(v: MatchView) -> dict[str, Any]:
     d.update(options=dict(v.options), status=v.status.value, deadline=_ts(v.deadline),
              seats=[[s.seat, s.user_id, s.team, s.name, s.out] for s in v.seats],
              result=_result_data(v.result), lapsed=_ts(v.lapsed),
-             away=[[u, _ts(t)] for u, t in v.away])
+             away=[[u, _ts(t)] for u, t in v.away],
+             own_deadlines=[[u, _ts(t)] for u, t in v.own_deadlines])
     return d
 
 
@@ -141,6 +142,9 @@ def _view_of(d: dict[str, Any]) -> MatchView:
     if "lapsed" in d:  # entries stored before time controls have neither
         d.update(lapsed=_dt(d["lapsed"]),
                  away=tuple((int(u), datetime.fromtimestamp(t, UTC)) for u, t in d["away"]))
+    # entries stored before seats had their own clocks have none
+    d["own_deadlines"] = tuple((int(u), datetime.fromtimestamp(t, UTC))
+                               for u, t in d.get("own_deadlines", ()))
     for name in ("invited", "joined", "to_move", "notify_by_dm"):
         d[name] = tuple(d[name])
     return MatchView(**d)

@@ -122,7 +122,7 @@ class QueriesMixin(ServiceCore):
 
         def key(m: MatchView) -> tuple[int, datetime, int]:
             waiting = user in m.to_move or user in m.invited
-            return (0 if waiting else 1, m.due or far, -m.id)
+            return (0 if waiting else 1, m.due_for(user) or far, -m.id)
         return sorted(views, key=key)
 
     async def next_game(self, guild_id: int | None, user: int, after: int | None = None

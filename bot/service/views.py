@@ -79,6 +79,8 @@ class MatchView:
     lapsed: datetime | None = None  # the deadline that ran out, waiting for a claim
     away: tuple[tuple[int, datetime], ...] = ()  # players on vacation here, until when
     takeback_by: int | None = None  # who asked to take his last move back (pending)
+    # seats moving at once (Querni's set-up) each on his own clock: (user, his deadline)
+    own_deadlines: tuple[tuple[int, datetime], ...] = ()
 
     def prefers_dm(self, user_id: int) -> bool:
         """Whether ``user_id`` chose direct messages over mentions (``/notify``)."""
@@ -97,6 +99,11 @@ class MatchView:
         """When the player to move runs out of time (the lapsed deadline of a claim-win
         match waiting for a claim; None when no clock runs)."""
         return self.deadline if self.deadline is not None else self.lapsed
+
+    def due_for(self, user_id: int) -> datetime | None:
+        """When ``user_id`` runs out of time: his own deadline while several seats move
+        at once on their own clocks, else :attr:`due`."""
+        return next((d for u, d in self.own_deadlines if u == user_id), self.due)
 
     def seat_of(self, user_id: int) -> int | None:
         for s in self.seats:

@@ -86,3 +86,20 @@ as alice
     assert "! you have 1 day of vacation left this year" in out  # January: 14 // 12
     assert "! you are not on vacation in this server" in out
     assert after(out, "/games").strip() == "no live matches (/challenge someone)"
+
+
+async def test_querni_set_up_shows_each_players_own_deadline(tmp_path: Path) -> None:
+    """While both arrange at once and Alice is on vacation, their clocks differ: /games
+    shows each player's own deadline, not the earlier one for both."""
+    db, clock = tmp_path / "c.db", ShiftedClock(SetClock())  # 2026-01-01 12:00
+    said = await session(db, clock, """
+        as alice
+        /settings vacation:24
+        /challenge @bob querni setup:choose clock:2d+1d/5d
+        as bob
+        /accept
+        as alice
+        /vacation start 1
+        /games
+    """)
+    assert "alice (by 2026-01-04 12:00 UTC), bob (by 2026-01-03 12:00 UTC) to move" in said

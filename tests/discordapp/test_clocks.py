@@ -5,8 +5,11 @@ a restart of the bot in the middle (buttons are persistent)."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
+from bot.discordapp.embeds import clock_status
+from locales.i18n import render
 from tests.discordapp.conftest import World, make_bot, make_repository, service_of
 from tests.discordapp.helpers import reply, result_post, start_match
 
@@ -112,3 +115,29 @@ async def test_vacation_commands_games_and_next_game_across_a_restart(world: Wor
     jump = reply(await w.alice.click(jump, label="Next game"))
     assert f"(match {first.id})" in jump.content
     await repository.close()
+
+
+async def test_querni_set_up_games_show_each_players_own_deadline(world: World) -> None:
+    """Both arrange at once and Alice takes a day of vacation: her /games says her own
+    deadline (a day later than Bob's), his says his, and anyone else reading the match
+    sees both."""
+    w = world
+    await w.service.update_guild_settings(w.guild.id, vacation_days=60)
+    match, _thread = await start_match(w, w.alice, w.bob, game="querni:setup=choose",
+                                       seat=0, clock="2d+1d/5d")
+    reply(await w.alice.slash(w.channel, "vacation start", days=1))
+    m = await w.service.get_match(match.id)
+    own = dict(m.own_deadlines)
+    assert own[w.alice.id] - own[w.bob.id] == timedelta(days=1)
+    assert m.deadline == own[w.bob.id]
+
+    def stamp(user: int) -> str:
+        return f"<t:{int(own[user].timestamp())}:R>"
+    for user in (w.alice, w.bob):
+        [line] = reply(await user.slash(w.channel, "games")).embeds[0].description.splitlines()
+        assert "**your move**" in line and stamp(user.id) in line
+        other = w.bob if user is w.alice else w.alice
+        assert stamp(other.id) not in line
+    said = render(clock_status(m), "en-US")
+    assert f"{w.alice.mention}: {stamp(w.alice.id)}" in said
+    assert f"{w.bob.mention}: {stamp(w.bob.id)}" in said

@@ -64,6 +64,10 @@ async def play_everything(service: MatchService, clock: SetClock) -> None:
     await service.resign(four.id, four.to_move[0])  # a player out, the game goes on
     await service.move(m.id, BOB, "h8-e8")
     await service.resign(m.id, BOB)  # a result, rated: both moved
+    setup = await service.challenge(GUILD, CHANNEL, CAROL, "querni", opponents=[DAVE], seat=0,
+                                    options={"setup": "choose"}, clock="2d+1d/5d")
+    await service.accept(setup.id, DAVE)
+    await service.start_vacation(GUILD, CAROL, 1)  # both arrange, each on his own clock
 
 
 async def test_every_announced_event_is_an_outbox_entry_that_reads_back_as_it(
@@ -80,6 +84,7 @@ async def test_every_announced_event_is_an_outbox_entry_that_reads_back_as_it(
     for entry, live in zip(stored, recorder.events, strict=True):
         assert (entry.match_id, entry.version) == (live.match.id, live.match.version)
         assert comparable(event_of(entry)) == comparable(live), entry.kind
+    assert any(len(e.match.own_deadlines) == 2 for e in recorder.events)
     ended = [e for e in recorder.events if isinstance(e, MatchEnded)]
     assert ended and ended[-1].ratings and ended[-1].record is not None  # live: complete
 
