@@ -25,6 +25,7 @@ from bot.service.records import (
     VacationRecord,
 )
 from bot.service.shards import shard_of
+from bot.service.turns import after_downtime
 from bot.service.views import GuildSettings, UserPrefs
 from storage.seasons import MemorySeasons
 from storage.tournaments import MemoryTournaments
@@ -215,15 +216,14 @@ class MemoryRepository(MemorySeasons, MemoryTournaments):
                             shard_count: int = 1) -> list[MatchRecord] | None:
         if self._last_beat(shard_id, shard_count) != since:
             return None
-        gap = now - since
         out = []
         for match_id, m in sorted(self._matches.items()):
             if m.status is MatchStatus.ACTIVE and m.deadline is not None and \
                     shard_of(m.guild_id, shard_count) == shard_id:
-                m = dataclasses.replace(
-                    m, deadline=m.deadline + gap,
-                    remind_at=None if m.remind_at is None else m.remind_at + gap,
-                    version=m.version + 1)
+                moved = after_downtime(m, since, now)
+                if moved is None:
+                    continue  # every clock of it was paused by a vacation throughout
+                m = dataclasses.replace(moved, version=m.version + 1)
                 self._matches[match_id] = m
                 out.append(self._with_prefs(m))
                 self._store_outbox(out[-1], outbox)

@@ -36,6 +36,7 @@ from bot.service.records import (
     VacationRecord,
 )
 from bot.service.timecontrol import format_time_control, parse_time_control
+from bot.service.turns import after_downtime
 from bot.service.views import GuildSettings, UserPrefs
 from storage.schema import ESTABLISHED, established
 from storage.seasons import SqlSeasons
@@ -538,11 +539,28 @@ class SqlRepository(SqlSeasons, SqlTournaments):
                 return None
             await self._exec(_BEAT, (shard_count, shard_id, _ts(now)))
             gap = now.timestamp() - since.timestamp()
+            # a plain clock (no JSON: nothing paused) ran through the whole gap: one
+            # UPDATE for all of them; the others each by the part they ran
+            # (turns.after_downtime: a vacation pause is not extended)
             cur = await self._exec(
                 "UPDATE matches SET deadline = deadline + ?, remind_at = remind_at + ?, "
                 "version = version + 1 WHERE status = 'active' AND deadline IS NOT NULL "
-                f"AND {_IN_SHARD} RETURNING id", (gap, gap, shard_count, shard_id))
+                f"AND clock IS NULL AND {_IN_SHARD} RETURNING id",
+                (gap, gap, shard_count, shard_id))
             ids = [r[0] for r in await cur.fetchall()]
+            cur = await self._exec(
+                f"{self._select_match} WHERE status = 'active' AND deadline IS NOT NULL "
+                f"AND clock IS NOT NULL AND {_IN_SHARD}", (shard_count, shard_id))
+            for rec in [_match_of(r) for r in await cur.fetchall()]:
+                moved = after_downtime(rec, since, now)
+                if moved is None:
+                    continue  # every clock of it was paused by a vacation throughout
+                await self._exec(
+                    "UPDATE matches SET deadline = ?, remind_at = ?, clock = ?, "
+                    "version = version + 1 WHERE id = ?",
+                    (_ts(moved.deadline), _ts(moved.remind_at), clock_json(moved.clock),
+                     rec.id))
+                ids.append(rec.id)
             out = []
             for match_id in sorted(ids):
                 cur = await self._exec(f"{self._select_match} WHERE id = ?", (match_id,))

@@ -155,9 +155,9 @@ def user_message(exc: BaseException, command: str | None = None) -> Words | None
         said = _("{error}.", error=capitalized(exc.text))
         if isinstance(exc, service_errors.InvalidOption):
             # the same options error comes from /challenge, /tournament create, /settings…
-            hint = _("Check the options and try again.") if command is None else _(
+            retry = _("Check the options and try again.") if command is None else _(
                 "Check the options and run `{command}` again.", command=CommandPath(command))
-            return _("{error}. {next}", error=capitalized(exc.text), next=hint)
+            return _("{error}. {next}", error=capitalized(exc.text), next=retry)
         for cls in type(exc).__mro__:
             hint = _NEXT_STEP.get(cls)
             if hint:

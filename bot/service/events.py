@@ -151,7 +151,8 @@ class MatchEnded:
 @dataclass(frozen=True, slots=True)
 class ClocksExtended:
     """Tablero was away (the process was down or cut off from Discord) for ``gap``: this
-    match's deadline and reminder were moved ``gap`` later so nobody loses time to it."""
+    match's deadline and reminder were moved later by the part of ``gap`` its clocks ran
+    (``gap`` unless a vacation paused them), so nobody loses time to it."""
 
     match: MatchView
     gap: timedelta

@@ -125,8 +125,10 @@ class Repository(TournamentRepository, SeasonRepository, Protocol):
                             outbox: OutboxFn | None = None, *, shard_id: int = 0,
                             shard_count: int = 1) -> list[MatchRecord] | None:
         """In one transaction, if the shard's ``heartbeat`` is still ``since``: move the
-        deadline and reminder time of every active match of the shard's guilds
-        ``now - since`` later, store the entries of ``outbox(match)`` for each, and beat
+        deadline and reminder time of every active match of the shard's guilds later by
+        the part of ``since`` to ``now`` its clocks ran (all of it, unless a vacation
+        paused a turn: ``turns.after_downtime``; a match none of whose clocks ran is left
+        as it is), store the entries of ``outbox(match)`` for each, and beat
         ``now`` for the shard; the matches as changed (versions bumped). None when the
         beat is no longer ``since`` (another process resumed first): nothing is changed
         twice."""

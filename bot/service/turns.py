@@ -6,10 +6,10 @@ See ``bot.service.clocks`` for the rules they serve.
 ``choose`` set-up: both arrange at the same time). Each such seat runs its own clock: its
 own deadline (its bank, from the turn's start or the end of its own vacation) and its own
 vacation pause (``ClockState.own``, relative to the match's deadline, which is the
-earliest, so whatever moves the match's deadline for everyone, the downtime extension,
-moves them all). A seat that has moved stops its clock (``banked`` counts its bank from
-its own deadline); the others go on with theirs (``turn_goes_on``), not a fresh turn. The
-sweep times out only the seats whose own deadline passed and reminds only the earliest.
+earliest); the downtime extension moves each by the time it ran (``after_downtime``). A
+seat that has moved stops its clock (``banked`` counts its bank from its own deadline);
+the others go on with theirs (``turn_goes_on``), not a fresh turn. The sweep times out
+only the seats whose own deadline passed and reminds only the earliest.
 One seat to move: ``own`` is empty and the match's ``deadline``/``paused_until`` are his.
 """
 
@@ -100,6 +100,32 @@ def seat_clock_moved(rec: MatchRecord, seat: int, by: timedelta, paused: datetim
     else:
         remind = reminder_for(now, clocks[first][0])
     return _with_seat_clocks(rec, clocks, remind)
+
+
+def after_downtime(rec: MatchRecord, since: datetime, now: datetime) -> MatchRecord | None:
+    """``rec`` with each running clock moved later by the part of Tablero's downtime
+    (``since`` to ``now``) it ran through, and the reminder with the match's deadline;
+    None when nothing moves (no deadline, or every seat to move was paused throughout).
+
+    A turn paused by a vacation until ``P`` was not running before ``P``: extending it
+    by the whole gap would hand its player time he never lost (and bank it, with a bank
+    control), so it gets only ``now - max(since, P)``; the pause end itself stays (the
+    vacation ends when it ends). Seats moving at once each get their own share.
+    """
+    if rec.deadline is None:
+        return None
+    clocks = seat_clocks(rec) or {0: (rec.deadline, rec.clock.paused_until)}
+    moved: SeatClocks = {}
+    for seat, (deadline, paused) in clocks.items():
+        ran = now - (since if paused is None else max(since, paused))
+        moved[seat] = (deadline + max(timedelta(0), ran), paused)
+    if moved == clocks:
+        return None
+    shift = min(d for d, _p in moved.values()) - rec.deadline
+    remind = None if rec.remind_at is None else rec.remind_at + shift
+    if not rec.to_move:
+        return dataclasses.replace(rec, deadline=rec.deadline + shift, remind_at=remind)
+    return _with_seat_clocks(rec, moved, remind)
 
 
 def banked(rec: MatchRecord, seat: int, now: datetime) -> ClockState:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from bot.service import (
@@ -18,7 +18,20 @@ from bot.service import (
     Repository,
 )
 from storage import SqliteRepository
-from tests.service.conftest import Recorder, SetClock, play_random, start_match
+from tests.service.conftest import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    DAVE,
+    GUILD,
+    Recorder,
+    SetClock,
+    play_random,
+    start_match,
+)
+
+DAY = timedelta(days=1)
 
 
 async def test_a_three_day_outage_times_nobody_out(repo: Repository, clock: SetClock,
@@ -112,3 +125,37 @@ async def test_the_heartbeat_and_extension_survive_a_restart(tmp_path: Path) -> 
     assert [e for e in await service.sweep() if isinstance(e, MatchEnded)] == []
     assert (await service.get_match(m.id)).status is MatchStatus.ACTIVE
     await repo.close()
+
+
+async def test_an_outage_extends_a_vacation_pause_only_by_the_time_its_clock_ran(
+        repo: Repository, clock: SetClock, recorder: Recorder) -> None:
+    """The clock of a turn paused by a vacation was not running before the pause ended,
+    so an outage extends it only from then (else its player would gain the overlap, and
+    bank it with a bank control); a turn paused through the whole outage does not move
+    and is not told; a plain turn moves by the whole outage."""
+    clock.t = t0 = datetime(2026, 6, 10, 12, 0, tzinfo=UTC)  # vacation days earned
+    service = MatchService(repo, recorder, clock, rng=random.Random(1))
+    await service.resume()
+    paused = await service.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[BOB],
+                                     seat=0, clock="3d+1d/5d")
+    paused = await service.accept(paused.id, BOB)
+    through = await service.challenge(GUILD, CHANNEL, CAROL, "xiangqi", opponents=[DAVE],
+                                      seat=0, days=3)
+    through = await service.accept(through.id, DAVE)
+    await service.start_vacation(GUILD, ALICE, 2)  # her clock waits until t0 + 2 days
+    await service.start_vacation(GUILD, CAROL, 5)  # hers until t0 + 5 days
+    plain = await start_match(service, "damas", seat=1, days=3)  # Bob to move, no pause
+    assert (await service.get_match(paused.id)).deadline == t0 + 5 * DAY
+    assert (await service.get_match(through.id)).deadline == t0 + 8 * DAY
+
+    clock.advance(days=3)  # down from t0 to t0 + 3 days
+    notices = await service.resume()
+    assert sorted(e.match.id for e in notices) == sorted([paused.id, plain.id])
+    assert (await service.get_match(paused.id)).deadline == t0 + 6 * DAY  # ran 1 day of 3
+    assert (await service.get_match(plain.id)).deadline == t0 + 6 * DAY  # ran all 3
+    assert (await service.get_match(through.id)).deadline == t0 + 8 * DAY  # never ran
+    rec = await repo.load_match(paused.id)
+    assert rec is not None and rec.clock.paused_until == t0 + 2 * DAY  # the pause ends as booked
+    await service.move(paused.id, ALICE, "h3-e3")  # at once: 3 days left + 1, capped at 5
+    rec = await repo.load_match(paused.id)
+    assert rec is not None and rec.clock.bank_of(0) == (4 * DAY).total_seconds()

@@ -137,3 +137,16 @@ def test_the_seats_own_clocks_are_stored_and_older_clocks_read_without_them() ->
     older = json.loads(text)
     del older["own"]  # a clock stored before seats had their own
     assert clock_of(json.dumps(older)) == ClockState(parse_time_control("2d+1d/5d"))
+
+
+async def test_an_outage_extends_each_seats_own_clock_by_the_time_it_ran(
+        service: MatchService, clock: SetClock) -> None:
+    clock.t = t0 = datetime(2026, 6, 10, 12, 0, tzinfo=UTC)
+    await service.resume()
+    mid = await setup_match(service)
+    await service.start_vacation(GUILD, ALICE, 2)  # her clock waits until t0 + 2 days
+    clock.advance(days=3)  # Tablero is down from t0 to t0 + 3 days
+    [notice] = await service.resume()
+    own = dict(notice.match.own_deadlines)
+    assert own == {BOB: t0 + 5 * DAY, ALICE: t0 + 5 * DAY}  # 2 + 3 ran; 4 + the 1 it ran
+    assert (await service.get_match(mid)).deadline == t0 + 5 * DAY
