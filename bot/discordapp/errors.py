@@ -153,13 +153,13 @@ def user_message(exc: BaseException, command: str | None = None) -> Words | None
         return _rules_message(exc)
     if isinstance(exc, service_errors.ServiceError):
         said = _("{error}.", error=capitalized(exc.text))
-        if isinstance(exc, service_errors.InvalidOption):
-            # the same options error comes from /challenge, /tournament create, /settings…
-            retry = _("Check the options and try again.") if command is None else _(
-                "Check the options and run `{command}` again.", command=CommandPath(command))
-            return _("{error}. {next}", error=capitalized(exc.text), next=retry)
         for cls in type(exc).__mro__:
             hint = _NEXT_STEP.get(cls)
+            if cls is service_errors.InvalidOption:
+                # the same options error comes from /challenge, /tournament create, …
+                hint = _("Check the options and try again.") if command is None else _(
+                    "Check the options and run `{command}` again.",
+                    command=CommandPath(command))
             if hint:
                 return _("{error}. {next}", error=capitalized(exc.text), next=hint)
         return said
