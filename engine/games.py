@@ -25,7 +25,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import rules
-from engine.levels import Level
+from engine.levels import TOP, Level
 from rules import Piece, Position, Variant
 from rules.alquerque import AlquerquePosition
 
@@ -373,6 +373,15 @@ class QuerniModel(GameModel):
     random deals; the whole third ply 62.5 % over 100 random deals and 67 % over 100
     ``choose`` games.)"""
 
+    TOP_ARRANGE_EFFORT = 48_000
+    """Level 8's hill-climbing rounds for a ``choose`` arrangement (about 0.2 s). With
+    ``choose`` the arrangement is nearly the whole game: 1-8 chained around one ring of
+    start cells and 9-16 around the other clear the board in two turns, which nothing
+    the opponent does can prevent, so between two such arrangements the first player
+    wins. The shared 6 000 rounds found one 83 % of the time (level 7's 3 000: 49 %) and
+    level 8 scored only 56 % against level 7 over 100 games; 24 000 found one for each
+    of 100 deals per seat. The top level must not miss it."""
+
     def evaluate(self, position: Position[Any], pieces: Pieces) -> tuple[int, ...]:
         where: list[dict[int, tuple[int, int]]] = [{}, {}]
         for point, piece in pieces.items():
@@ -438,6 +447,7 @@ class QuerniModel(GameModel):
         mistakes and look further (:attr:`DEEP`): level 6 three whole plies (the node
         budget ends the third only in the largest positions), 7 and 8 the third ply and
         part of the fourth, on node floors of 40 000 and 80 000 (about 2 and 4 s here).
+        Level 8 also arranges a ``choose`` set-up with :attr:`TOP_ARRANGE_EFFORT`.
 
         >>> from engine.levels import LEVELS
         >>> shaped = QuerniModel().adapt_level(LEVELS[3])
@@ -460,8 +470,9 @@ class QuerniModel(GameModel):
             return level
         depth, budget = deep
         nodes = budget if level.nodes is not None else None  # 7 and 8 stay time-bound
+        effort = self.TOP_ARRANGE_EFFORT if level.number == TOP else level.arrange_effort
         return dataclasses.replace(level, depth=depth, nodes=nodes, min_nodes=budget,
-                                   noise=0, slip=0.0, overlook=0.0)
+                                   noise=0, slip=0.0, overlook=0.0, arrange_effort=effort)
 
     def is_tactical(self, position: Position[Any], pieces: Pieces, move: Hashable) -> bool:
         return getattr(move, "removal", None) is not None

@@ -18,7 +18,7 @@ import engine
 import rules
 from engine import LevelError, NotToMoveError, TerminalPositionError, choose_move
 from engine.fairy import find_binary
-from engine.games import model_for
+from engine.games import _querni_start_cells, model_for
 from rules import Position, Variant
 
 CONFIGS = [
@@ -444,3 +444,21 @@ def test_alquerque_level_8_searches_eight_times_level_7() -> None:
     grande = rules.variant("alquerque-grande")
     g = grande.start(players=2, rules="alquerque")
     assert 12_000 <= choose_move(g, 8, seed=1, seconds=0.001).nodes < 12_000 + 256
+
+
+def test_querni_top_level_arranges_both_rings_into_chains() -> None:
+    """With ``choose``, 1-8 chained around one ring of start cells and 9-16 around the
+    other clear the board in two turns (the first player's win between two such
+    arrangements): level 8 always finds one, level 7 not always (the ladder's step)."""
+    v = rules.variant("querni")
+    setup = v.start(setup="choose")
+
+    def chained(level: int, seat: int, seed: int) -> bool:
+        p = setup if seat == 0 else setup.play(
+            choose_move(setup, 0, seed=seed, seat=0).move)
+        text = choose_move(p, level, seed=seed, seat=seat).text
+        at = dict(zip(map(int, text.split()), _querni_start_cells(seat), strict=True))
+        return all(max(abs(a - b) for a, b in zip(at[n], at[n + 1], strict=True)) == 1
+                   for n in range(1, 16) if n != 8)
+    assert all(chained(8, seat, seed) for seat in (0, 1) for seed in range(6))
+    assert not all(chained(7, seat, seed) for seat in (0, 1) for seed in range(6))
