@@ -233,12 +233,13 @@ class AlquerquePosition(Position[Move]):
         table = MoveTable(board.grid, cells, enemy, board.grid.jumps)
         first = board.first_jumps[seat]
         own = [i for i, v in enumerate(cells) if v == me]
-        if any(i for i in cells if i and i != me):
+        if any(map(enemy.__getitem__, cells)):
             for s in own:
                 avoid = self.memory[s]
-                if any(land != avoid and enemy[cells[over]] and not cells[land]
-                       for over, land, _, _ in first[s]):
-                    table.search(s, first, avoid, prefixes=False)
+                for over, land, _, _ in first[s]:  # a loop, not any(): no generator per stone
+                    if land != avoid and enemy[cells[over]] and not cells[land]:
+                        table.search(s, first, avoid, prefixes=False)
+                        break
         if not table.moves:
             steps = board.steps[seat]
             for s in own:

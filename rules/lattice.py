@@ -17,6 +17,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import compress
 from typing import NamedTuple
 
 from rules.core import Detail, IllegalMoveError, MoveMarks, PathMove, Point, PositionError, detail
@@ -48,8 +49,8 @@ alphabetically smallest, so equal moves compare equal.
 class Lattice:
     """Precomputed tables of one board size (5 or 7)."""
 
-    __slots__ = ("_jump", "_neighbour", "count", "file_major", "index", "jumps", "names",
-                 "points", "size", "steps")
+    __slots__ = ("_jump", "_neighbour", "_step_moves", "bits", "count", "file_major", "index",
+                 "jumps", "names", "points", "size", "steps")
 
     def __init__(self, size: int) -> None:
         self.size = size
@@ -59,6 +60,8 @@ class Lattice:
         self.index: dict[str, int] = {name: i for i, name in enumerate(self.names)}
         self.file_major: tuple[int, ...] = tuple(x * size + y for x, y in self.points)
         """Per point, its place when points are sorted by name (``a1, a2, …, b1, …``)."""
+        self.bits: tuple[int, ...] = tuple(1 << i for i in range(self.count))
+        """Per point, its bit in a board mask (``1 << index``)."""
         neighbour: list[list[int]] = []
         jump: list[list[tuple[int, int] | None]] = []
         for x, y in self.points:
@@ -79,6 +82,9 @@ class Lattice:
         every = range(len(DIRECTIONS))
         self.steps: StepTable = self.steps_in(every)
         self.jumps: JumpTable = self.jumps_in(every)
+        # every step's move value, made once: move generation runs at every search node
+        self._step_moves = tuple({end: Move((start, end)) for end in row}
+                                 for start, row in enumerate(self.steps))
 
     def _at(self, x: int, y: int) -> int:
         return y * self.size + x if 0 <= x < self.size and 0 <= y < self.size else -1
@@ -183,7 +189,15 @@ class MoveTable:
         self._masks: tuple[int, int] | None = None  # bits of enemy / occupied points
 
     def add_step(self, start: int, end: int) -> None:
-        self.moves[Move((start, end))] = 0
+        self.moves[self.grid._step_moves[start][end]] = 0
+
+    def _board_masks(self) -> tuple[int, int]:
+        """The bits of the points holding enemies, and of the occupied points."""
+        if self._masks is None:
+            bits, cells = self.grid.bits, self.cells
+            self._masks = (sum(compress(bits, map(self.enemy.__getitem__, cells))),
+                           sum(compress(bits, cells)))
+        return self._masks
 
     def search(self, start: int, first: JumpTable, avoid: int = -1, *,
                prefixes: bool) -> int:
@@ -205,11 +219,7 @@ class MoveTable:
         """
         moves = self.moves
         new = tuple.__new__  # Move(...) without the Python-level __new__
-        if self._masks is None:
-            enemy = self.enemy
-            self._masks = (sum(1 << i for i, v in enumerate(self.cells) if enemy[v]),
-                           sum(1 << i for i, v in enumerate(self.cells) if v))
-        enemies, occupied = self._masks
+        enemies, occupied = self._board_masks()
         occupied &= ~(1 << start)  # the start point is empty once the piece has left
         barred = 1 << avoid if avoid >= 0 else 0
         self._first[start] = first

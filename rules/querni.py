@@ -556,10 +556,13 @@ class QuerniPosition(Position["QuerniMove"]):
         object.__setattr__(self, "_outcome", self._judge())
 
     def _judge(self) -> Outcome | None:
-        present = [0, 0]
+        present = [0, 0]  # per seat, bit n set while its stone n is on the board
         for code in self.cells:
-            if code:
-                present[_seat_of(code)] |= 1 << _number_of(code)
+            # _seat_of and _number_of inlined: this runs at every node of a search
+            if code > STONES:
+                present[1] |= 1 << (code - STONES)
+            elif code:
+                present[0] |= 1 << code
         for seat in (0, 1):
             if not present[seat]:
                 return Outcome.win(seat, seats=2, reason="all-removed")
@@ -639,14 +642,13 @@ class QuerniPosition(Position["QuerniMove"]):
             raise IllegalMoveError(detail("not_a_move_value", value=repr(move), game="querni"))
         if self._outcome is not None:
             raise IllegalMoveError(detail("game_over"))
-        self._check(move)
+        where = self._check(move)
         cells = list(self.cells)
         if move.movement:
             start, end = (_cell_index(q) for q in move.movement)
             cells[end], cells[start] = cells[start], 0
         quiet = self.quiet + 1
         if move.removal:
-            where = _where(cells, self.turn)
             for n in range(move.removal[0], move.removal[1] + 1):
                 cells[where[n]] = 0
             quiet = 0
@@ -721,23 +723,24 @@ class QuerniPosition(Position["QuerniMove"]):
     def _where(self, seat: int) -> list[int]:
         return _where(self.cells, seat)
 
-    def _check(self, move: Turn) -> None:
+    def _check(self, move: Turn) -> list[int]:
         """Raise IllegalMoveError unless ``move`` is legal here (a targeted check: the
-        movement by a search from its start cell, the removal on the board after it)."""
-        cells = self.cells
+        movement by a search from its start cell, the removal on the board after it).
+        Return where the mover's stones stand after the movement (as :meth:`_where`;
+        empty for a pass), which ``play`` removes stones by."""
         if not move.movement and not move.removal:
             if self.rules_version != "1" and self._can_act():
                 raise IllegalMoveError(detail("pass_not_allowed"))
-            return
+            return []
         where = self._where(self.turn)
         if move.movement:
             start_point, end_point = move.movement
             start, end = _cell_index(start_point), _cell_index(end_point)
             self._check_movement(start, end, move.path)
-            cells = _moved(cells, start, end)
             where[_number_of(self.cells[start])] = end
         if move.removal:
             _check_removal(where, *move.removal)
+        return where
 
     def _check_movement(self, start: int, end: int, path: Sequence[Point]) -> None:
         cells = self.cells
@@ -788,12 +791,6 @@ def _where(cells: Sequence[int], seat: int) -> list[int]:
         if low < code <= low + STONES:
             where[code - low] = i
     return where
-
-
-def _moved(cells: tuple[int, ...], start: int, end: int) -> tuple[int, ...]:
-    out = list(cells)
-    out[end], out[start] = out[start], 0
-    return tuple(out)
 
 
 def _jumped_twice(path: Sequence[int]) -> int:
