@@ -173,7 +173,8 @@ class Search:
         if not moves:
             raise ValueError("no legal move")
         pieces = self.root.pieces()
-        ordered = self._order(self.root, pieces, moves, None, 0)
+        gains = self.model.tactical_gains(self.root, pieces, moves)
+        ordered = self._order(self.seat, moves, gains, None, 0)
         best_move, best_score, depth_done = ordered[0], 0, 0
         stopped = False
         if len(moves) == 1:
@@ -184,7 +185,7 @@ class Search:
             self.node_limit = limits.nodes if depth > 1 else None
             self.best_so_far = None
             try:
-                score, move = self._root(depth, self._mobility(self.root, pieces, moves))
+                score, move = self._root(depth, self._mobility(self.root, moves, gains))
             except Stop:
                 stopped = True
                 if self.best_so_far is not None:
@@ -205,7 +206,7 @@ class Search:
         root = self.root
         pieces = root.pieces()
         moves = root.legal_moves()
-        mobility = self._mobility(root, pieces, moves)
+        mobility = self._mobility(root, moves, self.model.tactical_gains(root, pieces, moves))
         scored = [(self._child(root, move, 0, 0, -INFINITE, INFINITE, 0, mobility, 0), i)
                   for i, move in enumerate(moves)]
         scored.sort(key=lambda t: (-t[0], t[1]))
@@ -217,7 +218,8 @@ class Search:
         key = position_key(root, pieces)
         entry = self.tt.get(key)
         moves = root.legal_moves()
-        ordered = self._order(root, pieces, moves, entry[3] if entry else None, 0)
+        gains = self.model.tactical_gains(root, pieces, moves)
+        ordered = self._order(self.seat, moves, gains, entry[3] if entry else None, 0)
         alpha, beta = -INFINITE, INFINITE
         best_move = ordered[0]
         for move in ordered:
@@ -237,15 +239,16 @@ class Search:
             self._tick()
             value = self._terminal(outcome, ply + 1)
             return value if side == 0 else -value
-        if self._side_of[child.mover] == side:
-            return self._node(child, depth, alpha, beta, ply + 1, mobility, qply)
-        return -self._node(child, depth, -beta, -alpha, ply + 1, mobility, qply)
+        seat = child.mover
+        if self._side_of[seat] == side:
+            return self._node(child, seat, depth, alpha, beta, ply + 1, mobility, qply)
+        return -self._node(child, seat, depth, -beta, -alpha, ply + 1, mobility, qply)
 
-    def _node(self, position: Position[Any], depth: int, alpha: int, beta: int, ply: int,
-              parent_mobility: int, qply: int) -> int:
-        """Negamax value of a running game for the side to move."""
+    def _node(self, position: Position[Any], seat: int, depth: int, alpha: int, beta: int,
+              ply: int, parent_mobility: int, qply: int) -> int:
+        """Negamax value of a running game for the side to move (``seat``)."""
         if depth <= 0:
-            return self._quiesce(position, alpha, beta, ply, parent_mobility, qply)
+            return self._quiesce(position, seat, alpha, beta, ply, parent_mobility, qply)
         self._tick()
         pieces = position.pieces()
         key = position_key(position, pieces)
@@ -259,12 +262,12 @@ class Search:
                         flag == UPPER and value <= alpha):
                     return value
         moves = position.legal_moves()
-        seat = position.mover
         side = self._side_of[seat]
-        mobility = self._mobility(position, pieces, moves)
+        gains = self.model.tactical_gains(position, pieces, moves)
+        mobility = self._mobility(position, moves, gains)
         alpha0 = alpha
         best, best_move = -INFINITE, None
-        for i, move in enumerate(self._order(position, pieces, moves, tt_move, ply)):
+        for i, move in enumerate(self._order(seat, moves, gains, tt_move, ply)):
             if i and beta - alpha > 1:
                 # principal variation search: prove the rest no better with a null window
                 value = self._child(position, move, side, depth - 1, alpha, alpha + 1, ply,
@@ -287,14 +290,14 @@ class Search:
         self.tt[key] = (depth, flag, _to_table(best, ply), best_move)
         return best
 
-    def _quiesce(self, position: Position[Any], alpha: int, beta: int, ply: int,
+    def _quiesce(self, position: Position[Any], seat: int, alpha: int, beta: int, ply: int,
                  parent_mobility: int, qply: int) -> int:
         """Stand pat on the evaluation, or follow the tactical moves (all replies in
         check; no standing pat when every move captures in a game that forces it)."""
         self._tick()
         model = self.model
         pieces = position.pieces()
-        side = self._side_of[position.mover]
+        side = self._side_of[seat]
         key = position_key(position, pieces)
         static = self._static(position, pieces, key)
         stand = static if side == 0 else -static
@@ -340,33 +343,32 @@ class Search:
                         break
         return best
 
-    def _mobility(self, position: Position[Any], pieces: Pieces,
-                  moves: Sequence[Hashable]) -> int:
+    def _mobility(self, position: Position[Any], moves: Sequence[Hashable],
+                  gains: Sequence[int | None]) -> int:
         """The move count a child compares its own with, or -1 when this side's moves
-        are forced (a compulsory capture, a check) and say nothing of its freedom."""
+        are forced (a compulsory capture, a check) and say nothing of its freedom.
+        ``gains`` are the moves' :meth:`GameModel.tactical_gains` (None: not tactical)."""
         model = self.model
         if not model.mobility_weight:
             return -1
         if position.checked_point() is not None or (
-                model.captures_compulsory
-                and all(model.is_tactical(position, pieces, m) for m in moves)):
+                model.captures_compulsory and None not in gains):
             return -1
         return len(moves)
 
     # ------------------------------------------------------------------ ordering
 
-    def _order(self, position: Position[Any], pieces: Pieces, moves: Sequence[Hashable],
+    def _order(self, seat: int, moves: Sequence[Hashable], gains: Sequence[int | None],
                tt_move: Hashable | None, ply: int) -> list[Hashable]:
+        """``moves`` of ``seat`` best first; ``gains`` their tactical gains."""
         killers = self.killers.get(ply, ())
         history = self.history
-        seat = position.mover
         # the table's move first, captures by gain, killers, then by history; the keys in
         # one loop (a Querni node has thousands of moves), skipping the tests that cannot
         # hold: no table move, no killers, an empty history
         keys: list[int] = []
         add = keys.append
-        for move, gain in zip(moves, self.model.tactical_gains(position, pieces, moves),
-                              strict=True):
+        for move, gain in zip(moves, gains, strict=True):
             if tt_move is not None and move == tt_move:
                 add(1 << 40)
             elif gain is not None:

@@ -79,6 +79,7 @@ from rules.damas_board import (
     POINT,
     RANK1,
     RANK8,
+    RAYS,
     SQUARE_AT,
     SQUARE_OF,
     SQUARES,
@@ -164,28 +165,42 @@ class _Legal:
 
     moves: tuple[DamasMove, ...]
     paths: dict[DamasMove, tuple[tuple[int, ...], ...]]
-    by_key: dict[tuple[int, int, frozenset[int]], DamasMove]
+
+    def find(self, move: DamasMove) -> DamasMove | None:
+        """The legal move with ``move``'s start, end and captured pieces, if any."""
+        key = (move.start, move.end, frozenset(move.captured))
+        return next((m for m in self.moves
+                     if (m.start, m.end, frozenset(m.captured)) == key), None)
+
+
+def _step_entry(start: int, end: int) -> tuple[str, DamasMove, tuple[tuple[int, ...], ...]]:
+    move = DamasMove((SQUARE_OF[start], SQUARE_OF[end]))
+    return move.algebraic(), move, (move.path,)
+
+
+_STEPS = {(b, sq): _step_entry(b, sq) for b in BIT[1:] for ray in RAYS[b] for sq in ray}
+"""Every step (from bit, to bit) along a diagonal: its canonical string, its move and
+that move's one path, made once (a search generates the moves at every node)."""
 
 
 def _legal(own: int, opp: int, kings: int, white: bool) -> _Legal:
     sequences = capture_sequences(own, opp, kings, white)
+    if not sequences:
+        # sorted by canonical string, as below (the strings differ: tuples never compare
+        # further)
+        steps = sorted(map(_STEPS.__getitem__, quiet_moves(own, opp, kings, white)))
+        return _Legal(tuple([move for _, move, _ in steps]),
+                      {move: paths for _, move, paths in steps})
     paths: dict[DamasMove, tuple[tuple[int, ...], ...]] = {}
-    if sequences:
-        for (_, _, taken), bit_paths in best_captures(sequences, kings).items():
-            canonical = min(bit_paths, key=_path_text)
-            move = DamasMove(tuple(SQUARE_OF[b] for b in canonical),
-                             _captured_in_order(canonical, taken))
-            paths[move] = tuple(sorted({tuple(SQUARE_OF[b] for b in p) for p in bit_paths}))
-    else:
-        for start, end in quiet_moves(own, opp, kings, white):
-            move = DamasMove((SQUARE_OF[start], SQUARE_OF[end]))
-            paths[move] = (move.path,)
-    moves = tuple(sorted(paths, key=DamasMove.algebraic))
-    by_key = {(m.start, m.end, frozenset(m.captured)): m for m in moves}
-    return _Legal(moves, paths, by_key)
+    for (_, _, taken), bit_paths in best_captures(sequences, kings).items():
+        canonical = min(bit_paths, key=_path_text)
+        move = DamasMove(tuple(SQUARE_OF[b] for b in canonical),
+                         _captured_in_order(canonical, taken))
+        paths[move] = tuple(sorted({tuple(SQUARE_OF[b] for b in p) for p in bit_paths}))
+    return _Legal(tuple(sorted(paths, key=DamasMove.algebraic)), paths)
 
 
-_NO_MOVES = _Legal((), {}, {})
+_NO_MOVES = _Legal((), {})
 
 # --------------------------------------------------------------------------- position
 
@@ -228,9 +243,12 @@ class DamasPosition(Position[DamasMove]):
         legal = self._legal()
         found = None
         if isinstance(move, DamasMove) and move.path:
-            found = legal.by_key.get((move.start, move.end, frozenset(move.captured)))
-            if found is not None and move.path not in legal.paths[found]:
-                found = None
+            if move in legal.paths:  # a move as legal_moves() hands it out
+                found = move
+            else:
+                found = legal.find(move)
+                if found is not None and move.path not in legal.paths[found]:
+                    found = None
         if found is None:
             text = move.algebraic() if isinstance(move, DamasMove) else repr(move)
             if isinstance(move, DamasMove) and move.path and all(

@@ -252,11 +252,13 @@ class XiangqiPosition(Position[XiangqiMove]):
             history: tuple[_Seen, ...] = ()
         else:
             history = (*self.history, _Seen(self.board, self.side, gives_check))
-        return XiangqiPosition(
+        child = XiangqiPosition(
             new_board, other,
             0 if captured else self.halfmove + 1,
             self.fullmove + (1 if self.side == BLACK else 0),
             history)
+        child._cache["check"] = gives_check  # what its in_check() would work out again
+        return child
 
     # ---- state
 
