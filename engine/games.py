@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import random
 from collections.abc import Hashable, Mapping, Sequence
@@ -212,22 +213,36 @@ class DamasModel(PathGameModel):
     def evaluate(self, position: Position[Any], pieces: Pieces) -> tuple[int, ...]:
         score = [0, 0]
         men = [0, 0]
-        for (x, y), piece in pieces.items():
+        man_values = _DAMAS_MEN
+        for point, piece in pieces.items():
             seat = piece.seat
             if piece.kind == "king":
                 score[seat] += self.KING
                 continue
             men[seat] += 1
-            ahead = _forward(seat, y, 8)
-            score[seat] += self.MAN + self.ADVANCE[ahead]
-            if ahead == 0:
-                score[seat] += 12  # the back rank stops enemy men from crowning
-            if 2 <= x <= 5 and 2 <= y <= 5:
-                score[seat] += 6
+            score[seat] += man_values[seat][point]
         for seat in (0, 1):
             if not men[seat]:  # kings only: the advance table no longer matters
                 score[seat] += 20
         return score[0], score[1]
+
+    @classmethod
+    def man_value(cls, point: tuple[int, int], seat: int) -> int:
+        """What a man of ``seat`` on ``point`` is worth (tabled once per point)."""
+        x, y = point
+        ahead = _forward(seat, y, 8)
+        value = cls.MAN + cls.ADVANCE[ahead]
+        if ahead == 0:
+            value += 12  # the back rank stops enemy men from crowning
+        if 2 <= x <= 5 and 2 <= y <= 5:
+            value += 6
+        return value
+
+
+_DAMAS_MEN: tuple[dict[tuple[int, int], int], ...] = tuple(
+    {(x, y): DamasModel.man_value((x, y), seat) for x in range(8) for y in range(8)}
+    for seat in (0, 1))
+"""Per seat, per point: :meth:`DamasModel.man_value` (the evaluation runs at every leaf)."""
 
 
 class AlquerqueModel(PathGameModel):
@@ -243,12 +258,21 @@ class AlquerqueModel(PathGameModel):
     SPARE = 4
 
     def evaluate(self, position: Position[Any], pieces: Pieces) -> tuple[int, ...]:
-        height = position.variant.board_size[1]
+        by_rank = self._stone_values(position.variant.board_size[1])
         score = [0] * position.seat_count
         for (_, y), piece in pieces.items():
-            left = height - 1 - _forward(piece.seat, y, height)
-            score[piece.seat] += self.STONE + self.SPARE * left
+            seat = piece.seat
+            score[seat] += by_rank[seat][y]
         return tuple(score)
+
+    @classmethod
+    @functools.cache
+    def _stone_values(cls, height: int) -> tuple[tuple[int, ...], ...]:
+        """Per seat, per rank: a stone's worth with the steps it has left (tabled once
+        per board height: the evaluation runs at every leaf)."""
+        return tuple(tuple(cls.STONE + cls.SPARE * (height - 1 - _forward(seat, y, height))
+                           for y in range(height))
+                     for seat in (0, 1))
 
     TOP: ClassVar[dict[int, tuple[float, int]]] = {7: (0.125, 6_000), 8: (1.0, 48_000)}
     """Levels 7 and 8 here: (share of the time budget, node floor)."""

@@ -205,7 +205,9 @@ class XiangqiPosition(Position[XiangqiMove]):
         """Legal moves ignoring the draw rules (the raw move tree)."""
         moves: list[int] | None = self._cache.get("moves")
         if moves is None:
-            moves = self._cache["moves"] = Board(self.board, self.side).legal(self.in_check())
+            board = Board(self.board, self.side, self._cache.get("points"))
+            self._cache["points"] = board.pieces
+            moves = self._cache["moves"] = board.legal(self.in_check())
         return moves
 
     def legal_moves(self) -> tuple[XiangqiMove, ...]:
@@ -257,7 +259,16 @@ class XiangqiPosition(Position[XiangqiMove]):
             0 if captured else self.halfmove + 1,
             self.fullmove + (1 if self.side == BLACK else 0),
             history)
-        child._cache["check"] = gives_check  # what its in_check() would work out again
+        # what the child's in_check() and move generator would work out again
+        child._cache["check"] = gives_check
+        points: tuple[list[int], list[int]] | None = self._cache.get("points")
+        if points is not None:
+            mine, theirs = list(points[self.side]), points[other]
+            mine[mine.index(fr)] = to
+            mine.sort()
+            if captured:
+                theirs = [sq for sq in theirs if sq != to]
+            child._cache["points"] = (mine, theirs) if other else (theirs, mine)
         return child
 
     # ---- state

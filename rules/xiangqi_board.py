@@ -348,9 +348,16 @@ class Board:
 
     __slots__ = ("b", "kings", "pieces", "side")
 
-    def __init__(self, board: tuple[int, ...], side: int) -> None:
+    def __init__(self, board: tuple[int, ...], side: int,
+                 points: tuple[list[int], list[int]] | None = None) -> None:
+        """``points``: each side's occupied points in ascending order, when the caller
+        knows them (copied: :meth:`perft` changes them); else read from ``board``."""
         self.b = list(board)
         self.side = side
+        if points is not None:
+            self.pieces = (list(points[RED]), list(points[BLACK]))
+            self.kings = [board.index(KING), board.index(KING | BLACK_BIT)]
+            return
         pieces: tuple[list[int], list[int]] = ([], [])
         kings = [0, 0]
         for sq, p in enumerate(board):  # colour_of inlined: this runs at every search node
