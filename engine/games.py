@@ -111,21 +111,27 @@ class XiangqiModel(GameModel):
     DANGER: ClassVar[dict[str, int]] = {"R": 40, "N": 30, "C": 30, "P": 15}
 
     def evaluate(self, position: Position[Any], pieces: Pieces) -> tuple[int, ...]:
-        score = [0, 0]
-        danger = [0, 0]   # weight of enemy attackers on each seat's half
-        shield = [1, 1]   # the palace's defenders
+        # per seat: the pieces' values, the weight of enemy attackers on its half and
+        # its palace's defenders; in plain locals, not lists (this runs at every leaf)
+        red = black = 0
+        red_danger = black_danger = 0
+        red_shield = black_shield = 1
         terms = _XIANGQI_TERMS
         for point, piece in pieces.items():
             seat = piece.seat
             found = terms.get(piece.kind)
             value, threat, guard = (found[seat][point] if found is not None
                                     else self.terms(point, seat, piece.kind))
-            score[seat] += value
-            danger[1 - seat] += threat
-            shield[seat] += guard
-        for seat in (0, 1):
-            score[seat] -= danger[seat] * 6 // shield[seat]
-        return score[0], score[1]
+            if seat:
+                black += value
+                red_danger += threat
+                black_shield += guard
+            else:
+                red += value
+                black_danger += threat
+                red_shield += guard
+        return (red - red_danger * 6 // red_shield,
+                black - black_danger * 6 // black_shield)
 
     @classmethod
     def terms(cls, point: tuple[int, int], seat: int, kind: str) -> tuple[int, int, int]:
@@ -211,20 +217,25 @@ class DamasModel(PathGameModel):
     ADVANCE = (0, 2, 5, 9, 15, 24, 38, 0)  # by ranks advanced (7 = crowned: a king)
 
     def evaluate(self, position: Position[Any], pieces: Pieces) -> tuple[int, ...]:
-        score = [0, 0]
-        men = [0, 0]
-        man_values = _DAMAS_MEN
+        # per seat its pieces' worth and its men, in plain locals (this runs at every leaf)
+        white = black = 0
+        white_men = black_men = 0
+        white_values, black_values = _DAMAS_MEN
+        king = self.KING
         for point, piece in pieces.items():
-            seat = piece.seat
-            if piece.kind == "king":
-                score[seat] += self.KING
-                continue
-            men[seat] += 1
-            score[seat] += man_values[seat][point]
-        for seat in (0, 1):
-            if not men[seat]:  # kings only: the advance table no longer matters
-                score[seat] += 20
-        return score[0], score[1]
+            if piece.seat:
+                if piece.kind == "king":
+                    black += king
+                else:
+                    black_men += 1
+                    black += black_values[point]
+            elif piece.kind == "king":
+                white += king
+            else:
+                white_men += 1
+                white += white_values[point]
+        # kings only: the advance table no longer matters
+        return (white + (0 if white_men else 20)), (black + (0 if black_men else 20))
 
     @classmethod
     def man_value(cls, point: tuple[int, int], seat: int) -> int:
@@ -328,9 +339,8 @@ class AlquerqueGrandeModel(PathGameModel):
     CAPTURED_FAST = 120
 
     def evaluate(self, position: Position[Any], pieces: Pieces) -> tuple[int, ...]:
-        score = [0] * position.seat_count
-        for piece in pieces.values():
-            score[piece.seat] += self.STONE
+        seats = [piece.seat for piece in pieces.values()]  # counted in C below
+        score = [self.STONE * seats.count(seat) for seat in range(position.seat_count)]
         if position.mode == "fast":
             captured = position.captured_counts() or ()
             for seat, count in enumerate(captured):

@@ -726,20 +726,25 @@ class QuerniPosition(Position["QuerniMove"]):
     def _check(self, move: Turn) -> list[int]:
         """Raise IllegalMoveError unless ``move`` is legal here (a targeted check: the
         movement by a search from its start cell, the removal on the board after it).
-        Return where the mover's stones stand after the movement (as :meth:`_where`;
-        empty for a pass), which ``play`` removes stones by."""
+        Return where the mover's stones stand after the movement (as :meth:`_where`),
+        which ``play`` removes stones by; empty without a removal (not worked out)."""
         if not move.movement and not move.removal:
             if self.rules_version != "1" and self._can_act():
                 raise IllegalMoveError(detail("pass_not_allowed"))
             return []
-        where = self._where(self.turn)
+        moved: tuple[int, int] | None = None
         if move.movement:
             start_point, end_point = move.movement
             start, end = _cell_index(start_point), _cell_index(end_point)
             self._check_movement(start, end, move.path)
+            moved = start, end
+        if not move.removal:
+            return []
+        where = self._where(self.turn)
+        if moved is not None:
+            start, end = moved
             where[_number_of(self.cells[start])] = end
-        if move.removal:
-            _check_removal(where, *move.removal)
+        _check_removal(where, *move.removal)
         return where
 
     def _check_movement(self, start: int, end: int, path: Sequence[Point]) -> None:
