@@ -329,7 +329,7 @@ class ConsolePrinter:
         if m.status.value == "active":
             state = _("move {n}, {players} to move", n=m.ply + 1,
                       players=self.names_of(m.to_move))
-            if len({d for _u, d in m.own_deadlines}) > 1:  # each on his own clock
+            if m.deadlines_differ:  # each on his own clock
                 each = [_("{player} (by {deadline} UTC)", player=self.name(u),
                           deadline=f"{d:%Y-%m-%d %H:%M}") for u, d in m.own_deadlines]
                 state = _("move {n}, {players} to move", n=m.ply + 1,

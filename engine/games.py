@@ -520,9 +520,8 @@ class QuerniModel(GameModel):
         try:  # turns (the search's case, thousands a node): their removal read directly
             return [None if (r := m.removal) is None  # type: ignore[attr-defined]
                     else 100 * (r[1] - r[0] + 1) for m in moves]
-        except AttributeError:  # moves without one (a set-up arrangement)
-            return [None if (r := getattr(m, "removal", None)) is None
-                    else 100 * (r[1] - r[0] + 1) for m in moves]
+        except AttributeError:  # moves without one (a set-up arrangement): the hooks
+            return super().tactical_gains(position, pieces, moves)
 
     def arrange(self, position: Position[Any], seat: int, rng: random.Random,
                 effort: int) -> Hashable:

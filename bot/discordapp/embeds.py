@@ -83,7 +83,7 @@ def clock_status(m: MatchView, now: datetime | None = None,
     own = dict(m.own_deadlines)
     if viewer in own:
         parts.append(moment(own[viewer]))
-    elif len(set(own.values())) > 1:
+    elif m.deadlines_differ:
         parts.append(joined(*(_("{player}: {deadline}", player=mention(u), deadline=moment(d))
                               for u, d in m.own_deadlines), separator=", "))
     elif m.deadline is not None:

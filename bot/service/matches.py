@@ -108,7 +108,7 @@ def view_of(rec: MatchRecord) -> MatchView:
         claim_win=rec.clock.claim, lapsed=rec.clock.lapsed, away=rec.clock.away,
         takeback_by=rec.takeback.by if rec.takeback else None,
         own_deadlines=tuple((u, d) for s, (d, _paused) in sorted(seat_clocks(rec).items())
-                            if rec.clock.own and (u := rec.user_at(s)) is not None))
+                            if (u := rec.user_at(s)) is not None) if rec.clock.own else ())
 
 
 class Matches:

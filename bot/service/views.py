@@ -105,6 +105,12 @@ class MatchView:
         at once on their own clocks, else :attr:`due`."""
         return next((d for u, d in self.own_deadlines if u == user_id), self.due)
 
+    @property
+    def deadlines_differ(self) -> bool:
+        """Whether the seats moving at once have different own deadlines (then each is
+        shown, not the match's earliest)."""
+        return len({d for _u, d in self.own_deadlines}) > 1
+
     def seat_of(self, user_id: int) -> int | None:
         for s in self.seats:
             if s.user_id == user_id:
