@@ -86,6 +86,7 @@ def choose_move(position: Position[Any], level: int = 8, *, seed: int = 0,
     variant = position.variant
     model = model_for(variant, position)
     settings = model.adapt_level(settings)
+    model = model.for_level(settings)
     view = position.view_for(mover)
     rng = random.Random(f"{seed}:{level}:{mover}:{view.to_text()}")
 
