@@ -606,8 +606,9 @@ class QuerniTopModel(QuerniModel):
     split its segments into runs). The progress the levels below count (100 a removed
     stone minus the work) misreads a race: 16 touching numbers (one turn from the win)
     score nothing there, three far-apart numbers after 13 removed (two movements and a
-    removal) score 1 100. Removed stones add :attr:`TAKEN` each, a tie-break: a run off
-    the board can no longer be blocked.
+    removal) score 1 100. Removed stones add :attr:`TAKEN` each, a tie-break (all 16
+    together are worth less than a turn): a run off the board can no longer be
+    blocked.
 
     Why only level 8. Levels 7 and 8 search the same plies (three, and part of a
     fourth) and the fourth, the opponent's reply, changed nothing: level 8 scored
@@ -622,7 +623,7 @@ class QuerniTopModel(QuerniModel):
     True
     """
 
-    TAKEN = 10
+    TAKEN = 5
 
     def _standing(self, cells: dict[int, tuple[int, int]]) -> int:
         numbers = sorted(cells)

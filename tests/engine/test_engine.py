@@ -320,6 +320,56 @@ def test_querni_work_left_falls_when_a_number_joins_its_run() -> None:
     assert model._standing(six) == 1100 - QuerniModel.GAP[2]
 
 
+def test_querni_top_level_judges_by_the_turns_still_to_go() -> None:
+    """Level 8's Querni judgement is the turns a seat still needs, about the larger of
+    its movements (the work left) and its runs to take off (one removal a turn): 16
+    touching numbers are one turn from the win and beat three scattered numbers left
+    after 13 removed (two movements and a removal), which the progress judgement of
+    the levels below ranks the other way round."""
+    from engine.games import QuerniModel, QuerniTopModel
+
+    top, below = QuerniTopModel(), QuerniModel()
+    chain = {n: (n - 1, 0) for n in range(1, 10)}  # 1-9 along a row, 10-16 back
+    chain.update({n: (18 - n, 1) for n in range(10, 17)})
+    scattered = {14: (0, 0), 15: (2, 0), 16: (4, 0)}
+    assert top._standing(chain) > top._standing(scattered)
+    assert below._standing(chain) < below._standing(scattered)
+    assert top._standing(chain) == -100  # one removal turn, no movement
+    assert top._standing(scattered) == 13 * QuerniTopModel.TAKEN - 2 * QuerniModel.GAP[2]
+    # removals count too: 1-9 touching come off in one turn, three separate runs of
+    # three (1-3, 5-7, 9-11) need three, which progress alone does not tell apart
+    line = {n: (n, 0) for n in range(1, 10)}
+    apart = {1: (0, 0), 2: (1, 0), 3: (2, 0), 5: (0, 3), 6: (1, 3), 7: (2, 3),
+             9: (0, 6), 10: (1, 6), 11: (2, 6)}
+    assert top._standing(line) == 7 * QuerniTopModel.TAKEN - 100
+    assert top._standing(apart) == 7 * QuerniTopModel.TAKEN - 300
+    assert below._standing(line) == below._standing(apart)
+    # a lone pair still strands the seat, as below
+    assert top._standing({1: (0, 0), 2: (1, 0)}) < top._standing(line) - 1000
+
+
+def test_only_querni_level_8_plays_with_the_turns_judgement(monkeypatch: Any) -> None:
+    """The search of level 8 asks QuerniTopModel; level 7's asks the work-left model."""
+    from engine.games import QuerniModel, QuerniTopModel
+
+    asked: list[str] = []
+    for cls in (QuerniModel, QuerniTopModel):
+        original = cls._standing
+
+        def spy(self: QuerniModel, cells: dict[int, tuple[int, int]], *,
+                _original: Any = original) -> int:
+            asked.append(type(self).__name__)
+            return int(_original(self, cells))
+
+        monkeypatch.setattr(cls, "_standing", spy)
+    p = rules.variant("querni").start(seed=5)
+    choose_move(p, 8, seed=1, nodes=300)
+    assert set(asked) == {"QuerniTopModel"}
+    asked.clear()
+    choose_move(p, 7, seed=1, nodes=300)
+    assert set(asked) == {"QuerniModel"}
+
+
 def test_levels_7_and_8_search_their_node_floor_however_short_the_time() -> None:
     """A machine too slow for the time budget cannot make level 7 or 8 weaker than the
     node-bound level 6: they search at least 6 000 / 12 000 nodes (the ladder's
