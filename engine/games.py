@@ -493,7 +493,8 @@ class QuerniModel(GameModel):
         mistakes and look further (:attr:`DEEP`): level 6 three whole plies (the node
         budget ends the third only in the largest positions), 7 and 8 the third ply and
         part of the fourth, on node floors of 40 000 and 80 000 (about 2 and 4 s here).
-        Level 8 also arranges a ``choose`` set-up with :attr:`TOP_ARRANGE_EFFORT`.
+        Level 8 also arranges a ``choose`` set-up with :attr:`TOP_ARRANGE_EFFORT` and
+        judges positions by the turns still to go (:meth:`for_level`).
 
         >>> from engine.levels import LEVELS
         >>> shaped = QuerniModel().adapt_level(LEVELS[3])

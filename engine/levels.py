@@ -17,7 +17,8 @@ stays a step stronger than the one below. Two games do: Querni, whose 50-200 mov
 turn end every shared node budget of levels 1-5 within three plies (its levels 1-5
 misjudge by 300 down to 0 centi-turns and look one, two or, at level 5, part of a
 third ply; 6-8 make no mistakes and look three whole plies (level 6) and part of a
-fourth (7 and 8): :meth:`engine.games.QuerniModel.adapt_level`), and Alquerque on its
+fourth (7 and 8): :meth:`engine.games.QuerniModel.adapt_level`; level 8 also judges by
+the turns still to go: :class:`engine.games.QuerniTopModel`), and Alquerque on its
 5×5 board, where twice level 7's nodes changed no game and level 8 searches eight times as many
 (:meth:`engine.games.AlquerqueModel.adapt_level`). The ladder
 (``bench/bench_ladder.py``, figures in ``bench/results/``) measures each configuration.
