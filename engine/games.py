@@ -445,6 +445,13 @@ class QuerniModel(GameModel):
                 start = i
         return score
 
+    def _gaps_before(self, segment: tuple[tuple[int, int], ...]) -> list[int]:
+        """``before[k]``: the work of the first ``k`` gaps of ``segment`` (consecutive
+        numbers at these points), so the gaps inside a run are one subtraction."""
+        gaps = [self.GAP[min(_chebyshev(a, b), len(self.GAP) - 1)]
+                for a, b in itertools.pairwise(segment)]
+        return [0, *itertools.accumulate(gaps)]
+
     def _work(self, segment: tuple[tuple[int, int], ...]) -> int:
         """The cheapest split of consecutive stones (at ``segment``'s points, in number
         order) into runs of three or more: the sum of the gaps inside the runs.
@@ -455,9 +462,7 @@ class QuerniModel(GameModel):
         found = memo.get(segment)
         if found is not None:
             return found
-        gaps = [self.GAP[min(_chebyshev(a, b), len(self.GAP) - 1)]
-                for a, b in itertools.pairwise(segment)]
-        before = [0, *itertools.accumulate(gaps)]  # before[k]: sum(gaps[:k])
+        before = self._gaps_before(segment)
         n = len(segment)
         best = [0] + [1 << 30] * n  # best[i]: the first i stones split into runs
         for i in range(3, n + 1):
@@ -659,9 +664,7 @@ class QuerniTopModel(QuerniModel):
         found = memo.get(segment)
         if found is not None:
             return found
-        gaps = [self.GAP[min(_chebyshev(a, b), len(self.GAP) - 1)]
-                for a, b in itertools.pairwise(segment)]
-        before = [0, *itertools.accumulate(gaps)]  # before[k]: sum(gaps[:k])
+        before = self._gaps_before(segment)
         n = len(segment)
         none = 1 << 30
         # best[i][r]: the first i stones as r runs
