@@ -369,6 +369,19 @@ def _chebyshev(a: tuple[int, int], b: tuple[int, int]) -> int:
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
 
 
+def _segments(cells: dict[int, tuple[int, int]]) -> list[tuple[tuple[int, int], ...]]:
+    """The points of each stretch of consecutive numbers among ``cells`` (number ->
+    point), in number order: removed runs cut a seat's numbers into these."""
+    numbers = sorted(cells)
+    segments = []
+    start = 0
+    for i in range(1, len(numbers) + 1):
+        if i == len(numbers) or numbers[i] != numbers[i - 1] + 1:
+            segments.append(tuple([cells[n] for n in numbers[start:i]]))
+            start = i
+    return segments
+
+
 class QuerniModel(GameModel):
     """Querni's own goal: all 16 stones off the board, in runs of three or more.
 
@@ -436,13 +449,8 @@ class QuerniModel(GameModel):
 
     def _standing(self, cells: dict[int, tuple[int, int]]) -> int:
         score = self.REMOVED * (16 - len(cells))
-        numbers = sorted(cells)
-        start = 0
-        for i in range(1, len(numbers) + 1):
-            if i == len(numbers) or numbers[i] != numbers[i - 1] + 1:
-                segment = tuple([cells[n] for n in numbers[start:i]])
-                score -= self._work(segment) if len(segment) >= 3 else self.STRANDED
-                start = i
+        for segment in _segments(cells):
+            score -= self._work(segment) if len(segment) >= 3 else self.STRANDED
         return score
 
     def _gaps_before(self, segment: tuple[tuple[int, int], ...]) -> list[int]:
@@ -634,26 +642,21 @@ class QuerniTopModel(QuerniModel):
     TAKEN = 5
 
     def _standing(self, cells: dict[int, tuple[int, int]]) -> int:
-        numbers = sorted(cells)
         runs_work: dict[int, int] = {0: 0}  # runs to take off -> the least work for them
         stranded = 0
-        start = 0
-        for i in range(1, len(numbers) + 1):
-            if i == len(numbers) or numbers[i] != numbers[i - 1] + 1:
-                segment = tuple([cells[n] for n in numbers[start:i]])
-                start = i
-                if len(segment) < 3:
-                    stranded += 1
-                    continue
-                combined: dict[int, int] = {}
-                for runs, work in runs_work.items():
-                    for more_runs, more_work in self._splits(segment):
-                        total = work + more_work
-                        if total < combined.get(runs + more_runs, 1 << 30):
-                            combined[runs + more_runs] = total
-                runs_work = combined
+        for segment in _segments(cells):
+            if len(segment) < 3:
+                stranded += 1
+                continue
+            combined: dict[int, int] = {}
+            for runs, work in runs_work.items():
+                for more_runs, more_work in self._splits(segment):
+                    total = work + more_work
+                    if total < combined.get(runs + more_runs, 1 << 30):
+                        combined[runs + more_runs] = total
+            runs_work = combined
         turns = min(max(work, 100 * runs) for runs, work in runs_work.items())
-        return self.TAKEN * (16 - len(numbers)) - turns - self.STRANDED * stranded
+        return self.TAKEN * (16 - len(cells)) - turns - self.STRANDED * stranded
 
     def _splits(self, segment: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
         """Per number of runs (1-5), the least work to split ``segment`` (consecutive
