@@ -46,6 +46,11 @@ class GameModel:
     mobility_weight: ClassVar[int] = 0
     quiescence: ClassVar[bool] = True
     captures_compulsory: ClassVar[bool] = False
+    place_value: ClassVar[int] = 0
+    """With several rivals each on its own (Alquerque grande ``fast`` and ``slow``), what a
+    finished game the searching seat did not win is worth: ``place_value`` times the
+    share of rivals it finished above (ties half) less one half. 0: only a win counts,
+    every other finish is a loss (the levels below the top in those modes)."""
 
     def evaluate(self, position: Position[Any], pieces: Pieces) -> tuple[int, ...]:
         """Per seat, how well that seat stands (its own view). Default: pieces on board."""
@@ -342,7 +347,9 @@ class AlquerqueGrandeModel(PathGameModel):
     captures first), stones out of the game counting for nobody. Huffing is a rule of
     ``play``: a step that ignores a capture loses a stone, which the material sees one ply
     later, so the search weighs the capture duty by itself. Where the position offers
-    only captures (the original rules' duty), quiescence does not stand pat."""
+    only captures (the original rules' duty), quiescence does not stand pat.
+
+    Levels 7 and 8 play with :class:`AlquerqueGrandeTopModel` (:meth:`for_level`)."""
 
     key = "alquerque-grande"
     mobility_weight = 2
@@ -360,6 +367,40 @@ class AlquerqueGrandeModel(PathGameModel):
         for seat in position.out_seats():
             score[seat] -= 300
         return tuple(score)
+
+    def for_level(self, level: Level) -> GameModel:
+        """Levels 7 and 8 value a finish by its place (:class:`AlquerqueGrandeTopModel`).
+
+        >>> from engine.levels import LEVELS
+        >>> type(AlquerqueGrandeModel().for_level(LEVELS[7])).__name__
+        'AlquerqueGrandeTopModel'
+        >>> type(AlquerqueGrandeModel().for_level(LEVELS[6])).__name__
+        'AlquerqueGrandeModel'
+        """
+        return _GRANDE_TOP if level.number >= 7 else _GRANDE
+
+
+class AlquerqueGrandeTopModel(AlquerqueGrandeModel):
+    """Alquerque grande's levels 7 and 8: a finished game is worth its place.
+
+    With four individual seats a finish the seat does not win is still not all alike:
+    second of four beats last, and in ``fast`` (the game ends as soon as one seat is
+    emptied or stuck, ranked by captures) such finishes are everywhere in the search.
+    The levels below score every finish but a win as a loss (a shared first place
+    without them even as a draw), so a deeper search that sees a rival's win coming
+    stops telling its moves apart; here a finish is worth :attr:`place_value` times
+    (the share of rivals finished above, ties half, less one half): last -2 000, third
+    -667, second +667. Two sides (two players, ``teams``) have no places between a win
+    and a loss: the same play as the levels below.
+
+    Measured in ``fast`` (level 7 against level 6, 100 four-seat games, seat
+    comparisons): 56.0 % without, 60.5 % with 4 000 (60.1 % with 12 000). Judging
+    the leading rival (the evaluation against the best of the three instead of their
+    mean) scored 22.5 %, the own stones and captures alone 42.1 %, captures at 300
+    instead of 120 50.9 %: the mean of the rivals stays.
+    """
+
+    place_value = 4000
 
 
 # --------------------------------------------------------------------------- querni
@@ -705,9 +746,10 @@ def _querni_start_cells(seat: int) -> tuple[tuple[int, int], ...]:
 
 _QUERNI = QuerniModel()
 _QUERNI_TOP = QuerniTopModel()
+_GRANDE = AlquerqueGrandeModel()
+_GRANDE_TOP = AlquerqueGrandeTopModel()
 _MODELS: dict[str, GameModel] = {
-    m.key: m for m in (XiangqiModel(), DamasModel(), AlquerqueModel(),
-                       AlquerqueGrandeModel(), _QUERNI)}
+    m.key: m for m in (XiangqiModel(), DamasModel(), AlquerqueModel(), _GRANDE, _QUERNI)}
 _GRANDE_ALQUERQUE = GrandeAlquerqueRulesModel()
 
 

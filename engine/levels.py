@@ -20,7 +20,9 @@ third ply; 6-8 make no mistakes and look three whole plies (level 6) and part of
 fourth (7 and 8): :meth:`engine.games.QuerniModel.adapt_level`; level 8 also judges by
 the turns still to go: :class:`engine.games.QuerniTopModel`), and Alquerque on its
 5×5 board, where twice level 7's nodes changed no game and level 8 searches eight times as many
-(:meth:`engine.games.AlquerqueModel.adapt_level`). The ladder
+(:meth:`engine.games.AlquerqueModel.adapt_level`). Levels 7 and 8 of Alquerque grande
+with four individual seats value a finish by its place (second of four is not a loss:
+:class:`engine.games.AlquerqueGrandeTopModel`). The ladder
 (``bench/bench_ladder.py``, figures in ``bench/results/``) measures each configuration.
 
 >>> LEVELS[1].depth, LEVELS[6].nodes, LEVELS[8].nodes, LEVELS[7].time_share

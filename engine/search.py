@@ -12,7 +12,9 @@ pruning): head to head over 8-16 four-seat games, max^n level 6 scored 37 % agai
 level 5 and level 2 61 % against level 1, paranoid 80 % and 71 % (level 3 against 2);
 max^n's deeper searches trusted three rivals each to find their best reply and played
 worse for it. So ``fast`` is paranoid too, its levels set apart by slips
-(:attr:`engine.levels.Level.slip`). Since turn order can skip seats
+(:attr:`engine.levels.Level.slip`); levels 7 and 8 also value a finish they do not win
+by its place (:class:`engine.games.AlquerqueGrandeTopModel`), which the coalition's
+search otherwise scores as a loss, however many rivals the seat still finishes above. Since turn order can skip seats
 that are out, a side may move twice in a row: the child is then searched with the same
 window and sign instead of negated.
 
@@ -98,6 +100,9 @@ class Search:
         self._side_of = tuple(0 if s in team else 1 for s in range(root.seat_count))
         self._ally_seats = tuple(sorted(team))
         self._enemy_seats = tuple(sorted(self.enemies))
+        # a finish's place counts only for a seat on its own among several rivals
+        self._place_value = model.place_value \
+            if len(team) == 1 and len(self.enemies) > 1 else 0
         self.tt: dict[int, tuple[int, int, int, Hashable | None]] = {}
         self.killers: dict[int, list[Hashable]] = {}
         self.history: dict[tuple[int, Hashable], int] = {}
@@ -117,9 +122,13 @@ class Search:
 
     def _terminal(self, outcome: Outcome, ply: int) -> int:
         """A finished game's score for side 0: a win, a draw, or a loss (softened by
-        the seats still ranked below ours)."""
+        the seats still ranked below ours); with several rivals and a model that values
+        places (:attr:`engine.games.GameModel.place_value`), every finish but a win is
+        worth its place."""
         if outcome.winners & self.allies:
             return WIN - ply
+        if self._place_value:
+            return self._place_score(outcome)
         if not outcome.winners:
             return 0
         below = 0
@@ -127,6 +136,19 @@ class Search:
             if self.seat in group:
                 below = sum(len(g) for g in outcome.ranking[i + 1:])
         return -WIN + ply + 100 * below
+
+    def _place_score(self, outcome: Outcome) -> int:
+        """``place_value`` times (the share of rivals ranked below ours, ties half,
+        less one half)."""
+        below = tied = 0
+        seen = False
+        for group in outcome.ranking:
+            if self.seat in group:
+                seen, tied = True, len(group) - 1
+            elif seen:
+                below += len(group)
+        share = (below + 0.5 * tied) / len(self.enemies)
+        return round(self._place_value * (share - 0.5))
 
     def _static(self, position: Position[Any], pieces: Pieces, key: int) -> int:
         """The evaluation for side 0, with the level's seeded noise."""

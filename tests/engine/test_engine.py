@@ -266,6 +266,58 @@ def test_grande_teams_searches_for_the_team() -> None:
     assert paranoid.allies == {0} and paranoid.enemies == {1, 2, 3}
 
 
+def test_grande_top_levels_value_a_finish_by_its_place() -> None:
+    """With four individual seats, levels 7-8 score a finish they do not win by its
+    place (second of four beats last); the levels below score every such finish as a
+    loss, and a shared first place without them as a draw. Two sides are unchanged."""
+    from engine.games import AlquerqueGrandeModel, AlquerqueGrandeTopModel
+    from engine.search import WIN, WON, Limits, Search
+    from rules import Outcome
+
+    fast = rules.variant("alquerque-grande").start(players=4, mode="fast")
+    top = Search(AlquerqueGrandeTopModel(), fast, Limits(depth=1))  # seat 0 to move
+    below = Search(AlquerqueGrandeModel(), fast, Limits(depth=1))
+
+    def ranked(*groups: tuple[int, ...]) -> Outcome:
+        return Outcome.ranked(groups, reason="captures")
+
+    second, third, last = ranked((1,), (0,), (2, 3)), ranked((1,), (2,), (0,), (3,)), \
+        ranked((1,), (2,), (3,), (0,))
+    # a shared first place has no winner in fast (RULES 2.4)
+    shared_first_without_us = Outcome(frozenset(), (frozenset({1, 2}), frozenset({0, 3})),
+                                      "captures")
+    assert top._terminal(second, 5) == 667 and top._terminal(third, 5) == -667
+    assert top._terminal(last, 5) == -2000
+    assert top._terminal(shared_first_without_us, 5) == round(4000 * (0.5 / 3 - 0.5))
+    assert top._terminal(ranked((0,), (1, 2, 3)), 5) == WIN - 5
+    assert below._terminal(second, 5) < -WON and below._terminal(last, 5) < -WON
+    assert below._terminal(shared_first_without_us, 5) == 0
+    teams = rules.variant("alquerque-grande").start(players=4, mode="teams")
+    team_loss = Outcome.win((1, 3), seats=4, reason="captures")
+    assert Search(AlquerqueGrandeTopModel(), teams, Limits(depth=1))._terminal(
+        team_loss, 5) == Search(AlquerqueGrandeModel(), teams, Limits(depth=1))._terminal(
+        team_loss, 5) < -WON
+
+
+def test_only_grande_levels_7_and_8_search_with_places(monkeypatch: Any) -> None:
+    """choose_move hands levels 7 and 8 the model that values places, 1-6 the other."""
+    import engine.player
+    from engine.search import Search
+
+    used: list[int] = []
+
+    class Spy(Search):
+        def __init__(self, model: Any, root: Any, limits: Any) -> None:
+            used.append(model.place_value)
+            super().__init__(model, root, limits)
+
+    monkeypatch.setattr(engine.player, "Search", Spy)
+    fast = rules.variant("alquerque-grande").start(players=4, mode="fast")
+    for level in (6, 7, 8):
+        choose_move(fast, level, seed=1, nodes=200)
+    assert used == [0, 4000, 4000]
+
+
 # --------------------------------------------------------------------------- Fairy-Stockfish
 
 
