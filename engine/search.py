@@ -14,9 +14,9 @@ max^n's deeper searches trusted three rivals each to find their best reply and p
 worse for it. So ``fast`` is paranoid too, its levels set apart by slips
 (:attr:`engine.levels.Level.slip`); levels 7 and 8 also value a finish they do not win
 by its place (:class:`engine.games.AlquerqueGrandeTopModel`), which the coalition's
-search otherwise scores as a loss, however many rivals the seat still finishes above. Since turn order can skip seats
-that are out, a side may move twice in a row: the child is then searched with the same
-window and sign instead of negated.
+search otherwise scores as a loss, however many rivals the seat still finishes above.
+Since turn order can skip seats that are out, a side may move twice in a row: the child
+is then searched with the same window and sign instead of negated.
 
 Per node: iterative deepening under a time and node budget, a transposition table keyed
 by a Zobrist hash (see :mod:`engine.zobrist`), move ordering (the table's move, captures
