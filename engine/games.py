@@ -684,7 +684,7 @@ class QuerniTopModel(QuerniModel):
 
     What did not close the gap (measured, not kept): stopping level 8 after three plies
     (its choice never overridden by a fourth) scored 55 % on the ladder; the same
-    search both sides at three plies scores 65-69 % (50 games each, 20 000 or 40 000
+    search both sides at three plies scores 64-69 % (50 games each, 20 000 or 40 000
     nodes, tie-break 5 or 10), so level 7's part of a fourth ply is worth about as
     much to the work-left judgement as this judgement is. Letting one movement close
     the two gaps around a stone (the stone between two numbers at most two cells
