@@ -28,7 +28,7 @@ standing pat where a capture is compulsory and every move captures).
 from __future__ import annotations
 
 import time
-from collections.abc import Hashable, Sequence
+from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -140,14 +140,7 @@ class Search:
     def _place_score(self, outcome: Outcome) -> int:
         """``place_value`` times (the share of rivals ranked below ours, ties half,
         less one half)."""
-        below = tied = 0
-        seen = False
-        for group in outcome.ranking:
-            if self.seat in group:
-                seen, tied = True, len(group) - 1
-            elif seen:
-                below += len(group)
-        share = (below + 0.5 * tied) / len(self.enemies)
+        share = place_share(outcome.ranking, self.seat, len(self.enemies))
         return round(self._place_value * (share - 0.5))
 
     def _static(self, position: Position[Any], pieces: Pieces, key: int) -> int:
@@ -425,6 +418,23 @@ class Search:
             line.append(entry[3])
             position = position.play(entry[3])
         return tuple(line)
+
+
+def place_share(ranking: Sequence[Collection[int]], seat: int, others: int) -> float:
+    """The share of the ``others`` other seats that ``ranking`` (groups of seats, best
+    first) puts below ``seat``, ties counting half: 1 first alone, 0 last alone.
+
+    >>> place_share([{1}, {0, 2}, {3}], 0, 3)
+    0.5
+    """
+    below = tied = 0
+    seen = False
+    for group in ranking:
+        if seat in group:
+            seen, tied = True, len(group) - 1
+        elif seen:
+            below += len(group)
+    return (below + 0.5 * tied) / others if others else 0.0
 
 
 def _to_table(value: int, ply: int) -> int:

@@ -41,6 +41,7 @@ from typing import IO, Any
 import rules
 from engine.games import model_for
 from engine.player import choose_move
+from engine.search import place_share
 from rules import Position
 
 MAX_PLIES = 3000
@@ -138,16 +139,7 @@ def _quiet_moves(position: Position[Any]) -> Sequence[Hashable]:
 def points(record: GameRecord, seat: int) -> float:
     """The seat's points: 1/½/0 with two seats; with more, the share of the other seats
     ranked below it (ties half)."""
-    others = len(record.levels) - 1
-    below = tied = 0
-    seen = False
-    for group in record.ranking:
-        if seat in group:
-            seen = True
-            tied = len(group) - 1
-        elif seen:
-            below += len(group)
-    return (below + 0.5 * tied) / others if others else 0.0
+    return place_share(record.ranking, seat, len(record.levels) - 1)
 
 
 def run(key: str, options: dict[str, object], levels: Sequence[int], *, games: int,

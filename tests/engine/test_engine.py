@@ -337,8 +337,8 @@ def test_xiangqi_top_levels_use_fairy_stockfish_when_installed_else_our_engine()
 
 
 @pytest.mark.parametrize("module", ["engine", "engine.games", "engine.levels",
-                                    "engine.player", "engine.zobrist", "engine.errors",
-                                    "engine.fairy", "engine.selfplay"])
+                                    "engine.player", "engine.search", "engine.zobrist",
+                                    "engine.errors", "engine.fairy", "engine.selfplay"])
 def test_docstring_examples(module: str) -> None:
     import doctest
     import importlib
