@@ -12,9 +12,11 @@ get ``--movetime`` per move (default 1 ms: scaled down until their node floors o
 and 12 000 nodes bind, which makes them reproducible too). Xiangqi's levels 7-8 are our
 own engine here unless ``--fairy`` (Fairy-Stockfish at ``--movetime``).
 
-Pairs run in ``--jobs`` processes (default 2), cheapest first; each finished pair is
-printed at once and, with ``--results FILE``, appended there as a JSON line, so ladders
-run in pieces can be tabulated together with ``--table FILE`` (no games played).
+Pairs run in ``--jobs`` processes (default 2), cheapest first, each in ``--pieces``
+parts (default 1; a long pair in two pieces uses both cores and plays the same games);
+each finished pair is printed at once and, with ``--results FILE``, appended there as a
+JSON line, so ladders run in pieces can be tabulated together with ``--table FILE``
+(no games played).
 
 With four seats the score shown is head to head (see :func:`head_to_head`): the share
 of the comparisons between a higher-level seat and a lower-level one that the higher
@@ -77,12 +79,13 @@ def parse_pairs(text: str) -> list[tuple[int, int]]:
 
 
 def play_pair(key: str, opts: dict[str, object], a: int, b: int, games: int,
-              movetime: int, fairy: bool) -> dict[str, Any]:
+              movetime: int, fairy: bool, first: int = 0) -> dict[str, Any]:
+    """Games ``first`` .. ``first + games - 1`` of the pair (the whole pair by default)."""
     seats = rules.variant(key).seat_count(**opts)
     started = time.perf_counter()
     seconds = 2.0 if max(a, b) <= 6 else movetime / 1000
     scores = run(key, opts, [a, b] * (seats // 2), games=games, seed=1000 * a + b,
-                 seconds=seconds, fairy=fairy)
+                 seconds=seconds, fairy=fairy, first=first)
     s = scores[a]
     v = rules.variant(key)
     paired = "seed" in v.options and opts.get("setup", "random") == "random"
@@ -92,6 +95,15 @@ def play_pair(key: str, opts: dict[str, object], a: int, b: int, games: int,
             "fairy": fairy and key == "xiangqi" and max(a, b) >= 7,
             "seconds": round(time.perf_counter() - started),
             **({"paired_deals": True} if paired else {})}
+
+
+def merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    """One pair's result from the results of its pieces (``--pieces``): counts and
+    points add up, seconds too (CPU-seconds of the pair, as if played in one piece)."""
+    merged = dict(parts[0])
+    for field in ("games", "wins", "draws", "losses", "points", "seconds"):
+        merged[field] = sum(part[field] for part in parts)
+    return merged
 
 
 def elo(share: float, games: int) -> float:
@@ -155,6 +167,9 @@ def main() -> None:
     parser.add_argument("--fairy", action="store_true",
                         help="xiangqi levels 7-8 by Fairy-Stockfish when installed")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--pieces", type=int, default=1,
+                        help="split each pair's games into this many pieces played in "
+                             "parallel (the same games as in one piece)")
     parser.add_argument("--results", default=None, metavar="FILE",
                         help="append each pair's result here (JSON lines)")
     parser.add_argument("--table", default=None, metavar="FILE",
@@ -166,12 +181,20 @@ def main() -> None:
         return
     tasks = [(key, opts, a, b) for key, opts in configs(args.config) for a, b in args.pairs]
     tasks.sort(key=lambda t: COST.get(t[0], 4) * (1 + max(t[2], t[3])))
+    pieces = max(1, min(args.pieces, args.games))
+    bounds = [args.games * i // pieces for i in range(pieces + 1)]
     results = []
     with ProcessPoolExecutor(args.jobs) as pool:
-        futures = [pool.submit(play_pair, key, opts, a, b, args.games, args.movetime,
-                               args.fairy) for key, opts, a, b in tasks]
+        futures = {pool.submit(play_pair, key, opts, a, b, bounds[i + 1] - bounds[i],
+                               args.movetime, args.fairy, bounds[i]): n
+                   for n, (key, opts, a, b) in enumerate(tasks) for i in range(pieces)}
+        done: dict[int, list[dict[str, Any]]] = {}
         for future in as_completed(futures):
-            r = future.result()
+            parts = done.setdefault(futures[future], [])
+            parts.append(future.result())
+            if len(parts) < pieces:
+                continue
+            r = merge(parts)
             results.append(r)
             print(r["config"] + pair_line(r), flush=True)
             if args.results:

@@ -462,23 +462,22 @@ class QuerniModel(GameModel):
     """How well two consecutive numbers chain in an arrangement by their distance (the
     ``choose`` set-up's hill climbing)."""
     LOOK: ClassVar[dict[int, tuple[int, int, float]]] = {
-        1: (1, 300, 0.6), 2: (1, 125, 0.42), 3: (1, 55, 0.27), 4: (2, 30, 0.15),
-        5: (3, 0, 0.0)}
-    """Querni's levels 1-5 (see :meth:`adapt_level`): plies looked ahead, evaluation
+        1: (1, 300, 0.6), 2: (1, 190, 0.5), 3: (1, 125, 0.42), 4: (1, 55, 0.27),
+        5: (2, 30, 0.15), 6: (3, 0, 0.0)}
+    """Querni's levels 1-6 (see :meth:`adapt_level`): plies looked ahead, evaluation
     noise (centi-turns either way) and slip rate."""
     LOOK_NODES = 4_000
     """Enough nodes to finish a two-ply look however many moves there are (a full
-    two-ply search takes about five times the moves: 200-1 000 nodes); level 5 spends
+    two-ply search takes about five times the moves: 200-1 000 nodes); level 6 spends
     the rest on the third ply, its best two-ply moves first."""
-    DEEP: ClassVar[dict[int, tuple[int, int]]] = {6: (3, 20_000), 7: (64, 40_000),
-                                                  8: (64, 80_000)}
-    """Levels 6-8: the deepest ply and level 6's node budget, 7's and 8's node floors.
-    Three whole plies take 5 000-80 000 nodes (50-90 moves; 20 000-25 000 nodes a second
-    here): level 6 finishes the third ply in most positions and never starts a fourth;
-    7 and 8 finish it nearly always and spend the rest, and any time left, on the
-    fourth, their best three-ply moves first. (More nodes within the same plies changed
-    little: 8 000 nodes on the third ply scored 55 % against level 5's 4 000 over 40
-    random deals; the whole third ply 62.5 % over 100 random deals and 67 % over 100
+    DEEP: ClassVar[dict[int, tuple[int, int]]] = {7: (3, 20_000), 8: (64, 80_000)}
+    """Levels 7 and 8: the deepest ply and the node floor. Three whole plies take
+    5 000-80 000 nodes (50-90 moves; 20 000-25 000 nodes a second here): level 7
+    finishes the third ply in most positions and never starts a fourth; level 8
+    finishes it nearly always and spends the rest, and any time left, on the fourth,
+    its best three-ply moves first. (More nodes within the same plies changed little:
+    8 000 nodes on the third ply scored 55 % against two plies and part of a third over
+    40 random deals; the whole third ply 62.5 % over 100 random deals and 67 % over 100
     ``choose`` games.)"""
 
     TOP_ARRANGE_EFFORT = 48_000
@@ -532,7 +531,7 @@ class QuerniModel(GameModel):
         return best[n]
 
     def adapt_level(self, level: Level) -> Level:
-        """Levels 1-5 look ahead a whole number of plies (:attr:`LOOK`), and their
+        """Levels 1-6 look ahead a whole number of plies (:attr:`LOOK`), and their
         mistakes are sized to Querni's evaluation.
 
         With 50-200 moves a turn, the shared node budgets of levels 1-5 (100-1 500
@@ -546,25 +545,34 @@ class QuerniModel(GameModel):
         deals): one ply with no noise scored 61 % against noise 60; no slip 55 % against
         a slip half the time; two plies 55 % against one; but noise 100 scored 79 %
         against 200, and each halving from 300 to 35 about 64 %. So the levels here
-        misjudge by 300, 125, 55, 30 and 0 centi-turns (three movements' worth down to
-        none) and slip less as they rise; levels 1-3 look one ply (their own move),
-        level 4 two (the reply too) with a budget that always finishes them and never
-        starts a third, and level 5 two and as much of the third as 4 000 nodes allow
-        (two plies without mistakes scored only 50 % against level 4 over 100 games:
-        the third ply, the engine's own next move, is the step). Levels 6-8 play without
-        mistakes and look further (:attr:`DEEP`): level 6 three whole plies (the node
-        budget ends the third only in the largest positions), 7 and 8 the third ply and
-        part of the fourth, on node floors of 40 000 and 80 000 (about 2 and 4 s here).
-        Level 8 also arranges a ``choose`` set-up with :attr:`TOP_ARRANGE_EFFORT` and
-        judges positions by the turns still to go (:meth:`for_level`).
+        misjudge by 300, 190, 125, 55, 30 and 0 centi-turns (three movements' worth down
+        to none) and slip less as they rise; levels 1-4 look one ply (their own move),
+        level 5 two (the reply too) with a budget that always finishes them and never
+        starts a third, and level 6 two and as much of the third as 4 000 nodes allow
+        (two plies without mistakes scored only 50 % against two plies with level 5's
+        mistakes over 100 games: the third ply, the engine's own next move, is the
+        step). Levels 7 and 8 play without mistakes and look further (:attr:`DEEP`):
+        level 7 three whole plies (a node floor of 20 000 ends the third only in the
+        largest positions), level 8 the third ply and part of the fourth on a floor of
+        80 000 (about 4 s here); level 8 also judges positions by the turns still to go
+        (:meth:`for_level`) and arranges a ``choose`` set-up with
+        :attr:`TOP_ARRANGE_EFFORT`.
+
+        Why the levels are spaced so. Querni's random deals leave little between the
+        best search and random moves (level 1 draws most games with level 0, and the
+        whole ladder spans about 900 Elo), so no step may be wasted: a level that
+        searched the third ply and part of a fourth with the work-left judgement (40 000
+        nodes) scored 61 % against three whole plies and was 56 % short of level 8, too
+        close on both sides; it went, and a level between the old 1 and 2 (whose 75 %
+        was two steps' worth) came in at level 2.
 
         >>> from engine.levels import LEVELS
-        >>> shaped = QuerniModel().adapt_level(LEVELS[3])
+        >>> shaped = QuerniModel().adapt_level(LEVELS[4])
         >>> shaped.depth, shaped.noise, shaped.nodes
         (1, 55, 4000)
-        >>> six = QuerniModel().adapt_level(LEVELS[6])
-        >>> six.depth, six.nodes
-        (3, 20000)
+        >>> seven = QuerniModel().adapt_level(LEVELS[7])
+        >>> seven.depth, seven.nodes, seven.min_nodes
+        (3, None, 20000)
         >>> QuerniModel().adapt_level(LEVELS[8]).min_nodes
         80000
         """
@@ -578,7 +586,7 @@ class QuerniModel(GameModel):
         if deep is None:
             return level
         depth, budget = deep
-        nodes = budget if level.nodes is not None else None  # 7 and 8 stay time-bound
+        nodes = budget if level.nodes is not None else None  # 7 and 8 are time-bound
         effort = self.TOP_ARRANGE_EFFORT if level.number == TOP else level.arrange_effort
         return dataclasses.replace(level, depth=depth, nodes=nodes, min_nodes=budget,
                                    noise=0, slip=0.0, overlook=0.0, arrange_effort=effort)

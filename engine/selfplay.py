@@ -146,8 +146,12 @@ def run(key: str, options: dict[str, object], levels: Sequence[int], *, games: i
         seed: int = 0, seconds: float | None = None, fairy: bool = True,
         records: IO[str] | None = None,
         progress: Callable[[int, int, dict[int, Score]], None] | None = None,
-        ) -> dict[int, Score]:
-    """Play ``games`` games rotating ``levels`` over the seats; the score per level."""
+        first: int = 0) -> dict[int, Score]:
+    """Play ``games`` games rotating ``levels`` over the seats; the score per level.
+
+    ``first`` numbers the first game: a run of games ``first`` .. ``first + games - 1``
+    plays exactly those games of a longer run with the same seed (seats, deals and
+    seeds follow the game's number), so one run can be split over processes."""
     v = rules.variant(key)
     seats = v.seat_count(**options)
     if len(levels) != seats:
@@ -156,7 +160,7 @@ def run(key: str, options: dict[str, object], levels: Sequence[int], *, games: i
     scores: dict[int, Score] = {level: Score() for level in levels}
     deals = "seed" in v.options and "seed" not in options and "arrangement" not in options \
         and options.get("setup", "random") == "random"
-    for g in range(games):
+    for done, g in enumerate(range(first, first + games), start=1):
         seated = [levels[(s + g) % seats] for s in range(seats)]
         game_options = options
         if deals:  # each deal once from every seat: the luck of the deal evens out
@@ -180,7 +184,7 @@ def run(key: str, options: dict[str, object], levels: Sequence[int], *, games: i
             records.write(record.to_json() + "\n")
             records.flush()
         if progress is not None:
-            progress(g + 1, games, scores)
+            progress(done, games, scores)
     return scores
 
 

@@ -80,3 +80,18 @@ def test_each_random_deal_is_played_from_both_seats(tmp_path: Path) -> None:
     assert deals[0] == deals[1] and deals[2] == deals[3] and deals[0] != deals[2]
     assert records[0]["levels"] == records[1]["levels"][::-1]  # the seats swapped
     assert all(replay(record) is not None for record in records)
+
+
+def test_a_run_split_in_pieces_plays_the_same_games() -> None:
+    """The ladder plays a long pair in pieces (``first``): games 2-3 of a run are the
+    run's own games 2-3, deals and seat rotation included, so the pieces add up."""
+    import io
+
+    from engine.selfplay import run
+
+    whole, tail = io.StringIO(), io.StringIO()
+    run("querni", {"setup": "random"}, [1, 0], games=4, seed=5, seconds=60.0, records=whole)
+    scores = run("querni", {"setup": "random"}, [1, 0], games=2, seed=5, seconds=60.0,
+                 records=tail, first=2)
+    assert tail.getvalue().splitlines() == whole.getvalue().splitlines()[2:]
+    assert scores[1].games == scores[0].games == 2
