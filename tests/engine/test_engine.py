@@ -464,24 +464,27 @@ def test_a_slipping_level_plays_a_plausible_move_not_its_best() -> None:
 def test_querni_levels_look_whole_plies_other_games_keep_the_shared_levels() -> None:
     """Querni's 50-200 moves a turn ended the shared node budgets of levels 1-5 inside
     the second or third ply; its model shapes its levels (whole plies, mistakes sized to
-    its evaluation, budgets doubling above). Damas, xiangqi and the other games play
+    its evaluation, node floors rising above). Damas, xiangqi and the other games play
     the shared levels unchanged."""
     from engine.levels import LEVELS
 
     querni = model_for(rules.variant("querni"))
     shaped = [querni.adapt_level(LEVELS[n]) for n in range(1, 9)]
     assert [s.number for s in shaped] == list(range(1, 9))
-    assert [s.depth for s in shaped[:6]] == [1, 1, 1, 2, 3, 3]
-    assert [s.noise for s in shaped[4:]] == [0] * 4 and not any(s.slip for s in shaped[4:])
+    assert [s.depth for s in shaped[:7]] == [1, 1, 1, 1, 2, 3, 3]
+    assert [s.noise for s in shaped[5:]] == [0] * 3 and not any(s.slip for s in shaped[5:])
     noises = [s.noise for s in shaped]
     assert noises == sorted(noises, reverse=True) and noises[0] > LEVELS[1].noise
+    assert len(set(noises[:6])) == 6  # each level 1-6 misjudges less than the one below
+    slips = [s.slip for s in shaped[:6]]
+    assert slips == sorted(slips, reverse=True) and len(set(slips)) == 6
     for s in shaped[:6]:
         assert s.nodes == s.min_nodes and s.nodes is not None  # node-bound: reproducible
-    floors = [s.min_nodes for s in shaped[4:]]
+    floors = [s.min_nodes for s in shaped[5:]]
     assert floors == sorted(set(floors)) and floors[-1] > LEVELS[8].min_nodes
-    six_nodes, five_nodes = shaped[5].nodes, shaped[4].nodes
-    assert six_nodes is not None and five_nodes is not None and six_nodes >= 4 * five_nodes
-    assert shaped[6].nodes is None and shaped[7].time_share == LEVELS[8].time_share
+    assert floors[1] >= 4 * floors[0]  # level 7 finishes the third ply level 6 starts
+    assert shaped[6].nodes is None and shaped[6].time_share == LEVELS[7].time_share
+    assert shaped[7].nodes is None and shaped[7].time_share == LEVELS[8].time_share
     assert querni.adapt_level(LEVELS[0]) is LEVELS[0]
     for key in ("damas", "xiangqi", "alquerque-grande"):
         model = model_for(rules.variant(key))
@@ -491,43 +494,49 @@ def test_querni_levels_look_whole_plies_other_games_keep_the_shared_levels() -> 
     assert all(two.adapt_level(LEVELS[n]) is LEVELS[n] for n in LEVELS)
 
 
-def test_querni_level_4_looks_two_whole_plies_where_the_shared_budget_stops_inside_three(
+def test_querni_level_5_looks_two_whole_plies_where_the_shared_budget_stops_inside_three(
         ) -> None:
     """With 93 moves, the shared level 4 (700 nodes) stops inside its third ply (a
-    partial look that is noise more than sight); Querni's level 4 looks exactly two
+    partial look that is noise more than sight); Querni's level 5 looks exactly two
     plies, finished, and still stops on nodes: the same move for the same seed."""
     from engine.levels import LEVELS
     from engine.search import Limits, Search
 
     v = rules.variant("querni")
-    p = v.from_text("1,P2,P12,6,P11/6,P4,1,P16,1/P3,P9,P10,4,P8,2/B15,7,B16,P1/"
-                    "2,B8,5,B7,1/B4,B10,1,B9,3,B5,B14,1/7,B6,2 b 2 6,6")
+    p = v.from_text(QUERNI_93)
     assert len(p.legal_moves()) == 93
     shared = LEVELS[4]
     cut = Search(model_for(v), p, Limits(depth=shared.depth, nodes=shared.nodes,
                                          quiescence=shared.quiescence)).run()
     assert cut.depth == 2 and cut.stopped and cut.nodes == shared.nodes
-    choices = [choose_move(p, 4, seed=s, fairy=False, seconds=60) for s in range(6)]
+    choices = [choose_move(p, 5, seed=s, fairy=False, seconds=60) for s in range(6)]
     searched = [c for c in choices if c.depth]  # a slip searches nothing
     assert searched and all(c.depth == 2 and c.nodes < 4_000 for c in searched)
-    again = choose_move(p, 4, seed=0, fairy=False, seconds=60)
+    again = choose_move(p, 5, seed=0, fairy=False, seconds=60)
     assert (again.text, again.nodes) == (choices[0].text, choices[0].nodes)
+    below = [choose_move(p, 4, seed=s, fairy=False, seconds=60) for s in range(6)]
+    assert all(c.depth in (0, 1) for c in below)  # level 4 looks at its own move only
 
 
-def test_querni_level_6_finishes_the_third_ply_that_level_5_only_starts() -> None:
+QUERNI_93 = ("1,P2,P12,6,P11/6,P4,1,P16,1/P3,P9,P10,4,P8,2/B15,7,B16,P1/"
+             "2,B8,5,B7,1/B4,B10,1,B9,3,B5,B14,1/7,B6,2 b 2 6,6")
+"""A Querni position with 93 legal moves."""
+
+
+def test_querni_level_7_finishes_the_third_ply_that_level_6_only_starts() -> None:
     """One more whole ply is Querni's step (more nodes within the same plies scored
-    55 % against level 5): with 93 moves, level 5's 4 000 nodes end inside the third
-    ply; level 6 finishes it, stops there (no partial fourth ply) and still on nodes,
-    so the same seed gives the same move."""
+    55 % against two plies and part of a third): with 93 moves, level 6's 4 000 nodes
+    end inside the third ply; level 7 finishes it and stops there (no partial fourth
+    ply, however much time it has), and a tiny time budget changes nothing (its node
+    floor binds), so the same seed gives the same move."""
     v = rules.variant("querni")
-    p = v.from_text("1,P2,P12,6,P11/6,P4,1,P16,1/P3,P9,P10,4,P8,2/B15,7,B16,P1/"
-                    "2,B8,5,B7,1/B4,B10,1,B9,3,B5,B14,1/7,B6,2 b 2 6,6")
-    five = choose_move(p, 5, seed=0, fairy=False, seconds=60)
-    assert five.depth == 2 and five.nodes == 4_000
+    p = v.from_text(QUERNI_93)
     six = choose_move(p, 6, seed=0, fairy=False, seconds=60)
-    assert six.depth == 3 and 4_000 < six.nodes < 20_000
-    again = choose_move(p, 6, seed=0, fairy=False, seconds=0.001)
-    assert (again.text, again.depth, again.nodes) == (six.text, six.depth, six.nodes)
+    assert six.depth == 2 and six.nodes == 4_000
+    seven = choose_move(p, 7, seed=0, fairy=False, seconds=60)
+    assert seven.depth == 3 and 4_000 < seven.nodes < 20_000
+    again = choose_move(p, 7, seed=0, fairy=False, seconds=0.001)
+    assert (again.text, again.depth, again.nodes) == (seven.text, seven.depth, seven.nodes)
 
 
 def test_alquerque_level_8_searches_eight_times_level_7() -> None:
