@@ -4,8 +4,12 @@ pair's score and an Elo estimate per level.
 
 Per pair: ``--games`` games (default 100) through :func:`engine.selfplay.run`, the code
 behind ``tablero selfplay``: seats rotate one seat each game ([a, b, a, b] with four
-seats), and every game opens with one random quiet move per seat drawn from its seed, so
-games differ. A random deal (Querni ``setup=random``) is played from both seats (games
+seats), and every game opens with random quiet moves drawn from its seed (one per seat,
+more where that leaves fewer than 1 000 possible openings: :class:`engine.selfplay.Opening`),
+so games differ. Pairs measured before the opening was varied so (Alquerque, Alquerque
+grande and damas had 5-49 openings, so two levels that make no mistakes replayed a few
+games) are marked ``old openings``; xiangqi and Querni openings did not change.
+A random deal (Querni ``setup=random``) is played from both seats (games
 1 and 2 share one); pairs measured before that was so are shown without the ``deals×2``
 mark. Levels 1-6 stop on node budgets (the same moves on any machine); levels 7-8
 get ``--movetime`` per move (default 1 ms: scaled down until their node floors of 6 000
@@ -93,7 +97,7 @@ def play_pair(key: str, opts: dict[str, object], a: int, b: int, games: int,
             "wins": s.wins, "draws": s.draws, "losses": s.losses, "points": s.points,
             "movetime": None if max(a, b) <= 6 else movetime,
             "fairy": fairy and key == "xiangqi" and max(a, b) >= 7,
-            "seconds": round(time.perf_counter() - started),
+            "seconds": round(time.perf_counter() - started), "openings": "varied",
             **({"paired_deals": True} if paired else {})}
 
 
@@ -131,10 +135,11 @@ def pair_line(r: dict[str, Any]) -> str:
         budget += " FSF"
     if r.get("paired_deals"):
         budget += " deals×2"
+    stale = "openings" not in r and not r["config"].startswith(("xiangqi", "querni"))
     return (f"  L{r['a']} vs L{r['b']}  {r['games']:>4} games  {r['wins']:>3}W "
             f"{r['draws']:>3}D {r['losses']:>3}L  {100 * share:5.1f}%  "
             f"{'ok' if share >= need else 'BELOW ' + str(int(need * 100)) + '%':>9}  "
-            f"{budget:>15}  {r['seconds']:>5} s")
+            f"{budget:>15}  {r['seconds']:>5} s{'  old openings' if stale else ''}")
 
 
 def table(results: list[dict[str, Any]]) -> None:

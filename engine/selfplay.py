@@ -12,9 +12,10 @@ it shows a progress bar and prints each level's wins, draws, losses and points. 
 ``levels`` is per seat for that game (after rotation); ``moves`` are canonical strings
 in order, a Querni ``choose`` game starting with the two arrangements (seat 0's, then
 seat 1's), as the match service records them. So that games differ, each game's first
-move per seat (after any set-up) is a random quiet legal move (no capture or removal,
-when there is one) drawn from the game's seed; the record holds it like every other
-move, and a random deal (Querni ``setup=random``) is dealt from the run's seed unless
+moves (after any set-up) are random quiet legal moves (no capture or removal, when
+there is one) drawn from the game's seed, one per seat and more where one each leaves
+fewer than :data:`OPENING_LINES` ways the opening could go; the record holds them like
+every other move, and a random deal (Querni ``setup=random``) is dealt from the run's seed unless
 ``--option seed=S`` fixes it (``options`` in the record then holds the drawn seed); each
 deal is played from every seat in turn (games 1 and 2 share one, with the seats
 swapped), so a lopsided deal does not decide a match-up.
@@ -46,6 +47,17 @@ from rules import Position
 
 MAX_PLIES = 3000
 """A game still running here is stopped and scored as a draw (no game reached it)."""
+OPENING_LINES = 1000
+"""The random opening goes on, one quiet move a ply, until every seat has played one
+and the opening could have gone at least this many ways (the product of the choices
+met on the way). Levels 7 and 8 make no mistakes, so two of them replay a game move
+for move from the same opening: with one random move per seat Alquerque had 5
+openings, Alquerque grande 4-8 (four seats: 2 x 1 x 2 x 3 quiet moves), so a ladder
+pair of 100 games between them was 8-16 games replayed. Xiangqi (1 770 ways) and
+Querni stop after one move per seat as before; damas (49) and Alquerque play a
+second round, Alquerque grande two or three."""
+OPENING_PLIES_PER_SEAT = 4
+"""The opening's limit, whatever the ways (a seat with one quiet move adds none)."""
 
 
 @dataclass
@@ -98,16 +110,16 @@ def play_game(key: str, options: dict[str, object], levels: Sequence[int], *, se
     p = v.start(**options)
     moves: list[str] = []
     timings: list[tuple[int, float]] = []
-    random_left = set(range(p.seat_count)) if opening else set()
+    opening_moves = Opening(p.seat_count, rng) if opening else None
     while p.outcome() is None and len(moves) < MAX_PLIES:
         seat = min(p.to_move)
         level = levels[seat]
-        if not p.in_setup and seat in random_left:
-            random_left.discard(seat)
-            move = rng.choice(_quiet_moves(p))
-            moves.append(v.format_move(p, move))
-            p = p.play(move)
-            continue
+        if opening_moves is not None and not p.in_setup:
+            move = opening_moves.move(p, seat)
+            if move is not None:
+                moves.append(v.format_move(p, move))
+                p = p.play(move)
+                continue
         choice = choose_move(p, level, seed=rng.getrandbits(32), seconds=seconds,
                              seat=seat, fairy=fairy)
         if level:
@@ -125,15 +137,58 @@ def play_game(key: str, options: dict[str, object], levels: Sequence[int], *, se
                       tuple(timings))
 
 
-def _quiet_moves(position: Position[Any]) -> Sequence[Hashable]:
+class Opening:
+    """The random opening of one game: each seat's first move, then quiet moves until the
+    opening could have gone :data:`OPENING_LINES` ways (see there).
+
+    >>> import random, rules
+    >>> p = rules.variant("xiangqi").start()
+    >>> opening = Opening(2, random.Random(1))
+    >>> first = opening.move(p, 0)
+    >>> p = p.play(first)
+    >>> second = opening.move(p, 1)
+    >>> opening.move(p.play(second), 0) is None  # 42 x 44 ways: enough
+    True
+    """
+
+    def __init__(self, seats: int, rng: random.Random) -> None:
+        self.rng = rng
+        self.first_left = set(range(seats))
+        self.plies_left = OPENING_PLIES_PER_SEAT * seats
+        self.ways = 1
+        self.over = False
+
+    def move(self, position: Position[Any], seat: int) -> Hashable | None:
+        """``seat``'s random move in ``position``, or None: the engine plays this ply
+        (a later move with no quiet one), or the opening is over (for good)."""
+        if self.over:
+            return None
+        first = seat in self.first_left
+        if not first and (self.ways >= OPENING_LINES or not self.plies_left):
+            self.over = True
+            return None
+        # a seat's first move is random in any case; a later one only when quiet (a
+        # random capture, a stopped jump that is huffed, can decide a game): where there
+        # is none the engine plays that ply
+        quiet = _quiet_moves(position, only=not first)
+        if not quiet:
+            return None
+        self.first_left.discard(seat)
+        self.ways *= len(quiet)
+        self.plies_left -= 1
+        move: Hashable = self.rng.choice(quiet)
+        return move
+
+
+def _quiet_moves(position: Position[Any], *, only: bool = False) -> Sequence[Hashable]:
     """The opening's random move is a quiet one where there are any: a random capture or
     Querni removal can decide a game by itself (a removal that strands a number makes
-    that seat's win impossible)."""
+    that seat's win impossible). Without a quiet move: every move, or none if ``only``."""
     moves = position.legal_moves()
     pieces = position.pieces()
     model = model_for(position.variant, position)
     quiet = [m for m in moves if not model.is_tactical(position, pieces, m)]
-    return quiet or moves
+    return quiet if quiet or only else moves
 
 
 def points(record: GameRecord, seat: int) -> float:

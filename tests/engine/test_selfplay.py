@@ -95,3 +95,58 @@ def test_a_run_split_in_pieces_plays_the_same_games() -> None:
                  records=tail, first=2)
     assert tail.getvalue().splitlines() == whole.getvalue().splitlines()[2:]
     assert scores[1].games == scores[0].games == 2
+
+
+def _opening_line(key: str, options: dict[str, object], seed: int, plies: int) -> tuple[str, ...]:
+    """The first ``plies`` moves of a game whose engine plays the first legal move: the
+    random opening's moves and the plies it leaves to the engine."""
+    import random
+
+    from engine.selfplay import Opening
+
+    v = rules.variant(key)
+    p = v.start(**options)  # type: ignore[arg-type]
+    opening = Opening(p.seat_count, random.Random(seed))
+    line: list[str] = []
+    while len(line) < plies and p.outcome() is None:
+        seat = min(p.to_move)
+        move = opening.move(p, seat)
+        if move is None:
+            move = p.legal_moves()[0]
+        line.append(v.format_move(p, move))
+        p = p.play(move)
+    return tuple(line)
+
+
+@pytest.mark.parametrize(("key", "options"), [
+    ("alquerque", {}),
+    ("alquerque-grande", {"players": 4, "mode": "fast"}),
+    ("alquerque-grande", {"players": 4, "mode": "teams"}),
+    ("alquerque-grande", {"players": 2, "rules": "grande"}),
+    ("damas", {}),
+])
+def test_openings_vary_where_one_random_move_per_seat_would_repeat_games(
+        key: str, options: dict[str, object]) -> None:
+    """Levels 7 and 8 make no mistakes: from the same opening they replay the same
+    game. One random move per seat gave Alquerque 5 openings and Alquerque grande 4-8,
+    so the ladder's 100 games were a dozen replayed; the opening now goes on with quiet
+    moves until it could have gone 1 000 ways: 40 games, at least 30 different."""
+    lines = {_opening_line(key, options, seed, 16) for seed in range(40)}
+    assert len(lines) >= 30
+
+
+def test_xiangqi_and_querni_openings_stay_one_random_move_per_seat() -> None:
+    """Where one move per seat already gives 1 000 ways (xiangqi 42 x 44, Querni's 60
+    moves a turn) the opening is as before, so their measured ladders stand."""
+    import random
+
+    from engine.selfplay import Opening
+
+    for key in ("xiangqi", "querni"):
+        p = rules.variant(key).start()
+        opening = Opening(2, random.Random(3))
+        for seat in (0, 1):
+            move = opening.move(p, seat)
+            assert move is not None
+            p = p.play(move)
+        assert opening.move(p, 0) is None and opening.over
