@@ -48,7 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import rules
 from engine.levels import TOP
-from engine.selfplay import run
+from engine.selfplay import Score, run
 
 PAIRS = [(k + 1, k) for k in range(TOP)] + [(TOP, 0)]
 COST = {"alquerque": 1, "damas": 2, "querni": 3, "xiangqi": 4, "alquerque-grande": 4}
@@ -88,8 +88,18 @@ def play_pair(key: str, opts: dict[str, object], a: int, b: int, games: int,
     seats = rules.variant(key).seat_count(**opts)
     started = time.perf_counter()
     seconds = 2.0 if max(a, b) <= 6 else movetime / 1000
+    name = f"{label(key, opts)} L{a} vs L{b} games {first + 1}-{first + games}"
+
+    def progress(done: int, total: int, scores: dict[int, Score]) -> None:
+        # one line a game on stderr: a long pair shows how far it is, and a pair cut
+        # short still tells its score so far
+        r = {"seats": seats, "config": label(key, opts), "games": scores[a].games,
+             "points": scores[a].points}
+        print(f"  {name}: {done}/{total}, {100 * head_to_head(r):.1f}% so far, "
+              f"{time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+
     scores = run(key, opts, [a, b] * (seats // 2), games=games, seed=1000 * a + b,
-                 seconds=seconds, fairy=fairy, first=first)
+                 seconds=seconds, fairy=fairy, first=first, progress=progress)
     s = scores[a]
     v = rules.variant(key)
     paired = "seed" in v.options and opts.get("setup", "random") == "random"
