@@ -693,7 +693,7 @@ class QuerniTopModel(QuerniModel):
     10 a stone), but only 56 % against the 40 000-node work-left level, which sat
     between three whole plies and level 8 too close to both; that level went
     (:meth:`QuerniModel.adapt_level`). Against three whole plies (level 7 now) level 8
-    scores RANDOM87 over 100 random deals and 65 % over 100 ``choose`` games (100 %
+    scores 62 % over 100 random deals and 65 % over 100 ``choose`` games (100 %
     against random moves).
 
     What did not close the gap (measured, not kept): stopping level 8 after three plies
