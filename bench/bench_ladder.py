@@ -93,9 +93,8 @@ def play_pair(key: str, opts: dict[str, object], a: int, b: int, games: int,
     def progress(done: int, total: int, scores: dict[int, Score]) -> None:
         # one line a game on stderr: a long pair shows how far it is, and a pair cut
         # short still tells its score so far
-        r = {"seats": seats, "config": label(key, opts), "games": scores[a].games,
-             "points": scores[a].points}
-        print(f"  {name}: {done}/{total}, {100 * head_to_head(r):.1f}% so far, "
+        so_far = score(scores[a].points, scores[a].games, seats)
+        print(f"  {name}: {done}/{total}, {100 * so_far:.1f}% so far, "
               f"{time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
 
     scores = run(key, opts, [a, b] * (seats // 2), games=games, seed=1000 * a + b,
@@ -113,7 +112,8 @@ def play_pair(key: str, opts: dict[str, object], a: int, b: int, games: int,
 
 def merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
     """One pair's result from the results of its pieces (``--pieces``): counts and
-    points add up, seconds too (CPU-seconds of the pair, as if played in one piece)."""
+    points add up, and so do the pieces' seconds (about the time one process would
+    have taken, not the wall time of the parallel run)."""
     merged = dict(parts[0])
     for field in ("games", "wins", "draws", "losses", "points", "seconds"):
         merged[field] = sum(part[field] for part in parts)
@@ -132,8 +132,13 @@ def head_to_head(r: dict[str, Any]) -> float:
     own level too (worth ½ on average), so the share tops out at 5/6: per game the two
     higher-level seats earn (1 + C) / 3 points, C being their wins (ties ½) in the four
     comparisons with the lower-level seats; the score is C / 4 = (3·share − ½) / 2."""
-    share = float(r["points"]) / r["games"]
     seats = r.get("seats") or (4 if "players=4" in r["config"] else 2)
+    return score(float(r["points"]), r["games"], seats)
+
+
+def score(points: float, games: int, seats: int) -> float:
+    """:func:`head_to_head` from the higher level's points over ``games`` seat-games."""
+    share = points / games if games else 0.0
     return share if seats == 2 else (3 * share - 0.5) / 2
 
 
