@@ -26,7 +26,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import rules
-from engine.levels import TOP, Level
+from engine.levels import LEVELS, TOP, Level
 from rules import Piece, Position, Variant
 from rules.alquerque import AlquerquePosition
 
@@ -81,12 +81,18 @@ class GameModel:
         """In a setup phase, ``seat``'s arrangement move; ``effort`` 0 is a random one."""
         raise NotImplementedError(f"{self.key} has no setup phase")
 
+    level_changes: ClassVar[Mapping[int, Mapping[str, Any]]] = {}
+    """Per level number, the :class:`engine.levels.Level` fields this game plays
+    differently (:meth:`adapt_level`'s default applies them); none by default."""
+
     def adapt_level(self, level: Level) -> Level:
-        """The settings ``level`` plays this game with. Default: ``level`` unchanged.
+        """The settings ``level`` plays this game with. Default: ``level`` with this
+        model's :attr:`level_changes` for its number (unchanged where there are none).
 
         A game whose branching or evaluation scale makes the shared settings of
         :data:`engine.levels.LEVELS` mean something else (node budgets that all end in
-        the first ply, noise too small to matter) overrides this to keep the levels'
+        the first ply, noise too small to matter, mistakes too rare to tell two levels
+        apart) changes them, by a table or by overriding this, to keep the levels'
         intent: each level a step stronger than the one below. It must keep the level's
         ``number`` and, for levels 1-6, stop on nodes (reproducible on any machine).
 
@@ -94,7 +100,8 @@ class GameModel:
         >>> GameModel().adapt_level(LEVELS[5]) is LEVELS[5]
         True
         """
-        return level
+        changes = self.level_changes.get(level.number)
+        return dataclasses.replace(level, **changes) if changes else level
 
     def for_level(self, level: Level) -> GameModel:
         """The model ``level`` (as :meth:`adapt_level` shaped it) plays with. Default:
@@ -302,35 +309,28 @@ class AlquerqueModel(PathGameModel):
                            for y in range(height))
                      for seat in (0, 1))
 
-    TOP: ClassVar[dict[int, tuple[float, int]]] = {7: (0.125, 6_000), 8: (1.0, 48_000)}
-    """Levels 7 and 8 here: (share of the time budget, node floor)."""
+    level_changes: ClassVar[Mapping[int, Mapping[str, Any]]] = {
+        7: {"time_share": 0.125, "min_nodes": 6_000},
+        8: {"time_share": 1.0, "min_nodes": 48_000}}
+    """Level 8 searches eight times level 7's nodes, not twice.
 
-    def adapt_level(self, level: Level) -> Level:
-        """Level 8 searches eight times level 7's nodes, not twice.
+    On the 5×5 board every first move goes to c3 and the reply must capture, so
+    self-play with one random move per seat had five openings, and levels 7 and 8 search
+    without noise or slips: the ladder's 100 games were ten games replayed. Level 7
+    (6 000 nodes) and level 8 (12 000) played each opening the same way, so the seat
+    decided every game (records: each opening won by the same seat whichever level held
+    it; level 8 scored 48 %). Twice the nodes is one ply more (each ply about doubles
+    the nodes here) and changed no result; from the seat that lost, level 8 with 24 000
+    nodes won one of the five openings, with 48 000 two of four (depth 10 against 6).
+    So level 8's floor is 48 000 nodes (about 1 s here; Alquerque's nodes are the
+    cheapest), and level 7 uses an eighth of the time budget instead of half, so that
+    the same ratio holds when the time budget rather than the floors binds. Level 7
+    itself is unchanged where the ladder measures it: its 6 000-node floor binds.
 
-        On the 5×5 board every first move goes to c3 and the reply must capture, so
-        self-play has five openings, and levels 7 and 8 search without noise or slips:
-        the ladder's 100 games were ten games replayed. Level 7 (6 000 nodes) and level
-        8 (12 000) played each opening the same way, so the seat decided every game
-        (records: each opening won by the same seat whichever level held it; level 8
-        scored 48 %). Twice the nodes is one ply more (each ply about doubles the nodes
-        here) and changed no result; from the seat that lost, level 8 with 24 000 nodes
-        won one of the five openings, with 48 000 two of four (depth 10 against 6). So
-        level 8's floor is 48 000 nodes (about 1 s here; Alquerque's nodes are the
-        cheapest), and level 7 uses an eighth of the time budget instead of half, so
-        that the same ratio holds when the time budget rather than the floors binds.
-        Level 7 itself is unchanged where the ladder measures it: its 6 000-node floor
-        binds (62 % against level 6).
-
-        >>> from engine.levels import LEVELS
-        >>> AlquerqueModel().adapt_level(LEVELS[8]).min_nodes
-        48000
-        """
-        top = self.TOP.get(level.number)
-        if top is None:
-            return level
-        share, floor = top
-        return dataclasses.replace(level, time_share=share, min_nodes=floor)
+    >>> from engine.levels import LEVELS
+    >>> AlquerqueModel().adapt_level(LEVELS[8]).min_nodes
+    48000
+    """
 
 
 class GrandeAlquerqueRulesModel(AlquerqueModel):
@@ -338,8 +338,7 @@ class GrandeAlquerqueRulesModel(AlquerqueModel):
     evaluation, with the shared levels (the 5×5 board's openings, which set level 8's
     floor there, are not this board's; this ladder was measured with the shared ones)."""
 
-    def adapt_level(self, level: Level) -> Level:
-        return level
+    level_changes: ClassVar[Mapping[int, Mapping[str, Any]]] = {}
 
 
 class AlquerqueGrandeModel(PathGameModel):
@@ -377,7 +376,7 @@ class AlquerqueGrandeModel(PathGameModel):
         >>> type(AlquerqueGrandeModel().for_level(LEVELS[6])).__name__
         'AlquerqueGrandeModel'
         """
-        return _GRANDE_TOP if level.number >= 7 else _GRANDE
+        return _GRANDE_TOP if level.number >= 7 else self
 
 
 class AlquerqueGrandeTopModel(AlquerqueGrandeModel):
@@ -411,6 +410,46 @@ class AlquerqueGrandeTopModel(AlquerqueGrandeModel):
     """
 
     place_value = 4000
+
+
+class AlquerqueGrandeFastModel(AlquerqueGrandeModel):
+    """Alquerque grande ``fast``: the same judgement, with this mode's own levels
+    (:attr:`level_changes`), set apart by their mistakes rather than their search.
+
+    With three rivals each on its own, and the game over as soon as one seat is
+    emptied or stuck, looking further hardly pays: with the varied openings of
+    :class:`engine.selfplay.Opening` level 7 of the shared levels (6 000 nodes, no
+    mistakes) scored 47.2 % against level 6 (3 000 nodes, slips 3 % of the time) after
+    27 games, and level 8 (12 000 nodes) 55.4 % against level 7 after 14 (both pairs
+    cut short), and before that 32.2 % on replayed openings. What sets two levels
+    apart here is how often they slip: each step of 0.1-0.2 in the slip rate scored
+    61-67 % over the shared levels 1-6. So the levels here are the shared levels 1-5
+    moved up two (level 3 plays as the shared level 1, ..., level 7 as the shared level
+    5: 1 500 nodes, a slip one move in ten, and the place judgement of the levels above
+    6, :meth:`for_level`), level 8 is the shared top (as well as the time allows, no
+    mistakes), and two levels come in below, both one ply without following captures
+    (no quiescence: they leave a stone to be taken back), level 2 slipping 65 % of the
+    time, level 1 always (a runner-up move within :data:`engine.player.SLIP_MARGIN` of
+    the best whenever there is one).
+
+    >>> from engine.levels import LEVELS
+    >>> model = AlquerqueGrandeFastModel()
+    >>> three = model.adapt_level(LEVELS[3])
+    >>> (three.depth, three.nodes, three.slip) == (LEVELS[1].depth, LEVELS[1].nodes, 0.8)
+    True
+    >>> seven = model.adapt_level(LEVELS[7])
+    >>> seven.nodes, seven.slip
+    (1500, 0.1)
+    """
+
+    level_changes: ClassVar[Mapping[int, Mapping[str, Any]]] = {
+        1: {"quiescence": 0, "noise": 300, "slip": 1.0},
+        2: {"depth": 1, "nodes": 100, "min_nodes": 100, "quiescence": 0, "noise": 150,
+            "slip": 0.65},
+        **{number: {field.name: getattr(LEVELS[number - 2], field.name)
+                    for field in dataclasses.fields(Level)
+                    if field.name not in ("number", "arrange_effort")}
+           for number in range(3, 8)}}
 
 
 # --------------------------------------------------------------------------- querni
@@ -782,6 +821,7 @@ _GRANDE_TOP = AlquerqueGrandeTopModel()
 _MODELS: dict[str, GameModel] = {
     m.key: m for m in (XiangqiModel(), DamasModel(), AlquerqueModel(), _GRANDE, _QUERNI)}
 _GRANDE_ALQUERQUE = GrandeAlquerqueRulesModel()
+_GRANDE_FAST = AlquerqueGrandeFastModel()
 
 
 def model_for(variant: Variant[Any, Any], position: Position[Any] | None = None) -> GameModel:
@@ -799,4 +839,6 @@ def model_for(variant: Variant[Any, Any], position: Position[Any] | None = None)
     """
     if isinstance(position, AlquerquePosition):
         return _MODELS["alquerque"] if variant.key == "alquerque" else _GRANDE_ALQUERQUE
+    if variant.key == _GRANDE.key and position is not None and position.mode == "fast":
+        return _GRANDE_FAST
     return _MODELS.get(variant.key) or GameModel()

@@ -13,16 +13,18 @@ random legal moves.
 These settings are shared; a game whose branching or evaluation scale would make them
 mean something else shapes them through its model's documented hook,
 :meth:`engine.games.GameModel.adapt_level` (default: unchanged), so that each level
-stays a step stronger than the one below. Two games do: Querni, whose 50-200 moves a
+stays a step stronger than the one below. Three do: Querni, whose 50-200 moves a
 turn end every shared node budget of levels 1-5 within three plies (its levels 1-6
 misjudge by 300 down to 0 centi-turns and look one ply (1-4), two (5) or part of a
 third (6); 7 and 8 make no mistakes and look three whole plies (7) and part of a
 fourth (8): :meth:`engine.games.QuerniModel.adapt_level`; level 8 also judges by
 the turns still to go: :class:`engine.games.QuerniTopModel`), and Alquerque on its
 5×5 board, where twice level 7's nodes changed no game and level 8 searches eight times as many
-(:meth:`engine.games.AlquerqueModel.adapt_level`). Levels 7 and 8 of Alquerque grande
-with four individual seats value a finish by its place (second of four is not a loss:
-:class:`engine.games.AlquerqueGrandeTopModel`). The ladder
+(:attr:`engine.games.AlquerqueModel.level_changes`), and Alquerque grande ``fast``,
+where looking further hardly pays against three rivals and its levels are set apart by
+how often they slip (:class:`engine.games.AlquerqueGrandeFastModel`). Levels 7 and 8
+of Alquerque grande with four individual seats value a finish by its place (second of
+four is not a loss: :class:`engine.games.AlquerqueGrandeTopModel`). The ladder
 (``bench/bench_ladder.py``, figures in ``bench/results/``) measures each configuration.
 
 >>> LEVELS[1].depth, LEVELS[6].nodes, LEVELS[8].nodes, LEVELS[7].time_share

@@ -318,6 +318,51 @@ def test_only_grande_levels_7_and_8_search_with_places(monkeypatch: Any) -> None
     assert used == [0, 4000, 4000]
 
 
+def test_grande_fast_levels_are_set_apart_by_mistakes() -> None:
+    """``fast`` plays its own levels (more search hardly pays there, mistakes do):
+    levels 3-7 search as the shared levels 1-5 do, levels 1 and 2 one ply without
+    following captures, and level 8 is the shared top. The other modes keep the
+    shared levels."""
+    from engine.games import AlquerqueGrandeFastModel
+    from engine.levels import LEVELS
+
+    grande = rules.variant("alquerque-grande")
+    fast = model_for(grande, grande.start(players=4, mode="fast"))
+    assert isinstance(fast, AlquerqueGrandeFastModel)
+    shaped = [fast.adapt_level(LEVELS[n]) for n in range(9)]
+    assert [s.number for s in shaped] == list(range(9))
+    assert shaped[0] is LEVELS[0] and shaped[8] is LEVELS[8]
+    search = ("depth", "nodes", "min_nodes", "quiescence", "noise", "overlook", "slip",
+              "time_share")
+    for n in range(3, 8):
+        assert [getattr(shaped[n], f) for f in search] == \
+            [getattr(LEVELS[n - 2], f) for f in search], n
+    assert [s.quiescence for s in shaped[1:4]] == [0, 0, 1]
+    assert shaped[1].slip == 1.0 and shaped[1].slip > shaped[2].slip > 0
+    slips = [s.slip for s in shaped[3:9]]
+    assert slips == sorted(slips, reverse=True) and len(set(slips)) == 6
+    for s in shaped[1:8]:
+        assert s.nodes == s.min_nodes and s.nodes is not None  # node-bound: reproducible
+    for mode in ("slow", "teams"):
+        model = model_for(grande, grande.start(players=4, mode=mode))
+        assert all(model.adapt_level(LEVELS[n]) is LEVELS[n] for n in LEVELS), mode
+
+
+def test_grande_fast_level_7_stops_on_its_nodes_whatever_the_time() -> None:
+    """Level 7 of ``fast`` is node-bound (1 500 nodes) and judges finishes by their
+    place: the same move for the same seed with a tiny or a large time budget."""
+    grande = rules.variant("alquerque-grande")
+    p = grande.start(players=4, mode="fast")
+    for _ in range(4):  # one move each: a position off the start
+        p = p.play(p.legal_moves()[0])
+    seed = next(s for s in range(50)  # a seed on which level 7 searches (no slip)
+                if choose_move(p, 7, seed=s, seconds=0.001).nodes)
+    quick = choose_move(p, 7, seed=seed, seconds=0.001)
+    slow = choose_move(p, 7, seed=seed, seconds=30)
+    assert 0 < quick.nodes <= 1_500 + 256
+    assert (quick.text, quick.nodes, quick.depth) == (slow.text, slow.nodes, slow.depth)
+
+
 # --------------------------------------------------------------------------- Fairy-Stockfish
 
 

@@ -150,3 +150,40 @@ def test_xiangqi_and_querni_openings_stay_one_random_move_per_seat() -> None:
             assert move is not None
             p = p.play(move)
         assert opening.move(p, 0) is None and opening.over
+
+
+@pytest.mark.parametrize(("key", "options"), [
+    ("alquerque", {}),
+    ("alquerque-grande", {"players": 4, "mode": "fast"}),
+    ("damas", {}),
+])
+def test_later_opening_moves_keep_the_balance(key: str, options: dict[str, object]) -> None:
+    """After each seat's first move the random opening picks only among quiet moves at
+    most OPENING_MARGIN worse than the best quiet one by a one-ply look: a random move
+    that throws a stone away would decide the game before the levels play. Over 30
+    openings some quiet moves were left out, and none of them was played."""
+    import random
+
+    from engine.games import model_for
+    from engine.search import Limits, Search
+    from engine.selfplay import OPENING_MARGIN, Opening, _quiet_moves
+
+    v = rules.variant(key)
+    left_out = 0
+    for seed in range(30):
+        p = v.start(**options)  # type: ignore[arg-type]
+        opening = Opening(p.seat_count, random.Random(seed))
+        firsts: set[int] = set()
+        while not opening.over and p.outcome() is None:
+            seat = min(p.to_move)
+            quiet = _quiet_moves(p, only=True)
+            move = opening.move(p, seat)
+            if move is not None and seat in firsts:
+                ranked = Search(model_for(v, p), p, Limits()).ranked()
+                values = {m: value for value, m in ranked if m in quiet}
+                best = max(values.values())
+                assert values[move] >= best - OPENING_MARGIN
+                left_out += sum(value < best - OPENING_MARGIN for value in values.values())
+            firsts.add(seat)
+            p = p.play(move if move is not None else p.legal_moves()[0])
+    assert left_out > 0
