@@ -12,9 +12,10 @@ pruning): head to head over 8-16 four-seat games, max^n level 6 scored 37 % agai
 level 5 and level 2 61 % against level 1, paranoid 80 % and 71 % (level 3 against 2);
 max^n's deeper searches trusted three rivals each to find their best reply and played
 worse for it. So ``fast`` is paranoid too, its levels set apart by slips
-(:attr:`engine.levels.Level.slip`); levels 7 and 8 also value a finish they do not win
-by its place (:class:`engine.games.AlquerqueGrandeTopModel`), which the coalition's
-search otherwise scores as a loss, however many rivals the seat still finishes above.
+(:attr:`engine.levels.Level.slip`, :class:`engine.games.AlquerqueGrandeFastModel`);
+levels 7 and 8 also value a finish they do not win by its place
+(:class:`engine.games.AlquerqueGrandeTopModel`), which the coalition's search otherwise
+scores as a loss, however many rivals the seat still finishes above.
 Since turn order can skip seats that are out, a side may move twice in a row: the child
 is then searched with the same window and sign instead of negated.
 
