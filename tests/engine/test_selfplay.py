@@ -130,9 +130,9 @@ def test_openings_vary_where_one_random_move_per_seat_would_repeat_games(
     """Levels 7 and 8 make no mistakes: from the same opening they replay the same
     game. One random move per seat gave Alquerque 5 openings and Alquerque grande 4-8,
     so the ladder's 100 games were a dozen replayed; the opening now goes on with quiet
-    moves until it could have gone 1 000 ways: 40 games, at least 30 different."""
-    lines = {_opening_line(key, options, seed, 16) for seed in range(40)}
-    assert len(lines) >= 30
+    moves until it could have gone 1 000 ways: 24 games, at least 18 different."""
+    lines = {_opening_line(key, options, seed, 16) for seed in range(24)}
+    assert len(lines) >= 18
 
 
 def test_xiangqi_and_querni_openings_stay_one_random_move_per_seat() -> None:
@@ -160,7 +160,7 @@ def test_xiangqi_and_querni_openings_stay_one_random_move_per_seat() -> None:
 def test_later_opening_moves_keep_the_balance(key: str, options: dict[str, object]) -> None:
     """After each seat's first move the random opening picks only among quiet moves at
     most OPENING_MARGIN worse than the best quiet one by a one-ply look: a random move
-    that throws a stone away would decide the game before the levels play. Over 30
+    that throws a stone away would decide the game before the levels play. Over 8
     openings some quiet moves were left out, and none of them was played."""
     import random
 
@@ -170,7 +170,7 @@ def test_later_opening_moves_keep_the_balance(key: str, options: dict[str, objec
 
     v = rules.variant(key)
     left_out = 0
-    for seed in range(30):
+    for seed in range(8):
         p = v.start(**options)  # type: ignore[arg-type]
         opening = Opening(p.seat_count, random.Random(seed))
         firsts: set[int] = set()
