@@ -334,7 +334,8 @@ class AlquerqueModel(PathGameModel):
     opening move is still any quiet move (so that xiangqi and Querni openings stay as
     they were), and in Alquerque it can give a stone away (``b2-c3``: the reply takes
     it); in one lost game level 8 judged itself about three stones down (-340) when
-    the opening ended, and it ran out of moves later. Balancing the first move too, and measuring again, is next.
+    the opening ended, and it ran out of moves later. Balancing the first move too,
+    and measuring again, is next.
 
     >>> from engine.levels import LEVELS
     >>> AlquerqueModel().adapt_level(LEVELS[8]).min_nodes
