@@ -7,10 +7,12 @@ behind ``tablero selfplay``: seats rotate one seat each game ([a, b, a, b] with 
 seats), and every game opens with random quiet moves drawn from its seed (one per seat,
 more where that leaves fewer than 1 000 possible openings: :class:`engine.selfplay.Opening`),
 so games differ, the later moves only among quiet moves that keep the balance
-(:data:`engine.selfplay.OPENING_MARGIN`). Pairs measured before that (Alquerque,
+(:data:`engine.selfplay.OPENING_MARGIN`), and in Alquerque and Alquerque grande but
+``fast`` the first moves too (:func:`openings`). Pairs measured before that (Alquerque,
 Alquerque grande and damas: first with 5-49 openings, so two levels that make no
-mistakes replayed a few games, then with any quiet move, which can throw a stone away)
-are marked ``old openings``; xiangqi and Querni openings did not change.
+mistakes replayed a few games, then with any quiet move, which can throw a stone away,
+then Alquerque and Alquerque grande with a first move of any quiet one) are marked
+``old openings``; xiangqi and Querni openings did not change.
 A random deal (Querni ``setup=random``) is played from both seats (games
 1 and 2 share one); pairs measured before that was so are shown without the ``deals×2``
 mark. Levels 1-6 stop on node budgets (the same moves on any machine); levels 7-8
@@ -49,6 +51,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import rules
+from engine.games import model_for
 from engine.levels import TOP
 from engine.selfplay import Score, run
 
@@ -67,6 +70,15 @@ def configs(selected: list[str]) -> list[tuple[str, dict[str, object]]]:
             if not selected or any(s in (key, label(key, opts)) for s in selected):
                 out.append((key, dict(opts)))
     return out
+
+
+def openings(key: str, opts: dict[str, object]) -> str:
+    """The openings this configuration's pairs are measured with: ``balanced`` (from
+    each seat's second opening move on) or ``balanced-first`` (from its first:
+    :attr:`engine.games.GameModel.balanced_first_opening_moves`)."""
+    v = rules.variant(key)
+    model = model_for(v, v.start(**opts))  # type: ignore[arg-type]
+    return "balanced-first" if model.balanced_first_opening_moves else "balanced"
 
 
 def parse_pairs(text: str) -> list[tuple[int, int]]:
@@ -108,7 +120,7 @@ def play_pair(key: str, opts: dict[str, object], a: int, b: int, games: int,
             "wins": s.wins, "draws": s.draws, "losses": s.losses, "points": s.points,
             "movetime": None if max(a, b) <= 6 else movetime,
             "fairy": fairy and key == "xiangqi" and max(a, b) >= 7,
-            "seconds": round(time.perf_counter() - started), "openings": "balanced",
+            "seconds": round(time.perf_counter() - started), "openings": openings(key, opts),
             **({"paired_deals": True} if paired else {})}
 
 
@@ -153,12 +165,16 @@ def pair_line(r: dict[str, Any]) -> str:
     if r.get("paired_deals"):
         budget += " deals×2"
     # xiangqi and Querni openings are one quiet move per seat, as they always were
-    stale = r.get("openings") != "balanced" \
+    stale = r.get("openings") != OPENINGS.get(r["config"], "balanced") \
         and not r["config"].startswith(("xiangqi", "querni"))
     return (f"  L{r['a']} vs L{r['b']}  {r['games']:>4} games  {r['wins']:>3}W "
             f"{r['draws']:>3}D {r['losses']:>3}L  {100 * share:5.1f}%  "
             f"{'ok' if share >= need else 'BELOW ' + str(int(need * 100)) + '%':>9}  "
             f"{budget:>15}  {r['seconds']:>5} s{'  old openings' if stale else ''}")
+
+
+OPENINGS = {label(key, opts): openings(key, opts) for key, opts in configs([])}
+"""Per configuration label, the openings its pairs are measured with now."""
 
 
 def table(results: list[dict[str, Any]]) -> None:

@@ -85,6 +85,12 @@ class GameModel:
     """Per level number, the :class:`engine.levels.Level` fields this game plays
     differently (:meth:`adapt_level`'s default applies them); none by default."""
 
+    balanced_first_opening_moves: ClassVar[bool] = False
+    """Whether self-play's random opening (:class:`engine.selfplay.Opening`) keeps the
+    balance from each seat's first move on, not only from its second
+    (:data:`engine.selfplay.OPENING_MARGIN`). Off by default: xiangqi's, damas' and
+    Querni's ladders were measured with a first move of any quiet one, and pass."""
+
     def adapt_level(self, level: Level) -> Level:
         """The settings ``level`` plays this game with. Default: ``level`` with this
         model's :attr:`level_changes` for its number (unchanged where there are none).
@@ -289,6 +295,7 @@ class AlquerqueModel(PathGameModel):
     key = "alquerque"
     mobility_weight = 6
     captures_compulsory = True
+    balanced_first_opening_moves = True  # b2-c3 gives a stone away: see level_changes
     STONE = 100
     SPARE = 4
 
@@ -363,6 +370,9 @@ class AlquerqueGrandeModel(PathGameModel):
     key = "alquerque-grande"
     mobility_weight = 2
     captures_compulsory = True  # only binds when every legal move captures
+    # a first move next to the empty centre can give a stone away (up to 2.8 stones by
+    # the one-ply look in ``fast``, 2 in ``slow``, 1 with two players)
+    balanced_first_opening_moves = True
     STONE = 100
     CAPTURED_FAST = 120
 
@@ -456,6 +466,9 @@ class AlquerqueGrandeFastModel(AlquerqueGrandeModel):
     >>> seven.nodes, seven.slip
     (1500, 0.1)
     """
+
+    # this ladder was measured, and passes, with a first opening move of any quiet one
+    balanced_first_opening_moves = False
 
     level_changes: ClassVar[Mapping[int, Mapping[str, Any]]] = {
         1: {"quiescence": 0, "noise": 300, "slip": 1.0},

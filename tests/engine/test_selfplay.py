@@ -158,10 +158,11 @@ def test_xiangqi_and_querni_openings_stay_one_random_move_per_seat() -> None:
     ("damas", {}),
 ])
 def test_later_opening_moves_keep_the_balance(key: str, options: dict[str, object]) -> None:
-    """After each seat's first move the random opening picks only among quiet moves at
-    most OPENING_MARGIN worse than the best quiet one by a one-ply look: a random move
-    that throws a stone away would decide the game before the levels play. Over 8
-    openings some quiet moves were left out, and none of them was played."""
+    """After each seat's first move (in Alquerque from the first move on) the random
+    opening picks only among quiet moves at most OPENING_MARGIN worse than the best
+    quiet one by a one-ply look: a random move that throws a stone away would decide
+    the game before the levels play. Over 8 openings some quiet moves were left out,
+    and none of them was played."""
     import random
 
     from engine.games import model_for
@@ -174,11 +175,12 @@ def test_later_opening_moves_keep_the_balance(key: str, options: dict[str, objec
         p = v.start(**options)  # type: ignore[arg-type]
         opening = Opening(p.seat_count, random.Random(seed))
         firsts: set[int] = set()
+        balanced_first = model_for(v, p).balanced_first_opening_moves
         while not opening.over and p.outcome() is None:
             seat = min(p.to_move)
             quiet = _quiet_moves(p, only=True)
             move = opening.move(p, seat)
-            if move is not None and seat in firsts:
+            if move is not None and quiet and (seat in firsts or balanced_first):
                 ranked = Search(model_for(v, p), p, Limits()).ranked()
                 values = {m: value for value, m in ranked if m in quiet}
                 best = max(values.values())
@@ -187,3 +189,39 @@ def test_later_opening_moves_keep_the_balance(key: str, options: dict[str, objec
             firsts.add(seat)
             p = p.play(move if move is not None else p.legal_moves()[0])
     assert left_out > 0
+
+
+def test_alquerque_first_opening_moves_keep_the_balance_elsewhere_any_quiet_move() -> None:
+    """Alquerque's (and Alquerque grande's but ``fast``) first opening move keeps the
+    balance too: ``b2-c3`` gives a stone away (the reply takes it), and level 8 lost
+    games to random moves from such openings. Xiangqi, damas, Querni and ``fast`` keep
+    a first move of any quiet one, so the openings their measured ladders were played
+    with stand: there a first move that gives material away is still drawn."""
+    import random
+
+    from engine.games import model_for
+    from engine.selfplay import Opening
+
+    v = rules.variant("alquerque")
+    p = v.start()
+    firsts = {v.format_move(p, Opening(2, random.Random(seed)).move(p, 0))  # type: ignore[arg-type]
+              for seed in range(40)}
+    assert "b2-c3" not in firsts and "d2-c3" not in firsts and firsts
+    assert {v.format_move(p, m) for m in p.legal_moves()} > firsts
+
+    grande = rules.variant("alquerque-grande")
+    on = {key: model_for(grande, grande.start(**opts)).balanced_first_opening_moves  # type: ignore[arg-type]
+          for key, opts in [("2p alquerque", {"players": 2, "rules": "alquerque"}),
+                            ("2p grande", {"players": 2, "rules": "grande"}),
+                            ("teams", {"players": 4, "mode": "teams"}),
+                            ("slow", {"players": 4, "mode": "slow"}),
+                            ("fast", {"players": 4, "mode": "fast"})]}
+    assert on == {"2p alquerque": True, "2p grande": True, "teams": True, "slow": True,
+                  "fast": False}
+    for key in ("xiangqi", "damas", "querni"):
+        assert not model_for(rules.variant(key)).balanced_first_opening_moves
+
+    # fast still draws a first move that gives stones away: its ladder was measured so
+    p = grande.start(players=4, mode="fast")
+    drawn = {Opening(4, random.Random(seed)).move(p, 0) for seed in range(40)}
+    assert len(drawn) == len(p.legal_moves()) == 2
