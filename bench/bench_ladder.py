@@ -7,12 +7,13 @@ behind ``tablero selfplay``: seats rotate one seat each game ([a, b, a, b] with 
 seats), and every game opens with random quiet moves drawn from its seed (one per seat,
 more where that leaves fewer than 1 000 possible openings: :class:`engine.selfplay.Opening`),
 so games differ, the later moves only among quiet moves that keep the balance
-(:data:`engine.selfplay.OPENING_MARGIN`), and in Alquerque and Alquerque grande but
-``fast`` the first moves too (:func:`openings`). Pairs measured before that (Alquerque,
-Alquerque grande and damas: first with 5-49 openings, so two levels that make no
-mistakes replayed a few games, then with any quiet move, which can throw a stone away,
-then Alquerque and Alquerque grande with a first move of any quiet one) are marked
-``old openings``; xiangqi and Querni openings did not change.
+(:data:`engine.selfplay.OPENING_MARGIN`); in Alquerque and Alquerque grande but
+``fast`` the first moves too, and each opening is played from every seat
+(:func:`openings`). Pairs measured before that (Alquerque, Alquerque grande and damas:
+first with 5-49 openings, so two levels that make no mistakes replayed a few games,
+then with any quiet move, which can throw a stone away, then Alquerque and Alquerque
+grande with a first move of any quiet one and one opening a game) are marked ``old
+openings``; xiangqi and Querni openings did not change.
 A random deal (Querni ``setup=random``) is played from both seats (games
 1 and 2 share one); pairs measured before that was so are shown without the ``deals×2``
 mark. Levels 1-6 stop on node budgets (the same moves on any machine); levels 7-8
@@ -74,11 +75,12 @@ def configs(selected: list[str]) -> list[tuple[str, dict[str, object]]]:
 
 def openings(key: str, opts: dict[str, object]) -> str:
     """The openings this configuration's pairs are measured with: ``balanced`` (from
-    each seat's second opening move on) or ``balanced-first`` (from its first:
-    :attr:`engine.games.GameModel.balanced_first_opening_moves`)."""
+    each seat's second opening move on, one opening a game) or ``paired`` (balanced
+    from the first move on, each opening played from every seat:
+    :attr:`engine.games.GameModel.paired_balanced_openings`)."""
     v = rules.variant(key)
     model = model_for(v, v.start(**opts))  # type: ignore[arg-type]
-    return "balanced-first" if model.balanced_first_opening_moves else "balanced"
+    return "paired" if model.paired_balanced_openings else "balanced"
 
 
 def parse_pairs(text: str) -> list[tuple[int, int]]:

@@ -15,7 +15,9 @@ seat 1's), as the match service records them. So that games differ, each game's 
 moves (after any set-up) are random quiet legal moves (no capture or removal, when
 there is one) drawn from the game's seed, one per seat and more where one each leaves
 fewer than :data:`OPENING_LINES` ways the opening could go, those later ones only among
-the quiet moves that keep the balance (:data:`OPENING_MARGIN`); the record holds them like
+the quiet moves that keep the balance (:data:`OPENING_MARGIN`; in Alquerque and
+Alquerque grande but ``fast`` from the first move on, and each opening played from
+every seat in turn); the record holds them like
 every other move, and a random deal (Querni ``setup=random``) is dealt from the run's seed unless
 ``--option seed=S`` fixes it (``options`` in the record then holds the drawn seed); each
 deal is played from every seat in turn (games 1 and 2 share one, with the seats
@@ -66,12 +68,12 @@ the levels play squeezes every pair's score toward 50 %: over 400 games with the
 trial seeds, Alquerque level 1 scored 73.8 % against random moves with any quiet
 opening move and 77.8 % with balanced ones, level 3 against 2 61.3 % and 63.5 %.
 Each seat's first move stays any quiet move, so the openings of xiangqi and Querni,
-which stop there, are unchanged, except in the games whose model says a first move
-can give material away and whose ladders are measured with balanced first moves
-(:attr:`engine.games.GameModel.balanced_first_opening_moves`: Alquerque, Alquerque
-grande but ``fast``). Alquerque's level 8 scored 96 % against random moves with a
-first move of any quiet one: ``b2-c3`` gives a stone away, and in one lost game level
-8 stood three stones down when the opening ended."""
+which stop there, are unchanged, except in the games whose model asks for paired,
+balanced openings (:attr:`engine.games.GameModel.paired_balanced_openings`:
+Alquerque, Alquerque grande but ``fast``): there the first move keeps the balance too,
+and :func:`run` plays each opening from every seat. Alquerque's level 8 scored 96 %
+against random moves with a first move of any quiet one: ``b2-c3`` gives a stone
+away, and in one lost game level 8 stood three stones down when the opening ended."""
 OPENING_PLIES_PER_SEAT = 4
 """The opening's limit, whatever the ways (a seat with one quiet move adds none)."""
 
@@ -114,10 +116,13 @@ class GameRecord:
 
 
 def play_game(key: str, options: dict[str, object], levels: Sequence[int], *, seed: int,
-              seconds: float | None, fairy: bool = True, opening: bool = True) -> GameRecord:
+              seconds: float | None, fairy: bool = True, opening: bool = True,
+              opening_seed: str | None = None) -> GameRecord:
     """One game, ``levels[seat]`` playing each seat. A game with a random deal (Querni
     ``setup=random``) and no ``seed`` option is dealt from the game's seed, as the match
-    service draws one per match, and the record's options hold it so the game replays."""
+    service draws one per match, and the record's options hold it so the game replays.
+    The random opening is drawn from ``opening_seed`` when given (games that share it
+    share their opening), else from the game's seed."""
     v = rules.variant(key)
     rng = random.Random(f"selfplay:{seed}")
     if "seed" in v.options and "seed" not in options and "arrangement" not in options \
@@ -126,7 +131,8 @@ def play_game(key: str, options: dict[str, object], levels: Sequence[int], *, se
     p = v.start(**options)
     moves: list[str] = []
     timings: list[tuple[int, float]] = []
-    opening_moves = Opening(p.seat_count, rng) if opening else None
+    opening_rng = rng if opening_seed is None else random.Random(opening_seed)
+    opening_moves = Opening(p.seat_count, opening_rng) if opening else None
     while p.outcome() is None and len(moves) < MAX_PLIES:
         seat = min(p.to_move)
         level = levels[seat]
@@ -188,7 +194,7 @@ class Opening:
         # random capture, a stopped jump that is huffed, can decide a game): where there
         # is none the engine plays that ply
         quiet = _quiet_moves(position, only=not first)
-        if not first or model_for(position.variant, position).balanced_first_opening_moves:
+        if not first or model_for(position.variant, position).paired_balanced_openings:
             quiet = _balanced(position, quiet)
         if not quiet:
             return None
@@ -248,14 +254,24 @@ def run(key: str, options: dict[str, object], levels: Sequence[int], *, games: i
     scores: dict[int, Score] = {level: Score() for level in levels}
     deals = "seed" in v.options and "seed" not in options and "arrangement" not in options \
         and options.get("setup", "random") == "random"
+    paired = not deals and model_for(v, v.start(**options)).paired_balanced_openings
+    # the seatings that differ: two for [a, b] and [a, b, a, b] (a rotation by two
+    # seats seats them the same, and would replay a game between levels that make no
+    # mistakes), four for four levels
+    seatings = next(n for n in range(1, seats + 1)
+                    if list(levels[n:]) + list(levels[:n]) == list(levels))
     for done, g in enumerate(range(first, first + games), start=1):
         seated = [levels[(s + g) % seats] for s in range(seats)]
         game_options = options
         if deals:  # each deal once from every seat: the luck of the deal evens out
             deal = random.Random(f"selfplay-deal:{seed}:{g // seats}").randrange(2**31)
             game_options = {**options, "seed": deal}
+        # paired openings: each opening played once from every seating (games
+        # ``seatings * k`` .. ``seatings * k + seatings - 1`` share one), so its bias for
+        # a seat evens out; the engine's own choices still follow the game's seed
+        opening_seed = f"selfplay-opening:{seed}:{g // seatings}" if paired else None
         record = play_game(key, game_options, seated, seed=seed * 1_000_003 + g,
-                           seconds=seconds, fairy=fairy)
+                           seconds=seconds, fairy=fairy, opening_seed=opening_seed)
         for seat, level in enumerate(seated):
             score = scores[level]
             score.games += 1

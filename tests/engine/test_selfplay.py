@@ -175,7 +175,7 @@ def test_later_opening_moves_keep_the_balance(key: str, options: dict[str, objec
         p = v.start(**options)  # type: ignore[arg-type]
         opening = Opening(p.seat_count, random.Random(seed))
         firsts: set[int] = set()
-        balanced_first = model_for(v, p).balanced_first_opening_moves
+        balanced_first = model_for(v, p).paired_balanced_openings
         while not opening.over and p.outcome() is None:
             seat = min(p.to_move)
             quiet = _quiet_moves(p, only=True)
@@ -210,7 +210,7 @@ def test_alquerque_first_opening_moves_keep_the_balance_elsewhere_any_quiet_move
     assert {v.format_move(p, m) for m in p.legal_moves()} > firsts
 
     grande = rules.variant("alquerque-grande")
-    on = {key: model_for(grande, grande.start(**opts)).balanced_first_opening_moves  # type: ignore[arg-type]
+    on = {key: model_for(grande, grande.start(**opts)).paired_balanced_openings  # type: ignore[arg-type]
           for key, opts in [("2p alquerque", {"players": 2, "rules": "alquerque"}),
                             ("2p grande", {"players": 2, "rules": "grande"}),
                             ("teams", {"players": 4, "mode": "teams"}),
@@ -219,9 +219,41 @@ def test_alquerque_first_opening_moves_keep_the_balance_elsewhere_any_quiet_move
     assert on == {"2p alquerque": True, "2p grande": True, "teams": True, "slow": True,
                   "fast": False}
     for key in ("xiangqi", "damas", "querni"):
-        assert not model_for(rules.variant(key)).balanced_first_opening_moves
+        assert not model_for(rules.variant(key)).paired_balanced_openings
 
     # fast still draws a first move that gives stones away: its ladder was measured so
     p = grande.start(players=4, mode="fast")
     drawn = {Opening(4, random.Random(seed)).move(p, 0) for seed in range(40)}
     assert len(drawn) == len(p.legal_moves()) == 2
+
+
+def test_paired_openings_are_played_from_every_seating_and_only_where_asked() -> None:
+    """Where the model asks for paired openings (Alquerque), games 2k and 2k+1 open
+    alike with the levels' seats swapped, and the next pair opens otherwise (over 8
+    pairs, at least 2 different openings); with four seats ([a, b, a, b]: two
+    seatings) likewise. Elsewhere (damas) each game draws its own opening. (Only the
+    first plies are compared: where the opening has no quiet move the engine fills
+    in a ply, and two levels may fill it differently.)"""
+    import io
+    import json
+
+    from engine.selfplay import run
+
+    def openings(key: str, options: dict[str, object], levels: list[int],
+                 games: int, plies: int) -> list[tuple[list[int], tuple[str, ...]]]:
+        out = io.StringIO()
+        run(key, options, levels, games=games, seed=5, records=out)
+        return [(r["levels"], tuple(r["moves"][:plies]))
+                for r in map(json.loads, out.getvalue().splitlines())]
+
+    games = openings("alquerque", {}, [1, 0], 16, 3)
+    for (levels_a, line_a), (levels_b, line_b) in zip(games[::2], games[1::2], strict=True):
+        assert levels_a == levels_b[::-1] and line_a == line_b
+    assert len({line for _, line in games}) >= 2
+
+    four = openings("alquerque-grande", {"players": 4, "mode": "teams"}, [1, 0, 1, 0], 4, 4)
+    assert four[0][1] == four[1][1] and four[2][1] == four[3][1]
+    assert four[0][0] == [1, 0, 1, 0] and four[1][0] == [0, 1, 0, 1]
+
+    damas = openings("damas", {}, [1, 0], 8, 4)
+    assert sum(a == b for (_, a), (_, b) in zip(damas[::2], damas[1::2], strict=True)) < 4
