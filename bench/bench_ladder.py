@@ -52,9 +52,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import rules
-from engine.games import model_for
 from engine.levels import TOP
-from engine.selfplay import Score, run
+from engine.selfplay import Score, paired_openings, run
 
 PAIRS = [(k + 1, k) for k in range(TOP)] + [(TOP, 0)]
 COST = {"alquerque": 1, "damas": 2, "querni": 3, "xiangqi": 4, "alquerque-grande": 4}
@@ -78,9 +77,7 @@ def openings(key: str, opts: dict[str, object]) -> str:
     each seat's second opening move on, one opening a game) or ``paired`` (balanced
     from the first move on, each opening played from every seat:
     :attr:`engine.games.GameModel.paired_balanced_openings`)."""
-    v = rules.variant(key)
-    model = model_for(v, v.start(**opts))  # type: ignore[arg-type]
-    return "paired" if model.paired_balanced_openings else "balanced"
+    return "paired" if paired_openings(key, opts) else "balanced"
 
 
 def parse_pairs(text: str) -> list[tuple[int, int]]:
@@ -122,7 +119,7 @@ def play_pair(key: str, opts: dict[str, object], a: int, b: int, games: int,
             "wins": s.wins, "draws": s.draws, "losses": s.losses, "points": s.points,
             "movetime": None if max(a, b) <= 6 else movetime,
             "fairy": fairy and key == "xiangqi" and max(a, b) >= 7,
-            "seconds": round(time.perf_counter() - started), "openings": openings(key, opts),
+            "seconds": round(time.perf_counter() - started), "openings": OPENINGS[label(key, opts)],
             **({"paired_deals": True} if paired else {})}
 
 

@@ -230,6 +230,17 @@ def _balanced(position: Position[Any], quiet: Sequence[Hashable]) -> Sequence[Ha
     return [m for m in quiet if m in keep]
 
 
+def paired_openings(key: str, options: dict[str, object]) -> bool:
+    """Whether :func:`run` opens this configuration with paired, balanced openings
+    (:attr:`engine.games.GameModel.paired_balanced_openings` of its model).
+
+    >>> paired_openings("alquerque", {}), paired_openings("xiangqi", {})
+    (True, False)
+    """
+    v = rules.variant(key)
+    return model_for(v, v.start(**options)).paired_balanced_openings
+
+
 def points(record: GameRecord, seat: int) -> float:
     """The seat's points: 1/½/0 with two seats; with more, the share of the other seats
     ranked below it (ties half)."""
@@ -254,7 +265,7 @@ def run(key: str, options: dict[str, object], levels: Sequence[int], *, games: i
     scores: dict[int, Score] = {level: Score() for level in levels}
     deals = "seed" in v.options and "seed" not in options and "arrangement" not in options \
         and options.get("setup", "random") == "random"
-    paired = not deals and model_for(v, v.start(**options)).paired_balanced_openings
+    paired = not deals and paired_openings(key, options)
     # the seatings that differ: two for [a, b] and [a, b, a, b] (a rotation by two
     # seats seats them the same, and would replay a game between levels that make no
     # mistakes), four for four levels
@@ -385,4 +396,5 @@ if __name__ == "__main__":
     sys.exit(_standalone())
 
 
-__all__ = ["GameRecord", "Score", "add_arguments", "main", "play_game", "points", "run"]
+__all__ = ["GameRecord", "Score", "add_arguments", "main", "paired_openings", "play_game",
+           "points", "run"]
