@@ -436,6 +436,28 @@ class AlquerqueGrandeTopModel(AlquerqueGrandeModel):
     place_value = 4000
 
 
+class AlquerqueGrandeTwoModel(AlquerqueGrandeModel):
+    """Alquerque grande with two players by the grande rules: level 8 searches four
+    times level 7's nodes, not twice (:attr:`level_changes`).
+
+    With twice level 7's nodes (12 000 against 6 000) level 8 finished the same
+    iteration as level 7 in most middlegame positions (four plies; 24 000 nodes finish
+    five), so the two played alike and the opening decided: on the ladder (paired
+    openings) level 8 scored 53.6 % against level 7 after 56 of its 100 games, and the
+    pair was stopped. Four ``teams`` seats and ``slow`` keep the shared levels: there
+    12 000 nodes already finish a ply more than 6 000 in about half the positions, and
+    their ladders measure it.
+
+    >>> from engine.levels import LEVELS
+    >>> AlquerqueGrandeTwoModel().adapt_level(LEVELS[8]).min_nodes
+    24000
+    >>> AlquerqueGrandeTwoModel().adapt_level(LEVELS[7]) is LEVELS[7]
+    True
+    """
+
+    level_changes: ClassVar[Mapping[int, Mapping[str, Any]]] = {8: {"min_nodes": 24_000}}
+
+
 class AlquerqueGrandeFastModel(AlquerqueGrandeModel):
     """Alquerque grande ``fast``: the same judgement, with this mode's own levels
     (:attr:`level_changes`), set apart by their mistakes rather than their search.
@@ -859,13 +881,16 @@ _MODELS: dict[str, GameModel] = {
     m.key: m for m in (XiangqiModel(), DamasModel(), AlquerqueModel(), _GRANDE, _QUERNI)}
 _GRANDE_ALQUERQUE = GrandeAlquerqueRulesModel()
 _GRANDE_FAST = AlquerqueGrandeFastModel()
+_GRANDE_TWO = AlquerqueGrandeTwoModel()
 
 
 def model_for(variant: Variant[Any, Any], position: Position[Any] | None = None) -> GameModel:
     """The model registered for ``variant`` (a neutral one for a game it does not know).
     A position played by the original Alquerque rules (Alquerque grande with two players,
     ``rules=alquerque``, is an :class:`rules.alquerque.AlquerquePosition` on 7×7) gets
-    Alquerque's evaluation whatever its variant (:class:`GrandeAlquerqueRulesModel`).
+    Alquerque's evaluation whatever its variant (:class:`GrandeAlquerqueRulesModel`);
+    Alquerque grande ``fast`` and two players by the grande rules play levels of their
+    own (:class:`AlquerqueGrandeFastModel`, :class:`AlquerqueGrandeTwoModel`).
 
     >>> import rules
     >>> type(model_for(rules.variant("damas"))).__name__
@@ -873,9 +898,14 @@ def model_for(variant: Variant[Any, Any], position: Position[Any] | None = None)
     >>> v = rules.variant("alquerque-grande")
     >>> type(model_for(v, v.start(players=2, rules="alquerque"))).__name__
     'GrandeAlquerqueRulesModel'
+    >>> type(model_for(v, v.start(players=2, rules="grande"))).__name__
+    'AlquerqueGrandeTwoModel'
     """
     if isinstance(position, AlquerquePosition):
         return _MODELS["alquerque"] if variant.key == "alquerque" else _GRANDE_ALQUERQUE
-    if variant.key == _GRANDE.key and position is not None and position.mode == "fast":
-        return _GRANDE_FAST
+    if variant.key == _GRANDE.key and position is not None:
+        if position.mode == "fast":
+            return _GRANDE_FAST
+        if position.seat_count == 2:
+            return _GRANDE_TWO
     return _MODELS.get(variant.key) or GameModel()

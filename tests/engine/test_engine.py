@@ -602,6 +602,24 @@ def test_alquerque_level_8_searches_eight_times_level_7() -> None:
     assert 12_000 <= choose_move(g, 8, seed=1, seconds=0.001).nodes < 12_000 + 256
 
 
+def test_grande_two_players_level_8_searches_four_times_level_7() -> None:
+    """Alquerque grande with two players by the grande rules: level 8's floor is 24 000
+    nodes (with 12 000 it finished level 7's iteration and played alike: see
+    AlquerqueGrandeTwoModel), and from this middlegame it finishes a ply more; ``teams``
+    keeps the shared 12 000."""
+    grande = rules.variant("alquerque-grande")
+    p = grande.from_text("BBBBBBB/BBBBBBB/B.B..BB/BBB.WWW/WWBBWW./W.W.WWW/WWWW.WW w "
+                         "g3>f4,b5>b4 0,3 - 0 d2 players=2 -")
+    eight = choose_move(p, 8, seed=1, seconds=0.001)
+    seven = choose_move(p, 7, seed=1, seconds=0.001)
+    assert 24_000 <= eight.nodes < 24_000 + 256 and 6_000 <= seven.nodes < 6_000 + 256
+    assert eight.depth > seven.depth
+    teams = grande.start(players=4, mode="teams")
+    for _ in range(8):
+        teams = teams.play(teams.legal_moves()[0])
+    assert 12_000 <= choose_move(teams, 8, seed=1, seconds=0.001).nodes < 12_000 + 256
+
+
 def test_querni_top_level_arranges_both_rings_into_chains() -> None:
     """With ``choose``, 1-8 chained around one ring of start cells and 9-16 around the
     other clear the board in two turns (the first player's win between two such
