@@ -25,7 +25,10 @@ Pairs run in ``--jobs`` processes (default 2), cheapest first, each in ``--piece
 parts (default 1; a long pair in two pieces uses both cores and plays the same games);
 each finished pair is printed at once and, with ``--results FILE``, appended there as a
 JSON line, so ladders run in pieces can be tabulated together with ``--table FILE``
-(no games played).
+(no games played). ``--part K`` plays only the K-th of the ``--pieces`` of each pair and
+appends it alone (``"part": [K, pieces]``): a pair too long for one sitting is measured
+piece by piece, and the table joins the pieces into the pair once all are in (the same
+games as one run: a game's seats, opening and seed follow its number).
 
 With four seats the score shown is head to head (see :func:`head_to_head`): the share
 of the comparisons between a higher-level seat and a lower-level one that the higher
@@ -176,20 +179,62 @@ OPENINGS = {label(key, opts): openings(key, opts) for key, opts in configs([])}
 """Per configuration label, the openings its pairs are measured with now."""
 
 
+def join_parts(results: list[dict[str, Any]]) -> tuple[list[dict[str, Any]],
+                                                       list[dict[str, Any]]]:
+    """The results with each pair played in parts (``--part``) joined into one result
+    where every part is in (at the place of its last part), and the pairs still missing
+    parts, joined as far as they go.
+
+    >>> part = {"config": "c", "a": 2, "b": 1, "games": 50, "wins": 30, "draws": 0,
+    ...         "losses": 20, "points": 30.0, "seconds": 9, "part": [1, 2], "of": 100}
+    >>> done, partial = join_parts([part, {**part, "part": [2, 2], "wins": 20,
+    ...                                    "losses": 30, "points": 20.0}])
+    >>> (done[0]["games"], done[0]["points"], "part" in done[0], partial)
+    (100, 50.0, False, [])
+    >>> join_parts([part])[1][0]["games"]
+    50
+    """
+    joined: list[dict[str, Any]] = []
+    waiting: dict[tuple[Any, ...], dict[int, dict[str, Any]]] = {}
+    for r in results:
+        if "part" not in r:
+            joined.append(r)
+            continue
+        k, n = r["part"]
+        ident = (r["config"], r["a"], r["b"], n, r["of"], r.get("openings"),
+                 r.get("movetime"), r.get("fairy"))
+        parts = waiting.setdefault(ident, {})
+        parts[k] = r  # a part played again replaces the earlier one
+        if len(parts) == n:
+            whole = merge([parts[i] for i in sorted(parts)])
+            del whole["part"], whole["of"]
+            joined.append(whole)
+            del waiting[ident]
+    partial = [merge([parts[i] for i in sorted(parts)]) for parts in waiting.values()]
+    return joined, partial
+
+
 def table(results: list[dict[str, Any]]) -> None:
+    results, partial = join_parts(results)
     by_config: dict[str, dict[tuple[int, int], dict[str, Any]]] = {}
     for r in results:  # a later run of the same pair replaces an earlier one
         by_config.setdefault(r["config"], {})[r["a"], r["b"]] = r
+    for r in partial:
+        by_config.setdefault(r["config"], {})
     for config, pairs in by_config.items():
         print(f"\n== ladder {config}")
         for pair in sorted(pairs, key=lambda p: (p[1] == 0 and p[0] == TOP, p)):
             print(pair_line(pairs[pair]))
+        for part in partial:
+            if part["config"] == config:
+                print(f"  L{part['a']} vs L{part['b']}  {part['games']:>4} of {part['of']} "
+                      f"games so far: {100 * head_to_head(part):5.1f}% (parts still to play)")
         rating = {0: 0.0}
         for k in range(1, TOP + 1):
-            r = pairs.get((k, k - 1))
-            if r is None or k - 1 not in rating:
+            step = pairs.get((k, k - 1))
+            if step is None or k - 1 not in rating:
                 break
-            rating[k] = rating[k - 1] + elo(head_to_head(r), r["games"])
+            rating[k] = rating[k - 1] + elo(head_to_head(step), step["games"])
         print("  Elo (L0 = 0, chained): " + "  ".join(
             f"L{lv} {rating[lv]:.0f}" for lv in sorted(rating)))
 
@@ -209,6 +254,10 @@ def main() -> None:
     parser.add_argument("--pieces", type=int, default=1,
                         help="split each pair's games into this many pieces played in "
                              "parallel (the same games as in one piece)")
+    parser.add_argument("--part", type=int, default=None, metavar="K",
+                        help="play only piece K (1..PIECES) of each pair and append it "
+                             "alone: a long pair measured over several sittings (the "
+                             "table joins its pieces once all are in)")
     parser.add_argument("--results", default=None, metavar="FILE",
                         help="append each pair's result here (JSON lines)")
     parser.add_argument("--table", default=None, metavar="FILE",
@@ -222,18 +271,23 @@ def main() -> None:
     tasks.sort(key=lambda t: COST.get(t[0], 4) * (1 + max(t[2], t[3])))
     pieces = max(1, min(args.pieces, args.games))
     bounds = [args.games * i // pieces for i in range(pieces + 1)]
+    if args.part is not None and not 1 <= args.part <= pieces:
+        parser.error(f"--part must be 1..{pieces} (the pieces of --pieces)")
+    played = range(pieces) if args.part is None else [args.part - 1]
     results = []
     with ProcessPoolExecutor(args.jobs) as pool:
         futures = {pool.submit(play_pair, key, opts, a, b, bounds[i + 1] - bounds[i],
                                args.movetime, args.fairy, bounds[i]): n
-                   for n, (key, opts, a, b) in enumerate(tasks) for i in range(pieces)}
+                   for n, (key, opts, a, b) in enumerate(tasks) for i in played}
         done: dict[int, list[dict[str, Any]]] = {}
         for future in as_completed(futures):
             parts = done.setdefault(futures[future], [])
             parts.append(future.result())
-            if len(parts) < pieces:
+            if len(parts) < len(played):
                 continue
             r = merge(parts)
+            if args.part is not None:  # one piece: the table joins it with the others
+                r = {**r, "part": [args.part, pieces], "of": args.games}
             results.append(r)
             print(r["config"] + pair_line(r), flush=True)
             if args.results:

@@ -257,3 +257,36 @@ def test_paired_openings_are_played_from_every_seating_and_only_where_asked() ->
 
     damas = openings("damas", {}, [1, 0], 8, 4)
     assert sum(a == b for (_, a), (_, b) in zip(damas[::2], damas[1::2], strict=True)) < 4
+
+
+def test_a_ladder_pair_played_in_parts_is_the_pair_played_at_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``bench_ladder --part K`` plays the K-th piece of a pair alone (a long pair over
+    several sittings); the table shows the pieces so far as unfinished, and once every
+    piece is in, the pair exactly as one run of all its games."""
+    import sys
+
+    from bench import bench_ladder
+
+    def ladder(*args: str) -> str:
+        monkeypatch.setattr(sys, "argv", ["bench_ladder.py", *args])
+        bench_ladder.main()
+        return capsys.readouterr().out
+
+    common = ["--config", "alquerque", "--pairs", "1v0", "--games", "6", "--jobs", "1"]
+    parts, whole = tmp_path / "parts.jsonl", tmp_path / "whole.jsonl"
+    ladder(*common, "--pieces", "3", "--part", "3", "--results", str(parts))
+    ladder(*common, "--pieces", "3", "--part", "1", "--results", str(parts))
+    unfinished = ladder("--table", str(parts))
+    assert "4 of 6 games so far" in unfinished and "L1 vs L0     6 games" not in unfinished
+    ladder(*common, "--pieces", "3", "--part", "2", "--results", str(parts))
+    ladder(*common, "--results", str(whole))
+
+    def row(table: str) -> str:
+        line = next(x for x in table.splitlines() if "L1 vs L0" in x)
+        return line.rsplit(" s", 1)[0].rsplit(maxsplit=1)[0]  # without the seconds
+    assert row(ladder("--table", str(parts))) == row(ladder("--table", str(whole)))
+    assert "so far" not in ladder("--table", str(parts))
+    with pytest.raises(SystemExit):
+        ladder(*common, "--pieces", "3", "--part", "4")
