@@ -535,8 +535,10 @@ def test_querni_levels_look_whole_plies_other_games_keep_the_shared_levels() -> 
         model = model_for(rules.variant(key))
         assert all(model.adapt_level(LEVELS[n]) is LEVELS[n] for n in LEVELS), key
     grande = rules.variant("alquerque-grande")
-    two = model_for(grande, grande.start(players=2, rules="alquerque"))
-    assert all(two.adapt_level(LEVELS[n]) is LEVELS[n] for n in LEVELS)
+    for opts in ({"rules": "alquerque"}, {"rules": "grande"}):  # level 8 apart
+        two = model_for(grande, grande.start(players=2, **opts))
+        assert all(two.adapt_level(LEVELS[n]) is LEVELS[n] for n in range(8)), opts
+        assert two.adapt_level(LEVELS[8]).min_nodes == 4 * LEVELS[7].min_nodes, opts
 
 
 def test_querni_level_5_looks_two_whole_plies_where_the_shared_budget_stops_inside_three(
@@ -587,7 +589,7 @@ def test_querni_level_7_finishes_the_third_ply_that_level_6_only_starts() -> Non
 def test_alquerque_level_8_searches_eight_times_level_7() -> None:
     """On Alquerque's 5×5 board level 8's floor is 48 000 nodes (twice level 7's changed
     no game: see AlquerqueModel.adapt_level), and it looks deeper; the 7×7 board with
-    the original rules keeps 12 000."""
+    the original rules has four times level 7's (GRANDE_TWO_PLAYER_LEVELS)."""
     v = rules.variant("alquerque")
     p = v.start()
     for text in ("c2-c3", "c4xc2", "c1xc3", "a3xc1", "c3xa3"):
@@ -599,7 +601,7 @@ def test_alquerque_level_8_searches_eight_times_level_7() -> None:
     assert eight.depth > seven.depth
     grande = rules.variant("alquerque-grande")
     g = grande.start(players=2, rules="alquerque")
-    assert 12_000 <= choose_move(g, 8, seed=1, seconds=0.001).nodes < 12_000 + 256
+    assert 24_000 <= choose_move(g, 8, seed=1, seconds=0.001).nodes < 24_000 + 256
 
 
 def test_grande_two_players_level_8_searches_four_times_level_7() -> None:
