@@ -454,15 +454,12 @@ class AlquerqueGrandeTopModel(AlquerqueGrandeModel):
 
 class AlquerqueGrandeTwoModel(AlquerqueGrandeModel):
     """Alquerque grande with two players by the grande rules: level 8 searches four
-    times level 7's nodes, not twice (:data:`GRANDE_TWO_PLAYER_LEVELS`).
+    times level 7's nodes, not twice (:data:`GRANDE_TWO_PLAYER_LEVELS`, which says why).
 
-    With twice level 7's nodes (12 000 against 6 000) level 8 finished the same
-    iteration as level 7 in most middlegame positions (four plies; 24 000 nodes finish
-    five), so the two played alike and the opening decided: on the ladder (paired
-    openings) level 8 scored 53.6 % against level 7 after 56 of its 100 games, and the
-    pair was stopped. Four ``teams`` seats and ``slow`` keep the shared levels: there
-    12 000 nodes already finish a ply more than 6 000 in about half the positions, and
-    their ladders measure it.
+    Here 12 000 nodes finished the same iteration as level 7's 6 000 in most middlegame
+    positions (four plies; 24 000 finish five). Four ``teams`` seats and ``slow`` keep
+    the shared levels: there 12 000 nodes already finish a ply more than 6 000 in about
+    half the positions, and their ladders measure it.
 
     >>> from engine.levels import LEVELS
     >>> AlquerqueGrandeTwoModel().adapt_level(LEVELS[8]).min_nodes
