@@ -359,19 +359,22 @@ class AlquerqueModel(PathGameModel):
     """
 
 
-GRANDE_TWO_PLAYER_LEVELS: Mapping[int, Mapping[str, Any]] = {8: {"min_nodes": 24_000}}
-"""Alquerque grande with two players, by either rule set: level 8 searches four times
-level 7's nodes (24 000, not the shared 12 000). With twice level 7's nodes level 8 often
-finished the same iteration and played alike, and the paired openings of the ladder
-decided the games: 8 against 7 scored 59.0 % over 100 games by the original rules and
-53.6 % after 56 of 100 by the grande rules (stopped). 24 000 nodes take about 1.4 s
-here, within the 2-second budget the top level has in play."""
+GRANDE_TWO_SIDES_LEVELS: Mapping[int, Mapping[str, Any]] = {8: {"min_nodes": 24_000}}
+"""Alquerque grande played by two sides (two players by either rule set, four in
+``teams``): level 8 searches four times level 7's nodes (24 000, not the shared 12 000).
+With twice level 7's nodes level 8 often finished the same iteration and played alike,
+and the paired openings of the ladder decided the games: with two players 8 against 7
+scored 59.0 % over 100 games by the original rules and 53.6 % after 56 of 100 by the
+grande rules (stopped). In ``teams`` (8 against 7 never measured with 12 000) twice
+the nodes finished a ply more than level 7 in 3 of 5 middlegame positions, four times
+in all 5, as in the two-player game. 24 000 nodes take about 1.4-1.8 s here, within
+the 2-second budget the top level has in play."""
 
 
 class GrandeAlquerqueRulesModel(AlquerqueModel):
     """Alquerque grande with two players and the original rules (7×7): Alquerque's
     evaluation, with the shared levels but level 8, which searches four times level 7's
-    nodes (:data:`GRANDE_TWO_PLAYER_LEVELS`; the 5×5 board's eight times were not
+    nodes (:data:`GRANDE_TWO_SIDES_LEVELS`; the 5×5 board's eight times were not
     tried here: with four times level 8 goes a ply deeper than level 7 in most
     positions, and stays within the 2-second budget).
 
@@ -380,7 +383,7 @@ class GrandeAlquerqueRulesModel(AlquerqueModel):
     24000
     """
 
-    level_changes: ClassVar[Mapping[int, Mapping[str, Any]]] = GRANDE_TWO_PLAYER_LEVELS
+    level_changes: ClassVar[Mapping[int, Mapping[str, Any]]] = GRANDE_TWO_SIDES_LEVELS
 
 
 class AlquerqueGrandeModel(PathGameModel):
@@ -452,23 +455,25 @@ class AlquerqueGrandeTopModel(AlquerqueGrandeModel):
     place_value = 4000
 
 
-class AlquerqueGrandeTwoModel(AlquerqueGrandeModel):
-    """Alquerque grande with two players by the grande rules: level 8 searches four
-    times level 7's nodes, not twice (:data:`GRANDE_TWO_PLAYER_LEVELS`, which says why).
+class AlquerqueGrandeTwoSidesModel(AlquerqueGrandeModel):
+    """Alquerque grande played by two sides (two players by the grande rules, or four in
+    ``teams``): level 8 searches four times level 7's nodes, not twice
+    (:data:`GRANDE_TWO_SIDES_LEVELS`, which says why).
 
-    Here 12 000 nodes finished the same iteration as level 7's 6 000 in most middlegame
-    positions (four plies; 24 000 finish five). Four ``teams`` seats and ``slow`` keep
-    the shared levels: there 12 000 nodes already finish a ply more than 6 000 in about
-    half the positions, and their ladders measure it.
+    With two players 12 000 nodes finished the same iteration as level 7's 6 000 in
+    most middlegame positions (four plies; 24 000 finish five). ``slow`` keeps the
+    shared levels: with four rivals on their own, four times the nodes finished a ply
+    more in only half the positions and chose the same move in five of six, so its
+    ladder decides what its top levels need.
 
     >>> from engine.levels import LEVELS
-    >>> AlquerqueGrandeTwoModel().adapt_level(LEVELS[8]).min_nodes
+    >>> AlquerqueGrandeTwoSidesModel().adapt_level(LEVELS[8]).min_nodes
     24000
-    >>> AlquerqueGrandeTwoModel().adapt_level(LEVELS[7]) is LEVELS[7]
+    >>> AlquerqueGrandeTwoSidesModel().adapt_level(LEVELS[7]) is LEVELS[7]
     True
     """
 
-    level_changes: ClassVar[Mapping[int, Mapping[str, Any]]] = GRANDE_TWO_PLAYER_LEVELS
+    level_changes: ClassVar[Mapping[int, Mapping[str, Any]]] = GRANDE_TWO_SIDES_LEVELS
 
 
 class AlquerqueGrandeFastModel(AlquerqueGrandeModel):
@@ -894,7 +899,7 @@ _MODELS: dict[str, GameModel] = {
     m.key: m for m in (XiangqiModel(), DamasModel(), AlquerqueModel(), _GRANDE, _QUERNI)}
 _GRANDE_ALQUERQUE = GrandeAlquerqueRulesModel()
 _GRANDE_FAST = AlquerqueGrandeFastModel()
-_GRANDE_TWO = AlquerqueGrandeTwoModel()
+_GRANDE_TWO_SIDES = AlquerqueGrandeTwoSidesModel()
 
 
 def model_for(variant: Variant[Any, Any], position: Position[Any] | None = None) -> GameModel:
@@ -902,8 +907,9 @@ def model_for(variant: Variant[Any, Any], position: Position[Any] | None = None)
     A position played by the original Alquerque rules (Alquerque grande with two players,
     ``rules=alquerque``, is an :class:`rules.alquerque.AlquerquePosition` on 7×7) gets
     Alquerque's evaluation whatever its variant (:class:`GrandeAlquerqueRulesModel`);
-    Alquerque grande ``fast`` and two players by the grande rules play levels of their
-    own (:class:`AlquerqueGrandeFastModel`, :class:`AlquerqueGrandeTwoModel`).
+    Alquerque grande ``fast``, and two sides by the grande rules (two players, ``teams``),
+    play levels of their own (:class:`AlquerqueGrandeFastModel`,
+    :class:`AlquerqueGrandeTwoSidesModel`).
 
     >>> import rules
     >>> type(model_for(rules.variant("damas"))).__name__
@@ -912,13 +918,15 @@ def model_for(variant: Variant[Any, Any], position: Position[Any] | None = None)
     >>> type(model_for(v, v.start(players=2, rules="alquerque"))).__name__
     'GrandeAlquerqueRulesModel'
     >>> type(model_for(v, v.start(players=2, rules="grande"))).__name__
-    'AlquerqueGrandeTwoModel'
+    'AlquerqueGrandeTwoSidesModel'
+    >>> type(model_for(v, v.start(players=4, mode="teams"))).__name__
+    'AlquerqueGrandeTwoSidesModel'
     """
     if isinstance(position, AlquerquePosition):
         return _MODELS["alquerque"] if variant.key == "alquerque" else _GRANDE_ALQUERQUE
     if variant.key == _GRANDE.key and position is not None:
         if position.mode == "fast":
             return _GRANDE_FAST
-        if position.seat_count == 2:
-            return _GRANDE_TWO
+        if position.seat_count == 2 or position.mode == "teams":
+            return _GRANDE_TWO_SIDES
     return _MODELS.get(variant.key) or GameModel()

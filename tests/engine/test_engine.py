@@ -321,8 +321,9 @@ def test_only_grande_levels_7_and_8_search_with_places(monkeypatch: Any) -> None
 def test_grande_fast_levels_are_set_apart_by_mistakes() -> None:
     """``fast`` plays its own levels (more search hardly pays there, mistakes do):
     levels 3-7 search as the shared levels 1-5 do, levels 1 and 2 one ply without
-    following captures, and level 8 is the shared top. The other modes keep the
-    shared levels."""
+    following captures, and level 8 is the shared top. ``slow`` keeps the shared
+    levels (``teams``, two sides, has its own level 8:
+    test_grande_two_sides_level_8_searches_four_times_level_7)."""
     from engine.games import AlquerqueGrandeFastModel
     from engine.levels import LEVELS
 
@@ -343,9 +344,8 @@ def test_grande_fast_levels_are_set_apart_by_mistakes() -> None:
     assert slips == sorted(slips, reverse=True) and len(set(slips)) == 6
     for s in shaped[1:8]:
         assert s.nodes == s.min_nodes and s.nodes is not None  # node-bound: reproducible
-    for mode in ("slow", "teams"):
-        model = model_for(grande, grande.start(players=4, mode=mode))
-        assert all(model.adapt_level(LEVELS[n]) is LEVELS[n] for n in LEVELS), mode
+    slow = model_for(grande, grande.start(players=4, mode="slow"))
+    assert all(slow.adapt_level(LEVELS[n]) is LEVELS[n] for n in LEVELS)
 
 
 def test_grande_fast_level_7_stops_on_its_nodes_whatever_the_time() -> None:
@@ -535,8 +535,10 @@ def test_querni_levels_look_whole_plies_other_games_keep_the_shared_levels() -> 
         model = model_for(rules.variant(key))
         assert all(model.adapt_level(LEVELS[n]) is LEVELS[n] for n in LEVELS), key
     grande = rules.variant("alquerque-grande")
-    for opts in ({"rules": "alquerque"}, {"rules": "grande"}):  # level 8 apart
-        two = model_for(grande, grande.start(players=2, **opts))
+    two_sides = ({"players": 2, "rules": "alquerque"}, {"players": 2, "rules": "grande"},
+                 {"players": 4, "mode": "teams"})
+    for opts in two_sides:  # level 8 apart
+        two = model_for(grande, grande.start(**opts))
         assert all(two.adapt_level(LEVELS[n]) is LEVELS[n] for n in range(8)), opts
         assert two.adapt_level(LEVELS[8]).min_nodes == 4 * LEVELS[7].min_nodes, opts
 
@@ -589,7 +591,7 @@ def test_querni_level_7_finishes_the_third_ply_that_level_6_only_starts() -> Non
 def test_alquerque_level_8_searches_eight_times_level_7() -> None:
     """On Alquerque's 5×5 board level 8's floor is 48 000 nodes (twice level 7's changed
     no game: see AlquerqueModel.adapt_level), and it looks deeper; the 7×7 board with
-    the original rules has four times level 7's (GRANDE_TWO_PLAYER_LEVELS)."""
+    the original rules has four times level 7's (GRANDE_TWO_SIDES_LEVELS)."""
     v = rules.variant("alquerque")
     p = v.start()
     for text in ("c2-c3", "c4xc2", "c1xc3", "a3xc1", "c3xa3"):
@@ -604,22 +606,25 @@ def test_alquerque_level_8_searches_eight_times_level_7() -> None:
     assert 24_000 <= choose_move(g, 8, seed=1, seconds=0.001).nodes < 24_000 + 256
 
 
-def test_grande_two_players_level_8_searches_four_times_level_7() -> None:
-    """Alquerque grande with two players by the grande rules: level 8's floor is 24 000
-    nodes (with 12 000 it finished level 7's iteration and played alike: see
-    AlquerqueGrandeTwoModel), and from this middlegame it finishes a ply more; ``teams``
-    keeps the shared 12 000."""
+def test_grande_two_sides_level_8_searches_four_times_level_7() -> None:
+    """Alquerque grande played by two sides: level 8's floor is 24 000 nodes (with
+    12 000 it finished level 7's iteration and played alike: see
+    GRANDE_TWO_SIDES_LEVELS), and from these middlegames it finishes a ply more, with two
+    players by the grande rules and in ``teams``; ``slow`` keeps the shared 12 000."""
     grande = rules.variant("alquerque-grande")
     p = grande.from_text("BBBBBBB/BBBBBBB/B.B..BB/BBB.WWW/WWBBWW./W.W.WWW/WWWW.WW w "
                          "g3>f4,b5>b4 0,3 - 0 d2 players=2 -")
-    eight = choose_move(p, 8, seed=1, seconds=0.001)
-    seven = choose_move(p, 7, seed=1, seconds=0.001)
-    assert 24_000 <= eight.nodes < 24_000 + 256 and 6_000 <= seven.nodes < 6_000 + 256
-    assert eight.depth > seven.depth
-    teams = grande.start(players=4, mode="teams")
+    teams = grande.from_text("RB.BBBB/RR...B./.RRB.TT/......T/.R..T../....W.T/.W.WWWT r "
+                             "-,f3>e3,-,- 3,1,1,3 - 0 c7 players=4,mode=teams -")
+    for position in (p, teams):
+        eight = choose_move(position, 8, seed=1, seconds=0.001)
+        seven = choose_move(position, 7, seed=1, seconds=0.001)
+        assert 24_000 <= eight.nodes < 24_000 + 256 and 6_000 <= seven.nodes < 6_000 + 256
+        assert eight.depth > seven.depth
+    slow = grande.start(players=4, mode="slow")
     for _ in range(8):
-        teams = teams.play(teams.legal_moves()[0])
-    assert 12_000 <= choose_move(teams, 8, seed=1, seconds=0.001).nodes < 12_000 + 256
+        slow = slow.play(slow.legal_moves()[0])
+    assert 12_000 <= choose_move(slow, 8, seed=1, seconds=0.001).nodes < 12_000 + 256
 
 
 def test_querni_top_level_arranges_both_rings_into_chains() -> None:
