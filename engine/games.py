@@ -460,11 +460,9 @@ class AlquerqueGrandeTwoSidesModel(AlquerqueGrandeModel):
     ``teams``): level 8 searches four times level 7's nodes, not twice
     (:data:`GRANDE_TWO_SIDES_LEVELS`, which says why).
 
-    With two players 12 000 nodes finished the same iteration as level 7's 6 000 in
-    most middlegame positions (four plies; 24 000 finish five). ``slow`` keeps the
-    shared levels: with four rivals on their own, four times the nodes finished a ply
-    more in only half the positions and chose the same move in five of six, so its
-    ladder decides what its top levels need.
+    ``slow`` keeps the shared levels: with four rivals on their own, four times the
+    nodes finished a ply more in only half the positions and chose the same move in
+    five of six, so its ladder decides what its top levels need.
 
     >>> from engine.levels import LEVELS
     >>> AlquerqueGrandeTwoSidesModel().adapt_level(LEVELS[8]).min_nodes
