@@ -447,9 +447,10 @@ class AlquerqueGrandeTopModel(AlquerqueGrandeModel):
     and captures alone 42.1 %, captures at 300 instead of 120 50.9 %: the mean of the
     rivals stays.
 
-    In ``fast`` more search hardly pays (level 8 scored 32.2 % against level 7 on
-    replayed openings and 55.4 % after 14 games with varied ones), so that mode sets its
-    levels apart by their mistakes: :class:`AlquerqueGrandeFastModel`.
+    With four individual seats more search hardly pays (in ``fast`` level 8 scored
+    32.2 % against level 7 on replayed openings and 55.4 % after 14 games with varied
+    ones), so ``fast`` and ``slow`` set their levels apart by their mistakes:
+    :class:`AlquerqueGrandeRivalsModel`.
     """
 
     place_value = 4000
@@ -460,9 +461,9 @@ class AlquerqueGrandeTwoSidesModel(AlquerqueGrandeModel):
     ``teams``): level 8 searches four times level 7's nodes, not twice
     (:data:`GRANDE_TWO_SIDES_LEVELS`, which says why).
 
-    ``slow`` keeps the shared levels: with four rivals on their own, four times the
-    nodes finished a ply more in only half the positions and chose the same move in
-    five of six, so its ladder decides what its top levels need.
+    Not ``slow``: with four rivals on their own, four times the nodes finished a ply
+    more in only half the positions and chose the same move in five of six; its levels
+    are set apart by their mistakes (:class:`AlquerqueGrandeRivalsModel`).
 
     >>> from engine.levels import LEVELS
     >>> AlquerqueGrandeTwoSidesModel().adapt_level(LEVELS[8]).min_nodes
@@ -474,38 +475,46 @@ class AlquerqueGrandeTwoSidesModel(AlquerqueGrandeModel):
     level_changes: ClassVar[Mapping[int, Mapping[str, Any]]] = GRANDE_TWO_SIDES_LEVELS
 
 
-class AlquerqueGrandeFastModel(AlquerqueGrandeModel):
-    """Alquerque grande ``fast``: the same judgement, with this mode's own levels
-    (:attr:`level_changes`), set apart by their mistakes rather than their search.
+class AlquerqueGrandeRivalsModel(AlquerqueGrandeModel):
+    """Alquerque grande with four individual seats (``fast``, ``slow``): the same
+    judgement, with levels of their own (:attr:`level_changes`), set apart by their
+    mistakes rather than their search.
 
-    With three rivals each on its own, and the game over as soon as one seat is
-    emptied or stuck, looking further hardly pays: with the varied openings of
-    :class:`engine.selfplay.Opening` level 7 of the shared levels (6 000 nodes, no
-    mistakes) scored 47.2 % against level 6 (3 000 nodes, slips 3 % of the time) after
-    27 games, and level 8 (12 000 nodes) 55.4 % against level 7 after 14 (both pairs
-    cut short), and before that 32.2 % on replayed openings. What sets two levels
-    apart here is how often they slip: each step of 0.1-0.2 in the slip rate scored
-    61-67 % over the shared levels 1-6. So the levels here are the shared levels 1-5
-    moved up two (level 3 plays as the shared level 1, ..., level 7 as the shared level
-    5: 1 500 nodes, a slip one move in ten, and the place judgement of the levels above
-    6, :meth:`for_level`), level 8 is the shared top (as well as the time allows, no
-    mistakes), and two levels come in below, both one ply without following captures
-    (no quiescence: they leave a stone to be taken back), level 2 slipping 65 % of the
-    time, level 1 always (a runner-up move within :data:`engine.player.SLIP_MARGIN` of
-    the best whenever there is one).
+    With three rivals each on its own, looking further hardly pays:
 
-    Trials (100-200 four-seat games, openings with any quiet move): level 1 so scored
-    78-79 % against random moves; without quiescence a level 2 scored 53 % against it
-    slipping 85 % of the time, 61 % slipping 70 %, 70 % slipping 60 % and 80 % slipping
-    40 %, and level 3 67 % against the 70 % one but 59 % against the 60 % one; a level 2
-    following captures (quiescence 1, always slipping) scored 73-78 % against level 1,
-    but level 3 only 59-63 % against it. Level 8 scored 68.4 % against this level 7
-    over the ladder's seeds. The ladder itself (balanced openings, ``bench/results/``)
-    passes every pair: 63-79 % for levels 1-7, 64.2 % for 8 against 7, 99.2 % for 8
-    against random moves.
+    - ``fast`` (the game over as soon as one seat is emptied or stuck): with the varied
+      openings of :class:`engine.selfplay.Opening` level 7 of the shared levels (6 000
+      nodes, no mistakes) scored 47.2 % against level 6 (3 000 nodes, slips 3 % of the
+      time) after 27 games, and level 8 (12 000 nodes) 55.4 % against level 7 after 14
+      (both pairs cut short), and before that 32.2 % on replayed openings;
+    - ``slow`` (play on until one seat is left): from six middlegames, 12 000 nodes
+      finished a ply more than 6 000 in two and chose the same move in five; on the
+      ladder (paired openings) the shared level 8 scored 54.2 % against level 7 and
+      level 7 59.2 % against level 6 over the first 20 of their 200 games, while the
+      shared levels 1-6 had each scored 65-85 % against the one below.
+
+    What sets two levels apart here is how often they slip: each step of 0.1-0.2 in the
+    slip rate scored 61-67 % over the shared levels 1-6 in ``fast``. So the levels here
+    are the shared levels 1-5 moved up two (level 3 plays as the shared level 1, ...,
+    level 7 as the shared level 5: 1 500 nodes, a slip one move in ten, and the place
+    judgement of the levels above 6, :meth:`for_level`), level 8 is the shared top (as
+    well as the time allows, no mistakes), and two levels come in below, both one ply
+    without following captures (no quiescence: they leave a stone to be taken back),
+    level 2 slipping 65 % of the time, level 1 always (a runner-up move within
+    :data:`engine.player.SLIP_MARGIN` of the best whenever there is one).
+
+    Trials in ``fast`` (100-200 four-seat games, openings with any quiet move): level 1
+    so scored 78-79 % against random moves; without quiescence a level 2 scored 53 %
+    against it slipping 85 % of the time, 61 % slipping 70 %, 70 % slipping 60 % and
+    80 % slipping 40 %, and level 3 67 % against the 70 % one but 59 % against the 60 %
+    one; a level 2 following captures (quiescence 1, always slipping) scored 73-78 %
+    against level 1, but level 3 only 59-63 % against it. Level 8 scored 68.4 % against
+    this level 7 over the ladder's seeds. The ladder itself (``bench/results/``) passes
+    every pair of ``fast``: 63-79 % for levels 1-7, 64.2 % for 8 against 7, 99.2 % for
+    8 against random moves; ``slow`` is measured with these levels too.
 
     >>> from engine.levels import LEVELS
-    >>> model = AlquerqueGrandeFastModel()
+    >>> model = AlquerqueGrandeRivalsModel()
     >>> three = model.adapt_level(LEVELS[3])
     >>> (three.depth, three.nodes, three.slip) == (LEVELS[1].depth, LEVELS[1].nodes, 0.8)
     True
@@ -513,9 +522,6 @@ class AlquerqueGrandeFastModel(AlquerqueGrandeModel):
     >>> seven.nodes, seven.slip
     (1500, 0.1)
     """
-
-    # this ladder was measured, and passes, with a first opening move of any quiet one
-    paired_balanced_openings = False
 
     level_changes: ClassVar[Mapping[int, Mapping[str, Any]]] = {
         1: {"quiescence": 0, "noise": 300, "slip": 1.0},
@@ -525,6 +531,15 @@ class AlquerqueGrandeFastModel(AlquerqueGrandeModel):
                     for field in dataclasses.fields(Level)
                     if field.name not in ("number", "arrange_effort")}
            for number in range(3, 8)}}
+
+
+class AlquerqueGrandeFastModel(AlquerqueGrandeRivalsModel):
+    """Alquerque grande ``fast``: the rivals' levels (:class:`AlquerqueGrandeRivalsModel`),
+    opened by self-play with a first move of any quiet one, as its ladder was measured
+    (and passes); ``slow`` keeps the paired openings of the other Alquerque grande
+    configurations."""
+
+    paired_balanced_openings = False
 
 
 # --------------------------------------------------------------------------- querni
@@ -897,6 +912,7 @@ _MODELS: dict[str, GameModel] = {
     m.key: m for m in (XiangqiModel(), DamasModel(), AlquerqueModel(), _GRANDE, _QUERNI)}
 _GRANDE_ALQUERQUE = GrandeAlquerqueRulesModel()
 _GRANDE_FAST = AlquerqueGrandeFastModel()
+_GRANDE_SLOW = AlquerqueGrandeRivalsModel()
 _GRANDE_TWO_SIDES = AlquerqueGrandeTwoSidesModel()
 
 
@@ -905,9 +921,9 @@ def model_for(variant: Variant[Any, Any], position: Position[Any] | None = None)
     A position played by the original Alquerque rules (Alquerque grande with two players,
     ``rules=alquerque``, is an :class:`rules.alquerque.AlquerquePosition` on 7×7) gets
     Alquerque's evaluation whatever its variant (:class:`GrandeAlquerqueRulesModel`);
-    Alquerque grande ``fast``, and two sides by the grande rules (two players, ``teams``),
-    play levels of their own (:class:`AlquerqueGrandeFastModel`,
-    :class:`AlquerqueGrandeTwoSidesModel`).
+    Alquerque grande with four individual seats (``fast``, ``slow``), and two sides by
+    the grande rules (two players, ``teams``), play levels of their own
+    (:class:`AlquerqueGrandeRivalsModel`, :class:`AlquerqueGrandeTwoSidesModel`).
 
     >>> import rules
     >>> type(model_for(rules.variant("damas"))).__name__
@@ -919,12 +935,16 @@ def model_for(variant: Variant[Any, Any], position: Position[Any] | None = None)
     'AlquerqueGrandeTwoSidesModel'
     >>> type(model_for(v, v.start(players=4, mode="teams"))).__name__
     'AlquerqueGrandeTwoSidesModel'
+    >>> type(model_for(v, v.start(players=4, mode="slow"))).__name__
+    'AlquerqueGrandeRivalsModel'
     """
     if isinstance(position, AlquerquePosition):
         return _MODELS["alquerque"] if variant.key == "alquerque" else _GRANDE_ALQUERQUE
     if variant.key == _GRANDE.key and position is not None:
         if position.mode == "fast":
             return _GRANDE_FAST
+        if position.mode == "slow":
+            return _GRANDE_SLOW
         if position.seat_count == 2 or position.mode == "teams":
             return _GRANDE_TWO_SIDES
     return _MODELS.get(variant.key) or GameModel()

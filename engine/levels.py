@@ -22,9 +22,10 @@ the turns still to go: :class:`engine.games.QuerniTopModel`), Alquerque on its
 5×5 board, where twice level 7's nodes changed no game and level 8 searches eight times as many
 (:attr:`engine.games.AlquerqueModel.level_changes`), Alquerque grande played by two
 sides (two players by either rule set, ``teams``), where level 8 searches four times
-as many (:data:`engine.games.GRANDE_TWO_SIDES_LEVELS`), and Alquerque grande ``fast``,
-where looking further hardly pays against three rivals and its levels are set apart by
-how often they slip (:class:`engine.games.AlquerqueGrandeFastModel`). Levels 7 and 8
+as many (:data:`engine.games.GRANDE_TWO_SIDES_LEVELS`), and Alquerque grande with four
+individual seats (``fast``, ``slow``), where looking further hardly pays against three
+rivals and its levels are set apart by how often they slip
+(:class:`engine.games.AlquerqueGrandeRivalsModel`). Levels 7 and 8
 of Alquerque grande with four individual seats value a finish by its place (second of
 four is not a loss: :class:`engine.games.AlquerqueGrandeTopModel`). The ladder
 (``bench/bench_ladder.py``, figures in ``bench/results/``) measures each configuration.

@@ -11,8 +11,8 @@ evaluation minus the others' mean, a finished game worth its ranking points, no
 pruning): head to head over 8-16 four-seat games, max^n level 6 scored 37 % against
 level 5 and level 2 61 % against level 1, paranoid 80 % and 71 % (level 3 against 2);
 max^n's deeper searches trusted three rivals each to find their best reply and played
-worse for it. So ``fast`` is paranoid too, its levels set apart by slips
-(:attr:`engine.levels.Level.slip`, :class:`engine.games.AlquerqueGrandeFastModel`);
+worse for it. So ``fast`` is paranoid too, its levels (and ``slow``'s) set apart by
+slips (:attr:`engine.levels.Level.slip`, :class:`engine.games.AlquerqueGrandeRivalsModel`);
 levels 7 and 8 also value a finish they do not win by its place
 (:class:`engine.games.AlquerqueGrandeTopModel`), which the coalition's search otherwise
 scores as a loss, however many rivals the seat still finishes above.

@@ -318,34 +318,36 @@ def test_only_grande_levels_7_and_8_search_with_places(monkeypatch: Any) -> None
     assert used == [0, 4000, 4000]
 
 
-def test_grande_fast_levels_are_set_apart_by_mistakes() -> None:
-    """``fast`` plays its own levels (more search hardly pays there, mistakes do):
-    levels 3-7 search as the shared levels 1-5 do, levels 1 and 2 one ply without
-    following captures, and level 8 is the shared top. ``slow`` keeps the shared
-    levels (``teams``, two sides, has its own level 8:
+def test_grande_four_seat_levels_are_set_apart_by_mistakes() -> None:
+    """``fast`` and ``slow`` play the rivals' levels (more search hardly pays there,
+    mistakes do): levels 3-7 search as the shared levels 1-5 do, levels 1 and 2 one ply
+    without following captures, and level 8 is the shared top. Two sides (``teams``,
+    two players) keep the shared levels 1-7 (their level 8:
     test_grande_two_sides_level_8_searches_four_times_level_7)."""
-    from engine.games import AlquerqueGrandeFastModel
+    from engine.games import AlquerqueGrandeRivalsModel
     from engine.levels import LEVELS
 
     grande = rules.variant("alquerque-grande")
-    fast = model_for(grande, grande.start(players=4, mode="fast"))
-    assert isinstance(fast, AlquerqueGrandeFastModel)
-    shaped = [fast.adapt_level(LEVELS[n]) for n in range(9)]
-    assert [s.number for s in shaped] == list(range(9))
-    assert shaped[0] is LEVELS[0] and shaped[8] is LEVELS[8]
     search = ("depth", "nodes", "min_nodes", "quiescence", "noise", "overlook", "slip",
               "time_share")
-    for n in range(3, 8):
-        assert [getattr(shaped[n], f) for f in search] == \
-            [getattr(LEVELS[n - 2], f) for f in search], n
-    assert [s.quiescence for s in shaped[1:4]] == [0, 0, 1]
-    assert shaped[1].slip == 1.0 and shaped[1].slip > shaped[2].slip > 0
-    slips = [s.slip for s in shaped[3:9]]
-    assert slips == sorted(slips, reverse=True) and len(set(slips)) == 6
-    for s in shaped[1:8]:
-        assert s.nodes == s.min_nodes and s.nodes is not None  # node-bound: reproducible
-    slow = model_for(grande, grande.start(players=4, mode="slow"))
-    assert all(slow.adapt_level(LEVELS[n]) is LEVELS[n] for n in LEVELS)
+    for mode in ("fast", "slow"):
+        model = model_for(grande, grande.start(players=4, mode=mode))
+        assert isinstance(model, AlquerqueGrandeRivalsModel), mode
+        shaped = [model.adapt_level(LEVELS[n]) for n in range(9)]
+        assert [s.number for s in shaped] == list(range(9))
+        assert shaped[0] is LEVELS[0] and shaped[8] is LEVELS[8]
+        for n in range(3, 8):
+            assert [getattr(shaped[n], f) for f in search] == \
+                [getattr(LEVELS[n - 2], f) for f in search], (mode, n)
+        assert [s.quiescence for s in shaped[1:4]] == [0, 0, 1]
+        assert shaped[1].slip == 1.0 and shaped[1].slip > shaped[2].slip > 0
+        slips = [s.slip for s in shaped[3:9]]
+        assert slips == sorted(slips, reverse=True) and len(set(slips)) == 6
+        for s in shaped[1:8]:
+            assert s.nodes == s.min_nodes and s.nodes is not None  # node-bound: reproducible
+    for options in ({"players": 4, "mode": "teams"}, {"players": 2, "rules": "grande"}):
+        two_sides = model_for(grande, grande.start(**options))  # type: ignore[arg-type]
+        assert all(two_sides.adapt_level(LEVELS[n]) is LEVELS[n] for n in range(8))
 
 
 def test_grande_fast_level_7_stops_on_its_nodes_whatever_the_time() -> None:
