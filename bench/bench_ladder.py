@@ -191,8 +191,8 @@ def join_parts(results: list[dict[str, Any]]) -> tuple[list[dict[str, Any]],
     ...                                    "losses": 30, "points": 20.0}])
     >>> (done[0]["games"], done[0]["points"], "part" in done[0], partial)
     (100, 50.0, False, [])
-    >>> join_parts([part])[1][0]["games"]
-    50
+    >>> [(r["games"], r["part"]) for r in join_parts([part])[1]]
+    [(50, [1, 2])]
     """
     joined: list[dict[str, Any]] = []
     waiting: dict[tuple[Any, ...], dict[int, dict[str, Any]]] = {}
@@ -210,7 +210,10 @@ def join_parts(results: list[dict[str, Any]]) -> tuple[list[dict[str, Any]],
             del whole["part"], whole["of"]
             joined.append(whole)
             del waiting[ident]
-    partial = [merge([parts[i] for i in sorted(parts)]) for parts in waiting.values()]
+    # "of" counts games played, "games" a level's seat-games (two a game with four
+    # seats, the level in two of them): an unfinished pair tells its pieces instead
+    partial = [{**merge([parts[i] for i in sorted(parts)]), "part": [len(parts), n]}
+               for (_, _, _, n, *_), parts in waiting.items()]
     return joined, partial
 
 
@@ -227,8 +230,9 @@ def table(results: list[dict[str, Any]]) -> None:
             print(pair_line(pairs[pair]))
         for part in partial:
             if part["config"] == config:
-                print(f"  L{part['a']} vs L{part['b']}  {part['games']:>4} of {part['of']} "
-                      f"games so far: {100 * head_to_head(part):5.1f}% (parts still to play)")
+                done, pieces = part["part"]
+                print(f"  L{part['a']} vs L{part['b']}  {part['games']:>4} games so far "
+                      f"({done} of {pieces} pieces): {100 * head_to_head(part):5.1f}%")
         rating = {0: 0.0}
         for k in range(1, TOP + 1):
             step = pairs.get((k, k - 1))
