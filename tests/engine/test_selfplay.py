@@ -291,3 +291,13 @@ def test_a_ladder_pair_played_in_parts_is_the_pair_played_at_once(
     assert "so far" not in ladder("--table", str(parts))
     with pytest.raises(SystemExit):
         ladder(*common, "--pieces", "3", "--part", "4")
+
+
+def test_ladder_docstring_examples() -> None:
+    """The ladder's examples (joining pieces, parsing pairs) are run, not just read."""
+    import doctest
+
+    from bench import bench_ladder
+
+    failed, tried = doctest.testmod(bench_ladder)
+    assert failed == 0 and tried > 0
