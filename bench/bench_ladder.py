@@ -212,8 +212,10 @@ def join_parts(results: list[dict[str, Any]]) -> tuple[list[dict[str, Any]],
             del waiting[ident]
     # "of" counts games played, "games" a level's seat-games (two a game with four
     # seats, the level in two of them): an unfinished pair tells its pieces instead
-    partial = [{**merge([parts[i] for i in sorted(parts)]), "part": [len(parts), n]}
-               for (_, _, _, n, *_), parts in waiting.items()]
+    partial = []
+    for parts in waiting.values():
+        merged = merge([parts[i] for i in sorted(parts)])  # "part" is its first piece's
+        partial.append({**merged, "part": [len(parts), merged["part"][1]]})
     return joined, partial
 
 
