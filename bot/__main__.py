@@ -95,7 +95,9 @@ def console_main(settings: Settings, db: Path | str | None = None, boards: Path 
     return asyncio.run(run_console(db or settings.db_path,
                                    boards_dir=boards or settings.boards_dir, seed=seed,
                                    synchronous=settings.db_synchronous,
-                                   locale=lang or settings.console_lang or None))
+                                   locale=lang or settings.console_lang or None,
+                                   engine_seconds=settings.engine_seconds,
+                                   engine_workers=settings.engine_workers))
 
 
 def discord_main(settings: Settings) -> int:

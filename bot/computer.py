@@ -3,10 +3,12 @@
 
 Each pick runs :func:`engine.choose_move` in a worker process with the per-move time
 budget (default 2 s at the top level; weaker levels stop sooner on their node budgets).
-A worker that crashes, or a pick that overruns its budget by more than ``grace``
-seconds, is retried once on a fresh pool; if that fails too, the move of a one-ply
-search in this process (milliseconds) is played: the best move found so far, never no
-move at all.
+The worker writes the best move found so far to a small file after every completed
+iteration of its search. A worker that crashes, or a pick that overruns its budget by
+more than ``grace`` seconds, is retried once on a fresh pool (the stuck workers are
+stopped); if that fails too, the best move either attempt had found is played (the
+deepest; their final choice if one got that far), and only when neither found any, the
+move of a one-ply search in this process (milliseconds): never no move at all.
 
 >>> import asyncio, rules
 >>> picker = PoolMovePicker(workers=1, seconds=0.2)
@@ -22,21 +24,52 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
-from collections.abc import Sequence
+import os
+import shutil
+import tempfile
+import uuid
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 from typing import Any
 
 import engine
-from rules import Position
+from rules import Position, RulesError
 
 log = logging.getLogger(__name__)
 
+Task = Callable[[Position[Any], int, int, int, float, str], str]
+"""What a worker runs for a pick: ``(position, seat, level, seed, seconds,
+progress_path) -> move text``."""
 
-def _pick(position: Position[Any], seat: int, level: int, seed: int,
-          seconds: float) -> str:
-    """Runs in a worker: the engine's canonical move text."""
-    return engine.choose_move(position, level, seed=seed, seconds=seconds, seat=seat).text
+
+def progress_keeper(progress_path: str) -> engine.Progress:
+    """An :data:`engine.Progress` that keeps the best move so far in ``progress_path``
+    as ``final depth text``, replaced whole (a reader never sees half a line)."""
+    def keep(text: str, depth: int, final: bool) -> None:
+        temporary = f"{progress_path}.tmp"
+        with open(temporary, "w", encoding="utf-8") as f:
+            f.write(f"{int(final)} {depth} {text}")
+        os.replace(temporary, progress_path)
+    return keep
+
+
+def search_in_worker(position: Position[Any], seat: int, level: int, seed: int,
+                     seconds: float, progress_path: str) -> str:
+    """The default :data:`Task`: the engine's canonical move text, its progress kept in
+    ``progress_path``."""
+    return engine.choose_move(position, level, seed=seed, seconds=seconds, seat=seat,
+                              progress=progress_keeper(progress_path)).text
+
+
+def _progress(path: Path) -> tuple[bool, int, str] | None:
+    """What a worker left in ``path``: (final, depth, text), or None."""
+    try:
+        final, depth, text = path.read_text(encoding="utf-8").split(" ", 2)
+        return final == "1", int(depth), text
+    except (OSError, ValueError):
+        return None
 
 
 ANALYSIS_NODES = 400
@@ -56,16 +89,21 @@ def _scores(positions: Sequence[Position[Any]], nodes: int) -> list[int | None]:
 
 class PoolMovePicker:
     """``MovePicker`` over a pool of ``workers`` processes (spawned, so a worker never
-    inherits the event loop or open sockets)."""
+    inherits the event loop or open sockets). ``task`` is what a worker runs (tests
+    hand in one that crashes)."""
 
     def __init__(self, *, workers: int = 2, seconds: float = engine.DEFAULT_SECONDS,
-                 grace: float = 5.0) -> None:
+                 grace: float = 5.0, task: Task = search_in_worker) -> None:
         self.workers = workers
         self.seconds = seconds
         self.grace = grace
-        self._pool: Executor | None = None
+        self.task = task
+        self._pool: ProcessPoolExecutor | None = None
+        self._folder: Path | None = None
         self.failures = 0
-        """Picks that fell back to the one-ply move (for logs and tests)."""
+        """Picks whose two attempts both failed (for logs and tests)."""
+        self.last_fallback: str | None = None
+        """How the last failed pick chose: ``'found so far'`` or ``'one ply'``."""
 
     def _executor(self) -> Executor:
         if self._pool is None:
@@ -73,10 +111,22 @@ class PoolMovePicker:
                 max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"))
         return self._pool
 
+    def _progress_path(self) -> Path:
+        if self._folder is None:
+            self._folder = Path(tempfile.mkdtemp(prefix="tablero-engine-"))
+        return self._folder / f"{uuid.uuid4().hex}.move"
+
     def _reset(self) -> None:
         pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+        if pool is None:
+            return
+        # A worker stuck in a search would hold a core for good: stop it. The executor
+        # has no public way to (terminate_workers() comes with Python 3.14).
+        workers = list(getattr(pool, "_processes", {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:
+            if worker.is_alive():
+                worker.kill()
 
     async def pick(self, position: Position[Any], seat: int, level: int, *,
                    seed: int) -> str:
@@ -84,19 +134,48 @@ class PoolMovePicker:
         ``seat``; engine errors about the position itself (a finished game, a seat not
         to move) propagate as :class:`engine.EngineError`."""
         loop = asyncio.get_running_loop()
-        for attempt in (1, 2):
+        paths: list[Path] = []
+        try:
+            for attempt in (1, 2):
+                path = self._progress_path()
+                paths.append(path)
+                try:
+                    future = loop.run_in_executor(self._executor(), self.task, position,
+                                                  seat, level, seed, self.seconds, str(path))
+                    return await asyncio.wait_for(future, self.seconds + self.grace)
+                except engine.EngineError:
+                    raise
+                except (BrokenProcessPool, TimeoutError, OSError) as e:
+                    log.warning("engine pick failed (attempt %d): %r", attempt, e)
+                    self._reset()
+            self.failures += 1
+            found = self._found_so_far(position, paths)
+            if found is not None:
+                self.last_fallback = "found so far"
+                return found
+            self.last_fallback = "one ply"
+            return engine.choose_move(position, level, seed=seed, seat=seat, nodes=1,
+                                      seconds=0.5, fairy=False).text
+        finally:
+            for path in paths:
+                path.unlink(missing_ok=True)
+                path.with_name(path.name + ".tmp").unlink(missing_ok=True)
+
+    @staticmethod
+    def _found_so_far(position: Position[Any], paths: Sequence[Path]) -> str | None:
+        """The best move the failed attempts left: a final choice first, else the
+        deepest; only a legal move of ``position`` (a worker's file is not trusted)."""
+        if position.in_setup:
+            return None  # an arrangement is chosen whole, never "so far"
+        left = [found for found in map(_progress, paths) if found is not None]
+        for _final, _depth, text in sorted(left, reverse=True):
             try:
-                future = loop.run_in_executor(self._executor(), _pick, position, seat, level,
-                                              seed, self.seconds)
-                return await asyncio.wait_for(future, self.seconds + self.grace)
-            except engine.EngineError:
-                raise
-            except (BrokenProcessPool, TimeoutError, OSError) as e:
-                log.warning("engine pick failed (attempt %d): %r", attempt, e)
-                self._reset()
-        self.failures += 1
-        return engine.choose_move(position, level, seed=seed, seat=seat, nodes=1,
-                                  seconds=0.5, fairy=False).text
+                move = position.variant.parse_move(position, text)
+            except (RulesError, ValueError):
+                continue
+            if move in position.legal_moves():
+                return text
+        return None
 
     async def scores(self, positions: Sequence[Position[Any]]) -> list[int | None]:
         """Evaluations for ``analysis``, in one worker call."""
@@ -107,6 +186,9 @@ class PoolMovePicker:
 
     def close(self) -> None:
         self._reset()
+        folder, self._folder = self._folder, None
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 class InlineMovePicker:

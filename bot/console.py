@@ -1474,9 +1474,12 @@ async def run_console(db_path: str | Path, *, boards_dir: Path | None = None,
                       stdin: TextIO | None = None, stdout: TextIO | None = None,
                       clock: ShiftedClock | None = None, renderer: BoardRenderer | None = None,
                       seed: int | None = None, synchronous: str = "FULL",
-                      locale: str | None = None) -> int:
+                      locale: str | None = None, engine_seconds: float = 2.0,
+                      engine_workers: int = 1) -> int:
     """Open the database, wire the service and run the console until end of input;
-    ``locale``: the language it speaks (``--lang``, else ``TABLERO_LANG``, else English).
+    ``locale``: the language it speaks (``--lang``, else ``TABLERO_LANG``, else English);
+    the computer player searches in ``engine_workers`` processes with ``engine_seconds``
+    per move (``TABLERO_ENGINE_WORKERS`` / ``TABLERO_ENGINE_SECONDS``, as in Discord).
 
     Start-up reads nothing but what it needs: each match is replayed (and checked) when it
     is first used; the full replay of every match is ``tablero db check``'s job."""
@@ -1497,7 +1500,7 @@ async def run_console(db_path: str | Path, *, boards_dir: Path | None = None,
         async with holding(repo, repo.path, _(
                 "the console would sweep its deadlines and resume its clocks beside it. "
                 "Try the console on a copy (tablero db backup).")):
-            picker = PoolMovePicker(workers=1)
+            picker = PoolMovePicker(workers=engine_workers, seconds=engine_seconds)
             console = open_console(repo, stdout, clock=clock, renderer=renderer,
                                    rng=random.Random(seed), boards_dir=boards_dir,
                                    picker=picker, locale=locale)
@@ -1510,8 +1513,7 @@ async def run_console(db_path: str | Path, *, boards_dir: Path | None = None,
             # The console was closed: clocks move later by the time away (one notice per
             # match), then the sweep acts on whatever is due.
             await console.service.resume()
-            await console.service.sweep()
-            await console.service.wake_computers()  # computer turns lost with the last run
+            await console.service.sweep()  # and the computer turns lost with the last run
             interactive = stdin.isatty()
             if interactive:
                 console.say(_("Tablero console: /help lists the commands; start with: as NAME"))

@@ -15,7 +15,7 @@ engine.errors.TerminalPositionError: the game is over (checkmate): there is no m
 
 from engine.errors import EngineError, LevelError, NotToMoveError, TerminalPositionError
 from engine.levels import DEFAULT_SECONDS, LEVELS, TOP, Level, level
-from engine.player import Choice, choose_move, fairy_available
+from engine.player import Choice, Progress, choose_move, fairy_available
 
 __all__ = [
     "DEFAULT_SECONDS",
@@ -26,6 +26,7 @@ __all__ = [
     "Level",
     "LevelError",
     "NotToMoveError",
+    "Progress",
     "TerminalPositionError",
     "choose_move",
     "fairy_available",

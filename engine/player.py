@@ -14,7 +14,7 @@ from __future__ import annotations
 import atexit
 import random
 import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,9 +60,15 @@ class Choice:
     engine: str
 
 
+Progress = Callable[[str, int, bool], None]
+"""``progress(text, depth, final)``: the best move found so far (canonical text), the
+search depth that found it, and whether it is the move finally chosen."""
+
+
 def choose_move(position: Position[Any], level: int = 8, *, seed: int = 0,
                 seconds: float | None = None, nodes: int | None = None,
-                seat: int | None = None, fairy: bool = True) -> Choice:
+                seat: int | None = None, fairy: bool = True,
+                progress: Progress | None = None) -> Choice:
     """The move ``level`` (0..8) plays in ``position`` for ``seat`` (default: the seat to
     move; name it during a Querni ``choose`` set-up while both seats are pending).
 
@@ -70,11 +76,30 @@ def choose_move(position: Position[Any], level: int = 8, *, seed: int = 0,
     levels 1-6 stop sooner on their node budgets); ``nodes`` overrides the level's node
     budget (searches that end on a node budget are reproducible on any machine: the
     same ``seed`` gives the same move). ``fairy`` lets Fairy-Stockfish play xiangqi
-    levels 7 and 8 when installed.
+    levels 7 and 8 when installed. ``progress`` hears the best move after every completed
+    iteration and then the choice (``final``): whoever runs the search elsewhere keeps
+    the best move found so far if it is cut off.
 
     Raises :class:`TerminalPositionError` when the game is over, :class:`NotToMoveError`
     when ``seat`` is not to move, :class:`LevelError` for an unknown level.
+
+    >>> import rules
+    >>> heard = []
+    >>> v = rules.variant("damas")
+    >>> c = choose_move(v.start(), 8, nodes=3000, seconds=60,
+    ...                 progress=lambda text, depth, final: heard.append((depth, final)))
+    >>> heard[0], heard[-1] == (c.depth, True), len(heard) == c.depth + 1
+    ((1, False), True, True)
     """
+    choice = _choose(position, level, seed, seconds, nodes, seat, fairy, progress)
+    if progress is not None:
+        progress(choice.text, choice.depth, True)
+    return choice
+
+
+def _choose(position: Position[Any], level: int, seed: int, seconds: float | None,
+            nodes: int | None, seat: int | None, fairy: bool,
+            progress: Progress | None) -> Choice:
     settings = _level(level)
     started = time.perf_counter()
     outcome = position.outcome()
@@ -117,6 +142,10 @@ def choose_move(position: Position[Any], level: int = 8, *, seed: int = 0,
                     noise=settings.noise, seed=rng.getrandbits(32),
                     min_nodes=settings.min_nodes)
     search = Search(model, position, limits)
+    if progress is not None:
+        def iteration(move: Hashable, depth: int) -> None:
+            progress(variant.format_move(position, move), depth, False)
+        search.on_iteration = iteration
     if settings.slip and rng.random() < settings.slip:
         ranked = search.ranked()
         best = ranked[0][0]

@@ -29,7 +29,7 @@ standing pat where a capture is compulsory and every move captures).
 from __future__ import annotations
 
 import time
-from collections.abc import Collection, Hashable, Sequence
+from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -112,6 +112,9 @@ class Search:
         self.deadline: float | None = None
         self.node_limit: int | None = None
         self.best_so_far: tuple[Hashable, int] | None = None
+        self.on_iteration: Callable[[Hashable, int], None] | None = None
+        """Called with the best move and its depth after each completed iteration (a
+        caller that may lose this search midway keeps the best move found so far)."""
         self._noise_seed = (limits.seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) \
             & 0xFFFFFFFFFFFFFFFF
 
@@ -210,6 +213,8 @@ class Search:
                         best_move, best_score = move, score
                 break
             best_move, best_score, depth_done = move, score, depth
+            if self.on_iteration is not None:
+                self.on_iteration(best_move, depth)
             if abs(score) >= WON:
                 break
         return SearchResult(best_move, best_score, depth_done, self.nodes,

@@ -12,7 +12,8 @@ validated, stored with compare-and-set, announced). A computer's turn is started
 announcement that it is to move (``TurnStarted``, or a set-up still waiting for it), in
 a task of its own, so the person whose move caused it gets his answer at once; one task
 per match plays every computer turn in a row (four-player lobbies may seat several).
-A pick that fails is logged and retried by the next sweep (``wake_computers``).
+A pick that fails is logged and retried by the next sweep: every ``sweep`` ends with
+``wake_computers``, which also starts the turns a restart interrupted.
 
 Games against the computer are casual: never rated, so never on a leaderboard; a lobby
 whose empty seats its creator fills with computers becomes casual too.
@@ -24,6 +25,7 @@ import asyncio
 import contextvars
 import dataclasses
 import logging
+from datetime import datetime
 from typing import Any
 
 from bot.service.core import ServiceCore
@@ -274,8 +276,9 @@ class ComputerMixin(ServiceCore):
 
     async def wake_computers(self, match_ids: list[int] | None = None) -> int:
         """Start the computer turns due in these matches, or in every active match with
-        a computer player (at start-up: turns announced before a restart were lost with
-        the process); how many matches were woken."""
+        a computer player (turns announced before a restart were lost with the process; a
+        failed pick left its turn unplayed); how many matches were woken. A turn already
+        being played is left to its task."""
         if self.picker is None:
             return 0
         if match_ids is None:
@@ -285,12 +288,21 @@ class ComputerMixin(ServiceCore):
                     for rec in await self.repository.matches_of(
                             computer_user(level, n), None, (MatchStatus.ACTIVE,)):
                         # another process plays its own guilds' computer turns
-                        if self.shards.owns(rec.guild_id) and self._computers_to_move(rec):
+                        if self.shards.owns(rec.guild_id) and self._computers_to_move(rec) \
+                                and rec.id not in self._computer_tasks:
                             found.add(rec.id)
             match_ids = sorted(found)
         for match_id in match_ids:
             self._schedule(match_id)
         return len(match_ids)
+
+    async def sweep(self, now: datetime | None = None) -> list[Event]:
+        """The deadline sweep, then :meth:`wake_computers`: a computer turn whose pick
+        failed (a crashed pool, a fallen database) or that a restart cut off is played
+        again within one sweep, never left waiting for a person who waits for it."""
+        events: list[Event] = await super().sweep(now)  # type: ignore[misc]
+        await self.wake_computers()
+        return events
 
     async def stats(self, guild_id: int, user: int) -> PlayerStats:
         """``QueriesMixin.stats`` plus the casual games against the computer."""

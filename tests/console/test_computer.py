@@ -6,6 +6,9 @@ from __future__ import annotations
 import asyncio
 import io
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from bot.computer import InlineMovePicker
 from bot.console import open_console
@@ -99,3 +102,31 @@ def test_analysis_is_drawn_into_the_boards_folder(tmp_path: Path) -> None:
     assert Image.open(sheet).width > Image.open(replay).width  # boards side by side
     gif = Image.open(replay)
     assert gif.n_frames == len(moves) + 1
+
+
+def test_the_console_searches_with_the_engine_settings(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``TABLERO_ENGINE_SECONDS`` / ``TABLERO_ENGINE_WORKERS`` reach the console's pool,
+    as they reach the bot's, and its computer answers through that pool."""
+    import bot.computer
+    from bot.__main__ import console_main
+    from bot.settings import load_settings
+
+    made: list[bot.computer.PoolMovePicker] = []
+
+    class Recorded(bot.computer.PoolMovePicker):
+        def __init__(self, **kwargs: Any) -> None:
+            super().__init__(**kwargs)
+            made.append(self)
+
+    monkeypatch.setattr(bot.computer, "PoolMovePicker", Recorded)
+    monkeypatch.setenv("TABLERO_ENGINE_SECONDS", "0.3")
+    monkeypatch.setenv("TABLERO_ENGINE_WORKERS", "3")
+    monkeypatch.setenv("TABLERO_DB", str(tmp_path / "t.db"))
+    monkeypatch.setattr("sys.stdin", io.StringIO(
+        "as alice\n/challenge @computer damas level:2 seat:black\n/board\n"))
+    out = io.StringIO()
+    monkeypatch.setattr("sys.stdout", out)
+    assert console_main(load_settings(None)) == 0
+    assert [(p.seconds, p.workers) for p in made] == [(0.3, 3)]
+    assert "Tablero (level 2) played" in out.getvalue()

@@ -3,13 +3,18 @@
 
 from __future__ import annotations
 
+import asyncio
+import multiprocessing
+import os
 import random
+import time
 from typing import Any
 
 import pytest
 
+import engine
 import rules
-from bot.computer import InlineMovePicker, PoolMovePicker
+from bot.computer import InlineMovePicker, PoolMovePicker, progress_keeper, search_in_worker
 from bot.service import (
     InvalidOption,
     MatchService,
@@ -127,6 +132,16 @@ async def test_a_failing_picker_leaves_the_turn_to_the_next_wake(
     await service.computers_idle()
     assert broken.calls == 1
     assert (await service.get_match(m.id)).ply == 0  # nothing stored
+    await service.sweep()  # the next sweep tries again: still broken, still nothing lost
+    await service.computers_idle()
+    assert broken.calls == 2 and (await service.get_match(m.id)).ply == 0
+    service.picker = InlineMovePicker(nodes=100)  # the engine is back
+    await service.sweep()
+    await service.computers_idle()
+    assert (await service.get_match(m.id)).ply == 1  # played within one sweep
+    await service.sweep()  # and only once
+    await service.computers_idle()
+    assert (await service.get_match(m.id)).ply == 1
 
 
 async def test_without_a_picker_the_computer_is_refused(repo: Repository, clock: SetClock,
@@ -145,6 +160,98 @@ async def test_pool_picker_falls_back_to_a_legal_move_after_two_timeouts() -> No
         text = await picker.pick(p, 0, 8, seed=1)
         assert v.parse_move(p, text) in p.legal_moves()
         assert picker.failures == 1
+    finally:
+        picker.close()
+
+
+def _search_then_crash(position: Position[Any], seat: int, level: int, seed: int,
+                       seconds: float, progress_path: str) -> str:
+    """A worker that finds its move and dies before answering."""
+    search_in_worker(position, seat, level, seed, seconds, progress_path)
+    os._exit(3)
+
+
+def _crash_at_depth_3(position: Position[Any], seat: int, level: int, seed: int,
+                      seconds: float, progress_path: str) -> str:
+    """A worker that dies in the middle of its search, after depth 3."""
+    keep = progress_keeper(progress_path)
+
+    def progress(text: str, depth: int, final: bool) -> None:
+        keep(text, depth, final)
+        if depth == 3:
+            os._exit(3)
+    engine.choose_move(position, 8, seed=seed, nodes=6_000, seconds=60, seat=seat,
+                       fairy=False, progress=progress)
+    raise AssertionError("not reached")
+
+
+def _crash_at_once(position: Position[Any], seat: int, level: int, seed: int,
+                   seconds: float, progress_path: str) -> str:
+    os._exit(3)
+
+
+def _hang(position: Position[Any], seat: int, level: int, seed: int, seconds: float,
+          progress_path: str) -> str:
+    time.sleep(600)
+    raise AssertionError("not reached")
+
+
+async def test_a_crashed_worker_leaves_the_move_it_had_chosen() -> None:
+    """Both attempts crash after their search: the move each had chosen is played."""
+    picker = PoolMovePicker(workers=1, seconds=30, grace=30, task=_search_then_crash)
+    try:
+        v = rules.variant("damas")
+        p = v.start().play(v.parse_move(v.start(), "d3-c4"))
+        text = await picker.pick(p, 1, 4, seed=11)
+        expected = engine.choose_move(p, 4, seed=11, seat=1, seconds=60, fairy=False)
+        assert text == expected.text
+        assert (picker.failures, picker.last_fallback) == (1, "found so far")
+    finally:
+        picker.close()
+
+
+async def test_a_search_cut_midway_plays_its_best_move_so_far() -> None:
+    """The worker dies after depth 3 of its search: depth 3's best move is played."""
+    v = rules.variant("damas")
+    p = v.start()
+    heard: list[tuple[str, int, bool]] = []
+    engine.choose_move(p, 8, seed=5, nodes=6_000, seconds=60, fairy=False,
+                       progress=lambda *found: heard.append(found))
+    depth_3 = next(text for text, depth, _final in heard if depth == 3)
+    picker = PoolMovePicker(workers=1, seconds=30, grace=30, task=_crash_at_depth_3)
+    try:
+        assert await picker.pick(p, 0, 8, seed=5) == depth_3
+        assert picker.last_fallback == "found so far"
+    finally:
+        picker.close()
+    assert picker._folder is None  # its progress files are gone
+
+
+async def test_a_worker_that_crashes_at_once_still_gives_a_legal_move() -> None:
+    picker = PoolMovePicker(workers=1, seconds=30, grace=30, task=_crash_at_once)
+    try:
+        v = rules.variant("alquerque-grande")
+        p = v.start(players=4, mode="fast")
+        text = await picker.pick(p, 0, 6, seed=1)
+        assert v.parse_move(p, text) in p.legal_moves()
+        assert (picker.failures, picker.last_fallback) == (1, "one ply")
+    finally:
+        picker.close()
+
+
+async def test_a_stuck_worker_is_stopped_and_the_turn_still_played() -> None:
+    picker = PoolMovePicker(workers=1, seconds=0.2, grace=0.5, task=_hang)
+    try:
+        v = rules.variant("querni")
+        p = v.start(setup="random", seed=3)
+        text = await picker.pick(p, sorted(p.to_move)[0], 5, seed=1)
+        assert v.parse_move(p, text) in p.legal_moves()
+        assert picker.last_fallback == "one ply"
+        for _ in range(50):  # the stuck workers were killed, not left searching
+            if not multiprocessing.active_children():
+                break
+            await asyncio.sleep(0.1)
+        assert multiprocessing.active_children() == []
     finally:
         picker.close()
 

@@ -86,8 +86,8 @@ class DeadlinesCog(commands.Cog, name="Deadlines"):
     # ------------------------------------------------------------------ the sweep
 
     async def sweep_once(self) -> None:
-        """Resume the clocks, then act on due deadlines (and, at the first sweep, the
-        computer turns a restart interrupted); nothing while disconnected. A failure is
+        """Resume the clocks, then act on due deadlines (and start the computer turns
+        that a restart or a failed pick left unplayed); nothing while disconnected. A failure is
         logged; the loop keeps running."""
         if not self.connected:
             self.skipped += 1
@@ -101,8 +101,6 @@ class DeadlinesCog(commands.Cog, name="Deadlines"):
                 log.warning("back after %s away: extended the clocks of %d matches (%s)",
                             extended[0].gap, len(extended),
                             ", ".join(str(e.match.id) for e in extended))
-            await self.service.sweep()
-            if self.sweeps == 1:
-                await self.service.wake_computers()
+            await self.service.sweep()  # it ends by waking the computer turns due
         except Exception:
             log.exception("deadline sweep failed; retrying at the next tick")
