@@ -72,18 +72,18 @@ def _progress(path: Path) -> tuple[bool, int, str] | None:
         return None
 
 
-ANALYSIS_NODES = 400
-"""The node budget of each position's evaluation in an analysis (a few ms each)."""
-
-
-def _scores(positions: Sequence[Position[Any]], nodes: int) -> list[int | None]:
-    """Runs in a worker (or inline): each position's score for its seat to move."""
-    out: list[int | None] = []
-    for p in positions:
-        if p.outcome() is not None or len(p.to_move) != 1 or p.in_setup:
+def _weigh(moves: Sequence[tuple[Position[Any], str]],
+           nodes: int) -> list[tuple[int, int] | None]:
+    """Runs in a worker (or inline): each move's (best, played) scores for its mover."""
+    out: list[tuple[int, int] | None] = []
+    for position, text in moves:
+        try:
+            weighing = engine.weigh_move(position, position.variant.parse_move(position, text),
+                                         nodes=nodes)
+        except (engine.EngineError, RulesError):
             out.append(None)
             continue
-        out.append(engine.choose_move(p, 8, nodes=nodes, seconds=5.0, fairy=False).score)
+        out.append((weighing.best, weighing.played))
     return out
 
 
@@ -103,7 +103,8 @@ class PoolMovePicker:
         self.failures = 0
         """Picks whose two attempts both failed (for logs and tests)."""
         self.last_fallback: str | None = None
-        """How the last failed pick chose: ``'found so far'`` or ``'one ply'``."""
+        """How the last failed pick chose: ``'progress'`` (the best move found so far)
+        or ``'one_ply'``."""
 
     def _executor(self) -> Executor:
         if self._pool is None:
@@ -151,9 +152,9 @@ class PoolMovePicker:
             self.failures += 1
             found = self._found_so_far(position, paths)
             if found is not None:
-                self.last_fallback = "found so far"
+                self.last_fallback = "progress"
                 return found
-            self.last_fallback = "one ply"
+            self.last_fallback = "one_ply"
             return engine.choose_move(position, level, seed=seed, seat=seat, nodes=1,
                                       seconds=0.5, fairy=False).text
         finally:
@@ -177,12 +178,13 @@ class PoolMovePicker:
                 return text
         return None
 
-    async def scores(self, positions: Sequence[Position[Any]]) -> list[int | None]:
-        """Evaluations for ``analysis``, in one worker call."""
+    async def weigh(self, moves: Sequence[tuple[Position[Any], str]]
+                    ) -> list[tuple[int, int] | None]:
+        """Weighings for ``analysis``, in one worker call."""
         loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self._executor(), _scores, list(positions),
-                                      ANALYSIS_NODES)
-        return await asyncio.wait_for(future, self.grace + 0.05 * len(positions) + 5.0)
+        future = loop.run_in_executor(self._executor(), _weigh, list(moves),
+                                      engine.ANALYSIS_NODES)
+        return await asyncio.wait_for(future, self.grace + 0.1 * len(moves) + 5.0)
 
     def close(self) -> None:
         self._reset()
@@ -208,5 +210,6 @@ class InlineMovePicker:
         return engine.choose_move(position, level, seed=seed, seconds=self.seconds,
                                   seat=seat, nodes=self.nodes, fairy=self.fairy).text
 
-    async def scores(self, positions: Sequence[Position[Any]]) -> list[int | None]:
-        return _scores(positions, self.nodes or ANALYSIS_NODES)
+    async def weigh(self, moves: Sequence[tuple[Position[Any], str]]
+                    ) -> list[tuple[int, int] | None]:
+        return _weigh(moves, self.nodes or engine.ANALYSIS_NODES)

@@ -13,11 +13,13 @@ Traceback (most recent call last):
 engine.errors.TerminalPositionError: the game is over (checkmate): there is no move to choose
 """
 
+from engine.analysis import ANALYSIS_NODES, Weighing, weigh_move
 from engine.errors import EngineError, LevelError, NotToMoveError, TerminalPositionError
 from engine.levels import DEFAULT_SECONDS, LEVELS, TOP, Level, level
 from engine.player import Choice, Progress, choose_move, fairy_available
 
 __all__ = [
+    "ANALYSIS_NODES",
     "DEFAULT_SECONDS",
     "LEVELS",
     "TOP",
@@ -28,7 +30,9 @@ __all__ = [
     "NotToMoveError",
     "Progress",
     "TerminalPositionError",
+    "Weighing",
     "choose_move",
     "fairy_available",
     "level",
+    "weigh_move",
 ]

@@ -89,10 +89,14 @@ class SearchResult:
 class Search:
     """One search from ``root`` for the seat to move there."""
 
-    def __init__(self, model: GameModel, root: Position[Any], limits: Limits) -> None:
+    def __init__(self, model: GameModel, root: Position[Any], limits: Limits,
+                 root_moves: Sequence[Hashable] | None = None) -> None:
         self.model = model
         self.root = root
         self.limits = limits
+        self.root_moves = tuple(root_moves) if root_moves is not None else None
+        """Search only these of the root's moves (an analysis scores a played move as
+        deeply as the best one); None: all of them."""
         self.seat = root.mover
         team = next((t for t in root.teams if self.seat in t), frozenset([self.seat]))
         self.allies = team
@@ -188,15 +192,19 @@ class Search:
         limits = self.limits
         if limits.seconds is not None:
             self.deadline = self.started + limits.seconds
-        moves = self.root.legal_moves()
+        legal = self.root.legal_moves()
+        moves = self._root_moves(legal)
         if not moves:
             raise ValueError("no legal move")
         pieces = self.root.pieces()
         gains = self.model.tactical_gains(self.root, pieces, moves)
         ordered = self._order(self.seat, moves, gains, None, 0)
+        # the children compare their freedom with the root's whole choice of moves
+        mobility = self._mobility(self.root, moves, gains) if moves is legal else \
+            self._mobility(self.root, legal, self.model.tactical_gains(self.root, pieces, legal))
         best_move, best_score, depth_done = ordered[0], 0, 0
         stopped = False
-        if len(moves) == 1:
+        if len(moves) == 1 and self.root_moves is None:
             return SearchResult(best_move, 0, 0, 0, (best_move,),
                                 time.perf_counter() - self.started, False)
         for depth in range(1, max(1, limits.depth) + 1):
@@ -204,7 +212,7 @@ class Search:
             self.node_limit = limits.nodes if depth > 1 else None
             self.best_so_far = None
             try:
-                score, move = self._root(depth, self._mobility(self.root, moves, gains))
+                score, move = self._root(depth, mobility)
             except Stop:
                 stopped = True
                 if self.best_so_far is not None:
@@ -238,7 +246,7 @@ class Search:
         pieces = root.pieces()
         key = position_key(root, pieces)
         entry = self.tt.get(key)
-        moves = root.legal_moves()
+        moves = self._root_moves(root.legal_moves())
         gains = self.model.tactical_gains(root, pieces, moves)
         ordered = self._order(self.seat, moves, gains, entry[3] if entry else None, 0)
         alpha, beta = -INFINITE, INFINITE
@@ -250,6 +258,11 @@ class Search:
                 self.best_so_far = (move, value)
         self.tt[key] = (depth, EXACT, alpha, best_move)
         return alpha, best_move
+
+    def _root_moves(self, legal: Sequence[Hashable]) -> Sequence[Hashable]:
+        if self.root_moves is None:
+            return legal
+        return [move for move in legal if move in self.root_moves]
 
     def _child(self, position: Position[Any], move: Hashable, side: int, depth: int,
                alpha: int, beta: int, ply: int, mobility: int, qply: int) -> int:

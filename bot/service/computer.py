@@ -35,6 +35,7 @@ from bot.service.ports import MovePicker, NameResolver
 from bot.service.records import MatchRecord, MatchStatus
 from bot.service.views import MatchView, PlayerStats
 from locales.i18n import Words, _, _n
+from rules import Position
 
 log = logging.getLogger(__name__)
 
@@ -239,38 +240,34 @@ class ComputerMixin(ServiceCore):
         return _("about {pawns} pawns lost", pawns=round(lost / 100, 1))
 
     async def analysis(self, match_id: int, top: int = 3) -> list[tuple[int, int, str, int]]:
-        """After a two-player game, the moves where the engine's evaluation swung most
-        against the player who made them: ``(ply, seat, display, centipawns lost)``,
-        worst first, at most ``top`` (only swings of a pawn's worth or more)."""
+        """After a game, the moves where the engine's evaluation swung most against the
+        player who made them: ``(ply, seat, display, centipawns lost)``, worst first, at
+        most ``top`` (only swings of a pawn's worth or more). Every configuration: each
+        move is weighed against the best move there, both scored for its mover (in four
+        seats on their own, the mover against the other three)."""
         if self.picker is None:
             raise NotAllowed(_("the computer player is not available here"))
         rec = await self._record(match_id)
         if rec.status.is_live:
             raise NotAllowed(_("the analysis is for finished games"))
-        if rec.seat_count != 2:
-            raise NotAllowed(_("the analysis is for two-player games"))
         record = await self.record(match_id)  # type: ignore[attr-defined]
-        plies = [ply for ply in record.plies if ply.move is not None]
-        before = [record.start] + [ply.position for ply in plies[:-1]]
-        scores = await self.picker.scores([*before, *(p.position for p in plies[-1:])])
+        weighed: list[tuple[int, int, str]] = []  # (ply, seat, display)
+        moves: list[tuple[Position[Any], str]] = []
+        before = record.start
+        for ply in record.plies:
+            if ply.move is not None and ply.seat is not None and not before.in_setup \
+                    and before.to_move == {ply.seat}:
+                weighed.append((ply.ply, ply.seat, ply.display))
+                moves.append((before, ply.canonical))
+            before = ply.position
+        weighings = await self.picker.weigh(moves) if moves else []
         swings: list[tuple[int, int, str, int]] = []
-        for i, ply in enumerate(plies):
-            mine = scores[i]
-            nxt = scores[i + 1] if i + 1 < len(scores) else None
-            after = ply.position
-            if mine is None or ply.seat is None:
+        for (ply, seat, display), found in zip(weighed, weighings, strict=True):
+            if found is None:
                 continue
-            outcome = after.outcome()
-            if outcome is not None:
-                theirs = 0 if not outcome.winners else (
-                    -100_000 if ply.seat in outcome.winners else 100_000)
-            elif nxt is None:
-                continue
-            else:
-                theirs = nxt if ply.seat not in after.to_move else -nxt
-            lost = mine + theirs  # my score before, minus my score after (= -theirs)
-            if lost >= 100:
-                swings.append((ply.ply, ply.seat, ply.display, min(lost, 99_999)))
+            best, played = found
+            if best - played >= 100:
+                swings.append((ply, seat, display, min(best - played, 99_999)))
         swings.sort(key=lambda s: (-s[3], s[0]))
         return swings[:max(0, top)]
 

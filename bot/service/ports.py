@@ -302,10 +302,11 @@ class MovePicker(Protocol):
         was configured with."""
         ...
 
-    async def scores(self, positions: Sequence[Position]) -> list[int | None]:
-        """For each position, the engine's evaluation in centipawns for the seat to move
-        there (a short search on a node budget); None where nobody or several seats
-        are to move. For ``analysis``."""
+    async def weigh(self, moves: Sequence[tuple[Position, str]]) -> list[tuple[int, int] | None]:
+        """For each (position, canonical move text) of a finished game, the engine's
+        score for the mover of its best move there and of the move played, in centipawns
+        (short searches on a node budget); None where the move is no single seat's move
+        (an arrangement). For ``analysis``."""
         ...
 
 

@@ -16,7 +16,14 @@ from hypothesis import strategies as st
 
 import engine
 import rules
-from engine import LevelError, NotToMoveError, TerminalPositionError, choose_move
+from engine import (
+    LevelError,
+    NotToMoveError,
+    TerminalPositionError,
+    Weighing,
+    choose_move,
+    weigh_move,
+)
 from engine.fairy import find_binary
 from engine.games import _querni_start_cells, model_for
 from rules import Position, Variant
@@ -223,6 +230,48 @@ def test_grande_avoids_being_huffed() -> None:
     p = v.from_text("/".join(rows) + " w -,- 0,0 - 0 - players=2 -")
     choice = choose_move(p, 4, seed=0, nodes=2_000, fairy=False, seconds=60)
     assert choice.text == "d3xd5", choice.text
+
+
+def test_weighing_a_move_against_the_best_one() -> None:
+    """An analysis weighs the played move against the best, both scored for the mover:
+    the capture the rules make worth taking costs nothing, a step that gets huffed
+    costs at least a pawn."""
+    v = rules.variant("alquerque-grande")
+    rows = ["......."] * 3 + ["...B...", "...W...", ".......", "......W"]
+    p = v.from_text("/".join(rows) + " w -,- 0,0 - 0 - players=2 -")
+    capture = weigh_move(p, v.parse_move(p, "d3xd5"), nodes=2_000)
+    assert capture.lost == 0 and capture.best == capture.played
+    step = weigh_move(p, v.parse_move(p, "g1-g2"), nodes=2_000)
+    assert step.best == capture.best and step.lost >= 100
+
+
+def test_weighing_in_four_seats_is_for_the_mover() -> None:
+    """In four seats on their own the best move's weighing is the mover's own score."""
+    v = rules.variant("alquerque-grande")
+    p = v.start(players=4, mode="fast")
+    best = choose_move(p, 8, nodes=400, seconds=60, fairy=False)
+    weighed = weigh_move(p, best.move, nodes=400)
+    assert weighed.lost == 0 and weighed.best == best.score
+    others = [weigh_move(p, m, nodes=400) for m in p.legal_moves()[:6]]
+    assert all(w.best == best.score and w.lost >= 0 for w in others)
+
+
+def test_weighing_refuses_what_is_no_single_move() -> None:
+    v = rules.variant("querni")
+    setup = v.start(setup="choose")
+    with pytest.raises(NotToMoveError, match="arrangement"):
+        weigh_move(setup, None)
+    x = rules.variant("xiangqi")
+    mate = x.from_text("3rkr3/4R4/9/9/9/9/9/9/9/4K4 b - - 0 1")
+    with pytest.raises(TerminalPositionError):
+        weigh_move(mate, None)
+    start = x.start()
+    with pytest.raises(NotToMoveError, match="not a legal move") as err:
+        weigh_move(start, "h3-e3")  # text, not a move value
+    assert isinstance(err.value, ValueError) and err.value.text == start.to_text()
+    for key, text, _expected in SINGLE_MOVE:  # a forced move costs nothing
+        forced = rules.variant(key).from_text(text)
+        assert weigh_move(forced, forced.legal_moves()[0]) == Weighing(0, 0)
 
 
 def test_querni_removes_a_chain_and_never_strands_a_number() -> None:

@@ -205,7 +205,7 @@ async def test_a_crashed_worker_leaves_the_move_it_had_chosen() -> None:
         text = await picker.pick(p, 1, 4, seed=11)
         expected = engine.choose_move(p, 4, seed=11, seat=1, seconds=60, fairy=False)
         assert text == expected.text
-        assert (picker.failures, picker.last_fallback) == (1, "found so far")
+        assert (picker.failures, picker.last_fallback) == (1, "progress")
     finally:
         picker.close()
 
@@ -221,7 +221,7 @@ async def test_a_search_cut_midway_plays_its_best_move_so_far() -> None:
     picker = PoolMovePicker(workers=1, seconds=30, grace=30, task=_crash_at_depth_3)
     try:
         assert await picker.pick(p, 0, 8, seed=5) == depth_3
-        assert picker.last_fallback == "found so far"
+        assert picker.last_fallback == "progress"
     finally:
         picker.close()
     assert picker._folder is None  # its progress files are gone
@@ -234,7 +234,7 @@ async def test_a_worker_that_crashes_at_once_still_gives_a_legal_move() -> None:
         p = v.start(players=4, mode="fast")
         text = await picker.pick(p, 0, 6, seed=1)
         assert v.parse_move(p, text) in p.legal_moves()
-        assert (picker.failures, picker.last_fallback) == (1, "one ply")
+        assert (picker.failures, picker.last_fallback) == (1, "one_ply")
     finally:
         picker.close()
 
@@ -246,7 +246,7 @@ async def test_a_stuck_worker_is_stopped_and_the_turn_still_played() -> None:
         p = v.start(setup="random", seed=3)
         text = await picker.pick(p, sorted(p.to_move)[0], 5, seed=1)
         assert v.parse_move(p, text) in p.legal_moves()
-        assert picker.last_fallback == "one ply"
+        assert picker.last_fallback == "one_ply"
         for _ in range(50):  # the stuck workers were killed, not left searching
             if not multiprocessing.active_children():
                 break
@@ -331,3 +331,30 @@ async def test_analysis_marks_the_costliest_moves_of_a_finished_game(
     for ply, seat, display, lost in swings:
         assert lost >= 100 and seat == ply % 2
         assert display.split()[0] == moves[ply]
+
+
+async def test_analysis_of_a_four_seat_game_weighs_each_move_for_its_mover(
+        cpu_service: MatchService) -> None:
+    """Four seats on their own: each marked move is the one its seat played there, and
+    what it lost is the engine's weighing of that move against the best one."""
+    from tests.service.conftest import CAROL, DAVE, play_random
+
+    m = await cpu_service.challenge(GUILD, CHANNEL, ALICE, "alquerque-grande",
+                                    options={"players": 4, "mode": "fast"}, seat=0,
+                                    rated=False)
+    for u in (BOB, CAROL, DAVE):
+        m = await cpu_service.join(m.id, u)
+    m = await play_random(cpu_service, m.id, 16, seed=4)
+    m = await cpu_service.resign(m.id, m.to_move[0])  # in `fast`, the first out ends it
+    assert not m.status.is_live
+    swings = await cpu_service.analysis(m.id, top=5)
+    assert swings, "random moves lose material"
+    record = await cpu_service.record(m.id)
+    before = {ply.ply: prev for prev, ply in zip(
+        [record.start, *(x.position for x in record.plies)], record.plies, strict=False)}
+    by_ply = {ply.ply: ply for ply in record.plies}
+    for ply, seat, display, lost in swings:
+        played = by_ply[ply]
+        assert (seat, display) == (played.seat, played.display)
+        assert lost == engine.weigh_move(before[ply], played.move, nodes=200).lost >= 100
+    assert [s[3] for s in swings] == sorted((s[3] for s in swings), reverse=True)
