@@ -358,3 +358,42 @@ async def test_analysis_of_a_four_seat_game_weighs_each_move_for_its_mover(
         assert (seat, display) == (played.seat, played.display)
         assert lost == engine.weigh_move(before[ply], played.move, nodes=200).lost >= 100
     assert [s[3] for s in swings] == sorted((s[3] for s in swings), reverse=True)
+
+
+EVERY_CONFIGURATION = [
+    pytest.param(key, dict(options), id=f"{key}-" + ("-".join(
+        f"{k}={o}" for k, o in options.items()) or "default"))
+    for key, v in rules.VARIANTS.items() for options in v.option_sets()]
+
+
+@pytest.mark.parametrize(("game", "options"), EVERY_CONFIGURATION)
+async def test_every_configuration_can_be_played_against_the_computer(
+        cpu_service: MatchService, repo: Repository, game: str,
+        options: dict[str, object]) -> None:
+    """A person against the computer (four-seat lobbies filled with it) in all ten
+    configurations: after each of her moves the computers have answered, through the
+    stored move path, and it is her turn again."""
+    level = 1 + len(game + str(options)) % 8
+    m = await cpu_service.challenge_computer(GUILD, CHANNEL, ALICE, game, level=level,
+                                             options=options, seat=0)
+    if m.status.value == "lobby":  # four seats: the creator fills the rest
+        m = await cpu_service.add_computers(m.id, ALICE, level)
+    computers = [s.user_id for s in m.seats if s.user_id != ALICE]
+    assert m.status.is_live and not m.rated
+    assert len(computers) == m.seat_count - 1 and all(map(is_computer, computers))
+    names = cpu_service.names
+    assert names is not None
+    assert {names(GUILD, u) for u in computers} == {f"Tablero (level {level})"}
+    for _turn in range(4):
+        await cpu_service.computers_idle()
+        m = await cpu_service.get_match(m.id)
+        if not m.status.is_live:
+            break
+        assert m.to_move == (ALICE,)  # the computers never leave a turn unplayed
+        p, _ = await cpu_service.position(m.id)
+        if p.in_setup:
+            await cpu_service.submit_setup(m.id, ALICE, " ".join(map(str, range(1, 17))))
+        else:
+            await cpu_service.move(m.id, ALICE, p.variant.format_move(p, p.legal_moves()[0]))
+    played_by = {e.user_id for e in await repo.load_entries(m.id)}
+    assert set(computers) <= played_by  # every computer seat has moved
