@@ -417,19 +417,43 @@ def test_grande_fast_level_7_stops_on_its_nodes_whatever_the_time() -> None:
 # --------------------------------------------------------------------------- Fairy-Stockfish
 
 
-def test_xiangqi_top_levels_use_fairy_stockfish_when_installed_else_our_engine() -> None:
-    """Runs either way: with the binary (CI installs it) the top levels are
-    Fairy-Stockfish's; without it our own search answers every level."""
+def test_xiangqi_top_levels_use_fairy_stockfish_when_installed_else_our_engine(
+        fairy_stockfish: str | None) -> None:
+    """Runs either way: with the binary (the fixture installs it where it can) the top
+    levels are Fairy-Stockfish's; without it our own search answers every level."""
     v = rules.variant("xiangqi")
     p = v.start()
     choice = choose_move(p, 8, seed=0, seconds=0.2)
     assert choice.move in p.legal_moves()
-    assert choice.engine == ("fairy-stockfish" if find_binary() else "tablero")
+    assert choice.engine == ("fairy-stockfish" if fairy_stockfish else "tablero")
+    assert find_binary() == fairy_stockfish
     # a level below the Fairy-Stockfish ones is always ours
     assert choose_move(p, 5, seed=0, nodes=NODES, seconds=60).engine == "tablero"
     # other games never go to Fairy-Stockfish
     d = rules.variant("damas").start()
     assert choose_move(d, 8, seed=0, nodes=NODES, seconds=0.2).engine == "tablero"
+
+
+def test_fairy_stockfish_speaks_uci_at_every_strength_we_use(
+        fairy_stockfish: str | None) -> None:
+    """Skill levels (levels 7 and 8) and an Elo cap (the bench's) each give a legal
+    xiangqi move from a middlegame; without the binary our own engine plays it."""
+    from engine.fairy import FairyError, FairyStockfish, Strength
+    from engine.player import FAIRY_LEVELS
+
+    v = rules.variant("xiangqi")
+    p = reach(v, {}, seed=3, plies=12)
+    if fairy_stockfish is None:
+        with pytest.raises(FairyError, match="not installed"):
+            FairyStockfish()
+        assert choose_move(p, 8, seed=0, seconds=0.2).engine == "tablero"
+        return
+    strengths = [*FAIRY_LEVELS.values(), Strength(skill=-20), Strength(elo=1350)]
+    with FairyStockfish(fairy_stockfish) as fairy:
+        for strength in strengths:
+            fairy.set_strength(strength)
+            assert fairy.strength == strength
+            assert v.parse_move(p, fairy.best_move(p.to_text(), 0.05)) in p.legal_moves()
 
 
 @pytest.mark.parametrize("module", ["engine", "engine.games", "engine.levels",
