@@ -118,13 +118,16 @@ class PoolMovePicker:
         return self._folder / f"{uuid.uuid4().hex}.move"
 
     def _reset(self) -> None:
+        """A fresh pool for the next pick. The old pool's workers are stopped: one is
+        stuck in a search or died, and a stuck one would hold a core for good. Other
+        picks still running there fail as a broken pool and try again on the new one."""
         pool, self._pool = self._pool, None
         if pool is None:
             return
-        # A worker stuck in a search would hold a core for good: stop it. The executor
-        # has no public way to (terminate_workers() comes with Python 3.14).
-        workers = list(getattr(pool, "_processes", {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
+        # The executor has no public way to stop its workers before Python 3.14
+        # (terminate_workers); its worker table is read, never changed.
+        workers = list(pool._processes.values())
+        pool.shutdown(wait=False, cancel_futures=False)  # cancelling would cancel others
         for worker in workers:
             if worker.is_alive():
                 worker.kill()
@@ -159,8 +162,8 @@ class PoolMovePicker:
                                       seconds=0.5, fairy=False).text
         finally:
             for path in paths:
-                path.unlink(missing_ok=True)
-                path.with_name(path.name + ".tmp").unlink(missing_ok=True)
+                for leftover in (path, path.with_name(path.name + ".tmp")):
+                    leftover.unlink(missing_ok=True)
 
     @staticmethod
     def _found_so_far(position: Position[Any], paths: Sequence[Path]) -> str | None:
@@ -187,7 +190,9 @@ class PoolMovePicker:
         return await asyncio.wait_for(future, self.grace + 0.1 * len(moves) + 5.0)
 
     def close(self) -> None:
-        self._reset()
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
         folder, self._folder = self._folder, None
         if folder is not None:
             shutil.rmtree(folder, ignore_errors=True)
