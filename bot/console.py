@@ -120,7 +120,7 @@ Commands (a #<match> argument picks a match; otherwise your current one):
                                   play Tablero itself (casual; level 5 unless given)
   /fill [level:1-8]               your lobby's empty seats get computer players
   /hint                           against the computer: the move its top level would play
-  /analysis [#N]                  a finished 2-player game: the moves that cost the most
+  /analysis [#N]                  a finished game: the moves that cost the most
   /accept  /decline  /cancel  /join [seat:NAME]
   /move TEXT                      e.g. /move h3-e3
   /moves [PREFIX]                 legal moves (the autocomplete list)
