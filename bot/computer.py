@@ -158,8 +158,11 @@ class PoolMovePicker:
                 self.last_fallback = "progress"
                 return found
             self.last_fallback = "one_ply"
-            return engine.choose_move(position, level, seed=seed, seat=seat, nodes=1,
-                                      seconds=0.5, fairy=False).text
+            # here on the event loop: milliseconds only (level 1's quick arrangement in a
+            # set-up, not the top levels' long one)
+            return engine.choose_move(position, 1 if position.in_setup else level,
+                                      seed=seed, seat=seat, nodes=1, seconds=0.5,
+                                      fairy=False).text
         finally:
             for path in paths:
                 for leftover in (path, path.with_name(path.name + ".tmp")):

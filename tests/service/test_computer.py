@@ -235,6 +235,11 @@ async def test_a_worker_that_crashes_at_once_still_gives_a_legal_move() -> None:
         text = await picker.pick(p, 0, 6, seed=1)
         assert v.parse_move(p, text) in p.legal_moves()
         assert (picker.failures, picker.last_fallback) == (1, "one_ply")
+        q = rules.variant("querni")
+        setup = q.start(setup="choose")  # an arrangement, made on the spot
+        arrangement = await picker.pick(setup, 1, 8, seed=1)
+        assert q.parse_arrangement(setup, 1, arrangement) is not None
+        assert (picker.failures, picker.last_fallback) == (2, "one_ply")
     finally:
         picker.close()
 
