@@ -67,13 +67,17 @@ def weigh_move(position: Position[Any], move: Hashable, *,
     model = model_for(position.variant, position)
     settings = model.adapt_level(level(TOP))
     model = model.for_level(settings)
-    best = Search(model, position,
-                  Limits(nodes=nodes, seconds=None, quiescence=settings.quiescence)).run()
+    search = Search(model, position,
+                    Limits(nodes=nodes, seconds=None, quiescence=settings.quiescence))
+    best = search.run()
     if best.move == move:
         return Weighing(best.score, best.score)
-    # the played move alone, exactly as deep as the best one was judged (not deeper on
-    # the nodes the other moves left over: depths of either parity judge differently)
-    played = Search(model, position, Limits(depth=max(1, best.depth), seconds=None,
-                                            quiescence=settings.quiescence),
-                    root_moves=(move,)).run()
-    return Weighing(best.score, played.score)
+    # The played move alone, as deep as the best one was judged (not deeper on the nodes
+    # the other moves left over: depths of either parity judge differently), on the same
+    # node budget, starting from what the first search learnt (its table and history:
+    # most of the played move's tree is there already).
+    alone = Search(model, position, Limits(depth=max(1, best.depth), nodes=nodes,
+                                           seconds=None, quiescence=settings.quiescence),
+                   root_moves=(move,))
+    alone.tt, alone.history = search.tt, search.history
+    return Weighing(best.score, alone.run().score)
