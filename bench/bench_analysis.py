@@ -20,26 +20,17 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench_engine import configs, label
+
 import engine
-import rules
-from rules import Position
+from rules import Position, Variant
 
 
-def configurations(wanted: list[str]) -> list[tuple[str, dict[str, object]]]:
-    found = [(key, dict(options)) for key, v in rules.VARIANTS.items()
-             for options in v.option_sets()]
-    if not wanted:
-        return found
-    label = {f"{k} " + " ".join(f"{o}={x}" for o, x in opts.items()): (k, opts)
-             for k, opts in found}
-    return [label.get(w.strip() + " ") or label[w.strip()] for w in wanted]
-
-
-def play(key: str, options: dict[str, object], seed: int,
+def play(v: Variant[Any, Any], options: dict[str, object], seed: int,
          max_plies: int = 400) -> list[tuple[Position[Any], Any]]:
     """A finished (or ``max_plies`` long) game between levels 3 and 5; its moves with
     the positions they were played from (arrangements left out, as ``/analysis`` does)."""
-    p = rules.variant(key).start(**options)
+    p = v.start(**options)
     moves: list[tuple[Position[Any], Any]] = []
     for ply in range(max_plies):
         if p.outcome() is not None:
@@ -58,18 +49,18 @@ def play(key: str, options: dict[str, object], seed: int,
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--config", action="append", default=[],
-                        help="'key opt=value ...' (repeat; default: all ten)")
+                        help="a game key or 'key opt=value ...' label (repeat; default: all ten)")
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--nodes", type=int, default=engine.ANALYSIS_NODES)
     args = parser.parse_args()
-    for key, options in configurations(args.config):
-        label = " ".join([key, *(f"{o}={x}" for o, x in options.items())])
+    for v, options in configs(args.config):
+        name = label(v.key, options)
         per_move: list[float] = []
         totals: list[float] = []
         plies: list[int] = []
         lost = 0
         for game in range(args.games):
-            moves = play(key, options, seed=game)
+            moves = play(v, options, seed=game)
             started = time.perf_counter()
             for position, move in moves:
                 t = time.perf_counter()
@@ -78,9 +69,9 @@ def main() -> None:
                 per_move.append(time.perf_counter() - t)
             totals.append(time.perf_counter() - started)
             plies.append(len(moves))
-            print(f"  {label}: game {game + 1}/{args.games} weighed", file=sys.stderr)
+            print(f"  {name}: game {game + 1}/{args.games} weighed", file=sys.stderr)
         q = statistics.quantiles(per_move, n=20) if len(per_move) > 1 else per_move * 19
-        print(f"{label:45} plies {statistics.mean(plies):5.0f}  ms/move p50 "
+        print(f"{name:45} plies {statistics.mean(plies):5.0f}  ms/move p50 "
               f"{1000 * statistics.median(per_move):5.1f} p95 {1000 * q[18]:5.1f}  "
               f"analysis {statistics.mean(totals):5.1f} s  moves >= 1 pawn lost "
               f"{lost / args.games:4.1f}/game")

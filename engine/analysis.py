@@ -20,8 +20,8 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.errors import NotToMoveError, TerminalPositionError
-from engine.games import model_for
+from engine.errors import NotToMoveError, TerminalPositionError, position_text
+from engine.games import model_at_level
 from engine.levels import TOP, level
 from engine.search import Limits, Search
 from rules import Position
@@ -52,21 +52,19 @@ def weigh_move(position: Position[Any], move: Hashable, *,
     Raises :class:`TerminalPositionError` for a finished game and :class:`NotToMoveError`
     where several seats are to move at once (a set-up) or ``move`` is not legal.
     """
-    text = position.to_text()
     if position.outcome() is not None or not position.to_move:
         raise TerminalPositionError("the game is over: there is no move to weigh",
-                                    text=text)
+                                    text=position_text(position))
     if position.in_setup or len(position.to_move) != 1:
         raise NotToMoveError("an arrangement is not weighed, nor a move of several seats "
-                             "at once", text=text)
+                             "at once", text=position_text(position))
     legal = position.legal_moves()
     if move not in legal:
-        raise NotToMoveError(f"{move!r} is not a legal move here", text=text)
+        raise NotToMoveError(f"{move!r} is not a legal move here",
+                             text=position_text(position))
     if len(legal) == 1:
         return Weighing(0, 0)  # forced: it cost nothing
-    model = model_for(position.variant, position)
-    settings = model.adapt_level(level(TOP))
-    model = model.for_level(settings)
+    model, settings = model_at_level(position, level(TOP))
     search = Search(model, position,
                     Limits(nodes=nodes, seconds=None, quiescence=settings.quiescence))
     best = search.run()

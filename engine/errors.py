@@ -2,6 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from rules import Position
+
+
+def position_text(position: Position[Any]) -> str | None:
+    """The text an error carries for ``position``; None when even that fails (a broken
+    position must still get its typed error)."""
+    try:
+        return position.to_text()
+    except Exception:
+        return None
+
 
 class EngineError(ValueError):
     """Base of every error the engine raises about its input.

@@ -919,6 +919,14 @@ _GRANDE_SLOW = AlquerqueGrandeRivalsModel()
 _GRANDE_TWO_SIDES = AlquerqueGrandeTwoSidesModel()
 
 
+def model_at_level(position: Position[Any], settings: Level) -> tuple[GameModel, Level]:
+    """The model for ``position`` as it plays at ``settings``, and the level as its game
+    shapes it (:meth:`GameModel.adapt_level`, then :meth:`GameModel.for_level`)."""
+    model = model_for(position.variant, position)
+    settings = model.adapt_level(settings)
+    return model.for_level(settings), settings
+
+
 def model_for(variant: Variant[Any, Any], position: Position[Any] | None = None) -> GameModel:
     """The model registered for ``variant`` (a neutral one for a game it does not know).
     A position played by the original Alquerque rules (Alquerque grande with two players,

@@ -18,9 +18,9 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.errors import EngineError, NotToMoveError, TerminalPositionError
+from engine.errors import EngineError, NotToMoveError, TerminalPositionError, position_text
 from engine.fairy import FairyError, FairyStockfish, Strength, find_binary
-from engine.games import model_for
+from engine.games import model_at_level
 from engine.levels import DEFAULT_SECONDS, Level, level
 from engine.search import WON, Limits, Search
 from rules import Position, RulesError
@@ -108,12 +108,10 @@ def _choose(position: Position[Any], level: int, seed: int, seconds: float | Non
     if outcome is not None or not position.to_move:
         raise TerminalPositionError(
             f"the game is over ({outcome.reason_text if outcome else 'nobody to move'}): "
-            "there is no move to choose", text=_text(position))
+            "there is no move to choose", text=position_text(position))
     mover = _seat(position, seat)
     variant = position.variant
-    model = model_for(variant, position)
-    settings = model.adapt_level(settings)
-    model = model.for_level(settings)
+    model, settings = model_at_level(position, settings)
     view = position.view_for(mover)
     rng = random.Random(f"{seed}:{level}:{mover}:{view.to_text()}")
 
@@ -123,7 +121,7 @@ def _choose(position: Position[Any], level: int, seed: int, seconds: float | Non
                        "random" if level == 0 else "tablero")
     moves = position.legal_moves()
     if not moves:
-        raise TerminalPositionError("no legal move", text=_text(position))
+        raise TerminalPositionError("no legal move", text=position_text(position))
     if level == 0:
         return _choice(position, rng.choice(moves), mover, settings, 0, 0, 0, (), started,
                        "random")
@@ -171,24 +169,17 @@ def _level(number: int) -> Level:
     return level(number)
 
 
-def _text(position: Position[Any]) -> str | None:
-    try:
-        return position.to_text()
-    except Exception:  # a broken position must still get its typed error
-        return None
-
-
 def _seat(position: Position[Any], seat: int | None) -> int:
     movers = position.to_move
     if seat is None:
         if len(movers) != 1:
             raise NotToMoveError(
                 f"seats {sorted(movers)} are all to move: name the seat to play for",
-                text=_text(position))
+                text=position_text(position))
         return next(iter(movers))
     if seat not in movers:
         raise NotToMoveError(f"seat {seat} is not to move (seats to move: "
-                             f"{sorted(movers)})", text=_text(position))
+                             f"{sorted(movers)})", text=position_text(position))
     return seat
 
 

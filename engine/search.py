@@ -200,7 +200,7 @@ class Search:
         gains = self.model.tactical_gains(self.root, pieces, moves)
         ordered = self._order(self.seat, moves, gains, None, 0)
         # the children compare their freedom with the root's whole choice of moves
-        mobility = self._mobility(self.root, moves, gains) if moves is legal else \
+        mobility = self._mobility(self.root, moves, gains) if self.root_moves is None else \
             self._mobility(self.root, legal, self.model.tactical_gains(self.root, pieces, legal))
         best_move, best_score, depth_done = ordered[0], 0, 0
         stopped = False

@@ -12,8 +12,8 @@ validated, stored with compare-and-set, announced). A computer's turn is started
 announcement that it is to move (``TurnStarted``, or a set-up still waiting for it), in
 a task of its own, so the person whose move caused it gets his answer at once; one task
 per match plays every computer turn in a row (four-player lobbies may seat several).
-A pick that fails is logged and retried by the next sweep: every ``sweep`` ends with
-``wake_computers``, which also starts the turns a restart interrupted.
+A pick that fails is logged and retried by the next sweep; the first sweep of a process
+also starts the turns a restart interrupted (``wake_computers``).
 
 Games against the computer are casual: never rated, so never on a leaderboard; a lobby
 whose empty seats its creator fills with computers becomes casual too.
@@ -110,6 +110,8 @@ class ComputerMixin(ServiceCore):
         self.picker = picker
         self._computer_tasks: dict[int, asyncio.Task[None]] = {}
         self._computer_again: set[int] = set()
+        self._computer_failed: set[int] = set()
+        self._computers_woken = False
 
     # ------------------------------------------------------------------ use-cases
 
@@ -294,11 +296,19 @@ class ComputerMixin(ServiceCore):
         return len(match_ids)
 
     async def sweep(self, now: datetime | None = None) -> list[Event]:
-        """The deadline sweep, then :meth:`wake_computers`: a computer turn whose pick
-        failed (a crashed pool, a fallen database) or that a restart cut off is played
-        again within one sweep, never left waiting for a person who waits for it."""
+        """The deadline sweep, then the computer turns left unplayed: at the first sweep
+        every one a restart cut off (:meth:`wake_computers` looks them up), afterwards
+        those whose turn failed here (a crashed pool, a fallen database), so none is left
+        waiting for a person who waits for it, and a quiet sweep reads nothing more."""
         events: list[Event] = await super().sweep(now)  # type: ignore[misc]
-        await self.wake_computers()
+        if not self._computers_woken:
+            await self.wake_computers()  # raises if the database is down: tried again
+            self._computers_woken = True
+            self._computer_failed.clear()  # the look-up found those too
+        elif self._computer_failed:
+            failed = sorted(self._computer_failed)
+            self._computer_failed.clear()
+            await self.wake_computers(failed)
         return events
 
     async def stats(self, guild_id: int, user: int) -> PlayerStats:
@@ -367,6 +377,7 @@ class ComputerMixin(ServiceCore):
             log.info("computer turn in match %s not played: %s", match_id, e.message)
         except Exception:
             log.exception("computer turn in match %s failed", match_id)
+            self._computer_failed.add(match_id)  # the next sweep tries again
         finally:
             self._computer_tasks.pop(match_id, None)
             self._computer_again.discard(match_id)

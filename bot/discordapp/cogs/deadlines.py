@@ -101,6 +101,6 @@ class DeadlinesCog(commands.Cog, name="Deadlines"):
                 log.warning("back after %s away: extended the clocks of %d matches (%s)",
                             extended[0].gap, len(extended),
                             ", ".join(str(e.match.id) for e in extended))
-            await self.service.sweep()  # it ends by waking the computer turns due
+            await self.service.sweep()  # it ends by starting computer turns left unplayed
         except Exception:
             log.exception("deadline sweep failed; retrying at the next tick")
