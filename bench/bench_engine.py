@@ -34,8 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import engine
 import rules
 from engine.fairy import FairyStockfish, Strength, find_binary
-from engine.games import model_for
 from engine.levels import LEVELS
+from engine.models import model_for
 from engine.search import Limits, Search
 from rules import Position, Variant
 

@@ -79,7 +79,7 @@ def openings(key: str, opts: dict[str, object]) -> str:
     """The openings this configuration's pairs are measured with: ``balanced`` (from
     each seat's second opening move on, one opening a game) or ``paired`` (balanced
     from the first move on, each opening played from every seat:
-    :attr:`engine.games.GameModel.paired_balanced_openings`)."""
+    :attr:`engine.models.GameModel.paired_balanced_openings`)."""
     return "paired" if paired_openings(key, opts) else "balanced"
 
 

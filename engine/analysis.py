@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import NotToMoveError, TerminalPositionError, position_text
-from engine.games import model_at_level
 from engine.levels import TOP, level
+from engine.models import model_at_level
 from engine.search import Limits, Search
 from rules import Position
 

@@ -12,22 +12,22 @@ random legal moves.
 
 These settings are shared; a game whose branching or evaluation scale would make them
 mean something else shapes them through its model's documented hook,
-:meth:`engine.games.GameModel.adapt_level` (default: unchanged), so that each level
+:meth:`engine.models.GameModel.adapt_level` (default: unchanged), so that each level
 stays a step stronger than the one below. Four do: Querni, whose 50-200 moves a
 turn end every shared node budget of levels 1-5 within three plies (its levels 1-6
 misjudge by 300 down to 0 centi-turns and look one ply (1-4), two (5) or part of a
 third (6); 7 and 8 make no mistakes and look three whole plies (7) and part of a
-fourth (8): :meth:`engine.games.QuerniModel.adapt_level`; level 8 also judges by
-the turns still to go: :class:`engine.games.QuerniTopModel`), Alquerque on its
+fourth (8): :meth:`engine.models.querni.QuerniModel.adapt_level`; level 8 also judges by
+the turns still to go: :class:`engine.models.querni.QuerniTopModel`), Alquerque on its
 5×5 board, where twice level 7's nodes changed no game and level 8 searches eight times as many
-(:attr:`engine.games.AlquerqueModel.level_changes`), Alquerque grande played by two
+(:attr:`engine.models.alquerque.AlquerqueModel.level_changes`), Alquerque grande played by two
 sides (two players by either rule set, ``teams``), where level 8 searches four times
-as many (:data:`engine.games.GRANDE_TWO_SIDES_LEVELS`), and Alquerque grande with four
+as many (:data:`engine.models.alquerque.GRANDE_TWO_SIDES_LEVELS`), and Alquerque grande with four
 individual seats (``fast``, ``slow``), where looking further hardly pays against three
 rivals and its levels are set apart by how often they slip
-(:class:`engine.games.AlquerqueGrandeRivalsModel`). Levels 7 and 8
+(:class:`engine.models.alquerque_grande.AlquerqueGrandeRivalsModel`). Levels 7 and 8
 of Alquerque grande with four individual seats value a finish by its place (second of
-four is not a loss: :class:`engine.games.AlquerqueGrandeTopModel`). The ladder
+four is not a loss: :class:`engine.models.alquerque_grande.AlquerqueGrandeTopModel`). The ladder
 (``bench/bench_ladder.py``, figures in ``bench/results/``) measures each configuration.
 
 >>> LEVELS[1].depth, LEVELS[6].nodes, LEVELS[8].nodes, LEVELS[7].time_share

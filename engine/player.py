@@ -20,8 +20,8 @@ from typing import Any
 
 from engine.errors import EngineError, NotToMoveError, TerminalPositionError, position_text
 from engine.fairy import FairyError, FairyStockfish, Strength, find_binary
-from engine.games import model_at_level
 from engine.levels import DEFAULT_SECONDS, Level, level
+from engine.models import model_at_level
 from engine.search import WON, Limits, Search
 from rules import Position, RulesError
 
@@ -127,7 +127,7 @@ def _choose(position: Position[Any], level: int, seed: int, seconds: float | Non
                        "random")
     budget = DEFAULT_SECONDS if seconds is None else seconds
 
-    if fairy and level in FAIRY_LEVELS and variant.key == "xiangqi" and len(moves) > 1:
+    if fairy and level in FAIRY_LEVELS and model.fairy_stockfish and len(moves) > 1:
         fairy_move = _fairy_move(position, FAIRY_LEVELS[level],
                                  budget * settings.time_share)
         if fairy_move is not None:

@@ -12,10 +12,11 @@ pruning): head to head over 8-16 four-seat games, max^n level 6 scored 37 % agai
 level 5 and level 2 61 % against level 1, paranoid 80 % and 71 % (level 3 against 2);
 max^n's deeper searches trusted three rivals each to find their best reply and played
 worse for it. So ``fast`` is paranoid too, its levels (and ``slow``'s) set apart by
-slips (:attr:`engine.levels.Level.slip`, :class:`engine.games.AlquerqueGrandeRivalsModel`);
-levels 7 and 8 also value a finish they do not win by its place
-(:class:`engine.games.AlquerqueGrandeTopModel`), which the coalition's search otherwise
-scores as a loss, however many rivals the seat still finishes above.
+slips (:attr:`engine.levels.Level.slip`,
+:class:`engine.models.alquerque_grande.AlquerqueGrandeRivalsModel`); levels 7 and 8 also
+value a finish they do not win by its place
+(:class:`engine.models.alquerque_grande.AlquerqueGrandeTopModel`), which the coalition's
+search otherwise scores as a loss, however many rivals the seat still finishes above.
 Since turn order can skip seats that are out, a side may move twice in a row: the child
 is then searched with the same window and sign instead of negated.
 
@@ -33,7 +34,7 @@ from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.games import GameModel, Pieces
+from engine.models import GameModel, Pieces
 from engine.zobrist import position_key
 from rules import Outcome, Position
 
@@ -131,7 +132,7 @@ class Search:
     def _terminal(self, outcome: Outcome, ply: int) -> int:
         """A finished game's score for side 0: a win, a draw, or a loss (softened by
         the seats still ranked below ours); with several rivals and a model that values
-        places (:attr:`engine.games.GameModel.place_value`), every finish but a win is
+        places (:attr:`engine.models.GameModel.place_value`), every finish but a win is
         worth its place."""
         if outcome.winners & self.allies:
             return WIN - ply

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 import rules
-from engine.games import model_for
+from engine.models import model_for
 from engine.player import choose_move
 from engine.search import Limits, Search, place_share
 from rules import Position
@@ -69,7 +69,7 @@ trial seeds, Alquerque level 1 scored 73.8 % against random moves with any quiet
 opening move and 77.8 % with balanced ones, level 3 against 2 61.3 % and 63.5 %.
 Each seat's first move stays any quiet move, so the openings of xiangqi and Querni,
 which stop there, are unchanged, except in the games whose model asks for paired,
-balanced openings (:attr:`engine.games.GameModel.paired_balanced_openings`:
+balanced openings (:attr:`engine.models.GameModel.paired_balanced_openings`:
 Alquerque, Alquerque grande but ``fast``): there the first move keeps the balance too,
 and :func:`run` plays each opening from every seat. Alquerque's level 8 scored 96 %
 against random moves with a first move of any quiet one: ``b2-c3`` gives a stone
@@ -232,7 +232,7 @@ def _balanced(position: Position[Any], quiet: Sequence[Hashable]) -> Sequence[Ha
 
 def paired_openings(key: str, options: dict[str, object]) -> bool:
     """Whether :func:`run` opens this configuration with paired, balanced openings
-    (:attr:`engine.games.GameModel.paired_balanced_openings` of its model).
+    (:attr:`engine.models.GameModel.paired_balanced_openings` of its model).
 
     >>> paired_openings("alquerque", {}), paired_openings("xiangqi", {})
     (True, False)

@@ -25,7 +25,8 @@ from engine import (
     weigh_move,
 )
 from engine.fairy import find_binary
-from engine.games import _querni_start_cells, model_for
+from engine.models import model_for
+from engine.models.querni import _querni_start_cells
 from rules import Position, Variant
 
 CONFIGS = [
@@ -319,7 +320,7 @@ def test_grande_top_levels_value_a_finish_by_its_place() -> None:
     """With four individual seats, levels 7-8 score a finish they do not win by its
     place (second of four beats last); the levels below score every such finish as a
     loss, and a shared first place without them as a draw. Two sides are unchanged."""
-    from engine.games import AlquerqueGrandeModel, AlquerqueGrandeTopModel
+    from engine.models.alquerque_grande import AlquerqueGrandeModel, AlquerqueGrandeTopModel
     from engine.search import WIN, WON, Limits, Search
     from rules import Outcome
 
@@ -373,8 +374,8 @@ def test_grande_four_seat_levels_are_set_apart_by_mistakes() -> None:
     without following captures, and level 8 is the shared top. Two sides (``teams``,
     two players) keep the shared levels 1-7 (their level 8:
     test_grande_two_sides_level_8_searches_four_times_level_7)."""
-    from engine.games import AlquerqueGrandeRivalsModel
     from engine.levels import LEVELS
+    from engine.models.alquerque_grande import AlquerqueGrandeRivalsModel
 
     grande = rules.variant("alquerque-grande")
     search = ("depth", "nodes", "min_nodes", "quiescence", "noise", "overlook", "slip",
@@ -456,7 +457,9 @@ def test_fairy_stockfish_speaks_uci_at_every_strength_we_use(
             assert v.parse_move(p, fairy.best_move(p.to_text(), 0.05)) in p.legal_moves()
 
 
-@pytest.mark.parametrize("module", ["engine", "engine.games", "engine.levels",
+@pytest.mark.parametrize("module", ["engine", "engine.models.base", "engine.models.alquerque",
+                                    "engine.models.alquerque_grande", "engine.models.querni",
+                                    "engine.levels",
                                     "engine.player", "engine.search", "engine.zobrist",
                                     "engine.errors", "engine.fairy", "engine.selfplay"])
 def test_docstring_examples(module: str) -> None:
@@ -474,7 +477,7 @@ def test_querni_work_left_falls_when_a_number_joins_its_run() -> None:
     """The Querni evaluation counts the turns needed to take every number off: a stone
     moved next to its consecutive neighbour lowers that work; a lone pair or single
     number between removed runs can never come off and loses the game's value."""
-    from engine.games import QuerniModel
+    from engine.models.querni import QuerniModel
 
     model = QuerniModel()
     apart = {1: (0, 0), 2: (1, 0), 3: (5, 5)}
@@ -498,7 +501,7 @@ def test_querni_top_level_judges_by_the_turns_still_to_go() -> None:
     touching numbers are one turn from the win and beat three scattered numbers left
     after 13 removed (two movements and a removal), which the progress judgement of
     the levels below ranks the other way round."""
-    from engine.games import QuerniModel, QuerniTopModel
+    from engine.models.querni import QuerniModel, QuerniTopModel
 
     top, below = QuerniTopModel(), QuerniModel()
     chain = {n: (n - 1, 0) for n in range(1, 10)}  # 1-9 along a row, 10-16 back
@@ -522,7 +525,7 @@ def test_querni_top_level_judges_by_the_turns_still_to_go() -> None:
 
 def test_only_querni_level_8_plays_with_the_turns_judgement(monkeypatch: Any) -> None:
     """The search of level 8 asks QuerniTopModel; level 7's asks the work-left model."""
-    from engine.games import QuerniModel, QuerniTopModel
+    from engine.models.querni import QuerniModel, QuerniTopModel
 
     asked: list[str] = []
     for cls in (QuerniModel, QuerniTopModel):
@@ -718,3 +721,49 @@ def test_querni_top_level_arranges_both_rings_into_chains() -> None:
                    for n in range(1, 16) if n != 8)
     assert all(chained(8, seat, seed) for seat in (0, 1) for seed in range(6))
     assert not all(chained(7, seat, seed) for seat in (0, 1) for seed in range(6))
+
+
+def test_every_game_has_its_engine_model_found_through_registration() -> None:
+    """Each registered variant, in every configuration the conformance suite plays, is
+    played by a model its game module registered (never a neutral stand-in); a game
+    without one is named by a typed error."""
+    from engine.models import GameModel, NoModel
+
+    for key, v in rules.VARIANTS.items():
+        for options in v.example_options:
+            model = model_for(v, v.start(**options))
+            assert type(model) is not GameModel, (key, options)
+            assert model.key in {key, "alquerque"}, (key, options, model.key)
+        assert type(model_for(v)) is not GameModel
+    with pytest.raises(NoModel, match="no engine model"):
+        model_for(_unregistered_variant())
+
+
+def _unregistered_variant() -> rules.Variant[Any, Any]:
+    """A variant of a class no engine module registered (a bare subclass of the core's)."""
+    from rules.core import Variant
+
+    class Bare(Variant[Any, Any]):
+        key = "bare"
+        name = "Bare"
+        board_size = (1, 1)
+
+        def start(self, **options: Any) -> Any:
+            raise NotImplementedError
+
+        def from_text(self, text: str) -> Any:
+            raise NotImplementedError
+
+        def format_move(self, position: Any, move: Any) -> str:
+            raise NotImplementedError
+
+        def parse_move(self, position: Any, text: str) -> Any:
+            raise NotImplementedError
+
+        def move_marks(self, position: Any, move: Any) -> Any:
+            raise NotImplementedError
+
+        def seat_name(self, seat: int, seat_count: int = 2) -> str:
+            return str(seat)
+
+    return Bare()

@@ -25,7 +25,7 @@ import pytest
 
 import rules
 from engine import choose_move
-from engine.games import model_for
+from engine.models import model_for
 
 FIXTURE = Path(__file__).parent / "data" / "reproducible_play.json"
 PLIES = 10

@@ -165,7 +165,7 @@ def test_later_opening_moves_keep_the_balance(key: str, options: dict[str, objec
     and none of them was played."""
     import random
 
-    from engine.games import model_for
+    from engine.models import model_for
     from engine.search import Limits, Search
     from engine.selfplay import OPENING_MARGIN, Opening, _quiet_moves
 
@@ -199,7 +199,7 @@ def test_alquerque_first_opening_moves_keep_the_balance_elsewhere_any_quiet_move
     with stand: there a first move that gives material away is still drawn."""
     import random
 
-    from engine.games import model_for
+    from engine.models import model_for
     from engine.selfplay import Opening
 
     v = rules.variant("alquerque")

@@ -2,7 +2,8 @@
 facts through typed members (``Position.out_seats()``, ``Variant.option_sets()``...),
 never by probing attributes by name or by comparing variant keys.
 
-The scan reads the source of every rules consumer (``render/``, ``bot/``, ``storage/``)
+The scan reads the source of every rules consumer (``render/``, ``bot/``, ``storage/``,
+``engine/``)
 and fails on
 
 * ``getattr(x, ...)`` / ``hasattr(x, ...)`` unless ``x`` is on the small allow-list
@@ -23,7 +24,7 @@ import pytest
 import rules
 
 ROOT = Path(__file__).resolve().parents[2]
-CONSUMERS = ("render", "bot", "storage")
+CONSUMERS = ("render", "bot", "storage", "engine")
 
 ALLOWED_PROBES = {
     "f": "a Pillow font: FreeTypeFont.getlength is missing from older stubs",

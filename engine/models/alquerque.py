@@ -1,0 +1,122 @@
+"""Alquerque (BrainKing rules): stones and the steps each has left."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from engine.models.base import GameModel, PathGameModel, Pieces, forward, register
+from rules import Position
+from rules.alquerque import AlquerquePosition, AlquerqueVariant
+
+
+class AlquerqueModel(PathGameModel):
+    """Alquerque: stones, and the steps
+    each stone has left before it stands on the far rank where it can no longer step;
+    a side that runs out of steps loses, so spare tempo is worth material. Captures are
+    compulsory (quiescence follows every forced capture chain)."""
+
+    key = "alquerque"
+    mobility_weight = 6
+    captures_compulsory = True
+    # b2-c3 gives a stone away (see level_changes), and an opening can all but decide
+    # the game: with one opening a game, level 4 scored 54 % against level 3 over the
+    # ladder's 100 games and 59-74 % over other seeds' (the same levels)
+    paired_balanced_openings = True
+    STONE = 100
+    SPARE = 4
+
+    def evaluate(self, position: Position[Any], pieces: Pieces) -> tuple[int, ...]:
+        by_rank = self._stone_values(position.variant.board_size[1])
+        score = [0] * position.seat_count
+        for (_, y), piece in pieces.items():
+            seat = piece.seat
+            score[seat] += by_rank[seat][y]
+        return tuple(score)
+
+    @classmethod
+    @functools.cache
+    def _stone_values(cls, height: int) -> tuple[tuple[int, ...], ...]:
+        """Per seat, per rank: a stone's worth with the steps it has left (tabled once
+        per board height: the evaluation runs at every leaf)."""
+        return tuple(tuple(cls.STONE + cls.SPARE * (height - 1 - forward(seat, y, height))
+                           for y in range(height))
+                     for seat in (0, 1))
+
+    level_changes: ClassVar[Mapping[int, Mapping[str, Any]]] = {
+        7: {"time_share": 0.125, "min_nodes": 6_000},
+        8: {"time_share": 1.0, "min_nodes": 48_000}}
+    """Level 8 searches eight times level 7's nodes, not twice.
+
+    On the 5×5 board every first move goes to c3 and the reply must capture, so
+    self-play with one random move per seat had five openings, and levels 7 and 8 search
+    without noise or slips: the ladder's 100 games were ten games replayed. Level 7
+    (6 000 nodes) and level 8 (12 000) played each opening the same way, so the seat
+    decided every game (records: each opening won by the same seat whichever level held
+    it; level 8 scored 48 %). Twice the nodes is one ply more (each ply about doubles
+    the nodes here) and changed no result; from the seat that lost, level 8 with 24 000
+    nodes won one of the five openings, with 48 000 two of four (depth 10 against 6).
+    So level 8's floor is 48 000 nodes (about 1 s here; Alquerque's nodes are the
+    cheapest), and level 7 uses an eighth of the time budget instead of half, so that
+    the same ratio holds when the time budget rather than the floors binds. Level 7
+    itself is unchanged where the ladder measures it: its 6 000-node floor binds.
+
+    With varied openings of any quiet move, level 7 scored 51 % against level 6 and
+    level 8 54 % against level 7; with balanced ones (:data:`engine.selfplay.OPENING_MARGIN`)
+    every step passes (levels 1-7: 80, 67, 63, 61, 74, 68, 60 %; 8 against 7: 62 %),
+    but level 8 scored only 96 % against random moves: each seat's first opening move
+    was still any quiet move, and here it can give a stone away (``b2-c3``: the reply
+    takes it); in one lost game level 8 judged itself about three stones down (-340)
+    when the opening ended, and it ran out of moves later. So Alquerque's openings are
+    balanced from the first move on and each is played from both seats
+    (:attr:`paired_balanced_openings`), and the levels, unchanged, pass every step:
+    levels 1-7 79, 65, 65, 66, 68, 70, 63 %, 8 against 7 61 %, 8 against random
+    moves 100 %.
+
+    >>> from engine.levels import LEVELS
+    >>> AlquerqueModel().adapt_level(LEVELS[8]).min_nodes
+    48000
+    """
+
+
+GRANDE_TWO_SIDES_LEVELS: Mapping[int, Mapping[str, Any]] = {8: {"min_nodes": 24_000}}
+"""Alquerque grande played by two sides (two players by either rule set, four in
+``teams``): level 8 searches four times level 7's nodes (24 000, not the shared 12 000).
+With twice level 7's nodes level 8 often finished the same iteration and played alike,
+and the paired openings of the ladder decided the games: with two players 8 against 7
+scored 59.0 % over 100 games by the original rules and 53.6 % after 56 of 100 by the
+grande rules (stopped). In ``teams`` (8 against 7 never measured with 12 000) twice
+the nodes finished a ply more than level 7 in 3 of 5 middlegame positions, four times
+in all 5, as in the two-player game. 24 000 nodes take about 1.4-1.8 s here, within
+the 2-second budget the top level has in play. With 24 000 nodes and paired openings
+8 against 7 scored 70.0 % (original rules), 69.5 % (grande rules) and 69.0 % (``teams``)
+over 100 games each (``bench/results/``)."""
+
+
+class GrandeAlquerqueRulesModel(AlquerqueModel):
+    """Alquerque grande with two players and the original rules (7×7): Alquerque's
+    evaluation, with the shared levels but level 8, which searches four times level 7's
+    nodes (:data:`GRANDE_TWO_SIDES_LEVELS`; the 5×5 board's eight times were not
+    tried here: with four times level 8 goes a ply deeper than level 7 in most
+    positions, and stays within the 2-second budget).
+
+    >>> from engine.levels import LEVELS
+    >>> GrandeAlquerqueRulesModel().adapt_level(LEVELS[8]).min_nodes
+    24000
+    """
+
+    level_changes: ClassVar[Mapping[int, Mapping[str, Any]]] = GRANDE_TWO_SIDES_LEVELS
+
+
+_ALQUERQUE = AlquerqueModel()
+_GRANDE_ALQUERQUE = GrandeAlquerqueRulesModel()
+
+
+@register(AlquerqueVariant, AlquerquePosition)
+def _choose(position: Position[Any] | None) -> GameModel:
+    """Alquerque's rules on their own 5×5 board, or on Alquerque grande's 7×7 (two
+    players, ``rules=alquerque``: :class:`GrandeAlquerqueRulesModel`'s levels)."""
+    if position is None or position.variant.board_size == AlquerqueVariant.board_size:
+        return _ALQUERQUE
+    return _GRANDE_ALQUERQUE

@@ -1,0 +1,192 @@
+"""Alquerque grande: two sides, four rivals, and the original rules on its board."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from engine.levels import LEVELS, Level
+from engine.models.alquerque import GRANDE_TWO_SIDES_LEVELS
+from engine.models.base import GameModel, PathGameModel, Pieces, register
+from rules import Position
+from rules.alquerque_grande import AlquerqueGrandePosition, AlquerqueGrandeVariant
+
+
+class AlquerqueGrandeModel(PathGameModel):
+    """Alquerque grande: the stones each seat keeps and has captured (``fast`` ranks by
+    captures first), stones out of the game counting for nobody. Huffing is a rule of
+    ``play``: a step that ignores a capture loses a stone, which the material sees one ply
+    later, so the search weighs the capture duty by itself. Where the position offers
+    only captures (the original rules' duty), quiescence does not stand pat.
+
+    Levels 7 and 8 play with :class:`AlquerqueGrandeTopModel` (:meth:`for_level`)."""
+
+    key = "alquerque-grande"
+    mobility_weight = 2
+    captures_compulsory = True  # only binds when every legal move captures
+    # a first move next to the empty centre can give a stone away (up to 2.8 stones by
+    # the one-ply look in ``fast``, 2 in ``slow``, 1 with two players)
+    paired_balanced_openings = True
+    STONE = 100
+    CAPTURED_FAST = 120
+
+    def evaluate(self, position: Position[Any], pieces: Pieces) -> tuple[int, ...]:
+        seats = [piece.seat for piece in pieces.values()]  # counted in C below
+        score = [self.STONE * seats.count(seat) for seat in range(position.seat_count)]
+        if position.mode == "fast":
+            captured = position.captured_counts() or ()
+            for seat, count in enumerate(captured):
+                score[seat] += self.CAPTURED_FAST * count
+        for seat in position.out_seats():
+            score[seat] -= 300
+        return tuple(score)
+
+    def for_level(self, level: Level) -> GameModel:
+        """Levels 7 and 8 value a finish by its place (:class:`AlquerqueGrandeTopModel`).
+
+        >>> from engine.levels import LEVELS
+        >>> type(AlquerqueGrandeModel().for_level(LEVELS[7])).__name__
+        'AlquerqueGrandeTopModel'
+        >>> type(AlquerqueGrandeModel().for_level(LEVELS[6])).__name__
+        'AlquerqueGrandeModel'
+        """
+        return _GRANDE_TOP if level.number >= 7 else self
+
+
+class AlquerqueGrandeTopModel(AlquerqueGrandeModel):
+    """Alquerque grande's levels 7 and 8: a finished game is worth its place.
+
+    With four individual seats a finish the seat does not win is still not all alike:
+    second of four beats last, and in ``fast`` (the game ends as soon as one seat is
+    emptied or stuck, ranked by captures) such finishes are everywhere in the search.
+    The levels below score every finish but a win as a loss (a shared first place
+    without them even as a draw), so a deeper search that sees a rival's win coming
+    stops telling its moves apart; here a finish is worth :attr:`place_value` times
+    (the share of rivals finished above, ties half, less one half): last -2 000, third
+    -667, second +667. Two sides (two players, ``teams``) have no places between a win
+    and a loss: the same play as the levels below.
+
+    Measured in ``fast`` (level 7 against level 6, 100 four-seat games, seat
+    comparisons): 56.0 % without, 60.5 % with 4 000 (60.1 % with 12 000) in a trial;
+    on the ladder 59.4 % (56.9 % without). Judging the leading rival (the evaluation
+    against the best of the three instead of their mean) scored 22.5 %, the own stones
+    and captures alone 42.1 %, captures at 300 instead of 120 50.9 %: the mean of the
+    rivals stays.
+
+    With four individual seats more search hardly pays (in ``fast`` level 8 scored
+    32.2 % against level 7 on replayed openings and 55.4 % after 14 games with varied
+    ones), so ``fast`` and ``slow`` set their levels apart by their mistakes:
+    :class:`AlquerqueGrandeRivalsModel`.
+    """
+
+    place_value = 4000
+
+
+class AlquerqueGrandeTwoSidesModel(AlquerqueGrandeModel):
+    """Alquerque grande played by two sides (two players by the grande rules, or four in
+    ``teams``): level 8 searches four times level 7's nodes, not twice
+    (:data:`GRANDE_TWO_SIDES_LEVELS`, which says why).
+
+    Not ``slow``: with four rivals on their own, four times the nodes finished a ply
+    more in only half the positions and chose the same move in five of six; its levels
+    are set apart by their mistakes (:class:`AlquerqueGrandeRivalsModel`).
+
+    >>> from engine.levels import LEVELS
+    >>> AlquerqueGrandeTwoSidesModel().adapt_level(LEVELS[8]).min_nodes
+    24000
+    >>> AlquerqueGrandeTwoSidesModel().adapt_level(LEVELS[7]) is LEVELS[7]
+    True
+    """
+
+    level_changes: ClassVar[Mapping[int, Mapping[str, Any]]] = GRANDE_TWO_SIDES_LEVELS
+
+
+class AlquerqueGrandeRivalsModel(AlquerqueGrandeModel):
+    """Alquerque grande with four individual seats (``fast``, ``slow``): the same
+    judgement, with levels of their own (:attr:`level_changes`), set apart by their
+    mistakes rather than their search.
+
+    With three rivals each on its own, looking further hardly pays:
+
+    - ``fast`` (the game over as soon as one seat is emptied or stuck): with the varied
+      openings of :class:`engine.selfplay.Opening` level 7 of the shared levels (6 000
+      nodes, no mistakes) scored 47.2 % against level 6 (3 000 nodes, slips 3 % of the
+      time) after 27 games, and level 8 (12 000 nodes) 55.4 % against level 7 after 14
+      (both pairs cut short), and before that 32.2 % on replayed openings;
+    - ``slow`` (play on until one seat is left): from six middlegames, 12 000 nodes
+      finished a ply more than 6 000 in two and chose the same move in five; on the
+      ladder (paired openings) the shared level 8 scored 54.2 % against level 7 and
+      level 7 59.2 % against level 6 over the first 20 of their 200 games, while the
+      shared levels 1-6 had each scored 65-85 % against the one below.
+
+    What sets two levels apart here is how often they slip: each step of 0.1-0.2 in the
+    slip rate scored 61-67 % over the shared levels 1-6 in ``fast``. So the levels here
+    are the shared levels 1-5 moved up two (level 3 plays as the shared level 1, ...,
+    level 7 as the shared level 5: 1 500 nodes, a slip one move in ten, and the place
+    judgement of the levels above 6, :meth:`for_level`), level 8 is the shared top (as
+    well as the time allows, no mistakes), and two levels come in below, both one ply
+    without following captures (no quiescence: they leave a stone to be taken back),
+    level 2 slipping 65 % of the time, level 1 always (a runner-up move within
+    :data:`engine.player.SLIP_MARGIN` of the best whenever there is one).
+
+    Trials in ``fast`` (100-200 four-seat games, openings with any quiet move): level 1
+    so scored 78-79 % against random moves; without quiescence a level 2 scored 53 %
+    against it slipping 85 % of the time, 61 % slipping 70 %, 70 % slipping 60 % and
+    80 % slipping 40 %, and level 3 67 % against the 70 % one but 59 % against the 60 %
+    one; a level 2 following captures (quiescence 1, always slipping) scored 73-78 %
+    against level 1, but level 3 only 59-63 % against it. Level 8 scored 68.4 % against
+    this level 7 over the ladder's seeds. The ladder itself (``bench/results/``) passes
+    every pair of ``fast``: 63-79 % for levels 1-7, 64.2 % for 8 against 7, 99.2 % for
+    8 against random moves; ``slow``'s (paired openings) scores 65-79 % for levels 1-7
+    and 79.4 % for 8 against 7.
+
+    >>> from engine.levels import LEVELS
+    >>> model = AlquerqueGrandeRivalsModel()
+    >>> three = model.adapt_level(LEVELS[3])
+    >>> (three.depth, three.nodes, three.slip) == (LEVELS[1].depth, LEVELS[1].nodes, 0.8)
+    True
+    >>> seven = model.adapt_level(LEVELS[7])
+    >>> seven.nodes, seven.slip
+    (1500, 0.1)
+    """
+
+    level_changes: ClassVar[Mapping[int, Mapping[str, Any]]] = {
+        1: {"quiescence": 0, "noise": 300, "slip": 1.0},
+        2: {"depth": 1, "nodes": 100, "min_nodes": 100, "quiescence": 0, "noise": 150,
+            "slip": 0.65},
+        **{number: {name: value for name, value in dataclasses.asdict(LEVELS[number - 2]).items()
+                    if name not in ("number", "arrange_effort")}
+           for number in range(3, 8)}}
+
+
+class AlquerqueGrandeFastModel(AlquerqueGrandeRivalsModel):
+    """Alquerque grande ``fast``: the rivals' levels (:class:`AlquerqueGrandeRivalsModel`),
+    opened by self-play with a first move of any quiet one, as its ladder was measured
+    (and passes); ``slow`` keeps the paired openings of the other Alquerque grande
+    configurations."""
+
+    paired_balanced_openings = False
+
+
+_GRANDE = AlquerqueGrandeModel()
+_GRANDE_TOP = AlquerqueGrandeTopModel()
+_GRANDE_FAST = AlquerqueGrandeFastModel()
+_GRANDE_SLOW = AlquerqueGrandeRivalsModel()
+_GRANDE_TWO_SIDES = AlquerqueGrandeTwoSidesModel()
+
+
+@register(AlquerqueGrandeVariant, AlquerqueGrandePosition)
+def _choose(position: Position[Any] | None) -> GameModel:
+    """Four individual seats (``fast``, ``slow``) and two sides by the grande rules (two
+    players, ``teams``) play levels of their own (:class:`AlquerqueGrandeRivalsModel`,
+    :class:`AlquerqueGrandeTwoSidesModel`)."""
+    if position is None:
+        return _GRANDE
+    if position.mode == "fast":
+        return _GRANDE_FAST
+    if position.mode == "slow":
+        return _GRANDE_SLOW
+    if position.seat_count == 2 or position.mode == "teams":
+        return _GRANDE_TWO_SIDES
+    return _GRANDE
