@@ -1,12 +1,15 @@
 """One bot process's share of the two-process PostgreSQL tests (run as a subprocess).
 
-    python -m tests.storage.pg_worker moves URL MATCH_ID N START_AT
-    python -m tests.storage.pg_worker sweep URL NOW_ISO START_AT
-    python -m tests.storage.pg_worker shard URL NOW_ISO SHARD_COUNT SHARD_ID START_AT
+    python -m tests.storage.pg_worker moves URL MATCH_ID N
+    python -m tests.storage.pg_worker sweep URL NOW_ISO
+    python -m tests.storage.pg_worker shard URL NOW_ISO SHARD_COUNT SHARD_ID
 
-Each opens its own repository (its own connections), waits for the wall-clock START_AT so
-both processes act together, then prints what it did as JSON: how many of its N
-submissions of the same ply landed, or the kinds of the events its sweep sent.
+Each opens its own repository (its own connections) and reads what it needs, says
+``ready`` on a line of its own and waits for a line on stdin, so that every process acts
+together however slowly each started (a barrier, not a wall-clock time: on a loaded
+machine a late process once read the match after its twin's move and legitimately played
+the next ply), then prints what it did as JSON: how many of its N submissions of the same
+ply landed, or the kinds of the events its sweep sent.
 """
 
 from __future__ import annotations
@@ -15,7 +18,6 @@ import asyncio
 import dataclasses
 import json
 import sys
-import time
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -35,12 +37,12 @@ class FixedClock:
         return self.t
 
 
-async def moves(url: str, match_id: int, count: int, start_at: float) -> int:
+async def moves(url: str, match_id: int, count: int) -> int:
     repo = await PostgresRepository.open(url, pool_size=4)
     try:
         m = await repo.load_match(match_id)
         assert m is not None
-        await asyncio.sleep(max(0.0, start_at - time.time()))
+        await _ready()
 
         async def submit(i: int) -> bool:
             try:
@@ -54,18 +56,17 @@ async def moves(url: str, match_id: int, count: int, start_at: float) -> int:
         await repo.close()
 
 
-async def sweep(url: str, now: datetime, start_at: float) -> list[str]:
+async def sweep(url: str, now: datetime) -> list[str]:
     repo = await PostgresRepository.open(url, pool_size=4)
     try:
         service = MatchService(repo, NullNotifier(), FixedClock(now))
-        await asyncio.sleep(max(0.0, start_at - time.time()))
+        await _ready()
         return [type(e).__name__ for e in await service.sweep()]
     finally:
         await repo.close()
 
 
-async def shard(url: str, now: datetime, count: int, shard_id: int,
-                start_at: float) -> dict[str, object]:
+async def shard(url: str, now: datetime, count: int, shard_id: int) -> dict[str, object]:
     """A bot process running shard ``shard_id`` of ``count``: take the lease (or be
     refused), deliver the outbox left from before, sweep; what it swept and delivered."""
     repo = await PostgresRepository.open(url, pool_size=4)
@@ -80,7 +81,7 @@ async def shard(url: str, now: datetime, count: int, shard_id: int,
         relay = OutboxRelay(repo, deliver, clock,
                             accepts=lambda entry: shards.owns(entry.guild_id))
         service = MatchService(repo, relay, clock, shards=shards)
-        await asyncio.sleep(max(0.0, start_at - time.time()))
+        await _ready()
         lease = ShardLease(repo, shards, clock)
         try:
             await lease.acquire()
@@ -96,26 +97,42 @@ async def shard(url: str, now: datetime, count: int, shard_id: int,
         await repo.close()
 
 
+async def _ready() -> None:
+    """Tell the parent this process is set up, then wait for its word to act."""
+    print("ready", flush=True)
+    await asyncio.to_thread(sys.stdin.readline)
+
+
 def main(argv: list[str]) -> None:
     if argv[0] == "shard":
         done: object = asyncio.run(shard(argv[1], datetime.fromisoformat(argv[2]),
-                                         int(argv[3]), int(argv[4]), float(argv[5])))
+                                         int(argv[3]), int(argv[4])))
     elif argv[0] == "moves":
-        done = asyncio.run(moves(argv[1], int(argv[2]), int(argv[3]), float(argv[4])))
+        done = asyncio.run(moves(argv[1], int(argv[2]), int(argv[3])))
     else:
-        done = asyncio.run(sweep(argv[1], datetime.fromisoformat(argv[2]), float(argv[3])))
+        done = asyncio.run(sweep(argv[1], datetime.fromisoformat(argv[2])))
     print(json.dumps(done))
 
 
 async def run_together(*argvs: list[str]) -> list[Any]:
-    """Run this worker once per argument list, all acting at one moment (a common start
-    time appended to each), and return each one's JSON answer in order."""
-    start_at = str(time.time() + 3.0)  # every one is connected by then
+    """Run this worker once per argument list, all acting at one moment (each says
+    ``ready`` once set up; then all are told to go), and return each one's JSON answer
+    in order."""
     procs = [await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "tests.storage.pg_worker", *argv, start_at,
-        cwd=str(Path(__file__).parents[2]), stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE) for argv in argvs]
+        sys.executable, "-m", "tests.storage.pg_worker", *argv,
+        cwd=str(Path(__file__).parents[2]), stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE) for argv in argvs]
+    for p in procs:
+        assert p.stdout is not None
+        line = await asyncio.wait_for(p.stdout.readline(), 120)
+        if line.strip() != b"ready":
+            _, err = await p.communicate()
+            raise AssertionError(f"worker not ready: {line!r} {err.decode()[-2000:]}")
     results = []
+    for p in procs:
+        assert p.stdin is not None
+        p.stdin.write(b"go\n")
+        await p.stdin.drain()
     for p in procs:
         out, err = await asyncio.wait_for(p.communicate(), 120)
         assert p.returncode == 0, err.decode()[-2000:]
