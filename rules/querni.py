@@ -93,10 +93,8 @@ Setup phase: ``setup <blue> <pink>`` where each is ``-`` (not submitted yet), ``
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
-from itertools import pairwise
 from typing import Any, ClassVar, overload
 
 from rules.core import (
@@ -114,12 +112,57 @@ from rules.core import (
     detail,
 )
 from rules.notation import normalize, parse_point, point_name, tokenize
+from rules.querni_board import (
+    ADJACENT,
+    HEIGHT,
+    MARKED_CELLS,
+    NAMES,
+    PIECE_OF_CODE,
+    POINTS,
+    SIZE,
+    START_CELLS,
+    STONES,
+    WIDTH,
+    can_move,
+    cells_of,
+    deal,
+    destination_mask,
+    has_three_in_a_row,
+    jump_path,
+    link_mask,
+    number_of,
+    runs_of_links,
+    seat_of,
+    splitmix64,
+)
+from rules.querni_moves import (
+    NUMBER,
+    PASS,
+    Arrangement,
+    QuerniMove,
+    Turn,
+    cell_index,
+    check_jump_path,
+    check_numbers,
+    check_removal,
+    jumped_twice,
+    movement_removal_turn,
+    movement_turn,
+    parse_numbers,
+    removal_turn,
+    stone_cells,
+)
 from rules.registry import register
 
-WIDTH, HEIGHT = 10, 7
-SIZE = WIDTH * HEIGHT
-STONES = 16
-MIN_CHAIN = 3
+__all__ = [
+    "MARKED_CELLS", "MOVE_LIMIT", "PASS", "QUERNI", "RULES_VERSION", "RULES_VERSIONS",
+    "SEAT_NAMES", "START_CELLS", "Arrangement", "ArrangementMoves", "QuerniMove",
+    "QuerniPosition", "QuerniSetupPosition", "QuerniVariant", "Turn", "deal",
+    "parse_numbers", "splitmix64",
+]
+"""The game's public names: the positions and variant here, the moves
+(:mod:`rules.querni_moves`) and the board's facts (:mod:`rules.querni_board`)."""
+
 MOVE_LIMIT = 30
 """The 30th consecutive turn without a removal draws."""
 SEAT_NAMES = ("Blue", "Pink")
@@ -131,406 +174,6 @@ RULES_VERSIONS = ("1", "2")
 a jump sequence may jump a cell twice (only its landing cells are limited)."""
 _STONE_LETTERS = "BP"
 _SIDE_LETTERS = "bp"
-
-POINTS: tuple[Point, ...] = tuple((i % WIDTH, i // WIDTH) for i in range(SIZE))
-NAMES: tuple[str, ...] = tuple(point_name(x, y) for x, y in POINTS)
-_INDEX: dict[str, int] = {name: i for i, name in enumerate(NAMES)}
-
-
-def _cells(names: str) -> tuple[int, ...]:
-    return tuple(_INDEX[n] for n in names.split())
-
-
-START_CELLS: tuple[tuple[int, ...], tuple[int, ...]] = (
-    _cells("a1 b1 c1 h1 i1 j1 a2 c2 h2 j2 a3 b3 c3 h3 i3 j3"),
-    _cells("a5 b5 c5 h5 i5 j5 a6 c6 h6 j6 a7 b7 c7 h7 i7 j7"),
-)
-"""Each seat's start cells (as cell indices ``y * 10 + x``) in arrangement order."""
-MARKED_CELLS: tuple[Point, ...] = ((1, 1), (8, 1), (1, 5), (8, 5))
-"""The marked corner cells ``b2 i2 b6 i6`` (empty at the start; drawn specially)."""
-
-_DIRECTIONS = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
-
-
-def _on_board(x: int, y: int) -> bool:
-    return 0 <= x < WIDTH and 0 <= y < HEIGHT
-
-
-NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
-    tuple((y + dy) * WIDTH + x + dx for dx, dy in _DIRECTIONS if _on_board(x + dx, y + dy))
-    for x, y in POINTS)
-_ADJACENT: tuple[int, ...] = tuple(sum(1 << n for n in ns) for ns in NEIGHBOURS)
-"""Bit masks: bit j of ``_ADJACENT[i]`` is set when cells i and j touch."""
-_JUMPS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
-    tuple(((y + dy) * WIDTH + x + dx, (y + 2 * dy) * WIDTH + x + 2 * dx)
-          for dx, dy in _DIRECTIONS if _on_board(x + 2 * dx, y + 2 * dy))
-    for x, y in POINTS)
-"""Per cell: (jumped cell, landing cell) for every straight jump that stays on the board."""
-
-# A cell holds 0 (empty) or a stone code: seat * 16 + number (1..16 Blue, 17..32 Pink).
-
-
-def _seat_of(code: int) -> int:
-    return (code - 1) >> 4
-
-
-def _number_of(code: int) -> int:
-    return ((code - 1) & 15) + 1
-
-
-_PIECE_OF_CODE: tuple[Piece, ...] = tuple(Piece(_seat_of(code), str(_number_of(code)))
-                                          for code in range(33))
-"""The piece each stone code shows (index 0 unused), made once: ``pieces()`` runs at every
-node of an engine search."""
-
-
-# --------------------------------------------------------------------------- the deal
-
-_MASK64 = (1 << 64) - 1
-
-
-def splitmix64(state: int) -> tuple[int, int]:
-    """One SplitMix64 step: ``(new state, 64-bit output)``.
-
-    >>> hex(splitmix64(0)[1])
-    '0xe220a8397b1dcdaf'
-    """
-    state = (state + 0x9E3779B97F4A7C15) & _MASK64
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-    return state, z ^ (z >> 31)
-
-
-def deal(seed: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The random arrangements of ``setup="random"``, reproducible everywhere.
-
-    The state starts as ``seed mod 2**64``. For Blue, then Pink (one continuing stream),
-    the list 1..16 is Fisher–Yates shuffled: for i = 15 down to 1, swap entries i and
-    ``splitmix64_output mod (i + 1)`` (the modulo bias is below 1e-17).
-
-    >>> deal(0)[0]
-    (3, 11, 15, 12, 7, 2, 6, 14, 9, 4, 5, 8, 13, 10, 1, 16)
-    """
-    state = seed & _MASK64
-    result: list[tuple[int, ...]] = []
-    for _ in range(2):
-        numbers = list(range(1, STONES + 1))
-        for i in range(STONES - 1, 0, -1):
-            state, out = splitmix64(state)
-            j = out % (i + 1)
-            numbers[i], numbers[j] = numbers[j], numbers[i]
-        result.append(tuple(numbers))
-    return result[0], result[1]
-
-
-def _check_numbers(numbers: Sequence[int]) -> tuple[int, ...]:
-    """A permutation of 1..16, or a RulesError whose ``detail`` callers raise again as the
-    error class of their context."""
-    if len(numbers) != STONES:
-        raise RulesError(detail("arrangement_length", count=len(numbers), need=STONES))
-    seen: set[int] = set()
-    for n in numbers:
-        if not 1 <= n <= STONES:
-            raise RulesError(detail("not_a_stone_number", number=n, last=STONES))
-        if n in seen:
-            raise RulesError(detail("number_twice", number=n))
-        seen.add(n)
-    return tuple(numbers)
-
-
-_ARRANGEMENT_SPLIT = re.compile(r"[\s,;/]+")
-_NUMBER = re.compile(r"[0-9]{1,3}")
-
-
-def parse_numbers(text: str) -> tuple[int, ...]:
-    """``'5 1 9 ... 12'`` -> the 16 numbers; NotationError/IllegalMoveError says why not."""
-    s = normalize(text)
-    tokens = [t for t in _ARRANGEMENT_SPLIT.split(s) if t]
-    for t in tokens:
-        if not _NUMBER.fullmatch(t):
-            raise NotationError(detail("arrangement_syntax", input=t), text=text)
-    try:
-        return _check_numbers([int(t) for t in tokens])
-    except RulesError as e:
-        raise IllegalMoveError(e.detail, text=text) from None
-
-
-# --------------------------------------------------------------------------- moves
-
-
-@dataclass(frozen=True, slots=True)
-class Turn:
-    """A play-phase turn: an optional movement, then an optional removal.
-
-    ``movement`` is ``(start, end)``; ``removal`` is ``(low, high)`` stone numbers;
-    both None is a pass. ``path`` is the jump path the player typed, if any: it is not
-    part of the move's identity (RULES §5: a movement is its start and end).
-    """
-
-    movement: tuple[Point, Point] | None = None
-    removal: tuple[int, int] | None = None
-    path: tuple[Point, ...] = field(default=(), compare=False, repr=False)
-
-
-PASS = Turn()
-_MOVEMENT_TURNS: dict[int, Turn] = {}
-_REMOVAL_TURNS: dict[tuple[int, int], Turn] = {}
-
-
-def _movement_turn(start: int, end: int) -> Turn:
-    """The movement-only turn from cell ``start`` to cell ``end``, made once (at most
-    70 × 70 of them): ``legal_moves`` lists thousands of turns at every search node."""
-    key = start * SIZE + end
-    turn = _MOVEMENT_TURNS.get(key)
-    if turn is None:
-        turn = _MOVEMENT_TURNS[key] = Turn((POINTS[start], POINTS[end]))
-    return turn
-
-
-_MOVEMENT_REMOVAL_TURNS: dict[int, Turn] = {}
-_MOVEMENT_REMOVAL_LIMIT = 1 << 16
-
-
-def _movement_removal_turn(key: int, moved: Turn, run: tuple[int, int]) -> Turn:
-    """The movement of the turn ``moved`` then the removal of ``run``, remembered by
-    ``key`` (start and end cell, low and high number) in a bounded table: a search meets
-    the same ones at many nodes."""
-    turn = _MOVEMENT_REMOVAL_TURNS.get(key)
-    if turn is None:
-        if len(_MOVEMENT_REMOVAL_TURNS) >= _MOVEMENT_REMOVAL_LIMIT:
-            _MOVEMENT_REMOVAL_TURNS.clear()
-        turn = _MOVEMENT_REMOVAL_TURNS[key] = Turn(moved.movement, run)
-    return turn
-
-
-def _removal_turn(run: tuple[int, int]) -> Turn:
-    """The removal-only turn of ``run``, made once (at most 120 of them)."""
-    turn = _REMOVAL_TURNS.get(run)
-    if turn is None:
-        turn = _REMOVAL_TURNS[run] = Turn(None, run)
-    return turn
-
-
-@dataclass(frozen=True, slots=True)
-class Arrangement:
-    """A setup-phase submission: ``seat`` puts ``numbers`` on its start cells in order."""
-
-    seat: int
-    numbers: tuple[int, ...]
-
-
-QuerniMove = Turn | Arrangement
-"""A Querni move: a play-phase :class:`Turn` or a setup-phase :class:`Arrangement`."""
-
-
-# --------------------------------------------------------------------------- chain helpers
-
-
-@lru_cache(maxsize=1 << 15)
-def _runs(links: int) -> tuple[tuple[int, int], ...]:
-    """Every removable run for a link mask (bit n: stones n and n+1 both there, touching)."""
-    runs: list[tuple[int, int]] = []
-    n = 1
-    while n < STONES:
-        if links >> n & 1:
-            top = n
-            while top < STONES and links >> top & 1:
-                top += 1
-            # stones n..top form a maximal chain; every sub-run of >= 3 is removable
-            for low in range(n, top - 1):
-                for high in range(low + MIN_CHAIN - 1, top + 1):
-                    runs.append((low, high))
-            n = top
-        n += 1
-    return tuple(runs)
-
-
-def _link_mask(where: Sequence[int]) -> int:
-    links = 0
-    for n in range(1, STONES):
-        a, b = where[n], where[n + 1]
-        if a >= 0 and b >= 0 and _ADJACENT[a] >> b & 1:
-            links |= 1 << n
-    return links
-
-
-def _has_three_in_a_row(present: int) -> bool:
-    """Whether a number mask (bit n = number n on the board) holds n, n+1, n+2."""
-    return bool(present & (present >> 1) & (present >> 2))
-
-
-def _jumps_from(cells: Sequence[int], start: int) -> dict[int, tuple[int, int, bool]]:
-    """Breadth-first jump search from ``start`` with the landing limits only: for every
-    cell reached, ``(parent, jumped cells of its tree path as a bit mask, whether that
-    path jumps some cell twice)``. The start is included as its own parent.
-
-    The start cell is empty while the stone jumps, so there is nothing there to jump over,
-    and landing on it is forbidden (it holds the stone in ``cells``, so it is not 0).
-    """
-    tree: dict[int, tuple[int, int, bool]] = {start: (start, 0, False)}
-    queue = [start]
-    for c in queue:
-        _, jumped, twice = tree[c]
-        for over, land in _JUMPS[c]:
-            if not cells[land] and cells[over] and over != start and land not in tree:
-                bit = 1 << over
-                tree[land] = (c, jumped | bit, twice or bool(jumped & bit))
-                queue.append(land)
-    return tree
-
-
-def _open_reach(cells: Sequence[int], start: int, at: int, landed: int, jumped: int) -> int:
-    """Bit mask of the cells a sequence standing on ``at`` could still land on if from now
-    on only the cells already landed on (``landed``) and jumped over (``jumped``) were
-    barred: an upper bound on what it can reach, which prunes the search below."""
-    seen = 0
-    stack = [at]
-    while stack:
-        c = stack.pop()
-        for over, land in _JUMPS[c]:
-            bit = 1 << land
-            if cells[land] or not cells[over] or over == start or (landed | seen) & bit \
-                    or jumped >> over & 1:
-                continue
-            seen |= bit
-            stack.append(land)
-    return seen
-
-
-def _paths_once(cells: Sequence[int], start: int, wanted: int,
-                end: int = -1) -> tuple[int, tuple[int, ...] | None]:
-    """Depth-first search of the jump sequences from ``start`` that land on no cell twice
-    (nor on the start) and jump no cell twice (RULES §5). Returns the bit mask of the
-    ``wanted`` cells found reachable (it stops once all are found), and the path found to
-    ``end`` if one is asked for (then it stops there).
-
-    Only the cells whose shortest path jumps a cell twice need this: within one landing
-    parity class a cell can be jumped along two lines only where two diagonals cross
-    (``a1-c3`` and ``c1-a3`` over ``b2``). A branch is cut as soon as none of the cells
-    still wanted can be reached from it even ignoring the limits still to come
-    (:func:`_open_reach`), so a cell that is out of reach does not cost a walk over every
-    path of a crowded board.
-    """
-    if end >= 0:
-        wanted = 1 << end
-    found = 0
-    stack: list[tuple[int, int, int, tuple[int, ...]]] = [(start, 1 << start, 0, (start,))]
-    while stack:
-        c, landed, jumped, path = stack.pop()
-        for over, land in _JUMPS[c]:
-            land_bit, over_bit = 1 << land, 1 << over
-            if cells[land] or not cells[over] or over == start or landed & land_bit \
-                    or jumped & over_bit:
-                continue
-            if land == end:
-                return found | land_bit, (*path, land)
-            found |= land_bit
-            missing = wanted & ~found
-            if not missing:
-                return found & wanted, None
-            now_landed, now_jumped = landed | land_bit, jumped | over_bit
-            if _open_reach(cells, start, land, now_landed, now_jumped) & missing:
-                stack.append((land, now_landed, now_jumped, (*path, land)))
-    return found & wanted, None
-
-
-_CROSSINGS: tuple[tuple[int, int] | None, ...] = tuple(
-    ((y + 1) * WIDTH + x + 1,
-     (1 << (y * WIDTH + x)) | (1 << (y * WIDTH + x + 2)) | (1 << ((y + 2) * WIDTH + x))
-     | (1 << ((y + 2) * WIDTH + x + 2)))
-    if x + 2 < WIDTH and y + 2 < HEIGHT else None
-    for x, y in POINTS)
-"""Per cell ``i``: the crossing of two diagonal jumps whose lower left corner ``i`` is, as
-``(centre, bit mask of its four corners)`` (None at the top and right edges)."""
-
-
-def _jump_ends(cells: Sequence[int], start: int) -> int:
-    """Bit mask of the start and every cell a jump sequence from it can land on with the
-    landing limits only (none twice, never the start)."""
-    seen = 1 << start
-    frontier = [start]
-    while frontier:
-        c = frontier.pop()
-        for over, land in _JUMPS[c]:
-            # the start cell is empty while jumping: nothing there to jump over, and
-            # landing on it is forbidden (it holds the stone in ``cells``, so it is not 0).
-            if not cells[land] and cells[over] and over != start and not seen >> land & 1:
-                seen |= 1 << land
-                frontier.append(land)
-    return seen
-
-
-def _destination_mask(cells: Sequence[int], start: int, *, once: bool = True) -> int:
-    """Bit mask of every cell the stone on ``start`` can move to (steps and jump ends).
-
-    ``once``: no cell may be jumped over twice in one sequence (RULES §5, rules version
-    2); without it only the landing limits hold (version 1, kept for stored matches).
-
-    A cell can be jumped twice only where two diagonal jumps cross over a stone, and a
-    sequence jumping it twice lands on all four corners of that crossing. So when no such
-    crossing has every corner among the cells reachable with the landing limits alone,
-    those cells are the answer; otherwise the cells whose shortest path jumps a cell
-    twice are searched again path by path (:func:`_paths_once`).
-    """
-    dests = 0
-    for n in NEIGHBOURS[start]:
-        if not cells[n]:
-            dests |= 1 << n
-    seen = _jump_ends(cells, start)
-    # (Jumps keep the parity of x and y, so a sequence never stands next to its start,
-    # and a jump end is never also a step end.)
-    jumps = seen & ~(1 << start)
-    if not once or not jumps:
-        return dests | jumps
-    for i in _cells_of(seen):
-        crossing = _CROSSINGS[i]
-        if crossing is not None and cells[crossing[0]] and seen & crossing[1] == crossing[1]:
-            break
-    else:
-        return dests | jumps
-    tree = _jumps_from(cells, start)
-    good = doubtful = 0
-    for land, (_, _, twice) in tree.items():
-        if land == start:
-            continue
-        if twice:
-            doubtful |= 1 << land
-        else:
-            good |= 1 << land
-    if doubtful:
-        good |= _paths_once(cells, start, doubtful)[0]
-    return dests | good
-
-
-def _can_move(cells: Sequence[int], start: int) -> bool:
-    """Whether the stone on ``start`` has any step or jump (a first jump is always a
-    legal sequence on its own)."""
-    return any(not cells[n] for n in NEIGHBOURS[start]) or any(
-        cells[over] and not cells[land] for over, land in _JUMPS[start])
-
-
-def _cells_of(mask: int) -> Iterator[int]:
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
-
-
-def _jump_path(cells: Sequence[int], start: int, end: int, *,
-               once: bool = True) -> tuple[int, ...] | None:
-    """A jump path start..end respecting the limits (see :func:`_destination_mask`):
-    the shortest one (breadth first, fixed direction order) when it jumps no cell
-    twice, else one found depth first; None if there is none."""
-    tree = _jumps_from(cells, start)
-    if end not in tree or end == start:
-        return None
-    if tree[end][2] and once:
-        return _paths_once(cells, start, 1 << end, end)[1]
-    path = [end]
-    while path[-1] != start:
-        path.append(tree[path[-1]][0])
-    return tuple(reversed(path))
 
 
 # --------------------------------------------------------------------------- positions
@@ -558,7 +201,7 @@ class QuerniPosition(Position["QuerniMove"]):
     def _judge(self) -> Outcome | None:
         present = [0, 0]  # per seat, bit n set while its stone n is on the board
         for code in self.cells:
-            # _seat_of and _number_of inlined: this runs at every node of a search
+            # seat_of and number_of inlined: this runs at every node of a search
             if code > STONES:
                 present[1] |= 1 << (code - STONES)
             elif code:
@@ -566,7 +209,7 @@ class QuerniPosition(Position["QuerniMove"]):
         for seat in (0, 1):
             if not present[seat]:
                 return Outcome.win(seat, seats=2, reason="all-removed")
-        if not (_has_three_in_a_row(present[0]) or _has_three_in_a_row(present[1])):
+        if not (has_three_in_a_row(present[0]) or has_three_in_a_row(present[1])):
             return Outcome.draw(seats=2, reason="no-chains")
         if self.quiet >= MOVE_LIMIT:
             return Outcome.draw(seats=2, reason="move-limit")
@@ -594,8 +237,8 @@ class QuerniPosition(Position["QuerniMove"]):
         cells = self.cells
         once = self.rules_version != "1"
         where = self._where(self.turn)
-        links = _link_mask(where)
-        turns = [_removal_turn(r) for r in _runs(links)]
+        links = link_mask(where)
+        turns = [removal_turn(r) for r in runs_of_links(links)]
         append = turns.append
         low_code = self.turn * STONES
         for start in range(SIZE):
@@ -606,17 +249,17 @@ class QuerniPosition(Position["QuerniMove"]):
             above = where[code + 1] if code < STONES else -1
             # only the links to the moved stone's neighbours in number can change
             base = links & ~((1 << (code - 1)) | (1 << code))
-            for end in _cells_of(_destination_mask(cells, start, once=once)):
-                turn = _movement_turn(start, end)
+            for end in cells_of(destination_mask(cells, start, once=once)):
+                turn = movement_turn(start, end)
                 append(turn)
                 after = base
-                if below >= 0 and _ADJACENT[end] >> below & 1:
+                if below >= 0 and ADJACENT[end] >> below & 1:
                     after |= 1 << (code - 1)
-                if above >= 0 and _ADJACENT[end] >> above & 1:
+                if above >= 0 and ADJACENT[end] >> above & 1:
                     after |= 1 << code
                 key = (start * SIZE + end) << 10
-                for r in _runs(after):
-                    append(_movement_removal_turn(key | r[0] << 5 | r[1], turn, r))
+                for r in runs_of_links(after):
+                    append(movement_removal_turn(key | r[0] << 5 | r[1], turn, r))
         if not turns or not once:
             append(PASS)
         return tuple(turns)
@@ -631,10 +274,10 @@ class QuerniPosition(Position["QuerniMove"]):
     def _can_act(self) -> bool:
         """Whether the seat to move has any movement or removal."""
         cells = self.cells
-        if _runs(_link_mask(self._where(self.turn))):
+        if runs_of_links(link_mask(self._where(self.turn))):
             return True
         low = self.turn * STONES
-        return any(low < code <= low + STONES and _can_move(cells, i)
+        return any(low < code <= low + STONES and can_move(cells, i)
                    for i, code in enumerate(cells))
 
     def play(self, move: QuerniMove) -> QuerniPosition:
@@ -645,7 +288,7 @@ class QuerniPosition(Position["QuerniMove"]):
         where = self._check(move)
         cells = list(self.cells)
         if move.movement:
-            start, end = (_cell_index(q) for q in move.movement)
+            start, end = (cell_index(q) for q in move.movement)
             cells[end], cells[start] = cells[start], 0
         quiet = self.quiet + 1
         if move.removal:
@@ -667,7 +310,7 @@ class QuerniPosition(Position["QuerniMove"]):
                 if gap:
                     tokens.append(str(gap))
                     gap = 0
-                tokens.append(f"{_STONE_LETTERS[_seat_of(code)]}{_number_of(code)}")
+                tokens.append(f"{_STONE_LETTERS[seat_of(code)]}{number_of(code)}")
             if gap:
                 tokens.append(str(gap))
             rows.append(",".join(tokens))
@@ -676,7 +319,7 @@ class QuerniPosition(Position["QuerniMove"]):
                 f"{removed[0]},{removed[1]}")
 
     def pieces(self) -> Mapping[Point, Piece]:
-        piece_of = _PIECE_OF_CODE
+        piece_of = PIECE_OF_CODE
         return {POINTS[i]: piece_of[c] for i, c in enumerate(self.cells) if c}
 
     def removed_counts(self) -> tuple[int, int]:
@@ -684,13 +327,13 @@ class QuerniPosition(Position["QuerniMove"]):
         on_board = [0, 0]
         for code in self.cells:
             if code:
-                on_board[_seat_of(code)] += 1
+                on_board[seat_of(code)] += 1
         return STONES - on_board[0], STONES - on_board[1]
 
     def stone_at(self, point: Point) -> tuple[int, int] | None:
         """``(seat, number)`` of the stone on ``point``, or None."""
         code = self.cells[point[1] * WIDTH + point[0]]
-        return (_seat_of(code), _number_of(code)) if code else None
+        return (seat_of(code), number_of(code)) if code else None
 
     def where(self, seat: int, number: int) -> Point | None:
         """The cell of ``seat``'s stone ``number``, or None once it is off the board."""
@@ -707,7 +350,7 @@ class QuerniPosition(Position["QuerniMove"]):
         """
         if self._outcome is not None:
             return ()
-        return _runs(_link_mask(self._where(self.turn)))
+        return runs_of_links(link_mask(self._where(self.turn)))
 
     def reachable(self, point: Point) -> tuple[Point, ...]:
         """Every cell the stone on ``point`` can move to (steps and jump sequence ends),
@@ -715,13 +358,13 @@ class QuerniPosition(Position["QuerniMove"]):
         start = point[1] * WIDTH + point[0]
         if not self.cells[start]:
             return ()
-        return tuple(POINTS[c] for c in _cells_of(
-            _destination_mask(self.cells, start, once=self.rules_version != "1")))
+        return tuple(POINTS[c] for c in cells_of(
+            destination_mask(self.cells, start, once=self.rules_version != "1")))
 
     # ---------------------------------------------------------------- internals
 
     def _where(self, seat: int) -> list[int]:
-        return _where(self.cells, seat)
+        return stone_cells(self.cells, seat)
 
     def _check(self, move: Turn) -> list[int]:
         """Raise IllegalMoveError unless ``move`` is legal here (a targeted check: the
@@ -735,7 +378,7 @@ class QuerniPosition(Position["QuerniMove"]):
         moved: tuple[int, int] | None = None
         if move.movement:
             start_point, end_point = move.movement
-            start, end = _cell_index(start_point), _cell_index(end_point)
+            start, end = cell_index(start_point), cell_index(end_point)
             self._check_movement(start, end, move.path)
             moved = start, end
         if not move.removal:
@@ -743,8 +386,8 @@ class QuerniPosition(Position["QuerniMove"]):
         where = self._where(self.turn)
         if moved is not None:
             start, end = moved
-            where[_number_of(self.cells[start])] = end
-        _check_removal(where, *move.removal)
+            where[number_of(self.cells[start])] = end
+        check_removal(where, *move.removal)
         return where
 
     def _check_movement(self, start: int, end: int, path: Sequence[Point]) -> None:
@@ -752,23 +395,23 @@ class QuerniPosition(Position["QuerniMove"]):
         code = cells[start]
         if not code:
             raise IllegalMoveError(detail("empty_point", point=NAMES[start], piece="stone"))
-        if _seat_of(code) != self.turn:
+        if seat_of(code) != self.turn:
             raise IllegalMoveError(detail("not_your_piece", point=NAMES[start], piece="stone"))
-        if path and (_cell_index(path[0]), _cell_index(path[-1])) != (start, end):
+        if path and (cell_index(path[0]), cell_index(path[-1])) != (start, end):
             raise IllegalMoveError(detail("path_ends"))
         once = self.rules_version != "1"
         if len(path) > 2:
-            _check_jump_path(cells, [_cell_index(p) for p in path], once=once)
+            check_jump_path(cells, [cell_index(p) for p in path], once=once)
             return
         if start == end:
             raise IllegalMoveError(detail("null_move", point=NAMES[start]))
         if cells[end]:
             raise IllegalMoveError(detail("occupied", point=NAMES[end]))
-        if _destination_mask(cells, start, once=once) >> end & 1:
+        if destination_mask(cells, start, once=once) >> end & 1:
             return
-        twice = _jump_path(cells, start, end, once=False) if once else None
+        twice = jump_path(cells, start, end, once=False) if once else None
         if twice is not None:
-            over = _jumped_twice(twice)
+            over = jumped_twice(twice)
             raise IllegalMoveError(detail("every_path_jumps_twice", start=NAMES[start],
                                           end=NAMES[end], path="-".join(NAMES[c] for c in twice),
                                           point=NAMES[over]))
@@ -780,84 +423,6 @@ class QuerniPosition(Position["QuerniMove"]):
             raise IllegalMoveError(detail("jump_over_empty", point=NAMES[over]))
         raise IllegalMoveError(detail("unreachable", start=NAMES[start], end=NAMES[end]))
 
-
-def _cell_index(point: Point) -> int:
-    x, y = point
-    if not _on_board(x, y):
-        raise IllegalMoveError(detail("cell_off_board", point=str(point)))
-    return y * WIDTH + x
-
-
-def _where(cells: Sequence[int], seat: int) -> list[int]:
-    """Cell of each of ``seat``'s stones by number (index 0 unused; -1 = off the board)."""
-    where = [-1] * (STONES + 2)
-    low = seat * STONES
-    for i, code in enumerate(cells):
-        if low < code <= low + STONES:
-            where[code - low] = i
-    return where
-
-
-def _jumped_twice(path: Sequence[int]) -> int:
-    """The first cell a jump path jumps over for the second time (-1 if none)."""
-    seen: set[int] = set()
-    for frm, to in pairwise(path):
-        over = (frm + to) // 2  # the middle cell: both coordinates differ by 0 or 2
-        if over in seen:
-            return over
-        seen.add(over)
-    return -1
-
-
-def _check_jump_path(cells: Sequence[int], path: Sequence[int], *, once: bool = True) -> None:
-    """A typed multi-hop path: every hop a straight jump over one stone onto an empty
-    cell, no landing cell twice, never back onto the start, and (``once``, rules version
-    2) no cell jumped over twice."""
-    start = path[0]
-    landed = {start}
-    jumped: set[int] = set()
-    for frm, to in pairwise(path):
-        fx, fy = POINTS[frm]
-        tx, ty = POINTS[to]
-        dx, dy = tx - fx, ty - fy
-        if max(abs(dx), abs(dy)) == 1:
-            raise IllegalMoveError(detail("step_in_jumps", move=f"{NAMES[frm]}-{NAMES[to]}"))
-        if not (max(abs(dx), abs(dy)) == 2 and dx % 2 == 0 and dy % 2 == 0):
-            raise IllegalMoveError(detail("not_a_jump", move=f"{NAMES[frm]}-{NAMES[to]}"))
-        over = frm + (dy // 2) * WIDTH + dx // 2
-        if to == start:
-            raise IllegalMoveError(detail("jump_back_to_start", point=NAMES[start]))
-        if to in landed:
-            raise IllegalMoveError(detail("landed_twice", point=NAMES[to]))
-        if not cells[over] or over == start:
-            raise IllegalMoveError(detail("jump_over_empty", point=NAMES[over]))
-        if cells[to]:
-            raise IllegalMoveError(detail("occupied", point=NAMES[to]))
-        if once and over in jumped:
-            raise IllegalMoveError(detail("jumped_twice", point=NAMES[over]))
-        landed.add(to)
-        jumped.add(over)
-
-
-def _check_removal(where: Sequence[int], low: int, high: int) -> None:
-    if not (1 <= low <= STONES and 1 <= high <= STONES):
-        raise IllegalMoveError(detail("stone_numbers", last=STONES))
-    if low > high:
-        raise IllegalMoveError(detail("lower_number_first", move=f"r{high}-{low}"))
-    count = high - low + 1
-    if count == 1:
-        raise IllegalMoveError(detail("chain_of_one", move=f"r{low}-{high}", least=MIN_CHAIN))
-    if count < MIN_CHAIN:
-        raise IllegalMoveError(detail("chain_too_short", move=f"r{low}-{high}", count=count,
-                                      least=MIN_CHAIN))
-    for n in range(low, high + 1):
-        if where[n] < 0:
-            raise IllegalMoveError(detail("no_stone_number", number=n))
-    for n in range(low + 1, high + 1):
-        if not _ADJACENT[where[n]] >> where[n - 1] & 1:
-            raise IllegalMoveError(detail("chain_not_adjacent", number=n, previous=n - 1,
-                                          point=NAMES[where[n]],
-                                          previous_point=NAMES[where[n - 1]]))
 
 
 # --------------------------------------------------------------------------- setup phase
@@ -904,7 +469,7 @@ class QuerniSetupPosition(Position["QuerniMove"]):
         if self.arrangements[seat] is not None:
             raise IllegalMoveError(detail("already_submitted", seat=SEAT_NAMES[seat]))
         try:
-            numbers = _check_numbers(move.numbers)
+            numbers = check_numbers(move.numbers)
         except RulesError as e:
             raise IllegalMoveError(e.detail) from None
         other = self.arrangements[1 - seat]
@@ -1086,10 +651,10 @@ def _setup_from_text(text: str, fields: list[str]) -> QuerniSetupPosition:
             both.append(_HIDDEN)
         else:
             parts = f.split(",")
-            if not all(_NUMBER.fullmatch(p) for p in parts):
+            if not all(NUMBER.fullmatch(p) for p in parts):
                 raise PositionError(detail("setup_arrangement_field", input=f), text=text)
             try:
-                both.append(_check_numbers([int(p) for p in parts]))
+                both.append(check_numbers([int(p) for p in parts]))
             except RulesError as e:
                 raise PositionError(e.detail, text=text) from None
     if both[0] is not None and both[1] is not None:
@@ -1248,17 +813,17 @@ class QuerniVariant(Variant[QuerniPosition | QuerniSetupPosition, QuerniMove]):
         path: tuple[Point, ...] = ()
         where = p._where(p.turn)
         if move.movement:
-            start, end = (_cell_index(q) for q in move.movement)
+            start, end = (cell_index(q) for q in move.movement)
             if move.path:
                 path = move.path
-            elif _ADJACENT[start] >> end & 1:
+            elif ADJACENT[start] >> end & 1:
                 path = move.movement
             else:
-                cell_path = _jump_path(cells, start, end, once=p.rules_version != "1")
+                cell_path = jump_path(cells, start, end, once=p.rules_version != "1")
                 path = (tuple(POINTS[c] for c in cell_path) if cell_path
                         else move.movement)
             if cells[start]:
-                where[_number_of(cells[start])] = end
+                where[number_of(cells[start])] = end
         removed: tuple[Point, ...] = ()
         if move.removal:
             removed = tuple(POINTS[where[n]] for n in range(move.removal[0],
@@ -1286,7 +851,7 @@ def _arrangement_option(value: object) -> tuple[tuple[int, ...], tuple[int, ...]
             raise OptionError(detail("arrangement_integers", game="querni",
                                      seat=SEAT_NAMES[seat], count=STONES))
         try:
-            result.append(_check_numbers(list(numbers)))
+            result.append(check_numbers(list(numbers)))
         except RulesError as e:
             raise OptionError(detail("seat_arrangement", game="querni", seat=SEAT_NAMES[seat],
                                      reason=e.detail)) from None
