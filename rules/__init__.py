@@ -16,6 +16,7 @@ them all.
 
 from rules.core import (
     AmbiguousMoveError,
+    GameRecord,
     IllegalMoveError,
     MoveMarks,
     NotationError,
@@ -40,6 +41,7 @@ from rules import querni  # noqa: F401  isort: skip
 __all__ = [
     "VARIANTS",
     "AmbiguousMoveError",
+    "GameRecord",
     "IllegalMoveError",
     "MoveMarks",
     "NotationError",

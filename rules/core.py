@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar, Generic, NamedTuple, cast
 
@@ -311,6 +311,22 @@ P = TypeVar("P", bound="Position[Any]", default=Any)
 
 Move = Hashable
 """Any game's move, where the game is not known."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A game as a standard file format needs it (:meth:`Variant.export_record`): the
+    start position's text, the moves as stored (any notation ``parse_move`` reads), how
+    it ended when the rules alone do not say (resignation, agreement, time; None while it
+    runs or when the final position says), each seat's player, and the event and date
+    (``YYYY.MM.DD``) for the headers."""
+
+    start: str
+    moves: tuple[str, ...]
+    outcome: Outcome | None = None
+    players: Mapping[int, str] = field(default_factory=dict)
+    event: str = "?"
+    date: str = "????.??.??"
 
 
 class Position(ABC, Generic[M]):
@@ -725,6 +741,21 @@ class Variant(ABC, Generic[P, M]):
             elif values:
                 result[name] = values[0]
         return result
+
+    record_format: ClassVar[str | None] = None
+    """The standard file format this game's records are exported in (``'wxf'``,
+    ``'pdn'``: also the file extension), or None when it has none."""
+
+    def export_record(self, record: GameRecord) -> str | None:
+        """``record`` in :attr:`record_format`, or None for a game without a standard
+        format (the caller then writes Tablero's own record). Raises RulesError on a
+        record that does not replay.
+
+        >>> import rules
+        >>> rules.variant("querni").export_record(GameRecord(start="", moves=())) is None
+        True
+        """
+        return None
 
     def __repr__(self) -> str:
         return f"rules.variant({self.key!r})"

@@ -58,6 +58,7 @@ from typing import Any, ClassVar
 
 from rules.core import (
     Detail,
+    GameRecord,
     IllegalMoveError,
     MoveMarks,
     NotationError,
@@ -530,6 +531,15 @@ class DamasVariant(Variant[DamasPosition, DamasMove]):
 
     def perft(self, position: DamasPosition, depth: int) -> int:
         return perft(_own(position), depth)
+
+    record_format = "pdn"
+
+    def export_record(self, record: GameRecord) -> str:
+        """PDN (:func:`export_pdn`) with the players, the event and the date."""
+        return export_pdn(record.moves, outcome=record.outcome, start=record.start,
+                          headers={"White": record.players.get(0, "?"),
+                                   "Black": record.players.get(1, "?"),
+                                   "Event": record.event, "Date": record.date})
 
 
 def _own(position: Position) -> DamasPosition:

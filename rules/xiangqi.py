@@ -51,6 +51,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from rules.core import (
     Detail,
+    GameRecord,
     IllegalMoveError,
     MoveMarks,
     NotationError,
@@ -818,6 +819,42 @@ class XiangqiVariant(Variant[XiangqiPosition, XiangqiMove]):
         published tables it ignores the draw rules (repetition, 100 plies)."""
         p = _xq(position)
         return Board(p.board, p.side).perft(depth)
+
+    record_format = "wxf"
+
+    def export_record(self, record: GameRecord) -> str:
+        """WXF with the start as FEN: the players, the result, the moves in WXF
+        notation two a line, the final position.
+
+        >>> import rules
+        >>> print(rules.variant("xiangqi").export_record(GameRecord(
+        ...     start=rules.variant("xiangqi").start().to_text(), moves=("h3-e3",),
+        ...     players={0: "Ana"})).splitlines()[1:4])
+        ['[Red "Ana"]', '[Black "?"]', '[Result "*"]']
+        """
+        p = self.from_text(record.start)
+        outcome = record.outcome
+        result = "*"
+        if outcome is not None:
+            result = "1/2-1/2" if outcome.is_draw else ("1-0" if 0 in outcome.winners
+                                                       else "0-1")
+        lines = ['[Game "Chinese Chess"]', f'[Red "{record.players.get(0, "?")}"]',
+                 f'[Black "{record.players.get(1, "?")}"]', f'[Result "{result}"]',
+                 f'[FEN "{record.start}"]', '[Format "WXF"]', "", "START{"]
+        ply = 0
+        row: list[str] = []
+        for text in record.moves:
+            move = self.parse_move(p, text)
+            row.append(format_wxf(p, move))
+            p = p.play(move)
+            ply += 1
+            if ply % 2 == 0:
+                lines.append(f"{ply // 2:3d}. " + "  ".join(row))
+                row = []
+        if row:
+            lines.append(f"{ply // 2 + 1:3d}. " + "  ".join(row))
+        lines += ["}END", f"FINAL FEN: {p.to_text()}"]
+        return "\n".join(lines) + "\n"
 
 
 def _xq(position: Position) -> XiangqiPosition:
