@@ -16,16 +16,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
+import rules
 from locales.i18n import Text, Words, _, _n
-
-GAME_NAMES: Final[dict[str, Text]] = {
-    "alquerque": _("Alquerque"),
-    "alquerque-grande": _("Alquerque grande"),
-    "xiangqi": _("Xiangqi"),
-    "damas": _("Spanish draughts"),
-    "querni": _("Querni"),
-}
-"""Each registered game's name (``Variant.name`` in English)."""
 
 SEAT_COLOURS: Final[dict[str, Text]] = {
     "White": _("White"),
@@ -189,8 +181,12 @@ def permission_name(label: str) -> Words:
 
 
 def game_name(key: str, fallback: str | None = None) -> Words:
-    """A game's name by its variant key (the English ``fallback`` for an unknown key)."""
-    return GAME_NAMES.get(key, fallback if fallback is not None else key)
+    """A game's name by its variant key: the name the game declares (``Variant.name``,
+    marked for the catalogues), or the English ``fallback`` for an unknown key."""
+    v = rules.VARIANTS.get(key)
+    if v is not None:
+        return _(v.name)
+    return fallback if fallback is not None else key
 
 
 def seat_colour(name: str) -> Words:

@@ -89,7 +89,7 @@ def _pieces_text(position: Position) -> list[Words]:
         if not total:
             out.append(_("{seat}: no pieces", seat=label))
             continue
-        if spec.piece == "querni":
+        if spec.piece == "numbered":
             if hidden:
                 out.append(_n("{seat}: {count} stone, numbers hidden",
                               "{seat}: {count} stones, numbers hidden", total, seat=label))

@@ -313,10 +313,10 @@ def static_layer(key: str, board_size: tuple[int, int], seat_count: int, perspec
     spec = spec_for(key, board_size)
     pen = _Pen(lay, spec)
     _plate(pen)
-    {"lines": _draw_lines, "xiangqi": _draw_xiangqi, "squares": _draw_squares,
+    {"lines": _draw_lines, "river": _draw_xiangqi, "squares": _draw_squares,
      "cells": _draw_cells}[spec.family](pen)
     img = pen.img.reduce(SUPER)
-    if spec.family == "xiangqi":
+    if spec.family == "river":
         _river_label(img, lay, spec)
     if spec.square_numbers:
         _square_numbers(img, lay, spec)

@@ -202,7 +202,7 @@ def _header(img: Image.Image, lay: Layout, spec: BoardSpec, position: Position,
     name_px, sub_px = round(chip_h * 0.36), round(chip_h * 0.29)
     name_font, sub_font = font("bold", name_px), font("regular", sub_px)
     icon_d = round(chip_h * 0.74)
-    icon_kind = {"xiangqi": "K", "draughts": "man", "querni": ""}.get(spec.piece, "stone")
+    icon_kind = {"characters": "K", "draughts": "man", "numbered": ""}.get(spec.piece, "stone")
     for seat in range(n):
         row, col = divmod(seat, cols)
         x0 = pad + col * (chip_w + pad)
@@ -384,7 +384,7 @@ def _key_colours(spec: BoardSpec, looks: tuple[str, ...]) -> list[RGB]:
     for name in looks:
         look = SEAT_LOOKS[name]
         colours += [look.body, look.rim, look.ink]
-    if spec.piece == "xiangqi":
+    if spec.piece == "characters":
         colours += [*XIANGQI_INK.values(), XIANGQI_DISC.body, XIANGQI_DISC.rim]
         colours += [_mix(CHECK_GLOW, spec.plate, t) for t in (0.3, 0.55, 0.8)]
     return colours

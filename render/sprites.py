@@ -109,7 +109,7 @@ def piece(style: str, look_name: str, kind: str, d: int, ghost: bool = False) ->
     """The sprite of one piece, diameter ``d`` pixels.
 
     ``style``: ``'stone'`` (Alquerque), ``'draughts'`` (man, or king with a crown),
-    ``'xiangqi'`` (ivory disc with the character in red or black) or ``'querni'``
+    ``'characters'`` (ivory disc with the character in red or black) or ``'numbered'``
     (coloured stone with its number; an empty ``kind`` hides the number).
     ``ghost`` gives a faded version (a piece that has just left the board).
     """
@@ -117,7 +117,7 @@ def piece(style: str, look_name: str, kind: str, d: int, ghost: bool = False) ->
     box = (o, o, o + d * SS, o + d * SS)
     c = (o + d * SS / 2, o + d * SS / 2)
     _shadow(img, box, d)
-    if style == "xiangqi":
+    if style == "characters":
         ink = XIANGQI_INK.get(look_name, XIANGQI_INK["black"])
         _disc(img, box, XIANGQI_DISC, d, rim_width=0.075)
         r = d * SS * 0.39
@@ -137,7 +137,7 @@ def piece(style: str, look_name: str, kind: str, d: int, ghost: bool = False) ->
             if kind == "king":
                 _crown(img, (c[0], c[1] + d * SS * 0.01), d * SS * 0.46, (232, 186, 48),
                        (110, 74, 10))
-        elif style == "querni":
+        elif style == "numbered":
             _disc(img, box, look, d, rim_width=0.06)
             if kind:
                 px = d * SS * (0.58 if len(kind) == 1 else 0.5)

@@ -1,7 +1,8 @@
 """Colours, fonts and per-game board descriptions: the data the renderers are driven by.
 
 Everything a board family needs to know about one game lives in a :class:`BoardSpec`
-(looked up by variant key, :func:`spec_for`); seat colours come from the game's own
+(:func:`spec_for`: the facts the game declares, ``Variant.board_facts``, in its family's
+colours); seat colours come from the game's own
 ``seat_name`` (``'Red'``, ``'Turquoise'`` ...) through :data:`SEAT_LOOKS`, so a new colour
 name only needs a new entry there.
 """
@@ -15,6 +16,7 @@ from io import BytesIO
 
 from PIL import ImageFont
 
+import rules
 from locales.i18n import DEFAULT_LOCALE, Words, render
 
 RGB = tuple[int, int, int]
@@ -115,12 +117,12 @@ class BoardSpec:
     """What a board family needs to draw one game's board.
 
     ``family``: ``'lines'`` (points joined by lines, pieces on intersections),
-    ``'xiangqi'`` (points, river, palaces), ``'squares'`` (checkered squares) or
+    ``'river'`` (points, river, palaces), ``'squares'`` (checkered squares) or
     ``'cells'`` (a grid of cells with marked cells).
     """
 
     family: str
-    piece: str                      # sprite style: 'stone', 'xiangqi', 'draughts', 'querni'
+    piece: str                      # sprite style: 'stone', 'characters', 'draughts', 'numbered'
     piece_scale: float              # piece diameter as a fraction of the point spacing
     plate: RGB                      # board surface colour
     line: RGB = INK
@@ -134,33 +136,36 @@ class BoardSpec:
     kind_names: dict[str, str] = field(default_factory=dict)  # alt text: kind -> word
 
 
-def _querni_areas() -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
-    def around(cx: int, cy: int) -> list[tuple[int, int]]:
-        return [(cx + dx, cy + dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or dy]
-    seat0 = tuple(sorted(around(1, 1) + around(8, 1)))
-    seat1 = tuple(sorted(around(1, 5) + around(8, 5)))
-    return ((0, seat0), (1, seat1))
+@dataclass(frozen=True, slots=True)
+class FamilyLook:
+    """The colours of one board family (:attr:`rules.BoardFacts.family`)."""
+
+    plate: RGB                      # board surface colour
+    line: RGB = INK
+    dark: RGB = (0, 0, 0)           # squares: the non-playing squares
 
 
-XIANGQI_NAMES = {"K": "general", "A": "advisor", "B": "elephant", "N": "horse",
-                 "R": "chariot", "C": "cannon", "P": "soldier"}
-
-SPECS: dict[str, BoardSpec] = {
-    "alquerque": BoardSpec("lines", "stone", 0.60, plate=(226, 196, 150), diagonals=True),
-    "alquerque-grande": BoardSpec("lines", "stone", 0.64, plate=(226, 196, 150),
-                                  diagonals=True),
-    "xiangqi": BoardSpec("xiangqi", "xiangqi", 0.90, plate=(232, 196, 136),
-                         line=(92, 52, 28), kind_names=XIANGQI_NAMES,
-                         kinds=tuple("KABNRCP")),
-    "damas": BoardSpec("squares", "draughts", 0.80, plate=(238, 218, 180),
-                       dark=(150, 104, 70), square_numbers=True, kinds=("man", "king")),
-    "querni": BoardSpec("cells", "querni", 0.84, plate=(236, 226, 204),
-                        line=(176, 160, 136),
-                        marked=((1, 1), (8, 1), (1, 5), (8, 5)), areas=_querni_areas(),
-                        kinds=("8", "16", "")),
+FAMILY_LOOKS: dict[str, FamilyLook] = {
+    "lines": FamilyLook(plate=(226, 196, 150)),
+    "river": FamilyLook(plate=(232, 196, 136), line=(92, 52, 28)),
+    "squares": FamilyLook(plate=(238, 218, 180), dark=(150, 104, 70)),
+    "cells": FamilyLook(plate=(236, 226, 204), line=(176, 160, 136)),
 }
+"""Each board family's colours: what the game declares (:class:`rules.BoardFacts`) is
+drawn in these."""
 
 
+@cache
 def spec_for(key: str, board_size: tuple[int, int]) -> BoardSpec:
-    """The board description of variant ``key``; unknown games get a plain point board."""
-    return SPECS.get(key) or BoardSpec("lines", "stone", 0.6, plate=(226, 196, 150))
+    """The board description of variant ``key``: the facts the game declares
+    (``Variant.board_facts``) in its family's colours (:data:`FAMILY_LOOKS`).
+
+    >>> spec_for("querni", (10, 7)).marked
+    ((1, 1), (8, 1), (1, 5), (8, 5))
+    """
+    facts = rules.variant(key).board_facts
+    look = FAMILY_LOOKS[facts.family]
+    return BoardSpec(facts.family, facts.pieces, facts.piece_scale, plate=look.plate,
+                     line=look.line, dark=look.dark, marked=facts.marked, areas=facts.areas,
+                     square_numbers=facts.square_numbers, diagonals=facts.diagonals,
+                     kinds=facts.kinds, kind_names=dict(facts.kind_names))

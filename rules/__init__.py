@@ -16,6 +16,7 @@ them all.
 
 from rules.core import (
     AmbiguousMoveError,
+    BoardFacts,
     GameRecord,
     IllegalMoveError,
     MoveMarks,
@@ -41,6 +42,7 @@ from rules import querni  # noqa: F401  isort: skip
 __all__ = [
     "VARIANTS",
     "AmbiguousMoveError",
+    "BoardFacts",
     "GameRecord",
     "IllegalMoveError",
     "MoveMarks",

@@ -40,6 +40,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple, cast
 
 from rules.core import (
+    N_,
+    BoardFacts,
     Detail,
     IllegalMoveError,
     MoveMarks,
@@ -303,8 +305,18 @@ class AlquerqueVariant(Variant[AlquerquePosition, Move]):
     """Alquerque, BrainKing rules (RULES §1)."""
 
     key: ClassVar[str] = "alquerque"
-    name: ClassVar[str] = "Alquerque"
+    name: ClassVar[str] = N_("Alquerque")
+    summary: ClassVar[str] = N_(
+        "**Alquerque** (BrainKing rules), 2 players on a 5×5 board of points and lines. "
+        "White starts. A turn is one move: step along a line forward, diagonally forward "
+        "(where a diagonal exists) or sideways onto an empty point; or capture by jumping "
+        "an adjacent enemy piece onto the empty point beyond it. Capturing is compulsory "
+        "and a capturing piece keeps jumping while it can (later jumps in any direction). "
+        "A piece may not return to the point its last move started from. You win when "
+        "your opponent has no pieces or no legal move.\n"
+        "Moves: `c2-c3`, captures list every landing point: `a1xc3xe1`.")
     board_size: ClassVar[tuple[int, int]] = (5, 5)
+    board_facts: ClassVar[BoardFacts] = BoardFacts("lines", "stone", 0.60, diagonals=True)
     options: ClassVar[Mapping[str, tuple[object, ...]]] = {}
     example_options: ClassVar[tuple[Mapping[str, object], ...]] = ({},)
 

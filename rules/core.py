@@ -313,6 +313,50 @@ Move = Hashable
 """Any game's move, where the game is not known."""
 
 
+def N_(text: str) -> str:
+    """Mark ``text``, English words a game declares (its name, its rules summary), for
+    the translation catalogues, and return it unchanged: the rules core never translates
+    (``scripts/extract_messages`` reads ``rules/`` for ``N_``; ``locales`` says them in
+    the reader's language).
+
+    >>> N_("Xiangqi")
+    'Xiangqi'
+    """
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class BoardFacts:
+    """What a picture of a game must show, as facts a game declares
+    (:attr:`Variant.board_facts`); the renderer adds the colours, fonts and sprites.
+
+    ``family``: ``'lines'`` (points joined by lines, pieces on intersections; with
+    ``diagonals`` through the points with x + y even), ``'river'`` (points, a river and
+    palaces: Xiangqi), ``'squares'`` (checkered squares; ``square_numbers``: PDN numbers
+    in the playing squares) or ``'cells'`` (a grid of cells; ``marked`` cells drawn
+    specially, ``areas`` tinted per seat). ``pieces``: the piece style (``'stone'``,
+    ``'characters'``: a character on a disc, ``'draughts'``, ``'numbered'``: stones with
+    numbers), a piece filling ``piece_scale`` of the point spacing; ``kinds``: one piece
+    kind of each look (the palette draws them: Xiangqi's seven, Querni's one-digit,
+    two-digit and hidden stones); ``kind_names``: each kind's English word where the
+    kind itself is not one (alt text: ``'K'`` -> ``'general'``).
+
+    >>> import rules
+    >>> rules.variant("querni").board_facts.marked
+    ((1, 1), (8, 1), (1, 5), (8, 5))
+    """
+
+    family: str
+    pieces: str
+    piece_scale: float
+    kinds: tuple[str, ...] = ("stone",)
+    kind_names: Mapping[str, str] = field(default_factory=dict)
+    marked: tuple[Point, ...] = ()
+    areas: tuple[tuple[int, tuple[Point, ...]], ...] = ()
+    square_numbers: bool = False
+    diagonals: bool = False
+
+
 @dataclass(frozen=True, slots=True)
 class GameRecord:
     """A game as a standard file format needs it (:meth:`Variant.export_record`): the
@@ -550,7 +594,14 @@ class Variant(ABC, Generic[P, M]):
 
     key: ClassVar[str]
     name: ClassVar[str]
+    """The game's name in English, marked with :func:`N_` (people read it translated)."""
+    summary: ClassVar[str] = ""
+    """The game's rules in a few sentences for ``/rules`` (Discord markdown: ``**bold**``,
+    ```code```), in English, marked with :func:`N_`; every registered game has one (a
+    test checks)."""
     board_size: ClassVar[tuple[int, int]]
+    board_facts: ClassVar[BoardFacts]
+    """What a picture of the board shows (:class:`BoardFacts`)."""
     """``(files, ranks)`` of the board, e.g. ``(9, 10)`` for Xiangqi."""
     options: ClassVar[Mapping[str, tuple[object, ...]]] = {}
     example_options: ClassVar[tuple[Mapping[str, object], ...]] = ({},)

@@ -57,6 +57,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from rules.core import (
+    N_,
+    BoardFacts,
     Detail,
     GameRecord,
     IllegalMoveError,
@@ -480,8 +482,17 @@ class DamasVariant(Variant[DamasPosition, DamasMove]):
     """Spanish draughts: 8×8, flying kings, quantity and quality capture rules."""
 
     key: ClassVar[str] = "damas"
-    name: ClassVar[str] = "Spanish draughts"
+    name: ClassVar[str] = N_("Spanish draughts")
+    summary: ClassVar[str] = N_(
+        "**Spanish draughts** (damas) on the light squares of an 8×8 board. White moves "
+        "first. Men move and capture diagonally forward only; kings fly along diagonals. "
+        "Capturing is compulsory, and you must take the most pieces, then the most "
+        "kings. A man reaching the far rank becomes a king. You win when your opponent "
+        "has no pieces or no legal move.\n"
+        "Moves: `d3-c4`, captures list every landing square: `f3xd5xf7`.")
     board_size: ClassVar[tuple[int, int]] = (8, 8)
+    board_facts: ClassVar[BoardFacts] = BoardFacts(
+        "squares", "draughts", 0.80, kinds=("man", "king"), square_numbers=True)
     options: ClassVar[Mapping[str, tuple[object, ...]]] = {}
     example_options: ClassVar[tuple[Mapping[str, object], ...]] = ({},)
 

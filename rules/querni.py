@@ -98,6 +98,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, overload
 
 from rules.core import (
+    N_,
+    BoardFacts,
     IllegalMoveError,
     MoveMarks,
     NotationError,
@@ -697,8 +699,22 @@ class QuerniVariant(Variant[QuerniPosition | QuerniSetupPosition, QuerniMove]):
 
     key: ClassVar[str] = "querni"
     removal_word: ClassVar[str] = "removed"
-    name: ClassVar[str] = "Querni"
+    name: ClassVar[str] = N_("Querni")
+    summary: ClassVar[str] = N_(
+        "**Querni** on a 10×7 board: each player has stones numbered 1-16. A turn is a "
+        "step or a jump sequence (jumped stones stay), a chain removal (three or more own "
+        "stones with consecutive numbers, each next to the one before, leave the board), "
+        "or a step followed by a removal. A jump sequence never passes over the same cell "
+        "twice. You pass only when you can neither move nor remove: Tablero then plays "
+        "the pass for you at once and says so. Remove all 16 of your stones to win. "
+        "In the `choose` setup both players first arrange their numbers in secret "
+        "(`/setup`).\n"
+        "Moves: `c2-e4`, removal `r3-5`, both `c2-e4 r3-5`.")
     board_size: ClassVar[tuple[int, int]] = (WIDTH, HEIGHT)
+    board_facts: ClassVar[BoardFacts] = BoardFacts(
+        "cells", "numbered", 0.84, kinds=("8", "16", ""), marked=MARKED_CELLS,
+        areas=tuple((seat, tuple(sorted(POINTS[i] for i in cells)))
+                    for seat, cells in enumerate(START_CELLS)))
     options: ClassVar[Mapping[str, tuple[object, ...]]] = {
         "setup": ("random", "choose"),
         "seed": (),

@@ -50,6 +50,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
 from rules.core import (
+    N_,
+    BoardFacts,
     Detail,
     GameRecord,
     IllegalMoveError,
@@ -750,8 +752,20 @@ class XiangqiVariant(Variant[XiangqiPosition, XiangqiMove]):
     """Xiangqi, RULES.md §3: seat 0 is Red and moves first, seat 1 is Black."""
 
     key: ClassVar[str] = "xiangqi"
-    name: ClassVar[str] = "Xiangqi"
+    name: ClassVar[str] = N_("Xiangqi")
+    summary: ClassVar[str] = N_(
+        "**Xiangqi** (Chinese chess) on 9×10 points with a river and two palaces. Red "
+        "moves first. General and advisors stay in the palace, elephants never cross the "
+        "river, horses and elephants can be blocked, cannons capture by jumping exactly "
+        "one piece, soldiers move sideways after crossing the river. The generals may "
+        "never face each other on an open file. A player with no legal move loses "
+        "(checkmate or stalemate); perpetual check loses; other repetitions draw.\n"
+        "Moves: `h3-e3`, captures `h3xh10`; WXF input like `C2.5` works too.")
     board_size: ClassVar[tuple[int, int]] = (WIDTH, HEIGHT)
+    board_facts: ClassVar[BoardFacts] = BoardFacts(
+        "river", "characters", 0.90, kinds=tuple("KABNRCP"),
+        kind_names={"K": "general", "A": "advisor", "B": "elephant", "N": "horse",
+                    "R": "chariot", "C": "cannon", "P": "soldier"})
     options: ClassVar[Mapping[str, tuple[object, ...]]] = {}
     example_options: ClassVar[tuple[Mapping[str, object], ...]] = ({},)
 

@@ -1,7 +1,8 @@
 """Extract every message people read into ``locales/tablero.pot`` and update the
 catalogues from it (``scripts/extract_messages`` runs this).
 
-1. ``pybabel extract -k _ -k _n:1,2`` over ``bot``, ``locales`` and ``render``: the
+1. ``pybabel extract -k _ -k _n:1,2 -k N_`` over ``bot``, ``locales``, ``render`` and
+   ``rules`` (where a game marks its own words, its name and summary, with ``N_``): the
    sentences, with their source lines and ``{placeholders}`` (python-brace-format);
 2. the Discord command tree as the bot builds it: each command, group and option name
    (gettext contexts ``command name`` / ``option name``), each choice (``choice``), each
@@ -50,10 +51,10 @@ NAME_RULE = ("Discord command/option name: lowercase, 1-32 letters, digits, - or
 
 def extract_code() -> Catalog:
     subprocess.run([sys.executable, "-m", "babel.messages.frontend", "extract",
-                    "-k", "_", "-k", "_n:1,2", "--no-default-keywords",
+                    "-k", "_", "-k", "_n:1,2", "-k", "N_", "--no-default-keywords",
                     "--sort-by-file", "--add-comments=TRANSLATORS:",
                     "--project=Tablero", "--copyright-holder=Tablero",
-                    "-o", str(POT), "bot", "locales", "render"],
+                    "-o", str(POT), "bot", "locales", "render", "rules"],
                    cwd=ROOT, check=True, capture_output=True)
     with POT.open("rb") as f:
         return read_po(f)

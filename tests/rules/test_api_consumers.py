@@ -24,7 +24,7 @@ import pytest
 import rules
 
 ROOT = Path(__file__).resolve().parents[2]
-CONSUMERS = ("render", "bot", "storage", "engine")
+CONSUMERS = ("render", "bot", "storage", "engine", "locales")
 
 ALLOWED_PROBES = {
     "f": "a Pillow font: FreeTypeFont.getlength is missing from older stubs",
@@ -86,10 +86,28 @@ def _key_comparisons(tree: ast.AST) -> list[tuple[int, str]]:
     return found
 
 
-def _violations(check: object) -> list[str]:
+ALLOWED_GAME_KEYED = {
+    "locales/terms.py": "OPTION_VALUES: 'alquerque' there is a value of Alquerque grande's "
+                        "rules option (the rule set), not the game's key",
+}
+"""Files whose dict literals may have a registered game key as a key, and why."""
+
+
+def _game_keyed_tables(tree: ast.AST) -> list[tuple[int, str]]:
+    """Dict literals keyed by a registered game's key (``{"xiangqi": ...}``): a table
+    about games outside the games, which the game should declare itself."""
+    return [(node.lineno, ast.unparse(node)[:60]) for node in ast.walk(tree)
+            if isinstance(node, ast.Dict)
+            and any(isinstance(k, ast.Constant) and k.value in rules.VARIANTS
+                    for k in node.keys)]
+
+
+def _violations(check: object, allowed: dict[str, str] | None = None) -> list[str]:
     assert callable(check)
     out = []
     for path in _sources():
+        if allowed and str(path.relative_to(ROOT)) in allowed:
+            continue
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         out += [f"{path.relative_to(ROOT)}:{line}: {text}" for line, text in check(tree)]
     return out
@@ -101,6 +119,14 @@ def test_no_attribute_probes_on_rules_objects() -> None:
 
 def test_no_variant_key_comparisons() -> None:
     assert _violations(_key_comparisons) == []
+
+
+def test_no_table_keyed_by_a_game_outside_the_game() -> None:
+    """What differs between games is declared by the game (its variant, its engine
+    module), never a table elsewhere keyed by its name (issue 37)."""
+    assert _violations(_game_keyed_tables, ALLOWED_GAME_KEYED) == []
+    assert _game_keyed_tables(ast.parse("SPECS = {'querni': 1}"))
+    assert not _game_keyed_tables(ast.parse("LOOKS = {'cells': 1}"))
 
 
 @pytest.mark.parametrize("source, expected", [
