@@ -51,6 +51,7 @@ from bot.service import (
     Event,
     LobbyChanged,
     MatchEnded,
+    MatchNotFound,
     MatchService,
     MatchView,
     MoveFollowed,
@@ -79,6 +80,7 @@ from bot.service.events import (
     VacationEnded,
     VacationStarted,
 )
+from bot.service.ids import MAX_ID, tournament_not_found
 from bot.service.outbox import OutboxRelay
 from bot.service.records import OutboxEntry
 from bot.service.seasons import Schedule, SeasonRecord
@@ -212,6 +214,27 @@ def digits(text: str) -> bool:
     """ASCII digits only: ``str.isdigit`` also accepts ``²`` and ``٣``, which ``int``
     refuses or reads unexpectedly."""
     return text.isascii() and text.isdigit()
+
+
+def number_token(token: str, refused: Callable[[str], ServiceError]) -> int | None:
+    """The number of a ``#N`` token (None for a token without ``#``). Anything else after
+    the ``#`` (``#-5``, ``#٣``, a number past the largest id) is ``refused(token)``,
+    worded as an unknown number: never ignored, so the command cannot fall back on
+    another match or tournament than the one typed."""
+    if not token.startswith("#"):
+        return None
+    text = token[1:]
+    if digits(text) and len(text) < 20 and int(text) <= MAX_ID:
+        return int(text)
+    raise refused(token)
+
+
+def no_such_match(token: str) -> ServiceError:
+    return MatchNotFound(_("there is no match {match}", match=token))
+
+
+def no_such_tournament(token: str) -> ServiceError:
+    return tournament_not_found(token.removeprefix("#"))
 
 
 def user_id(name: str) -> int:
@@ -618,9 +641,9 @@ class Console:
     async def pick_match(self, args: list[str]) -> int:
         """The match named by a ``#N`` argument (removed from ``args``), else the current."""
         for a in list(args):
-            if a.startswith("#") and digits(a[1:]):
+            if (number := number_token(a, no_such_match)) is not None:
                 args.remove(a)
-                return int(a[1:])
+                return number
         uid = self.user()
         games = await self.service.games_of(CONSOLE_GUILD, uid)
         current = self.current_match.get(uid)
@@ -631,6 +654,20 @@ class Console:
         if current is not None:
             return current
         raise ServiceError(_("which match? add #<number> (see /games)"))
+
+    async def pick_only_match(self, args: list[str]) -> int:
+        """``pick_match`` for a command whose only argument is the match."""
+        self.nothing_else([a for a in args if not a.startswith("#")])
+        match_id = await self.pick_match(args)
+        self.nothing_else(args)
+        return match_id
+
+    @staticmethod
+    def nothing_else(args: list[str]) -> None:
+        """Refuse what is left of a command that takes only a match: a word there was
+        meant as the match (``/rematch abc``) and is refused as an unknown one."""
+        if args:
+            raise no_such_match(args[0][:40])
 
     async def handle(self, line: str) -> bool:
         """Run one command line; False when the console should stop."""
@@ -769,15 +806,16 @@ class Console:
         self.say(_("created {match_line}", match_line=self.describe(m)))
 
     async def cmd_hint(self, args: list[str], line: str) -> None:
-        move, reason = await self.service.hint(await self.pick_match(args), self.user())
+        match_id = await self.pick_only_match(args)
+        move, reason = await self.service.hint(match_id, self.user(), caller=self.caller())
         self.say(_("hint: {move} ({reason})", move=move, reason=reason))
 
     async def cmd_analysis(self, args: list[str], line: str) -> None:
-        numbers = [a[1:] for a in args if a.startswith("#") and digits(a[1:])]
-        match_id = int(numbers[0]) if numbers else self.current_match.get(self.user())
+        numbers = [n for a in args if (n := number_token(a, no_such_match)) is not None]
+        match_id = numbers[0] if numbers else self.current_match.get(self.user())
         if match_id is None:
             raise ServiceError(_("which match? /analysis #N"))
-        swings = await self.service.analysis(match_id)
+        swings = await self.service.analysis(match_id, caller=self.caller())
         if not swings:
             self.say(_("#{match}: no move lost a pawn's worth or more", match=match_id))
             return
@@ -789,7 +827,7 @@ class Console:
         locale = self.printer.locale
         notes = {ply: render(self.service.swing_note(lost), locale)
                  for ply, _seat, _display, lost in swings}
-        record = await self.service.record(match_id)
+        record = await self.service.record(match_id, caller=self.caller())
         names = [(self.printer.seat_name(0, s.user_id) if s.user_id else "") or s.name
                  for s in record.match.seats]
         pictures = await asyncio.to_thread(analysis_pictures, record, notes, names, locale)
@@ -811,11 +849,11 @@ class Console:
         for a in args:
             if a.lower().startswith("level:"):
                 level = a.partition(":")[2]
-        numbers = [a[1:] for a in args if a.startswith("#") and digits(a[1:])]
-        match_id = int(numbers[0]) if numbers else self.current_match.get(uid)
+        numbers = [n for a in args if (n := number_token(a, no_such_match)) is not None]
+        match_id = numbers[0] if numbers else self.current_match.get(uid)
         if match_id is None:
             raise ServiceError(_("which lobby? /fill #N level:5"))
-        m = await self.service.add_computers(match_id, uid, _level(level))
+        m = await self.service.add_computers(match_id, uid, _level(level), caller=self.caller())
         self.current_match[uid] = m.id
         self.say(_("filled: {match_line}", match_line=self.describe(m)))
         if m.status.value == "active":
@@ -828,16 +866,19 @@ class Console:
         return None
 
     async def cmd_accept(self, args: list[str], line: str) -> None:
-        await self._take_seat(args, self.service.accept,
+        await self._take_seat(args, False,
                               lambda line: _("accepted: {match_line}", match_line=line))
 
     async def _take_seat(self, args: list[str],
-                         take: Callable[[int, int, str | None], Awaitable[MatchView]],
-                         said: Callable[[Words], Words]) -> None:
+                         joining: bool, said: Callable[[Words], Words]) -> None:
         """/accept and /join: take a seat in the waiting match, show the board if it began."""
         uid = self.user()
         match_id = await self._pick_waiting(args)
-        m = await take(match_id, uid, self._seat_arg(args))
+        seat = self._seat_arg(args)
+        if joining:
+            m = await self.service.join(match_id, uid, seat, caller=self.caller())
+        else:
+            m = await self.service.accept(match_id, uid, seat, caller=self.caller())
         self.current_match[uid] = m.id
         self.say(said(self.describe(m)))
         if m.status.value == "active":
@@ -846,9 +887,9 @@ class Console:
     async def _pick_waiting(self, args: list[str]) -> int:
         """For /accept and /join: a #N, else the newest challenge naming or open to me."""
         for a in list(args):
-            if a.startswith("#") and digits(a[1:]):
+            if (number := number_token(a, no_such_match)) is not None:
                 args.remove(a)
-                return int(a[1:])
+                return number
         uid = self.user()
         for g in await self.service.games_of(CONSOLE_GUILD, uid):
             if uid in g.invited:
@@ -863,20 +904,21 @@ class Console:
         raise ServiceError(_("there is no challenge waiting for you (see /games, /open)"))
 
     async def cmd_join(self, args: list[str], line: str) -> None:
-        await self._take_seat(args, self.service.join,
+        await self._take_seat(args, True,
                               lambda line: _("joined: {match_line}", match_line=line))
 
     async def cmd_decline(self, args: list[str], line: str) -> None:
         match_id = await self._pick_waiting(args)
         self.printer.declining = self.user()
         try:
-            m = await self.service.decline(match_id, self.user())
+            m = await self.service.decline(match_id, self.user(), caller=self.caller())
         finally:
             self.printer.declining = None
         self.say(_("declined: {match_line}", match_line=self.describe(m)))
 
     async def cmd_cancel(self, args: list[str], line: str) -> None:
-        m = await self.service.cancel(await self.pick_match(args), self.user())
+        m = await self.service.cancel(await self.pick_only_match(args), self.user(),
+                                      caller=self.caller())
         self.say(_("cancelled: {match_line}", match_line=self.describe(m)))
 
     async def cmd_move(self, args: list[str], line: str) -> None:
@@ -884,7 +926,8 @@ class Console:
         match_id = await self.pick_match(args)
         if not args:
             raise ServiceError(_("which move? e.g. /move h3-e3 (/moves lists them)"))
-        result: MoveResult = await self.service.move(match_id, uid, " ".join(args))
+        result: MoveResult = await self.service.move(match_id, uid, " ".join(args),
+                                                     caller=self.caller())
         self.current_match[uid] = match_id
         self.say(_("played {move}", move=move_display(result.display)))
         await self.show_board(match_id, result)
@@ -892,7 +935,8 @@ class Console:
     async def cmd_setup(self, args: list[str], line: str) -> None:
         uid = self.user()
         match_id = await self.pick_match(args)
-        result = await self.service.submit_setup(match_id, uid, " ".join(args))
+        result = await self.service.submit_setup(match_id, uid, " ".join(args),
+                                                 caller=self.caller())
         self.say(_("arrangement submitted for #{match}", match=match_id))
         if result.match.status.value == "active" and \
                 not result.match.position_text.startswith("setup"):
@@ -902,7 +946,7 @@ class Console:
         uid = self.user()
         match_id = await self.pick_match(args)
         prefix = " ".join(args)
-        found, total = await self.service.move_choices(match_id, uid, prefix)
+        found, total = await self.service.move_choices(match_id, uid, prefix, caller=self.caller())
         if found:
             self.say(", ".join(d for _c, d in found))
             if total > len(found):
@@ -913,7 +957,7 @@ class Console:
 
     async def _why_no_moves(self, match_id: int, uid: int, prefix: str) -> Words:
         """Why ``/moves`` lists nothing, and what to do instead."""
-        m = await self.service.get_match(match_id)
+        m = await self.service.get_match(match_id, caller=self.caller())
         if m.broken:
             return _("match #{match} is broken: {detail}", match=m.id, detail=m.broken)
         if m.status.is_waiting:
@@ -953,19 +997,22 @@ class Console:
                  else _("no open challenges"))
 
     async def cmd_resign(self, args: list[str], line: str) -> None:
-        m = await self.service.resign(await self.pick_match(args), self.user())
+        m = await self.service.resign(await self.pick_only_match(args), self.user(),
+                                      caller=self.caller())
         self.say(_("resigned: {match_line}", match_line=self.describe(m)))
 
     async def cmd_draw(self, args: list[str], line: str) -> None:
         uid = self.user()
         match_id = await self.pick_match(args)
         what = args[0].lower() if args else "offer"
-        actions: dict[str, Callable[[int, int], Awaitable[MatchView]]] = {
-            "offer": self.service.offer_draw, "accept": self.service.accept_draw,
-            "decline": self.service.decline_draw}
-        if what not in actions:
+        if what == "offer":
+            m = await self.service.offer_draw(match_id, uid, caller=self.caller())
+        elif what == "accept":
+            m = await self.service.accept_draw(match_id, uid, caller=self.caller())
+        elif what == "decline":
+            m = await self.service.decline_draw(match_id, uid, caller=self.caller())
+        else:
             raise ServiceError(_("/draw offer, /draw accept or /draw decline"))
-        m = await actions[what](match_id, uid)
         said = {"offer": _("draw offer: {match_line}", match_line=self.describe(m)),
                 "accept": _("draw accept: {match_line}", match_line=self.describe(m)),
                 "decline": _("draw decline: {match_line}", match_line=self.describe(m))}
@@ -1131,16 +1178,19 @@ class Console:
                      else _("takebacks in rated games: not allowed (casual games: always)"))
 
     async def cmd_moretime(self, args: list[str], line: str) -> None:
-        m = await self.service.give_time(await self.pick_match(args), self.user())
+        m = await self.service.give_time(await self.pick_only_match(args), self.user(),
+                                         caller=self.caller())
         self.say(_("#{match}: one day more given; now due {when}", match=str(m.id),
                     when=self.when(m.deadline)))
 
     async def cmd_claim(self, args: list[str], line: str) -> None:
-        m = await self.service.claim_win(await self.pick_match(args), self.user())
+        m = await self.service.claim_win(await self.pick_only_match(args), self.user(),
+                                         caller=self.caller())
         self.say(f"#{m.id}: {self.result_text(m)}")
 
     async def cmd_wait(self, args: list[str], line: str) -> None:
-        m = await self.service.keep_waiting(await self.pick_match(args), self.user())
+        m = await self.service.keep_waiting(await self.pick_only_match(args), self.user(),
+                                            caller=self.caller())
         self.say(_("#{match}: you keep waiting; /claim claims the win while the clock "
                     "stays out", match=str(m.id)))
 
@@ -1194,16 +1244,21 @@ class Console:
 
     async def cmd_rematch(self, args: list[str], line: str) -> None:
         uid = self.user()
-        m = await self.service.rematch(await self._pick_any(args), uid)
+        self.nothing_else([a for a in args if not a.startswith("#")])
+        match_id = await self._pick_any(args)
+        self.nothing_else(args)
+        m = await self.service.rematch(match_id, uid, caller=self.caller())
         self.current_match[uid] = m.id
         self.say(_("rematch asked: {match}", match=self.describe(m)))
 
-    async def _pick_any(self, args: list[str]) -> int:
-        """A ``#N`` argument, else the current match (finished ones included)."""
-        for a in list(args):
-            if a.startswith("#") and digits(a[1:]):
+    async def _pick_any(self, args: list[str], *, text: bool = False) -> int:
+        """A ``#N`` argument, else the current match (finished ones included). ``text``:
+        the arguments are text after an optional ``#N`` (a note), so only the first may
+        name the match."""
+        for a in list(args[:1] if text else args):
+            if (number := number_token(a, no_such_match)) is not None:
                 args.remove(a)
-                return int(a[1:])
+                return number
         current = self.current_match.get(self.user())
         if current is None:
             raise ServiceError(_("which match? add #<number> (see /games)"))
@@ -1214,13 +1269,13 @@ class Console:
         match_id = await self.pick_match(args)
         what = args[0].lower() if args else "ask"
         if what == "ask":
-            await self.service.request_takeback(match_id, uid)
+            await self.service.request_takeback(match_id, uid, caller=self.caller())
             self.say(_("takeback asked; your opponent answers"))
         elif what == "accept":
-            await self.service.accept_takeback(match_id, uid)
+            await self.service.accept_takeback(match_id, uid, caller=self.caller())
             await self.show_board(match_id)
         elif what == "decline":
-            await self.service.decline_takeback(match_id, uid)
+            await self.service.decline_takeback(match_id, uid, caller=self.caller())
             self.say(_("takeback declined"))
         else:
             raise ServiceError(_("/takeback ask, /takeback accept or /takeback decline"))
@@ -1230,14 +1285,15 @@ class Console:
         match_id = await self.pick_match(args)
         what = args[0].lower() if args else "list"
         if what == "clear" and len(args) == 1:
-            n = await self.service.clear_conditional_moves(match_id, uid)
+            n = await self.service.clear_conditional_moves(match_id, uid, caller=self.caller())
             self.say(_n("{count} conditional line cleared", "{count} conditional lines "
                         "cleared", n))
             return
         if what == "list" and len(args) == 1:
-            lines = await self.service.conditional_moves(match_id, uid)
+            lines = await self.service.conditional_moves(match_id, uid, caller=self.caller())
         else:
-            lines = await self.service.add_conditional_moves(match_id, uid, " ".join(args))
+            lines = await self.service.add_conditional_moves(match_id, uid, " ".join(args),
+                                                             caller=self.caller())
         if not lines:
             self.say(_("no conditional moves in #{match}", match=str(match_id)))
         for n, moves in enumerate(lines, start=1):
@@ -1247,25 +1303,25 @@ class Console:
 
     async def cmd_note(self, args: list[str], line: str) -> None:
         uid = self.user()
-        match_id = await self._pick_any(args)
+        match_id = await self._pick_any(args, text=True)
         if not args:
-            found = await self.service.note(match_id, uid)
+            found = await self.service.note(match_id, uid, caller=self.caller())
             self.say(_("your note on #{match}: {note}", match=str(match_id), note=found)
                      if found is not None else
                      _("no note on #{match} (/note TEXT keeps one)", match=str(match_id)))
         elif args == ["clear"]:
-            gone = await self.service.clear_note(match_id, uid)
+            gone = await self.service.clear_note(match_id, uid, caller=self.caller())
             self.say(_("note cleared") if gone else _("there was no note"))
         else:
-            await self.service.set_note(match_id, uid, " ".join(args))
+            await self.service.set_note(match_id, uid, " ".join(args), caller=self.caller())
             self.say(_("note kept (only you see it)"))
 
     def _follow_target(self, args: list[str]) -> dict[str, int]:
         if len(args) != 1:
             raise ServiceError(_("name one match (#N) or one player (@name)"))
         a = args[0]
-        if a.startswith("#") and digits(a[1:]) and len(a) < 20:
-            return {"match_id": int(a[1:])}
+        if (number := number_token(a, no_such_match)) is not None:
+            return {"match_id": number}
         if a.startswith("@"):
             uid = user_id(named(a))
             self.names.setdefault(uid, a.lstrip("@"))
@@ -1296,9 +1352,9 @@ class Console:
         """The tournament named by ``#N`` (removed from ``args``), else the newest open
         one of the console's server."""
         for a in list(args):
-            if a.startswith("#") and a[1:].isascii() and a[1:].isdigit() and len(a) < 20:
+            if (number := number_token(a, no_such_tournament)) is not None:
                 args.remove(a)
-                return int(a[1:])
+                return number
         found = await self.service.tournaments(CONSOLE_GUILD, running_only=True)
         if not found:
             raise ServiceError(_("no tournament is open: /tournament create GAME FORMAT"))
@@ -1336,27 +1392,32 @@ class Console:
         tid = await self._pick_tournament(rest)
         svc = self.service
         if what == "join":
-            self.say(self._tournament_line(await svc.join_tournament(tid, uid)))
+            self.say(self._tournament_line(await svc.join_tournament(tid, uid,
+                                                                     caller=self.caller())))
         elif what == "leave":
-            self.say(self._tournament_line(await svc.leave_tournament(tid, uid)))
+            self.say(self._tournament_line(await svc.leave_tournament(tid, uid,
+                                                                      caller=self.caller())))
         elif what == "start":
-            self.say(self._tournament_line(await svc.start_tournament(tid, uid)))
+            self.say(self._tournament_line(await svc.start_tournament(tid, uid,
+                                                                      caller=self.caller())))
         elif what == "cancel":
-            self.say(self._tournament_line(await svc.cancel_tournament(tid, uid)))
+            self.say(self._tournament_line(await svc.cancel_tournament(tid, uid,
+                                                                       caller=self.caller())))
         elif what == "remove":
             who = [a for a in rest if a.startswith("@")]
             if len(who) != 1:
                 raise ServiceError(_("/tournament remove [#T] @user"))
-            t = await svc.remove_from_tournament(tid, uid, user_id(who[0]))
+            t = await svc.remove_from_tournament(tid, uid, user_id(who[0]), caller=self.caller())
             self.say(self._tournament_line(t))
         elif what == "standings":
             await self._standings(tid, csv="csv" in rest)
         elif what == "pairings":
             numbers = [a for a in rest if a.isascii() and a.isdigit() and len(a) < 4]
-            games = await svc.tournament_pairings(tid, int(numbers[0]) if numbers else None)
+            games = await svc.tournament_pairings(tid, int(numbers[0]) if numbers else None,
+                                                  caller=self.caller())
             self._say_games(games)
         elif what == "mine":
-            self._say_games(await svc.tournament_games_of(tid, uid))
+            self._say_games(await svc.tournament_games_of(tid, uid, caller=self.caller()))
         else:
             raise ServiceError(_("/tournament has no {what}", what=repr(what)))
 
@@ -1411,12 +1472,13 @@ class Console:
             self.say(_("  no games"))
 
     async def _standings(self, tid: int, *, csv: bool) -> None:
-        t = await self.service.get_tournament(tid)
+        t = await self.service.get_tournament(tid, caller=self.caller())
         names = {p: render(self.name(p), self.printer.locale) for p in t.players}
         if csv:
-            self.say((await self.service.tournament_csv(tid, names)).rstrip())
+            self.say((await self.service.tournament_csv(tid, names, caller=self.caller())).rstrip())
             return
-        await self.printer.print_table(await self.service.tournament_table(tid, names),
+        await self.printer.print_table(await self.service.tournament_table(tid, names,
+                                                                           caller=self.caller()),
                                 f"tournament{tid}-round{t.round}")
 
     async def cmd_sweep(self, args: list[str], line: str) -> None:

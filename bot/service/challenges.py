@@ -23,7 +23,7 @@ from bot.service.records import ClockState, MatchRecord, MatchStatus, SeatRecord
 from bot.service.states import replay
 from bot.service.timecontrol import TimeControl, TimeControlError, parse_time_control
 from bot.service.turns import turn_started
-from bot.service.views import BoardState, GuildSettings, MatchView
+from bot.service.views import BoardState, Caller, GuildSettings, MatchView
 from locales.i18n import _, _n, alternatives
 from locales.rules_words import refusal_words
 from locales.terms import game_name, seat_colour, status
@@ -247,12 +247,14 @@ class ChallengesMixin(ServiceCore):
         rec = dataclasses.replace(rec, status=MatchStatus.ACTIVE, seats=self._seated(rec))
         return turn_started(await self._away_at_start(rec, now), now)
 
-    async def accept(self, match_id: int, user: int, seat: int | str | None = None
+    async def accept(self, match_id: int, user: int, seat: int | str | None = None,
+                     *, caller: Caller | None = None
                      ) -> MatchView:
         """Accept a challenge (or join a lobby). The challenger cannot accept his own."""
         return await self._retrying(match_id, lambda rec: self._accept(rec, user, seat))
 
-    async def join(self, match_id: int, user: int, seat: int | str | None = None
+    async def join(self, match_id: int, user: int, seat: int | str | None = None,
+                   *, caller: Caller | None = None
                    ) -> MatchView:
         """Join a lobby (or an open 2-player challenge); ``seat`` when seats are chosen."""
         return await self._retrying(match_id, lambda rec: self._accept(rec, user, seat))
@@ -342,7 +344,7 @@ class ChallengesMixin(ServiceCore):
                 return await self._save(fresh, dataclasses.replace(fresh, thread_id=room))
             return await self._retrying(rec.id, attach)
 
-    async def decline(self, match_id: int, user: int) -> MatchView:
+    async def decline(self, match_id: int, user: int, *, caller: Caller | None = None) -> MatchView:
         """An invited user says no: a 2-player challenge ends; a lobby frees his place."""
         async def attempt(rec: MatchRecord) -> MatchView:
             if not rec.status.is_waiting:
@@ -365,7 +367,7 @@ class ChallengesMixin(ServiceCore):
             return self._view(saved)
         return await self._retrying(match_id, attempt)
 
-    async def cancel(self, match_id: int, user: int) -> MatchView:
+    async def cancel(self, match_id: int, user: int, *, caller: Caller | None = None) -> MatchView:
         """The challenger withdraws a challenge or lobby; a lobby member leaves it."""
         async def attempt(rec: MatchRecord) -> MatchView:
             if not rec.status.is_waiting:
@@ -390,7 +392,8 @@ class ChallengesMixin(ServiceCore):
         return await self._retrying(match_id, attempt)
 
     async def attach_thread(self, match_id: int, thread_id: int | None,
-                            channel_id: int | None = None) -> MatchView:
+                            channel_id: int | None = None,
+                            *, caller: Caller | None = None) -> MatchView:
         """Remember where the adapter posts about this match."""
         async def attempt(rec: MatchRecord) -> MatchView:
             after = dataclasses.replace(

@@ -38,7 +38,7 @@ from bot.service.events import ClocksExtended, Event, TimeGiven
 from bot.service.outbox import Announce
 from bot.service.records import MatchRecord
 from bot.service.timecontrol import DAY, reminder_for
-from bot.service.views import MatchView
+from bot.service.views import Caller, MatchView
 from locales.i18n import _
 
 DEFAULT_GRACE = timedelta(minutes=5)
@@ -59,7 +59,8 @@ class ClocksMixin(EndingsMixin, ServiceCore):
             raise NotAllowed(_("it is your move: only your opponent can give you time or "
                                "claim on time"))
 
-    async def give_time(self, match_id: int, user: int) -> MatchView:
+    async def give_time(self, match_id: int, user: int,
+                        *, caller: Caller | None = None) -> MatchView:
         """+1 day: ``user`` (a player not to move) gives the players to move a day more.
         A lapsed claim-win clock gets a fresh day from now."""
         async def attempt(rec: MatchRecord) -> MatchView:
@@ -82,7 +83,8 @@ class ClocksMixin(EndingsMixin, ServiceCore):
             return self._view(saved)
         return await self._retrying(match_id, attempt)
 
-    async def claim_win(self, match_id: int, user: int) -> MatchView:
+    async def claim_win(self, match_id: int, user: int,
+                        *, caller: Caller | None = None) -> MatchView:
         """Claim the win on time in a claim-win match whose clock has lapsed: the late
         player loses on time (a 4-player game: he is out), as a timeout would."""
         async def attempt(rec: MatchRecord) -> MatchView:
@@ -102,7 +104,8 @@ class ClocksMixin(EndingsMixin, ServiceCore):
             return view
         return await self._retrying(match_id, attempt)
 
-    async def keep_waiting(self, match_id: int, user: int) -> MatchView:
+    async def keep_waiting(self, match_id: int, user: int,
+                           *, caller: Caller | None = None) -> MatchView:
         """The waiting player chose not to claim now (nothing changes; he may claim later
         while the clock stays lapsed). Refused like ``claim_win`` for anyone else."""
         rec = await self._record(match_id)

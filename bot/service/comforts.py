@@ -49,7 +49,6 @@ from bot.service.computer import is_computer
 from bot.service.deadlines import DeadlinesMixin
 from bot.service.errors import (
     InvalidOption,
-    MatchNotFound,
     NotAllowed,
     NotAPlayer,
     ServiceError,
@@ -204,7 +203,7 @@ class ComfortsMixin(ChallengesMixin, PlayMixin, DeadlinesMixin):
 
     # ------------------------------------------------------------------ rematch
 
-    async def rematch(self, match_id: int, user: int) -> MatchView:
+    async def rematch(self, match_id: int, user: int, *, caller: Caller | None = None) -> MatchView:
         """A new challenge from ``user`` to the other players of the finished match on
         the same terms, colours swapped (two players) or seats rotated (four)."""
         rec = await self._record(match_id)
@@ -259,7 +258,8 @@ class ComfortsMixin(ChallengesMixin, PlayMixin, DeadlinesMixin):
 
     # ------------------------------------------------------------------ takeback
 
-    async def request_takeback(self, match_id: int, user: int) -> MatchView:
+    async def request_takeback(self, match_id: int, user: int,
+                               *, caller: Caller | None = None) -> MatchView:
         """``user`` asks to take back his move, the last of the record."""
         async def attempt(rec: MatchRecord) -> MatchView:
             self._require_active(rec)
@@ -277,7 +277,8 @@ class ComfortsMixin(ChallengesMixin, PlayMixin, DeadlinesMixin):
             return self._view(saved)
         return await self._retrying(match_id, attempt)
 
-    async def accept_takeback(self, match_id: int, user: int) -> MatchView:
+    async def accept_takeback(self, match_id: int, user: int,
+                              *, caller: Caller | None = None) -> MatchView:
         """The opponent agrees: the last ply is undone (see the module's decisions)."""
         async def attempt(rec: MatchRecord) -> MatchView:
             self._require_active(rec)
@@ -311,7 +312,8 @@ class ComfortsMixin(ChallengesMixin, PlayMixin, DeadlinesMixin):
             return self._view(saved)
         return await self._retrying(match_id, attempt)
 
-    async def decline_takeback(self, match_id: int, user: int) -> MatchView:
+    async def decline_takeback(self, match_id: int, user: int,
+                               *, caller: Caller | None = None) -> MatchView:
         async def attempt(rec: MatchRecord) -> MatchView:
             self._require_active(rec)
             self._require_player(rec, user)
@@ -370,7 +372,8 @@ class ComfortsMixin(ChallengesMixin, PlayMixin, DeadlinesMixin):
 
     # ------------------------------------------------------------------ conditional moves
 
-    async def add_conditional_moves(self, match_id: int, user: int, text: str
+    async def add_conditional_moves(self, match_id: int, user: int, text: str,
+                                    *, caller: Caller | None = None
                                     ) -> list[tuple[str, ...]]:
         """Store ``user``'s conditional lines (see ``parse_lines``); his live lines after
         it, as ``conditional_moves`` gives them."""
@@ -409,14 +412,16 @@ class ComfortsMixin(ChallengesMixin, PlayMixin, DeadlinesMixin):
         await self.advance_conditionals(rec.id)
         return await self.conditional_moves(match_id, user)
 
-    async def conditional_moves(self, match_id: int, user: int) -> list[tuple[str, ...]]:
+    async def conditional_moves(self, match_id: int, user: int,
+                                *, caller: Caller | None = None) -> list[tuple[str, ...]]:
         """``user``'s live conditional lines in the match: the moves still to come."""
         rec = await self._record(match_id)
         self._require_player(rec, user)
         lines = [line for line in await self._live_lines(rec) if line.user_id == user]
         return [line.moves[max(0, rec.ply - line.start_ply):] for line in lines]
 
-    async def clear_conditional_moves(self, match_id: int, user: int) -> int:
+    async def clear_conditional_moves(self, match_id: int, user: int,
+                                      *, caller: Caller | None = None) -> int:
         """Drop all of ``user``'s conditional lines in the match; how many were live."""
         rec = await self._record(match_id)
         self._require_player(rec, user)
@@ -438,7 +443,7 @@ class ComfortsMixin(ChallengesMixin, PlayMixin, DeadlinesMixin):
             return {}
         return {e.ply: e.text for e in await self._entries(rec, start)}
 
-    async def advance_conditionals(self, match_id: int) -> int:
+    async def advance_conditionals(self, match_id: int, *, caller: Caller | None = None) -> int:
         """Play every conditional answer now due in the match (the record decides, so
         it is safe to call at any time), dropping lines a reply cancelled or that are
         played out; how many answers were played."""
@@ -499,7 +504,8 @@ class ComfortsMixin(ChallengesMixin, PlayMixin, DeadlinesMixin):
 
     # ------------------------------------------------------------------ notes
 
-    async def set_note(self, match_id: int, user: int, text: str) -> str:
+    async def set_note(self, match_id: int, user: int, text: str,
+                       *, caller: Caller | None = None) -> str:
         """Store ``user``'s private note on the match (replacing the one he had)."""
         if not isinstance(text, str) or not text.strip():
             raise InvalidOption(_("Write the note's text."))
@@ -512,13 +518,13 @@ class ComfortsMixin(ChallengesMixin, PlayMixin, DeadlinesMixin):
         await self.repository.set_note(rec.id, user, text.strip(), self.clock.now())
         return text.strip()
 
-    async def note(self, match_id: int, user: int) -> str | None:
+    async def note(self, match_id: int, user: int, *, caller: Caller | None = None) -> str | None:
         rec = await self._record(match_id)
         self._require_seated(rec, user, _("Only the players of match #{match} keep notes "
                                           "on it.", match=str(rec.id)))
         return await self.repository.note_of(rec.id, user)
 
-    async def clear_note(self, match_id: int, user: int) -> bool:
+    async def clear_note(self, match_id: int, user: int, *, caller: Caller | None = None) -> bool:
         """Delete the note; False when there was none."""
         found = await self.note(match_id, user)
         if found is not None:
@@ -536,7 +542,7 @@ class ComfortsMixin(ChallengesMixin, PlayMixin, DeadlinesMixin):
     async def follow(self, guild_id: int, user: int, *, match_id: int | None = None,
                      player: int | None = None) -> Follow:
         """Follow a live match of this server or a player (his matches in it)."""
-        wanted = await self._follow_of(guild_id, user, match_id, player)
+        wanted = self._follow_of(guild_id, user, match_id, player)
         if wanted.match_id is not None:
             rec = await self._record(wanted.match_id)
             if rec.status not in (MatchStatus.OPEN, MatchStatus.LOBBY, MatchStatus.ACTIVE):
@@ -556,7 +562,7 @@ class ComfortsMixin(ChallengesMixin, PlayMixin, DeadlinesMixin):
 
     async def unfollow(self, guild_id: int, user: int, *, match_id: int | None = None,
                        player: int | None = None) -> Follow:
-        wanted = await self._follow_of(guild_id, user, match_id, player, check=False)
+        wanted = self._follow_of(guild_id, user, match_id, player)
         if not await self.repository.remove_follow(wanted):
             raise NotAllowed(_("You do not follow that."))
         return wanted
@@ -564,15 +570,13 @@ class ComfortsMixin(ChallengesMixin, PlayMixin, DeadlinesMixin):
     async def follows(self, guild_id: int, user: int) -> list[Follow]:
         return await self.repository.follows_of(user, guild_id)
 
-    async def _follow_of(self, guild_id: int, user: int, match_id: int | None,
-                         player: int | None, *, check: bool = True) -> Follow:
+    @staticmethod
+    def _follow_of(guild_id: int, user: int, match_id: int | None,
+                   player: int | None) -> Follow:
+        """What ``user`` names to follow (the door saw that a match is of this server)."""
         if (match_id is None) == (player is None):
             raise InvalidOption(_("Name a match or a player to follow (one of them)."))
         if match_id is not None:
-            if check:  # only a match of this server (as if others did not exist)
-                rec = await self._record(match_id)
-                if not Caller(guild_id, user).may_see(self._view(rec)):
-                    raise MatchNotFound(_("There is no match #{match}.", match=str(match_id)))
             return Follow(user, guild_id, match_id=match_id)
         if isinstance(player, bool) or not isinstance(player, int) or player <= 0:
             raise InvalidOption(_("That is not a player."))

@@ -33,7 +33,7 @@ from bot.service.errors import InvalidOption, NotAllowed, ServiceError
 from bot.service.events import Event, SetupSubmitted, TurnStarted
 from bot.service.ports import MovePicker, NameResolver
 from bot.service.records import MatchRecord, MatchStatus
-from bot.service.views import MatchView, PlayerStats
+from bot.service.views import Caller, MatchView, PlayerStats
 from locales.i18n import Words, _, _n
 from rules import Position
 
@@ -133,7 +133,8 @@ class ComputerMixin(ServiceCore):
         return started
 
     async def add_computers(self, match_id: int, user: int,
-                            level: int = DEFAULT_LEVEL) -> MatchView:
+                            level: int = DEFAULT_LEVEL,
+                            *, caller: Caller | None = None) -> MatchView:
         """The lobby's creator fills every empty seat with computer players at
         ``level``; the match becomes casual and starts."""
         if self.picker is None:
@@ -165,7 +166,7 @@ class ComputerMixin(ServiceCore):
             view = await self.join(match_id, cpu)  # type: ignore[attr-defined]
         return view
 
-    async def play_computers(self, match_id: int) -> int:
+    async def play_computers(self, match_id: int, *, caller: Caller | None = None) -> int:
         """Play every computer turn now due in the match (in a row, while a computer is
         to move); the number of moves played. Adapters need not call it: turns start by
         themselves when announced."""
@@ -196,7 +197,8 @@ class ComputerMixin(ServiceCore):
                                 expected_ply=rec.ply)
             played += 1
 
-    async def hint(self, match_id: int, user: int) -> tuple[str, Words]:
+    async def hint(self, match_id: int, user: int,
+                   *, caller: Caller | None = None) -> tuple[str, Words]:
         """In a casual game against the computer, the move its top level would play for
         ``user`` now, and a one-line reason: ``('h3-e3 (C2.5)', 'gives check')``."""
         if self.picker is None:
@@ -241,7 +243,8 @@ class ComputerMixin(ServiceCore):
             return _("after it the game was lost")
         return _("about {pawns} pawns lost", pawns=round(lost / 100, 1))
 
-    async def analysis(self, match_id: int, top: int = 3) -> list[tuple[int, int, str, int]]:
+    async def analysis(self, match_id: int, top: int = 3,
+                       *, caller: Caller | None = None) -> list[tuple[int, int, str, int]]:
         """After a game, the moves where the engine's evaluation swung most against the
         player who made them: ``(ply, seat, display, centipawns lost)``, worst first, at
         most ``top`` (only swings of a pawn's worth or more). Every configuration: each

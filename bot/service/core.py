@@ -23,12 +23,14 @@ from bot.service.errors import (
     Conflict,
     InvalidOption,
     MatchBroken,
+    MatchNotFound,
     MatchNotStarted,
     MatchOver,
     NotAPlayer,
     ServiceError,
 )
 from bot.service.events import Event, MatchEnded, PlayerOut
+from bot.service.ids import tournament_not_found
 from bot.service.matches import Matches, public_view, team_of, view_of
 from bot.service.outbox import Announce
 from bot.service.ports import BoardRenderer, Clock, MatchRooms, NameResolver, Notifier, Repository
@@ -54,7 +56,7 @@ from bot.service.states import (
     replay,
     variant_of,
 )
-from bot.service.views import BoardState, GuildSettings, MatchView
+from bot.service.views import BoardState, Caller, GuildSettings, MatchView
 from locales.i18n import Words, _
 from rules import Outcome, Position, Variant
 from rules.core import Point
@@ -66,6 +68,10 @@ T = TypeVar("T")
 MIN_DAYS, MAX_DAYS = 1, 14
 CONTINUE_PLIES = 64  # a cache this close behind the row is carried forward, not replayed
 __all__ = ["MAX_DAYS", "MAX_TEXT", "MIN_DAYS", "ServiceCore"]
+
+
+def _nothing() -> None:
+    return None
 
 
 class ServiceCore:
@@ -118,6 +124,25 @@ class ServiceCore:
 
     async def _record(self, match_id: int) -> MatchRecord:
         return await self.matches.load(match_id)
+
+    async def _check_scope(self, caller: Caller, match_id: int | None,
+                           tournament_id: int | None) -> Callable[[], None]:
+        """The door's scope check (``ids.checked_ids`` calls it before every operation
+        that takes a match or tournament id and a caller): a match outside the caller's
+        sight, or a tournament of another server, does not exist for him. The match read
+        here is the operation's own first read (``Matches.load_for_scope``); the returned
+        function ends that when the operation is over."""
+        done: Callable[[], None] = _nothing
+        if tournament_id is not None:
+            t = await self.repository.load_tournament(tournament_id)
+            if t is None or t.guild_id != caller.guild_id:
+                raise tournament_not_found(tournament_id)
+        if match_id is not None:
+            rec, done = await self.matches.load_for_scope(match_id)
+            if not caller.may_see(self._view(rec)):
+                done()
+                raise MatchNotFound(_("there is no match #{match}", match=match_id))
+        return done
 
     async def _retrying(self, match_id: int,
                         attempt: Callable[[MatchRecord], Awaitable[T]]) -> T:

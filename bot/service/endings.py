@@ -11,7 +11,7 @@ from bot.service.events import DrawDeclined, DrawOffered, Event, PlayerOut, Turn
 from bot.service.records import SPECIAL_PREFIX, DrawOffer, MatchRecord, RecordEntry
 from bot.service.states import MatchState
 from bot.service.turns import turn_started
-from bot.service.views import BoardState, MatchView
+from bot.service.views import BoardState, Caller, MatchView
 from locales.i18n import _, render
 from rules import Outcome, Position
 
@@ -19,7 +19,7 @@ from rules import Outcome, Position
 class EndingsMixin(ServiceCore):
     """Resigning and draw offers."""
 
-    async def resign(self, match_id: int, user: int) -> MatchView:
+    async def resign(self, match_id: int, user: int, *, caller: Caller | None = None) -> MatchView:
         """Resign. Two players: the opponent wins. Four: the game's rules decide (the seat
         is out and play goes on, or the game ends)."""
         async def attempt(rec: MatchRecord) -> MatchView:
@@ -101,7 +101,8 @@ class EndingsMixin(ServiceCore):
         return {s.user_id for s in rec.seats
                 if s.seat is not None and not s.out and s.user_id != user}
 
-    async def offer_draw(self, match_id: int, user: int) -> MatchView:
+    async def offer_draw(self, match_id: int, user: int,
+                         *, caller: Caller | None = None) -> MatchView:
         """Offer a draw; if an opponent's offer is pending, this accepts it. The offer lapses
         when an opponent moves."""
         async def attempt(rec: MatchRecord) -> MatchView:
@@ -119,7 +120,8 @@ class EndingsMixin(ServiceCore):
             return self._view(saved)
         return await self._retrying(match_id, attempt)
 
-    async def accept_draw(self, match_id: int, user: int) -> MatchView:
+    async def accept_draw(self, match_id: int, user: int,
+                          *, caller: Caller | None = None) -> MatchView:
         """Agree to the pending offer; the match is drawn once every remaining opponent of
         the offerer agreed."""
         async def attempt(rec: MatchRecord) -> MatchView:
@@ -168,7 +170,8 @@ class EndingsMixin(ServiceCore):
         still_in = frozenset(range(rec.seat_count)) - out
         return Outcome(winners=frozenset(), ranking=(still_in, out), reason="agreement")
 
-    async def decline_draw(self, match_id: int, user: int) -> MatchView:
+    async def decline_draw(self, match_id: int, user: int,
+                           *, caller: Caller | None = None) -> MatchView:
         """Turn down the pending offer (the offerer may withdraw it the same way)."""
         async def attempt(rec: MatchRecord) -> MatchView:
             self._require_active(rec)

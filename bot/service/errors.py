@@ -36,6 +36,10 @@ class MatchNotFound(ServiceError):
     """No match with that id (or none in that thread)."""
 
 
+class TournamentNotFound(ServiceError):
+    """No tournament with that id in the caller's server."""
+
+
 class NotAPlayer(ServiceError):
     """The user is not seated in (or invited to) the match."""
 

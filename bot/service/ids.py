@@ -1,7 +1,22 @@
-"""Ids checked at the service boundary (issue 21): a match, user, guild, channel or thread
-id is a plain ``int`` within SQLite's 64-bit range, never a bool, float, text or None
-(unless the parameter allows None). A bad match id is "no match #N" (``MatchNotFound``); any
-other bad id is an ``InvalidId``. Adapters parse text into ints; this is the last guard.
+"""The service's one door (issue 21, issue 36): every public operation is wrapped by
+``checked_ids``, which checks its ids and then its scope before the use-case runs.
+
+Ids: a match, tournament, user, guild, channel or thread id is a plain ``int`` within
+SQLite's 64-bit range, never a bool, float, text or None (unless the parameter allows
+None). A bad match id is "no match #N" (``MatchNotFound``), a bad tournament id "no
+tournament #N here" (``TournamentNotFound``); any other bad id is an ``InvalidId``.
+Adapters parse text into ints; this is the last guard.
+
+Scope: an operation that takes a match or tournament id also receives who acts and in
+which server: a ``caller`` (``Caller``) parameter, or ``guild_id`` and ``user`` (follow).
+A match is seen from its own server (and in DMs by its participants), a tournament from
+its own server only; to anyone else it does not exist: the same error, in the same words,
+as a number never used, and nothing is read further or changed. ``caller`` None is the
+service's own callers (the sweep, a tournament making its games); adapters always pass
+one (tests/service/test_server_scope.py checks both). An operation that takes a match or
+tournament id without a way to receive the caller is refused when the class is built.
+Season numbers and everything else are per server already: those operations take the
+caller's ``guild_id`` itself.
 
 >>> check_match_id(9223372036854775808)
 Traceback (most recent call last):
@@ -18,9 +33,10 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
-from bot.service.errors import InvalidOption, MatchNotFound
+from bot.service.errors import InvalidOption, MatchNotFound, TournamentNotFound
+from bot.service.views import Caller
 from locales.i18n import _
 
 MAX_ID = 2**63 - 1
@@ -47,6 +63,21 @@ def check_match_id(value: object) -> int:
     return value
 
 
+def check_tournament_id(value: object) -> int:
+    """``value`` if it can be a tournament id, else ``TournamentNotFound`` in the words of
+    an unknown one ("there is no tournament #N here")."""
+    if not _is_id(value):
+        raise tournament_not_found(str(value)[:30])
+    assert isinstance(value, int)
+    return value
+
+
+def tournament_not_found(shown: object) -> TournamentNotFound:
+    """The one refusal for a tournament that is unknown, foreign or malformed."""
+    return TournamentNotFound(_("there is no tournament #{tournament} here",
+                                tournament=str(shown)))
+
+
 def check_id(value: object, what: str) -> int:
     """``value`` if it is a valid ``what`` id (user, guild...), else ``InvalidId``."""
     if not _is_id(value):
@@ -58,6 +89,9 @@ def check_id(value: object, what: str) -> int:
 
 # What each parameter name of the public API holds.
 _MATCH = frozenset({"match_id"})
+_TOURNAMENT = frozenset({"tournament_id"})
+SCOPED = _MATCH | _TOURNAMENT
+"""The parameters naming a thing that belongs to a server: their operations are scoped."""
 _USERS = {"user": "user", "challenger": "user", "user_id": "user", "player": "user",
           "guild_id": "server",
           "channel_id": "channel", "thread_id": "thread"}
@@ -72,6 +106,8 @@ def _checker(name: str, optional: bool) -> Callable[[Any], None] | None:
         return run
     if name in _MATCH:
         return allow_none(check_match_id)
+    if name in _TOURNAMENT:
+        return allow_none(check_tournament_id)
     if name in _USERS:
         what = _USERS[name]
         return allow_none(lambda v: check_id(v, what))
@@ -89,11 +125,21 @@ def _checker(name: str, optional: bool) -> Callable[[Any], None] | None:
     return None
 
 
+class Scoped(Protocol):
+    """What the door needs of the service: the scope check itself (``ServiceCore``)."""
+
+    async def _check_scope(self, caller: Caller, match_id: int | None,
+                           tournament_id: int | None) -> Callable[[], None]: ...
+
+
 def checked_ids(cls: C) -> C:
     """Wrap every public coroutine method of ``cls`` so the id parameters it takes (by
-    name: ``match_id``, ``user``, ``challenger``, ``player``, ``guild_id``, ``channel_id``,
-    ``thread_id``, ``opponents``) are checked before the method runs. A parameter whose
-    annotation allows None accepts None."""
+    name: ``match_id``, ``tournament_id``, ``user``, ``challenger``, ``player``,
+    ``guild_id``, ``channel_id``, ``thread_id``, ``opponents``) are checked, and then its
+    scope (``caller``, see the module docstring), before the method runs. A parameter
+    whose annotation allows None accepts None. A public coroutine taking a match or
+    tournament id but no ``caller`` (nor ``guild_id`` and ``user``) is a ``TypeError``
+    here, when the class is built: no operation can forget the scope."""
     for name, method in inspect.getmembers(cls, inspect.iscoroutinefunction):
         if name.startswith("_"):
             continue
@@ -104,13 +150,32 @@ def checked_ids(cls: C) -> C:
             check = _checker(param.name, optional)
             if check is not None:
                 checks[param.name] = check
+        params = set(signature.parameters)
+        if params & SCOPED and "caller" not in params \
+                and not {"guild_id", "user"} <= params:
+            raise TypeError(f"{cls.__name__}.{name} takes {sorted(params & SCOPED)} but not "
+                            "the caller: add `caller: Caller | None = None`")
         if checks:
             setattr(cls, name, _wrap(method, signature, checks))
     return cls
 
 
+def _caller_of(arguments: dict[str, Any]) -> Caller | None:
+    """Who acts, and where: the ``caller`` given, else ``guild_id`` and ``user``."""
+    if "caller" in arguments:
+        caller = arguments["caller"]
+        if caller is not None and not isinstance(caller, Caller):
+            raise InvalidId(_("that does not say who acts: {value}", value=repr(caller)[:40]))
+        return caller
+    if "guild_id" in arguments and "user" in arguments:
+        return Caller(arguments["guild_id"], arguments["user"])
+    return None
+
+
 def _wrap(method: Callable[..., Any], signature: inspect.Signature,
           checks: dict[str, Callable[[Any], None]]) -> Callable[..., Any]:
+    scoped = bool(set(signature.parameters) & SCOPED)
+
     @functools.wraps(method)
     async def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
@@ -120,5 +185,16 @@ def _wrap(method: Callable[..., Any], signature: inspect.Signature,
         for pname, check in checks.items():
             if pname in bound.arguments:
                 check(bound.arguments[pname])
+        if scoped:
+            caller = _caller_of(bound.arguments)
+            match_id = bound.arguments.get("match_id")
+            tournament_id = bound.arguments.get("tournament_id")
+            if caller is not None and (match_id is not None or tournament_id is not None):
+                service: Scoped = args[0]
+                done = await service._check_scope(caller, match_id, tournament_id)
+                try:
+                    return await method(*args, **kwargs)
+                finally:
+                    done()
         return await method(*args, **kwargs)
     return wrapper

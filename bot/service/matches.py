@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from collections.abc import Awaitable, Callable, Iterable, Sequence
+from contextvars import ContextVar
 from typing import TypeVar
 
 import rules
@@ -111,6 +112,13 @@ def view_of(rec: MatchRecord) -> MatchView:
                             if (u := rec.user_at(s)) is not None) if rec.clock.own else ())
 
 
+_SCOPE_READ: ContextVar[tuple[object, MatchRecord] | None] = ContextVar("scope_read",
+                                                                         default=None)
+"""The record the service's door has just read to check a caller's scope, with the task
+that read it: that operation's first load of the match takes it instead of reading it
+again (one read, not two); a task it starts reads for itself."""
+
+
 class Matches:
     """Loads and saves match records through the repository."""
 
@@ -118,9 +126,20 @@ class Matches:
         self.repository = repository
         self.clock = clock
 
+    async def load_for_scope(self, match_id: int) -> tuple[MatchRecord, Callable[[], None]]:
+        """The match, read for the door's scope check and kept for the operation that
+        follows (its first ``load`` of it); call the returned function when it is over."""
+        rec = await self.load(match_id)
+        token = _SCOPE_READ.set((asyncio.current_task(), rec))
+        return rec, lambda: _SCOPE_READ.reset(token)
+
     async def load(self, match_id: int) -> MatchRecord:
         if not isinstance(match_id, int) or isinstance(match_id, bool):
             raise MatchNotFound(_("that is not a match number"))
+        kept = _SCOPE_READ.get()
+        if kept is not None and kept[1].id == match_id and kept[0] is asyncio.current_task():
+            _SCOPE_READ.set(None)  # once: a retry reads fresh data
+            return kept[1]
         rec = await self.repository.load_match(match_id)
         if rec is None:
             raise MatchNotFound(_("there is no match #{match}", match=match_id))

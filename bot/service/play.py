@@ -18,7 +18,7 @@ from bot.service.events import (
 from bot.service.records import MatchRecord, RecordEntry
 from bot.service.states import MatchState, parse_entry
 from bot.service.turns import banked, turn_goes_on, turn_started
-from bot.service.views import BoardState, MoveResult
+from bot.service.views import BoardState, Caller, MoveResult
 from locales.i18n import _
 from locales.terms import move_display
 from rules import RulesError
@@ -29,7 +29,7 @@ class PlayMixin(ServiceCore):
     """Moves, setups and move suggestions."""
 
     async def move(self, match_id: int, user: int, text: str,
-                   expected_ply: int | None = None) -> MoveResult:
+                   expected_ply: int | None = None, *, caller: Caller | None = None) -> MoveResult:
         """Play ``text`` for ``user``. ``expected_ply``: the ply the user saw (a button, an
         old board); if the match has moved on since, StaleMove."""
         text = self._check_text(text, _("move"))
@@ -44,12 +44,13 @@ class PlayMixin(ServiceCore):
             await self.advance_conditionals(match_id)
         return result
 
-    async def advance_conditionals(self, match_id: int) -> int:
+    async def advance_conditionals(self, match_id: int, *, caller: Caller | None = None) -> int:
         """Play the conditional answers due in the match: ``ComfortsMixin`` does; a
         service without it has none to play."""
         return 0
 
-    async def submit_setup(self, match_id: int, user: int, text: str) -> MoveResult:
+    async def submit_setup(self, match_id: int, user: int, text: str,
+                           *, caller: Caller | None = None) -> MoveResult:
         """Submit a Querni ``choose`` arrangement (16 numbers in cell order). The display
         hides it until both have submitted."""
         text = self._check_text(text, _("arrangement"))
@@ -167,7 +168,8 @@ class PlayMixin(ServiceCore):
                           outcome is not None, result, board)
 
     async def suggest_moves(self, match_id: int, user: int, prefix: str = "",
-                            limit: int = 25) -> list[tuple[str, str]]:
+                            limit: int = 25,
+                            *, caller: Caller | None = None) -> list[tuple[str, str]]:
         """Legal moves for autocomplete: ``(canonical, display)``, at most ``limit``.
 
         Only moves whose canonical string starts with the typed prefix (case, spaces and
@@ -181,7 +183,8 @@ class PlayMixin(ServiceCore):
         return found
 
     async def move_choices(self, match_id: int, user: int, prefix: str = "",
-                           limit: int = 25) -> tuple[list[tuple[str, str]], int]:
+                           limit: int = 25,
+                           *, caller: Caller | None = None) -> tuple[list[tuple[str, str]], int]:
         """``suggest_moves`` and how many moves match in all (``/moves`` says "25 of
         44")."""
         try:

@@ -14,7 +14,7 @@ import rules
 from bot.service import texts
 from bot.service.boards import draw_board
 from bot.service.core import MAX_DAYS, MIN_DAYS, ServiceCore
-from bot.service.errors import InvalidOption, MatchBroken, MatchNotFound
+from bot.service.errors import InvalidOption, MatchBroken
 from bot.service.exports import export_record
 from bot.service.ids import MAX_ID
 from bot.service.matches import public_view
@@ -60,20 +60,10 @@ class QueriesMixin(ServiceCore):
     settings and preferences."""
 
     async def get_match(self, match_id: int, caller: Caller | None = None) -> MatchView:
-        """The match; with a ``caller`` only where he may see it (``Caller.may_see``),
-        else ``MatchNotFound`` as if there were none (adapters always pass one)."""
-        return self._seen_by(self._view(await self._record(match_id)), caller)
-
-    @staticmethod
-    def _seen_by(view: MatchView, caller: Caller | None) -> MatchView:
-        if caller is not None and not caller.may_see(view):
-            raise MatchNotFound(_("there is no match #{match}", match=view.id))
-        return view
-
-    async def _visible_record(self, match_id: int, caller: Caller | None) -> MatchRecord:
-        rec = await self._record(match_id)
-        self._seen_by(self._view(rec), caller)
-        return rec
+        """The match; with a ``caller`` only where he may see it (``Caller.may_see``,
+        checked by the service's door, ``ids.checked_ids``), else ``MatchNotFound`` as
+        if there were none (adapters always pass one)."""
+        return self._view(await self._record(match_id))
 
     async def match_in_thread(self, thread_id: int) -> MatchView | None:
         rec = await self.repository.match_in_thread(thread_id)
@@ -82,8 +72,7 @@ class QueriesMixin(ServiceCore):
     async def position(self, match_id: int, caller: Caller | None = None
                        ) -> tuple[Position, MoveMarks | None]:
         """The current position and the last move's marks (for boards)."""
-        rec, state = await self._read_state(match_id)
-        self._seen_by(self._view(rec), caller)
+        _rec, state = await self._read_state(match_id)
         return public_view(state.position), state.last_marks
 
     async def board_image(self, match_id: int, perspective: int | None = None,
@@ -92,11 +81,9 @@ class QueriesMixin(ServiceCore):
         """A PNG of the board through the injected renderer (None without one), its
         words in ``locale``."""
         if self.renderer is None:
-            if caller is not None:
-                await self._visible_record(match_id, caller)
             return None
         rec, state = await self._read_state(match_id)
-        view = self._seen_by(self._view(rec), caller)
+        view = self._view(rec)
         return await asyncio.to_thread(
             draw_board, self.renderer, view,
             BoardState(public_view(state.position), state.last_marks, state.moves),
@@ -148,7 +135,7 @@ class QueriesMixin(ServiceCore):
 
     async def history(self, match_id: int, caller: Caller | None = None) -> HistoryView:
         """The record and an export text."""
-        rec = await self._visible_record(match_id, caller)
+        rec = await self._record(match_id)
         entries = await self._entries(rec)
         try:
             done = replay(rec, entries)
@@ -183,7 +170,7 @@ class QueriesMixin(ServiceCore):
         start text and position, and each ply's move object and resulting position. A
         Querni arrangement stays hidden (``move`` None) until both are in. Raises
         ``MatchBroken`` when the record does not replay."""
-        rec = await self._visible_record(match_id, caller)
+        rec = await self._record(match_id)
         entries = await self._entries(rec)
         return replay(rec, entries).game_record(self._view(rec), rec)
 

@@ -26,9 +26,14 @@ from typing import TypeVar
 
 from bot.service.challenges import ChallengesMixin
 from bot.service.deadlines import DeadlinesMixin
-from bot.service.errors import Conflict, InvalidOption, NotAllowed, ServiceError
+from bot.service.errors import (
+    Conflict,
+    InvalidOption,
+    NotAllowed,
+    ServiceError,
+)
 from bot.service.events import Event, MatchEnded, StandingsChanged
-from bot.service.ids import MAX_ID
+from bot.service.ids import check_tournament_id, tournament_not_found
 from bot.service.matches import RETRIES
 from bot.service.outbox import Announce
 from bot.service.records import MatchRecord, MatchStatus
@@ -60,7 +65,7 @@ from bot.service.tournaments import (
 )
 from bot.service.tournaments.model import format_words, tournament_title
 from bot.service.tournaments.table import StandingsTable, standings_csv, standings_table
-from bot.service.views import notice_lane
+from bot.service.views import Caller, notice_lane
 from locales.i18n import _, _n, joined
 from locales.terms import game_name
 from rules import RulesError
@@ -75,23 +80,15 @@ MAX_REGISTRATION_DAYS = 60
 _OPEN = (TournamentStatus.REGISTRATION, TournamentStatus.RUNNING)
 
 
-class TournamentNotFound(ServiceError):
-    """No tournament with that id (in this server)."""
-
-
 class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
     """Tournament use-cases (see the module docstring)."""
 
     # ------------------------------------------------------------------ records
 
     async def _tournament(self, tid: int) -> TournamentRecord:
-        if isinstance(tid, bool) or not isinstance(tid, int) or not 0 <= tid <= MAX_ID:
-            raise TournamentNotFound(_("there is no tournament {tournament}",
-                                       tournament=str(tid)[:30]))
-        found = await self.repository.load_tournament(tid)
+        found = await self.repository.load_tournament(check_tournament_id(tid))
         if found is None:
-            raise TournamentNotFound(_("there is no tournament #{tournament}",
-                                       tournament=tid))
+            raise tournament_not_found(tid)
         return found
 
     async def _t_retrying(self, tid: int,
@@ -169,7 +166,8 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
 
     # ------------------------------------------------------------------ registration
 
-    async def join_tournament(self, tournament_id: int, user: int) -> TournamentRecord:
+    async def join_tournament(self, tournament_id: int, user: int,
+                              *, caller: Caller | None = None) -> TournamentRecord:
         """Register; the tournament starts when the cap is reached."""
         async def attempt(t: TournamentRecord) -> TournamentRecord:
             if t.status is not TournamentStatus.REGISTRATION:
@@ -187,7 +185,8 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
             return await self._begin(saved.id)
         return saved
 
-    async def leave_tournament(self, tournament_id: int, user: int) -> TournamentRecord:
+    async def leave_tournament(self, tournament_id: int, user: int,
+                               *, caller: Caller | None = None) -> TournamentRecord:
         """Leave during registration; once it runs, withdraw (the game under way is
         resigned, the remaining ones forfeited)."""
         t = await self._tournament(tournament_id)
@@ -196,7 +195,8 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
         return await self._drop(tournament_id, user)
 
     async def remove_from_tournament(self, tournament_id: int, user: int, player: int, *,
-                                     manager: bool = False) -> TournamentRecord:
+                                     manager: bool = False,
+                                     caller: Caller | None = None) -> TournamentRecord:
         """The organiser (``user``, or a manager) removes ``player``: as
         ``leave_tournament``."""
         t = await self._tournament(tournament_id)
@@ -249,7 +249,8 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
             raise NotAllowed(_("only the organiser (or a server manager) can do that"))
 
     async def cancel_tournament(self, tournament_id: int, user: int, *,
-                                manager: bool = False) -> TournamentRecord:
+                                manager: bool = False,
+                                caller: Caller | None = None) -> TournamentRecord:
         """Cancel: no more rounds; games under way go on as ordinary matches."""
         async def attempt(t: TournamentRecord) -> TournamentRecord:
             self._require_organiser(t, user, manager)
@@ -260,7 +261,8 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
         return await self._t_retrying(tournament_id, attempt)
 
     async def start_tournament(self, tournament_id: int, user: int, *,
-                               manager: bool = False) -> TournamentRecord:
+                               manager: bool = False,
+                               caller: Caller | None = None) -> TournamentRecord:
         """Close registration and start round 1 now (the organiser or a manager)."""
         self._require_organiser(await self._tournament(tournament_id), user, manager)
         return await self._begin(tournament_id)
@@ -599,19 +601,22 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
 
     # ------------------------------------------------------------------ queries
 
-    async def get_tournament(self, tournament_id: int) -> TournamentRecord:
+    async def get_tournament(self, tournament_id: int,
+                             *, caller: Caller | None = None) -> TournamentRecord:
         return await self._tournament(tournament_id)
 
     async def tournaments(self, guild_id: int, *, running_only: bool = False
                           ) -> list[TournamentRecord]:
         return await self.repository.tournaments_in(guild_id, _OPEN if running_only else ())
 
-    async def tournament_standings(self, tournament_id: int) -> list[StandingRow]:
+    async def tournament_standings(self, tournament_id: int,
+                                   *, caller: Caller | None = None) -> list[StandingRow]:
         t = await self._tournament(tournament_id)
         return standings(list(t.players), [g.game() for g in t.games], t.format,
                          t.withdrawn)
 
-    async def tournament_table(self, tournament_id: int, names: Mapping[int, str] | None = None
+    async def tournament_table(self, tournament_id: int, names: Mapping[int, str] | None = None,
+                               *, caller: Caller | None = None
                                ) -> StandingsTable:
         """The standings as text rows for ``render.table.draw_table`` and embeds."""
         return self._table_of(await self._tournament(tournament_id), names)
@@ -635,7 +640,8 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
                                                where, separator=" · "))
 
     async def tournament_csv(self, tournament_id: int,
-                             names: Mapping[int, str] | None = None) -> str:
+                             names: Mapping[int, str] | None = None,
+                             *, caller: Caller | None = None) -> str:
         t = await self._tournament(tournament_id)
         return standings_csv(await self.tournament_standings(tournament_id), t.format,
                              self._names_of(t, names))
@@ -648,7 +654,8 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
             return {}
         return {p: self.names(t.guild_id, p) for p in t.players}
 
-    async def tournament_pairings(self, tournament_id: int, rnd: int | None = None
+    async def tournament_pairings(self, tournament_id: int, rnd: int | None = None,
+                                  *, caller: Caller | None = None
                                   ) -> list[TournamentGame]:
         t = await self._tournament(tournament_id)
         rnd = t.round if rnd is None else rnd
@@ -658,6 +665,7 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
                                 else _("{tournament} has not started yet", tournament=t.name))
         return t.games_of_round(rnd)
 
-    async def tournament_games_of(self, tournament_id: int, user: int) -> list[TournamentGame]:
+    async def tournament_games_of(self, tournament_id: int, user: int,
+                                  *, caller: Caller | None = None) -> list[TournamentGame]:
         t = await self._tournament(tournament_id)
         return [g for g in t.games if user in (g.first, g.second)]

@@ -18,6 +18,7 @@ from bot.discordapp.cogs.common import (
     Interaction,
     acknowledged,
     answer,
+    caller_of,
     check_post,
     clicked_match,
     guild_id,
@@ -205,7 +206,8 @@ class ChallengesCog(commands.Cog, name="Challenges"):
                 match = waiting[0].id
             async with self.notices.after_reply():
                 m = await self.service.add_computers(match, interaction.user.id,
-                                                     level or DEFAULT_LEVEL)
+                                                     level or DEFAULT_LEVEL,
+                                                     caller=caller_of(interaction))
                 await answer(interaction, _("Computer players took the empty seats: match "
                                             "{match} begins (casual).", match=m.id))
 
@@ -273,17 +275,17 @@ class ChallengesCog(commands.Cog, name="Challenges"):
                 check_post(match_place(interaction, m))
             async with self.notices.after_reply():
                 if button.action == "accept":
-                    m = await self.service.accept(m.id, user)
+                    m = await self.service.accept(m.id, user, caller=caller_of(interaction))
                     text = _("Challenge accepted.") if m.status.is_waiting is False else \
                         _("You're in; waiting for the other players.")
                 elif button.action == "join":
-                    m = await self.service.join(m.id, user)
+                    m = await self.service.join(m.id, user, caller=caller_of(interaction))
                     text = _("You joined.") if m.status.is_waiting else \
                         _("You joined: the match begins.")
                 elif button.action == "decline":
-                    await self.service.decline(m.id, user)
+                    await self.service.decline(m.id, user, caller=caller_of(interaction))
                     text = _("Challenge declined.")
                 else:
-                    await self.service.cancel(m.id, user)
+                    await self.service.cancel(m.id, user, caller=caller_of(interaction))
                     text = _("Challenge cancelled.")
                 await answer(interaction, text)

@@ -13,6 +13,7 @@ from bot.discordapp.cogs.common import (
     Interaction,
     acknowledged,
     answer,
+    caller_of,
     clicked_match,
     guild_id,
     reader,
@@ -96,15 +97,15 @@ class ClocksCog(commands.Cog, name="Clocks"):
             m = await clicked_match(self.service, interaction, button)
             async with self.notices.after_reply():
                 if button.action == "moretime":
-                    m = await self.service.give_time(m.id, user)
+                    m = await self.service.give_time(m.id, user, caller=caller_of(interaction))
                     assert m.deadline is not None
                     text = _("You gave one day more: the move is now due {when}.",
                              when=embeds.moment(m.deadline))
                 elif button.action == "claim":
-                    await self.service.claim_win(m.id, user)
+                    await self.service.claim_win(m.id, user, caller=caller_of(interaction))
                     text = _("You claimed the win on time.")
                 else:
-                    await self.service.keep_waiting(m.id, user)
+                    await self.service.keep_waiting(m.id, user, caller=caller_of(interaction))
                     text = _("You keep waiting. The buttons stay: claim whenever you want, "
                              "until your opponent moves.")
                 await answer(interaction, text)

@@ -70,7 +70,8 @@ class ComfortsCog(commands.Cog, name="Comforts"):
 
     async def _rematch(self, interaction: Interaction, m: MatchView) -> None:
         async with self.notices.after_reply():
-            new = await self.service.rematch(m.id, interaction.user.id)
+            new = await self.service.rematch(m.id, interaction.user.id,
+                                             caller=caller_of(interaction))
             await say(interaction, _("Rematch asked: match {match}. The other players "
                                      "accept it like any challenge.", match=str(new.id)))
 
@@ -92,14 +93,14 @@ class ComfortsCog(commands.Cog, name="Comforts"):
         user = interaction.user.id
         async with self.notices.after_reply():
             if action == "ask":
-                await self.service.request_takeback(match_id, user)
+                await self.service.request_takeback(match_id, user, caller=caller_of(interaction))
                 await say(interaction, _("Takeback asked; your opponent answers. It lapses "
                                          "if he moves instead."))
             elif action == "accept":
-                await self.service.accept_takeback(match_id, user)
+                await self.service.accept_takeback(match_id, user, caller=caller_of(interaction))
                 await say(interaction, _("You accepted: the move is taken back."))
             else:
-                await self.service.decline_takeback(match_id, user)
+                await self.service.decline_takeback(match_id, user, caller=caller_of(interaction))
                 await say(interaction, _("You declined the takeback."))
 
     # ------------------------------------------------------------------ conditional moves
@@ -119,7 +120,8 @@ class ComfortsCog(commands.Cog, name="Comforts"):
             m = await self._match(interaction, match)
             user = interaction.user.id
             if action == "clear":
-                n = await self.service.clear_conditional_moves(m.id, user)
+                n = await self.service.clear_conditional_moves(m.id, user,
+                                                               caller=caller_of(interaction))
                 await say(interaction, _n("{count} conditional line cleared.",
                                           "{count} conditional lines cleared.", n))
                 return
@@ -129,9 +131,11 @@ class ComfortsCog(commands.Cog, name="Comforts"):
                         "Write the line in `line`: their move, then yours, in pairs "
                         "(e.g. `h10-g8 b1-c3`)."))
                 async with self.notices.after_reply():
-                    lines = await self.service.add_conditional_moves(m.id, user, line)
+                    lines = await self.service.add_conditional_moves(m.id, user, line,
+                                                                     caller=caller_of(interaction))
             else:
-                lines = await self.service.conditional_moves(m.id, user)
+                lines = await self.service.conditional_moves(m.id, user,
+                                                             caller=caller_of(interaction))
             if not lines:
                 await say(interaction, _("You have no conditional moves in match {match}.",
                                          match=str(m.id)))
@@ -154,15 +158,15 @@ class ComfortsCog(commands.Cog, name="Comforts"):
             m = await self._match(interaction, match)
             user = interaction.user.id
             if action == "set":
-                await self.service.set_note(m.id, user, text or "")
+                await self.service.set_note(m.id, user, text or "", caller=caller_of(interaction))
                 await say(interaction, _("Note kept on match {match}; only you see it, and "
                                          "/history gives it to you.", match=str(m.id)))
             elif action == "clear":
-                gone = await self.service.clear_note(m.id, user)
+                gone = await self.service.clear_note(m.id, user, caller=caller_of(interaction))
                 await say(interaction, _("Note cleared.") if gone else
                           _("You had no note on match {match}.", match=str(m.id)))
             else:
-                found = await self.service.note(m.id, user)
+                found = await self.service.note(m.id, user, caller=caller_of(interaction))
                 await say(interaction, _("Your note on match {match}:\n{note}",
                                          match=str(m.id), note=found)
                           if found is not None else

@@ -80,7 +80,8 @@ class PlayCog(commands.Cog, name="Play"):
         match_id = interaction.namespace.match
         m = await resolve_match(self.service, interaction,
                                 match_id if isinstance(match_id, int) else None)
-        suggestions = await self.service.suggest_moves(m.id, interaction.user.id, current)
+        suggestions = await self.service.suggest_moves(m.id, interaction.user.id, current,
+                                                       caller=caller_of(interaction))
         return [app_commands.Choice(name=display[:100], value=canonical[:100])
                 for canonical, display in suggestions][:25]
 
@@ -100,7 +101,8 @@ class PlayCog(commands.Cog, name="Play"):
             # bot could not post it there (the move would land unseen).
             check_post(match_place(interaction, m))
             async with self.notices.after_reply():
-                result = await self.service.move(m.id, interaction.user.id, move)
+                result = await self.service.move(m.id, interaction.user.id, move,
+                                                 caller=caller_of(interaction))
                 played = _("You played **{move}**.", move=move_display(result.display))
                 await answer(interaction, joined(played, _("The match is over."))
                              if result.ended else played)
@@ -129,7 +131,7 @@ class PlayCog(commands.Cog, name="Play"):
         async with acknowledged(interaction):
             m = await resolve_match(self.service, interaction, match)
             async with self.notices.after_reply():
-                await self.service.resign(m.id, interaction.user.id)
+                await self.service.resign(m.id, interaction.user.id, caller=caller_of(interaction))
                 await answer(interaction, _("You resigned."))
 
     @app_commands.command(name="hint",
@@ -140,7 +142,8 @@ class PlayCog(commands.Cog, name="Play"):
     async def hint(self, interaction: Interaction, match: int | None = None) -> None:
         async with acknowledged(interaction):
             m = await resolve_match(self.service, interaction, match)
-            move, reason = await self.service.hint(m.id, interaction.user.id)
+            move, reason = await self.service.hint(m.id, interaction.user.id,
+                                                   caller=caller_of(interaction))
             await answer(interaction, _("Hint: `{move}` ({reason}).", move=move, reason=reason))
 
     @app_commands.command(name="analysis",
@@ -149,7 +152,7 @@ class PlayCog(commands.Cog, name="Play"):
     @app_commands.describe(match="The finished match (not needed inside its thread)")
     async def analysis(self, interaction: Interaction, match: int) -> None:
         async with acknowledged(interaction):
-            swings = await self.service.analysis(match)
+            swings = await self.service.analysis(match, caller=caller_of(interaction))
             if not swings:
                 await answer(interaction, _("No move lost a pawn's worth or more."))
                 return
@@ -181,13 +184,13 @@ class PlayCog(commands.Cog, name="Play"):
             user = interaction.user.id
             async with self.notices.after_reply():
                 if action == "offer":
-                    await self.service.offer_draw(m.id, user)
+                    await self.service.offer_draw(m.id, user, caller=caller_of(interaction))
                     await answer(interaction, _("Draw offered."))
                 elif action == "accept":
-                    await self.service.accept_draw(m.id, user)
+                    await self.service.accept_draw(m.id, user, caller=caller_of(interaction))
                     await answer(interaction, _("You accepted the draw."))
                 else:
-                    await self.service.decline_draw(m.id, user)
+                    await self.service.decline_draw(m.id, user, caller=caller_of(interaction))
                     await answer(interaction, _("You declined the draw."))
 
     @app_commands.command(name="setup", description="Querni 'choose' setup: your 16 numbers "
@@ -202,7 +205,8 @@ class PlayCog(commands.Cog, name="Play"):
             m = await resolve_match(self.service, interaction, match)
             async with self.notices.after_reply():
                 try:
-                    await self.service.submit_setup(m.id, interaction.user.id, arrangement)
+                    await self.service.submit_setup(m.id, interaction.user.id, arrangement,
+                                                    caller=caller_of(interaction))
                 except rules.RulesError as exc:
                     raise errors.AdapterError(_(
                         "{error}. Write your numbers 1-16, each once, in start-cell order "
@@ -247,8 +251,10 @@ class PlayCog(commands.Cog, name="Play"):
                 raise errors.StaleButton()
             async with self.notices.after_reply():
                 if button.action == "drawyes":
-                    await self.service.accept_draw(m.id, interaction.user.id)
+                    await self.service.accept_draw(m.id, interaction.user.id,
+                                                   caller=caller_of(interaction))
                     await answer(interaction, _("You accepted the draw."))
                 else:
-                    await self.service.decline_draw(m.id, interaction.user.id)
+                    await self.service.decline_draw(m.id, interaction.user.id,
+                                                    caller=caller_of(interaction))
                     await answer(interaction, _("You declined the draw."))

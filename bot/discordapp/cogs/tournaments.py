@@ -22,6 +22,7 @@ from bot.discordapp.cogs.common import (
     Interaction,
     acknowledged,
     answer,
+    caller_of,
     guild_id,
     known_game,
     may_organise,
@@ -155,7 +156,8 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
         async with acknowledged(interaction):
             tid = await self._pick(interaction, tournament)
             manager = await may_organise(self.service, interaction)
-            t = await self.service.start_tournament(tid, interaction.user.id, manager=manager)
+            t = await self.service.start_tournament(tid, interaction.user.id, manager=manager,
+                                                    caller=caller_of(interaction))
             await answer(interaction, _("{name} has started: round {round} is on.",
                                         name=self._title(t), round=t.round))
 
@@ -165,7 +167,8 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
         async with acknowledged(interaction):
             tid = await self._pick(interaction, tournament)
             manager = await may_organise(self.service, interaction)
-            t = await self.service.cancel_tournament(tid, interaction.user.id, manager=manager)
+            t = await self.service.cancel_tournament(tid, interaction.user.id, manager=manager,
+                                                     caller=caller_of(interaction))
             await answer(interaction, _("{name} is cancelled; games under way go on as "
                                         "ordinary matches.", name=self._title(t)))
 
@@ -177,7 +180,7 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
             tid = await self._pick(interaction, tournament)
             manager = await may_organise(self.service, interaction)
             t = await self.service.remove_from_tournament(
-                tid, interaction.user.id, player.id, manager=manager)
+                tid, interaction.user.id, player.id, manager=manager, caller=caller_of(interaction))
             await answer(interaction, _("{player} is out of {name}.",
                                         player=player.display_name, name=self._title(t)))
 
@@ -188,13 +191,11 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
         async with acknowledged(interaction):
             where = guild_id(interaction)
             tid = await self._pick(interaction, tournament)
-            t = await self.service.get_tournament(tid)
-            if t.guild_id != where:
-                raise errors.AdapterError(_("There is no tournament #{tournament} here.",
-                                            tournament=tid))
+            t = await self.service.get_tournament(tid, caller=caller_of(interaction))
             names = {p: self._name(where, p) for p in t.players}
             loc = reader(interaction)
-            table = (await self.service.tournament_table(tid, names)).shown(loc)
+            table = (await self.service.tournament_table(tid, names,
+                                                         caller=caller_of(interaction))).shown(loc)
             image = await asyncio.to_thread(
                 draw_table, table.headers, table.rows, title=table.title,
                 subtitle=table.subtitle, align=table.align, top_rows=table.top_rows,
@@ -202,7 +203,7 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
             files = [discord.File(io.BytesIO(image.png), "standings.png",
                                   description=image.alt_text[:1000])]
             if export:
-                csv = await self.service.tournament_csv(tid, names)
+                csv = await self.service.tournament_csv(tid, names, caller=caller_of(interaction))
                 files.append(discord.File(io.BytesIO(csv.encode()), "standings.csv"))
             await answer(interaction, "", embed=embeds.standings_embed(table, loc),
                          files=files)
@@ -215,7 +216,8 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
         async with acknowledged(interaction):
             where = guild_id(interaction)
             tid = await self._pick(interaction, tournament)
-            games = await self.service.tournament_pairings(tid, round)
+            games = await self.service.tournament_pairings(tid, round,
+                                                           caller=caller_of(interaction))
             await answer(interaction, joined(*(self._game_line(where, g) for g in games),
                                              separator="\n")
                          if games else _("No games yet."))
@@ -226,7 +228,8 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
         async with acknowledged(interaction):
             where = guild_id(interaction)
             tid = await self._pick(interaction, tournament)
-            games = await self.service.tournament_games_of(tid, interaction.user.id)
+            games = await self.service.tournament_games_of(tid, interaction.user.id,
+                                                           caller=caller_of(interaction))
             await answer(interaction, joined(*(self._game_line(where, g) for g in games),
                                              separator="\n")
                          if games else _("You have no games in it (yet)."))
@@ -239,10 +242,10 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
         async with acknowledged(interaction):
             tid, user = button.tournament_id, interaction.user.id
             if button.action == "join":
-                t = await self.service.join_tournament(tid, user)
+                t = await self.service.join_tournament(tid, user, caller=caller_of(interaction))
                 said = _("You are in {name}.", name=self._title(t))
             else:
-                t = await self.service.leave_tournament(tid, user)
+                t = await self.service.leave_tournament(tid, user, caller=caller_of(interaction))
                 said = _("You left {name}.", name=self._title(t))
             message = interaction.message
             if message is not None:
