@@ -63,10 +63,13 @@ API (all ``async``; ids are plain ints; errors are ``ServiceError`` subclasses w
 * ``resign(match_id, user)``; ``offer_draw`` / ``accept_draw`` / ``decline_draw``
   ``(match_id, user) -> MatchView`` (an offer lapses when an opponent moves)
 * ``submit_setup(match_id, user, text) -> MoveResult`` (Querni ``choose``)
-* Reads are scoped: ``get_match``, ``position``, ``board_image``, ``history`` and
-  ``record`` take ``caller=Caller(guild_id | None, user)``; a match is visible from its
-  own server and, in DMs, to its participants; to anyone else ``MatchNotFound`` (as if it
-  did not exist). Adapters always pass one; ``None`` is for the service's own callers.
+* Everything is scoped (issue 36): every operation that takes a match or tournament
+  id also takes ``caller=Caller(guild_id | None, user)`` (``follow``/``unfollow``: their
+  ``guild_id`` and ``user``), checked in one place, the door ``ids.checked_ids``: a
+  match is visible from its own server and, in DMs, to its participants, a tournament
+  from its own server; to anyone else ``MatchNotFound`` / ``TournamentNotFound`` (as if
+  it did not exist), before anything changes. Adapters always pass one (a test reads
+  their source); ``None`` is for the service's own callers.
 * ``get_match(match_id) -> MatchView``; ``match_in_thread(thread_id) -> MatchView | None``
 * ``position(match_id) -> (Position, MoveMarks | None)``; ``board_image(match_id,
   perspective=None) -> BoardImage | None``; ``describe(match, position) -> str``
