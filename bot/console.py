@@ -53,6 +53,7 @@ from bot.service import (
     MatchEnded,
     MatchNotFound,
     MatchService,
+    MatchStatus,
     MatchView,
     MoveFollowed,
     MovePicker,
@@ -349,7 +350,7 @@ class ConsolePrinter:
             seats = _("{challenger} vs {players}", challenger=self.name(m.challenger_id),
                       players=self.names_of(m.invited) if m.invited else _("anyone"))
         state: Words = status(m.status.value)
-        if m.status.value == "active":
+        if m.status is MatchStatus.ACTIVE:
             state = _("move {n}, {players} to move", n=m.ply + 1,
                       players=self.names_of(m.to_move))
             if m.deadlines_differ:  # each on his own clock
@@ -557,7 +558,7 @@ class ConsolePrinter:
     def remember(self, m: MatchView) -> None:
         for uid in (*m.players(), *m.invited, m.challenger_id):
             self.current_match.setdefault(uid, m.id)
-        if m.status.value == "active" and m.ply == 0:
+        if m.status is MatchStatus.ACTIVE and m.ply == 0:
             # A match that has just started is what its players want to look at next.
             for uid in m.players():
                 self.current_match[uid] = m.id
@@ -795,7 +796,7 @@ class Console:
                 options=options, days=days, seat=seat)
             self.current_match[uid] = m.id
             self.say(_("created {match_line}", match_line=self.describe(m)))
-            if m.status.value == "active":
+            if m.status is MatchStatus.ACTIVE:
                 await self.show_board(m.id)
             return
         m = await self.service.challenge(CONSOLE_GUILD, CONSOLE_CHANNEL, uid, game,
@@ -856,7 +857,7 @@ class Console:
         m = await self.service.add_computers(match_id, uid, _level(level), caller=self.caller())
         self.current_match[uid] = m.id
         self.say(_("filled: {match_line}", match_line=self.describe(m)))
-        if m.status.value == "active":
+        if m.status is MatchStatus.ACTIVE:
             await self.show_board(m.id)
 
     def _seat_arg(self, args: list[str]) -> str | None:
@@ -881,7 +882,7 @@ class Console:
             m = await self.service.accept(match_id, uid, seat, caller=self.caller())
         self.current_match[uid] = m.id
         self.say(said(self.describe(m)))
-        if m.status.value == "active":
+        if m.status is MatchStatus.ACTIVE:
             await self.show_board(m.id)
 
     async def _pick_waiting(self, args: list[str]) -> int:
@@ -938,7 +939,7 @@ class Console:
         result = await self.service.submit_setup(match_id, uid, " ".join(args),
                                                  caller=self.caller())
         self.say(_("arrangement submitted for #{match}", match=match_id))
-        if result.match.status.value == "active" and \
+        if result.match.status is MatchStatus.ACTIVE and \
                 not result.match.position_text.startswith("setup"):
             await self.show_board(match_id)
 
@@ -1017,7 +1018,7 @@ class Console:
                 "accept": _("draw accept: {match_line}", match_line=self.describe(m)),
                 "decline": _("draw decline: {match_line}", match_line=self.describe(m))}
         self.say(said[what])
-        if what == "accept" and m.status.value == "active":
+        if what == "accept" and m.status is MatchStatus.ACTIVE:
             self.say(_("you agreed; the draw needs every other player still in to agree "
                        "too"))
 

@@ -33,8 +33,8 @@ from bot.discordapp import embeds, media
 from bot.discordapp.components import match_buttons
 from bot.discordapp.dispatcher import DeliveryOptions, Progress, Routes, is_discord_entry
 from bot.discordapp.permissions import THREAD_OPENING_PERMISSIONS, missing_permissions
+from bot.service import MatchStatus, texts
 from bot.service import events as ev
-from bot.service import texts
 from bot.service.boards import draw_board
 from bot.service.computer import is_computer
 from bot.service.outbox import OutboxRelay
@@ -441,7 +441,7 @@ class DiscordNotifier:
             text = joined(text, _("Ratings:"), *(embeds.rating_line(r, loc) for r in ratings),
                           separator="\n")
         extra: dict[str, Any] = {}
-        if m.ply > 0 and m.status.value != "broken":
+        if m.ply > 0 and m.status is not MatchStatus.BROKEN:
             picture = await self.board_attachment(m, board, loc)
             extra["embed"] = embeds.board_embed(
                 m, loc, headline=embeds.played(self.name(m, m.last_move_by), m.last_move)
@@ -449,11 +449,11 @@ class DiscordNotifier:
             if picture is not None:
                 extra["file"] = picture
         ping, dm = self.split_by_preference(m, m.players())
-        if m.status.value in ("finished", "aborted") and \
+        if m.status in (MatchStatus.FINISHED, MatchStatus.ABORTED) and \
                 not any(is_computer(u) for u in m.players()):
             extra["view"] = match_buttons(m.id, m.ply, ["rematch"], loc)
         await self.post(m, text, ping=ping, dm=dm, **extra)
-        if m.ply > 0 and m.status.value != "broken":
+        if m.ply > 0 and m.status is not MatchStatus.BROKEN:
             await self.post_replay(m, record)
 
     async def post_replay(self, m: MatchView, record: StoredRecord | None) -> None:

@@ -28,7 +28,7 @@ from bot.discordapp.cogs.common import (
 )
 from bot.discordapp.components import GamePick, MatchButton, game_menu
 from bot.discordapp.notices import ReplyFirst
-from bot.service import MatchService
+from bot.service import MatchService, MatchStatus
 from bot.service.computer import DEFAULT_LEVEL, computer_title, computer_user
 from locales.i18n import Words, _, render
 from locales.terms import seat_colour
@@ -174,7 +174,7 @@ class ChallengesCog(commands.Cog, name="Challenges"):
                 name = computer_title(computer_user(level))
                 here = channel.id == interaction.channel_id
                 said: Words
-                if m.status.value == "active":
+                if m.status is MatchStatus.ACTIVE:
                     said = _("Your casual match against {player} begins (match {match}).",
                              player=name, match=m.id) if here else \
                         _("Your casual match against {player} begins in {channel} (match "
@@ -199,7 +199,7 @@ class ChallengesCog(commands.Cog, name="Challenges"):
             if match is None:
                 waiting = [m for m in await self.service.open_challenges(
                     guild_id(interaction)) if m.challenger_id == interaction.user.id
-                    and m.status.value == "lobby"]
+                    and m.status is MatchStatus.LOBBY]
                 if len(waiting) != 1:
                     raise errors.AdapterError(
                         _("Which lobby? Name it in the `match` option (`/games` lists yours)."))
