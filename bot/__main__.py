@@ -2,8 +2,9 @@
 ``console``, ``games``, ``sync``, ``invite``, the operator's ``db backup`` / ``db check``
 and ``selfplay`` (engines against each other).
 
-A database that cannot be used (damaged, foreign, unwritable) is reported in one line and
-the command exits 3 at once, so a supervisor sees the failure instead of a hung process.
+A database that cannot be used (damaged, foreign, unwritable, or unavailable while the
+command starts: the server down, the disk full) is reported in one line and the command
+exits 3 at once, so a supervisor sees the failure instead of a hung process or a trace.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ import sys
 from pathlib import Path
 
 import rules
+from bot.service.errors import StorageError, StorageUnavailable
 from bot.settings import Settings, load_settings
-from storage.errors import DatabaseUnusable
 
 DB_HELP = "SQLite file or postgresql:// URL (default: TABLERO_DB)"
 
@@ -155,9 +156,23 @@ def main(argv: list[str] | None = None) -> int:
     settings = load_settings()
     try:
         return _dispatch(args, settings)
-    except DatabaseUnusable as exc:
-        print(f"tablero: {exc.message}", file=sys.stderr)
+    except StorageError as exc:
+        print(f"tablero: {refusal(exc)}", file=sys.stderr)
         return 3
+
+
+def refusal(exc: StorageError) -> str:
+    """The one line a command that met ``exc`` ends with (in English, as the operator's
+    other lines are): what the database said, and which database.
+
+    >>> from bot.service.errors import DatabaseUnreachable
+    >>> refusal(DatabaseUnreachable("postgresql://bot:***@db/tablero", "connection refused"))
+    'postgresql://bot:***@db/tablero: the database is not reachable right now; nothing was \
+changed. Try again in a minute (connection refused)'
+    """
+    if isinstance(exc, StorageUnavailable):
+        return f"{exc.database}: {exc.message} ({exc.cause})"
+    return exc.message
 
 
 def _dispatch(args: argparse.Namespace, settings: Settings) -> int:

@@ -19,6 +19,8 @@ import logging
 from datetime import UTC, datetime
 from typing import Protocol, runtime_checkable
 
+from bot.service.errors import StorageError
+
 log = logging.getLogger(__name__)
 
 MAX_NAME = 32
@@ -68,5 +70,7 @@ class NameBook:
             return
         try:
             await self.store.remember_name(guild_id, user_id, name, datetime.now(UTC))
+        except StorageError as e:  # an outage, logged by the repository, once
+            log.debug("could not store the name of user %s: %s", user_id, e.message)
         except Exception:
             log.exception("could not store the name of user %s", user_id)

@@ -1,4 +1,8 @@
-"""Why a database cannot be used. Each ``message`` names the file and says what to do.
+"""Why a database cannot be used at start. Each ``message`` names the file and says what
+to do. These are the start-up branch of the core's one family of storage errors
+(``bot.service.errors.StorageError``); what fails while Tablero runs is a
+``StorageUnavailable`` (unreachable, full, read-only, commit uncertain) or ``DatabaseLost``,
+declared there so the core catches them without importing storage.
 
 >>> str(NotATableroDatabase("t.db", "it is a text file"))
 't.db is not a Tablero database: it is a text file'
@@ -6,16 +10,28 @@
 
 from __future__ import annotations
 
-from bot.service.errors import ServiceError
+from bot.service.errors import (
+    CommitUncertain,
+    DatabaseFull,
+    DatabaseLost,
+    DatabaseReadOnly,
+    DatabaseUnreachable,
+    StorageError,
+    StorageUnavailable,
+)
+
+__all__ = ["CommitUncertain", "DatabaseDamaged", "DatabaseFull", "DatabaseInUse",
+           "DatabaseInaccessible", "DatabaseLost", "DatabaseReadOnly", "DatabaseUnreachable",
+           "DatabaseUnusable", "NotATableroDatabase", "StorageError", "StorageUnavailable"]
 
 
-class DatabaseUnusable(Exception):
-    """The database cannot be opened (start-up refuses it; the command exits non-zero)."""
+class DatabaseUnusable(StorageError):
+    """The database cannot be opened (start-up refuses it; the command exits 3). Its
+    message is the operator's, in English, with the file's name."""
 
     def __init__(self, path: str, message: str) -> None:
-        super().__init__(message)
+        super().__init__(message, path, message)
         self.path = path
-        self.message = message
 
 
 class NotATableroDatabase(DatabaseUnusable):
@@ -38,9 +54,3 @@ class DatabaseInaccessible(DatabaseUnusable):
 class DatabaseInUse(DatabaseUnusable):
     """Another running Tablero process holds the database (its shard lease is live), and
     this command must not act beside it (the console, ``tablero db copy``)."""
-
-
-class DatabaseLost(ServiceError):
-    """The database file was deleted or replaced while Tablero ran: nothing more is
-    acknowledged (a move written now would vanish at the next start). A ``ServiceError``,
-    so every adapter shows it as a refusal; restart Tablero to reopen the file."""

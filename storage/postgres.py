@@ -20,10 +20,19 @@ transactions take the one-row ``process_lock`` first, so they run one after the 
 
 A ``postgresql://`` URL may carry a password: messages name the server with the password
 replaced by ``***``.
+
+An outage is a typed refusal (:func:`outage_of`): a server that is down, restarting or cut
+off raises ``DatabaseUnreachable``, a full disk ``DatabaseFull``, a read-only server
+``DatabaseReadOnly``, a connection that broke during the commit ``CommitUncertain``; a
+transaction that failed before its commit left nothing behind. The pool reconnects by
+itself: the first failure of an outage expires every pooled connection, so none that died
+with the server is used again once it is back; the ``OutageLog`` tells the operator when
+the database went and when it came back.
 """
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import re
 from collections.abc import Awaitable, Callable, Iterable, Sequence
@@ -32,12 +41,25 @@ from typing import Any, ClassVar
 from urllib.parse import urlsplit, urlunsplit
 
 from bot.service.errors import Conflict
-from storage.errors import DatabaseInaccessible, DatabaseUnusable, NotATableroDatabase
+from storage.errors import (
+    CommitUncertain,
+    DatabaseFull,
+    DatabaseInaccessible,
+    DatabaseReadOnly,
+    DatabaseUnreachable,
+    DatabaseUnusable,
+    NotATableroDatabase,
+    StorageUnavailable,
+)
+from storage.outage import OutageLog
 from storage.schema import MIGRATIONS, OLD_TABLES, POSTGRES_TABLES, for_postgres, statements
 from storage.sql import SqlRepository, T, select_match
 
 URL_SCHEMES = ("postgresql://", "postgres://")
 _MIGRATION_LOCK = 0x7461626C65726F  # "tablero": the advisory lock held while migrating
+CONNECT_TIMEOUT = 10.0
+"""Seconds a new connection may take: a server that does not answer is unreachable (the
+person is told so) rather than a request that hangs."""
 
 
 def is_postgres_url(target: object) -> bool:
@@ -74,6 +96,41 @@ def numbered(sql: str) -> str:
     return re.sub(r"\?", lambda _: f"${next(count)}", sql)
 
 
+def outage_of(exc: BaseException, database: str, *, committing: bool = False
+              ) -> StorageUnavailable | None:
+    """The typed error for what asyncpg (or the OS) said while ``database`` was in use,
+    or None when ``exc`` is no outage (a bug, or a constraint the caller handles: it goes
+    on as it is). ``committing``: the transaction's COMMIT was under way, so a broken
+    connection leaves its outcome unknown.
+
+    >>> type(outage_of(ConnectionRefusedError(111, "refused"), "db")).__name__
+    'DatabaseUnreachable'
+    >>> type(outage_of(ConnectionResetError(104, "reset"), "db", committing=True)).__name__
+    'CommitUncertain'
+    >>> outage_of(ValueError("x"), "db") is None
+    True
+    """
+    import asyncpg  # type: ignore[import-untyped]
+
+    cause = str(exc) or type(exc).__name__
+    if isinstance(exc, asyncpg.DiskFullError):
+        return DatabaseFull(database, cause)
+    if isinstance(exc, asyncpg.ReadOnlySQLTransactionError):
+        return DatabaseReadOnly(database, cause)
+    # A protocol an outage left mid-operation says "another operation is in progress"
+    # (InternalClientError): the connection is as good as lost.
+    lost = isinstance(exc, OSError | TimeoutError | asyncpg.PostgresConnectionError |
+                      asyncpg.InternalClientError) or (
+        isinstance(exc, asyncpg.InterfaceError) and "closed" in cause
+        and "pool" not in cause)
+    if lost and committing:
+        return CommitUncertain(database, cause)
+    if lost or isinstance(exc, asyncpg.OperatorInterventionError |
+                          asyncpg.InsufficientResourcesError):
+        return DatabaseUnreachable(database, cause)
+    return None
+
+
 class _Rows:
     """The rows a statement returned, read like an aiosqlite cursor."""
 
@@ -101,9 +158,12 @@ class PostgresRepository(SqlRepository):
         self._pool = pool
         # the connection of the write transaction under way in this task
         self._conn: contextvars.ContextVar[Any] = contextvars.ContextVar("tablero_pg_conn")
-        import asyncpg  # type: ignore[import-untyped]
+        import asyncpg
         self._unique_violation = (asyncpg.UniqueViolationError,)
         self._deadlock = asyncpg.DeadlockDetectedError
+        self._driver_errors = (OSError, TimeoutError, asyncpg.PostgresError,
+                               asyncpg.InterfaceError, asyncpg.InternalClientError)
+        self.outage = OutageLog(self.path)
 
     @classmethod
     async def open(cls, url: str, *, pool_size: int = 10) -> PostgresRepository:
@@ -119,9 +179,12 @@ class PostgresRepository(SqlRepository):
             # A connection goes back to the pool as it came: asyncpg rolls back a
             # transaction left open either way, and Tablero keeps no session state (no
             # SET, LISTEN, cursors or session locks), so the default reset query (a round
-            # trip at every release: one more per move) is skipped.
-            pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size,
-                                             command_timeout=60, reset=_keep_session)
+            # trip at every release: one more per move) is skipped. No floor of open
+            # connections (min_size 0): during an outage asyncpg would retry it on its
+            # own, logging a trace each time; a request opens what it needs.
+            pool = await asyncpg.create_pool(url, min_size=0, init_size=1,
+                                             max_size=pool_size, command_timeout=60,
+                                             reset=_keep_session, timeout=CONNECT_TIMEOUT)
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as e:
             raise DatabaseInaccessible(name, f"cannot connect to {name}: {e}") from None
         repo = cls(url, pool)
@@ -188,20 +251,68 @@ class PostgresRepository(SqlRepository):
         return _Rows(await self._conn.get().fetch(numbered(sql), *params))
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        async with self._pool.acquire() as conn:
-            return [tuple(r) for r in await conn.fetch(numbered(sql), *params)]
+        started = self.outage.now()
+        try:
+            async with self._pool.acquire() as conn:
+                try:
+                    rows = [tuple(r) for r in await conn.fetch(numbered(sql), *params)]
+                except self._driver_errors as exc:
+                    self._drop_if_broken(conn, exc)
+                    raise
+        except self._driver_errors as exc:
+            outage = await self._outage(exc)
+            if outage is None:
+                raise
+            raise outage from exc
+        self.outage.succeeded(started, write=False)
+        return rows
 
     async def _transaction(self, body: Callable[[], Awaitable[T]]) -> T:
-        async with self._pool.acquire() as conn:
-            token = self._conn.set(conn)
-            try:
-                async with conn.transaction():
-                    return await body()
-            except self._deadlock:
-                raise Conflict("the database broke a deadlock between two writes; "
-                               "nothing was written") from None
-            finally:
-                self._conn.reset(token)
+        committing = False
+        started = self.outage.now()
+        try:
+            async with self._pool.acquire() as conn:
+                token = self._conn.set(conn)
+                try:
+                    async with conn.transaction():
+                        result = await body()
+                        committing = True  # leaving the block commits
+                except self._deadlock:
+                    raise Conflict("the database broke a deadlock between two writes; "
+                                   "nothing was written") from None
+                except self._driver_errors as exc:
+                    self._drop_if_broken(conn, exc)
+                    raise
+                finally:
+                    self._conn.reset(token)
+        except self._driver_errors as exc:
+            outage = await self._outage(exc, committing=committing)
+            if outage is None:
+                raise
+            raise outage from exc
+        self.outage.succeeded(started, write=True)
+        return result
+
+    def _drop_if_broken(self, conn: Any, exc: BaseException) -> None:
+        """A connection that died (or whose protocol an outage left mid-operation) is
+        closed, never handed back to the pool for the next request to fail on."""
+        if isinstance(outage_of(exc, self.path), DatabaseUnreachable | CommitUncertain):
+            # one that closed already went back to the pool by itself
+            with contextlib.suppress(*self._driver_errors):
+                conn.terminate()
+
+    async def _outage(self, exc: BaseException, *, committing: bool = False
+                      ) -> StorageUnavailable | None:
+        """The typed outage for ``exc``, reported to the ``OutageLog``; None when ``exc``
+        is no outage. A lost connection expires the pool's others: those that died with
+        the server are replaced at their next use, not tried and failed."""
+        outage = outage_of(exc, self.path, committing=committing)
+        if outage is None:
+            return None
+        if isinstance(outage, DatabaseUnreachable | CommitUncertain):
+            await self._pool.expire_connections()
+        self.outage.failed(outage)
+        return outage
 
 
 async def _keep_session(connection: Any) -> None:

@@ -20,13 +20,18 @@ folder or a schema from a newer Tablero make ``open`` raise ``DatabaseUnusable``
 file's name and what to do, after closing every connection it opened (an unclosed aiosqlite
 connection thread keeps the process alive forever). ``PRAGMA quick_check`` runs at start.
 A write first checks that the file on disk is still the one opened (device and inode): a
-deleted or replaced file raises ``DatabaseLost`` and nothing more is acknowledged.
+deleted or replaced file raises ``DatabaseLost`` and nothing more is acknowledged. While it
+runs, what SQLite or the OS says of the disk becomes the core's typed family
+(:func:`outage_of`): a full disk ``DatabaseFull``, a read-only one ``DatabaseReadOnly``, an
+I/O error or a lock held too long ``DatabaseUnreachable``; the transaction is rolled back, so
+nothing is stored in part, and the ``OutageLog`` tells the operator once.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import logging
 import os
 import sqlite3
@@ -38,11 +43,16 @@ import aiosqlite
 
 from storage.errors import (
     DatabaseDamaged,
+    DatabaseFull,
     DatabaseInaccessible,
     DatabaseLost,
+    DatabaseReadOnly,
+    DatabaseUnreachable,
     DatabaseUnusable,
     NotATableroDatabase,
+    StorageUnavailable,
 )
+from storage.outage import OutageLog
 from storage.schema import ESTABLISHED as _ESTABLISHED
 from storage.schema import MIGRATIONS, OLD_TABLES, TABLES, statements
 from storage.sql import INT64_MAX, INT64_MIN, SqlRepository, T
@@ -54,12 +64,52 @@ __all__ = [
     "_ESTABLISHED",
     "SqliteRepository",
     "open_repository",
+    "outage_of",
 ]
 
 log = logging.getLogger(__name__)
 
 SYNCHRONOUS_MODES = ("FULL", "NORMAL")
 SQLITE_HEADER = b"SQLite format 3\x00"
+
+# SQLite's primary result codes (the low byte of an extended one) that say the disk, not
+# the query, failed
+_SQLITE_BUSY, _SQLITE_LOCKED, _SQLITE_NOMEM, _SQLITE_READONLY = 5, 6, 7, 8
+_SQLITE_IOERR, _SQLITE_FULL, _SQLITE_CANTOPEN, _SQLITE_PROTOCOL = 10, 13, 14, 15
+
+
+def outage_of(exc: BaseException, path: str) -> StorageUnavailable | None:
+    """The typed error for what SQLite (or the OS) said while ``path`` was in use, or
+    None when ``exc`` is no outage (a bug: it goes on as it is).
+
+    >>> full = sqlite3.OperationalError("database or disk is full")
+    >>> type(outage_of(full, "t.db")).__name__, outage_of(ValueError("x"), "t.db")
+    ('DatabaseFull', None)
+    >>> type(outage_of(OSError(errno.EROFS, "Read-only file system"), "t.db")).__name__
+    'DatabaseReadOnly'
+    """
+    cause = str(exc) or type(exc).__name__
+    if isinstance(exc, sqlite3.Error):
+        code = getattr(exc, "sqlite_errorcode", None)
+        primary = code & 0xFF if isinstance(code, int) else None
+        low = cause.lower()
+        if primary == _SQLITE_FULL or "disk is full" in low:
+            return DatabaseFull(path, cause)
+        if primary == _SQLITE_READONLY or "readonly database" in low:
+            return DatabaseReadOnly(path, cause)
+        if primary in (_SQLITE_BUSY, _SQLITE_LOCKED, _SQLITE_NOMEM, _SQLITE_IOERR,
+                       _SQLITE_CANTOPEN, _SQLITE_PROTOCOL) or \
+                "disk i/o error" in low or "database is locked" in low or \
+                "unable to open database" in low:
+            return DatabaseUnreachable(path, cause)
+        return None
+    if isinstance(exc, OSError):
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            return DatabaseFull(path, cause)
+        if exc.errno == errno.EROFS:
+            return DatabaseReadOnly(path, cause)
+        return DatabaseUnreachable(path, cause)
+    return None
 
 
 class SqliteRepository(SqlRepository):
@@ -77,6 +127,7 @@ class SqliteRepository(SqlRepository):
         self._read_lock = asyncio.Lock()
         self._identity = _identity(self.path)
         self._lost: str | None = None
+        self.outage = OutageLog(self.path)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -119,6 +170,8 @@ class SqliteRepository(SqlRepository):
                     await conn.close()
             if isinstance(exc, DatabaseUnusable):
                 raise
+            if isinstance(exc, StorageUnavailable) and exc.__cause__ is not None:
+                exc = exc.__cause__  # at start, what SQLite said refuses the file
             if isinstance(exc, sqlite3.Error | OSError):
                 raise _unusable(path, exc) from exc
             raise
@@ -147,9 +200,8 @@ class SqliteRepository(SqlRepository):
         return [str(r[1]) for r in await self._all(f"PRAGMA table_info({table})")]
 
     async def schema_version(self) -> int:
-        async with self._read_lock, self._reader.execute("PRAGMA user_version") as cur:
-            row = await cur.fetchone()
-        return int(row[0]) if row else 0
+        rows = await self._all("PRAGMA user_version")
+        return int(rows[0][0]) if rows else 0
 
     async def close(self) -> None:
         """Close both connections; a write transaction under way finishes first."""
@@ -171,7 +223,7 @@ class SqliteRepository(SqlRepository):
                           "(see README, Operations) and restart Tablero")
             log.critical("%s", self._lost)
         if self._lost is not None:
-            raise DatabaseLost(self._lost)
+            raise DatabaseLost(self._lost, self.path, "deleted or replaced")
 
     async def backup(self, target: str | Path) -> Path:
         """A consistent copy of the database at ``target`` while it stays in use
@@ -198,17 +250,34 @@ class SqliteRepository(SqlRepository):
     async def _transaction(self, body: Callable[[], Awaitable[T]]) -> T:
         async with self._lock:
             self.check_file()
-            await self._exec("BEGIN IMMEDIATE")
+            started = self.outage.now()
             try:
-                result = await body()
-                # Last look before acknowledging: a commit into a deleted file is lost.
-                self.check_file()
-                await self._exec("COMMIT")
-            except BaseException:
-                if self._writer.in_transaction:
-                    await self._writer.execute("ROLLBACK")
-                raise
+                await self._exec("BEGIN IMMEDIATE")
+                try:
+                    result = await body()
+                    # Last look before acknowledging: a commit into a deleted file is lost.
+                    self.check_file()
+                    await self._exec("COMMIT")
+                except BaseException:
+                    # SQLite may have rolled back already (a full disk, an I/O error)
+                    if self._writer.in_transaction:
+                        await self._writer.execute("ROLLBACK")
+                    raise
+            except (sqlite3.Error, OSError) as exc:
+                outage = self._outage(exc)
+                if outage is None:
+                    raise
+                raise outage from exc
+            self.outage.succeeded(started, write=True)
             return result
+
+    def _outage(self, exc: BaseException) -> StorageUnavailable | None:
+        """The typed outage for ``exc``, reported to the ``OutageLog``; None when ``exc``
+        is no outage (a bug, or a constraint the caller handles: it goes on as it is)."""
+        outage = outage_of(exc, self.path)
+        if outage is not None:
+            self.outage.failed(outage)
+        return outage
 
     # ------------------------------------------------------------------ reads
 
@@ -216,8 +285,17 @@ class SqliteRepository(SqlRepository):
         # One read statement at a time: while any statement of a connection is still open,
         # later statements join its read transaction and see its (old) snapshot, so
         # overlapping reads would keep missing fresh commits.
-        async with self._read_lock, self._reader.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+        started = self.outage.now()
+        try:
+            async with self._read_lock, self._reader.execute(sql, params) as cur:
+                rows = list(await cur.fetchall())
+        except (sqlite3.Error, OSError) as exc:
+            outage = self._outage(exc)
+            if outage is None:
+                raise
+            raise outage from exc
+        self.outage.succeeded(started, write=False)
+        return rows
 
 
 async def open_repository(path: str | Path, *, synchronous: str = "FULL",

@@ -17,21 +17,46 @@ from tests.postgres import ENV_URL, LocalServer, NoServer
 REPOSITORY_KINDS = ["memory", "sqlite", "postgres"]
 
 
-@pytest.fixture(scope="session")
-def postgres_server() -> Iterator[str]:
-    """The URL of a PostgreSQL server (see tests/postgres.py); fails, never skips,
-    when there is none."""
-    named = os.environ.get(ENV_URL, "").strip()
-    if named:
-        yield named
-        return
+def _started() -> tuple[LocalServer, str]:
     try:
         server = LocalServer()
-        url = server.start()
+        return server, server.start()
     except NoServer as e:
         pytest.fail(f"the PostgreSQL tests cannot run: {e}", pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def local_postgres() -> Iterator[tuple[LocalServer, str] | None]:
+    """The server this session started and its URL; None when ``TABLERO_TEST_POSTGRES_URL``
+    names one (which the tests cannot stop and start)."""
+    if os.environ.get(ENV_URL, "").strip():
+        yield None
+        return
+    server, url = _started()
     try:
-        yield url
+        yield server, url
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres_server(local_postgres: tuple[LocalServer, str] | None) -> str:
+    """The URL of a PostgreSQL server (see tests/postgres.py); fails, never skips,
+    when there is none."""
+    return local_postgres[1] if local_postgres is not None else os.environ[ENV_URL].strip()
+
+
+@pytest.fixture(scope="session")
+def restartable_postgres(local_postgres: tuple[LocalServer, str] | None
+                         ) -> Iterator[tuple[LocalServer, str]]:
+    """A server the outage tests may stop and start, and its URL: the session's own, or
+    (when the session uses a named server) one started for them."""
+    if local_postgres is not None:
+        yield local_postgres
+        return
+    server, url = _started()
+    try:
+        yield server, url
     finally:
         server.stop()
 
@@ -59,6 +84,22 @@ def postgres_url(postgres_server: str) -> Iterator[str]:
     joiner = "&" if "?" in postgres_server else "?"
     yield f"{postgres_server}{joiner}search_path={schema}"
     _on_server(postgres_server, f"DROP SCHEMA {schema} CASCADE")
+
+
+@pytest.fixture
+def restartable_postgres_url(restartable_postgres: tuple[LocalServer, str]
+                             ) -> Iterator[tuple[LocalServer, str]]:
+    """The server an outage test may stop and start, and a URL onto an empty schema of
+    its own there (dropped afterwards, with the server running again)."""
+    server, url = restartable_postgres
+    schema = f"t_{uuid.uuid4().hex[:16]}"
+    _on_server(url, f"CREATE SCHEMA {schema}")
+    try:
+        yield server, f"{url}?search_path={schema}"
+    finally:
+        if not server.running:  # a test that failed mid-outage: the next ones need it
+            server.start_again()
+        _on_server(url, f"DROP SCHEMA {schema} CASCADE")
 
 
 async def open_repository_of(kind: str, folder: Path, request: pytest.FixtureRequest

@@ -7,7 +7,9 @@ ones pip's ``pgserver`` package carries (a test dependency). PostgreSQL refuses 
 root, so as root the server runs as the ``postgres`` user (or ``nobody``) through
 ``runuser``. It runs from a temporary folder with fsync off (test data only) and is stopped
 at the end of the session. When no server can be had, ``server_url`` raises ``NoServer``
-with the reason, and every PostgreSQL test fails with it.
+with the reason, and every PostgreSQL test fails with it. The outage tests stop and start
+a local server mid-run (``shut_down``, ``start_again``): the session's own, or one of
+their own when ``TABLERO_TEST_POSTGRES_URL`` names a server they cannot restart.
 """
 
 from __future__ import annotations
@@ -61,6 +63,8 @@ class LocalServer:
         self.folder = Path(tempfile.mkdtemp(prefix="tablero-pg-"))
         self.data = self.folder / "data"
         self.port = _free_port()
+        self.options = ""
+        self.running = False
         self.prefix: list[str] = []
         if os.geteuid() == 0:  # postgres will not run as root
             user = "postgres"
@@ -96,7 +100,25 @@ class LocalServer:
                    "-c max_connections=200")
         self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", options,
                   "-l", str(self.folder / "log"), "-w", "-t", "60", "start")
+        self.options = options
+        self.running = True
         return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+    def shut_down(self, mode: str = "fast") -> None:
+        """Stop the server as an outage would, keeping its data and port for
+        ``start_again``: ``fast`` ends every session (a restart), ``immediate`` kills the
+        server (a crash)."""
+        assert self.bin is not None
+        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", mode, "-w",
+                  "-t", "60", "stop")
+        self.running = False
+
+    def start_again(self) -> None:
+        """Start the server ``shut_down`` stopped, on the same port with the same data."""
+        assert self.bin is not None
+        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", self.options,
+                  "-l", str(self.folder / "log"), "-w", "-t", "60", "start")
+        self.running = True
 
     def stop(self) -> None:
         assert self.bin is not None

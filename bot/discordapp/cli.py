@@ -21,6 +21,7 @@ from bot.discordapp.client import TableroBot
 from bot.discordapp.permissions import application_id_from_token, invite_url
 from bot.discordapp.sync import clear_commands, publish
 from bot.service import ALL_SHARDS, BoardRenderer, Repository, ShardSet
+from bot.service.errors import StorageError
 from bot.service.shards import ShardLease, ShardsTaken
 
 if TYPE_CHECKING:
@@ -123,6 +124,9 @@ async def serve(bot: TableroBot, running: Coroutine[Any, Any, None],
                 await renewing
             try:
                 await lease.release()
+            except StorageError as e:  # an outage (logged once): the lease runs out
+                log.info("could not release the shard lease (%s); it runs out by itself",
+                         e.message)
             except Exception:  # the lease runs out by itself
                 log.exception("could not release the shard lease")
         await repository.close()

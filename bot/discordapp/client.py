@@ -34,6 +34,7 @@ from bot.discordapp.names import MemberNames
 from bot.discordapp.permissions import GUILD_INSTALL, IN_SERVERS
 from bot.discordapp.sync import SyncState, sync_at_start
 from bot.discordapp.translator import CatalogueTranslator
+from bot.service.errors import StorageError
 from locales.i18n import _, negotiate, render
 
 log = logging.getLogger("tablero.discord")
@@ -155,6 +156,9 @@ class TableroBot(commands.AutoShardedBot):
         if self.locales is not None and not interaction.user.bot:
             try:
                 await self.locales(interaction.user.id, str(interaction.locale))
+            except StorageError as e:  # the repository logs the outage, once
+                log.debug("could not store the locale of user %s: %s", interaction.user.id,
+                          e.message)
             except Exception:  # a language is a preference: never fail an interaction
                 log.exception("could not store the locale of user %s", interaction.user.id)
 

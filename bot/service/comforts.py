@@ -52,6 +52,7 @@ from bot.service.errors import (
     NotAllowed,
     NotAPlayer,
     ServiceError,
+    StorageError,
 )
 from bot.service.events import (
     ChallengeReceived,
@@ -478,6 +479,8 @@ class ComfortsMixin(ChallengesMixin, PlayMixin, DeadlinesMixin):
                                         conditional=True)
             try:
                 await self._retrying(match_id, play)
+            except StorageError:
+                raise  # the database failed, not the line: it stays for a later try
             except (ServiceError, RulesError) as e:
                 # the line no longer fits (a rules detail outside the position, a race):
                 # it is dropped, never retried forever
@@ -497,6 +500,8 @@ class ComfortsMixin(ChallengesMixin, PlayMixin, DeadlinesMixin):
                 continue
             try:
                 played += await self.advance_conditionals(match_id)
+            except StorageError:
+                raise  # the database failed: the whole sweep waits for the next tick
             except ServiceError as e:
                 log.warning("conditional moves of match %s skipped: %s", match_id,
                             e.message)

@@ -29,7 +29,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.service.core import ServiceCore
-from bot.service.errors import InvalidOption, NotAllowed, ServiceError
+from bot.service.errors import InvalidOption, NotAllowed, ServiceError, StorageUnavailable
 from bot.service.events import Event, SetupSubmitted, TurnStarted
 from bot.service.ports import MovePicker, NameResolver
 from bot.service.records import MatchRecord, MatchStatus
@@ -376,6 +376,10 @@ class ComputerMixin(ServiceCore):
         try:
             await asyncio.sleep(0)  # let the move that caused this return first
             await self.play_computers(match_id)
+        except StorageUnavailable as e:  # logged by the repository, once per outage
+            log.debug("computer turn in match %s waits for the database: %s", match_id,
+                      e.message)
+            self._computer_failed.add(match_id)  # the next sweep tries again
         except ServiceError as e:  # e.g. the match ended meanwhile (a resignation)
             log.info("computer turn in match %s not played: %s", match_id, e.message)
         except Exception:

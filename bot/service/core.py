@@ -28,6 +28,7 @@ from bot.service.errors import (
     MatchOver,
     NotAPlayer,
     ServiceError,
+    StorageError,
 )
 from bot.service.events import Event, MatchEnded, PlayerOut
 from bot.service.ids import tournament_not_found
@@ -250,6 +251,8 @@ class ServiceCore:
         replay (the match is then marked broken)."""
         try:
             state = await self._state(rec)
+        except StorageError:
+            raise  # the database failed, not the match
         except ServiceError:
             return None
         return BoardState(public_view(state.position), state.last_marks, state.moves)
@@ -278,6 +281,9 @@ class ServiceCore:
                         if entries is None or len(entries) != saved.ply:
                             entries = await self._entries(saved)
                         record = StoredRecord(event.match, saved, tuple(entries))
+                    except StorageError as e:  # the outage is the repository's to log
+                        log.debug("match %s ended without its replay: %s", saved.id,
+                                  e.message)
                     except Exception:  # the result is stored; only the replay is lost
                         log.exception("could not read the record of match %s", saved.id)
                 event = dataclasses.replace(

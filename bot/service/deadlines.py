@@ -8,7 +8,7 @@ import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from bot.service.errors import Conflict, MatchBroken, ServiceError
+from bot.service.errors import Conflict, MatchBroken, ServiceError, StorageError
 from bot.service.events import DeadlineReminder, Event, TimeLapsed
 from bot.service.matches import RETRIES
 from bot.service.records import MatchRecord, MatchStatus
@@ -34,6 +34,8 @@ class DeadlinesMixin(VacationsMixin):
                 continue
             try:
                 events.extend(await self._sweep_one(rec.id, now))
+            except StorageError:
+                raise  # the database failed: the whole sweep waits for the next tick
             except ServiceError as e:
                 log.warning("sweep skipped match %s: %s", rec.id, e.message)
         return events

@@ -38,6 +38,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Generic, TypeVar
 
 import rules
+from bot.service.errors import StorageError
 from bot.service.events import (
     AutoVacation,
     ChallengeClosed,
@@ -452,6 +453,9 @@ class OutboxRelay:
                         self._dirty.add(match_id)
         except asyncio.CancelledError:
             raise
+        except StorageError as e:  # an outage: the repository logs it, once
+            log.debug("outbox delivery for match %s waits for the database: %s", match_id,
+                      e.message)
         except Exception:  # the storage failed: the entries stay; the next poll retries
             log.exception("outbox delivery for match %s stopped", match_id)
         finally:
@@ -472,6 +476,18 @@ class OutboxRelay:
                     attempt += 1
                 log.info("%s of match %s: %s; retry in %.1f s", entry.kind,
                          entry.match_id, r, delay)
+                await self.sleep(delay)
+            except StorageError as e:
+                # The deliverer read the database (a language, a record) and it failed:
+                # not the message's fault, so it is tried again, never dropped. The
+                # outage itself is the repository's to log, once. Inline (the console)
+                # nobody waits here: the lane stops and the next command delivers it.
+                if self.inline:
+                    raise
+                delay = min(self.max_backoff, self.backoff * 2 ** attempt)
+                attempt += 1
+                log.debug("%s of match %s waits %.1f s for the database: %s", entry.kind,
+                          entry.match_id, delay, e.message)
                 await self.sleep(delay)
             except Exception:  # permanent: told by no route; logged once, not retried
                 log.exception("could not deliver %s of match %s; dropped", entry.kind,

@@ -17,6 +17,7 @@ from functools import partial
 
 from openskill.models import PlackettLuce
 
+from bot.service.errors import StorageError
 from bot.service.matches import team_of
 from bot.service.ports import Repository
 from bot.service.records import (
@@ -156,6 +157,9 @@ class Ratings:
             try:
                 found = await self.repository.rank_of(change.guild_id, change.ladder,
                                                       s.user_id)
+            except StorageError as e:  # the outage is the repository's to log, once
+                log.debug("rank read failed for match %s: %s", rec.id, e.message)
+                found = None
             except Exception:  # the result is stored; a failed rank read only hides it
                 log.exception("rank read failed for match %s", rec.id)
                 found = None

@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
+from bot.service.errors import StorageError
 from bot.service.ports import Clock, Repository
 
 log = logging.getLogger(__name__)
@@ -135,5 +136,7 @@ class ShardLease:
             except ShardsTaken as e:
                 await lost(e)
                 return
+            except StorageError as e:  # the outage is the repository's to log, once
+                log.debug("could not renew the shard lease (%s); retrying", e.message)
             except Exception:
                 log.exception("could not renew the shard lease; retrying")

@@ -31,6 +31,7 @@ from bot.service.errors import (
     InvalidOption,
     NotAllowed,
     ServiceError,
+    StorageError,
 )
 from bot.service.events import Event, MatchEnded, StandingsChanged
 from bot.service.ids import check_tournament_id, tournament_not_found
@@ -436,6 +437,9 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
         if isinstance(event, MatchEnded):
             try:
                 await self._match_ended(event.match.id, event.left_by)
+            except StorageError as e:  # the outage is logged by the repository, once
+                log.debug("tournament update after match %s waits for the sweep: %s",
+                          event.match.id, e.message)
             except Exception:  # the match result is stored; the sweep catches up
                 log.exception("tournament update after match %s failed", event.match.id)
 
@@ -596,6 +600,8 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
                         elif rec is not None and rec.status.is_waiting:
                             await self.accept(rec.id, g.second or 0)
                 await self._advance(t.id)
+            except StorageError:
+                raise  # the database failed: the whole sweep waits for the next tick
             except ServiceError as e:
                 log.warning("sweep skipped tournament %s: %s", t.id, e.message)
 

@@ -6,6 +6,11 @@ heartbeat is stored, and after a gap longer than ``grace`` every live match's cl
 later by the gap and the match is told once. While the gateway is disconnected (any
 shard) the cog neither beats nor sweeps: players could not see the game nor act, so the
 time does not count, and the gap shows at the first sweep after the connection is back.
+
+While the database is unavailable the sweep backs off (:class:`Backoff`: it skips ticks,
+waiting twice as long after each failure, up to five minutes) and says nothing: the
+repository logs the outage once and its end once. The first sweep that goes through again
+catches up with everything that fell due meanwhile, computer turns included.
 """
 
 from __future__ import annotations
@@ -17,12 +22,18 @@ import discord
 from discord.ext import commands, tasks
 
 from bot.service import MatchService
+from bot.service.backoff import Backoff
 from bot.service.clocks import DEFAULT_GRACE
+from bot.service.errors import StorageError
 
 log = logging.getLogger("tablero.discord")
 
 MISSED_SWEEPS = 3
 """A gap longer than this many sweep intervals is an outage, not normal running."""
+
+LONGEST_WAIT = 300.0
+"""Seconds the sweep (and the outbox poll) wait at most between tries while the database
+is unavailable."""
 
 
 def grace_for(sweep_seconds: float) -> timedelta:
@@ -47,6 +58,7 @@ class DeadlinesCog(commands.Cog, name="Deadlines"):
         self.grace = grace_for(seconds)
         self.sweeps = 0
         self.skipped = 0
+        self.backoff = Backoff(seconds, LONGEST_WAIT)
         self.down: set[int] = set()  # shards cut off from the gateway
         self._loop = tasks.loop(seconds=seconds)(self.sweep_once)
         self._loop.before_loop(self._until_ready)
@@ -94,6 +106,9 @@ class DeadlinesCog(commands.Cog, name="Deadlines"):
             log.info("gateway disconnected (shards %s): no sweep, the clocks wait",
                      sorted(self.down) or "all")
             return
+        if not self.backoff.due():
+            self.skipped += 1
+            return
         self.sweeps += 1
         try:
             extended = await self.service.resume(self.grace)
@@ -102,5 +117,10 @@ class DeadlinesCog(commands.Cog, name="Deadlines"):
                             extended[0].gap, len(extended),
                             ", ".join(str(e.match.id) for e in extended))
             await self.service.sweep()  # it ends by starting computer turns left unplayed
+        except StorageError as e:  # the repository logs the outage, once
+            log.debug("deadline sweep waits %.0f s for the database: %s",
+                      self.backoff.failed(), e.message)
         except Exception:
             log.exception("deadline sweep failed; retrying at the next tick")
+        else:
+            self.backoff.succeeded()

@@ -14,6 +14,8 @@ from discord.ext import commands, tasks
 
 from bot.discordapp.dispatcher import DMS_CLOSED_NOTICE, DeliveryOptions, Routes
 from bot.service import Repository
+from bot.service.backoff import Backoff
+from bot.service.errors import StorageError
 from bot.service.outbox import OutboxRelay
 from locales.i18n import negotiate, render
 
@@ -21,6 +23,9 @@ log = logging.getLogger("tablero.discord")
 
 DRAIN_SECONDS = 10.0
 """How long a stopping bot waits for pending deliveries before it closes anyway."""
+
+LONGEST_WAIT = 300.0
+"""Seconds the poll waits at most between tries while the database is unavailable."""
 
 
 class Outbox(Protocol):
@@ -53,8 +58,9 @@ class DeliveriesCog(commands.Cog, name="Deliveries"):
         self.notifier = notifier
         self.client = client
         self.recovered = False
-        self._loop = tasks.loop(seconds=notifier.options.poll_seconds if notifier
-                                else 60.0)(self.poll_once)
+        seconds = notifier.options.poll_seconds if notifier else 60.0
+        self.backoff = Backoff(seconds, LONGEST_WAIT)
+        self._loop = tasks.loop(seconds=seconds)(self.poll_once)
         self._loop.before_loop(self._until_ready)
 
     async def cog_load(self) -> None:
@@ -73,8 +79,9 @@ class DeliveriesCog(commands.Cog, name="Deliveries"):
             await self.client.wait_until_ready()
 
     async def poll_once(self) -> None:
-        """Deliver what waits; a failure is logged and the next tick tries again."""
-        if self.notifier is None:
+        """Deliver what waits; a failure is logged and the next tick tries again (while
+        the database is unavailable, a later tick: the poll backs off, quietly)."""
+        if self.notifier is None or not self.backoff.due():
             return
         try:
             if not self.recovered:
@@ -87,8 +94,13 @@ class DeliveriesCog(commands.Cog, name="Deliveries"):
                              waiting)
             else:
                 await self.notifier.relay.poll()
+        except StorageError as e:  # the repository logs the outage, once
+            log.debug("outbox poll waits %.0f s for the database: %s", self.backoff.failed(),
+                      e.message)
         except Exception:
             log.exception("outbox poll failed; retrying at the next tick")
+        else:
+            self.backoff.succeeded()
 
     @commands.Cog.listener()
     async def on_app_command_completion(self, interaction: discord.Interaction,
@@ -109,5 +121,7 @@ class DeliveriesCog(commands.Cog, name="Deliveries"):
             else:
                 await interaction.response.send_message(notice, ephemeral=True)
             await self.notifier.repository.dms_closed_told(user)
+        except StorageError as e:  # the repository logs the outage, once
+            log.debug("could not store that user %s was told: %s", user, e.message)
         except Exception:
             log.exception("could not tell user %s that his DMs are closed", user)
