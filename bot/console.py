@@ -64,6 +64,7 @@ from bot.service import (
     ServiceError,
     SetupSubmitted,
     StandingsChanged,
+    StorageUnavailable,
     SystemClock,
     TakebackDeclined,
     TakebackOffered,
@@ -699,8 +700,12 @@ class Console:
                 # Like the bot's periodic sweep: deadlines that passed act before anything
                 # else (one indexed query when nothing is due). The console is open, so it
                 # is running: it beats, and time spent at the prompt is not an outage.
-                await self.service.beat()
-                await self.service.sweep()
+                try:
+                    await self.service.beat()
+                    await self.service.sweep()
+                except StorageUnavailable:
+                    pass  # the command itself says whether the database can serve it
+                    # (on a full disk a board still shows); the next command sweeps
             await command(self, args, line)
             # the computer answers before the next prompt (its moves print as they land)
             await self.service.computers_idle()

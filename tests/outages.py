@@ -70,11 +70,17 @@ class DiskFull:
             raise full_disk_error()
         return await self._exec(sql, params)
 
-    async def begin(self) -> None:
+    def fill(self) -> None:
         self.repository._exec = self._full_exec
 
-    async def end(self) -> None:
+    def free(self) -> None:
         self.repository._exec = self._exec
+
+    async def begin(self) -> None:
+        self.fill()
+
+    async def end(self) -> None:
+        self.free()
 
 
 class LogWatch:

@@ -43,7 +43,9 @@ thread id | None`` (``MatchRooms``, optional: where a match that has just starte
 played; the service stores the id before announcing the start).
 
 API (all ``async``; ids are plain ints; errors are ``ServiceError`` subclasses with a
-``.message`` for people, and ``rules.RulesError`` passes through with its ``.message``):
+``.message`` for people, and ``rules.RulesError`` passes through with its ``.message``; a
+database that fails raises a ``StorageError``, during an outage a ``StorageUnavailable``:
+nothing was changed, the same request may go through later):
 
 * ``challenge(guild_id, channel_id, challenger, game, *, opponents=(), options=None,
   days=None, rated=True, seat=None) -> MatchView`` - no opponents = open challenge;
@@ -225,6 +227,8 @@ from bot.service.errors import (
     NotYourTurn,
     ServiceError,
     StaleMove,
+    StorageError,
+    StorageUnavailable,
 )
 from bot.service.events import (
     ChallengeClosed,
@@ -356,6 +360,8 @@ __all__ = [
     "ShardSet",
     "StaleMove",
     "StandingsChanged",
+    "StorageError",
+    "StorageUnavailable",
     "SystemClock",
     "TakebackDeclined",
     "TakebackOffered",
