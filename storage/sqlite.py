@@ -90,8 +90,10 @@ def outage_of(exc: BaseException, path: str) -> StorageUnavailable | None:
     """
     cause = str(exc) or type(exc).__name__
     if isinstance(exc, sqlite3.Error):
-        code = getattr(exc, "sqlite_errorcode", None)
-        primary = code & 0xFF if isinstance(code, int) else None
+        try:  # SQLite's result code, on every error the driver raises (Python 3.11+)
+            primary: int | None = exc.sqlite_errorcode & 0xFF
+        except AttributeError:  # one raised by hand: its words say what it is
+            primary = None
         low = cause.lower()
         if primary == _SQLITE_FULL or "disk is full" in low:
             return DatabaseFull(path, cause)
