@@ -27,10 +27,10 @@ from tempfile import TemporaryDirectory
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.service import MatchService, NullNotifier, SystemClock  # noqa: E402
-from bot.service.errors import CommitUncertain, StorageUnavailable  # noqa: E402
-from storage import PostgresRepository, SqliteRepository  # noqa: E402
-from tests.postgres import LocalServer  # noqa: E402
+from bot.service import MatchService, NullNotifier, SystemClock
+from bot.service.errors import CommitUncertain, StorageUnavailable
+from storage import PostgresRepository, SqliteRepository
+from tests.postgres import LocalServer
 
 GUILD, CHANNEL = 1, 1
 
@@ -70,7 +70,7 @@ async def players(service: MatchService, matches: list[int], tries: int,
             except StorageUnavailable as e:
                 answers[type(e).__name__] += 1
                 await asyncio.sleep(0.05)
-            except Exception as e:  # noqa: BLE001 - counted: there must be none
+            except Exception as e:  # counted: there must be none
                 answers[f"untyped {type(e).__name__}"] += 1
             else:
                 answers["played"] += 1
@@ -112,7 +112,7 @@ async def postgres(restarts: int, matches: int, log: Counts) -> None:
             uncertain: dict[int, list[str]] = {m: [] for m in ids}
             stop = asyncio.Event()
 
-            async def restart() -> None:
+            async def restart(stop: asyncio.Event = stop) -> None:
                 await asyncio.sleep(0.2)
                 await asyncio.to_thread(server.shut_down)
                 await asyncio.sleep(1.0)

@@ -123,10 +123,11 @@ def outage_of(exc: BaseException, database: str, *, committing: bool = False
                       asyncpg.InternalClientError) or (
         isinstance(exc, asyncpg.InterfaceError) and "closed" in cause
         and "pool" not in cause)
-    if lost and committing:
+    # a server shutting down may end the session after the commit record is written
+    ended = isinstance(exc, asyncpg.OperatorInterventionError)
+    if committing and (lost or ended):
         return CommitUncertain(database, cause)
-    if lost or isinstance(exc, asyncpg.OperatorInterventionError |
-                          asyncpg.InsufficientResourcesError):
+    if lost or ended or isinstance(exc, asyncpg.InsufficientResourcesError):
         return DatabaseUnreachable(database, cause)
     return None
 

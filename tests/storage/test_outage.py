@@ -119,6 +119,9 @@ def test_postgres_errors_map_onto_the_family() -> None:
     broke = asyncpg.ConnectionDoesNotExistError("connection was closed in the middle")
     assert type(postgres_outage(broke, "db")) is DatabaseUnreachable
     assert type(postgres_outage(broke, "db", committing=True)) is CommitUncertain
+    # a shutdown may end the session after the commit record was written
+    shutdown = asyncpg.AdminShutdownError("terminating connection")
+    assert type(postgres_outage(shutdown, "db", committing=True)) is CommitUncertain
     # a bug or a constraint is no outage: it goes on as it is
     assert postgres_outage(asyncpg.UniqueViolationError("duplicate key"), "db") is None
     assert postgres_outage(asyncpg.UndefinedTableError("no such table"), "db") is None
