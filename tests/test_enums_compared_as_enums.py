@@ -24,9 +24,9 @@ def _string_compared_enums(tree: ast.AST) -> list[str]:
         has_enum_value = any(isinstance(s, ast.Attribute) and s.attr == "value"
                              and isinstance(s.value, ast.Attribute)
                              and s.value.attr in ENUM_FIELDS for s in sides)
-        has_text = any(isinstance(s, ast.Constant) and isinstance(s.value, str)
-                       or isinstance(s, ast.Tuple | ast.List | ast.Set)
-                       and any(isinstance(e, ast.Constant) for e in s.elts) for s in sides)
+        has_text = any((isinstance(s, ast.Constant) and isinstance(s.value, str))
+                       or (isinstance(s, ast.Tuple | ast.List | ast.Set)
+                       and any(isinstance(e, ast.Constant) for e in s.elts)) for s in sides)
         if has_enum_value and has_text:
             found.append(f"{node.lineno}: {ast.unparse(node)}")
     return found
