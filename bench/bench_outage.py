@@ -50,8 +50,11 @@ class Counts(logging.Handler):
 
 
 async def players(service: MatchService, matches: list[int], tries: int,
-                  answers: Counter[str], played: dict[int, list[str]],
-                  uncertain: dict[int, list[str]], stop: asyncio.Event) -> None:
+                  answers: Counter[str], played: dict[int, dict[int, str]],
+                  uncertain: dict[int, dict[int, str]], stop: asyncio.Event) -> None:
+    """Each match's players move until ``stop`` (at most ``tries`` tries); ``played``
+    and ``uncertain`` get, by match and ply, the moves acknowledged and those whose commit
+    was cut off."""
     async def one(match_id: int, seed: int) -> None:
         rng = random.Random(seed)
         for _ in range(tries):
@@ -66,7 +69,7 @@ async def players(service: MatchService, matches: list[int], tries: int,
                 await service.move(match_id, m.to_move[0], text)
             except CommitUncertain:
                 answers["CommitUncertain"] += 1
-                uncertain[match_id].append(text)
+                uncertain[match_id][m.ply] = text
             except StorageUnavailable as e:
                 answers[type(e).__name__] += 1
                 await asyncio.sleep(0.05)
@@ -74,22 +77,22 @@ async def players(service: MatchService, matches: list[int], tries: int,
                 answers[f"untyped {type(e).__name__}"] += 1
             else:
                 answers["played"] += 1
-                played[match_id].append(text)
+                played[match_id][m.ply] = text
     await asyncio.gather(*(one(m, n) for n, m in enumerate(matches)))
 
 
-async def check(service: MatchService, repo: object, played: dict[int, list[str]],
-                uncertain: dict[int, list[str]]) -> tuple[int, int]:
+async def check(service: MatchService, repo: object, played: dict[int, dict[int, str]],
+                uncertain: dict[int, dict[int, str]]) -> tuple[int, int]:
     """(records that do not replay, matches whose stored moves differ from those
-    acknowledged)."""
+    acknowledged: a stored move neither acknowledged nor cut off at its ply, or an
+    acknowledged one missing)."""
     broken = len(await service.verify_all())
     differ = 0
     for match_id, moves in played.items():
         stored = [e.text for e in await repo.load_entries(match_id)]  # type: ignore[attr-defined]
-        for text in uncertain[match_id]:
-            if text in stored:
-                stored.remove(text)
-        differ += stored != moves
+        differ += any(text not in (moves.get(ply), uncertain[match_id].get(ply))
+                      for ply, text in enumerate(stored)) or \
+            any(ply >= len(stored) or stored[ply] != text for ply, text in moves.items())
     return broken, differ
 
 
@@ -108,8 +111,8 @@ async def postgres(restarts: int, matches: int, log: Counts) -> None:
                 m = await service.challenge(GUILD, CHANNEL, 10 + n, "xiangqi",
                                             opponents=[20 + n], seat=0)
                 ids.append((await service.accept(m.id, 20 + n)).id)
-            played: dict[int, list[str]] = {m: [] for m in ids}
-            uncertain: dict[int, list[str]] = {m: [] for m in ids}
+            played: dict[int, dict[int, str]] = {m: {} for m in ids}
+            uncertain: dict[int, dict[int, str]] = {m: {} for m in ids}
             stop = asyncio.Event()
 
             async def restart(stop: asyncio.Event = stop) -> None:
@@ -146,8 +149,8 @@ async def sqlite(log: Counts) -> None:
         answers: Counter[str] = Counter()
         m = await service.challenge(GUILD, CHANNEL, 10, "xiangqi", opponents=[20], seat=0)
         ids = [(await service.accept(m.id, 20)).id]
-        played: dict[int, list[str]] = {ids[0]: []}
-        uncertain: dict[int, list[str]] = {ids[0]: []}
+        played: dict[int, dict[int, str]] = {ids[0]: {}}
+        uncertain: dict[int, dict[int, str]] = {ids[0]: {}}
         async with repo._writer.execute("PRAGMA page_count") as cur:
             (pages,) = await cur.fetchone()  # type: ignore[misc]
         await repo._writer.execute(f"PRAGMA max_page_count = {pages}")

@@ -152,13 +152,20 @@ async def test_a_restart_under_load_stores_every_move_whole_or_not_at_all(
     service = MatchService(repo, Recorder(), SetClock(), rng=random.Random(3))
     try:
         matches = [(await start_match(service)).id for _ in range(4)]
-        acknowledged: dict[int, list[str]] = {m: [] for m in matches}
+        # by match: the move tried at each ply, acknowledged or cut off in its commit
+        acknowledged: dict[int, dict[int, str]] = {m: {} for m in matches}
         refused: list[StorageUnavailable] = []
-        uncertain: dict[int, list[str]] = {m: [] for m in matches}
+        uncertain: dict[int, dict[int, str]] = {m: {} for m in matches}
+        restarted = asyncio.Event()
 
         async def player(match_id: int, seed: int) -> None:
             rng = random.Random(seed)
-            for _ in range(15):  # bounded: fifteen tries a match
+            after = 0
+            for _ in range(400):  # bounded: on until five tries after the restart
+                if restarted.is_set():
+                    after += 1
+                    if after > 5:
+                        return
                 try:
                     rec = await service.get_match(match_id)
                     p, _ = await service.position(match_id)
@@ -166,22 +173,25 @@ async def test_a_restart_under_load_stores_every_move_whole_or_not_at_all(
                     refused.append(e)
                     await asyncio.sleep(0.05)
                     continue
+                if p.outcome() is not None:
+                    return
                 text = p.variant.format_move(p, rng.choice(list(p.legal_moves())))
                 try:
                     await service.move(match_id, rec.to_move[0], text)
                 except CommitUncertain:
-                    uncertain[match_id].append(text)
+                    uncertain[match_id][rec.ply] = text
                 except StorageUnavailable as e:
                     refused.append(e)
                     await asyncio.sleep(0.05)
                 else:
-                    acknowledged[match_id].append(text)
+                    acknowledged[match_id][rec.ply] = text
 
         async def restart() -> None:
             await asyncio.sleep(0.1)
             await asyncio.to_thread(server.shut_down)
             await asyncio.sleep(0.3)
             await asyncio.to_thread(server.start_again)
+            restarted.set()
 
         await asyncio.gather(restart(), *(player(m, n) for n, m in enumerate(matches)))
         assert refused, "the restart fell between the moves"
@@ -190,9 +200,13 @@ async def test_a_restart_under_load_stores_every_move_whole_or_not_at_all(
             stored = [e.text for e in await repo.load_entries(match_id)]
             rec = await repo.load_match(match_id)
             assert rec is not None and rec.ply == len(stored)
-            # what was acknowledged is stored, in order; a refused move is not; a move
-            # whose commit was cut off may be either
-            assert _without(stored, uncertain[match_id]) == acknowledged[match_id]
+            # each stored move is the one acknowledged at its ply, or the one whose commit
+            # was cut off there; every acknowledged one is stored (a refused one is not)
+            assert all(text in (acknowledged[match_id].get(ply),
+                                uncertain[match_id].get(ply))
+                       for ply, text in enumerate(stored)), (stored, acknowledged)
+            assert max(acknowledged[match_id], default=-1) < len(stored)
+            assert all(stored[ply] == text for ply, text in acknowledged[match_id].items())
             p, _ = await service.position(match_id)  # and the match plays on
             if p.outcome() is None:
                 text = p.variant.format_move(p, next(iter(p.legal_moves())))
@@ -203,15 +217,6 @@ async def test_a_restart_under_load_stores_every_move_whole_or_not_at_all(
         assert len(watch.went()) == 1 and len(watch.back()) == 1
     finally:
         await repo.close()
-
-
-def _without(stored: list[str], uncertain: list[str]) -> list[str]:
-    """``stored`` without the moves whose commit was cut off (at most those)."""
-    out = list(stored)
-    for text in uncertain:
-        if text in out:
-            out.remove(text)
-    return out
 
 
 async def test_a_message_whose_delivery_meets_an_outage_is_retried_never_dropped(
