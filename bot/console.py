@@ -26,8 +26,10 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import re
 import shlex
 import sys
+import unicodedata
 import zlib
 from collections.abc import Awaitable, Callable, Iterable
 from datetime import datetime, timedelta
@@ -36,6 +38,7 @@ from typing import TextIO
 
 import rules
 from bot.boards import analysis_pictures, load_renderer, text_board
+from bot.console_args import arranged
 from bot.names import NameBook
 from bot.service import (
     BoardRenderer,
@@ -73,7 +76,8 @@ from bot.service import (
     texts,
 )
 from bot.service.boards import draw_board
-from bot.service.computer import DEFAULT_LEVEL, computer_name, computer_title, is_computer
+from bot.service.computer import DEFAULT_LEVEL
+from bot.service.computer_seats import computer_name, computer_title, is_computer
 from bot.service.events import (
     AutoVacation,
     SeasonEnded,
@@ -107,7 +111,7 @@ from locales.i18n import (
 from locales.results import leaving_note, result_sentence
 from locales.rules_words import rules_words
 from locales.summaries import HIDDEN_OPTIONS, plain, rules_summary
-from locales.terms import game_name, move_display, seat_colour, status
+from locales.terms import game_name, ladder_name, move_display, seat_colour, status
 
 CONSOLE_GUILD = 1
 CONSOLE_CHANNEL = 1
@@ -244,6 +248,20 @@ def user_id(name: str) -> int:
     return zlib.crc32(name.strip().lower().lstrip("@").encode()) + 1_000
 
 
+def display_width(text: str) -> int:
+    """The columns ``text`` takes in a terminal: East Asian wide and full-width
+    characters take two (``len`` counts one, which misaligns Chinese tables)."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else
+               0 if unicodedata.combining(c) else 1 for c in text)
+
+
+def padded(text: str, width: int, *, left: bool = False) -> str:
+    """``text`` padded with spaces to ``width`` terminal columns (right-aligned unless
+    ``left``)."""
+    fill = " " * max(0, width - display_width(text))
+    return text + fill if left else fill + text
+
+
 class ShiftedClock:
     """The system clock plus an offset that ``/sweep +DAYS`` moves forward."""
 
@@ -282,10 +300,10 @@ class ConsolePrinter:
         """The standings as text, and as an image file when boards are drawn."""
         table = words.shown(self.locale)
         self.say(f"{table.title} - {table.subtitle}")
-        widths = [max(len(r[i]) for r in (table.headers, *table.rows))
+        widths = [max(display_width(r[i]) for r in (table.headers, *table.rows))
                   for i in range(len(table.headers))]
         for row in (table.headers, *table.rows):
-            self.say("  " + "  ".join(c.ljust(w) if i == 1 else c.rjust(w)
+            self.say("  " + "  ".join(padded(c, w, left=i == 1)
                                       for i, (c, w) in enumerate(zip(row, widths,
                                                                      strict=True))))
         if self.boards_dir is not None:
@@ -370,6 +388,8 @@ class ConsolePrinter:
                     continue  # over: the vacation ended by itself
                 state = joined(state, _("({player} on vacation until {until})",
                                         player=self.name(who), until=self.when(until)))
+        elif m.result is not None and m.status is MatchStatus.ABORTED:
+            state = self.result_text(m)  # its reason says "aborted: ..." itself
         elif m.result is not None:
             state = _("{state}: {result}", state=state, result=self.result_text(m))
         opts = " ".join(f"{k}:{v}" for k, v in m.options.items() if k != "seed")
@@ -496,10 +516,10 @@ class ConsolePrinter:
             if not event.boards:
                 self.say(joined("  ", _("No rated game ended in this season."), separator=""))
             for board in event.boards:
-                self.say(f"  {board.ladder}:")
+                self.say(joined("  ", ladder_name(board.ladder), ":", separator=""))
                 for x in board.entries:
-                    name = render(self.name(x.user_id), self.locale)
-                    self.say(joined(f"  {x.rank:3}. {name:12} {render(x.shown, self.locale):>7} ",
+                    name = padded(render(self.name(x.user_id), self.locale), 12, left=True)
+                    self.say(joined(f"  {x.rank:3}. {name} {render(x.shown, self.locale):>7} ",
                                     _("{wins}W {losses}L {draws}D", wins=x.wins,
                                       losses=x.losses, draws=x.draws)))
         elif isinstance(event, VacationStarted):
@@ -680,14 +700,14 @@ class Console:
             words = shlex.split(line)
         except ValueError:
             words = line.split()
-        head, args = words[0].lower(), words[1:]
+        head = words[0].lower()
         try:
             if head in ("quit", "exit", "/quit", "/exit"):
                 return False
             if head in ("as", "/as"):
-                if len(args) != 1:
+                if len(words) != 2:
                     raise ServiceError(_("as NAME"))
-                name = named(args[0])
+                name = named(words[1])
                 self.current_user = user_id(name)
                 await self.learn(self.current_user, name)
                 self.say(_("you are {name}", name=name))
@@ -696,6 +716,7 @@ class Console:
             if command is None:
                 raise ServiceError(_("unknown command {command}; /help lists them",
                                      command=repr(head)))
+            args = arranged(head.lstrip("/"), words[1:])  # name:value in its place
             if command is not Console.cmd_sweep:
                 # Like the bot's periodic sweep: deadlines that passed act before anything
                 # else (one indexed query when nothing is due). The console is open, so it
@@ -852,9 +873,9 @@ class Console:
         """/fill [level:N] [#match]: computer players take the lobby's empty seats."""
         uid = self.user()
         level: str | None = None
-        for a in args:
-            if a.lower().startswith("level:"):
-                level = a.partition(":")[2]
+        for a in options_of(args):
+            if isinstance(a, tuple) and a[0] == "level":
+                level = a[1]
         numbers = [n for a in args if (n := number_token(a, no_such_match)) is not None]
         match_id = numbers[0] if numbers else self.current_match.get(uid)
         if match_id is None:
@@ -1059,17 +1080,18 @@ class Console:
             named = await self.service.season(CONSOLE_GUILD, season)
             self.say(named.name())
         if board.total == 0:
-            self.say(_("no rated results on {ladder} yet (4-player games are on "
-                       "{ladder}-4)", ladder=board.ladder)
+            self.say(_("no rated results on {ladder} yet (4-player games: /leaderboard "
+                       "{key}-4)", ladder=ladder_name(board.ladder), key=board.ladder)
                      if f"{board.ladder}-4" in self._four_player_ladders() else
-                     _("no rated results on {ladder} yet", ladder=board.ladder))
+                     _("no rated results on {ladder} yet", ladder=ladder_name(board.ladder)))
             return
         self.say(_n("{ladder} leaderboard, page {page}/{pages} ({count} player)",
                     "{ladder} leaderboard, page {page}/{pages} ({count} players)",
-                    board.total, ladder=board.ladder, page=board.page, pages=board.pages))
+                    board.total, ladder=ladder_name(board.ladder), page=board.page,
+                    pages=board.pages))
         for e in board.entries:
-            name = render(self.name(e.user_id), self.printer.locale)
-            self.say(joined(f"{e.rank:3}. {name:12} {render(e.shown, self.locale):>7} ",
+            name = padded(render(self.name(e.user_id), self.printer.locale), 12, left=True)
+            self.say(joined(f"{e.rank:3}. {name} {render(e.shown, self.locale):>7} ",
                             _("{wins}W {losses}L {draws}D", wins=e.wins, losses=e.losses,
                               draws=e.draws)))
         self.say(plain(render(RATING_MEANING, self.printer.locale)))
@@ -1192,7 +1214,7 @@ class Console:
     async def cmd_claim(self, args: list[str], line: str) -> None:
         m = await self.service.claim_win(await self.pick_only_match(args), self.user(),
                                          caller=self.caller())
-        self.say(f"#{m.id}: {self.result_text(m)}")
+        self.say(_("claimed: {match_line}", match_line=self.describe(m)))
 
     async def cmd_wait(self, args: list[str], line: str) -> None:
         m = await self.service.keep_waiting(await self.pick_only_match(args), self.user(),
@@ -1258,17 +1280,16 @@ class Console:
         self.say(_("rematch asked: {match}", match=self.describe(m)))
 
     async def _pick_any(self, args: list[str], *, text: bool = False) -> int:
-        """A ``#N`` argument, else the current match (finished ones included). ``text``:
-        the arguments are text after an optional ``#N`` (a note), so only the first may
-        name the match."""
+        """A ``#N`` argument, else the current match (finished ones included), else the
+        only live match (as ``pick_match``). ``text``: the arguments are text after an
+        optional ``#N`` (a note), so only the first may name the match."""
         for a in list(args[:1] if text else args):
             if (number := number_token(a, no_such_match)) is not None:
                 args.remove(a)
                 return number
         current = self.current_match.get(self.user())
-        if current is None:
-            raise ServiceError(_("which match? add #<number> (see /games)"))
-        return current
+        # the token was looked for above: the fallback reads no word of a note as one
+        return current if current is not None else await self.pick_match([])
 
     async def cmd_takeback(self, args: list[str], line: str) -> None:
         uid = self.user()
@@ -1290,6 +1311,8 @@ class Console:
         uid = self.user()
         match_id = await self.pick_match(args)
         what = args[0].lower() if args else "list"
+        if what == "add":  # Discord's action:add; the console needs no word for it
+            args, what = args[1:], "add"
         if what == "clear" and len(args) == 1:
             n = await self.service.clear_conditional_moves(match_id, uid, caller=self.caller())
             self.say(_n("{count} conditional line cleared", "{count} conditional lines "
@@ -1310,16 +1333,17 @@ class Console:
     async def cmd_note(self, args: list[str], line: str) -> None:
         uid = self.user()
         match_id = await self._pick_any(args, text=True)
-        if not args:
+        what = args[0].lower() if args else "show"
+        if what == "show" and len(args) <= 1:
             found = await self.service.note(match_id, uid, caller=self.caller())
             self.say(_("your note on #{match}: {note}", match=str(match_id), note=found)
                      if found is not None else
                      _("no note on #{match} (/note TEXT keeps one)", match=str(match_id)))
-        elif args == ["clear"]:
+        elif what == "clear" and len(args) == 1:
             gone = await self.service.clear_note(match_id, uid, caller=self.caller())
             self.say(_("note cleared") if gone else _("there was no note"))
         else:
-            await self.service.set_note(match_id, uid, " ".join(args), caller=self.caller())
+            await self.service.set_note(match_id, uid, note_text(line), caller=self.caller())
             self.say(_("note kept (only you see it)"))
 
     def _follow_target(self, args: list[str]) -> dict[str, int]:
@@ -1428,8 +1452,8 @@ class Console:
             raise ServiceError(_("/tournament has no {what}", what=repr(what)))
 
     async def _create_tournament(self, uid: int, args: list[str]) -> None:
-        words = [a for a in args if ":" not in a]
-        values = dict(a.partition(":")[::2] for a in args if ":" in a)
+        words = [a for a in options_of(args) if isinstance(a, str)]
+        values = dict(a for a in options_of(args) if isinstance(a, tuple))
         rated = not any(w.lower() in ("casual", "unrated") for w in words)
         words = [w for w in words if w.lower() not in ("casual", "unrated", "rated")]
         if len(words) != 2:
@@ -1499,7 +1523,7 @@ class Console:
             self.clock.offset += timedelta(days=days)
         await self.service.beat()  # time moved on purpose: never an extension
         events = await self.service.sweep()
-        self.say(_("sweep: {count} event(s)", count=len(events)))
+        self.say(_n("sweep: {count} event", "sweep: {count} events", len(events)))
 
 
 COMMANDS: dict[str, Callable[[Console, list[str], str], Awaitable[None]]] = {
@@ -1521,6 +1545,31 @@ COMMANDS: dict[str, Callable[[Console, list[str], str], Awaitable[None]]] = {
     "premove": Console.cmd_premove, "note": Console.cmd_note, "follow": Console.cmd_follow,
     "unfollow": Console.cmd_unfollow,
 }
+
+_NOTE_LEAD = re.compile(r"^(#\d+|match[:=]#?\d+|action[:=]set)(\s+|$)", re.IGNORECASE)
+_NOTE_TEXT = re.compile(r"^text[:=](?P<text>.*)$", re.IGNORECASE | re.DOTALL)
+
+
+def note_text(line: str) -> str:
+    """The text of ``/note TEXT`` as typed (the word split would drop its quotes), without
+    the match its first word names (``#N``, ``match:N``) and Discord's ``action:set`` and
+    ``text:``.
+
+    >>> note_text('/note #2 keep "the cannon" back')
+    'keep "the cannon" back'
+    >>> note_text('/note action:set text:"a b"')
+    'a b'
+    """
+    text = line.split(None, 1)[1].strip() if len(line.split(None, 1)) > 1 else ""
+    while (lead := _NOTE_LEAD.match(text)) is not None:
+        text = text[lead.end():]
+    found = _NOTE_TEXT.match(text)
+    if found is not None:
+        text = found["text"].strip()
+        if len(text) > 1 and text[0] == text[-1] and text[0] in "\"'":
+            text = text[1:-1]  # text:"..." quoted the whole note
+    return text.strip()
+
 
 def _on_off(value: bool) -> Text:
     return _("on") if value else _("off")

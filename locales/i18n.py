@@ -114,13 +114,25 @@ class Lazy(ABC):
     def render(self, locale: str | None) -> str:
         """The words in ``locale`` (negotiated)."""
 
+    # Lazy words have no language yet: an f-string or ``str()`` over them would show a
+    # person the Python object (``Text(msgid=...)``). mypy cannot see that (it accepts any
+    # object in an f-string), so it fails loudly here, in every test that takes the path.
+    def __str__(self) -> str:
+        raise TypeError(f"{type(self).__name__} is not words yet: render it for its "
+                        f"reader (render(text, locale)), never str() or an f-string")
+
+    def __format__(self, spec: str) -> str:
+        raise TypeError(f"{type(self).__name__} is not words yet: render it for its "
+                        f"reader (render(text, locale)) before formatting it")
+
 
 @dataclass(frozen=True, slots=True)
 class Text(Lazy):
     """A sentence not yet in any language: a message id, its plural and its values.
 
-    Build it with :func:`_` or :func:`_n`; render it with :meth:`render`. It has no
-    ``__str__`` on purpose: an untranslated text must not slip into a message unnoticed.
+    Build it with :func:`_` or :func:`_n`; render it with :meth:`render`. ``str()`` and
+    f-strings over it raise on purpose: an untranslated text must not slip into a message
+    unnoticed (the ``Text(msgid=...)`` a person once read after ``/claim``).
     """
 
     msgid: str

@@ -106,11 +106,16 @@ def _aborted(text: str) -> Text | None:
     found = _ABORTED_LEAVING.fullmatch(text)
     if found is None:
         return None
+    who: Words = found["who"]
+    named = _NAMED_SEAT.fullmatch(found["who"])
+    if named is not None and named["seat"] in SEAT_COLOURS:  # "alice (Black)": the colour
+        who = _("{player} ({seat})", player=named["player"], seat=seat_colour(named["seat"]))
     if found["how"] == "resigned":
-        return _("aborted: {who} resigned before every player had moved", who=found["who"])
-    return _("aborted: {who} ran out of time before every player had moved",
-             who=found["who"])
+        return _("aborted: {who} resigned before every player had moved", who=who)
+    return _("aborted: {who} ran out of time before every player had moved", who=who)
 
+
+_NAMED_SEAT = re.compile(r"(?P<player>.+) \((?P<seat>[A-Z][a-z]+)\)")
 
 _SPECIAL_MOVE = re.compile(r"(?P<seat>[A-Z][a-z]+) (?P<how>resigns|ran out of time)")
 
@@ -187,6 +192,20 @@ def game_name(key: str, fallback: str | None = None) -> Words:
     if v is not None:
         return _(v.name)
     return fallback if fallback is not None else key
+
+
+def ladder_name(ladder: str) -> Words:
+    """A leaderboard (``xiangqi``, ``alquerque-grande-4``) in words: the game's name (its
+    4-player ladder says so); an unknown key as it is.
+
+    >>> ladder_name("xiangqi").render("zh-CN"), ladder_name("alquerque-grande-4").render("en-US")
+    ('象棋', 'Alquerque grande, 4 players')
+    """
+    key = ladder.removesuffix("-4")
+    if key not in rules.VARIANTS:
+        return ladder
+    name = game_name(key)
+    return _("{game}, 4 players", game=name) if ladder != key else name
 
 
 def seat_colour(name: str) -> Words:

@@ -384,6 +384,9 @@ class MemoryRepository(MemorySeasons, MemoryTournaments):
     async def rematch_of(self, match_id: int) -> int | None:
         return self._rematches.get(match_id)
 
+    async def rematch_source(self, rematch_id: int) -> int | None:
+        return next((m for m, r in self._rematches.items() if r == rematch_id), None)
+
 
 def _ladder_order(r: RatingRecord) -> tuple[bool, float, int]:
     """Established players first (``RatingRecord.provisional``), then by ordinal."""

@@ -844,3 +844,8 @@ class SqlRepository(SqlSeasons, SqlTournaments):
         rows = await self._all("SELECT rematch_id FROM rematches WHERE match_id = ?",
                                (match_id,))
         return int(rows[0][0]) if rows else None
+
+    async def rematch_source(self, rematch_id: int) -> int | None:
+        rows = await self._all("SELECT match_id FROM rematches WHERE rematch_id = ?",
+                               (rematch_id,))
+        return int(rows[0][0]) if rows else None

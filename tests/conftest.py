@@ -17,6 +17,24 @@ from tests.postgres import ENV_URL, LocalServer, NoServer
 REPOSITORY_KINDS = ["memory", "sqlite", "postgres"]
 
 
+@pytest.fixture(autouse=True)
+def console_lines_are_rendered(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every line the console prints, in every test, is words: never the Python object
+    of a lazy text (``tests/unrendered.py``)."""
+    from bot.console import ConsolePrinter
+    from locales.i18n import Words, render
+    from tests.unrendered import unrendered
+
+    say = ConsolePrinter.say
+
+    def checked(self: ConsolePrinter, text: Words) -> None:
+        leak = unrendered(render(text, self.locale))
+        assert leak is None, f"the console printed unrendered words: {leak}"
+        say(self, text)
+
+    monkeypatch.setattr(ConsolePrinter, "say", checked)
+
+
 def _started() -> tuple[LocalServer, str]:
     try:
         server = LocalServer()

@@ -12,8 +12,7 @@ from datetime import datetime
 
 import discord
 
-import rules
-from bot.service.computer import computer_title, is_computer
+from bot.service.computer_seats import computer_title, is_computer
 from bot.service.events import SeasonEnded
 from bot.service.timecontrol import describe_time_control, parse_time_control, with_claim
 from bot.service.tournaments.table import ShownTable
@@ -28,7 +27,15 @@ from bot.service.views import (
 )
 from locales.i18n import Text, Words, _, _n, decimal, joined, listing, render
 from locales.results import ResultKind, result_sentence
-from locales.terms import game_name, move_display, option_word, reason, seat_colour, status
+from locales.terms import (
+    game_name,
+    ladder_name,
+    move_display,
+    option_word,
+    reason,
+    seat_colour,
+    status,
+)
 
 COLOUR = discord.Colour(0x2E7D5B)
 BOARD_FILE = "board.png"
@@ -347,13 +354,6 @@ def standings_embed(table: ShownTable, loc: str, *, image: bool = True) -> disco
     if image:
         embed.set_image(url="attachment://standings.png")
     return embed
-
-
-def ladder_name(ladder: str) -> Words:
-    """A ladder in words: the game's name (its 4-player ladder says so)."""
-    key = ladder.removesuffix("-4")
-    name: Words = game_name(key, rules.variant(key).name) if key in rules.VARIANTS else ladder
-    return _("{game}, 4 players", game=name) if ladder.endswith("-4") else name
 
 
 def season_ended(event: SeasonEnded, loc: str) -> tuple[str, discord.Embed]:

@@ -36,7 +36,7 @@ from bot.discordapp.permissions import THREAD_OPENING_PERMISSIONS, missing_permi
 from bot.service import MatchStatus, texts
 from bot.service import events as ev
 from bot.service.boards import draw_board
-from bot.service.computer import is_computer
+from bot.service.computer_seats import is_computer
 from bot.service.outbox import OutboxRelay
 from bot.service.ports import BoardRenderer, Clock, NameResolver, Repository
 from bot.service.records import OutboxEntry

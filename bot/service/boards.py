@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.service import texts
+from bot.service.computer_seats import computer_title, is_computer
 from bot.service.ports import BoardRenderer
 from bot.service.views import BoardImage, BoardState, MatchView
 from locales.i18n import DEFAULT_LOCALE, render
@@ -23,8 +24,14 @@ def draw_board(renderer: BoardRenderer, match: MatchView, board: BoardState,
     extra = {}
     if not match.status.is_live:
         extra["result"] = render(texts.result_line(match, names), locale)
+    # the header names a computer seat in the reader's words, like every sentence
+    drawn_names = None if names is None else [
+        render(computer_title(s.user_id), locale)
+        if s.user_id is not None and is_computer(s.user_id) else name
+        for s, name in zip(match.seats, names, strict=False)]
     drawn = renderer.render(board.position, last_move=board.last_marks,
-                            perspective=perspective, names=names, locale=locale, **extra)
+                            perspective=perspective, names=drawn_names, locale=locale,
+                            **extra)
     alt = str(drawn.alt_text or "") or render(
         texts.describe(match, board.position, names, board.moves), locale)
     return BoardImage(bytes(drawn.png), alt)

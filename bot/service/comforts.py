@@ -45,7 +45,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from bot.service.challenges import ChallengesMixin
-from bot.service.computer import is_computer
+from bot.service.computer_seats import is_computer
 from bot.service.deadlines import DeadlinesMixin
 from bot.service.errors import (
     InvalidOption,
@@ -209,6 +209,14 @@ class ComfortsMixin(ChallengesMixin, PlayMixin, DeadlinesMixin):
         the same terms, colours swapped (two players) or seats rotated (four)."""
         rec = await self._record(match_id)
         me = rec.seat_of(user)
+        if me is not None and rec.status.is_waiting:
+            # asked again from the rematch itself (the console's current match after the
+            # first ask): name the rematch, not a refusal meant for strangers
+            source = await self.repository.rematch_source(rec.id)
+            if source is not None:
+                raise NotAllowed(_("A rematch of match #{match} is already under way: "
+                                   "match #{rematch}.", match=str(source),
+                                   rematch=str(rec.id)))
         if me is None or me.seat is None or not me.accepted:
             raise NotAPlayer(_("Only the players of match #{match} can ask for a rematch.",
                                match=str(rec.id)))

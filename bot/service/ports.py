@@ -246,6 +246,10 @@ class Repository(TournamentRepository, SeasonRepository, Protocol):
         """The latest rematch made of ``match_id``, if any."""
         ...
 
+    async def rematch_source(self, rematch_id: int) -> int | None:
+        """The match that ``rematch_id`` is the latest rematch of, if any."""
+        ...
+
 
 class Notifier(Protocol):
     async def notify(self, event: Event) -> None:

@@ -13,6 +13,7 @@ import logging
 from collections.abc import Iterable, Sequence
 from datetime import timedelta
 
+from bot.service.computer_seats import computer_title, is_computer
 from bot.service.ports import NameResolver
 from bot.service.views import MatchView, ResultView
 from locales.i18n import Text, Words, _, _n, capitalized, listing
@@ -46,6 +47,15 @@ def _colour(match: MatchView, seat: int) -> Words:
     return _("Seat {seat}", seat=seat)
 
 
+def _name(match: MatchView, seat: int, names: Sequence[str] | None) -> Words:
+    """The name of ``seat`` from ``names`` ("" when unknown); a computer seat's in the
+    reader's words (``names`` hold its English name, which files and caches keep)."""
+    if not names or seat >= len(names):
+        return ""
+    user = match.seats[seat].user_id if seat < len(match.seats) else None
+    return computer_title(user) if user is not None and is_computer(user) else names[seat]
+
+
 def labels(match: MatchView, seats: Iterable[int], names: Sequence[str] | None) -> Words:
     """``'Black (bob)'`` per seat (the colour alone when the name is unknown), listed:
     the seats a board line is about."""
@@ -53,7 +63,7 @@ def labels(match: MatchView, seats: Iterable[int], names: Sequence[str] | None) 
     for seat in sorted(seats):
         english = match.seats[seat].name if seat < len(match.seats) else ""
         colour = _colour(match, seat)
-        name = names[seat] if names and seat < len(names) else english
+        name = _name(match, seat, names) or english
         out.append(_("{seat} ({player})", seat=colour, player=name)
                    if name and name != english else colour)
     return listing(out)
@@ -66,7 +76,7 @@ def who(match: MatchView, seats: Iterable[int], names: Sequence[str] | None) -> 
     for seat in sorted(seats):
         english = match.seats[seat].name if seat < len(match.seats) else ""
         colour = _colour(match, seat)
-        name = names[seat] if names and seat < len(names) else ""
+        name = _name(match, seat, names)
         out.append(_("{player} ({seat})", player=name, seat=colour)
                    if name and name != english else colour)
     return listing(out)

@@ -20,6 +20,10 @@ be banked, so a turn paused by a vacation remembers when the pause ends
 '36h+12h/5d'
 >>> parse_time_control("2").per_move.days
 2
+>>> describe_time_control(parse_time_control("3h")).render("en-US")
+'3 hours per move'
+>>> describe_time_control(parse_time_control("1h+0h/1h")).render("en-US")
+'1 hour for the whole game, no time added per move'
 >>> describe_time_control(tc).render("en-US")
 '3 days + 1 day per move, at most 10 days banked'
 >>> vacation_earned(14, 1), vacation_earned(14, 6), vacation_earned(14, 12)
@@ -127,6 +131,12 @@ def _parse(text: str) -> TimeControl:
                                        "(3) or a bank with increment (3d+1d/10d)", text=text))
     n1, u1, n2, u2, n3, u3 = found.groups()
     first = _amount(n1, u1)
+    if n2 is None and first % DAY:
+        # hours alone ("3h") mean hours per move: a bank refilled to its size after every
+        # move (per-move controls are whole days: they live in the days column)
+        if not MIN_BANK <= first <= MAX_INCREMENT:
+            raise TimeControlError(text, _("hours per move must be from 1 hour to 14 days"))
+        return TimeControl(bank=first, increment=first, cap=first)
     if n2 is None:
         if first % DAY or not MIN_DAYS <= first // DAY <= MAX_DAYS:
             raise TimeControlError(text, _("days per move must be a whole number from "
@@ -175,6 +185,11 @@ def describe_time_control(tc: TimeControl) -> Text:
             if tc.start % DAY == timedelta(0) else _("{period} per move",
                                                      period=_days_text(tc.start))
     assert tc.bank is not None and tc.cap is not None
+    if tc.bank == tc.increment == tc.cap:  # refilled after every move: so much per move
+        return _("{period} per move", period=_days_text(tc.bank))
+    if not tc.increment:  # nothing is added: the cap can never matter
+        return _("{bank} for the whole game, no time added per move",
+                 bank=_days_text(tc.bank))
     return _("{bank} + {increment} per move, at most {cap} banked",
              bank=_days_text(tc.bank), increment=_days_text(tc.increment),
              cap=_days_text(tc.cap))

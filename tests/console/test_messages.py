@@ -94,7 +94,7 @@ as alice
 /stats @zoe
 """)
     assert after(out, "/leaderboard alquerque-grande").strip() == (
-        "no rated results on alquerque-grande yet (4-player games are on "
+        "no rated results on Alquerque grande yet (4-player games: /leaderboard "
         "alquerque-grande-4)")
     assert after(out, "/leaderboard xiangqi 7").strip() == \
         "! there is no page '7': pages go from 1 to 1"

@@ -26,11 +26,11 @@ async def test_a_monthly_season_from_the_console(tmp_path: Path) -> None:
     assert "! /season [monthly|quarterly|manual|off|reset]" in text
     assert "Season 1 (since" not in text and "Season 1 (" in text
     assert "has started; the all-time leaderboards go on." in text
-    board = text[text.index("xiangqi leaderboard"):]
+    board = text[text.index("Xiangqi leaderboard"):]
     assert board.splitlines()[1].split()[:2] == ["1.", "ana"]
     assert "! a season is given by its number" in text
     over = text[text.index("* Season 1 ("):]
     assert over.splitlines()[0].endswith("is over: final leaderboards")
-    assert over.splitlines()[1] == "  xiangqi:" and over.splitlines()[2].split()[1] == "ana"
+    assert over.splitlines()[1] == "  Xiangqi:" and over.splitlines()[2].split()[1] == "ana"
     assert "Seasons: monthly." in text and "  Season 2 (" in text
-    assert "no rated results on xiangqi yet" in text  # season 2 starts afresh
+    assert "no rated results on Xiangqi yet" in text  # season 2 starts afresh

@@ -13,7 +13,8 @@ import pytest
 
 from bot.computer import InlineMovePicker
 from bot.discordapp import TableroBot, create_bot
-from bot.service.computer import DEFAULT_LEVEL, computer_user, is_computer
+from bot.service.computer import DEFAULT_LEVEL
+from bot.service.computer_seats import computer_user, is_computer
 from tests.discordapp.conftest import SHARDS, SWEEP_SECONDS, DiscordClock, World
 
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from tests.unrendered import unrendered_in
+
 COMMAND_NAME = re.compile(r"^[-_\w\u0900-\u097F\u0E00-\u0E7F]{1,32}$")
 MESSAGE_PATHS = (
     re.compile(r"^/channels/\d+/messages(/\d+)?$"),
@@ -138,10 +140,21 @@ def upload_violations(method: str, path: str, sizes: list[int]) -> list[str]:
 
 
 def violations(method: str, path: str, body: Any) -> list[str]:
-    """Every documented limit the request breaks (none: an empty list)."""
+    """Every documented limit the request breaks (none: an empty list), and every
+    string in it that shows a person an unrendered lazy text (``Text(msgid=...)``).
+
+    >>> violations("POST", "/channels/1/messages", {"content": "#1: Text(msgid='x')"})
+    ["POST /channels/1/messages: unrendered words: Text(msgid='x')"]
+    """
     where = f"{method} {path}"
     if not isinstance(body, dict | list):
         return []
+    leaks = [f"{where}: unrendered words: {x}" for x in unrendered_in(body)]
+    return leaks + _limits(where, method, path, body)
+
+
+def _limits(where: str, method: str, path: str, body: dict[str, Any] | list[Any]
+            ) -> list[str]:
     if method in ("POST", "PATCH") and isinstance(body, dict) and any(
             p.match(path) for p in MESSAGE_PATHS):
         return _message(where, body)

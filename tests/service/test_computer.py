@@ -24,7 +24,7 @@ from bot.service import (
     SetupSubmitted,
     TurnStarted,
 )
-from bot.service.computer import computer_level, computer_name, computer_user, is_computer
+from bot.service.computer_seats import computer_level, computer_name, computer_user, is_computer
 from rules import Position
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Recorder, SetClock
 

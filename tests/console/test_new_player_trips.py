@@ -1,0 +1,312 @@
+"""Issue 38 in the console: what a new player tripped over in the new features (the
+claim reply, the rematch asked twice, "aborted: aborted:", notes, the translation
+leftovers, seasons, Swiss standings, clock wording, options, tournaments that ended)."""
+
+from __future__ import annotations
+
+import io
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from bot.computer import InlineMovePicker
+from bot.console import COMMANDS, ShiftedClock, display_width, open_console, padded
+from rules import MoveMarks, Position
+from storage import MemoryRepository
+from tests.console.test_clocks import session
+from tests.console.test_messages import after, play
+from tests.service.conftest import SetClock
+
+OPENING = """
+as alice
+/settings claim:on
+/challenge @bob xiangqi seat:red days:1
+as bob
+/accept
+as alice
+/move h3-e3
+as bob
+/move h10-g8
+"""
+
+
+async def test_claim_says_who_won_in_words() -> None:
+    out = await play(OPENING + "/sweep +3\n/claim")
+    said = after(out, "/claim")
+    assert "Text(" not in said and "msgid" not in said
+    assert said.strip().endswith("claimed: #1 Xiangqi (rated, 1d/move, claim win on time) "
+                                 "- Red: alice (out); Black: bob - finished: bob won "
+                                 "(opponent ran out of time)")
+
+
+async def test_asking_a_rematch_again_names_the_rematch_already_asked() -> None:
+    out = await play(OPENING + "/resign\n/rematch\n/rematch\n/rematch #1")
+    first, again = (part.split("\n> ", 1)[0].strip()
+                    for part in out.split("> /rematch\n")[1:3])
+    assert "rematch asked: #2" in first  # the current match is now #2, the rematch
+    assert again == "! A rematch of match #1 is already under way: match #2."
+    assert after(out, "/rematch #1").strip() == \
+        "! A rematch of match #1 is already under way: match #2."
+
+
+async def test_a_resignation_before_both_moved_says_aborted_once() -> None:
+    out = await play("""
+as alice
+/challenge @bob xiangqi seat:red
+as bob
+/accept
+as alice
+/move h3-e3
+/resign
+""")
+    said = after(out, "/resign")
+    assert "aborted: aborted" not in said.lower()
+    assert "aborted: alice (Red) resigned before every player had moved" in said
+
+
+async def test_note_falls_back_to_the_only_live_match_and_keeps_quotes(
+        tmp_path: Path) -> None:
+    db, clock = tmp_path / "n.db", ShiftedClock(SetClock())
+    await session(db, clock, """
+        as alice
+        /challenge @bob xiangqi seat:red
+        as bob
+        /accept
+    """)
+    # a new session: nobody has a current match, alice has one live match
+    out = await session(db, clock, """
+        as alice
+        /note remember "the cannon" first
+        /note
+        /note keep a 'single' and a "double"
+        /note
+    """)
+    assert after(out, '/note remember "the cannon" first').strip() == \
+        "note kept (only you see it)"
+    assert 'your note on #1: remember "the cannon" first' in out
+    assert after(out, "/note").strip() == \
+        "your note on #1: keep a 'single' and a \"double\""
+
+
+async def test_clock_wording_for_hours_alone_and_no_increment() -> None:
+    out = await play("""
+as alice
+/challenge @bob xiangqi clock:3h
+/challenge @bob damas clock:1h+0h/1h
+""")
+    assert "(rated, 3 hours per move)" in after(out, "/challenge @bob xiangqi clock:3h")
+    said = after(out, "/challenge @bob damas clock:1h+0h/1h")
+    assert "1 hour for the whole game, no time added per move" in said
+    assert "0 days" not in said
+
+
+async def play_in(locale: str, lines: str) -> str:
+    out = io.StringIO()
+    console = open_console(MemoryRepository(), out, clock=ShiftedClock(SetClock()),
+                           rng=random.Random(1), locale=locale,
+                           picker=InlineMovePicker(nodes=150))
+    for line in lines.strip().splitlines():
+        out.write(f"> {line}\n")
+        await console.handle(line)
+    return out.getvalue()
+
+
+async def test_an_abort_reason_names_the_colour_in_the_readers_words() -> None:
+    out = await play_in("de", """
+as alice
+/challenge @bob xiangqi seat:red
+as bob
+/accept
+as alice
+/move h3-e3
+/resign
+""")
+    said = after(out, "/resign")
+    assert "alice (Rot) hat aufgegeben" in said, said
+    assert "(Red)" not in said and "abgebrochen: abgebrochen" not in said
+
+
+class StuckPicker:
+    """A computer that never finds its move (its turn waits for the next sweep)."""
+
+    async def pick(self, position: Position, seat: int, level: int, *, seed: int) -> str:
+        raise RuntimeError("no move today")
+
+    async def weigh(self, moves: Sequence[tuple[Position, str]]
+                    ) -> list[tuple[int, int] | None]:
+        return [None for _ in moves]
+
+
+@dataclass
+class Drawn:
+    png: bytes = b"png"
+    alt_text: str = ""
+
+
+class NamesSeen:
+    """A board renderer that keeps the names it was asked to draw."""
+
+    def __init__(self) -> None:
+        self.names: list[list[str]] = []
+
+    def render(self, position: Position, *, last_move: MoveMarks | None = None,
+               perspective: int | None = None, names: Sequence[str] | None = None,
+               result: str | None = None, locale: str = "en-US") -> Drawn:
+        self.names.append(list(names or ()))
+        return Drawn()
+
+
+async def test_the_computer_is_named_in_the_readers_words_on_the_board(
+        tmp_path: Path) -> None:
+    out, renderer = io.StringIO(), NamesSeen()
+    console = open_console(MemoryRepository(), out, clock=ShiftedClock(SetClock()),
+                           locale="de", picker=StuckPicker(), renderer=renderer,
+                           boards_dir=tmp_path)
+    for line in ("as alice", "/challenge @computer alquerque level:2 seat:black", "/board"):
+        out.write(f"> {line}\n")
+        await console.handle(line)
+    board = after(out.getvalue(), "/board")
+    assert "Tablero (Stufe 2) (Weiß) am Zug" in board, board
+    assert "level" not in board
+    assert renderer.names[-1] == ["Tablero (Stufe 2)", "alice"]
+
+
+async def test_sweep_counts_its_events_with_a_plural() -> None:
+    out = await play("as alice\n/sweep\n/challenge @bob xiangqi days:1\nas bob\n/accept\n"
+                     "/sweep +0.9\n/sweep +3")
+    assert after(out, "/sweep").strip() == "sweep: 0 events"
+    assert after(out, "/sweep +0.9").strip().endswith("\nsweep: 1 event")  # the reminder
+
+
+async def test_an_empty_leaderboard_names_the_game_in_the_readers_words() -> None:
+    assert after(await play_in("zh-CN", "/leaderboard xiangqi"),
+                 "/leaderboard xiangqi").strip().count("象棋") == 1
+    assert "Xiangqi" in after(await play("/leaderboard xiangqi"), "/leaderboard xiangqi")
+
+
+PRELUDE = """
+as alice
+/challenge @bob xiangqi seat:red days:1
+as bob
+/accept
+as alice
+/move h3-e3
+/challenge @carol damas
+as bob
+"""
+"""Bob to move in #1; alice's challenge #2 waits for carol."""
+
+# Each command's lines in their three forms: in place, name:value, name=value (the last
+# line of each is compared; ``True``: the first form must succeed, no "!" line).
+FORMS: list[tuple[str, tuple[str, str, str], bool]] = [
+    ("move", ("/move h10-g8", "/move move:h10-g8", "/move move=h10-g8"), True),
+    ("move", ("/move #1 h10-g8", "/move match:1 move:h10-g8", "/move match=1 move=h10-g8"),
+     True),
+    ("moves", ("/moves h10", "/moves prefix:h10", "/moves prefix=h10"), True),
+    ("board", ("/board #1", "/board match:1", "/board match=1"), True),
+    ("history", ("/history #1", "/history match:1", "/history match=1"), True),
+    ("resign", ("/resign #1", "/resign match:1", "/resign match=1"), True),
+    ("hint", ("/hint #1", "/hint match:1", "/hint match=1"), False),
+    ("analysis", ("/analysis #1", "/analysis match:1", "/analysis match=1"), False),
+    ("draw", ("/draw offer", "/draw action:offer", "/draw action=offer"), True),
+    ("leaderboard", ("/leaderboard xiangqi 1", "/leaderboard game:xiangqi page:1",
+                     "/leaderboard game=xiangqi page=1"), True),
+    ("stats", ("/stats @alice", "/stats user:alice", "/stats player=alice"), True),
+    ("rules", ("/rules damas", "/rules game:damas", "/rules game=damas"), True),
+    ("notify", ("/notify dm", "/notify mode:dm", "/notify mode=dm"), True),
+    ("sweep", ("/sweep +1", "/sweep days:1", "/sweep days=1"), True),
+    ("settings", ("/settings days:4", "/settings days:4", "/settings days=4"), True),
+    ("season", ("/season monthly", "/season every:monthly", "/season action=monthly"), True),
+    ("vacation", ("/vacation start 1", "/vacation start days:1",
+                  "/vacation action=start days=1"), True),
+    ("takeback", ("/takeback #1 ask", "/takeback match:1 action:ask",
+                  "/takeback match=1 action=ask"), False),
+    ("premove", ("/premove #1 list", "/premove match:1 action:list",
+                 "/premove match=1 action=list"), True),
+    ("note", ("/note #1 keep it\n/note #1", '/note match:1 action:set text:"keep it"\n'
+              "/note match:1", '/note match=1 text="keep it"\n/note match=1'), True),
+    ("follow", ("as carol\n/follow #1", "as carol\n/follow match:1",
+                "as carol\n/follow match=1"), True),
+    ("unfollow", ("as carol\n/follow #1\n/unfollow #1", "as carol\n/follow #1\n"
+                  "/unfollow match:1", "as carol\n/follow #1\n/unfollow match=1"), True),
+    ("follow", ("as carol\n/follow @alice", "as carol\n/follow player:alice",
+                "as carol\n/follow player=alice"), True),
+    ("challenge", ("/challenge @carol damas days:2", "/challenge opponent:carol "
+                   "game:damas days:2", "/challenge opponent=carol game=damas days=2"), True),
+    ("accept", ("as carol\n/accept #2", "as carol\n/accept match:2",
+                "as carol\n/accept match=2"), True),
+    ("decline", ("as carol\n/decline #2", "as carol\n/decline match:2",
+                 "as carol\n/decline match=2"), True),
+    ("cancel", ("as alice\n/cancel #2", "as alice\n/cancel match:2",
+                "as alice\n/cancel match=2"), True),
+    ("join", ("as dan\n/join #2", "as dan\n/join match:2", "as dan\n/join match=2"), False),
+    ("fill", ("as alice\n/fill #2 level:3", "as alice\n/fill match:2 level:3",
+              "as alice\n/fill match=2 level=3"), False),
+    ("setup", ("/setup #1 1 2", "/setup match:1 arrangement:'1 2'",
+               "/setup match=1 arrangement='1 2'"), False),
+    ("moretime", ("as alice\n/moretime #1", "as alice\n/moretime match:1",
+                  "as alice\n/moretime match=1"), True),
+    ("claim", ("/claim #1", "/claim match:1", "/claim match=1"), False),
+    ("wait", ("/wait #1", "/wait match:1", "/wait match=1"), False),
+    ("rematch", ("/resign #1\n/rematch #1", "/resign #1\n/rematch match:1",
+                 "/resign #1\n/rematch match=1"), True),
+    ("tournament", ("/tournament create damas swiss rounds:2 name:Cup",
+                    "/tournament action:create game:damas format:swiss rounds:2 name:Cup",
+                    "/tournament action=create game=damas format=swiss rounds=2 name=Cup"),
+     True),
+    ("tournament", ("/tournament create damas rr\n/tournament pairings #1 1",
+                    "/tournament create damas rr\n/tournament action:pairings tournament:1 "
+                    "round:1", "/tournament create damas rr\n/tournament action=pairings "
+                    "tournament=1 round=1"), True),
+]
+WITHOUT_PARAMETERS = {"help", "games-list", "games", "open", "next", "tournaments"}
+
+
+async def test_every_console_command_is_checked_in_every_form() -> None:
+    assert {command for command, _forms, _ok in FORMS} | WITHOUT_PARAMETERS == \
+        set(COMMANDS)
+    for command in sorted(WITHOUT_PARAMETERS):
+        said = after(await play(f"{PRELUDE}\n/{command}"), f"/{command}")
+        assert not said.startswith("! "), said
+
+
+@pytest.mark.parametrize(("forms", "succeeds"), [(f, ok) for _c, f, ok in FORMS],
+                         ids=[c for c, _f, _ok in FORMS])
+async def test_a_command_reads_its_parameters_in_place_or_by_name(
+        forms: tuple[str, str, str], succeeds: bool) -> None:
+    said = []
+    for form in forms:
+        out = await play(f"{PRELUDE}\n{form}")
+        # what the form printed, its own lines left out (they differ by design)
+        tail = out.rsplit("> as bob\n", 1)[1]
+        said.append("\n".join(x for x in tail.splitlines() if not x.startswith("> ")))
+    in_place, colon, equals = said
+    assert colon == in_place and equals == in_place
+    if succeeds:
+        assert "\n! " not in in_place and not in_place.startswith("! "), in_place
+
+
+async def test_a_created_tournament_reads_in_german_word_order() -> None:
+    out = await play_in("de", "as alice\n/tournament create damas rr")
+    said = after(out, "/tournament create damas rr").strip()
+    assert said.startswith("erstellt: Turnier #1 "), said
+    assert said.endswith(": /tournament join #1") and "Anmeldung erstellt" not in said
+
+
+async def test_the_chinese_standings_table_lines_up_by_display_width() -> None:
+    out = await play_in("zh-CN", """
+as 小明
+/tournament create damas rr
+/tournament join
+as bob
+/tournament join
+/tournament start
+/tournament standings
+""")
+    table = after(out, "/tournament standings").splitlines()[1:]
+    assert len(table) == 3 and any("小明" in row for row in table)
+    assert len({display_width(row) for row in table}) == 1, table
+    assert display_width("小明 b") == 6 and padded("小明", 6) == "  小明"
