@@ -1106,10 +1106,9 @@ class Console:
             self.say(_("{season} has started; the all-time leaderboards go on.",
                        season=started.name()))
         elif what != "list":
-            begun = await self.service.configure_seasons(CONSOLE_GUILD, CONSOLE_CHANNEL, what)
-            self.say(_("{season} has started; the all-time leaderboards go on.",
-                       season=begun.name()) if begun is not None else
-                     _("Seasons are off: the all-time leaderboards go on."))
+            change = await self.service.configure_seasons(CONSOLE_GUILD, CONSOLE_CHANNEL,
+                                                          what)
+            self.say(change.words())
             return
         settings = await self.service.get_guild_settings(CONSOLE_GUILD)
         self.say(_("Seasons: {schedule}.", schedule=settings.seasons))
@@ -1378,14 +1377,17 @@ class Console:
 
     # ------------------------------------------------------------------ tournaments
 
-    async def _pick_tournament(self, args: list[str]) -> int:
+    async def _pick_tournament(self, args: list[str], *, ended_too: bool = False) -> int:
         """The tournament named by ``#N`` (removed from ``args``), else the newest open
-        one of the console's server."""
+        one of the console's server; ``ended_too`` (what only reads it: standings,
+        pairings, mine): else the newest of all."""
         for a in list(args):
             if (number := number_token(a, no_such_tournament)) is not None:
                 args.remove(a)
                 return number
         found = await self.service.tournaments(CONSOLE_GUILD, running_only=True)
+        if not found and ended_too:
+            found = await self.service.tournaments(CONSOLE_GUILD)
         if not found:
             raise ServiceError(_("no tournament is open: /tournament create GAME FORMAT"))
         return found[0].id
@@ -1419,7 +1421,8 @@ class Console:
         if what == "create":
             await self._create_tournament(uid, rest)
             return
-        tid = await self._pick_tournament(rest)
+        tid = await self._pick_tournament(rest, ended_too=what in ("standings", "pairings",
+                                                                   "mine"))
         svc = self.service
         if what == "join":
             self.say(self._tournament_line(await svc.join_tournament(tid, uid,

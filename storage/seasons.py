@@ -19,6 +19,7 @@ from bot.service.seasons import (
     SeasonOutboxFn,
     SeasonRecord,
     opening,
+    rescheduled,
     season_for,
 )
 from bot.service.views import GuildSettings
@@ -91,10 +92,14 @@ class MemorySeasons:
         return [((*key, r.user_id), r) for r in rows]
 
     async def change_seasons(self, guild_id: int, schedule: Schedule, now: datetime,
-                             channel_id: int) -> SeasonRecord | None:
+                             channel_id: int, *, keep: bool = False) -> SeasonRecord | None:
         settings = self._guilds.get(guild_id) or GuildSettings(guild_id)
         self._guilds[guild_id] = dataclasses.replace(settings, seasons=schedule.value)
         latest = self._latest(guild_id)
+        kept = rescheduled(latest, schedule, now) if keep else None
+        if kept is not None:
+            self._seasons[(guild_id, kept.number)] = kept
+            return kept
         if latest is not None and (latest.ends_at is None or latest.ends_at > now):
             self._seasons[(guild_id, latest.number)] = dataclasses.replace(
                 latest, ends_at=max(now, latest.starts_at))
@@ -208,7 +213,7 @@ class SqlSeasons:
                  r.losses, r.draws, r.ordinal))
 
     async def change_seasons(self, guild_id: int, schedule: Schedule, now: datetime,
-                             channel_id: int) -> SeasonRecord | None:
+                             channel_id: int, *, keep: bool = False) -> SeasonRecord | None:
         async def body() -> SeasonRecord | None:
             cur = await self._exec(
                 "SELECT default_days, use_threads, games_channel_id, reminders, "
@@ -219,6 +224,13 @@ class SqlSeasons:
             await self._write_settings(dataclasses.replace(settings, seasons=schedule.value),
                                        seasons=True)
             latest = await self._latest_in(guild_id)
+            kept = rescheduled(latest, schedule, now) if keep else None
+            if kept is not None:
+                await self._exec("UPDATE seasons SET schedule = ?, ends_at = ? WHERE "
+                                 "guild_id = ? AND number = ?",
+                                 (kept.schedule.value, _ts(kept.ends_at), guild_id,
+                                  kept.number))
+                return kept
             if latest is not None and (latest.ends_at is None or latest.ends_at > now):
                 await self._exec("UPDATE seasons SET ends_at = ? WHERE guild_id = ? AND "
                                  "number = ?", (_ts(max(now, latest.starts_at)), guild_id,

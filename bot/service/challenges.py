@@ -53,11 +53,15 @@ class ChallengesMixin(ServiceCore):
                         options: Mapping[str, object] | None = None,
                         days: int | None = None, rated: bool = True,
                         seat: int | str | None = None, clock: str | None = None,
-                        claim_win: bool | None = None) -> MatchView:
+                        claim_win: bool | None = None,
+                        accepted_at_once: bool = False) -> MatchView:
         """Create a challenge (2 players: direct or open) or a lobby (4 players).
         ``clock``: a time control (``"3"`` days per move, ``"3d+1d/10d"`` a bank; not
         with ``days``); neither: the server's default control. ``claim_win``: a lapsed
-        clock waits for a claim (default: the server's choice)."""
+        clock waits for a claim (default: the server's choice). ``accepted_at_once``:
+        the caller accepts for every invited player at once (a tournament pairing, the
+        computer), so a challenge that fills every seat is not announced (nobody is to
+        accept or decline it): its start is."""
         v = self._variant(game)
         opts = self._coerce_options(v, options)
         start = self._start_position(v, opts)
@@ -92,7 +96,8 @@ class ChallengesMixin(ServiceCore):
         rec = self._challenge_record(guild_id, channel_id, challenger, v, opts, start,
                                      seats, days, rated, pref, clock_state)
         announce: Announce[MatchRecord] = Announce(
-            lambda s: [ChallengeReceived(self._view(s), challenger, tuple(invited))], now)
+            lambda s: [] if accepted_at_once and len(invited) + 1 == seat_count else
+            [ChallengeReceived(self._view(s), challenger, tuple(invited))], now)
         rec = await self.repository.create_match(rec, announce)
         await self._announce(announce.events)
         return self._view(rec)

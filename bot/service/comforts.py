@@ -130,20 +130,20 @@ def parse_lines(p: Position, text: str) -> list[tuple[str, ...]]:
     lines = split_lines(text)
     if not lines:
         raise ConditionalLineError(_(
-            "Write a line: their move, then yours, in pairs (e.g. `h3-e3 c7-c6`); "
-            "separate alternative lines with `;`."))
+            "write a line: their move, then yours, in pairs (e.g. `h3-e3 c7-c6`); "
+            "separate alternative lines with `;`"))
     out: list[tuple[str, ...]] = []
     for n, tokens in enumerate(lines, start=1):
         if any(not t for t in tokens):
-            raise ConditionalLineError(_("Line {line} has an empty move (two commas in a "
-                                         "row?).", line=str(n)))
+            raise ConditionalLineError(_("line {line} has an empty move (two commas in a "
+                                         "row?)", line=str(n)))
         if len(tokens) % 2:
             raise ConditionalLineError(_(
-                "Line {line} ends with their move {move}: give your answer to it too "
-                "(moves go in pairs: theirs, then yours).", line=str(n), move=tokens[-1]))
+                "line {line} ends with their move {move}: give your answer to it too "
+                "(moves go in pairs: theirs, then yours)", line=str(n), move=tokens[-1]))
         if len(tokens) > MAX_LINE_MOVES:
             raise ConditionalLineError(_(
-                "Line {line} has {count} moves; at most {most} (ten pairs).",
+                "line {line} has {count} moves; at most {most} (ten pairs)",
                 line=str(n), count=len(tokens), most=MAX_LINE_MOVES))
         q = p
         canonical: list[str] = []
@@ -151,13 +151,13 @@ def parse_lines(p: Position, text: str) -> list[tuple[str, ...]]:
             whose = _("their") if i % 2 == 0 else _("your")
             if q.outcome() is not None:
                 raise ConditionalLineError(_(
-                    "Line {line}: the game is over before move {n} ({move}).",
+                    "line {line}: the game is over before move {n} ({move})",
                     line=str(n), n=str(i + 1), move=token))
             try:
                 move = v.parse_noted_move(q, token)
             except RulesError as e:
                 raise ConditionalLineError(_(
-                    "Line {line}, move {n} ({whose} move {move}) cannot be played there: "
+                    "line {line}, move {n} ({whose} move {move}) cannot be played there: "
                     "{why}", line=str(n), n=str(i + 1), whose=whose, move=token,
                     why=rules_words(e))) from None
             canonical.append(v.format_move(q, move))
@@ -214,19 +214,19 @@ class ComfortsMixin(ChallengesMixin, PlayMixin, DeadlinesMixin):
             # first ask): name the rematch, not a refusal meant for strangers
             source = await self.repository.rematch_source(rec.id)
             if source is not None:
-                raise NotAllowed(_("A rematch of match #{match} is already under way: "
-                                   "match #{rematch}.", match=str(source),
+                raise NotAllowed(_("a rematch of match #{match} is already under way: "
+                                   "match #{rematch}", match=str(source),
                                    rematch=str(rec.id)))
         if me is None or me.seat is None or not me.accepted:
-            raise NotAPlayer(_("Only the players of match #{match} can ask for a rematch.",
+            raise NotAPlayer(_("only the players of match #{match} can ask for a rematch",
                                match=str(rec.id)))
         if rec.status not in (MatchStatus.FINISHED, MatchStatus.ABORTED):
-            raise NotAllowed(_("Match #{match} is not over: a rematch is asked for once "
-                               "the game has ended.", match=str(rec.id)))
+            raise NotAllowed(_("match #{match} is not over: a rematch is asked for once "
+                               "the game has ended", match=str(rec.id)))
         others = [s for s in rec.seats if s.user_id != user and s.seat is not None]
         if any(is_computer(s.user_id) for s in others):
-            raise NotAllowed(_("The computer does not take rematches: challenge it again "
-                               "with /challenge."))
+            raise NotAllowed(_("the computer does not take rematches: challenge it again "
+                               "with /challenge"))
         v = self._variant(rec.game)
         options = dict(rec.options)
         if "seed" in options and "arrangement" not in options:
@@ -260,8 +260,8 @@ class ComfortsMixin(ChallengesMixin, PlayMixin, DeadlinesMixin):
         saved = await self.repository.create_rematch(rec.id, new, announce)
         if saved is None:
             waiting = await self.repository.rematch_of(rec.id)
-            raise NotAllowed(_("A rematch of match #{match} is already under way: match "
-                               "#{rematch}.", match=str(rec.id), rematch=str(waiting)))
+            raise NotAllowed(_("a rematch of match #{match} is already under way: match "
+                               "#{rematch}", match=str(rec.id), rematch=str(waiting)))
         await self._announce(announce.events)
         return self._view(saved)
 
@@ -275,7 +275,7 @@ class ComfortsMixin(ChallengesMixin, PlayMixin, DeadlinesMixin):
             self._require_player(rec, user)
             await self._takeback_allowed(rec)
             if rec.takeback is not None and rec.takeback.ply == rec.ply:
-                raise NotAllowed(_("You have asked already; wait for the answer."))
+                raise NotAllowed(_("you have asked already; wait for the answer"))
             entries = await self._entries(rec, max(0, rec.ply - 1))
             self._own_last(rec, user, entries[-1] if entries else None)
             move = rec.last_move or entries[-1].text
@@ -335,32 +335,32 @@ class ComfortsMixin(ChallengesMixin, PlayMixin, DeadlinesMixin):
 
     async def _takeback_allowed(self, rec: MatchRecord) -> None:
         if rec.seat_count != 2:
-            raise NotAllowed(_("Takebacks are for two-player games: in a game of four, "
-                               "every other player would have to agree first."))
+            raise NotAllowed(_("takebacks are for two-player games: in a game of four, "
+                               "every other player would have to agree first"))
         if rec.rated:
             settings = await self.get_guild_settings(rec.guild_id)
             if not settings.takebacks_rated:
-                raise NotAllowed(_("This server does not allow takebacks in rated games "
-                                   "(a server manager can allow them with /settings)."))
+                raise NotAllowed(_("this server does not allow takebacks in rated games "
+                                   "(a server manager can allow them with /settings)"))
 
     @staticmethod
     def _own_last(rec: MatchRecord, user: int, last: RecordEntry | None) -> None:
         """Refuse unless ``last`` (the record's last entry) is a move ``user`` played."""
         if last is None or last.user_id != user or rec.last_move_by != user:
-            raise NotAllowed(_("Only the last move can be taken back, by the player who "
-                               "played it, before the reply."))
+            raise NotAllowed(_("only the last move can be taken back, by the player who "
+                               "played it, before the reply"))
         if last.text.startswith(SPECIAL_PREFIX) or rec.last_move == "setup submitted":
-            raise NotAllowed(_("That was not a move on the board: it cannot be taken "
-                               "back."))
+            raise NotAllowed(_("that was not a move on the board: it cannot be taken "
+                               "back"))
 
     @staticmethod
     def _pending_takeback(rec: MatchRecord, user: int) -> TakebackRequest:
         asked = rec.takeback
         if asked is None or asked.ply != rec.ply:
-            raise NotAllowed(_("Nobody has asked for a takeback in match #{match} (or "
-                               "the move was answered already).", match=str(rec.id)))
+            raise NotAllowed(_("nobody has asked for a takeback in match #{match} (or "
+                               "the move was answered already)", match=str(rec.id)))
         if asked.by == user:
-            raise NotAllowed(_("You asked for this takeback: your opponent answers it."))
+            raise NotAllowed(_("you asked for this takeback: your opponent answers it"))
         return asked
 
     def _replay_before(self, rec: MatchRecord, entries: Sequence[RecordEntry]) -> Replay:
@@ -387,31 +387,31 @@ class ComfortsMixin(ChallengesMixin, PlayMixin, DeadlinesMixin):
         """Store ``user``'s conditional lines (see ``parse_lines``); his live lines after
         it, as ``conditional_moves`` gives them."""
         if not isinstance(text, str) or len(text) > MAX_LINE_TEXT:
-            raise InvalidOption(_("That is too long for conditional moves (at most "
-                                  "{most} characters).", most=MAX_LINE_TEXT))
+            raise InvalidOption(_("that is too long for conditional moves (at most "
+                                  "{most} characters)", most=MAX_LINE_TEXT))
         rec, state = await self._read_state(match_id)
         self._require_active(rec)
         me = self._require_player(rec, user)
         if rec.seat_count != 2:
-            raise NotAllowed(_("Conditional moves are for two-player games."))
+            raise NotAllowed(_("conditional moves are for two-player games"))
         p = state.position
         if p.in_setup:
-            raise NotAllowed(_("Conditional moves start once the board is set up."))
+            raise NotAllowed(_("conditional moves start once the board is set up"))
         if me.seat in p.to_move:
-            raise NotAllowed(_("It is your move: play it first. Conditional moves answer "
-                               "your opponent's next move."))
+            raise NotAllowed(_("it is your move: play it first. Conditional moves answer "
+                               "your opponent's next move"))
         new = parse_lines(p, text)
         mine = [line for line in await self._live_lines(rec) if line.user_id == user]
         if len(mine) + len(new) > MAX_LINES:
-            raise NotAllowed(_("At most {most} conditional lines per match: clear some "
-                               "first.", most=MAX_LINES))
+            raise NotAllowed(_("at most {most} conditional lines per match: clear some "
+                               "first", most=MAX_LINES))
         current = [line.moves for line in mine if line.start_ply == rec.ply]
         clash = clashes([*current, *new])
         if clash is not None:
             first, second, theirs = clash
             raise ConditionalLineError(_(
-                "Line {second} answers {move} differently from line {first}: a move has "
-                "one answer (clear your lines first to change it).",
+                "line {second} answers {move} differently from line {first}: a move has "
+                "one answer (clear your lines first to change it)",
                 second=str(second - len(current)) if second > len(current) else str(second),
                 first=str(first), move=theirs))
         await self.repository.add_conditional_lines(rec.id, user, rec.ply, new,
@@ -521,20 +521,20 @@ class ComfortsMixin(ChallengesMixin, PlayMixin, DeadlinesMixin):
                        *, caller: Caller | None = None) -> str:
         """Store ``user``'s private note on the match (replacing the one he had)."""
         if not isinstance(text, str) or not text.strip():
-            raise InvalidOption(_("Write the note's text."))
+            raise InvalidOption(_("write the note's text"))
         if len(text) > MAX_NOTE:
-            raise InvalidOption(_("A note holds at most {most} characters (that one has "
-                                  "{count}).", most=MAX_NOTE, count=len(text)))
+            raise InvalidOption(_("a note holds at most {most} characters (that one has "
+                                  "{count})", most=MAX_NOTE, count=len(text)))
         rec = await self._record(match_id)
-        self._require_seated(rec, user, _("Only the players of match #{match} keep notes "
-                                          "on it.", match=str(rec.id)))
+        self._require_seated(rec, user, _("only the players of match #{match} keep notes "
+                                          "on it", match=str(rec.id)))
         await self.repository.set_note(rec.id, user, text.strip(), self.clock.now())
         return text.strip()
 
     async def note(self, match_id: int, user: int, *, caller: Caller | None = None) -> str | None:
         rec = await self._record(match_id)
-        self._require_seated(rec, user, _("Only the players of match #{match} keep notes "
-                                          "on it.", match=str(rec.id)))
+        self._require_seated(rec, user, _("only the players of match #{match} keep notes "
+                                          "on it", match=str(rec.id)))
         return await self.repository.note_of(rec.id, user)
 
     async def clear_note(self, match_id: int, user: int, *, caller: Caller | None = None) -> bool:
@@ -559,25 +559,25 @@ class ComfortsMixin(ChallengesMixin, PlayMixin, DeadlinesMixin):
         if wanted.match_id is not None:
             rec = await self._record(wanted.match_id)
             if rec.status not in (MatchStatus.OPEN, MatchStatus.LOBBY, MatchStatus.ACTIVE):
-                raise NotAllowed(_("Match #{match} is over: there is nothing to follow.",
+                raise NotAllowed(_("match #{match} is over: there is nothing to follow",
                                    match=str(rec.id)))
             if rec.seat_of(user) is not None:
-                raise NotAllowed(_("You play in match #{match}: you are told of its "
-                                   "moves already.", match=str(rec.id)))
+                raise NotAllowed(_("you play in match #{match}: you are told of its "
+                                   "moves already", match=str(rec.id)))
         elif wanted.player_id == user:
-            raise NotAllowed(_("You are told of your own matches already."))
+            raise NotAllowed(_("you are told of your own matches already"))
         if len(await self.repository.follows_of(user, guild_id)) >= MAX_FOLLOWS:
-            raise NotAllowed(_("You follow {most} already, the most there may be: "
-                               "unfollow some first.", most=MAX_FOLLOWS))
+            raise NotAllowed(_("you follow {most} already, the most there may be: "
+                               "unfollow some first", most=MAX_FOLLOWS))
         if not await self.repository.add_follow(wanted):
-            raise NotAllowed(_("You follow that already."))
+            raise NotAllowed(_("you follow that already"))
         return wanted
 
     async def unfollow(self, guild_id: int, user: int, *, match_id: int | None = None,
                        player: int | None = None) -> Follow:
         wanted = self._follow_of(guild_id, user, match_id, player)
         if not await self.repository.remove_follow(wanted):
-            raise NotAllowed(_("You do not follow that."))
+            raise NotAllowed(_("you do not follow that"))
         return wanted
 
     async def follows(self, guild_id: int, user: int) -> list[Follow]:
@@ -588,9 +588,9 @@ class ComfortsMixin(ChallengesMixin, PlayMixin, DeadlinesMixin):
                    player: int | None) -> Follow:
         """What ``user`` names to follow (the door saw that a match is of this server)."""
         if (match_id is None) == (player is None):
-            raise InvalidOption(_("Name a match or a player to follow (one of them)."))
+            raise InvalidOption(_("name a match or a player to follow (one of them)"))
         if match_id is not None:
             return Follow(user, guild_id, match_id=match_id)
         if isinstance(player, bool) or not isinstance(player, int) or player <= 0:
-            raise InvalidOption(_("That is not a player."))
+            raise InvalidOption(_("that is not a player"))
         return Follow(user, guild_id, player_id=player)

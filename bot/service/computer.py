@@ -90,7 +90,7 @@ class ComputerMixin(ServiceCore):
         cpu = computer_user(self._level(level))
         view = await self.challenge(guild_id, channel_id, challenger, game,  # type: ignore[attr-defined]
                                     opponents=(cpu,), options=options, days=days,
-                                    rated=False, seat=seat)
+                                    rated=False, seat=seat, accepted_at_once=True)
         started: MatchView = await self.accept(view.id, cpu)  # type: ignore[attr-defined]
         return started
 

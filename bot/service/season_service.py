@@ -21,7 +21,13 @@ from bot.service.matches import RETRIES
 from bot.service.outbox import entry_of
 from bot.service.queries import QueriesMixin
 from bot.service.records import OutboxEntry, RatingRecord
-from bot.service.seasons import Schedule, SeasonRecord, parse_schedule
+from bot.service.seasons import (
+    Schedule,
+    SeasonChange,
+    SeasonRecord,
+    parse_schedule,
+    rescheduled,
+)
 from bot.service.views import LeaderboardEntry, notice_lane
 from locales.i18n import _
 
@@ -32,12 +38,13 @@ class SeasonsMixin(DeadlinesMixin, QueriesMixin):
     """Season use-cases (see the module docstring)."""
 
     async def configure_seasons(self, guild_id: int, channel_id: int, schedule: str
-                                ) -> SeasonRecord | None:
+                                ) -> SeasonChange:
         """Run the server's leaderboards by ``schedule`` ("monthly", "quarterly",
-        "manual" or "off"). A change ends the running season now (announced by the
-        sweep, at once here) and starts a new one unless "off"; the season that starts
-        is returned. Its end is announced in the server's games channel if it has one,
-        else in ``channel_id`` (where the organiser asked)."""
+        "manual" or "off"). A running season goes on under the new schedule (its end
+        moved); "off" ends it now (announced at once); with none running (seasons were
+        off) one starts. Returns the season running after the change and whether it
+        began now. Ends are announced in the server's games channel if it has one, else
+        in ``channel_id`` (where the organiser asked)."""
         try:
             wanted = parse_schedule(schedule)
         except ValueError:
@@ -47,7 +54,11 @@ class SeasonsMixin(DeadlinesMixin, QueriesMixin):
             raise NotAllowed(_("the seasons of this server are already {schedule}",
                                schedule=wanted.value) if wanted is not Schedule.OFF
                              else _("this server has no seasons"))
-        return await self._change_seasons(guild_id, channel_id, wanted)
+        latest = next(iter(await self.repository.seasons_of(guild_id)), None)
+        running = rescheduled(latest, wanted, self.clock.now())
+        season = await self._change_seasons(guild_id, channel_id, wanted,
+                                            keep=running is not None)
+        return SeasonChange(season, began=season is not None and running is None)
 
     async def reset_season(self, guild_id: int, channel_id: int) -> SeasonRecord:
         """End the running season now and start the next one (same schedule)."""
@@ -59,14 +70,14 @@ class SeasonsMixin(DeadlinesMixin, QueriesMixin):
         assert started is not None
         return started
 
-    async def _change_seasons(self, guild_id: int, channel_id: int, schedule: Schedule
-                              ) -> SeasonRecord | None:
+    async def _change_seasons(self, guild_id: int, channel_id: int, schedule: Schedule,
+                              *, keep: bool = False) -> SeasonRecord | None:
         settings = await self.get_guild_settings(guild_id)
         where = settings.games_channel_id or channel_id
         for _attempt in range(RETRIES):
             try:
                 started = await self.repository.change_seasons(
-                    guild_id, schedule, self.clock.now(), where)
+                    guild_id, schedule, self.clock.now(), where, keep=keep)
                 break
             except Conflict:
                 continue

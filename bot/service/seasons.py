@@ -17,9 +17,12 @@ Decisions (the issue left them open):
   final board is announced once. After a stop, the sweep closes the season that ended
   meanwhile and opens the one holding the present; periods that passed entirely while
   the bot was down (no game can end then) are not seasons.
-* Turning seasons on, changing the schedule, resetting or turning them off ends the
-  running season at once (announced like any other end); a new one starts at once
-  unless seasons were turned off. Seasons are numbered 1, 2, ... per server.
+* Changing the schedule (monthly, quarterly, manual) does not end the running season:
+  it goes on under the new schedule, its end moved to the new one's (the end of this
+  month or quarter, or none for manual). A season ends only when someone asks: a reset
+  (ends it and starts the next) or turning seasons off (ends it; the reply and ``/help``
+  say so). Turning seasons on starts one at once. Each end is announced like any
+  other. Seasons are numbered 1, 2, ... per server.
 
 >>> at = datetime(2026, 11, 25, 17, 30, tzinfo=UTC)
 >>> [d.isoformat() for d in period_of(Schedule.QUARTERLY, at)]
@@ -28,6 +31,7 @@ Decisions (the issue left them open):
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -118,12 +122,53 @@ class SeasonRecord:
                  end=self.ends_at.astimezone(UTC).date().isoformat())
 
 
+@dataclass(frozen=True, slots=True)
+class SeasonChange:
+    """What a schedule change left: the season running (None: seasons are off) and
+    whether it began with the change (else it went on, its end moved)."""
+
+    season: SeasonRecord | None
+    began: bool
+
+    def words(self) -> Text:
+        """The change in words, for the organiser who made it."""
+        if self.season is None:
+            return _("Seasons are off: the all-time leaderboards go on.")
+        if self.began:
+            return _("{season} has started; the all-time leaderboards go on.",
+                     season=self.season.name())
+        return _("{season} goes on under the new schedule; only a reset (or turning "
+                 "seasons off) ends it early.", season=self.season.name())
+
+
 def opening(guild_id: int, number: int, schedule: Schedule, at: datetime, channel_id: int
             ) -> SeasonRecord:
     """The season an organiser starts at ``at`` (a scheduled one ends with the calendar
     period holding ``at``)."""
     ends = period_of(schedule, at)[1] if schedule.scheduled else None
     return SeasonRecord(guild_id, number, schedule, at, ends, channel_id)
+
+
+def rescheduled(latest: SeasonRecord | None, schedule: Schedule, at: datetime
+                ) -> SeasonRecord | None:
+    """The running season ``latest`` carried on under ``schedule`` from ``at``: its end
+    moved to the new schedule's (the calendar period holding ``at``; none for manual);
+    None when no season is running then (or seasons are being turned off).
+
+    >>> nov = opening(1, 4, Schedule.MONTHLY, datetime(2026, 11, 5, tzinfo=UTC), 9)
+    >>> q = rescheduled(nov, Schedule.QUARTERLY, datetime(2026, 11, 9, tzinfo=UTC))
+    >>> q.number, q.starts_at.day, q.ends_at.isoformat()
+    (4, 5, '2027-01-01T00:00:00+00:00')
+    >>> rescheduled(nov, Schedule.MANUAL, datetime(2026, 11, 9, tzinfo=UTC)).ends_at is None
+    True
+    >>> rescheduled(nov, Schedule.MANUAL, datetime(2026, 12, 2, tzinfo=UTC)) is None
+    True
+    """
+    if latest is None or schedule is Schedule.OFF or latest.closed_at is not None or \
+            (latest.ends_at is not None and latest.ends_at <= at):
+        return None
+    ends = period_of(schedule, at)[1] if schedule.scheduled else None
+    return dataclasses.replace(latest, schedule=schedule, ends_at=ends)
 
 
 def season_for(latest: SeasonRecord | None, schedule: Schedule, at: datetime
@@ -163,11 +208,12 @@ class SeasonRepository(Protocol):
     transaction, storing the new season it may return first)."""
 
     async def change_seasons(self, guild_id: int, schedule: Schedule, now: datetime,
-                             channel_id: int) -> SeasonRecord | None:
-        """In one transaction: store ``schedule`` in the guild's settings, end the
-        running season at ``now`` (if any) and, unless ``schedule`` is off, start the
-        next one (``opening``), which is returned. ``Conflict`` if another process
-        started one at the same time."""
+                             channel_id: int, *, keep: bool = False) -> SeasonRecord | None:
+        """In one transaction: store ``schedule`` in the guild's settings; with ``keep``
+        and a season running, carry it on under ``schedule`` (``rescheduled``) and return
+        it; else end the running season at ``now`` (if any) and, unless ``schedule`` is
+        off, start the next one (``opening``), which is returned. ``Conflict`` if another
+        process started one at the same time."""
         ...
 
     async def seasons_of(self, guild_id: int) -> list[SeasonRecord]:

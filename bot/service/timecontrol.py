@@ -131,9 +131,10 @@ def _parse(text: str) -> TimeControl:
                                        "(3) or a bank with increment (3d+1d/10d)", text=text))
     n1, u1, n2, u2, n3, u3 = found.groups()
     first = _amount(n1, u1)
-    if n2 is None and first % DAY:
+    if n2 is None and first % DAY and u1 is not None and u1.lower().startswith("h"):
         # hours alone ("3h") mean hours per move: a bank refilled to its size after every
-        # move (per-move controls are whole days: they live in the days column)
+        # move (per-move controls are whole days: they live in the days column; "2.5"
+        # days stays refused)
         if not MIN_BANK <= first <= MAX_INCREMENT:
             raise TimeControlError(text, _("hours per move must be from 1 hour to 14 days"))
         return TimeControl(bank=first, increment=first, cap=first)

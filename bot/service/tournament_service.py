@@ -397,7 +397,7 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
                     options=dict(t.options), rated=t.rated, seat=0,
                     days=None if t.bank else t.days_per_move,
                     clock=format_time_control(t.bank) if t.bank else None,
-                    claim_win=t.claim_win)).id
+                    claim_win=t.claim_win, accepted_at_once=True)).id
 
             async def attach(fresh: TournamentRecord, game: TournamentGame = g,
                              match_id: int = match_id) -> None:

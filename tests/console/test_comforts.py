@@ -33,7 +33,7 @@ as alice
 as bob
 /premove list
 """)
-    assert "! Line 1, move 2 (your move b1-b5) cannot be played there" in first
+    assert "! line 1, move 2 (your move b1-b5) cannot be played there" in first
     assert "line 1: h10-g8 → b1-c3, b10-c8 → h1-g3" in first
     assert "line 2: c7-c6 → h1-g3" in first
     assert "to carol (following): alice played" in first
@@ -63,7 +63,7 @@ as alice
     assert "line 1: b10-c8 → h1-g3" in second
     assert "your note on #1: Centre cannon, then horses." in second
     assert "Your private note (only you see it): Centre cannon, then horses." in second
-    assert "! Only the players of match #1 keep notes" not in second
+    assert "! only the players of match #1 keep notes" not in second
     assert "no note on #1" in second  # Bob's own note: none; Alice's is not his
     assert "! Only the last move can be taken back" in second  # Bob's move was answered
     assert "alice asks to take back" in second

@@ -8,6 +8,7 @@ import io
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -47,9 +48,9 @@ async def test_asking_a_rematch_again_names_the_rematch_already_asked() -> None:
     first, again = (part.split("\n> ", 1)[0].strip()
                     for part in out.split("> /rematch\n")[1:3])
     assert "rematch asked: #2" in first  # the current match is now #2, the rematch
-    assert again == "! A rematch of match #1 is already under way: match #2."
+    assert again == "! a rematch of match #1 is already under way: match #2"
     assert after(out, "/rematch #1").strip() == \
-        "! A rematch of match #1 is already under way: match #2."
+        "! a rematch of match #1 is already under way: match #2"
 
 
 async def test_a_resignation_before_both_moved_says_aborted_once() -> None:
@@ -310,3 +311,96 @@ as bob
     assert len(table) == 3 and any("小明" in row for row in table)
     assert len({display_width(row) for row in table}) == 1, table
     assert display_width("小明 b") == 6 and padded("小明", 6) == "  小明"
+
+
+async def test_changing_the_season_schedule_does_not_end_the_season() -> None:
+    out = await play("""
+as alice
+/season monthly
+/season quarterly
+/season manual
+/season
+/season off
+""")
+    assert "is over" not in out.split("> /season off")[0]
+    assert after(out, "/season quarterly").strip().endswith(
+        "goes on under the new schedule; only a reset (or turning seasons off) ends it "
+        "early.")
+    listed = after(out, "/season").splitlines()
+    assert listed[0] == "Seasons: manual." and len(listed) == 2  # one season, still open
+    assert listed[1].startswith("  Season 1 (since ")
+    off = after(out, "/season off")
+    assert "* Season 1 (" in off and "is over: final leaderboards" in off
+
+
+async def test_swiss_standings_rank_by_fide_rules_and_show_byes() -> None:
+    out = await play("""
+as alice
+/tournament create damas swiss rounds:2
+/tournament join
+as bob
+/tournament join
+as carol
+/tournament join
+as alice
+/tournament start
+/move 11-15
+as bob
+/move 22-18
+/resign
+/tournament standings
+""")
+    started = after(out, "/tournament start")
+    assert "/accept" not in started and "challenges" not in started  # a started game
+    assert "* #1: alice to move" in started
+    table = [row.split() for row in after(out, "/tournament standings").splitlines()[1:]]
+    assert table[0] == ["#", "Player", "Pts", "Games", "W", "D", "L", "Bye", "F+", "F-",
+                        "Buchholz", "Median", "Wins"]
+    rows = {row[1]: row for row in table[1:]}
+    # bob lost his only game and has the round-2 bye: he no longer ranks above alice
+    assert [row[1] for row in table[1:]] == ["alice", "bob", "carol"]
+    assert rows["carol"][2:10] == ["1", "0", "0", "0", "0", "1", "0", "0"]
+    for row in table[1:]:  # every round is counted once: games (W + D + L) and byes
+        games, w, d, lost = map(int, row[3:7])
+        assert games == w + d + lost
+
+
+async def test_a_game_against_the_computer_is_announced_as_started() -> None:
+    out = await play_in("en-US", "as alice\n/challenge @computer damas level:1")
+    said = after(out, "/challenge @computer damas level:1")
+    assert "challenges" not in said and "/accept" not in said
+    assert "created #1 " in said
+
+
+async def test_tournament_reads_fall_back_to_the_latest_after_it_ended() -> None:
+    out = await play("""
+as alice
+/tournament create damas rr
+/tournament join
+as bob
+/tournament join
+as alice
+/tournament start
+/move 11-15
+as bob
+/move 22-18
+/resign
+/tournament standings
+/tournament pairings
+/tournament mine
+/tournament join
+""")
+    assert "tournament #1 is over: winner alice" in out
+    assert after(out, "/tournament standings").splitlines()[0].endswith(
+        "final standings after 1 round")
+    assert "round 1: bob - alice  -/+ match #1" in after(out, "/tournament pairings")
+    assert "round 1: bob - alice" in after(out, "/tournament mine")
+    # joining still needs an open one
+    assert after(out, "/tournament join").startswith("! no tournament is open")
+
+
+async def test_sweep_days_add_up_across_calls() -> None:
+    console = open_console(MemoryRepository(), io.StringIO(), clock=ShiftedClock(SetClock()))
+    for line in ("/sweep +2", "/sweep +3", "/sweep", "/sweep +0.5"):
+        await console.handle(line)
+    assert console.clock.offset == timedelta(days=5.5)

@@ -61,7 +61,7 @@ def test_a_scripted_match_from_challenge_to_result(tmp_path: Path) -> None:
     assert "! " not in out.replace("> ", ""), out[-2000:]  # no command was refused
     name = ("alice", "bob")[winner]
     assert f"* #1 is over: {name} won ({reason})" in out
-    board = out[out.index("xiangqi leaderboard"):]
+    board = out[out.index("Xiangqi leaderboard"):]
     assert board.splitlines()[1].split()[1] == name  # the winner tops the ladder
     assert "START{" in out and "FINAL FEN" in out  # the WXF export
     assert f"played {moves[0]}" in out

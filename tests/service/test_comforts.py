@@ -122,7 +122,7 @@ async def test_bad_lines_name_the_move_and_change_nothing(service: MatchService,
     await service.move(m.id, ALICE, "h3-e3")
     with pytest.raises(ConditionalLineError, match=r"move 2 \(your move b1-b5\)"):
         await service.add_conditional_moves(m.id, ALICE, "h10-g8 b1-b5")
-    with pytest.raises(ConditionalLineError, match=r"Line 2, move 1 \(their move h3-e3\)"):
+    with pytest.raises(ConditionalLineError, match=r"line 2, move 1 \(their move h3-e3\)"):
         await service.add_conditional_moves(m.id, ALICE, "h10-g8 b1-c3; h3-e3 b1-c3")
     with pytest.raises(ConditionalLineError, match="ends with their move c7-c6"):
         await service.add_conditional_moves(m.id, ALICE, "h10-g8 b1-c3 c7-c6")

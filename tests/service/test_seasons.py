@@ -51,8 +51,9 @@ def board(page: object) -> list[tuple[int, int, int, int]]:
 
 async def test_a_monthly_season_ends_at_the_month_boundary_announced_once(
         service: MatchService, clock: SetClock, recorder: Recorder) -> None:
-    started = await service.configure_seasons(GUILD, CHANNEL, "monthly")
-    assert started is not None and started.number == 1
+    change = await service.configure_seasons(GUILD, CHANNEL, "monthly")
+    started = change.season
+    assert change.began and started is not None and started.number == 1
     assert started.starts_at == clock.now()  # from now to the month's end, in UTC
     assert started.ends_at == datetime(2026, 2, 1, tzinfo=UTC)
     await rated_win(service, ALICE, BOB)
@@ -145,7 +146,7 @@ async def test_two_processes_sweeping_at_once_announce_a_season_once(
 async def test_manual_seasons_end_when_reset_and_are_announced_at_once(
         service: MatchService, clock: SetClock, recorder: Recorder) -> None:
     await service.update_guild_settings(GUILD, games_channel_id=GAMES_CHANNEL)
-    s1 = await service.configure_seasons(GUILD, CHANNEL, "manual")
+    s1 = (await service.configure_seasons(GUILD, CHANNEL, "manual")).season
     assert s1 is not None and s1.ends_at is None and s1.channel_id == GAMES_CHANNEL
     await rated_win(service, ALICE, BOB)
     clock.advance(days=400)  # a manual season has no calendar
@@ -164,7 +165,7 @@ async def test_turning_seasons_off_ends_the_season_and_later_games_count_all_tim
         service: MatchService, clock: SetClock, recorder: Recorder) -> None:
     await service.configure_seasons(GUILD, CHANNEL, "monthly")
     await rated_win(service, ALICE, BOB)
-    assert await service.configure_seasons(GUILD, CHANNEL, "off") is None
+    assert (await service.configure_seasons(GUILD, CHANNEL, "off")).season is None
     assert [e.season for e in season_events(recorder)] == [1]
     await rated_win(service, BOB, ALICE)
     assert (await service.leaderboard(GUILD, "xiangqi", season=1)).total == 2
@@ -178,8 +179,9 @@ async def test_turning_seasons_off_ends_the_season_and_later_games_count_all_tim
     with pytest.raises(NotAllowed, match="no seasons"):
         await service.configure_seasons(GUILD, CHANNEL, "off")
     # on again: a new season, numbered on
-    again = await service.configure_seasons(GUILD, CHANNEL, "quarterly")
-    assert again is not None and again.number == 2
+    change = await service.configure_seasons(GUILD, CHANNEL, "quarterly")
+    again = change.season
+    assert change.began and again is not None and again.number == 2
     assert again.ends_at == datetime(2026, 4, 1, tzinfo=UTC)
 
 
@@ -228,3 +230,38 @@ def test_periods_are_calendar_months_and_quarters_in_utc() -> None:
     assert season_for(s, Schedule.MONTHLY, datetime(2026, 6, 1, tzinfo=UTC))[0] != s
     assert season_for(s, Schedule.OFF, datetime(2026, 6, 1, tzinfo=UTC)) == (None, None)
     assert season_for(s, Schedule.MONTHLY, datetime(2026, 5, 2, tzinfo=UTC)) == (None, None)
+
+
+async def test_changing_the_schedule_keeps_the_running_season(
+        service: MatchService, clock: SetClock, recorder: Recorder) -> None:
+    """Issue 38: monthly, quarterly and manual each used to close the running season
+    (three empty same-day seasons); now the season goes on, its end moved."""
+    first = await service.configure_seasons(GUILD, CHANNEL, "monthly")
+    await rated_win(service, ALICE, BOB)
+    clock.advance(days=3)
+    quarterly = await service.configure_seasons(GUILD, CHANNEL, "quarterly")
+    manual = await service.configure_seasons(GUILD, CHANNEL, "manual")
+    monthly = await service.configure_seasons(GUILD, CHANNEL, "monthly")
+    assert season_events(recorder) == []  # nothing ended
+    assert not (quarterly.began or manual.began or monthly.began)
+    assert first.season is not None and quarterly.season is not None
+    assert quarterly.season.number == manual.season.number == 1  # type: ignore[union-attr]
+    assert quarterly.season.ends_at == datetime(2026, 4, 1, tzinfo=UTC)
+    assert manual.season is not None and manual.season.ends_at is None
+    assert monthly.season is not None and monthly.season.ends_at == \
+        datetime(2026, 2, 1, tzinfo=UTC)
+    assert monthly.season.starts_at == first.season.starts_at
+    assert quarterly.words().render("en-US") == (
+        "Season 1 (2026-01-01 to 2026-04-01) goes on under the new schedule; only a reset "
+        "(or turning seasons off) ends it early.")
+    [kept] = await service.seasons(GUILD)
+    assert (kept.number, kept.schedule, kept.ends_at) == \
+        (1, Schedule.MONTHLY, datetime(2026, 2, 1, tzinfo=UTC))
+    assert board(await service.leaderboard(GUILD, "xiangqi", season=1)) == \
+        [(ALICE, 1, 0, 0), (BOB, 0, 1, 0)]  # its games still count
+    clock.t = datetime(2026, 2, 1, 0, 1, tzinfo=UTC)
+    await service.sweep()
+    [ended] = season_events(recorder)
+    assert (ended.season, ended.schedule) == (1, "monthly")  # it ends on its new schedule
+    off = await service.configure_seasons(GUILD, CHANNEL, "off")
+    assert off.season is None and [e.season for e in season_events(recorder)] == [1, 2]

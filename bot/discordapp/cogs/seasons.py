@@ -19,7 +19,7 @@ from bot.discordapp.cogs.common import (
     may_organise,
 )
 from bot.service import MatchService
-from bot.service.seasons import Schedule, SeasonRecord
+from bot.service.seasons import Schedule, SeasonChange
 from locales.i18n import DEFAULT_LOCALE, Text, _, joined
 
 SCHEDULES = Literal["monthly", "quarterly", "manual", "off"]
@@ -32,12 +32,6 @@ def schedule_words(schedule: str) -> Text:
         Schedule.QUARTERLY: _("quarterly (each calendar quarter, UTC)"),
         Schedule.MANUAL: _("manual (until an organiser resets it)"),
     }.get(Schedule(schedule), _("off"))
-
-
-def started_words(season: SeasonRecord | None) -> Text:
-    if season is None:
-        return _("Seasons are off: the all-time leaderboards go on.")
-    return _("{season} has started; the all-time leaderboards go on.", season=season.name())
 
 
 async def season_choices(service: MatchService, guild: int, current: str,
@@ -73,11 +67,11 @@ class SeasonsCog(commands.GroupCog, group_name="season",
         async with acknowledged(interaction):
             await self._require_organiser(interaction)
             channel = interaction.channel_id or 0
-            started = await self.service.configure_seasons(guild_id(interaction), channel,
-                                                           every)
+            change = await self.service.configure_seasons(guild_id(interaction), channel,
+                                                          every)
             await answer(interaction, _("Seasons: {schedule}. {started}",
                                         schedule=schedule_words(every),
-                                        started=started_words(started)))
+                                        started=change.words()))
 
     @app_commands.command(name="reset", description="End the season now and start the next")
     @app_commands.guild_only()
@@ -86,7 +80,7 @@ class SeasonsCog(commands.GroupCog, group_name="season",
             await self._require_organiser(interaction)
             started = await self.service.reset_season(guild_id(interaction),
                                                       interaction.channel_id or 0)
-            await answer(interaction, started_words(started))
+            await answer(interaction, SeasonChange(started, began=True).words())
 
     @app_commands.command(name="list", description="This server's leaderboard seasons")
     @app_commands.guild_only()

@@ -18,7 +18,7 @@ from bot.discordapp.cogs.common import (
     check_post,
     guild_id,
 )
-from bot.discordapp.cogs.seasons import SCHEDULES, schedule_words, started_words
+from bot.discordapp.cogs.seasons import SCHEDULES, schedule_words
 from bot.service import MatchService
 from bot.service.timecontrol import describe_time_control, parse_time_control
 from locales.i18n import LOCALES, Words, _, _n, joined, negotiate
@@ -104,9 +104,9 @@ class SettingsCog(commands.Cog, name="Settings"):
                 auto_vacation=auto_vacation, takebacks_rated=takebacks_rated)
             started: list[Words] = []  # a season begun (or seasons ended) by this change
             if seasons is not None and seasons != s.seasons:
-                begun = await self.service.configure_seasons(
+                change = await self.service.configure_seasons(
                     where_id, interaction.channel_id or 0, seasons)
-                started = [started_words(begun)]
+                started = [change.words()]
                 s = await self.service.get_guild_settings(where_id)
             where = f"<#{s.games_channel_id}>" if s.games_channel_id else \
                 _("the channel where /challenge is used")

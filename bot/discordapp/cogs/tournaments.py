@@ -94,10 +94,15 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
             return joined(line, _("match #{match}", match=g.match_id), separator=" · ")
         return line
 
-    async def _pick(self, interaction: Interaction, tournament: int | None) -> int:
+    async def _pick(self, interaction: Interaction, tournament: int | None, *,
+                    ended_too: bool = False) -> int:
+        """The tournament named, else the newest open one; ``ended_too`` (standings,
+        pairings, mine: they only read it): else the newest of all."""
         if tournament is not None:
             return tournament
         found = await self.service.tournaments(guild_id(interaction), running_only=True)
+        if not found and ended_too:
+            found = await self.service.tournaments(guild_id(interaction))
         if not found:
             raise errors.AdapterError(_("No tournament is open here: a manager can start one "
                                         "with /tournament create."))
@@ -190,7 +195,7 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
                         export: bool = False) -> None:
         async with acknowledged(interaction):
             where = guild_id(interaction)
-            tid = await self._pick(interaction, tournament)
+            tid = await self._pick(interaction, tournament, ended_too=True)
             t = await self.service.get_tournament(tid, caller=caller_of(interaction))
             names = {p: self._name(where, p) for p in t.players}
             loc = reader(interaction)
@@ -215,7 +220,7 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
                        tournament: int | None = None) -> None:
         async with acknowledged(interaction):
             where = guild_id(interaction)
-            tid = await self._pick(interaction, tournament)
+            tid = await self._pick(interaction, tournament, ended_too=True)
             games = await self.service.tournament_pairings(tid, round,
                                                            caller=caller_of(interaction))
             await answer(interaction, joined(*(self._game_line(where, g) for g in games),
@@ -227,7 +232,7 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
     async def mine(self, interaction: Interaction, tournament: int | None = None) -> None:
         async with acknowledged(interaction):
             where = guild_id(interaction)
-            tid = await self._pick(interaction, tournament)
+            tid = await self._pick(interaction, tournament, ended_too=True)
             games = await self.service.tournament_games_of(tid, interaction.user.id,
                                                            caller=caller_of(interaction))
             await answer(interaction, joined(*(self._game_line(where, g) for g in games),

@@ -7,10 +7,14 @@
   highest and the lowest, with at least three opponents), then the number of wins;
 * knockout: the round reached, then points.
 
-A round not played over the board (a bye, a forfeit) counts in Buchholz and
-Sonneborn-Berger as a game against a "dummy" opponent with the player's own points, as
-FIDE's tie-break regulations do, so a bye neither helps nor hurts. Wins are wins over the
-board or by forfeit (not byes). Players level on everything share a place.
+A round not played over the board (a bye, a forfeit won or lost) counts in Buchholz and
+Sonneborn-Berger as a game against FIDE's virtual opponent (the Swiss rules' tie-break
+treatment of unplayed rounds): its score is the player's points before that round, plus
+what the player did not score in it, plus a draw in every later round played so far. So a
+bye is worth a draw's Buchholz, not the player's own total (a bye in the round being
+played adds nothing yet). The Wins tie-break counts wins over the board or by forfeit
+(not byes). Players level on everything share a place; the table shows byes and
+forfeits apart from the games played, so W + D + L is the games played.
 
     >>> games = [Game(1, 1, 2, Result.FIRST_WINS), Game(1, 3, 4, Result.DRAW),
     ...          Game(2, 4, 1, Result.DRAW), Game(2, 2, 3, Result.SECOND_WINS)]
@@ -42,7 +46,11 @@ def tiebreak_names(fmt: Format) -> tuple[str, ...]:
 
 @dataclass(frozen=True, slots=True)
 class StandingRow:
-    """One line of the standings; ``place`` is shared by players level on everything."""
+    """One line of the standings; ``place`` is shared by players level on everything.
+    ``played`` games were played over the board (``wins + draws + losses``); the rounds
+    not played there are ``byes`` (a Swiss bye: 1 point), ``forfeits_won`` (1 point)
+    and ``forfeits_lost`` (none), so every round a player was paired in is counted once.
+    """
 
     place: int
     player: int
@@ -53,6 +61,9 @@ class StandingRow:
     losses: int
     tiebreaks: tuple[float, ...]
     withdrawn: bool = False
+    byes: int = 0
+    forfeits_won: int = 0
+    forfeits_lost: int = 0
 
 
 def standings(players: Sequence[int], games: Iterable[Game], fmt: Format,
@@ -61,10 +72,8 @@ def standings(players: Sequence[int], games: Iterable[Game], fmt: Format,
     a place, listed in seeding order) over the finished ``games``."""
     done = [g for g in games if g.result is not None]
     points = {p: 0.0 for p in players}
-    played = dict.fromkeys(players, 0)
-    wins = dict.fromkeys(players, 0)
-    draws = dict.fromkeys(players, 0)
-    losses = dict.fromkeys(players, 0)
+    counts = {p: dict.fromkeys(("played", "wins", "draws", "losses", "byes", "won",
+                                "lost"), 0) for p in players}
     reached = dict.fromkeys(players, 0)
     for g in done:
         for p in g.players:
@@ -72,43 +81,52 @@ def standings(players: Sequence[int], games: Iterable[Game], fmt: Format,
                 continue
             points[p] += g.points_of(p)
             reached[p] = max(reached[p], g.round)
-            if g.second is None:
+            count, r = counts[p], g.result
+            if r is Result.REST:
                 continue
-            r = g.result
-            if r is not None and r.played:
-                played[p] += 1
-            if g.winner() == p:
-                wins[p] += 1
-            elif r is Result.DRAW:
-                draws[p] += 1
-            elif r is not Result.REST:
-                losses[p] += 1
+            if r is Result.BYE:
+                count["byes"] += 1
+            elif r is not None and not r.played:  # a forfeit, won or lost (or both lost)
+                count["won" if g.winner() == p else "lost"] += 1
+            else:
+                count["played"] += 1
+                count["wins" if g.winner() == p else "draws" if r is Result.DRAW
+                      else "losses"] += 1
     gone = set(withdrawn)
+    last_round = max((g.round for g in done), default=0)
+
+    def before(p: int, round_: int) -> float:
+        return sum(g.points_of(p) for g in done if g.round < round_ and p in g.players)
 
     def contributions(p: int) -> list[tuple[float, float]]:
-        """(opponent's points, my points from that game) per round of ``p``."""
+        """(opponent's points, my points from that game) per round of ``p``. A round not
+        played over the board is played against FIDE's virtual opponent: my points
+        before it, plus what I did not score in it, plus a draw in every later round."""
         out = []
         for g in done:
             if p not in g.players or g.result is Result.REST:
                 continue
             opp = g.opponent_of(p)
+            mine = g.points_of(p)
             if g.result is not None and g.result.played and opp is not None:
-                out.append((points.get(opp, 0.0), g.points_of(p)))
+                out.append((points.get(opp, 0.0), mine))
             else:
-                out.append((points[p], g.points_of(p)))
+                virtual = before(p, g.round) + (1.0 - mine) + 0.5 * (last_round - g.round)
+                out.append((virtual, mine))
         return out
 
     breaks: dict[int, tuple[float, ...]] = {}
     for p in players:
         c = contributions(p)
+        wins = float(counts[p]["wins"] + counts[p]["won"])  # over the board or by forfeit
         if fmt in (Format.ROUND_ROBIN, Format.DOUBLE_ROUND_ROBIN):
             sb = sum(opp * mine for opp, mine in c)
-            breaks[p] = (sb, float(wins[p]))
+            breaks[p] = (sb, wins)
         elif fmt is Format.SWISS:
             opp_points = sorted(opp for opp, _score in c)
             buchholz = sum(opp_points)
             median = sum(opp_points[1:-1]) if len(opp_points) >= 3 else 0.0
-            breaks[p] = (buchholz, median, float(wins[p]))
+            breaks[p] = (buchholz, median, wins)
         else:
             breaks[p] = (float(reached[p]),)
 
@@ -121,6 +139,8 @@ def standings(players: Sequence[int], games: Iterable[Game], fmt: Format,
     rows: list[StandingRow] = []
     for i, p in enumerate(order):
         place = rows[-1].place if rows and key(order[i - 1]) == key(p) else i + 1
-        rows.append(StandingRow(place, p, points[p], played[p], wins[p], draws[p],
-                                losses[p], breaks[p], p in gone))
+        n = counts[p]
+        rows.append(StandingRow(place, p, points[p], n["played"], n["wins"], n["draws"],
+                                n["losses"], breaks[p], p in gone, n["byes"], n["won"],
+                                n["lost"]))
     return rows

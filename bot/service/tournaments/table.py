@@ -7,13 +7,13 @@ and the CSV export show, computed once here.
     >>> t = standings_table(rows, Format.ROUND_ROBIN, {1: "alice", 2: "bob"},
     ...                     title="Club round robin", subtitle="Xiangqi")
     >>> t.shown("en-US").headers
-    ('#', 'Player', 'Pts', 'Games', 'W', 'D', 'L', 'SB', 'Wins')
+    ('#', 'Player', 'Pts', 'Games', 'W', 'D', 'L', 'Bye', 'F+', 'F-', 'SB', 'Wins')
     >>> t.shown("en-US").rows[0]
-    ('1', 'alice', '0.5', '1', '0', '1', '0', '0.25', '0')
+    ('1', 'alice', '0.5', '1', '0', '1', '0', '0', '0', '0', '0.25', '0')
     >>> print(standings_csv(rows, Format.ROUND_ROBIN, {1: "=cmd()", 2: "bob"}), end="")
-    place,player,player_id,points,games,wins,draws,losses,SB,Wins,withdrawn
-    1,'=cmd(),1,0.5,1,0,1,0,0.25,0,no
-    1,bob,2,0.5,1,0,1,0,0.25,0,no
+    place,player,player_id,points,games,wins,draws,losses,byes,forfeits_won,forfeits_lost,SB,Wins,withdrawn
+    1,'=cmd(),1,0.5,1,0,1,0,0,0,0,0.25,0,no
+    1,bob,2,0.5,1,0,1,0,0,0,0,0.25,0,no
 """
 
 from __future__ import annotations
@@ -94,13 +94,17 @@ def standings_table(rows: Sequence[StandingRow], fmt: Format, names: Mapping[int
     # lost (short: they head narrow columns)
     headers: tuple[Words, ...] = (
         "#", _("Player"), _("Pts"), _("Games"), _("W"), _("D"), _("L"),
+        # TRANSLATORS: standings column headers for rounds not played over the board:
+        # byes (a point without a game), won by forfeit, lost by forfeit (short)
+        _("Bye"), _("F+"), _("F-"),
         *(TIEBREAKS.get(n, n) for n in tiebreak_names(fmt)))
     out: list[tuple[Words, ...]] = []
     for r in rows:
         name: Words = _("{player} (withdrawn)", player=_name(names, r.player)) \
             if r.withdrawn else _name(names, r.player)
         out.append((str(r.place), name, format_number(r.points), str(r.played),
-                    str(r.wins), str(r.draws), str(r.losses),
+                    str(r.wins), str(r.draws), str(r.losses), str(r.byes),
+                    str(r.forfeits_won), str(r.forfeits_lost),
                     *(format_number(b) for b in r.tiebreaks)))
     started = any(r.points or r.played for r in rows)
     top = tuple(i for i, r in enumerate(rows) if r.place == 1 and started)
@@ -122,10 +126,12 @@ def standings_csv(rows: Sequence[StandingRow], fmt: Format, names: Mapping[int, 
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["place", "player", "player_id", "points", "games", "wins", "draws",
-                "losses", *tiebreak_names(fmt), "withdrawn"])
+                "losses", "byes", "forfeits_won", "forfeits_lost", *tiebreak_names(fmt),
+                "withdrawn"])
     for r in rows:
         w.writerow([r.place, _cell(_name(names, r.player)), r.player,
-                    format_number(r.points), r.played, r.wins, r.draws, r.losses,
+                    format_number(r.points), r.played, r.wins, r.draws, r.losses, r.byes,
+                    r.forfeits_won, r.forfeits_lost,
                     *(format_number(b) for b in r.tiebreaks),
                     "yes" if r.withdrawn else "no"])
     return buf.getvalue()

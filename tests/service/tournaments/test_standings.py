@@ -23,7 +23,7 @@ def test_round_robin_sonneborn_berger_breaks_a_tie() -> None:
     assert (by[a].played, by[a].wins, by[a].draws, by[a].losses) == (3, 1, 1, 1)
 
 
-def test_swiss_buchholz_median_and_wins_with_a_bye_as_a_dummy_opponent() -> None:
+def test_swiss_buchholz_median_and_wins_with_a_bye_against_a_virtual_opponent() -> None:
     # round 1: 1-2 1-0, 3-4 1/2, 5 bye; round 2: 3-1 0-1, 5-4 1-0, 2 bye
     games = [Game(1, 1, 2, W), Game(1, 3, 4, D), Game(1, 5, None, Result.BYE),
              Game(2, 3, 1, L), Game(2, 5, 4, W), Game(2, 2, None, Result.BYE)]
@@ -31,12 +31,15 @@ def test_swiss_buchholz_median_and_wins_with_a_bye_as_a_dummy_opponent() -> None
     by = {r.player: r for r in rows}
     pts = {p: by[p].points for p in by}
     assert pts == {1: 2.0, 2: 1.0, 3: 0.5, 4: 0.5, 5: 2.0}
-    # Buchholz(1) = 2's 1 + 3's 0.5; Buchholz(5) = own 2 (bye) + 4's 0.5
+    # Buchholz(1) = 2's 1 + 3's 0.5. FIDE's virtual opponent of 5's round-1 bye: 0 points
+    # before it + 0 (5 scored the point) + a draw in round 2 = 0.5; + 4's 0.5. Of 2's
+    # round-2 bye (the round being played): 0 + 0 + nothing yet = 0; + 1's 2
     assert by[1].tiebreaks == (1.5, 0.0, 2.0)
-    assert by[5].tiebreaks == (2.5, 0.0, 1.0)
-    assert [r.player for r in rows[:2]] == [5, 1]
+    assert by[5].tiebreaks == (1.0, 0.0, 1.0)
+    assert by[2].tiebreaks == (2.0, 0.0, 0.0)
+    assert [r.player for r in rows[:2]] == [1, 5]  # the bye no longer lifts 5 above 1
     assert by[4].withdrawn and not by[1].withdrawn
-    assert by[5].played == 1 and by[5].wins == 1  # the bye is neither played nor a win
+    assert (by[5].played, by[5].wins, by[5].byes) == (1, 1, 1)  # the bye: its own column
 
 
 def test_median_buchholz_drops_the_best_and_worst_opponent() -> None:
@@ -60,7 +63,24 @@ def test_forfeits_score_but_count_as_unplayed_in_tiebreaks() -> None:
              Game(2, 2, 4, Result.SECOND_WINS_FORFEIT)]
     rows = standings([1, 2, 3, 4], games, Format.ROUND_ROBIN, withdrawn={2})
     by = {r.player: r for r in rows}
-    assert by[1].points == 1.5 and by[1].played == 1 and by[1].wins == 1
-    # SB(1): the forfeit counts against a dummy with 1's own 1.5 -> 1.5 + 3's 1.5 / 2
-    assert by[1].tiebreaks[0] == 1.5 + 0.75
-    assert by[2].points == 0 and by[2].losses == 2
+    assert by[1].points == 1.5 and by[1].played == 1 and by[1].draws == 1
+    assert by[1].wins == 0 and by[1].forfeits_won == 1  # W counts games over the board
+    # SB(1): the forfeit is a win over FIDE's virtual opponent (0 before round 1, 0 for
+    # the round it lost, a draw in round 2: 0.5) -> 0.5 + 3's 1.5 / 2; the Wins
+    # tie-break counts the forfeit win
+    assert by[1].tiebreaks == (0.5 + 0.75, 1.0)
+    assert by[2].points == 0 and by[2].losses == 0 and by[2].forfeits_lost == 2
+    assert by[2].played == 0
+
+
+def test_a_knockout_won_by_forfeits_shows_no_games_played() -> None:
+    """Issue 38: a row read "Games 0, W 2" when both rounds were won by forfeit."""
+    games = [Game(1, 1, 2, Result.FIRST_WINS_FORFEIT), Game(1, 3, 4, W),
+             Game(2, 1, 3, Result.FIRST_WINS_FORFEIT)]
+    rows = standings([1, 2, 3, 4], games, Format.KNOCKOUT)
+    first = rows[0]
+    assert first.player == 1 and first.points == 2.0
+    assert (first.played, first.wins, first.forfeits_won) == (0, 0, 2)
+    assert first.played == first.wins + first.draws + first.losses
+    third = {r.player: r for r in rows}[3]
+    assert (third.played, third.wins, third.forfeits_lost) == (1, 1, 1)
