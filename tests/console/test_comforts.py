@@ -65,7 +65,7 @@ as alice
     assert "Your private note (only you see it): Centre cannon, then horses." in second
     assert "! only the players of match #1 keep notes" not in second
     assert "no note on #1" in second  # Bob's own note: none; Alice's is not his
-    assert "! Only the last move can be taken back" in second  # Bob's move was answered
+    assert "! only the last move can be taken back" in second  # Bob's move was answered
     assert "alice asks to take back" in second
     assert "bob agreed" in second and "taken back" in second
     assert "bob asks alice for a rematch of #1" in second

@@ -217,11 +217,11 @@ async def test_the_takeback_window_closes_with_the_reply(service: MatchService,
                                                         recorder: Recorder) -> None:
     m = await start_match(service, "xiangqi", rated=False)
     await service.move(m.id, ALICE, "h3-e3")
-    with pytest.raises(NotAllowed, match="Only the last move"):
+    with pytest.raises(NotAllowed, match="only the last move"):
         await service.request_takeback(m.id, BOB)  # not his move
     await service.request_takeback(m.id, ALICE)
     await service.move(m.id, BOB, "h10-g8")  # he replies instead of answering
-    with pytest.raises(NotAllowed, match="Nobody has asked"):
+    with pytest.raises(NotAllowed, match="nobody has asked"):
         await service.accept_takeback(m.id, BOB)
     with pytest.raises(NotAllowed, match="before the reply"):
         await service.request_takeback(m.id, ALICE)
@@ -229,7 +229,7 @@ async def test_the_takeback_window_closes_with_the_reply(service: MatchService,
     await service.decline_takeback(m.id, ALICE)
     assert recorder.of(TakebackDeclined)[-1].by == ALICE
     assert (await service.get_match(m.id)).takeback_by is None
-    with pytest.raises(NotAllowed, match="Nobody has asked"):
+    with pytest.raises(NotAllowed, match="nobody has asked"):
         await service.accept_takeback(m.id, ALICE)
     with pytest.raises(NotAPlayer):
         await service.accept_takeback(m.id, CAROL)
@@ -268,7 +268,7 @@ async def test_rematch_swaps_colours_on_the_same_terms(
     await service.move(m.id, ALICE, (await service.suggest_moves(m.id, ALICE))[0][0])
     await service.move(m.id, BOB, (await service.suggest_moves(m.id, BOB))[0][0])
     await service.resign(m.id, ALICE)
-    with pytest.raises(NotAPlayer, match="Only the players"):
+    with pytest.raises(NotAPlayer, match="only the players"):
         await service.rematch(m.id, CAROL)
     again = await service.rematch(m.id, BOB)
     asked = recorder.of(ChallengeReceived)[-1]
@@ -366,7 +366,7 @@ async def test_followers_are_told_of_each_move(service: MatchService, recorder: 
     await service.follow(GUILD, DAVE, player=ALICE)
     with pytest.raises(NotAllowed, match="already"):
         await service.follow(GUILD, CAROL, match_id=m.id)
-    with pytest.raises(NotAllowed, match="You play in match"):
+    with pytest.raises(NotAllowed, match="you play in match"):
         await service.follow(GUILD, ALICE, match_id=m.id)
     with pytest.raises(NotAllowed, match="your own"):
         await service.follow(GUILD, ALICE, player=ALICE)
