@@ -30,6 +30,9 @@ ROOT = Path(__file__).resolve().parents[2]
 NAMES_FIRST = ("Tablero", "Xiangqi", "Querni", "Alquerque", "Discord", "I ", "WXF", "PDN",
                "UTC", "Swiss")
 """First words that keep their capital: names."""
+OPERATORS = ("DatabaseUnusable",)
+"""Errors for the operator, not for players: a database start-up refuses, printed by the
+command line as sentences ("tablero: FILE is in use by ... Stop that process first.")."""
 NO_CASE = ("de", "zh-CN", "zh-TW")
 """German capitalises nouns; Chinese has no case: their first letters are free."""
 
@@ -43,6 +46,8 @@ def _error_classes() -> set[str]:
 
     def walk(cls: type) -> None:
         for sub in cls.__subclasses__():
+            if sub.__name__ in OPERATORS:
+                continue
             found.add(sub.__name__)
             walk(sub)
     walk(ServiceError)
