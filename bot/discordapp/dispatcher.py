@@ -19,11 +19,17 @@ server errors (5xx), timeouts and lost connections are transient: the delivery r
 :class:`Progress` per entry). Everything else is permanent for that route: the ladder
 moves on, logged once. Mentions are ``<@id>`` and DMs are opened with the id alone:
 no user is fetched to reach him.
+
+Every message an entry sends carries a nonce derived from the entry, the step and where it
+goes (:func:`nonce_of`), which discord.py sends with ``enforce_nonce``: when a crash falls
+between Discord accepting a post and the entry's deletion, the redelivery after the restart
+is answered with the message already posted (within Discord's few minutes), not a second.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import io
 import logging
 import time
@@ -107,15 +113,59 @@ def _what(error: BaseException) -> str:
     return type(error).__name__
 
 
+NONCE_LENGTH = 25
+"""Discord takes a nonce of at most 25 characters."""
+
+
+def entry_identity(entry: OutboxEntry) -> str:
+    """What names ``entry`` in every process and after every restart: its id with the
+    change that wrote it and when (a fresh database reusing the id is another entry)."""
+    return (f"{entry.id}:{entry.match_id}:{entry.version}:{entry.n}:{entry.kind}:"
+            f"{entry.created_at.isoformat()}")
+
+
+def nonce_of(identity: str, step: str, destination: object) -> str:
+    """The nonce of one message: the same for the same entry, step and destination (a
+    channel, or ``dm:USER``) in every delivery of it, distinct for any other message, so
+    Discord deduplicates exactly the redeliveries, whether it scopes nonces by channel or
+    by author alone.
+
+    >>> a = nonce_of("7:1:2:0:turn:2026-01-01T00:00:00+00:00", "post:place", 42)
+    >>> len(a), a == nonce_of("7:1:2:0:turn:2026-01-01T00:00:00+00:00", "post:place", 42)
+    (25, True)
+    >>> a == nonce_of("7:1:2:0:turn:2026-01-01T00:00:00+00:00", "post:place", 43)
+    False
+    """
+    digest = hashlib.sha256(f"{identity}\x1f{step}\x1f{destination}".encode()).hexdigest()
+    return digest[:NONCE_LENGTH]
+
+
 @dataclass
 class Progress:
     """What already went out for one entry, kept across retries so a retry never posts
-    a step twice: step key -> the message (None when that route reached nobody)."""
+    a step twice: step key -> the message (None when that route reached nobody).
+    ``identity``: the entry's (``entry_identity``), from which its nonces are made."""
 
+    identity: str = ""
     done: dict[str, Any] = field(default_factory=dict)
 
 
 _progress: ContextVar[Progress | None] = ContextVar("tablero_delivery", default=None)
+_current_step: ContextVar[str | None] = ContextVar("tablero_delivery_step", default=None)
+
+
+def current_nonce(destination: object) -> str | None:
+    """The nonce of a message to ``destination`` sent by the step running now; None
+    outside an entry's delivery (nothing to deduplicate against)."""
+    progress, step = _progress.get(), _current_step.get()
+    if progress is None or step is None or not progress.identity:
+        return None
+    return nonce_of(progress.identity, step, destination)
+
+
+def _nonce_kwargs(destination: object) -> dict[str, Any]:
+    nonce = current_nonce(destination)
+    return {} if nonce is None else {"nonce": nonce}  # discord.py adds enforce_nonce
 
 
 @dataclass(frozen=True)
@@ -159,21 +209,26 @@ class Routes:
 
     # ------------------------------------------------------------------ progress
 
-    async def delivering(self, entry_id: int, work: Awaitable[None],
+    async def delivering(self, entry: OutboxEntry, work: Awaitable[None],
                          progress: dict[int, Progress]) -> None:
         """Run ``work`` (the posts of one entry) with its progress; forgotten once done."""
-        token = _progress.set(progress.setdefault(entry_id, Progress()))
+        token = _progress.set(progress.setdefault(entry.id,
+                                                  Progress(entry_identity(entry))))
         try:
             await work
         finally:
             _progress.reset(token)
-        progress.pop(entry_id, None)
+        progress.pop(entry.id, None)
 
     async def _step(self, key: str, work: Callable[[], Awaitable[Any]]) -> Any:
         progress = _progress.get()
         if progress is not None and key in progress.done:
             return progress.done[key]
-        result = await work()
+        token = _current_step.set(key)
+        try:
+            result = await work()
+        finally:
+            _current_step.reset(token)
         if progress is not None:
             progress.done[key] = result
         return result
@@ -281,7 +336,7 @@ class Routes:
         channel: discord.abc.Messageable = (
             found if isinstance(found, discord.TextChannel | discord.Thread)
             else self.client.get_partial_messageable(target))
-        extra = dict(kwargs)
+        extra = {**kwargs, **_nonce_kwargs(target)}
         if attachment is not None:
             extra["file"] = attachment.fresh()
         return await channel.send(
@@ -320,7 +375,7 @@ class Routes:
         left or is unknown: logged once)."""
         try:
             channel = await self.client.create_dm(discord.Object(user_id))
-            await channel.send(text[:2000])
+            await channel.send(text[:2000], **_nonce_kwargs(f"dm:{user_id}"))
         except Exception as error:
             retry = retry_of(error)
             if retry is not None:
@@ -366,11 +421,12 @@ class Routes:
                 if channel is not None and channel.id not in (target, m.channel_id) and \
                         not missing_permissions(channel.permissions_for(guild.me),
                                                 POSTING_PERMISSIONS):
-                    await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+                    await channel.send(text, allowed_mentions=discord.AllowedMentions.none(),
+                                       **_nonce_kwargs(f"admins:{channel.id}"))
                     return
             if guild.owner_id is not None:
                 owner = await self.client.create_dm(discord.Object(guild.owner_id))
-                await owner.send(text)
+                await owner.send(text, **_nonce_kwargs(f"admins:dm:{guild.owner_id}"))
         except Exception as error:  # best effort: the players were told already
             self.log_once(("admins", guild.id), "cannot tell the admins of %s: %s",
                           guild.id, _what(error))

@@ -187,7 +187,7 @@ class DiscordNotifier:
     async def _deliver(self, entry: OutboxEntry, event: ev.Event) -> None:
         """The relay's deliverer: the posts of one entry; a retry skips those already
         out."""
-        await self.routes.delivering(entry.id, self._dispatch(event), self._progress)
+        await self.routes.delivering(entry, self._dispatch(event), self._progress)
 
     async def _dispatch(self, event: ev.Event) -> None:
         m = event.match

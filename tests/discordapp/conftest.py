@@ -22,6 +22,7 @@ from bot.discordapp import TableroBot, create_bot
 from bot.discordapp.cogs import DeadlinesCog, PlayCog
 from bot.discordapp.dispatcher import DeliveryOptions
 from bot.service import MatchService
+from tests.discordapp.nonces import NonceLedger
 from tests.discordapp.wire_contract import upload_violations, violations
 
 SWEEP_SECONDS = 3600.0
@@ -137,6 +138,15 @@ def wire_contract(request: pytest.FixtureRequest,
     broken = [v for r in env.http_requests for v in violations(r.method, r.path, r.json)]
     broken += uploads
     assert not broken, "requests Discord would refuse:\n" + "\n".join(broken)
+
+
+@pytest.fixture(autouse=True)
+def nonces(monkeypatch: pytest.MonkeyPatch) -> NonceLedger:
+    """SimCord answers a post with an enforced nonce it has seen as Discord does: with
+    the earlier message (``tests/discordapp/nonces.py``)."""
+    ledger = NonceLedger()
+    monkeypatch.setattr(simcord_router, "dispatch", ledger.wrap(simcord_router.dispatch))
+    return ledger
 
 
 @pytest.fixture

@@ -73,6 +73,7 @@ def _components(where: str, rows: list[dict[str, Any]]) -> list[str]:
 
 def _message(where: str, data: dict[str, Any]) -> list[str]:
     out = _limit(where, "content", len(data.get("content") or ""), 2000)
+    out += _limit(where, "nonce", len(str(data.get("nonce") or "")), 25)
     embeds = data.get("embeds") or []
     out += _count(where, "embeds", len(embeds), 10)
     total = 0
