@@ -87,6 +87,7 @@ from bot.service.events import (
     VacationStarted,
 )
 from bot.service.ids import MAX_ID, tournament_not_found
+from bot.service.inputs import check_characters, without_invalid
 from bot.service.outbox import OutboxRelay
 from bot.service.records import OutboxEntry
 from bot.service.seasons import Schedule, SeasonRecord
@@ -697,6 +698,13 @@ class Console:
         if not line or line.startswith(";"):
             return True
         try:
+            # every word of the line is text a person typed: one check for all of them
+            # (a terminal turns bytes that are not UTF-8 into lone surrogates)
+            check_characters(line, _("line"))
+        except ServiceError as e:
+            self.say(joined("!", e.text))
+            return True
+        try:
             words = shlex.split(line)
         except ValueError:
             words = line.split()
@@ -745,8 +753,8 @@ class Console:
             line = await asyncio.to_thread(stream.readline)
             if not line:
                 return 0
-            if not prompt:
-                self.say(f"> {line.rstrip()}")
+            if not prompt:  # the echo shows what it can (a refusal follows a bad line)
+                self.say(f"> {without_invalid(line.rstrip())}")
             if not await self.handle(line):
                 return 0
 

@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from typing import Protocol, runtime_checkable
 
 from bot.service.errors import StorageError
+from bot.service.inputs import without_invalid
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +63,7 @@ class NameBook:
     async def seen(self, guild_id: int, user_id: int, name: str) -> None:
         """Note that ``user_id`` goes by ``name`` in ``guild_id``; stored when it changed.
         A failure to store is logged, never raised: a name is decoration."""
-        name = " ".join(name.split())[:MAX_NAME]
+        name = " ".join(without_invalid(name).split())[:MAX_NAME]
         if not name or self._names.get((guild_id, user_id)) == name:
             return
         self._names[guild_id, user_id] = name

@@ -21,7 +21,6 @@ from typing import TypeVar
 from bot.service import texts
 from bot.service.errors import (
     Conflict,
-    InvalidOption,
     MatchBroken,
     MatchNotFound,
     MatchNotStarted,
@@ -32,6 +31,7 @@ from bot.service.errors import (
 )
 from bot.service.events import Event, MatchEnded, PlayerOut
 from bot.service.ids import tournament_not_found
+from bot.service.inputs import check_text
 from bot.service.matches import Matches, public_view, team_of, view_of
 from bot.service.outbox import Announce
 from bot.service.ports import BoardRenderer, Clock, MatchRooms, NameResolver, Notifier, Repository
@@ -114,12 +114,8 @@ class ServiceCore:
 
     @staticmethod
     def _check_text(text: object, what: Words) -> str:
-        if not isinstance(text, str):
-            raise InvalidOption(_("the {what} must be text", what=what))
-        if len(text) > MAX_TEXT:
-            raise InvalidOption(_("that {what} is too long ({count} characters)", what=what,
-                                  count=len(text)))
-        return text
+        """``text`` if it is a short text of valid characters (``inputs.check_text``)."""
+        return check_text(text, what)
 
     # ------------------------------------------------------------------ records
 

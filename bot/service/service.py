@@ -27,6 +27,7 @@ from bot.service.computer import ComputerMixin
 from bot.service.deadlines import DeadlinesMixin
 from bot.service.endings import EndingsMixin
 from bot.service.ids import checked_ids
+from bot.service.inputs import checked_texts
 from bot.service.play import PlayMixin
 from bot.service.queries import QueriesMixin
 from bot.service.season_service import SeasonsMixin
@@ -35,6 +36,7 @@ from bot.service.vacations import VacationsMixin
 
 
 @checked_ids  # every id is a plain int in SQLite's range, checked before any use-case
+@checked_texts  # every text is valid text (no lone surrogate, no control character)
 class MatchService(ComputerMixin, SeasonsMixin, TournamentsMixin, ComfortsMixin, ChallengesMixin,
                    PlayMixin, DeadlinesMixin, VacationsMixin, ClocksMixin,
                    EndingsMixin, QueriesMixin):

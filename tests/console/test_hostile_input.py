@@ -12,7 +12,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.console import COMMANDS, open_console
+from bot.console import COMMANDS, open_console, run_console
 from storage import SqliteRepository
 
 UNICODE_DIGITS = "²³¹٣۴߃६৬੬૬୬௬౬೬൬๖໖༦၆႖០᠖᥆᧖᪆᭖᮶᱆᱖꘦꣖꤆꧖꩖꯶０１"
@@ -80,3 +80,30 @@ def test_the_lines_from_the_issue_get_clear_refusals() -> None:
     assert "! there is no match #18446744073709551616" in text
     assert "! there is no match #99999999999999999999" in text
     assert "! days must be a number from 1 to 14" in text
+
+
+def test_bytes_that_are_not_text_get_a_refusal_and_the_console_goes_on(
+        tmp_path: Path) -> None:
+    """Issue 36 §3: a terminal hands broken UTF-8 on as lone surrogates and a script may
+    hold control characters; each such line is refused with a ``!`` line naming the code
+    point (the echo drops what cannot be shown), nothing is stored, and the next lines
+    run. The output is strict UTF-8: a surrogate written to it would end the console."""
+    script = (b"as alice\n/challenge @bob xiangqi seat:red\nas bob\n/accept\nas alice\n"
+              b"/note #1 centre \xed\xa0\x80 cannon\n"  # an encoded surrogate: not UTF-8
+              b"as \xff\xfe\n"
+              b"/note #1 a\x00b\n"
+              b"/note #1 \x1b[2Jwiped\n"
+              b"/note #1 centre cannon\n/note #1\n")
+    stdin = io.TextIOWrapper(io.BytesIO(script), encoding="utf-8", errors="surrogateescape")
+    raw = io.BytesIO()
+    stdout = io.TextIOWrapper(raw, encoding="utf-8", errors="strict", write_through=True)
+    status = asyncio.run(run_console(tmp_path / "t.db", stdin=stdin, stdout=stdout))
+    text = raw.getvalue().decode("utf-8")
+    assert status == 0 and "Traceback" not in text
+    assert "! the line contains U+DCED, half of a character without its other half" in text
+    assert "! the line contains U+DCFF, half of a character" in text
+    assert "! the line contains the control character U+0000, which text cannot hold" in text
+    assert "! the line contains the control character U+001B" in text
+    assert "\x1b" not in text and "\x00" not in text
+    assert text.count("note kept") == 1
+    assert "your note on #1: centre cannon" in text

@@ -36,6 +36,7 @@ from bot.service import (
     ServiceError,
     StaleMove,
 )
+from bot.service.inputs import InvalidText, invalid_character
 from storage import MemoryRepository, SqliteRepository
 from tests.service.conftest import (
     ALICE,
@@ -505,8 +506,12 @@ def test_hostile_setup_and_suggest_text(world: World, text: str) -> None:
     result = _unchanged_or_typed(world, s.submit_setup(world.querni, EVE, text))
     assert result is None
     before = world.snapshot()
-    found = world.run(s.suggest_moves(world.xq, ALICE, text))
-    assert world.snapshot() == before and len(found) <= 25
+    if invalid_character(text) is not None:  # a control character: refused, typed
+        with pytest.raises(InvalidText):
+            world.run(s.suggest_moves(world.xq, ALICE, text))
+    else:
+        assert len(world.run(s.suggest_moves(world.xq, ALICE, text))) <= 25
+    assert world.snapshot() == before
     result = _unchanged_or_typed(world, s.submit_setup(world.querni, ALICE, text))
     if result is not None:
         nums = sorted(int(n) for n in text.replace(",", " ").split())
