@@ -19,6 +19,8 @@ use-cases; look for a change in the file named for its use-case):
 * ``deadlines.py`` - sweep (reminders, timeouts), verify_all
 * ``queries.py`` - get_match, position, board_image, describe, games_of, history,
   record, leaderboard, stats, settings, preferences
+* ``ids.py``, ``inputs.py`` - the ids and the text of every public call, checked before
+  any use-case (lone surrogates and control characters are refused: ``InvalidText``)
 * ``errors.py``, ``events.py``, ``views.py``, ``records.py`` - the types it raises,
   announces, returns and stores; ``ports.py`` - the Protocols; ``ratings.py`` -
   ladders and openskill; ``exports.py`` - the text export of a record

@@ -96,7 +96,8 @@ _WHAT: dict[str, Words] = {
     "clock": _("time control"), "default_clock": _("time control"),
     "fmt": _("tournament format"), "schedule": _("season schedule"),
     "language": _("language"), "locale": _("language"), "notify": _("choice"),
-    "prefix": _("move"), "games_channel_id": _("channel"), "organiser_role_id": _("role"),
+    "prefix": _("move"), "games_channel_id": _("games channel"),
+    "organiser_role_id": _("organiser role"),
 }
 _TEXT_OF: dict[str, Words] = {
     "move": _("move"), "set_note": _("note"), "submit_setup": _("arrangement"),
