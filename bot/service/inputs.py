@@ -73,11 +73,11 @@ def check_characters(text: str, what: Words) -> str:
                         "cannot hold; type it again without it", what=what, code=code))
 
 
-def check_text(text: object, what: Words, limit: int = MAX_TEXT) -> str:
-    """``text`` if it is a ``str`` of at most ``limit`` characters, all valid text."""
+def check_text(text: object, what: Words) -> str:
+    """``text`` if it is a ``str`` of at most ``MAX_TEXT`` characters, all valid text."""
     if not isinstance(text, str):
         raise InvalidOption(_("the {what} must be text", what=what))
-    if len(text) > limit:
+    if len(text) > MAX_TEXT:
         raise InvalidOption(_("that {what} is too long ({count} characters)", what=what,
                               count=len(text)))
     return check_characters(text, what)
