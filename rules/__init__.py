@@ -15,6 +15,7 @@ them all.
 """
 
 from rules.core import (
+    VARIANTS,
     AmbiguousMoveError,
     BoardFacts,
     GameRecord,
@@ -29,8 +30,9 @@ from rules.core import (
     RulesError,
     UnknownVariantError,
     Variant,
+    register,
+    variant,
 )
-from rules.registry import VARIANTS, register, variant
 
 # One line per game: importing the module registers its variant(s).
 from rules import alquerque  # noqa: F401  isort: skip

@@ -41,6 +41,7 @@ from typing import Any, ClassVar, NamedTuple, cast
 
 from rules.core import (
     N_,
+    VARIANTS,
     BoardFacts,
     Detail,
     IllegalMoveError,
@@ -52,6 +53,7 @@ from rules.core import (
     PositionError,
     Variant,
     detail,
+    register,
 )
 from rules.lattice import (
     DIRECTIONS,
@@ -65,7 +67,6 @@ from rules.lattice import (
     read_placement,
     write_placement,
 )
-from rules.registry import VARIANTS, register
 
 GRID = Lattice(5)
 PIECES_EACH = 12

@@ -90,6 +90,7 @@ from rules.core import (
     PositionError,
     Variant,
     detail,
+    register,
 )
 from rules.lattice import (
     Explainer,
@@ -100,7 +101,6 @@ from rules.lattice import (
     read_placement,
     write_placement,
 )
-from rules.registry import register
 
 GRID = Lattice(7)
 MODES = ("teams", "fast", "slow")

@@ -1,8 +1,11 @@
-"""The shared vocabulary of every game: errors, outcomes, and the Variant/Position bases.
+"""The shared vocabulary of every game: errors, outcomes, the Variant/Position bases, and
+the registry of variants.
 
 A game module subclasses :class:`Variant` and :class:`Position` (positions are immutable
 values, usually frozen dataclasses) and registers one Variant instance per key with
-:func:`rules.registry.register`.
+:func:`register`. The registry lives here, not in a module of its own, because an error's
+English sentence names a game by the registered variant's name: errors, variants and the
+registry are one layer, below notation and the games (the import contracts hold it so).
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ from types import MappingProxyType
 from typing import Any, ClassVar, Generic, NamedTuple, cast
 
 from typing_extensions import TypeVar
+
+from rules.messages import MESSAGES
 
 # --------------------------------------------------------------------------- errors
 
@@ -40,8 +45,6 @@ class Detail:
     @property
     def message(self) -> str:
         """The English sentence (:data:`rules.messages.MESSAGES` filled with ``params``)."""
-        from rules.messages import MESSAGES
-
         return MESSAGES[self.code].format_map(
             {name: _english(name, value) for name, value in self.params.items()})
 
@@ -66,9 +69,7 @@ def detail(code: str, /, **params: Param) -> Detail:
 
 def _english(name: str, value: Param) -> str:
     if name == "game" and isinstance(value, str):
-        from rules.registry import VARIANTS  # the registry imports this module
-
-        found = VARIANTS.get(value)
+        found = _VARIANTS.get(value)
         return found.name if found is not None else value
     if isinstance(value, Detail):
         return value.message
@@ -676,8 +677,6 @@ class Variant(ABC, Generic[P, M]):
         ...
         rules.core.NotationError: 'h3-e3 (C2.4)' is not one move: ... written h3-e3 (C2.5)
         """
-        from rules.notation import note_heads, squash  # notation imports this module
-
         try:
             return self.parse_move(position, text)
         except NotationError as whole:
@@ -810,3 +809,76 @@ class Variant(ABC, Generic[P, M]):
 
     def __repr__(self) -> str:
         return f"rules.variant({self.key!r})"
+
+
+# --------------------------------------------------------------------------- noted moves
+# (what :meth:`Variant.parse_noted_move` reads; here, beside it, because notation builds on
+# this module's errors)
+
+_NOTE_START = "("
+
+
+def note_heads(text: str) -> list[str]:
+    """Shorter readings of a typed move that may carry a copied note (see
+    :meth:`rules.Variant.parse_noted_move`): the text before its first ``(``, then the
+    text with trailing words dropped one at a time.
+
+    >>> note_heads("b7-a8 (28-32) crowned"), note_heads("b7-a8 crowned")
+    (['b7-a8'], ['b7-a8'])
+    """
+    heads: list[str] = []
+    stripped = text.strip()
+    if _NOTE_START in stripped:
+        head = stripped.split(_NOTE_START, 1)[0].strip()
+        if head:
+            heads.append(head)
+    words = stripped.split()
+    for n in range(len(words) - 1, 0, -1):
+        head = " ".join(words[:n])
+        if head not in heads and _NOTE_START not in head:
+            heads.append(head)
+    return heads
+
+
+def squash(text: str) -> str:
+    """Lowercase without any white space, to compare what people type loosely.
+
+    >>> squash(" H3-e3 (C2.5) ")
+    'h3-e3(c2.5)'
+    """
+    return "".join(text.lower().split())
+
+
+# --------------------------------------------------------------------------- registry
+
+_VARIANTS: dict[str, Variant[Any, Any]] = {}
+VARIANTS: Mapping[str, Variant[Any, Any]] = MappingProxyType(_VARIANTS)
+"""Every registered variant by key, in registration order (read-only)."""
+
+
+V = TypeVar("V", bound=Variant[Any, Any])
+"""A registered variant's own type (:func:`register` returns what it is given)."""
+
+
+def register(v: V) -> V:
+    """Add ``v`` under ``v.key``; a key may be registered once."""
+    if v.key in _VARIANTS:
+        raise ValueError(f"variant {v.key!r} is already registered")
+    _VARIANTS[v.key] = v
+    return v
+
+
+def variant(key: str) -> Variant[Any, Any]:
+    """The variant registered under ``key``.
+
+    >>> import rules
+    >>> rules.variant("nope")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rules.core.UnknownVariantError: unknown game 'nope' (games: ...)
+    """
+    try:
+        return _VARIANTS[key.strip().lower()]
+    except (KeyError, AttributeError):
+        raise UnknownVariantError(detail("unknown_game", input=str(key),
+                                         games=tuple(_VARIANTS)), text=str(key)) from None

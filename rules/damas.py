@@ -72,6 +72,7 @@ from rules.core import (
     PositionError,
     Variant,
     detail,
+    register,
 )
 from rules.damas_board import (
     BETWEEN,
@@ -101,7 +102,6 @@ from rules.notation import (
     resolve,
     tokenize,
 )
-from rules.registry import register
 
 WHITE, BLACK = 0, 1
 _PIECES = tuple((Piece(seat, "man"), Piece(seat, "king")) for seat in (WHITE, BLACK))

@@ -165,37 +165,3 @@ def or_list(items: Sequence[str]) -> str:
     if len(items) == 1:
         return items[0]
     return ", ".join(items[:-1]) + " or " + items[-1]
-
-
-_NOTE_START = "("
-
-
-def note_heads(text: str) -> list[str]:
-    """Shorter readings of a typed move that may carry a copied note (see
-    :meth:`rules.Variant.parse_noted_move`): the text before its first ``(``, then the
-    text with trailing words dropped one at a time.
-
-    >>> note_heads("b7-a8 (28-32) crowned"), note_heads("b7-a8 crowned")
-    (['b7-a8'], ['b7-a8'])
-    """
-    heads: list[str] = []
-    stripped = text.strip()
-    if _NOTE_START in stripped:
-        head = stripped.split(_NOTE_START, 1)[0].strip()
-        if head:
-            heads.append(head)
-    words = stripped.split()
-    for n in range(len(words) - 1, 0, -1):
-        head = " ".join(words[:n])
-        if head not in heads and _NOTE_START not in head:
-            heads.append(head)
-    return heads
-
-
-def squash(text: str) -> str:
-    """Lowercase without any white space, to compare what people type loosely.
-
-    >>> squash(" H3-e3 (C2.5) ")
-    'h3-e3(c2.5)'
-    """
-    return "".join(text.lower().split())

@@ -112,6 +112,7 @@ from rules.core import (
     RulesError,
     Variant,
     detail,
+    register,
 )
 from rules.notation import normalize, parse_point, point_name, tokenize
 from rules.querni_board import (
@@ -154,7 +155,6 @@ from rules.querni_moves import (
     removal_turn,
     stone_cells,
 )
-from rules.registry import register
 
 __all__ = [
     "MARKED_CELLS", "MOVE_LIMIT", "PASS", "QUERNI", "RULES_VERSION", "RULES_VERSIONS",

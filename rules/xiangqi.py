@@ -64,9 +64,9 @@ from rules.core import (
     PositionError,
     Variant,
     detail,
+    register,
 )
 from rules.notation import normalize, parse_point, point_name, resolve, tokenize
-from rules.registry import register
 from rules.xiangqi_board import (
     ADVISOR,
     BLACK,

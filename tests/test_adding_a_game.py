@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import rules
-import rules.registry
+import rules.core
 from bot.console import run_console
 from engine import choose_move
 from tests.plugin_game.tictactoe import KEY, TICTACTOE, reachable_positions
@@ -23,7 +23,7 @@ from tests.plugin_game.tictactoe import KEY, TICTACTOE, reachable_positions
 def tictactoe(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Tic-tac-toe in the rules registry for one test (the registry is the game's only
     door; nothing else is told)."""
-    monkeypatch.setitem(rules.registry._VARIANTS, KEY, TICTACTOE)
+    monkeypatch.setitem(rules.core._VARIANTS, KEY, TICTACTOE)
     assert rules.variant(KEY) is TICTACTOE
     yield
 

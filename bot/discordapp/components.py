@@ -46,7 +46,9 @@ MATCH_ACTIONS: dict[str, tuple[Text, discord.ButtonStyle]] = {
 
 
 def match_custom_id(action: str, match_id: int, ply: int) -> str:
-    """>>> match_custom_id("accept", 12, 0)
+    """The custom id of the button ``action`` on match ``match_id`` at ``ply``.
+
+    >>> match_custom_id("accept", 12, 0)
     'tablero:accept:12:0'
     """
     return f"tablero:{action}:{match_id}:{ply}"

@@ -43,7 +43,9 @@ def is_computer(user: int | None) -> bool:
 
 
 def computer_name(user: int) -> str:
-    """>>> computer_name(computer_user(5))
+    """The computer player's name as the name caches and images keep it (in English).
+
+    >>> computer_name(computer_user(5))
     'Tablero (level 5)'
     """
     return f"Tablero (level {computer_level(user)})"

@@ -25,7 +25,7 @@ bot.service.errors.MatchNotFound: there is no match #9223372036854775808
 >>> check_id(1.5, "user")
 Traceback (most recent call last):
 ...
-bot.service.ids.InvalidId: that is not a user id: 1.5
+bot.service.ids.InvalidId: that is not a valid id (user): 1.5
 """
 
 from __future__ import annotations

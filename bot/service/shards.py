@@ -26,7 +26,7 @@ def shard_of(guild_id: int, shard_count: int) -> int:
     """The shard Discord gives ``guild_id`` among ``shard_count`` (DMs: guild 0, shard 0).
 
     >>> shard_of(81384788765712384, 4), shard_of(0, 4)
-    (0, 0)
+    (2, 0)
     >>> shard_of(5 << 22, 4)
     1
     """

@@ -457,19 +457,6 @@ def test_fairy_stockfish_speaks_uci_at_every_strength_we_use(
             assert v.parse_move(p, fairy.best_move(p.to_text(), 0.05)) in p.legal_moves()
 
 
-@pytest.mark.parametrize("module", ["engine", "engine.models.base", "engine.models.alquerque",
-                                    "engine.models.alquerque_grande", "engine.models.querni",
-                                    "engine.levels",
-                                    "engine.player", "engine.search", "engine.zobrist",
-                                    "engine.errors", "engine.fairy", "engine.selfplay"])
-def test_docstring_examples(module: str) -> None:
-    import doctest
-    import importlib
-
-    failed, tried = doctest.testmod(importlib.import_module(module))
-    assert failed == 0 and tried > 0
-
-
 # --------------------------------------------------------------------------- issue 13 ladder
 
 

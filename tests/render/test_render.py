@@ -341,12 +341,6 @@ def test_a_huff_is_marked_with_or_without_the_move_marks() -> None:
         assert "huff" in board.alt_text
 
 
-def test_package_doc_example_runs() -> None:
-    import doctest
-
-    assert doctest.testmod(render).failed == 0
-
-
 def test_gallery_draws_every_variant(tmp_path) -> None:
     from render import gallery
 

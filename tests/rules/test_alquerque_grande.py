@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
-
 import pytest
 
 import rules
@@ -490,10 +488,6 @@ def test_bad_position_texts_are_refused(text: str, why: str) -> None:
 def test_the_seat_to_move_must_have_a_move() -> None:
     with pytest.raises(rules.PositionError, match="Turquoise is to move but has no legal move"):
         gpos(BOX, "t")
-
-
-def test_module_examples() -> None:
-    assert doctest.testmod(alquerque_grande).failed == 0
 
 
 def reference_captures(p: AlquerqueGrandePosition) -> dict[tuple[str, str, frozenset[str]], str]:

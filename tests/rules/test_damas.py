@@ -462,11 +462,3 @@ def test_fast_perft_agrees_with_the_public_api(text: str) -> None:
     p = V.from_text(text)
     for depth in (1, 2, 3):
         assert V.perft(p, depth) == Variant.perft(V, p, depth)
-
-
-def test_the_module_examples_hold() -> None:
-    import doctest
-
-    import rules.damas
-    failed, tried = doctest.testmod(rules.damas, optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert tried >= 5 and failed == 0

@@ -796,12 +796,3 @@ def test_every_typed_jump_path_of_a_legal_movement_is_accepted() -> None:
                 assert v.parse_move(p, text) == m
                 for a, b in pairwise(path):
                     assert max(abs(a[0] - b[0]), abs(a[1] - b[1])) in (1, 2)
-
-
-def test_the_module_examples_hold() -> None:
-    import doctest
-
-    import rules.querni
-
-    result = doctest.testmod(rules.querni, optionflags=doctest.ELLIPSIS)
-    assert result.attempted >= 8 and result.failed == 0

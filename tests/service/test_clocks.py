@@ -344,15 +344,6 @@ async def test_clocks_vacation_and_claims_survive_a_restart(
     await repo.close()
 
 
-def test_the_documented_examples_hold() -> None:
-    import doctest
-
-    import bot.service.errors
-    import bot.service.timecontrol
-    for module in (bot.service.timecontrol, bot.service.errors):
-        assert doctest.testmod(module).failed == 0
-
-
 async def test_a_match_starting_during_a_vacation_waits_for_its_end(
         service: MatchService, clock: SetClock) -> None:
     clock.t = JUNE

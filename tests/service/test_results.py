@@ -86,11 +86,3 @@ def test_every_medium_says_every_kind() -> None:
                                    game="Game").render("en-US")
             assert "opponent cannot move" in text.lower()
             assert ("draw" in text.lower()) == (kind is ResultKind.DRAW)
-
-
-def test_the_examples_in_the_result_catalogue_hold() -> None:
-    import doctest
-
-    import locales.results
-    tried = doctest.testmod(locales.results)
-    assert tried.attempted >= 6 and tried.failed == 0
