@@ -6,6 +6,7 @@ Discord is left out (the process cannot reach it here)."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import signal
 import subprocess
@@ -94,7 +95,23 @@ async def test_a_stopping_bot_takes_no_new_work(world: World) -> None:
     w.bot.stopping = False
 
 
-async def test_the_flush_is_bounded() -> None:
+async def test_the_flush_is_bounded(caplog: pytest.LogCaptureFixture) -> None:
+    """A delivery stuck for good does not hold the shutdown: the flush gives up after its
+    budget, says so in the log, and what was pending waits for the next start."""
     never = asyncio.Event()
-    cog = DeliveriesCog(never.wait, seconds=0.05)
-    await cog.cog_unload()  # returns (and logs) instead of hanging on a stuck delivery
+    drains: list[asyncio.Task[object] | None] = []
+
+    async def stuck_delivery() -> None:
+        drains.append(asyncio.current_task())
+        await never.wait()
+
+    cog = DeliveriesCog(stuck_delivery, seconds=0.05)
+    with caplog.at_level(logging.WARNING, logger="tablero.discord"):
+        started = time.monotonic()
+        await asyncio.wait_for(cog.cog_unload(), 5)  # a hang fails here, not at the timeout
+        took = time.monotonic() - started
+    assert len(drains) == 1  # the flush was tried
+    assert 0.05 <= took < 2  # for its budget, not longer
+    drain = drains[0]
+    assert drain is not None and drain.cancelled()  # and abandoned, not left running
+    assert "stopping with deliveries still pending after" in caplog.text
