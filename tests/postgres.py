@@ -6,9 +6,11 @@ found: ``TABLERO_PG_BIN``, ``initdb`` on the PATH, ``/usr/lib/postgresql/*/bin``
 ones pip's ``pgserver`` package carries (a test dependency). PostgreSQL refuses to run as
 root, so as root the server runs as the ``postgres`` user (or ``nobody``) through
 ``runuser``. It runs from a temporary folder with fsync off (test data only) and is stopped
-at the end of the session. When no server can be had, ``server_url`` raises ``NoServer``
+at the end of the session (the suite runs in parallel workers, each a session of its own:
+each worker that meets a PostgreSQL test starts its own server, on its own free port, so
+no worker waits on another's). When no server can be had, ``server_url`` raises ``NoServer``
 with the reason, and every PostgreSQL test fails with it. The outage tests stop and start
-a local server mid-run (``shut_down``, ``start_again``): the session's own, or one of
+a local server mid-run (``shut_down``, ``start_again``): the worker's own, or one of
 their own when ``TABLERO_TEST_POSTGRES_URL`` names a server they cannot restart.
 """
 

@@ -19,55 +19,60 @@ CHECKS = {"raises", "fail", "warns"}
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 
 
-def functions(tree: ast.AST) -> Iterator[Function]:
-    yield from (node for node in ast.walk(tree)
-                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef))
+def functions(tree: ast.Module) -> Iterator[Function]:
+    """The module's functions and its classes' methods (nested ones are read as part of
+    the function around them)."""
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            yield node
+        elif isinstance(node, ast.ClassDef):
+            yield from (item for item in node.body
+                        if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef))
 
 
-def checks_itself(function: Function) -> bool:
-    return any(isinstance(node, ast.Assert | ast.Raise)
-               or (isinstance(node, ast.Attribute) and node.attr in CHECKS
-                   and isinstance(node.value, ast.Name) and node.value.id == "pytest")
-               for node in ast.walk(function))
-
-
-def names_called(function: Function) -> set[str]:
-    called = set()
+def read(function: Function) -> tuple[bool, set[str]]:
+    """Whether ``function`` checks something itself, and the names it calls."""
+    checks, called = False, set()
     for node in ast.walk(function):
-        if isinstance(node, ast.Call):
+        if isinstance(node, ast.Assert | ast.Raise) or (
+                isinstance(node, ast.Attribute) and node.attr in CHECKS
+                and isinstance(node.value, ast.Name) and node.value.id == "pytest"):
+            checks = True
+        elif isinstance(node, ast.Call):
             if isinstance(node.func, ast.Name):
                 called.add(node.func.id)
             elif isinstance(node.func, ast.Attribute):
                 called.add(node.func.attr)
-    return called
+    return checks, called
 
 
 def unchecked_tests(sources: dict[str, str]) -> list[str]:
     """``file:line name`` of each test function (``test*``) in ``sources`` (name -> text)
     that neither checks anything itself nor calls a suite function that does."""
-    trees = {name: ast.parse(text) for name, text in sources.items()}
-    by_name: dict[str, list[Function]] = {}
-    for tree in trees.values():
-        for function in functions(tree):
-            by_name.setdefault(function.name, []).append(function)
+    found = [(source, function, *read(function))
+             for source, text in sources.items() for function in functions(ast.parse(text))]
+    by_name: dict[str, list[tuple[bool, set[str]]]] = {}
+    for _, function, checks, called in found:
+        by_name.setdefault(function.name, []).append((checks, called))
     known: dict[str, bool] = {}
 
-    def checks(name: str, seen: frozenset[str]) -> bool:
+    def through(called: set[str], seen: frozenset[str]) -> bool:
+        return any(name in by_name and checked(name, seen) for name in called)
+
+    def checked(name: str, seen: frozenset[str]) -> bool:
         if name in known:
             return known[name]
         if name in seen:
             return False
-        found = any(checks_itself(f) or any(checks(c, seen | {name})
-                                            for c in names_called(f) if c in by_name)
-                    for f in by_name.get(name, []))
-        known[name] = found
-        return found
+        result = any(checks or through(called, seen | {name})
+                     for checks, called in by_name[name])
+        known[name] = result
+        return result
 
     return [f"{source}:{function.lineno} {function.name}"
-            for source, tree in trees.items() for function in functions(tree)
-            if function.name.startswith("test") and not checks_itself(function)
-            and not any(checks(c, frozenset({function.name}))
-                        for c in names_called(function) if c in by_name)]
+            for source, function, checks, called in found
+            if function.name.startswith("test") and not checks
+            and not through(called, frozenset({function.name}))]
 
 
 def test_every_test_in_the_suite_checks_something() -> None:
