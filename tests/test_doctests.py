@@ -20,11 +20,15 @@ PACKAGES = ("rules", "engine", "render", "storage", "bot", "locales")
 
 def product_modules() -> list[str]:
     """Every module of the product packages (the packages themselves included)."""
+    def unreadable(name: str) -> None:  # a package the walk cannot import: say which
+        raise ImportError(f"cannot walk into {name}")
+
     names: list[str] = []
     for package in PACKAGES:
         top = importlib.import_module(package)
         names.append(package)
-        names += [found.name for found in pkgutil.walk_packages(top.__path__, f"{package}.")]
+        names += [found.name for found in
+                  pkgutil.walk_packages(top.__path__, f"{package}.", onerror=unreadable)]
     return sorted(names)
 
 
