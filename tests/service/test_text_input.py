@@ -205,10 +205,7 @@ def test_a_note_and_a_tournament_name_come_back_as_typed(world: TextWorld,
 
 
 def test_the_checker_keeps_text_and_names_what_it_refuses() -> None:
-    import doctest
-
-    import bot.service.inputs as inputs
-    assert doctest.testmod(inputs).failed == 0
+    # (the module's examples run in tests/test_doctests.py)
     for kept in ["", "h3-e3", "line\nnext\tcol\r", "炮二平五", "🀄\U0010ffff\ufffe\ue000"]:
         assert check_characters(kept, "note") == kept == without_invalid(kept)
     with pytest.raises(InvalidText, match="U\\+D800, half of a character"):
