@@ -17,19 +17,37 @@ Per configuration (every variant × option set, or those named with ``--config``
   level 8 never stops before its 12 000-node floor: below about 1.2 s a move in xiangqi
   it thinks longer than Fairy-Stockfish.
 
+Old against new in one run: ``--against REV`` checks out revision REV in a temporary git
+worktree and measures it and this tree alternately, one configuration at a time, each in
+its own process (``--root DIR`` makes this script import the engine and rules of DIR),
+and prints both with the ratio new/old, and the machine's load average around them
+(absolute figures are only as steady as the machine; the ratio measured alternately is
+what counts). ``--perft N`` adds xiangqi perft(4) through the rules API against
+Fairy-Stockfish's ``go perft 4``, alternately N times each (CPU seconds of the
+process doing it, best of N), with ``--against`` old and new too.
+
 Run with ``nice -n 15 .venv/bin/python bench/bench_engine.py [...]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
+import resource
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+HERE = Path(__file__).resolve().parents[1]
+ROOT = Path(sys.argv[sys.argv.index("--root") + 1]).resolve() if "--root" in sys.argv \
+    else HERE
+"""Whose engine and rules to measure (``--root``, read before they are imported)."""
+sys.path.insert(0, str(ROOT))
 
 import engine
 import rules
@@ -91,35 +109,147 @@ def percentile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-def speed(v: Variant[Any, Any], opts: dict[str, object], seconds: float,
-          positions: int, cpu_nodes: int) -> None:
+def measure(v: Variant[Any, Any], opts: dict[str, object], seconds: float,
+            positions: int, cpu_nodes: int) -> dict[str, Any]:
+    """One configuration's figures (see the module docstring), as plain data."""
     trail = game_positions(v, opts, 24, seed=1)
     # a middlegame with a choice (a forced capture is no search)
     start = trail[0]
     middle = next((p for p in reversed(trail) if len(p.legal_moves()) > 1), trail[-1])
-    print(f"\n== {label(v.key, opts)}")
+    out: dict[str, Any] = {"label": label(v.key, opts), "ply": trail.index(middle),
+                           "engine": str(Path(engine.__file__).resolve().parent),
+                           "seconds": seconds, "cpu_nodes": cpu_nodes}
     if cpu_nodes:
-        print(f"  nodes per CPU second ({cpu_nodes:,} nodes): "
-              f"{cpu_rate(start, cpu_nodes):,.0f} (start), "
-              f"{cpu_rate(middle, cpu_nodes):,.0f} (middlegame)", flush=True)
+        out["cpu"] = [cpu_rate(start, cpu_nodes), cpu_rate(middle, cpu_nodes)]
     if not seconds:
-        return
+        return out
     d0, _, nps0 = depth_in(start, seconds)
     d1, _, nps1 = depth_in(middle, seconds)
-    print(f"  nodes/s {nps0:,.0f} (start), {nps1:,.0f} (middlegame); depth in "
-          f"{seconds:g} s: {d0} from the start, {d1} from the middlegame "
-          f"(ply {trail.index(middle)})")
+    out["nps"], out["depth"] = [nps0, nps1], [d0, d1]
     sample = trail[:: max(1, len(trail) // positions)][:positions]
-    row = []
+    out["positions"] = len(sample)
+    levels = {}
     for level in range(1, 9):
         times = []
         for i, p in enumerate(sample):
             t = time.perf_counter()
             engine.choose_move(p, level, seed=i, seconds=seconds, fairy=False)
             times.append(time.perf_counter() - t)
-        row.append(f"L{level} {percentile(times, 0.5) * 1000:.0f}/"
-                   f"{percentile(times, 0.95) * 1000:.0f}")
-    print(f"  ms per move p50/p95 over {len(sample)} positions: " + "  ".join(row))
+        levels[level] = [percentile(times, 0.5) * 1000, percentile(times, 0.95) * 1000]
+    out["levels"] = levels
+    return out
+
+
+def report(m: dict[str, Any]) -> None:
+    print(f"\n== {m['label']}")
+    if "cpu" in m:
+        print(f"  nodes per CPU second ({m['cpu_nodes']:,} nodes): {m['cpu'][0]:,.0f} "
+              f"(start), {m['cpu'][1]:,.0f} (middlegame)", flush=True)
+    if "nps" not in m:
+        return
+    print(f"  nodes/s {m['nps'][0]:,.0f} (start), {m['nps'][1]:,.0f} (middlegame); depth in "
+          f"{m['seconds']:g} s: {m['depth'][0]} from the start, {m['depth'][1]} from the "
+          f"middlegame (ply {m['ply']})")
+    print(f"  ms per move p50/p95 over {m['positions']} positions: " + "  ".join(
+        f"L{level} {p50:.0f}/{p95:.0f}" for level, (p50, p95) in m["levels"].items()),
+        flush=True)
+
+
+def speed(v: Variant[Any, Any], opts: dict[str, object], seconds: float,
+          positions: int, cpu_nodes: int) -> None:
+    report(measure(v, opts, seconds, positions, cpu_nodes))
+
+
+def load() -> str:
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def compare(rev: str, args: argparse.Namespace) -> None:
+    """``--against``: REV and this tree alternately, per configuration, each in its own
+    process; both figures and new/old."""
+    with tempfile.TemporaryDirectory(prefix="bench-against-") as tmp:
+        old = Path(tmp) / "old"
+        subprocess.run(["git", "-C", str(HERE), "worktree", "add", "--detach", "--quiet",
+                        str(old), rev], check=True)
+        try:
+            sha = subprocess.run(["git", "-C", str(old), "rev-parse", "--short", "HEAD"],
+                                 capture_output=True, text=True, check=True).stdout.strip()
+            print(f"old: {rev} ({sha}); new: {HERE}; {load()}", flush=True)
+            if args.perft:
+                perft_race(args.perft, {"old": old, "new": HERE})
+            for v, opts in configs(args.config):
+                if args.no_speed:
+                    break
+                pair: dict[str, dict[str, Any]] = {}
+                for name, root in (("old", old), ("new", HERE)):
+                    command = [sys.executable, str(Path(__file__).resolve()), "--root",
+                               str(root), "--json", "--config", label(v.key, opts),
+                               "--seconds", str(args.seconds), "--positions",
+                               str(args.positions), "--cpu-nodes", str(args.cpu_nodes)]
+                    done = subprocess.run(command, capture_output=True, text=True, check=True)
+                    pair[name] = json.loads(done.stdout.strip().splitlines()[-1])
+                    if not Path(pair[name]["engine"]).is_relative_to(root):
+                        raise SystemExit(f"{name} imported {pair[name]['engine']}, not {root}")
+                side_by_side(pair["old"], pair["new"])
+                print(f"  ({load()})", flush=True)
+        finally:
+            subprocess.run(["git", "-C", str(HERE), "worktree", "remove", "--force",
+                            str(old)], check=False)
+
+
+def side_by_side(old: dict[str, Any], new: dict[str, Any]) -> None:
+    def ratio(a: float, b: float) -> str:
+        return f"x{b / a:.2f}" if a else "-"
+    print(f"\n== {new['label']}   (old -> new)")
+    if "cpu" in new:
+        print(f"  nodes per CPU second ({new['cpu_nodes']:,} nodes): start "
+              f"{old['cpu'][0]:,.0f} -> {new['cpu'][0]:,.0f} {ratio(old['cpu'][0], new['cpu'][0])}"
+              f", middlegame {old['cpu'][1]:,.0f} -> {new['cpu'][1]:,.0f} "
+              f"{ratio(old['cpu'][1], new['cpu'][1])}")
+    if "nps" not in new:
+        return
+    print(f"  nodes/s in {new['seconds']:g} s: start {old['nps'][0]:,.0f} -> "
+          f"{new['nps'][0]:,.0f} {ratio(old['nps'][0], new['nps'][0])}, middlegame "
+          f"{old['nps'][1]:,.0f} -> {new['nps'][1]:,.0f} {ratio(old['nps'][1], new['nps'][1])}")
+    print(f"  depth in {new['seconds']:g} s: start {old['depth'][0]} -> {new['depth'][0]}, "
+          f"middlegame (ply {new['ply']}) {old['depth'][1]} -> {new['depth'][1]}")
+    print(f"  ms per move p50/p95 over {new['positions']} positions, old -> new:")
+    print("    " + "  ".join(f"L{lv} {o[0]:.0f}/{o[1]:.0f}->{n[0]:.0f}/{n[1]:.0f}"
+                             for (lv, o), n in zip(old["levels"].items(),
+                                                   new["levels"].values(), strict=True)))
+
+
+def perft_race(rounds: int, roots: dict[str, Path]) -> None:
+    """Xiangqi perft(4) through each root's rules API and Fairy-Stockfish's, alternately
+    ``rounds`` times; CPU seconds of the process doing it, best of the rounds."""
+    binary = find_binary()
+    best: dict[str, float] = {}
+    leaves: dict[str, int] = {}
+    script = ("import sys, time; sys.path.insert(0, sys.argv[1]); import rules; "
+              "v = rules.variant('xiangqi'); t = time.process_time(); "
+              "n = v.perft(v.start(), 4); print(n, time.process_time() - t)")
+    for _ in range(rounds):
+        for name, root in roots.items():
+            out = subprocess.run([sys.executable, "-c", script, str(root)],
+                                 capture_output=True, text=True, check=True).stdout.split()
+            leaves[name] = int(out[0])
+            best[name] = min(best.get(name, float("inf")), float(out[1]))
+        if binary is not None:
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            done = subprocess.run([binary], input="setoption name UCI_Variant value xiangqi\n"
+                                  "position startpos\ngo perft 4\nquit\n",
+                                  capture_output=True, text=True, check=True)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+            best["fairy-stockfish"] = min(best.get("fairy-stockfish", float("inf")), cpu)
+            total = [line for line in done.stdout.splitlines() if line.startswith("Nodes")]
+            leaves["fairy-stockfish"] = int(total[-1].split()[-1]) if total else -1
+    print(f"\n== xiangqi perft(4), best CPU seconds of {rounds} alternate rounds ({load()})")
+    fsf = best.get("fairy-stockfish")
+    for name, secs in best.items():
+        times = f" ({secs / fsf:.1f}x Fairy-Stockfish)" if fsf and name != "fairy-stockfish" \
+            else ""
+        print(f"  {name}: {leaves[name]:,} leaves in {secs:.2f} s{times}", flush=True)
 
 
 def fairy_match(games: int, movetime: int) -> None:
@@ -167,7 +297,24 @@ def main() -> None:
     parser.add_argument("--no-speed", action="store_true")
     parser.add_argument("--fairy", type=int, default=0, metavar="GAMES")
     parser.add_argument("--fairy-movetime", type=int, default=1000, metavar="MS")
+    parser.add_argument("--against", metavar="REV",
+                        help="measure git revision REV and this tree alternately")
+    parser.add_argument("--perft", type=int, default=0, metavar="ROUNDS",
+                        help="xiangqi perft(4) against Fairy-Stockfish, alternately")
+    parser.add_argument("--root", help="import the engine and rules of this tree")
+    parser.add_argument("--json", action="store_true",
+                        help="print each configuration's figures as one JSON line")
     args = parser.parse_args()
+    if args.against:
+        compare(args.against, args)
+        return
+    if args.json:
+        for v, opts in configs(args.config):
+            print(json.dumps(measure(v, opts, args.seconds, args.positions,
+                                     args.cpu_nodes)), flush=True)
+        return
+    if args.perft:
+        perft_race(args.perft, {"this tree": ROOT})
     print("levels: " + "; ".join(
         f"L{lv.number} depth {lv.depth} nodes {lv.nodes} noise {lv.noise}"
         for lv in LEVELS.values() if lv.number))
