@@ -43,11 +43,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parents[1]
-ROOT = Path(sys.argv[sys.argv.index("--root") + 1]).resolve() if "--root" in sys.argv \
-    else HERE
-"""Whose engine and rules to measure (``--root``, read before they are imported)."""
-sys.path.insert(0, str(ROOT))
+# whose engine and rules to measure: --root's (read before they are imported) or this tree's
+sys.path.insert(0, str(Path(sys.argv[sys.argv.index("--root") + 1]).resolve()
+                       if "--root" in sys.argv else Path(__file__).resolve().parents[1]))
 
 import engine
 import rules
@@ -56,6 +54,11 @@ from engine.levels import LEVELS
 from engine.models import model_for
 from engine.search import Limits, Search
 from rules import Position, Variant
+
+HERE = Path(__file__).resolve().parents[1]
+"""This tree."""
+ROOT = Path(sys.path[0])
+"""The tree whose engine and rules are measured (``--root``; default this one)."""
 
 
 def configs(selected: list[str]) -> list[tuple[Variant[Any, Any], dict[str, object]]]:

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.models import GameModel, Pieces
-from engine.zobrist import position_key
+from engine.zobrist import mover_key, position_key
 from rules import Outcome, Position
 
 WIN = 1_000_000
@@ -253,7 +253,8 @@ class Search:
         alpha, beta = -INFINITE, INFINITE
         best_move = ordered[0]
         for move in ordered:
-            value = self._child(root, move, 0, depth - 1, alpha, beta, 0, mobility, 0)
+            value = self._child(root, move, 0, depth - 1, alpha, beta, 0, mobility, 0,
+                                pieces, key)
             if value > alpha:
                 alpha, best_move = value, move
                 self.best_so_far = (move, value)
@@ -266,27 +267,40 @@ class Search:
         return [move for move in legal if move in self.root_moves]
 
     def _child(self, position: Position[Any], move: Hashable, side: int, depth: int,
-               alpha: int, beta: int, ply: int, mobility: int, qply: int) -> int:
-        """The value of ``move`` for ``side`` (the mover's side in ``position``)."""
+               alpha: int, beta: int, ply: int, mobility: int, qply: int,
+               pieces: Pieces | None = None, key: int | None = None) -> int:
+        """The value of ``move`` for ``side`` (the mover's side in ``position``); with
+        ``position``'s pieces and key, the child's key follows from the move where the
+        model can say what it changes (:meth:`GameModel.key_change`)."""
         child = position.play(move)
         outcome = child.outcome()
         if outcome is not None:
             self._tick()
             value = self._terminal(outcome, ply + 1)
             return value if side == 0 else -value
+        child_key = None
+        if key is not None and pieces is not None:
+            change = self.model.key_change(pieces, move)
+            if change is not None:
+                child_key = key ^ change ^ mover_key(position.to_move) \
+                    ^ mover_key(child.to_move)
         seat = child.mover
         if self._side_of[seat] == side:
-            return self._node(child, seat, depth, alpha, beta, ply + 1, mobility, qply)
-        return -self._node(child, seat, depth, -beta, -alpha, ply + 1, mobility, qply)
+            return self._node(child, seat, depth, alpha, beta, ply + 1, mobility, qply,
+                              child_key)
+        return -self._node(child, seat, depth, -beta, -alpha, ply + 1, mobility, qply,
+                           child_key)
 
     def _node(self, position: Position[Any], seat: int, depth: int, alpha: int, beta: int,
-              ply: int, parent_mobility: int, qply: int) -> int:
-        """Negamax value of a running game for the side to move (``seat``)."""
+              ply: int, parent_mobility: int, qply: int, key: int | None = None) -> int:
+        """Negamax value of a running game for the side to move (``seat``); ``key`` its
+        Zobrist key when the parent knew it."""
         if depth <= 0:
-            return self._quiesce(position, seat, alpha, beta, ply, parent_mobility, qply)
+            return self._quiesce(position, seat, alpha, beta, ply, parent_mobility, qply, key)
         self._tick()
         pieces = position.pieces()
-        key = position_key(position, pieces)
+        if key is None:
+            key = position_key(position, pieces)
         entry = self.tt.get(key)
         tt_move = None
         if entry is not None:
@@ -306,13 +320,13 @@ class Search:
             if i and beta - alpha > 1:
                 # principal variation search: prove the rest no better with a null window
                 value = self._child(position, move, side, depth - 1, alpha, alpha + 1, ply,
-                                    mobility, 0)
+                                    mobility, 0, pieces, key)
                 if alpha < value < beta:
                     value = self._child(position, move, side, depth - 1, alpha, beta, ply,
-                                        mobility, 0)
+                                        mobility, 0, pieces, key)
             else:
                 value = self._child(position, move, side, depth - 1, alpha, beta, ply,
-                                    mobility, 0)
+                                    mobility, 0, pieces, key)
             if value > best:
                 best, best_move = value, move
                 if value > alpha:
@@ -326,15 +340,17 @@ class Search:
         return best
 
     def _quiesce(self, position: Position[Any], seat: int, alpha: int, beta: int, ply: int,
-                 parent_mobility: int, qply: int) -> int:
+                 parent_mobility: int, qply: int, key: int | None = None) -> int:
         """Stand pat on the evaluation, or follow the tactical moves (all replies in
         check; no standing pat when every move captures in a game that forces it)."""
         self._tick()
         model = self.model
         pieces = position.pieces()
         side = self._side_of[seat]
-        key = position_key(position, pieces)
-        static = self._static(position, pieces, key)
+        # the key only seeds the noise: the table is not consulted here
+        if key is None and self.limits.noise:
+            key = position_key(position, pieces)
+        static = self._static(position, pieces, key or 0)
         stand = static if side == 0 else -static
         searching = model.quiescence and qply < min(self.limits.quiescence, QUIESCENCE_PLIES)
         if not searching and not model.mobility_weight:
@@ -369,7 +385,7 @@ class Search:
             return stand
         for move in ordered:
             value = self._child(position, move, side, 0, alpha, beta, ply, mobility,
-                                qply + 1)
+                                qply + 1, pieces, key)
             if value > best:
                 best = value
                 if value > alpha:

@@ -1,14 +1,16 @@
 """Zobrist keys of positions, for the transposition table.
 
 A key is the XOR of one fixed 64-bit number per (point, seat, kind) on the board and
-one per seat to move. The keys are computed once per node from ``pieces()``, not
-incrementally: the public rules API does not say cheaply what a move changed (a
-promotion, a huff, a Querni removal; :meth:`rules.Variant.move_marks` costs more than
-rehashing the at most 48 pieces), and the search needs ``pieces()`` for the evaluation
-anyway. State beyond the pieces (no-return markers, draw counters, repetition history)
-is not in the key, as chess engines leave out the fifty-move counter: the table's move
-is only ever used when it is legal in the position at hand, and its score is a guess
-the search refines.
+one per seat to move. The keys are computed from ``pieces()`` where the search cannot
+follow them from the move: the public rules API does not say cheaply what a move changed
+(a promotion, a huff, a Querni removal; :meth:`rules.Variant.move_marks` costs more than
+rehashing the at most 48 pieces). A model that knows (xiangqi: one piece moves, the
+target's is taken) gives the change a move makes to the key
+(:meth:`engine.models.GameModel.key_change`), and the search follows it incrementally.
+State beyond the pieces (no-return markers, draw counters, repetition history) is not in
+the key, as chess engines leave out the fifty-move counter: the table's move is only
+ever used when it is legal in the position at hand, and its score is a guess the search
+refines.
 
 The numbers come from BLAKE2b of the entry's name, so keys are the same in every
 process and on every machine (Python's ``hash`` of strings is not).
@@ -54,8 +56,12 @@ def position_key(position: Position[Any], pieces: Mapping[tuple[int, int], Piece
         if number is None:
             number = piece_key(point, piece.seat, piece.kind)
         key ^= number
-    movers = position.to_move
-    mover_key = _MOVERS.get(movers)
-    if mover_key is None:
-        mover_key = _MOVERS[movers] = _number("to-move:" + ",".join(map(str, sorted(movers))))
-    return key ^ mover_key
+    return key ^ mover_key(position.to_move)
+
+
+def mover_key(movers: frozenset[int]) -> int:
+    """The fixed number of ``movers`` being the seats to move (part of every key)."""
+    key = _MOVERS.get(movers)
+    if key is None:
+        key = _MOVERS[movers] = _number("to-move:" + ",".join(map(str, sorted(movers))))
+    return key

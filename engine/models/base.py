@@ -69,6 +69,13 @@ class GameModel:
         return [gain(position, pieces, m) if is_tactical(position, pieces, m) else None
                 for m in moves]
 
+    def key_change(self, pieces: Pieces, move: Hashable) -> int | None:
+        """What playing ``move`` where ``pieces`` stand XORs into the position's Zobrist
+        key, the seats to move aside (:mod:`engine.zobrist`); None: the model cannot say
+        (the search rehashes the child's pieces). It must equal the difference of the
+        keys exactly, or the search's transposition table would mix positions up."""
+        return None
+
     def arrange(self, position: Position[Any], seat: int, rng: random.Random,
                 effort: int) -> Hashable:
         """In a setup phase, ``seat``'s arrangement move; ``effort`` 0 is a random one."""

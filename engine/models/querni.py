@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import itertools
 import random
@@ -91,10 +92,24 @@ class QuerniModel(GameModel):
     of 100 deals per seat. The top level must not miss it."""
 
     def evaluate(self, position: Position[Any], pieces: Pieces) -> tuple[int, ...]:
-        where: list[dict[int, tuple[int, int]]] = [{}, {}]
+        # a turn moves or removes its own seat's stones only, so the other seat's
+        # standing was met at a sibling leaf: each seat's is remembered by its stones
+        # (bounded; per model class, since the top model judges otherwise)
+        stones: tuple[list[tuple[str, tuple[int, int]]], ...] = ([], [])
         for point, piece in pieces.items():
-            where[piece.seat][int(piece.kind)] = point
-        return self._standing(where[0]), self._standing(where[1])
+            stones[piece.seat].append((piece.kind, point))
+        memo = _QUERNI_STANDINGS[type(self)]
+        standings = []
+        for seat_stones in stones:
+            key = frozenset(seat_stones)
+            found = memo.get(key)
+            if found is None:
+                if len(memo) >= _QUERNI_WORK_SIZE:
+                    memo.clear()
+                found = memo[key] = self._standing(
+                    {int(kind): point for kind, point in seat_stones})
+            standings.append(found)
+        return standings[0], standings[1]
 
     def _standing(self, cells: dict[int, tuple[int, int]]) -> int:
         score = self.REMOVED * (16 - len(cells))
@@ -361,6 +376,9 @@ class QuerniTopModel(QuerniModel):
 _QUERNI_WORK: dict[tuple[tuple[int, int], ...], int] = {}
 _QUERNI_SPLITS: dict[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]] = {}
 _QUERNI_WORK_SIZE = 1 << 16
+_QUERNI_STANDINGS: collections.defaultdict[type[QuerniModel], dict[
+    frozenset[tuple[str, tuple[int, int]]], int]] = collections.defaultdict(dict)
+"""Per model class, a seat's standing by its stones (:meth:`QuerniModel.evaluate`)."""
 
 
 def _querni_start_cells(seat: int) -> tuple[tuple[int, int], ...]:

@@ -6,6 +6,7 @@ from collections.abc import Hashable, Sequence
 from typing import Any, ClassVar
 
 from engine.models.base import GameModel, Pieces, forward, register
+from engine.zobrist import piece_key
 from rules import Piece, Position
 from rules.xiangqi import XiangqiPosition, XiangqiVariant
 
@@ -79,6 +80,18 @@ class XiangqiModel(GameModel):
     def _capture_gain(self, victim: Piece, mover: Piece | None) -> int:
         return 10 * self.VALUES.get(victim.kind, 0) + 1000 - (
             self.VALUES.get(mover.kind, 0) if mover else 0) // 10
+
+    def key_change(self, pieces: Pieces, move: Hashable) -> int | None:
+        # the piece leaves its source for the target, taking what stands there
+        source: tuple[int, int] = move[0]  # type: ignore[index]
+        target: tuple[int, int] = move[1]  # type: ignore[index]
+        mover = pieces[source]
+        change = piece_key(source, mover.seat, mover.kind) \
+            ^ piece_key(target, mover.seat, mover.kind)
+        victim = pieces.get(target)
+        if victim is not None:
+            change ^= piece_key(target, victim.seat, victim.kind)
+        return change
 
     def tactical_gains(self, position: Position[Any], pieces: Pieces,
                        moves: Sequence[Hashable]) -> list[int | None]:

@@ -754,3 +754,56 @@ def _unregistered_variant() -> rules.Variant[Any, Any]:
             return str(seat)
 
     return Bare()
+
+
+def test_xiangqi_keys_followed_move_by_move_equal_the_keys_of_the_pieces() -> None:
+    """The search follows a xiangqi child's Zobrist key from the move
+    (:meth:`XiangqiModel.key_change`, the movers' numbers swapped); along random games full
+    of captures it must be the very key of the child's pieces, or the transposition table
+    would mix positions up."""
+    from engine.zobrist import mover_key, position_key
+    v = rules.variant("xiangqi")
+    model = model_for(v)
+    captures = 0
+    for game in range(6):
+        rng = random.Random(game)
+        p = v.start()
+        for _ in range(120):
+            if p.outcome() is not None:
+                break
+            pieces = p.pieces()
+            moves = p.legal_moves()
+            taking = [m for m in moves if m[1] in pieces]
+            move = rng.choice(taking if taking and rng.random() < 0.5 else moves)
+            captures += move[1] in pieces
+            child = p.play(move)
+            change = model.key_change(pieces, move)
+            assert change is not None
+            followed = position_key(p, pieces) ^ change ^ mover_key(p.to_move) \
+                ^ mover_key(child.to_move)
+            assert followed == position_key(child, child.pieces())
+            p = child
+    assert captures > 20
+
+
+def test_querni_standings_remembered_by_stones_equal_the_standings_worked_out() -> None:
+    """Querni's evaluation remembers each seat's standing by its stones; the remembered
+    figure is the one worked out afresh, for both the shared and the top level's model."""
+    from engine.models import querni
+    v = rules.variant("querni")
+    for model in (querni.QuerniModel(), querni.QuerniTopModel()):
+        rng = random.Random(3)
+        p = v.start(seed=5)
+        for _ in range(12):
+            if p.outcome() is not None:
+                break
+            pieces = p.pieces()
+            fresh = []
+            for seat in (0, 1):
+                cells = {int(piece.kind): point for point, piece in pieces.items()
+                         if piece.seat == seat}
+                fresh.append(model._standing(cells))
+            querni._QUERNI_STANDINGS.clear()
+            assert model.evaluate(p, pieces) == tuple(fresh)  # worked out
+            assert model.evaluate(p, pieces) == tuple(fresh)  # remembered
+            p = p.play(rng.choice(p.legal_moves()))
