@@ -18,7 +18,8 @@ A random deal (Querni ``setup=random``) is played from both seats (games
 1 and 2 share one); pairs measured before that was so are shown without the ``deals×2``
 mark. Levels 1-6 stop on node budgets (the same moves on any machine); levels 7-8
 get ``--movetime`` per move (default 1 ms: scaled down until their node floors of 6 000
-and 12 000 nodes bind, which makes them reproducible too). Xiangqi's levels 7-8 are our
+and 12 000 nodes bind, which makes them reproducible too: the pairs play with
+``floors``, :func:`engine.choose_move`). Xiangqi's levels 7-8 are our
 own engine here unless ``--fairy`` (Fairy-Stockfish at ``--movetime``).
 
 Pairs run in ``--jobs`` processes (default 2), cheapest first, each in ``--pieces``
@@ -114,7 +115,7 @@ def play_pair(key: str, opts: dict[str, object], a: int, b: int, games: int,
               f"{time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
 
     scores = run(key, opts, [a, b] * (seats // 2), games=games, seed=1000 * a + b,
-                 seconds=seconds, fairy=fairy, first=first, progress=progress)
+                 seconds=seconds, fairy=fairy, first=first, progress=progress, floors=True)
     s = scores[a]
     v = rules.variant(key)
     paired = "seed" in v.options and opts.get("setup", "random") == "random"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import importlib
+import importlib.metadata
 import logging
 import sys
 from pathlib import Path
@@ -19,6 +20,7 @@ from pathlib import Path
 import rules
 from bot.service.errors import StorageError, StorageUnavailable
 from bot.settings import Settings, load_settings
+from rules import native
 
 DB_HELP = "SQLite file or postgresql:// URL (default: TABLERO_DB)"
 
@@ -28,10 +30,20 @@ def database_target(text: str) -> Path | str:
     return text if text.startswith(("postgresql://", "postgres://")) else Path(text)
 
 
+def engine_core() -> str:
+    """Which engine core runs (:mod:`rules.native`): ``compiled (mypyc)`` or ``pure
+    Python``, once the engine's modules are loaded."""
+    import engine.search  # noqa: F401  (loads the hot modules, compiled or not)
+
+    return native.running()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tablero",
         description="Tablero: abstract board games on Discord, played over days.")
+    parser.add_argument("--version", action="store_true",
+                        help="print the version and which engine core runs, and exit")
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("games", help="list the games the rules core knows")
     sub.add_parser("run", help="start the bot (the console when no DISCORD_TOKEN is set)")
@@ -142,6 +154,9 @@ def db_main(settings: Settings, args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.version:
+        print(f"tablero {importlib.metadata.version('tablero')}, engine core: {engine_core()}")
+        return 0
     if args.command == "games":
         for key, v in rules.VARIANTS.items():
             print(f"{key:18} {v.name}")
@@ -185,6 +200,7 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
                                    clear=getattr(args, "clear", False))
     logging.basicConfig(level=settings.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("tablero").info("engine core: %s", engine_core())
     if args.command == "db":
         return db_main(settings, args)
     if args.command == "console":

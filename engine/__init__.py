@@ -13,10 +13,19 @@ Traceback (most recent call last):
 engine.errors.TerminalPositionError: the game is over (checkmate): there is no move to choose
 """
 
-from engine.analysis import ANALYSIS_NODES, Weighing, weigh_move
-from engine.errors import EngineError, LevelError, NotToMoveError, TerminalPositionError
-from engine.levels import DEFAULT_SECONDS, LEVELS, TOP, Level, level
-from engine.player import Choice, Progress, choose_move, fairy_available
+from rules import native
+
+native.extend(__name__, __path__)  # the compiled core first, where it is built and fresh
+
+from engine.analysis import ANALYSIS_NODES, Weighing, weigh_move  # noqa: E402
+from engine.errors import (  # noqa: E402
+    EngineError,
+    LevelError,
+    NotToMoveError,
+    TerminalPositionError,
+)
+from engine.levels import DEFAULT_SECONDS, LEVELS, TOP, Level, level  # noqa: E402
+from engine.player import Choice, Progress, choose_move, fairy_available  # noqa: E402
 
 __all__ = [
     "ANALYSIS_NODES",

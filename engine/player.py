@@ -70,17 +70,21 @@ search depth that found it, and whether it is the move finally chosen."""
 def choose_move(position: Position[Any], level: int = 8, *, seed: int = 0,
                 seconds: float | None = None, nodes: int | None = None,
                 seat: int | None = None, fairy: bool = True,
-                progress: Progress | None = None) -> Choice:
+                progress: Progress | None = None, floors: bool = False) -> Choice:
     """The move ``level`` (0..8) plays in ``position`` for ``seat`` (default: the seat to
     move; name it during a Querni ``choose`` set-up while both seats are pending).
 
     ``seconds`` is the time budget (default 2 s; level 8 uses it all, level 7 half,
     levels 1-6 stop sooner on their node budgets); ``nodes`` overrides the level's node
     budget (searches that end on a node budget are reproducible on any machine: the
-    same ``seed`` gives the same move). ``fairy`` lets Fairy-Stockfish play xiangqi
-    levels 7 and 8 when installed. ``progress`` hears the best move after every completed
-    iteration and then the choice (``final``): whoever runs the search elsewhere keeps
-    the best move found so far if it is cut off.
+    same ``seed`` gives the same move). Levels 7 and 8 search at least their node floor
+    (:attr:`engine.levels.Level.min_nodes`) but never past ``seconds`` (level 7 may
+    take the rest of it to reach its floor), unless ``floors``: then they search
+    their floor however long it takes, and with a tiny budget stop on it, reproducibly
+    (what the strength ladder and the reproducible-play fixture measure). ``fairy``
+    lets Fairy-Stockfish play xiangqi levels 7 and 8 when installed. ``progress`` hears
+    the best move after every completed iteration and then the choice (``final``):
+    whoever runs the search elsewhere keeps the best move found so far if it is cut off.
 
     Raises :class:`TerminalPositionError` when the game is over, :class:`NotToMoveError`
     when ``seat`` is not to move, :class:`LevelError` for an unknown level.
@@ -93,7 +97,7 @@ def choose_move(position: Position[Any], level: int = 8, *, seed: int = 0,
     >>> heard[0], heard[-1] == (c.depth, True), len(heard) == c.depth + 1
     ((1, False), True, True)
     """
-    choice = _choose(position, level, seed, seconds, nodes, seat, fairy, progress)
+    choice = _choose(position, level, seed, seconds, nodes, seat, fairy, progress, floors)
     if progress is not None:
         progress(choice.text, choice.depth, True)
     return choice
@@ -101,7 +105,7 @@ def choose_move(position: Position[Any], level: int = 8, *, seed: int = 0,
 
 def _choose(position: Position[Any], level: int, seed: int, seconds: float | None,
             nodes: int | None, seat: int | None, fairy: bool,
-            progress: Progress | None) -> Choice:
+            progress: Progress | None, floors: bool = False) -> Choice:
     settings = _level(level)
     started = time.perf_counter()
     outcome = position.outcome()
@@ -140,7 +144,10 @@ def _choose(position: Position[Any], level: int, seed: int, seconds: float | Non
     limits = Limits(depth=depth, nodes=settings.nodes if nodes is None else nodes,
                     seconds=budget * settings.time_share, quiescence=settings.quiescence,
                     noise=settings.noise, seed=rng.getrandbits(32),
-                    min_nodes=settings.min_nodes)
+                    min_nodes=settings.min_nodes,
+                    # time-bound levels keep to the time promised, floor or not
+                    ceiling=None if floors or settings.nodes is not None or nodes is not None
+                    else budget)
     search = Search(model, position, limits)
     if progress is not None:
         def iteration(move: Hashable, depth: int) -> None:

@@ -60,7 +60,9 @@ class Limits:
     it); ``quiescence`` how many plies of captures leaves follow (0: none); ``noise``
     the half-width of a seeded, per-position evaluation error in centipawns (weaker levels misjudge
     positions the way people do, consistently within a search); ``seed`` that noise's
-    seed; ``min_nodes`` how many nodes to search before time may stop the search.
+    seed; ``min_nodes`` how many nodes to search before time may stop the search;
+    ``ceiling`` the seconds after which time stops it even short of ``min_nodes``
+    (``None``: the floor holds however long it takes).
     """
 
     depth: int = 64
@@ -70,6 +72,7 @@ class Limits:
     noise: int = 0
     seed: int = 0
     min_nodes: int = 0
+    ceiling: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +118,7 @@ class Search:
         self.nodes = 0
         self.started = 0.0
         self.deadline: float | None = None
+        self.ceiling_at: float | None = None
         self.node_limit: int | None = None
         self.best_so_far: tuple[Hashable, int] | None = None
         self.on_iteration: Callable[[Hashable, int], None] | None = None
@@ -178,10 +182,12 @@ class Search:
         limit = self.node_limit
         if limit is not None and nodes >= limit:
             raise Stop
-        if not nodes & 127 and self.deadline is not None \
-                and nodes >= self.limits.min_nodes \
-                and time.perf_counter() >= self.deadline:
-            raise Stop
+        if not nodes & 127 and self.deadline is not None:
+            if nodes >= self.limits.min_nodes:
+                if time.perf_counter() >= self.deadline:
+                    raise Stop
+            elif self.ceiling_at is not None and time.perf_counter() >= self.ceiling_at:
+                raise Stop
 
     # ------------------------------------------------------------------ the search
 
@@ -193,6 +199,8 @@ class Search:
         limits = self.limits
         if limits.seconds is not None:
             self.deadline = self.started + limits.seconds
+            if limits.ceiling is not None:
+                self.ceiling_at = self.started + max(limits.ceiling, limits.seconds)
         legal = self.root.legal_moves()
         moves = self._root_moves(legal)
         if not moves:
@@ -211,7 +219,6 @@ class Search:
         for depth in range(1, max(1, limits.depth) + 1):
             # the first iteration ignores the node budget, so every level sees one ply
             self.node_limit = limits.nodes if depth > 1 else None
-            self.best_so_far = None
             try:
                 score, move = self._root(depth, mobility)
             except Stop:
@@ -243,6 +250,8 @@ class Search:
         return [(value, moves[i]) for value, i in scored]
 
     def _root(self, depth: int, mobility: int) -> tuple[int, Hashable]:
+        # reset here, not in run(): there the compiled core would take it for None
+        self.best_so_far = None
         root = self.root
         pieces = root.pieces()
         key = position_key(root, pieces)

@@ -117,12 +117,13 @@ class GameRecord:
 
 def play_game(key: str, options: dict[str, object], levels: Sequence[int], *, seed: int,
               seconds: float | None, fairy: bool = True, opening: bool = True,
-              opening_seed: str | None = None) -> GameRecord:
+              opening_seed: str | None = None, floors: bool = False) -> GameRecord:
     """One game, ``levels[seat]`` playing each seat. A game with a random deal (Querni
     ``setup=random``) and no ``seed`` option is dealt from the game's seed, as the match
     service draws one per match, and the record's options hold it so the game replays.
     The random opening is drawn from ``opening_seed`` when given (games that share it
-    share their opening), else from the game's seed."""
+    share their opening), else from the game's seed. ``floors``: levels 7 and 8 search
+    their node floors however short ``seconds`` is (:func:`engine.choose_move`)."""
     v = rules.variant(key)
     rng = random.Random(f"selfplay:{seed}")
     if "seed" in v.options and "seed" not in options and "arrangement" not in options \
@@ -143,7 +144,7 @@ def play_game(key: str, options: dict[str, object], levels: Sequence[int], *, se
                 p = p.play(move)
                 continue
         choice = choose_move(p, level, seed=rng.getrandbits(32), seconds=seconds,
-                             seat=seat, fairy=fairy)
+                             seat=seat, fairy=fairy, floors=floors)
         if level:
             timings.append((level, choice.seconds))
         moves.append(choice.text)
@@ -251,12 +252,13 @@ def run(key: str, options: dict[str, object], levels: Sequence[int], *, games: i
         seed: int = 0, seconds: float | None = None, fairy: bool = True,
         records: IO[str] | None = None,
         progress: Callable[[int, int, dict[int, Score]], None] | None = None,
-        first: int = 0) -> dict[int, Score]:
+        first: int = 0, floors: bool = False) -> dict[int, Score]:
     """Play ``games`` games rotating ``levels`` over the seats; the score per level.
 
     ``first`` numbers the first game: a run of games ``first`` .. ``first + games - 1``
     plays exactly those games of a longer run with the same seed (seats, deals and
-    seeds follow the game's number), so one run can be split over processes."""
+    seeds follow the game's number), so one run can be split over processes.
+    ``floors`` as :func:`play_game`'s."""
     v = rules.variant(key)
     seats = v.seat_count(**options)
     if len(levels) != seats:
@@ -282,7 +284,8 @@ def run(key: str, options: dict[str, object], levels: Sequence[int], *, games: i
         # a seat evens out; the engine's own choices still follow the game's seed
         opening_seed = f"selfplay-opening:{seed}:{g // seatings}" if paired else None
         record = play_game(key, game_options, seated, seed=seed * 1_000_003 + g,
-                           seconds=seconds, fairy=fairy, opening_seed=opening_seed)
+                           seconds=seconds, fairy=fairy, opening_seed=opening_seed,
+                           floors=floors)
         for seat, level in enumerate(seated):
             score = scores[level]
             score.games += 1
@@ -335,6 +338,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, required=True, help="how many games")
     parser.add_argument("--movetime", type=int, default=None, metavar="MS",
                         help="time budget per engine move in milliseconds (default 2000)")
+    parser.add_argument("--floors", action="store_true",
+                        help="levels 7 and 8 search their node floors however short the "
+                             "move time (reproducible: what the strength ladder measures); "
+                             "otherwise --movetime is kept")
     parser.add_argument("--seed", type=int, default=0, help="seed: the same seed replays")
     parser.add_argument("--records", type=argparse.FileType("w"), default=None,
                         metavar="FILE", help="write one JSON line per game here")
@@ -369,7 +376,7 @@ def main(args: argparse.Namespace, out: IO[str] | None = None,
     try:
         scores = run(args.game, options, args.levels, games=args.games, seed=args.seed,
                      seconds=seconds, fairy=not args.no_fairy, records=args.records,
-                     progress=bar)
+                     progress=bar, floors=args.floors)
     except ValueError as e:
         print(f"selfplay: {e}", file=err)
         return 2

@@ -14,7 +14,11 @@ module and registers its variant(s) below; the conformance suite in ``tests/rule
 them all.
 """
 
-from rules.core import (
+from rules import native
+
+native.extend(__name__, __path__)  # the compiled core first, where it is built and fresh
+
+from rules.core import (  # noqa: E402
     VARIANTS,
     AmbiguousMoveError,
     BoardFacts,
@@ -35,11 +39,11 @@ from rules.core import (
 )
 
 # One line per game: importing the module registers its variant(s).
-from rules import alquerque  # noqa: F401  isort: skip
-from rules import alquerque_grande  # noqa: F401  isort: skip
-from rules import xiangqi  # noqa: F401  isort: skip
-from rules import damas  # noqa: F401  isort: skip
-from rules import querni  # noqa: F401  isort: skip
+from rules import alquerque  # noqa: E402, F401  isort: skip
+from rules import alquerque_grande  # noqa: E402, F401  isort: skip
+from rules import xiangqi  # noqa: E402, F401  isort: skip
+from rules import damas  # noqa: E402, F401  isort: skip
+from rules import querni  # noqa: E402, F401  isort: skip
 
 __all__ = [
     "VARIANTS",

@@ -5,8 +5,12 @@ game's variant and position classes (:func:`~engine.models.base.register`);
 :func:`model_for` finds it from a position. Importing this package registers them all.
 """
 
-from engine.models import alquerque, alquerque_grande, damas, querni, xiangqi
-from engine.models.base import (
+from rules import native
+
+native.extend(__name__, __path__)  # the compiled core first, where it is built and fresh
+
+from engine.models import alquerque, alquerque_grande, damas, querni, xiangqi  # noqa: E402
+from engine.models.base import (  # noqa: E402
     GameModel,
     ModelChoice,
     NoModel,

@@ -53,14 +53,14 @@ class QuerniModel(GameModel):
 
     key = "querni"
     quiescence = False  # removals are not exchanges; the work left already prices them
-    REMOVED = 100
-    STRANDED = 5000
+    REMOVED: ClassVar[int] = 100
+    STRANDED: ClassVar[int] = 5000
     """A segment that can never come off: that seat cannot win, whatever else it did
     (the 30-turn limit must not tempt the engine into stranding numbers to remove some)."""
-    GAP = (0, 0, 100, 130, 155, 175, 190, 200, 210, 220)
+    GAP: ClassVar[tuple[int, ...]] = (0, 0, 100, 130, 155, 175, 190, 200, 210, 220)
     """The work (centi-turns) to close the gap between two numbers by their distance:
     touching is none; one movement closes a short gap, a long one may need two."""
-    LINK = (0, 40, 28, 20, 14, 10, 7, 5, 3, 2)
+    LINK: ClassVar[tuple[int, ...]] = (0, 40, 28, 20, 14, 10, 7, 5, 3, 2)
     """How well two consecutive numbers chain in an arrangement by their distance (the
     ``choose`` set-up's hill climbing)."""
     LOOK: ClassVar[dict[int, tuple[int, int, float]]] = {
@@ -68,7 +68,7 @@ class QuerniModel(GameModel):
         5: (2, 30, 0.15), 6: (3, 0, 0.0)}
     """Querni's levels 1-6 (see :meth:`adapt_level`): plies looked ahead, evaluation
     noise (centi-turns either way) and slip rate."""
-    LOOK_NODES = 4_000
+    LOOK_NODES: ClassVar[int] = 4_000
     """Enough nodes to finish a two-ply look however many moves there are (a full
     two-ply search takes about five times the moves: 200-1 000 nodes); level 6 spends
     the rest on the third ply, its best two-ply moves first."""
@@ -82,7 +82,7 @@ class QuerniModel(GameModel):
     40 random deals; the whole third ply 62.5 % over 100 random deals and 67 % over 100
     ``choose`` games.)"""
 
-    TOP_ARRANGE_EFFORT = 48_000
+    TOP_ARRANGE_EFFORT: ClassVar[int] = 48_000
     """Level 8's hill-climbing rounds for a ``choose`` arrangement (about 0.2 s). With
     ``choose`` the arrangement is nearly the whole game: 1-8 chained around one ring of
     start cells and 9-16 around the other clear the board in two turns, which nothing
@@ -325,7 +325,7 @@ class QuerniTopModel(QuerniModel):
     True
     """
 
-    TAKEN = 5
+    TAKEN: ClassVar[int] = 5
 
     def _standing(self, cells: dict[int, tuple[int, int]]) -> int:
         runs_work: dict[int, int] = {0: 0}  # runs to take off -> the least work for them

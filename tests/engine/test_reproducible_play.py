@@ -61,7 +61,7 @@ def play(key: str, options: dict[str, object]) -> dict[str, Any]:
         ply += 1
     played: dict[str, Any] = {"moves": moves}
     if key == FLOOR_GAME and p.outcome() is None:
-        choice = choose_move(p, 7, seed=7, seconds=1e-6, fairy=False)
+        choice = choose_move(p, 7, seed=7, seconds=1e-6, fairy=False, floors=True)
         played["floor"] = f"{choice.text} {choice.nodes}"
     return played
 

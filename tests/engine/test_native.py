@@ -1,0 +1,129 @@
+"""The compiled core and the pure-Python modules: the one that runs says so, a stale or
+foreign build is never used, and both play the moves the reproducible-play fixture pins.
+
+``scripts/bootstrap`` builds the compiled core where there is a C compiler, so this suite
+runs on it in-process (``test_reproducible_play``) and here runs the fixture once more in
+a process held to pure Python: both paths, in one run.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import redirect_stdout
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import rules
+from bot.__main__ import main as tablero
+from engine import choose_move
+from engine.selfplay import play_game, run
+from rules import native
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURE = Path(__file__).parent / "data" / "reproducible_play.json"
+
+
+@pytest.fixture
+def fresh_choice() -> Iterator[None]:
+    """:func:`native.compiled` decided afresh, and remembered as it was afterwards."""
+    native.compiled.cache_clear()
+    yield
+    native.compiled.cache_clear()
+
+
+def test_version_says_which_engine_core_runs() -> None:
+    """``tablero --version`` names the core: compiled when a fresh build is used, else
+    pure Python, as the hot modules' files show."""
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert tablero(["--version"]) == 0
+    import engine.search
+
+    expected = "compiled (mypyc)" if native.compiled() else "pure Python"
+    assert native.running() == expected
+    assert out.getvalue().strip().endswith(f"engine core: {expected}")
+    assert engine.search.__file__.endswith(".py") == (expected == "pure Python")
+
+
+def test_a_stale_foreign_or_refused_build_is_not_used(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_choice: None) -> None:
+    """The core is used only when its manifest matches the sources as they are now and
+    this Python, and ``TABLERO_ENGINE_CORE=python`` is not set."""
+    manifest = tmp_path / "manifest.json"
+    monkeypatch.setattr(native, "MANIFEST", manifest)
+    monkeypatch.delenv(native.ENVIRONMENT, raising=False)
+    assert not native.compiled()  # never built
+    native.compiled.cache_clear()
+    manifest.write_text(json.dumps(native.fingerprint()))
+    assert native.compiled()
+    native.compiled.cache_clear()
+    stale = {**native.fingerprint(), "engine.search": "0" * 64}  # a source edited since
+    manifest.write_text(json.dumps(stale))
+    assert not native.compiled()
+    native.compiled.cache_clear()
+    foreign = {**native.fingerprint(), "python": "cpython-99"}
+    manifest.write_text(json.dumps(foreign))
+    assert not native.compiled()
+    native.compiled.cache_clear()
+    manifest.write_text("{not json")
+    assert not native.compiled()
+    native.compiled.cache_clear()
+    manifest.write_text(json.dumps(native.fingerprint()))
+    monkeypatch.setenv(native.ENVIRONMENT, "python")
+    assert not native.compiled()
+
+
+def test_pure_python_plays_the_fixture_moves_too() -> None:
+    """In a process held to pure Python, the engine plays the fixture's moves with its
+    node counts, as the compiled core does in this one (``test_reproducible_play``)."""
+    script = ("import json, sys; sys.path.insert(0, sys.argv[1]); "
+              "from tests.engine.test_reproducible_play import record; "
+              "from rules import native; import engine.search; "
+              "print(json.dumps({'core': native.running(), 'played': record()}))")
+    env = {**os.environ, native.ENVIRONMENT: "python"}
+    done = subprocess.run([sys.executable, "-c", script, str(ROOT)], env=env,
+                          capture_output=True, text=True, check=True, timeout=1800)
+    answer = json.loads(done.stdout.strip().splitlines()[-1])
+    assert answer["core"] == "pure Python"
+    assert answer["played"] == json.loads(FIXTURE.read_text())
+
+
+def test_levels_7_and_8_keep_to_the_time_budget_unless_asked_for_their_floors() -> None:
+    """Querni's level 8 has an 80 000-node floor (the ladder's setting); at a 0.3 s budget
+    it stops on time, far short of it: the time promised per move is kept."""
+    p = rules.variant("querni").start(seed=5)
+    started = time.perf_counter()
+    eight = choose_move(p, 8, seed=1, seconds=0.3, fairy=False)
+    took = time.perf_counter() - started
+    assert 0 < eight.nodes < 80_000
+    assert took < 1.0
+    assert eight.move in p.legal_moves()
+
+
+def test_selfplay_keeps_the_movetime_and_hands_on_floors_when_asked(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``selfplay --movetime`` is kept by level 8 (Alquerque's floor: 48 000 nodes, about
+    2 s here); ``floors`` (the ladder's reproducible setting) reaches every search."""
+    record = play_game("alquerque", {}, [8, 0], seed=3, seconds=0.05, fairy=False,
+                       opening=False)
+    eights = [secs for level, secs in record.move_seconds if level == 8]
+    assert eights and max(eights) < 0.5
+    import engine.selfplay
+
+    asked: list[bool] = []
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        asked.append(kwargs["floors"])
+        return choose_move(*args, **{**kwargs, "seconds": 60, "nodes": 50})
+
+    monkeypatch.setattr(engine.selfplay, "choose_move", spy)
+    run("alquerque", {}, [8, 0], games=1, seed=1, seconds=0.001, fairy=False, floors=True)
+    assert asked and all(asked)
