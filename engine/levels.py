@@ -82,11 +82,13 @@ LEVELS: dict[int, Level] = {level.number: level for level in (
 are the same on any machine for a given seed (their ``min_nodes`` is that budget, so a
 slow machine or a small time budget does not cut them short; 3 000 nodes take 0.1-0.3 s
 here); levels 7 and 8 search for half
-and all of the time budget (2 s unless the caller gives another), but never fewer than
-6 000 and 12 000 nodes (``min_nodes``; about 0.4 and 0.8 s at 15 000 nodes/s). With a
-budget too small to pass those floors (``tablero selfplay --movetime 1``) levels 7 and 8
-stop on their floors at the first check past them: reproducible on any machine, and
-what the strength ladder measures."""
+and all of the time budget (2 s unless the caller gives another), and search at least
+6 000 and 12 000 nodes (``min_nodes``; about 0.4 and 0.8 s at 15 000 nodes/s) while the
+whole budget lasts: the time promised per move is kept. With ``floors``
+(:func:`engine.choose_move`, ``tablero selfplay --floors``) they search their floors
+however long it takes, and with a budget too small to pass them (``--movetime 1``) stop
+on them at the first check past them: reproducible on any machine, and what the
+strength ladder measures."""
 TOP = 8
 DEFAULT_SECONDS = 2.0
 """The per-move time budget when none is given (the top level uses all of it)."""
