@@ -284,12 +284,12 @@ class ComputerMixin(ServiceCore):
                                                     (MatchStatus.FINISHED,)):
             if rec.result is None or not any(is_computer(s.user_id) for s in rec.seats):
                 continue
-            if user in rec.result.winners:
-                wins += 1
-            elif not rec.result.winners:
-                draws += 1
-            else:
-                losses += 1
+            me = rec.seat_of(user)
+            # the result holds seats, not users
+            outcome = rec.result.outcome_of(me.seat if me is not None else None)
+            wins += outcome == "win"
+            draws += outcome == "draw"
+            losses += outcome == "loss"
         return dataclasses.replace(base, against_computer=(wins, draws, losses))
 
     async def computers_idle(self) -> None:

@@ -130,13 +130,7 @@ class Ratings:
         teams = [[users_by_seat[s] for s in seats] for seats in groups.values()]
         ranks = [min(rank_of_seat.get(s, len(result.ranking)) for s in seats) + 1
                  for seats in groups.values()]
-        outcomes: dict[int, str] = {}
-        for seat, user in users_by_seat.items():
-            if not result.winners:  # those sharing first place drew; any below lost
-                outcomes[user] = "draw" if not result.ranking or seat in result.ranking[0] \
-                    else "loss"
-            else:
-                outcomes[user] = "win" if seat in result.winners else "loss"
+        outcomes = {user: result.outcome_of(seat) for seat, user in users_by_seat.items()}
         return RatingChange(rec.guild_id, rec.ladder, outcomes, _RateCapture(teams, ranks),
                             at, partial(rate_groups, teams=teams, ranks=ranks))
 

@@ -80,6 +80,14 @@ class ResultRecord:
         """Win, shared first place, draw or aborted (``locales.results.result_kind``)."""
         return result_kind(self.winners, self.ranking)
 
+    def outcome_of(self, seat: int | None) -> str:
+        """``"win"``, ``"draw"`` or ``"loss"`` for ``seat`` (a seat, never a user: the
+        result holds seats). With no winners, those sharing first place drew and any
+        below lost; the ratings and ``/stats`` count alike."""
+        if not self.winners:
+            return "draw" if not self.ranking or seat in self.ranking[0] else "loss"
+        return "win" if seat in self.winners else "loss"
+
 
 @dataclass(frozen=True, slots=True)
 class DrawOffer:

@@ -402,3 +402,56 @@ async def test_every_configuration_can_be_played_against_the_computer(
             await cpu_service.move(m.id, ALICE, p.variant.format_move(p, p.legal_moves()[0]))
     played_by = {e.user_id for e in await repo.load_entries(m.id)}
     assert set(computers) <= played_by  # every computer seat has moved
+
+
+class ScriptedPicker(InlineMovePicker):
+    """Plays the computer's moves of a known game (by the position they are played in),
+    so a test decides who wins."""
+
+    def __init__(self, game: str, options: dict[str, object], moves: list[str]) -> None:
+        super().__init__(nodes=50)
+        v = rules.variant(game)
+        p = v.start(**options)
+        self.script: dict[str, str] = {}
+        for text in moves:
+            self.script[p.to_text()] = text
+            p = p.play(v.parse_move(p, text))
+
+    async def pick(self, position: Position[Any], seat: int, level: int, *,
+                   seed: int) -> str:
+        self.picks += 1
+        return self.script[position.to_text()]
+
+
+@pytest.mark.parametrize(("game", "options", "seed", "expected"), [
+    pytest.param("alquerque", {}, 16, (1, 0, 0), id="two-players-won"),
+    pytest.param("alquerque-grande", {"players": 4, "mode": "fast"}, 14, (1, 0, 0),
+                 id="four-players-won"),
+    pytest.param("alquerque-grande", {"players": 4, "mode": "fast"}, 9, (0, 1, 0),
+                 id="four-players-first-place-shared"),
+])
+async def test_stats_count_a_win_against_the_computer_as_a_win(
+        repo: Repository, clock: SetClock, recorder: Recorder, game: str,
+        options: dict[str, object], seed: int, expected: tuple[int, int, int]) -> None:
+    """Issue 38, item 2: the result holds seats, not users; a game Alice (seat 0) won
+    against the computer is a win in /stats, a first place she shares is a draw (as on
+    the rated ladders), in two- and four-player games alike."""
+    from tests.service.conftest import finishing_game
+
+    moves = finishing_game(game, options, seed, 400)
+    assert moves
+    service = MatchService(repo, recorder, clock, rng=random.Random(7),
+                           picker=ScriptedPicker(game, options, moves))
+    m = await service.challenge_computer(GUILD, CHANNEL, ALICE, game, level=1,
+                                         options=options, seat=0)
+    if m.status.value == "lobby":
+        m = await service.add_computers(m.id, ALICE, 1)
+    while True:
+        await service.computers_idle()
+        m = await service.get_match(m.id)
+        if not m.status.is_live:
+            break
+        await service.move(m.id, ALICE, moves[m.ply])
+    assert m.result is not None and m.status.value == "finished"
+    stats = await service.stats(GUILD, ALICE)
+    assert stats.against_computer == expected
