@@ -94,7 +94,7 @@ class NoPicker:
     async def pick(self, *args: Any, **kwargs: Any) -> str:
         raise AssertionError("no computer match was generated")
 
-    async def weigh(self, *args: Any, **kwargs: Any) -> list[tuple[int, int] | None]:
+    async def weigh(self, *args: Any, **kwargs: Any) -> list[Any]:
         raise AssertionError("no computer match was generated")
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from bot.service import BoardRenderer, DrawnBoard
 from bot.service.views import GameRecord
-from locales.i18n import DEFAULT_LOCALE
+from locales.i18n import DEFAULT_LOCALE, Words
 from rules import MoveMarks, Position
 from rules.notation import FILES
 
@@ -121,7 +121,7 @@ class AnalysisPictures:
     replay: bytes
 
 
-def analysis_pictures(record: GameRecord, notes: Mapping[int, str],
+def analysis_pictures(record: GameRecord, notes: Mapping[int, Words],
                       names: Sequence[str] | None = None,
                       locale: str = DEFAULT_LOCALE) -> AnalysisPictures | None:
     """``notes`` maps record plies (``PlyView.ply``) to what the analysis says of them,

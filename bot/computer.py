@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 import engine
+from bot.service.ports import MoveWeighing
 from rules import Position, RulesError
 
 log = logging.getLogger(__name__)
@@ -72,18 +73,32 @@ def _progress(path: Path) -> tuple[bool, int, str] | None:
         return None
 
 
+def _moves(plies: int | None, seats: int) -> int | None:
+    """Plies to a forced end (signed, see :func:`engine.search.forced_plies`) as moves
+    of the side that ends it: the mover wins on his ``ceil(plies / seats)``-th move."""
+    if plies is None:
+        return None
+    moves = -(-abs(plies) // max(1, seats))
+    return moves if plies > 0 else -moves
+
+
 def _weigh(moves: Sequence[tuple[Position[Any], str]],
-           nodes: int) -> list[tuple[int, int] | None]:
-    """Runs in a worker (or inline): each move's (best, played) scores for its mover."""
-    out: list[tuple[int, int] | None] = []
+           nodes: int) -> list[MoveWeighing | None]:
+    """Runs in a worker (or inline): each move's weighing for its mover."""
+    out: list[MoveWeighing | None] = []
     for position, text in moves:
+        v = position.variant
         try:
-            weighing = engine.weigh_move(position, position.variant.parse_move(position, text),
-                                         nodes=nodes)
+            weighing = engine.weigh_move(position, v.parse_move(position, text), nodes=nodes)
         except (engine.EngineError, RulesError):
             out.append(None)
             continue
-        out.append((weighing.best, weighing.played))
+        best = weighing.best_move
+        seats = position.seat_count - len(position.out_seats())
+        out.append(MoveWeighing(
+            weighing.best, weighing.played,
+            text if best is None else v.format_move(position, best),
+            _moves(weighing.best_end, seats), _moves(weighing.played_end, seats)))
     return out
 
 
@@ -185,7 +200,7 @@ class PoolMovePicker:
         return None
 
     async def weigh(self, moves: Sequence[tuple[Position[Any], str]]
-                    ) -> list[tuple[int, int] | None]:
+                    ) -> list[MoveWeighing | None]:
         """Weighings for ``analysis``, in one worker call."""
         loop = asyncio.get_running_loop()
         future = loop.run_in_executor(self._executor(), _weigh, list(moves),
@@ -219,5 +234,5 @@ class InlineMovePicker:
                                   seat=seat, nodes=self.nodes, fairy=self.fairy).text
 
     async def weigh(self, moves: Sequence[tuple[Position[Any], str]]
-                    ) -> list[tuple[int, int] | None]:
+                    ) -> list[MoveWeighing | None]:
         return _weigh(moves, self.nodes or engine.ANALYSIS_NODES)

@@ -103,7 +103,7 @@ from locales.i18n import (
     Words,
     _,
     _n,
-    decimal,
+    capitalized,
     joined,
     listing,
     negotiate,
@@ -850,21 +850,20 @@ class Console:
         match_id = numbers[0] if numbers else self.current_match.get(self.user())
         if match_id is None:
             raise ServiceError(_("which match? /analysis #N"))
-        swings = await self.service.analysis(match_id, caller=self.caller())
-        if not swings:
+        marked = await self.service.analysis(match_id, caller=self.caller())
+        if not marked:
             self.say(_("#{match}: no move lost a pawn's worth or more", match=match_id))
             return
-        for ply, _seat, display, lost in swings:
-            self.say(_("  move {ply}: {move} (about {pawns} pawns lost)", ply=ply + 1,
-                       move=display, pawns=decimal(lost / 100)))
+        said = {a.ply: a.line(self.printer.name(a.user)) for a in marked}
+        for a in marked:
+            self.say(joined("  ", said[a.ply], separator=""))
         if self.boards_dir is None:
             return
         locale = self.printer.locale
-        notes = {ply: render(self.service.swing_note(lost), locale)
-                 for ply, _seat, _display, lost in swings}
         record = await self.service.record(match_id, caller=self.caller())
         names = [(self.printer.seat_name(0, s.user_id) if s.user_id else "") or s.name
                  for s in record.match.seats]
+        notes = {ply: capitalized(line) for ply, line in said.items()}
         pictures = await asyncio.to_thread(analysis_pictures, record, notes, names, locale)
         if pictures is None:
             return

@@ -23,7 +23,7 @@ from typing import Any
 from engine.errors import NotToMoveError, TerminalPositionError, position_text
 from engine.levels import TOP, level
 from engine.models import model_at_level
-from engine.search import Limits, Search
+from engine.search import Limits, Search, forced_plies
 from rules import Position
 
 ANALYSIS_NODES = 400
@@ -34,14 +34,26 @@ ANALYSIS_NODES = 400
 class Weighing:
     """A played move beside the best one: both scores in centipawns for the mover
     (beyond ±990 000: a forced win or loss); ``lost`` is ``best - played``, never below 0
-    (a played move the short search liked better than its own best counts as best)."""
+    (a played move the short search liked better than its own best counts as best).
+    ``best_move``: the best move found (the played move when it was the best or forced)."""
 
     best: int
     played: int
+    best_move: Hashable | None = None
 
     @property
     def lost(self) -> int:
         return max(0, self.best - self.played)
+
+    @property
+    def best_end(self) -> int | None:
+        """Plies to the forced end the best move holds (> 0 a win, < 0 a loss), else None."""
+        return forced_plies(self.best)
+
+    @property
+    def played_end(self) -> int | None:
+        """The same after the played move."""
+        return forced_plies(self.played)
 
 
 def weigh_move(position: Position[Any], move: Hashable, *,
@@ -63,13 +75,13 @@ def weigh_move(position: Position[Any], move: Hashable, *,
         raise NotToMoveError(f"{move!r} is not a legal move here",
                              text=position_text(position))
     if len(legal) == 1:
-        return Weighing(0, 0)  # forced: it cost nothing
+        return Weighing(0, 0, move)  # forced: it cost nothing
     model, settings = model_at_level(position, level(TOP))
     search = Search(model, position,
                     Limits(nodes=nodes, seconds=None, quiescence=settings.quiescence))
     best = search.run()
     if best.move == move:
-        return Weighing(best.score, best.score)
+        return Weighing(best.score, best.score, move)
     # The played move alone, as deep as the best one was judged (not deeper on the nodes
     # the other moves left over: depths of either parity judge differently), on the same
     # node budget, starting from what the first search learnt (its table and history:
@@ -78,4 +90,4 @@ def weigh_move(position: Position[Any], move: Hashable, *,
                                            seconds=None, quiescence=settings.quiescence),
                    root_moves=(move,))
     alone.tt, alone.history = search.tt, search.history
-    return Weighing(best.score, alone.run().score)
+    return Weighing(best.score, alone.run().score, best.move)

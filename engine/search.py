@@ -43,6 +43,24 @@ WIN = 1_000_000
 WON = WIN - 10_000
 """Scores beyond this are forced wins (losses below its negation)."""
 INFINITE = 10 * WIN
+
+
+def forced_plies(score: int) -> int | None:
+    """The plies to the forced end a search score holds, counted from the root: > 0 a
+    forced win reached at that ply, < 0 a forced loss; None where no forced end is seen.
+
+    >>> forced_plies(WIN - 3), forced_plies(-WIN + 2), forced_plies(-WIN + 4 + 100)
+    (3, -2, -4)
+    >>> forced_plies(250) is None
+    True
+    """
+    if score > WON:
+        return WIN - score
+    if score < -WON:
+        # a loss scores -WIN + ply + 100 per seat ranked below ours (``_terminal``); a
+        # search's plies stay far below 100
+        return -max(1, (score + WIN) % 100)
+    return None
 EXACT, LOWER, UPPER = 0, 1, 2
 QUIESCENCE_PLIES = 8
 

@@ -11,9 +11,9 @@ from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw
 
-from locales.i18n import DEFAULT_LOCALE, Words, _, joined, render
+from locales.i18n import DEFAULT_LOCALE, Words, _, render
 from render.draw import PNG_LEVEL, compose, to_palette
-from render.style import CAPTURE_MARK, PAPER
+from render.style import CAPTURE_MARK, INK, PAPER, drawn_words, font
 from rules import Position, Variant
 
 FRAME_MS = 900
@@ -53,6 +53,72 @@ def positions(variant: Variant, start: Position, moves: Iterable[Any]
     return frames
 
 
+NOTE_LINES = 4
+"""The most lines an analysis note may take below its board (a longer one is shrunk)."""
+
+
+def _wrap(text: str, f: Any, width: float) -> list[str]:
+    """``text`` in lines no wider than ``width``: broken at spaces, and inside a word
+    only when the word alone is too wide (Chinese has no spaces)."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        trial = f"{line} {word}" if line else word
+        if f.getlength(trial) <= width:
+            line = trial
+            continue
+        if line:
+            lines.append(line)
+        line = ""
+        for ch in word:
+            if line and f.getlength(line + ch) > width:
+                lines.append(line)
+                line = ""
+            line += ch
+    if line:
+        lines.append(line)
+    return lines
+
+
+def _note_layout(text: str, width: int, size: int) -> tuple[int, list[str]]:
+    """The font size and lines of a note drawn ``width`` wide: the whole text on at
+    most ``NOTE_LINES`` lines, shrinking the font as far as needed, never cut."""
+    px = max(8, round(size * 0.03))
+    while True:
+        lines = _wrap(text, font("regular", px), width)
+        if len(lines) <= NOTE_LINES or px <= 8:
+            return px, lines
+        px -= 1
+
+
+def _note_height(notes: Iterable[str], width: int, size: int) -> int:
+    """The height of a band holding the tallest of ``notes``."""
+    tallest = 0
+    for text in notes:
+        px, lines = _note_layout(text, width, size)
+        tallest = max(tallest, round(len(lines) * px * 1.3))
+    return tallest + 2 * max(4, size // 60) if tallest else 0
+
+
+def _with_note(img: Image.Image, text: str | None, band: int, size: int) -> Image.Image:
+    """``img`` with a band ``band`` high below it, holding ``text`` whole (the analysis
+    note: a caption in the header would be cut before its figure in a 4-player
+    header)."""
+    if band <= 0:
+        return img
+    out = Image.new("RGB", (img.width, img.height + band), PAPER)
+    out.paste(img, (0, 0))
+    if text:
+        pad = max(4, size // 60)
+        px, lines = _note_layout(text, img.width - 4 * pad, size)
+        f = font("regular", px)
+        draw = ImageDraw.Draw(out)
+        for i, line in enumerate(lines):
+            draw.text((2 * pad, img.height + pad + round(i * px * 1.3)), line, font=f,
+                      fill=INK)
+    return out
+
+
 def _flag(img: Image.Image) -> None:
     """A red frame round the whole image: this move is one the analysis marks."""
     width = max(4, round(min(img.size) * 0.012))
@@ -64,28 +130,31 @@ def replay_gif(variant: Variant, start: Position, moves: Iterable[Any], *,
                perspective: int = 0, names: Sequence[str] | None = None, size: int = 560,
                frame_ms: int = FRAME_MS, hold_ms: int = HOLD_MS,
                locale: str = DEFAULT_LOCALE,
-               flagged: Mapping[int, str] | None = None) -> bytes:
+               flagged: Mapping[int, Words] | None = None) -> bytes:
     """The whole game as an animated GIF: the start, then one frame per ply with the
     move highlighted and written in the header; the last frame is held ``hold_ms``.
 
-    ``flagged`` maps plies (1 = the first move) to a short note (an analysis: "lost
-    about 3.0 pawns"): those frames get a red frame, the note after the move in the
-    header, and stay up ``FLAG_MS``.
+    ``flagged`` maps plies (1 = the first move) to a note (an analysis: "move 12,
+    alice: c3-d4; better b2-c3 (costs about 3.0 pawns)"): those frames get a red frame,
+    the note whole in a band below the board (every frame has the band, so the GIF keeps
+    one size), and stay up ``FLAG_MS``.
 
     Every frame shares one cached palette, so the GIF has a single global colour table
     and Pillow stores each frame as the small rectangle that changed. Its words are in
     ``locale``.
     """
-    flagged = flagged or {}
+    notes = {ply: drawn_words(note, locale) for ply, note in (flagged or {}).items()}
     frames: list[Image.Image] = []
     durations: list[int] = []
+    band = -1
     for ply, (position, marks, before, caption) in enumerate(
             positions(variant, start, moves)):
-        note = flagged.get(ply)
-        if note is not None and caption is not None:
-            caption = joined(caption, note, separator=" — ")
+        note = notes.get(ply)
         img, _ = compose(position, last_move=marks, before=before, perspective=perspective,
                          names=names, caption=caption, size=size, locale=locale)
+        if band < 0:
+            band = _note_height(notes.values(), img.width - 4 * max(4, size // 60), size)
+        img = _with_note(img, note, band, size)
         if note is not None:
             _flag(img)
         frames.append(to_palette(img, position, size))
@@ -115,14 +184,14 @@ class RenderedSheet:
 
 
 def flagged_sheet(variant: Variant, start: Position, moves: Iterable[Any],
-                  flagged: Mapping[int, str], *, perspective: int = 0,
+                  flagged: Mapping[int, Words], *, perspective: int = 0,
                   names: Sequence[str] | None = None, size: int = 400,
                   columns: int = 3, locale: str = DEFAULT_LOCALE) -> RenderedSheet:
     """The positions right after each flagged ply (see :func:`replay_gif`), each with
-    its move drawn, the note in its header and a red frame, in ply order on one sheet
+    its move drawn, the note whole below it and a red frame, in ply order on one sheet
     of up to ``columns`` boards a row. ``flagged`` must name at least one ply of the
-    record; the alt text lists the flagged moves and their notes (and nothing else, so
-    the caller can put a heading in its reader's language before it).
+    record; the alt text lists the notes (and nothing else, so the caller can put a
+    heading in its reader's language before it).
     """
     frames = positions(variant, start, moves)
     wanted = sorted(ply for ply in flagged if 0 < ply < len(frames))
@@ -132,12 +201,14 @@ def flagged_sheet(variant: Variant, start: Position, moves: Iterable[Any],
     lines: list[str] = []
     for ply in wanted:
         position, marks, before, caption = frames[ply]
-        text = joined(caption, flagged[ply], separator=" — ")
+        note = drawn_words(flagged[ply], locale)
         img, _ = compose(position, last_move=marks, before=before, perspective=perspective,
-                         names=names, caption=text, size=size, locale=locale)
+                         names=names, caption=caption, size=size, locale=locale)
+        img = _with_note(img, note, _note_height([note], img.width - 4 * max(4, size // 60),
+                                                 size), size)
         _flag(img)
         boards.append(img)
-        lines.append(render(text, locale))
+        lines.append(render(flagged[ply], locale))
     gap = max(6, size // 40)
     cols = min(columns, len(boards))
     rows = (len(boards) + cols - 1) // cols

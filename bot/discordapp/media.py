@@ -92,7 +92,7 @@ async def replay_gif_of(record: GameRecord, name_of: NameResolver | None = None,
         return None
 
 
-async def analysis_pictures_of(record: GameRecord, notes: Mapping[int, str],
+async def analysis_pictures_of(record: GameRecord, notes: Mapping[int, Words],
                                name_of: NameResolver | None = None,
                                locale: str = DEFAULT_LOCALE) -> AnalysisPictures | None:
     """``bot.boards.analysis_pictures`` off the event loop, players named by

@@ -259,6 +259,7 @@ from bot.service.ports import (
     DrawnBoard,
     MatchRooms,
     MovePicker,
+    MoveWeighing,
     NameResolver,
     Notifier,
     NullNotifier,
@@ -280,6 +281,7 @@ from bot.service.records import (
 from bot.service.service import MatchService
 from bot.service.shards import ALL_SHARDS, ShardSet, shard_of
 from bot.service.views import (
+    AnalysedMove,
     BoardImage,
     BoardState,
     Caller,
@@ -300,6 +302,7 @@ from bot.service.views import (
 
 __all__ = [
     "ALL_SHARDS",
+    "AnalysedMove",
     "BoardImage",
     "BoardRenderer",
     "BoardState",
@@ -339,6 +342,7 @@ __all__ = [
     "MovePicker",
     "MovePlayedFor",
     "MoveResult",
+    "MoveWeighing",
     "NameResolver",
     "NotAPlayer",
     "NotAllowed",

@@ -38,18 +38,16 @@ from bot.service.computer_seats import (
 from bot.service.core import ServiceCore
 from bot.service.errors import InvalidOption, NotAllowed, ServiceError, StorageUnavailable
 from bot.service.events import Event, SetupSubmitted, TurnStarted
-from bot.service.ports import MovePicker, NameResolver
+from bot.service.ports import MovePicker, MoveWeighing, NameResolver
 from bot.service.records import MatchRecord, MatchStatus
-from bot.service.views import Caller, MatchView, PlayerStats
+from bot.service.views import AnalysedMove, Caller, MatchView, PlayerStats
+from locales.analysis import CostKind, cost_words
 from locales.i18n import Words, _, _n
-from rules import Position
+from rules import Position, RulesError
 
 log = logging.getLogger(__name__)
 
 DEFAULT_LEVEL = 5
-DECISIVE = 50_000
-"""An analysed swing this large (centipawns) is no misjudgement but the result: the
-engine saw a forced win or loss, or the game ended, on one side of the move."""
 
 
 def with_computer_names(names: NameResolver | None) -> NameResolver:
@@ -197,46 +195,65 @@ class ComputerMixin(ServiceCore):
             reason = _("the strongest move Tablero (level 8) finds here")
         return v.display_move(p, move), reason
 
-    @staticmethod
-    def swing_note(lost: int) -> Words:
-        """What the replay and the sheet write beside an analysed move that lost
-        ``lost`` centipawns (beyond ``DECISIVE``: a won or drawn game turned lost)."""
-        if lost >= DECISIVE:
-            return _("after it the game was lost")
-        return _("about {pawns} pawns lost", pawns=round(lost / 100, 1))
-
     async def analysis(self, match_id: int, top: int = 3,
-                       *, caller: Caller | None = None) -> list[tuple[int, int, str, int]]:
-        """After a game, the moves where the engine's evaluation swung most against the
-        player who made them: ``(ply, seat, display, centipawns lost)``, worst first, at
-        most ``top`` (only swings of a pawn's worth or more). Every configuration: each
-        move is weighed against the best move there, both scored for its mover (in four
-        seats on their own, the mover against the other three)."""
+                       *, caller: Caller | None = None) -> list[AnalysedMove]:
+        """After a game, the moves that cost their player most against the best move
+        there, worst first, at most ``top``: a forced win missed or a forced loss walked
+        into, then a pawn's worth or more. Every configuration: each move is weighed
+        against the best move there, both scored for its mover (in four seats on their
+        own, the mover against the other three).
+
+        Decisions (issue 38): a move that keeps a forced win (a slower one) costs
+        nothing; so does a move after which the short search sees no win any more when
+        its player won the game all the same (the win was slower, beyond the search);
+        moves in a game already lost by force are not marked for losing faster."""
         if self.picker is None:
             raise NotAllowed(_("the computer player is not available here"))
         rec = await self._record(match_id)
         if rec.status.is_live:
             raise NotAllowed(_("the analysis is for finished games"))
         record = await self.record(match_id)  # type: ignore[attr-defined]
-        weighed: list[tuple[int, int, str]] = []  # (ply, seat, display)
+        weighed: list[tuple[int, int, str, Position[Any]]] = []  # (ply, seat, display, before)
         moves: list[tuple[Position[Any], str]] = []
         before = record.start
         for ply in record.plies:
             if ply.move is not None and ply.seat is not None and not before.in_setup \
                     and before.to_move == {ply.seat}:
-                weighed.append((ply.ply, ply.seat, ply.display))
+                weighed.append((ply.ply, ply.seat, ply.display, before))
                 moves.append((before, ply.canonical))
             before = ply.position
         weighings = await self.picker.weigh(moves) if moves else []
-        swings: list[tuple[int, int, str, int]] = []
-        for (ply, seat, display), found in zip(weighed, weighings, strict=True):
-            if found is None:
+        marked: list[AnalysedMove] = []
+        for (ply, seat, display, position), found in zip(weighed, weighings, strict=True):
+            cost = None if found is None else self._cost(
+                found, rec.result is not None and rec.result.outcome_of(seat) == "win")
+            if found is None or cost is None:
                 continue
-            best, played = found
-            if best - played >= 100:
-                swings.append((ply, seat, display, min(best - played, 99_999)))
-        swings.sort(key=lambda s: (-s[3], s[0]))
-        return swings[:max(0, top)]
+            v = position.variant
+            try:
+                better = v.display_move(position, v.parse_move(position, found.best_move))
+            except RulesError:  # a picker's text is not trusted
+                continue
+            marked.append(AnalysedMove(ply, seat, rec.user_at(seat), display, better,
+                                       found.best - found.played, cost))
+        marked.sort(key=lambda a: (-a.lost, a.ply))
+        return marked[:max(0, top)]
+
+    @staticmethod
+    def _cost(w: MoveWeighing, won: bool) -> Words | None:
+        """What a weighed move cost its player in words, or None when it cost nothing
+        worth marking (``won``: he won the game)."""
+        if w.best_end is not None and w.best_end > 0:  # a forced win was there
+            if (w.played_end is not None and w.played_end > 0) or won:
+                return None  # a slower win is no mistake
+            return cost_words(CostKind.MISSED_WIN, w.best_end)
+        if w.played_end is not None and w.played_end < 0:
+            if w.best_end is not None and w.best_end < 0:
+                return None  # lost whatever he played
+            return cost_words(CostKind.ALLOWED_LOSS, -w.played_end)
+        if w.best_end is not None or w.played_end is not None or w.best - w.played < 100:
+            return None  # a forced loss anyway, or less than a pawn
+        return cost_words(CostKind.PAWNS, w.best - w.played)
 
     async def wake_computers(self, match_ids: list[int] | None = None) -> int:
         """Start the computer turns due in these matches, or in every active match with

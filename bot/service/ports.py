@@ -7,6 +7,7 @@ it: the service calls down into them, never the other way round."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
@@ -296,6 +297,22 @@ class BoardRenderer(Protocol):
         ...
 
 
+@dataclass(frozen=True, slots=True)
+class MoveWeighing:
+    """The engine's judgement of a played move beside the best move there, for its
+    mover: ``best`` and ``played`` in centipawns (meaningful where no forced end is
+    seen), ``best_move`` the best move's canonical text, and the forced ends seen after
+    the best and after the played move, in moves of the side that ends it: > 0 a forced
+    win in that many of the mover's moves, < 0 a forced loss in that many of the
+    opponents' moves, None where none is seen."""
+
+    best: int
+    played: int
+    best_move: str
+    best_end: int | None = None
+    played_end: int | None = None
+
+
 class MovePicker(Protocol):
     async def pick(self, position: Position, seat: int, level: int, *, seed: int) -> str:
         """The canonical text of the move (or, in a set-up phase, the arrangement) the
@@ -306,11 +323,11 @@ class MovePicker(Protocol):
         was configured with."""
         ...
 
-    async def weigh(self, moves: Sequence[tuple[Position, str]]) -> list[tuple[int, int] | None]:
+    async def weigh(self, moves: Sequence[tuple[Position, str]]) -> list[MoveWeighing | None]:
         """For each (position, canonical move text) of a finished game, the engine's
-        score for the mover of its best move there and of the move played, in centipawns
-        (short searches on a node budget); None where the move is no single seat's move
-        (an arrangement). For ``analysis``."""
+        judgement of the move played beside its best move there (short searches on a node
+        budget); None where the move is no single seat's move (an arrangement). For
+        ``analysis``."""
         ...
 
 

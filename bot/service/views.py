@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from bot.service.records import PROVISIONAL_GAMES, MatchStatus
+from locales.analysis import analysed_line
 from locales.i18n import Joined, Words, _, decimal
 from locales.results import ResultKind, result_kind
 from rules import MoveMarks, Position, Variant
@@ -302,6 +303,29 @@ class LeaderboardPage:
     @property
     def pages(self) -> int:
         return max(1, -(-self.total // self.per_page))
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysedMove:
+    """A move ``/analysis`` marks: its record ply (0 = the first move), the seat and user
+    who played it, the move and the better one as players write them, ``lost`` (the
+    engine's centipawns against the best move, for ordering; a forced end counts as a
+    decisive swing) and ``cost`` in words (``locales.analysis``)."""
+
+    ply: int
+    seat: int
+    user: int | None
+    move: str
+    better: str
+    lost: int
+    cost: Words
+
+    def line(self, player: Words, *, move: Words | None = None,
+             better: Words | None = None) -> Words:
+        """The whole sentence (move number, player, move, better move, cost); the
+        adapter names the player and may dress the moves (Discord's code spans)."""
+        return analysed_line(self.ply + 1, player, self.move if move is None else move,
+                             self.better if better is None else better, self.cost)
 
 
 @dataclass(frozen=True, slots=True)

@@ -272,7 +272,8 @@ def test_weighing_refuses_what_is_no_single_move() -> None:
     assert isinstance(err.value, ValueError) and err.value.text == start.to_text()
     for key, text, _expected in SINGLE_MOVE:  # a forced move costs nothing
         forced = rules.variant(key).from_text(text)
-        assert weigh_move(forced, forced.legal_moves()[0]) == Weighing(0, 0)
+        only = forced.legal_moves()[0]
+        assert weigh_move(forced, only) == Weighing(0, 0, only)
 
 
 def test_querni_removes_a_chain_and_never_strands_a_number() -> None:

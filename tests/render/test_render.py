@@ -362,3 +362,35 @@ def test_alt_text_of_a_checkmate_names_the_mated_side() -> None:
     assert p.outcome() is not None and p.outcome().reason == "checkmate"
     board = render.draw_board(p)
     assert "Black is in check" in board.alt_text
+
+
+def test_a_long_analysis_note_is_drawn_whole_below_a_four_player_board() -> None:
+    """Issue 38, item 3: the analysis note no longer goes into the header (where a
+    4-player header cut it before its figure): it is drawn whole, wrapped, in a band
+    below the board, on the sheet and on every frame of the replay (one size)."""
+    from render.replay import _note_layout
+    from tests.service.conftest import finishing_game
+
+    v = rules.variant("alquerque-grande")
+    options = {"players": 4, "mode": "fast"}
+    moves = finishing_game("alquerque-grande", options, 14, 400)
+    assert moves
+    note = ("Move 21, a player with a rather long name: f1-f2 (huff a5); better g1-g2 "
+            "(lets a won game slip: misses a forced win in 3 moves)")
+    start = v.start(**options)
+    plain = render.flagged_sheet(v, start, moves, {21: "x"}, names=["a", "b", "c", "d"])
+    sheet = render.flagged_sheet(v, start, moves, {21: note}, names=["a", "b", "c", "d"])
+    assert sheet.alt_text == note
+    assert sheet.height > plain.height  # the long note takes more lines, all of them
+    _px, lines = _note_layout(note, 380, 400)
+    assert " ".join(lines) == note and len(lines) >= 2
+    img = Image.open(io.BytesIO(sheet.png)).convert("L")
+    band = img.crop((20, sheet.height - (sheet.height - plain.height) - 30, 380,
+                     sheet.height - 12))
+    assert band.getextrema()[0] < 100  # ink: the last lines are drawn
+    gif = Image.open(io.BytesIO(render.replay_gif(v, start, moves, flagged={21: note})))
+    sizes = set()
+    for frame in range(gif.n_frames):
+        gif.seek(frame)
+        sizes.add(gif.size)
+    assert len(sizes) == 1

@@ -332,10 +332,10 @@ async def test_analysis_marks_the_costliest_moves_of_a_finished_game(
         await cpu_service.move(m.id, (ALICE, BOB)[i % 2], text)
     swings = await cpu_service.analysis(m.id)
     assert 1 <= len(swings) <= 3  # random play blunders
-    assert [s[3] for s in swings] == sorted((s[3] for s in swings), reverse=True)
-    for ply, seat, display, lost in swings:
-        assert lost >= 100 and seat == ply % 2
-        assert display.split()[0] == moves[ply]
+    assert [s.lost for s in swings] == sorted((s.lost for s in swings), reverse=True)
+    for a in swings:
+        assert a.lost >= 100 and a.seat == a.ply % 2 and a.user == (ALICE, BOB)[a.seat]
+        assert a.move.split()[0] == moves[a.ply] and a.better != a.move
 
 
 async def test_analysis_of_a_four_seat_game_weighs_each_move_for_its_mover(
@@ -358,11 +358,14 @@ async def test_analysis_of_a_four_seat_game_weighs_each_move_for_its_mover(
     before = {ply.ply: prev for prev, ply in zip(
         [record.start, *(x.position for x in record.plies)], record.plies, strict=False)}
     by_ply = {ply.ply: ply for ply in record.plies}
-    for ply, seat, display, lost in swings:
-        played = by_ply[ply]
-        assert (seat, display) == (played.seat, played.display)
-        assert lost == engine.weigh_move(before[ply], played.move, nodes=200).lost >= 100
-    assert [s[3] for s in swings] == sorted((s[3] for s in swings), reverse=True)
+    for a in swings:
+        played = by_ply[a.ply]
+        assert (a.seat, a.move) == (played.seat, played.display)
+        weighing = engine.weigh_move(before[a.ply], played.move, nodes=200)
+        assert a.lost == weighing.lost >= 100
+        v = before[a.ply].variant
+        assert a.better == v.display_move(before[a.ply], weighing.best_move)
+    assert [s.lost for s in swings] == sorted((s.lost for s in swings), reverse=True)
 
 
 EVERY_CONFIGURATION = [
@@ -455,3 +458,78 @@ async def test_stats_count_a_win_against_the_computer_as_a_win(
     assert m.result is not None and m.status.value == "finished"
     stats = await service.stats(GUILD, ALICE)
     assert stats.against_computer == expected
+
+
+class WeighingPicker(InlineMovePicker):
+    """Weighs every move of a game as the test says, by ply; the best move is always
+    the first legal move (so the test knows it)."""
+
+    def __init__(self, by_ply: dict[int, tuple[int, int, int | None, int | None]]) -> None:
+        super().__init__(nodes=50)
+        self.by_ply = by_ply
+
+    async def weigh(self, moves: Any) -> list[Any]:
+        from bot.service import MoveWeighing
+
+        out = []
+        for ply, (p, _text) in enumerate(moves):
+            best, played, best_end, played_end = self.by_ply.get(ply, (0, 0, None, None))
+            out.append(MoveWeighing(best, played, p.variant.format_move(p, p.legal_moves()[0]),
+                                    best_end, played_end))
+        return out
+
+
+async def test_analysis_says_who_played_what_was_better_and_what_it_cost(
+        repo: Repository, clock: SetClock, recorder: Recorder) -> None:
+    """Issue 38, item 3: each marked move names its number, its player, the move, the
+    better move and the cost in words: pawns (never the forced-end cap as pawns), a
+    forced win missed ("lets a won game slip"), a forced loss walked into; a slower win
+    is no mistake, nor a win the short search lost sight of when its player won all the
+    same, nor losing faster in a lost game."""
+    from locales.i18n import render
+    from tests.service.conftest import finishing_game, start_match
+
+    moves = finishing_game("alquerque", {}, 16)  # White (seat 0, Alice) wins at ply 16
+    assert moves and len(moves) == 17
+    weighings: dict[int, tuple[int, int, int | None, int | None]] = {
+        0: (250, 0, None, None),  # Alice: 2.5 pawns
+        1: (999_995, 120, 3, None),  # Bob missed a forced win in 3 (and lost the game)
+        2: (999_995, 120, 3, None),  # Alice "missed" one too, but won: a slower win
+        3: (150, -999_998, None, -1),  # Bob walked into a forced loss in 1
+        4: (999_997, 999_991, 2, 5),  # Alice: a slower forced win
+        5: (-999_996, -999_998, -2, -1),  # Bob, lost anyway: losing faster is no mistake
+        6: (40, -40, None, None),  # less than a pawn
+    }
+    service = MatchService(repo, recorder, clock, rng=random.Random(7),
+                           picker=WeighingPicker(weighings))
+    m = await start_match(service, "alquerque", rated=False)
+    for i, text in enumerate(moves):
+        await service.move(m.id, (ALICE, BOB)[i % 2], text)
+    marked = await service.analysis(m.id, top=10)
+    assert [(a.ply, a.user) for a in marked] == [(3, BOB), (1, BOB), (0, ALICE)]
+    said = [render(a.line({ALICE: "alice", BOB: "bob"}[a.user or 0]), "en-US")
+            for a in marked]
+    v = rules.variant("alquerque")
+    p = v.start()
+    better: list[str] = []
+    for text in moves[:4]:
+        better.append(v.display_move(p, p.legal_moves()[0]))
+        p = p.play(v.parse_move(p, text))
+    assert said == [
+        f"move 4, bob: {moves[3]}; better {better[3]} (allows a forced loss in 1 move)",
+        f"move 2, bob: {moves[1]}; better {better[1]} (lets a won game slip: misses a "
+        "forced win in 3 moves)",
+        f"move 1, alice: {moves[0]}; better {better[0]} (costs about 2.5 pawns)"]
+    assert render(marked[2].line("alice"), "de").startswith(f"Zug 1, alice: {moves[0]}")
+
+
+async def test_a_missed_mate_is_weighed_as_a_forced_win_in_moves_not_pawns() -> None:
+    """Issue 38, item 3: the picker tells a forced end as moves of the side that ends
+    it (b1-b10 mates at once: a forced win in 1), and the better move's text."""
+    v = rules.variant("xiangqi")
+    p = v.from_text("4k4/R8/9/9/9/9/9/9/9/1R1K5 w - - 0 1")
+    found = await InlineMovePicker(nodes=400).weigh([(p, "a9-a8")])
+    assert found[0] is not None
+    assert (found[0].best_move, found[0].best_end, found[0].played_end) == \
+        ("b1-b10", 1, None)
+    assert found[0].best > 990_000  # the score stays the engine's; words never print it

@@ -28,6 +28,7 @@ from bot.discordapp.components import MatchButton
 from bot.discordapp.names import MemberNames
 from bot.discordapp.notices import ReplyFirst
 from bot.service import MatchService
+from bot.service.computer_seats import computer_title, is_computer
 from locales.i18n import Words, _, capitalized, joined, render
 from locales.terms import move_display
 
@@ -152,16 +153,26 @@ class PlayCog(commands.Cog, name="Play"):
     @app_commands.describe(match="The finished match (not needed inside its thread)")
     async def analysis(self, interaction: Interaction, match: int) -> None:
         async with acknowledged(interaction):
-            swings = await self.service.analysis(match, caller=caller_of(interaction))
-            if not swings:
+            marked = await self.service.analysis(match, caller=caller_of(interaction))
+            if not marked:
                 await answer(interaction, _("No move lost a pawn's worth or more."))
                 return
-            lines = [_("Move {ply}: `{move}` (about {pawns} pawns lost)", ply=ply + 1,
-                       move=display, pawns=round(lost / 100, 1))
-                     for ply, _seat, display, lost in swings]
             locale = str(interaction.locale)
-            notes = {ply: render(self.service.swing_note(lost), locale)
-                     for ply, _seat, _display, lost in swings}
+
+            guild = interaction.guild_id or 0
+
+            def player(user: int | None, *, mention: bool) -> Words:
+                """Who played it: in the reply a name or mention, in the images a name
+                as the boards write it."""
+                if user is None:
+                    return "?"
+                if is_computer(user):
+                    return computer_title(user)
+                return self.names.label(guild, user) if mention \
+                    else self.names(guild, user) or "?"
+            lines = [capitalized(a.line(player(a.user, mention=True), move=f"`{a.move}`",
+                                        better=f"`{a.better}`")) for a in marked]
+            notes = {a.ply: capitalized(a.line(player(a.user, mention=False))) for a in marked}
             record = await self.service.record(match, caller_of(interaction))
             pictures = await media.analysis_pictures_of(record, notes, self.names, locale)
             files = [] if pictures is None else [
