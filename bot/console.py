@@ -656,6 +656,14 @@ class Console:
         """The console's reader: every console match is in its one server."""
         return Caller(CONSOLE_GUILD, self.current_user) if self.current_user else None
 
+    async def person(self, token: str) -> int:
+        """The user an ``@name`` token names, his name remembered in the database (so
+        every path that names someone names him after a restart too: issue 38)."""
+        name = named(token)
+        uid = user_id(name)
+        await self.learn(uid, name)
+        return uid
+
     def user(self) -> int:
         if self.current_user is None:
             raise ServiceError(_("say who you are first: as NAME"))
@@ -806,8 +814,7 @@ class Console:
                 else:
                     options[key] = value
             elif a.startswith("@"):
-                opponents.append(user_id(named(a)))
-                await self.learn(user_id(a), named(a))
+                opponents.append(await self.person(a))
             elif a.lower() in ("casual", "unrated"):
                 rated = False
             elif a.lower() == "rated":
@@ -1128,9 +1135,7 @@ class Console:
                 if any(v.seat_count(**options) == 4 for options in v.option_sets())}
 
     async def cmd_stats(self, args: list[str], line: str) -> None:
-        uid = user_id(args[0]) if args else self.user()
-        if args:
-            self.names.setdefault(uid, args[0].lstrip("@"))
+        uid = await self.person(args[0]) if args else self.user()
         s = await self.service.stats(CONSOLE_GUILD, uid)
         self.say(_("{player}: {wins}W {losses}L {draws}D, {active} active",
                    player=self.name(uid), wins=s.wins, losses=s.losses, draws=s.draws,
@@ -1352,16 +1357,14 @@ class Console:
             await self.service.set_note(match_id, uid, note_text(line), caller=self.caller())
             self.say(_("note kept (only you see it)"))
 
-    def _follow_target(self, args: list[str]) -> dict[str, int]:
+    async def _follow_target(self, args: list[str]) -> dict[str, int]:
         if len(args) != 1:
             raise ServiceError(_("name one match (#N) or one player (@name)"))
         a = args[0]
         if (number := number_token(a, no_such_match)) is not None:
             return {"match_id": number}
         if a.startswith("@"):
-            uid = user_id(named(a))
-            self.names.setdefault(uid, a.lstrip("@"))
-            return {"player": uid}
+            return {"player": await self.person(a)}
         raise ServiceError(_("name one match (#N) or one player (@name)"))
 
     async def cmd_follow(self, args: list[str], line: str) -> None:
@@ -1375,11 +1378,11 @@ class Console:
                          if f.match_id is not None else
                          _("following {player}", player=self.name(f.player_id)))
             return
-        await self.service.follow(CONSOLE_GUILD, uid, **self._follow_target(args))
+        await self.service.follow(CONSOLE_GUILD, uid, **await self._follow_target(args))
         self.say(_("following {what}; you are told of each move", what=args[0]))
 
     async def cmd_unfollow(self, args: list[str], line: str) -> None:
-        await self.service.unfollow(CONSOLE_GUILD, self.user(), **self._follow_target(args))
+        await self.service.unfollow(CONSOLE_GUILD, self.user(), **await self._follow_target(args))
         self.say(_("no longer following {what}", what=args[0]))
 
     # ------------------------------------------------------------------ tournaments
@@ -1447,7 +1450,8 @@ class Console:
             who = [a for a in rest if a.startswith("@")]
             if len(who) != 1:
                 raise ServiceError(_("/tournament remove [#T] @user"))
-            t = await svc.remove_from_tournament(tid, uid, user_id(who[0]), caller=self.caller())
+            t = await svc.remove_from_tournament(tid, uid, await self.person(who[0]),
+                                                 caller=self.caller())
             self.say(self._tournament_line(t))
         elif what == "standings":
             await self._standings(tid, csv="csv" in rest)

@@ -63,3 +63,23 @@ async def test_a_book_without_a_store_keeps_names_in_memory_only() -> None:
     again = NameBook(memory.store)
     await again.load()
     assert again(5, 6) == "erin"
+
+
+async def test_every_player_named_with_an_at_is_named_after_a_restart(tmp_path: Path) -> None:
+    """Issue 38, item 12: a player named only in /follow, /stats or /tournament remove
+    (never with ``as`` or /challenge) is named after the console is reopened, not
+    ``user1655898019``."""
+    db = tmp_path / "f.db"
+    await console(db, "as carol\n/follow @dave\n/stats @erin\n"
+                      "/tournament create damas swiss rounds:2\n/tournament remove @frank\n")
+    text = await console(db, "as carol\n/follow\n/stats @erin\n")
+    for name in ("dave", "erin"):
+        assert "user" + str(user_id(name)) not in text
+    assert "following dave" in text
+    repo = await SqliteRepository.open(db)
+    try:
+        book = NameBook(repo)
+        await book.load()
+        assert book(CONSOLE_GUILD, user_id("frank")) == "frank"
+    finally:
+        await repo.close()
