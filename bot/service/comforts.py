@@ -123,6 +123,20 @@ def split_lines(text: str) -> list[list[str]]:
     return out
 
 
+SHOWN_TOKEN = 30
+"""Characters of a typed move an error message repeats (a 2,000-character word is not
+echoed back whole)."""
+
+
+def shown(token: str) -> str:
+    """``token`` as an error message repeats it: cut to ``SHOWN_TOKEN`` characters.
+
+    >>> shown("h3-e3"), shown("x" * 40)
+    ('h3-e3', 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxx…')
+    """
+    return token if len(token) <= SHOWN_TOKEN else token[:SHOWN_TOKEN - 1] + "…"
+
+
 def parse_lines(p: Position, text: str) -> list[tuple[str, ...]]:
     """Each line of ``text`` as canonical moves, checked against ``p`` (the opponent to
     move) move by move; ``ConditionalLineError`` names the first move that fails."""
@@ -140,7 +154,8 @@ def parse_lines(p: Position, text: str) -> list[tuple[str, ...]]:
         if len(tokens) % 2:
             raise ConditionalLineError(_(
                 "line {line} ends with their move {move}: give your answer to it too "
-                "(moves go in pairs: theirs, then yours)", line=str(n), move=tokens[-1]))
+                "(moves go in pairs: theirs, then yours)", line=str(n),
+                move=shown(tokens[-1])))
         if len(tokens) > MAX_LINE_MOVES:
             raise ConditionalLineError(_(
                 "line {line} has {count} moves; at most {most} (ten pairs)",
@@ -152,13 +167,13 @@ def parse_lines(p: Position, text: str) -> list[tuple[str, ...]]:
             if q.outcome() is not None:
                 raise ConditionalLineError(_(
                     "line {line}: the game is over before move {n} ({move})",
-                    line=str(n), n=str(i + 1), move=token))
+                    line=str(n), n=str(i + 1), move=shown(token)))
             try:
                 move = v.parse_noted_move(q, token)
             except RulesError as e:
                 raise ConditionalLineError(_(
                     "line {line}, move {n} ({whose} move {move}) cannot be played there: "
-                    "{why}", line=str(n), n=str(i + 1), whose=whose, move=token,
+                    "{why}", line=str(n), n=str(i + 1), whose=whose, move=shown(token),
                     why=rules_words(e))) from None
             canonical.append(v.format_move(q, move))
             q = q.play(move)
@@ -400,22 +415,31 @@ class ComfortsMixin(ChallengesMixin, PlayMixin, DeadlinesMixin):
         if me.seat in p.to_move:
             raise NotAllowed(_("it is your move: play it first. Conditional moves answer "
                                "your opponent's next move"))
-        new = parse_lines(p, text)
         mine = [line for line in await self._live_lines(rec) if line.user_id == user]
+        # what each live line still holds from here (a line from an earlier move is
+        # at its opponent's move now too)
+        current = [line.moves[rec.ply - line.start_ply:] for line in mine]
+        # a line he holds already (or gives twice) is stored once; ``numbers``: where
+        # each new line was in his text
+        typed = parse_lines(p, text)
+        numbers = [n for n, line in enumerate(typed, start=1)
+                   if line not in current and line not in typed[:n - 1]]
+        new = [typed[n - 1] for n in numbers]
         if len(mine) + len(new) > MAX_LINES:
             raise NotAllowed(_("at most {most} conditional lines per match: clear some "
                                "first", most=MAX_LINES))
-        current = [line.moves for line in mine if line.start_ply == rec.ply]
         clash = clashes([*current, *new])
         if clash is not None:
             first, second, theirs = clash
             raise ConditionalLineError(_(
                 "line {second} answers {move} differently from line {first}: a move has "
                 "one answer (clear your lines first to change it)",
-                second=str(second - len(current)) if second > len(current) else str(second),
+                second=str(numbers[second - len(current) - 1]) if second > len(current)
+                else str(second),
                 first=str(first), move=theirs))
-        await self.repository.add_conditional_lines(rec.id, user, rec.ply, new,
-                                                    self.clock.now())
+        if new:
+            await self.repository.add_conditional_lines(rec.id, user, rec.ply, new,
+                                                        self.clock.now())
         # the opponent may have moved since the position was read (his move saw no
         # line): the record decides at once rather than at the next sweep
         await self.advance_conditionals(rec.id)

@@ -39,9 +39,15 @@ class PlayMixin(ServiceCore):
             lines.append(rec.conditionals)
             return await self._move(rec, user, text, expected_ply, setup=False)
         result = await self._retrying(match_id, attempt)
-        if lines and lines[-1] and not result.ended:
-            # a conditional answer to this move is played at once (``comforts``)
-            await self.advance_conditionals(match_id)
+        # a conditional answer to this move is played at once (``comforts``); the mover's
+        # reply then shows the match after it (his turn again), not the board before it
+        if lines and lines[-1] and not result.ended \
+                and await self.advance_conditionals(match_id):
+            rec, state = await self._read_state(match_id)
+            view = self._view(rec)
+            result = dataclasses.replace(
+                result, match=view, ended=not rec.status.is_live, result=view.result,
+                board=BoardState(state.position, state.last_marks, state.moves))
         return result
 
     async def advance_conditionals(self, match_id: int, *, caller: Caller | None = None) -> int:

@@ -178,7 +178,9 @@ class BoardState:
 @dataclass(frozen=True, slots=True)
 class MoveResult:
     """What ``MatchService.move`` did: the canonical move, how to show it, the match after
-    it, and the outcome when the move ended the match."""
+    it, and the outcome when the move ended the match. A conditional answer (``/premove``)
+    played at once is part of "after it": ``match``, ``board``, ``ended`` and ``result``
+    then show the match after the answer."""
 
     match: MatchView
     move: str

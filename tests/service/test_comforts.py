@@ -69,7 +69,8 @@ async def test_a_conditional_answer_is_played_at_once_and_announced(
     assert not recorder.of(ConditionalMovePlayed)
     recorder.events.clear()
     result = await service.move(m.id, BOB, "h10-g8")
-    assert result.match.ply == 2  # Bob's reply as it landed
+    # Bob's reply shows the match after the answer: his move again (issue 38, item 11)
+    assert result.match.ply == 3 and result.match.to_move == (BOB,)
     after = await service.get_match(m.id)
     assert after.ply == 3 and after.to_move == (BOB,)
     assert await texts_of(repo, m.id) == ["h3-e3", "h10-g8", "b1-c3"]
@@ -112,6 +113,38 @@ async def test_an_answer_due_when_the_process_stopped_is_played_by_the_next_swee
     await fresh.sweep()
     assert await texts_of(repo, m.id) == ["h3-e3", "h10-g8", "b1-c3"]
     assert recorder.of(ConditionalMovePlayed)[-1].user_id == ALICE
+
+
+async def test_premove_stores_a_line_once_echoes_no_long_word_and_answers_show(
+        service: MatchService, repo: Repository) -> None:
+    """Issue 38, item 11: the same line given again (or twice in one text) is stored
+    once; a 2,000-character word is not repeated whole in the error; after the answer
+    is played at once the mover's reply shows the board after it, his turn again."""
+    m = await start_match(service, "xiangqi", rated=False)
+    await service.move(m.id, ALICE, "h3-e3")
+    for _ in range(5):
+        lines = await service.add_conditional_moves(m.id, ALICE, "h10-g8 b1-c3")
+    assert lines == [("h10-g8", "b1-c3")]
+    lines = await service.add_conditional_moves(m.id, ALICE,
+                                                "c7-c6 h1-g3; H8+7 b1-c3; c7-c6 h1-g3")
+    assert lines == [("h10-g8", "b1-c3"), ("c7-c6", "h1-g3")]
+    assert len(await repo.conditional_lines(m.id)) == 2
+    with pytest.raises(ConditionalLineError, match="Line 2 answers h10-g8"):
+        await service.add_conditional_moves(m.id, ALICE, "c7-c6 h1-g3; h10-g8 h1-g3")
+    word = "x" * 1990
+    for text in (word, f"{word} b1-c3", f"h10-g8 {word}"):
+        with pytest.raises(ConditionalLineError) as bad:
+            await service.add_conditional_moves(m.id, ALICE, text)
+        said = str(bad.value.message)
+        assert len(said) < 300 and "x" * 29 + "…" in said
+    result = await service.move(m.id, BOB, "h10-g8")
+    assert result.display.startswith("h10-g8") and not result.ended
+    assert result.match.ply == 3 and result.match.to_move == (BOB,)
+    assert result.match.last_move is not None and result.match.last_move.startswith("b1-c3")
+    assert result.board is not None and result.board.position.to_move == {1}
+    assert result.board.last_marks is not None and result.board.moves == 3
+    p, _ = await service.position(m.id)
+    assert result.board.position.to_text() == p.to_text()
 
 
 async def test_bad_lines_name_the_move_and_change_nothing(service: MatchService,
