@@ -524,9 +524,14 @@ class ConsolePrinter:
                                     _("{wins}W {losses}L {draws}D", wins=x.wins,
                                       losses=x.losses, draws=x.draws)))
         elif isinstance(event, VacationStarted):
-            self.say(_("* #{match}: {player} is on vacation until {until}; their clock is "
-                        "paused", match=str(m.id), player=self.name(event.user_id),
-                        until=self.when(event.until)))
+            if event.user_id in m.to_move:
+                self.say(_("* #{match}: {player} is on vacation until {until}; their clock "
+                            "is paused", match=str(m.id), player=self.name(event.user_id),
+                            until=self.when(event.until)))
+            else:  # not his move: no clock of his runs to pause (issue 38)
+                self.say(_("* #{match}: {player} is on vacation until {until}; their next "
+                            "turn starts no earlier than then", match=str(m.id),
+                            player=self.name(event.user_id), until=self.when(event.until)))
         elif isinstance(event, VacationEnded):
             self.say(_("* #{match}: {player} is back from vacation; their clock runs again",
                         match=str(m.id), player=self.name(event.user_id)))
@@ -1259,6 +1264,9 @@ class Console:
             if v.forbidden:
                 self.say(_("not paused (their tournament forbids vacation): {matches}",
                             matches=", ".join(f"#{i}" for i in v.forbidden)))
+            if v.late:
+                self.say(_("your time in {matches} has already run out: not paused (the "
+                            "win may be claimed)", matches=", ".join(f"#{i}" for i in v.late)))
             return
         if what == "end":
             v = await self.service.end_vacation(CONSOLE_GUILD, uid)

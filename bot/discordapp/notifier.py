@@ -268,11 +268,13 @@ class DiscordNotifier:
         m = event.match
         if isinstance(event, ev.VacationStarted):
             ping, dm = self.split_by_preference(m, self.others(m, event.user_id))
-            await self.post(m, _(
-                "⛱ {player} is on vacation until {until}: their clock in this match is "
-                "paused until then.", player=embeds.mention(event.user_id),
-                until=embeds.moment(event.until)), ping=ping, dm=dm,
-                audience=self.others(m, event.user_id))
+            told = _("⛱ {player} is on vacation until {until}: their clock in this match "
+                     "is paused until then.", player=embeds.mention(event.user_id),
+                     until=embeds.moment(event.until)) if event.user_id in m.to_move else \
+                _("⛱ {player} is on vacation until {until}: their next turn in this match "
+                  "starts no earlier than then.", player=embeds.mention(event.user_id),
+                  until=embeds.moment(event.until))  # not his move: no clock of his runs
+            await self.post(m, told, ping=ping, dm=dm, audience=self.others(m, event.user_id))
         elif isinstance(event, ev.VacationEnded):
             await self.post(m, _(
                 "{player} is back from vacation: their clock runs again.",

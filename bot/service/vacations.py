@@ -9,7 +9,9 @@
   balance; default all of it) from now: in one transaction, the vacation and each of his
   active matches in that server, where he is marked away until its end (his turn's
   deadline moves later by the vacation; a turn that starts during it starts at its end)
-  and his opponents are told. ``end_vacation`` ends it early: the days not begun are
+  and his opponents are told; a match where his time has already run out (a claim-win
+  match waiting for the claim, or a deadline past) is not paused, and the answer says
+  so. ``end_vacation`` ends it early: the days not begun are
   given back, his paused deadlines move back by what is left. Matches started while he
   is away are marked away at their start.
 * **Tournaments** whose ``vacation`` is False forbid it: those matches are not paused
@@ -94,10 +96,14 @@ class VacationsMixin(ClocksMixin):
             vacation = VacationRecord(guild_id, user, now, until, wanted)
             changes: list[Change] = []
             forbidden: list[int] = []
+            late: list[int] = []
             for rec in await self.repository.matches_of(user, guild_id,
                                                         (MatchStatus.ACTIVE,)):
                 if not await self._vacation_allowed(rec):
                     forbidden.append(rec.id)
+                    continue
+                if self._time_ran_out(rec, user, now):
+                    late.append(rec.id)
                     continue
                 changes.append(self._paused(rec, user, now, until))
             try:
@@ -107,8 +113,23 @@ class VacationsMixin(ClocksMixin):
             await self._announce_all(changes)
             return dataclasses.replace(
                 await self.vacation_status(guild_id, user),
-                paused=tuple(s.id for s in saved), forbidden=tuple(forbidden))
+                paused=tuple(s.id for s in saved), forbidden=tuple(forbidden),
+                late=tuple(late))
         raise StaleMove(_("your matches are changing too fast right now; try again"))
+
+    @staticmethod
+    def _time_ran_out(rec: MatchRecord, user: int, now: datetime) -> bool:
+        """Whether ``user``'s time in ``rec`` has already run out: lapsed and waiting
+        for a claim, or past his deadline before the sweep saw it. A vacation does not
+        pause such a match (issue 38: a pause the opponent's claim ends at once would
+        tell him the match is safe when it is not)."""
+        me = rec.seat_of(user)
+        if me is None or me.seat not in rec.to_move:
+            return False
+        if rec.clock.lapsed is not None:
+            return True
+        own = seat_clocks(rec).get(me.seat)
+        return own is not None and own[0] <= now
 
     def _paused(self, rec: MatchRecord, user: int, now: datetime, until: datetime
                 ) -> Change:

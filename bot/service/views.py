@@ -412,7 +412,8 @@ class VacationView:
     """A player's vacation in a server: the yearly allowance, what he earned and used
     this year, his balance, the end of the vacation he is on (None: not on one), and
     whether the server spends vacation automatically instead of timeouts. After
-    ``start_vacation``: the matches it paused, and the ones whose tournament forbids it."""
+    ``start_vacation``: the matches it paused, the ones whose tournament forbids it, and
+    the ones it cannot pause because his time there has already run out."""
 
     user_id: int
     guild_id: int
@@ -424,3 +425,4 @@ class VacationView:
     auto: bool
     paused: tuple[int, ...] = ()
     forbidden: tuple[int, ...] = ()
+    late: tuple[int, ...] = ()

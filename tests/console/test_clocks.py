@@ -103,3 +103,38 @@ async def test_querni_set_up_shows_each_players_own_deadline(tmp_path: Path) -> 
         /games
     """)
     assert "alice (by 2026-01-04 12:00 UTC), bob (by 2026-01-03 12:00 UTC) to move" in said
+
+
+async def test_a_vacation_says_paused_only_where_the_clock_ran_and_never_after_a_lapse(
+        tmp_path: Path) -> None:
+    """Issue 38, items 4 and 17: Alice goes on vacation in a match where it is Bob's
+    move (no clock of hers to pause: her next turn waits), and in one where her time
+    already ran out with claim-win (not paused, and she is told so; Bob still claims)."""
+    db, clock = tmp_path / "v.db", ShiftedClock(SetClock())  # 2026-01-01
+    text = await session(db, clock, """
+        as alice
+        /settings vacation:24
+        /challenge @bob damas seat:white days:1 claim:yes casual
+        as bob
+        /accept
+        as alice
+        /move d3-c4
+        as bob
+        /move e6-d5
+        /sweep +2
+        as alice
+        /challenge @bob damas seat:white days:3 casual
+        as bob
+        /accept
+        as alice
+        /move #2 d3-c4
+        /vacation start 2
+        as bob
+        /claim #1
+    """)
+    assert "your time in #1 has already run out: not paused (the win may be claimed)" in text
+    assert "on vacation until 2026-01-05 12:00 UTC: 1 match paused" in text
+    assert "* #2: alice is on vacation until 2026-01-05 12:00 UTC; their next turn " \
+        "starts no earlier than then" in text
+    assert "* #1: alice is on vacation" not in text and "clock is paused" not in text
+    assert "bob won (opponent ran out of time)" in text

@@ -141,3 +141,27 @@ async def test_querni_set_up_games_show_each_players_own_deadline(world: World) 
     said = render(clock_status(m), "en-US")
     assert f"{w.alice.mention}: {stamp(w.alice.id)}" in said
     assert f"{w.bob.mention}: {stamp(w.bob.id)}" in said
+
+
+async def test_a_vacation_tells_the_truth_about_each_match(world: World) -> None:
+    """Issue 38, items 4 and 17: where it is the opponent's move the thread is told her
+    next turn waits (no clock of hers is paused); where her claim-win time already ran
+    out the match is not paused and her reply says so."""
+    w = world
+    await w.service.update_guild_settings(w.guild.id, vacation_days=60)
+    lapsed, lapsed_thread = await start_match(w, w.alice, w.bob, seat=0, days=1,
+                                              claim_win=True)
+    await w.alice.slash(lapsed_thread, "move", move="h3-e3")
+    await w.bob.slash(lapsed_thread, "move", move="h8-e8")
+    await w.env.advance_time(25 * HOUR)  # alice's day runs out: Bob may claim
+    waiting, thread = await start_match(w, w.alice, w.bob, seat=0, days=3)
+    await w.alice.slash(thread, "move", move="h3-e3")  # Bob's move there
+    before = lapsed_thread.last_message.content
+    went = reply(await w.alice.slash(w.channel, "vacation start", days=1))
+    assert "1 match paused" in went.content
+    assert f"Your time in `{lapsed.id}` has already run out: not paused" in went.content
+    told = thread.last_message.content
+    assert "on vacation until" in told and "next turn in this match starts no earlier" in told
+    assert "paused" not in told
+    assert lapsed_thread.last_message.content == before  # nothing said there
+    assert (await w.service.get_match(waiting.id)).status.value == "active"

@@ -220,6 +220,32 @@ async def test_vacation_pauses_and_resumes_every_match_of_that_server(
     assert rec.clock.bank_of(0) == (3 * DAY - timedelta(hours=5) + DAY).total_seconds()
 
 
+async def test_a_vacation_does_not_pause_a_match_whose_time_has_run_out(
+        service: MatchService, clock: SetClock, recorder: Recorder) -> None:
+    """Issue 38, item 4: after Alice's clock ran out in a claim-win match (or her
+    deadline passed before the sweep saw it), a vacation does not pause that match nor
+    tell anyone it is paused: the answer names it, Bob may still claim; her other
+    matches are paused as ever."""
+    clock.t = JUNE
+    lapsed = await banked_match(service, "1", claim_win=True)
+    past = await banked_match(service, "1")
+    running = await banked_match(service, "3")
+    for m in (lapsed, past):
+        await first_move(service, m, ALICE)
+        await first_move(service, m, BOB)
+    clock.advance(days=1, minutes=1)
+    await service._sweep_one(lapsed, clock.t)  # the sweep has seen one of the two
+    assert (await service.get_match(lapsed)).lapsed is not None
+    before = await service.get_match(past)
+    v = await service.start_vacation(GUILD, ALICE, 3)
+    assert sorted(v.late) == sorted([lapsed, past]) and v.paused == (running,)
+    assert [e.match.id for e in recorder.of(VacationStarted)] == [running]
+    assert (await service.get_match(past)).deadline == before.deadline
+    assert (await service.get_match(lapsed)).away_until(ALICE, clock.t) is None
+    m = await service.claim_win(lapsed, BOB)
+    assert m.status is MatchStatus.FINISHED
+
+
 async def test_allowance_resets_each_year(service: MatchService, clock: SetClock) -> None:
     clock.t = datetime(2026, 12, 20, tzinfo=UTC)
     await service.start_vacation(GUILD, ALICE, 14)

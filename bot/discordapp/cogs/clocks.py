@@ -62,9 +62,13 @@ class ClocksCog(commands.Cog, name="Clocks"):
                      balance=_n("{count} day", "{count} days", v.balance))
             reply: Words = text
             if v.forbidden:
-                reply = joined(text, _(
+                reply = joined(reply, _(
                     "Not paused, their tournament forbids vacation: {matches}.",
                     matches=", ".join(f"`{i}`" for i in v.forbidden)))
+            if v.late:
+                reply = joined(reply, _(
+                    "Your time in {matches} has already run out: not paused (the win may "
+                    "be claimed).", matches=", ".join(f"`{i}`" for i in v.late)))
             await answer(interaction, reply)
 
     @vacation.command(name="end", description="End your vacation: your clocks run again")
