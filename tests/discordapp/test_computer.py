@@ -171,7 +171,7 @@ async def test_analysis_draws_the_marked_moves_on_the_replay(world: World) -> No
     sheet, replay = result.attachments
     assert sheet.filename == f"analysis-{match.id}.png"
     assert replay.filename == f"analysis-{match.id}.gif"
-    assert all(f"move {n}, " in (sheet.description or "") for n in marked)
+    assert all(f"Move {n}, " in (sheet.description or "") for n in marked)
     board = Image.open(io.BytesIO(await sheet.read())).convert("RGB")
     red = (200, 40, 36)  # the frame round each marked board
     assert sum(board.getpixel((x, board.height // 2)) == red for x in range(board.width)) \
