@@ -535,6 +535,14 @@ class ConsolePrinter:
         elif isinstance(event, VacationEnded):
             self.say(_("* #{match}: {player} is back from vacation; their clock runs again",
                         match=str(m.id), player=self.name(event.user_id)))
+        elif isinstance(event, AutoVacation) and event.days_spent > 1:
+            self.say(_n("* #{match}: {player}'s time ran out long ago; {spent} of vacation "
+                         "spent at once instead (until {until}, {count} day left)",
+                         "* #{match}: {player}'s time ran out long ago; {spent} of vacation "
+                         "spent at once instead (until {until}, {count} days left)",
+                         event.days_left, match=str(m.id), player=self.name(event.user_id),
+                         spent=_n("{count} day", "{count} days", event.days_spent),
+                         until=self.when(event.until)))
         elif isinstance(event, AutoVacation):
             self.say(_n("* #{match}: {player}'s time ran out; a vacation day was spent "
                          "instead (until {until}, {count} day left)",

@@ -281,13 +281,21 @@ class DiscordNotifier:
                 player=embeds.mention(event.user_id)), audience=self.others(m, event.user_id))
         elif isinstance(event, ev.AutoVacation):
             ping, dm = self.split_by_preference(m, [event.user_id])
-            await self.post(m, _n(
+            said = _n(
                 "⛱ {player}'s time ran out: a day of vacation was spent instead, the move is "
                 "now due {when} ({count} day of vacation left).",
                 "⛱ {player}'s time ran out: a day of vacation was spent instead, the move is "
                 "now due {when} ({count} days of vacation left).", event.days_left,
-                player=embeds.mention(event.user_id), when=embeds.moment(event.until)),
-                ping=ping, dm=dm, audience=self.others(m))
+                player=embeds.mention(event.user_id), when=embeds.moment(event.until)) \
+                if event.days_spent <= 1 else _n(
+                "⛱ {player}'s time ran out long ago: {spent} of vacation were spent at once "
+                "instead, the move is now due {when} ({count} day of vacation left).",
+                "⛱ {player}'s time ran out long ago: {spent} of vacation were spent at once "
+                "instead, the move is now due {when} ({count} days of vacation left).",
+                event.days_left, player=embeds.mention(event.user_id),
+                spent=_n("{count} day", "{count} days", event.days_spent),
+                when=embeds.moment(event.until))
+            await self.post(m, said, ping=ping, dm=dm, audience=self.others(m))
         elif isinstance(event, ev.TimeGiven):
             ping, dm = self.split_by_preference(m, event.to)
             await self.post(m, _(

@@ -41,19 +41,23 @@ class DeadlinesMixin(VacationsMixin):
         return events
 
     async def _sweep_one(self, match_id: int, now: datetime) -> list[Event]:
+        spent: list[Event] = []  # automatic vacation spent on the way
         for _attempt in range(RETRIES):
             rec = await self._record(match_id)
             if rec.status is not MatchStatus.ACTIVE or rec.deadline is None:
-                return []
+                return spent
             try:
                 if rec.deadline <= now:
                     if (await self._everyone_moved(rec))[0]:
-                        spent = await self._auto_vacation(rec, now)
-                        if spent is not None:
-                            return spent
+                        days = await self._auto_vacation(rec, now)
+                        if days is not None:
+                            spent += days
+                            # the balance fell short of the gap: he times out now (the
+                            # next look finds no day left), not one day per sweep
+                            continue
                         if rec.clock.claim:
-                            return await self._lapse(rec)
-                    return await self._timeout(rec, now)
+                            return spent + await self._lapse(rec)
+                    return spent + await self._timeout(rec, now)
                 if rec.remind_at is not None and rec.remind_at <= now:
                     settings = await self.get_guild_settings(rec.guild_id)
                     # seats moving at once: the reminder is for the earliest deadline's
@@ -73,11 +77,11 @@ class DeadlinesMixin(VacationsMixin):
                     _saved, events = await self._commit(
                         rec, dataclasses.replace(rec, remind_at=None), reminded)
                     await self._announce(events)
-                    return events
-                return []
+                    return spent + events
+                return spent
             except Conflict:
                 continue
-        return []
+        return spent
 
     async def _lapse(self, rec: MatchRecord) -> list[Event]:
         """A claim-win match's time ran out: stored as lapsed (the sweep then leaves it)

@@ -223,14 +223,16 @@ class VacationEnded:
 
 @dataclass(frozen=True, slots=True)
 class AutoVacation:
-    """``user_id``'s time ran out and, the server spending vacation automatically, a day
-    of his vacation was spent instead: his deadline is now ``until``. ``days_left``: his
-    balance after it."""
+    """``user_id``'s time ran out and, the server spending vacation automatically, days
+    of his vacation were spent instead (``days_spent``: more than one when the sweep
+    came after a longer gap): his deadline is now ``until``. ``days_left``: his balance
+    after it."""
 
     match: MatchView
     user_id: int
     until: datetime
     days_left: int
+    days_spent: int = 1
 
 
 @dataclass(frozen=True, slots=True)

@@ -233,6 +233,8 @@ def event_of(entry: OutboxEntry) -> Event:
         view = _view_of(data["match"])
         values: dict[str, Any] = {}
         for f in dataclasses.fields(cls):
+            if f.name not in data and f.default is not dataclasses.MISSING:
+                continue  # a field newer than the entry: its default
             value = data.get(f.name)
             if f.name == "match":
                 value = view

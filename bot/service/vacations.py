@@ -17,9 +17,11 @@
 * **Tournaments** whose ``vacation`` is False forbid it: those matches are not paused
   (the answer lists them) and automatic vacation does not apply in them.
 * **Automatic vacation** (``GuildSettings.auto_vacation``, a server setting): when a
-  player's time runs out and he has a day left, the sweep spends one day of vacation
-  (his deadline moves a day later) instead of a timeout. Matches of his lapsing during a
-  day already spent that way share it: a day is charged once.
+  player's time runs out and he has a day left, the sweep spends vacation (his deadline
+  moves a day later for each day) instead of a timeout: as many days as the time since
+  the deadline covers, at once, at most his balance; when that falls short he times out
+  (issue 38). Matches of his lapsing during a day already spent that way share it: a
+  day is charged once.
 """
 
 from __future__ import annotations
@@ -197,32 +199,49 @@ class VacationsMixin(ClocksMixin):
         return rec, after, self._announcer(told)
 
     async def _auto_vacation(self, rec: MatchRecord, now: datetime) -> list[Event] | None:
-        """At ``rec``'s lapsed deadline: spend a day of the late player's vacation instead
-        of a timeout, if the server does that, the match allows vacation and he has a day
-        left (or a day already spent that way still runs). None when it does not apply."""
+        """At ``rec``'s lapsed deadline: spend the late player's vacation instead of a
+        timeout, if the server does that, the match allows vacation and he has days left
+        (or a day already spent that way still runs). None when it does not apply.
+
+        The days the gap since the deadline covers are spent at once (a sweep after a
+        long gap, or the console's ``/sweep +20``, spends them in one go, never one per
+        sweep): as many as bring the deadline past ``now``, at most his balance. When the
+        balance falls short the deadline stays in the past and the caller's next look at
+        the match times it out (or asks for the claim)."""
         settings = await self.get_guild_settings(rec.guild_id)
         if not settings.auto_vacation or len(rec.to_move) != 1 or rec.deadline is None:
             return None
         user = rec.user_at(rec.to_move[0])
         if user is None or not await self._vacation_allowed(rec):
             return None
-        earned, used, _yearly, vacations = await self._balance(rec.guild_id, user, now)
+        # the balance when the days are spent: from the deadline on (a gap across New
+        # Year spends the old year's days, which lapse with it)
+        earned, used, _yearly, vacations = await self._balance(rec.guild_id, user,
+                                                               rec.deadline)
+        left = max(0, earned - used)
         running = next((v for v in vacations if v.auto and v.until > rec.deadline
                         and v.started_at <= rec.deadline and v.ended_at is None), None)
         if running is not None:
-            vacation, until = running, running.until
-        elif earned - used >= 1:
-            until = rec.deadline + DAY
-            vacation = VacationRecord(rec.guild_id, user, rec.deadline, until, 1, auto=True)
+            # a day already spent that way covers this match too; the days since its
+            # end up to now are added to it
+            more = 0 if running.until > now else min(left, (now - running.until) // DAY + 1)
+            vacation = dataclasses.replace(running, until=running.until + more * DAY,
+                                           days=running.days + more)
+        elif left >= 1:
+            more = min(left, (now - rec.deadline) // DAY + 1)
+            vacation = VacationRecord(rec.guild_id, user, rec.deadline,
+                                      rec.deadline + more * DAY, more, auto=True)
         else:
             return None
-        left = max(0, earned - used - (0 if running is not None else 1))
+        until = vacation.until
+        if more == 0 and until <= now:
+            return None  # nothing left to spend: the timeout
         after = dataclasses.replace(
             rec, deadline=until, remind_at=reminder_for(now, until) if until > now else None,
             clock=dataclasses.replace(rec.clock, paused_until=until))
 
         def told(s: MatchRecord) -> list[Event]:
-            return [AutoVacation(self._view(s), user, until, left)]
+            return [AutoVacation(self._view(s), user, until, left - more, max(1, more))]
         outbox = self._announcer(told)
         await self.repository.save_vacation(vacation, [(rec, after, outbox)])
         await self._announce(outbox.events)

@@ -138,3 +138,27 @@ async def test_a_vacation_says_paused_only_where_the_clock_ran_and_never_after_a
         "starts no earlier than then" in text
     assert "* #1: alice is on vacation" not in text and "clock is paused" not in text
     assert "bob won (opponent ran out of time)" in text
+
+
+async def test_sweep_far_ahead_spends_automatic_vacation_at_once(tmp_path: Path) -> None:
+    """Issue 38, item 9: /sweep +3 with automatic vacation spends the days the gap
+    covers in one go; the following commands spend nothing more."""
+    db, clock = tmp_path / "a.db", ShiftedClock(SetClock())  # 2026-01-01
+    text = await session(db, clock, """
+        as alice
+        /settings vacation:60 autovacation:on
+        /challenge @bob damas seat:white days:1 casual
+        as bob
+        /accept
+        as alice
+        /move d3-c4
+        as bob
+        /move e6-d5
+        /sweep +3
+        /games
+        /games
+    """)
+    assert text.count("vacation spent at once") == 1  # 5 days earned in January
+    assert "alice's time ran out long ago; 3 days of vacation spent at once instead " \
+        "(until 2026-01-05 12:00 UTC, 2 days left)" in text
+    assert "a vacation day was spent" not in text

@@ -284,6 +284,43 @@ async def test_automatic_vacation_spends_days_instead_of_a_timeout(
                for e in ended)
 
 
+async def test_automatic_vacation_after_a_long_gap_spends_the_days_at_once(
+        service: MatchService, clock: SetClock, recorder: Recorder) -> None:
+    """Issue 38, item 9: a sweep long after the deadline spends the days the gap covers
+    in one go (the deadline lands after now), not one day per sweep; when the balance
+    falls short the days are spent and the match times out in that same sweep."""
+    clock.t = JUNE  # 7 days earned
+    await service.update_guild_settings(GUILD, auto_vacation=True)
+    mid = await banked_match(service, "1")
+    short = await banked_match(service, "1")
+    for m in (mid, short):
+        await first_move(service, m, ALICE)
+        await first_move(service, m, BOB)
+    deadline = (await service.get_match(mid)).deadline
+    assert deadline is not None
+    clock.t = deadline + timedelta(days=4, hours=3)  # four days and more behind
+    spent = await service.sweep()
+    assert [type(e) for e in spent] == [AutoVacation, AutoVacation]
+    auto = [e for e in spent if isinstance(e, AutoVacation)]
+    assert [e.days_spent for e in auto] == [5, 1]  # the second match shares them
+    m = await service.get_match(mid)
+    assert m.status is MatchStatus.ACTIVE and m.deadline == deadline + 5 * DAY > clock.t
+    assert (await service.vacation_status(GUILD, ALICE)).used == 5  # shared by both
+    for _ in range(3):  # later sweeps (every console command) spend nothing more
+        assert await service.sweep() == []
+    assert (await service.vacation_status(GUILD, ALICE)).used == 5
+    clock.t = deadline + timedelta(days=20)  # 2 days left: spent, then the timeout
+    events = await service.sweep()
+    kinds = [type(e) for e in events]
+    assert kinds.count(AutoVacation) == 1 and kinds.count(MatchEnded) == 2
+    assert [e.days_spent for e in events if isinstance(e, AutoVacation)] == [2]
+    assert (await service.vacation_status(GUILD, ALICE)).used == 7  # all of June's
+    for m in (mid, short):
+        done = await service.get_match(m)
+        assert done.status is MatchStatus.FINISHED and done.result is not None
+        assert done.result.winners == (BOB,)
+
+
 async def test_a_tournament_without_vacation_is_not_paused(
         service: MatchService, clock: SetClock) -> None:
     clock.t = JUNE
