@@ -631,6 +631,19 @@ class Console:
 
     # ------------------------------------------------------------------ boards
 
+    async def _drawn_ply(self, m: MatchView) -> int:
+        """The ply of the position a board of ``m`` shows, which names its PNG. A leave
+        that ended the game (a resignation, a timeout) is a ply of the record that moves
+        nothing: the last board keeps the ply of the move before it (issue 38), as a
+        seat leaving a four-player game that goes on does not."""
+        if not m.is_over or m.last_move is not None or not m.ply:
+            return m.ply
+        plies = (await self.service.record(m.id)).plies
+        ply, i = m.ply, len(plies) - 1
+        while i >= 1 and plies[i].move is None and plies[i].position is plies[i - 1].position:
+            ply, i = ply - 1, i - 1
+        return ply
+
     async def show_board(self, match_id: int, played: MoveResult | None = None) -> None:
         """The board as text, its description and (with ``--boards``) a PNG; after a move,
         from what the move returned (no read, the position drawn once)."""
@@ -659,7 +672,7 @@ class Console:
                 texts.seat_names(m, self.printer.seat_name), viewer, self.printer.locale)
             if image is not None:
                 self.boards_dir.mkdir(parents=True, exist_ok=True)
-                path = self.boards_dir / f"match{m.id}-ply{m.ply}.png"
+                path = self.boards_dir / f"match{m.id}-ply{await self._drawn_ply(m)}.png"
                 path.write_bytes(image.png)
                 self.say(_("board image: {path}", path=str(path)))
 

@@ -113,7 +113,9 @@ class ClockState:
     restores (``turns.taken_back``). ``own``: a turn several seats play at once (Querni's
     set-up): each such seat's own deadline, as seconds after the match's ``deadline`` (the
     earliest of them), and the end of the vacation pause it holds (``paused_until`` is
-    then None); empty when one seat is to move (``turns.seat_clocks``)."""
+    then None); empty when one seat is to move (``turns.seat_clocks``). ``took_back``:
+    seats whose own move a takeback undid; they have taken part in the match
+    (``states.everyone_moved``)."""
 
     control: TimeControl | None = None
     claim: bool = False
@@ -125,6 +127,7 @@ class ClockState:
     # seat, his bank before it (None: none stored), the seconds he had left when he moved)
     undo: tuple[int, int, float | None, float] | None = None
     own: tuple[tuple[int, float, datetime | None], ...] = ()  # (seat, seconds later, pause)
+    took_back: tuple[int, ...] = ()
 
     def bank_of(self, seat: int) -> float | None:
         return next((b for s, b in self.banks if s == seat), None)

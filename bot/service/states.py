@@ -181,8 +181,13 @@ def everyone_moved(rec: MatchRecord, entries: Sequence[RecordEntry]) -> bool:
     submission, a move the rules played for him such as Querni's forced pass, a
     resignation or a draw are not moves). A match that ends before that is aborted and
     unrated, so results nobody played for cannot farm a ladder. Replays only until the
-    last seat has moved (a few plies); a record that does not replay counts as not."""
-    if len(entries) < rec.seat_count:
+    last seat has moved (a few plies); a record that does not replay counts as not.
+    A seat whose own move a takeback undid (``ClockState.took_back``) has taken part:
+    his lapse after it is a timeout (a claim), not an abort (issue 38)."""
+    waiting = set(range(rec.seat_count)) - set(rec.clock.took_back)
+    if not waiting:
+        return True
+    if len(entries) < len(waiting):
         return False
     v = variant_of(rec.game)
     try:
@@ -190,7 +195,6 @@ def everyone_moved(rec: MatchRecord, entries: Sequence[RecordEntry]) -> bool:
                              **{k: _start_ready(o) for k, o in rec.options.items()})
     except (RulesError, ValueError, TypeError):
         return False
-    waiting = set(range(rec.seat_count))
     for e in entries:
         if e.text.startswith(SPECIAL_PREFIX):
             word, _sep, arg = e.text[1:].partition(" ")

@@ -154,7 +154,8 @@ def taken_back(rec: MatchRecord, seat: int, now: datetime, per_move_left: timede
     time left then, as ``banked`` kept it); a per-move control gives ``per_move_left``
     (read from the record's times). The undone turn's vacation pause and lapse are
     forgotten; a mover on vacation starts when it ends."""
-    clock = dataclasses.replace(rec.clock, paused_until=None, lapsed=None, undo=None, own=())
+    clock = dataclasses.replace(rec.clock, paused_until=None, lapsed=None, undo=None, own=(),
+                                took_back=tuple(sorted({*rec.clock.took_back, seat})))
     left = per_move_left
     undo = rec.clock.undo
     if rec.control.is_bank and undo is not None and undo[:2] == (rec.ply, seat):

@@ -162,3 +162,24 @@ async def test_sweep_far_ahead_spends_automatic_vacation_at_once(tmp_path: Path)
     assert "alice's time ran out long ago; 3 days of vacation spent at once instead " \
         "(until 2026-01-05 12:00 UTC, 2 days left)" in text
     assert "a vacation day was spent" not in text
+
+
+async def test_after_a_timeout_the_last_board_keeps_the_ply_it_shows(tmp_path: Path) -> None:
+    """Issue 38, item 17: the timeout is a ply of the record that moves nothing, so the
+    final board (after two moves) is written as ply 2, not ply 3; a resignation too."""
+    db, clock = tmp_path / "t.db", ShiftedClock(SetClock())
+    boards = tmp_path / "boards"
+    out = io.StringIO()
+    script = "\n".join(["as alice", "/challenge @bob damas seat:white days:1 casual",
+                        "as bob", "/accept", "as alice", "/move d3-c4", "as bob",
+                        "/move e6-d5", "/sweep +2", "/board #1",
+                        "as alice", "/challenge @bob damas seat:white days:1 casual",
+                        "as bob", "/accept", "as alice", "/move #2 d3-c4", "as bob",
+                        "/move #2 e6-d5", "/resign #2", "/board #2"]) + "\n"
+    assert await run_console(db, stdin=io.StringIO(script), stdout=out, seed=1,
+                             clock=clock, boards_dir=boards) == 0
+    text = out.getvalue()
+    assert f"board image: {boards / 'match1-ply2.png'}" in text.split("> /board #1")[1]
+    assert f"board image: {boards / 'match2-ply2.png'}" in text.split("> /board #2")[1]
+    assert sorted(p.name for p in boards.iterdir()) == [
+        f"match{m}-ply{n}.png" for m in (1, 2) for n in range(3)]

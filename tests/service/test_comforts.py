@@ -48,6 +48,31 @@ async def texts_of(repo: Repository, match_id: int) -> list[str]:
     return [e.text for e in await repo.load_entries(match_id)]
 
 
+async def test_a_lapse_after_the_only_move_was_taken_back_offers_the_claim(
+        service: MatchService, clock: SetClock, recorder: Recorder,
+        repo: Repository) -> None:
+    """Issue 38, item 17: with claim-win, Bob's only move taken back by consent still
+    counts as his having taken part: his lapse after it offers Alice the claim (it is
+    not aborted as a match nobody played), also after a restart."""
+    from bot.service.events import TimeLapsed
+
+    m = await service.challenge(GUILD, CHANNEL, ALICE, "damas", opponents=[BOB], seat=0,
+                                days=1, rated=False, claim_win=True)
+    m = await service.accept(m.id, BOB)
+    await service.move(m.id, ALICE, "d3-c4")
+    await service.move(m.id, BOB, "e6-d5")
+    await service.request_takeback(m.id, BOB)
+    await service.accept_takeback(m.id, ALICE)
+    assert await texts_of(repo, m.id) == ["d3-c4"]
+    service = restarted(repo, clock, recorder)
+    clock.advance(days=2)
+    events = await service.sweep()
+    assert [type(e) for e in events] == [TimeLapsed]
+    done = await service.claim_win(m.id, ALICE)
+    assert done.status is MatchStatus.FINISHED and done.result is not None
+    assert done.result.winners == (ALICE,) and done.result.reason == "timeout"
+
+
 # ---------------------------------------------------------------------- conditional moves
 
 def test_lines_are_split_by_semicolons_and_moves_by_spaces_or_commas() -> None:
