@@ -120,7 +120,8 @@ def _choose(position: Position[Any], level: int, seed: int, seconds: float | Non
     rng = random.Random(f"{seed}:{level}:{mover}:{view.to_text()}")
 
     if position.in_setup:
-        move = model.arrange(position, mover, rng, settings.arrange_effort)
+        move = model.arrange(position, mover, rng, settings.arrange_effort,
+                             settings.arrange_chain)
         return _choice(position, move, mover, settings, 0, 0, 0, (), started,
                        "random" if level == 0 else "tablero")
     moves = position.legal_moves()

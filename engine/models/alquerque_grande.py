@@ -156,7 +156,7 @@ class AlquerqueGrandeRivalsModel(AlquerqueGrandeModel):
         2: {"depth": 1, "nodes": 100, "min_nodes": 100, "quiescence": 0, "noise": 150,
             "slip": 0.65},
         **{number: {name: value for name, value in dataclasses.asdict(LEVELS[number - 2]).items()
-                    if name not in ("number", "arrange_effort")}
+                    if name not in ("number", "arrange_effort", "arrange_chain")}
            for number in range(3, 8)}}
 
 

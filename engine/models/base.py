@@ -77,8 +77,9 @@ class GameModel:
         return None
 
     def arrange(self, position: Position[Any], seat: int, rng: random.Random,
-                effort: int) -> Hashable:
-        """In a setup phase, ``seat``'s arrangement move; ``effort`` 0 is a random one."""
+                effort: int, chain: int = 16) -> Hashable:
+        """In a setup phase, ``seat``'s arrangement move; ``effort`` 0 is a random one;
+        ``chain``: the level's :attr:`engine.levels.Level.arrange_chain`."""
         raise NotImplementedError(f"{self.key} has no setup phase")
 
     level_changes: ClassVar[Mapping[int, Mapping[str, Any]]] = {}

@@ -224,18 +224,23 @@ class QuerniModel(GameModel):
             return super().tactical_gains(position, pieces, moves)
 
     def arrange(self, position: Position[Any], seat: int, rng: random.Random,
-                effort: int) -> Hashable:
+                effort: int, chain: int = 16) -> Hashable:
         """Numbers over the 16 start cells: ``effort`` rounds of hill climbing on how
-        well the numbers chain (touching consecutive numbers), from a random deal.
+        well the numbers chain (touching consecutive numbers), from a random deal, never
+        holding a chain of more than ``chain`` touching consecutive numbers.
 
         At the top levels it usually finds arrangements whose numbers run around each
         ring of eight cells, so long chains can come off from the first turn (in Querni
         ``choose`` that is the whole game: a perfect arrangement takes 1-8 off, then
-        9-16)."""
+        9-16); the lower levels' ``chain`` keeps them from it."""
         variant = position.variant
         numbers = list(range(1, 17))
         rng.shuffle(numbers)
         cells = _querni_start_cells(seat)
+        for _deal in range(100):  # a deal within the level's chain (nearly every one)
+            if _longest_chain(numbers, cells) <= chain:
+                break
+            rng.shuffle(numbers)
         if effort <= 0:
             move: Hashable = variant.parse_arrangement(position, seat, " ".join(map(str, numbers)))
             return move
@@ -243,10 +248,13 @@ class QuerniModel(GameModel):
         def quality(nums: Sequence[int]) -> int:
             at = {n: cells[i] for i, n in enumerate(nums)}
             total = 0
+            run = longest = 1
             for n in range(1, 16):
                 d = _chebyshev(at[n], at[n + 1])
                 total += self.LINK[d] if d < len(self.LINK) else 0
-            return total
+                run = run + 1 if d == 1 else 1
+                longest = max(longest, run)
+            return total if longest <= chain else -1  # never past the level's chain
 
         # hill climbing from several random deals (more effort, more restarts): the
         # best local optimum wins
@@ -379,6 +387,21 @@ _QUERNI_WORK_SIZE = 1 << 16
 _QUERNI_STANDINGS: collections.defaultdict[type[QuerniModel], dict[
     frozenset[tuple[str, tuple[int, int]]], int]] = collections.defaultdict(dict)
 """Per model class, a seat's standing by its stones (:meth:`QuerniModel.evaluate`)."""
+
+
+def _longest_chain(numbers: Sequence[int], cells: Sequence[tuple[int, int]]) -> int:
+    """The longest run of consecutive numbers on touching cells when ``numbers[i]``
+    stands on ``cells[i]``.
+
+    >>> _longest_chain(list(range(1, 17)), _querni_start_cells(0)) >= 2
+    True
+    """
+    at = {n: cells[i] for i, n in enumerate(numbers)}
+    run = longest = 1
+    for n in range(1, 16):
+        run = run + 1 if _chebyshev(at[n], at[n + 1]) == 1 else 1
+        longest = max(longest, run)
+    return longest
 
 
 def _querni_start_cells(seat: int) -> tuple[tuple[int, int], ...]:

@@ -808,3 +808,25 @@ def test_querni_standings_remembered_by_stones_equal_the_standings_worked_out() 
             assert model.evaluate(p, pieces) == tuple(fresh)  # worked out
             assert model.evaluate(p, pieces) == tuple(fresh)  # remembered
             p = p.play(rng.choice(p.legal_moves()))
+
+
+def test_beginner_levels_do_not_arrange_the_strongest_querni_set_up() -> None:
+    """Issue 38, item 18: in Querni ``choose`` two rings of eight chained numbers clear
+    the board in two turns; levels 1-6 never arrange a chain longer than their
+    ``arrange_chain`` (3 at levels 1-2, 7 at level 6), level 8 arranges the strongest."""
+    from engine.levels import LEVELS
+    from engine.models.querni import _longest_chain, _querni_start_cells
+
+    setup = rules.variant("querni").start(setup="choose")
+    longest: dict[int, list[int]] = {}
+    for number in (1, 2, 3, 6, 8):
+        for seed in range(12):
+            for seat in (0, 1):
+                choice = choose_move(setup, number, seed=seed, seat=seat, fairy=False,
+                                     seconds=60)
+                numbers = list(choice.move.numbers)  # type: ignore[attr-defined]
+                longest.setdefault(number, []).append(
+                    _longest_chain(numbers, _querni_start_cells(seat)))
+    for number in (1, 2, 3, 6):
+        assert max(longest[number]) <= LEVELS[number].arrange_chain < 8
+    assert max(longest[2]) == 3 and min(longest[8]) == 8
