@@ -129,6 +129,7 @@ Commands (a #<match> argument picks a match; otherwise your current one):
                                   play Tablero itself (casual; level 5 unless given)
   /fill [level:1-8]               your lobby's empty seats get computer players
   /hint                           against the computer: the move its top level would play
+                                  (3 a game; /stats counts the games you took them in)
   /analysis [#N]                  a finished game: the moves that cost the most
   /accept  /decline  /cancel  /join [seat:NAME]
   /move TEXT                      e.g. /move h3-e3
@@ -875,8 +876,11 @@ class Console:
 
     async def cmd_hint(self, args: list[str], line: str) -> None:
         match_id = await self.pick_only_match(args)
-        move, reason = await self.service.hint(match_id, self.user(), caller=self.caller())
-        self.say(_("hint: {move} ({reason})", move=move, reason=reason))
+        move, reason, left = await self.service.hint(match_id, self.user(),
+                                                     caller=self.caller())
+        self.say(_n("hint: {move} ({reason}); {count} hint left in this game",
+                    "hint: {move} ({reason}); {count} hints left in this game", left,
+                    move=move, reason=reason))
 
     async def cmd_analysis(self, args: list[str], line: str) -> None:
         numbers = [n for a in args if (n := number_token(a, no_such_match)) is not None]
@@ -1173,6 +1177,9 @@ class Console:
             w, d, lost = s.against_computer
             self.say(_("  against the computer (casual): {wins}W {losses}L {draws}D",
                        wins=w, losses=lost, draws=d))
+            if s.with_hints:
+                self.say(_n("  hints taken in {count} of them", "  hints taken in {count} of them",
+                            s.with_hints))
 
     async def cmd_rules(self, args: list[str], line: str) -> None:
         if not args:

@@ -110,7 +110,8 @@ def clock_json(c: ClockState) -> str | None:
         "away": [[u, _ts(t)] for u, t in c.away],
         **({"undo": list(c.undo)} if c.undo is not None else {}),
         **({"own": [[s, later, _ts(p)] for s, later, p in c.own]} if c.own else {}),
-        **({"took_back": list(c.took_back)} if c.took_back else {})},
+        **({"took_back": list(c.took_back)} if c.took_back else {}),
+        **({"hints": [list(h) for h in c.hints]} if c.hints else {})},
         separators=(",", ":"))
 
 
@@ -127,7 +128,8 @@ def clock_of(text: str | None) -> ClockState:
             int(d["undo"][0]), int(d["undo"][1]),
             None if d["undo"][2] is None else float(d["undo"][2]), float(d["undo"][3])),
         own=tuple((int(s), float(later), _dt(p)) for s, later, p in d.get("own", ())),
-        took_back=tuple(int(s) for s in d.get("took_back", ())))
+        took_back=tuple(int(s) for s in d.get("took_back", ())),
+        hints=tuple((int(u), int(n)) for u, n in d.get("hints", ())))
 
 
 def _vacation_of(row: Sequence[Any]) -> VacationRecord:

@@ -326,8 +326,13 @@ def stats_embed(stats: PlayerStats, titles: dict[str, Words], loc: str) -> disco
                     inline=True)
     if any(stats.against_computer):
         won, drawn, lost = stats.against_computer
-        e.add_field(name=render(_("Against the computer (casual)"), loc),
-                    value=render(record_counts(won, lost, drawn), loc), inline=False)
+        counts = render(record_counts(won, lost, drawn), loc)
+        if stats.with_hints:
+            counts += "\n" + render(_n("Hints taken in {count} of them.",
+                                        "Hints taken in {count} of them.", stats.with_hints),
+                                     loc)
+        e.add_field(name=render(_("Against the computer (casual)"), loc), value=counts,
+                    inline=False)
     return e
 
 

@@ -48,6 +48,10 @@ from rules import Position, RulesError
 log = logging.getLogger(__name__)
 
 DEFAULT_LEVEL = 5
+MAX_HINTS = 3
+"""Hints one player may take in one game against the computer (issue 38: with no limit,
+copying the top level's hints beat every level). Each is counted on the match, and
+``/stats`` says in how many games against the computer hints were taken."""
 
 
 def with_computer_names(names: NameResolver | None) -> NameResolver:
@@ -158,9 +162,11 @@ class ComputerMixin(ServiceCore):
             played += 1
 
     async def hint(self, match_id: int, user: int,
-                   *, caller: Caller | None = None) -> tuple[str, Words]:
+                   *, caller: Caller | None = None) -> tuple[str, Words, int]:
         """In a casual game against the computer, the move its top level would play for
-        ``user`` now, and a one-line reason: ``('h3-e3 (C2.5)', 'gives check')``."""
+        ``user`` now, a one-line reason and the hints he has left in this game:
+        ``('h3-e3 (C2.5)', 'gives check', 2)``. At most ``MAX_HINTS`` a game, each
+        counted on the match when given."""
         if self.picker is None:
             raise NotAllowed(_("the computer player is not available here"))
         rec, state = await self._read_state(match_id)
@@ -171,11 +177,19 @@ class ComputerMixin(ServiceCore):
         p = state.position
         if me.seat is None or me.seat not in p.to_move:
             raise NotAllowed(_("a hint is for your own turn"))
+        self._hint_left(rec, user)
         seed = (rec.id * 1_000_003 + rec.ply) & 0x7FFFFFFF
         text = await self.picker.pick(p.view_for(me.seat), me.seat, 8, seed=seed)
+
+        async def counted(r: MatchRecord) -> MatchRecord:
+            self._hint_left(r, user)  # another hint may have been counted meanwhile
+            hints = dict(r.clock.hints) | {user: r.clock.hints_of(user) + 1}
+            return await self._save(r, dataclasses.replace(r, clock=dataclasses.replace(
+                r.clock, hints=tuple(sorted(hints.items())))))
+        left = MAX_HINTS - (await self._retrying(match_id, counted)).clock.hints_of(user)
         v = p.variant
         if p.in_setup:
-            return text, _("an arrangement whose numbers chain well")
+            return text, _("an arrangement whose numbers chain well"), left
         move = v.parse_move(p, text)
         marks = v.move_marks(p, move)
         after = p.play(move)
@@ -193,7 +207,17 @@ class ComputerMixin(ServiceCore):
             reason = _("it gives check")
         else:
             reason = _("the strongest move Tablero (level 8) finds here")
-        return v.display_move(p, move), reason
+        return v.display_move(p, move), reason, left
+
+    @staticmethod
+    def _hint_left(rec: MatchRecord, user: int) -> int:
+        """The hints ``user`` has left in ``rec``; refused when none."""
+        left = MAX_HINTS - rec.clock.hints_of(user)
+        if left <= 0:
+            raise NotAllowed(_n("you have taken your {count} hint in this game",
+                                "you have taken your {count} hints in this game",
+                                MAX_HINTS))
+        return left
 
     async def analysis(self, match_id: int, top: int = 3,
                        *, caller: Caller | None = None) -> list[AnalysedMove]:
@@ -296,18 +320,20 @@ class ComputerMixin(ServiceCore):
     async def stats(self, guild_id: int, user: int) -> PlayerStats:
         """``QueriesMixin.stats`` plus the casual games against the computer."""
         base: PlayerStats = await super().stats(guild_id, user)  # type: ignore[misc]
-        wins = draws = losses = 0
+        wins = draws = losses = hinted = 0
         for rec in await self.repository.matches_of(user, guild_id,
                                                     (MatchStatus.FINISHED,)):
             if rec.result is None or not any(is_computer(s.user_id) for s in rec.seats):
                 continue
+            hinted += rec.clock.hints_of(user) > 0
             me = rec.seat_of(user)
             # the result holds seats, not users
             outcome = rec.result.outcome_of(me.seat if me is not None else None)
             wins += outcome == "win"
             draws += outcome == "draw"
             losses += outcome == "loss"
-        return dataclasses.replace(base, against_computer=(wins, draws, losses))
+        return dataclasses.replace(base, against_computer=(wins, draws, losses),
+                                   with_hints=hinted)
 
     async def computers_idle(self) -> None:
         """Wait until no computer turn is being played (tests, the console, shutdown)."""

@@ -115,7 +115,9 @@ class ClockState:
     earliest of them), and the end of the vacation pause it holds (``paused_until`` is
     then None); empty when one seat is to move (``turns.seat_clocks``). ``took_back``:
     seats whose own move a takeback undid; they have taken part in the match
-    (``states.everyone_moved``)."""
+    (``states.everyone_moved``). ``hints``: the hints each player took in this game
+    against the computer (``computer.MAX_HINTS`` at most; ``/stats`` counts the games
+    won with them)."""
 
     control: TimeControl | None = None
     claim: bool = False
@@ -128,12 +130,16 @@ class ClockState:
     undo: tuple[int, int, float | None, float] | None = None
     own: tuple[tuple[int, float, datetime | None], ...] = ()  # (seat, seconds later, pause)
     took_back: tuple[int, ...] = ()
+    hints: tuple[tuple[int, int], ...] = ()  # (user, hints taken)
 
     def bank_of(self, seat: int) -> float | None:
         return next((b for s, b in self.banks if s == seat), None)
 
     def away_until(self, user: int) -> datetime | None:
         return next((u for who, u in self.away if who == user), None)
+
+    def hints_of(self, user: int) -> int:
+        return next((n for who, n in self.hints if who == user), 0)
 
 
 @dataclass(frozen=True, slots=True)

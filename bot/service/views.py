@@ -339,6 +339,8 @@ class PlayerStats:
     active_matches: int
     against_computer: tuple[int, int, int] = (0, 0, 0)
     """Casual games against the computer: wins, draws, losses (never on a ladder)."""
+    with_hints: int = 0
+    """How many of those games he took hints in (``/hint``)."""
 
     @property
     def wins(self) -> int:

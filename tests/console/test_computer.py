@@ -60,7 +60,18 @@ def test_fill_a_lobby_with_computer_players() -> None:
 
 def test_hint_against_the_computer() -> None:
     text = session(["as alice", "/challenge @computer damas level:2 seat:white", "/hint"])
-    assert "hint: " in text
+    assert "hint: " in text and "; 2 hints left in this game" in text
+
+
+def test_three_hints_a_game_and_stats_count_the_games_with_hints() -> None:
+    """Issue 38, item 18: the fourth hint in a game is refused; /stats says in how many
+    games against the computer hints were taken."""
+    text = session(["as alice", "/challenge @computer damas level:2 seat:white", "/hint",
+                    "/hint", "/hint", "/hint", "/move d3-c4", "/resign", "/stats"])
+    assert "; 0 hints left in this game" in text
+    assert "! you have taken your 3 hints in this game" in text
+    assert "against the computer (casual): 0W 1L 0D" in text
+    assert "  hints taken in 1 of them" in text
 
 
 def test_analysis_of_a_finished_game_against_the_computer() -> None:

@@ -305,8 +305,8 @@ async def test_hint_in_a_casual_game_against_the_computer(cpu_service: MatchServ
     m = await cpu_service.challenge_computer(GUILD, CHANNEL, ALICE, "xiangqi", level=1,
                                              seat=0)
     p, _ = await cpu_service.position(m.id)
-    move, reason = await cpu_service.hint(m.id, ALICE)
-    assert v.parse_noted_move(p, move) in p.legal_moves() and reason
+    move, reason, left = await cpu_service.hint(m.id, ALICE)
+    assert v.parse_noted_move(p, move) in p.legal_moves() and reason and left == 2
     with pytest.raises(NotAPlayer):
         await cpu_service.hint(m.id, BOB)  # not his match
 
@@ -533,3 +533,29 @@ async def test_a_missed_mate_is_weighed_as_a_forced_win_in_moves_not_pawns() -> 
     assert (found[0].best_move, found[0].best_end, found[0].played_end) == \
         ("b1-b10", 1, None)
     assert found[0].best > 990_000  # the score stays the engine's; words never print it
+
+
+async def test_hints_are_limited_per_game_counted_and_shown_in_stats(
+        repo: Repository, clock: SetClock, recorder: Recorder) -> None:
+    """Issue 38, item 18: at most three hints a player and game (the fourth is refused,
+    also after a restart: the count is stored with the match), and /stats says in how
+    many games against the computer hints were taken."""
+    from bot.service.computer import MAX_HINTS
+
+    service = MatchService(repo, recorder, clock, rng=random.Random(7),
+                           picker=InlineMovePicker(nodes=100))
+    m = await service.challenge_computer(GUILD, CHANNEL, ALICE, "damas", level=1, seat=0)
+    said = [(await service.hint(m.id, ALICE))[2] for _ in range(MAX_HINTS)]
+    assert said == [2, 1, 0]
+    again = MatchService(repo, recorder, clock, rng=random.Random(7),
+                         picker=InlineMovePicker(nodes=100))
+    with pytest.raises(NotAllowed, match="taken your 3 hints in this game"):
+        await again.hint(m.id, ALICE)
+    other = await again.challenge_computer(GUILD, CHANNEL, ALICE, "damas", level=1, seat=0)
+    assert (await again.hint(other.id, ALICE))[2] == 2  # per game
+    for match_id in (m.id, other.id):
+        await again.move(match_id, ALICE, "d3-c4")
+        await again.computers_idle()
+        await again.resign(match_id, ALICE)
+    stats = await again.stats(GUILD, ALICE)
+    assert stats.against_computer == (0, 0, 2) and stats.with_hints == 2

@@ -29,7 +29,7 @@ from bot.discordapp.names import MemberNames
 from bot.discordapp.notices import ReplyFirst
 from bot.service import MatchService
 from bot.service.computer_seats import computer_title, is_computer
-from locales.i18n import Words, _, capitalized, joined, render
+from locales.i18n import Words, _, _n, capitalized, joined, render
 from locales.terms import move_display
 
 
@@ -136,16 +136,20 @@ class PlayCog(commands.Cog, name="Play"):
                 await answer(interaction, _("You resigned."))
 
     @app_commands.command(name="hint",
-                          description="Against the computer: the move its top level would play")
+                          description="Against the computer: the move its top level would "
+                                      "play (3 a game)")
     @app_commands.guild_only()
     @app_commands.describe(match="The match (not needed inside its thread)")
     @app_commands.autocomplete(match=match_autocomplete)
     async def hint(self, interaction: Interaction, match: int | None = None) -> None:
         async with acknowledged(interaction):
             m = await resolve_match(self.service, interaction, match)
-            move, reason = await self.service.hint(m.id, interaction.user.id,
-                                                   caller=caller_of(interaction))
-            await answer(interaction, _("Hint: `{move}` ({reason}).", move=move, reason=reason))
+            move, reason, left = await self.service.hint(m.id, interaction.user.id,
+                                                         caller=caller_of(interaction))
+            await answer(interaction, _n(
+                "Hint: `{move}` ({reason}). {count} hint left in this game.",
+                "Hint: `{move}` ({reason}). {count} hints left in this game.", left,
+                move=move, reason=reason))
 
     @app_commands.command(name="analysis",
                           description="A finished game: the moves the engine thinks cost most")
