@@ -639,7 +639,7 @@ class Console:
         seat leaving a four-player game that goes on does not."""
         if not m.is_over or m.last_move is not None or not m.ply:
             return m.ply
-        plies = (await self.service.record(m.id)).plies
+        plies = (await self.service.record(m.id, caller=self.caller())).plies
         ply, i = m.ply, len(plies) - 1
         while i >= 1 and plies[i].move is None and plies[i].position is plies[i - 1].position:
             ply, i = ply - 1, i - 1

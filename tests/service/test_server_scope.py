@@ -211,7 +211,7 @@ async def test_the_own_server_and_the_players_dms_still_see_it(service: MatchSer
     with pytest.raises(MatchNotFound):
         await service.get_match(m, Caller(None, EVE))  # in DMs only to its players
     moved = await service.move(m, BOB, "h8-e8", caller=Caller(GUILD, BOB))
-    assert moved.match.ply == 2
+    assert moved.match.ply == 3  # after Alice's conditional answer b1-c3 (issue 38)
     cancelled = await service.cancel_tournament(t, ALICE, caller=Caller(GUILD, ALICE))
     assert cancelled.status.value == "cancelled"
     assert await service.games_of(OTHER, ALICE) == []
