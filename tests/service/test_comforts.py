@@ -154,7 +154,7 @@ async def test_premove_stores_a_line_once_echoes_no_long_word_and_answers_show(
                                                 "c7-c6 h1-g3; H8+7 b1-c3; c7-c6 h1-g3")
     assert lines == [("h10-g8", "b1-c3"), ("c7-c6", "h1-g3")]
     assert len(await repo.conditional_lines(m.id)) == 2
-    with pytest.raises(ConditionalLineError, match="Line 2 answers h10-g8"):
+    with pytest.raises(ConditionalLineError, match="line 2 answers h10-g8"):
         await service.add_conditional_moves(m.id, ALICE, "c7-c6 h1-g3; h10-g8 h1-g3")
     word = "x" * 1990
     for text in (word, f"{word} b1-c3", f"h10-g8 {word}"):
