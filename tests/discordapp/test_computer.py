@@ -183,3 +183,17 @@ async def test_analysis_draws_the_marked_moves_on_the_replay(world: World) -> No
         if gif.convert("RGB").getpixel((1, gif.height // 2)) == red:
             framed.append(frame)
     assert framed == sorted(marked)  # frame n shows the position after move n
+
+
+def test_stats_say_in_how_many_games_against_the_computer_hints_were_taken() -> None:
+    """Issue 38, item 18: the /stats embed's computer field adds the games with hints."""
+    from bot.discordapp.embeds import stats_embed
+    from bot.service.views import PlayerStats
+
+    plain = PlayerStats(1, 2, (), (), 0, against_computer=(2, 0, 1))
+    hinted = PlayerStats(1, 2, (), (), 0, against_computer=(2, 0, 1), with_hints=2)
+    field = stats_embed(plain, {}, "en-US").fields[0].value or ""
+    assert "Hints" not in field
+    assert stats_embed(hinted, {}, "en-US").fields[0].value == \
+        field + "\nHints taken in 2 of them."
+    assert "2 davon Tipps" in (stats_embed(hinted, {}, "de").fields[0].value or "")
