@@ -16,11 +16,15 @@ import importlib.metadata
 import logging
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import rules
 from bot.service.errors import StorageError, StorageUnavailable
 from bot.settings import Settings, load_settings
 from rules import native
+
+if TYPE_CHECKING:
+    from bot.service import MatchService
 
 DB_HELP = "SQLite file or postgresql:// URL (default: TABLERO_DB)"
 
@@ -83,6 +87,13 @@ def build_parser() -> argparse.ArgumentParser:
     from engine.selfplay import add_arguments
 
     add_arguments(selfplay)
+    webp = sub.add_parser("web", help="serve the match pages on the web; "
+                          "'tablero web link N' prints match N's spectator link")
+    webp.add_argument("action", nargs="*", metavar="link N",
+                      help="link N: print match N's spectator link instead of serving")
+    webp.add_argument("--db", type=database_target, help=DB_HELP)
+    webp.add_argument("--host", default="127.0.0.1", help="listen here (default 127.0.0.1)")
+    webp.add_argument("--port", type=int, default=8080, help="listen on this port (8080)")
     invite = sub.add_parser("invite", help="print the URL that adds the bot to a server")
     invite.add_argument("--client-id", type=int, default=None,
                         help="the Application ID (default: read from DISCORD_TOKEN)")
@@ -151,6 +162,89 @@ def db_main(settings: Settings, args: argparse.Namespace) -> int:
     return 2
 
 
+def web_main(settings: Settings, args: argparse.Namespace) -> int:
+    """``tablero web`` (serve the pages) and ``tablero web link N`` (print a link)."""
+    from bot.web.links import MIN_SECRET
+
+    secret = settings.web_secret.get_secret_value() if settings.web_secret else ""
+    if len(secret) < MIN_SECRET:
+        print(f"tablero web: set TABLERO_WEB_SECRET to a random text of at least {MIN_SECRET} "
+              "characters (the same for every web process), e.g. the output of: python -c "
+              "'import secrets; print(secrets.token_urlsafe(32))'", file=sys.stderr)
+        return 2
+    db = args.db or settings.db_path
+    if args.action:
+        if len(args.action) != 2 or args.action[0] != "link" or not (
+                args.action[1].isascii() and args.action[1].isdigit()):
+            print("tablero web link N: N is a match number", file=sys.stderr)
+            return 2
+        return asyncio.run(web_link(db, secret, settings.web_url, int(args.action[1])))
+    try:
+        return asyncio.run(serve_web(db, secret, args.host, args.port,
+                                     settings.db_synchronous))
+    except KeyboardInterrupt:
+        return 0
+
+
+async def _web_service(db: Path | str, synchronous: str = "FULL"
+                       ) -> tuple[object, MatchService]:
+    """The repository and a match service over it for the web (no notifier: the web
+    process only reads; names as the bot stored them)."""
+    from bot.boards import load_renderer
+    from bot.names import NameBook
+    from bot.service import MatchService, NullNotifier, SystemClock
+    from storage import open_database
+
+    repo = await open_database(db, synchronous=synchronous)
+    book = NameBook(repo)
+    await book.load()
+    service = MatchService(repo, NullNotifier(), SystemClock(), renderer=load_renderer(),
+                           names=book)
+    return repo, service
+
+
+async def web_link(db: Path | str, secret: str, base_url: str, match_id: int) -> int:
+    from bot.service.errors import MatchNotFound
+    from bot.web.links import LinkSigner, spectator_url
+
+    repo, service = await _web_service(db)
+    try:
+        try:
+            match = await service.get_match(match_id)
+        except MatchNotFound:
+            print(f"tablero web: there is no match #{match_id}", file=sys.stderr)
+            return 1
+        token = LinkSigner(secret.encode()).spectator(match.id, match.guild_id)
+        print(spectator_url(base_url, token))
+        if not (await service.get_guild_settings(match.guild_id)).web:
+            print("(its server has the web off: the link answers 404 until /settings web:on)",
+                  file=sys.stderr)
+        return 0
+    finally:
+        await repo.close()  # type: ignore[attr-defined]
+
+
+async def serve_web(db: Path | str, secret: str, host: str, port: int,
+                    synchronous: str = "FULL") -> int:
+    from aiohttp import web
+
+    from bot.web.app import WebApp
+    from bot.web.links import LinkSigner
+
+    repo, service = await _web_service(db, synchronous)
+    runner = web.AppRunner(WebApp(service, LinkSigner(secret.encode())).application(),
+                           access_log=None)
+    try:
+        await runner.setup()
+        await web.TCPSite(runner, host, port).start()
+        print(f"Tablero web: http://{host}:{port}/ (Ctrl-C stops it)", flush=True)
+        await asyncio.Event().wait()
+        return 0
+    finally:
+        await runner.cleanup()
+        await repo.close()  # type: ignore[attr-defined]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -165,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
         from engine.selfplay import main as selfplay_main
 
         return selfplay_main(args)
-    if args.command not in ("run", "console", "sync", "invite", "db"):
+    if args.command not in ("run", "console", "sync", "invite", "db", "web"):
         parser.print_help()
         return 0
     settings = load_settings()
@@ -203,6 +297,8 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
     logging.getLogger("tablero").info("engine core: %s", engine_core())
     if args.command == "db":
         return db_main(settings, args)
+    if args.command == "web":
+        return web_main(settings, args)
     if args.command == "console":
         return console_main(settings, args.db, args.boards, args.seed, args.lang)
     if not settings.has_token:

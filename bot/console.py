@@ -1208,11 +1208,11 @@ class Console:
                                      "threads:on|off, language:LOCALE", word=repr(a)))
             values[a[0]] = a[1] if a[0] == "language" else a[1].lower()
         unknown = set(values) - {"days", "reminders", "threads", "language", "clock", "claim",
-                                 "vacation", "autovacation", "takebacks"}
+                                 "vacation", "autovacation", "takebacks", "web"}
         if unknown:
             raise ServiceError(_("unknown setting {setting} (settings: days, reminders, "
                                  "threads, language, clock, claim, vacation, autovacation, "
-                                 "takebacks)", setting=repr(sorted(unknown)[0])))
+                                 "takebacks, web)", setting=repr(sorted(unknown)[0])))
 
         def flag(key: str) -> bool | None:
             if key not in values:
@@ -1233,7 +1233,7 @@ class Console:
             reminders=reminders, use_threads=threads, default_clock=values.get("clock"),
             claim_win=flag("claim"), vacation_days=int(vacation) if vacation else None,
             auto_vacation=flag("autovacation"), language=values.get("language", "keep"),
-            takebacks_rated=flag("takebacks"))
+            takebacks_rated=flag("takebacks"), web=flag("web"))
         if "language" in values and s.language:
             self.printer.locale = s.language  # the console is this one server's threads
         pace = describe_time_control(parse_time_control(s.default_clock)) \
@@ -1248,6 +1248,8 @@ class Console:
         if "takebacks" in values or s.takebacks_rated:
             self.say(_("takebacks in rated games: allowed") if s.takebacks_rated
                      else _("takebacks in rated games: not allowed (casual games: always)"))
+        if "web" in values or s.web:
+            self.say(_("matches on the web: on") if s.web else _("matches on the web: off"))
 
     async def cmd_moretime(self, args: list[str], line: str) -> None:
         m = await self.service.give_time(await self.pick_only_match(args), self.user(),

@@ -43,7 +43,13 @@ class Settings(BaseSettings):
     """The shards this process runs, e.g. ``0,1`` (unset: all ``SHARD_COUNT`` of them).
     Each process sweeps deadlines and delivers messages only for its shards' guilds."""
 
-    @field_validator("discord_token", mode="before")
+    web_secret: SecretStr | None = Field(None, validation_alias="TABLERO_WEB_SECRET")
+    """Signs the web's links (at least 32 characters; the same in every web process).
+    Changing it makes every link given out so far invalid."""
+    web_url: str = Field("http://127.0.0.1:8080", validation_alias="TABLERO_WEB_URL")
+    """The public base address of the web pages, used in the links given out."""
+
+    @field_validator("discord_token", "web_secret", mode="before")
     @classmethod
     def _empty_token_is_none(cls, value: object) -> object:
         if value is None or (isinstance(value, str) and not value.strip()):

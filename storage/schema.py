@@ -321,6 +321,11 @@ MIGRATIONS: tuple[str, ...] = (
         rematch_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE
     ) WITHOUT ROWID;
     """,
+    # 16: the web pages (issue 40): whether a server shows its matches on the web (off
+    # by default: a spectator link of a server with it off answers like an unknown match)
+    """
+    ALTER TABLE guild_settings ADD COLUMN web INTEGER NOT NULL DEFAULT 0;
+    """,
 )
 TABLES = frozenset({"guild_settings", "user_prefs", "matches", "seats", "moves", "ratings",
                     "clock_beats", "outbox", "dms_closed", "names", "tournaments",

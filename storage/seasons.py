@@ -215,12 +215,18 @@ class SqlSeasons:
     async def change_seasons(self, guild_id: int, schedule: Schedule, now: datetime,
                              channel_id: int, *, keep: bool = False) -> SeasonRecord | None:
         async def body() -> SeasonRecord | None:
+            # every column is read back, so the upsert keeps them all (language, clock,
+            # the web switch...): only the schedule changes here
             cur = await self._exec(
-                "SELECT default_days, use_threads, games_channel_id, reminders, "
-                "organiser_role_id FROM guild_settings WHERE guild_id = ?", (guild_id,))
+                "SELECT default_days, use_threads, games_channel_id, reminders, language, "
+                "organiser_role_id, default_clock, claim_win, vacation_days, auto_vacation, "
+                "takebacks_rated, web FROM guild_settings WHERE guild_id = ?", (guild_id,))
             row = await cur.fetchone()
             settings = GuildSettings(guild_id) if row is None else GuildSettings(
-                guild_id, row[0], bool(row[1]), row[2], bool(row[3]), organiser_role_id=row[4])
+                guild_id, row[0], bool(row[1]), row[2], bool(row[3]), row[4],
+                organiser_role_id=row[5], default_clock=row[6], claim_win=bool(row[7]),
+                vacation_days=int(row[8]), auto_vacation=bool(row[9]),
+                takebacks_rated=bool(row[10]), web=bool(row[11]))
             await self._write_settings(dataclasses.replace(settings, seasons=schedule.value),
                                        seasons=True)
             latest = await self._latest_in(guild_id)

@@ -644,15 +644,15 @@ class SqlRepository(SqlSeasons, SqlTournaments):
         rows = await self._all("SELECT default_days, use_threads, games_channel_id, "
                                "reminders, language, seasons, organiser_role_id, "
                                "default_clock, claim_win, vacation_days, auto_vacation, "
-                               "takebacks_rated FROM guild_settings WHERE guild_id = ?",
+                               "takebacks_rated, web FROM guild_settings WHERE guild_id = ?",
                                (guild_id,))
         if not rows:
             return None
         (days, threads, channel, reminders, language, seasons, role, clock, claim, vacation,
-         auto, takebacks) = rows[0]
+         auto, takebacks, web) = rows[0]
         return GuildSettings(guild_id, days, bool(threads), channel, bool(reminders),
                              language, seasons, role, clock, bool(claim), int(vacation),
-                             bool(auto), bool(takebacks))
+                             bool(auto), bool(takebacks), bool(web))
 
     async def save_guild_settings(self, settings: GuildSettings) -> None:
         async def body() -> None:
@@ -665,21 +665,21 @@ class SqlRepository(SqlSeasons, SqlTournaments):
         await self._exec(
             "INSERT INTO guild_settings (guild_id, default_days, use_threads, "
             "games_channel_id, reminders, language, seasons, organiser_role_id, "
-            "default_clock, claim_win, vacation_days, auto_vacation, takebacks_rated) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) "
+            "default_clock, claim_win, vacation_days, auto_vacation, takebacks_rated, web) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) "
             "DO UPDATE SET default_days = excluded.default_days, use_threads = "
             "excluded.use_threads, games_channel_id = excluded.games_channel_id, "
             "reminders = excluded.reminders, language = excluded.language, "
             "organiser_role_id = excluded.organiser_role_id, "
             "default_clock = excluded.default_clock, claim_win = excluded.claim_win, "
             "vacation_days = excluded.vacation_days, auto_vacation = excluded.auto_vacation, "
-            "takebacks_rated = excluded.takebacks_rated"
+            "takebacks_rated = excluded.takebacks_rated, web = excluded.web"
             + (", seasons = excluded.seasons" if seasons else ""),
             (settings.guild_id, settings.default_days, int(settings.use_threads),
              settings.games_channel_id, int(settings.reminders), settings.language,
              settings.seasons, settings.organiser_role_id, settings.default_clock,
              int(settings.claim_win), settings.vacation_days, int(settings.auto_vacation),
-             int(settings.takebacks_rated)))
+             int(settings.takebacks_rated), int(settings.web)))
 
     async def get_user_prefs(self, user_id: int) -> UserPrefs | None:
         rows = await self._all("SELECT notify, locale FROM user_prefs WHERE user_id = ?",

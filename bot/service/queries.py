@@ -286,14 +286,15 @@ class QueriesMixin(ServiceCore):
                                     claim_win: bool | None = None,
                                     vacation_days: int | None = None,
                                     auto_vacation: bool | None = None,
-                                    takebacks_rated: bool | None = None) -> GuildSettings:
+                                    takebacks_rated: bool | None = None,
+                                    web: bool | None = None) -> GuildSettings:
         """Change some settings (``games_channel_id=None`` clears the channel,
         ``organiser_role_id=None`` the organiser role; ``language=None`` goes back to the
         server's own Discord locale). ``default_clock``: the default time control as text
         (days per move sets ``default_days`` and forgets a bank); ``vacation_days``: the
         yearly allowance (0-60); ``takebacks_rated``: rated games allow takebacks by
-        consent. The seasons' schedule changes by ``configure_seasons`` (it ends and starts
-        seasons)."""
+        consent; ``web``: its matches are shown on the web. The seasons' schedule
+        changes by ``configure_seasons`` (it ends and starts seasons)."""
         s = await self.get_guild_settings(guild_id)
         if language != "keep":
             if language is not None:
@@ -334,6 +335,8 @@ class QueriesMixin(ServiceCore):
             s = dataclasses.replace(s, reminders=bool(reminders))
         if takebacks_rated is not None:
             s = dataclasses.replace(s, takebacks_rated=bool(takebacks_rated))
+        if web is not None:
+            s = dataclasses.replace(s, web=bool(web))
         if games_channel_id != "keep":
             if games_channel_id is not None and not isinstance(games_channel_id, int):
                 raise InvalidOption(_("that is not a channel"))

@@ -14,6 +14,7 @@ use-cases. Where to look (see also the package docstring):
 * ``season_service``: leaderboard seasons (schedule, reset, list, the sweep that ends
   them); what a season is: ``seasons``
 * ``comforts``: rematch, takeback, conditional moves (/premove), notes, follows
+* ``web``: what the web pages read (a match for spectators, the board of any ply)
 * ``queries``: get_match, position, board_image, describe, games_of, history, record,
   leaderboard, stats, settings, preferences
 """
@@ -33,11 +34,12 @@ from bot.service.queries import QueriesMixin
 from bot.service.season_service import SeasonsMixin
 from bot.service.tournament_service import TournamentsMixin
 from bot.service.vacations import VacationsMixin
+from bot.service.web import WebMixin
 
 
 @checked_ids  # every id is a plain int in SQLite's range, checked before any use-case
 @checked_texts  # every text is valid text (no lone surrogate, no control character)
 class MatchService(ComputerMixin, SeasonsMixin, TournamentsMixin, ComfortsMixin, ChallengesMixin,
                    PlayMixin, DeadlinesMixin, VacationsMixin, ClocksMixin,
-                   EndingsMixin, QueriesMixin):
+                   EndingsMixin, WebMixin, QueriesMixin):
     """Every use-case of a match. See the package docstring for the list."""

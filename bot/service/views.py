@@ -383,6 +383,7 @@ class GuildSettings:
     vacation_days: int = 14  # yearly vacation allowance per player, earned monthly
     auto_vacation: bool = False  # a would-be timeout spends a vacation day instead
     takebacks_rated: bool = False  # rated games allow takebacks by consent (casual always)
+    web: bool = False  # its matches are shown on the web (spectator and player links)
 
 
 @dataclass(frozen=True, slots=True)

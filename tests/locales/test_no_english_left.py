@@ -24,6 +24,9 @@ ALLOWED_FILES = {
     "bot/service/tournaments/pairing.py": "internal invariants of the pairing (logged)",
     "bot/service/tournaments/knockout.py": "internal invariants of the bracket (logged)",
     "bot/discordapp/translator.py": "gettext context names (command name, option name...)",
+    "bot/web/app.py": "HTTP headers and the event stream's protocol lines",
+    "bot/web/pages.py": "HTML markup around translated words (its sentences are _())",
+    "bot/web/links.py": "the operator's configuration error (a short web secret)",
 }
 """Whole files whose words are not for the players."""
 

@@ -64,7 +64,9 @@ class SettingsCog(commands.Cog, name="Settings"):
                            auto_vacation="Spend a vacation day instead of a timeout while "
                                          "a player has any",
                            takebacks_rated="Allow takebacks by consent in rated games "
-                                           "(casual games always allow them)")
+                                           "(casual games always allow them)",
+                           web="Show this server's matches on the web (spectator and "
+                               "player links)")
     @app_commands.choices(language=[
         app_commands.Choice(name=LANGUAGE_NAMES[x], value=x) for x in LOCALES
     ] + [app_commands.Choice(name="Server default", value="server")])
@@ -80,7 +82,8 @@ class SettingsCog(commands.Cog, name="Settings"):
                        claim_win: bool | None = None,
                        vacation: app_commands.Range[int, 0, 60] | None = None,
                        auto_vacation: bool | None = None,
-                       takebacks_rated: bool | None = None) -> None:
+                       takebacks_rated: bool | None = None,
+                       web: bool | None = None) -> None:
         async with acknowledged(interaction):
             where_id = guild_id(interaction)
             if channel is not None and clear_channel:
@@ -101,7 +104,7 @@ class SettingsCog(commands.Cog, name="Settings"):
                 reminders=reminders, language="keep" if language is None
                 else None if language == "server" else language, organiser_role_id=role,
                 default_clock=clock, claim_win=claim_win, vacation_days=vacation,
-                auto_vacation=auto_vacation, takebacks_rated=takebacks_rated)
+                auto_vacation=auto_vacation, takebacks_rated=takebacks_rated, web=web)
             started: list[Words] = []  # a season begun (or seasons ended) by this change
             if seasons is not None and seasons != s.seasons:
                 change = await self.service.configure_seasons(
@@ -139,7 +142,8 @@ class SettingsCog(commands.Cog, name="Settings"):
                 schedule=schedule_words(s.seasons)),
                 _("Takebacks in rated games: allowed.") if s.takebacks_rated
                 else _("Takebacks in rated games: not allowed (casual games always allow "
-                       "them)."), *started))
+                       "them)."), _("Matches on the web: on.") if s.web
+                else _("Matches on the web: off."), *started))
 
     @app_commands.command(name="notify", description="How you are told it's your move")
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)

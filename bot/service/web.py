@@ -1,0 +1,97 @@
+"""What the web pages read (issue 40): a match for spectators and a board of any ply.
+
+The web adapter reaches a match only through a signed link that names the match and its
+server; it calls these operations with ``Caller(that server, user)`` (user 0: an anonymous
+spectator), so the door checks the server as for every other adapter. A server with the
+web off answers exactly like an unknown match (``MatchNotFound``): nothing tells a
+stranger the match exists.
+
+Nothing hidden leaves here: the record is ``GameRecord``'s (a Querni arrangement stays
+hidden until both are in), and notes, conditional moves and user ids beyond the seats are
+never read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from dataclasses import dataclass
+
+from bot.service.boards import draw_board
+from bot.service.core import ServiceCore
+from bot.service.errors import MatchNotFound
+from bot.service.matches import public_view
+from bot.service.records import MatchStatus
+from bot.service.states import replay
+from bot.service.views import BoardImage, BoardState, Caller, GameRecord, LeaderboardEntry
+from locales.i18n import DEFAULT_LOCALE, _
+
+SPECTATOR = 0
+"""The user id of an anonymous web reader (no Discord user is 0)."""
+
+
+@dataclass(frozen=True, slots=True)
+class WebMatch:
+    """A match as a web page shows it: the replayed public record, the players' names by
+    seat ("" where none is known) and their ratings on the match's ladder."""
+
+    record: GameRecord
+    names: tuple[str, ...]
+    ratings: tuple[LeaderboardEntry | None, ...]
+
+
+class WebMixin(ServiceCore):
+    """Reads for the web pages, scoped by the door and by the server's web switch."""
+
+    async def _web_on(self, guild_id: int, match_id: int) -> None:
+        settings = await self.get_guild_settings(guild_id)
+        if not settings.web:
+            raise MatchNotFound(_("there is no match #{match}", match=match_id))
+
+    async def web_match(self, match_id: int, caller: Caller | None = None) -> WebMatch:
+        """The match for a web page; ``MatchNotFound`` when its server has the web off."""
+        rec = await self._record(match_id)
+        await self._web_on(rec.guild_id, match_id)
+        entries = await self._entries(rec)
+        view = self._view(rec)
+        record = replay(rec, entries).game_record(view, rec)
+        names = tuple(self._seat_names(view) or ("",) * len(view.seats))
+        ladder = rec.game if rec.seat_count == 2 else f"{rec.game}-{rec.seat_count}"
+        ratings: list[LeaderboardEntry | None] = []
+        for seat in view.seats:
+            found = None
+            if seat.user_id is not None:
+                ranked = await self.repository.rank_of(rec.guild_id, ladder, seat.user_id)
+                if ranked is not None:
+                    rank, r = ranked
+                    found = LeaderboardEntry(rank, r.user_id, r.ordinal, r.mu, r.sigma,
+                                             r.wins, r.losses, r.draws)
+            ratings.append(found)
+        return WebMatch(record, names, tuple(ratings))
+
+    async def web_board(self, match_id: int, ply: int, caller: Caller | None = None,
+                        locale: str = DEFAULT_LOCALE) -> BoardImage | None:
+        """The board after ``ply`` plies of the record (0: the start), drawn from the
+        stored record alone, seen from the first seat; None without a renderer or when
+        the record has no such ply. Only the last ply's picture says how the match
+        ended."""
+        if self.renderer is None:
+            return None
+        found = await self.web_match(match_id, caller)
+        record = found.record
+        if isinstance(ply, bool) or not isinstance(ply, int) or \
+                not 0 <= ply <= len(record.plies):
+            return None
+        position = record.start if ply == 0 else record.plies[ply - 1].position
+        marks = None
+        if ply > 0 and record.plies[ply - 1].move is not None:
+            before = record.start if ply == 1 else record.plies[ply - 2].position
+            marks = record.variant.move_marks(before, record.plies[ply - 1].move)
+        view = record.match
+        if ply < len(record.plies) and not view.status.is_live:
+            view = dataclasses.replace(view, status=MatchStatus.ACTIVE, result=None)
+        moves = sum(1 for p in record.plies[:ply] if p.move is not None)
+        names = list(found.names) if any(found.names) else None
+        return await asyncio.to_thread(
+            draw_board, self.renderer, view,
+            BoardState(public_view(position), marks, moves), names, 0, locale)

@@ -1,0 +1,269 @@
+"""The web adapter's server (aiohttp, installed with discord.py): routes, security headers,
+plain error pages and live updates.
+
+Routes: ``/m/{token}`` a match page (``?ply=N`` a ply of it, ``?lang=`` a language),
+``/m/{token}/board/{ply}.png`` its board after ``ply`` plies, ``/m/{token}/events``
+server-sent events (``change`` with the match's version when it changed), ``/static/``
+our style sheet and script, ``/healthz``. Every response carries a strict
+Content-Security-Policy (our own origin only: no third-party request is possible); every
+failure is a plain page (404 for anything that is not a genuine link to a match of a
+server with the web on, whatever the reason), never a trace.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from importlib import resources
+
+from aiohttp import web
+
+from bot.service import MatchService
+from bot.service.errors import MatchNotFound, ServiceError, StorageError
+from bot.service.views import Caller
+from bot.service.web import SPECTATOR
+from bot.web.links import LinkSigner
+from bot.web.pages import error_page, match_page
+from locales.i18n import LOCALES, negotiate
+
+log = logging.getLogger(__name__)
+
+CSP = ("default-src 'none'; img-src 'self'; style-src 'self'; script-src 'self'; "
+       "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+STATIC = {"site.css": "text/css", "match.js": "text/javascript"}
+BOARD_CACHE = 512
+"""Board pictures kept in memory (by match, version, ply and language)."""
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def reader_locale(request: web.Request) -> str:
+    """The page's language: ``?lang=`` when it names one Tablero speaks, else the best of
+    ``Accept-Language`` (by its q weights), else English."""
+    chosen = request.query.get("lang", "")
+    if chosen in LOCALES:
+        return chosen
+    weighted: list[tuple[float, int, str]] = []
+    for i, part in enumerate(request.headers.get("Accept-Language", "").split(",")[:20]):
+        tag, _sep, params = part.strip().partition(";")
+        q = 1.0
+        if params.strip().startswith("q="):
+            try:
+                q = float(params.strip()[2:])
+            except ValueError:
+                continue
+        if tag and tag != "*":
+            weighted.append((-q, i, tag))
+    for _q, _i, tag in sorted(weighted):
+        found = negotiate(tag)
+        if found != "en-US" or tag.lower().startswith("en"):
+            return found
+    return "en-US"
+
+
+@dataclass
+class _Waiter:
+    seen: int
+    future: asyncio.Future[int]
+
+
+@dataclass
+class Watch:
+    """Live updates: one reader of each watched match's version every ``period`` seconds,
+    however many spectators wait on it (polling, which works on SQLite and PostgreSQL
+    alike)."""
+
+    service: MatchService
+    period: float = 0.5
+    _waiting: dict[tuple[int, int], list[_Waiter]] = field(default_factory=dict)
+    _task: asyncio.Task[None] | None = None
+
+    async def changed(self, match_id: int, guild_id: int, seen: int,
+                      timeout: float) -> int | None:
+        """The match's version once it differs from ``seen``; None after ``timeout``."""
+        waiter = _Waiter(seen, asyncio.get_running_loop().create_future())
+        self._waiting.setdefault((match_id, guild_id), []).append(waiter)
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._run())
+        try:
+            return await asyncio.wait_for(asyncio.shield(waiter.future), timeout)
+        except TimeoutError:
+            return None
+        finally:
+            waiters = self._waiting.get((match_id, guild_id), [])
+            if waiter in waiters:
+                waiters.remove(waiter)
+            if not waiters:
+                self._waiting.pop((match_id, guild_id), None)
+
+    async def _run(self) -> None:
+        while self._waiting:
+            for (match_id, guild_id), waiters in list(self._waiting.items()):
+                try:
+                    match = await self.service.get_match(match_id, Caller(guild_id, SPECTATOR))
+                except (ServiceError, StorageError) as e:
+                    log.debug("watching match %s: %s", match_id, e)
+                    continue
+                for w in waiters:
+                    if match.version != w.seen and not w.future.done():
+                        w.future.set_result(match.version)
+            await asyncio.sleep(self.period)
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+
+class WebApp:
+    """The pages over one ``MatchService``; links signed by ``signer``."""
+
+    def __init__(self, service: MatchService, signer: LinkSigner, *,
+                 poll_seconds: float = 0.5, keepalive_seconds: float = 15.0) -> None:
+        self.service = service
+        self.signer = signer
+        self.watch = Watch(service, poll_seconds)
+        self.keepalive = keepalive_seconds
+        self._boards: OrderedDict[tuple[int, int, int, str], bytes] = OrderedDict()
+
+    def application(self) -> web.Application:
+        app = web.Application(middlewares=[self._guarded], client_max_size=64 * 1024)
+        app.router.add_get("/", self.home)
+        app.router.add_get("/healthz", self.healthz)
+        app.router.add_get("/static/{name}", self.static)
+        app.router.add_get("/m/{token}", self.match)
+        app.router.add_get("/m/{token}/board/{ply}.png", self.board)
+        app.router.add_get("/m/{token}/events", self.events)
+        app.on_cleanup.append(self._cleanup)
+        return app
+
+    async def _cleanup(self, _app: web.Application) -> None:
+        await self.watch.close()
+
+    @web.middleware
+    async def _guarded(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """Security headers on everything; refusals and failures as plain pages."""
+        try:
+            response = await handler(request)
+        except web.HTTPException as e:
+            if e.status < 400:
+                raise
+            response = self._error(request, e.status)
+        except (MatchNotFound, LookupError):
+            response = self._error(request, 404)
+        except (ServiceError, StorageError) as e:
+            log.info("web request %s refused: %s", request.path, e)
+            response = self._error(request, 503 if isinstance(e, StorageError) else 400)
+        except Exception:
+            log.exception("web request %s failed", request.path)
+            response = self._error(request, 500)
+        if response.prepared:  # a stream (events) sent its own headers
+            return response
+        headers = response.headers
+        headers["Content-Security-Policy"] = CSP
+        headers["X-Content-Type-Options"] = "nosniff"
+        headers["Referrer-Policy"] = "no-referrer"
+        headers["X-Frame-Options"] = "DENY"
+        headers.setdefault("Cache-Control", "no-store")
+        return response
+
+    def _error(self, request: web.Request, status: int) -> web.Response:
+        return web.Response(status=status, text=error_page(status, reader_locale(request)),
+                            content_type="text/html", charset="utf-8")
+
+    def _caller(self, token: str) -> tuple[int, Caller]:
+        found = self.signer.read_spectator(token)
+        if found is None:
+            raise web.HTTPNotFound()
+        match_id, guild_id = found
+        return match_id, Caller(guild_id, SPECTATOR)
+
+    async def home(self, request: web.Request) -> web.Response:
+        raise web.HTTPNotFound()
+
+    async def healthz(self, request: web.Request) -> web.Response:
+        return web.Response(text="ok\n")
+
+    async def static(self, request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        if name not in STATIC:
+            raise web.HTTPNotFound()
+        body = resources.files("bot.web").joinpath("static", name).read_bytes()
+        response = web.Response(body=body, content_type=STATIC[name], charset="utf-8")
+        response.headers["Cache-Control"] = "public, max-age=3600"
+        return response
+
+    def _ply(self, request: web.Request, text: str | None, last: int) -> int:
+        if text is None or text == "":
+            return last
+        if not (text.isascii() and text.isdigit()) or len(text) > 6:
+            raise web.HTTPBadRequest()
+        ply = int(text)
+        if ply > last:
+            raise web.HTTPNotFound()
+        return ply
+
+    async def match(self, request: web.Request) -> web.Response:
+        token = request.match_info["token"]
+        match_id, caller = self._caller(token)
+        found = await self.service.web_match(match_id, caller)
+        last = len(found.record.plies)
+        ply = self._ply(request, request.query.get("ply"), last)
+        html = match_page(found, token=token, ply=ply, locale=reader_locale(request),
+                          live=True)
+        return web.Response(text=html, content_type="text/html", charset="utf-8")
+
+    async def board(self, request: web.Request) -> web.Response:
+        token = request.match_info["token"]
+        match_id, caller = self._caller(token)
+        text = request.match_info["ply"]
+        if not (text.isascii() and text.isdigit()) or len(text) > 6:
+            raise web.HTTPNotFound()
+        ply, locale = int(text), reader_locale(request)
+        match = await self.service.get_match(match_id, caller)
+        key = (match_id, match.version, ply, locale)
+        png = self._boards.get(key)
+        if png is None:
+            image = await self.service.web_board(match_id, ply, caller, locale)
+            if image is None:
+                raise web.HTTPNotFound()
+            png = image.png
+            self._boards[key] = png
+            while len(self._boards) > BOARD_CACHE:
+                self._boards.popitem(last=False)
+        else:
+            self._boards.move_to_end(key)
+        response = web.Response(body=png, content_type="image/png")
+        response.headers["Cache-Control"] = "private, max-age=60"
+        return response
+
+    async def events(self, request: web.Request) -> web.StreamResponse:
+        """Server-sent events: ``change`` with the new version whenever the match changes
+        (a comment line every ``keepalive`` seconds keeps proxies from closing it)."""
+        token = request.match_info["token"]
+        match_id, caller = self._caller(token)
+        found = await self.service.web_match(match_id, caller)
+        seen = found.record.match.version
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream",
+                                               "Cache-Control": "no-store",
+                                               "Content-Security-Policy": CSP,
+                                               "X-Content-Type-Options": "nosniff"})
+        await response.prepare(request)
+        try:
+            await response.write(b"retry: 2000\n\n")
+            while True:
+                version = await self.watch.changed(match_id, caller.guild_id or 0, seen,
+                                                   self.keepalive)
+                if version is None:
+                    await response.write(b": still here\n\n")
+                    continue
+                seen = version
+                await response.write(f"event: change\ndata: {version}\n\n".encode())
+        except ConnectionError:  # the reader went away
+            pass
+        return response

@@ -1,0 +1,178 @@
+"""The HTML of the web pages, written out in Python (no template engine, no build step):
+every value from a match goes through ``esc`` and every sentence through the catalogues,
+in the reader's language.
+
+A match page works without JavaScript (the step buttons are links to ``?ply=N``); with it
+(``static/match.js``) stepping swaps the picture in place and new moves arrive live.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from datetime import datetime
+from html import escape
+from urllib.parse import urlencode
+
+from bot.service import texts
+from bot.service.records import MatchStatus
+from bot.service.views import MatchView, PlyView
+from bot.service.web import WebMatch
+from locales.i18n import LOCALES, Words, _, capitalized, decimal, render
+from locales.terms import game_name, move_display, seat_colour
+
+LANGUAGE_NAMES = {"en-US": "English (US)", "en-GB": "English (UK)", "de": "Deutsch",
+                  "es-ES": "Español (España)", "es-419": "Español (Latinoamérica)",
+                  "sv-SE": "Svenska", "zh-CN": "中文（简体）", "zh-TW": "中文（繁體）"}
+"""Each language named in itself (a reader looks for his own)."""
+
+
+MARK = "\ue000"
+"""Stands for markup inside a translated sentence until it is escaped (private use)."""
+
+
+def esc(text: object) -> str:
+    return escape(str(text), quote=True)
+
+
+def page(title: str, body: str, locale: str, *, scripts: Sequence[str] = (),
+         switch: str = "") -> str:
+    """A whole page: the same head everywhere (our style sheet only; strict CSP is sent
+    as a header), ``body`` in ``<main>``, a language switch when ``switch`` is a path."""
+    script_tags = "".join(f'<script src="/static/{esc(s)}" defer></script>' for s in scripts)
+    languages = ""
+    if switch:
+        current = ' aria-current="true"'
+        links = " ".join(
+            f'<a href="{esc(switch)}?{urlencode({"lang": x})}" lang="{esc(x)}" hreflang="'
+            f'{esc(x)}"{current if x == locale else ""}>{esc(LANGUAGE_NAMES[x])}</a>'
+            for x in LOCALES)
+        label = render(_("Language"), locale)
+        languages = f'<nav class="languages" aria-label="{esc(label)}">{links}</nav>'
+    return (f'<!doctype html><html lang="{esc(locale)}"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f'<title>{esc(title)}</title><link rel="stylesheet" href="/static/site.css">'
+            f'{script_tags}</head><body><main id="main">{body}</main>'
+            f'<footer>{languages}<p>Tablero</p></footer></body></html>')
+
+
+def error_page(status: int, locale: str) -> str:
+    """A plain page for a refused or failed request: what happened, nothing internal."""
+    said: Words
+    if status == 404:
+        title, said = _("Not found"), _("there is nothing here: the link may be wrong, or "
+                                        "its server does not show its matches on the web")
+    elif status == 429:
+        title, said = _("Too many requests"), _("wait a moment and try again")
+    elif status < 500:
+        title, said = _("Bad request"), _("this address cannot be read")
+    else:
+        title, said = _("Something went wrong"), _("the page could not be made; try again "
+                                                    "in a minute")
+    head = render(title, locale)
+    # the catalogue's clause, made a sentence of its own on the page
+    text = render(capitalized(said), locale)
+    return page(head, f"<h1>{esc(head)}</h1><p>{esc(text)}</p>", locale)
+
+
+def _at_ply(match: MatchView, plies: Sequence[PlyView], ply: int) -> MatchView:
+    """The match as it stood after ``ply`` plies (what the words of that board say)."""
+    if ply >= len(plies):
+        return match
+    last = plies[ply - 1].display if ply > 0 else None
+    return dataclasses.replace(match, status=MatchStatus.ACTIVE, result=None, ply=ply,
+                               last_move=last)
+
+
+def board_alt(found: WebMatch, ply: int, locale: str) -> str:
+    """The alt text of the board after ``ply`` plies, as in Discord (``texts.describe``)."""
+    record = found.record
+    position = record.start if ply == 0 else record.plies[ply - 1].position
+    moves = sum(1 for p in record.plies[:ply] if p.move is not None)
+    names = list(found.names) if any(found.names) else None
+    return render(texts.describe(_at_ply(record.match, record.plies, ply), position, names,
+                                 moves), locale)
+
+
+def _time(when: datetime) -> str:
+    """A deadline: exact, in UTC for the page; the script shows it in the reader's zone."""
+    iso = when.isoformat(timespec="seconds")
+    shown = when.strftime("%Y-%m-%d %H:%M UTC")
+    return f'<time datetime="{esc(iso)}" class="deadline">{esc(shown)}</time>'
+
+
+def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
+               live: bool) -> str:
+    """The match page at ``ply`` (the record's length: the latest position)."""
+    record = found.record
+    match = record.match
+    last = len(record.plies)
+    lang = urlencode({"lang": locale})
+    base = f"/m/{token}"
+    game = render(game_name(record.variant.key, record.variant.name), locale)
+    title = render(_("Match #{match}: {game}", match=match.id, game=game), locale)
+    alt = board_alt(found, ply, locale)
+
+    players = []
+    for seat, name, rating in zip(match.seats, found.names, found.ratings, strict=False):
+        colour = render(seat_colour(seat.name), locale)
+        bits = [f'<span class="seat seat{seat.seat}">{esc(colour)}</span> '
+                f'<span class="name">{esc(name or colour)}</span>']
+        if rating is not None:
+            said = render(_("rating {rating}", rating=decimal(rating.ordinal)), locale)
+            bits.append(f'<span class="rating">{esc(said)}</span>')
+        if seat.user_id is not None and seat.user_id in match.to_move and match.status.is_live:
+            to_move = render(_("to move"), locale)
+            bits.append(f'<strong class="turn">{esc(to_move)}</strong>')
+            due = match.due_for(seat.user_id)
+            if due is not None:
+                said = esc(render(_("due {when}", when=MARK), locale))
+                bits.append(f'<span class="due">{said.replace(MARK, _time(due))}</span>')
+        if seat.out:
+            bits.append(esc(render(_("out"), locale)))
+        players.append(f"<li>{' '.join(bits)}</li>")
+
+    moves = []
+    for p in record.plies:
+        who = render(seat_colour(match.seats[p.seat].name), locale) \
+            if p.seat is not None and p.seat < len(match.seats) else ""
+        current = ' aria-current="step"' if p.ply + 1 == ply else ""
+        moves.append(
+            f'<li><a href="{base}?ply={p.ply + 1}&amp;{lang}" data-ply="{p.ply + 1}" '
+            f'data-alt="{esc(board_alt(found, p.ply + 1, locale))}"{current}>'
+            f'<span class="who">{esc(who)}</span> '
+            f'{esc(render(move_display(p.display), locale))}</a></li>')
+
+    def step(target: int, label: Words, sign: str, key: str) -> str:
+        target = max(0, min(last, target))
+        return (f'<a class="step" data-step="{key}" href="{base}?ply={target}&amp;{lang}" '
+                f'aria-label="{esc(render(label, locale))}">{sign}</a>')
+
+    status_line = esc(render(texts.describe(match, record.plies[-1].position if last
+                                            else record.start, list(found.names) or None),
+                             locale))
+    live_note = ""
+    if live and match.status.is_live:
+        said = render(_("live: new moves appear by themselves"), locale)
+        live_note = f'<p class="live" role="status">{esc(said)}</p>'
+    start_alt = esc(board_alt(found, 0, locale))
+    moves_heading = esc(render(_("Moves"), locale))
+    players_heading = esc(render(_("Players"), locale))
+    steps = (step(0, _("first position"), "⏮", "first")
+             + step(ply - 1, _("previous move"), "◀", "back")
+             + step(ply + 1, _("next move"), "▶", "next")
+             + step(last, _("latest position"), "⏭", "last"))
+    return page(title, (
+        f'<h1>{esc(title)}</h1>'
+        f'<p class="status" id="status">{status_line}</p>{live_note}'
+        f'<div class="layout" id="match" data-base="{esc(base)}" data-lang="{esc(locale)}" '
+        f'data-ply="{ply}" data-last="{last}" data-version="{match.version}" '
+        f'data-start-alt="{start_alt}">'
+        f'<figure class="board"><img id="board" src="{base}/board/{ply}.png?{lang}" '
+        f'alt="{esc(alt)}" width="600"></figure>'
+        f'<nav class="steps" aria-label="{moves_heading}">{steps}</nav>'
+        f'<section class="players"><h2>{players_heading}</h2>'
+        f'<ul>{"".join(players)}</ul></section>'
+        f'<section class="moves"><h2>{moves_heading}</h2>'
+        f'<ol id="moves">{"".join(moves)}</ol></section></div>'),
+        locale, scripts=("match.js",), switch=base)

@@ -1,0 +1,56 @@
+"""Fixtures of the web tests: a match service over a memory repository with the real
+renderer, the web application over it on a real local port, and helpers."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from bot.boards import load_renderer
+from bot.service import MatchService, MatchView
+from bot.web.app import WebApp
+from bot.web.links import LinkSigner
+from storage import MemoryRepository
+from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Recorder, SetClock
+
+SECRET = b"a web secret for the tests, 32+ characters long"
+NAMES = {ALICE: "alice", BOB: "bob"}
+
+
+@dataclass
+class Site:
+    service: MatchService
+    signer: LinkSigner
+    client: TestClient  # type: ignore[type-arg]
+
+    def path(self, match: MatchView) -> str:
+        return f"/m/{self.signer.spectator(match.id, match.guild_id)}"
+
+
+@pytest.fixture
+async def site() -> AsyncIterator[Site]:
+    repo = MemoryRepository()
+    service = MatchService(repo, Recorder(), SetClock(), renderer=load_renderer(),
+                           rng=random.Random(7), names=lambda g, u: NAMES.get(u, ""))
+    signer = LinkSigner(SECRET)
+    app = WebApp(service, signer, poll_seconds=0.05, keepalive_seconds=0.5)
+    client = TestClient(TestServer(app.application()))
+    await client.start_server()
+    try:
+        yield Site(service, signer, client)
+    finally:
+        await client.close()
+        await repo.close()
+
+
+async def web_match(service: MatchService, game: str = "damas", *, web: bool = True,
+                    options: dict[str, object] | None = None) -> MatchView:
+    """Alice challenges Bob to ``game`` in a server with the web on (or off); Bob accepts."""
+    await service.update_guild_settings(GUILD, web=web)
+    m = await service.challenge(GUILD, CHANNEL, ALICE, game, opponents=[BOB],
+                                options=options, seat=0)
+    return await service.accept(m.id, BOB)

@@ -1,0 +1,103 @@
+"""The web pages over HTTP (a real local server): what a spectator sees, what nobody
+sees, and how every wrong request is answered."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.web.links import LinkSigner
+from tests.service.conftest import ALICE, BOB, play_random
+from tests.web.conftest import Site, web_match
+
+
+async def test_the_match_page_shows_players_moves_deadline_and_board(site: Site) -> None:
+    m = await web_match(site.service, "damas")
+    m = (await site.service.move(m.id, ALICE, "b3-a4")).match
+    m = (await site.service.move(m.id, BOB, "a6-b5")).match
+    r = await site.client.get(site.path(m))
+    assert r.status == 200
+    html = await r.text()
+    assert "alice" in html and "bob" in html and "Spanish draughts" in html
+    assert html.count(' data-alt="') == 2  # two plies in the list
+    assert "b3-a4" in html and "a6-b5" in html
+    assert f'datetime="{m.deadline.isoformat(timespec="seconds")}"' in html  # type: ignore[union-attr]
+    csp = r.headers["Content-Security-Policy"]
+    assert "default-src 'none'" in csp and "script-src 'self'" in csp
+    assert "http" not in html.replace('href="/', "")  # no third-party address at all
+    for ply in (0, 1, 2):
+        img = await site.client.get(f"{site.path(m)}/board/{ply}.png")
+        assert img.status == 200 and img.content_type == "image/png"
+        assert (await img.read()).startswith(b"\x89PNG")
+    first = await (await site.client.get(f"{site.path(m)}/board/1.png")).read()
+    last = await (await site.client.get(f"{site.path(m)}/board/2.png")).read()
+    assert first != last
+    assert (await site.client.get(f"{site.path(m)}/board/3.png")).status == 404
+    at_one = await (await site.client.get(site.path(m) + "?ply=1")).text()
+    assert 'data-ply="1" data-alt' in at_one and 'aria-current="step"' in at_one
+
+
+async def test_the_page_speaks_the_readers_language(site: Site) -> None:
+    m = await web_match(site.service, "xiangqi")
+    german = await (await site.client.get(site.path(m), headers={
+        "Accept-Language": "fr;q=0.9, de;q=0.8, en;q=0.1"})).text()
+    assert '<html lang="de">' in german and "Züge" in german
+    chosen = await (await site.client.get(site.path(m) + "?lang=zh-TW")).text()
+    assert '<html lang="zh-TW">' in chosen and "著法" in chosen
+
+
+async def test_forged_unknown_and_web_off_links_all_answer_the_same_404(site: Site) -> None:
+    m = await web_match(site.service, "damas")
+    good = site.path(m)
+    forged = LinkSigner(b"another secret of thirty-two characters!").spectator(m.id, m.guild_id)
+    other_server = site.signer.spectator(m.id, m.guild_id + 1)
+    unknown = site.signer.spectator(m.id + 50, m.guild_id)
+    pages = []
+    for path in (f"/m/{forged}", f"/m/{other_server}", f"/m/{unknown}", "/m/1", "/m/%00",
+                 f"/m/{forged}/board/0.png", "/", "/static/../app.py"):
+        r = await site.client.get(path)
+        assert r.status == 404, path
+        body = await r.text()
+        assert "Traceback" not in body
+        pages.append(body)
+    assert (await site.client.get(good)).status == 200
+    await site.service.update_guild_settings(m.guild_id, web=False)
+    off = await site.client.get(good)
+    assert off.status == 404 and await off.text() == pages[0]
+    assert (await site.client.get(f"{good}/board/0.png")).status == 404
+    await site.service.update_guild_settings(m.guild_id, web=True)
+    assert (await site.client.get(good + "?ply=x")).status == 400
+    assert (await site.client.get(good + "?ply=99")).status == 404
+
+
+async def test_a_hidden_querni_arrangement_is_in_no_response(site: Site) -> None:
+    m = await web_match(site.service, "querni", options={"setup": "choose"})
+    secret = " ".join(str(n) for n in range(16, 0, -1))
+    await site.service.submit_setup(m.id, BOB, secret)
+    path = site.path(m)
+    html = await (await site.client.get(path)).text()
+    assert "16 15 14" not in html and "16" not in html.split('id="moves"')[1].split("</ol>")[0]
+    start = await (await site.client.get(f"{path}/board/0.png")).read()
+    after = await (await site.client.get(f"{path}/board/1.png")).read()
+    assert after == start  # the picture after the submission is the start, nothing more
+    await site.service.submit_setup(m.id, ALICE, " ".join(str(n) for n in range(1, 17)))
+    both = await (await site.client.get(f"{path}/board/2.png")).read()
+    assert both != start  # once both are in, the arrangements are public
+
+
+async def test_a_spectator_hears_of_a_move_within_a_second(site: Site) -> None:
+    m = await web_match(site.service, "damas")
+    m = await play_random(site.service, m.id, 2)
+    async with site.client.get(site.path(m) + "/events") as stream:
+        assert stream.headers["Content-Type"].startswith("text/event-stream")
+        assert await stream.content.readline() == b"retry: 2000\n"
+        await stream.content.readline()
+        moved = (await play_random(site.service, m.id, 1, seed=3))
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        lines = []
+        while not lines or not lines[-1].startswith(b"data:"):
+            line = await asyncio.wait_for(stream.content.readline(), 1.0)
+            if line.strip() and not line.startswith(b":"):
+                lines.append(line.strip())
+        assert loop.time() - started < 1.0
+        assert lines[-2:] == [b"event: change", f"data: {moved.version}".encode()]

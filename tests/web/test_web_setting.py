@@ -1,0 +1,33 @@
+"""The per-server web switch: stored by every repository, kept by a change of the
+seasons' schedule, and set from the console."""
+
+from __future__ import annotations
+
+import io
+
+from bot.console import CONSOLE_GUILD, open_console
+from bot.service import MatchService
+from bot.service.seasons import Schedule
+from storage import MemoryRepository
+from tests.service.conftest import CHANNEL, GUILD, clock, recorder, repo, service  # noqa: F401
+
+
+async def test_the_web_switch_is_stored_and_survives_a_seasons_change(
+        service: MatchService) -> None:  # noqa: F811
+    assert (await service.get_guild_settings(GUILD)).web is False
+    await service.update_guild_settings(GUILD, web=True, language="de")
+    await service.configure_seasons(GUILD, CHANNEL, Schedule.MONTHLY.value)
+    kept = await service.get_guild_settings(GUILD)
+    assert kept.web is True and kept.language == "de" and kept.seasons == "monthly"
+    await service.update_guild_settings(GUILD, web=False)
+    assert (await service.get_guild_settings(GUILD)).web is False
+
+
+async def test_the_console_turns_the_web_on_and_off() -> None:
+    out = io.StringIO()
+    console = open_console(MemoryRepository(), out)
+    await console.run(io.StringIO("as alice\n/settings web:on\n/settings web:maybe\n"),
+                      prompt=False)
+    assert (await console.service.get_guild_settings(CONSOLE_GUILD)).web is True
+    text = out.getvalue()
+    assert "matches on the web: on" in text and "! web must be on or off" in text
