@@ -158,10 +158,10 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
     start_alt = esc(board_alt(found, 0, locale))
     moves_heading = esc(render(_("Moves"), locale))
     players_heading = esc(render(_("Players"), locale))
-    steps = (step(0, _("first position"), "⏮", "first")
+    steps = (step(0, _("first position"), "|◀", "first")
              + step(ply - 1, _("previous move"), "◀", "back")
              + step(ply + 1, _("next move"), "▶", "next")
-             + step(last, _("latest position"), "⏭", "last"))
+             + step(last, _("latest position"), "▶|", "last"))
     return page(title, (
         f'<h1>{esc(title)}</h1>'
         f'<p class="status" id="status">{status_line}</p>{live_note}'

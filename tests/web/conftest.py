@@ -54,3 +54,28 @@ async def web_match(service: MatchService, game: str = "damas", *, web: bool = T
     m = await service.challenge(GUILD, CHANNEL, ALICE, game, opponents=[BOB],
                                 options=options, seat=0)
     return await service.accept(m.id, BOB)
+
+
+CHROMIUM = "/usr/bin/chromium"
+INSTALL = (["apt-get", "install", "-y", "-q", "chromium"], ["apt-get", "update", "-q"],
+           ["apt-get", "install", "-y", "-q", "chromium"])
+
+
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    """Debian's Chromium, installed first where the tests can (root with apt-get, as in
+    CI); Playwright drives it (never a browser build of its own)."""
+    import os
+    import shutil
+    import subprocess
+
+    if not os.path.exists(CHROMIUM) and hasattr(os, "geteuid") and os.geteuid() == 0 \
+            and shutil.which("apt-get") is not None:
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        for command in INSTALL:
+            subprocess.run(command, env=env, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, timeout=900, check=False)
+            if os.path.exists(CHROMIUM):
+                break
+    assert os.path.exists(CHROMIUM), "install Debian's chromium: apt-get install chromium"
+    return CHROMIUM

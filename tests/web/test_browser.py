@@ -1,0 +1,69 @@
+"""The match page in a real browser (Playwright driving Debian's Chromium): at a phone's
+and a desktop's size, stepped by keys, buttons and the move list, and live: a move played
+through the service appears without a reload. Screenshots go to TABLERO_SCREENSHOTS
+when it is set."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from playwright.async_api import async_playwright
+
+from tests.service.conftest import ALICE, BOB
+from tests.web.conftest import Site, web_match
+
+SIZES = {"phone": (390, 844), "desktop": (1280, 900)}
+
+
+async def test_a_live_match_page_steps_and_updates_in_a_real_browser(
+        site: Site, chromium: str) -> None:
+    m = await web_match(site.service, "damas")
+    m = (await site.service.move(m.id, ALICE, "b3-a4")).match
+    m = (await site.service.move(m.id, BOB, "a6-b5")).match
+    url = str(site.client.make_url(site.path(m)))
+    shots = os.environ.get("TABLERO_SCREENSHOTS")
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=chromium,
+                                           args=["--no-sandbox"])
+        try:
+            for size, (width, height) in SIZES.items():
+                page = await browser.new_page(viewport={"width": width, "height": height})
+                requests: list[str] = []
+                page.on("request", lambda r: requests.append(r.url))
+                await page.goto(url + "?lang=en-US")
+                board = page.locator("#board")
+                await page.wait_for_function(
+                    "document.getElementById('board').naturalWidth > 0")
+                assert "/board/2.png" in (await board.get_attribute("src") or "")
+                # no horizontal scrolling at a phone's width
+                assert await page.evaluate(
+                    "document.documentElement.scrollWidth <= window.innerWidth")
+                if shots:
+                    await page.screenshot(path=str(Path(shots) / f"match-{size}.png"),
+                                          full_page=True)
+                await page.keyboard.press("ArrowLeft")
+                assert "/board/1.png" in (await board.get_attribute("src") or "")
+                assert "after 1 move" in (await board.get_attribute("alt") or "")
+                await page.get_by_role("link", name="first position").click()
+                assert "/board/0.png" in (await board.get_attribute("src") or "")
+                assert "ply=0" in page.url
+                await page.keyboard.press("End")
+                assert "/board/2.png" in (await board.get_attribute("src") or "")
+                await page.locator('#moves a[data-ply="1"]').click()
+                assert "/board/1.png" in (await board.get_attribute("src") or "")
+                assert all(r.startswith(str(site.client.make_url("/"))) for r in requests)
+                await page.close()
+            # live: a move made elsewhere appears without a reload, within a second or so
+            page = await browser.new_page(viewport={"width": 390, "height": 844})
+            await page.goto(url)
+            await page.evaluate("window.notReloaded = true")
+            await page.wait_for_timeout(300)  # the event stream is open
+            await site.service.move(m.id, ALICE, "f3-g4")
+            await page.wait_for_function(
+                "document.querySelectorAll('#moves a').length === 3", timeout=2000)
+            assert await page.evaluate("window.notReloaded === true")
+            assert "/board/3.png" in (await page.locator("#board").get_attribute("src") or "")
+            await page.close()
+        finally:
+            await browser.close()
