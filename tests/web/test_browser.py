@@ -5,15 +5,27 @@ when it is set."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 from pathlib import Path
 
-from playwright.async_api import async_playwright
+from playwright.async_api import Page, async_playwright
 
 from tests.service.conftest import ALICE, BOB
 from tests.web.conftest import Site, web_match
 
 SIZES = {"phone": (390, 844), "desktop": (1280, 900)}
+
+
+async def until(page: Page, expression: str, seconds: float) -> float:
+    """Poll ``expression`` in the page until it is true; how long that took (polling from
+    here: the page's CSP forbids the string evaluation of ``wait_for_function``)."""
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    while not await page.evaluate(expression):
+        assert loop.time() - started < seconds, f"not true after {seconds} s: {expression}"
+        await asyncio.sleep(0.02)
+    return loop.time() - started
 
 
 async def test_a_live_match_page_steps_and_updates_in_a_real_browser(
@@ -30,11 +42,10 @@ async def test_a_live_match_page_steps_and_updates_in_a_real_browser(
             for size, (width, height) in SIZES.items():
                 page = await browser.new_page(viewport={"width": width, "height": height})
                 requests: list[str] = []
-                page.on("request", lambda r: requests.append(r.url))
+                page.on("request", lambda r, seen=requests: seen.append(r.url))
                 await page.goto(url + "?lang=en-US")
                 board = page.locator("#board")
-                await page.wait_for_function(
-                    "document.getElementById('board').naturalWidth > 0")
+                await until(page, "document.getElementById('board').naturalWidth > 0", 10)
                 assert "/board/2.png" in (await board.get_attribute("src") or "")
                 # no horizontal scrolling at a phone's width
                 assert await page.evaluate(
@@ -60,8 +71,8 @@ async def test_a_live_match_page_steps_and_updates_in_a_real_browser(
             await page.evaluate("window.notReloaded = true")
             await page.wait_for_timeout(300)  # the event stream is open
             await site.service.move(m.id, ALICE, "f3-g4")
-            await page.wait_for_function(
-                "document.querySelectorAll('#moves a').length === 3", timeout=2000)
+            took = await until(page, "document.querySelectorAll('#moves a').length === 3", 2)
+            print(f"move to spectator's screen: {took * 1000:.0f} ms")
             assert await page.evaluate("window.notReloaded === true")
             assert "/board/3.png" in (await page.locator("#board").get_attribute("src") or "")
             await page.close()
