@@ -19,7 +19,7 @@ from tests.console.test_messages import after, play
     ("/settings reminders:on reminders:off", "! reminders is given twice: say it once"),
     ("/settings colour:red", "! unknown setting 'colour' (settings: days, reminders, "
                              "threads, language, clock, claim, vacation, autovacation, "
-                             "takebacks)"),
+                             "takebacks, web)"),
     ("/settings clock:3d+1d/2d", "! the cap (2 days) must be at least the starting bank "
                                  "(3 days)"),
     ("/settings vacation:99", "! the yearly vacation must be from 0 to 60 days"),
