@@ -64,18 +64,24 @@ INSTALL = (["apt-get", "install", "-y", "-q", "chromium"], ["apt-get", "update",
 @pytest.fixture(scope="session")
 def chromium() -> str:
     """Debian's Chromium, installed first where the tests can (root with apt-get, as in
-    CI); Playwright drives it (never a browser build of its own)."""
+    CI); Playwright drives it (never a browser build of its own). One apt-get at a time:
+    the same lock as the engine tests' install (parallel workers, other runs)."""
+    import fcntl
     import os
     import shutil
     import subprocess
 
+    from tests.engine.conftest import INSTALL_LOCK
+
     if not os.path.exists(CHROMIUM) and hasattr(os, "geteuid") and os.geteuid() == 0 \
             and shutil.which("apt-get") is not None:
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        for command in INSTALL:
-            subprocess.run(command, env=env, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL, timeout=900, check=False)
-            if os.path.exists(CHROMIUM):
-                break
+        with INSTALL_LOCK.open("a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+            for command in INSTALL:
+                if os.path.exists(CHROMIUM):
+                    break
+                subprocess.run(command, env=env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, timeout=900, check=False)
     assert os.path.exists(CHROMIUM), "install Debian's chromium: apt-get install chromium"
     return CHROMIUM
