@@ -115,8 +115,11 @@ def language(text: str) -> str:
 def console_main(settings: Settings, db: Path | str | None = None, boards: Path | None = None,
                  seed: int | None = None, lang: str | None = None) -> int:
     from bot.console import run_console
+    from bot.web.links import WebLinks
 
+    secret = settings.web_secret.get_secret_value() if settings.web_secret else None
     return asyncio.run(run_console(db or settings.db_path,
+                                   web=WebLinks.configured(secret, settings.web_url),
                                    boards_dir=boards or settings.boards_dir, seed=seed,
                                    synchronous=settings.db_synchronous,
                                    locale=lang or settings.console_lang or None,

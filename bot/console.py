@@ -97,6 +97,7 @@ from bot.service.tournaments import Result
 from bot.service.tournaments.model import format_words, tournament_title
 from bot.service.tournaments.table import StandingsTable
 from bot.service.views import RATING_MEANING, BoardState, SeatView
+from bot.web.links import PLAYER_DAYS, PlayerPass, WebLinks, player_url
 from locales.i18n import (
     DEFAULT_LOCALE,
     Text,
@@ -618,6 +619,7 @@ class Console:
         self.renderer = renderer
         self.current_user: int | None = None
         self.relay: OutboxRelay | None = None  # set by open_console (the service's notifier)
+        self.web: WebLinks | None = None  # signs /web's links (TABLERO_WEB_SECRET set)
         self.out = printer.out
         self.names = printer.names
         self.current_match = printer.current_match
@@ -1251,6 +1253,25 @@ class Console:
         if "web" in values or s.web:
             self.say(_("matches on the web: on") if s.web else _("matches on the web: off"))
 
+    async def cmd_web(self, args: list[str], line: str) -> None:
+        """``/web [#N]``: your own link to play match N on the web (the current match
+        without #N); ``/web revoke``: every link you were given stops working."""
+        user = self.user()
+        if [a.lower() for a in args] == ["revoke"]:
+            await self.service.revoke_web_links(user)
+            self.say(_("your web links no longer work; /web gives you a new one"))
+            return
+        if self.web is None:
+            raise ServiceError(_("the web is not set up here (TABLERO_WEB_SECRET)"))
+        match_id = await self.pick_only_match(args)
+        epoch = await self.service.web_pass(match_id, user, caller=self.caller())
+        expires = self.clock.now() + timedelta(days=PLAYER_DAYS)
+        token = self.web.signer.player(PlayerPass(match_id, CONSOLE_GUILD, user,
+                                                  int(expires.timestamp()), epoch))
+        self.say(_("your own link to play #{match} on the web (keep it to yourself; it "
+                   "works until {when}, /web revoke ends it): {url}", match=str(match_id),
+                   when=self.when(expires), url=player_url(self.web.base_url, token)))
+
     async def cmd_moretime(self, args: list[str], line: str) -> None:
         m = await self.service.give_time(await self.pick_only_match(args), self.user(),
                                          caller=self.caller())
@@ -1595,7 +1616,7 @@ COMMANDS: dict[str, Callable[[Console, list[str], str], Awaitable[None]]] = {
     "next": Console.cmd_next, "vacation": Console.cmd_vacation,
     "rematch": Console.cmd_rematch, "takeback": Console.cmd_takeback,
     "premove": Console.cmd_premove, "note": Console.cmd_note, "follow": Console.cmd_follow,
-    "unfollow": Console.cmd_unfollow,
+    "unfollow": Console.cmd_unfollow, "web": Console.cmd_web,
 }
 
 _NOTE_LEAD = re.compile(r"^(#\d+|match[:=]#?\d+|action[:=]set)(\s+|$)", re.IGNORECASE)
@@ -1644,7 +1665,7 @@ async def run_console(db_path: str | Path, *, boards_dir: Path | None = None,
                       clock: ShiftedClock | None = None, renderer: BoardRenderer | None = None,
                       seed: int | None = None, synchronous: str = "FULL",
                       locale: str | None = None, engine_seconds: float = 2.0,
-                      engine_workers: int = 1) -> int:
+                      engine_workers: int = 1, web: WebLinks | None = None) -> int:
     """Open the database, wire the service and run the console until end of input;
     ``locale``: the language it speaks (``--lang``, else ``TABLERO_LANG``, else English);
     the computer player searches in ``engine_workers`` processes with ``engine_seconds``
@@ -1673,6 +1694,7 @@ async def run_console(db_path: str | Path, *, boards_dir: Path | None = None,
             console = open_console(repo, stdout, clock=clock, renderer=renderer,
                                    rng=random.Random(seed), boards_dir=boards_dir,
                                    picker=picker, locale=locale)
+            console.web = web
             # what a crash or a kill left undelivered in the outbox is printed first
             if console.relay is not None:
                 await console.relay.recover()

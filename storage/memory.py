@@ -41,6 +41,7 @@ class MemoryRepository(MemorySeasons, MemoryTournaments):
         self._ratings: dict[tuple[int, str, int], RatingRecord] = {}
         self._guilds: dict[int, GuildSettings] = {}
         self._prefs: dict[int, UserPrefs] = {}
+        self._web_epochs: dict[int, int] = {}  # /web revoke: each user's link generation
         self._beats: dict[tuple[int, int], datetime] = {}  # (shard count, shard id): beat
         self._leases: dict[int, tuple[str, datetime, int]] = {}  # shard: owner, beat, count
         self._names: dict[tuple[int, int], str] = {}
@@ -289,6 +290,13 @@ class MemoryRepository(MemorySeasons, MemoryTournaments):
         known = self._prefs.get(prefs.user_id)
         self._prefs[prefs.user_id] = dataclasses.replace(
             prefs, locale=known.locale if known is not None else None)
+
+    async def web_epoch(self, user_id: int) -> int:
+        return self._web_epochs.get(user_id, 0)
+
+    async def revoke_web_links(self, user_id: int) -> int:
+        self._web_epochs[user_id] = self._web_epochs.get(user_id, 0) + 1
+        return self._web_epochs[user_id]
 
     async def remember_locale(self, user_id: int, locale: str) -> None:
         known = self._prefs.get(user_id) or UserPrefs(user_id)

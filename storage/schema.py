@@ -326,6 +326,11 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE guild_settings ADD COLUMN web INTEGER NOT NULL DEFAULT 0;
     """,
+    # 17: a player's web links (issue 40) carry his link generation: /web revoke moves it
+    # on, and every link given out before stops working at once
+    """
+    ALTER TABLE user_prefs ADD COLUMN web_epoch INTEGER NOT NULL DEFAULT 0;
+    """,
 )
 TABLES = frozenset({"guild_settings", "user_prefs", "matches", "seats", "moves", "ratings",
                     "clock_beats", "outbox", "dms_closed", "names", "tournaments",

@@ -693,6 +693,22 @@ class SqlRepository(SqlSeasons, SqlTournaments):
                              (prefs.user_id, prefs.notify))
         await self._transaction(body)
 
+    async def web_epoch(self, user_id: int) -> int:
+        rows = await self._all("SELECT web_epoch FROM user_prefs WHERE user_id = ?",
+                               (user_id,))
+        return int(rows[0][0]) if rows else 0
+
+    async def revoke_web_links(self, user_id: int) -> int:
+        async def body() -> int:
+            await self._exec("INSERT INTO user_prefs (user_id, notify, web_epoch) "
+                             "VALUES (?, 'mention', 1) ON CONFLICT (user_id) DO UPDATE SET "
+                             "web_epoch = user_prefs.web_epoch + 1", (user_id,))
+            cur = await self._exec("SELECT web_epoch FROM user_prefs WHERE user_id = ?",
+                                   (user_id,))
+            row = await cur.fetchone()
+            return int(row[0]) if row else 0
+        return await self._transaction(body)
+
     async def remember_locale(self, user_id: int, locale: str) -> None:
         async def body() -> None:
             await self._exec("INSERT INTO user_prefs (user_id, notify, locale) "

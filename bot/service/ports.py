@@ -187,6 +187,15 @@ class Repository(TournamentRepository, SeasonRepository, Protocol):
         """Store the Discord locale ``user_id`` was last seen with (his prefs are kept)."""
         ...
 
+    async def web_epoch(self, user_id: int) -> int:
+        """The generation of ``user_id``'s web links (0 until he first revokes them)."""
+        ...
+
+    async def revoke_web_links(self, user_id: int) -> int:
+        """Move ``user_id``'s web link generation on (every older link stops working);
+        the new generation."""
+        ...
+
     async def close(self) -> None: ...
 
     # correspondence comforts (issue 16) -------------------------------------------

@@ -19,12 +19,17 @@ from dataclasses import dataclass
 
 from bot.service.boards import draw_board
 from bot.service.core import ServiceCore
-from bot.service.errors import MatchNotFound
+from bot.service.errors import MatchNotFound, NotAllowed
 from bot.service.matches import public_view
 from bot.service.records import MatchStatus
 from bot.service.states import replay
 from bot.service.views import BoardImage, BoardState, Caller, GameRecord, LeaderboardEntry
 from locales.i18n import DEFAULT_LOCALE, _
+
+
+class WebLinkRevoked(NotAllowed):
+    """A player's web link of an older generation (he revoked his links since)."""
+
 
 SPECTATOR = 0
 """The user id of an anonymous web reader (no Discord user is 0)."""
@@ -68,6 +73,30 @@ class WebMixin(ServiceCore):
                                              r.wins, r.losses, r.draws)
             ratings.append(found)
         return WebMatch(record, names, tuple(ratings))
+
+    async def web_pass(self, match_id: int, user: int, caller: Caller | None = None) -> int:
+        """The link generation to put in ``user``'s link to play match ``match_id``: he
+        must be one of its players and its server must have the web on."""
+        rec = await self._record(match_id)
+        await self._web_on(rec.guild_id, match_id)
+        self._require_player(rec, user)
+        return await self.repository.web_epoch(user)
+
+    async def web_player(self, match_id: int, user: int, epoch: int,
+                         caller: Caller | None = None) -> WebMatch:
+        """The match for ``user``'s own page, while his link is of his current generation
+        (``WebLinkRevoked`` otherwise) and he is one of its players."""
+        found = await self.web_match(match_id, caller)
+        if user not in found.record.match.players():
+            raise MatchNotFound(_("there is no match #{match}", match=match_id))
+        if epoch != await self.repository.web_epoch(user):
+            raise WebLinkRevoked(_("this link was revoked: ask for a new one with /web"))
+        return found
+
+    async def revoke_web_links(self, user: int) -> int:
+        """Every web link ``user`` was given stops working (``/web revoke``); the new
+        generation."""
+        return await self.repository.revoke_web_links(user)
 
     async def web_board(self, match_id: int, ply: int, caller: Caller | None = None,
                         locale: str = DEFAULT_LOCALE) -> BoardImage | None:

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import logging
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -25,10 +27,12 @@ from aiohttp import web
 from bot.service import MatchService
 from bot.service.errors import MatchNotFound, ServiceError, StorageError
 from bot.service.views import Caller
-from bot.service.web import SPECTATOR
-from bot.web.links import LinkSigner
-from bot.web.pages import error_page, match_page
-from locales.i18n import LOCALES, negotiate
+from bot.service.web import SPECTATOR, WebLinkRevoked
+from bot.web.links import LinkSigner, PlayerPass
+from bot.web.pages import error_page, match_page, play_section
+from locales.i18n import LOCALES, Words, negotiate
+from locales.rules_words import rules_words
+from rules import RulesError
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +43,28 @@ BOARD_CACHE = 512
 """Board pictures kept in memory (by match, version, ply and language)."""
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+POSTS_PER_MINUTE = 30
+"""State-changing requests one player's link may make a minute (then 429)."""
+
+
+class RateLimiter:
+    """A token bucket per key (a player's link and the address it comes from): bursts
+    of ``burst``, refilled at ``per_minute`` a minute."""
+
+    def __init__(self, now: Callable[[], float], per_minute: int = POSTS_PER_MINUTE,
+                 burst: int = 10) -> None:
+        self.now, self.rate, self.burst = now, per_minute / 60.0, float(burst)
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+
+    def allow(self, key: str) -> bool:
+        t = self.now()
+        tokens, then = self._buckets.pop(key, (self.burst, t))
+        tokens = min(self.burst, tokens + (t - then) * self.rate)
+        allowed = tokens >= 1.0
+        self._buckets[key] = (tokens - 1.0 if allowed else tokens, t)
+        while len(self._buckets) > 10_000:  # forget the oldest (they are full again)
+            self._buckets.popitem(last=False)
+        return allowed
 
 
 def reader_locale(request: web.Request) -> str:
@@ -124,8 +150,11 @@ class WebApp:
     """The pages over one ``MatchService``; links signed by ``signer``."""
 
     def __init__(self, service: MatchService, signer: LinkSigner, *,
-                 poll_seconds: float = 0.5, keepalive_seconds: float = 15.0) -> None:
+                 poll_seconds: float = 0.5, keepalive_seconds: float = 15.0,
+                 now: Callable[[], float] = time.time) -> None:
         self.service = service
+        self.now = now
+        self.limiter = RateLimiter(now)
         self.signer = signer
         self.watch = Watch(service, poll_seconds)
         self.keepalive = keepalive_seconds
@@ -139,6 +168,8 @@ class WebApp:
         app.router.add_get("/m/{token}", self.match)
         app.router.add_get("/m/{token}/board/{ply}.png", self.board)
         app.router.add_get("/m/{token}/events", self.events)
+        app.router.add_get("/p/{token}", self.player)
+        app.router.add_post("/p/{token}/{action}", self.act)
         app.on_cleanup.append(self._cleanup)
         return app
 
@@ -156,6 +187,8 @@ class WebApp:
             response = self._error(request, e.status)
         except (MatchNotFound, LookupError):
             response = self._error(request, 404)
+        except WebLinkRevoked:
+            response = self._error(request, 403)
         except (ServiceError, StorageError) as e:
             log.info("web request %s refused: %s", request.path, e)
             response = self._error(request, 503 if isinstance(e, StorageError) else 400)
@@ -167,7 +200,7 @@ class WebApp:
         headers = response.headers
         headers["Content-Security-Policy"] = CSP
         headers["X-Content-Type-Options"] = "nosniff"
-        headers["Referrer-Policy"] = "no-referrer"
+        headers["Referrer-Policy"] = "same-origin"  # no-referrer would send Origin: null
         headers["X-Frame-Options"] = "DENY"
         headers.setdefault("Cache-Control", "no-store")
         return response
@@ -241,6 +274,89 @@ class WebApp:
         response = web.Response(body=png, content_type="image/png")
         response.headers["Cache-Control"] = "private, max-age=60"
         return response
+
+    def _grant(self, token: str) -> tuple[PlayerPass, Caller]:
+        """The pass of a genuine, unexpired player link (404 for a forged one, 403 for
+        an expired one: a revoked one is the service's to refuse)."""
+        grant = self.signer.read_player(token)
+        if grant is None:
+            raise web.HTTPNotFound()
+        if grant.expires < self.now():
+            raise web.HTTPForbidden()
+        return grant, Caller(grant.guild_id, grant.user_id)
+
+    async def player(self, request: web.Request, error: Words | None = None,
+                     status: int = 200) -> web.Response:
+        """A player's own page: the match page with his moves, draw offers and resigning."""
+        token = request.match_info["token"]
+        grant, caller = self._grant(token)
+        found = await self.service.web_player(grant.match_id, grant.user_id, grant.epoch,
+                                              caller)
+        match = found.record.match
+        last = len(found.record.plies)
+        ply = self._ply(request, request.query.get("ply"), last)
+        choices, _total = await self.service.move_choices(
+            grant.match_id, grant.user_id, "", 1000, caller=caller)
+        locale = reader_locale(request)
+        play = play_section(token=token, csrf=self.signer.csrf(token), ply=match.ply,
+                            choices=choices, draw_offer=match.draw_offer_by is not None,
+                            offered_by_me=match.draw_offer_by == grant.user_id,
+                            live=match.status.is_live, error=error, locale=locale)
+        html = match_page(found, token=self.signer.spectator(match.id, match.guild_id),
+                          ply=ply, locale=locale, live=True, play=play,
+                          page_path=f"/p/{token}")
+        return web.Response(text=html, content_type="text/html", charset="utf-8",
+                            status=status)
+
+    async def act(self, request: web.Request) -> web.Response:
+        """A player's move, draw offer or resignation: same-origin, with the link's form
+        token, within the rate limit; then back to his page (or it again, saying why
+        not)."""
+        token, action = request.match_info["token"], request.match_info["action"]
+        if action not in ("move", "draw", "resign"):
+            raise web.HTTPNotFound()
+        grant, caller = self._grant(token)
+        origin = request.headers.get("Origin")
+        if origin is not None and origin != f"{request.scheme}://{request.host}":
+            raise web.HTTPForbidden()
+        if not self.limiter.allow(f"{token}|{request.remote}"):
+            raise web.HTTPTooManyRequests()
+        form = await request.post()
+        csrf = form.get("csrf")
+        if not isinstance(csrf, str) or not hmac.compare_digest(
+                csrf.encode(), self.signer.csrf(token).encode()):
+            raise web.HTTPForbidden()
+        await self.service.web_player(grant.match_id, grant.user_id, grant.epoch, caller)
+        ply_text = form.get("ply")
+        if not isinstance(ply_text, str) or not ply_text.isascii() or \
+                not ply_text.isdigit() or len(ply_text) > 6:
+            raise web.HTTPBadRequest()
+        match_id, user = grant.match_id, grant.user_id
+        try:
+            if action == "move":
+                move = form.get("move")
+                if not isinstance(move, str):
+                    raise web.HTTPBadRequest()
+                await self.service.move(match_id, user, move, int(ply_text), caller=caller)
+            elif action == "resign":
+                await self.service.resign(match_id, user, caller=caller)
+            else:
+                choice = form.get("action")
+                if choice == "offer":
+                    await self.service.offer_draw(match_id, user, caller=caller)
+                elif choice == "accept":
+                    await self.service.accept_draw(match_id, user, caller=caller)
+                elif choice == "decline":
+                    await self.service.decline_draw(match_id, user, caller=caller)
+                else:
+                    raise web.HTTPBadRequest()
+        except (MatchNotFound, WebLinkRevoked):
+            raise
+        except ServiceError as e:
+            return await self.player(request, e.text, 409)
+        except RulesError as e:
+            return await self.player(request, rules_words(e), 409)
+        raise web.HTTPSeeOther(f"/p/{token}")
 
     async def events(self, request: web.Request) -> web.StreamResponse:
         """Server-sent events: ``change`` with the new version whenever the match changes

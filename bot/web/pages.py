@@ -62,6 +62,10 @@ def error_page(status: int, locale: str) -> str:
     if status == 404:
         title, said = _("Not found"), _("there is nothing here: the link may be wrong, or "
                                         "its server does not show its matches on the web")
+    elif status == 403:
+        title, said = _("This link does not work"), _(
+            "it has expired or was revoked, or the request did not come from its page: "
+            "ask for a new link with /web")
     elif status == 429:
         title, said = _("Too many requests"), _("wait a moment and try again")
     elif status < 500:
@@ -102,13 +106,15 @@ def _time(when: datetime) -> str:
 
 
 def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
-               live: bool) -> str:
-    """The match page at ``ply`` (the record's length: the latest position)."""
+               live: bool, play: str = "", page_path: str = "") -> str:
+    """The match page at ``ply`` (the record's length: the latest position); ``play``:
+    a player's own part (``play_section``), on his page at ``page_path``."""
     record = found.record
     match = record.match
     last = len(record.plies)
     lang = urlencode({"lang": locale})
     base = f"/m/{token}"
+    page_path = page_path or base
     game = render(game_name(record.variant.key, record.variant.name), locale)
     title = render(_("Match #{match}: {game}", match=match.id, game=game), locale)
     alt = board_alt(found, ply, locale)
@@ -138,14 +144,15 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
             if p.seat is not None and p.seat < len(match.seats) else ""
         current = ' aria-current="step"' if p.ply + 1 == ply else ""
         moves.append(
-            f'<li><a href="{base}?ply={p.ply + 1}&amp;{lang}" data-ply="{p.ply + 1}" '
+            f'<li><a href="{esc(page_path)}?ply={p.ply + 1}&amp;{lang}" data-ply="{p.ply + 1}" '
             f'data-alt="{esc(board_alt(found, p.ply + 1, locale))}"{current}>'
             f'<span class="who">{esc(who)}</span> '
             f'{esc(render(move_display(p.display), locale))}</a></li>')
 
     def step(target: int, label: Words, sign: str, key: str) -> str:
         target = max(0, min(last, target))
-        return (f'<a class="step" data-step="{key}" href="{base}?ply={target}&amp;{lang}" '
+        return (f'<a class="step" data-step="{key}" '
+                f'href="{esc(page_path)}?ply={target}&amp;{lang}" '
                 f'aria-label="{esc(render(label, locale))}">{sign}</a>')
 
     status_line = esc(render(texts.describe(match, record.plies[-1].position if last
@@ -167,12 +174,71 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
         f'<p class="status" id="status">{status_line}</p>{live_note}'
         f'<div class="layout" id="match" data-base="{esc(base)}" data-lang="{esc(locale)}" '
         f'data-ply="{ply}" data-last="{last}" data-version="{match.version}" '
+        f'data-page="{esc(page_path)}" '
         f'data-start-alt="{start_alt}">'
         f'<figure class="board"><img id="board" src="{base}/board/{ply}.png?{lang}" '
         f'alt="{esc(alt)}" width="600"></figure>'
-        f'<nav class="steps" aria-label="{moves_heading}">{steps}</nav>'
+        f'<nav class="steps" aria-label="{moves_heading}">{steps}</nav>{play}'
         f'<section class="players"><h2>{players_heading}</h2>'
         f'<ul>{"".join(players)}</ul></section>'
         f'<section class="moves"><h2>{moves_heading}</h2>'
         f'<ol id="moves">{"".join(moves)}</ol></section></div>'),
-        locale, scripts=("match.js",), switch=base)
+        locale, scripts=("match.js",), switch=page_path)
+
+
+def origin_of(move: str) -> str:
+    """The point a move starts from, as a player taps it: the text before its first
+    ``-``, ``x`` or ``:`` (``f3xd5xf7`` -> ``f3``)."""
+    for i, c in enumerate(move):
+        if c in "-x:" and i:
+            return move[:i]
+    return move
+
+
+def play_section(*, token: str, csrf: str, ply: int, choices: Sequence[tuple[str, str]],
+                 draw_offer: bool, offered_by_me: bool, live: bool, error: Words | None,
+                 locale: str) -> str:
+    """A player's own part of the page: his legal moves grouped by the piece that makes
+    them (tap a piece, then where it goes: each a button that plays it), draw offers and
+    resigning. Plain forms (no script needed), each with the link's form token."""
+    action = f"/p/{token}"
+    hidden = (f'<input type="hidden" name="csrf" value="{esc(csrf)}">'
+              f'<input type="hidden" name="ply" value="{ply}">')
+    parts = [f'<section class="play" aria-labelledby="play-h"><h2 id="play-h">'
+             f'{esc(render(_("Your move"), locale))}</h2>']
+    if error is not None:
+        parts.append(f'<p class="error" role="alert">{esc(render(capitalized(error), locale))}'
+                     f'</p>')
+    if choices:
+        groups: dict[str, list[tuple[str, str]]] = {}
+        for canonical, display in choices:
+            groups.setdefault(origin_of(canonical), []).append((canonical, display))
+        hint = render(capitalized(_("tap a piece, then where it goes")), locale)
+        pieces = []
+        for origin in sorted(groups):
+            buttons = "".join(
+                f'<button name="move" value="{esc(c)}">{esc(render(move_display(d), locale))}'
+                f'</button>' for c, d in groups[origin])
+            pieces.append(f'<details class="piece"><summary>{esc(origin)}</summary>'
+                          f'<div class="targets">{buttons}</div></details>')
+        parts.append(f'<form method="post" action="{action}/move">{hidden}'
+                     f'<p>{esc(hint)}</p><div class="pieces">{"".join(pieces)}</div></form>')
+    elif live:
+        parts.append(f'<p>{esc(render(_("not your move now"), locale))}</p>')
+    if live:
+        offers: list[tuple[str, Words]] = []
+        if draw_offer and not offered_by_me:
+            offers.append(("accept", _("Accept the draw")))
+            offers.append(("decline", _("Decline the draw")))
+        elif not draw_offer:
+            offers.append(("offer", _("Offer a draw")))
+        draw = "".join(f'<button name="action" value="{a}">{esc(render(w, locale))}</button>'
+                       for a, w in offers)
+        if draw:
+            parts.append(f'<form method="post" action="{action}/draw">{hidden}{draw}</form>')
+        sure = render(_("Resign this match"), locale)
+        parts.append(f'<details class="resign"><summary>{esc(render(_("Resign"), locale))}'
+                     f'</summary><form method="post" action="{action}/resign">{hidden}'
+                     f'<button>{esc(sure)}</button></form></details>')
+    parts.append("</section>")
+    return "".join(parts)

@@ -78,3 +78,30 @@ async def test_a_live_match_page_steps_and_updates_in_a_real_browser(
             await page.close()
         finally:
             await browser.close()
+
+
+async def test_a_player_plays_by_tapping_in_a_real_browser(site: Site, chromium: str) -> None:
+    import time
+
+    from bot.web.links import PlayerPass
+
+    m = await web_match(site.service, "damas")
+    epoch = await site.service.web_pass(m.id, ALICE)
+    token = site.signer.player(PlayerPass(m.id, m.guild_id, ALICE, int(time.time()) + 600,
+                                          epoch))
+    shots = os.environ.get("TABLERO_SCREENSHOTS")
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        try:
+            page = await browser.new_page(viewport={"width": 390, "height": 844})
+            await page.goto(str(site.client.make_url(f"/p/{token}?lang=en-US")))
+            await page.locator("summary", has_text="b3").click()  # tap a piece
+            if shots:
+                await page.screenshot(path=str(Path(shots) / "play-phone.png"), full_page=True)
+            await page.get_by_role("button", name="b3-a4 (12-16)").click()  # its target
+            await until(page, "document.querySelectorAll('#moves a').length === 1", 5)
+            assert "b3-a4" in await page.locator("#moves").inner_text()
+            after = await site.service.get_match(m.id)
+            assert after.ply == 1 and after.to_move == (BOB,)
+        finally:
+            await browser.close()

@@ -31,3 +31,25 @@ async def test_the_console_turns_the_web_on_and_off() -> None:
     assert (await console.service.get_guild_settings(CONSOLE_GUILD)).web is True
     text = out.getvalue()
     assert "matches on the web: on" in text and "! web must be on or off" in text
+
+
+async def test_the_console_gives_and_revokes_a_players_link() -> None:
+    from bot.web.links import LinkSigner, WebLinks
+
+    out = io.StringIO()
+    store = MemoryRepository()
+    console = open_console(store, out)
+    await console.run(io.StringIO(
+        "as alice\n/web\n/settings web:on\n/challenge @bob damas\nas bob\n/accept\n"
+        "/web\n"), prompt=False)
+    assert "! the web is not set up here (TABLERO_WEB_SECRET)" in out.getvalue()
+    signer = LinkSigner(b"a web secret for the tests, 32+ characters long")
+    console.web = WebLinks(signer, "https://tablero.example/")
+    await console.run(io.StringIO("/web\n/web revoke\nas carol\n/web #1\n"), prompt=False)
+    text = out.getvalue()
+    url = next(w for w in text.split() if w.startswith("https://tablero.example/p/"))
+    grant = signer.read_player(url.rsplit("/", 1)[1])
+    assert grant is not None and grant.match_id == 1 and grant.epoch == 0
+    assert "your web links no longer work" in text
+    assert await store.web_epoch(grant.user_id) == 1  # that link is dead now
+    assert text.rstrip().splitlines()[-1].startswith("! ")  # carol plays no part in #1

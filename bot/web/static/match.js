@@ -15,7 +15,7 @@
   }
 
   function href(target) {
-    return base + "?ply=" + target + "&lang=" + encodeURIComponent(lang);
+    return match.dataset.page + "?ply=" + target + "&lang=" + encodeURIComponent(lang);
   }
 
   function show(target, focusBoard) {
@@ -84,7 +84,7 @@
   function refresh() {
     var atLast = ply === last;
     var kept = ply;
-    fetch(base + "?lang=" + encodeURIComponent(lang), { credentials: "same-origin" })
+    fetch(match.dataset.page + "?lang=" + encodeURIComponent(lang), { credentials: "same-origin" })
       .then(function (r) { if (!r.ok) { throw new Error(String(r.status)); } return r.text(); })
       .then(function (html) {
         var doc = new DOMParser().parseFromString(html, "text/html");
