@@ -25,6 +25,7 @@ from rules import native
 
 if TYPE_CHECKING:
     from bot.service import MatchService
+    from bot.web.links import WebLinks
 
 DB_HELP = "SQLite file or postgresql:// URL (default: TABLERO_DB)"
 
@@ -115,16 +116,21 @@ def language(text: str) -> str:
 def console_main(settings: Settings, db: Path | str | None = None, boards: Path | None = None,
                  seed: int | None = None, lang: str | None = None) -> int:
     from bot.console import run_console
-    from bot.web.links import WebLinks
 
-    secret = settings.web_secret.get_secret_value() if settings.web_secret else None
-    return asyncio.run(run_console(db or settings.db_path,
-                                   web=WebLinks.configured(secret, settings.web_url),
+    return asyncio.run(run_console(db or settings.db_path, web=web_links(settings),
                                    boards_dir=boards or settings.boards_dir, seed=seed,
                                    synchronous=settings.db_synchronous,
                                    locale=lang or settings.console_lang or None,
                                    engine_seconds=settings.engine_seconds,
                                    engine_workers=settings.engine_workers))
+
+
+def web_links(settings: Settings) -> WebLinks | None:
+    """The signer and base address of the web's links (None without a usable secret)."""
+    from bot.web.links import WebLinks
+
+    secret = settings.web_secret.get_secret_value() if settings.web_secret else None
+    return WebLinks.configured(secret, settings.web_url)
 
 
 def discord_main(settings: Settings) -> int:
@@ -145,7 +151,7 @@ def discord_main(settings: Settings) -> int:
                         engine_seconds=settings.engine_seconds,
                         engine_workers=settings.engine_workers,
                         shard_count=settings.shard_count,
-                        shards=settings.shards)
+                        shards=settings.shards, web=web_links(settings))
     return code
 
 

@@ -41,6 +41,7 @@ from bot.service import (
     Repository,
     ShardSet,
 )
+from bot.web.links import WebLinks
 
 
 def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer | None = None,
@@ -49,13 +50,14 @@ def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer 
                rng: random.Random | None = None, shard_count: int | None = None,
                delivery: DeliveryOptions | None = None,
                picker: MovePicker | None = None,
-               shards: ShardSet = ALL_SHARDS) -> TableroBot:
+               shards: ShardSet = ALL_SHARDS, web: WebLinks | None = None) -> TableroBot:
     """A ready-to-start bot over ``repository``. ``background=False`` leaves out the
     deadline sweep (``tablero sync`` only logs in); ``shard_count=None`` asks Discord;
     ``delivery``: the outbox's retry delays and poll interval; ``picker``: the computer
     player's moves (``bot.computer.PoolMovePicker``; none: the computer is not offered);
     ``shards``: the shards this process runs (``SHARD_IDS``): it connects only those, and
-    sweeps and delivers only for their guilds."""
+    sweeps and delivers only for their guilds; ``web``: signs /web's links (None: the
+    web is not set up)."""
     redact_tokens_in_logs()  # discord.py logs interaction tokens at DEBUG
     if sync_state is None and database is not None:
         sync_state = default_sync_state(database)
@@ -73,7 +75,7 @@ def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer 
         DeliveriesCog(notifier.flush, notifier=notifier, client=bot),
         ChallengesCog(service, notices, bot.tree),
         PlayCog(service, notices, bot.names),
-        ComfortsCog(service, notices),
+        ComfortsCog(service, notices, web),
         InfoCog(service),
         ClocksCog(service, notices),
         SettingsCog(service, notifier.routes.forget_place_locale),

@@ -23,6 +23,7 @@ from bot.discordapp.sync import clear_commands, publish
 from bot.service import ALL_SHARDS, BoardRenderer, Repository, ShardSet
 from bot.service.errors import StorageError
 from bot.service.shards import ShardLease, ShardsTaken
+from bot.web.links import WebLinks
 
 if TYPE_CHECKING:
     from bot.settings import Settings
@@ -55,7 +56,7 @@ def _renderer() -> BoardRenderer | None:
 async def run_bot(token: SecretStr, database: Path | str, *, sweep_seconds: float = 60.0,
                   synchronous: str = "FULL", engine_seconds: float = 2.0,
                   engine_workers: int = 2, shard_count: int | None = None,
-                  shards: ShardSet = ALL_SHARDS) -> None:
+                  shards: ShardSet = ALL_SHARDS, web: WebLinks | None = None) -> None:
     """Run the bot until SIGTERM or SIGINT: the database at ``database`` (a SQLite file or a
     ``postgresql://`` URL), the deadline sweep, an automatic command sync only when the
     command tree changed, the computer player in a pool of ``engine_workers`` processes
@@ -77,7 +78,7 @@ async def run_bot(token: SecretStr, database: Path | str, *, sweep_seconds: floa
     bot = create_bot(repository, SystemClock(), renderer=_renderer(),
                      database=_sync_file(database),
                      sweep_seconds=sweep_seconds, picker=picker,
-                     shard_count=shard_count, shards=shards)
+                     shard_count=shard_count, shards=shards, web=web)
     try:
         await serve(bot, bot.start(token.get_secret_value()), repository, lease)
     finally:

@@ -35,6 +35,7 @@ NO_ID = {
     "vacation_status",
     # the user's own preferences, in every server alike
     "get_user_prefs", "update_user_prefs", "remember_locale", "reader_locale",
+    "revoke_web_links",
     # a thread id comes from the channel the adapter is called in (never typed)
     "match_in_thread",
     # the service's own machinery (sweeps, clocks, computer players): no caller acts
@@ -116,7 +117,8 @@ def arguments(name: str, signature: inspect.Signature, *, match_id: int | None,
         "user": caller.user_id, "player": BOB, "text": "h8-e8", "level": 1,
         "guild_id": caller.guild_id, "thread_id": 99, "channel_id": CHANNEL,
         "manager": True, "seat": None, "top": 3, "prefix": "", "limit": 5,
-        "names": None, "rnd": None, "perspective": None, "expected_ply": None, "ply": 0}
+        "names": None, "rnd": None, "perspective": None, "expected_ply": None, "ply": 0,
+        "epoch": 0}
     given: dict[str, Any] = {}
     for p in signature.parameters.values():
         if p.name == "self":

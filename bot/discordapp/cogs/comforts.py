@@ -1,11 +1,13 @@
 """Correspondence comforts (issue 16): ``/rematch`` and the Rematch button of a result
 post, ``/takeback`` and its Accept/Decline buttons, ``/premove`` (conditional moves),
-``/note`` (private, ephemeral), ``/follow`` and ``/unfollow``. Every answer is ephemeral
+``/note`` (private, ephemeral), ``/follow`` and ``/unfollow``, ``/web`` (a player's own
+link to play on the web, and ``revoke``). Every answer is ephemeral
 and written with ``locales.i18n`` in the reader's Discord language; the service decides
 everything (``bot.service.comforts``)."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import Literal
 
 import discord
@@ -25,6 +27,7 @@ from bot.discordapp.cogs.common import (
 from bot.discordapp.components import MatchButton
 from bot.discordapp.notices import ReplyFirst
 from bot.service import MatchService, MatchView
+from bot.web.links import PLAYER_DAYS, PlayerPass, WebLinks, player_url
 from locales.i18n import Words, _, _n, joined
 
 
@@ -41,9 +44,11 @@ def pairs(moves: tuple[str, ...]) -> str:
 class ComfortsCog(commands.Cog, name="Comforts"):
     """Rematch, takeback, conditional moves, notes and follows."""
 
-    def __init__(self, service: MatchService, notices: ReplyFirst) -> None:
+    def __init__(self, service: MatchService, notices: ReplyFirst,
+                 web: WebLinks | None = None) -> None:
         self.service = service
         self.notices = notices
+        self.web = web
 
     async def _match(self, interaction: Interaction, match: int | None) -> MatchView:
         """The match named, else this thread's match (finished ones too), else the
@@ -56,6 +61,35 @@ class ComfortsCog(commands.Cog, name="Comforts"):
             if found is not None:
                 return found
         return await resolve_match(self.service, interaction, None)
+
+    # ------------------------------------------------------------------ web
+
+    @app_commands.command(name="web", description="Your own link to play a match on the "
+                          "web (only you see it)")
+    @app_commands.guild_only()
+    @app_commands.describe(match="The match (not needed inside its thread)",
+                           revoke="Make every web link you were given stop working")
+    async def web_link(self, interaction: Interaction, match: int | None = None,
+                       revoke: bool = False) -> None:
+        async with acknowledged(interaction):
+            user = interaction.user.id
+            if revoke:
+                await self.service.revoke_web_links(user)
+                await say(interaction, _("Your web links no longer work; /web gives you a "
+                                         "new one."))
+                return
+            if self.web is None:
+                raise errors.AdapterError(_("The web pages are not set up for this bot."))
+            m = await self._match(interaction, match)
+            epoch = await self.service.web_pass(m.id, user, caller=caller_of(interaction))
+            expires = datetime.now(UTC) + timedelta(days=PLAYER_DAYS)
+            token = self.web.signer.player(PlayerPass(m.id, m.guild_id, user,
+                                                      int(expires.timestamp()), epoch))
+            await say(interaction, _(
+                "Your own link to play match {match} on the web (keep it to yourself; it "
+                "works until {when}, and /web revoke:True ends it): {url}", match=str(m.id),
+                when=f"<t:{int(expires.timestamp())}:f>",
+                url=player_url(self.web.base_url, token)))
 
     # ------------------------------------------------------------------ rematch
 

@@ -1,0 +1,34 @@
+"""/web through SimCord: a player's own link, privately; refused to others; revoke."""
+
+from __future__ import annotations
+
+import re
+
+from bot.web.links import LinkSigner, WebLinks
+from tests.discordapp.conftest import World
+from tests.discordapp.helpers import reply, start_match
+
+SIGNER = LinkSigner(b"a web secret for the tests, 32+ characters long")
+
+
+async def test_web_answers_a_players_own_link_privately_and_revokes(world: World) -> None:
+    w = world
+    m, thread = await start_match(w, w.alice, w.bob, "damas", seat=0)
+    off = await w.alice.slash(thread, "web")
+    assert reply(off).ephemeral and "not set up" in reply(off).content
+    cog = w.bot.get_cog("Comforts")
+    cog.web = WebLinks(SIGNER, "https://tablero.example")  # type: ignore[union-attr]
+    refused = await w.alice.slash(thread, "web")
+    assert reply(refused).ephemeral and "https://" not in reply(refused).content  # web off
+    await w.service.update_guild_settings(w.guild.id, web=True)
+    given = await w.alice.slash(thread, "web")
+    assert reply(given).ephemeral
+    url = re.search(r"https://tablero\.example/p/(\S+)", reply(given).content)
+    assert url is not None
+    grant = SIGNER.read_player(url.group(1))
+    assert grant is not None and (grant.match_id, grant.user_id) == (m.id, w.alice.id)
+    nosy = await w.carol.slash(thread, "web")
+    assert reply(nosy).ephemeral and "https://" not in reply(nosy).content
+    revoked = await w.alice.slash(thread, "web", revoke=True)
+    assert reply(revoked).ephemeral and "no longer work" in reply(revoked).content
+    assert await w.service.repository.web_epoch(w.alice.id) == grant.epoch + 1
