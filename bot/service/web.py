@@ -99,17 +99,18 @@ class WebMixin(ServiceCore):
         return await self.repository.revoke_web_links(user)
 
     async def web_board(self, match_id: int, ply: int, caller: Caller | None = None,
-                        locale: str = DEFAULT_LOCALE) -> BoardImage | None:
+                        locale: str = DEFAULT_LOCALE, seat: int = 0) -> BoardImage | None:
         """The board after ``ply`` plies of the record (0: the start), drawn from the
-        stored record alone, seen from the first seat; None without a renderer or when
-        the record has no such ply. Only the last ply's picture says how the match
-        ended."""
+        stored record alone, seen from ``seat`` (the first; a player's page: his own);
+        None without a renderer or when the record has no such ply or seat. Only the last
+        ply's picture says how the match ended."""
         if self.renderer is None:
             return None
         found = await self.web_match(match_id, caller)
         record = found.record
         if isinstance(ply, bool) or not isinstance(ply, int) or \
-                not 0 <= ply <= len(record.plies):
+                not 0 <= ply <= len(record.plies) or isinstance(seat, bool) or \
+                not isinstance(seat, int) or not 0 <= seat < len(record.match.seats):
             return None
         position = record.start if ply == 0 else record.plies[ply - 1].position
         marks = None
@@ -123,4 +124,4 @@ class WebMixin(ServiceCore):
         names = list(found.names) if any(found.names) else None
         return await asyncio.to_thread(
             draw_board, self.renderer, view,
-            BoardState(public_view(position), marks, moves), names, 0, locale)
+            BoardState(public_view(position), marks, moves), names, seat, locale)

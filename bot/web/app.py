@@ -2,7 +2,8 @@
 plain error pages and live updates.
 
 Routes: ``/m/{token}`` a match page (``?ply=N`` a ply of it, ``?lang=`` a language),
-``/m/{token}/board/{ply}.png`` its board after ``ply`` plies, ``/m/{token}/events``
+``/m/{token}/board/{ply}.png`` its board after ``ply`` plies (``?seat=N``: seen from
+seat N), ``/m/{token}/events``
 server-sent events (``change`` with the match's version when it changed), ``/static/``
 our style sheet and script, ``/healthz``. Every response carries a strict
 Content-Security-Policy (our own origin only: no third-party request is possible); every
@@ -158,7 +159,7 @@ class WebApp:
         self.signer = signer
         self.watch = Watch(service, poll_seconds)
         self.keepalive = keepalive_seconds
-        self._boards: OrderedDict[tuple[int, int, int, str], bytes] = OrderedDict()
+        self._boards: OrderedDict[tuple[int, int, int, str, int], bytes] = OrderedDict()
 
     def application(self) -> web.Application:
         app = web.Application(middlewares=[self._guarded], client_max_size=64 * 1024)
@@ -258,11 +259,15 @@ class WebApp:
         if not (text.isascii() and text.isdigit()) or len(text) > 6:
             raise web.HTTPNotFound()
         ply, locale = int(text), reader_locale(request)
+        seat_text = request.query.get("seat", "0")
+        if not (seat_text.isascii() and seat_text.isdigit()) or len(seat_text) > 1:
+            raise web.HTTPNotFound()
+        seat = int(seat_text)
         match = await self.service.get_match(match_id, caller)
-        key = (match_id, match.version, ply, locale)
+        key = (match_id, match.version, ply, locale, seat)
         png = self._boards.get(key)
         if png is None:
-            image = await self.service.web_board(match_id, ply, caller, locale)
+            image = await self.service.web_board(match_id, ply, caller, locale, seat)
             if image is None:
                 raise web.HTTPNotFound()
             png = image.png
@@ -304,7 +309,7 @@ class WebApp:
                             live=match.status.is_live, error=error, locale=locale)
         html = match_page(found, token=self.signer.spectator(match.id, match.guild_id),
                           ply=ply, locale=locale, live=True, play=play,
-                          page_path=f"/p/{token}")
+                          page_path=f"/p/{token}", seat=match.seat_of(grant.user_id) or 0)
         return web.Response(text=html, content_type="text/html", charset="utf-8",
                             status=status)
 

@@ -106,9 +106,10 @@ def _time(when: datetime) -> str:
 
 
 def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
-               live: bool, play: str = "", page_path: str = "") -> str:
+               live: bool, play: str = "", page_path: str = "", seat: int = 0) -> str:
     """The match page at ``ply`` (the record's length: the latest position); ``play``:
-    a player's own part (``play_section``), on his page at ``page_path``."""
+    a player's own part (``play_section``), on his page at ``page_path``, the board seen
+    from his ``seat``."""
     record = found.record
     match = record.match
     last = len(record.plies)
@@ -120,21 +121,21 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
     alt = board_alt(found, ply, locale)
 
     players = []
-    for seat, name, rating in zip(match.seats, found.names, found.ratings, strict=False):
-        colour = render(seat_colour(seat.name), locale)
-        bits = [f'<span class="seat seat{seat.seat}">{esc(colour)}</span> '
+    for held, name, rating in zip(match.seats, found.names, found.ratings, strict=False):
+        colour = render(seat_colour(held.name), locale)
+        bits = [f'<span class="seat seat{held.seat}">{esc(colour)}</span> '
                 f'<span class="name">{esc(name or colour)}</span>']
         if rating is not None:
             said = render(_("rating {rating}", rating=decimal(rating.ordinal)), locale)
             bits.append(f'<span class="rating">{esc(said)}</span>')
-        if seat.user_id is not None and seat.user_id in match.to_move and match.status.is_live:
+        if held.user_id is not None and held.user_id in match.to_move and match.status.is_live:
             to_move = render(_("to move"), locale)
             bits.append(f'<strong class="turn">{esc(to_move)}</strong>')
-            due = match.due_for(seat.user_id)
+            due = match.due_for(held.user_id)
             if due is not None:
                 said = esc(render(_("due {when}", when=MARK), locale))
                 bits.append(f'<span class="due">{said.replace(MARK, _time(due))}</span>')
-        if seat.out:
+        if held.out:
             bits.append(esc(render(_("out"), locale)))
         players.append(f"<li>{' '.join(bits)}</li>")
 
@@ -174,9 +175,10 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
         f'<p class="status" id="status">{status_line}</p>{live_note}'
         f'<div class="layout" id="match" data-base="{esc(base)}" data-lang="{esc(locale)}" '
         f'data-ply="{ply}" data-last="{last}" data-version="{match.version}" '
-        f'data-page="{esc(page_path)}" '
+        f'data-page="{esc(page_path)}" data-seat="{seat}" '
         f'data-start-alt="{start_alt}">'
-        f'<figure class="board"><img id="board" src="{base}/board/{ply}.png?{lang}" '
+        f'<figure class="board"><img id="board" src="{base}/board/{ply}.png?{lang}'
+        f'&amp;seat={seat}" '
         f'alt="{esc(alt)}" width="600"></figure>'
         f'<nav class="steps" aria-label="{moves_heading}">{steps}</nav>{play}'
         f'<section class="players"><h2>{players_heading}</h2>'

@@ -118,3 +118,16 @@ async def test_state_changing_requests_are_rate_limited(site: Site) -> None:
     form = {**form_of(await (await site.client.get(path)).text()), "action": "nonsense"}
     codes = [(await post(site, path + "/draw", form)).status for _ in range(14)]
     assert codes[:10] == [400] * 10 and codes[-1] == 429
+
+
+async def test_a_players_page_shows_the_board_from_his_seat(site: Site) -> None:
+    m = await web_match(site.service, "xiangqi")
+    bob = await player_path(site, m, BOB)
+    html = await (await site.client.get(bob)).text()
+    assert "/board/0.png?lang=en-US&amp;seat=1" in html
+    spectator = f"/m/{site.signer.spectator(m.id, m.guild_id)}/board/0.png"
+    red = await (await site.client.get(spectator)).read()
+    black = await (await site.client.get(spectator + "?seat=1")).read()
+    assert red.startswith(b"\x89PNG") and black.startswith(b"\x89PNG") and red != black
+    assert (await site.client.get(spectator + "?seat=2")).status == 404
+    assert (await site.client.get(spectator + "?seat=x")).status == 404

@@ -24,7 +24,7 @@
     match.dataset.ply = String(target);
     var img = document.getElementById("board");
     var link = document.querySelector('#moves a[data-ply="' + target + '"]');
-    img.src = base + "/board/" + target + ".png?lang=" + encodeURIComponent(lang);
+    img.src = base + "/board/" + target + ".png?lang=" + encodeURIComponent(lang) + "&seat=" + match.dataset.seat;
     img.alt = link ? link.dataset.alt : match.dataset.startAlt;
     document.querySelectorAll("#moves a").forEach(function (a) {
       if (a === link) { a.setAttribute("aria-current", "step"); } else { a.removeAttribute("aria-current"); }
