@@ -1261,10 +1261,10 @@ class Console:
             await self.service.revoke_web_links(user)
             self.say(_("your web links no longer work; /web gives you a new one"))
             return
-        if self.web is None:
-            raise ServiceError(_("the web is not set up here (TABLERO_WEB_SECRET)"))
         match_id = await self.pick_only_match(args)
         epoch = await self.service.web_pass(match_id, user, caller=self.caller())
+        if self.web is None:
+            raise ServiceError(_("the web is not set up here (TABLERO_WEB_SECRET)"))
         expires = self.clock.now() + timedelta(days=PLAYER_DAYS)
         token = self.web.signer.player(PlayerPass(match_id, CONSOLE_GUILD, user,
                                                   int(expires.timestamp()), epoch))

@@ -83,6 +83,7 @@ SIGNATURES: Mapping[str, Signature] = {
     "season": Signature(("action",), aliases={"every": "action"}),
     "vacation": Signature(("action",), actions={"start": ("days",)}),
     "takeback": Signature(("action",)),
+    "web": Signature(("action",)),
     "premove": Signature(("action",), actions={"add": ("line",)}),
     "note": Signature(("action",), actions={"set": ("text",)}, text=True),
     "tournament": Signature(("action",), actions={"create": ("game", "format"),

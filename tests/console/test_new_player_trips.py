@@ -223,6 +223,8 @@ FORMS: list[tuple[str, tuple[str, str, str], bool]] = [
     ("season", ("/season monthly", "/season every:monthly", "/season action=monthly"), True),
     ("vacation", ("/vacation start 1", "/vacation start days:1",
                   "/vacation action=start days=1"), True),
+    ("web", ("/web #1", "/web match:1", "/web match=1"), False),  # the web is off there
+    ("web", ("/web revoke", "/web action:revoke", "/web action=revoke"), True),
     ("takeback", ("/takeback #1 ask", "/takeback match:1 action:ask",
                   "/takeback match=1 action=ask"), False),
     ("premove", ("/premove #1 list", "/premove match:1 action:list",

@@ -78,10 +78,10 @@ class ComfortsCog(commands.Cog, name="Comforts"):
                 await say(interaction, _("Your web links no longer work; /web gives you a "
                                          "new one."))
                 return
-            if self.web is None:
-                raise errors.AdapterError(_("The web pages are not set up for this bot."))
             m = await self._match(interaction, match)
             epoch = await self.service.web_pass(m.id, user, caller=caller_of(interaction))
+            if self.web is None:
+                raise errors.AdapterError(_("The web pages are not set up for this bot."))
             expires = datetime.now(UTC) + timedelta(days=PLAYER_DAYS)
             token = self.web.signer.player(PlayerPass(m.id, m.guild_id, user,
                                                       int(expires.timestamp()), epoch))
