@@ -25,8 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.service import MatchBroken, MatchService, NullNotifier, ServiceError  # noqa: E402
-from bot.service.ports import SystemClock  # noqa: E402
+from service import MatchBroken, MatchService, NullNotifier, ServiceError  # noqa: E402
+from service.ports import SystemClock  # noqa: E402
 from storage import SqliteRepository  # noqa: E402
 
 ALICE, BOB, GUILD, CHANNEL = 101, 202, 10, 20

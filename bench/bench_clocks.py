@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_service import scripted_game
-from bot.service import MatchService, NullNotifier
+from service import MatchService, NullNotifier
 from storage import SqliteRepository
 
 GUILD, ALICE = 1, 7

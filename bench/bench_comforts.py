@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.service import MatchService, NullNotifier, SystemClock
+from service import MatchService, NullNotifier, SystemClock
 from storage import SqliteRepository
 
 GUILD, CHANNEL, ALICE, BOB = 1, 2, 101, 202

@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.computer import PoolMovePicker
-from bot.service import MatchService, NullNotifier, SystemClock
+from service import MatchService, NullNotifier, SystemClock
 from storage import SqliteRepository
 
 GUILD, CHANNEL = 1, 1

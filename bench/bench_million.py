@@ -52,16 +52,16 @@ from bench_service import pct  # noqa: E402
 from bench_startup import scripted_games  # noqa: E402
 
 import rules  # noqa: E402
-from bot.service import MatchService  # noqa: E402
-from bot.service.outbox import OutboxRelay  # noqa: E402
-from bot.service.records import (  # noqa: E402
+from service import MatchService  # noqa: E402
+from service.outbox import OutboxRelay  # noqa: E402
+from service.records import (  # noqa: E402
     LIVE_STATUSES,
     MatchRecord,
     MatchStatus,
     ResultRecord,
     SeatRecord,
 )
-from bot.service.shards import ALL_SHARDS, ShardLease  # noqa: E402
+from service.shards import ALL_SHARDS, ShardLease  # noqa: E402
 from storage import PostgresRepository, SqliteRepository  # noqa: E402
 from storage.sql import (  # noqa: E402
     _MATCH_COLUMNS,

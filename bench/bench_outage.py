@@ -27,8 +27,8 @@ from tempfile import TemporaryDirectory
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.service import MatchService, NullNotifier, SystemClock
-from bot.service.errors import CommitUncertain, StorageUnavailable
+from service import MatchService, NullNotifier, SystemClock
+from service.errors import CommitUncertain, StorageUnavailable
 from storage import PostgresRepository, SqliteRepository
 from tests.postgres import LocalServer
 

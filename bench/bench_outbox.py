@@ -30,9 +30,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_service import Table, pct
-from bot.service import Event, MatchService, NullNotifier, SystemClock
-from bot.service.outbox import OutboxRelay
-from bot.service.records import OutboxEntry
+from service import Event, MatchService, NullNotifier, SystemClock
+from service.outbox import OutboxRelay
+from service.records import OutboxEntry
 from storage import SqliteRepository
 
 

@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench_service import pct, scripted_game  # noqa: E402
 
-from bot.service import MatchService, NullNotifier, SystemClock  # noqa: E402
+from service import MatchService, NullNotifier, SystemClock  # noqa: E402
 from storage import PostgresRepository, SqliteRepository  # noqa: E402
 from tests.postgres import LocalServer  # noqa: E402
 

@@ -28,11 +28,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.service.outbox import entry_of
-from bot.service.ratings import _RateCapture, rate_groups
-from bot.service.records import MatchRecord, MatchStatus, RatingChange, SeatRecord
-from bot.service.season_service import SeasonsMixin
-from bot.service.seasons import Schedule
+from service.outbox import entry_of
+from service.ratings import _RateCapture, rate_groups
+from service.records import MatchRecord, MatchStatus, RatingChange, SeatRecord
+from service.season_service import SeasonsMixin
+from service.seasons import Schedule
 from storage import SqliteRepository
 
 GUILD = 5

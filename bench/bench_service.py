@@ -32,8 +32,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import rules
-from bot.service import MatchService, NullNotifier, SystemClock
-from bot.service.records import MatchRecord, MatchStatus, SeatRecord
+from service import MatchService, NullNotifier, SystemClock
+from service.records import MatchRecord, MatchStatus, SeatRecord
 from storage import PostgresRepository, SqliteRepository
 
 GUILD = 1

@@ -30,8 +30,8 @@ from bench_service import scripted_game
 
 import rules
 from bot.console import run_console
-from bot.service import MatchService, NullNotifier, SystemClock
-from bot.service.records import MatchRecord, MatchStatus, ResultRecord, SeatRecord
+from service import MatchService, NullNotifier, SystemClock
+from service.records import MatchRecord, MatchStatus, ResultRecord, SeatRecord
 from storage import SqliteRepository
 from storage.sql import _MATCH_COLUMNS, _match_values
 

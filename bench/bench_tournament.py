@@ -21,9 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.service.tournaments import Format, Game, Result, round_robin, standings, swiss_round
-from bot.service.tournaments.table import standings_csv, standings_table
 from render.table import draw_table
+from service.tournaments import Format, Game, Result, round_robin, standings, swiss_round
+from service.tournaments.table import standings_csv, standings_table
 
 NAMES = ["Amaia", "Bo-Yang", "Carmen", "Dmitri", "Zoë", "Farid", "Guadalupe Fernández",
          "Hiro"]

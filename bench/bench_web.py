@@ -33,9 +33,9 @@ from bench_service import pct  # noqa: E402
 
 from bot.boards import load_renderer  # noqa: E402
 from bot.names import NameBook  # noqa: E402
-from bot.service import MatchService, NullNotifier, SystemClock  # noqa: E402
 from bot.web.app import WebApp  # noqa: E402
 from bot.web.links import LinkSigner  # noqa: E402
+from service import MatchService, NullNotifier, SystemClock  # noqa: E402
 from storage import open_database  # noqa: E402
 
 SECRET = b"the bench's web secret, 32 characters or more"

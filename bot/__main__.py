@@ -19,13 +19,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import rules
-from bot.service.errors import StorageError, StorageUnavailable
 from bot.settings import Settings, load_settings
 from rules import native
+from service.errors import StorageError, StorageUnavailable
 
 if TYPE_CHECKING:
-    from bot.service import MatchService
     from bot.web.links import WebLinks
+    from service import MatchService
 
 DB_HELP = "SQLite file or postgresql:// URL (default: TABLERO_DB)"
 
@@ -201,7 +201,7 @@ async def _web_service(db: Path | str, synchronous: str = "FULL"
     process only reads; names as the bot stored them)."""
     from bot.boards import load_renderer
     from bot.names import NameBook
-    from bot.service import MatchService, NullNotifier, SystemClock
+    from service import MatchService, NullNotifier, SystemClock
     from storage import open_database
 
     repo = await open_database(db, synchronous=synchronous)
@@ -213,8 +213,8 @@ async def _web_service(db: Path | str, synchronous: str = "FULL"
 
 
 async def web_link(db: Path | str, secret: str, base_url: str, match_id: int) -> int:
-    from bot.service.errors import MatchNotFound
     from bot.web.links import LinkSigner, spectator_url
+    from service.errors import MatchNotFound
 
     repo, service = await _web_service(db)
     try:
@@ -283,7 +283,7 @@ def refusal(exc: StorageError) -> str:
     """The one line a command that met ``exc`` ends with (in English, as the operator's
     other lines are): what the database said, and which database.
 
-    >>> from bot.service.errors import DatabaseUnreachable
+    >>> from service.errors import DatabaseUnreachable
     >>> refusal(DatabaseUnreachable("postgresql://bot:***@db/tablero", "connection refused"))
     'postgresql://bot:***@db/tablero: the database is not reachable right now; nothing was \
 changed. Try again in a minute (connection refused)'

@@ -9,11 +9,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.service import BoardRenderer, DrawnBoard
-from bot.service.views import GameRecord
 from locales.i18n import DEFAULT_LOCALE, Words
 from rules import MoveMarks, Position
 from rules.notation import FILES
+from service import BoardRenderer, DrawnBoard
+from service.views import GameRecord
 
 
 class DrawBoardRenderer:

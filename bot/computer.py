@@ -35,8 +35,8 @@ from pathlib import Path
 from typing import Any
 
 import engine
-from bot.service.ports import MoveWeighing
 from rules import Position, RulesError
+from service.ports import MoveWeighing
 
 log = logging.getLogger(__name__)
 

@@ -40,7 +40,24 @@ import rules
 from bot.boards import analysis_pictures, load_renderer, text_board
 from bot.console_args import arranged
 from bot.names import NameBook
-from bot.service import (
+from bot.web.links import PLAYER_DAYS, PlayerPass, WebLinks, player_url
+from locales.i18n import (
+    DEFAULT_LOCALE,
+    Text,
+    Words,
+    _,
+    _n,
+    capitalized,
+    joined,
+    listing,
+    negotiate,
+    render,
+)
+from locales.results import leaving_note, result_sentence
+from locales.rules_words import rules_words
+from locales.summaries import HIDDEN_OPTIONS, plain, rules_summary
+from locales.terms import game_name, ladder_name, move_display, seat_colour, status
+from service import (
     BoardRenderer,
     Caller,
     ChallengeClosed,
@@ -75,10 +92,10 @@ from bot.service import (
     TurnStarted,
     texts,
 )
-from bot.service.boards import draw_board
-from bot.service.computer import DEFAULT_LEVEL
-from bot.service.computer_seats import computer_name, computer_title, is_computer
-from bot.service.events import (
+from service.boards import draw_board
+from service.computer import DEFAULT_LEVEL
+from service.computer_seats import computer_name, computer_title, is_computer
+from service.events import (
     AutoVacation,
     SeasonEnded,
     TimeGiven,
@@ -86,34 +103,17 @@ from bot.service.events import (
     VacationEnded,
     VacationStarted,
 )
-from bot.service.ids import MAX_ID, tournament_not_found
-from bot.service.inputs import check_characters, without_invalid
-from bot.service.outbox import OutboxRelay
-from bot.service.records import OutboxEntry
-from bot.service.seasons import Schedule, SeasonRecord
-from bot.service.timecontrol import describe_time_control, parse_time_control, with_claim
-from bot.service.tournament_records import TournamentGame, TournamentRecord, describe_clock
-from bot.service.tournaments import Result
-from bot.service.tournaments.model import format_words, tournament_title
-from bot.service.tournaments.table import StandingsTable
-from bot.service.views import RATING_MEANING, BoardState, SeatView
-from bot.web.links import PLAYER_DAYS, PlayerPass, WebLinks, player_url
-from locales.i18n import (
-    DEFAULT_LOCALE,
-    Text,
-    Words,
-    _,
-    _n,
-    capitalized,
-    joined,
-    listing,
-    negotiate,
-    render,
-)
-from locales.results import leaving_note, result_sentence
-from locales.rules_words import rules_words
-from locales.summaries import HIDDEN_OPTIONS, plain, rules_summary
-from locales.terms import game_name, ladder_name, move_display, seat_colour, status
+from service.ids import MAX_ID, tournament_not_found
+from service.inputs import check_characters, without_invalid
+from service.outbox import OutboxRelay
+from service.records import OutboxEntry
+from service.seasons import Schedule, SeasonRecord
+from service.timecontrol import describe_time_control, parse_time_control, with_claim
+from service.tournament_records import TournamentGame, TournamentRecord, describe_clock
+from service.tournaments import Result
+from service.tournaments.model import format_words, tournament_title
+from service.tournaments.table import StandingsTable
+from service.views import RATING_MEANING, BoardState, SeatView
 
 CONSOLE_GUILD = 1
 CONSOLE_CHANNEL = 1

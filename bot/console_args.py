@@ -27,8 +27,8 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from bot.service import ServiceError
 from locales.i18n import _
+from service import ServiceError
 
 OPTION = re.compile(r"(?P<name>[A-Za-z][A-Za-z_-]*)[:=](?P<value>.*)", re.DOTALL)
 """``name:value`` or ``name=value`` (the name a word: ``c4:e6`` is no option)."""

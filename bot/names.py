@@ -19,8 +19,8 @@ import logging
 from datetime import UTC, datetime
 from typing import Protocol, runtime_checkable
 
-from bot.service.errors import StorageError
-from bot.service.inputs import without_invalid
+from service.errors import StorageError
+from service.inputs import without_invalid
 
 log = logging.getLogger(__name__)
 

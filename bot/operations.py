@@ -22,9 +22,9 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import TextIO
 
-from bot.service import ALL_SHARDS, MatchService, NullNotifier, Repository, SystemClock
-from bot.service.shards import LEASE_STALE, ShardLease, ShardsTaken
 from locales.i18n import DEFAULT_LOCALE, Text, _
+from service import ALL_SHARDS, MatchService, NullNotifier, Repository, SystemClock
+from service.shards import LEASE_STALE, ShardLease, ShardsTaken
 from storage import SqliteRepository, is_postgres_url, open_database
 from storage.copy import TargetNotEmpty, copy_database, row_counts
 from storage.errors import DatabaseInUse

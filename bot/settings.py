@@ -8,7 +8,7 @@ from pathlib import Path
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from bot.service.shards import ShardSet
+from service.shards import ShardSet
 
 
 class Settings(BaseSettings):

@@ -58,7 +58,7 @@ columns=3) -> RenderedSheet``
 ``draw_table(headers, rows, *, title, subtitle=None, align=None, top_rows=(),
 faded_rows=()) -> RenderedTable``
     A table of plain text as a palette PNG with alt text (``png, alt_text, width,
-    height``): tournament standings (``bot.service.tournaments.table`` makes the rows).
+    height``): tournament standings (``service.tournaments.table`` makes the rows).
 
 ``python -m render.gallery --out DIR`` writes start, middlegame and finished boards of
 every registered game and variant, plus replay GIFs, to look at them all at once.

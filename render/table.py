@@ -1,6 +1,6 @@
 """A table as a PNG (tournament standings, for example): plain rows of text in, an image
 and its alt text out. Knows nothing of tournaments: the caller turns its data into
-strings (``bot.service.tournaments.table`` does it for standings).
+strings (``service.tournaments.table`` does it for standings).
 
     >>> t = draw_table(["#", "Player", "Pts"], [["1", "alice", "2.5"], ["2", "bob", "1"]],
     ...                title="Spring Swiss", subtitle="Xiangqi · round 3 of 5",

@@ -54,7 +54,7 @@ def extract_code() -> Catalog:
                     "-k", "_", "-k", "_n:1,2", "-k", "N_", "--no-default-keywords",
                     "--sort-by-file", "--add-comments=TRANSLATORS:",
                     "--project=Tablero", "--copyright-holder=Tablero",
-                    "-o", str(POT), "bot", "locales", "render", "rules"],
+                    "-o", str(POT), "bot", "service", "locales", "render", "rules"],
                    cwd=ROOT, check=True, capture_output=True)
     with POT.open("rb") as f:
         return read_po(f)
@@ -65,7 +65,7 @@ def command_tree_strings() -> Iterator[tuple[str, str | None, str]]:
     from discord import app_commands
 
     from bot.discordapp.app import create_bot
-    from bot.service import SystemClock
+    from service import SystemClock
     from storage.memory import MemoryRepository
 
     async def tree() -> list[object]:

@@ -1,6 +1,6 @@
 """Why a database cannot be used at start. Each ``message`` names the file and says what
 to do. These are the start-up branch of the core's one family of storage errors
-(``bot.service.errors.StorageError``); what fails while Tablero runs is a
+(``service.errors.StorageError``); what fails while Tablero runs is a
 ``StorageUnavailable`` (unreachable, full, read-only, commit uncertain) or ``DatabaseLost``,
 declared there so the core catches them without importing storage.
 
@@ -10,7 +10,7 @@ declared there so the core catches them without importing storage.
 
 from __future__ import annotations
 
-from bot.service.errors import (
+from service.errors import (
     CommitUncertain,
     DatabaseFull,
     DatabaseLost,

@@ -10,9 +10,9 @@ import dataclasses
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 
-from bot.service.errors import Conflict
-from bot.service.ratings import apply_ratings
-from bot.service.records import (
+from service.errors import Conflict
+from service.ratings import apply_ratings
+from service.records import (
     ConditionalLine,
     Follow,
     MatchRecord,
@@ -24,9 +24,9 @@ from bot.service.records import (
     RecordEntry,
     VacationRecord,
 )
-from bot.service.shards import shard_of
-from bot.service.turns import after_downtime
-from bot.service.views import GuildSettings, UserPrefs
+from service.shards import shard_of
+from service.turns import after_downtime
+from service.views import GuildSettings, UserPrefs
 from storage.seasons import MemorySeasons
 from storage.tournaments import MemoryTournaments
 

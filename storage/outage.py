@@ -12,7 +12,7 @@ delivery, a player's request) stays quiet about it: the player reads a sentence,
 reads these two lines.
 
 >>> import logging
->>> from bot.service.errors import DatabaseUnreachable
+>>> from service.errors import DatabaseUnreachable
 >>> t = [0.0]
 >>> watch = OutageLog("t.db", monotonic=lambda: t[0])
 >>> earlier = watch.now()
@@ -39,7 +39,7 @@ import logging
 import time
 from collections.abc import Callable
 
-from bot.service.errors import DatabaseFull, DatabaseReadOnly, StorageUnavailable
+from service.errors import DatabaseFull, DatabaseReadOnly, StorageUnavailable
 
 log = logging.getLogger("tablero.storage")
 

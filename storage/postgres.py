@@ -40,7 +40,7 @@ from functools import lru_cache
 from typing import Any, ClassVar
 from urllib.parse import urlsplit, urlunsplit
 
-from bot.service.errors import Conflict
+from service.errors import Conflict
 from storage.errors import (
     CommitUncertain,
     DatabaseFull,

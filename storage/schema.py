@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from bot.service.records import PROVISIONAL_GAMES
+from service.records import PROVISIONAL_GAMES
 
 
 def established(table: str = "") -> str:
@@ -224,7 +224,7 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX matches_live ON matches (id, guild_id)
         WHERE status IN ('open', 'lobby', 'active');
     """,
-    # 13: leaderboard seasons (``bot.service.seasons``): the server's schedule and
+    # 13: leaderboard seasons (``service.seasons``): the server's schedule and
     # organiser role in its settings, one row per season, and each season's ratings
     # (ranked like the all-time board, by an index of the same shape)
     f"""

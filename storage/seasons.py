@@ -1,4 +1,4 @@
-"""Season persistence for both repositories (``bot.service.seasons.SeasonRepository``):
+"""Season persistence for both repositories (``service.seasons.SeasonRepository``):
 one row per season, the season ratings beside the all-time ones, written in the
 transaction that rates a match (``credit_season``, called by the repository's rating step).
 
@@ -11,10 +11,10 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.service.errors import Conflict
-from bot.service.ratings import apply_ratings
-from bot.service.records import OutboxEntry, RatingChange, RatingRecord
-from bot.service.seasons import (
+from service.errors import Conflict
+from service.ratings import apply_ratings
+from service.records import OutboxEntry, RatingChange, RatingRecord
+from service.seasons import (
     Schedule,
     SeasonOutboxFn,
     SeasonRecord,
@@ -22,7 +22,7 @@ from bot.service.seasons import (
     rescheduled,
     season_for,
 )
-from bot.service.views import GuildSettings
+from service.views import GuildSettings
 from storage.schema import ESTABLISHED, established
 
 

@@ -16,9 +16,9 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any, ClassVar, Protocol, TypeVar
 
-from bot.service.errors import Conflict
-from bot.service.ratings import apply_ratings
-from bot.service.records import (
+from service.errors import Conflict
+from service.ratings import apply_ratings
+from service.records import (
     ClockState,
     ConditionalLine,
     DrawOffer,
@@ -35,9 +35,9 @@ from bot.service.records import (
     TakebackRequest,
     VacationRecord,
 )
-from bot.service.timecontrol import format_time_control, parse_time_control
-from bot.service.turns import after_downtime
-from bot.service.views import GuildSettings, UserPrefs
+from service.timecontrol import format_time_control, parse_time_control
+from service.turns import after_downtime
+from service.views import GuildSettings, UserPrefs
 from storage.schema import ESTABLISHED, established
 from storage.seasons import SqlSeasons
 from storage.tournaments import SqlTournaments

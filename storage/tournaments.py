@@ -12,11 +12,11 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.service.errors import Conflict
-from bot.service.records import OutboxEntry, TournamentOutboxFn
-from bot.service.timecontrol import format_time_control, parse_time_control
-from bot.service.tournament_records import TournamentGame, TournamentRecord, TournamentStatus
-from bot.service.tournaments import Format, Result
+from service.errors import Conflict
+from service.records import OutboxEntry, TournamentOutboxFn
+from service.timecontrol import format_time_control, parse_time_control
+from service.tournament_records import TournamentGame, TournamentRecord, TournamentStatus
+from service.tournaments import Format, Result
 
 
 def _ts(value: datetime | None) -> float | None:

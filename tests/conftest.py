@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import Repository
+from service import Repository
 from tests.postgres import ENV_URL, LocalServer, NoServer
 
 REPOSITORY_KINDS = ["memory", "sqlite", "postgres"]

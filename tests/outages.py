@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from bot.service.errors import DatabaseFull, DatabaseUnreachable, StorageUnavailable
+from service.errors import DatabaseFull, DatabaseUnreachable, StorageUnavailable
 from tests.postgres import LocalServer
 
 SQLITE_FULL = 13

@@ -9,7 +9,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("rules", "engine", "render", "storage", "bot", "locales")
+PACKAGES = ("rules", "engine", "render", "service", "storage", "bot", "locales")
 ENUM_FIELDS = {"status", "schedule", "format", "seating", "route"}
 """Attributes that hold one of the service's enums (MatchStatus, TournamentStatus,
 Schedule, TournamentFormat...)."""

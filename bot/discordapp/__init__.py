@@ -5,7 +5,7 @@
 True
 
 ``create_bot(repository, clock)`` (``bot.discordapp.app``) wires the client, its notifier,
-a :class:`bot.service.MatchService` and the cogs, in that order. Inside the package,
+a :class:`service.MatchService` and the cogs, in that order. Inside the package,
 imports point one way (an import-linter contract in pyproject.toml): the wiring, then the
 cogs, the client and the notifier side by side, then the parts they share.
 """

@@ -32,7 +32,8 @@ from bot.discordapp.notifier import DiscordNotifier
 from bot.discordapp.redaction import install as redact_tokens_in_logs
 from bot.discordapp.sync import SyncState
 from bot.names import NameBook
-from bot.service import (
+from bot.web.links import WebLinks
+from service import (
     ALL_SHARDS,
     BoardRenderer,
     Clock,
@@ -41,7 +42,6 @@ from bot.service import (
     Repository,
     ShardSet,
 )
-from bot.web.links import WebLinks
 
 
 def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer | None = None,

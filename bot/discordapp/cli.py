@@ -20,10 +20,10 @@ from bot.discordapp.app import create_bot
 from bot.discordapp.client import TableroBot
 from bot.discordapp.permissions import application_id_from_token, invite_url
 from bot.discordapp.sync import clear_commands, publish
-from bot.service import ALL_SHARDS, BoardRenderer, Repository, ShardSet
-from bot.service.errors import StorageError
-from bot.service.shards import ShardLease, ShardsTaken
 from bot.web.links import WebLinks
+from service import ALL_SHARDS, BoardRenderer, Repository, ShardSet
+from service.errors import StorageError
+from service.shards import ShardLease, ShardsTaken
 
 if TYPE_CHECKING:
     from bot.settings import Settings
@@ -63,7 +63,7 @@ async def run_bot(token: SecretStr, database: Path | str, *, sweep_seconds: floa
     with ``engine_seconds`` per move; ``shard_count``/``shards``: the shards this
     process runs (None: Discord's recommendation, all in this process)."""
     from bot.computer import PoolMovePicker
-    from bot.service import SystemClock
+    from service import SystemClock
 
     repository = await _open(database, synchronous)
     lease = ShardLease(repository, shards, SystemClock())
@@ -139,7 +139,7 @@ async def sync_now(token: SecretStr, database: Path | str, guild_id: int | None 
     """Register the commands now, globally or in one server, in that scope only (no
     command shows twice: ``sync.publish``); with ``clear``, remove them from that scope
     instead. The number of commands registered."""
-    from bot.service import SystemClock
+    from service import SystemClock
     from storage.memory import MemoryRepository
 
     bot = create_bot(MemoryRepository(), SystemClock(), database=_sync_file(database),

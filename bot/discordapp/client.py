@@ -34,8 +34,8 @@ from bot.discordapp.names import MemberNames
 from bot.discordapp.permissions import GUILD_INSTALL, IN_SERVERS
 from bot.discordapp.sync import SyncState, sync_at_start
 from bot.discordapp.translator import CatalogueTranslator
-from bot.service.errors import StorageError
 from locales.i18n import _, negotiate, render
+from service.errors import StorageError
 
 log = logging.getLogger("tablero.discord")
 

@@ -48,11 +48,11 @@ from bot.discordapp.permissions import (
     THREAD_POSTING_PERMISSIONS,
     missing_permissions,
 )
-from bot.service import MatchView, Repository
-from bot.service.outbox import LIVE_GRACE, Retry
-from bot.service.records import OutboxEntry
 from locales.i18n import Words, _, listing, negotiate, render
 from locales.terms import permission_name
+from service import MatchView, Repository
+from service.outbox import LIVE_GRACE, Retry
+from service.records import OutboxEntry
 
 log = logging.getLogger("tablero.discord")
 

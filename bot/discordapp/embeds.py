@@ -12,19 +12,6 @@ from datetime import datetime
 
 import discord
 
-from bot.service.computer_seats import computer_title, is_computer
-from bot.service.events import SeasonEnded
-from bot.service.timecontrol import describe_time_control, parse_time_control, with_claim
-from bot.service.tournaments.table import ShownTable
-from bot.service.views import (
-    RATING_MEANING,
-    HistoryView,
-    LeaderboardPage,
-    MatchView,
-    PlayerStats,
-    RatingUpdate,
-    ResultView,
-)
 from locales.i18n import Text, Words, _, _n, decimal, joined, listing, render
 from locales.results import ResultKind, result_sentence
 from locales.terms import (
@@ -35,6 +22,19 @@ from locales.terms import (
     reason,
     seat_colour,
     status,
+)
+from service.computer_seats import computer_title, is_computer
+from service.events import SeasonEnded
+from service.timecontrol import describe_time_control, parse_time_control, with_claim
+from service.tournaments.table import ShownTable
+from service.views import (
+    RATING_MEANING,
+    HistoryView,
+    LeaderboardPage,
+    MatchView,
+    PlayerStats,
+    RatingUpdate,
+    ResultView,
 )
 
 COLOUR = discord.Colour(0x2E7D5B)
@@ -364,7 +364,7 @@ def standings_embed(table: ShownTable, loc: str, *, image: bool = True) -> disco
 def season_ended(event: SeasonEnded, loc: str) -> tuple[str, discord.Embed]:
     """The announcement of a season's end in ``loc``: a line, and the top of each final
     board."""
-    from bot.service.seasons import Schedule, SeasonRecord
+    from service.seasons import Schedule, SeasonRecord
 
     season = SeasonRecord(event.match.guild_id, event.season, Schedule(event.schedule),
                           event.starts_at, event.ends_at, event.match.channel_id)

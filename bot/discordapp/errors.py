@@ -25,11 +25,11 @@ from discord import app_commands
 
 import rules
 from bot.discordapp.translator import CommandPath
-from bot.service import errors as service_errors
-from bot.service.seasons import NoSuchSeason
 from locales.i18n import Text, Words, _, _n, capitalized, listing, negotiate, render
 from locales.rules_words import rules_words
 from locales.terms import permission_name
+from service import errors as service_errors
+from service.seasons import NoSuchSeason
 
 log = logging.getLogger("tablero.discord")
 

@@ -13,10 +13,10 @@ from typing import Any
 
 import rules
 from bot.boards import AnalysisPictures, analysis_pictures, replay_frames
-from bot.service import Caller, MatchService, NameResolver
-from bot.service.views import GameRecord
 from locales import summaries
 from locales.i18n import DEFAULT_LOCALE, Words
+from service import Caller, MatchService, NameResolver
+from service.views import GameRecord
 
 log = logging.getLogger("tablero.discord")
 

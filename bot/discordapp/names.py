@@ -10,7 +10,7 @@ from __future__ import annotations
 import discord
 
 from bot.names import NameBook
-from bot.service.computer_seats import computer_name, is_computer
+from service.computer_seats import computer_name, is_computer
 
 
 class MemberNames:

@@ -23,7 +23,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 
-from bot.service import Event, Notifier
+from service import Event, Notifier
 
 _held: ContextVar[list[Event] | None] = ContextVar("tablero_held_events", default=None)
 

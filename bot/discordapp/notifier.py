@@ -33,19 +33,19 @@ from bot.discordapp import embeds, media
 from bot.discordapp.components import match_buttons
 from bot.discordapp.dispatcher import DeliveryOptions, Progress, Routes, is_discord_entry
 from bot.discordapp.permissions import THREAD_OPENING_PERMISSIONS, missing_permissions
-from bot.service import MatchStatus, texts
-from bot.service import events as ev
-from bot.service.boards import draw_board
-from bot.service.computer_seats import is_computer
-from bot.service.outbox import OutboxRelay
-from bot.service.ports import BoardRenderer, Clock, NameResolver, Repository
-from bot.service.records import OutboxEntry
-from bot.service.shards import ALL_SHARDS, ShardSet
-from bot.service.states import StoredRecord
-from bot.service.views import BoardState, MatchView, RatingUpdate, ResultView
 from locales.i18n import Words, _, _n, joined, render
 from locales.results import leaving_note
 from render.table import draw_table
+from service import MatchStatus, texts
+from service import events as ev
+from service.boards import draw_board
+from service.computer_seats import is_computer
+from service.outbox import OutboxRelay
+from service.ports import BoardRenderer, Clock, NameResolver, Repository
+from service.records import OutboxEntry
+from service.shards import ALL_SHARDS, ShardSet
+from service.states import StoredRecord
+from service.views import BoardState, MatchView, RatingUpdate, ResultView
 
 log = logging.getLogger("tablero.discord")
 

@@ -25,15 +25,15 @@ from importlib import resources
 
 from aiohttp import web
 
-from bot.service import MatchService
-from bot.service.errors import MatchNotFound, ServiceError, StorageError
-from bot.service.views import Caller
-from bot.service.web import SPECTATOR, WebLinkRevoked
 from bot.web.links import LinkSigner, PlayerPass
 from bot.web.pages import error_page, match_page, play_section
 from locales.i18n import LOCALES, Words, negotiate
 from locales.rules_words import rules_words
 from rules import RulesError
+from service import MatchService
+from service.errors import MatchNotFound, ServiceError, StorageError
+from service.views import Caller
+from service.web import SPECTATOR, WebLinkRevoked
 
 log = logging.getLogger(__name__)
 

@@ -14,12 +14,12 @@ from datetime import datetime
 from html import escape
 from urllib.parse import urlencode
 
-from bot.service import texts
-from bot.service.records import MatchStatus
-from bot.service.views import MatchView, PlyView
-from bot.service.web import WebMatch
 from locales.i18n import LOCALES, Words, _, capitalized, decimal, render
 from locales.terms import game_name, move_display, seat_colour
+from service import texts
+from service.records import MatchStatus
+from service.views import MatchView, PlyView
+from service.web import WebMatch
 
 LANGUAGE_NAMES = {"en-US": "English (US)", "en-GB": "English (UK)", "de": "Deutsch",
                   "es-ES": "Español (España)", "es-419": "Español (Latinoamérica)",

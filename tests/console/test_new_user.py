@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.service.views import RATING_MEANING
 from locales.summaries import plain
+from service.views import RATING_MEANING
 from tests.console.test_messages import after, play
 
 

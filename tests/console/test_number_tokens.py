@@ -13,7 +13,7 @@ import sqlite3
 from pathlib import Path
 
 from bot.console import CONSOLE_GUILD, run_console, user_id
-from bot.service import MatchService, NullNotifier, SystemClock
+from service import MatchService, NullNotifier, SystemClock
 from storage import SqliteRepository
 
 

@@ -188,7 +188,7 @@ async def test_boards_are_written_as_png_files(tmp_path: Path) -> None:
 
 
 async def test_the_service_renders_through_the_injected_renderer(tmp_path: Path) -> None:
-    from bot.service import MatchService, NullNotifier
+    from service import MatchService, NullNotifier
     from storage import MemoryRepository
     from tests.service.conftest import SetClock, start_match
 

@@ -21,7 +21,7 @@ from bot.boards import load_renderer
 from bot.discordapp import TableroBot, create_bot
 from bot.discordapp.cogs import DeadlinesCog, PlayCog
 from bot.discordapp.dispatcher import DeliveryOptions
-from bot.service import MatchService
+from service import MatchService
 from tests.discordapp.nonces import NonceLedger
 from tests.discordapp.wire_contract import upload_violations, violations
 

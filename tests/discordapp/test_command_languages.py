@@ -16,8 +16,8 @@ from discord.app_commands import TranslationContextLocation as Where
 
 from bot.discordapp import create_bot
 from bot.discordapp.translator import CatalogueTranslator, localized, valid_name
-from bot.service import SystemClock
 from locales.i18n import LOCALES, catalogue_path
+from service import SystemClock
 from storage import MemoryRepository
 
 # Discord's own pattern for names (its \p{L}, \p{N}, Devanagari and Thai) and lengths

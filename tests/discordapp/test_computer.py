@@ -13,8 +13,8 @@ import pytest
 
 from bot.computer import InlineMovePicker
 from bot.discordapp import TableroBot, create_bot
-from bot.service.computer import DEFAULT_LEVEL
-from bot.service.computer_seats import computer_user, is_computer
+from service.computer import DEFAULT_LEVEL
+from service.computer_seats import computer_user, is_computer
 from tests.discordapp.conftest import SHARDS, SWEEP_SECONDS, DiscordClock, World
 
 
@@ -188,7 +188,7 @@ async def test_analysis_draws_the_marked_moves_on_the_replay(world: World) -> No
 def test_stats_say_in_how_many_games_against_the_computer_hints_were_taken() -> None:
     """Issue 38, item 18: the /stats embed's computer field adds the games with hints."""
     from bot.discordapp.embeds import stats_embed
-    from bot.service.views import PlayerStats
+    from service.views import PlayerStats
 
     plain = PlayerStats(1, 2, (), (), 0, against_computer=(2, 0, 1))
     hinted = PlayerStats(1, 2, (), (), 0, against_computer=(2, 0, 1), with_hints=2)

@@ -16,7 +16,7 @@ import pytest
 
 import rules
 from bot.discordapp.notifier import DiscordNotifier
-from bot.service import Repository
+from service import Repository
 from tests.discordapp.conftest import World, make_bot
 from tests.discordapp.helpers import start_match
 from tests.discordapp.nonces import NONCE_WINDOW, NonceLedger

@@ -20,8 +20,8 @@ import discord
 import pytest
 
 from bot.discordapp.dispatcher import LOCALE_TTL
-from bot.service.views import GuildSettings
 from locales.i18n import _, render
+from service.views import GuildSettings
 from tests.discordapp.conftest import World
 from tests.discordapp.helpers import reply
 from tests.discordapp.languages import (

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.service.views import RATING_MEANING
+from service.views import RATING_MEANING
 from tests.discordapp.conftest import (
     SWEEP_SECONDS,
     World,

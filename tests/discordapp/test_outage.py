@@ -15,7 +15,7 @@ import pytest
 
 from bot.discordapp.cogs import DeadlinesCog
 from bot.discordapp.cogs.deliveries import DeliveriesCog
-from bot.service.backoff import Backoff
+from service.backoff import Backoff
 from storage import PostgresRepository
 from tests.discordapp.conftest import World, make_repository
 from tests.discordapp.helpers import reply, start_match

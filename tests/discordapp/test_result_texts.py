@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 
 from bot.discordapp import embeds
-from bot.service import MatchService, PlayerOut
 from locales.i18n import render
+from service import MatchService, PlayerOut
 from storage import MemoryRepository
 from tests.discordapp.conftest import World
 from tests.discordapp.helpers import start_match

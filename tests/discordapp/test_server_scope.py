@@ -14,7 +14,7 @@ from discord import app_commands
 
 from bot.discordapp import TableroBot
 from bot.discordapp.components import MATCH_ACTIONS, match_buttons, tournament_buttons
-from bot.service import Caller
+from service import Caller
 from tests.discordapp.conftest import World
 from tests.discordapp.helpers import reply, start_match
 from tests.discordapp.test_outbox_delivery import notifier_of

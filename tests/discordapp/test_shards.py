@@ -13,9 +13,9 @@ from bot.discordapp.app import create_bot
 from bot.discordapp.cli import run_bot
 from bot.discordapp.cogs import DeadlinesCog, DeliveriesCog
 from bot.discordapp.notifier import DiscordNotifier
-from bot.service import ShardSet, SystemClock
-from bot.service.records import OutboxEntry
-from bot.service.shards import ShardLease
+from service import ShardSet, SystemClock
+from service.records import OutboxEntry
+from service.shards import ShardLease
 from storage import MemoryRepository, SqliteRepository
 
 

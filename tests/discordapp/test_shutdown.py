@@ -28,7 +28,7 @@ import asyncio, sys
 from pathlib import Path
 from bot.discordapp.app import create_bot
 from bot.discordapp.cli import serve
-from bot.service import SystemClock
+from service import SystemClock
 from storage import open_repository
 
 async def main(db: str, flag: str) -> None:

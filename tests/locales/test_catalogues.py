@@ -50,7 +50,7 @@ def test_the_template_holds_every_marked_message(tmp_path: Path) -> None:
     fresh = tmp_path / "fresh.pot"
     subprocess.run([sys.executable, "-m", "babel.messages.frontend", "extract", "-k", "_",
                     "-k", "_n:1,2", "-k", "N_", "--no-default-keywords", "-o", str(fresh),
-                    "bot", "locales", "render", "rules"],
+                    "bot", "service", "locales", "render", "rules"],
                    cwd=ROOT, check=True, capture_output=True)
     wanted = {key(m) for m in read(fresh) if m.id}
     missing = wanted - set(template_messages())

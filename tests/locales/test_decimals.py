@@ -1,7 +1,7 @@
 """Ratings and evaluations are written with the reader's decimal sign."""
 
-from bot.service.views import RatingUpdate
 from locales.i18n import decimal, from_data, to_data
+from service.views import RatingUpdate
 
 
 def test_a_rating_change_reads_with_the_readers_decimal_sign() -> None:

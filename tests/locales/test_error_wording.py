@@ -23,8 +23,8 @@ from babel.messages.pofile import read_po
 
 import bot.console
 import bot.discordapp.app
-from bot.service.errors import ServiceError
 from locales.i18n import CATALOGUES, LOCALES, catalogue_path
+from service.errors import ServiceError
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES_FIRST = ("Tablero", "Xiangqi", "Querni", "Alquerque", "Discord", "I ", "WXF", "PDN",
@@ -59,7 +59,7 @@ def error_messages() -> dict[str, str]:
     """Every error message id in the code, with where it is."""
     classes = _error_classes()
     out: dict[str, str] = {}
-    for path in sorted((ROOT / "bot").rglob("*.py")):
+    for path in sorted(p for folder in ("service", "bot") for p in (ROOT / folder).rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if not isinstance(node, ast.Call):
@@ -126,8 +126,8 @@ def test_every_translated_error_keeps_the_rule(locale: str) -> None:
 def test_discord_makes_one_sentence_of_an_error() -> None:
     """Before the rule, a comfort's error read "You follow that already.." in Discord."""
     from bot.discordapp.errors import user_message
-    from bot.service import NotAllowed
     from locales.i18n import _, render
+    from service import NotAllowed
 
     said = user_message(NotAllowed(_("you follow that already")))
     assert said is not None and render(said, "en-US") == "You follow that already."

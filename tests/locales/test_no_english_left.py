@@ -9,6 +9,7 @@ reason it is not for a reader of Tablero's messages.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from tests.locales.english_scan import english_literals
 
@@ -19,10 +20,10 @@ ALLOWED_FILES = {
     "bot/discordapp/cli.py": "the operator's command line (sync, invite): English",
     "bot/operations.py": "the operator's db backup/check/copy reports: English",
     "bot/settings.py": "configuration errors for the operator: English",
-    "bot/service/exports.py": "exported records are file formats (WXF, PDN headers)",
-    "bot/service/shards.py": "shard leases: refusals for the operator starting a process",
-    "bot/service/tournaments/pairing.py": "internal invariants of the pairing (logged)",
-    "bot/service/tournaments/knockout.py": "internal invariants of the bracket (logged)",
+    "service/exports.py": "exported records are file formats (WXF, PDN headers)",
+    "service/shards.py": "shard leases: refusals for the operator starting a process",
+    "service/tournaments/pairing.py": "internal invariants of the pairing (logged)",
+    "service/tournaments/knockout.py": "internal invariants of the bracket (logged)",
     "bot/discordapp/translator.py": "gettext context names (command name, option name...)",
     "bot/web/app.py": "HTTP headers and the event stream's protocol lines",
     "bot/web/pages.py": "HTML markup around translated words (its sentences are _())",
@@ -32,37 +33,37 @@ ALLOWED_FILES = {
 
 ALLOWED = {
     # stored words: the record keeps English, ``locales.terms`` puts them in words
-    ("bot/service/deadlines.py", "no move in time"),
-    ("bot/service/clocks.py", "no move in time"),
-    ("bot/service/endings.py", "ran out of time"),
-    ("bot/service/endings.py", "{} {} before every player had moved"),
-    ("bot/service/endings.py", "draw agreed before every player had moved"),
-    ("bot/service/play.py", "setup submitted"),
-    ("bot/service/queries.py", "setup submitted"),
-    ("bot/service/states.py", "setup submitted"),
-    ("bot/service/comforts.py", "setup submitted"),
-    ("bot/service/states.py", "draw agreed"),
+    ("service/deadlines.py", "no move in time"),
+    ("service/clocks.py", "no move in time"),
+    ("service/endings.py", "ran out of time"),
+    ("service/endings.py", "{} {} before every player had moved"),
+    ("service/endings.py", "draw agreed before every player had moved"),
+    ("service/play.py", "setup submitted"),
+    ("service/queries.py", "setup submitted"),
+    ("service/states.py", "setup submitted"),
+    ("service/comforts.py", "setup submitted"),
+    ("service/states.py", "draw agreed"),
     # internal errors, never shown (logged, or turned into a retry)
-    ("bot/service/core.py", "match {} changed while it was read"),
-    ("bot/service/states.py", "unknown entry {}"),
-    ("bot/service/outbox.py", "unknown outbox kind {}"),
-    ("bot/service/outbox.py", "outbox entry {} does not read: {}"),
-    ("bot/service/outbox.py", "try again later"),
-    ("bot/service/tournament_service.py", "tournament #{} is busy; try again"),
-    ("bot/service/tournaments/model.py", "player {} is not in this game"),
+    ("service/core.py", "match {} changed while it was read"),
+    ("service/states.py", "unknown entry {}"),
+    ("service/outbox.py", "unknown outbox kind {}"),
+    ("service/outbox.py", "outbox entry {} does not read: {}"),
+    ("service/outbox.py", "try again later"),
+    ("service/tournament_service.py", "tournament #{} is busy; try again"),
+    ("service/tournaments/model.py", "player {} is not in this game"),
     ("bot/discordapp/dispatcher.py", "rate limited"),
     ("bot/discordapp/dispatcher.py", "Discord error {}"),
     ("bot/discordapp/errors.py", "an interaction"),
     ("bot/discordapp/errors.py", " in channel {}"),
     ("bot/discordapp/errors.py", " in match {}"),
-    ("bot/service/seasons.py", "{} seasons have no calendar"),  # a caller's bug
+    ("service/seasons.py", "{} seasons have no calendar"),  # a caller's bug
     # a programmer's error, raised when the service class is built (never at run time)
-    ("bot/service/ids.py",
+    ("service/ids.py",
      "{}.{} takes {} but not the caller: add `caller: Caller | None = None`"),
     # what people type (the parser reads the same words in every language)
-    ("bot/service/tournaments/model.py", "round robin"),
-    ("bot/service/tournaments/model.py", "single round robin"),
-    ("bot/service/tournaments/model.py", "double round robin"),
+    ("service/tournaments/model.py", "round robin"),
+    ("service/tournaments/model.py", "single round robin"),
+    ("service/tournaments/model.py", "double round robin"),
     # keys: the English labels ``locales.terms.permission_name`` translates
     ("bot/discordapp/permissions.py", "View Channel"),
     ("bot/discordapp/permissions.py", "Send Messages"),
@@ -76,17 +77,22 @@ ALLOWED = {
 """Single literals (file, text) that are not sentences for players, with why."""
 
 
+def _literals() -> list[Any]:
+    """The English literals of the application core and the adapters."""
+    return [x for folder in ("service", "bot") for x in english_literals(ROOT / folder, ROOT)]
+
+
 def test_no_english_sentence_is_left_outside_the_catalogues() -> None:
-    left = [f"{x.path}:{x.line}: {x.text!r}" for x in english_literals(ROOT / "bot", ROOT)
+    left = [f"{x.path}:{x.line}: {x.text!r}" for x in _literals()
             if x.path not in ALLOWED_FILES and (x.path, x.text) not in ALLOWED]
     assert not left, "mark these with _() (or allow them, saying why):\n" + "\n".join(left)
 
 
 def test_the_allow_list_has_no_stale_entries() -> None:
     """An allowed literal that is gone must leave the list (it could hide a new one)."""
-    found = {(x.path, x.text) for x in english_literals(ROOT / "bot", ROOT)}
+    found = {(x.path, x.text) for x in _literals()}
     assert found >= ALLOWED, sorted(ALLOWED - found)
-    files = {x.path for x in english_literals(ROOT / "bot", ROOT)}
+    files = {x.path for x in _literals()}
     assert set(ALLOWED_FILES) <= files, sorted(set(ALLOWED_FILES) - files)
 
 

@@ -8,10 +8,10 @@ import io
 import pytest
 from PIL import Image
 
-from bot.service.tournaments import Format, Game, Result, standings
-from bot.service.tournaments.table import standings_csv, standings_table
 from render.style import PAPER, TURN_BG
 from render.table import FADED, draw_table, drawable
+from service.tournaments import Format, Game, Result, standings
+from service.tournaments.table import standings_csv, standings_table
 
 
 def sample() -> tuple[list[int], list[Game]]:

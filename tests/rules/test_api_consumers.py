@@ -24,7 +24,7 @@ import pytest
 import rules
 
 ROOT = Path(__file__).resolve().parents[2]
-CONSUMERS = ("render", "bot", "storage", "engine", "locales")
+CONSUMERS = ("render", "service", "bot", "storage", "engine", "locales")
 
 ALLOWED_PROBES = {
     "f": "a Pillow font: FreeTypeFont.getlength is missing from older stubs",

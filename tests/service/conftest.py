@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import rules
-from bot.service import Event, MatchService, MatchView, Repository
+from service import Event, MatchService, MatchView, Repository
 from tests.conftest import REPOSITORY_KINDS, open_repository_of
 
 GUILD, CHANNEL = 10, 20

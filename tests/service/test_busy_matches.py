@@ -19,7 +19,7 @@ import textwrap
 import time
 from pathlib import Path
 
-from bot.service import (
+from service import (
     MatchBroken,
     MatchService,
     MoveResult,
@@ -158,7 +158,7 @@ async def test_sweep_racing_moves_never_calls_a_match_broken(tmp_path: Path) -> 
 
 _CHILD = textwrap.dedent("""
     import asyncio, json, random, sys, time
-    from bot.service import MatchService
+    from service import MatchService
     from storage import SqliteRepository
     from tests.service.conftest import Recorder, SetClock
     from tests.service.test_busy_matches import _mover

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import (
+from service import (
     InvalidOption,
     MatchEnded,
     MatchService,
@@ -20,8 +20,8 @@ from bot.service import (
     NotAPlayer,
     Repository,
 )
-from bot.service.events import AutoVacation, TimeGiven, TimeLapsed, VacationEnded, VacationStarted
-from bot.service.timecontrol import (
+from service.events import AutoVacation, TimeGiven, TimeLapsed, VacationEnded, VacationStarted
+from service.timecontrol import (
     TimeControlError,
     format_time_control,
     parse_time_control,

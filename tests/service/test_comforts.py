@@ -10,7 +10,7 @@ from datetime import timedelta
 
 import pytest
 
-from bot.service import (
+from service import (
     ChallengeReceived,
     ConditionalMovePlayed,
     MatchNotFound,
@@ -25,7 +25,7 @@ from bot.service import (
     TakenBack,
     TurnStarted,
 )
-from bot.service.comforts import ConditionalLineError, clashes, split_lines
+from service.comforts import ConditionalLineError, clashes, split_lines
 from tests.service.conftest import (
     ALICE,
     BOB,
@@ -54,7 +54,7 @@ async def test_a_lapse_after_the_only_move_was_taken_back_offers_the_claim(
     """Issue 38, item 17: with claim-win, Bob's only move taken back by consent still
     counts as his having taken part: his lapse after it offers Alice the claim (it is
     not aborted as a match nobody played), also after a restart."""
-    from bot.service.events import TimeLapsed
+    from service.events import TimeLapsed
 
     m = await service.challenge(GUILD, CHANNEL, ALICE, "damas", opponents=[BOB], seat=0,
                                 days=1, rated=False, claim_win=True)
@@ -392,7 +392,7 @@ async def test_four_player_rematch_rotates_the_seats(service: MatchService,
 async def test_notes_are_private_kept_and_exported_to_their_author(
         service: MatchService, repo: Repository, clock: SetClock,
         recorder: Recorder) -> None:
-    from bot.service import Caller
+    from service import Caller
     m = await start_match(service, "xiangqi", rated=False)
     await service.set_note(m.id, ALICE, "  Plan: cannon to the centre.  ")
     assert await service.note(m.id, BOB) is None

@@ -15,7 +15,8 @@ import pytest
 import engine
 import rules
 from bot.computer import InlineMovePicker, PoolMovePicker, progress_keeper, search_in_worker
-from bot.service import (
+from rules import Position
+from service import (
     InvalidOption,
     MatchService,
     NotAllowed,
@@ -24,8 +25,7 @@ from bot.service import (
     SetupSubmitted,
     TurnStarted,
 )
-from bot.service.computer_seats import computer_level, computer_name, computer_user, is_computer
-from rules import Position
+from service.computer_seats import computer_level, computer_name, computer_user, is_computer
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Recorder, SetClock
 
 
@@ -469,7 +469,7 @@ class WeighingPicker(InlineMovePicker):
         self.by_ply = by_ply
 
     async def weigh(self, moves: Any) -> list[Any]:
-        from bot.service import MoveWeighing
+        from service import MoveWeighing
 
         out = []
         for ply, (p, _text) in enumerate(moves):
@@ -540,7 +540,7 @@ async def test_hints_are_limited_per_game_counted_and_shown_in_stats(
     """Issue 38, item 18: at most three hints a player and game (the fourth is refused,
     also after a restart: the count is stored with the match), and /stats says in how
     many games against the computer hints were taken."""
-    from bot.service.computer import MAX_HINTS
+    from service.computer import MAX_HINTS
 
     service = MatchService(repo, recorder, clock, rng=random.Random(7),
                            picker=InlineMovePicker(nodes=100))

@@ -9,7 +9,7 @@ import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bot.service import (
+from service import (
     ClocksExtended,
     DeadlineReminder,
     MatchEnded,

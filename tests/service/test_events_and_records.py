@@ -11,14 +11,14 @@ import pytest
 
 import rules
 from bot.boards import load_renderer
-from bot.service import (
+from rules import MoveMarks, NotationError, Position
+from service import (
     MatchEnded,
     MatchService,
     NullNotifier,
     Repository,
     TurnStarted,
 )
-from rules import MoveMarks, NotationError, Position
 from storage import MemoryRepository
 from tests.service.conftest import (
     ALICE,

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.service import MatchEnded, MatchService, MatchStatus
-from bot.service.records import PROVISIONAL_GAMES
-from bot.service.views import RATING_MEANING
+from service import MatchEnded, MatchService, MatchStatus
+from service.records import PROVISIONAL_GAMES
+from service.views import RATING_MEANING
 from tests.service.conftest import (
     ALICE,
     BOB,

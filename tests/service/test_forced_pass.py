@@ -8,7 +8,7 @@ import io
 import random
 
 from bot.console import ShiftedClock, open_console
-from bot.service import MatchService, MovePlayedFor, Repository, TurnStarted
+from service import MatchService, MovePlayedFor, Repository, TurnStarted
 from storage import MemoryRepository
 from tests.rules.helpers.querni import FORCED_PASS_BLUE, FORCED_PASS_MOVES, FORCED_PASS_PINK
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Recorder, SetClock

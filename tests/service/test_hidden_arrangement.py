@@ -8,8 +8,8 @@ from __future__ import annotations
 import random
 
 from bot.boards import load_renderer
-from bot.service import MatchEnded, MatchService, Repository, SetupSubmitted
 from locales.i18n import render
+from service import MatchEnded, MatchService, Repository, SetupSubmitted
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Recorder, SetClock
 
 SECRET = (3, 1, 2, 9, 16, 4, 15, 5, 14, 6, 13, 7, 12, 8, 11, 10)

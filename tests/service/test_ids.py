@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from bot.service import MatchNotFound, MatchService, NullNotifier, SystemClock
-from bot.service.ids import MAX_ID, InvalidId, check_id, check_match_id
+from service import MatchNotFound, MatchService, NullNotifier, SystemClock
+from service.ids import MAX_ID, InvalidId, check_id, check_match_id
 from storage import SqliteRepository
 
 GUILD, CHANNEL, ALICE, BOB = 10, 20, 101, 202

@@ -7,7 +7,7 @@ import random
 import pytest
 
 import rules
-from bot.service import (
+from service import (
     ChallengeClosed,
     ChallengeReceived,
     DeadlineReminder,

@@ -8,7 +8,9 @@ import random
 import pytest
 
 import rules
-from bot.service import (
+from locales.i18n import render
+from rules.core import REASONS, reason_text
+from service import (
     MatchService,
     NotAllowed,
     NotYourTurn,
@@ -16,8 +18,6 @@ from bot.service import (
     Repository,
     TurnStarted,
 )
-from locales.i18n import render
-from rules.core import REASONS, reason_text
 from tests.service.conftest import (
     ALICE,
     BOB,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.service import InvalidOption, MatchService
+from service import InvalidOption, MatchService
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD
 
 

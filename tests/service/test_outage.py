@@ -18,15 +18,15 @@ from typing import Any
 import pytest
 
 from bot.computer import InlineMovePicker
-from bot.service import MatchService, MatchStatus, Repository
-from bot.service.errors import (
+from service import MatchService, MatchStatus, Repository
+from service.errors import (
     CommitUncertain,
     DatabaseFull,
     DatabaseUnreachable,
     StorageUnavailable,
 )
-from bot.service.outbox import OutboxRelay
-from bot.service.records import OutboxEntry
+from service.outbox import OutboxRelay
+from service.records import OutboxEntry
 from storage import MemoryRepository, PostgresRepository, SqliteRepository
 from tests.outages import DiskFull, LogWatch, ServerDown
 from tests.postgres import LocalServer

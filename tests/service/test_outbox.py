@@ -12,9 +12,9 @@ from datetime import timedelta
 
 import pytest
 
-from bot.service import Conflict, Event, MatchEnded, MatchService, Repository, TurnStarted
-from bot.service.outbox import KINDS, Announce, OutboxRelay, Retry, event_of
-from bot.service.records import OutboxEntry
+from service import Conflict, Event, MatchEnded, MatchService, Repository, TurnStarted
+from service.outbox import KINDS, Announce, OutboxRelay, Retry, event_of
+from service.records import OutboxEntry
 from tests.service.conftest import (
     ALICE,
     BOB,

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rules
-from bot.service import (
+from service import (
     MatchBroken,
     MatchNotFound,
     MatchOver,
@@ -36,7 +36,7 @@ from bot.service import (
     ServiceError,
     StaleMove,
 )
-from bot.service.inputs import InvalidText, invalid_character
+from service.inputs import InvalidText, invalid_character
 from storage import MemoryRepository, SqliteRepository
 from tests.service.conftest import (
     ALICE,
@@ -280,7 +280,7 @@ def test_a_killed_process_leaves_the_match_before_or_after(tmp_path: Path) -> No
         path.write_bytes(template.read_bytes())
         child = textwrap.dedent(f"""
             import asyncio, os
-            from bot.service import MatchService, NullNotifier, SystemClock
+            from service import MatchService, NullNotifier, SystemClock
             from storage import SqliteRepository
 
             class Dying(SqliteRepository):

@@ -10,9 +10,9 @@ from collections.abc import Sequence
 
 import pytest
 
-from bot.service import MatchService, MatchStatus, Repository, ResultRecord, ResultView
 from locales import ResultKind, result_kind, result_sentence
 from rules import MoveMarks, Position
+from service import MatchService, MatchStatus, Repository, ResultRecord, ResultView
 from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, DAVE, GUILD, Recorder, SetClock
 
 NAMES = {ALICE: "alice", BOB: "bob", CAROL: "carol", DAVE: "dave"}

@@ -13,7 +13,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bot.service import (
+from rules import MoveMarks, Position
+from service import (
     Event,
     MatchEnded,
     MatchService,
@@ -22,9 +23,8 @@ from bot.service import (
     UserPrefs,
     texts,
 )
-from bot.service.boards import draw_board
-from bot.service.views import BoardImage
-from rules import MoveMarks, Position
+from service.boards import draw_board
+from service.views import BoardImage
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, SetClock
 
 THREAD = 777

@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 
 import rules
-from bot.service import MatchBroken, MatchService, MatchStatus, RecordEntry
-from bot.service.records import MatchRecord, SeatRecord
-from bot.service.states import replay
 from rules.alquerque import AlquerquePosition
 from rules.alquerque_grande import AlquerqueGrandePosition
 from rules.querni import QuerniPosition
+from service import MatchBroken, MatchService, MatchStatus, RecordEntry
+from service.records import MatchRecord, SeatRecord
+from service.states import replay
 from storage import SqliteRepository
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Recorder, SetClock, start_match
 

@@ -11,11 +11,11 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.service import InvalidOption, MatchService, NotAllowed, Repository
-from bot.service.events import SeasonEnded
-from bot.service.outbox import event_of
-from bot.service.ratings import rate_groups
-from bot.service.seasons import Schedule, SeasonRecord, period_of, season_for
+from service import InvalidOption, MatchService, NotAllowed, Repository
+from service.events import SeasonEnded
+from service.outbox import event_of
+from service.ratings import rate_groups
+from service.seasons import Schedule, SeasonRecord, period_of, season_for
 from tests.service.conftest import (
     ALICE,
     BOB,

@@ -2,7 +2,7 @@
 
 Every operation of the service that takes a match or tournament id receives the caller
 (``Caller``: who acts, and in which server) and the service checks it in one place, its
-door (``bot.service.ids.checked_ids``). These tests enumerate the operations from
+door (``service.ids.checked_ids``). These tests enumerate the operations from
 ``MatchService`` itself, so an operation added later is called too, and call each one
 from another server: every call is refused in the words used for a number never used,
 and the database is byte for byte what it was."""
@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from bot.service import Caller, MatchNotFound, MatchService, Repository
-from bot.service.errors import ServiceError, TournamentNotFound
-from bot.service.ids import SCOPED, checked_ids
+from service import Caller, MatchNotFound, MatchService, Repository
+from service.errors import ServiceError, TournamentNotFound
+from service.ids import SCOPED, checked_ids
 from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, DAVE, EVE, GUILD, start_match
 
 OTHER = GUILD + 1

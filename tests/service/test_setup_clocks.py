@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from bot.service import DeadlineReminder, MatchService, MatchStatus
+from service import DeadlineReminder, MatchService, MatchStatus
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Recorder, SetClock
 
 DAY = timedelta(days=1)
@@ -125,8 +125,8 @@ async def test_claim_win_in_the_setup_ends_it_as_a_first_turn_does(
 def test_the_seats_own_clocks_are_stored_and_older_clocks_read_without_them() -> None:
     import json
 
-    from bot.service.records import ClockState
-    from bot.service.timecontrol import parse_time_control
+    from service.records import ClockState
+    from service.timecontrol import parse_time_control
     from storage.sql import clock_json, clock_of
 
     pause = datetime(2026, 6, 12, 12, 0, tzinfo=UTC)

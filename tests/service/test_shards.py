@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.service import (
+from service import (
     DeadlineReminder,
     MatchEnded,
     MatchService,
@@ -18,9 +18,9 @@ from bot.service import (
     ShardSet,
     shard_of,
 )
-from bot.service.outbox import OutboxRelay
-from bot.service.records import OutboxEntry
-from bot.service.shards import LEASE_STALE, ShardLease, ShardsTaken
+from service.outbox import OutboxRelay
+from service.records import OutboxEntry
+from service.shards import LEASE_STALE, ShardLease, ShardsTaken
 from tests.service.conftest import ALICE, BOB, CHANNEL, Recorder, SetClock, play_random
 from tests.service.test_outbox import Courier
 

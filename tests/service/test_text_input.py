@@ -22,8 +22,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rules
-from bot.service import MatchService, ServiceError
-from bot.service.inputs import (
+from service import MatchService, ServiceError
+from service.inputs import (
     NOT_TYPED,
     InvalidText,
     check_characters,
@@ -31,7 +31,7 @@ from bot.service.inputs import (
     text_parameters,
     without_invalid,
 )
-from bot.service.tournament_records import TournamentRecord
+from service.tournament_records import TournamentRecord
 from storage import PostgresRepository, SqliteRepository
 from tests.conftest import _on_server
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Recorder, SetClock, start_match

@@ -22,10 +22,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from bot.service import Conflict, Event, MatchService, NullNotifier, RecordEntry, ShardSet
-from bot.service.outbox import OutboxRelay
-from bot.service.records import OutboxEntry
-from bot.service.shards import ShardLease, ShardsTaken
+from service import Conflict, Event, MatchService, NullNotifier, RecordEntry, ShardSet
+from service.outbox import OutboxRelay
+from service.records import OutboxEntry
+from service.shards import ShardLease, ShardsTaken
 from storage import PostgresRepository
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.service import (
+from service import (
     Conflict,
     GuildSettings,
     MatchRecord,
@@ -22,8 +22,8 @@ from bot.service import (
     SeatRecord,
     UserPrefs,
 )
-from bot.service.ratings import rate_groups
-from bot.service.records import LIVE_STATUSES
+from service.ratings import rate_groups
+from service.records import LIVE_STATUSES
 from storage import SqliteRepository
 from storage.errors import NotATableroDatabase
 from storage.sql import due_sql, matches_of_sql

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import MatchService, NullNotifier
+from service import MatchService, NullNotifier
 from storage import SqliteRepository
 from storage.errors import (
     DatabaseDamaged,

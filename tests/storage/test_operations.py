@@ -9,7 +9,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from bot.service import MatchService, NullNotifier, StaleMove, SystemClock
+from service import MatchService, NullNotifier, StaleMove, SystemClock
 from storage import SqliteRepository
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD
 from tests.storage.test_failures import ROOT, play_some, tablero

@@ -16,8 +16,8 @@ from typing import Any
 import asyncpg  # type: ignore[import-untyped]
 import pytest
 
-from bot.service import MatchStatus
-from bot.service.errors import (
+from service import MatchStatus
+from service.errors import (
     CommitUncertain,
     DatabaseFull,
     DatabaseReadOnly,
@@ -26,7 +26,7 @@ from bot.service.errors import (
     StorageError,
     StorageUnavailable,
 )
-from bot.service.records import Follow
+from service.records import Follow
 from storage import PostgresRepository, SqliteRepository
 from storage.errors import DatabaseInaccessible, DatabaseLost, DatabaseUnusable
 from storage.postgres import outage_of as postgres_outage

@@ -9,7 +9,7 @@ import random
 from collections import Counter
 from datetime import datetime, timedelta
 
-from bot.service import MatchService, NullNotifier, shard_of
+from service import MatchService, NullNotifier, shard_of
 from storage import PostgresRepository
 from tests.service.conftest import ALICE, BOB, CHANNEL, SetClock
 from tests.storage.pg_worker import run_together

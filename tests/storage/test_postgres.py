@@ -18,8 +18,8 @@ import pytest
 from bot import operations
 from bot.__main__ import database_target
 from bot.console import run_console
-from bot.service import Conflict, MatchRecord, MatchService, NullNotifier, UserPrefs
 from bot.settings import Settings
+from service import Conflict, MatchRecord, MatchService, NullNotifier, UserPrefs
 from storage import PostgresRepository, SqliteRepository, open_database
 from storage.copy import row_counts
 from storage.errors import DatabaseInaccessible, NotATableroDatabase

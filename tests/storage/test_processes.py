@@ -26,7 +26,7 @@ import pytest
 from bot import operations
 from bot.__main__ import main
 from bot.console import run_console
-from bot.service import (
+from service import (
     ClocksExtended,
     MatchEnded,
     MatchService,
@@ -36,7 +36,7 @@ from bot.service import (
     SystemClock,
     shard_of,
 )
-from bot.service.shards import ShardLease, ShardsTaken
+from service.shards import ShardLease, ShardsTaken
 from storage import PostgresRepository, SqliteRepository, open_database
 from storage.copy import row_counts
 from storage.errors import DatabaseInUse

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import Conflict, Repository
-from bot.service.tournament_records import TournamentGame, TournamentRecord, TournamentStatus
-from bot.service.tournaments import Format, Result
+from service import Conflict, Repository
+from service.tournament_records import TournamentGame, TournamentRecord, TournamentStatus
+from service.tournaments import Format, Result
 from storage import SqliteRepository
 from tests.conftest import REPOSITORY_KINDS, open_repository_of
 
@@ -81,7 +81,7 @@ async def test_tournaments_survive_a_reopen(tmp_path: Path) -> None:
 
 
 async def test_a_bank_control_and_claim_win_round_trip(repo: Repository) -> None:
-    from bot.service.timecontrol import parse_time_control
+    from service.timecontrol import parse_time_control
     t = await repo.create_tournament(tournament(
         bank=parse_time_control("3d+1d/10d"), claim_win=True, days_per_move=3))
     loaded = await repo.load_tournament(t.id)

@@ -11,9 +11,9 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.boards import load_renderer
-from bot.service import MatchService, MatchView
 from bot.web.app import WebApp
 from bot.web.links import LinkSigner
+from service import MatchService, MatchView
 from storage import MemoryRepository
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Recorder, SetClock
 

@@ -9,8 +9,8 @@ import time
 
 from aiohttp import ClientResponse
 
-from bot.service import MatchView
 from bot.web.links import LinkSigner, PlayerPass
+from service import MatchView
 from tests.service.conftest import ALICE, BOB
 from tests.web.conftest import Site, web_match
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import io
 
 from bot.console import CONSOLE_GUILD, open_console
-from bot.service import MatchService
-from bot.service.seasons import Schedule
+from service import MatchService
+from service.seasons import Schedule
 from storage import MemoryRepository
 from tests.service.conftest import CHANNEL, GUILD, clock, recorder, repo, service  # noqa: F401
 

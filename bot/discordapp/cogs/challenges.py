@@ -28,11 +28,11 @@ from bot.discordapp.cogs.common import (
 )
 from bot.discordapp.components import GamePick, MatchButton, game_menu
 from bot.discordapp.notices import ReplyFirst
-from bot.service import MatchService, MatchStatus
-from bot.service.computer import DEFAULT_LEVEL
-from bot.service.computer_seats import computer_title, computer_user
 from locales.i18n import Words, _, render
 from locales.terms import seat_colour
+from service import MatchService, MatchStatus
+from service.computer import DEFAULT_LEVEL
+from service.computer_seats import computer_title, computer_user
 
 
 def _game_menu() -> list[app_commands.Choice[str]]:

@@ -20,9 +20,9 @@ from bot.discordapp.cogs.common import (
 )
 from bot.discordapp.components import MatchButton, match_buttons
 from bot.discordapp.notices import ReplyFirst
-from bot.service import MatchService
-from bot.service.views import VacationView
 from locales.i18n import Text, Words, _, _n, joined
+from service import MatchService
+from service.views import VacationView
 
 
 def vacation_text(v: VacationView) -> Text:

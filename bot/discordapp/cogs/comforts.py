@@ -3,7 +3,7 @@ post, ``/takeback`` and its Accept/Decline buttons, ``/premove`` (conditional mo
 ``/note`` (private, ephemeral), ``/follow`` and ``/unfollow``, ``/web`` (a player's own
 link to play on the web, and ``revoke``). Every answer is ephemeral
 and written with ``locales.i18n`` in the reader's Discord language; the service decides
-everything (``bot.service.comforts``)."""
+everything (``service.comforts``)."""
 
 from __future__ import annotations
 
@@ -26,9 +26,9 @@ from bot.discordapp.cogs.common import (
 )
 from bot.discordapp.components import MatchButton
 from bot.discordapp.notices import ReplyFirst
-from bot.service import MatchService, MatchView
 from bot.web.links import PLAYER_DAYS, PlayerPass, WebLinks, player_url
 from locales.i18n import Words, _, _n, joined
+from service import MatchService, MatchView
 
 
 async def say(interaction: Interaction, text: Words) -> None:

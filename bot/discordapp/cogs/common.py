@@ -24,8 +24,8 @@ from bot.discordapp.permissions import (
     THREAD_POSTING_PERMISSIONS,
     missing_permissions,
 )
-from bot.service import Caller, MatchService, MatchView
 from locales.i18n import Words, _, joined, negotiate, render
+from service import Caller, MatchService, MatchView
 
 log = logging.getLogger("tablero.discord")
 

@@ -21,10 +21,10 @@ from datetime import timedelta
 import discord
 from discord.ext import commands, tasks
 
-from bot.service import MatchService
-from bot.service.backoff import Backoff
-from bot.service.clocks import DEFAULT_GRACE
-from bot.service.errors import StorageError
+from service import MatchService
+from service.backoff import Backoff
+from service.clocks import DEFAULT_GRACE
+from service.errors import StorageError
 
 log = logging.getLogger("tablero.discord")
 

@@ -13,11 +13,11 @@ import discord
 from discord.ext import commands, tasks
 
 from bot.discordapp.dispatcher import DMS_CLOSED_NOTICE, DeliveryOptions, Routes
-from bot.service import Repository
-from bot.service.backoff import Backoff
-from bot.service.errors import StorageError
-from bot.service.outbox import OutboxRelay
 from locales.i18n import negotiate, render
+from service import Repository
+from service.backoff import Backoff
+from service.errors import StorageError
+from service.outbox import OutboxRelay
 
 log = logging.getLogger("tablero.discord")
 

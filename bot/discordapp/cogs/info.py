@@ -12,9 +12,9 @@ from bot.discordapp import embeds, errors, media
 from bot.discordapp.cogs.common import Interaction, acknowledged, answer, guild_id, reader
 from bot.discordapp.cogs.seasons import season_choices
 from bot.discordapp.components import LeaderboardButton, leaderboard_buttons, match_buttons
-from bot.service import MatchService
 from locales.i18n import DEFAULT_LOCALE, Words, _, joined, render
 from locales.terms import game_name
+from service import MatchService
 
 PER_PAGE = 10
 

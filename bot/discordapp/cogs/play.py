@@ -27,10 +27,10 @@ from bot.discordapp.cogs.common import (
 from bot.discordapp.components import MatchButton
 from bot.discordapp.names import MemberNames
 from bot.discordapp.notices import ReplyFirst
-from bot.service import MatchService
-from bot.service.computer_seats import computer_title, is_computer
 from locales.i18n import Words, _, _n, capitalized, joined, render
 from locales.terms import move_display
+from service import MatchService
+from service.computer_seats import computer_title, is_computer
 
 
 class PlayCog(commands.Cog, name="Play"):

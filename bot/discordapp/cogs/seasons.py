@@ -1,6 +1,6 @@
 """``/season schedule|reset|list``: leaderboard seasons of a server. Changing them needs
 Manage Server or the server's organiser role; anyone may list them. The seasons
-themselves (when they end, what a season rating is) are ``bot.service.seasons``."""
+themselves (when they end, what a season rating is) are ``service.seasons``."""
 
 from __future__ import annotations
 
@@ -18,9 +18,9 @@ from bot.discordapp.cogs.common import (
     guild_id,
     may_organise,
 )
-from bot.service import MatchService
-from bot.service.seasons import Schedule, SeasonChange
 from locales.i18n import DEFAULT_LOCALE, Text, _, joined
+from service import MatchService
+from service.seasons import Schedule, SeasonChange
 
 SCHEDULES = Literal["monthly", "quarterly", "manual", "off"]
 

@@ -19,9 +19,9 @@ from bot.discordapp.cogs.common import (
     guild_id,
 )
 from bot.discordapp.cogs.seasons import SCHEDULES, schedule_words
-from bot.service import MatchService
-from bot.service.timecontrol import describe_time_control, parse_time_control
 from locales.i18n import LOCALES, Words, _, _n, joined, negotiate
+from service import MatchService
+from service.timecontrol import describe_time_control, parse_time_control
 
 LANGUAGE_NAMES = {
     "en-US": "English (US)", "en-GB": "English (UK)", "de": "Deutsch",

@@ -30,13 +30,13 @@ from bot.discordapp.cogs.common import (
     server_language,
 )
 from bot.discordapp.components import TournamentButton, tournament_buttons
-from bot.service import MatchService, NameResolver
-from bot.service.tournament_records import TournamentGame, TournamentRecord, describe_clock
-from bot.service.tournaments import Result
-from bot.service.tournaments.model import format_words, tournament_title
 from locales.i18n import Words, _, _n, capitalized, joined, listing, render
 from locales.terms import status
 from render.table import draw_table
+from service import MatchService, NameResolver
+from service.tournament_records import TournamentGame, TournamentRecord, describe_clock
+from service.tournaments import Result
+from service.tournaments.model import format_words, tournament_title
 
 FORMATS = Literal["round robin", "double round robin", "swiss", "knockout"]
 

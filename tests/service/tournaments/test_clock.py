@@ -7,9 +7,9 @@ from datetime import timedelta
 
 import pytest
 
-from bot.service import InvalidOption, MatchService
-from bot.service.timecontrol import parse_time_control
-from bot.service.tournament_records import TournamentRecord, describe_clock
+from service import InvalidOption, MatchService
+from service.timecontrol import parse_time_control
+from service.tournament_records import TournamentRecord, describe_clock
 from tests.service.conftest import CHANNEL, GUILD, SetClock
 
 ORGANISER = 900

@@ -6,8 +6,8 @@ from collections import Counter
 
 import pytest
 
-from bot.service import tournaments
-from bot.service.tournaments import (
+from service import tournaments
+from service.tournaments import (
     Format,
     Game,
     Result,

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import InvalidOption, MatchService, MatchStatus, NotAllowed, TurnStarted
-from bot.service.events import StandingsChanged
-from bot.service.outbox import event_of
-from bot.service.tournament_records import TournamentRecord, TournamentStatus
-from bot.service.tournaments import Format, Result
+from service import InvalidOption, MatchService, MatchStatus, NotAllowed, TurnStarted
+from service.events import StandingsChanged
+from service.outbox import event_of
+from service.tournament_records import TournamentRecord, TournamentStatus
+from service.tournaments import Format, Result
 from storage import SqliteRepository
 from tests.service.conftest import CHANNEL, GUILD, Recorder, SetClock, play_random
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.service.tournaments import Format, Game, Result, standings
+from service.tournaments import Format, Game, Result, standings
 
 W, D, L = Result.FIRST_WINS, Result.DRAW, Result.SECOND_WINS
 

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.service.tournaments import Game, Result, colour_states, swiss_round
-from bot.service.tournaments.pairing import ColourState
+from service.tournaments import Game, Result, colour_states, swiss_round
+from service.tournaments.pairing import ColourState
 
 HYPO = settings(max_examples=120, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow])

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import MatchService, MatchStatus, Repository
-from bot.service.events import StandingsChanged
-from bot.service.outbox import event_of
-from bot.service.tournament_records import TournamentStatus
-from bot.service.tournaments import Result
+from service import MatchService, MatchStatus, Repository
+from service.events import StandingsChanged
+from service.outbox import event_of
+from service.tournament_records import TournamentStatus
+from service.tournaments import Result
 from tests.service.conftest import CHANNEL, GUILD, Recorder, SetClock
 
 ORGANISER = 900

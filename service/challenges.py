@@ -1,0 +1,408 @@
+"""Challenges and lobbies: challenge, accept/join, decline, cancel, seating, the
+start of a match and attaching its thread."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Mapping, Sequence
+
+from locales.i18n import _, _n, alternatives
+from locales.rules_words import refusal_words
+from locales.terms import game_name, seat_colour, status
+from rules import Position, RulesError, Variant
+from service.core import MAX_DAYS, MIN_DAYS, ServiceCore
+from service.errors import (
+    Conflict,
+    InvalidOption,
+    MatchOver,
+    NotAllowed,
+    NotAPlayer,
+    ServiceError,
+)
+from service.events import ChallengeClosed, ChallengeReceived, LobbyChanged, TurnStarted
+from service.outbox import Announce
+from service.ratings import ladder_key
+from service.records import ClockState, MatchRecord, MatchStatus, SeatRecord
+from service.states import replay
+from service.timecontrol import TimeControl, TimeControlError, parse_time_control
+from service.turns import turn_started
+from service.views import BoardState, Caller, GuildSettings, MatchView
+
+log = logging.getLogger(__name__)
+
+
+def _json_ready(value: object) -> object:
+    if isinstance(value, tuple | list):
+        return [_json_ready(v) for v in value]
+    return value
+
+
+def _is_int_text(text: str) -> bool:
+    """ASCII digits with an optional leading minus: ``str.isdigit`` alone also accepts
+    characters such as superscripts that ``int`` refuses."""
+    digits = text[1:] if text.startswith("-") else text
+    return digits.isascii() and digits.isdigit()
+
+
+class ChallengesMixin(ServiceCore):
+    """Challenges and lobbies."""
+
+    async def challenge(self, guild_id: int, channel_id: int, challenger: int, game: str, *,
+                        opponents: Sequence[int] = (),
+                        options: Mapping[str, object] | None = None,
+                        days: int | None = None, rated: bool = True,
+                        seat: int | str | None = None, clock: str | None = None,
+                        claim_win: bool | None = None,
+                        accepted_at_once: bool = False) -> MatchView:
+        """Create a challenge (2 players: direct or open) or a lobby (4 players).
+        ``clock``: a time control (``"3"`` days per move, ``"3d+1d/10d"`` a bank; not
+        with ``days``); neither: the server's default control. ``claim_win``: a lapsed
+        clock waits for a claim (default: the server's choice). ``accepted_at_once``:
+        the caller accepts for every invited player at once (a tournament pairing, the
+        computer), so a challenge that fills every seat is not announced (nobody is to
+        accept or decline it): its start is."""
+        v = self._variant(game)
+        opts = self._coerce_options(v, options)
+        start = self._start_position(v, opts)
+        seat_count = start.seat_count
+        invited: list[int] = []
+        for o in opponents:
+            if isinstance(o, bool) or not isinstance(o, int):
+                raise InvalidOption(_("opponents must be users"))
+            if o == challenger:
+                raise InvalidOption(_("you cannot challenge yourself"))
+            if o not in invited:
+                invited.append(o)
+        if len(invited) > seat_count - 1:
+            raise InvalidOption(_n("{game} seats {seats}: invite at most {count} opponent",
+                                   "{game} seats {seats}: invite at most {count} opponents",
+                                   seat_count - 1, game=game_name(v.key, v.name),
+                                   seats=seat_count))
+        settings = await self.get_guild_settings(guild_id)
+        control = self._time_control(settings, days, clock)
+        days = control.days_column
+        if claim_win is not None and not isinstance(claim_win, bool):
+            raise InvalidOption(_("claim win must be yes or no"))
+        claim = settings.claim_win if claim_win is None else claim_win
+        clock_state = ClockState(control if control.is_bank else None, claim) \
+            if control.is_bank or claim else ClockState()
+        pref = self._seat_choice(v, seat_count, seat)
+        now = self.clock.now()
+        seats = [SeatRecord(challenger, seat=pref if seat_count > 2 else None,
+                            team=None, accepted=True)]
+        seats += [SeatRecord(u, accepted=False, notify=await self._notify_choice(u))
+                  for u in invited]
+        rec = self._challenge_record(guild_id, channel_id, challenger, v, opts, start,
+                                     seats, days, rated, pref, clock_state)
+        announce: Announce[MatchRecord] = Announce(
+            lambda s: [] if accepted_at_once and len(invited) + 1 == seat_count else
+            [ChallengeReceived(self._view(s), challenger, tuple(invited))], now)
+        rec = await self.repository.create_match(rec, announce)
+        await self._announce(announce.events)
+        return self._view(rec)
+
+    @staticmethod
+    def _time_control(settings: GuildSettings, days: int | None, clock: str | None
+                      ) -> TimeControl:
+        """The control a challenge asks for: ``clock`` text, ``days`` per move, or the
+        server's default (its bank control, else its days per move)."""
+        if days is not None and clock is not None:
+            raise InvalidOption(_("give either days per move or a time control, not both"))
+        if clock is not None:
+            try:
+                return parse_time_control(clock)
+            except TimeControlError as e:
+                raise InvalidOption(e.message) from None
+        if days is None:
+            if settings.default_clock:
+                return parse_time_control(settings.default_clock)
+            days = settings.default_days
+        if isinstance(days, bool) or not isinstance(days, int) or \
+                not MIN_DAYS <= days <= MAX_DAYS:
+            raise InvalidOption(_("days per move must be a whole number from {low} to {high}",
+                                  low=MIN_DAYS, high=MAX_DAYS))
+        return TimeControl.days(days)
+
+    def _challenge_record(self, guild_id: int, channel_id: int, challenger: int,
+                          v: Variant, opts: Mapping[str, object], start: Position,
+                          seats: Sequence[SeatRecord], days: int, rated: bool,
+                          pref: int | None, clock: ClockState) -> MatchRecord:
+        """A new challenge (``open``) or lobby, not stored yet: the challenger first in
+        ``seats``, then the invited (a lobby's seats may be reserved: a rematch); ``clock``:
+        its time control beyond days per move, and claim-win."""
+        now = self.clock.now()
+        seat_count = start.seat_count
+        return MatchRecord(
+            id=0, guild_id=guild_id, channel_id=channel_id, thread_id=None, game=v.key,
+            ladder=ladder_key(v.key, seat_count),
+            rules_version=v.rules_version,
+            options={k: _json_ready(o) for k, o in opts.items()}, start_text=start.to_text(),
+            seat_count=seat_count,
+            status=MatchStatus.OPEN if seat_count == 2 else MatchStatus.LOBBY,
+            challenger_id=challenger, seats=tuple(seats), seat_pref=pref,
+            seating="chosen" if pref is not None else "random", ply=0,
+            position_text=start.to_text(), to_move=tuple(sorted(start.to_move)),
+            last_move=None, days_per_move=days, rated=bool(rated), deadline=None,
+            remind_at=None, draw_offer=None, result=None, broken=None, created_at=now,
+            updated_at=now, clock=clock)
+
+    def _start_position(self, v: Variant, opts: Mapping[str, object]) -> Position:
+        """The start position of ``v`` with ``opts``: options the rules refuse are an
+        ``InvalidOption`` naming the game."""
+        try:
+            start: Position = v.start(**opts)
+        except (RulesError, ValueError, TypeError) as e:
+            raise InvalidOption(_("{game} cannot start with those options: {error}",
+                                  game=game_name(v.key, v.name),
+                                  error=refusal_words(e))) from None
+        return start
+
+    def _coerce_options(self, v: Variant, given: Mapping[str, object] | None
+                        ) -> dict[str, object]:
+        chosen: dict[str, object] = {}
+        for raw_name, raw_value in (given or {}).items():
+            name = self._check_text(raw_name, _("option name")).strip().lower()
+            if name not in v.options:
+                allowed = alternatives(v.options) if v.options else "-"
+                raise InvalidOption(_("{game} has no option {option} (options: {allowed})",
+                                      game=game_name(v.key, v.name), option=repr(name),
+                                      allowed=allowed))
+            allowed_values = v.options[name]
+            if allowed_values:
+                wanted = str(raw_value).strip().lower()
+                match = [a for a in allowed_values if str(a).lower() == wanted]
+                if not match:
+                    choices = alternatives(str(a) for a in allowed_values)
+                    raise InvalidOption(_("{option} cannot be {value} (choose from {choices})",
+                                          option=name, value=repr(str(raw_value)[:40]),
+                                          choices=choices))
+                chosen[name] = match[0]
+            elif isinstance(raw_value, str):
+                text = self._check_text(raw_value, name).strip()
+                if name == "arrangement":
+                    raise InvalidOption(_("an arrangement is submitted with /setup"))
+                chosen[name] = int(text) if _is_int_text(text) \
+                    else text
+            else:
+                chosen[name] = raw_value
+        # A random deal must replay: draw its seed now and store it with the options.
+        if "seed" in v.options and "seed" not in chosen and "arrangement" not in chosen \
+                and chosen.get("setup", "random") == "random":
+            chosen["seed"] = self.rng.randrange(2**31)
+        try:
+            return v.check_options(chosen)
+        except ValueError as e:
+            raise InvalidOption(refusal_words(e)) from None
+
+    @staticmethod
+    def _seat_choice(v: Variant, seat_count: int, seat: int | str | None) -> int | None:
+        if seat is None:
+            return None
+        if isinstance(seat, str):
+            text = seat.strip().lower()
+            if text in ("", "random", "any"):
+                return None
+            names = {v.seat_name(i, seat_count).lower(): i for i in range(seat_count)}
+            if text in names:
+                return names[text]
+            if _is_int_text(text) and len(text) < 3:
+                seat = int(text)
+            else:
+                raise InvalidOption(_("there is no seat {seat} (seats: {seats}, or random)",
+                                      seat=repr(seat[:30]), seats=", ".join(names)))
+        if isinstance(seat, bool) or not isinstance(seat, int) or \
+                not 0 <= seat < seat_count:
+            raise InvalidOption(_("there is no seat {seat} in this game", seat=repr(seat)))
+        return seat
+
+    async def _notify_choice(self, user: int) -> str:
+        """How a user new to a match wants to be told (participants already in it come
+        with their choice from the repository)."""
+        found = await self.repository.get_user_prefs(user)
+        return found.notify if found is not None else "mention"
+
+    def _seated(self, rec: MatchRecord) -> tuple[SeatRecord, ...]:
+        """Give every accepted participant a seat (challenge/lobby full)."""
+        notify = {s.user_id: s.notify for s in rec.seats}
+        taken = {s.seat for s in rec.seats if s.seat is not None}
+        free = [i for i in range(rec.seat_count) if i not in taken]
+        if rec.seat_count == 2:
+            users = [s.user_id for s in rec.seats if s.accepted]
+            challenger_seat = rec.seat_pref if rec.seat_pref is not None \
+                else self.rng.randrange(2)
+            other = next(u for u in users if u != rec.challenger_id)
+            return (SeatRecord(rec.challenger_id, challenger_seat,
+                               notify=notify[rec.challenger_id]),
+                    SeatRecord(other, 1 - challenger_seat, notify=notify[other]))
+        if rec.seating == "random":
+            order = [s.user_id for s in rec.seats]
+            self.rng.shuffle(order)
+            return tuple(SeatRecord(u, i, self._team(rec, i), notify=notify[u])
+                         for i, u in enumerate(order))
+        self.rng.shuffle(free)
+        out = []
+        for s in rec.seats:
+            seat = s.seat if s.seat is not None else free.pop()
+            out.append(SeatRecord(s.user_id, seat, self._team(rec, seat), notify=s.notify))
+        return tuple(sorted(out, key=lambda s: s.seat or 0))
+
+    async def _start(self, rec: MatchRecord) -> MatchRecord:
+        now = self.clock.now()
+        rec = dataclasses.replace(rec, status=MatchStatus.ACTIVE, seats=self._seated(rec))
+        return turn_started(await self._away_at_start(rec, now), now)
+
+    async def accept(self, match_id: int, user: int, seat: int | str | None = None,
+                     *, caller: Caller | None = None
+                     ) -> MatchView:
+        """Accept a challenge (or join a lobby). The challenger cannot accept his own."""
+        return await self._retrying(match_id, lambda rec: self._accept(rec, user, seat))
+
+    async def join(self, match_id: int, user: int, seat: int | str | None = None,
+                   *, caller: Caller | None = None
+                   ) -> MatchView:
+        """Join a lobby (or an open 2-player challenge); ``seat`` when seats are chosen."""
+        return await self._retrying(match_id, lambda rec: self._accept(rec, user, seat))
+
+    async def _accept(self, rec: MatchRecord, user: int, seat: int | str | None
+                      ) -> MatchView:
+        if not rec.status.is_waiting:
+            if rec.status is MatchStatus.ACTIVE:
+                raise NotAllowed(_("match #{match} has already started", match=rec.id))
+            raise MatchOver(_("match #{match} is over ({status})", match=rec.id,
+                              status=status(rec.status.value)))
+        if user == rec.challenger_id:
+            raise NotAllowed(_("you cannot accept your own challenge"))
+        current = rec.seat_of(user)
+        if current is not None and current.accepted:
+            raise NotAllowed(_("you are already in match #{match}", match=rec.id))
+        invited = [s for s in rec.seats if not s.accepted]
+        accepted = [s for s in rec.seats if s.accepted]
+        free_places = rec.seat_count - len(accepted) - len(invited)
+        if current is None and free_places <= 0:
+            raise NotAllowed(_("match #{match} is for invited players only", match=rec.id))
+        v = self._variant(rec.game)
+        choice = self._seat_choice(v, rec.seat_count, seat)
+        if choice is not None:
+            if rec.seat_count == 2 or rec.seating == "random":
+                raise NotAllowed(_("seats in this match are drawn at random"))
+            if any(s.seat == choice and s.user_id != user for s in rec.seats):
+                raise NotAllowed(_("the {seat} seat is taken",
+                                   seat=seat_colour(v.seat_name(choice, rec.seat_count))))
+        if choice is None and current is not None and rec.seat_count > 2:
+            choice = current.seat  # a seat kept for him (a rematch's rotated seats)
+        me = SeatRecord(user, choice if rec.seat_count > 2 else None, None, True,
+                        notify=current.notify if current is not None
+                        else await self._notify_choice(user))
+        seats = tuple(me if s.user_id == user else s for s in rec.seats)
+        if current is None:
+            seats += (me,)
+        after = dataclasses.replace(rec, seats=seats)
+        full = sum(1 for s in seats if s.accepted) == rec.seat_count
+        if not full:
+            saved, events = await self._commit(
+                rec, after, lambda s: [LobbyChanged(self._view(s), user, True)])
+            await self._announce(events)
+            return self._view(saved)
+        after = await self._start(after)
+        try:  # the start position: no entry was played yet, nothing to read
+            start = replay(after, ())
+            board: BoardState | None = BoardState(start.position, None, 0)
+        except ServiceError:
+            start, board = None, None
+
+        def started(s: MatchRecord) -> list[TurnStarted]:
+            view = self._view(s)
+            return [TurnStarted(view, view.to_move, None, board=board)]
+        saved, events = await self._commit(rec, after, started)
+        if start is not None:
+            self.states.replayed(saved, start)
+        roomed = await self._open_room(saved)
+        if roomed is not saved:
+            # Announced in its room; still the start's events (the version they were
+            # stored with: a restart would post the stored ones in the channel).
+            where = dataclasses.replace(self._view(roomed), version=saved.version)
+            events = [dataclasses.replace(e, match=where) for e in events]
+        await self._announce(events)
+        return self._view(roomed)
+
+    async def _open_room(self, rec: MatchRecord) -> MatchRecord:
+        """Have the adapter open the place where the match just started is played (a
+        Discord thread, if the server uses them) and store it, before the start is
+        announced there. A room that cannot be opened leaves the match in its channel."""
+        if self.rooms is None or rec.thread_id:
+            return rec
+        settings = await self.get_guild_settings(rec.guild_id)
+        if not settings.use_threads:
+            return rec
+        try:
+            room = await self.rooms.open_room(self._view(rec))
+        except Exception:  # the match has started; it is played in its channel instead
+            log.exception("could not open a room for match %s", rec.id)
+            return rec
+        if room is None:
+            return rec
+        try:
+            return await self._save(rec, dataclasses.replace(rec, thread_id=room))
+        except Conflict:  # someone was quicker (a first move): attach it to the fresh match
+            async def attach(fresh: MatchRecord) -> MatchRecord:
+                return await self._save(fresh, dataclasses.replace(fresh, thread_id=room))
+            return await self._retrying(rec.id, attach)
+
+    async def decline(self, match_id: int, user: int, *, caller: Caller | None = None) -> MatchView:
+        """An invited user says no: a 2-player challenge ends; a lobby frees his place."""
+        async def attempt(rec: MatchRecord) -> MatchView:
+            if not rec.status.is_waiting:
+                raise NotAllowed(_("match #{match} is not waiting for an answer", match=rec.id))
+            mine = rec.seat_of(user)
+            if mine is None or mine.accepted:
+                if user == rec.challenger_id:
+                    raise NotAllowed(_("that is your own challenge: use cancel"))
+                raise NotAPlayer(_("you are not invited to match #{match}", match=rec.id))
+            if rec.seat_count == 2:
+                after = dataclasses.replace(rec, status=MatchStatus.DECLINED)
+                saved, events = await self._commit(rec, after, lambda s: [
+                    ChallengeClosed(self._view(s), user, "declined")])
+            else:
+                after = dataclasses.replace(
+                    rec, seats=tuple(s for s in rec.seats if s.user_id != user))
+                saved, events = await self._commit(rec, after, lambda s: [
+                    LobbyChanged(self._view(s), user, False)])
+            await self._announce(events)
+            return self._view(saved)
+        return await self._retrying(match_id, attempt)
+
+    async def cancel(self, match_id: int, user: int, *, caller: Caller | None = None) -> MatchView:
+        """The challenger withdraws a challenge or lobby; a lobby member leaves it."""
+        async def attempt(rec: MatchRecord) -> MatchView:
+            if not rec.status.is_waiting:
+                raise NotAllowed(_("match #{match} has started or ended; resign instead",
+                                   match=rec.id))
+            if user == rec.challenger_id:
+                saved, events = await self._commit(rec, dataclasses.replace(
+                    rec, status=MatchStatus.CANCELLED), lambda s: [
+                    ChallengeClosed(self._view(s), user, "cancelled")])
+                await self._announce(events)
+                return self._view(saved)
+            mine = rec.seat_of(user)
+            if mine is None:
+                raise NotAPlayer(_("you are not in match #{match}", match=rec.id))
+            if not mine.accepted:
+                raise NotAllowed(_("you were invited: decline instead"))
+            saved, events = await self._commit(rec, dataclasses.replace(
+                rec, seats=tuple(s for s in rec.seats if s.user_id != user)), lambda s: [
+                LobbyChanged(self._view(s), user, False)])
+            await self._announce(events)
+            return self._view(saved)
+        return await self._retrying(match_id, attempt)
+
+    async def attach_thread(self, match_id: int, thread_id: int | None,
+                            channel_id: int | None = None,
+                            *, caller: Caller | None = None) -> MatchView:
+        """Remember where the adapter posts about this match."""
+        async def attempt(rec: MatchRecord) -> MatchView:
+            after = dataclasses.replace(
+                rec, thread_id=thread_id,
+                channel_id=channel_id if channel_id is not None else rec.channel_id)
+            return self._view(await self._save(rec, after))
+        return await self._retrying(match_id, attempt)

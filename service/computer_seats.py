@@ -1,0 +1,57 @@
+"""Who the computer players are: their user ids at the top of the id range, their levels
+and their names (see ``computer.py`` for how they play). Apart from the service's core so
+that sentences (``texts``) can name a computer seat in the reader's words.
+"""
+
+from __future__ import annotations
+
+from locales.i18n import Words, _
+from service.errors import InvalidOption
+
+LEVELS = range(1, 9)
+COMPUTER_IDS = 2**63 - 2**20
+"""The first computer player id; every id from here to 2**63 - 1 is reserved for them."""
+_SPAN = 1000
+
+
+def computer_user(level: int, n: int = 0) -> int:
+    """The user id of the ``n``-th computer player at ``level`` in a match.
+
+    >>> computer_user(5) - COMPUTER_IDS, computer_user(8, 2) - COMPUTER_IDS
+    (5, 2008)
+    """
+    if isinstance(level, bool) or level not in LEVELS:
+        raise InvalidOption(_("the computer plays at levels 1 to 8, not {level}",
+                              level=repr(level)))
+    return COMPUTER_IDS + _SPAN * n + level
+
+
+def computer_level(user: int) -> int | None:
+    """The level of a computer player's id; None for people.
+
+    >>> computer_level(computer_user(7, 1)), computer_level(42)
+    (7, None)
+    """
+    if not isinstance(user, int) or user < COMPUTER_IDS:
+        return None
+    level = (user - COMPUTER_IDS) % _SPAN
+    return level if level in LEVELS else None
+
+
+def is_computer(user: int | None) -> bool:
+    return user is not None and computer_level(user) is not None
+
+
+def computer_name(user: int) -> str:
+    """The computer player's name as the name caches and images keep it (in English).
+
+    >>> computer_name(computer_user(5))
+    'Tablero (level 5)'
+    """
+    return f"Tablero (level {computer_level(user)})"
+
+
+def computer_title(user: int) -> Words:
+    """The computer player's name in the reader's words (``computer_name`` is the one
+    the name caches and images use)."""
+    return _("Tablero (level {level})", level=computer_level(user))

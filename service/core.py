@@ -1,0 +1,406 @@
+"""``ServiceCore``: what the use-case mixins (``challenges``, ``play``, ``endings``,
+``deadlines``, ``queries``) may use. It declares the ports the service was given and the
+collaborators built from them, plus a few shared steps that are one or two lines each;
+the machinery lives in the collaborators:
+
+* ``matches`` (``matches.py``): load, compare-and-set save, retry, the view of a record
+* ``states`` (``states.py``): positions, cached by ``(match, ply)``, replayed on a miss
+* ``ratings`` (``ratings.py``): the rating change of a result and its report
+* words: ``texts.py`` (names, descriptions, board lines) over ``locales.results``
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import random
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from datetime import datetime
+from typing import TypeVar
+
+from locales.i18n import Words, _
+from rules import Outcome, Position, Variant
+from rules.core import Point
+from service import texts
+from service.errors import (
+    Conflict,
+    MatchBroken,
+    MatchNotFound,
+    MatchNotStarted,
+    MatchOver,
+    NotAPlayer,
+    ServiceError,
+    StorageError,
+)
+from service.events import Event, MatchEnded, PlayerOut
+from service.ids import tournament_not_found
+from service.inputs import check_text
+from service.matches import Matches, public_view, team_of, view_of
+from service.outbox import Announce
+from service.ports import BoardRenderer, Clock, MatchRooms, NameResolver, Notifier, Repository
+from service.ratings import Ratings
+from service.records import (
+    MatchRecord,
+    MatchStatus,
+    RatingChange,
+    RecordEntry,
+    ResultRecord,
+    SeatRecord,
+)
+from service.shards import ALL_SHARDS, ShardSet
+from service.states import (
+    MAX_TEXT,
+    MatchState,
+    MatchStates,
+    Replay,
+    StoredRecord,
+    carried_forward,
+    everyone_moved,
+    forced_moves,
+    replay,
+    variant_of,
+)
+from service.views import BoardState, Caller, GuildSettings, MatchView
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+MIN_DAYS, MAX_DAYS = 1, 14
+CONTINUE_PLIES = 64  # a cache this close behind the row is carried forward, not replayed
+__all__ = ["MAX_DAYS", "MAX_TEXT", "MIN_DAYS", "ServiceCore"]
+
+
+def _nothing() -> None:
+    return None
+
+
+class ServiceCore:
+    """The ports and collaborators of ``MatchService``; the use-case mixins build on it."""
+
+    repository: Repository
+    notifier: Notifier
+    clock: Clock
+    renderer: BoardRenderer | None
+    names: NameResolver | None
+    rooms: MatchRooms | None
+    rng: random.Random
+    matches: Matches
+    states: MatchStates
+    ratings: Ratings
+
+    def __init__(self, repository: Repository, notifier: Notifier, clock: Clock,
+                 renderer: BoardRenderer | None = None, rng: random.Random | None = None,
+                 *, cache_size: int = 4096, names: NameResolver | None = None,
+                 rooms: MatchRooms | None = None, shards: ShardSet = ALL_SHARDS) -> None:
+        self.repository = repository
+        self.shards = shards  # the sweep acts only on these shards' guilds
+        self.notifier = notifier
+        self.clock = clock
+        self.renderer = renderer
+        self.names = names
+        self.rooms = rooms
+        self.rng = rng or random.Random()
+        self.matches = Matches(repository, clock)
+        self.states = MatchStates(cache_size)
+        self.ratings = Ratings(repository)
+        self._locales_seen: dict[int, str] = {}  # user -> the locale stored for him
+
+    # ------------------------------------------------------------------ inputs
+
+    @staticmethod
+    def _variant(game: str) -> Variant:
+        return variant_of(game)
+
+    @staticmethod
+    def _check_text(text: object, what: Words) -> str:
+        """``text`` if it is a short text of valid characters (``inputs.check_text``)."""
+        return check_text(text, what)
+
+    # ------------------------------------------------------------------ records
+
+    async def _record(self, match_id: int) -> MatchRecord:
+        return await self.matches.load(match_id)
+
+    async def _check_scope(self, caller: Caller, match_id: int | None,
+                           tournament_id: int | None) -> Callable[[], None]:
+        """The door's scope check (``ids.checked_ids`` calls it before every operation
+        that takes a match or tournament id and a caller): a match outside the caller's
+        sight, or a tournament of another server, does not exist for him. The match read
+        here is the operation's own first read (``Matches.load_for_scope``); the returned
+        function ends that when the operation is over."""
+        done: Callable[[], None] = _nothing
+        if tournament_id is not None:
+            t = await self.repository.load_tournament(tournament_id)
+            if t is None or t.guild_id != caller.guild_id:
+                raise tournament_not_found(tournament_id)
+        if match_id is not None:
+            rec, done = await self.matches.load_for_scope(match_id)
+            if not caller.may_see(self._view(rec)):
+                done()
+                raise MatchNotFound(_("there is no match #{match}", match=match_id))
+        return done
+
+    async def _retrying(self, match_id: int,
+                        attempt: Callable[[MatchRecord], Awaitable[T]]) -> T:
+        return await self.matches.retrying(match_id, attempt)
+
+    async def _save(self, before: MatchRecord, after: MatchRecord,
+                    append: Sequence[RecordEntry] = (),
+                    ratings: RatingChange | None = None) -> MatchRecord:
+        """A change nobody is told about (no outbox entry)."""
+        return await self.matches.save(before, after, append, ratings)
+
+    async def _commit(self, before: MatchRecord, after: MatchRecord,
+                      build: Callable[[MatchRecord], Sequence[Event]],
+                      append: Sequence[RecordEntry] = (),
+                      ratings: RatingChange | None = None
+                      ) -> tuple[MatchRecord, list[Event]]:
+        """Save a change and, in the same transaction, the outbox entries of the events
+        ``build`` makes from the stored match. The events are returned, to be announced
+        (``_announce``) in that order once ``MatchEnded`` ones are ``_completed``."""
+        announce = Announce(build, self.clock.now())
+        saved = await self.matches.save(before, after, append, ratings, announce)
+        return saved, announce.events
+
+    async def _announce(self, events: Iterable[Event]) -> None:
+        for event in events:
+            await self._notify(event)
+
+    @staticmethod
+    def _view(rec: MatchRecord) -> MatchView:
+        return view_of(rec)
+
+    @staticmethod
+    def _team(rec: MatchRecord, seat: int) -> int | None:
+        return team_of(rec, seat)
+
+    async def _notify(self, event: Event) -> None:
+        try:
+            await self.notifier.notify(event)
+        except Exception:  # the change is stored; a failed notification must not undo it
+            log.exception("notifier failed on %s", type(event).__name__)
+
+    # ------------------------------------------------------------------ positions
+
+    async def _entries(self, rec: MatchRecord, start: int = 0) -> list[RecordEntry]:
+        """The entries ``rec`` was written with (from ``start``): those below its ply.
+        Entries are append-only, so this is a consistent snapshot of the match however
+        many moves landed since ``rec`` was read."""
+        return await self.repository.load_entries(rec.id, start=start, stop=rec.ply)
+
+    async def _state(self, rec: MatchRecord) -> MatchState:
+        """The current position of ``rec``: cached; or the cached position carried forward
+        by the few entries after it (another process moved); else a checked replay."""
+        hit = self.states.cached(rec)
+        if hit is not None:
+            return hit
+        if rec.status is MatchStatus.BROKEN:
+            raise MatchBroken(rec.broken or _("match #{match} is broken", match=rec.id))
+        behind = self.states.behind(rec, CONTINUE_PLIES)
+        if behind is not None:
+            carried = carried_forward(rec, behind, await self._entries(rec, behind.ply))
+            if carried is not None:
+                self.states.remember(rec.id, carried)
+                return carried
+        return self.states.replayed(rec, await self._checked_replay(rec))
+
+    async def _read_state(self, match_id: int) -> tuple[MatchRecord, MatchState]:
+        """A match and its position, read as one consistent pair (retried on a race)."""
+        async def attempt(rec: MatchRecord) -> tuple[MatchRecord, MatchState]:
+            return rec, await self._state(rec)
+        return await self._retrying(match_id, attempt)
+
+    async def _checked_replay(self, rec: MatchRecord) -> Replay:
+        """Replay ``rec`` from its snapshot of entries. A mismatch is corruption only when
+        the row has not changed since: if a re-read finds a newer version, a writer raced
+        this reader and the caller retries (``Conflict``); the match is not broken."""
+        try:
+            return replay(rec, await self._entries(rec))
+        except MatchBroken as e:
+            again = await self.repository.load_match(rec.id)
+            if again is not None and again.version != rec.version:
+                raise Conflict(f"match {rec.id} changed while it was read") from None
+            await self._mark_broken(rec, e.message)
+            raise
+
+    @staticmethod
+    def _forced_moves(rec: MatchRecord, p: Position, ply: int, when: datetime
+                      ) -> tuple[list[RecordEntry], Position]:
+        return forced_moves(rec, p, ply, when)
+
+    async def _mark_broken(self, rec: MatchRecord, message: str) -> None:
+        after = dataclasses.replace(rec, status=MatchStatus.BROKEN, broken=message,
+                                    deadline=None, remind_at=None,
+                                    updated_at=self.clock.now())
+        announce: Announce[MatchRecord] = Announce(
+            lambda s: [MatchEnded(self._view(s), None, "broken")], self.clock.now())
+        try:
+            rec = await self.repository.save(rec, after, outbox=announce)
+        except Conflict:
+            return
+        log.error("%s", message)
+        await self._announce(announce.events)
+
+    async def _board_of(self, rec: MatchRecord) -> BoardState | None:
+        """The board of ``rec`` from the cache (a replay on a miss); None if it does not
+        replay (the match is then marked broken)."""
+        try:
+            state = await self._state(rec)
+        except StorageError:
+            raise  # the database failed, not the match
+        except ServiceError:
+            return None
+        return BoardState(public_view(state.position), state.last_marks, state.moves)
+
+    @staticmethod
+    def _ended(view: MatchView, reason: str, board: BoardState | None,
+               aborted: bool = False, left_by: int | None = None) -> MatchEnded:
+        """The MatchEnded event of a match that has just finished, as stored in the
+        outbox: its result and final board (``_completed`` adds the ratings and record)."""
+        return MatchEnded(view, None if aborted else view.result, reason, (), left_by,
+                          board=board)
+
+    async def _completed(self, saved: MatchRecord, events: Sequence[Event],
+                         ratings: RatingChange | None = None,
+                         entries: Sequence[RecordEntry] | None = None) -> list[Event]:
+        """``events`` with each ``MatchEnded`` given what is known only once the change is
+        stored: each rated player's change and (when moves were played) the stored record
+        for a replay, read once here so nobody asks for it again (``entries``: the saved
+        record's entries when the caller has them already)."""
+        out: list[Event] = []
+        for event in events:
+            if isinstance(event, MatchEnded):
+                record = None
+                if saved.ply:
+                    try:
+                        if entries is None or len(entries) != saved.ply:
+                            entries = await self._entries(saved)
+                        record = StoredRecord(event.match, saved, tuple(entries))
+                    except StorageError as e:  # the outage is the repository's to log
+                        log.debug("match %s ended without its replay: %s", saved.id,
+                                  e.message)
+                    except Exception:  # the result is stored; only the replay is lost
+                        log.exception("could not read the record of match %s", saved.id)
+                event = dataclasses.replace(
+                    event, ratings=await self.ratings.updates(saved, ratings), record=record)
+            out.append(event)
+        return out
+
+    # ------------------------------------------------------------------ rules of play
+
+    async def _vacation_allowed(self, rec: MatchRecord) -> bool:
+        """False in a tournament game whose tournament forbids vacation."""
+        tid = await self.repository.tournament_of_match(rec.id)
+        if tid is None:
+            return True
+        t = await self.repository.load_tournament(tid)
+        return t is None or bool(t.vacation)
+
+    async def _away_at_start(self, rec: MatchRecord, now: datetime) -> MatchRecord:
+        """A match about to start, with its players on vacation now marked away (unless
+        its tournament forbids vacation)."""
+        away = []
+        for s in rec.seats:
+            for v in await self.repository.vacations_of(rec.guild_id, s.user_id, now):
+                if v.active(now) and not v.auto:
+                    away.append((s.user_id, v.until))
+        if not away or not await self._vacation_allowed(rec):
+            return rec
+        return dataclasses.replace(rec, clock=dataclasses.replace(rec.clock,
+                                                                  away=tuple(away)))
+
+    @staticmethod
+    def _require_player(rec: MatchRecord, user: int) -> SeatRecord:
+        seat = rec.seat_of(user)
+        if seat is None or seat.seat is None or not seat.accepted:
+            raise NotAPlayer(_("you are not playing in match #{match}", match=rec.id))
+        return seat
+
+    def _require_active(self, rec: MatchRecord) -> None:
+        if rec.status is MatchStatus.BROKEN:
+            raise MatchBroken(rec.broken or _("match #{match} is broken", match=rec.id))
+        if rec.status.is_waiting:
+            raise MatchNotStarted(_("match #{match} has not started yet", match=rec.id))
+        if rec.status is not MatchStatus.ACTIVE:
+            view = self._view(rec)
+            raise MatchOver(_("match #{match} is over: {result}", match=rec.id,
+                              result=texts.result_line(view, self._seat_names(view))))
+
+    async def _everyone_moved(self, rec: MatchRecord) -> tuple[bool, list[RecordEntry]]:
+        """Whether every player of ``rec`` has played a move of his own (``everyone_moved``),
+        and the entries read to tell (handed on, so the record is read once)."""
+        entries = await self._entries(rec)
+        return everyone_moved(rec, entries), entries
+
+    async def _abort(self, rec: MatchRecord, why: str, left_by: int | None = None,
+                     leaver: tuple[int, str] | None = None) -> MatchEnded:
+        """End ``rec`` unrated with no result (``why`` completes "aborted: ..."), as when
+        it ends before every player has moved: saved, announced and returned.
+        ``left_by``: who left, for the announcement; ``leaver``: who left and how
+        ("resign" or "timeout"), stored in the result."""
+        board = await self._board_of(rec) if rec.ply else None  # unchanged by aborting
+        saved, events = await self._commit(rec, dataclasses.replace(
+            rec, status=MatchStatus.ABORTED, deadline=None, remind_at=None, to_move=(),
+            draw_offer=None, result=ResultRecord(
+                (), (), f"aborted: {why}", *(leaver or (None, None)))), lambda s: [
+            self._ended(self._view(s), "aborted", board, aborted=True, left_by=left_by)])
+        events = await self._completed(saved, events)
+        await self._announce(events)
+        ended = events[0]
+        assert isinstance(ended, MatchEnded)
+        return ended
+
+    @staticmethod
+    def _result(outcome: Outcome, reason: str | None = None) -> ResultRecord:
+        return ResultRecord(tuple(sorted(outcome.winners)),
+                            tuple(tuple(sorted(g)) for g in outcome.ranking),
+                            reason or outcome.reason)
+
+    def _finish(self, rec: MatchRecord, outcome: Outcome, reason: str | None = None
+                ) -> tuple[MatchRecord, RatingChange | None]:
+        result = self._result(outcome, reason)
+        after = dataclasses.replace(rec, status=MatchStatus.FINISHED, result=result,
+                                    to_move=(), deadline=None, remind_at=None,
+                                    draw_offer=None)
+        return after, self.ratings.change(after, result, self.clock.now())
+
+    def _put_out(self, before: MatchRecord, after: MatchRecord, p: Position,
+                 captured: Iterable[Point] = ()) -> list[PlayerOut]:
+        """A PlayerOut for each seat the game itself put out between ``before`` (position
+        ``p``) and ``after`` (``captured``: the points the move took), so nobody is skipped
+        without being told why: "no-pieces" when the move took his last stones, else
+        "no-moves" (he could not move; in Querni-like slow ends his stones go too)."""
+        was_out = {s.user_id for s in before.seats if s.out}
+        view = self._view(after)
+        taken = set(captured)
+        out = []
+        for s in sorted(after.seats, key=lambda s: s.seat or 0):
+            if not s.out or s.user_id in was_out:
+                continue
+            had = {pt for pt, pc in p.pieces().items() if pc.seat == s.seat}
+            out.append(PlayerOut(view, s.user_id,
+                                 "no-pieces" if had and had <= taken else "no-moves"))
+        return out
+
+    @staticmethod
+    def _sync_out(rec: MatchRecord, p: Position) -> tuple[SeatRecord, ...]:
+        """Mark seats the game put out (4 players): a seat that cannot move any more."""
+        out_seats = p.out_seats()
+        return tuple(dataclasses.replace(s, out=True) if s.seat in out_seats else s
+                     for s in rec.seats)
+
+    # ------------------------------------------------------------------ words
+
+    def _seat_names(self, match: MatchView) -> list[str] | None:
+        """Display names by seat through the injected resolver (None without one)."""
+        return texts.seat_names(match, self.names)
+
+    def _who(self, rec: MatchRecord, seats: Iterable[int]) -> Words:
+        """``'alice (Red)'`` per seat, listed (``texts.who``)."""
+        view = self._view(rec)
+        return texts.who(view, seats, self._seat_names(view))
+
+    async def get_guild_settings(self, guild_id: int) -> GuildSettings:
+        found = await self.repository.get_guild_settings(guild_id)
+        return found if found is not None else GuildSettings(guild_id)

@@ -1,0 +1,311 @@
+"""Events the service hands to its ``Notifier`` (the console prints them, the Discord
+adapter posts them). Each carries the match as it is after the change, and everything a
+notifier needs to tell people about it: the board to draw (``BoardState``), how each
+participant wants to be told (``MatchView.notify_by_dm``) and, at the end, the record for
+a replay. A notifier never calls back into the service."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from locales.i18n import Text, Words, _
+from service.states import StoredRecord
+from service.tournaments.table import StandingsTable
+from service.views import (
+    BoardState,
+    LeaderboardEntry,
+    MatchView,
+    RatingUpdate,
+    ResultView,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeReceived:
+    """A challenge was made: ``to`` are the invited users (empty = an open challenge)."""
+
+    match: MatchView
+    by: int
+    to: tuple[int, ...]
+    rematch_of: int | None = None  # the finished match this challenge is a rematch of
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyChanged:
+    """Someone joined or left a 4-player lobby (or accepted one of several invitations)."""
+
+    match: MatchView
+    user_id: int
+    joined: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeClosed:
+    """A challenge or lobby ended before play: declined or cancelled."""
+
+    match: MatchView
+    by: int
+    reason: str  # "declined" | "cancelled"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStarted:
+    """The match started or a move was played: ``users`` must move now (deadline on the
+    match). ``last_move`` is the display of the move just played (None at the start) and
+    ``by`` who played it. ``draw_lapsed_by``: the player whose draw offer this move let
+    lapse (an offer lapses when an opponent moves instead of answering it). ``board``: the
+    position to draw (a hidden Querni arrangement is hidden by the renderer itself)."""
+
+    match: MatchView
+    users: tuple[int, ...]
+    last_move: str | None
+    by: int | None = None
+    draw_lapsed_by: int | None = None
+    board: BoardState | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DeadlineReminder:
+    match: MatchView
+    users: tuple[int, ...]
+    remaining: timedelta
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerOut:
+    """A player of a 4-player game is out and the game goes on: he resigned, ran out of
+    time, or the game put him out (no stones left, or no legal move at his turn)."""
+
+    match: MatchView
+    user_id: int
+    reason: str  # "resignation" | "timeout" | "no-pieces" | "no-moves"
+
+    @property
+    def what(self) -> Words:
+        """What happened, to follow the player's name: ``'ran out of time'``."""
+        return OUT_REASONS.get(self.reason, self.reason.replace("-", " "))
+
+
+OUT_REASONS: dict[str, Text] = {
+    "resignation": _("resigned"), "timeout": _("ran out of time"),
+    "no-pieces": _("has no stones left"), "no-moves": _("cannot move")}
+
+
+@dataclass(frozen=True, slots=True)
+class MovePlayedFor:
+    """The rules left ``user_id`` one move only and the service played it for him at once
+    (Querni: he can neither move nor remove a chain, so his turn is a pass). Announced
+    before the TurnStarted or MatchEnded that follows."""
+
+    match: MatchView
+    user_id: int
+    move: str
+
+    @property
+    def what(self) -> Text:
+        """What happened, to follow the player's name."""
+        if self.move == "pass":
+            return _("can neither move nor remove a chain, so his turn is a pass (played for "
+                     "him)")
+        return _("had no other legal move: {move} was played for him", move=self.move)
+
+
+@dataclass(frozen=True, slots=True)
+class DrawOffered:
+    match: MatchView
+    by: int
+
+
+@dataclass(frozen=True, slots=True)
+class DrawDeclined:
+    match: MatchView
+    by: int
+
+
+@dataclass(frozen=True, slots=True)
+class SetupSubmitted:
+    """A Querni ``choose`` arrangement was submitted (its content stays hidden)."""
+
+    match: MatchView
+    user_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnded:
+    """The match is over: finished (``result``), aborted (unrated), or broken.
+    ``ratings``: each rated player's change, in seat order (empty when unrated).
+    ``board``: the final position to draw (None for a broken match or one without a
+    move); ``record``: the stored record, for a replay (replayed only when asked)."""
+
+    match: MatchView
+    result: ResultView | None
+    reason: str
+    ratings: tuple[RatingUpdate, ...] = ()
+    left_by: int | None = None
+    """The user whose resignation or timeout ended the match (None otherwise)."""
+    board: BoardState | None = None
+    record: StoredRecord | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ClocksExtended:
+    """Tablero was away (the process was down or cut off from Discord) for ``gap``: this
+    match's deadline and reminder were moved later by the part of ``gap`` its clocks ran
+    (``gap`` unless a vacation paused them), so nobody loses time to it."""
+
+    match: MatchView
+    gap: timedelta
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsChanged:
+    """A tournament game counted, or the tournament ended (``final``): its standings as
+    they now stand, to post in the tournament's channel (``channel_id``). ``winner``: the
+    sole winner at the end (None while running, or when first place is shared).
+
+    It rides the outbox lane of the match whose end caused it, after that match's own
+    entries: ``match`` is that match's view with ``version`` set to minus the
+    tournament's new version, so its entry keys apart from the match's changes."""
+
+    match: MatchView
+    tournament_id: int
+    channel_id: int
+    table: StandingsTable
+    final: bool = False
+    winner: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonEnded:
+    """A leaderboard season of a server ended: its final boards (the first
+    ``SEASON_BOARD_SIZE`` of each ladder, best first; a ladder's ``total`` players), to
+    post in ``match.channel_id``. Rides the server's notice lane
+    (``views.notice_lane``: ``match.version`` is the season's number)."""
+
+    match: MatchView
+    season: int
+    schedule: str
+    starts_at: datetime
+    ends_at: datetime
+    boards: tuple[SeasonBoard, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonBoard:
+    """One ladder's final board in a season."""
+
+    ladder: str
+    total: int
+    entries: tuple[LeaderboardEntry, ...]
+
+
+SEASON_BOARD_SIZE = 10
+
+
+@dataclass(frozen=True, slots=True)
+class VacationStarted:
+    """``user_id`` went on vacation until ``until``: his clock in this match is paused
+    until then (told to his opponents in the match's place)."""
+
+    match: MatchView
+    user_id: int
+    until: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class VacationEnded:
+    """``user_id``'s vacation ended early (``/vacation end``): his clock runs again."""
+
+    match: MatchView
+    user_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class AutoVacation:
+    """``user_id``'s time ran out and, the server spending vacation automatically, days
+    of his vacation were spent instead (``days_spent``: more than one when the sweep
+    came after a longer gap): his deadline is now ``until``. ``days_left``: his balance
+    after it."""
+
+    match: MatchView
+    user_id: int
+    until: datetime
+    days_left: int
+    days_spent: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class TimeGiven:
+    """``by`` gave the players to move (``to``) a day more: the deadline is the match's."""
+
+    match: MatchView
+    by: int
+    to: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TimeLapsed:
+    """A claim-win match: the time of ``late`` ran out; the game goes on until one of
+    ``waiting`` claims the win (buttons: Claim win / Keep waiting). ``late`` may still
+    move until then."""
+
+    match: MatchView
+    late: tuple[int, ...]
+    waiting: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TakebackOffered:
+    """``by`` asks to take back his last move (``move``, as displayed); the other
+    player answers with Accept / Decline. It lapses when the next move is played."""
+
+    match: MatchView
+    by: int
+    move: str
+
+
+@dataclass(frozen=True, slots=True)
+class TakebackDeclined:
+    match: MatchView
+    by: int
+
+
+@dataclass(frozen=True, slots=True)
+class TakenBack:
+    """``accepted_by`` agreed: ``by``'s move ``move`` was taken back and it is his turn
+    again (the match's deadline says until when). ``board``: the position again."""
+
+    match: MatchView
+    by: int
+    accepted_by: int
+    move: str
+    board: BoardState | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ConditionalMovePlayed:
+    """``user_id``'s conditional move (``/premove``) ``move`` answered the opponent's
+    move at once; announced before the TurnStarted (or MatchEnded) of that move."""
+
+    match: MatchView
+    user_id: int
+    move: str
+
+
+@dataclass(frozen=True, slots=True)
+class MoveFollowed:
+    """A move in a match that ``followers`` follow (``/follow`` the match or a player in
+    it): ``by`` played ``move`` (as displayed). Told privately to each follower."""
+
+    match: MatchView
+    followers: tuple[int, ...]
+    by: int
+    move: str
+
+
+Event = (ChallengeReceived | LobbyChanged | ChallengeClosed | TurnStarted | DeadlineReminder
+         | PlayerOut | MovePlayedFor | DrawOffered | DrawDeclined | SetupSubmitted
+         | MatchEnded | ClocksExtended | StandingsChanged | SeasonEnded | VacationStarted
+         | VacationEnded | AutoVacation | TimeGiven | TimeLapsed | TakebackOffered
+         | TakebackDeclined | TakenBack | ConditionalMovePlayed | MoveFollowed)

@@ -1,0 +1,44 @@
+"""Export texts for ``history``: each game's standard file format where it has one (its
+variant's :meth:`rules.Variant.export_record`: WXF with FEN for xiangqi, PDN for damas),
+and ``None`` for games without one (the caller then writes Tablero's record)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import rules
+from rules import GameRecord, Outcome
+from service.records import SPECIAL_PREFIX, MatchRecord, MatchStatus, RecordEntry
+
+
+def _outcome(rec: MatchRecord) -> Outcome | None:
+    if rec.result is None or rec.status is not MatchStatus.FINISHED:
+        return None
+    return Outcome(frozenset(rec.result.winners),
+                   tuple(frozenset(g) for g in rec.result.ranking), rec.result.reason)
+
+
+def _players(rec: MatchRecord, names: Sequence[str] | None) -> dict[int, str]:
+    """Each seat's player: his display name when known, else ``user <id>``."""
+    out = {s.seat: f"user {s.user_id}" for s in rec.seats if s.seat is not None}
+    v = rules.variant(rec.game)
+    for seat, name in enumerate(names or ()):
+        if seat in out and name and name != v.seat_name(seat, rec.seat_count):
+            out[seat] = name.replace('"', "'")
+    return out
+
+
+def export_record(rec: MatchRecord, entries: Sequence[RecordEntry],
+                  names: Sequence[str] | None = None) -> tuple[str, str] | None:
+    """``(format, text)`` for games with a standard format, else None. ``names``: the
+    players' display names by seat (the headers say ``user <id>`` without them)."""
+    v = rules.variant(rec.game)
+    if v.record_format is None:
+        return None
+    record = GameRecord(
+        start=rec.start_text,
+        moves=tuple(e.text for e in entries if not e.text.startswith(SPECIAL_PREFIX)),
+        outcome=_outcome(rec), players=_players(rec, names),
+        event=f"Tablero match {rec.id}", date=rec.created_at.strftime("%Y.%m.%d"))
+    text = v.export_record(record)
+    return None if text is None else (v.record_format, text)

@@ -1,0 +1,361 @@
+"""The Protocols the service talks through: storage (``Repository``), notifications
+(``Notifier``), where a started match is played (``MatchRooms``), time (``Clock``) and
+board images (``BoardRenderer``). Implementations live outside the service
+(``storage/``, ``bot/console.py``, the Discord adapter, ``render/``) and are built before
+it: the service calls down into them, never the other way round."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Protocol
+
+from rules import MoveMarks, Position
+from service.events import Event
+from service.records import (
+    ConditionalLine,
+    Follow,
+    MatchRecord,
+    MatchStatus,
+    OutboxEntry,
+    OutboxFn,
+    RatingChange,
+    RatingRecord,
+    RecordEntry,
+    VacationRecord,
+)
+from service.seasons import SeasonRepository
+from service.tournament_records import TournamentRepository
+from service.views import GuildSettings, MatchView, UserPrefs
+
+
+class Repository(TournamentRepository, SeasonRepository, Protocol):
+    """Async persistence. Every write is one transaction; ``save`` is compare-and-set on
+    ``before.version`` and on the plies of ``append`` (UNIQUE(match, ply)): when another
+    writer got there first it raises ``service.errors.Conflict`` and writes nothing.
+
+    Every method that returns match records reads each participant's notification
+    preference (``SeatRecord.notify``, from ``save_user_prefs``) in the same query, so
+    telling people about a change needs no read of its own."""
+
+    async def create_match(self, record: MatchRecord, outbox: OutboxFn | None = None
+                           ) -> MatchRecord:
+        """Store a new match (its ``id`` is ignored); the stored record with its new id.
+        ``outbox``: called with the stored record; its entries are stored in the same
+        transaction (so are ``save``'s and ``extend_clocks``')."""
+        ...
+
+    async def load_match(self, match_id: int) -> MatchRecord | None: ...
+
+    async def load_entries(self, match_id: int, *, start: int = 0,
+                           stop: int | None = None) -> list[RecordEntry]:
+        """The record, ordered by ply: the entries with ``start <= ply < stop`` (all from
+        ``start`` when ``stop`` is None). Entries are append-only, so the entries below a
+        match row's ``ply`` are exactly the ones that row was written with, however
+        much later they are read: that is how a reader gets a consistent snapshot."""
+        ...
+
+    async def save(self, before: MatchRecord, after: MatchRecord,
+                   append: Sequence[RecordEntry] = (),
+                   ratings: RatingChange | None = None,
+                   outbox: OutboxFn | None = None) -> MatchRecord:
+        """Write ``after`` (seats included) if the stored version is still
+        ``before.version``, append ``append``, apply ``ratings`` and store the entries of
+        ``outbox(stored after)``, all in one transaction. Returns ``after`` with its new
+        version."""
+        ...
+
+    async def match_in_thread(self, thread_id: int) -> MatchRecord | None: ...
+
+    async def save_vacation(self, vacation: VacationRecord,
+                            changes: Sequence[tuple[MatchRecord, MatchRecord, OutboxFn]]
+                            ) -> tuple[VacationRecord, list[MatchRecord]]:
+        """In one transaction: insert ``vacation`` (``id`` 0) or update it (its ``id``),
+        and save each ``(before, after, outbox)`` like ``save`` (compare-and-set: a
+        ``Conflict`` on any of them writes nothing at all). The stored vacation (its id)
+        and the matches as saved."""
+        ...
+
+    async def vacations_of(self, guild_id: int, user_id: int, since: datetime
+                           ) -> list[VacationRecord]:
+        """``user_id``'s vacations in ``guild_id`` that started at or after ``since`` or
+        end after it, oldest first."""
+        ...
+
+    async def matches_of(self, user_id: int, guild_id: int | None = None,
+                         statuses: Sequence[MatchStatus] = ()) -> list[MatchRecord]:
+        """Matches where ``user_id`` is a participant (seated or invited), newest first;
+        ``statuses`` empty = any."""
+        ...
+
+    async def open_challenges(self, guild_id: int) -> list[MatchRecord]:
+        """Open challenges and lobbies anybody may take, in that guild."""
+        ...
+
+    async def due_matches(self, now: datetime) -> list[MatchRecord]:
+        """Active matches whose reminder (``remind_at``) or ``deadline`` is at or before now."""
+        ...
+
+    async def heartbeat(self, shard_id: int = 0, shard_count: int = 1) -> datetime | None:
+        """When the guilds of shard ``shard_id`` of ``shard_count`` last had their clocks
+        running: the latest beat of that shard, or of a process that counted the shards
+        differently (the deployment before a change of SHARD_COUNT spoke for every guild);
+        None before the first beat."""
+        ...
+
+    async def beat(self, now: datetime, shard_ids: Sequence[int] = (0,),
+                   shard_count: int = 1) -> None:
+        """Store ``now`` as the beat of each of ``shard_ids`` (of ``shard_count``)."""
+        ...
+
+    async def lease_shards(self, shard_ids: Sequence[int], shard_count: int, owner: str,
+                           now: datetime, stale: timedelta) -> list[int]:
+        """In one transaction: take or renew the lease of every shard of ``shard_ids`` for
+        ``owner`` (beat ``now``), unless another owner beat on one of them after
+        ``now - stale``, or counts the shards differently (live, ``shard_count`` not
+        the same); then nothing is taken and those owners' shards are returned (empty:
+        all leased). Two processes leasing at once never both get a shard."""
+        ...
+
+    async def release_shards(self, owner: str) -> None:
+        """Drop ``owner``'s leases (a clean stop: the shards may start elsewhere at once)."""
+        ...
+
+    async def extend_clocks(self, since: datetime, now: datetime,
+                            outbox: OutboxFn | None = None, *, shard_id: int = 0,
+                            shard_count: int = 1) -> list[MatchRecord] | None:
+        """In one transaction, if the shard's ``heartbeat`` is still ``since``: move the
+        deadline and reminder time of every active match of the shard's guilds later by
+        the part of ``since`` to ``now`` its clocks ran (all of it, unless a vacation
+        paused a turn: ``turns.after_downtime``; a match none of whose clocks ran is left
+        as it is), store the entries of ``outbox(match)`` for each, and beat
+        ``now`` for the shard; the matches as changed (versions bumped). None when the
+        beat is no longer ``since`` (another process resumed first): nothing is changed
+        twice."""
+        ...
+
+    async def pending_outbox(self, match_id: int | None = None, limit: int = 100
+                             ) -> list[OutboxEntry]:
+        """Undelivered outbox entries (of one match, or all), oldest first."""
+        ...
+
+    async def mark_delivered(self, entry_id: int) -> None:
+        """The entry reached Discord (or the terminal): remove it from the outbox."""
+        ...
+
+    async def set_dms_closed(self, user_id: int, closed: bool) -> None:
+        """Remember that a direct message to ``user_id`` was refused (Discord 50007), or
+        that one went through again (which forgets it)."""
+        ...
+
+    async def dms_closed_untold(self) -> list[int]:
+        """The users whose DMs were refused and who were not yet told so."""
+        ...
+
+    async def dms_closed_told(self, user_id: int) -> None:
+        """He was told that his DMs are closed (he stays remembered as closed)."""
+        ...
+
+    async def match_ids(self) -> list[int]:
+        """Every stored match id (for the replay check)."""
+        ...
+
+    async def leaderboard(self, guild_id: int, ladder: str, offset: int,
+                          limit: int) -> tuple[list[RatingRecord], int]:
+        """Ratings by ordinal, best first, and how many the ladder holds."""
+        ...
+
+    async def rank_of(self, guild_id: int, ladder: str,
+                      user_id: int) -> tuple[int, RatingRecord] | None:
+        """The user's 1-based rank on the ladder and his rating, or None if unrated."""
+        ...
+
+    async def ratings_of(self, guild_id: int, user_id: int) -> list[RatingRecord]: ...
+
+    async def get_guild_settings(self, guild_id: int) -> GuildSettings | None: ...
+
+    async def save_guild_settings(self, settings: GuildSettings) -> None: ...
+
+    async def get_user_prefs(self, user_id: int) -> UserPrefs | None: ...
+
+    async def save_user_prefs(self, prefs: UserPrefs) -> None:
+        """Store ``prefs.notify`` (the stored locale is kept)."""
+        ...
+
+    async def remember_locale(self, user_id: int, locale: str) -> None:
+        """Store the Discord locale ``user_id`` was last seen with (his prefs are kept)."""
+        ...
+
+    async def web_epoch(self, user_id: int) -> int:
+        """The generation of ``user_id``'s web links (0 until he first revokes them)."""
+        ...
+
+    async def revoke_web_links(self, user_id: int) -> int:
+        """Move ``user_id``'s web link generation on (every older link stops working);
+        the new generation."""
+        ...
+
+    async def close(self) -> None: ...
+
+    # correspondence comforts (issue 16) -------------------------------------------
+
+    async def take_back(self, before: MatchRecord, after: MatchRecord,
+                        outbox: OutboxFn | None = None) -> MatchRecord:
+        """In one transaction, if the match is still at ``before.version`` and
+        ``before.ply``: write ``after`` (a lower ply), delete the record's entries from
+        ``after.ply`` on and the match's conditional lines, and store the outbox entries;
+        else ``Conflict`` and nothing changes."""
+        ...
+
+    async def add_conditional_lines(self, match_id: int, user_id: int, start_ply: int,
+                                    lines: Sequence[Sequence[str]], now: datetime
+                                    ) -> list[ConditionalLine]:
+        """Store ``lines`` (canonical moves each) as one transaction."""
+        ...
+
+    async def conditional_lines(self, match_id: int) -> list[ConditionalLine]:
+        """Every stored conditional line of the match (all players), oldest first."""
+        ...
+
+    async def delete_conditional_lines(self, match_id: int, user_id: int | None = None,
+                                       ids: Sequence[int] | None = None) -> int:
+        """Delete the match's lines (of one user, or those ``ids``); how many went."""
+        ...
+
+    async def matches_with_conditionals(self) -> list[int]:
+        """Matches with a line to act on: an answer may be due (the record is an odd
+        number of plies past a line's start) or the match is no longer active."""
+        ...
+
+    async def set_note(self, match_id: int, user_id: int, text: str | None,
+                       now: datetime) -> None:
+        """Store (``None``: delete) ``user_id``'s private note on the match."""
+        ...
+
+    async def note_of(self, match_id: int, user_id: int) -> str | None: ...
+
+    async def add_follow(self, follow: Follow) -> bool:
+        """Store a follow; False when it was there already."""
+        ...
+
+    async def remove_follow(self, follow: Follow) -> bool:
+        """Remove a follow; False when there was none."""
+        ...
+
+    async def follows_of(self, user_id: int, guild_id: int) -> list[Follow]: ...
+
+    async def create_rematch(self, original_id: int, record: MatchRecord,
+                             outbox: OutboxFn | None = None) -> MatchRecord | None:
+        """``create_match`` and, in the same transaction, remember it as the rematch of
+        ``original_id``; None (nothing written) while an earlier rematch of it is still
+        live (waiting or being played)."""
+        ...
+
+    async def rematch_of(self, match_id: int) -> int | None:
+        """The latest rematch made of ``match_id``, if any."""
+        ...
+
+    async def rematch_source(self, rematch_id: int) -> int | None:
+        """The match that ``rematch_id`` is the latest rematch of, if any."""
+        ...
+
+
+class Notifier(Protocol):
+    async def notify(self, event: Event) -> None:
+        """Deliver an event. Failures are the notifier's business: the service logs and
+        ignores exceptions raised here (the change is already stored)."""
+        ...
+
+
+class MatchRooms(Protocol):
+    async def open_room(self, match: MatchView) -> int | None:
+        """Open the place where a match that has just started is played (Discord: a
+        thread under its channel) and return its id, or None when it stays in its channel
+        (no permission, a failure). Called by the service once per match, after the start
+        is stored and before it is announced; the service stores the id."""
+        ...
+
+
+class Clock(Protocol):
+    def now(self) -> datetime:
+        """The current time, timezone-aware (UTC)."""
+        ...
+
+
+class DrawnBoard(Protocol):
+    """What a ``BoardRenderer`` returns (``render.RenderedBoard`` fits)."""
+
+    @property
+    def png(self) -> bytes: ...
+
+    @property
+    def alt_text(self) -> str: ...
+
+
+class BoardRenderer(Protocol):
+    def render(self, position: Position, *, last_move: MoveMarks | None = None,
+               perspective: int | None = None,
+               names: Sequence[str] | None = None, result: str | None = None,
+               locale: str = "en-US") -> DrawnBoard:
+        """A PNG of ``position`` seen from seat ``perspective`` (None: the seat to move),
+        with ``last_move`` highlighted, and its alt text. ``names``: display names by seat
+        (None: the game's seat names). ``result``: how the match ended, in words, when it
+        is over (it replaces the "to move" status: a resigned position has a side to
+        move). ``locale``: the language of the words drawn and of the alt text."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class MoveWeighing:
+    """The engine's judgement of a played move beside the best move there, for its
+    mover: ``best`` and ``played`` in centipawns (meaningful where no forced end is
+    seen), ``best_move`` the best move's canonical text, and the forced ends seen after
+    the best and after the played move, in moves of the side that ends it: > 0 a forced
+    win in that many of the mover's moves, < 0 a forced loss in that many of the
+    opponents' moves, None where none is seen."""
+
+    best: int
+    played: int
+    best_move: str
+    best_end: int | None = None
+    played_end: int | None = None
+
+
+class MovePicker(Protocol):
+    async def pick(self, position: Position, seat: int, level: int, *, seed: int) -> str:
+        """The canonical text of the move (or, in a set-up phase, the arrangement) the
+        computer at ``level`` (1-8) plays for ``seat`` in ``position`` (the seat's own
+        view: another seat's secret is hidden). The same ``seed`` and position give the
+        same move at the node-bounded levels. Must not block the event loop (the adapter
+        runs the engine in a process pool) and must return within the time budget it
+        was configured with."""
+        ...
+
+    async def weigh(self, moves: Sequence[tuple[Position, str]]) -> list[MoveWeighing | None]:
+        """For each (position, canonical move text) of a finished game, the engine's
+        judgement of the move played beside its best move there (short searches on a node
+        budget); None where the move is no single seat's move (an arrangement). For
+        ``analysis``."""
+        ...
+
+
+class NameResolver(Protocol):
+    def __call__(self, guild_id: int, user_id: int) -> str:
+        """The name people know ``user_id`` by in that guild (for board images). Must be
+        cheap and must not fail: a cache lookup with the id as fallback."""
+        ...
+
+
+class SystemClock:
+    """The real clock."""
+
+    def now(self) -> datetime:
+        return datetime.now(UTC)
+
+
+class NullNotifier:
+    """Drops every event (tests, benchmarks)."""
+
+    async def notify(self, event: Event) -> None:
+        return None

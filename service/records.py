@@ -1,0 +1,345 @@
+"""What the repository stores: plain, immutable records (no behaviour, no I/O).
+
+The record of a match (``MatchRecord.game``, ``rules_version``, ``options``, ``start_text``
+and the ordered ``RecordEntry`` list) is the truth; ``position_text``, ``to_move`` and
+``last_move`` are caches written in the same transaction as the entry that changed them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from locales.results import ResultKind, result_kind
+from service.timecontrol import TimeControl
+
+
+class MatchStatus(StrEnum):
+    """Life of a match. ``open``: a 2-player challenge waiting for acceptance; ``lobby``: a
+    4-player match filling its seats; ``active``; then one of the final states."""
+
+    OPEN = "open"
+    LOBBY = "lobby"
+    ACTIVE = "active"
+    FINISHED = "finished"
+    ABORTED = "aborted"  # ended before every player had moved; unrated
+    DECLINED = "declined"
+    CANCELLED = "cancelled"
+    BROKEN = "broken"  # the record does not replay; frozen with a message
+
+    @property
+    def is_waiting(self) -> bool:
+        return self in (MatchStatus.OPEN, MatchStatus.LOBBY)
+
+    @property
+    def is_live(self) -> bool:
+        return self in (MatchStatus.OPEN, MatchStatus.LOBBY, MatchStatus.ACTIVE)
+
+
+LIVE_STATUSES = (MatchStatus.OPEN, MatchStatus.LOBBY, MatchStatus.ACTIVE)
+
+SPECIAL_PREFIX = "#"
+"""Record entries that are not moves start with this: ``#resign 2``, ``#timeout 3``
+(a seat leaving the game; replay applies ``variant.resign``), ``#draw`` (agreed draw)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    """A participant: seated (``seat`` set once the match starts or he picked one), or
+    invited and not yet answered (``accepted`` False). ``out``: resigned/timed out of a
+    4-player game that went on without him. ``notify``: how he wants to be told it is his
+    turn ("mention" or "dm"); the repository reads it from his preferences in the same
+    query as the match, so notifications need no read of their own."""
+
+    user_id: int
+    seat: int | None = None
+    team: int | None = None
+    accepted: bool = True
+    out: bool = False
+    notify: str = "mention"  # his /notify choice, read with the seats (not stored here)
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRecord:
+    """How the match ended, in seats (``winners`` empty = draw)."""
+
+    winners: tuple[int, ...]
+    ranking: tuple[tuple[int, ...], ...]
+    reason: str
+    left_by: int | None = None
+    """Who ended a match that was aborted by leaving it (resigning or running out of
+    time before every player had moved), stored so that nothing must guess it later
+    (a tournament forfeits the game against him); None otherwise."""
+    left_how: str | None = None  # with ``left_by``: "resign" or "timeout"
+
+    @property
+    def kind(self) -> ResultKind:
+        """Win, shared first place, draw or aborted (``locales.results.result_kind``)."""
+        return result_kind(self.winners, self.ranking)
+
+    def outcome_of(self, seat: int | None) -> str:
+        """``"win"``, ``"draw"`` or ``"loss"`` for ``seat`` (a seat, never a user: the
+        result holds seats). With no winners, those sharing first place drew and any
+        below lost; the ratings and ``/stats`` count alike."""
+        if not self.winners:
+            return "draw" if not self.ranking or seat in self.ranking[0] else "loss"
+        return "win" if seat in self.winners else "loss"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawOffer:
+    """A pending draw offer: who offered and who has agreed so far (4-player games need
+    every remaining opponent)."""
+
+    by: int
+    accepted: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ClockState:
+    """The clock of a match beyond its deadline (stored as JSON in ``matches.clock``).
+
+    ``control``: the time control (None: ``days_per_move`` per move, as every match
+    stored before time controls). ``claim``: a lapsed clock waits for a claim instead of
+    ending the game. ``banks``: each seat's bank between its turns (bank controls; a seat
+    missing has the starting bank). ``paused_until``: the current deadline holds vacation
+    time up to then, which is not banked. ``lapsed``: the deadline that ran out in a
+    claim-win match, waiting for the opponent's claim (the match's ``deadline`` is then
+    None, so the sweep leaves it). ``away``: players of this match on vacation, with
+    its end (their turns are paused until then). ``undo``: what a takeback of the last move
+    restores (``turns.taken_back``). ``own``: a turn several seats play at once (Querni's
+    set-up): each such seat's own deadline, as seconds after the match's ``deadline`` (the
+    earliest of them), and the end of the vacation pause it holds (``paused_until`` is
+    then None); empty when one seat is to move (``turns.seat_clocks``). ``took_back``:
+    seats whose own move a takeback undid; they have taken part in the match
+    (``states.everyone_moved``). ``hints``: the hints each player took in this game
+    against the computer (``computer.MAX_HINTS`` at most; ``/stats`` counts the games
+    won with them)."""
+
+    control: TimeControl | None = None
+    claim: bool = False
+    banks: tuple[tuple[int, float], ...] = ()  # (seat, seconds)
+    paused_until: datetime | None = None
+    lapsed: datetime | None = None
+    away: tuple[tuple[int, datetime], ...] = ()  # (user, until)
+    # the last move's clock, for a takeback (bank controls): (the ply it made, the mover's
+    # seat, his bank before it (None: none stored), the seconds he had left when he moved)
+    undo: tuple[int, int, float | None, float] | None = None
+    own: tuple[tuple[int, float, datetime | None], ...] = ()  # (seat, seconds later, pause)
+    took_back: tuple[int, ...] = ()
+    hints: tuple[tuple[int, int], ...] = ()  # (user, hints taken)
+
+    def bank_of(self, seat: int) -> float | None:
+        return next((b for s, b in self.banks if s == seat), None)
+
+    def away_until(self, user: int) -> datetime | None:
+        return next((u for who, u in self.away if who == user), None)
+
+    def hints_of(self, user: int) -> int:
+        return next((n for who, n in self.hints if who == user), 0)
+
+
+@dataclass(frozen=True, slots=True)
+class VacationRecord:
+    """A vacation of ``user_id`` in ``guild_id``: from ``started_at`` until ``until``
+    (ended early: ``ended_at``). ``days``: whole days charged to his allowance (booked
+    days, refunded down to the days used when ended early). ``auto``: spent by the sweep
+    instead of a timeout."""
+
+    guild_id: int
+    user_id: int
+    started_at: datetime
+    until: datetime
+    days: int
+    auto: bool = False
+    ended_at: datetime | None = None
+    id: int = 0  # given by the repository
+
+    def active(self, now: datetime) -> bool:
+        return self.ended_at is None and self.started_at <= now < self.until
+
+
+@dataclass(frozen=True, slots=True)
+class TakebackRequest:
+    """A pending takeback request: ``by`` asks to take back his move, the last ply of the
+    record when he asked (the match's ``ply`` was ``ply``); it lapses when that changes."""
+
+    by: int
+    ply: int
+
+
+@dataclass(frozen=True, slots=True)
+class ConditionalLine:
+    """A player's conditional moves in a two-player match (``/premove``): from ply
+    ``start_ply`` (the opponent's next move) the record is expected to read ``moves``,
+    the opponent's and his own in turn. Its state is read from the record itself: while
+    the record since ``start_ply`` is a prefix of ``moves`` the line lives, and when the
+    prefix ends on an opponent's move, the next move is the owner's answer, due at once.
+    Private to ``user_id`` until played."""
+
+    id: int
+    match_id: int
+    user_id: int
+    start_ply: int
+    moves: tuple[str, ...]
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Follow:
+    """``user_id`` follows a match (``match_id``) or every match of a player
+    (``player_id``) in ``guild_id``, to be told of each move."""
+
+    user_id: int
+    guild_id: int
+    match_id: int | None = None
+    player_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    id: int
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    game: str
+    ladder: str
+    rules_version: str
+    options: Mapping[str, object]
+    start_text: str
+    seat_count: int
+    status: MatchStatus
+    challenger_id: int
+    seats: tuple[SeatRecord, ...]
+    seat_pref: int | None  # the challenger's chosen seat; None = random
+    seating: str  # "random" or "chosen" (4-player lobbies: joiners pick seats)
+    ply: int
+    position_text: str
+    to_move: tuple[int, ...]  # seats
+    last_move: str | None
+    days_per_move: int
+    rated: bool
+    deadline: datetime | None
+    remind_at: datetime | None  # None once the reminder for this deadline went out
+    draw_offer: DrawOffer | None
+    result: ResultRecord | None
+    broken: str | None
+    created_at: datetime
+    updated_at: datetime
+    version: int = 0  # bumped by every save; saves are compare-and-set on it
+    last_move_by: int | None = None  # the user who played ``last_move``
+    clock: ClockState = ClockState()
+
+    @property
+    def control(self) -> TimeControl:
+        """The match's time control (days per move for matches stored before them)."""
+        return self.clock.control or TimeControl.days(self.days_per_move)
+    takeback: TakebackRequest | None = None  # a pending takeback request
+    # read with the match, never written by ``save`` (their own tables hold them):
+    followers: tuple[int, ...] = ()  # users following this match or one of its players
+    conditionals: int = 0  # stored conditional lines (``/premove``) of this match
+
+    def seat_of(self, user_id: int) -> SeatRecord | None:
+        for s in self.seats:
+            if s.user_id == user_id:
+                return s
+        return None
+
+    def user_at(self, seat: int) -> int | None:
+        for s in self.seats:
+            if s.seat == seat:
+                return s.user_id
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class RecordEntry:
+    """One entry of a match record: a canonical move string, a Querni setup, or a special
+    entry (see ``SPECIAL_PREFIX``)."""
+
+    ply: int
+    seat: int | None
+    text: str
+    user_id: int | None
+    played_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRecord:
+    guild_id: int
+    ladder: str
+    user_id: int
+    mu: float
+    sigma: float
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.losses + self.draws
+
+    @property
+    def provisional(self) -> bool:
+        """Fewer than ``PROVISIONAL_GAMES`` rated games: shown with ``?`` and ranked after
+        every established player (a few lucky or agreed results cannot top the ladder)."""
+        return self.games < PROVISIONAL_GAMES
+
+
+PROVISIONAL_GAMES = 5
+"""Rated games on a ladder before a player's rating counts as established."""
+
+
+RatingFn = Callable[[Mapping[int, tuple[float, float] | None]], Mapping[int, tuple[float, float]]]
+"""Given each user's current ``(mu, sigma)`` (None if unrated), the new values."""
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """Ratings to update in the transaction that ends a rated match. The repository reads
+    the current ratings of ``results``' users inside that transaction, calls ``rate``, and
+    writes the new values and counters."""
+
+    guild_id: int
+    ladder: str
+    results: Mapping[int, str]  # user -> "win" | "loss" | "draw"
+    rate: RatingFn = field(compare=False)
+    at: datetime | None = None
+    """When the match ended: the repository also credits the guild's season holding this
+    instant (``service.seasons``), in the same transaction; None: no season."""
+    rate_fresh: RatingFn | None = field(default=None, compare=False)
+    """Like ``rate`` but without reporting: applied to the season's ratings."""
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxEntry:
+    """A message that must reach people, stored in the transaction of the change that
+    causes it and removed once delivered (``service.outbox``). ``kind`` and
+    ``payload`` (JSON) are the event, self-contained, so it can be delivered after a
+    restart. ``(match_id, version, n)``: the match version the change wrote and the
+    event's place among that change's events (how a live event finds its entry)."""
+
+    match_id: int
+    guild_id: int
+    version: int
+    n: int
+    kind: str
+    payload: str
+    created_at: datetime
+    id: int = 0  # given by the repository
+
+
+OutboxFn = Callable[["MatchRecord"], Sequence[OutboxEntry]]
+"""Given a match as stored by a write (id and new version set), the outbox entries to
+store in the same transaction (a pure function: it runs inside the transaction)."""
+
+TournamentOutboxFn = Callable[[Any], Sequence[OutboxEntry]]
+"""Given a tournament as stored by ``save_tournament`` (new version set), the outbox
+entries to store in the same transaction (a pure function, like ``OutboxFn``)."""

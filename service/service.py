@@ -1,0 +1,45 @@
+"""``MatchService``: every use-case of a match, put together from one mixin per group of
+use-cases. Where to look (see also the package docstring):
+
+* ``core``: ``ServiceCore`` declares what the use-cases may use; the machinery is in its
+  collaborators (``matches``, ``states``, ``ratings``, ``texts``, ``boards``)
+* ``challenges``: challenge, accept/join, decline, cancel, seating, attach_thread
+* ``play``: move, submit_setup, suggest_moves, copied notes
+* ``endings``: resign, draw offers
+* ``deadlines``: sweep (reminders, timeouts), verify_all
+* ``clocks``: resume (the heartbeat; clocks extended after Tablero was away), beat
+* ``computer``: challenge_computer, add_computers, play_computers (computer players)
+* ``tournament_service``: tournaments (create, join/leave, start, remove, cancel,
+  rounds through challenge/accept, results, standings); the pure core is ``tournaments/``
+* ``season_service``: leaderboard seasons (schedule, reset, list, the sweep that ends
+  them); what a season is: ``seasons``
+* ``comforts``: rematch, takeback, conditional moves (/premove), notes, follows
+* ``web``: what the web pages read (a match for spectators, the board of any ply)
+* ``queries``: get_match, position, board_image, describe, games_of, history, record,
+  leaderboard, stats, settings, preferences
+"""
+
+from __future__ import annotations
+
+from service.challenges import ChallengesMixin
+from service.clocks import ClocksMixin
+from service.comforts import ComfortsMixin
+from service.computer import ComputerMixin
+from service.deadlines import DeadlinesMixin
+from service.endings import EndingsMixin
+from service.ids import checked_ids
+from service.inputs import checked_texts
+from service.play import PlayMixin
+from service.queries import QueriesMixin
+from service.season_service import SeasonsMixin
+from service.tournament_service import TournamentsMixin
+from service.vacations import VacationsMixin
+from service.web import WebMixin
+
+
+@checked_ids  # every id is a plain int in SQLite's range, checked before any use-case
+@checked_texts  # every text is valid text (no lone surrogate, no control character)
+class MatchService(ComputerMixin, SeasonsMixin, TournamentsMixin, ComfortsMixin, ChallengesMixin,
+                   PlayMixin, DeadlinesMixin, VacationsMixin, ClocksMixin,
+                   EndingsMixin, WebMixin, QueriesMixin):
+    """Every use-case of a match. See the package docstring for the list."""

@@ -1,0 +1,152 @@
+"""What the service says about a match in words: players named by seat, who is to move,
+the line a board image shows when the match is over, and the one-line description of a
+position (alt text). The sentence for how a match ended comes from ``locales.results``
+(one place for every medium); this module only names the people in it.
+
+Everything here works from a ``MatchView`` (what the service hands out), so the service
+and the adapters that draw boards from events say the same thing.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Sequence
+from datetime import timedelta
+
+from locales.i18n import Text, Words, _, _n, capitalized, listing
+from locales.results import result_sentence
+from locales.terms import game_name, move_display, reason, seat_colour, status
+from rules import Position
+from service.computer_seats import computer_title, is_computer
+from service.ports import NameResolver
+from service.views import MatchView, ResultView
+
+log = logging.getLogger(__name__)
+
+
+def seat_names(match: MatchView, names: NameResolver | None) -> list[str] | None:
+    """Display names by seat through ``names`` (the seat's colour for an unknown or
+    empty seat); None without a resolver (boards then show the colours)."""
+    if names is None:
+        return None
+    out: list[str] = []
+    for s in match.seats:
+        name = s.name
+        if s.user_id is not None:
+            try:
+                name = names(match.guild_id, s.user_id) or name
+            except Exception:  # a name is decoration: never fail a board for it
+                log.exception("name lookup failed for user %s", s.user_id)
+        out.append(name)
+    return out
+
+
+def _colour(match: MatchView, seat: int) -> Words:
+    if seat < len(match.seats):
+        return seat_colour(match.seats[seat].name)
+    return _("Seat {seat}", seat=seat)
+
+
+def _name(match: MatchView, seat: int, names: Sequence[str] | None) -> Words:
+    """The name of ``seat`` from ``names`` ("" when unknown); a computer seat's in the
+    reader's words (``names`` hold its English name, which files and caches keep)."""
+    if not names or seat >= len(names):
+        return ""
+    user = match.seats[seat].user_id if seat < len(match.seats) else None
+    return computer_title(user) if user is not None and is_computer(user) else names[seat]
+
+
+def labels(match: MatchView, seats: Iterable[int], names: Sequence[str] | None) -> Words:
+    """``'Black (bob)'`` per seat (the colour alone when the name is unknown), listed:
+    the seats a board line is about."""
+    out: list[Words] = []
+    for seat in sorted(seats):
+        english = match.seats[seat].name if seat < len(match.seats) else ""
+        colour = _colour(match, seat)
+        name = _name(match, seat, names) or english
+        out.append(_("{seat} ({player})", seat=colour, player=name)
+                   if name and name != english else colour)
+    return listing(out)
+
+
+def who(match: MatchView, seats: Iterable[int], names: Sequence[str] | None) -> Words:
+    """``'alice (Red)'`` per seat (the colour alone without a name), listed: who a
+    message is about, as people know them."""
+    out: list[Words] = []
+    for seat in sorted(seats):
+        english = match.seats[seat].name if seat < len(match.seats) else ""
+        colour = _colour(match, seat)
+        name = _name(match, seat, names)
+        out.append(_("{player} ({seat})", player=name, seat=colour)
+                   if name and name != english else colour)
+    return listing(out)
+
+
+def result_line(match: MatchView, names: Sequence[str] | None) -> Words:
+    """How an over match ended, for its board image: ``'Black (bob) wins: opponent
+    resigned'``, ``'Draw: agreement'``, ``'Aborted: no move in time'``."""
+    r = match.result
+    if r is None:
+        return capitalized(status(match.status.value))
+    seats = {s.user_id: s.seat for s in match.seats if s.user_id is not None}
+
+    def label(users: Iterable[int]) -> Words:
+        return labels(match, (seats[u] for u in users if u in seats), names)
+    return result_sentence("board", r.kind, reason=r.reason, winners=label(r.winners),
+                           winner_count=len(r.winners),
+                           first=label(r.ranking[0]) if r.ranking else "")
+
+
+def describe(match: MatchView, p: Position, names: Sequence[str] | None,
+             moves: int | None = None) -> Words:
+    """A one-line description of the position (alt text): whose move it is (with the
+    players' names when known), or how the match ended, even when the rules did not
+    end it (a resignation, a timeout, an agreed draw). ``moves``: the moves played as
+    players count them (set-up submissions and resignations are not moves); the
+    record's plies when not known."""
+    v = p.variant
+    state: Words = _("game over")
+    if p.to_move:
+        state = _("{players} to move", players=who(match, p.to_move, names))
+    if not match.status.is_live:
+        r: ResultView | None = match.result
+        state = _("game over ({reason})", reason=reason(r.reason) if r is not None
+                  else status(match.status.value))
+    n = match.ply if moves is None else moves
+    game = game_name(v.key, v.name)
+    if match.last_move:
+        return _n("{game}, match #{match}, after {count} move: {state}; last move {move}",
+                  "{game}, match #{match}, after {count} moves: {state}; last move {move}",
+                  n, game=game, match=match.id, state=state,
+                  move=move_display(match.last_move))
+    return _n("{game}, match #{match}, after {count} move: {state}",
+              "{game}, match #{match}, after {count} moves: {state}",
+              n, game=game, match=match.id, state=state)
+
+
+def duration(gap: timedelta) -> Text:
+    """A gap in the largest whole unit that fits: days, else hours, else minutes.
+
+    >>> [duration(g).render("en-US") for g in (timedelta(days=2, hours=5),
+    ...     timedelta(hours=1), timedelta(seconds=30))]
+    ['2 days', '1 hour', '1 minute']
+    """
+    seconds = gap.total_seconds()
+    if seconds >= 86400:
+        days = int(seconds // 86400)
+        return _n("{count} day", "{count} days", days)
+    if seconds >= 3600:
+        hours = int(seconds // 3600)
+        return _n("{count} hour", "{count} hours", hours)
+    minutes = max(1, int(seconds // 60))
+    return _n("{count} minute", "{count} minutes", minutes)
+
+
+def offline_notice(gap: timedelta) -> Text:
+    """The one notice a match gets after Tablero was away (``ClocksExtended``).
+
+    >>> offline_notice(timedelta(days=2, minutes=3)).render("en-US")
+    'Tablero was offline for 2 days; all clocks were extended'
+    """
+    return _("Tablero was offline for {duration}; all clocks were extended",
+             duration=duration(gap))

@@ -1,0 +1,137 @@
+"""Standings as plain text rows: what the image (``render.table.draw_table``), an embed
+and the CSV export show, computed once here.
+
+    >>> from service.tournaments.model import Game, Result
+    >>> from service.tournaments.standings import standings
+    >>> rows = standings([1, 2], [Game(1, 1, 2, Result.DRAW)], Format.ROUND_ROBIN)
+    >>> t = standings_table(rows, Format.ROUND_ROBIN, {1: "alice", 2: "bob"},
+    ...                     title="Club round robin", subtitle="Xiangqi")
+    >>> t.shown("en-US").headers
+    ('#', 'Player', 'Pts', 'Games', 'W', 'D', 'L', 'Bye', 'F+', 'F-', 'SB', 'Wins')
+    >>> t.shown("en-US").rows[0]
+    ('1', 'alice', '0.5', '1', '0', '1', '0', '0', '0', '0', '0.25', '0')
+    >>> print(standings_csv(rows, Format.ROUND_ROBIN, {1: "=cmd()", 2: "bob"}), end="")
+    place,player,player_id,points,games,wins,draws,losses,byes,forfeits_won,forfeits_lost,SB,Wins,withdrawn
+    1,'=cmd(),1,0.5,1,0,1,0,0,0,0,0.25,0,no
+    1,bob,2,0.5,1,0,1,0,0,0,0,0.25,0,no
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from locales.i18n import Text, Words, _, render
+from service.tournaments.model import Format
+from service.tournaments.standings import StandingRow, tiebreak_names
+
+__all__ = ["StandingsTable", "format_number", "standings_csv", "standings_table"]
+
+
+def format_number(x: float) -> str:
+    """``2.0`` -> ``2``, ``2.5`` -> ``2.5``, ``2.75`` -> ``2.75`` (scores are exact
+    quarters at most, so nothing is rounded away).
+
+    >>> format_number(3.0), format_number(0.5), format_number(1.75)
+    ('3', '0.5', '1.75')
+    """
+    if x == int(x):
+        return str(int(x))
+    return f"{x:.2f}".rstrip("0")
+
+
+@dataclass(frozen=True, slots=True)
+class ShownTable:
+    """A table in one language, as plain text (``render.table.draw_table`` takes exactly
+    these fields)."""
+
+    title: str
+    subtitle: str
+    headers: tuple[str, ...]
+    align: str
+    rows: tuple[tuple[str, ...], ...]
+    top_rows: tuple[int, ...]
+    faded_rows: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsTable:
+    """Everything the drawing needs, in words not yet in any language (:meth:`shown`
+    renders it for a reader)."""
+
+    title: Words
+    subtitle: Words
+    headers: tuple[Words, ...]
+    align: str
+    rows: tuple[tuple[Words, ...], ...]
+    top_rows: tuple[int, ...]
+    faded_rows: tuple[int, ...]
+
+    def shown(self, locale: str) -> ShownTable:
+        """The table in ``locale``."""
+        return ShownTable(render(self.title, locale), render(self.subtitle, locale),
+                          tuple(render(h, locale) for h in self.headers), self.align,
+                          tuple(tuple(render(c, locale) for c in r) for r in self.rows),
+                          self.top_rows, self.faded_rows)
+
+
+TIEBREAKS: dict[str, Text] = {"SB": _("SB"), "Wins": _("Wins"), "Buchholz": _("Buchholz"),
+                              "Median": _("Median"), "Round": _("Round")}
+"""The tie-break columns' headers (``tiebreak_names``) in words."""
+
+
+def _name(names: Mapping[int, str], player: int) -> str:
+    return names.get(player) or str(player)
+
+
+def standings_table(rows: Sequence[StandingRow], fmt: Format, names: Mapping[int, str],
+                    *, title: Words, subtitle: Words = "") -> StandingsTable:
+    """The standings as text rows; the players in first place are the top rows (once
+    any game has counted), withdrawn players are faded and marked."""
+    # TRANSLATORS: standings column headers: player, points, games played, won, drawn,
+    # lost (short: they head narrow columns)
+    headers: tuple[Words, ...] = (
+        "#", _("Player"), _("Pts"), _("Games"), _("W"), _("D"), _("L"),
+        # TRANSLATORS: standings column headers for rounds not played over the board:
+        # byes (a point without a game), won by forfeit, lost by forfeit (short)
+        _("Bye"), _("F+"), _("F-"),
+        *(TIEBREAKS.get(n, n) for n in tiebreak_names(fmt)))
+    out: list[tuple[Words, ...]] = []
+    for r in rows:
+        name: Words = _("{player} (withdrawn)", player=_name(names, r.player)) \
+            if r.withdrawn else _name(names, r.player)
+        out.append((str(r.place), name, format_number(r.points), str(r.played),
+                    str(r.wins), str(r.draws), str(r.losses), str(r.byes),
+                    str(r.forfeits_won), str(r.forfeits_lost),
+                    *(format_number(b) for b in r.tiebreaks)))
+    started = any(r.points or r.played for r in rows)
+    top = tuple(i for i, r in enumerate(rows) if r.place == 1 and started)
+    faded = tuple(i for i, r in enumerate(rows) if r.withdrawn)
+    return StandingsTable(title, subtitle, headers, "rl" + "r" * (len(headers) - 2),
+                          tuple(out), top, faded)
+
+
+def _cell(text: str) -> str:
+    """A spreadsheet must not run a name as a formula: a leading ``= + - @`` (or a tab
+    or carriage return) gets a ``'`` in front (OWASP's advice for CSV injection)."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def standings_csv(rows: Sequence[StandingRow], fmt: Format, names: Mapping[int, str]
+                  ) -> str:
+    """The standings as CSV (RFC 4180, comma-separated, a header line): one line a
+    player, numbers as numbers, the player's id beside his name."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["place", "player", "player_id", "points", "games", "wins", "draws",
+                "losses", "byes", "forfeits_won", "forfeits_lost", *tiebreak_names(fmt),
+                "withdrawn"])
+    for r in rows:
+        w.writerow([r.place, _cell(_name(names, r.player)), r.player,
+                    format_number(r.points), r.played, r.wins, r.draws, r.losses, r.byes,
+                    r.forfeits_won, r.forfeits_lost,
+                    *(format_number(b) for b in r.tiebreaks),
+                    "yes" if r.withdrawn else "no"])
+    return buf.getvalue()

@@ -1,0 +1,176 @@
+"""A turn's clock, pure: the deadline of a new turn (``turn_started``), a seat's bank
+once it moved (``banked``), and the clock when that move is taken back (``taken_back``).
+See ``service.clocks`` for the rules they serve.
+
+**Seats moving at once.** A turn may have several seats to move together (Querni's
+``choose`` set-up: both arrange at the same time). Each such seat runs its own clock: its
+own deadline (its bank, from the turn's start or the end of its own vacation) and its own
+vacation pause (``ClockState.own``, relative to the match's deadline, which is the
+earliest); the downtime extension moves each by the time it ran (``after_downtime``). A
+seat that has moved stops its clock (``banked`` counts its bank from its own deadline);
+the others go on with theirs (``turn_goes_on``), not a fresh turn. The sweep times out
+only the seats whose own deadline passed and reminds only the earliest.
+One seat to move: ``own`` is empty and the match's ``deadline``/``paused_until`` are his.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import datetime, timedelta
+
+from service.records import ClockState, MatchRecord
+from service.timecontrol import bank_after_move, reminder_for
+
+SeatClocks = dict[int, tuple[datetime, datetime | None]]
+"""Each seat to move: its own deadline and the end of the vacation pause it holds."""
+
+
+def seat_clocks(rec: MatchRecord) -> SeatClocks:
+    """The own deadline and pause of each seat of ``rec`` to move (the match's for every
+    seat when ``ClockState.own`` is empty: one seat to move, or a record stored before
+    seats had their own clocks). Empty without a deadline."""
+    if rec.deadline is None:
+        return {}
+    own = {s: (later, paused) for s, later, paused in rec.clock.own}
+    return {s: (rec.deadline + timedelta(seconds=own[s][0]), own[s][1]) if s in own
+            else (rec.deadline, rec.clock.paused_until) for s in rec.to_move}
+
+
+def _with_seat_clocks(rec: MatchRecord, clocks: SeatClocks, remind_at: datetime | None
+                      ) -> MatchRecord:
+    """``rec`` with these clocks of its seats to move: its deadline is the earliest."""
+    first = min(clocks, key=lambda s: (clocks[s][0], s))
+    deadline, paused = clocks[first]
+    own = () if len(clocks) < 2 else tuple(
+        (s, (d - deadline).total_seconds(), p) for s, (d, p) in sorted(clocks.items()))
+    return dataclasses.replace(rec, deadline=deadline, remind_at=remind_at,
+                               clock=dataclasses.replace(
+                                   rec.clock, paused_until=None if own else paused, own=own))
+
+
+def turn_started(rec: MatchRecord, now: datetime) -> MatchRecord:
+    """``rec`` (its ``to_move`` set for the new turn) with the turn's deadline, reminder
+    and clock: for each seat to move the period of the control (his bank), from now or
+    from the end of his vacation; vacations over by now are forgotten."""
+    tc = rec.control
+    away = tuple((u, t) for u, t in rec.clock.away if t > now)
+    rec = dataclasses.replace(rec, clock=dataclasses.replace(rec.clock, lapsed=None,
+                                                             away=away))
+    if not rec.to_move:
+        return _with_seat_clocks(rec, {0: (now + tc.start, None)},
+                                 reminder_for(now, now + tc.start))
+    clocks: SeatClocks = {}
+    starts: dict[int, datetime] = {}
+    for seat in rec.to_move:
+        bank = rec.clock.bank_of(seat) if tc.is_bank else None
+        period = timedelta(seconds=bank) if bank is not None else tc.start
+        user = rec.user_at(seat)
+        until = next((t for u, t in away if u == user), None)
+        start, paused = (until, until) if until is not None and until > now else (now, None)
+        clocks[seat], starts[seat] = (start + period, paused), start
+    first = min(clocks, key=lambda s: (clocks[s][0], s))
+    return _with_seat_clocks(rec, clocks, reminder_for(starts[first], clocks[first][0]))
+
+
+def turn_goes_on(rec: MatchRecord, now: datetime) -> MatchRecord:
+    """``rec`` after a seat of a turn played by several seats at once moved (its
+    ``to_move`` the seats still to move): they go on with their own deadlines, not a new
+    turn. The reminder stays unless the earliest deadline changed."""
+    clocks = seat_clocks(rec)
+    first = min(d for d, _p in clocks.values())
+    remind = rec.remind_at if first == rec.deadline else reminder_for(now, first)
+    return _with_seat_clocks(rec, clocks, remind)
+
+
+def seat_clock_moved(rec: MatchRecord, seat: int, by: timedelta, paused: datetime | None,
+                     start: datetime, now: datetime) -> MatchRecord:
+    """``rec`` with the own deadline of ``seat`` (to move) ``by`` later and his pause
+    ``paused`` (a vacation began or ended; the others' clocks stay). The reminder follows
+    the earliest deadline: from ``start`` when it is his, else unchanged if that
+    deadline is, else from ``now``."""
+    clocks = seat_clocks(rec)
+    deadline = clocks[seat][0] + by
+    clocks[seat] = (deadline, paused)
+    first = min(clocks, key=lambda s: (clocks[s][0], s))
+    remind: datetime | None
+    if first == seat:
+        remind = reminder_for(start, deadline)
+    elif clocks[first][0] == rec.deadline:
+        remind = rec.remind_at
+    else:
+        remind = reminder_for(now, clocks[first][0])
+    return _with_seat_clocks(rec, clocks, remind)
+
+
+def after_downtime(rec: MatchRecord, since: datetime, now: datetime) -> MatchRecord | None:
+    """``rec`` with each running clock moved later by the part of Tablero's downtime
+    (``since`` to ``now``) it ran through, and the reminder with the match's deadline;
+    None when nothing moves (no deadline, or every seat to move was paused throughout).
+
+    A turn paused by a vacation until ``P`` was not running before ``P``: extending it
+    by the whole gap would hand its player time he never lost (and bank it, with a bank
+    control), so it gets only ``now - max(since, P)``; the pause end itself stays (the
+    vacation ends when it ends). Seats moving at once each get their own share.
+    """
+    if rec.deadline is None:
+        return None
+    clocks = seat_clocks(rec) or {0: (rec.deadline, rec.clock.paused_until)}
+    moved: SeatClocks = {}
+    for seat, (deadline, paused) in clocks.items():
+        ran = now - (since if paused is None else max(since, paused))
+        moved[seat] = (deadline + max(timedelta(0), ran), paused)
+    if moved == clocks:
+        return None
+    shift = min(d for d, _p in moved.values()) - rec.deadline
+    remind = None if rec.remind_at is None else rec.remind_at + shift
+    if not rec.to_move:
+        return dataclasses.replace(rec, deadline=rec.deadline + shift, remind_at=remind)
+    return _with_seat_clocks(rec, moved, remind)
+
+
+def banked(rec: MatchRecord, seat: int, now: datetime) -> ClockState:
+    """``rec``'s clock once ``seat`` moved at ``now``: his bank recomputed from his own
+    deadline (bank controls; a lapsed clock left him nothing but the increment)."""
+    tc = rec.control
+    if not tc.is_bank:
+        return rec.clock
+    own, paused = seat_clocks(rec).get(seat, (rec.deadline, rec.clock.paused_until))
+    deadline = own if rec.clock.lapsed is None else None
+    bank = bank_after_move(tc, deadline, paused, now)
+    left = timedelta(0) if deadline is None \
+        else max(timedelta(0), deadline - max(now, paused or now))
+    banks = dict(rec.clock.banks)
+    before = banks.get(seat)
+    banks[seat] = bank.total_seconds()
+    return dataclasses.replace(rec.clock, banks=tuple(sorted(banks.items())),
+                               undo=(rec.ply + 1, seat, before, left.total_seconds()))
+
+
+def taken_back(rec: MatchRecord, seat: int, now: datetime, per_move_left: timedelta,
+               least: timedelta) -> tuple[datetime, ClockState]:
+    """The deadline and clock when ``seat``'s last move (``rec``'s last ply) is taken back
+    at ``now``: his turn again with the time he had left when he played it, at least
+    ``least``. A bank control restores his bank to what it was before the move (and the
+    time left then, as ``banked`` kept it); a per-move control gives ``per_move_left``
+    (read from the record's times). The undone turn's vacation pause and lapse are
+    forgotten; a mover on vacation starts when it ends."""
+    clock = dataclasses.replace(rec.clock, paused_until=None, lapsed=None, undo=None, own=(),
+                                took_back=tuple(sorted({*rec.clock.took_back, seat})))
+    left = per_move_left
+    undo = rec.clock.undo
+    if rec.control.is_bank and undo is not None and undo[:2] == (rec.ply, seat):
+        _ply, _seat, before, had = undo
+        banks = dict(clock.banks)
+        if before is None:
+            banks.pop(seat, None)
+        else:
+            banks[seat] = before
+        clock = dataclasses.replace(clock, banks=tuple(sorted(banks.items())))
+        left = timedelta(seconds=had)
+    start = now
+    user = rec.user_at(seat)
+    until = rec.clock.away_until(user) if user is not None else None
+    if until is not None and until > now:
+        start = until
+        clock = dataclasses.replace(clock, paused_until=until)
+    return start + max(least, left), clock

@@ -1,0 +1,127 @@
+"""What the web pages read (issue 40): a match for spectators and a board of any ply.
+
+The web adapter reaches a match only through a signed link that names the match and its
+server; it calls these operations with ``Caller(that server, user)`` (user 0: an anonymous
+spectator), so the door checks the server as for every other adapter. A server with the
+web off answers exactly like an unknown match (``MatchNotFound``): nothing tells a
+stranger the match exists.
+
+Nothing hidden leaves here: the record is ``GameRecord``'s (a Querni arrangement stays
+hidden until both are in), and notes, conditional moves and user ids beyond the seats are
+never read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from dataclasses import dataclass
+
+from locales.i18n import DEFAULT_LOCALE, _
+from service.boards import draw_board
+from service.core import ServiceCore
+from service.errors import MatchNotFound, NotAllowed
+from service.matches import public_view
+from service.records import MatchStatus
+from service.states import replay
+from service.views import BoardImage, BoardState, Caller, GameRecord, LeaderboardEntry
+
+
+class WebLinkRevoked(NotAllowed):
+    """A player's web link of an older generation (he revoked his links since)."""
+
+
+SPECTATOR = 0
+"""The user id of an anonymous web reader (no Discord user is 0)."""
+
+
+@dataclass(frozen=True, slots=True)
+class WebMatch:
+    """A match as a web page shows it: the replayed public record, the players' names by
+    seat ("" where none is known) and their ratings on the match's ladder."""
+
+    record: GameRecord
+    names: tuple[str, ...]
+    ratings: tuple[LeaderboardEntry | None, ...]
+
+
+class WebMixin(ServiceCore):
+    """Reads for the web pages, scoped by the door and by the server's web switch."""
+
+    async def _web_on(self, guild_id: int, match_id: int) -> None:
+        settings = await self.get_guild_settings(guild_id)
+        if not settings.web:
+            raise MatchNotFound(_("there is no match #{match}", match=match_id))
+
+    async def web_match(self, match_id: int, caller: Caller | None = None) -> WebMatch:
+        """The match for a web page; ``MatchNotFound`` when its server has the web off."""
+        rec = await self._record(match_id)
+        await self._web_on(rec.guild_id, match_id)
+        entries = await self._entries(rec)
+        view = self._view(rec)
+        record = replay(rec, entries).game_record(view, rec)
+        names = tuple(self._seat_names(view) or ("",) * len(view.seats))
+        ladder = rec.game if rec.seat_count == 2 else f"{rec.game}-{rec.seat_count}"
+        ratings: list[LeaderboardEntry | None] = []
+        for seat in view.seats:
+            found = None
+            if seat.user_id is not None:
+                ranked = await self.repository.rank_of(rec.guild_id, ladder, seat.user_id)
+                if ranked is not None:
+                    rank, r = ranked
+                    found = LeaderboardEntry(rank, r.user_id, r.ordinal, r.mu, r.sigma,
+                                             r.wins, r.losses, r.draws)
+            ratings.append(found)
+        return WebMatch(record, names, tuple(ratings))
+
+    async def web_pass(self, match_id: int, user: int, caller: Caller | None = None) -> int:
+        """The link generation to put in ``user``'s link to play match ``match_id``: he
+        must be one of its players and its server must have the web on."""
+        rec = await self._record(match_id)
+        await self._web_on(rec.guild_id, match_id)
+        self._require_player(rec, user)
+        return await self.repository.web_epoch(user)
+
+    async def web_player(self, match_id: int, user: int, epoch: int,
+                         caller: Caller | None = None) -> WebMatch:
+        """The match for ``user``'s own page, while his link is of his current generation
+        (``WebLinkRevoked`` otherwise) and he is one of its players."""
+        found = await self.web_match(match_id, caller)
+        if user not in found.record.match.players():
+            raise MatchNotFound(_("there is no match #{match}", match=match_id))
+        if epoch != await self.repository.web_epoch(user):
+            raise WebLinkRevoked(_("this link was revoked: ask for a new one with /web"))
+        return found
+
+    async def revoke_web_links(self, user: int) -> int:
+        """Every web link ``user`` was given stops working (``/web revoke``); the new
+        generation."""
+        return await self.repository.revoke_web_links(user)
+
+    async def web_board(self, match_id: int, ply: int, caller: Caller | None = None,
+                        locale: str = DEFAULT_LOCALE, seat: int = 0) -> BoardImage | None:
+        """The board after ``ply`` plies of the record (0: the start), drawn from the
+        stored record alone, seen from ``seat`` (the first; a player's page: his own);
+        None without a renderer or when the record has no such ply or seat. Only the last
+        ply's picture says how the match ended."""
+        if self.renderer is None:
+            return None
+        found = await self.web_match(match_id, caller)
+        record = found.record
+        if isinstance(ply, bool) or not isinstance(ply, int) or \
+                not 0 <= ply <= len(record.plies) or isinstance(seat, bool) or \
+                not isinstance(seat, int) or not 0 <= seat < len(record.match.seats):
+            return None
+        position = record.start if ply == 0 else record.plies[ply - 1].position
+        marks = None
+        if ply > 0 and record.plies[ply - 1].move is not None:
+            before = record.start if ply == 1 else record.plies[ply - 2].position
+            marks = record.variant.move_marks(before, record.plies[ply - 1].move)
+        view = record.match
+        if ply < len(record.plies) and not view.status.is_live:
+            view = dataclasses.replace(view, status=MatchStatus.ACTIVE, result=None)
+        moves = sum(1 for p in record.plies[:ply] if p.move is not None)
+        names = list(found.names) if any(found.names) else None
+        return await asyncio.to_thread(
+            draw_board, self.renderer, view,
+            BoardState(public_view(position), marks, moves), names, seat, locale)
