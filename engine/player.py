@@ -67,6 +67,11 @@ Progress = Callable[[str, int, bool], None]
 search depth that found it, and whether it is the move finally chosen."""
 
 
+TIME_RESERVE = 0.05
+"""Seconds of a time-bound level's budget kept back from its search (at most a
+twentieth of the budget): finishing the node at hand and the move's text take some."""
+
+
 def choose_move(position: Position[Any], level: int = 8, *, seed: int = 0,
                 seconds: float | None = None, nodes: int | None = None,
                 seat: int | None = None, fairy: bool = True,
@@ -142,13 +147,17 @@ def _choose(position: Position[Any], level: int, seed: int, seconds: float | Non
     depth = settings.depth
     if settings.overlook and rng.random() < settings.overlook:
         depth = 1  # a moment of inattention: the reply is not looked at
+    seconds_left, ceiling = budget * settings.time_share, None
+    if not floors and settings.nodes is None and nodes is None:
+        # a time-bound level keeps to the time promised, floor or not, counting what
+        # was spent before the search (Querni: a few dozen milliseconds) and keeping
+        # back a little for what follows it (the last nodes, the line's text)
+        spent = time.perf_counter() - started + min(TIME_RESERVE, budget / 20)
+        seconds_left, ceiling = max(0.0, seconds_left - spent), max(0.0, budget - spent)
     limits = Limits(depth=depth, nodes=settings.nodes if nodes is None else nodes,
-                    seconds=budget * settings.time_share, quiescence=settings.quiescence,
+                    seconds=seconds_left, quiescence=settings.quiescence,
                     noise=settings.noise, seed=rng.getrandbits(32),
-                    min_nodes=settings.min_nodes,
-                    # time-bound levels keep to the time promised, floor or not
-                    ceiling=None if floors or settings.nodes is not None or nodes is not None
-                    else budget)
+                    min_nodes=settings.min_nodes, ceiling=ceiling)
     search = Search(model, position, limits)
     if progress is not None:
         def iteration(move: Hashable, depth: int) -> None:

@@ -137,6 +137,9 @@ class Search:
         self.started = 0.0
         self.deadline: float | None = None
         self.ceiling_at: float | None = None
+        # how often the clock is read: every 128 nodes, where the floors decide (they
+        # stop on a multiple of 128: reproducible), every 16 where time is kept
+        self._clock_mask = 127 if limits.ceiling is None else 15
         self.node_limit: int | None = None
         self.best_so_far: tuple[Hashable, int] | None = None
         self.on_iteration: Callable[[Hashable, int], None] | None = None
@@ -200,7 +203,7 @@ class Search:
         limit = self.node_limit
         if limit is not None and nodes >= limit:
             raise Stop
-        if not nodes & 127 and self.deadline is not None:
+        if not nodes & self._clock_mask and self.deadline is not None:
             if nodes >= self.limits.min_nodes:
                 if time.perf_counter() >= self.deadline:
                     raise Stop
