@@ -211,11 +211,11 @@ def line_state(line: ConditionalLine, ply: int, played: dict[int, str]
 class ComfortsMixin(ChallengesMixin, PlayMixin, DeadlinesMixin):
     """Rematch, takeback, conditional moves, notes and follows."""
 
-    async def sweep(self, now: datetime | None = None) -> list[Event]:
-        """The deadline sweep, after catching up conditional answers a restart left due
-        (they are moves the opponent already waits for)."""
+    async def sweep_due_conditionals(self, now: datetime | None = None) -> list[Event]:
+        """Conditional answers a restart left due (the sweep's first part: they are
+        moves the opponent already waits for)."""
         await self.sweep_conditionals()
-        return await super().sweep(now)
+        return []
 
     # ------------------------------------------------------------------ rematch
 

@@ -301,12 +301,11 @@ class ComputerMixin(ServiceCore):
             self._schedule(match_id)
         return len(match_ids)
 
-    async def sweep(self, now: datetime | None = None) -> list[Event]:
-        """The deadline sweep, then the computer turns left unplayed: at the first sweep
+    async def sweep_computers(self, now: datetime | None = None) -> list[Event]:
+        """The computer turns left unplayed (the sweep's last part): at the first sweep
         every one a restart cut off (:meth:`wake_computers` looks them up), afterwards
         those whose turn failed here (a crashed pool, a fallen database), so none is left
         waiting for a person who waits for it, and a quiet sweep reads nothing more."""
-        events: list[Event] = await super().sweep(now)  # type: ignore[misc]
         if not self._computers_woken:
             await self.wake_computers()  # raises if the database is down: tried again
             self._computers_woken = True
@@ -315,7 +314,7 @@ class ComputerMixin(ServiceCore):
             failed = sorted(self._computer_failed)
             self._computer_failed.clear()
             await self.wake_computers(failed)
-        return events
+        return []
 
     async def stats(self, guild_id: int, user: int) -> PlayerStats:
         """``QueriesMixin.stats`` plus the casual games against the computer."""
@@ -356,8 +355,8 @@ class ComputerMixin(ServiceCore):
         seats = {s.seat: s.user_id for s in rec.seats if s.seat is not None and not s.out}
         return [seats[s] for s in rec.to_move if s in seats and is_computer(seats[s])]
 
-    async def _notify(self, event: Event) -> None:
-        await super()._notify(event)
+    async def _computer_follows(self, event: Event) -> None:
+        """A computer's turn starts its search (a subscriber: ``MatchService``)."""
         if self.picker is None:
             return
         if isinstance(event, TurnStarted | SetupSubmitted) and event.match.status.is_live \

@@ -66,6 +66,11 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
+Subscriber = Callable[[Event], Awaitable[None]]
+"""A part's reaction to an event the service announces (after the notifier has it)."""
+Sweeper = Callable[[datetime], Awaitable[Sequence[Event]]]
+"""A part's share of the periodic sweep: what is due at ``now``, and the events it sent."""
+
 MIN_DAYS, MAX_DAYS = 1, 14
 CONTINUE_PLIES = 64  # a cache this close behind the row is carried forward, not replayed
 __all__ = ["MAX_DAYS", "MAX_TEXT", "MIN_DAYS", "ServiceCore"]
@@ -176,10 +181,19 @@ class ServiceCore:
         return team_of(rec, seat)
 
     async def _notify(self, event: Event) -> None:
+        """Tell the notifier (the people), then each of :meth:`_subscribers` in order."""
         try:
             await self.notifier.notify(event)
         except Exception:  # the change is stored; a failed notification must not undo it
             log.exception("notifier failed on %s", type(event).__name__)
+        for subscriber in self._subscribers():
+            await subscriber(event)
+
+    def _subscribers(self) -> Sequence[Subscriber]:
+        """The parts that react to events, in order (``MatchService`` lists them: a
+        finished match moves its tournament on, a computer's turn starts its search).
+        None here."""
+        return ()
 
     # ------------------------------------------------------------------ positions
 

@@ -23,7 +23,7 @@ class DeadlinesMixin(VacationsMixin):
     """The deadline sweep and the replay check (a timeout leaves the match
     like a resignation, hence ``EndingsMixin``)."""
 
-    async def sweep(self, now: datetime | None = None) -> list[Event]:
+    async def sweep_deadlines(self, now: datetime | None = None) -> list[Event]:
         """Send due reminders and apply due timeouts; returns the events sent. Safe to call
         at any time and after any downtime: it acts on what is stored. Only matches of
         this process's guilds (``self.shards``): another process sweeps the others."""

@@ -17,7 +17,7 @@ from datetime import datetime
 from locales.i18n import _
 from service.deadlines import DeadlinesMixin
 from service.errors import Conflict, InvalidOption, NotAllowed
-from service.events import SEASON_BOARD_SIZE, Event, SeasonBoard, SeasonEnded
+from service.events import SEASON_BOARD_SIZE, SeasonBoard, SeasonEnded
 from service.matches import RETRIES
 from service.outbox import entry_of
 from service.queries import QueriesMixin
@@ -87,11 +87,6 @@ class SeasonsMixin(DeadlinesMixin, QueriesMixin):
         return started
 
     # ------------------------------------------------------------------ sweep
-
-    async def sweep(self, now: datetime | None = None) -> list[Event]:
-        events = await super().sweep(now)
-        events += await self.sweep_seasons(now)
-        return events
 
     async def sweep_seasons(self, now: datetime | None = None, *,
                             guild_ids: Sequence[int] | None = None) -> list[SeasonEnded]:

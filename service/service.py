@@ -6,7 +6,8 @@ use-cases. Where to look (see also the package docstring):
 * ``challenges``: challenge, accept/join, decline, cancel, seating, attach_thread
 * ``play``: move, submit_setup, suggest_moves, copied notes
 * ``endings``: resign, draw offers
-* ``deadlines``: sweep (reminders, timeouts), verify_all
+* ``deadlines``: sweep_deadlines (reminders, timeouts), verify_all; the whole sweep is
+  ``MatchService.sweepers``
 * ``clocks``: resume (the heartbeat; clocks extended after Tablero was away), beat
 * ``computer``: challenge_computer, add_computers, play_computers (computer players)
 * ``tournament_service``: tournaments (create, join/leave, start, remove, cancel,
@@ -21,12 +22,16 @@ use-cases. Where to look (see also the package docstring):
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from service.challenges import ChallengesMixin
 from service.clocks import ClocksMixin
 from service.comforts import ComfortsMixin
 from service.computer import ComputerMixin
+from service.core import Subscriber, Sweeper
 from service.deadlines import DeadlinesMixin
 from service.endings import EndingsMixin
+from service.events import Event
 from service.ids import checked_ids
 from service.inputs import checked_texts
 from service.play import PlayMixin
@@ -42,4 +47,31 @@ from service.web import WebMixin
 class MatchService(ComputerMixin, SeasonsMixin, TournamentsMixin, ComfortsMixin, ChallengesMixin,
                    PlayMixin, DeadlinesMixin, VacationsMixin, ClocksMixin,
                    EndingsMixin, WebMixin, QueriesMixin):
-    """Every use-case of a match. See the package docstring for the list."""
+    """Every use-case of a match. See the package docstring for the list.
+
+    How the parts react is data here, not a chain of overrides: the sweep is the list of
+    :meth:`sweepers`, and the parts that follow announcements are :meth:`_subscribers`.
+    """
+
+    def sweepers(self) -> tuple[Sweeper, ...]:
+        """The parts of the periodic sweep, in order: conditional answers a restart left
+        due (moves the opponent already waits for), reminders and timeouts, tournaments
+        (registration closed, rounds to finish), seasons that ended, and last the
+        computer turns left unplayed."""
+        return (self.sweep_due_conditionals, self.sweep_deadlines, self.sweep_tournaments,
+                self.sweep_seasons, self.sweep_computers)
+
+    async def sweep(self, now: datetime | None = None) -> list[Event]:
+        """Everything due at ``now`` (default: the clock's now), part by part
+        (:meth:`sweepers`); the events sent. Safe at any time and after any downtime: it
+        acts on what is stored, and only for this process's shards."""
+        now = now or self.clock.now()
+        events: list[Event] = []
+        for sweeper in self.sweepers():
+            events += await sweeper(now)
+        return events
+
+    def _subscribers(self) -> tuple[Subscriber, ...]:
+        """After the notifier, in order: a finished match moves its tournament on, and a
+        computer's turn starts its search."""
+        return (self._tournament_follows, self._computer_follows)

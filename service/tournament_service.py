@@ -432,8 +432,8 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
 
     # ------------------------------------------------------------------ results
 
-    async def _notify(self, event: Event) -> None:
-        await super()._notify(event)
+    async def _tournament_follows(self, event: Event) -> None:
+        """A finished match moves its tournament on (a subscriber: ``MatchService``)."""
         if isinstance(event, MatchEnded):
             try:
                 await self._match_ended(event.match.id, event.left_by)
@@ -570,14 +570,10 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
 
     # ------------------------------------------------------------------ sweep
 
-    async def sweep(self, now: datetime | None = None) -> list[Event]:
-        events = await super().sweep(now)
-        await self.sweep_tournaments(now)
-        return events
-
-    async def sweep_tournaments(self, now: datetime | None = None) -> None:
+    async def sweep_tournaments(self, now: datetime | None = None) -> list[Event]:
         """Start tournaments whose registration has closed (cancel them with too few
-        players) and finish what a stop left half done in running ones."""
+        players) and finish what a stop left half done in running ones (announced as
+        they happen: nothing is returned)."""
         now = now or self.clock.now()
         for t in await self.repository.tournaments_in(None, _OPEN):
             if not self.shards.owns(t.guild_id):
@@ -604,6 +600,7 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
                 raise  # the database failed: the whole sweep waits for the next tick
             except ServiceError as e:
                 log.warning("sweep skipped tournament %s: %s", t.id, e.message)
+        return []
 
     # ------------------------------------------------------------------ queries
 
