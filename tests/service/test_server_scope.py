@@ -40,6 +40,7 @@ NO_ID = {
     "match_in_thread",
     # the service's own machinery (sweeps, clocks, computer players): no caller acts
     "sweep", "sweep_conditionals", "sweep_seasons", "sweep_tournaments", "resume",
+    "sweep_deadlines", "sweep_due_conditionals", "sweep_computers",
     "beat", "verify_all", "computers_idle", "wake_computers",
 }
 """The public operations that take no match or tournament id, and why each needs none."""
