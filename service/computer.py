@@ -25,8 +25,9 @@ import asyncio
 import contextvars
 import dataclasses
 import logging
+from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from locales.analysis import CostKind, cost_words
 from locales.i18n import Words, _, _n
@@ -43,7 +44,7 @@ from service.errors import InvalidOption, NotAllowed, ServiceError, StorageUnava
 from service.events import Event, SetupSubmitted, TurnStarted
 from service.ports import MovePicker, MoveWeighing, NameResolver
 from service.records import MatchRecord, MatchStatus
-from service.views import AnalysedMove, Caller, MatchView, PlayerStats
+from service.views import AnalysedMove, Caller, GameRecord, MatchView, MoveResult, PlayerStats
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +64,34 @@ def with_computer_names(names: NameResolver | None) -> NameResolver:
     return resolve
 
 
+class MatchActions(Protocol):
+    """The doors the computer player acts through: the same use-cases a person's moves
+    take (``MatchService`` gives itself, checked by mypy against this)."""
+
+    async def challenge(self, guild_id: int, channel_id: int, challenger: int, game: str, *,
+                        opponents: Sequence[int] = ...,
+                        options: Mapping[str, object] | None = ...,
+                        days: int | None = ..., rated: bool = ...,
+                        seat: int | str | None = ..., clock: str | None = ...,
+                        claim_win: bool | None = ...,
+                        accepted_at_once: bool = ...) -> MatchView: ...
+
+    async def accept(self, match_id: int, user: int, seat: int | str | None = ...,
+                     *, caller: Caller | None = ...) -> MatchView: ...
+
+    async def join(self, match_id: int, user: int, seat: int | str | None = ...,
+                   *, caller: Caller | None = ...) -> MatchView: ...
+
+    async def move(self, match_id: int, user: int, text: str,
+                   expected_ply: int | None = ..., *, caller: Caller | None = ...
+                   ) -> MoveResult: ...
+
+    async def submit_setup(self, match_id: int, user: int, text: str,
+                           *, caller: Caller | None = ...) -> MoveResult: ...
+
+    async def record(self, match_id: int, caller: Caller | None = ...) -> GameRecord: ...
+
+
 class ComputerMixin(ServiceCore):
     """Challenging the computer, filling a lobby with it, and playing its turns."""
 
@@ -77,6 +106,9 @@ class ComputerMixin(ServiceCore):
         self._computer_failed: set[int] = set()
         self._computers_woken = False
 
+    actions: MatchActions
+    """The use-cases the computer acts through (set by ``MatchService`` to itself)."""
+
     # ------------------------------------------------------------------ use-cases
 
     async def challenge_computer(self, guild_id: int, channel_id: int, challenger: int,
@@ -90,10 +122,10 @@ class ComputerMixin(ServiceCore):
         if self.picker is None:
             raise NotAllowed(_("the computer player is not available here"))
         cpu = computer_user(self._level(level))
-        view = await self.challenge(guild_id, channel_id, challenger, game,  # type: ignore[attr-defined]
-                                    opponents=(cpu,), options=options, days=days,
+        view = await self.actions.challenge(guild_id, channel_id, challenger, game,
+                                            opponents=(cpu,), options=options, days=days,
                                     rated=False, seat=seat, accepted_at_once=True)
-        started: MatchView = await self.accept(view.id, cpu)  # type: ignore[attr-defined]
+        started = await self.actions.accept(view.id, cpu)
         return started
 
     async def add_computers(self, match_id: int, user: int,
@@ -127,7 +159,7 @@ class ComputerMixin(ServiceCore):
                 n += 1
             cpu = computer_user(level, n)
             taken.add(cpu)
-            view = await self.join(match_id, cpu)  # type: ignore[attr-defined]
+            view = await self.actions.join(match_id, cpu)
         return view
 
     async def play_computers(self, match_id: int, *, caller: Caller | None = None) -> int:
@@ -155,10 +187,9 @@ class ComputerMixin(ServiceCore):
             seed = (rec.id * 1_000_003 + rec.ply) & 0x7FFFFFFF
             text = await self.picker.pick(p.view_for(me.seat), me.seat, level, seed=seed)
             if p.in_setup:
-                await self.submit_setup(match_id, cpu, text)  # type: ignore[attr-defined]
+                await self.actions.submit_setup(match_id, cpu, text)
             else:
-                await self.move(match_id, cpu, text,  # type: ignore[attr-defined]
-                                expected_ply=rec.ply)
+                await self.actions.move(match_id, cpu, text, expected_ply=rec.ply)
             played += 1
 
     async def hint(self, match_id: int, user: int,
@@ -236,16 +267,16 @@ class ComputerMixin(ServiceCore):
         rec = await self._record(match_id)
         if rec.status.is_live:
             raise NotAllowed(_("the analysis is for finished games"))
-        record = await self.record(match_id)  # type: ignore[attr-defined]
+        record = await self.actions.record(match_id)
         weighed: list[tuple[int, int, str, Position[Any]]] = []  # (ply, seat, display, before)
         moves: list[tuple[Position[Any], str]] = []
         before = record.start
-        for ply in record.plies:
-            if ply.move is not None and ply.seat is not None and not before.in_setup \
-                    and before.to_move == {ply.seat}:
-                weighed.append((ply.ply, ply.seat, ply.display, before))
-                moves.append((before, ply.canonical))
-            before = ply.position
+        for step in record.plies:
+            if step.move is not None and step.seat is not None and not before.in_setup \
+                    and before.to_move == {step.seat}:
+                weighed.append((step.ply, step.seat, step.display, before))
+                moves.append((before, step.canonical))
+            before = step.position
         weighings = await self.picker.weigh(moves) if moves else []
         marked: list[AnalysedMove] = []
         for (ply, seat, display, position), found in zip(weighed, weighings, strict=True):
@@ -316,9 +347,10 @@ class ComputerMixin(ServiceCore):
             await self.wake_computers(failed)
         return []
 
-    async def stats(self, guild_id: int, user: int) -> PlayerStats:
-        """``QueriesMixin.stats`` plus the casual games against the computer."""
-        base: PlayerStats = await super().stats(guild_id, user)  # type: ignore[misc]
+    async def _with_computer_games(self, base: PlayerStats, guild_id: int, user: int
+                                   ) -> PlayerStats:
+        """``base`` (a player's rated record) with his casual games against the computer
+        and in how many of them he took hints (``MatchService.stats`` composes them)."""
         wins = draws = losses = hinted = 0
         for rec in await self.repository.matches_of(user, guild_id,
                                                     (MatchStatus.FINISHED,)):

@@ -23,6 +23,7 @@ use-cases. Where to look (see also the package docstring):
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from service.challenges import ChallengesMixin
 from service.clocks import ClocksMixin
@@ -39,6 +40,7 @@ from service.queries import QueriesMixin
 from service.season_service import SeasonsMixin
 from service.tournament_service import TournamentsMixin
 from service.vacations import VacationsMixin
+from service.views import PlayerStats
 from service.web import WebMixin
 
 
@@ -52,6 +54,16 @@ class MatchService(ComputerMixin, SeasonsMixin, TournamentsMixin, ComfortsMixin,
     How the parts react is data here, not a chain of overrides: the sweep is the list of
     :meth:`sweepers`, and the parts that follow announcements are :meth:`_subscribers`.
     """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.actions = self  # the computer acts through the doors a person's moves take
+
+    async def stats(self, guild_id: int, user: int) -> PlayerStats:
+        """A player's record in a server: his rated games (``queries``) with his casual
+        games against the computer (``computer``)."""
+        rated = await QueriesMixin.stats(self, guild_id, user)
+        return await self._with_computer_games(rated, guild_id, user)
 
     def sweepers(self) -> tuple[Sweeper, ...]:
         """The parts of the periodic sweep, in order: conditional answers a restart left
