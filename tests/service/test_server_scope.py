@@ -238,7 +238,8 @@ async def test_reads_are_scoped_to_the_server_and_the_players(service: MatchServ
     assert await service.games_of(GUILD + 1, ALICE) == []
 
 
-ADAPTERS = [*sorted((ROOT / "bot" / "discordapp").rglob("*.py")), ROOT / "bot" / "console.py"]
+ADAPTERS = [*sorted((ROOT / "bot" / "discordapp").rglob("*.py")),
+            *sorted((ROOT / "bot" / "console").rglob("*.py"))]
 
 
 def test_the_adapters_pass_the_caller_to_every_scoped_operation() -> None:

@@ -1,0 +1,164 @@
+"""Starting a match: /challenge, /accept, /join, /decline, /cancel.
+
+Each command is ``async def NAME(console, args, line)``; the table of commands is
+:data:`bot.console.commands.COMMANDS`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.console.common import (
+    COMPUTER_NAMES,
+    CONSOLE_CHANNEL,
+    CONSOLE_GUILD,
+    SWITCH_VALUES,
+    _level,
+    digits,
+    no_such_match,
+    number_token,
+    options_of,
+)
+from bot.console.session import (
+    Console,
+)
+from locales.i18n import (
+    Words,
+    _,
+)
+from service import (
+    MatchStatus,
+    ServiceError,
+)
+
+
+async def cmd_challenge(console: Console, args: list[str], line: str) -> None:
+    uid = console.user()
+    opponents: list[int] = []
+    game: str | None = None
+    options: dict[str, object] = {}
+    days: int | None = None
+    rated = True
+    seat: str | None = None
+    computer = False
+    level: str | None = None
+    clock: str | None = None
+    claim: bool | None = None
+    for a in options_of(args):
+        if isinstance(a, tuple) and a[0] == "clock":
+            clock = a[1]
+        elif isinstance(a, tuple) and a[0] == "claim":
+            if a[1].lower() not in SWITCH_VALUES:
+                raise ServiceError(_("claim must be yes or no, not {value}",
+                                     value=repr(a[1])))
+            claim = SWITCH_VALUES[a[1].lower()]
+        elif isinstance(a, str) and a.lower() in COMPUTER_NAMES:
+            computer = True
+        elif isinstance(a, tuple):
+            key, value = a
+            if key == "days":
+                if not digits(value) or len(value) > 3:
+                    raise ServiceError(_("days must be a number from 1 to 14"))
+                days = int(value)
+            elif key == "seat":
+                seat = value
+            elif key == "rated":
+                rated = value.lower() not in ("no", "off", "false", "0")
+            elif key == "level":
+                level = value
+            else:
+                options[key] = value
+        elif a.startswith("@"):
+            opponents.append(await console.person(a))
+        elif a.lower() in ("casual", "unrated"):
+            rated = False
+        elif a.lower() == "rated":
+            rated = True
+        elif game is None:
+            game = a
+        else:
+            raise ServiceError(_("what is {word}? options are written name:value "
+                                 "(or name=value)", word=repr(a)))
+    if game is None:
+        raise ServiceError(_("which game? /challenge @bob xiangqi (see /games-list)"))
+    if level is not None and not computer:
+        raise ServiceError(_("level: is for games against the computer (@computer)"))
+    if computer:
+        if opponents:
+            raise ServiceError(_("play the computer alone: /challenge @computer GAME; "
+                                 "in a 4-player lobby, /fill adds computer players"))
+        m = await console.service.challenge_computer(
+            CONSOLE_GUILD, CONSOLE_CHANNEL, uid, game, level=_level(level),
+            options=options, days=days, seat=seat)
+        console.current_match[uid] = m.id
+        console.say(_("created {match_line}", match_line=console.describe(m)))
+        if m.status is MatchStatus.ACTIVE:
+            await console.show_board(m.id)
+        return
+    m = await console.service.challenge(CONSOLE_GUILD, CONSOLE_CHANNEL, uid, game,
+                                     opponents=opponents, options=options, days=days,
+                                     rated=rated, seat=seat, clock=clock,
+                                     claim_win=claim)
+    console.current_match[uid] = m.id
+    console.say(_("created {match_line}", match_line=console.describe(m)))
+
+async def cmd_accept(console: Console, args: list[str], line: str) -> None:
+    await _take_seat(console, args, False,
+                          lambda line: _("accepted: {match_line}", match_line=line))
+
+async def cmd_join(console: Console, args: list[str], line: str) -> None:
+    await _take_seat(console, args, True,
+                          lambda line: _("joined: {match_line}", match_line=line))
+
+async def cmd_decline(console: Console, args: list[str], line: str) -> None:
+    match_id = await _pick_waiting(console, args)
+    console.printer.declining = console.user()
+    try:
+        m = await console.service.decline(match_id, console.user(), caller=console.caller())
+    finally:
+        console.printer.declining = None
+    console.say(_("declined: {match_line}", match_line=console.describe(m)))
+
+async def cmd_cancel(console: Console, args: list[str], line: str) -> None:
+    m = await console.service.cancel(await console.pick_only_match(args), console.user(),
+                                  caller=console.caller())
+    console.say(_("cancelled: {match_line}", match_line=console.describe(m)))
+
+def _seat_arg(console: Console, args: list[str]) -> str | None:
+    for a in options_of(args):
+        if isinstance(a, tuple) and a[0] == "seat":
+            return a[1]
+    return None
+
+async def _take_seat(console: Console, args: list[str],
+                     joining: bool, said: Callable[[Words], Words]) -> None:
+    """/accept and /join: take a seat in the waiting match, show the board if it began."""
+    uid = console.user()
+    match_id = await _pick_waiting(console, args)
+    seat = _seat_arg(console, args)
+    if joining:
+        m = await console.service.join(match_id, uid, seat, caller=console.caller())
+    else:
+        m = await console.service.accept(match_id, uid, seat, caller=console.caller())
+    console.current_match[uid] = m.id
+    console.say(said(console.describe(m)))
+    if m.status is MatchStatus.ACTIVE:
+        await console.show_board(m.id)
+
+async def _pick_waiting(console: Console, args: list[str]) -> int:
+    """For /accept and /join: a #N, else the newest challenge naming or open to me."""
+    for a in list(args):
+        if (number := number_token(a, no_such_match)) is not None:
+            args.remove(a)
+            return number
+    uid = console.user()
+    for g in await console.service.games_of(CONSOLE_GUILD, uid):
+        if uid in g.invited:
+            return g.id
+    for g in await console.service.open_challenges(CONSOLE_GUILD):
+        if uid not in g.joined:
+            return g.id
+    for g in await console.service.games_of(CONSOLE_GUILD, uid):
+        if g.status.is_waiting and g.challenger_id == uid:
+            raise ServiceError(_("#{match} is your own challenge: /cancel withdraws it",
+                                 match=g.id))
+    raise ServiceError(_("there is no challenge waiting for you (see /games, /open)"))

@@ -1,0 +1,145 @@
+"""Playing a match: /move, /setup, /moves, /board, /games, /open, /resign, /draw, /next, /history.
+
+Each command is ``async def NAME(console, args, line)``; the table of commands is
+:data:`bot.console.commands.COMMANDS`."""
+
+from __future__ import annotations
+
+from bot.console.common import (
+    CONSOLE_GUILD,
+)
+from bot.console.session import (
+    Console,
+)
+from locales.i18n import (
+    Words,
+    _,
+    joined,
+    listing,
+)
+from locales.terms import move_display, seat_colour
+from service import (
+    MatchStatus,
+    MoveResult,
+    ServiceError,
+)
+
+
+async def cmd_move(console: Console, args: list[str], line: str) -> None:
+    uid = console.user()
+    match_id = await console.pick_match(args)
+    if not args:
+        raise ServiceError(_("which move? e.g. /move h3-e3 (/moves lists them)"))
+    result: MoveResult = await console.service.move(match_id, uid, " ".join(args),
+                                                 caller=console.caller())
+    console.current_match[uid] = match_id
+    console.say(_("played {move}", move=move_display(result.display)))
+    await console.show_board(match_id, result)
+
+async def cmd_setup(console: Console, args: list[str], line: str) -> None:
+    uid = console.user()
+    match_id = await console.pick_match(args)
+    result = await console.service.submit_setup(match_id, uid, " ".join(args),
+                                             caller=console.caller())
+    console.say(_("arrangement submitted for #{match}", match=match_id))
+    if result.match.status is MatchStatus.ACTIVE and \
+            not result.match.position_text.startswith("setup"):
+        await console.show_board(match_id)
+
+async def cmd_moves(console: Console, args: list[str], line: str) -> None:
+    uid = console.user()
+    match_id = await console.pick_match(args)
+    prefix = " ".join(args)
+    found, total = await console.service.move_choices(match_id, uid, prefix,
+                                                      caller=console.caller())
+    if found:
+        console.say(", ".join(d for _c, d in found))
+        if total > len(found):
+            console.say(_("{count} of {total}, type a prefix to narrow (/moves h3)",
+                       count=len(found), total=total))
+        return
+    raise ServiceError(await _why_no_moves(console, match_id, uid, prefix))
+
+async def _why_no_moves(console: Console, match_id: int, uid: int, prefix: str) -> Words:
+    """Why ``/moves`` lists nothing, and what to do instead."""
+    m = await console.service.get_match(match_id, caller=console.caller())
+    if m.broken:
+        return _("match #{match} is broken: {detail}", match=m.id, detail=m.broken)
+    if m.status.is_waiting:
+        return _("match #{match} has not started yet", match=m.id)
+    if m.is_over:
+        return _("match #{match} is over ({result})", match=m.id,
+                 result=console.result_text(m))
+    if uid not in m.players():
+        return _("you are not playing in match #{match}", match=m.id)
+    if m.seats and any(s.user_id == uid and s.out for s in m.seats):
+        return _("you are out of this game")
+    if uid not in m.to_move:
+        who = listing(_("{player} ({seat})", player=console.name(s.user_id),
+                        seat=seat_colour(s.name))
+                      for s in m.seats if s.user_id in m.to_move)
+        return _("it is not your turn: {players} to move", players=who)
+    if m.position_text.startswith("setup"):
+        return _("the match is in its setup phase: /setup your 16 numbers")
+    return _("no legal move starts with {prefix} (/moves alone lists them)",
+             prefix=repr(prefix))
+
+async def cmd_board(console: Console, args: list[str], line: str) -> None:
+    await console.show_board(await console.pick_match(args))
+
+async def cmd_games(console: Console, args: list[str], line: str) -> None:
+    uid = console.user()
+    games = await console.service.games_of(CONSOLE_GUILD, uid)
+    if not games:
+        console.say(_("no live matches (/challenge someone)"))
+    for g in games:
+        mark = "*" if uid in g.to_move or uid in g.invited else " "
+        console.say(joined(mark, console.describe(g)))
+
+async def cmd_open(console: Console, args: list[str], line: str) -> None:
+    found = await console.service.open_challenges(CONSOLE_GUILD)
+    console.say(joined(*(console.describe(g) for g in found), separator="\n") if found
+             else _("no open challenges"))
+
+async def cmd_resign(console: Console, args: list[str], line: str) -> None:
+    m = await console.service.resign(await console.pick_only_match(args), console.user(),
+                                  caller=console.caller())
+    console.say(_("resigned: {match_line}", match_line=console.describe(m)))
+
+async def cmd_draw(console: Console, args: list[str], line: str) -> None:
+    uid = console.user()
+    match_id = await console.pick_match(args)
+    what = args[0].lower() if args else "offer"
+    if what == "offer":
+        m = await console.service.offer_draw(match_id, uid, caller=console.caller())
+    elif what == "accept":
+        m = await console.service.accept_draw(match_id, uid, caller=console.caller())
+    elif what == "decline":
+        m = await console.service.decline_draw(match_id, uid, caller=console.caller())
+    else:
+        raise ServiceError(_("/draw offer, /draw accept or /draw decline"))
+    said = {"offer": _("draw offer: {match_line}", match_line=console.describe(m)),
+            "accept": _("draw accept: {match_line}", match_line=console.describe(m)),
+            "decline": _("draw decline: {match_line}", match_line=console.describe(m))}
+    console.say(said[what])
+    if what == "accept" and m.status is MatchStatus.ACTIVE:
+        console.say(_("you agreed; the draw needs every other player still in to agree "
+                   "too"))
+
+async def cmd_next(console: Console, args: list[str], line: str) -> None:
+    uid = console.user()
+    m = await console.service.next_game(CONSOLE_GUILD, uid, console.current_match.get(uid))
+    if m is None:
+        console.say(_("no match is waiting on you"))
+        return
+    console.current_match[uid] = m.id
+    console.say(console.describe(m))
+    await console.show_board(m.id)
+
+async def cmd_history(console: Console, args: list[str], line: str) -> None:
+    h = await console.service.history(await console.pick_match(args), console.caller())
+    console.say(_("{match_line} ({format} export):", match_line=console.describe(h.match),
+               format=h.export_format))
+    console.say(h.export.rstrip())
+    if h.note is not None:
+        console.say(_("Your private note (only you see it): {note}", note=h.note))

@@ -1,0 +1,175 @@
+"""Tournaments: /tournaments, /tournament
+create|join|leave|start|cancel|remove|mine|pairings|standings.
+
+Each command is ``async def NAME(console, args, line)``; the table of commands is
+:data:`bot.console.commands.COMMANDS`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import rules
+from bot.console.common import (
+    CONSOLE_CHANNEL,
+    CONSOLE_GUILD,
+    SWITCH_VALUES,
+    no_such_tournament,
+    number_token,
+    options_of,
+)
+from bot.console.session import (
+    Console,
+)
+from locales.i18n import (
+    Words,
+    _,
+    _n,
+    joined,
+    render,
+)
+from locales.terms import status
+from service import (
+    ServiceError,
+)
+from service.tournament_records import TournamentGame, TournamentRecord, describe_clock
+from service.tournaments import Result
+from service.tournaments.model import format_words, tournament_title
+
+
+async def cmd_tournaments(console: Console, args: list[str], line: str) -> None:
+    found = await console.service.tournaments(CONSOLE_GUILD)
+    if not found:
+        console.say(_("no tournaments yet"))
+    for t in found:
+        console.say(_tournament_line(console, t))
+
+async def cmd_tournament(console: Console, args: list[str], line: str) -> None:
+    if not args:
+        raise ServiceError(_("/tournament create|join|leave|start|cancel|remove|"
+                             "standings|pairings|mine"))
+    what, rest = args[0].lower(), args[1:]
+    uid = console.user()
+    if what == "create":
+        await _create_tournament(console, uid, rest)
+        return
+    tid = await _pick_tournament(console, rest, ended_too=what in ("standings", "pairings",
+                                                               "mine"))
+    svc = console.service
+    if what == "join":
+        console.say(_tournament_line(console, await svc.join_tournament(tid, uid,
+                                                                 caller=console.caller())))
+    elif what == "leave":
+        console.say(_tournament_line(console, await svc.leave_tournament(tid, uid,
+                                                                  caller=console.caller())))
+    elif what == "start":
+        console.say(_tournament_line(console, await svc.start_tournament(tid, uid,
+                                                                  caller=console.caller())))
+    elif what == "cancel":
+        console.say(_tournament_line(console, await svc.cancel_tournament(tid, uid,
+                                                                   caller=console.caller())))
+    elif what == "remove":
+        who = [a for a in rest if a.startswith("@")]
+        if len(who) != 1:
+            raise ServiceError(_("/tournament remove [#T] @user"))
+        t = await svc.remove_from_tournament(tid, uid, await console.person(who[0]),
+                                             caller=console.caller())
+        console.say(_tournament_line(console, t))
+    elif what == "standings":
+        await _standings(console, tid, csv="csv" in rest)
+    elif what == "pairings":
+        numbers = [a for a in rest if a.isascii() and a.isdigit() and len(a) < 4]
+        games = await svc.tournament_pairings(tid, int(numbers[0]) if numbers else None,
+                                              caller=console.caller())
+        _say_games(console, games)
+    elif what == "mine":
+        _say_games(console, await svc.tournament_games_of(tid, uid, caller=console.caller()))
+    else:
+        raise ServiceError(_("/tournament has no {what}", what=repr(what)))
+
+async def _pick_tournament(console: Console, args: list[str], *, ended_too: bool = False) -> int:
+    """The tournament named by ``#N`` (removed from ``args``), else the newest open
+    one of the console's server; ``ended_too`` (what only reads it: standings,
+    pairings, mine): else the newest of all."""
+    for a in list(args):
+        if (number := number_token(a, no_such_tournament)) is not None:
+            args.remove(a)
+            return number
+    found = await console.service.tournaments(CONSOLE_GUILD, running_only=True)
+    if not found and ended_too:
+        found = await console.service.tournaments(CONSOLE_GUILD)
+    if not found:
+        raise ServiceError(_("no tournament is open: /tournament create GAME FORMAT"))
+    return found[0].id
+
+def _tournament_line(console: Console, t: TournamentRecord) -> Words:
+    v = rules.variant(t.game)
+    parts: list[Words] = [format_words(t.format)]
+    if t.rounds:
+        parts.append(_n("{count} round", "{count} rounds", t.rounds))
+    parts += [describe_clock(t), _n("{count} player", "{count} players", len(t.players)),
+              status(t.status.value)]
+    if t.round:
+        parts.append(_("round {round}", round=t.round))
+    return _("tournament #{tournament} {name}: {details}", tournament=t.id,
+             name=tournament_title(t.name, v.key, v.name, t.format),
+             details=joined(*parts, separator=", "))
+
+async def _create_tournament(console: Console, uid: int, args: list[str]) -> None:
+    words = [a for a in options_of(args) if isinstance(a, str)]
+    values = dict(a for a in options_of(args) if isinstance(a, tuple))
+    rated = not any(w.lower() in ("casual", "unrated") for w in words)
+    words = [w for w in words if w.lower() not in ("casual", "unrated", "rated")]
+    if len(words) != 2:
+        raise ServiceError(_("/tournament create GAME FORMAT [rounds:N] ... "
+                             "(FORMAT: rr, double, swiss, knockout)"))
+
+    def number(key: str) -> int | None:
+        text = values.pop(key, None)
+        if text is None:
+            return None
+        if not (text.isascii() and text.isdigit()) or len(text) > 4:
+            raise ServiceError(_("{key} must be a whole number", key=key))
+        return int(text)
+    claim = values.pop("claim", None)
+    if claim is not None and claim.lower() not in SWITCH_VALUES:
+        raise ServiceError(_("claim must be yes or no, not {value}", value=repr(claim)))
+    t = await console.service.create_tournament(
+        CONSOLE_GUILD, CONSOLE_CHANNEL, uid, words[0], fmt=words[1],
+        name=values.pop("name", None), rounds=number("rounds"), days=number("days"),
+        cap=number("cap"), registration_days=number("registration"), rated=rated,
+        clock=values.pop("clock", None),
+        claim_win=SWITCH_VALUES[claim.lower()] if claim is not None else False,
+        options=values)
+    console.say(_("created {tournament_line}: /tournament join #{tournament}",
+               tournament_line=_tournament_line(console, t), tournament=t.id))
+
+def _say_games(console: Console, games: Iterable[TournamentGame]) -> None:
+    shown = False
+    for g in games:
+        shown = True
+        if g.second is None:
+            console.say(_("  round {round}: {player} bye", round=g.round,
+                       player=console.name(g.first)) if g.result is Result.BYE else
+                     _("  round {round}: {player} rests", round=g.round,
+                       player=console.name(g.first)))
+            continue
+        result: Words = g.result.value if g.result is not None else _("playing")
+        line = _("  round {round} (replay {replay}): {first} - {second}  {result}",
+                 round=g.round, replay=g.replay, first=console.name(g.first),
+                 second=console.name(g.second), result=result) if g.replay else \
+            _("  round {round}: {first} - {second}  {result}", round=g.round,
+              first=console.name(g.first), second=console.name(g.second), result=result)
+        console.say(joined(line, _("match #{match}", match=g.match_id))
+                 if g.match_id is not None else line)
+    if not shown:
+        console.say(_("  no games"))
+
+async def _standings(console: Console, tid: int, *, csv: bool) -> None:
+    t = await console.service.get_tournament(tid, caller=console.caller())
+    names = {p: render(console.name(p), console.printer.locale) for p in t.players}
+    if csv:
+        csv_text = await console.service.tournament_csv(tid, names, caller=console.caller())
+        console.say(csv_text.rstrip())
+        return
+    table = await console.service.tournament_table(tid, names, caller=console.caller())
+    await console.printer.print_table(table, f"tournament{tid}-round{t.round}")

@@ -1,0 +1,395 @@
+"""The console's one printer: every reply and every announcement (outbox entry) the console
+shows, as lines of text (and boards as PNGs with ``--boards``)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable
+from datetime import datetime
+from pathlib import Path
+from typing import TextIO
+
+from bot.console.common import (
+    CONSOLE_GUILD,
+    ENDED_WITHOUT_A_MOVE,
+    display_width,
+    padded,
+)
+from bot.names import NameBook
+from locales.i18n import (
+    DEFAULT_LOCALE,
+    Words,
+    _,
+    _n,
+    joined,
+    negotiate,
+    render,
+)
+from locales.results import leaving_note, result_sentence
+from locales.terms import game_name, ladder_name, move_display, seat_colour, status
+from service import (
+    ChallengeClosed,
+    ChallengeReceived,
+    Clock,
+    ClocksExtended,
+    ConditionalMovePlayed,
+    DeadlineReminder,
+    DrawDeclined,
+    DrawOffered,
+    Event,
+    LobbyChanged,
+    MatchEnded,
+    MatchStatus,
+    MatchView,
+    MoveFollowed,
+    MovePlayedFor,
+    PlayerOut,
+    SetupSubmitted,
+    StandingsChanged,
+    TakebackDeclined,
+    TakebackOffered,
+    TakenBack,
+    TurnStarted,
+    texts,
+)
+from service.computer_seats import computer_name, computer_title, is_computer
+from service.events import (
+    AutoVacation,
+    SeasonEnded,
+    TimeGiven,
+    TimeLapsed,
+    VacationEnded,
+    VacationStarted,
+)
+from service.records import OutboxEntry
+from service.seasons import Schedule, SeasonRecord
+from service.timecontrol import describe_time_control, parse_time_control, with_claim
+from service.tournaments.table import StandingsTable
+from service.views import SeatView
+
+
+class ConsolePrinter:
+    """The console's output and the service's ``Notifier`` and ``NameResolver``: prints
+    replies and what Discord would post, names users, and remembers each user's current
+    match. Built first: the service is built over it, then the ``Console`` over both."""
+
+    def __init__(self, out: TextIO, locale: str = DEFAULT_LOCALE) -> None:
+        self.out = out
+        self.locale = negotiate(locale)  # the language it prints in (``--lang``)
+        self.names: dict[int, str] = {}
+        self.name_book = NameBook()  # the names seen, stored so they outlive the session
+        self.current_match: dict[int, int] = {}
+        self.declining: int | None = None  # who is declining now (a lobby says "declined")
+        self.boards_dir: Path | None = None  # set by the Console: where images are drawn
+        self.clock: Clock | None = None  # set by the Console: its (shifted) clock
+
+    locale = "en-US"  # the console's reader (new sentences are rendered for him)
+
+    def say(self, text: Words) -> None:
+        print(render(text, self.locale), file=self.out, flush=True)
+
+    def when(self, t: datetime | None) -> str:
+        return "-" if t is None else f"{t:%Y-%m-%d %H:%M} UTC"
+
+    async def print_table(self, words: StandingsTable, stem: str) -> None:
+        """The standings as text, and as an image file when boards are drawn."""
+        table = words.shown(self.locale)
+        self.say(f"{table.title} - {table.subtitle}")
+        widths = [max(display_width(r[i]) for r in (table.headers, *table.rows))
+                  for i in range(len(table.headers))]
+        for row in (table.headers, *table.rows):
+            self.say("  " + "  ".join(padded(c, w, left=i == 1)
+                                      for i, (c, w) in enumerate(zip(row, widths,
+                                                                     strict=True))))
+        if self.boards_dir is not None:
+            from render.table import draw_table  # the console draws only when asked to
+            image = await asyncio.to_thread(
+                draw_table, table.headers, table.rows, title=table.title,
+                subtitle=table.subtitle, align=table.align, top_rows=table.top_rows,
+                faded_rows=table.faded_rows, locale=self.locale)
+            self.boards_dir.mkdir(parents=True, exist_ok=True)
+            path = self.boards_dir / f"{stem}.png"
+            path.write_bytes(image.png)
+            self.say(_("standings image: {path}", path=str(path)))
+
+    def name(self, uid: int | None) -> Words:
+        if uid is None:
+            return _("(empty)")
+        if is_computer(uid):
+            return computer_title(uid)
+        return self.names.get(uid, f"user{uid}")
+
+    def seat_name(self, guild_id: int, user_id: int) -> str:
+        """The service's ``NameResolver``: names on board images."""
+        return computer_name(user_id) if is_computer(user_id) \
+            else self.names.get(user_id, "")
+
+    async def learn(self, uid: int, name: str) -> None:
+        """Remember ``uid``'s name, in this session and in the database."""
+        self.names[uid] = name
+        await self.name_book.seen(CONSOLE_GUILD, uid, name)
+
+    def names_of(self, uids: Iterable[int]) -> Words:
+        names = [self.name(u) for u in uids]
+        return joined(*names, separator=", ") if names else _("nobody")
+
+    def describe(self, m: MatchView) -> Words:
+        def seat_line(s: SeatView) -> Words:
+            said: Words = _("{seat}: {player}", seat=seat_colour(s.name),
+                            player=self.name(s.user_id))
+            if s.out:
+                said = _("{seat} (out)", seat=said)
+            mates = m.team_mates(s.user_id) if s.user_id is not None else ()
+            if mates:
+                said = _("{seat} (with {players})", seat=said, players=self.names_of(mates))
+            return said
+        seats: Words = joined(*(seat_line(s) for s in m.seats), separator="; ")
+        if m.status.is_waiting:
+            # Nobody is seated yet: say who is in, who is invited, and what is still open.
+            joined_users = [u for u in m.joined]
+            free = m.seat_count - len(joined_users) - len(m.invited)
+            parts: list[Words] = [_("{players} in", players=self.names_of(joined_users))]
+            if m.invited:
+                parts.append(_("{players} invited", players=self.names_of(m.invited)))
+            if free > 0:
+                parts.append(_n("{count} open place", "{count} open places", free))
+            chosen = [_("{seat}: {player}", seat=seat_colour(s.name),
+                        player=self.name(s.user_id)) for s in m.seats
+                      if s.user_id is not None]
+            seats = joined(*parts, separator=", ")
+            if chosen:
+                seats = _("{players} (seats {seats})", players=seats,
+                          seats=joined(*chosen, separator="; "))
+        if not m.seats and not m.status.is_waiting:
+            seats = _("{challenger} vs {players}", challenger=self.name(m.challenger_id),
+                      players=self.names_of(m.invited) if m.invited else _("anyone"))
+        state: Words = status(m.status.value)
+        if m.status is MatchStatus.ACTIVE:
+            state = _("move {n}, {players} to move", n=m.ply + 1,
+                      players=self.names_of(m.to_move))
+            if m.deadlines_differ:  # each on his own clock
+                each = [_("{player} (by {deadline} UTC)", player=self.name(u),
+                          deadline=f"{d:%Y-%m-%d %H:%M}") for u, d in m.own_deadlines]
+                state = _("move {n}, {players} to move", n=m.ply + 1,
+                          players=joined(*each, separator=", "))
+            elif m.deadline:
+                state = _("{state} by {deadline} UTC", state=state,
+                          deadline=f"{m.deadline:%Y-%m-%d %H:%M}")
+            elif m.lapsed is not None:
+                state = joined(state, _("(time ran out {when}; waiting for a claim)",
+                                        when=self.when(m.lapsed)))
+            for who, until in m.away:
+                if self.clock is not None and until <= self.clock.now():
+                    continue  # over: the vacation ended by itself
+                state = joined(state, _("({player} on vacation until {until})",
+                                        player=self.name(who), until=self.when(until)))
+        elif m.result is not None and m.status is MatchStatus.ABORTED:
+            state = self.result_text(m)  # its reason says "aborted: ..." itself
+        elif m.result is not None:
+            state = _("{state}: {result}", state=state, result=self.result_text(m))
+        opts = " ".join(f"{k}:{v}" for k, v in m.options.items() if k != "seed")
+        game: Words = joined(game_name(m.game, m.game_name), opts) if opts \
+            else game_name(m.game, m.game_name)
+        terms: Words
+        if "+" not in m.time_control and not m.claim_win:
+            terms = _n("rated, {count}d/move", "rated, {count}d/move", m.days_per_move) \
+                if m.rated else _n("casual, {count}d/move", "casual, {count}d/move",
+                                   m.days_per_move)
+        else:
+            pace: Words = describe_time_control(parse_time_control(m.time_control)) \
+                if "+" in m.time_control else \
+                _n("{count}d/move", "{count}d/move", m.days_per_move)
+            pace = with_claim(pace, m.claim_win)
+            terms = _("rated, {pace}", pace=pace) if m.rated else \
+                _("casual, {pace}", pace=pace)
+        return _("#{match} {game} ({terms}) - {seats} - {state}", match=m.id, game=game,
+                 terms=terms, seats=seats, state=state)
+
+    def result_text(self, m: MatchView) -> Words:
+        r = m.result
+        if r is None:
+            return status(m.status.value)
+        # A ranking without a single winner (4 players) says the places, not "draw".
+        places = joined(*(_("{place}. {players}", place=i + 1, players=self.names_of(g))
+                          for i, g in enumerate(r.ranking)), separator="; ")
+        return result_sentence("console", r.kind, reason=r.reason,
+                               winners=self.names_of(r.winners),
+                               winner_count=len(r.winners), places=places)
+
+    async def deliver(self, entry: OutboxEntry, event: Event) -> None:
+        """The console's outbox deliverer: print the entry's event."""
+        await self.notify(event)
+
+    async def notify(self, event: Event) -> None:
+        """Print what Discord would post."""
+        m = event.match
+        self.remember(m)
+        game = game_name(m.game, m.game_name)
+        if isinstance(event, ChallengeReceived) and event.rematch_of is not None:
+            self.say(_("* {player} asks {others} for a rematch of #{old}: {game}, match "
+                       "#{match} (/accept or /decline)", player=self.name(event.by),
+                       others=self.names_of(event.to), old=str(event.rematch_of),
+                       game=game, match=str(m.id)))
+        elif isinstance(event, ChallengeReceived):
+            to = self.names_of(event.to) if event.to else _("anyone (open challenge)")
+            self.say(_("* {player} challenges {players} to {game} (match #{match}): /accept "
+                       "or /decline", player=self.name(event.by), players=to, game=game,
+                       match=m.id))
+        elif isinstance(event, LobbyChanged):
+            who, filled = self.name(event.user_id), len(m.joined)
+            if event.joined:
+                said = _("* {player} joined lobby #{match} ({joined}/{seats})", player=who,
+                         match=m.id, joined=filled, seats=m.seat_count)
+            elif self.declining == event.user_id:
+                said = _("* {player} declined lobby #{match} ({joined}/{seats})", player=who,
+                         match=m.id, joined=filled, seats=m.seat_count)
+            else:
+                said = _("* {player} left lobby #{match} ({joined}/{seats})", player=who,
+                         match=m.id, joined=filled, seats=m.seat_count)
+            self.say(said)
+        elif isinstance(event, ChallengeClosed):
+            self.say(_("* match #{match} declined by {player}", match=m.id,
+                       player=self.name(event.by)) if event.reason == "declined" else
+                     _("* match #{match} cancelled by {player}", match=m.id,
+                       player=self.name(event.by)))
+        elif isinstance(event, TurnStarted):
+            if event.last_move:
+                move = move_display(event.last_move)
+                self.say(_("* #{match}: {player} played {move} - {players} to move",
+                           match=m.id, player=self.name(event.by), move=move,
+                           players=self.names_of(event.users)) if event.by is not None else
+                         _("* #{match}: after {move} - {players} to move", match=m.id,
+                           move=move, players=self.names_of(event.users)))
+                if event.draw_lapsed_by is not None:
+                    self.say(_("* #{match}: {player}'s draw offer lapsed (a move was played "
+                               "instead of an answer)", match=m.id,
+                               player=self.name(event.draw_lapsed_by)))
+            else:
+                self.say(_("* #{match}: {players} to move", match=m.id,
+                           players=self.names_of(event.users)))
+        elif isinstance(event, DeadlineReminder):
+            hours = round(event.remaining.total_seconds() / 3600)
+            self.say(_("* reminder #{match}: {players}, your move is due in {hours} h",
+                       match=m.id, players=self.names_of(event.users), hours=hours))
+        elif isinstance(event, PlayerOut):
+            self.say(_("* #{match}: {player} {what} and is out", match=m.id,
+                       player=self.name(event.user_id), what=event.what))
+        elif isinstance(event, MovePlayedFor):
+            self.say(_("* #{match}: {player} {what}", match=m.id,
+                       player=self.name(event.user_id), what=event.what))
+        elif isinstance(event, DrawOffered):
+            self.say(_("* #{match}: {player} offers a draw (/draw accept or /draw decline)",
+                       match=m.id, player=self.name(event.by)))
+        elif isinstance(event, DrawDeclined):
+            self.say(_("* #{match}: {player} declined the draw", match=m.id,
+                       player=self.name(event.by)))
+        elif isinstance(event, SetupSubmitted):
+            self.say(_("* #{match}: {player} submitted an arrangement", match=m.id,
+                       player=self.name(event.user_id)))
+        elif isinstance(event, MatchEnded):
+            if m.last_move and event.reason not in ENDED_WITHOUT_A_MOVE:
+                who = self.name(m.last_move_by) if m.last_move_by is not None \
+                    else _("someone")
+                self.say(_("* #{match}: {player} played {move}", match=m.id, player=who,
+                           move=move_display(m.last_move)))
+            note = leaving_note(event.reason, self.name(event.left_by)) \
+                if event.left_by is not None else None
+            if note is not None:
+                self.say(_("* #{match}: {note}", match=m.id, note=note))
+            over = _("* #{match} is over: {result}", match=m.id, result=self.result_text(m))
+            self.say(joined(over, m.broken, separator=" - ") if m.broken else over)
+            for r in event.ratings:
+                self.say(_("  rating {line}", line=r.text(render(self.name(r.user_id),
+                                                                 self.locale))))
+        elif isinstance(event, ClocksExtended):
+            self.say(_("* #{match}: {notice}", match=m.id,
+                       notice=texts.offline_notice(event.gap)))
+        elif isinstance(event, SeasonEnded):
+            self.say(_("* {season} is over: final leaderboards", season=SeasonRecord(
+                m.guild_id, event.season, Schedule(event.schedule), event.starts_at,
+                event.ends_at, m.channel_id).name()))
+            if not event.boards:
+                self.say(joined("  ", _("No rated game ended in this season."), separator=""))
+            for board in event.boards:
+                self.say(joined("  ", ladder_name(board.ladder), ":", separator=""))
+                for x in board.entries:
+                    name = padded(render(self.name(x.user_id), self.locale), 12, left=True)
+                    self.say(joined(f"  {x.rank:3}. {name} {render(x.shown, self.locale):>7} ",
+                                    _("{wins}W {losses}L {draws}D", wins=x.wins,
+                                      losses=x.losses, draws=x.draws)))
+        elif isinstance(event, VacationStarted):
+            if event.user_id in m.to_move:
+                self.say(_("* #{match}: {player} is on vacation until {until}; their clock "
+                            "is paused", match=str(m.id), player=self.name(event.user_id),
+                            until=self.when(event.until)))
+            else:  # not his move: no clock of his runs to pause (issue 38)
+                self.say(_("* #{match}: {player} is on vacation until {until}; their next "
+                            "turn starts no earlier than then", match=str(m.id),
+                            player=self.name(event.user_id), until=self.when(event.until)))
+        elif isinstance(event, VacationEnded):
+            self.say(_("* #{match}: {player} is back from vacation; their clock runs again",
+                        match=str(m.id), player=self.name(event.user_id)))
+        elif isinstance(event, AutoVacation) and event.days_spent > 1:
+            self.say(_n("* #{match}: {player}'s time ran out long ago; {spent} of vacation "
+                         "spent at once instead (until {until}, {count} day left)",
+                         "* #{match}: {player}'s time ran out long ago; {spent} of vacation "
+                         "spent at once instead (until {until}, {count} days left)",
+                         event.days_left, match=str(m.id), player=self.name(event.user_id),
+                         spent=_n("{count} day", "{count} days", event.days_spent),
+                         until=self.when(event.until)))
+        elif isinstance(event, AutoVacation):
+            self.say(_n("* #{match}: {player}'s time ran out; a vacation day was spent "
+                         "instead (until {until}, {count} day left)",
+                         "* #{match}: {player}'s time ran out; a vacation day was spent "
+                         "instead (until {until}, {count} days left)", event.days_left,
+                         match=str(m.id), player=self.name(event.user_id),
+                         until=self.when(event.until)))
+        elif isinstance(event, TimeGiven):
+            self.say(_("* #{match}: {giver} gave {players} one day more (now due {when})",
+                        match=str(m.id), giver=self.name(event.by),
+                        players=self.names_of(event.to), when=self.when(m.deadline)))
+        elif isinstance(event, TimeLapsed):
+            self.say(_("* #{match}: {late}'s time ran out; {waiting} may claim the win "
+                        "(/claim) or keep waiting (/wait); {late} may still move until then",
+                        match=str(m.id), late=self.names_of(event.late),
+                        waiting=self.names_of(event.waiting)))
+        elif isinstance(event, TakebackOffered):
+            self.say(_("* #{match}: {player} asks to take back {move} (/takeback accept "
+                        "or /takeback decline)", match=str(m.id),
+                        player=self.name(event.by), move=event.move))
+        elif isinstance(event, TakebackDeclined):
+            self.say(_("* #{match}: {player} declined the takeback", match=str(m.id),
+                        player=self.name(event.by)))
+        elif isinstance(event, TakenBack):
+            self.say(_("* #{match}: {player} agreed: {move} is taken back; "
+                        "{mover} to move again", match=str(m.id),
+                        player=self.name(event.accepted_by), move=event.move,
+                        mover=self.name(event.by)))
+        elif isinstance(event, ConditionalMovePlayed):
+            self.say(_("* #{match}: {player}'s conditional move {move} answers at once",
+                        match=str(m.id), player=self.name(event.user_id), move=event.move))
+        elif isinstance(event, MoveFollowed):
+            self.say(_("* to {followers} (following): {player} played {move} in #{match}",
+                        followers=self.names_of(event.followers),
+                        player=self.name(event.by), move=event.move, match=str(m.id)))
+        elif isinstance(event, StandingsChanged):
+            t = event.tournament_id
+            if event.final:
+                who = self.name(event.winner) if event.winner is not None else _("shared")
+                self.say(_("* tournament #{tournament} is over: winner {player}",
+                           tournament=t, player=who))
+            else:
+                self.say(_("* tournament #{tournament}: standings after match #{match}",
+                           tournament=t, match=m.id))
+            await self.print_table(
+                event.table, f"tournament{t}-" + ("final" if event.final else f"m{m.id}"))
+
+    def remember(self, m: MatchView) -> None:
+        for uid in (*m.players(), *m.invited, m.challenger_id):
+            self.current_match.setdefault(uid, m.id)
+        if m.status is MatchStatus.ACTIVE and m.ply == 0:
+            # A match that has just started is what its players want to look at next.
+            for uid in m.players():
+                self.current_match[uid] = m.id
+        for uid in m.to_move:
+            self.current_match[uid] = m.id
