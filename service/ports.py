@@ -1,7 +1,10 @@
-"""The Protocols the service talks through: storage (``Repository``), notifications
+"""The Protocols the service talks through: storage (``Repository``, the union of one
+narrow port per aggregate: ``MatchStore``, ``ClockStore``, ``OutboxStore``, ``LadderStore``,
+``SettingsStore``, ``ComfortsStore``, ``TournamentRepository``, ``SeasonRepository``;
+none wider than 15 operations), notifications
 (``Notifier``), where a started match is played (``MatchRooms``), time (``Clock``) and
 board images (``BoardRenderer``). Implementations live outside the service
-(``storage/``, ``bot/console.py``, the Discord adapter, ``render/``) and are built before
+(``storage/``, ``bot/console/``, the Discord adapter, ``render/``) and are built before
 it: the service calls down into them, never the other way round."""
 
 from __future__ import annotations
@@ -30,14 +33,9 @@ from service.tournament_records import TournamentRepository
 from service.views import GuildSettings, MatchView, UserPrefs
 
 
-class Repository(TournamentRepository, SeasonRepository, Protocol):
-    """Async persistence. Every write is one transaction; ``save`` is compare-and-set on
-    ``before.version`` and on the plies of ``append`` (UNIQUE(match, ply)): when another
-    writer got there first it raises ``service.errors.Conflict`` and writes nothing.
-
-    Every method that returns match records reads each participant's notification
-    preference (``SeatRecord.notify``, from ``save_user_prefs``) in the same query, so
-    telling people about a change needs no read of its own."""
+class MatchStore(Protocol):
+    """Matches and their plies: create, load, compare-and-set save (with the outbox entries the
+    change causes), the record, and the look-ups by player, thread and deadline."""
 
     async def create_match(self, record: MatchRecord, outbox: OutboxFn | None = None
                            ) -> MatchRecord:
@@ -66,22 +64,15 @@ class Repository(TournamentRepository, SeasonRepository, Protocol):
         version."""
         ...
 
+    async def take_back(self, before: MatchRecord, after: MatchRecord,
+                        outbox: OutboxFn | None = None) -> MatchRecord:
+        """In one transaction, if the match is still at ``before.version`` and
+        ``before.ply``: write ``after`` (a lower ply), delete the record's entries from
+        ``after.ply`` on and the match's conditional lines, and store the outbox entries;
+        else ``Conflict`` and nothing changes."""
+        ...
+
     async def match_in_thread(self, thread_id: int) -> MatchRecord | None: ...
-
-    async def save_vacation(self, vacation: VacationRecord,
-                            changes: Sequence[tuple[MatchRecord, MatchRecord, OutboxFn]]
-                            ) -> tuple[VacationRecord, list[MatchRecord]]:
-        """In one transaction: insert ``vacation`` (``id`` 0) or update it (its ``id``),
-        and save each ``(before, after, outbox)`` like ``save`` (compare-and-set: a
-        ``Conflict`` on any of them writes nothing at all). The stored vacation (its id)
-        and the matches as saved."""
-        ...
-
-    async def vacations_of(self, guild_id: int, user_id: int, since: datetime
-                           ) -> list[VacationRecord]:
-        """``user_id``'s vacations in ``guild_id`` that started at or after ``since`` or
-        end after it, oldest first."""
-        ...
 
     async def matches_of(self, user_id: int, guild_id: int | None = None,
                          statuses: Sequence[MatchStatus] = ()) -> list[MatchRecord]:
@@ -96,6 +87,15 @@ class Repository(TournamentRepository, SeasonRepository, Protocol):
     async def due_matches(self, now: datetime) -> list[MatchRecord]:
         """Active matches whose reminder (``remind_at``) or ``deadline`` is at or before now."""
         ...
+
+    async def match_ids(self) -> list[int]:
+        """Every stored match id (for the replay check)."""
+        ...
+
+
+class ClockStore(Protocol):
+    """Leases and clocks: the heartbeat, the shards a process holds, the downtime extension,
+    vacations."""
 
     async def heartbeat(self, shard_id: int = 0, shard_count: int = 1) -> datetime | None:
         """When the guilds of shard ``shard_id`` of ``shard_count`` last had their clocks
@@ -135,6 +135,25 @@ class Repository(TournamentRepository, SeasonRepository, Protocol):
         twice."""
         ...
 
+    async def save_vacation(self, vacation: VacationRecord,
+                            changes: Sequence[tuple[MatchRecord, MatchRecord, OutboxFn]]
+                            ) -> tuple[VacationRecord, list[MatchRecord]]:
+        """In one transaction: insert ``vacation`` (``id`` 0) or update it (its ``id``),
+        and save each ``(before, after, outbox)`` like ``save`` (compare-and-set: a
+        ``Conflict`` on any of them writes nothing at all). The stored vacation (its id)
+        and the matches as saved."""
+        ...
+
+    async def vacations_of(self, guild_id: int, user_id: int, since: datetime
+                           ) -> list[VacationRecord]:
+        """``user_id``'s vacations in ``guild_id`` that started at or after ``since`` or
+        end after it, oldest first."""
+        ...
+
+
+class OutboxStore(Protocol):
+    """The outbox: entries waiting for delivery, marked delivered; who keeps his DMs closed."""
+
     async def pending_outbox(self, match_id: int | None = None, limit: int = 100
                              ) -> list[OutboxEntry]:
         """Undelivered outbox entries (of one match, or all), oldest first."""
@@ -157,9 +176,9 @@ class Repository(TournamentRepository, SeasonRepository, Protocol):
         """He was told that his DMs are closed (he stays remembered as closed)."""
         ...
 
-    async def match_ids(self) -> list[int]:
-        """Every stored match id (for the replay check)."""
-        ...
+
+class LadderStore(Protocol):
+    """Ratings: the leaderboards, a player's rank and ratings."""
 
     async def leaderboard(self, guild_id: int, ladder: str, offset: int,
                           limit: int) -> tuple[list[RatingRecord], int]:
@@ -172,6 +191,11 @@ class Repository(TournamentRepository, SeasonRepository, Protocol):
         ...
 
     async def ratings_of(self, guild_id: int, user_id: int) -> list[RatingRecord]: ...
+
+
+class SettingsStore(Protocol):
+    """Settings and preferences: a server's settings, a user's preferences and language, his web
+    links' generation."""
 
     async def get_guild_settings(self, guild_id: int) -> GuildSettings | None: ...
 
@@ -196,17 +220,9 @@ class Repository(TournamentRepository, SeasonRepository, Protocol):
         the new generation."""
         ...
 
-    async def close(self) -> None: ...
 
-    # correspondence comforts (issue 16) -------------------------------------------
-
-    async def take_back(self, before: MatchRecord, after: MatchRecord,
-                        outbox: OutboxFn | None = None) -> MatchRecord:
-        """In one transaction, if the match is still at ``before.version`` and
-        ``before.ply``: write ``after`` (a lower ply), delete the record's entries from
-        ``after.ply`` on and the match's conditional lines, and store the outbox entries;
-        else ``Conflict`` and nothing changes."""
-        ...
+class ComfortsStore(Protocol):
+    """Correspondence comforts: conditional moves, notes, follows, rematches."""
 
     async def add_conditional_lines(self, match_id: int, user_id: int, start_ply: int,
                                     lines: Sequence[Sequence[str]], now: datetime
@@ -259,6 +275,19 @@ class Repository(TournamentRepository, SeasonRepository, Protocol):
     async def rematch_source(self, rematch_id: int) -> int | None:
         """The match that ``rematch_id`` is the latest rematch of, if any."""
         ...
+
+
+class Repository(MatchStore, ClockStore, OutboxStore, LadderStore, SettingsStore, ComfortsStore,
+                 TournamentRepository, SeasonRepository, Protocol):
+    """Async persistence. Every write is one transaction; ``save`` is compare-and-set on
+    ``before.version`` and on the plies of ``append`` (UNIQUE(match, ply)): when another
+    writer got there first it raises ``service.errors.Conflict`` and writes nothing.
+
+    Every method that returns match records reads each participant's notification
+    preference (``SeatRecord.notify``, from ``save_user_prefs``) in the same query, so
+    telling people about a change needs no read of its own."""
+
+    async def close(self) -> None: ...
 
 
 class Notifier(Protocol):
