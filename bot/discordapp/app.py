@@ -26,7 +26,7 @@ from bot.discordapp.cogs import (
     SettingsCog,
     TournamentsCog,
 )
-from bot.discordapp.dispatcher import DeliveryOptions
+from bot.discordapp.dispatcher import DeliveryOptions, is_discord_entry
 from bot.discordapp.notices import ReplyFirst
 from bot.discordapp.notifier import DiscordNotifier
 from bot.discordapp.redaction import install as redact_tokens_in_logs
@@ -42,6 +42,8 @@ from service import (
     Repository,
     ShardSet,
 )
+from service.deliveries import DeliveryFacts
+from service.outbox import OutboxRelay
 
 
 def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer | None = None,
@@ -64,8 +66,15 @@ def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer 
     bot = TableroBot(sync_state=sync_state, auto_sync=auto_sync, shard_count=shard_count,
                      shard_ids=list(shards.ids) if shards.ids is not None else None)
     bot.names.book = NameBook(repository)  # names outlive a restart
-    notifier = DiscordNotifier(bot, repository, clock, renderer=renderer, names=bot.names,
-                               options=delivery, shards=shards)
+    notifier = DiscordNotifier(bot, DeliveryFacts(repository), renderer=renderer,
+                               names=bot.names, options=delivery)
+    # the relay (a part of the core) calls the notifier's deliverer: the wiring ties them
+    options = notifier.options
+    notifier.relay = OutboxRelay(
+        repository, notifier.deliver, clock,
+        accepts=lambda entry: is_discord_entry(entry) and shards.owns(entry.guild_id),
+        backoff=options.backoff, max_backoff=options.max_backoff, sleep=options.sleep,
+        live_grace=options.live_grace)
     notices = ReplyFirst(notifier)
     service = MatchService(repository, notices, clock, renderer=renderer, rng=rng,
                            names=bot.names, rooms=notifier, picker=picker,

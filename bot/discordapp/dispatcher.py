@@ -50,7 +50,8 @@ from bot.discordapp.permissions import (
 )
 from locales.i18n import Words, _, listing, negotiate, render
 from locales.terms import permission_name
-from service import MatchView, Repository
+from service import MatchView
+from service.deliveries import DeliveryFacts
 from service.outbox import LIVE_GRACE, Retry
 from service.records import OutboxEntry
 
@@ -198,9 +199,9 @@ class Attachment:
 class Routes:
     """Posts for a match with the fallback ladder (see the module docstring)."""
 
-    def __init__(self, client: discord.Client, repository: Repository) -> None:
+    def __init__(self, client: discord.Client, facts: DeliveryFacts) -> None:
         self.client = client
-        self.repository = repository
+        self.facts = facts  # storage's answers, through the core
         self._dms_closed: set[int] = set()  # refused this run (also stored)
         self.untold: set[int] = set()  # refused and not yet told (loaded at start)
         self._logged: set[tuple[object, ...]] = set()
@@ -248,9 +249,9 @@ class Routes:
         known = self._place_locales.get(guild_id)
         if known is not None and now - known[0] < LOCALE_TTL:
             return known[1]
-        settings = await self.repository.get_guild_settings(guild_id)
-        if settings is not None and settings.language:
-            chosen = negotiate(settings.language)
+        language = await self.facts.server_language(guild_id)
+        if language:
+            chosen = negotiate(language)
         else:
             guild = self.client.get_guild(guild_id)
             chosen = negotiate(str(guild.preferred_locale) if guild is not None else None)
@@ -263,8 +264,7 @@ class Routes:
 
     async def user_locale(self, user_id: int) -> str:
         """The language of a DM to ``user_id``: the locale he was last seen with."""
-        prefs = await self.repository.get_user_prefs(user_id)
-        return negotiate(prefs.locale if prefs is not None else None)
+        return negotiate(await self.facts.user_locale(user_id))
 
     # ------------------------------------------------------------------ the ladder
 
@@ -384,7 +384,7 @@ class Routes:
                 if user_id not in self._dms_closed:
                     self._dms_closed.add(user_id)
                     self.untold.add(user_id)
-                    await self.repository.set_dms_closed(user_id, True)
+                    await self.facts.set_dms_closed(user_id, True)
                 self.log_once(("dm", user_id), "user %s does not take DMs (50007); "
                               "mentioned instead", user_id)
             else:
@@ -393,7 +393,7 @@ class Routes:
             return False
         if user_id in self._dms_closed:
             self._dms_closed.discard(user_id)
-            await self.repository.set_dms_closed(user_id, False)
+            await self.facts.set_dms_closed(user_id, False)
         return True
 
     # ------------------------------------------------------------------ telling admins

@@ -31,7 +31,7 @@ import discord
 
 from bot.discordapp import embeds, media
 from bot.discordapp.components import match_buttons
-from bot.discordapp.dispatcher import DeliveryOptions, Progress, Routes, is_discord_entry
+from bot.discordapp.dispatcher import DeliveryOptions, Progress, Routes
 from bot.discordapp.permissions import THREAD_OPENING_PERMISSIONS, missing_permissions
 from locales.i18n import Words, _, _n, joined, render
 from locales.results import leaving_note
@@ -40,10 +40,10 @@ from service import MatchStatus, texts
 from service import events as ev
 from service.boards import draw_board
 from service.computer_seats import is_computer
+from service.deliveries import DeliveryFacts
 from service.outbox import OutboxRelay
-from service.ports import BoardRenderer, Clock, NameResolver, Repository
+from service.ports import BoardRenderer, NameResolver
 from service.records import OutboxEntry
-from service.shards import ALL_SHARDS, ShardSet
 from service.states import StoredRecord
 from service.views import BoardState, MatchView, RatingUpdate, ResultView
 
@@ -54,25 +54,23 @@ Messageable = discord.TextChannel | discord.Thread
 
 
 class DiscordNotifier:
-    """Posts service events to Discord through ``client``, by way of the outbox in
-    ``repository``; draws boards with ``renderer`` and names players with ``names``
-    (the client's caches)."""
+    """Posts service events to Discord through ``client``, by way of the outbox (its
+    ``relay``, which the wiring builds around :meth:`deliver`: ``create_bot``); reads what
+    it needs of storage through ``facts`` (the core's ``DeliveryFacts``); draws boards
+    with ``renderer`` and names players with ``names`` (the client's caches)."""
 
-    def __init__(self, client: discord.Client, repository: Repository, clock: Clock, *,
+    relay: OutboxRelay
+    """The outbox relay that calls :meth:`deliver` (set by the wiring)."""
+
+    def __init__(self, client: discord.Client, facts: DeliveryFacts, *,
                  renderer: BoardRenderer | None = None, names: NameResolver | None = None,
-                 options: DeliveryOptions | None = None,
-                 shards: ShardSet = ALL_SHARDS) -> None:
+                 options: DeliveryOptions | None = None) -> None:
         self.client = client
-        self.repository = repository
+        self.facts = facts  # storage's answers, through the core
         self.renderer = renderer
         self.names = names
         self.options = options or DeliveryOptions()
-        self.routes = Routes(client, repository)
-        self.relay = OutboxRelay(
-            repository, self._deliver, clock,
-            accepts=lambda entry: is_discord_entry(entry) and shards.owns(entry.guild_id),
-            backoff=self.options.backoff, max_backoff=self.options.max_backoff,
-            sleep=self.options.sleep, live_grace=self.options.live_grace)
+        self.routes = Routes(client, facts)
         self._progress: dict[int, Progress] = {}
 
     # ------------------------------------------------------------------ plumbing
@@ -184,7 +182,7 @@ class DiscordNotifier:
         off the caller's path (its entry is already in the outbox)."""
         await self.relay.notify(event)
 
-    async def _deliver(self, entry: OutboxEntry, event: ev.Event) -> None:
+    async def deliver(self, entry: OutboxEntry, event: ev.Event) -> None:
         """The relay's deliverer: the posts of one entry; a retry skips those already
         out."""
         await self.routes.delivering(entry, self._dispatch(event), self._progress)
@@ -468,13 +466,11 @@ class DiscordNotifier:
 
     async def post_replay(self, m: MatchView, record: StoredRecord | None) -> None:
         """The replay GIF after the result. Without the record at hand (delivered after
-        a restart) it is read again from the repository."""
+        a restart) it is read again from storage."""
         if record is None:
-            rec = await self.repository.load_match(m.id)
-            if rec is None:
+            record = await self.facts.stored_record(m)
+            if record is None:
                 return
-            record = StoredRecord(m, rec, tuple(await self.repository.load_entries(
-                m.id, stop=rec.ply)))
         try:
             game_record = await asyncio.to_thread(record.game_record)
         except Exception:  # a record that does not replay: the result went out anyway

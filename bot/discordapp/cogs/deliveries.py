@@ -14,8 +14,8 @@ from discord.ext import commands, tasks
 
 from bot.discordapp.dispatcher import DMS_CLOSED_NOTICE, DeliveryOptions, Routes
 from locales.i18n import negotiate, render
-from service import Repository
 from service.backoff import Backoff
+from service.deliveries import DeliveryFacts
 from service.errors import StorageError
 from service.outbox import OutboxRelay
 
@@ -41,7 +41,7 @@ class Outbox(Protocol):
     def relay(self) -> OutboxRelay: ...
 
     @property
-    def repository(self) -> Repository: ...
+    def facts(self) -> DeliveryFacts: ...
 
 
 class DeliveriesCog(commands.Cog, name="Deliveries"):
@@ -86,7 +86,7 @@ class DeliveriesCog(commands.Cog, name="Deliveries"):
         try:
             if not self.recovered:
                 self.notifier.routes.untold |= set(
-                    await self.notifier.repository.dms_closed_untold())
+                    await self.notifier.facts.dms_closed_untold())
                 waiting = await self.notifier.relay.recover()
                 self.recovered = True
                 if waiting:
@@ -120,7 +120,7 @@ class DeliveriesCog(commands.Cog, name="Deliveries"):
                 await interaction.followup.send(notice, ephemeral=True)
             else:
                 await interaction.response.send_message(notice, ephemeral=True)
-            await self.notifier.repository.dms_closed_told(user)
+            await self.notifier.facts.dms_closed_told(user)
         except StorageError as e:  # the repository logs the outage, once
             log.debug("could not store that user %s was told: %s", user, e.message)
         except Exception:

@@ -1,0 +1,48 @@
+"""What an adapter that delivers announcements needs to know from storage, read through
+the core (``DeliveryFacts``): the language a server chose for its threads, the locale a
+user was last seen with, who keeps his DMs closed, and a finished match's stored record
+for its replay. The Discord adapter is given one by the wiring instead of the repository.
+"""
+
+from __future__ import annotations
+
+from service.ports import Repository
+from service.states import StoredRecord
+from service.views import MatchView
+
+
+class DeliveryFacts:
+    """Storage's answers for the delivery of announcements (see the module docstring)."""
+
+    def __init__(self, repository: Repository) -> None:
+        self._repository = repository
+
+    async def server_language(self, guild_id: int) -> str | None:
+        """The language a server set for its match threads (``/settings language``)."""
+        settings = await self._repository.get_guild_settings(guild_id)
+        return settings.language if settings is not None and settings.language else None
+
+    async def user_locale(self, user_id: int) -> str | None:
+        """The locale ``user_id`` was last seen with (his DMs speak it)."""
+        prefs = await self._repository.get_user_prefs(user_id)
+        return prefs.locale if prefs is not None else None
+
+    async def set_dms_closed(self, user_id: int, closed: bool) -> None:
+        """Remember that ``user_id`` takes no DMs (or takes them again)."""
+        await self._repository.set_dms_closed(user_id, closed)
+
+    async def dms_closed_untold(self) -> list[int]:
+        """Users whose closed DMs nobody has told them about yet."""
+        return await self._repository.dms_closed_untold()
+
+    async def dms_closed_told(self, user_id: int) -> None:
+        """``user_id`` has been told that his DMs are closed."""
+        await self._repository.dms_closed_told(user_id)
+
+    async def stored_record(self, view: MatchView) -> StoredRecord | None:
+        """``view``'s match as stored, with its entries (None: it is gone)."""
+        rec = await self._repository.load_match(view.id)
+        if rec is None:
+            return None
+        entries = await self._repository.load_entries(view.id, stop=rec.ply)
+        return StoredRecord(view, rec, tuple(entries))
