@@ -1,8 +1,9 @@
 """One door to storage (issue 37): the adapters reach storage only through the core. Past
 the wiring (``bot/__main__.py``, ``bot/discordapp/app.py`` and ``cli.py``,
 ``bot/console/app.py``), the ``tablero db`` operations (``bot/operations.py``) and the
-name book (``bot/names.py``, handed the repository by the wiring), no adapter module names the repository: the Discord notifier and its routes
-read through the core's ``DeliveryFacts``, everything else through ``MatchService``."""
+name book (``bot/names.py``, handed the repository by the wiring), no adapter module
+names the repository: the Discord notifier and its routes read through the core's
+``DeliveryFacts``, everything else through ``MatchService``."""
 
 from __future__ import annotations
 
