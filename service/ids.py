@@ -37,6 +37,7 @@ from typing import Any, Protocol, TypeVar
 
 from locales.i18n import _
 from service.errors import InvalidOption, MatchNotFound, TournamentNotFound
+from service.inputs import text_checks
 from service.views import Caller
 
 MAX_ID = 2**63 - 1
@@ -155,9 +156,16 @@ def checked_ids(cls: C) -> C:
                 and not {"guild_id", "user"} <= params:
             raise TypeError(f"{cls.__name__}.{name} takes {sorted(params & SCOPED)} but not "
                             "the caller: add `caller: Caller | None = None`")
-        if checks:
-            setattr(cls, name, _wrap(method, signature, checks))
+        texts = text_checks(name, method)
+        if checks or texts:
+            setattr(cls, name, _wrap(method, signature, checks, texts))
     return cls
+
+
+def _run(checks: dict[str, Callable[[Any], None]], arguments: dict[str, Any]) -> None:
+    for pname, check in checks.items():
+        if pname in arguments:
+            check(arguments[pname])
 
 
 def _caller_of(arguments: dict[str, Any]) -> Caller | None:
@@ -173,7 +181,10 @@ def _caller_of(arguments: dict[str, Any]) -> Caller | None:
 
 
 def _wrap(method: Callable[..., Any], signature: inspect.Signature,
-          checks: dict[str, Callable[[Any], None]]) -> Callable[..., Any]:
+          checks: dict[str, Callable[[Any], None]],
+          texts: dict[str, Callable[[Any], None]]) -> Callable[..., Any]:
+    """One wrapper, one binding of the arguments: the ids, then the scope, then the
+    texts (``inputs.text_checks``), then the use-case."""
     scoped = bool(set(signature.parameters) & SCOPED)
 
     @functools.wraps(method)
@@ -182,9 +193,7 @@ def _wrap(method: Callable[..., Any], signature: inspect.Signature,
             bound = signature.bind(*args, **kwargs)
         except TypeError:
             return await method(*args, **kwargs)  # let Python say what is wrong
-        for pname, check in checks.items():
-            if pname in bound.arguments:
-                check(bound.arguments[pname])
+        _run(checks, bound.arguments)
         if scoped:
             caller = _caller_of(bound.arguments)
             match_id = bound.arguments.get("match_id")
@@ -193,8 +202,10 @@ def _wrap(method: Callable[..., Any], signature: inspect.Signature,
                 service: Scoped = args[0]
                 done = await service._check_scope(caller, match_id, tournament_id)
                 try:
+                    _run(texts, bound.arguments)
                     return await method(*args, **kwargs)
                 finally:
                     done()
+        _run(texts, bound.arguments)
         return await method(*args, **kwargs)
     return wrapper

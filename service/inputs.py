@@ -14,9 +14,10 @@ Refused (never stripped: what is stored is what was typed, or nothing):
 
 Every other code point (any script, emoji, private use, unassigned) is text and is kept.
 
-:func:`checked_texts` wraps every public coroutine of the service so that each parameter
-annotated with ``str`` (also inside a mapping or a list, e.g. a challenge's options) is
-checked by :func:`check_characters` before the use-case runs; :func:`check_text` adds the
+:func:`text_checks` gives the service's door (``ids.checked_ids``, which wraps every public
+coroutine of the service) a check for each parameter annotated with ``str`` (also inside a
+mapping or a list, e.g. a challenge's options): :func:`check_characters` before the
+use-case runs; :func:`check_text` adds the
 type and length check the use-cases apply to a single text. A display name (decoration
 from Discord, not typed to an operation) is cleaned instead: :func:`without_invalid`.
 
@@ -33,17 +34,14 @@ the note contains U+D800, half of a character without its other half; type it ag
 
 from __future__ import annotations
 
-import functools
 import inspect
 import re
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from typing import Any
 
 from locales.i18n import Words, _
 from service.errors import InvalidOption
 from service.states import MAX_TEXT
-
-C = TypeVar("C", bound=type)
 
 INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 """What text may not hold: lone surrogates and control characters but tab, LF, CR."""
@@ -141,29 +139,10 @@ def _what(method_name: str, parameter: str) -> tuple[Words, Words]:
     return found, found
 
 
-def checked_texts(cls: C) -> C:
-    """Wrap every public coroutine method of ``cls`` so the text it takes (see
-    ``text_parameters``) is checked by :func:`check_characters` before it runs."""
-    for name, method in inspect.getmembers(cls, inspect.iscoroutinefunction):
-        if name.startswith("_"):
-            continue
-        params = text_parameters(method)
-        if params:
-            checks = {p: _what(name, p) for p in params}
-            setattr(cls, name, _wrap(method, inspect.signature(method), checks))
-    return cls
-
-
-def _wrap(method: Callable[..., Any], signature: inspect.Signature,
-          checks: dict[str, tuple[Words, Words]]) -> Callable[..., Any]:
-    @functools.wraps(method)
-    async def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            bound = signature.bind(*args, **kwargs)
-        except TypeError:
-            return await method(*args, **kwargs)  # let Python say what is wrong
-        for pname, (what, key_what) in checks.items():
-            if pname in bound.arguments:
-                _check_value(bound.arguments[pname], what, key_what)
-        return await method(*args, **kwargs)
-    return wrapper
+def text_checks(name: str, method: Callable[..., Any]) -> dict[str, Callable[[Any], None]]:
+    """Per text parameter of the operation ``name`` (see :func:`text_parameters`), the
+    check the service's door (``ids.checked_ids``) runs on it before the use-case:
+    :func:`check_characters` on the text, or on the keys and values of a mapping."""
+    def check(what: Words, key_what: Words) -> Callable[[Any], None]:
+        return lambda value: _check_value(value, what, key_what)
+    return {p: check(*_what(name, p)) for p in text_parameters(method)}

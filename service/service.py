@@ -34,7 +34,6 @@ from service.deadlines import DeadlinesMixin
 from service.endings import EndingsMixin
 from service.events import Event
 from service.ids import checked_ids
-from service.inputs import checked_texts
 from service.play import PlayMixin
 from service.queries import QueriesMixin
 from service.season_service import SeasonsMixin
@@ -44,8 +43,9 @@ from service.views import PlayerStats
 from service.web import WebMixin
 
 
-@checked_ids  # every id is a plain int in SQLite's range, checked before any use-case
-@checked_texts  # every text is valid text (no lone surrogate, no control character)
+# the one door: every id is a plain int in SQLite's range, the caller may see what it
+# names, and every text is valid text (no lone surrogate, no control character)
+@checked_ids
 class MatchService(ComputerMixin, SeasonsMixin, TournamentsMixin, ComfortsMixin, ChallengesMixin,
                    PlayMixin, DeadlinesMixin, VacationsMixin, ClocksMixin,
                    EndingsMixin, WebMixin, QueriesMixin):
