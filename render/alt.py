@@ -75,7 +75,7 @@ def _removal(position: Position) -> Text:
 
 
 def _pieces_text(position: Position) -> list[Words]:
-    spec = spec_for(position.variant.key, position.variant.board_size)
+    spec = spec_for(position.variant.key)
     hidden = position.in_setup
     by_seat: dict[int, dict[str, list[tuple[int, int]]]] = {}
     for p, pc in position.pieces().items():

@@ -310,7 +310,7 @@ def static_layer(key: str, board_size: tuple[int, int], seat_count: int, perspec
                  size: int) -> Image.Image:
     """The board without pieces or overlays, below the header (RGB, cached)."""
     lay = layout(key, board_size, seat_count, perspective, size)
-    spec = spec_for(key, board_size)
+    spec = spec_for(key)
     pen = _Pen(lay, spec)
     _plate(pen)
     {"lines": _draw_lines, "river": _draw_xiangqi, "squares": _draw_squares,

@@ -301,7 +301,7 @@ def compose(position: Position, *, last_move: MoveMarks | None = None,
     seat = default_perspective(position) if perspective is None else perspective % n
     args = (v.key, tuple(v.board_size), n, seat, size)
     lay = layout(*args)
-    spec = spec_for(v.key, v.board_size)
+    spec = spec_for(v.key)
     looks = _looks(v, n)
     img = _base(*args).copy()
     pieces = _visible_pieces(position)
@@ -341,7 +341,7 @@ def palette(key: str, board_size: tuple[int, int], seat_count: int, size: int,
             looks: tuple[str, ...]) -> Image.Image:
     """A 256-colour palette image for one game and size, made once from a sample of
     everything that can appear: the board, every piece sprite, the marks and panels."""
-    spec = spec_for(key, board_size)
+    spec = spec_for(key)
     lay = layout(key, board_size, seat_count, 0, size)
     board = static_layer(key, board_size, seat_count, 0, size)
     d = _diameter(spec, lay)

@@ -156,11 +156,11 @@ drawn in these."""
 
 
 @cache
-def spec_for(key: str, board_size: tuple[int, int]) -> BoardSpec:
+def spec_for(key: str) -> BoardSpec:
     """The board description of variant ``key``: the facts the game declares
     (``Variant.board_facts``) in its family's colours (:data:`FAMILY_LOOKS`).
 
-    >>> spec_for("querni", (10, 7)).marked
+    >>> spec_for("querni").marked
     ((1, 1), (8, 1), (1, 5), (8, 5))
     """
     facts = rules.variant(key).board_facts

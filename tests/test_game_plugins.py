@@ -54,7 +54,7 @@ def test_a_game_declares_its_board_and_the_renderer_draws_it(key: str) -> None:
     facts = v.board_facts
     assert facts.family in FAMILY_LOOKS, f"{key}: no colours for family {facts.family!r}"
     assert 0 < facts.piece_scale < 1 and facts.kinds
-    spec = spec_for(key, v.board_size)
+    spec = spec_for(key)
     assert (spec.family, spec.marked, spec.areas) == (facts.family, facts.marked, facts.areas)
 
 
