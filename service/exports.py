@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import rules
-from rules import GameRecord, Outcome
+from rules import GameRecord, Outcome, Variant
 from service.records import SPECIAL_PREFIX, MatchRecord, MatchStatus, RecordEntry
 
 
@@ -18,10 +18,9 @@ def _outcome(rec: MatchRecord) -> Outcome | None:
                    tuple(frozenset(g) for g in rec.result.ranking), rec.result.reason)
 
 
-def _players(rec: MatchRecord, names: Sequence[str] | None) -> dict[int, str]:
+def _players(rec: MatchRecord, v: Variant, names: Sequence[str] | None) -> dict[int, str]:
     """Each seat's player: his display name when known, else ``user <id>``."""
     out = {s.seat: f"user {s.user_id}" for s in rec.seats if s.seat is not None}
-    v = rules.variant(rec.game)
     for seat, name in enumerate(names or ()):
         if seat in out and name and name != v.seat_name(seat, rec.seat_count):
             out[seat] = name.replace('"', "'")
@@ -38,7 +37,7 @@ def export_record(rec: MatchRecord, entries: Sequence[RecordEntry],
     record = GameRecord(
         start=rec.start_text,
         moves=tuple(e.text for e in entries if not e.text.startswith(SPECIAL_PREFIX)),
-        outcome=_outcome(rec), players=_players(rec, names),
+        outcome=_outcome(rec), players=_players(rec, v, names),
         event=f"Tablero match {rec.id}", date=rec.created_at.strftime("%Y.%m.%d"))
     text = v.export_record(record)
     return None if text is None else (v.record_format, text)
