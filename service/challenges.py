@@ -45,8 +45,25 @@ def _is_int_text(text: str) -> bool:
     return digits.isascii() and digits.isdigit()
 
 
-class ChallengesMixin(ServiceCore):
+class Challenges:
     """Challenges and lobbies."""
+
+    def __init__(self, core: ServiceCore) -> None:
+        self.repository = core.repository
+        self.clock = core.clock
+        self.rooms = core.rooms
+        self.rng = core.rng
+        self.states = core.states
+        self.get_guild_settings = core.get_guild_settings
+        self._variant = core.variant
+        self._check_text = core.check_text
+        self._retrying = core.retrying
+        self._save = core.save
+        self._commit = core.commit
+        self._announce = core.announce
+        self._view = core.view
+        self._team = core.team
+        self._away_at_start = core.away_at_start
 
     async def challenge(self, guild_id: int, channel_id: int, challenger: int, game: str, *,
                         opponents: Sequence[int] = (),
@@ -63,8 +80,8 @@ class ChallengesMixin(ServiceCore):
         computer), so a challenge that fills every seat is not announced (nobody is to
         accept or decline it): its start is."""
         v = self._variant(game)
-        opts = self._coerce_options(v, options)
-        start = self._start_position(v, opts)
+        opts = self.coerce_options(v, options)
+        start = self.start_position(v, opts)
         seat_count = start.seat_count
         invited: list[int] = []
         for o in opponents:
@@ -80,7 +97,7 @@ class ChallengesMixin(ServiceCore):
                                    seat_count - 1, game=game_name(v.key, v.name),
                                    seats=seat_count))
         settings = await self.get_guild_settings(guild_id)
-        control = self._time_control(settings, days, clock)
+        control = self.time_control(settings, days, clock)
         days = control.days_column
         if claim_win is not None and not isinstance(claim_win, bool):
             raise InvalidOption(_("claim win must be yes or no"))
@@ -93,7 +110,7 @@ class ChallengesMixin(ServiceCore):
                             team=None, accepted=True)]
         seats += [SeatRecord(u, accepted=False, notify=await self._notify_choice(u))
                   for u in invited]
-        rec = self._challenge_record(guild_id, channel_id, challenger, v, opts, start,
+        rec = self.challenge_record(guild_id, channel_id, challenger, v, opts, start,
                                      seats, days, rated, pref, clock_state)
         announce: Announce[MatchRecord] = Announce(
             lambda s: [] if accepted_at_once and len(invited) + 1 == seat_count else
@@ -103,7 +120,7 @@ class ChallengesMixin(ServiceCore):
         return self._view(rec)
 
     @staticmethod
-    def _time_control(settings: GuildSettings, days: int | None, clock: str | None
+    def time_control(settings: GuildSettings, days: int | None, clock: str | None
                       ) -> TimeControl:
         """The control a challenge asks for: ``clock`` text, ``days`` per move, or the
         server's default (its bank control, else its days per move)."""
@@ -124,7 +141,7 @@ class ChallengesMixin(ServiceCore):
                                   low=MIN_DAYS, high=MAX_DAYS))
         return TimeControl.days(days)
 
-    def _challenge_record(self, guild_id: int, channel_id: int, challenger: int,
+    def challenge_record(self, guild_id: int, channel_id: int, challenger: int,
                           v: Variant, opts: Mapping[str, object], start: Position,
                           seats: Sequence[SeatRecord], days: int, rated: bool,
                           pref: int | None, clock: ClockState) -> MatchRecord:
@@ -147,7 +164,7 @@ class ChallengesMixin(ServiceCore):
             remind_at=None, draw_offer=None, result=None, broken=None, created_at=now,
             updated_at=now, clock=clock)
 
-    def _start_position(self, v: Variant, opts: Mapping[str, object]) -> Position:
+    def start_position(self, v: Variant, opts: Mapping[str, object]) -> Position:
         """The start position of ``v`` with ``opts``: options the rules refuse are an
         ``InvalidOption`` naming the game."""
         try:
@@ -158,7 +175,7 @@ class ChallengesMixin(ServiceCore):
                                   error=refusal_words(e))) from None
         return start
 
-    def _coerce_options(self, v: Variant, given: Mapping[str, object] | None
+    def coerce_options(self, v: Variant, given: Mapping[str, object] | None
                         ) -> dict[str, object]:
         chosen: dict[str, object] = {}
         for raw_name, raw_value in (given or {}).items():

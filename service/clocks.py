@@ -33,7 +33,7 @@ from datetime import datetime, timedelta
 
 from locales.i18n import _
 from service.core import ServiceCore
-from service.endings import EndingsMixin
+from service.endings import Endings
 from service.errors import NotAllowed
 from service.events import ClocksExtended, Event, TimeGiven
 from service.outbox import Announce
@@ -45,9 +45,23 @@ DEFAULT_GRACE = timedelta(minutes=5)
 """A gap up to this long is normal running (a sweep interval or a few, a quick restart)."""
 
 
-class ClocksMixin(EndingsMixin, ServiceCore):
+class Clocks:
     """``resume``: the heartbeat, and the extension of every clock after a gap;
     ``give_time`` (+1 day) and ``claim_win``."""
+
+    def __init__(self, core: ServiceCore, endings: Endings) -> None:
+        self.repository = core.repository
+        self.clock = core.clock
+        self.shards = core.shards
+        self._record = core.record
+        self._retrying = core.retrying
+        self._commit = core.commit
+        self._announce = core.announce
+        self._view = core.view
+        self._require_player = core.require_player
+        self._require_active = core.require_active
+        self._abort = core.abort
+        self._endings = endings
 
     def _waiting_player(self, rec: MatchRecord, user: int) -> None:
         """Refuse unless ``user`` plays in ``rec``, is still in, and is not to move."""
@@ -100,7 +114,7 @@ class ClocksMixin(EndingsMixin, ServiceCore):
             if late_user is None:
                 ended = await self._abort(rec, "no move in time")
                 return ended.match
-            view, _events = await self._leave(rec, late_user, "timeout")
+            view, _events = await self._endings.leave(rec, late_user, "timeout")
             return view
         return await self._retrying(match_id, attempt)
 

@@ -48,9 +48,9 @@ from locales.i18n import Text, _
 from locales.rules_words import refusal_words, rules_words
 from locales.terms import game_name
 from rules import Position, RulesError
-from service.challenges import ChallengesMixin
+from service.challenges import Challenges
 from service.computer_seats import is_computer
-from service.deadlines import DeadlinesMixin
+from service.core import ServiceCore
 from service.errors import (
     InvalidOption,
     NotAllowed,
@@ -67,7 +67,7 @@ from service.events import (
 )
 from service.matches import public_view
 from service.outbox import Announce
-from service.play import PlayMixin
+from service.play import Play
 from service.records import (
     SPECIAL_PREFIX,
     ClockState,
@@ -208,8 +208,27 @@ def line_state(line: ConditionalLine, ply: int, played: dict[int, str]
     return True, line.moves[k] if k % 2 == 1 else None
 
 
-class ComfortsMixin(ChallengesMixin, PlayMixin, DeadlinesMixin):
+class Comforts:
     """Rematch, takeback, conditional moves, notes and follows."""
+
+    def __init__(self, core: ServiceCore, challenges: Challenges, play: Play) -> None:
+        self.repository = core.repository
+        self.clock = core.clock
+        self.shards = core.shards
+        self.states = core.states
+        self.get_guild_settings = core.get_guild_settings
+        self._variant = core.variant
+        self._record = core.record
+        self._retrying = core.retrying
+        self._commit = core.commit
+        self._announce = core.announce
+        self._view = core.view
+        self._entries = core.entries
+        self._read_state = core.read_state
+        self._require_player = core.require_player
+        self._require_active = core.require_active
+        self._challenges = challenges
+        self._play = play
 
     async def sweep_due_conditionals(self, now: datetime | None = None) -> list[Event]:
         """Conditional answers a restart left due (the sweep's first part: they are
@@ -246,7 +265,7 @@ class ComfortsMixin(ChallengesMixin, PlayMixin, DeadlinesMixin):
         options = dict(rec.options)
         if "seed" in options and "arrangement" not in options:
             del options["seed"]  # a random deal is dealt anew
-        opts = self._coerce_options(v, options)
+        opts = self._challenges.coerce_options(v, options)
         try:
             start = v.start(**opts)
         except (RulesError, ValueError, TypeError) as e:
@@ -264,7 +283,7 @@ class ComfortsMixin(ChallengesMixin, PlayMixin, DeadlinesMixin):
             mine = pref
             invited = [SeatRecord(s.user_id, ((s.seat or 0) + 1) % count, None,
                                   accepted=False, notify=s.notify) for s in others]
-        new = self._challenge_record(
+        new = self._challenges.challenge_record(
             rec.guild_id, rec.channel_id, user, v, opts, start,
             (SeatRecord(user, mine, None, True), *invited), rec.days_per_move, rec.rated,
             pref, ClockState(rec.clock.control, rec.clock.claim))  # the same time control
@@ -507,7 +526,7 @@ class ComfortsMixin(ChallengesMixin, PlayMixin, DeadlinesMixin):
 
             async def play(r: MatchRecord, owner: int = owner, answer: str = answer,
                            ply: int = ply) -> MoveResult:
-                return await self._move(r, owner, answer, ply, setup=False,
+                return await self._play.play_move(r, owner, answer, ply, setup=False,
                                         conditional=True)
             try:
                 await self._retrying(match_id, play)

@@ -92,22 +92,29 @@ class MatchActions(Protocol):
     async def record(self, match_id: int, caller: Caller | None = ...) -> GameRecord: ...
 
 
-class ComputerMixin(ServiceCore):
+class Computers:
     """Challenging the computer, filling a lobby with it, and playing its turns."""
 
     picker: MovePicker | None
 
-    def __init__(self, *args: Any, picker: MovePicker | None = None, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.names = with_computer_names(self.names)
+    def __init__(self, core: ServiceCore, actions: MatchActions,
+                 picker: MovePicker | None) -> None:
+        self.repository = core.repository
+        self.shards = core.shards
+        self._record = core.record
+        self._retrying = core.retrying
+        self._save = core.save
+        self._view = core.view
+        self._state = core.state
+        self._read_state = core.read_state
+        self._require_player = core.require_player
+        self._require_active = core.require_active
+        self.actions = actions
         self.picker = picker
         self._computer_tasks: dict[int, asyncio.Task[None]] = {}
         self._computer_again: set[int] = set()
         self._computer_failed: set[int] = set()
         self._computers_woken = False
-
-    actions: MatchActions
-    """The use-cases the computer acts through (set by ``MatchService`` to itself)."""
 
     # ------------------------------------------------------------------ use-cases
 

@@ -1,7 +1,9 @@
-"""``ServiceCore``: what the use-case mixins (``challenges``, ``play``, ``endings``,
-``deadlines``, ``queries``) may use. It declares the ports the service was given and the
-collaborators built from them, plus a few shared steps that are one or two lines each;
-the machinery lives in the collaborators:
+"""``ServiceCore``: what the use-case parts (``challenges``, ``play``, ``endings``,
+``deadlines``, ``queries``...) share. It holds the ports the service was given and the
+collaborators built from them, plus the shared steps (load, commit and announce, the
+position of a match, the checks every use-case makes), one or a few lines each. It is a
+collaborator, not a base class: ``MatchService`` builds one and hands it to each part,
+which takes from it the ports and steps it uses. The machinery lives in the collaborators:
 
 * ``matches`` (``matches.py``): load, compare-and-set save, retry, the view of a record
 * ``states`` (``states.py``): positions, cached by ``(match, ply)``, replayed on a miss
@@ -81,7 +83,8 @@ def _nothing() -> None:
 
 
 class ServiceCore:
-    """The ports and collaborators of ``MatchService``; the use-case mixins build on it."""
+    """The ports, collaborators and shared steps of ``MatchService``'s parts (one
+    instance, shared by every part)."""
 
     repository: Repository
     notifier: Notifier
@@ -109,25 +112,28 @@ class ServiceCore:
         self.matches = Matches(repository, clock)
         self.states = MatchStates(cache_size)
         self.ratings = Ratings(repository)
-        self._locales_seen: dict[int, str] = {}  # user -> the locale stored for him
+        self.subscribers: Sequence[Subscriber] = ()
+        """The parts that react to events, in order, after the notifier (``MatchService``
+        lists them: a finished match moves its tournament on, a computer's turn starts
+        its search)."""
 
     # ------------------------------------------------------------------ inputs
 
     @staticmethod
-    def _variant(game: str) -> Variant:
+    def variant(game: str) -> Variant:
         return variant_of(game)
 
     @staticmethod
-    def _check_text(text: object, what: Words) -> str:
+    def check_text(text: object, what: Words) -> str:
         """``text`` if it is a short text of valid characters (``inputs.check_text``)."""
         return check_text(text, what)
 
     # ------------------------------------------------------------------ records
 
-    async def _record(self, match_id: int) -> MatchRecord:
+    async def record(self, match_id: int) -> MatchRecord:
         return await self.matches.load(match_id)
 
-    async def _check_scope(self, caller: Caller, match_id: int | None,
+    async def check_scope(self, caller: Caller, match_id: int | None,
                            tournament_id: int | None) -> Callable[[], None]:
         """The door's scope check (``ids.checked_ids`` calls it before every operation
         that takes a match or tournament id and a caller): a match outside the caller's
@@ -141,22 +147,22 @@ class ServiceCore:
                 raise tournament_not_found(tournament_id)
         if match_id is not None:
             rec, done = await self.matches.load_for_scope(match_id)
-            if not caller.may_see(self._view(rec)):
+            if not caller.may_see(self.view(rec)):
                 done()
                 raise MatchNotFound(_("there is no match #{match}", match=match_id))
         return done
 
-    async def _retrying(self, match_id: int,
+    async def retrying(self, match_id: int,
                         attempt: Callable[[MatchRecord], Awaitable[T]]) -> T:
         return await self.matches.retrying(match_id, attempt)
 
-    async def _save(self, before: MatchRecord, after: MatchRecord,
+    async def save(self, before: MatchRecord, after: MatchRecord,
                     append: Sequence[RecordEntry] = (),
                     ratings: RatingChange | None = None) -> MatchRecord:
         """A change nobody is told about (no outbox entry)."""
         return await self.matches.save(before, after, append, ratings)
 
-    async def _commit(self, before: MatchRecord, after: MatchRecord,
+    async def commit(self, before: MatchRecord, after: MatchRecord,
                       build: Callable[[MatchRecord], Sequence[Event]],
                       append: Sequence[RecordEntry] = (),
                       ratings: RatingChange | None = None
@@ -168,42 +174,36 @@ class ServiceCore:
         saved = await self.matches.save(before, after, append, ratings, announce)
         return saved, announce.events
 
-    async def _announce(self, events: Iterable[Event]) -> None:
+    async def announce(self, events: Iterable[Event]) -> None:
         for event in events:
-            await self._notify(event)
+            await self.notify(event)
 
     @staticmethod
-    def _view(rec: MatchRecord) -> MatchView:
+    def view(rec: MatchRecord) -> MatchView:
         return view_of(rec)
 
     @staticmethod
-    def _team(rec: MatchRecord, seat: int) -> int | None:
+    def team(rec: MatchRecord, seat: int) -> int | None:
         return team_of(rec, seat)
 
-    async def _notify(self, event: Event) -> None:
-        """Tell the notifier (the people), then each of :meth:`_subscribers` in order."""
+    async def notify(self, event: Event) -> None:
+        """Tell the notifier (the people), then each of :attr:`subscribers` in order."""
         try:
             await self.notifier.notify(event)
         except Exception:  # the change is stored; a failed notification must not undo it
             log.exception("notifier failed on %s", type(event).__name__)
-        for subscriber in self._subscribers():
+        for subscriber in self.subscribers:
             await subscriber(event)
-
-    def _subscribers(self) -> Sequence[Subscriber]:
-        """The parts that react to events, in order (``MatchService`` lists them: a
-        finished match moves its tournament on, a computer's turn starts its search).
-        None here."""
-        return ()
 
     # ------------------------------------------------------------------ positions
 
-    async def _entries(self, rec: MatchRecord, start: int = 0) -> list[RecordEntry]:
+    async def entries(self, rec: MatchRecord, start: int = 0) -> list[RecordEntry]:
         """The entries ``rec`` was written with (from ``start``): those below its ply.
         Entries are append-only, so this is a consistent snapshot of the match however
         many moves landed since ``rec`` was read."""
         return await self.repository.load_entries(rec.id, start=start, stop=rec.ply)
 
-    async def _state(self, rec: MatchRecord) -> MatchState:
+    async def state(self, rec: MatchRecord) -> MatchState:
         """The current position of ``rec``: cached; or the cached position carried forward
         by the few entries after it (another process moved); else a checked replay."""
         hit = self.states.cached(rec)
@@ -213,54 +213,54 @@ class ServiceCore:
             raise MatchBroken(rec.broken or _("match #{match} is broken", match=rec.id))
         behind = self.states.behind(rec, CONTINUE_PLIES)
         if behind is not None:
-            carried = carried_forward(rec, behind, await self._entries(rec, behind.ply))
+            carried = carried_forward(rec, behind, await self.entries(rec, behind.ply))
             if carried is not None:
                 self.states.remember(rec.id, carried)
                 return carried
-        return self.states.replayed(rec, await self._checked_replay(rec))
+        return self.states.replayed(rec, await self.checked_replay(rec))
 
-    async def _read_state(self, match_id: int) -> tuple[MatchRecord, MatchState]:
+    async def read_state(self, match_id: int) -> tuple[MatchRecord, MatchState]:
         """A match and its position, read as one consistent pair (retried on a race)."""
         async def attempt(rec: MatchRecord) -> tuple[MatchRecord, MatchState]:
-            return rec, await self._state(rec)
-        return await self._retrying(match_id, attempt)
+            return rec, await self.state(rec)
+        return await self.retrying(match_id, attempt)
 
-    async def _checked_replay(self, rec: MatchRecord) -> Replay:
+    async def checked_replay(self, rec: MatchRecord) -> Replay:
         """Replay ``rec`` from its snapshot of entries. A mismatch is corruption only when
         the row has not changed since: if a re-read finds a newer version, a writer raced
         this reader and the caller retries (``Conflict``); the match is not broken."""
         try:
-            return replay(rec, await self._entries(rec))
+            return replay(rec, await self.entries(rec))
         except MatchBroken as e:
             again = await self.repository.load_match(rec.id)
             if again is not None and again.version != rec.version:
                 raise Conflict(f"match {rec.id} changed while it was read") from None
-            await self._mark_broken(rec, e.message)
+            await self.mark_broken(rec, e.message)
             raise
 
     @staticmethod
-    def _forced_moves(rec: MatchRecord, p: Position, ply: int, when: datetime
+    def forced_moves(rec: MatchRecord, p: Position, ply: int, when: datetime
                       ) -> tuple[list[RecordEntry], Position]:
         return forced_moves(rec, p, ply, when)
 
-    async def _mark_broken(self, rec: MatchRecord, message: str) -> None:
+    async def mark_broken(self, rec: MatchRecord, message: str) -> None:
         after = dataclasses.replace(rec, status=MatchStatus.BROKEN, broken=message,
                                     deadline=None, remind_at=None,
                                     updated_at=self.clock.now())
         announce: Announce[MatchRecord] = Announce(
-            lambda s: [MatchEnded(self._view(s), None, "broken")], self.clock.now())
+            lambda s: [MatchEnded(self.view(s), None, "broken")], self.clock.now())
         try:
             rec = await self.repository.save(rec, after, outbox=announce)
         except Conflict:
             return
         log.error("%s", message)
-        await self._announce(announce.events)
+        await self.announce(announce.events)
 
-    async def _board_of(self, rec: MatchRecord) -> BoardState | None:
+    async def board_of(self, rec: MatchRecord) -> BoardState | None:
         """The board of ``rec`` from the cache (a replay on a miss); None if it does not
         replay (the match is then marked broken)."""
         try:
-            state = await self._state(rec)
+            state = await self.state(rec)
         except StorageError:
             raise  # the database failed, not the match
         except ServiceError:
@@ -268,14 +268,14 @@ class ServiceCore:
         return BoardState(public_view(state.position), state.last_marks, state.moves)
 
     @staticmethod
-    def _ended(view: MatchView, reason: str, board: BoardState | None,
+    def ended(view: MatchView, reason: str, board: BoardState | None,
                aborted: bool = False, left_by: int | None = None) -> MatchEnded:
         """The MatchEnded event of a match that has just finished, as stored in the
         outbox: its result and final board (``_completed`` adds the ratings and record)."""
         return MatchEnded(view, None if aborted else view.result, reason, (), left_by,
                           board=board)
 
-    async def _completed(self, saved: MatchRecord, events: Sequence[Event],
+    async def completed(self, saved: MatchRecord, events: Sequence[Event],
                          ratings: RatingChange | None = None,
                          entries: Sequence[RecordEntry] | None = None) -> list[Event]:
         """``events`` with each ``MatchEnded`` given what is known only once the change is
@@ -289,7 +289,7 @@ class ServiceCore:
                 if saved.ply:
                     try:
                         if entries is None or len(entries) != saved.ply:
-                            entries = await self._entries(saved)
+                            entries = await self.entries(saved)
                         record = StoredRecord(event.match, saved, tuple(entries))
                     except StorageError as e:  # the outage is the repository's to log
                         log.debug("match %s ended without its replay: %s", saved.id,
@@ -303,7 +303,7 @@ class ServiceCore:
 
     # ------------------------------------------------------------------ rules of play
 
-    async def _vacation_allowed(self, rec: MatchRecord) -> bool:
+    async def vacation_allowed(self, rec: MatchRecord) -> bool:
         """False in a tournament game whose tournament forbids vacation."""
         tid = await self.repository.tournament_of_match(rec.id)
         if tid is None:
@@ -311,7 +311,7 @@ class ServiceCore:
         t = await self.repository.load_tournament(tid)
         return t is None or bool(t.vacation)
 
-    async def _away_at_start(self, rec: MatchRecord, now: datetime) -> MatchRecord:
+    async def away_at_start(self, rec: MatchRecord, now: datetime) -> MatchRecord:
         """A match about to start, with its players on vacation now marked away (unless
         its tournament forbids vacation)."""
         away = []
@@ -319,74 +319,74 @@ class ServiceCore:
             for v in await self.repository.vacations_of(rec.guild_id, s.user_id, now):
                 if v.active(now) and not v.auto:
                     away.append((s.user_id, v.until))
-        if not away or not await self._vacation_allowed(rec):
+        if not away or not await self.vacation_allowed(rec):
             return rec
         return dataclasses.replace(rec, clock=dataclasses.replace(rec.clock,
                                                                   away=tuple(away)))
 
     @staticmethod
-    def _require_player(rec: MatchRecord, user: int) -> SeatRecord:
+    def require_player(rec: MatchRecord, user: int) -> SeatRecord:
         seat = rec.seat_of(user)
         if seat is None or seat.seat is None or not seat.accepted:
             raise NotAPlayer(_("you are not playing in match #{match}", match=rec.id))
         return seat
 
-    def _require_active(self, rec: MatchRecord) -> None:
+    def require_active(self, rec: MatchRecord) -> None:
         if rec.status is MatchStatus.BROKEN:
             raise MatchBroken(rec.broken or _("match #{match} is broken", match=rec.id))
         if rec.status.is_waiting:
             raise MatchNotStarted(_("match #{match} has not started yet", match=rec.id))
         if rec.status is not MatchStatus.ACTIVE:
-            view = self._view(rec)
+            view = self.view(rec)
             raise MatchOver(_("match #{match} is over: {result}", match=rec.id,
-                              result=texts.result_line(view, self._seat_names(view))))
+                              result=texts.result_line(view, self.seat_names(view))))
 
-    async def _everyone_moved(self, rec: MatchRecord) -> tuple[bool, list[RecordEntry]]:
+    async def everyone_moved(self, rec: MatchRecord) -> tuple[bool, list[RecordEntry]]:
         """Whether every player of ``rec`` has played a move of his own (``everyone_moved``),
         and the entries read to tell (handed on, so the record is read once)."""
-        entries = await self._entries(rec)
+        entries = await self.entries(rec)
         return everyone_moved(rec, entries), entries
 
-    async def _abort(self, rec: MatchRecord, why: str, left_by: int | None = None,
+    async def abort(self, rec: MatchRecord, why: str, left_by: int | None = None,
                      leaver: tuple[int, str] | None = None) -> MatchEnded:
         """End ``rec`` unrated with no result (``why`` completes "aborted: ..."), as when
         it ends before every player has moved: saved, announced and returned.
         ``left_by``: who left, for the announcement; ``leaver``: who left and how
         ("resign" or "timeout"), stored in the result."""
-        board = await self._board_of(rec) if rec.ply else None  # unchanged by aborting
-        saved, events = await self._commit(rec, dataclasses.replace(
+        board = await self.board_of(rec) if rec.ply else None  # unchanged by aborting
+        saved, events = await self.commit(rec, dataclasses.replace(
             rec, status=MatchStatus.ABORTED, deadline=None, remind_at=None, to_move=(),
             draw_offer=None, result=ResultRecord(
                 (), (), f"aborted: {why}", *(leaver or (None, None)))), lambda s: [
-            self._ended(self._view(s), "aborted", board, aborted=True, left_by=left_by)])
-        events = await self._completed(saved, events)
-        await self._announce(events)
+            self.ended(self.view(s), "aborted", board, aborted=True, left_by=left_by)])
+        events = await self.completed(saved, events)
+        await self.announce(events)
         ended = events[0]
         assert isinstance(ended, MatchEnded)
         return ended
 
     @staticmethod
-    def _result(outcome: Outcome, reason: str | None = None) -> ResultRecord:
+    def result(outcome: Outcome, reason: str | None = None) -> ResultRecord:
         return ResultRecord(tuple(sorted(outcome.winners)),
                             tuple(tuple(sorted(g)) for g in outcome.ranking),
                             reason or outcome.reason)
 
-    def _finish(self, rec: MatchRecord, outcome: Outcome, reason: str | None = None
+    def finish(self, rec: MatchRecord, outcome: Outcome, reason: str | None = None
                 ) -> tuple[MatchRecord, RatingChange | None]:
-        result = self._result(outcome, reason)
+        result = self.result(outcome, reason)
         after = dataclasses.replace(rec, status=MatchStatus.FINISHED, result=result,
                                     to_move=(), deadline=None, remind_at=None,
                                     draw_offer=None)
         return after, self.ratings.change(after, result, self.clock.now())
 
-    def _put_out(self, before: MatchRecord, after: MatchRecord, p: Position,
+    def put_out(self, before: MatchRecord, after: MatchRecord, p: Position,
                  captured: Iterable[Point] = ()) -> list[PlayerOut]:
         """A PlayerOut for each seat the game itself put out between ``before`` (position
         ``p``) and ``after`` (``captured``: the points the move took), so nobody is skipped
         without being told why: "no-pieces" when the move took his last stones, else
         "no-moves" (he could not move; in Querni-like slow ends his stones go too)."""
         was_out = {s.user_id for s in before.seats if s.out}
-        view = self._view(after)
+        view = self.view(after)
         taken = set(captured)
         out = []
         for s in sorted(after.seats, key=lambda s: s.seat or 0):
@@ -398,7 +398,7 @@ class ServiceCore:
         return out
 
     @staticmethod
-    def _sync_out(rec: MatchRecord, p: Position) -> tuple[SeatRecord, ...]:
+    def sync_out(rec: MatchRecord, p: Position) -> tuple[SeatRecord, ...]:
         """Mark seats the game put out (4 players): a seat that cannot move any more."""
         out_seats = p.out_seats()
         return tuple(dataclasses.replace(s, out=True) if s.seat in out_seats else s
@@ -406,14 +406,14 @@ class ServiceCore:
 
     # ------------------------------------------------------------------ words
 
-    def _seat_names(self, match: MatchView) -> list[str] | None:
+    def seat_names(self, match: MatchView) -> list[str] | None:
         """Display names by seat through the injected resolver (None without one)."""
         return texts.seat_names(match, self.names)
 
-    def _who(self, rec: MatchRecord, seats: Iterable[int]) -> Words:
+    def who(self, rec: MatchRecord, seats: Iterable[int]) -> Words:
         """``'alice (Red)'`` per seat, listed (``texts.who``)."""
-        view = self._view(rec)
-        return texts.who(view, seats, self._seat_names(view))
+        view = self.view(rec)
+        return texts.who(view, seats, self.seat_names(view))
 
     async def get_guild_settings(self, guild_id: int) -> GuildSettings:
         found = await self.repository.get_guild_settings(guild_id)

@@ -8,20 +8,38 @@ import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
+from service.core import ServiceCore
+from service.endings import Endings
 from service.errors import Conflict, MatchBroken, ServiceError, StorageError
 from service.events import DeadlineReminder, Event, TimeLapsed
 from service.matches import RETRIES
 from service.records import MatchRecord, MatchStatus
 from service.states import replay
 from service.turns import seat_clocks
-from service.vacations import VacationsMixin
+from service.vacations import Vacations
 
 log = logging.getLogger(__name__)
 
 
-class DeadlinesMixin(VacationsMixin):
+class Deadlines:
     """The deadline sweep and the replay check (a timeout leaves the match
     like a resignation, hence ``EndingsMixin``)."""
+
+    def __init__(self, core: ServiceCore, endings: Endings, vacations: Vacations) -> None:
+        self.repository = core.repository
+        self.clock = core.clock
+        self.shards = core.shards
+        self.get_guild_settings = core.get_guild_settings
+        self._record = core.record
+        self._commit = core.commit
+        self._announce = core.announce
+        self._view = core.view
+        self._entries = core.entries
+        self._mark_broken = core.mark_broken
+        self._everyone_moved = core.everyone_moved
+        self._abort = core.abort
+        self._endings = endings
+        self._vacations = vacations
 
     async def sweep_deadlines(self, now: datetime | None = None) -> list[Event]:
         """Send due reminders and apply due timeouts; returns the events sent. Safe to call
@@ -49,7 +67,7 @@ class DeadlinesMixin(VacationsMixin):
             try:
                 if rec.deadline <= now:
                     if (await self._everyone_moved(rec))[0]:
-                        days = await self._auto_vacation(rec, now)
+                        days = await self._vacations.auto_vacation(rec, now)
                         if days is not None:
                             spent += days
                             # the balance fell short of the gap: he times out now (the
@@ -108,7 +126,7 @@ class DeadlinesMixin(VacationsMixin):
         user = rec.user_at(late[0])
         if user is None:
             return []
-        _saved, events = await self._leave(rec, user, "timeout")
+        _saved, events = await self._endings.leave(rec, user, "timeout")
         return events
 
     async def verify_all(self, progress: Callable[[int, int], None] | None = None

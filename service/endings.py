@@ -16,18 +16,39 @@ from service.turns import turn_started
 from service.views import BoardState, Caller, MatchView
 
 
-class EndingsMixin(ServiceCore):
+class Endings:
     """Resigning and draw offers."""
+
+    def __init__(self, core: ServiceCore) -> None:
+        self.clock = core.clock
+        self.states = core.states
+        self._retrying = core.retrying
+        self._save = core.save
+        self._commit = core.commit
+        self._announce = core.announce
+        self._view = core.view
+        self._state = core.state
+        self._board_of = core.board_of
+        self._ended = core.ended
+        self._completed = core.completed
+        self._require_player = core.require_player
+        self._require_active = core.require_active
+        self._everyone_moved = core.everyone_moved
+        self._abort = core.abort
+        self._finish = core.finish
+        self._put_out = core.put_out
+        self._sync_out = core.sync_out
+        self._who = core.who
 
     async def resign(self, match_id: int, user: int, *, caller: Caller | None = None) -> MatchView:
         """Resign. Two players: the opponent wins. Four: the game's rules decide (the seat
         is out and play goes on, or the game ends)."""
         async def attempt(rec: MatchRecord) -> MatchView:
-            view, _events = await self._leave(rec, user, "resign")
+            view, _events = await self.leave(rec, user, "resign")
             return view
         return await self._retrying(match_id, attempt)
 
-    async def _leave(self, rec: MatchRecord, user: int, how: str
+    async def leave(self, rec: MatchRecord, user: int, how: str
                      ) -> tuple[MatchView, list[Event]]:
         self._require_active(rec)
         me = self._require_player(rec, user)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from typing import Protocol
 
 from locales.i18n import _
 from locales.terms import move_display
@@ -25,8 +26,39 @@ from service.turns import banked, turn_goes_on, turn_started
 from service.views import BoardState, Caller, MoveResult
 
 
-class PlayMixin(ServiceCore):
+class ConditionalAnswers(Protocol):
+    """What a move needs of conditional moves (``comforts``): the answers now due in the
+    match are played (``MatchService`` hands itself in: ``Comforts`` plays moves through
+    this part, so the two cannot be handed to each other)."""
+
+    async def advance_conditionals(self, match_id: int, *, caller: Caller | None = ...
+                                   ) -> int: ...
+
+
+class Play:
     """Moves, setups and move suggestions."""
+
+    def __init__(self, core: ServiceCore, conditionals: ConditionalAnswers) -> None:
+        self.repository = core.repository
+        self.clock = core.clock
+        self.states = core.states
+        self._check_text = core.check_text
+        self._retrying = core.retrying
+        self._commit = core.commit
+        self._announce = core.announce
+        self._view = core.view
+        self._state = core.state
+        self._read_state = core.read_state
+        self._forced_moves = core.forced_moves
+        self._ended = core.ended
+        self._completed = core.completed
+        self._require_player = core.require_player
+        self._require_active = core.require_active
+        self._finish = core.finish
+        self._put_out = core.put_out
+        self._sync_out = core.sync_out
+        self._who = core.who
+        self._conditionals = conditionals
 
     async def move(self, match_id: int, user: int, text: str,
                    expected_ply: int | None = None, *, caller: Caller | None = None) -> MoveResult:
@@ -37,12 +69,12 @@ class PlayMixin(ServiceCore):
 
         async def attempt(rec: MatchRecord) -> MoveResult:
             lines.append(rec.conditionals)
-            return await self._move(rec, user, text, expected_ply, setup=False)
+            return await self.play_move(rec, user, text, expected_ply, setup=False)
         result = await self._retrying(match_id, attempt)
         # a conditional answer to this move is played at once (``comforts``); the mover's
         # reply then shows the match after it (his turn again), not the board before it
         if lines and lines[-1] and not result.ended \
-                and await self.advance_conditionals(match_id):
+                and await self._conditionals.advance_conditionals(match_id):
             rec, state = await self._read_state(match_id)
             view = self._view(rec)
             result = dataclasses.replace(
@@ -50,22 +82,17 @@ class PlayMixin(ServiceCore):
                 board=BoardState(state.position, state.last_marks, state.moves))
         return result
 
-    async def advance_conditionals(self, match_id: int, *, caller: Caller | None = None) -> int:
-        """Play the conditional answers due in the match: ``ComfortsMixin`` does; a
-        service without it has none to play."""
-        return 0
-
     async def submit_setup(self, match_id: int, user: int, text: str,
                            *, caller: Caller | None = None) -> MoveResult:
         """Submit a Querni ``choose`` arrangement (16 numbers in cell order). The display
         hides it until both have submitted."""
         text = self._check_text(text, _("arrangement"))
         return await self._retrying(
-            match_id, lambda rec: self._move(rec, user, text, None, setup=True))
+            match_id, lambda rec: self.play_move(rec, user, text, None, setup=True))
 
-    async def _move(self, rec: MatchRecord, user: int, text: str,
-                    expected_ply: int | None, *, setup: bool,
-                    conditional: bool = False) -> MoveResult:
+    async def play_move(self, rec: MatchRecord, user: int, text: str,
+                        expected_ply: int | None, *, setup: bool,
+                        conditional: bool = False) -> MoveResult:
         self._require_active(rec)
         me = self._require_player(rec, user)
         assert me.seat is not None

@@ -55,9 +55,24 @@ log = logging.getLogger(__name__)
 NOTIFY_CHOICES = ("mention", "dm")
 
 
-class QueriesMixin(ServiceCore):
+class Queries:
     """Everything that reads: views, images, lists, history, ladders,
     settings and preferences."""
+
+    def __init__(self, core: ServiceCore) -> None:
+        self.repository = core.repository
+        self.clock = core.clock
+        self.renderer = core.renderer
+        self.states = core.states
+        self.get_guild_settings = core.get_guild_settings
+        self._variant = core.variant
+        self._check_text = core.check_text
+        self._record = core.record
+        self._view = core.view
+        self._entries = core.entries
+        self._read_state = core.read_state
+        self._seat_names = core.seat_names
+        self._locales_seen: dict[int, str] = {}  # user -> the locale stored for him
 
     async def get_match(self, match_id: int, caller: Caller | None = None) -> MatchView:
         """The match; with a ``caller`` only where he may see it (``Caller.may_see``,

@@ -15,12 +15,11 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from locales.i18n import _
-from service.deadlines import DeadlinesMixin
+from service.core import ServiceCore
 from service.errors import Conflict, InvalidOption, NotAllowed
 from service.events import SEASON_BOARD_SIZE, SeasonBoard, SeasonEnded
 from service.matches import RETRIES
 from service.outbox import entry_of
-from service.queries import QueriesMixin
 from service.records import OutboxEntry, RatingRecord
 from service.seasons import (
     Schedule,
@@ -34,8 +33,15 @@ from service.views import LeaderboardEntry, notice_lane
 log = logging.getLogger(__name__)
 
 
-class SeasonsMixin(DeadlinesMixin, QueriesMixin):
+class Seasons:
     """Season use-cases (see the module docstring)."""
+
+    def __init__(self, core: ServiceCore) -> None:
+        self.repository = core.repository
+        self.clock = core.clock
+        self.shards = core.shards
+        self.get_guild_settings = core.get_guild_settings
+        self._notify = core.notify
 
     async def configure_seasons(self, guild_id: int, channel_id: int, schedule: str
                                 ) -> SeasonChange:

@@ -27,8 +27,9 @@ from typing import TypeVar
 from locales.i18n import _, _n, joined
 from locales.terms import game_name
 from rules import RulesError
-from service.challenges import ChallengesMixin
-from service.deadlines import DeadlinesMixin
+from service.challenges import Challenges
+from service.core import ServiceCore
+from service.endings import Endings
 from service.errors import (
     Conflict,
     InvalidOption,
@@ -81,8 +82,22 @@ MAX_REGISTRATION_DAYS = 60
 _OPEN = (TournamentStatus.REGISTRATION, TournamentStatus.RUNNING)
 
 
-class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
+class Tournaments:
     """Tournament use-cases (see the module docstring)."""
+
+    def __init__(self, core: ServiceCore, challenges: Challenges, endings: Endings) -> None:
+        self.repository = core.repository
+        self.clock = core.clock
+        self.names = core.names
+        self.rng = core.rng
+        self.shards = core.shards
+        self.get_guild_settings = core.get_guild_settings
+        self._variant = core.variant
+        self._check_text = core.check_text
+        self._view = core.view
+        self._notify = core.notify
+        self._challenges = challenges
+        self._endings = endings
 
     # ------------------------------------------------------------------ records
 
@@ -124,8 +139,8 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
             kind = fmt if isinstance(fmt, Format) else parse_format(fmt)
         except TournamentError as e:
             raise InvalidOption(e.text) from None
-        opts = self._coerce_options(v, options)
-        start = self._start_position(v, opts)
+        opts = self._challenges.coerce_options(v, options)
+        start = self._challenges.start_position(v, opts)
         try:
             check_seat_count(start.seat_count, game_name(v.key, v.name))
             if kind is Format.SWISS:
@@ -135,7 +150,8 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
         if kind is not Format.SWISS and rounds is not None:
             raise InvalidOption(_("a {format} sets its own rounds; leave rounds empty",
                                   format=format_words(kind)))
-        control = self._time_control(await self.get_guild_settings(guild_id), days, clock)
+        control = self._challenges.time_control(await self.get_guild_settings(guild_id), days,
+                                                clock)
         if not isinstance(claim_win, bool):
             raise InvalidOption(_("claim win must be yes or no"))
         if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int)
@@ -224,7 +240,7 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
                                                                                g.second)]
         for match_id in running:
             try:
-                await self.resign(match_id, user)  # its end is recorded by the hook
+                await self._endings.resign(match_id, user)  # its end is recorded by the hook
             except ServiceError as e:
                 log.info("withdrawal of %s from match %s: %s", user, match_id, e.message)
         if saved.status is TournamentStatus.RUNNING:
@@ -392,7 +408,7 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
             if found is not None:  # made before a stop, never attached: no second one
                 match_id = found
             else:
-                match_id = (await self.challenge(
+                match_id = (await self._challenges.challenge(
                     t.guild_id, t.channel_id, g.first, t.game, opponents=(g.second,),
                     options=dict(t.options), rated=t.rated, seat=0,
                     days=None if t.bank else t.days_per_move,
@@ -410,9 +426,9 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
             try:
                 await self._t_retrying(tid, attach)
             except NotAllowed:
-                await self.cancel(match_id, g.first)
+                await self._challenges.cancel(match_id, g.first)
                 continue
-            await self.accept(match_id, g.second)
+            await self._challenges.accept(match_id, g.second)
 
     async def _unattached_challenge(self, t: TournamentRecord, g: TournamentGame
                                     ) -> int | None:
@@ -594,7 +610,7 @@ class TournamentsMixin(ChallengesMixin, DeadlinesMixin):
                                                     or rec.status.is_waiting):
                             await self._record_result(t.id, rec)
                         elif rec is not None and rec.status.is_waiting:
-                            await self.accept(rec.id, g.second or 0)
+                            await self._challenges.accept(rec.id, g.second or 0)
                 await self._advance(t.id)
             except StorageError:
                 raise  # the database failed: the whole sweep waits for the next tick

@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 
 from locales.i18n import _, _n
-from service.clocks import ClocksMixin
+from service.core import ServiceCore
 from service.errors import Conflict, InvalidOption, NotAllowed, StaleMove
 from service.events import AutoVacation, Event, VacationEnded, VacationStarted
 from service.matches import RETRIES
@@ -55,9 +55,17 @@ def _year_start(now: datetime) -> datetime:
     return datetime(now.year, 1, 1, tzinfo=UTC)
 
 
-class VacationsMixin(ClocksMixin):
+class Vacations:
     """``vacation_status``, ``start_vacation``, ``end_vacation`` and the automatic
     vacation the sweep spends (``_auto_vacation``)."""
+
+    def __init__(self, core: ServiceCore) -> None:
+        self.repository = core.repository
+        self.clock = core.clock
+        self.get_guild_settings = core.get_guild_settings
+        self._announce = core.announce
+        self._view = core.view
+        self._vacation_allowed = core.vacation_allowed
 
     async def _balance(self, guild_id: int, user: int, now: datetime
                        ) -> tuple[int, int, int, list[VacationRecord]]:
@@ -198,7 +206,7 @@ class VacationsMixin(ClocksMixin):
             return [VacationEnded(self._view(s), user)]
         return rec, after, self._announcer(told)
 
-    async def _auto_vacation(self, rec: MatchRecord, now: datetime) -> list[Event] | None:
+    async def auto_vacation(self, rec: MatchRecord, now: datetime) -> list[Event] | None:
         """At ``rec``'s lapsed deadline: spend the late player's vacation instead of a
         timeout, if the server does that, the match allows vacation and he has days left
         (or a day already spent that way still runs). None when it does not apply.

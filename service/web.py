@@ -45,8 +45,18 @@ class WebMatch:
     ratings: tuple[LeaderboardEntry | None, ...]
 
 
-class WebMixin(ServiceCore):
+class Web:
     """Reads for the web pages, scoped by the door and by the server's web switch."""
+
+    def __init__(self, core: ServiceCore) -> None:
+        self.repository = core.repository
+        self.renderer = core.renderer
+        self.get_guild_settings = core.get_guild_settings
+        self._record = core.record
+        self._view = core.view
+        self._entries = core.entries
+        self._require_player = core.require_player
+        self._seat_names = core.seat_names
 
     async def _web_on(self, guild_id: int, match_id: int) -> None:
         settings = await self.get_guild_settings(guild_id)

@@ -52,12 +52,12 @@ async def test_one_move_costs_two_reads_one_write_one_render(world: World) -> No
         return real_render(*args, **kwargs)
     renderer.render = render  # type: ignore[method-assign]
     called_up: list[int] = []
-    real_names = service.names
+    real_names = service.core.names
 
     def names(guild_id: int, user_id: int) -> str:
         called_up.append(user_id)
         return real_names(guild_id, user_id) if real_names else ""
-    service.names = names
+    service.core.names = names
 
     played = reply(await w.bob.slash(thread, "move", move="h8-e8"))
     await w.env.advance_time(1)  # let the board's delivery finish

@@ -234,7 +234,7 @@ async def test_a_vacation_does_not_pause_a_match_whose_time_has_run_out(
         await first_move(service, m, ALICE)
         await first_move(service, m, BOB)
     clock.advance(days=1, minutes=1)
-    await service._sweep_one(lapsed, clock.t)  # the sweep has seen one of the two
+    await service._deadlines._sweep_one(lapsed, clock.t)  # the sweep has seen one of the two
     assert (await service.get_match(lapsed)).lapsed is not None
     before = await service.get_match(past)
     v = await service.start_vacation(GUILD, ALICE, 3)

@@ -131,8 +131,8 @@ async def test_an_answer_due_when_the_process_stopped_is_played_by_the_next_swee
     await service.move(m.id, ALICE, "h3-e3")
     await service.add_conditional_moves(m.id, ALICE, "h10-g8 b1-c3")
     # Bob's move lands, and the process stops before it answers (the move path alone)
-    await service._retrying(m.id, lambda r: service._move(r, BOB, "h10-g8", None,
-                                                          setup=False))
+    await service.core.retrying(m.id, lambda r: service._play.play_move(r, BOB, "h10-g8", None,
+                                                                        setup=False))
     assert await texts_of(repo, m.id) == ["h3-e3", "h10-g8"]
     fresh = restarted(repo, clock, recorder)
     await fresh.sweep()
@@ -491,13 +491,14 @@ async def test_a_line_stored_after_the_reply_it_answers_is_played_at_once(
     after it (Bob's move saw no line to answer); the answer still goes at once."""
     m = await start_match(service, "xiangqi", rated=False)
     await service.move(m.id, ALICE, "h3-e3")
-    stale = service._read_state  # the read Alice's request made, before Bob moved
+    comforts = service._comforts  # the part that reads Alice's position
+    stale = comforts._read_state  # the read Alice's request made, before Bob moved
 
     async def read_then_bob_moves(match_id: int):  # type: ignore[no-untyped-def]
         found = await stale(match_id)
-        service._read_state = stale  # type: ignore[method-assign]
+        comforts._read_state = stale
         await service.move(m.id, BOB, "h10-g8")
         return found
-    service._read_state = read_then_bob_moves  # type: ignore[method-assign]
+    comforts._read_state = read_then_bob_moves
     await service.add_conditional_moves(m.id, ALICE, "h10-g8 b1-c3")
     assert await texts_of(repo, m.id) == ["h3-e3", "h10-g8", "b1-c3"]

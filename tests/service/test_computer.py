@@ -135,7 +135,7 @@ async def test_a_failing_picker_leaves_the_turn_to_the_next_wake(
     await service.sweep()  # the next sweep tries again: still broken, still nothing lost
     await service.computers_idle()
     assert broken.calls == 2 and (await service.get_match(m.id)).ply == 0
-    service.picker = InlineMovePicker(nodes=100)  # the engine is back
+    service._computers.picker = InlineMovePicker(nodes=100)  # the engine is back
     await service.sweep()
     await service.computers_idle()
     assert (await service.get_match(m.id)).ply == 1  # played within one sweep

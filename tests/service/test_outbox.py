@@ -97,7 +97,7 @@ async def test_a_lost_race_stores_no_entry(repo: Repository) -> None:
     assert rec is not None
     before = await repo.pending_outbox()
     await repo.save(rec, dataclasses.replace(rec, rated=False))  # someone else wrote first
-    announce = Announce(lambda s: [TurnStarted(service._view(s), (ALICE,), None)],
+    announce = Announce(lambda s: [TurnStarted(service.core.view(s), (ALICE,), None)],
                         SetClock().now())
     with pytest.raises(Conflict):
         await repo.save(rec, dataclasses.replace(rec, days_per_move=5), outbox=announce)

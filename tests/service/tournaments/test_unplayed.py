@@ -31,7 +31,7 @@ async def test_a_tournament_of_forfeits_alone_announces_its_final_standings(
     # player 2 withdraws: the game is forfeited and no match was ever played
     async def stopped(tid: int) -> None:
         return None
-    monkeypatch.setattr(service, "_make_matches", stopped)
+    monkeypatch.setattr(service._tournaments, "_make_matches", stopped)
     t = await service.start_tournament(t.id, ORGANISER)
     [game] = t.games_of_round(1)
     assert game.match_id is None
