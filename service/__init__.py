@@ -3,11 +3,12 @@
 No discord, storage or render import (import-linter enforces it): the service declares the
 Protocols it talks through and the adapters (console, Discord) wire implementations in.
 
-Files (``MatchService`` in ``service.py`` is put together from one mixin per group of
-use-cases; look for a change in the file named for its use-case):
+Files (``MatchService`` in ``service.py`` is a façade over one part per group of
+use-cases, each a plain class given what it uses; look for a change in the file named
+for its use-case):
 
-* ``core.py`` - ``ServiceCore``: declares what the use-case files may use (the ports and
-  the collaborators below, built in ``__init__``) and a few one-line shared steps
+* ``core.py`` - ``ServiceCore``: the ports and the collaborators below (built in
+  ``__init__``) and the shared steps; one instance, handed to every part
 * collaborators: ``matches.py`` (load, compare-and-set save and retry, the view of a
   record), ``states.py`` (positions cached by ``(match, ply)``, replays), ``ratings.py``
   (openskill, the rating change of a result and its report, the win/draw/loss counting

@@ -354,7 +354,7 @@ class Computers:
             await self.wake_computers(failed)
         return []
 
-    async def _with_computer_games(self, base: PlayerStats, guild_id: int, user: int
+    async def with_computer_games(self, base: PlayerStats, guild_id: int, user: int
                                    ) -> PlayerStats:
         """``base`` (a player's rated record) with his casual games against the computer
         and in how many of them he took hints (``MatchService.stats`` composes them)."""
@@ -394,8 +394,8 @@ class Computers:
         seats = {s.seat: s.user_id for s in rec.seats if s.seat is not None and not s.out}
         return [seats[s] for s in rec.to_move if s in seats and is_computer(seats[s])]
 
-    async def _computer_follows(self, event: Event) -> None:
-        """A computer's turn starts its search (a subscriber: ``MatchService``)."""
+    async def computer_follows(self, event: Event) -> None:
+        """A computer's turn starts its search (a subscriber: ``MatchService._subscribers``)."""
         if self.picker is None:
             return
         if isinstance(event, TurnStarted | SetupSubmitted) and event.match.status.is_live \

@@ -22,8 +22,8 @@ log = logging.getLogger(__name__)
 
 
 class Deadlines:
-    """The deadline sweep and the replay check (a timeout leaves the match
-    like a resignation, hence ``EndingsMixin``)."""
+    """The deadline sweep and the replay check (a timeout leaves the match like a
+    resignation, through ``Endings``; an automatic vacation is ``Vacations``')."""
 
     def __init__(self, core: ServiceCore, endings: Endings, vacations: Vacations) -> None:
         self.repository = core.repository

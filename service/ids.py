@@ -127,7 +127,8 @@ def _checker(name: str, optional: bool) -> Callable[[Any], None] | None:
 
 
 class Scoped(Protocol):
-    """What the door needs of the service: the scope check itself (``ServiceCore``)."""
+    """What the door needs of the service: the scope check itself (``MatchService`` hands
+    it to ``ServiceCore.check_scope``)."""
 
     async def _check_scope(self, caller: Caller, match_id: int | None,
                            tournament_id: int | None) -> Callable[[], None]: ...

@@ -160,7 +160,7 @@ class MatchService:
     def _subscribers(self) -> tuple[Subscriber, ...]:
         """After the notifier, in order: a finished match moves its tournament on, and a
         computer's turn starts its search."""
-        return (self._tournaments._tournament_follows, self._computers._computer_follows)
+        return (self._tournaments.tournament_follows, self._computers.computer_follows)
 
     async def _check_scope(self, caller: Caller, match_id: int | None,
                            tournament_id: int | None) -> Callable[[], None]:
@@ -173,7 +173,7 @@ class MatchService:
         """A player's record in a server: his rated games (``queries``) with his casual
         games against the computer (``computer``)."""
         rated = await self._queries.stats(guild_id, user)
-        return await self._computers._with_computer_games(rated, guild_id, user)
+        return await self._computers.with_computer_games(rated, guild_id, user)
 
     async def get_guild_settings(self, guild_id: int) -> GuildSettings:
         return await self.core.get_guild_settings(guild_id)

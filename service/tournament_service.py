@@ -448,8 +448,9 @@ class Tournaments:
 
     # ------------------------------------------------------------------ results
 
-    async def _tournament_follows(self, event: Event) -> None:
-        """A finished match moves its tournament on (a subscriber: ``MatchService``)."""
+    async def tournament_follows(self, event: Event) -> None:
+        """A finished match moves its tournament on (a subscriber:
+        ``MatchService._subscribers``)."""
         if isinstance(event, MatchEnded):
             try:
                 await self._match_ended(event.match.id, event.left_by)
