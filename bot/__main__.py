@@ -133,6 +133,18 @@ def web_links(settings: Settings) -> WebLinks | None:
     return WebLinks.configured(secret, settings.web_url)
 
 
+def web_address(settings: Settings) -> tuple[str, int] | None:
+    """Where ``tablero run`` serves the web pages beside the bot: ``TABLERO_WEB_HOST`` and
+    ``TABLERO_WEB_PORT`` (None without a port, or without a usable secret: said once)."""
+    if settings.web_port is None:
+        return None
+    if web_links(settings) is None:
+        print("TABLERO_WEB_PORT is set but TABLERO_WEB_SECRET is not (at least 32 "
+              "characters): the bot runs without the web pages.", file=sys.stderr)
+        return None
+    return settings.web_host, settings.web_port
+
+
 def discord_main(settings: Settings) -> int:
     """``tablero run`` with a token: the Discord adapter, imported lazily
     (``bot.discordapp.cli.run``), with the token, the database path and the sweep period."""
@@ -151,7 +163,8 @@ def discord_main(settings: Settings) -> int:
                         engine_seconds=settings.engine_seconds,
                         engine_workers=settings.engine_workers,
                         shard_count=settings.shard_count,
-                        shards=settings.shards, web=web_links(settings))
+                        shards=settings.shards, web=web_links(settings),
+                        web_address=web_address(settings))
     return code
 
 
@@ -235,22 +248,23 @@ async def web_link(db: Path | str, secret: str, base_url: str, match_id: int) ->
 
 async def serve_web(db: Path | str, secret: str, host: str, port: int,
                     synchronous: str = "FULL") -> int:
-    from aiohttp import web
-
-    from bot.web.app import WebApp
+    from bot.web.app import WebApp, WebServer
     from bot.web.links import LinkSigner
 
     repo, service = await _web_service(db, synchronous)
-    runner = web.AppRunner(WebApp(service, LinkSigner(secret.encode())).application(),
-                           access_log=None)
+    server = WebServer(WebApp(service, LinkSigner(secret.encode())), host, port)
     try:
-        await runner.setup()
-        await web.TCPSite(runner, host, port).start()
+        try:
+            await server.start()
+        except OSError as e:
+            print(f"tablero web: cannot listen on {host}:{port} ({e.strerror or e})",
+                  file=sys.stderr)
+            return 1
         print(f"Tablero web: http://{host}:{port}/ (Ctrl-C stops it)", flush=True)
         await asyncio.Event().wait()
         return 0
     finally:
-        await runner.cleanup()
+        await server.stop()
         await repo.close()  # type: ignore[attr-defined]
 
 

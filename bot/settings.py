@@ -48,6 +48,11 @@ class Settings(BaseSettings):
     Changing it makes every link given out so far invalid."""
     web_url: str = Field("http://127.0.0.1:8080", validation_alias="TABLERO_WEB_URL")
     """The public base address of the web pages, used in the links given out."""
+    web_port: int | None = Field(None, ge=1, le=65535, validation_alias="TABLERO_WEB_PORT")
+    """``tablero run`` also serves the web pages on this port, in the bot's process (unset:
+    it does not; ``tablero web`` serves them in a process of its own)."""
+    web_host: str = Field("127.0.0.1", validation_alias="TABLERO_WEB_HOST")
+    """The address ``tablero run`` serves the web pages on (with ``TABLERO_WEB_PORT``)."""
 
     @field_validator("discord_token", "web_secret", mode="before")
     @classmethod
@@ -56,10 +61,15 @@ class Settings(BaseSettings):
             return None
         return value
 
-    @field_validator("boards_dir", "dev_guild_id", mode="before")
+    @field_validator("boards_dir", "dev_guild_id", "web_port", mode="before")
     @classmethod
     def _empty_is_none(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("web_host")
+    @classmethod
+    def _host(cls, value: str) -> str:
+        return value.strip() or "127.0.0.1"
 
     @field_validator("shard_count", mode="before")
     @classmethod

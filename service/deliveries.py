@@ -1,5 +1,6 @@
 """What an adapter that delivers announcements needs to know from storage, read through
-the core (``DeliveryFacts``): the language a server chose for its threads, the locale a
+the core (``DeliveryFacts``): the language a server chose for its threads, whether it
+shows its matches on the web, the locale a
 user was last seen with, who keeps his DMs closed, and a finished match's stored record
 for its replay. The Discord adapter is given one by the wiring instead of the repository.
 """
@@ -21,6 +22,12 @@ class DeliveryFacts:
         """The language a server set for its match threads (``/settings language``)."""
         settings = await self._repository.get_guild_settings(guild_id)
         return settings.language if settings is not None and settings.language else None
+
+    async def web_on(self, guild_id: int) -> bool:
+        """Whether a server shows its matches on the web (``/settings web:on``): its posts
+        then carry a link to the match's page."""
+        settings = await self._repository.get_guild_settings(guild_id)
+        return settings is not None and settings.web
 
     async def user_locale(self, user_id: int) -> str | None:
         """The locale ``user_id`` was last seen with (his DMs speak it)."""

@@ -13,7 +13,8 @@ ROOT = Path(__file__).resolve().parents[1]
 NAMES = ("DISCORD_TOKEN", "TABLERO_DB", "TABLERO_LOG_LEVEL", "TABLERO_BOARDS",
          "TABLERO_SWEEP_SECONDS", "TABLERO_ENGINE_SECONDS", "TABLERO_ENGINE_WORKERS",
          "TABLERO_DEV_GUILD", "TABLERO_DB_SYNCHRONOUS", "SHARD_COUNT", "SHARD_IDS",
-         "TABLERO_LANG", "TABLERO_WEB_SECRET", "TABLERO_WEB_URL")
+         "TABLERO_LANG", "TABLERO_WEB_SECRET", "TABLERO_WEB_URL",
+         "TABLERO_WEB_PORT", "TABLERO_WEB_HOST")
 
 
 @pytest.fixture(autouse=True)
@@ -67,6 +68,21 @@ def test_env_example_documents_every_setting() -> None:
     documented = set(re.findall(r"^([A-Z_]+)=", example, flags=re.M))
     aliases = {f.validation_alias for f in Settings.model_fields.values()}
     assert documented == aliases == set(NAMES)
+
+
+def test_the_bot_serves_the_web_only_with_a_port(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = load_settings(None)
+    assert s.web_port is None and s.web_host == "127.0.0.1"
+    monkeypatch.setenv("TABLERO_WEB_PORT", " ")
+    assert load_settings(None).web_port is None  # empty, as .env.example leaves it
+    monkeypatch.setenv("TABLERO_WEB_PORT", "8081")
+    monkeypatch.setenv("TABLERO_WEB_HOST", "0.0.0.0")
+    s = load_settings(None)
+    assert (s.web_port, s.web_host) == (8081, "0.0.0.0")
+    for bad in ("0", "70000", "http"):
+        monkeypatch.setenv("TABLERO_WEB_PORT", bad)
+        with pytest.raises(ValueError, match="TABLERO_WEB_PORT"):
+            load_settings(None)
 
 
 def test_shards_default_to_all_in_one_process() -> None:

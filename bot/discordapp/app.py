@@ -25,6 +25,7 @@ from bot.discordapp.cogs import (
     SeasonsCog,
     SettingsCog,
     TournamentsCog,
+    WebPagesCog,
 )
 from bot.discordapp.dispatcher import DeliveryOptions, is_discord_entry
 from bot.discordapp.notices import ReplyFirst
@@ -52,14 +53,16 @@ def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer 
                rng: random.Random | None = None, shard_count: int | None = None,
                delivery: DeliveryOptions | None = None,
                picker: MovePicker | None = None,
-               shards: ShardSet = ALL_SHARDS, web: WebLinks | None = None) -> TableroBot:
+               shards: ShardSet = ALL_SHARDS, web: WebLinks | None = None,
+               web_address: tuple[str, int] | None = None) -> TableroBot:
     """A ready-to-start bot over ``repository``. ``background=False`` leaves out the
     deadline sweep (``tablero sync`` only logs in); ``shard_count=None`` asks Discord;
     ``delivery``: the outbox's retry delays and poll interval; ``picker``: the computer
     player's moves (``bot.computer.PoolMovePicker``; none: the computer is not offered);
     ``shards``: the shards this process runs (``SHARD_IDS``): it connects only those, and
     sweeps and delivers only for their guilds; ``web``: signs /web's links (None: the
-    web is not set up)."""
+    web is not set up); ``web_address``: (host, port) to serve the web pages on in this
+    process, over this bot's service (``TABLERO_WEB_PORT``; needs ``web``)."""
     redact_tokens_in_logs()  # discord.py logs interaction tokens at DEBUG
     if sync_state is None and database is not None:
         sync_state = default_sync_state(database)
@@ -67,7 +70,7 @@ def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer 
                      shard_ids=list(shards.ids) if shards.ids is not None else None)
     bot.names.book = NameBook(repository)  # names outlive a restart
     notifier = DiscordNotifier(bot, DeliveryFacts(repository), renderer=renderer,
-                               names=bot.names, options=delivery)
+                               names=bot.names, options=delivery, web=web)
     # the relay (a part of the core) calls the notifier's deliverer: the wiring ties them
     options = notifier.options
     notifier.relay = OutboxRelay(
@@ -83,7 +86,7 @@ def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer 
     cogs: list[commands.Cog] = [
         DeliveriesCog(notifier.flush, notifier=notifier, client=bot),
         ChallengesCog(service, notices, bot.tree),
-        PlayCog(service, notices, bot.names),
+        PlayCog(service, notices, bot.names, web),
         ComfortsCog(service, notices, web),
         InfoCog(service),
         ClocksCog(service, notices),
@@ -93,5 +96,7 @@ def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer 
     ]
     if background:
         cogs.append(DeadlinesCog(service, bot, sweep_seconds))
+    if web is not None and web_address is not None:
+        cogs.append(WebPagesCog(service, web, *web_address))
     bot.add_cogs_at_setup(cogs)
     return bot

@@ -56,12 +56,14 @@ def _renderer() -> BoardRenderer | None:
 async def run_bot(token: SecretStr, database: Path | str, *, sweep_seconds: float = 60.0,
                   synchronous: str = "FULL", engine_seconds: float = 2.0,
                   engine_workers: int = 2, shard_count: int | None = None,
-                  shards: ShardSet = ALL_SHARDS, web: WebLinks | None = None) -> None:
+                  shards: ShardSet = ALL_SHARDS, web: WebLinks | None = None,
+                  web_address: tuple[str, int] | None = None) -> None:
     """Run the bot until SIGTERM or SIGINT: the database at ``database`` (a SQLite file or a
     ``postgresql://`` URL), the deadline sweep, an automatic command sync only when the
     command tree changed, the computer player in a pool of ``engine_workers`` processes
     with ``engine_seconds`` per move; ``shard_count``/``shards``: the shards this
-    process runs (None: Discord's recommendation, all in this process)."""
+    process runs (None: Discord's recommendation, all in this process); ``web_address``:
+    also serve the web pages there (``TABLERO_WEB_PORT``)."""
     from bot.computer import PoolMovePicker
     from service import SystemClock
 
@@ -78,7 +80,8 @@ async def run_bot(token: SecretStr, database: Path | str, *, sweep_seconds: floa
     bot = create_bot(repository, SystemClock(), renderer=_renderer(),
                      database=_sync_file(database),
                      sweep_seconds=sweep_seconds, picker=picker,
-                     shard_count=shard_count, shards=shards, web=web)
+                     shard_count=shard_count, shards=shards, web=web,
+                     web_address=web_address)
     try:
         await serve(bot, bot.start(token.get_secret_value()), repository, lease)
     finally:

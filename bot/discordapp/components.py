@@ -170,6 +170,16 @@ def match_buttons(match_id: int, ply: int, actions: list[str],
     return view
 
 
+def with_web_link(view: discord.ui.View | None, url: str,
+                  loc: str = DEFAULT_LOCALE) -> discord.ui.View:
+    """``view`` (a new one when None) with an "Open on the web" link button to ``url``, a
+    match's page (a link button: Discord opens it, the bot hears no click)."""
+    view = view if view is not None else discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(style=discord.ButtonStyle.link, url=url,
+                                    label=render(_("Open on the web"), loc)))
+    return view
+
+
 def leaderboard_buttons(ladder: str, page: int, pages: int, loc: str = DEFAULT_LOCALE,
                         season: int | None = None) -> discord.ui.View:
     view = discord.ui.View(timeout=None)

@@ -30,9 +30,10 @@ from typing import Any
 import discord
 
 from bot.discordapp import embeds, media
-from bot.discordapp.components import match_buttons
+from bot.discordapp.components import match_buttons, with_web_link
 from bot.discordapp.dispatcher import DeliveryOptions, Progress, Routes
 from bot.discordapp.permissions import THREAD_OPENING_PERMISSIONS, missing_permissions
+from bot.web.links import WebLinks, spectator_url
 from locales.i18n import Words, _, _n, joined, render
 from locales.results import leaving_note
 from render.table import draw_table
@@ -57,15 +58,17 @@ class DiscordNotifier:
     """Posts service events to Discord through ``client``, by way of the outbox (its
     ``relay``, which the wiring builds around :meth:`deliver`: ``create_bot``); reads what
     it needs of storage through ``facts`` (the core's ``DeliveryFacts``); draws boards
-    with ``renderer`` and names players with ``names`` (the client's caches)."""
+    with ``renderer`` and names players with ``names`` (the client's caches); ``web``: the
+    web's links, for the "Open on the web" button of a server with the web on."""
 
     relay: OutboxRelay
     """The outbox relay that calls :meth:`deliver` (set by the wiring)."""
 
     def __init__(self, client: discord.Client, facts: DeliveryFacts, *,
                  renderer: BoardRenderer | None = None, names: NameResolver | None = None,
-                 options: DeliveryOptions | None = None) -> None:
+                 options: DeliveryOptions | None = None, web: WebLinks | None = None) -> None:
         self.client = client
+        self.web = web
         self.facts = facts  # storage's answers, through the core
         self.renderer = renderer
         self.names = names
@@ -165,6 +168,13 @@ class DiscordNotifier:
             return None
         known = self.names(m.guild_id, user_id) if self.names is not None else ""
         return known or embeds.mention(user_id)
+
+    async def web_url(self, m: MatchView) -> str | None:
+        """The address of ``m``'s page on the web, when the web is set up here and ``m``'s
+        server turned it on (``/settings web:on``); else None."""
+        if self.web is None or not await self.facts.web_on(m.guild_id):
+            return None
+        return spectator_url(self.web.base_url, self.web.signer.spectator(m.id, m.guild_id))
 
     async def drain(self, timeout: float | None = None) -> bool:
         """Wait until every delivery handed over so far is done (False: ``timeout``
@@ -429,6 +439,9 @@ class DiscordNotifier:
         extra: dict[str, Any] = {"file": picture} if picture is not None else {}
         if users and m.deadline is not None:  # the player not to move may give a day
             extra["view"] = match_buttons(m.id, m.ply, ["moretime"], loc)
+        url = await self.web_url(m)
+        if url is not None:
+            extra["view"] = with_web_link(extra.get("view"), url, loc)
         await self.post(m, content, ping=ping, dm=dm,
                         dm_note=_("Your move in {game} (match {match}).",
                                   game=embeds.game_of(m), match=m.id),
@@ -460,6 +473,9 @@ class DiscordNotifier:
         if m.status in (MatchStatus.FINISHED, MatchStatus.ABORTED) and \
                 not any(is_computer(u) for u in m.players()):
             extra["view"] = match_buttons(m.id, m.ply, ["rematch"], loc)
+        url = await self.web_url(m) if m.ply > 0 else None
+        if url is not None:
+            extra["view"] = with_web_link(extra.get("view"), url, loc)
         await self.post(m, text, ping=ping, dm=dm, **extra)
         if m.ply > 0 and m.status is not MatchStatus.BROKEN:
             await self.post_replay(m, record)

@@ -388,3 +388,30 @@ class WebApp:
         except ConnectionError:  # the reader went away
             pass
         return response
+
+
+class WebServer:
+    """The pages of ``app`` served on ``host``:``port`` in the running event loop: by
+    ``tablero web`` in a process of its own, or by ``tablero run`` beside the bot
+    (``TABLERO_WEB_PORT``), over the bot's own service."""
+
+    def __init__(self, app: WebApp, host: str, port: int) -> None:
+        self.app, self.host, self.port = app, host, port
+        self._runner: web.AppRunner | None = None
+
+    async def start(self) -> None:
+        """Listen (``OSError`` when the address cannot be had: the port taken, say)."""
+        runner = web.AppRunner(self.app.application(), access_log=None)
+        await runner.setup()
+        try:
+            await web.TCPSite(runner, self.host, self.port).start()
+        except BaseException:
+            await runner.cleanup()
+            raise
+        self._runner = runner
+
+    async def stop(self) -> None:
+        """Stop listening; the event streams open end."""
+        if self._runner is not None:
+            runner, self._runner = self._runner, None
+            await runner.cleanup()

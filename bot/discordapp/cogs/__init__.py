@@ -11,6 +11,7 @@ from bot.discordapp.cogs.play import PlayCog
 from bot.discordapp.cogs.seasons import SeasonsCog
 from bot.discordapp.cogs.settings import SettingsCog
 from bot.discordapp.cogs.tournaments import TournamentsCog
+from bot.discordapp.cogs.web import WebPagesCog
 
 __all__ = ["ChallengesCog", "ClocksCog", "ComfortsCog", "DeadlinesCog", "DeliveriesCog",
-           "InfoCog", "PlayCog", "SeasonsCog", "SettingsCog", "TournamentsCog"]
+           "InfoCog", "PlayCog", "SeasonsCog", "SettingsCog", "TournamentsCog", "WebPagesCog"]

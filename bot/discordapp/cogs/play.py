@@ -24,9 +24,10 @@ from bot.discordapp.cogs.common import (
     resolve_match,
     within_budget,
 )
-from bot.discordapp.components import MatchButton
+from bot.discordapp.components import MatchButton, with_web_link
 from bot.discordapp.names import MemberNames
 from bot.discordapp.notices import ReplyFirst
+from bot.web.links import WebLinks, spectator_url
 from locales.i18n import Words, _, _n, capitalized, joined, render
 from locales.terms import move_display
 from service import MatchService
@@ -34,10 +35,13 @@ from service.computer_seats import computer_title, is_computer
 
 
 class PlayCog(commands.Cog, name="Play"):
-    """Moves and the commands about one match in play."""
+    """Moves and the commands about one match in play; ``web``: the web's links (/board
+    carries the match's page when its server has the web on)."""
 
-    def __init__(self, service: MatchService, notices: ReplyFirst, names: MemberNames) -> None:
+    def __init__(self, service: MatchService, notices: ReplyFirst, names: MemberNames,
+                 web: WebLinks | None = None) -> None:
         self.service = service
+        self.web = web
         self.notices = notices
         self.names = names
 
@@ -120,10 +124,15 @@ class PlayCog(commands.Cog, name="Play"):
             headline = embeds.played(self.names.label(m.guild_id, m.last_move_by)
                                      if m.last_move_by else None,
                                      m.last_move) if m.last_move else None
+            view: discord.ui.View = discord.utils.MISSING
+            if self.web is not None and (await self.service.get_guild_settings(
+                    m.guild_id)).web:  # the match's page, when its server shows it
+                view = with_web_link(None, spectator_url(
+                    self.web.base_url, self.web.signer.spectator(m.id, m.guild_id)), loc)
             await interaction.followup.send(
                 embed=embeds.board_embed(m, loc, headline=headline, image=image is not None),
                 ephemeral=True, file=embeds.board_file(image.png, image.alt)
-                if image is not None else discord.utils.MISSING)
+                if image is not None else discord.utils.MISSING, view=view)
 
     @app_commands.command(name="resign", description="Resign a match")
     @app_commands.guild_only()

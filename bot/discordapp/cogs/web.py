@@ -1,0 +1,40 @@
+"""The web pages served in the bot's process (``tablero run`` with ``TABLERO_WEB_PORT``):
+over the bot's own match service, so a move played on the web is announced in the
+match's thread at once, as a move typed in Discord is. Started with the cogs, stopped
+when the bot stops."""
+
+from __future__ import annotations
+
+import logging
+
+from discord.ext import commands
+
+from bot.web.app import WebApp, WebServer
+from bot.web.links import WebLinks
+from service import MatchService
+
+log = logging.getLogger("tablero.discord")
+
+
+class WebPagesCog(commands.Cog, name="WebPages"):
+    """Serves the web pages on ``host``:``port`` while the bot runs. An address that
+    cannot be had (the port taken) is logged and the bot runs on without the pages:
+    Discord is the bot's first job."""
+
+    def __init__(self, service: MatchService, links: WebLinks, host: str, port: int) -> None:
+        self.server = WebServer(WebApp(service, links.signer), host, port)
+        self.serving = False
+
+    async def cog_load(self) -> None:
+        try:
+            await self.server.start()
+        except OSError as e:
+            log.error("cannot serve the web pages on %s:%s (%s); the bot runs without them",
+                      self.server.host, self.server.port, e.strerror or e)
+            return
+        self.serving = True
+        log.info("web pages served on http://%s:%s/", self.server.host, self.server.port)
+
+    async def cog_unload(self) -> None:
+        self.serving = False
+        await self.server.stop()

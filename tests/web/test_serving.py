@@ -1,0 +1,60 @@
+"""Where the pages are served: ``tablero web`` in a process of its own, or ``tablero run``
+beside the bot when ``TABLERO_WEB_PORT`` is set (the bot's own wiring is tested through
+SimCord in tests/discordapp/test_web_pages.py)."""
+
+from __future__ import annotations
+
+import logging
+import socket
+from pathlib import Path
+
+import pytest
+
+from bot.__main__ import serve_web, web_address
+from bot.discordapp.cogs.web import WebPagesCog
+from bot.settings import load_settings
+from bot.web.links import WebLinks
+from tests.web.conftest import SECRET, Site
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("TABLERO_WEB_PORT", "TABLERO_WEB_HOST", "TABLERO_WEB_SECRET"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_the_bot_serves_the_pages_only_with_a_port_and_a_secret(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    assert web_address(load_settings(None)) is None  # no port: not served
+    monkeypatch.setenv("TABLERO_WEB_PORT", "8090")
+    assert web_address(load_settings(None)) is None  # a port but no secret: said why
+    assert "TABLERO_WEB_SECRET" in capsys.readouterr().err
+    monkeypatch.setenv("TABLERO_WEB_SECRET", SECRET.decode())
+    monkeypatch.setenv("TABLERO_WEB_HOST", "0.0.0.0")
+    assert web_address(load_settings(None)) == ("0.0.0.0", 8090)
+
+
+async def test_a_taken_port_is_said_in_one_line(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code = await serve_web(tmp_path / "t.db", SECRET.decode(), "127.0.0.1", port)
+    assert code == 1
+    err = capsys.readouterr().err
+    assert f"cannot listen on 127.0.0.1:{port}" in err and "Traceback" not in err
+
+
+async def test_the_bot_runs_on_without_the_pages_when_their_port_is_taken(
+        site: Site, caplog: pytest.LogCaptureFixture) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        cog = WebPagesCog(site.service, WebLinks(site.signer, "http://x"), "127.0.0.1", port)
+        with caplog.at_level(logging.ERROR, logger="tablero.discord"):
+            await cog.cog_load()  # does not raise: the bot starts all the same
+    assert not cog.serving
+    assert f"cannot serve the web pages on 127.0.0.1:{port}" in caplog.text
+    await cog.cog_unload()
