@@ -571,6 +571,18 @@ class Position(ABC, Generic[M]):
         """
         return False
 
+    def setup_cells(self, seat: int) -> tuple[Point, ...]:
+        """In a setup phase, the points ``seat``'s arrangement is written over, in the
+        order it is written (what a player arranges, e.g. by tapping them); ``()``
+        outside one.
+
+        >>> import rules
+        >>> v = rules.variant("querni")
+        >>> v.start(setup="choose").setup_cells(0)[:3], v.start().setup_cells(0)
+        (((0, 0), (1, 0), (2, 0)), ())
+        """
+        return ()
+
     def view_for(self, seat: int) -> Position[M]:
         """This position as ``seat`` may see it: another seat's secret (a submitted
         arrangement) hidden. Outside a setup phase every seat sees everything: ``self``."""

@@ -514,6 +514,12 @@ class QuerniSetupPosition(Position["QuerniMove"]):
     def has_submitted(self, seat: int) -> bool:
         return self.arrangements[seat] is not None
 
+    def setup_cells(self, seat: int) -> tuple[Point, ...]:
+        """``seat``'s start cells in arrangement order (RULES §5)."""
+        if not 0 <= seat < len(START_CELLS):
+            return ()
+        return tuple(POINTS[i] for i in START_CELLS[seat])
+
 
 _FACTORIALS = [1]
 for _k in range(1, STONES + 1):

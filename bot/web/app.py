@@ -26,7 +26,8 @@ from importlib import resources
 from aiohttp import web
 
 from bot.web.links import LinkSigner, PlayerPass
-from bot.web.pages import error_page, match_page, play_section
+from bot.web.pages import error_page, match_page, play_section, setup_section
+from bot.web.taps import board_taps, setup_taps
 from locales.i18n import LOCALES, Words, negotiate
 from locales.rules_words import rules_words
 from rules import RulesError
@@ -303,22 +304,33 @@ class WebApp:
         choices, _total = await self.service.move_choices(
             grant.match_id, grant.user_id, "", 1000, caller=caller)
         locale = reader_locale(request)
-        play = play_section(token=token, csrf=self.signer.csrf(token), ply=match.ply,
-                            choices=choices, draw_offer=match.draw_offer_by is not None,
-                            offered_by_me=match.draw_offer_by == grant.user_id,
-                            live=match.status.is_live, error=error, locale=locale)
+        seat = match.seat_of(grant.user_id) or 0
+        record = found.record
+        position = record.plies[-1].position if record.plies else record.start
+        if position.in_setup and match.status.is_live:
+            play = setup_section(token=token, csrf=self.signer.csrf(token), ply=match.ply,
+                                 setup=setup_taps(position, seat)
+                                 if grant.user_id in match.to_move else None, error=error,
+                                 locale=locale)
+        else:
+            play = play_section(token=token, csrf=self.signer.csrf(token), ply=match.ply,
+                                choices=choices, draw_offer=match.draw_offer_by is not None,
+                                offered_by_me=match.draw_offer_by == grant.user_id,
+                                live=match.status.is_live, error=error, locale=locale,
+                                taps=board_taps(position, choices, seat) if choices
+                                else None)
         html = match_page(found, token=self.signer.spectator(match.id, match.guild_id),
                           ply=ply, locale=locale, live=True, play=play,
-                          page_path=f"/p/{token}", seat=match.seat_of(grant.user_id) or 0)
+                          page_path=f"/p/{token}", seat=seat)
         return web.Response(text=html, content_type="text/html", charset="utf-8",
                             status=status)
 
     async def act(self, request: web.Request) -> web.Response:
-        """A player's move, draw offer or resignation: same-origin, with the link's form
+        """A player's move, set-up, draw offer or resignation: same-origin, with the link's form
         token, within the rate limit; then back to his page (or it again, saying why
         not)."""
         token, action = request.match_info["token"], request.match_info["action"]
-        if action not in ("move", "draw", "resign"):
+        if action not in ("move", "setup", "draw", "resign"):
             raise web.HTTPNotFound()
         grant, caller = self._grant(token)
         origin = request.headers.get("Origin")
@@ -343,6 +355,11 @@ class WebApp:
                 if not isinstance(move, str):
                     raise web.HTTPBadRequest()
                 await self.service.move(match_id, user, move, int(ply_text), caller=caller)
+            elif action == "setup":
+                arrangement = form.get("arrangement")
+                if not isinstance(arrangement, str):
+                    raise web.HTTPBadRequest()
+                await self.service.submit_setup(match_id, user, arrangement, caller=caller)
             elif action == "resign":
                 await self.service.resign(match_id, user, caller=caller)
             else:

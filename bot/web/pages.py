@@ -12,6 +12,7 @@ import dataclasses
 from collections.abc import Sequence
 from datetime import datetime
 from html import escape
+from typing import TYPE_CHECKING
 from urllib.parse import urlencode
 
 from locales.i18n import LOCALES, Words, _, capitalized, decimal, render
@@ -20,6 +21,9 @@ from service import texts
 from service.records import MatchStatus
 from service.views import MatchView, PlyView
 from service.web import WebMatch
+
+if TYPE_CHECKING:
+    from bot.web.taps import BoardTaps, SetupTaps
 
 LANGUAGE_NAMES = {"en-US": "English (US)", "en-GB": "English (UK)", "de": "Deutsch",
                   "es-ES": "Español (España)", "es-419": "Español (Latinoamérica)",
@@ -177,9 +181,9 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
         f'data-ply="{ply}" data-last="{last}" data-version="{match.version}" '
         f'data-page="{esc(page_path)}" data-seat="{seat}" '
         f'data-start-alt="{start_alt}">'
-        f'<figure class="board"><img id="board" src="{base}/board/{ply}.png?{lang}'
-        f'&amp;seat={seat}" '
-        f'alt="{esc(alt)}" width="600"></figure>'
+        f'<figure class="board"><div class="frame" id="frame">'
+        f'<img id="board" src="{base}/board/{ply}.png?{lang}&amp;seat={seat}" '
+        f'alt="{esc(alt)}" width="600"></div></figure>'
         f'<nav class="steps" aria-label="{moves_heading}">{steps}</nav>{play}'
         f'<section class="players"><h2>{players_heading}</h2>'
         f'<ul>{"".join(players)}</ul></section>'
@@ -199,15 +203,17 @@ def origin_of(move: str) -> str:
 
 def play_section(*, token: str, csrf: str, ply: int, choices: Sequence[tuple[str, str]],
                  draw_offer: bool, offered_by_me: bool, live: bool, error: Words | None,
-                 locale: str) -> str:
+                 locale: str, taps: BoardTaps | None = None) -> str:
     """A player's own part of the page: his legal moves grouped by the piece that makes
     them (tap a piece, then where it goes: each a button that plays it), draw offers and
-    resigning. Plain forms (no script needed), each with the link's form token."""
+    resigning. Plain forms (no script needed), each with the link's form token; ``taps``:
+    where his moves are tapped on the board picture itself (the script's part)."""
     action = f"/p/{token}"
     hidden = (f'<input type="hidden" name="csrf" value="{esc(csrf)}">'
               f'<input type="hidden" name="ply" value="{ply}">')
+    heading = render(_("Your move"), locale)  # (outside the f-string: extracted)
     parts = [f'<section class="play" aria-labelledby="play-h"><h2 id="play-h">'
-             f'{esc(render(_("Your move"), locale))}</h2>']
+             f'{esc(heading)}</h2>']
     if error is not None:
         parts.append(f'<p class="error" role="alert">{esc(render(capitalized(error), locale))}'
                      f'</p>')
@@ -223,10 +229,17 @@ def play_section(*, token: str, csrf: str, ply: int, choices: Sequence[tuple[str
                 f'</button>' for c, d in groups[origin])
             pieces.append(f'<details class="piece"><summary>{esc(origin)}</summary>'
                           f'<div class="targets">{buttons}</div></details>')
-        parts.append(f'<form method="post" action="{action}/move">{hidden}'
-                     f'<p>{esc(hint)}</p><div class="pieces">{"".join(pieces)}</div></form>')
+        data = ""
+        if taps is not None:
+            which = render(_("Which move?"), locale)
+            data = "".join(f' {k}="{esc(v)}"' for k, v in taps.attributes().items()) + \
+                f' data-which="{esc(which)}"'
+        parts.append(f'<form method="post" action="{action}/move" id="play-moves"{data}>'
+                     f'{hidden}<p>{esc(hint)}</p><div class="choose" id="choose" hidden>'
+                     f'</div><div class="pieces">{"".join(pieces)}</div></form>')
     elif live:
-        parts.append(f'<p>{esc(render(_("not your move now"), locale))}</p>')
+        not_now = render(_("not your move now"), locale)
+        parts.append(f'<p>{esc(not_now)}</p>')
     if live:
         offers: list[tuple[str, Words]] = []
         if draw_offer and not offered_by_me:
@@ -239,8 +252,44 @@ def play_section(*, token: str, csrf: str, ply: int, choices: Sequence[tuple[str
         if draw:
             parts.append(f'<form method="post" action="{action}/draw">{hidden}{draw}</form>')
         sure = render(_("Resign this match"), locale)
-        parts.append(f'<details class="resign"><summary>{esc(render(_("Resign"), locale))}'
+        resign = render(_("Resign"), locale)
+        parts.append(f'<details class="resign"><summary>{esc(resign)}'
                      f'</summary><form method="post" action="{action}/resign">{hidden}'
                      f'<button>{esc(sure)}</button></form></details>')
     parts.append("</section>")
+    return "".join(parts)
+
+
+def setup_section(*, token: str, csrf: str, ply: int, setup: SetupTaps | None,
+                  error: Words | None, locale: str) -> str:
+    """A player's part of the page in a set-up phase (Querni ``choose``): his arrangement,
+    tapped on the picture (his start cells in the order of his numbers, 1 to 16) or
+    written as the 16 numbers in the cells' order; once handed in (``setup`` None), the
+    word that the game starts when the other has too."""
+    heading = render(_("Arrange your stones"), locale)
+    parts = [f'<section class="play" aria-labelledby="play-h"><h2 id="play-h">'
+             f'{esc(heading)}</h2>']
+    if error is not None:
+        parts.append(f'<p class="error" role="alert">{esc(render(capitalized(error), locale))}'
+                     f'</p>')
+    if setup is None:
+        said = render(capitalized(_("your arrangement is in; the game starts when your "
+                                    "opponent has handed in his")), locale)
+        parts.append(f"<p>{esc(said)}</p></section>")
+        return "".join(parts)
+    how = render(capitalized(_(
+        "tap your start cells in the order of your numbers, 1 to 16, or write the 16 "
+        "numbers in the order of the cells: {cells}", cells=" ".join(setup.cells))), locale)
+    data = "".join(f' {k}="{esc(v)}"' for k, v in setup.attributes().items())
+    label = esc(render(_("Arrangement"), locale))
+    again = esc(render(_("Start over"), locale))
+    hand_in = esc(render(_("Hand in the arrangement"), locale))
+    parts.append(
+        f'<form method="post" action="/p/{token}/setup" id="play-setup"{data} '
+        f'data-again="{again}"><input type="hidden" name="csrf" value="{esc(csrf)}">'
+        f'<input type="hidden" name="ply" value="{ply}"><p>{esc(how)}</p>'
+        f'<p><label for="arrangement">{label}</label> <input id="arrangement" '
+        f'name="arrangement" required maxlength="80" autocomplete="off"></p>'
+        f'<button>{hand_in}</button></form>'
+        "</section>")
     return "".join(parts)

@@ -131,3 +131,24 @@ async def test_a_players_page_shows_the_board_from_his_seat(site: Site) -> None:
     assert red.startswith(b"\x89PNG") and black.startswith(b"\x89PNG") and red != black
     assert (await site.client.get(spectator + "?seat=2")).status == 404
     assert (await site.client.get(spectator + "?seat=x")).status == 404
+
+
+async def test_a_querni_arrangement_is_handed_in_and_a_bad_one_refused_in_words(
+        site: Site) -> None:
+    m = await web_match(site.service, "querni", options={"setup": "choose"})
+    path = await player_path(site, m, ALICE)
+    html = await (await site.client.get(path)).text()
+    assert 'id="play-setup"' in html and "a1 b1 c1 h1" in html  # the cells' order, said
+    bad = await post(site, path + "/setup", {**form_of(html), "arrangement": "1 2 3"})
+    assert bad.status == 409 and 'role="alert"' in await bad.text()
+    assert ALICE in (await site.service.get_match(m.id)).to_move  # nothing handed in
+    numbers = " ".join(str(n) for n in range(16, 0, -1))
+    r = await post(site, path + "/setup", {**form_of(html), "arrangement": numbers})
+    assert r.status == 303
+    after = await site.service.get_match(m.id)
+    assert after.to_move == (BOB,)
+    mine = await (await site.client.get(path)).text()
+    assert 'id="play-setup"' not in mine and "your arrangement is in" in mine.lower()
+    # Bob, still to hand in his, is never shown Alice's
+    bob_html = await (await site.client.get(await player_path(site, m, BOB))).text()
+    assert 'id="play-setup"' in bob_html and numbers not in bob_html

@@ -35,6 +35,8 @@
       a.href = href(Math.max(0, Math.min(last, steps[a.dataset.step])));
     });
     history.replaceState(null, "", href(target));
+    var taps = document.getElementById("taps");
+    if (taps) { taps.hidden = target !== last; }  // moves are tapped on the latest position
   }
 
   function localTimes() {
@@ -48,8 +50,178 @@
     });
   }
 
+  // Playing by tapping the board picture: the spots of the player's legal moves (the
+  // form's data-taps: canonical, display, the points tapped) laid over the picture where
+  // the renderer drew those points (data-spots, in percent). Tap a piece, then where it
+  // goes; when taps fit several moves, choose among them; a move is played by the form.
+  var tapped = [];
+
+  function tapBoard() {
+    var form = document.getElementById("play-moves");
+    var frame = document.getElementById("frame");
+    if (!form || !frame || !form.dataset.taps) { return; }
+    var moves = JSON.parse(form.dataset.taps);
+    var spots = JSON.parse(form.dataset.spots);
+    var size = parseFloat(form.dataset.spotSize);
+    var choose = document.getElementById("choose");
+    var layer = document.createElement("div");
+    layer.className = "taps";
+    layer.id = "taps";
+    var buttons = {};
+    tapped = [];
+
+    function fits(move) {
+      for (var i = 0; i < tapped.length; i++) {
+        if (move[2][i] !== tapped[i]) { return false; }
+      }
+      return move[2].length >= tapped.length;
+    }
+
+    function play(move) {
+      var input = document.createElement("input");
+      input.type = "hidden";
+      input.name = "move";
+      input.value = move[0];
+      form.appendChild(input);
+      form.submit();
+    }
+
+    function paint() {
+      var open = moves.filter(fits);
+      var next = {};
+      open.forEach(function (m) { if (m[2].length > tapped.length) { next[m[2][tapped.length]] = true; } });
+      Object.keys(buttons).forEach(function (name) {
+        var b = buttons[name];
+        var chosen = tapped.indexOf(name) >= 0;
+        b.classList.toggle("chosen", chosen);
+        b.classList.toggle("next", !!next[name]);
+        b.classList.toggle("origin", tapped.length === 0 && !!next[name]);
+        b.disabled = !(chosen || next[name] || tapped.length > 0);
+        b.setAttribute("aria-pressed", chosen ? "true" : "false");
+      });
+      var done = open.filter(function (m) { return m[2].length === tapped.length; });
+      choose.textContent = "";
+      choose.hidden = !(tapped.length > 0 && done.length > 0);
+      if (!choose.hidden) {
+        var label = document.createElement("p");
+        label.textContent = form.dataset.which;
+        choose.appendChild(label);
+        open.forEach(function (m) {
+          var b = document.createElement("button");
+          b.type = "button";
+          b.textContent = m[1];
+          b.dataset.move = m[0];
+          b.addEventListener("click", function () { play(m); });
+          choose.appendChild(b);
+        });
+      }
+    }
+
+    function tap(name) {
+      var at = tapped.indexOf(name);
+      var goesOn = moves.filter(fits).some(function (m) { return m[2][tapped.length] === name; });
+      if (at >= 0 && !goesOn) {
+        tapped = tapped.slice(0, at);  // tapped again: taken back to before it
+      } else {
+        tapped.push(name);
+        var open = moves.filter(fits);
+        if (open.length === 0) {  // not a way on: a fresh start from this point
+          tapped = [name];
+          open = moves.filter(fits);
+          if (open.length === 0) { tapped = []; }
+        }
+        if (open.length === 1 && open[0][2].length === tapped.length && tapped.length > 1) {
+          play(open[0]);
+          return;
+        }
+      }
+      paint();
+    }
+
+    Object.keys(spots).forEach(function (name) {
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "spot";
+      b.dataset.point = name;
+      b.setAttribute("aria-label", name);
+      b.style.left = spots[name][0] + "%";
+      b.style.top = spots[name][1] + "%";
+      b.style.width = size + "%";
+      b.addEventListener("click", function () { tap(name); });
+      buttons[name] = b;
+      layer.appendChild(b);
+    });
+    frame.appendChild(layer);
+    layer.hidden = ply !== last;
+    paint();
+  }
+
+  // A set-up by tapping (Querni "choose"): the player taps his start cells in the order
+  // of his numbers; each shows the number it gets; a placed cell tapped again is freed
+  // (its number is the next given). Once all are placed the arrangement is written into
+  // the form's field (the numbers in the cells' order), which he hands in.
+  function tapSetup() {
+    var form = document.getElementById("play-setup");
+    var frame = document.getElementById("frame");
+    if (!form || !frame) { return; }
+    var cells = JSON.parse(form.dataset.cells);
+    var spots = JSON.parse(form.dataset.spots);
+    var size = parseFloat(form.dataset.spotSize);
+    var field = document.getElementById("arrangement");
+    var layer = document.createElement("div");
+    layer.className = "taps";
+    layer.id = "taps";
+    var placed = {};
+    var buttons = {};
+
+    function lowestFree() {
+      var used = {};
+      Object.keys(placed).forEach(function (c) { used[placed[c]] = true; });
+      for (var n = 1; n <= cells.length; n++) { if (!used[n]) { return n; } }
+      return 0;
+    }
+
+    function paint() {
+      var next = lowestFree();
+      cells.forEach(function (c) {
+        var b = buttons[c];
+        b.textContent = placed[c] ? String(placed[c]) : "";
+        b.classList.toggle("placed", !!placed[c]);
+        b.classList.toggle("next", !placed[c] && next > 0);
+        b.setAttribute("aria-label", c + (placed[c] ? ": " + placed[c] : ""));
+      });
+      if (next === 0) { field.value = cells.map(function (c) { return placed[c]; }).join(" "); }
+    }
+
+    cells.forEach(function (c) {
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "spot cell";
+      b.dataset.point = c;
+      b.style.left = spots[c][0] + "%";
+      b.style.top = spots[c][1] + "%";
+      b.style.width = size + "%";
+      b.addEventListener("click", function () {
+        if (placed[c]) { delete placed[c]; } else { placed[c] = lowestFree(); }
+        paint();
+      });
+      buttons[c] = b;
+      layer.appendChild(b);
+    });
+    var again = document.createElement("button");
+    again.type = "button";
+    again.textContent = form.dataset.again;
+    again.addEventListener("click", function () { placed = {}; field.value = ""; paint(); });
+    form.insertBefore(again, form.querySelector("button:not([type])"));
+    frame.appendChild(layer);
+    layer.hidden = ply !== last;
+    paint();
+  }
+
   function bind() {
     if (!read()) { return; }
+    tapBoard();
+    tapSetup();
     document.querySelectorAll(".step").forEach(function (a) {
       a.addEventListener("click", function (ev) {
         ev.preventDefault();
