@@ -7,7 +7,7 @@ import asyncio
 from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
-from typing import TextIO
+from typing import ClassVar, TextIO
 
 from bot.console.common import (
     CONSOLE_GUILD,
@@ -15,6 +15,7 @@ from bot.console.common import (
     display_width,
     padded,
 )
+from bot.event_handlers import EventHandlers
 from bot.names import NameBook
 from locales.i18n import (
     DEFAULT_LOCALE,
@@ -221,115 +222,160 @@ class ConsolePrinter:
         await self.notify(event)
 
     async def notify(self, event: Event) -> None:
-        """Print what Discord would post."""
+        """Print what Discord would post: the handler of the event's class."""
+        self.remember(event.match)
+        await self.handlers.handle(self, event)
+
+    handlers: ClassVar[EventHandlers[ConsolePrinter]] = EventHandlers()
+    """One method per event class (``bot.event_handlers``)."""
+
+    @handlers.on(ChallengeReceived)
+    async def challenge_received(self, event: ChallengeReceived) -> None:
         m = event.match
-        self.remember(m)
         game = game_name(m.game, m.game_name)
-        if isinstance(event, ChallengeReceived) and event.rematch_of is not None:
+        if event.rematch_of is not None:
             self.say(_("* {player} asks {others} for a rematch of #{old}: {game}, match "
                        "#{match} (/accept or /decline)", player=self.name(event.by),
                        others=self.names_of(event.to), old=str(event.rematch_of),
                        game=game, match=str(m.id)))
-        elif isinstance(event, ChallengeReceived):
-            to = self.names_of(event.to) if event.to else _("anyone (open challenge)")
-            self.say(_("* {player} challenges {players} to {game} (match #{match}): /accept "
-                       "or /decline", player=self.name(event.by), players=to, game=game,
-                       match=m.id))
-        elif isinstance(event, LobbyChanged):
-            who, filled = self.name(event.user_id), len(m.joined)
-            if event.joined:
-                said = _("* {player} joined lobby #{match} ({joined}/{seats})", player=who,
-                         match=m.id, joined=filled, seats=m.seat_count)
-            elif self.declining == event.user_id:
-                said = _("* {player} declined lobby #{match} ({joined}/{seats})", player=who,
-                         match=m.id, joined=filled, seats=m.seat_count)
-            else:
-                said = _("* {player} left lobby #{match} ({joined}/{seats})", player=who,
-                         match=m.id, joined=filled, seats=m.seat_count)
-            self.say(said)
-        elif isinstance(event, ChallengeClosed):
-            self.say(_("* match #{match} declined by {player}", match=m.id,
-                       player=self.name(event.by)) if event.reason == "declined" else
-                     _("* match #{match} cancelled by {player}", match=m.id,
-                       player=self.name(event.by)))
-        elif isinstance(event, TurnStarted):
-            if event.last_move:
-                move = move_display(event.last_move)
-                self.say(_("* #{match}: {player} played {move} - {players} to move",
-                           match=m.id, player=self.name(event.by), move=move,
-                           players=self.names_of(event.users)) if event.by is not None else
-                         _("* #{match}: after {move} - {players} to move", match=m.id,
-                           move=move, players=self.names_of(event.users)))
-                if event.draw_lapsed_by is not None:
-                    self.say(_("* #{match}: {player}'s draw offer lapsed (a move was played "
-                               "instead of an answer)", match=m.id,
-                               player=self.name(event.draw_lapsed_by)))
-            else:
-                self.say(_("* #{match}: {players} to move", match=m.id,
-                           players=self.names_of(event.users)))
-        elif isinstance(event, DeadlineReminder):
-            hours = round(event.remaining.total_seconds() / 3600)
-            self.say(_("* reminder #{match}: {players}, your move is due in {hours} h",
-                       match=m.id, players=self.names_of(event.users), hours=hours))
-        elif isinstance(event, PlayerOut):
-            self.say(_("* #{match}: {player} {what} and is out", match=m.id,
-                       player=self.name(event.user_id), what=event.what))
-        elif isinstance(event, MovePlayedFor):
-            self.say(_("* #{match}: {player} {what}", match=m.id,
-                       player=self.name(event.user_id), what=event.what))
-        elif isinstance(event, DrawOffered):
-            self.say(_("* #{match}: {player} offers a draw (/draw accept or /draw decline)",
-                       match=m.id, player=self.name(event.by)))
-        elif isinstance(event, DrawDeclined):
-            self.say(_("* #{match}: {player} declined the draw", match=m.id,
-                       player=self.name(event.by)))
-        elif isinstance(event, SetupSubmitted):
-            self.say(_("* #{match}: {player} submitted an arrangement", match=m.id,
-                       player=self.name(event.user_id)))
-        elif isinstance(event, MatchEnded):
-            if m.last_move and event.reason not in ENDED_WITHOUT_A_MOVE:
-                who = self.name(m.last_move_by) if m.last_move_by is not None \
-                    else _("someone")
-                self.say(_("* #{match}: {player} played {move}", match=m.id, player=who,
-                           move=move_display(m.last_move)))
-            note = leaving_note(event.reason, self.name(event.left_by)) \
-                if event.left_by is not None else None
-            if note is not None:
-                self.say(_("* #{match}: {note}", match=m.id, note=note))
-            over = _("* #{match} is over: {result}", match=m.id, result=self.result_text(m))
-            self.say(joined(over, m.broken, separator=" - ") if m.broken else over)
-            for r in event.ratings:
-                self.say(_("  rating {line}", line=r.text(render(self.name(r.user_id),
-                                                                 self.locale))))
-        elif isinstance(event, ClocksExtended):
-            self.say(_("* #{match}: {notice}", match=m.id,
-                       notice=texts.offline_notice(event.gap)))
-        elif isinstance(event, SeasonEnded):
-            self.say(_("* {season} is over: final leaderboards", season=SeasonRecord(
-                m.guild_id, event.season, Schedule(event.schedule), event.starts_at,
-                event.ends_at, m.channel_id).name()))
-            if not event.boards:
-                self.say(joined("  ", _("No rated game ended in this season."), separator=""))
-            for board in event.boards:
-                self.say(joined("  ", ladder_name(board.ladder), ":", separator=""))
-                for x in board.entries:
-                    name = padded(render(self.name(x.user_id), self.locale), 12, left=True)
-                    self.say(joined(f"  {x.rank:3}. {name} {render(x.shown, self.locale):>7} ",
-                                    _("{wins}W {losses}L {draws}D", wins=x.wins,
-                                      losses=x.losses, draws=x.draws)))
-        elif isinstance(event, VacationStarted):
-            if event.user_id in m.to_move:
-                self.say(_("* #{match}: {player} is on vacation until {until}; their clock "
-                            "is paused", match=str(m.id), player=self.name(event.user_id),
-                            until=self.when(event.until)))
-            else:  # not his move: no clock of his runs to pause (issue 38)
-                self.say(_("* #{match}: {player} is on vacation until {until}; their next "
-                            "turn starts no earlier than then", match=str(m.id),
-                            player=self.name(event.user_id), until=self.when(event.until)))
-        elif isinstance(event, VacationEnded):
-            self.say(_("* #{match}: {player} is back from vacation; their clock runs again",
-                        match=str(m.id), player=self.name(event.user_id)))
-        elif isinstance(event, AutoVacation) and event.days_spent > 1:
+            return
+        to = self.names_of(event.to) if event.to else _("anyone (open challenge)")
+        self.say(_("* {player} challenges {players} to {game} (match #{match}): /accept "
+                   "or /decline", player=self.name(event.by), players=to, game=game,
+                   match=m.id))
+
+    @handlers.on(LobbyChanged)
+    async def lobby_changed(self, event: LobbyChanged) -> None:
+        m = event.match
+        who, filled = self.name(event.user_id), len(m.joined)
+        if event.joined:
+            said = _("* {player} joined lobby #{match} ({joined}/{seats})", player=who,
+                     match=m.id, joined=filled, seats=m.seat_count)
+        elif self.declining == event.user_id:
+            said = _("* {player} declined lobby #{match} ({joined}/{seats})", player=who,
+                     match=m.id, joined=filled, seats=m.seat_count)
+        else:
+            said = _("* {player} left lobby #{match} ({joined}/{seats})", player=who,
+                     match=m.id, joined=filled, seats=m.seat_count)
+        self.say(said)
+
+    @handlers.on(ChallengeClosed)
+    async def challenge_closed(self, event: ChallengeClosed) -> None:
+        m = event.match
+        self.say(_("* match #{match} declined by {player}", match=m.id,
+                   player=self.name(event.by)) if event.reason == "declined" else
+                 _("* match #{match} cancelled by {player}", match=m.id,
+                   player=self.name(event.by)))
+
+    @handlers.on(TurnStarted)
+    async def turn_started(self, event: TurnStarted) -> None:
+        m = event.match
+        if not event.last_move:
+            self.say(_("* #{match}: {players} to move", match=m.id,
+                       players=self.names_of(event.users)))
+            return
+        move = move_display(event.last_move)
+        self.say(_("* #{match}: {player} played {move} - {players} to move",
+                   match=m.id, player=self.name(event.by), move=move,
+                   players=self.names_of(event.users)) if event.by is not None else
+                 _("* #{match}: after {move} - {players} to move", match=m.id,
+                   move=move, players=self.names_of(event.users)))
+        if event.draw_lapsed_by is not None:
+            self.say(_("* #{match}: {player}'s draw offer lapsed (a move was played "
+                       "instead of an answer)", match=m.id,
+                       player=self.name(event.draw_lapsed_by)))
+
+    @handlers.on(DeadlineReminder)
+    async def deadline_reminder(self, event: DeadlineReminder) -> None:
+        hours = round(event.remaining.total_seconds() / 3600)
+        self.say(_("* reminder #{match}: {players}, your move is due in {hours} h",
+                   match=event.match.id, players=self.names_of(event.users), hours=hours))
+
+    @handlers.on(PlayerOut)
+    async def player_out(self, event: PlayerOut) -> None:
+        self.say(_("* #{match}: {player} {what} and is out", match=event.match.id,
+                   player=self.name(event.user_id), what=event.what))
+
+    @handlers.on(MovePlayedFor)
+    async def move_played_for(self, event: MovePlayedFor) -> None:
+        self.say(_("* #{match}: {player} {what}", match=event.match.id,
+                   player=self.name(event.user_id), what=event.what))
+
+    @handlers.on(DrawOffered)
+    async def draw_offered(self, event: DrawOffered) -> None:
+        self.say(_("* #{match}: {player} offers a draw (/draw accept or /draw decline)",
+                   match=event.match.id, player=self.name(event.by)))
+
+    @handlers.on(DrawDeclined)
+    async def draw_declined(self, event: DrawDeclined) -> None:
+        self.say(_("* #{match}: {player} declined the draw", match=event.match.id,
+                   player=self.name(event.by)))
+
+    @handlers.on(SetupSubmitted)
+    async def setup_submitted(self, event: SetupSubmitted) -> None:
+        self.say(_("* #{match}: {player} submitted an arrangement", match=event.match.id,
+                   player=self.name(event.user_id)))
+
+    @handlers.on(MatchEnded)
+    async def match_ended(self, event: MatchEnded) -> None:
+        m = event.match
+        if m.last_move and event.reason not in ENDED_WITHOUT_A_MOVE:
+            who = self.name(m.last_move_by) if m.last_move_by is not None \
+                else _("someone")
+            self.say(_("* #{match}: {player} played {move}", match=m.id, player=who,
+                       move=move_display(m.last_move)))
+        note = leaving_note(event.reason, self.name(event.left_by)) \
+            if event.left_by is not None else None
+        if note is not None:
+            self.say(_("* #{match}: {note}", match=m.id, note=note))
+        over = _("* #{match} is over: {result}", match=m.id, result=self.result_text(m))
+        self.say(joined(over, m.broken, separator=" - ") if m.broken else over)
+        for r in event.ratings:
+            self.say(_("  rating {line}", line=r.text(render(self.name(r.user_id),
+                                                             self.locale))))
+
+    @handlers.on(ClocksExtended)
+    async def clocks_extended(self, event: ClocksExtended) -> None:
+        self.say(_("* #{match}: {notice}", match=event.match.id,
+                   notice=texts.offline_notice(event.gap)))
+
+    @handlers.on(SeasonEnded)
+    async def season_ended(self, event: SeasonEnded) -> None:
+        m = event.match
+        self.say(_("* {season} is over: final leaderboards", season=SeasonRecord(
+            m.guild_id, event.season, Schedule(event.schedule), event.starts_at,
+            event.ends_at, m.channel_id).name()))
+        if not event.boards:
+            self.say(joined("  ", _("No rated game ended in this season."), separator=""))
+        for board in event.boards:
+            self.say(joined("  ", ladder_name(board.ladder), ":", separator=""))
+            for x in board.entries:
+                name = padded(render(self.name(x.user_id), self.locale), 12, left=True)
+                self.say(joined(f"  {x.rank:3}. {name} {render(x.shown, self.locale):>7} ",
+                                _("{wins}W {losses}L {draws}D", wins=x.wins,
+                                  losses=x.losses, draws=x.draws)))
+
+    @handlers.on(VacationStarted)
+    async def vacation_started(self, event: VacationStarted) -> None:
+        m = event.match
+        if event.user_id in m.to_move:
+            self.say(_("* #{match}: {player} is on vacation until {until}; their clock "
+                        "is paused", match=str(m.id), player=self.name(event.user_id),
+                        until=self.when(event.until)))
+        else:  # not his move: no clock of his runs to pause (issue 38)
+            self.say(_("* #{match}: {player} is on vacation until {until}; their next "
+                        "turn starts no earlier than then", match=str(m.id),
+                        player=self.name(event.user_id), until=self.when(event.until)))
+
+    @handlers.on(VacationEnded)
+    async def vacation_ended(self, event: VacationEnded) -> None:
+        self.say(_("* #{match}: {player} is back from vacation; their clock runs again",
+                    match=str(event.match.id), player=self.name(event.user_id)))
+
+    @handlers.on(AutoVacation)
+    async def auto_vacation(self, event: AutoVacation) -> None:
+        m = event.match
+        if event.days_spent > 1:
             self.say(_n("* #{match}: {player}'s time ran out long ago; {spent} of vacation "
                          "spent at once instead (until {until}, {count} day left)",
                          "* #{match}: {player}'s time ran out long ago; {spent} of vacation "
@@ -337,52 +383,70 @@ class ConsolePrinter:
                          event.days_left, match=str(m.id), player=self.name(event.user_id),
                          spent=_n("{count} day", "{count} days", event.days_spent),
                          until=self.when(event.until)))
-        elif isinstance(event, AutoVacation):
-            self.say(_n("* #{match}: {player}'s time ran out; a vacation day was spent "
-                         "instead (until {until}, {count} day left)",
-                         "* #{match}: {player}'s time ran out; a vacation day was spent "
-                         "instead (until {until}, {count} days left)", event.days_left,
-                         match=str(m.id), player=self.name(event.user_id),
-                         until=self.when(event.until)))
-        elif isinstance(event, TimeGiven):
-            self.say(_("* #{match}: {giver} gave {players} one day more (now due {when})",
-                        match=str(m.id), giver=self.name(event.by),
-                        players=self.names_of(event.to), when=self.when(m.deadline)))
-        elif isinstance(event, TimeLapsed):
-            self.say(_("* #{match}: {late}'s time ran out; {waiting} may claim the win "
-                        "(/claim) or keep waiting (/wait); {late} may still move until then",
-                        match=str(m.id), late=self.names_of(event.late),
-                        waiting=self.names_of(event.waiting)))
-        elif isinstance(event, TakebackOffered):
-            self.say(_("* #{match}: {player} asks to take back {move} (/takeback accept "
-                        "or /takeback decline)", match=str(m.id),
-                        player=self.name(event.by), move=event.move))
-        elif isinstance(event, TakebackDeclined):
-            self.say(_("* #{match}: {player} declined the takeback", match=str(m.id),
-                        player=self.name(event.by)))
-        elif isinstance(event, TakenBack):
-            self.say(_("* #{match}: {player} agreed: {move} is taken back; "
-                        "{mover} to move again", match=str(m.id),
-                        player=self.name(event.accepted_by), move=event.move,
-                        mover=self.name(event.by)))
-        elif isinstance(event, ConditionalMovePlayed):
-            self.say(_("* #{match}: {player}'s conditional move {move} answers at once",
-                        match=str(m.id), player=self.name(event.user_id), move=event.move))
-        elif isinstance(event, MoveFollowed):
-            self.say(_("* to {followers} (following): {player} played {move} in #{match}",
-                        followers=self.names_of(event.followers),
-                        player=self.name(event.by), move=event.move, match=str(m.id)))
-        elif isinstance(event, StandingsChanged):
-            t = event.tournament_id
-            if event.final:
-                who = self.name(event.winner) if event.winner is not None else _("shared")
-                self.say(_("* tournament #{tournament} is over: winner {player}",
-                           tournament=t, player=who))
-            else:
-                self.say(_("* tournament #{tournament}: standings after match #{match}",
-                           tournament=t, match=m.id))
-            await self.print_table(
-                event.table, f"tournament{t}-" + ("final" if event.final else f"m{m.id}"))
+            return
+        self.say(_n("* #{match}: {player}'s time ran out; a vacation day was spent "
+                     "instead (until {until}, {count} day left)",
+                     "* #{match}: {player}'s time ran out; a vacation day was spent "
+                     "instead (until {until}, {count} days left)", event.days_left,
+                     match=str(m.id), player=self.name(event.user_id),
+                     until=self.when(event.until)))
+
+    @handlers.on(TimeGiven)
+    async def time_given(self, event: TimeGiven) -> None:
+        m = event.match
+        self.say(_("* #{match}: {giver} gave {players} one day more (now due {when})",
+                    match=str(m.id), giver=self.name(event.by),
+                    players=self.names_of(event.to), when=self.when(m.deadline)))
+
+    @handlers.on(TimeLapsed)
+    async def time_lapsed(self, event: TimeLapsed) -> None:
+        self.say(_("* #{match}: {late}'s time ran out; {waiting} may claim the win "
+                    "(/claim) or keep waiting (/wait); {late} may still move until then",
+                    match=str(event.match.id), late=self.names_of(event.late),
+                    waiting=self.names_of(event.waiting)))
+
+    @handlers.on(TakebackOffered)
+    async def takeback_offered(self, event: TakebackOffered) -> None:
+        self.say(_("* #{match}: {player} asks to take back {move} (/takeback accept "
+                    "or /takeback decline)", match=str(event.match.id),
+                    player=self.name(event.by), move=event.move))
+
+    @handlers.on(TakebackDeclined)
+    async def takeback_declined(self, event: TakebackDeclined) -> None:
+        self.say(_("* #{match}: {player} declined the takeback", match=str(event.match.id),
+                    player=self.name(event.by)))
+
+    @handlers.on(TakenBack)
+    async def taken_back(self, event: TakenBack) -> None:
+        self.say(_("* #{match}: {player} agreed: {move} is taken back; "
+                    "{mover} to move again", match=str(event.match.id),
+                    player=self.name(event.accepted_by), move=event.move,
+                    mover=self.name(event.by)))
+
+    @handlers.on(ConditionalMovePlayed)
+    async def conditional_move_played(self, event: ConditionalMovePlayed) -> None:
+        self.say(_("* #{match}: {player}'s conditional move {move} answers at once",
+                    match=str(event.match.id), player=self.name(event.user_id),
+                    move=event.move))
+
+    @handlers.on(MoveFollowed)
+    async def move_followed(self, event: MoveFollowed) -> None:
+        self.say(_("* to {followers} (following): {player} played {move} in #{match}",
+                    followers=self.names_of(event.followers),
+                    player=self.name(event.by), move=event.move, match=str(event.match.id)))
+
+    @handlers.on(StandingsChanged)
+    async def standings_changed(self, event: StandingsChanged) -> None:
+        m, t = event.match, event.tournament_id
+        if event.final:
+            who = self.name(event.winner) if event.winner is not None else _("shared")
+            self.say(_("* tournament #{tournament} is over: winner {player}",
+                       tournament=t, player=who))
+        else:
+            self.say(_("* tournament #{tournament}: standings after match #{match}",
+                       tournament=t, match=m.id))
+        await self.print_table(
+            event.table, f"tournament{t}-" + ("final" if event.final else f"m{m.id}"))
 
     def remember(self, m: MatchView) -> None:
         for uid in (*m.players(), *m.invited, m.challenger_id):

@@ -25,7 +25,7 @@ import dataclasses
 import io
 import logging
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import discord
 
@@ -33,6 +33,7 @@ from bot.discordapp import embeds, media
 from bot.discordapp.components import match_buttons, with_web_link
 from bot.discordapp.dispatcher import DeliveryOptions, Progress, Routes
 from bot.discordapp.permissions import THREAD_OPENING_PERMISSIONS, missing_permissions
+from bot.event_handlers import EventHandlers
 from bot.web.links import WebLinks, spectator_url
 from locales.i18n import Words, _, _n, joined, render
 from locales.results import leaving_note
@@ -46,7 +47,7 @@ from service.outbox import OutboxRelay
 from service.ports import BoardRenderer, NameResolver
 from service.records import OutboxEntry
 from service.states import StoredRecord
-from service.views import BoardState, MatchView, RatingUpdate, ResultView
+from service.views import BoardState, MatchView
 
 log = logging.getLogger("tablero.discord")
 
@@ -198,175 +199,177 @@ class DiscordNotifier:
         await self.routes.delivering(entry, self._dispatch(event), self._progress)
 
     async def _dispatch(self, event: ev.Event) -> None:
-        m = event.match
-        if isinstance(event, ev.ChallengeReceived):
-            await self.challenge(m, event.by, event.to, event.rematch_of)
-        elif isinstance(event, ev.LobbyChanged):
-            who, game = embeds.mention(event.user_id), embeds.game_of(m)
-            said = _("{player} joined the {game} lobby ({joined}/{seats}).", player=who,
-                     game=game, joined=len(m.joined), seats=m.seat_count) if event.joined \
-                else _("{player} left the {game} lobby ({joined}/{seats}).", player=who,
-                       game=game, joined=len(m.joined), seats=m.seat_count)
-            await self.post(m, said, audience=self.others(m, event.user_id))
-        elif isinstance(event, ev.ChallengeClosed):
-            who, game = embeds.mention(event.by), embeds.game_of(m)
-            closed = _("{player} declined the {game} challenge (match {match}).", player=who,
-                       game=game, match=m.id) if event.reason == "declined" else \
-                _("{player} cancelled the {game} challenge (match {match}).", player=who,
-                  game=game, match=m.id)
-            await self.post(m, closed,
-                            audience=self.others(m, event.by) or
-                            [u for u in (m.challenger_id,) if u != event.by])
-        elif isinstance(event, ev.TurnStarted):
-            await self.turn(m, event.users, event.last_move, event.by,
-                            lapsed=event.draw_lapsed_by, board=event.board)
-        elif isinstance(event, ev.DeadlineReminder):
-            ping, dm = self.split_by_preference(m, event.users)
-            text = _("⏰ {players}: it's your move in {game} (match {match}); time runs out "
-                     "{deadline}.", players=embeds.mentions(event.users),
-                     game=embeds.game_of(m), match=m.id, deadline=embeds.relative(m.deadline))
-            await self.post(m, text, ping=ping, dm=dm)
-        elif isinstance(event, ev.PlayerOut):
-            await self.post(m, _("{player} {what} and is out; the game goes on.",
-                                 player=embeds.mention(event.user_id), what=event.what),
-                            audience=self.others(m))
-        elif isinstance(event, ev.MovePlayedFor):
-            await self.post(m, _("⏭ {player} {what}.", player=embeds.mention(event.user_id),
-                                 what=event.what), audience=self.others(m))
-        elif isinstance(event, ev.DrawOffered):
-            others = [u for u in m.players() if u != event.by]
-            ping, dm = self.split_by_preference(m, others)
-            await self.post(
-                m, _("{players}: {player} offers a draw. It lapses when the next move is "
-                     "played.", players=embeds.mentions(others),
-                     player=embeds.mention(event.by)),
-                ping=ping, dm=dm, view=match_buttons(
-                    m.id, m.ply, ["drawyes", "drawno"],
-                    await self.routes.place_locale(m.guild_id)))
-        elif isinstance(event, ev.DrawDeclined):
-            await self.post(m, _("{player} declined the draw offer.",
-                                 player=embeds.mention(event.by)),
-                            audience=self.others(m, event.by))
-        elif isinstance(event, ev.SetupSubmitted):
-            waiting = [u for u in m.to_move if u != event.user_id]
-            said = _("{player} submitted an arrangement (kept hidden until both have).",
-                     player=embeds.mention(event.user_id))
-            await self.post(m, joined(said, _("Waiting for {players}.",
-                                              players=embeds.mentions(waiting))
-                                      if waiting else None),
-                            audience=self.others(m, event.user_id))
-        elif isinstance(event, ev.MatchEnded):
-            await self.ended(m, event.result, event.reason, event.ratings, event.left_by,
-                             board=event.board, record=event.record)
-        elif isinstance(event, ev.ClocksExtended):
-            await self.post(m, _("⏸ {notice} (match {match}).",
-                                 notice=texts.offline_notice(event.gap), match=m.id),
-                            audience=self.others(m))
-        elif isinstance(event, ev.StandingsChanged):
-            await self.standings(event)
-        elif isinstance(event, ev.SeasonEnded):
-            loc = await self.routes.place_locale(event.match.guild_id)
-            content, embed = embeds.season_ended(event, loc)
-            await self.post(event.match, content, step="season", embed=embed)
-        else:
-            await self.clocks(event)
+        """The posts of ``event``: the handler of its class."""
+        await self.handlers.handle(self, event)
 
-    async def clocks(self, event: ev.Event) -> None:
-        """Vacations, +1 day and claims on time (issue 16), in the match's place."""
-        m = event.match
-        if isinstance(event, ev.VacationStarted):
-            ping, dm = self.split_by_preference(m, self.others(m, event.user_id))
-            told = _("⛱ {player} is on vacation until {until}: their clock in this match "
-                     "is paused until then.", player=embeds.mention(event.user_id),
-                     until=embeds.moment(event.until)) if event.user_id in m.to_move else \
-                _("⛱ {player} is on vacation until {until}: their next turn in this match "
-                  "starts no earlier than then.", player=embeds.mention(event.user_id),
-                  until=embeds.moment(event.until))  # not his move: no clock of his runs
-            await self.post(m, told, ping=ping, dm=dm, audience=self.others(m, event.user_id))
-        elif isinstance(event, ev.VacationEnded):
-            await self.post(m, _(
-                "{player} is back from vacation: their clock runs again.",
-                player=embeds.mention(event.user_id)), audience=self.others(m, event.user_id))
-        elif isinstance(event, ev.AutoVacation):
-            ping, dm = self.split_by_preference(m, [event.user_id])
-            said = _n(
-                "⛱ {player}'s time ran out: a day of vacation was spent instead, the move is "
-                "now due {when} ({count} day of vacation left).",
-                "⛱ {player}'s time ran out: a day of vacation was spent instead, the move is "
-                "now due {when} ({count} days of vacation left).", event.days_left,
-                player=embeds.mention(event.user_id), when=embeds.moment(event.until)) \
-                if event.days_spent <= 1 else _n(
-                "⛱ {player}'s time ran out long ago: {spent} of vacation were spent at once "
-                "instead, the move is now due {when} ({count} day of vacation left).",
-                "⛱ {player}'s time ran out long ago: {spent} of vacation were spent at once "
-                "instead, the move is now due {when} ({count} days of vacation left).",
-                event.days_left, player=embeds.mention(event.user_id),
-                spent=_n("{count} day", "{count} days", event.days_spent),
-                when=embeds.moment(event.until))
-            await self.post(m, said, ping=ping, dm=dm, audience=self.others(m))
-        elif isinstance(event, ev.TimeGiven):
-            ping, dm = self.split_by_preference(m, event.to)
-            await self.post(m, _(
-                "{giver} gave {players} one day more: the move is now due {when}.",
-                giver=embeds.mention(event.by), players=embeds.mentions(event.to),
-                when=embeds.clock_status(m)), ping=ping, dm=dm,
-                audience=self.others(m, event.by))
-        elif isinstance(event, ev.TimeLapsed):
-            ping, dm = self.split_by_preference(m, event.waiting)
-            await self.post(m, _(
-                "⌛ {late}'s time ran out. {waiting}: claim the win, or keep waiting "
-                "({late} may still move until someone claims).",
-                late=embeds.mentions(event.late), waiting=embeds.mentions(event.waiting)),
-                ping=ping, dm=dm, audience=self.others(m),
-                view=match_buttons(m.id, m.ply, ["claim", "wait"],
-                                  await self.routes.place_locale(m.guild_id)))
-        else:
-            await self.comfort(event)
+    handlers: ClassVar[EventHandlers[DiscordNotifier]] = EventHandlers()
+    """One method per event class (``bot.event_handlers``)."""
 
-    async def comfort(self, event: ev.Event) -> None:
-        """The posts of the correspondence comforts (issue 16): in the match's place, in
-        its language; to followers by DM, each in his own."""
+    @handlers.on(ev.ChallengeReceived)
+    async def challenge_received(self, event: ev.ChallengeReceived) -> None:
+        m, to = event.match, event.to
+        actions = ["accept", "decline"] if to else []
+        if not to or m.seat_count > len(to) + 1:
+            actions.append("join")
+        actions.append("cancel")
+        ping, dm = self.split_by_preference(m, to)
+        loc = await self.routes.place_locale(m.guild_id)
+        text: Words = embeds.challenge_text(m, event.by, to)
+        if event.rematch_of is not None:
+            text = _("Rematch of match {old}: {challenge}", old=str(event.rematch_of),
+                     challenge=text)
+        await self.post(m, text, ping=ping, dm=dm,
+                        view=match_buttons(m.id, m.ply, actions, loc))
+
+    @handlers.on(ev.LobbyChanged)
+    async def lobby_changed(self, event: ev.LobbyChanged) -> None:
         m = event.match
-        if isinstance(event, ev.TakebackOffered):
-            others = [u for u in m.players() if u != event.by]
-            ping, dm = self.split_by_preference(m, others)
-            await self.post(m, _(
-                "{others}: {player} asks to take back {move}. It lapses when the next move "
-                "is played.", others=embeds.mentions(others),
-                player=embeds.mention(event.by), move=f"**{event.move}**"),
-                ping=ping, dm=dm, view=match_buttons(
-                    m.id, m.ply, ["takeyes", "takeno"],
-                    await self.routes.place_locale(m.guild_id)))
-        elif isinstance(event, ev.TakebackDeclined):
-            await self.post(m, _("{player} declined the takeback.",
-                                 player=embeds.mention(event.by)),
-                            audience=self.others(m, event.by))
-        elif isinstance(event, ev.TakenBack):
-            loc = await self.routes.place_locale(m.guild_id)
+        who, game = embeds.mention(event.user_id), embeds.game_of(m)
+        said = _("{player} joined the {game} lobby ({joined}/{seats}).", player=who,
+                 game=game, joined=len(m.joined), seats=m.seat_count) if event.joined \
+            else _("{player} left the {game} lobby ({joined}/{seats}).", player=who,
+                   game=game, joined=len(m.joined), seats=m.seat_count)
+        await self.post(m, said, audience=self.others(m, event.user_id))
+
+    @handlers.on(ev.ChallengeClosed)
+    async def challenge_closed(self, event: ev.ChallengeClosed) -> None:
+        m = event.match
+        who, game = embeds.mention(event.by), embeds.game_of(m)
+        closed = _("{player} declined the {game} challenge (match {match}).", player=who,
+                   game=game, match=m.id) if event.reason == "declined" else \
+            _("{player} cancelled the {game} challenge (match {match}).", player=who,
+              game=game, match=m.id)
+        await self.post(m, closed,
+                        audience=self.others(m, event.by) or
+                        [u for u in (m.challenger_id,) if u != event.by])
+
+    @handlers.on(ev.TurnStarted)
+    async def turn_started(self, event: ev.TurnStarted) -> None:
+        m, users, by = event.match, event.users, event.by
+        loc = await self.routes.place_locale(m.guild_id)
+        picture = await self.board_attachment(m, event.board, loc)
+        ping, dm = self.split_by_preference(m, users)
+        content: Words
+        if event.last_move is None:
+            headline: Words = _("The match begins. {players}: your move.",
+                                players=embeds.mentions(users))
+            content = _("{players}, your move ({deadline}).", players=embeds.mentions(users),
+                        deadline=embeds.relative(m.deadline)) if users else ""
+        else:
+            headline = embeds.played(self.name(m, by), event.last_move)
+            content = _("{played} — {players}, your move ({deadline}).", played=headline,
+                        players=embeds.mentions(users),
+                        deadline=embeds.relative(m.deadline)) if users else headline
+        if event.draw_lapsed_by is not None:
+            content = joined(content, _("({player}'s draw offer lapsed with this move.)",
+                                        player=embeds.mention(event.draw_lapsed_by)))
+        extra: dict[str, Any] = {"file": picture} if picture is not None else {}
+        if users and m.deadline is not None:  # the player not to move may give a day
+            extra["view"] = match_buttons(m.id, m.ply, ["moretime"], loc)
+        url = await self.web_url(m)
+        if url is not None:
+            extra["view"] = with_web_link(extra.get("view"), url, loc)
+        await self.post(m, content, ping=ping, dm=dm,
+                        dm_note=_("Your move in {game} (match {match}).",
+                                  game=embeds.game_of(m), match=m.id),
+                        audience=self.others(m, by),
+                        embed=embeds.board_embed(m, loc, headline=headline,
+                                                 image=picture is not None), **extra)
+
+    @handlers.on(ev.DeadlineReminder)
+    async def deadline_reminder(self, event: ev.DeadlineReminder) -> None:
+        m = event.match
+        ping, dm = self.split_by_preference(m, event.users)
+        text = _("⏰ {players}: it's your move in {game} (match {match}); time runs out "
+                 "{deadline}.", players=embeds.mentions(event.users),
+                 game=embeds.game_of(m), match=m.id, deadline=embeds.relative(m.deadline))
+        await self.post(m, text, ping=ping, dm=dm)
+
+    @handlers.on(ev.PlayerOut)
+    async def player_out(self, event: ev.PlayerOut) -> None:
+        m = event.match
+        await self.post(m, _("{player} {what} and is out; the game goes on.",
+                             player=embeds.mention(event.user_id), what=event.what),
+                        audience=self.others(m))
+
+    @handlers.on(ev.MovePlayedFor)
+    async def move_played_for(self, event: ev.MovePlayedFor) -> None:
+        m = event.match
+        await self.post(m, _("⏭ {player} {what}.", player=embeds.mention(event.user_id),
+                             what=event.what), audience=self.others(m))
+
+    @handlers.on(ev.DrawOffered)
+    async def draw_offered(self, event: ev.DrawOffered) -> None:
+        m = event.match
+        others = [u for u in m.players() if u != event.by]
+        ping, dm = self.split_by_preference(m, others)
+        await self.post(
+            m, _("{players}: {player} offers a draw. It lapses when the next move is "
+                 "played.", players=embeds.mentions(others),
+                 player=embeds.mention(event.by)),
+            ping=ping, dm=dm, view=match_buttons(
+                m.id, m.ply, ["drawyes", "drawno"],
+                await self.routes.place_locale(m.guild_id)))
+
+    @handlers.on(ev.DrawDeclined)
+    async def draw_declined(self, event: ev.DrawDeclined) -> None:
+        m = event.match
+        await self.post(m, _("{player} declined the draw offer.",
+                             player=embeds.mention(event.by)),
+                        audience=self.others(m, event.by))
+
+    @handlers.on(ev.SetupSubmitted)
+    async def setup_submitted(self, event: ev.SetupSubmitted) -> None:
+        m = event.match
+        waiting = [u for u in m.to_move if u != event.user_id]
+        said = _("{player} submitted an arrangement (kept hidden until both have).",
+                 player=embeds.mention(event.user_id))
+        await self.post(m, joined(said, _("Waiting for {players}.",
+                                          players=embeds.mentions(waiting))
+                                  if waiting else None),
+                        audience=self.others(m, event.user_id))
+
+    @handlers.on(ev.MatchEnded)
+    async def match_ended(self, event: ev.MatchEnded) -> None:
+        m, left_by = event.match, event.left_by
+        loc = await self.routes.place_locale(m.guild_id)
+        text: Words = embeds.result_text(m, event.result, event.reason)
+        note = leaving_note(event.reason, embeds.mention(left_by)) \
+            if left_by is not None else None
+        if note is not None:  # the leaver may lead on captures and win: say who left first
+            text = _("{note}. {result}", note=note, result=text)
+        if event.ratings:
+            text = joined(text, _("Ratings:"),
+                          *(embeds.rating_line(r, loc) for r in event.ratings),
+                          separator="\n")
+        extra: dict[str, Any] = {}
+        if m.ply > 0 and m.status is not MatchStatus.BROKEN:
             picture = await self.board_attachment(m, event.board, loc)
-            extra: dict[str, Any] = {"file": picture} if picture is not None else {}
-            ping, dm = self.split_by_preference(m, [event.by])
-            await self.post(m, _(
-                "{player} agreed: {move} is taken back. {mover}, your move again ({when}).",
-                player=embeds.mention(event.accepted_by), move=f"**{event.move}**",
-                mover=embeds.mention(event.by), when=embeds.clock_status(m)),
-                ping=ping, dm=dm, audience=self.others(m, event.accepted_by),
-                embed=embeds.board_embed(m, loc, headline=None, image=picture is not None),
-                **extra)
-        elif isinstance(event, ev.ConditionalMovePlayed):
-            await self.post(m, _(
-                "⚡ {player}'s conditional move {move} answers at once.",
-                player=embeds.mention(event.user_id), move=f"**{event.move}**"),
-                audience=self.others(m))
-        elif isinstance(event, ev.MoveFollowed):
-            place = m.thread_id or m.channel_id
-            await self.routes.privately(m, event.followers, _(
-                "{player} played {move} in {game} (match {match}), which you follow: "
-                "{link}", player=self.name(m, event.by) or "", move=f"**{event.move}**",
-                game=embeds.game_of(m), match=str(m.id),
-                link=f"https://discord.com/channels/{m.guild_id}/{place}"), step="follow")
+            extra["embed"] = embeds.board_embed(
+                m, loc, headline=embeds.played(self.name(m, m.last_move_by), m.last_move)
+                if m.last_move else None, image=picture is not None)
+            if picture is not None:
+                extra["file"] = picture
+        ping, dm = self.split_by_preference(m, m.players())
+        if m.status in (MatchStatus.FINISHED, MatchStatus.ABORTED) and \
+                not any(is_computer(u) for u in m.players()):
+            extra["view"] = match_buttons(m.id, m.ply, ["rematch"], loc)
+        url = await self.web_url(m) if m.ply > 0 else None
+        if url is not None:
+            extra["view"] = with_web_link(extra.get("view"), url, loc)
+        await self.post(m, text, ping=ping, dm=dm, **extra)
+        if m.ply > 0 and m.status is not MatchStatus.BROKEN:
+            await self.post_replay(m, event.record)
 
-    async def standings(self, event: ev.StandingsChanged) -> None:
+    @handlers.on(ev.ClocksExtended)
+    async def clocks_extended(self, event: ev.ClocksExtended) -> None:
+        m = event.match
+        await self.post(m, _("⏸ {notice} (match {match}).",
+                             notice=texts.offline_notice(event.gap), match=m.id),
+                        audience=self.others(m))
+
+    @handlers.on(ev.StandingsChanged)
+    async def standings_changed(self, event: ev.StandingsChanged) -> None:
         """The standings (embed and table image) as a new message in the tournament's
         channel, not the game's thread; the final ones mention the winner. Posted, not
         pinned: pinning needs Manage Messages, which Tablero does not ask for."""
@@ -401,84 +404,130 @@ class DiscordNotifier:
         winner = [event.winner] if event.final and event.winner is not None else []
         await self.post(place, content, ping=winner, step="standings", **extra)
 
-    async def challenge(self, m: MatchView, by: int, to: Sequence[int],
-                        rematch_of: int | None = None) -> None:
-        actions = ["accept", "decline"] if to else []
-        if not to or m.seat_count > len(to) + 1:
-            actions.append("join")
-        actions.append("cancel")
-        ping, dm = self.split_by_preference(m, to)
-        loc = await self.routes.place_locale(m.guild_id)
-        text: Words = embeds.challenge_text(m, by, to)
-        if rematch_of is not None:
-            text = _("Rematch of match {old}: {challenge}", old=str(rematch_of),
-                     challenge=text)
-        await self.post(m, text, ping=ping, dm=dm,
-                        view=match_buttons(m.id, m.ply, actions, loc))
+    @handlers.on(ev.SeasonEnded)
+    async def season_ended(self, event: ev.SeasonEnded) -> None:
+        loc = await self.routes.place_locale(event.match.guild_id)
+        content, embed = embeds.season_ended(event, loc)
+        await self.post(event.match, content, step="season", embed=embed)
 
-    async def turn(self, m: MatchView, users: Sequence[int], last_move: str | None,
-                   by: int | None = None, *, lapsed: int | None = None,
-                   board: BoardState | None = None) -> None:
+    # Vacations, +1 day and claims on time (issue 16), in the match's place.
+
+    @handlers.on(ev.VacationStarted)
+    async def vacation_started(self, event: ev.VacationStarted) -> None:
+        m = event.match
+        ping, dm = self.split_by_preference(m, self.others(m, event.user_id))
+        told = _("⛱ {player} is on vacation until {until}: their clock in this match "
+                 "is paused until then.", player=embeds.mention(event.user_id),
+                 until=embeds.moment(event.until)) if event.user_id in m.to_move else \
+            _("⛱ {player} is on vacation until {until}: their next turn in this match "
+              "starts no earlier than then.", player=embeds.mention(event.user_id),
+              until=embeds.moment(event.until))  # not his move: no clock of his runs
+        await self.post(m, told, ping=ping, dm=dm, audience=self.others(m, event.user_id))
+
+    @handlers.on(ev.VacationEnded)
+    async def vacation_ended(self, event: ev.VacationEnded) -> None:
+        m = event.match
+        await self.post(m, _(
+            "{player} is back from vacation: their clock runs again.",
+            player=embeds.mention(event.user_id)), audience=self.others(m, event.user_id))
+
+    @handlers.on(ev.AutoVacation)
+    async def auto_vacation(self, event: ev.AutoVacation) -> None:
+        m = event.match
+        ping, dm = self.split_by_preference(m, [event.user_id])
+        said = _n(
+            "⛱ {player}'s time ran out: a day of vacation was spent instead, the move is "
+            "now due {when} ({count} day of vacation left).",
+            "⛱ {player}'s time ran out: a day of vacation was spent instead, the move is "
+            "now due {when} ({count} days of vacation left).", event.days_left,
+            player=embeds.mention(event.user_id), when=embeds.moment(event.until)) \
+            if event.days_spent <= 1 else _n(
+            "⛱ {player}'s time ran out long ago: {spent} of vacation were spent at once "
+            "instead, the move is now due {when} ({count} day of vacation left).",
+            "⛱ {player}'s time ran out long ago: {spent} of vacation were spent at once "
+            "instead, the move is now due {when} ({count} days of vacation left).",
+            event.days_left, player=embeds.mention(event.user_id),
+            spent=_n("{count} day", "{count} days", event.days_spent),
+            when=embeds.moment(event.until))
+        await self.post(m, said, ping=ping, dm=dm, audience=self.others(m))
+
+    @handlers.on(ev.TimeGiven)
+    async def time_given(self, event: ev.TimeGiven) -> None:
+        m = event.match
+        ping, dm = self.split_by_preference(m, event.to)
+        await self.post(m, _(
+            "{giver} gave {players} one day more: the move is now due {when}.",
+            giver=embeds.mention(event.by), players=embeds.mentions(event.to),
+            when=embeds.clock_status(m)), ping=ping, dm=dm,
+            audience=self.others(m, event.by))
+
+    @handlers.on(ev.TimeLapsed)
+    async def time_lapsed(self, event: ev.TimeLapsed) -> None:
+        m = event.match
+        ping, dm = self.split_by_preference(m, event.waiting)
+        await self.post(m, _(
+            "⌛ {late}'s time ran out. {waiting}: claim the win, or keep waiting "
+            "({late} may still move until someone claims).",
+            late=embeds.mentions(event.late), waiting=embeds.mentions(event.waiting)),
+            ping=ping, dm=dm, audience=self.others(m),
+            view=match_buttons(m.id, m.ply, ["claim", "wait"],
+                               await self.routes.place_locale(m.guild_id)))
+
+    # The correspondence comforts (issue 16): in the match's place, in its language; to
+    # followers by DM, each in his own.
+
+    @handlers.on(ev.TakebackOffered)
+    async def takeback_offered(self, event: ev.TakebackOffered) -> None:
+        m = event.match
+        others = [u for u in m.players() if u != event.by]
+        ping, dm = self.split_by_preference(m, others)
+        await self.post(m, _(
+            "{others}: {player} asks to take back {move}. It lapses when the next move "
+            "is played.", others=embeds.mentions(others),
+            player=embeds.mention(event.by), move=f"**{event.move}**"),
+            ping=ping, dm=dm, view=match_buttons(
+                m.id, m.ply, ["takeyes", "takeno"],
+                await self.routes.place_locale(m.guild_id)))
+
+    @handlers.on(ev.TakebackDeclined)
+    async def takeback_declined(self, event: ev.TakebackDeclined) -> None:
+        m = event.match
+        await self.post(m, _("{player} declined the takeback.",
+                             player=embeds.mention(event.by)),
+                        audience=self.others(m, event.by))
+
+    @handlers.on(ev.TakenBack)
+    async def taken_back(self, event: ev.TakenBack) -> None:
+        m = event.match
         loc = await self.routes.place_locale(m.guild_id)
-        picture = await self.board_attachment(m, board, loc)
-        ping, dm = self.split_by_preference(m, users)
-        content: Words
-        if last_move is None:
-            headline: Words = _("The match begins. {players}: your move.",
-                                players=embeds.mentions(users))
-            content = _("{players}, your move ({deadline}).", players=embeds.mentions(users),
-                        deadline=embeds.relative(m.deadline)) if users else ""
-        else:
-            headline = embeds.played(self.name(m, by), last_move)
-            content = _("{played} — {players}, your move ({deadline}).", played=headline,
-                        players=embeds.mentions(users),
-                        deadline=embeds.relative(m.deadline)) if users else headline
-        if lapsed is not None:
-            content = joined(content, _("({player}'s draw offer lapsed with this move.)",
-                                        player=embeds.mention(lapsed)))
+        picture = await self.board_attachment(m, event.board, loc)
         extra: dict[str, Any] = {"file": picture} if picture is not None else {}
-        if users and m.deadline is not None:  # the player not to move may give a day
-            extra["view"] = match_buttons(m.id, m.ply, ["moretime"], loc)
-        url = await self.web_url(m)
-        if url is not None:
-            extra["view"] = with_web_link(extra.get("view"), url, loc)
-        await self.post(m, content, ping=ping, dm=dm,
-                        dm_note=_("Your move in {game} (match {match}).",
-                                  game=embeds.game_of(m), match=m.id),
-                        audience=self.others(m, by),
-                        embed=embeds.board_embed(m, loc, headline=headline,
-                                                 image=picture is not None), **extra)
+        ping, dm = self.split_by_preference(m, [event.by])
+        await self.post(m, _(
+            "{player} agreed: {move} is taken back. {mover}, your move again ({when}).",
+            player=embeds.mention(event.accepted_by), move=f"**{event.move}**",
+            mover=embeds.mention(event.by), when=embeds.clock_status(m)),
+            ping=ping, dm=dm, audience=self.others(m, event.accepted_by),
+            embed=embeds.board_embed(m, loc, headline=None, image=picture is not None),
+            **extra)
 
-    async def ended(self, m: MatchView, result: ResultView | None, reason: str,
-                    ratings: Sequence[RatingUpdate] = (), left_by: int | None = None, *,
-                    board: BoardState | None = None,
-                    record: StoredRecord | None = None) -> None:
-        loc = await self.routes.place_locale(m.guild_id)
-        text: Words = embeds.result_text(m, result, reason)
-        note = leaving_note(reason, embeds.mention(left_by)) if left_by is not None else None
-        if note is not None:  # the leaver may lead on captures and win: say who left first
-            text = _("{note}. {result}", note=note, result=text)
-        if ratings:
-            text = joined(text, _("Ratings:"), *(embeds.rating_line(r, loc) for r in ratings),
-                          separator="\n")
-        extra: dict[str, Any] = {}
-        if m.ply > 0 and m.status is not MatchStatus.BROKEN:
-            picture = await self.board_attachment(m, board, loc)
-            extra["embed"] = embeds.board_embed(
-                m, loc, headline=embeds.played(self.name(m, m.last_move_by), m.last_move)
-                if m.last_move else None, image=picture is not None)
-            if picture is not None:
-                extra["file"] = picture
-        ping, dm = self.split_by_preference(m, m.players())
-        if m.status in (MatchStatus.FINISHED, MatchStatus.ABORTED) and \
-                not any(is_computer(u) for u in m.players()):
-            extra["view"] = match_buttons(m.id, m.ply, ["rematch"], loc)
-        url = await self.web_url(m) if m.ply > 0 else None
-        if url is not None:
-            extra["view"] = with_web_link(extra.get("view"), url, loc)
-        await self.post(m, text, ping=ping, dm=dm, **extra)
-        if m.ply > 0 and m.status is not MatchStatus.BROKEN:
-            await self.post_replay(m, record)
+    @handlers.on(ev.ConditionalMovePlayed)
+    async def conditional_move_played(self, event: ev.ConditionalMovePlayed) -> None:
+        m = event.match
+        await self.post(m, _(
+            "⚡ {player}'s conditional move {move} answers at once.",
+            player=embeds.mention(event.user_id), move=f"**{event.move}**"),
+            audience=self.others(m))
+
+    @handlers.on(ev.MoveFollowed)
+    async def move_followed(self, event: ev.MoveFollowed) -> None:
+        m = event.match
+        place = m.thread_id or m.channel_id
+        await self.routes.privately(m, event.followers, _(
+            "{player} played {move} in {game} (match {match}), which you follow: "
+            "{link}", player=self.name(m, event.by) or "", move=f"**{event.move}**",
+            game=embeds.game_of(m), match=str(m.id),
+            link=f"https://discord.com/channels/{m.guild_id}/{place}"), step="follow")
 
     async def post_replay(self, m: MatchView, record: StoredRecord | None) -> None:
         """The replay GIF after the result. Without the record at hand (delivered after
