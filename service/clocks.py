@@ -39,6 +39,7 @@ from service.events import ClocksExtended, Event, TimeGiven
 from service.outbox import Announce
 from service.records import MatchRecord
 from service.timecontrol import DAY, reminder_for
+from service.turns import downtime
 from service.views import Caller, MatchView
 
 DEFAULT_GRACE = timedelta(minutes=5)
@@ -149,7 +150,7 @@ class Clocks:
                 continue
             announce: Announce[MatchRecord] = Announce(self._extended(now - last), now)
             changed = await self.repository.extend_clocks(
-                last, now, announce, shard_id=shard, shard_count=count)
+                downtime(last, now), announce, shard_id=shard, shard_count=count)
             if changed is None:
                 continue  # another process resumed this shard first and extended them
             events += [e for e in announce.events if isinstance(e, ClocksExtended)]

@@ -18,6 +18,7 @@ from rules import MoveMarks, Position
 from service.events import Event
 from service.records import (
     ConditionalLine,
+    Downtime,
     Follow,
     MatchRecord,
     MatchStatus,
@@ -122,17 +123,17 @@ class ClockStore(Protocol):
         """Drop ``owner``'s leases (a clean stop: the shards may start elsewhere at once)."""
         ...
 
-    async def extend_clocks(self, since: datetime, now: datetime,
-                            outbox: OutboxFn | None = None, *, shard_id: int = 0,
-                            shard_count: int = 1) -> list[MatchRecord] | None:
-        """In one transaction, if the shard's ``heartbeat`` is still ``since``: move the
-        deadline and reminder time of every active match of the shard's guilds later by
-        the part of ``since`` to ``now`` its clocks ran (all of it, unless a vacation
-        paused a turn: ``turns.after_downtime``; a match none of whose clocks ran is left
-        as it is), store the entries of ``outbox(match)`` for each, and beat
-        ``now`` for the shard; the matches as changed (versions bumped). None when the
-        beat is no longer ``since`` (another process resumed first): nothing is changed
-        twice."""
+    async def extend_clocks(self, downtime: Downtime, outbox: OutboxFn | None = None, *,
+                            shard_id: int = 0, shard_count: int = 1
+                            ) -> list[MatchRecord] | None:
+        """In one transaction, if the shard's ``heartbeat`` is still ``downtime.since``:
+        write ``downtime.moved(match)`` for every active match of the shard's guilds with
+        a deadline (the core's rule: each clock later by the part of the downtime it ran,
+        ``turns.after_downtime``; None: a match none of whose clocks ran is left as it
+        is), store the entries of ``outbox(match)`` for each, and beat
+        ``downtime.now`` for the shard; the matches as changed (versions bumped). None when
+        the beat is no longer ``since`` (another process resumed first): nothing is
+        changed twice."""
         ...
 
     async def save_vacation(self, vacation: VacationRecord,

@@ -9,7 +9,6 @@ Teams (Alquerque grande ``teams`` mode) are rated as openskill teams; ties share
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from collections.abc import Mapping, Sequence
 from datetime import datetime
@@ -23,7 +22,6 @@ from service.ports import Repository
 from service.records import (
     MatchRecord,
     RatingChange,
-    RatingRecord,
     ResultRecord,
 )
 from service.views import RatingUpdate
@@ -64,28 +62,6 @@ def rate_groups(current: Mapping[int, tuple[float, float] | None],
         for user, r in zip(team, team_ratings, strict=True):
             result[user] = (float(r.mu), float(r.sigma))
     return result
-
-
-def apply_ratings(change: RatingChange,
-                  current: dict[int, RatingRecord | None], *, season: bool = False
-                  ) -> list[RatingRecord]:
-    """The rating rows after ``change``: new ``(mu, sigma)`` from ``change.rate`` and each
-    user's win/draw/loss count moved on by one (both repositories call this inside the
-    transaction that ends the match). ``season``: the rows of the season's ratings
-    (``current`` read from them; rated by ``change.rate_fresh``)."""
-    rate = change.rate_fresh if season and change.rate_fresh is not None else change.rate
-    new = rate({u: (r.mu, r.sigma) if r is not None else None
-                for u, r in current.items()})
-    rows = []
-    for user, outcome in change.results.items():
-        old = current.get(user)
-        mu, sigma = new[user]
-        base = old or RatingRecord(change.guild_id, change.ladder, user, mu, sigma)
-        rows.append(dataclasses.replace(
-            base, mu=mu, sigma=sigma,
-            wins=base.wins + (outcome == "win"), losses=base.losses + (outcome == "loss"),
-            draws=base.draws + (outcome == "draw")))
-    return rows
 
 
 class _RateCapture:

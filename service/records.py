@@ -1,4 +1,7 @@
-"""What the repository stores: plain, immutable records (no behaviour, no I/O).
+"""What the repository stores: plain, immutable records (no I/O). The two a change hands
+the repository along with what to write carry the core's rule for it
+(``RatingChange.rows_after``, ``Downtime.moved``): storage applies them inside its
+transaction without importing the core's maths.
 
 The record of a match (``MatchRecord.game``, ``rules_version``, ``options``, ``start_text``
 and the ordered ``RecordEntry`` list) is the truth; ``position_text``, ``to_move`` and
@@ -7,9 +10,10 @@ and the ordered ``RecordEntry`` list) is the truth; ``position_text``, ``to_move
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
@@ -303,9 +307,10 @@ RatingFn = Callable[[Mapping[int, tuple[float, float] | None]], Mapping[int, tup
 
 @dataclass(frozen=True, slots=True)
 class RatingChange:
-    """Ratings to update in the transaction that ends a rated match. The repository reads
-    the current ratings of ``results``' users inside that transaction, calls ``rate``, and
-    writes the new values and counters."""
+    """Ratings to update in the transaction that ends a rated match, with the rule that
+    updates them: the repository reads the current rows of ``results``' users inside that
+    transaction, and writes :meth:`rows_after` of them (the maths is the core's: ``rate``,
+    from ``service.ratings``; storage only reads and writes)."""
 
     guild_id: int
     ladder: str
@@ -316,6 +321,50 @@ class RatingChange:
     instant (``service.seasons``), in the same transaction; None: no season."""
     rate_fresh: RatingFn | None = field(default=None, compare=False)
     """Like ``rate`` but without reporting: applied to the season's ratings."""
+
+    def rows_after(self, current: Mapping[int, RatingRecord | None], *,
+                   season: bool = False) -> list[RatingRecord]:
+        """The rating rows after this change, from the ``current`` row of each user of
+        ``results`` (None: unrated): new ``(mu, sigma)`` from ``rate`` and each user's
+        win/draw/loss count moved on by one. ``season``: the rows of the season's ratings
+        (``current`` read from them; rated by ``rate_fresh``).
+
+        >>> change = RatingChange(1, "damas", {7: "win", 8: "loss"},
+        ...                       lambda now: {u: (30.0, 7.0) for u in now})
+        >>> [(r.user_id, r.mu, r.wins, r.losses) for r in change.rows_after({7: None, 8: None})]
+        [(7, 30.0, 1, 0), (8, 30.0, 0, 1)]
+        """
+        rate = self.rate_fresh if season and self.rate_fresh is not None else self.rate
+        new = rate({u: (r.mu, r.sigma) if r is not None else None
+                    for u, r in current.items()})
+        rows = []
+        for user, outcome in self.results.items():
+            old = current.get(user)
+            mu, sigma = new[user]
+            base = old or RatingRecord(self.guild_id, self.ladder, user, mu, sigma)
+            rows.append(dataclasses.replace(
+                base, mu=mu, sigma=sigma,
+                wins=base.wins + (outcome == "win"), losses=base.losses + (outcome == "loss"),
+                draws=base.draws + (outcome == "draw")))
+        return rows
+
+
+@dataclass(frozen=True, slots=True)
+class Downtime:
+    """Tablero was away from ``since`` to ``now``: what ``extend_clocks`` is handed, with
+    the core's rule for it. ``moved``: a match with each running clock moved later by
+    the part of the downtime it ran (``turns.after_downtime``), None when nothing moves.
+    A clock that nothing paused (``ClockState()``: one clock, no vacation) ran through
+    all of it: ``moved`` moves its deadline and reminder by :attr:`gap`, which storage may
+    do for many such matches at once without calling it."""
+
+    since: datetime
+    now: datetime
+    moved: Callable[[MatchRecord], MatchRecord | None] = field(compare=False)
+
+    @property
+    def gap(self) -> timedelta:
+        return self.now - self.since
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 from datetime import datetime, timedelta
 
-from service.records import ClockState, MatchRecord
+from service.records import ClockState, Downtime, MatchRecord
 from service.timecontrol import bank_after_move, reminder_for
 
 SeatClocks = dict[int, tuple[datetime, datetime | None]]
@@ -126,6 +126,18 @@ def after_downtime(rec: MatchRecord, since: datetime, now: datetime) -> MatchRec
     if not rec.to_move:
         return dataclasses.replace(rec, deadline=rec.deadline + shift, remind_at=remind)
     return _with_seat_clocks(rec, moved, remind)
+
+
+def downtime(since: datetime, now: datetime) -> Downtime:
+    """Tablero's downtime from ``since`` to ``now`` with its rule (:func:`after_downtime`),
+    for the repository's ``extend_clocks``.
+
+    >>> from datetime import UTC
+    >>> gone = downtime(datetime(2026, 1, 1, tzinfo=UTC), datetime(2026, 1, 2, tzinfo=UTC))
+    >>> gone.gap
+    datetime.timedelta(days=1)
+    """
+    return Downtime(since, now, lambda rec: after_downtime(rec, since, now))
 
 
 def banked(rec: MatchRecord, seat: int, now: datetime) -> ClockState:

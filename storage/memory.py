@@ -11,9 +11,9 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 
 from service.errors import Conflict
-from service.ratings import apply_ratings
 from service.records import (
     ConditionalLine,
+    Downtime,
     Follow,
     MatchRecord,
     MatchStatus,
@@ -25,7 +25,6 @@ from service.records import (
     VacationRecord,
 )
 from service.shards import shard_of
-from service.turns import after_downtime
 from service.views import GuildSettings, UserPrefs
 from storage.seasons import MemorySeasons
 from storage.tournaments import MemoryTournaments
@@ -119,8 +118,8 @@ class MemoryRepository(MemorySeasons, MemoryTournaments):
         season_ratings = []
         if ratings is not None:
             keys = {u: (ratings.guild_id, ratings.ladder, u) for u in ratings.results}
-            new_ratings = apply_ratings(ratings, {u: self._ratings.get(k)
-                                                  for u, k in keys.items()})
+            new_ratings = ratings.rows_after({u: self._ratings.get(k)
+                                              for u, k in keys.items()})
             season_ratings = self._credit_plan(ratings)
         stored = dataclasses.replace(after, id=before.id, version=before.version + 1)
         self._matches[before.id] = stored
@@ -212,23 +211,23 @@ class MemoryRepository(MemorySeasons, MemoryTournaments):
     async def release_shards(self, owner: str) -> None:
         self._leases = {s: held for s, held in self._leases.items() if held[0] != owner}
 
-    async def extend_clocks(self, since: datetime, now: datetime,
-                            outbox: OutboxFn | None = None, *, shard_id: int = 0,
-                            shard_count: int = 1) -> list[MatchRecord] | None:
-        if self._last_beat(shard_id, shard_count) != since:
+    async def extend_clocks(self, downtime: Downtime, outbox: OutboxFn | None = None, *,
+                            shard_id: int = 0, shard_count: int = 1
+                            ) -> list[MatchRecord] | None:
+        if self._last_beat(shard_id, shard_count) != downtime.since:
             return None
         out = []
         for match_id, m in sorted(self._matches.items()):
             if m.status is MatchStatus.ACTIVE and m.deadline is not None and \
                     shard_of(m.guild_id, shard_count) == shard_id:
-                moved = after_downtime(m, since, now)
+                moved = downtime.moved(m)
                 if moved is None:
                     continue  # every clock of it was paused by a vacation throughout
                 m = dataclasses.replace(moved, version=m.version + 1)
                 self._matches[match_id] = m
                 out.append(self._with_prefs(m))
                 self._store_outbox(out[-1], outbox)
-        self._beats[shard_count, shard_id] = now
+        self._beats[shard_count, shard_id] = downtime.now
         return out
 
     async def pending_outbox(self, match_id: int | None = None, limit: int = 100

@@ -12,7 +12,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 from service.errors import Conflict
-from service.ratings import apply_ratings
 from service.records import OutboxEntry, RatingChange, RatingRecord
 from service.seasons import (
     Schedule,
@@ -87,8 +86,8 @@ class MemorySeasons:
         if new is not None:
             self._seasons[(new.guild_id, new.number)] = new
         key = (change.guild_id, season.number, change.ladder)
-        rows = apply_ratings(change, {u: self._season_ratings.get((*key, u))
-                                      for u in change.results}, season=True)
+        rows = change.rows_after({u: self._season_ratings.get((*key, u))
+                                  for u in change.results}, season=True)
         return [((*key, r.user_id), r) for r in rows]
 
     async def change_seasons(self, guild_id: int, schedule: Schedule, now: datetime,
@@ -202,7 +201,7 @@ class SqlSeasons:
             f"AND ladder = ? AND user_id IN ({', '.join('?' * len(users))})",
             (change.guild_id, season.number, change.ladder, *users))
         found = {r.user_id: r for r in map(_rating_of, await cur.fetchall())}
-        for r in apply_ratings(change, {u: found.get(u) for u in users}, season=True):
+        for r in change.rows_after({u: found.get(u) for u in users}, season=True):
             await self._exec(
                 f"INSERT INTO season_ratings (season, {_COLUMNS}, ordinal) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "

@@ -17,10 +17,10 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from service.errors import Conflict
-from service.ratings import apply_ratings
 from service.records import (
     ClockState,
     ConditionalLine,
+    Downtime,
     DrawOffer,
     Follow,
     MatchRecord,
@@ -36,7 +36,6 @@ from service.records import (
     VacationRecord,
 )
 from service.timecontrol import format_time_control, parse_time_control
-from service.turns import after_downtime
 from service.views import GuildSettings, UserPrefs
 from storage.schema import ESTABLISHED, established
 from storage.seasons import SqlSeasons
@@ -414,7 +413,7 @@ class SqlRepository(SqlSeasons, SqlTournaments):
             f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND ladder = ? "
             f"AND user_id IN ({marks})", (change.guild_id, change.ladder, *users))
         found = {r.user_id: r for r in map(_rating_of, await cur.fetchall())}
-        rows = apply_ratings(change, {u: found.get(u) for u in users})
+        rows = change.rows_after({u: found.get(u) for u in users})
         # one order for every writer: two games ending at once lock shared players' rows
         # in the same order (no deadlock between them)
         for r in sorted(rows, key=lambda r: r.user_id):
@@ -529,9 +528,11 @@ class SqlRepository(SqlSeasons, SqlTournaments):
             await self._exec("DELETE FROM shard_leases WHERE owner = ?", (owner,))
         await self._transaction(body)
 
-    async def extend_clocks(self, since: datetime, now: datetime,
-                            outbox: OutboxFn | None = None, *, shard_id: int = 0,
-                            shard_count: int = 1) -> list[MatchRecord] | None:
+    async def extend_clocks(self, downtime: Downtime, outbox: OutboxFn | None = None, *,
+                            shard_id: int = 0, shard_count: int = 1
+                            ) -> list[MatchRecord] | None:
+        since, now = downtime.since, downtime.now
+
         async def body() -> list[MatchRecord] | None:
             # compare-and-set on the shard's last beat, under the one-row lock: of two
             # processes resuming the same shard, one goes on
@@ -542,10 +543,10 @@ class SqlRepository(SqlSeasons, SqlTournaments):
             if row is None or row[0] is None or abs(row[0] - since.timestamp()) > 1e-4:
                 return None
             await self._exec(_BEAT, (shard_count, shard_id, _ts(now)))
-            gap = now.timestamp() - since.timestamp()
+            gap = downtime.gap.total_seconds()
             # a plain clock (no JSON: nothing paused) ran through the whole gap: one
-            # UPDATE for all of them; the others each by the part they ran
-            # (turns.after_downtime: a vacation pause is not extended)
+            # UPDATE for all of them; the others each by the part they ran, as the
+            # core's rule says (downtime.moved: a vacation pause is not extended)
             cur = await self._exec(
                 "UPDATE matches SET deadline = deadline + ?, remind_at = remind_at + ?, "
                 "version = version + 1 WHERE status = 'active' AND deadline IS NOT NULL "
@@ -556,7 +557,7 @@ class SqlRepository(SqlSeasons, SqlTournaments):
                 f"{self._select_match} WHERE status = 'active' AND deadline IS NOT NULL "
                 f"AND clock IS NOT NULL AND {_IN_SHARD}", (shard_count, shard_id))
             for rec in [_match_of(r) for r in await cur.fetchall()]:
-                moved = after_downtime(rec, since, now)
+                moved = downtime.moved(rec)
                 if moved is None:
                     continue  # every clock of it was paused by a vacation throughout
                 await self._exec(

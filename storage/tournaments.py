@@ -16,7 +16,7 @@ from service.errors import Conflict
 from service.records import OutboxEntry, TournamentOutboxFn
 from service.timecontrol import format_time_control, parse_time_control
 from service.tournament_records import TournamentGame, TournamentRecord, TournamentStatus
-from service.tournaments import Format, Result
+from service.tournaments.model import Format, Result
 
 
 def _ts(value: datetime | None) -> float | None:

@@ -20,6 +20,7 @@ from bot.__main__ import database_target
 from bot.console import run_console
 from bot.settings import Settings
 from service import Conflict, MatchRecord, MatchService, NullNotifier, UserPrefs
+from service.turns import downtime
 from storage import PostgresRepository, SqliteRepository, open_database
 from storage.copy import row_counts
 from storage.errors import DatabaseInaccessible, NotATableroDatabase
@@ -141,7 +142,8 @@ async def test_two_processes_resuming_extend_the_clocks_once(postgres_url: str) 
         m = await a.create_match(record())
         await a.beat(T0)
         later = T0 + timedelta(hours=5)
-        results = await asyncio.gather(a.extend_clocks(T0, later), b.extend_clocks(T0, later))
+        results = await asyncio.gather(a.extend_clocks(downtime(T0, later)),
+                                       b.extend_clocks(downtime(T0, later)))
         assert sorted(r is None for r in results) == [False, True]
         moved = await b.load_match(m.id)
         assert moved is not None and moved.deadline == m.deadline + timedelta(hours=5)
