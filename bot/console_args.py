@@ -62,7 +62,7 @@ class Signature:
 
 SIGNATURES: Mapping[str, Signature] = {
     "help": Signature(), "games-list": Signature(), "games": Signature(),
-    "open": Signature(), "board": Signature(), "history": Signature(),
+    "open": Signature(), "board": Signature(("ply",)), "history": Signature(),
     "resign": Signature(), "hint": Signature(), "analysis": Signature(),
     "accept": Signature(), "join": Signature(), "decline": Signature(),
     "cancel": Signature(), "fill": Signature(), "moretime": Signature(),

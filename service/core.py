@@ -55,6 +55,7 @@ from service.states import (
     MatchState,
     MatchStates,
     Replay,
+    Replays,
     StoredRecord,
     carried_forward,
     everyone_moved,
@@ -95,6 +96,7 @@ class ServiceCore:
     rng: random.Random
     matches: Matches
     states: MatchStates
+    replays: Replays
     ratings: Ratings
 
     def __init__(self, repository: Repository, notifier: Notifier, clock: Clock,
@@ -111,6 +113,7 @@ class ServiceCore:
         self.rng = rng or random.Random()
         self.matches = Matches(repository, clock)
         self.states = MatchStates(cache_size)
+        self.replays = Replays()  # replayed records: the board at any ply (issue 42)
         self.ratings = Ratings(repository)
         self.subscribers: Sequence[Subscriber] = ()
         """The parts that react to events, in order, after the notifier (``MatchService``

@@ -17,10 +17,11 @@ from rules import MoveMarks, Position, Variant
 from service import texts
 from service.boards import draw_board
 from service.core import MAX_DAYS, MIN_DAYS, ServiceCore
-from service.errors import InvalidOption, MatchBroken
+from service.errors import InvalidOption, MatchBroken, NotAllowed
 from service.exports import export_record
 from service.ids import MAX_ID
 from service.matches import public_view
+from service.plies import PlyBoard, at_ply, drawn, reader_seat
 from service.records import (
     LIVE_STATUSES,
     SPECIAL_PREFIX,
@@ -188,6 +189,26 @@ class Queries:
         rec = await self._record(match_id)
         entries = await self._entries(rec)
         return replay(rec, entries).game_record(self._view(rec), rec)
+
+    async def board_at(self, match_id: int, ply: int | None = None,
+                       caller: Caller | None = None, locale: str = DEFAULT_LOCALE
+                       ) -> PlyBoard:
+        """The board after ``ply`` plies of the match's record (None: the latest; 0: the
+        start) with its picture in ``locale`` (none without a renderer), seen from the
+        caller's seat when he plays, else the first (issue 42: the replay stepper). The
+        replayed record is kept (``states.Replays``): stepping through a game reads the
+        match row and draws one board, it does not replay the game at each step."""
+        rec = await self._record(match_id)
+        if rec.status.is_waiting:
+            raise NotAllowed(_("match #{match} has not started yet", match=rec.id))
+        record = self.replays.get(rec)
+        if record is None:
+            record = self.replays.remember(
+                rec, replay(rec, await self._entries(rec)).game_record(self._view(rec), rec))
+        board = at_ply(record, len(record.plies) if ply is None else ply)
+        seat = reader_seat(record.match, caller.user_id if caller is not None else None)
+        return await asyncio.to_thread(drawn, board, self.renderer,
+                                       self._seat_names(record.match), seat, locale)
 
     def _tablero_export(self, rec: MatchRecord, moves: Sequence[tuple[str, bool]]) -> str:
         """Tablero's own record: headers (the players by seat, the result in words), then

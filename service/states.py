@@ -319,3 +319,29 @@ class StoredRecord:
         """The replayed record (``MatchService.record``); MatchBroken if it does not
         replay."""
         return replay(self.rec, self.entries).game_record(self.match, self.rec)
+
+
+class Replays:
+    """Replayed records kept in memory (least recently used first out), so the board at
+    any ply of a match is a lookup after the first one (the replay stepper, issue 42): a
+    finished match never changes, and a live one is replayed again only after it moved.
+    An entry is valid while the match's stored version is the one it was replayed at."""
+
+    def __init__(self, size: int = 64) -> None:
+        self._cache: OrderedDict[int, tuple[int, GameRecord]] = OrderedDict()
+        self._size = size
+
+    def get(self, rec: MatchRecord) -> GameRecord | None:
+        """The replayed record of ``rec`` if it was replayed at ``rec``'s version."""
+        hit = self._cache.get(rec.id)
+        if hit is None or hit[0] != rec.version:
+            return None
+        self._cache.move_to_end(rec.id)
+        return hit[1]
+
+    def remember(self, rec: MatchRecord, record: GameRecord) -> GameRecord:
+        self._cache[rec.id] = (rec.version, record)
+        self._cache.move_to_end(rec.id)
+        while len(self._cache) > self._size:
+            self._cache.popitem(last=False)
+        return record

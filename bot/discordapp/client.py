@@ -28,6 +28,7 @@ from bot.discordapp.components import (
     GamePick,
     LeaderboardButton,
     MatchButton,
+    StepButton,
     TournamentButton,
 )
 from bot.discordapp.names import MemberNames
@@ -114,7 +115,8 @@ class TableroBot(commands.AutoShardedBot):
         self._cogs_to_add.extend(cogs)
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(MatchButton, LeaderboardButton, GamePick, TournamentButton)
+        self.add_dynamic_items(MatchButton, LeaderboardButton, GamePick, TournamentButton,
+                               StepButton)
         await self.tree.set_translator(CatalogueTranslator())  # the command tree's languages
         await self.names.book.load()
         for cog in self._cogs_to_add:

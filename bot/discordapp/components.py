@@ -5,15 +5,16 @@ draw-yes, draw-no, +1 day, claim win, keep waiting, rematch, takeback yes/no; "n
 carries the match the list or the last jump showed, and ply 0) and
 ``tablero:lbp:<page>:<ladder>`` / ``tablero:lbn:…`` for leaderboard pages, and
 ``tablero:tjoin:<tournament id>`` / ``tablero:tleave:…`` for a tournament's post, and
-``tablero:pick:<user id>`` for the game menu of the "Challenge to a game" context menu. The
+``tablero:pick:<user id>`` for the game menu of the "Challenge to a game" context menu, and
+``tablero:st<mode><direction>:<match id>:<ply>`` for the replay stepper (issue 42). The
 ply is the match's ply when the button was posted: a click on a button whose ply is no
 longer the match's (the draw offer lapsed, the game moved on) gets an ephemeral refusal.
 The classes are registered with ``Client.add_dynamic_items`` at start-up, so no view state
 is needed.
 
 A click is announced as a custom event (``Client.dispatch``): ``on_match_button(interaction,
-button)``, ``on_leaderboard_page(interaction, button)`` and ``on_game_pick(interaction,
-menu)``, which the cogs listen to. The
+button)``, ``on_leaderboard_page(interaction, button)``, ``on_step_button(interaction, button)`` and
+``on_game_pick(interaction, menu)``, which the cogs listen to. The
 buttons know nothing of the cogs, and the notifier can build them.
 """
 
@@ -220,4 +221,61 @@ def tournament_buttons(tournament_id: int, loc: str = DEFAULT_LOCALE) -> discord
     view = discord.ui.View(timeout=None)
     view.add_item(TournamentButton("join", tournament_id, loc))
     view.add_item(TournamentButton("leave", tournament_id, loc))
+    return view
+
+
+STEPS = {"f": "⏮", "p": "◀", "n": "▶", "l": "⏭"}
+"""The replay stepper's buttons (issue 42): first, previous, next and last ply."""
+
+
+class StepButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=r"tablero:st(?P<mode>[ne])(?P<dir>[fpnl])"
+                          r":(?P<match>[0-9]{1,19}):(?P<ply>[0-9]{1,9})"):
+    """A replay stepper button: shows match ``match`` after ``ply`` plies (⏭: after the
+    latest, whatever the ply it carries). ``mode`` ``e``: the click edits the message
+    it is under (the stepper's own); ``n``: the click opens a private stepper for the
+    one who clicked (under a public post or another reply). The custom id carries
+    everything, so the buttons work after a restart."""
+
+    def __init__(self, direction: str, match_id: int, ply: int, *, edit: bool = True,
+                 disabled: bool = False) -> None:
+        mode = "e" if edit else "n"
+        super().__init__(discord.ui.Button(
+            emoji=STEPS[direction], style=discord.ButtonStyle.secondary, disabled=disabled,
+            custom_id=f"tablero:st{mode}{direction}:{match_id}:{ply}"))
+        self.direction = direction
+        self.match_id = match_id
+        self.ply = ply
+        self.edit = edit
+
+    @property
+    def target(self) -> int | None:
+        """The ply to show (None: the latest)."""
+        return None if self.direction == "l" else self.ply
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str],
+                             /) -> StepButton:
+        return cls(match["dir"], int(match["match"]), int(match["ply"]),
+                   edit=match["mode"] == "e")
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        return not interaction.user.bot
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        interaction.client.dispatch("step_button", interaction, self)
+
+
+def stepper_buttons(match_id: int, ply: int, last: int, *, edit: bool = True,
+                    live: bool = False) -> discord.ui.View:
+    """⏮ ◀ ▶ ⏭ for match ``match_id`` shown after ``ply`` of ``last`` plies: each
+    button carries the ply it goes to, and those that would not move are disabled (but
+    ⏭ while the match is ``live``: its latest ply moves on). ``edit`` False: under a
+    public post or another reply (a click opens a stepper)."""
+    view = discord.ui.View(timeout=None)
+    targets = {"f": 0, "p": max(0, ply - 1), "n": min(last, ply + 1), "l": last}
+    for direction, target in targets.items():
+        still = target == ply and not (live and direction == "l")
+        view.add_item(StepButton(direction, match_id, target, edit=edit, disabled=still))
     return view

@@ -30,7 +30,7 @@ from typing import Any, ClassVar
 import discord
 
 from bot.discordapp import embeds, media
-from bot.discordapp.components import match_buttons, with_web_link
+from bot.discordapp.components import match_buttons, stepper_buttons, with_web_link
 from bot.discordapp.dispatcher import DeliveryOptions, Progress, Routes
 from bot.discordapp.permissions import THREAD_OPENING_PERMISSIONS, missing_permissions
 from bot.event_handlers import EventHandlers
@@ -545,7 +545,9 @@ class DiscordNotifier:
         gif = await media.replay_gif_of(game_record, self.names, loc)
         if gif is None:
             return
+        last = len(game_record.plies)  # the stepper's buttons open at the end (issue 42)
         await self.post(m, _("Replay of match {match}:", match=m.id), step="replay",
+                        view=stepper_buttons(m.id, last, last, edit=False),
                         file=discord.File(io.BytesIO(gif), filename="replay.gif",
                                           description=render(_(
                                               "Animated replay of {game} match {match}, move "

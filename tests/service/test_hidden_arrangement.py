@@ -60,6 +60,10 @@ async def test_the_first_arrangement_is_hidden_on_every_read_path(repo: Reposito
     assert all(x.move is None and not leaks(x.position.to_text()) for x in rec.plies)
     image = await service.board_image(m.id)
     assert image is not None and not leaks(image.alt)
+    stepped = await service.board_at(m.id, 1)  # the replay stepper (issue 42)
+    assert stepped.image is not None and not leaks(stepped.image.alt)
+    assert stepped.step is not None and stepped.step.move is None
+    assert not leaks(stepped.position.to_text()) and not leaks(stepped.step.display)
     assert renderer.seen and not any(leaks(t) for t in renderer.seen)
     assert not leaks(render(service.describe(view, p), "en-US"))
     assert not leaks(str([g.position_text for g in await service.games_of(GUILD, BOB)]))

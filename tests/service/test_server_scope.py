@@ -226,6 +226,7 @@ async def test_reads_are_scoped_to_the_server_and_the_players(service: MatchServ
     for caller in (Caller(GUILD + 1, ALICE), Caller(None, EVE)):
         for read in (lambda c: service.get_match(m.id, c), lambda c: service.position(m.id, c),
                      lambda c: service.board_image(m.id, caller=c),
+                     lambda c: service.board_at(m.id, 1, c),
                      lambda c: service.history(m.id, c), lambda c: service.record(m.id, c)):
             with pytest.raises(MatchNotFound) as err:
                 await read(caller)

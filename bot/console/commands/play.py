@@ -5,8 +5,10 @@ Each command is ``async def NAME(console, args, line)``; the table of commands i
 
 from __future__ import annotations
 
+from bot.boards import text_board
 from bot.console.common import (
     CONSOLE_GUILD,
+    digits,
 )
 from bot.console.session import (
     Console,
@@ -85,7 +87,36 @@ async def _why_no_moves(console: Console, match_id: int, uid: int, prefix: str) 
              prefix=repr(prefix))
 
 async def cmd_board(console: Console, args: list[str], line: str) -> None:
-    await console.show_board(await console.pick_match(args))
+    """``/board [#N]``: the board now; ``/board [#N] ply:K`` (or ``/board #N K``): the
+    board after K plies of the record (0: the start), as the replay stepper shows it."""
+    match_id = await console.pick_match(args)
+    if not args:
+        await console.show_board(match_id)
+        return
+    if len(args) > 1 or not digits(args[0]) or len(args[0]) > 7:
+        raise ServiceError(_("/board [#N] [ply:K]: K is a number of plies (0: the start), "
+                             "not {word}", word=repr(args[-1][:40])))
+    board = await console.service.board_at(match_id, int(args[0]), console.caller(),
+                                           console.printer.locale)
+    step = board.step
+    if step is None:
+        console.say(_("#{match}, the start position (ply 0 of {last})", match=match_id,
+                      last=board.last))
+    elif step.move is None or step.user_id is None:  # a resignation, a hidden set-up
+        console.say(_("#{match}, ply {ply} of {last}: {move}", match=match_id, ply=board.ply,
+                      last=board.last, move=move_display(step.display)))
+    else:
+        console.say(_("#{match}, ply {ply} of {last}: {player} played {move}",
+                      match=match_id, ply=board.ply, last=board.last,
+                      player=console.name(step.user_id), move=move_display(step.display)))
+    console.say(text_board(board.position, board.marks))
+    if board.image is not None:
+        console.say(board.image.alt)
+        if console.boards_dir is not None:
+            console.boards_dir.mkdir(parents=True, exist_ok=True)
+            path = console.boards_dir / f"match{match_id}-ply{board.ply}.png"
+            path.write_bytes(board.image.png)
+            console.say(_("board image: {path}", path=str(path)))
 
 async def cmd_games(console: Console, args: list[str], line: str) -> None:
     uid = console.user()

@@ -24,7 +24,8 @@ from bot.discordapp.cogs.common import (
     resolve_match,
     within_budget,
 )
-from bot.discordapp.components import MatchButton, with_web_link
+from bot.discordapp.cogs.replays import open_stepper
+from bot.discordapp.components import MatchButton, stepper_buttons, with_web_link
 from bot.discordapp.names import MemberNames
 from bot.discordapp.notices import ReplyFirst
 from bot.web.links import WebLinks, spectator_url
@@ -114,10 +115,15 @@ class PlayCog(commands.Cog, name="Play"):
 
     @app_commands.command(name="board", description="Show a match's board")
     @app_commands.guild_only()
+    @app_commands.describe(ply="Step through the game from this ply (0: the start)")
     @app_commands.autocomplete(match=match_autocomplete)
-    async def board(self, interaction: Interaction, match: int | None = None) -> None:
+    async def board(self, interaction: Interaction, match: int | None = None,
+                    ply: app_commands.Range[int, 0, 10**6] | None = None) -> None:
         async with acknowledged(interaction):
             m = await resolve_match(self.service, interaction, match)
+            if ply is not None:  # the replay stepper (issue 42)
+                await open_stepper(self.service, self.names, interaction, m.id, ply)
+                return
             loc = reader(interaction)
             image = await self.service.board_image(m.id, caller=caller_of(interaction),
                                                    locale=loc)
@@ -259,8 +265,11 @@ class PlayCog(commands.Cog, name="Play"):
                 files.append(discord.File(io.BytesIO(gif), filename=f"match-{m.id}.gif",
                                           description=render(_("Replay of match {match}",
                                                                match=m.id), loc)))
+            steps = stepper_buttons(m.id, 0, len(h.entries), edit=False,
+                                    live=h.match.status.is_live) if h.entries \
+                else discord.utils.MISSING
             await interaction.followup.send(embeds.history_text(h, loc), files=files,
-                                            ephemeral=True)
+                                            ephemeral=True, view=steps)
 
     # ------------------------------------------------------------------ buttons
 

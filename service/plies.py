@@ -1,0 +1,88 @@
+"""The board at any ply of a match's record (issue 42: the replay stepper in Discord and
+the console's ``/board #N ply:K``).
+
+A picture is drawn from stored facts only (DESIGN §10): the replayed record (kept in
+``states.Replays``, so a click is a lookup and one drawing, never a replay from the
+start) and a ply. Nothing hidden leaves: the record is ``GameRecord``'s (a Querni
+arrangement stays hidden until both are in) and the position is ``public_view``'s.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from locales.i18n import DEFAULT_LOCALE, _
+from rules import MoveMarks, Position
+from service.boards import draw_board
+from service.errors import InvalidOption
+from service.matches import public_view
+from service.ports import BoardRenderer
+from service.records import MatchStatus
+from service.views import BoardImage, BoardState, GameRecord, MatchView, PlyView
+
+
+@dataclass(frozen=True, slots=True)
+class PlyBoard:
+    """The board after ``ply`` plies of a match's record (0: the start; ``last``: the
+    plies recorded): the position as anybody may see it, the marks of the move that led
+    there, the moves played until then (as players count them), the record entry that
+    led there (``step``, None at the start: its mover and how the move reads) and the
+    picture (None without a renderer). ``match`` is the match as the picture's words
+    show it: only the last ply's says how the match ended. ``live``: the match goes on
+    (its latest ply moves on)."""
+
+    match: MatchView
+    ply: int
+    last: int
+    position: Position
+    marks: MoveMarks | None
+    moves: int
+    step: PlyView | None
+    live: bool
+    image: BoardImage | None = None
+
+
+def at_ply(record: GameRecord, ply: int) -> PlyBoard:
+    """The board after ``ply`` plies of ``record`` (without its picture); ``InvalidOption``
+    naming the plies there are when the record has no such ply."""
+    last = len(record.plies)
+    if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= last:
+        raise InvalidOption(_("match #{match} has plies 0 to {last}; there is no ply {ply}",
+                              match=record.match.id, last=last, ply=str(ply)[:20]))
+    step = record.plies[ply - 1] if ply > 0 else None
+    position = step.position if step is not None else record.start
+    marks = None
+    if step is not None and step.move is not None:
+        before = record.plies[ply - 2].position if ply > 1 else record.start
+        marks = record.variant.move_marks(before, step.move)
+    view = record.match
+    if ply < last and not view.status.is_live:
+        # an earlier ply of a finished game: its picture does not tell the end yet
+        view = dataclasses.replace(view, status=MatchStatus.ACTIVE, result=None)
+    moves = sum(1 for p in record.plies[:ply] if p.move is not None)
+    return PlyBoard(view, ply, last, public_view(position), marks, moves, step,
+                    record.match.status.is_live)
+
+
+def drawn(board: PlyBoard, renderer: BoardRenderer | None, names: Sequence[str] | None,
+          perspective: int | None, locale: str = DEFAULT_LOCALE) -> PlyBoard:
+    """``board`` with its picture, seen from seat ``perspective``, its words in
+    ``locale``. Synchronous (the renderer is): run it in a thread."""
+    if renderer is None:
+        return board
+    image = draw_board(renderer, board.match,
+                       BoardState(board.position, board.marks, board.moves), names,
+                       perspective, locale)
+    return dataclasses.replace(board, image=image)
+
+
+def reader_seat(match: MatchView, user: int | None) -> int:
+    """The seat a stepped board is seen from: the reader's own when he plays, else the
+    first (one way round for every ply: the board does not turn at each click)."""
+    if user is not None:
+        seat = match.seat_of(user)
+        if seat is not None:
+            return seat
+    return 0

@@ -1,0 +1,101 @@
+"""The board at any ply (issue 42, ``MatchService.board_at``): drawn from the kept replay
+of the record, so stepping reads the match row and draws one board, and replays the
+record again only after the match changed; seen from the reader's own seat; the end said
+only on the last ply of a finished game; refused out of range, before the start and
+outside the match's server."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import rules
+import service.queries
+from bot.boards import load_renderer
+from service import MatchNotFound, MatchService, Repository
+from service.errors import InvalidOption, NotAllowed
+from service.views import Caller
+from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Recorder, SetClock
+
+
+class CountingRepository:
+    """The real repository, counting the reads of record entries."""
+
+    def __init__(self, inner: Repository) -> None:
+        self._inner = inner
+        self.entry_reads = 0
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._inner, name)
+
+    async def load_entries(self, *args: object, **kwargs: object) -> object:
+        self.entry_reads += 1
+        return await self._inner.load_entries(*args, **kwargs)  # type: ignore[arg-type]
+
+
+async def test_stepping_replays_once_and_again_only_after_a_move(
+        repo: Repository, monkeypatch: pytest.MonkeyPatch) -> None:
+    counting = CountingRepository(repo)
+    svc = MatchService(counting, Recorder(), SetClock(),  # type: ignore[arg-type]
+                       renderer=load_renderer(), rng=random.Random(1))
+    replays = []
+    real = service.queries.replay
+    monkeypatch.setattr(service.queries, "replay",
+                        lambda *a, **k: replays.append(1) or real(*a, **k))
+    m = await svc.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[BOB], seat=0)
+    await svc.accept(m.id, BOB)
+    for user, move in ((ALICE, "h3-e3"), (BOB, "h8-e8"), (ALICE, "h1-g3")):
+        await svc.move(m.id, user, move)
+    reads = counting.entry_reads
+    first = await svc.board_at(m.id, 0, Caller(GUILD, BOB))
+    assert first.ply == 0 and first.last == 3 and first.step is None and first.marks is None
+    assert first.position.to_text() == rules.variant("xiangqi").start().to_text()
+    assert len(replays) == 1 and counting.entry_reads == reads + 1
+    for ply in (1, 2, 3, 2, 0):  # every further step: a lookup, never a replay
+        board = await svc.board_at(m.id, ply, Caller(GUILD, BOB))
+        assert board.ply == ply
+    assert len(replays) == 1 and counting.entry_reads == reads + 1
+    second = await svc.board_at(m.id, 2, Caller(GUILD, BOB))
+    assert second.step is not None and second.step.user_id == BOB
+    assert second.step.display == "h8-e8 (C8.5)" and second.moves == 2
+    assert second.marks is not None and second.marks.path == ((7, 7), (4, 7))
+    assert second.image is not None and "seen from Black" in second.image.alt
+    assert "seen from Red" in (await svc.board_at(m.id, 2, Caller(GUILD, ALICE))
+                               ).image.alt  # type: ignore[union-attr]
+    assert (await svc.board_at(m.id, None, Caller(GUILD, BOB))).ply == 3  # the latest
+
+    await svc.move(m.id, BOB, "h10-g8")  # the match changed: replayed once more
+    latest = await svc.board_at(m.id, None, Caller(GUILD, BOB))
+    assert latest.ply == latest.last == 4 and len(replays) == 2
+
+
+async def test_only_the_last_ply_of_a_finished_game_says_how_it_ended(
+        service: MatchService) -> None:
+    svc = MatchService(service.repository, Recorder(), SetClock(), renderer=load_renderer())
+    m = await svc.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[BOB], seat=0)
+    await svc.accept(m.id, BOB)
+    await svc.move(m.id, ALICE, "h3-e3")
+    await svc.move(m.id, BOB, "h8-e8")
+    await svc.resign(m.id, BOB)
+    end = await svc.board_at(m.id, None)
+    assert not end.live and end.step is not None and end.step.move is None
+    assert end.match.result is not None and end.image is not None
+    before = await svc.board_at(m.id, 2)
+    assert before.match.result is None and before.match.status.is_live
+    assert before.image is not None and "resign" not in before.image.alt.lower()
+    assert end.image.png != before.image.png
+
+
+async def test_what_is_not_a_ply_or_not_here_is_refused(service: MatchService) -> None:
+    m = await service.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[BOB], seat=0)
+    with pytest.raises(NotAllowed, match="has not started yet"):
+        await service.board_at(m.id, 0, Caller(GUILD, ALICE))
+    await service.accept(m.id, BOB)
+    await service.move(m.id, ALICE, "h3-e3")
+    for ply in (2, -1, True, "1"):
+        with pytest.raises(InvalidOption, match="has plies 0 to 1; there is no ply"):
+            await service.board_at(m.id, ply, Caller(GUILD, ALICE))  # type: ignore[arg-type]
+    with pytest.raises(MatchNotFound):
+        await service.board_at(m.id, 0, Caller(GUILD + 1, ALICE))
+    assert (await service.board_at(m.id, 1, Caller(GUILD, ALICE))).image is None
