@@ -47,6 +47,7 @@ Commands (a #<match> argument picks a match; otherwise your current one):
   /moves [PREFIX]                 legal moves (the autocomplete list)
   /setup NUMBERS                  Querni 'choose': your 16 numbers in cell order
   /board   /games   /open   /history   /resign
+  /board [#N] ply:K               the board after K plies of the game (0: the start)
   /draw offer|accept|decline
   /takeback [ask|accept|decline]  take your last move back, by your opponent's consent
   /rematch [#N]                   a finished match again: colours swapped (4 players:
