@@ -9,11 +9,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from locales.i18n import DEFAULT_LOCALE, Words
-from rules import MoveMarks, Position
+from locales.i18n import DEFAULT_LOCALE, Words, _
+from locales.terms import game_name
+from rules import MoveMarks, Position, RulesError
 from rules.notation import FILES
 from service import BoardRenderer, DrawnBoard
-from service.views import GameRecord
+from service.views import EvalPoint, GameRecord
 
 
 class DrawBoardRenderer:
@@ -113,20 +114,29 @@ def replay_frames(record: GameRecord) -> tuple[list[Any], dict[int, int]]:
 
 @dataclass(frozen=True, slots=True)
 class AnalysisPictures:
-    """An analysis drawn: the boards after the marked moves on one sheet (PNG, with its
-    alt text) and the whole replay with those moves framed in red (GIF)."""
+    """An analysis drawn: the marked moves on one sheet (PNG, with its alt text: the
+    boards after them, or with ``better`` the boards before them with the move played
+    and the better move as arrows), the whole replay with those moves framed in red
+    (GIF) and, given the evaluations, the graph of the whole game (PNG and alt text;
+    issue 42)."""
 
     sheet: bytes
     alt_text: str
     replay: bytes
+    graph: bytes | None = None
+    graph_alt: str = ""
 
 
 def analysis_pictures(record: GameRecord, notes: Mapping[int, Words],
                       names: Sequence[str] | None = None,
-                      locale: str = DEFAULT_LOCALE) -> AnalysisPictures | None:
+                      locale: str = DEFAULT_LOCALE, *,
+                      better: Mapping[int, str] | None = None,
+                      curve: Sequence[EvalPoint] = ()) -> AnalysisPictures | None:
     """``notes`` maps record plies (``PlyView.ply``) to what the analysis says of them,
-    in the reader's words; None when the render package is missing or no noted ply is
-    a move of the record. Slow (a frame per ply): run it off the event loop."""
+    in the reader's words; ``better`` the better move there, as the analysis writes it
+    (``AnalysedMove.better``); ``curve`` the evaluation after every move weighed
+    (``GameAnalysis.curve``). None when the render package is missing or no noted ply
+    is a move of the record. Slow (a frame per ply): run it off the event loop."""
     try:
         render = importlib.import_module("render")
     except ImportError:
@@ -135,8 +145,31 @@ def analysis_pictures(record: GameRecord, notes: Mapping[int, Words],
     marks = {frame_of[ply]: note for ply, note in notes.items() if ply in frame_of}
     if not marks:
         return None
+    arrows: dict[int, Any] | None = None
+    if better is not None:
+        arrows = {}
+        for ply, text in better.items():
+            if ply not in frame_of or not 0 <= ply < len(record.plies):
+                continue
+            before = record.plies[ply - 1].position if ply > 0 else record.start
+            try:
+                arrows[frame_of[ply]] = record.variant.parse_noted_move(before, text)
+            except (RulesError, ValueError):
+                continue  # no arrow rather than no picture
     sheet = render.flagged_sheet(record.variant, record.start, frames, marks, names=names,
-                                 locale=locale)
+                                 locale=locale, better=arrows)
     replay = render.replay_gif(record.variant, record.start, frames, names=names,
                                flagged=marks, locale=locale)
-    return AnalysisPictures(bytes(sheet.png), str(sheet.alt_text), bytes(replay))
+    graph = None
+    if curve:
+        title = _("{game}, match {match}: the analysis",
+                  game=game_name(record.variant.key, record.variant.name),
+                  match=record.match.id)
+        graph = render.evaluation_graph(
+            record.variant, record.match.seat_count,
+            [(p.ply, p.seat, p.centipawns, p.end) for p in curve],
+            marked={ply: str(ply + 1) for ply in notes}, names=names, title=title,
+            locale=locale)
+    return AnalysisPictures(bytes(sheet.png), str(sheet.alt_text), bytes(replay),
+                            None if graph is None else bytes(graph.png),
+                            "" if graph is None else str(graph.alt_text))

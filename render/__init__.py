@@ -55,6 +55,16 @@ columns=3) -> RenderedSheet``
     The boards right after each flagged ply, framed in red with the note, side by side
     in one PNG (``png, alt_text, width, height``): an analysis at a glance.
 
+``flagged_sheet(..., better={ply: move})``
+    The boards before each flagged ply instead, with the move played (orange) and the
+    better move (green) drawn as arrows, and a legend: the analysis's costly moves.
+
+``evaluation_graph(variant, seats, points, *, marked=None, names=None, title="")
+-> RenderedGraph``
+    The engine's evaluation after every move of a game (``render.graph``): two seats
+    one line (the first seat's advantage, capped at 10 pawns, forced ends in a labelled
+    band beyond), four seats a line each; the costly moves ringed and numbered.
+
 ``draw_table(headers, rows, *, title, subtitle=None, align=None, top_rows=(),
 faded_rows=()) -> RenderedTable``
     A table of plain text as a palette PNG with alt text (``png, alt_text, width,
@@ -76,6 +86,7 @@ from collections.abc import Sequence
 
 from render.alt import describe
 from render.draw import RenderedBoard, compose, draw_board
+from render.graph import RenderedGraph, evaluation_graph
 from render.replay import RenderedSheet, flagged_sheet, replay_gif
 from render.table import RenderedTable, draw_table
 from rules import MoveMarks, Position
@@ -89,5 +100,6 @@ def alt_text(position: Position, *, last_move: MoveMarks | None = None,
                     deadline=deadline, caption=caption)
 
 
-__all__ = ["RenderedBoard", "RenderedSheet", "RenderedTable", "alt_text", "compose",
-           "draw_board", "draw_table", "flagged_sheet", "replay_gif"]
+__all__ = ["RenderedBoard", "RenderedGraph", "RenderedSheet", "RenderedTable", "alt_text",
+           "compose", "draw_board", "draw_table", "evaluation_graph", "flagged_sheet",
+           "replay_gif"]

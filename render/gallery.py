@@ -18,7 +18,8 @@ from typing import Any
 
 import rules
 from render.draw import draw_board
-from render.replay import replay_gif
+from render.graph import GraphPoint, evaluation_graph
+from render.replay import flagged_sheet, replay_gif
 from rules import MoveMarks, Position, Variant
 
 MIDDLE_PLIES = 24
@@ -144,6 +145,7 @@ def build(out: Path, size: int = 700) -> list[Path]:
         written.append(path)
         entries.append((path.name, f"{len(game)} plies"))
 
+    written += _analysis_pictures(out, entries)
     rows = "\n".join(
         f'<figure><img src="{html.escape(name)}"><figcaption><b>{html.escape(name)}</b>'
         f"<br>{html.escape(alt)}</figcaption></figure>" for name, alt in entries)
@@ -155,6 +157,52 @@ def build(out: Path, size: int = 700) -> list[Path]:
         "img{width:400px}figcaption{font-size:11px}</style>\n" + rows + "\n",
         encoding="utf-8")
     written.append(index)
+    return written
+
+
+def _analysis_pictures(out: Path, entries: list[tuple[str, str]]) -> list[Path]:
+    """The analysis as pictures (issue 42): the evaluation graph of a decisive game,
+    a drawn one and a four-seat one, and costly moves with their arrows. The
+    evaluations are made up (the engine is not render's): a slow build-up, a blunder,
+    a forced win found."""
+    written: list[Path] = []
+
+    def save(name: str, png: bytes, alt: str) -> None:
+        path = out / name
+        path.write_bytes(png)
+        written.append(path)
+        entries.append((name, alt))
+
+    xiangqi = rules.variant("xiangqi")
+    decisive: list[GraphPoint] = [(i, i % 2, (20 + 9 * i) * (1 if i % 2 == 0 else -1), None)
+                                  for i in range(30)]
+    decisive += [(30, 0, -350, None), (31, 1, 420, None), (32, 0, -480, None),
+                 (33, 1, None, 3), (34, 0, None, -2), (35, 1, None, 1)]
+    g = evaluation_graph(xiangqi, 2, decisive, marked={30: "31", 32: "33"},
+                         names=["Player A", "Player B"], title="Xiangqi, match 12: the analysis")
+    save("analysis-graph-decisive.png", g.png, g.alt_text)
+    damas = rules.variant("damas")
+    drawn = [(i, i % 2, ((i * 37) % 90 - 45) * (1 if i % 2 == 0 else -1), None)
+             for i in range(80)]
+    g = evaluation_graph(damas, 2, drawn, names=["Player A", "Player B"],
+                         title="Spanish draughts, match 8: the analysis")
+    save("analysis-graph-drawn.png", g.png, g.alt_text)
+    grande = rules.variant("alquerque-grande")
+    four = [(i, i % 4, 30 * ((i // 4) % 7) - 60 - 40 * (i % 4 == 2) * (i // 8), None)
+            for i in range(48)]
+    g = evaluation_graph(grande, 4, four, marked={26: "27"},
+                         names=["Player A", "Player B", "Player C", "Player D"],
+                         title="Alquerque grande, match 5: the analysis")
+    save("analysis-graph-four-seats.png", g.png, g.alt_text)
+    start = xiangqi.start()
+    moves = [xiangqi.parse_move(start, "h3-e3")]
+    after = start.play(moves[0])
+    moves.append(xiangqi.parse_move(after, "h8-e8"))
+    sheet = flagged_sheet(xiangqi, start, moves,
+                          {2: "move 2, Player B: h8-e8; better b8-e8 (costs about 1.2 pawns)"},
+                          names=["Player A", "Player B"],
+                          better={2: xiangqi.parse_move(after, "b8-e8")})
+    save("analysis-costly-moves.png", sheet.png, sheet.alt_text)
     return written
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -12,8 +13,9 @@ from typing import Any
 from PIL import Image, ImageChops, ImageDraw
 
 from locales.i18n import DEFAULT_LOCALE, Words, _, render
+from render.board import Layout
 from render.draw import PNG_LEVEL, compose, to_palette
-from render.style import CAPTURE_MARK, INK, PAPER, drawn_words, font
+from render.style import CAPTURE_MARK, INK, PAPER, RGB, drawn_words, font
 from rules import Position, Variant
 
 FRAME_MS = 900
@@ -183,15 +185,79 @@ class RenderedSheet:
     height: int
 
 
+PLAYED_ARROW: RGB = (226, 112, 20)
+"""The arrow of the move played (orange: not the red of a capture's cross)."""
+BETTER_ARROW: RGB = (36, 150, 72)
+"""The arrow of the better move."""
+
+
+def _arrow(img: Image.Image, lay: Layout, path: Sequence[tuple[int, int]],
+           colour: RGB) -> None:
+    """An arrow along a move's path (start, each landing point), its head at the end,
+    half transparent so the pieces under it still show."""
+    if len(path) < 2:
+        return
+    layer = Image.new("RGBA", img.size, (0, 0, 0, 0))
+    dr = ImageDraw.Draw(layer)
+    width = max(3, round(lay.step * 0.13))
+    head = max(8, round(lay.step * 0.38))
+    points = [lay.centre(p) for p in path]
+    ink = (*colour, 205)
+    for (x0, y0), (x1, y1) in itertools.pairwise(points):
+        length = math.hypot(x1 - x0, y1 - y0) or 1.0
+        ux, uy = (x1 - x0) / length, (y1 - y0) / length
+        last = (x1, y1) == points[-1]
+        end = (x1 - ux * head * 0.8, y1 - uy * head * 0.8) if last else (x1, y1)
+        dr.line((x0, y0, *end), fill=ink, width=width)
+        r = width / 2
+        dr.ellipse((x0 - r, y0 - r, x0 + r, y0 + r), fill=ink)
+        if last:
+            bx, by = x1 - ux * head, y1 - uy * head
+            dr.polygon([(x1, y1), (bx - uy * head * 0.55, by + ux * head * 0.55),
+                        (bx + uy * head * 0.55, by - ux * head * 0.55)], fill=ink)
+    img.paste(layer, (0, 0), layer)
+
+
+def _legend(width: int, size: int, locale: str) -> Image.Image:
+    """A strip below the boards saying which arrow is which."""
+    px = max(10, round(size * 0.035))
+    pad = max(6, size // 40)
+    f = font("regular", px)
+    items = [(colour, drawn_words(words, locale)) for colour, words in (
+        (PLAYED_ARROW, _("the move played")), (BETTER_ARROW, _("the better move")))]
+    widths = [round(4 * px + f.getlength(text) + 3 * pad) for _c, text in items]
+    stacked = 2 * pad + sum(widths) > width  # one board wide: one item a line
+    line_h = round(px * 2.2)
+    strip = Image.new("RGB", (width, line_h * (len(items) if stacked else 1)), PAPER)
+    dr = ImageDraw.Draw(strip)
+    x, y = 2 * pad, line_h // 2
+    for (colour, text), item_w in zip(items, widths, strict=True):
+        dr.line((x, y, x + 3 * px, y), fill=colour, width=max(3, px // 3))
+        dr.polygon([(x + 3 * px + px // 2, y), (x + 3 * px - px // 4, y - px // 2),
+                    (x + 3 * px - px // 4, y + px // 2)], fill=colour)
+        dr.text((x + 4 * px, y), text, font=f, fill=INK, anchor="lm")
+        if stacked:
+            y += line_h
+        else:
+            x += item_w
+    return strip
+
+
 def flagged_sheet(variant: Variant, start: Position, moves: Iterable[Any],
                   flagged: Mapping[int, Words], *, perspective: int = 0,
                   names: Sequence[str] | None = None, size: int = 400,
-                  columns: int = 3, locale: str = DEFAULT_LOCALE) -> RenderedSheet:
+                  columns: int = 3, locale: str = DEFAULT_LOCALE,
+                  better: Mapping[int, Any] | None = None) -> RenderedSheet:
     """The positions right after each flagged ply (see :func:`replay_gif`), each with
     its move drawn, the note whole below it and a red frame, in ply order on one sheet
     of up to ``columns`` boards a row. ``flagged`` must name at least one ply of the
     record; the alt text lists the notes (and nothing else, so the caller can put a
     heading in its reader's language before it).
+
+    ``better`` (an analysis's better moves, by flagged ply; issue 42): each flagged
+    board is then the position the move was played from, with the move played drawn as
+    an orange arrow and the better move (a Move object or its text) as a green one,
+    and a legend below the sheet.
     """
     frames = positions(variant, start, moves)
     wanted = sorted(ply for ply in flagged if 0 < ply < len(frames))
@@ -202,8 +268,21 @@ def flagged_sheet(variant: Variant, start: Position, moves: Iterable[Any],
     for ply in wanted:
         position, marks, before, caption = frames[ply]
         note = drawn_words(flagged[ply], locale)
-        img, _ = compose(position, last_move=marks, before=before, perspective=perspective,
-                         names=names, caption=caption, size=size, locale=locale)
+        if better is not None and before is not None and marks is not None:
+            alternative = better.get(ply)
+            if isinstance(alternative, str):
+                alternative = variant.parse_move(before, alternative)
+            # the position the move was played from: the note below says which move
+            img, lay = compose(before, perspective=perspective, names=names, size=size,
+                               locale=locale)
+            if alternative is not None:
+                _arrow(img, lay, variant.move_marks(before, alternative).path,
+                       BETTER_ARROW)
+            _arrow(img, lay, marks.path, PLAYED_ARROW)
+        else:
+            img, _ = compose(position, last_move=marks, before=before,
+                             perspective=perspective, names=names, caption=caption,
+                             size=size, locale=locale)
         img = _with_note(img, note, _note_height([note], img.width - 4 * max(4, size // 60),
                                                  size), size)
         _flag(img)
@@ -218,6 +297,12 @@ def flagged_sheet(variant: Variant, start: Position, moves: Iterable[Any],
     for i, board in enumerate(boards):
         r, c = divmod(i, cols)
         sheet.paste(board, (gap + c * (w + gap), gap + r * (h + gap)))
+    if better is not None:
+        legend = _legend(sheet.width, size, locale)
+        framed = Image.new("RGB", (sheet.width, sheet.height + legend.height), PAPER)
+        framed.paste(sheet, (0, 0))
+        framed.paste(legend, (0, sheet.height - gap // 2))
+        sheet = framed
     buf = io.BytesIO()
     sheet.save(buf, "PNG", optimize=False, compress_level=PNG_LEVEL)
     alt = "; ".join(lines)[:1000]  # the caller adds a heading in its reader's words

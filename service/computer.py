@@ -44,7 +44,16 @@ from service.errors import InvalidOption, NotAllowed, ServiceError, StorageUnava
 from service.events import Event, SetupSubmitted, TurnStarted
 from service.ports import MovePicker, MoveWeighing, NameResolver
 from service.records import MatchRecord, MatchStatus
-from service.views import AnalysedMove, Caller, GameRecord, MatchView, MoveResult, PlayerStats
+from service.views import (
+    AnalysedMove,
+    Caller,
+    EvalPoint,
+    GameAnalysis,
+    GameRecord,
+    MatchView,
+    MoveResult,
+    PlayerStats,
+)
 
 log = logging.getLogger(__name__)
 
@@ -260,10 +269,18 @@ class Computers:
     async def analysis(self, match_id: int, top: int = 3,
                        *, caller: Caller | None = None) -> list[AnalysedMove]:
         """After a game, the moves that cost their player most against the best move
+        there, worst first, at most ``top`` (``game_analysis``'s ``marked``)."""
+        return list((await self.game_analysis(match_id, top, caller=caller)).marked)
+
+    async def game_analysis(self, match_id: int, top: int = 3,
+                            *, caller: Caller | None = None) -> GameAnalysis:
+        """After a game, the moves that cost their player most against the best move
         there, worst first, at most ``top``: a forced win missed or a forced loss walked
         into, then a pawn's worth or more. Every configuration: each move is weighed
         against the best move there, both scored for its mover (in four seats on their
-        own, the mover against the other three).
+        own, the mover against the other three). With them, the evaluation after every
+        move weighed, for its mover (``EvalPoint``: the graph of issue 42), from the same
+        weighings: the graph costs no search of its own.
 
         Decisions (issue 38): a move that keeps a forced win (a slower one) costs
         nothing; so does a move after which the short search sees no win any more when
@@ -286,6 +303,9 @@ class Computers:
             before = step.position
         weighings = await self.picker.weigh(moves) if moves else []
         marked: list[AnalysedMove] = []
+        curve = tuple(EvalPoint(ply, seat, found.played, found.played_end)
+                      for (ply, seat, _d, _p), found in zip(weighed, weighings, strict=True)
+                      if found is not None)
         for (ply, seat, display, position), found in zip(weighed, weighings, strict=True):
             cost = None if found is None else self._cost(
                 found, rec.result is not None and rec.result.outcome_of(seat) == "win")
@@ -299,7 +319,7 @@ class Computers:
             marked.append(AnalysedMove(ply, seat, rec.user_at(seat), display, better,
                                        found.best - found.played, cost))
         marked.sort(key=lambda a: (-a.lost, a.ply))
-        return marked[:max(0, top)]
+        return GameAnalysis(tuple(marked[:max(0, top)]), curve)
 
     @staticmethod
     def _cost(w: MoveWeighing, won: bool) -> Words | None:

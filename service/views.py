@@ -331,6 +331,29 @@ class AnalysedMove:
 
 
 @dataclass(frozen=True, slots=True)
+class EvalPoint:
+    """The engine's evaluation after one move of a finished game, for its mover (the
+    analysis graph, issue 42): ``ply`` (0 = the first move), the mover's ``seat``,
+    ``centipawns`` (meaningful where no forced end is seen) and ``end``: a forced end
+    seen after the move, in moves of the side that ends it (> 0 the mover wins by
+    force, < 0 he loses by force; ``MoveWeighing.played_end``)."""
+
+    ply: int
+    seat: int
+    centipawns: int
+    end: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameAnalysis:
+    """``MatchService.game_analysis``: the marked moves, worst first, and the evaluation
+    after every move weighed, in record order."""
+
+    marked: tuple[AnalysedMove, ...]
+    curve: tuple[EvalPoint, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerStats:
     guild_id: int
     user_id: int

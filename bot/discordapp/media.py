@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
 import rules
@@ -16,7 +17,7 @@ from bot.boards import AnalysisPictures, analysis_pictures, replay_frames
 from locales import summaries
 from locales.i18n import DEFAULT_LOCALE, Words
 from service import Caller, MatchService, NameResolver
-from service.views import GameRecord
+from service.views import EvalPoint, GameRecord
 
 log = logging.getLogger("tablero.discord")
 
@@ -94,12 +95,15 @@ async def replay_gif_of(record: GameRecord, name_of: NameResolver | None = None,
 
 async def analysis_pictures_of(record: GameRecord, notes: Mapping[int, Words],
                                name_of: NameResolver | None = None,
-                               locale: str = DEFAULT_LOCALE) -> AnalysisPictures | None:
+                               locale: str = DEFAULT_LOCALE, *,
+                               better: Mapping[int, str] | None = None,
+                               curve: Sequence[EvalPoint] = ()) -> AnalysisPictures | None:
     """``bot.boards.analysis_pictures`` off the event loop, players named by
     ``name_of``; None without a renderer, a noted move, or when drawing fails."""
     try:
-        return await asyncio.to_thread(analysis_pictures, record, notes,
-                                       _names(record, name_of), locale)
+        return await asyncio.to_thread(partial(analysis_pictures, better=better,
+                                               curve=curve),
+                                       record, notes, _names(record, name_of), locale)
     except Exception:
         log.exception("could not draw the analysis of match %s", record.match.id)
         return None

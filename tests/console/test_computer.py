@@ -110,6 +110,9 @@ def test_analysis_is_drawn_into_the_boards_folder(tmp_path: Path) -> None:
     assert 1 <= len(marked) <= 3, text
     sheet, replay = tmp_path / "match1-analysis.png", tmp_path / "match1-analysis.gif"
     assert f"analysis image: {sheet}" in text and str(replay) in text
+    graph = tmp_path / "match1-analysis-graph.png"  # issue 42: the evaluation graph
+    assert f"analysis graph (the evaluation after every move): {graph}" in text
+    assert Image.open(graph).size == (800, 460)
     assert Image.open(sheet).width > Image.open(replay).width  # boards side by side
     gif = Image.open(replay)
     assert gif.n_frames == len(moves) + 1

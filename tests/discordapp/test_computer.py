@@ -146,8 +146,9 @@ async def test_naming_the_bot_itself_starts_a_computer_game(
 
 
 async def test_analysis_draws_the_marked_moves_on_the_replay(world: World) -> None:
-    """After a finished game: the costliest moves as text, a sheet of the boards after
-    them and the replay with them framed in red, all in the reply."""
+    """After a finished game: the costliest moves as text, the graph of the evaluation,
+    a sheet of the boards before them with the move played and the better move as
+    arrows, and the replay with them framed in red, all in the reply."""
     import io
 
     from PIL import Image
@@ -168,11 +169,22 @@ async def test_analysis_draws_the_marked_moves_on_the_replay(world: World) -> No
     marked = [int(line.split(",")[0].removeprefix("Move ")) for line in lines]
     assert all(", alice: `" in line or ", bob: `" in line for line in lines)
     assert all("; better `" in line for line in lines)
-    sheet, replay = result.attachments
+    graph, sheet, replay = result.attachments
+    assert graph.filename == f"analysis-{match.id}-graph.png"  # issue 42: the graph
+    assert (graph.description or "").startswith(
+        f"Spanish draughts, match {match.id}: the analysis: the engine's evaluation after "
+        "each of ")
+    assert f"Marked: move{'s' if len(marked) > 1 else ''} " \
+        f"{', '.join(map(str, sorted(marked)))}." in (graph.description or "")
+    drawn = Image.open(io.BytesIO(await graph.read()))
+    assert (drawn.width, drawn.height) == (800, 460)
     assert sheet.filename == f"analysis-{match.id}.png"
     assert replay.filename == f"analysis-{match.id}.gif"
     assert all(f"Move {n}, " in (sheet.description or "") for n in marked)
     board = Image.open(io.BytesIO(await sheet.read())).convert("RGB")
+    orange, green = (226, 112, 20), (36, 150, 72)  # the move played, the better one
+    colours = {c for _n, c in board.getcolors(1 << 20) or []}
+    assert orange in colours and green in colours
     red = (200, 40, 36)  # the frame round each marked board
     assert sum(board.getpixel((x, board.height // 2)) == red for x in range(board.width)) \
         == 2 * 4 * len(marked)  # two edges of every board, four pixels wide at this size

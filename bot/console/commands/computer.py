@@ -6,6 +6,7 @@ Each command is ``async def NAME(console, args, line)``; the table of commands i
 from __future__ import annotations
 
 import asyncio
+from functools import partial
 
 from bot.boards import analysis_pictures
 from bot.console.common import (
@@ -42,7 +43,8 @@ async def cmd_analysis(console: Console, args: list[str], line: str) -> None:
     match_id = numbers[0] if numbers else console.current_match.get(console.user())
     if match_id is None:
         raise ServiceError(_("which match? /analysis #N"))
-    marked = await console.service.analysis(match_id, caller=console.caller())
+    found = await console.service.game_analysis(match_id, caller=console.caller())
+    marked = found.marked
     if not marked:
         console.say(_("#{match}: no move lost a pawn's worth or more", match=match_id))
         return
@@ -56,7 +58,9 @@ async def cmd_analysis(console: Console, args: list[str], line: str) -> None:
     names = [(console.printer.seat_name(0, s.user_id) if s.user_id else "") or s.name
              for s in record.match.seats]
     notes = {ply: capitalized(line) for ply, line in said.items()}
-    pictures = await asyncio.to_thread(analysis_pictures, record, notes, names, locale)
+    pictures = await asyncio.to_thread(partial(
+        analysis_pictures, better={a.ply: a.better for a in marked}, curve=found.curve),
+        record, notes, names, locale)
     if pictures is None:
         return
     console.boards_dir.mkdir(parents=True, exist_ok=True)
@@ -64,6 +68,11 @@ async def cmd_analysis(console: Console, args: list[str], line: str) -> None:
     replay = console.boards_dir / f"match{match_id}-analysis.gif"
     sheet.write_bytes(pictures.sheet)
     replay.write_bytes(pictures.replay)
+    if pictures.graph is not None:
+        graph = console.boards_dir / f"match{match_id}-analysis-graph.png"
+        graph.write_bytes(pictures.graph)
+        console.say(_("analysis graph (the evaluation after every move): {path}",
+                      path=str(graph)))
     console.say(_("analysis image: {path}", path=str(sheet)))
     console.say(_("analysis replay (the marked moves framed in red): {path}",
                path=str(replay)))

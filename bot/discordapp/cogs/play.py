@@ -172,7 +172,8 @@ class PlayCog(commands.Cog, name="Play"):
     @app_commands.describe(match="The finished match (not needed inside its thread)")
     async def analysis(self, interaction: Interaction, match: int) -> None:
         async with acknowledged(interaction):
-            marked = await self.service.analysis(match, caller=caller_of(interaction))
+            found = await self.service.game_analysis(match, caller=caller_of(interaction))
+            marked = found.marked
             if not marked:
                 await answer(interaction, _("No move lost a pawn's worth or more."))
                 return
@@ -193,8 +194,13 @@ class PlayCog(commands.Cog, name="Play"):
                                         better=f"`{a.better}`")) for a in marked]
             notes = {a.ply: capitalized(a.line(player(a.user, mention=False))) for a in marked}
             record = await self.service.record(match, caller_of(interaction))
-            pictures = await media.analysis_pictures_of(record, notes, self.names, locale)
-            files = [] if pictures is None else [
+            pictures = await media.analysis_pictures_of(
+                record, notes, self.names, locale, better={a.ply: a.better for a in marked},
+                curve=found.curve)
+            files = [] if pictures is None or pictures.graph is None else [
+                discord.File(io.BytesIO(pictures.graph), filename=f"analysis-{match}-graph.png",
+                             description=pictures.graph_alt[:1024])]
+            files += [] if pictures is None else [
                 discord.File(io.BytesIO(pictures.sheet), filename=f"analysis-{match}.png",
                              description=render(_("The moves the analysis marks: {moves}",
                                                   moves=pictures.alt_text), locale)[:1024]),
