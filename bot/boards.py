@@ -7,14 +7,16 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from locales.i18n import DEFAULT_LOCALE, Words, _
+from locales.i18n import DEFAULT_LOCALE, Words, _, listing
 from locales.terms import game_name
 from rules import MoveMarks, Position, RulesError
 from rules.notation import FILES
 from service import BoardRenderer, DrawnBoard
-from service.views import EvalPoint, GameRecord
+from service.texts import duration
+from service.views import EvalPoint, GameRecord, GlanceBoard, MatchView
 
 
 class DrawBoardRenderer:
@@ -173,3 +175,54 @@ def analysis_pictures(record: GameRecord, notes: Mapping[int, Words],
     return AnalysisPictures(bytes(sheet.png), str(sheet.alt_text), bytes(replay),
                             None if graph is None else bytes(graph.png),
                             "" if graph is None else str(graph.alt_text))
+
+
+def glance_status(m: MatchView, user: int, names: Sequence[str] | None,
+                  now: datetime) -> tuple[Words, bool]:
+    """The line under a glanced board: whose move it is (``user``'s own: "your move")
+    and the time left; and whether it is ``user``'s move."""
+    mine = user in m.to_move
+    due = m.due_for(user) if mine else m.due
+    left: Words | None = None
+    if due is not None:
+        left = duration(due - now) if due > now else None
+    if mine:
+        if due is None:
+            return _("your move"), True
+        return (_("your move, {time} left", time=left) if left is not None
+                else _("your move, your time is up")), True
+    movers = [names[s.seat] if names is not None and s.seat is not None
+              and s.seat < len(names) else str(s.user_id)
+              for s in m.seats if s.user_id in m.to_move]
+    who = listing(movers) if movers else "?"
+    if due is None:
+        return _("{players} to move", players=who), False
+    return (_("{players} to move, {time} left", players=who, time=left)
+            if left is not None else _("{players} to move, their time is up", players=who)
+            ), False
+
+
+def glance_picture(boards: Sequence[GlanceBoard], user: int, now: datetime,
+                   locale: str = DEFAULT_LOCALE) -> tuple[bytes, str] | None:
+    """``MatchService.glance``'s boards as one grid picture (PNG) and its alt text,
+    each board seen from ``user``'s seat where he plays, with its match and whose move
+    it is under it; None without the render package or without boards. Run it off the
+    event loop."""
+    if not boards:
+        return None
+    try:
+        render = importlib.import_module("render")
+    except ImportError:
+        return None
+    tiles = []
+    for b in boards:
+        m = b.match
+        status, mine = glance_status(m, user, b.names, now)
+        seat = m.seat_of(user)
+        tiles.append(render.GridTile(
+            b.board.position, b.board.last_marks, seat if seat is not None else 0,
+            list(b.names) if b.names is not None else None,
+            _("#{match} {game}", match=m.id, game=game_name(m.game, m.game_name)),
+            status, mine))
+    grid = render.board_grid(tiles, title=_("Your games at a glance"), locale=locale)
+    return bytes(grid.png), str(grid.alt_text)

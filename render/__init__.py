@@ -65,6 +65,10 @@ columns=3) -> RenderedSheet``
     one line (the first seat's advantage, capped at 10 pawns, forced ends in a labelled
     band beyond), four seats a line each; the costly moves ringed and numbered.
 
+``board_grid(tiles, *, title="", columns=3) -> RenderedGrid``
+    Up to nine boards in one PNG (``render.grid``), two lines under each (which match,
+    whose move with the time left), the reader's own moves marked: games at a glance.
+
 ``draw_table(headers, rows, *, title, subtitle=None, align=None, top_rows=(),
 faded_rows=()) -> RenderedTable``
     A table of plain text as a palette PNG with alt text (``png, alt_text, width,
@@ -87,6 +91,7 @@ from collections.abc import Sequence
 from render.alt import describe
 from render.draw import RenderedBoard, compose, draw_board
 from render.graph import RenderedGraph, evaluation_graph
+from render.grid import GridTile, RenderedGrid, board_grid
 from render.replay import RenderedSheet, flagged_sheet, replay_gif
 from render.table import RenderedTable, draw_table
 from rules import MoveMarks, Position
@@ -100,6 +105,6 @@ def alt_text(position: Position, *, last_move: MoveMarks | None = None,
                     deadline=deadline, caption=caption)
 
 
-__all__ = ["RenderedBoard", "RenderedGraph", "RenderedSheet", "RenderedTable", "alt_text",
-           "compose", "draw_board", "draw_table", "evaluation_graph", "flagged_sheet",
-           "replay_gif"]
+__all__ = ["GridTile", "RenderedBoard", "RenderedGraph", "RenderedGrid", "RenderedSheet",
+           "RenderedTable", "alt_text", "board_grid", "compose", "draw_board", "draw_table",
+           "evaluation_graph", "flagged_sheet", "replay_gif"]

@@ -42,6 +42,7 @@ from service.views import (
     BoardState,
     Caller,
     GameRecord,
+    GlanceBoard,
     GuildSettings,
     HistoryView,
     LeaderboardEntry,
@@ -54,6 +55,8 @@ from service.views import (
 log = logging.getLogger(__name__)
 
 NOTIFY_CHOICES = ("mention", "dm")
+GLANCE_BOARDS = 9
+"""The most boards ``glance`` gives: one grid picture of three by three."""
 
 
 class Queries:
@@ -127,6 +130,38 @@ class Queries:
             waiting = user in m.to_move or user in m.invited
             return (0 if waiting else 1, m.due_for(user) or far, -m.id)
         return sorted(views, key=key)
+
+    async def glance(self, guild_id: int, user: int, limit: int = GLANCE_BOARDS
+                     ) -> list[GlanceBoard]:
+        """At most ``limit`` live games for ``user`` to see at a glance (``/follow``
+        alone, the daily digest; issue 42): his own games in this server (those waiting
+        on him first, least time left first), then the matches he follows, then the
+        games of the players he follows; each with its board as anybody may see it."""
+        wanted: list[MatchView] = [m for m in await self.games_of(guild_id, user)
+                                   if m.status is MatchStatus.ACTIVE]
+        for follow in await self.repository.follows_of(user, guild_id):
+            found: list[MatchRecord] = []
+            if follow.match_id is not None:
+                rec = await self.repository.load_match(follow.match_id)
+                found = [rec] if rec is not None else []
+            elif follow.player_id is not None:
+                found = await self.repository.matches_of(follow.player_id, guild_id,
+                                                         (MatchStatus.ACTIVE,))
+            wanted += [self._view(r) for r in found
+                       if r.status is MatchStatus.ACTIVE and r.guild_id == guild_id]
+        out: list[GlanceBoard] = []
+        for m in dict((m.id, m) for m in wanted).values():
+            if len(out) >= max(0, limit):
+                break
+            rec, state = await self._read_state(m.id)
+            view = self._view(rec)
+            if view.status is not MatchStatus.ACTIVE:
+                continue  # it ended since
+            names = self._seat_names(view)
+            out.append(GlanceBoard(view, BoardState(public_view(state.position),
+                                                    state.last_marks, state.moves),
+                                   tuple(names) if names is not None else None))
+        return out
 
     async def next_game(self, guild_id: int | None, user: int, after: int | None = None
                         ) -> MatchView | None:

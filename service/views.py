@@ -331,6 +331,16 @@ class AnalysedMove:
 
 
 @dataclass(frozen=True, slots=True)
+class GlanceBoard:
+    """One board of ``MatchService.glance`` (issue 42): a live match, its board as
+    anybody may see it, and its players' names by seat (None without a resolver)."""
+
+    match: MatchView
+    board: BoardState
+    names: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class EvalPoint:
     """The engine's evaluation after one move of a finished game, for its mover (the
     analysis graph, issue 42): ``ply`` (0 = the first move), the mover's ``seat``,

@@ -19,7 +19,7 @@ from render.style import coverage, covers, drawn_words
 from tests.discordapp.languages import MARK, speak_pseudo
 
 DRAWN_FILES = ("render/draw.py", "render/replay.py", "locales/terms.py", "locales/results.py",
-               "locales/analysis.py", "render/graph.py", "bot/boards.py",
+               "locales/analysis.py", "render/graph.py", "render/grid.py", "bot/boards.py",
                "render/alt.py")
 """Where the words drawn into images come from (labels, status line, captions)."""
 

@@ -5,6 +5,9 @@ Each command is ``async def NAME(console, args, line)``; the table of commands i
 
 from __future__ import annotations
 
+import asyncio
+
+from bot.boards import glance_picture, glance_status
 from bot.console.common import (
     CONSOLE_GUILD,
     no_such_match,
@@ -17,7 +20,9 @@ from bot.console.session import (
 from locales.i18n import (
     _,
     _n,
+    joined,
 )
+from locales.terms import game_name
 from service import (
     ServiceError,
 )
@@ -97,9 +102,29 @@ async def cmd_follow(console: Console, args: list[str], line: str) -> None:
             console.say(_("following match #{match}", match=str(f.match_id))
                      if f.match_id is not None else
                      _("following {player}", player=console.name(f.player_id)))
+        await _glance(console, uid)
         return
     await console.service.follow(CONSOLE_GUILD, uid, **await _follow_target(console, args))
     console.say(_("following {what}; you are told of each move", what=args[0]))
+
+async def _glance(console: Console, uid: int) -> None:
+    """The followed and own live games at a glance (issue 42): a line each, and with
+    ``--boards`` one picture of them all."""
+    boards = await console.service.glance(CONSOLE_GUILD, uid)
+    now = console.clock.now()
+    for b in boards:
+        status, _mine = glance_status(b.match, uid, b.names, now)
+        console.say(joined("  ", _("#{match} {game}", match=b.match.id,
+                                   game=game_name(b.match.game, b.match.game_name)),
+                           ": ", status, separator=""))
+    if console.boards_dir is None or not boards:
+        return
+    shown = await asyncio.to_thread(glance_picture, boards, uid, now, console.printer.locale)
+    if shown is not None:
+        console.boards_dir.mkdir(parents=True, exist_ok=True)
+        path = console.boards_dir / f"glance-{uid}.png"
+        path.write_bytes(shown[0])
+        console.say(_("your games at a glance: {path}", path=str(path)))
 
 async def cmd_unfollow(console: Console, args: list[str], line: str) -> None:
     target = await _follow_target(console, args)

@@ -7,6 +7,8 @@ everything (``service.comforts``)."""
 
 from __future__ import annotations
 
+import asyncio
+import io
 from datetime import UTC, datetime, timedelta
 from typing import Literal
 
@@ -14,6 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.boards import glance_picture
 from bot.discordapp import errors
 from bot.discordapp.cogs.common import (
     Interaction,
@@ -22,6 +25,7 @@ from bot.discordapp.cogs.common import (
     caller_of,
     clicked_match,
     guild_id,
+    reader,
     resolve_match,
 )
 from bot.discordapp.components import MatchButton
@@ -220,15 +224,21 @@ class ComfortsCog(commands.Cog, name="Comforts"):
             where, user = guild_id(interaction), interaction.user.id
             if match is None and player is None:
                 found = await self.service.follows(where, user)
+                # issue 42: the followed and own live games at a glance, one picture
+                boards = await self.service.glance(where, user)
+                shown = await asyncio.to_thread(glance_picture, boards, user,
+                                                self.service.clock.now(), reader(interaction))
+                extra = {} if shown is None else {"file": discord.File(
+                    io.BytesIO(shown[0]), filename="glance.png", description=shown[1][:1024])}
                 if not found:
-                    await say(interaction, _("You follow nothing yet: `/follow match:` or "
-                                             "`/follow player:`."))
+                    await answer(interaction, _("You follow nothing yet: `/follow match:` or "
+                                                "`/follow player:`."), **extra)
                     return
                 lines = joined(*(
                     _("match {match}", match=str(f.match_id))
                     if f.match_id is not None else f"<@{f.player_id}>" for f in found),
                     separator="\n")
-                await say(interaction, _("You follow:\n{lines}", lines=lines))
+                await answer(interaction, _("You follow:\n{lines}", lines=lines), **extra)
                 return
             await self.service.follow(where, user, match_id=match,
                                       player=player.id if player is not None else None)
