@@ -68,6 +68,7 @@ class Queries:
         self.clock = core.clock
         self.renderer = core.renderer
         self.states = core.states
+        self.replays = core.replays
         self.get_guild_settings = core.get_guild_settings
         self._variant = core.variant
         self._check_text = core.check_text

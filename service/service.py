@@ -55,6 +55,7 @@ from service.endings import Endings
 from service.events import ClocksExtended, Event, SeasonEnded
 from service.ids import checked_ids
 from service.play import Play
+from service.plies import PlyBoard
 from service.ports import (
     BoardRenderer,
     Clock,
@@ -64,7 +65,7 @@ from service.ports import (
     Notifier,
     Repository,
 )
-from service.queries import Queries
+from service.queries import GLANCE_BOARDS, Queries
 from service.records import Follow, MatchRecord
 from service.season_service import Seasons
 from service.seasons import SeasonChange, SeasonRecord
@@ -78,7 +79,9 @@ from service.views import (
     AnalysedMove,
     BoardImage,
     Caller,
+    GameAnalysis,
     GameRecord,
+    GlanceBoard,
     GuildSettings,
     HistoryView,
     LeaderboardEntry,
@@ -375,6 +378,10 @@ class MatchService:
                        caller: Caller | None = None) -> list[AnalysedMove]:
         return await self._computers.analysis(match_id, top, caller=caller)
 
+    async def game_analysis(self, match_id: int, top: int = 3, *,
+                            caller: Caller | None = None) -> GameAnalysis:
+        return await self._computers.game_analysis(match_id, top, caller=caller)
+
     async def wake_computers(self, match_ids: list[int] | None = None) -> int:
         return await self._computers.wake_computers(match_ids)
 
@@ -512,6 +519,10 @@ class MatchService:
     async def games_of(self, guild_id: int | None, user: int) -> list[MatchView]:
         return await self._queries.games_of(guild_id, user)
 
+    async def glance(self, guild_id: int, user: int,
+                     limit: int = GLANCE_BOARDS) -> list[GlanceBoard]:
+        return await self._queries.glance(guild_id, user, limit)
+
     async def next_game(self, guild_id: int | None, user: int,
                         after: int | None = None) -> MatchView | None:
         return await self._queries.next_game(guild_id, user, after)
@@ -527,6 +538,11 @@ class MatchService:
 
     async def record(self, match_id: int, caller: Caller | None = None) -> GameRecord:
         return await self._queries.record(match_id, caller)
+
+    async def board_at(self, match_id: int, ply: int | None = None,
+                       caller: Caller | None = None,
+                       locale: str = DEFAULT_LOCALE) -> PlyBoard:
+        return await self._queries.board_at(match_id, ply, caller, locale)
 
     async def leaderboard(self, guild_id: int, game: str, page: int = 1, per_page: int = 10,
                           season: int | None = None) -> LeaderboardPage:
