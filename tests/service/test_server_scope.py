@@ -31,6 +31,7 @@ NO_ID = {
     "challenge", "challenge_computer", "create_tournament", "tournaments",
     "configure_seasons", "reset_season", "seasons", "season", "leaderboard", "rank_of",
     "stats", "games_of", "active_matches_of", "open_challenges", "next_game", "follows",
+    "glance",
     "get_guild_settings", "update_guild_settings", "start_vacation", "end_vacation",
     "vacation_status",
     # the user's own preferences, in every server alike
