@@ -22,9 +22,11 @@ worktree and measures it and this tree alternately, one configuration at a time,
 its own process (``--root DIR`` makes this script import the engine and rules of DIR),
 and prints both with the ratio new/old, and the machine's load average around them
 (absolute figures are only as steady as the machine; the ratio measured alternately is
-what counts). ``--perft N`` adds xiangqi perft(4) through the rules API against
-Fairy-Stockfish's ``go perft 4``, alternately N times each (CPU seconds of the
-process doing it, best of N), with ``--against`` old and new too.
+what counts). ``--build-old`` compiles REV's core too (``scripts/build_core``), so that
+a compiled new tree is measured against a compiled old one. ``--perft N`` adds xiangqi
+perft(4) through the rules API against Fairy-Stockfish's ``go perft 4``, alternately N
+times each (CPU seconds of the process doing it, best of N), with ``--against`` old and
+new too.
 
 Run with ``nice -n 15 .venv/bin/python bench/bench_engine.py [...]``.
 """
@@ -177,6 +179,15 @@ def compare(rev: str, args: argparse.Namespace) -> None:
         try:
             sha = subprocess.run(["git", "-C", str(old), "rev-parse", "--short", "HEAD"],
                                  capture_output=True, text=True, check=True).stdout.strip()
+            if args.build_old:
+                subprocess.run([sys.executable, str(old / "scripts" / "build_core.py")],
+                               check=True)
+            for name, root in (("old", old), ("new", HERE)):
+                core = subprocess.run(
+                    [sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
+                     "import engine.search; from rules import native; print(native.running())",
+                     str(root)], capture_output=True, text=True, check=True).stdout.strip()
+                print(f"{name} runs its core {core}", flush=True)
             print(f"old: {rev} ({sha}); new: {HERE}; {load()}", flush=True)
             if args.perft:
                 perft_race(args.perft, {"old": old, "new": HERE})
@@ -302,6 +313,8 @@ def main() -> None:
     parser.add_argument("--fairy-movetime", type=int, default=1000, metavar="MS")
     parser.add_argument("--against", metavar="REV",
                         help="measure git revision REV and this tree alternately")
+    parser.add_argument("--build-old", action="store_true",
+                        help="with --against: compile REV's core first (scripts/build_core)")
     parser.add_argument("--perft", type=int, default=0, metavar="ROUNDS",
                         help="xiangqi perft(4) against Fairy-Stockfish, alternately")
     parser.add_argument("--root", help="import the engine and rules of this tree")

@@ -40,3 +40,9 @@ class NotToMoveError(EngineError):
 
 class LevelError(EngineError):
     """A level outside 0..8 (or an unknown engine option)."""
+
+
+class BoardMismatch(RuntimeError):
+    """A game's search board (:mod:`engine.board`) disagrees with the rules API at the
+    root of a search: a bug in the board, so the search refuses to play from it (the
+    rules stay the referee of every move the engine returns)."""

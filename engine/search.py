@@ -34,8 +34,9 @@ from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.models import GameModel, Pieces
-from engine.zobrist import mover_key, position_key
+from engine.board import PositionBoard, SearchBoard
+from engine.errors import BoardMismatch
+from engine.models import GameModel
 from rules import Outcome, Position
 
 WIN = 1_000_000
@@ -109,16 +110,44 @@ class SearchResult:
 
 
 class Search:
-    """One search from ``root`` for the seat to move there."""
+    """One search from ``root`` for the seat to move there.
+
+    The search walks one :class:`engine.board.SearchBoard` (the model's own board for
+    its game, else the rules' positions on a stack); the moves it hands out (the result,
+    its line, :meth:`ranked`, ``on_iteration``) are the rules API's values, those of
+    ``root.legal_moves()``."""
 
     def __init__(self, model: GameModel, root: Position[Any], limits: Limits,
                  root_moves: Sequence[Hashable] | None = None) -> None:
         self.model = model
         self.root = root
         self.limits = limits
-        self.root_moves = tuple(root_moves) if root_moves is not None else None
+        board = model.board(root)
+        self.board: SearchBoard = board if board is not None else PositionBoard(model, root)
+        # the root's moves as the board's values, each matched with the rules' own (the
+        # referee): the board must list the same moves in the same order
+        legal = root.legal_moves()
+        if board is None:
+            self._legal: Sequence[Hashable] = legal
+            self._to_rules: dict[Hashable, Hashable] | None = None
+        else:
+            ours = self.board.moves() if root.outcome() is None else ()
+            if len(ours) != len(legal):
+                raise BoardMismatch(f"the {model.key} board lists {len(ours)} moves where "
+                                    f"the rules list {len(legal)}")
+            to_rules: dict[Hashable, Hashable] = {}
+            for mine, theirs in zip(ours, legal, strict=True):
+                if board.rules_move(mine) != theirs:
+                    raise BoardMismatch(f"the {model.key} board lists {mine!r} where the "
+                                        f"rules list {theirs!r}")
+                to_rules[mine] = theirs
+            self._legal, self._to_rules = ours, to_rules
+        self.root_moves: tuple[Hashable, ...] | None = None
         """Search only these of the root's moves (an analysis scores a played move as
-        deeply as the best one); None: all of them."""
+        deeply as the best one), as the board's values; None: all of them."""
+        if root_moves is not None:
+            wanted = set(root_moves)
+            self.root_moves = tuple(m for m in self._legal if self._rules_move(m) in wanted)
         self.seat = root.mover
         team = next((t for t in root.teams if self.seat in t), frozenset([self.seat]))
         self.allies = team
@@ -143,10 +172,19 @@ class Search:
         self.node_limit: int | None = None
         self.best_so_far: tuple[Hashable, int] | None = None
         self.on_iteration: Callable[[Hashable, int], None] | None = None
-        """Called with the best move and its depth after each completed iteration (a
-        caller that may lose this search midway keeps the best move found so far)."""
+        """Called with the best move (the rules' value) and its depth after each
+        completed iteration (a caller that may lose this search midway keeps the best
+        move found so far)."""
         self._noise_seed = (limits.seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) \
             & 0xFFFFFFFFFFFFFFFF
+
+    def _rules_move(self, move: Hashable) -> Hashable:
+        """The rules' value of the board's ``move`` (a root move: the root's own)."""
+        to_rules = self._to_rules
+        if to_rules is None:
+            return move
+        found = to_rules.get(move)
+        return found if found is not None else self.board.rules_move(move)
 
     # ------------------------------------------------------------------ sides and scores
 
@@ -177,9 +215,11 @@ class Search:
         share = place_share(outcome.ranking, self.seat, len(self.enemies))
         return round(self._place_value * (share - 0.5))
 
-    def _static(self, position: Position[Any], pieces: Pieces, key: int) -> int:
-        """The evaluation for side 0, with the level's seeded noise."""
-        per_seat = self.model.evaluate(position, pieces)
+    def _static(self) -> int:
+        """The evaluation of the board's position for side 0, with the level's seeded
+        noise."""
+        board = self.board
+        per_seat = board.evaluate()
         allies, enemies = self._ally_seats, self._enemy_seats
         if len(allies) == 1:
             mine = per_seat[allies[0]]
@@ -192,7 +232,9 @@ class Search:
         value = mine - theirs
         noise = self.limits.noise
         if noise:
-            mixed = ((key ^ self._noise_seed) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+            # the key only seeds the noise (the table is not consulted at the leaves)
+            mixed = ((board.key() ^ self._noise_seed) * 0xBF58476D1CE4E5B9) \
+                & 0xFFFFFFFFFFFFFFFF
             value += (mixed >> 17) % (2 * noise + 1) - noise
         return value
 
@@ -222,20 +264,21 @@ class Search:
             self.deadline = self.started + limits.seconds
             if limits.ceiling is not None:
                 self.ceiling_at = self.started + max(limits.ceiling, limits.seconds)
-        legal = self.root.legal_moves()
+        board = self.board
+        legal = self._legal
         moves = self._root_moves(legal)
         if not moves:
             raise ValueError("no legal move")
-        pieces = self.root.pieces()
-        gains = self.model.tactical_gains(self.root, pieces, moves)
+        gains = board.tactical_gains(moves)
         ordered = self._order(self.seat, moves, gains, None, 0)
         # the children compare their freedom with the root's whole choice of moves
-        mobility = self._mobility(self.root, moves, gains) if self.root_moves is None else \
-            self._mobility(self.root, legal, self.model.tactical_gains(self.root, pieces, legal))
+        mobility = self._mobility(moves, gains) if self.root_moves is None else \
+            self._mobility(legal, board.tactical_gains(legal))
         best_move, best_score, depth_done = ordered[0], 0, 0
         stopped = False
         if len(moves) == 1 and self.root_moves is None:
-            return SearchResult(best_move, 0, 0, 0, (best_move,),
+            move = self._rules_move(best_move)
+            return SearchResult(move, 0, 0, 0, (move,),
                                 time.perf_counter() - self.started, False)
         for depth in range(1, max(1, limits.depth) + 1):
             # the first iteration ignores the node budget, so every level sees one ply
@@ -243,6 +286,7 @@ class Search:
             try:
                 score, move = self._root(depth, mobility)
             except Stop:
+                board.rewind()
                 stopped = True
                 if self.best_so_far is not None:
                     move, score = self.best_so_far
@@ -251,40 +295,37 @@ class Search:
                 break
             best_move, best_score, depth_done = move, score, depth
             if self.on_iteration is not None:
-                self.on_iteration(best_move, depth)
+                self.on_iteration(self._rules_move(best_move), depth)
             if abs(score) >= WON:
                 break
-        return SearchResult(best_move, best_score, depth_done, self.nodes,
+        return SearchResult(self._rules_move(best_move), best_score, depth_done, self.nodes,
                             self._pv(best_move), time.perf_counter() - self.started, stopped)
 
     def ranked(self) -> list[tuple[int, Hashable]]:
         """The root's moves with their scores, best first by a one-ply look (each child
         followed by the quiescence search): the choices a slipping level picks a lesser
         one from."""
-        root = self.root
-        pieces = root.pieces()
-        moves = root.legal_moves()
-        mobility = self._mobility(root, moves, self.model.tactical_gains(root, pieces, moves))
-        scored = [(self._child(root, move, 0, 0, -INFINITE, INFINITE, 0, mobility, 0), i)
+        board = self.board
+        moves = self._legal
+        mobility = self._mobility(moves, board.tactical_gains(moves))
+        scored = [(self._child(move, 0, 0, -INFINITE, INFINITE, 0, mobility, 0), i)
                   for i, move in enumerate(moves)]
         scored.sort(key=lambda t: (-t[0], t[1]))
-        return [(value, moves[i]) for value, i in scored]
+        return [(value, self._rules_move(moves[i])) for value, i in scored]
 
     def _root(self, depth: int, mobility: int) -> tuple[int, Hashable]:
         # reset here, not in run(): there the compiled core would take it for None
         self.best_so_far = None
-        root = self.root
-        pieces = root.pieces()
-        key = position_key(root, pieces)
+        board = self.board
+        key = board.key()
         entry = self.tt.get(key)
-        moves = self._root_moves(root.legal_moves())
-        gains = self.model.tactical_gains(root, pieces, moves)
+        moves = self._root_moves(self._legal)
+        gains = board.tactical_gains(moves)
         ordered = self._order(self.seat, moves, gains, entry[3] if entry else None, 0)
         alpha, beta = -INFINITE, INFINITE
         best_move = ordered[0]
         for move in ordered:
-            value = self._child(root, move, 0, depth - 1, alpha, beta, 0, mobility, 0,
-                                pieces, key)
+            value = self._child(move, 0, depth - 1, alpha, beta, 0, mobility, 0)
             if value > alpha:
                 alpha, best_move = value, move
                 self.best_so_far = (move, value)
@@ -294,43 +335,38 @@ class Search:
     def _root_moves(self, legal: Sequence[Hashable]) -> Sequence[Hashable]:
         if self.root_moves is None:
             return legal
-        return [move for move in legal if move in self.root_moves]
+        return self.root_moves
 
-    def _child(self, position: Position[Any], move: Hashable, side: int, depth: int,
-               alpha: int, beta: int, ply: int, mobility: int, qply: int,
-               pieces: Pieces | None = None, key: int | None = None) -> int:
-        """The value of ``move`` for ``side`` (the mover's side in ``position``); with
-        ``position``'s pieces and key, the child's key follows from the move where the
-        model can say what it changes (:meth:`GameModel.key_change`)."""
-        child = position.play(move)
-        outcome = child.outcome()
+    def _child(self, move: Hashable, side: int, depth: int, alpha: int, beta: int,
+               ply: int, mobility: int, qply: int) -> int:
+        """The value of ``move`` for ``side`` (the mover's side in the board's position):
+        made on the board, searched, and unmade (a :class:`Stop` leaves it made: the
+        caller rewinds)."""
+        board = self.board
+        board.make(move)
+        outcome = board.outcome()
         if outcome is not None:
             self._tick()
+            board.unmake()
             value = self._terminal(outcome, ply + 1)
             return value if side == 0 else -value
-        child_key = None
-        if key is not None and pieces is not None:
-            change = self.model.key_change(pieces, move)
-            if change is not None:
-                child_key = key ^ change ^ mover_key(position.to_move) \
-                    ^ mover_key(child.to_move)
-        seat = child.mover
+        seat = board.mover()
         if self._side_of[seat] == side:
-            return self._node(child, seat, depth, alpha, beta, ply + 1, mobility, qply,
-                              child_key)
-        return -self._node(child, seat, depth, -beta, -alpha, ply + 1, mobility, qply,
-                           child_key)
+            value = self._node(seat, depth, alpha, beta, ply + 1, mobility, qply)
+        else:
+            value = -self._node(seat, depth, -beta, -alpha, ply + 1, mobility, qply)
+        board.unmake()
+        return value
 
-    def _node(self, position: Position[Any], seat: int, depth: int, alpha: int, beta: int,
-              ply: int, parent_mobility: int, qply: int, key: int | None = None) -> int:
-        """Negamax value of a running game for the side to move (``seat``); ``key`` its
-        Zobrist key when the parent knew it."""
+    def _node(self, seat: int, depth: int, alpha: int, beta: int, ply: int,
+              parent_mobility: int, qply: int) -> int:
+        """Negamax value of the board's position (a running game) for the side to move
+        (``seat``)."""
         if depth <= 0:
-            return self._quiesce(position, seat, alpha, beta, ply, parent_mobility, qply, key)
+            return self._quiesce(seat, alpha, beta, ply, parent_mobility, qply)
         self._tick()
-        pieces = position.pieces()
-        if key is None:
-            key = position_key(position, pieces)
+        board = self.board
+        key = board.key()
         entry = self.tt.get(key)
         tt_move = None
         if entry is not None:
@@ -340,55 +376,51 @@ class Search:
                 if flag == EXACT or (flag == LOWER and value >= beta) or (
                         flag == UPPER and value <= alpha):
                     return value
-        moves = position.legal_moves()
+        moves = board.moves()
         side = self._side_of[seat]
-        gains = self.model.tactical_gains(position, pieces, moves)
-        mobility = self._mobility(position, moves, gains)
+        gains = board.tactical_gains(moves)
+        mobility = self._mobility(moves, gains)
         alpha0 = alpha
         best, best_move = -INFINITE, None
         for i, move in enumerate(self._order(seat, moves, gains, tt_move, ply)):
             if i and beta - alpha > 1:
                 # principal variation search: prove the rest no better with a null window
-                value = self._child(position, move, side, depth - 1, alpha, alpha + 1, ply,
-                                    mobility, 0, pieces, key)
+                value = self._child(move, side, depth - 1, alpha, alpha + 1, ply,
+                                    mobility, 0)
                 if alpha < value < beta:
-                    value = self._child(position, move, side, depth - 1, alpha, beta, ply,
-                                        mobility, 0, pieces, key)
+                    value = self._child(move, side, depth - 1, alpha, beta, ply,
+                                        mobility, 0)
             else:
-                value = self._child(position, move, side, depth - 1, alpha, beta, ply,
-                                    mobility, 0, pieces, key)
+                value = self._child(move, side, depth - 1, alpha, beta, ply, mobility, 0)
             if value > best:
                 best, best_move = value, move
                 if value > alpha:
                     alpha = value
                     if alpha >= beta:
-                        if not self.model.is_tactical(position, pieces, move):
+                        if not board.is_tactical(move):
                             self._remember(seat, move, depth, ply)
                         break
         flag = EXACT if alpha0 < best < beta else (LOWER if best >= beta else UPPER)
         self.tt[key] = (depth, flag, _to_table(best, ply), best_move)
         return best
 
-    def _quiesce(self, position: Position[Any], seat: int, alpha: int, beta: int, ply: int,
-                 parent_mobility: int, qply: int, key: int | None = None) -> int:
+    def _quiesce(self, seat: int, alpha: int, beta: int, ply: int, parent_mobility: int,
+                 qply: int) -> int:
         """Stand pat on the evaluation, or follow the tactical moves (all replies in
         check; no standing pat when every move captures in a game that forces it)."""
         self._tick()
         model = self.model
-        pieces = position.pieces()
+        board = self.board
         side = self._side_of[seat]
-        # the key only seeds the noise: the table is not consulted here
-        if key is None and self.limits.noise:
-            key = position_key(position, pieces)
-        static = self._static(position, pieces, key or 0)
+        static = self._static()
         stand = static if side == 0 else -static
         searching = model.quiescence and qply < min(self.limits.quiescence, QUIESCENCE_PLIES)
         if not searching and not model.mobility_weight:
             return stand  # Querni: its moves are many and dear, and not needed here
-        moves = position.legal_moves()
-        gains = model.tactical_gains(position, pieces, moves)
+        moves = board.moves()
+        gains = board.tactical_gains(moves)
         tactical = [m for m, g in zip(moves, gains, strict=True) if g is not None]
-        in_check = position.checked_point() is not None
+        in_check = board.in_check()
         forced = in_check or (model.captures_compulsory and len(tactical) == len(moves))
         if not forced and parent_mobility >= 0:
             # a side forced to capture (or answer a check) has few moves for a moment:
@@ -398,8 +430,8 @@ class Search:
         if not searching:
             return stand
         if forced:
-            gain = model.gain
-            ordered = sorted(moves, key=lambda m: -gain(position, pieces, m))
+            gain = board.gain
+            ordered = sorted(moves, key=lambda m: -gain(m))
             best = -INFINITE
         else:
             if stand >= beta:
@@ -414,8 +446,7 @@ class Search:
         if not ordered:
             return stand
         for move in ordered:
-            value = self._child(position, move, side, 0, alpha, beta, ply, mobility,
-                                qply + 1, pieces, key)
+            value = self._child(move, side, 0, alpha, beta, ply, mobility, qply + 1)
             if value > best:
                 best = value
                 if value > alpha:
@@ -424,16 +455,14 @@ class Search:
                         break
         return best
 
-    def _mobility(self, position: Position[Any], moves: Sequence[Hashable],
-                  gains: Sequence[int | None]) -> int:
+    def _mobility(self, moves: Sequence[Hashable], gains: Sequence[int | None]) -> int:
         """The move count a child compares its own with, or -1 when this side's moves
         are forced (a compulsory capture, a check) and say nothing of its freedom.
-        ``gains`` are the moves' :meth:`GameModel.tactical_gains` (None: not tactical)."""
+        ``gains`` are the moves' tactical gains (None: not tactical)."""
         model = self.model
         if not model.mobility_weight:
             return -1
-        if position.checked_point() is not None or (
-                model.captures_compulsory and None not in gains):
+        if self.board.in_check() or (model.captures_compulsory and None not in gains):
             return -1
         return len(moves)
 
@@ -469,21 +498,23 @@ class Search:
         self.history[seat, move] = self.history.get((seat, move), 0) + depth * depth
 
     def _pv(self, first: Hashable) -> tuple[Hashable, ...]:
-        """The principal variation, following the table's moves from the root."""
+        """The principal variation, following the table's moves from the root (the
+        rules' values)."""
+        board = self.board
         line = [first]
-        position = self.root.play(first)
-        seen = {position_key(self.root, self.root.pieces())}
-        while len(line) < 16 and position.outcome() is None:
-            pieces = position.pieces()
-            key = position_key(position, pieces)
+        seen = {board.key()}
+        board.make(first)
+        while len(line) < 16 and board.outcome() is None:
+            key = board.key()
             entry = self.tt.get(key)
             if key in seen or entry is None or entry[3] is None \
-                    or entry[3] not in position.legal_moves():
+                    or entry[3] not in board.moves():
                 break
             seen.add(key)
             line.append(entry[3])
-            position = position.play(entry[3])
-        return tuple(line)
+            board.make(entry[3])
+        board.rewind()
+        return (self._rules_move(first), *[board.rules_move(m) for m in line[1:]])
 
 
 def place_share(ranking: Sequence[Collection[int]], seat: int, others: int) -> float:

@@ -29,7 +29,7 @@ from functools import cache
 from pathlib import Path
 
 MODULES = ("rules.xiangqi_board", "rules.querni_board", "rules.damas_board",
-           "engine.zobrist", "engine.search", "engine.models.xiangqi",
+           "engine.zobrist", "engine.board", "engine.search", "engine.models.xiangqi",
            "engine.models.querni")
 """The modules the compiled core holds. Their classes are not subclassed elsewhere (an
 interpreted class cannot inherit from a compiled one: Alquerque's ``rules.lattice``

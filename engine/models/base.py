@@ -17,6 +17,7 @@ import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
 
+from engine.board import SearchBoard
 from engine.levels import Level
 from rules import Piece, Position, Variant
 
@@ -74,6 +75,13 @@ class GameModel:
         key, the seats to move aside (:mod:`engine.zobrist`); None: the model cannot say
         (the search rehashes the child's pieces). It must equal the difference of the
         keys exactly, or the search's transposition table would mix positions up."""
+        return None
+
+    def board(self, position: Position[Any]) -> SearchBoard | None:
+        """A board of this game's own for the search to walk from ``position``, moves
+        made and unmade in place (:mod:`engine.board`); None (the default): the search
+        walks the rules' positions (:class:`engine.board.PositionBoard`). A board must
+        answer exactly as the rules and this model do, or the search refuses it."""
         return None
 
     def arrange(self, position: Position[Any], seat: int, rng: random.Random,

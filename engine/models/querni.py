@@ -7,13 +7,30 @@ import dataclasses
 import itertools
 import random
 from collections.abc import Hashable, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import rules
+from engine.board import SearchBoard
 from engine.levels import TOP, Level
 from engine.models.base import GameModel, Pieces, register
-from rules import Position
-from rules.querni import QuerniPosition, QuerniSetupPosition, QuerniVariant, Turn
+from engine.zobrist import mover_key, piece_key
+from rules import Outcome, Position
+from rules.querni import MOVE_LIMIT as _MOVE_LIMIT_TURNS
+from rules.querni import PASS, QuerniPosition, QuerniSetupPosition, QuerniVariant, Turn
+from rules.querni_board import (
+    ADJACENT,
+    POINTS,
+    SIZE,
+    STONES,
+    cells_of,
+    destination_mask,
+    has_three_in_a_row,
+    link_mask,
+    number_of,
+    runs_of_links,
+    seat_of,
+)
+from rules.querni_moves import movement_removal_turn, movement_turn, removal_turn, stone_cells
 
 
 def _chebyshev(a: tuple[int, int], b: tuple[int, int]) -> int:
@@ -110,6 +127,27 @@ class QuerniModel(GameModel):
                     {int(kind): point for kind, point in seat_stones})
             standings.append(found)
         return standings[0], standings[1]
+
+    def standing_at(self, where: Sequence[int]) -> int:
+        """A seat's standing in :meth:`evaluate` from the cell of each of its numbers
+        (``where[n]``, -1 off the board; :class:`QuerniBoard`'s view), remembered by
+        them (bounded, per model class)."""
+        memo = _QUERNI_STANDINGS_AT[type(self)]
+        key = tuple(where)
+        found = memo.get(key)
+        if found is None:
+            if len(memo) >= _QUERNI_WORK_SIZE:
+                memo.clear()
+            found = memo[key] = self._standing(
+                {n: POINTS[cell] for n, cell in enumerate(where) if cell >= 0})
+        return found
+
+    def board(self, position: Position[Any]) -> SearchBoard | None:
+        """The search's board (:class:`QuerniBoard`) in the play phase."""
+        if type(self) in (QuerniModel, QuerniTopModel) \
+                and isinstance(position, QuerniPosition):
+            return QuerniBoard(position, self)
+        return None
 
     def _standing(self, cells: dict[int, tuple[int, int]]) -> int:
         score = self.REMOVED * (16 - len(cells))
@@ -387,6 +425,220 @@ _QUERNI_WORK_SIZE = 1 << 16
 _QUERNI_STANDINGS: collections.defaultdict[type[QuerniModel], dict[
     frozenset[tuple[str, tuple[int, int]]], int]] = collections.defaultdict(dict)
 """Per model class, a seat's standing by its stones (:meth:`QuerniModel.evaluate`)."""
+_QUERNI_STANDINGS_AT: collections.defaultdict[type[QuerniModel], dict[
+    tuple[int, ...], int]] = collections.defaultdict(dict)
+"""Per model class, a seat's standing by the cells of its numbers
+(:meth:`QuerniModel.standing_at`)."""
+
+_ZOBRIST: tuple[tuple[int, ...], ...] = tuple(
+    tuple(piece_key(point, seat_of(code), str(number_of(code))) if code else 0
+          for point in POINTS) for code in range(2 * STONES + 1))
+"""Per stone code (:mod:`rules.querni_board`), per cell: the stone's Zobrist number
+(:func:`engine.zobrist.piece_key`)."""
+_SWAP = mover_key(frozenset([0])) ^ mover_key(frozenset([1]))
+_ALL_REMOVED = tuple(Outcome.win(seat, seats=2, reason="all-removed") for seat in (0, 1))
+_NO_CHAINS = Outcome.draw(seats=2, reason="no-chains")
+_MOVE_LIMIT = Outcome.draw(seats=2, reason="move-limit")
+_MOVEMENT = 10
+"""A move int holds its movement (start cell × 70 + end cell, plus one) from this bit
+on; below it the removal's lowest number (5 bits) and highest (5 bits)."""
+
+
+class QuerniBoard(SearchBoard):
+    """Querni for the search (:mod:`engine.board`): the 70 cells as a list, each seat's
+    cell per number and a mask of its numbers on the board, moves made and unmade in
+    place, the Zobrist key following each. A move is an int: its movement (start ×
+    70 + end + 1, shifted by :data:`_MOVEMENT`; 0: none) and its removal's lowest and
+    highest numbers (0: none); 0 is ``pass``. The moves are listed in the rules' order
+    (:meth:`rules.querni.QuerniPosition.legal_moves`), with the rules' own board
+    functions (reachable cells, removable runs); the evaluation is the model's, by the
+    cells of each seat's numbers (:meth:`QuerniModel.standing_at`).
+
+    >>> import rules
+    >>> p = rules.variant("querni").start(seed=3)
+    >>> board = QuerniBoard(p, QuerniModel())
+    >>> [board.rules_move(m) for m in board.moves()] == list(p.legal_moves())
+    True
+    """
+
+    def __init__(self, position: QuerniPosition, model: QuerniModel) -> None:
+        self.model = model
+        cells = self.cells = list(position.cells)
+        self.where = [stone_cells(cells, 0), stone_cells(cells, 1)]
+        self.present = [0, 0]
+        key = mover_key(frozenset([position.turn]))
+        for cell, code in enumerate(cells):
+            if code:
+                self.present[seat_of(code)] |= 1 << number_of(code)
+                key ^= _ZOBRIST[code][cell]
+        self.turn = position.turn
+        self.once = position.rules_version != "1"
+        # per ply (the root's first): key, turns without a removal, legal moves once known
+        self._keys = [key]
+        self._quiets = [position.quiet]
+        self._legal: list[list[int] | None] = [None]
+        # per move made: the move and the cells its removal emptied
+        self._made: list[int] = []
+        self._emptied: list[list[int]] = []
+
+    def moves(self) -> list[int]:
+        legal = self._legal[-1]
+        if legal is None:
+            legal = self._legal[-1] = self._generate()
+        return legal
+
+    def _generate(self) -> list[int]:
+        """As :meth:`rules.querni.QuerniPosition.legal_moves`, as ints."""
+        cells = self.cells
+        turn = self.turn
+        once = self.once
+        where = self.where[turn]
+        links = link_mask(where)
+        out = [r[0] << 5 | r[1] for r in runs_of_links(links)]
+        add = out.append
+        low_code = turn * STONES
+        for start in range(SIZE):
+            code = cells[start] - low_code
+            if not 1 <= code <= STONES:
+                continue
+            below = where[code - 1] if code > 1 else -1
+            above = where[code + 1] if code < STONES else -1
+            # only the links to the moved stone's neighbours in number can change
+            base = links & ~((1 << (code - 1)) | (1 << code))
+            for end in cells_of(destination_mask(cells, start, once=once)):
+                movement = (start * SIZE + end + 1) << _MOVEMENT
+                add(movement)
+                after = base
+                if below >= 0 and ADJACENT[end] >> below & 1:
+                    after |= 1 << (code - 1)
+                if above >= 0 and ADJACENT[end] >> above & 1:
+                    after |= 1 << code
+                for r in runs_of_links(after):
+                    add(movement | r[0] << 5 | r[1])
+        if not out or not once:
+            add(0)
+        return out
+
+    def make(self, move: Hashable) -> None:
+        m = cast(int, move)
+        turn = self.turn
+        cells = self.cells
+        where = self.where[turn]
+        key = self._keys[-1] ^ _SWAP
+        movement = m >> _MOVEMENT
+        if movement:
+            start, end = divmod(movement - 1, SIZE)
+            code = cells[start]
+            cells[end] = code
+            cells[start] = 0
+            where[code - turn * STONES] = end
+            zobrist = _ZOBRIST[code]
+            key ^= zobrist[start] ^ zobrist[end]
+        low = m >> 5 & 31
+        emptied: list[int] = []
+        if low:
+            high = m & 31
+            for n in range(low, high + 1):
+                cell = where[n]
+                key ^= _ZOBRIST[cells[cell]][cell]
+                cells[cell] = 0
+                where[n] = -1
+                emptied.append(cell)
+            self.present[turn] &= ~((1 << (high + 1)) - (1 << low))
+            self._quiets.append(0)
+        else:
+            self._quiets.append(self._quiets[-1] + 1)
+        self.turn = turn ^ 1
+        self._keys.append(key)
+        self._legal.append(None)
+        self._made.append(m)
+        self._emptied.append(emptied)
+
+    def unmake(self) -> None:
+        m = self._made.pop()
+        emptied = self._emptied.pop()
+        turn = self.turn = self.turn ^ 1
+        cells = self.cells
+        where = self.where[turn]
+        low = m >> 5 & 31
+        if low:
+            high = m & 31
+            for i, n in enumerate(range(low, high + 1)):
+                cell = emptied[i]
+                cells[cell] = turn * STONES + n
+                where[n] = cell
+            self.present[turn] |= (1 << (high + 1)) - (1 << low)
+        movement = m >> _MOVEMENT
+        if movement:
+            start, end = divmod(movement - 1, SIZE)
+            code = cells[end]
+            cells[start] = code
+            cells[end] = 0
+            where[code - turn * STONES] = start
+        self._keys.pop()
+        self._quiets.pop()
+        self._legal.pop()
+
+    def rewind(self) -> None:
+        while self._made:
+            self.unmake()
+
+    def outcome(self) -> Outcome | None:
+        # as :meth:`rules.querni.QuerniPosition._judge`
+        present = self.present
+        if not present[0]:
+            return _ALL_REMOVED[0]
+        if not present[1]:
+            return _ALL_REMOVED[1]
+        if not (has_three_in_a_row(present[0]) or has_three_in_a_row(present[1])):
+            return _NO_CHAINS
+        if self._quiets[-1] >= _MOVE_LIMIT_TURNS:
+            return _MOVE_LIMIT
+        return None
+
+    def mover(self) -> int:
+        return self.turn
+
+    def key(self) -> int:
+        return self._keys[-1]
+
+    def in_check(self) -> bool:
+        return False
+
+    def evaluate(self) -> tuple[int, ...]:
+        model = self.model
+        return model.standing_at(self.where[0]), model.standing_at(self.where[1])
+
+    def tactical_gains(self, moves: Sequence[Hashable]) -> list[int | None]:
+        out: list[int | None] = []
+        add = out.append
+        for move in moves:
+            m = cast(int, move)
+            low = m >> 5 & 31
+            add(100 * ((m & 31) - low + 1) if low else None)
+        return out
+
+    def is_tactical(self, move: Hashable) -> bool:
+        return cast(int, move) >> 5 & 31 != 0
+
+    def gain(self, move: Hashable) -> int:
+        m = cast(int, move)
+        low = m >> 5 & 31
+        return 100 * ((m & 31) - low + 1) if low else 0
+
+    def rules_move(self, move: Hashable) -> Hashable:
+        m = cast(int, move)
+        movement = m >> _MOVEMENT
+        low = m >> 5 & 31
+        high = m & 31
+        if not movement:
+            return removal_turn((low, high)) if low else PASS
+        start, end = divmod(movement - 1, SIZE)
+        turn = movement_turn(start, end)
+        if not low:
+            return turn
+        return movement_removal_turn((start * SIZE + end) << 10 | low << 5 | high, turn,
+                                     (low, high))
 
 
 def _longest_chain(numbers: Sequence[int], cells: Sequence[tuple[int, int]]) -> int:

@@ -1,0 +1,293 @@
+"""The search's own boards (:mod:`engine.board`: xiangqi's and Querni's, moves made and
+unmade in place) answer exactly what the rules API and the model answer: the same legal
+moves in the same order, the same outcomes, keys equal to the keys of the pieces, the
+same evaluation, after any sequence of moves made and taken back. And the search plays
+the same moves, with the same nodes, on them as on the rules' own positions, every move
+it hands out being one of the rules' legal moves."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import rules
+from engine.board import PositionBoard, SearchBoard
+from engine.errors import BoardMismatch
+from engine.models import GameModel, Pieces, model_for
+from engine.models.querni import QuerniModel, QuerniTopModel
+from engine.models.xiangqi import XiangqiModel
+from engine.search import Limits, Search
+from engine.zobrist import position_key
+from rules import Outcome, Position
+
+XIANGQI_ENDGAMES = (
+    "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1",
+    "3ak4/4a4/9/9/9/2C6/9/9/4R4/3K5 w - - 0 1",
+    "4k4/4a4/4b4/9/2p6/9/9/3R5/4A4/3K5 b - - 0 1",
+    "3k5/9/3N5/9/9/9/9/9/4r4/5K3 w - - 0 1",
+)
+"""Sparse positions where checks, repetitions and perpetual checks come quickly."""
+
+
+def agree(board: SearchBoard, position: Position[Any], model: GameModel) -> None:
+    """Everything the search asks of ``board`` equals the rules' and the model's answer
+    for ``position``."""
+    outcome = position.outcome()
+    assert board.outcome() == outcome
+    if outcome is not None:
+        return
+    pieces = position.pieces()
+    legal = position.legal_moves()
+    moves = board.moves()
+    assert [board.rules_move(m) for m in moves] == list(legal)
+    assert board.mover() == position.mover
+    assert board.key() == position_key(position, pieces)
+    assert board.in_check() == (position.checked_point() is not None)
+    assert board.evaluate() == model.evaluate(position, pieces)
+    assert board.tactical_gains(moves) == model.tactical_gains(position, pieces, legal)
+    assert [board.is_tactical(m) for m in moves] == [
+        model.is_tactical(position, pieces, m) for m in legal]
+    assert [board.gain(m) for m in moves] == [model.gain(position, pieces, m) for m in legal]
+
+
+def walk(model: GameModel, root: Position[Any], rng: random.Random, steps: int,
+         pick: Any = None) -> list[str]:
+    """Moves made and taken back at random on ``model``'s board from ``root``, beside
+    the rules' positions, checking :func:`agree` at every step and after a rewind; the
+    reasons of the game ends met."""
+    board = model.board(root)
+    assert board is not None
+    positions = [root]
+    made: list[Hashable] = []
+    ends = []
+    for _ in range(steps):
+        position = positions[-1]
+        agree(board, position, model)
+        outcome = position.outcome()
+        if outcome is not None:
+            ends.append(outcome.reason)
+        if len(positions) > 1 and (outcome is not None or rng.random() < 0.2):
+            board.unmake()
+            positions.pop()
+            made.pop()
+            continue
+        if outcome is not None:
+            break
+        moves = board.moves()
+        i = pick(board, moves, made, rng) if pick is not None else rng.randrange(len(moves))
+        board.make(moves[i])
+        made.append(moves[i])
+        positions.append(position.play(position.legal_moves()[i]))
+    board.rewind()
+    agree(board, root, model)
+    return ends
+
+
+def back_and_forth(board: SearchBoard, moves: Sequence[Hashable], made: list[Hashable],
+                   rng: random.Random) -> int:
+    """Xiangqi: mostly the way back of the mover's last move (repetitions), captures
+    often, else any move."""
+    ints = [int(m) for m in moves]  # type: ignore[call-overload]
+    if len(made) >= 2 and rng.random() < 0.7:
+        last = int(made[-2])  # type: ignore[call-overload]
+        back = (last & 127) << 7 | last >> 7
+        if back in ints:
+            return ints.index(back)
+    captures = [i for i, g in enumerate(board.tactical_gains(moves)) if g is not None]
+    if captures and rng.random() < 0.5:
+        return rng.choice(captures)
+    return rng.randrange(len(moves))
+
+
+def removing(board: SearchBoard, moves: Sequence[Hashable], made: list[Hashable],
+             rng: random.Random) -> int:
+    """Querni: a removal more often than not (games that end), else any turn."""
+    removals = [i for i, g in enumerate(board.tactical_gains(moves)) if g is not None]
+    if removals and rng.random() < 0.6:
+        return rng.choice(removals)
+    return rng.randrange(len(moves))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), start=st.integers(0, len(XIANGQI_ENDGAMES)))
+def test_the_xiangqi_board_agrees_with_the_rules(seed: int, start: int) -> None:
+    v = rules.variant("xiangqi")
+    root = v.start() if start == len(XIANGQI_ENDGAMES) else v.from_text(
+        XIANGQI_ENDGAMES[start])
+    walk(XiangqiModel(), root, random.Random(seed), 160, back_and_forth)
+
+
+def test_the_xiangqi_board_ends_games_as_the_rules_do() -> None:
+    """Repetitions, perpetual checks, mates and the 100-ply limit, also where the root
+    already has a history (a game played by the rules before the search starts) or is
+    close to the limit."""
+    v = rules.variant("xiangqi")
+    ends: set[str] = set()
+    for seed in range(40):
+        rng = random.Random(seed)
+        root = v.from_text(XIANGQI_ENDGAMES[seed % len(XIANGQI_ENDGAMES)])
+        for _ in range(rng.randrange(8)):  # a history the board must take over
+            if root.outcome() is not None:
+                break
+            root = root.play(rng.choice(root.legal_moves()))
+        if root.outcome() is not None:
+            continue
+        ends.update(walk(XiangqiModel(), root, rng, 200, back_and_forth))
+    near_limit = v.from_text("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 97 60")
+    ends.update(walk(XiangqiModel(), near_limit, random.Random(1), 60))
+    assert {"repetition", "checkmate", "move-limit"} <= ends
+    # a chariot checking from two points in turn, the general stepping between two:
+    # the checker loses on the third repetition; the first moves made by the rules
+    # (the root's history), the rest on the board
+    texts = ["i1-i10", "d10-d9", "i10-i9", "d9-d10", "i9-i10", "d10-d9", "i10-i9",
+             "d9-d10", "i9-i10"]
+    for played in (0, 3, 8):
+        p = v.from_text("3k5/9/9/9/9/9/9/9/9/4K3R w - - 0 1")
+        for text in texts[:played]:
+            p = p.play(v.parse_move(p, text))
+        model = XiangqiModel()
+        board = model.board(p)
+        assert board is not None
+        for text in texts[played:]:
+            agree(board, p, model)
+            move = v.parse_move(p, text)
+            board.make(board.moves()[p.legal_moves().index(move)])
+            p = p.play(move)
+        agree(board, p, model)
+        assert board.outcome() == Outcome.win(1, seats=2, reason="perpetual-check")
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), deal=st.integers(0, 2**16),
+       version=st.sampled_from(["1", "2"]), top=st.booleans())
+def test_the_querni_board_agrees_with_the_rules(seed: int, deal: int, version: str,
+                                                top: bool) -> None:
+    v = rules.variant("querni")
+    root = v.start_recorded(version, seed=deal)
+    model = QuerniTopModel() if top else QuerniModel()
+    walk(model, root, random.Random(seed), 60, removing)
+
+
+def test_the_querni_board_ends_games_as_the_rules_do() -> None:
+    """All stones removed, no chains left, the 30-turn limit (from a position close to
+    it too)."""
+    v = rules.variant("querni")
+    ends: set[str] = set()
+    for seed in range(12):
+        rng = random.Random(seed)
+        ends.update(walk(QuerniModel(), v.start(seed=seed), rng, 150, removing))
+    p = v.start(seed=4)
+    quiet = v.from_text(p.to_text().replace(" b 0 ", " b 27 "))
+    ends.update(walk(QuerniModel(), quiet, random.Random(2), 40))
+    for seed, text in enumerate(("P1,P2,P3,7/10/10/10/10/10/B1,B2,B3,7 b 0 13,13",
+                                 "P1,P2,1,P4,6/10/10/10/10/10/B1,B2,B3,1,B5,5 b 0 12,13")):
+        ends.update(walk(QuerniModel(), v.from_text(text), random.Random(seed), 40,
+                         removing))
+    assert ends == {"all-removed", "move-limit", "no-chains"}
+
+
+def on_positions(model: GameModel, board: Callable[[Position[Any]], SearchBoard | None]
+                 = lambda position: None) -> GameModel:
+    """``model``'s judgement without its board (the search then walks the rules'
+    positions: :class:`engine.board.PositionBoard`), or with ``board``'s."""
+    inner = model
+
+    class OnPositions(GameModel):
+        key = inner.key
+        mobility_weight = inner.mobility_weight
+        quiescence = inner.quiescence
+        captures_compulsory = inner.captures_compulsory
+        place_value = inner.place_value
+
+        def evaluate(self, position: Position[Any], pieces: Pieces) -> tuple[int, ...]:
+            return inner.evaluate(position, pieces)
+
+        def is_tactical(self, position: Position[Any], pieces: Pieces,
+                        move: Hashable) -> bool:
+            return inner.is_tactical(position, pieces, move)
+
+        def gain(self, position: Position[Any], pieces: Pieces, move: Hashable) -> int:
+            return inner.gain(position, pieces, move)
+
+        def tactical_gains(self, position: Position[Any], pieces: Pieces,
+                           moves: Sequence[Hashable]) -> list[int | None]:
+            return inner.tactical_gains(position, pieces, moves)
+
+        def key_change(self, pieces: Pieces, move: Hashable) -> int | None:
+            return inner.key_change(pieces, move)
+
+        def board(self, position: Position[Any]) -> SearchBoard | None:
+            return board(position)
+
+    return OnPositions()
+
+
+def _positions(key: str, **options: object) -> list[Position[Any]]:
+    """The start and two positions of a seeded random game."""
+    v = rules.variant(key)
+    p = v.start(**options)
+    rng = random.Random(key)
+    out = [p]
+    for ply in range(16):
+        if p.outcome() is not None:
+            break
+        p = p.play(rng.choice(p.legal_moves()))
+        if ply in (7, 15) and p.outcome() is None:
+            out.append(p)
+    return out
+
+
+@pytest.mark.parametrize(("key", "options", "model"), [
+    ("xiangqi", {}, XiangqiModel()),
+    ("querni", {"seed": 8}, QuerniModel()),
+    ("querni", {"seed": 9}, QuerniTopModel()),
+], ids=["xiangqi", "querni", "querni-top"])
+def test_the_search_plays_the_same_on_its_board_as_on_the_rules_positions(
+        key: str, options: dict[str, object], model: GameModel) -> None:
+    """Same move, score, depth, nodes and line, with noise (seeded by the keys) too;
+    the move and line are the rules' own values, the move one of ``legal_moves()``."""
+    for p in _positions(key, **options):
+        for limits in (Limits(nodes=3000, depth=4), Limits(nodes=1500, noise=40, seed=5)):
+            fast = Search(model, p, limits)
+            assert type(fast.board) is not PositionBoard
+            ours, theirs = fast.run(), Search(on_positions(model), p, limits).run()
+            assert (ours.move, ours.score, ours.depth, ours.nodes, ours.pv) == (
+                theirs.move, theirs.score, theirs.depth, theirs.nodes, theirs.pv)
+            assert any(m is ours.move for m in p.legal_moves())
+            line = p
+            for move in ours.pv:
+                line = line.play(move)  # the rules referee the whole line
+        ranked = Search(model, p, Limits()).ranked()
+        assert ranked == Search(on_positions(model), p, Limits()).ranked()
+        assert sorted(map(repr, (m for _, m in ranked))) == sorted(map(repr, p.legal_moves()))
+
+
+def test_the_search_plays_only_the_moves_its_root_position_allows() -> None:
+    """The root's moves on the board are matched one by one with the rules' (the
+    referee): a search whose board lists other moves is refused, never played."""
+    v = rules.variant("xiangqi")
+    start = v.start()
+    elsewhere = start.play(start.legal_moves()[0])
+
+    model = model_for(v)
+    astray = on_positions(model, lambda position: PositionBoard(model, elsewhere))
+    with pytest.raises(BoardMismatch, match="xiangqi board lists"):
+        Search(astray, start, Limits(depth=1))
+    # analysis searches a played move alone: named by the rules' value, on the board
+    only = start.legal_moves()[5]
+    result = Search(model_for(v), start, Limits(depth=2), root_moves=(only,)).run()
+    assert result.move is only
+
+
+def test_a_finished_game_has_no_move_to_search() -> None:
+    v = rules.variant("querni")
+    over = v.from_text(v.start(seed=1).to_text().replace(" b 0 ", " b 30 "))
+    assert over.outcome() is not None
+    with pytest.raises(ValueError, match="0 seats are to move"):
+        Search(model_for(v, over), over, Limits(depth=1)).run()
+
