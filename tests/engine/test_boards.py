@@ -1,4 +1,4 @@
-"""The search's own boards (:mod:`engine.board`: xiangqi's and Querni's, moves made and
+"""The search's own boards (:mod:`engine.board`: xiangqi's, damas' and Querni's, moves made and
 unmade in place) answer exactly what the rules API and the model answer: the same legal
 moves in the same order, the same outcomes, keys equal to the keys of the pieces, the
 same evaluation, after any sequence of moves made and taken back. And the search plays
@@ -19,11 +19,13 @@ import rules
 from engine.board import PositionBoard, SearchBoard
 from engine.errors import BoardMismatch
 from engine.models import GameModel, Pieces, model_for
+from engine.models.damas import DamasModel
 from engine.models.querni import QuerniModel, QuerniTopModel
 from engine.models.xiangqi import XiangqiModel
 from engine.search import Limits, Search
 from engine.zobrist import position_key
 from rules import Outcome, Position
+from rules.damas import DamasMove
 
 XIANGQI_ENDGAMES = (
     "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1",
@@ -104,6 +106,19 @@ def back_and_forth(board: SearchBoard, moves: Sequence[Hashable], made: list[Has
     return rng.randrange(len(moves))
 
 
+def damas_back(board: SearchBoard, moves: Sequence[Hashable], made: list[Hashable],
+               rng: random.Random) -> int:
+    """Damas: mostly a king's way back (repetitions), captures when there are (they are
+    compulsory), else any move."""
+    if len(made) >= 2 and rng.random() < 0.7:
+        last = made[-2]
+        assert isinstance(last, DamasMove)
+        back = DamasMove((last.path[-1], last.path[0]))
+        if back in moves:
+            return list(moves).index(back)
+    return rng.randrange(len(moves))
+
+
 def removing(board: SearchBoard, moves: Sequence[Hashable], made: list[Hashable],
              rng: random.Random) -> int:
     """Querni: a removal more often than not (games that end), else any turn."""
@@ -160,6 +175,34 @@ def test_the_xiangqi_board_ends_games_as_the_rules_do() -> None:
             p = p.play(move)
         agree(board, p, model)
         assert board.outcome() == Outcome.win(1, seats=2, reason="perpetual-check")
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 40))
+def test_the_damas_board_agrees_with_the_rules(seed: int, plies: int) -> None:
+    v = rules.variant("damas")
+    rng = random.Random(seed)
+    root = v.start()
+    for _ in range(plies):  # a root deeper in the game, with its history
+        if root.outcome() is not None:
+            break
+        root = root.play(rng.choice(root.legal_moves()))
+    if root.outcome() is None:
+        walk(DamasModel(), root, rng, 150)
+
+
+def test_the_damas_board_ends_games_as_the_rules_do() -> None:
+    """No pieces, no moves, repetitions, the 40 king plies and three kings against one."""
+    v = rules.variant("damas")
+    ends: set[str] = set()
+    for seed in range(10):
+        ends.update(walk(DamasModel(), v.start(), random.Random(seed), 200))
+    for seed, text in enumerate(("W:WK3,K14,K28:BK20", "W:WK3:BK30:H37",
+                                 "W:WK1,K5:BK32,K28", "W:WK3,K14,K28:BK20:T11",
+                                 "B:W10,25:B6,K7,15,17,27,29")):
+        ends.update(walk(DamasModel(), v.from_text(text), random.Random(seed), 120,
+                         damas_back))
+    assert ends == {"no-pieces", "no-moves", "repetition", "move-limit", "three-kings"}
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -244,9 +287,10 @@ def _positions(key: str, **options: object) -> list[Position[Any]]:
 
 @pytest.mark.parametrize(("key", "options", "model"), [
     ("xiangqi", {}, XiangqiModel()),
+    ("damas", {}, DamasModel()),
     ("querni", {"seed": 8}, QuerniModel()),
     ("querni", {"seed": 9}, QuerniTopModel()),
-], ids=["xiangqi", "querni", "querni-top"])
+], ids=["xiangqi", "damas", "querni", "querni-top"])
 def test_the_search_plays_the_same_on_its_board_as_on_the_rules_positions(
         key: str, options: dict[str, object], model: GameModel) -> None:
     """Same move, score, depth, nodes and line, with noise (seeded by the keys) too;
