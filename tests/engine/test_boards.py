@@ -1,9 +1,9 @@
-"""The search's own boards (:mod:`engine.board`: xiangqi's, damas' and Querni's, moves made and
-unmade in place) answer exactly what the rules API and the model answer: the same legal
-moves in the same order, the same outcomes, keys equal to the keys of the pieces, the
-same evaluation, after any sequence of moves made and taken back. And the search plays
-the same moves, with the same nodes, on them as on the rules' own positions, every move
-it hands out being one of the rules' legal moves."""
+"""The search's own boards (:mod:`engine.board`: xiangqi's, damas', Querni's and the
+original Alquerque rules', moves made and unmade in place) answer exactly what the rules
+API and the model answer: the same legal moves in the same order, the same outcomes, keys
+equal to the keys of the pieces, the same evaluation, after any sequence of moves made
+and taken back. And the search plays the same moves, with the same nodes, on them as on
+the rules' own positions, every move it hands out being one of the rules' legal moves."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ import rules
 from engine.board import PositionBoard, SearchBoard
 from engine.errors import BoardMismatch
 from engine.models import GameModel, Pieces, model_for
+from engine.models.alquerque import AlquerqueModel, GrandeAlquerqueRulesModel
 from engine.models.damas import DamasModel
 from engine.models.querni import QuerniModel, QuerniTopModel
 from engine.models.xiangqi import XiangqiModel
@@ -205,6 +206,17 @@ def test_the_damas_board_ends_games_as_the_rules_do() -> None:
     assert ends == {"no-pieces", "no-moves", "repetition", "move-limit", "three-kings"}
 
 
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), grande=st.booleans())
+def test_the_alquerque_board_agrees_with_the_rules(seed: int, grande: bool) -> None:
+    """The original rules on either board (Alquerque's 5×5, Alquerque grande's 7×7 with
+    two players), games to their end (no stones left, or no move)."""
+    v = rules.variant("alquerque-grande" if grande else "alquerque")
+    root = v.start(players=2, rules="alquerque") if grande else v.start()
+    ends = walk(model_for(v, root), root, random.Random(seed), 250)
+    assert set(ends) <= {"no-moves", "no-pieces"}
+
+
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), deal=st.integers(0, 2**16),
        version=st.sampled_from(["1", "2"]), top=st.booleans())
@@ -288,9 +300,11 @@ def _positions(key: str, **options: object) -> list[Position[Any]]:
 @pytest.mark.parametrize(("key", "options", "model"), [
     ("xiangqi", {}, XiangqiModel()),
     ("damas", {}, DamasModel()),
+    ("alquerque", {}, AlquerqueModel()),
+    ("alquerque-grande", {"players": 2, "rules": "alquerque"}, GrandeAlquerqueRulesModel()),
     ("querni", {"seed": 8}, QuerniModel()),
     ("querni", {"seed": 9}, QuerniTopModel()),
-], ids=["xiangqi", "damas", "querni", "querni-top"])
+], ids=["xiangqi", "damas", "alquerque", "grande-alquerque-rules", "querni", "querni-top"])
 def test_the_search_plays_the_same_on_its_board_as_on_the_rules_positions(
         key: str, options: dict[str, object], model: GameModel) -> None:
     """Same move, score, depth, nodes and line, with noise (seeded by the keys) too;
