@@ -1,0 +1,226 @@
+"""One engine against another: this tree's level against the same level of a git
+revision, at the same time per move, in every configuration (or those named).
+
+Each side is a process of its own that imports its tree's engine and rules (``--serve
+ROOT``) and answers one move at a time, so only one side thinks at any moment and each
+gets the whole time per move (``--movetime`` ms; scaled down from the 2 s default to
+make a run of many games possible). The games open as ``tablero selfplay``'s do
+(:class:`engine.selfplay.Opening`: random quiet moves, and a random Querni deal), and
+every opening and deal is played twice, the two engines swapping seats; with four
+seats the old engine sits in the two seats of the other team, or (``fast``, ``slow``)
+in every other seat. Points: 1 a win, ½ a draw (with four seats, the share of the
+other seats ranked below, ties half); the new engine's score per configuration.
+
+Run with ``nice -n 15 .venv/bin/python bench/bench_versus.py --against REV
+[--build-old] [--games N] [--movetime MS] [--level 8] [--config LABEL ...]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import IO, Any
+
+HERE = Path(__file__).resolve().parents[1]
+
+MAX_PLIES = 600
+"""A game still running here is scored a draw."""
+
+
+def serve(root: str) -> None:
+    """Answer ``{"game", "options", "moves": [[seat, text], ...], "seat", "level",
+    "seconds", "seed"}`` lines with ``{"move": text}``, by ROOT's engine."""
+    sys.path.insert(0, str(Path(root).resolve()))
+    import engine
+    import rules
+    from rules import native
+    print(json.dumps({"core": native.running(), "engine": engine.__file__}), flush=True)
+    for line in sys.stdin:
+        ask = json.loads(line)
+        v = rules.variant(ask["game"])
+        p = v.start(**ask["options"])
+        for seat, text in ask["moves"]:
+            move = v.parse_arrangement(p, seat, text) if p.in_setup else v.parse_move(p, text)
+            p = p.play(move)
+        choice = engine.choose_move(p, ask["level"], seed=ask["seed"], seconds=ask["seconds"],
+                                    seat=ask["seat"], fairy=False)
+        print(json.dumps({"move": choice.text, "seconds": choice.seconds}), flush=True)
+
+
+class Side:
+    """One engine's process."""
+
+    def __init__(self, name: str, root: Path) -> None:
+        self.name = name
+        self.process = subprocess.Popen(
+            [sys.executable, str(Path(__file__).resolve()), "--serve", str(root)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        hello = json.loads(self._read())
+        self.core = hello["core"]
+        if not Path(hello["engine"]).resolve().is_relative_to(root.resolve()):
+            raise SystemExit(f"{name} imported {hello['engine']}, not {root}")
+        self.seconds: list[float] = []
+
+    def _read(self) -> str:
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        if not line:
+            raise SystemExit(f"the {self.name} engine's process ended")
+        return line
+
+    def move(self, ask: dict[str, Any]) -> str:
+        assert self.process.stdin is not None
+        self.process.stdin.write(json.dumps(ask) + "\n")
+        self.process.stdin.flush()
+        answer = json.loads(self._read())
+        self.seconds.append(answer["seconds"])
+        text: str = answer["move"]
+        return text
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait(timeout=30)
+
+
+def play(key: str, options: dict[str, object], seating: list[Side], *, game: int,
+         level: int, seconds: float) -> Any:
+    """One game, ``seating[seat]`` playing each seat from the opening of ``game // 2``;
+    the final position."""
+    import rules
+    from engine.selfplay import Opening
+    v = rules.variant(key)
+    pair = game // 2
+    if "seed" in v.options and options.get("setup", "random") == "random":
+        options = {**options, "seed": random.Random(f"versus-deal:{pair}").randrange(2**31)}
+    p = v.start(**options)
+    opening = Opening(p.seat_count, random.Random(f"versus-opening:{pair}"))
+    moves: list[tuple[int, str]] = []
+    while p.outcome() is None and len(moves) < MAX_PLIES:
+        seat = min(p.to_move)
+        if not p.in_setup:
+            forced = opening.move(p, seat)
+            if forced is not None:
+                moves.append((seat, v.format_move(p, forced)))
+                p = p.play(forced)
+                continue
+        text = seating[seat].move({"game": key, "options": options, "moves": moves,
+                                   "seat": seat, "level": level, "seconds": seconds,
+                                   "seed": game * 1000 + len(moves)})
+        move = v.parse_arrangement(p, seat, text) if p.in_setup else v.parse_move(p, text)
+        moves.append((seat, text))
+        p = p.play(move)
+    return p
+
+
+def seatings(teams: tuple[frozenset[int], ...], seats: int, new: Side,
+             old: Side) -> list[list[Side]]:
+    """The two seatings of a pair of games (the engines swapped): the new engine in the
+    seats of the first seat's team, or every other seat."""
+    first_team = next((t for t in teams if 0 in t), None)
+    first = [new if (s in first_team if first_team else s % 2 == 0) else old
+             for s in range(seats)]
+    return [first, [old if side is new else new for side in first]]
+
+
+def seat_points(outcome: Any, seat: int, seats: int, teams: bool) -> float:
+    """1 a win, ½ a draw (or a game stopped at :data:`MAX_PLIES`), 0 a loss; among
+    rivals each on their own, the share of the others ranked below (ties half)."""
+    from engine.search import place_share
+    if outcome is None:
+        return 0.5
+    if seats > 2 and not teams:
+        return place_share(outcome.ranking, seat, seats - 1)
+    return 1.0 if seat in outcome.winners else 0.5 if not outcome.winners else 0.0
+
+
+def versus(key: str, options: dict[str, object], new: Side, old: Side, *, games: int,
+           level: int, seconds: float, out: IO[str]) -> float:
+    """The new engine's points over ``games`` games of one configuration."""
+    import rules
+    v = rules.variant(key)
+    p0 = v.start(**options)
+    seats = p0.seat_count
+    teams = any(len(t) > 1 for t in p0.teams)
+    label = key + "".join(f" {k}={o}" for k, o in options.items())
+    points = 0.0
+    ends: dict[str, int] = {}
+    started = time.perf_counter()
+    new.seconds.clear()
+    old.seconds.clear()
+    for g in range(games):
+        seating = seatings(p0.teams, seats, new, old)[g % 2]
+        final = play(key, options, seating, game=g, level=level, seconds=seconds)
+        outcome = final.outcome()
+        reason = outcome.reason if outcome is not None else "ply-limit"
+        ends[reason] = ends.get(reason, 0) + 1
+        mine = [s for s in range(seats) if seating[s] is new]
+        points += sum(seat_points(outcome, s, seats, teams) for s in mine) / len(mine)
+        print(f"  {label}: game {g + 1}/{games}, new {points:g} ({reason})",
+              file=sys.stderr, flush=True)
+
+    def p95(values: list[float]) -> float:
+        values = sorted(values)
+        return values[min(len(values) - 1, int(0.95 * len(values)))] if values else 0.0
+
+    print(f"== {label}: new L{level} {points:g}/{games} ({100 * points / games:.1f} %) "
+          f"against old L{level} at {seconds * 1000:.0f} ms/move; ends "
+          + ", ".join(f"{r} {n}" for r, n in sorted(ends.items()))
+          + f"; s/move p95 new {p95(new.seconds):.2f}, old {p95(old.seconds):.2f}; "
+          f"{time.perf_counter() - started:.0f} s", file=out, flush=True)
+    return points
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--serve", metavar="ROOT", help=argparse.SUPPRESS)
+    parser.add_argument("--against", metavar="REV", help="the old engine's git revision")
+    parser.add_argument("--build-old", action="store_true",
+                        help="compile REV's core first (scripts/build_core)")
+    parser.add_argument("--config", action="append", default=[],
+                        help="a game key or 'key opt=value ...' label (repeat)")
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--movetime", type=int, default=200, metavar="MS")
+    parser.add_argument("--level", type=int, default=8)
+    args = parser.parse_args()
+    if args.serve:
+        serve(args.serve)
+        return
+    if not args.against:
+        parser.error("--against REV is needed")
+    sys.path.insert(0, str(HERE))
+    import rules
+    with tempfile.TemporaryDirectory(prefix="bench-versus-") as tmp:
+        old_root = Path(tmp) / "old"
+        subprocess.run(["git", "-C", str(HERE), "worktree", "add", "--detach", "--quiet",
+                        str(old_root), args.against], check=True)
+        try:
+            if args.build_old:
+                subprocess.run([sys.executable, str(old_root / "scripts" / "build_core.py")],
+                               check=True)
+            new, old = Side("new", HERE), Side("old", old_root)
+            print(f"new: {HERE} ({new.core}); old: {args.against} ({old.core})", flush=True)
+            try:
+                for key, v in rules.VARIANTS.items():
+                    for opts in v.option_sets():
+                        label = key + "".join(f" {k}={o}" for k, o in opts.items())
+                        if args.config and not any(c in (key, label) for c in args.config):
+                            continue
+                        versus(key, opts, new, old, games=args.games, level=args.level,
+                               seconds=args.movetime / 1000, out=sys.stdout)
+            finally:
+                new.close()
+                old.close()
+        finally:
+            subprocess.run(["git", "-C", str(HERE), "worktree", "remove", "--force",
+                            str(old_root)], check=False)
+
+
+if __name__ == "__main__":
+    main()
