@@ -18,9 +18,12 @@ def _outcome(rec: MatchRecord) -> Outcome | None:
                    tuple(frozenset(g) for g in rec.result.ranking), rec.result.reason)
 
 
-def _players(rec: MatchRecord, v: Variant, names: Sequence[str] | None) -> dict[int, str]:
-    """Each seat's player: his display name when known, else ``user <id>``."""
-    out = {s.seat: f"user {s.user_id}" for s in rec.seats if s.seat is not None}
+def _players(rec: MatchRecord, v: Variant, names: Sequence[str] | None,
+             user_ids: bool = True) -> dict[int, str]:
+    """Each seat's player: his display name when known, else ``user <id>`` (without
+    ``user_ids``: the seat's colour, as a page that never shows user ids names him)."""
+    out = {s.seat: f"user {s.user_id}" if user_ids else v.seat_name(s.seat, rec.seat_count)
+           for s in rec.seats if s.seat is not None}
     for seat, name in enumerate(names or ()):
         if seat in out and name and name != v.seat_name(seat, rec.seat_count):
             out[seat] = name.replace('"', "'")
@@ -28,16 +31,18 @@ def _players(rec: MatchRecord, v: Variant, names: Sequence[str] | None) -> dict[
 
 
 def export_record(rec: MatchRecord, entries: Sequence[RecordEntry],
-                  names: Sequence[str] | None = None) -> tuple[str, str] | None:
+                  names: Sequence[str] | None = None, *,
+                  user_ids: bool = True) -> tuple[str, str] | None:
     """``(format, text)`` for games with a standard format, else None. ``names``: the
-    players' display names by seat (the headers say ``user <id>`` without them)."""
+    players' display names by seat (the headers say ``user <id>`` without them, or the
+    seat's colour without ``user_ids``)."""
     v = rules.variant(rec.game)
     if v.record_format is None:
         return None
     record = GameRecord(
         start=rec.start_text,
         moves=tuple(e.text for e in entries if not e.text.startswith(SPECIAL_PREFIX)),
-        outcome=_outcome(rec), players=_players(rec, v, names),
+        outcome=_outcome(rec), players=_players(rec, v, names, user_ids),
         event=f"Tablero match {rec.id}", date=rec.created_at.strftime("%Y.%m.%d"))
     text = v.export_record(record)
     return None if text is None else (v.record_format, text)

@@ -216,10 +216,10 @@ class Play:
         return found
 
     async def move_choices(self, match_id: int, user: int, prefix: str = "",
-                           limit: int = 25,
+                           limit: int | None = 25,
                            *, caller: Caller | None = None) -> tuple[list[tuple[str, str]], int]:
         """``suggest_moves`` and how many moves match in all (``/moves`` says "25 of
-        44")."""
+        44"); ``limit`` None: every one (a player's web page offers them all)."""
         try:
             rec, state = await self._read_state(match_id)
             self._require_active(rec)
@@ -256,7 +256,7 @@ class Play:
             scored.append((closeness, -taken, check, origin, canonical, display))
         choices = Counter(row[3] for row in scored)  # moves per piece
         ranked = sorted((c, t, k, -choices[o], cn, d) for c, t, k, o, cn, d in scored)
-        n = max(0, min(int(limit), 25))
+        n = len(ranked) if limit is None else max(0, min(int(limit), 25))
         return [(c, d) for *_, c, d in ranked[:n]], len(ranked)
 
     @staticmethod

@@ -230,7 +230,8 @@ class MatchService:
                             caller: Caller | None = None) -> list[tuple[str, str]]:
         return await self._play.suggest_moves(match_id, user, prefix, limit, caller=caller)
 
-    async def move_choices(self, match_id: int, user: int, prefix: str = '', limit: int = 25, *,
+    async def move_choices(self, match_id: int, user: int, prefix: str = '',
+                           limit: int | None = 25, *,
                            caller: Caller | None = None) -> tuple[list[tuple[str, str]], int]:
         return await self._play.move_choices(match_id, user, prefix, limit, caller=caller)
 
@@ -490,6 +491,10 @@ class MatchService:
 
     async def revoke_web_links(self, user: int) -> int:
         return await self._web.revoke_web_links(user)
+
+    async def web_export(self, match_id: int, caller: Caller | None = None
+                         ) -> tuple[str, str] | None:
+        return await self._web.web_export(match_id, caller)
 
     async def web_board(self, match_id: int, ply: int, caller: Caller | None = None,
                         locale: str = DEFAULT_LOCALE, seat: int = 0) -> BoardImage | None:

@@ -15,16 +15,20 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import logging
 from dataclasses import dataclass
 
 from locales.i18n import DEFAULT_LOCALE, _
 from service.boards import draw_board
 from service.core import ServiceCore
 from service.errors import MatchNotFound, NotAllowed
+from service.exports import export_record
 from service.matches import public_view
 from service.records import MatchStatus
 from service.states import replay
 from service.views import BoardImage, BoardState, Caller, GameRecord, LeaderboardEntry
+
+log = logging.getLogger(__name__)
 
 
 class WebLinkRevoked(NotAllowed):
@@ -83,6 +87,21 @@ class Web:
                                              r.wins, r.losses, r.draws)
             ratings.append(found)
         return WebMatch(record, names, tuple(ratings))
+
+    async def web_export(self, match_id: int, caller: Caller | None = None
+                         ) -> tuple[str, str] | None:
+        """The match in its game's standard record format for its page, ``(format,
+        text)``: WXF for xiangqi, PDN for damas; None for the other games. Players are
+        named as on the page, never by user id."""
+        rec = await self._record(match_id)
+        await self._web_on(rec.guild_id, match_id)
+        entries = await self._entries(rec)
+        try:
+            return export_record(rec, entries, self._seat_names(self._view(rec)),
+                                 user_ids=False)
+        except Exception:  # an exporter bug must not take the page down
+            log.exception("export failed for match %s", match_id)
+            return None
 
     async def web_pass(self, match_id: int, user: int, caller: Caller | None = None) -> int:
         """The link generation to put in ``user``'s link to play match ``match_id``: he

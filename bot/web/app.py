@@ -3,7 +3,8 @@ plain error pages and live updates.
 
 Routes: ``/m/{token}`` a match page (``?ply=N`` a ply of it, ``?lang=`` a language),
 ``/m/{token}/board/{ply}.png`` its board after ``ply`` plies (``?seat=N``: seen from
-seat N), ``/m/{token}/events``
+seat N), ``/m/{token}/record.wxf`` / ``.pdn`` its record in its game's format,
+``/m/{token}/events``
 server-sent events (``change`` with the match's version when it changed), ``/static/``
 our style sheet and script, ``/healthz``. Every response carries a strict
 Content-Security-Policy (our own origin only: no third-party request is possible); every
@@ -39,8 +40,14 @@ from service.web import SPECTATOR, WebLinkRevoked
 log = logging.getLogger(__name__)
 
 CSP = ("default-src 'none'; img-src 'self'; style-src 'self'; script-src 'self'; "
-       "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
-STATIC = {"site.css": "text/css", "match.js": "text/javascript"}
+       "font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; "
+       "frame-ancestors 'none'")
+STATIC = {"site.css": ("bot.web", "text/css"), "match.js": ("bot.web", "text/javascript"),
+          "TableroLanguages.otf": ("bot.web", "font/otf"),
+          "TableroSans-Regular.otf": ("render", "font/otf")}
+"""The files under ``/static/``: their package (``static/`` of the web adapter, or the
+renderer's ``fonts/``: Chinese pages are drawn with the font the boards use, so a reader
+without a Chinese font sees no empty boxes) and type."""
 BOARD_CACHE = 512
 """Board pictures kept in memory (by match, version, ply and language)."""
 
@@ -170,6 +177,7 @@ class WebApp:
         app.router.add_get("/m/{token}", self.match)
         app.router.add_get("/m/{token}/board/{ply}.png", self.board)
         app.router.add_get("/m/{token}/events", self.events)
+        app.router.add_get("/m/{token}/record.{format}", self.record)
         app.router.add_get("/p/{token}", self.player)
         app.router.add_post("/p/{token}/{action}", self.act)
         app.on_cleanup.append(self._cleanup)
@@ -228,8 +236,11 @@ class WebApp:
         name = request.match_info["name"]
         if name not in STATIC:
             raise web.HTTPNotFound()
-        body = resources.files("bot.web").joinpath("static", name).read_bytes()
-        response = web.Response(body=body, content_type=STATIC[name], charset="utf-8")
+        package, kind = STATIC[name]
+        folder = "static" if package == "bot.web" else "fonts"
+        body = resources.files(package).joinpath(folder, name).read_bytes()
+        response = web.Response(body=body, content_type=kind,
+                                charset="utf-8" if kind.startswith("text/") else None)
         response.headers["Cache-Control"] = "public, max-age=3600"
         return response
 
@@ -249,8 +260,9 @@ class WebApp:
         found = await self.service.web_match(match_id, caller)
         last = len(found.record.plies)
         ply = self._ply(request, request.query.get("ply"), last)
+        export = await self.service.web_export(match_id, caller)
         html = match_page(found, token=token, ply=ply, locale=reader_locale(request),
-                          live=True)
+                          live=True, export=export)
         return web.Response(text=html, content_type="text/html", charset="utf-8")
 
     async def board(self, request: web.Request) -> web.Response:
@@ -281,6 +293,19 @@ class WebApp:
         response.headers["Cache-Control"] = "private, max-age=60"
         return response
 
+    async def record(self, request: web.Request) -> web.Response:
+        """The match in its game's record format (``record.wxf``, ``record.pdn``), as a
+        file to download; 404 for a game without that format."""
+        match_id, caller = self._caller(request.match_info["token"])
+        export = await self.service.web_export(match_id, caller)
+        if export is None or export[0] != request.match_info["format"]:
+            raise web.HTTPNotFound()
+        fmt, text = export
+        response = web.Response(text=text, content_type="text/plain", charset="utf-8")
+        response.headers["Content-Disposition"] = \
+            f'attachment; filename="tablero-match-{match_id}.{fmt}"'
+        return response
+
     def _grant(self, token: str) -> tuple[PlayerPass, Caller]:
         """The pass of a genuine, unexpired player link (404 for a forged one, 403 for
         an expired one: a revoked one is the service's to refuse)."""
@@ -302,7 +327,7 @@ class WebApp:
         last = len(found.record.plies)
         ply = self._ply(request, request.query.get("ply"), last)
         choices, _total = await self.service.move_choices(
-            grant.match_id, grant.user_id, "", 1000, caller=caller)
+            grant.match_id, grant.user_id, "", None, caller=caller)
         locale = reader_locale(request)
         seat = match.seat_of(grant.user_id) or 0
         record = found.record
@@ -319,9 +344,10 @@ class WebApp:
                                 live=match.status.is_live, error=error, locale=locale,
                                 taps=board_taps(position, choices, seat) if choices
                                 else None)
+        export = await self.service.web_export(match.id, caller)
         html = match_page(found, token=self.signer.spectator(match.id, match.guild_id),
                           ply=ply, locale=locale, live=True, play=play,
-                          page_path=f"/p/{token}", seat=seat)
+                          page_path=f"/p/{token}", seat=seat, export=export)
         return web.Response(text=html, content_type="text/html", charset="utf-8",
                             status=status)
 

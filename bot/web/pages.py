@@ -109,11 +109,29 @@ def _time(when: datetime) -> str:
     return f'<time datetime="{esc(iso)}" class="deadline">{esc(shown)}</time>'
 
 
+RECORD_FORMATS = {"wxf": "WXF", "pdn": "PDN"}
+"""The standard record formats a page offers, as their users write them."""
+
+
+def record_section(export: tuple[str, str] | None, base: str, locale: str) -> str:
+    """The match in its game's standard record format (WXF, PDN), to read or download;
+    nothing for a game without one."""
+    if export is None or export[0] not in RECORD_FORMATS:
+        return ""
+    fmt, text = export
+    heading = render(_("Record ({format})", format=RECORD_FORMATS[fmt]), locale)
+    download = render(_("Download the record"), locale)
+    return (f'<section class="record"><details><summary>{esc(heading)}</summary>'
+            f'<pre>{esc(text)}</pre><p><a href="{esc(base)}/record.{fmt}" download>'
+            f'{esc(download)}</a></p></details></section>')
+
+
 def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
-               live: bool, play: str = "", page_path: str = "", seat: int = 0) -> str:
+               live: bool, play: str = "", page_path: str = "", seat: int = 0,
+               export: tuple[str, str] | None = None) -> str:
     """The match page at ``ply`` (the record's length: the latest position); ``play``:
     a player's own part (``play_section``), on his page at ``page_path``, the board seen
-    from his ``seat``."""
+    from his ``seat``; ``export``: the match in its game's record format (WXF, PDN)."""
     record = found.record
     match = record.match
     last = len(record.plies)
@@ -188,7 +206,8 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
         f'<section class="players"><h2>{players_heading}</h2>'
         f'<ul>{"".join(players)}</ul></section>'
         f'<section class="moves"><h2>{moves_heading}</h2>'
-        f'<ol id="moves">{"".join(moves)}</ol></section></div>'),
+        f'<ol id="moves">{"".join(moves)}</ol></section>'
+        f'{record_section(export, base, locale)}</div>'),
         locale, scripts=("match.js",), switch=page_path)
 
 

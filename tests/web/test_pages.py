@@ -4,9 +4,10 @@ sees, and how every wrong request is answered."""
 from __future__ import annotations
 
 import asyncio
+from html import unescape
 
 from bot.web.links import LinkSigner
-from tests.service.conftest import ALICE, BOB, play_random
+from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, play_random
 from tests.web.conftest import Site, web_match
 
 
@@ -101,3 +102,30 @@ async def test_a_spectator_hears_of_a_move_within_a_second(site: Site) -> None:
                 lines.append(line.strip())
         assert loop.time() - started < 1.0
         assert lines[-2:] == [b"event: change", f"data: {moved.version}".encode()]
+
+
+async def test_xiangqi_and_damas_pages_offer_their_records_in_wxf_and_pdn(site: Site) -> None:
+    await site.service.update_guild_settings(GUILD, web=True)
+    m = await site.service.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[CAROL],
+                                     seat=0)
+    m = await site.service.accept(m.id, CAROL)  # Carol has no name the bot knows
+    m = (await site.service.move(m.id, ALICE, "h3-e3")).match
+    html = unescape(await (await site.client.get(site.path(m))).text())
+    record = html.split("<pre>")[1].split("</pre>")[0]
+    assert "Record (WXF)" in html and "C2.5" in record and '[Red "alice"]' in record
+    assert '[Black "Black"]' in record and str(CAROL) not in html  # never a user id
+    r = await site.client.get(f"{site.path(m)}/record.wxf")
+    assert r.status == 200 and r.content_type == "text/plain"
+    assert "attachment" in r.headers["Content-Disposition"] and "START{" in await r.text()
+    assert (await site.client.get(f"{site.path(m)}/record.pdn")).status == 404
+    d = await web_match(site.service, "damas")
+    d = (await site.service.move(d.id, ALICE, "b3-a4")).match
+    html = await (await site.client.get(site.path(d))).text()
+    assert "Record (PDN)" in html and "12-16" in html
+    assert (await site.client.get(f"{site.path(d)}/record.pdn")).status == 200
+    q = await web_match(site.service, "querni")
+    html = await (await site.client.get(site.path(q))).text()
+    assert 'class="record"' not in html  # Querni has no standard record format
+    assert (await site.client.get(f"{site.path(q)}/record.pdn")).status == 404
+    await site.service.update_guild_settings(GUILD, web=False)
+    assert (await site.client.get(f"{site.path(d)}/record.pdn")).status == 404

@@ -152,3 +152,16 @@ async def test_a_querni_arrangement_is_handed_in_and_a_bad_one_refused_in_words(
     # Bob, still to hand in his, is never shown Alice's
     bob_html = await (await site.client.get(await player_path(site, m, BOB))).text()
     assert 'id="play-setup"' in bob_html and numbers not in bob_html
+
+
+async def test_the_players_page_offers_every_legal_move(site: Site) -> None:
+    """Not the 25 that /move's autocomplete suggests: all 44 of Xiangqi's first moves,
+    as buttons and as taps on the board."""
+    import json
+    from html import unescape
+
+    m = await web_match(site.service, "xiangqi")
+    html = await (await site.client.get(await player_path(site, m, ALICE))).text()
+    assert html.count('<button name="move"') == 44
+    taps = json.loads(unescape(re.search(r'data-taps="([^"]*)"', html).group(1)))  # type: ignore[union-attr]
+    assert len(taps) == 44 and {t[2][0] for t in taps} >= {"a1", "b1", "h3", "e4"}

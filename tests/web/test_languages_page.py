@@ -1,0 +1,81 @@
+"""The pages in German and Chinese in a real browser (Playwright driving Debian's
+Chromium): the Chinese text is drawn with the font we serve (no empty boxes where the
+reader's machine has no Chinese font: this one has none), nothing overflows a phone's
+390 px, on a spectator's page and a player's. Screenshots go to TABLERO_SCREENSHOTS."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+from playwright.async_api import Page, async_playwright
+
+from bot.web.links import PlayerPass
+from tests.service.conftest import ALICE, BOB
+from tests.web.conftest import Site, web_match
+from tests.web.test_browser import until
+
+ROOT = Path(__file__).resolve().parents[2]
+CJK = ((0x2E80, 0x9FFF), (0xF900, 0xFAFF), (0xFE30, 0xFE4F), (0xFF00, 0xFFEF))
+"""The blocks the page's Chinese font is used for (its unicode-range in site.css)."""
+FONT_LOADED = ("[...document.fonts].some(f => f.family.includes('Tablero Sans') "
+               "&& f.status === 'loaded')")
+
+
+def test_the_served_font_has_every_chinese_character_of_the_catalogues() -> None:
+    """Any sentence a Chinese page shows is drawn in the font served with it (the
+    renderer's, ``render/fonts``; rebuilt by scripts/make_font_subset.sh after a Chinese
+    catalogue changes), never as empty boxes."""
+    from render.style import coverage
+
+    missing = set()
+    for po in ROOT.glob("locales/zh_*/LC_MESSAGES/tablero.po"):
+        for line in po.read_text("utf-8").splitlines():
+            if line.startswith(("msgstr", '"')):
+                missing.update(ch for ch in line if any(
+                    low <= ord(ch) <= high for low, high in CJK) and ch not in coverage())
+    assert not missing, "run scripts/make_font_subset.sh: " + "".join(sorted(missing))
+
+
+async def fits(page: Page) -> None:
+    assert await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+@pytest.mark.parametrize("lang", ["de", "zh-CN", "zh-TW"])
+async def test_german_and_chinese_pages_render_and_fit_a_phone(site: Site, chromium: str,
+                                                               lang: str) -> None:
+    m = await web_match(site.service, "xiangqi")
+    m = (await site.service.move(m.id, ALICE, "h3-e3")).match
+    epoch = await site.service.web_pass(m.id, BOB)
+    grant = PlayerPass(m.id, m.guild_id, BOB, int(time.time()) + 600, epoch)
+    player = f"/p/{site.signer.player(grant)}"
+    shots = os.environ.get("TABLERO_SCREENSHOTS")
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        try:
+            for name, path in (("match", site.path(m)), ("play", player)):
+                for width, height in ((390, 844), (1280, 900)):
+                    page = await browser.new_page(viewport={"width": width, "height": height})
+                    fonts: list[str] = []
+                    page.on("request", lambda r, seen=fonts: seen.append(r.url)
+                            if r.url.endswith(".otf") else None)
+                    await page.goto(str(site.client.make_url(f"{path}?lang={lang}")))
+                    await until(page, "document.getElementById('board').naturalWidth > 0", 10)
+                    await page.evaluate("document.fonts.ready.then(() => true)")
+                    assert await page.evaluate("document.documentElement.lang") == lang
+                    await fits(page)
+                    if lang.startswith("zh"):  # drawn with our font, fetched from here
+                        await until(page, FONT_LOADED, 10)
+                        assert any("TableroSans-Regular" in u for u in fonts)
+                        assert all(u.startswith(str(site.client.make_url("/"))) for u in fonts)
+                    else:  # a Latin page fetches only the switch's 3 KB of it
+                        assert not any("TableroSans" in u for u in fonts)
+                    if shots:
+                        size = "phone" if width == 390 else "desktop"
+                        await page.screenshot(path=str(Path(shots) / f"{name}-{lang}-{size}.png"),
+                                              full_page=True)
+                    await page.close()
+        finally:
+            await browser.close()
