@@ -15,10 +15,12 @@ import importlib
 import importlib.metadata
 import logging
 import sys
+from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import rules
+from bot.ops.logs import configure as configure_logging
 from bot.settings import Settings, load_settings
 from rules import native
 from service.errors import StorageError, StorageUnavailable
@@ -164,7 +166,10 @@ def discord_main(settings: Settings) -> int:
                         engine_workers=settings.engine_workers,
                         shard_count=settings.shard_count,
                         shards=settings.shards, web=web_links(settings),
-                        web_address=web_address(settings))
+                        web_address=web_address(settings),
+                        metrics_host=settings.metrics_host,
+                        metrics_port=settings.metrics_port,
+                        outbox_max_age=timedelta(seconds=settings.ready_outbox_seconds))
     return code
 
 
@@ -203,7 +208,9 @@ def web_main(settings: Settings, args: argparse.Namespace) -> int:
         return asyncio.run(web_link(db, secret, settings.web_url, int(args.action[1])))
     try:
         return asyncio.run(serve_web(db, secret, args.host, args.port,
-                                     settings.db_synchronous))
+                                     settings.db_synchronous,
+                                     metrics_host=settings.metrics_host,
+                                     metrics_port=settings.metrics_port))
     except KeyboardInterrupt:
         return 0
 
@@ -247,12 +254,28 @@ async def web_link(db: Path | str, secret: str, base_url: str, match_id: int) ->
 
 
 async def serve_web(db: Path | str, secret: str, host: str, port: int,
-                    synchronous: str = "FULL") -> int:
+                    synchronous: str = "FULL", *, metrics_host: str = "127.0.0.1",
+                    metrics_port: int | None = None,
+                    started: asyncio.Future[tuple[int, int]] | None = None) -> int:
+    """Serve the pages on ``host:port`` with ``/healthz``, ``/readyz`` (the database
+    answers) and ``/metrics`` beside them, or on ``metrics_host:metrics_port`` when
+    given. ``started`` (tests) learns the ports bound (``port`` 0: a free one)."""
+    from bot.ops.health import DatabaseAnswers, Readiness
+    from bot.ops.metrics import Metrics, StoreCounts
+    from bot.ops.server import Operations, OpsServer
     from bot.web.app import WebApp, WebServer
     from bot.web.links import LinkSigner
 
     repo, service = await _web_service(db, synchronous)
-    server = WebServer(WebApp(service, LinkSigner(secret.encode())), host, port)
+    metrics = Metrics()
+    if isinstance(repo, StoreCounts):
+        metrics.store = repo
+    ops = Operations(metrics, Readiness(
+        [DatabaseAnswers(lambda: service.get_guild_settings(0))], metrics))
+    server = WebServer(WebApp(service, LinkSigner(secret.encode()), metrics=metrics,
+                              ops=ops if metrics_port is None else None), host, port)
+    endpoints = OpsServer(ops, metrics_host, metrics_port) if metrics_port is not None \
+        else None
     try:
         try:
             await server.start()
@@ -260,10 +283,23 @@ async def serve_web(db: Path | str, secret: str, host: str, port: int,
             print(f"tablero web: cannot listen on {host}:{port} ({e.strerror or e})",
                   file=sys.stderr)
             return 1
-        print(f"Tablero web: http://{host}:{port}/ (Ctrl-C stops it)", flush=True)
+        print(f"Tablero web: http://{host}:{server.port}/ (Ctrl-C stops it)", flush=True)
+        where = server.port
+        if endpoints is not None:
+            try:
+                where = await endpoints.start()
+            except OSError as e:
+                print(f"tablero web: cannot serve the metrics on {metrics_host}:"
+                      f"{metrics_port} ({e.strerror or e})", file=sys.stderr)
+                return 1
+            print(f"health and metrics: http://{metrics_host}:{where}/metrics", flush=True)
+        if started is not None:
+            started.set_result((server.port, where))
         await asyncio.Event().wait()
         return 0
     finally:
+        if endpoints is not None:
+            await endpoints.stop()
         await server.stop()
         await repo.close()  # type: ignore[attr-defined]
 
@@ -315,8 +351,7 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
                                    args.command == "sync" else None,
                                    client_id=getattr(args, "client_id", None),
                                    clear=getattr(args, "clear", False))
-    logging.basicConfig(level=settings.log_level,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    configure_logging(settings.log_level, settings.log_format)
     logging.getLogger("tablero").info("engine core: %s", engine_core())
     if args.command == "db":
         return db_main(settings, args)

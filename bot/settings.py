@@ -25,6 +25,19 @@ class Settings(BaseSettings):
     saying so; NORMAL is faster but a power cut may lose the last moves players were told
     were played (a crash of Tablero alone never loses anything either way)."""
     log_level: str = Field("INFO", validation_alias="TABLERO_LOG_LEVEL")
+    log_format: str = Field("text", validation_alias="TABLERO_LOG_FORMAT")
+    """``text`` (default: a line for people) or ``json`` (one JSON object a line: time,
+    level, logger, message, and match, server and shard where known)."""
+    metrics_port: int | None = Field(None, ge=0, le=65535,
+                                     validation_alias="TABLERO_METRICS_PORT")
+    """Where ``tablero run`` serves ``/healthz``, ``/readyz`` and ``/metrics`` (unset: not
+    served); ``tablero web`` serves them beside its pages unless this is set."""
+    metrics_host: str = Field("127.0.0.1", validation_alias="TABLERO_METRICS_HOST")
+    """The address they listen on (default: this machine only; ``0.0.0.0`` in a
+    container, for Prometheus and the health check)."""
+    ready_outbox_seconds: float = Field(600.0, gt=0,
+                                        validation_alias="TABLERO_READY_OUTBOX_SECONDS")
+    """``/readyz`` fails when the oldest undelivered message is older than this."""
     boards_dir: Path | None = Field(None, validation_alias="TABLERO_BOARDS")
     """Where the console writes board PNGs (unset: no PNG files)."""
     console_lang: str | None = Field(None, validation_alias="TABLERO_LANG")
@@ -61,7 +74,7 @@ class Settings(BaseSettings):
             return None
         return value
 
-    @field_validator("boards_dir", "dev_guild_id", "web_port", mode="before")
+    @field_validator("boards_dir", "dev_guild_id", "web_port", "metrics_port", mode="before")
     @classmethod
     def _empty_is_none(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
@@ -128,6 +141,19 @@ class Settings(BaseSettings):
             raise ValueError("TABLERO_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or "
                              "CRITICAL")
         return level
+
+    @field_validator("log_format")
+    @classmethod
+    def _log_format(cls, value: str) -> str:
+        chosen = value.strip().lower() or "text"
+        if chosen not in ("text", "json"):
+            raise ValueError("TABLERO_LOG_FORMAT must be text or json")
+        return chosen
+
+    @field_validator("metrics_host")
+    @classmethod
+    def _metrics_host(cls, value: str) -> str:
+        return value.strip() or "127.0.0.1"
 
     @property
     def has_token(self) -> bool:

@@ -7,7 +7,7 @@ one event loop each call is atomic, like a transaction.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 
 from service.errors import Conflict
@@ -26,6 +26,7 @@ from service.records import (
 )
 from service.shards import shard_of
 from service.views import GuildSettings, UserPrefs
+from storage.counts import MoveCounts
 from storage.seasons import MemorySeasons
 from storage.tournaments import MemoryTournaments
 
@@ -35,6 +36,7 @@ class MemoryRepository(MemorySeasons, MemoryTournaments):
 
     def __init__(self) -> None:
         super().__init__()
+        self.counts = MoveCounts()
         self._matches: dict[int, MatchRecord] = {}
         self._entries: dict[int, list[RecordEntry]] = {}
         self._ratings: dict[tuple[int, str, int], RatingRecord] = {}
@@ -129,7 +131,18 @@ class MemoryRepository(MemorySeasons, MemoryTournaments):
             self._ratings[(r.guild_id, r.ladder, r.user_id)] = r
         self._season_ratings.update(season_ratings)
         self._store_outbox(stored, outbox)
+        self.counts.stored(after.game, append)
         return stored
+
+    @property
+    def moves_stored(self) -> Mapping[str, int]:
+        """The moves stored since it was made (the operator's metrics)."""
+        return self.counts.moves_stored
+
+    @property
+    def refusals(self) -> Mapping[str, int]:
+        """Requests refused by kind: none (memory never fails)."""
+        return {}
 
     async def save_vacation(self, vacation: VacationRecord,
                             changes: Sequence[tuple[MatchRecord, MatchRecord, OutboxFn]]

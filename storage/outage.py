@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import Counter
 from collections.abc import Callable
 
 from service.errors import DatabaseFull, DatabaseReadOnly, StorageUnavailable
@@ -54,6 +55,9 @@ class OutageLog:
         self.down = False
         self.refused = 0
         self.outages = 0
+        self.refusals: Counter[str] = Counter()
+        """Every refused request since the repository opened, by the kind of error
+        (the operator's metrics read it)."""
         self._since = 0.0
         self._last_failure = 0.0
         self._writes_only = False  # full or read-only: reads still go through
@@ -65,6 +69,7 @@ class OutageLog:
     def failed(self, error: StorageUnavailable) -> None:
         """A request failed with ``error``: the first failure of an outage is logged."""
         self.refused += 1
+        self.refusals[type(error).__name__] += 1
         self._last_failure = self.monotonic()
         if self.down:
             return

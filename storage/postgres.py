@@ -41,6 +41,7 @@ from typing import Any, ClassVar
 from urllib.parse import urlsplit, urlunsplit
 
 from service.errors import Conflict
+from storage.counts import MoveCounts
 from storage.errors import (
     CommitUncertain,
     DatabaseFull,
@@ -165,6 +166,7 @@ class PostgresRepository(SqlRepository):
         self._driver_errors = (OSError, TimeoutError, asyncpg.PostgresError,
                                asyncpg.InterfaceError, asyncpg.InternalClientError)
         self.outage = OutageLog(self.path)
+        self.counts = MoveCounts()
 
     @classmethod
     async def open(cls, url: str, *, pool_size: int = 10) -> PostgresRepository:

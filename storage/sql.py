@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any, ClassVar, Protocol, TypeVar
 
@@ -37,6 +37,8 @@ from service.records import (
 )
 from service.timecontrol import format_time_control, parse_time_control
 from service.views import GuildSettings, UserPrefs
+from storage.counts import MoveCounts
+from storage.outage import OutageLog
 from storage.schema import ESTABLISHED, established
 from storage.seasons import SqlSeasons
 from storage.tournaments import SqlTournaments
@@ -252,6 +254,18 @@ class SqlRepository(SqlSeasons, SqlTournaments):
     _select_match: ClassVar[str] = select_match(_prefs_sql)
     path: str
     """What messages call the database (a file path, or a URL without its password)."""
+    outage: OutageLog
+    counts: MoveCounts
+    """The moves stored since it opened (``moves_stored``: the operator's metrics)."""
+
+    @property
+    def moves_stored(self) -> Mapping[str, int]:
+        return self.counts.moves_stored
+
+    @property
+    def refusals(self) -> Mapping[str, int]:
+        """The requests refused since it opened, by the kind of storage error."""
+        return self.outage.refusals
 
     async def _exec(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
         """One statement of the write transaction under way."""
@@ -346,6 +360,7 @@ class SqlRepository(SqlSeasons, SqlTournaments):
         async def body() -> MatchRecord:
             return await self._save_in(before, after, append, ratings, outbox)
         result: MatchRecord = await self._transaction(body)
+        self.counts.stored(after.game, append)
         return result
 
     async def save_vacation(self, vacation: VacationRecord,

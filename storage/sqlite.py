@@ -41,6 +41,7 @@ from typing import Any
 
 import aiosqlite
 
+from storage.counts import MoveCounts
 from storage.errors import (
     DatabaseDamaged,
     DatabaseFull,
@@ -130,6 +131,7 @@ class SqliteRepository(SqlRepository):
         self._identity = _identity(self.path)
         self._lost: str | None = None
         self.outage = OutageLog(self.path)
+        self.counts = MoveCounts()
 
     # ------------------------------------------------------------------ lifecycle
 

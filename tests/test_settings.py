@@ -14,7 +14,8 @@ NAMES = ("DISCORD_TOKEN", "TABLERO_DB", "TABLERO_LOG_LEVEL", "TABLERO_BOARDS",
          "TABLERO_SWEEP_SECONDS", "TABLERO_ENGINE_SECONDS", "TABLERO_ENGINE_WORKERS",
          "TABLERO_DEV_GUILD", "TABLERO_DB_SYNCHRONOUS", "SHARD_COUNT", "SHARD_IDS",
          "TABLERO_LANG", "TABLERO_WEB_SECRET", "TABLERO_WEB_URL",
-         "TABLERO_WEB_PORT", "TABLERO_WEB_HOST")
+         "TABLERO_WEB_PORT", "TABLERO_WEB_HOST", "TABLERO_LOG_FORMAT",
+         "TABLERO_METRICS_PORT", "TABLERO_METRICS_HOST", "TABLERO_READY_OUTBOX_SECONDS")
 
 
 @pytest.fixture(autouse=True)
@@ -112,3 +113,26 @@ def test_bad_shard_settings_are_refused_clearly(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setenv("SHARD_IDS", ids)
     with pytest.raises(ValueError, match=why):
         load_settings(None)
+
+
+def test_operations_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = load_settings(None)
+    assert s.log_format == "text" and s.metrics_port is None
+    assert s.metrics_host == "127.0.0.1"  # this machine only, unless told
+    assert s.ready_outbox_seconds == 600
+    monkeypatch.setenv("TABLERO_LOG_FORMAT", " JSON ")
+    monkeypatch.setenv("TABLERO_METRICS_PORT", "9464")
+    monkeypatch.setenv("TABLERO_METRICS_HOST", "0.0.0.0")
+    monkeypatch.setenv("TABLERO_READY_OUTBOX_SECONDS", "120")
+    s = load_settings(None)
+    assert (s.log_format, s.metrics_port, s.metrics_host, s.ready_outbox_seconds) == \
+        ("json", 9464, "0.0.0.0", 120)
+    monkeypatch.setenv("TABLERO_METRICS_PORT", "")
+    assert load_settings(None).metrics_port is None
+    for name, bad, said in (("TABLERO_LOG_FORMAT", "xml", "text or json"),
+                            ("TABLERO_METRICS_PORT", "70000", "65535"),
+                            ("TABLERO_READY_OUTBOX_SECONDS", "0", "greater than 0")):
+        monkeypatch.setenv(name, bad)
+        with pytest.raises(ValueError, match=said):
+            load_settings(None)
+        monkeypatch.delenv(name)

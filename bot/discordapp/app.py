@@ -9,6 +9,7 @@ client adds in ``setup_hook``. Nothing is assigned to anything afterwards.
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 from pathlib import Path
 
 from discord.ext import commands
@@ -34,6 +35,18 @@ from bot.discordapp.notifier import DiscordNotifier
 from bot.discordapp.redaction import install as redact_tokens_in_logs
 from bot.discordapp.sync import SyncState
 from bot.names import NameBook
+from bot.ops.engine import MeasuredPicker
+from bot.ops.health import (
+    Condition,
+    DatabaseAnswers,
+    OutboxFresh,
+    Readiness,
+    ShardsReady,
+    SweepRecent,
+    SweepWatch,
+)
+from bot.ops.metrics import Metrics, StoreCounts
+from bot.ops.server import Operations
 from bot.web.links import WebLinks
 from service import (
     ALL_SHARDS,
@@ -47,6 +60,9 @@ from service import (
 from service.deliveries import DeliveryFacts
 from service.outbox import OutboxRelay
 
+OUTBOX_MAX_AGE = timedelta(minutes=10)
+"""``/readyz`` fails when a message waits longer (``TABLERO_READY_OUTBOX_SECONDS``)."""
+
 
 def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer | None = None,
                sync_state: SyncState | None = None, database: Path | None = None,
@@ -55,7 +71,9 @@ def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer 
                delivery: DeliveryOptions | None = None,
                picker: MovePicker | None = None,
                shards: ShardSet = ALL_SHARDS, web: WebLinks | None = None,
-               web_address: tuple[str, int] | None = None) -> TableroBot:
+               web_address: tuple[str, int] | None = None,
+               metrics: Metrics | None = None,
+               outbox_max_age: timedelta = OUTBOX_MAX_AGE) -> TableroBot:
     """A ready-to-start bot over ``repository``. ``background=False`` leaves out the
     deadline sweep (``tablero sync`` only logs in); ``shard_count=None`` asks Discord;
     ``delivery``: the outbox's retry delays and poll interval; ``picker``: the computer
@@ -63,15 +81,26 @@ def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer 
     ``shards``: the shards this process runs (``SHARD_IDS``): it connects only those, and
     sweeps and delivers only for their guilds; ``web``: signs /web's links (None: the
     web is not set up); ``web_address``: (host, port) to serve the web pages on in this
-    process, over this bot's service (``TABLERO_WEB_PORT``; needs ``web``)."""
+    process, over this bot's service (``TABLERO_WEB_PORT``; needs ``web``); ``metrics``:
+    where the adapters count and time what they do (a fresh registry by default);
+    ``outbox_max_age``: the oldest undelivered message ``/readyz`` tolerates. ``bot.ops``
+    holds the metrics and the readiness that ``/metrics`` and ``/readyz`` serve
+    (``bot.ops.server``)."""
     redact_tokens_in_logs()  # discord.py logs interaction tokens at DEBUG
     if sync_state is None and database is not None:
         sync_state = default_sync_state(database)
+    metrics = metrics or Metrics()
+    if isinstance(repository, StoreCounts):
+        metrics.store = repository  # moves stored, refusals by kind: read at each scrape
+    if picker is not None:
+        picker = MeasuredPicker(picker, metrics, getattr(picker, "workers", 1))
     bot = TableroBot(sync_state=sync_state, auto_sync=auto_sync, shard_count=shard_count,
-                     shard_ids=list(shards.ids) if shards.ids is not None else None)
+                     shard_ids=list(shards.ids) if shards.ids is not None else None,
+                     metrics=metrics)
     bot.names.book = NameBook(repository)  # names outlive a restart
     notifier = DiscordNotifier(bot, DeliveryFacts(repository), renderer=renderer,
-                               names=bot.names, options=delivery, web=web)
+                               names=bot.names, options=delivery, web=web,
+                               metrics=metrics)
     # the relay (a part of the core) calls the notifier's deliverer: the wiring ties them
     options = notifier.options
     notifier.relay = OutboxRelay(
@@ -96,9 +125,17 @@ def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer 
         TournamentsCog(service, bot.names),
         SeasonsCog(service),
     ]
+    conditions: list[Condition] = [
+        DatabaseAnswers(lambda: repository.get_guild_settings(0)),
+        ShardsReady(bot.shard_states, metrics),
+        OutboxFresh(lambda n: repository.pending_outbox(limit=n), notifier.relay.accepts,
+                    clock, outbox_max_age, metrics)]
     if background:
-        cogs.append(DeadlinesCog(service, bot, sweep_seconds))
+        watch = SweepWatch(clock, sweep_seconds, metrics)
+        conditions.insert(2, SweepRecent(watch))
+        cogs.append(DeadlinesCog(service, bot, sweep_seconds, watch))
     if web is not None and web_address is not None:
         cogs.append(WebPagesCog(service, web, *web_address))
+    bot.ops = Operations(metrics, Readiness(conditions, metrics))
     bot.add_cogs_at_setup(cogs)
     return bot

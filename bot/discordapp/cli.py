@@ -11,15 +11,18 @@ import contextlib
 import logging
 import signal
 from collections.abc import Coroutine
+from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import SecretStr
 
-from bot.discordapp.app import create_bot
+from bot.discordapp.app import OUTBOX_MAX_AGE, create_bot
 from bot.discordapp.client import TableroBot
 from bot.discordapp.permissions import application_id_from_token, invite_url
 from bot.discordapp.sync import clear_commands, publish
+from bot.ops.metrics import Metrics
+from bot.ops.server import OpsServer
 from bot.web.links import WebLinks
 from service import ALL_SHARDS, BoardRenderer, Repository, ShardSet
 from service.errors import StorageError
@@ -57,13 +60,17 @@ async def run_bot(token: SecretStr, database: Path | str, *, sweep_seconds: floa
                   synchronous: str = "FULL", engine_seconds: float = 2.0,
                   engine_workers: int = 2, shard_count: int | None = None,
                   shards: ShardSet = ALL_SHARDS, web: WebLinks | None = None,
-                  web_address: tuple[str, int] | None = None) -> None:
+                  web_address: tuple[str, int] | None = None,
+                  metrics_host: str = "127.0.0.1", metrics_port: int | None = None,
+                  outbox_max_age: timedelta = OUTBOX_MAX_AGE) -> None:
     """Run the bot until SIGTERM or SIGINT: the database at ``database`` (a SQLite file or a
     ``postgresql://`` URL), the deadline sweep, an automatic command sync only when the
     command tree changed, the computer player in a pool of ``engine_workers`` processes
     with ``engine_seconds`` per move; ``shard_count``/``shards``: the shards this
     process runs (None: Discord's recommendation, all in this process); ``web_address``:
-    also serve the web pages there (``TABLERO_WEB_PORT``)."""
+    also serve the web pages there (``TABLERO_WEB_PORT``); ``metrics_port``: where
+    ``/healthz``, ``/readyz`` and ``/metrics`` are served (on ``metrics_host``; None: not
+    served)."""
     from bot.computer import PoolMovePicker
     from service import SystemClock
 
@@ -76,15 +83,31 @@ async def run_bot(token: SecretStr, database: Path | str, *, sweep_seconds: floa
         raise SystemExit(f"tablero run: {e}") from None
     log.info("running shards %s of %d (lease %s)", list(shards.shard_ids), shards.count,
              lease.owner)
+    metrics = Metrics()
+    metrics.shard_leases.set(len(shards.shard_ids))
     picker = PoolMovePicker(workers=engine_workers, seconds=engine_seconds)
     bot = create_bot(repository, SystemClock(), renderer=_renderer(),
                      database=_sync_file(database),
                      sweep_seconds=sweep_seconds, picker=picker,
                      shard_count=shard_count, shards=shards, web=web,
-                     web_address=web_address)
+                     web_address=web_address, metrics=metrics,
+                     outbox_max_age=outbox_max_age)
+    endpoints = None
     try:
+        if metrics_port is not None and bot.ops is not None:
+            endpoints = OpsServer(bot.ops, metrics_host, metrics_port)
+            try:
+                port = await endpoints.start()
+            except OSError as e:
+                await repository.close()
+                raise SystemExit(f"tablero run: cannot serve the metrics on "
+                                 f"{metrics_host}:{metrics_port} ({e.strerror or e})") from None
+            log.info("health and metrics on http://%s:%d/ (/healthz, /readyz, /metrics)",
+                     metrics_host, port)
         await serve(bot, bot.start(token.get_secret_value()), repository, lease)
     finally:
+        if endpoints is not None:
+            await endpoints.stop()
         picker.close()
 
 
@@ -93,6 +116,8 @@ async def keep_lease(lease: ShardLease, bot: TableroBot) -> None:
     (this one stalled past the lease), stop the bot rather than act twice."""
     async def lost(e: ShardsTaken) -> None:
         log.error("lost the shard lease, stopping: %s", e)
+        if bot.metrics is not None:
+            bot.metrics.shard_leases.set(0)
         await bot.close()
     await lease.keep(lost)
 
@@ -128,6 +153,8 @@ async def serve(bot: TableroBot, running: Coroutine[Any, Any, None],
                 await renewing
             try:
                 await lease.release()
+                if bot.metrics is not None:
+                    bot.metrics.shard_leases.set(0)
             except StorageError as e:  # an outage (logged once): the lease runs out
                 log.info("could not release the shard lease (%s); it runs out by itself",
                          e.message)

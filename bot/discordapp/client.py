@@ -35,6 +35,8 @@ from bot.discordapp.names import MemberNames
 from bot.discordapp.permissions import GUILD_INSTALL, IN_SERVERS
 from bot.discordapp.sync import SyncState, sync_at_start
 from bot.discordapp.translator import CatalogueTranslator
+from bot.ops.metrics import Metrics
+from bot.ops.server import Operations
 from locales.i18n import _, negotiate, render
 from service.errors import StorageError
 
@@ -88,7 +90,8 @@ class TableroBot(commands.AutoShardedBot):
     """Tablero on Discord: the connection, the command tree and the cogs it is given."""
 
     def __init__(self, *, sync_state: SyncState | None = None, auto_sync: bool = True,
-                 shard_count: int | None = None, **options: Any) -> None:
+                 shard_count: int | None = None, metrics: Metrics | None = None,
+                 **options: Any) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,  # no prefix commands: slash only
             help_command=None,
@@ -101,6 +104,12 @@ class TableroBot(commands.AutoShardedBot):
                                                      users=True, replied_user=False),
             **options)
         self.names = MemberNames(self)
+        self.metrics = metrics
+        """Where interactions are counted and timed (``errors.replying``)."""
+        self.ops: Operations | None = None
+        """Metrics and readiness (``create_bot``): what ``/metrics`` and ``/readyz`` serve."""
+        self._shards_ready: set[int] = set()
+        self._shards_down: set[int] = set()
         self.sync_state = sync_state
         self.auto_sync = auto_sync
         self._cogs_to_add: list[commands.Cog] = []
@@ -163,6 +172,40 @@ class TableroBot(commands.AutoShardedBot):
                           e.message)
             except Exception:  # a language is a preference: never fail an interaction
                 log.exception("could not store the locale of user %s", interaction.user.id)
+
+    # ------------------------------------------------------------------ readiness
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        self._shards_ready.add(shard_id)
+        self._shards_down.discard(shard_id)
+
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        self._shards_down.discard(shard_id)
+
+    async def on_shard_connect(self, shard_id: int) -> None:
+        self._shards_down.discard(shard_id)
+
+    async def on_shard_disconnect(self, shard_id: int) -> None:
+        self._shards_down.add(shard_id)
+
+    def shard_states(self) -> dict[int, str | None]:
+        """Each shard this process holds: None when connected and ready, else why not
+        (what ``/readyz`` names)."""
+        count = self.shard_count
+        held = self.shard_ids if self.shard_ids is not None else range(count or 0)
+        if not held:
+            return {0: "not connected to Discord yet"}
+        states: dict[int, str | None] = {}
+        for shard in held:
+            if self.is_closed():
+                states[shard] = "closed (the bot is stopping)"
+            elif shard in self._shards_down:
+                states[shard] = "disconnected from the gateway"
+            elif shard not in self._shards_ready:
+                states[shard] = "not ready yet"
+            else:
+                states[shard] = None
+        return states
 
     async def on_ready(self) -> None:
         user = self.user

@@ -48,12 +48,15 @@ from bot.discordapp.permissions import (
     THREAD_POSTING_PERMISSIONS,
     missing_permissions,
 )
+from bot.ops.logs import log_context
+from bot.ops.metrics import Metrics
 from locales.i18n import Words, _, listing, negotiate, render
 from locales.terms import permission_name
 from service import MatchView
 from service.deliveries import DeliveryFacts
 from service.outbox import LIVE_GRACE, Retry
 from service.records import OutboxEntry
+from service.shards import shard_of
 
 log = logging.getLogger("tablero.discord")
 
@@ -105,6 +108,35 @@ def retry_of(error: BaseException) -> Retry | None:
     if isinstance(error, aiohttp.ClientError | OSError | asyncio.TimeoutError):
         return Retry(None, f"connection: {type(error).__name__}")
     return None
+
+
+def failure_kind(error: BaseException) -> str:
+    """What kind of failure a post met, for the metrics: ``rate_limited``,
+    ``server_error``, ``connection`` (retried), ``dms_closed``, ``archived``,
+    ``forbidden``, ``not_found`` or ``other`` (the ladder moves on).
+
+    >>> failure_kind(discord.RateLimited(1.0)), failure_kind(TimeoutError())
+    ('rate_limited', 'connection')
+    """
+    if isinstance(error, discord.RateLimited):
+        return "rate_limited"
+    if isinstance(error, discord.HTTPException):
+        if error.status == 429:
+            return "rate_limited"
+        if error.status >= 500:
+            return "server_error"
+        if error.code == DMS_CLOSED:
+            return "dms_closed"
+        if error.code == ARCHIVED_THREAD:
+            return "archived"
+        if isinstance(error, discord.Forbidden):
+            return "forbidden"
+        if isinstance(error, discord.NotFound):
+            return "not_found"
+        return "other"
+    if isinstance(error, aiohttp.ClientError | OSError | asyncio.TimeoutError):
+        return "connection"
+    return "other"
 
 
 def _what(error: BaseException) -> str:
@@ -199,9 +231,11 @@ class Attachment:
 class Routes:
     """Posts for a match with the fallback ladder (see the module docstring)."""
 
-    def __init__(self, client: discord.Client, facts: DeliveryFacts) -> None:
+    def __init__(self, client: discord.Client, facts: DeliveryFacts,
+                 metrics: Metrics | None = None) -> None:
         self.client = client
         self.facts = facts  # storage's answers, through the core
+        self.metrics = metrics  # posts by route, failures by kind
         self._dms_closed: set[int] = set()  # refused this run (also stored)
         self.untold: set[int] = set()  # refused and not yet told (loaded at start)
         self._logged: set[tuple[object, ...]] = set()
@@ -216,10 +250,24 @@ class Routes:
         token = _progress.set(progress.setdefault(entry.id,
                                                   Progress(entry_identity(entry))))
         try:
-            await work
+            with log_context(match=entry.match_id, server=entry.guild_id,
+                             shard=self._shard_of(entry.guild_id)):
+                await work
         finally:
             _progress.reset(token)
         progress.pop(entry.id, None)
+
+    def _shard_of(self, guild_id: int) -> int | None:
+        count = self.client.shard_count
+        return shard_of(guild_id, count) if count else None
+
+    def _delivered(self, route: str) -> None:
+        if self.metrics is not None:
+            self.metrics.delivered(route)
+
+    def _failed(self, error: BaseException) -> None:
+        if self.metrics is not None:
+            self.metrics.delivery_failed(failure_kind(error))
 
     async def _step(self, key: str, work: Callable[[], Awaitable[Any]]) -> Any:
         progress = _progress.get()
@@ -312,22 +360,33 @@ class Routes:
         routes = [(m.thread_id, True)] if m.thread_id else []
         routes.append((m.channel_id, False))
         for target, is_thread in routes:
+            route = "thread" if is_thread else "channel"
             try:
-                return await self._send(target, content, ping, attachment, kwargs)
+                return await self._sent(route, self._send(target, content, ping, attachment,
+                                                          kwargs))
             except Exception as error:
                 failure = error
+                self._failed(error)
                 if retry_of(error) is not None:
                     raise retry_of(error) from error  # type: ignore[misc]
             if is_thread and isinstance(failure, discord.HTTPException) \
                     and failure.code == ARCHIVED_THREAD and await self._reopen(target):
                 try:
-                    return await self._send(target, content, ping, attachment, kwargs)
+                    return await self._sent(route, self._send(target, content, ping,
+                                                              attachment, kwargs))
                 except Exception as error:
+                    self._failed(error)
                     if retry_of(error) is not None:
                         raise retry_of(error) from error  # type: ignore[misc]
                     failure = error
             await self._refused(m, target, is_thread, failure)
         return None
+
+    async def _sent(self, route: str, sending: Awaitable[discord.Message]
+                    ) -> discord.Message:
+        message = await sending
+        self._delivered(route)
+        return message
 
     async def _send(self, target: int, content: str, ping: Sequence[int],
                     attachment: Attachment | None, kwargs: dict[str, Any]
@@ -377,6 +436,7 @@ class Routes:
             channel = await self.client.create_dm(discord.Object(user_id))
             await channel.send(text[:2000], **_nonce_kwargs(f"dm:{user_id}"))
         except Exception as error:
+            self._failed(error)
             retry = retry_of(error)
             if retry is not None:
                 raise retry from error
@@ -391,6 +451,7 @@ class Routes:
                 self.log_once(("dm", user_id), "cannot DM user %s: %s", user_id,
                               _what(error))
             return False
+        self._delivered("dm")
         if user_id in self._dms_closed:
             self._dms_closed.discard(user_id)
             await self.facts.set_dms_closed(user_id, False)
@@ -423,11 +484,14 @@ class Routes:
                                                 POSTING_PERMISSIONS):
                     await channel.send(text, allowed_mentions=discord.AllowedMentions.none(),
                                        **_nonce_kwargs(f"admins:{channel.id}"))
+                    self._delivered("admins")
                     return
             if guild.owner_id is not None:
                 owner = await self.client.create_dm(discord.Object(guild.owner_id))
                 await owner.send(text, **_nonce_kwargs(f"admins:dm:{guild.owner_id}"))
+                self._delivered("admins")
         except Exception as error:  # best effort: the players were told already
+            self._failed(error)
             self.log_once(("admins", guild.id), "cannot tell the admins of %s: %s",
                           guild.id, _what(error))
 

@@ -16,6 +16,8 @@ SecretStr and no error message contains it).
 from __future__ import annotations
 
 import logging
+import re
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -25,6 +27,8 @@ from discord import app_commands
 
 import rules
 from bot.discordapp.translator import CommandPath
+from bot.ops.logs import log_context
+from bot.ops.metrics import Metrics
 from locales.i18n import Text, Words, _, _n, capitalized, listing, negotiate, render
 from locales.rules_words import rules_words
 from locales.terms import permission_name
@@ -211,10 +215,66 @@ async def reply_error(interaction: discord.Interaction[Any], exc: BaseException)
         log.warning("could not deliver an error message for interaction %s", interaction.id)
 
 
+def outcome_of(exc: BaseException) -> str:
+    """An interaction's outcome for the metrics (``bot.ops.metrics.OUTCOMES``) when
+    ``exc`` ended it: ``unavailable`` (the database), ``refused`` (a reason the person
+    reads) or ``failed`` (a bug).
+
+    >>> outcome_of(service_errors.NotYourTurn(_("it is Bob's turn")))
+    'refused'
+    >>> outcome_of(service_errors.DatabaseUnreachable("t.db", "gone")), outcome_of(KeyError())
+    ('unavailable', 'failed')
+    """
+    if isinstance(exc, app_commands.CommandInvokeError):
+        exc = exc.original
+    if isinstance(exc, service_errors.StorageError):
+        return "unavailable"
+    return "refused" if user_message(exc) is not None else "failed"
+
+
+_BUTTON = re.compile(r"tablero:([a-z]{1,12})(?::([0-9]{1,20}):)?")
+
+
+def interaction_name(interaction: discord.Interaction[Any]) -> str:
+    """What the metrics call an interaction: its command's name (``tournament
+    create``), or ``button accept`` for a component (``tablero:accept:12:0``)."""
+    if interaction.command is not None:
+        return interaction.command.qualified_name
+    custom_id = interaction.data.get("custom_id") if interaction.data else None
+    found = _BUTTON.match(custom_id) if isinstance(custom_id, str) else None
+    return f"button {found.group(1)}" if found else "unknown"
+
+
+def _match_named(interaction: discord.Interaction[Any]) -> int | None:
+    """The match an interaction names (its ``match`` option, or a match button's id)."""
+    if interaction.command is not None:
+        match = getattr(interaction.namespace, "match", None)
+        return match if isinstance(match, int) and not isinstance(match, bool) else None
+    custom_id = interaction.data.get("custom_id") if interaction.data else None
+    found = _BUTTON.match(custom_id) if isinstance(custom_id, str) else None
+    return int(found.group(2)) if found and found.group(2) else None
+
+
 @asynccontextmanager
 async def replying(interaction: discord.Interaction[Any]) -> AsyncIterator[None]:
-    """Run a component's work, answering an error the way a command's is answered."""
+    """Run a command's or component's work, answering an error the way a command's is
+    answered; its log lines name its server, shard and match; it is counted (and timed)
+    in the client's metrics."""
+    started = time.perf_counter()
+    outcome = "failed"  # cancelled, unless the block ends
+    guild = interaction.guild
     try:
-        yield
-    except Exception as exc:
-        await reply_error(interaction, exc)
+        with log_context(server=interaction.guild_id,
+                         shard=guild.shard_id if guild is not None else None,
+                         match=_match_named(interaction)):
+            try:
+                yield
+                outcome = "ok"
+            except Exception as exc:
+                outcome = outcome_of(exc)
+                await reply_error(interaction, exc)
+    finally:
+        metrics = getattr(interaction.client, "metrics", None)
+        if isinstance(metrics, Metrics):
+            metrics.interaction(interaction_name(interaction), outcome,
+                                time.perf_counter() - started)

@@ -34,6 +34,7 @@ from bot.discordapp.components import match_buttons, stepper_buttons, with_web_l
 from bot.discordapp.dispatcher import DeliveryOptions, Progress, Routes
 from bot.discordapp.permissions import THREAD_OPENING_PERMISSIONS, missing_permissions
 from bot.event_handlers import EventHandlers
+from bot.ops.metrics import Metrics
 from bot.web.links import WebLinks, spectator_url
 from locales.i18n import Words, _, _n, joined, render
 from locales.results import leaving_note
@@ -67,14 +68,15 @@ class DiscordNotifier:
 
     def __init__(self, client: discord.Client, facts: DeliveryFacts, *,
                  renderer: BoardRenderer | None = None, names: NameResolver | None = None,
-                 options: DeliveryOptions | None = None, web: WebLinks | None = None) -> None:
+                 options: DeliveryOptions | None = None, web: WebLinks | None = None,
+                 metrics: Metrics | None = None) -> None:
         self.client = client
         self.web = web
         self.facts = facts  # storage's answers, through the core
         self.renderer = renderer
         self.names = names
         self.options = options or DeliveryOptions()
-        self.routes = Routes(client, facts)
+        self.routes = Routes(client, facts, metrics)
         self._progress: dict[int, Progress] = {}
 
     # ------------------------------------------------------------------ plumbing

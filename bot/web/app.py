@@ -26,6 +26,8 @@ from importlib import resources
 
 from aiohttp import web
 
+from bot.ops.metrics import Metrics
+from bot.ops.server import Operations
 from bot.web.links import LinkSigner, PlayerPass
 from bot.web.pages import error_page, match_page, play_section, setup_section
 from bot.web.taps import board_taps, setup_taps
@@ -160,8 +162,11 @@ class WebApp:
 
     def __init__(self, service: MatchService, signer: LinkSigner, *,
                  poll_seconds: float = 0.5, keepalive_seconds: float = 15.0,
-                 now: Callable[[], float] = time.time) -> None:
+                 now: Callable[[], float] = time.time, metrics: Metrics | None = None,
+                 ops: Operations | None = None) -> None:
         self.service = service
+        self.metrics = ops.metrics if ops is not None else metrics  # requests counted
+        self.ops = ops  # /readyz and /metrics beside the pages (None: elsewhere or not)
         self.now = now
         self.limiter = RateLimiter(now)
         self.signer = signer
@@ -170,9 +175,13 @@ class WebApp:
         self._boards: OrderedDict[tuple[int, int, int, str, int], bytes] = OrderedDict()
 
     def application(self) -> web.Application:
-        app = web.Application(middlewares=[self._guarded], client_max_size=64 * 1024)
+        app = web.Application(middlewares=[self._measured, self._guarded],
+                              client_max_size=64 * 1024)
         app.router.add_get("/", self.home)
         app.router.add_get("/healthz", self.healthz)
+        if self.ops is not None:
+            app.router.add_get("/readyz", self.ops.readyz)
+            app.router.add_get("/metrics", self.ops.metrics_page)
         app.router.add_get("/static/{name}", self.static)
         app.router.add_get("/m/{token}", self.match)
         app.router.add_get("/m/{token}/board/{ply}.png", self.board)
@@ -185,6 +194,24 @@ class WebApp:
 
     async def _cleanup(self, _app: web.Application) -> None:
         await self.watch.close()
+
+    @web.middleware
+    async def _measured(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """Each request counted by route (its pattern, never its token) and status."""
+        started = time.perf_counter()
+        status = 500
+        try:
+            response = await handler(request)
+            status = response.status
+            return response
+        except web.HTTPException as e:
+            status = e.status
+            raise
+        finally:
+            if self.metrics is not None:
+                resource = request.match_info.route.resource
+                route = resource.canonical if resource is not None else "unmatched"
+                self.metrics.web_request(route, status, time.perf_counter() - started)
 
     @web.middleware
     async def _guarded(self, request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -452,6 +479,7 @@ class WebServer:
             await runner.cleanup()
             raise
         self._runner = runner
+        self.port = int(runner.addresses[0][1])  # the free one, when asked for port 0
 
     async def stop(self) -> None:
         """Stop listening; the event streams open end."""

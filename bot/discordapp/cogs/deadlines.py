@@ -16,11 +16,13 @@ catches up with everything that fell due meanwhile, computer turns included.
 from __future__ import annotations
 
 import logging
+import time
 from datetime import timedelta
 
 import discord
 from discord.ext import commands, tasks
 
+from bot.ops.health import SweepWatch
 from service import MatchService
 from service.backoff import Backoff
 from service.clocks import DEFAULT_GRACE
@@ -52,8 +54,10 @@ class DeadlinesCog(commands.Cog, name="Deadlines"):
     """Resumes the clocks and runs ``service.sweep`` every ``seconds`` once the client is
     ready, while it is connected to Discord."""
 
-    def __init__(self, service: MatchService, client: discord.Client, seconds: float) -> None:
+    def __init__(self, service: MatchService, client: discord.Client, seconds: float,
+                 watch: SweepWatch | None = None) -> None:
         self.service = service
+        self.watch = watch  # when sweeps end (readiness) and how long they take (metrics)
         self.client = client
         self.grace = grace_for(seconds)
         self.sweeps = 0
@@ -103,13 +107,16 @@ class DeadlinesCog(commands.Cog, name="Deadlines"):
         logged; the loop keeps running."""
         if not self.connected:
             self.skipped += 1
+            self._ended("skipped")
             log.info("gateway disconnected (shards %s): no sweep, the clocks wait",
                      sorted(self.down) or "all")
             return
         if not self.backoff.due():
             self.skipped += 1
+            self._ended("skipped")
             return
         self.sweeps += 1
+        started = time.perf_counter()
         try:
             extended = await self.service.resume(self.grace)
             if extended:
@@ -118,9 +125,16 @@ class DeadlinesCog(commands.Cog, name="Deadlines"):
                             ", ".join(str(e.match.id) for e in extended))
             await self.service.sweep()  # it ends by starting computer turns left unplayed
         except StorageError as e:  # the repository logs the outage, once
+            self._ended("unavailable", time.perf_counter() - started)
             log.debug("deadline sweep waits %.0f s for the database: %s",
                       self.backoff.failed(), e.message)
         except Exception:
+            self._ended("failed", time.perf_counter() - started)
             log.exception("deadline sweep failed; retrying at the next tick")
         else:
+            self._ended("ok", time.perf_counter() - started)
             self.backoff.succeeded()
+
+    def _ended(self, outcome: str, seconds: float | None = None) -> None:
+        if self.watch is not None:
+            self.watch.ended(outcome, seconds)

@@ -1,0 +1,103 @@
+"""Issue 41: ``tablero web`` serves /healthz, /readyz and /metrics beside its pages (or on
+TABLERO_METRICS_PORT), scraped over real HTTP; its requests are counted by route pattern
+(never a link's token); /readyz names the database when it cannot answer."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import aiohttp
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from bot.__main__ import serve_web
+from storage import SqliteRepository
+from tests.outages import ServerDown
+
+SECRET = "s" * 40
+
+
+@contextlib.asynccontextmanager
+async def web_process(db: Path | str, *, metrics_port: int | None = None
+                      ) -> AsyncIterator[tuple[int, int]]:
+    """``tablero web`` on free ports: (the pages' port, the metrics' port)."""
+    started: asyncio.Future[tuple[int, int]] = asyncio.get_running_loop().create_future()
+    serving = asyncio.create_task(serve_web(db, SECRET, "127.0.0.1", 0,
+                                            metrics_port=metrics_port, started=started))
+    try:
+        yield await asyncio.wait_for(asyncio.shield(started), 30)
+    finally:
+        serving.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await serving
+
+
+async def get(port: int, path: str) -> tuple[int, str]:
+    async with aiohttp.ClientSession() as session, \
+            session.get(f"http://127.0.0.1:{port}{path}") as response:
+        return response.status, await response.text()
+
+
+def samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    return {(s.name, tuple(sorted(s.labels.items()))): s.value
+            for family in text_string_to_metric_families(text) for s in family.samples}
+
+
+async def prepared(tmp_path: Path) -> Path:
+    db = tmp_path / "tablero.db"
+    repo = await SqliteRepository.open(db)
+    await repo.close()
+    return db
+
+
+async def test_the_web_serves_health_and_counts_its_requests(tmp_path: Path) -> None:
+    db = await prepared(tmp_path)
+    async with web_process(db) as (port, metrics_port):
+        assert metrics_port == port  # beside the pages
+        assert await get(port, "/healthz") == (200, "ok\n")
+        assert await get(port, "/readyz") == (200, "ready\ndatabase: ok\n")
+        token = "forged" + "x" * 30
+        assert (await get(port, f"/m/{token}"))[0] == 404
+        status, text = await get(port, "/metrics")
+        assert status == 200
+        found = samples(text)
+        assert found[("tablero_web_requests_total",
+                      (("route", "/m/{token}"), ("status", "4xx")))] == 1
+        assert found[("tablero_web_requests_total",
+                      (("route", "/healthz"), ("status", "2xx")))] == 1
+        assert found[("tablero_ready", ())] == 1
+        assert token not in text
+
+
+async def test_the_web_serves_them_on_the_metrics_port_when_given(tmp_path: Path) -> None:
+    db = await prepared(tmp_path)
+    async with web_process(db, metrics_port=0) as (port, metrics_port):
+        assert metrics_port != port
+        assert (await get(port, "/readyz"))[0] == 404  # not among the public pages
+        assert await get(metrics_port, "/readyz") == (200, "ready\ndatabase: ok\n")
+        await get(port, "/healthz")
+        status, text = await get(metrics_port, "/metrics")
+        assert status == 200 and 'route="/healthz"' in text
+
+
+async def test_readyz_names_the_database_while_it_is_down_then_recovers(
+        request: pytest.FixtureRequest) -> None:
+    server, url = request.getfixturevalue("restartable_postgres_url")
+    down = ServerDown(server)
+    async with web_process(url) as (port, _):
+        assert (await get(port, "/readyz"))[0] == 200
+        await down.begin()
+        try:
+            status, body = await get(port, "/readyz")
+            assert status == 503, body
+            assert body.startswith("not ready\ndatabase: DatabaseUnreachable"), body
+        finally:
+            await down.end()
+        loop = asyncio.get_running_loop()
+        end = loop.time() + 20
+        while (await get(port, "/readyz"))[0] != 200:  # by itself: the pool reconnects
+            assert loop.time() < end
+            await asyncio.sleep(0.05)
