@@ -1,0 +1,36 @@
+"""Issue 41: ``TABLERO_LOG_FORMAT=json`` for the real command line: every line the process
+writes to standard error that is a log line is one JSON object."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_tablero(tmp_path: Path, log_format: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TABLERO_", "DISCORD_"))}
+    env.update(TABLERO_LOG_FORMAT=log_format, TABLERO_LOG_LEVEL="INFO")
+    return subprocess.run([sys.executable, "-m", "bot", "db", "check", "--quiet", "--db",
+                           str(tmp_path / "t.db")], cwd=tmp_path, env=env, text=True,
+                          capture_output=True, timeout=120, check=False)
+
+
+def test_the_command_line_logs_one_json_object_a_line(tmp_path: Path) -> None:
+    done = run_tablero(tmp_path, "json")
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in done.stderr.splitlines()]
+    (core,) = [line for line in lines if line["message"].startswith("engine core: ")]
+    assert core["level"] == "INFO" and core["logger"] == "tablero"
+    assert set(core) == {"time", "level", "logger", "message"}
+
+
+def test_text_stays_the_default_format(tmp_path: Path) -> None:
+    done = run_tablero(tmp_path, "text")
+    assert done.returncode == 0, done.stderr
+    assert " INFO tablero: engine core: " in done.stderr
+    assert not done.stderr.lstrip().startswith("{")
