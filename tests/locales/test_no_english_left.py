@@ -28,6 +28,9 @@ ALLOWED_FILES = {
     "bot/web/app.py": "HTTP headers and the event stream's protocol lines",
     "bot/web/pages.py": "HTML markup around translated words (its sentences are _())",
     "bot/web/links.py": "the operator's configuration error (a short web secret)",
+    "bot/ops/health.py": "/readyz's reasons, for the operator and the orchestrator: English",
+    "bot/ops/metrics.py": "Prometheus' HELP texts and content type, for the operator",
+    "bot/ops/probe.py": "the container's health check (its argparse help): English",
 }
 """Whole files whose words are not for the players."""
 
@@ -56,6 +59,11 @@ ALLOWED = {
     ("bot/discordapp/errors.py", "an interaction"),
     ("bot/discordapp/errors.py", " in channel {}"),
     ("bot/discordapp/errors.py", " in match {}"),
+    # a shard's state as /readyz names it, for the operator
+    ("bot/discordapp/client.py", "not connected to Discord yet"),
+    ("bot/discordapp/client.py", "closed (the bot is stopping)"),
+    ("bot/discordapp/client.py", "disconnected from the gateway"),
+    ("bot/discordapp/client.py", "not ready yet"),
     ("service/seasons.py", "{} seasons have no calendar"),  # a caller's bug
     # a programmer's error, raised when the service class is built (never at run time)
     ("service/ids.py",
