@@ -219,7 +219,7 @@ class Readiness:
         try:
             return await asyncio.wait_for(condition.failure(), self.timeout)
         except TimeoutError:
-            return f"no answer within {span(self.timeout)}"
+            return f"no answer within {self.timeout:g} s"
         except StorageError as e:  # a condition that reads the database met an outage
             return f"cannot be checked: the database failed ({type(e).__name__})"
         except Exception as e:  # a broken check is a failing one, said, never a trace

@@ -196,18 +196,3 @@ class Metrics:
     def scrape(self) -> bytes:
         """The registry in Prometheus' text format."""
         return generate_latest(self.registry)
-
-    def names(self) -> set[str]:
-        """Every metric name a scrape can show (histograms with their ``_bucket``,
-        ``_sum``, ``_count``; counters with ``_total``): what dashboards may use."""
-        found: set[str] = set(self.schema)
-        for metric in self.registry.collect():
-            for sample in metric.samples:
-                found.add(sample.name)
-            if metric.type == "histogram":
-                found.update(f"{metric.name}{s}" for s in ("_bucket", "_sum", "_count"))
-            if metric.type == "counter":
-                found.add(f"{metric.name}_total")
-            if metric.type == "gauge":  # a labelled gauge shows no sample until set
-                found.add(metric.name)
-        return found
