@@ -35,7 +35,6 @@ from bot.discordapp.notifier import DiscordNotifier
 from bot.discordapp.redaction import install as redact_tokens_in_logs
 from bot.discordapp.sync import SyncState
 from bot.names import NameBook
-from bot.ops.engine import MeasuredPicker
 from bot.ops.health import (
     Condition,
     DatabaseAnswers,
@@ -92,8 +91,6 @@ def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer 
     metrics = metrics or Metrics()
     if isinstance(repository, StoreCounts):
         metrics.store = repository  # moves stored, refusals by kind: read at each scrape
-    if picker is not None:
-        picker = MeasuredPicker(picker, metrics, getattr(picker, "workers", 1))
     bot = TableroBot(sync_state=sync_state, auto_sync=auto_sync, shard_count=shard_count,
                      shard_ids=list(shards.ids) if shards.ids is not None else None,
                      metrics=metrics)

@@ -21,6 +21,7 @@ from bot.discordapp.app import OUTBOX_MAX_AGE, create_bot
 from bot.discordapp.client import TableroBot
 from bot.discordapp.permissions import application_id_from_token, invite_url
 from bot.discordapp.sync import clear_commands, publish
+from bot.ops.engine import MeasuredPicker
 from bot.ops.metrics import Metrics
 from bot.ops.server import OpsServer
 from bot.web.links import WebLinks
@@ -87,8 +88,8 @@ async def run_bot(token: SecretStr, database: Path | str, *, sweep_seconds: floa
     metrics.shard_leases.set(len(shards.shard_ids))
     picker = PoolMovePicker(workers=engine_workers, seconds=engine_seconds)
     bot = create_bot(repository, SystemClock(), renderer=_renderer(),
-                     database=_sync_file(database),
-                     sweep_seconds=sweep_seconds, picker=picker,
+                     database=_sync_file(database), sweep_seconds=sweep_seconds,
+                     picker=MeasuredPicker(picker, metrics, engine_workers),
                      shard_count=shard_count, shards=shards, web=web,
                      web_address=web_address, metrics=metrics,
                      outbox_max_age=outbox_max_age)
