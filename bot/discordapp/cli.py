@@ -100,6 +100,8 @@ async def run_bot(token: SecretStr, database: Path | str, *, sweep_seconds: floa
             try:
                 port = await endpoints.start()
             except OSError as e:
+                with contextlib.suppress(Exception):  # else the lease runs out by itself
+                    await lease.release()
                 await repository.close()
                 raise SystemExit(f"tablero run: cannot serve the metrics on "
                                  f"{metrics_host}:{metrics_port} ({e.strerror or e})") from None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -101,3 +102,18 @@ async def test_readyz_names_the_database_while_it_is_down_then_recovers(
         while (await get(port, "/readyz"))[0] != 200:  # by itself: the pool reconnects
             assert loop.time() < end
             await asyncio.sleep(0.05)
+
+
+def test_a_taken_port_is_said_in_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.__main__ import main
+
+    monkeypatch.setenv("TABLERO_WEB_SECRET", SECRET)
+    monkeypatch.delenv("TABLERO_METRICS_PORT", raising=False)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["web", "--db", str(tmp_path / "t.db"), "--port", str(port)]) == 1
+    said = capsys.readouterr().err
+    assert said.startswith("tablero web: cannot listen there (") and "Traceback" not in said
