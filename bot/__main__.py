@@ -213,9 +213,6 @@ def web_main(settings: Settings, args: argparse.Namespace) -> int:
                                      metrics_port=settings.metrics_port))
     except KeyboardInterrupt:
         return 0
-    except OSError as e:  # the port is taken, or the address is not this machine's
-        print(f"tablero web: cannot listen there ({e.strerror or e})", file=sys.stderr)
-        return 1
 
 
 async def _web_service(db: Path | str, synchronous: str = "FULL"

@@ -132,7 +132,7 @@ def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer 
         conditions.insert(2, SweepRecent(watch))
         cogs.append(DeadlinesCog(service, bot, sweep_seconds, watch))
     if web is not None and web_address is not None:
-        cogs.append(WebPagesCog(service, web, *web_address))
+        cogs.append(WebPagesCog(service, web, *web_address, metrics=metrics))
     bot.ops = Operations(metrics, Readiness(conditions, metrics))
     bot.add_cogs_at_setup(cogs)
     return bot

@@ -104,16 +104,16 @@ async def test_readyz_names_the_database_while_it_is_down_then_recovers(
             await asyncio.sleep(0.05)
 
 
-def test_a_taken_port_is_said_in_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
-    from bot.__main__ import main
 
-    monkeypatch.setenv("TABLERO_WEB_SECRET", SECRET)
-    monkeypatch.delenv("TABLERO_METRICS_PORT", raising=False)
+async def test_a_taken_metrics_port_is_said_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = await prepared(tmp_path)
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        assert main(["web", "--db", str(tmp_path / "t.db"), "--port", str(port)]) == 1
+        code = await serve_web(db, SECRET, "127.0.0.1", 0, metrics_port=port)
+    assert code == 1
     said = capsys.readouterr().err
-    assert said.startswith("tablero web: cannot listen there (") and "Traceback" not in said
+    assert f"tablero web: cannot serve the metrics on 127.0.0.1:{port} (" in said
+    assert "Traceback" not in said

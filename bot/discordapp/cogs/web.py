@@ -9,6 +9,7 @@ import logging
 
 from discord.ext import commands
 
+from bot.ops.metrics import Metrics
 from bot.web.app import WebApp, WebServer
 from bot.web.links import WebLinks
 from service import MatchService
@@ -21,8 +22,10 @@ class WebPagesCog(commands.Cog, name="WebPages"):
     cannot be had (the port taken) is logged and the bot runs on without the pages:
     Discord is the bot's first job."""
 
-    def __init__(self, service: MatchService, links: WebLinks, host: str, port: int) -> None:
-        self.server = WebServer(WebApp(service, links.signer), host, port)
+    def __init__(self, service: MatchService, links: WebLinks, host: str, port: int,
+                 metrics: Metrics | None = None) -> None:
+        # its requests are counted with the bot's (/metrics stays on the metrics port)
+        self.server = WebServer(WebApp(service, links.signer, metrics=metrics), host, port)
         self.serving = False
 
     async def cog_load(self) -> None:
