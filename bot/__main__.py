@@ -169,7 +169,8 @@ def discord_main(settings: Settings) -> int:
                         web_address=web_address(settings),
                         metrics_host=settings.metrics_host,
                         metrics_port=settings.metrics_port,
-                        outbox_max_age=timedelta(seconds=settings.ready_outbox_seconds))
+                        outbox_max_age=timedelta(seconds=settings.ready_outbox_seconds),
+                        match_cards=settings.match_cards)
     return code
 
 

@@ -15,7 +15,8 @@ NAMES = ("DISCORD_TOKEN", "TABLERO_DB", "TABLERO_LOG_LEVEL", "TABLERO_BOARDS",
          "TABLERO_DEV_GUILD", "TABLERO_DB_SYNCHRONOUS", "SHARD_COUNT", "SHARD_IDS",
          "TABLERO_LANG", "TABLERO_WEB_SECRET", "TABLERO_WEB_URL",
          "TABLERO_WEB_PORT", "TABLERO_WEB_HOST", "TABLERO_LOG_FORMAT",
-         "TABLERO_METRICS_PORT", "TABLERO_METRICS_HOST", "TABLERO_READY_OUTBOX_SECONDS")
+         "TABLERO_METRICS_PORT", "TABLERO_METRICS_HOST", "TABLERO_READY_OUTBOX_SECONDS",
+         "TABLERO_MATCH_CARDS")
 
 
 @pytest.fixture(autouse=True)
@@ -136,3 +137,9 @@ def test_operations_settings(monkeypatch: pytest.MonkeyPatch) -> None:
         with pytest.raises(ValueError, match=said):
             load_settings(None)
         monkeypatch.delenv(name)
+
+
+def test_match_cards_are_off_unless_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert load_settings(None).match_cards is False
+    monkeypatch.setenv("TABLERO_MATCH_CARDS", "on")
+    assert load_settings(None).match_cards is True

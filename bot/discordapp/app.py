@@ -72,7 +72,8 @@ def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer 
                shards: ShardSet = ALL_SHARDS, web: WebLinks | None = None,
                web_address: tuple[str, int] | None = None,
                metrics: Metrics | None = None,
-               outbox_max_age: timedelta = OUTBOX_MAX_AGE) -> TableroBot:
+               outbox_max_age: timedelta = OUTBOX_MAX_AGE,
+               match_cards: bool = False) -> TableroBot:
     """A ready-to-start bot over ``repository``. ``background=False`` leaves out the
     deadline sweep (``tablero sync`` only logs in); ``shard_count=None`` asks Discord;
     ``delivery``: the outbox's retry delays and poll interval; ``picker``: the computer
@@ -84,7 +85,8 @@ def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer 
     where the adapters count and time what they do (a fresh registry by default);
     ``outbox_max_age``: the oldest undelivered message ``/readyz`` tolerates. ``bot.ops``
     holds the metrics and the readiness that ``/metrics`` and ``/readyz`` serve
-    (``bot.ops.server``)."""
+    (``bot.ops.server``); ``match_cards``: turn posts as one Components V2 layout
+    (``bot.discordapp.cards``) instead of an embed."""
     redact_tokens_in_logs()  # discord.py logs interaction tokens at DEBUG
     if sync_state is None and database is not None:
         sync_state = default_sync_state(database)
@@ -97,7 +99,7 @@ def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer 
     bot.names.book = NameBook(repository)  # names outlive a restart
     notifier = DiscordNotifier(bot, DeliveryFacts(repository), renderer=renderer,
                                names=bot.names, options=delivery, web=web,
-                               metrics=metrics)
+                               metrics=metrics, cards=match_cards)
     # the relay (a part of the core) calls the notifier's deliverer: the wiring ties them
     options = notifier.options
     notifier.relay = OutboxRelay(

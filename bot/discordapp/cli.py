@@ -63,7 +63,8 @@ async def run_bot(token: SecretStr, database: Path | str, *, sweep_seconds: floa
                   shards: ShardSet = ALL_SHARDS, web: WebLinks | None = None,
                   web_address: tuple[str, int] | None = None,
                   metrics_host: str = "127.0.0.1", metrics_port: int | None = None,
-                  outbox_max_age: timedelta = OUTBOX_MAX_AGE) -> None:
+                  outbox_max_age: timedelta = OUTBOX_MAX_AGE,
+                  match_cards: bool = False) -> None:
     """Run the bot until SIGTERM or SIGINT: the database at ``database`` (a SQLite file or a
     ``postgresql://`` URL), the deadline sweep, an automatic command sync only when the
     command tree changed, the computer player in a pool of ``engine_workers`` processes
@@ -92,7 +93,7 @@ async def run_bot(token: SecretStr, database: Path | str, *, sweep_seconds: floa
                      picker=MeasuredPicker(picker, metrics, engine_workers),
                      shard_count=shard_count, shards=shards, web=web,
                      web_address=web_address, metrics=metrics,
-                     outbox_max_age=outbox_max_age)
+                     outbox_max_age=outbox_max_age, match_cards=match_cards)
     endpoints = None
     try:
         if metrics_port is not None and bot.ops is not None:

@@ -43,6 +43,7 @@ from typing import Any
 import aiohttp
 import discord
 
+from bot.discordapp.cards import with_words
 from bot.discordapp.permissions import (
     POSTING_PERMISSIONS,
     THREAD_POSTING_PERMISSIONS,
@@ -398,8 +399,13 @@ class Routes:
         extra = {**kwargs, **_nonce_kwargs(target)}
         if attachment is not None:
             extra["file"] = attachment.fresh()
+        said: str | None = content[:2000]
+        if isinstance(extra.get("view"), discord.ui.LayoutView):
+            # a Components V2 card holds no content: its words go in the card, where
+            # their mentions notify the same way (issue 42)
+            extra["view"], said = with_words(extra["view"], content), None
         return await channel.send(
-            content[:2000], allowed_mentions=discord.AllowedMentions(
+            said, allowed_mentions=discord.AllowedMentions(
                 users=[discord.Object(u) for u in ping], everyone=False, roles=False),
             **extra)
 

@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 
 import discord
 
-from bot.discordapp import embeds, media
+from bot.discordapp import cards, embeds, media
 from bot.discordapp.components import match_buttons, stepper_buttons, with_web_link
 from bot.discordapp.dispatcher import DeliveryOptions, Progress, Routes
 from bot.discordapp.permissions import THREAD_OPENING_PERMISSIONS, missing_permissions
@@ -69,9 +69,10 @@ class DiscordNotifier:
     def __init__(self, client: discord.Client, facts: DeliveryFacts, *,
                  renderer: BoardRenderer | None = None, names: NameResolver | None = None,
                  options: DeliveryOptions | None = None, web: WebLinks | None = None,
-                 metrics: Metrics | None = None) -> None:
+                 metrics: Metrics | None = None, cards: bool = False) -> None:
         self.client = client
         self.web = web
+        self.cards = cards  # turn posts as Components V2 layouts (issue 42)
         self.facts = facts  # storage's answers, through the core
         self.renderer = renderer
         self.names = names
@@ -266,17 +267,26 @@ class DiscordNotifier:
             content = joined(content, _("({player}'s draw offer lapsed with this move.)",
                                         player=embeds.mention(event.draw_lapsed_by)))
         extra: dict[str, Any] = {"file": picture} if picture is not None else {}
-        if users and m.deadline is not None:  # the player not to move may give a day
-            extra["view"] = match_buttons(m.id, m.ply, ["moretime"], loc)
+        # the player not to move may give a day
+        actions = ["moretime"] if users and m.deadline is not None else []
         url = await self.web_url(m)
-        if url is not None:
-            extra["view"] = with_web_link(extra.get("view"), url, loc)
+        if self.cards:  # one Components V2 layout (issue 42): the words go in it
+            extra["view"] = cards.match_card(
+                m, loc, board=None if picture is None else
+                (embeds.BOARD_FILE, picture.description or ""), actions=actions, web_url=url)
+            if not render(content, loc):
+                content = headline
+        else:
+            if actions:
+                extra["view"] = match_buttons(m.id, m.ply, actions, loc)
+            if url is not None:
+                extra["view"] = with_web_link(extra.get("view"), url, loc)
+            extra["embed"] = embeds.board_embed(m, loc, headline=headline,
+                                                image=picture is not None)
         await self.post(m, content, ping=ping, dm=dm,
                         dm_note=_("Your move in {game} (match {match}).",
                                   game=embeds.game_of(m), match=m.id),
-                        audience=self.others(m, by),
-                        embed=embeds.board_embed(m, loc, headline=headline,
-                                                 image=picture is not None), **extra)
+                        audience=self.others(m, by), **extra)
 
     @handlers.on(ev.DeadlineReminder)
     async def deadline_reminder(self, event: ev.DeadlineReminder) -> None:

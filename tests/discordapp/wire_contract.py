@@ -9,6 +9,9 @@ checks them with :func:`upload_violations`.
 
 >>> violations("POST", "/channels/1/messages", {"content": "x" * 2001})
 ['POST /channels/1/messages: content has 2001 characters (limit 2000)']
+>>> violations("POST", "/channels/1/messages", {"flags": 1 << 15, "content": "hi",
+...            "components": [{"type": 17, "components": [{"type": 10, "content": "x"}]}]})
+['POST /channels/1/messages: a components v2 message also has content']
 """
 
 from __future__ import annotations
@@ -71,7 +74,66 @@ def _components(where: str, rows: list[dict[str, Any]]) -> list[str]:
     return out
 
 
+COMPONENTS_V2 = 1 << 15
+"""The message flag of a Components V2 layout (issue 42)."""
+LAYOUT_CHILDREN = {1, 9, 10, 12, 13, 14}
+"""What a container may hold: action rows, sections, text displays, media galleries,
+files, separators."""
+
+
+def _walk(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every component of a layout, nested ones included, in order."""
+    out: list[dict[str, Any]] = []
+    for c in components:
+        out.append(c)
+        out += _walk(c.get("components") or [])
+        if isinstance(c.get("accessory"), dict):
+            out += _walk([c["accessory"]])
+    return out
+
+
+def _layout(where: str, data: dict[str, Any]) -> list[str]:
+    """Discord's limits of a Components V2 message: no content, embeds, poll or stickers
+    beside the layout; at most 40 components in all (nested ones counted) and 4,000
+    characters of text in all; an action row of at most 5, a media gallery of 1 to 10
+    items (their descriptions at most 1,024 characters), an accent colour a 24-bit
+    colour, a container holding only what a container may."""
+    out = [f"{where}: a components v2 message also has {key}"
+           for key in ("content", "embeds", "poll", "sticker_ids") if data.get(key)]
+    every = _walk(data.get("components") or [])
+    out += _count(where, "components in all (v2)", len(every), 40)
+    out += _limit(where, "text displays in all (v2)",
+                  sum(len(c.get("content") or "") for c in every if c.get("type") == 10),
+                  4000)
+    for c in every:
+        kind, children = c.get("type"), c.get("components") or []
+        if kind == 1:
+            out += _count(where, "components in a row", len(children), 5)
+        elif kind == 17:
+            colour = c.get("accent_color")
+            if colour is not None and not 0 <= colour <= 0xFFFFFF:
+                out.append(f"{where}: accent colour {colour} is not a 24-bit colour")
+            out += [f"{where}: a container holds a component of type {x.get('type')}"
+                    for x in children if x.get("type") not in LAYOUT_CHILDREN]
+        elif kind == 12:
+            items = c.get("items") or []
+            if not 1 <= len(items) <= 10:
+                out.append(f"{where}: a media gallery of {len(items)} items (1 to 10)")
+            for item in items:
+                out += _limit(where, "media description", len(item.get("description") or ""),
+                              1024)
+        elif kind == 2:
+            out += _limit(where, "custom_id", len(c.get("custom_id") or ""), 100)
+            out += _limit(where, "button label", len(c.get("label") or ""), 80)
+    return out
+
+
 def _message(where: str, data: dict[str, Any]) -> list[str]:
+    if int(data.get("flags") or 0) & COMPONENTS_V2:
+        out = _layout(where, data)
+        attachments = data.get("attachments") or []
+        out += _count(where, "attachments", len(attachments), 10)
+        return out
     out = _limit(where, "content", len(data.get("content") or ""), 2000)
     out += _limit(where, "nonce", len(str(data.get("nonce") or "")), 25)
     embeds = data.get("embeds") or []

@@ -1,0 +1,98 @@
+"""The match card as a Components V2 layout (issue 42, SimCord, ``match_cards=True``):
+the turn post is one container accented in the mover's colour, the post's words at its
+top (their mention notifies, as in a message's content), the board in a media gallery,
+a line per seat, the +1 day button nested in it (clicked before and after a restart);
+Discord's V2 limits hold (``wire_contract``)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+
+from bot.boards import load_renderer
+from bot.discordapp import TableroBot, create_bot
+from bot.discordapp.cards import SEAT_ACCENTS, with_words
+from tests.discordapp.conftest import (
+    DELIVERY,
+    SHARDS,
+    SWEEP_SECONDS,
+    DiscordClock,
+    World,
+    make_repository,
+)
+from tests.discordapp.helpers import reply, start_match
+
+
+def carded_bot(tmp_path: Path, repository: Any) -> TableroBot:
+    return create_bot(repository, DiscordClock(), renderer=load_renderer(),
+                      database=tmp_path / "tablero.db", sweep_seconds=SWEEP_SECONDS,
+                      rng=random.Random(1), shard_count=SHARDS, delivery=DELIVERY,
+                      match_cards=True)
+
+
+@pytest.fixture
+def simcord_bot(tmp_path: Path, repository: Any) -> TableroBot:
+    return carded_bot(tmp_path, repository)
+
+
+def walk(components: list[Any]) -> list[Any]:
+    out = []
+    for c in components:
+        out.append(c)
+        out += walk(list(getattr(c, "children", None) or getattr(c, "components", None)
+                         or []))
+    return out
+
+
+async def test_the_turn_post_is_one_layout_whose_mention_notifies(world: World) -> None:
+    w = world
+    _match, thread = await start_match(w, w.alice, w.bob, seat=0)
+    await w.alice.slash(thread, "move", move="h3-e3")
+    turn = thread.last_message
+    assert turn.flags.components_v2 and not turn.content and not turn.embeds
+    (container,) = turn.components
+    assert isinstance(container, discord.Container)
+    assert container.accent_colour is not None
+    assert container.accent_colour.value == SEAT_ACCENTS["black"]  # bob, Black, to move
+    every = walk(list(container.children))
+    texts = [c.content for c in every if isinstance(c, discord.TextDisplay)]
+    assert texts[0].startswith(f"alice played **h3-e3 (C2.5)** — {w.bob.mention}, your move")
+    assert w.bob.id in [u.id for u in turn.mentions]  # the mention in the card notifies
+    assert f"**Red**: {w.alice.mention}" in texts  # a line per seat, the mover marked
+    assert f"▶ **Black**: {w.bob.mention}" in texts
+    assert any(t.startswith(f"{w.bob.mention} to move, <t:") for t in texts)  # his clock
+    (gallery,) = [c for c in every if isinstance(c, discord.MediaGalleryComponent)]
+    assert gallery.items[0].media.url.endswith("/board.png")  # the attachment, resolved
+    assert gallery.items[0].description.startswith("Xiangqi")
+    assert [a.filename for a in turn.attachments] == ["board.png"]
+    (button,) = [c for c in every if isinstance(c, discord.Button)]
+    assert button.label == "+1 day"
+
+    repository = await make_repository(w.tmp_path / "tablero.db")  # a new process
+    fresh = carded_bot(w.tmp_path, repository)
+    await w.env.restart_bot(fresh)
+    w.bot = fresh
+    given = reply(await w.alice.click(turn, label="+1 day"))  # nested in the layout
+    assert given.ephemeral and "one day more" in given.content
+    await repository.close()
+
+
+def test_the_words_are_put_in_and_never_cut() -> None:
+    card = discord.ui.LayoutView()
+    card.add_item(discord.ui.Container(discord.ui.TextDisplay("y" * 3000),
+                                       discord.ui.TextDisplay("short"),
+                                       accent_colour=0x123456))
+    shown = with_words(card, "x" * 1500)
+    (container,) = shown.children
+    assert isinstance(container, discord.ui.Container)
+    contents = [c.content for c in container.children if isinstance(c, discord.ui.TextDisplay)]
+    assert contents == ["x" * 1500, "short"]  # the long line goes, the words stay
+    again = with_words(shown, "z")  # a retry puts the words in once
+    (container,) = again.children
+    assert isinstance(container, discord.ui.Container)
+    assert [c.content for c in container.children
+            if isinstance(c, discord.ui.TextDisplay)] == ["z", "short"]
