@@ -14,6 +14,7 @@ from service.states import StoredRecord
 from service.tournaments.table import StandingsTable
 from service.views import (
     BoardState,
+    GlanceBoard,
     LeaderboardEntry,
     MatchView,
     RatingUpdate,
@@ -304,8 +305,19 @@ class MoveFollowed:
     move: str
 
 
+@dataclass(frozen=True, slots=True)
+class DigestDue:
+    """``user_id``'s daily digest (issue 42, ``/follow digest:on``): his games in the
+    server at a glance (``MatchService.glance``), as they stood when it fell due; told
+    privately. ``match`` is the server's notice lane (``views.notice_lane``)."""
+
+    match: MatchView
+    user_id: int
+    games: tuple[GlanceBoard, ...]
+
+
 Event = (ChallengeReceived | LobbyChanged | ChallengeClosed | TurnStarted | DeadlineReminder
          | PlayerOut | MovePlayedFor | DrawOffered | DrawDeclined | SetupSubmitted
          | MatchEnded | ClocksExtended | StandingsChanged | SeasonEnded | VacationStarted
          | VacationEnded | AutoVacation | TimeGiven | TimeLapsed | TakebackOffered
-         | TakebackDeclined | TakenBack | ConditionalMovePlayed | MoveFollowed)
+         | TakebackDeclined | TakenBack | ConditionalMovePlayed | MoveFollowed | DigestDue)

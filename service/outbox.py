@@ -48,6 +48,7 @@ from service.events import (
     ClocksExtended,
     ConditionalMovePlayed,
     DeadlineReminder,
+    DigestDue,
     DrawDeclined,
     DrawOffered,
     Event,
@@ -74,6 +75,7 @@ from service.records import MatchStatus, OutboxEntry
 from service.tournaments.table import StandingsTable
 from service.views import (
     BoardState,
+    GlanceBoard,
     LeaderboardEntry,
     MatchView,
     RatingUpdate,
@@ -95,6 +97,7 @@ KINDS: dict[type, str] = {
     TakebackOffered: "takeback-offer",
     TakebackDeclined: "takeback-declined", TakenBack: "taken-back",
     ConditionalMovePlayed: "conditional-move", MoveFollowed: "followed-move",
+    DigestDue: "digest",
 }
 """The stored name of each event type (stable: stored entries are read back by it)."""
 _TYPES = {kind: cls for cls, kind in KINDS.items()}
@@ -213,6 +216,9 @@ def entry_of(event: Event, n: int, now: datetime) -> OutboxEntry:
             value = value.timestamp()
         elif f.name == "record":
             value = None  # read again by the deliverer when it draws the replay
+        elif f.name == "games":
+            value = [[_view_data(g.match), _board_data(g.board),
+                      list(g.names) if g.names is not None else None] for g in value]
         elif isinstance(value, timedelta):
             value = value.total_seconds()
         elif isinstance(value, datetime):
@@ -250,6 +256,15 @@ def event_of(entry: OutboxEntry) -> Event:
                 value = tuple(SeasonBoard(str(ladder), int(total),
                                           tuple(LeaderboardEntry(*e) for e in entries))
                               for ladder, total, entries in value)
+            elif f.name == "games":
+                games = []
+                for match_data, board_data, names in value or ():
+                    shown = _view_of(match_data)
+                    board = _board_of(board_data, shown.game)
+                    if board is not None:
+                        games.append(GlanceBoard(shown, board, tuple(names)
+                                                 if names is not None else None))
+                value = tuple(games)
             elif f.name in ("starts_at", "ends_at"):
                 value = datetime.fromtimestamp(value, UTC)
             elif f.name in ("remaining", "gap"):

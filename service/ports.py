@@ -278,8 +278,35 @@ class ComfortsStore(Protocol):
         ...
 
 
+class DigestStore(Protocol):
+    """The daily digests of games at a glance (issue 42): who asked for one, where, and
+    when the next is due."""
+
+    async def set_digest(self, user_id: int, guild_id: int,
+                         next_at: datetime | None) -> None:
+        """Send ``user_id`` his daily digest of games in ``guild_id``, the next one at
+        ``next_at`` (None: no more digests)."""
+        ...
+
+    async def digest_of(self, user_id: int, guild_id: int) -> datetime | None:
+        """When his next digest in that server is due (None: he asked for none)."""
+        ...
+
+    async def due_digests(self, now: datetime, limit: int = 100
+                          ) -> list[tuple[int, int, datetime]]:
+        """``(user, guild, next_at)`` of the digests due at ``now``, the oldest first."""
+        ...
+
+    async def advance_digest(self, user_id: int, guild_id: int, was: datetime,
+                             next_at: datetime, entries: Sequence[OutboxEntry]) -> bool:
+        """Move a digest due at ``was`` on to ``next_at`` and store ``entries`` in the
+        outbox, in one transaction; False (nothing stored) when it is no longer due at
+        ``was`` (another process sent it, or it was turned off)."""
+        ...
+
+
 class Repository(MatchStore, ClockStore, OutboxStore, LadderStore, SettingsStore, ComfortsStore,
-                 TournamentRepository, SeasonRepository, Protocol):
+                 DigestStore, TournamentRepository, SeasonRepository, Protocol):
     """Async persistence. Every write is one transaction; ``save`` is compare-and-set on
     ``before.version`` and on the plies of ``append`` (UNIQUE(match, ply)): when another
     writer got there first it raises ``service.errors.Conflict`` and writes nothing.

@@ -23,8 +23,11 @@ them, one line each. Where to look (see also the package docstring):
 * ``comforts``: ``Comforts``: rematch, takeback, conditional moves (/premove), notes,
   follows
 * ``web``: ``Web``: what the web pages read (a match for spectators, the board of any ply)
-* ``queries``: ``Queries``: get_match, position, board_image, describe, games_of,
-  history, record, leaderboard, stats, settings, preferences
+* ``queries``: ``Queries``: get_match, position, board_image, board_at (the board at any
+  ply), describe, games_of, glance (games at a glance), history, record, leaderboard,
+  stats, settings, preferences
+* ``digests``: ``Digests``: the daily digest of games at a glance (set_digest, the
+  sweep that writes the ones due into the outbox); it reads through ``Queries``
 
 Who calls whom among the parts (each receives the ones it calls): ``Clocks`` and
 ``Deadlines`` end a match through ``Endings``; ``Deadlines`` spends vacation through
@@ -51,6 +54,7 @@ from service.comforts import Comforts
 from service.computer import DEFAULT_LEVEL, Computers, with_computer_names
 from service.core import ServiceCore, Subscriber, Sweeper
 from service.deadlines import Deadlines
+from service.digests import Digests
 from service.endings import Endings
 from service.events import ClocksExtended, Event, SeasonEnded
 from service.ids import checked_ids
@@ -132,6 +136,7 @@ class MatchService:
         self._seasons = Seasons(core)
         self._web = Web(core)
         self._queries = Queries(core)
+        self._digests = Digests(core, self._queries)
         core.subscribers = self._subscribers()
 
     @property
@@ -145,10 +150,10 @@ class MatchService:
         """The parts of the periodic sweep, in order: conditional answers a restart left
         due (moves the opponent already waits for), reminders and timeouts, tournaments
         (registration closed, rounds to finish), seasons that ended, and last the
-        computer turns left unplayed."""
+        computer turns left unplayed, then the daily digests due."""
         return (self._comforts.sweep_due_conditionals, self._deadlines.sweep_deadlines,
                 self._tournaments.sweep_tournaments, self._seasons.sweep_seasons,
-                self._computers.sweep_computers)
+                self._computers.sweep_computers, self._digests.sweep_digests)
 
     async def sweep(self, now: datetime | None = None) -> list[Event]:
         """Everything due at ``now`` (default: the clock's now), part by part
@@ -527,6 +532,15 @@ class MatchService:
     async def glance(self, guild_id: int, user: int,
                      limit: int = GLANCE_BOARDS) -> list[GlanceBoard]:
         return await self._queries.glance(guild_id, user, limit)
+
+    async def set_digest(self, guild_id: int, user: int, on: bool) -> datetime | None:
+        return await self._digests.set_digest(guild_id, user, on)
+
+    async def digest_status(self, guild_id: int, user: int) -> datetime | None:
+        return await self._digests.digest_status(guild_id, user)
+
+    async def sweep_digests(self, now: datetime | None = None) -> list[Event]:
+        return await self._digests.sweep_digests(now)
 
     async def next_game(self, guild_id: int | None, user: int,
                         after: int | None = None) -> MatchView | None:

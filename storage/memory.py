@@ -55,6 +55,7 @@ class MemoryRepository(MemorySeasons, MemoryTournaments):
         self._next_line = 1
         self._notes: dict[tuple[int, int], str] = {}
         self._follows: list[Follow] = []
+        self._digests: dict[tuple[int, int], datetime] = {}  # (user, guild) -> next one
         self._rematches: dict[int, int] = {}  # match -> its rematch
 
     async def remember_name(self, guild_id: int, user_id: int, name: str,
@@ -391,6 +392,29 @@ class MemoryRepository(MemorySeasons, MemoryTournaments):
 
     async def follows_of(self, user_id: int, guild_id: int) -> list[Follow]:
         return [f for f in self._follows if f.user_id == user_id and f.guild_id == guild_id]
+
+    async def set_digest(self, user_id: int, guild_id: int,
+                         next_at: datetime | None) -> None:
+        if next_at is None:
+            self._digests.pop((user_id, guild_id), None)
+        else:
+            self._digests[user_id, guild_id] = next_at
+
+    async def digest_of(self, user_id: int, guild_id: int) -> datetime | None:
+        return self._digests.get((user_id, guild_id))
+
+    async def due_digests(self, now: datetime, limit: int = 100
+                          ) -> list[tuple[int, int, datetime]]:
+        due = sorted((t, u, g) for (u, g), t in self._digests.items() if t <= now)
+        return [(u, g, t) for t, u, g in due[:limit]]
+
+    async def advance_digest(self, user_id: int, guild_id: int, was: datetime,
+                             next_at: datetime, entries: Sequence[OutboxEntry]) -> bool:
+        if self._digests.get((user_id, guild_id)) != was:
+            return False
+        self._digests[user_id, guild_id] = next_at
+        self._store_entries(entries)
+        return True
 
     async def create_rematch(self, original_id: int, record: MatchRecord,
                              outbox: OutboxFn | None = None) -> MatchRecord | None:

@@ -331,12 +331,23 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE user_prefs ADD COLUMN web_epoch INTEGER NOT NULL DEFAULT 0;
     """,
+    # 18: the daily digest of games at a glance (issue 42), asked for per person and
+    # server: when the next one is due (the sweep writes it into the outbox then)
+    """
+    CREATE TABLE digests (
+        user_id INTEGER NOT NULL,
+        guild_id INTEGER NOT NULL,
+        next_at REAL NOT NULL,
+        PRIMARY KEY (user_id, guild_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX digests_due ON digests (next_at);
+    """,
 )
 TABLES = frozenset({"guild_settings", "user_prefs", "matches", "seats", "moves", "ratings",
                     "clock_beats", "outbox", "dms_closed", "names", "tournaments",
                     "tournament_matches", "shard_leases", "process_lock", "seasons",
                     "season_ratings", "vacations", "conditional_moves", "match_notes",
-                    "follows", "rematches", "sqlite_sequence"})
+                    "follows", "rematches", "digests", "sqlite_sequence"})
 """Every table a Tablero database holds (any other one means a foreign file)."""
 
 OLD_TABLES = frozenset({"heartbeat"})

@@ -857,6 +857,44 @@ class SqlRepository(SqlSeasons, SqlTournaments):
                                "AND guild_id = ? ORDER BY id", (user_id, guild_id))
         return [Follow(user_id, guild_id, m, p) for m, p in rows]
 
+    async def set_digest(self, user_id: int, guild_id: int,
+                         next_at: datetime | None) -> None:
+        async def body() -> None:
+            if next_at is None:
+                await self._exec("DELETE FROM digests WHERE user_id = ? AND guild_id = ?",
+                                 (user_id, guild_id))
+            else:
+                await self._exec(
+                    "INSERT INTO digests (user_id, guild_id, next_at) VALUES (?, ?, ?) "
+                    "ON CONFLICT (user_id, guild_id) DO UPDATE SET next_at = excluded.next_at",
+                    (user_id, guild_id, _ts(next_at)))
+        await self._transaction(body)
+
+    async def digest_of(self, user_id: int, guild_id: int) -> datetime | None:
+        rows = await self._all("SELECT next_at FROM digests WHERE user_id = ? AND "
+                               "guild_id = ?", (user_id, guild_id))
+        return _dt(rows[0][0]) if rows else None
+
+    async def due_digests(self, now: datetime, limit: int = 100
+                          ) -> list[tuple[int, int, datetime]]:
+        rows = await self._all("SELECT user_id, guild_id, next_at FROM digests WHERE "
+                               "next_at <= ? ORDER BY next_at, user_id, guild_id LIMIT ?",
+                               (_ts(now), limit))
+        return [(int(u), int(g), datetime.fromtimestamp(t, UTC)) for u, g, t in rows]
+
+    async def advance_digest(self, user_id: int, guild_id: int, was: datetime,
+                             next_at: datetime, entries: Sequence[OutboxEntry]) -> bool:
+        async def body() -> bool:
+            cur = await self._exec(
+                "UPDATE digests SET next_at = ? WHERE user_id = ? AND guild_id = ? AND "
+                "next_at = ? RETURNING user_id", (_ts(next_at), user_id, guild_id, _ts(was)))
+            if await cur.fetchone() is None:
+                return False  # another process sent it, or he turned it off
+            await self._write_entries(entries)
+            return True
+        result: bool = await self._transaction(body)
+        return result
+
     async def create_rematch(self, original_id: int, record: MatchRecord,
                              outbox: OutboxFn | None = None) -> MatchRecord | None:
         async def body() -> MatchRecord | None:

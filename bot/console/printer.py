@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import ClassVar, TextIO
 
+from bot.boards import glance_picture, glance_status
 from bot.console.common import (
     CONSOLE_GUILD,
     ENDED_WITHOUT_A_MOVE,
@@ -56,6 +57,7 @@ from service import (
 from service.computer_seats import computer_name, computer_title, is_computer
 from service.events import (
     AutoVacation,
+    DigestDue,
     SeasonEnded,
     TimeGiven,
     TimeLapsed,
@@ -434,6 +436,29 @@ class ConsolePrinter:
         self.say(_("* to {followers} (following): {player} played {move} in #{match}",
                     followers=self.names_of(event.followers),
                     player=self.name(event.by), move=event.move, match=str(event.match.id)))
+
+    @handlers.on(DigestDue)
+    async def digest_due(self, event: DigestDue) -> None:
+        """The daily digest (issue 42): a line for each game, and its picture when boards
+        are drawn."""
+        self.say(_n("* to {player}, the daily digest: {count} game at a glance",
+                    "* to {player}, the daily digest: {count} games at a glance",
+                    len(event.games), player=self.name(event.user_id)))
+        now = self.clock.now() if self.clock is not None else datetime.now(UTC)
+        for g in event.games:
+            status_line, _mine = glance_status(g.match, event.user_id, g.names, now)
+            self.say(joined("  ", _("#{match} {game}", match=g.match.id,
+                                    game=game_name(g.match.game, g.match.game_name)),
+                            ": ", status_line, separator=""))
+        if self.boards_dir is None:
+            return
+        shown = await asyncio.to_thread(glance_picture, event.games, event.user_id, now,
+                                        self.locale)
+        if shown is not None:
+            self.boards_dir.mkdir(parents=True, exist_ok=True)
+            path = self.boards_dir / f"digest-{event.user_id}-{event.match.version}.png"
+            path.write_bytes(shown[0])
+            self.say(_("your games at a glance: {path}", path=str(path)))
 
     @handlers.on(StandingsChanged)
     async def standings_changed(self, event: StandingsChanged) -> None:

@@ -435,12 +435,22 @@ class Routes:
                 await self._step(f"{step}:mention:{u}", partial(
                     self.to_place, m, f"<@{u}> {said}", [u], None, {}))
 
-    async def direct(self, user_id: int, text: str) -> bool:
-        """A DM; False when it is refused for good (DMs closed: remembered; the user
-        left or is unknown: logged once)."""
+    async def dm(self, user_id: int, text: str, attachment: Attachment | None = None,
+                 step: str = "dm") -> bool:
+        """``direct`` as one step of the entry being delivered (a retry skips it once
+        sent)."""
+        sent: bool = await self._step(f"{step}:{user_id}", partial(
+            self.direct, user_id, text, attachment))
+        return sent
+
+    async def direct(self, user_id: int, text: str,
+                     attachment: Attachment | None = None) -> bool:
+        """A DM (with ``attachment``, a fresh copy at each try); False when it is refused
+        for good (DMs closed: remembered; the user left or is unknown: logged once)."""
         try:
             channel = await self.client.create_dm(discord.Object(user_id))
-            await channel.send(text[:2000], **_nonce_kwargs(f"dm:{user_id}"))
+            extra: dict[str, Any] = {} if attachment is None else {"file": attachment.fresh()}
+            await channel.send(text[:2000], **_nonce_kwargs(f"dm:{user_id}"), **extra)
         except Exception as error:
             self._failed(error)
             retry = retry_of(error)

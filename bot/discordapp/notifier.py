@@ -29,9 +29,10 @@ from typing import Any, ClassVar
 
 import discord
 
+from bot.boards import glance_picture
 from bot.discordapp import cards, embeds, media
 from bot.discordapp.components import match_buttons, stepper_buttons, with_web_link
-from bot.discordapp.dispatcher import DeliveryOptions, Progress, Routes
+from bot.discordapp.dispatcher import Attachment, DeliveryOptions, Progress, Routes
 from bot.discordapp.permissions import THREAD_OPENING_PERMISSIONS, missing_permissions
 from bot.event_handlers import EventHandlers
 from bot.ops.metrics import Metrics
@@ -540,6 +541,22 @@ class DiscordNotifier:
             "{link}", player=self.name(m, event.by) or "", move=f"**{event.move}**",
             game=embeds.game_of(m), match=str(m.id),
             link=f"https://discord.com/channels/{m.guild_id}/{place}"), step="follow")
+
+    @handlers.on(ev.DigestDue)
+    async def digest_due(self, event: ev.DigestDue) -> None:
+        """The daily digest (issue 42): his games at a glance, one picture, by DM in his
+        language (with DMs closed it is not sent: it is his own, asked for by DM)."""
+        user = event.user_id
+        loc = await self.routes.user_locale(user)
+        shown = await asyncio.to_thread(glance_picture, event.games, user,
+                                        discord.utils.utcnow(), loc)
+        said = render(_n("Your daily digest: {count} game at a glance. (`/follow digest:off` "
+                         "stops it.)",
+                         "Your daily digest: {count} games at a glance. (`/follow "
+                         "digest:off` stops it.)", len(event.games)), loc)
+        picture = None if shown is None else Attachment(discord.File(
+            io.BytesIO(shown[0]), filename="digest.png", description=shown[1][:1024]))
+        await self.routes.dm(user, said, picture, step="digest")
 
     async def post_replay(self, m: MatchView, record: StoredRecord | None) -> None:
         """The replay GIF after the result. Without the record at hand (delivered after

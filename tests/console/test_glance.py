@@ -34,3 +34,29 @@ as alice
     picture = tmp_path / f"glance-{user}.png"
     assert f"your games at a glance: {picture}" in said
     assert Image.open(picture).width > 400
+
+
+async def test_the_daily_digest_is_printed_once_a_day(tmp_path: Path) -> None:
+    out = await play("""
+as alice
+/challenge @bob xiangqi seat:red
+as bob
+/accept
+as alice
+/follow digest:on
+/sweep +1
+/sweep +0
+/follow digest:maybe
+/follow digest:off
+/sweep +1
+""", tmp_path)
+    assert after(out, "/follow digest:on").startswith("daily digest on: your games at a "
+                                                      "glance, the first ")
+    first = out.split("> /sweep +1\n", 1)[1].split("\n> ", 1)[0]
+    assert "* to alice, the daily digest: 1 game at a glance\n" in first
+    assert "  #1 Xiangqi: your move, " in first
+    assert "your games at a glance: " in first and "digest-" in first
+    assert "daily digest" not in after(out, "/sweep +0")  # once a day
+    assert after(out, "/follow digest:maybe").startswith("! /follow digest:on|off, alone")
+    assert after(out, "/follow digest:off") == "daily digest off"
+    assert "daily digest" not in after(out, "/sweep +1")

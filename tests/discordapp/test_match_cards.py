@@ -96,3 +96,21 @@ def test_the_words_are_put_in_and_never_cut() -> None:
     assert isinstance(container, discord.ui.Container)
     assert [c.content for c in container.children
             if isinstance(c, discord.ui.TextDisplay)] == ["z", "short"]
+
+
+def test_the_card_opens_the_match_on_the_web_when_the_server_has_it_on() -> None:
+    import dataclasses
+
+    from bot.discordapp.cards import match_card
+    from service.records import MatchStatus
+    from service.views import SeatView, notice_lane
+
+    m = dataclasses.replace(notice_lane(1, 2, 1), id=5, game="xiangqi", game_name="Xiangqi",
+                            status=MatchStatus.ACTIVE, to_move=(2,),
+                            seats=(SeatView(0, 1, None, "Red"), SeatView(1, 2, None, "Black")))
+    card = match_card(m, "en-US", actions=["moretime"], web_url="https://t.example/m/x")
+    rows = [c for c in walk(list(card.children)) if isinstance(c, discord.ui.ActionRow)]
+    (row,) = rows
+    buttons = [getattr(b, "item", b) for b in row.children]  # a match button is dynamic
+    labels = [(b.label, b.url) for b in buttons if isinstance(b, discord.ui.Button)]
+    assert labels == [("+1 day", None), ("Open on the web", "https://t.example/m/x")]

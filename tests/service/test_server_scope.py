@@ -31,7 +31,7 @@ NO_ID = {
     "challenge", "challenge_computer", "create_tournament", "tournaments",
     "configure_seasons", "reset_season", "seasons", "season", "leaderboard", "rank_of",
     "stats", "games_of", "active_matches_of", "open_challenges", "next_game", "follows",
-    "glance",
+    "glance", "set_digest", "digest_status",
     "get_guild_settings", "update_guild_settings", "start_vacation", "end_vacation",
     "vacation_status",
     # the user's own preferences, in every server alike
@@ -42,7 +42,7 @@ NO_ID = {
     # the service's own machinery (sweeps, clocks, computer players): no caller acts
     "sweep", "sweep_conditionals", "sweep_seasons", "sweep_tournaments", "resume",
     "sweep_deadlines", "sweep_due_conditionals", "sweep_computers",
-    "beat", "verify_all", "computers_idle", "wake_computers",
+    "beat", "verify_all", "computers_idle", "wake_computers", "sweep_digests",
 }
 """The public operations that take no match or tournament id, and why each needs none."""
 

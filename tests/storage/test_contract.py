@@ -309,6 +309,11 @@ async def test_sqlite_sweep_and_games_queries_use_indexes_with_planner_statistic
         await repo.close()
 
 
+def undo_migration_18(conn: Any) -> None:
+    """Back to schema 17: no daily digests."""
+    conn.execute("DROP TABLE digests")
+
+
 def undo_migration_17(conn: Any) -> None:
     """Back to schema 16: no web link generations."""
     conn.execute("ALTER TABLE user_prefs DROP COLUMN web_epoch")
@@ -347,7 +352,8 @@ def undo_to_schema_9(conn: Any) -> None:
     """Back to schema 9, as the release before languages (issue 14) left a database: the
     migrations from 10 (languages), 11 and 12 (processes, the live index), 13 (seasons),
     14 (clocks, vacations), 15 (comforts), 16 (the web switch) and 17 (web link
-    generations) undone."""
+    generations) and 18 (daily digests) undone."""
+    undo_migration_18(conn)
     undo_migration_17(conn)
     undo_migration_16(conn)
     undo_migration_15(conn)
@@ -407,6 +413,7 @@ async def test_sqlite_schema_3_stores_who_played_the_last_move(tmp_path: Path) -
     conn.execute("DROP TABLE tournament_matches")  # (migration 8)
     conn.execute("DROP TABLE tournaments")
     conn.execute("DROP TABLE shard_leases")  # (migration 9)
+    undo_migration_18(conn)
     undo_migration_17(conn)
     undo_migration_16(conn)
     undo_migration_15(conn)

@@ -13,6 +13,7 @@ from bot.console.common import (
     no_such_match,
     note_text,
     number_token,
+    options_of,
 )
 from bot.console.session import (
     Console,
@@ -103,6 +104,16 @@ async def cmd_follow(console: Console, args: list[str], line: str) -> None:
                      if f.match_id is not None else
                      _("following {player}", player=console.name(f.player_id)))
         await _glance(console, uid)
+        return
+    digest = [a for a in options_of(args) if isinstance(a, tuple) and a[0] == "digest"]
+    if digest:  # issue 42: the daily digest, asked for or stopped
+        value = digest[0][1].lower()
+        if len(args) > 1 or value not in ("on", "off"):
+            raise ServiceError(_("/follow digest:on|off, alone"))
+        when = await console.service.set_digest(CONSOLE_GUILD, uid, value == "on")
+        console.say(_("daily digest on: your games at a glance, the first {when}",
+                      when=console.when(when)) if when is not None else
+                    _("daily digest off"))
         return
     await console.service.follow(CONSOLE_GUILD, uid, **await _follow_target(console, args))
     console.say(_("following {what}; you are told of each move", what=args[0]))

@@ -17,7 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.boards import glance_picture
-from bot.discordapp import errors
+from bot.discordapp import embeds, errors
 from bot.discordapp.cogs.common import (
     Interaction,
     acknowledged,
@@ -217,11 +217,22 @@ class ComfortsCog(commands.Cog, name="Comforts"):
                           "a player (by DM); alone: what you follow")
     @app_commands.guild_only()
     @app_commands.describe(match="A match of this server", player="A player: all his "
-                           "matches in this server")
+                           "matches in this server", digest="Your games here at a glance "
+                           "once a day, by DM")
     async def follow(self, interaction: Interaction, match: int | None = None,
-                     player: discord.Member | None = None) -> None:
+                     player: discord.Member | None = None,
+                     digest: Literal["on", "off"] | None = None) -> None:
         async with acknowledged(interaction):
             where, user = guild_id(interaction), interaction.user.id
+            if digest is not None:  # issue 42: the daily digest, asked for or stopped
+                if match is not None or player is not None:
+                    raise errors.AdapterError(_("Give `digest` alone: `/follow digest:on`."))
+                when = await self.service.set_digest(where, user, digest == "on")
+                await say(interaction, _(
+                    "Daily digest on: your games here at a glance by DM, the first {when}.",
+                    when=embeds.moment(when)) if when is not None else
+                    _("Daily digest off."))
+                return
             if match is None and player is None:
                 found = await self.service.follows(where, user)
                 # issue 42: the followed and own live games at a glance, one picture
