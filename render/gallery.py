@@ -19,6 +19,7 @@ from typing import Any
 import rules
 from render.draw import draw_board
 from render.graph import GraphPoint, evaluation_graph
+from render.grid import GridTile, board_grid
 from render.replay import flagged_sheet, replay_gif
 from rules import MoveMarks, Position, Variant
 
@@ -203,6 +204,20 @@ def _analysis_pictures(out: Path, entries: list[tuple[str, str]]) -> list[Path]:
                           names=["Player A", "Player B"],
                           better={2: xiangqi.parse_move(after, "b8-e8")})
     save("analysis-costly-moves.png", sheet.png, sheet.alt_text)
+    tiles = []
+    for i, key in enumerate(("xiangqi", "damas", "alquerque", "querni", "alquerque-grande",
+                             "xiangqi", "damas", "querni", "alquerque")):
+        v = rules.variant(key)
+        game_start = v.start(**max(option_sets(v), key=lambda o: v.seat_count(**o)))
+        before, move, position = list(playout(v, game_start, i, 16))[-1]
+        mine = i % 3 == 0
+        tiles.append(GridTile(position, _marks(v, before, move), 0,
+                              [f"Player {chr(65 + s)}" for s in range(position.seat_count)],
+                              title=f"#{i + 1} {v.name}",
+                              status="your move, 2 days left" if mine
+                              else "Player B to move, 5 hours left", mine=mine))
+    grid = board_grid(tiles, title="Your games at a glance")
+    save("glance-nine-games.png", grid.png, grid.alt_text)
     return written
 
 

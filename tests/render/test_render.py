@@ -345,6 +345,10 @@ def test_gallery_draws_every_variant(tmp_path) -> None:
         assert any(n.endswith("-replay.gif") for n in mine), key
     assert any("players=4" in n for n in written)
     assert "index.html" in written
+    # issue 42's pictures: the analysis graphs, the costly moves, the games at a glance
+    assert {"analysis-graph-decisive.png", "analysis-graph-drawn.png",
+            "analysis-graph-four-seats.png", "analysis-costly-moves.png",
+            "glance-nine-games.png"} <= written
 
 
 def test_alt_text_of_a_checkmate_names_the_mated_side() -> None:
