@@ -85,6 +85,10 @@ def build_parser() -> argparse.ArgumentParser:
     copy.add_argument("target", type=database_target,
                       help="a new SQLite file or an empty PostgreSQL database")
     copy.add_argument("--quiet", action="store_true", help="no progress bar")
+    explorer = db_sub.add_parser(
+        "explorer", help="count the finished matches the opening explorer does not hold yet "
+        "(once, after upgrading: new games are counted as they end)")
+    explorer.add_argument("--db", type=database_target, help=DB_HELP)
     selfplay = sub.add_parser(
         "selfplay", help="computer players against each other: strength, reproducibly")
     from engine.selfplay import add_arguments
@@ -175,7 +179,8 @@ def discord_main(settings: Settings) -> int:
 
 
 def db_main(settings: Settings, args: argparse.Namespace) -> int:
-    """``tablero db backup PATH``, ``tablero db check`` and ``tablero db copy FROM TO``."""
+    """``tablero db backup PATH``, ``tablero db check``, ``tablero db copy FROM TO`` and
+    ``tablero db explorer`` (the opening explorer's backfill)."""
     from bot import operations
 
     path = getattr(args, "db", None) or settings.db_path
@@ -185,8 +190,10 @@ def db_main(settings: Settings, args: argparse.Namespace) -> int:
         return asyncio.run(operations.check(path, progress=not args.quiet))
     if args.db_command == "copy":
         return asyncio.run(operations.copy(args.source, args.target, progress=not args.quiet))
-    print("tablero db backup PATH | tablero db check | tablero db copy FROM TO (see tablero "
-          "db -h)", file=sys.stderr)
+    if args.db_command == "explorer":
+        return asyncio.run(operations.explorer_backfill(path))
+    print("tablero db backup PATH | tablero db check | tablero db copy FROM TO | tablero db "
+          "explorer (see tablero db -h)", file=sys.stderr)
     return 2
 
 

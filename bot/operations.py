@@ -204,3 +204,19 @@ async def check(database: Path | str, *, progress: bool = True, out: TextIO | No
           f"{matches} checked in {elapsed:.1f} s, {verdict}",
           file=out)
     return 0 if not problems else 1
+
+
+async def explorer_backfill(database: Path | str, *, out: TextIO | None = None) -> int:
+    """Count every finished match of ``database`` the opening explorer does not hold yet
+    (after the upgrade that brought it: new games are counted as they end); 0."""
+    out = out or sys.stdout
+    repo = await open_database(database)
+    try:
+        service = MatchService(repo, NullNotifier(), SystemClock())
+        started = time.perf_counter()
+        counted = await service.backfill_explorer()
+    finally:
+        await repo.close()
+    print(f"{repo.path}: {counted:,} finished match{'es' if counted != 1 else ''} counted "
+          f"in the opening explorer in {time.perf_counter() - started:.1f} s", file=out)
+    return 0

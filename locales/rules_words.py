@@ -294,6 +294,35 @@ WORDS: Final[dict[str, Text]] = {
     "arrangement_pair": _("{game}: arrangement is a pair (blue numbers, pink numbers), 16 each"),
     "arrangement_integers": _("{game}: {seat}'s arrangement must be {count} integers"),
     "seat_arrangement": _("{game}: {seat}'s arrangement: {reason}"),
+    # record files (issue 44's import)
+    "record_not_text": _('a record is text'),
+    "record_tag_syntax": _('\'{input}\' is not a tag: tags are written like [Event "..."]'),
+    "record_unknown_tag": _("the record has a tag this format does not have: {tag} "
+                            "(tags: {tags})"),
+    "record_tag_twice": _('the tag {tag} is given twice'),
+    "record_unclosed": _("a comment or a variation is not closed: '{input}'"),
+    "record_after_result": _("'{input}' comes after the result {result}, which ends the "
+                             "record"),
+    "record_too_long": _('the record has more than {limit} plies'),
+    "record_text_before_moves": _("'{input}' comes before the first move number"),
+    "record_ply_syntax": _("ply {n} ('{input}') is not one move"),
+    "record_illegal_move": _('move {n} ({move}) cannot be played: {reason}'),
+    "record_after_end": _('move {n} ({move}) comes after the end of the game ({ending})'),
+    "record_other_game": _("this is a record of '{found}', not of {game}"),
+    "record_unknown_game": _("the record names a game Tablero does not know: '{game}'"),
+    "record_which_game": _('which game is this? Name it with a tag such as [Game "xiangqi"], '
+                           "or give a WXF, ICCS or PDN record"),
+    "record_options_syntax": _("the record's options cannot be read: '{input}'"),
+    "record_options": _("the record's options do not start a game: {reason}"),
+    "record_custom_start": _("the record starts from another position than the game's start: "
+                             "only games played from the start are imported"),
+    "record_secret_setup": _('{game} records with secret arrangements cannot be imported'),
+    "record_start_text": _("the record's start position cannot be read: {reason}"),
+    "record_no_moves": _('the record holds no move'),
+    "record_format": _("the record's format is {input}: Xiangqi records are read in {formats}"),
+    "iccs_syntax": _("'{input}' is not an ICCS move: write it like H2-E2"),
+    "record_game_type": _("this record is of another draughts game (GameType {value}): "
+                          "Spanish draughts is GameType 24"),
 }
 """Every code of ``rules.messages.MESSAGES``, in words for translation (a test checks
 both tables have the same codes and placeholders)."""

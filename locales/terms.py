@@ -47,6 +47,7 @@ REASONS: Final[dict[str, Text]] = {
     "resignation-ranked": _("a player resigned; ranked on captures"),
     "timeout-ranked": _("a player ran out of time; ranked on captures"),
     "agreement": _("agreed"),
+    "recorded": _("as recorded"),
 }
 """Every ``Outcome.reason`` key in words (``rules.core.REASONS``, the same keys: a test
 keeps them together)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -23,6 +24,7 @@ from render.alt import describe, seat_label, status
 from render.board import Layout, layout, static_layer
 from render.sprites import mark, piece, segment
 from render.style import (
+    ARROW,
     CAPTURE_MARK,
     CHECK_GLOW,
     FRAME,
@@ -126,6 +128,44 @@ def _draw_last_move(img: Image.Image, lay: Layout, spec: BoardSpec, marks: MoveM
                 _paste_centred(img, dot, lay.centre(p))
         _paste_centred(img, mark("ring", d + max(6, round(lay.step * 0.14))),
                        lay.centre(path[-1]))
+
+
+def draw_arrow(img: Image.Image, lay: Layout, path: Sequence[tuple[int, int]],
+               colour: RGB, width: int | None = None) -> None:
+    """An arrow along a move's path (start, each landing point), its head at the end,
+    half transparent so the pieces under it still show; ``width`` in pixels (default:
+    about an eighth of a step)."""
+    if len(path) < 2:
+        return
+    layer = Image.new("RGBA", img.size, (0, 0, 0, 0))
+    dr = ImageDraw.Draw(layer)
+    width = width or max(3, round(lay.step * 0.13))
+    head = max(8, round(lay.step * 0.38), 2 * width)
+    points = [lay.centre(p) for p in path]
+    ink = (*colour, 205)
+    for (x0, y0), (x1, y1) in itertools.pairwise(points):
+        length = math.hypot(x1 - x0, y1 - y0) or 1.0
+        ux, uy = (x1 - x0) / length, (y1 - y0) / length
+        last = (x1, y1) == points[-1]
+        end = (x1 - ux * head * 0.8, y1 - uy * head * 0.8) if last else (x1, y1)
+        dr.line((x0, y0, *end), fill=ink, width=width)
+        r = width / 2
+        dr.ellipse((x0 - r, y0 - r, x0 + r, y0 + r), fill=ink)
+        if last:
+            bx, by = x1 - ux * head, y1 - uy * head
+            dr.polygon([(x1, y1), (bx - uy * head * 0.55, by + ux * head * 0.55),
+                        (bx + uy * head * 0.55, by - ux * head * 0.55)], fill=ink)
+    img.paste(layer, (0, 0), layer)
+
+
+def _draw_arrows(img: Image.Image, lay: Layout, arrows: Sequence[tuple[MoveMarks, float]]
+                 ) -> None:
+    """Over the pieces: an arrow along each move's path, as thick as its share (0..1,
+    the most played move 1); thickest drawn last (on top)."""
+    for marks, share in sorted(arrows, key=lambda a: a[1]):
+        share = min(1.0, max(0.0, share))
+        path = [p for p in marks.path if 0 <= p[0] < lay.files and 0 <= p[1] < lay.ranks]
+        draw_arrow(img, lay, path, ARROW, max(3, round(lay.step * (0.06 + 0.12 * share))))
 
 
 def _draw_pieces(img: Image.Image, lay: Layout, spec: BoardSpec, looks: Sequence[str],
@@ -292,7 +332,8 @@ def compose(position: Position, *, last_move: MoveMarks | None = None,
             perspective: int | None = None, names: Sequence[str] | None = None,
             deadline: str | None = None, caption: Words | None = None,
             before: Position | None = None, size: int = 700,
-            result: Words | None = None, locale: str = DEFAULT_LOCALE
+            result: Words | None = None, locale: str = DEFAULT_LOCALE,
+            arrows: Sequence[tuple[MoveMarks, float]] = ()
             ) -> tuple[Image.Image, Layout]:
     """The RGB image of a position (see :func:`render.draw_board`) and its layout; its
     words in ``locale``."""
@@ -332,6 +373,7 @@ def compose(position: Position, *, last_move: MoveMarks | None = None,
             if p not in pieces:
                 _paste_centred(img, mark("removed", round(_diameter(spec, lay) * 1.08)),
                                lay.centre(p))
+    _draw_arrows(img, lay, arrows)
     _header(img, lay, spec, position, looks, names, deadline, caption, result, locale)
     return img, lay
 
@@ -378,7 +420,7 @@ def palette(key: str, board_size: tuple[int, int], seat_count: int, size: int,
 
 def _key_colours(spec: BoardSpec, looks: tuple[str, ...]) -> list[RGB]:
     """Colours that must come out exactly: text, lines, surfaces, piece bodies."""
-    colours = [PAPER, INK, INK_SOFT, FRAME, spec.plate, spec.line, spec.dark, LAST_MOVE,
+    colours = [PAPER, INK, INK_SOFT, FRAME, spec.plate, spec.line, spec.dark, LAST_MOVE, ARROW,
                LAST_MOVE_PATH, CAPTURE_MARK, REMOVED_MARK, TURN_BG, TURN_EDGE,
                (255, 255, 255), *spec.area_tints]
     for name in looks:
@@ -407,14 +449,18 @@ def draw_board(position: Position, *, last_move: MoveMarks | None = None,
                perspective: int | None = None, names: Sequence[str] | None = None,
                deadline: str | None = None, caption: Words | None = None,
                before: Position | None = None, size: int = 700,
-               result: Words | None = None, locale: str = DEFAULT_LOCALE) -> RenderedBoard:
+               result: Words | None = None, locale: str = DEFAULT_LOCALE,
+               arrows: Sequence[tuple[MoveMarks, float]] = ()) -> RenderedBoard:
     """Draw ``position`` as a palette PNG; see the package docstring. ``result``: how the
     match ended, in words, when something outside the rules ended it (a resignation, a
     timeout, an agreed draw); it replaces the "to move" status line and the turn mark.
-    ``locale``: the language of the words drawn and of the alt text."""
+    ``locale``: the language of the words drawn and of the alt text. ``arrows``: moves
+    drawn as arrows over the board, each with its weight (0..1: the arrow's thickness),
+    e.g. the explorer's most played moves (their words are the caller's to add to the
+    alt text)."""
     img, lay = compose(position, last_move=last_move, perspective=perspective, names=names,
                        deadline=deadline, caption=caption, before=before, size=size,
-                       result=result, locale=locale)
+                       result=result, locale=locale, arrows=arrows)
     buf = io.BytesIO()
     to_palette(img, position, size).save(buf, "PNG", compress_level=PNG_LEVEL)
     alt = describe(position, last_move=last_move, perspective=lay_seat(lay, position),

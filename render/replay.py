@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import itertools
-import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -13,8 +12,7 @@ from typing import Any
 from PIL import Image, ImageChops, ImageDraw
 
 from locales.i18n import DEFAULT_LOCALE, Words, _, render
-from render.board import Layout
-from render.draw import PNG_LEVEL, compose, to_palette
+from render.draw import PNG_LEVEL, compose, draw_arrow, to_palette
 from render.style import CAPTURE_MARK, INK, PAPER, RGB, drawn_words, font
 from rules import Position, Variant
 
@@ -191,33 +189,6 @@ BETTER_ARROW: RGB = (36, 150, 72)
 """The arrow of the better move."""
 
 
-def _arrow(img: Image.Image, lay: Layout, path: Sequence[tuple[int, int]],
-           colour: RGB) -> None:
-    """An arrow along a move's path (start, each landing point), its head at the end,
-    half transparent so the pieces under it still show."""
-    if len(path) < 2:
-        return
-    layer = Image.new("RGBA", img.size, (0, 0, 0, 0))
-    dr = ImageDraw.Draw(layer)
-    width = max(3, round(lay.step * 0.13))
-    head = max(8, round(lay.step * 0.38))
-    points = [lay.centre(p) for p in path]
-    ink = (*colour, 205)
-    for (x0, y0), (x1, y1) in itertools.pairwise(points):
-        length = math.hypot(x1 - x0, y1 - y0) or 1.0
-        ux, uy = (x1 - x0) / length, (y1 - y0) / length
-        last = (x1, y1) == points[-1]
-        end = (x1 - ux * head * 0.8, y1 - uy * head * 0.8) if last else (x1, y1)
-        dr.line((x0, y0, *end), fill=ink, width=width)
-        r = width / 2
-        dr.ellipse((x0 - r, y0 - r, x0 + r, y0 + r), fill=ink)
-        if last:
-            bx, by = x1 - ux * head, y1 - uy * head
-            dr.polygon([(x1, y1), (bx - uy * head * 0.55, by + ux * head * 0.55),
-                        (bx + uy * head * 0.55, by - ux * head * 0.55)], fill=ink)
-    img.paste(layer, (0, 0), layer)
-
-
 def _legend(width: int, size: int, locale: str) -> Image.Image:
     """A strip below the boards saying which arrow is which."""
     px = max(10, round(size * 0.035))
@@ -276,9 +247,9 @@ def flagged_sheet(variant: Variant, start: Position, moves: Iterable[Any],
             img, lay = compose(before, perspective=perspective, names=names, size=size,
                                locale=locale)
             if alternative is not None:
-                _arrow(img, lay, variant.move_marks(before, alternative).path,
+                draw_arrow(img, lay, variant.move_marks(before, alternative).path,
                        BETTER_ARROW)
-            _arrow(img, lay, marks.path, PLAYED_ARROW)
+            draw_arrow(img, lay, marks.path, PLAYED_ARROW)
         else:
             img, _ = compose(position, last_move=marks, before=before,
                              perspective=perspective, names=names, caption=caption,

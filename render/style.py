@@ -68,6 +68,7 @@ FRAME: RGB = (133, 94, 58)          # the wooden rim around a board
 LAST_MOVE: RGB = (222, 178, 40)     # last-move highlight (warm yellow)
 LAST_MOVE_PATH: RGB = (214, 150, 20)
 CAPTURE_MARK: RGB = (200, 40, 36)   # the cross on a captured point
+ARROW: RGB = (38, 104, 196)         # the explorer's arrows (the moves most played)
 REMOVED_MARK: RGB = (60, 96, 170)   # a Querni removal / a huff
 CHECK_GLOW: RGB = (230, 30, 30)
 TURN_BG: RGB = (255, 247, 214)      # header chip of the seat to move

@@ -181,6 +181,8 @@ REASONS: dict[str, str] = {
     "resignation-ranked": "a player resigned; ranked on captures",
     "timeout-ranked": "a player ran out of time; ranked on captures",
     "agreement": "agreed",
+    # a record's result, as an imported file says it (issue 44)
+    "recorded": "as recorded",
 }
 """Every ``Outcome.reason`` key (the games' and the service's) in words for people."""
 

@@ -102,6 +102,14 @@ from rules.notation import (
     resolve,
     tokenize,
 )
+from rules.records import (
+    COMMON_TAGS,
+    ImportedGame,
+    RecordError,
+    read_standard_record,
+    read_tags,
+    register_reader,
+)
 
 WHITE, BLACK = 0, 1
 _PIECES = tuple((Piece(seat, "man"), Piece(seat, "king")) for seat in (WHITE, BLACK))
@@ -733,4 +741,22 @@ def _escape(value: str) -> str:
     return str(value).replace("\\", "\\\\").replace('"', '\\"')
 
 
+def read_pdn(v: Variant[Any, Any], text: str) -> ImportedGame:
+    """A PDN record (``GameType "24"`` or none; moves in numbers, ``11-15``,
+    ``10x19x26``, or points), the counterpart of :func:`export_pdn`.
+
+    >>> import rules
+    >>> game = read_pdn(rules.variant("damas"),
+    ...     '[White "Ana"]\\n[Black "Luis"]\\n1. 9-13 24-20 2. 13-17 20-16 0-1')
+    >>> game.moves, game.players, game.outcome.winners
+    (('h3-g4', 'a6-b5', 'g4-h5', 'b5-a4'), {0: 'Ana', 1: 'Luis'}, frozenset({1}))
+    """
+    tags, movetext = read_tags(text, COMMON_TAGS | {"White", "Black", "GameType"})
+    kind = tags.get("GameType", PDN_GAME_TYPE).split(",")[0].strip()
+    if kind != PDN_GAME_TYPE:
+        raise RecordError(detail("record_game_type", value=kind))
+    return read_standard_record(v, text, tags, movetext)
+
+
 DAMAS = register(DamasVariant())
+register_reader("pdn", read_pdn)

@@ -259,6 +259,35 @@ MESSAGES: Final[dict[str, str]] = {
     "arrangement_pair": "{game}: arrangement is a pair (blue numbers, pink numbers), 16 each",
     "arrangement_integers": "{game}: {seat}'s arrangement must be {count} integers",
     "seat_arrangement": "{game}: {seat}'s arrangement: {reason}",
+    # ------------------------------------------------------------------ record files
+    "record_not_text": "a record is text",
+    "record_tag_syntax": "'{input}' is not a tag: tags are written like [Event \"...\"]",
+    "record_unknown_tag": "the record has a tag this format does not have: {tag} (tags: "
+                          "{tags})",
+    "record_tag_twice": "the tag {tag} is given twice",
+    "record_unclosed": "a comment or a variation is not closed: '{input}'",
+    "record_after_result": "'{input}' comes after the result {result}, which ends the "
+                           "record",
+    "record_too_long": "the record has more than {limit} plies",
+    "record_text_before_moves": "'{input}' comes before the first move number",
+    "record_ply_syntax": "ply {n} ('{input}') is not one move",
+    "record_illegal_move": "move {n} ({move}) cannot be played: {reason}",
+    "record_after_end": "move {n} ({move}) comes after the end of the game ({ending})",
+    "record_other_game": "this is a record of '{found}', not of {game}",
+    "record_unknown_game": "the record names a game Tablero does not know: '{game}'",
+    "record_which_game": "which game is this? Name it with a tag such as [Game \"xiangqi\"], "
+                         "or give a WXF, ICCS or PDN record",
+    "record_options_syntax": "the record's options cannot be read: '{input}'",
+    "record_options": "the record's options do not start a game: {reason}",
+    "record_custom_start": "the record starts from another position than the game's start: "
+                           "only games played from the start are imported",
+    "record_secret_setup": "{game} records with secret arrangements cannot be imported",
+    "record_start_text": "the record's start position cannot be read: {reason}",
+    "record_no_moves": "the record holds no move",
+    "record_format": "the record's format is {input}: Xiangqi records are read in {formats}",
+    "iccs_syntax": "'{input}' is not an ICCS move: write it like H2-E2",
+    "record_game_type": "this record is of another draughts game (GameType {value}): "
+                        "Spanish draughts is GameType 24",
 }
 """Every code the rules core raises, with its English sentence (a test checks that each
 ``detail(code, ...)`` in ``rules/`` names a key here with exactly its placeholders)."""

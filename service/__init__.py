@@ -18,6 +18,8 @@ for its use-case):
 * ``play.py`` - move, submit_setup, suggest_moves, a move copied with its note
 * ``endings.py`` - resign, offer/accept/decline draws
 * ``deadlines.py`` - sweep (reminders, timeouts), verify_all
+* ``explorer.py`` - the opening explorer (``Explorer``, a part of its own: counts each
+  finished match, backfills, answers ``explorer``)
 * ``queries.py`` - get_match, position, board_image, describe, games_of, history,
   record, leaderboard, stats, settings, preferences
 * ``ids.py``, ``inputs.py`` - the ids and the text of every public call, checked before
@@ -255,6 +257,7 @@ from service.events import (
     TakenBack,
     TurnStarted,
 )
+from service.explorer import ExplorerMove, ExplorerView
 from service.ports import (
     BoardRenderer,
     Clock,
@@ -326,6 +329,8 @@ __all__ = [
     "DrawnBoard",
     "EvalPoint",
     "Event",
+    "ExplorerMove",
+    "ExplorerView",
     "Follow",
     "GameAnalysis",
     "GameRecord",

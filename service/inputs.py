@@ -96,6 +96,7 @@ _WHAT: dict[str, Words] = {
     "language": _("language"), "locale": _("language"), "notify": _("choice"),
     "prefix": _("move"), "games_channel_id": _("games channel"),
     "organiser_role_id": _("organiser role"),
+    "line": _("line of moves"), "source": _("choice"), "data": _("record"),
 }
 _TEXT_OF: dict[str, Words] = {
     "move": _("move"), "set_note": _("note"), "submit_setup": _("arrangement"),

@@ -1,6 +1,7 @@
 """The Protocols the service talks through: storage (``Repository``, the union of one
 narrow port per aggregate: ``MatchStore``, ``ClockStore``, ``OutboxStore``, ``LadderStore``,
-``SettingsStore``, ``ComfortsStore``, ``TournamentRepository``, ``SeasonRepository``;
+``SettingsStore``, ``ComfortsStore``, ``ExplorerStore``, ``TournamentRepository``,
+``SeasonRepository``;
 none wider than 15 operations), notifications
 (``Notifier``), where a started match is played (``MatchRooms``), time (``Clock``) and
 board images (``BoardRenderer``). Implementations live outside the service
@@ -19,6 +20,8 @@ from service.events import Event
 from service.records import (
     ConditionalLine,
     Downtime,
+    ExplorerCount,
+    ExplorerRow,
     Follow,
     MatchRecord,
     MatchStatus,
@@ -305,8 +308,33 @@ class DigestStore(Protocol):
         ...
 
 
+class ExplorerStore(Protocol):
+    """The opening explorer (issue 44): per server, game configuration and position key,
+    how often each move was played in finished games and how those games ended."""
+
+    async def index_game(self, match_id: int, guild_id: int, config: str, imported: bool,
+                         rows: Sequence[ExplorerRow]) -> bool:
+        """In one transaction: remember that match ``match_id`` is in the explorer and
+        add ``rows`` (each counts once) to the counts of ``guild_id``'s ``config`` (kept
+        apart when ``imported``). False, and nothing changes, when the match was indexed
+        already: a game is never counted twice."""
+        ...
+
+    async def explorer_counts(self, guild_id: int, config: str, position: int,
+                              imported: bool | None = None) -> list[ExplorerCount]:
+        """The moves played from ``position``, most played first (then by move text);
+        ``imported`` None: played and imported games together, else only those."""
+        ...
+
+    async def unindexed_games(self, after: int, limit: int) -> list[int]:
+        """Finished matches with an id above ``after`` not yet in the explorer, lowest
+        id first, at most ``limit`` of them (for the backfill)."""
+        ...
+
+
 class Repository(MatchStore, ClockStore, OutboxStore, LadderStore, SettingsStore, ComfortsStore,
-                 DigestStore, TournamentRepository, SeasonRepository, Protocol):
+                 DigestStore, ExplorerStore, TournamentRepository, SeasonRepository,
+                 Protocol):
     """Async persistence. Every write is one transaction; ``save`` is compare-and-set on
     ``before.version`` and on the plies of ``append`` (UNIQUE(match, ply)): when another
     writer got there first it raises ``service.errors.Conflict`` and writes nothing.

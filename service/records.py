@@ -392,3 +392,32 @@ store in the same transaction (a pure function: it runs inside the transaction).
 TournamentOutboxFn = Callable[[Any], Sequence[OutboxEntry]]
 """Given a tournament as stored by ``save_tournament`` (new version set), the outbox
 entries to store in the same transaction (a pure function, like ``OutboxFn``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ExplorerRow:
+    """One move of a finished game as the opening explorer counts it: the position it was
+    played from (``position``, a 64-bit key: ``service.explorer.position_key``), its
+    canonical text, how the game ended for the seat that played it (``"win"``,
+    ``"draw"`` or ``"loss"``) and that player's rating on the game's ladder when the game
+    was indexed (None: unrated)."""
+
+    position: int
+    move: str
+    outcome: str
+    rating: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ExplorerCount:
+    """What the explorer holds for one move from one position: the games it was played
+    in, how they ended for its player, and the ratings of those of its players who were
+    rated (``rated`` of them, summing to ``rating_sum``)."""
+
+    move: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    rated: int = 0
+    rating_sum: float = 0.0

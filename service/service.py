@@ -28,6 +28,10 @@ them, one line each. Where to look (see also the package docstring):
   stats, settings, preferences
 * ``digests``: ``Digests``: the daily digest of games at a glance (set_digest, the
   sweep that writes the ones due into the outbox); it reads through ``Queries``
+* ``explorer``: ``Explorer``: the opening explorer (counts each finished match as it
+  ends, backfills, answers ``explorer``)
+* ``importer``: ``Importer``: ``import_record`` (record files as matches; counted in the
+  explorer through ``Explorer``)
 
 Who calls whom among the parts (each receives the ones it calls): ``Clocks`` and
 ``Deadlines`` end a match through ``Endings``; ``Deadlines`` spends vacation through
@@ -57,7 +61,9 @@ from service.deadlines import Deadlines
 from service.digests import Digests
 from service.endings import Endings
 from service.events import ClocksExtended, Event, SeasonEnded
+from service.explorer import Explorer, ExplorerView
 from service.ids import checked_ids
+from service.importer import ImportedMatch, Importer
 from service.play import Play
 from service.plies import PlyBoard
 from service.ports import (
@@ -137,6 +143,8 @@ class MatchService:
         self._web = Web(core)
         self._queries = Queries(core)
         self._digests = Digests(core, self._queries)
+        self._explorer = Explorer(core.repository)
+        self._importer = Importer(core.repository, core.clock, self._explorer)
         core.subscribers = self._subscribers()
 
     @property
@@ -166,9 +174,10 @@ class MatchService:
         return events
 
     def _subscribers(self) -> tuple[Subscriber, ...]:
-        """After the notifier, in order: a finished match moves its tournament on, and a
-        computer's turn starts its search."""
-        return (self._tournaments.tournament_follows, self._computers.computer_follows)
+        """After the notifier, in order: a finished match moves its tournament on and is
+        counted in the opening explorer, and a computer's turn starts its search."""
+        return (self._tournaments.tournament_follows, self._explorer.follows,
+                self._computers.computer_follows)
 
     async def _check_scope(self, caller: Caller, match_id: int | None,
                            tournament_id: int | None) -> Callable[[], None]:
@@ -609,3 +618,29 @@ class MatchService:
 
     async def reader_locale(self, user: int) -> str:
         return await self._queries.reader_locale(user)
+
+    # Explorer (_explorer)
+
+    async def explorer(self, guild_id: int, user: int, game: str, line: str = "",
+                       source: str = "all") -> ExplorerView:
+        """The opening explorer of the server: the moves played after ``line`` in its
+        finished games of ``game``. Open to everyone of the server, during live games too
+        (a book, not an engine)."""
+        return await self._explorer.explorer(guild_id, game, line, source)
+
+    async def backfill_explorer(self, batch: int = 200) -> int:
+        """Count every finished match the explorer does not hold yet (after an upgrade);
+        how many were counted."""
+        return await self._explorer.backfill_explorer(batch)
+
+    async def explorer_idle(self) -> None:
+        """Wait until every finished match announced so far is counted in the explorer."""
+        await self._explorer.explorer_idle()
+
+    # Importer (_importer)
+
+    async def import_record(self, guild_id: int, channel_id: int, user: int,
+                            data: bytes | str, game: str | None = None) -> ImportedMatch:
+        """Import a record file: a finished (or unfinished) match of the server, unrated,
+        counted in the explorer as imported."""
+        return await self._importer.import_record(guild_id, channel_id, user, data, game)

@@ -16,7 +16,8 @@ from storage.sql import SqlRepository
 TABLE_ORDER = ("guild_settings", "user_prefs", "matches", "seats", "moves", "ratings",
                "clock_beats", "outbox", "dms_closed", "names", "tournaments",
                "tournament_matches", "seasons", "season_ratings", "vacations",
-               "conditional_moves", "match_notes", "follows", "rematches", "digests")
+               "conditional_moves", "match_notes", "follows", "rematches", "digests",
+               "explorer_games", "explorer_moves")
 """Every table, parents before the rows that refer to them."""
 BATCH = 500
 

@@ -342,12 +342,38 @@ MIGRATIONS: tuple[str, ...] = (
     ) WITHOUT ROWID;
     CREATE INDEX digests_due ON digests (next_at);
     """,
+    # 19: the opening explorer (issue 44): per server, game configuration and position key
+    # (a 64-bit hash), the moves played from it in finished games with how those games
+    # ended for their players (imported games counted apart); and which matches are
+    # counted already (a game is counted once, however often it is offered)
+    """
+    CREATE TABLE explorer_moves (
+        guild_id INTEGER NOT NULL,
+        config TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        imported INTEGER NOT NULL,
+        move TEXT NOT NULL,
+        games INTEGER NOT NULL,
+        wins INTEGER NOT NULL,
+        draws INTEGER NOT NULL,
+        losses INTEGER NOT NULL,
+        rated INTEGER NOT NULL,
+        rating_sum REAL NOT NULL,
+        PRIMARY KEY (guild_id, config, position, imported, move)
+    ) WITHOUT ROWID;
+    CREATE TABLE explorer_games (
+        match_id INTEGER PRIMARY KEY REFERENCES matches (id) ON DELETE CASCADE,
+        guild_id INTEGER NOT NULL,
+        imported INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    """,
 )
 TABLES = frozenset({"guild_settings", "user_prefs", "matches", "seats", "moves", "ratings",
                     "clock_beats", "outbox", "dms_closed", "names", "tournaments",
                     "tournament_matches", "shard_leases", "process_lock", "seasons",
                     "season_ratings", "vacations", "conditional_moves", "match_notes",
-                    "follows", "rematches", "digests", "sqlite_sequence"})
+                    "follows", "rematches", "digests", "explorer_moves", "explorer_games",
+                    "sqlite_sequence"})
 """Every table a Tablero database holds (any other one means a foreign file)."""
 
 OLD_TABLES = frozenset({"heartbeat"})

@@ -38,6 +38,7 @@ from service.records import (
 from service.timecontrol import format_time_control, parse_time_control
 from service.views import GuildSettings, UserPrefs
 from storage.counts import MoveCounts
+from storage.explorer import SqlExplorer
 from storage.outage import OutageLog
 from storage.schema import ESTABLISHED, established
 from storage.seasons import SqlSeasons
@@ -246,7 +247,7 @@ LEADERBOARD_SQL = (f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AN
 """One leaderboard page (guild, ladder, limit, offset): read from ``ratings_board`` alone."""
 
 
-class SqlRepository(SqlSeasons, SqlTournaments):
+class SqlRepository(SqlExplorer, SqlSeasons, SqlTournaments):
     """The ``Repository`` Protocol in SQL; see the module's docstring."""
 
     _prefs_sql: ClassVar[str] = "json_group_object(p.user_id, p.notify)"

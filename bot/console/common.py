@@ -84,6 +84,15 @@ Commands (a #<match> argument picks a match; otherwise your current one):
   /games-list                     the games Tablero knows
   /help   quit""")
 
+# TRANSLATORS: more of the console's /help (the server's games as a school): translate
+# the explanations only
+HELP_SCHOOL = _("""\
+  /explorer GAME [option:value ...] [games:played|imported|all] [MOVES ...]
+                                  the moves played next in the finished games (a book:
+                                  open during live games too)
+  /import PATH [game:KEY]         a record file (WXF or ICCS Xiangqi, PDN Spanish draughts,
+                                  Tablero's own) as a finished match: /history, /analysis""")
+
 
 MAX_NAME = 32
 

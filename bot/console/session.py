@@ -241,6 +241,7 @@ class Console:
             await command(self, args, line)
             # the computer answers before the next prompt (its moves print as they land)
             await self.service.computers_idle()
+            await self.service.explorer_idle()  # a game that ended is in the explorer
         except ServiceError as e:
             self.say(joined("!", e.text))
         except rules.RulesError as e:

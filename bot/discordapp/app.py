@@ -24,6 +24,7 @@ from bot.discordapp.cogs import (
     InfoCog,
     PlayCog,
     ReplaysCog,
+    SchoolCog,
     SeasonsCog,
     SettingsCog,
     TournamentsCog,
@@ -123,6 +124,7 @@ def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer 
         SettingsCog(service, notifier.routes.forget_place_locale),
         TournamentsCog(service, bot.names),
         SeasonsCog(service),
+        SchoolCog(service),
     ]
     conditions: list[Condition] = [
         DatabaseAnswers(lambda: repository.get_guild_settings(0)),

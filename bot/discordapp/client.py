@@ -25,6 +25,8 @@ from discord.ext import commands
 
 from bot.discordapp import errors
 from bot.discordapp.components import (
+    ExplorerBack,
+    ExplorerStep,
     GamePick,
     LeaderboardButton,
     MatchButton,
@@ -53,7 +55,7 @@ def intents() -> discord.Intents:
 STOPPING = _("Tablero is restarting; try again in a minute.")
 
 COMPONENT_EVENTS = frozenset({"match_button", "leaderboard_page", "game_pick",
-                              "tournament_button"})
+                              "tournament_button", "explorer_step", "explorer_back"})
 """The events the persistent components dispatch (``components``)."""
 
 
@@ -125,7 +127,7 @@ class TableroBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(MatchButton, LeaderboardButton, GamePick, TournamentButton,
-                               StepButton)
+                               StepButton, ExplorerStep, ExplorerBack)
         await self.tree.set_translator(CatalogueTranslator())  # the command tree's languages
         await self.names.book.load()
         for cog in self._cogs_to_add:

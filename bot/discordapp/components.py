@@ -279,3 +279,59 @@ def stepper_buttons(match_id: int, ply: int, last: int, *, edit: bool = True,
         still = target == ply and not (live and direction == "l")
         view.add_item(StepButton(direction, match_id, target, edit=edit, disabled=still))
     return view
+
+
+class ExplorerStep(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                   template=r"tablero:xstep"):
+    """The opening explorer's menu of next moves (``/explorer``): a move picked goes one
+    move deeper. Where the explorer stands (its game, games and line) is written in the
+    message it is under, so a pick still works after a restart."""
+
+    def __init__(self, options: list[discord.SelectOption], *, placeholder: str = "",
+                 disabled: bool = False) -> None:
+        super().__init__(discord.ui.Select(
+            custom_id="tablero:xstep", placeholder=placeholder,
+            options=options or [discord.SelectOption(label="-", value="-")],
+            disabled=disabled or not options))
+
+    @property
+    def picked(self) -> str:
+        return self.item.values[0]
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str],
+                             /) -> ExplorerStep:
+        options = item.options if isinstance(item, discord.ui.Select) else []
+        return cls(list(options))
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        return not interaction.user.bot
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        interaction.client.dispatch("explorer_step", interaction, self)
+
+
+class ExplorerBack(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=r"tablero:x(?P<where>back|start)"):
+    """One move back, or back to the start, in the opening explorer."""
+
+    def __init__(self, where: str, *, loc: str = DEFAULT_LOCALE, disabled: bool = False
+                 ) -> None:
+        label = _("◀ One move back") if where == "back" else _("⏮ Start")
+        super().__init__(discord.ui.Button(
+            label=render(label, loc), style=discord.ButtonStyle.secondary, disabled=disabled,
+            custom_id=f"tablero:x{where}"))
+        self.where = where
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str],
+                             /) -> ExplorerBack:
+        return cls(match["where"])
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        return not interaction.user.bot
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        interaction.client.dispatch("explorer_back", interaction, self)

@@ -225,6 +225,10 @@ FORMS: list[tuple[str, tuple[str, str, str], bool]] = [
                   "/vacation action=start days=1"), True),
     ("web", ("/web #1", "/web match:1", "/web match=1"), False),  # the web is off there
     ("web", ("/web revoke", "/web action:revoke", "/web action=revoke"), True),
+    ("explorer", ("/explorer xiangqi h3-e3", "/explorer game:xiangqi line:h3-e3",
+                  "/explorer game=xiangqi line=h3-e3"), True),
+    ("import", ("/import /no/such/record.pgn", "/import path:/no/such/record.pgn",
+                "/import path=/no/such/record.pgn"), False),  # the file is not there
     ("takeback", ("/takeback #1 ask", "/takeback match:1 action:ask",
                   "/takeback match=1 action=ask"), False),
     ("premove", ("/premove #1 list", "/premove match:1 action:list",

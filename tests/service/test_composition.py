@@ -55,7 +55,7 @@ async def test_each_operation_is_handed_to_a_part_the_facade_built(
     core; every public operation of the façade names the part it hands over to."""
     parts = {name: part for name, part in vars(service).items()
              if name.startswith("_") and type(part).__module__.startswith("service.")}
-    assert len(parts) == 13  # Digests: issue 42
+    assert len(parts) == 15  # Digests (issue 42), Explorer and Importer (issue 44)
     for part in parts.values():
         assert type(part).__mro__ == (type(part), object)
     delegated = 0
@@ -71,4 +71,4 @@ async def test_each_operation_is_handed_to_a_part_the_facade_built(
     assert [type(s.__self__).__name__ for s in service.sweepers()] == [
         "Comforts", "Deadlines", "Tournaments", "Seasons", "Computers", "Digests"]
     assert [type(s.__self__).__name__ for s in service.core.subscribers] == [
-        "Tournaments", "Computers"]
+        "Tournaments", "Explorer", "Computers"]

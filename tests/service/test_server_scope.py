@@ -33,7 +33,7 @@ NO_ID = {
     "stats", "games_of", "active_matches_of", "open_challenges", "next_game", "follows",
     "glance", "set_digest", "digest_status",
     "get_guild_settings", "update_guild_settings", "start_vacation", "end_vacation",
-    "vacation_status",
+    "vacation_status", "explorer", "import_record",
     # the user's own preferences, in every server alike
     "get_user_prefs", "update_user_prefs", "remember_locale", "reader_locale",
     "revoke_web_links",
@@ -43,6 +43,7 @@ NO_ID = {
     "sweep", "sweep_conditionals", "sweep_seasons", "sweep_tournaments", "resume",
     "sweep_deadlines", "sweep_due_conditionals", "sweep_computers",
     "beat", "verify_all", "computers_idle", "wake_computers", "sweep_digests",
+    "backfill_explorer", "explorer_idle",
 }
 """The public operations that take no match or tournament id, and why each needs none."""
 

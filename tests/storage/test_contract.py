@@ -309,6 +309,12 @@ async def test_sqlite_sweep_and_games_queries_use_indexes_with_planner_statistic
         await repo.close()
 
 
+def undo_migration_19(conn: Any) -> None:
+    """Back to schema 18: no opening explorer."""
+    conn.execute("DROP TABLE explorer_moves")
+    conn.execute("DROP TABLE explorer_games")
+
+
 def undo_migration_18(conn: Any) -> None:
     """Back to schema 17: no daily digests."""
     conn.execute("DROP TABLE digests")
@@ -351,8 +357,9 @@ def undo_migration_13(conn: Any) -> None:
 def undo_to_schema_9(conn: Any) -> None:
     """Back to schema 9, as the release before languages (issue 14) left a database: the
     migrations from 10 (languages), 11 and 12 (processes, the live index), 13 (seasons),
-    14 (clocks, vacations), 15 (comforts), 16 (the web switch) and 17 (web link
-    generations) and 18 (daily digests) undone."""
+    14 (clocks, vacations), 15 (comforts), 16 (the web switch), 17 (web link
+    generations), 18 (daily digests) and 19 (the opening explorer) undone."""
+    undo_migration_19(conn)
     undo_migration_18(conn)
     undo_migration_17(conn)
     undo_migration_16(conn)
@@ -413,6 +420,7 @@ async def test_sqlite_schema_3_stores_who_played_the_last_move(tmp_path: Path) -
     conn.execute("DROP TABLE tournament_matches")  # (migration 8)
     conn.execute("DROP TABLE tournaments")
     conn.execute("DROP TABLE shard_leases")  # (migration 9)
+    undo_migration_19(conn)
     undo_migration_18(conn)
     undo_migration_17(conn)
     undo_migration_16(conn)

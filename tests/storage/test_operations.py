@@ -122,3 +122,44 @@ def test_a_backup_that_cannot_be_written_says_so(tmp_path: Path) -> None:
         done.stderr and "Traceback" not in done.stderr
     done = tablero(["db", "backup", "--db", str(path), str(path)], tmp_path)
     assert done.returncode == 1 and "must not overwrite the database" in done.stderr
+
+
+def test_db_explorer_counts_the_finished_matches_once(tmp_path: Path) -> None:
+    """``tablero db explorer`` after an upgrade: the finished matches stored before the
+    explorer existed are counted, once; a second run counts none."""
+    path = tmp_path / "old.db"
+
+    async def games() -> None:
+        repo = await SqliteRepository.open(path)
+        service = MatchService(repo, NullNotifier(), SystemClock(), rng=random.Random(3))
+        for opening in ("h3-e3", "h3-e3", "b1-c3"):
+            m = await service.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[BOB],
+                                        seat=0)
+            await service.accept(m.id, BOB)
+            await service.move(m.id, ALICE, opening)
+            await service.move(m.id, BOB, "h10-g8")
+            await service.resign(m.id, ALICE)
+        await service.explorer_idle()
+        await repo._writer.execute("DELETE FROM explorer_moves")  # as before the upgrade
+        await repo._writer.execute("DELETE FROM explorer_games")
+        await repo._writer.commit()
+        await repo.close()
+
+    async def start_counts() -> dict[str, int]:
+        repo = await SqliteRepository.open(path)
+        try:
+            view = await MatchService(repo, NullNotifier(), SystemClock()).explorer(
+                GUILD, ALICE, "xiangqi")
+            return {m.move: m.games for m in view.moves}
+        finally:
+            await repo.close()
+
+    asyncio.run(games())
+    assert asyncio.run(start_counts()) == {}
+    done = tablero(["db", "explorer", "--db", str(path)], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "3 finished matches counted in the opening explorer" in done.stdout
+    assert asyncio.run(start_counts()) == {"h3-e3": 2, "b1-c3": 1}
+    again = tablero(["db", "explorer", "--db", str(path)], tmp_path)
+    assert "0 finished matches counted" in again.stdout
+    assert asyncio.run(start_counts()) == {"h3-e3": 2, "b1-c3": 1}

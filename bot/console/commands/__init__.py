@@ -4,7 +4,16 @@ one feature's commands as ``async def cmd_NAME(console, args, line)``, and
 
 from __future__ import annotations
 
-from bot.console.commands import challenges, clocks, comforts, computer, info, play, tournaments
+from bot.console.commands import (
+    challenges,
+    clocks,
+    comforts,
+    computer,
+    info,
+    play,
+    school,
+    tournaments,
+)
 from bot.console.session import Command
 
 COMMANDS: dict[str, Command] = {
@@ -48,5 +57,7 @@ COMMANDS: dict[str, Command] = {
     "follow": comforts.cmd_follow,
     "unfollow": comforts.cmd_unfollow,
     "web": info.cmd_web,
+    "explorer": school.cmd_explorer,
+    "import": school.cmd_import,
 }
 """Every console command by the name typed after ``/``."""

@@ -13,6 +13,7 @@ from bot.console.common import (
     CONSOLE_CHANNEL,
     CONSOLE_GUILD,
     HELP,
+    HELP_SCHOOL,
     SWITCH_VALUES,
     _on_off,
     digits,
@@ -40,6 +41,7 @@ from service.views import RATING_MEANING
 
 async def cmd_help(console: Console, args: list[str], line: str) -> None:
     console.say(HELP)
+    console.say(HELP_SCHOOL)
 
 async def cmd_games_list(console: Console, args: list[str], line: str) -> None:
     for key, v in rules.VARIANTS.items():

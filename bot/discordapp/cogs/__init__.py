@@ -9,11 +9,13 @@ from bot.discordapp.cogs.deliveries import DeliveriesCog
 from bot.discordapp.cogs.info import InfoCog
 from bot.discordapp.cogs.play import PlayCog
 from bot.discordapp.cogs.replays import ReplaysCog
+from bot.discordapp.cogs.school import SchoolCog
 from bot.discordapp.cogs.seasons import SeasonsCog
 from bot.discordapp.cogs.settings import SettingsCog
 from bot.discordapp.cogs.tournaments import TournamentsCog
 from bot.discordapp.cogs.web import WebPagesCog
 
 __all__ = ["ChallengesCog", "ClocksCog", "ComfortsCog", "DeadlinesCog", "DeliveriesCog",
-           "InfoCog", "PlayCog", "ReplaysCog", "SeasonsCog", "SettingsCog", "TournamentsCog",
+           "InfoCog", "PlayCog", "ReplaysCog", "SchoolCog", "SeasonsCog", "SettingsCog",
+           "TournamentsCog",
            "WebPagesCog"]

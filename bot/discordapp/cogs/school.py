@@ -1,0 +1,208 @@
+"""The server's games as a school (issue 44): ``/explorer``, the opening explorer, and
+``/import``, a record file (an attachment or pasted text) as a match of the server.
+
+The explorer answers privately: the next moves with their games and scores, a picture of
+the position with the most played moves as arrows, a menu to go one move deeper and
+buttons to go back. Where it stands is written in the embed's footer, so the menu and
+the buttons work after a restart with no state kept anywhere.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import explorer
+from bot.discordapp import embeds, errors
+from bot.discordapp.catalog import game_choices
+from bot.discordapp.cogs.challenges import GAME_MENU
+from bot.discordapp.cogs.common import (
+    Interaction,
+    acknowledged,
+    answer,
+    guild_id,
+    known_game,
+    reader,
+)
+from bot.discordapp.components import ExplorerBack, ExplorerStep
+from locales.i18n import _, _n, joined, listing, render
+from locales.terms import game_name, seat_colour
+from service import ExplorerView, MatchService
+from service.importer import MAX_RECORD_BYTES, too_large
+
+FOOTER = "explorer"
+"""The footer's first word: the rest is where the explorer stands."""
+SEPARATOR = " · "
+MENU = 25  # Discord's most options in a menu
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """Where an explorer message stands: the configuration, the games read and the line."""
+
+    config: str
+    source: str
+    line: tuple[str, ...]
+
+    def footer(self) -> str:
+        return SEPARATOR.join([FOOTER, self.config, self.source, ", ".join(self.line)])
+
+    @classmethod
+    def of(cls, message: discord.Message | None) -> Standing:
+        """What ``message`` (an explorer answer) says of where it stands."""
+        try:
+            text = (message.embeds[0].footer.text or "") if message is not None else ""
+        except IndexError:
+            text = ""
+        parts = text.split(SEPARATOR)
+        if len(parts) != 4 or parts[0] != FOOTER:
+            raise errors.AdapterError(_("This explorer message can no longer be followed: "
+                                        "run /explorer again."))
+        line = tuple(m.strip() for m in parts[3].split(",") if m.strip())
+        return cls(parts[1], parts[2], line)
+
+
+def config_text(game: str) -> str:
+    """The explorer's name of a game picked in the menu (``key:name=value,...``)."""
+    choice = known_game(game)
+    return " ".join([choice.key, *(f"{k}={v}" for k, v in choice.options.items())])
+
+
+def explorer_embed(view: ExplorerView, loc: str) -> discord.Embed:
+    lines = [render(explorer.summary(view), loc)]
+    lines += [f"• {render(explorer.move_line(m), loc)}" for m in view.moves[:MENU]]
+    more = len(view.moves) - MENU
+    if more > 0:
+        lines.append(render(_("…and {count} more", count=more), loc))
+    e = discord.Embed(title=render(explorer.title(view), loc)[:256],
+                      description="\n".join(lines)[:4000], colour=embeds.COLOUR)
+    e.set_footer(text=Standing(view.config, view.source, view.line).footer()[:2048])
+    return e
+
+
+def explorer_view(view: ExplorerView, loc: str) -> discord.ui.View:
+    """The menu of next moves (most played first) and the back buttons."""
+    options = [discord.SelectOption(label=m.display[:100], value=m.move[:100],
+                                    description=render(_n("{count} game", "{count} games",
+                                                          m.games, count=m.games),
+                                                       loc)[:100])
+               for m in view.moves[:MENU] if len(m.move) <= 100]
+    components = discord.ui.View(timeout=None)
+    components.add_item(ExplorerStep(options, placeholder=render(
+        _("Go one move deeper"), loc)[:150]))
+    components.add_item(ExplorerBack("back", loc=loc, disabled=not view.line))
+    components.add_item(ExplorerBack("start", loc=loc, disabled=not view.line))
+    return components
+
+
+class SchoolCog(commands.Cog, name="School"):
+    """The opening explorer and the import of records."""
+
+    def __init__(self, service: MatchService) -> None:
+        self.service = service
+
+    async def game_autocomplete(self, interaction: Interaction,
+                                current: str) -> list[app_commands.Choice[str]]:
+        needle, loc = current.lower(), reader(interaction)
+        menu = [app_commands.Choice(name=render(c.title, loc)[:100], value=c.value)
+                for c in game_choices()]
+        return [c for c in menu if needle in c.name.lower()][:25]
+
+    async def _show(self, interaction: Interaction, standing: Standing, *,
+                    edit: bool) -> None:
+        view = await self.service.explorer(guild_id(interaction), interaction.user.id,
+                                           standing.config, ", ".join(standing.line),
+                                           standing.source)
+        loc = reader(interaction)
+        e = explorer_embed(view, loc)
+        drawn = await asyncio.to_thread(explorer.picture, view, loc)
+        files = []
+        if drawn is not None:
+            e.set_image(url=f"attachment://{embeds.BOARD_FILE}")
+            files.append(embeds.board_file(drawn.png, drawn.alt_text))
+        components = explorer_view(view, loc)
+        if edit:
+            await interaction.edit_original_response(embed=e, view=components,
+                                                     attachments=files)
+        else:
+            await interaction.followup.send(embed=e, view=components, files=files,
+                                            ephemeral=True)
+
+    @app_commands.command(name="explorer",
+                          description="The moves played next in this server's finished games")
+    @app_commands.guild_only()
+    @app_commands.describe(line="Moves from the start, e.g. h3-e3 h10-g8",
+                           games="Which finished games: all, this server's own, or imported")
+    @app_commands.choices(games=[
+        app_commands.Choice(name="all", value="all"),
+        app_commands.Choice(name="played", value="played"),
+        app_commands.Choice(name="imported", value="imported")])
+    async def explorer(self, interaction: Interaction, game: str, line: str | None = None,
+                       games: str = "all") -> None:
+        async with acknowledged(interaction):
+            # the line is read by the service: moves typed with notes or move numbers too
+            first = await self.service.explorer(guild_id(interaction), interaction.user.id,
+                                                config_text(game), line or "", games)
+            await self._show(interaction, Standing(first.config, games, first.line),
+                             edit=False)
+
+    if 0 < len(GAME_MENU) <= 25:
+        explorer = app_commands.choices(game=GAME_MENU)(explorer)
+    else:
+        explorer = app_commands.autocomplete(game=game_autocomplete)(explorer)
+
+    @commands.Cog.listener()
+    async def on_explorer_step(self, interaction: Interaction, menu: ExplorerStep) -> None:
+        async with errors.replying(interaction):
+            await interaction.response.defer()
+            standing = Standing.of(interaction.message)
+            deeper = Standing(standing.config, standing.source, (*standing.line, menu.picked))
+            await self._show(interaction, deeper, edit=True)
+
+    @commands.Cog.listener()
+    async def on_explorer_back(self, interaction: Interaction, button: ExplorerBack) -> None:
+        async with errors.replying(interaction):
+            await interaction.response.defer()
+            standing = Standing.of(interaction.message)
+            line = standing.line[:-1] if button.where == "back" else ()
+            await self._show(interaction, Standing(standing.config, standing.source, line),
+                             edit=True)
+
+    @app_commands.command(name="import", description="Import a game record: WXF or ICCS "
+                          "Xiangqi, PDN Spanish draughts, or Tablero's own")
+    @app_commands.guild_only()
+    @app_commands.describe(file="The record file (UTF-8 text, at most 64 KB)",
+                           text="Or the record pasted here",
+                           game="The game, when the record does not say (e.g. damas)")
+    async def import_record(self, interaction: Interaction,
+                            file: discord.Attachment | None = None, text: str | None = None,
+                            game: str | None = None) -> None:
+        async with acknowledged(interaction):
+            if (file is None) == (text is None):
+                raise errors.AdapterError(_("Give the record either as a file or as text, "
+                                            "one of the two."))
+            data: bytes | str
+            if file is not None:
+                if file.size > MAX_RECORD_BYTES:  # refused before it is downloaded
+                    raise too_large(file.size)
+                data = await file.read()
+            else:
+                data = text or ""
+            done = await self.service.import_record(
+                guild_id(interaction), interaction.channel_id or 0, interaction.user.id,
+                data, game)
+            m = done.match
+            lines = [_n("Imported as match {match} ({game}): {count} move.",
+                        "Imported as match {match} ({game}): {count} moves.", done.moves,
+                        match=m.id, game=game_name(m.game, m.game_name), count=done.moves)]
+            if done.players:
+                lines.append(_("Players: {players}.", players=listing(
+                    joined(seat_colour(m.seats[s].name), f": {name}", separator="")
+                    for s, name in sorted(done.players.items()))))
+            lines.append(_("See it with `/history match:{match}` and `/analysis match:{match}`.",
+                           match=m.id))
+            await answer(interaction, joined(*lines, separator="\n"))

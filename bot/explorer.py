@@ -1,0 +1,72 @@
+"""What the console and Discord show of the opening explorer (issue 44): its lines in words
+and its picture (the position with the most played moves drawn as arrows)."""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+
+from locales.i18n import Words, _, _n, decimal, joined, listing, render
+from service import ExplorerMove, ExplorerView
+
+ARROWS = 5
+"""How many of the most played moves the picture draws."""
+
+
+def move_line(m: ExplorerMove) -> Words:
+    """One next move: its games, its score for its player, and the average rating of
+    those who played it."""
+    said = _n("{move}: {count} game, its player won {wins}, drew {draws}, lost {losses} "
+              "({score}%)",
+              "{move}: {count} games, its player won {wins}, drew {draws}, lost {losses} "
+              "({score}%)", m.games, move=m.display, count=m.games,
+              score=decimal(100 * m.score, 0), wins=m.wins, draws=m.draws, losses=m.losses)
+    if m.rating is None:
+        return said
+    return joined(said, _("· average rating {rating}", rating=decimal(m.rating)))
+
+
+def title(view: ExplorerView) -> Words:
+    """What the explorer shows: the configuration and the line that led there."""
+    where = (_("from the start") if not view.line
+             else _("after {line}", line=" ".join(view.line)))
+    games = {"played": _("the server's own games"), "imported": _("imported games"),
+             "all": _("all games")}[view.source]
+    return _("Opening explorer, {game}, {where} ({games})", game=view.config, where=where,
+             games=games)
+
+
+def summary(view: ExplorerView) -> Words:
+    """How many games went on from here, or that none did."""
+    if not view.moves:
+        return _("No finished game of this server went on from here.")
+    return _n("{count} game went on from here:", "{count} games went on from here:",
+              view.games, count=view.games)
+
+
+@dataclass(frozen=True, slots=True)
+class ExplorerPicture:
+    png: bytes
+    alt_text: str
+
+
+def picture(view: ExplorerView, locale: str) -> ExplorerPicture | None:
+    """The position with the :data:`ARROWS` most played moves as arrows (thicker: played
+    more), or None where the explorer follows lines (no common position) or without the
+    renderer."""
+    if view.position is None:
+        return None
+    try:
+        draw_board = importlib.import_module("render").draw_board
+    except (ImportError, AttributeError):
+        return None
+    shown = [m for m in view.moves if m.marks is not None][:ARROWS]
+    most = max((m.games for m in shown), default=1)
+    arrows = [(m.marks, m.games / most) for m in shown if m.marks is not None]
+    drawn = draw_board(view.position, arrows=arrows, locale=locale)
+    said = str(drawn.alt_text)
+    if shown:
+        said += " " + render(_("Arrows: the moves most played here, {moves}.",
+                               moves=listing(f"{m.display} ({m.games})" for m in shown)),
+                             locale)
+    return ExplorerPicture(bytes(drawn.png), said[:1000])

@@ -1,0 +1,170 @@
+"""Importing game records (issue 44): ``/import`` of a WXF or ICCS Xiangqi record, a PDN
+Spanish draughts game, or any game in Tablero's own record (what ``/history`` exports).
+
+The file is checked before anything is stored: its size (at most :data:`MAX_RECORD_BYTES`),
+its encoding (UTF-8; a byte order mark is allowed), its characters, its tags, and every
+move, played by the rules (``rules.records``): the first that cannot be played is named.
+A refused file changes nothing.
+
+An imported game becomes a match of the server like any other, finished as the record
+says (or left unfinished: ``aborted``, with no result, when the record does not end it),
+never rated: ``/history``, the replay and ``/analysis`` work on it by its number. Its
+players are not members of the server: each seat is an imported player, an id of their
+own range (:data:`IMPORTED_IDS`, below the computer players'), the same for the same name
+across imports; the names are the record's tags. It is counted in the opening explorer as
+imported, apart from the server's own games.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+
+from locales.i18n import _
+from locales.rules_words import refusal_words
+from rules import RulesError
+from rules.records import ImportedGame, read_any_record
+from service.errors import InvalidOption
+from service.explorer import Explorer
+from service.imported_seats import imported_player
+from service.inputs import check_characters
+from service.matches import view_of
+from service.ports import Clock, MatchStore
+from service.ratings import ladder_key
+from service.records import MatchRecord, MatchStatus, RecordEntry, ResultRecord, SeatRecord
+from service.views import MatchView
+
+MAX_RECORD_BYTES = 64 * 1024
+"""The largest record file read (a 300-move Xiangqi game in WXF is about 5 KB)."""
+
+class ImportRefused(InvalidOption):
+    """A record that cannot be imported: too large, not UTF-8 text, unreadable, or a move
+    that cannot be played. Nothing was stored."""
+
+
+def too_large(size: int) -> ImportRefused:
+    """The refusal of a record of ``size`` bytes (an adapter says it before downloading a
+    large attachment)."""
+    return ImportRefused(_("the record is too large ({size} KB): at most {limit} KB are read",
+                           size=-(-size // 1024), limit=MAX_RECORD_BYTES // 1024))
+
+
+def record_text(data: bytes | str) -> str:
+    """The text of an uploaded or pasted record, checked: not larger than
+    :data:`MAX_RECORD_BYTES`, UTF-8 (a byte order mark is dropped), no character that
+    text cannot hold."""
+    size = len(data.encode("utf-8", "surrogatepass")) if isinstance(data, str) else len(data)
+    if size > MAX_RECORD_BYTES:
+        raise too_large(size)
+    if isinstance(data, bytes):
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise ImportRefused(_("the record is not UTF-8 text (byte {n} is not): save it "
+                                  "as UTF-8 and import it again", n=e.start + 1)) from None
+    else:
+        text = data
+    text = text.removeprefix("\ufeff")
+    if not text.strip():
+        raise ImportRefused(_("the record is empty"))
+    return check_characters(text, _("record"))
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedMatch:
+    """What an import stored: the match (its number for ``/history``, the replay and
+    ``/analysis``), the players' names by seat as the record gives them, and its moves."""
+
+    match: MatchView
+    players: Mapping[int, str]
+    moves: int
+
+
+class Importer:
+    """The import use-case: read, check, store, count in the explorer."""
+
+    def __init__(self, repository: MatchStore, clock: Clock, explorer: Explorer) -> None:
+        self.repository = repository
+        self.clock = clock
+        self.explorer = explorer
+
+    async def import_record(self, guild_id: int, channel_id: int, user: int,
+                            data: bytes | str, game: str | None = None) -> ImportedMatch:
+        """Import the record ``data`` (an uploaded file's bytes or pasted text) of
+        ``game`` (None: the file says which) into ``guild_id`` for ``user``."""
+        text = record_text(data)
+        try:
+            read = read_any_record(text, game.strip().lower() if game else None)
+        except RulesError as e:
+            raise ImportRefused(_("the record cannot be imported: {error}",
+                                  error=refusal_words(e))) from None
+        now = self.clock.now()
+        rec = self._match_of(read, guild_id, channel_id, user, now)
+        stored = await self.repository.create_match(rec)
+        entries = self._entries(read, stored, now)
+        after = await self.repository.save(stored, self._ended(read, stored, len(entries)),
+                                           append=entries)
+        await self.explorer.index_match(after.id, imported=True)
+        return ImportedMatch(view_of(after), dict(read.players), len(read.moves))
+
+    @staticmethod
+    def _seats(read: ImportedGame) -> tuple[SeatRecord, ...]:
+        n = read.start.seat_count
+        teams = read.start.teams
+        return tuple(SeatRecord(imported_player(read.players.get(s, ""), s), s,
+                                next((i for i, t in enumerate(teams) if s in t), None))
+                     for s in range(n))
+
+    def _match_of(self, read: ImportedGame, guild_id: int, channel_id: int, user: int,
+                  now: datetime) -> MatchRecord:
+        v, start = read.variant, read.start
+        return MatchRecord(
+            id=0, guild_id=guild_id, channel_id=channel_id, thread_id=None, game=v.key,
+            ladder=ladder_key(v.key, start.seat_count), rules_version=v.rules_version,
+            options={k: list(o) if isinstance(o, tuple) else o
+                     for k, o in read.options.items()},
+            start_text=start.to_text(), seat_count=start.seat_count,
+            status=MatchStatus.FINISHED, challenger_id=user, seats=self._seats(read),
+            seat_pref=None, seating="chosen", ply=0, position_text=start.to_text(),
+            to_move=tuple(sorted(start.to_move)), last_move=None, days_per_move=1,
+            rated=False, deadline=None, remind_at=None, draw_offer=None,
+            result=None, broken=None, created_at=now, updated_at=now)
+
+    def _entries(self, read: ImportedGame, rec: MatchRecord, now: datetime
+                 ) -> list[RecordEntry]:
+        """The record's moves as entries, then how it ended outside the rules (a
+        resignation, a lapsed clock, an agreed draw), as a finished match's record
+        says it."""
+        v = read.variant
+        p = read.start
+        entries = []
+        for ply, text in enumerate(read.moves):
+            (seat,) = p.to_move
+            entries.append(RecordEntry(ply, seat, text, rec.user_at(seat), now))
+            p = p.play(v.parse_move(p, text))
+        ended = read.outcome
+        if ended is not None and p.outcome() is None:
+            if ended.reason in ("resignation", "timeout"):
+                (loser,) = (s for s in range(p.seat_count) if s not in ended.winners)
+                word = "resign" if ended.reason == "resignation" else "timeout"
+                entries.append(RecordEntry(len(entries), loser, f"#{word} {loser}",
+                                           rec.user_at(loser), now))
+            elif ended.reason == "agreement":
+                entries.append(RecordEntry(len(entries), None, "#draw", None, now))
+        return entries
+
+    @staticmethod
+    def _ended(read: ImportedGame, rec: MatchRecord, plies: int) -> MatchRecord:
+        import dataclasses
+
+        end = read.end if read.end is not None else read.start
+        ended = read.outcome
+        result = None if ended is None else ResultRecord(
+            tuple(sorted(ended.winners)), tuple(tuple(sorted(g)) for g in ended.ranking),
+            ended.reason)
+        return dataclasses.replace(
+            rec, ply=plies, position_text=end.to_text(), to_move=tuple(sorted(end.to_move)),
+            last_move=read.moves[-1] if read.moves else None,
+            status=MatchStatus.FINISHED if ended is not None else MatchStatus.ABORTED,
+            result=result)

@@ -1,0 +1,146 @@
+"""The opening explorer's counts (issue 44), in memory and in SQL (``SqlRepository`` and
+``MemoryRepository`` inherit them): ``explorer_moves`` holds, per server, game
+configuration, position key, source (played or imported) and move, how many games played
+it and how they ended for its player; ``explorer_games`` which matches are counted, so
+a game is counted once however often it is offered (the end of a match, the backfill).
+
+A query reads one primary-key range (server, configuration, position): its cost does not
+grow with the number of games stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from typing import Any
+
+from service.records import ExplorerCount, ExplorerRow, MatchRecord, MatchStatus
+
+_OUTCOMES = ("win", "draw", "loss")
+
+
+def _unique(rows: Iterable[ExplorerRow]) -> dict[tuple[int, str], ExplorerRow]:
+    """Each (position, move) of a game once: a game counts once for a move, however often
+    it came back to the position and played it."""
+    found: dict[tuple[int, str], ExplorerRow] = {}
+    for row in rows:
+        if row.outcome not in _OUTCOMES:
+            raise ValueError(f"an explorer row's outcome is one of {_OUTCOMES}: {row.outcome!r}")
+        found.setdefault((row.position, row.move), row)
+    return found
+
+
+def _count_of(move: str, values: Sequence[Any]) -> ExplorerCount:
+    games, wins, draws, losses, rated, rating_sum = values
+    return ExplorerCount(move, int(games), int(wins), int(draws), int(losses), int(rated),
+                         float(rating_sum))
+
+
+def _ordered(counts: Iterable[ExplorerCount]) -> list[ExplorerCount]:
+    return sorted(counts, key=lambda c: (-c.games, c.move))
+
+
+class MemoryExplorer:
+    """The explorer's counts in dicts (``MemoryRepository``)."""
+
+    _matches: dict[int, MatchRecord]
+
+    def __init__(self) -> None:
+        super().__init__()
+        # (guild, config, position, imported) -> move -> [games, wins, draws, losses,
+        # rated, rating_sum]
+        self._explorer: dict[tuple[int, str, int, bool], dict[str, list[float]]] = {}
+        self._explored: dict[int, bool] = {}  # match -> imported
+
+    async def index_game(self, match_id: int, guild_id: int, config: str, imported: bool,
+                         rows: Sequence[ExplorerRow]) -> bool:
+        if match_id in self._explored:
+            return False
+        unique = _unique(rows)
+        self._explored[match_id] = imported
+        for (position, move), row in unique.items():
+            counts = self._explorer.setdefault((guild_id, config, position, imported), {})
+            c = counts.setdefault(move, [0, 0, 0, 0, 0, 0.0])
+            c[0] += 1
+            c[1 + _OUTCOMES.index(row.outcome)] += 1
+            if row.rating is not None:
+                c[4] += 1
+                c[5] += row.rating
+        return True
+
+    async def explorer_counts(self, guild_id: int, config: str, position: int,
+                              imported: bool | None = None) -> list[ExplorerCount]:
+        summed: dict[str, list[float]] = {}
+        for source in ((False, True) if imported is None else (imported,)):
+            for move, c in self._explorer.get((guild_id, config, position, source), {}).items():
+                total = summed.setdefault(move, [0, 0, 0, 0, 0, 0.0])
+                for i, value in enumerate(c):
+                    total[i] += value
+        return _ordered(_count_of(move, c) for move, c in summed.items())
+
+    async def unindexed_games(self, after: int, limit: int) -> list[int]:
+        found = sorted(i for i, m in self._matches.items()
+                       if i > after and m.status is MatchStatus.FINISHED
+                       and i not in self._explored)
+        return found[:max(0, limit)]
+
+
+class SqlExplorer:
+    """The explorer's counts in SQL (``SqlRepository``: SQLite and PostgreSQL), through the
+    repository's write transaction and read helpers."""
+
+    _exec: Callable[..., Awaitable[Any]]
+    _transaction: Callable[[Callable[[], Awaitable[Any]]], Awaitable[Any]]
+    _all: Callable[..., Awaitable[list[Any]]]
+
+    async def index_game(self, match_id: int, guild_id: int, config: str, imported: bool,
+                         rows: Sequence[ExplorerRow]) -> bool:
+        unique = _unique(rows)
+
+        async def body() -> bool:
+            cur = await self._exec(
+                "INSERT INTO explorer_games (match_id, guild_id, imported) VALUES (?, ?, ?) "
+                "ON CONFLICT (match_id) DO NOTHING RETURNING match_id",
+                (match_id, guild_id, int(imported)))
+            if await cur.fetchone() is None:
+                return False  # counted before (or by another process just now)
+            if not unique:
+                return True
+            values: list[Any] = []
+            for (position, move), row in unique.items():
+                values += [guild_id, config, position, int(imported), move, 1,
+                           int(row.outcome == "win"), int(row.outcome == "draw"),
+                           int(row.outcome == "loss"), int(row.rating is not None),
+                           row.rating or 0.0]
+            # one statement per game: the rows are unique, so no key is hit twice in it
+            await self._exec(
+                "INSERT INTO explorer_moves (guild_id, config, position, imported, move, "
+                "games, wins, draws, losses, rated, rating_sum) VALUES "
+                + ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(unique))
+                + " ON CONFLICT (guild_id, config, position, imported, move) DO UPDATE SET "
+                "games = explorer_moves.games + excluded.games, "
+                "wins = explorer_moves.wins + excluded.wins, "
+                "draws = explorer_moves.draws + excluded.draws, "
+                "losses = explorer_moves.losses + excluded.losses, "
+                "rated = explorer_moves.rated + excluded.rated, "
+                "rating_sum = explorer_moves.rating_sum + excluded.rating_sum", values)
+            return True
+        done: bool = await self._transaction(body)
+        return done
+
+    async def explorer_counts(self, guild_id: int, config: str, position: int,
+                              imported: bool | None = None) -> list[ExplorerCount]:
+        source = "" if imported is None else " AND imported = ?"
+        params: tuple[Any, ...] = (guild_id, config, position) + (
+            () if imported is None else (int(imported),))
+        rows = await self._all(
+            "SELECT move, sum(games), sum(wins), sum(draws), sum(losses), sum(rated), "
+            "sum(rating_sum) FROM explorer_moves WHERE guild_id = ? AND config = ? AND "
+            f"position = ?{source} GROUP BY move", params)
+        return _ordered(_count_of(r[0], r[1:]) for r in rows)
+
+    async def unindexed_games(self, after: int, limit: int) -> list[int]:
+        rows = await self._all(
+            "SELECT m.id FROM matches m WHERE m.status = ? AND m.id > ? AND NOT EXISTS "
+            "(SELECT 1 FROM explorer_games e WHERE e.match_id = m.id) ORDER BY m.id LIMIT ?",
+            (MatchStatus.FINISHED.value, after, max(0, limit)))
+        return [int(r[0]) for r in rows]

@@ -1,0 +1,114 @@
+"""/explorer in Discord (issue 44): a private answer with the next moves, a picture with
+arrows, a menu one move deeper and buttons back; clear refusals."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.discordapp.conftest import World
+from tests.discordapp.helpers import reply, start_match
+
+
+async def finished_game(w: World, moves: list[str]) -> None:
+    """Alice (Red) and Bob play ``moves``; the player to move then resigns."""
+    match, thread = await start_match(w, w.alice, w.bob, seat=0)
+    players = {w.alice.id: w.alice, w.bob.id: w.bob}
+    for text in moves:
+        m = await w.service.get_match(match.id)
+        result = await players[m.to_move[0]].slash(thread, "move", move=text)
+        assert "You played" in reply(result).content
+    m = await w.service.get_match(match.id)
+    await players[m.to_move[0]].slash(thread, "resign")
+    await w.service.explorer_idle()  # counted in the background as it ended
+
+
+def standing(message: Any) -> str:
+    return str(message.embeds[0].footer.text)
+
+
+async def test_explorer_steps_deeper_and_back(world: World) -> None:
+    w = world
+    await finished_game(w, ["h3-e3", "h10-g8", "h1-g3"])  # Black resigns
+    await finished_game(w, ["h3-e3", "b10-c8"])  # Red resigns
+    shown = await w.carol.slash(w.channel, "explorer", game="xiangqi")
+    answer = reply(shown)
+    assert answer.ephemeral
+    embed = answer.embeds[0]
+    assert "Opening explorer" in embed.title and "from the start" in embed.title
+    assert "2 games went on from here:" in embed.description
+    assert "h3-e3 (C2.5): 2 games, its player won 1, drew 0, lost 1 (50%)" in embed.description
+    assert [a.filename for a in answer.attachments] == ["board.png"]
+    assert "Arrows: the moves most played here, h3-e3 (C2.5) (2)." in \
+        answer.attachments[0].description
+    deeper = await w.carol.select(answer, ["h3-e3"])
+    after = reply(deeper)
+    assert "after h3-e3" in after.embeds[0].title
+    description = after.embeds[0].description
+    assert "b10-c8 (H2+3): 1 game, its player won 1, drew 0, lost 0 (100%)" in description
+    assert "h10-g8 (H8+7): 1 game, its player won 0, drew 0, lost 1 (0%)" in description
+    assert standing(after).endswith("xiangqi · all · h3-e3")
+    third = reply(await w.carol.select(after, ["h10-g8"]))
+    assert "h1-g3 (H2+3): 1 game, its player won 1, drew 0, lost 0 (100%)" in \
+        third.embeds[0].description
+    last = reply(await w.carol.select(third, ["h1-g3"]))
+    assert "No finished game of this server went on from here." in \
+        last.embeds[0].description
+    back = reply(await w.carol.click(last, label="◀ One move back"))
+    assert standing(back).endswith("· h3-e3, h10-g8")
+    start = reply(await w.carol.click(back, label="⏮ Start"))
+    assert "from the start" in start.embeds[0].title
+
+
+async def test_explorer_takes_a_line_and_refuses_bad_ones(world: World) -> None:
+    w = world
+    await finished_game(w, ["h3-e3", "h10-g8", "h1-g3"])
+    shown = reply(await w.alice.slash(w.channel, "explorer", game="xiangqi",
+                                      line="1. h3-e3 (C2.5) h10-g8"))
+    assert "after h3-e3 h10-g8" in shown.embeds[0].title
+    assert "h1-g3 (H2+3): 1 game" in shown.embeds[0].description
+    bad = reply(await w.alice.slash(w.channel, "explorer", game="xiangqi", line="h3-e9"))
+    assert bad.ephemeral and "Move 1 of the line (h3-e9) cannot be played" in bad.content
+    imported = reply(await w.alice.slash(w.channel, "explorer", game="damas",
+                                         games="imported"))
+    assert "No finished game of this server went on from here." in \
+        imported.embeds[0].description
+
+
+RECORDS = Path(__file__).parents[1] / "rules" / "records"
+
+
+async def test_import_a_file_and_pasted_text(world: World) -> None:
+    w = world
+    data = (RECORDS / "liu-dianzhong-liu-dahua-1997.wxf").read_bytes()
+    done = reply(await w.alice.slash(w.channel, "import", file=("liu-1997.wxf", data)))
+    assert done.ephemeral
+    assert "Imported as match 1 (Xiangqi): 20 moves." in done.content
+    assert "Players: Red: Liu Dianzhong and Black: Liu Dahua." in done.content
+    assert "`/history match:1`" in done.content
+    history = reply(await w.alice.slash(w.channel, "history", match=1))
+    assert "C2.5" in str(history.content) + "".join(
+        str(e.description) for e in history.embeds) + "".join(
+        a.filename for a in history.attachments)
+    pasted = reply(await w.bob.slash(w.channel, "import",
+                                     text='[White "Ana"] [Black "Luis"] 1. 9-13 24-20 0-1'))
+    assert "Imported as match 2 (Spanish draughts): 2 moves." in pasted.content
+    shown = reply(await w.carol.slash(w.channel, "explorer", game="damas", games="imported"))
+    assert "h3-g4 (9-13): 1 game" in shown.embeds[0].description
+
+
+async def test_import_refuses_bad_records(world: World) -> None:
+    w = world
+    both = reply(await w.alice.slash(w.channel, "import", text="x", file=("a.pdn", b"x")))
+    assert both.ephemeral and "either as a file or as text" in both.content
+    big = reply(await w.alice.slash(w.channel, "import",
+                                    file=("big.pgn", b" " * (64 * 1024 + 1))))
+    assert "The record is too large (65 KB): at most 64 KB are read" in big.content
+    gb = '[Game "Chinese Chess"]\n[Red "胡荣华"]\n1. C2.5'.encode("gb2312")
+    wrong = reply(await w.alice.slash(w.channel, "import", file=("gb.pgn", gb)))
+    assert "not UTF-8 text (byte 30 is not)" in wrong.content
+    illegal = reply(await w.alice.slash(w.channel, "import",
+                                        text='[Game "Chinese Chess"] 1. C2.5 H8+7 2. C5+9'))
+    assert "move 3 (C5+9) cannot be played" in illegal.content
+    assert await w.service.verify_all() == []
+    assert (await w.service.games_of(w.guild.id, w.alice.id)) == []
