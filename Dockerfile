@@ -1,4 +1,5 @@
-# Tablero in a container: `docker build -t tablero .` (or `podman build`), then
+# Tablero in a container: `docker build -t tablero .` (or
+# `podman build --format docker`: the OCI format drops the HEALTHCHECK), then
 # `docker run -e DISCORD_TOKEN=... -v tablero-data:/data tablero` (SQLite in /data), or the
 # whole installation with compose.yaml (PostgreSQL, shards, the web, Prometheus, Grafana).
 FROM python:3.11-slim
