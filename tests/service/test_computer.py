@@ -288,8 +288,7 @@ async def test_a_computer_turn_lost_with_a_restart_is_woken(
         repo: Repository, clock: SetClock, recorder: Recorder) -> None:
     # a service without a picker stores the match, as if the process died before the
     # computer's turn was played
-    first = MatchService(repo, recorder, clock, picker=InlineMovePicker(nodes=100))
-    first.picker = None
+    first = MatchService(repo, recorder, clock)
     lobby = await first.challenge(GUILD, CHANNEL, ALICE, "xiangqi",
                                   opponents=[computer_user(2)], rated=False, seat=1)
     await first.accept(lobby.id, computer_user(2))
