@@ -119,6 +119,9 @@ class Search:
 
     def __init__(self, model: GameModel, root: Position[Any], limits: Limits,
                  root_moves: Sequence[Hashable] | None = None) -> None:
+        # the time budget runs from here: building the board and matching the root's
+        # moves with the rules' (thousands in Querni) count against it
+        self._created = time.perf_counter()
         self.model = model
         self.root = root
         self.limits = limits
@@ -167,8 +170,9 @@ class Search:
         self.deadline: float | None = None
         self.ceiling_at: float | None = None
         # how often the clock is read: every 128 nodes, where the floors decide (they
-        # stop on a multiple of 128: reproducible), every 16 where time is kept
-        self._clock_mask = 127 if limits.ceiling is None else 15
+        # stop on a multiple of 128: reproducible), at every node where time is kept (a
+        # Querni node can order thousands of moves: 16 of them overran the budget)
+        self._clock_mask = 127 if limits.ceiling is None else 0
         self.node_limit: int | None = None
         self.best_so_far: tuple[Hashable, int] | None = None
         self.on_iteration: Callable[[Hashable, int], None] | None = None
@@ -261,9 +265,9 @@ class Search:
         self.started = time.perf_counter()
         limits = self.limits
         if limits.seconds is not None:
-            self.deadline = self.started + limits.seconds
+            self.deadline = self._created + limits.seconds
             if limits.ceiling is not None:
-                self.ceiling_at = self.started + max(limits.ceiling, limits.seconds)
+                self.ceiling_at = self._created + max(limits.ceiling, limits.seconds)
         board = self.board
         legal = self._legal
         moves = self._root_moves(legal)

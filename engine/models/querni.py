@@ -91,7 +91,8 @@ class QuerniModel(GameModel):
     the rest on the third ply, its best two-ply moves first."""
     DEEP: ClassVar[dict[int, tuple[int, int]]] = {7: (3, 20_000), 8: (64, 80_000)}
     """Levels 7 and 8: the deepest ply and the node floor. Three whole plies take
-    5 000-80 000 nodes (50-90 moves; 20 000-25 000 nodes a second here): level 7
+    5 000-80 000 nodes (50-90 moves; 20 000-25 000 nodes a second on the rules'
+    positions, 100 000-250 000 on the search's own board, :class:`QuerniBoard`): level 7
     finishes the third ply in most positions and never starts a fourth; level 8
     finishes it nearly always and spends the rest, and any time left, on the fourth,
     its best three-ply moves first. (More nodes within the same plies changed little:
@@ -208,7 +209,8 @@ class QuerniModel(GameModel):
         step). Levels 7 and 8 play without mistakes and look further (:attr:`DEEP`):
         level 7 three whole plies (a node floor of 20 000 ends the third only in the
         largest positions), level 8 the third ply and part of the fourth on a floor of
-        80 000 (about 4 s here); level 8 also judges positions by the turns still to go
+        80 000 (about 4 s on the rules' positions, under a second on the search's own
+        board); level 8 also judges positions by the turns still to go
         (:meth:`for_level`) and arranges a ``choose`` set-up with
         :attr:`TOP_ARRANGE_EFFORT`.
 
