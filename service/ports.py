@@ -88,6 +88,10 @@ class MatchStore(Protocol):
         """Open challenges and lobbies anybody may take, in that guild."""
         ...
 
+    async def live_matches(self, guild_id: int, limit: int) -> list[MatchRecord]:
+        """The guild's matches in play (active), newest first, at most ``limit``."""
+        ...
+
     async def due_matches(self, now: datetime) -> list[MatchRecord]:
         """Active matches whose reminder (``remind_at``) or ``deadline`` is at or before now."""
         ...

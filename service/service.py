@@ -102,7 +102,7 @@ from service.views import (
     UserPrefs,
     VacationView,
 )
-from service.web import Web, WebMatch
+from service.web import Web, WebMatch, WebMember, WebServer
 
 
 # the one door: every id is a plain int in SQLite's range, the caller may see what it
@@ -509,6 +509,13 @@ class MatchService:
     async def web_export(self, match_id: int, caller: Caller | None = None
                          ) -> tuple[str, str] | None:
         return await self._web.web_export(match_id, caller)
+
+    async def web_server(self, guild_id: int, caller: Caller | None = None) -> WebServer:
+        return await self._web.web_server(guild_id, caller)
+
+    async def web_member(self, match_id: int, seat: int, caller: Caller | None = None
+                         ) -> WebMember:
+        return await self._web.web_member(match_id, seat, caller)
 
     async def web_board(self, match_id: int, ply: int, caller: Caller | None = None,
                         locale: str = DEFAULT_LOCALE, seat: int = 0) -> BoardImage | None:

@@ -18,7 +18,9 @@ import dataclasses
 import logging
 from dataclasses import dataclass
 
+import rules
 from locales.i18n import DEFAULT_LOCALE, _
+from locales.terms import game_name
 from service.boards import draw_board
 from service.core import ServiceCore
 from service.errors import MatchNotFound, NotAllowed
@@ -26,7 +28,18 @@ from service.exports import export_record
 from service.matches import public_view
 from service.records import MatchStatus
 from service.states import replay
-from service.views import BoardImage, BoardState, Caller, GameRecord, LeaderboardEntry
+from service.tournament_records import TournamentGame, TournamentRecord
+from service.tournaments.model import tournament_title
+from service.tournaments.standings import standings
+from service.tournaments.table import StandingsTable, standings_table
+from service.views import (
+    BoardImage,
+    BoardState,
+    Caller,
+    GameRecord,
+    LeaderboardEntry,
+    MatchView,
+)
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +62,72 @@ class WebMatch:
     ratings: tuple[LeaderboardEntry | None, ...]
 
 
+SERVER_LADDER_ROWS = 10
+"""The best players each leaderboard of a server page lists."""
+SERVER_SEASONS = 3
+"""The newest seasons whose leaderboards a server page lists (besides all time)."""
+SERVER_TOURNAMENTS = 5
+"""The newest tournaments a server page lists."""
+SERVER_LIVE = 30
+"""The newest matches in play a server page lists."""
+RECENT_GAMES = 20
+"""The newest games a player's page lists."""
+
+
+@dataclass(frozen=True, slots=True)
+class WebLadder:
+    """One leaderboard of a server page: ``ladder`` (a game's key; ``...-4`` its
+    4-player board) of all time (``season`` None) or of a season, its best ``entries``
+    with their names ("" where none is known) and how many are rated on it."""
+
+    ladder: str
+    season: int | None
+    total: int
+    entries: tuple[tuple[LeaderboardEntry, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class WebTournament:
+    """A tournament of a server page: its standings and the pairings of its round (the
+    players' names, "" for a bye)."""
+
+    record: TournamentRecord
+    table: StandingsTable
+    pairings: tuple[tuple[TournamentGame, str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class WebServer:
+    """A server's page: its leaderboards, tournaments and matches in play (each with
+    its players' names by seat)."""
+
+    guild_id: int
+    ladders: tuple[WebLadder, ...]
+    tournaments: tuple[WebTournament, ...]
+    live: tuple[tuple[MatchView, tuple[str, ...]], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class WebMember:
+    """A player's page in one server: his name, his ratings there (by ladder) and his
+    newest games there (with their players' names)."""
+
+    name: str
+    ratings: tuple[tuple[str, LeaderboardEntry], ...]
+    recent: tuple[tuple[MatchView, tuple[str, ...]], ...]
+
+
+def ladders() -> list[str]:
+    """Every leaderboard a server may have: each game's, and a 4-player one where the
+    game is played by four."""
+    found = []
+    for key, v in rules.VARIANTS.items():
+        found.append(key)
+        if any(v.seat_count(**o) == 4 for o in v.option_sets()):
+            found.append(f"{key}-4")
+    return found
+
+
 class Web:
     """Reads for the web pages, scoped by the door and by the server's web switch."""
 
@@ -61,6 +140,7 @@ class Web:
         self._entries = core.entries
         self._require_player = core.require_player
         self._seat_names = core.seat_names
+        self._names = core.names
 
     async def _web_on(self, guild_id: int, match_id: int) -> None:
         settings = await self.get_guild_settings(guild_id)
@@ -102,6 +182,77 @@ class Web:
         except Exception:  # an exporter bug must not take the page down
             log.exception("export failed for match %s", match_id)
             return None
+
+    def _name(self, guild_id: int, user: int | None) -> str:
+        return self._names(guild_id, user) if self._names is not None and user else ""
+
+    def _named(self, view: MatchView) -> tuple[MatchView, tuple[str, ...]]:
+        return view, tuple(self._seat_names(view) or ("",) * len(view.seats))
+
+    async def web_server(self, guild_id: int, caller: Caller | None = None) -> WebServer:
+        """A server's page: every leaderboard with a rated player (all time and the
+        newest seasons), the newest tournaments with their standings and pairings, the
+        matches in play; ``MatchNotFound`` when the server has the web off."""
+        settings = await self.get_guild_settings(guild_id)
+        if not settings.web:
+            raise MatchNotFound(_("there is nothing here"))
+        seasons = [s.number for s in (await self.repository.seasons_of(guild_id))
+                   [:SERVER_SEASONS]]
+        boards: list[WebLadder] = []
+        for season in (None, *seasons):
+            for ladder in ladders():
+                if season is None:
+                    rows, total = await self.repository.leaderboard(
+                        guild_id, ladder, 0, SERVER_LADDER_ROWS)
+                else:
+                    rows, total = await self.repository.season_board(
+                        guild_id, season, ladder, 0, SERVER_LADDER_ROWS)
+                if rows:
+                    boards.append(WebLadder(ladder, season, total, tuple(
+                        (LeaderboardEntry(i + 1, r.user_id, r.ordinal, r.mu, r.sigma,
+                                          r.wins, r.losses, r.draws),
+                         self._name(guild_id, r.user_id)) for i, r in enumerate(rows))))
+        tournaments = []
+        for t in (await self.repository.tournaments_in(guild_id))[:SERVER_TOURNAMENTS]:
+            names = {p: self._name(guild_id, p) for p in t.players}
+            v = rules.variant(t.game)
+            placed = standings(list(t.players), [g.game() for g in t.games], t.format,
+                               t.withdrawn)
+            table = standings_table(placed, t.format, names,
+                                    title=tournament_title(t.name, v.key, v.name, t.format),
+                                    subtitle=game_name(v.key, v.name))
+            pairs = tuple((g, names.get(g.first, ""),
+                           names.get(g.second, "") if g.second is not None else "")
+                          for g in (t.games_of_round(t.round) if t.round else ()))
+            tournaments.append(WebTournament(t, table, pairs))
+        live = tuple(self._named(self._view(rec)) for rec in
+                     await self.repository.live_matches(guild_id, SERVER_LIVE))
+        return WebServer(guild_id, tuple(boards), tuple(tournaments), live)
+
+    async def web_member(self, match_id: int, seat: int, caller: Caller | None = None
+                         ) -> WebMember:
+        """The page of the player in ``seat`` of match ``match_id`` (a page reaches a
+        player only through a match he plays, so no user id is ever in an address): his
+        ratings in that server and his newest games there."""
+        rec = await self._record(match_id)
+        await self._web_on(rec.guild_id, match_id)
+        view = self._view(rec)
+        if isinstance(seat, bool) or not isinstance(seat, int) or \
+                not 0 <= seat < len(view.seats) or view.seats[seat].user_id is None:
+            raise MatchNotFound(_("there is no match #{match}", match=match_id))
+        user = view.seats[seat].user_id
+        assert user is not None
+        ratings = []
+        for r in await self.repository.ratings_of(rec.guild_id, user):
+            ranked = await self.repository.rank_of(rec.guild_id, r.ladder, user)
+            ratings.append((r.ladder, LeaderboardEntry(
+                ranked[0] if ranked else 0, user, r.ordinal, r.mu, r.sigma, r.wins,
+                r.losses, r.draws)))
+        recent = tuple(self._named(self._view(m)) for m in
+                       (await self.repository.matches_of(user, rec.guild_id))[:RECENT_GAMES])
+        names = self._seat_names(view) or ()
+        name = names[seat] if seat < len(names) else ""
+        return WebMember(name, tuple(ratings), recent)
 
     async def web_pass(self, match_id: int, user: int, caller: Caller | None = None) -> int:
         """The link generation to put in ``user``'s link to play match ``match_id``: he

@@ -188,6 +188,11 @@ class MemoryRepository(MemoryExplorer, MemorySeasons, MemoryTournaments):
              and len(m.seats) < m.seat_count),
             key=lambda m: -m.id)
 
+    async def live_matches(self, guild_id: int, limit: int) -> list[MatchRecord]:
+        return sorted((self._with_prefs(m) for m in self._matches.values()
+                       if m.guild_id == guild_id and m.status is MatchStatus.ACTIVE),
+                      key=lambda m: -m.id)[:max(0, limit)]
+
     async def due_matches(self, now: datetime) -> list[MatchRecord]:
         return sorted(
             (self._with_prefs(m) for m in self._matches.values()

@@ -481,6 +481,11 @@ class SqlRepository(SqlExplorer, SqlSeasons, SqlTournaments):
                                "('open', 'lobby') ORDER BY id DESC", (guild_id,))
         return [m for m in map(_match_of, rows) if len(m.seats) < m.seat_count]
 
+    async def live_matches(self, guild_id: int, limit: int) -> list[MatchRecord]:
+        rows = await self._all(f"{self._select_match} WHERE guild_id = ? AND status = "
+                               "'active' ORDER BY id DESC LIMIT ?", (guild_id, max(0, limit)))
+        return [_match_of(r) for r in rows]
+
     async def due_matches(self, now: datetime) -> list[MatchRecord]:
         t = now.timestamp()
         rows = await self._all(due_sql(self._select_match), (t, t))

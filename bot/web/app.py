@@ -28,6 +28,7 @@ from aiohttp import web
 
 from bot.ops.metrics import Metrics
 from bot.ops.server import Operations
+from bot.web.community import member_page, server_page
 from bot.web.links import LinkSigner, PlayerPass
 from bot.web.pages import error_page, match_page, play_section, setup_section
 from bot.web.taps import board_taps, setup_taps
@@ -187,6 +188,8 @@ class WebApp:
         app.router.add_get("/m/{token}/board/{ply}.png", self.board)
         app.router.add_get("/m/{token}/events", self.events)
         app.router.add_get("/m/{token}/record.{format}", self.record)
+        app.router.add_get("/m/{token}/player/{seat}", self.member)
+        app.router.add_get("/s/{token}", self.server)
         app.router.add_get("/p/{token}", self.player)
         app.router.add_post("/p/{token}/{action}", self.act)
         app.on_cleanup.append(self._cleanup)
@@ -289,7 +292,8 @@ class WebApp:
         ply = self._ply(request, request.query.get("ply"), last)
         export = await self.service.web_export(match_id, caller)
         html = match_page(found, token=token, ply=ply, locale=reader_locale(request),
-                          live=True, export=export)
+                          live=True, export=export,
+                          server_path=f"/s/{self.signer.server(caller.guild_id or 0)}")
         return web.Response(text=html, content_type="text/html", charset="utf-8")
 
     async def board(self, request: web.Request) -> web.Response:
@@ -319,6 +323,31 @@ class WebApp:
         response = web.Response(body=png, content_type="image/png")
         response.headers["Cache-Control"] = "private, max-age=60"
         return response
+
+    async def server(self, request: web.Request) -> web.Response:
+        """A server's page: its leaderboards, tournaments and matches in play."""
+        token = request.match_info["token"]
+        guild_id = self.signer.read_server(token)
+        if guild_id is None:
+            raise web.HTTPNotFound()
+        found = await self.service.web_server(guild_id, Caller(guild_id, SPECTATOR))
+        html = server_page(found, lambda mid: f"/m/{self.signer.spectator(mid, guild_id)}",
+                           reader_locale(request), f"/s/{token}")
+        return web.Response(text=html, content_type="text/html", charset="utf-8")
+
+    async def member(self, request: web.Request) -> web.Response:
+        """The page of a match's player (by his seat): his ratings and newest games in
+        that server."""
+        token = request.match_info["token"]
+        match_id, caller = self._caller(token)
+        text = request.match_info["seat"]
+        if not (text.isascii() and text.isdigit()) or len(text) > 1:
+            raise web.HTTPNotFound()
+        found = await self.service.web_member(match_id, int(text), caller)
+        guild_id = caller.guild_id or 0
+        html = member_page(found, lambda mid: f"/m/{self.signer.spectator(mid, guild_id)}",
+                           reader_locale(request), f"/m/{token}/player/{text}")
+        return web.Response(text=html, content_type="text/html", charset="utf-8")
 
     async def record(self, request: web.Request) -> web.Response:
         """The match in its game's record format (``record.wxf``, ``record.pdn``), as a
@@ -374,7 +403,8 @@ class WebApp:
         export = await self.service.web_export(match.id, caller)
         html = match_page(found, token=self.signer.spectator(match.id, match.guild_id),
                           ply=ply, locale=locale, live=True, play=play,
-                          page_path=f"/p/{token}", seat=seat, export=export)
+                          page_path=f"/p/{token}", seat=seat, export=export,
+                          server_path=f"/s/{self.signer.server(match.guild_id)}")
         return web.Response(text=html, content_type="text/html", charset="utf-8",
                             status=status)
 

@@ -26,6 +26,7 @@ MIN_SECRET = 32
 """The fewest characters a web secret has (``TABLERO_WEB_SECRET``)."""
 
 _IDS = struct.Struct(">QQ")
+_SERVER = struct.Struct(">Q")
 _PASS = struct.Struct(">QQQII")  # match, server, user, expires (Unix seconds), generation
 _MAC = 16
 PLAYER_DAYS = 14
@@ -81,6 +82,23 @@ class LinkSigner:
     def csrf(self, token: str) -> str:
         """The form token of a player's link: every state-changing request carries it."""
         return _encode(self._mac(b"csrf", token.encode("ascii", "replace")))
+
+    def server(self, guild_id: int) -> str:
+        """The token of server ``guild_id``'s page (its leaderboards, tournaments, matches
+        in play)."""
+        body = _SERVER.pack(guild_id)
+        return _encode(body + self._mac(b"server", body))
+
+    def read_server(self, token: str) -> int | None:
+        """The server id of a genuine server token, else None."""
+        raw = _decode(token, _SERVER.size + _MAC)
+        if raw is None:
+            return None
+        body, mac = raw[:_SERVER.size], raw[_SERVER.size:]
+        if not hmac.compare_digest(mac, self._mac(b"server", body)):
+            return None
+        (guild_id,) = _SERVER.unpack(body)
+        return int(guild_id)
 
     def read_spectator(self, token: str) -> tuple[int, int] | None:
         """``(match id, server id)`` of a genuine spectator token, else None."""

@@ -128,10 +128,11 @@ def record_section(export: tuple[str, str] | None, base: str, locale: str) -> st
 
 def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
                live: bool, play: str = "", page_path: str = "", seat: int = 0,
-               export: tuple[str, str] | None = None) -> str:
+               export: tuple[str, str] | None = None, server_path: str = "") -> str:
     """The match page at ``ply`` (the record's length: the latest position); ``play``:
     a player's own part (``play_section``), on his page at ``page_path``, the board seen
-    from his ``seat``; ``export``: the match in its game's record format (WXF, PDN)."""
+    from his ``seat``; ``export``: the match in its game's record format (WXF, PDN);
+    ``server_path``: its server's page (each player's name links his own)."""
     record = found.record
     match = record.match
     last = len(record.plies)
@@ -145,8 +146,10 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
     players = []
     for held, name, rating in zip(match.seats, found.names, found.ratings, strict=False):
         colour = render(seat_colour(held.name), locale)
-        bits = [f'<span class="seat seat{held.seat}">{esc(colour)}</span> '
-                f'<span class="name">{esc(name or colour)}</span>']
+        shown = f'<span class="name">{esc(name or colour)}</span>'
+        if held.user_id is not None:
+            shown = f'<a href="{esc(base)}/player/{held.seat}">{shown}</a>'
+        bits = [f'<span class="seat seat{held.seat}">{esc(colour)}</span> {shown}']
         if rating is not None:
             said = render(_("rating {rating}", rating=decimal(rating.ordinal)), locale)
             bits.append(f'<span class="rating">{esc(said)}</span>')
@@ -192,8 +195,12 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
              + step(ply - 1, _("previous move"), "◀", "back")
              + step(ply + 1, _("next move"), "▶", "next")
              + step(last, _("latest position"), "▶|", "last"))
+    server_link = ""
+    if server_path:
+        said = render(_("This server's games"), locale)
+        server_link = f'<p class="server"><a href="{esc(server_path)}">{esc(said)}</a></p>'
     return page(title, (
-        f'<h1>{esc(title)}</h1>'
+        f'<h1>{esc(title)}</h1>{server_link}'
         f'<p class="status" id="status">{status_line}</p>{live_note}'
         f'<div class="layout" id="match" data-base="{esc(base)}" data-lang="{esc(locale)}" '
         f'data-ply="{ply}" data-last="{last}" data-version="{match.version}" '

@@ -1,7 +1,8 @@
 """The pages in German and Chinese in a real browser (Playwright driving Debian's
 Chromium): the Chinese text is drawn with the font we serve (no empty boxes where the
-reader's machine has no Chinese font: this one has none), nothing overflows a phone's
-390 px, on a spectator's page and a player's. Screenshots go to TABLERO_SCREENSHOTS."""
+reader's machine has no Chinese font), nothing overflows a phone's 390 px, on a
+spectator's page, a player's own, a server's page and a player's page.
+Screenshots go to TABLERO_SCREENSHOTS."""
 
 from __future__ import annotations
 
@@ -55,14 +56,18 @@ async def test_german_and_chinese_pages_render_and_fit_a_phone(site: Site, chrom
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
         try:
-            for name, path in (("match", site.path(m)), ("play", player)):
+            for name, path in (("match", site.path(m)), ("play", player),
+                               ("server", f"/s/{site.signer.server(m.guild_id)}"),
+                               ("player", f"{site.path(m)}/player/0")):
                 for width, height in ((390, 844), (1280, 900)):
                     page = await browser.new_page(viewport={"width": width, "height": height})
                     fonts: list[str] = []
                     page.on("request", lambda r, seen=fonts: seen.append(r.url)
                             if r.url.endswith(".otf") else None)
                     await page.goto(str(site.client.make_url(f"{path}?lang={lang}")))
-                    await until(page, "document.getElementById('board').naturalWidth > 0", 10)
+                    if name in ("match", "play"):
+                        await until(page, "document.getElementById('board').naturalWidth > 0",
+                                    10)
                     await page.evaluate("document.fonts.ready.then(() => true)")
                     assert await page.evaluate("document.documentElement.lang") == lang
                     await fits(page)
