@@ -120,6 +120,18 @@ async def test_matches_of_and_open_challenges(repo: Repository) -> None:
     assert [m.id for m in await repo.matches_of(11, 1)] == [b.id]
 
 
+async def test_live_matches_are_a_servers_active_ones_newest_first(repo: Repository) -> None:
+    a = await repo.create_match(record())
+    await repo.create_match(record(status=MatchStatus.FINISHED))
+    await repo.create_match(record(guild=2))
+    await repo.create_match(record(users=(44,), status=MatchStatus.LOBBY, seat_count=4))
+    c = await repo.create_match(record(users=(33, 44)))
+    assert [m.id for m in await repo.live_matches(1, 10)] == [c.id, a.id]
+    assert [m.id for m in await repo.live_matches(1, 1)] == [c.id]
+    assert [s.user_id for s in (await repo.live_matches(1, 1))[0].seats] == [33, 44]
+    assert await repo.live_matches(3, 10) == []
+
+
 async def test_due_matches(repo: Repository) -> None:
     a = await repo.create_match(record())
     await repo.create_match(record(deadline=T0 + timedelta(days=9), remind_at=None))
