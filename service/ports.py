@@ -10,10 +10,10 @@ it: the service calls down into them, never the other way round."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from rules import MoveMarks, Position
 from service.events import Event
@@ -98,6 +98,22 @@ class MatchStore(Protocol):
 
     async def match_ids(self) -> list[int]:
         """Every stored match id (for the replay check)."""
+        ...
+
+
+MatchChanged = Callable[[int, int], None]
+"""Told ``(match id, its new version)`` when a match's change is committed."""
+
+
+@runtime_checkable
+class MatchChanges(Protocol):
+    """A store that says when a match changes, from whichever process changed it
+    (PostgreSQL's LISTEN/NOTIFY), so a reader waiting for a move need not poll. Optional:
+    stores without it (SQLite, memory) are polled."""
+
+    async def listen_matches(self, changed: MatchChanged) -> Callable[[], Awaitable[None]]:
+        """Call ``changed`` after every committed change of a match (``save``, in any
+        process on the database) until the returned function is awaited."""
         ...
 
 

@@ -47,7 +47,7 @@ the parts that follow announcements are :meth:`_subscribers` (handed to the core
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 
 from locales.i18n import DEFAULT_LOCALE, Words
@@ -69,6 +69,7 @@ from service.plies import PlyBoard
 from service.ports import (
     BoardRenderer,
     Clock,
+    MatchChanged,
     MatchRooms,
     MovePicker,
     NameResolver,
@@ -509,6 +510,10 @@ class MatchService:
     async def web_export(self, match_id: int, caller: Caller | None = None
                          ) -> tuple[str, str] | None:
         return await self._web.web_export(match_id, caller)
+
+    async def web_listen(self, changed: MatchChanged
+                         ) -> Callable[[], Awaitable[None]] | None:
+        return await self._web.web_listen(changed)
 
     async def web_server(self, guild_id: int, caller: Caller | None = None) -> WebServer:
         return await self._web.web_server(guild_id, caller)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import rules
@@ -26,6 +27,7 @@ from service.core import ServiceCore
 from service.errors import MatchNotFound, NotAllowed
 from service.exports import export_record
 from service.matches import public_view
+from service.ports import MatchChanged, MatchChanges
 from service.records import MatchStatus
 from service.states import replay
 from service.tournament_records import TournamentGame, TournamentRecord
@@ -253,6 +255,15 @@ class Web:
         names = self._seat_names(view) or ()
         name = names[seat] if seat < len(names) else ""
         return WebMember(name, tuple(ratings), recent)
+
+    async def web_listen(self, changed: MatchChanged
+                         ) -> Callable[[], Awaitable[None]] | None:
+        """Follow every committed match change where the store says them
+        (PostgreSQL's LISTEN/NOTIFY): the function that stops it; None where it does not
+        (the pages poll)."""
+        if isinstance(self.repository, MatchChanges):
+            return await self.repository.listen_matches(changed)
+        return None
 
     async def web_pass(self, match_id: int, user: int, caller: Caller | None = None) -> int:
         """The link generation to put in ``user``'s link to play match ``match_id``: he

@@ -41,6 +41,7 @@ from typing import Any, ClassVar
 from urllib.parse import urlsplit, urlunsplit
 
 from service.errors import Conflict
+from service.records import MatchRecord, OutboxFn, RatingChange, RecordEntry
 from storage.counts import MoveCounts
 from storage.errors import (
     CommitUncertain,
@@ -58,6 +59,8 @@ from storage.sql import SqlRepository, T, select_match
 
 URL_SCHEMES = ("postgresql://", "postgres://")
 _MIGRATION_LOCK = 0x7461626C65726F  # "tablero": the advisory lock held while migrating
+MATCH_CHANNEL = "tablero_match"
+"""The NOTIFY channel of committed match changes (payload ``'<match id>:<version>'``)."""
 CONNECT_TIMEOUT = 10.0
 """Seconds a new connection may take: a server that does not answer is unreachable (the
 person is told so) rather than a request that hangs."""
@@ -157,6 +160,7 @@ class PostgresRepository(SqlRepository):
 
     def __init__(self, url: str, pool: Any) -> None:
         self.path = redact(url)  # what messages call the database
+        self._url = url  # for the listening connection (never shown)
         self._pool = pool
         # the connection of the write transaction under way in this task
         self._conn: contextvars.ContextVar[Any] = contextvars.ContextVar("tablero_pg_conn")
@@ -226,6 +230,43 @@ class PostgresRepository(SqlRepository):
                 await conn.execute(
                     "INSERT INTO tablero_schema (id, version) VALUES (1, $1) ON CONFLICT "
                     "(id) DO UPDATE SET version = excluded.version", len(MIGRATIONS))
+
+    async def _save_in(self, before: MatchRecord, after: MatchRecord,
+                       append: Sequence[RecordEntry], ratings: RatingChange | None,
+                       outbox: OutboxFn | None) -> MatchRecord:
+        """``save``'s statements and a NOTIFY of the change (sent when the transaction
+        commits, never for one rolled back): live readers hear of a move at once."""
+        stored = await super()._save_in(before, after, append, ratings, outbox)
+        await self._exec("SELECT pg_notify(?, ?)",
+                         (MATCH_CHANNEL, f"{stored.id}:{stored.version}"))
+        return stored
+
+    async def listen_matches(self, changed: Callable[[int, int], None]
+                             ) -> Callable[[], Awaitable[None]]:
+        """LISTEN to the committed match changes on a connection of its own (the pool's
+        keep no session state); the returned function stops and closes it."""
+        import asyncpg
+
+        try:
+            conn = await asyncpg.connect(self._url, timeout=CONNECT_TIMEOUT)
+        except self._driver_errors as exc:
+            outage = await self._outage(exc)
+            if outage is None:
+                raise
+            raise outage from exc
+
+        def heard(_conn: object, _pid: int, _channel: str, payload: str) -> None:
+            match, _sep, version = payload.partition(":")
+            if match.isdigit() and version.isdigit():
+                changed(int(match), int(version))
+
+        await conn.add_listener(MATCH_CHANNEL, heard)
+
+        async def stop() -> None:
+            with contextlib.suppress(*self._driver_errors):
+                await conn.close(timeout=5)
+
+        return stop
 
     async def columns(self, table: str) -> list[str]:
         rows = await self._all("SELECT column_name FROM information_schema.columns WHERE "

@@ -111,22 +111,51 @@ class _Waiter:
 
 @dataclass
 class Watch:
-    """Live updates: one reader of each watched match's version every ``period`` seconds,
-    however many spectators wait on it (polling, which works on SQLite and PostgreSQL
-    alike)."""
+    """Live updates: on PostgreSQL the database says when a match changed (LISTEN/NOTIFY,
+    from whichever process played the move), and the waiting spectators hear it at once;
+    on SQLite one reader of each watched match's version every ``period`` seconds,
+    however many spectators wait on it. The reader runs on PostgreSQL too, every
+    ``fallback`` seconds, in case a word was missed (a connection lost)."""
 
     service: MatchService
     period: float = 0.5
+    fallback: float = 10.0
     _waiting: dict[tuple[int, int], list[_Waiter]] = field(default_factory=dict)
     _task: asyncio.Task[None] | None = None
+    _stop_listening: Callable[[], Awaitable[None]] | None = None
+    listening: bool | None = None
+    """Whether the store tells of changes (None: not asked yet)."""
+
+    def _heard(self, match_id: int, version: int) -> None:
+        for (watched, _guild), waiters in self._waiting.items():
+            if watched == match_id:
+                for w in waiters:
+                    if version != w.seen and not w.future.done():
+                        w.future.set_result(version)
+
+    async def _listen(self) -> None:
+        self.listening = False
+        try:
+            self._stop_listening = await self.service.web_listen(self._heard)
+        except (ServiceError, StorageError) as e:
+            log.warning("cannot listen for match changes (%s); polling instead", e)
+            return
+        self.listening = self._stop_listening is not None
 
     async def changed(self, match_id: int, guild_id: int, seen: int,
                       timeout: float) -> int | None:
         """The match's version once it differs from ``seen``; None after ``timeout``."""
+        if self.listening is None:
+            await self._listen()
         waiter = _Waiter(seen, asyncio.get_running_loop().create_future())
         self._waiting.setdefault((match_id, guild_id), []).append(waiter)
         if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._run())
+        if self.listening:  # a change made before the wait began is not told again
+            with contextlib.suppress(ServiceError, StorageError):
+                now = await self.service.get_match(match_id, Caller(guild_id, SPECTATOR))
+                if now.version != seen and not waiter.future.done():
+                    waiter.future.set_result(now.version)
         try:
             return await asyncio.wait_for(asyncio.shield(waiter.future), timeout)
         except TimeoutError:
@@ -149,9 +178,11 @@ class Watch:
                 for w in waiters:
                     if match.version != w.seen and not w.future.done():
                         w.future.set_result(match.version)
-            await asyncio.sleep(self.period)
+            await asyncio.sleep(self.fallback if self.listening else self.period)
 
     async def close(self) -> None:
+        if self._stop_listening is not None:
+            await self._stop_listening()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -31,7 +31,7 @@ NO_ID = {
     "challenge", "challenge_computer", "create_tournament", "tournaments",
     "configure_seasons", "reset_season", "seasons", "season", "leaderboard", "rank_of",
     "stats", "games_of", "active_matches_of", "open_challenges", "next_game", "follows",
-    "glance", "set_digest", "digest_status",
+    "glance", "web_server", "set_digest", "digest_status",
     "get_guild_settings", "update_guild_settings", "start_vacation", "end_vacation",
     "vacation_status", "explorer", "import_record",
     # the user's own preferences, in every server alike
@@ -44,6 +44,8 @@ NO_ID = {
     "sweep_deadlines", "sweep_due_conditionals", "sweep_computers",
     "beat", "verify_all", "computers_idle", "wake_computers", "sweep_digests",
     "backfill_explorer", "explorer_idle",
+    # the store's word of committed changes, for the web's live pages (no match named)
+    "web_listen",
 }
 """The public operations that take no match or tournament id, and why each needs none."""
 

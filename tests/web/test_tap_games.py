@@ -134,6 +134,7 @@ async def test_a_game_is_played_by_tapping_the_board(site: Site, chromium: str,
                 assert after.ply == m.ply + 1, (game, ply, move)
                 record = await site.service.record(m.id)
                 assert record.plies[-1].display == move[1]  # the very move tapped
+                await page.wait_for_load_state("load")
                 assert "Traceback" not in await page.content()
             m = await site.service.get_match(m.id)
             if len(m.seats) == 2:  # the line ends: the player to move resigns on his page
