@@ -70,12 +70,14 @@ class Challenges:
                         options: Mapping[str, object] | None = None,
                         days: int | None = None, rated: bool = True,
                         seat: int | str | None = None, clock: str | None = None,
-                        claim_win: bool | None = None,
+                        claim_win: bool | None = None, weekends_off: bool | None = None,
                         accepted_at_once: bool = False) -> MatchView:
         """Create a challenge (2 players: direct or open) or a lobby (4 players).
         ``clock``: a time control (``"3"`` days per move, ``"3d+1d/10d"`` a bank; not
         with ``days``); neither: the server's default control. ``claim_win``: a lapsed
-        clock waits for a claim (default: the server's choice). ``accepted_at_once``:
+        clock waits for a claim (default: the server's choice). ``weekends_off``: no
+        clock runs on Saturday and Sunday in each player's time zone (default: the
+        server's choice). ``accepted_at_once``:
         the caller accepts for every invited player at once (a tournament pairing, the
         computer), so a challenge that fills every seat is not announced (nobody is to
         accept or decline it): its start is."""
@@ -102,14 +104,14 @@ class Challenges:
         if claim_win is not None and not isinstance(claim_win, bool):
             raise InvalidOption(_("claim win must be yes or no"))
         claim = settings.claim_win if claim_win is None else claim_win
-        clock_state = ClockState(control if control.is_bank else None, claim) \
-            if control.is_bank or claim else ClockState()
+        if weekends_off is not None and not isinstance(weekends_off, bool):
+            raise InvalidOption(_("weekends must be on or off"))
+        off = settings.weekends_off if weekends_off is None else weekends_off
+        clock_state = ClockState(control if control.is_bank else None, claim, weekends=off)
         pref = self._seat_choice(v, seat_count, seat)
         now = self.clock.now()
-        seats = [SeatRecord(challenger, seat=pref if seat_count > 2 else None,
-                            team=None, accepted=True)]
-        seats += [SeatRecord(u, accepted=False, notify=await self._notify_choice(u))
-                  for u in invited]
+        seats = [await self._new_seat(challenger, pref if seat_count > 2 else None)]
+        seats += [await self._new_seat(u, accepted=False) for u in invited]
         rec = self.challenge_record(guild_id, channel_id, challenger, v, opts, start,
                                      seats, days, rated, pref, clock_state)
         announce: Announce[MatchRecord] = Announce(
@@ -233,15 +235,23 @@ class Challenges:
             raise InvalidOption(_("there is no seat {seat} in this game", seat=repr(seat)))
         return seat
 
-    async def _notify_choice(self, user: int) -> str:
-        """How a user new to a match wants to be told (participants already in it come
-        with their choice from the repository)."""
+    async def _new_seat(self, user: int, seat: int | None = None, *, accepted: bool = True
+                        ) -> SeatRecord:
+        """A user new to a match, with how he wants to be told and his time zone
+        (participants already in it come with theirs from the repository)."""
         found = await self.repository.get_user_prefs(user)
-        return found.notify if found is not None else "mention"
+        return SeatRecord(user, seat, None, accepted,
+                          notify=found.notify if found is not None else "mention",
+                          time_zone=found.time_zone if found is not None else None)
 
     def _seated(self, rec: MatchRecord) -> tuple[SeatRecord, ...]:
-        """Give every accepted participant a seat (challenge/lobby full)."""
-        notify = {s.user_id: s.notify for s in rec.seats}
+        """Give every accepted participant a seat (challenge/lobby full); each keeps the
+        preferences read with him (how to be told, his time zone)."""
+        by_user = {s.user_id: s for s in rec.seats}
+
+        def seated(user: int, seat: int, team: int | None = None) -> SeatRecord:
+            return dataclasses.replace(by_user[user], seat=seat, team=team, accepted=True,
+                                       out=False)
         taken = {s.seat for s in rec.seats if s.seat is not None}
         free = [i for i in range(rec.seat_count) if i not in taken]
         if rec.seat_count == 2:
@@ -249,19 +259,17 @@ class Challenges:
             challenger_seat = rec.seat_pref if rec.seat_pref is not None \
                 else self.rng.randrange(2)
             other = next(u for u in users if u != rec.challenger_id)
-            return (SeatRecord(rec.challenger_id, challenger_seat,
-                               notify=notify[rec.challenger_id]),
-                    SeatRecord(other, 1 - challenger_seat, notify=notify[other]))
+            return (seated(rec.challenger_id, challenger_seat),
+                    seated(other, 1 - challenger_seat))
         if rec.seating == "random":
             order = [s.user_id for s in rec.seats]
             self.rng.shuffle(order)
-            return tuple(SeatRecord(u, i, self._team(rec, i), notify=notify[u])
-                         for i, u in enumerate(order))
+            return tuple(seated(u, i, self._team(rec, i)) for i, u in enumerate(order))
         self.rng.shuffle(free)
         out = []
         for s in rec.seats:
             seat = s.seat if s.seat is not None else free.pop()
-            out.append(SeatRecord(s.user_id, seat, self._team(rec, seat), notify=s.notify))
+            out.append(seated(s.user_id, seat, self._team(rec, seat)))
         return tuple(sorted(out, key=lambda s: s.seat or 0))
 
     async def _start(self, rec: MatchRecord) -> MatchRecord:
@@ -308,9 +316,9 @@ class Challenges:
                                    seat=seat_colour(v.seat_name(choice, rec.seat_count))))
         if choice is None and current is not None and rec.seat_count > 2:
             choice = current.seat  # a seat kept for him (a rematch's rotated seats)
-        me = SeatRecord(user, choice if rec.seat_count > 2 else None, None, True,
-                        notify=current.notify if current is not None
-                        else await self._notify_choice(user))
+        me = dataclasses.replace(current, seat=choice if rec.seat_count > 2 else None,
+                                 team=None, accepted=True) if current is not None \
+            else await self._new_seat(user, choice if rec.seat_count > 2 else None)
         seats = tuple(me if s.user_id == user else s for s in rec.seats)
         if current is None:
             seats += (me,)

@@ -39,7 +39,7 @@ from service.events import ClocksExtended, Event, TimeGiven
 from service.outbox import Announce
 from service.records import MatchRecord
 from service.timecontrol import DAY, reminder_for
-from service.turns import downtime
+from service.turns import calendar_of, downtime
 from service.views import Caller, MatchView
 
 DEFAULT_GRACE = timedelta(minutes=5)
@@ -81,14 +81,16 @@ class Clocks:
         async def attempt(rec: MatchRecord) -> MatchView:
             self._waiting_player(rec, user)
             now = self.clock.now()
+            # a day of running time: with weekends off, a day the late player's clock runs
+            calendar = calendar_of(rec, rec.to_move[0] if len(rec.to_move) == 1 else None)
             if rec.clock.lapsed is not None:
-                deadline = now + DAY
+                deadline = calendar.advance(now, DAY)
                 clock = dataclasses.replace(rec.clock, lapsed=None)
             else:
                 assert rec.deadline is not None
-                deadline, clock = rec.deadline + DAY, rec.clock
+                deadline, clock = calendar.advance(rec.deadline, DAY), rec.clock
             after = dataclasses.replace(rec, deadline=deadline, clock=clock,
-                                        remind_at=reminder_for(now, deadline))
+                                        remind_at=reminder_for(now, deadline, calendar))
 
             def given(s: MatchRecord) -> list[Event]:
                 view = self._view(s)

@@ -81,8 +81,9 @@ from service.records import (
 )
 from service.states import Replay, replay
 from service.timecontrol import reminder_for
-from service.turns import taken_back
+from service.turns import calendar_of, taken_back
 from service.views import BoardState, Caller, MatchView, MoveResult
+from service.weekends import Calendar
 
 log = logging.getLogger(__name__)
 
@@ -276,17 +277,20 @@ class Comforts:
         if count == 2:
             mine: int | None = None
             pref: int | None = 1 - me.seat  # colours swapped
-            invited = [SeatRecord(s.user_id, None, None, accepted=False, notify=s.notify)
-                       for s in others]
+            invited = [SeatRecord(s.user_id, None, None, accepted=False, notify=s.notify,
+                                  time_zone=s.time_zone) for s in others]
         else:
             pref = (me.seat + 1) % count  # every seat one place on
             mine = pref
             invited = [SeatRecord(s.user_id, ((s.seat or 0) + 1) % count, None,
-                                  accepted=False, notify=s.notify) for s in others]
+                                  accepted=False, notify=s.notify, time_zone=s.time_zone)
+                       for s in others]
         new = self._challenges.challenge_record(
             rec.guild_id, rec.channel_id, user, v, opts, start,
-            (SeatRecord(user, mine, None, True), *invited), rec.days_per_move, rec.rated,
-            pref, ClockState(rec.clock.control, rec.clock.claim))  # the same time control
+            (dataclasses.replace(me, seat=mine, team=None, out=False), *invited),
+            rec.days_per_move, rec.rated,
+            pref, ClockState(rec.clock.control, rec.clock.claim,
+                             weekends=rec.clock.weekends))  # the same time control
         to = tuple(s.user_id for s in invited)
         announce: Announce[MatchRecord] = Announce(
             lambda s: [ChallengeReceived(self._view(s), user, to, rematch_of=rec.id)],
@@ -335,7 +339,9 @@ class Comforts:
             now = self.clock.now()
             mover = self._require_player(rec, asked.by).seat
             assert mover is not None  # an active match has seated every player
-            deadline, clock = taken_back(rec, mover, now, self._time_back(rec, entries),
+            calendar = calendar_of(rec, mover)
+            deadline, clock = taken_back(rec, mover, now,
+                                         self._time_back(rec, entries, calendar),
                                          MIN_TAKEBACK_TIME)
             prior = before.entries[-1] if before.entries else None
             after = dataclasses.replace(
@@ -343,7 +349,7 @@ class Comforts:
                 to_move=tuple(sorted(p.to_move)),
                 last_move=prior[3] if prior else None,
                 last_move_by=prior[1] if prior else None, takeback=None, draw_offer=None,
-                deadline=deadline, remind_at=reminder_for(now, deadline), updated_at=now,
+                deadline=deadline, remind_at=reminder_for(now, deadline, calendar), updated_at=now,
                 clock=clock)
             board = BoardState(public_view(p), before.last_marks, before.moves)
             move = rec.last_move or last.text
@@ -404,13 +410,15 @@ class Comforts:
         return replay(rec, entries[:-1], check=False)
 
     @staticmethod
-    def _time_back(rec: MatchRecord, entries: Sequence[RecordEntry]) -> timedelta:
+    def _time_back(rec: MatchRecord, entries: Sequence[RecordEntry],
+                   calendar: Calendar) -> timedelta:
         """The time the player had left when he played the move taken back, by a
-        per-move control (a bank control keeps it exactly: ``turns.banked``)."""
+        per-move control (a bank control keeps it exactly: ``turns.banked``), in the
+        running time of his ``calendar``."""
         period = rec.control.start
         if len(entries) < 2:
             return period
-        left = entries[-2].played_at + period - entries[-1].played_at
+        left = period - calendar.running(entries[-2].played_at, entries[-1].played_at)
         return max(timedelta(0), min(period, left))
 
     # ------------------------------------------------------------------ conditional moves

@@ -82,7 +82,7 @@ class MatchActions(Protocol):
                         options: Mapping[str, object] | None = ...,
                         days: int | None = ..., rated: bool = ...,
                         seat: int | str | None = ..., clock: str | None = ...,
-                        claim_win: bool | None = ...,
+                        claim_win: bool | None = ..., weekends_off: bool | None = ...,
                         accepted_at_once: bool = ...) -> MatchView: ...
 
     async def accept(self, match_id: int, user: int, seat: int | str | None = ...,

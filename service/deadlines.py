@@ -15,7 +15,7 @@ from service.events import DeadlineReminder, Event, TimeLapsed
 from service.matches import RETRIES
 from service.records import MatchRecord, MatchStatus
 from service.states import replay
-from service.turns import seat_clocks
+from service.turns import calendar_of, seat_clocks
 from service.vacations import Vacations
 
 log = logging.getLogger(__name__)
@@ -81,11 +81,15 @@ class Deadlines:
                     # seats moving at once: the reminder is for the earliest deadline's
                     # seats (a later one is reminded when they have moved; if they run
                     # out of time, the match is over)
-                    due = tuple(u for s, (d, _p) in seat_clocks(rec).items()
-                                if d == rec.deadline and (u := rec.user_at(s)) is not None)
+                    due_seats = [s for s, (d, _p) in seat_clocks(rec).items()
+                                 if d == rec.deadline]
+                    due = tuple(u for s in due_seats if (u := rec.user_at(s)) is not None)
+                    # the running time left (with weekends off: not the weekend's)
+                    running = calendar_of(rec, min(due_seats, default=None)).running(
+                        now, rec.deadline)
 
                     def reminded(s: MatchRecord, remind: bool = settings.reminders,
-                                 left: timedelta = rec.deadline - now,
+                                 left: timedelta = running,
                                  due: tuple[int, ...] = due) -> list[Event]:
                         if not remind:
                             return []

@@ -109,7 +109,9 @@ def view_of(rec: MatchRecord) -> MatchView:
         claim_win=rec.clock.claim, lapsed=rec.clock.lapsed, away=rec.clock.away,
         takeback_by=rec.takeback.by if rec.takeback else None,
         own_deadlines=tuple((u, d) for s, (d, _paused) in sorted(seat_clocks(rec).items())
-                            if (u := rec.user_at(s)) is not None) if rec.clock.own else ())
+                            if (u := rec.user_at(s)) is not None) if rec.clock.own else (),
+        weekends=rec.clock.weekends,
+        time_zones=tuple((s.user_id, s.time_zone) for s in rec.seats if s.seat is not None))
 
 
 _SCOPE_READ: ContextVar[tuple[object, MatchRecord] | None] = ContextVar("scope_read",

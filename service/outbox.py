@@ -135,7 +135,8 @@ def _view_data(v: MatchView) -> dict[str, Any]:
              seats=[[s.seat, s.user_id, s.team, s.name, s.out] for s in v.seats],
              result=_result_data(v.result), lapsed=_ts(v.lapsed),
              away=[[u, _ts(t)] for u, t in v.away],
-             own_deadlines=[[u, _ts(t)] for u, t in v.own_deadlines])
+             own_deadlines=[[u, _ts(t)] for u, t in v.own_deadlines],
+             time_zones=[[u, z] for u, z in v.time_zones])
     return d
 
 
@@ -149,6 +150,9 @@ def _view_of(d: dict[str, Any]) -> MatchView:
     # entries stored before seats had their own clocks have none
     d["own_deadlines"] = tuple((int(u), datetime.fromtimestamp(t, UTC))
                                for u, t in d.get("own_deadlines", ()))
+    # entries stored before weekends off have neither
+    d["weekends"] = bool(d.get("weekends", False))
+    d["time_zones"] = tuple((int(u), z) for u, z in d.get("time_zones", ()))
     for name in ("invited", "joined", "to_move", "notify_by_dm"):
         d[name] = tuple(d[name])
     return MatchView(**d)

@@ -235,6 +235,12 @@ class SettingsStore(Protocol):
         """Store the Discord locale ``user_id`` was last seen with (his prefs are kept)."""
         ...
 
+    async def set_time_zone(self, user_id: int, zone: str | None) -> None:
+        """Store ``user_id``'s time zone (an IANA name checked by the core; None: UTC),
+        read with the seats of his matches (``SeatRecord.time_zone``); his other prefs
+        are kept."""
+        ...
+
     async def web_epoch(self, user_id: int) -> int:
         """The generation of ``user_id``'s web links (0 until he first revokes them)."""
         ...

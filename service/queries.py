@@ -32,6 +32,7 @@ from service.records import (
 from service.seasons import NoSuchSeason, SeasonRecord
 from service.states import replay
 from service.timecontrol import (
+    MAX_PAUSES_RATED,
     MAX_VACATION_DAYS,
     TimeControlError,
     format_time_control,
@@ -51,6 +52,7 @@ from service.views import (
     PlayerStats,
     UserPrefs,
 )
+from service.weekends import checked_zone
 
 log = logging.getLogger(__name__)
 
@@ -359,13 +361,17 @@ class Queries:
                                     vacation_days: int | None = None,
                                     auto_vacation: bool | None = None,
                                     takebacks_rated: bool | None = None,
-                                    web: bool | None = None) -> GuildSettings:
+                                    web: bool | None = None,
+                                    weekends_off: bool | None = None,
+                                    pauses_rated: int | None = None) -> GuildSettings:
         """Change some settings (``games_channel_id=None`` clears the channel,
         ``organiser_role_id=None`` the organiser role; ``language=None`` goes back to the
         server's own Discord locale). ``default_clock``: the default time control as text
         (days per move sets ``default_days`` and forgets a bank); ``vacation_days``: the
         yearly allowance (0-60); ``takebacks_rated``: rated games allow takebacks by
-        consent; ``web``: its matches are shown on the web. The seasons' schedule
+        consent; ``web``: its matches are shown on the web; ``weekends_off``: challenges
+        default to weekends off; ``pauses_rated``: pauses by agreement a rated match
+        allows (0-10). The seasons' schedule
         changes by ``configure_seasons`` (it ends and starts seasons)."""
         s = await self.get_guild_settings(guild_id)
         if language != "keep":
@@ -409,6 +415,14 @@ class Queries:
             s = dataclasses.replace(s, takebacks_rated=bool(takebacks_rated))
         if web is not None:
             s = dataclasses.replace(s, web=bool(web))
+        if weekends_off is not None:
+            s = dataclasses.replace(s, weekends_off=bool(weekends_off))
+        if pauses_rated is not None:
+            if isinstance(pauses_rated, bool) or not isinstance(pauses_rated, int) or \
+                    not 0 <= pauses_rated <= MAX_PAUSES_RATED:
+                raise InvalidOption(_("pauses in a rated match must be from 0 to {high}",
+                                      high=MAX_PAUSES_RATED))
+            s = dataclasses.replace(s, pauses_rated=pauses_rated)
         if games_channel_id != "keep":
             if games_channel_id is not None and not isinstance(games_channel_id, int):
                 raise InvalidOption(_("that is not a channel"))
@@ -434,6 +448,21 @@ class Queries:
         prefs = UserPrefs(user, text)
         await self.repository.save_user_prefs(prefs)
         return prefs
+
+    async def set_time_zone(self, user: int, zone: str | None) -> UserPrefs:
+        """``user``'s time zone: an IANA name (``Europe/Madrid``; case forgiven), checked
+        with the standard library's ``zoneinfo``; None forgets it (UTC counts again). It
+        decides his weekends (weekends off) and the hours his reminders keep."""
+        if zone is not None:
+            text = self._check_text(zone, _("time zone"))
+            checked = checked_zone(text)
+            if checked is None:
+                raise InvalidOption(_("“{zone}” is not a time zone: give its IANA name, "
+                                      "such as Europe/Madrid or America/New_York",
+                                      zone=text.strip()[:40]))
+            zone = checked
+        await self.repository.set_time_zone(user, zone)
+        return await self.get_user_prefs(user)
 
     async def remember_locale(self, user: int, locale: str | None = None) -> str:
         """Note the language ``user`` reads (his Discord locale, negotiated to one Tablero

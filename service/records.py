@@ -64,6 +64,7 @@ class SeatRecord:
     accepted: bool = True
     out: bool = False
     notify: str = "mention"  # his /notify choice, read with the seats (not stored here)
+    time_zone: str | None = None  # his /settings timezone, read with the seats; None: UTC
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +122,8 @@ class ClockState:
     seats whose own move a takeback undid; they have taken part in the match
     (``states.everyone_moved``). ``hints``: the hints each player took in this game
     against the computer (``computer.MAX_HINTS`` at most; ``/stats`` counts the games
-    won with them)."""
+    won with them). ``weekends``: no clock runs from Saturday 00:00 to Monday 00:00 in
+    the time zone of its player (``service.weekends``)."""
 
     control: TimeControl | None = None
     claim: bool = False
@@ -135,6 +137,7 @@ class ClockState:
     own: tuple[tuple[int, float, datetime | None], ...] = ()  # (seat, seconds later, pause)
     took_back: tuple[int, ...] = ()
     hints: tuple[tuple[int, int], ...] = ()  # (user, hints taken)
+    weekends: bool = False
 
     def bank_of(self, seat: int) -> float | None:
         return next((b for s, b in self.banks if s == seat), None)

@@ -204,11 +204,12 @@ class MatchService:
                         opponents: Sequence[int] = (), options: Mapping[str, object] | None = None,
                         days: int | None = None, rated: bool = True, seat: int | str | None = None,
                         clock: str | None = None, claim_win: bool | None = None,
+                        weekends_off: bool | None = None,
                         accepted_at_once: bool = False) -> MatchView:
         return await self._challenges.challenge(guild_id, channel_id, challenger, game,
                                                 opponents=opponents, options=options, days=days,
                                                 rated=rated, seat=seat, clock=clock,
-                                                claim_win=claim_win,
+                                                claim_win=claim_win, weekends_off=weekends_off,
                                                 accepted_at_once=accepted_at_once)
 
     async def accept(self, match_id: int, user: int, seat: int | str | None = None, *,
@@ -416,13 +417,15 @@ class MatchService:
                                 days: int | None = None, rated: bool = True,
                                 cap: int | None = None, registration_days: int | None = None,
                                 vacation: bool = True, clock: str | None = None,
-                                claim_win: bool = False) -> TournamentRecord:
+                                claim_win: bool = False,
+                                weekends_off: bool = False) -> TournamentRecord:
         return await self._tournaments.create_tournament(guild_id, channel_id, user, game, fmt=fmt,
                                                          name=name, rounds=rounds, options=options,
                                                          days=days, rated=rated, cap=cap,
                                                          registration_days=registration_days,
                                                          vacation=vacation, clock=clock,
-                                                         claim_win=claim_win)
+                                                         claim_win=claim_win,
+                                                         weekends_off=weekends_off)
 
     async def join_tournament(self, tournament_id: int, user: int, *,
                               caller: Caller | None = None) -> TournamentRecord:
@@ -607,7 +610,9 @@ class MatchService:
                                     vacation_days: int | None = None,
                                     auto_vacation: bool | None = None,
                                     takebacks_rated: bool | None = None,
-                                    web: bool | None = None) -> GuildSettings:
+                                    web: bool | None = None,
+                                    weekends_off: bool | None = None,
+                                    pauses_rated: int | None = None) -> GuildSettings:
         return await self._queries.update_guild_settings(guild_id, default_days=default_days,
                                                          use_threads=use_threads,
                                                          games_channel_id=games_channel_id,
@@ -617,7 +622,9 @@ class MatchService:
                                                          claim_win=claim_win,
                                                          vacation_days=vacation_days,
                                                          auto_vacation=auto_vacation,
-                                                         takebacks_rated=takebacks_rated, web=web)
+                                                         takebacks_rated=takebacks_rated, web=web,
+                                                         weekends_off=weekends_off,
+                                                         pauses_rated=pauses_rated)
 
     async def get_user_prefs(self, user: int) -> UserPrefs:
         return await self._queries.get_user_prefs(user)
@@ -627,6 +634,9 @@ class MatchService:
 
     async def remember_locale(self, user: int, locale: str | None = None) -> str:
         return await self._queries.remember_locale(user, locale)
+
+    async def set_time_zone(self, user: int, zone: str | None) -> UserPrefs:
+        return await self._queries.set_time_zone(user, zone)
 
     async def reader_locale(self, user: int) -> str:
         return await self._queries.reader_locale(user)

@@ -39,6 +39,7 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 
 from locales.i18n import Text, Words, _, _n
+from service.weekends import ALWAYS, Calendar
 
 DAY = timedelta(days=1)
 MIN_DAYS, MAX_DAYS = 1, 14
@@ -197,10 +198,10 @@ def describe_time_control(tc: TimeControl) -> Text:
 
 
 def bank_after_move(tc: TimeControl, deadline: datetime | None, paused_until: datetime | None,
-                    moved_at: datetime) -> timedelta:
+                    moved_at: datetime, calendar: Calendar = ALWAYS) -> timedelta:
     """A seat's new bank when it moved at ``moved_at``: what its deadline left it (counted
-    from the end of a vacation pause, never below zero) plus the increment, at most the
-    cap.
+    from the end of a vacation pause, never below zero; in running time of his
+    ``calendar``: a weekend off is not banked) plus the increment, at most the cap.
 
     >>> from datetime import UTC
     >>> t0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -214,20 +215,41 @@ def bank_after_move(tc: TimeControl, deadline: datetime | None, paused_until: da
     """
     assert tc.cap is not None
     left = timedelta(0) if deadline is None \
-        else deadline - max(moved_at, paused_until or moved_at)
+        else calendar.running(max(moved_at, paused_until or moved_at), deadline)
     return min(tc.cap, max(timedelta(0), left) + tc.increment)
 
 
-def reminder_for(start: datetime, deadline: datetime) -> datetime:
-    """When to remind: a day before the deadline, or half the turn if shorter."""
-    period = max(timedelta(0), deadline - start)
-    return deadline - min(DAY, period / 2)
+def reminder_for(start: datetime, deadline: datetime, calendar: Calendar = ALWAYS
+                 ) -> datetime:
+    """When to remind: a day before the deadline, or half the turn if shorter, both in
+    the running time of the player's ``calendar``; moved out of his night when he set a
+    time zone (``Calendar.sensible``).
+
+    >>> from datetime import UTC
+    >>> t0 = datetime(2026, 1, 5, 12, tzinfo=UTC)
+    >>> reminder_for(t0, t0 + 3 * DAY).isoformat()
+    '2026-01-07T12:00:00+00:00'
+    >>> reminder_for(t0, t0 + 3 * DAY, Calendar(False, "Asia/Tokyo")).isoformat()
+    '2026-01-07T12:00:00+00:00'
+    >>> reminder_for(t0, t0 + 3 * DAY, Calendar(False, "America/Los_Angeles")).isoformat()
+    '2026-01-07T16:00:00+00:00'
+    """
+    period = calendar.running(start, deadline)
+    remind = calendar.retreat(deadline, min(DAY, period / 2), start)
+    return calendar.sensible(remind, start, deadline)
 
 
 # ---------------------------------------------------------------------- vacation
 
 DEFAULT_VACATION_DAYS = 14
 MAX_VACATION_DAYS = 60
+
+# ---------------------------------------------------------------------- pause by agreement
+
+MAX_PAUSE_DAYS = 30
+"""The longest pause by agreement, in whole days."""
+MAX_PAUSES_RATED = 10
+"""The most pauses a server may let a rated match have (``GuildSettings.pauses_rated``)."""
 
 
 def vacation_earned(yearly_days: int, month: int) -> int:

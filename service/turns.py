@@ -11,6 +11,11 @@ seat that has moved stops its clock (``banked`` counts its bank from its own dea
 the others go on with theirs (``turn_goes_on``), not a fresh turn. The sweep times out
 only the seats whose own deadline passed and reminds only the earliest.
 One seat to move: ``own`` is empty and the match's ``deadline``/``paused_until`` are his.
+
+**Weekends off.** Every duration here is running time of the seat's own calendar
+(``calendar_of``: the match's weekend rule in its player's time zone), so a deadline
+skips his weekends, a bank never banks them, and a clock stopped (a downtime, a vacation)
+restarts with the running time it had left (``Calendar.moved``).
 """
 
 from __future__ import annotations
@@ -20,9 +25,17 @@ from datetime import datetime, timedelta
 
 from service.records import ClockState, Downtime, MatchRecord
 from service.timecontrol import bank_after_move, reminder_for
+from service.weekends import Calendar
 
 SeatClocks = dict[int, tuple[datetime, datetime | None]]
 """Each seat to move: its own deadline and the end of the vacation pause it holds."""
+
+
+def calendar_of(rec: MatchRecord, seat: int | None) -> Calendar:
+    """When ``seat``'s clock runs in ``rec``: always, or not on its player's weekends
+    (his time zone; UTC without one, or for no seat)."""
+    user = None if seat is None else next((s for s in rec.seats if s.seat == seat), None)
+    return Calendar(rec.clock.weekends, user.time_zone if user is not None else None)
 
 
 def seat_clocks(rec: MatchRecord) -> SeatClocks:
@@ -57,8 +70,9 @@ def turn_started(rec: MatchRecord, now: datetime) -> MatchRecord:
     rec = dataclasses.replace(rec, clock=dataclasses.replace(rec.clock, lapsed=None,
                                                              away=away))
     if not rec.to_move:
-        return _with_seat_clocks(rec, {0: (now + tc.start, None)},
-                                 reminder_for(now, now + tc.start))
+        calendar = calendar_of(rec, None)
+        end = calendar.advance(now, tc.start)
+        return _with_seat_clocks(rec, {0: (end, None)}, reminder_for(now, end, calendar))
     clocks: SeatClocks = {}
     starts: dict[int, datetime] = {}
     for seat in rec.to_move:
@@ -67,9 +81,11 @@ def turn_started(rec: MatchRecord, now: datetime) -> MatchRecord:
         user = rec.user_at(seat)
         until = next((t for u, t in away if u == user), None)
         start, paused = (until, until) if until is not None and until > now else (now, None)
-        clocks[seat], starts[seat] = (start + period, paused), start
+        clocks[seat] = (calendar_of(rec, seat).advance(start, period), paused)
+        starts[seat] = start
     first = min(clocks, key=lambda s: (clocks[s][0], s))
-    return _with_seat_clocks(rec, clocks, reminder_for(starts[first], clocks[first][0]))
+    return _with_seat_clocks(rec, clocks, reminder_for(starts[first], clocks[first][0],
+                                                       calendar_of(rec, first)))
 
 
 def turn_goes_on(rec: MatchRecord, now: datetime) -> MatchRecord:
@@ -77,28 +93,31 @@ def turn_goes_on(rec: MatchRecord, now: datetime) -> MatchRecord:
     ``to_move`` the seats still to move): they go on with their own deadlines, not a new
     turn. The reminder stays unless the earliest deadline changed."""
     clocks = seat_clocks(rec)
-    first = min(d for d, _p in clocks.values())
-    remind = rec.remind_at if first == rec.deadline else reminder_for(now, first)
+    seat = min(clocks, key=lambda s: (clocks[s][0], s))
+    first = clocks[seat][0]
+    remind = rec.remind_at if first == rec.deadline \
+        else reminder_for(now, first, calendar_of(rec, seat))
     return _with_seat_clocks(rec, clocks, remind)
 
 
-def seat_clock_moved(rec: MatchRecord, seat: int, by: timedelta, paused: datetime | None,
-                     start: datetime, now: datetime) -> MatchRecord:
-    """``rec`` with the own deadline of ``seat`` (to move) ``by`` later and his pause
-    ``paused`` (a vacation began or ended; the others' clocks stay). The reminder follows
-    the earliest deadline: from ``start`` when it is his, else unchanged if that
-    deadline is, else from ``now``."""
+def seat_clock_moved(rec: MatchRecord, seat: int, stopped: datetime, restarts: datetime,
+                     paused: datetime | None, start: datetime, now: datetime) -> MatchRecord:
+    """``rec`` with the own clock of ``seat`` (to move) stopped at ``stopped`` and
+    running again from ``restarts`` (earlier: a stop ended early; ``Calendar.moved``), and
+    his pause ``paused`` (a vacation began or ended; the others' clocks stay). The
+    reminder follows the earliest deadline: from ``start`` when it is his, else unchanged
+    if that deadline is, else from ``now``."""
     clocks = seat_clocks(rec)
-    deadline = clocks[seat][0] + by
+    deadline = calendar_of(rec, seat).moved(clocks[seat][0], stopped, restarts)
     clocks[seat] = (deadline, paused)
     first = min(clocks, key=lambda s: (clocks[s][0], s))
     remind: datetime | None
     if first == seat:
-        remind = reminder_for(start, deadline)
+        remind = reminder_for(start, deadline, calendar_of(rec, seat))
     elif clocks[first][0] == rec.deadline:
         remind = rec.remind_at
     else:
-        remind = reminder_for(now, clocks[first][0])
+        remind = reminder_for(now, clocks[first][0], calendar_of(rec, first))
     return _with_seat_clocks(rec, clocks, remind)
 
 
@@ -117,12 +136,22 @@ def after_downtime(rec: MatchRecord, since: datetime, now: datetime) -> MatchRec
     clocks = seat_clocks(rec) or {0: (rec.deadline, rec.clock.paused_until)}
     moved: SeatClocks = {}
     for seat, (deadline, paused) in clocks.items():
-        ran = now - (since if paused is None else max(since, paused))
-        moved[seat] = (deadline + max(timedelta(0), ran), paused)
+        stopped = since if paused is None else max(since, paused)
+        moved[seat] = (deadline if now <= stopped else calendar_of(
+            rec, seat if rec.to_move else None).moved(deadline, stopped, now), paused)
     if moved == clocks:
         return None
-    shift = min(d for d, _p in moved.values()) - rec.deadline
+    first = min(moved, key=lambda s: (moved[s][0], s))
+    shift = moved[first][0] - rec.deadline
     remind = None if rec.remind_at is None else rec.remind_at + shift
+    if remind is not None and rec.remind_at is not None and rec.clock.weekends:
+        # the reminder keeps its running time before the deadline (not a weekend's
+        # wall time more or less)
+        paused = clocks[first][1]
+        stopped = since if paused is None else max(since, paused)
+        if now > stopped:
+            remind = calendar_of(rec, first if rec.to_move else None).moved(
+                rec.remind_at, stopped, now)
     if not rec.to_move:
         return dataclasses.replace(rec, deadline=rec.deadline + shift, remind_at=remind)
     return _with_seat_clocks(rec, moved, remind)
@@ -148,9 +177,10 @@ def banked(rec: MatchRecord, seat: int, now: datetime) -> ClockState:
         return rec.clock
     own, paused = seat_clocks(rec).get(seat, (rec.deadline, rec.clock.paused_until))
     deadline = own if rec.clock.lapsed is None else None
-    bank = bank_after_move(tc, deadline, paused, now)
+    calendar = calendar_of(rec, seat)
+    bank = bank_after_move(tc, deadline, paused, now, calendar)
     left = timedelta(0) if deadline is None \
-        else max(timedelta(0), deadline - max(now, paused or now))
+        else calendar.running(max(now, paused or now), deadline)
     banks = dict(rec.clock.banks)
     before = banks.get(seat)
     banks[seat] = bank.total_seconds()
@@ -185,4 +215,4 @@ def taken_back(rec: MatchRecord, seat: int, now: datetime, per_move_left: timede
     if until is not None and until > now:
         start = until
         clock = dataclasses.replace(clock, paused_until=until)
-    return start + max(least, left), clock
+    return calendar_of(rec, seat).advance(start, max(least, left)), clock

@@ -151,8 +151,8 @@ class Vacations:
         if me is not None and me.seat in rec.to_move and rec.deadline is not None:
             # his own clock (seats moving at once keep theirs: ``turns``)
             paused = seat_clocks(rec)[me.seat][1]
-            after = seat_clock_moved(after, me.seat, until - now, max(until, paused or until),
-                                     until, now)
+            after = seat_clock_moved(after, me.seat, now, until,
+                                     max(until, paused or until), until, now)
 
         def told(s: MatchRecord) -> list[Event]:
             return [VacationStarted(self._view(s), user, until)]
@@ -200,7 +200,7 @@ class Vacations:
         me = rec.seat_of(user)
         if me is not None and me.seat in rec.to_move and rec.deadline is not None \
                 and until > now:
-            after = seat_clock_moved(after, me.seat, now - until, now, now, now)
+            after = seat_clock_moved(after, me.seat, until, now, now, now, now)
 
         def told(s: MatchRecord) -> list[Event]:
             return [VacationEnded(self._view(s), user)]

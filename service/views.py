@@ -82,6 +82,9 @@ class MatchView:
     takeback_by: int | None = None  # who asked to take his last move back (pending)
     # seats moving at once (Querni's set-up) each on his own clock: (user, his deadline)
     own_deadlines: tuple[tuple[int, datetime], ...] = ()
+    weekends: bool = False  # no clock runs on its player's weekend (his time zone)
+    # each player's time zone (None: he set none, UTC counts), shown with weekends off
+    time_zones: tuple[tuple[int, str | None], ...] = ()
 
     def prefers_dm(self, user_id: int) -> bool:
         """Whether ``user_id`` chose direct messages over mentions (``/notify``)."""
@@ -417,6 +420,8 @@ class GuildSettings:
     auto_vacation: bool = False  # a would-be timeout spends a vacation day instead
     takebacks_rated: bool = False  # rated games allow takebacks by consent (casual always)
     web: bool = False  # its matches are shown on the web (spectator and player links)
+    weekends_off: bool = False  # challenges default to weekends off (issue 43)
+    pauses_rated: int = 2  # pauses by agreement a rated match allows (casual: any)
 
 
 @dataclass(frozen=True, slots=True)
@@ -424,6 +429,7 @@ class UserPrefs:
     user_id: int
     notify: str = "mention"  # "mention" in the match thread, or "dm"
     locale: str | None = None  # the Discord locale last seen on his interactions
+    time_zone: str | None = None  # his IANA time zone (/settings timezone); None: UTC
 
 
 @dataclass(frozen=True, slots=True)

@@ -86,11 +86,13 @@ class MemoryRepository(MemoryExplorer, MemorySeasons, MemoryTournaments):
         return stored
 
     def _with_prefs(self, rec: MatchRecord) -> MatchRecord:
-        """``rec`` with each participant's notification choice (read with the match, as
-        the SQLite repository does in the same statement)."""
-        seats = tuple(dataclasses.replace(s, notify=self._prefs[s.user_id].notify)
+        """``rec`` with each participant's notification choice and time zone (read with
+        the match, as the SQLite repository does in the same statement)."""
+        seats = tuple(dataclasses.replace(s, notify=self._prefs[s.user_id].notify,
+                                          time_zone=self._prefs[s.user_id].time_zone)
                       if s.user_id in self._prefs else
-                      dataclasses.replace(s, notify="mention") for s in rec.seats)
+                      dataclasses.replace(s, notify="mention", time_zone=None)
+                      for s in rec.seats)
         users = {s.user_id for s in rec.seats}
         followers = tuple(sorted({
             f.user_id for f in self._follows
@@ -308,7 +310,8 @@ class MemoryRepository(MemoryExplorer, MemorySeasons, MemoryTournaments):
     async def save_user_prefs(self, prefs: UserPrefs) -> None:
         known = self._prefs.get(prefs.user_id)
         self._prefs[prefs.user_id] = dataclasses.replace(
-            prefs, locale=known.locale if known is not None else None)
+            prefs, locale=known.locale if known is not None else None,
+            time_zone=known.time_zone if known is not None else None)
 
     async def web_epoch(self, user_id: int) -> int:
         return self._web_epochs.get(user_id, 0)
@@ -320,6 +323,10 @@ class MemoryRepository(MemoryExplorer, MemorySeasons, MemoryTournaments):
     async def remember_locale(self, user_id: int, locale: str) -> None:
         known = self._prefs.get(user_id) or UserPrefs(user_id)
         self._prefs[user_id] = dataclasses.replace(known, locale=locale)
+
+    async def set_time_zone(self, user_id: int, zone: str | None) -> None:
+        known = self._prefs.get(user_id) or UserPrefs(user_id)
+        self._prefs[user_id] = dataclasses.replace(known, time_zone=zone)
 
     async def close(self) -> None:
         return None

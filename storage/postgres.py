@@ -154,7 +154,8 @@ class PostgresRepository(SqlRepository):
     ``await PostgresRepository.open(url)``; ``close()`` when done."""
 
     # json has no equality (UNION needs one): the prefs come as text, as SQLite's do
-    _prefs_sql: ClassVar[str] = "json_object_agg(p.user_id, p.notify)::text"
+    _prefs_sql: ClassVar[str] = (
+        "json_object_agg(p.user_id, p.notify || COALESCE(' ' || p.time_zone, ''))::text")
     _select_match: ClassVar[str] = select_match(
         _prefs_sql, "json_agg(DISTINCT f.user_id)::text")
 

@@ -367,6 +367,15 @@ MIGRATIONS: tuple[str, ...] = (
         imported INTEGER NOT NULL
     ) WITHOUT ROWID;
     """,
+    # 20: clocks that fit people's weeks (issue 43): each user's time zone (an IANA name;
+    # NULL: UTC), read with the seats of his matches like his notification choice; the
+    # server's default for weekends off, and how many pauses by agreement a rated match
+    # allows (the match's own weekend rule and pauses are in its clock JSON)
+    """
+    ALTER TABLE user_prefs ADD COLUMN time_zone TEXT;
+    ALTER TABLE guild_settings ADD COLUMN weekends_off INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE guild_settings ADD COLUMN pauses_rated INTEGER NOT NULL DEFAULT 2;
+    """,
 )
 TABLES = frozenset({"guild_settings", "user_prefs", "matches", "seats", "moves", "ratings",
                     "clock_beats", "outbox", "dms_closed", "names", "tournaments",

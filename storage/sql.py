@@ -60,8 +60,9 @@ _MATCH_COLUMNS = (
     "seat_count, status, challenger_id, seats, seat_pref, seating, ply, position_text, "
     "to_move, last_move, days_per_move, rated, deadline, remind_at, draw_offer, result, "
     "broken, created_at, updated_at, last_move_by, clock, takeback")
-# Each participant's notification choice comes with the match, in the same statement, as
-# a JSON object {user id: choice}; ``{agg}`` is the dialect's aggregate building it.
+# Each participant's notification choice and time zone come with the match, in the same
+# statement, as a JSON object {user id: "choice zone"} (a zone holds no space; none: the
+# choice alone); ``{agg}`` is the dialect's aggregate building it.
 _PREFS = ("(SELECT {agg} FROM seats AS s JOIN user_prefs AS p ON p.user_id = s.user_id "
           "WHERE s.match_id = matches.id) AS prefs")
 
@@ -113,7 +114,8 @@ def clock_json(c: ClockState) -> str | None:
         **({"undo": list(c.undo)} if c.undo is not None else {}),
         **({"own": [[s, later, _ts(p)] for s, later, p in c.own]} if c.own else {}),
         **({"took_back": list(c.took_back)} if c.took_back else {}),
-        **({"hints": [list(h) for h in c.hints]} if c.hints else {})},
+        **({"hints": [list(h) for h in c.hints]} if c.hints else {}),
+        **({"weekends": True} if c.weekends else {})},
         separators=(",", ":"))
 
 
@@ -131,7 +133,8 @@ def clock_of(text: str | None) -> ClockState:
             None if d["undo"][2] is None else float(d["undo"][2]), float(d["undo"][3])),
         own=tuple((int(s), float(later), _dt(p)) for s, later, p in d.get("own", ())),
         took_back=tuple(int(s) for s in d.get("took_back", ())),
-        hints=tuple((int(u), int(n)) for u, n in d.get("hints", ())))
+        hints=tuple((int(u), int(n)) for u, n in d.get("hints", ())),
+        weekends=bool(d.get("weekends", False)))
 
 
 def _vacation_of(row: Sequence[Any]) -> VacationRecord:
@@ -169,7 +172,10 @@ def _match_of(row: Sequence[Any]) -> MatchRecord:
      position_text, to_move, last_move, days, rated, deadline, remind_at, offer, result,
      broken, created_at, updated_at, last_move_by, clock, takeback, prefs, followers,
      conditionals) = row
-    notify = {int(u): n for u, n in json.loads(prefs).items()} if prefs else {}
+    found = {int(u): str(n).split(" ", 1) for u, n in json.loads(prefs).items()} \
+        if prefs else {}
+    notify = {u: n[0] for u, n in found.items()}
+    zones = {u: n[1] for u, n in found.items() if len(n) > 1 and n[1]}
     offer_d = json.loads(offer) if offer else None
     takeback_d = json.loads(takeback) if takeback else None
     result_d = json.loads(result) if result else None
@@ -181,8 +187,8 @@ def _match_of(row: Sequence[Any]) -> MatchRecord:
         ladder=ladder, rules_version=rules_version, options=json.loads(options),
         start_text=start_text, seat_count=seat_count, status=MatchStatus(status),
         challenger_id=challenger_id,
-        seats=tuple(SeatRecord(u, s, t, bool(a), bool(o), notify.get(u, "mention"))
-                    for u, s, t, a, o in json.loads(seats)),
+        seats=tuple(SeatRecord(u, s, t, bool(a), bool(o), notify.get(u, "mention"),
+                               zones.get(u)) for u, s, t, a, o in json.loads(seats)),
         seat_pref=seat_pref, seating=seating, ply=ply, position_text=position_text,
         to_move=tuple(int(s) for s in to_move.split(",") if s), last_move=last_move,
         days_per_move=days, rated=bool(rated), deadline=_dt(deadline),
@@ -250,7 +256,8 @@ LEADERBOARD_SQL = (f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AN
 class SqlRepository(SqlExplorer, SqlSeasons, SqlTournaments):
     """The ``Repository`` Protocol in SQL; see the module's docstring."""
 
-    _prefs_sql: ClassVar[str] = "json_group_object(p.user_id, p.notify)"
+    _prefs_sql: ClassVar[str] = (
+        "json_group_object(p.user_id, p.notify || COALESCE(' ' || p.time_zone, ''))")
     _unique_violation: tuple[type[BaseException], ...] = ()
     _select_match: ClassVar[str] = select_match(_prefs_sql)
     path: str
@@ -666,15 +673,16 @@ class SqlRepository(SqlExplorer, SqlSeasons, SqlTournaments):
         rows = await self._all("SELECT default_days, use_threads, games_channel_id, "
                                "reminders, language, seasons, organiser_role_id, "
                                "default_clock, claim_win, vacation_days, auto_vacation, "
-                               "takebacks_rated, web FROM guild_settings WHERE guild_id = ?",
-                               (guild_id,))
+                               "takebacks_rated, web, weekends_off, pauses_rated "
+                               "FROM guild_settings WHERE guild_id = ?", (guild_id,))
         if not rows:
             return None
         (days, threads, channel, reminders, language, seasons, role, clock, claim, vacation,
-         auto, takebacks, web) = rows[0]
+         auto, takebacks, web, weekends, pauses) = rows[0]
         return GuildSettings(guild_id, days, bool(threads), channel, bool(reminders),
                              language, seasons, role, clock, bool(claim), int(vacation),
-                             bool(auto), bool(takebacks), bool(web))
+                             bool(auto), bool(takebacks), bool(web), bool(weekends),
+                             int(pauses))
 
     async def save_guild_settings(self, settings: GuildSettings) -> None:
         async def body() -> None:
@@ -687,26 +695,29 @@ class SqlRepository(SqlExplorer, SqlSeasons, SqlTournaments):
         await self._exec(
             "INSERT INTO guild_settings (guild_id, default_days, use_threads, "
             "games_channel_id, reminders, language, seasons, organiser_role_id, "
-            "default_clock, claim_win, vacation_days, auto_vacation, takebacks_rated, web) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) "
+            "default_clock, claim_win, vacation_days, auto_vacation, takebacks_rated, web, "
+            "weekends_off, pauses_rated) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) "
             "DO UPDATE SET default_days = excluded.default_days, use_threads = "
             "excluded.use_threads, games_channel_id = excluded.games_channel_id, "
             "reminders = excluded.reminders, language = excluded.language, "
             "organiser_role_id = excluded.organiser_role_id, "
             "default_clock = excluded.default_clock, claim_win = excluded.claim_win, "
             "vacation_days = excluded.vacation_days, auto_vacation = excluded.auto_vacation, "
-            "takebacks_rated = excluded.takebacks_rated, web = excluded.web"
+            "takebacks_rated = excluded.takebacks_rated, web = excluded.web, "
+            "weekends_off = excluded.weekends_off, pauses_rated = excluded.pauses_rated"
             + (", seasons = excluded.seasons" if seasons else ""),
             (settings.guild_id, settings.default_days, int(settings.use_threads),
              settings.games_channel_id, int(settings.reminders), settings.language,
              settings.seasons, settings.organiser_role_id, settings.default_clock,
              int(settings.claim_win), settings.vacation_days, int(settings.auto_vacation),
-             int(settings.takebacks_rated), int(settings.web)))
+             int(settings.takebacks_rated), int(settings.web), int(settings.weekends_off),
+             settings.pauses_rated))
 
     async def get_user_prefs(self, user_id: int) -> UserPrefs | None:
-        rows = await self._all("SELECT notify, locale FROM user_prefs WHERE user_id = ?",
-                               (user_id,))
-        return UserPrefs(user_id, rows[0][0], rows[0][1]) if rows else None
+        rows = await self._all("SELECT notify, locale, time_zone FROM user_prefs "
+                               "WHERE user_id = ?", (user_id,))
+        return UserPrefs(user_id, rows[0][0], rows[0][1], rows[0][2]) if rows else None
 
     async def save_user_prefs(self, prefs: UserPrefs) -> None:
         async def body() -> None:
@@ -736,6 +747,13 @@ class SqlRepository(SqlExplorer, SqlSeasons, SqlTournaments):
             await self._exec("INSERT INTO user_prefs (user_id, notify, locale) "
                              "VALUES (?, 'mention', ?) ON CONFLICT (user_id) DO UPDATE SET "
                              "locale = excluded.locale", (user_id, locale))
+        await self._transaction(body)
+
+    async def set_time_zone(self, user_id: int, zone: str | None) -> None:
+        async def body() -> None:
+            await self._exec("INSERT INTO user_prefs (user_id, notify, time_zone) "
+                             "VALUES (?, 'mention', ?) ON CONFLICT (user_id) DO UPDATE SET "
+                             "time_zone = excluded.time_zone", (user_id, zone))
         await self._transaction(body)
 
 

@@ -36,7 +36,7 @@ NO_ID = {
     "vacation_status", "explorer", "import_record",
     # the user's own preferences, in every server alike
     "get_user_prefs", "update_user_prefs", "remember_locale", "reader_locale",
-    "revoke_web_links",
+    "revoke_web_links", "set_time_zone",
     # a thread id comes from the channel the adapter is called in (never typed)
     "match_in_thread",
     # the service's own machinery (sweeps, clocks, computer players): no caller acts

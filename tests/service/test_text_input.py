@@ -88,7 +88,8 @@ class TextWorld:
             "tournament_id": self.cup, "player": BOB, "game": "xiangqi", "fmt": "swiss",
             "text": "h3-e3", "notify": "dm", "schedule": "monthly", "prefix": "",
             "level": 1, "number": 1, "opponents": [BOB], "ply": 0, "epoch": 0,
-            "data": "[Game \"xiangqi\"]\n\n1. h3-e3 2. h10-g8"}
+            "data": "[Game \"xiangqi\"]\n\n1. h3-e3 2. h10-g8",
+            "zone": "Europe/Madrid"}
         method = getattr(MatchService, operation)
         args = {p.name: valid[p.name] for p in inspect.signature(method).parameters.values()
                 if p.name != "self" and p.default is inspect.Parameter.empty}

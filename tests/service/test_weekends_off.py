@@ -1,0 +1,155 @@
+"""Weekends off through the service (issue 43), on the virtual clock: each player's
+weekend in his own time zone, reminders at a sensible local hour, banks that never bank a
+weekend, +1 day of running time, and an outage across a weekend not counted twice; on
+memory, SQLite and PostgreSQL, with a restart in the middle."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from service import (
+    DeadlineReminder,
+    InvalidOption,
+    MatchEnded,
+    MatchService,
+    Repository,
+)
+from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Recorder, SetClock
+
+DAY, HOUR = timedelta(days=1), timedelta(hours=1)
+
+
+def at(*args: int) -> datetime:
+    return datetime(*args, tzinfo=UTC)  # type: ignore[misc]
+
+
+async def _zones(service: MatchService) -> None:
+    await service.set_time_zone(ALICE, "asia/tokyo")
+    await service.set_time_zone(BOB, "America/New_York")
+
+
+async def _first_move(service: MatchService, match_id: int) -> None:
+    await service.move(match_id, ALICE, "h3-e3")
+
+
+async def test_each_player_s_weekend_begins_at_his_own_utc_instant(
+        repo: Repository, clock: SetClock, recorder: Recorder) -> None:
+    service = MatchService(repo, recorder, clock, rng=random.Random(1))
+    await _zones(service)
+    assert (await service.get_user_prefs(ALICE)).time_zone == "Asia/Tokyo"
+    clock.t = at(2026, 1, 2, 20)  # Friday 20:00 UTC: Saturday 05:00 in Tokyo, 15:00 in NY
+    m = await service.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[BOB], seat=0,
+                                days=1, weekends_off=True)
+    m = await service.accept(m.id, BOB)
+    assert m.weekends and dict(m.time_zones) == {ALICE: "Asia/Tokyo", BOB: "America/New_York"}
+    # Alice's weekend has begun: her day starts on Monday 00:00 in Tokyo (Sunday 15:00 UTC)
+    assert m.deadline == at(2026, 1, 5, 15)
+    clock.t = at(2026, 1, 2, 20, 30)
+    await _first_move(service, m.id)
+    # Bob's Friday afternoon still counts: 8.5 h, then from Monday 00:00 in New York
+    after = await service.get_match(m.id)
+    assert after.deadline == at(2026, 1, 5, 20, 30)
+    # without weekends off the same day would end on Saturday
+    plain = await service.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[BOB],
+                                    seat=0, days=1, weekends_off=False)
+    assert (await service.accept(plain.id, BOB)).deadline == clock.t + DAY
+
+    # a restart: a new service over the same storage reads the same clocks and zones
+    service = MatchService(repo, recorder, clock, rng=random.Random(2))
+    again = await service.get_match(m.id)
+    assert again.deadline == after.deadline and again.weekends
+    # nobody times out over the weekend, and Bob's reminder waits for his morning:
+    # half his day before the deadline is 03:00 in New York; 08:00 is nearer than 21:00
+    clock.t = at(2026, 1, 5, 12, 59)
+    events = await service.sweep_deadlines()
+    assert not [e for e in events if isinstance(e, DeadlineReminder) and e.match.id == m.id]
+    clock.t = at(2026, 1, 5, 13, 0)
+    reminded = [e for e in await service.sweep_deadlines()
+                if isinstance(e, DeadlineReminder) and e.match.id == m.id]
+    assert len(reminded) == 1 and reminded[0].users == (BOB,)
+    assert reminded[0].remaining == 7 * HOUR + 30 * timedelta(minutes=1)
+    clock.t = at(2026, 1, 5, 20, 30)
+    ended = [e for e in await service.sweep_deadlines() if isinstance(e, MatchEnded)]
+    assert [e.match.id for e in ended] == [m.id]
+
+
+async def test_an_outage_across_a_weekend_is_not_counted_twice(
+        repo: Repository, clock: SetClock, recorder: Recorder) -> None:
+    service = MatchService(repo, recorder, clock, rng=random.Random(1))
+    await _zones(service)
+    clock.t = at(2026, 1, 2, 20)
+    m = await service.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[BOB], seat=0,
+                                days=1, weekends_off=True)
+    await service.accept(m.id, BOB)
+    clock.t = at(2026, 1, 2, 20, 30)
+    await _first_move(service, m.id)
+    await service.beat()  # the last beat before Tablero goes away: Friday 20:30 UTC
+    # away until Monday 08:00 UTC (03:00 in New York): Bob's clock, started as Tablero
+    # went, would have run 8.5 h on Friday and 3 h on Monday; the weekend between ran none
+    clock.t = at(2026, 1, 5, 8)
+    service = MatchService(repo, recorder, clock, rng=random.Random(2))  # restarted
+    notices = await service.resume()
+    assert [n.match.id for n in notices] == [m.id]
+    moved = (await service.get_match(m.id)).deadline
+    # the whole day he had at the outage's start, from Monday 08:00 UTC: Tuesday 08:00
+    assert moved == at(2026, 1, 6, 8)
+    # the gap's wall time (59.5 h) added to the deadline would count the weekend twice
+    assert moved < at(2026, 1, 5, 20, 30) + (at(2026, 1, 5, 8) - at(2026, 1, 2, 20, 30))
+
+
+async def test_a_bank_counts_running_time_and_one_day_more_is_a_running_day(
+        repo: Repository, clock: SetClock, recorder: Recorder) -> None:
+    service = MatchService(repo, recorder, clock, rng=random.Random(1))
+    await service.set_time_zone(ALICE, "Europe/Madrid")
+    await service.set_time_zone(BOB, "Europe/Madrid")
+    clock.t = at(2026, 1, 8, 11)  # Thursday noon in Madrid
+    m = await service.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[BOB], seat=0,
+                                clock="2d+1d/5d", weekends_off=True)
+    m = await service.accept(m.id, BOB)
+    assert m.deadline == at(2026, 1, 12, 11)  # Thursday + Friday, then Monday noon
+    clock.t = at(2026, 1, 12, 10)  # he used 1 day 23 hours of running time: 1 h left
+    await _first_move(service, m.id)
+    clock.t = at(2026, 1, 12, 11)
+    bob = await service.get_match(m.id)
+    p, _ = await service.position(m.id)
+    await service.move(m.id, BOB, p.variant.format_move(p, next(iter(p.legal_moves()))))
+    # Alice's bank: the hour left plus a day (not the weekend's 48 hours)
+    assert (await service.get_match(m.id)).deadline == at(2026, 1, 13, 12)
+    assert bob.deadline is not None
+    # +1 day: a day of running time, so a Friday evening deadline moves to Monday evening
+    clock.t = at(2026, 1, 15, 19)  # Thursday 20:00 in Madrid
+    day = await service.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[BOB], seat=0,
+                                  days=1, weekends_off=True)
+    assert (await service.accept(day.id, BOB)).deadline == at(2026, 1, 16, 19)
+    given = await service.give_time(day.id, BOB)
+    assert given.deadline == at(2026, 1, 19, 19)
+
+
+async def test_time_zones_are_checked_and_can_be_forgotten(service: MatchService) -> None:
+    for bad in ("Mars/Olympus", "Madrid", "../../etc/passwd", "Europe/Madrid;DROP", " "):
+        with pytest.raises(InvalidOption) as refused:
+            await service.set_time_zone(ALICE, bad)
+        assert "is not a time zone" in refused.value.message
+    assert (await service.get_user_prefs(ALICE)).time_zone is None
+    await service.update_user_prefs(ALICE, "dm")
+    assert (await service.set_time_zone(ALICE, "UTC")).time_zone == "UTC"
+    await service.update_user_prefs(ALICE, "mention")  # other prefs keep the zone
+    assert (await service.get_user_prefs(ALICE)).time_zone == "UTC"
+    assert (await service.set_time_zone(ALICE, None)).time_zone is None
+
+
+async def test_the_server_default_and_a_rematch_keep_weekends_off(
+        service: MatchService) -> None:
+    await service.update_guild_settings(GUILD, weekends_off=True)
+    assert (await service.get_guild_settings(GUILD)).weekends_off
+    m = await service.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[BOB], seat=0)
+    assert m.weekends
+    on = await service.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[BOB],
+                                 weekends_off=False)
+    assert not on.weekends
+    with pytest.raises(InvalidOption):
+        await service.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[BOB],
+                                weekends_off="sometimes")  # type: ignore[arg-type]
