@@ -78,6 +78,7 @@ SIGNATURES: Mapping[str, Signature] = {
     "stats": Signature(),
     "rules": Signature(("game",)),
     "notify": Signature(("mode",)),
+    "timezone": Signature(("zone",)),
     "sweep": Signature(("days",)),
     "settings": Signature(),
     "season": Signature(("action",), aliases={"every": "action"}),

@@ -180,6 +180,19 @@ def with_claim(pace: Words, claim_win: bool) -> Words:
     return _("{pace}, claim win on time", pace=pace) if claim_win else pace
 
 
+def with_weekends(pace: Words, weekends_off: bool) -> Words:
+    """``pace`` followed by ", weekends off" when no clock runs on its player's weekend
+    (challenges, boards, the console and tournaments say it alike)."""
+    return _("{pace}, weekends off", pace=pace) if weekends_off else pace
+
+
+def weekends_in_utc(players: Words) -> Text:
+    """Said with weekends off where it matters (a board, a turn): whose weekend is
+    counted in UTC because he set no time zone."""
+    return _("weekends in UTC for {players}, who set no time zone (/timezone)",
+             players=players)
+
+
 def describe_time_control(tc: TimeControl) -> Text:
     """The time control in words for people."""
     if not tc.is_bank:

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
-from locales.i18n import Words
+from locales.i18n import Text, Words, _
 from service.records import TournamentOutboxFn
-from service.timecontrol import TimeControl, describe_time_control, with_claim
+from service.timecontrol import TimeControl, describe_time_control, with_claim, with_weekends
 from service.tournaments import Format, Game, Result
 
 
@@ -75,6 +75,7 @@ class TournamentRecord:
     version: int = 0
     bank: TimeControl | None = None  # a bank control (None: ``days_per_move`` per move)
     claim_win: bool = False      # a lapsed clock in its games waits for a claim
+    weekends_off: bool = False   # no clock runs in its games on a player's weekend
 
     @property
     def control(self) -> TimeControl:
@@ -87,8 +88,15 @@ class TournamentRecord:
 
 def describe_clock(t: TournamentRecord) -> Words:
     """The clock of ``t``'s games in words, as challenges describe theirs: ``'3 days per
-    move'``, ``'3 days + 1 day per move, at most 10 days banked, claim win on time'``."""
-    return with_claim(describe_time_control(t.control), t.claim_win)
+    move'``, ``'3 days + 1 day per move, at most 10 days banked, claim win on time'``,
+    ``'3 days per move, weekends off'``."""
+    return with_weekends(with_claim(describe_time_control(t.control), t.claim_win),
+                         t.weekends_off)
+
+
+def vacation_words(t: TournamentRecord) -> Text:
+    """Whether vacation pauses the clocks of ``t``'s games, for its post."""
+    return _("vacation allowed") if t.vacation else _("no vacation")
 
 
 class TournamentRepository(Protocol):

@@ -124,7 +124,7 @@ class Tournaments:
             options: Mapping[str, object] | None = None, days: int | None = None,
             rated: bool = True, cap: int | None = None,
             registration_days: int | None = None, vacation: bool = True,
-            clock: str | None = None, claim_win: bool = False
+            clock: str | None = None, claim_win: bool = False, weekends_off: bool = False
     ) -> TournamentRecord:
         """A tournament open for registration. Refused with a clear message: an unknown
         game or format, options the game refuses, a four-player game (tournaments pair
@@ -133,7 +133,8 @@ class Tournaments:
         control of every game, read as ``challenge`` reads them (the same parser, limits
         and messages; neither: the server's default control). ``claim_win``: a lapsed
         clock in its games waits for the opponent's claim; off unless asked for (not the
-        server's default), since a round waits for its last game."""
+        server's default), since a round waits for its last game. ``weekends_off``: no
+        clock runs in its games on Saturday and Sunday in each player's time zone."""
         v = self._variant(game)
         try:
             kind = fmt if isinstance(fmt, Format) else parse_format(fmt)
@@ -154,6 +155,8 @@ class Tournaments:
                                                 clock)
         if not isinstance(claim_win, bool):
             raise InvalidOption(_("claim win must be yes or no"))
+        if not isinstance(weekends_off, bool):
+            raise InvalidOption(_("weekends must be on or off"))
         if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int)
                                 or not 2 <= cap <= MAX_CAP):
             raise InvalidOption(_("the player cap must be from 2 to {high}", high=MAX_CAP))
@@ -178,7 +181,8 @@ class Tournaments:
             days_per_move=control.days_column, rated=bool(rated), cap=cap,
             registration_deadline=deadline, vacation=bool(vacation),
             status=TournamentStatus.REGISTRATION, players=(), created_at=now,
-            bank=control if control.is_bank else None, claim_win=claim_win)
+            bank=control if control.is_bank else None, claim_win=claim_win,
+            weekends_off=weekends_off)
         return await self.repository.create_tournament(rec)
 
     # ------------------------------------------------------------------ registration
@@ -413,7 +417,8 @@ class Tournaments:
                     options=dict(t.options), rated=t.rated, seat=0,
                     days=None if t.bank else t.days_per_move,
                     clock=format_time_control(t.bank) if t.bank else None,
-                    claim_win=t.claim_win, accepted_at_once=True)).id
+                    claim_win=t.claim_win, weekends_off=t.weekends_off,
+                    accepted_at_once=True)).id
 
             async def attach(fresh: TournamentRecord, game: TournamentGame = g,
                              match_id: int = match_id) -> None:
@@ -440,6 +445,7 @@ class Tournaments:
             if rec.challenger_id == g.first and rec.game == t.game \
                     and rec.channel_id == t.channel_id and rec.seat_pref == 0 \
                     and rec.control == t.control and rec.clock.claim == t.claim_win \
+                    and rec.clock.weekends == t.weekends_off \
                     and rec.rated == t.rated \
                     and rec.seat_of(g.second) is not None \
                     and await self.repository.tournament_of_match(rec.id) is None:

@@ -42,6 +42,7 @@ def tournament_body(t: TournamentRecord) -> str:
                    g.replay, g.timed_out, g.match_id] for g in t.games],
         **({"bank": format_time_control(t.bank)} if t.bank is not None else {}),
         **({"claim_win": True} if t.claim_win else {}),
+        **({"weekends_off": True} if t.weekends_off else {}),
     }, separators=(",", ":"))
 
 
@@ -60,7 +61,8 @@ def tournament_of(tid: int, guild_id: int, status: str, body: str, version: int
         withdrawn=tuple(d["withdrawn"]), games=games, round=d["round"],
         created_at=_dt(d["created_at"]), version=version,
         bank=parse_time_control(d["bank"]) if d.get("bank") else None,
-        claim_win=bool(d.get("claim_win", False)))
+        claim_win=bool(d.get("claim_win", False)),
+        weekends_off=bool(d.get("weekends_off", False)))
 
 
 def _match_ids(t: TournamentRecord) -> set[int]:

@@ -30,6 +30,13 @@ CONSOLE_CHANNEL = 1
 
 # TRANSLATORS: the console's /help: translate the explanations only; commands, their
 # arguments (GAME, #N, option:value) and alignment stay as they are
+def weekends_switch(value: str) -> bool:
+    """``weekends:off`` (no clock runs on weekends: True) or ``weekends:on`` (False)."""
+    if value.lower() not in SWITCH_VALUES:
+        raise ServiceError(_("weekends must be on or off, not {value}", value=repr(value)))
+    return not SWITCH_VALUES[value.lower()]
+
+
 HELP = _("""\
 Commands (a #<match> argument picks a match; otherwise your current one):
   as NAME                         act as user NAME (created on first use)
@@ -61,9 +68,12 @@ Commands (a #<match> argument picks a match; otherwise your current one):
   /leaderboard GAME [PAGE] [season:N]   /stats [@user]
   /season [monthly|quarterly|manual|off|reset]   the server's leaderboard seasons
   /rules [GAME]                   how a game is played (teams, fast and slow included)
-  /challenge ... [clock:3d+1d/10d] [claim:yes|no]
+  /challenge ... [clock:3d+1d/10d] [claim:yes|no] [weekends:off|on]
                                   a bank (3 days + 1 a move, at most 10) instead of days:N;
-                                  claim: a lapsed clock waits for the opponent's claim
+                                  claim: a lapsed clock waits for the opponent's claim;
+                                  weekends:off: no clock runs on Saturday and Sunday in
+                                  each player's own time zone
+  /timezone [ZONE | clear]        your time zone (IANA: Europe/Madrid); alone: show it
   /moretime [#N]                  give the player to move one day more
   /claim [#N]   /wait [#N]        his time ran out: claim the win, or keep waiting
   /next                           the next match waiting on you (least time left first)
@@ -71,12 +81,12 @@ Commands (a #<match> argument picks a match; otherwise your current one):
                                   pause your clocks in this server (yearly allowance)
   /settings [days:N] [reminders:on|off] [threads:on|off] [language:LOCALE]
             [clock:3d+1d/10d] [claim:on|off] [vacation:DAYS] [autovacation:on|off]
-            [takebacks:on|off]
+            [takebacks:on|off] [weekends:off|on] [pauses:N] [timezone:ZONE]
   /notify mention|dm              how you want to be told it is your turn
   /sweep [+DAYS]                  run the deadline sweep (optionally DAYS from now)
   /tournament create GAME FORMAT [rounds:N] [name:TEXT] [days:N] [cap:N]
               [registration:DAYS] [casual] [clock:3d+1d/10d] [claim:yes|no]
-              [option:value ...]
+              [vacation:yes|no] [weekends:off|on] [option:value ...]
                                   FORMAT: rr, double, swiss (needs rounds:N), knockout
   /tournament join|leave|start|cancel [#T]   /tournament remove [#T] @user
   /tournament standings [#T] [csv]   /tournament pairings [#T] [ROUND]

@@ -66,7 +66,13 @@ from service.events import (
 )
 from service.records import OutboxEntry
 from service.seasons import Schedule, SeasonRecord
-from service.timecontrol import describe_time_control, parse_time_control, with_claim
+from service.timecontrol import (
+    describe_time_control,
+    parse_time_control,
+    weekends_in_utc,
+    with_claim,
+    with_weekends,
+)
 from service.tournaments.table import StandingsTable
 from service.views import SeatView
 
@@ -186,6 +192,10 @@ class ConsolePrinter:
                     continue  # over: the vacation ended by itself
                 state = joined(state, _("({player} on vacation until {until})",
                                         player=self.name(who), until=self.when(until)))
+            utc = [u for u, zone in m.time_zones if zone is None]
+            if m.weekends and utc:
+                state = joined(state, _("({note})", note=weekends_in_utc(
+                    self.names_of(utc))))
         elif m.result is not None and m.status is MatchStatus.ABORTED:
             state = self.result_text(m)  # its reason says "aborted: ..." itself
         elif m.result is not None:
@@ -194,7 +204,7 @@ class ConsolePrinter:
         game: Words = joined(game_name(m.game, m.game_name), opts) if opts \
             else game_name(m.game, m.game_name)
         terms: Words
-        if "+" not in m.time_control and not m.claim_win:
+        if "+" not in m.time_control and not m.claim_win and not m.weekends:
             terms = _n("rated, {count}d/move", "rated, {count}d/move", m.days_per_move) \
                 if m.rated else _n("casual, {count}d/move", "casual, {count}d/move",
                                    m.days_per_move)
@@ -202,7 +212,7 @@ class ConsolePrinter:
             pace: Words = describe_time_control(parse_time_control(m.time_control)) \
                 if "+" in m.time_control else \
                 _n("{count}d/move", "{count}d/move", m.days_per_move)
-            pace = with_claim(pace, m.claim_win)
+            pace = with_weekends(with_claim(pace, m.claim_win), m.weekends)
             terms = _("rated, {pace}", pace=pace) if m.rated else \
                 _("casual, {pace}", pace=pace)
         return _("#{match} {game} ({terms}) - {seats} - {state}", match=m.id, game=game,

@@ -25,7 +25,13 @@ from locales.terms import (
 )
 from service.computer_seats import computer_title, is_computer
 from service.events import SeasonEnded
-from service.timecontrol import describe_time_control, parse_time_control, with_claim
+from service.timecontrol import (
+    describe_time_control,
+    parse_time_control,
+    weekends_in_utc,
+    with_claim,
+    with_weekends,
+)
 from service.tournaments.table import ShownTable
 from service.views import (
     RATING_MEANING,
@@ -104,13 +110,16 @@ def clock_status(m: MatchView, now: datetime | None = None,
         if until > now:
             parts.append(_("{player} is on vacation until {until}",
                            player=mention(user), until=moment(until)))
+    utc = [u for u, zone in m.time_zones if zone is None]
+    if m.weekends and utc:
+        parts.append(weekends_in_utc(mentions(utc)))
     return joined(*parts, separator=" · ")
 
 
 def terms(m: MatchView) -> Text:
     """``'3 days per move, rated'``; a bank control and claim-win say so
     (``'3 days + 1 day per move, at most 10 days banked, claim win on time, casual'``)."""
-    if "+" not in m.time_control and not m.claim_win:
+    if "+" not in m.time_control and not m.claim_win and not m.weekends:
         if m.rated:
             return _n("{count} day per move, rated", "{count} days per move, rated",
                       m.days_per_move)
@@ -119,7 +128,7 @@ def terms(m: MatchView) -> Text:
     pace: Words = describe_time_control(parse_time_control(m.time_control)) \
         if "+" in m.time_control else \
         _n("{count} day per move", "{count} days per move", m.days_per_move)
-    pace = with_claim(pace, m.claim_win)
+    pace = with_weekends(with_claim(pace, m.claim_win), m.weekends)
     return _("{pace}, rated", pace=pace) if m.rated else _("{pace}, casual", pace=pace)
 
 

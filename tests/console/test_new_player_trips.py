@@ -218,6 +218,8 @@ FORMS: list[tuple[str, tuple[str, str, str], bool]] = [
     ("stats", ("/stats @alice", "/stats user:alice", "/stats player=alice"), True),
     ("rules", ("/rules damas", "/rules game:damas", "/rules game=damas"), True),
     ("notify", ("/notify dm", "/notify mode:dm", "/notify mode=dm"), True),
+    ("timezone", ("/timezone Europe/Madrid", "/timezone zone:Europe/Madrid",
+                  "/timezone zone=Europe/Madrid"), True),
     ("sweep", ("/sweep +1", "/sweep days:1", "/sweep days=1"), True),
     ("settings", ("/settings days:4", "/settings days:4", "/settings days=4"), True),
     ("season", ("/season monthly", "/season every:monthly", "/season action=monthly"), True),

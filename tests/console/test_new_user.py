@@ -19,7 +19,14 @@ from tests.console.test_messages import after, play
     ("/settings reminders:on reminders:off", "! reminders is given twice: say it once"),
     ("/settings colour:red", "! unknown setting 'colour' (settings: days, reminders, "
                              "threads, language, clock, claim, vacation, autovacation, "
-                             "takebacks, web)"),
+                             "takebacks, web, weekends, pauses, timezone)"),
+    ("/settings weekends:sometimes", "! weekends must be on or off, not 'sometimes'"),
+    ("/settings pauses:11", "! pauses in a rated match must be from 0 to 10"),
+    ("/settings pauses:-1", "! pauses is a number of pauses a rated match allows, from 0 "
+                            "to 10"),
+    ("/settings timezone:Europe/Nowhere", "! “Europe/Nowhere” is not a time zone: give its "
+                                          "IANA name, such as Europe/Madrid or "
+                                          "America/New_York"),
     ("/settings clock:3d+1d/2d", "! the cap (2 days) must be at least the starting bank "
                                  "(3 days)"),
     ("/settings vacation:99", "! the yearly vacation must be from 0 to 60 days"),

@@ -25,7 +25,7 @@ def test_installed_in_servers_only_and_usable_in_dms_only_where_meaningful(
     contexts = {c["name"]: sorted(c["contexts"]) for c in payload}
     assert all(c["integration_types"] == [GUILD_INSTALL] for c in payload)
     in_dms = {name for name, where in contexts.items() if BOT_DM in where}
-    assert in_dms == {"rules", "notify"}
+    assert in_dms == {"rules", "notify", "timezone"}  # a person's own settings, and rules
     assert all(where == [GUILD] for name, where in contexts.items() if name not in in_dms)
     assert contexts["rules"] == [GUILD, BOT_DM]  # never in group DMs or other people's
 
@@ -97,10 +97,12 @@ async def test_a_stale_command_gets_being_updated(world: World) -> None:
                                                app_commands.CommandSignatureMismatch]
 
 
-async def test_in_a_dm_only_rules_and_notify(world: World) -> None:
+async def test_in_a_dm_only_rules_notify_and_timezone(world: World) -> None:
     w = world
     erin = w.env.create_user("erin")
-    assert sorted(erin.available_commands()) == ["notify", "rules"]
+    assert sorted(erin.available_commands()) == ["notify", "rules", "timezone"]
+    zone = reply(await erin.slash("timezone", zone="europe/madrid"))
+    assert "Europe/Madrid" in zone.content
     told = reply(await erin.slash("notify", mode="dm"))
     assert "direct message" in told.content
     shown = reply(await erin.slash("rules", game="xiangqi"))

@@ -153,3 +153,20 @@ async def test_the_server_default_and_a_rematch_keep_weekends_off(
     with pytest.raises(InvalidOption):
         await service.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[BOB],
                                 weekends_off="sometimes")  # type: ignore[arg-type]
+
+
+async def test_a_tournament_s_games_keep_its_weekends_off(
+        repo: Repository, clock: SetClock, recorder: Recorder) -> None:
+    service = MatchService(repo, recorder, clock, rng=random.Random(1))
+    clock.t = at(2026, 1, 9, 20)  # Friday 20:00 UTC: both players without a zone (UTC)
+    t = await service.create_tournament(GUILD, CHANNEL, ALICE, "damas", fmt="rr",
+                                        clock="2d+1d/5d", weekends_off=True, vacation=False)
+    assert t.weekends_off and not t.vacation
+    assert (await service.get_tournament(t.id)).weekends_off  # stored
+    await service.join_tournament(t.id, ALICE)
+    await service.join_tournament(t.id, BOB)
+    await service.start_tournament(t.id, ALICE)
+    games = await service.active_matches_of(GUILD, ALICE)
+    assert len(games) == 1 and games[0].weekends and games[0].time_control == "2d+1d/5d"
+    # 4 hours of Friday, then Monday and most of Tuesday
+    assert games[0].deadline == at(2026, 1, 13, 20)

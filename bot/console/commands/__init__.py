@@ -39,6 +39,7 @@ COMMANDS: dict[str, Command] = {
     "rules": info.cmd_rules,
     "settings": info.cmd_settings,
     "notify": comforts.cmd_notify,
+    "timezone": info.cmd_timezone,
     "sweep": clocks.cmd_sweep,
     "fill": computer.cmd_fill,
     "hint": computer.cmd_hint,

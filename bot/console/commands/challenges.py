@@ -17,6 +17,7 @@ from bot.console.common import (
     no_such_match,
     number_token,
     options_of,
+    weekends_switch,
 )
 from bot.console.session import (
     Console,
@@ -43,9 +44,12 @@ async def cmd_challenge(console: Console, args: list[str], line: str) -> None:
     level: str | None = None
     clock: str | None = None
     claim: bool | None = None
+    weekends_off: bool | None = None
     for a in options_of(args):
         if isinstance(a, tuple) and a[0] == "clock":
             clock = a[1]
+        elif isinstance(a, tuple) and a[0] == "weekends":
+            weekends_off = weekends_switch(a[1])
         elif isinstance(a, tuple) and a[0] == "claim":
             if a[1].lower() not in SWITCH_VALUES:
                 raise ServiceError(_("claim must be yes or no, not {value}",
@@ -97,7 +101,7 @@ async def cmd_challenge(console: Console, args: list[str], line: str) -> None:
     m = await console.service.challenge(CONSOLE_GUILD, CONSOLE_CHANNEL, uid, game,
                                      opponents=opponents, options=options, days=days,
                                      rated=rated, seat=seat, clock=clock,
-                                     claim_win=claim)
+                                     claim_win=claim, weekends_off=weekends_off)
     console.current_match[uid] = m.id
     console.say(_("created {match_line}", match_line=console.describe(m)))
 

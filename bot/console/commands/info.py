@@ -19,6 +19,7 @@ from bot.console.common import (
     digits,
     options_of,
     padded,
+    weekends_switch,
 )
 from bot.console.session import (
     Console,
@@ -154,13 +155,19 @@ async def cmd_settings(console: Console, args: list[str], line: str) -> None:
         if not isinstance(a, tuple):
             raise ServiceError(_("what is {word}? write days:N, reminders:on|off, "
                                  "threads:on|off, language:LOCALE", word=repr(a)))
-        values[a[0]] = a[1] if a[0] == "language" else a[1].lower()
+        values[a[0]] = a[1] if a[0] in ("language", "timezone") else a[1].lower()
     unknown = set(values) - {"days", "reminders", "threads", "language", "clock", "claim",
-                             "vacation", "autovacation", "takebacks", "web"}
+                             "vacation", "autovacation", "takebacks", "web", "weekends",
+                             "pauses", "timezone"}
     if unknown:
         raise ServiceError(_("unknown setting {setting} (settings: days, reminders, "
                              "threads, language, clock, claim, vacation, autovacation, "
-                             "takebacks, web)", setting=repr(sorted(unknown)[0])))
+                             "takebacks, web, weekends, pauses, timezone)",
+                             setting=repr(sorted(unknown)[0])))
+    if "timezone" in values:  # the person's own, in every server
+        await _time_zone(console, values.pop("timezone"))
+        if not values:
+            return
 
     def flag(key: str) -> bool | None:
         if key not in values:
@@ -176,12 +183,18 @@ async def cmd_settings(console: Console, args: list[str], line: str) -> None:
     vacation = values.get("vacation")
     if vacation is not None and (not digits(vacation) or len(vacation) > 3):
         raise ServiceError(_("vacation is a number of days a year, from 0 to 60"))
+    pauses = values.get("pauses")
+    if pauses is not None and (not digits(pauses) or len(pauses) > 3):
+        raise ServiceError(_("pauses is a number of pauses a rated match allows, from 0 "
+                             "to 10"))
     s = await console.service.update_guild_settings(
         CONSOLE_GUILD, default_days=int(days) if days else None,
         reminders=reminders, use_threads=threads, default_clock=values.get("clock"),
         claim_win=flag("claim"), vacation_days=int(vacation) if vacation else None,
         auto_vacation=flag("autovacation"), language=values.get("language", "keep"),
-        takebacks_rated=flag("takebacks"), web=flag("web"))
+        takebacks_rated=flag("takebacks"), web=flag("web"),
+        weekends_off=weekends_switch(values["weekends"]) if "weekends" in values else None,
+        pauses_rated=int(pauses) if pauses is not None else None)
     if "language" in values and s.language:
         console.printer.locale = s.language  # the console is this one server's threads
     pace = describe_time_control(parse_time_control(s.default_clock)) \
@@ -198,6 +211,37 @@ async def cmd_settings(console: Console, args: list[str], line: str) -> None:
                  else _("takebacks in rated games: not allowed (casual games: always)"))
     if "web" in values or s.web:
         console.say(_("matches on the web: on") if s.web else _("matches on the web: off"))
+    if "weekends" in values or s.weekends_off:
+        console.say(_("challenges: weekends off (no clock runs on Saturday and Sunday in "
+                      "each player's time zone)") if s.weekends_off
+                    else _("challenges: clocks run on weekends"))
+    if "pauses" in values:
+        console.say(_n("pauses by agreement in a rated match: at most {count}",
+                       "pauses by agreement in a rated match: at most {count}",
+                       s.pauses_rated))
+
+
+async def _time_zone(console: Console, zone: str) -> None:
+    """Set (or with ``clear`` forget) the speaker's time zone, and say what it is."""
+    prefs = await console.service.set_time_zone(
+        console.user(), None if zone.strip().lower() == "clear" else zone)
+    _say_zone(console, prefs.time_zone)
+
+
+def _say_zone(console: Console, zone: str | None) -> None:
+    console.say(_("your time zone: {zone}", zone=zone) if zone is not None
+                else _("your time zone: none set (UTC counts)"))
+
+
+async def cmd_timezone(console: Console, args: list[str], line: str) -> None:
+    """``/timezone [ZONE | clear]``: set your time zone (an IANA name), forget it, or
+    (alone) show it."""
+    if not args:
+        _say_zone(console, (await console.service.get_user_prefs(console.user())).time_zone)
+        return
+    if len(args) != 1:
+        raise ServiceError(_("/timezone ZONE: one IANA name such as Europe/Madrid"))
+    await _time_zone(console, args[0])
 
 async def cmd_web(console: Console, args: list[str], line: str) -> None:
     """``/web [#N]``: your own link to play match N on the web (the current match

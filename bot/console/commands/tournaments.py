@@ -16,6 +16,7 @@ from bot.console.common import (
     no_such_tournament,
     number_token,
     options_of,
+    weekends_switch,
 )
 from bot.console.session import (
     Console,
@@ -31,7 +32,12 @@ from locales.terms import status
 from service import (
     ServiceError,
 )
-from service.tournament_records import TournamentGame, TournamentRecord, describe_clock
+from service.tournament_records import (
+    TournamentGame,
+    TournamentRecord,
+    describe_clock,
+    vacation_words,
+)
 from service.tournaments import Result
 from service.tournaments.model import format_words, tournament_title
 
@@ -106,7 +112,8 @@ def _tournament_line(console: Console, t: TournamentRecord) -> Words:
     parts: list[Words] = [format_words(t.format)]
     if t.rounds:
         parts.append(_n("{count} round", "{count} rounds", t.rounds))
-    parts += [describe_clock(t), _n("{count} player", "{count} players", len(t.players)),
+    parts += [describe_clock(t), vacation_words(t),
+              _n("{count} player", "{count} players", len(t.players)),
               status(t.status.value)]
     if t.round:
         parts.append(_("round {round}", round=t.round))
@@ -133,12 +140,19 @@ async def _create_tournament(console: Console, uid: int, args: list[str]) -> Non
     claim = values.pop("claim", None)
     if claim is not None and claim.lower() not in SWITCH_VALUES:
         raise ServiceError(_("claim must be yes or no, not {value}", value=repr(claim)))
+    vacation = values.pop("vacation", None)
+    if vacation is not None and vacation.lower() not in SWITCH_VALUES:
+        raise ServiceError(_("vacation must be yes or no, not {value}",
+                             value=repr(vacation)))
+    weekends = values.pop("weekends", None)
     t = await console.service.create_tournament(
         CONSOLE_GUILD, CONSOLE_CHANNEL, uid, words[0], fmt=words[1],
         name=values.pop("name", None), rounds=number("rounds"), days=number("days"),
         cap=number("cap"), registration_days=number("registration"), rated=rated,
         clock=values.pop("clock", None),
         claim_win=SWITCH_VALUES[claim.lower()] if claim is not None else False,
+        vacation=SWITCH_VALUES[vacation.lower()] if vacation is not None else True,
+        weekends_off=weekends_switch(weekends) if weekends is not None else False,
         options=values)
     console.say(_("created {tournament_line}: /tournament join #{tournament}",
                tournament_line=_tournament_line(console, t), tournament=t.id))

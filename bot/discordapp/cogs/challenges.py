@@ -5,7 +5,7 @@ cancel)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
@@ -98,6 +98,8 @@ class ChallengesCog(commands.Cog, name="Challenges"):
         clock="Or a time control: a bank with increment, e.g. 3d+1d/10d (3 days + 1 a "
               "move, at most 10)",
         claim_win="A lapsed clock waits for your claim instead of ending the game",
+        weekends="Off: no clock runs on Saturday and Sunday in each player's time zone "
+                 "(the server's default if empty)",
         rated="Rated (counts for the leaderboard) or casual",
         seat="The colour or seat you want (random if empty)",
         computer="Play Tablero itself (or name the bot as the opponent); always casual",
@@ -111,7 +113,8 @@ class ChallengesCog(commands.Cog, name="Challenges"):
                         rated: bool = True, seat: int | None = None,
                         computer: bool = False,
                         level: app_commands.Range[int, 1, 8] | None = None,
-                        clock: str | None = None, claim_win: bool | None = None) -> None:
+                        clock: str | None = None, claim_win: bool | None = None,
+                        weekends: Literal["off", "on"] | None = None) -> None:
         opponents = [o for o in (opponent, opponent2, opponent3) if o is not None]
         me = interaction.client.user
         if me is not None and any(o.id == me.id for o in opponents):
@@ -122,7 +125,8 @@ class ChallengesCog(commands.Cog, name="Challenges"):
                                           level or DEFAULT_LEVEL)
             return
         await self.make_challenge(interaction, game, opponents, days, rated, seat, clock,
-                                  claim_win)
+                                  claim_win,
+                                  None if weekends is None else weekends == "off")
 
     if 0 < len(GAME_MENU) <= 25:
         challenge = app_commands.choices(game=GAME_MENU)(challenge)
@@ -132,7 +136,8 @@ class ChallengesCog(commands.Cog, name="Challenges"):
     async def make_challenge(self, interaction: Interaction, game: str,
                              opponents: Sequence[discord.Member], days: int | None,
                              rated: bool, seat: int | None, clock: str | None = None,
-                             claim_win: bool | None = None) -> None:
+                             claim_win: bool | None = None,
+                             weekends_off: bool | None = None) -> None:
         async with acknowledged(interaction):
             where_id = guild_id(interaction)
             choice = known_game(game)
@@ -148,7 +153,8 @@ class ChallengesCog(commands.Cog, name="Challenges"):
                 m = await self.service.challenge(
                     where_id, channel.id, interaction.user.id, choice.key,
                     options=dict(choice.options), opponents=[o.id for o in opponents],
-                    days=days, rated=rated, seat=seat, clock=clock, claim_win=claim_win)
+                    days=days, rated=rated, seat=seat, clock=clock, claim_win=claim_win,
+                    weekends_off=weekends_off)
                 await answer(interaction, _("Challenge posted (match {match}).", match=m.id)
                              if channel.id == interaction.channel_id else
                              _("Challenge posted in {channel} (match {match}).",

@@ -22,6 +22,7 @@ from bot.discordapp.cogs.seasons import SCHEDULES, schedule_words
 from locales.i18n import LOCALES, Words, _, _n, joined, negotiate
 from service import MatchService
 from service.timecontrol import describe_time_control, parse_time_control
+from service.weekends import zones_like
 
 LANGUAGE_NAMES = {
     "en-US": "English (US)", "en-GB": "English (UK)", "de": "Deutsch",
@@ -66,7 +67,10 @@ class SettingsCog(commands.Cog, name="Settings"):
                            takebacks_rated="Allow takebacks by consent in rated games "
                                            "(casual games always allow them)",
                            web="Show this server's matches on the web (spectator and "
-                               "player links)")
+                               "player links)",
+                           weekends="Challenges default to weekends off: no clock runs on "
+                                    "Saturday and Sunday in each player's time zone",
+                           pauses="Pauses by agreement a rated match allows (0-10)")
     @app_commands.choices(language=[
         app_commands.Choice(name=LANGUAGE_NAMES[x], value=x) for x in LOCALES
     ] + [app_commands.Choice(name="Server default", value="server")])
@@ -83,7 +87,9 @@ class SettingsCog(commands.Cog, name="Settings"):
                        vacation: app_commands.Range[int, 0, 60] | None = None,
                        auto_vacation: bool | None = None,
                        takebacks_rated: bool | None = None,
-                       web: bool | None = None) -> None:
+                       web: bool | None = None,
+                       weekends: Literal["off", "on"] | None = None,
+                       pauses: app_commands.Range[int, 0, 10] | None = None) -> None:
         async with acknowledged(interaction):
             where_id = guild_id(interaction)
             if channel is not None and clear_channel:
@@ -104,7 +110,9 @@ class SettingsCog(commands.Cog, name="Settings"):
                 reminders=reminders, language="keep" if language is None
                 else None if language == "server" else language, organiser_role_id=role,
                 default_clock=clock, claim_win=claim_win, vacation_days=vacation,
-                auto_vacation=auto_vacation, takebacks_rated=takebacks_rated, web=web)
+                auto_vacation=auto_vacation, takebacks_rated=takebacks_rated, web=web,
+                weekends_off=None if weekends is None else weekends == "off",
+                pauses_rated=pauses)
             started: list[Words] = []  # a season begun (or seasons ended) by this change
             if seasons is not None and seasons != s.seasons:
                 change = await self.service.configure_seasons(
@@ -143,7 +151,38 @@ class SettingsCog(commands.Cog, name="Settings"):
                 _("Takebacks in rated games: allowed.") if s.takebacks_rated
                 else _("Takebacks in rated games: not allowed (casual games always allow "
                        "them)."), _("Matches on the web: on.") if s.web
-                else _("Matches on the web: off."), *started))
+                else _("Matches on the web: off."),
+                _("Challenges: weekends off (no clock runs on Saturday and Sunday in each "
+                  "player's time zone).") if s.weekends_off
+                else _("Challenges: clocks run on weekends."),
+                _n("Pauses by agreement in a rated match: at most {count}.",
+                   "Pauses by agreement in a rated match: at most {count}.",
+                   s.pauses_rated), *started))
+
+    @app_commands.command(name="timezone",
+                          description="Your time zone: your weekends and reminder hours")
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
+    @app_commands.describe(zone="An IANA name such as Europe/Madrid (empty: show yours)",
+                           clear="Forget your time zone (UTC counts again)")
+    async def timezone(self, interaction: Interaction, zone: str | None = None,
+                       clear: bool = False) -> None:
+        async with acknowledged(interaction):
+            user = interaction.user.id
+            if zone is not None and clear:
+                raise errors.AdapterError(_("Either set a time zone or clear it, not both."))
+            if zone is not None or clear:
+                prefs = await self.service.set_time_zone(user, None if clear else zone)
+            else:
+                prefs = await self.service.get_user_prefs(user)
+            await answer(interaction, _("Your time zone: {zone}.", zone=prefs.time_zone)
+                         if prefs.time_zone is not None else
+                         _("You have set no time zone: UTC counts for your weekends "
+                           "(weekends off) and reminders keep to no hours of yours."))
+
+    @timezone.autocomplete("zone")
+    async def zone_autocomplete(self, interaction: Interaction, current: str
+                                ) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=z, value=z) for z in zones_like(current)]
 
     @app_commands.command(name="notify", description="How you are told it's your move")
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)

@@ -34,7 +34,12 @@ from locales.i18n import Words, _, _n, capitalized, joined, listing, render
 from locales.terms import status
 from render.table import draw_table
 from service import MatchService, NameResolver
-from service.tournament_records import TournamentGame, TournamentRecord, describe_clock
+from service.tournament_records import (
+    TournamentGame,
+    TournamentRecord,
+    describe_clock,
+    vacation_words,
+)
 from service.tournaments import Result
 from service.tournaments.model import format_words, tournament_title
 
@@ -63,8 +68,8 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
         parts: list[Words] = [capitalized(format_words(t.format))]
         if t.rounds:
             parts.append(_n("{count} round", "{count} rounds", t.rounds))
-        parts += [describe_clock(t), _("rated") if t.rated else _("casual"),
-                  status(t.status.value)]
+        parts += [describe_clock(t), vacation_words(t), _("rated") if t.rated
+                  else _("casual"), status(t.status.value)]
         e = discord.Embed(title=render(_("{name} (tournament #{tournament})",
                                          name=self._title(t), tournament=t.id), loc),
                           description=render(joined(*parts, separator=" · "), loc))
@@ -123,7 +128,8 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
         clock="Or a time control: a bank with increment, e.g. 3d+1d/10d (3 days + 1 a "
               "move, at most 10)",
         claim_win="A lapsed clock waits for the opponent to claim the win instead of "
-                  "ending the game")
+                  "ending the game",
+        weekends="Off: no clock runs on Saturday and Sunday in each player's time zone")
     async def create(self, interaction: Interaction, game: str, format: FORMATS,
                      rounds: app_commands.Range[int, 1, 30] | None = None,
                      name: app_commands.Range[str, 1, 80] | None = None,
@@ -131,7 +137,8 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
                      rated: bool = True, cap: app_commands.Range[int, 2, 256] | None = None,
                      registration_days: app_commands.Range[int, 1, 60] | None = None,
                      vacation: bool = True, clock: str | None = None,
-                     claim_win: bool = False) -> None:
+                     claim_win: bool = False,
+                     weekends: Literal["off", "on"] = "on") -> None:
         async with acknowledged(interaction):
             where = guild_id(interaction)
             if not await may_organise(self.service, interaction):
@@ -146,7 +153,8 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
                 where, channel.id, interaction.user.id, choice.key, fmt=format,
                 options=dict(choice.options), name=name, rounds=rounds, days=days,
                 rated=rated, cap=cap, registration_days=registration_days,
-                vacation=vacation, clock=clock, claim_win=claim_win)
+                vacation=vacation, clock=clock, claim_win=claim_win,
+                weekends_off=weekends == "off")
             if isinstance(channel, discord.abc.Messageable):
                 loc = await server_language(self.service, interaction)
                 await channel.send(embed=self._post(t, loc),
