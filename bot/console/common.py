@@ -68,12 +68,9 @@ Commands (a #<match> argument picks a match; otherwise your current one):
   /leaderboard GAME [PAGE] [season:N]   /stats [@user]
   /season [monthly|quarterly|manual|off|reset]   the server's leaderboard seasons
   /rules [GAME]                   how a game is played (teams, fast and slow included)
-  /challenge ... [clock:3d+1d/10d] [claim:yes|no] [weekends:off|on]
+  /challenge ... [clock:3d+1d/10d] [claim:yes|no]
                                   a bank (3 days + 1 a move, at most 10) instead of days:N;
-                                  claim: a lapsed clock waits for the opponent's claim;
-                                  weekends:off: no clock runs on Saturday and Sunday in
-                                  each player's own time zone
-  /timezone [ZONE | clear]        your time zone (IANA: Europe/Madrid); alone: show it
+                                  claim: a lapsed clock waits for the opponent's claim
   /moretime [#N]                  give the player to move one day more
   /claim [#N]   /wait [#N]        his time ran out: claim the win, or keep waiting
   /next                           the next match waiting on you (least time left first)
@@ -81,12 +78,12 @@ Commands (a #<match> argument picks a match; otherwise your current one):
                                   pause your clocks in this server (yearly allowance)
   /settings [days:N] [reminders:on|off] [threads:on|off] [language:LOCALE]
             [clock:3d+1d/10d] [claim:on|off] [vacation:DAYS] [autovacation:on|off]
-            [takebacks:on|off] [weekends:off|on] [pauses:N] [timezone:ZONE]
+            [takebacks:on|off]
   /notify mention|dm              how you want to be told it is your turn
   /sweep [+DAYS]                  run the deadline sweep (optionally DAYS from now)
   /tournament create GAME FORMAT [rounds:N] [name:TEXT] [days:N] [cap:N]
               [registration:DAYS] [casual] [clock:3d+1d/10d] [claim:yes|no]
-              [vacation:yes|no] [weekends:off|on] [option:value ...]
+              [option:value ...]
                                   FORMAT: rr, double, swiss (needs rounds:N), knockout
   /tournament join|leave|start|cancel [#T]   /tournament remove [#T] @user
   /tournament standings [#T] [csv]   /tournament pairings [#T] [ROUND]
@@ -102,6 +99,17 @@ HELP_SCHOOL = _("""\
                                   open during live games too)
   /import PATH [game:KEY]         a record file (WXF or ICCS Xiangqi, PDN Spanish draughts,
                                   Tablero's own) as a finished match: /history, /analysis""")
+
+HELP_WEEKS = _("""\
+Clocks that fit your week:
+  /challenge ... [weekends:off|on]   weekends:off: no clock runs on Saturday and Sunday
+                                  in each player's own time zone
+  /timezone [ZONE | clear]        your time zone (an IANA name: Europe/Madrid); alone:
+                                  show it; it decides your weekends and reminder hours
+  /settings [weekends:off|on] [pauses:N] [timezone:ZONE]
+                                  the server's default for weekends, the pauses a rated
+                                  match allows; timezone: your own
+  /tournament create ... [vacation:yes|no] [weekends:off|on]""")
 
 
 MAX_NAME = 32

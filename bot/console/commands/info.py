@@ -14,6 +14,7 @@ from bot.console.common import (
     CONSOLE_GUILD,
     HELP,
     HELP_SCHOOL,
+    HELP_WEEKS,
     SWITCH_VALUES,
     _on_off,
     digits,
@@ -43,6 +44,7 @@ from service.views import RATING_MEANING
 async def cmd_help(console: Console, args: list[str], line: str) -> None:
     console.say(HELP)
     console.say(HELP_SCHOOL)
+    console.say(HELP_WEEKS)
 
 async def cmd_games_list(console: Console, args: list[str], line: str) -> None:
     for key, v in rules.VARIANTS.items():
