@@ -83,6 +83,7 @@ SIGNATURES: Mapping[str, Signature] = {
     "settings": Signature(),
     "season": Signature(("action",), aliases={"every": "action"}),
     "vacation": Signature(("action",), actions={"start": ("days",)}),
+    "pause": Signature(("action",), actions={"propose": ("days", "reason")}, text=True),
     "takeback": Signature(("action",)),
     "web": Signature(("action",)),
     "premove": Signature(("action",), actions={"add": ("line",)}),

@@ -267,6 +267,43 @@ class TakebackOffered:
 
 
 @dataclass(frozen=True, slots=True)
+class PauseOffered:
+    """``by`` proposes to pause the match for ``days`` days (``reason``: his words, or
+    None); the other player accepts or declines. It lapses when a move is played."""
+
+    match: MatchView
+    by: int
+    days: int
+    reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PauseDeclined:
+    match: MatchView
+    by: int
+
+
+@dataclass(frozen=True, slots=True)
+class PauseStarted:
+    """The players agreed: nobody moves and no clock runs until ``until``
+    (``accepted_by`` agreed to ``by``'s proposal)."""
+
+    match: MatchView
+    by: int
+    accepted_by: int
+    until: datetime
+    reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PauseEnded:
+    """``by`` resumed the match before its pause ran out; the clocks run again."""
+
+    match: MatchView
+    by: int
+
+
+@dataclass(frozen=True, slots=True)
 class TakebackDeclined:
     match: MatchView
     by: int
@@ -320,4 +357,5 @@ Event = (ChallengeReceived | LobbyChanged | ChallengeClosed | TurnStarted | Dead
          | PlayerOut | MovePlayedFor | DrawOffered | DrawDeclined | SetupSubmitted
          | MatchEnded | ClocksExtended | StandingsChanged | SeasonEnded | VacationStarted
          | VacationEnded | AutoVacation | TimeGiven | TimeLapsed | TakebackOffered
-         | TakebackDeclined | TakenBack | ConditionalMovePlayed | MoveFollowed | DigestDue)
+         | TakebackDeclined | TakenBack | ConditionalMovePlayed | MoveFollowed | DigestDue
+         | PauseOffered | PauseDeclined | PauseStarted | PauseEnded)

@@ -111,7 +111,11 @@ def view_of(rec: MatchRecord) -> MatchView:
         own_deadlines=tuple((u, d) for s, (d, _paused) in sorted(seat_clocks(rec).items())
                             if (u := rec.user_at(s)) is not None) if rec.clock.own else (),
         weekends=rec.clock.weekends,
-        time_zones=tuple((s.user_id, s.time_zone) for s in rec.seats if s.seat is not None))
+        time_zones=tuple((s.user_id, s.time_zone) for s in rec.seats if s.seat is not None),
+        paused=rec.clock.paused,
+        pause_offer_by=offer.by if (offer := rec.clock.pause_offer) is not None
+        and offer.ply == rec.ply else None,
+        pause_offer_days=offer.days if offer is not None and offer.ply == rec.ply else 0)
 
 
 _SCOPE_READ: ContextVar[tuple[object, MatchRecord] | None] = ContextVar("scope_read",

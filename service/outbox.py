@@ -56,6 +56,10 @@ from service.events import (
     MatchEnded,
     MoveFollowed,
     MovePlayedFor,
+    PauseDeclined,
+    PauseEnded,
+    PauseOffered,
+    PauseStarted,
     PlayerOut,
     SeasonBoard,
     SeasonEnded,
@@ -98,6 +102,8 @@ KINDS: dict[type, str] = {
     TakebackDeclined: "takeback-declined", TakenBack: "taken-back",
     ConditionalMovePlayed: "conditional-move", MoveFollowed: "followed-move",
     DigestDue: "digest",
+    PauseOffered: "pause-offer", PauseDeclined: "pause-declined", PauseStarted: "pause",
+    PauseEnded: "pause-end",
 }
 """The stored name of each event type (stable: stored entries are read back by it)."""
 _TYPES = {kind: cls for cls, kind in KINDS.items()}
@@ -136,7 +142,8 @@ def _view_data(v: MatchView) -> dict[str, Any]:
              result=_result_data(v.result), lapsed=_ts(v.lapsed),
              away=[[u, _ts(t)] for u, t in v.away],
              own_deadlines=[[u, _ts(t)] for u, t in v.own_deadlines],
-             time_zones=[[u, z] for u, z in v.time_zones])
+             time_zones=[[u, z] for u, z in v.time_zones],
+             paused=None if v.paused is None else [_ts(v.paused[0]), _ts(v.paused[1])])
     return d
 
 
@@ -153,6 +160,9 @@ def _view_of(d: dict[str, Any]) -> MatchView:
     # entries stored before weekends off have neither
     d["weekends"] = bool(d.get("weekends", False))
     d["time_zones"] = tuple((int(u), z) for u, z in d.get("time_zones", ()))
+    paused = d.get("paused")
+    d["paused"] = None if paused is None else (datetime.fromtimestamp(paused[0], UTC),
+                                               datetime.fromtimestamp(paused[1], UTC))
     for name in ("invited", "joined", "to_move", "notify_by_dm"):
         d[name] = tuple(d[name])
     return MatchView(**d)

@@ -20,6 +20,7 @@ from service.events import (
     SetupSubmitted,
     TurnStarted,
 )
+from service.pauses import Pauses
 from service.records import MatchRecord, RecordEntry
 from service.states import MatchState, parse_entry
 from service.turns import banked, turn_goes_on, turn_started
@@ -105,6 +106,7 @@ class Play:
                   ply=rec.ply, expected=expected_ply))
         if me.out:
             raise NotAllowed(_("you are out of this game"))
+        Pauses.refuse_while_paused(rec, self.clock.now())
         state = await self._state(rec)
         p = state.position
         v = p.variant

@@ -104,6 +104,17 @@ class DrawOffer:
 
 
 @dataclass(frozen=True, slots=True)
+class PauseOffer:
+    """``by`` proposes to pause the match for ``days`` whole days (``reason``: why, his
+    words); made at ``ply``, it lapses when a move is played."""
+
+    by: int
+    days: int
+    ply: int
+    reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class ClockState:
     """The clock of a match beyond its deadline (stored as JSON in ``matches.clock``).
 
@@ -123,7 +134,9 @@ class ClockState:
     (``states.everyone_moved``). ``hints``: the hints each player took in this game
     against the computer (``computer.MAX_HINTS`` at most; ``/stats`` counts the games
     won with them). ``weekends``: no clock runs from Saturday 00:00 to Monday 00:00 in
-    the time zone of its player (``service.weekends``)."""
+    the time zone of its player (``service.weekends``). ``pause_offer``: a pause by
+    agreement one player proposed (``service.pauses``); ``paused``: the agreed pause
+    (from, until) under way or last taken; ``pauses``: how many were agreed."""
 
     control: TimeControl | None = None
     claim: bool = False
@@ -138,6 +151,15 @@ class ClockState:
     took_back: tuple[int, ...] = ()
     hints: tuple[tuple[int, int], ...] = ()  # (user, hints taken)
     weekends: bool = False
+    pause_offer: PauseOffer | None = None
+    paused: tuple[datetime, datetime] | None = None  # (from, until) of the agreed pause
+    pauses: int = 0  # pauses agreed in this match
+
+    def pause_ends(self, now: datetime) -> datetime | None:
+        """When the agreed pause under way at ``now`` ends (None: none is)."""
+        if self.paused is None or not self.paused[0] <= now < self.paused[1]:
+            return None
+        return self.paused[1]
 
     def bank_of(self, seat: int) -> float | None:
         return next((b for s, b in self.banks if s == seat), None)

@@ -14,6 +14,7 @@ them, one line each. Where to look (see also the package docstring):
 * ``vacations``: ``Vacations``: vacation_status, start/end, the automatic vacation
 * ``clocks``: ``Clocks``: resume (the heartbeat; clocks extended after Tablero was
   away), beat, give_time, claim_win
+* ``pauses``: ``Pauses``: pause by agreement (propose, accept, decline, resume early)
 * ``computer``: ``Computers``: challenge_computer, add_computers, play_computers
   (computer players, acting through this façade: ``MatchActions``)
 * ``tournament_service``: ``Tournaments`` (create, join/leave, start, remove, cancel,
@@ -64,6 +65,7 @@ from service.events import ClocksExtended, Event, SeasonEnded
 from service.explorer import Explorer, ExplorerView
 from service.ids import checked_ids
 from service.importer import ImportedMatch, Importer
+from service.pauses import Pauses
 from service.play import Play
 from service.plies import PlyBoard
 from service.ports import (
@@ -134,6 +136,7 @@ class MatchService:
         self._challenges = Challenges(core)
         self._endings = Endings(core)
         self._clocks = Clocks(core, self._endings)
+        self._pauses = Pauses(core)
         self._vacations = Vacations(core)
         self._deadlines = Deadlines(core, self._endings, self._vacations)
         self._play = Play(core, conditionals=self)
@@ -294,6 +297,23 @@ class MatchService:
     async def give_time(self, match_id: int, user: int, *,
                         caller: Caller | None = None) -> MatchView:
         return await self._clocks.give_time(match_id, user, caller=caller)
+
+    async def propose_pause(self, match_id: int, user: int, days: int,
+                            reason: str | None = None, *,
+                            caller: Caller | None = None) -> MatchView:
+        return await self._pauses.propose_pause(match_id, user, days, reason, caller=caller)
+
+    async def accept_pause(self, match_id: int, user: int, *,
+                           caller: Caller | None = None) -> MatchView:
+        return await self._pauses.accept_pause(match_id, user, caller=caller)
+
+    async def decline_pause(self, match_id: int, user: int, *,
+                            caller: Caller | None = None) -> MatchView:
+        return await self._pauses.decline_pause(match_id, user, caller=caller)
+
+    async def resume_pause(self, match_id: int, user: int, *,
+                           caller: Caller | None = None) -> MatchView:
+        return await self._pauses.resume_pause(match_id, user, caller=caller)
 
     async def claim_win(self, match_id: int, user: int, *,
                         caller: Caller | None = None) -> MatchView:

@@ -85,6 +85,15 @@ class MatchView:
     weekends: bool = False  # no clock runs on its player's weekend (his time zone)
     # each player's time zone (None: he set none, UTC counts), shown with weekends off
     time_zones: tuple[tuple[int, str | None], ...] = ()
+    paused: tuple[datetime, datetime] | None = None  # the agreed pause (from, until)
+    pause_offer_by: int | None = None  # who proposed a pause (pending)
+    pause_offer_days: int = 0
+
+    def pause_ends(self, now: datetime) -> datetime | None:
+        """When the agreed pause under way at ``now`` ends (None: none is)."""
+        if self.paused is None or not self.paused[0] <= now < self.paused[1]:
+            return None
+        return self.paused[1]
 
     def prefers_dm(self, user_id: int) -> bool:
         """Whether ``user_id`` chose direct messages over mentions (``/notify``)."""

@@ -27,6 +27,7 @@ from service.records import (
     MatchStatus,
     OutboxEntry,
     OutboxFn,
+    PauseOffer,
     RatingChange,
     RatingRecord,
     RecordEntry,
@@ -115,7 +116,11 @@ def clock_json(c: ClockState) -> str | None:
         **({"own": [[s, later, _ts(p)] for s, later, p in c.own]} if c.own else {}),
         **({"took_back": list(c.took_back)} if c.took_back else {}),
         **({"hints": [list(h) for h in c.hints]} if c.hints else {}),
-        **({"weekends": True} if c.weekends else {})},
+        **({"weekends": True} if c.weekends else {}),
+        **({"pause_offer": [c.pause_offer.by, c.pause_offer.days, c.pause_offer.ply,
+                            c.pause_offer.reason]} if c.pause_offer is not None else {}),
+        **({"paused": [_ts(c.paused[0]), _ts(c.paused[1])]} if c.paused is not None else {}),
+        **({"pauses": c.pauses} if c.pauses else {})},
         separators=(",", ":"))
 
 
@@ -134,7 +139,14 @@ def clock_of(text: str | None) -> ClockState:
         own=tuple((int(s), float(later), _dt(p)) for s, later, p in d.get("own", ())),
         took_back=tuple(int(s) for s in d.get("took_back", ())),
         hints=tuple((int(u), int(n)) for u, n in d.get("hints", ())),
-        weekends=bool(d.get("weekends", False)))
+        weekends=bool(d.get("weekends", False)),
+        pause_offer=None if d.get("pause_offer") is None else PauseOffer(
+            int(d["pause_offer"][0]), int(d["pause_offer"][1]), int(d["pause_offer"][2]),
+            d["pause_offer"][3]),
+        paused=None if d.get("paused") is None else (
+            datetime.fromtimestamp(d["paused"][0], UTC),
+            datetime.fromtimestamp(d["paused"][1], UTC)),
+        pauses=int(d.get("pauses", 0)))
 
 
 def _vacation_of(row: Sequence[Any]) -> VacationRecord:

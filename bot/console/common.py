@@ -109,7 +109,10 @@ Clocks that fit your week:
   /settings [weekends:off|on] [pauses:N] [timezone:ZONE]
                                   the server's default for weekends, the pauses a rated
                                   match allows; timezone: your own
-  /tournament create ... [vacation:yes|no] [weekends:off|on]""")
+  /tournament create ... [vacation:yes|no] [weekends:off|on]
+  /pause [#N] DAYS [REASON]       propose to pause the match by agreement (1-30 days)
+  /pause accept|decline|resume [#N]
+                                  answer the proposal, or end the pause early""")
 
 
 MAX_NAME = 32

@@ -45,6 +45,10 @@ from service import (
     MatchView,
     MoveFollowed,
     MovePlayedFor,
+    PauseDeclined,
+    PauseEnded,
+    PauseOffered,
+    PauseStarted,
     PlayerOut,
     SetupSubmitted,
     StandingsChanged,
@@ -192,6 +196,10 @@ class ConsolePrinter:
                     continue  # over: the vacation ended by itself
                 state = joined(state, _("({player} on vacation until {until})",
                                         player=self.name(who), until=self.when(until)))
+            paused = m.pause_ends(self.clock.now()) if self.clock is not None else None
+            if paused is not None:
+                state = joined(state, _("(paused by agreement until {until})",
+                                        until=self.when(paused)))
             utc = [u for u, zone in m.time_zones if zone is None]
             if m.weekends and utc:
                 state = joined(state, _("({note})", note=weekends_in_utc(
@@ -416,6 +424,37 @@ class ConsolePrinter:
                     "(/claim) or keep waiting (/wait); {late} may still move until then",
                     match=str(event.match.id), late=self.names_of(event.late),
                     waiting=self.names_of(event.waiting)))
+
+    @handlers.on(PauseOffered)
+    async def pause_offered(self, event: PauseOffered) -> None:
+        m = event.match
+        days = _n("{count} day", "{count} days", event.days)
+        self.say(_("* #{match}: {player} proposes to pause for {days} ({reason}) "
+                   "(/pause accept or /pause decline)", match=str(m.id),
+                   player=self.name(event.by), days=days, reason=event.reason)
+                 if event.reason else
+                 _("* #{match}: {player} proposes to pause for {days} (/pause accept "
+                   "or /pause decline)", match=str(m.id), player=self.name(event.by),
+                   days=days))
+
+    @handlers.on(PauseDeclined)
+    async def pause_declined(self, event: PauseDeclined) -> None:
+        self.say(_("* #{match}: {player} declined the pause", match=str(event.match.id),
+                   player=self.name(event.by)))
+
+    @handlers.on(PauseStarted)
+    async def pause_started(self, event: PauseStarted) -> None:
+        self.say(_("* #{match}: {player} agreed: paused until {until}; nobody moves "
+                   "and no clock runs (/pause resume ends it earlier)",
+                   match=str(event.match.id), player=self.name(event.accepted_by),
+                   until=self.when(event.until)))
+
+    @handlers.on(PauseEnded)
+    async def pause_ended(self, event: PauseEnded) -> None:
+        m = event.match
+        self.say(_("* #{match}: {player} resumed the match; {players} to move (due "
+                   "{when})", match=str(m.id), player=self.name(event.by),
+                   players=self.names_of(m.to_move), when=self.when(m.deadline)))
 
     @handlers.on(TakebackOffered)
     async def takeback_offered(self, event: TakebackOffered) -> None:

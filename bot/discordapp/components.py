@@ -1,7 +1,8 @@
 """Persistent buttons: their custom ids carry everything needed to act after a restart.
 
 ``tablero:<action>:<match id>:<ply>`` for match buttons (accept, decline, join, cancel,
-draw-yes, draw-no, +1 day, claim win, keep waiting, rematch, takeback yes/no; "next game"
+draw-yes, draw-no, +1 day, claim win, keep waiting, rematch, takeback yes/no, pause
+yes/no; "next game"
 carries the match the list or the last jump showed, and ply 0) and
 ``tablero:lbp:<page>:<ladder>`` / ``tablero:lbn:…`` for leaderboard pages, and
 ``tablero:tjoin:<tournament id>`` / ``tablero:tleave:…`` for a tournament's post, and
@@ -42,6 +43,9 @@ MATCH_ACTIONS: dict[str, tuple[Text, discord.ButtonStyle]] = {
     "rematch": (_("Rematch"), discord.ButtonStyle.primary),
     "takeyes": (_("Accept takeback"), discord.ButtonStyle.success),
     "takeno": (_("Decline takeback"), discord.ButtonStyle.secondary),
+    # issue 43: the answers to a pause by agreement
+    "pauseyes": (_("Accept pause"), discord.ButtonStyle.success),
+    "pauseno": (_("Decline pause"), discord.ButtonStyle.secondary),
 }
 """Each match button's label (in the language of the post it is under) and style."""
 
@@ -57,7 +61,7 @@ def match_custom_id(action: str, match_id: int, ply: int) -> str:
 
 class MatchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                   template=r"tablero:(?P<action>accept|decline|join|cancel|drawyes|drawno|moretime"
-                           r"|claim|wait|next|rematch|takeyes|takeno)"
+                           r"|claim|wait|next|rematch|takeyes|takeno|pauseyes|pauseno)"
                            r":(?P<match>[0-9]{1,19}):(?P<ply>[0-9]{1,9})"):
     """A button acting on one match at one ply."""
 

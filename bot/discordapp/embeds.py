@@ -110,6 +110,9 @@ def clock_status(m: MatchView, now: datetime | None = None,
         if until > now:
             parts.append(_("{player} is on vacation until {until}",
                            player=mention(user), until=moment(until)))
+    paused = m.pause_ends(now)
+    if paused is not None:
+        parts.append(_("paused by agreement until {until}", until=moment(paused)))
     utc = [u for u, zone in m.time_zones if zone is None]
     if m.weekends and utc:
         parts.append(weekends_in_utc(mentions(utc)))

@@ -489,6 +489,50 @@ class DiscordNotifier:
     # The correspondence comforts (issue 16): in the match's place, in its language; to
     # followers by DM, each in his own.
 
+    @handlers.on(ev.PauseOffered)
+    async def pause_offered(self, event: ev.PauseOffered) -> None:
+        """A pause by agreement (issue 43) proposed: the other answers with buttons."""
+        m = event.match
+        others = [u for u in m.players() if u != event.by]
+        ping, dm = self.split_by_preference(m, others)
+        days = _n("{count} day", "{count} days", event.days)
+        said = _("{others}: {player} proposes to pause the match for {days} ({reason}). "
+                 "It lapses when a move is played.", others=embeds.mentions(others),
+                 player=embeds.mention(event.by), days=days, reason=event.reason) \
+            if event.reason else \
+            _("{others}: {player} proposes to pause the match for {days}. It lapses "
+              "when a move is played.", others=embeds.mentions(others),
+              player=embeds.mention(event.by), days=days)
+        await self.post(m, said, ping=ping, dm=dm, view=match_buttons(
+            m.id, m.ply, ["pauseyes", "pauseno"],
+            await self.routes.place_locale(m.guild_id)))
+
+    @handlers.on(ev.PauseDeclined)
+    async def pause_declined(self, event: ev.PauseDeclined) -> None:
+        m = event.match
+        await self.post(m, _("{player} declined the pause.",
+                             player=embeds.mention(event.by)),
+                        audience=self.others(m, event.by))
+
+    @handlers.on(ev.PauseStarted)
+    async def pause_started(self, event: ev.PauseStarted) -> None:
+        m = event.match
+        await self.post(m, _(
+            "⏸ {player} agreed: the match is paused until {until}; nobody moves and no "
+            "clock runs. /pause action:resume ends it earlier.",
+            player=embeds.mention(event.accepted_by), until=embeds.moment(event.until)),
+            audience=self.others(m, event.accepted_by))
+
+    @handlers.on(ev.PauseEnded)
+    async def pause_ended(self, event: ev.PauseEnded) -> None:
+        m = event.match
+        ping, dm = self.split_by_preference(m, m.to_move)
+        await self.post(m, _(
+            "▶ {player} resumed the match: the clocks run again. {players} to move, "
+            "{when}.", player=embeds.mention(event.by),
+            players=embeds.mentions(m.to_move), when=embeds.clock_status(m)),
+            ping=ping, dm=dm, audience=self.others(m, event.by))
+
     @handlers.on(ev.TakebackOffered)
     async def takeback_offered(self, event: ev.TakebackOffered) -> None:
         m = event.match

@@ -225,6 +225,8 @@ FORMS: list[tuple[str, tuple[str, str, str], bool]] = [
     ("season", ("/season monthly", "/season every:monthly", "/season action=monthly"), True),
     ("vacation", ("/vacation start 1", "/vacation start days:1",
                   "/vacation action=start days=1"), True),
+    ("pause", ("/pause #1 2 exams", "/pause match:1 days:2 reason:exams",
+               "/pause match=1 days=2 reason=exams"), True),
     ("web", ("/web #1", "/web match:1", "/web match=1"), False),  # the web is off there
     ("web", ("/web revoke", "/web action:revoke", "/web action=revoke"), True),
     ("explorer", ("/explorer xiangqi h3-e3", "/explorer game:xiangqi line:h3-e3",

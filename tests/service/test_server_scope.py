@@ -123,7 +123,7 @@ def arguments(name: str, signature: inspect.Signature, *, match_id: int | None,
         "guild_id": caller.guild_id, "thread_id": 99, "channel_id": CHANNEL,
         "manager": True, "seat": None, "top": 3, "prefix": "", "limit": 5,
         "names": None, "rnd": None, "perspective": None, "expected_ply": None, "ply": 0,
-        "epoch": 0}
+        "epoch": 0, "days": 2}
     given: dict[str, Any] = {}
     for p in signature.parameters.values():
         if p.name == "self":

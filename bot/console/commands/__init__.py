@@ -51,6 +51,7 @@ COMMANDS: dict[str, Command] = {
     "wait": clocks.cmd_wait,
     "next": play.cmd_next,
     "vacation": clocks.cmd_vacation,
+    "pause": clocks.cmd_pause,
     "rematch": comforts.cmd_rematch,
     "takeback": comforts.cmd_takeback,
     "premove": comforts.cmd_premove,

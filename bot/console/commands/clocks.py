@@ -41,6 +41,34 @@ async def cmd_wait(console: Console, args: list[str], line: str) -> None:
     console.say(_("#{match}: you keep waiting; /claim claims the win while the clock "
                 "stays out", match=str(m.id)))
 
+async def cmd_pause(console: Console, args: list[str], line: str) -> None:
+    """``/pause [#N] DAYS [REASON ...]`` proposes a pause by agreement (``/pause propose
+    DAYS ...`` too); ``/pause accept|decline|resume [#N]`` answer it or end it early."""
+    uid, caller = console.user(), console.caller()
+    match_id = await console.pick_match(args)
+    what = args[0].lower() if args else ""
+    if what == "propose":
+        args, what = args[1:], (args[1] if len(args) > 1 else "")
+    if digits(what) and len(what) <= 3:
+        reason = " ".join(args[1:]).strip() or None
+        await console.service.propose_pause(match_id, uid, int(what), reason, caller=caller)
+        console.say(_("pause proposed; your opponent answers (it lapses if a move is "
+                      "played first)"))
+    elif what == "accept":
+        m = await console.service.accept_pause(match_id, uid, caller=caller)
+        console.say(_("#{match} is paused until {until}", match=str(m.id),
+                      until=console.when(m.paused[1] if m.paused else None)))
+    elif what == "decline":
+        await console.service.decline_pause(match_id, uid, caller=caller)
+        console.say(_("pause declined"))
+    elif what == "resume":
+        m = await console.service.resume_pause(match_id, uid, caller=caller)
+        console.say(_("#{match}: the pause is over; due {when}", match=str(m.id),
+                      when=console.when(m.deadline)))
+    else:
+        raise ServiceError(_("/pause DAYS [REASON], /pause accept, /pause decline or "
+                             "/pause resume"))
+
 async def cmd_vacation(console: Console, args: list[str], line: str) -> None:
     uid = console.user()
     what = args[0].lower() if args else "status"

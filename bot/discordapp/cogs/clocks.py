@@ -1,14 +1,18 @@
-"""Clocks in Discord (issue 16): ``/vacation start|end|status``, and the buttons "+1 day"
-(on turn messages), "Claim win" / "Keep waiting" (when a claim-win clock runs out) and
-"Next game" (on ``/games``). Every sentence is a ``locales.i18n`` text rendered for the
+"""Clocks in Discord (issue 16): ``/vacation start|end|status``, ``/pause`` (issue 43:
+by agreement), and the buttons "+1 day" (on turn messages), "Claim win" / "Keep waiting"
+(when a claim-win clock runs out), "Accept pause" / "Decline pause" and "Next game" (on
+``/games``). Every sentence is a ``locales.i18n`` text rendered for the
 person acting (``common.reader``: ``interaction.locale``)."""
 
 from __future__ import annotations
 
+from typing import Literal
+
+import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discordapp import embeds
+from bot.discordapp import embeds, errors
 from bot.discordapp.cogs.common import (
     Interaction,
     acknowledged,
@@ -17,6 +21,7 @@ from bot.discordapp.cogs.common import (
     clicked_match,
     guild_id,
     reader,
+    resolve_match,
 )
 from bot.discordapp.components import MatchButton, match_buttons
 from bot.discordapp.notices import ReplyFirst
@@ -86,12 +91,55 @@ class ClocksCog(commands.Cog, name="Clocks"):
             v = await self.service.vacation_status(guild_id(interaction), interaction.user.id)
             await answer(interaction, vacation_text(v))
 
+    # ------------------------------------------------------------------ pause
+
+    @app_commands.command(name="pause", description="Pause a match by agreement: propose, "
+                                                    "answer, or resume it early")
+    @app_commands.guild_only()
+    @app_commands.describe(action="propose (for days), accept, decline, or resume early",
+                           days="Whole days (1-30)", reason="Why (optional)",
+                           match="The match (not needed inside its thread)")
+    async def pause(self, interaction: Interaction,
+                    action: Literal["propose", "accept", "decline", "resume"] = "propose",
+                    days: app_commands.Range[int, 1, 30] | None = None,
+                    reason: app_commands.Range[str, 1, 200] | None = None,
+                    match: int | None = None) -> None:
+        async with acknowledged(interaction):
+            m = await resolve_match(self.service, interaction, match)
+            if action == "propose" and days is None:
+                raise errors.AdapterError(_("Say for how many days: /pause days:3."))
+            await self._pause(interaction, m.id, action, days, reason)
+
+    async def _pause(self, interaction: Interaction, match_id: int, action: str,
+                     days: int | None = None, reason: str | None = None) -> None:
+        user, caller = interaction.user.id, caller_of(interaction)
+        async with self.notices.after_reply():
+            if action == "propose":
+                assert days is not None
+                await self.service.propose_pause(match_id, user, days, reason, caller=caller)
+                text = _("Pause proposed; your opponent answers. It lapses if a move is "
+                         "played first.")
+            elif action == "accept":
+                m = await self.service.accept_pause(match_id, user, caller=caller)
+                until = m.pause_ends(discord.utils.utcnow()) or m.deadline
+                text = _("You agreed: match {match} is paused until {until}.",
+                         match=str(m.id), until=embeds.moment(until)) if until else \
+                    _("You agreed to the pause.")
+            elif action == "decline":
+                await self.service.decline_pause(match_id, user, caller=caller)
+                text = _("You declined the pause.")
+            else:
+                await self.service.resume_pause(match_id, user, caller=caller)
+                text = _("The pause is over: the clocks run again.")
+            await answer(interaction, text)
+
     # ------------------------------------------------------------------ buttons
 
     @commands.Cog.listener()
     async def on_match_button(self, interaction: Interaction, button: MatchButton) -> None:
-        """+1 day, Claim win, Keep waiting (at the ply they were posted) and Next game."""
-        if button.action not in ("moretime", "claim", "wait", "next"):
+        """+1 day, Claim win, Keep waiting, the pause's answers (at the ply they were
+        posted) and Next game."""
+        if button.action not in ("moretime", "claim", "wait", "next", "pauseyes", "pauseno"):
             return
         async with acknowledged(interaction):
             user = interaction.user.id
@@ -99,6 +147,12 @@ class ClocksCog(commands.Cog, name="Clocks"):
                 await self._next_game(interaction, button.match_id)
                 return
             m = await clicked_match(self.service, interaction, button)
+            if button.action in ("pauseyes", "pauseno"):
+                if m.pause_offer_by is None:
+                    raise errors.StaleButton()
+                await self._pause(interaction, m.id,
+                                  "accept" if button.action == "pauseyes" else "decline")
+                return
             async with self.notices.after_reply():
                 if button.action == "moretime":
                     m = await self.service.give_time(m.id, user, caller=caller_of(interaction))
