@@ -11,6 +11,7 @@ from locales.i18n import _, _n, alternatives
 from locales.rules_words import refusal_words
 from locales.terms import game_name, seat_colour, status
 from rules import Position, RulesError, Variant
+from service.computer_seats import LEVELS
 from service.core import MAX_DAYS, MIN_DAYS, ServiceCore
 from service.errors import (
     Conflict,
@@ -30,6 +31,11 @@ from service.turns import turn_started
 from service.views import BoardState, Caller, GuildSettings, MatchView
 
 log = logging.getLogger(__name__)
+
+ON_TIMEOUT = ("end", "computer")
+"""What a four-player game does with a seat whose time runs out (issue 43)."""
+STAND_IN_LEVEL = 5
+"""The computer's level on a seat it takes over, unless the lobby chose one."""
 
 
 def _json_ready(value: object) -> object:
@@ -71,13 +77,17 @@ class Challenges:
                         days: int | None = None, rated: bool = True,
                         seat: int | str | None = None, clock: str | None = None,
                         claim_win: bool | None = None, weekends_off: bool | None = None,
+                        on_timeout: str | None = None, stand_in_level: int | None = None,
                         accepted_at_once: bool = False) -> MatchView:
         """Create a challenge (2 players: direct or open) or a lobby (4 players).
         ``clock``: a time control (``"3"`` days per move, ``"3d+1d/10d"`` a bank; not
         with ``days``); neither: the server's default control. ``claim_win``: a lapsed
         clock waits for a claim (default: the server's choice). ``weekends_off``: no
         clock runs on Saturday and Sunday in each player's time zone (default: the
-        server's choice). ``accepted_at_once``:
+        server's choice). ``on_timeout``: a four-player game without teams may let the
+        computer (at ``stand_in_level``, 5 if not given) play on the seat of a player whose
+        time runs out (``"computer"``) instead of putting him out (``"end"``, as ever).
+        ``accepted_at_once``:
         the caller accepts for every invited player at once (a tournament pairing, the
         computer), so a challenge that fills every seat is not announced (nobody is to
         accept or decline it): its start is."""
@@ -107,7 +117,9 @@ class Challenges:
         if weekends_off is not None and not isinstance(weekends_off, bool):
             raise InvalidOption(_("weekends must be on or off"))
         off = settings.weekends_off if weekends_off is None else weekends_off
-        clock_state = ClockState(control if control.is_bank else None, claim, weekends=off)
+        timeout, level = self._on_timeout(start, on_timeout, stand_in_level)
+        clock_state = ClockState(control if control.is_bank else None, claim, weekends=off,
+                                 on_timeout=timeout, stand_in_level=level)
         pref = self._seat_choice(v, seat_count, seat)
         now = self.clock.now()
         seats = [await self._new_seat(challenger, pref if seat_count > 2 else None)]
@@ -120,6 +132,24 @@ class Challenges:
         rec = await self.repository.create_match(rec, announce)
         await self._announce(announce.events)
         return self._view(rec)
+
+    @staticmethod
+    def _on_timeout(start: Position, choice: str | None, level: int | None
+                    ) -> tuple[str, int]:
+        """The lobby's choice for a seat whose time runs out, and the computer's level."""
+        if level is not None and (isinstance(level, bool) or not isinstance(level, int)
+                                  or level not in LEVELS):
+            raise InvalidOption(_("the computer plays at levels 1 (beginner) to 8 "
+                                  "(strongest)"))
+        if choice is None:
+            return "end", 0
+        if not isinstance(choice, str) or choice.strip().lower() not in ON_TIMEOUT:
+            raise InvalidOption(_("on_timeout must be end or computer"))
+        chosen = choice.strip().lower()
+        if chosen == "computer" and (start.seat_count != 4 or start.teams):
+            raise InvalidOption(_("on_timeout:computer is for four-player games without "
+                                  "teams (teams keep their rules)"))
+        return chosen, (level or STAND_IN_LEVEL) if chosen == "computer" else 0
 
     @staticmethod
     def time_control(settings: GuildSettings, days: int | None, clock: str | None

@@ -41,7 +41,7 @@ from service.computer_seats import (
 )
 from service.core import ServiceCore
 from service.errors import InvalidOption, NotAllowed, ServiceError, StorageUnavailable
-from service.events import Event, SetupSubmitted, TurnStarted
+from service.events import Event, SeatTakenOver, SetupSubmitted, TurnStarted
 from service.ports import MovePicker, MoveWeighing, NameResolver
 from service.records import MatchRecord, MatchStatus
 from service.views import (
@@ -83,6 +83,7 @@ class MatchActions(Protocol):
                         days: int | None = ..., rated: bool = ...,
                         seat: int | str | None = ..., clock: str | None = ...,
                         claim_win: bool | None = ..., weekends_off: bool | None = ...,
+                        on_timeout: str | None = ..., stand_in_level: int | None = ...,
                         accepted_at_once: bool = ...) -> MatchView: ...
 
     async def accept(self, match_id: int, user: int, seat: int | str | None = ...,
@@ -199,7 +200,7 @@ class Computers:
             me = rec.seat_of(cpu)
             if me is None or me.seat is None:
                 return played
-            level = computer_level(cpu) or DEFAULT_LEVEL
+            level = computer_level(cpu) or rec.clock.stand_in_level or DEFAULT_LEVEL
             seed = (rec.id * 1_000_003 + rec.ply) & 0x7FFFFFFF
             text = await self.picker.pick(p.view_for(me.seat), me.seat, level, seed=seed)
             if p.in_setup:
@@ -412,15 +413,19 @@ class Computers:
     @staticmethod
     def _computers_to_move(rec: MatchRecord) -> list[int]:
         seats = {s.seat: s.user_id for s in rec.seats if s.seat is not None and not s.out}
-        return [seats[s] for s in rec.to_move if s in seats and is_computer(seats[s])]
+        # a seat the computer took over after a timeout plays as its player (issue 43)
+        return [seats[s] for s in rec.to_move if s in seats and (
+            is_computer(seats[s]) or rec.clock.stand_in_since(seats[s]) is not None)]
 
     async def computer_follows(self, event: Event) -> None:
         """A computer's turn starts its search (a subscriber: ``MatchService._subscribers``)."""
         if self.picker is None:
             return
-        if isinstance(event, TurnStarted | SetupSubmitted) and event.match.status.is_live \
-                and any(is_computer(u) for u in event.match.to_move):
-            self._schedule(event.match.id)
+        m = event.match
+        if isinstance(event, TurnStarted | SetupSubmitted | SeatTakenOver) \
+                and m.status.is_live and any(is_computer(u) or m.stand_in_since(u) is not None
+                                             for u in m.to_move):
+            self._schedule(m.id)
 
     def _schedule(self, match_id: int) -> None:
         if match_id in self._computer_tasks:

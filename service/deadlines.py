@@ -11,11 +11,11 @@ from datetime import datetime, timedelta
 from service.core import ServiceCore
 from service.endings import Endings
 from service.errors import Conflict, MatchBroken, ServiceError, StorageError
-from service.events import DeadlineReminder, Event, TimeLapsed
+from service.events import DeadlineReminder, Event, SeatTakenOver, TimeLapsed
 from service.matches import RETRIES
 from service.records import MatchRecord, MatchStatus
 from service.states import replay
-from service.turns import calendar_of, seat_clocks
+from service.turns import calendar_of, seat_clocks, turn_started
 from service.vacations import Vacations
 
 log = logging.getLogger(__name__)
@@ -130,7 +130,27 @@ class Deadlines:
         user = rec.user_at(late[0])
         if user is None:
             return []
+        if rec.clock.on_timeout == "computer" and rec.seat_count > 2:
+            return await self._taken_over(rec, user, now)
         _saved, events = await self._endings.leave(rec, user, "timeout")
+        return events
+
+    async def _taken_over(self, rec: MatchRecord, user: int, now: datetime) -> list[Event]:
+        """``on_timeout:computer``: the computer plays the late seat from now on (a
+        seat it plays already, whose search failed, just gets a fresh turn's clock)."""
+        since = rec.clock.stand_in_since(user)
+        move = since if since is not None else rec.ply + 1
+        stand_ins = rec.clock.stand_ins if since is not None \
+            else (*rec.clock.stand_ins, (user, move))
+        after = turn_started(dataclasses.replace(rec, clock=dataclasses.replace(
+            rec.clock, stand_ins=stand_ins)), now)
+        level = rec.clock.stand_in_level
+
+        def taken(s: MatchRecord) -> list[Event]:
+            return [SeatTakenOver(self._view(s), user, level, move)]
+        _saved, events = await self._commit(rec, after, taken if since is None else
+                                            lambda s: [])
+        await self._announce(events)
         return events
 
     async def verify_all(self, progress: Callable[[int, int], None] | None = None

@@ -267,6 +267,18 @@ class TakebackOffered:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatTakenOver:
+    """``user``'s time ran out in a four-player game whose lobby chose
+    ``on_timeout:computer``: the computer at ``level`` plays his seat from move ``move``
+    on (he is unrated for it)."""
+
+    match: MatchView
+    user: int
+    level: int
+    move: int
+
+
+@dataclass(frozen=True, slots=True)
 class PauseOffered:
     """``by`` proposes to pause the match for ``days`` days (``reason``: his words, or
     None); the other player accepts or declines. It lapses when a move is played."""
@@ -358,4 +370,4 @@ Event = (ChallengeReceived | LobbyChanged | ChallengeClosed | TurnStarted | Dead
          | MatchEnded | ClocksExtended | StandingsChanged | SeasonEnded | VacationStarted
          | VacationEnded | AutoVacation | TimeGiven | TimeLapsed | TakebackOffered
          | TakebackDeclined | TakenBack | ConditionalMovePlayed | MoveFollowed | DigestDue
-         | PauseOffered | PauseDeclined | PauseStarted | PauseEnded)
+         | PauseOffered | PauseDeclined | PauseStarted | PauseEnded | SeatTakenOver)

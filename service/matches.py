@@ -115,7 +115,8 @@ def view_of(rec: MatchRecord) -> MatchView:
         paused=rec.clock.paused,
         pause_offer_by=offer.by if (offer := rec.clock.pause_offer) is not None
         and offer.ply == rec.ply else None,
-        pause_offer_days=offer.days if offer is not None and offer.ply == rec.ply else 0)
+        pause_offer_days=offer.days if offer is not None and offer.ply == rec.ply else 0,
+        on_timeout=rec.clock.on_timeout, stand_ins=rec.clock.stand_ins)
 
 
 _SCOPE_READ: ContextVar[tuple[object, MatchRecord] | None] = ContextVar("scope_read",

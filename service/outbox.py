@@ -63,6 +63,7 @@ from service.events import (
     PlayerOut,
     SeasonBoard,
     SeasonEnded,
+    SeatTakenOver,
     SetupSubmitted,
     StandingsChanged,
     TakebackDeclined,
@@ -103,7 +104,7 @@ KINDS: dict[type, str] = {
     ConditionalMovePlayed: "conditional-move", MoveFollowed: "followed-move",
     DigestDue: "digest",
     PauseOffered: "pause-offer", PauseDeclined: "pause-declined", PauseStarted: "pause",
-    PauseEnded: "pause-end",
+    PauseEnded: "pause-end", SeatTakenOver: "seat-taken-over",
 }
 """The stored name of each event type (stable: stored entries are read back by it)."""
 _TYPES = {kind: cls for cls, kind in KINDS.items()}
@@ -143,7 +144,8 @@ def _view_data(v: MatchView) -> dict[str, Any]:
              away=[[u, _ts(t)] for u, t in v.away],
              own_deadlines=[[u, _ts(t)] for u, t in v.own_deadlines],
              time_zones=[[u, z] for u, z in v.time_zones],
-             paused=None if v.paused is None else [_ts(v.paused[0]), _ts(v.paused[1])])
+             paused=None if v.paused is None else [_ts(v.paused[0]), _ts(v.paused[1])],
+             stand_ins=[list(x) for x in v.stand_ins])
     return d
 
 
@@ -160,6 +162,7 @@ def _view_of(d: dict[str, Any]) -> MatchView:
     # entries stored before weekends off have neither
     d["weekends"] = bool(d.get("weekends", False))
     d["time_zones"] = tuple((int(u), z) for u, z in d.get("time_zones", ()))
+    d["stand_ins"] = tuple((int(u), int(n)) for u, n in d.get("stand_ins", ()))
     paused = d.get("paused")
     d["paused"] = None if paused is None else (datetime.fromtimestamp(paused[0], UTC),
                                                datetime.fromtimestamp(paused[1], UTC))

@@ -96,7 +96,9 @@ class Ratings:
         ``at``: when the match ended (it counts in the season holding that instant)."""
         if not rec.rated:
             return None
-        users_by_seat = {s.seat: s.user_id for s in rec.seats if s.seat is not None}
+        # a seat the computer took over after a timeout is unrated (issue 43)
+        users_by_seat = {s.seat: s.user_id for s in rec.seats if s.seat is not None
+                         and rec.clock.stand_in_since(s.user_id) is None}
         rank_of_seat = {seat: i for i, group in enumerate(result.ranking) for seat in group}
         groups: dict[object, list[int]] = {}
         for seat in sorted(users_by_seat):

@@ -154,6 +154,17 @@ class ClockState:
     pause_offer: PauseOffer | None = None
     paused: tuple[datetime, datetime] | None = None  # (from, until) of the agreed pause
     pauses: int = 0  # pauses agreed in this match
+    # issue 43: what a four-player game does when a seat's time runs out: "end" (as
+    # ever: he is out by the mode's rules) or "computer" (the computer at
+    # ``stand_in_level`` plays his seat on; he is unrated); ``stand_ins``: (user, the
+    # move from which the computer plays for him)
+    on_timeout: str = "end"
+    stand_in_level: int = 0
+    stand_ins: tuple[tuple[int, int], ...] = ()
+
+    def stand_in_since(self, user: int | None) -> int | None:
+        """The move from which the computer plays ``user``'s seat (None: he plays)."""
+        return next((n for u, n in self.stand_ins if u == user), None)
 
     def pause_ends(self, now: datetime) -> datetime | None:
         """When the agreed pause under way at ``now`` ends (None: none is)."""

@@ -207,12 +207,15 @@ class MatchService:
                         opponents: Sequence[int] = (), options: Mapping[str, object] | None = None,
                         days: int | None = None, rated: bool = True, seat: int | str | None = None,
                         clock: str | None = None, claim_win: bool | None = None,
-                        weekends_off: bool | None = None,
+                        weekends_off: bool | None = None, on_timeout: str | None = None,
+                        stand_in_level: int | None = None,
                         accepted_at_once: bool = False) -> MatchView:
         return await self._challenges.challenge(guild_id, channel_id, challenger, game,
                                                 opponents=opponents, options=options, days=days,
                                                 rated=rated, seat=seat, clock=clock,
                                                 claim_win=claim_win, weekends_off=weekends_off,
+                                                on_timeout=on_timeout,
+                                                stand_in_level=stand_in_level,
                                                 accepted_at_once=accepted_at_once)
 
     async def accept(self, match_id: int, user: int, seat: int | str | None = None, *,

@@ -193,6 +193,12 @@ def weekends_in_utc(players: Words) -> Text:
              players=players)
 
 
+def stood_in(player: Words, since: int) -> Text:
+    """A seat the computer plays since his time ran out (issue 43): ``'alice (computer
+    since move 40)'``, on boards, lists and the console alike."""
+    return _("{player} (computer since move {move})", player=player, move=since)
+
+
 def describe_time_control(tc: TimeControl) -> Text:
     """The time control in words for people."""
     if not tc.is_bank:

@@ -120,7 +120,10 @@ def clock_json(c: ClockState) -> str | None:
         **({"pause_offer": [c.pause_offer.by, c.pause_offer.days, c.pause_offer.ply,
                             c.pause_offer.reason]} if c.pause_offer is not None else {}),
         **({"paused": [_ts(c.paused[0]), _ts(c.paused[1])]} if c.paused is not None else {}),
-        **({"pauses": c.pauses} if c.pauses else {})},
+        **({"pauses": c.pauses} if c.pauses else {}),
+        **({"on_timeout": c.on_timeout, "stand_in_level": c.stand_in_level}
+           if c.on_timeout != "end" else {}),
+        **({"stand_ins": [list(x) for x in c.stand_ins]} if c.stand_ins else {})},
         separators=(",", ":"))
 
 
@@ -146,7 +149,10 @@ def clock_of(text: str | None) -> ClockState:
         paused=None if d.get("paused") is None else (
             datetime.fromtimestamp(d["paused"][0], UTC),
             datetime.fromtimestamp(d["paused"][1], UTC)),
-        pauses=int(d.get("pauses", 0)))
+        pauses=int(d.get("pauses", 0)),
+        on_timeout=str(d.get("on_timeout", "end")),
+        stand_in_level=int(d.get("stand_in_level", 0)),
+        stand_ins=tuple((int(u), int(n)) for u, n in d.get("stand_ins", ())))
 
 
 def _vacation_of(row: Sequence[Any]) -> VacationRecord:

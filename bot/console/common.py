@@ -112,7 +112,10 @@ Clocks that fit your week:
   /tournament create ... [vacation:yes|no] [weekends:off|on]
   /pause [#N] DAYS [REASON]       propose to pause the match by agreement (1-30 days)
   /pause accept|decline|resume [#N]
-                                  answer the proposal, or end the pause early""")
+                                  answer the proposal, or end the pause early
+  /challenge ... [on_timeout:end|computer] [level:1-8]
+                                  four players (not teams): a seat whose time runs out is
+                                  out (end), or the computer plays it on (unrated for him)""")
 
 
 MAX_NAME = 32

@@ -50,6 +50,7 @@ from service import (
     PauseOffered,
     PauseStarted,
     PlayerOut,
+    SeatTakenOver,
     SetupSubmitted,
     StandingsChanged,
     TakebackDeclined,
@@ -73,6 +74,7 @@ from service.seasons import Schedule, SeasonRecord
 from service.timecontrol import (
     describe_time_control,
     parse_time_control,
+    stood_in,
     weekends_in_utc,
     with_claim,
     with_weekends,
@@ -148,8 +150,10 @@ class ConsolePrinter:
 
     def describe(self, m: MatchView) -> Words:
         def seat_line(s: SeatView) -> Words:
-            said: Words = _("{seat}: {player}", seat=seat_colour(s.name),
-                            player=self.name(s.user_id))
+            since = m.stand_in_since(s.user_id)
+            player: Words = self.name(s.user_id) if since is None \
+                else stood_in(self.name(s.user_id), since)
+            said: Words = _("{seat}: {player}", seat=seat_colour(s.name), player=player)
             if s.out:
                 said = _("{seat} (out)", seat=said)
             mates = m.team_mates(s.user_id) if s.user_id is not None else ()
@@ -424,6 +428,13 @@ class ConsolePrinter:
                     "(/claim) or keep waiting (/wait); {late} may still move until then",
                     match=str(event.match.id), late=self.names_of(event.late),
                     waiting=self.names_of(event.waiting)))
+
+    @handlers.on(SeatTakenOver)
+    async def seat_taken_over(self, event: SeatTakenOver) -> None:
+        self.say(_("* #{match}: {player}'s time ran out; the computer (level {level}) "
+                   "plays his seat from move {move} on (unrated for him)",
+                   match=str(event.match.id), player=self.name(event.user),
+                   level=event.level, move=event.move))
 
     @handlers.on(PauseOffered)
     async def pause_offered(self, event: PauseOffered) -> None:

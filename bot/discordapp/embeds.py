@@ -28,6 +28,7 @@ from service.events import SeasonEnded
 from service.timecontrol import (
     describe_time_control,
     parse_time_control,
+    stood_in,
     weekends_in_utc,
     with_claim,
     with_weekends,
@@ -148,8 +149,11 @@ def seat_lines(m: MatchView, loc: str) -> str:
             parts.append(_("out"))
         arrow = "▶ " if s.user_id is not None and s.user_id in m.to_move else ""
         extra = "".join(f" · {render(p, loc)}" for p in parts)
+        since = m.stand_in_since(s.user_id)
+        player = mention(s.user_id) if since is None \
+            else stood_in(mention(s.user_id), since)
         lines.append(f"{arrow}**{render(seat_colour(s.name), loc)}**: "
-                     f"{render(mention(s.user_id), loc)}{extra}")
+                     f"{render(player, loc)}{extra}")
     return "\n".join(lines) or "—"
 
 

@@ -489,6 +489,16 @@ class DiscordNotifier:
     # The correspondence comforts (issue 16): in the match's place, in its language; to
     # followers by DM, each in his own.
 
+    @handlers.on(ev.SeatTakenOver)
+    async def seat_taken_over(self, event: ev.SeatTakenOver) -> None:
+        """``on_timeout:computer`` (issue 43): the computer plays a late seat on."""
+        m = event.match
+        await self.post(m, _(
+            "⌛ {player}'s time ran out: the computer (level {level}) plays his seat from "
+            "move {move} on, as the lobby chose (unrated for him).",
+            player=embeds.mention(event.user), level=event.level, move=event.move),
+            audience=self.others(m))
+
     @handlers.on(ev.PauseOffered)
     async def pause_offered(self, event: ev.PauseOffered) -> None:
         """A pause by agreement (issue 43) proposed: the other answers with buttons."""

@@ -55,7 +55,7 @@ async def test_each_operation_is_handed_to_a_part_the_facade_built(
     core; every public operation of the façade names the part it hands over to."""
     parts = {name: part for name, part in vars(service).items()
              if name.startswith("_") and type(part).__module__.startswith("service.")}
-    assert len(parts) == 15  # Digests (issue 42), Explorer and Importer (issue 44)
+    assert len(parts) == 16  # Digests (issue 42), Explorer and Importer (issue 44), Pauses (43)
     for part in parts.values():
         assert type(part).__mro__ == (type(part), object)
     delegated = 0

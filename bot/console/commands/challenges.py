@@ -45,9 +45,12 @@ async def cmd_challenge(console: Console, args: list[str], line: str) -> None:
     clock: str | None = None
     claim: bool | None = None
     weekends_off: bool | None = None
+    on_timeout: str | None = None
     for a in options_of(args):
         if isinstance(a, tuple) and a[0] == "clock":
             clock = a[1]
+        elif isinstance(a, tuple) and a[0] == "on_timeout":
+            on_timeout = a[1]
         elif isinstance(a, tuple) and a[0] == "weekends":
             weekends_off = weekends_switch(a[1])
         elif isinstance(a, tuple) and a[0] == "claim":
@@ -84,7 +87,7 @@ async def cmd_challenge(console: Console, args: list[str], line: str) -> None:
                                  "(or name=value)", word=repr(a)))
     if game is None:
         raise ServiceError(_("which game? /challenge @bob xiangqi (see /games-list)"))
-    if level is not None and not computer:
+    if level is not None and not computer and on_timeout is None:
         raise ServiceError(_("level: is for games against the computer (@computer)"))
     if computer:
         if opponents:
@@ -101,7 +104,9 @@ async def cmd_challenge(console: Console, args: list[str], line: str) -> None:
     m = await console.service.challenge(CONSOLE_GUILD, CONSOLE_CHANNEL, uid, game,
                                      opponents=opponents, options=options, days=days,
                                      rated=rated, seat=seat, clock=clock,
-                                     claim_win=claim, weekends_off=weekends_off)
+                                     claim_win=claim, weekends_off=weekends_off,
+                                     on_timeout=on_timeout,
+                                     stand_in_level=_level(level) if level else None)
     console.current_match[uid] = m.id
     console.say(_("created {match_line}", match_line=console.describe(m)))
 

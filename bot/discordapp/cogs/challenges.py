@@ -98,8 +98,10 @@ class ChallengesCog(commands.Cog, name="Challenges"):
         clock="Or a time control: a bank with increment, e.g. 3d+1d/10d (3 days + 1 a "
               "move, at most 10)",
         claim_win="A lapsed clock waits for your claim instead of ending the game",
-        weekends="Off: no clock runs on Saturday and Sunday in each player's time zone "
-                 "(the server's default if empty)",
+        weekends="Off: clocks stop on each player's Saturday and Sunday (empty: the "
+                 "server's default)",
+        on_timeout="4 players: a seat out of time is out (end) or the computer plays it "
+                   "on (computer, at level)",
         rated="Rated (counts for the leaderboard) or casual",
         seat="The colour or seat you want (random if empty)",
         computer="Play Tablero itself (or name the bot as the opponent); always casual",
@@ -114,19 +116,21 @@ class ChallengesCog(commands.Cog, name="Challenges"):
                         computer: bool = False,
                         level: app_commands.Range[int, 1, 8] | None = None,
                         clock: str | None = None, claim_win: bool | None = None,
-                        weekends: Literal["off", "on"] | None = None) -> None:
+                        weekends: Literal["off", "on"] | None = None,
+                        on_timeout: Literal["end", "computer"] | None = None) -> None:
         opponents = [o for o in (opponent, opponent2, opponent3) if o is not None]
         me = interaction.client.user
         if me is not None and any(o.id == me.id for o in opponents):
             computer = True  # naming Tablero itself
             opponents = [o for o in opponents if o.id != me.id]
-        if computer or level is not None:
+        if computer or (level is not None and on_timeout != "computer"):
             await self.challenge_computer(interaction, game, opponents, days, seat,
                                           level or DEFAULT_LEVEL)
             return
         await self.make_challenge(interaction, game, opponents, days, rated, seat, clock,
                                   claim_win,
-                                  None if weekends is None else weekends == "off")
+                                  None if weekends is None else weekends == "off",
+                                  on_timeout, level)
 
     if 0 < len(GAME_MENU) <= 25:
         challenge = app_commands.choices(game=GAME_MENU)(challenge)
@@ -137,7 +141,9 @@ class ChallengesCog(commands.Cog, name="Challenges"):
                              opponents: Sequence[discord.Member], days: int | None,
                              rated: bool, seat: int | None, clock: str | None = None,
                              claim_win: bool | None = None,
-                             weekends_off: bool | None = None) -> None:
+                             weekends_off: bool | None = None,
+                             on_timeout: str | None = None,
+                             level: int | None = None) -> None:
         async with acknowledged(interaction):
             where_id = guild_id(interaction)
             choice = known_game(game)
@@ -154,7 +160,8 @@ class ChallengesCog(commands.Cog, name="Challenges"):
                     where_id, channel.id, interaction.user.id, choice.key,
                     options=dict(choice.options), opponents=[o.id for o in opponents],
                     days=days, rated=rated, seat=seat, clock=clock, claim_win=claim_win,
-                    weekends_off=weekends_off)
+                    weekends_off=weekends_off, on_timeout=on_timeout,
+                    stand_in_level=level)
                 await answer(interaction, _("Challenge posted (match {match}).", match=m.id)
                              if channel.id == interaction.channel_id else
                              _("Challenge posted in {channel} (match {match}).",

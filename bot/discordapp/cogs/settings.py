@@ -68,8 +68,8 @@ class SettingsCog(commands.Cog, name="Settings"):
                                            "(casual games always allow them)",
                            web="Show this server's matches on the web (spectator and "
                                "player links)",
-                           weekends="Challenges default to weekends off: no clock runs on "
-                                    "Saturday and Sunday in each player's time zone",
+                           weekends="Challenges default to weekends off (clocks stop on "
+                                    "each player's Saturday and Sunday)",
                            pauses="Pauses by agreement a rated match allows (0-10)")
     @app_commands.choices(language=[
         app_commands.Choice(name=LANGUAGE_NAMES[x], value=x) for x in LOCALES

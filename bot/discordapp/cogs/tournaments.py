@@ -129,7 +129,7 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
               "move, at most 10)",
         claim_win="A lapsed clock waits for the opponent to claim the win instead of "
                   "ending the game",
-        weekends="Off: no clock runs on Saturday and Sunday in each player's time zone")
+        weekends="Off: clocks stop on each player's Saturday and Sunday")
     async def create(self, interaction: Interaction, game: str, format: FORMATS,
                      rounds: app_commands.Range[int, 1, 30] | None = None,
                      name: app_commands.Range[str, 1, 80] | None = None,
