@@ -66,9 +66,9 @@ class Settings(BaseSettings):
     it does not; ``tablero web`` serves them in a process of its own)."""
     web_host: str = Field("127.0.0.1", validation_alias="TABLERO_WEB_HOST")
     """The address ``tablero run`` serves the web pages on (with ``TABLERO_WEB_PORT``)."""
-    match_cards: bool = Field(False, validation_alias="TABLERO_MATCH_CARDS")
-    """Discord: each turn is posted as one Components V2 layout (the match card) instead
-    of a message with an embed (off: the embed)."""
+    match_cards: bool = Field(True, validation_alias="TABLERO_MATCH_CARDS")
+    """Discord: each turn is posted as one Components V2 layout (the match card; on by
+    default); ``off`` posts it as a message with an embed, as before."""
 
     @field_validator("discord_token", "web_secret", mode="before")
     @classmethod

@@ -74,7 +74,7 @@ def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer 
                web_address: tuple[str, int] | None = None,
                metrics: Metrics | None = None,
                outbox_max_age: timedelta = OUTBOX_MAX_AGE,
-               match_cards: bool = False) -> TableroBot:
+               match_cards: bool = True) -> TableroBot:
     """A ready-to-start bot over ``repository``. ``background=False`` leaves out the
     deadline sweep (``tablero sync`` only logs in); ``shard_count=None`` asks Discord;
     ``delivery``: the outbox's retry delays and poll interval; ``picker``: the computer

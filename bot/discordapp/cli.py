@@ -64,7 +64,7 @@ async def run_bot(token: SecretStr, database: Path | str, *, sweep_seconds: floa
                   web_address: tuple[str, int] | None = None,
                   metrics_host: str = "127.0.0.1", metrics_port: int | None = None,
                   outbox_max_age: timedelta = OUTBOX_MAX_AGE,
-                  match_cards: bool = False) -> None:
+                  match_cards: bool = True) -> None:
     """Run the bot until SIGTERM or SIGINT: the database at ``database`` (a SQLite file or a
     ``postgresql://`` URL), the deadline sweep, an automatic command sync only when the
     command tree changed, the computer player in a pool of ``engine_workers`` processes

@@ -70,7 +70,7 @@ class DiscordNotifier:
     def __init__(self, client: discord.Client, facts: DeliveryFacts, *,
                  renderer: BoardRenderer | None = None, names: NameResolver | None = None,
                  options: DeliveryOptions | None = None, web: WebLinks | None = None,
-                 metrics: Metrics | None = None, cards: bool = False) -> None:
+                 metrics: Metrics | None = None, cards: bool = True) -> None:
         self.client = client
         self.web = web
         self.cards = cards  # turn posts as Components V2 layouts (issue 42)

@@ -19,7 +19,7 @@ import simcord
 
 from bot.discordapp import TableroBot
 from tests.discordapp.conftest import World, make_bot
-from tests.discordapp.helpers import reply, start_match
+from tests.discordapp.helpers import reply, start_match, words
 
 DELAY = 5.0
 WINDOW = 3.0
@@ -98,7 +98,7 @@ async def test_every_interaction_is_acknowledged_before_a_slow_database(
 
     moved = await answered(lambda: w.bob.slash(thread, "move", move="h8-e8"))
     assert moved.content == "You played **h8-e8 (C8.5)**."
-    assert thread.last_message.content.startswith("bob played **h8-e8")
+    assert words(thread.last_message).startswith("bob played **h8-e8")
     assert (await answered(lambda: w.carol.slash(thread, "board"))).embeds
     assert (await answered(lambda: w.alice.slash(w.channel, "games"))).embeds
     assert "1. h3-e3" in (await answered(lambda: w.alice.slash(thread, "history"))).content

@@ -11,18 +11,16 @@ from typing import Any
 from bot.discordapp.embeds import clock_status
 from locales.i18n import render
 from tests.discordapp.conftest import World, make_bot, make_repository, service_of
-from tests.discordapp.helpers import reply, result_post, start_match
+from tests.discordapp.helpers import buttons, post_text, reply, result_post, start_match
 
 HOUR = 3600.0
 
 
 def labels(message: Any) -> list[str]:
     """The button labels of a posted message (discord.py objects) or a reply (dicts)."""
-    out = []
-    for row in message.components:
-        items = row["components"] if isinstance(row, dict) else row.children
-        out += [c["label"] if isinstance(c, dict) else c.label for c in items]
-    return out
+    if not all(isinstance(row, dict) for row in message.components):
+        return [b.label for b in buttons(message)]  # in action rows or nested in a card
+    return [c["label"] for row in message.components for c in row["components"]]
 
 
 async def restart(w: World) -> Any:
@@ -39,7 +37,7 @@ async def test_one_day_more_then_claim_win_across_a_restart(world: World) -> Non
     match, thread = await start_match(w, w.alice, w.bob, seat=0, days=1, claim_win=True)
     await w.alice.slash(thread, "move", move="h3-e3")
     turn = thread.last_message
-    assert labels(turn) == ["+1 day"] and "<t:" in turn.embeds[0].fields[1].value
+    assert labels(turn) == ["+1 day"] and f"{w.bob.mention} to move, <t:" in post_text(turn)
     own = reply(await w.bob.click(turn, label="+1 day"))  # bob is the one to move
     assert own.ephemeral and "it is your move" in own.content.lower()
     foreign = reply(await w.carol.click(turn, label="+1 day"))
@@ -156,12 +154,12 @@ async def test_a_vacation_tells_the_truth_about_each_match(world: World) -> None
     await w.env.advance_time(25 * HOUR)  # alice's day runs out: Bob may claim
     waiting, thread = await start_match(w, w.alice, w.bob, seat=0, days=3)
     await w.alice.slash(thread, "move", move="h3-e3")  # Bob's move there
-    before = lapsed_thread.last_message.content
+    before = post_text(lapsed_thread.last_message)
     went = reply(await w.alice.slash(w.channel, "vacation start", days=1))
     assert "1 match paused" in went.content
     assert f"Your time in `{lapsed.id}` has already run out: not paused" in went.content
     told = thread.last_message.content
     assert "on vacation until" in told and "next turn in this match starts no earlier" in told
     assert "paused" not in told
-    assert lapsed_thread.last_message.content == before  # nothing said there
+    assert post_text(lapsed_thread.last_message) == before  # nothing said there
     assert (await w.service.get_match(waiting.id)).status.value == "active"

@@ -8,7 +8,7 @@ from typing import Any
 
 from tests.discordapp.conftest import World, make_bot, make_repository, service_of
 from tests.discordapp.faults import FaultyHTTP
-from tests.discordapp.helpers import reply, result_post, start_match
+from tests.discordapp.helpers import pinged, post_text, reply, result_post, start_match
 from tests.discordapp.test_outbox_delivery import Inbox, notifier_of
 
 
@@ -104,7 +104,7 @@ async def test_premove_answers_at_once_and_bad_lines_are_named(world: World) -> 
     assert reply(ok).ephemeral and "`h10-g8` → `b1-c3`" in reply(ok).content
     theirs = await w.bob.slash(thread, "premove")
     assert "You have no conditional moves" in reply(theirs).content  # private
-    assert not any("b1-c3" in msg.content for msg in thread.history())
+    assert not any("b1-c3" in post_text(msg) for msg in thread.history())
     fresh, repository = await restart(w)  # the lines are stored, not remembered
     try:
         await w.bob.slash(thread, "move", move="h10-g8")
@@ -112,7 +112,7 @@ async def test_premove_answers_at_once_and_bad_lines_are_named(world: World) -> 
                    for msg in thread.history())
         after = await service_of(fresh).get_match(m.id)
         assert after.ply == 3 and after.to_move == (w.bob.id,)
-        assert [u.id for u in thread.last_message.mentions] == [w.bob.id]  # his turn
+        assert pinged(w, thread.last_message) == [w.bob.id]  # his turn
         left = await w.alice.slash(thread, "premove")
         assert "You have no conditional moves" in reply(left).content  # played, cancelled
     finally:
@@ -124,7 +124,7 @@ async def test_notes_are_ephemeral_and_come_with_the_authors_history(world: Worl
     m, thread = await start_match(w, w.alice, w.bob, "xiangqi", rated=False, seat=0)
     kept = await w.alice.slash(thread, "note", action="set", text="Centre cannon first.")
     assert reply(kept).ephemeral and "only you see it" in reply(kept).content
-    assert not any("Centre cannon" in msg.content for msg in thread.history())
+    assert not any("Centre cannon" in post_text(msg) for msg in thread.history())
     shown = await w.alice.slash(thread, "note")
     assert reply(shown).ephemeral and "Centre cannon first." in reply(shown).content
     bobs = await w.bob.slash(thread, "note")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import discord
 
 from tests.discordapp.conftest import World
-from tests.discordapp.helpers import reply, start_match
+from tests.discordapp.helpers import is_turn_post, reply, start_match, words
 
 
 async def test_a_missing_permission_is_named(world: World) -> None:
@@ -31,11 +31,11 @@ async def test_without_thread_permission_the_match_stays_in_the_channel(world: W
     await w.bob.click(plain.last_message, label="Accept")
     assert plain.threads == []
     board = plain.last_message
-    assert board.embeds and board.content.startswith(w.alice.mention)
+    assert is_turn_post(board) and words(board).startswith(w.alice.mention)
     # Outside a thread the match is found from the user's only active match.
     moved = await w.alice.slash(plain, "move", move="h3-e3")
     assert "h3-e3" in reply(moved).content
-    assert plain.last_message.content.startswith(
+    assert words(plain.last_message).startswith(
         f"alice played **h3-e3 (C2.5)** — {w.bob.mention}, your move")
     # Permissions revoked later: the move is refused with the missing permission named.
     me_member = w.guild.me
@@ -61,7 +61,7 @@ async def test_settings_need_manage_server_and_change_new_matches(world: World) 
     assert lobby.mention in reply(posted).content
     assert "5 days per move" in lobby.last_message.content
     await w.bob.click(lobby.last_message, label="Accept")
-    assert lobby.threads == [] and lobby.last_message.embeds
+    assert lobby.threads == [] and is_turn_post(lobby.last_message)
 
 
 async def test_dm_notification_preference(world: World) -> None:
@@ -135,6 +135,6 @@ async def test_querni_choose_setup(world: World) -> None:
     await w.bob.slash(thread, "setup", arrangement=arrangement)
     view = await w.service.get_match(match.id)
     assert len(view.to_move) == 1
-    assert thread.last_message.content.startswith(f"<@{view.to_move[0]}>")
+    assert words(thread.last_message).startswith(f"<@{view.to_move[0]}>")
     choices = await w.alice.autocomplete(thread, "move", "move", "")
     assert choices or view.to_move != (w.alice.id,)

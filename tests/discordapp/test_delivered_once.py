@@ -18,7 +18,7 @@ import rules
 from bot.discordapp.notifier import DiscordNotifier
 from service import Repository
 from tests.discordapp.conftest import World, make_bot
-from tests.discordapp.helpers import start_match
+from tests.discordapp.helpers import start_match, words
 from tests.discordapp.nonces import NONCE_WINDOW, NonceLedger
 
 
@@ -106,7 +106,7 @@ async def test_a_crash_between_delivery_and_deletion_shows_the_message_once(
     await w.service.move(m.id, mover, text)
     await notifier_of(w).drain()
     assert dying.killed >= 1
-    posts = [msg.content for msg in thread.history()]
+    posts = [words(msg) for msg in thread.history()]
     assert sum("played **" in c for c in posts) == 1, posts
     assert [e.kind for e in await w.repository.pending_outbox()] == ["turn"]
     returned = nonces.returned
@@ -114,7 +114,7 @@ async def test_a_crash_between_delivery_and_deletion_shows_the_message_once(
     await restart(w)
     assert await w.repository.pending_outbox() == []  # redelivered and deleted
     assert nonces.returned > returned  # the redelivery was answered with the old post
-    assert [msg.content for msg in thread.history()] == posts
+    assert [words(msg) for msg in thread.history()] == posts
 
 
 @pytest.mark.parametrize("dm", [False, True], ids=["mentions", "dms"])

@@ -8,7 +8,7 @@ import pytest
 from simcord.backend.errors import SetupError
 
 from tests.discordapp.conftest import World, make_bot, make_repository
-from tests.discordapp.helpers import reply
+from tests.discordapp.helpers import is_turn_post, post_text, reply, words
 
 
 async def test_a_thread_that_cannot_be_created_leaves_no_orphan_starter(world: World) -> None:
@@ -21,9 +21,9 @@ async def test_a_thread_that_cannot_be_created_leaves_no_orphan_starter(world: W
     assert w.channel.threads == []
     new = [m for m in w.channel.history() if m.id not in before]
     # no "the game is played in the thread below" without a thread: only the board
-    assert all("thread below" not in m.content for m in new), [m.content for m in new]
+    assert all("thread below" not in post_text(m) for m in new), [post_text(m) for m in new]
     (board,) = new
-    assert board.embeds and board.content.startswith(w.alice.mention)
+    assert is_turn_post(board) and words(board).startswith(w.alice.mention)
     moved = reply(await w.alice.slash(w.channel, "move", move="h3-e3"))
     assert "h3-e3" in moved.content
 

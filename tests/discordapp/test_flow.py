@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.discordapp.conftest import World
+from tests.discordapp.helpers import is_turn_post, pinged, post_text, shows_board, words
 
 
 def bot_messages(channel: Any) -> list[Any]:
@@ -35,8 +36,8 @@ async def test_challenge_accept_opens_a_thread_and_pings_the_first_player(world:
     assert thread.name == "Xiangqi: alice vs bob"
     first = thread.history()
     board = first[-1]
-    assert board.embeds and "match" in board.embeds[0].title
-    assert [u.id for u in board.mentions] == [w.alice.id]
+    assert is_turn_post(board) and "Xiangqi" in post_text(board)
+    assert pinged(w, board) == [w.alice.id]
     assert match.to_move == (w.alice.id,)
 
 
@@ -47,12 +48,12 @@ async def test_moves_post_a_new_message_mentioning_the_next_player(world: World)
     assert result.ephemeral and "h3-e3" in result.followups[-1].content \
         if result.followups else "h3-e3" in result.response.content
     last = thread.last_message
-    assert [u.id for u in last.mentions] == [w.bob.id]
-    assert "h3-e3" in last.embeds[0].description
-    # The board image is the embed's attachment; its description is the alt text.
+    assert pinged(w, last) == [w.bob.id]
+    assert "h3-e3" in words(last)
+    # The board image is the post's attachment; its description is the alt text.
     (image,) = last.attachments
     assert image.filename == "board.png" and image.content_type == "image/png"
-    assert last.embeds[0].image.url == "attachment://board.png"
+    assert shows_board(last)
     assert image.description and "Black" in image.description and "to move" in \
         image.description
     after = await w.service.get_match(match.id)

@@ -11,6 +11,7 @@ from tests.discordapp.helpers import (
     reply,
     result_post,
     start_four_player_match,
+    words,
 )
 
 
@@ -68,7 +69,7 @@ async def test_open_lobby_fills_by_join(world: World) -> None:
     (thread,) = w.channel.threads
     start = thread.last_message
     m = await w.service.match_in_thread(thread.id)
-    assert m is not None and start.content.startswith(f"<@{m.to_move[0]}>")
+    assert m is not None and words(start).startswith(f"<@{m.to_move[0]}>")
 
 
 async def test_a_late_player_is_out_and_the_game_goes_on(world: World) -> None:

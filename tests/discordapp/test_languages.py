@@ -23,7 +23,7 @@ from bot.discordapp.dispatcher import LOCALE_TTL
 from locales.i18n import _, render
 from service.views import GuildSettings
 from tests.discordapp.conftest import World
-from tests.discordapp.helpers import reply
+from tests.discordapp.helpers import reply, words
 from tests.discordapp.languages import (
     MARK,
     sent_texts,
@@ -185,11 +185,11 @@ async def test_a_servers_language_change_reaches_its_threads_at_once(
     (thread,) = s.channel.threads
     await s.alice.slash(thread, "move", move="h3-e3")
     await world.env.settle()
-    assert MARK not in (thread.last_message.content or "")
+    assert MARK not in words(thread.last_message)
     await s.admin.slash(s.channel, "settings", language="es-ES")
     await s.bob.slash(thread, "move", move="h8-e8")
     await world.env.settle()
-    assert MARK in thread.last_message.content
+    assert MARK in words(thread.last_message)
     await s.admin.slash(s.channel, "settings", language="server")
     settings = await world.service.get_guild_settings(s.guild.id)
     assert settings == GuildSettings(s.guild.id, language=None)

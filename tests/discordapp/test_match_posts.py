@@ -13,11 +13,14 @@ from PIL import Image
 import rules
 from tests.discordapp.conftest import World
 from tests.discordapp.helpers import (
+    pinged,
     play_some_moves,
+    post_text,
     reply,
     result_post,
     start_four_player_match,
     start_match,
+    words,
 )
 
 
@@ -63,10 +66,10 @@ async def test_turn_messages_say_who_played_and_boards_name_the_players(
     assert "Red (alice) to move" in start_image.description
     await w.alice.slash(thread, "move", move="h3-e3")
     last = thread.last_message
-    assert last.content.startswith(
+    assert words(last).startswith(
         f"alice played **h3-e3 (C2.5)** — {w.bob.mention}, your move (")
-    assert [u.id for u in last.mentions] == [w.bob.id]  # the mover is named, not pinged
-    assert last.embeds[0].description == "alice played **h3-e3 (C2.5)**"
+    assert pinged(w, last) == [w.bob.id]  # the mover is named, not pinged
+    assert "alice played **h3-e3 (C2.5)**" in post_text(last)
     (image,) = last.attachments
     assert "Black (bob) to move" in image.description and "h3-e3" in image.description
     shown = reply(await w.bob.slash(thread, "board"))

@@ -13,7 +13,7 @@ from collections import Counter
 from typing import Any
 
 from tests.discordapp.conftest import World
-from tests.discordapp.helpers import reply, start_match
+from tests.discordapp.helpers import is_turn_post, reply, shows_board, start_match
 
 WRITES = {"save", "create_match", "save_guild_settings", "save_user_prefs", "beat",
           "extend_clocks"}
@@ -62,7 +62,7 @@ async def test_one_move_costs_two_reads_one_write_one_render(world: World) -> No
     played = reply(await w.bob.slash(thread, "move", move="h8-e8"))
     await w.env.advance_time(1)  # let the board's delivery finish
     assert played.content.startswith("You played **h8-e8")
-    assert thread.last_message.embeds and thread.last_message.attachments
+    assert is_turn_post(thread.last_message) and shows_board(thread.last_message)
     reads = sum(n for name, n in calls.items() if name not in WRITES | OUTBOX)
     writes = sum(n for name, n in calls.items() if name in WRITES)
     print(f"one /move: {reads} reads, {writes} write, {renders} render, "

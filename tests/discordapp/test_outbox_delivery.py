@@ -27,7 +27,7 @@ from bot.discordapp.dispatcher import DMS_CLOSED_NOTICE
 from bot.discordapp.notifier import DiscordNotifier
 from tests.discordapp.conftest import DELIVERY, SWEEP_SECONDS, World, make_bot
 from tests.discordapp.faults import RETRY_AFTER, FaultyHTTP
-from tests.discordapp.helpers import FOUR_PLAYER_GAME, reply, start_match
+from tests.discordapp.helpers import FOUR_PLAYER_GAME, body_words, reply, start_match, words
 
 slept: list[float] = []
 
@@ -68,7 +68,7 @@ class Inbox:
             if r.method != "POST" or not r.path.endswith("/messages"):
                 continue
             body = r.json if isinstance(r.json, dict) else {}
-            content = body.get("content") or ""
+            content = body_words(body)
             if needle.lower() not in content.lower():
                 continue
             if r.path == dm:
@@ -283,7 +283,7 @@ async def test_a_restart_delivers_what_a_crash_left_undelivered_once(
     await w.env.restart_bot(w.bot)
     await w.env.settle()
     await notifier_of(w).drain()
-    new = [msg.content for msg in thread.history()[posted_before:]]
+    new = [words(msg) for msg in thread.history()[posted_before:]]
     assert len(new) == 3, new
     assert "played **h8-e8" in new[0] and f"match {m.id}" in new[1]
     assert new[2] == f"Replay of match {m.id}:"

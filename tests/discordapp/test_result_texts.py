@@ -10,7 +10,7 @@ from locales.i18n import render
 from service import MatchService, PlayerOut
 from storage import MemoryRepository
 from tests.discordapp.conftest import World
-from tests.discordapp.helpers import start_match
+from tests.discordapp.helpers import post_text, start_match, words
 from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, DAVE, GUILD, Recorder, SetClock
 
 
@@ -47,7 +47,7 @@ async def test_a_move_that_lets_a_draw_offer_lapse_says_so(world: World) -> None
     await w.alice.slash(thread, "move", move="h3-e3")
     await w.alice.slash(thread, "draw", action="offer")
     await w.bob.slash(thread, "move", move="h10-g8")
-    post = thread.last_message.content
+    post = words(thread.last_message)
     assert f"({w.alice.mention}'s draw offer lapsed with this move.)" in post
     await w.alice.slash(thread, "move", move="b1-c3")
-    assert "lapsed" not in thread.last_message.content  # only the move that did it
+    assert "lapsed" not in post_text(thread.last_message)  # only the move that did it

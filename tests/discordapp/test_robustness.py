@@ -13,7 +13,7 @@ from bot.discordapp.errors import GENERIC_APOLOGY
 from bot.discordapp.permissions import REQUIRED_PERMISSIONS, application_id_from_token
 from bot.discordapp.sync import sync_commands, tree_hash
 from tests.discordapp.conftest import World, make_bot
-from tests.discordapp.helpers import reply, start_match
+from tests.discordapp.helpers import board_urls, is_turn_post, reply, start_match, words
 
 
 async def test_an_unexpected_error_gets_a_generic_apology_and_is_logged(
@@ -104,9 +104,9 @@ async def test_a_board_that_cannot_be_drawn_still_gets_its_turn_message(
     monkeypatch.setattr(w.service.renderer, "render", broken)
     await w.alice.slash(thread, "move", move="h3-e3")
     last = thread.last_message
-    assert last.content.startswith(f"alice played **h3-e3 (C2.5)** — {w.bob.mention}")
+    assert words(last).startswith(f"alice played **h3-e3 (C2.5)** — {w.bob.mention}")
     assert last.attachments == []
-    assert last.embeds and last.embeds[0].image.url is None
+    assert is_turn_post(last) and board_urls(last) == []
 
 
 def test_tablero_invite_command(capsys: pytest.CaptureFixture[str],

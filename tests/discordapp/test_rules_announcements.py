@@ -7,12 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 from tests.discordapp.conftest import World
-from tests.discordapp.helpers import reply, start_match
+from tests.discordapp.helpers import reply, start_match, words
 from tests.rules.helpers.querni import FORCED_PASS_BLUE, FORCED_PASS_MOVES, FORCED_PASS_PINK
 
 
 def bot_texts(thread: Any) -> list[str]:
-    return [m.content or "" for m in thread.history() if m.author.bot]
+    return [words(m) for m in thread.history() if m.author.bot]
 
 
 async def test_a_forced_pass_is_played_and_posted(world: World) -> None:

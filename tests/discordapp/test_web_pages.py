@@ -18,7 +18,7 @@ from bot.discordapp import TableroBot, create_bot
 from bot.discordapp.cogs.web import WebPagesCog
 from bot.web.links import LinkSigner, PlayerPass, WebLinks
 from tests.discordapp.conftest import DELIVERY, SHARDS, SWEEP_SECONDS, DiscordClock, World
-from tests.discordapp.helpers import reply, start_match
+from tests.discordapp.helpers import buttons, reply, start_match, words
 
 SIGNER = LinkSigner(b"a web secret for the tests, 32+ characters long")
 BASE = "https://tablero.example"
@@ -44,15 +44,10 @@ def simcord_bot(tmp_path: Path, repository: Any) -> TableroBot:
 
 def web_links_of(message: Any) -> list[tuple[str, str]]:
     """(label, url) of each link button under a posted message or a reply."""
-    found = []
-    for row in message.components:
-        items = row["components"] if isinstance(row, dict) else row.children
-        for c in items:
-            url = c.get("url") if isinstance(c, dict) else c.url
-            label = c.get("label") if isinstance(c, dict) else c.label
-            if url:
-                found.append((label, url))
-    return found
+    if not all(isinstance(row, dict) for row in message.components):
+        return [(b.label, b.url) for b in buttons(message) if b.url]  # rows or a card
+    return [(c.get("label"), c["url"]) for row in message.components
+            for c in row["components"] if c.get("url")]
 
 
 def served(w: World) -> WebPagesCog:
@@ -107,7 +102,7 @@ async def test_the_bot_serves_the_pages_and_a_move_played_there_is_posted(
     await deliveries.notifier.drain()
     after = await w.service.get_match(m.id)
     assert after.ply == 1 and after.to_move == (w.bob.id,)
-    posts = [msg.content for msg in thread.history()]
+    posts = [words(msg) for msg in thread.history()]
     assert any("b3-a4" in p and "played" in p for p in posts), posts
     # stopping the bot stops the pages
     await w.bot.remove_cog("WebPages")
