@@ -139,7 +139,9 @@ def test_operations_settings(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.delenv(name)
 
 
-def test_match_cards_are_off_unless_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_match_cards_are_on_unless_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert load_settings(None).match_cards is True
+    monkeypatch.setenv("TABLERO_MATCH_CARDS", "off")
     assert load_settings(None).match_cards is False
     monkeypatch.setenv("TABLERO_MATCH_CARDS", "on")
     assert load_settings(None).match_cards is True

@@ -1,8 +1,9 @@
-"""The match card as a Components V2 layout (issue 42, SimCord, ``match_cards=True``):
+"""The match card as a Components V2 layout (issue 42, SimCord; the default):
 the turn post is one container accented in the mover's colour, the post's words at its
 top (their mention notifies, as in a message's content), the board in a media gallery,
 a line per seat, the +1 day button nested in it (clicked before and after a restart);
-Discord's V2 limits hold (``wire_contract``)."""
+Discord's V2 limits hold (``wire_contract``). ``TABLERO_MATCH_CARDS=off`` posts the
+embed, as before."""
 
 from __future__ import annotations
 
@@ -24,14 +25,23 @@ from tests.discordapp.conftest import (
     World,
     make_repository,
 )
-from tests.discordapp.helpers import reply, start_match
+from tests.discordapp.helpers import (
+    buttons,
+    is_card,
+    pinged,
+    post_text,
+    reply,
+    shows_board,
+    start_match,
+    words,
+)
 
 
-def carded_bot(tmp_path: Path, repository: Any) -> TableroBot:
+def carded_bot(tmp_path: Path, repository: Any, *, cards: bool = True) -> TableroBot:
     return create_bot(repository, DiscordClock(), renderer=load_renderer(),
                       database=tmp_path / "tablero.db", sweep_seconds=SWEEP_SECONDS,
                       rng=random.Random(1), shard_count=SHARDS, delivery=DELIVERY,
-                      match_cards=True)
+                      match_cards=cards)
 
 
 @pytest.fixture
@@ -62,6 +72,7 @@ async def test_the_turn_post_is_one_layout_whose_mention_notifies(world: World) 
     texts = [c.content for c in every if isinstance(c, discord.TextDisplay)]
     assert texts[0].startswith(f"alice played **h3-e3 (C2.5)** — {w.bob.mention}, your move")
     assert w.bob.id in [u.id for u in turn.mentions]  # the mention in the card notifies
+    assert pinged(w, turn) == [w.bob.id]  # him alone: the seat lines ping nobody
     assert f"**Red**: {w.alice.mention}" in texts  # a line per seat, the mover marked
     assert f"▶ **Black**: {w.bob.mention}" in texts
     assert any(t.startswith(f"{w.bob.mention} to move, <t:") for t in texts)  # his clock
@@ -114,3 +125,26 @@ def test_the_card_opens_the_match_on_the_web_when_the_server_has_it_on() -> None
     buttons = [getattr(b, "item", b) for b in row.children]  # a match button is dynamic
     labels = [(b.label, b.url) for b in buttons if isinstance(b, discord.ui.Button)]
     assert labels == [("+1 day", None), ("Open on the web", "https://t.example/m/x")]
+
+
+async def test_with_the_cards_off_the_turn_post_is_a_message_with_an_embed(
+        world: World) -> None:
+    w = world
+    repository = await make_repository(w.tmp_path / "tablero.db")
+    plain = carded_bot(w.tmp_path, repository, cards=False)  # TABLERO_MATCH_CARDS=off
+    await w.env.restart_bot(plain)
+    w.bot = plain
+    _match, thread = await start_match(w, w.alice, w.bob, seat=0)
+    await w.alice.slash(thread, "move", move="h3-e3")
+    turn = thread.last_message
+    assert not turn.flags.components_v2 and not is_card(turn)
+    assert turn.content.startswith(f"alice played **h3-e3 (C2.5)** — {w.bob.mention}")
+    assert words(turn) == turn.content and pinged(w, turn) == [w.bob.id]
+    (embed,) = turn.embeds
+    assert embed.description == "alice played **h3-e3 (C2.5)**"
+    assert embed.image.url == "attachment://board.png" and shows_board(turn)
+    assert f"▶ **Black**: {w.bob.mention}" in post_text(turn)
+    assert [b.label for b in buttons(turn)] == ["+1 day"]
+    given = reply(await w.alice.click(turn, label="+1 day"))
+    assert given.ephemeral and "one day more" in given.content
+    await repository.close()
