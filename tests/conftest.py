@@ -140,17 +140,3 @@ async def open_repository_of(kind: str, folder: Path, request: pytest.FixtureReq
     url: str = request.getfixturevalue("postgres_url")
     return await PostgresRepository.open(url)
 
-
-# SimCord waits for the bot to settle (its pending work done) until a wall-clock deadline,
-# 5 s unless a test's ``simcord`` mark says otherwise. Drawing a replay GIF or an analysis
-# sheet on a loaded two-core machine can take longer than that, and a test then fails for
-# the machine's sake. The deadline bounds a wait only: a passing test is not slower, and a
-# bot that never settles still fails, after this long.
-SIMCORD_SETTLE_SECONDS = 30.0
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        if ("simcord_env" in getattr(item, "fixturenames", ())
-                and item.get_closest_marker("simcord") is None):
-            item.add_marker(pytest.mark.simcord(settle_timeout=SIMCORD_SETTLE_SECONDS))

@@ -145,6 +145,9 @@ async def test_naming_the_bot_itself_starts_a_computer_game(
     assert f"Tablero (level {DEFAULT_LEVEL})" in texts(thread) + texts(w.channel)
 
 
+# drawing the graph, the sheet and the GIF takes seconds of wall time on a loaded 2-core
+# machine: SimCord's default 5 s deadline for the bot to settle failed it there
+@pytest.mark.simcord(settle_timeout=30.0)
 async def test_analysis_draws_the_marked_moves_on_the_replay(world: World) -> None:
     """After a finished game: the costliest moves as text, the graph of the evaluation,
     a sheet of the boards before them with the move played and the better move as
