@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from service.errors import Conflict
@@ -23,14 +23,8 @@ from service.seasons import (
 )
 from service.views import GuildSettings
 from storage.schema import ESTABLISHED, established
-
-
-def _ts(value: datetime | None) -> float | None:
-    return None if value is None else value.timestamp()
-
-
-def _dt(value: float | None) -> datetime | None:
-    return None if value is None else datetime.fromtimestamp(value, UTC)
+from storage.times import epoch as _ts
+from storage.times import moment as _dt
 
 
 def _season_of(row: Sequence[Any]) -> SeasonRecord:
