@@ -42,6 +42,7 @@ from rules.core import (  # noqa: E402
 from rules import alquerque  # noqa: E402, F401  isort: skip
 from rules import alquerque_grande  # noqa: E402, F401  isort: skip
 from rules import xiangqi  # noqa: E402, F401  isort: skip
+from rules import xiangqi_records  # noqa: E402, F401  isort: skip
 from rules import damas  # noqa: E402, F401  isort: skip
 from rules import querni  # noqa: E402, F401  isort: skip
 
