@@ -756,9 +756,6 @@ def as_xiangqi_position(position: Position) -> XiangqiPosition:
     return position
 
 
-_xq = as_xiangqi_position
-
-
 class XiangqiVariant(Variant[XiangqiPosition, XiangqiMove]):
     """Xiangqi, RULES.md §3: seat 0 is Red and moves first, seat 1 is Black."""
 
@@ -788,14 +785,14 @@ class XiangqiVariant(Variant[XiangqiPosition, XiangqiMove]):
         return _read_fen(text)
 
     def format_move(self, position: XiangqiPosition, move: XiangqiMove) -> str:
-        p = _xq(position)
+        p = as_xiangqi_position(position)
         m = _int_of(move)
         if m is None or m not in p._move_set():
             raise IllegalMoveError(detail("not_legal", move=repr(move)))
         return _canonical(p, m)
 
     def parse_move(self, position: XiangqiPosition, text: str) -> XiangqiMove:
-        p = _xq(position)
+        p = as_xiangqi_position(position)
         s = normalize(text)
         if p.outcome() is not None:
             raise IllegalMoveError(detail("game_over"), text=text)
@@ -824,7 +821,7 @@ class XiangqiVariant(Variant[XiangqiPosition, XiangqiMove]):
         return _move_of(m)
 
     def move_marks(self, position: XiangqiPosition, move: XiangqiMove) -> MoveMarks:
-        p = _xq(position)
+        p = as_xiangqi_position(position)
         m = _int_of(move)
         if m is None:
             raise IllegalMoveError(detail("not_a_move_value", value=repr(move), game="xiangqi"))
@@ -833,7 +830,7 @@ class XiangqiVariant(Variant[XiangqiPosition, XiangqiMove]):
         return MoveMarks((POINTS[fr], POINTS[to]), captured)
 
     def display_move(self, position: XiangqiPosition, move: XiangqiMove) -> str:
-        p = _xq(position)
+        p = as_xiangqi_position(position)
         return f"{self.format_move(p, move)} ({format_wxf(p, move)})"
 
     def seat_name(self, seat: int, seat_count: int = 2) -> str:
@@ -842,7 +839,7 @@ class XiangqiVariant(Variant[XiangqiPosition, XiangqiMove]):
     def perft(self, position: XiangqiPosition, depth: int) -> int:
         """Leaf count of the move tree from ``position``, with the fast path. Like the
         published tables it ignores the draw rules (repetition, 100 plies)."""
-        p = _xq(position)
+        p = as_xiangqi_position(position)
         return Board(p.board, p.side).perft(depth)
 
     record_format = "wxf"
