@@ -121,6 +121,11 @@ class PoolMovePicker:
         """How the last failed pick chose: ``'progress'`` (the best move found so far)
         or ``'one_ply'``."""
 
+    @property
+    def weigh_nodes(self) -> int | None:
+        """The node budget of each weighing search (``service.ports.WeighingBudget``)."""
+        return engine.ANALYSIS_NODES
+
     def _executor(self) -> Executor:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
@@ -226,6 +231,11 @@ class InlineMovePicker:
         self.nodes = nodes
         self.fairy = fairy
         self.picks = 0
+
+    @property
+    def weigh_nodes(self) -> int | None:
+        """The node budget of each weighing search (``service.ports.WeighingBudget``)."""
+        return self.nodes or engine.ANALYSIS_NODES
 
     async def pick(self, position: Position[Any], seat: int, level: int, *,
                    seed: int) -> str:

@@ -46,7 +46,8 @@ from render.style import (
 )
 from rules import Variant
 
-__all__ = ["CAP", "GraphPoint", "RenderedGraph", "evaluation_graph"]
+__all__ = ["BAND", "CAP", "GraphPoint", "RenderedGraph", "area_colour", "axis_step",
+           "evaluation_graph", "graph_alt", "line_colour", "point_value", "seat_words"]
 
 CAP = 10.0
 """Pawns: the scale ends here; beyond it lies the band of forced ends."""
@@ -72,13 +73,13 @@ class RenderedGraph:
     height: int
 
 
-def _colour(v: Variant, seat: int, seats: int) -> RGB:
+def line_colour(v: Variant, seat: int, seats: int) -> RGB:
     """A seat's line colour: its pieces' body, the rim where the body is pale."""
     look = SEAT_LOOKS[look_name(v.seat_name(seat, seats), seat)]
     return look.rim if sum(look.body) > 600 else look.body
 
 
-def _area(v: Variant, seat: int, seats: int) -> RGB:
+def area_colour(v: Variant, seat: int, seats: int) -> RGB:
     """The colour of the area where ``seat`` is better: its pieces' body, lightened; a
     pale body (white) as pure white, which stands out from the paper."""
     look = SEAT_LOOKS[look_name(v.seat_name(seat, seats), seat)]
@@ -90,7 +91,7 @@ def _mix(a: RGB, b: RGB, t: float) -> RGB:
             round(a[2] * t + b[2] * (1 - t)))
 
 
-def _value(centipawns: int | None, end: int | None) -> float:
+def point_value(centipawns: int | None, end: int | None) -> float:
     """A point's height for its mover, in pawns: capped, a forced end in the band."""
     if end is not None:
         return (CAP + BAND / 2) * (1 if end > 0 else -1)
@@ -98,7 +99,7 @@ def _value(centipawns: int | None, end: int | None) -> float:
     return max(-CAP, min(CAP, pawns))
 
 
-def _seat_words(v: Variant, seat: int, seats: int, names: Sequence[str] | None) -> Words:
+def seat_words(v: Variant, seat: int, seats: int, names: Sequence[str] | None) -> Words:
     """``'Red (alice)'`` with names, else ``'Red'`` (the board's words)."""
     english = v.seat_name(seat, seats)
     colour = seat_colour(english)
@@ -114,7 +115,7 @@ def _said(value: float) -> Words:
     return decimal(value, signed=True)
 
 
-def _step(plies: int) -> int:
+def axis_step(plies: int) -> int:
     """Move numbers written on the axis: at most about ten."""
     for step in (1, 2, 5, 10, 20, 25, 50, 100, 200, 500):
         if plies / step <= 10:
@@ -156,8 +157,8 @@ def evaluation_graph(variant: Variant, seats: int, points: Sequence[GraphPoint],
         ys = sorted((y_of(span * edge), y_of(CAP * edge)))
         dr.rectangle((left, ys[0], right, ys[1]), fill=band_fill)
     if two:
-        up = _("forced win for {seat}", seat=_seat_words(variant, 0, seats, names))
-        down = _("forced win for {seat}", seat=_seat_words(variant, 1, seats, names))
+        up = _("forced win for {seat}", seat=seat_words(variant, 0, seats, names))
+        down = _("forced win for {seat}", seat=seat_words(variant, 1, seats, names))
     else:
         up, down = _("forced win"), _("forced loss")
     for words, value in ((up, CAP + BAND / 2), (down, -CAP - BAND / 2)):
@@ -172,11 +173,11 @@ def evaluation_graph(variant: Variant, seats: int, points: Sequence[GraphPoint],
                                           locale),
                 font=small_f, fill=INK_SOFT, anchor="rm")
     caption = _("pawns; above the line {first} is better, below it {second}",
-                first=_seat_words(variant, 0, seats, names),
-                second=_seat_words(variant, 1, seats, names)) if two else \
+                first=seat_words(variant, 0, seats, names),
+                second=seat_words(variant, 1, seats, names)) if two else \
         _("pawns, each player's own view (against the other three)")
     dr.text((left, 48 * s), drawn_words(caption, locale), font=label_f, fill=INK_SOFT)
-    step = _step(last)
+    step = axis_step(last)
     for n in range(0, last + 1, step):
         dr.line((x_of(n), bottom, x_of(n), bottom + 6 * s), fill=INK_SOFT, width=s)
         dr.text((x_of(n), bottom + 8 * s), str(n), font=small_f, fill=INK_SOFT, anchor="mt")
@@ -187,30 +188,30 @@ def evaluation_graph(variant: Variant, seats: int, points: Sequence[GraphPoint],
     if two:
         line = [(x_of(0), y_of(0))]
         for ply, seat, cp, end in points:
-            value = _value(cp, end) * (1 if seat == 0 else -1)
+            value = point_value(cp, end) * (1 if seat == 0 else -1)
             line.append((x_of(ply + 1), y_of(value)))
             where[ply] = line[-1]
         zero = y_of(0)
         for seat, keep in ((0, min), (1, max)):
             shape = [(line[0][0], zero), *((x, keep(y, zero)) for x, y in line),
                      (line[-1][0], zero)]
-            dr.polygon(shape, fill=_area(variant, seat, seats))
+            dr.polygon(shape, fill=area_colour(variant, seat, seats))
         dr.line(line, fill=INK, width=3 * s, joint="curve")
     else:
         for seat in range(seats):
-            own = [(x_of(ply + 1), y_of(_value(cp, end))) for ply, who, cp, end in points
+            own = [(x_of(ply + 1), y_of(point_value(cp, end))) for ply, who, cp, end in points
                    if who == seat]
-            where.update({ply: (x_of(ply + 1), y_of(_value(cp, end)))
+            where.update({ply: (x_of(ply + 1), y_of(point_value(cp, end)))
                           for ply, who, cp, end in points if who == seat})
             if len(own) > 1:
-                dr.line(own, fill=_colour(variant, seat, seats), width=3 * s, joint="curve")
+                dr.line(own, fill=line_colour(variant, seat, seats), width=3 * s, joint="curve")
             for x, y in own:
                 r = 3 * s
-                dr.ellipse((x - r, y - r, x + r, y + r), fill=_colour(variant, seat, seats))
+                dr.ellipse((x - r, y - r, x + r, y + r), fill=line_colour(variant, seat, seats))
         legend_x = left
         for seat in range(seats):
-            said = drawn_words(_seat_words(variant, seat, seats, names), locale)
-            colour = _colour(variant, seat, seats)
+            said = drawn_words(seat_words(variant, seat, seats, names), locale)
+            colour = line_colour(variant, seat, seats)
             y = 84 * s
             dr.rectangle((legend_x, y - 5 * s, legend_x + 18 * s, y + 5 * s), fill=colour)
             dr.text((legend_x + 24 * s, y), said, font=small_f, fill=INK, anchor="lm")
@@ -229,12 +230,13 @@ def evaluation_graph(variant: Variant, seats: int, points: Sequence[GraphPoint],
     buf = io.BytesIO()
     out.quantize(colors=64, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
                  ).save(buf, "PNG", compress_level=PNG_LEVEL)
-    return RenderedGraph(buf.getvalue(), _alt(variant, seats, points, marked, names, title,
-                                             locale), WIDTH, HEIGHT)
+    alt = graph_alt(variant, seats, points, marked, names, title, locale)
+    return RenderedGraph(buf.getvalue(), alt, WIDTH, HEIGHT)
 
 
-def _alt(v: Variant, seats: int, points: Sequence[GraphPoint], marked: Mapping[int, str],
-         names: Sequence[str] | None, title: Words, locale: str) -> str:
+def graph_alt(v: Variant, seats: int, points: Sequence[GraphPoint],
+              marked: Mapping[int, str], names: Sequence[str] | None, title: Words,
+              locale: str) -> str:
     """The graph in words: what it shows, its largest swing, the marked moves."""
     moves = len(points)
     if seats == 2:
@@ -242,8 +244,8 @@ def _alt(v: Variant, seats: int, points: Sequence[GraphPoint], marked: Mapping[i
                   "line {first} better, below it {second}.",
                   "the engine's evaluation after each of {count} moves, in pawns, above "
                   "the middle line {first} better, below it {second}.", moves,
-                  first=_seat_words(v, 0, seats, names),
-                  second=_seat_words(v, 1, seats, names))
+                  first=seat_words(v, 0, seats, names),
+                  second=seat_words(v, 1, seats, names))
     else:
         what = _n("the engine's evaluation after {count} move, in pawns, each player's "
                   "own view.",
@@ -252,13 +254,13 @@ def _alt(v: Variant, seats: int, points: Sequence[GraphPoint], marked: Mapping[i
     parts: list[Words] = [_("{title}: {what}", title=title, what=what) if title
                           else capitalized(what)]
     if seats == 2 and points:
-        values = [0.0] + [_value(cp, end) * (1 if seat == 0 else -1)
+        values = [0.0] + [point_value(cp, end) * (1 if seat == 0 else -1)
                           for _p, seat, cp, end in points]
         jumps = [abs(b - a) for a, b in itertools.pairwise(values)]
         k = max(range(len(jumps)), key=jumps.__getitem__)
         after = values[k + 1]
         to: Words = _said(after) if abs(after) <= CAP else _(
-            "a forced win for {seat}", seat=_seat_words(v, 0 if after > 0 else 1, seats, names))
+            "a forced win for {seat}", seat=seat_words(v, 0 if after > 0 else 1, seats, names))
         parts.append(_("Largest swing: move {number}, from {before} to {after}.",
                        number=points[k][0] + 1, before=_said(values[k]), after=to))
     if marked:

@@ -25,11 +25,12 @@ import asyncio
 import contextvars
 import dataclasses
 import logging
+import time
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
-from locales.analysis import CostKind, cost_words
+from locales.analysis import CostKind
 from locales.i18n import Words, _, _n
 from rules import Position, RulesError
 from service.computer_seats import (
@@ -40,9 +41,15 @@ from service.computer_seats import (
     is_computer,
 )
 from service.core import ServiceCore
-from service.errors import InvalidOption, NotAllowed, ServiceError, StorageUnavailable
+from service.errors import (
+    InvalidOption,
+    NotAllowed,
+    ServiceError,
+    StorageError,
+    StorageUnavailable,
+)
 from service.events import Event, SeatTakenOver, SetupSubmitted, TurnStarted
-from service.ports import MovePicker, MoveWeighing, NameResolver
+from service.ports import MovePicker, MoveWeighing, NameResolver, WeighingBudget
 from service.records import MatchRecord, MatchStatus
 from service.views import (
     AnalysedMove,
@@ -50,6 +57,7 @@ from service.views import (
     EvalPoint,
     GameAnalysis,
     GameRecord,
+    MatchAnalysis,
     MatchView,
     MoveResult,
     PlayerStats,
@@ -58,6 +66,8 @@ from service.views import (
 log = logging.getLogger(__name__)
 
 DEFAULT_LEVEL = 5
+ANALYSIS_LEVEL = max(LEVELS)
+"""The level whose judgement weighs the moves of ``/analysis`` (the engine's top)."""
 MAX_HINTS = 3
 """Hints one player may take in one game against the computer (issue 38: with no limit,
 copying the top level's hints beat every level). Each is counted on the match, and
@@ -119,6 +129,7 @@ class Computers:
         self._read_state = core.read_state
         self._require_player = core.require_player
         self._require_active = core.require_active
+        self._clock = core.clock
         self.actions = actions
         self.picker = picker
         self._computer_tasks: dict[int, asyncio.Task[None]] = {}
@@ -283,6 +294,10 @@ class Computers:
         move weighed, for its mover (``EvalPoint``: the graph of issue 42), from the same
         weighings: the graph costs no search of its own.
 
+        The analysis is stored (``AnalysisStore``: the web page's graph, issue 40); asked
+        again, the stored one answers while it weighed the same record on the same
+        engine budget (the weighing is reproducible: node-bounded).
+
         Decisions (issue 38): a move that keeps a forced win (a slower one) costs
         nothing; so does a move after which the short search sees no win any more when
         its player won the game all the same (the win was slower, beyond the search);
@@ -293,6 +308,33 @@ class Computers:
         if rec.status.is_live:
             raise NotAllowed(_("the analysis is for finished games"))
         record = await self.actions.record(match_id)
+        nodes = self.picker.weigh_nodes if isinstance(self.picker, WeighingBudget) else None
+        stored = await self.repository.analysis_of(match_id)
+        if stored is not None and (stored.plies, stored.level, stored.nodes) == \
+                (len(record.plies), ANALYSIS_LEVEL, nodes) and nodes is not None:
+            return stored.game_analysis(top)
+        made = await self._analyse(rec, record, nodes)
+        try:
+            await self.repository.save_analysis(made)
+        except StorageError as e:  # the answer stands; the page shows no graph yet
+            log.warning("the analysis of match %s was not stored: %s", match_id, e)
+        return made.game_analysis(top)
+
+    async def stored_analysis(self, match_id: int, *, caller: Caller | None = None
+                              ) -> MatchAnalysis | None:
+        """The analysis ``/analysis`` stored of a finished match, for whoever may see the
+        match (the web page's graph, the result picture); None when none was made. A
+        live match shows none, whatever is stored: no engine help to its players."""
+        rec = await self._record(match_id)
+        if rec.status.is_live:
+            return None
+        return await self.repository.analysis_of(match_id)
+
+    async def _analyse(self, rec: MatchRecord, record: GameRecord,
+                       nodes: int | None) -> MatchAnalysis:
+        """Weigh every move of ``record`` (``game_analysis``): the curve and every
+        costly move, worst first."""
+        assert self.picker is not None
         weighed: list[tuple[int, int, str, Position[Any]]] = []  # (ply, seat, display, before)
         moves: list[tuple[Position[Any], str]] = []
         before = record.start
@@ -302,7 +344,9 @@ class Computers:
                 weighed.append((step.ply, step.seat, step.display, before))
                 moves.append((before, step.canonical))
             before = step.position
+        started = time.perf_counter()
         weighings = await self.picker.weigh(moves) if moves else []
+        seconds = time.perf_counter() - started
         marked: list[AnalysedMove] = []
         curve = tuple(EvalPoint(ply, seat, found.played, found.played_end)
                       for (ply, seat, _d, _p), found in zip(weighed, weighings, strict=True)
@@ -318,25 +362,26 @@ class Computers:
             except RulesError:  # a picker's text is not trusted
                 continue
             marked.append(AnalysedMove(ply, seat, rec.user_at(seat), display, better,
-                                       found.best - found.played, cost))
+                                       found.best - found.played, *cost))
         marked.sort(key=lambda a: (-a.lost, a.ply))
-        return GameAnalysis(tuple(marked[:max(0, top)]), curve)
+        return MatchAnalysis(rec.id, self._clock.now(), len(record.plies), ANALYSIS_LEVEL,
+                             nodes, round(seconds, 3), curve, tuple(marked))
 
     @staticmethod
-    def _cost(w: MoveWeighing, won: bool) -> Words | None:
-        """What a weighed move cost its player in words, or None when it cost nothing
-        worth marking (``won``: he won the game)."""
+    def _cost(w: MoveWeighing, won: bool) -> tuple[CostKind, int] | None:
+        """What a weighed move cost its player (how it is told, and its amount), or None
+        when it cost nothing worth marking (``won``: he won the game)."""
         if w.best_end is not None and w.best_end > 0:  # a forced win was there
             if (w.played_end is not None and w.played_end > 0) or won:
                 return None  # a slower win is no mistake
-            return cost_words(CostKind.MISSED_WIN, w.best_end)
+            return CostKind.MISSED_WIN, w.best_end
         if w.played_end is not None and w.played_end < 0:
             if w.best_end is not None and w.best_end < 0:
                 return None  # lost whatever he played
-            return cost_words(CostKind.ALLOWED_LOSS, -w.played_end)
+            return CostKind.ALLOWED_LOSS, -w.played_end
         if w.best_end is not None or w.played_end is not None or w.best - w.played < 100:
             return None  # a forced loss anyway, or less than a pawn
-        return cost_words(CostKind.PAWNS, w.best - w.played)
+        return CostKind.PAWNS, w.best - w.played
 
     async def wake_computers(self, match_ids: list[int] | None = None) -> int:
         """Start the computer turns due in these matches, or in every active match with

@@ -1,6 +1,7 @@
 """The Protocols the service talks through: storage (``Repository``, the union of one
 narrow port per aggregate: ``MatchStore``, ``ClockStore``, ``OutboxStore``, ``LadderStore``,
-``SettingsStore``, ``ComfortsStore``, ``ExplorerStore``, ``TournamentRepository``,
+``SettingsStore``, ``ComfortsStore``, ``ExplorerStore``, ``AnalysisStore``,
+``TournamentRepository``,
 ``SeasonRepository``;
 none wider than 15 operations), notifications
 (``Notifier``), where a started match is played (``MatchRooms``), time (``Clock``) and
@@ -34,7 +35,7 @@ from service.records import (
 )
 from service.seasons import SeasonRepository
 from service.tournament_records import TournamentRepository
-from service.views import GuildSettings, MatchView, UserPrefs
+from service.views import GuildSettings, MatchAnalysis, MatchView, UserPrefs
 
 
 class MatchStore(Protocol):
@@ -358,9 +359,23 @@ class ExplorerStore(Protocol):
         ...
 
 
+class AnalysisStore(Protocol):
+    """The analyses ``/analysis`` made of finished matches (issue 40: the web page's
+    evaluation graph; issue 42: the result picture), one per match: a newer one replaces
+    it."""
+
+    async def save_analysis(self, analysis: MatchAnalysis) -> None:
+        """Keep ``analysis`` as its match's (replacing an earlier one)."""
+        ...
+
+    async def analysis_of(self, match_id: int) -> MatchAnalysis | None:
+        """The analysis stored for ``match_id``; None when none was made."""
+        ...
+
+
 class Repository(MatchStore, ClockStore, OutboxStore, LadderStore, SettingsStore, ComfortsStore,
-                 DigestStore, ExplorerStore, TournamentRepository, SeasonRepository,
-                 Protocol):
+                 DigestStore, ExplorerStore, AnalysisStore, TournamentRepository,
+                 SeasonRepository, Protocol):
     """Async persistence. Every write is one transaction; ``save`` is compare-and-set on
     ``before.version`` and on the plies of ``append`` (UNIQUE(match, ply)): when another
     writer got there first it raises ``service.errors.Conflict`` and writes nothing.
@@ -431,6 +446,15 @@ class MoveWeighing:
     best_move: str
     best_end: int | None = None
     played_end: int | None = None
+
+
+@runtime_checkable
+class WeighingBudget(Protocol):
+    """A ``MovePicker`` that tells the node budget of each of its weighing searches (kept
+    with a stored analysis: ``MatchAnalysis.nodes``; None: it cannot tell)."""
+
+    @property
+    def weigh_nodes(self) -> int | None: ...
 
 
 class MovePicker(Protocol):

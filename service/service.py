@@ -99,6 +99,7 @@ from service.views import (
     HistoryView,
     LeaderboardEntry,
     LeaderboardPage,
+    MatchAnalysis,
     MatchView,
     MoveResult,
     PlayerStats,
@@ -421,6 +422,10 @@ class MatchService:
     async def game_analysis(self, match_id: int, top: int = 3, *,
                             caller: Caller | None = None) -> GameAnalysis:
         return await self._computers.game_analysis(match_id, top, caller=caller)
+
+    async def stored_analysis(self, match_id: int, *, caller: Caller | None = None
+                              ) -> MatchAnalysis | None:
+        return await self._computers.stored_analysis(match_id, caller=caller)
 
     async def wake_computers(self, match_ids: list[int] | None = None) -> int:
         return await self._computers.wake_computers(match_ids)

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from locales.analysis import analysed_line
+from locales.analysis import CostKind, analysed_line, cost_words
 from locales.i18n import Joined, Words, _, decimal
 from locales.results import ResultKind, result_kind
 from rules import MoveMarks, Position, Variant
@@ -331,7 +331,8 @@ class AnalysedMove:
     """A move ``/analysis`` marks: its record ply (0 = the first move), the seat and user
     who played it, the move and the better one as players write them, ``lost`` (the
     engine's centipawns against the best move, for ordering; a forced end counts as a
-    decisive swing) and ``cost`` in words (``locales.analysis``)."""
+    decisive swing) and what it cost: ``kind`` and ``amount`` (centipawns, or the moves
+    to the forced end), said in words by ``cost`` (``locales.analysis``)."""
 
     ply: int
     seat: int
@@ -339,7 +340,12 @@ class AnalysedMove:
     move: str
     better: str
     lost: int
-    cost: Words
+    kind: CostKind
+    amount: int
+
+    @property
+    def cost(self) -> Words:
+        return cost_words(self.kind, self.amount)
 
     def line(self, player: Words, *, move: Words | None = None,
              better: Words | None = None) -> Words:
@@ -380,6 +386,30 @@ class GameAnalysis:
 
     marked: tuple[AnalysedMove, ...]
     curve: tuple[EvalPoint, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchAnalysis:
+    """An analysis of a finished match as it is stored when ``/analysis`` makes it
+    (``AnalysisStore``; issue 40: the web page's evaluation graph, issue 42: the result
+    picture's costly moves): ``plies`` the record's length it weighed, the engine's
+    ``level`` and ``nodes`` a search (None: the picker did not say), the ``seconds`` the
+    weighing took, when it was ``made_at``; the evaluation after every move weighed
+    (``curve``, record order) and every costly move (``costly``, worst first: ``/analysis``
+    shows the first three)."""
+
+    match_id: int
+    made_at: datetime
+    plies: int
+    level: int
+    nodes: int | None
+    seconds: float
+    curve: tuple[EvalPoint, ...]
+    costly: tuple[AnalysedMove, ...]
+
+    def game_analysis(self, top: int) -> GameAnalysis:
+        """What ``/analysis`` answers: the ``top`` costliest moves and the curve."""
+        return GameAnalysis(self.costly[:max(0, top)], self.curve)
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,6 +40,7 @@ from service.views import (
     Caller,
     GameRecord,
     LeaderboardEntry,
+    MatchAnalysis,
     MatchView,
 )
 
@@ -57,11 +58,14 @@ SPECTATOR = 0
 @dataclass(frozen=True, slots=True)
 class WebMatch:
     """A match as a web page shows it: the replayed public record, the players' names by
-    seat ("" where none is known) and their ratings on the match's ladder."""
+    seat ("" where none is known), their ratings on the match's ladder and, once it is
+    finished, the analysis ``/analysis`` stored of it (None: none made; never while the
+    match is live: no engine help to its players)."""
 
     record: GameRecord
     names: tuple[str, ...]
     ratings: tuple[LeaderboardEntry | None, ...]
+    analysis: MatchAnalysis | None = None
 
 
 SERVER_LADDER_ROWS = 10
@@ -168,7 +172,11 @@ class Web:
                     found = LeaderboardEntry(rank, r.user_id, r.ordinal, r.mu, r.sigma,
                                              r.wins, r.losses, r.draws)
             ratings.append(found)
-        return WebMatch(record, names, tuple(ratings))
+        analysis = None if rec.status.is_live else \
+            await self.repository.analysis_of(match_id)
+        if analysis is not None and analysis.plies != len(record.plies):
+            analysis = None  # weighed on another record: its plies would not match
+        return WebMatch(record, names, tuple(ratings), analysis)
 
     async def web_export(self, match_id: int, caller: Caller | None = None
                          ) -> tuple[str, str] | None:

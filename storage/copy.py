@@ -17,7 +17,7 @@ TABLE_ORDER = ("guild_settings", "user_prefs", "matches", "seats", "moves", "rat
                "clock_beats", "outbox", "dms_closed", "names", "tournaments",
                "tournament_matches", "seasons", "season_ratings", "vacations",
                "conditional_moves", "match_notes", "follows", "rematches", "digests",
-               "explorer_games", "explorer_moves")
+               "explorer_games", "explorer_moves", "analyses")
 """Every table, parents before the rows that refer to them."""
 BATCH = 500
 

@@ -26,13 +26,14 @@ from service.records import (
 )
 from service.shards import shard_of
 from service.views import GuildSettings, UserPrefs
+from storage.analyses import MemoryAnalyses
 from storage.counts import MoveCounts
 from storage.explorer import MemoryExplorer
 from storage.seasons import MemorySeasons
 from storage.tournaments import MemoryTournaments
 
 
-class MemoryRepository(MemoryExplorer, MemorySeasons, MemoryTournaments):
+class MemoryRepository(MemoryAnalyses, MemoryExplorer, MemorySeasons, MemoryTournaments):
     """Dicts behind the ``Repository`` and ``TournamentRepository`` Protocols."""
 
     def __init__(self) -> None:

@@ -376,13 +376,29 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE guild_settings ADD COLUMN weekends_off INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE guild_settings ADD COLUMN pauses_rated INTEGER NOT NULL DEFAULT 2;
     """,
+    # 21: the analyses /analysis made of finished matches (issue 40: the web page's
+    # evaluation graph; issue 42: the result picture), one per match: when, on which
+    # record length and engine budget, the evaluation after each move and the costly
+    # moves (JSON: read and written whole)
+    """
+    CREATE TABLE analyses (
+        match_id INTEGER PRIMARY KEY REFERENCES matches (id) ON DELETE CASCADE,
+        made_at REAL NOT NULL,
+        plies INTEGER NOT NULL,
+        level INTEGER NOT NULL,
+        nodes INTEGER,
+        seconds REAL NOT NULL,
+        curve TEXT NOT NULL,
+        costly TEXT NOT NULL
+    ) WITHOUT ROWID;
+    """,
 )
 TABLES = frozenset({"guild_settings", "user_prefs", "matches", "seats", "moves", "ratings",
                     "clock_beats", "outbox", "dms_closed", "names", "tournaments",
                     "tournament_matches", "shard_leases", "process_lock", "seasons",
                     "season_ratings", "vacations", "conditional_moves", "match_notes",
                     "follows", "rematches", "digests", "explorer_moves", "explorer_games",
-                    "sqlite_sequence"})
+                    "analyses", "sqlite_sequence"})
 """Every table a Tablero database holds (any other one means a foreign file)."""
 
 OLD_TABLES = frozenset({"heartbeat"})

@@ -36,6 +36,7 @@ from service.records import (
 )
 from service.timecontrol import format_time_control, parse_time_control
 from service.views import GuildSettings, UserPrefs
+from storage.analyses import SqlAnalyses
 from storage.comforts import SqlComforts
 from storage.counts import MoveCounts
 from storage.explorer import SqlExplorer
@@ -264,7 +265,7 @@ LEADERBOARD_SQL = (f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AN
 """One leaderboard page (guild, ladder, limit, offset): read from ``ratings_board`` alone."""
 
 
-class SqlRepository(SqlComforts, SqlExplorer, SqlSeasons, SqlTournaments):
+class SqlRepository(SqlAnalyses, SqlComforts, SqlExplorer, SqlSeasons, SqlTournaments):
     """The ``Repository`` Protocol in SQL; see the module's docstring."""
 
     _prefs_sql: ClassVar[str] = (

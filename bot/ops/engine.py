@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 
 from bot.ops.metrics import Metrics
 from rules import Position
-from service.ports import MovePicker, MoveWeighing
+from service.ports import MovePicker, MoveWeighing, WeighingBudget
 
 T = TypeVar("T")
 
@@ -38,6 +38,11 @@ class MeasuredPicker:
         self.workers = max(1, workers)
         self.searching = 0  # picks and weighings under way (running or waiting)
         self.picking = 0  # picks: games whose computer is thinking
+
+    @property
+    def weigh_nodes(self) -> int | None:
+        """The measured picker's node budget a weighing search, where it tells it."""
+        return self.picker.weigh_nodes if isinstance(self.picker, WeighingBudget) else None
 
     def _gauges(self) -> None:
         self.metrics.engine_waiting.set(max(0, self.searching - self.workers))

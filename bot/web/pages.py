@@ -15,6 +15,7 @@ from html import escape
 from typing import TYPE_CHECKING
 from urllib.parse import urlencode
 
+from bot.web.graph import analysis_section
 from locales.i18n import LOCALES, Words, _, capitalized, decimal, render
 from locales.terms import game_name, move_display, seat_colour
 from service import texts
@@ -214,6 +215,7 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
         f'<ul>{"".join(players)}</ul></section>'
         f'<section class="moves"><h2>{moves_heading}</h2>'
         f'<ol id="moves">{"".join(moves)}</ol></section>'
+        f'{analysis_section(found, link=page_path, locale=locale)}'
         f'{record_section(export, base, locale)}</div>'),
         locale, scripts=("match.js",), switch=page_path)
 

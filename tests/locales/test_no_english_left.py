@@ -28,6 +28,7 @@ ALLOWED_FILES = {
     "bot/web/app.py": "HTTP headers and the event stream's protocol lines",
     "bot/web/pages.py": "HTML markup around translated words (its sentences are _())",
     "bot/web/community.py": "HTML markup around translated words (its sentences are _())",
+    "bot/web/graph.py": "SVG and HTML markup around translated words (its sentences are _())",
     "bot/web/links.py": "the operator's configuration error (a short web secret)",
     "bot/ops/health.py": "/readyz's reasons, for the operator and the orchestrator: English",
     "bot/ops/metrics.py": "Prometheus' HELP texts and content type, for the operator",

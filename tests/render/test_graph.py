@@ -87,9 +87,9 @@ def test_a_four_seat_game_has_a_line_per_seat() -> None:
         return any(sum(abs(a - b) for a, b in zip(c, target, strict=True)) < 30
                    for c in colours)
     looks = [rules.variant("alquerque-grande").seat_name(s, 4) for s in range(4)]
-    from render.graph import _colour
+    from render.graph import line_colour
     for seat in range(4):
-        assert present(_colour(GRANDE, seat, 4)), looks[seat]
+        assert present(line_colour(GRANDE, seat, 4)), looks[seat]
     assert "each player's own view" in g.alt_text and "Marked: move 10." in g.alt_text
     assert "Largest swing" not in g.alt_text
 

@@ -321,6 +321,11 @@ async def test_sqlite_sweep_and_games_queries_use_indexes_with_planner_statistic
         await repo.close()
 
 
+def undo_migration_21(conn: Any) -> None:
+    """Back to schema 20: no stored analyses."""
+    conn.execute("DROP TABLE analyses")
+
+
 def undo_migration_20(conn: Any) -> None:
     """Back to schema 19: no time zones, no weekends off, no pause limit."""
     conn.execute("ALTER TABLE user_prefs DROP COLUMN time_zone")
@@ -377,8 +382,9 @@ def undo_to_schema_9(conn: Any) -> None:
     """Back to schema 9, as the release before languages (issue 14) left a database: the
     migrations from 10 (languages), 11 and 12 (processes, the live index), 13 (seasons),
     14 (clocks, vacations), 15 (comforts), 16 (the web switch), 17 (web link
-    generations), 18 (daily digests), 19 (the opening explorer) and 20 (time zones, weekends
-    off, pauses) undone."""
+    generations), 18 (daily digests), 19 (the opening explorer), 20 (time zones, weekends
+    off, pauses) and 21 (stored analyses) undone."""
+    undo_migration_21(conn)
     undo_migration_20(conn)
     undo_migration_19(conn)
     undo_migration_18(conn)
@@ -441,6 +447,7 @@ async def test_sqlite_schema_3_stores_who_played_the_last_move(tmp_path: Path) -
     conn.execute("DROP TABLE tournament_matches")  # (migration 8)
     conn.execute("DROP TABLE tournaments")
     conn.execute("DROP TABLE shard_leases")  # (migration 9)
+    undo_migration_21(conn)
     undo_migration_20(conn)
     undo_migration_19(conn)
     undo_migration_18(conn)

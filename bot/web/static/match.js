@@ -229,10 +229,12 @@
         show(steps[a.dataset.step]);
       });
     });
-    document.querySelectorAll("#moves a").forEach(function (a) {
+    // the move list, and the analysis's costly moves (on its graph and in its list)
+    document.querySelectorAll("#moves a, a.goto").forEach(function (a) {
       a.addEventListener("click", function (ev) {
         ev.preventDefault();
-        show(parseInt(a.dataset.ply, 10));
+        show(parseInt(a.getAttribute("data-ply"), 10), true);
+        if (a.classList.contains("goto")) { document.getElementById("board").scrollIntoView({ block: "nearest" }); }
       });
     });
     var board = document.querySelector(".board");
