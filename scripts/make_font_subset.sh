@@ -94,3 +94,5 @@ PYEOF
          /^License: GPL-3\+$/{p=0} p' /usr/share/doc/fonts-noto-cjk/copyright | sed 's/^ //; s/^\.$//'
 } > "$OUT/OFL.txt"
 ls -l "$OUT"
+# the web pages' Chinese fonts are subsets of the Regular one (bot/web/static/FONTS.md)
+"$PY" scripts/make_web_fonts.py

@@ -45,12 +45,12 @@ log = logging.getLogger(__name__)
 CSP = ("default-src 'none'; img-src 'self'; style-src 'self'; script-src 'self'; "
        "font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; "
        "frame-ancestors 'none'")
-STATIC = {"site.css": ("bot.web", "text/css"), "match.js": ("bot.web", "text/javascript"),
-          "TableroLanguages.otf": ("bot.web", "font/otf"),
-          "TableroSans-Regular.otf": ("render", "font/otf")}
-"""The files under ``/static/``: their package (``static/`` of the web adapter, or the
-renderer's ``fonts/``: Chinese pages are drawn with the font the boards use, so a reader
-without a Chinese font sees no empty boxes) and type."""
+STATIC = {"site.css": "text/css", "match.js": "text/javascript",
+          "TableroLanguages.woff2": "font/woff2", "TableroSans-zh-CN.woff2": "font/woff2",
+          "TableroSans-zh-TW.woff2": "font/woff2"}
+"""The files under ``/static/`` (``static/`` of the web adapter) and their types. Chinese
+pages are drawn with the boards' font, so a reader without a Chinese font sees no empty
+boxes: each language's characters only, as WOFF2 (``scripts/make_web_fonts.py``)."""
 BOARD_CACHE = 512
 """Board pictures kept in memory (by match, version, ply and language)."""
 
@@ -297,9 +297,8 @@ class WebApp:
         name = request.match_info["name"]
         if name not in STATIC:
             raise web.HTTPNotFound()
-        package, kind = STATIC[name]
-        folder = "static" if package == "bot.web" else "fonts"
-        body = resources.files(package).joinpath(folder, name).read_bytes()
+        kind = STATIC[name]
+        body = resources.files("bot.web").joinpath("static", name).read_bytes()
         response = web.Response(body=body, content_type=kind,
                                 charset="utf-8" if kind.startswith("text/") else None)
         response.headers["Cache-Control"] = "public, max-age=3600"

@@ -53,5 +53,6 @@ def test_the_image_install_step_builds_a_complete_wheel(tmp_path: Path) -> None:
                   for p in (ROOT / "locales").glob("*/LC_MESSAGES/tablero.po")}
     assert len(catalogues) >= 8 and catalogues <= names, catalogues - names
     assert {"render/fonts/TableroSans-Regular.otf", "bot/web/static/match.js",
+            "bot/web/static/TableroSans-zh-CN.woff2", "bot/web/static/TableroSans-zh-TW.woff2",
             "bot/ops/probe.py", "bot/ops/server.py", "locales/tablero.pot"} <= names
     assert scripts["console_scripts"]["tablero"] == "bot.__main__:main"

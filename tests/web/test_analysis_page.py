@@ -10,7 +10,7 @@ import os
 import re
 from html import unescape
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from playwright.async_api import async_playwright
 
@@ -26,7 +26,7 @@ from tests.web.test_browser import until
 class ScriptedPicker(InlineMovePicker):
     """Weighs the moves as the test says, by index (the best move: the first legal)."""
 
-    WEIGHINGS: dict[int, tuple[int, int, int | None, int | None]] = {
+    WEIGHINGS: ClassVar[dict[int, tuple[int, int, int | None, int | None]]] = {
         0: (250, 0, None, None),  # Alice, move 1: 2.5 pawns
         3: (150, -999_998, None, -1),  # Bob, move 4: walks into a forced loss in 1
         5: (400, 60, None, None),  # Bob, move 6: 3.4 pawns

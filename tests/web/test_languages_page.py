@@ -25,19 +25,27 @@ FONT_LOADED = ("[...document.fonts].some(f => f.family.includes('Tablero Sans') 
                "&& f.status === 'loaded')")
 
 
-def test_the_served_font_has_every_chinese_character_of_the_catalogues() -> None:
-    """Any sentence a Chinese page shows is drawn in the font served with it (the
-    renderer's, ``render/fonts``; rebuilt by scripts/make_font_subset.sh after a Chinese
-    catalogue changes), never as empty boxes."""
-    from render.style import coverage
+def test_the_served_fonts_have_every_chinese_character_of_their_catalogue() -> None:
+    """Any sentence a Chinese page shows is drawn in the font served with it (each
+    language's own subset of the renderer's, ``bot/web/static``; rebuilt by
+    scripts/make_font_subset.sh, or scripts/make_web_fonts.py alone, after a Chinese
+    catalogue changes), never as empty boxes; and it holds nothing else (a Simplified
+    page does not carry the Traditional characters)."""
+    from fontTools.ttLib import TTFont
 
-    missing = set()
-    for po in ROOT.glob("locales/zh_*/LC_MESSAGES/tablero.po"):
+    for tag in ("zh_CN", "zh_TW"):
+        wanted = set()
+        po = ROOT / f"locales/{tag}/LC_MESSAGES/tablero.po"
         for line in po.read_text("utf-8").splitlines():
             if line.startswith(("msgstr", '"')):
-                missing.update(ch for ch in line if any(
-                    low <= ord(ch) <= high for low, high in CJK) and ch not in coverage())
-    assert not missing, "run scripts/make_font_subset.sh: " + "".join(sorted(missing))
+                wanted.update(ch for ch in line if any(
+                    low <= ord(ch) <= high for low, high in CJK))
+        font = TTFont(ROOT / f"bot/web/static/TableroSans-{tag.replace('_', '-')}.woff2")
+        assert font.flavor == "woff2"
+        held = {chr(c) for c in font.getBestCmap()}
+        assert not wanted - held, "run scripts/make_font_subset.sh (or " \
+            "scripts/make_web_fonts.py): " + "".join(sorted(wanted - held))
+        assert held == wanted, "".join(sorted(held ^ wanted))
 
 
 async def fits(page: Page) -> None:
@@ -63,7 +71,7 @@ async def test_german_and_chinese_pages_render_and_fit_a_phone(site: Site, chrom
                     page = await browser.new_page(viewport={"width": width, "height": height})
                     fonts: list[str] = []
                     page.on("request", lambda r, seen=fonts: seen.append(r.url)
-                            if r.url.endswith(".otf") else None)
+                            if r.url.endswith((".otf", ".woff2")) else None)
                     await page.goto(str(site.client.make_url(f"{path}?lang={lang}")))
                     if name in ("match", "play"):
                         await until(page, "document.getElementById('board').naturalWidth > 0",
@@ -73,9 +81,11 @@ async def test_german_and_chinese_pages_render_and_fit_a_phone(site: Site, chrom
                     await fits(page)
                     if lang.startswith("zh"):  # drawn with our font, fetched from here
                         await until(page, FONT_LOADED, 10)
-                        assert any("TableroSans-Regular" in u for u in fonts)
+                        # its own language's characters, never the other's
+                        assert any(f"TableroSans-{lang}.woff2" in u for u in fonts), fonts
+                        assert not any("TableroSans" in u and lang not in u for u in fonts)
                         assert all(u.startswith(str(site.client.make_url("/"))) for u in fonts)
-                    else:  # a Latin page fetches only the switch's 3 KB of it
+                    else:  # a Latin page fetches only the switch's 2 KB of it
                         assert not any("TableroSans" in u for u in fonts)
                     if shots:
                         size = "phone" if width == 390 else "desktop"
