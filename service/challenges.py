@@ -265,14 +265,19 @@ class Challenges:
             raise InvalidOption(_("there is no seat {seat} in this game", seat=repr(seat)))
         return seat
 
-    async def _new_seat(self, user: int, seat: int | None = None, *, accepted: bool = True
-                        ) -> SeatRecord:
+    async def _new_seat(self, user: int, seat: int | None = None, *, accepted: bool = True,
+                        joining: MatchRecord | None = None) -> SeatRecord:
         """A user new to a match, with how he wants to be told and his time zone
-        (participants already in it come with theirs from the repository)."""
+        (participants already in it come with theirs from the repository); one
+        ``joining`` a match already stored comes with his rating on its ladder too, as
+        the seats read with it do (the start's turn post shows it)."""
         found = await self.repository.get_user_prefs(user)
+        rated = None if joining is None else \
+            await self.repository.rank_of(joining.guild_id, joining.ladder, user)
         return SeatRecord(user, seat, None, accepted,
                           notify=found.notify if found is not None else "mention",
-                          time_zone=found.time_zone if found is not None else None)
+                          time_zone=found.time_zone if found is not None else None,
+                          rating=rated[1] if rated is not None else None)
 
     def _seated(self, rec: MatchRecord) -> tuple[SeatRecord, ...]:
         """Give every accepted participant a seat (challenge/lobby full); each keeps the
@@ -348,7 +353,8 @@ class Challenges:
             choice = current.seat  # a seat kept for him (a rematch's rotated seats)
         me = dataclasses.replace(current, seat=choice if rec.seat_count > 2 else None,
                                  team=None, accepted=True) if current is not None \
-            else await self._new_seat(user, choice if rec.seat_count > 2 else None)
+            else await self._new_seat(user, choice if rec.seat_count > 2 else None,
+                                      joining=rec)
         seats = tuple(me if s.user_id == user else s for s in rec.seats)
         if current is None:
             seats += (me,)

@@ -101,6 +101,26 @@ MIN_TAKEBACK_TIME = timedelta(hours=1)
 """The least time a player gets back with his move."""
 
 
+def takeback_asker(m: MatchView, by: int | None, rated_allowed: bool) -> int | None:
+    """Who may ask to take back the move ``by`` just played in ``m`` (the Take back
+    button of its turn post, issue 42), by the rules ``request_takeback`` checks: an
+    active two-player game, rated ones only where the server allows it
+    (``rated_allowed``), the record's last entry a move on the board that ``by`` played
+    (not a pass the rules played for the other, not a set-up), none asked yet; and
+    never against the computer, which answers no request. None: nobody may."""
+    if m.status is not MatchStatus.ACTIVE or m.seat_count != 2 or (m.rated and not
+                                                                   rated_allowed):
+        return None
+    if by is None or m.last_move_by != by or by in m.to_move or m.takeback_by is not None:
+        return None
+    last = m.last_move or ""
+    if not last or last.startswith(SPECIAL_PREFIX) or last == "setup submitted":
+        return None
+    if any(is_computer(u) for u in m.players()):
+        return None
+    return by
+
+
 class ConditionalLineError(ServiceError):
     """A conditional line that cannot be stored; the message names the line and move."""
 

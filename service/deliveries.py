@@ -7,9 +7,21 @@ for its replay. The Discord adapter is given one by the wiring instead of the re
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from service.ports import Repository
 from service.states import StoredRecord
-from service.views import MatchView
+from service.views import GuildSettings, MatchView
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceSettings:
+    """A server's settings its posts depend on: ``language`` of its match threads
+    (None: Discord's locale of the server), ``takebacks_rated``: rated games allow
+    takebacks by consent."""
+
+    language: str | None
+    takebacks_rated: bool
 
 
 class DeliveryFacts:
@@ -20,8 +32,15 @@ class DeliveryFacts:
 
     async def server_language(self, guild_id: int) -> str | None:
         """The language a server set for its match threads (``/settings language``)."""
+        return (await self.place_settings(guild_id)).language
+
+    async def place_settings(self, guild_id: int) -> PlaceSettings:
+        """What a server's posts depend on, in one read: the language of its match
+        threads and whether its rated games allow takebacks (the card's Take back)."""
         settings = await self._repository.get_guild_settings(guild_id)
-        return settings.language if settings is not None and settings.language else None
+        if settings is None:
+            return PlaceSettings(None, GuildSettings(guild_id).takebacks_rated)
+        return PlaceSettings(settings.language or None, settings.takebacks_rated)
 
     async def web_on(self, guild_id: int) -> bool:
         """Whether a server shows its matches on the web (``/settings web:on``): its posts

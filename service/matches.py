@@ -79,11 +79,15 @@ def view_of(rec: MatchRecord) -> MatchView:
     seats: tuple[SeatView, ...] = ()
     if rec.status is not MatchStatus.OPEN or any(s.seat is not None for s in rec.seats):
         by_seat = {s.seat: s for s in rec.seats if s.seat is not None}
-        seats = tuple(
-            SeatView(i, by_seat[i].user_id if i in by_seat else None,
-                     by_seat[i].team if i in by_seat else team_of(rec, i),
-                     seat_name(i), by_seat[i].out if i in by_seat else False)
-            for i in range(rec.seat_count))
+        def seat_view(i: int) -> SeatView:
+            s = by_seat.get(i)
+            if s is None:
+                return SeatView(i, None, team_of(rec, i), seat_name(i))
+            rating = s.rating
+            return SeatView(i, s.user_id, s.team, seat_name(i), s.out,
+                            rating.ordinal if rating is not None else None,
+                            rating is not None and rating.provisional)
+        seats = tuple(seat_view(i) for i in range(rec.seat_count))
     result = None
     if rec.result is not None:
         def users(seats_: Iterable[int]) -> tuple[int, ...]:

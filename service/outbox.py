@@ -139,7 +139,8 @@ def _result_of(d: Any) -> ResultView | None:
 def _view_data(v: MatchView) -> dict[str, Any]:
     d = dataclasses.asdict(v)  # plain values; the structured ones are written below
     d.update(options=dict(v.options), status=v.status.value, deadline=_ts(v.deadline),
-             seats=[[s.seat, s.user_id, s.team, s.name, s.out] for s in v.seats],
+             seats=[[s.seat, s.user_id, s.team, s.name, s.out, s.rating, s.provisional]
+                    for s in v.seats],
              result=_result_data(v.result), lapsed=_ts(v.lapsed),
              away=[[u, _ts(t)] for u, t in v.away],
              own_deadlines=[[u, _ts(t)] for u, t in v.own_deadlines],

@@ -56,7 +56,10 @@ class SeatRecord:
     invited and not yet answered (``accepted`` False). ``out``: resigned/timed out of a
     4-player game that went on without him. ``notify``: how he wants to be told it is his
     turn ("mention" or "dm"); the repository reads it from his preferences in the same
-    query as the match, so notifications need no read of their own."""
+    query as the match, so notifications need no read of their own. ``rating``: his
+    rating on the match's ladder in its server (None: he has none yet), read in that
+    same query too, so the turn post shows it as it is when the move is played without
+    a read per seat (issue 42)."""
 
     user_id: int
     seat: int | None = None
@@ -65,6 +68,7 @@ class SeatRecord:
     out: bool = False
     notify: str = "mention"  # his /notify choice, read with the seats (not stored here)
     time_zone: str | None = None  # his /settings timezone, read with the seats; None: UTC
+    rating: RatingRecord | None = field(default=None, compare=False)  # read with the seats
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,11 +17,29 @@ from service.records import PROVISIONAL_GAMES, MatchStatus
 
 @dataclass(frozen=True, slots=True)
 class SeatView:
+    """One seat of a match. ``rating``: its player's rating on the match's ladder when the
+    match was read (the number ladders show, mu - 3 sigma; None: he has none yet),
+    ``provisional`` while he has played fewer than ``PROVISIONAL_GAMES`` rated games."""
+
     seat: int
     user_id: int | None  # None: a lobby seat nobody took yet
     team: int | None
     name: str  # the game's name for the seat, e.g. "Red"
     out: bool = False
+    rating: float | None = None
+    provisional: bool = False
+
+    @property
+    def shown_rating(self) -> Joined | None:
+        """The rating as ladders print it (``'12.3'``, ``'4.1?'`` while provisional), or
+        None without one.
+
+        >>> SeatView(0, 7, None, "Red", rating=4.06, provisional=True).shown_rating.render("de")
+        '4,1?'
+        """
+        if self.rating is None:
+            return None
+        return Joined((decimal(self.rating), "?" if self.provisional else ""), separator="")
 
 
 @dataclass(frozen=True, slots=True)

@@ -87,13 +87,16 @@ class MemoryRepository(MemoryAnalyses, MemoryExplorer, MemorySeasons, MemoryTour
         return stored
 
     def _with_prefs(self, rec: MatchRecord) -> MatchRecord:
-        """``rec`` with each participant's notification choice and time zone (read with
-        the match, as the SQLite repository does in the same statement)."""
-        seats = tuple(dataclasses.replace(s, notify=self._prefs[s.user_id].notify,
-                                          time_zone=self._prefs[s.user_id].time_zone)
-                      if s.user_id in self._prefs else
-                      dataclasses.replace(s, notify="mention", time_zone=None)
-                      for s in rec.seats)
+        """``rec`` with each participant's notification choice, time zone and rating on
+        the match's ladder (read with the match, as the SQLite repository does in the
+        same statement)."""
+        seats = tuple(dataclasses.replace(
+            s, notify=self._prefs[s.user_id].notify if s.user_id in self._prefs
+            else "mention",
+            time_zone=self._prefs[s.user_id].time_zone if s.user_id in self._prefs
+            else None,
+            rating=self._ratings.get((rec.guild_id, rec.ladder, s.user_id)))
+            for s in rec.seats)
         users = {s.user_id for s in rec.seats}
         followers = tuple(sorted({
             f.user_id for f in self._follows

@@ -157,7 +157,9 @@ class PostgresRepository(SqlRepository):
     _prefs_sql: ClassVar[str] = (
         "json_object_agg(p.user_id, p.notify || COALESCE(' ' || p.time_zone, ''))::text")
     _select_match: ClassVar[str] = select_match(
-        _prefs_sql, "json_agg(DISTINCT f.user_id)::text")
+        _prefs_sql, "json_agg(DISTINCT f.user_id)::text",
+        "json_object_agg(r.user_id, json_build_array(r.mu, r.sigma, r.wins, r.losses, "
+        "r.draws))::text")
 
     def __init__(self, url: str, pool: Any) -> None:
         self.path = redact(url)  # what messages call the database

@@ -78,16 +78,27 @@ _FOLLOWERS = ("(SELECT {arr} FROM follows AS f WHERE f.match_id = matches.id OR 
               "(SELECT user_id FROM seats WHERE match_id = matches.id))) AS followers")
 _CONDITIONALS = ("(SELECT count(*) FROM conditional_moves AS c "
                  "WHERE c.match_id = matches.id) AS conditionals")
+# Each participant's rating on the match's ladder in its server (issue 42: the turn post
+# shows them), as a JSON object {user id: [mu, sigma, wins, losses, draws]} built by the
+# dialect's ``{agg}``; one primary-key lookup per seat, in the same statement. (SQLite's
+# JSON writes a real to 15 significant digits: plenty for a number shown to one decimal.)
+_RATINGS = ("(SELECT {agg} FROM seats AS s JOIN ratings AS r ON r.user_id = s.user_id "
+            "AND r.guild_id = matches.guild_id AND r.ladder = matches.ladder "
+            "WHERE s.match_id = matches.id) AS ratings")
+RATINGS_SQLITE = "json_group_object(r.user_id, json_array(r.mu, r.sigma, r.wins, r.losses, " \
+    "r.draws))"
 
 
 def select_match(json_object_agg: str,
-                 json_array_agg: str = "json_group_array(DISTINCT f.user_id)") -> str:
-    """The SELECT of whole match rows, with ``json_object_agg`` building the prefs and
-    ``json_array_agg`` the followers."""
+                 json_array_agg: str = "json_group_array(DISTINCT f.user_id)",
+                 ratings_agg: str = RATINGS_SQLITE) -> str:
+    """The SELECT of whole match rows, with ``json_object_agg`` building the prefs,
+    ``json_array_agg`` the followers and ``ratings_agg`` the seats' ratings."""
     prefs = _PREFS.format(agg=json_object_agg)
     followers = _FOLLOWERS.format(arr=json_array_agg)
-    return (f"SELECT id, version, {_MATCH_COLUMNS}, {prefs}, {followers}, {_CONDITIONALS} "
-            "FROM matches")
+    ratings = _RATINGS.format(agg=ratings_agg)
+    return (f"SELECT id, version, {_MATCH_COLUMNS}, {prefs}, {followers}, {_CONDITIONALS}, "
+            f"{ratings} FROM matches")
 
 _PLY_MAX = 2**63 - 1  # "no upper bound" for a ply range
 
@@ -183,11 +194,15 @@ def _match_of(row: Sequence[Any]) -> MatchRecord:
      start_text, seat_count, status, challenger_id, seats, seat_pref, seating, ply,
      position_text, to_move, last_move, days, rated, deadline, remind_at, offer, result,
      broken, created_at, updated_at, last_move_by, clock, takeback, prefs, followers,
-     conditionals) = row
+     conditionals, ratings) = row
     found = {int(u): str(n).split(" ", 1) for u, n in json.loads(prefs).items()} \
         if prefs else {}
     notify = {u: n[0] for u, n in found.items()}
     zones = {u: n[1] for u, n in found.items() if len(n) > 1 and n[1]}
+    seat_ratings = {int(u): RatingRecord(guild_id, ladder, int(u), float(mu), float(sigma),
+                                         int(won), int(lost), int(drawn))
+                    for u, (mu, sigma, won, lost, drawn) in json.loads(ratings).items()} \
+        if ratings else {}
     offer_d = json.loads(offer) if offer else None
     takeback_d = json.loads(takeback) if takeback else None
     result_d = json.loads(result) if result else None
@@ -200,7 +215,8 @@ def _match_of(row: Sequence[Any]) -> MatchRecord:
         start_text=start_text, seat_count=seat_count, status=MatchStatus(status),
         challenger_id=challenger_id,
         seats=tuple(SeatRecord(u, s, t, bool(a), bool(o), notify.get(u, "mention"),
-                               zones.get(u)) for u, s, t, a, o in json.loads(seats)),
+                               zones.get(u), seat_ratings.get(u))
+                    for u, s, t, a, o in json.loads(seats)),
         seat_pref=seat_pref, seating=seating, ply=ply, position_text=position_text,
         to_move=tuple(int(s) for s in to_move.split(",") if s), last_move=last_move,
         days_per_move=days, rated=bool(rated), deadline=_dt(deadline),

@@ -121,7 +121,7 @@ def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer 
         ComfortsCog(service, notices, web),
         InfoCog(service),
         ClocksCog(service, notices),
-        SettingsCog(service, notifier.routes.forget_place_locale),
+        SettingsCog(service, notifier.routes.forget_place),
         TournamentsCog(service, bot.names),
         SeasonsCog(service),
         SchoolCog(service),

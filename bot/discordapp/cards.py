@@ -1,7 +1,9 @@
 """The match card as a Components V2 layout (issue 42): one container accented in the
 mover's colour, the post's words at the top (its mentions notify, as a message's content
 does: Discord's Text Display reference), the board in a media gallery, a block per seat
-(clock, vacation: ``embeds.seat_lines``), and the buttons in an action row.
+(rating, team: ``embeds.seat_lines``), the clock, and the buttons that apply in an
+action row (:func:`card_actions`: +1 day, Take back; Claim win and Keep waiting once a
+claim-win clock lapsed, which the lapse's post shows as a card too).
 
 discord.py 2.7.1 sends it (``LayoutView``, ``Container``, ``TextDisplay``,
 ``MediaGallery``, ``ActionRow``) and SimCord 3.2.1 checks it (the components_v2 flag, no
@@ -23,6 +25,7 @@ from bot.discordapp import embeds
 from bot.discordapp.components import MatchButton
 from locales.i18n import _, render
 from service import MatchView
+from service.comforts import takeback_asker
 
 SEAT_ACCENTS: dict[str, int] = {
     "red": 0xCE342C, "black": 0x2E2A28, "white": 0xD8D0BE, "blue": 0x2C62C4,
@@ -51,12 +54,30 @@ def accent(m: MatchView) -> int:
     return SEAT_ACCENTS.get(name.strip().lower(), NEUTRAL)
 
 
+def card_actions(m: MatchView, by: int | None, takebacks_rated: bool) -> list[str]:
+    """The match buttons that apply to ``m`` as it is posted (``by`` played its last
+    move; ``takebacks_rated``: the server's rated games allow takebacks): a lapsed
+    claim-win clock asks the waiting players to claim or keep waiting; else "+1 day"
+    while a clock runs for someone, and "Take back" for the player whose move this
+    was, where ``/takeback`` would let him ask (``service.comforts.takeback_asker``).
+    The service checks each click again (who clicks, and whether it still applies)."""
+    if not m.status.is_live:
+        return []
+    if m.lapsed is not None and m.claim_win and m.deadline is None:
+        return ["claim", "wait"]
+    actions = ["moretime"] if m.to_move and m.deadline is not None else []
+    if takeback_asker(m, by, takebacks_rated) is not None:
+        actions.append("takeback")
+    return actions
+
+
 def match_card(m: MatchView, loc: str, *, board: tuple[str, str] | None = None,
                actions: Sequence[str] = (), web_url: str | None = None
                ) -> discord.ui.LayoutView:
     """The turn post of ``m`` as a layout, its words in ``loc``: ``board`` the board's
     attachment name and alt text; ``actions`` the match buttons under it (``+1 day``);
     ``web_url`` the match's page ("Open on the web", when the server has the web on).
+    The seat lines say each player's rating as the match was read (``embeds.seat_lines``).
     The post's own words are put in by :func:`with_words`."""
     view = discord.ui.LayoutView(timeout=None)
     parts: list[discord.ui.Item[Any]] = [

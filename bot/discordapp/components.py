@@ -1,8 +1,8 @@
 """Persistent buttons: their custom ids carry everything needed to act after a restart.
 
 ``tablero:<action>:<match id>:<ply>`` for match buttons (accept, decline, join, cancel,
-draw-yes, draw-no, +1 day, claim win, keep waiting, rematch, takeback yes/no, pause
-yes/no; "next game"
+draw-yes, draw-no, +1 day, claim win, keep waiting, rematch, take back, takeback
+yes/no, pause yes/no; "next game"
 carries the match the list or the last jump showed, and ply 0) and
 ``tablero:lbp:<page>:<ladder>`` / ``tablero:lbn:…`` for leaderboard pages, and
 ``tablero:tjoin:<tournament id>`` / ``tablero:tleave:…`` for a tournament's post, and
@@ -41,6 +41,8 @@ MATCH_ACTIONS: dict[str, tuple[Text, discord.ButtonStyle]] = {
     "wait": (_("Keep waiting"), discord.ButtonStyle.secondary),
     "next": (_("Next game"), discord.ButtonStyle.primary),
     "rematch": (_("Rematch"), discord.ButtonStyle.primary),
+    # issue 42: the turn post's Take back (asks, as /takeback does)
+    "takeback": (_("Take back"), discord.ButtonStyle.secondary),
     "takeyes": (_("Accept takeback"), discord.ButtonStyle.success),
     "takeno": (_("Decline takeback"), discord.ButtonStyle.secondary),
     # issue 43: the answers to a pause by agreement
@@ -61,7 +63,7 @@ def match_custom_id(action: str, match_id: int, ply: int) -> str:
 
 class MatchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                   template=r"tablero:(?P<action>accept|decline|join|cancel|drawyes|drawno|moretime"
-                           r"|claim|wait|next|rematch|takeyes|takeno|pauseyes|pauseno)"
+                           r"|claim|wait|next|rematch|takeback|takeyes|takeno|pauseyes|pauseno)"
                            r":(?P<match>[0-9]{1,19}):(?P<ply>[0-9]{1,9})"):
     """A button acting on one match at one ply."""
 

@@ -241,7 +241,8 @@ class Routes:
         self.untold: set[int] = set()  # refused and not yet told (loaded at start)
         self._logged: set[tuple[object, ...]] = set()
         self._admins_told: set[tuple[int, str]] = set()
-        self._place_locales: dict[int, tuple[float, str]] = {}  # guild -> (read at, locale)
+        # guild -> (read at, its thread language, takebacks allowed in rated games)
+        self._places: dict[int, tuple[float, str, bool]] = {}
 
     # ------------------------------------------------------------------ progress
 
@@ -293,23 +294,32 @@ class Routes:
     async def place_locale(self, guild_id: int) -> str:
         """The language of a server's match threads: its ``/settings language``, else
         the server's preferred locale in Discord, else the default. Read at most once a
-        minute per server (``forget_place_locale`` when this process changes it)."""
+        minute per server (``forget_place`` when this process changes it)."""
+        return (await self._place(guild_id))[0]
+
+    async def takebacks_in_rated(self, guild_id: int) -> bool:
+        """Whether a server's rated games allow takebacks (``/settings
+        takebacks_rated``), read with its language (at most once a minute)."""
+        return (await self._place(guild_id))[1]
+
+    async def _place(self, guild_id: int) -> tuple[str, bool]:
         now = time.monotonic()
-        known = self._place_locales.get(guild_id)
+        known = self._places.get(guild_id)
         if known is not None and now - known[0] < LOCALE_TTL:
-            return known[1]
-        language = await self.facts.server_language(guild_id)
-        if language:
-            chosen = negotiate(language)
+            return known[1], known[2]
+        place = await self.facts.place_settings(guild_id)
+        if place.language:
+            chosen = negotiate(place.language)
         else:
             guild = self.client.get_guild(guild_id)
             chosen = negotiate(str(guild.preferred_locale) if guild is not None else None)
-        self._place_locales[guild_id] = (now, chosen)
-        return chosen
+        self._places[guild_id] = (now, chosen, place.takebacks_rated)
+        return chosen, place.takebacks_rated
 
-    def forget_place_locale(self, guild_id: int) -> None:
-        """The server's language changed (``/settings language``): read it again."""
-        self._place_locales.pop(guild_id, None)
+    def forget_place(self, guild_id: int) -> None:
+        """The server's settings changed (``/settings language`` or
+        ``takebacks_rated``): read them again."""
+        self._places.pop(guild_id, None)
 
     async def user_locale(self, user_id: int) -> str:
         """The language of a DM to ``user_id``: the locale he was last seen with."""

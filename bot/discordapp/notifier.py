@@ -268,8 +268,9 @@ class DiscordNotifier:
             content = joined(content, _("({player}'s draw offer lapsed with this move.)",
                                         player=embeds.mention(event.draw_lapsed_by)))
         extra: dict[str, Any] = {"file": picture} if picture is not None else {}
-        # the player not to move may give a day
-        actions = ["moretime"] if users and m.deadline is not None else []
+        # the player not to move may give a day; the one who moved may ask to take it back
+        actions = cards.card_actions(m, by, m.rated and await self.routes.takebacks_in_rated(
+            m.guild_id))
         url = await self.web_url(m)
         if self.cards:  # one Components V2 layout (issue 42): the words go in it
             extra["view"] = cards.match_card(
@@ -478,13 +479,16 @@ class DiscordNotifier:
     async def time_lapsed(self, event: ev.TimeLapsed) -> None:
         m = event.match
         ping, dm = self.split_by_preference(m, event.waiting)
+        loc = await self.routes.place_locale(m.guild_id)
+        actions = cards.card_actions(m, None, False)  # Claim win, Keep waiting
+        # a card (issue 42): the seats and the lapsed clock with the buttons that apply
+        view = cards.match_card(m, loc, actions=actions) if self.cards \
+            else match_buttons(m.id, m.ply, actions, loc)
         await self.post(m, _(
             "⌛ {late}'s time ran out. {waiting}: claim the win, or keep waiting "
             "({late} may still move until someone claims).",
             late=embeds.mentions(event.late), waiting=embeds.mentions(event.waiting)),
-            ping=ping, dm=dm, audience=self.others(m),
-            view=match_buttons(m.id, m.ply, ["claim", "wait"],
-                               await self.routes.place_locale(m.guild_id)))
+            ping=ping, dm=dm, audience=self.others(m), view=view)
 
     # The correspondence comforts (issue 16): in the match's place, in its language; to
     # followers by DM, each in his own.

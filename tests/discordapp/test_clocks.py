@@ -11,7 +11,15 @@ from typing import Any
 from bot.discordapp.embeds import clock_status
 from locales.i18n import render
 from tests.discordapp.conftest import World, make_bot, make_repository, service_of
-from tests.discordapp.helpers import buttons, post_text, reply, result_post, start_match
+from tests.discordapp.helpers import (
+    buttons,
+    is_card,
+    pinged,
+    post_text,
+    reply,
+    result_post,
+    start_match,
+)
 
 HOUR = 3600.0
 
@@ -53,9 +61,10 @@ async def test_one_day_more_then_claim_win_across_a_restart(world: World) -> Non
     early = reply(await w.bob.slash(thread, "games"))
     assert "Next game" not in labels(early)  # nothing waits on bob
     await w.env.advance_time(25 * HOUR)  # alice's day runs out: no result, a question
-    lapsed = thread.last_message
-    assert "time ran out" in lapsed.content and labels(lapsed) == ["Claim win", "Keep waiting"]
-    assert w.bob.id in [u.id for u in lapsed.mentions]
+    lapsed = thread.last_message  # a card (issue 42): the seats, the lapsed clock, claim
+    assert is_card(lapsed) and labels(lapsed) == ["Claim win", "Keep waiting"]
+    assert "time ran out" in post_text(lapsed) and "waiting for a claim" in post_text(lapsed)
+    assert w.bob.id in [u.id for u in lapsed.mentions] and pinged(w, lapsed) == [w.bob.id]
     assert (await w.service.get_match(match.id)).status.value == "active"
 
     repository = await restart(w)  # the buttons outlive the process

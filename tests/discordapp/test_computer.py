@@ -16,6 +16,7 @@ from bot.discordapp import TableroBot, create_bot
 from service.computer import DEFAULT_LEVEL
 from service.computer_seats import computer_user, is_computer
 from tests.discordapp.conftest import SHARDS, SWEEP_SECONDS, DiscordClock, World
+from tests.discordapp.helpers import buttons, post_text
 
 
 @pytest.fixture
@@ -56,6 +57,15 @@ async def test_challenge_the_computer_it_moves_first_and_is_named(world: World) 
     posted = texts(thread) + texts(w.channel)
     assert "Tablero (level 3)" in posted
     assert f"<@{computer_user(3)}>" not in posted  # the computer is named, never mentioned
+    turn = thread.last_message  # the card (issue 42): its seats rated or not
+    said = post_text(turn)
+    assert "**Red**: Tablero (level 3) · not rated (computer)" in said
+    assert f"▶ **Black**: {w.alice.mention} · no rating yet" in said
+    await w.alice.slash(thread, "move", move=(await w.alice.autocomplete(
+        thread, "move", "move", ""))[0]["value"])
+    await settle(w)
+    assert all("Take back" not in [b.label for b in buttons(m)]  # it answers no request
+               for m in thread.history())
 
 
 async def test_a_lobby_filled_with_computers_begins(world: World) -> None:

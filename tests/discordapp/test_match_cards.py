@@ -73,8 +73,9 @@ async def test_the_turn_post_is_one_layout_whose_mention_notifies(world: World) 
     assert texts[0].startswith(f"alice played **h3-e3 (C2.5)** — {w.bob.mention}, your move")
     assert w.bob.id in [u.id for u in turn.mentions]  # the mention in the card notifies
     assert pinged(w, turn) == [w.bob.id]  # him alone: the seat lines ping nobody
-    assert f"**Red**: {w.alice.mention}" in texts  # a line per seat, the mover marked
-    assert f"▶ **Black**: {w.bob.mention}" in texts
+    # a line per seat, the mover marked, each player's rating (neither has one yet)
+    assert f"**Red**: {w.alice.mention} · no rating yet" in texts
+    assert f"▶ **Black**: {w.bob.mention} · no rating yet" in texts
     assert any(t.startswith(f"{w.bob.mention} to move, <t:") for t in texts)  # his clock
     (gallery,) = [c for c in every if isinstance(c, discord.MediaGalleryComponent)]
     assert gallery.items[0].media.url.endswith("/board.png")  # the attachment, resolved
@@ -148,3 +149,35 @@ async def test_with_the_cards_off_the_turn_post_is_a_message_with_an_embed(
     given = reply(await w.alice.click(turn, label="+1 day"))
     assert given.ephemeral and "one day more" in given.content
     await repository.close()
+
+
+def test_seat_lines_say_ratings_while_the_match_is_live() -> None:
+    """A rated player's number (``?`` while provisional), none yet, the computer's seat
+    and a seat it stands in for are not rated; once the match is over, no ratings (its
+    end may have moved them)."""
+    import dataclasses
+
+    from bot.discordapp.embeds import seat_lines
+    from service.computer_seats import computer_user
+    from service.records import MatchStatus
+    from service.views import SeatView, notice_lane
+
+    bot = computer_user(2)
+    m = dataclasses.replace(
+        notice_lane(1, 2, 1), id=5, game="alquerque-grande", game_name="Alquerque grande",
+        status=MatchStatus.ACTIVE, to_move=(2,), seat_count=4, stand_ins=((4, 40),),
+        seats=(SeatView(0, 1, None, "Red", rating=12.34),
+               SeatView(1, 2, None, "Blue", rating=-1.26, provisional=True),
+               SeatView(2, bot, None, "Turquoise"),
+               SeatView(3, 4, None, "Pink", rating=20.0)))
+    lines = seat_lines(m, "de").splitlines()
+    assert lines[0] == "**Rot**: <@1> · Wertung 12,3"
+    assert lines[1] == "▶ **Blau**: <@2> · Wertung -1,3?"
+    assert lines[2].endswith("· nicht gewertet (Computer)")
+    assert lines[3].endswith("· nicht gewertet (Computer)")  # stood in for since move 40
+    assert "Wertung" not in seat_lines(dataclasses.replace(m, seat_count=2, seats=m.seats[:2],
+                                                           stand_ins=()), "en-US")
+    english = seat_lines(dataclasses.replace(m, seats=(SeatView(0, 3, None, "Red"),)), "en-US")
+    assert english == "**Red**: <@3> · no rating yet"
+    over = dataclasses.replace(m, status=MatchStatus.FINISHED)
+    assert "rating" not in seat_lines(over, "en-US")

@@ -3,8 +3,9 @@ counters on the repository, the renderer and the service's name lookups): at mos
 repository reads, 1 write, 1 render, and the service never calls back up into the
 adapter. The service-level count is tests/service/test_return_path.py; this one adds the
 adapter's own reads (resolving the match from its thread, the permission check, the
-notifier posting the board). The outbox's bookkeeping is counted apart: the board's post
-is read from the outbox once and marked delivered once (issue 12)."""
+notifier posting the board, with each seat's rating: read with the match, issue 42).
+The outbox's bookkeeping is counted apart: the board's post is read from the outbox once
+and marked delivered once (issue 12)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from collections import Counter
 from typing import Any
 
 from tests.discordapp.conftest import World
-from tests.discordapp.helpers import is_turn_post, reply, shows_board, start_match
+from tests.discordapp.helpers import is_turn_post, post_text, reply, shows_board, start_match
+from tests.discordapp.test_card_seats import rated_game, shown_rating
 
 WRITES = {"save", "create_match", "save_guild_settings", "save_user_prefs", "beat",
           "extend_clocks"}
@@ -36,8 +38,10 @@ def count_calls(repository: Any, calls: Counter[str]) -> None:
 
 async def test_one_move_costs_two_reads_one_write_one_render(world: World) -> None:
     w = world
+    await rated_game(w, w.alice, w.bob)  # both rated: the post shows their ratings
     _, thread = await start_match(w, w.alice, w.bob, seat=0)
     await w.alice.slash(thread, "move", move="h3-e3")
+    ratings = {u.id: await shown_rating(w, u) for u in (w.alice, w.bob)}
     service = w.service
     calls: Counter[str] = Counter()
     count_calls(service.repository, calls)
@@ -63,6 +67,8 @@ async def test_one_move_costs_two_reads_one_write_one_render(world: World) -> No
     await w.env.advance_time(1)  # let the board's delivery finish
     assert played.content.startswith("You played **h8-e8")
     assert is_turn_post(thread.last_message) and shows_board(thread.last_message)
+    said = post_text(thread.last_message)  # read with the match (issue 42), not one each
+    assert all(f"<@{u}> · rating {r}" in said for u, r in ratings.items())
     reads = sum(n for name, n in calls.items() if name not in WRITES | OUTBOX)
     writes = sum(n for name, n in calls.items() if name in WRITES)
     print(f"one /move: {reads} reads, {writes} write, {renders} render, "

@@ -500,6 +500,50 @@ async def test_each_participants_notification_choice_comes_with_the_match(
     assert choices(await repo.load_match(a.id))[22] == "mention"
 
 
+async def test_each_seats_rating_on_the_matchs_ladder_comes_with_the_match(
+        repo: Repository) -> None:
+    """The turn post shows the seats' ratings without a read per seat (issue 42): every
+    query that returns a match gives each participant's rating on the match's ladder in
+    its server (None: he has none there), as it is when the match is read."""
+    invited = dataclasses.replace(SeatRecord(33), accepted=False)
+    a = await repo.create_match(record(thread_id=5, seats=(
+        SeatRecord(11, 0), SeatRecord(22, 1), invited)))
+    unrated = {11: None, 22: None, 33: None}
+
+    def ratings(m: MatchRecord | None) -> dict[int, tuple[float, int] | None]:
+        """Each seat's (ordinal to 9 places, games): SQLite's JSON writes a real to 15
+        significant digits, far below what anyone is shown (one decimal)."""
+        assert m is not None
+        return {s.user_id: None if s.rating is None else
+                (round(s.rating.ordinal, 9), s.rating.games) for s in m.seats}
+    assert ratings(await repo.load_match(a.id)) == unrated
+    # rated elsewhere only: another server, another ladder
+    for guild, ladder in ((2, "xiangqi"), (1, "damas")):
+        b = await repo.create_match(record(guild=guild, ladder=ladder))
+        await repo.save(b, dataclasses.replace(b, status=MatchStatus.FINISHED), (),
+                        change({11: "win", 33: "loss"}, [1, 2], guild, ladder))
+    assert ratings(await repo.load_match(a.id)) == unrated
+    c = await repo.create_match(record(users=(11, 22)))
+    await repo.save(c, dataclasses.replace(c, status=MatchStatus.FINISHED), (),
+                    change({11: "win", 22: "loss"}, [1, 2]))
+    found = {u: await repo.rank_of(1, "xiangqi", u) for u in (11, 22)}
+    expected = {u: None if f is None else (round(f[1].ordinal, 9), 1)
+                for u, f in found.items()}
+    expected[33] = None
+    assert expected[11] is not None and expected[22] is not None
+    assert expected[11][0] > expected[22][0]
+    assert ratings(await repo.load_match(a.id)) == expected
+    assert ratings(await repo.match_in_thread(5)) == expected
+    mine = [m for m in await repo.matches_of(22) if m.id == a.id]
+    assert [ratings(m) for m in mine] == [expected]
+    due = [m for m in await repo.due_matches(T0 + timedelta(days=4)) if m.id == a.id]
+    assert [ratings(m) for m in due] == [expected]
+    rating = next(s.rating for s in (await repo.load_match(a.id) or a).seats
+                  if s.user_id == 11)
+    assert rating is not None and (rating.guild_id, rating.ladder, rating.wins) == \
+        (1, "xiangqi", 1)
+
+
 async def test_sqlite_close_lets_the_write_under_way_finish(tmp_path: Path) -> None:
     """A graceful stop closes the database while a command may be writing: the write
     that has begun commits before the connections close."""

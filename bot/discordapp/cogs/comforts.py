@@ -271,13 +271,17 @@ class ComfortsCog(commands.Cog, name="Comforts"):
 
     @commands.Cog.listener()
     async def on_match_button(self, interaction: Interaction, button: MatchButton) -> None:
-        """The Rematch button of a result post and the takeback answers."""
-        if button.action not in ("rematch", "takeyes", "takeno"):
+        """The Rematch button of a result post, the turn post's Take back and the
+        takeback answers."""
+        if button.action not in ("rematch", "takeback", "takeyes", "takeno"):
             return
         async with acknowledged(interaction):
             m = await clicked_match(self.service, interaction, button)
             if button.action == "rematch":
                 await self._rematch(interaction, m)
+                return
+            if button.action == "takeback":  # the service says who may ask, and when
+                await self._takeback(interaction, m.id, "ask")
                 return
             if m.takeback_by is None:
                 raise errors.StaleButton()

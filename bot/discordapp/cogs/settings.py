@@ -35,9 +35,9 @@ class SettingsCog(commands.Cog, name="Settings"):
     """Server settings and notification preferences."""
 
     def __init__(self, service: MatchService,
-                 language_changed: Callable[[int], None] | None = None) -> None:
+                 place_changed: Callable[[int], None] | None = None) -> None:
         self.service = service
-        self.language_changed = language_changed  # the notifier reads it again
+        self.place_changed = place_changed  # the notifier reads the settings again
 
     @app_commands.command(name="settings", description="Server settings for Tablero "
                                                        "(Manage Server)")
@@ -121,8 +121,9 @@ class SettingsCog(commands.Cog, name="Settings"):
                 s = await self.service.get_guild_settings(where_id)
             where = f"<#{s.games_channel_id}>" if s.games_channel_id else \
                 _("the channel where /challenge is used")
-            if language is not None and self.language_changed is not None:
-                self.language_changed(where_id)
+            if (language is not None or takebacks_rated is not None) \
+                    and self.place_changed is not None:
+                self.place_changed(where_id)
             guild = interaction.guild
             own = negotiate(str(guild.preferred_locale)) if guild is not None else None
             spoken = LANGUAGE_NAMES[s.language] if s.language else \
