@@ -175,8 +175,6 @@ def test_seat_lines_say_ratings_while_the_match_is_live() -> None:
     assert lines[1] == "▶ **Blau**: <@2> · Wertung -1,3?"
     assert lines[2].endswith("· nicht gewertet (Computer)")
     assert lines[3].endswith("· nicht gewertet (Computer)")  # stood in for since move 40
-    assert "Wertung" not in seat_lines(dataclasses.replace(m, seat_count=2, seats=m.seats[:2],
-                                                           stand_ins=()), "en-US")
     english = seat_lines(dataclasses.replace(m, seats=(SeatView(0, 3, None, "Red"),)), "en-US")
     assert english == "**Red**: <@3> · no rating yet"
     over = dataclasses.replace(m, status=MatchStatus.FINISHED)
