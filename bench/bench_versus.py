@@ -11,8 +11,18 @@ seats the old engine sits in the two seats of the other team, or (``fast``, ``sl
 in every other seat. Points: 1 a win, ½ a draw (with four seats, the share of the
 other seats ranked below, ties half); the new engine's score per configuration.
 
+``--cpu-time``: each side's clock is its own process's CPU time (``time.perf_counter``
+reads ``time.process_time`` in the serving processes), so each move gets the same
+``--movetime`` of computing on a loaded machine, whoever else is running (only the wall
+time of the run grows). ``--time-bound``: the levels' node floors
+(:attr:`engine.levels.Level.min_nodes`, the models' own) are waived on both sides, so
+that both search by time alone: the code before issue 39 searched level 8's floor (12 000
+to 80 000 nodes) however long it took, which at a scaled-down time per move would give
+it many times the other side's time.
+
 Run with ``nice -n 15 .venv/bin/python bench/bench_versus.py --against REV
-[--build-old] [--games N] [--movetime MS] [--level 8] [--config LABEL ...]``.
+[--build-old] [--games N] [--movetime MS] [--level 8] [--cpu-time] [--time-bound]
+[--config LABEL ...]``.
 """
 
 from __future__ import annotations
@@ -33,14 +43,30 @@ MAX_PLIES = 600
 """A game still running here is scored a draw."""
 
 
-def serve(root: str) -> None:
+def serve(root: str, *, cpu_time: bool = False, time_bound: bool = False) -> None:
     """Answer ``{"game", "options", "moves": [[seat, text], ...], "seat", "level",
-    "seconds", "seed"}`` lines with ``{"move": text}``, by ROOT's engine."""
+    "seconds", "seed"}`` lines with ``{"move": text}``, by ROOT's engine (its clock the
+    process's CPU time with ``cpu_time``; no node floors with ``time_bound``)."""
     sys.path.insert(0, str(Path(root).resolve()))
+    if cpu_time:
+        # before the engine is imported; its modules (compiled ones too) read the
+        # ``time`` module's attribute at every call
+        time.perf_counter = time.process_time
     import engine
+    import engine.player
     import rules
-    from rules import native
-    print(json.dumps({"core": native.running(), "engine": engine.__file__}), flush=True)
+    if time_bound:
+        searched = getattr(engine.player, "Limits")  # noqa: B009 (not exported)
+
+        def without_floor(**settings: Any) -> Any:
+            return searched(**{**settings, "min_nodes": 0})
+        setattr(engine.player, "Limits", without_floor)  # noqa: B010
+    try:
+        from rules import native
+        core = native.running()
+    except ImportError:  # before the compiled core (33b429d)
+        core = "pure Python"
+    print(json.dumps({"core": core, "engine": engine.__file__}), flush=True)
     for line in sys.stdin:
         ask = json.loads(line)
         v = rules.variant(ask["game"])
@@ -56,10 +82,10 @@ def serve(root: str) -> None:
 class Side:
     """One engine's process."""
 
-    def __init__(self, name: str, root: Path) -> None:
+    def __init__(self, name: str, root: Path, flags: tuple[str, ...] = ()) -> None:
         self.name = name
         self.process = subprocess.Popen(
-            [sys.executable, str(Path(__file__).resolve()), "--serve", str(root)],
+            [sys.executable, str(Path(__file__).resolve()), "--serve", str(root), *flags],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         hello = json.loads(self._read())
         self.core = hello["core"]
@@ -188,10 +214,16 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--movetime", type=int, default=200, metavar="MS")
     parser.add_argument("--level", type=int, default=8)
+    parser.add_argument("--cpu-time", action="store_true",
+                        help="each side's clock is its process's CPU time")
+    parser.add_argument("--time-bound", action="store_true",
+                        help="no node floors: both sides search by time alone")
     args = parser.parse_args()
     if args.serve:
-        serve(args.serve)
+        serve(args.serve, cpu_time=args.cpu_time, time_bound=args.time_bound)
         return
+    flags = tuple(f for f, on in (("--cpu-time", args.cpu_time),
+                                  ("--time-bound", args.time_bound)) if on)
     if not args.against:
         parser.error("--against REV is needed")
     sys.path.insert(0, str(HERE))
@@ -204,8 +236,9 @@ def main() -> None:
             if args.build_old:
                 subprocess.run([sys.executable, str(old_root / "scripts" / "build_core.py")],
                                check=True)
-            new, old = Side("new", HERE), Side("old", old_root)
-            print(f"new: {HERE} ({new.core}); old: {args.against} ({old.core})", flush=True)
+            new, old = Side("new", HERE, flags), Side("old", old_root, flags)
+            print(f"new: {HERE} ({new.core}); old: {args.against} ({old.core}); "
+                  f"{args.movetime} ms a move" + "".join(f" {f}" for f in flags), flush=True)
             try:
                 for key, v in rules.VARIANTS.items():
                     for opts in v.option_sets():
