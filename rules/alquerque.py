@@ -58,15 +58,14 @@ from rules.core import (
 from rules.lattice import (
     DIRECTIONS,
     Explainer,
-    JumpTable,
     Lattice,
     Move,
     MoveTable,
-    StepTable,
     parse_move,
     read_placement,
     write_placement,
 )
+from rules.lattice_moves import JumpTable, StepTable, original_moves
 
 GRID = Lattice(5)
 PIECES_EACH = 12
@@ -229,27 +228,15 @@ class AlquerquePosition(Position[Move]):
         if self._table:
             return self._table[0]
         seat = self.turn
-        me = seat + 1
         cells = list(self.cells)
         enemy = ENEMY[seat]
         board = self.board
-        table = MoveTable(board.grid, cells, enemy, board.grid.jumps)
+        grid = board.grid
         first = board.first_jumps[seat]
-        own = [i for i, v in enumerate(cells) if v == me]
-        if any(map(enemy.__getitem__, cells)):
-            for s in own:
-                avoid = self.memory[s]
-                for over, land, _, _ in first[s]:  # a loop, not any(): no generator per stone
-                    if land != avoid and enemy[cells[over]] and not cells[land]:
-                        table.search(s, first, avoid, prefixes=False)
-                        break
-        if not table.moves:
-            steps = board.steps[seat]
-            for s in own:
-                avoid = self.memory[s]
-                for j in steps[s]:
-                    if not cells[j] and j != avoid:
-                        table.add_step(s, j)
+        table = MoveTable(grid, cells, enemy, grid.jumps)
+        moves = original_moves(cells, self.memory, seat, enemy, first, grid.jumps,
+                               board.steps[seat], grid.step_moves)
+        table.adopt(moves, first, self.memory)
         self._table.append(table)
         return table
 

@@ -101,6 +101,7 @@ from rules.lattice import (
     read_placement,
     write_placement,
 )
+from rules.lattice_moves import grande_moves
 
 GRID = Lattice(7)
 MODES = ("teams", "fast", "slow")
@@ -167,19 +168,11 @@ class Analysis(NamedTuple):
 
 
 def _analyse(cells: list[int], seat: int, marker: Marker, enemy: Sequence[bool]) -> Analysis:
-    table = MoveTable(GRID, cells, enemy, GRID.jumps)
-    best: dict[int, int] = {}
-    me = seat + 1
-    jumps, steps = GRID.jumps, GRID.steps
     came, stone = marker if marker else (-1, -1)
-    for s in [i for i, v in enumerate(cells) if v == me]:
-        for over, land, _, _ in jumps[s]:
-            if enemy[cells[over]] and not cells[land]:
-                best[s] = table.search(s, jumps, prefixes=True)
-                break
-        for j in steps[s]:
-            if not cells[j] and not (s == stone and j == came):
-                table.add_step(s, j)
+    moves, best = grande_moves(cells, seat, came, stone, enemy, GRID.jumps, GRID.steps,
+                               GRID.step_moves)
+    table = MoveTable(GRID, cells, enemy, GRID.jumps)
+    table.adopt(moves, GRID.jumps)
     return Analysis(table, best)
 
 

@@ -21,18 +21,12 @@ from itertools import compress
 from typing import NamedTuple
 
 from rules.core import Detail, IllegalMoveError, MoveMarks, PathMove, Point, PositionError, detail
+from rules.lattice_moves import JumpTable, StepMoves, StepTable, capture_search
 from rules.notation import parse_point, point_name, resolve, tokenize
 
 DIRECTIONS: tuple[tuple[int, int], ...] = (
     (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
 """The eight directions ``(dx, dy)``, counter-clockwise from east; indices into tables."""
-
-StepTable = tuple[tuple[int, ...], ...]
-"""Per point: the points one step away along a line (in the allowed directions)."""
-JumpTable = tuple[tuple[tuple[int, int, int, int], ...], ...]
-"""Per point: ``(over, land, 1 << over, 1 << land)`` for every jump along a line (in the
-allowed directions); the bits serve the capture search's board masks."""
-
 
 Move = PathMove
 """A move on a lattice board (:class:`rules.core.PathMove`), point values being rank-major
@@ -49,8 +43,8 @@ alphabetically smallest, so equal moves compare equal.
 class Lattice:
     """Precomputed tables of one board size (5 or 7)."""
 
-    __slots__ = ("_jump", "_neighbour", "_step_moves", "bits", "count", "file_major", "index",
-                 "jumps", "names", "points", "size", "steps")
+    __slots__ = ("_jump", "_neighbour", "bits", "count", "file_major", "index",
+                 "jumps", "names", "points", "size", "step_moves", "steps")
 
     def __init__(self, size: int) -> None:
         self.size = size
@@ -83,7 +77,7 @@ class Lattice:
         self.steps: StepTable = self.steps_in(every)
         self.jumps: JumpTable = self.jumps_in(every)
         # every step's move value, made once: move generation runs at every search node
-        self._step_moves = tuple({end: Move((start, end)) for end in row}
+        self.step_moves: StepMoves = tuple({end: Move((start, end)) for end in row}
                                  for start, row in enumerate(self.steps))
 
     def _at(self, x: int, y: int) -> int:
@@ -149,21 +143,6 @@ class Lattice:
                          tuple(self.points[i] for i in move[1]), removed)
 
 
-_Pick = list[dict[int, tuple[tuple[int, int, int, int], ...]]]
-_REACH: dict[int, tuple[JumpTable, tuple[tuple[int, ...], _Pick]]] = {}
-
-
-def _reach(table: JumpTable) -> tuple[tuple[int, ...], _Pick]:
-    """Per point, the bits of every point a jump of ``table`` goes over, and a cache of
-    the jumps that go over a given set of those bits (for the capture search)."""
-    cached = _REACH.get(id(table))
-    if cached is None or cached[0] is not table:
-        reach = tuple(sum(j[2] for j in row) for row in table)
-        cached = (table, (reach, [{} for _ in table]))
-        _REACH[id(table)] = cached
-    return cached[1]
-
-
 class MoveTable:
     """The legal moves of one side in one position, built by the game.
 
@@ -189,7 +168,7 @@ class MoveTable:
         self._masks: tuple[int, int] | None = None  # bits of enemy / occupied points
 
     def add_step(self, start: int, end: int) -> None:
-        self.moves[self.grid._step_moves[start][end]] = 0
+        self.moves[self.grid.step_moves[start][end]] = 0
 
     def _board_masks(self) -> tuple[int, int]:
         """The bits of the points holding enemies, and of the occupied points."""
@@ -202,58 +181,27 @@ class MoveTable:
     def search(self, start: int, first: JumpTable, avoid: int = -1, *,
                prefixes: bool) -> int:
         """Add the capture moves of the piece on ``start``; return the most pieces one of
-        its sequences takes (0: it cannot capture).
-
-        Jumped pieces leave the board at once, so a later jump may cross or land on their
-        points, and the start point is empty once the piece has left it. No jump lands on
-        ``avoid``. With ``prefixes`` every sequence of one jump or more is a move, else
-        only complete ones (the piece cannot jump again).
-
-        The search runs over states (point reached, pieces captured): paths reaching the
-        same state have the same future and are the same move (RULES §6), so each state
-        is expanded once, level by level. The canonical path of a move is the smallest
-        (RULES §6; point names are two characters, so comparing strings is comparing
-        points file-major): a level lists its states in the order of their smallest paths
-        and jump rows are sorted by landing point, so the first path found to a state of
-        the next level is its smallest.
-        """
-        moves = self.moves
-        new = tuple.__new__  # Move(...) without the Python-level __new__
+        its sequences takes (0: it cannot capture); see
+        :func:`rules.lattice_moves.capture_search` (no jump lands on ``avoid``; with
+        ``prefixes`` every sequence of one jump or more is a move, else only complete
+        ones)."""
         enemies, occupied = self._board_masks()
-        occupied &= ~(1 << start)  # the start point is empty once the piece has left
-        barred = 1 << avoid if avoid >= 0 else 0
         self._first[start] = first
         self._avoid[start] = avoid
-        # a state is keyed (captured mask << 6) | point reached; the captured points are
-        # enemies, so "mask removed" is "xor mask"
-        level: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {start: ((start,), ())}
-        table, (reach, pick) = first, _reach(first)
-        depth = 0
-        while level:
-            deeper: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
-            for state, (path, captured) in level.items():
-                mask = state >> 6
-                at = state & 63
-                more = 0
-                live = (enemies ^ mask) & reach[at]
-                if live:
-                    full = (occupied ^ mask) | barred
-                    row = pick[at].get(live)
-                    if row is None:  # the jumps over these enemies, worked out once
-                        row = pick[at][live] = tuple(j for j in table[at] if j[2] & live)
-                    for over, land, over_bit, land_bit in row:
-                        if not full & land_bit:
-                            more = 1
-                            key = ((mask | over_bit) << 6) | land
-                            if key not in deeper:  # the first path found is the smallest
-                                deeper[key] = ((*path, land), (*captured, over))
-                if mask and (prefixes or not more):
-                    moves[new(Move, (path, captured))] = more
-            if deeper:
-                depth += 1
-            level = deeper
-            table, (reach, pick) = self.later, _reach(self.later)
-        return depth
+        return capture_search(self.moves, enemies, occupied, start, first, self.later, avoid,
+                              prefixes)
+
+    def adopt(self, moves: dict[Move, int], first: JumpTable,
+              memory: Sequence[int] | None = None) -> None:
+        """Take ``moves`` (as :meth:`search` and :meth:`add_step` would have made them,
+        made by a generator of :mod:`rules.lattice_moves`); every capture's piece was
+        searched with the ``first`` jumps, avoiding its ``memory`` point (None: none)."""
+        self.moves = moves
+        for move in moves:
+            if move[1]:
+                start = move[0][0]
+                self._first[start] = first
+                self._avoid[start] = memory[start] if memory is not None else -1
 
     def lookup(self, path: tuple[int, ...]) -> Move | None:
         """The legal move one of whose paths is ``path``, or None."""

@@ -1,8 +1,9 @@
 """Which implementation of the hot modules runs: the compiled core or pure Python.
 
-The modules in :data:`MODULES` (xiangqi's, Querni's and damas' move generators, the
-engine's search, its boards (:mod:`engine.board`) and Zobrist keys, and the xiangqi,
-Querni, damas and Alquerque models with their boards) are plain,
+The modules in :data:`MODULES` (xiangqi's, Querni's, damas' and the Alquerque boards'
+move generators, the engine's search, its boards (:mod:`engine.board`) and Zobrist
+keys, the xiangqi, Querni, damas and Alquerque models with their boards, and Alquerque
+grande's board) are plain,
 ``mypy --strict`` Python. ``scripts/build_core`` compiles the same files with mypyc (it
 needs a C compiler; ``scripts/bootstrap`` runs it when there is one) into
 ``build/core/``, with a manifest of the sources' hashes. The compiled modules are used
@@ -30,8 +31,9 @@ from functools import cache
 from pathlib import Path
 
 MODULES = ("rules.xiangqi_board", "rules.querni_board", "rules.damas_board",
-           "engine.zobrist", "engine.board", "engine.search", "engine.models.xiangqi",
-           "engine.models.querni", "engine.models.damas", "engine.models.alquerque")
+           "rules.lattice_moves", "engine.zobrist", "engine.board", "engine.search",
+           "engine.models.xiangqi", "engine.models.querni", "engine.models.damas",
+           "engine.models.alquerque", "engine.models.grande_board")
 """The modules the compiled core holds. Their classes are not subclassed elsewhere (an
 interpreted class cannot inherit from a compiled one: Alquerque's ``rules.lattice``
 stays out for that; every board of :class:`engine.board.SearchBoard` is in one of

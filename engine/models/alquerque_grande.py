@@ -6,9 +6,11 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from engine.board import SearchBoard
 from engine.levels import LEVELS, Level
 from engine.models.alquerque import GRANDE_TWO_SIDES_LEVELS
 from engine.models.base import GameModel, PathGameModel, Pieces, register
+from engine.models.grande_board import GrandeBoard
 from rules import Position
 from rules.alquerque_grande import AlquerqueGrandePosition, AlquerqueGrandeVariant
 
@@ -30,6 +32,7 @@ class AlquerqueGrandeModel(PathGameModel):
     paired_balanced_openings = True
     STONE = 100
     CAPTURED_FAST = 120
+    OUT = 300
 
     def evaluate(self, position: Position[Any], pieces: Pieces) -> tuple[int, ...]:
         seats = [piece.seat for piece in pieces.values()]  # counted in C below
@@ -39,8 +42,17 @@ class AlquerqueGrandeModel(PathGameModel):
             for seat, count in enumerate(captured):
                 score[seat] += self.CAPTURED_FAST * count
         for seat in position.out_seats():
-            score[seat] -= 300
+            score[seat] -= self.OUT
         return tuple(score)
+
+    def board(self, position: Position[Any]) -> SearchBoard | None:
+        """The search's board (:class:`engine.models.grande_board.GrandeBoard`) for this
+        model's evaluation (every model of the game's own rules shares it)."""
+        if type(self).evaluate is not AlquerqueGrandeModel.evaluate \
+                or not isinstance(position, AlquerqueGrandePosition):
+            return None
+        captured = self.CAPTURED_FAST if position.mode == "fast" else 0
+        return GrandeBoard.of(position, self.STONE, captured, self.OUT)
 
     def for_level(self, level: Level) -> GameModel:
         """Levels 7 and 8 value a finish by its place (:class:`AlquerqueGrandeTopModel`).

@@ -1,9 +1,10 @@
-"""The search's own boards (:mod:`engine.board`: xiangqi's, damas', Querni's and the
-original Alquerque rules', moves made and unmade in place) answer exactly what the rules
-API and the model answer: the same legal moves in the same order, the same outcomes, keys
-equal to the keys of the pieces, the same evaluation, after any sequence of moves made
-and taken back. And the search plays the same moves, with the same nodes, on them as on
-the rules' own positions, every move it hands out being one of the rules' legal moves."""
+"""The search's own boards (:mod:`engine.board`: xiangqi's, damas', Querni's, the
+original Alquerque rules' and Alquerque grande's, moves made and unmade in place) answer
+exactly what the rules API and the model answer: the same legal moves in the same order,
+the same outcomes, keys equal to the keys of the pieces, the same evaluation, after any
+sequence of moves made and taken back. And the search plays the same moves, with the same
+nodes, on them as on the rules' own positions, every move it hands out being one of the
+rules' legal moves."""
 
 from __future__ import annotations
 
@@ -20,7 +21,15 @@ from engine.board import PositionBoard, SearchBoard
 from engine.errors import BoardMismatch
 from engine.models import GameModel, Pieces, model_for
 from engine.models.alquerque import AlquerqueModel, GrandeAlquerqueRulesModel
+from engine.models.alquerque_grande import (
+    AlquerqueGrandeFastModel,
+    AlquerqueGrandeModel,
+    AlquerqueGrandeRivalsModel,
+    AlquerqueGrandeTopModel,
+    AlquerqueGrandeTwoSidesModel,
+)
 from engine.models.damas import DamasModel
+from engine.models.grande_board import GrandeBoard
 from engine.models.querni import QuerniModel, QuerniTopModel
 from engine.models.xiangqi import XiangqiModel
 from engine.search import Limits, Search
@@ -217,6 +226,83 @@ def test_the_alquerque_board_agrees_with_the_rules(seed: int, grande: bool) -> N
     assert set(ends) <= {"no-moves", "no-pieces"}
 
 
+GRANDE_GAMES = ({"players": 4, "mode": "teams"}, {"players": 4, "mode": "fast"},
+                {"players": 4, "mode": "slow"}, {"players": 2, "rules": "grande"})
+"""Alquerque grande by its own rules: four seats in every mode, and two."""
+
+
+def grande_captures(board: SearchBoard, moves: Sequence[Hashable], made: list[Hashable],
+                    rng: random.Random) -> int:
+    """Alquerque grande: captures most of the time (games that end), else any move
+    (steps that ignore a capture are huffed)."""
+    captures = [i for i, g in enumerate(board.tactical_gains(moves)) if g is not None]
+    if captures and rng.random() < 0.8:
+        return rng.choice(captures)
+    return rng.randrange(len(moves))
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), game=st.sampled_from(GRANDE_GAMES))
+def test_the_alquerque_grande_board_agrees_with_the_rules(seed: int,
+                                                          game: dict[str, object]) -> None:
+    """Every mode, huffs, seats going out, games to their end."""
+    v = rules.variant("alquerque-grande")
+    walk(model_for(v, v.start(**game)), v.start(**game), random.Random(seed), 300,
+         grande_captures)
+
+
+def test_the_alquerque_grande_board_ends_games_as_the_rules_do() -> None:
+    """Every way each mode ends (a seat or team emptied or stuck, the last player left,
+    the safeguard, from a position close to it too), each model of the game's own rules
+    on it."""
+    v = rules.variant("alquerque-grande")
+    ends: dict[str, set[str]] = {}
+    models = (AlquerqueGrandeModel(), AlquerqueGrandeTopModel(), AlquerqueGrandeTwoSidesModel(),
+              AlquerqueGrandeRivalsModel(), AlquerqueGrandeFastModel())
+    for seed in range(24):
+        game = GRANDE_GAMES[seed % len(GRANDE_GAMES)]
+        found = walk(models[seed % len(models)], v.start(**game), random.Random(seed), 500,
+                     grande_captures)
+        ends.setdefault(str(game.get("mode")), set()).update(found)
+    empty = "......."
+    for mode, quiet in (("teams", 198), ("slow", 198), (None, 99)):
+        rows = [empty, "..BB...", empty, "T.....R", empty, "..WW...", empty] if mode else \
+            [empty, "..BB...", empty, empty, empty, "..WW...", empty]
+        options = f"players=4,mode={mode}" if mode else "players=2"
+        seats = "-,-,-,-" if mode else "-,-"
+        text = f"{'/'.join(rows)} w {seats} {seats.replace('-', '0')} - {quiet} - {options} -"
+        ends.setdefault(str(mode), set()).update(
+            walk(AlquerqueGrandeModel(), v.from_text(text), random.Random(quiet), 40))
+    # White and Black stuck in their corners, their stones on the board: in ``teams``
+    # Black goes out after Turquoise's move, White after Red's, and their team has
+    # lost; in ``fast`` the game ends when Black cannot move
+    for mode in ("teams", "fast"):
+        stuck = v.from_text("....RRR/....RRB/....R.R/......R/T.T..../TT...../WTT.... t "
+                            f"-,-,-,- 0,0,0,0 - 0 - players=4,mode={mode} -")
+        for seed in range(4):
+            ends[mode].update(walk(AlquerqueGrandeModel(), stuck, random.Random(seed), 40))
+    assert {"no-pieces", "no-moves", "move-limit"} <= ends["teams"]
+    assert {"no-pieces", "no-moves"} <= ends["fast"]
+    assert {"last-player", "move-limit"} <= ends["slow"]
+    assert {"no-pieces", "move-limit"} <= ends["None"]
+
+
+def test_the_alquerque_grande_board_starts_from_the_positions_state() -> None:
+    """The seat to move, the seats out, the markers and counts are the position's (a
+    seat put out by resigning is passed over), and a finished game has no board."""
+    v = rules.variant("alquerque-grande")
+    p = v.start(players=4, mode="slow")
+    for _ in range(5):
+        p = p.play(p.legal_moves()[0])
+    resigned = v.resign(p, (p.mover + 1) % 4)
+    assert isinstance(resigned, rules.Position) and resigned.out_seats()
+    for position in (p, resigned):
+        walk(AlquerqueGrandeModel(), position, random.Random(3), 80, grande_captures)
+    over = v.resign(v.start(players=4, mode="fast"), 2)
+    assert isinstance(over, rules.Position) and over.outcome() is not None
+    assert GrandeBoard.of(over, 100, 0, 300) is None  # type: ignore[arg-type]
+
+
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), deal=st.integers(0, 2**16),
        version=st.sampled_from(["1", "2"]), top=st.booleans())
@@ -302,9 +388,14 @@ def _positions(key: str, **options: object) -> list[Position[Any]]:
     ("damas", {}, DamasModel()),
     ("alquerque", {}, AlquerqueModel()),
     ("alquerque-grande", {"players": 2, "rules": "alquerque"}, GrandeAlquerqueRulesModel()),
+    ("alquerque-grande", {"players": 2, "rules": "grande"}, AlquerqueGrandeTwoSidesModel()),
+    ("alquerque-grande", {"players": 4, "mode": "teams"}, AlquerqueGrandeModel()),
+    ("alquerque-grande", {"players": 4, "mode": "fast"}, AlquerqueGrandeTopModel()),
+    ("alquerque-grande", {"players": 4, "mode": "slow"}, AlquerqueGrandeRivalsModel()),
     ("querni", {"seed": 8}, QuerniModel()),
     ("querni", {"seed": 9}, QuerniTopModel()),
-], ids=["xiangqi", "damas", "alquerque", "grande-alquerque-rules", "querni", "querni-top"])
+], ids=["xiangqi", "damas", "alquerque", "grande-alquerque-rules", "grande-two", "grande-teams",
+        "grande-fast-top", "grande-slow", "querni", "querni-top"])
 def test_the_search_plays_the_same_on_its_board_as_on_the_rules_positions(
         key: str, options: dict[str, object], model: GameModel) -> None:
     """Same move, score, depth, nodes and line, with noise (seeded by the keys) too;
