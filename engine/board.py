@@ -3,8 +3,8 @@ place (:class:`SearchBoard`).
 
 The rules API's positions are immutable values: ``play`` validates the move and builds a
 new position, and ``pieces()`` and the Zobrist key are worked out again at every node. A
-game whose model knows its board (:meth:`engine.models.GameModel.board`: xiangqi,
-Querni) gives the search a board of its own instead: a move is a small int, made and
+game whose model knows its board (:meth:`engine.models.GameModel.board`: every game
+today) gives the search a board of its own instead: a move is a small int, made and
 unmade in place, the key and the evaluation follow each move incrementally. Every other
 game is walked by :class:`PositionBoard`, a stack of the rules' own positions.
 

@@ -213,6 +213,19 @@ def _legal(own: int, opp: int, kings: int, white: bool) -> _Legal:
 
 _NO_MOVES = _Legal((), {})
 
+
+def piece_moves(white: int, black: int, kings: int, turn: int) -> tuple[DamasMove, ...]:
+    """The moves the pieces (bit boards) allow ``turn``, in the order of
+    :meth:`DamasPosition.legal_moves`, without the draw rules (an engine's board keeps
+    those itself).
+
+    >>> start = DAMAS.start()
+    >>> piece_moves(start.white, start.black, start.kings, 0) == start.legal_moves()
+    True
+    """
+    own, opp = (white, black) if turn == WHITE else (black, white)
+    return _legal(own, opp, kings, turn == WHITE).moves
+
 # --------------------------------------------------------------------------- position
 
 
