@@ -85,9 +85,10 @@ class GameModel:
         return None
 
     def arrange(self, position: Position[Any], seat: int, rng: random.Random,
-                effort: int, chain: int = 16) -> Hashable:
+                effort: int, chain: int = 16, deadline: float | None = None) -> Hashable:
         """In a setup phase, ``seat``'s arrangement move; ``effort`` 0 is a random one;
-        ``chain``: the level's :attr:`engine.levels.Level.arrange_chain`."""
+        ``chain``: the level's :attr:`engine.levels.Level.arrange_chain`; ``deadline``:
+        the ``time.perf_counter()`` by which to have chosen (a time-bound level)."""
         raise NotImplementedError(f"{self.key} has no setup phase")
 
     level_changes: ClassVar[Mapping[int, Mapping[str, Any]]] = {}

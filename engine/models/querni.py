@@ -6,6 +6,7 @@ import collections
 import dataclasses
 import itertools
 import random
+import time
 from collections.abc import Hashable, Sequence
 from typing import Any, ClassVar, cast
 
@@ -264,10 +265,11 @@ class QuerniModel(GameModel):
             return super().tactical_gains(position, pieces, moves)
 
     def arrange(self, position: Position[Any], seat: int, rng: random.Random,
-                effort: int, chain: int = 16) -> Hashable:
+                effort: int, chain: int = 16, deadline: float | None = None) -> Hashable:
         """Numbers over the 16 start cells: ``effort`` rounds of hill climbing on how
         well the numbers chain (touching consecutive numbers), from a random deal, never
-        holding a chain of more than ``chain`` touching consecutive numbers.
+        holding a chain of more than ``chain`` touching consecutive numbers; fewer when
+        ``time.perf_counter()`` passes ``deadline`` (a time-bound level keeps its time).
 
         At the top levels it usually finds arrangements whose numbers run around each
         ring of eight cells, so long chains can come off from the first turn (in Querni
@@ -300,11 +302,17 @@ class QuerniModel(GameModel):
         # best local optimum wins
         restarts = 1 + effort // 1500
         best_numbers, best = list(numbers), quality(numbers)
+        late = False
         for restart in range(restarts):
+            if late:
+                break
             if restart:
                 rng.shuffle(numbers)
             score = quality(numbers)
-            for _ in range(effort // restarts):
+            for step in range(effort // restarts):
+                if deadline is not None and not step & 31 and time.perf_counter() >= deadline:
+                    late = True
+                    break
                 i, j = rng.randrange(16), rng.randrange(16)
                 numbers[i], numbers[j] = numbers[j], numbers[i]
                 q = quality(numbers)

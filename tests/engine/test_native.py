@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import random
 import subprocess
 import sys
 import time
@@ -24,6 +25,7 @@ import pytest
 import rules
 from bot.__main__ import main as tablero
 from engine import choose_move
+from engine.models import model_for
 from engine.selfplay import play_game, run
 from rules import native
 
@@ -106,6 +108,26 @@ def test_levels_7_and_8_keep_to_the_time_budget_unless_asked_for_their_floors() 
     assert 0 < eight.nodes < 80_000
     assert took < 1.0
     assert eight.move in p.legal_moves()
+
+
+def test_a_time_bound_level_arranges_its_querni_stones_within_its_time() -> None:
+    """Level 8's arrangement (6 000 rounds of hill climbing, about half a second) stops
+    at its deadline: at a 0.05 s budget it is chosen within it, still a legal
+    arrangement; levels 1-6 (node-bound) and the ladder's floors do all their rounds
+    whatever the time (the same arrangement for a seed)."""
+    v = rules.variant("querni")
+    p = v.start(setup="choose")
+    started = time.perf_counter()
+    eight = choose_move(p, 8, seat=0, seconds=0.05, fairy=False)
+    assert time.perf_counter() - started < 0.5
+    assert p.play(eight.move).in_setup  # a legal arrangement: the other seat's turn
+    model = model_for(v, p)
+    rounds = [model.arrange(p, 0, random.Random(4), 6000, 16, deadline)
+              for deadline in (None, time.perf_counter() + 600, time.perf_counter())]
+    assert rounds[0] == rounds[1] != rounds[2]
+    six = [choose_move(p, 6, seat=0, seconds=seconds, fairy=False).move
+           for seconds in (0.001, 60.0)]
+    assert six[0] == six[1]
 
 
 def test_selfplay_keeps_the_movetime_and_hands_on_floors_when_asked(
