@@ -185,6 +185,11 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
     status_line = esc(render(texts.describe(match, record.plies[-1].position if last
                                             else record.start, list(found.names) or None),
                              locale))
+    result = ""
+    if not match.status.is_live:  # how it ended, winners named, as the final board says
+        said = render(texts.result_line(match, list(found.names) if any(found.names)
+                                        else None), locale)
+        result = f'<p class="result" id="result"><strong>{esc(said)}</strong></p>'
     live_note = ""
     if live and match.status.is_live:
         said = render(_("live: new moves appear by themselves"), locale)
@@ -202,7 +207,7 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
         server_link = f'<p class="server"><a href="{esc(server_path)}">{esc(said)}</a></p>'
     return page(title, (
         f'<h1>{esc(title)}</h1>{server_link}'
-        f'<p class="status" id="status">{status_line}</p>{live_note}'
+        f'<p class="status" id="status">{status_line}</p>{result}{live_note}'
         f'<div class="layout" id="match" data-base="{esc(base)}" data-lang="{esc(locale)}" '
         f'data-ply="{ply}" data-last="{last}" data-version="{match.version}" '
         f'data-page="{esc(page_path)}" data-seat="{seat}" '
@@ -236,6 +241,8 @@ def play_section(*, token: str, csrf: str, ply: int, choices: Sequence[tuple[str
     them (tap a piece, then where it goes: each a button that plays it), draw offers and
     resigning. Plain forms (no script needed), each with the link's form token; ``taps``:
     where his moves are tapped on the board picture itself (the script's part)."""
+    if not live and not choices:
+        return ""  # the match is over: nothing left to play
     action = f"/p/{token}"
     hidden = (f'<input type="hidden" name="csrf" value="{esc(csrf)}">'
               f'<input type="hidden" name="ply" value="{ply}">')

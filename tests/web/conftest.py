@@ -26,6 +26,7 @@ class Site:
     service: MatchService
     signer: LinkSigner
     client: TestClient  # type: ignore[type-arg]
+    recorder: Recorder  # what the service announced (the thread's posts, in Discord)
 
     def path(self, match: MatchView) -> str:
         return f"/m/{self.signer.spectator(match.id, match.guild_id)}"
@@ -34,14 +35,15 @@ class Site:
 @pytest.fixture
 async def site() -> AsyncIterator[Site]:
     repo = MemoryRepository()
-    service = MatchService(repo, Recorder(), SetClock(), renderer=load_renderer(),
+    recorder = Recorder()
+    service = MatchService(repo, recorder, SetClock(), renderer=load_renderer(),
                            rng=random.Random(7), names=lambda g, u: NAMES.get(u, ""))
     signer = LinkSigner(SECRET)
     app = WebApp(service, signer, poll_seconds=0.05, keepalive_seconds=0.5)
     client = TestClient(TestServer(app.application()))
     await client.start_server()
     try:
-        yield Site(service, signer, client)
+        yield Site(service, signer, client, recorder)
     finally:
         await client.close()
         await repo.close()

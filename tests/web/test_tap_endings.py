@@ -1,0 +1,160 @@
+"""Whole games played by taps to their natural end, in a real browser (Playwright driving
+Debian's Chromium, one browser for all): a game of each family — Alquerque (the last
+piece that could move blocked), Spanish draughts (every piece taken, kings and
+multi-captures on the way), Xiangqi (a mate) and Querni (set up by tapping, then all 16
+stones removed in two chains) — each player on his own page at a phone's width, every
+move tapped on the board picture by the player whose turn it is; the other player's page
+follows live (no reload). At the end the match is over by its rules, the announcements
+(the thread's posts in Discord) say so, and both pages show the result with nothing left
+to tap. Screenshots go to TABLERO_SCREENSHOTS when set."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from playwright.async_api import Browser, Page, async_playwright
+
+from service import MatchStatus, MatchView
+from service.events import MatchEnded, TurnStarted
+from tests.service.conftest import ALICE, BOB
+from tests.web.conftest import Site
+from tests.web.test_browser import until
+from tests.web.test_tap_games import link, start, tap
+
+
+def line(text: str) -> list[str]:
+    """Moves (or cells) written one after another, as a list."""
+    return text.split()
+
+
+XIANGQI = line("b3-b7 i10-i8 h3xh10 h8-h5 b7xe7 b8-b5 h10-h6 i8-b8 h6-e6")
+"""Red mates with two chariots on the ninth move (the general walled in by his guards)."""
+DAMAS = line("d3-c4 a6-b5 c4xa6 g6-h5 b3-a4 c6-b5 a4xc6 d7xb5 f3-e4 h5-g4 h3xf5xd7 c8xe6 "
+             "a6xc8 h7-g6 c8xf5xh7 f7-g6 h7xf5 e8-d7 f5xc8 a8-b7 c8xa6xc4 g8-f7 c4xg8")
+"""White takes all twelve: double captures, a king (a6xc8) that captures on and on."""
+ALQUERQUE = line("c2-c3 c4xc2 c1xc3 a3xc1 c3xa3 c5-c4 e3xc5xc3 b4-c4 c3xc5 e5-d4 c5xe5xe3xc5 "
+                 "b5xd5 b1-b2 a5-b5 a3xa5xc5xe5")
+"""White's triple capture leaves Black's last piece without a move."""
+QUERNI_ALICE = line("a1 b1 c1 c2 c3 b3 a3 a2 h1 i1 j1 j2 j3 i3 h3 h2")
+"""Alice's start cells in the order of her numbers 1 to 16: each ring of eight one chain
+(1-8 and 9-16), so two removals take all her stones."""
+
+ENDINGS = {  # the line, how it ends, what the page says
+    "alquerque": (ALQUERQUE, "no-moves", "White (alice) wins"),
+    "damas": (DAMAS, "no-pieces", "White (alice) wins"),
+    "xiangqi": (XIANGQI, "checkmate", "Red (alice) wins"),
+}
+
+
+async def ready(page: Page, ply: int) -> None:
+    """``page`` shows the match after ``ply`` plies (live: its script refreshed it)."""
+    await until(page, f"!!document.getElementById('match') && "
+                      f"document.getElementById('match').dataset.last === '{ply}'", 10)
+
+
+async def tap_move(page: Page, move: list[object], moves: list[list[object]]) -> None:
+    """Tap ``move``'s points on the picture. A move tapped as one point (an Alquerque
+    capture round back to its start, c5xe5xe3xc5: its start is its end), or whose taps
+    begin a longer move's, is not played by the tap: the page lists the moves that fit
+    and the player chooses it there."""
+    points = list(move[2])  # type: ignore[call-overload]
+    if len(points) > 1 and not any(
+            len(x[2]) > len(points) and list(x[2])[:len(points)] == points  # type: ignore[arg-type]
+            for x in moves):
+        await tap(page, move, moves)
+        return
+    for point in points:
+        await page.locator(f'.spot[data-point="{point}"]').click()
+    async with page.expect_navigation():
+        await page.locator(f'#choose button[data-move="{move[0]}"]').click()
+
+
+async def play(site: Site, m: MatchView, pages: dict[int, Page], line: list[str]) -> MatchView:
+    """Each move of ``line`` tapped on the page of the player whose turn it is."""
+    for text in line:
+        m = await site.service.get_match(m.id)
+        (mover,) = m.to_move
+        page = pages[mover]
+        await ready(page, m.ply)
+        await page.locator("#taps .spot").first.wait_for()
+        form = page.locator("#play-moves")
+        moves = json.loads(await form.get_attribute("data-taps") or "[]")
+        move = next((x for x in moves if x[0] == text), None)
+        assert move is not None, (text, [x[0] for x in moves])
+        await tap_move(page, move, moves)
+        record = await site.service.record(m.id)
+        assert record.plies[-1].display == move[1]  # the very move tapped
+    return await site.service.get_match(m.id)
+
+
+async def pages_of(browser: Browser, site: Site, m: MatchView) -> dict[int, Page]:
+    pages = {}
+    for user in (ALICE, BOB):
+        pages[user] = await browser.new_page(viewport={"width": 390, "height": 844})
+        await pages[user].goto(await link(site, m, user))
+    return pages
+
+
+async def ended(site: Site, m: MatchView, pages: dict[int, Page], reason: str, said: str,
+                game: str) -> None:
+    """The match is over by ``reason`` with Alice the winner: announced so, and both
+    pages (the loser's followed live) show it with nothing left to tap."""
+    assert m.status is MatchStatus.FINISHED and m.result is not None, (game, m.status)
+    assert m.result.reason == reason and m.result.winners == (ALICE,), (game, m.result)
+    ends = [e for e in site.recorder.of(MatchEnded) if e.match.id == m.id]
+    assert len(ends) == 1 and ends[0].reason == reason and ends[0].left_by is None
+    assert ends[0].result is not None and ends[0].result.winners == (ALICE,)
+    turns = [e for e in site.recorder.of(TurnStarted) if e.match.id == m.id]
+    assert len(turns) >= m.ply - 1  # every move but the last told the next mover
+    shots = os.environ.get("TABLERO_SCREENSHOTS")
+    for user, page in pages.items():
+        await ready(page, m.ply)
+        result = await page.locator("#result").inner_text()
+        assert result.startswith(said), (game, result)
+        assert await page.locator("#taps").count() == 0
+        assert await page.locator("#play-moves").count() == 0
+        shown = await page.locator("main").inner_text()
+        assert "Resign" not in shown and "Your move" not in shown
+        if shots:
+            who = "winner" if user == ALICE else "loser"
+            await page.screenshot(path=str(Path(shots) / f"end-{game}-{who}-phone.png"),
+                                  full_page=True)
+        await page.close()
+
+
+async def test_a_game_of_each_family_is_tapped_to_its_natural_end(site: Site,
+                                                                   chromium: str) -> None:
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        try:
+            for game, (line, reason, said) in ENDINGS.items():
+                m = await start(site, game, {})
+                pages = await pages_of(browser, site, m)
+                m = await play(site, m, pages, line)
+                await ended(site, m, pages, reason, said, game)
+
+            # Querni: both arrangements tapped, then Alice's two chains removed by taps
+            m = await start(site, "querni", {"setup": "choose"})
+            pages = await pages_of(browser, site, m)
+            for user, cells in ((ALICE, QUERNI_ALICE), (BOB, None)):
+                page = pages[user]
+                form = page.locator("#play-setup")
+                order = cells or json.loads(await form.get_attribute("data-cells") or "[]")
+                for cell in order:
+                    await page.locator(f'.spot[data-point="{cell}"]').click()
+                async with page.expect_navigation():
+                    await page.get_by_role("button", name="Hand in the arrangement").click()
+            m = await site.service.get_match(m.id)
+            assert m.status.is_live and tuple(m.to_move) == (ALICE,), m  # both are in
+            m = await play(site, m, pages, ["r1-8"])  # a ring of eight: one chain
+            page = pages[BOB]
+            await ready(page, m.ply)
+            await page.locator("#taps .spot").first.wait_for()
+            offered = json.loads(await page.locator("#play-moves").get_attribute(
+                "data-taps") or "[]")
+            m = await play(site, m, pages, [offered[0][0], "r9-16"])  # Bob's first move
+            await ended(site, m, pages, "all-removed", "Blue (alice) wins", "querni")
+        finally:
+            await browser.close()
