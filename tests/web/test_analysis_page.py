@@ -140,3 +140,34 @@ async def test_the_graph_steps_the_board_to_a_costly_move_in_a_real_browser(
                 await page.close()
         finally:
             await browser.close()
+
+
+async def test_a_four_seat_analysis_draws_a_line_per_seat(site: Site) -> None:
+    """Four seats on their own: one line per seat in its colour (each seat's own view),
+    the marks on the line of the seat that played them."""
+    from render.graph import line_colour
+    from tests.service.conftest import CAROL, CHANNEL, DAVE, play_random
+
+    await site.service.update_guild_settings(GUILD, web=True)
+    m = await site.service.challenge(GUILD, CHANNEL, ALICE, "alquerque-grande",
+                                     options={"players": 4, "mode": "fast"}, seat=0,
+                                     rated=False)
+    for user in (BOB, CAROL, DAVE):
+        m = await site.service.join(m.id, user)
+    m = await play_random(site.service, m.id, 8, seed=4)
+    m = await site.service.resign(m.id, m.to_move[0])  # in `fast`, the first out ends it
+    record = await site.service.record(m.id)
+    curve = tuple(EvalPoint(p.ply, p.seat, 40 * p.ply, None) for p in record.plies
+                  if p.seat is not None and p.move is not None)
+    costly = (AnalysedMove(curve[5].ply, curve[5].seat, None, "x", "y", 300,
+                           CostKind.PAWNS, 300),)
+    await site.service.repository.save_analysis(MatchAnalysis(
+        m.id, SetClock().now(), len(record.plies), 8, 400, 0.2, curve, costly))
+    html = await (await site.client.get(site.path(m) + "?lang=en-US")).text()
+    svg = html[html.index('<svg class="graph"'):html.index("</svg>")]
+    v = record.variant
+    for seat in range(4):
+        colour = "#{:02x}{:02x}{:02x}".format(*line_colour(v, seat, 4))
+        assert '<polyline points="' in svg and f'stroke="{colour}"' in svg, seat
+    assert svg.count("<polyline") == 4 and "each player's own view" in unescape(svg)
+    assert f'data-ply="{curve[5].ply + 1}"' in svg
