@@ -30,7 +30,7 @@ def line(text: str) -> list[str]:
 
 
 XIANGQI = line("b3-b7 i10-i8 h3xh10 h8-h5 b7xe7 b8-b5 h10-h6 i8-b8 h6-e6")
-"""Red mates with two chariots on the ninth move (the general walled in by his guards)."""
+"""Red mates with his two cannons on the ninth move (the general walled in by his guards)."""
 DAMAS = line("d3-c4 a6-b5 c4xa6 g6-h5 b3-a4 c6-b5 a4xc6 d7xb5 f3-e4 h5-g4 h3xf5xd7 c8xe6 "
              "a6xc8 h7-g6 c8xf5xh7 f7-g6 h7xf5 e8-d7 f5xc8 a8-b7 c8xa6xc4 g8-f7 c4xg8")
 """White takes all twelve: double captures, a king (a6xc8) that captures on and on."""
