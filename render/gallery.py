@@ -163,7 +163,8 @@ def build(out: Path, size: int = 700) -> list[Path]:
 
 def _analysis_pictures(out: Path, entries: list[tuple[str, str]]) -> list[Path]:
     """The analysis as pictures (issue 42): the evaluation graph of a decisive game,
-    a drawn one and a four-seat one, and costly moves with their arrows. The
+    a drawn one and a four-seat one, costly moves with their arrows, and a replay with
+    its costly moves marked. The
     evaluations are made up (the engine is not render's): a slow build-up, a blunder,
     a forced win found."""
     written: list[Path] = []
@@ -204,6 +205,14 @@ def _analysis_pictures(out: Path, entries: list[tuple[str, str]]) -> list[Path]:
                           names=["Player A", "Player B"],
                           better={2: xiangqi.parse_move(after, "b8-e8")})
     save("analysis-costly-moves.png", sheet.png, sheet.alt_text)
+    # the replay of a result post or /history once an analysis is stored: its costly
+    # moves framed in red, held longer, their note below the board
+    game = [m for _, m, _ in playout(xiangqi, start, 3, 40)]
+    notes = {7: "Move 7, Player A: a costly move (costs about 1.8 pawns)",
+             20: "Move 20, Player B: a worse one (costs about 3.4 pawns)"}
+    save("analysis-replay-marked.gif",
+         replay_gif(xiangqi, start, game, names=["Player A", "Player B"], flagged=notes),
+         "; ".join(notes.values()))
     tiles = []
     for i, key in enumerate(("xiangqi", "damas", "alquerque", "querni", "alquerque-grande",
                              "xiangqi", "damas", "querni", "alquerque")):

@@ -1,17 +1,22 @@
 """What an adapter that delivers announcements needs to know from storage, read through
-the core (``DeliveryFacts``): the language a server chose for its threads, whether it
-shows its matches on the web, the locale a
+the core (``DeliveryFacts``): the language a server chose for its threads (and whether
+its rated games allow takebacks), whether it shows its matches on the web, the locale a
 user was last seen with, who keeps his DMs closed, and a finished match's stored record
-for its replay. The Discord adapter is given one by the wiring instead of the repository.
+and analysis for its replay. The Discord adapter is given one by the wiring instead of
+the repository.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
+from service.errors import StorageError
 from service.ports import Repository
 from service.states import StoredRecord
-from service.views import GuildSettings, MatchView
+from service.views import GuildSettings, MatchAnalysis, MatchView
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +69,17 @@ class DeliveryFacts:
     async def dms_closed_told(self, user_id: int) -> None:
         """``user_id`` has been told that his DMs are closed."""
         await self._repository.dms_closed_told(user_id)
+
+    async def stored_analysis(self, match_id: int) -> MatchAnalysis | None:
+        """The analysis ``/analysis`` stored of a finished match (its replay marks the
+        costly moves), None when there is none or it cannot be read: the marks are
+        optional, the replay goes without them."""
+        try:
+            return await self._repository.analysis_of(match_id)
+        except StorageError as e:
+            log.warning("the analysis of match %s could not be read: %s", match_id,
+                        e.message)
+            return None
 
     async def stored_record(self, view: MatchView) -> StoredRecord | None:
         """``view``'s match as stored, with its entries (None: it is gone)."""

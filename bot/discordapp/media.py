@@ -1,4 +1,5 @@
-"""Rules summaries, the start-position picture for ``/rules`` and replay GIFs.
+"""Rules summaries, the start-position picture for ``/rules`` and replay GIFs (with the
+costly moves of a stored analysis marked, issue 42).
 
 Pictures come from ``render`` when it is installed with the functions used here; without
 them the commands answer with text only (the service works without a renderer too).
@@ -15,9 +16,10 @@ from typing import Any
 import rules
 from bot.boards import AnalysisPictures, analysis_pictures, replay_frames
 from locales import summaries
-from locales.i18n import DEFAULT_LOCALE, Words
+from locales.i18n import DEFAULT_LOCALE, Words, capitalized
 from service import Caller, MatchService, NameResolver
-from service.views import EvalPoint, GameRecord
+from service.computer_seats import computer_title, is_computer
+from service.views import AnalysedMove, EvalPoint, GameRecord, MatchAnalysis
 
 log = logging.getLogger("tablero.discord")
 
@@ -52,11 +54,42 @@ async def start_picture(key: str, seats: int | None = None, locale: str = DEFAUL
     return bytes(board.png), str(board.alt_text)
 
 
+MARKED_MOVES = 3
+"""The costly moves a replay marks: the costliest, those ``/analysis`` lists."""
+
+
+def costly_notes(analysis: MatchAnalysis | None, record: GameRecord,
+                 name_of: NameResolver | None = None) -> dict[int, Words]:
+    """What a replay writes under each of the ``MARKED_MOVES`` costliest moves of a
+    stored ``analysis`` of ``record``'s match, by record ply ("Move 12, alice: c3-d4;
+    better b2-c3 (costs about 3.0 pawns)"), players named as the boards name them; none
+    without an analysis, or with one of another length of record (it would mark the
+    wrong moves)."""
+    if analysis is None or analysis.plies != len(record.plies):
+        return {}
+    return move_notes(analysis.costly[:MARKED_MOVES], record.match.guild_id, name_of)
+
+
+def move_notes(marked: Sequence[AnalysedMove], guild_id: int,
+               name_of: NameResolver | None = None) -> dict[int, Words]:
+    """The pictures' note of each analysed move, by record ply: its line with the player
+    named as the boards name him (the computer by its title; "?" when unknown)."""
+    def player(user: int | None) -> Words:
+        if user is None:
+            return "?"
+        if is_computer(user):
+            return computer_title(user)
+        return (name_of(guild_id, user) if name_of is not None else "") or "?"
+    return {a.ply: capitalized(a.line(player(a.user))) for a in marked}
+
+
 async def replay_gif(service: MatchService, match_id: int,
                      name_of: NameResolver | None = None, caller: Caller | None = None,
-                     locale: str = DEFAULT_LOCALE) -> bytes | None:
+                     locale: str = DEFAULT_LOCALE) -> tuple[bytes, bool] | None:
     """An animated replay of the match's record (``service.record``, as ``caller`` may
-    see it), players named by ``name_of(guild_id, user_id)``; None without a renderer."""
+    see it), players named by ``name_of(guild_id, user_id)``, its costliest moves marked
+    when an analysis of the match is stored (``/analysis`` made one); with whether it
+    marks any. None without a renderer."""
     if _render_module() is None:
         return None
     try:
@@ -64,7 +97,14 @@ async def replay_gif(service: MatchService, match_id: int,
     except Exception:
         log.exception("could not read the record of match %s", match_id)
         return None
-    return await replay_gif_of(record, name_of, locale)
+    try:
+        analysis = await service.stored_analysis(match_id, caller=caller)
+    except Exception:  # the marks are optional: the replay goes without them
+        log.exception("could not read the analysis of match %s", match_id)
+        analysis = None
+    notes = costly_notes(analysis, record, name_of)
+    gif = await replay_gif_of(record, name_of, locale, costly=notes)
+    return None if gif is None else (gif, bool(notes))
 
 
 def _names(record: GameRecord, name_of: NameResolver | None) -> list[str] | None:
@@ -76,16 +116,22 @@ def _names(record: GameRecord, name_of: NameResolver | None) -> list[str] | None
 
 
 async def replay_gif_of(record: GameRecord, name_of: NameResolver | None = None,
-                        locale: str = DEFAULT_LOCALE) -> bytes | None:
+                        locale: str = DEFAULT_LOCALE, *,
+                        costly: Mapping[int, Words] | None = None) -> bytes | None:
     """An animated replay of a replayed record (``GameRecord``), players named by
-    ``name_of(guild_id, user_id)``; None without a renderer."""
+    ``name_of(guild_id, user_id)``; ``costly``: notes by record ply (``costly_notes``),
+    whose frames are framed in red and held longer with the note below the board
+    (without any, the replay is drawn as it always was). None without a renderer."""
     render = _render_module()
     if render is None or not hasattr(render, "replay_gif"):
         return None
     try:
-        frames, _ = replay_frames(record)
-        return bytes(await asyncio.to_thread(render.replay_gif, record.variant,
-                                             record.start, frames,
+        frames, frame_of = replay_frames(record)
+        flagged = {frame_of[ply]: note for ply, note in (costly or {}).items()
+                   if ply in frame_of}
+        return bytes(await asyncio.to_thread(partial(render.replay_gif,
+                                                      flagged=flagged or None),
+                                             record.variant, record.start, frames,
                                              names=_names(record, name_of),
                                              locale=locale))
     except Exception:

@@ -629,14 +629,19 @@ class DiscordNotifier:
             log.exception("could not replay match %s for its GIF", m.id)
             return
         loc = await self.routes.place_locale(m.guild_id)
-        gif = await media.replay_gif_of(game_record, self.names, loc)
+        # an analysis stored by then (a delivery after a restart, /analysis run meanwhile)
+        # marks its costly moves (issue 42); as the game ends there is none yet
+        notes = media.costly_notes(await self.facts.stored_analysis(m.id), game_record,
+                                   self.names)
+        gif = await media.replay_gif_of(game_record, self.names, loc, costly=notes)
         if gif is None:
             return
         last = len(game_record.plies)  # the stepper's buttons open at the end (issue 42)
+        said = _("Replay of match {match}: the marked moves are framed in red.",
+                 match=str(m.id)) if notes else \
+            _("Animated replay of {game} match {match}, move by move",
+              game=embeds.game_of(m), match=m.id)
         await self.post(m, _("Replay of match {match}:", match=m.id), step="replay",
                         view=stepper_buttons(m.id, last, last, edit=False),
                         file=discord.File(io.BytesIO(gif), filename="replay.gif",
-                                          description=render(_(
-                                              "Animated replay of {game} match {match}, move "
-                                              "by move", game=embeds.game_of(m), match=m.id),
-                                              loc)))
+                                          description=render(said, loc)))

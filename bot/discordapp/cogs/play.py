@@ -181,18 +181,17 @@ class PlayCog(commands.Cog, name="Play"):
 
             guild = interaction.guild_id or 0
 
-            def player(user: int | None, *, mention: bool) -> Words:
-                """Who played it: in the reply a name or mention, in the images a name
-                as the boards write it."""
+            def player(user: int | None) -> Words:
+                """Who played it, in the reply: a name or mention (the images name him
+                as the boards do: ``media.move_notes``)."""
                 if user is None:
                     return "?"
                 if is_computer(user):
                     return computer_title(user)
-                return self.names.label(guild, user) if mention \
-                    else self.names(guild, user) or "?"
-            lines = [capitalized(a.line(player(a.user, mention=True), move=f"`{a.move}`",
+                return self.names.label(guild, user)
+            lines = [capitalized(a.line(player(a.user), move=f"`{a.move}`",
                                         better=f"`{a.better}`")) for a in marked]
-            notes = {a.ply: capitalized(a.line(player(a.user, mention=False))) for a in marked}
+            notes = media.move_notes(marked, guild, self.names)
             record = await self.service.record(match, caller_of(interaction))
             pictures = await media.analysis_pictures_of(
                 record, notes, self.names, locale, better={a.ply: a.better for a in marked},
@@ -265,12 +264,15 @@ class PlayCog(commands.Cog, name="Play"):
                 files.append(discord.File(io.BytesIO(h.note.encode()),
                                           filename=f"match-{m.id}-note.txt",
                                           description=render(_("Your private note"), loc)))
-            gif = await media.replay_gif(self.service, m.id, self.names,
-                                          caller_of(interaction), loc) if h.entries else None
-            if gif is not None:
+            replay = await media.replay_gif(self.service, m.id, self.names,
+                                            caller_of(interaction), loc) if h.entries else None
+            if replay is not None:  # an analysis stored: its costly moves are marked
+                gif, marked = replay
+                said = _("Replay of match {match}: the marked moves are framed in red.",
+                         match=str(m.id)) if marked else \
+                    _("Replay of match {match}", match=m.id)
                 files.append(discord.File(io.BytesIO(gif), filename=f"match-{m.id}.gif",
-                                          description=render(_("Replay of match {match}",
-                                                               match=m.id), loc)))
+                                          description=render(said, loc)))
             steps = stepper_buttons(m.id, 0, len(h.entries), edit=False,
                                     live=h.match.status.is_live) if h.entries \
                 else discord.utils.MISSING
