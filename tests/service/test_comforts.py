@@ -5,6 +5,7 @@ storage: nothing kept in memory) in the middle."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from datetime import timedelta
 
@@ -25,7 +26,9 @@ from service import (
     TakenBack,
     TurnStarted,
 )
-from service.comforts import ConditionalLineError, clashes, split_lines
+from service.comforts import ConditionalLineError, clashes, split_lines, takeback_asker
+from service.computer_seats import computer_user
+from service.views import SeatView, notice_lane
 from tests.service.conftest import (
     ALICE,
     BOB,
@@ -502,3 +505,33 @@ async def test_a_line_stored_after_the_reply_it_answers_is_played_at_once(
     comforts._read_state = read_then_bob_moves
     await service.add_conditional_moves(m.id, ALICE, "h10-g8 b1-c3")
     assert await texts_of(repo, m.id) == ["h3-e3", "h10-g8", "b1-c3"]
+
+
+def test_who_may_ask_to_take_back_follows_the_takeback_rules() -> None:
+    """The card's Take back (issue 42) is shown only where ``request_takeback`` would let
+    the player who just moved ask: two players, his move on the board the last entry,
+    none asked yet, rated games only where the server allows it, never against the
+    computer."""
+    m = dataclasses.replace(
+        notice_lane(1, 2, 1), id=5, game="xiangqi", status=MatchStatus.ACTIVE, ply=1,
+        seat_count=2, to_move=(2,), last_move="h3-e3", last_move_by=1, rated=False,
+        seats=(SeatView(0, 1, None, "Red"), SeatView(1, 2, None, "Black")))
+    assert takeback_asker(m, 1, False) == 1
+    assert takeback_asker(m, 2, False) is None  # not his move
+    rated = dataclasses.replace(m, rated=True)
+    assert takeback_asker(rated, 1, False) is None and takeback_asker(rated, 1, True) == 1
+    assert takeback_asker(dataclasses.replace(m, takeback_by=1), 1, False) is None
+    assert takeback_asker(dataclasses.replace(m, last_move="setup submitted"), 1,
+                          False) is None
+    assert takeback_asker(dataclasses.replace(m, last_move="#resign 1"), 1, False) is None
+    # a pass the rules played for the other: the last entry is not his move
+    assert takeback_asker(dataclasses.replace(m, last_move_by=2, to_move=(1,)), 1,
+                          False) is None
+    assert takeback_asker(dataclasses.replace(m, status=MatchStatus.FINISHED), 1,
+                          False) is None
+    computer = dataclasses.replace(m, seats=(SeatView(0, 1, None, "Red"),
+                                             SeatView(1, computer_user(3), None, "Black")),
+                                   to_move=(computer_user(3),))
+    assert takeback_asker(computer, 1, True) is None  # it answers no request
+    four = dataclasses.replace(m, seat_count=4)
+    assert takeback_asker(four, 1, True) is None
