@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from locales.i18n import DEFAULT_LOCALE, render
 from service import texts
 from service.computer_seats import computer_title, is_computer
+from service.imported_seats import imported_title, is_imported
 from service.ports import BoardRenderer
 from service.views import BoardImage, BoardState, MatchView
 
@@ -24,10 +25,13 @@ def draw_board(renderer: BoardRenderer, match: MatchView, board: BoardState,
     extra = {}
     if not match.status.is_live:
         extra["result"] = render(texts.result_line(match, names), locale)
-    # the header names a computer seat in the reader's words, like every sentence
+    # the header names a computer seat, and an imported player, in the reader's words,
+    # like every sentence
     drawn_names = None if names is None else [
         render(computer_title(s.user_id), locale)
-        if s.user_id is not None and is_computer(s.user_id) else name
+        if s.user_id is not None and is_computer(s.user_id) else
+        render(imported_title(s.player), locale) if s.player and is_imported(s.user_id)
+        else name
         for s, name in zip(match.seats, names, strict=False)]
     drawn = renderer.render(board.position, last_move=board.last_marks,
                             perspective=perspective, names=drawn_names, locale=locale,

@@ -11,7 +11,7 @@ from locales.i18n import _, _n, alternatives
 from locales.rules_words import refusal_words
 from locales.terms import game_name, seat_colour, status
 from rules import Position, RulesError, Variant
-from service.computer_seats import LEVELS
+from service.computer_seats import LEVELS, is_computer
 from service.core import MAX_DAYS, MIN_DAYS, ServiceCore
 from service.errors import (
     Conflict,
@@ -22,9 +22,10 @@ from service.errors import (
     ServiceError,
 )
 from service.events import ChallengeClosed, ChallengeReceived, LobbyChanged, TurnStarted
+from service.imported_seats import is_imported
 from service.outbox import Announce
 from service.ratings import ladder_key
-from service.records import ClockState, MatchRecord, MatchStatus, SeatRecord
+from service.records import ClockState, MatchRecord, MatchStatus, RecordEntry, SeatRecord
 from service.states import replay
 from service.timecontrol import TimeControl, TimeControlError, parse_time_control
 from service.turns import turn_started
@@ -70,6 +71,8 @@ class Challenges:
         self._view = core.view
         self._team = core.team
         self._away_at_start = core.away_at_start
+        self._record = core.record
+        self._entries = core.entries
 
     async def challenge(self, guild_id: int, channel_id: int, challenger: int, game: str, *,
                         opponents: Sequence[int] = (),
@@ -132,6 +135,83 @@ class Challenges:
         rec = await self.repository.create_match(rec, announce)
         await self._announce(announce.events)
         return self._view(rec)
+
+    async def continue_import(self, guild_id: int, channel_id: int, user: int,
+                              match_id: int, opponents: Sequence[int] = (), *,
+                              seat: int | str | None = None, days: int | None = None,
+                              clock: str | None = None) -> MatchView:
+        """Challenge ``opponents`` (every other seat) to go on with imported game
+        ``match_id`` from its last position (issue 44): a new correspondence match,
+        casual, whose record starts with the imported moves (so it replays exactly), which
+        starts once every invited player accepts (declined or cancelled, it never starts;
+        the imported game is never changed). ``user`` plays ``seat`` (default: the side
+        to move), the invited the other seats in the order given. Anyone of the server
+        may continue an imported game of the server, as often as wanted; a game the
+        record ends cannot be continued."""
+        source = await self._record(match_id)
+        entries = await self._entries(source)
+        end = self._continued_position(source, entries)
+        v = self._variant(source.game)
+        count = source.seat_count
+        invited: list[int] = []
+        for o in opponents:
+            if isinstance(o, bool) or not isinstance(o, int):
+                raise InvalidOption(_("opponents must be users"))
+            if o == user:
+                raise InvalidOption(_("you cannot challenge yourself"))
+            if is_computer(o) or is_imported(o):
+                raise InvalidOption(_("an imported game is continued by people of the "
+                                      "server: challenge members, not the computer"))
+            if o not in invited:
+                invited.append(o)
+        if len(invited) != count - 1:
+            raise InvalidOption(_n("{game} seats {seats}: continuing it needs {count} "
+                                   "opponent", "{game} seats {seats}: continuing it needs "
+                                   "{count} opponents", count - 1,
+                                   game=game_name(v.key, v.name), seats=count))
+        chosen = self._seat_choice(v, count, seat)
+        mine = chosen if chosen is not None else min(end.to_move)
+        others = [s for s in range(count) if s != mine]
+        settings = await self.get_guild_settings(guild_id)
+        control = self.time_control(settings, days, clock)
+        state = ClockState(control if control.is_bank else None, settings.claim_win,
+                           weekends=settings.weekends_off)
+        seats = [await self._new_seat(user, mine if count > 2 else None)]
+        seats += [await self._new_seat(u, others[i] if count > 2 else None, accepted=False)
+                  for i, u in enumerate(invited)]
+        rec = dataclasses.replace(
+            self.challenge_record(guild_id, channel_id, user, v, source.options, end, seats,
+                                  control.days_column, False, mine, state),
+            rules_version=source.rules_version, start_text=source.start_text,
+            seating="chosen", ply=source.ply, position_text=source.position_text,
+            to_move=source.to_move, last_move=source.last_move,
+            last_move_by=source.last_move_by, continued_from=source.id)
+        now = self.clock.now()
+        announce: Announce[MatchRecord] = Announce(
+            lambda s: [ChallengeReceived(self._view(s), user, tuple(invited))], now)
+        rec = await self.repository.create_match(rec, announce, entries)
+        await self._announce(announce.events)
+        return self._view(rec)
+
+    @staticmethod
+    def _continued_position(source: MatchRecord, entries: Sequence[RecordEntry]) -> Position:
+        """The last position of imported game ``source``, where it goes on; refused for a
+        match that is not an imported game, or one that has ended."""
+        if not source.seats or not all(is_imported(s.user_id) for s in source.seats):
+            raise NotAllowed(_("match #{match} is not an imported game: only imported games "
+                               "are continued (/import a record first)", match=source.id))
+        if source.status is MatchStatus.FINISHED:
+            raise MatchOver(_("imported game #{match} is over: its record ends it, so no "
+                              "move is left to play", match=source.id))
+        if source.status is not MatchStatus.ABORTED:
+            raise NotAllowed(_("imported game #{match} cannot be continued ({status})",
+                               match=source.id, status=status(source.status.value)))
+        end = replay(source, entries).position
+        if end.outcome() is not None or end.in_setup or not end.to_move \
+                or next(iter(end.legal_moves()), None) is None:
+            raise MatchOver(_("imported game #{match} has no move left to play",
+                              match=source.id))
+        return end
 
     @staticmethod
     def _on_timeout(start: Position, choice: str | None, level: int | None
@@ -366,9 +446,10 @@ class Challenges:
             await self._announce(events)
             return self._view(saved)
         after = await self._start(after)
-        try:  # the start position: no entry was played yet, nothing to read
-            start = replay(after, ())
-            board: BoardState | None = BoardState(start.position, None, 0)
+        try:  # the start position: no entry was played yet (a continued game's were)
+            start = replay(after, await self._entries(after) if after.ply else ())
+            board: BoardState | None = BoardState(start.position, start.last_marks,
+                                                  start.moves)
         except ServiceError:
             start, board = None, None
 

@@ -36,6 +36,7 @@ from service.errors import (
 )
 from service.events import Event, MatchEnded, PlayerOut
 from service.ids import tournament_not_found
+from service.imported_seats import ImportedNames, with_imported_names
 from service.inputs import check_text
 from service.matches import Matches, public_view, team_of, view_of
 from service.outbox import Announce
@@ -108,10 +109,13 @@ class ServiceCore:
         self.notifier = notifier
         self.clock = clock
         self.renderer = renderer
-        self.names = names
+        self.imported = ImportedNames(repository)
+        """Imported players' names (issue 44), read with the matches and moves that
+        hold them; ``names`` answers for them."""
+        self.names = with_imported_names(names, self.imported)
         self.rooms = rooms
         self.rng = rng or random.Random()
-        self.matches = Matches(repository, clock)
+        self.matches = Matches(repository, clock, self.imported)
         self.states = MatchStates(cache_size)
         self.replays = Replays()  # replayed records: the board at any ply (issue 42)
         self.ratings = Ratings(repository)
@@ -181,9 +185,8 @@ class ServiceCore:
         for event in events:
             await self.notify(event)
 
-    @staticmethod
-    def view(rec: MatchRecord) -> MatchView:
-        return view_of(rec)
+    def view(self, rec: MatchRecord) -> MatchView:
+        return view_of(rec, self.imported)
 
     @staticmethod
     def team(rec: MatchRecord, seat: int) -> int | None:
@@ -203,8 +206,11 @@ class ServiceCore:
     async def entries(self, rec: MatchRecord, start: int = 0) -> list[RecordEntry]:
         """The entries ``rec`` was written with (from ``start``): those below its ply.
         Entries are append-only, so this is a consistent snapshot of the match however
-        many moves landed since ``rec`` was read."""
-        return await self.repository.load_entries(rec.id, start=start, stop=rec.ply)
+        many moves landed since ``rec`` was read. The names of imported players who
+        played them are read too (a continued imported game's first moves)."""
+        entries = await self.repository.load_entries(rec.id, start=start, stop=rec.ply)
+        await self.imported.learn(e.user_id for e in entries)
+        return entries
 
     async def state(self, rec: MatchRecord) -> MatchState:
         """The current position of ``rec``: cached; or the cached position carried forward

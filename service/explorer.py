@@ -306,8 +306,10 @@ class Explorer:
 
     @staticmethod
     def _skipped(rec: MatchRecord) -> bool:
-        """A game against the computer: marked counted, with no rows."""
-        return any(is_computer(s.user_id) for s in rec.seats)
+        """A game against the computer, or one that continued an imported game (it did
+        not start at the start: its first moves are another game's): marked counted,
+        with no rows."""
+        return any(is_computer(s.user_id) for s in rec.seats) or rec.continued_from is not None
 
     async def index_record(self, rec: MatchRecord, entries: Sequence[RecordEntry],
                            ratings: Mapping[int, float], *, imported: bool = False) -> bool:

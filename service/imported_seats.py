@@ -1,31 +1,148 @@
 """Who the imported players are (issue 44): the players of an imported record are not
 members of the server; each has an id of a range of its own, below the computer players',
 the same for the same name in every import (``importer.py`` imports; the explorer counts
-their games apart)."""
+their games apart), and the name the record gave him, stored (``ImportedPlayerStore``)
+and kept in memory by :class:`ImportedNames` for every later view of the game."""
 
 from __future__ import annotations
 
+import logging
 import zlib
+from collections.abc import Iterable, Mapping
 
+from locales.i18n import Words, _
 from service.computer_seats import COMPUTER_IDS
+from service.errors import StorageError
+from service.inputs import without_invalid
+from service.ports import ImportedPlayerStore, NameResolver
+from service.views import SeatView
+
+log = logging.getLogger(__name__)
 
 IMPORTED_IDS = COMPUTER_IDS - 2**40
 """The first id of an imported player: every id from here up to the computer players' is
 one (no Discord id is that large)."""
+MAX_IMPORTED_NAME = 64
+"""The longest imported name kept (a record's tag may be longer: it is cut)."""
+_PROBES = 8
+"""How many ids after a name's own are tried when another name holds it (two names whose
+checksums are equal: rare, and rarer twice)."""
+
+
+def name_key(name: str) -> str:
+    """What makes two spellings one player's name: case and spacing do not count.
+
+    >>> name_key("  Liu   DAHUA ")
+    'liu dahua'
+    """
+    return " ".join(name.lower().split())
 
 
 def imported_player(name: str, seat: int) -> int:
-    """The id of the imported player called ``name`` (the same in every import), or of
-    seat ``seat``'s unnamed player.
+    """The first id tried for the imported player called ``name`` (the same in every
+    import), or the id of seat ``seat``'s unnamed player.
 
     >>> imported_player("Liu Dahua", 1) == imported_player(" liu dahua ", 0)
     True
     >>> is_imported(imported_player("", 0)), is_imported(42)
     (True, False)
     """
-    key = " ".join(name.lower().split()) or f"?{seat}"
+    key = name_key(name) or f"?{seat}"
     return IMPORTED_IDS + zlib.crc32(key.encode())
 
 
 def is_imported(user: int | None) -> bool:
     return user is not None and IMPORTED_IDS <= user < COMPUTER_IDS
+
+
+def imported_name(name: str) -> str:
+    """A record's name as it is kept: valid characters, single spaces, at most
+    :data:`MAX_IMPORTED_NAME` characters.
+
+    >>> imported_name(" Wang\\tTianyi ")
+    'Wang Tianyi'
+    """
+    return " ".join(without_invalid(name).split())[:MAX_IMPORTED_NAME].strip()
+
+
+def imported_title(name: str) -> Words:
+    """An imported player in the reader's words: 'Wang Tianyi (imported)', or 'an
+    imported player' when the record did not name him (or he was imported before names
+    were kept)."""
+    return _("{name} (imported)", name=name) if name else _("an imported player")
+
+
+def seat_player(seat: SeatView, name: str) -> Words:
+    """``name``, the player on ``seat`` as a resolver named him, as people read it: an
+    imported player's with the word that says so.
+
+    >>> from locales.i18n import render
+    >>> held = SeatView(0, imported_player("Wang Tianyi", 0), None, "Red", player="Wang Tianyi")
+    >>> render(seat_player(held, "Wang Tianyi"), "en-US")
+    'Wang Tianyi (imported)'
+    """
+    if seat.player and is_imported(seat.user_id):
+        return imported_title(seat.player)
+    return name
+
+
+class ImportedNames:
+    """The imported players' names read so far, by id: a ``NameResolver`` must answer at
+    once, so the service reads the names of a match's imported players when it reads the
+    match or its moves (:meth:`learn`), and views are drawn from here. An id whose name is
+    not stored (none was given) is remembered as unnamed."""
+
+    def __init__(self, store: ImportedPlayerStore) -> None:
+        self._store = store
+        self._known: dict[int, str] = {}
+
+    def __call__(self, user: int | None) -> str:
+        """The name of imported player ``user``; "" for anybody else or one unnamed."""
+        return self._known.get(user, "") if user is not None else ""
+
+    async def learn(self, users: Iterable[int | None]) -> None:
+        """Read the names of the imported players among ``users`` not read yet. A
+        failure to read is logged, never raised: a name is decoration."""
+        missing = {u for u in users if u is not None and is_imported(u) and u not in self._known}
+        if not missing:
+            return
+        try:
+            found = await self._store.imported_player_names(missing)
+        except StorageError as e:  # an outage: the repository logged it; names come later
+            log.debug("could not read imported players' names: %s", e.message)
+            return
+        for user in missing:
+            self._known[user] = found.get(user, "")
+
+    async def ids_of(self, names: Mapping[int, str], seats: int) -> dict[int, int]:
+        """The id of each of ``seats`` seats' imported player, by seat, ``names`` by seat
+        (a seat without one gets its unnamed player's id); each name stored with its id.
+        An id already held by another name moves on to the next free one."""
+        out: dict[int, int] = {}
+        claimed: dict[int, str] = {}
+        for seat in range(seats):
+            name = imported_name(names.get(seat, ""))
+            key = name_key(name)
+            first = imported_player(name, seat)
+            if not key:
+                out[seat] = first
+                continue
+            tried = [first + i for i in range(_PROBES) if first + i < COMPUTER_IDS]
+            stored = await self._store.imported_player_names(tried)
+            held = {**{u: name_key(n) for u, n in stored.items()}, **claimed}
+            out[seat] = next((u for u in tried if held.get(u, key) == key), first)
+            claimed[out[seat]] = key
+            self._known[out[seat]] = stored.get(out[seat], name)
+        await self._store.name_imported_players(
+            {out[s]: imported_name(names[s]) for s in out if name_key(names.get(s, ""))})
+        return out
+
+
+def with_imported_names(names: NameResolver | None, imported: ImportedNames
+                        ) -> NameResolver:
+    """``names`` that also name imported players (and leave everybody else to ``names``)."""
+    def resolve(guild_id: int, user_id: int) -> str:
+        if is_imported(user_id):
+            return imported(user_id)
+        return names(guild_id, user_id) if names is not None else ""
+    return resolve

@@ -11,13 +11,14 @@ says (or left unfinished: ``aborted``, with no result, when the record does not 
 never rated: ``/history``, the replay and ``/analysis`` work on it by its number. Its
 players are not members of the server: each seat is an imported player, an id of their
 own range (:data:`IMPORTED_IDS`, below the computer players'), the same for the same name
-across imports; the names are the record's tags. It is counted in the opening explorer as
-imported, apart from the server's own games.
+across imports; the names are the record's tags, stored with the ids
+(``ImportedPlayerStore``) so that every later view names them. It is counted in the
+opening explorer as imported, apart from the server's own games.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -27,9 +28,8 @@ from rules import RulesError
 from rules.records import ImportedGame, read_any_record
 from service.errors import InvalidOption
 from service.explorer import Explorer
-from service.imported_seats import imported_player
+from service.imported_seats import ImportedNames
 from service.inputs import check_characters
-from service.matches import view_of
 from service.ports import Clock, MatchStore
 from service.ratings import ladder_key
 from service.records import MatchRecord, MatchStatus, RecordEntry, ResultRecord, SeatRecord
@@ -84,10 +84,18 @@ class ImportedMatch:
 class Importer:
     """The import use-case: read, check, store, count in the explorer."""
 
-    def __init__(self, repository: MatchStore, clock: Clock, explorer: Explorer) -> None:
+    def __init__(self, repository: MatchStore, clock: Clock, explorer: Explorer,
+                 names: ImportedNames, view: Callable[[MatchRecord], MatchView]) -> None:
         self.repository = repository
         self.clock = clock
         self.explorer = explorer
+        self.names = names
+        self._view = view
+
+    def imported_name(self, user: int) -> str:
+        """The name of imported player ``user`` as his record gave it ("" when it gave
+        none, or for anybody else): known once a match or move of his was read."""
+        return self.names(user)
 
     async def import_record(self, guild_id: int, channel_id: int, user: int,
                             data: bytes | str, game: str | None = None) -> ImportedMatch:
@@ -100,24 +108,24 @@ class Importer:
             raise ImportRefused(_("the record cannot be imported: {error}",
                                   error=refusal_words(e))) from None
         now = self.clock.now()
-        rec = self._match_of(read, guild_id, channel_id, user, now)
+        ids = await self.names.ids_of(read.players, read.start.seat_count)
+        rec = self._match_of(read, guild_id, channel_id, user, now, ids)
         stored = await self.repository.create_match(rec)
         entries = self._entries(read, stored, now)
         after = await self.repository.save(stored, self._ended(read, stored, len(entries)),
                                            append=entries)
         await self.explorer.index_match(after.id, imported=True)
-        return ImportedMatch(view_of(after), dict(read.players), len(read.moves))
+        return ImportedMatch(self._view(after), dict(read.players), len(read.moves))
 
     @staticmethod
-    def _seats(read: ImportedGame) -> tuple[SeatRecord, ...]:
-        n = read.start.seat_count
+    def _seats(read: ImportedGame, ids: Mapping[int, int]) -> tuple[SeatRecord, ...]:
         teams = read.start.teams
-        return tuple(SeatRecord(imported_player(read.players.get(s, ""), s), s,
+        return tuple(SeatRecord(ids[s], s,
                                 next((i for i, t in enumerate(teams) if s in t), None))
-                     for s in range(n))
+                     for s in range(read.start.seat_count))
 
     def _match_of(self, read: ImportedGame, guild_id: int, channel_id: int, user: int,
-                  now: datetime) -> MatchRecord:
+                  now: datetime, ids: Mapping[int, int]) -> MatchRecord:
         v, start = read.variant, read.start
         return MatchRecord(
             id=0, guild_id=guild_id, channel_id=channel_id, thread_id=None, game=v.key,
@@ -125,7 +133,7 @@ class Importer:
             options={k: list(o) if isinstance(o, tuple) else o
                      for k, o in read.options.items()},
             start_text=start.to_text(), seat_count=start.seat_count,
-            status=MatchStatus.FINISHED, challenger_id=user, seats=self._seats(read),
+            status=MatchStatus.FINISHED, challenger_id=user, seats=self._seats(read, ids),
             seat_pref=None, seating="chosen", ply=0, position_text=start.to_text(),
             to_move=tuple(sorted(start.to_move)), last_move=None, days_per_move=1,
             rated=False, deadline=None, remind_at=None, draw_offer=None,

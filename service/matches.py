@@ -18,6 +18,7 @@ import rules
 from locales.i18n import _
 from rules import Position, RulesError, Variant
 from service.errors import Conflict, MatchNotFound, StaleMove
+from service.imported_seats import ImportedNames
 from service.ports import Clock, Repository
 from service.records import (
     MatchRecord,
@@ -64,9 +65,10 @@ def public_text(rec: MatchRecord, v: Variant | None) -> str:
     return public_view(p).to_text() if p.in_setup else rec.position_text
 
 
-def view_of(rec: MatchRecord) -> MatchView:
+def view_of(rec: MatchRecord, imported: Callable[[int | None], str] | None = None
+            ) -> MatchView:
     """What the service hands out about ``rec``: users instead of seats, the game's seat
-    names, a hidden setup kept hidden."""
+    names, a hidden setup kept hidden; an imported player's name by ``imported``."""
     try:
         v: Variant | None = rules.variant(rec.game)
     except ValueError:
@@ -86,7 +88,8 @@ def view_of(rec: MatchRecord) -> MatchView:
             rating = s.rating
             return SeatView(i, s.user_id, s.team, seat_name(i), s.out,
                             rating.ordinal if rating is not None else None,
-                            rating is not None and rating.provisional)
+                            rating is not None and rating.provisional,
+                            imported(s.user_id) if imported is not None else "")
         seats = tuple(seat_view(i) for i in range(rec.seat_count))
     result = None
     if rec.result is not None:
@@ -120,7 +123,8 @@ def view_of(rec: MatchRecord) -> MatchView:
         pause_offer_by=offer.by if (offer := rec.clock.pause_offer) is not None
         and offer.ply == rec.ply else None,
         pause_offer_days=offer.days if offer is not None and offer.ply == rec.ply else 0,
-        on_timeout=rec.clock.on_timeout, stand_ins=rec.clock.stand_ins)
+        on_timeout=rec.clock.on_timeout, stand_ins=rec.clock.stand_ins,
+        continued_from=rec.continued_from)
 
 
 _SCOPE_READ: ContextVar[tuple[object, MatchRecord] | None] = ContextVar("scope_read",
@@ -133,9 +137,13 @@ again (one read, not two); a task it starts reads for itself."""
 class Matches:
     """Loads and saves match records through the repository."""
 
-    def __init__(self, repository: Repository, clock: Clock) -> None:
+    def __init__(self, repository: Repository, clock: Clock,
+                 imported: ImportedNames | None = None) -> None:
         self.repository = repository
         self.clock = clock
+        self.imported = imported
+        """Where the names of a loaded match's imported players are read (views name
+        them without waiting)."""
 
     async def load_for_scope(self, match_id: int) -> tuple[MatchRecord, Callable[[], None]]:
         """The match, read for the door's scope check and kept for the operation that
@@ -154,6 +162,8 @@ class Matches:
         rec = await self.repository.load_match(match_id)
         if rec is None:
             raise MatchNotFound(_("there is no match #{match}", match=match_id))
+        if self.imported is not None:
+            await self.imported.learn(s.user_id for s in rec.seats)
         return rec
 
     async def save(self, before: MatchRecord, after: MatchRecord,

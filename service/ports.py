@@ -1,6 +1,7 @@
 """The Protocols the service talks through: storage (``Repository``, the union of one
 narrow port per aggregate: ``MatchStore``, ``ClockStore``, ``OutboxStore``, ``LadderStore``,
 ``SettingsStore``, ``ComfortsStore``, ``ExplorerStore``, ``AnalysisStore``,
+``ImportedPlayerStore``,
 ``TournamentRepository``,
 ``SeasonRepository``;
 none wider than 15 operations), notifications
@@ -11,7 +12,7 @@ it: the service calls down into them, never the other way round."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Protocol, runtime_checkable
@@ -42,11 +43,12 @@ class MatchStore(Protocol):
     """Matches and their plies: create, load, compare-and-set save (with the outbox entries the
     change causes), the record, and the look-ups by player, thread and deadline."""
 
-    async def create_match(self, record: MatchRecord, outbox: OutboxFn | None = None
-                           ) -> MatchRecord:
+    async def create_match(self, record: MatchRecord, outbox: OutboxFn | None = None,
+                           entries: Sequence[RecordEntry] = ()) -> MatchRecord:
         """Store a new match (its ``id`` is ignored); the stored record with its new id.
         ``outbox``: called with the stored record; its entries are stored in the same
-        transaction (so are ``save``'s and ``extend_clocks``')."""
+        transaction (so are ``save``'s and ``extend_clocks``'); so are ``entries``, the
+        record's first moves (a continued imported game's, issue 44)."""
         ...
 
     async def load_match(self, match_id: int) -> MatchRecord | None: ...
@@ -373,8 +375,24 @@ class AnalysisStore(Protocol):
         ...
 
 
+class ImportedPlayerStore(Protocol):
+    """Imported players' names (issue 44): the players of an imported record are not
+    members of the server; each has an id of his own (``imported_seats``) and the name
+    the record gave him, kept for every later view of the game."""
+
+    async def name_imported_players(self, names: Mapping[int, str]) -> None:
+        """Remember each imported player's name by his id; a name stored before stays
+        (an id is made from the name: the first spelling seen is kept)."""
+        ...
+
+    async def imported_player_names(self, user_ids: Collection[int]) -> dict[int, str]:
+        """The stored names of those of ``user_ids`` that have one."""
+        ...
+
+
 class Repository(MatchStore, ClockStore, OutboxStore, LadderStore, SettingsStore, ComfortsStore,
-                 DigestStore, ExplorerStore, AnalysisStore, TournamentRepository,
+                 DigestStore, ExplorerStore, AnalysisStore, ImportedPlayerStore,
+                 TournamentRepository,
                  SeasonRepository, Protocol):
     """Async persistence. Every write is one transaction; ``save`` is compare-and-set on
     ``before.version`` and on the plies of ``append`` (UNIQUE(match, ply)): when another

@@ -282,6 +282,9 @@ class MatchRecord:
         """The match's time control (days per move for matches stored before them)."""
         return self.clock.control or TimeControl.days(self.days_per_move)
     takeback: TakebackRequest | None = None  # a pending takeback request
+    # the imported game this match continues (issue 44): its first plies are that
+    # game's moves, copied, by its imported players; None for a match played from the start
+    continued_from: int | None = None
     # read with the match, never written by ``save`` (their own tables hold them):
     followers: tuple[int, ...] = ()  # users following this match or one of its players
     conditionals: int = 0  # stored conditional lines (``/premove``) of this match

@@ -149,7 +149,8 @@ class MatchService:
         self._queries = Queries(core)
         self._digests = Digests(core, self._queries)
         self._explorer = Explorer(core.repository)
-        self._importer = Importer(core.repository, core.clock, self._explorer)
+        self._importer = Importer(core.repository, core.clock, self._explorer, core.imported,
+                                  core.view)
         core.subscribers = self._subscribers()
 
     @property
@@ -218,6 +219,16 @@ class MatchService:
                                                 on_timeout=on_timeout,
                                                 stand_in_level=stand_in_level,
                                                 accepted_at_once=accepted_at_once)
+
+    async def continue_import(self, guild_id: int, channel_id: int, user: int,
+                              match_id: int, opponents: Sequence[int] = (), *,
+                              seat: int | str | None = None, days: int | None = None,
+                              clock: str | None = None) -> MatchView:
+        """Challenge ``opponents`` to go on with imported game ``match_id`` from its last
+        position: a new casual match, once they accept (issue 44)."""
+        return await self._challenges.continue_import(guild_id, channel_id, user, match_id,
+                                                      opponents, seat=seat, days=days,
+                                                      clock=clock)
 
     async def accept(self, match_id: int, user: int, seat: int | str | None = None, *,
                      caller: Caller | None = None) -> MatchView:
@@ -694,3 +705,8 @@ class MatchService:
         """Import a record file: a finished (or unfinished) match of the server, unrated,
         counted in the explorer as imported."""
         return await self._importer.import_record(guild_id, channel_id, user, data, game)
+
+    def imported_name(self, user: int) -> str:
+        """An imported player's name, as his record gave it ("" if none): what the
+        adapters' name lookups answer for him (read with his matches and moves)."""
+        return self._importer.imported_name(user)

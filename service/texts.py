@@ -18,6 +18,7 @@ from locales.results import result_sentence
 from locales.terms import game_name, move_display, reason, seat_colour, status
 from rules import Position
 from service.computer_seats import computer_title, is_computer
+from service.imported_seats import imported_title, is_imported
 from service.ports import NameResolver
 from service.views import MatchView, ResultView
 
@@ -49,11 +50,17 @@ def _colour(match: MatchView, seat: int) -> Words:
 
 def _name(match: MatchView, seat: int, names: Sequence[str] | None) -> Words:
     """The name of ``seat`` from ``names`` ("" when unknown); a computer seat's in the
-    reader's words (``names`` hold its English name, which files and caches keep)."""
+    reader's words (``names`` hold its English name, which files and caches keep), an
+    imported player's with the word that says so ("" when his record did not name him)."""
     if not names or seat >= len(names):
         return ""
-    user = match.seats[seat].user_id if seat < len(match.seats) else None
-    return computer_title(user) if user is not None and is_computer(user) else names[seat]
+    view = match.seats[seat] if seat < len(match.seats) else None
+    user = view.user_id if view is not None else None
+    if user is not None and is_computer(user):
+        return computer_title(user)
+    if view is not None and is_imported(user):
+        return imported_title(view.player) if view.player else ""
+    return names[seat]
 
 
 def labels(match: MatchView, seats: Iterable[int], names: Sequence[str] | None) -> Words:

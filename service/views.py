@@ -28,6 +28,7 @@ class SeatView:
     out: bool = False
     rating: float | None = None
     provisional: bool = False
+    player: str = ""  # an imported player's name, as his record gave it ("" for people)
 
     @property
     def shown_rating(self) -> Joined | None:
@@ -107,6 +108,7 @@ class MatchView:
     pause_offer_by: int | None = None  # who proposed a pause (pending)
     pause_offer_days: int = 0
     on_timeout: str = "end"  # four players: "end" or "computer" (issue 43)
+    continued_from: int | None = None  # the imported game it continues (issue 44)
     # seats the computer plays since a timeout: (user, the move it took over from)
     stand_ins: tuple[tuple[int, int], ...] = ()
 

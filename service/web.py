@@ -121,6 +121,7 @@ class WebMember:
     name: str
     ratings: tuple[tuple[str, LeaderboardEntry], ...]
     recent: tuple[tuple[MatchView, tuple[str, ...]], ...]
+    imported: bool = False  # an imported player (issue 44): his record's name
 
 
 def ladders() -> list[str]:
@@ -147,6 +148,7 @@ class Web:
         self._require_player = core.require_player
         self._seat_names = core.seat_names
         self._names = core.names
+        self._imported = core.imported
 
     async def _web_on(self, guild_id: int, match_id: int) -> None:
         settings = await self.get_guild_settings(guild_id)
@@ -258,11 +260,12 @@ class Web:
             ratings.append((r.ladder, LeaderboardEntry(
                 ranked[0] if ranked else 0, user, r.ordinal, r.mu, r.sigma, r.wins,
                 r.losses, r.draws)))
-        recent = tuple(self._named(self._view(m)) for m in
-                       (await self.repository.matches_of(user, rec.guild_id))[:RECENT_GAMES])
+        newest = (await self.repository.matches_of(user, rec.guild_id))[:RECENT_GAMES]
+        await self._imported.learn(s.user_id for m in newest for s in m.seats)
+        recent = tuple(self._named(self._view(m)) for m in newest)
         names = self._seat_names(view) or ()
         name = names[seat] if seat < len(names) else ""
-        return WebMember(name, tuple(ratings), recent)
+        return WebMember(name, tuple(ratings), recent, bool(view.seats[seat].player))
 
     async def web_listen(self, changed: MatchChanged
                          ) -> Callable[[], Awaitable[None]] | None:

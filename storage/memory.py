@@ -29,11 +29,13 @@ from service.views import GuildSettings, UserPrefs
 from storage.analyses import MemoryAnalyses
 from storage.counts import MoveCounts
 from storage.explorer import MemoryExplorer
+from storage.imported import MemoryImportedPlayers
 from storage.seasons import MemorySeasons
 from storage.tournaments import MemoryTournaments
 
 
-class MemoryRepository(MemoryAnalyses, MemoryExplorer, MemorySeasons, MemoryTournaments):
+class MemoryRepository(MemoryAnalyses, MemoryExplorer, MemoryImportedPlayers, MemorySeasons,
+                       MemoryTournaments):
     """Dicts behind the ``Repository`` and ``TournamentRepository`` Protocols."""
 
     def __init__(self) -> None:
@@ -77,12 +79,12 @@ class MemoryRepository(MemoryAnalyses, MemoryExplorer, MemorySeasons, MemoryTour
             self._outbox[self._next_entry] = dataclasses.replace(entry, id=self._next_entry)
             self._next_entry += 1
 
-    async def create_match(self, record: MatchRecord, outbox: OutboxFn | None = None
-                           ) -> MatchRecord:
+    async def create_match(self, record: MatchRecord, outbox: OutboxFn | None = None,
+                           entries: Sequence[RecordEntry] = ()) -> MatchRecord:
         stored = dataclasses.replace(record, id=self._next_id, version=1)
         self._next_id += 1
         self._matches[stored.id] = stored
-        self._entries[stored.id] = []
+        self._entries[stored.id] = list(entries)
         self._store_outbox(self._with_prefs(stored), outbox)
         return stored
 

@@ -392,13 +392,26 @@ MIGRATIONS: tuple[str, ...] = (
         costly TEXT NOT NULL
     ) WITHOUT ROWID;
     """,
+    # 22: imported players' names (issue 44), by the id each import gives them (the same
+    # for the same name), so that later views name them
+    """
+    CREATE TABLE imported_players (
+        user_id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL
+    ) WITHOUT ROWID;
+    """,
+    # 23: a match that continues an imported game from its last position (issue 44): its
+    # record starts with that game's moves; the id of the game it continues
+    """
+    ALTER TABLE matches ADD COLUMN continued_from INTEGER;
+    """,
 )
 TABLES = frozenset({"guild_settings", "user_prefs", "matches", "seats", "moves", "ratings",
                     "clock_beats", "outbox", "dms_closed", "names", "tournaments",
                     "tournament_matches", "shard_leases", "process_lock", "seasons",
                     "season_ratings", "vacations", "conditional_moves", "match_notes",
                     "follows", "rematches", "digests", "explorer_moves", "explorer_games",
-                    "analyses", "sqlite_sequence"})
+                    "analyses", "imported_players", "sqlite_sequence"})
 """Every table a Tablero database holds (any other one means a foreign file)."""
 
 OLD_TABLES = frozenset({"heartbeat"})

@@ -40,6 +40,7 @@ from storage.analyses import SqlAnalyses
 from storage.comforts import SqlComforts
 from storage.counts import MoveCounts
 from storage.explorer import SqlExplorer
+from storage.imported import SqlImportedPlayers
 from storage.outage import OutageLog
 from storage.schema import ESTABLISHED, established
 from storage.seasons import SqlSeasons
@@ -62,7 +63,7 @@ _MATCH_COLUMNS = (
     "guild_id, channel_id, thread_id, game, ladder, rules_version, options, start_text, "
     "seat_count, status, challenger_id, seats, seat_pref, seating, ply, position_text, "
     "to_move, last_move, days_per_move, rated, deadline, remind_at, draw_offer, result, "
-    "broken, created_at, updated_at, last_move_by, clock, takeback")
+    "broken, created_at, updated_at, last_move_by, clock, takeback, continued_from")
 # Each participant's notification choice and time zone come with the match, in the same
 # statement, as a JSON object {user id: "choice zone"} (a zone holds no space; none: the
 # choice alone); ``{agg}`` is the dialect's aggregate building it.
@@ -186,15 +187,15 @@ def _match_values(m: MatchRecord) -> tuple[Any, ...]:
             m.broken, _ts(m.created_at), _ts(m.updated_at), m.last_move_by,
             clock_json(m.clock),
             None if m.takeback is None else json.dumps(
-                {"by": m.takeback.by, "ply": m.takeback.ply}))
+                {"by": m.takeback.by, "ply": m.takeback.ply}), m.continued_from)
 
 
 def _match_of(row: Sequence[Any]) -> MatchRecord:
     (id_, version, guild_id, channel_id, thread_id, game, ladder, rules_version, options,
      start_text, seat_count, status, challenger_id, seats, seat_pref, seating, ply,
      position_text, to_move, last_move, days, rated, deadline, remind_at, offer, result,
-     broken, created_at, updated_at, last_move_by, clock, takeback, prefs, followers,
-     conditionals, ratings) = row
+     broken, created_at, updated_at, last_move_by, clock, takeback, continued_from, prefs,
+     followers, conditionals, ratings) = row
     found = {int(u): str(n).split(" ", 1) for u, n in json.loads(prefs).items()} \
         if prefs else {}
     notify = {u: n[0] for u, n in found.items()}
@@ -229,6 +230,7 @@ def _match_of(row: Sequence[Any]) -> MatchRecord:
         broken=broken, created_at=created, updated_at=updated, version=version,
         last_move_by=last_move_by, clock=clock_of(clock),
         takeback=TakebackRequest(takeback_d["by"], takeback_d["ply"]) if takeback_d else None,
+        continued_from=continued_from,
         followers=tuple(sorted(int(u) for u in json.loads(followers) or ()))
         if followers else (),
         conditionals=int(conditionals or 0))
@@ -281,7 +283,8 @@ LEADERBOARD_SQL = (f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AN
 """One leaderboard page (guild, ladder, limit, offset): read from ``ratings_board`` alone."""
 
 
-class SqlRepository(SqlAnalyses, SqlComforts, SqlExplorer, SqlSeasons, SqlTournaments):
+class SqlRepository(SqlAnalyses, SqlComforts, SqlExplorer, SqlImportedPlayers, SqlSeasons,
+                    SqlTournaments):
     """The ``Repository`` Protocol in SQL; see the module's docstring."""
 
     _prefs_sql: ClassVar[str] = (
@@ -369,6 +372,18 @@ class SqlRepository(SqlAnalyses, SqlComforts, SqlExplorer, SqlSeasons, SqlTourna
                 (e.match_id, e.guild_id, e.version, e.n, e.kind, e.payload,
                  _ts(e.created_at)))
 
+    async def _append(self, match_id: int, entries: Sequence[RecordEntry]) -> None:
+        """Insert ``entries`` into the record of ``match_id`` (inside the caller's
+        transaction); ``Conflict`` when one of their plies is there already."""
+        for e in entries:
+            try:
+                await self._exec(
+                    "INSERT INTO moves (match_id, ply, seat, notation, user_id, "
+                    "played_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    (match_id, e.ply, e.seat, e.text, e.user_id, _ts(e.played_at)))
+            except self._unique_violation:
+                raise Conflict(f"match {match_id}: ply {e.ply} already played") from None
+
     async def _insert_match(self, record: MatchRecord) -> MatchRecord:
         """Insert ``record`` and its seats (inside the caller's transaction): the stored
         record, with its new id and version 1."""
@@ -380,10 +395,11 @@ class SqlRepository(SqlAnalyses, SqlComforts, SqlExplorer, SqlSeasons, SqlTourna
         await self._write_seats(match_id, record.seats)
         return dataclasses.replace(record, id=match_id, version=1)
 
-    async def create_match(self, record: MatchRecord, outbox: OutboxFn | None = None
-                           ) -> MatchRecord:
+    async def create_match(self, record: MatchRecord, outbox: OutboxFn | None = None,
+                           entries: Sequence[RecordEntry] = ()) -> MatchRecord:
         async def body() -> MatchRecord:
             stored = await self._insert_match(record)
+            await self._append(stored.id, entries)
             await self._write_outbox(stored, outbox)
             return stored
         result: MatchRecord = await self._transaction(body)
@@ -440,15 +456,7 @@ class SqlRepository(SqlAnalyses, SqlComforts, SqlExplorer, SqlSeasons, SqlTourna
             (*_match_values(after), before.id, before.version))
         if await cur.fetchone() is None:
             raise Conflict(f"match {before.id} changed")
-        for e in append:
-            try:
-                await self._exec(
-                    "INSERT INTO moves (match_id, ply, seat, notation, user_id, "
-                    "played_at) VALUES (?, ?, ?, ?, ?, ?)",
-                    (before.id, e.ply, e.seat, e.text, e.user_id, _ts(e.played_at)))
-            except self._unique_violation:
-                raise Conflict(f"match {before.id}: ply {e.ply} already played") \
-                    from None
+        await self._append(before.id, append)
         if after.seats != before.seats:
             await self._write_seats(before.id, after.seats)
         if ratings is not None:

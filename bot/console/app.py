@@ -114,6 +114,7 @@ def open_console(repository: Repository, out: TextIO, *, clock: ShiftedClock | N
                         accepts=lambda entry: entry.guild_id == CONSOLE_GUILD)
     service = MatchService(repository, relay, clock, renderer=renderer, rng=rng,
                            names=printer.seat_name, picker=picker)
+    printer.imported = service.imported_name  # imported players by their records' names
     console = Console(service, printer, commands=COMMANDS, clock=clock, boards_dir=boards_dir,
                       renderer=renderer)
     console.relay = relay

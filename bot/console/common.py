@@ -100,6 +100,12 @@ HELP_SCHOOL = _("""\
   /import PATH [game:KEY]         a record file (WXF or ICCS Xiangqi, PDN Spanish draughts,
                                   Tablero's own) as a finished match: /history, /analysis""")
 
+# TRANSLATORS: the console's /help line of /continue: translate the explanation only
+HELP_CONTINUE = _("""\
+  /continue #N @PLAYER [seat:COLOUR] [days:N]
+                                  go on with imported game #N from its last position:
+                                  a new casual match once PLAYER accepts""")
+
 HELP_WEEKS = _("""\
 Clocks that fit your week:
   /challenge ... [weekends:off|on]   weekends:off: no clock runs on Saturday and Sunday

@@ -4,7 +4,7 @@ shows, as lines of text (and boards as PNGs with ``--boards``)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import ClassVar, TextIO
@@ -69,6 +69,7 @@ from service.events import (
     VacationEnded,
     VacationStarted,
 )
+from service.imported_seats import imported_title, is_imported
 from service.records import OutboxEntry
 from service.seasons import Schedule, SeasonRecord
 from service.timecontrol import (
@@ -97,6 +98,8 @@ class ConsolePrinter:
         self.declining: int | None = None  # who is declining now (a lobby says "declined")
         self.boards_dir: Path | None = None  # set by the Console: where images are drawn
         self.clock: Clock | None = None  # set by the Console: its (shifted) clock
+        self.imported: Callable[[int], str] = lambda user: ""
+        """An imported player's name (the wiring hands it the service's ``imported_name``)."""
 
     locale = "en-US"  # the console's reader (new sentences are rendered for him)
 
@@ -132,10 +135,14 @@ class ConsolePrinter:
             return _("(empty)")
         if is_computer(uid):
             return computer_title(uid)
+        if is_imported(uid):
+            return imported_title(self.imported(uid))
         return self.names.get(uid, f"user{uid}")
 
     def seat_name(self, guild_id: int, user_id: int) -> str:
         """The service's ``NameResolver``: names on board images."""
+        if is_imported(user_id):
+            return self.imported(user_id)
         return computer_name(user_id) if is_computer(user_id) \
             else self.names.get(user_id, "")
 
@@ -262,6 +269,15 @@ class ConsolePrinter:
                        "#{match} (/accept or /decline)", player=self.name(event.by),
                        others=self.names_of(event.to), old=str(event.rematch_of),
                        game=game, match=str(m.id)))
+            return
+        if m.continued_from is not None:
+            self.say(_n("* {player} asks {others} to continue imported game #{old} "
+                        "({game}) from its last position, after {count} ply: match "
+                        "#{match} (/accept or /decline)", "* {player} asks {others} to "
+                        "continue imported game #{old} ({game}) from its last position, "
+                        "after {count} plies: match #{match} (/accept or /decline)",
+                        m.ply, player=self.name(event.by), others=self.names_of(event.to),
+                        old=str(m.continued_from), game=game, match=str(m.id)))
             return
         to = self.names_of(event.to) if event.to else _("anyone (open challenge)")
         self.say(_("* {player} challenges {players} to {game} (match #{match}): /accept "

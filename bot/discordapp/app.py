@@ -113,6 +113,7 @@ def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer 
                            names=bot.names, rooms=notifier, picker=picker,
                            shards=shards)
     bot.locales = service.remember_locale  # DMs speak the language last seen
+    bot.names.imported = service.imported_name  # imported players by their records' names
     cogs: list[commands.Cog] = [
         DeliveriesCog(notifier.flush, notifier=notifier, client=bot),
         ChallengesCog(service, notices, bot.tree),

@@ -7,7 +7,7 @@ for one locale (``loc``)."""
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 
 import discord
@@ -25,6 +25,7 @@ from locales.terms import (
 )
 from service.computer_seats import computer_title, is_computer
 from service.events import SeasonEnded
+from service.imported_seats import imported_title, is_imported
 from service.timecontrol import (
     describe_time_control,
     parse_time_control,
@@ -50,9 +51,12 @@ BOARD_FILE = "board.png"
 
 
 def mention(user_id: int | None) -> Words:
-    """``<@id>``; the computer player by its name (it has no Discord account)."""
+    """``<@id>``; the computer player by its name, an imported player as one (neither
+    has a Discord account: ``seat_lines`` names imported players)."""
     if user_id is not None and is_computer(user_id):
         return computer_title(user_id)
+    if is_imported(user_id):
+        return imported_title("")
     return f"<@{user_id}>" if user_id else _("an open seat")
 
 
@@ -173,8 +177,8 @@ def seat_lines(m: MatchView, loc: str) -> str:
         arrow = "▶ " if s.user_id is not None and s.user_id in m.to_move else ""
         extra = "".join(f" · {render(p, loc)}" for p in parts)
         since = m.stand_in_since(s.user_id)
-        player = mention(s.user_id) if since is None \
-            else stood_in(mention(s.user_id), since)
+        held = imported_title(s.player) if is_imported(s.user_id) else mention(s.user_id)
+        player = held if since is None else stood_in(held, since)
         lines.append(f"{arrow}**{render(seat_colour(s.name), loc)}**: "
                      f"{render(player, loc)}{extra}")
     return "\n".join(lines) or "—"
@@ -375,11 +379,14 @@ def stats_embed(stats: PlayerStats, titles: dict[str, Words], loc: str) -> disco
     return e
 
 
-def history_text(h: HistoryView, loc: str) -> str:
+def history_text(h: HistoryView, loc: str,
+                 player: Callable[[int], Words] = mention) -> str:
+    """The moves of ``h`` with who played each (``player``: his mention, or an imported
+    player's name)."""
     lines = []
     for ply, who, _canonical, display in h.entries:
         shown = render(move_display(display), loc)
-        lines.append(f"{ply + 1}. {shown}" + (f" ({render(mention(who), loc)})" if who else ""))
+        lines.append(f"{ply + 1}. {shown}" + (f" ({render(player(who), loc)})" if who else ""))
     body = "\n".join(lines) or render(_("No moves yet."), loc)
     if len(body) > 1800:
         body = "…\n" + body[-1800:].split("\n", 1)[-1]

@@ -15,10 +15,11 @@ from typing import Any
 
 import rules
 from bot.boards import AnalysisPictures, analysis_pictures, replay_frames
-from locales import summaries
+from locales import i18n, summaries
 from locales.i18n import DEFAULT_LOCALE, Words, capitalized
 from service import Caller, MatchService, NameResolver
 from service.computer_seats import computer_title, is_computer
+from service.imported_seats import imported_title, is_imported, seat_player
 from service.views import AnalysedMove, EvalPoint, GameRecord, MatchAnalysis
 
 log = logging.getLogger("tablero.discord")
@@ -73,13 +74,17 @@ def costly_notes(analysis: MatchAnalysis | None, record: GameRecord,
 def move_notes(marked: Sequence[AnalysedMove], guild_id: int,
                name_of: NameResolver | None = None) -> dict[int, Words]:
     """The pictures' note of each analysed move, by record ply: its line with the player
-    named as the boards name him (the computer by its title; "?" when unknown)."""
+    named as the boards name him (the computer by its title, an imported player as one;
+    "?" when unknown)."""
     def player(user: int | None) -> Words:
         if user is None:
             return "?"
         if is_computer(user):
             return computer_title(user)
-        return (name_of(guild_id, user) if name_of is not None else "") or "?"
+        name = (name_of(guild_id, user) if name_of is not None else "")
+        if is_imported(user):
+            return imported_title(name)
+        return name or "?"
     return {a.ply: capitalized(a.line(player(a.user))) for a in marked}
 
 
@@ -107,10 +112,12 @@ async def replay_gif(service: MatchService, match_id: int,
     return None if gif is None else (gif, bool(notes))
 
 
-def _names(record: GameRecord, name_of: NameResolver | None) -> list[str] | None:
+def _names(record: GameRecord, name_of: NameResolver | None,
+           locale: str = DEFAULT_LOCALE) -> list[str] | None:
     if name_of is None:
         return None
-    names = [(name_of(record.match.guild_id, s.user_id) if s.user_id else "") or s.name
+    names = [i18n.render(seat_player(s, (name_of(record.match.guild_id, s.user_id)
+                                    if s.user_id else "") or s.name), locale)
              for s in record.match.seats]
     return names or None
 
@@ -132,7 +139,7 @@ async def replay_gif_of(record: GameRecord, name_of: NameResolver | None = None,
         return bytes(await asyncio.to_thread(partial(render.replay_gif,
                                                       flagged=flagged or None),
                                              record.variant, record.start, frames,
-                                             names=_names(record, name_of),
+                                             names=_names(record, name_of, locale),
                                              locale=locale))
     except Exception:
         log.exception("could not draw the replay of match %s", record.match.id)
@@ -149,7 +156,7 @@ async def analysis_pictures_of(record: GameRecord, notes: Mapping[int, Words],
     try:
         return await asyncio.to_thread(partial(analysis_pictures, better=better,
                                                curve=curve),
-                                       record, notes, _names(record, name_of), locale)
+                                       record, notes, _names(record, name_of, locale), locale)
     except Exception:
         log.exception("could not draw the analysis of match %s", record.match.id)
         return None

@@ -7,10 +7,14 @@ board then shows the seat's colour) or his mention where a name must be shown.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import discord
 
 from bot.names import NameBook
+from locales.i18n import Words
 from service.computer_seats import computer_name, is_computer
+from service.imported_seats import imported_title, is_imported
 
 
 class MemberNames:
@@ -22,10 +26,15 @@ class MemberNames:
         self.book = NameBook()
         """The names seen per server, stored (``create_bot`` hands it the repository) so
         they outlive a restart, when the caches start empty."""
+        self.imported: Callable[[int], str] = lambda user: ""
+        """An imported player's name (the wiring hands it the service's
+        ``imported_name``): he has no Discord account."""
 
     def __call__(self, guild_id: int, user_id: int) -> str:
         if is_computer(user_id):
             return computer_name(user_id)
+        if is_imported(user_id):
+            return self.imported(user_id)
         guild = self._client.get_guild(guild_id)
         member = guild.get_member(user_id) if guild is not None else None
         user = member or self._client.get_user(user_id)
@@ -46,3 +55,10 @@ class MemberNames:
     def label(self, guild_id: int, user_id: int) -> str:
         """A name to show ("alice played …"), his mention when nobody knows it."""
         return self(guild_id, user_id) or f"<@{user_id}>"
+
+    def title(self, guild_id: int, user_id: int) -> Words:
+        """``label``, except that an imported player is named with the word that says
+        so ("Wang Tianyi (imported)"): he has no account to mention."""
+        if is_imported(user_id):
+            return imported_title(self.imported(user_id))
+        return self.label(guild_id, user_id)

@@ -222,6 +222,11 @@ class DiscordNotifier:
         if event.rematch_of is not None:
             text = _("Rematch of match {old}: {challenge}", old=str(event.rematch_of),
                      challenge=text)
+        elif m.continued_from is not None:
+            text = _n("Continuing imported game {old} from its last position, after "
+                      "{count} ply: {challenge}", "Continuing imported game {old} from its "
+                      "last position, after {count} plies: {challenge}", m.ply,
+                      old=str(m.continued_from), challenge=text)
         await self.post(m, text, ping=ping, dm=dm,
                         view=match_buttons(m.id, m.ply, actions, loc))
 

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from bot.web.pages import esc, page
 from locales.i18n import Words, _, render
 from locales.terms import game_name, ladder_name
+from service.imported_seats import imported_title, seat_player
 from service.views import LeaderboardEntry, MatchView
 from service.web import WebMember, WebServer
 
@@ -32,7 +33,8 @@ def _matches(found: Sequence[tuple[MatchView, tuple[str, ...]]], link: MatchLink
     for m, names in found:
         title = render(_("Match #{match}: {game}", match=m.id,
                          game=game_name(m.game, m.game_name)), locale)
-        players = " – ".join(_name(n) for n in names)
+        players = " – ".join(_name(render(seat_player(s, n), locale))
+                             for s, n in zip(m.seats, names, strict=False))
         items.append(f'<li><a href="{esc(link(m.id))}">{esc(title)}</a> '
                      f'<span class="who">{esc(players)}</span></li>')
     return f'<ul class="list">{"".join(items)}</ul>'
@@ -98,7 +100,8 @@ def server_page(server: WebServer, link: MatchLink, locale: str, path: str) -> s
 
 def member_page(member: WebMember, link: MatchLink, locale: str, path: str) -> str:
     """A player's page (see the module docstring)."""
-    title = _name(member.name)
+    title = render(imported_title(member.name), locale) if member.imported \
+        else _name(member.name)
     parts = [f"<h1>{esc(title)}</h1>"]
     if member.ratings:
         rating, board = render(_("Rating"), locale), render(_("Leaderboards"), locale)

@@ -19,6 +19,7 @@ from bot.web.graph import analysis_section
 from locales.i18n import LOCALES, Words, _, capitalized, decimal, render
 from locales.terms import game_name, move_display, seat_colour
 from service import texts
+from service.imported_seats import seat_player
 from service.records import MatchStatus
 from service.views import MatchView, PlyView
 from service.web import WebMatch
@@ -147,6 +148,7 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
     players = []
     for held, name, rating in zip(match.seats, found.names, found.ratings, strict=False):
         colour = render(seat_colour(held.name), locale)
+        name = render(seat_player(held, name), locale)
         shown = f'<span class="name">{esc(name or colour)}</span>'
         if held.user_id is not None:
             shown = f'<a href="{esc(base)}/player/{held.seat}">{shown}</a>'

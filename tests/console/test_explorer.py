@@ -95,3 +95,41 @@ def test_import_refuses_bad_files_in_words(tmp_path: Path) -> None:
     assert "! the record is not UTF-8 text (byte 30 is not)" in text
     assert "! the record cannot be imported: move 3 (C5+9) cannot be played" in text
     assert "imported #" not in text and "Traceback" not in text
+
+
+def test_imported_players_are_named_after_a_restart(tmp_path: Path) -> None:
+    """The console names an imported game's players as the record did, marked imported,
+    also in a later session over the same database."""
+    async def run() -> str:
+        from storage import SqliteRepository
+        out = io.StringIO()
+        for lines in (["as alice", f"/import {RECORDS / 'liu-dianzhong-liu-dahua-1997.wxf'}"],
+                      ["as bob", "/history #1", "/board #1"]):
+            repo = await SqliteRepository.open(tmp_path / "t.db")
+            console = open_console(repo, out)
+            for line in lines:
+                out.write(f"> {line}\n")
+                await console.handle(line)
+            await repo.close()
+        return out.getvalue()
+    text = asyncio.run(run())
+    later = text.split("> /history #1\n", 1)[1]
+    assert "Liu Dianzhong (imported)" in later and "Liu Dahua (imported)" in later
+    assert "user" not in later.split("> /board", 1)[0]
+
+
+def test_continue_an_imported_game_in_the_console() -> None:
+    wxf = RECORDS / "liu-dianzhong-liu-dahua-1997.wxf"
+    text = session(["as alice", f"/import {wxf}", "/continue", "/continue #1",
+                    "/continue #1 @bob seat:green", "/continue #1 @bob", "as bob", "/decline",
+                    "as alice", "/continue match:1 opponent:bob days:2", "as bob", "/accept",
+                    "/continue #2 @alice"])
+    assert "go on with it against someone: /continue #1 @PLAYER" in text
+    assert text.count("! /continue #N @PLAYER [seat:COLOUR] [days:N | clock:CONTROL]") == 2
+    assert "! there is no seat 'green' (seats: red, black, or random)" in text
+    assert "* alice asks bob to continue imported game #1 (Xiangqi) from its last " \
+        "position, after 20 plies: match #2 (/accept or /decline)" in text
+    accepted = text.split("> /accept\n", 1)[1]
+    assert "#3 Xiangqi" in accepted and "Red: alice" in accepted
+    assert "! match #2 is not an imported game" in text
+    assert "Traceback" not in text

@@ -245,6 +245,8 @@ FORMS: list[tuple[str, tuple[str, str, str], bool]] = [
                   "/unfollow match:1", "as carol\n/follow #1\n/unfollow match=1"), True),
     ("follow", ("as carol\n/follow @alice", "as carol\n/follow player:alice",
                 "as carol\n/follow player=alice"), True),
+    ("continue", ("/continue #1 @carol", "/continue match:1 opponent:carol",
+                  "/continue match=1 opponent=carol"), False),  # #1 is no imported game
     ("challenge", ("/challenge @carol damas days:2", "/challenge opponent:carol "
                    "game:damas days:2", "/challenge opponent=carol game=damas days=2"), True),
     ("accept", ("as carol\n/accept #2", "as carol\n/accept match:2",

@@ -112,3 +112,56 @@ async def test_import_refuses_bad_records(world: World) -> None:
     assert "move 3 (C5+9) cannot be played" in illegal.content
     assert await w.service.verify_all() == []
     assert (await w.service.games_of(w.guild.id, w.alice.id)) == []
+
+
+async def test_imported_players_are_named_in_history_and_replay(world: World) -> None:
+    """The moves of an imported game and its replay name its players as the record did,
+    marked imported (they have no Discord account to mention)."""
+    from tests.discordapp.test_stepper import restart, step
+    w = world
+    data = (RECORDS / "liu-dianzhong-liu-dahua-1997.wxf").read_bytes()
+    reply(await w.alice.slash(w.channel, "import", file=("liu-1997.wxf", data)))
+    repository = await restart(w)  # the names come back from the database
+    history = reply(await w.bob.slash(w.channel, "history", match=1))
+    assert "1. h3-e3 (C2.5) (Liu Dianzhong (imported))" in history.content
+    assert "2. b10-c8 (H2+3) (Liu Dahua (imported))" in history.content
+    assert "<@" not in history.content
+    export = next(a for a in history.attachments if a.filename == "match-1.wxf")
+    assert '[Red "Liu Dianzhong"]' in (await export.read()).decode()
+    first = reply(await step(w.bob, history, "⏭"))
+    assert first.embeds[0].description.startswith(
+        "Ply 20 of 20: Liu Dahua (imported) played **d6-d7")
+    players = first.embeds[0].fields[0].value
+    assert players == "**Red**: Liu Dianzhong (imported)\n**Black**: Liu Dahua (imported)"
+    await repository.close()
+
+
+async def test_continue_an_imported_game_with_the_challenge_buttons(world: World) -> None:
+    """/import offers /continue; /continue posts a challenge with Accept and Decline; Bob
+    declines one (nothing starts) and accepts the next: the match starts from the
+    imported position, in its thread, Alice (Red, the side to move) to play."""
+    w = world
+    data = (RECORDS / "liu-dianzhong-liu-dahua-1997.wxf").read_bytes()
+    done = reply(await w.alice.slash(w.channel, "import", file=("liu-1997.wxf", data)))
+    assert "`/continue match:1 opponent:@…`" in done.content
+    first = reply(await w.alice.slash(w.channel, "continue", match=1, opponent=w.bob))
+    assert first.ephemeral and "Challenge posted (match 2)." in first.content
+    post = w.channel.last_message
+    assert post.content.startswith("Continuing imported game 1 from its last position, "
+                                   "after 20 plies:")
+    assert f"<@{w.bob.id}>" in post.content
+    declined = await w.bob.click(post, label="Decline")
+    assert reply(declined).ephemeral and w.channel.threads == []
+    assert await w.service.games_of(w.guild.id, w.bob.id) == []
+    reply(await w.alice.slash(w.channel, "continue", match=1, opponent=w.bob))
+    accepted = await w.bob.click(w.channel.last_message, label="Accept")
+    assert reply(accepted).ephemeral
+    (thread,) = w.channel.threads
+    m = await w.service.match_in_thread(thread.id)
+    assert m is not None and m.id == 3 and m.ply == 20 and m.to_move == (w.alice.id,)
+    p, _ = await w.service.position(3)
+    move = p.variant.format_move(p, next(iter(p.legal_moves())))
+    await w.alice.slash(thread, "move", move=move)
+    assert (await w.service.get_match(3)).ply == 21
+    over = reply(await w.alice.slash(w.channel, "continue", match=2, opponent=w.carol))
+    assert over.ephemeral and "Match #2 is not an imported game" in over.content

@@ -105,14 +105,17 @@ async def test_every_command_and_button_refuses_another_servers_numbers(world: W
     cup_commands = commands_taking(w.bot, "tournament")
     assert {c.qualified_name for c in match_commands} >= {
         "move", "board", "resign", "hint", "analysis", "draw", "history", "rematch",
-        "takeback", "premove", "note", "follow", "unfollow", "fill"}
+        "takeback", "premove", "note", "follow", "unfollow", "fill", "continue"}
     assert {c.qualified_name for c in cup_commands} == {
         "tournament start", "tournament cancel", "tournament remove",
         "tournament standings", "tournament pairings", "tournament mine"}
     for actor in (far.mallory, far.alice):
         for command in match_commands:
+            named: dict[str, Any] = {"match": match.id}
+            if any(p.name == "opponent" for p in command.parameters):
+                named["opponent"] = player  # /continue: someone there to invite
             result = await actor.slash(far.channel, command.qualified_name,
-                                       **options_for(command, match=match.id))
+                                       **options_for(command, **named))
             tried += 1
             refused(result, no_match)
             refusals += 1

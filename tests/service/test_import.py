@@ -11,7 +11,7 @@ import pytest
 from service import InvalidOption, MatchService, MatchStatus, Repository
 from service.imported_seats import imported_player, is_imported
 from service.importer import MAX_RECORD_BYTES
-from tests.service.conftest import ALICE, CHANNEL, GUILD, finishing_game
+from tests.service.conftest import ALICE, CHANNEL, GUILD, Recorder, SetClock, finishing_game
 
 RECORDS = Path(__file__).parents[1] / "rules" / "records"
 
@@ -90,3 +90,50 @@ async def test_bad_files_are_refused_and_change_nothing(service: MatchService, r
         await service.import_record(GUILD, CHANNEL, ALICE, data)
     assert said in str(refused.value)
     assert await dump(repo) == before
+
+
+async def test_imported_players_are_named_in_every_later_view(
+        repo: Repository, clock: SetClock, recorder: Recorder) -> None:
+    """The names stay with the ids: a service started later (nothing in memory) names
+    them in the export, the replay, the web page's names and the words about the match."""
+    from locales.i18n import render
+    from service import texts
+    data = (RECORDS / "liu-dianzhong-liu-dahua-1997.wxf").read_bytes()
+    done = await MatchService(repo, recorder, clock).import_record(GUILD, CHANNEL, ALICE, data)
+    red, black = (s.user_id for s in done.match.seats)
+    later = MatchService(repo, recorder, clock)
+    assert later.imported_name(red) == ""  # not read yet: nothing is kept in memory
+    history = await later.history(done.match.id)
+    assert '[Red "Liu Dianzhong"]' in history.export
+    assert '[Black "Liu Dahua"]' in history.export
+    assert (later.imported_name(red), later.imported_name(black)) == \
+        ("Liu Dianzhong", "Liu Dahua")
+    record = await later.record(done.match.id)
+    assert [s.player for s in record.match.seats] == ["Liu Dianzhong", "Liu Dahua"]
+    await later.update_guild_settings(GUILD, web=True)
+    web = await later.web_match(done.match.id)
+    assert web.names == ("Liu Dianzhong", "Liu Dahua")
+    said = render(texts.who(record.match, [0, 1], list(web.names)), "en-US")
+    assert said == "Liu Dianzhong (imported) (Red) and Liu Dahua (imported) (Black)"
+    assert render(texts.who(record.match, [1], list(web.names)), "de") == \
+        "Liu Dahua (importiert) (Schwarz)"
+
+
+async def test_two_names_with_one_checksum_get_two_ids(service: MatchService) -> None:
+    """'plumless' and 'buckeroo' have the same CRC-32: the second name gets the next id,
+    and each import names its own player; the same name again keeps its id."""
+    assert imported_player("plumless", 0) == imported_player("buckeroo", 0)
+    first = await service.import_record(GUILD, CHANNEL, ALICE,
+                                        '[White "plumless"]\n[Black "Ana"]\n1. 9-13 *')
+    second = await service.import_record(GUILD, CHANNEL, ALICE,
+                                         '[White "Buckeroo"]\n[Black "plumless"]\n1. 9-13 *')
+    plumless, buckeroo = first.match.seats[0].user_id, second.match.seats[0].user_id
+    assert buckeroo == plumless + 1 and is_imported(buckeroo)
+    assert second.match.seats[1].user_id == plumless
+    assert (service.imported_name(plumless), service.imported_name(buckeroo)) == \
+        ("plumless", "Buckeroo")
+    again = await service.import_record(GUILD, CHANNEL, ALICE,
+                                        '[White "BUCKEROO"]\n[Black "?"]\n1. 9-13 *')
+    assert again.match.seats[0].user_id == buckeroo
+    assert service.imported_name(buckeroo) == "Buckeroo"  # the first spelling stays
+    assert again.match.seats[1].player == ""  # unnamed: no name stored

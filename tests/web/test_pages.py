@@ -129,3 +129,19 @@ async def test_xiangqi_and_damas_pages_offer_their_records_in_wxf_and_pdn(site: 
     assert (await site.client.get(f"{site.path(q)}/record.pdn")).status == 404
     await site.service.update_guild_settings(GUILD, web=False)
     assert (await site.client.get(f"{site.path(d)}/record.pdn")).status == 404
+
+
+async def test_an_imported_games_page_names_its_players_as_imported(site: Site) -> None:
+    from pathlib import Path
+    await site.service.update_guild_settings(GUILD, web=True)
+    data = (Path(__file__).parents[1] / "rules" / "records"
+            / "liu-dianzhong-liu-dahua-1997.wxf").read_bytes()
+    done = await site.service.import_record(GUILD, CHANNEL, ALICE, data)
+    html = unescape(await (await site.client.get(site.path(done.match))).text())
+    assert '<span class="name">Liu Dianzhong (imported)</span>' in html
+    assert '<span class="name">Liu Dahua (imported)</span>' in html
+    german = unescape(await (await site.client.get(site.path(done.match) + "?lang=de")).text())
+    assert "Liu Dahua (importiert)" in german
+    member = unescape(await (await site.client.get(site.path(done.match) + "/player/1")).text())
+    assert "<h1>Liu Dahua (imported)</h1>" in member
+    assert "Liu Dianzhong (imported) – Liu Dahua (imported)" in member  # his games

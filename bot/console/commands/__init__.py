@@ -20,6 +20,7 @@ COMMANDS: dict[str, Command] = {
     "help": info.cmd_help,
     "games-list": info.cmd_games_list,
     "challenge": challenges.cmd_challenge,
+    "continue": challenges.cmd_continue,
     "accept": challenges.cmd_accept,
     "join": challenges.cmd_join,
     "decline": challenges.cmd_decline,

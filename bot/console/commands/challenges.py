@@ -110,6 +110,42 @@ async def cmd_challenge(console: Console, args: list[str], line: str) -> None:
     console.current_match[uid] = m.id
     console.say(_("created {match_line}", match_line=console.describe(m)))
 
+CONTINUE_USAGE = _("/continue #N @PLAYER [seat:COLOUR] [days:N | clock:CONTROL]")
+
+
+async def cmd_continue(console: Console, args: list[str], line: str) -> None:
+    """/continue #N @bob: challenge bob to go on with imported game #N from its last
+    position (a new casual match once he accepts)."""
+    uid = console.user()
+    source: int | None = None
+    opponents: list[int] = []
+    seat: str | None = None
+    days: int | None = None
+    clock: str | None = None
+    for a in options_of(args):
+        if isinstance(a, tuple) and a[0] == "seat":
+            seat = a[1]
+        elif isinstance(a, tuple) and a[0] == "clock":
+            clock = a[1]
+        elif isinstance(a, tuple) and a[0] == "days":
+            if not digits(a[1]) or len(a[1]) > 3:
+                raise ServiceError(_("days must be a number from 1 to 14"))
+            days = int(a[1])
+        elif isinstance(a, str) and a.startswith("@"):
+            opponents.append(await console.person(a))
+        elif isinstance(a, str) and source is None \
+                and (number := number_token(a, no_such_match)) is not None:
+            source = number
+        else:
+            raise ServiceError(CONTINUE_USAGE)
+    if source is None or not opponents:
+        raise ServiceError(CONTINUE_USAGE)
+    m = await console.service.continue_import(CONSOLE_GUILD, CONSOLE_CHANNEL, uid, source,
+                                              opponents, seat=seat, days=days, clock=clock)
+    console.current_match[uid] = m.id
+    console.say(_("created {match_line}", match_line=console.describe(m)))
+
+
 async def cmd_accept(console: Console, args: list[str], line: str) -> None:
     await _take_seat(console, args, False,
                           lambda line: _("accepted: {match_line}", match_line=line))

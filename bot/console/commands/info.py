@@ -13,6 +13,7 @@ from bot.console.common import (
     CONSOLE_CHANNEL,
     CONSOLE_GUILD,
     HELP,
+    HELP_CONTINUE,
     HELP_SCHOOL,
     HELP_WEEKS,
     SWITCH_VALUES,
@@ -44,6 +45,7 @@ from service.views import RATING_MEANING
 async def cmd_help(console: Console, args: list[str], line: str) -> None:
     console.say(HELP)
     console.say(HELP_SCHOOL)
+    console.say(HELP_CONTINUE)
     console.say(HELP_WEEKS)
 
 async def cmd_games_list(console: Console, args: list[str], line: str) -> None:

@@ -16,7 +16,7 @@ from bot.console.common import CONSOLE_CHANNEL, CONSOLE_GUILD, options_of
 from bot.console.session import Console
 from locales.i18n import _, _n, joined, listing
 from locales.terms import game_name, seat_colour
-from service import ServiceError
+from service import MatchStatus, ServiceError
 from service.importer import MAX_RECORD_BYTES
 
 IMPORT_USAGE = _("/import PATH [game:KEY]   (a WXF, ICCS, PDN or Tablero record file)")
@@ -96,3 +96,6 @@ async def cmd_import(console: Console, args: list[str], line: str) -> None:
     if done.players:
         console.say(_("players: {players}", players=players))
     console.say(_("see it with /history #{match}, /analysis #{match}", match=m.id))
+    if m.status is MatchStatus.ABORTED:  # the record does not end it: it may go on
+        console.say(_("go on with it against someone: /continue #{match} @PLAYER",
+                      match=m.id))

@@ -167,6 +167,42 @@ class ChallengesCog(commands.Cog, name="Challenges"):
                              _("Challenge posted in {channel} (match {match}).",
                                channel=channel.mention, match=m.id))
 
+    @app_commands.command(name="continue",
+                          description="Go on with an imported game from its last position")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        match="The imported game's match number (what /import answered)",
+        opponent="Who plays on with you (they accept or decline, as any challenge)",
+        opponent2="A second opponent (4-player games)",
+        opponent3="A third opponent (4-player games)",
+        seat="Your colour or seat (empty: the side to move)",
+        days="Days per move (1-14; the server's default if empty)",
+        clock="Or a time control: a bank with increment, e.g. 3d+1d/10d")
+    async def continue_import(self, interaction: Interaction, match: int,
+                              opponent: discord.Member,
+                              opponent2: discord.Member | None = None,
+                              opponent3: discord.Member | None = None,
+                              seat: str | None = None,
+                              days: app_commands.Range[int, 1, 14] | None = None,
+                              clock: str | None = None) -> None:
+        """A challenge to continue an imported game: a new casual match from its last
+        position, started once every invited player accepts."""
+        async with acknowledged(interaction):
+            where_id = guild_id(interaction)
+            opponents = [o for o in (opponent, opponent2, opponent3) if o is not None]
+            if any(o.bot for o in opponents):
+                raise errors.AdapterError(_("Bots can't play: challenge a person."))
+            channel = await self._games_channel(interaction, where_id)
+            check_post(channel)
+            async with self.notices.after_reply():
+                m = await self.service.continue_import(
+                    where_id, channel.id, interaction.user.id, match,
+                    [o.id for o in opponents], seat=seat, days=days, clock=clock)
+                await answer(interaction, _("Challenge posted (match {match}).", match=m.id)
+                             if channel.id == interaction.channel_id else
+                             _("Challenge posted in {channel} (match {match}).",
+                               channel=channel.mention, match=m.id))
+
     async def challenge_computer(self, interaction: Interaction, game: str,
                                  opponents: Sequence[discord.Member], days: int | None,
                                  seat: int | None, level: int) -> None:

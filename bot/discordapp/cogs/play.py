@@ -33,6 +33,7 @@ from locales.i18n import Words, _, _n, capitalized, joined, render
 from locales.terms import move_display
 from service import MatchService
 from service.computer_seats import computer_title, is_computer
+from service.imported_seats import is_imported
 
 
 class PlayCog(commands.Cog, name="Play"):
@@ -188,6 +189,8 @@ class PlayCog(commands.Cog, name="Play"):
                     return "?"
                 if is_computer(user):
                     return computer_title(user)
+                if is_imported(user):
+                    return self.names.title(guild, user)
                 return self.names.label(guild, user)
             lines = [capitalized(a.line(player(a.user), move=f"`{a.move}`",
                                         better=f"`{a.better}`")) for a in marked]
@@ -276,7 +279,10 @@ class PlayCog(commands.Cog, name="Play"):
             steps = stepper_buttons(m.id, 0, len(h.entries), edit=False,
                                     live=h.match.status.is_live) if h.entries \
                 else discord.utils.MISSING
-            await interaction.followup.send(embeds.history_text(h, loc), files=files,
+            def player(user: int) -> Words:
+                return self.names.title(m.guild_id, user) if is_imported(user) \
+                    else embeds.mention(user)
+            await interaction.followup.send(embeds.history_text(h, loc, player), files=files,
                                             ephemeral=True, view=steps)
 
     # ------------------------------------------------------------------ buttons

@@ -57,7 +57,7 @@ def _who(names: MemberNames, board: PlyBoard) -> Words | None:
         return None
     if is_computer(user):
         return computer_title(user)
-    return names.label(board.match.guild_id, user)
+    return names.title(board.match.guild_id, user)
 
 
 async def stepper(service: MatchService, names: MemberNames, interaction: Interaction,

@@ -31,7 +31,7 @@ from bot.discordapp.cogs.common import (
 from bot.discordapp.components import ExplorerBack, ExplorerStep
 from locales.i18n import _, _n, joined, listing, render
 from locales.terms import game_name, seat_colour
-from service import ExplorerView, MatchService
+from service import ExplorerView, MatchService, MatchStatus
 from service.importer import MAX_RECORD_BYTES, too_large
 
 FOOTER = "explorer"
@@ -205,4 +205,7 @@ class SchoolCog(commands.Cog, name="School"):
                     for s, name in sorted(done.players.items()))))
             lines.append(_("See it with `/history match:{match}` and `/analysis match:{match}`.",
                            match=m.id))
+            if m.status is MatchStatus.ABORTED:  # the record does not end it: it may go on
+                lines.append(_("Go on with it against someone: `/continue match:{match} "
+                               "opponent:@…`.", match=m.id))
             await answer(interaction, joined(*lines, separator="\n"))

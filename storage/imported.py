@@ -1,0 +1,59 @@
+"""Imported players' names (issue 44), in memory and in SQL (``SqlRepository`` and
+``MemoryRepository`` inherit them): ``imported_players`` holds, by id, the name an
+imported record gave each of its players (``service/imported_seats.py`` makes the ids),
+so that replays, ``/history``, ``/analysis`` and the web pages name them later. The first
+spelling stored stays: a player's id, and so his name, is the same in every import.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Collection, Mapping
+from typing import Any
+
+
+class MemoryImportedPlayers:
+    """The names in a dict (``MemoryRepository``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._imported_names: dict[int, str] = {}
+
+    async def name_imported_players(self, names: Mapping[int, str]) -> None:
+        for user, name in names.items():
+            self._imported_names.setdefault(user, name)
+
+    async def imported_player_names(self, user_ids: Collection[int]) -> dict[int, str]:
+        return {u: self._imported_names[u] for u in set(user_ids)
+                if u in self._imported_names}
+
+
+class SqlImportedPlayers:
+    """The names in SQL (``SqlRepository``: SQLite and PostgreSQL), through the
+    repository's write transaction and read helpers."""
+
+    _exec: Callable[..., Awaitable[Any]]
+    _transaction: Callable[[Callable[[], Awaitable[Any]]], Awaitable[Any]]
+    _all: Callable[..., Awaitable[list[Any]]]
+
+    async def name_imported_players(self, names: Mapping[int, str]) -> None:
+        if not names:
+            return
+        values: list[Any] = []
+        for user, name in names.items():
+            values += [user, name]
+
+        async def body() -> None:
+            await self._exec(
+                "INSERT INTO imported_players (user_id, name) VALUES "
+                + ", ".join(["(?, ?)"] * len(names))
+                + " ON CONFLICT (user_id) DO NOTHING", values)
+        await self._transaction(body)
+
+    async def imported_player_names(self, user_ids: Collection[int]) -> dict[int, str]:
+        wanted = sorted(set(user_ids))
+        if not wanted:
+            return {}
+        rows = await self._all(
+            "SELECT user_id, name FROM imported_players WHERE user_id IN ("
+            + ", ".join(["?"] * len(wanted)) + ")", wanted)
+        return {int(r[0]): str(r[1]) for r in rows}

@@ -1,0 +1,195 @@
+"""Continuing an imported game as a new correspondence match (issue 44), on every
+repository: the challenge names the imported game; once the invited player accepts, the
+match starts from the record's last position, its record beginning with the imported
+moves (so it replays exactly), casual, kept out of the opening explorer; declined, it never
+starts and the imported game is untouched; a game the record ends, a match that is not an
+imported game and a wrong set of opponents are refused in words."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+import rules
+from service import (
+    ChallengeReceived,
+    InvalidOption,
+    MatchService,
+    MatchStatus,
+    NotAllowed,
+    Repository,
+)
+from service.computer_seats import computer_user
+from service.errors import MatchOver
+from service.imported_seats import is_imported
+from tests.service.conftest import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    DAVE,
+    GUILD,
+    Recorder,
+    start_match,
+)
+
+RECORDS = Path(__file__).parents[1] / "rules" / "records"
+
+
+async def _legal_move(service: MatchService, match_id: int) -> str:
+    p, _ = await service.position(match_id)
+    return str(p.variant.format_move(p, next(iter(p.legal_moves()))))
+
+
+async def test_a_wxf_xiangqi_game_goes_on_from_its_last_position(
+        service: MatchService, recorder: Recorder) -> None:
+    data = (RECORDS / "liu-dianzhong-liu-dahua-1997.wxf").read_bytes()
+    imported = (await service.import_record(GUILD, CHANNEL, CAROL, data)).match
+    before = await service.record(imported.id)
+    asked = await service.continue_import(GUILD, CHANNEL, ALICE, imported.id, [BOB])
+    assert asked.status is MatchStatus.OPEN and asked.continued_from == imported.id
+    assert not asked.rated and asked.ply == 20
+    received = recorder.of(ChallengeReceived)[-1]
+    assert isinstance(received, ChallengeReceived)
+    assert received.match.id == asked.id and received.to == (BOB,)
+    assert received.match.continued_from == imported.id
+    started = await service.accept(asked.id, BOB)
+    assert started.status is MatchStatus.ACTIVE and started.ply == 20
+    # Red is to move after 20 plies: the challenger takes the side to move
+    assert [s.user_id for s in started.seats] == [ALICE, BOB] and started.to_move == (ALICE,)
+    assert started.position_text == imported.position_text
+    record = await service.record(started.id)
+    assert [p.canonical for p in record.plies] == [p.canonical for p in before.plies]
+    assert all(is_imported(p.user_id) for p in record.plies)  # played by the record's players
+    with pytest.raises(NotAllowed, match="only the last move can be taken back"):
+        await service.request_takeback(started.id, BOB)  # the record's move, not his
+    move = await _legal_move(service, started.id)
+    moved = (await service.move(started.id, ALICE, move)).match
+    assert moved.ply == 21 and moved.to_move == (BOB,)
+    await service.resign(started.id, BOB)
+    assert await service.verify_all() == []  # both replay exactly, from the start
+    assert (await service.record(imported.id)).plies == before.plies  # untouched
+    await service.explorer_idle()
+    shown = await service.explorer(GUILD, ALICE, "xiangqi", "", "all")
+    assert shown.moves == ()  # it did not start at the start: not in the explorer
+    assert await service.rank_of(GUILD, "xiangqi", ALICE) is None  # casual
+
+
+async def test_a_pdn_damas_game_goes_on_with_the_seat_asked_for(
+        service: MatchService) -> None:
+    text = (RECORDS / "cucujaes-2022.pdn").read_text()
+    imported = (await service.import_record(GUILD, CHANNEL, ALICE, text, "damas")).match
+    assert imported.ply == 7  # White moved last: Black is to move
+    asked = await service.continue_import(GUILD, CHANNEL, ALICE, imported.id, [BOB],
+                                          seat="white", days=5)
+    started = await service.accept(asked.id, BOB)
+    assert [s.user_id for s in started.seats] == [ALICE, BOB]
+    assert started.to_move == (BOB,) and started.days_per_move == 5
+    move = await _legal_move(service, started.id)
+    assert (await service.move(started.id, BOB, move)).match.ply == 8
+    assert await service.verify_all() == []
+
+
+def _opening(game: str, plies: int, seed: int, **options: object) -> list[str]:
+    """The first ``plies`` moves of a seeded random game of ``game`` (never its end)."""
+    v = rules.variant(game)
+    rng = random.Random(seed)
+    p = v.start(**options)
+    moves: list[str] = []
+    for _ in range(plies):
+        safe = [m for m in p.legal_moves() if p.play(m).outcome() is None]
+        move = rng.choice(safe)
+        moves.append(str(v.format_move(p, move)))
+        p = p.play(move)
+    return moves
+
+
+async def test_an_alquerque_game_in_tablero_notation_goes_on(service: MatchService) -> None:
+    moves = _opening("alquerque", 6, 3)
+    text = '[Game "alquerque"]\n[White "Ana"]\n[Black "Luis"]\n\n' + " ".join(
+        f"{i + 1}. {m}" for i, m in enumerate(moves))
+    imported = (await service.import_record(GUILD, CHANNEL, ALICE, text)).match
+    asked = await service.continue_import(GUILD, CHANNEL, BOB, imported.id, [ALICE])
+    started = await service.accept(asked.id, ALICE)
+    assert started.ply == 6 and started.to_move == (BOB,)
+    move = await _legal_move(service, started.id)
+    assert (await service.move(started.id, BOB, move)).match.ply == 7
+    history = await service.history(started.id)
+    assert [e[2] for e in history.entries][:6] == moves
+    assert await service.verify_all() == []
+
+
+async def test_a_four_player_game_goes_on_once_all_three_accept(
+        service: MatchService) -> None:
+    """Alquerque grande for four, in teams: the challenger takes the seat to move, the
+    invited the other seats in the order named; it starts when the last one accepts."""
+    moves = _opening("alquerque-grande", 6, 2, players=4, mode="teams")
+    text = ('[Game "alquerque-grande"]\n[Options "{\\"players\\": 4, \\"mode\\": '
+            '\\"teams\\"}"]\n\n' + " ".join(f"{i + 1}. {m}" for i, m in enumerate(moves)))
+    imported = (await service.import_record(GUILD, CHANNEL, ALICE, text)).match
+    with pytest.raises(InvalidOption, match="continuing it needs 3 opponents"):
+        await service.continue_import(GUILD, CHANNEL, ALICE, imported.id, [BOB])
+    lobby = await service.continue_import(GUILD, CHANNEL, ALICE, imported.id,
+                                          [BOB, CAROL, DAVE])
+    assert lobby.status is MatchStatus.LOBBY
+    for user in (BOB, CAROL):
+        assert (await service.accept(lobby.id, user)).status is MatchStatus.LOBBY
+    started = await service.accept(lobby.id, DAVE)
+    assert started.status is MatchStatus.ACTIVE and started.ply == 6
+    # after six plies seat 2 is to move: Alice; Bob, Carol and Dave on 0, 1 and 3
+    assert [(s.seat, s.user_id, s.team) for s in started.seats] == [
+        (0, BOB, 0), (1, CAROL, 1), (2, ALICE, 0), (3, DAVE, 1)]
+    assert started.to_move == (ALICE,)
+    move = await _legal_move(service, started.id)
+    assert (await service.move(started.id, ALICE, move)).match.ply == 7
+    assert await service.verify_all() == []
+
+
+async def test_declined_it_never_starts(service: MatchService, repo: Repository) -> None:
+    data = (RECORDS / "liu-dianzhong-liu-dahua-1997.wxf").read_bytes()
+    imported = (await service.import_record(GUILD, CHANNEL, ALICE, data)).match
+    asked = await service.continue_import(GUILD, CHANNEL, ALICE, imported.id, [BOB])
+    declined = await service.decline(asked.id, BOB)
+    assert declined.status is MatchStatus.DECLINED
+    assert await service.games_of(GUILD, BOB) == [] and await service.games_of(GUILD, ALICE) == []
+    with pytest.raises(MatchOver, match="is over: Declined"):
+        await service.move(asked.id, ALICE, "h1-g3")
+    assert (await service.get_match(imported.id)).status is MatchStatus.ABORTED
+    # the challenger may withdraw one too; then anyone may ask again
+    again = await service.continue_import(GUILD, CHANNEL, CAROL, imported.id, [BOB])
+    assert (await service.cancel(again.id, CAROL)).status is MatchStatus.CANCELLED
+    assert await service.verify_all() == []
+
+
+async def test_what_cannot_go_on_is_refused_in_words(service: MatchService) -> None:
+    resigned = (await service.import_record(
+        GUILD, CHANNEL, ALICE, '[Game "xiangqi"]\n\n1. h3-e3 2. h10-g8 3. {Red resigns}'
+    )).match
+    with pytest.raises(MatchOver) as over:
+        await service.continue_import(GUILD, CHANNEL, ALICE, resigned.id, [BOB])
+    assert over.value.message == (f"imported game #{resigned.id} is over: its record ends "
+                                  "it, so no move is left to play")
+    played = await start_match(service)
+    with pytest.raises(NotAllowed) as not_imported:
+        await service.continue_import(GUILD, CHANNEL, ALICE, played.id, [CAROL])
+    assert not_imported.value.message == (
+        f"match #{played.id} is not an imported game: only imported games are continued "
+        "(/import a record first)")
+    data = (RECORDS / "liu-dianzhong-liu-dahua-1997.wxf").read_bytes()
+    open_game = (await service.import_record(GUILD, CHANNEL, ALICE, data)).match
+    refusals = {
+        "xiangqi seats 2: continuing it needs 1 opponent": [],
+        "you cannot challenge yourself": [ALICE],
+        "an imported game is continued by people of the server: challenge members, not "
+        "the computer": [computer_user(3)],
+    }
+    for said, opponents in refusals.items():
+        with pytest.raises(InvalidOption) as refused:
+            await service.continue_import(GUILD, CHANNEL, ALICE, open_game.id, opponents)
+        assert refused.value.message.lower() == said.lower()
+    with pytest.raises(InvalidOption, match="there is no seat 'green'"):
+        await service.continue_import(GUILD, CHANNEL, ALICE, open_game.id, [BOB],
+                                      seat="green")
+    assert await service.games_of(GUILD, ALICE) == [played]
