@@ -42,6 +42,8 @@ WORDS: Final[dict[str, Text]] = {
     # any game: moves
     "game_over": _("the game is over"),
     "game_over_because": _("the game is over ({ending})"),
+    "no_seat_skipping": _("{game} cannot go on without one of its players"),
+    "seat_already_out": _("{seat} is out already"),
     "not_legal": _("{move} is not a legal move"),
     "not_legal_try": _("{move} is not a legal move: {moves}"),
     "not_a_move_value": _("{value} is not a move of {game}"),

@@ -44,11 +44,23 @@ Position text, one line of nine space-separated fields (the 2-player start)::
    seat's last move, from ``from``) or ``-``;
 4. per seat, the opponents' stones it has captured;
 5. the seats that are out, in order of elimination: groups of letters joined by ``,``
-   (seats that went out together share a group, e.g. ``T,BR``), or ``-``;
+   (seats that went out together share a group, e.g. ``T,BR``), then the seats whose
+   turns are skipped as one last group of lowercase letters (``T,r``; ``fast`` has only
+   that group), or ``-``;
 6. moves in a row without capture or huff (the safeguard counter);
 7. the point of the stone the last move huffed, or ``-``;
 8. the options, ``players=4,mode=teams`` or ``players=2``;
 9. ``-`` while the game goes on, else the outcome reason.
+
+Skipping a seat (:meth:`AlquerqueGrandeVariant.skip_seat`, four players: the player is
+gone, Board Game Arena's rule) is not in RULES.md; Tablero plays it so: the seat is out,
+turn order skips it for the rest of the game and it ranks last (seats skipped together or
+one after the other share the last place, below every seat that went out by the rules);
+its stones stay on the board, where they block and where the others may capture them as
+any opponent's stones (a team-mate may still not jump them). ``fast`` goes on without it
+(its emptying no longer ends the game; the game ends when one seat is left,
+``last-player``); ``slow`` keeps his stones instead of removing them; ``teams`` keep
+their rules: the partner plays on, and the team wins or loses together.
 
 >>> import rules
 >>> v = rules.variant("alquerque-grande")
@@ -88,6 +100,7 @@ from rules.core import (
     Point,
     Position,
     PositionError,
+    SeatSkipError,
     Variant,
     detail,
     register,
@@ -200,6 +213,8 @@ class AlquerqueGrandePosition(Position[Move]):
     """The point whose stone the last move huffed, -1 if none (see :meth:`last_removal`)."""
     end: str
     """'' while the game goes on, else the outcome reason."""
+    skipped: frozenset[int] = frozenset()
+    """The seats whose turns are skipped (:meth:`AlquerqueGrandeVariant.skip_seat`)."""
     _cache: list[Analysis] = field(default_factory=list, init=False, compare=False, repr=False)
 
     # ------------------------------------------------------------------ Position API
@@ -246,7 +261,8 @@ class AlquerqueGrandePosition(Position[Move]):
         captures[seat] += len(captured)
         quiet = 0 if captured or huff >= 0 else self.quiet + 1
         return _settle(self.players, self.mode, cells, markers, tuple(captures),
-                       list(self.eliminated), quiet, huff, seat + 1, moved=True)
+                       list(self.eliminated), quiet, huff, seat + 1, moved=True,
+                       skipped=self.skipped)
 
     def outcome(self) -> Outcome | None:
         if not self.end:
@@ -261,7 +277,10 @@ class AlquerqueGrandePosition(Position[Move]):
         letters = LETTERS[self.players]
         names = GRID.names
         markers = ",".join(f"{names[m[0]]}>{names[m[1]]}" if m else "-" for m in self.marker)
-        out = ",".join("".join(letters[s] for s in g) for g in self.eliminated) or "-"
+        groups = ["".join(letters[s] for s in g) for g in self.eliminated]
+        if self.skipped:
+            groups.append("".join(letters[s] for s in sorted(self.skipped)).lower())
+        out = ",".join(groups) or "-"
         options = f"players={self.players}" + (f",mode={self.mode}" if self.mode else "")
         return " ".join((
             write_placement(GRID, self.cells, letters), letters[self.turn].lower(), markers,
@@ -274,8 +293,12 @@ class AlquerqueGrandePosition(Position[Move]):
         return self.captured
 
     def out_seats(self) -> frozenset[int]:
-        """The seats that are out (4 players, ``teams`` and ``slow``)."""
-        return frozenset(s for group in self.eliminated for s in group)
+        """The seats that are out (4 players: ``teams`` and ``slow``, and skipped seats)."""
+        return frozenset(s for group in self.eliminated for s in group) | self.skipped
+
+    def skipped_seats(self) -> frozenset[int]:
+        """The seats whose turns are skipped, their player gone (4 players)."""
+        return self.skipped
 
     @property
     def teams(self) -> tuple[frozenset[int], ...]:
@@ -349,19 +372,20 @@ def _next_active(seat: int, players: int, out: set[int] | frozenset[int]) -> int
 def _settle(players: int, mode: str | None, cells: list[int], markers: list[Marker],
             captures: tuple[int, ...], eliminated: list[tuple[int, ...]], quiet: int,
             huff: int, candidate: int, *, moved: bool,
-            cause: str = "no-moves") -> AlquerqueGrandePosition:
+            cause: str = "no-moves", skipped: frozenset[int] = frozenset()
+            ) -> AlquerqueGrandePosition:
     """The position after a move (or a resignation): seats emptied go out, endings are
     judged, the safeguard is checked after a move, then seats are examined in turn order
     from ``candidate`` until one can move (RULES §2.3 rule 6 and the fine points)."""
 
     def build(turn: int, end: str, analysis: Analysis | None = None) -> AlquerqueGrandePosition:
         p = AlquerqueGrandePosition(players, mode, tuple(cells), turn, tuple(markers), captures,
-                           tuple(eliminated), quiet, huff, end)
+                           tuple(eliminated), quiet, huff, end, skipped)
         if analysis:
             p._cache.append(analysis)
         return p
 
-    out = {s for g in eliminated for s in g}
+    out = {s for g in eliminated for s in g} | skipped
     candidate %= players
     emptied = tuple(s for s in range(players) if s not in out and (s + 1) not in cells)
     if emptied:
@@ -371,7 +395,7 @@ def _settle(players: int, mode: str | None, cells: list[int], markers: list[Mark
         out.update(emptied)
         if (reason := _decided(mode, cells, out, "no-pieces")) is not None:
             return build(_next_active(candidate, players, out), reason)
-    active = 2 if mode is None else 4 if mode == "fast" else players - len(out)
+    active = 2 if mode is None else players - len(out)  # ``fast``: out only when skipped
     if moved and quiet >= ROUND_LIMIT * active:
         return build(_next_active(candidate, players, out), "move-limit")
     seat = _next_active(candidate, players, out)
@@ -426,13 +450,17 @@ def _outcome(p: AlquerqueGrandePosition) -> Outcome:
             return Outcome.draw(seats=2, reason=reason)
         loser = p.turn if reason == "no-moves" else (0 if p.stones(0) == 0 else 1)
         return Outcome.win(1 - loser, seats=2, reason=reason)
+    playing = [s for s in seats if s not in p.skipped]  # skipped seats rank last
     if p.mode == "fast":
-        return _ranked(_groups({s: (p.captured[s], p.stones(s)) for s in seats}), reason)
+        return _ranked([*_groups({s: (p.captured[s], p.stones(s)) for s in playing}),
+                        p.skipped], reason)
     if p.mode == "slow":
         if reason == "move-limit":
-            return _ranked(_groups({s: (p.stones(s),) for s in seats}), reason)
+            return _ranked([*_groups({s: (p.stones(s),) for s in playing}), p.skipped],
+                           reason)
         alive = frozenset(seats) - p.out_seats()
-        return _ranked([alive, *reversed([frozenset(g) for g in p.eliminated])], reason)
+        return _ranked([alive, *reversed([frozenset(g) for g in p.eliminated]), p.skipped],
+                       reason)
     if reason == "move-limit":
         return Outcome.draw(seats=4, reason=reason)
     beaten = [team for team in TEAMS if all(s in p.out_seats() for s in team)]
@@ -594,15 +622,24 @@ class AlquerqueGrandeVariant(Variant["AlquerqueGrandePosition | AlquerquePositio
         if any(c > most for c in captures):
             raise PositionError(detail("capture_count_too_large"), text=text)
         eliminated: list[tuple[int, ...]] = []
+        skipped: frozenset[int] = frozenset()
         if out_s != "-":
-            if mode not in ("teams", "slow"):
+            groups = out_s.split(",")
+            if players == 4 and groups[-1].islower():  # the skipped seats come last
+                last = groups.pop()
+                if any(ch not in letters.lower() for ch in last):
+                    raise PositionError(detail("not_seat_letters", input=last), text=text)
+                skipped = frozenset(letters.lower().index(ch) for ch in last)
+                if len(skipped) != len(last):
+                    raise PositionError(detail("seat_out_twice"), text=text)
+            if groups and mode not in ("teams", "slow"):
                 raise PositionError(detail("seats_out_mode"), text=text)
-            for group in out_s.split(","):
+            for group in groups:
                 if not group or any(ch not in letters for ch in group):
                     raise PositionError(detail("not_seat_letters", input=group), text=text)
                 eliminated.append(tuple(sorted(letters.index(ch) for ch in group)))
             flat = [s for g in eliminated for s in g]
-            if len(flat) != len(set(flat)):
+            if len(flat) != len(set(flat)) or skipped & set(flat):
                 raise PositionError(detail("seat_out_twice"), text=text)
         quiet = _number(quiet_s, detail("counter_number", input=quiet_s), text)
         huff = -1
@@ -614,7 +651,7 @@ class AlquerqueGrandeVariant(Variant["AlquerqueGrandePosition | AlquerquePositio
                 raise PositionError(detail("huff_point_field"), text=text)
         end = "" if end_s == "-" else end_s
         p = AlquerqueGrandePosition(players, mode, tuple(cells), turn, tuple(markers), captures,
-                           tuple(eliminated), quiet, huff, end)
+                           tuple(eliminated), quiet, huff, end, skipped)
         problem = _inconsistency(p)
         if problem:
             raise PositionError(problem, text=text)
@@ -680,15 +717,54 @@ class AlquerqueGrandeVariant(Variant["AlquerqueGrandePosition | AlquerquePositio
             cells = [0 if v == seat + 1 else v for v in cells]
             markers[seat] = None
         eliminated = [*p.eliminated, (seat,)]
-        out = {s for g in eliminated for s in g}
-        reason = _decided(p.mode, cells, out, "resignation")
-        if reason is not None:
-            return AlquerqueGrandePosition(4, p.mode, tuple(cells), _next_active(p.turn, 4, out),
-                                  tuple(markers), p.captured, tuple(eliminated), p.quiet,
-                                  p.huff, reason)
-        candidate = p.turn + 1 if seat == p.turn else p.turn
-        return _settle(4, p.mode, cells, markers, p.captured, eliminated, p.quiet, p.huff,
-                       candidate, moved=False)
+        return _gone(p, seat, cells, markers, eliminated, p.skipped)
+
+    def skip_seat(self, position: AlquerqueGrandePosition | AlquerquePosition, seat: int
+                  ) -> AlquerqueGrandePosition | AlquerquePosition:
+        """Four players: ``seat``'s turns are skipped for the rest of the game, his
+        stones stay (they block; the others may capture them, a team-mate may not jump
+        them) and he ranks last; ``teams`` keep their rules (the partner plays on, the
+        team's result is both partners'). Two players cannot go on without one: a
+        :class:`rules.core.SeatSkipError`, as for a seat that is out already, the end.
+
+        >>> import rules
+        >>> v = rules.variant("alquerque-grande")
+        >>> p = v.skip_seat(v.start(players=4, mode="fast"), 1)
+        >>> sorted(p.skipped_seats()), sorted(p.out_seats()), p.to_text().split()[4]
+        ([1], [1], 't')
+        >>> v.skip_seat(p, 1)
+        Traceback (most recent call last):
+        ...
+        rules.core.SeatSkipError: Turquoise is out already
+        """
+        if isinstance(position, AlquerquePosition) or position.players != 4:
+            return super().skip_seat(position, seat)
+        p = _own(position)
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat not in range(4):
+            raise SeatSkipError(detail("no_such_seat", number=repr(seat), game=self.key))
+        if p.end:
+            raise SeatSkipError(detail("game_over"))
+        if seat in p.out_seats():
+            raise SeatSkipError(detail("seat_already_out", seat=SEAT_NAMES[4][seat]))
+        return _gone(p, seat, list(p.cells), list(p.marker), list(p.eliminated),
+                     p.skipped | {seat})
+
+
+def _gone(p: AlquerqueGrandePosition, seat: int, cells: list[int], markers: list[Marker],
+          eliminated: list[tuple[int, ...]], skipped: frozenset[int]
+          ) -> AlquerqueGrandePosition:
+    """The four-player game after ``seat`` left (resigned, or his turns are skipped): the
+    end when too few are left, else the turn goes on from him (RULES §2.3 rules 6, 7)."""
+    out = {s for g in eliminated for s in g} | skipped
+    reason = ("last-player" if len(out) >= 3 else None) if p.mode == "fast" \
+        else _decided(str(p.mode), cells, out, "resignation")
+    if reason is not None:
+        return AlquerqueGrandePosition(4, p.mode, tuple(cells), _next_active(p.turn, 4, out),
+                                       tuple(markers), p.captured, tuple(eliminated), p.quiet,
+                                       p.huff, reason, skipped)
+    candidate = p.turn + 1 if seat == p.turn else p.turn
+    return _settle(4, p.mode, cells, markers, p.captured, eliminated, p.quiet, p.huff,
+                   candidate, moved=False, skipped=skipped)
 
 
 def _inconsistency(p: AlquerqueGrandePosition) -> Detail | None:
@@ -699,12 +775,13 @@ def _inconsistency(p: AlquerqueGrandePosition) -> Detail | None:
     for s in range(p.players):
         if stones[s] > most:
             return detail("too_many_pieces", seat=names[s], count=most)
-        if p.mode == "slow" and s in p.out_seats() and stones[s]:
+        if p.mode == "slow" and s in p.out_seats() and s not in p.skipped and stones[s]:
             return detail("out_stones_in_slow", seat=names[s])
     out = p.out_seats()
-    active = 2 if p.mode is None else 4 if p.mode == "fast" else p.players - len(out)
+    active = 2 if p.mode is None else p.players - len(out)
     limit = ROUND_LIMIT * active
     reason = p.end
+    playing = [stones[s] for s in range(p.players) if s not in p.skipped]
     if not reason:
         for s in range(p.players):
             if s not in p.out_seats() and not stones[s]:
@@ -717,7 +794,7 @@ def _inconsistency(p: AlquerqueGrandePosition) -> Detail | None:
             return detail("to_move_without_moves", seat=names[p.turn])
         return None
     allowed = {None: ("no-pieces", "no-moves", "move-limit"),
-               "fast": ("no-pieces", "no-moves", "resignation", "move-limit"),
+               "fast": ("no-pieces", "no-moves", "resignation", "move-limit", "last-player"),
                "teams": ("no-pieces", "no-moves", "resignation", "move-limit",
                          "both-teams-out"),
                "slow": ("last-player", "move-limit")}[p.mode]
@@ -728,13 +805,13 @@ def _inconsistency(p: AlquerqueGrandePosition) -> Detail | None:
     if p.mode == "teams":
         if not any(all(s in p.out_seats() for s in team) for team in TEAMS):
             return detail("no_team_out")
-    elif p.mode == "slow":
+    elif p.mode == "slow" or reason == "last-player":
         if len(p.out_seats()) < 3:
             return detail("players_left")
-    elif reason == "no-pieces" and all(stones):
+    elif reason == "no-pieces" and all(playing):
         return detail("every_seat_has_stones")
     elif reason == "no-moves":
-        if not all(stones):
+        if not all(playing):
             return detail("ending_is_no_pieces")
         if _analyse(list(p.cells), p.turn, p.marker[p.turn],
                     ENEMY[p.players, p.mode, p.turn]).table.moves:

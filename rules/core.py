@@ -20,6 +20,8 @@ from typing import Any, ClassVar, Generic, NamedTuple, cast
 from typing_extensions import TypeVar
 
 from rules.messages import MESSAGES
+from rules.noted import note_heads
+from rules.noted import squash as squash
 
 # --------------------------------------------------------------------------- errors
 
@@ -155,6 +157,11 @@ class OptionError(RulesError):
 
 class UnknownVariantError(RulesError):
     """``rules.variant(key)`` was asked for a key that is not registered."""
+
+
+class SeatSkipError(RulesError):
+    """:meth:`Variant.skip_seat` cannot put that seat out: the game cannot go on without
+    a seat (every two-seat game), it is over, or the seat is none of its own or out."""
 
 
 # --------------------------------------------------------------------------- outcome
@@ -484,6 +491,12 @@ class Position(ABC, Generic[M]):
         """
         return frozenset()
 
+    def skipped_seats(self) -> frozenset[int]:
+        """The seats whose turns are skipped for the rest of the game, their player gone
+        (:meth:`Variant.skip_seat`); they are among :meth:`out_seats` too. Empty in every
+        game that cannot skip a seat, and by default."""
+        return frozenset()
+
     @property
     def teams(self) -> tuple[frozenset[int], ...]:
         """The teams, when seats play in teams that win and lose together (Alquerque
@@ -770,6 +783,24 @@ class Variant(ABC, Generic[P, M]):
         others = frozenset(range(position.seat_count)) - {seat}
         return Outcome(others, (others, frozenset([seat])), "resignation")
 
+    def skip_seat(self, position: P, seat: int) -> P:
+        """``position`` with ``seat`` put out while the others play on: his turns are
+        skipped from now on and he ranks last (Board Game Arena's rule for a player who
+        is gone); what becomes of his pieces is the game's rule. A new position
+        (``position`` is unchanged) that lists him in :meth:`Position.skipped_seats`; its
+        ``outcome()`` says whether too few seats are left to go on. The hook a game with
+        more than two seats overrides; the base, like every game that cannot go on
+        without a seat, raises :class:`SeatSkipError`.
+
+        >>> import rules
+        >>> v = rules.variant("xiangqi")
+        >>> v.skip_seat(v.start(), 1)
+        Traceback (most recent call last):
+        ...
+        rules.core.SeatSkipError: Xiangqi cannot go on without one of its players
+        """
+        raise SeatSkipError(detail("no_seat_skipping", game=self.key))
+
     def perft(self, position: P, depth: int) -> int:
         """Leaf count of the legal move tree (games override with a fast path)."""
         if depth == 0:
@@ -823,44 +854,6 @@ class Variant(ABC, Generic[P, M]):
 
     def __repr__(self) -> str:
         return f"rules.variant({self.key!r})"
-
-
-# --------------------------------------------------------------------------- noted moves
-# (what :meth:`Variant.parse_noted_move` reads; here, beside it, because notation builds on
-# this module's errors)
-
-_NOTE_START = "("
-
-
-def note_heads(text: str) -> list[str]:
-    """Shorter readings of a typed move that may carry a copied note (see
-    :meth:`rules.Variant.parse_noted_move`): the text before its first ``(``, then the
-    text with trailing words dropped one at a time.
-
-    >>> note_heads("b7-a8 (28-32) crowned"), note_heads("b7-a8 crowned")
-    (['b7-a8'], ['b7-a8'])
-    """
-    heads: list[str] = []
-    stripped = text.strip()
-    if _NOTE_START in stripped:
-        head = stripped.split(_NOTE_START, 1)[0].strip()
-        if head:
-            heads.append(head)
-    words = stripped.split()
-    for n in range(len(words) - 1, 0, -1):
-        head = " ".join(words[:n])
-        if head not in heads and _NOTE_START not in head:
-            heads.append(head)
-    return heads
-
-
-def squash(text: str) -> str:
-    """Lowercase without any white space, to compare what people type loosely.
-
-    >>> squash(" H3-e3 (C2.5) ")
-    'h3-e3(c2.5)'
-    """
-    return "".join(text.lower().split())
 
 
 # --------------------------------------------------------------------------- registry

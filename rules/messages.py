@@ -23,6 +23,8 @@ MESSAGES: Final[dict[str, str]] = {
     # ------------------------------------------------------------------ any game: moves
     "game_over": "the game is over",
     "game_over_because": "the game is over ({ending})",
+    "no_seat_skipping": "{game} cannot go on without one of its players",
+    "seat_already_out": "{seat} is out already",
     "not_legal": "{move} is not a legal move",
     "not_legal_try": "{move} is not a legal move: {moves}",
     "not_a_move_value": "{value} is not a move of {game}",
