@@ -118,7 +118,7 @@ def _aborted(text: str) -> Text | None:
 
 _NAMED_SEAT = re.compile(r"(?P<player>.+) \((?P<seat>[A-Z][a-z]+)\)")
 
-_SPECIAL_MOVE = re.compile(r"(?P<seat>[A-Z][a-z]+) (?P<how>resigns|ran out of time)")
+_SPECIAL_MOVE = re.compile(r"(?P<seat>[A-Z][a-z]+) (?P<how>resigns|ran out of time|is skipped)")
 
 
 def move_display(text: str) -> Words:
@@ -137,6 +137,9 @@ def move_display(text: str) -> Words:
         colour = SEAT_COLOURS[found["seat"]]
         if found["how"] == "resigns":
             return _("{seat} resigns", seat=colour)
+        if found["how"] == "is skipped":  # on_timeout:skip (issue 43)
+            return _("{seat} ran out of time: that seat's turns are skipped from now on",
+                     seat=colour)
         return _("{seat} ran out of time", seat=colour)
     return text
 

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from locales.i18n import _, _n, alternatives
 from locales.rules_words import refusal_words
 from locales.terms import game_name, seat_colour, status
-from rules import Position, RulesError, Variant
+from rules import Position, RulesError, SeatSkipError, Variant
 from service.computer_seats import LEVELS, is_computer
 from service.core import MAX_DAYS, MIN_DAYS, ServiceCore
 from service.errors import (
@@ -33,7 +33,7 @@ from service.views import BoardState, Caller, GuildSettings, MatchView
 
 log = logging.getLogger(__name__)
 
-ON_TIMEOUT = ("end", "computer")
+ON_TIMEOUT = ("end", "skip", "computer")
 """What a four-player game does with a seat whose time runs out (issue 43)."""
 STAND_IN_LEVEL = 5
 """The computer's level on a seat it takes over, unless the lobby chose one."""
@@ -87,9 +87,11 @@ class Challenges:
         with ``days``); neither: the server's default control. ``claim_win``: a lapsed
         clock waits for a claim (default: the server's choice). ``weekends_off``: no
         clock runs on Saturday and Sunday in each player's time zone (default: the
-        server's choice). ``on_timeout``: a four-player game without teams may let the
-        computer (at ``stand_in_level``, 5 if not given) play on the seat of a player whose
-        time runs out (``"computer"``) instead of putting him out (``"end"``, as ever).
+        server's choice). ``on_timeout``: what a game of more than two seats does with a
+        player whose time runs out: his turns are skipped and he ranks last (``"skip"``,
+        where the rules can go on without him); the computer (at ``stand_in_level``, 5 if
+        not given) plays on his seat (``"computer"``, four players without teams); or the
+        mode's rules put him out (``"end"``, as ever).
         ``accepted_at_once``:
         the caller accepts for every invited player at once (a tournament pairing, the
         computer), so a challenge that fills every seat is not announced (nobody is to
@@ -224,8 +226,14 @@ class Challenges:
         if choice is None:
             return "end", 0
         if not isinstance(choice, str) or choice.strip().lower() not in ON_TIMEOUT:
-            raise InvalidOption(_("on_timeout must be end or computer"))
+            raise InvalidOption(_("on_timeout must be end, skip or computer"))
         chosen = choice.strip().lower()
+        if chosen == "skip":
+            try:  # the rules say whether this game can go on without a seat
+                start.variant.skip_seat(start, start.seat_count - 1)
+            except SeatSkipError:
+                raise InvalidOption(_("on_timeout:skip is for four-player games (two "
+                                      "players cannot go on without one)")) from None
         if chosen == "computer" and (start.seat_count != 4 or start.teams):
             raise InvalidOption(_("on_timeout:computer is for four-player games without "
                                   "teams (teams keep their rules)"))

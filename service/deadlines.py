@@ -132,7 +132,9 @@ class Deadlines:
             return []
         if rec.clock.on_timeout == "computer" and rec.seat_count > 2:
             return await self._taken_over(rec, user, now)
-        _saved, events = await self._endings.leave(rec, user, "timeout")
+        # on_timeout:skip: his turns are skipped for the rest of the game (issue 43)
+        skip = rec.clock.on_timeout == "skip" and rec.seat_count > 2
+        _saved, events = await self._endings.leave(rec, user, "skip" if skip else "timeout")
         return events
 
     async def _taken_over(self, rec: MatchRecord, user: int, now: datetime) -> list[Event]:

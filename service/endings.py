@@ -50,6 +50,9 @@ class Endings:
 
     async def leave(self, rec: MatchRecord, user: int, how: str
                      ) -> tuple[MatchView, list[Event]]:
+        """``user`` leaves: ``how`` is ``"resign"``, ``"timeout"`` (the rules' ``resign``)
+        or ``"skip"`` (his time ran out in a game that skips him: the rules'
+        ``skip_seat``, issue 43), recorded as the entry ``#how seat``."""
         self._require_active(rec)
         me = self._require_player(rec, user)
         assert me.seat is not None
@@ -63,19 +66,21 @@ class Endings:
                 # stored in English (the record's words); ``locales.terms.reason`` reads it
                 rec, f"{render(self._who(rec, (me.seat,)), 'en-US')} {what} before every "
                      "player had moved",
-                left_by=user, leaver=(user, how))
+                left_by=user, leaver=(user, "resign" if how == "resign" else "timeout"))
             return aborted.match, [aborted]
         state = await self._state(rec)
         p = state.position
         v = p.variant
         now = self.clock.now()
-        r = v.resign(p, me.seat)
+        r = v.skip_seat(p, me.seat) if how == "skip" else v.resign(p, me.seat)
         entry = RecordEntry(rec.ply, me.seat, f"{SPECIAL_PREFIX}{how} {me.seat}", user, now)
         reason = "resignation" if how == "resign" else "timeout"
         seats = tuple(dataclasses.replace(s, out=True) if s.user_id == user else s
                       for s in rec.seats)
+        clock = rec.clock if how != "skip" else dataclasses.replace(
+            rec.clock, skipped=(*rec.clock.skipped, (user, rec.ply + 1)))
         after = dataclasses.replace(rec, ply=rec.ply + 1, seats=seats, draw_offer=None,
-                                    last_move=None, last_move_by=None)
+                                    last_move=None, last_move_by=None, clock=clock)
         ratings = None
         new: Position | None = None
         outcome: Outcome | None = None
@@ -106,7 +111,8 @@ class Endings:
             if outcome is not None:
                 return [self._ended(view, view.result.reason if view.result else reason,
                                     board, left_by=user)]
-            events: list[Event] = [PlayerOut(view, user, reason)]
+            events: list[Event] = [PlayerOut(view, user,
+                                             "skipped" if how == "skip" else reason)]
             if new is not None:
                 events += self._put_out(dataclasses.replace(rec, seats=seats), s, p)
             events.append(TurnStarted(view, view.to_move, None, board=board))

@@ -80,7 +80,7 @@ class PlayerOut:
 
     match: MatchView
     user_id: int
-    reason: str  # "resignation" | "timeout" | "no-pieces" | "no-moves"
+    reason: str  # "resignation" | "timeout" | "skipped" | "no-pieces" | "no-moves"
 
     @property
     def what(self) -> Words:
@@ -90,6 +90,9 @@ class PlayerOut:
 
 OUT_REASONS: dict[str, Text] = {
     "resignation": _("resigned"), "timeout": _("ran out of time"),
+    # on_timeout:skip (issue 43)
+    "skipped": _("ran out of time (his turns are skipped for the rest of the game; he "
+                 "ranks last)"),
     "no-pieces": _("has no stones left"), "no-moves": _("cannot move")}
 
 

@@ -124,7 +124,7 @@ def view_of(rec: MatchRecord, imported: Callable[[int | None], str] | None = Non
         and offer.ply == rec.ply else None,
         pause_offer_days=offer.days if offer is not None and offer.ply == rec.ply else 0,
         on_timeout=rec.clock.on_timeout, stand_ins=rec.clock.stand_ins,
-        continued_from=rec.continued_from)
+        continued_from=rec.continued_from, skipped=rec.clock.skipped)
 
 
 _SCOPE_READ: ContextVar[tuple[object, MatchRecord] | None] = ContextVar("scope_read",

@@ -146,7 +146,8 @@ def _view_data(v: MatchView) -> dict[str, Any]:
              own_deadlines=[[u, _ts(t)] for u, t in v.own_deadlines],
              time_zones=[[u, z] for u, z in v.time_zones],
              paused=None if v.paused is None else [_ts(v.paused[0]), _ts(v.paused[1])],
-             stand_ins=[list(x) for x in v.stand_ins])
+             stand_ins=[list(x) for x in v.stand_ins],
+             skipped=[list(x) for x in v.skipped])
     return d
 
 
@@ -164,6 +165,7 @@ def _view_of(d: dict[str, Any]) -> MatchView:
     d["weekends"] = bool(d.get("weekends", False))
     d["time_zones"] = tuple((int(u), z) for u, z in d.get("time_zones", ()))
     d["stand_ins"] = tuple((int(u), int(n)) for u, n in d.get("stand_ins", ()))
+    d["skipped"] = tuple((int(u), int(n)) for u, n in d.get("skipped", ()))
     paused = d.get("paused")
     d["paused"] = None if paused is None else (datetime.fromtimestamp(paused[0], UTC),
                                                datetime.fromtimestamp(paused[1], UTC))

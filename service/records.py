@@ -159,16 +159,23 @@ class ClockState:
     paused: tuple[datetime, datetime] | None = None  # (from, until) of the agreed pause
     pauses: int = 0  # pauses agreed in this match
     # issue 43: what a four-player game does when a seat's time runs out: "end" (as
-    # ever: he is out by the mode's rules) or "computer" (the computer at
+    # ever: he is out by the mode's rules), "skip" (the rules' ``skip_seat``: his turns
+    # are skipped for the rest of the game, he ranks last) or "computer" (the computer at
     # ``stand_in_level`` plays his seat on; he is unrated); ``stand_ins``: (user, the
-    # move from which the computer plays for him)
+    # move from which the computer plays for him); ``skipped``: (user, the move from
+    # which his turns are skipped)
     on_timeout: str = "end"
     stand_in_level: int = 0
     stand_ins: tuple[tuple[int, int], ...] = ()
+    skipped: tuple[tuple[int, int], ...] = ()
 
     def stand_in_since(self, user: int | None) -> int | None:
         """The move from which the computer plays ``user``'s seat (None: he plays)."""
         return next((n for u, n in self.stand_ins if u == user), None)
+
+    def skipped_since(self, user: int | None) -> int | None:
+        """The move from which ``user``'s turns are skipped (None: he plays)."""
+        return next((n for u, n in self.skipped if u == user), None)
 
     def pause_ends(self, now: datetime) -> datetime | None:
         """When the agreed pause under way at ``now`` ends (None: none is)."""

@@ -24,6 +24,9 @@ from service.records import SPECIAL_PREFIX, MatchRecord, RecordEntry
 from service.views import GameRecord, MatchView, PlyView
 
 MAX_TEXT = 300  # longer command arguments are refused before any parsing
+SPECIAL_WORDS = {"resign": "resigns", "timeout": "ran out of time", "skip": "is skipped"}
+"""How a record's leaving entry (``#resign 2``) reads after the seat's name, in English
+(``locales.terms.move_display`` says it in the reader's language)."""
 
 
 def variant_of(game: str) -> Variant:
@@ -158,12 +161,13 @@ def apply_entry(rec: MatchRecord, v: Variant, p: Position, e: RecordEntry) -> St
                 return Step(p, e.text, "draw agreed", None, None,
                             Outcome.draw(seats=p.seat_count, reason="agreement"),
                             keeps_marks=True)
-            if word not in ("resign", "timeout"):
+            if word not in ("resign", "timeout", "skip"):
                 raise ValueError(f"unknown entry {word!r}")
             seat = int(arg)
-            r = v.resign(p, seat)
+            # a skip (issue 43): his time ran out, his turns are skipped from then on
+            r = v.skip_seat(p, seat) if word == "skip" else v.resign(p, seat)
             name = v.seat_name(seat, p.seat_count)
-            said = f"{name} {'resigns' if word == 'resign' else 'ran out of time'}"
+            said = f"{name} {SPECIAL_WORDS[word]}"
             if isinstance(r, Outcome):
                 return Step(p, e.text, said, None, None, r)
             return Step(r, e.text, said, None, None, None)
@@ -198,8 +202,8 @@ def everyone_moved(rec: MatchRecord, entries: Sequence[RecordEntry]) -> bool:
     for e in entries:
         if e.text.startswith(SPECIAL_PREFIX):
             word, _sep, arg = e.text[1:].partition(" ")
-            if word in ("resign", "timeout") and arg.isdigit():
-                r = v.resign(p, int(arg))
+            if word in ("resign", "timeout", "skip") and arg.isdigit():
+                r = v.skip_seat(p, int(arg)) if word == "skip" else v.resign(p, int(arg))
                 if isinstance(r, Outcome):
                     return False
                 p = r

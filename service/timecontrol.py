@@ -199,6 +199,21 @@ def stood_in(player: Words, since: int) -> Text:
     return _("{player} (computer since move {move})", player=player, move=since)
 
 
+def as_seated(player: Words, stand_in: int | None, skipped: int | None) -> Words:
+    """A seat's player as boards, lists and the console show him after a timeout (issue
+    43): ``'alice (computer since move 40)'`` (:func:`stood_in`), ``'alice (skipped
+    since move 40)'`` (his turns are skipped, he ranks last), else ``player``.
+
+    >>> as_seated("alice", None, 40).render("en-US")
+    'alice (skipped since move 40)'
+    """
+    if stand_in is not None:
+        return stood_in(player, stand_in)
+    if skipped is not None:
+        return _("{player} (skipped since move {move})", player=player, move=skipped)
+    return player
+
+
 def describe_time_control(tc: TimeControl) -> Text:
     """The time control in words for people."""
     if not tc.is_bank:

@@ -107,14 +107,20 @@ class MatchView:
     paused: tuple[datetime, datetime] | None = None  # the agreed pause (from, until)
     pause_offer_by: int | None = None  # who proposed a pause (pending)
     pause_offer_days: int = 0
-    on_timeout: str = "end"  # four players: "end" or "computer" (issue 43)
+    on_timeout: str = "end"  # four players: "end", "skip" or "computer" (issue 43)
     continued_from: int | None = None  # the imported game it continues (issue 44)
     # seats the computer plays since a timeout: (user, the move it took over from)
     stand_ins: tuple[tuple[int, int], ...] = ()
+    # seats whose turns are skipped since a timeout: (user, the move from which)
+    skipped: tuple[tuple[int, int], ...] = ()
 
     def stand_in_since(self, user_id: int | None) -> int | None:
         """The move from which the computer plays ``user_id``'s seat (None: he plays)."""
         return next((n for u, n in self.stand_ins if u == user_id), None)
+
+    def skipped_since(self, user_id: int | None) -> int | None:
+        """The move from which ``user_id``'s turns are skipped (None: he plays)."""
+        return next((n for u, n in self.skipped if u == user_id), None)
 
     def pause_ends(self, now: datetime) -> datetime | None:
         """When the agreed pause under way at ``now`` ends (None: none is)."""

@@ -129,7 +129,8 @@ def clock_json(c: ClockState) -> str | None:
         **({"pauses": c.pauses} if c.pauses else {}),
         **({"on_timeout": c.on_timeout, "stand_in_level": c.stand_in_level}
            if c.on_timeout != "end" else {}),
-        **({"stand_ins": [list(x) for x in c.stand_ins]} if c.stand_ins else {})},
+        **({"stand_ins": [list(x) for x in c.stand_ins]} if c.stand_ins else {}),
+        **({"skipped": [list(x) for x in c.skipped]} if c.skipped else {})},
         separators=(",", ":"))
 
 
@@ -158,7 +159,8 @@ def clock_of(text: str | None) -> ClockState:
         pauses=int(d.get("pauses", 0)),
         on_timeout=str(d.get("on_timeout", "end")),
         stand_in_level=int(d.get("stand_in_level", 0)),
-        stand_ins=tuple((int(u), int(n)) for u, n in d.get("stand_ins", ())))
+        stand_ins=tuple((int(u), int(n)) for u, n in d.get("stand_ins", ())),
+        skipped=tuple((int(u), int(n)) for u, n in d.get("skipped", ())))
 
 
 def _vacation_of(row: Sequence[Any]) -> VacationRecord:

@@ -119,9 +119,10 @@ Clocks that fit your week:
   /pause [#N] DAYS [REASON]       propose to pause the match by agreement (1-30 days)
   /pause accept|decline|resume [#N]
                                   answer the proposal, or end the pause early
-  /challenge ... [on_timeout:end|computer] [level:1-8]
-                                  four players (not teams): a seat whose time runs out is
-                                  out (end), or the computer plays it on (unrated for him)""")
+  /challenge ... [on_timeout:end|skip|computer] [level:1-8]
+                                  four players: a seat whose time runs out is out (end),
+                                  or his turns are skipped and he ranks last (skip), or
+                                  (not teams) the computer plays it on (unrated for him)""")
 
 
 MAX_NAME = 32

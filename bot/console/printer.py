@@ -73,9 +73,9 @@ from service.imported_seats import imported_title, is_imported
 from service.records import OutboxEntry
 from service.seasons import Schedule, SeasonRecord
 from service.timecontrol import (
+    as_seated,
     describe_time_control,
     parse_time_control,
-    stood_in,
     weekends_in_utc,
     with_claim,
     with_weekends,
@@ -157,9 +157,8 @@ class ConsolePrinter:
 
     def describe(self, m: MatchView) -> Words:
         def seat_line(s: SeatView) -> Words:
-            since = m.stand_in_since(s.user_id)
-            player: Words = self.name(s.user_id) if since is None \
-                else stood_in(self.name(s.user_id), since)
+            player = as_seated(self.name(s.user_id), m.stand_in_since(s.user_id),
+                               m.skipped_since(s.user_id))
             said: Words = _("{seat}: {player}", seat=seat_colour(s.name), player=player)
             if s.out:
                 said = _("{seat} (out)", seat=said)

@@ -27,9 +27,9 @@ from service.computer_seats import computer_title, is_computer
 from service.events import SeasonEnded
 from service.imported_seats import imported_title, is_imported
 from service.timecontrol import (
+    as_seated,
     describe_time_control,
     parse_time_control,
-    stood_in,
     weekends_in_utc,
     with_claim,
     with_weekends,
@@ -176,9 +176,8 @@ def seat_lines(m: MatchView, loc: str) -> str:
             parts.append(_("out"))
         arrow = "▶ " if s.user_id is not None and s.user_id in m.to_move else ""
         extra = "".join(f" · {render(p, loc)}" for p in parts)
-        since = m.stand_in_since(s.user_id)
         held = imported_title(s.player) if is_imported(s.user_id) else mention(s.user_id)
-        player = held if since is None else stood_in(held, since)
+        player = as_seated(held, m.stand_in_since(s.user_id), m.skipped_since(s.user_id))
         lines.append(f"{arrow}**{render(seat_colour(s.name), loc)}**: "
                      f"{render(player, loc)}{extra}")
     return "\n".join(lines) or "—"
@@ -308,8 +307,12 @@ def games_embed(user_id: int, matches: Sequence[MatchView], loc: str,
     for m in [*waiting, *others]:
         where = f"<#{m.thread_id or m.channel_id}>"
         state: Words
+        skipped = m.skipped_since(user_id)
         if m.status.is_waiting and user_id in m.invited:
             state = _("**you're invited**: answer with the buttons")
+        elif skipped is not None and m.status.is_live:  # on_timeout:skip (issue 43)
+            state = _("your time ran out: your turns are skipped since move {move}",
+                      move=skipped)
         elif m.status.is_waiting:
             state = _("waiting for players ({joined}/{seats})", joined=len(m.joined),
                       seats=m.seat_count)
@@ -324,7 +327,9 @@ def games_embed(user_id: int, matches: Sequence[MatchView], loc: str,
         if mates:
             vs += " " + render(_("with {players}", players=mentions(mates)), loc)
         if opponents:
-            vs += " " + render(_("vs {players}", players=mentions(opponents)), loc)
+            shown = listing(as_seated(mention(u), m.stand_in_since(u), m.skipped_since(u))
+                            for u in opponents)
+            vs += " " + render(_("vs {players}", players=shown), loc)
         lines.append(f"`{m.id}` {render(game_of(m), loc)}{vs} — {render(state, loc)} · "
                      f"{where}")
     e.description = "\n".join(lines)[:4000] if lines else \

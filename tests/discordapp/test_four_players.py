@@ -8,6 +8,7 @@ from tests.discordapp.helpers import (
 )
 from tests.discordapp.helpers import (
     play_some_moves,
+    post_text,
     reply,
     result_post,
     start_four_player_match,
@@ -84,3 +85,39 @@ async def test_a_late_player_is_out_and_the_game_goes_on(world: World) -> None:
     after = await w.service.get_match(m.id)
     assert not after.is_over and late not in after.to_move
     assert any(s.out for s in after.seats if s.user_id == late)
+
+
+async def test_on_timeout_skip_skips_the_late_seat_and_says_so(world: World) -> None:
+    w = world
+    said = reply(await w.alice.slash(w.channel, "challenge",
+                                     game="alquerque-grande:players=4,mode=fast",
+                                     opponent=w.bob, opponent2=w.carol, opponent3=w.dave,
+                                     days=1, on_timeout="skip"))
+    assert said.ephemeral and "Challenge posted" in said.content
+    lobby = w.channel.last_message
+    for actor in (w.bob, w.carol, w.dave):
+        await actor.click(lobby, label="Accept")
+    (thread,) = w.channel.threads
+    m = await w.service.match_in_thread(thread.id)
+    assert m is not None and m.on_timeout == "skip"
+    await play_some_moves(w, thread, m.id, 4)
+    late = (await w.service.get_match(m.id)).to_move[0]
+    await w.env.advance_time(25 * 3600)
+    texts = [msg.content for msg in thread.history()]
+    assert any(t.startswith(f"<@{late}> ran out of time (his turns are skipped for the rest "
+                            "of the game; he ranks last) and is out; the game goes on")
+               for t in texts)
+    after = await w.service.get_match(m.id)
+    assert not after.is_over and late not in after.to_move
+    assert after.skipped_since(late) == 5
+    people = {a.id: a for a in (w.alice, w.bob, w.carol, w.dave)}
+    other = people[after.to_move[0]]
+    board = reply(await other.slash(thread, "board"))
+    assert f"<@{late}> (skipped since move 5)" in post_text(board)
+    games = reply(await other.slash(w.channel, "games"))
+    assert f"<@{late}> (skipped since move 5)" in post_text(games)
+    own = reply(await people[late].slash(w.channel, "games"))
+    assert "your time ran out: your turns are skipped since move 5" in post_text(own)
+    refused = reply(await w.alice.slash(w.channel, "challenge", game="xiangqi",
+                                        opponent=w.bob, on_timeout="skip"))
+    assert refused.ephemeral and "for four-player games" in refused.content

@@ -99,7 +99,7 @@ async def test_by_default_a_late_seat_is_out_as_ever(service: MatchService,
 
 
 async def test_on_timeout_is_checked(service: MatchService) -> None:
-    with pytest.raises(InvalidOption, match="end or computer"):
+    with pytest.raises(InvalidOption, match="end, skip or computer"):
         await service.challenge(GUILD, CHANNEL, ALICE, "alquerque-grande",
                                 options={"players": 4}, on_timeout="skip-me")
     with pytest.raises(InvalidOption, match="four-player games without teams"):

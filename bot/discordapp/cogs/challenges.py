@@ -100,8 +100,8 @@ class ChallengesCog(commands.Cog, name="Challenges"):
         claim_win="A lapsed clock waits for your claim instead of ending the game",
         weekends="Off: clocks stop on each player's Saturday and Sunday (empty: the "
                  "server's default)",
-        on_timeout="4 players: a seat out of time is out (end) or the computer plays it "
-                   "on (computer, at level)",
+        on_timeout="4 players, one out of time: out (end), skipped and last (skip), or the "
+                   "computer plays on",
         rated="Rated (counts for the leaderboard) or casual",
         seat="The colour or seat you want (random if empty)",
         computer="Play Tablero itself (or name the bot as the opponent); always casual",
@@ -117,7 +117,8 @@ class ChallengesCog(commands.Cog, name="Challenges"):
                         level: app_commands.Range[int, 1, 8] | None = None,
                         clock: str | None = None, claim_win: bool | None = None,
                         weekends: Literal["off", "on"] | None = None,
-                        on_timeout: Literal["end", "computer"] | None = None) -> None:
+                        on_timeout: Literal["end", "skip", "computer"] | None = None
+                        ) -> None:
         opponents = [o for o in (opponent, opponent2, opponent3) if o is not None]
         me = interaction.client.user
         if me is not None and any(o.id == me.id for o in opponents):
