@@ -20,6 +20,12 @@ from rules import Position
 from service.computer_seats import computer_title, is_computer
 from service.imported_seats import imported_title, is_imported
 from service.ports import NameResolver
+from service.timecontrol import (
+    describe_time_control,
+    parse_time_control,
+    with_claim,
+    with_weekends,
+)
 from service.views import MatchView, ResultView
 
 log = logging.getLogger(__name__)
@@ -157,3 +163,19 @@ def offline_notice(gap: timedelta) -> Text:
     """
     return _("Tablero was offline for {duration}; all clocks were extended",
              duration=duration(gap))
+
+
+def terms(m: MatchView) -> Text:
+    """``'3 days per move, rated'``; a bank control and claim-win say so
+    (``'3 days + 1 day per move, at most 10 days banked, claim win on time, casual'``)."""
+    if "+" not in m.time_control and not m.claim_win and not m.weekends:
+        if m.rated:
+            return _n("{count} day per move, rated", "{count} days per move, rated",
+                      m.days_per_move)
+        return _n("{count} day per move, casual", "{count} days per move, casual",
+                  m.days_per_move)
+    pace: Words = describe_time_control(parse_time_control(m.time_control)) \
+        if "+" in m.time_control else \
+        _n("{count} day per move", "{count} days per move", m.days_per_move)
+    pace = with_weekends(with_claim(pace, m.claim_win), m.weekends)
+    return _("{pace}, rated", pace=pace) if m.rated else _("{pace}, casual", pace=pace)

@@ -26,13 +26,10 @@ from locales.terms import (
 from service.computer_seats import computer_title, is_computer
 from service.events import SeasonEnded
 from service.imported_seats import imported_title, is_imported
+from service.texts import terms as terms
 from service.timecontrol import (
     as_seated,
-    describe_time_control,
-    parse_time_control,
     weekends_in_utc,
-    with_claim,
-    with_weekends,
 )
 from service.tournaments.table import ShownTable
 from service.views import (
@@ -123,22 +120,6 @@ def clock_status(m: MatchView, now: datetime | None = None,
     if m.weekends and utc:
         parts.append(weekends_in_utc(mentions(utc)))
     return joined(*parts, separator=" · ")
-
-
-def terms(m: MatchView) -> Text:
-    """``'3 days per move, rated'``; a bank control and claim-win say so
-    (``'3 days + 1 day per move, at most 10 days banked, claim win on time, casual'``)."""
-    if "+" not in m.time_control and not m.claim_win and not m.weekends:
-        if m.rated:
-            return _n("{count} day per move, rated", "{count} days per move, rated",
-                      m.days_per_move)
-        return _n("{count} day per move, casual", "{count} days per move, casual",
-                  m.days_per_move)
-    pace: Words = describe_time_control(parse_time_control(m.time_control)) \
-        if "+" in m.time_control else \
-        _n("{count} day per move", "{count} days per move", m.days_per_move)
-    pace = with_weekends(with_claim(pace, m.claim_win), m.weekends)
-    return _("{pace}, rated", pace=pace) if m.rated else _("{pace}, casual", pace=pace)
 
 
 def seat_rating(m: MatchView, s: SeatView) -> Words | None:

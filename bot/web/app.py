@@ -323,7 +323,8 @@ class WebApp:
         export = await self.service.web_export(match_id, caller)
         html = match_page(found, token=token, ply=ply, locale=reader_locale(request),
                           live=True, export=export,
-                          server_path=f"/s/{self.signer.server(caller.guild_id or 0)}")
+                          server_path=f"/s/{self.signer.server(caller.guild_id or 0)}",
+                          now=self.service.clock.now())
         return web.Response(text=html, content_type="text/html", charset="utf-8")
 
     async def board(self, request: web.Request) -> web.Response:
@@ -434,7 +435,8 @@ class WebApp:
         html = match_page(found, token=self.signer.spectator(match.id, match.guild_id),
                           ply=ply, locale=locale, live=True, play=play,
                           page_path=f"/p/{token}", seat=seat, export=export,
-                          server_path=f"/s/{self.signer.server(match.guild_id)}")
+                          server_path=f"/s/{self.signer.server(match.guild_id)}",
+                          now=self.service.clock.now())
         return web.Response(text=html, content_type="text/html", charset="utf-8",
                             status=status)
 

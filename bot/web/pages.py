@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from html import escape
 from typing import TYPE_CHECKING
 from urllib.parse import urlencode
 
+from bot.web.clock import Note, clock_notes, seat_notes, seated_name
 from bot.web.graph import analysis_section
 from locales.i18n import LOCALES, Words, _, capitalized, decimal, render
 from locales.terms import game_name, move_display, seat_colour
@@ -111,6 +112,13 @@ def _time(when: datetime) -> str:
     return f'<time datetime="{esc(iso)}" class="deadline">{esc(shown)}</time>'
 
 
+def _said(note: Note, locale: str) -> str:
+    """A note of ``bot.web.clock`` escaped, its time (at :data:`MARK`) a ``<time>``."""
+    words, when = note
+    text = esc(render(words, locale))
+    return text.replace(MARK, _time(when)) if when is not None else text
+
+
 RECORD_FORMATS = {"wxf": "WXF", "pdn": "PDN"}
 """The standard record formats a page offers, as their users write them."""
 
@@ -130,11 +138,13 @@ def record_section(export: tuple[str, str] | None, base: str, locale: str) -> st
 
 def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
                live: bool, play: str = "", page_path: str = "", seat: int = 0,
-               export: tuple[str, str] | None = None, server_path: str = "") -> str:
+               export: tuple[str, str] | None = None, server_path: str = "",
+               now: datetime | None = None) -> str:
     """The match page at ``ply`` (the record's length: the latest position); ``play``:
     a player's own part (``play_section``), on his page at ``page_path``, the board seen
     from his ``seat``; ``export``: the match in its game's record format (WXF, PDN);
-    ``server_path``: its server's page (each player's name links his own)."""
+    ``server_path``: its server's page (each player's name links his own); ``now``: the
+    service's time, for the clock's state (``bot.web.clock``)."""
     record = found.record
     match = record.match
     last = len(record.plies)
@@ -144,12 +154,14 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
     game = render(game_name(record.variant.key, record.variant.name), locale)
     title = render(_("Match #{match}: {game}", match=match.id, game=game), locale)
     alt = board_alt(found, ply, locale)
+    now = now or datetime.now(UTC)
 
     players = []
     for held, name, rating in zip(match.seats, found.names, found.ratings, strict=False):
         colour = render(seat_colour(held.name), locale)
         name = render(seat_player(held, name), locale)
-        shown = f'<span class="name">{esc(name or colour)}</span>'
+        shown = esc(render(seated_name(match, held, name or colour), locale))
+        shown = f'<span class="name">{shown}</span>'
         if held.user_id is not None:
             shown = f'<a href="{esc(base)}/player/{held.seat}">{shown}</a>'
         bits = [f'<span class="seat seat{held.seat}">{esc(colour)}</span> {shown}']
@@ -165,6 +177,8 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
                 bits.append(f'<span class="due">{said.replace(MARK, _time(due))}</span>')
         if held.out:
             bits.append(esc(render(_("out"), locale)))
+        bits += [f'<span class="note">{_said(n, locale)}</span>'
+                 for n in seat_notes(match, held, now, MARK)]
         players.append(f"<li>{' '.join(bits)}</li>")
 
     moves = []
@@ -199,6 +213,9 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
     start_alt = esc(board_alt(found, 0, locale))
     moves_heading = esc(render(_("Moves"), locale))
     players_heading = esc(render(_("Players"), locale))
+    clock = "".join(f"<li>{_said(n, locale)}</li>"
+                    for n in clock_notes(match, found.names, locale, now, MARK))
+    clock_heading = esc(render(_("Clock"), locale))
     steps = (step(0, _("first position"), "|◀", "first")
              + step(ply - 1, _("previous move"), "◀", "back")
              + step(ply + 1, _("next move"), "▶", "next")
@@ -220,6 +237,7 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
         f'<nav class="steps" aria-label="{moves_heading}">{steps}</nav>{play}'
         f'<section class="players"><h2>{players_heading}</h2>'
         f'<ul>{"".join(players)}</ul></section>'
+        f'<section class="clock"><h2>{clock_heading}</h2><ul>{clock}</ul></section>'
         f'<section class="moves"><h2>{moves_heading}</h2>'
         f'<ol id="moves">{"".join(moves)}</ol></section>'
         f'{analysis_section(found, link=page_path, locale=locale)}'
