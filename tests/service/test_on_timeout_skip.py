@@ -17,6 +17,7 @@ from service import (
     PlayerOut,
     Repository,
 )
+from service.outbox import event_of
 from tests.service.conftest import (
     ALICE,
     BOB,
@@ -91,6 +92,11 @@ async def test_slow_keeps_his_stones_and_a_restart_in_the_middle_goes_on(
     service = MatchService(repo, recorder, clock, rng=random.Random(5))
     match_id = await _four(service, "slow")
     first = await _time_out(service, clock, match_id)
+    # the outbox entry reads back as it was told: the skipped seat in its match view
+    (told,) = [e for e in await repo.pending_outbox(limit=1000) if e.kind == "player-out"]
+    read = event_of(told)
+    assert isinstance(read, PlayerOut) and read.reason == "skipped"
+    assert read.match.skipped_since(first) is not None
     # a restart: a new service over the same storage replays the record with the skip
     service = MatchService(repo, recorder, clock, rng=random.Random(6))
     m = await service.get_match(match_id)

@@ -44,7 +44,10 @@
       var when = new Date(t.getAttribute("datetime"));
       if (isNaN(when.getTime())) { return; }
       try {
-        t.textContent = when.toLocaleString(lang, { dateStyle: "medium", timeStyle: "short", timeZoneName: "short" });
+        // (dateStyle and timeStyle cannot be combined with timeZoneName: the browser
+        // throws, so the parts are named one by one)
+        t.textContent = when.toLocaleString(lang, { year: "numeric", month: "short", day: "numeric",
+          hour: "2-digit", minute: "2-digit", timeZoneName: "short" });
         t.title = t.getAttribute("datetime");
       } catch (e) { /* keep the UTC text */ }
     });
