@@ -310,7 +310,9 @@ class Comforts:
             (dataclasses.replace(me, seat=mine, team=None, out=False), *invited),
             rec.days_per_move, rec.rated,
             pref, ClockState(rec.clock.control, rec.clock.claim,
-                             weekends=rec.clock.weekends))  # the same time control
+                             weekends=rec.clock.weekends,  # the same time control
+                             on_timeout=rec.clock.on_timeout,  # and lobby's choice
+                             stand_in_level=rec.clock.stand_in_level))
         to = tuple(s.user_id for s in invited)
         announce: Announce[MatchRecord] = Announce(
             lambda s: [ChallengeReceived(self._view(s), user, to, rematch_of=rec.id)],

@@ -85,6 +85,9 @@ async def test_fast_goes_on_without_the_late_seat_and_ranks_him_last(
     assert set(rated) == set(PLAYERS)  # he is rated, as the last
     assert rated[late].outcome == "loss" and rated[late].mu_after < rated[late].mu_before
     assert await service.verify_all() == []
+    # a rematch keeps the lobby's choice with the rest of its terms
+    again = await service.rematch(match_id, ALICE)
+    assert again.on_timeout == "skip"
 
 
 async def test_slow_keeps_his_stones_and_a_restart_in_the_middle_goes_on(
