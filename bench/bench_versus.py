@@ -6,7 +6,8 @@ ROOT``) and answers one move at a time, so only one side thinks at any moment an
 gets the whole time per move (``--movetime`` ms; scaled down from the 2 s default to
 make a run of many games possible). The games open as ``tablero selfplay``'s do
 (:class:`engine.selfplay.Opening`: random quiet moves, and a random Querni deal), and
-every opening and deal is played twice, the two engines swapping seats; with four
+every opening and deal is played twice, the two engines swapping seats (a set-up's
+arrangements, Querni ``choose``, get the default 2 s whatever ``--movetime``); with four
 seats the old engine sits in the two seats of the other team, or (``fast``, ``slow``)
 in every other seat. Points: 1 a win, ½ a draw (with four seats, the share of the
 other seats ranked below, ties half); the new engine's score per configuration.
@@ -41,6 +42,9 @@ HERE = Path(__file__).resolve().parents[1]
 
 MAX_PLIES = 600
 """A game still running here is scored a draw."""
+DEFAULT_SECONDS = 2.0
+"""The engine's default time per move (:data:`engine.levels.DEFAULT_SECONDS`), given to
+set-up arrangements whatever ``--movetime``."""
 
 
 def serve(root: str, *, cpu_time: bool = False, time_bound: bool = False) -> None:
@@ -136,8 +140,12 @@ def play(key: str, options: dict[str, object], seating: list[Side], *, game: int
                 moves.append((seat, v.format_move(p, forced)))
                 p = p.play(forced)
                 continue
+        # a set-up (Querni ``choose``: the arrangement all but decides the game) gets the
+        # whole default budget: the code before issue 39 arranged with all its rounds
+        # whatever the time, a time-bound level now stops at its deadline
+        thinking = max(seconds, DEFAULT_SECONDS) if p.in_setup else seconds
         text = seating[seat].move({"game": key, "options": options, "moves": moves,
-                                   "seat": seat, "level": level, "seconds": seconds,
+                                   "seat": seat, "level": level, "seconds": thinking,
                                    "seed": game * 1000 + len(moves)})
         move = v.parse_arrangement(p, seat, text) if p.in_setup else v.parse_move(p, text)
         moves.append((seat, text))
