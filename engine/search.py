@@ -173,6 +173,10 @@ class Search:
         # stop on a multiple of 128: reproducible), at every node where time is kept (a
         # Querni node can order thousands of moves: 16 of them overran the budget)
         self._clock_mask = 127 if limits.ceiling is None else 0
+        self._clock_read = 0.0
+        """When the clock was last read (where time is kept)."""
+        self._longest_gap = 0.0
+        """The longest time between two readings so far."""
         self.node_limit: int | None = None
         self.best_so_far: tuple[Hashable, int] | None = None
         self.on_iteration: Callable[[Hashable, int], None] | None = None
@@ -250,10 +254,21 @@ class Search:
         if limit is not None and nodes >= limit:
             raise Stop
         if not nodes & self._clock_mask and self.deadline is not None:
-            if nodes >= self.limits.min_nodes:
-                if time.perf_counter() >= self.deadline:
+            ceiling_at = self.ceiling_at
+            if ceiling_at is None:  # the floors decide: stop past them, on time
+                if nodes >= self.limits.min_nodes and time.perf_counter() >= self.deadline:
                     raise Stop
-            elif self.ceiling_at is not None and time.perf_counter() >= self.ceiling_at:
+                return
+            # where time is kept, the next stretch between two clock readings may last as
+            # long as the longest so far (a Querni node orders thousands of moves; a
+            # loaded machine leaves the search waiting): stop that much before the time
+            now = time.perf_counter()
+            gap = now - self._clock_read
+            self._clock_read = now
+            if gap > self._longest_gap:
+                self._longest_gap = gap
+            ahead = now + self._longest_gap
+            if ahead >= (self.deadline if nodes >= self.limits.min_nodes else ceiling_at):
                 raise Stop
 
     # ------------------------------------------------------------------ the search
@@ -262,7 +277,7 @@ class Search:
         """Iterative deepening until the depth, node or time limit; the move of the
         deepest completed iteration (or a better one the cut iteration had already
         proved)."""
-        self.started = time.perf_counter()
+        self.started = self._clock_read = time.perf_counter()
         limits = self.limits
         if limits.seconds is not None:
             self.deadline = self._created + limits.seconds

@@ -25,9 +25,10 @@ import pytest
 import rules
 from bot.__main__ import main as tablero
 from engine import choose_move
-from engine.models import model_for
+from engine.models import GameModel, Pieces, model_for
+from engine.search import Limits, Search
 from engine.selfplay import play_game, run
-from rules import native
+from rules import Position, native
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = Path(__file__).parent / "data" / "reproducible_play.json"
@@ -108,6 +109,25 @@ def test_levels_7_and_8_keep_to_the_time_budget_unless_asked_for_their_floors() 
     assert 0 < eight.nodes < 80_000
     assert took < 1.0
     assert eight.move in p.legal_moves()
+
+
+def test_where_time_is_kept_the_search_stops_a_slow_node_early_enough() -> None:
+    """A node that takes long (here 0.1 s: a Querni node ordering thousands of moves on
+    a loaded machine) would carry the search past its time; where time is kept the
+    search stops when the longest stretch seen between two clock readings would end
+    past it."""
+
+    class Slow(GameModel):
+        def evaluate(self, position: Position[Any], pieces: Pieces) -> tuple[int, ...]:
+            time.sleep(0.1)
+            return super().evaluate(position, pieces)
+
+    p = rules.variant("alquerque").start()
+    started = time.perf_counter()
+    result = Search(Slow(), p, Limits(seconds=0.55, ceiling=0.55)).run()
+    took = time.perf_counter() - started
+    assert result.stopped and result.nodes >= 3
+    assert took < 0.55 + 0.03  # without the look ahead: up to 0.65
 
 
 def test_a_time_bound_level_arranges_its_querni_stones_within_its_time() -> None:
