@@ -8,8 +8,9 @@ Per configuration (every variant × option set, or those named with ``--config``
 * nodes per CPU second of a search of ``--cpu-nodes`` nodes (default 20 000) from the
   same two positions: the same nodes on every run, timed by the process's own CPU time,
   so a busy shared machine barely moves it (compare speed work with this figure);
-* time per move, p50 and p95, at each level 1..8 over ``--positions`` positions of one
-  seeded level-3 game (level 8 spends the whole budget by design);
+* time per move, p50 and p95, at each level 1..8 (or those of ``--levels``) over
+  ``--positions`` positions of one seeded level-3 game (level 8 spends the whole budget
+  by design);
 * the strength ladder is ``bench/bench_ladder.py`` (pairs in parallel, a results file);
 * with ``--fairy GAMES`` (xiangqi, when fairy-stockfish is installed): our level 8 against
   Fairy-Stockfish at its lowest skill levels, each side ``--fairy-movetime`` ms a move
@@ -81,7 +82,10 @@ def begin(v: Variant[Any, Any], opts: dict[str, object], seed: int) -> Position[
     """The start; a set-up phase is filled in by level-8 arrangements."""
     p = v.start(**opts)
     while p.in_setup:
-        p = p.play(engine.choose_move(p, 8, seed=seed, seat=min(p.to_move)).move)
+        # a node budget: every round of the arrangement whatever the time (a time-bound
+        # level stops at its deadline), the same set-up for the old code and the new
+        p = p.play(engine.choose_move(p, 8, seed=seed, seat=min(p.to_move),
+                                      nodes=LEVELS[8].min_nodes).move)
     return p
 
 
@@ -115,7 +119,8 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def measure(v: Variant[Any, Any], opts: dict[str, object], seconds: float,
-            positions: int, cpu_nodes: int) -> dict[str, Any]:
+            positions: int, cpu_nodes: int,
+            numbers: tuple[int, ...] = tuple(range(1, 9))) -> dict[str, Any]:
     """One configuration's figures (see the module docstring), as plain data."""
     trail = game_positions(v, opts, 24, seed=1)
     # a middlegame with a choice (a forced capture is no search)
@@ -134,7 +139,7 @@ def measure(v: Variant[Any, Any], opts: dict[str, object], seconds: float,
     sample = trail[:: max(1, len(trail) // positions)][:positions]
     out["positions"] = len(sample)
     levels = {}
-    for level in range(1, 9):
+    for level in numbers:
         times = []
         for i, p in enumerate(sample):
             t = time.perf_counter()
@@ -161,8 +166,9 @@ def report(m: dict[str, Any]) -> None:
 
 
 def speed(v: Variant[Any, Any], opts: dict[str, object], seconds: float,
-          positions: int, cpu_nodes: int) -> None:
-    report(measure(v, opts, seconds, positions, cpu_nodes))
+          positions: int, cpu_nodes: int, numbers: tuple[int, ...] = tuple(range(1, 9))
+          ) -> None:
+    report(measure(v, opts, seconds, positions, cpu_nodes, numbers))
 
 
 def load() -> str:
@@ -309,6 +315,8 @@ def main() -> None:
     parser.add_argument("--cpu-nodes", type=int, default=20_000,
                         help="nodes of the CPU-time speed figure (0: skip it)")
     parser.add_argument("--no-speed", action="store_true")
+    parser.add_argument("--levels", default="1,2,3,4,5,6,7,8",
+                        help="the levels whose ms per move to measure (comma-separated)")
     parser.add_argument("--fairy", type=int, default=0, metavar="GAMES")
     parser.add_argument("--fairy-movetime", type=int, default=1000, metavar="MS")
     parser.add_argument("--against", metavar="REV",
@@ -336,7 +344,8 @@ def main() -> None:
         for lv in LEVELS.values() if lv.number))
     for v, opts in configs(args.config):
         if not args.no_speed:
-            speed(v, opts, args.seconds, args.positions, args.cpu_nodes)
+            speed(v, opts, args.seconds, args.positions, args.cpu_nodes,
+                  tuple(int(n) for n in args.levels.split(",")))
     if args.fairy:
         fairy_match(args.fairy, args.fairy_movetime)
 
