@@ -13,8 +13,10 @@ reaches the 50-round safeguard, or the next seat in turn has no move (seats go o
 the game may end), the board has the rules' ``play`` make it on a position of the state
 before it and takes the result over. Otherwise the next seat not out, in turn order
 from the mover's, is to move; the seat to move at the start is the position's
-(:attr:`rules.Position.mover`). A position whose state the board cannot write back
-exactly (:meth:`GrandeBoard.of`) is walked as the rules' positions instead.
+(:attr:`rules.Position.mover`), and the seats out and skipped are the position's
+(:meth:`rules.Position.out_seats`, :meth:`rules.Position.skipped_seats`: turn order
+passes over them). A position whose state the board cannot write back exactly
+(:meth:`GrandeBoard.of`) is walked as the rules' positions instead.
 """
 
 from __future__ import annotations
@@ -68,6 +70,7 @@ class GrandeBoard(SearchBoard):
         self.captured = list(position.captured)
         self.eliminated = list(position.eliminated)
         self.out = [seat in position.out_seats() for seat in range(players)]
+        self.skipped = position.skipped_seats()
         self.quiet = position.quiet
         self.huff = position.huff
         self.end = position.end
@@ -99,7 +102,7 @@ class GrandeBoard(SearchBoard):
         return AlquerqueGrandePosition(
             players=self.players, mode=self.mode, cells=tuple(self.cells), turn=self.turn,
             marker=markers, captured=tuple(self.captured), eliminated=tuple(self.eliminated),
-            quiet=self.quiet, huff=self.huff, end=self.end)
+            quiet=self.quiet, huff=self.huff, end=self.end, skipped=self.skipped)
 
     def _recount(self) -> None:
         """The stones per seat and the key, from the points."""
@@ -206,8 +209,8 @@ class GrandeBoard(SearchBoard):
         for s in range(players):
             if not out[s] and not counts[s]:
                 return False
-        mode = self.mode
-        active = 2 if mode is None else 4 if mode == "fast" else players - sum(out)
+        # the seats out: gone out by the rules (``teams``, ``slow``) or skipped (any mode)
+        active = 2 if self.mode is None else players - sum(out)
         if self.quiet >= ROUND_LIMIT * active:
             return False
         seat = (mover + 1) % players
@@ -234,6 +237,7 @@ class GrandeBoard(SearchBoard):
         self.captured = list(position.captured)
         self.eliminated = list(position.eliminated)
         self.out = [seat in position.out_seats() for seat in range(self.players)]
+        self.skipped = position.skipped_seats()
         self.quiet = position.quiet
         self.huff = position.huff
         self._recount()

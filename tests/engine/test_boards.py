@@ -289,14 +289,18 @@ def test_the_alquerque_grande_board_ends_games_as_the_rules_do() -> None:
 
 def test_the_alquerque_grande_board_starts_from_the_positions_state() -> None:
     """The seat to move, the seats out, the markers and counts are the position's (a
-    seat put out by resigning is passed over), and a finished game has no board."""
+    seat put out by resigning or skipped is passed over), and a finished game has no
+    board."""
     v = rules.variant("alquerque-grande")
     p = v.start(players=4, mode="slow")
     for _ in range(5):
         p = p.play(p.legal_moves()[0])
     resigned = v.resign(p, (p.mover + 1) % 4)
     assert isinstance(resigned, rules.Position) and resigned.out_seats()
-    for position in (p, resigned):
+    skipped = [v.skip_seat(v.start(players=4, mode=mode), 1) for mode in ("fast", "teams")]
+    assert all(q.skipped_seats() == {1} for q in skipped)
+    for position in (p, resigned, *skipped):
+        assert isinstance(model_for(v, position).board(position), GrandeBoard)
         walk(AlquerqueGrandeModel(), position, random.Random(3), 80, grande_captures)
     over = v.resign(v.start(players=4, mode="fast"), 2)
     assert isinstance(over, rules.Position) and over.outcome() is not None
