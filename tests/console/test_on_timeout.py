@@ -62,3 +62,15 @@ async def test_two_players_cannot_skip_a_seat() -> None:
         await console.handle(line)
     said = after(out.getvalue(), "/challenge @bob xiangqi on_timeout:skip")
     assert said.startswith("! on_timeout:skip is for four-player games")
+
+
+async def test_tournaments_say_on_timeout_is_not_theirs() -> None:
+    out = io.StringIO()
+    console = open_console(MemoryRepository(), out, clock=ShiftedClock(SetClock()),
+                           rng=random.Random(1))
+    for line in ("as alice", "/tournament create xiangqi rr on_timeout:skip"):
+        out.write(f"> {line}\n")
+        await console.handle(line)
+    said = after(out.getvalue(), "/tournament create xiangqi rr on_timeout:skip")
+    assert said.startswith("! tournaments pair two players a game: on_timeout is for "
+                           "four-player games")

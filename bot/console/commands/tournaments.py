@@ -145,6 +145,9 @@ async def _create_tournament(console: Console, uid: int, args: list[str]) -> Non
         raise ServiceError(_("vacation must be yes or no, not {value}",
                              value=repr(vacation)))
     weekends = values.pop("weekends", None)
+    if "on_timeout" in values:  # a four-player game's choice (issue 43); pairs are two
+        raise ServiceError(_("tournaments pair two players a game: on_timeout is for "
+                             "four-player games (/challenge)"))
     t = await console.service.create_tournament(
         CONSOLE_GUILD, CONSOLE_CHANNEL, uid, words[0], fmt=words[1],
         name=values.pop("name", None), rounds=number("rounds"), days=number("days"),
