@@ -7,8 +7,10 @@ it wins (a forced win the others miss), wins material (it ends :data:`GAIN` or m
 or saves the game (every other move loses by :data:`GAP` or more, it does not). A second,
 deeper search (four times the nodes) must agree on the move and on the gap, or there is
 no puzzle: a shallow search's illusion is not a puzzle. The solution is the deeper
-search's principal variation, cut after the puzzle side's third move at most (the
-opponent's replies in it are its best).
+search's principal variation (the other seats' replies in it are their best), followed
+while the puzzle side's moves in it stay the one clear move (or the only legal one) and
+cut before the first that is not, the advantage being secured by then: at most
+:data:`MOST_MOVES` of the puzzle side's moves, and it always ends on one.
 
 Scores are for the mover, in every configuration alike (two sides, teams, or four seats
 on their own, where the search is paranoid: the mover against the rest).
@@ -23,7 +25,7 @@ on their own, where the search is paranoid: the mover against the rest).
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -105,11 +107,59 @@ def find_tactic(position: Position[Any], *, nodes: int = NODES) -> Tactic | None
     deep_best, deep_second = _searches(model, position, settings, 4 * nodes, legal)
     if deep_best.move != best.move or _kind(deep_best.score, deep_second.score) != kind:
         return None
-    line = tuple(deep_best.pv[:2 * MOST_MOVES - 1]) or (best.move,)
-    if len(line) % 2 == 0:  # end on the puzzle side's move
-        line = line[:-1]
-    ours = (len(line) + 1) // 2
+    line = tuple(deep_best.pv) or (best.move,)
+    line = _secured(model, settings, position, line, nodes)
+    ours = _ours(position, line)
     difficulty = min(5, ours + (1 if deep_best.depth > best.depth else 0)
                      + (1 if kind == "save" else 0))
     return Tactic(best.move, line, kind, deep_best.score, deep_second.score, difficulty,
                   best.nodes + second.nodes + deep_best.nodes + deep_second.nodes)
+
+
+def _ours(position: Position[Any], line: Sequence[Hashable]) -> int:
+    """How many of ``line``'s moves are the puzzle side's (the seat to move first)."""
+    seat = min(position.to_move)
+    count, p = 0, position
+    for move in line:
+        count += p.to_move == {seat}
+        p = p.play(move)
+    return count
+
+
+def _secured(model: Any, settings: Any, position: Position[Any],
+             line: Sequence[Hashable], nodes: int) -> tuple[Hashable, ...]:
+    """``line`` (the deeper search's principal variation, starting with the puzzle's
+    move) kept while the puzzle side's moves are the one clear move there (beating every
+    other by :data:`GAP`, or the only legal move) and while it is legal, at most
+    :data:`MOST_MOVES` of them, ending on the puzzle side's last kept move. A later move
+    of the puzzle side that others match is where the advantage is secured: the puzzle
+    stops before it, so no second good answer is ever refused."""
+    seat = min(position.to_move)
+    kept: list[Hashable] = []
+    end = 0  # the kept moves up to the puzzle side's last one
+    ours = 0
+    p = position
+    for n, move in enumerate(line):
+        if p.outcome() is not None or move not in set(p.legal_moves()):
+            break
+        if p.to_move == {seat}:
+            if ours == MOST_MOVES:
+                break
+            if n > 0:
+                legal = list(p.legal_moves())
+                if len(legal) > 1:
+                    best, second = _searches(model, p, settings, nodes, legal)
+                    if best.move != move or best.score - second.score < GAP:
+                        break
+            ours += 1
+            end = n + 1
+        kept.append(move)
+        p = p.play(move)
+    return tuple(kept[:max(1, end)])
+
+
+def mine_positions(positions: Sequence[Position[Any]], *,
+                   nodes: int = NODES) -> list[Tactic | None]:
+    """:func:`find_tactic` of each position in turn (the miner's batch: one call to a
+    worker process for a few positions of a finished game)."""
+    return [find_tactic(p, nodes=nodes) for p in positions]

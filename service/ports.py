@@ -29,6 +29,9 @@ from service.records import (
     MatchStatus,
     OutboxEntry,
     OutboxFn,
+    PuzzlePlayer,
+    PuzzleRecord,
+    PuzzleTry,
     RatingChange,
     RatingRecord,
     RecordEntry,
@@ -390,10 +393,119 @@ class ImportedPlayerStore(Protocol):
         ...
 
 
+class PuzzleStore(Protocol):
+    """Puzzles mined from finished games (issue 44): the puzzles, which matches were mined
+    (each once), the players' puzzle ratings, streaks and tries, and each server's daily
+    puzzle post."""
+
+    async def unmined_matches(self, after: int, limit: int) -> list[int]:
+        """Finished matches with an id above ``after`` not mined yet, lowest id first, at
+        most ``limit`` of them."""
+        ...
+
+    async def mined_since(self, since: datetime) -> int:
+        """How many matches were mined at ``since`` or later (the bound per hour)."""
+        ...
+
+    async def store_puzzles(self, match_id: int, guild_id: int,
+                            puzzles: Sequence[PuzzleRecord], now: datetime
+                            ) -> list[PuzzleRecord] | None:
+        """In one transaction: mark match ``match_id`` mined at ``now`` and store its
+        ``puzzles`` (their ids given here); None, and nothing changes, when it was mined
+        already: a match is mined once."""
+        ...
+
+    async def load_puzzle(self, puzzle_id: int) -> PuzzleRecord | None: ...
+
+    async def puzzle_count(self, guild_id: int) -> int:
+        """How many puzzles the server has."""
+        ...
+
+    async def puzzle_candidates(self, guild_id: int, user_id: int, mu: float,
+                                limit: int) -> list[PuzzleRecord]:
+        """At most ``limit`` puzzles of ``guild_id`` that ``user_id`` never tried, mined
+        from matches he did not play in, the rating closest to ``mu`` first (then the
+        lowest id)."""
+        ...
+
+    async def tried_puzzle(self, user_id: int, puzzle_id: int) -> bool:
+        """Whether ``user_id`` finished a try at ``puzzle_id`` before."""
+        ...
+
+    async def puzzle_player(self, guild_id: int, user_id: int) -> PuzzlePlayer | None: ...
+
+    async def save_puzzle_player(self, before: PuzzlePlayer | None, after: PuzzlePlayer,
+                                 tried: PuzzleTry | None = None,
+                                 rating: tuple[float, float] | None = None) -> bool:
+        """In one transaction, compare-and-set on ``before`` (its ``version``; None: he
+        has no row yet): store ``after`` (with the next version), the finished try
+        ``tried`` (a player's first try at a puzzle is the one kept) and the puzzle's new
+        ``rating`` (``mu``, ``sigma``) of ``tried.puzzle_id``. False, and nothing changes,
+        when ``before`` is no longer what is stored."""
+        ...
+
+    async def puzzle_leaderboard(self, guild_id: int, limit: int) -> list[PuzzlePlayer]:
+        """The server's players with a rated try, best puzzle rating (``mu - 3 sigma``)
+        first, at most ``limit``."""
+        ...
+
+
+class DailyPuzzleStore(Protocol):
+    """Each server's daily puzzle post (issue 44): where, and when the next is due."""
+
+    async def set_daily_puzzle(self, guild_id: int, channel_id: int | None,
+                               next_at: datetime | None) -> None:
+        """Post the server's daily puzzle in ``channel_id``, the next at ``next_at``
+        (``channel_id`` None: no more daily puzzles)."""
+        ...
+
+    async def daily_puzzle(self, guild_id: int) -> tuple[int, datetime] | None:
+        """The channel and the time of the server's next daily puzzle (None: off)."""
+        ...
+
+    async def due_daily_puzzles(self, now: datetime, limit: int = 100
+                                ) -> list[tuple[int, int, datetime]]:
+        """``(guild, channel, next_at)`` of the daily puzzles due at ``now``, oldest first."""
+        ...
+
+    async def daily_candidate(self, guild_id: int) -> PuzzleRecord | None:
+        """The server's newest puzzle never posted as its daily puzzle (None: none left)."""
+        ...
+
+    async def advance_daily_puzzle(self, guild_id: int, was: datetime, next_at: datetime,
+                                   puzzle_id: int | None,
+                                   entries: Sequence[OutboxEntry]) -> bool:
+        """In one transaction: move the daily puzzle due at ``was`` on to ``next_at``, mark
+        ``puzzle_id`` posted (at ``was``) and store ``entries`` in the outbox; False
+        (nothing stored) when it is no longer due at ``was`` (another process posted it,
+        or it was turned off)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class FoundPuzzle:
+    """What the engine found in one position (``PuzzleMiner``): the solution's canonical
+    moves (the puzzle side's, with the other seats' best replies between them, ending on
+    the puzzle side's), the goal (one of ``records.PUZZLE_GOALS``), a difficulty (1 to 5)
+    and by how much the best move beats the best other one (centipawns)."""
+
+    line: tuple[str, ...]
+    goal: str
+    difficulty: int
+    gap: int
+
+
+class PuzzleMiner(Protocol):
+    async def find_puzzles(self, positions: Sequence[Position]) -> list[FoundPuzzle | None]:
+        """For each position, the puzzle it holds for the seat to move (one move clearly
+        best, confirmed by a deeper search), or None. Must not block the event loop (the
+        adapter searches in the computer player's process pool)."""
+        ...
+
+
 class Repository(MatchStore, ClockStore, OutboxStore, LadderStore, SettingsStore, ComfortsStore,
-                 DigestStore, ExplorerStore, AnalysisStore, ImportedPlayerStore,
-                 TournamentRepository,
-                 SeasonRepository, Protocol):
+                 DigestStore, ExplorerStore, AnalysisStore, ImportedPlayerStore, PuzzleStore,
+                 DailyPuzzleStore, TournamentRepository, SeasonRepository, Protocol):
     """Async persistence. Every write is one transaction; ``save`` is compare-and-set on
     ``before.version`` and on the plies of ``append`` (UNIQUE(match, ply)): when another
     writer got there first it raises ``service.errors.Conflict`` and writes nothing.

@@ -471,3 +471,71 @@ class ExplorerCount:
     losses: int
     rated: int = 0
     rating_sum: float = 0.0
+
+
+PUZZLE_GOALS = ("win", "material", "save")
+"""What a puzzle asks (the engine's finds): the forced win, winning material, or the save."""
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleRecord:
+    """A puzzle mined from a finished match (issue 44): the server, the game and its
+    configuration (the explorer's name, ``service.explorer.explorer_config``), the source
+    match, the ply of the position in it and that match's players (users), the position's
+    text and the seat to move (the puzzle's side), the solution (canonical moves from the
+    position: the puzzle side's moves with the other seats' replies between them, ending on
+    the puzzle side's), the goal (one of :data:`PUZZLE_GOALS`), a difficulty (1 easy to 5),
+    the puzzle's own rating (openskill ``mu``, ``sigma``: it moves as people solve or fail
+    it), and when it was mined and posted as a server's daily puzzle (None: never)."""
+
+    id: int
+    guild_id: int
+    game: str
+    config: str
+    match_id: int
+    ply: int
+    players: tuple[int, ...]
+    position: str
+    seat: int
+    line: tuple[str, ...]
+    goal: str
+    difficulty: int
+    mu: float
+    sigma: float
+    created_at: datetime
+    posted_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzlePlayer:
+    """A player's puzzles in a server: his puzzle rating (openskill ``mu``, ``sigma``), the
+    puzzles he solved and failed (rated ones: his first try at each), his streak of
+    puzzles solved in a row and his best one, and the puzzle he is solving (``puzzle_id``
+    None: none), at which of his moves (``step``: how many he has played right) and
+    whether it is rated (his first try). ``version`` makes each change compare-and-set."""
+
+    guild_id: int
+    user_id: int
+    mu: float
+    sigma: float
+    solved: int = 0
+    failed: int = 0
+    streak: int = 0
+    best_streak: int = 0
+    puzzle_id: int | None = None
+    step: int = 0
+    rated: bool = False
+    version: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleTry:
+    """One finished try at a puzzle: who, which, whether he solved it and whether it was
+    rated (his first try), and when (a puzzle is never given to him again)."""
+
+    guild_id: int
+    user_id: int
+    puzzle_id: int
+    solved: bool
+    rated: bool
+    at: datetime

@@ -30,12 +30,13 @@ from storage.analyses import MemoryAnalyses
 from storage.counts import MoveCounts
 from storage.explorer import MemoryExplorer
 from storage.imported import MemoryImportedPlayers
+from storage.puzzles import MemoryPuzzles
 from storage.seasons import MemorySeasons
 from storage.tournaments import MemoryTournaments
 
 
-class MemoryRepository(MemoryAnalyses, MemoryExplorer, MemoryImportedPlayers, MemorySeasons,
-                       MemoryTournaments):
+class MemoryRepository(MemoryAnalyses, MemoryExplorer, MemoryImportedPlayers, MemoryPuzzles,
+                       MemorySeasons, MemoryTournaments):
     """Dicts behind the ``Repository`` and ``TournamentRepository`` Protocols."""
 
     def __init__(self) -> None:

@@ -281,7 +281,7 @@ class PostgresRepository(SqlRepository):
         """Identity counters past the copied ids (the next match gets a new number)."""
         async def body() -> None:
             for table in ("matches", "outbox", "tournaments", "vacations", "conditional_moves",
-                          "follows"):
+                          "follows", "puzzles"):
                 await self._exec(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
                                  f"max(id)) FROM {table} HAVING max(id) IS NOT NULL")
         await self._transaction(body)

@@ -405,13 +405,78 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE matches ADD COLUMN continued_from INTEGER;
     """,
+    # 24: puzzles mined from finished games (issue 44): the puzzles (a position of a
+    # match, its solution and goal, a difficulty and the puzzle's own rating), which
+    # matches were mined and when (each once; the last hour's rows bound the mining),
+    # each player's puzzle rating, streak and the puzzle he is solving, his finished
+    # tries (a puzzle is never given to him twice), and each server's daily puzzle post
+    """
+    CREATE TABLE puzzles (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        config TEXT NOT NULL,
+        match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        ply INTEGER NOT NULL,
+        players TEXT NOT NULL,
+        position TEXT NOT NULL,
+        seat INTEGER NOT NULL,
+        line TEXT NOT NULL,
+        goal TEXT NOT NULL,
+        difficulty INTEGER NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        created_at REAL NOT NULL,
+        posted_at REAL,
+        UNIQUE (match_id, ply)
+    );
+    CREATE INDEX puzzles_guild ON puzzles (guild_id, mu);
+    CREATE TABLE puzzle_mined (
+        match_id INTEGER PRIMARY KEY REFERENCES matches (id) ON DELETE CASCADE,
+        guild_id INTEGER NOT NULL,
+        mined_at REAL NOT NULL,
+        found INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    CREATE INDEX puzzle_mined_at ON puzzle_mined (mined_at);
+    CREATE TABLE puzzle_players (
+        guild_id INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        solved INTEGER NOT NULL,
+        failed INTEGER NOT NULL,
+        streak INTEGER NOT NULL,
+        best_streak INTEGER NOT NULL,
+        puzzle_id INTEGER REFERENCES puzzles (id) ON DELETE SET NULL,
+        step INTEGER NOT NULL,
+        rated INTEGER NOT NULL,
+        version INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE puzzle_tries (
+        user_id INTEGER NOT NULL,
+        puzzle_id INTEGER NOT NULL REFERENCES puzzles (id) ON DELETE CASCADE,
+        guild_id INTEGER NOT NULL,
+        solved INTEGER NOT NULL,
+        rated INTEGER NOT NULL,
+        at REAL NOT NULL,
+        PRIMARY KEY (user_id, puzzle_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE puzzle_daily (
+        guild_id INTEGER PRIMARY KEY,
+        channel_id INTEGER NOT NULL,
+        next_at REAL NOT NULL
+    ) WITHOUT ROWID;
+    CREATE INDEX puzzle_daily_due ON puzzle_daily (next_at);
+    """,
 )
 TABLES = frozenset({"guild_settings", "user_prefs", "matches", "seats", "moves", "ratings",
                     "clock_beats", "outbox", "dms_closed", "names", "tournaments",
                     "tournament_matches", "shard_leases", "process_lock", "seasons",
                     "season_ratings", "vacations", "conditional_moves", "match_notes",
                     "follows", "rematches", "digests", "explorer_moves", "explorer_games",
-                    "analyses", "imported_players", "sqlite_sequence"})
+                    "analyses", "imported_players", "puzzles", "puzzle_mined",
+                    "puzzle_players", "puzzle_tries", "puzzle_daily", "sqlite_sequence"})
 """Every table a Tablero database holds (any other one means a foreign file)."""
 
 OLD_TABLES = frozenset({"heartbeat"})
