@@ -35,8 +35,10 @@ from pathlib import Path
 from typing import Any
 
 import engine
+from engine.puzzles import NODES as PUZZLE_NODES
+from engine.puzzles import mine_positions
 from rules import Position, RulesError
-from service.ports import MoveWeighing
+from service.ports import FoundPuzzle, MoveWeighing
 
 log = logging.getLogger(__name__)
 
@@ -100,6 +102,28 @@ def _weigh(moves: Sequence[tuple[Position[Any], str]],
             text if best is None else v.format_move(position, best),
             _moves(weighing.best_end, seats), _moves(weighing.played_end, seats)))
     return out
+
+
+def _find_puzzles(positions: Sequence[Position[Any]], nodes: int) -> list[FoundPuzzle | None]:
+    """Runs in a worker (or inline): the puzzle in each position (``engine.puzzles``),
+    its solution as canonical texts."""
+    out: list[FoundPuzzle | None] = []
+    for position, tactic in zip(positions, mine_positions(positions, nodes=nodes),
+                                strict=True):
+        if tactic is None:
+            out.append(None)
+            continue
+        v, p, line = position.variant, position, []
+        for move in tactic.line:
+            line.append(v.format_move(p, move))
+            p = p.play(move)
+        out.append(FoundPuzzle(tuple(line), tactic.kind, tactic.difficulty,
+                               tactic.score - tactic.second))
+    return out
+
+
+PUZZLE_SECONDS = 60.0
+"""How long the miner's call for a few positions may take before it counts as stuck."""
 
 
 class PoolMovePicker:
@@ -212,6 +236,21 @@ class PoolMovePicker:
                                       engine.ANALYSIS_NODES)
         return await asyncio.wait_for(future, self.grace + 0.1 * len(moves) + 5.0)
 
+    async def find_puzzles(self, positions: Sequence[Position[Any]]
+                           ) -> list[FoundPuzzle | None]:
+        """The ``PuzzleMiner`` port, in the same pool: a few positions per call, so the
+        computer's moves wait for one such call at most. A stuck call stops the pool's
+        workers (a fresh pool serves the next pick) and fails: the sweep mines the game
+        again later."""
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(self._executor(), _find_puzzles, list(positions),
+                                      PUZZLE_NODES)
+        try:
+            return await asyncio.wait_for(future, PUZZLE_SECONDS * max(1, len(positions)))
+        except (BrokenProcessPool, TimeoutError):
+            self._reset()
+            raise
+
     def close(self) -> None:
         pool, self._pool = self._pool, None
         if pool is not None:
@@ -226,7 +265,8 @@ class InlineMovePicker:
     consoles, tests): the event loop waits for each search, so never use it in the bot."""
 
     def __init__(self, *, seconds: float = 1.0, nodes: int | None = 400,
-                 fairy: bool = False) -> None:
+                 fairy: bool = False, puzzle_nodes: int = PUZZLE_NODES) -> None:
+        self.puzzle_nodes = puzzle_nodes
         self.seconds = seconds
         self.nodes = nodes
         self.fairy = fairy
@@ -246,3 +286,7 @@ class InlineMovePicker:
     async def weigh(self, moves: Sequence[tuple[Position[Any], str]]
                     ) -> list[MoveWeighing | None]:
         return _weigh(moves, self.nodes or engine.ANALYSIS_NODES)
+
+    async def find_puzzles(self, positions: Sequence[Position[Any]]
+                           ) -> list[FoundPuzzle | None]:
+        return _find_puzzles(positions, self.puzzle_nodes)

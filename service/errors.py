@@ -40,6 +40,10 @@ class TournamentNotFound(ServiceError):
     """No tournament with that id in the caller's server."""
 
 
+class PuzzleNotFound(ServiceError):
+    """No puzzle with that id in the caller's server (issue 44)."""
+
+
 class NotAPlayer(ServiceError):
     """The user is not seated in (or invited to) the match."""
 

@@ -368,9 +368,27 @@ class DigestDue:
     games: tuple[GlanceBoard, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class DailyPuzzle:
+    """A server's daily puzzle (issue 44, ``/puzzle daily``), posted in its channel:
+    puzzle ``puzzle_id`` of ``game`` (its configuration ``config``), the position's text,
+    the seat to move (the puzzle's side), its goal and difficulty. ``match`` is the
+    server's notice lane (``views.notice_lane``) in the channel to post in."""
+
+    match: MatchView
+    puzzle_id: int
+    game: str
+    config: str
+    position: str
+    seat: int
+    goal: str
+    difficulty: int
+
+
 Event = (ChallengeReceived | LobbyChanged | ChallengeClosed | TurnStarted | DeadlineReminder
          | PlayerOut | MovePlayedFor | DrawOffered | DrawDeclined | SetupSubmitted
          | MatchEnded | ClocksExtended | StandingsChanged | SeasonEnded | VacationStarted
          | VacationEnded | AutoVacation | TimeGiven | TimeLapsed | TakebackOffered
          | TakebackDeclined | TakenBack | ConditionalMovePlayed | MoveFollowed | DigestDue
-         | PauseOffered | PauseDeclined | PauseStarted | PauseEnded | SeatTakenOver)
+         | PauseOffered | PauseDeclined | PauseStarted | PauseEnded | SeatTakenOver
+         | DailyPuzzle)

@@ -100,7 +100,7 @@ _WHAT: dict[str, Words] = {
 }
 _TEXT_OF: dict[str, Words] = {
     "move": _("move"), "set_note": _("note"), "submit_setup": _("arrangement"),
-    "add_conditional_moves": _("conditional moves"),
+    "add_conditional_moves": _("conditional moves"), "answer_puzzle": _("move"),
 }
 NOT_TYPED = frozenset({"names"})
 """Text parameters that are not a person's input: display names the adapter knows

@@ -47,6 +47,7 @@ from service.events import (
     ChallengeReceived,
     ClocksExtended,
     ConditionalMovePlayed,
+    DailyPuzzle,
     DeadlineReminder,
     DigestDue,
     DrawDeclined,
@@ -104,7 +105,7 @@ KINDS: dict[type, str] = {
     ConditionalMovePlayed: "conditional-move", MoveFollowed: "followed-move",
     DigestDue: "digest",
     PauseOffered: "pause-offer", PauseDeclined: "pause-declined", PauseStarted: "pause",
-    PauseEnded: "pause-end", SeatTakenOver: "seat-taken-over",
+    PauseEnded: "pause-end", SeatTakenOver: "seat-taken-over", DailyPuzzle: "daily-puzzle",
 }
 """The stored name of each event type (stable: stored entries are read back by it)."""
 _TYPES = {kind: cls for cls, kind in KINDS.items()}

@@ -468,8 +468,9 @@ class DailyPuzzleStore(Protocol):
         """``(guild, channel, next_at)`` of the daily puzzles due at ``now``, oldest first."""
         ...
 
-    async def daily_candidate(self, guild_id: int) -> PuzzleRecord | None:
-        """The server's newest puzzle never posted as its daily puzzle (None: none left)."""
+    async def daily_candidates(self, guild_id: int, limit: int) -> list[PuzzleRecord]:
+        """The server's puzzles never posted as its daily puzzle, newest first, at most
+        ``limit``."""
         ...
 
     async def advance_daily_puzzle(self, guild_id: int, was: datetime, next_at: datetime,

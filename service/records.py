@@ -527,6 +527,12 @@ class PuzzlePlayer:
     rated: bool = False
     version: int = 0
 
+    @property
+    def rating(self) -> float:
+        """The puzzle rating shown: openskill's ordinal ``mu - 3 sigma``, as on the
+        ladders."""
+        return self.mu - 3 * self.sigma
+
 
 @dataclass(frozen=True, slots=True)
 class PuzzleTry:

@@ -76,10 +76,12 @@ from service.ports import (
     MovePicker,
     NameResolver,
     Notifier,
+    PuzzleMiner,
     Repository,
 )
+from service.puzzles import DEFAULT_PER_HOUR, PuzzleAnswer, Puzzles, PuzzleView
 from service.queries import GLANCE_BOARDS, Queries
-from service.records import Follow, MatchRecord
+from service.records import Follow, MatchRecord, PuzzlePlayer
 from service.season_service import Seasons
 from service.seasons import SeasonChange, SeasonRecord
 from service.shards import ALL_SHARDS, ShardSet
@@ -120,7 +122,8 @@ class MatchService:
                  renderer: BoardRenderer | None = None, rng: random.Random | None = None,
                  *, cache_size: int = 4096, names: NameResolver | None = None,
                  rooms: MatchRooms | None = None, shards: ShardSet = ALL_SHARDS,
-                 picker: MovePicker | None = None) -> None:
+                 picker: MovePicker | None = None, miner: PuzzleMiner | None = None,
+                 puzzles_per_hour: int = DEFAULT_PER_HOUR) -> None:
         core = ServiceCore(repository, notifier, clock, renderer, rng, cache_size=cache_size,
                            names=with_computer_names(names), rooms=rooms, shards=shards)
         self.core = core
@@ -151,6 +154,7 @@ class MatchService:
         self._explorer = Explorer(core.repository)
         self._importer = Importer(core.repository, core.clock, self._explorer, core.imported,
                                   core.view)
+        self._puzzles = Puzzles(core, miner, picker, puzzles_per_hour)
         core.subscribers = self._subscribers()
 
     @property
@@ -164,10 +168,12 @@ class MatchService:
         """The parts of the periodic sweep, in order: conditional answers a restart left
         due (moves the opponent already waits for), reminders and timeouts, tournaments
         (registration closed, rounds to finish), seasons that ended, and last the
-        computer turns left unplayed, then the daily digests due."""
+        computer turns left unplayed, then the daily digests and daily puzzles due, and
+        last the puzzle mining (started in the background within its hourly bound)."""
         return (self._comforts.sweep_due_conditionals, self._deadlines.sweep_deadlines,
                 self._tournaments.sweep_tournaments, self._seasons.sweep_seasons,
-                self._computers.sweep_computers, self._digests.sweep_digests)
+                self._computers.sweep_computers, self._digests.sweep_digests,
+                self._puzzles.sweep_daily_puzzles, self._puzzles.sweep_puzzles)
 
     async def sweep(self, now: datetime | None = None) -> list[Event]:
         """Everything due at ``now`` (default: the clock's now), part by part
@@ -710,3 +716,47 @@ class MatchService:
         """An imported player's name, as his record gave it ("" if none): what the
         adapters' name lookups answer for him (read with his matches and moves)."""
         return self._importer.imported_name(user)
+
+    # Puzzles (_puzzles)
+
+    async def puzzle(self, guild_id: int, user: int, puzzle_id: int | None = None
+                     ) -> PuzzleView:
+        """``user``'s open puzzle, or the next one for him, or puzzle ``puzzle_id``."""
+        return await self._puzzles.puzzle(guild_id, user, puzzle_id)
+
+    async def answer_puzzle(self, guild_id: int, user: int, text: str) -> PuzzleAnswer:
+        return await self._puzzles.answer_puzzle(guild_id, user, text)
+
+    async def puzzle_moves(self, guild_id: int, user: int, prefix: str = "",
+                           limit: int = 25) -> list[tuple[str, str]]:
+        return await self._puzzles.puzzle_moves(guild_id, user, prefix, limit)
+
+    async def puzzle_leaderboard(self, guild_id: int, limit: int = 10
+                                 ) -> list[PuzzlePlayer]:
+        return await self._puzzles.puzzle_leaderboard(guild_id, limit)
+
+    async def puzzle_record(self, guild_id: int, user: int) -> PuzzlePlayer:
+        return await self._puzzles.puzzle_record(guild_id, user)
+
+    async def set_daily_puzzle(self, guild_id: int, channel_id: int | None
+                               ) -> datetime | None:
+        return await self._puzzles.set_daily_puzzle(guild_id, channel_id)
+
+    async def daily_puzzle_status(self, guild_id: int) -> tuple[int, datetime] | None:
+        return await self._puzzles.daily_puzzle_status(guild_id)
+
+    async def sweep_daily_puzzles(self, now: datetime | None = None) -> list[Event]:
+        return await self._puzzles.sweep_daily_puzzles(now)
+
+    async def sweep_puzzles(self, now: datetime | None = None) -> list[Event]:
+        return await self._puzzles.sweep_puzzles(now)
+
+    async def mine_puzzles(self, limit: int | None = None,
+                           now: datetime | None = None) -> int:
+        """Mine finished matches for puzzles now, within the hourly bound (the sweep does
+        it in the background); how many were mined."""
+        return await self._puzzles.mine_puzzles(limit, now)
+
+    async def puzzles_idle(self) -> None:
+        """Wait until the puzzle mining under way is done."""
+        await self._puzzles.puzzles_idle()

@@ -138,10 +138,10 @@ class MemoryPuzzles:
         due = sorted((t, g, c) for g, (c, t) in self._daily.items() if t <= now)
         return [(g, c, t) for t, g, c in due[:max(0, limit)]]
 
-    async def daily_candidate(self, guild_id: int) -> PuzzleRecord | None:
+    async def daily_candidates(self, guild_id: int, limit: int) -> list[PuzzleRecord]:
         left = [p for p in self._puzzles.values()
                 if p.guild_id == guild_id and p.posted_at is None]
-        return max(left, key=lambda p: p.id, default=None)
+        return sorted(left, key=lambda p: -p.id)[:max(0, limit)]
 
     async def advance_daily_puzzle(self, guild_id: int, was: datetime, next_at: datetime,
                                    puzzle_id: int | None,
@@ -334,10 +334,11 @@ class SqlPuzzles:
             out.append((int(guild), int(channel), when))
         return out
 
-    async def daily_candidate(self, guild_id: int) -> PuzzleRecord | None:
+    async def daily_candidates(self, guild_id: int, limit: int) -> list[PuzzleRecord]:
         rows = await self._all(f"SELECT {_PUZZLE_COLUMNS} FROM puzzles WHERE guild_id = ? "
-                               "AND posted_at IS NULL ORDER BY id DESC LIMIT 1", (guild_id,))
-        return _puzzle_of(rows[0]) if rows else None
+                               "AND posted_at IS NULL ORDER BY id DESC LIMIT ?",
+                               (guild_id, max(0, limit)))
+        return [_puzzle_of(r) for r in rows]
 
     async def advance_daily_puzzle(self, guild_id: int, was: datetime, next_at: datetime,
                                    puzzle_id: int | None,

@@ -55,7 +55,7 @@ async def test_each_operation_is_handed_to_a_part_the_facade_built(
     core; every public operation of the façade names the part it hands over to."""
     parts = {name: part for name, part in vars(service).items()
              if name.startswith("_") and type(part).__module__.startswith("service.")}
-    assert len(parts) == 16  # Digests (issue 42), Explorer and Importer (issue 44), Pauses (43)
+    assert len(parts) == 17  # Digests (42), Explorer, Importer, Puzzles (44), Pauses (43)
     for part in parts.values():
         assert type(part).__mro__ == (type(part), object)
     delegated = 0
@@ -69,6 +69,7 @@ async def test_each_operation_is_handed_to_a_part_the_facade_built(
     assert delegated >= 85
     # the sweep and the reactions are data built from the parts
     assert [type(s.__self__).__name__ for s in service.sweepers()] == [
-        "Comforts", "Deadlines", "Tournaments", "Seasons", "Computers", "Digests"]
+        "Comforts", "Deadlines", "Tournaments", "Seasons", "Computers", "Digests", "Puzzles",
+        "Puzzles"]
     assert [type(s.__self__).__name__ for s in service.core.subscribers] == [
         "Tournaments", "Explorer", "Computers"]

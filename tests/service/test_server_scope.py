@@ -34,6 +34,10 @@ NO_ID = {
     "glance", "web_server", "set_digest", "digest_status",
     "get_guild_settings", "update_guild_settings", "start_vacation", "end_vacation",
     "vacation_status", "explorer", "import_record",
+    # puzzles (issue 44): the caller's own in his server; a puzzle of another server
+    # named by its number is "no puzzle #N here", like one never found
+    "puzzle", "answer_puzzle", "puzzle_moves", "puzzle_leaderboard", "puzzle_record",
+    "set_daily_puzzle", "daily_puzzle_status",
     # the user's own preferences, in every server alike
     "get_user_prefs", "update_user_prefs", "remember_locale", "reader_locale",
     "revoke_web_links", "set_time_zone",
@@ -43,7 +47,8 @@ NO_ID = {
     "sweep", "sweep_conditionals", "sweep_seasons", "sweep_tournaments", "resume",
     "sweep_deadlines", "sweep_due_conditionals", "sweep_computers",
     "beat", "verify_all", "computers_idle", "wake_computers", "sweep_digests",
-    "backfill_explorer", "explorer_idle",
+    "backfill_explorer", "explorer_idle", "sweep_puzzles", "sweep_daily_puzzles",
+    "mine_puzzles", "puzzles_idle",
     # the store's word of committed changes, for the web's live pages (no match named)
     "web_listen",
 }

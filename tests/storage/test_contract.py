@@ -321,6 +321,12 @@ async def test_sqlite_sweep_and_games_queries_use_indexes_with_planner_statistic
         await repo.close()
 
 
+def undo_migration_24(conn: Any) -> None:
+    """Back to schema 23: no puzzles."""
+    for table in ("puzzle_daily", "puzzle_tries", "puzzle_players", "puzzle_mined", "puzzles"):
+        conn.execute(f"DROP TABLE {table}")
+
+
 def undo_migration_23(conn: Any) -> None:
     """Back to schema 22: no continued imported games."""
     conn.execute("ALTER TABLE matches DROP COLUMN continued_from")
@@ -393,8 +399,9 @@ def undo_to_schema_9(conn: Any) -> None:
     migrations from 10 (languages), 11 and 12 (processes, the live index), 13 (seasons),
     14 (clocks, vacations), 15 (comforts), 16 (the web switch), 17 (web link
     generations), 18 (daily digests), 19 (the opening explorer), 20 (time zones, weekends
-    off, pauses), 21 (stored analyses), 22 (imported players' names) and 23 (continued
-    imports) undone."""
+    off, pauses), 21 (stored analyses), 22 (imported players' names), 23 (continued
+    imports) and 24 (puzzles) undone."""
+    undo_migration_24(conn)
     undo_migration_23(conn)
     undo_migration_22(conn)
     undo_migration_21(conn)
@@ -460,6 +467,7 @@ async def test_sqlite_schema_3_stores_who_played_the_last_move(tmp_path: Path) -
     conn.execute("DROP TABLE tournament_matches")  # (migration 8)
     conn.execute("DROP TABLE tournaments")
     conn.execute("DROP TABLE shard_leases")  # (migration 9)
+    undo_migration_24(conn)
     undo_migration_23(conn)
     undo_migration_22(conn)
     undo_migration_21(conn)
