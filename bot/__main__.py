@@ -128,7 +128,8 @@ def console_main(settings: Settings, db: Path | str | None = None, boards: Path 
                                    synchronous=settings.db_synchronous,
                                    locale=lang or settings.console_lang or None,
                                    engine_seconds=settings.engine_seconds,
-                                   engine_workers=settings.engine_workers))
+                                   engine_workers=settings.engine_workers,
+                                   puzzle_games_per_hour=settings.puzzle_games_per_hour))
 
 
 def web_links(settings: Settings) -> WebLinks | None:
@@ -168,6 +169,7 @@ def discord_main(settings: Settings) -> int:
                         synchronous=settings.db_synchronous,
                         engine_seconds=settings.engine_seconds,
                         engine_workers=settings.engine_workers,
+                        puzzle_games_per_hour=settings.puzzle_games_per_hour,
                         shard_count=settings.shard_count,
                         shards=settings.shards, web=web_links(settings),
                         web_address=web_address(settings),

@@ -48,6 +48,10 @@ class Settings(BaseSettings):
     """The computer player's time budget per move (its top level uses all of it)."""
     engine_workers: int = Field(2, ge=1, le=32, validation_alias="TABLERO_ENGINE_WORKERS")
     """Processes searching computer moves at once (off the event loop)."""
+    puzzle_games_per_hour: int = Field(30, ge=0, le=10000,
+                                       validation_alias="TABLERO_PUZZLE_GAMES_PER_HOUR")
+    """Finished games searched for puzzles in any hour, in the computer player's
+    processes (0: no puzzles are mined)."""
     dev_guild_id: int | None = Field(None, validation_alias="TABLERO_DEV_GUILD")
     """Discord: sync slash commands to this one server at once (development)."""
     shard_count: int | None = Field(None, ge=1, validation_alias="SHARD_COUNT")

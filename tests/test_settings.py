@@ -16,7 +16,7 @@ NAMES = ("DISCORD_TOKEN", "TABLERO_DB", "TABLERO_LOG_LEVEL", "TABLERO_BOARDS",
          "TABLERO_LANG", "TABLERO_WEB_SECRET", "TABLERO_WEB_URL",
          "TABLERO_WEB_PORT", "TABLERO_WEB_HOST", "TABLERO_LOG_FORMAT",
          "TABLERO_METRICS_PORT", "TABLERO_METRICS_HOST", "TABLERO_READY_OUTBOX_SECONDS",
-         "TABLERO_MATCH_CARDS")
+         "TABLERO_MATCH_CARDS", "TABLERO_PUZZLE_GAMES_PER_HOUR")
 
 
 @pytest.fixture(autouse=True)
@@ -145,3 +145,12 @@ def test_match_cards_are_on_unless_turned_off(monkeypatch: pytest.MonkeyPatch) -
     assert load_settings(None).match_cards is False
     monkeypatch.setenv("TABLERO_MATCH_CARDS", "on")
     assert load_settings(None).match_cards is True
+
+
+def test_puzzle_mining_is_bounded_per_hour(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert load_settings(None).puzzle_games_per_hour == 30
+    monkeypatch.setenv("TABLERO_PUZZLE_GAMES_PER_HOUR", "0")  # no mining
+    assert load_settings(None).puzzle_games_per_hour == 0
+    monkeypatch.setenv("TABLERO_PUZZLE_GAMES_PER_HOUR", "-1")
+    with pytest.raises(ValueError):
+        load_settings(None)

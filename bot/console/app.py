@@ -31,9 +31,11 @@ from service import (
     BoardRenderer,
     MatchService,
     MovePicker,
+    PuzzleMiner,
     Repository,
 )
 from service.outbox import OutboxRelay
+from service.puzzles import DEFAULT_PER_HOUR as DEFAULT_PUZZLES_PER_HOUR
 
 
 async def run_console(db_path: str | Path, *, boards_dir: Path | None = None,
@@ -41,11 +43,13 @@ async def run_console(db_path: str | Path, *, boards_dir: Path | None = None,
                       clock: ShiftedClock | None = None, renderer: BoardRenderer | None = None,
                       seed: int | None = None, synchronous: str = "FULL",
                       locale: str | None = None, engine_seconds: float = 2.0,
-                      engine_workers: int = 1, web: WebLinks | None = None) -> int:
+                      engine_workers: int = 1, web: WebLinks | None = None,
+                      puzzle_games_per_hour: int = 30) -> int:
     """Open the database, wire the service and run the console until end of input;
     ``locale``: the language it speaks (``--lang``, else ``TABLERO_LANG``, else English);
     the computer player searches in ``engine_workers`` processes with ``engine_seconds``
-    per move (``TABLERO_ENGINE_WORKERS`` / ``TABLERO_ENGINE_SECONDS``, as in Discord).
+    per move (``TABLERO_ENGINE_WORKERS`` / ``TABLERO_ENGINE_SECONDS``, as in Discord), and
+    the puzzle miner there on ``puzzle_games_per_hour`` games an hour at most.
 
     Start-up reads nothing but what it needs: each match is replayed (and checked) when it
     is first used; the full replay of every match is ``tablero db check``'s job."""
@@ -69,7 +73,8 @@ async def run_console(db_path: str | Path, *, boards_dir: Path | None = None,
             picker = PoolMovePicker(workers=engine_workers, seconds=engine_seconds)
             console = open_console(repo, stdout, clock=clock, renderer=renderer,
                                    rng=random.Random(seed), boards_dir=boards_dir,
-                                   picker=picker, locale=locale)
+                                   picker=picker, locale=locale, miner=picker,
+                                   puzzles_per_hour=puzzle_games_per_hour)
             console.web = web
             # what a crash or a kill left undelivered in the outbox is printed first
             if console.relay is not None:
@@ -100,11 +105,13 @@ def console_locale(chosen: str | None = None) -> str:
 def open_console(repository: Repository, out: TextIO, *, clock: ShiftedClock | None = None,
                  renderer: BoardRenderer | None = None, rng: random.Random | None = None,
                  boards_dir: Path | None = None, picker: MovePicker | None = None,
-                 locale: str | None = None) -> Console:
+                 locale: str | None = None, miner: PuzzleMiner | None = None,
+                 puzzles_per_hour: int = DEFAULT_PUZZLES_PER_HOUR) -> Console:
     """Wire a console over ``repository`` in one direction: the printer (the service's
     notifier and name resolver), then the service, then the console over both.
     ``picker``: the computer player's moves (none: /challenge @computer is refused);
-    ``locale``: the language it speaks (None: ``TABLERO_LANG``, else English)."""
+    ``locale``: the language it speaks (None: ``TABLERO_LANG``, else English); ``miner``:
+    finds puzzles in finished games (none: no mining), ``puzzles_per_hour`` games at most."""
     clock = clock or ShiftedClock()
     printer = ConsolePrinter(out, console_locale(locale))
     # The same path as Discord: every event is an outbox entry stored with its change,
@@ -113,7 +120,8 @@ def open_console(repository: Repository, out: TextIO, *, clock: ShiftedClock | N
     relay = OutboxRelay(repository, printer.deliver, clock, inline=True,
                         accepts=lambda entry: entry.guild_id == CONSOLE_GUILD)
     service = MatchService(repository, relay, clock, renderer=renderer, rng=rng,
-                           names=printer.seat_name, picker=picker)
+                           names=printer.seat_name, picker=picker, miner=miner,
+                           puzzles_per_hour=puzzles_per_hour)
     printer.imported = service.imported_name  # imported players by their records' names
     console = Console(service, printer, commands=COMMANDS, clock=clock, boards_dir=boards_dir,
                       renderer=renderer)

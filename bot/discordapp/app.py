@@ -54,11 +54,13 @@ from service import (
     Clock,
     MatchService,
     MovePicker,
+    PuzzleMiner,
     Repository,
     ShardSet,
 )
 from service.deliveries import DeliveryFacts
 from service.outbox import OutboxRelay
+from service.puzzles import DEFAULT_PER_HOUR as DEFAULT_PUZZLES_PER_HOUR
 
 OUTBOX_MAX_AGE = timedelta(minutes=10)
 """``/readyz`` fails when a message waits longer (``TABLERO_READY_OUTBOX_SECONDS``)."""
@@ -69,7 +71,8 @@ def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer 
                auto_sync: bool = True, sweep_seconds: float = 60.0, background: bool = True,
                rng: random.Random | None = None, shard_count: int | None = None,
                delivery: DeliveryOptions | None = None,
-               picker: MovePicker | None = None,
+               picker: MovePicker | None = None, miner: PuzzleMiner | None = None,
+               puzzles_per_hour: int = DEFAULT_PUZZLES_PER_HOUR,
                shards: ShardSet = ALL_SHARDS, web: WebLinks | None = None,
                web_address: tuple[str, int] | None = None,
                metrics: Metrics | None = None,
@@ -79,6 +82,8 @@ def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer 
     deadline sweep (``tablero sync`` only logs in); ``shard_count=None`` asks Discord;
     ``delivery``: the outbox's retry delays and poll interval; ``picker``: the computer
     player's moves (``bot.computer.PoolMovePicker``; none: the computer is not offered);
+    ``miner``: finds puzzles in finished games (the same pool; none: no mining), on at
+    most ``puzzles_per_hour`` games an hour;
     ``shards``: the shards this process runs (``SHARD_IDS``): it connects only those, and
     sweeps and delivers only for their guilds; ``web``: signs /web's links (None: the
     web is not set up); ``web_address``: (host, port) to serve the web pages on in this
@@ -111,7 +116,7 @@ def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer 
     notices = ReplyFirst(notifier)
     service = MatchService(repository, notices, clock, renderer=renderer, rng=rng,
                            names=bot.names, rooms=notifier, picker=picker,
-                           shards=shards)
+                           shards=shards, miner=miner, puzzles_per_hour=puzzles_per_hour)
     bot.locales = service.remember_locale  # DMs speak the language last seen
     bot.names.imported = service.imported_name  # imported players by their records' names
     cogs: list[commands.Cog] = [

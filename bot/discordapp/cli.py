@@ -59,7 +59,8 @@ def _renderer() -> BoardRenderer | None:
 
 async def run_bot(token: SecretStr, database: Path | str, *, sweep_seconds: float = 60.0,
                   synchronous: str = "FULL", engine_seconds: float = 2.0,
-                  engine_workers: int = 2, shard_count: int | None = None,
+                  engine_workers: int = 2, puzzle_games_per_hour: int = 30,
+                  shard_count: int | None = None,
                   shards: ShardSet = ALL_SHARDS, web: WebLinks | None = None,
                   web_address: tuple[str, int] | None = None,
                   metrics_host: str = "127.0.0.1", metrics_port: int | None = None,
@@ -68,7 +69,8 @@ async def run_bot(token: SecretStr, database: Path | str, *, sweep_seconds: floa
     """Run the bot until SIGTERM or SIGINT: the database at ``database`` (a SQLite file or a
     ``postgresql://`` URL), the deadline sweep, an automatic command sync only when the
     command tree changed, the computer player in a pool of ``engine_workers`` processes
-    with ``engine_seconds`` per move; ``shard_count``/``shards``: the shards this
+    with ``engine_seconds`` per move, and the puzzle miner there, on at most
+    ``puzzle_games_per_hour`` finished games an hour; ``shard_count``/``shards``: the shards this
     process runs (None: Discord's recommendation, all in this process); ``web_address``:
     also serve the web pages there (``TABLERO_WEB_PORT``); ``metrics_port``: where
     ``/healthz``, ``/readyz`` and ``/metrics`` are served (on ``metrics_host``; None: not
@@ -91,6 +93,7 @@ async def run_bot(token: SecretStr, database: Path | str, *, sweep_seconds: floa
     bot = create_bot(repository, SystemClock(), renderer=_renderer(),
                      database=_sync_file(database), sweep_seconds=sweep_seconds,
                      picker=MeasuredPicker(picker, metrics, engine_workers),
+                     miner=picker, puzzles_per_hour=puzzle_games_per_hour,
                      shard_count=shard_count, shards=shards, web=web,
                      web_address=web_address, metrics=metrics,
                      outbox_max_age=outbox_max_age, match_cards=match_cards)
