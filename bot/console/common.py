@@ -106,6 +106,14 @@ HELP_CONTINUE = _("""\
                                   go on with imported game #N from its last position:
                                   a new casual match once PLAYER accepts""")
 
+# TRANSLATORS: the console's /help for puzzles (issue 44): translate the explanations only
+HELP_PUZZLES = _("""\
+  /puzzle [next [#N]]             your puzzle from this server's finished games (or
+                                  puzzle N); /puzzle answer MOVE, /puzzle moves [PREFIX]
+  /puzzle leaderboard | daily on|off | mine
+                                  the best solvers; a daily puzzle here; search the
+                                  finished games now""")
+
 HELP_WEEKS = _("""\
 Clocks that fit your week:
   /challenge ... [weekends:off|on]   weekends:off: no clock runs on Saturday and Sunday

@@ -9,7 +9,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import ClassVar, TextIO
 
-from bot.boards import glance_picture, glance_status
+from bot import puzzles
+from bot.boards import glance_picture, glance_status, text_board
 from bot.console.common import (
     CONSOLE_GUILD,
     ENDED_WITHOUT_A_MOVE,
@@ -62,6 +63,7 @@ from service import (
 from service.computer_seats import computer_name, computer_title, is_computer
 from service.events import (
     AutoVacation,
+    DailyPuzzle,
     DigestDue,
     SeasonEnded,
     TimeGiven,
@@ -534,6 +536,18 @@ class ConsolePrinter:
             path = self.boards_dir / f"digest-{event.user_id}-{event.match.version}.png"
             path.write_bytes(shown[0])
             self.say(_("your games at a glance: {path}", path=str(path)))
+
+    @handlers.on(DailyPuzzle)
+    async def daily_puzzle(self, event: DailyPuzzle) -> None:
+        """The daily puzzle (issue 44): the task and the board, to solve with /puzzle."""
+        position = puzzles.daily_position(event.game, event.position)
+        if position is None:
+            return
+        self.say(_("* the daily puzzle, #{puzzle} ({game}): {task}. Solve it with "
+                   "/puzzle next #{puzzle}", puzzle=event.puzzle_id,
+                   game=game_name(event.game), task=puzzles.task(
+                       event.game, position, event.seat, event.goal)))
+        self.say(text_board(position))
 
     @handlers.on(StandingsChanged)
     async def standings_changed(self, event: StandingsChanged) -> None:

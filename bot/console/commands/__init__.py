@@ -11,6 +11,7 @@ from bot.console.commands import (
     computer,
     info,
     play,
+    puzzles,
     school,
     tournaments,
 )
@@ -62,5 +63,6 @@ COMMANDS: dict[str, Command] = {
     "web": info.cmd_web,
     "explorer": school.cmd_explorer,
     "import": school.cmd_import,
+    "puzzle": puzzles.cmd_puzzle,
 }
 """Every console command by the name typed after ``/``."""

@@ -14,6 +14,7 @@ from bot.console.common import (
     CONSOLE_GUILD,
     HELP,
     HELP_CONTINUE,
+    HELP_PUZZLES,
     HELP_SCHOOL,
     HELP_WEEKS,
     SWITCH_VALUES,
@@ -46,6 +47,7 @@ async def cmd_help(console: Console, args: list[str], line: str) -> None:
     console.say(HELP)
     console.say(HELP_SCHOOL)
     console.say(HELP_CONTINUE)
+    console.say(HELP_PUZZLES)
     console.say(HELP_WEEKS)
 
 async def cmd_games_list(console: Console, args: list[str], line: str) -> None:

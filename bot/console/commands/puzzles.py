@@ -1,0 +1,80 @@
+"""Puzzles from this database's finished games (issue 44): /puzzle.
+
+``/puzzle`` (or ``/puzzle next [#N]``): the open puzzle, or the next one (puzzle N);
+``/puzzle answer MOVE``: a move of the solution; ``/puzzle moves [PREFIX]``: the legal
+moves there; ``/puzzle leaderboard``; ``/puzzle daily on|off``: a daily puzzle printed
+here; ``/puzzle mine``: wait for the search the sweep started, then search the finished
+games left now (within the hourly bound). With ``--boards`` the position is also written as a PNG."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot import puzzles
+from bot.boards import text_board
+from bot.console.common import CONSOLE_CHANNEL, CONSOLE_GUILD, digits
+from bot.console.session import Console
+from locales.i18n import _, _n, joined
+from service import PuzzleView, ServiceError
+
+USAGE = _("/puzzle [next [#N] | answer MOVE | moves [PREFIX] | leaderboard | daily on|off "
+          "| mine]")
+
+
+async def show(console: Console, view: PuzzleView) -> None:
+    """The puzzle as it stands: its heading, task, source, board and progress."""
+    console.say(puzzles.heading(view))
+    console.say(puzzles.task(view.game, view.position, view.seat, view.goal))
+    console.say(puzzles.source(view))
+    console.say(text_board(view.position, view.last))
+    console.say(puzzles.progress(view))
+    if console.boards_dir is None:
+        return
+    drawn = await asyncio.to_thread(puzzles.picture, view, console.printer.locale)
+    if drawn is None:
+        return
+    console.boards_dir.mkdir(parents=True, exist_ok=True)
+    path = console.boards_dir / f"puzzle{view.id}.png"
+    path.write_bytes(drawn.png)
+    console.say(_("puzzle image: {path}", path=str(path)))
+
+
+async def cmd_puzzle(console: Console, args: list[str], line: str) -> None:
+    what = args[0].lower() if args else "next"
+    rest = args[1:]
+    service = console.service
+    if what == "next":
+        puzzle_id = None
+        if rest:
+            number = rest[0].lstrip("#")
+            if len(rest) > 1 or not digits(number) or len(number) > 18:
+                raise ServiceError(USAGE)
+            puzzle_id = int(number)
+        await show(console, await service.puzzle(CONSOLE_GUILD, console.user(), puzzle_id))
+    elif what == "answer":
+        if not rest:
+            raise ServiceError(_("/puzzle answer MOVE, e.g. /puzzle answer h3-e3"))
+        answer = await service.answer_puzzle(CONSOLE_GUILD, console.user(), " ".join(rest))
+        for said in puzzles.answer_lines(answer):
+            console.say(said)
+        console.say(text_board(answer.puzzle.position, answer.puzzle.last))
+    elif what == "moves":
+        found = await service.puzzle_moves(CONSOLE_GUILD, console.user(), " ".join(rest))
+        console.say(joined(*(d for _c, d in found), separator=", ") if found
+                    else _("no move fits: /puzzle next shows your puzzle"))
+    elif what == "leaderboard":
+        board = await service.puzzle_leaderboard(CONSOLE_GUILD)
+        for said in puzzles.leaderboard_lines(board, lambda u: str(console.printer.name(u))):
+            console.say(said)
+    elif what == "daily" and len(rest) == 1 and rest[0].lower() in ("on", "off"):
+        on = rest[0].lower() == "on"
+        await service.set_daily_puzzle(CONSOLE_GUILD, CONSOLE_CHANNEL if on else None)
+        console.say(_("Daily puzzle on: one a day, the first at the next sweep.") if on
+                    else _("Daily puzzle off."))
+    elif what == "mine" and not rest:
+        await service.puzzles_idle()  # what the sweep started, first
+        mined = await service.mine_puzzles()
+        console.say(_n("{count} finished game searched for puzzles",
+                       "{count} finished games searched for puzzles", mined))
+    else:
+        raise ServiceError(USAGE)
