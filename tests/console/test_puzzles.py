@@ -11,7 +11,6 @@ from pathlib import Path
 from PIL import Image
 
 import rules
-
 from bot.computer import InlineMovePicker
 from bot.console import open_console
 from storage import MemoryRepository

@@ -4,7 +4,8 @@
 ``/puzzle answer MOVE``: a move of the solution; ``/puzzle moves [PREFIX]``: the legal
 moves there; ``/puzzle leaderboard``; ``/puzzle daily on|off``: a daily puzzle printed
 here; ``/puzzle mine``: wait for the search the sweep started, then search the finished
-games left now (within the hourly bound). With ``--boards`` the position is also written as a PNG."""
+games left now (within the hourly bound). With ``--boards`` the position is also written
+as a PNG."""
 
 from __future__ import annotations
 
