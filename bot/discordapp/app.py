@@ -23,6 +23,7 @@ from bot.discordapp.cogs import (
     DeliveriesCog,
     InfoCog,
     PlayCog,
+    PuzzlesCog,
     ReplaysCog,
     SchoolCog,
     SeasonsCog,
@@ -131,6 +132,7 @@ def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer 
         TournamentsCog(service, bot.names),
         SeasonsCog(service),
         SchoolCog(service),
+        PuzzlesCog(service, bot.names),
     ]
     conditions: list[Condition] = [
         DatabaseAnswers(lambda: repository.get_guild_settings(0)),

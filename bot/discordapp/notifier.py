@@ -29,6 +29,7 @@ from typing import Any, ClassVar
 
 import discord
 
+from bot import puzzles
 from bot.boards import glance_picture
 from bot.discordapp import cards, embeds, media
 from bot.discordapp.components import match_buttons, stepper_buttons, with_web_link
@@ -39,6 +40,7 @@ from bot.ops.metrics import Metrics
 from bot.web.links import WebLinks, spectator_url
 from locales.i18n import Words, _, _n, joined, render
 from locales.results import leaving_note
+from locales.terms import game_name
 from render.table import draw_table
 from service import MatchStatus, texts
 from service import events as ev
@@ -620,6 +622,24 @@ class DiscordNotifier:
         picture = None if shown is None else Attachment(discord.File(
             io.BytesIO(shown[0]), filename="digest.png", description=shown[1][:1024]))
         await self.routes.dm(user, said, picture, step="digest")
+
+    @handlers.on(ev.DailyPuzzle)
+    async def daily_puzzle(self, event: ev.DailyPuzzle) -> None:
+        """The server's daily puzzle (issue 44), in its channel: the task, the board seen
+        from the puzzle's side, and how to solve it (privately, with /puzzle)."""
+        position = puzzles.daily_position(event.game, event.position)
+        if position is None:
+            return
+        loc = await self.routes.place_locale(event.match.guild_id)
+        task = puzzles.task(event.game, position, event.seat, event.goal)
+        drawn = await asyncio.to_thread(puzzles.picture_of, position, event.seat, task, loc)
+        extra: dict[str, Any] = {} if drawn is None else {
+            "file": embeds.board_file(drawn.png, drawn.alt_text)}
+        await self.post(event.match, _(
+            "🧩 Daily puzzle #{puzzle} ({game}, difficulty {difficulty}/5): {task}. Solve it "
+            "privately with `/puzzle next puzzle:{puzzle}`.", puzzle=event.puzzle_id,
+            game=game_name(event.game), difficulty=event.difficulty, task=task),
+            step="daily-puzzle", **extra)
 
     async def post_replay(self, m: MatchView, record: StoredRecord | None) -> None:
         """The replay GIF after the result. Without the record at hand (delivered after

@@ -8,6 +8,7 @@ from bot.discordapp.cogs.deadlines import DeadlinesCog
 from bot.discordapp.cogs.deliveries import DeliveriesCog
 from bot.discordapp.cogs.info import InfoCog
 from bot.discordapp.cogs.play import PlayCog
+from bot.discordapp.cogs.puzzles import PuzzlesCog
 from bot.discordapp.cogs.replays import ReplaysCog
 from bot.discordapp.cogs.school import SchoolCog
 from bot.discordapp.cogs.seasons import SeasonsCog
@@ -16,6 +17,5 @@ from bot.discordapp.cogs.tournaments import TournamentsCog
 from bot.discordapp.cogs.web import WebPagesCog
 
 __all__ = ["ChallengesCog", "ClocksCog", "ComfortsCog", "DeadlinesCog", "DeliveriesCog",
-           "InfoCog", "PlayCog", "ReplaysCog", "SchoolCog", "SeasonsCog", "SettingsCog",
-           "TournamentsCog",
-           "WebPagesCog"]
+           "InfoCog", "PlayCog", "PuzzlesCog", "ReplaysCog", "SchoolCog", "SeasonsCog",
+           "SettingsCog", "TournamentsCog", "WebPagesCog"]
