@@ -121,14 +121,16 @@ class PuzzlesCog(commands.GroupCog, group_name="puzzle",
     @app_commands.command(name="daily", description="Post a puzzle a day in a channel "
                           "(Manage Server)")
     @app_commands.guild_only()
-    @app_commands.default_permissions(manage_guild=True)
-    @app_commands.checks.has_permissions(manage_guild=True)
     @app_commands.describe(state="On: one puzzle a day; off: none",
                            channel="Where (default: this channel)")
     async def daily(self, interaction: Interaction, state: Literal["on", "off"],
                     channel: discord.TextChannel | None = None) -> None:
         async with acknowledged(interaction):
             where = guild_id(interaction)
+            # a subcommand cannot carry default permissions: checked here
+            if not interaction.permissions.manage_guild:
+                raise errors.AdapterError(_("Only members with Manage Server can turn the "
+                                            "daily puzzle on or off."))
             if state == "off":
                 await self.service.set_daily_puzzle(where, None)
                 await answer(interaction, _("Daily puzzle off."))
