@@ -386,7 +386,7 @@ class Puzzles:
         after = dataclasses.replace(player, puzzle_id=chosen.id, step=0, rated=rated)
         if not await self.repository.save_puzzle_player(
                 player if player.version else None, after):
-            raise StaleMove(_("your puzzles changed meanwhile: ask again with `/puzzle`"))
+            raise StaleMove(_("your puzzles changed meanwhile: ask again with `/puzzle next`"))
         return self._view(chosen, dataclasses.replace(after, version=player.version + 1))
 
     async def _given(self, guild_id: int, user: int, puzzle_id: int) -> PuzzleRecord:

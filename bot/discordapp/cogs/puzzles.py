@@ -78,7 +78,7 @@ class PuzzlesCog(commands.GroupCog, group_name="puzzle",
 
     async def move_autocomplete(self, interaction: Interaction,
                                 current: str) -> list[app_commands.Choice[str]]:
-        return await within_budget(self._move_choices(interaction, current), "puzzle move")
+        return await within_budget(self._move_choices(interaction, current), "puzzle")
 
     async def _move_choices(self, interaction: Interaction,
                             current: str) -> list[app_commands.Choice[str]]:
