@@ -20,6 +20,9 @@ for its use-case):
 * ``deadlines.py`` - sweep (reminders, timeouts), verify_all
 * ``explorer.py`` - the opening explorer (``Explorer``, a part of its own: counts each
   finished match, backfills, answers ``explorer``)
+* ``puzzles.py`` - puzzles from finished games (``Puzzles``: mining in the background
+  within an hourly bound, /puzzle's next puzzle and answers, puzzle ratings, streaks, the
+  leaderboard, the daily puzzle)
 * ``queries.py`` - get_match, position, board_image, describe, games_of, history,
   record, leaderboard, stats, settings, preferences
 * ``ids.py``, ``inputs.py`` - the ids and the text of every public call, checked before

@@ -33,6 +33,8 @@ them, one line each. Where to look (see also the package docstring):
   ends, backfills, answers ``explorer``)
 * ``importer``: ``Importer``: ``import_record`` (record files as matches; counted in the
   explorer through ``Explorer``)
+* ``puzzles``: ``Puzzles``: puzzles from finished games (``mine_puzzles``, the sweep's
+  mining and daily puzzles, ``puzzle``, ``answer_puzzle``, ``puzzle_leaderboard``)
 
 Who calls whom among the parts (each receives the ones it calls): ``Clocks`` and
 ``Deadlines`` end a match through ``Endings``; ``Deadlines`` spends vacation through
