@@ -233,6 +233,10 @@ FORMS: list[tuple[str, tuple[str, str, str], bool]] = [
                   "/explorer game=xiangqi line=h3-e3"), True),
     ("import", ("/import /no/such/record.pgn", "/import path:/no/such/record.pgn",
                 "/import path=/no/such/record.pgn"), False),  # the file is not there
+    ("puzzle", ("/puzzle answer h10-g8", "/puzzle action:answer move:h10-g8",
+                "/puzzle action=answer move=h10-g8"), False),  # no puzzle open
+    ("puzzle", ("/puzzle daily on", "/puzzle action:daily state:on",
+                "/puzzle action=daily state=on"), True),
     ("takeback", ("/takeback #1 ask", "/takeback match:1 action:ask",
                   "/takeback match=1 action=ask"), False),
     ("premove", ("/premove #1 list", "/premove match:1 action:list",

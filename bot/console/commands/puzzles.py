@@ -13,7 +13,7 @@ import asyncio
 
 from bot import puzzles
 from bot.boards import text_board
-from bot.console.common import CONSOLE_CHANNEL, CONSOLE_GUILD, digits
+from bot.console.common import CONSOLE_CHANNEL, CONSOLE_GUILD, digits, options_of
 from bot.console.session import Console
 from locales.i18n import _, _n, joined
 from service import PuzzleView, ServiceError
@@ -40,39 +40,58 @@ async def show(console: Console, view: PuzzleView) -> None:
     console.say(_("puzzle image: {path}", path=str(path)))
 
 
+ACTIONS = ("next", "answer", "moves", "leaderboard", "daily", "mine")
+NAMES = {"action", "puzzle", "move", "prefix", "state"}
+
+
 async def cmd_puzzle(console: Console, args: list[str], line: str) -> None:
-    what = args[0].lower() if args else "next"
-    rest = args[1:]
-    service = console.service
-    if what == "next":
-        puzzle_id = None
-        if rest:
-            number = rest[0].lstrip("#")
-            if len(rest) > 1 or not digits(number) or len(number) > 18:
+    """``/puzzle [ACTION] ...``, each part in place or by name (``action:answer
+    move:h3-e3``, ``puzzle:7``, ``prefix:h3``, ``state:on``)."""
+    action: str | None = None
+    words: list[str] = []
+    given: dict[str, str] = {}
+    for a in options_of(args):
+        if isinstance(a, tuple):
+            if a[0] not in NAMES:
                 raise ServiceError(USAGE)
-            puzzle_id = int(number)
-        await show(console, await service.puzzle(CONSOLE_GUILD, console.user(), puzzle_id))
-    elif what == "answer":
-        if not rest:
+            given[a[0]] = a[1]
+        elif action is None and not words and a.lower() in ACTIONS:
+            action = a.lower()
+        else:
+            words.append(a)
+    action = given.pop("action", action or "next").lower()
+    service = console.service
+    if action == "next":
+        number = given.pop("puzzle", " ".join(words)).lstrip("#")
+        if given or (number and (not digits(number) or len(number) > 18)):
+            raise ServiceError(USAGE)
+        await show(console, await service.puzzle(CONSOLE_GUILD, console.user(),
+                                                 int(number) if number else None))
+    elif action == "answer":
+        move = given.pop("move", " ".join(words))
+        if given or not move:
             raise ServiceError(_("/puzzle answer MOVE, e.g. /puzzle answer h3-e3"))
-        answer = await service.answer_puzzle(CONSOLE_GUILD, console.user(), " ".join(rest))
-        for said in puzzles.answer_lines(answer):
-            console.say(said)
+        answer = await service.answer_puzzle(CONSOLE_GUILD, console.user(), move)
+        for sentence in puzzles.answer_lines(answer):
+            console.say(sentence)
         console.say(text_board(answer.puzzle.position, answer.puzzle.last))
-    elif what == "moves":
-        found = await service.puzzle_moves(CONSOLE_GUILD, console.user(), " ".join(rest))
+    elif action == "moves" and not set(given) - {"prefix"}:
+        found = await service.puzzle_moves(CONSOLE_GUILD, console.user(),
+                                           given.get("prefix", " ".join(words)))
         console.say(joined(*(d for _c, d in found), separator=", ") if found
                     else _("no move fits: /puzzle next shows your puzzle"))
-    elif what == "leaderboard":
+    elif action == "leaderboard" and not given and not words:
         board = await service.puzzle_leaderboard(CONSOLE_GUILD)
-        for said in puzzles.leaderboard_lines(board, lambda u: str(console.printer.name(u))):
-            console.say(said)
-    elif what == "daily" and len(rest) == 1 and rest[0].lower() in ("on", "off"):
-        on = rest[0].lower() == "on"
+        for line_of in puzzles.leaderboard_lines(board,
+                                                 lambda u: str(console.printer.name(u))):
+            console.say(line_of)
+    elif action == "daily" and not set(given) - {"state"} \
+            and given.get("state", " ".join(words)).lower() in ("on", "off"):
+        on = given.get("state", " ".join(words)).lower() == "on"
         await service.set_daily_puzzle(CONSOLE_GUILD, CONSOLE_CHANNEL if on else None)
         console.say(_("Daily puzzle on: one a day, the first at the next sweep.") if on
                     else _("Daily puzzle off."))
-    elif what == "mine" and not rest:
+    elif action == "mine" and not given and not words:
         await service.puzzles_idle()  # what the sweep started, first
         mined = await service.mine_puzzles()
         console.say(_n("{count} finished game searched for puzzles",

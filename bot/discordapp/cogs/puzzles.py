@@ -135,10 +135,9 @@ class PuzzlesCog(commands.GroupCog, group_name="puzzle",
                 await self.service.set_daily_puzzle(where, None)
                 await answer(interaction, _("Daily puzzle off."))
                 return
-            place = channel or interaction.channel
-            check_post(place)
-            place_id = getattr(place, "id", None)
-            if not isinstance(place_id, int):
+            check_post(channel or interaction.channel)
+            place_id = channel.id if channel is not None else interaction.channel_id
+            if place_id is None:
                 raise errors.AdapterError(_("Name a text channel for the daily puzzle."))
             await self.service.set_daily_puzzle(where, place_id)
             await answer(interaction, _("Daily puzzle on: one a day in {channel}, the first "
