@@ -9,6 +9,7 @@ import asyncio
 import os
 from pathlib import Path
 
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page, async_playwright
 
 from tests.service.conftest import ALICE, BOB
@@ -22,10 +23,36 @@ async def until(page: Page, expression: str, seconds: float) -> float:
     here: the page's CSP forbids the string evaluation of ``wait_for_function``)."""
     loop = asyncio.get_running_loop()
     started = loop.time()
-    while not await page.evaluate(expression):
+    while not await _evaluated(page, expression):
         assert loop.time() - started < seconds, f"not true after {seconds} s: {expression}"
         await asyncio.sleep(0.02)
     return loop.time() - started
+
+
+async def settled_content(page: Page, seconds: float = 10.0) -> str:
+    """The page's HTML once it is not between two documents (``page.content()`` refuses
+    while the page is navigating: after a tapped move's form the page loads again)."""
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    while True:
+        try:
+            return await page.content()
+        except PlaywrightError as e:
+            if "navigat" not in str(e) or loop.time() - started > seconds:
+                raise
+            await page.wait_for_load_state("load")
+
+
+async def _evaluated(page: Page, expression: str) -> object:
+    """``expression``'s value, or False while the page is between two documents (a tapped
+    move posts a form and the page loads again: asked then, Playwright says "page is
+    navigating" or "execution context was destroyed" — not yet, rather than a failure)."""
+    try:
+        return await page.evaluate(expression)
+    except PlaywrightError as e:
+        if "navigat" in str(e) or "context was destroyed" in str(e):
+            return False
+        raise
 
 
 async def test_a_live_match_page_steps_and_updates_in_a_real_browser(

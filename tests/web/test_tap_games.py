@@ -19,6 +19,7 @@ from bot.web.links import PlayerPass
 from service import MatchStatus, MatchView
 from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, DAVE, GUILD
 from tests.web.conftest import Site
+from tests.web.test_browser import settled_content
 
 DAMAS_LINE = ["b3-a4", "e6-f5", "c2-b3", "f5-g4", "h3xf5", "g6xe4xc2"]
 """Ends with Bob's double capture (tapped g6, then c2)."""
@@ -135,7 +136,7 @@ async def test_a_game_is_played_by_tapping_the_board(site: Site, chromium: str,
                 record = await site.service.record(m.id)
                 assert record.plies[-1].display == move[1]  # the very move tapped
                 await page.wait_for_load_state("load")
-                assert "Traceback" not in await page.content()
+                assert "Traceback" not in await settled_content(page)
             m = await site.service.get_match(m.id)
             if len(m.seats) == 2:  # the line ends: the player to move resigns on his page
                 (mover,) = m.to_move
@@ -177,7 +178,7 @@ async def test_querni_is_set_up_by_tapping_and_a_removal_tapped(site: Site,
                                                / "setup-querni-phone.png"), full_page=True)
             async with page.expect_navigation():
                 await page.get_by_role("button", name="Hand in the arrangement").click()
-            assert "your arrangement is in" in (await page.content()).lower()
+            assert "your arrangement is in" in (await settled_content(page)).lower()
             await site.service.submit_setup(m.id, BOB, " ".join(
                 str(n) for n in range(16, 0, -1)))
             await page.goto(alice)
