@@ -7,8 +7,8 @@ same shot a turn later kept once) with the engine in the computer player's proce
 
 The games stand in for a server's: the engine against itself at level ``--level``
 (default 3: it plays sensibly and still blunders), seeded, up to ``--plies`` plies, then
-the player to move resigns (a finished game). One worker process, so the time per game
-is one core's:
+the players to move resign until it is over (a finished game). One worker process, so the
+time per game is one core's:
 
     nice python bench/bench_puzzle_mining.py [--games 4] [--plies 40] [--level 3]
         [--only GAME] [--workers 1]
@@ -76,8 +76,8 @@ async def play_game(service: MatchService, key: str, options: dict[str, object],
         else:
             await service.move(m.id, user, choice.text)
     m = await service.get_match(m.id)
-    if m.status.is_live and m.to_move:
-        await service.resign(m.id, m.to_move[0])
+    while m.status.is_live and m.to_move:  # four seats: each resigns until it is over
+        m = await service.resign(m.id, m.to_move[0])
 
 
 async def main() -> None:
