@@ -68,10 +68,11 @@ class AlquerqueModel(PathGameModel):
     it; level 8 scored 48 %). Twice the nodes is one ply more (each ply about doubles
     the nodes here) and changed no result; from the seat that lost, level 8 with 24 000
     nodes won one of the five openings, with 48 000 two of four (depth 10 against 6).
-    So level 8's floor is 48 000 nodes (about 1 s here; Alquerque's nodes are the
-    cheapest), and level 7 uses an eighth of the time budget instead of half, so that
-    the same ratio holds when the time budget rather than the floors binds. Level 7
-    itself is unchanged where the ladder measures it: its 6 000-node floor binds.
+    So level 8's floor is 48 000 nodes (about 1 s here on the rules' positions, 0.3-0.4 s
+    of CPU on the game's own board; Alquerque's nodes are the cheapest), and level 7
+    uses an eighth of the time budget instead of half, so that the same ratio holds
+    when the time budget rather than the floors binds. Level 7 itself is unchanged
+    where the ladder measures it: its 6 000-node floor binds.
 
     With varied openings of any quiet move, level 7 scored 51 % against level 6 and
     level 8 54 % against level 7; with balanced ones (:data:`engine.selfplay.OPENING_MARGIN`)
@@ -99,8 +100,9 @@ and the paired openings of the ladder decided the games: with two players 8 agai
 scored 59.0 % over 100 games by the original rules and 53.6 % after 56 of 100 by the
 grande rules (stopped). In ``teams`` (8 against 7 never measured with 12 000) twice
 the nodes finished a ply more than level 7 in 3 of 5 middlegame positions, four times
-in all 5, as in the two-player game. 24 000 nodes take about 1.4-1.8 s here, within
-the 2-second budget the top level has in play. With 24 000 nodes and paired openings
+in all 5, as in the two-player game. 24 000 nodes took about 1.4-1.8 s here on the
+rules' positions (0.25-0.5 s of CPU on the game's own boards since), within the 2-second
+budget the top level has in play. With 24 000 nodes and paired openings
 8 against 7 scored 70.0 % (original rules), 69.5 % (grande rules) and 69.0 % (``teams``)
 over 100 games each (``bench/results/``)."""
 
