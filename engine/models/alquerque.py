@@ -128,7 +128,26 @@ _OUTCOMES = tuple(tuple(Outcome.win(seat ^ 1, seats=2, reason=reason) for seat i
 """Per whether the seat to move has stones left, per seat to move: it lost."""
 
 
-class AlquerqueBoard(SearchBoard):
+class LatticeBoard(SearchBoard):
+    """A board whose moves are the lattice's own values (:class:`rules.lattice.Move`: the
+    points walked and the stones captured), as the rules hand them out: a capture's gain is
+    100 a stone taken. The hooks both Alquerque boards share (the original rules'
+    :class:`AlquerqueBoard` and grande's :class:`engine.models.grande_board.GrandeBoard`)."""
+
+    def tactical_gains(self, moves: Sequence[Hashable]) -> list[int | None]:
+        return [100 * len(c) if (c := cast(Move, m)[1]) else None for m in moves]
+
+    def is_tactical(self, move: Hashable) -> bool:
+        return bool(cast(Move, move)[1])
+
+    def gain(self, move: Hashable) -> int:
+        return 100 * len(cast(Move, move)[1])
+
+    def rules_move(self, move: Hashable) -> Hashable:
+        return move
+
+
+class AlquerqueBoard(LatticeBoard):
     """The original Alquerque rules for the search (:mod:`engine.board`), on either
     board: the points (0 empty, 1 White, 2 Black) and the no-return memory as lists,
     each move's change made and unmade in place, the key and the stones' worth per seat
@@ -236,17 +255,6 @@ class AlquerqueBoard(SearchBoard):
     def evaluate(self) -> tuple[int, ...]:
         return self.score[0], self.score[1]
 
-    def tactical_gains(self, moves: Sequence[Hashable]) -> list[int | None]:
-        return [100 * len(c) if (c := cast(Move, m)[1]) else None for m in moves]
-
-    def is_tactical(self, move: Hashable) -> bool:
-        return bool(cast(Move, move)[1])
-
-    def gain(self, move: Hashable) -> int:
-        return 100 * len(cast(Move, move)[1])
-
-    def rules_move(self, move: Hashable) -> Hashable:
-        return move
 
 
 _ALQUERQUE = AlquerqueModel()

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import cast
 
-from engine.board import SearchBoard
+from engine.models.alquerque import LatticeBoard
 from engine.zobrist import mover_key, piece_key
 from rules import Outcome
 from rules.alquerque import STONES
@@ -43,7 +43,7 @@ State = tuple[list[int], int, list[int], list[int], list[int], list[tuple[int, .
 """A record of the board's whole state (what :meth:`GrandeBoard.unmake` restores)."""
 
 
-class GrandeBoard(SearchBoard):
+class GrandeBoard(LatticeBoard):
     """Alquerque grande by its own rules for the search (see the module docstring).
     The evaluation is :meth:`engine.models.alquerque_grande.AlquerqueGrandeModel.evaluate`
     with its weights: ``stone`` per stone on the board, ``captured`` per stone a seat
@@ -276,14 +276,3 @@ class GrandeBoard(SearchBoard):
                 score[seat] -= self.out_worth
         return tuple(score)
 
-    def tactical_gains(self, moves: Sequence[Hashable]) -> list[int | None]:
-        return [100 * len(c) if (c := cast(Move, m)[1]) else None for m in moves]
-
-    def is_tactical(self, move: Hashable) -> bool:
-        return bool(cast(Move, move)[1])
-
-    def gain(self, move: Hashable) -> int:
-        return 100 * len(cast(Move, move)[1])
-
-    def rules_move(self, move: Hashable) -> Hashable:
-        return move
