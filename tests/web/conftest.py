@@ -27,6 +27,7 @@ class Site:
     signer: LinkSigner
     client: TestClient  # type: ignore[type-arg]
     recorder: Recorder  # what the service announced (the thread's posts, in Discord)
+    web: WebApp | None = None  # the pages' application (its rate limiter, for a test's pace)
 
     def path(self, match: MatchView) -> str:
         return f"/m/{self.signer.spectator(match.id, match.guild_id)}"
@@ -43,7 +44,7 @@ async def site() -> AsyncIterator[Site]:
     client = TestClient(TestServer(app.application()))
     await client.start_server()
     try:
-        yield Site(service, signer, client, recorder)
+        yield Site(service, signer, client, recorder, app)
     finally:
         await client.close()
         await repo.close()

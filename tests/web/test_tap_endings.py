@@ -37,14 +37,28 @@ DAMAS = line("d3-c4 a6-b5 c4xa6 g6-h5 b3-a4 c6-b5 a4xc6 d7xb5 f3-e4 h5-g4 h3xf5x
 ALQUERQUE = line("c2-c3 c4xc2 c1xc3 a3xc1 c3xa3 c5-c4 e3xc5xc3 b4-c4 c3xc5 e5-d4 c5xe5xe3xc5 "
                  "b5xd5 b1-b2 a5-b5 a3xa5xc5xe5")
 """White's triple capture leaves Black's last piece without a move."""
+GRANDE = line("e3-d4 g5xe3 d2xf4 b4xd2 e1xc3 c5xe3xe1 c3xc5 d6xb4 f4xd6xd4 c7-d6 "
+              "a3xc5xc7xe5xg5 b6-c5 d4xb6xb4 a4xc4 b2-a3 a7-b6 f2-e3 e7-d6 "
+              "g5xe7xc5xa7xc7xe7xe5 g7-f6 e5xg7xe7 c4-d4 d3xd5 a5-b4 b3xb5 g6-g5 g4xg6 a6-a5 "
+              "a3-b4 a5xc3 c2xc4")
+"""Alquerque grande for two: White captures whatever he can (a six-stone round among
+them), Black avoids capturing; on the 31st move Black's last stones have no move."""
+GRANDE = line("e3-d4 g5xe3 d2xf4 b4xd2 e1xc3 c5xe3xe1 c3xc5 d6xb4 f4xd6xd4 c7-d6 "
+              "a3xc5xc7xe5xg5 b6-c5 d4xb6xb4 a4xc4 b2-a3 a7-b6 f2-e3 e7-d6 "
+              "g5xe7xc5xa7xc7xe7xe5 g7-f6 e5xg7xe7 c4-d4 d3xd5 a5-b4 b3xb5 g6-g5 g4xg6 a6-a5 "
+              "a3-b4 a5xc3 c2xc4")
+"""Alquerque grande for two: White captures whatever he can (a six-stone round among
+them), Black never captures when he need not; on the 31st move Black is left without a
+move."""
 QUERNI_ALICE = line("a1 b1 c1 c2 c3 b3 a3 a2 h1 i1 j1 j2 j3 i3 h3 h2")
 """Alice's start cells in the order of her numbers 1 to 16: each ring of eight one chain
 (1-8 and 9-16), so two removals take all her stones."""
 
-ENDINGS = {  # the line, how it ends, what the page says
-    "alquerque": (ALQUERQUE, "no-moves", "White (alice) wins"),
-    "damas": (DAMAS, "no-pieces", "White (alice) wins"),
-    "xiangqi": (XIANGQI, "checkmate", "Red (alice) wins"),
+ENDINGS = {  # the game and its options, the line, how it ends, what the page says
+    "alquerque": ("alquerque", {}, ALQUERQUE, "no-moves", "White (alice) wins"),
+    "grande": ("alquerque-grande", {"players": 2}, GRANDE, "no-moves", "White (alice) wins"),
+    "damas": ("damas", {}, DAMAS, "no-pieces", "White (alice) wins"),
+    "xiangqi": ("xiangqi", {}, XIANGQI, "checkmate", "Red (alice) wins"),
 }
 
 
@@ -72,8 +86,14 @@ async def tap_move(page: Page, move: list[object], moves: list[list[object]]) ->
 
 
 async def play(site: Site, m: MatchView, pages: dict[int, Page], line: list[str]) -> MatchView:
-    """Each move of ``line`` tapped on the page of the player whose turn it is."""
+    """Each move of ``line`` tapped on the page of the player whose turn it is, at a
+    person's pace for the pages' rate limit (its clock moves on 3 s a move: a player
+    tapping sixteen moves within seconds would rightly be told to wait)."""
+    assert site.web is not None
+    paced = [site.web.limiter.now()]  # on from wherever its clock stands
+    site.web.limiter.now = lambda: paced[0]
     for text in line:
+        paced[0] += 3.0
         m = await site.service.get_match(m.id)
         (mover,) = m.to_move
         page = pages[mover]
@@ -129,8 +149,8 @@ async def test_a_game_of_each_family_is_tapped_to_its_natural_end(site: Site,
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
         try:
-            for game, (line, reason, said) in ENDINGS.items():
-                m = await start(site, game, {})
+            for game, (key, options, line, reason, said) in ENDINGS.items():
+                m = await start(site, key, options)
                 pages = await pages_of(browser, site, m)
                 m = await play(site, m, pages, line)
                 await ended(site, m, pages, reason, said, game)
