@@ -1,12 +1,13 @@
 """Whole games played by taps to their natural end, in a real browser (Playwright driving
 Debian's Chromium, one browser for all): a game of each family — Alquerque (the last
-piece that could move blocked), Spanish draughts (every piece taken, kings and
-multi-captures on the way), Xiangqi (a mate) and Querni (set up by tapping, then all 16
-stones removed in two chains) — each player on his own page at a phone's width, every
-move tapped on the board picture by the player whose turn it is; the other player's page
-follows live (no reload). At the end the match is over by its rules, the announcements
-(the thread's posts in Discord) say so, and both pages show the result with nothing left
-to tap. Screenshots go to TABLERO_SCREENSHOTS when set."""
+piece that could move blocked), Alquerque grande for two (left without a move) and for
+four each for himself (a rival's last stones taken; four pages), Spanish draughts (every
+piece taken, kings and multi-captures on the way), Xiangqi (a mate) and Querni (set up by
+tapping, then all 16 stones removed in two chains) — each player on his own page at a
+phone's width, every move tapped on the board picture by the player whose turn it is;
+the others' pages follow live (no reload). At the end the match is over by its rules,
+the announcements (the thread's posts in Discord) say so, and every page shows the result
+with nothing left to tap. Screenshots go to TABLERO_SCREENSHOTS when set."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from playwright.async_api import Browser, Page, async_playwright
 
 from service import MatchStatus, MatchView
 from service.events import MatchEnded, TurnStarted
-from tests.service.conftest import ALICE, BOB
+from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, DAVE, GUILD
 from tests.web.conftest import Site
 from tests.web.test_browser import until
 from tests.web.test_tap_games import link, start, tap
@@ -50,6 +51,11 @@ GRANDE = line("e3-d4 g5xe3 d2xf4 b4xd2 e1xc3 c5xe3xe1 c3xc5 d6xb4 f4xd6xd4 c7-d6
 """Alquerque grande for two: White captures whatever he can (a six-stone round among
 them), Black never captures when he need not; on the 31st move Black is left without a
 move."""
+GRANDE_4 = line("d3-d4 e3-d3 e5xe3 c5xe5 c3xc5 f4-e4 d6-d5 e5-f4 d2xf4 f3-e3 c7-d6 b6-c7 "
+                "f1xf3xd3 g1-f2 d6-d5 a6-b6 c5xe5xe3xg1xg3xg5xe5xg7xg5")
+"""Alquerque grande for four, each for himself (``fast``): White captures whatever he can,
+the others never capture when they need not; White's eight-stone round on the 17th move
+empties a rival's last stones."""
 QUERNI_ALICE = line("a1 b1 c1 c2 c3 b3 a3 a2 h1 i1 j1 j2 j3 i3 h3 h2")
 """Alice's start cells in the order of her numbers 1 to 16: each ring of eight one chain
 (1-8 and 9-16), so two removals take all her stones."""
@@ -57,6 +63,8 @@ QUERNI_ALICE = line("a1 b1 c1 c2 c3 b3 a3 a2 h1 i1 j1 j2 j3 i3 h3 h2")
 ENDINGS = {  # the game and its options, the line, how it ends, what the page says
     "alquerque": ("alquerque", {}, ALQUERQUE, "no-moves", "White (alice) wins"),
     "grande": ("alquerque-grande", {"players": 2}, GRANDE, "no-moves", "White (alice) wins"),
+    "grande-4": ("alquerque-grande", {"players": 4, "mode": "fast"}, GRANDE_4, "no-pieces",
+                 "White (alice) wins"),
     "damas": ("damas", {}, DAMAS, "no-pieces", "White (alice) wins"),
     "xiangqi": ("xiangqi", {}, XIANGQI, "checkmate", "Red (alice) wins"),
 }
@@ -109,9 +117,21 @@ async def play(site: Site, m: MatchView, pages: dict[int, Page], line: list[str]
     return await site.service.get_match(m.id)
 
 
+async def seated_four(site: Site, options: dict[str, object]) -> MatchView:
+    """A four-seat Alquerque grande with Alice in the first seat (the line's White)."""
+    await site.service.update_guild_settings(GUILD, web=True)
+    lobby = await site.service.challenge(GUILD, CHANNEL, ALICE, "alquerque-grande",
+                                         opponents=[BOB, CAROL, DAVE], options=options,
+                                         rated=False, seat=0)
+    for user in (BOB, CAROL, DAVE):
+        m = await site.service.accept(lobby.id, user)
+    assert m.seats[0].user_id == ALICE and m.status.is_live
+    return m
+
+
 async def pages_of(browser: Browser, site: Site, m: MatchView) -> dict[int, Page]:
     pages = {}
-    for user in (ALICE, BOB):
+    for user in m.players():
         pages[user] = await browser.new_page(viewport={"width": 390, "height": 844})
         await pages[user].goto(await link(site, m, user))
     return pages
@@ -150,7 +170,8 @@ async def test_a_game_of_each_family_is_tapped_to_its_natural_end(site: Site,
         browser = await pw.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
         try:
             for game, (key, options, line, reason, said) in ENDINGS.items():
-                m = await start(site, key, options)
+                m = await (seated_four(site, options) if options.get("players") == 4
+                           else start(site, key, options))
                 pages = await pages_of(browser, site, m)
                 m = await play(site, m, pages, line)
                 await ended(site, m, pages, reason, said, game)
