@@ -28,6 +28,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from bench_puzzles import configurations  # noqa: E402
 
 import engine  # noqa: E402
 import rules  # noqa: E402
@@ -37,18 +40,6 @@ from storage.sqlite import SqliteRepository  # noqa: E402
 
 GUILD, CHANNEL = 1, 1
 PLAYERS = (11, 12, 13, 14)
-
-
-def configurations(only: str | None) -> list[tuple[str, dict[str, object]]]:
-    out = []
-    for key, v in rules.VARIANTS.items():
-        if only is not None and key != only:
-            continue
-        for options in v.option_sets():
-            if options.get("setup") == "choose":
-                continue  # the same game as random once the arrangements are in
-            out.append((key, dict(options)))
-    return out
 
 
 async def play_game(service: MatchService, key: str, options: dict[str, object], game: int,

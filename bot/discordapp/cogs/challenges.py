@@ -21,6 +21,7 @@ from bot.discordapp.cogs.common import (
     caller_of,
     check_post,
     clicked_match,
+    games_matching,
     guild_id,
     known_game,
     match_place,
@@ -66,10 +67,7 @@ class ChallengesCog(commands.Cog, name="Challenges"):
 
     async def game_autocomplete(self, interaction: Interaction,
                                 current: str) -> list[app_commands.Choice[str]]:
-        needle, loc = current.lower(), reader(interaction)
-        menu = [app_commands.Choice(name=render(c.title, loc)[:100], value=c.value)
-                for c in game_choices()]
-        return [c for c in menu if needle in c.name.lower()][:25]
+        return games_matching(interaction, current)
 
     async def seat_autocomplete(self, interaction: Interaction,
                                 current: str) -> list[app_commands.Choice[int]]:

@@ -58,6 +58,16 @@ async def server_language(service: MatchService, interaction: Interaction) -> st
     return negotiate(str(guild.preferred_locale) if guild is not None else None)
 
 
+def games_matching(interaction: Interaction,
+                   current: str) -> list[discord.app_commands.Choice[str]]:
+    """The ``game`` option's autocomplete: the menu's entries, in the reader's language,
+    whose name holds what was typed (Discord shows 25 at most)."""
+    needle, loc = current.lower(), reader(interaction)
+    menu = [discord.app_commands.Choice(name=render(c.title, loc)[:100], value=c.value)
+            for c in game_choices()]
+    return [c for c in menu if needle in c.name.lower()][:25]
+
+
 def known_game(game: str) -> GameChoice:
     """The menu entry ``game`` names (a key, label or choice value); refused with the list."""
     choice = find_choice(game)

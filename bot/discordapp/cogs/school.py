@@ -18,12 +18,12 @@ from discord.ext import commands
 
 from bot import explorer
 from bot.discordapp import embeds, errors
-from bot.discordapp.catalog import game_choices
 from bot.discordapp.cogs.challenges import GAME_MENU
 from bot.discordapp.cogs.common import (
     Interaction,
     acknowledged,
     answer,
+    games_matching,
     guild_id,
     known_game,
     reader,
@@ -107,10 +107,7 @@ class SchoolCog(commands.Cog, name="School"):
 
     async def game_autocomplete(self, interaction: Interaction,
                                 current: str) -> list[app_commands.Choice[str]]:
-        needle, loc = current.lower(), reader(interaction)
-        menu = [app_commands.Choice(name=render(c.title, loc)[:100], value=c.value)
-                for c in game_choices()]
-        return [c for c in menu if needle in c.name.lower()][:25]
+        return games_matching(interaction, current)
 
     async def _show(self, interaction: Interaction, standing: Standing, *,
                     edit: bool) -> None:
