@@ -71,13 +71,23 @@ def serve(root: str, *, cpu_time: bool = False, time_bound: bool = False) -> Non
     except ImportError:  # before the compiled core (33b429d)
         core = "pure Python"
     print(json.dumps({"core": core, "engine": engine.__file__}), flush=True)
+    # the game so far, kept between asks: each ask extends the last one's moves, so
+    # only the new moves are played (replaying a whole xiangqi game by the pure-Python
+    # rules at every move cost more CPU than the engines' thinking)
+    game: tuple[str, str] | None = None
+    played: list[list[Any]] = []
+    p: Any = None
     for line in sys.stdin:
         ask = json.loads(line)
         v = rules.variant(ask["game"])
-        p = v.start(**ask["options"])
-        for seat, text in ask["moves"]:
+        this = (ask["game"], json.dumps(ask["options"], sort_keys=True))
+        moves = ask["moves"]
+        if this != game or moves[:len(played)] != played:
+            game, played, p = this, [], v.start(**ask["options"])
+        for seat, text in moves[len(played):]:
             move = v.parse_arrangement(p, seat, text) if p.in_setup else v.parse_move(p, text)
             p = p.play(move)
+        played = [list(m) for m in moves]
         choice = engine.choose_move(p, ask["level"], seed=ask["seed"], seconds=ask["seconds"],
                                     seat=ask["seat"], fairy=False)
         print(json.dumps({"move": choice.text, "seconds": choice.seconds}), flush=True)
