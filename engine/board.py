@@ -102,6 +102,29 @@ class SearchBoard:
         ``legal_moves()`` lists)."""
         raise NotImplementedError
 
+    def staged(self) -> bool:
+        """Whether :meth:`holds` and :meth:`best_tactical` answer without listing every
+        move: then the search tries the table's move and the best tactical one before
+        it lists and orders the rest (a Querni position has thousands of moves, and
+        most nodes are cut by the first)."""
+        return False
+
+    def holds(self, move: Hashable) -> bool:
+        """Whether ``move`` is one of :meth:`moves` (any value: a table's move may
+        come from another position whose key is the same)."""
+        return move in self.moves()
+
+    def best_tactical(self, besides: Hashable | None) -> Hashable | None:
+        """The tactical move of the highest gain, the first of :meth:`moves` among
+        equals, leaving out ``besides``; None when there is no other."""
+        moves = self.moves()
+        best: Hashable | None = None
+        most = 0
+        for move, gain in zip(moves, self.tactical_gains(moves), strict=True):
+            if gain is not None and (best is None or gain > most) and move != besides:
+                best, most = move, gain
+        return best
+
 
 class PositionBoard(SearchBoard):
     """The rules' own positions on a stack: ``make`` is ``play``, ``unmake`` a pop; a

@@ -30,7 +30,7 @@ standing pat where a capture is compulsory and every move captures).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Collection, Hashable, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -165,6 +165,9 @@ class Search:
         self.tt: dict[int, tuple[int, int, int, Hashable | None]] = {}
         self.killers: dict[int, list[Hashable]] = {}
         self.history: dict[tuple[int, Hashable], int] = {}
+        # each change to history (the count before it; None: none) and the highest count
+        self._history_log: list[tuple[tuple[int, Hashable], int | None]] = []
+        self._history_peak = 0
         self.nodes = 0
         self.started = 0.0
         self.deadline: float | None = None
@@ -395,13 +398,20 @@ class Search:
                 if flag == EXACT or (flag == LOWER and value >= beta) or (
                         flag == UPPER and value <= alpha):
                     return value
-        moves = board.moves()
         side = self._side_of[seat]
-        gains = board.tactical_gains(moves)
-        mobility = self._mobility(moves, gains)
+        ordered: Iterable[Hashable]
+        if board.staged() and not self.model.mobility_weight:
+            # the moves are listed and ordered only if the first ones do not cut
+            ordered = self._staged_order(seat, tt_move, ply)
+            mobility = -1  # as _mobility answers without a mobility weight
+        else:
+            moves = board.moves()
+            gains = board.tactical_gains(moves)
+            mobility = self._mobility(moves, gains)
+            ordered = self._order(seat, moves, gains, tt_move, ply)
         alpha0 = alpha
         best, best_move = -INFINITE, None
-        for i, move in enumerate(self._order(seat, moves, gains, tt_move, ply)):
+        for i, move in enumerate(ordered):
             if i and beta - alpha > 1:
                 # principal variation search: prove the rest no better with a null window
                 value = self._child(move, side, depth - 1, alpha, alpha + 1, ply,
@@ -488,10 +498,13 @@ class Search:
     # ------------------------------------------------------------------ ordering
 
     def _order(self, seat: int, moves: Sequence[Hashable], gains: Sequence[int | None],
-               tt_move: Hashable | None, ply: int) -> list[Hashable]:
-        """``moves`` of ``seat`` best first; ``gains`` their tactical gains."""
+               tt_move: Hashable | None, ply: int,
+               history: dict[tuple[int, Hashable], int] | None = None) -> list[Hashable]:
+        """``moves`` of ``seat`` best first; ``gains`` their tactical gains; ``history``
+        the history heuristic's counts to order by (None: as they are now)."""
         killers = self.killers.get(ply, ())
-        history = self.history
+        if history is None:
+            history = self.history
         # the table's move first, captures by gain, killers, then by history; the keys in
         # one loop (a Querni node has thousands of moves), skipping the tests that cannot
         # hold: no table move, no killers, an empty history
@@ -509,12 +522,51 @@ class Search:
         order = sorted(range(len(keys)), key=keys.__getitem__, reverse=True)
         return [moves[i] for i in order]
 
+    def _staged_order(self, seat: int, tt_move: Hashable | None,
+                      ply: int) -> Iterator[Hashable]:
+        """The board's moves in :meth:`_order`'s order as it stands now, found lazily
+        (a board that :meth:`engine.board.SearchBoard.staged`): the table's move and the
+        best tactical move without listing the others, then, only if those did not cut,
+        the rest as ordered by the history counts of now (the children searched since
+        changed them: the log of changes takes them back)."""
+        board = self.board
+        log = self._history_log
+        mark = len(log)
+        peak = self._history_peak
+        early = 0
+        if tt_move is not None and board.holds(tt_move):
+            early = 1
+            yield tt_move
+        tactical = board.best_tactical(tt_move)
+        # _order puts it next when its key ((1 << 30) + its gain) is above every other
+        # move's: a killer's is below 1 << 29, a history count at most the peak
+        if tactical is not None and (1 << 30) + board.gain(tactical) > max(peak, 1 << 29):
+            early += 1
+            yield tactical
+        history = self.history
+        if len(log) > mark:
+            history = dict(history)
+            for entry, count in reversed(log[mark:]):  # the earliest change wins
+                if count is None:
+                    del history[entry]
+                else:
+                    history[entry] = count
+        moves = board.moves()
+        ordered = self._order(seat, moves, board.tactical_gains(moves), tt_move, ply,
+                              history)
+        yield from ordered[early:]
+
     def _remember(self, seat: int, move: Hashable, depth: int, ply: int) -> None:
         killers = self.killers.setdefault(ply, [])
         if move not in killers:
             killers.insert(0, move)
             del killers[2:]
-        self.history[seat, move] = self.history.get((seat, move), 0) + depth * depth
+        entry = (seat, move)
+        count = self.history.get(entry)
+        self._history_log.append((entry, count))
+        count = self.history[entry] = (count or 0) + depth * depth
+        if count > self._history_peak:
+            self._history_peak = count
 
     def _pv(self, first: Hashable) -> tuple[Hashable, ...]:
         """The principal variation, following the table's moves from the root (the

@@ -636,6 +636,59 @@ class QuerniBoard(SearchBoard):
         low = m >> 5 & 31
         return 100 * ((m & 31) - low + 1) if low else 0
 
+    def staged(self) -> bool:
+        return True
+
+    def holds(self, move: Hashable) -> bool:
+        # as "move in self.moves()" without listing them: the movement's stone, its
+        # destination, and the removal's run among the links after it
+        if not isinstance(move, int) or move <= 0:
+            return move == 0 and 0 in self.moves()  # a pass only where nothing else is
+        movement = move >> _MOVEMENT
+        low = move >> 5 & 31
+        high = move & 31
+        if (low or high) and not 1 <= low <= high - 2 <= STONES - 2:
+            return False
+        cells = self.cells
+        turn = self.turn
+        where = self.where[turn]
+        links = link_mask(where)
+        if movement:
+            if movement > SIZE * SIZE:
+                return False
+            start, end = divmod(movement - 1, SIZE)
+            code = cells[start] - turn * STONES
+            if not 1 <= code <= STONES \
+                    or not destination_mask(cells, start, once=self.once) >> end & 1:
+                return False
+            links = _links_after(links, where, code, end)
+        run = (1 << high) - (1 << low)  # the links low..high-1
+        return links & run == run
+
+    def best_tactical(self, besides: Hashable | None) -> Hashable | None:
+        # the longest run among the removals alone, then after each movement in the
+        # order :meth:`moves` lists them (a longer one only replaces the first found)
+        skip = besides if isinstance(besides, int) else -1
+        cells = self.cells
+        turn = self.turn
+        once = self.once
+        where = self.where[turn]
+        links = link_mask(where)
+        best, most = _longest_run(links, 0, skip)
+        low_code = turn * STONES
+        for start in range(SIZE):
+            code = cells[start] - low_code
+            if not 1 <= code <= STONES:
+                continue
+            for end in cells_of(destination_mask(cells, start, once=once)):
+                after = _links_after(links, where, code, end)
+                if after & (after >> 1):  # a run of three
+                    move, length = _longest_run(after, (start * SIZE + end + 1) << _MOVEMENT,
+                                                skip)
+                    if length > most:
+                        best, most = move, length
+        return best if most else None
+
     def rules_move(self, move: Hashable) -> Hashable:
         m = cast(int, move)
         movement = m >> _MOVEMENT
@@ -649,6 +702,51 @@ class QuerniBoard(SearchBoard):
             return turn
         return movement_removal_turn((start * SIZE + end) << 10 | low << 5 | high, turn,
                                      (low, high))
+
+
+def _links_after(links: int, where: Sequence[int], code: int, end: int) -> int:
+    """The link mask (:func:`rules.querni_board.link_mask`) once number ``code`` of the
+    seat whose numbers stand at ``where`` moves to ``end``: only the links to its
+    neighbours in number can change."""
+    after = links & ~((1 << (code - 1)) | (1 << code))
+    if code > 1 and where[code - 1] >= 0 and ADJACENT[end] >> where[code - 1] & 1:
+        after |= 1 << (code - 1)
+    if code < STONES and where[code + 1] >= 0 and ADJACENT[end] >> where[code + 1] & 1:
+        after |= 1 << code
+    return after
+
+
+def _longest_run(links: int, movement: int, skip: int) -> tuple[int, int]:
+    """The first of the longest removable runs for the link mask ``links`` in the order
+    :func:`rules.querni_board.runs_of_links` lists them, as a :class:`QuerniBoard` move
+    with ``movement`` (its movement bits), leaving out the move ``skip``; and its links
+    (its length less one; 0: none).
+
+    >>> _longest_run(0b1101110, 0, -1)  # numbers 1-4 and 5-7 touching: 1-4 first
+    (36, 3)
+    >>> _longest_run(0b1101110, 0, 36)  # then 1-3 (listed before 2-4)
+    (35, 2)
+    """
+    if not links & (links >> 1):
+        return -1, 0
+    starts = links  # bit n: links n..n+length-1 all there
+    length = 1
+    while True:
+        longer = starts & (starts >> 1)
+        if not longer:
+            break
+        starts = longer
+        length += 1
+    low = (starts & -starts).bit_length() - 1
+    move = movement | low << 5 | (low + length)
+    if move != skip:
+        return move, length
+    best, most = -1, 0
+    for run in runs_of_links(links):
+        move = movement | run[0] << 5 | run[1]
+        if move != skip and run[1] - run[0] > most:
+            best, most = move, run[1] - run[0]
+    return best, most
 
 
 def _longest_chain(numbers: Sequence[int], cells: Sequence[tuple[int, int]]) -> int:

@@ -46,9 +46,11 @@ XIANGQI_ENDGAMES = (
 """Sparse positions where checks, repetitions and perpetual checks come quickly."""
 
 
-def agree(board: SearchBoard, position: Position[Any], model: GameModel) -> None:
+def agree(board: SearchBoard, position: Position[Any], model: GameModel,
+          strangers: Sequence[Hashable] = ()) -> None:
     """Everything the search asks of ``board`` equals the rules' and the model's answer
-    for ``position``."""
+    for ``position``; ``strangers`` are moves of other positions (a table's move may be
+    one)."""
     outcome = position.outcome()
     assert board.outcome() == outcome
     if outcome is not None:
@@ -65,6 +67,22 @@ def agree(board: SearchBoard, position: Position[Any], model: GameModel) -> None
     assert [board.is_tactical(m) for m in moves] == [
         model.is_tactical(position, pieces, m) for m in legal]
     assert [board.gain(m) for m in moves] == [model.gain(position, pieces, m) for m in legal]
+    # what a staged board answers without listing its moves, as the listing says
+    sample = list(moves[::max(1, len(moves) // 30)])
+    for move in (*sample, *strangers, 0, -1, 1 << 40, "e2"):
+        assert board.holds(move) == (move in moves), move
+    gains = board.tactical_gains(moves)
+    best = best_tactical(moves, gains, None)
+    for besides in (None, best, *sample[:4], *strangers[-2:]):
+        assert board.best_tactical(besides) == best_tactical(moves, gains, besides), besides
+
+
+def best_tactical(moves: Sequence[Hashable], gains: Sequence[int | None],
+                  besides: Hashable | None) -> Hashable | None:
+    """The tactical move of the highest gain, the first among equals, but ``besides``."""
+    found = [(gain, -i) for i, (move, gain) in enumerate(zip(moves, gains, strict=True))
+             if gain is not None and move != besides]
+    return moves[-max(found)[1]] if found else None
 
 
 def walk(model: GameModel, root: Position[Any], rng: random.Random, steps: int,
@@ -79,7 +97,7 @@ def walk(model: GameModel, root: Position[Any], rng: random.Random, steps: int,
     ends = []
     for _ in range(steps):
         position = positions[-1]
-        agree(board, position, model)
+        agree(board, position, model, made)
         outcome = position.outcome()
         if outcome is not None:
             ends.append(outcome.reason)
@@ -387,6 +405,18 @@ def _positions(key: str, **options: object) -> list[Position[Any]]:
     return out
 
 
+def tables(search: Search) -> tuple[dict[int, tuple[int, int, int, Hashable]],
+                                     dict[tuple[int, Hashable], int],
+                                     dict[int, list[Hashable]]]:
+    """What ``search`` remembers (its transposition table, history counts and killer
+    moves), in the rules' moves."""
+    name = search.board.rules_move
+    return ({key: (depth, flag, value, move if move is None else name(move))
+             for key, (depth, flag, value, move) in search.tt.items()},
+            {(seat, name(move)): count for (seat, move), count in search.history.items()},
+            {ply: [name(move) for move in moves] for ply, moves in search.killers.items()})
+
+
 @pytest.mark.parametrize(("key", "options", "model"), [
     ("xiangqi", {}, XiangqiModel()),
     ("damas", {}, DamasModel()),
@@ -408,9 +438,13 @@ def test_the_search_plays_the_same_on_its_board_as_on_the_rules_positions(
         for limits in (Limits(nodes=3000, depth=4), Limits(nodes=1500, noise=40, seed=5)):
             fast = Search(model, p, limits)
             assert type(fast.board) is not PositionBoard
-            ours, theirs = fast.run(), Search(on_positions(model), p, limits).run()
+            slow = Search(on_positions(model), p, limits)
+            ours, theirs = fast.run(), slow.run()
             assert (ours.move, ours.score, ours.depth, ours.nodes, ours.pv) == (
                 theirs.move, theirs.score, theirs.depth, theirs.nodes, theirs.pv)
+            # the same nodes in the same order leave the same tables behind (the order
+            # of a Querni node's moves is found lazily on its board: staged)
+            assert tables(fast) == tables(slow)
             assert any(m is ours.move for m in p.legal_moves())
             line = p
             for move in ours.pv:
@@ -418,6 +452,30 @@ def test_the_search_plays_the_same_on_its_board_as_on_the_rules_positions(
         ranked = Search(model, p, Limits()).ranked()
         assert ranked == Search(on_positions(model), p, Limits()).ranked()
         assert sorted(map(repr, (m for _, m in ranked))) == sorted(map(repr, p.legal_moves()))
+
+
+@pytest.mark.parametrize(("text", "model"), [
+    ("P16,1,P8,4,P3,P14,P9/1,P2,P6,6,P4/1,P13,P1,P15,5,P7/2,P5,7/B16,B9,B13,B10,3,B8,1,B14/"
+     "B5,6,B12,B11,B7/B1,B3,B2,4,B6,B4,B15 p 5 0,3", QuerniModel()),
+    ("P4,6,P5,P12,P10/P13,6,P3,B16,P6/P1,1,P2,1,P14,3,P11,P16/7,P15,2/B1,B6,5,B7,B2,B5/"
+     "B14,6,B15,1,B13/1,B4,B12,4,B8,B3,1 p 0 3,3", QuerniTopModel()),
+], ids=["querni", "querni-top"])
+def test_a_querni_node_orders_its_moves_lazily_as_all_at_once(text: str,
+                                                              model: GameModel) -> None:
+    """A node on Querni's board tries the table's move and the longest removal before
+    it lists and orders its thousands of moves (:meth:`SearchBoard.staged`), and the rest
+    by the history counts as they stood when the node began, not as its first children
+    left them: the same order as the rules' positions, all moves at once. (In these
+    positions, four plies deep, counts taken as the children left them change the
+    tables.)"""
+    p = rules.variant("querni").from_text(text)
+    limits = Limits(nodes=6000, depth=4)
+    fast, slow = Search(model, p, limits), Search(on_positions(model), p, limits)
+    assert fast.board.staged() and not slow.board.staged()
+    ours, theirs = fast.run(), slow.run()
+    assert (ours.move, ours.score, ours.depth, ours.nodes, ours.pv) == (
+        theirs.move, theirs.score, theirs.depth, theirs.nodes, theirs.pv)
+    assert tables(fast) == tables(slow)
 
 
 def test_the_search_plays_only_the_moves_its_root_position_allows() -> None:
