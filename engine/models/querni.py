@@ -678,8 +678,8 @@ class QuerniBoard(SearchBoard):
         low_code = turn * STONES
         for start in range(SIZE):
             code = cells[start] - low_code
-            if not 1 <= code <= STONES:
-                continue
+            if not 1 <= code <= STONES or _longest(links | 3 << (code - 1)) <= most:
+                continue  # no longer run whatever the links to its neighbours in number
             for end in cells_of(destination_mask(cells, start, once=once)):
                 after = _links_after(links, where, code, end)
                 if after & (after >> 1):  # a run of three
@@ -714,6 +714,19 @@ def _links_after(links: int, where: Sequence[int], code: int, end: int) -> int:
     if code < STONES and where[code + 1] >= 0 and ADJACENT[end] >> where[code + 1] & 1:
         after |= 1 << code
     return after
+
+
+def _longest(links: int) -> int:
+    """The most consecutive links in ``links`` (a mask).
+
+    >>> _longest(0b1101110), _longest(0)
+    (3, 0)
+    """
+    length = 0
+    while links:
+        links &= links >> 1
+        length += 1
+    return length
 
 
 def _longest_run(links: int, movement: int, skip: int) -> tuple[int, int]:
