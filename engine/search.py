@@ -526,11 +526,12 @@ class Search:
 
     def _staged_order(self, seat: int, tt_move: Hashable | None,
                       ply: int) -> Iterator[Hashable]:
-        """The board's moves in :meth:`_order`'s order as it stands now, found lazily
-        (a board that :meth:`engine.board.SearchBoard.staged`): the table's move and the
-        best tactical move without listing the others, then, only if those did not cut,
-        the rest as ordered by the history counts of now (the children searched since
-        changed them: the log of changes takes them back)."""
+        """The board's moves in the order :meth:`_order` gives them when the node
+        begins, found lazily (a board that :meth:`engine.board.SearchBoard.staged`):
+        the table's move and the best tactical move without listing the others, then,
+        only if those did not cut, the rest, ordered by the history counts as they stood
+        when the node began (the children searched since changed them: the log of
+        changes takes those back)."""
         board = self.board
         log = self._history_log
         mark = len(log)
