@@ -23,6 +23,7 @@ from engine.fairy import FairyError, FairyStockfish, Strength, find_binary
 from engine.levels import DEFAULT_SECONDS, Level, level
 from engine.models import model_at_level
 from engine.search import WON, Limits, Search
+from engine.tables import KEPT
 from rules import Position, RulesError
 
 SLIP_MARGIN = 400
@@ -163,7 +164,15 @@ def _choose(position: Position[Any], level: int, seed: int, seconds: float | Non
                     seconds=seconds_left, quiescence=settings.quiescence,
                     noise=settings.noise, seed=rng.getrandbits(32),
                     min_nodes=settings.min_nodes, ceiling=ceiling)
-    search = Search(model, position, limits)
+    # a time-bound level's search hands its table on to the seat's next one (the
+    # positions two plies on were weighed: the time goes to the plies beyond them);
+    # never a node-bound one (its moves must not depend on what the process did before)
+    table = None
+    if timed and not limits.noise:
+        team = next((t for t in position.teams if mover in t), frozenset([mover]))
+        table = KEPT.table((type(model), variant.key, position.seat_count, position.mode,
+                            position.rule_set, team, limits.quiescence))
+    search = Search(model, position, limits, table=table)
     if progress is not None:
         def iteration(move: Hashable, depth: int) -> None:
             progress(variant.format_move(position, move), depth, False)

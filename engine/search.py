@@ -120,7 +120,9 @@ class Search:
     ``root.legal_moves()``."""
 
     def __init__(self, model: GameModel, root: Position[Any], limits: Limits,
-                 root_moves: Sequence[Hashable] | None = None) -> None:
+                 root_moves: Sequence[Hashable] | None = None,
+                 table: dict[int, tuple[int, int, int, Hashable | None]] | None = None
+                 ) -> None:
         # the time budget runs from here: building the board and matching the root's
         # moves with the rules' (thousands in Querni) count against it
         self._created = time.perf_counter()
@@ -164,7 +166,9 @@ class Search:
         # a finish's place counts only for a seat on its own among several rivals
         self._place_value = model.place_value \
             if len(team) == 1 and len(self.enemies) > 1 else 0
-        self.tt: dict[int, tuple[int, int, int, Hashable | None]] = {}
+        # a table handed in holds an earlier search's positions (:mod:`engine.tables`)
+        self.tt: dict[int, tuple[int, int, int, Hashable | None]] = \
+            table if table is not None else {}
         self.killers: dict[int, list[Hashable]] = {}
         self.history: dict[tuple[int, Hashable], int] = {}
         # each change to history (the count before it; None: none) and the highest count

@@ -357,10 +357,10 @@ def test_only_grande_levels_7_and_8_search_with_places(monkeypatch: Any) -> None
 
     used: list[int] = []
 
-    def spy(model: Any, root: Any, limits: Any) -> Search:
+    def spy(model: Any, root: Any, limits: Any, table: Any = None) -> Search:
         # a function, not a subclass: the compiled Search cannot be subclassed here
         used.append(model.place_value)
-        return Search(model, root, limits)
+        return Search(model, root, limits, table=table)
 
     monkeypatch.setattr(engine.player, "Search", spy)
     fast = rules.variant("alquerque-grande").start(players=4, mode="fast")
@@ -520,9 +520,9 @@ def test_only_querni_level_8_plays_with_the_turns_judgement(monkeypatch: Any) ->
 
     asked: list[str] = []
 
-    def spy(model: Any, root: Any, limits: Any) -> Search:
+    def spy(model: Any, root: Any, limits: Any, table: Any = None) -> Search:
         asked.append(type(model).__name__)
-        return Search(model, root, limits)
+        return Search(model, root, limits, table=table)
 
     monkeypatch.setattr(engine.player, "Search", spy)
     p = rules.variant("querni").start(seed=5)
