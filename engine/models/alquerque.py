@@ -7,6 +7,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, ClassVar, cast
 
 from engine.board import SearchBoard
+from engine.levels import TOP, Level
 from engine.models.base import GameModel, PathGameModel, Pieces, forward, register
 from engine.zobrist import mover_key, piece_key
 from rules import Outcome, Position
@@ -41,7 +42,7 @@ class AlquerqueModel(PathGameModel):
 
     def board(self, position: Position[Any]) -> SearchBoard | None:
         """The search's board (:class:`AlquerqueBoard`) for this model's own evaluation."""
-        if type(self) in (AlquerqueModel, GrandeAlquerqueRulesModel) \
+        if type(self) in (AlquerqueModel, AlquerqueTopModel, GrandeAlquerqueRulesModel) \
                 and isinstance(position, AlquerquePosition):
             return AlquerqueBoard(position, self)
         return None
@@ -54,6 +55,17 @@ class AlquerqueModel(PathGameModel):
         return tuple(tuple(cls.STONE + cls.SPARE * (height - 1 - forward(seat, y, height))
                            for y in range(height))
                      for seat in (0, 1))
+
+    def for_level(self, level: Level) -> GameModel:
+        """Level 8 counts spare steps higher (:class:`AlquerqueTopModel`).
+
+        >>> from engine.levels import LEVELS
+        >>> type(AlquerqueModel().for_level(LEVELS[8])).__name__
+        'AlquerqueTopModel'
+        >>> type(AlquerqueModel().for_level(LEVELS[7])).__name__
+        'AlquerqueModel'
+        """
+        return _ALQUERQUE_TOP if level.number == TOP else self
 
     level_changes: ClassVar[Mapping[int, Mapping[str, Any]]] = {
         7: {"time_share": 0.125, "min_nodes": 6_000},
@@ -92,6 +104,28 @@ class AlquerqueModel(PathGameModel):
     """
 
 
+class AlquerqueTopModel(AlquerqueModel):
+    """Alquerque's level 8: a step a stone still has left is worth 10, not 4.
+
+    Most games end with a side to move that has no move (82-84 of 100 between two
+    level 8s), so the steps left decide them, and a search that sees further than the
+    levels below finds more of the lines that keep them. Measured with the kept tables
+    (:mod:`engine.tables`), level 8 against the code before issue 39's (100 games,
+    paired openings, 100 ms of CPU time a move): spare steps worth 4 scored 60 %, worth
+    10 62 % (mobility counted twice as high instead: 57 %; a search a ply shallower for
+    late quiet moves as well: 42 points after 68 games where 10 alone had 45). Level 7
+    keeps the shared judgement, so the step between them grows.
+
+    >>> AlquerqueTopModel._stone_values(5)[0][:2]
+    (140, 130)
+    """
+
+    SPARE: ClassVar[int] = 10
+
+    def for_level(self, level: Level) -> GameModel:
+        return self
+
+
 GRANDE_TWO_SIDES_LEVELS: Mapping[int, Mapping[str, Any]] = {8: {"min_nodes": 24_000}}
 """Alquerque grande played by two sides (two players by either rule set, four in
 ``teams``): level 8 searches four times level 7's nodes (24 000, not the shared 12 000).
@@ -120,6 +154,11 @@ class GrandeAlquerqueRulesModel(AlquerqueModel):
     """
 
     level_changes: ClassVar[Mapping[int, Mapping[str, Any]]] = GRANDE_TWO_SIDES_LEVELS
+
+    def for_level(self, level: Level) -> GameModel:
+        """Every level with the shared judgement (the top model's weights were measured
+        on the 5×5 board only)."""
+        return self
 
 
 _MOVERS = (mover_key(frozenset([0])), mover_key(frozenset([1])))
@@ -258,6 +297,7 @@ class AlquerqueBoard(LatticeBoard):
 
 
 _ALQUERQUE = AlquerqueModel()
+_ALQUERQUE_TOP = AlquerqueTopModel()
 _GRANDE_ALQUERQUE = GrandeAlquerqueRulesModel()
 
 

@@ -20,7 +20,11 @@ import rules
 from engine.board import PositionBoard, SearchBoard
 from engine.errors import BoardMismatch
 from engine.models import GameModel, Pieces, model_for
-from engine.models.alquerque import AlquerqueModel, GrandeAlquerqueRulesModel
+from engine.models.alquerque import (
+    AlquerqueModel,
+    AlquerqueTopModel,
+    GrandeAlquerqueRulesModel,
+)
 from engine.models.alquerque_grande import (
     AlquerqueGrandeFastModel,
     AlquerqueGrandeModel,
@@ -421,6 +425,7 @@ def tables(search: Search) -> tuple[dict[int, tuple[int, int, int, Hashable]],
     ("xiangqi", {}, XiangqiModel()),
     ("damas", {}, DamasModel()),
     ("alquerque", {}, AlquerqueModel()),
+    ("alquerque", {}, AlquerqueTopModel()),
     ("alquerque-grande", {"players": 2, "rules": "alquerque"}, GrandeAlquerqueRulesModel()),
     ("alquerque-grande", {"players": 2, "rules": "grande"}, AlquerqueGrandeTwoSidesModel()),
     ("alquerque-grande", {"players": 4, "mode": "teams"}, AlquerqueGrandeModel()),
@@ -428,8 +433,8 @@ def tables(search: Search) -> tuple[dict[int, tuple[int, int, int, Hashable]],
     ("alquerque-grande", {"players": 4, "mode": "slow"}, AlquerqueGrandeRivalsModel()),
     ("querni", {"seed": 8}, QuerniModel()),
     ("querni", {"seed": 9}, QuerniTopModel()),
-], ids=["xiangqi", "damas", "alquerque", "grande-alquerque-rules", "grande-two", "grande-teams",
-        "grande-fast-top", "grande-slow", "querni", "querni-top"])
+], ids=["xiangqi", "damas", "alquerque", "alquerque-top", "grande-alquerque-rules",
+        "grande-two", "grande-teams", "grande-fast-top", "grande-slow", "querni", "querni-top"])
 def test_the_search_plays_the_same_on_its_board_as_on_the_rules_positions(
         key: str, options: dict[str, object], model: GameModel) -> None:
     """Same move, score, depth, nodes and line, with noise (seeded by the keys) too;
