@@ -21,12 +21,13 @@ Since turn order can skip seats that are out, a side may move twice in a row: th
 is then searched with the same window and sign instead of negated.
 
 Per node: iterative deepening under a time and node budget, a transposition table keyed
-by a Zobrist hash (see :mod:`engine.zobrist`), move ordering (the table's move, captures
-by MVV-LVA, two killer moves per ply, the history heuristic; where a position has
-thousands of moves, in Querni, the first two are tried before the rest are listed and
-ordered), and quiescence over the game's tactical moves (captures; Querni's removals;
-every reply when in check, and no standing pat where a capture is compulsory and every
-move captures).
+by a Zobrist hash (see :mod:`engine.zobrist`; a time-bound level's table is handed on to
+its next search, :mod:`engine.tables`), move ordering (the table's move, captures by
+MVV-LVA, two killer moves per ply, the history heuristic; where a position has thousands
+of moves, in Querni, the first two are tried before the rest are listed and ordered),
+and quiescence over the game's tactical moves (captures; Querni's removals; every reply
+when in check, and no standing pat where a capture is compulsory and every move
+captures).
 """
 
 from __future__ import annotations
