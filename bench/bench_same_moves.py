@@ -20,13 +20,11 @@ from __future__ import annotations
 import argparse
 import inspect
 import json
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parents[1]
+from engine_processes import HERE, EngineProcess, chosen_configs, revision_tree
 
 
 def serve(root: str) -> None:
@@ -50,35 +48,6 @@ def serve(root: str) -> None:
                                     seat=min(p.to_move), fairy=False, **extra)
         print(json.dumps({"move": choice.text, "score": choice.score,
                           "nodes": choice.nodes}), flush=True)
-
-
-class Side:
-    def __init__(self, root: Path) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, str(Path(__file__).resolve()), "--serve", str(root)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        hello = json.loads(self._read())
-        if not Path(hello["engine"]).resolve().is_relative_to(root.resolve()):
-            raise SystemExit(f"{root}'s side imported {hello['engine']}")
-
-    def _read(self) -> str:
-        assert self.process.stdout is not None
-        line = self.process.stdout.readline()
-        if not line:
-            raise SystemExit("an engine's process ended")
-        return line
-
-    def ask(self, question: dict[str, Any]) -> dict[str, Any]:
-        assert self.process.stdin is not None
-        self.process.stdin.write(json.dumps(question) + "\n")
-        self.process.stdin.flush()
-        answer: dict[str, Any] = json.loads(self._read())
-        return answer
-
-    def close(self) -> None:
-        if self.process.stdin is not None:
-            self.process.stdin.close()
-        self.process.wait(timeout=30)
 
 
 def game(key: str, options: dict[str, object], plies: int) -> list[tuple[int, str]]:
@@ -111,42 +80,32 @@ def main() -> None:
     if not args.against:
         parser.error("--against REV is needed")
     sys.path.insert(0, str(HERE))
-    import rules
-    with tempfile.TemporaryDirectory(prefix="bench-same-") as tmp:
-        old_root = Path(tmp) / "old"
-        subprocess.run(["git", "-C", str(HERE), "worktree", "add", "--detach", "--quiet",
-                        str(old_root), args.against], check=True)
-        new, old = Side(HERE), Side(old_root)
+    with revision_tree(args.against, "bench-same-") as old_root:
+        new = EngineProcess("new", __file__, HERE)
+        old = EngineProcess("old", __file__, old_root)
         print(f"new: {HERE}; old: {args.against}; levels {args.levels} on their floors "
               "(1 ms a move)", flush=True)
         try:
-            for key, v in rules.VARIANTS.items():
-                for opts in v.option_sets():
-                    label = key + "".join(f" {k}={o}" for k, o in opts.items())
-                    if args.config and not any(c in (key, label) for c in args.config):
-                        continue
-                    moves = game(key, opts, args.plies)
-                    cuts = range(0, len(moves) + 1, args.every)
-                    for level in args.levels:
-                        same = 0
-                        differ: list[str] = []
-                        for cut in cuts:
-                            question = {"game": key, "options": opts,
-                                        "moves": moves[:cut], "level": level, "seed": cut}
-                            a, b = new.ask(question), old.ask(question)
-                            if a == b:
-                                same += 1
-                            else:
-                                differ.append(f"ply {cut}: new {a} old {b}")
-                        print(f"== {label} L{level}: {same}/{len(cuts)} the same move, "
-                              "score and nodes" + "".join(f"\n   {d}" for d in differ),
-                              flush=True)
+            for key, opts, label in chosen_configs(args.config):
+                moves = game(key, opts, args.plies)
+                cuts = range(0, len(moves) + 1, args.every)
+                for level in args.levels:
+                    same = 0
+                    differ: list[str] = []
+                    for cut in cuts:
+                        question = {"game": key, "options": opts, "moves": moves[:cut],
+                                    "level": level, "seed": cut}
+                        a, b = new.ask(question), old.ask(question)
+                        if a == b:
+                            same += 1
+                        else:
+                            differ.append(f"ply {cut}: new {a} old {b}")
+                    print(f"== {label} L{level}: {same}/{len(cuts)} the same move, "
+                          "score and nodes" + "".join(f"\n   {d}" for d in differ),
+                          flush=True)
         finally:
             new.close()
             old.close()
-            subprocess.run(["git", "-C", str(HERE), "worktree", "remove", "--force",
-                            str(old_root)], check=False)
-
 
 if __name__ == "__main__":
     main()

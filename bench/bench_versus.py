@@ -33,12 +33,11 @@ import json
 import random
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import IO, Any
 
-HERE = Path(__file__).resolve().parents[1]
+from engine_processes import HERE, EngineProcess, chosen_configs, revision_tree
 
 MAX_PLIES = 600
 """A game still running here is scored a draw."""
@@ -93,40 +92,19 @@ def serve(root: str, *, cpu_time: bool = False, time_bound: bool = False) -> Non
         print(json.dumps({"move": choice.text, "seconds": choice.seconds}), flush=True)
 
 
-class Side:
-    """One engine's process."""
+class Side(EngineProcess):
+    """One engine's process (its ``--serve``), with the seconds each of its moves took."""
 
     def __init__(self, name: str, root: Path, flags: tuple[str, ...] = ()) -> None:
-        self.name = name
-        self.process = subprocess.Popen(
-            [sys.executable, str(Path(__file__).resolve()), "--serve", str(root), *flags],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        hello = json.loads(self._read())
-        self.core = hello["core"]
-        if not Path(hello["engine"]).resolve().is_relative_to(root.resolve()):
-            raise SystemExit(f"{name} imported {hello['engine']}, not {root}")
+        super().__init__(name, __file__, root, flags)
+        self.core = self.hello["core"]
         self.seconds: list[float] = []
 
-    def _read(self) -> str:
-        assert self.process.stdout is not None
-        line = self.process.stdout.readline()
-        if not line:
-            raise SystemExit(f"the {self.name} engine's process ended")
-        return line
-
     def move(self, ask: dict[str, Any]) -> str:
-        assert self.process.stdin is not None
-        self.process.stdin.write(json.dumps(ask) + "\n")
-        self.process.stdin.flush()
-        answer = json.loads(self._read())
+        answer = self.ask(ask)
         self.seconds.append(answer["seconds"])
         text: str = answer["move"]
         return text
-
-    def close(self) -> None:
-        if self.process.stdin is not None:
-            self.process.stdin.close()
-        self.process.wait(timeout=30)
 
 
 def play(key: str, options: dict[str, object], seating: list[Side], *, game: int,
@@ -245,33 +223,20 @@ def main() -> None:
     if not args.against:
         parser.error("--against REV is needed")
     sys.path.insert(0, str(HERE))
-    import rules
-    with tempfile.TemporaryDirectory(prefix="bench-versus-") as tmp:
-        old_root = Path(tmp) / "old"
-        subprocess.run(["git", "-C", str(HERE), "worktree", "add", "--detach", "--quiet",
-                        str(old_root), args.against], check=True)
+    with revision_tree(args.against, "bench-versus-") as old_root:
+        if args.build_old:
+            subprocess.run([sys.executable, str(old_root / "scripts" / "build_core.py")],
+                           check=True)
+        new, old = Side("new", HERE, flags), Side("old", old_root, flags)
+        print(f"new: {HERE} ({new.core}); old: {args.against} ({old.core}); "
+              f"{args.movetime} ms a move" + "".join(f" {f}" for f in flags), flush=True)
         try:
-            if args.build_old:
-                subprocess.run([sys.executable, str(old_root / "scripts" / "build_core.py")],
-                               check=True)
-            new, old = Side("new", HERE, flags), Side("old", old_root, flags)
-            print(f"new: {HERE} ({new.core}); old: {args.against} ({old.core}); "
-                  f"{args.movetime} ms a move" + "".join(f" {f}" for f in flags), flush=True)
-            try:
-                for key, v in rules.VARIANTS.items():
-                    for opts in v.option_sets():
-                        label = key + "".join(f" {k}={o}" for k, o in opts.items())
-                        if args.config and not any(c in (key, label) for c in args.config):
-                            continue
-                        versus(key, opts, new, old, games=args.games, level=args.level,
-                               seconds=args.movetime / 1000, out=sys.stdout)
-            finally:
-                new.close()
-                old.close()
+            for key, opts, _label in chosen_configs(args.config):
+                versus(key, opts, new, old, games=args.games, level=args.level,
+                       seconds=args.movetime / 1000, out=sys.stdout)
         finally:
-            subprocess.run(["git", "-C", str(HERE), "worktree", "remove", "--force",
-                            str(old_root)], check=False)
-
+            new.close()
+            old.close()
 
 if __name__ == "__main__":
     main()
