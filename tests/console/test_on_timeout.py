@@ -9,7 +9,7 @@ import random
 
 from bot.console import ShiftedClock, open_console
 from storage import MemoryRepository
-from tests.console.test_messages import after
+from tests.console.test_messages import after, play
 from tests.service.conftest import SetClock
 
 
@@ -54,23 +54,13 @@ async def test_a_skipped_seat_is_said_shown_and_the_others_play_on() -> None:
 
 
 async def test_two_players_cannot_skip_a_seat() -> None:
-    out = io.StringIO()
-    console = open_console(MemoryRepository(), out, clock=ShiftedClock(SetClock()),
-                           rng=random.Random(1))
-    for line in ("as alice", "/challenge @bob xiangqi on_timeout:skip"):
-        out.write(f"> {line}\n")
-        await console.handle(line)
-    said = after(out.getvalue(), "/challenge @bob xiangqi on_timeout:skip")
+    out = await play("as alice\n/challenge @bob xiangqi on_timeout:skip")
+    said = after(out, "/challenge @bob xiangqi on_timeout:skip")
     assert said.startswith("! on_timeout:skip is for four-player games")
 
 
 async def test_tournaments_say_on_timeout_is_not_theirs() -> None:
-    out = io.StringIO()
-    console = open_console(MemoryRepository(), out, clock=ShiftedClock(SetClock()),
-                           rng=random.Random(1))
-    for line in ("as alice", "/tournament create xiangqi rr on_timeout:skip"):
-        out.write(f"> {line}\n")
-        await console.handle(line)
-    said = after(out.getvalue(), "/tournament create xiangqi rr on_timeout:skip")
+    out = await play("as alice\n/tournament create xiangqi rr on_timeout:skip")
+    said = after(out, "/tournament create xiangqi rr on_timeout:skip")
     assert said.startswith("! tournaments pair two players a game: on_timeout is for "
                            "four-player games")

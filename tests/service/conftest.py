@@ -7,6 +7,7 @@ import random
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -74,6 +75,18 @@ async def start_match(service: MatchService, game: str = "xiangqi", *,
                                 options=options, rated=rated, seat=seat,  # type: ignore[arg-type]
                                 days=days)
     return await service.accept(m.id, BOB)
+
+
+async def start_four(service: MatchService, mode: str = "teams", *, days: int = 1,
+                     **challenge: Any) -> MatchView:
+    """Alice challenges Bob, Carol and Dave to four-player Alquerque grande in ``mode``
+    (with ``challenge``'s further arguments, e.g. ``on_timeout``); all three accept."""
+    m = await service.challenge(GUILD, CHANNEL, ALICE, "alquerque-grande",
+                                opponents=[BOB, CAROL, DAVE],
+                                options={"players": 4, "mode": mode}, days=days, **challenge)
+    for user in (BOB, CAROL, DAVE):
+        m = await service.accept(m.id, user)
+    return m
 
 
 async def play_random(service: MatchService, match_id: int, plies: int, seed: int = 1,

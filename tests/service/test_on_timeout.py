@@ -29,16 +29,12 @@ from tests.service.conftest import (
     Recorder,
     SetClock,
     play_random,
+    start_four,
 )
 
 
 async def _four(service: MatchService, mode: str, **kw: object) -> int:
-    m = await service.challenge(GUILD, CHANNEL, ALICE, "alquerque-grande",
-                                opponents=[BOB, CAROL, DAVE],
-                                options={"players": 4, "mode": mode}, days=1,
-                                **kw)  # type: ignore[arg-type]
-    for user in (BOB, CAROL, DAVE):
-        await service.accept(m.id, user)
+    m = await start_four(service, mode, **kw)
     await play_random(service, m.id, 4, seed=3)  # everyone has moved once
     return m.id
 

@@ -28,19 +28,15 @@ from tests.service.conftest import (
     Recorder,
     SetClock,
     play_random,
+    start_four,
 )
 
 PLAYERS = (ALICE, BOB, CAROL, DAVE)
 
 
 async def _four(service: MatchService, mode: str, seed: int = 3) -> int:
-    m = await service.challenge(GUILD, CHANNEL, ALICE, "alquerque-grande",
-                                opponents=[BOB, CAROL, DAVE],
-                                options={"players": 4, "mode": mode}, days=1,
-                                on_timeout="skip")
+    m = await start_four(service, mode, on_timeout="skip")
     assert m.on_timeout == "skip"
-    for user in (BOB, CAROL, DAVE):
-        await service.accept(m.id, user)
     await play_random(service, m.id, 4, seed=seed)  # everyone has moved once
     return m.id
 
