@@ -175,6 +175,9 @@ class Search:
         # each change to history (the count before it; None: none) and the highest count
         self._history_log: list[tuple[tuple[int, Hashable], int | None]] = []
         self._history_peak = 0
+        # a staged board's nodes try their first moves before listing the rest; only
+        # they read the log (other boards keep none)
+        self._staged = self.board.staged() and not model.mobility_weight
         self.nodes = 0
         self.started = 0.0
         self.deadline: float | None = None
@@ -407,7 +410,7 @@ class Search:
                     return value
         side = self._side_of[seat]
         ordered: Iterable[Hashable]
-        if board.staged() and not self.model.mobility_weight:
+        if self._staged:
             # the moves are listed and ordered only if the first ones do not cut
             ordered = self._staged_order(seat, tt_move, ply)
             mobility = -1  # as _mobility answers without a mobility weight
@@ -571,7 +574,8 @@ class Search:
             del killers[2:]
         entry = (seat, move)
         count = self.history.get(entry)
-        self._history_log.append((entry, count))
+        if self._staged:
+            self._history_log.append((entry, count))
         count = self.history[entry] = (count or 0) + depth * depth
         if count > self._history_peak:
             self._history_peak = count
