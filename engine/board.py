@@ -109,6 +109,18 @@ class SearchBoard:
         most nodes are cut by the first)."""
         return False
 
+    def plays_out_of_turn(self) -> bool:
+        """Whether :meth:`pass_to` can hand the move to any seat (best-reply search,
+        :attr:`engine.models.GameModel.best_reply`, needs it)."""
+        return False
+
+    def pass_to(self, seat: int) -> bool:
+        """Make ``seat`` the seat to move in the position at hand, as though the seats
+        between had passed (:meth:`unmake` takes it back like a move); False, and nothing
+        changed, when the game is over or ``seat`` has no move. Only a board that
+        :meth:`plays_out_of_turn` answers it."""
+        raise NotImplementedError
+
     def holds(self, move: Hashable) -> bool:
         """Whether ``move`` is one of :meth:`moves` (any value: a table's move may
         come from another position whose key is the same)."""

@@ -191,9 +191,9 @@ def _choose(position: Position[Any], level: int, seed: int, seconds: float | Non
                            started, "tablero")
     with _collector_paused(timed):
         result = search.run()
-    pv_text = _line(position, result.pv)
-    return _choice(position, result.move, mover, settings, result.score, result.depth,
-                   result.nodes, pv_text, started, "tablero")
+        pv_text = _line(position, result.pv)
+        return _choice(position, result.move, mover, settings, result.score, result.depth,
+                       result.nodes, pv_text, started, "tablero")
 
 
 # --------------------------------------------------------------------------- helpers
@@ -206,8 +206,11 @@ def _collector_paused(paused: bool) -> Iterator[None]:
     A full collection walks every object the process holds, and a kept table
     (:mod:`engine.tables`) holds tens of thousands: one took 80-110 ms in the middle of
     a damas search of 100 ms (its level 8 took 0.21 s at p95). The search makes no
-    cycles to collect, so the collector waits until it is done; one already off (the
-    caller's choice) stays off."""
+    cycles to collect, so the collector waits until the move is chosen, its line
+    written out too (a collection the search's allocations set off would otherwise
+    fall there, inside the move's time: 25-105 ms measured after best-reply searches of
+    100 ms in Alquerque grande ``fast``), and runs once the caller has its move; one
+    already off (the caller's choice) stays off."""
     if not paused or not gc.isenabled():
         yield
         return

@@ -13,7 +13,8 @@ cut before the first that is not, the advantage being secured by then: at most
 :data:`MOST_MOVES` of the puzzle side's moves, and it always ends on one.
 
 Scores are for the mover, in every configuration alike (two sides, teams, or four seats
-on their own, where the search is paranoid: the mover against the rest).
+on their own, where the search is paranoid, the mover against the rest, even where the
+top level plays best-reply: :attr:`engine.search.Limits.best_reply`).
 
 >>> import rules
 >>> v = rules.variant("damas")
@@ -65,13 +66,14 @@ class Tactic:
 
 def _searches(model: Any, position: Position[Any], settings: Any, nodes: int,
               legal: list[Hashable]) -> tuple[Any, Any]:
-    """The best over every move, and the best over every move but that one."""
+    """The best over every move, and the best over every move but that one (in turn
+    order: a best-reply search's lines and forced wins are not the game's)."""
     first = Search(model, position, Limits(nodes=nodes, seconds=None,
-                                           quiescence=settings.quiescence))
+                                           quiescence=settings.quiescence, best_reply=False))
     best = first.run()
     others = [m for m in legal if m != best.move]
     rest = Search(model, position, Limits(depth=max(1, best.depth), nodes=nodes, seconds=None,
-                                          quiescence=settings.quiescence),
+                                          quiescence=settings.quiescence, best_reply=False),
                   root_moves=others)
     rest.tt, rest.history = first.tt, first.history
     return best, rest.run()

@@ -1,11 +1,20 @@
 """The search: negamax with alpha-beta over two sides, for every game and configuration.
 
 Sides. Two-seat games are two sides. Alquerque grande ``teams`` is two sides (the
-teams). Four individual seats (``fast``, ``slow``) are searched *paranoid*: the seat to
-move against a coalition of the three others. Paranoid search keeps alpha-beta's deep
-cut-offs (MCTS needs thousands of playouts, each hundreds of ``play`` calls on immutable
-positions: too slow in a 2-second budget in Python; best-reply search needs moves
-played out of turn, which the rules API does not offer). Max^n was measured against it
+teams). Four individual seats (``fast``, ``slow``) are searched *paranoid* (but for
+``fast``'s top level): the seat to move against a coalition of the three others.
+Paranoid search keeps alpha-beta's deep cut-offs (MCTS needs thousands of playouts, each
+hundreds of ``play`` calls on immutable positions: too slow in a 2-second budget in
+Python). ``fast``'s level 8 searches *best-reply* (:attr:`engine.models.GameModel.best_reply`;
+Schadd and Winands 2011, with the other rivals' moves of Esser et al.'s BRS+): after the
+seat's move one layer holds every rival's moves, the rivals in turn order each taking
+its best capture (where it has none, passing) but the one that replies, and the
+strongest reply of any rival is searched, the seat moving next; so two plies see a round
+where paranoid search needs four, and the captures that huffing all but forces are
+made. It needs a board that hands the move to any seat
+(:meth:`engine.board.SearchBoard.pass_to`), and searches paranoid on any other; a
+rivals' layer keeps ``(seat, move)`` pairs in the table, its killers and its history
+(seat -1). Max^n was measured against paranoid
 in ``fast``, where rivals also take each other's stones (each seat maximising its own
 evaluation minus the others' mean, a finished game worth its ranking points, no
 pruning): head to head over 8-16 four-seat games, max^n level 6 scored 37 % against
@@ -35,7 +44,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from engine.board import PositionBoard, SearchBoard
 from engine.errors import BoardMismatch
@@ -84,7 +93,9 @@ class Limits:
     positions the way people do, consistently within a search); ``seed`` that noise's
     seed; ``min_nodes`` how many nodes to search before time may stop the search;
     ``ceiling`` the seconds after which time stops it even short of ``min_nodes``
-    (``None``: the floor holds however long it takes).
+    (``None``: the floor holds however long it takes); ``best_reply`` whether a model
+    that searches best-reply may (False: in turn order only, as puzzles need: their
+    lines are played as they stand and their forced wins must be forced).
     """
 
     depth: int = 64
@@ -95,6 +106,7 @@ class Limits:
     seed: int = 0
     min_nodes: int = 0
     ceiling: float | None = None
+    best_reply: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +176,11 @@ class Search:
         self._side_of = tuple(0 if s in team else 1 for s in range(root.seat_count))
         self._ally_seats = tuple(sorted(team))
         self._enemy_seats = tuple(sorted(self.enemies))
+        # the rivals in turn order after the searching seat (best-reply search)
+        seats = root.seat_count
+        self._rivals_in_turn = tuple(s for s in ((self.seat + i) % seats
+                                                 for i in range(1, seats))
+                                     if s in self.enemies)
         # a finish's place counts only for a seat on its own among several rivals
         self._place_value = model.place_value \
             if len(team) == 1 and len(self.enemies) > 1 else 0
@@ -178,6 +195,10 @@ class Search:
         # a staged board's nodes try their first moves before listing the rest; only
         # they read the log (other boards keep none)
         self._staged = self.board.staged() and not model.mobility_weight
+        # best-reply search: a seat on its own against several rivals, on a board that
+        # can hand the move to any of them
+        self._best_reply = limits.best_reply and model.best_reply and len(team) == 1 \
+            and len(self.enemies) > 1 and self.board.plays_out_of_turn()
         self.nodes = 0
         self.started = 0.0
         self.deadline: float | None = None
@@ -383,7 +404,10 @@ class Search:
             value = self._terminal(outcome, ply + 1)
             return value if side == 0 else -value
         seat = board.mover()
-        if self._side_of[seat] == side:
+        if self._best_reply and self._side_of[seat]:
+            # the rivals' turn: whichever of them replies best (side 0 moved)
+            value = -self._rivals(depth, -beta, -alpha, ply + 1, mobility, qply)
+        elif self._side_of[seat] == side:
             value = self._node(seat, depth, alpha, beta, ply + 1, mobility, qply)
         else:
             value = -self._node(seat, depth, -beta, -alpha, ply + 1, mobility, qply)
@@ -494,6 +518,162 @@ class Search:
                         break
         return best
 
+    # ------------------------------------------------------------------ best reply
+
+    def _replies(self) -> tuple[list[tuple[int, Hashable]], list[int | None], int]:
+        """Every rival's moves as ``(seat, move)`` pairs, rivals in turn order, each
+        listed as it stands when that rival's turn comes: after the rivals before it
+        took their best capture (a rival without one passes, as do those that
+        cannot move); their tactical gains; and the moves per rival that has any (the
+        layer's mobility)."""
+        board = self.board
+        replies: list[tuple[int, Hashable]] = []
+        gains: list[int | None] = []
+        movers = made = 0
+        last = len(self._rivals_in_turn) - 1
+        for i, seat in enumerate(self._rivals_in_turn):
+            if not board.pass_to(seat):
+                continue
+            made += 1
+            movers += 1
+            moves = board.moves()
+            replies.extend([(seat, move) for move in moves])
+            gains.extend(board.tactical_gains(moves))
+            if i < last:
+                capture = board.best_tactical(None)
+                if capture is not None:
+                    board.make(capture)
+                    made += 1
+                    if board.outcome() is not None:
+                        break
+        for _ in range(made):
+            board.unmake()
+        return replies, gains, len(replies) // movers if movers else 0
+
+    def _reply(self, reply: tuple[int, Hashable], depth: int, alpha: int, beta: int,
+               ply: int, mobility: int, qply: int) -> int:
+        """The rivals' value (side 1) of ``reply``, one rival's move: the rivals in turn
+        order take their best capture (or pass), the replying one plays its move
+        instead, and the searching seat moves next (or, when it has no move, the rivals
+        once more): made on the board, searched, and unmade."""
+        board = self.board
+        seat, move = reply
+        made = 0
+        value = 0
+        ended = False
+        for other in self._rivals_in_turn:
+            if not board.pass_to(other):
+                continue
+            made += 1
+            if other == seat:
+                chosen: Hashable | None = move
+            else:
+                chosen = board.best_tactical(None)
+                if chosen is None:
+                    continue
+            board.make(chosen)
+            made += 1
+            outcome = board.outcome()
+            if outcome is not None:
+                self._tick()
+                value = -self._terminal(outcome, ply + 1)
+                ended = True
+                break
+        if not ended:
+            if board.pass_to(self.seat):
+                made += 1
+                value = -self._node(self.seat, depth, -beta, -alpha, ply + 1, mobility, qply)
+            else:
+                value = self._rivals(depth, alpha, beta, ply + 1, mobility, qply)
+        for _ in range(made):
+            board.unmake()
+        return value
+
+    def _rivals(self, depth: int, alpha: int, beta: int, ply: int, parent_mobility: int,
+                qply: int) -> int:
+        """Negamax value, for the rivals (side 1), of the position at hand with a rival
+        to move, by best-reply search: one layer holds every rival's moves
+        (:meth:`_replies`), the strongest reply of any of them is played
+        (:meth:`_reply`), and the searching seat moves next, so that a round of four
+        seats is two plies (paranoid search needs four)."""
+        if depth <= 0:
+            return self._rivals_quiesce(alpha, beta, ply, parent_mobility, qply)
+        self._tick()
+        board = self.board
+        key = board.key()
+        entry = self.tt.get(key)
+        tt_move = None
+        if entry is not None:
+            e_depth, flag, value, tt_move = entry
+            if e_depth >= depth:
+                value = _from_table(value, ply)
+                if flag == EXACT or (flag == LOWER and value >= beta) or (
+                        flag == UPPER and value <= alpha):
+                    return value
+        replies, gains, mobility = self._replies()
+        if not replies:  # no rival can move: as the evaluation stands
+            return -self._static()
+        tactical = {reply for reply, gain in zip(replies, gains, strict=True)
+                    if gain is not None}
+        ordered = cast(list[tuple[int, Hashable]],
+                       self._order(-1, replies, gains, tt_move, ply))
+        alpha0 = alpha
+        best, best_move = -INFINITE, None
+        for i, reply in enumerate(ordered):
+            if i and beta - alpha > 1:
+                value = self._reply(reply, depth - 1, alpha, alpha + 1, ply, mobility, 0)
+                if alpha < value < beta:
+                    value = self._reply(reply, depth - 1, alpha, beta, ply, mobility, 0)
+            else:
+                value = self._reply(reply, depth - 1, alpha, beta, ply, mobility, 0)
+            if value > best:
+                best, best_move = value, reply
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        if reply not in tactical:
+                            self._remember(-1, reply, depth, ply)
+                        break
+        flag = EXACT if alpha0 < best < beta else (LOWER if best >= beta else UPPER)
+        self.tt[key] = (depth, flag, _to_table(best, ply), best_move)
+        return best
+
+    def _rivals_quiesce(self, alpha: int, beta: int, ply: int, parent_mobility: int,
+                        qply: int) -> int:
+        """:meth:`_quiesce` for the rivals' layer: stand pat, or follow any rival's
+        tactical moves (no standing pat when every reply of every rival captures, in a
+        game that forces captures); mobility is the moves per rival that has any."""
+        self._tick()
+        model = self.model
+        stand = -self._static()
+        replies, gains, mobility = self._replies()
+        tactical = [(r, g) for r, g in zip(replies, gains, strict=True) if g is not None]
+        forced = model.captures_compulsory and bool(replies) \
+            and len(tactical) == len(replies)
+        if not forced and parent_mobility >= 0 and model.mobility_weight and replies:
+            stand += model.mobility_weight * (mobility - parent_mobility)
+        searching = model.quiescence and qply < min(self.limits.quiescence, QUIESCENCE_PLIES)
+        if not searching or not tactical:
+            return stand
+        if forced:
+            best = -INFINITE
+            mobility = -1
+        else:
+            if stand >= beta:
+                return stand
+            alpha = max(alpha, stand)
+            best = stand
+        tactical.sort(key=lambda t: -(t[1] or 0))  # stable: ties in seat and move order
+        for reply, _ in tactical:
+            value = self._reply(reply, 0, alpha, beta, ply, mobility, qply + 1)
+            if value > best:
+                best = value
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        break
+        return best
+
     def _mobility(self, moves: Sequence[Hashable], gains: Sequence[int | None]) -> int:
         """The move count a child compares its own with, or -1 when this side's moves
         are forced (a compulsory capture, a check) and say nothing of its freedom.
@@ -590,12 +770,20 @@ class Search:
         while len(line) < 16 and board.outcome() is None:
             key = board.key()
             entry = self.tt.get(key)
-            if key in seen or entry is None or entry[3] is None \
-                    or entry[3] not in board.moves():
+            if key in seen or entry is None or entry[3] is None:
+                break
+            move = entry[3]
+            if self._best_reply and self._side_of[board.mover()]:
+                # a rivals' layer keeps (seat, move): the line goes on only while the
+                # rival that replied is the one whose turn it is
+                seat, move = cast(tuple[int, Hashable], move)
+                if seat != board.mover():
+                    break
+            if move not in board.moves():
                 break
             seen.add(key)
-            line.append(entry[3])
-            board.make(entry[3])
+            line.append(move)
+            board.make(move)
         board.rewind()
         return (self._rules_move(first), *[board.rules_move(m) for m in line[1:]])
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from engine.board import SearchBoard
-from engine.levels import LEVELS, Level
+from engine.levels import LEVELS, TOP, Level
 from engine.models.alquerque import GRANDE_TWO_SIDES_LEVELS
 from engine.models.base import GameModel, PathGameModel, Pieces, register
 from engine.models.grande_board import GrandeBoard
@@ -172,6 +172,27 @@ class AlquerqueGrandeRivalsModel(AlquerqueGrandeModel):
            for number in range(3, 8)}}
 
 
+class AlquerqueGrandeBestReplyModel(AlquerqueGrandeTopModel):
+    """Alquerque grande ``fast``'s level 8: the place judgement of
+    :class:`AlquerqueGrandeTopModel`, searched best-reply
+    (:attr:`engine.models.GameModel.best_reply`, :mod:`engine.search`).
+
+    Paranoid search turns speed into hardly any strength here: four times the nodes
+    (issue 39's faster engine) is one ply more, a quarter of a round, and the level 8 so
+    sped up scored 50 % over 100 games (44.6 % over 40) against the level 8 before it at
+    100 ms of CPU a move. Best-reply sees a round in two plies (depth 4, two moves of its
+    own, where paranoid reaches 4-6 plies in 100 ms); with the other rivals passing it
+    scored 52.7 % over 100 games (54.0 % over 40 before the moves per seat were kept),
+    with the other rivals taking their best capture (huffing all but forces it) 56.3 %
+    after 90 (see ``bench/results/engine-strength-2026-11-29.txt``). In ``slow`` it
+    scored 48.7 % over 43 games at 50 ms, where paranoid had 56.4 %: ``slow`` stays
+    paranoid. Level 7 stays paranoid too, so the ladder below is unchanged; level 8
+    against it scores 63.1 % (paranoid: 64.2 %), 99.1 % against random moves.
+    """
+
+    best_reply = True
+
+
 class AlquerqueGrandeFastModel(AlquerqueGrandeRivalsModel):
     """Alquerque grande ``fast``: the rivals' levels (:class:`AlquerqueGrandeRivalsModel`),
     opened by self-play with a first move of any quiet one, as its ladder was measured
@@ -180,9 +201,22 @@ class AlquerqueGrandeFastModel(AlquerqueGrandeRivalsModel):
 
     paired_balanced_openings = False
 
+    def for_level(self, level: Level) -> GameModel:
+        """Level 8 searches best-reply (:class:`AlquerqueGrandeBestReplyModel`), level 7
+        paranoid with the place judgement (:class:`AlquerqueGrandeTopModel`).
+
+        >>> from engine.levels import LEVELS
+        >>> type(AlquerqueGrandeFastModel().for_level(LEVELS[8])).__name__
+        'AlquerqueGrandeBestReplyModel'
+        >>> type(AlquerqueGrandeFastModel().for_level(LEVELS[7])).__name__
+        'AlquerqueGrandeTopModel'
+        """
+        return _GRANDE_BEST_REPLY if level.number == TOP else super().for_level(level)
+
 
 _GRANDE = AlquerqueGrandeModel()
 _GRANDE_TOP = AlquerqueGrandeTopModel()
+_GRANDE_BEST_REPLY = AlquerqueGrandeBestReplyModel()
 _GRANDE_FAST = AlquerqueGrandeFastModel()
 _GRANDE_SLOW = AlquerqueGrandeRivalsModel()
 _GRANDE_TWO_SIDES = AlquerqueGrandeTwoSidesModel()

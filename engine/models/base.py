@@ -46,6 +46,12 @@ class GameModel:
     share of rivals it finished above (ties half) less one half. 0: only a win counts,
     every other finish is a loss (the levels below the top in those modes)."""
 
+    best_reply: ClassVar[bool] = False
+    """With several rivals each on its own, search best-reply (:mod:`engine.search`: the
+    strongest reply of any one rival, then the searching seat again) instead of paranoid
+    (every rival in turn), where the game's board can play a move out of turn
+    (:meth:`engine.board.SearchBoard.plays_out_of_turn`)."""
+
     def evaluate(self, position: Position[Any], pieces: Pieces) -> tuple[int, ...]:
         """Per seat, how well that seat stands (its own view). Default: pieces on board."""
         counts = [0] * position.seat_count

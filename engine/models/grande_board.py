@@ -38,6 +38,16 @@ _ZOBRIST = tuple(tuple(piece_key(point, seat, STONES[seat].kind) for point in GR
 _NOBODY = mover_key(frozenset())
 """The key's part for a finished game (nobody to move)."""
 
+KNOWN_MOVES_KEPT = 20_000
+"""How many positions' moves per seat :class:`GrandeBoard` keeps (the whole store is
+emptied when full): a search meets most positions again, one iteration after the other,
+and best-reply search lists every rival's moves at each of its nodes (about 1.5 kB
+an entry)."""
+_KNOWN_MOVES: dict[tuple[bytes, int, int, int, int, str | None],
+                   tuple[dict[Move, int], dict[int, int]]] = {}
+"""Per (points, seat, its no-return marker, players, mode): the seat's moves and the
+best capture per stone (:func:`rules.lattice_moves.grande_moves`; read, never changed)."""
+
 State = tuple[list[int], int, list[int], list[int], list[int], list[tuple[int, ...]], list[bool],
               int, int, str, list[int], int, dict[Move, int], dict[int, int]]
 """A record of the board's whole state (what :meth:`GrandeBoard.unmake` restores)."""
@@ -216,9 +226,7 @@ class GrandeBoard(LatticeBoard):
         seat = (mover + 1) % players
         while out[seat]:
             seat = (seat + 1) % players
-        moves, best = grande_moves(self.cells, seat, self.came[seat], self.stone[seat],
-                                   self.enemies[seat], GRID.jumps, GRID.steps,
-                                   GRID.step_moves)
+        moves, best = self._moves_of(seat)
         if not moves:
             return False
         self.turn = seat
@@ -242,6 +250,35 @@ class GrandeBoard(LatticeBoard):
         self.huff = position.huff
         self._recount()
         self._generate()
+
+    def plays_out_of_turn(self) -> bool:
+        return True
+
+    def _moves_of(self, seat: int) -> tuple[dict[Move, int], dict[int, int]]:
+        """``seat``'s moves on the points at hand, and its best capture per stone."""
+        known = (bytes(self.cells), seat, self.came[seat], self.stone[seat], self.players,
+                 self.mode)
+        found = _KNOWN_MOVES.get(known)
+        if found is None:
+            if len(_KNOWN_MOVES) >= KNOWN_MOVES_KEPT:
+                _KNOWN_MOVES.clear()
+            found = _KNOWN_MOVES[known] = grande_moves(
+                self.cells, seat, self.came[seat], self.stone[seat], self.enemies[seat],
+                GRID.jumps, GRID.steps, GRID.step_moves)
+        return found
+
+    def pass_to(self, seat: int) -> bool:
+        if self.end or self.out[seat]:
+            return False
+        moves, best = self._moves_of(seat)
+        if not moves:
+            return False
+        self._undo.append(self._record())
+        self._key ^= self.movers[self.turn] ^ self.movers[seat]
+        self.turn = seat
+        self._moves, self._best = moves, best
+        self._listed = None
+        return True
 
     def unmake(self) -> None:
         self._restore(self._undo.pop())

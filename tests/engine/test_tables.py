@@ -82,7 +82,8 @@ def test_a_process_keeps_a_few_tables_of_bounded_size() -> None:
 def test_a_time_bound_search_runs_with_the_cycle_collector_held_off(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A full collection walks the kept tables too (80-110 ms measured in the middle of
-    a 100 ms damas search): the search runs without it, and gets it back after."""
+    a 100 ms damas search): the search and the writing out of its line run without it,
+    and the caller gets it back after."""
     import gc
 
     import engine.player
@@ -98,12 +99,19 @@ def test_a_time_bound_search_runs_with_the_cycle_collector_held_off(
             collecting.append(gc.isenabled())
             return self.search.run()
 
+    line = engine.player._line
+
+    def spied_line(*args: Any) -> Any:
+        collecting.append(gc.isenabled())
+        return line(*args)
+
     monkeypatch.setattr(engine.player, "Search", Spy)
+    monkeypatch.setattr(engine.player, "_line", spied_line)
     p = rules.variant("damas").start()
     assert gc.isenabled()
-    choose_move(p, 8, seed=1, seconds=0.05)  # by time: held off
+    choose_move(p, 8, seed=1, seconds=0.05)  # by time: held off, the line written too
     choose_move(p, 8, seed=1, nodes=200)  # by nodes: nothing to keep
-    assert collecting == [False, True] and gc.isenabled()
+    assert collecting == [False, False, True, True] and gc.isenabled()
     gc.disable()
     try:
         choose_move(p, 8, seed=1, seconds=0.05)
