@@ -38,15 +38,12 @@ _ZOBRIST = tuple(tuple(piece_key(point, seat, STONES[seat].kind) for point in GR
 _NOBODY = mover_key(frozenset())
 """The key's part for a finished game (nobody to move)."""
 
-KNOWN_MOVES_KEPT = 20_000
-"""How many positions' moves per seat :class:`GrandeBoard` keeps (the whole store is
-emptied when full): a search meets most positions again, one iteration after the other,
-and best-reply search lists every rival's moves at each of its nodes (about 1.5 kB
-an entry)."""
-_KNOWN_MOVES: dict[tuple[bytes, int, int, int, int, str | None],
-                   tuple[dict[Move, int], dict[int, int]]] = {}
-"""Per (points, seat, its no-return marker, players, mode): the seat's moves and the
-best capture per stone (:func:`rules.lattice_moves.grande_moves`; read, never changed)."""
+KNOWN_MOVES_KEPT = 1024
+"""How many positions' moves per seat a :class:`GrandeBoard` that hands the move around
+(:meth:`GrandeBoard.pass_to`) keeps while its search runs, emptied when full:
+best-reply search lists every rival's moves at each of its nodes, then plays them (30 %
+more nodes a second in ``fast`` and ``slow`` middlegames with 1 024, no more with 16 384;
+a board that only follows turn order keeps none: the store cost paranoid search 5-10 %)."""
 
 State = tuple[list[int], int, list[int], list[int], list[int], list[tuple[int, ...]], list[bool],
               int, int, str, list[int], int, dict[Move, int], dict[int, int]]
@@ -90,6 +87,11 @@ class GrandeBoard(LatticeBoard):
         self._best: dict[int, int] = {}
         self._listed: list[Move] | None = None
         self._undo: list[State] = []
+        self._known: dict[tuple[bytes, int, int, int],
+                          tuple[dict[Move, int], dict[int, int]]] | None = None
+        """Once the move is handed around: per (points, seat, its no-return marker), the
+        seat's moves and best capture per stone (:func:`rules.lattice_moves.grande_moves`;
+        read, never changed)."""
         self._recount()
         self._generate()
 
@@ -256,13 +258,16 @@ class GrandeBoard(LatticeBoard):
 
     def _moves_of(self, seat: int) -> tuple[dict[Move, int], dict[int, int]]:
         """``seat``'s moves on the points at hand, and its best capture per stone."""
-        known = (bytes(self.cells), seat, self.came[seat], self.stone[seat], self.players,
-                 self.mode)
-        found = _KNOWN_MOVES.get(known)
+        store = self._known
+        if store is None:
+            return grande_moves(self.cells, seat, self.came[seat], self.stone[seat],
+                                self.enemies[seat], GRID.jumps, GRID.steps, GRID.step_moves)
+        known = (bytes(self.cells), seat, self.came[seat], self.stone[seat])
+        found = store.get(known)
         if found is None:
-            if len(_KNOWN_MOVES) >= KNOWN_MOVES_KEPT:
-                _KNOWN_MOVES.clear()
-            found = _KNOWN_MOVES[known] = grande_moves(
+            if len(store) >= KNOWN_MOVES_KEPT:
+                store.clear()
+            found = store[known] = grande_moves(
                 self.cells, seat, self.came[seat], self.stone[seat], self.enemies[seat],
                 GRID.jumps, GRID.steps, GRID.step_moves)
         return found
@@ -270,6 +275,8 @@ class GrandeBoard(LatticeBoard):
     def pass_to(self, seat: int) -> bool:
         if self.end or self.out[seat]:
             return False
+        if self._known is None:
+            self._known = {}
         moves, best = self._moves_of(seat)
         if not moves:
             return False
