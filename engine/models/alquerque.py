@@ -52,9 +52,15 @@ class AlquerqueModel(PathGameModel):
     def _stone_values(cls, height: int) -> tuple[tuple[int, ...], ...]:
         """Per seat, per rank: a stone's worth with the steps it has left (tabled once
         per board height: the evaluation runs at every leaf)."""
-        return tuple(tuple(cls.STONE + cls.SPARE * (height - 1 - forward(seat, y, height))
+        return tuple(tuple(cls._stone_worth(forward(seat, y, height), height)
                            for y in range(height))
                      for seat in (0, 1))
+
+    @classmethod
+    def _stone_worth(cls, advanced: int, height: int) -> int:
+        """A stone's worth ``advanced`` ranks from its own edge: a stone, and the
+        steps it has left."""
+        return cls.STONE + cls.SPARE * (height - 1 - advanced)
 
     def for_level(self, level: Level) -> GameModel:
         """Level 8 counts spare steps higher (:class:`AlquerqueTopModel`).
@@ -123,7 +129,13 @@ class AlquerqueTopModel(AlquerqueModel):
     (140, 130)
     """
 
-    SPARE: ClassVar[int] = 10
+    WORTH: ClassVar[tuple[int, ...]] = (140, 120, 105, 62, 5)
+
+    @classmethod
+    def _stone_worth(cls, advanced: int, height: int) -> int:
+        if height == len(cls.WORTH):
+            return cls.WORTH[advanced]
+        return super()._stone_worth(advanced, height)
 
     def for_level(self, level: Level) -> GameModel:
         return self

@@ -238,13 +238,16 @@ def test_the_damas_board_ends_games_as_the_rules_do() -> None:
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32 - 1), grande=st.booleans())
-def test_the_alquerque_board_agrees_with_the_rules(seed: int, grande: bool) -> None:
+@given(seed=st.integers(0, 2**32 - 1), grande=st.booleans(), top=st.booleans())
+def test_the_alquerque_board_agrees_with_the_rules(seed: int, grande: bool,
+                                                   top: bool) -> None:
     """The original rules on either board (Alquerque's 5×5, Alquerque grande's 7×7 with
-    two players), games to their end (no stones left, or no move)."""
+    two players), games to their end (no stones left, or no move); on the 5×5 board
+    with level 8's judgement too (:class:`AlquerqueTopModel`: its own stones' worth)."""
     v = rules.variant("alquerque-grande" if grande else "alquerque")
     root = v.start(players=2, rules="alquerque") if grande else v.start()
-    ends = walk(model_for(v, root), root, random.Random(seed), 250)
+    model = AlquerqueTopModel() if top and not grande else model_for(v, root)
+    ends = walk(model, root, random.Random(seed), 250)
     assert set(ends) <= {"no-moves", "no-pieces"}
 
 

@@ -224,6 +224,28 @@ def test_alquerque_capture_duty_chain_is_followed() -> None:
     assert p.outcome() is None
 
 
+def test_alquerque_level_8_counts_a_stone_on_the_far_rank_as_almost_nothing() -> None:
+    """A stone on its far rank can no longer step, and most games end with the side to
+    move out of moves: level 8 counts such a stone as almost nothing (one stone with its
+    steps left outweighs two of them, and the side with it wins here), levels 7 and
+    below as a stone."""
+    from engine.levels import LEVELS
+    from engine.models import model_at_level
+    from engine.models.alquerque import AlquerqueModel, AlquerqueTopModel
+    v = rules.variant("alquerque")
+    p = v.from_text("...../...../..W../...../B...B w -")
+    # whatever White steps, Black is to move without a move
+    assert {p.play(m).outcome() for m in p.legal_moves()} == {
+        rules.Outcome.win(0, seats=2, reason="no-moves")}
+    top, _ = model_at_level(p, LEVELS[8])
+    shared, _ = model_at_level(p, LEVELS[7])
+    assert type(top) is AlquerqueTopModel and type(shared) is AlquerqueModel
+    white, black = top.evaluate(p, p.pieces())
+    assert white > 10 * black > 0
+    white, black = shared.evaluate(p, p.pieces())
+    assert white < black
+
+
 def test_grande_avoids_being_huffed() -> None:
     """With huffing, stepping while a capture exists costs a stone: the engine captures."""
     v = rules.variant("alquerque-grande")
