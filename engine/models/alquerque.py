@@ -63,7 +63,7 @@ class AlquerqueModel(PathGameModel):
         return cls.STONE + cls.SPARE * (height - 1 - advanced)
 
     def for_level(self, level: Level) -> GameModel:
-        """Level 8 counts spare steps higher (:class:`AlquerqueTopModel`).
+        """Level 8 judges stones by its own table (:class:`AlquerqueTopModel`).
 
         >>> from engine.levels import LEVELS
         >>> type(AlquerqueModel().for_level(LEVELS[8])).__name__
@@ -111,25 +111,45 @@ class AlquerqueModel(PathGameModel):
 
 
 class AlquerqueTopModel(AlquerqueModel):
-    """Alquerque's level 8: a step a stone still has left is worth 10, not 4.
+    """Alquerque's level 8: a stone's worth by the ranks it has advanced, from a table
+    (:attr:`WORTH`) fitted to games, where the shared judgement counts a stone and 4
+    (here before: 10) a step it has left.
 
-    Most games end with a side to move that has no move (82-84 of 100 between two
-    level 8s), so the steps left decide them, and a search that sees further than the
-    levels below finds more of the lines that keep them. Measured with the kept tables
-    (:mod:`engine.tables`), level 8 against the code before issue 39's (100 games,
-    paired openings, 100 ms of CPU time a move): spare steps worth 4 scored 60 %, worth
-    10 62 % and 59 % in two runs (mobility counted twice as high instead: 57 %; a search
-    a ply shallower for late quiet moves as well: 42 points after 68 games where 10 alone
-    had 45): between two searches that make few mistakes the paired opening decides most
-    pairs here. Level 7 keeps the shared judgement, so the step between them grows: on the
-    ladder level 8 scores 66 % against it (61 % with the shared judgement) and 99 % against
-    random moves.
+    Most games end with a side to move that has no move (82-85 of 100 between two
+    level 8s), so what a stone is worth is the moves it can still make: a stone on its
+    far rank can no longer step (it can only capture sideways), and one a rank short of
+    it has one step forward left. The table is a logistic regression of the game's
+    winner on the stones each side has per rank advanced (with and without their
+    moves) over the quiet positions (no capture for either side) of games of level 8
+    against itself (4 000 nodes a move, the self-play openings), scaled to 140 for a
+    stone at home: over 383 games (8 657 positions) 140, 120-121, 103-105, 59-65 and 3-5
+    (the table takes their middle; 4 a move); over 571 games (13 100) 140, 120, 102, 56
+    and 1, each third of the games fitted alone the same within a few points. A stone
+    on its far rank is worth almost nothing, one a rank short of it less than half a
+    stone.
 
-    >>> AlquerqueTopModel._stone_values(5)[0][:2]
-    (140, 130)
+    Measured against the code before issue 39's (``bench/bench_versus.py``: paired
+    openings, 100 ms of CPU time a move, no node floors; ``bench/results/``): a stone
+    and 10 a step scored 59-62 % over 100 games (four runs of the same openings), the
+    table 65 % and 66 % over them and 64.0 % over 200 (62 % on the second 100). Not
+    kept: mobility counted at 3 (and a stone and 10 a step) 63 %; the table with
+    mobility at 4 64 % over the first 100; the table with each sideways step a stone
+    could take along its rank counted 6 and mobility 3 (the regression's third term,
+    13 % fewer nodes a second) 63.5 % over 200; every square its own worth, a stone
+    beside an enemy, backed by its own or free to step forward: no better fit on games
+    left out. Earlier: mobility counted twice as high (12) 57 %; a search a ply
+    shallower for late quiet moves 42 points after 68 games where the rest scored 45.
+    Between two searches that make few mistakes the paired opening decides most pairs
+    (70 of the 200 games' 100 pairs were split one game each).
+
+    >>> AlquerqueTopModel._stone_values(5)[0]
+    (140, 120, 105, 62, 5)
+    >>> AlquerqueTopModel._stone_values(5)[1][0]  # Black's far rank is rank 1
+    5
     """
 
     WORTH: ClassVar[tuple[int, ...]] = (140, 120, 105, 62, 5)
+    """A stone's worth per rank advanced from its own edge, on the 5×5 board."""
 
     @classmethod
     def _stone_worth(cls, advanced: int, height: int) -> int:
