@@ -115,7 +115,7 @@ class AlquerqueTopModel(AlquerqueModel):
     (:attr:`WORTH`) fitted to games, where the shared judgement counts a stone and 4
     (here before: 10) a step it has left.
 
-    Most games end with a side to move that has no move (82-85 of 100 between two
+    Most games end with a side to move that has no move (81-88 of 100 between two
     level 8s), so what a stone is worth is the moves it can still make: a stone on its
     far rank can no longer step (it can only capture sideways), and one a rank short of
     it has one step forward left. The table is a logistic regression of the game's
@@ -130,17 +130,25 @@ class AlquerqueTopModel(AlquerqueModel):
 
     Measured against the code before issue 39's (``bench/bench_versus.py``: paired
     openings, 100 ms of CPU time a move, no node floors; ``bench/results/``): a stone
-    and 10 a step scored 59-62 % over 100 games (four runs of the same openings), the
-    table 65 % and 66 % over them and 64.0 % over 200 (62 % on the second 100). Not
-    kept: mobility counted at 3 (and a stone and 10 a step) 63 %; the table with
-    mobility at 4 64 % over the first 100; the table with each sideways step a stone
-    could take along its rank counted 6 and mobility 3 (the regression's third term,
-    13 % fewer nodes a second) 63.5 % over 200; every square its own worth, a stone
-    beside an enemy, backed by its own or free to step forward: no better fit on games
-    left out. Earlier: mobility counted twice as high (12) 57 %; a search a ply
-    shallower for late quiet moves 42 points after 68 games where the rest scored 45.
-    Between two searches that make few mistakes the paired opening decides most pairs
-    (70 of the 200 games' 100 pairs were split one game each).
+    and 10 a step scored 59-62 % over the first 100 games in five runs and 62.0 % over
+    200 (62 % on each 100), the table 65 % and 66 % over the first 100 and 64.0 % over
+    200 (66 and 62): two to four points more. Not kept: mobility counted at 3 (with a
+    stone and 10 a step) 63 %, at 4 with the table 64 % over the first 100; the table
+    with each sideways step a stone could take along its rank counted 6 and mobility 3
+    (the regression's next term; 13 % fewer nodes a second) 63.5 % over 200; the table
+    with an exact verdict on races (every White stone above every Black one: nothing
+    can meet again, and the side with more moves left wins; 5 000 for the winner)
+    64.0 % over 200 (67 and 61: such races come within the search's sight anyway);
+    every square its own worth, a stone beside an enemy, backed by its own or free to
+    step forward: no better fit on games left out. Earlier: mobility counted twice as
+    high (12) 57 %; a search a ply shallower for late quiet moves 42 points after 68
+    games where the rest scored 45. Between two searches that make few mistakes the
+    paired opening decides most pairs (70 of the 200 games' 100 pairs were split one
+    game each, and 20-30 pairs of 100 change between two runs by timing alone). Level 7
+    keeps the shared judgement, so the step between them grows: on the ladder level 8
+    scores 73 % against it (66 % with a stone and 10 a step, 61 % with the shared
+    judgement) and 99 % against random moves. The puzzle miner judges with level 8's
+    model (:mod:`engine.puzzles`), so it mines by the table too.
 
     >>> AlquerqueTopModel._stone_values(5)[0]
     (140, 120, 105, 62, 5)
