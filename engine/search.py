@@ -423,15 +423,9 @@ class Search:
         self._tick()
         board = self.board
         key = board.key()
-        entry = self.tt.get(key)
-        tt_move = None
-        if entry is not None:
-            e_depth, flag, value, tt_move = entry
-            if e_depth >= depth:
-                value = _from_table(value, ply)
-                if flag == EXACT or (flag == LOWER and value >= beta) or (
-                        flag == UPPER and value <= alpha):
-                    return value
+        settled, value, tt_move = self._probe(key, depth, alpha, beta, ply)
+        if settled:
+            return value
         side = self._side_of[seat]
         ordered: Iterable[Hashable]
         if self._staged:
@@ -466,6 +460,22 @@ class Search:
         flag = EXACT if alpha0 < best < beta else (LOWER if best >= beta else UPPER)
         self.tt[key] = (depth, flag, _to_table(best, ply), best_move)
         return best
+
+    def _probe(self, key: int, depth: int, alpha: int, beta: int,
+               ply: int) -> tuple[bool, int, Hashable | None]:
+        """What the table holds for the position ``key`` searched ``depth`` deep:
+        whether its value settles the node within (``alpha``, ``beta``), that value,
+        and the best move it recorded (None: none)."""
+        entry = self.tt.get(key)
+        if entry is None:
+            return False, 0, None
+        e_depth, flag, value, move = entry
+        if e_depth >= depth:
+            value = _from_table(value, ply)
+            if flag == EXACT or (flag == LOWER and value >= beta) or (
+                    flag == UPPER and value <= alpha):
+                return True, value, move
+        return False, 0, move
 
     def _quiesce(self, seat: int, alpha: int, beta: int, ply: int, parent_mobility: int,
                  qply: int) -> int:
@@ -599,17 +609,10 @@ class Search:
         if depth <= 0:
             return self._rivals_quiesce(alpha, beta, ply, parent_mobility, qply)
         self._tick()
-        board = self.board
-        key = board.key()
-        entry = self.tt.get(key)
-        tt_move = None
-        if entry is not None:
-            e_depth, flag, value, tt_move = entry
-            if e_depth >= depth:
-                value = _from_table(value, ply)
-                if flag == EXACT or (flag == LOWER and value >= beta) or (
-                        flag == UPPER and value <= alpha):
-                    return value
+        key = self.board.key()
+        settled, value, tt_move = self._probe(key, depth, alpha, beta, ply)
+        if settled:
+            return value
         replies, gains, mobility = self._replies()
         if not replies:  # no rival can move: as the evaluation stands
             return -self._static()
