@@ -183,11 +183,12 @@ class AlquerqueGrandeBestReplyModel(AlquerqueGrandeTopModel):
     100 ms of CPU a move. Best-reply sees a round in two plies (depth 4, two moves of its
     own, where paranoid reaches 4-6 plies in 100 ms); with the other rivals passing it
     scored 52.7 % over 100 games (54.0 % over 40 before the moves per seat were kept),
-    with the other rivals taking their best capture (huffing all but forces it) 56.3 %
-    after 90 (see ``bench/results/engine-strength-2026-11-29.txt``). In ``slow`` it
-    scored 48.7 % over 43 games at 50 ms, where paranoid had 56.4 %: ``slow`` stays
-    paranoid. Level 7 stays paranoid too, so the ladder below is unchanged; level 8
-    against it scores 63.1 % (paranoid: 64.2 %), 99.1 % against random moves.
+    with the other rivals taking their best capture (huffing all but forces it) 55.8 %
+    over 100 (``bench/results/engine-strength-2026-11-29.txt``, section 6). In ``slow``
+    plain best-reply scored 48.7 % over 43 games at 50 ms, where paranoid had 56.4 %:
+    ``slow`` stays paranoid. Level 7 stays paranoid too, so the ladder below is
+    unchanged; on its 12 000-node floor level 8 scored 60.0 % against it (plain
+    best-reply 63.1 %, paranoid 64.2 %) and 99.5 % against random moves.
     """
 
     best_reply = True
