@@ -132,7 +132,9 @@ class AlquerqueTopModel(AlquerqueModel):
     openings, 100 ms of CPU time a move, no node floors; ``bench/results/``): a stone
     and 10 a step scored 59-62 % over the first 100 games in five runs and 62.0 % over
     200 (62 % on each 100), the table 65 % and 66 % over the first 100 and 64.0 % over
-    200 (66 and 62): two to four points more. Not kept: mobility counted at 3 (with a
+    200 (66 and 62), and 63.0 % (64 and 62) again once the best-reply search had
+    landed: about four points more on the first 100 openings, none on the next 100.
+    Not kept: mobility counted at 3 (with a
     stone and 10 a step) 63 %, at 4 with the table 64 % over the first 100; the table
     with each sideways step a stone could take along its rank counted 6 and mobility 3
     (the regression's next term; 13 % fewer nodes a second) 63.5 % over 200; the table
