@@ -649,13 +649,15 @@ class Search:
         self._tick()
         model = self.model
         stand = -self._static()
+        searching = model.quiescence and qply < min(self.limits.quiescence, QUIESCENCE_PLIES)
+        if not searching and not model.mobility_weight:
+            return stand  # as _quiesce: nothing here needs the rivals' moves
         replies, gains, mobility = self._replies()
         tactical = [(r, g) for r, g in zip(replies, gains, strict=True) if g is not None]
         forced = model.captures_compulsory and bool(replies) \
             and len(tactical) == len(replies)
         if not forced and parent_mobility >= 0 and model.mobility_weight and replies:
             stand += model.mobility_weight * (mobility - parent_mobility)
-        searching = model.quiescence and qply < min(self.limits.quiescence, QUIESCENCE_PLIES)
         if not searching or not tactical:
             return stand
         if forced:

@@ -133,10 +133,7 @@ class GrandeBoard(LatticeBoard):
         if self.end:
             self._moves, self._best = {}, {}
             return
-        seat = self.turn
-        self._moves, self._best = grande_moves(
-            self.cells, seat, self.came[seat], self.stone[seat], self.enemies[seat],
-            GRID.jumps, GRID.steps, GRID.step_moves)
+        self._moves, self._best = self._moves_of(self.turn)
 
     def _take(self, point: int) -> None:
         """Empty ``point`` (a stone on it)."""
@@ -259,17 +256,18 @@ class GrandeBoard(LatticeBoard):
     def _moves_of(self, seat: int) -> tuple[dict[Move, int], dict[int, int]]:
         """``seat``'s moves on the points at hand, and its best capture per stone."""
         store = self._known
-        if store is None:
-            return grande_moves(self.cells, seat, self.came[seat], self.stone[seat],
-                                self.enemies[seat], GRID.jumps, GRID.steps, GRID.step_moves)
-        known = (bytes(self.cells), seat, self.came[seat], self.stone[seat])
-        found = store.get(known)
-        if found is None:
+        known = (bytes(self.cells), seat, self.came[seat], self.stone[seat]) \
+            if store is not None else None
+        if store is not None and known is not None:
+            found = store.get(known)
+            if found is not None:
+                return found
+        found = grande_moves(self.cells, seat, self.came[seat], self.stone[seat],
+                             self.enemies[seat], GRID.jumps, GRID.steps, GRID.step_moves)
+        if store is not None and known is not None:
             if len(store) >= KNOWN_MOVES_KEPT:
                 store.clear()
-            found = store[known] = grande_moves(
-                self.cells, seat, self.came[seat], self.stone[seat], self.enemies[seat],
-                GRID.jumps, GRID.steps, GRID.step_moves)
+            store[known] = found
         return found
 
     def pass_to(self, seat: int) -> bool:
