@@ -1,7 +1,8 @@
 """What the service says about a match in words: players named by seat, who is to move,
-the line a board image shows when the match is over, and the one-line description of a
-position (alt text). The sentence for how a match ended comes from ``locales.results``
-(one place for every medium); this module only names the people in it.
+the line a board image shows when the match is over, a seat's rating beside its player,
+and the one-line description of a position (alt text). The sentence for how a match
+ended comes from ``locales.results`` (one place for every medium); this module only names
+the people in it.
 
 Everything here works from a ``MatchView`` (what the service hands out), so the service
 and the adapters that draw boards from events say the same thing.
@@ -26,7 +27,7 @@ from service.timecontrol import (
     with_claim,
     with_weekends,
 )
-from service.views import MatchView, ResultView
+from service.views import MatchView, ResultView, SeatView
 
 log = logging.getLogger(__name__)
 
@@ -179,3 +180,20 @@ def terms(m: MatchView) -> Text:
         _n("{count} day per move", "{count} days per move", m.days_per_move)
     pace = with_weekends(with_claim(pace, m.claim_win), m.weekends)
     return _("{pace}, rated", pace=pace) if m.rated else _("{pace}, casual", pace=pace)
+
+
+def seat_rating(m: MatchView, s: SeatView) -> Words | None:
+    """What a seat's line says of its player's rating on the match's ladder, as it was
+    when the match was read (issue 42): the number ladders show, or that he has none yet;
+    a seat the computer plays (itself, or standing in for a late player) is not rated.
+    Nothing once the match is over (its end may have moved the number: today's would
+    pass for the one it was played at)."""
+    if s.user_id is None or m.is_over:
+        return None
+    if is_computer(s.user_id) or m.stand_in_since(s.user_id) is not None:
+        return _("not rated (computer)")
+    shown = s.shown_rating
+    if shown is None:
+        return _("no rating yet")
+    # TRANSLATORS: a player's rating in a match's seat list, e.g. "rating 12.3"
+    return _("rating {rating}", rating=shown)

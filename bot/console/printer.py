@@ -157,18 +157,33 @@ class ConsolePrinter:
         names = [self.name(u) for u in uids]
         return joined(*names, separator=", ") if names else _("nobody")
 
+    def seat_words(self, m: MatchView, s: SeatView) -> Words:
+        """``'Red: alice'``, with whether the seat is out and its team-mates."""
+        player = as_seated(self.name(s.user_id), m.stand_in_since(s.user_id),
+                           m.skipped_since(s.user_id))
+        said: Words = _("{seat}: {player}", seat=seat_colour(s.name), player=player)
+        if s.out:
+            said = _("{seat} (out)", seat=said)
+        mates = m.team_mates(s.user_id) if s.user_id is not None else ()
+        if mates:
+            said = _("{seat} (with {players})", seat=said, players=self.names_of(mates))
+        return said
+
+    def seat_lines(self, m: MatchView, *, ratings: bool = True) -> list[Words]:
+        """A line per seat, as Discord's board and turn post list the players: the mover
+        marked, and each player's rating while the match is live (``texts.seat_rating``:
+        casual games too; none once it is over, nor with ``ratings`` False)."""
+        lines: list[Words] = []
+        for s in m.seats:
+            arrow = "▶ " if s.user_id is not None and s.user_id in m.to_move else "  "
+            rating = texts.seat_rating(m, s) if ratings else None
+            said = self.seat_words(m, s) if rating is None else \
+                joined(self.seat_words(m, s), rating, separator=" · ")
+            lines.append(joined(arrow, said, separator=""))
+        return lines
+
     def describe(self, m: MatchView) -> Words:
-        def seat_line(s: SeatView) -> Words:
-            player = as_seated(self.name(s.user_id), m.stand_in_since(s.user_id),
-                               m.skipped_since(s.user_id))
-            said: Words = _("{seat}: {player}", seat=seat_colour(s.name), player=player)
-            if s.out:
-                said = _("{seat} (out)", seat=said)
-            mates = m.team_mates(s.user_id) if s.user_id is not None else ()
-            if mates:
-                said = _("{seat} (with {players})", seat=said, players=self.names_of(mates))
-            return said
-        seats: Words = joined(*(seat_line(s) for s in m.seats), separator="; ")
+        seats: Words = joined(*(self.seat_words(m, s) for s in m.seats), separator="; ")
         if m.status.is_waiting:
             # Nobody is seated yet: say who is in, who is invited, and what is still open.
             joined_users = [u for u in m.joined]

@@ -113,9 +113,11 @@ class Console:
             ply, i = ply - 1, i - 1
         return ply
 
-    async def show_board(self, match_id: int, played: MoveResult | None = None) -> None:
+    async def show_board(self, match_id: int, played: MoveResult | None = None, *,
+                         seats: bool = False) -> None:
         """The board as text, its description and (with ``--boards``) a PNG; after a move,
-        from what the move returned (no read, the position drawn once)."""
+        from what the move returned (no read, the position drawn once). ``seats``: a line
+        per seat under it too, with the players' ratings (``/board``)."""
         if played is not None and played.board is not None:
             m, board = played.match, played.board
         else:
@@ -134,6 +136,9 @@ class Console:
             board = BoardState(position, marks)
         self.say(text_board(board.position, board.last_marks))
         self.say(self.service.describe(m, board.position, board.moves))
+        if seats:
+            for line in self.printer.seat_lines(m):
+                self.say(line)
         if self.boards_dir is not None and self.renderer is not None:
             viewer = m.seat_of(self.current_user) if self.current_user else None
             image = await asyncio.to_thread(

@@ -26,6 +26,7 @@ from locales.terms import (
 from service.computer_seats import computer_title, is_computer
 from service.events import SeasonEnded
 from service.imported_seats import imported_title, is_imported
+from service.texts import seat_rating
 from service.texts import terms as terms
 from service.timecontrol import (
     as_seated,
@@ -40,7 +41,6 @@ from service.views import (
     PlayerStats,
     RatingUpdate,
     ResultView,
-    SeatView,
 )
 
 COLOUR = discord.Colour(0x2E7D5B)
@@ -122,31 +122,14 @@ def clock_status(m: MatchView, now: datetime | None = None,
     return joined(*parts, separator=" · ")
 
 
-def seat_rating(m: MatchView, s: SeatView) -> Words | None:
-    """What a seat's line says of its player's rating on the match's ladder, as it was
-    when the match was read (issue 42): the number ladders show, or that he has none yet;
-    a seat the computer plays (itself, or standing in for a late player) is not rated.
-    Nothing once the match is over (its end may have moved the number: today's would
-    pass for the one it was played at)."""
-    if s.user_id is None or m.is_over:
-        return None
-    if is_computer(s.user_id) or m.stand_in_since(s.user_id) is not None:
-        return _("not rated (computer)")
-    shown = s.shown_rating
-    if shown is None:
-        return _("no rating yet")
-    # TRANSLATORS: a player's rating in a match's seat list, e.g. "rating 12.3"
-    return _("rating {rating}", rating=shown)
-
-
-def seat_lines(m: MatchView, loc: str) -> str:
-    """A line per seat: whose move, the seat's colour, its player, his rating, his team
-    and whether he is out."""
+def seat_lines(m: MatchView, loc: str, *, ratings: bool = True) -> str:
+    """A line per seat: whose move, the seat's colour, its player, his rating (not with
+    ``ratings`` False), his team and whether he is out."""
     lines = []
     for s in m.seats:
         mates = m.team_mates(s.user_id) if s.user_id is not None else ()
         parts: list[Words] = []
-        rating = seat_rating(m, s)
+        rating = seat_rating(m, s) if ratings else None
         if rating is not None:
             parts.append(rating)
         if s.team is not None and m.seat_count > 2:

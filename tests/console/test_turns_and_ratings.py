@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from datetime import timedelta
 from pathlib import Path
 
+from bot.computer import InlineMovePicker
 from bot.console import ShiftedClock, open_console, run_console, user_id
 from rules import MoveMarks, Position
 from storage import MemoryRepository
@@ -90,3 +91,65 @@ async def test_every_command_runs_the_deadline_sweep_first() -> None:
     assert text.startswith("* #1 is over: bob won (opponent ran out of time)")
     m = await console.service.get_match(1)
     assert m.is_over and m.result is not None and m.result.winners == (user_id("bob"),)
+
+
+def _after(out: str, command: str) -> str:
+    """What the console answered to the last ``command`` (up to the next prompt)."""
+    return out.rsplit(f"> {command}\n", 1)[1].split("\n> ", 1)[0]
+
+
+async def test_board_lists_the_seats_with_their_ratings_while_the_match_is_live(
+        tmp_path: Path) -> None:
+    """``/board`` lists the seats as Discord's board and turn post do: the mover marked,
+    each player's rating on the ladder (casual games too), "no rating yet", the
+    computer not rated; once the match is over, and at earlier plies of a finished game,
+    the players without numbers (those are today's, not the game's)."""
+    lines = """as alice
+/challenge @bob xiangqi seat:red
+as bob
+/accept
+as alice
+/move h3-e3
+as bob
+/move h8-e8
+/resign
+as alice
+/challenge @bob xiangqi seat:red casual
+as bob
+/accept
+as alice
+/move h3-e3
+/board #2
+/board #2 ply:1
+/challenge @carol xiangqi seat:red
+as carol
+/accept
+/board #3
+/board #1
+/board #1 ply:1
+/challenge @computer xiangqi seat:black level:1
+/board #4
+"""
+    out = io.StringIO()
+    console = open_console(MemoryRepository(), out, clock=ShiftedClock(SetClock()),
+                           rng=random.Random(1), picker=InlineMovePicker(nodes=50))
+    for line in lines.splitlines():
+        out.write(f"> {line}\n")
+        await console.handle(line)
+    text = out.getvalue()
+    ladder = dict(re.findall(r"^  rating (\w+) 0\.0 → (-?\d+\.\d)", text, re.MULTILINE))
+    alice, bob = ladder["alice"], ladder["bob"]
+    assert float(alice) > 0 > float(bob)  # bob resigned the rated game
+    casual = _after(text, "/board #2")
+    assert casual.endswith(f"\n  Red: alice · rating {alice}?\n▶ Black: bob · rating {bob}?")
+    stepped = _after(text, "/board #2 ply:1")  # a live match's earlier ply: today's numbers
+    assert f"▶ Black: bob · rating {bob}?" in stepped
+    newcomer = _after(text, "/board #3")
+    assert f"▶ Red: alice · rating {alice}?\n  Black: carol · no rating yet" in newcomer
+    over = _after(text, "/board #1")
+    assert "game over" in over and over.endswith("\n  Red: alice\n  Black: bob (out)")
+    earlier = _after(text, "/board #1 ply:1")  # shown as if it went on: still no numbers
+    assert earlier.endswith("\n  Red: alice\n  Black: bob (out)")
+    computer = _after(text, "/board #4")
+    assert "  Red: Tablero (level 1) · not rated (computer)\n" in computer
+    assert "Black: carol · no rating yet" in computer

@@ -121,3 +121,28 @@ async def test_a_foreign_server_cannot_step_a_match(world: World) -> None:
     refused = reply(await stranger.slash(channel, "board", match=match.id, ply=1))
     assert refused.ephemeral and f"no match #{match.id}" in refused.content
     assert not refused.attachments
+
+
+async def test_the_steppers_players_show_ratings_only_while_the_match_is_live(
+        world: World) -> None:
+    """A finished game's plies are shown as if it went on, but its seats' ratings are
+    today's (its end moved them): none at any ply; a live match's plies show them."""
+    w = world
+    _match, thread = await finished_game(w)  # rated: both players have a rating now
+    stepper = reply(await step(w.carol, thread.last_message, "⏮"))
+    seen = []
+    for ply in range(6):  # the start, then each ply: the message is edited in place
+        seen.append((stepper.embeds[0].description, stepper.embeds[0].fields[0].value))
+        if ply < 5:
+            stepper = (await step(w.carol, stepper, "▶")).response
+    assert [said.split(":")[0].rstrip(".") for said, _p in seen] == [
+        "The start position (ply 0 of 5)", *(f"Ply {n} of 5" for n in range(1, 6))]
+    for _said, players in seen:
+        assert f"**Red**: {w.alice.mention}" in players and "rating" not in players
+
+    _live, live_thread = await start_match(w, w.alice, w.bob, rated=False, seat=0)
+    await w.alice.slash(live_thread, "move", move=MOVES[0])
+    stepped = reply(await w.bob.slash(live_thread, "board", ply=0))
+    players = stepped.embeds[0].fields[0].value
+    assert f"**Red**: {w.alice.mention} · rating -" in players  # she resigned the rated one
+    assert f"▶ **Black**: {w.bob.mention} · rating " in players  # a casual game: shown too

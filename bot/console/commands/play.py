@@ -91,7 +91,7 @@ async def cmd_board(console: Console, args: list[str], line: str) -> None:
     board after K plies of the record (0: the start), as the replay stepper shows it."""
     match_id = await console.pick_match(args)
     if not args:
-        await console.show_board(match_id)
+        await console.show_board(match_id, seats=True)
         return
     if len(args) > 1 or not digits(args[0]) or len(args[0]) > 7:
         raise ServiceError(_("/board [#N] [ply:K]: K is a number of plies (0: the start), "
@@ -110,6 +110,10 @@ async def cmd_board(console: Console, args: list[str], line: str) -> None:
                       match=match_id, ply=board.ply, last=board.last,
                       player=console.name(step.user_id), move=move_display(step.display)))
     console.say(text_board(board.position, board.marks))
+    # the players' ratings only while the match is live (an earlier ply of a finished
+    # game is shown as if it went on, but the numbers are today's, not the game's)
+    for seat_line in console.printer.seat_lines(board.match, ratings=board.live):
+        console.say(seat_line)
     if board.image is not None:
         console.say(board.image.alt)
         if console.boards_dir is not None:

@@ -45,7 +45,10 @@ def ply_embed(board: PlyBoard, who: Words | None, loc: str) -> discord.Embed:
     e = discord.Embed(title=render(_("{title} · match {match}", title=embeds.game_title(m),
                                      match=m.id), loc),
                       colour=embeds.COLOUR, description=render(ply_headline(board, who), loc))
-    e.add_field(name=render(_("Players"), loc), value=embeds.seat_lines(m, loc), inline=True)
+    # ratings only while the match is live: an earlier ply of a finished game is shown
+    # as if it went on, but its seats' numbers are today's, not the game's
+    e.add_field(name=render(_("Players"), loc),
+                value=embeds.seat_lines(m, loc, ratings=board.live), inline=True)
     if board.image is not None:
         e.set_image(url=f"attachment://{STEPPER_FILE}")
     return e
