@@ -15,8 +15,9 @@ from locales.terms import game_name
 from rules import MoveMarks, Position, RulesError
 from rules.notation import FILES
 from service import BoardRenderer, DrawnBoard
+from service.records import SPECIAL_PREFIX
 from service.texts import duration
-from service.views import EvalPoint, GameRecord, GlanceBoard, MatchView
+from service.views import EvalPoint, GameRecord, GlanceBoard, MatchView, PlyView
 
 
 class DrawBoardRenderer:
@@ -98,8 +99,9 @@ def text_board(position: Position, last_move: MoveMarks | None = None) -> str:
 def replay_frames(record: GameRecord) -> tuple[list[Any], dict[int, int]]:
     """The moves of ``render.replay_gif`` for a record, as the service parsed them (a
     Querni arrangement carries its seat; a seat leaving a 4-player game that went on is
-    the position it left behind), and which replay frame shows each record ply (frame 0
-    is the start; special entries that change nothing have none)."""
+    a ``SeatLeft``: the position it left behind, the seat and how it left, so the frame
+    says so), and which replay frame shows each record ply (frame 0 is the start;
+    special entries that change nothing have none)."""
     frames: list[Any] = []
     frame_of: dict[int, int] = {}
     previous = record.start
@@ -108,10 +110,24 @@ def replay_frames(record: GameRecord) -> tuple[list[Any], dict[int, int]]:
             frames.append(ply.move)
             frame_of[ply.ply] = len(frames)
         elif ply.position is not previous:
-            frames.append(ply.position)
+            frames.append(_left(ply))
             frame_of[ply.ply] = len(frames)
         previous = ply.position
     return frames, frame_of
+
+
+def _left(ply: PlyView) -> Any:
+    """A record entry that changed the position without a move (``#resign 2``,
+    ``#timeout 2``, ``#skip 2``: a seat left a 4-player game that went on) as a
+    ``render.replay.SeatLeft``; the bare position when the entry says no seat."""
+    word, _sep, seat = ply.canonical.removeprefix(SPECIAL_PREFIX).partition(" ")
+    if not ply.canonical.startswith(SPECIAL_PREFIX) or not seat.isdigit():
+        return ply.position
+    try:  # render is imported only where a picture is drawn (as above)
+        seat_left = importlib.import_module("render.replay").SeatLeft
+    except ImportError:
+        return ply.position
+    return seat_left(ply.position, int(seat), word)
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,8 +44,11 @@ frame_ms=900, hold_ms=4000) -> bytes``
     An animated GIF of a record: the start and one frame per ply (the move highlighted
     and written in the header), the last frame held. ``moves`` are Move objects or
     move strings (read with ``variant.parse_move`` ply by ply, so a stored record of
-    canonical strings replays directly), or a ``Position`` reached without a move (a seat
-    out of a 4-player game); ``MatchService.record`` gives them all.
+    canonical strings replays directly), or a ``render.replay.SeatLeft`` (a seat that
+    resigned, ran out of time or is skipped in a 4-player game that went on: the
+    position it left, the seat and how; its frame's caption says so) or the bare
+    ``Position`` so reached; ``MatchService.record`` gives them all
+    (``bot.boards.replay_frames``).
 
     ``flagged={ply: note}`` (an analysis's marked moves, ply 1 = the first move): those
     frames get a red frame and the note in the header, and stay up longer.

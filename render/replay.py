@@ -11,7 +11,8 @@ from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw
 
-from locales.i18n import DEFAULT_LOCALE, Words, _, render
+from locales.i18n import DEFAULT_LOCALE, Words, _, joined, render
+from locales.terms import seat_colour
 from render.draw import PNG_LEVEL, compose, draw_arrow, to_palette
 from render.style import CAPTURE_MARK, INK, PAPER, RGB, drawn_words, font
 from rules import Position, Variant
@@ -24,6 +25,48 @@ FLAG = CAPTURE_MARK
 """The frame colour of a flagged move (the red of a capture's cross: in every palette)."""
 
 
+@dataclass(frozen=True, slots=True)
+class SeatLeft:
+    """A record entry that is no move: seat ``seat`` left a four-player game that went
+    on, leaving ``position``; ``how`` it left: ``"resign"``, ``"timeout"`` (out of time,
+    out of the game) or ``"skip"`` (out of time, its turns skipped from then on)."""
+
+    position: Position
+    seat: int
+    how: str
+
+
+def _left_caption(variant: Variant, before: Position, entry: SeatLeft | Position,
+                  ply: int) -> Words:
+    """The caption of a frame reached without a move: which seat left and how, as the
+    other frames say which move was played. The seat by its colour: the header's chips
+    name its player beside it, and a long name would push the "how" out of the line. A
+    bare ``Position`` does not say how: the seat that went out is found on the board,
+    "skipped" when the rules skip it."""
+    after = entry.position if isinstance(entry, SeatLeft) else entry
+    if isinstance(entry, SeatLeft):
+        seat, how = entry.seat, entry.how
+    else:
+        gone = sorted(after.out_seats() - before.out_seats())
+        if not gone:
+            return _("{ply}. a player is out", ply=ply)
+        seat = gone[0]
+        how = "skip" if seat in after.skipped_seats() else "out"
+    who = seat_colour(variant.seat_name(seat, after.seat_count))
+    said: Words
+    if how == "resign":
+        said = _("{seat} resigns", seat=who)
+    elif how == "timeout":
+        said = _("{seat} ran out of time", seat=who)
+    elif how == "skip":
+        # TRANSLATORS: a replay frame's caption, after "12. ": a player's time ran out in
+        # a four-player game that goes on without him, his turns skipped from then on
+        said = _("{seat} is skipped", seat=who)
+    else:
+        said = _("{seat} is out", seat=who)
+    return joined(f"{ply}. ", said, separator="")
+
+
 def positions(variant: Variant, start: Position, moves: Iterable[Any]
               ) -> list[tuple[Position, Any, Position | None, Words | None]]:
     """``(position, marks, position before, caption)`` for the start and after each move.
@@ -31,17 +74,19 @@ def positions(variant: Variant, start: Position, moves: Iterable[Any]
     ``moves`` are Move objects or move strings (canonical or any accepted input); strings
     are read with ``variant.parse_move`` in the position they are played from. (A Querni
     ``choose`` setup submission names no seat, so while both seats are pending pass it as
-    the game's ``Arrangement`` object, which carries its seat.) A ``Position`` entry is
-    the position reached without a move (a seat resigned or timed out of a 4-player game
-    that went on); it is shown unmarked.
+    the game's ``Arrangement`` object, which carries its seat.) A ``SeatLeft`` entry is
+    a seat leaving a 4-player game that went on (resigned, out of time or skipped), a
+    bare ``Position`` the position so reached; either is shown unmarked, its caption
+    saying which seat left and how.
     """
     frames: list[tuple[Position, Any, Position | None, Words | None]] = [
         (start, None, None, None)]
     p = start
     for ply, move in enumerate(moves, 1):
-        if isinstance(move, Position):  # reached without a move: a seat left the game
-            frames.append((move, None, None, _("{ply}. a player is out", ply=ply)))
-            p = move
+        if isinstance(move, SeatLeft | Position):  # reached without a move: a seat left
+            after = move.position if isinstance(move, SeatLeft) else move
+            frames.append((after, None, None, _left_caption(variant, p, move, ply)))
+            p = after
             continue
         m = variant.parse_move(p, move) if isinstance(move, str) else move
         marks = variant.move_marks(p, m)

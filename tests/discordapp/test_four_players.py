@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from bot.boards import replay_frames
+from locales.i18n import render
+from render.replay import SeatLeft, positions
 from tests.discordapp.conftest import World
 from tests.discordapp.helpers import (
     FOUR_PLAYER_GAME as GAME,
@@ -110,6 +113,15 @@ async def test_on_timeout_skip_skips_the_late_seat_and_says_so(world: World) -> 
     after = await w.service.get_match(m.id)
     assert not after.is_over and late not in after.to_move
     assert after.skipped_since(late) == 5
+    # the replay GIF's frame of the skip says whose turns are skipped
+    record = await w.service.record(m.id)
+    frames, _frame_of = replay_frames(record)
+    (left,) = [f for f in frames if isinstance(f, SeatLeft)]
+    seat = after.seat_of(late)
+    assert (left.seat, left.how) == (seat, "skip") and frames.index(left) == 4
+    colour = record.variant.seat_name(seat, 4)
+    caption = positions(record.variant, record.start, frames)[5][3]
+    assert caption is not None and render(caption, "en-US") == f"5. {colour} is skipped"
     people = {a.id: a for a in (w.alice, w.bob, w.carol, w.dave)}
     other = people[after.to_move[0]]
     board = reply(await other.slash(thread, "board"))

@@ -250,6 +250,51 @@ def test_replay_has_one_frame_per_ply_plus_the_start() -> None:
     assert dist(frame.getpixel((x, y)), last.getpixel((x, y))) < 40
 
 
+def test_a_seat_leaving_a_four_player_game_is_captioned_with_who_and_how() -> None:
+    """A frame reached without a move (issue 43: a seat skipped, resigned or out of time
+    in a four-player game that goes on) says which seat left, by its colour (the chips
+    above name its player), and how, as the other frames say the move played, in the
+    reader's language; a bare position says what the board shows. The GIF's frame
+    carries that caption."""
+    from locales.i18n import render as say
+    from render.replay import SeatLeft, positions
+
+    v = rules.variant("alquerque-grande")
+    start = v.start(players=4, mode="fast")
+    first = next(iter(start.legal_moves()))
+    moved = start.play(first)
+    skipped = v.skip_seat(moved, 2)
+    resigned = v.resign(skipped, 3)
+    assert isinstance(resigned, Position)
+    record = [first, SeatLeft(skipped, 2, "skip"), SeatLeft(resigned, 3, "resign")]
+    captions = [c for _p, _m, _b, c in positions(v, start, record)]
+    assert [say(c, "en-US") for c in captions[1:]] == [
+        f"1. {v.display_move(start, first)}", "2. Black is skipped", "3. Red resigns"]
+    assert say(captions[3], "de") == "3. Rot gibt auf"
+    assert say(captions[2], "de") == "2. Schwarz wird übersprungen"
+    assert say(captions[2], "zh-CN") == "2. 黑方被跳过"
+    late = positions(v, start, [first, SeatLeft(skipped, 2, "timeout")])
+    assert say(late[2][3], "en-US") == "2. Black ran out of time"
+    bare = positions(v, start, [first, skipped])  # a position alone: the board says
+    assert say(bare[2][3], "en-US") == "2. Black is skipped"
+
+    names = ["alice", "bob", "carol", "dave"]
+    gif = Image.open(io.BytesIO(render.replay_gif(v, start, record, names=names, size=300)))
+    assert gif.n_frames == 4
+    gif.seek(2)
+    frame = gif.convert("RGB")
+    drawn, lay = render.compose(skipped, names=names, size=300, caption=captions[2],
+                                perspective=0)
+    plain = render.compose(skipped, names=names, size=300, caption="2. a player is out",
+                           perspective=0)[0]
+    differ = [(x, y) for x in range(0, drawn.width, 2) for y in range(0, lay.header, 2)
+              if drawn.getpixel((x, y)) != plain.getpixel((x, y))]
+    assert differ  # the caption is in the header's status line, and the GIF draws it
+    closer = [xy for xy in differ if dist(frame.getpixel(xy), drawn.getpixel(xy))
+              < dist(frame.getpixel(xy), plain.getpixel(xy))]
+    assert len(closer) > 0.8 * len(differ)  # (the GIF's palette shades the edges)
+
+
 def test_flagged_plies_are_framed_in_red_on_the_replay_and_the_sheet() -> None:
     from render.replay import FLAG, FLAG_MS
 
