@@ -59,8 +59,9 @@ def _left_caption(variant: Variant, before: Position, entry: SeatLeft | Position
     elif how == "timeout":
         said = _("{seat} ran out of time", seat=who)
     elif how == "skip":
-        # TRANSLATORS: a replay frame's caption, after "12. ": a player's time ran out in
-        # a four-player game that goes on without him, his turns skipped from then on
+        # TRANSLATORS: a replay frame's caption, after the ply's number: a player's time
+        # ran out in a four-player game that goes on without him, his turns skipped
+        # from then on
         said = _("{seat} is skipped", seat=who)
     else:
         said = _("{seat} is out", seat=who)

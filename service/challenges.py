@@ -52,6 +52,16 @@ def _is_int_text(text: str) -> bool:
     return digits.isascii() and digits.isdigit()
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class ContinuableGame:
+    """An imported game that can go on (issue 44): the match (its seats, plies, game)
+    and the seat to move at its last position, which its challenger plays unless he
+    picks another (an imported match keeps no one to move: it is not live)."""
+
+    match: MatchView
+    to_move: int
+
+
 class Challenges:
     """Challenges and lobbies."""
 
@@ -194,6 +204,16 @@ class Challenges:
         rec = await self.repository.create_match(rec, announce, entries)
         await self._announce(announce.events)
         return self._view(rec)
+
+    async def continuable(self, match_id: int, caller: Caller | None = None
+                          ) -> ContinuableGame:
+        """Imported game ``match_id`` as ``continue_import`` takes it up, checked as it
+        checks it: refused in the same words when it is not an imported game, its record
+        ends it, or no move is left (the "Continue as a match" button asks before the
+        opponents are chosen)."""
+        source = await self._record(match_id)
+        end = self._continued_position(source, await self._entries(source))
+        return ContinuableGame(self._view(source), min(end.to_move))
 
     @staticmethod
     def _continued_position(source: MatchRecord, entries: Sequence[RecordEntry]) -> Position:

@@ -55,7 +55,7 @@ from datetime import datetime, timedelta
 
 from locales.i18n import DEFAULT_LOCALE, Words
 from rules import MoveMarks, Position
-from service.challenges import Challenges
+from service.challenges import Challenges, ContinuableGame
 from service.clocks import DEFAULT_GRACE, Clocks
 from service.comforts import Comforts
 from service.computer import DEFAULT_LEVEL, Computers, with_computer_names
@@ -237,6 +237,12 @@ class MatchService:
         return await self._challenges.continue_import(guild_id, channel_id, user, match_id,
                                                       opponents, seat=seat, days=days,
                                                       clock=clock)
+
+    async def continuable(self, match_id: int, caller: Caller | None = None
+                          ) -> ContinuableGame:
+        """Imported game ``match_id`` if ``continue_import`` can take it up, else refused
+        in its words (issue 44)."""
+        return await self._challenges.continuable(match_id, caller)
 
     async def accept(self, match_id: int, user: int, seat: int | str | None = None, *,
                      caller: Caller | None = None) -> MatchView:

@@ -25,6 +25,8 @@ from discord.ext import commands
 
 from bot.discordapp import errors
 from bot.discordapp.components import (
+    ContinueOpponents,
+    ContinueSeat,
     ExplorerBack,
     ExplorerStep,
     GamePick,
@@ -127,7 +129,8 @@ class TableroBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(MatchButton, LeaderboardButton, GamePick, TournamentButton,
-                               StepButton, ExplorerStep, ExplorerBack)
+                               StepButton, ExplorerStep, ExplorerBack, ContinueSeat,
+                               ContinueOpponents)
         await self.tree.set_translator(CatalogueTranslator())  # the command tree's languages
         await self.names.book.load()
         for cog in self._cogs_to_add:

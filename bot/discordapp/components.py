@@ -7,7 +7,9 @@ carries the match the list or the last jump showed, and ply 0) and
 ``tablero:lbp:<page>:<ladder>`` / ``tablero:lbn:…`` for leaderboard pages, and
 ``tablero:tjoin:<tournament id>`` / ``tablero:tleave:…`` for a tournament's post, and
 ``tablero:pick:<user id>`` for the game menu of the "Challenge to a game" context menu, and
-``tablero:st<mode><direction>:<match id>:<ply>`` for the replay stepper (issue 42). The
+``tablero:st<mode><direction>:<match id>:<ply>`` for the replay stepper (issue 42), and
+``tablero:cseat:<match id>`` / ``tablero:cwho:<match id>:<seat>`` for the menus "Continue as
+a match" opens under an import (issue 44: the seat to play, then the opponents). The
 ply is the match's ply when the button was posted: a click on a button whose ply is no
 longer the match's (the draw offer lapsed, the game moved on) gets an ephemeral refusal.
 The classes are registered with ``Client.add_dynamic_items`` at start-up, so no view state
@@ -22,11 +24,12 @@ buttons know nothing of the cogs, and the notifier can build them.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import discord
 
-from locales.i18n import DEFAULT_LOCALE, Text, _, render
+from locales.i18n import DEFAULT_LOCALE, Text, _, _n, render
 
 MATCH_ACTIONS: dict[str, tuple[Text, discord.ButtonStyle]] = {
     "accept": (_("Accept"), discord.ButtonStyle.success),
@@ -48,6 +51,8 @@ MATCH_ACTIONS: dict[str, tuple[Text, discord.ButtonStyle]] = {
     # issue 43: the answers to a pause by agreement
     "pauseyes": (_("Accept pause"), discord.ButtonStyle.success),
     "pauseno": (_("Decline pause"), discord.ButtonStyle.secondary),
+    # issue 44: under /import's reply, what /continue does (its ply: the imported one)
+    "continue": (_("Continue as a match"), discord.ButtonStyle.primary),
 }
 """Each match button's label (in the language of the post it is under) and style."""
 
@@ -63,7 +68,8 @@ def match_custom_id(action: str, match_id: int, ply: int) -> str:
 
 class MatchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                   template=r"tablero:(?P<action>accept|decline|join|cancel|drawyes|drawno|moretime"
-                           r"|claim|wait|next|rematch|takeback|takeyes|takeno|pauseyes|pauseno)"
+                           r"|claim|wait|next|rematch|takeback|takeyes|takeno|pauseyes|pauseno"
+                           r"|continue)"
                            r":(?P<match>[0-9]{1,19}):(?P<ply>[0-9]{1,9})"):
     """A button acting on one match at one ply."""
 
@@ -341,3 +347,85 @@ class ExplorerBack(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         interaction.client.dispatch("explorer_back", interaction, self)
+
+
+class ContinueSeat(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                   template=r"tablero:cseat:(?P<match>[0-9]{1,19})"):
+    """The seat to play when continuing imported game ``match`` (issue 44); the options
+    are its seats by number. A pick rewrites the menus with it (it is carried in the
+    opponents menu's custom id), so nothing is kept anywhere."""
+
+    def __init__(self, match_id: int, options: list[discord.SelectOption], *,
+                 disabled: bool = False, placeholder: str = "") -> None:
+        super().__init__(discord.ui.Select(
+            custom_id=f"tablero:cseat:{match_id}", options=options, disabled=disabled,
+            placeholder=placeholder))
+        self.match_id = match_id
+
+    @property
+    def picked(self) -> str:
+        return self.item.values[0]
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str],
+                             /) -> ContinueSeat:
+        options = item.options if isinstance(item, discord.ui.Select) else []
+        return cls(int(match["match"]), list(options))
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        return not interaction.user.bot
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        interaction.client.dispatch("continue_seat", interaction, self)
+
+
+class ContinueOpponents(discord.ui.DynamicItem[discord.ui.UserSelect[Any]],
+                        template=r"tablero:cwho:(?P<match>[0-9]{1,19}):(?P<seat>[0-9]{1,2})"):
+    """Who plays on with the one continuing imported game ``match`` from ``seat``
+    (issue 44): every other seat's player, picked at once."""
+
+    def __init__(self, match_id: int, seat: int, opponents: int = 1, *,
+                 disabled: bool = False, placeholder: str = "",
+                 chosen: Sequence[int] = ()) -> None:
+        super().__init__(discord.ui.UserSelect(
+            custom_id=f"tablero:cwho:{match_id}:{seat}", min_values=opponents,
+            max_values=opponents, disabled=disabled, placeholder=placeholder,
+            default_values=[discord.Object(u, type=discord.User) for u in chosen]))
+        self.match_id = match_id
+        self.seat = seat
+
+    @property
+    def picked(self) -> list[discord.User | discord.Member]:
+        return list(self.item.values)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str],
+                             /) -> ContinueOpponents:
+        count = item.max_values if isinstance(item, discord.ui.UserSelect) else 1
+        return cls(int(match["match"]), int(match["seat"]), count)
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        return not interaction.user.bot
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        interaction.client.dispatch("continue_opponents", interaction, self)
+
+
+def continue_menus(match_id: int, seats: list[discord.SelectOption], seat: int,
+                   opponents: int, *, loc: str = DEFAULT_LOCALE,
+                   chosen: Sequence[int] = ()) -> discord.ui.View:
+    """The seat menu (``seats``, the one at ``seat`` chosen) and the menu of the
+    ``opponents`` to invite; with the ``chosen`` ones (the challenge is made) both show
+    the choice, disabled, so the same menus cannot make a second challenge."""
+    view = discord.ui.View(timeout=None)
+    options = [discord.SelectOption(label=o.label, value=o.value,
+                                    default=o.value == str(seat)) for o in seats]
+    view.add_item(ContinueSeat(match_id, options, disabled=bool(chosen),
+                               placeholder=render(_("Your seat"), loc)[:150]))
+    view.add_item(ContinueOpponents(
+        match_id, seat, opponents, disabled=bool(chosen), chosen=chosen,
+        placeholder=render(_n("Pick who plays on with you", "Pick the {count} who play on "
+                              "with you", opponents, count=opponents), loc)[:150]))
+    return view

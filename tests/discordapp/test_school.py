@@ -6,8 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.discordapp.conftest import World
+from bot.discordapp.components import match_buttons
+from tests.discordapp.conftest import World, service_of
 from tests.discordapp.helpers import reply, start_match
+from tests.service.test_continue_import import _opening
 
 
 async def finished_game(w: World, moves: list[str]) -> None:
@@ -165,3 +167,120 @@ async def test_continue_an_imported_game_with_the_challenge_buttons(world: World
     assert (await w.service.get_match(3)).ply == 21
     over = reply(await w.alice.slash(w.channel, "continue", match=2, opponent=w.carol))
     assert over.ephemeral and "Match #2 is not an imported game" in over.content
+
+
+def parts(message: Any) -> list[dict[str, Any]]:
+    """The components under a reply, as Discord sends them (rows taken apart)."""
+    rows = [r if isinstance(r, dict) else r.to_dict() for r in message.components]
+    return [c for row in rows for c in row["components"]]
+
+
+def menus(message: Any) -> list[dict[str, Any]]:
+    """The select menus under a reply (the seat menu, then the opponents')."""
+    return [c for c in parts(message) if c["type"] in (3, 5)]
+
+
+async def test_continue_as_a_match_from_the_import_reply(world: World) -> None:
+    """The /import reply's **Continue as a match** (persistent: it works after a
+    restart) opens, privately, a seat menu (the side to move first) and a menu of the
+    opponents; the same refusals as /continue, privately, leaving the menus as they
+    were; once the challenge is made they show the choice, disabled; Bob accepts and the
+    match goes on from the imported position with Alice on the seat she picked."""
+    from tests.discordapp.test_stepper import restart
+    w = world
+    data = (RECORDS / "liu-dianzhong-liu-dahua-1997.wxf").read_bytes()
+    done = reply(await w.alice.slash(w.channel, "import", file=("liu-1997.wxf", data)))
+    assert "**Continue as a match** below, or `/continue match:1 opponent:@…`" in \
+        done.content
+    (button,) = parts(done)
+    assert (button["label"], button["custom_id"]) == ("Continue as a match",
+                                                      "tablero:continue:1:20")
+    repository = await restart(w)  # the button outlives the process
+    try:
+        opened = reply(await w.alice.click(done, label="Continue as a match"))
+        assert opened.ephemeral and opened.id != done.id
+        assert opened.content.splitlines() == [
+            "Continue imported game 1 (Xiangqi) from its last position, after 20 plies.",
+            "You play Red, the side to move.",
+            "Pick who plays on with you: they accept or decline, as any challenge.",
+            "The clock is the server's default; `/continue` sets days per move or a time "
+            "control."]
+        seat, who = menus(opened)
+        assert [(o["label"], o["value"], o.get("default")) for o in seat["options"]] == [
+            ("Red (to move)", "0", True), ("Black", "1", False)]
+        assert (who["type"], who["min_values"], who["max_values"], who["custom_id"]) == (
+            5, 1, 1, "tablero:cwho:1:0")  # 5: a menu of users
+
+        black = await w.alice.select(opened, ["1"], custom_id="tablero:cseat:1")
+        assert black.response is not None and black.response.id == opened.id
+        edited = black.response
+        assert edited.content.splitlines()[1] == "You play Black; Red moves next."
+        seat, who = menus(edited)
+        assert [o.get("default") for o in seat["options"]] == [False, True]
+        assert who["custom_id"] == "tablero:cwho:1:1"
+
+        bot = w.guild.add_member(w.env.create_user("helper", bot=True))
+        for wrong, said in ((bot, "Bots can't play: challenge a person."),
+                            (w.alice, "You cannot challenge yourself.")):
+            refused = reply(await w.alice.select(edited, [wrong],
+                                                 custom_id="tablero:cwho:1:1"))
+            assert refused.ephemeral and said in refused.content
+            assert not any(m.get("disabled") for m in menus(edited))  # pick again
+        assert await service_of(w.bot).games_of(w.guild.id, w.alice.id) == []
+
+        made = await w.alice.select(edited, [w.bob], custom_id="tablero:cwho:1:1")
+        said = reply(made)
+        assert said.ephemeral and said.content == "Challenge posted (match 2)."
+        seat, who = menus(edited)
+        assert seat["disabled"] and who["disabled"]  # one challenge per menu
+        assert [(int(v["id"]), v["type"]) for v in who["default_values"]] == [
+            (w.bob.id, "user")]
+        post = w.channel.last_message
+        assert post.content.startswith("Continuing imported game 1 from its last "
+                                       "position, after 20 plies:")
+        assert f"<@{w.bob.id}>" in post.content
+        reply(await w.bob.click(post, label="Accept"))
+        m = await service_of(w.bot).get_match(2)
+        assert m.ply == 20 and m.continued_from == 1
+        assert [(s.name, s.user_id) for s in m.seats] == [
+            ("Red", w.bob.id), ("Black", w.alice.id)]
+        assert m.to_move == (w.bob.id,)  # Red to move, as the record left it
+    finally:
+        await repository.close()
+
+
+async def test_continue_as_a_match_is_offered_and_answered_only_where_it_can_go_on(
+        world: World) -> None:
+    """An import its record ends has no button; a Continue click on a match that is not
+    an import (a forged or old custom id) is refused privately as /continue refuses it;
+    the side to move is offered first whichever it is; a four-player import asks for
+    its three opponents at once."""
+    w = world
+    ended = reply(await w.alice.slash(w.channel, "import", text=(
+        '[Game "xiangqi"]\n\n1. h3-e3 2. h10-g8 3. {Red resigns}')))
+    assert "Imported as match 1" in ended.content
+    assert parts(ended) == [] and "/continue" not in ended.content
+    match, _thread = await start_match(w, w.alice, w.bob, seat=0)
+    channel: Any = w.bot.get_channel(w.channel.id)
+    forged = await channel.send("?", view=match_buttons(match.id, 0, ["continue"]))
+    refused = reply(await w.carol.click(forged, label="Continue as a match"))
+    assert refused.ephemeral and f"Match #{match.id} is not an imported game" in \
+        refused.content
+
+    black = reply(await w.alice.slash(w.channel, "import", text=(
+        '[Game "xiangqi"]\n\n1. h3-e3 2. h10-g8 3. h1-g3')))  # Black to move
+    opened = reply(await w.alice.click(black, label="Continue as a match"))
+    assert opened.content.splitlines()[1] == "You play Black, the side to move."
+    seat, who = menus(opened)
+    assert [(o["label"], o.get("default")) for o in seat["options"]] == [
+        ("Red", False), ("Black (to move)", True)]
+    assert who["custom_id"] == "tablero:cwho:3:1"
+
+    moves = _opening("alquerque-grande", 6, 2, players=4, mode="teams")
+    text = ('[Game "alquerque-grande"]\n[Options "{\\"players\\": 4, \\"mode\\": '
+            '\\"teams\\"}"]\n\n' + " ".join(f"{i + 1}. {m}" for i, m in enumerate(moves)))
+    four = reply(await w.carol.slash(w.channel, "import", text=text))
+    opened = reply(await w.carol.click(four, label="Continue as a match"))
+    assert "Pick the 3 who play on with you" in opened.content
+    seat, who = menus(opened)
+    assert len(seat["options"]) == 4 and (who["min_values"], who["max_values"]) == (3, 3)

@@ -14,12 +14,15 @@ import pytest
 
 import rules
 from service import (
+    Caller,
     ChallengeReceived,
     InvalidOption,
+    MatchNotFound,
     MatchService,
     MatchStatus,
     NotAllowed,
     Repository,
+    ServiceError,
 )
 from service.computer_seats import computer_user
 from service.errors import MatchOver
@@ -193,3 +196,32 @@ async def test_what_cannot_go_on_is_refused_in_words(service: MatchService) -> N
         await service.continue_import(GUILD, CHANNEL, ALICE, open_game.id, [BOB],
                                       seat="green")
     assert await service.games_of(GUILD, ALICE) == [played]
+
+
+async def test_continuable_checks_as_continue_does_before_anyone_is_invited(
+        service: MatchService) -> None:
+    """What the "Continue as a match" button asks first (issue 44): the imported game
+    with its seats and the side to move, or the refusal ``continue_import`` would give,
+    in the same words; another server's game does not exist; nothing is created."""
+    data = (RECORDS / "liu-dianzhong-liu-dahua-1997.wxf").read_bytes()
+    imported = (await service.import_record(GUILD, CHANNEL, ALICE, data)).match
+    shown = await service.continuable(imported.id, Caller(GUILD, CAROL))
+    assert (shown.match.id, shown.match.ply, shown.match.seat_count) == (imported.id, 20, 2)
+    assert shown.to_move == 0  # Red to move
+    after_black = (await service.import_record(  # an odd number of plies: Black to move
+        GUILD, CHANNEL, ALICE, '[Game "xiangqi"]\n\n1. h3-e3 2. h10-g8 3. h1-g3')).match
+    assert (await service.continuable(after_black.id, Caller(GUILD, CAROL))).to_move == 1
+    resigned = (await service.import_record(
+        GUILD, CHANNEL, ALICE, '[Game "xiangqi"]\n\n1. h3-e3 2. h10-g8 3. {Red resigns}'
+    )).match
+    played = await start_match(service)
+    for match_id in (resigned.id, played.id):
+        with pytest.raises(ServiceError) as asked:
+            await service.continuable(match_id, Caller(GUILD, ALICE))
+        with pytest.raises(ServiceError) as made:
+            await service.continue_import(GUILD, CHANNEL, ALICE, match_id, [BOB])
+        assert type(asked.value) is type(made.value)
+        assert asked.value.message == made.value.message
+    with pytest.raises(MatchNotFound, match=f"no match #{imported.id}"):
+        await service.continuable(imported.id, Caller(GUILD + 1, CAROL))
+    assert await service.games_of(GUILD, CAROL) == []

@@ -27,11 +27,20 @@ from bot.discordapp.cogs.common import (
     match_place,
     reader,
 )
-from bot.discordapp.components import GamePick, MatchButton, game_menu
+from bot.discordapp.components import (
+    ContinueOpponents,
+    ContinueSeat,
+    GamePick,
+    MatchButton,
+    continue_menus,
+    game_menu,
+)
+from bot.discordapp.embeds import game_of
 from bot.discordapp.notices import ReplyFirst
-from locales.i18n import Words, _, render
+from locales.i18n import Words, _, _n, joined, render
 from locales.terms import seat_colour
 from service import MatchService, MatchStatus
+from service.challenges import ContinuableGame
 from service.computer import DEFAULT_LEVEL
 from service.computer_seats import computer_title, computer_user
 
@@ -42,6 +51,38 @@ def _game_menu() -> list[app_commands.Choice[str]]:
 
 GAME_MENU = _game_menu()
 """The ``game`` option's choices; past Discord's 25 the option autocompletes instead."""
+
+
+def continue_menu(game: ContinuableGame, seat: int | None, loc: str, *,
+                  chosen: Sequence[int] = ()) -> tuple[str, discord.ui.View]:
+    """What "Continue as a match" shows for an imported game: where it goes on and what
+    the menus do, the seat menu (``seat``; None: the side to move, as ``/continue``
+    plays by default) and the opponents menu; with the ``chosen`` opponents, the
+    challenge is made: both disabled, showing the choice."""
+    source, to_move = game.match, game.to_move
+    mine = seat if seat is not None and 0 <= seat < source.seat_count else to_move
+    others = source.seat_count - 1
+    # TRANSLATORS: the seat menu of "Continue as a match": the seat whose move it is
+    options = [discord.SelectOption(
+        label=render(_("{seat} (to move)", seat=seat_colour(s.name)) if s.seat == to_move
+                     else seat_colour(s.name), loc)[:100], value=str(s.seat))
+        for s in source.seats]
+    mine_words = seat_colour(source.seats[mine].name)
+    lines: list[Words] = [
+        _n("Continue imported game {match} ({game}) from its last position, after "
+           "{count} ply.", "Continue imported game {match} ({game}) from its last "
+           "position, after {count} plies.", source.ply, match=source.id,
+           game=game_of(source), count=source.ply),
+        _("You play {seat}, the side to move.", seat=mine_words) if mine == to_move else
+        _("You play {seat}; {other} moves next.", seat=mine_words,
+          other=seat_colour(source.seats[to_move].name)),
+        _n("Pick who plays on with you: they accept or decline, as any challenge.",
+           "Pick the {count} who play on with you: they accept or decline, as any "
+           "challenge.", others, count=others),
+        _("The clock is the server's default; `/continue` sets days per move or a time "
+          "control.")]
+    view = continue_menus(source.id, options, mine, others, loc=loc, chosen=chosen)
+    return render(joined(*lines, separator="\n"), loc)[:2000], view
 
 
 class ChallengesCog(commands.Cog, name="Challenges"):
@@ -187,20 +228,67 @@ class ChallengesCog(commands.Cog, name="Challenges"):
         """A challenge to continue an imported game: a new casual match from its last
         position, started once every invited player accepts."""
         async with acknowledged(interaction):
-            where_id = guild_id(interaction)
             opponents = [o for o in (opponent, opponent2, opponent3) if o is not None]
-            if any(o.bot for o in opponents):
-                raise errors.AdapterError(_("Bots can't play: challenge a person."))
-            channel = await self._games_channel(interaction, where_id)
-            check_post(channel)
-            async with self.notices.after_reply():
-                m = await self.service.continue_import(
-                    where_id, channel.id, interaction.user.id, match,
-                    [o.id for o in opponents], seat=seat, days=days, clock=clock)
-                await answer(interaction, _("Challenge posted (match {match}).", match=m.id)
-                             if channel.id == interaction.channel_id else
-                             _("Challenge posted in {channel} (match {match}).",
-                               channel=channel.mention, match=m.id))
+            await self._continue(interaction, match, opponents, seat=seat, days=days,
+                                 clock=clock)
+
+    async def _continue(self, interaction: Interaction, match_id: int,
+                        opponents: Sequence[discord.abc.User], *, seat: int | str | None,
+                        days: int | None = None, clock: str | None = None) -> None:
+        """What ``/continue`` and the "Continue as a match" menus do: the challenge to
+        go on with imported game ``match_id``, posted where challenges go."""
+        where_id = guild_id(interaction)
+        if any(o.bot for o in opponents):
+            raise errors.AdapterError(_("Bots can't play: challenge a person."))
+        channel = await self._games_channel(interaction, where_id)
+        check_post(channel)
+        async with self.notices.after_reply():
+            m = await self.service.continue_import(
+                where_id, channel.id, interaction.user.id, match_id,
+                [o.id for o in opponents], seat=seat, days=days, clock=clock)
+            await answer(interaction, _("Challenge posted (match {match}).", match=m.id)
+                         if channel.id == interaction.channel_id else
+                         _("Challenge posted in {channel} (match {match}).",
+                           channel=channel.mention, match=m.id))
+
+    @commands.Cog.listener("on_match_button")
+    async def on_continue_button(self, interaction: Interaction,
+                                 button: MatchButton) -> None:
+        """"Continue as a match" under an import: the menus of the seat to play and of
+        the opponents, privately, once the game is known to go on (refused in the words
+        of ``/continue`` otherwise)."""
+        if button.action != "continue":
+            return
+        async with acknowledged(interaction):
+            guild_id(interaction)  # in a server only, as /continue
+            source = await self.service.continuable(button.match_id, caller_of(interaction))
+            text, view = continue_menu(source, None, reader(interaction))
+            await interaction.followup.send(text, view=view, ephemeral=True)
+
+    @commands.Cog.listener()
+    async def on_continue_seat(self, interaction: Interaction, menu: ContinueSeat) -> None:
+        """Another seat picked: the menus again, the opponents' carrying it."""
+        async with errors.replying(interaction):
+            await interaction.response.defer()
+            source = await self.service.continuable(menu.match_id, caller_of(interaction))
+            text, view = continue_menu(source, int(menu.picked) if menu.picked.isdigit()
+                                       else None, reader(interaction))
+            await interaction.edit_original_response(content=text, view=view)
+
+    @commands.Cog.listener()
+    async def on_continue_opponents(self, interaction: Interaction,
+                                    menu: ContinueOpponents) -> None:
+        """The opponents picked: the challenge, as ``/continue`` makes it (the server's
+        clock); then the menus show the choice, disabled, so they make one challenge (the
+        button under the import opens new ones). Refused, they stay as they were."""
+        async with errors.replying(interaction):
+            await interaction.response.defer()
+            source = await self.service.continuable(menu.match_id, caller_of(interaction))
+            picked = menu.picked
+            await self._continue(interaction, menu.match_id, picked, seat=menu.seat)
+            text, view = continue_menu(source, menu.seat, reader(interaction),
+                                       chosen=[o.id for o in picked])
+            await interaction.edit_original_response(content=text, view=view)
 
     async def challenge_computer(self, interaction: Interaction, game: str,
                                  opponents: Sequence[discord.Member], days: int | None,

@@ -28,7 +28,7 @@ from bot.discordapp.cogs.common import (
     known_game,
     reader,
 )
-from bot.discordapp.components import ExplorerBack, ExplorerStep
+from bot.discordapp.components import ExplorerBack, ExplorerStep, match_buttons
 from locales.i18n import _, _n, joined, listing, render
 from locales.terms import game_name, seat_colour
 from service import ExplorerView, MatchService, MatchStatus
@@ -202,7 +202,13 @@ class SchoolCog(commands.Cog, name="School"):
                     for s, name in sorted(done.players.items()))))
             lines.append(_("See it with `/history match:{match}` and `/analysis match:{match}`.",
                            match=m.id))
+            buttons: dict[str, discord.ui.View] = {}
             if m.status is MatchStatus.ABORTED:  # the record does not end it: it may go on
-                lines.append(_("Go on with it against someone: `/continue match:{match} "
-                               "opponent:@…`.", match=m.id))
-            await answer(interaction, joined(*lines, separator="\n"))
+                # the button opens the choice of seat and opponents; /continue takes a
+                # clock too
+                lines.append(_("Go on with it against someone: **Continue as a match** "
+                               "below, or `/continue match:{match} opponent:@…`.",
+                               match=m.id))
+                buttons["view"] = match_buttons(m.id, m.ply, ["continue"],
+                                                reader(interaction))
+            await answer(interaction, joined(*lines, separator="\n"), **buttons)
