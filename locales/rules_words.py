@@ -310,6 +310,11 @@ WORDS: Final[dict[str, Text]] = {
     "record_ply_syntax": _("ply {n} ('{input}') is not one move"),
     "record_illegal_move": _('move {n} ({move}) cannot be played: {reason}'),
     "record_after_end": _('move {n} ({move}) comes after the end of the game ({ending})'),
+    "record_unknown_entry": _("entry {n} ('{input}') is not a move: between braces a record "
+                              "says only how a seat left ('{example}') or 'draw agreed'"),
+    "record_unknown_seat": _("entry {n} ('{input}'): no seat of this game is called {name}; "
+                             "a seat is called {seats}"),
+    "record_leaving_refused": _("entry {n} ('{input}') cannot happen here: {reason}"),
     "record_other_game": _("this is a record of '{found}', not of {game}"),
     "record_unknown_game": _("the record names a game Tablero does not know: '{game}'"),
     "record_which_game": _('which game is this? Name it with a tag such as [Game "xiangqi"], '

@@ -275,6 +275,11 @@ MESSAGES: Final[dict[str, str]] = {
     "record_ply_syntax": "ply {n} ('{input}') is not one move",
     "record_illegal_move": "move {n} ({move}) cannot be played: {reason}",
     "record_after_end": "move {n} ({move}) comes after the end of the game ({ending})",
+    "record_unknown_entry": "entry {n} ('{input}') is not a move: between braces a record "
+                            "says only how a seat left ('{example}') or 'draw agreed'",
+    "record_unknown_seat": "entry {n} ('{input}'): no seat of this game is called {name}; "
+                           "a seat is called {seats}",
+    "record_leaving_refused": "entry {n} ('{input}') cannot happen here: {reason}",
     "record_other_game": "this is a record of '{found}', not of {game}",
     "record_unknown_game": "the record names a game Tablero does not know: '{game}'",
     "record_which_game": "which game is this? Name it with a tag such as [Game \"xiangqi\"], "

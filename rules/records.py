@@ -6,7 +6,8 @@ The formats are each game's, read by :func:`parse_record`: a game whose ``record
 has a reader (:func:`register_reader`: Xiangqi's WXF and ICCS, Spanish draughts' PDN,
 each beside its ``export_record``) reads it, and every game reads Tablero's own record
 (what ``/history`` exports: ``[Game "querni"]``, ``[Rules]``, ``[Options]``,
-``[Start]``, then ``1. c2-c3 2. ...``, each number one ply). This module
+``[Start]``, then ``1. c2-c3 2. {Red resigns} 3. ...``, each number one entry of the
+match's record: a move, or in braces a seat leaving or an agreed draw). This module
 holds what they share: the tag reader, the move text reader, the replay, and the result
 tokens. :func:`read_any_record` finds the game of a file that does not say.
 
@@ -74,6 +75,25 @@ class RecordText:
     result: str | None = None
 
 
+LEAVING_WORDS = {"resign": "resigns", "timeout": "ran out of time", "skip": "is skipped"}
+"""How a record says a seat left, after the seat's colour (``{Red resigns}``), by how it
+left: resigned, ran out of time (``on_timeout:end``), or ran out of time and is skipped
+for the rest of the game (``on_timeout:skip``). A file format: always English."""
+
+DRAW_AGREED = "draw agreed"
+"""How a record says the players agreed a draw (``{draw agreed}``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLeft:
+    """A seat that left a game in its record: after how many moves, which, and how (a
+    key of :data:`LEAVING_WORDS`)."""
+
+    after: int
+    seat: int
+    how: str
+
+
 @dataclass(frozen=True, slots=True)
 class ImportedGame:
     """A record's game, played by the rules: the variant, the start options, the start
@@ -89,6 +109,8 @@ class ImportedGame:
     players: Mapping[int, str] = field(default_factory=dict)
     tags: Mapping[str, str] = field(default_factory=dict)
     end: Position[Any] | None = None
+    leavings: tuple[SeatLeft, ...] = ()
+    """The seats that left the game, in order, each after how many of ``moves``."""
 
 
 def read_tags(text: str, known: frozenset[str]) -> tuple[dict[str, str], str]:
@@ -176,26 +198,27 @@ def read_moves(movetext: str) -> tuple[list[str], list[tuple[int, str]], str | N
     return plies, comments, result
 
 
-def read_numbered_plies(movetext: str) -> tuple[list[str], list[tuple[int, str]]]:
-    """The plies of Tablero's own move text, where each number starts one ply whose text
-    may hold spaces (``1. c2-e4 r3-5 2. pass``), and a ply that is a ``{comment}`` says
-    how the game ended (``{Red resigns}``)."""
-    plies: list[str] = []
-    comments: list[tuple[int, str]] = []
+def read_numbered_entries(movetext: str) -> list[tuple[int, str, bool]]:
+    """The entries of Tablero's own move text, where each number starts one entry (a
+    ply of the match's record) whose text may hold spaces (``1. c2-e4 r3-5 2. pass``):
+    each as (its number, counted from 1 as the record writes them; its text; whether it
+    is a ``{comment}``, which says what is not a move: ``{Red resigns}``, ``{White is
+    skipped}``, ``{draw agreed}``)."""
+    entries: list[tuple[int, str, bool]] = []
     parts = re.split(r"(?:^|\s)\d+\.(?=\s|\{|$)", movetext)
     if parts and parts[0].strip():
         raise RecordError(detail("record_text_before_moves", input=parts[0].strip()[:40]))
-    for part in parts[1:]:
+    for n, part in enumerate(parts[1:], start=1):
         said = part.strip()
-        if said.startswith("{") and said.endswith("}"):
-            comments.append((len(plies), said[1:-1].strip()))
+        if said.startswith("{") and said.endswith("}") and said.count("{") == 1:
+            entries.append((n, " ".join(said[1:-1].split()), True))
             continue
         if not said or "{" in said or "}" in said:
-            raise RecordError(detail("record_ply_syntax", n=len(plies) + 1, input=said[:40]))
-        plies.append(" ".join(said.split()))
-        if len(plies) > MAX_PLIES:
+            raise RecordError(detail("record_ply_syntax", n=n, input=said[:40]))
+        entries.append((n, " ".join(said.split()), False))
+        if len(entries) > MAX_PLIES:
             raise RecordError(detail("record_too_long", limit=MAX_PLIES))
-    return plies, comments
+    return entries
 
 
 def play_record(v: Variant[Any, Any], start: Position[Any], written: Sequence[str],
@@ -204,28 +227,77 @@ def play_record(v: Variant[Any, Any], start: Position[Any], written: Sequence[st
     """The canonical moves of ``written`` played from ``start`` (each read by ``read``,
     default the game's forgiving ``parse_noted_move``) and the final position; the first
     that cannot be played is named with why, and a move after the game's end too."""
-    reader = read or v.parse_noted_move
     p = start
     canonical: list[str] = []
     for n, text in enumerate(written, start=1):
-        ended = p.outcome()
-        if ended is not None:
-            raise RecordError(detail("record_after_end", n=n, move=text, ending=ended.reason))
-        try:
-            move = reader(p, text)
-        except RulesError as e:
-            why = _why(e, detail("not_legal", move=text))
-            raise RecordError(detail("record_illegal_move", n=n, move=text, reason=why)) from None
-        canonical.append(v.format_move(p, move))
-        p = p.play(move)
+        move, p = play_written(v, p, n, text, read)
+        canonical.append(move)
     return canonical, p
+
+
+def play_written(v: Variant[Any, Any], p: Position[Any], n: int, text: str,
+                 read: Callable[[Position[Any], str], object] | None = None,
+                 ended: Outcome | None = None) -> tuple[str, Position[Any]]:
+    """Move ``n`` of a record, written ``text``, played from ``p`` (read by ``read``,
+    default the game's forgiving ``parse_noted_move``): its canonical text and the
+    position after it. Refused when it cannot be played, or when the game is over
+    (``ended``: an end that left ``p`` as it was, a resignation of two seats)."""
+    ended = ended or p.outcome()
+    if ended is not None:
+        raise RecordError(detail("record_after_end", n=n, move=text, ending=ended.reason))
+    try:
+        move = (read or v.parse_noted_move)(p, text)
+    except RulesError as e:
+        why = _why(e, detail("not_legal", move=text))
+        raise RecordError(detail("record_illegal_move", n=n, move=text, reason=why)) from None
+    return v.format_move(p, move), p.play(move)
+
+
+def seat_leaves(v: Variant[Any, Any], p: Position[Any], seat: int, how: str
+                ) -> tuple[Position[Any] | None, Outcome | None]:
+    """``seat`` leaves the game at ``p``, ``how`` a key of :data:`LEAVING_WORDS` (the
+    rules' ``skip_seat`` for a skip, else their ``resign``): the position the others
+    play on from (None when the game ended with no new position: two seats) and the end
+    when it ended, its reason as Tablero records it: ``resignation`` or ``timeout``, or
+    ``resignation-ranked``/``timeout-ranked`` when the game then ranks the seats on its
+    own terms (Alquerque grande ``fast``, where the leaver may lead; RULES §2.4), or the
+    rules' own reason when the leaving left too few to go on (``last-player``). Raises
+    the rules' error (a ``ValueError``) when the seat cannot leave.
+
+    >>> import rules
+    >>> v = rules.variant("alquerque-grande")
+    >>> after, ended = seat_leaves(v, v.start(players=4, mode="fast"), 1, "timeout")
+    >>> after is not None, ended.reason, sorted(ended.ranking[-1])
+    (True, 'timeout-ranked', [0, 1, 2, 3])
+    """
+    left = v.skip_seat(p, seat) if how == "skip" else v.resign(p, seat)
+    reason = "resignation" if how == "resign" else "timeout"
+    if isinstance(left, Outcome):
+        return None, Outcome(left.winners, left.ranking, reason)
+    ended = left.outcome()
+    if ended is not None and ended.reason == "resignation":
+        # the game calls any leaving "resignation"; a timeout stays a timeout, and where
+        # the game ranked the seats the leaver may even win: never "opponent resigned"
+        ranked = not (len(ended.ranking) == 2 and seat in ended.ranking[-1])
+        ended = Outcome(ended.winners, ended.ranking, f"{reason}-ranked" if ranked else reason)
+    return left, ended
+
+
+def agreed_draw(p: Position[Any]) -> Outcome:
+    """The draw the players still in agreed at ``p``: they share first place; whoever is
+    out already (resigned, skipped, put out by the rules) shares the last."""
+    out = p.out_seats()
+    if not out:
+        return Outcome.draw(seats=p.seat_count, reason="agreement")
+    still_in = frozenset(range(p.seat_count)) - out
+    return Outcome(winners=frozenset(), ranking=(still_in, frozenset(out)), reason="agreement")
 
 
 def ending_of(v: Variant[Any, Any], end: Position[Any], result: str | None,
               comments: Sequence[tuple[int, str]], plies: int) -> Outcome | None:
-    """How the record's game ended: by the rules (the final position), else as a comment
-    after the last move says (``{Red resigns}``, ``{draw agreed}``, Tablero's own
-    words), else as the result token says (two-seat games: reason ``recorded``)."""
+    """How a standard record's game ended: by the rules (the final position), else as a
+    comment after the last move says (``{Red resigns}``, ``{draw agreed}``, Tablero's
+    own words), else as the result token says (two-seat games: reason ``recorded``)."""
     ruled = end.outcome()
     if ruled is not None:
         return ruled
@@ -233,16 +305,13 @@ def ending_of(v: Variant[Any, Any], end: Position[Any], result: str | None,
     for after, text in comments:
         if after != plies:
             continue
-        said = text.lower()
-        if said == "draw agreed":
-            return Outcome.draw(seats=n, reason="agreement")
-        for seat in range(n):
-            name = v.seat_name(seat, n).lower()
-            for verb, why in ((" resigns", "resignation"), (" ran out of time", "timeout")):
-                if said == name + verb:
-                    left = v.resign(end, seat)
-                    if isinstance(left, Outcome):
-                        return Outcome(left.winners, left.ranking, why)
+        if text.lower() == DRAW_AGREED:
+            return agreed_draw(end)
+        said = _leaving_said(v, n, text)
+        if said is not None and said[0] is not None and said[0] not in end.out_seats():
+            _left, ended = seat_leaves(v, end, said[0], said[1])
+            if ended is not None:
+                return ended
     if result is None or RESULTS.get(result) is None or n != 2:
         return None
     winners = RESULTS[result]
@@ -251,6 +320,72 @@ def ending_of(v: Variant[Any, Any], end: Position[Any], result: str | None,
         return Outcome.draw(seats=2, reason="recorded")
     won = frozenset(winners)
     return Outcome(won, (won, frozenset({1 - winners[0]})), "recorded")
+
+
+def _leaving_said(v: Variant[Any, Any], seats: int, text: str
+                  ) -> tuple[int | None, str] | None:
+    """The seat and how it left, as ``text`` says it (``Red resigns``, any case; the
+    seat None when the colour is none of the game's), or None when ``text`` does not
+    say a seat left."""
+    said = " ".join(text.lower().split())
+    for how, words in LEAVING_WORDS.items():
+        if said.endswith(" " + words):
+            name = said[:-len(words) - 1]
+            found = (s for s in range(seats) if v.seat_name(s, seats).lower() == name)
+            return next(found, None), how
+    return None
+
+
+def _tablero_entries(v: Variant[Any, Any], start: Position[Any],
+                     entries: Sequence[tuple[int, str, bool]]
+                     ) -> tuple[list[str], list[SeatLeft], Position[Any], Outcome | None]:
+    """Tablero's record entries played from ``start`` as the match played them: each move
+    by the rules, each seat that left by the rules' own ``resign`` or ``skip_seat``
+    (:func:`seat_leaves`) where it left, an agreed draw at the end. The canonical moves,
+    the seats that left, the last position and how the game ended (None: it goes on).
+    The first entry that cannot be is named by its number, as the record writes it."""
+    p = start
+    moves: list[str] = []
+    leavings: list[SeatLeft] = []
+    ended: Outcome | None = None
+    count = start.seat_count
+    for n, text, comment in entries:
+        if not comment:
+            move, p = play_written(v, p, n, text, None, ended)
+            moves.append(move)
+            continue
+        over = ended or p.outcome()
+        if over is not None:
+            raise RecordError(detail("record_leaving_refused", n=n, input=text, reason=detail(
+                "game_over_because", ending=over.reason)))
+        if text.lower() == DRAW_AGREED:
+            ended = agreed_draw(p)
+            continue
+        said = _leaving_said(v, count, text)
+        if said is None:
+            raise RecordError(detail("record_unknown_entry", n=n, input=text[:60],
+                                     example=f"{v.seat_name(0, count)} {LEAVING_WORDS['resign']}"))
+        seat, how = said
+        if seat is None:
+            raise RecordError(detail(
+                "record_unknown_seat", n=n, input=text[:60],
+                name=text[:-len(LEAVING_WORDS[how])].strip()[:30],
+                seats=tuple(v.seat_name(s, count) for s in range(count))))
+        if seat in p.out_seats():
+            raise RecordError(detail("record_leaving_refused", n=n, input=text, reason=detail(
+                "seat_already_out", seat=v.seat_name(seat, count))))
+        try:
+            after, ended = seat_leaves(v, p, seat, how)
+        except RulesError as e:
+            why = _why(e, detail("not_legal", move=text))
+            raise RecordError(detail("record_leaving_refused", n=n, input=text,
+                                     reason=why)) from None
+        except ValueError:  # the rules' own refusal without a code: said as not legal
+            raise RecordError(detail("record_leaving_refused", n=n, input=text,
+                                     reason=detail("not_legal", move=text))) from None
+        leavings.append(SeatLeft(len(moves), seat, how))
+        p = after if after is not None else p
+    return moves, leavings, p, ended or p.outcome()
 
 
 Reader = Callable[[Variant[Any, Any], str], ImportedGame]
@@ -384,15 +519,14 @@ def read_tablero_record(v: Variant[Any, Any], text: str) -> ImportedGame:
         raise RecordError(detail("record_options_syntax", input=written)) from None
     if "Start" in tags and tags["Start"].strip() != start.to_text():
         raise RecordError(detail("record_custom_start"))
-    plies, comments = read_numbered_plies(movetext)
-    if not plies:
+    entries = read_numbered_entries(movetext)
+    if all(comment for _n, _text, comment in entries):
         raise RecordError(detail("record_no_moves"))
     if start.in_setup:
         raise RecordError(detail("record_secret_setup", game=v.key))
-    moves, end = play_record(v, start, plies)
-    return ImportedGame(v, options, start, tuple(moves),
-                        ending_of(v, end, None, comments, len(moves)),
-                        players_of(v, start.seat_count, tags), tags, end)
+    moves, leavings, end, ended = _tablero_entries(v, start, entries)
+    return ImportedGame(v, options, start, tuple(moves), ended,
+                        players_of(v, start.seat_count, tags), tags, end, tuple(leavings))
 
 
 def _why(error: RulesError, otherwise: Detail) -> Detail:

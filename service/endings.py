@@ -6,7 +6,8 @@ from __future__ import annotations
 import dataclasses
 
 from locales.i18n import _, render
-from rules import Outcome, Position
+from rules import Outcome
+from rules.records import seat_leaves
 from service.core import ServiceCore
 from service.errors import NotAllowed
 from service.events import DrawDeclined, DrawOffered, Event, PlayerOut, TurnStarted
@@ -72,7 +73,7 @@ class Endings:
         p = state.position
         v = p.variant
         now = self.clock.now()
-        r = v.skip_seat(p, me.seat) if how == "skip" else v.resign(p, me.seat)
+        new, outcome = seat_leaves(v, p, me.seat, how)
         entry = RecordEntry(rec.ply, me.seat, f"{SPECIAL_PREFIX}{how} {me.seat}", user, now)
         reason = "resignation" if how == "resign" else "timeout"
         seats = tuple(dataclasses.replace(s, out=True) if s.user_id == user else s
@@ -82,28 +83,16 @@ class Endings:
         after = dataclasses.replace(rec, ply=rec.ply + 1, seats=seats, draw_offer=None,
                                     last_move=None, last_move_by=None, clock=clock)
         ratings = None
-        new: Position | None = None
-        outcome: Outcome | None = None
-        if isinstance(r, Outcome):
-            outcome = r
-            after, ratings = self._finish(after, r, reason)
-        else:
-            new = r
-            outcome = new.outcome()
+        if new is not None:
             after = dataclasses.replace(after, position_text=new.to_text(),
                                         to_move=tuple(sorted(new.to_move)),
                                         seats=self._sync_out(after, new))
-            if outcome is not None:
-                # The game calls any leaving "resignation"; a timeout stays a timeout. When
-                # the game then ranks the seats (Alquerque grande ``fast``: on captures)
-                # the leaver may even win, so the reason says the ranking decided and the
-                # announcement names who left (RULES §2.4), never "opponent resigned".
-                said = reason if len(outcome.ranking) == 2 and me.seat in outcome.ranking[-1] \
-                    else f"{reason}-ranked"
-                after, ratings = self._finish(
-                    after, outcome, said if outcome.reason == "resignation" else None)
-            else:
-                after = turn_started(after, now)
+        if outcome is not None:
+            # its reason as ``seat_leaves`` says it: never "opponent resigned" about a
+            # leaver the game's own ranking may put first (RULES §2.4)
+            after, ratings = self._finish(after, outcome)
+        else:
+            after = turn_started(after, now)
         board = BoardState(new if new is not None else p, None, state.moves)
 
         def announced(s: MatchRecord) -> list[Event]:

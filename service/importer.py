@@ -25,14 +25,21 @@ from datetime import datetime
 from locales.i18n import _
 from locales.rules_words import refusal_words
 from rules import RulesError
-from rules.records import ImportedGame, read_any_record
+from rules.records import ImportedGame, SeatLeft, read_any_record, seat_leaves
 from service.errors import InvalidOption
 from service.explorer import Explorer
 from service.imported_seats import ImportedNames
 from service.inputs import check_characters
 from service.ports import Clock, MatchStore
 from service.ratings import ladder_key
-from service.records import MatchRecord, MatchStatus, RecordEntry, ResultRecord, SeatRecord
+from service.records import (
+    SPECIAL_PREFIX,
+    MatchRecord,
+    MatchStatus,
+    RecordEntry,
+    ResultRecord,
+    SeatRecord,
+)
 from service.views import MatchView
 
 MAX_RECORD_BYTES = 64 * 1024
@@ -141,25 +148,37 @@ class Importer:
 
     def _entries(self, read: ImportedGame, rec: MatchRecord, now: datetime
                  ) -> list[RecordEntry]:
-        """The record's moves as entries, then how it ended outside the rules (a
-        resignation, a lapsed clock, an agreed draw), as a finished match's record
-        says it."""
+        """The record's moves as entries, each seat that left where it left (``#resign
+        2``, ``#timeout 3``, ``#skip 1``: the entries ``Endings.leave`` writes, so the
+        match replays as the record played it), and an agreed draw, as a finished
+        match's record says them."""
         v = read.variant
         p = read.start
-        entries = []
-        for ply, text in enumerate(read.moves):
-            (seat,) = p.to_move
-            entries.append(RecordEntry(ply, seat, text, rec.user_at(seat), now))
-            p = p.play(v.parse_move(p, text))
+        entries: list[RecordEntry] = []
+        leavings = list(read.leavings)
+        for ply in range(len(read.moves) + 1):
+            while leavings and leavings[0].after == ply:
+                left = leavings.pop(0)
+                entries.append(RecordEntry(len(entries), left.seat,
+                                           f"{SPECIAL_PREFIX}{left.how} {left.seat}",
+                                           rec.user_at(left.seat), now))
+                p = seat_leaves(v, p, left.seat, left.how)[0] or p
+            if ply < len(read.moves):
+                (seat,) = p.to_move
+                text = read.moves[ply]
+                entries.append(RecordEntry(len(entries), seat, text, rec.user_at(seat), now))
+                p = p.play(v.parse_move(p, text))
         ended = read.outcome
-        if ended is not None and p.outcome() is None:
-            if ended.reason in ("resignation", "timeout"):
-                (loser,) = (s for s in range(p.seat_count) if s not in ended.winners)
-                word = "resign" if ended.reason == "resignation" else "timeout"
-                entries.append(RecordEntry(len(entries), loser, f"#{word} {loser}",
-                                           rec.user_at(loser), now))
-            elif ended.reason == "agreement":
-                entries.append(RecordEntry(len(entries), None, "#draw", None, now))
+        ended_by_leaving = bool(read.leavings) and read.leavings[-1].after == len(read.moves)
+        if ended is not None and p.outcome() is None and not ended_by_leaving \
+                and ended.reason in ("resignation", "timeout"):
+            # a standard record's closing comment (two seats): who lost left
+            (loser,) = (s for s in range(p.seat_count) if s not in ended.winners)
+            word = "resign" if ended.reason == "resignation" else "timeout"
+            entries.append(RecordEntry(len(entries), loser, f"{SPECIAL_PREFIX}{word} {loser}",
+                                       rec.user_at(loser), now))
+        if ended is not None and ended.reason == "agreement":
+            entries.append(RecordEntry(len(entries), None, f"{SPECIAL_PREFIX}draw", None, now))
         return entries
 
     @staticmethod
@@ -171,8 +190,21 @@ class Importer:
         result = None if ended is None else ResultRecord(
             tuple(sorted(ended.winners)), tuple(tuple(sorted(g)) for g in ended.ranking),
             ended.reason)
+        out = end.out_seats() | {left.seat for left in read.leavings}
+        seats = tuple(dataclasses.replace(s, out=s.seat in out) for s in rec.seats)
+        users = {s.seat: s.user_id for s in rec.seats}
+        skipped = tuple((users[left.seat], ply + 1) for ply, left in _placed(read)
+                        if left.how == "skip")
+        left_last = bool(read.leavings) and read.leavings[-1].after == len(read.moves)
         return dataclasses.replace(
-            rec, ply=plies, position_text=end.to_text(), to_move=tuple(sorted(end.to_move)),
-            last_move=read.moves[-1] if read.moves else None,
+            rec, seats=seats, clock=dataclasses.replace(rec.clock, skipped=skipped),
+            ply=plies, position_text=end.to_text(), to_move=tuple(sorted(end.to_move)),
+            last_move=read.moves[-1] if read.moves and not left_last else None,
             status=MatchStatus.FINISHED if ended is not None else MatchStatus.ABORTED,
             result=result)
+
+
+def _placed(read: ImportedGame) -> list[tuple[int, SeatLeft]]:
+    """Each seat that left with the ply of its entry in the match's record (the moves
+    and the leavings before it)."""
+    return [(left.after + i, left) for i, left in enumerate(read.leavings)]

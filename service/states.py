@@ -19,14 +19,12 @@ import rules
 from locales.i18n import _
 from locales.rules_words import refusal_words
 from rules import MoveMarks, Outcome, Position, RulesError, Variant
+from rules.records import LEAVING_WORDS  # English, as records say it (``locales.terms`` translates)
 from service.errors import InvalidOption, MatchBroken
 from service.records import SPECIAL_PREFIX, MatchRecord, RecordEntry
 from service.views import GameRecord, MatchView, PlyView
 
 MAX_TEXT = 300  # longer command arguments are refused before any parsing
-SPECIAL_WORDS = {"resign": "resigns", "timeout": "ran out of time", "skip": "is skipped"}
-"""How a record's leaving entry (``#resign 2``) reads after the seat's name, in English
-(``locales.terms.move_display`` says it in the reader's language)."""
 
 
 def variant_of(game: str) -> Variant:
@@ -167,7 +165,7 @@ def apply_entry(rec: MatchRecord, v: Variant, p: Position, e: RecordEntry) -> St
             # a skip (issue 43): his time ran out, his turns are skipped from then on
             r = v.skip_seat(p, seat) if word == "skip" else v.resign(p, seat)
             name = v.seat_name(seat, p.seat_count)
-            said = f"{name} {SPECIAL_WORDS[word]}"
+            said = f"{name} {LEAVING_WORDS[word]}"
             if isinstance(r, Outcome):
                 return Step(p, e.text, said, None, None, r)
             return Step(r, e.text, said, None, None, None)

@@ -48,8 +48,6 @@ ALLOWED = {
     ("service/states.py", "setup submitted"),
     ("service/comforts.py", "setup submitted"),
     ("service/states.py", "draw agreed"),
-    ("service/states.py", "ran out of time"),  # a record's leaving entries, "Red is skipped"
-    ("service/states.py", "is skipped"),
     # internal errors, never shown (logged, or turned into a retry)
     ("service/core.py", "match {} changed while it was read"),
     ("service/states.py", "unknown entry {}"),

@@ -1,0 +1,145 @@
+"""Tablero's own ``/history`` export imports back to the same game (issue 44's import
+with issue 43's leavings): four-player Alquerque grande games where seats resigned, ran
+out of time or were skipped in the middle, in every mode, and two-player games, played
+through the service, exported, imported and compared ply by ply (the same entries, the
+same position after each, the same end, result and seats out). The seats that left are
+replayed by the rules' own ``resign`` and ``skip_seat`` where the record says they left.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from service import MatchService, MatchStatus, Repository
+from tests.service.conftest import (
+    ALICE,
+    CHANNEL,
+    GUILD,
+    SetClock,
+    play_random,
+    start_four,
+    start_match,
+)
+
+Step = tuple[str, ...]
+"""One thing that happens in a scenario: ("play", plies); ("resign", who), who "mover"
+(the seat to move), "other" (another seat still in) or "rival" (a seat of a team still
+whole); ("late",): the seat to move runs out of time; ("draw",): the players still in
+agree a draw."""
+
+
+async def _act(service: MatchService, clock: SetClock, match_id: int, step: Step,
+               seed: int) -> None:
+    m = await service.get_match(match_id)
+    if step[0] == "play":
+        await play_random(service, match_id, int(step[1]), seed=seed)
+    elif step[0] == "resign":
+        still = [s.user_id for s in m.seats if not s.out and s.user_id is not None]
+        beaten = {s.team for s in m.seats if s.out}  # teams with a seat out already
+        leaver = m.to_move[0] if step[1] == "mover" else \
+            next(u for u in still if u not in m.to_move) if step[1] == "other" else \
+            next(u for s in m.seats if not s.out and s.team not in beaten
+                 and (u := s.user_id) is not None)
+        await service.resign(match_id, leaver)
+    elif step[0] == "late":
+        clock.advance(days=1, minutes=1)
+        await service.sweep_deadlines()
+    else:
+        assert step == ("draw",)
+        still = [s.user_id for s in m.seats if not s.out and s.user_id is not None]
+        await service.offer_draw(match_id, still[0])
+        for user in still[1:]:
+            await service.accept_draw(match_id, user)
+
+
+async def _played(service: MatchService, clock: SetClock, match_id: int,
+                  steps: Sequence[Step]) -> None:
+    for n, step in enumerate(steps):
+        await _act(service, clock, match_id, step, seed=n + 11)
+
+
+async def _same_game_imported(service: MatchService, repo: Repository, match_id: int
+                              ) -> int:
+    """Export match ``match_id`` as ``/history`` does, import it, and check the import
+    is the same game: every entry, the position after it, how it ended, the seats out
+    and since when a seat's turns are skipped. Returns the imported match."""
+    history = await service.history(match_id)
+    assert history.export_format == "tablero"
+    imported = (await service.import_record(GUILD, CHANNEL, ALICE, history.export)).match
+    original, copy = await service.record(match_id), await service.record(imported.id)
+    assert [(x.ply, x.seat, x.canonical, x.display, x.position.to_text())
+            for x in copy.plies] == [(x.ply, x.seat, x.canonical, x.display,
+                                      x.position.to_text()) for x in original.plies]
+    was, now = await repo.load_match(match_id), await repo.load_match(imported.id)
+    assert was is not None and now is not None
+    assert now.result == was.result and now.position_text == was.position_text
+    assert {s.seat for s in now.seats if s.out} == {s.seat for s in was.seats if s.out}
+    seat_was = {s.user_id: s.seat for s in was.seats}
+    seat_now = {s.user_id: s.seat for s in now.seats}
+    assert {seat_now[u]: n for u, n in now.clock.skipped} == \
+        {seat_was[u]: n for u, n in was.clock.skipped}  # his turns skipped from the same ply
+    finished = was.status is MatchStatus.FINISHED
+    assert now.status is (MatchStatus.FINISHED if finished else MatchStatus.ABORTED)
+    assert await service.verify_all() == []
+    return imported.id
+
+
+FOUR: list[tuple[str, str, list[Step], str | None]] = [
+    # mode, on_timeout, what happens, how it ends (None: it goes on)
+    ("fast", "skip", [("play", "5"), ("late",), ("play", "6"), ("late",), ("play", "3"),
+                      ("resign", "other")], "resignation-ranked"),
+    ("fast", "end", [("play", "6"), ("late",)], "timeout-ranked"),
+    ("fast", "skip", [("play", "4"), ("late",), ("play", "5"), ("draw",)], "agreement"),
+    ("slow", "end", [("play", "4"), ("resign", "other"), ("play", "5"), ("late",),
+                     ("play", "3"), ("resign", "mover")], "last-player"),
+    ("slow", "skip", [("play", "5"), ("late",), ("play", "4"), ("resign", "mover"),
+                      ("play", "3"), ("draw",)], "agreement"),
+    ("slow", "skip", [("play", "4"), ("late",), ("play", "6")], None),
+    ("teams", "skip", [("play", "4"), ("late",), ("play", "6"), ("resign", "rival"),
+                       ("play", "2")], None),
+    ("teams", "end", [("play", "5"), ("resign", "mover"), ("play", "4"), ("late",)], "timeout"),
+    ("teams", "end", [("play", "4"), ("late",), ("play", "3"), ("resign", "rival"),
+                      ("play", "3"), ("draw",)], "agreement"),
+]
+
+
+@pytest.mark.parametrize(("mode", "on_timeout", "steps", "reason"), FOUR)
+async def test_a_four_player_game_with_seats_gone_imports_back_the_same(
+        service: MatchService, repo: Repository, clock: SetClock, mode: str,
+        on_timeout: str, steps: list[Step], reason: str | None) -> None:
+    m = await start_four(service, mode, on_timeout=on_timeout)
+    await _played(service, clock, m.id, steps)
+    after = await service.get_match(m.id)
+    gone = [e for e in (await service.history(m.id)).entries if e[2].startswith("#")]
+    assert len(gone) == sum(s[0] in ("resign", "late", "draw") for s in steps)
+    if reason is None:
+        assert after.status is MatchStatus.ACTIVE
+    else:
+        assert after.result is not None and after.result.reason == reason
+    # a leaving in the middle is in the export as the history writes it
+    export = (await service.history(m.id)).export
+    assert any(w in export for w in (" is skipped}", " resigns}", " ran out of time}"))
+    await _same_game_imported(service, repo, m.id)
+
+
+TWO: list[tuple[str, dict[str, object], list[Step], str]] = [
+    ("alquerque-grande", {"players": 2, "rules": "grande"},
+     [("play", "7"), ("resign", "mover")], "resignation"),
+    ("alquerque-grande", {"players": 2}, [("play", "6"), ("resign", "other")], "resignation"),
+    ("alquerque-grande", {"players": 2}, [("play", "5"), ("late",)], "timeout"),
+    ("alquerque", {}, [("play", "6"), ("draw",)], "agreement"),
+    ("querni", {"setup": "random", "seed": 4}, [("play", "4"), ("late",)], "timeout"),
+]
+
+
+@pytest.mark.parametrize(("game", "options", "steps", "reason"), TWO)
+async def test_a_two_player_game_that_ended_outside_the_rules_imports_back_the_same(
+        service: MatchService, repo: Repository, clock: SetClock, game: str,
+        options: dict[str, object], steps: list[Step], reason: str) -> None:
+    m = await start_match(service, game, options=options, days=1)
+    await _played(service, clock, m.id, steps)
+    after = await service.get_match(m.id)
+    assert after.result is not None and after.result.reason == reason
+    await _same_game_imported(service, repo, m.id)
