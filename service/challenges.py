@@ -60,6 +60,9 @@ class ContinuableGame:
 
     match: MatchView
     to_move: int
+    out: tuple[int, ...] = ()
+    """The seats out of the game (they left it, or the rules put them out): they stay
+    the record's players', nobody takes them."""
 
 
 class Challenges:
@@ -176,21 +179,37 @@ class Challenges:
                                       "server: challenge members, not the computer"))
             if o not in invited:
                 invited.append(o)
-        if len(invited) != count - 1:
+        # a seat that left the game (resigned, ran out of time, skipped) or that the
+        # rules put out stays out, kept by the record's player: only the others go on
+        out = end.out_seats()
+        playing = [s for s in range(count) if s not in out]
+        if len(invited) != len(playing) - 1 and not out:
             raise InvalidOption(_n("{game} seats {seats}: continuing it needs {count} "
                                    "opponent", "{game} seats {seats}: continuing it needs "
                                    "{count} opponents", count - 1,
                                    game=game_name(v.key, v.name), seats=count))
+        if len(invited) != len(playing) - 1:  # some seats are out
+            raise InvalidOption(_n(
+                "{playing} of the {seats} seats of imported game #{match} still play: "
+                "continuing it needs {count} opponent", "{playing} of the {seats} seats of "
+                "imported game #{match} still play: continuing it needs {count} opponents",
+                len(playing) - 1, playing=len(playing), seats=count, match=source.id))
         chosen = self._seat_choice(v, count, seat)
+        if chosen is not None and chosen in out:
+            raise InvalidOption(_("{seat} is out of imported game #{match}: play a seat that "
+                                  "is still in it", match=source.id,
+                                  seat=seat_colour(v.seat_name(chosen, count))))
         mine = chosen if chosen is not None else min(end.to_move)
-        others = [s for s in range(count) if s != mine]
+        others = [s for s in playing if s != mine]
         settings = await self.get_guild_settings(guild_id)
         control = self.time_control(settings, days, clock)
         state = ClockState(control if control.is_bank else None, settings.claim_win,
-                           weekends=settings.weekends_off)
+                           weekends=settings.weekends_off, skipped=source.clock.skipped)
         seats = [await self._new_seat(user, mine if count > 2 else None)]
         seats += [await self._new_seat(u, others[i] if count > 2 else None, accepted=False)
                   for i, u in enumerate(invited)]
+        seats += [dataclasses.replace(s, team=None, out=True) for s in source.seats
+                  if s.seat in out]
         rec = dataclasses.replace(
             self.challenge_record(guild_id, channel_id, user, v, source.options, end, seats,
                                   control.days_column, False, mine, state),
@@ -213,7 +232,8 @@ class Challenges:
         opponents are chosen)."""
         source = await self._record(match_id)
         end = self._continued_position(source, await self._entries(source))
-        return ContinuableGame(self._view(source), min(end.to_move))
+        return ContinuableGame(self._view(source), min(end.to_move),
+                               tuple(sorted(end.out_seats())))
 
     @staticmethod
     def _continued_position(source: MatchRecord, entries: Sequence[RecordEntry]) -> Position:
@@ -393,8 +413,11 @@ class Challenges:
         by_user = {s.user_id: s for s in rec.seats}
 
         def seated(user: int, seat: int, team: int | None = None) -> SeatRecord:
+            # nobody is out at a start, but in a continued game the seats that left it
+            # (kept by the record's players) are
+            kept = by_user[user].out and rec.continued_from is not None
             return dataclasses.replace(by_user[user], seat=seat, team=team, accepted=True,
-                                       out=False)
+                                       out=kept)
         taken = {s.seat for s in rec.seats if s.seat is not None}
         free = [i for i in range(rec.seat_count) if i not in taken]
         if rec.seat_count == 2:

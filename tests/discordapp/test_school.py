@@ -284,3 +284,20 @@ async def test_continue_as_a_match_is_offered_and_answered_only_where_it_can_go_
     assert "Pick the 3 who play on with you" in opened.content
     seat, who = menus(opened)
     assert len(seat["options"]) == 4 and (who["min_values"], who["max_values"]) == (3, 3)
+
+
+async def test_continue_as_a_match_offers_only_the_seats_still_in(world: World) -> None:
+    """An imported four-player game where a seat was skipped (Tablero's own export of
+    it): the menus offer the three seats still in and ask for two opponents; the seat
+    out stays the record's."""
+    w = world
+    skipped = reply(await w.alice.slash(w.channel, "import", text=(
+        '[Game "alquerque-grande"]\n[Options \'{"mode": "slow", "players": 4}\']\n\n'
+        "1. c3-d4 2. {Turquoise is skipped} 3. e5xc3")))
+    assert "Imported as match 1" in skipped.content
+    opened = reply(await w.alice.click(skipped, label="Continue as a match"))
+    assert "Pick the 2 who play on with you" in opened.content
+    assert opened.content.splitlines()[1] == "You play Red, the side to move."
+    seat, who = menus(opened)
+    assert [o["label"] for o in seat["options"]] == ["White", "Black", "Red (to move)"]
+    assert (who["min_values"], who["max_values"]) == (2, 2)

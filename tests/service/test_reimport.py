@@ -12,10 +12,14 @@ from collections.abc import Sequence
 
 import pytest
 
-from service import MatchService, MatchStatus, Repository
+from service import InvalidOption, MatchService, MatchStatus, Repository
+from service.imported_seats import is_imported
 from tests.service.conftest import (
     ALICE,
+    BOB,
+    CAROL,
     CHANNEL,
+    DAVE,
     GUILD,
     SetClock,
     play_random,
@@ -143,3 +147,51 @@ async def test_a_two_player_game_that_ended_outside_the_rules_imports_back_the_s
     after = await service.get_match(m.id)
     assert after.result is not None and after.result.reason == reason
     await _same_game_imported(service, repo, m.id)
+
+
+@pytest.mark.parametrize(("mode", "steps"), [
+    ("teams", [("play", "4"), ("late",), ("play", "5")]),
+    ("slow", [("play", "4"), ("resign", "other"), ("play", "3"), ("late",), ("play", "2")]),
+])
+async def test_an_imported_game_seats_left_goes_on_with_the_seats_still_in(
+        service: MatchService, repo: Repository, clock: SetClock, mode: str,
+        steps: list[Step]) -> None:
+    """``/continue`` of an imported game where seats left: the seats still in are the
+    people's, the seats out stay out (kept by the record's players, skipped from the
+    same ply), so only the players still in are invited and the game goes on exactly
+    where the record left it."""
+    m = await start_four(service, mode, on_timeout="skip" if mode == "teams" else "end")
+    await _played(service, clock, m.id, steps)
+    imported_id = await _same_game_imported(service, repo, m.id)
+    imported = await service.get_match(imported_id)
+    out = tuple(s.seat for s in imported.seats if s.out and s.seat is not None)
+    still = 4 - len(out)
+    assert out and (await service.continuable(imported_id)).out == out
+    with pytest.raises(InvalidOption, match=f"{still} of the 4 seats of imported game "
+                       f"#{imported_id} still play: continuing it needs {still - 1} "
+                       "opponents?"):
+        await service.continue_import(GUILD, CHANNEL, ALICE, imported_id, [BOB, CAROL, DAVE])
+    with pytest.raises(InvalidOption, match=f"is out of imported game #{imported_id}: play "
+                                            "a seat that is still in it"):
+        await service.continue_import(GUILD, CHANNEL, ALICE, imported_id,
+                                      [BOB, CAROL, DAVE][:still - 1], seat=out[0])
+    invited = [BOB, CAROL, DAVE][:still - 1]
+    lobby = await service.continue_import(GUILD, CHANNEL, ALICE, imported_id, invited)
+    assert lobby.status is MatchStatus.LOBBY
+    for user in invited:
+        started = await service.accept(lobby.id, user)
+    assert started.status is MatchStatus.ACTIVE
+    assert started.position_text == imported.position_text and started.ply == imported.ply
+    kept = {s.seat: s for s in started.seats}
+    for seat in out:  # the seats out are the record's players', out, skipped as they were
+        was = next(s for s in imported.seats if s.seat == seat)
+        assert kept[seat].out and kept[seat].user_id == was.user_id
+        assert is_imported(was.user_id)
+        assert started.skipped_since(was.user_id) == imported.skipped_since(was.user_id)
+    assert {s.user_id for s in started.seats if not s.out} == {ALICE, *invited}
+    for n in range(6):  # the people play on; no seat out is ever to move
+        now = await play_random(service, started.id, 1, seed=n)
+        if not now.status.is_live:
+            break
+        assert set(now.to_move) <= {ALICE, *invited}
+    assert await service.verify_all() == []

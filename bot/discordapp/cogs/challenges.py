@@ -60,13 +60,14 @@ def continue_menu(game: ContinuableGame, seat: int | None, loc: str, *,
     plays by default) and the opponents menu; with the ``chosen`` opponents, the
     challenge is made: both disabled, showing the choice."""
     source, to_move = game.match, game.to_move
-    mine = seat if seat is not None and 0 <= seat < source.seat_count else to_move
-    others = source.seat_count - 1
+    playing = [s for s in source.seats if s.seat not in game.out]  # the out stay out
+    mine = seat if seat is not None and any(s.seat == seat for s in playing) else to_move
+    others = len(playing) - 1
     # TRANSLATORS: the seat menu of "Continue as a match": the seat whose move it is
     options = [discord.SelectOption(
         label=render(_("{seat} (to move)", seat=seat_colour(s.name)) if s.seat == to_move
                      else seat_colour(s.name), loc)[:100], value=str(s.seat))
-        for s in source.seats]
+        for s in playing]
     mine_words = seat_colour(source.seats[mine].name)
     lines: list[Words] = [
         _n("Continue imported game {match} ({game}) from its last position, after "
