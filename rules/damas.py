@@ -106,6 +106,7 @@ from rules.records import (
     COMMON_TAGS,
     ImportedGame,
     RecordError,
+    closing_words,
     read_standard_record,
     read_tags,
     register_reader,
@@ -727,6 +728,9 @@ def export_pdn(moves: Sequence[str], *, outcome: Outcome | None = None,
         tokens.append(move.numeric())
         position = position.play(move)
     result = result_token(outcome if outcome is not None else position.outcome())
+    said = closing_words(DAMAS, outcome)  # an end outside the rules, as Tablero says it
+    if said is not None:
+        tokens.append(f"{{{said}}}")
     tokens.append(result)
     tags: dict[str, str] = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?",
                             "White": "?", "Black": "?", "Result": result}

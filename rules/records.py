@@ -283,6 +283,28 @@ def seat_leaves(v: Variant[Any, Any], p: Position[Any], seat: int, how: str
     return left, ended
 
 
+def closing_words(v: Variant[Any, Any], outcome: Outcome | None) -> str | None:
+    """What a two-seat game's record says in braces after its last move when the game
+    ended outside the rules, in Tablero's own words: a resignation (``Black resigns``),
+    a lapsed clock (``Red ran out of time``) or an agreed draw (``draw agreed``), so
+    that a standard record (PDN, WXF) reads back to the same end; None for any other
+    end (the moves and the result token say it).
+
+    >>> import rules
+    >>> closing_words(rules.variant("damas"), Outcome.win(1, seats=2, reason="timeout"))
+    'White ran out of time'
+    """
+    if outcome is None:
+        return None
+    if outcome.reason == "agreement" and outcome.is_draw:
+        return DRAW_AGREED
+    how = {"resignation": "resign", "timeout": "timeout"}.get(outcome.reason)
+    if how is None or len(outcome.winners) != 1:
+        return None
+    (winner,) = outcome.winners
+    return f"{v.seat_name(1 - winner, 2)} {LEAVING_WORDS[how]}"
+
+
 def agreed_draw(p: Position[Any]) -> Outcome:
     """The draw the players still in agreed at ``p``: they share first place; whoever is
     out already (resigned, skipped, put out by the rules) shares the last."""
@@ -487,9 +509,15 @@ def read_standard_record(v: Variant[Any, Any], text: str, tags: Mapping[str, str
         raise RecordError(detail("record_no_moves"))
     moves, end = play_record(v, start, plies, read)
     token = result if result is not None else tags.get("Result", "").strip() or None
-    return ImportedGame(v, {}, start, tuple(moves),
-                        ending_of(v, end, token, comments, len(moves)),
-                        players_of(v, start.seat_count, tags), dict(tags), end)
+    ended = ending_of(v, end, token, comments, len(moves))
+    left: tuple[SeatLeft, ...] = ()
+    if ended is not None and end.outcome() is None and len(ended.winners) == 1 \
+            and ended.reason in ("resignation", "timeout"):  # a closing {Black resigns}
+        (loser,) = set(range(end.seat_count)) - ended.winners
+        left = (SeatLeft(len(moves), loser, "resign" if ended.reason == "resignation"
+                         else "timeout"),)
+    return ImportedGame(v, {}, start, tuple(moves), ended,
+                        players_of(v, start.seat_count, tags), dict(tags), end, left)
 
 
 def read_tablero_record(v: Variant[Any, Any], text: str) -> ImportedGame:

@@ -67,6 +67,7 @@ from rules.core import (
     register,
 )
 from rules.notation import normalize, parse_point, point_name, resolve, tokenize
+from rules.records import closing_words
 from rules.xiangqi_board import (
     ADVISOR,
     BLACK,
@@ -875,6 +876,9 @@ class XiangqiVariant(Variant[XiangqiPosition, XiangqiMove]):
                 row = []
         if row:
             lines.append(f"{ply // 2 + 1:3d}. " + "  ".join(row))
+        said = closing_words(self, outcome)  # an end outside the rules, as Tablero says it
+        if said is not None:
+            lines.append(f"{{{said}}}")
         lines += ["}END", f"FINAL FEN: {p.to_text()}"]
         return "\n".join(lines) + "\n"
 

@@ -169,14 +169,6 @@ class Importer:
                 entries.append(RecordEntry(len(entries), seat, text, rec.user_at(seat), now))
                 p = p.play(v.parse_move(p, text))
         ended = read.outcome
-        ended_by_leaving = bool(read.leavings) and read.leavings[-1].after == len(read.moves)
-        if ended is not None and p.outcome() is None and not ended_by_leaving \
-                and ended.reason in ("resignation", "timeout"):
-            # a standard record's closing comment (two seats): who lost left
-            (loser,) = (s for s in range(p.seat_count) if s not in ended.winners)
-            word = "resign" if ended.reason == "resignation" else "timeout"
-            entries.append(RecordEntry(len(entries), loser, f"{SPECIAL_PREFIX}{word} {loser}",
-                                       rec.user_at(loser), now))
         if ended is not None and ended.reason == "agreement":
             entries.append(RecordEntry(len(entries), None, f"{SPECIAL_PREFIX}draw", None, now))
         return entries

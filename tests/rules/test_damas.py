@@ -437,7 +437,7 @@ def test_pdn_export_result_comes_from_the_rules_or_the_caller() -> None:
     assert "FEN" in done
     resigned = export_pdn(["11-15"], outcome=rules.Outcome.win(1, seats=2,
                                                                 reason="resignation"))
-    assert resigned.rstrip().endswith("1. 11-15 0-1") and "FEN" not in resigned
+    assert resigned.rstrip().endswith("1. 11-15 {White resigns} 0-1") and "FEN" not in resigned
     black_first = export_pdn(["d5-c4"], start=fen("B", ["b1"], ["d5"]))
     assert black_first.rstrip().endswith("1... 19-15 *")
     with pytest.raises(IllegalMoveError):

@@ -64,13 +64,13 @@ async def _played(service: MatchService, clock: SetClock, match_id: int,
         await _act(service, clock, match_id, step, seed=n + 11)
 
 
-async def _same_game_imported(service: MatchService, repo: Repository, match_id: int
-                              ) -> int:
+async def _same_game_imported(service: MatchService, repo: Repository, match_id: int,
+                              export_format: str = "tablero") -> int:
     """Export match ``match_id`` as ``/history`` does, import it, and check the import
     is the same game: every entry, the position after it, how it ended, the seats out
     and since when a seat's turns are skipped. Returns the imported match."""
     history = await service.history(match_id)
-    assert history.export_format == "tablero"
+    assert history.export_format == export_format
     imported = (await service.import_record(GUILD, CHANNEL, ALICE, history.export)).match
     original, copy = await service.record(match_id), await service.record(imported.id)
     assert [(x.ply, x.seat, x.canonical, x.display, x.position.to_text())
@@ -135,7 +135,15 @@ TWO: list[tuple[str, dict[str, object], list[Step], str]] = [
     ("alquerque-grande", {"players": 2}, [("play", "5"), ("late",)], "timeout"),
     ("alquerque", {}, [("play", "6"), ("draw",)], "agreement"),
     ("querni", {"setup": "random", "seed": 4}, [("play", "4"), ("late",)], "timeout"),
+    # the standard formats say it after the last move as Tablero's record does
+    ("damas", {}, [("play", "6"), ("resign", "mover")], "resignation"),
+    ("damas", {}, [("play", "5"), ("late",)], "timeout"),
+    ("damas", {}, [("play", "4"), ("draw",)], "agreement"),
+    ("xiangqi", {}, [("play", "5"), ("resign", "other")], "resignation"),
+    ("xiangqi", {}, [("play", "6"), ("late",)], "timeout"),
+    ("xiangqi", {}, [("play", "3"), ("draw",)], "agreement"),
 ]
+FORMATS = {"damas": "pdn", "xiangqi": "wxf"}
 
 
 @pytest.mark.parametrize(("game", "options", "steps", "reason"), TWO)
@@ -146,7 +154,7 @@ async def test_a_two_player_game_that_ended_outside_the_rules_imports_back_the_s
     await _played(service, clock, m.id, steps)
     after = await service.get_match(m.id)
     assert after.result is not None and after.result.reason == reason
-    await _same_game_imported(service, repo, m.id)
+    await _same_game_imported(service, repo, m.id, FORMATS.get(game, "tablero"))
 
 
 @pytest.mark.parametrize(("mode", "steps"), [
