@@ -243,13 +243,14 @@ def play_written(v: Variant[Any, Any], p: Position[Any], n: int, text: str,
     position after it. Refused when it cannot be played, or when the game is over
     (``ended``: an end that left ``p`` as it was, a resignation of two seats)."""
     ended = ended or p.outcome()
+    quoted = text[:60]  # a ply may be long: what is quoted back is not
     if ended is not None:
-        raise RecordError(detail("record_after_end", n=n, move=text, ending=ended.reason))
+        raise RecordError(detail("record_after_end", n=n, move=quoted, ending=ended.reason))
     try:
         move = (read or v.parse_noted_move)(p, text)
     except RulesError as e:
-        why = _why(e, detail("not_legal", move=text))
-        raise RecordError(detail("record_illegal_move", n=n, move=text, reason=why)) from None
+        why = _why(e, detail("not_legal", move=quoted))
+        raise RecordError(detail("record_illegal_move", n=n, move=quoted, reason=why)) from None
     return v.format_move(p, move), p.play(move)
 
 
@@ -376,35 +377,36 @@ def _tablero_entries(v: Variant[Any, Any], start: Position[Any],
             move, p = play_written(v, p, n, text, None, ended)
             moves.append(move)
             continue
+        quoted = text[:60]  # a comment may be long: what is quoted back is not
         over = ended or p.outcome()
         if over is not None:
-            raise RecordError(detail("record_leaving_refused", n=n, input=text, reason=detail(
+            raise RecordError(detail("record_leaving_refused", n=n, input=quoted, reason=detail(
                 "game_over_because", ending=over.reason)))
         if text.lower() == DRAW_AGREED:
             ended = agreed_draw(p)
             continue
         said = _leaving_said(v, count, text)
         if said is None:
-            raise RecordError(detail("record_unknown_entry", n=n, input=text[:60],
+            raise RecordError(detail("record_unknown_entry", n=n, input=quoted,
                                      example=f"{v.seat_name(0, count)} {LEAVING_WORDS['resign']}"))
         seat, how = said
         if seat is None:
             raise RecordError(detail(
-                "record_unknown_seat", n=n, input=text[:60],
+                "record_unknown_seat", n=n, input=quoted,
                 name=text[:-len(LEAVING_WORDS[how])].strip()[:30],
                 seats=tuple(v.seat_name(s, count) for s in range(count))))
         if seat in p.out_seats():
-            raise RecordError(detail("record_leaving_refused", n=n, input=text, reason=detail(
+            raise RecordError(detail("record_leaving_refused", n=n, input=quoted, reason=detail(
                 "seat_already_out", seat=v.seat_name(seat, count))))
         try:
             after, ended = seat_leaves(v, p, seat, how)
         except RulesError as e:
-            why = _why(e, detail("not_legal", move=text))
-            raise RecordError(detail("record_leaving_refused", n=n, input=text,
+            why = _why(e, detail("not_legal", move=quoted))
+            raise RecordError(detail("record_leaving_refused", n=n, input=quoted,
                                      reason=why)) from None
         except ValueError:  # the rules' own refusal without a code: said as not legal
-            raise RecordError(detail("record_leaving_refused", n=n, input=text,
-                                     reason=detail("not_legal", move=text))) from None
+            raise RecordError(detail("record_leaving_refused", n=n, input=quoted,
+                                     reason=detail("not_legal", move=quoted))) from None
         leavings.append(SeatLeft(len(moves), seat, how))
         p = after if after is not None else p
     return moves, leavings, p, ended or p.outcome()

@@ -103,3 +103,11 @@ def test_a_bad_entry_between_braces_is_refused_by_its_number(text: str, code: st
         read_any_record(text)
     assert refused.value.code == code
     assert said in refused.value.message
+
+
+def test_a_long_comment_or_ply_is_quoted_back_cut_short() -> None:
+    for body in ("1. c3-d4 2. {" + "so " * 3000 + "}", "1. " + "c3-d4" * 2000):
+        with pytest.raises(RecordError) as refused:
+            read_any_record(_four("slow", body))
+        assert refused.value.code in ("record_unknown_entry", "record_illegal_move")
+        assert len(refused.value.message) < 400
