@@ -2,10 +2,10 @@
 
 Sides. Two-seat games are two sides. Alquerque grande ``teams`` is two sides (the
 teams). Four individual seats (``fast``, ``slow``) are searched *paranoid* (but for
-``fast``'s top level): the seat to move against a coalition of the three others.
+their top level): the seat to move against a coalition of the three others.
 Paranoid search keeps alpha-beta's deep cut-offs (MCTS needs thousands of playouts, each
 hundreds of ``play`` calls on immutable positions: too slow in a 2-second budget in
-Python). ``fast``'s level 8 searches *best-reply* (:attr:`engine.models.GameModel.best_reply`;
+Python). Their level 8 searches *best-reply* (:attr:`engine.models.GameModel.best_reply`;
 Schadd and Winands 2011, with the other rivals' moves of Esser et al.'s BRS+): after the
 seat's move one layer holds every rival's moves, the rivals in turn order each taking
 its best capture (where it has none, passing) but the one that replies, and the

@@ -137,7 +137,8 @@ class AlquerqueGrandeRivalsModel(AlquerqueGrandeModel):
     are the shared levels 1-5 moved up two (level 3 plays as the shared level 1, ...,
     level 7 as the shared level 5: 1 500 nodes, a slip one move in ten, and the place
     judgement of the levels above 6, :meth:`for_level`), level 8 is the shared top (as
-    well as the time allows, no mistakes), and two levels come in below, both one ply
+    well as the time allows, no mistakes) searched best-reply
+    (:class:`AlquerqueGrandeBestReplyModel`), and two levels come in below, both one ply
     without following captures (no quiescence: they leave a stone to be taken back),
     level 2 slipping 65 % of the time, level 1 always (a runner-up move within
     :data:`engine.player.SLIP_MARGIN` of the best whenever there is one).
@@ -150,8 +151,9 @@ class AlquerqueGrandeRivalsModel(AlquerqueGrandeModel):
     against level 1, but level 3 only 59-63 % against it. Level 8 scored 68.4 % against
     this level 7 over the ladder's seeds. The ladder itself (``bench/results/``) passes
     every pair of ``fast``: 63-79 % for levels 1-7, 64.2 % for 8 against 7, 99.2 % for
-    8 against random moves; ``slow``'s (paired openings) scores 65-79 % for levels 1-7
-    and 79.4 % for 8 against 7.
+    8 against random moves (paranoid; best-reply 60.0 % and 99.5 %); ``slow``'s (paired
+    openings) scores 65-79 % for levels 1-7 and 79.4 % for 8 against 7 (paranoid;
+    best-reply 87.0 % over the first 50 games).
 
     >>> from engine.levels import LEVELS
     >>> model = AlquerqueGrandeRivalsModel()
@@ -171,24 +173,40 @@ class AlquerqueGrandeRivalsModel(AlquerqueGrandeModel):
                     if name not in ("number", "arrange_effort", "arrange_chain")}
            for number in range(3, 8)}}
 
+    def for_level(self, level: Level) -> GameModel:
+        """Level 8 searches best-reply (:class:`AlquerqueGrandeBestReplyModel`), level 7
+        paranoid with the place judgement (:class:`AlquerqueGrandeTopModel`), in ``fast``
+        and ``slow`` alike.
+
+        >>> from engine.levels import LEVELS
+        >>> type(AlquerqueGrandeRivalsModel().for_level(LEVELS[8])).__name__
+        'AlquerqueGrandeBestReplyModel'
+        >>> type(AlquerqueGrandeFastModel().for_level(LEVELS[8])).__name__
+        'AlquerqueGrandeBestReplyModel'
+        >>> type(AlquerqueGrandeRivalsModel().for_level(LEVELS[7])).__name__
+        'AlquerqueGrandeTopModel'
+        """
+        return _GRANDE_BEST_REPLY if level.number == TOP else super().for_level(level)
+
 
 class AlquerqueGrandeBestReplyModel(AlquerqueGrandeTopModel):
-    """Alquerque grande ``fast``'s level 8: the place judgement of
-    :class:`AlquerqueGrandeTopModel`, searched best-reply
+    """Alquerque grande's level 8 with four individual seats (``fast``, ``slow``): the
+    place judgement of :class:`AlquerqueGrandeTopModel`, searched best-reply
     (:attr:`engine.models.GameModel.best_reply`, :mod:`engine.search`).
 
     Paranoid search turns speed into hardly any strength here: four times the nodes
     (issue 39's faster engine) is one ply more, a quarter of a round, and the level 8 so
-    sped up scored 50 % over 100 games (44.6 % over 40) against the level 8 before it at
-    100 ms of CPU a move. Best-reply sees a round in two plies (depth 4, two moves of its
-    own, where paranoid reaches 4-6 plies in 100 ms); with the other rivals passing it
-    scored 52.7 % over 100 games (54.0 % over 40 before the moves per seat were kept),
-    with the other rivals taking their best capture (huffing all but forces it) 55.8 %
-    over 100 (``bench/results/engine-strength-2026-11-29.txt``, section 6). In ``slow``
-    plain best-reply scored 48.7 % over 43 games at 50 ms, where paranoid had 56.4 %:
-    ``slow`` stays paranoid. Level 7 stays paranoid too, so the ladder below is
-    unchanged; on its 12 000-node floor level 8 scored 60.0 % against it (plain
-    best-reply 63.1 %, paranoid 64.2 %) and 99.5 % against random moves.
+    sped up scored 50 % in ``fast`` over 100 games (44.6 % over 40) against the level 8
+    before it at 100 ms of CPU a move, 56.4 % in ``slow`` at 50 ms. Best-reply sees a
+    round in two plies (depth 4, two moves of its own, where paranoid reaches 4-6 plies
+    in 100 ms); with the other rivals passing it scored 52.7 % in ``fast`` over 100
+    games and 48.7 % in ``slow`` over 43, with the other rivals taking their best
+    capture (huffing all but forces it) 56.2 % in ``fast`` over 200 and 59.7 % in
+    ``slow`` over 100 at 50 ms, 60.4 % over 160
+    (``bench/results/engine-strength-2026-11-29.txt``, sections 6-8). Level 7 stays
+    paranoid, so the ladder below is unchanged; on its 12 000-node floor level 8 scored
+    60.0 % against it in ``fast`` and 87.0 % in ``slow`` (its first 50 of 100 games),
+    99.5 % and 100 % (the first 25) against random moves.
     """
 
     best_reply = True
@@ -201,18 +219,6 @@ class AlquerqueGrandeFastModel(AlquerqueGrandeRivalsModel):
     configurations."""
 
     paired_balanced_openings = False
-
-    def for_level(self, level: Level) -> GameModel:
-        """Level 8 searches best-reply (:class:`AlquerqueGrandeBestReplyModel`), level 7
-        paranoid with the place judgement (:class:`AlquerqueGrandeTopModel`).
-
-        >>> from engine.levels import LEVELS
-        >>> type(AlquerqueGrandeFastModel().for_level(LEVELS[8])).__name__
-        'AlquerqueGrandeBestReplyModel'
-        >>> type(AlquerqueGrandeFastModel().for_level(LEVELS[7])).__name__
-        'AlquerqueGrandeTopModel'
-        """
-        return _GRANDE_BEST_REPLY if level.number == TOP else super().for_level(level)
 
 
 _GRANDE = AlquerqueGrandeModel()

@@ -216,14 +216,13 @@ def test_a_board_that_cannot_pass_the_move_is_searched_paranoid() -> None:
 
 
 @pytest.mark.parametrize(("options", "best_reply"), [
-    ({"players": 4, "mode": "fast"}, True), ({"players": 4, "mode": "slow"}, False),
+    ({"players": 4, "mode": "fast"}, True), ({"players": 4, "mode": "slow"}, True),
     ({"players": 4, "mode": "teams"}, False), ({"players": 2}, False),
 ])
-def test_only_level_8_of_fast_searches_best_reply(options: dict[str, object],
-                                                           best_reply: bool) -> None:
-    """Level 8 of ``fast``; ``slow``'s stays paranoid (best-reply scored worse there),
-    two sides (teams, two players) have no rivals to choose a reply among, and level 7
-    stays paranoid (the ladder below is kept)."""
+def test_only_level_8_of_four_rivals_searches_best_reply(options: dict[str, object],
+                                                         best_reply: bool) -> None:
+    """Level 8 of ``fast`` and ``slow``; two sides (teams, two players) have no rivals
+    to choose a reply among, and level 7 stays paranoid (the ladder below is kept)."""
     p = GRANDE.start(**options)
     assert model_at_level(p, LEVELS[8])[0].best_reply is best_reply
     assert model_at_level(p, LEVELS[7])[0].best_reply is False
