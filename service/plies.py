@@ -29,8 +29,9 @@ class PlyBoard:
     plies recorded): the position as anybody may see it, the marks of the move that led
     there, the moves played until then (as players count them), the record entry that
     led there (``step``, None at the start: its mover and how the move reads) and the
-    picture (None without a renderer). ``match`` is the match as the picture's words
-    show it: only the last ply's says how the match ended. ``live``: the match goes on
+    picture (None without a renderer). ``match`` is the match as it stood at that ply
+    (:func:`as_it_stood`: who was out, who was to move), as the picture's words show it:
+    only the last ply's says how the match ended. ``live``: the match goes on
     (its latest ply moves on)."""
 
     match: MatchView
@@ -58,12 +59,31 @@ def at_ply(record: GameRecord, ply: int) -> PlyBoard:
         before = record.plies[ply - 2].position if ply > 1 else record.start
         marks = record.variant.move_marks(before, step.move)
     view = record.match
-    if ply < last and not view.status.is_live:
-        # an earlier ply of a finished game: its picture does not tell the end yet
-        view = dataclasses.replace(view, status=MatchStatus.ACTIVE, result=None)
     moves = sum(1 for p in record.plies[:ply] if p.move is not None)
+    if ply < last:
+        view = as_it_stood(view, position, moves)
     return PlyBoard(view, ply, last, public_view(position), marks, moves, step,
                     record.match.status.is_live)
+
+
+def as_it_stood(view: MatchView, position: Position, moves: int) -> MatchView:
+    """The match as it stood at an earlier ply (``position``, after ``moves`` moves): the
+    seats out then, the players to move then, the seats skipped then (by the position's
+    own account) and the seats the computer had played by then (a stand-in shows from its
+    first move on); a finished game is not over yet (its picture does not tell the end).
+    The ratings stay today's (the stepper shows them only while the match is live).
+    """
+    out = position.out_seats()
+    skipped = position.skipped_seats()
+    seats = tuple(dataclasses.replace(s, out=s.seat in out) for s in view.seats)
+    user_at = {s.seat: s.user_id for s in view.seats if s.user_id is not None}
+    seat_of = {user: seat for seat, user in user_at.items()}
+    status = view.status if view.status.is_live else MatchStatus.ACTIVE
+    return dataclasses.replace(
+        view, seats=seats, status=status, result=None,
+        to_move=tuple(user_at[s] for s in sorted(position.to_move) if s in user_at),
+        skipped=tuple((u, n) for u, n in view.skipped if seat_of.get(u) in skipped),
+        stand_ins=tuple((u, n) for u, n in view.stand_ins if n <= moves))
 
 
 def drawn(board: PlyBoard, renderer: BoardRenderer | None, names: Sequence[str] | None,

@@ -144,5 +144,6 @@ async def test_the_steppers_players_show_ratings_only_while_the_match_is_live(
     await w.alice.slash(live_thread, "move", move=MOVES[0])
     stepped = reply(await w.bob.slash(live_thread, "board", ply=0))
     players = stepped.embeds[0].fields[0].value
-    assert f"**Red**: {w.alice.mention} · rating -" in players  # she resigned the rated one
-    assert f"▶ **Black**: {w.bob.mention} · rating " in players  # a casual game: shown too
+    # ply 0: Red to move, as it stood then (today Black is)
+    assert f"▶ **Red**: {w.alice.mention} · rating -" in players  # she resigned the rated one
+    assert f"\n**Black**: {w.bob.mention} · rating " in players  # a casual game: shown too

@@ -16,7 +16,17 @@ from bot.boards import load_renderer
 from service import MatchNotFound, MatchService, Repository
 from service.errors import InvalidOption, NotAllowed
 from service.views import Caller
-from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Recorder, SetClock
+from tests.service.conftest import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    GUILD,
+    Recorder,
+    SetClock,
+    play_random,
+    start_four,
+)
 
 
 class CountingRepository:
@@ -99,3 +109,22 @@ async def test_what_is_not_a_ply_or_not_here_is_refused(service: MatchService) -
     with pytest.raises(MatchNotFound):
         await service.board_at(m.id, 0, Caller(GUILD + 1, ALICE))
     assert (await service.board_at(m.id, 1, Caller(GUILD, ALICE))).image is None
+
+
+async def test_an_earlier_ply_shows_the_seats_as_they_stood_then(service: MatchService) -> None:
+    """Stepping back shows who was out and who was to move at that ply, not today's: a
+    seat that resigned later is in, the mover is that ply's; the latest ply is today's."""
+    m = await start_four(service, "slow")
+    m = await play_random(service, m.id, 6, seed=3)
+    ply = m.ply
+    await service.resign(m.id, CAROL)
+    now = await service.board_at(m.id, None)
+    carol = next(s.seat for s in now.match.seats if s.user_id == CAROL)
+    assert now.match.seats[carol].out and CAROL not in now.match.to_move
+    then = await service.board_at(m.id, ply)
+    assert not any(s.out for s in then.match.seats)
+    assert then.match.to_move == m.to_move
+    start = await service.board_at(m.id, 0)
+    # the first seat (White) opens, whoever sits there
+    assert start.match.to_move == (start.match.seats[0].user_id,)
+    assert start.match.status.is_live
