@@ -149,7 +149,8 @@ as carol
     over = _after(text, "/board #1")
     assert "game over" in over and over.endswith("\n  Red: alice\n  Black: bob (out)")
     earlier = _after(text, "/board #1 ply:1")  # shown as if it went on: still no numbers
-    assert earlier.endswith("\n  Red: alice\n  Black: bob (out)")
+    # as it stood at ply 1: Black to move, not out yet (he resigned later)
+    assert earlier.endswith("\n  Red: alice\n▶ Black: bob")
     computer = _after(text, "/board #4")
     assert "  Red: Tablero (level 1) · not rated (computer)\n" in computer
     assert "Black: carol · no rating yet" in computer
