@@ -80,6 +80,20 @@ LEAVING_WORDS = {"resign": "resigns", "timeout": "ran out of time", "skip": "is 
 left: resigned, ran out of time (``on_timeout:end``), or ran out of time and is skipped
 for the rest of the game (``on_timeout:skip``). A file format: always English."""
 
+LEAVING_REASONS = {"resign": "resignation", "timeout": "timeout", "skip": "timeout"}
+"""The end reason a seat's leaving gives, by how it left (a skip is a lapsed clock)."""
+
+
+def leaving_of(reason: str) -> str | None:
+    """How a seat left (a key of :data:`LEAVING_WORDS`) for a two-seat end's ``reason``,
+    or None when the reason is not a leaving.
+
+    >>> leaving_of("timeout"), leaving_of("no-moves")
+    ('timeout', None)
+    """
+    return next((how for how, said in LEAVING_REASONS.items() if said == reason), None)
+
+
 DRAW_AGREED = "draw agreed"
 """How a record says the players agreed a draw (``{draw agreed}``)."""
 
@@ -272,7 +286,7 @@ def seat_leaves(v: Variant[Any, Any], p: Position[Any], seat: int, how: str
     (True, 'timeout-ranked', [0, 1, 2, 3])
     """
     left = v.skip_seat(p, seat) if how == "skip" else v.resign(p, seat)
-    reason = "resignation" if how == "resign" else "timeout"
+    reason = LEAVING_REASONS[how]
     if isinstance(left, Outcome):
         return None, Outcome(left.winners, left.ranking, reason)
     ended = left.outcome()
@@ -299,7 +313,7 @@ def closing_words(v: Variant[Any, Any], outcome: Outcome | None) -> str | None:
         return None
     if outcome.reason == "agreement" and outcome.is_draw:
         return DRAW_AGREED
-    how = {"resignation": "resign", "timeout": "timeout"}.get(outcome.reason)
+    how = leaving_of(outcome.reason)
     if how is None or len(outcome.winners) != 1:
         return None
     (winner,) = outcome.winners
@@ -513,11 +527,11 @@ def read_standard_record(v: Variant[Any, Any], text: str, tags: Mapping[str, str
     token = result if result is not None else tags.get("Result", "").strip() or None
     ended = ending_of(v, end, token, comments, len(moves))
     left: tuple[SeatLeft, ...] = ()
-    if ended is not None and end.outcome() is None and len(ended.winners) == 1 \
-            and ended.reason in ("resignation", "timeout"):  # a closing {Black resigns}
+    how = leaving_of(ended.reason) if ended is not None else None
+    if ended is not None and how is not None and end.outcome() is None \
+            and len(ended.winners) == 1:  # a closing {Black resigns}
         (loser,) = set(range(end.seat_count)) - ended.winners
-        left = (SeatLeft(len(moves), loser, "resign" if ended.reason == "resignation"
-                         else "timeout"),)
+        left = (SeatLeft(len(moves), loser, how),)
     return ImportedGame(v, {}, start, tuple(moves), ended,
                         players_of(v, start.seat_count, tags), dict(tags), end, left)
 

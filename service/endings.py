@@ -7,7 +7,7 @@ import dataclasses
 
 from locales.i18n import _, render
 from rules import Outcome
-from rules.records import seat_leaves
+from rules.records import LEAVING_REASONS, seat_leaves
 from service.core import ServiceCore
 from service.errors import NotAllowed
 from service.events import DrawDeclined, DrawOffered, Event, PlayerOut, TurnStarted
@@ -75,7 +75,7 @@ class Endings:
         now = self.clock.now()
         new, outcome = seat_leaves(v, p, me.seat, how)
         entry = RecordEntry(rec.ply, me.seat, f"{SPECIAL_PREFIX}{how} {me.seat}", user, now)
-        reason = "resignation" if how == "resign" else "timeout"
+        reason = LEAVING_REASONS[how]
         seats = tuple(dataclasses.replace(s, out=True) if s.user_id == user else s
                       for s in rec.seats)
         clock = rec.clock if how != "skip" else dataclasses.replace(
