@@ -185,7 +185,10 @@ def everyone_moved(rec: MatchRecord, entries: Sequence[RecordEntry]) -> bool:
     unrated, so results nobody played for cannot farm a ladder. Replays only until the
     last seat has moved (a few plies); a record that does not replay counts as not.
     A seat whose own move a takeback undid (``ClockState.took_back``) has taken part:
-    his lapse after it is a timeout (a claim), not an abort (issue 38)."""
+    his lapse after it is a timeout (a claim), not an abort (issue 38). A seat out of
+    the game before it moved (an imported record's ``{Turquoise is skipped}`` at his
+    first turn, a seat the rules put out) is waited for no longer: it never moves
+    again, and the match continued from that record is played out by the others."""
     waiting = set(range(rec.seat_count)) - set(rec.clock.took_back)
     if not waiting:
         return True
@@ -205,6 +208,9 @@ def everyone_moved(rec: MatchRecord, entries: Sequence[RecordEntry]) -> bool:
                 if isinstance(r, Outcome):
                     return False
                 p = r
+                waiting -= p.out_seats()
+                if not waiting:
+                    return True
             continue
         try:
             move = parse_entry(v, p, e.seat, e.text)
@@ -212,9 +218,10 @@ def everyone_moved(rec: MatchRecord, entries: Sequence[RecordEntry]) -> bool:
             return False
         if not p.in_setup and e.seat is not None and move != p.forced_move():
             waiting.discard(e.seat)
-            if not waiting:
-                return True
         p = p.play(move)
+        waiting -= p.out_seats()
+        if not waiting:
+            return True
     return False
 
 

@@ -1,0 +1,78 @@
+"""An imported four-player game where a seat left before it ever moved (issue 44's
+``/continue`` of issue 43's leavings): ``{Turquoise is skipped}`` or ``{Turquoise
+resigns}`` at his first turn. The seat is out for good, so the match that goes on from
+the record no longer waits for his first move: once the seats still in have each moved,
+a resignation there ends the game by its rules (ranked in ``fast``, the others play on
+in ``slow``), never "aborted before every player had moved"; and Tablero's own export
+of either game imports back the same."""
+
+from __future__ import annotations
+
+import pytest
+
+from service import MatchService, MatchStatus, Repository
+from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, SetClock
+from tests.service.test_reimport import _same_game_imported
+
+
+def _four(mode: str, body: str) -> str:
+    return (f'[Game "alquerque-grande"]\n[Options \'{{"mode": "{mode}", "players": 4}}\']'
+            f'\n[White "Ana"]\n[Turquoise "Tomás"]\n[Black "Bea"]\n[Red "Rui"]\n\n{body}\n')
+
+
+# Turquoise (seat 1) leaves at his first turn; White, Black and Red have each moved
+LEFT_EARLY = [
+    ("fast", "skip", "1. c3-d4 2. {Turquoise is skipped} 3. e5xc3 4. c5xe5",
+     "resignation-ranked"),
+    ("slow", "resign", "1. c3-d4 2. {Turquoise resigns} 3. e5xc3 4. c5xe5", None),
+    ("slow", "timeout", "1. c3-d4 2. {Turquoise ran out of time} 3. e5xc3 4. c5xe5", None),
+]
+
+
+@pytest.mark.parametrize(("mode", "how", "body", "reason"), LEFT_EARLY)
+async def test_a_resignation_in_the_continued_match_is_not_an_abort(
+        service: MatchService, repo: Repository, clock: SetClock, mode: str, how: str,
+        body: str, reason: str | None) -> None:
+    imported = (await service.import_record(GUILD, CHANNEL, ALICE, _four(mode, body))).match
+    assert imported.status is MatchStatus.ABORTED and imported.ply == 4
+    assert [s.seat for s in imported.seats if s.out] == [1]
+    # White is to move: Alice takes it, Bob and Carol Black and Red
+    lobby = await service.continue_import(GUILD, CHANNEL, ALICE, imported.id, [BOB, CAROL])
+    await service.accept(lobby.id, BOB)
+    started = await service.accept(lobby.id, CAROL)
+    assert started.status is MatchStatus.ACTIVE and started.to_move == (ALICE,)
+    # Bob (Black) resigns: every seat still in has moved in the record
+    after = await service.resign(started.id, BOB)
+    if reason is not None:  # fast: the game ends, ranked on captures
+        assert after.status is MatchStatus.FINISHED
+        assert after.result is not None and after.result.reason == reason
+    else:  # slow: Black is out, White and Red play on
+        assert after.status is MatchStatus.ACTIVE
+        assert {s.seat for s in after.seats if s.out} == {1, 2}
+        after = await service.resign(started.id, ALICE)
+        assert after.status is MatchStatus.FINISHED
+        assert after.result is not None and after.result.reason == "last-player"
+        assert after.result.winners == (CAROL,)  # Red
+    assert await service.verify_all() == []
+    # Tablero's own exports of both games import back the same
+    await _same_game_imported(service, repo, imported.id)
+    await _same_game_imported(service, repo, started.id)
+
+
+async def test_a_lapsed_clock_in_the_continued_match_is_a_timeout_not_an_abort(
+        service: MatchService, repo: Repository, clock: SetClock) -> None:
+    """The sweep asks the same question: White (Alice) lets her time run out in the
+    ``fast`` game Turquoise was skipped from at his first turn."""
+    body = "1. c3-d4 2. {Turquoise is skipped} 3. e5xc3 4. c5xe5"
+    imported = (await service.import_record(GUILD, CHANNEL, ALICE, _four("fast", body))).match
+    lobby = await service.continue_import(GUILD, CHANNEL, ALICE, imported.id, [BOB, CAROL],
+                                          days=1)
+    await service.accept(lobby.id, BOB)
+    started = await service.accept(lobby.id, CAROL)
+    clock.advance(days=1, minutes=1)
+    await service.sweep_deadlines()
+    after = await service.get_match(started.id)
+    assert after.status is MatchStatus.FINISHED
+    assert after.result is not None and after.result.reason == "timeout-ranked"
+    assert await service.verify_all() == []
+    await _same_game_imported(service, repo, started.id)
