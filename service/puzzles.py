@@ -219,13 +219,14 @@ class Puzzles:
         self.picker = picker
         self.per_hour = max(0, per_hour)
         self._mining: asyncio.Task[int] | None = None
+        self._stopped = False  # shutting down: no new mining
 
     # ------------------------------------------------------------------ mining
 
     async def sweep_puzzles(self, now: datetime | None = None) -> list[Event]:
         """Start mining in the background (never in the sweep itself) when there is room
         in this hour's bound and no mining is under way."""
-        if self.miner is None or self.per_hour == 0 or \
+        if self.miner is None or self.per_hour == 0 or self._stopped or \
                 (self._mining is not None and not self._mining.done()):
             return []
         now = now or self.clock.now()
@@ -246,10 +247,21 @@ class Puzzles:
         return 0
 
     async def puzzles_idle(self) -> None:
-        """Wait until the mining under way is done (tests, the console, shutdown)."""
+        """Wait until the mining under way is done (tests, the console)."""
         task = self._mining
         if task is not None:
             await asyncio.gather(task, return_exceptions=True)
+
+    async def stop_mining(self) -> None:
+        """Shutdown: stop the mining under way, wait for its end, and start no more. The
+        miner's pool and the database close next: a miner still at work would use them
+        after (a trace at the end of every console script that finished a game). The
+        match it was mining is mined on the next run: only stored puzzles mark it."""
+        self._stopped = True
+        task = self._mining
+        if task is not None and not task.done():
+            task.cancel()
+        await self.puzzles_idle()
 
     async def mine_puzzles(self, limit: int | None = None,
                            now: datetime | None = None) -> int:

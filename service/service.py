@@ -768,3 +768,7 @@ class MatchService:
     async def puzzles_idle(self) -> None:
         """Wait until the puzzle mining under way is done."""
         await self._puzzles.puzzles_idle()
+
+    async def stop_mining(self) -> None:
+        """Shutdown: stop the puzzle mining under way before the database closes."""
+        await self._puzzles.stop_mining()

@@ -64,6 +64,7 @@ async def run_console(db_path: str | Path, *, boards_dir: Path | None = None,
 
     repo = await open_database(db_path, synchronous=synchronous)
     picker: PoolMovePicker | None = None
+    console: Console | None = None
     try:
         # The console sweeps every guild's deadlines and resumes their clocks, like a
         # single bot process: it holds the whole database, or refuses to start beside one.
@@ -91,6 +92,8 @@ async def run_console(db_path: str | Path, *, boards_dir: Path | None = None,
                 console.say(_("Tablero console: /help lists the commands; start with: as NAME"))
             return await console.run(stdin, prompt=interactive)
     finally:
+        if console is not None:  # the miner works in the background: not on past the end
+            await console.service.stop_mining()
         if picker is not None:
             picker.close()
         await repo.close()

@@ -14,12 +14,17 @@ import sys
 import time
 from pathlib import Path
 
+import discord
 import pytest
 
 from bot.discordapp.client import STOPPING
+from bot.discordapp.cogs.deadlines import DeadlinesCog
 from bot.discordapp.cogs.deliveries import DeliveriesCog
-from tests.discordapp.conftest import World
+from service import MatchService
+from storage import MemoryRepository
+from tests.discordapp.conftest import SWEEP_SECONDS, World
 from tests.discordapp.helpers import reply
+from tests.service.conftest import ALICE, BOB, Recorder, SetClock, start_match
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -115,3 +120,36 @@ async def test_the_flush_is_bounded(caplog: pytest.LogCaptureFixture) -> None:
     drain = drains[0]
     assert drain is not None and drain.cancelled()  # and abandoned, not left running
     assert "stopping with deliveries still pending after" in caplog.text
+
+
+async def test_the_sweep_cog_stops_the_puzzle_mining_when_it_unloads() -> None:
+    """The sweep starts mining finished games in the background; at the stop it is
+    cancelled before the engine's pool and the database close under it."""
+    searching = asyncio.Event()
+    stopped: list[bool] = []
+
+    class StuckMiner:
+        async def find_puzzles(self, positions: object) -> list[None]:
+            searching.set()
+            try:
+                await asyncio.Event().wait()
+            except asyncio.CancelledError:
+                stopped.append(True)
+                raise
+            return []
+
+    service = MatchService(MemoryRepository(), Recorder(), SetClock(), miner=StuckMiner())
+    m = await start_match(service, "alquerque", seat="white")
+    for user, move in ((ALICE, "d2-c3"), (BOB, "b4xd2")):
+        await service.move(m.id, user, move)
+    await service.resign(m.id, ALICE)
+    await service.sweep_puzzles()
+    await asyncio.wait_for(searching.wait(), 5)
+    cog = DeadlinesCog(service, discord.Client(intents=discord.Intents.none()),
+                       SWEEP_SECONDS)
+    await asyncio.wait_for(cog.cog_unload(), 5)
+    assert stopped == [True]
+    searching.clear()
+    await service.sweep_puzzles()  # stopping: no new mining starts
+    await asyncio.sleep(0.05)
+    assert not searching.is_set()

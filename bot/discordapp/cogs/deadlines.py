@@ -72,6 +72,9 @@ class DeadlinesCog(commands.Cog, name="Deadlines"):
 
     async def cog_unload(self) -> None:
         self._loop.cancel()
+        # the sweep's puzzle mining goes on in the background: stopped before the
+        # engine's pool and the database close under it
+        await self.service.stop_mining()
 
     async def _until_ready(self) -> None:
         await self.client.wait_until_ready()
