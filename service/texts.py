@@ -187,8 +187,9 @@ def seat_rating(m: MatchView, s: SeatView) -> Words | None:
     when the match was read (issue 42): the number ladders show, or that he has none yet;
     a seat the computer plays (itself, or standing in for a late player) is not rated.
     Nothing once the match is over (its end may have moved the number: today's would
-    pass for the one it was played at)."""
-    if s.user_id is None or m.is_over:
+    pass for the one it was played at), nor for an imported record's player (a seat out
+    of a continued game): he is rated never, and his name says "imported" already."""
+    if s.user_id is None or m.is_over or is_imported(s.user_id):
         return None
     if is_computer(s.user_id) or m.stand_in_since(s.user_id) is not None:
         return _("not rated (computer)")

@@ -30,6 +30,8 @@ from service import (
     MatchStatus,
     ServiceError,
 )
+from service.computer import DEFAULT_LEVEL
+from service.computer_seats import computer_user
 
 
 async def cmd_challenge(console: Console, args: list[str], line: str) -> None:
@@ -131,6 +133,10 @@ async def cmd_continue(console: Console, args: list[str], line: str) -> None:
             if not digits(a[1]) or len(a[1]) > 3:
                 raise ServiceError(_("days must be a number from 1 to 14"))
             days = int(a[1])
+        elif isinstance(a, str) and a.lower() in COMPUTER_NAMES:
+            # Tablero itself, as /challenge reads it (not a person called "computer",
+            # invited in vain): the service says it continues no game with it
+            opponents.append(computer_user(DEFAULT_LEVEL))
         elif isinstance(a, str) and a.startswith("@"):
             opponents.append(await console.person(a))
         elif isinstance(a, str) and source is None \

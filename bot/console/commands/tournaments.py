@@ -13,6 +13,7 @@ from bot.console.common import (
     CONSOLE_CHANNEL,
     CONSOLE_GUILD,
     SWITCH_VALUES,
+    digits,
     no_such_tournament,
     number_token,
     options_of,
@@ -81,16 +82,30 @@ async def cmd_tournament(console: Console, args: list[str], line: str) -> None:
                                              caller=console.caller())
         console.say(_tournament_line(console, t))
     elif what == "standings":
-        await _standings(console, tid, csv="csv" in rest)
+        _nothing_else(rest, ["csv"], "/tournament standings [#T] [csv]")
+        await _standings(console, tid, csv=any(w.lower() == "csv" for w in rest))
     elif what == "pairings":
-        numbers = [a for a in rest if a.isascii() and a.isdigit() and len(a) < 4]
-        games = await svc.tournament_pairings(tid, int(numbers[0]) if numbers else None,
+        # a word that is no round's number is refused, not read as "this round"
+        if len(rest) > 1 or (rest and not digits(rest[0])):
+            raise ServiceError(_("/tournament pairings [#T] [ROUND]: ROUND is a round's "
+                                 "number, not {word}", word=repr(rest[-1][:40])))
+        games = await svc.tournament_pairings(tid, int(rest[0]) if rest else None,
                                               caller=console.caller())
         _say_games(console, games)
     elif what == "mine":
+        _nothing_else(rest, [], "/tournament mine [#T]")
         _say_games(console, await svc.tournament_games_of(tid, uid, caller=console.caller()))
     else:
         raise ServiceError(_("/tournament has no {what}", what=repr(what)))
+
+def _nothing_else(words: list[str], known: list[str], usage: str) -> None:
+    """Refuse a word the command does not take (it was dropped in silence: ``/tournament
+    mine @bob`` showed one's own games, as if bob's)."""
+    for word in words:
+        if word.lower() not in known:
+            raise ServiceError(_("{usage}: what is {word}?", usage=usage,
+                                 word=repr(word[:40])))
+
 
 async def _pick_tournament(console: Console, args: list[str], *, ended_too: bool = False) -> int:
     """The tournament named by ``#N`` (removed from ``args``), else the newest open
