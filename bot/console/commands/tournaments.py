@@ -82,7 +82,11 @@ async def cmd_tournament(console: Console, args: list[str], line: str) -> None:
                                              caller=console.caller())
         console.say(_tournament_line(console, t))
     elif what == "standings":
-        _nothing_else(rest, ["csv"], "/tournament standings [#T] [csv]")
+        # a word it does not take is refused, not dropped (nor "CSV" read as no csv)
+        for word in rest:
+            if word.lower() != "csv":
+                raise ServiceError(_("/tournament standings [#T] [csv]: what is {word}?",
+                                     word=repr(word[:40])))
         await _standings(console, tid, csv=any(w.lower() == "csv" for w in rest))
     elif what == "pairings":
         # a word that is no round's number is refused, not read as "this round"
@@ -93,19 +97,12 @@ async def cmd_tournament(console: Console, args: list[str], line: str) -> None:
                                               caller=console.caller())
         _say_games(console, games)
     elif what == "mine":
-        _nothing_else(rest, [], "/tournament mine [#T]")
+        if rest:  # "/tournament mine @bob" showed one's own games, as if bob's
+            raise ServiceError(_("/tournament mine [#T]: what is {word}?",
+                                 word=repr(rest[0][:40])))
         _say_games(console, await svc.tournament_games_of(tid, uid, caller=console.caller()))
     else:
         raise ServiceError(_("/tournament has no {what}", what=repr(what)))
-
-def _nothing_else(words: list[str], known: list[str], usage: str) -> None:
-    """Refuse a word the command does not take (it was dropped in silence: ``/tournament
-    mine @bob`` showed one's own games, as if bob's)."""
-    for word in words:
-        if word.lower() not in known:
-            raise ServiceError(_("{usage}: what is {word}?", usage=usage,
-                                 word=repr(word[:40])))
-
 
 async def _pick_tournament(console: Console, args: list[str], *, ended_too: bool = False) -> int:
     """The tournament named by ``#N`` (removed from ``args``), else the newest open
