@@ -340,11 +340,13 @@ class Challenges:
         chosen: dict[str, object] = {}
         for raw_name, raw_value in (given or {}).items():
             name = self._check_text(raw_name, _("option name")).strip().lower()
+            if name not in v.options and not v.options:  # not "(options: -)"
+                raise InvalidOption(_("{game} has no option {given} (it takes no options)",
+                                      game=game_name(v.key, v.name), given=repr(name)))
             if name not in v.options:
-                allowed = alternatives(v.options) if v.options else "-"
                 raise InvalidOption(_("{game} has no option {option} (options: {allowed})",
                                       game=game_name(v.key, v.name), option=repr(name),
-                                      allowed=allowed))
+                                      allowed=alternatives(v.options)))
             allowed_values = v.options[name]
             if allowed_values:
                 wanted = str(raw_value).strip().lower()

@@ -59,3 +59,19 @@ def test_tournament_words_it_does_not_take_are_refused_not_dropped() -> None:
     assert said("/tournament standings nonsense") == \
         "! /tournament standings [#T] [csv]: what is 'nonsense'?"
     assert said("/tournament standings CSV").startswith("place,player,player_id,points")
+
+
+def test_an_option_a_challenge_cannot_use_is_refused_in_words() -> None:
+    """A game without options said "(options: -)"; a level for a lobby whose late seats
+    are skipped (no computer plays there) was taken and dropped in silence."""
+    text = session(["as alice", "/challenge @bob xiangqi players:4",
+                    "/challenge @bob @carol @dave alquerque-grande mode:fast "
+                    "on_timeout:skip level:3",
+                    "/challenge @bob @carol @dave alquerque-grande mode:fast "
+                    "on_timeout:computer level:3", "/games"])
+    assert "! Xiangqi has no option 'players' (it takes no options)" in text
+    assert "options: -" not in text
+    assert text.split("on_timeout:skip level:3\n", 1)[1].startswith(
+        "! level: is for games against the computer (@computer)\n")
+    assert "created #1 Alquerque grande" in text  # on_timeout:computer takes a level
+    assert "#2" not in text

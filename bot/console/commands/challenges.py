@@ -89,7 +89,10 @@ async def cmd_challenge(console: Console, args: list[str], line: str) -> None:
                                  "(or name=value)", word=repr(a)))
     if game is None:
         raise ServiceError(_("which game? /challenge @bob xiangqi (see /games-list)"))
-    if level is not None and not computer and on_timeout is None:
+    # level: is the computer's, an opponent or a late player's stand-in (on_timeout:skip
+    # with a level took it in silence and dropped it)
+    if level is not None and not computer and \
+            (on_timeout or "").strip().lower() != "computer":
         raise ServiceError(_("level: is for games against the computer (@computer)"))
     if computer:
         if opponents:
