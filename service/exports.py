@@ -8,7 +8,16 @@ from collections.abc import Sequence
 
 import rules
 from rules import GameRecord, Outcome, Variant
+from service.imported_seats import is_imported
 from service.records import SPECIAL_PREFIX, MatchRecord, MatchStatus, RecordEntry
+
+
+def unnamed(user_id: int) -> str:
+    """How an export names a player whose name is not known: ``user <id>`` (a member of
+    the server, by his id), or ``?`` (PGN's unknown, which an import reads as no name)
+    for the player of an imported record that gave none: his id is this server's own,
+    and re-imported it became his name (``user 9223370938564294905``)."""
+    return "?" if is_imported(user_id) else f"user {user_id}"
 
 
 def _outcome(rec: MatchRecord) -> Outcome | None:
@@ -22,7 +31,7 @@ def _players(rec: MatchRecord, v: Variant, names: Sequence[str] | None,
              user_ids: bool = True) -> dict[int, str]:
     """Each seat's player: his display name when known, else ``user <id>`` (without
     ``user_ids``: the seat's colour, as a page that never shows user ids names him)."""
-    out = {s.seat: f"user {s.user_id}" if user_ids else v.seat_name(s.seat, rec.seat_count)
+    out = {s.seat: unnamed(s.user_id) if user_ids else v.seat_name(s.seat, rec.seat_count)
            for s in rec.seats if s.seat is not None}
     for seat, name in enumerate(names or ()):
         if seat in out and name and name != v.seat_name(seat, rec.seat_count):

@@ -18,7 +18,7 @@ from service import texts
 from service.boards import draw_board
 from service.core import MAX_DAYS, MIN_DAYS, ServiceCore
 from service.errors import InvalidOption, MatchBroken, NotAllowed
-from service.exports import export_record
+from service.exports import export_record, unnamed
 from service.ids import MAX_ID
 from service.matches import public_view
 from service.plies import PlyBoard, at_ply, drawn, reader_seat
@@ -265,7 +265,7 @@ class Queries:
             if v is None or user is None:
                 continue
             colour = v.seat_name(seat, rec.seat_count)
-            name = names[seat] if names and names[seat] != colour else f"user {user}"
+            name = names[seat] if names and names[seat] != colour else unnamed(user)
             head.append(f'[{colour} "{name.replace(chr(34), chr(39))}"]')
         if rec.result is not None:
             r = rec.result

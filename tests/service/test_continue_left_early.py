@@ -76,3 +76,24 @@ async def test_a_lapsed_clock_in_the_continued_match_is_a_timeout_not_an_abort(
     assert after.result is not None and after.result.reason == "timeout-ranked"
     assert await service.verify_all() == []
     await _same_game_imported(service, repo, started.id)
+
+
+@pytest.mark.parametrize(("text", "tags"), [
+    (_four("slow", "1. c3-d4 2. {Turquoise is skipped} 3. e5xc3").replace(
+        '\n[Turquoise "Tomás"]\n[Black "Bea"]\n[Red "Rui"]', ""),
+     ('[White "Ana"]', '[Turquoise "?"]', '[Black "?"]', '[Red "?"]')),
+    ('[Game "xiangqi"]\n\n1. h3-e3 2. h10-g8', ('[Red "?"]', '[Black "?"]')),
+])
+async def test_a_player_the_record_did_not_name_stays_unnamed_through_an_export(
+        service: MatchService, text: str, tags: tuple[str, ...]) -> None:
+    """The export named him by his imported id (``user 9223370938564294905``), which
+    the next import took for his name; it says ``?``, PGN's unknown, read as no name."""
+    imported = (await service.import_record(GUILD, CHANNEL, ALICE, text)).match
+    names = [service.imported_name(s.user_id) for s in imported.seats
+             if s.user_id is not None]
+    export = (await service.history(imported.id)).export
+    assert all(tag in export for tag in tags) and "user " not in export
+    again = (await service.import_record(GUILD, CHANNEL, ALICE, export)).match
+    assert [service.imported_name(s.user_id) for s in again.seats
+            if s.user_id is not None] == names
+    assert [s.user_id for s in again.seats] == [s.user_id for s in imported.seats]
