@@ -153,7 +153,7 @@ class AlquerqueGrandeRivalsModel(AlquerqueGrandeModel):
     every pair of ``fast``: 63-79 % for levels 1-7, 64.2 % for 8 against 7, 99.2 % for
     8 against random moves (paranoid; best-reply 60.0 % and 99.5 %); ``slow``'s (paired
     openings) scores 65-79 % for levels 1-7 and 79.4 % for 8 against 7 (paranoid;
-    best-reply 88.5 % over the first 75 games).
+    best-reply 88.8 %).
 
     >>> from engine.levels import LEVELS
     >>> model = AlquerqueGrandeRivalsModel()
@@ -205,7 +205,7 @@ class AlquerqueGrandeBestReplyModel(AlquerqueGrandeTopModel):
     ``slow`` over 100 at 50 ms, 60.4 % over 160
     (``bench/results/engine-strength-2026-11-29.txt``, sections 6-8). Level 7 stays
     paranoid, so the ladder below is unchanged; on its 12 000-node floor level 8 scored
-    60.0 % against it in ``fast`` and 88.5 % in ``slow`` (its first 75 of 100 games),
+    60.0 % against it in ``fast`` and 88.8 % in ``slow`` (paranoid: 64.2 % and 79.4 %),
     99.5 % and 99.7 % against random moves.
     """
 
