@@ -65,6 +65,7 @@ from service.events import (
     TakebackOffered,
     TakenBack,
 )
+from service.imported_seats import is_imported
 from service.matches import public_view
 from service.outbox import Announce
 from service.play import Play
@@ -294,6 +295,9 @@ class Comforts:
                                   "{why}", game=game_name(v.key, v.name),
                                   why=refusal_words(e))) from None
         count = rec.seat_count
+        # an imported record's player (a seat out of a continued game) is nobody to ask:
+        # he could never accept, and the lobby never started; his seat is an open place
+        others = [s for s in others if not is_imported(s.user_id)]
         if count == 2:
             mine: int | None = None
             pref: int | None = 1 - me.seat  # colours swapped

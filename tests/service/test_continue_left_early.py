@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from service import MatchService, MatchStatus, Repository
-from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, SetClock
+from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, DAVE, GUILD, SetClock
 from tests.service.test_reimport import _same_game_imported
 
 
@@ -97,3 +97,23 @@ async def test_a_player_the_record_did_not_name_stays_unnamed_through_an_export(
     assert [service.imported_name(s.user_id) for s in again.seats
             if s.user_id is not None] == names
     assert [s.user_id for s in again.seats] == [s.user_id for s in imported.seats]
+
+
+async def test_a_rematch_of_the_continued_match_leaves_the_record_player_seat_open(
+        service: MatchService) -> None:
+    """A rematch asks the match's other players; Turquoise's is the record's player, who
+    can never accept (the lobby waited for him for good): his seat is an open place."""
+    body = "1. c3-d4 2. {Turquoise is skipped} 3. e5xc3 4. c5xe5"
+    imported = (await service.import_record(GUILD, CHANNEL, ALICE, _four("fast", body))).match
+    lobby = await service.continue_import(GUILD, CHANNEL, ALICE, imported.id, [BOB, CAROL])
+    await service.accept(lobby.id, BOB)
+    started = await service.accept(lobby.id, CAROL)
+    await service.resign(started.id, BOB)
+    again = await service.rematch(started.id, ALICE)
+    assert again.status is MatchStatus.LOBBY and set(again.invited) == {BOB, CAROL}
+    assert {s.user_id for s in again.seats} == {ALICE, BOB, CAROL, None}  # Tomás not asked
+    for user in (BOB, CAROL):
+        assert (await service.accept(again.id, user)).status is MatchStatus.LOBBY
+    full = await service.join(again.id, DAVE)  # the open place, as in any lobby
+    assert full.status is MatchStatus.ACTIVE and DAVE in full.players()
+    assert await service.verify_all() == []
