@@ -217,9 +217,16 @@ def read_numbered_entries(movetext: str) -> list[tuple[int, str, bool]]:
     ply of the match's record) whose text may hold spaces (``1. c2-e4 r3-5 2. pass``):
     each as (its number, counted from 1 as the record writes them; its text; whether it
     is a ``{comment}``, which says what is not a move: ``{Red resigns}``, ``{White is
-    skipped}``, ``{draw agreed}``)."""
+    skipped}``, ``{draw agreed}``). A number may touch its entry, as PGN allows
+    (``1.c3-d4 2.{Turquoise resigns}``).
+
+    >>> [text for _n, text, _c in read_numbered_entries("1.c3-d4 2.{Red resigns} 3. pass")]
+    ['c3-d4', 'Red resigns', 'pass']
+    """
     entries: list[tuple[int, str, bool]] = []
-    parts = re.split(r"(?:^|\s)\d+\.(?=\s|\{|$)", movetext)
+    # a number, then a dot not followed by a digit (no move of a Tablero record starts
+    # with one): "1.c3-d4" was "'1.c3-d4' comes before the first move number"
+    parts = re.split(r"(?:^|\s)\d+\.(?!\d)", movetext)
     if parts and parts[0].strip():
         raise RecordError(detail("record_text_before_moves", input=parts[0].strip()[:40]))
     for n, part in enumerate(parts[1:], start=1):

@@ -111,3 +111,15 @@ def test_a_long_comment_or_ply_is_quoted_back_cut_short() -> None:
             read_any_record(_four("slow", body))
         assert refused.value.code in ("record_unknown_entry", "record_illegal_move")
         assert len(refused.value.message) < 400
+
+
+def test_a_number_may_touch_its_entry_as_pgn_allows() -> None:
+    """A hand-written record's ``1.c3-d4 2.{Turquoise resigns}``: it was refused as
+    "'1.c3-d4 …' comes before the first move number", which it is."""
+    tight = read_any_record(_four("slow", "1.c3-d4 2.{Turquoise resigns} 3.e5xc3"))
+    spaced = read_any_record(_four("slow", "1. c3-d4 2. {Turquoise resigns} 3. e5xc3"))
+    assert tight.moves == spaced.moves == ("c3-d4", "e5xc3")
+    assert tight.leavings == spaced.leavings == (SeatLeft(1, 1, "resign"),)
+    with pytest.raises(RecordError) as refused:  # what is not a number still is refused
+        read_any_record(_four("slow", "c3-d4 1. e3xc3"))
+    assert refused.value.message == "'c3-d4' comes before the first move number"
