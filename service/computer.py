@@ -348,6 +348,10 @@ class Computers:
         weighings = await self.picker.weigh(moves) if moves else []
         seconds = time.perf_counter() - started
         marked: list[AnalysedMove] = []
+        # who played each move, as the record says: the seat's player today is another
+        # in a match continued from an imported game (its first moves are the record's)
+        played_by = {step.ply: step.user_id for step in record.plies
+                     if step.user_id is not None}
         curve = tuple(EvalPoint(ply, seat, found.played, found.played_end)
                       for (ply, seat, _d, _p), found in zip(weighed, weighings, strict=True)
                       if found is not None)
@@ -361,8 +365,8 @@ class Computers:
                 better = v.display_move(position, v.parse_move(position, found.best_move))
             except RulesError:  # a picker's text is not trusted
                 continue
-            marked.append(AnalysedMove(ply, seat, rec.user_at(seat), display, better,
-                                       found.best - found.played, *cost))
+            marked.append(AnalysedMove(ply, seat, played_by.get(ply, rec.user_at(seat)),
+                                       display, better, found.best - found.played, *cost))
         marked.sort(key=lambda a: (-a.lost, a.ply))
         return MatchAnalysis(rec.id, self._clock.now(), len(record.plies), ANALYSIS_LEVEL,
                              nodes, round(seconds, 3), curve, tuple(marked))

@@ -8,10 +8,14 @@ of either game imports back the same."""
 
 from __future__ import annotations
 
+import random
+from typing import Any
+
 import pytest
 
-from service import MatchService, MatchStatus, Repository
-from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, DAVE, GUILD, SetClock
+from bot.computer import InlineMovePicker
+from service import MatchService, MatchStatus, MoveWeighing, Repository
+from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, DAVE, GUILD, Recorder, SetClock
 from tests.service.test_reimport import _same_game_imported
 
 
@@ -117,3 +121,35 @@ async def test_a_rematch_of_the_continued_match_leaves_the_record_player_seat_op
     full = await service.join(again.id, DAVE)  # the open place, as in any lobby
     assert full.status is MatchStatus.ACTIVE and DAVE in full.players()
     assert await service.verify_all() == []
+
+
+class CostlyPicker(InlineMovePicker):
+    """Weighs every move a three-pawn mistake against the first legal move: each is
+    marked by the analysis."""
+
+    def __init__(self) -> None:
+        super().__init__(nodes=60)
+
+    async def weigh(self, moves: Any) -> list[Any]:
+        return [MoveWeighing(300, 0, p.variant.format_move(p, p.legal_moves()[0]))
+                for p, _text in moves]
+
+
+async def test_the_analysis_names_who_played_each_move_not_who_holds_the_seat_now(
+        repo: Repository, clock: SetClock) -> None:
+    """The continued match's first moves are the record's players': /analysis said
+    "move 1, alice: c3-d4" of Ana's move, because alice holds White now."""
+    service = MatchService(repo, Recorder(), clock, rng=random.Random(3),
+                           picker=CostlyPicker())
+    body = "1. c3-d4 2. {Turquoise is skipped} 3. e5xc3 4. c5xe5"
+    imported = (await service.import_record(GUILD, CHANNEL, ALICE, _four("fast", body))).match
+    record_players = {s.seat: s.user_id for s in imported.seats}
+    lobby = await service.continue_import(GUILD, CHANNEL, ALICE, imported.id, [BOB, CAROL])
+    await service.accept(lobby.id, BOB)
+    started = await service.accept(lobby.id, CAROL)
+    p, _ = await service.position(started.id)
+    await service.move(started.id, ALICE, p.variant.format_move(p, p.legal_moves()[0]))
+    await service.resign(started.id, BOB)
+    marked = await service.analysis(started.id, top=10)
+    assert {a.ply: a.user for a in marked} == {
+        0: record_players[0], 2: record_players[2], 3: record_players[3], 4: ALICE}
