@@ -4,7 +4,9 @@ resigns}`` at his first turn. The seat is out for good, so the match that goes o
 the record no longer waits for his first move: once the seats still in have each moved,
 a resignation there ends the game by its rules (ranked in ``fast``, the others play on
 in ``slow``), never "aborted before every player had moved"; and Tablero's own export
-of either game imports back the same."""
+of either game imports back the same. The record's players stay what they are in the
+continued match: an export calls an unnamed one ``?`` (not by his imported id), a
+rematch does not ask them, and the analysis names them for the moves they played."""
 
 from __future__ import annotations
 
