@@ -22,7 +22,7 @@ to 80 000 nodes) however long it took, which at a scaled-down time per move woul
 it many times the other side's time.
 
 Run with ``nice -n 15 .venv/bin/python bench/bench_versus.py --against REV
-[--build-old] [--games N] [--movetime MS] [--level 8] [--cpu-time] [--time-bound]
+[--build-old] [--games N] [--first N] [--movetime MS] [--level 8] [--cpu-time] [--time-bound]
 [--config LABEL ...]``.
 """
 
@@ -163,8 +163,9 @@ def seat_points(outcome: Any, seat: int, seats: int, teams: bool) -> float:
 
 
 def versus(key: str, options: dict[str, object], new: Side, old: Side, *, games: int,
-           level: int, seconds: float, out: IO[str]) -> float:
-    """The new engine's points over ``games`` games of one configuration."""
+           level: int, seconds: float, out: IO[str], first: int = 0) -> float:
+    """The new engine's points over ``games`` games of one configuration, the first
+    of them game ``first`` (its opening and deal: a run that goes on from another)."""
     import rules
     v = rules.variant(key)
     p0 = v.start(**options)
@@ -176,7 +177,7 @@ def versus(key: str, options: dict[str, object], new: Side, old: Side, *, games:
     started = time.perf_counter()
     new.seconds.clear()
     old.seconds.clear()
-    for g in range(games):
+    for g in range(first, first + games):
         seating = seatings(p0.teams, seats, new, old)[g % 2]
         final = play(key, options, seating, game=g, level=level, seconds=seconds)
         outcome = final.outcome()
@@ -184,14 +185,15 @@ def versus(key: str, options: dict[str, object], new: Side, old: Side, *, games:
         ends[reason] = ends.get(reason, 0) + 1
         mine = [s for s in range(seats) if seating[s] is new]
         points += sum(seat_points(outcome, s, seats, teams) for s in mine) / len(mine)
-        print(f"  {label}: game {g + 1}/{games}, new {points:g} ({reason})",
+        print(f"  {label}: game {g + 1 - first}/{games}, new {points:g} ({reason})",
               file=sys.stderr, flush=True)
 
     def p95(values: list[float]) -> float:
         values = sorted(values)
         return values[min(len(values) - 1, int(0.95 * len(values)))] if values else 0.0
 
-    print(f"== {label}: new L{level} {points:g}/{games} ({100 * points / games:.1f} %) "
+    span = f" (games {first + 1}-{first + games})" if first else ""
+    print(f"== {label}: new L{level} {points:g}/{games}{span} ({100 * points / games:.1f} %) "
           f"against old L{level} at {seconds * 1000:.0f} ms/move; ends "
           + ", ".join(f"{r} {n}" for r, n in sorted(ends.items()))
           + f"; s/move p95 new {p95(new.seconds):.2f}, old {p95(old.seconds):.2f}; "
@@ -208,6 +210,9 @@ def main() -> None:
     parser.add_argument("--config", action="append", default=[],
                         help="a game key or 'key opt=value ...' label (repeat)")
     parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--first", type=int, default=0, metavar="N",
+                        help="start at game N (an even number: openings go in pairs), "
+                             "to go on from a run of N games with new openings")
     parser.add_argument("--movetime", type=int, default=200, metavar="MS")
     parser.add_argument("--level", type=int, default=8)
     parser.add_argument("--cpu-time", action="store_true",
@@ -215,6 +220,8 @@ def main() -> None:
     parser.add_argument("--time-bound", action="store_true",
                         help="no node floors: both sides search by time alone")
     args = parser.parse_args()
+    if args.first < 0 or args.first % 2:
+        parser.error("--first takes an even number of games (openings go in pairs)")
     if args.serve:
         serve(args.serve, cpu_time=args.cpu_time, time_bound=args.time_bound)
         return
@@ -233,7 +240,7 @@ def main() -> None:
         try:
             for key, opts, _label in chosen_configs(args.config):
                 versus(key, opts, new, old, games=args.games, level=args.level,
-                       seconds=args.movetime / 1000, out=sys.stdout)
+                       seconds=args.movetime / 1000, out=sys.stdout, first=args.first)
         finally:
             new.close()
             old.close()
