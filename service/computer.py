@@ -365,8 +365,10 @@ class Computers:
                 better = v.display_move(position, v.parse_move(position, found.best_move))
             except RulesError:  # a picker's text is not trusted
                 continue
-            marked.append(AnalysedMove(ply, seat, played_by.get(ply, rec.user_at(seat)),
-                                       display, better, found.best - found.played, *cost))
+            held = record.holder(seat, ply)
+            marked.append(AnalysedMove(ply, seat, played_by.get(
+                ply, held.user_id if held is not None else None), display, better,
+                found.best - found.played, *cost))
         marked.sort(key=lambda a: (-a.lost, a.ply))
         return MatchAnalysis(rec.id, self._clock.now(), len(record.plies), ANALYSIS_LEVEL,
                              nodes, round(seconds, 3), curve, tuple(marked))

@@ -64,7 +64,7 @@ from service.states import (
     replay,
     variant_of,
 )
-from service.views import BoardState, Caller, GuildSettings, MatchView
+from service.views import BoardState, Caller, GameRecord, GuildSettings, MatchView
 
 log = logging.getLogger(__name__)
 
@@ -211,6 +211,16 @@ class ServiceCore:
         entries = await self.repository.load_entries(rec.id, start=start, stop=rec.ply)
         await self.imported.learn(e.user_id for e in entries)
         return entries
+
+    async def with_record_players(self, rec: MatchRecord, record: GameRecord) -> GameRecord:
+        """``record``, ``rec`` replayed; for a match continued from an imported game
+        (issue 44) with the record's players, who held the seats for its first plies
+        (``GameRecord.seats_at``)."""
+        if rec.continued_from is None:
+            return record
+        source = await self.record(rec.continued_from)
+        return dataclasses.replace(record, record_seats=self.view(source).seats,
+                                   record_plies=source.ply)
 
     async def state(self, rec: MatchRecord) -> MatchState:
         """The current position of ``rec``: cached; or the cached position carried forward

@@ -20,7 +20,7 @@ from service.errors import InvalidOption
 from service.matches import public_view
 from service.ports import BoardRenderer
 from service.records import MatchStatus
-from service.views import BoardImage, BoardState, GameRecord, MatchView, PlyView
+from service.views import BoardImage, BoardState, GameRecord, MatchView, PlyView, SeatView
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,22 +61,25 @@ def at_ply(record: GameRecord, ply: int) -> PlyBoard:
     view = record.match
     moves = sum(1 for p in record.plies[:ply] if p.move is not None)
     if ply < last:
-        view = as_it_stood(view, position, moves)
+        view = as_it_stood(view, position, moves, record.seats_at(ply))
     return PlyBoard(view, ply, last, public_view(position), marks, moves, step,
                     record.match.status.is_live)
 
 
-def as_it_stood(view: MatchView, position: Position, moves: int) -> MatchView:
+def as_it_stood(view: MatchView, position: Position, moves: int,
+                held: Sequence[SeatView]) -> MatchView:
     """The match as it stood at an earlier ply (``position``, after ``moves`` moves): the
-    seats out then, the players to move then, the seats skipped then (by the position's
-    own account) and the seats the computer had played by then (a stand-in shows from its
-    first move on); a finished game is not over yet (its picture does not tell the end).
-    The ratings stay today's (the stepper shows them only while the match is live).
+    seats as they were ``held`` then (``GameRecord.seats_at``: a continued match's plies
+    of the imported record were its players'), the seats out then, the players to move
+    then, the seats skipped then (by the position's own account) and the seats the
+    computer had played by then (a stand-in shows from its first move on); a finished
+    game is not over yet (its picture does not tell the end). The ratings stay today's
+    (the stepper shows them only while the match is live).
     """
     out = position.out_seats()
     skipped = position.skipped_seats()
-    seats = tuple(dataclasses.replace(s, out=s.seat in out) for s in view.seats)
-    user_at = {s.seat: s.user_id for s in view.seats if s.user_id is not None}
+    seats = tuple(dataclasses.replace(s, out=s.seat in out) for s in held)
+    user_at = {s.seat: s.user_id for s in seats if s.user_id is not None}
     seat_of = {user: seat for seat, user in user_at.items()}
     status = view.status if view.status.is_live else MatchStatus.ACTIVE
     return dataclasses.replace(

@@ -77,6 +77,7 @@ class Queries:
         self._record = core.record
         self._view = core.view
         self._entries = core.entries
+        self._record_players = core.with_record_players
         self._read_state = core.read_state
         self._seat_names = core.seat_names
         self._locales_seen: dict[int, str] = {}  # user -> the locale stored for him
@@ -226,7 +227,8 @@ class Queries:
         ``MatchBroken`` when the record does not replay."""
         rec = await self._record(match_id)
         entries = await self._entries(rec)
-        return replay(rec, entries).game_record(self._view(rec), rec)
+        return await self._record_players(
+            rec, replay(rec, entries).game_record(self._view(rec), rec))
 
     async def board_at(self, match_id: int, ply: int | None = None,
                        caller: Caller | None = None, locale: str = DEFAULT_LOCALE
@@ -241,12 +243,13 @@ class Queries:
             raise NotAllowed(_("match #{match} has not started yet", match=rec.id))
         record = self.replays.get(rec)
         if record is None:
-            record = self.replays.remember(
-                rec, replay(rec, await self._entries(rec)).game_record(self._view(rec), rec))
+            done = replay(rec, await self._entries(rec)).game_record(self._view(rec), rec)
+            record = self.replays.remember(rec, await self._record_players(rec, done))
         board = at_ply(record, len(record.plies) if ply is None else ply)
         seat = reader_seat(record.match, caller.user_id if caller is not None else None)
+        # the players named are the ply's (a continued match's first plies: the record's)
         return await asyncio.to_thread(drawn, board, self.renderer,
-                                       self._seat_names(record.match), seat, locale)
+                                       self._seat_names(board.match), seat, locale)
 
     def _tablero_export(self, rec: MatchRecord, moves: Sequence[tuple[str, bool]]) -> str:
         """Tablero's own record: headers (the players by seat, the result in words), then

@@ -4,7 +4,7 @@ small conveniences; every id is a plain int."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from locales.analysis import CostKind, analysed_line, cost_words
@@ -297,11 +297,33 @@ class GameRecord:
     start_text: str
     start: Position
     plies: tuple[PlyView, ...]
+    record_seats: tuple[SeatView, ...] = ()
+    """A match continued from an imported game (issue 44): the imported record's seats,
+    whose players played its first ``record_plies`` plies; empty for any other match."""
+    record_plies: int = 0
 
     @property
     def moves(self) -> tuple[object, ...]:
         """The parsed moves in order (special entries left out)."""
         return tuple(p.move for p in self.plies if p.move is not None)
+
+    def seats_at(self, ply: int) -> tuple[SeatView, ...]:
+        """The seats as they were held at ``ply`` (the board after ``ply`` plies, whose
+        next move is the ply's): a continued match's plies of the imported record were
+        the record's players', from the continuation on they are today's. Only who holds
+        each seat changes; the rest of each seat is today's."""
+        if ply >= self.record_plies or not self.record_seats:
+            return self.match.seats
+        players = {s.seat: s for s in self.record_seats}
+        return tuple(replace(s, user_id=players[s.seat].user_id,
+                             player=players[s.seat].player, rating=None,
+                             provisional=False)
+                     if s.seat in players else s for s in self.match.seats)
+
+    def holder(self, seat: int, ply: int) -> SeatView | None:
+        """Seat ``seat`` as it was held at ``ply`` (:meth:`seats_at`); None: no such
+        seat."""
+        return next((s for s in self.seats_at(ply) if s.seat == seat), None)
 
 
 @dataclass(frozen=True, slots=True)

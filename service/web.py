@@ -145,6 +145,7 @@ class Web:
         self._record = core.record
         self._view = core.view
         self._entries = core.entries
+        self._record_players = core.with_record_players
         self._require_player = core.require_player
         self._seat_names = core.seat_names
         self._names = core.names
@@ -161,7 +162,7 @@ class Web:
         await self._web_on(rec.guild_id, match_id)
         entries = await self._entries(rec)
         view = self._view(rec)
-        record = replay(rec, entries).game_record(view, rec)
+        record = await self._record_players(rec, replay(rec, entries).game_record(view, rec))
         names = tuple(self._seat_names(view) or ("",) * len(view.seats))
         ladder = rec.game if rec.seat_count == 2 else f"{rec.game}-{rec.seat_count}"
         ratings: list[LeaderboardEntry | None] = []

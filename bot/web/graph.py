@@ -19,6 +19,7 @@ from urllib.parse import urlencode
 from locales.i18n import Words, _, _n, capitalized, decimal, render
 from locales.terms import game_name, seat_colour
 from service.computer_seats import computer_title, is_computer
+from service.imported_seats import imported_title, is_imported
 from service.views import AnalysedMove, MatchAnalysis
 from service.web import WebMatch
 
@@ -48,14 +49,17 @@ def _c(value: float) -> str:
 
 
 def _player(found: WebMatch, move: AnalysedMove) -> Words:
-    """Who played a costly move, as the page names players (never a user id)."""
+    """Who played a costly move, as the page names players (never a user id): the seat's
+    player at that ply (a continued match's first moves are the imported record's)."""
     if move.user is not None and is_computer(move.user):
         return computer_title(move.user)
+    held = found.record.holder(move.seat, move.ply)
+    if held is not None and is_imported(held.user_id):
+        return imported_title(held.player)
     names = found.names
     if move.seat < len(names) and names[move.seat]:
         return names[move.seat]
-    seats = found.record.match.seats
-    return seat_colour(seats[move.seat].name) if move.seat < len(seats) else "?"
+    return seat_colour(held.name) if held is not None else "?"
 
 
 def evaluation_svg(found: WebMatch, analysis: MatchAnalysis, marked: Sequence[AnalysedMove],

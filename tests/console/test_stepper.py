@@ -72,3 +72,26 @@ async def test_board_at_a_ply_refuses_what_is_not_one() -> None:
     assert "ply:1 2" not in after(out, "/board #1 ply:1 2")
     assert after(out, "/board #1 ply:1 2").startswith("! /board [#N] [ply:K]")
     assert after(out, "/board #9 ply:1").startswith("! there is no match #9")
+
+
+def test_a_ply_of_a_continued_game_s_record_names_the_record_players(tmp_path: Path) -> None:
+    """``/continue`` of an imported game, stepped back into the record: "White: bob" was
+    said of Ana's seat while the line said "Ana (imported) played"; from the
+    continuation on, the seats are today's."""
+    from tests.console.test_explorer import session
+
+    record = tmp_path / "record.txt"
+    record.write_text('[Game "alquerque-grande"]\n[Options \'{"mode": "slow", "players": 4}\']'
+                      '\n[White "Ana"]\n[Turquoise "Tomás"]\n[Black "Bea"]\n[Red "Rui"]\n\n'
+                      '1. c3-d4 2. {Turquoise is skipped} 3. e5xc3\n', encoding="utf-8")
+    out = session(["as alice", f"/import {record}", "/continue #1 @bob @carol", "as bob",
+                   "/accept", "as carol", "/accept", "/board #2 ply:1", "/board #2 ply:3"])
+    then = after(out, "/board #2 ply:1")
+    assert then.startswith("#2, ply 1 of 3: Ana (imported) played c3-d4\n")
+    assert then.endswith("  White: Ana (imported)\n▶ Turquoise: Tomás (imported)\n"
+                         "  Black: Bea (imported)\n  Red: Rui (imported)")
+    now = after(out, "/board #2 ply:3").rstrip("\n")  # the last command's
+    assert now.startswith("#2, ply 3 of 3: Bea (imported) played e5xc3\n")
+    assert now.endswith("  White: bob · no rating yet\n"
+                        "  Turquoise: Tomás (imported) (skipped since move 2) (out)\n"
+                        "  Black: carol · no rating yet\n▶ Red: alice · no rating yet")

@@ -301,3 +301,34 @@ async def test_continue_as_a_match_offers_only_the_seats_still_in(world: World) 
     seat, who = menus(opened)
     assert [o["label"] for o in seat["options"]] == ["White", "Black", "Red (to move)"]
     assert (who["min_values"], who["max_values"]) == (2, 2)
+
+
+async def test_the_stepper_names_the_record_players_at_the_record_plies(
+        world: World) -> None:
+    """A continued game stepped back to a ply of the record: its seats are the record's
+    players ("Red: alice" was said of Liu Dianzhong's game), from the continuation on
+    today's, in the seat list and in the picture's words."""
+    from tests.discordapp.test_stepper import step
+    w = world
+    data = (RECORDS / "liu-dianzhong-liu-dahua-1997.wxf").read_bytes()
+    reply(await w.alice.slash(w.channel, "import", file=("liu-1997.wxf", data)))
+    reply(await w.alice.slash(w.channel, "continue", match=1, opponent=w.bob))
+    reply(await w.bob.click(w.channel.last_message, label="Accept"))
+    p, _ = await w.service.position(2)
+    (thread,) = w.channel.threads
+    await w.alice.slash(thread, "move", move=p.variant.format_move(p, p.legal_moves()[0]))
+    start = reply(await w.bob.slash(thread, "board", ply=0))
+    assert start.embeds[0].description.startswith("The start position (ply 0 of 21).")
+    assert start.embeds[0].fields[0].value == \
+        "▶ **Red**: Liu Dianzhong (imported)\n**Black**: Liu Dahua (imported)"
+    (picture,) = start.attachments
+    assert "Red (Liu Dianzhong (imported)) to move" in picture.description
+    second = reply(await step(w.bob, start, "▶"))
+    assert second.embeds[0].description.startswith(
+        "Ply 1 of 21: Liu Dianzhong (imported) played **h3-e3")
+    assert "Liu Dahua (imported)" in second.embeds[0].fields[0].value
+    assert "<@" not in second.embeds[0].fields[0].value
+    last = reply(await step(w.bob, second, "⏭"))
+    players = last.embeds[0].fields[0].value
+    assert players == f"**Red**: <@{w.alice.id}> · no rating yet\n" \
+                      f"▶ **Black**: <@{w.bob.id}> · no rating yet"
