@@ -320,11 +320,12 @@ class Web:
         if ply > 0 and record.plies[ply - 1].move is not None:
             before = record.start if ply == 1 else record.plies[ply - 2].position
             marks = record.variant.move_marks(before, record.plies[ply - 1].move)
-        view = record.match
+        # the seats as they were held then (a continued match's record plies: the record's)
+        view = dataclasses.replace(record.match, seats=record.seats_at(ply))
         if ply < len(record.plies) and not view.status.is_live:
             view = dataclasses.replace(view, status=MatchStatus.ACTIVE, result=None)
         moves = sum(1 for p in record.plies[:ply] if p.move is not None)
-        names = list(found.names) if any(found.names) else None
+        names = self._seat_names(view)
         return await asyncio.to_thread(
             draw_board, self.renderer, view,
             BoardState(public_view(position), marks, moves), names, seat, locale)

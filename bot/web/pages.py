@@ -22,7 +22,7 @@ from locales.terms import game_name, move_display, seat_colour
 from service import texts
 from service.imported_seats import seat_player
 from service.records import MatchStatus
-from service.views import MatchView, PlyView
+from service.views import GameRecord, MatchView
 from service.web import WebMatch
 
 if TYPE_CHECKING:
@@ -86,13 +86,15 @@ def error_page(status: int, locale: str) -> str:
     return page(head, f"<h1>{esc(head)}</h1><p>{esc(text)}</p>", locale)
 
 
-def _at_ply(match: MatchView, plies: Sequence[PlyView], ply: int) -> MatchView:
-    """The match as it stood after ``ply`` plies (what the words of that board say)."""
+def _at_ply(record: GameRecord, ply: int) -> MatchView:
+    """The match as it stood after ``ply`` plies (what the words of that board say): its
+    seats as they were held then (a continued match's record plies: the record's)."""
+    match, plies = record.match, record.plies
     if ply >= len(plies):
         return match
     last = plies[ply - 1].display if ply > 0 else None
-    return dataclasses.replace(match, status=MatchStatus.ACTIVE, result=None, ply=ply,
-                               last_move=last)
+    return dataclasses.replace(match, seats=record.seats_at(ply), status=MatchStatus.ACTIVE,
+                               result=None, ply=ply, last_move=last)
 
 
 def board_alt(found: WebMatch, ply: int, locale: str) -> str:
@@ -101,7 +103,7 @@ def board_alt(found: WebMatch, ply: int, locale: str) -> str:
     position = record.start if ply == 0 else record.plies[ply - 1].position
     moves = sum(1 for p in record.plies[:ply] if p.move is not None)
     names = list(found.names) if any(found.names) else None
-    return render(texts.describe(_at_ply(record.match, record.plies, ply), position, names,
+    return render(texts.describe(_at_ply(record, ply), position, names,
                                  moves), locale)
 
 

@@ -145,3 +145,24 @@ async def test_an_imported_games_page_names_its_players_as_imported(site: Site) 
     member = unescape(await (await site.client.get(site.path(done.match) + "/player/1")).text())
     assert "<h1>Liu Dahua (imported)</h1>" in member
     assert "Liu Dianzhong (imported) – Liu Dahua (imported)" in member  # his games
+
+
+async def test_a_continued_match_page_steps_back_to_the_record_players(site: Site) -> None:
+    """A match continued from an imported game, its page at the record's start: the board
+    and its words are the record's players' ("White (bob) to move" was said of Ana's
+    turn: Bob holds White today); from the continuation on, today's."""
+    await site.service.update_guild_settings(GUILD, web=True)
+    text = '[Game "damas"]\n[White "Ana"]\n[Black "Bea"]\n\n1. b3-a4\n'
+    imported = (await site.service.import_record(GUILD, CHANNEL, ALICE, text)).match
+    lobby = await site.service.continue_import(GUILD, CHANNEL, ALICE, imported.id, [BOB])
+    m = await site.service.accept(lobby.id, BOB)
+    m = (await site.service.move(m.id, ALICE, "a6-b5")).match
+    start = await (await site.client.get(site.path(m) + "?ply=0&lang=en-US")).text()
+    alt = unescape(start.split('id="board"', 1)[1].split('alt="', 1)[1].split('"', 1)[0])
+    assert alt.endswith("after 0 moves: Ana (imported) (White) to move")
+    after_one = unescape(start.split('data-ply="1" data-alt="', 1)[1].split('"', 1)[0])
+    assert "after 1 move: alice (Black) to move; last move b3-a4" in after_one
+    drawn = await site.service.web_board(m.id, 0)
+    assert drawn is not None and "White (Ana (imported)) to move" in drawn.alt
+    now = await site.service.web_board(m.id, 1)
+    assert now is not None and "Black (alice) to move" in now.alt
