@@ -30,9 +30,9 @@ class PlyBoard:
     there, the moves played until then (as players count them), the record entry that
     led there (``step``, None at the start: its mover and how the move reads) and the
     picture (None without a renderer). ``match`` is the match as it stood at that ply
-    (:func:`as_it_stood`: who was out, who was to move), as the picture's words show it:
-    only the last ply's says how the match ended. ``live``: the match goes on
-    (its latest ply moves on)."""
+    (:func:`as_it_stood`: who held each seat, who was out, who was to move), as the
+    picture's words show it: only the last ply's says how the match ended. ``live``: the
+    match goes on (its latest ply moves on)."""
 
     match: MatchView
     ply: int
