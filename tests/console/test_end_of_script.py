@@ -17,6 +17,7 @@ import pytest
 
 import bot.computer
 from bot.console import run_console
+from service.puzzles import Puzzles
 
 
 class StuckPool:
@@ -24,6 +25,8 @@ class StuckPool:
     says whether it was still searching when the pool was closed."""
 
     made: ClassVar[list[StuckPool]] = []
+    searching_now: ClassVar[asyncio.Event | None] = None
+    """Set once a search is under way."""
 
     def __init__(self, *, workers: int = 1, seconds: float = 2.0) -> None:
         self.searching = False
@@ -33,6 +36,8 @@ class StuckPool:
 
     async def find_puzzles(self, positions: Sequence[Any]) -> list[None]:
         self.searching = True
+        if StuckPool.searching_now is not None:
+            StuckPool.searching_now.set()
         try:
             await asyncio.Event().wait()
         except asyncio.CancelledError:
@@ -51,6 +56,17 @@ async def test_the_miner_is_stopped_before_the_pool_and_the_database_close(
         caplog: pytest.LogCaptureFixture) -> None:
     monkeypatch.setattr(bot.computer, "PoolMovePicker", StuckPool)
     StuckPool.made.clear()
+    StuckPool.searching_now = asyncio.Event()
+    stop_mining = Puzzles.stop_mining
+
+    async def once_searching(self: Puzzles) -> None:
+        # the script's end comes only once the miner is searching (on a loaded machine
+        # the background task had not reached its search yet, and the test saw nothing
+        # to stop); a miner that never starts fails here
+        assert StuckPool.searching_now is not None
+        await asyncio.wait_for(StuckPool.searching_now.wait(), 30)
+        await stop_mining(self)
+    monkeypatch.setattr(Puzzles, "stop_mining", once_searching)
     script = ("as alice\n/challenge @bob alquerque seat:white\nas bob\n/accept\n"
               "as alice\n/move d2-c3\nas bob\n/move b4xd2\nas alice\n/resign\n/games\n")
     out = io.StringIO()
