@@ -20,7 +20,7 @@ from locales.i18n import DEFAULT_LOCALE, Words, capitalized
 from service import Caller, MatchService, NameResolver
 from service.computer_seats import computer_title, is_computer
 from service.imported_seats import imported_title, is_imported, seat_player
-from service.views import AnalysedMove, EvalPoint, GameRecord, MatchAnalysis
+from service.views import AnalysedMove, EvalPoint, GameRecord, MatchAnalysis, SeatView
 
 log = logging.getLogger("tablero.discord")
 
@@ -114,11 +114,22 @@ async def replay_gif(service: MatchService, match_id: int,
 
 def _names(record: GameRecord, name_of: NameResolver | None,
            locale: str = DEFAULT_LOCALE) -> list[str] | None:
+    """Each seat's player for a whole game's pictures (the replay's and the analysis's
+    chips): in a match continued from an imported game, whose first plies the record's
+    players played, the record's player, an arrow, then today's ("Ana (imported) →
+    alice") where they differ."""
     if name_of is None:
         return None
-    names = [i18n.render(seat_player(s, (name_of(record.match.guild_id, s.user_id)
-                                    if s.user_id else "") or s.name), locale)
-             for s in record.match.seats]
+
+    def named(s: SeatView) -> str:
+        return i18n.render(seat_player(s, (name_of(record.match.guild_id, s.user_id)
+                                           if s.user_id else "") or s.name), locale)
+    first = {s.seat: s for s in record.seats_at(0)}
+    names = []
+    for s in record.match.seats:
+        today = named(s)
+        earlier = named(first.get(s.seat, s))
+        names.append(today if earlier == today else f"{earlier} → {today}")
     return names or None
 
 
