@@ -124,11 +124,10 @@ def _names(record: GameRecord, name_of: NameResolver | None,
     def named(s: SeatView) -> str:
         return i18n.render(seat_player(s, (name_of(record.match.guild_id, s.user_id)
                                            if s.user_id else "") or s.name), locale)
-    first = {s.seat: s for s in record.seats_at(0)}
     names = []
     for s in record.match.seats:
         today = named(s)
-        earlier = named(first.get(s.seat, s))
+        earlier = named(record.holder(s.seat, 0) or s)
         names.append(today if earlier == today else f"{earlier} → {today}")
     return names or None
 

@@ -87,7 +87,7 @@ async def cmd_tournament(console: Console, args: list[str], line: str) -> None:
             if word.lower() != "csv":
                 raise ServiceError(_("/tournament standings [#T] [csv]: what is {word}?",
                                      word=repr(word[:40])))
-        await _standings(console, tid, csv=any(w.lower() == "csv" for w in rest))
+        await _standings(console, tid, csv=bool(rest))  # every word is "csv"
     elif what == "pairings":
         # a word that is no round's number is refused, not read as "this round"
         if len(rest) > 1 or (rest and not digits(rest[0])):
