@@ -108,7 +108,8 @@ class Challenges:
         ``accepted_at_once``:
         the caller accepts for every invited player at once (a tournament pairing, the
         computer), so a challenge that fills every seat is not announced (nobody is to
-        accept or decline it): its start is."""
+        accept or decline it): its start is; one with places left is announced as open
+        to anyone, asking none of them to accept."""
         v = self._variant(game)
         opts = self.coerce_options(v, options)
         start = self.start_position(v, opts)
@@ -144,9 +145,12 @@ class Challenges:
         seats += [await self._new_seat(u, accepted=False) for u in invited]
         rec = self.challenge_record(guild_id, channel_id, challenger, v, opts, start,
                                      seats, days, rated, pref, clock_state)
+        # those accepted for at once (the computer) are asked nothing: what is left to
+        # announce is the open places of a lobby they joined
+        asked = () if accepted_at_once else tuple(invited)
         announce: Announce[MatchRecord] = Announce(
             lambda s: [] if accepted_at_once and len(invited) + 1 == seat_count else
-            [ChallengeReceived(self._view(s), challenger, tuple(invited))], now)
+            [ChallengeReceived(self._view(s), challenger, asked)], now)
         rec = await self.repository.create_match(rec, announce)
         await self._announce(announce.events)
         return self._view(rec)

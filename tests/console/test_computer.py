@@ -144,3 +144,15 @@ def test_the_console_searches_with_the_engine_settings(
     assert console_main(load_settings(None)) == 0
     assert [(p.seconds, p.workers) for p in made] == [(0.3, 3)]
     assert "Tablero (level 2) played" in out.getvalue()
+
+
+def test_a_four_player_lobby_with_the_computer_asks_nobody_to_accept() -> None:
+    """The computer of a four-player lobby is in at once: the announcement is the open
+    lobby's, never "alice challenges Tablero (level 5) ...: /accept or /decline"."""
+    text = session(["as alice", "/challenge @computer alquerque-grande players:4"])
+    said = text.split("> /challenge @computer alquerque-grande players:4\n", 1)[1]
+    assert said.splitlines()[:2] == [
+        "* alice challenges anyone (open challenge) to Alquerque grande (match #1): "
+        "/accept or /decline",
+        "* Tablero (level 5) joined lobby #1 (2/4)"]
+    assert "challenges Tablero" not in said

@@ -222,3 +222,24 @@ def test_stats_say_in_how_many_games_against_the_computer_hints_were_taken() -> 
     assert stats_embed(hinted, {}, "en-US").fields[0].value == \
         field + "\nHints taken in 2 of them."
     assert "2 davon Tipps" in (stats_embed(hinted, {}, "de").fields[0].value or "")
+
+
+async def test_a_four_player_lobby_with_the_computer_asks_nobody_to_accept(
+        world: World) -> None:
+    """``/challenge computer:True`` of a four-player game opens a lobby the computer has
+    joined at once: the post asks people to join the open seats, never the computer to
+    accept (it was "Tablero (level 5): alice challenges you", with Accept and Decline)."""
+    w = world
+    await w.alice.slash(w.channel, "challenge", game="alquerque-grande:players=4,mode=teams",
+                        computer=True)
+    await settle(w)
+    (lobby,) = await w.service.open_challenges(w.guild.id)
+    assert lobby.invited == () and len(lobby.joined) == 2
+    posts = [m for m in w.channel.history() if "Alquerque grande" in post_text(m)]
+    asked = next(m for m in posts if "looking for players" in post_text(m))
+    assert "challenges you" not in post_text(asked)
+    assert [b.label for b in buttons(asked)] == ["Join", "Cancel"]
+    said = "\n".join(post_text(m) for m in posts)
+    assert "Tablero (level 5) joined the Alquerque grande lobby (2/4)." in said
+    assert "challenges you" not in said and "Accept" not in \
+        [b.label for m in posts for b in buttons(m)]
