@@ -358,7 +358,7 @@ class ServiceCore:
         if rec.status is not MatchStatus.ACTIVE:
             view = self.view(rec)
             raise MatchOver(_("match #{match} is over: {result}", match=rec.id,
-                              result=texts.result_line(view, self.seat_names(view))))
+                              result=texts.result_words(view, self.seat_names(view))))
 
     async def everyone_moved(self, rec: MatchRecord) -> tuple[bool, list[RecordEntry]]:
         """Whether every player of ``rec`` has played a move of his own (``everyone_moved``),

@@ -14,7 +14,7 @@ import logging
 from collections.abc import Iterable, Sequence
 from datetime import timedelta
 
-from locales.i18n import Text, Words, _, _n, capitalized, listing
+from locales.i18n import Text, Words, _, _n, capitalized, joined, listing
 from locales.results import result_sentence
 from locales.terms import game_name, move_display, reason, seat_colour, status
 from rules import Position
@@ -109,6 +109,24 @@ def result_line(match: MatchView, names: Sequence[str] | None) -> Words:
     return result_sentence("board", r.kind, reason=r.reason, winners=label(r.winners),
                            winner_count=len(r.winners),
                            first=label(r.ranking[0]) if r.ranking else "")
+
+
+def result_words(match: MatchView, names: Sequence[str] | None) -> Words:
+    """How an over match ended, inside a sentence (``'match #1 is over: {result}'``):
+    ``'Black (bob) won (opponent resigned)'``, ``'draw (agreement)'``, ``'aborted'``,
+    never a board line's capital (``result_line``: 'Aborted' read as a title there)."""
+    r = match.result
+    if r is None:
+        return status(match.status.value)
+    seats = {s.user_id: s.seat for s in match.seats if s.user_id is not None}
+
+    def label(users: Iterable[int]) -> Words:
+        return labels(match, (seats[u] for u in users if u in seats), names)
+    places = joined(*(_("{place}. {players}", place=i + 1, players=label(g))
+                      for i, g in enumerate(r.ranking)), separator="; ")
+    said = result_sentence("console", r.kind, reason=r.reason, winners=label(r.winners),
+                           winner_count=len(r.winners), places=places)
+    return said or status(match.status.value)
 
 
 def describe(match: MatchView, p: Position, names: Sequence[str] | None,

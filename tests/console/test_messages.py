@@ -207,4 +207,25 @@ as alice
     assert after(out, "/decline").strip() == \
         "! #1 is your own challenge: /cancel withdraws it"
     assert after(out, "/move h2-e2").strip() == \
-        "! match #1 is over: Red (alice) wins: opponent resigned"
+        "! match #1 is over: Red (alice) won (opponent resigned)"
+
+
+async def test_a_move_in_an_over_match_says_how_it_ended_inside_the_sentence() -> None:
+    """The refusal names the end in a sentence's words, in every language: it read
+    "match #1 is over: Aborted" (the board line's capital), "Partie #1 ist beendet:
+    Abgebrochen" in German."""
+    lines = ["as alice", "/challenge @bob xiangqi seat:red", "as bob", "/accept",
+             "as alice", "/move h3-e3", "/resign", "/move #1 h10-g8"]
+    said = {}
+    for lang in ("en-US", "de", "sv-SE"):
+        out = io.StringIO()
+        console = open_console(MemoryRepository(), out, clock=ShiftedClock(SetClock()),
+                               rng=random.Random(1), locale=lang)
+        for line in lines:
+            out.write(f"> {line}\n")
+            await console.handle(line)
+        said[lang] = after(out.getvalue(), "/move #1 h10-g8").strip()
+    assert said["en-US"] == ("! match #1 is over: aborted: alice (Red) resigned before "
+                             "every player had moved")
+    assert said["de"].startswith("! Partie #1 ist beendet: abgebrochen: alice (Rot) ")
+    assert said["sv-SE"].split(": ")[1] == "avbrutet"
