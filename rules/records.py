@@ -97,6 +97,24 @@ def leaving_of(reason: str) -> str | None:
 DRAW_AGREED = "draw agreed"
 """How a record says the players agreed a draw (``{draw agreed}``)."""
 
+SENTENCE_ENDS = ".!\u3002\uff01"
+"""The marks a person may close a record's sentence with (``{Red resigns.}``): a full
+stop or an exclamation mark, ASCII or full-width."""
+
+
+def said_in(comment: str) -> str:
+    """A ``{comment}``'s sentence as records compare it: the words of ``comment`` with
+    single spaces, without one closing full stop or exclamation mark (case kept: the
+    caller compares in lower case, and quotes a seat's name as written).
+
+    >>> said_in(" Red  resigns. "), said_in("draw agreed!"), said_in("Red resigns..")
+    ('Red resigns', 'draw agreed', 'Red resigns.')
+    """
+    words = " ".join(comment.split())
+    if words[-1:] and words[-1] in SENTENCE_ENDS:
+        words = words[:-1].rstrip()
+    return words
+
 
 @dataclass(frozen=True, slots=True)
 class SeatLeft:
@@ -349,7 +367,7 @@ def ending_of(v: Variant[Any, Any], end: Position[Any], result: str | None,
     for after, text in comments:
         if after != plies:
             continue
-        if text.lower() == DRAW_AGREED:
+        if said_in(text).lower() == DRAW_AGREED:
             return agreed_draw(end)
         said = _leaving_said(v, n, text)
         if said is not None and said[0] is not None and said[0] not in end.out_seats():
@@ -368,10 +386,10 @@ def ending_of(v: Variant[Any, Any], end: Position[Any], result: str | None,
 
 def _leaving_said(v: Variant[Any, Any], seats: int, text: str
                   ) -> tuple[int | None, str] | None:
-    """The seat and how it left, as ``text`` says it (``Red resigns``, any case; the
-    seat None when the colour is none of the game's), or None when ``text`` does not
-    say a seat left."""
-    said = " ".join(text.lower().split())
+    """The seat and how it left, as ``text`` says it (``Red resigns``, any case and
+    spacing, a closing full stop or not: :func:`said_in`; the seat None when the colour
+    is none of the game's), or None when ``text`` does not say a seat left."""
+    said = said_in(text).lower()
     for how, words in LEAVING_WORDS.items():
         if said.endswith(" " + words):
             name = said[:-len(words) - 1]
@@ -403,7 +421,7 @@ def _tablero_entries(v: Variant[Any, Any], start: Position[Any],
         if over is not None:
             raise RecordError(detail("record_leaving_refused", n=n, input=quoted, reason=detail(
                 "game_over_because", ending=over.reason)))
-        if text.lower() == DRAW_AGREED:
+        if said_in(text).lower() == DRAW_AGREED:
             ended = agreed_draw(p)
             continue
         said = _leaving_said(v, count, text)
@@ -414,7 +432,7 @@ def _tablero_entries(v: Variant[Any, Any], start: Position[Any],
         if seat is None:
             raise RecordError(detail(
                 "record_unknown_seat", n=n, input=quoted,
-                name=text[:-len(LEAVING_WORDS[how])].strip()[:30],
+                name=" ".join(said_in(text).split()[:-len(LEAVING_WORDS[how].split())])[:30],
                 seats=tuple(v.seat_name(s, count) for s in range(count))))
         if seat in p.out_seats():
             raise RecordError(detail("record_leaving_refused", n=n, input=quoted, reason=detail(

@@ -123,3 +123,37 @@ def test_a_number_may_touch_its_entry_as_pgn_allows() -> None:
     with pytest.raises(RecordError) as refused:  # what is not a number still is refused
         read_any_record(_four("slow", "c3-d4 1. e3xc3"))
     assert refused.value.message == "'c3-d4' comes before the first move number"
+
+
+@pytest.mark.parametrize("written", [
+    "Turquoise resigns.", "Turquoise resigns!", "turquoise resigns .", "Turquoise resigns。",
+    "Turquoise resigns！"])
+def test_a_leaving_may_end_as_a_sentence_does(written: str) -> None:
+    """``{Turquoise resigns.}``, as a person types it, was refused as "not a move" while
+    ``{Turquoise resigns}`` was read: one closing full stop or exclamation mark (a
+    full-width one too) is the sentence's end, nothing more."""
+    game = read_any_record(_four("slow", f"1. c3-d4 2. {{{written}}} 3. e5xc3"))
+    assert game.leavings == (SeatLeft(1, 1, "resign"),)
+    assert game.moves == ("c3-d4", "e5xc3")
+
+
+def test_an_agreed_draw_may_end_as_a_sentence_does() -> None:
+    for written in ("Draw agreed.", "draw  agreed!"):
+        game = read_any_record(TWO + f"1. c3-d4 2. e5xc3 3. {{{written}}}")
+        assert game.outcome is not None and game.outcome.reason == "agreement"
+
+
+@pytest.mark.parametrize("written", [
+    "Turquoise resigns?", "Turquoise resigns..", "Turquoise resigns.!", "Turquoise resigns,",
+    "Turquoise resigns;", "Turquoise resigns. Sad.", ".Turquoise resigns", "Turquoise. resigns"])
+def test_nothing_looser_than_a_closing_mark_is_read(written: str) -> None:
+    with pytest.raises(RecordError) as refused:
+        read_any_record(_four("slow", f"1. c3-d4 2. {{{written}}} 3. e5xc3"))
+    assert refused.value.code in ("record_unknown_entry", "record_unknown_seat")
+
+
+def test_an_unknown_seat_is_named_without_the_full_stop() -> None:
+    with pytest.raises(RecordError) as refused:
+        read_any_record(_four("slow", "1. c3-d4 2. {Blue resigns.} 3. e5xc3"))
+    assert refused.value.code == "record_unknown_seat"
+    assert "no seat of this game is called Blue;" in refused.value.message
