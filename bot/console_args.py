@@ -7,7 +7,8 @@ start 5``), or by name as ``name:value`` or ``name=value`` (``/vacation start da
 A command's options that are not in its positional list (``days:3`` of ``/challenge``)
 are left as written for the command's own reader (``options_of``), which reads ``:`` and
 ``=`` alike. A token is an option only when its name is a word (``c4:e6``, a move with
-``:`` for ``x``, stays a move).
+``:`` for ``x``, stays a move). An option with nothing after it (``seat:``) is refused by
+its name, whatever the command: an empty value is never read as "not given".
 
 >>> arranged("vacation", ["start", "days:5"])
 ['start', '5']
@@ -98,7 +99,14 @@ def arranged(command: str, args: Sequence[str]) -> list[str]:
     """``args`` of ``command`` with each parameter given by name moved to its place: the
     positional parameters in order, then the ``#N`` and ``@name`` references, then the
     words left over, then the options the command reads itself. Unchanged when nothing
-    is given by name. A parameter named twice is refused."""
+    is given by name. A parameter named twice is refused, and so is an option with an
+    empty value (but for words of free text ending with a colon).
+
+    >>> arranged("challenge", ["@bob", "xiangqi", "seat:"])
+    Traceback (most recent call last):
+    ...
+    service.errors.ServiceError: the option seat is empty: write seat:VALUE, or leave it out
+    """
     signature = SIGNATURES.get(command, Signature())
     known = signature.names()
     references: list[str] = []
@@ -109,6 +117,12 @@ def arranged(command: str, args: Sequence[str]) -> list[str]:
     for token in args:
         found = OPTION.fullmatch(token)
         name = found["name"].lower() if found is not None else ""
+        if found is not None and not found["value"].strip() and \
+                (not signature.text or name in known | MATCH_NAMES | PERSON_NAMES):
+            # an option written with nothing after it is refused, never read as not given
+            # (in free text a word may end with a colon: "todo:")
+            raise ServiceError(_("the option {option} is empty: write {option}:VALUE, or "
+                                 "leave it out", option=name))
         if token.startswith(("#", "@")) or found is None:
             (references if token.startswith(("#", "@")) else bare).append(token)
         elif name in MATCH_NAMES:

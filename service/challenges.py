@@ -384,7 +384,7 @@ class Challenges:
             return None
         if isinstance(seat, str):
             text = seat.strip().lower()
-            if text in ("", "random", "any"):
+            if text in ("random", "any"):  # an empty seat is no choice: refused below
                 return None
             names = {v.seat_name(i, seat_count).lower(): i for i in range(seat_count)}
             if text in names:

@@ -110,7 +110,7 @@ class Importer:
         ``game`` (None: the file says which) into ``guild_id`` for ``user``."""
         text = record_text(data)
         try:
-            read = read_any_record(text, game.strip().lower() if game else None)
+            read = read_any_record(text, game.strip().lower() if game is not None else None)
         except RulesError as e:
             raise ImportRefused(_("the record cannot be imported: {error}",
                                   error=refusal_words(e))) from None

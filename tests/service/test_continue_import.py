@@ -157,7 +157,7 @@ async def test_declined_it_never_starts(service: MatchService, repo: Repository)
     declined = await service.decline(asked.id, BOB)
     assert declined.status is MatchStatus.DECLINED
     assert await service.games_of(GUILD, BOB) == [] and await service.games_of(GUILD, ALICE) == []
-    with pytest.raises(MatchOver, match="is over: declined$"):
+    with pytest.raises(MatchOver, match=r"is over: declined$"):
         await service.move(asked.id, ALICE, "h1-g3")
     assert (await service.get_match(imported.id)).status is MatchStatus.ABORTED
     # the challenger may withdraw one too; then anyone may ask again
