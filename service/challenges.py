@@ -158,7 +158,8 @@ class Challenges:
     async def continue_import(self, guild_id: int, channel_id: int, user: int,
                               match_id: int, opponents: Sequence[int] = (), *,
                               seat: int | str | None = None, days: int | None = None,
-                              clock: str | None = None) -> MatchView:
+                              clock: str | None = None, on_timeout: str | None = None,
+                              stand_in_level: int | None = None) -> MatchView:
         """Challenge ``opponents`` (every other seat) to go on with imported game
         ``match_id`` from its last position (issue 44): a new correspondence match,
         casual, whose record starts with the imported moves (so it replays exactly), which
@@ -166,7 +167,9 @@ class Challenges:
         the imported game is never changed). ``user`` plays ``seat`` (default: the side
         to move), the invited the other seats in the order given. Anyone of the server
         may continue an imported game of the server, as often as wanted; a game the
-        record ends cannot be continued."""
+        record ends cannot be continued. ``on_timeout`` and ``stand_in_level``: as
+        :meth:`challenge` takes them, checked against the position it goes on from (a
+        level without ``on_timeout="computer"`` is refused: nothing would use it)."""
         source = await self._record(match_id)
         entries = await self._entries(source)
         end = self._continued_position(source, entries)
@@ -205,10 +208,15 @@ class Challenges:
                                   seat=seat_colour(v.seat_name(chosen, count))))
         mine = chosen if chosen is not None else min(end.to_move)
         others = [s for s in playing if s != mine]
+        timeout, level = self._on_timeout(end, on_timeout, stand_in_level)
+        if stand_in_level is not None and timeout != "computer":
+            raise InvalidOption(_("a level is for the computer that plays a late "
+                                  "player's seat: it goes with on_timeout:computer"))
         settings = await self.get_guild_settings(guild_id)
         control = self.time_control(settings, days, clock)
         state = ClockState(control if control.is_bank else None, settings.claim_win,
-                           weekends=settings.weekends_off, skipped=source.clock.skipped)
+                           weekends=settings.weekends_off, skipped=source.clock.skipped,
+                           on_timeout=timeout, stand_in_level=level)
         seats = [await self._new_seat(user, mine if count > 2 else None)]
         seats += [await self._new_seat(u, others[i] if count > 2 else None, accepted=False)
                   for i, u in enumerate(invited)]
@@ -273,8 +281,11 @@ class Challenges:
             raise InvalidOption(_("on_timeout must be end, skip or computer"))
         chosen = choice.strip().lower()
         if chosen == "skip":
-            try:  # the rules say whether this game can go on without a seat
-                start.variant.skip_seat(start, start.seat_count - 1)
+            # the rules say whether this game can go on without one more seat (of those
+            # still in: a continued game may have lost some)
+            still_in = [s for s in range(start.seat_count) if s not in start.out_seats()]
+            try:
+                start.variant.skip_seat(start, still_in[-1] if still_in else 0)
             except SeatSkipError:
                 raise InvalidOption(_("on_timeout:skip is for four-player games (two "
                                       "players cannot go on without one)")) from None

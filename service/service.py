@@ -231,12 +231,13 @@ class MatchService:
     async def continue_import(self, guild_id: int, channel_id: int, user: int,
                               match_id: int, opponents: Sequence[int] = (), *,
                               seat: int | str | None = None, days: int | None = None,
-                              clock: str | None = None) -> MatchView:
+                              clock: str | None = None, on_timeout: str | None = None,
+                              stand_in_level: int | None = None) -> MatchView:
         """Challenge ``opponents`` to go on with imported game ``match_id`` from its last
         position: a new casual match, once they accept (issue 44)."""
-        return await self._challenges.continue_import(guild_id, channel_id, user, match_id,
-                                                      opponents, seat=seat, days=days,
-                                                      clock=clock)
+        return await self._challenges.continue_import(
+            guild_id, channel_id, user, match_id, opponents, seat=seat, days=days,
+            clock=clock, on_timeout=on_timeout, stand_in_level=stand_in_level)
 
     async def continuable(self, match_id: int, caller: Caller | None = None
                           ) -> ContinuableGame:

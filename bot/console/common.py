@@ -102,7 +102,7 @@ HELP_SCHOOL = _("""\
 
 # TRANSLATORS: the console's /help line of /continue: translate the explanation only
 HELP_CONTINUE = _("""\
-  /continue #N @PLAYER [seat:COLOUR] [days:N]
+  /continue #N @PLAYER [seat:COLOUR] [days:N] [on_timeout:end|skip|computer [level:N]]
                                   go on with imported game #N from its last position:
                                   a new casual match once PLAYER accepts""")
 

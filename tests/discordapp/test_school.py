@@ -332,3 +332,29 @@ async def test_the_stepper_names_the_record_players_at_the_record_plies(
     players = last.embeds[0].fields[0].value
     assert players == f"**Red**: <@{w.alice.id}> · no rating yet\n" \
                       f"▶ **Black**: <@{w.bob.id}> · no rating yet"
+
+
+async def test_continue_takes_on_timeout_as_challenge_does(world: World) -> None:
+    """/continue's on_timeout (and level with computer): the continued four-player game
+    skips a late seat, or the computer plays it, as /challenge's lobbies do; refused in
+    the service's words where it cannot apply."""
+    w = world
+    four = ('[Game "alquerque-grande"]\n[Options \'{"mode": "fast", "players": 4}\']\n\n'
+            "1. c3-d4 2. e3xc3\n")
+    reply(await w.alice.slash(w.channel, "import", text=four))
+    skip = reply(await w.alice.slash(w.channel, "continue", match=1, opponent=w.bob,
+                                     opponent2=w.carol, opponent3=w.dave,
+                                     on_timeout="skip"))
+    assert skip.ephemeral and "Challenge posted (match 2)." in skip.content
+    assert (await w.service.get_match(2)).on_timeout == "skip"
+    computer = reply(await w.alice.slash(w.channel, "continue", match=1, opponent=w.bob,
+                                         opponent2=w.carol, opponent3=w.dave,
+                                         on_timeout="computer", level=2))
+    assert "Challenge posted (match 3)." in computer.content
+    assert (await w.service.get_match(3)).on_timeout == "computer"
+    stray = reply(await w.alice.slash(w.channel, "continue", match=1, opponent=w.bob,
+                                      opponent2=w.carol, opponent3=w.dave, level=2))
+    assert stray.ephemeral and stray.content == (
+        "A level is for the computer that plays a late player's seat: it goes with "
+        "on_timeout:computer. Check the options and run `/continue` again.")
+    assert await w.service.games_of(w.guild.id, w.bob.id) != []

@@ -115,23 +115,31 @@ async def cmd_challenge(console: Console, args: list[str], line: str) -> None:
     console.current_match[uid] = m.id
     console.say(_("created {match_line}", match_line=console.describe(m)))
 
-CONTINUE_USAGE = _("/continue #N @PLAYER [seat:COLOUR] [days:N | clock:CONTROL]")
+CONTINUE_USAGE = _("/continue #N @PLAYER [seat:COLOUR] [days:N | clock:CONTROL] "
+                   "[on_timeout:end|skip|computer [level:N]]")
 
 
 async def cmd_continue(console: Console, args: list[str], line: str) -> None:
     """/continue #N @bob: challenge bob to go on with imported game #N from its last
-    position (a new casual match once he accepts)."""
+    position (a new casual match once he accepts); ``on_timeout:`` and ``level:`` as
+    /challenge reads them."""
     uid = console.user()
     source: int | None = None
     opponents: list[int] = []
     seat: str | None = None
     days: int | None = None
     clock: str | None = None
+    on_timeout: str | None = None
+    level: str | None = None
     for a in options_of(args):
         if isinstance(a, tuple) and a[0] == "seat":
             seat = a[1]
         elif isinstance(a, tuple) and a[0] == "clock":
             clock = a[1]
+        elif isinstance(a, tuple) and a[0] == "on_timeout":
+            on_timeout = a[1]
+        elif isinstance(a, tuple) and a[0] == "level":
+            level = a[1]
         elif isinstance(a, tuple) and a[0] == "days":
             if not digits(a[1]) or len(a[1]) > 3:
                 raise ServiceError(_("days must be a number from 1 to 14"))
@@ -149,8 +157,10 @@ async def cmd_continue(console: Console, args: list[str], line: str) -> None:
             raise ServiceError(CONTINUE_USAGE)
     if source is None or not opponents:
         raise ServiceError(CONTINUE_USAGE)
-    m = await console.service.continue_import(CONSOLE_GUILD, CONSOLE_CHANNEL, uid, source,
-                                              opponents, seat=seat, days=days, clock=clock)
+    m = await console.service.continue_import(
+        CONSOLE_GUILD, CONSOLE_CHANNEL, uid, source, opponents, seat=seat, days=days,
+        clock=clock, on_timeout=on_timeout,
+        stand_in_level=_level(level) if level is not None else None)
     console.current_match[uid] = m.id
     console.say(_("created {match_line}", match_line=console.describe(m)))
 

@@ -218,24 +218,31 @@ class ChallengesCog(commands.Cog, name="Challenges"):
         opponent3="A third opponent (4-player games)",
         seat="Your colour or seat (empty: the side to move)",
         days="Days per move (1-14; the server's default if empty)",
-        clock="Or a time control: a bank with increment, e.g. 3d+1d/10d")
+        clock="Or a time control: a bank with increment, e.g. 3d+1d/10d",
+        on_timeout="4 players, one out of time: out (end), skipped and last (skip), or the "
+                   "computer plays on",
+        level="The computer's strength: 1 (beginner) to 8 (strongest); 5 if empty")
     async def continue_import(self, interaction: Interaction, match: int,
                               opponent: discord.Member,
                               opponent2: discord.Member | None = None,
                               opponent3: discord.Member | None = None,
                               seat: str | None = None,
                               days: app_commands.Range[int, 1, 14] | None = None,
-                              clock: str | None = None) -> None:
+                              clock: str | None = None,
+                              on_timeout: Literal["end", "skip", "computer"] | None = None,
+                              level: app_commands.Range[int, 1, 8] | None = None) -> None:
         """A challenge to continue an imported game: a new casual match from its last
-        position, started once every invited player accepts."""
+        position, started once every invited player accepts; ``on_timeout`` and
+        ``level`` as ``/challenge`` takes them for a lobby."""
         async with acknowledged(interaction):
             opponents = [o for o in (opponent, opponent2, opponent3) if o is not None]
             await self._continue(interaction, match, opponents, seat=seat, days=days,
-                                 clock=clock)
+                                 clock=clock, on_timeout=on_timeout, level=level)
 
     async def _continue(self, interaction: Interaction, match_id: int,
                         opponents: Sequence[discord.abc.User], *, seat: int | str | None,
-                        days: int | None = None, clock: str | None = None) -> None:
+                        days: int | None = None, clock: str | None = None,
+                        on_timeout: str | None = None, level: int | None = None) -> None:
         """What ``/continue`` and the "Continue as a match" menus do: the challenge to
         go on with imported game ``match_id``, posted where challenges go."""
         where_id = guild_id(interaction)
@@ -246,7 +253,8 @@ class ChallengesCog(commands.Cog, name="Challenges"):
         async with self.notices.after_reply():
             m = await self.service.continue_import(
                 where_id, channel.id, interaction.user.id, match_id,
-                [o.id for o in opponents], seat=seat, days=days, clock=clock)
+                [o.id for o in opponents], seat=seat, days=days, clock=clock,
+                on_timeout=on_timeout, stand_in_level=level)
             await answer(interaction, _("Challenge posted (match {match}).", match=m.id)
                          if channel.id == interaction.channel_id else
                          _("Challenge posted in {channel} (match {match}).",
