@@ -11,11 +11,12 @@ import zlib
 from collections.abc import Iterable, Mapping
 
 from locales.i18n import Words, _
+from locales.terms import seat_colour
 from service.computer_seats import COMPUTER_IDS
 from service.errors import StorageError
 from service.inputs import without_invalid
 from service.ports import ImportedPlayerStore, NameResolver
-from service.views import SeatView
+from service.views import MatchView, SeatView
 
 log = logging.getLogger(__name__)
 
@@ -65,24 +66,61 @@ def imported_name(name: str) -> str:
     return " ".join(without_invalid(name).split())[:MAX_IMPORTED_NAME].strip()
 
 
-def imported_title(name: str) -> Words:
-    """An imported player in the reader's words: 'Wang Tianyi (imported)', or 'an
-    imported player' when the record did not name him (or he was imported before names
-    were kept)."""
-    return _("{name} (imported)", name=name) if name else _("an imported player")
+_MOST_SEATS = 8
+"""More seats than any game has: the unnamed players' ids are known up to here."""
+_UNNAMED = {imported_player("", seat): seat for seat in range(_MOST_SEATS)}
+
+
+def unnamed_seat(user: int | None) -> int | None:
+    """The seat whose unnamed imported player ``user`` is (every record's unnamed player
+    of a seat has that seat's id), else None.
+
+    >>> unnamed_seat(imported_player("", 2)), unnamed_seat(imported_player("Liu Dahua", 2))
+    (2, None)
+    """
+    return _UNNAMED.get(user) if user is not None else None
+
+
+def imported_title(name: str, seat: str = "") -> Words:
+    """An imported player in the reader's words: 'Wang Tianyi (imported)'; one the record
+    did not name (or imported before names were kept) by his seat, ``seat`` its name as
+    the game calls it: 'an imported player (Turquoise)' (without it, 'an imported
+    player': where the seat is said beside him already, as in a list of seats).
+
+    >>> from locales.i18n import render
+    >>> render(imported_title("", "Turquoise"), "en-US"), render(imported_title(""), "de")
+    ('an imported player (Turquoise)', 'ein importierter Spieler')
+    """
+    if name:
+        return _("{name} (imported)", name=name)
+    if seat:
+        return _("an imported player ({seat})", seat=seat_colour(seat))
+    return _("an imported player")
+
+
+def imported_in(match: MatchView, user: int, name: str) -> Words:
+    """Imported player ``user`` of ``match`` (or of the record it continues), ``name`` as
+    his record gave it: by his name, else by his seat in that game."""
+    seat = unnamed_seat(user) if not name else None
+    seat_name = next((s.name for s in match.seats if s.seat == seat), "") \
+        if seat is not None else ""
+    return imported_title(name, seat_name)
 
 
 def seat_player(seat: SeatView, name: str) -> Words:
     """``name``, the player on ``seat`` as a resolver named him, as people read it: an
-    imported player's with the word that says so.
+    imported player's with the word that says so, one his record did not name by his
+    seat (the resolver knows no name for him).
 
     >>> from locales.i18n import render
     >>> held = SeatView(0, imported_player("Wang Tianyi", 0), None, "Red", player="Wang Tianyi")
     >>> render(seat_player(held, "Wang Tianyi"), "en-US")
     'Wang Tianyi (imported)'
+    >>> render(seat_player(SeatView(1, imported_player("", 1), None, "Black"), ""), "en-US")
+    'an imported player (Black)'
     """
-    if seat.player and is_imported(seat.user_id):
-        return imported_title(seat.player)
+    if is_imported(seat.user_id):
+        return imported_title(seat.player, seat.name)
     return name
 
 

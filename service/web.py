@@ -26,6 +26,7 @@ from service.boards import draw_board
 from service.core import ServiceCore
 from service.errors import MatchNotFound, NotAllowed
 from service.exports import export_record
+from service.imported_seats import is_imported
 from service.matches import public_view
 from service.ports import MatchChanged, MatchChanges
 from service.records import MatchStatus
@@ -121,7 +122,8 @@ class WebMember:
     name: str
     ratings: tuple[tuple[str, LeaderboardEntry], ...]
     recent: tuple[tuple[MatchView, tuple[str, ...]], ...]
-    imported: bool = False  # an imported player (issue 44): his record's name
+    imported: bool = False  # an imported player (issue 44): his record's name ("": none)
+    seat: str = ""  # the seat's name he was reached through (names one his record did not)
 
 
 def ladders() -> list[str]:
@@ -265,8 +267,11 @@ class Web:
         await self._imported.learn(s.user_id for m in newest for s in m.seats)
         recent = tuple(self._named(self._view(m)) for m in newest)
         names = self._seat_names(view) or ()
+        held = view.seats[seat]
+        if is_imported(user):  # his record's name, if it gave one (not the seat's colour)
+            return WebMember(held.player, tuple(ratings), recent, True, held.name)
         name = names[seat] if seat < len(names) else ""
-        return WebMember(name, tuple(ratings), recent, bool(view.seats[seat].player))
+        return WebMember(name, tuple(ratings), recent, seat=held.name)
 
     async def web_listen(self, changed: MatchChanged
                          ) -> Callable[[], Awaitable[None]] | None:

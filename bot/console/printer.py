@@ -71,7 +71,7 @@ from service.events import (
     VacationEnded,
     VacationStarted,
 )
-from service.imported_seats import imported_title, is_imported
+from service.imported_seats import imported_in, imported_title, is_imported
 from service.records import OutboxEntry
 from service.seasons import Schedule, SeasonRecord
 from service.timecontrol import (
@@ -132,13 +132,16 @@ class ConsolePrinter:
             path.write_bytes(image.png)
             self.say(_("standings image: {path}", path=str(path)))
 
-    def name(self, uid: int | None) -> Words:
+    def name(self, uid: int | None, m: MatchView | None = None) -> Words:
+        """``uid``'s name; an imported player the record did not name is named by his
+        seat in ``m`` (without it, "an imported player": a list of seats says it)."""
         if uid is None:
             return _("(empty)")
         if is_computer(uid):
             return computer_title(uid)
         if is_imported(uid):
-            return imported_title(self.imported(uid))
+            return imported_in(m, uid, self.imported(uid)) if m is not None else \
+                imported_title(self.imported(uid))
         return self.names.get(uid, f"user{uid}")
 
     def seat_name(self, guild_id: int, user_id: int) -> str:
@@ -153,8 +156,8 @@ class ConsolePrinter:
         self.names[uid] = name
         await self.name_book.seen(CONSOLE_GUILD, uid, name)
 
-    def names_of(self, uids: Iterable[int]) -> Words:
-        names = [self.name(u) for u in uids]
+    def names_of(self, uids: Iterable[int], m: MatchView | None = None) -> Words:
+        names = [self.name(u, m) for u in uids]
         return joined(*names, separator=", ") if names else _("nobody")
 
     def seat_words(self, m: MatchView, s: SeatView) -> Words:
@@ -166,7 +169,7 @@ class ConsolePrinter:
             said = _("{seat} (out)", seat=said)
         mates = m.team_mates(s.user_id) if s.user_id is not None else ()
         if mates:
-            said = _("{seat} (with {players})", seat=said, players=self.names_of(mates))
+            said = _("{seat} (with {players})", seat=said, players=self.names_of(mates, m))
         return said
 
     def seat_lines(self, m: MatchView, *, ratings: bool = True) -> list[Words]:
@@ -258,10 +261,10 @@ class ConsolePrinter:
         if r is None:
             return status(m.status.value)
         # A ranking without a single winner (4 players) says the places, not "draw".
-        places = joined(*(_("{place}. {players}", place=i + 1, players=self.names_of(g))
+        places = joined(*(_("{place}. {players}", place=i + 1, players=self.names_of(g, m))
                           for i, g in enumerate(r.ranking)), separator="; ")
         return result_sentence("console", r.kind, reason=r.reason,
-                               winners=self.names_of(r.winners),
+                               winners=self.names_of(r.winners, m),
                                winner_count=len(r.winners), places=places)
 
     async def deliver(self, entry: OutboxEntry, event: Event) -> None:

@@ -125,6 +125,14 @@ def clock_status(m: MatchView, now: datetime | None = None,
 def seat_lines(m: MatchView, loc: str, *, ratings: bool = True) -> str:
     """A line per seat: whose move, the seat's colour, its player, his rating (not with
     ``ratings`` False), his team and whether he is out."""
+    def mate(user: int) -> Words:
+        """A team-mate: his mention, an imported one by his record's name or his seat
+        (``mention`` knows neither)."""
+        held = next((x for x in m.seats if x.user_id == user), None)
+        if held is not None and is_imported(user):
+            return imported_title(held.player, held.name)
+        return mention(user)
+
     lines = []
     for s in m.seats:
         mates = m.team_mates(s.user_id) if s.user_id is not None else ()
@@ -134,7 +142,7 @@ def seat_lines(m: MatchView, loc: str, *, ratings: bool = True) -> str:
             parts.append(rating)
         if s.team is not None and m.seat_count > 2:
             parts.append(_("team {team} with {players}", team=s.team + 1,
-                           players=mentions(mates)) if mates
+                           players=listing(mate(u) for u in mates)) if mates
                          else _("team {team}", team=s.team + 1))
         if s.out:
             parts.append(_("out"))

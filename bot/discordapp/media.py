@@ -19,8 +19,15 @@ from locales import i18n, summaries
 from locales.i18n import DEFAULT_LOCALE, Words, capitalized
 from service import Caller, MatchService, NameResolver
 from service.computer_seats import computer_title, is_computer
-from service.imported_seats import imported_title, is_imported, seat_player
-from service.views import AnalysedMove, EvalPoint, GameRecord, MatchAnalysis, SeatView
+from service.imported_seats import imported_in, imported_title, is_imported, seat_player
+from service.views import (
+    AnalysedMove,
+    EvalPoint,
+    GameRecord,
+    MatchAnalysis,
+    MatchView,
+    SeatView,
+)
 
 log = logging.getLogger("tablero.discord")
 
@@ -68,14 +75,16 @@ def costly_notes(analysis: MatchAnalysis | None, record: GameRecord,
     wrong moves)."""
     if analysis is None or analysis.plies != len(record.plies):
         return {}
-    return move_notes(analysis.costly[:MARKED_MOVES], record.match.guild_id, name_of)
+    return move_notes(analysis.costly[:MARKED_MOVES], record.match.guild_id, name_of,
+                      record.match)
 
 
 def move_notes(marked: Sequence[AnalysedMove], guild_id: int,
-               name_of: NameResolver | None = None) -> dict[int, Words]:
+               name_of: NameResolver | None = None,
+               match: MatchView | None = None) -> dict[int, Words]:
     """The pictures' note of each analysed move, by record ply: its line with the player
-    named as the boards name him (the computer by its title, an imported player as one;
-    "?" when unknown)."""
+    named as the boards name him (the computer by its title, an imported player as one,
+    by his seat in ``match`` when his record did not name him; "?" when unknown)."""
     def player(user: int | None) -> Words:
         if user is None:
             return "?"
@@ -83,7 +92,8 @@ def move_notes(marked: Sequence[AnalysedMove], guild_id: int,
             return computer_title(user)
         name = (name_of(guild_id, user) if name_of is not None else "")
         if is_imported(user):
-            return imported_title(name)
+            return imported_in(match, user, name) if match is not None else \
+                imported_title(name)
         return name or "?"
     return {a.ply: capitalized(a.line(player(a.user))) for a in marked}
 

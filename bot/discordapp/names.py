@@ -14,7 +14,8 @@ import discord
 from bot.names import NameBook
 from locales.i18n import Words
 from service.computer_seats import computer_name, is_computer
-from service.imported_seats import imported_title, is_imported
+from service.imported_seats import imported_in, imported_title, is_imported
+from service.views import MatchView
 
 
 class MemberNames:
@@ -56,9 +57,12 @@ class MemberNames:
         """A name to show ("alice played …"), his mention when nobody knows it."""
         return self(guild_id, user_id) or f"<@{user_id}>"
 
-    def title(self, guild_id: int, user_id: int) -> Words:
+    def title(self, guild_id: int, user_id: int, match: MatchView | None = None) -> Words:
         """``label``, except that an imported player is named with the word that says
-        so ("Wang Tianyi (imported)"): he has no account to mention."""
+        so ("Wang Tianyi (imported)"): he has no account to mention; one his record did
+        not name, by his seat in ``match`` ("an imported player (Turquoise)")."""
         if is_imported(user_id):
-            return imported_title(self.imported(user_id))
+            name = self.imported(user_id)
+            return imported_in(match, user_id, name) if match is not None else \
+                imported_title(name)
         return self.label(guild_id, user_id)

@@ -100,7 +100,7 @@ def server_page(server: WebServer, link: MatchLink, locale: str, path: str) -> s
 
 def member_page(member: WebMember, link: MatchLink, locale: str, path: str) -> str:
     """A player's page (see the module docstring)."""
-    title = render(imported_title(member.name), locale) if member.imported \
+    title = render(imported_title(member.name, member.seat), locale) if member.imported \
         else _name(member.name)
     parts = [f"<h1>{esc(title)}</h1>"]
     if member.ratings:

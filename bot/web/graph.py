@@ -55,7 +55,7 @@ def _player(found: WebMatch, move: AnalysedMove) -> Words:
         return computer_title(move.user)
     held = found.record.holder(move.seat, move.ply)
     if held is not None and is_imported(held.user_id):
-        return imported_title(held.player)
+        return imported_title(held.player, held.name)
     names = found.names
     if move.seat < len(names) and names[move.seat]:
         return names[move.seat]

@@ -20,7 +20,7 @@ from bot.web.graph import analysis_section
 from locales.i18n import LOCALES, Words, _, capitalized, decimal, render
 from locales.terms import game_name, move_display, seat_colour
 from service import texts
-from service.imported_seats import seat_player
+from service.imported_seats import imported_title, is_imported, seat_player
 from service.records import MatchStatus
 from service.views import GameRecord, MatchView
 from service.web import WebMatch
@@ -161,7 +161,9 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
     players = []
     for held, name, rating in zip(match.seats, found.names, found.ratings, strict=False):
         colour = render(seat_colour(held.name), locale)
-        name = render(seat_player(held, name), locale)
+        # beside his colour, an imported player the record did not name is one
+        name = render(imported_title(held.player) if is_imported(held.user_id)
+                      else seat_player(held, name), locale)
         shown = esc(render(seated_name(match, held, name or colour), locale))
         shown = f'<span class="name">{shown}</span>'
         if held.user_id is not None:

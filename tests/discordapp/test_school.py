@@ -358,3 +358,26 @@ async def test_continue_takes_on_timeout_as_challenge_does(world: World) -> None
         "A level is for the computer that plays a late player's seat: it goes with "
         "on_timeout:computer. Check the options and run `/continue` again.")
     assert await w.service.games_of(w.guild.id, w.bob.id) != []
+
+
+async def test_unnamed_imported_players_are_told_apart_by_their_seats(world: World) -> None:
+    """A four-player import that names nobody: the moves and the stepper name each
+    player by his seat ("an imported player (Turquoise)"; all four read "an imported
+    player"), the seat lines keep the plain words beside the seat, and a team-mate is
+    named by his seat too (he read "an imported player" even when the record named him)."""
+    from tests.discordapp.test_stepper import step
+    w = world
+    four = ('[Game "alquerque-grande"]\n[Options \'{"mode": "teams", "players": 4}\']\n'
+            '[Black "Bea"]\n\n1. c3-d4 2. e3xc3\n')
+    reply(await w.alice.slash(w.channel, "import", text=four))
+    history = reply(await w.bob.slash(w.channel, "history", match=1))
+    assert "1. c3-d4 (an imported player (White))" in history.content
+    assert "2. e3xc3 (an imported player (Turquoise))" in history.content
+    last = reply(await step(w.bob, history, "⏭"))
+    assert last.embeds[0].description.startswith(
+        "Ply 2 of 2: an imported player (Turquoise) played **e3xc3")
+    players = last.embeds[0].fields[0].value
+    assert "**White**: an imported player · team 1 with Bea (imported)" in players
+    assert "**Black**: Bea (imported) · team 1 with an imported player (White)" in players
+    assert "**Turquoise**: an imported player · team 2 with an imported player (Red)" \
+        in players

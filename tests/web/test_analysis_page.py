@@ -202,3 +202,29 @@ async def test_a_continued_match_page_names_the_record_player_of_a_record_move(
     assert listed[1].startswith("Move 2, alice: ")
     svg = section[section.index("<svg"):section.index("</svg>")]
     assert "Move 1, Ana (imported): b3-a4" in unescape(svg) and "Move 1, bob" not in svg
+
+
+async def test_an_unnamed_record_player_of_a_costly_move_is_named_by_his_seat(
+        site: Site) -> None:
+    """As above with a record that names nobody: "Move 1, an imported player (White)"
+    (it read "an imported player", whichever seat)."""
+    from tests.service.conftest import CHANNEL
+    from tests.service.test_continue_left_early import CostlyPicker
+
+    await site.service.update_guild_settings(GUILD, web=True)
+    text = '[Game "damas"]\n\n1. b3-a4\n'
+    imported = (await site.service.import_record(GUILD, CHANNEL, ALICE, text)).match
+    lobby = await site.service.continue_import(GUILD, CHANNEL, ALICE, imported.id, [BOB])
+    m = await site.service.accept(lobby.id, BOB)
+    p, _ = await site.service.position(m.id)
+    m = (await site.service.move(m.id, ALICE, p.variant.format_move(p, p.legal_moves()[0]))
+         ).match
+    m = await site.service.resign(m.id, BOB)
+    analyst = MatchService(site.service.repository, Recorder(), SetClock(),
+                           picker=CostlyPicker())
+    await analyst.game_analysis(m.id)
+    html = await (await site.client.get(site.path(m) + "?lang=en-US")).text()
+    section = html[html.index('<section class="analysis"'):]
+    listed = [unescape(x) for x in re.findall(r'<li><a class="goto"[^>]*>([^<]*)</a>',
+                                              section[:section.index("</section>")])]
+    assert listed[0].startswith("Move 1, an imported player (White): b3-a4 (12-16); ")

@@ -166,3 +166,23 @@ async def test_a_continued_match_page_steps_back_to_the_record_players(site: Sit
     assert drawn is not None and "White (Ana (imported)) to move" in drawn.alt
     now = await site.service.web_board(m.id, 1)
     assert now is not None and "Black (alice) to move" in now.alt
+
+
+async def test_an_unnamed_imported_player_is_named_by_his_seat(site: Site) -> None:
+    """A record that names nobody: beside his colour he is "an imported player"; his own
+    page and the list of games name him by his seat, in the reader's language (they said
+    the seat's English colour: "White")."""
+    await site.service.update_guild_settings(GUILD, web=True)
+    four = ('[Game "alquerque-grande"]\n[Options \'{"mode": "slow", "players": 4}\']\n\n'
+            "1. c3-d4 2. e3xc3\n")
+    done = await site.service.import_record(GUILD, CHANNEL, ALICE, four)
+    html = unescape(await (await site.client.get(site.path(done.match))).text())
+    assert html.count('<span class="name">an imported player</span>') == 4
+    member = unescape(await (await site.client.get(site.path(done.match)
+                                                    + "/player/1")).text())
+    assert "<h1>an imported player (Turquoise)</h1>" in member
+    assert ("an imported player (White) – an imported player (Turquoise) – an imported "
+            "player (Black) – an imported player (Red)") in member
+    german = unescape(await (await site.client.get(site.path(done.match)
+                                                    + "/player/1?lang=de")).text())
+    assert "<h1>ein importierter Spieler (Türkis)</h1>" in german

@@ -28,6 +28,7 @@ from service import (
     MatchStatus,
     ServiceError,
 )
+from service.imported_seats import is_imported
 
 
 async def cmd_hint(console: Console, args: list[str], line: str) -> None:
@@ -48,7 +49,10 @@ async def cmd_analysis(console: Console, args: list[str], line: str) -> None:
     if not marked:
         console.say(_("#{match}: no move lost a pawn's worth or more", match=match_id))
         return
-    said = {a.ply: a.line(console.printer.name(a.user)) for a in marked}
+    # an imported player the record did not name is named by his seat in this game
+    m = await console.service.get_match(match_id, caller=console.caller()) \
+        if any(is_imported(a.user) for a in marked) else None
+    said = {a.ply: a.line(console.printer.name(a.user, m)) for a in marked}
     for a in marked:
         console.say(joined("  ", said[a.ply], separator=""))
     if console.boards_dir is None:

@@ -108,7 +108,8 @@ async def cmd_board(console: Console, args: list[str], line: str) -> None:
     else:
         console.say(_("#{match}, ply {ply} of {last}: {player} played {move}",
                       match=match_id, ply=board.ply, last=board.last,
-                      player=console.name(step.user_id), move=move_display(step.display)))
+                      player=console.name(step.user_id, board.match),
+                      move=move_display(step.display)))
     console.say(text_board(board.position, board.marks))
     # the players' ratings only while the match is live (an earlier ply of a finished
     # game is shown as if it went on, but the numbers are today's, not the game's)

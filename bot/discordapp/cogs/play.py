@@ -181,6 +181,7 @@ class PlayCog(commands.Cog, name="Play"):
             locale = str(interaction.locale)
 
             guild = interaction.guild_id or 0
+            record = await self.service.record(match, caller_of(interaction))
 
             def player(user: int | None) -> Words:
                 """Who played it, in the reply: a name or mention (the images name him
@@ -190,12 +191,11 @@ class PlayCog(commands.Cog, name="Play"):
                 if is_computer(user):
                     return computer_title(user)
                 if is_imported(user):
-                    return self.names.title(guild, user)
+                    return self.names.title(guild, user, record.match)
                 return self.names.label(guild, user)
             lines = [capitalized(a.line(player(a.user), move=f"`{a.move}`",
                                         better=f"`{a.better}`")) for a in marked]
-            notes = media.move_notes(marked, guild, self.names)
-            record = await self.service.record(match, caller_of(interaction))
+            notes = media.move_notes(marked, guild, self.names, record.match)
             pictures = await media.analysis_pictures_of(
                 record, notes, self.names, locale, better={a.ply: a.better for a in marked},
                 curve=found.curve)
@@ -280,7 +280,7 @@ class PlayCog(commands.Cog, name="Play"):
                                     live=h.match.status.is_live) if h.entries \
                 else discord.utils.MISSING
             def player(user: int) -> Words:
-                return self.names.title(m.guild_id, user) if is_imported(user) \
+                return self.names.title(m.guild_id, user, m) if is_imported(user) \
                     else embeds.mention(user)
             await interaction.followup.send(embeds.history_text(h, loc, player), files=files,
                                             ephemeral=True, view=steps)

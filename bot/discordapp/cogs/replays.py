@@ -60,7 +60,7 @@ def _who(names: MemberNames, board: PlyBoard) -> Words | None:
         return None
     if is_computer(user):
         return computer_title(user)
-    return names.title(board.match.guild_id, user)
+    return names.title(board.match.guild_id, user, board.match)
 
 
 async def stepper(service: MatchService, names: MemberNames, interaction: Interaction,
