@@ -61,18 +61,19 @@ def at_ply(record: GameRecord, ply: int) -> PlyBoard:
     view = record.match
     moves = sum(1 for p in record.plies[:ply] if p.move is not None)
     if ply < last:
-        view = as_it_stood(view, position, moves, record.seats_at(ply))
+        view = as_it_stood(view, position, moves, record.seats_at(ply), step)
     return PlyBoard(view, ply, last, public_view(position), marks, moves, step,
                     record.match.status.is_live)
 
 
 def as_it_stood(view: MatchView, position: Position, moves: int,
-                held: Sequence[SeatView]) -> MatchView:
-    """The match as it stood at an earlier ply (``position``, after ``moves`` moves): the
-    seats as they were ``held`` then (``GameRecord.seats_at``: a continued match's plies
-    of the imported record were its players'), the seats out then, the players to move
-    then, the seats skipped then (by the position's own account) and the seats the
-    computer had played by then (a stand-in shows from its first move on); a finished
+                held: Sequence[SeatView], step: PlyView | None) -> MatchView:
+    """The match as it stood at an earlier ply (``position``, after ``moves`` moves,
+    reached by the record's ``step``; None: the start): the seats as they were ``held``
+    then (``GameRecord.seats_at``: a continued match's plies of the imported record were
+    its players'), the seats out then, the players to move then, the seats skipped then
+    (by the position's own account), the seats the computer had played by then (a
+    stand-in shows from its first move on) and the ply and its last entry; a finished
     game is not over yet (its picture does not tell the end). The ratings stay today's
     (the stepper shows them only while the match is live).
     """
@@ -84,6 +85,9 @@ def as_it_stood(view: MatchView, position: Position, moves: int,
     status = view.status if view.status.is_live else MatchStatus.ACTIVE
     return dataclasses.replace(
         view, seats=seats, status=status, result=None,
+        ply=0 if step is None else step.ply + 1,
+        last_move=None if step is None else step.display,
+        last_move_by=None if step is None else step.user_id,
         to_move=tuple(user_at[s] for s in sorted(position.to_move) if s in user_at),
         skipped=tuple((u, n) for u, n in view.skipped if seat_of.get(u) in skipped),
         stand_ins=tuple((u, n) for u, n in view.stand_ins if n <= moves))

@@ -14,7 +14,6 @@ never read.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -22,14 +21,12 @@ from dataclasses import dataclass
 import rules
 from locales.i18n import DEFAULT_LOCALE, _
 from locales.terms import game_name
-from service.boards import draw_board
+from service import plies
 from service.core import ServiceCore
 from service.errors import MatchNotFound, NotAllowed
 from service.exports import export_record
 from service.imported_seats import is_imported
-from service.matches import public_view
 from service.ports import MatchChanged, MatchChanges
-from service.records import MatchStatus
 from service.states import replay
 from service.tournament_records import TournamentGame, TournamentRecord
 from service.tournaments.model import tournament_title
@@ -37,7 +34,6 @@ from service.tournaments.standings import standings
 from service.tournaments.table import StandingsTable, standings_table
 from service.views import (
     BoardImage,
-    BoardState,
     Caller,
     GameRecord,
     LeaderboardEntry,
@@ -320,17 +316,9 @@ class Web:
                 not 0 <= ply <= len(record.plies) or isinstance(seat, bool) or \
                 not isinstance(seat, int) or not 0 <= seat < len(record.match.seats):
             return None
-        position = record.start if ply == 0 else record.plies[ply - 1].position
-        marks = None
-        if ply > 0 and record.plies[ply - 1].move is not None:
-            before = record.start if ply == 1 else record.plies[ply - 2].position
-            marks = record.variant.move_marks(before, record.plies[ply - 1].move)
-        # the seats as they were held then (a continued match's record plies: the record's)
-        view = dataclasses.replace(record.match, seats=record.seats_at(ply))
-        if ply < len(record.plies) and not view.status.is_live:
-            view = dataclasses.replace(view, status=MatchStatus.ACTIVE, result=None)
-        moves = sum(1 for p in record.plies[:ply] if p.move is not None)
-        names = self._seat_names(view)
-        return await asyncio.to_thread(
-            draw_board, self.renderer, view,
-            BoardState(public_view(position), marks, moves), names, seat, locale)
+        # the match as it stood at that ply, as the stepper shows it in Discord and the
+        # console: its holders, who was out and to move, not over before its last ply
+        board = plies.at_ply(record, ply)
+        drawn = await asyncio.to_thread(plies.drawn, board, self.renderer,
+                                        self._seat_names(board.match), seat, locale)
+        return drawn.image

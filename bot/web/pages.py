@@ -8,8 +8,8 @@ A match page works without JavaScript (the step buttons are links to ``?ply=N``)
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from html import escape
 from typing import TYPE_CHECKING
@@ -21,8 +21,8 @@ from locales.i18n import LOCALES, Words, _, capitalized, decimal, render
 from locales.terms import game_name, move_display, seat_colour
 from service import texts
 from service.imported_seats import imported_title, is_imported, seat_player
-from service.records import MatchStatus
-from service.views import GameRecord, MatchView
+from service.plies import PlyBoard, at_ply
+from service.views import MatchView
 from service.web import WebMatch
 
 if TYPE_CHECKING:
@@ -86,25 +86,43 @@ def error_page(status: int, locale: str) -> str:
     return page(head, f"<h1>{esc(head)}</h1><p>{esc(text)}</p>", locale)
 
 
-def _at_ply(record: GameRecord, ply: int) -> MatchView:
-    """The match as it stood after ``ply`` plies (what the words of that board say): its
-    seats as they were held then (a continued match's record plies: the record's)."""
-    match, plies = record.match, record.plies
-    if ply >= len(plies):
-        return match
-    last = plies[ply - 1].display if ply > 0 else None
-    return dataclasses.replace(match, seats=record.seats_at(ply), status=MatchStatus.ACTIVE,
-                               result=None, ply=ply, last_move=last)
-
-
 def board_alt(found: WebMatch, ply: int, locale: str) -> str:
-    """The alt text of the board after ``ply`` plies, as in Discord (``texts.describe``)."""
-    record = found.record
-    position = record.start if ply == 0 else record.plies[ply - 1].position
-    moves = sum(1 for p in record.plies[:ply] if p.move is not None)
+    """The alt text of the board after ``ply`` plies, as in Discord (``texts.describe``)
+    of the match as it stood then (``plies.at_ply``)."""
+    return _alt(found, at_ply(found.record, ply), locale)
+
+
+def _alt(found: WebMatch, board: PlyBoard, locale: str) -> str:
     names = list(found.names) if any(found.names) else None
-    return render(texts.describe(_at_ply(record, ply), position, names,
-                                 moves), locale)
+    return render(texts.describe(board.match, board.position, names, board.moves), locale)
+
+
+@dataclass(frozen=True, slots=True)
+class Stood:
+    """What the page says of the players at a ply (the match as it stood then,
+    ``plies.at_ply``): the seats to move, the seats out and the seats whose name says a
+    timeout's stand-in or skip. Each ply's link carries them, so the page's script steps
+    by the same facts the server wrote the page with."""
+
+    turn: frozenset[int]
+    out: frozenset[int]
+    aside: frozenset[int]
+
+    @classmethod
+    def of(cls, match: MatchView) -> Stood:
+        to_move = {s.seat for s in match.seats if s.user_id is not None
+                   and s.user_id in match.to_move} if match.status.is_live else set()
+        aside = {s.seat for s in match.seats
+                 if match.stand_in_since(s.user_id) is not None
+                 or match.skipped_since(s.user_id) is not None}
+        return cls(frozenset(to_move), frozenset(s.seat for s in match.seats if s.out),
+                   frozenset(aside))
+
+    def attributes(self, prefix: str = "data-") -> str:
+        """The facts as attributes (``data-turn="1"``; none for an empty one)."""
+        return "".join(f' {prefix}{name}="{" ".join(map(str, sorted(seats)))}"'
+                       for name, seats in (("turn", self.turn), ("out", self.out),
+                                           ("aside", self.aside)) if seats)
 
 
 def _time(when: datetime) -> str:
@@ -155,35 +173,47 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
     page_path = page_path or base
     game = render(game_name(record.variant.key, record.variant.name), locale)
     title = render(_("Match #{match}: {game}", match=match.id, game=game), locale)
-    alt = board_alt(found, ply, locale)
+    # the match as it stood at each ply (the stepper's one notion, ``plies.at_ply``): the
+    # board's words, and the players' at the ply shown; each ply's link carries its facts
+    boards = [at_ply(record, n) for n in range(last + 1)]
+    stood = [Stood.of(b.match) for b in boards]
+    alts = [_alt(found, b, locale) for b in boards]
+    alt, shown = alts[ply], stood[ply]
     now = now or datetime.now(UTC)
+    to_move, out = render(_("to move"), locale), render(_("out"), locale)
 
     players = []
     for held, name, rating in zip(match.seats, found.names, found.ratings, strict=False):
         colour = render(seat_colour(held.name), locale)
         # beside his colour, an imported player the record did not name is one
-        name = render(imported_title(held.player) if is_imported(held.user_id)
-                      else seat_player(held, name), locale)
-        shown = esc(render(seated_name(match, held, name or colour), locale))
-        shown = f'<span class="name">{shown}</span>'
+        plain = render(imported_title(held.player) if is_imported(held.user_id)
+                       else seat_player(held, name), locale) or colour
+        # after a timeout: 'alice (computer since move 40)', from that move on
+        aside = render(seated_name(match, held, plain), locale)
+        facts = f' data-seat="{held.seat}"'
+        if aside != plain:
+            facts += f' data-name="{esc(plain)}" data-aside="{esc(aside)}"'
+        named = f'<span class="name">{esc(aside if held.seat in shown.aside else plain)}</span>'
         if held.user_id is not None:
-            shown = f'<a href="{esc(base)}/player/{held.seat}">{shown}</a>'
-        bits = [f'<span class="seat seat{held.seat}">{esc(colour)}</span> {shown}']
+            named = f'<a href="{esc(base)}/player/{held.seat}">{named}</a>'
+        bits = [f'<span class="seat seat{held.seat}">{esc(colour)}</span> {named}']
         if rating is not None:
             said = render(_("rating {rating}", rating=decimal(rating.ordinal)), locale)
             bits.append(f'<span class="rating">{esc(said)}</span>')
+        marks = [f'<strong class="turn">{esc(to_move)}</strong>'] \
+            if held.seat in shown.turn else []
+        marks += [esc(out)] if held.seat in shown.out else []
+        bits.append(f'<span class="stood">{" ".join(marks)}</span>')
         if held.user_id is not None and held.user_id in match.to_move and match.status.is_live:
-            to_move = render(_("to move"), locale)
-            bits.append(f'<strong class="turn">{esc(to_move)}</strong>')
             due = match.due_for(held.user_id)
-            if due is not None:
+            if due is not None:  # today's deadline: said at the latest ply only
                 said = esc(render(_("due {when}", when=MARK), locale))
-                bits.append(f'<span class="due">{said.replace(MARK, _time(due))}</span>')
-        if held.out:
-            bits.append(esc(render(_("out"), locale)))
+                hidden = "" if ply == last else " hidden"
+                bits.append(f'<span class="due"{hidden}>{said.replace(MARK, _time(due))}'
+                            f'</span>')
         bits += [f'<span class="note">{_said(n, locale)}</span>'
                  for n in seat_notes(match, held, now, MARK)]
-        players.append(f"<li>{' '.join(bits)}</li>")
+        players.append(f"<li{facts}>{' '.join(bits)}</li>")
 
     moves = []
     for p in record.plies:
@@ -192,7 +222,7 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
         current = ' aria-current="step"' if p.ply + 1 == ply else ""
         moves.append(
             f'<li><a href="{esc(page_path)}?ply={p.ply + 1}&amp;{lang}" data-ply="{p.ply + 1}" '
-            f'data-alt="{esc(board_alt(found, p.ply + 1, locale))}"{current}>'
+            f'data-alt="{esc(alts[p.ply + 1])}"{stood[p.ply + 1].attributes()}{current}>'
             f'<span class="who">{esc(who)}</span> '
             f'{esc(render(move_display(p.display), locale))}</a></li>')
 
@@ -202,19 +232,19 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
                 f'href="{esc(page_path)}?ply={target}&amp;{lang}" '
                 f'aria-label="{esc(render(label, locale))}">{sign}</a>')
 
-    status_line = esc(render(texts.describe(match, record.plies[-1].position if last
-                                            else record.start, list(found.names) or None),
-                             locale))
+    # the board's words at the ply shown; how the match ended at its last ply only
+    status_line = esc(alt)
     result = ""
     if not match.status.is_live:  # how it ended, winners named, as the final board says
         said = render(texts.result_line(match, list(found.names) if any(found.names)
                                         else None), locale)
-        result = f'<p class="result" id="result"><strong>{esc(said)}</strong></p>'
+        hidden = "" if ply == last else " hidden"
+        result = f'<p class="result" id="result"{hidden}><strong>{esc(said)}</strong></p>'
     live_note = ""
     if live and match.status.is_live:
         said = render(_("live: new moves appear by themselves"), locale)
         live_note = f'<p class="live" role="status">{esc(said)}</p>'
-    start_alt = esc(board_alt(found, 0, locale))
+    start_alt = esc(alts[0])
     moves_heading = esc(render(_("Moves"), locale))
     players_heading = esc(render(_("Players"), locale))
     clock = "".join(f"<li>{_said(n, locale)}</li>"
@@ -234,7 +264,8 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
         f'<div class="layout" id="match" data-base="{esc(base)}" data-lang="{esc(locale)}" '
         f'data-ply="{ply}" data-last="{last}" data-version="{match.version}" '
         f'data-page="{esc(page_path)}" data-seat="{seat}" '
-        f'data-start-alt="{start_alt}">'
+        f'data-start-alt="{start_alt}"{stood[0].attributes("data-start-")} '
+        f'data-turn-word="{esc(to_move)}" data-out-word="{esc(out)}">'
         f'<figure class="board"><div class="frame" id="frame">'
         f'<img id="board" src="{base}/board/{ply}.png?{lang}&amp;seat={seat}" '
         f'alt="{esc(alt)}" width="600"></div></figure>'

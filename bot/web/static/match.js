@@ -26,6 +26,8 @@
     var link = document.querySelector('#moves a[data-ply="' + target + '"]');
     img.src = base + "/board/" + target + ".png?lang=" + encodeURIComponent(lang) + "&seat=" + match.dataset.seat;
     img.alt = link ? link.dataset.alt : match.dataset.startAlt;
+    stood(link ? link.dataset : { turn: match.dataset.startTurn, out: match.dataset.startOut,
+      aside: match.dataset.startAside }, target === last, img.alt);
     document.querySelectorAll("#moves a").forEach(function (a) {
       if (a === link) { a.setAttribute("aria-current", "step"); } else { a.removeAttribute("aria-current"); }
     });
@@ -37,6 +39,38 @@
     history.replaceState(null, "", href(target));
     var taps = document.getElementById("taps");
     if (taps) { taps.hidden = target !== last; }  // moves are tapped on the latest position
+  }
+
+  // The players as they stood at the ply shown (the facts the server wrote on its link:
+  // seats to move, out, named after a timeout), its board's words as the status line, and
+  // how the match ended and today's deadline at the latest ply only.
+  function stood(facts, atLast, words) {
+    function seats(text) { return (text || "").split(" ").filter(Boolean); }
+    var turn = seats(facts.turn), out = seats(facts.out), aside = seats(facts.aside);
+    document.querySelectorAll(".players li[data-seat]").forEach(function (li) {
+      var seat = li.dataset.seat;
+      var box = li.querySelector(".stood");
+      if (box) {
+        box.textContent = "";
+        if (turn.indexOf(seat) >= 0) {
+          var strong = document.createElement("strong");
+          strong.className = "turn";
+          strong.textContent = match.dataset.turnWord;
+          box.appendChild(strong);
+        }
+        if (out.indexOf(seat) >= 0) { box.appendChild(document.createTextNode(match.dataset.outWord)); }
+      }
+      var due = li.querySelector(".due");
+      if (due) { due.hidden = !atLast; }
+      var name = li.querySelector(".name");
+      if (name && li.dataset.aside) {
+        name.textContent = aside.indexOf(seat) >= 0 ? li.dataset.aside : li.dataset.name;
+      }
+    });
+    var status = document.getElementById("status");
+    if (status) { status.textContent = words; }
+    var result = document.getElementById("result");
+    if (result) { result.hidden = !atLast; }
   }
 
   function localTimes() {

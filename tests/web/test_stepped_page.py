@@ -1,0 +1,118 @@
+"""The match page at an earlier ply is the match as it stood then (``plies.at_ply``, as
+the stepper in Discord and the console shows it): who was out and who was to move then,
+and no word of how it ended; the latest ply is today's. The page's script steps by the
+same facts (each ply's link carries them)."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+from locales.i18n import render
+from locales.terms import seat_colour
+from tests.service.conftest import GUILD, play_random, start_four
+from tests.web.conftest import Site
+from tests.web.test_clock_state import players_of, words
+
+
+def seat_items(html: str) -> list[str]:
+    """The players list's items, by seat, as text."""
+    return [words(li) for li in re.findall(r"<li[^>]*>.*?</li>", players_of(html))]
+
+
+def status_of(html: str) -> str:
+    return words(html.split('id="status"', 1)[1].split(">", 1)[1].split("</p>", 1)[0])
+
+
+def link_of(html: str, ply: int) -> str:
+    """The attributes of ply ``ply``'s link in the move list."""
+    return unescape(html.split(f'data-ply="{ply}" data-alt=', 1)[1].split(">", 1)[0])
+
+
+async def test_stepping_back_shows_the_players_as_they_stood(site: Site) -> None:
+    await site.service.update_guild_settings(GUILD, web=True)
+    m = await start_four(site.service, "slow")
+    m = await play_random(site.service, m.id, 6, seed=3)
+    before = m.ply
+    mover = next(s for s in m.seats if s.user_id in m.to_move)
+    leaver = next(s for s in m.seats if s.user_id not in m.to_move)
+    assert leaver.user_id is not None
+    m = await site.service.resign(m.id, leaver.user_id)
+    while m.status.is_live:  # the others leave in turn until one is left: it is over
+        m = await site.service.resign(m.id, m.to_move[0])
+
+    now = await (await site.client.get(site.path(m) + "?lang=en-US")).text()
+    assert seat_items(now)[leaver.seat].endswith("out") and 'id="result"' in now
+    assert "game over" in status_of(now)
+
+    then = await (await site.client.get(f"{site.path(m)}?ply={before}&lang=en-US")).text()
+    items = seat_items(then)
+    assert not any(item.endswith("out") for item in items)  # nobody was out yet
+    assert [i for i, item in enumerate(items) if item.endswith("to move")] == [mover.seat]
+    colour = render(seat_colour(mover.name), "en-US")
+    status = status_of(then)
+    assert "game over" not in status and f"({colour}) to move" in status
+    result = then.split('id="result"', 1)[1].split(">", 1)[0]
+    assert "hidden" in result  # how it ended is said at the last ply only
+    # the script steps by the same facts: each ply's link says who was to move and out
+    link = link_of(then, before)
+    assert f'data-turn="{mover.seat}"' in link and "data-out" not in link
+    assert f'data-out="{leaver.seat}' in link_of(now, m.ply)
+
+
+async def test_a_live_match_stepped_back_names_who_was_to_move_then(site: Site) -> None:
+    await site.service.update_guild_settings(GUILD, web=True)
+    m = await start_four(site.service, "slow")
+    earlier = await play_random(site.service, m.id, 5, seed=3)
+    m = await play_random(site.service, m.id, 1, seed=3)
+    assert earlier.to_move != m.to_move
+    then = await (await site.client.get(f"{site.path(m)}?ply={earlier.ply}")).text()
+    movers = [i for i, item in enumerate(seat_items(then)) if "to move" in item]
+    assert movers == [s.seat for s in m.seats if s.user_id in earlier.to_move]
+    due = then.split('class="due"', 1)[1].split(">", 1)[0]
+    assert "hidden" in due  # today's deadline is not that ply's
+    now = await (await site.client.get(site.path(m))).text()
+    assert [i for i, item in enumerate(seat_items(now)) if "to move" in item] == \
+        [s.seat for s in m.seats if s.user_id in m.to_move]
+    assert "hidden" not in now.split('class="due"', 1)[1].split(">", 1)[0]
+
+
+async def test_the_script_steps_the_players_by_the_same_facts(site: Site, chromium: str) -> None:
+    """In a browser, stepping in place (the move list, End) shows what the page at that
+    ply shows: the players as they stood, the board's words, the result at the end only."""
+    from playwright.async_api import async_playwright
+
+    from tests.web.test_browser import until
+
+    await site.service.update_guild_settings(GUILD, web=True)
+    m = await start_four(site.service, "slow")
+    m = await play_random(site.service, m.id, 6, seed=3)
+    before = m.ply
+    leaver = next(s for s in m.seats if s.user_id not in m.to_move)
+    assert leaver.user_id is not None
+    m = await site.service.resign(m.id, leaver.user_id)
+    while m.status.is_live:
+        m = await site.service.resign(m.id, m.to_move[0])
+    served = await (await site.client.get(f"{site.path(m)}?ply={before}&lang=en-US")).text()
+    expected = seat_items(served)
+    url = str(site.client.make_url(site.path(m))) + "?lang=en-US"
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        try:
+            page = await browser.new_page()
+            await page.goto(url)
+            items = page.locator(".players li")
+            assert (await items.nth(leaver.seat).inner_text()).endswith("out")
+            assert await page.locator("#result").is_visible()
+            await page.locator(f'#moves a[data-ply="{before}"]').click()
+            await until(page, "!document.getElementById('result').checkVisibility()", 5)
+            shown = [" ".join((await items.nth(i).inner_text()).split())
+                     for i in range(await items.count())]
+            assert shown == expected  # as the server writes the page at that ply
+            assert await page.locator("#status").inner_text() == \
+                await page.locator("#board").get_attribute("alt") == status_of(served)
+            await page.keyboard.press("End")
+            assert (await items.nth(leaver.seat).inner_text()).endswith("out")
+            assert await page.locator("#result").is_visible()
+        finally:
+            await browser.close()
