@@ -66,7 +66,6 @@ from service.events import (
     TakenBack,
 )
 from service.imported_seats import is_imported
-from service.matches import public_view
 from service.outbox import Announce
 from service.play import Play
 from service.records import (
@@ -80,7 +79,7 @@ from service.records import (
     SeatRecord,
     TakebackRequest,
 )
-from service.states import Replay, replay
+from service.states import Replay, public_view, replay
 from service.timecontrol import reminder_for
 from service.turns import calendar_of, taken_back
 from service.views import BoardState, Caller, MatchView, MoveResult

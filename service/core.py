@@ -38,7 +38,7 @@ from service.events import Event, MatchEnded, PlayerOut
 from service.ids import tournament_not_found
 from service.imported_seats import ImportedNames, with_imported_names
 from service.inputs import check_text
-from service.matches import Matches, public_view, team_of, view_of
+from service.matches import Matches, team_of, view_of
 from service.outbox import Announce
 from service.ports import BoardRenderer, Clock, MatchRooms, NameResolver, Notifier, Repository
 from service.ratings import Ratings
@@ -61,6 +61,7 @@ from service.states import (
     carried_forward,
     everyone_moved,
     forced_moves,
+    public_view,
     replay,
     variant_of,
 )

@@ -16,7 +16,7 @@ from typing import TypeVar
 
 import rules
 from locales.i18n import _
-from rules import Position, RulesError, Variant
+from rules import RulesError, Variant
 from service.errors import Conflict, MatchNotFound, StaleMove
 from service.imported_seats import ImportedNames
 from service.ports import Clock, Repository
@@ -27,6 +27,7 @@ from service.records import (
     RatingChange,
     RecordEntry,
 )
+from service.states import public_view
 from service.timecontrol import format_time_control
 from service.turns import seat_clocks
 from service.views import MatchView, ResultView, SeatView
@@ -40,17 +41,6 @@ def team_of(rec: MatchRecord, seat: int) -> int | None:
     """The team of ``seat`` (RULES §2.1: seats 0+2 against 1+3), None outside teams."""
     teams = rules.variant(rec.game).teams(**rec.options)
     return next((i for i, team in enumerate(teams) if seat in team), None)
-
-
-def public_view(p: Position) -> Position:
-    """``p`` as anybody may see it: in a setup phase every seat's secret (a submitted
-    Querni arrangement) hidden (``Position.view_for`` of each seat in turn); otherwise
-    ``p`` itself."""
-    if not p.in_setup:
-        return p
-    for seat in range(p.seat_count):
-        p = p.view_for(seat)
-    return p
 
 
 def public_text(rec: MatchRecord, v: Variant | None) -> str:

@@ -13,13 +13,14 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from locales.i18n import DEFAULT_LOCALE, _
+from locales.i18n import DEFAULT_LOCALE, Words, _
 from rules import MoveMarks, Position
+from service import texts
 from service.boards import draw_board
 from service.errors import InvalidOption
-from service.matches import public_view
 from service.ports import BoardRenderer
 from service.records import MatchStatus
+from service.states import public_view
 from service.views import BoardImage, BoardState, GameRecord, MatchView, PlyView, SeatView
 
 
@@ -29,7 +30,8 @@ class PlyBoard:
     plies recorded): the position as anybody may see it, the marks of the move that led
     there, the moves played until then (as players count them), the record entry that
     led there (``step``, None at the start: its mover and how the move reads) and the
-    picture (None without a renderer). ``match`` is the match as it stood at that ply
+    picture (None without a renderer), and ``note``: what the bare board of a set-up phase
+    means (:func:`setting_up`). ``match`` is the match as it stood at that ply
     (:func:`as_it_stood`: who held each seat, who was out, who was to move), as the
     picture's words show it: only the last ply's says how the match ended. ``live``: the
     match goes on (its latest ply moves on)."""
@@ -43,6 +45,7 @@ class PlyBoard:
     step: PlyView | None
     live: bool
     image: BoardImage | None = None
+    note: Words | None = None
 
 
 def at_ply(record: GameRecord, ply: int) -> PlyBoard:
@@ -55,8 +58,9 @@ def at_ply(record: GameRecord, ply: int) -> PlyBoard:
     step = record.plies[ply - 1] if ply > 0 else None
     position = step.position if step is not None else record.start
     marks = None
-    if step is not None and step.move is not None:
-        before = record.plies[ply - 2].position if ply > 1 else record.start
+    before = record.plies[ply - 2].position if ply > 1 else record.start
+    # an arrangement handed in moves nothing on the board (as its turn post shows it)
+    if step is not None and step.move is not None and not before.in_setup:
         marks = record.variant.move_marks(before, step.move)
     view = record.match
     moves = sum(1 for p in record.plies[:ply] if p.move is not None)
@@ -91,6 +95,17 @@ def as_it_stood(view: MatchView, position: Position, moves: int,
         to_move=tuple(user_at[s] for s in sorted(position.to_move) if s in user_at),
         skipped=tuple((u, n) for u, n in view.skipped if seat_of.get(u) in skipped),
         stand_ins=tuple((u, n) for u, n in view.stand_ins if n <= moves))
+
+
+def setting_up(board: PlyBoard, names: Sequence[str] | None) -> PlyBoard:
+    """``board`` with its ``note`` when it is of a set-up phase that goes on at that ply
+    (Querni ``choose``): who still arranges his stones, and that no stone is on the board
+    until both arrangements are in, so a bare board is never shown without a word;
+    ``names`` by seat (``texts.seat_names``)."""
+    if not board.position.in_setup or not board.match.status.is_live \
+            or not board.position.to_move:
+        return board
+    return dataclasses.replace(board, note=texts.arranging(board.match, board.position, names))
 
 
 def drawn(board: PlyBoard, renderer: BoardRenderer | None, names: Sequence[str] | None,

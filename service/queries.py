@@ -20,8 +20,7 @@ from service.core import MAX_DAYS, MIN_DAYS, ServiceCore
 from service.errors import InvalidOption, MatchBroken, NotAllowed
 from service.exports import export_record, unnamed
 from service.ids import MAX_ID
-from service.matches import public_view
-from service.plies import PlyBoard, at_ply, drawn, reader_seat
+from service.plies import PlyBoard, at_ply, drawn, reader_seat, setting_up
 from service.records import (
     LIVE_STATUSES,
     SPECIAL_PREFIX,
@@ -30,7 +29,7 @@ from service.records import (
     RatingRecord,
 )
 from service.seasons import NoSuchSeason, SeasonRecord
-from service.states import replay
+from service.states import public_view, replay
 from service.timecontrol import (
     MAX_PAUSES_RATED,
     MAX_VACATION_DAYS,
@@ -248,8 +247,9 @@ class Queries:
         board = at_ply(record, len(record.plies) if ply is None else ply)
         seat = reader_seat(record.match, caller.user_id if caller is not None else None)
         # the players named are the ply's (a continued match's first plies: the record's)
-        return await asyncio.to_thread(drawn, board, self.renderer,
-                                       self._seat_names(board.match), seat, locale)
+        names = self._seat_names(board.match)
+        return await asyncio.to_thread(drawn, setting_up(board, names), self.renderer, names,
+                                       seat, locale)
 
     def _tablero_export(self, rec: MatchRecord, moves: Sequence[tuple[str, bool]]) -> str:
         """Tablero's own record: headers (the players by seat, the result in words), then

@@ -94,15 +94,26 @@ class Replay:
     moves: int = 0  # entries that were moves (not a setup, a resignation, a draw)
 
     def game_record(self, match: MatchView, rec: MatchRecord) -> GameRecord:
-        """The record for replays; a Querni arrangement stays hidden (``move`` None)
-        until both are in."""
+        """The record for replays; a Querni arrangement stays hidden (``move`` None, the
+        position ``public_view``'s) until both are in."""
         plies = self.plies
-        if self.position.in_setup:
+        if self.position.in_setup:  # who handed in shows, never what he handed in
             plies = tuple(dataclasses.replace(x, canonical="setup", display="setup submitted",
-                                              move=None, position=self.start)
+                                              move=None, position=public_view(x.position))
                           for x in plies)
         return GameRecord(match, self.start.variant, rec.options, rec.start_text,
                           self.start, plies)
+
+
+def public_view(p: Position) -> Position:
+    """``p`` as anybody may see it: in a setup phase every seat's secret (a submitted
+    Querni arrangement) hidden (``Position.view_for`` of each seat in turn); otherwise
+    ``p`` itself."""
+    if not p.in_setup:
+        return p
+    for seat in range(p.seat_count):
+        p = p.view_for(seat)
+    return p
 
 
 def replay(rec: MatchRecord, entries: Sequence[RecordEntry], *, check: bool = True

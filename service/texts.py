@@ -129,6 +129,14 @@ def result_words(match: MatchView, names: Sequence[str] | None) -> Words:
     return said or status(match.status.value)
 
 
+def arranging(match: MatchView, p: Position, names: Sequence[str] | None) -> Words:
+    """A set-up phase (Querni ``choose``) as it stands in ``p``: who still arranges his
+    stones, and why the board is bare (no stone is on it until both arrangements are in,
+    RULES §5)."""
+    return _("{players} to arrange their stones; no stone is on the board until both "
+             "arrangements are in", players=who(match, p.to_move, names))
+
+
 def describe(match: MatchView, p: Position, names: Sequence[str] | None,
              moves: int | None = None) -> Words:
     """A one-line description of the position (alt text): whose move it is (with the
@@ -139,7 +147,8 @@ def describe(match: MatchView, p: Position, names: Sequence[str] | None,
     v = p.variant
     state: Words = _("game over")
     if p.to_move:
-        state = _("{players} to move", players=who(match, p.to_move, names))
+        state = arranging(match, p, names) if p.in_setup else \
+            _("{players} to move", players=who(match, p.to_move, names))
     if not match.status.is_live:
         r: ResultView | None = match.result
         state = _("game over ({reason})", reason=reason(r.reason) if r is not None

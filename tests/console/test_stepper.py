@@ -95,3 +95,37 @@ def test_a_ply_of_a_continued_game_s_record_names_the_record_players(tmp_path: P
     assert now.endswith("  White: bob · no rating yet\n"
                         "  Turquoise: Tomás (imported) (skipped since move 2) (out)\n"
                         "  Black: carol · no rating yet\n▶ Red: alice · no rating yet")
+
+
+async def test_a_querni_set_up_ply_says_why_its_board_is_bare() -> None:
+    """No stone is on a Querni board until both arrangements are in (RULES §5): the
+    stepper at a set-up ply says who still arranges and why, never an empty grid alone;
+    once play began, its first board stands and marks no move."""
+    arranged = " ".join(str(n) for n in range(1, 17))
+    out = await play(f"""
+as alice
+/challenge @bob querni setup:choose seat:blue
+as bob
+/accept
+/setup {arranged}
+/board #1 ply:1
+as alice
+/setup {arranged}
+/board #1 ply:0
+/board #1 ply:1
+/board #1 ply:2
+""")
+    note = "no stone is on the board until both arrangements are in"
+    during = out.split("> /board #1 ply:1\n", 1)[1].split("\n> ", 1)[0]
+    assert during.startswith("#1, ply 1 of 1: setup submitted\n")
+    assert f"\nalice (Blue) to arrange their stones; {note}\n" in during
+    assert " .   .   . " not in during  # no bare grid
+    start = after(out, "/board #1 ply:0")
+    assert f"alice (Blue) and bob (Pink) to arrange their stones; {note}" in start
+    assert " .   .   . " not in start
+    first = after(out, "/board #1 ply:1")
+    assert first.startswith("#1, ply 1 of 2: bob played 1 2 3")
+    assert f"\nalice (Blue) to arrange their stones; {note}\n" in first
+    played = after(out, "/board #1 ply:2")
+    assert note not in played and "to arrange" not in played
+    assert " 1b " in played and "[" not in played  # the stones stand; no move marked

@@ -147,3 +147,28 @@ async def test_the_steppers_players_show_ratings_only_while_the_match_is_live(
     # ply 0: Red to move, as it stood then (today Black is)
     assert f"▶ **Red**: {w.alice.mention} · rating -" in players  # she resigned the rated one
     assert f"\n**Black**: {w.bob.mention} · rating " in players  # a casual game: shown too
+
+
+async def test_a_querni_set_up_ply_says_why_its_board_is_bare() -> None:
+    """The stepper's embed at a set-up ply (Querni ``setup:choose``): its board is bare by
+    the rules, and the description says who still arranges and why."""
+    import random
+
+    from bot.discordapp.cogs.replays import ply_embed
+    from service import MatchService
+    from storage import MemoryRepository
+    from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Recorder, SetClock
+
+    svc = MatchService(MemoryRepository(), Recorder(), SetClock(), rng=random.Random(1),
+                       names=lambda g, u: {ALICE: "alice", BOB: "bob"}.get(u, ""))
+    m = await svc.challenge(GUILD, CHANNEL, ALICE, "querni", opponents=[BOB],
+                            options={"setup": "choose"}, seat=0)
+    await svc.accept(m.id, BOB)
+    await svc.submit_setup(m.id, BOB, " ".join(str(n) for n in range(1, 17)))
+    embed = ply_embed(await svc.board_at(m.id, 0), None, "de")
+    assert embed.description == (
+        "Die Anfangsstellung (Halbzug 0 von 1).\nalice (Blau) und bob (Rosa) ordnen ihre "
+        "Steine an; kein Stein steht auf dem Brett, bis beide Aufstellungen da sind")
+    await svc.submit_setup(m.id, ALICE, " ".join(str(n) for n in range(1, 17)))
+    played = ply_embed(await svc.board_at(m.id, 2), None, "en-US")
+    assert played.description == "Ply 2 of 2: 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16."

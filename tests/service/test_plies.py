@@ -13,6 +13,7 @@ import pytest
 import rules
 import service.queries
 from bot.boards import load_renderer
+from locales.i18n import render
 from service import MatchNotFound, MatchService, Repository
 from service.errors import InvalidOption, NotAllowed
 from service.views import Caller
@@ -128,3 +129,39 @@ async def test_an_earlier_ply_shows_the_seats_as_they_stood_then(service: MatchS
     # the first seat (White) opens, whoever sits there
     assert start.match.to_move == (start.match.seats[0].user_id,)
     assert start.match.status.is_live
+
+
+async def test_a_querni_set_up_steps_as_it_stood_and_says_why_the_board_is_bare(
+        repo: Repository) -> None:
+    """Querni ``setup:choose``: no stone is on the board until both arrangements are in
+    (RULES §5), so the set-up's plies show a bare board, each with who had handed in by
+    then (never what) and a note saying who still arranges and why the board is bare; the
+    first board of play marks no move (an arrangement moves no stone)."""
+    svc = MatchService(repo, Recorder(), SetClock(), renderer=load_renderer(),
+                       rng=random.Random(1))
+    m = await svc.challenge(GUILD, CHANNEL, ALICE, "querni", opponents=[BOB],
+                            options={"setup": "choose"}, seat=0)
+    await svc.accept(m.id, BOB)
+    await svc.submit_setup(m.id, BOB, " ".join(str(n) for n in range(16, 0, -1)))
+    handed = await svc.board_at(m.id, 1)  # Pink's arrangement is in, still secret
+    assert handed.position.in_setup and handed.position.has_submitted(1)
+    assert not handed.position.has_submitted(0) and handed.position.arrangement(1) is None
+    assert handed.image is not None and "Setup: Blue to arrange" in handed.image.alt
+    assert handed.note is not None
+    assert render(handed.note, "en-US") == (
+        "Blue to arrange their stones; no stone is on the board until both arrangements "
+        "are in")
+    start = await svc.board_at(m.id, 0)
+    assert not start.position.has_submitted(1) and start.note is not None
+    assert render(start.note, "en-US").startswith("Blue and Pink to arrange their stones")
+
+    await svc.submit_setup(m.id, ALICE, " ".join(str(n) for n in range(1, 17)))
+    played = await svc.board_at(m.id, 2)  # both are in: the stones stand, play begins
+    assert not played.position.in_setup and played.note is None and played.marks is None
+    assert played.image is not None and "Last move" not in played.image.alt
+    assert "Blue: 1 a1, 2 b1" in played.image.alt  # the arrangements, public now
+    back = await svc.board_at(m.id, 0)  # stepping back: the set-up as it stood then
+    assert back.note is not None and "Blue and Pink" in render(back.note, "en-US")
+    one = await svc.board_at(m.id, 1)
+    assert one.note is not None and render(one.note, "en-US").startswith("Blue to arrange")
+    assert one.marks is None and one.position.has_submitted(1)

@@ -79,7 +79,15 @@ async def test_a_hidden_querni_arrangement_is_in_no_response(site: Site) -> None
     assert "16 15 14" not in html and "16" not in html.split('id="moves"')[1].split("</ol>")[0]
     start = await (await site.client.get(f"{path}/board/0.png")).read()
     after = await (await site.client.get(f"{path}/board/1.png")).read()
-    assert after == start  # the picture after the submission is the start, nothing more
+    # the picture after the submission says Bob handed in, nothing of what: the same as
+    # another match's where he handed in other numbers
+    other = await web_match(site.service, "querni", options={"setup": "choose"})
+    await site.service.submit_setup(other.id, BOB, " ".join(str(n) for n in range(1, 17)))
+    assert after != start
+    assert after == await (await site.client.get(f"{site.path(other)}/board/1.png")).read()
+    said = unescape(html.split('id="status">', 1)[1].split("<", 1)[0])
+    assert ("after 0 moves: alice (Blue) to arrange their stones; no stone is on the board "
+            "until both arrangements are in; last move setup submitted") in said
     await site.service.submit_setup(m.id, ALICE, " ".join(str(n) for n in range(1, 17)))
     both = await (await site.client.get(f"{path}/board/2.png")).read()
     assert both != start  # once both are in, the arrangements are public

@@ -110,7 +110,10 @@ async def cmd_board(console: Console, args: list[str], line: str) -> None:
                       match=match_id, ply=board.ply, last=board.last,
                       player=console.name(step.user_id, board.match),
                       move=move_display(step.display)))
-    console.say(text_board(board.position, board.marks))
+    # a set-up's board is bare by the rules: say why rather than draw an empty grid (the
+    # note begins with a player's name: never capitalised)
+    console.say(text_board(board.position, board.marks) if board.note is None
+                else board.note)
     # the players' ratings only while the match is live (an earlier ply of a finished
     # game is shown as if it went on, but the numbers are today's, not the game's)
     for seat_line in console.printer.seat_lines(board.match, ratings=board.live):

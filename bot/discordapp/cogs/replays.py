@@ -45,6 +45,8 @@ def ply_embed(board: PlyBoard, who: Words | None, loc: str) -> discord.Embed:
     e = discord.Embed(title=render(_("{title} · match {match}", title=embeds.game_title(m),
                                      match=m.id), loc),
                       colour=embeds.COLOUR, description=render(ply_headline(board, who), loc))
+    if board.note is not None:  # a set-up's bare board: why (a name begins it: as written)
+        e.description = f"{e.description}\n{render(board.note, loc)}"
     # ratings only while the match is live: an earlier ply of a finished game is shown
     # as if it went on, but its seats' numbers are today's, not the game's
     e.add_field(name=render(_("Players"), loc),
