@@ -116,3 +116,27 @@ async def test_the_script_steps_the_players_by_the_same_facts(site: Site, chromi
             assert await page.locator("#result").is_visible()
         finally:
             await browser.close()
+
+
+async def test_a_skipped_seat_is_named_so_from_its_timeout_on(site: Site) -> None:
+    """After a timeout (``on_timeout:skip``) the late seat's name says so from the move
+    his turns were skipped on; stepped back before it, his name is plain."""
+    from tests.service.conftest import SetClock
+    from tests.web.test_clock_state import _four
+
+    clock = site.service.clock
+    assert isinstance(clock, SetClock)
+    match_id = await _four(site.service, "skip")
+    before = await site.service.get_match(match_id)
+    late = next(s.seat for s in before.seats if s.user_id in before.to_move)
+    clock.advance(days=1, minutes=1)
+    await site.service.sweep_deadlines()
+    m = await site.service.get_match(match_id)
+    now = await (await site.client.get(site.path(m) + "?lang=en-US")).text()
+    assert "(skipped since move 5)" in seat_items(now)[late]
+    assert f'data-aside="{late}"' in link_of(now, m.ply)
+    then = await (await site.client.get(f"{site.path(m)}?ply={before.ply}&lang=en-US")).text()
+    assert "skipped" not in seat_items(then)[late]
+    assert "data-aside" not in link_of(then, before.ply)
+    li = re.findall(r"<li[^>]*>", players_of(then))[late]
+    assert 'data-aside="' in li and "(skipped since move 5)" in unescape(li)
