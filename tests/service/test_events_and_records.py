@@ -167,7 +167,11 @@ async def test_record_hides_a_querni_arrangement_until_both_are_in(
     await service.submit_setup(m.id, BOB, " ".join(str(n) for n in range(16, 0, -1)))
     rec = await service.record(m.id)
     assert [(x.canonical, x.move) for x in rec.plies] == [("setup", None)]
-    assert rec.plies[0].position is rec.start
+    # the ply shows that Bob handed in (it is public: the thread said so), never what
+    bob = next(s.seat for s in m.seats if s.user_id == BOB)
+    handed = rec.plies[0].position
+    assert handed.in_setup and handed.has_submitted(bob) and not handed.has_submitted(1 - bob)
+    assert handed.arrangement(bob) is None and "16" not in handed.to_text()
     await service.submit_setup(m.id, ALICE, " ".join(str(n) for n in range(1, 17)))
     rec = await service.record(m.id)
     assert len(rec.moves) == 2  # both arrangements, as objects that carry their seat
