@@ -111,23 +111,31 @@ def test_levels_7_and_8_keep_to_the_time_budget_unless_asked_for_their_floors() 
     assert eight.move in p.legal_moves()
 
 
-def test_where_time_is_kept_the_search_stops_a_slow_node_early_enough() -> None:
+def test_where_time_is_kept_the_search_stops_a_slow_node_early_enough(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """A node that takes long (here 0.1 s: a Querni node ordering thousands of moves on
     a loaded machine) would carry the search past its time; where time is kept the
     search stops when the longest stretch seen between two clock readings would end
-    past it."""
+    past it. The clock is a fake one (each reading a microsecond on, each evaluation
+    0.1 s), so a loaded machine cannot make the search late or early."""
+    now = [1000.0]
+
+    def clock() -> float:
+        now[0] += 1e-6
+        return now[0]
 
     class Slow(GameModel):
         def evaluate(self, position: Position[Any], pieces: Pieces) -> tuple[int, ...]:
-            time.sleep(0.1)
+            now[0] += 0.1
             return super().evaluate(position, pieces)
 
+    monkeypatch.setattr(time, "perf_counter", clock)
     p = rules.variant("alquerque").start()
-    started = time.perf_counter()
+    started = clock()
     result = Search(Slow(), p, Limits(seconds=0.55, ceiling=0.55)).run()
-    took = time.perf_counter() - started
+    took = clock() - started
     assert result.stopped and result.nodes >= 3
-    assert took < 0.55 + 0.03  # without the look ahead: up to 0.65
+    assert took < 0.55 + 0.01  # without the look ahead: up to 0.65
 
 
 def test_a_time_bound_level_arranges_its_querni_stones_within_its_time() -> None:
