@@ -173,16 +173,15 @@ async def test_a_four_seat_analysis_draws_a_line_per_seat(site: Site) -> None:
     assert f'data-ply="{curve[5].ply + 1}"' in svg
 
 
-async def test_a_continued_match_page_names_the_record_player_of_a_record_move(
-        site: Site) -> None:
-    """A match continued from an imported game: its first move is the record's White's
-    (Ana's), whose seat Bob holds today; the page said "Move 1, bob" of it."""
+async def continued_and_analysed(site: Site, record: str) -> tuple[list[str], str]:
+    """Damas ``record`` imported, continued by Alice (Black, to move) against Bob (White),
+    Alice's move, Bob resigns, analysed by a picker that finds every move costly: the
+    page's costly moves as listed, and its graph's SVG."""
     from tests.service.conftest import CHANNEL
     from tests.service.test_continue_left_early import CostlyPicker
 
     await site.service.update_guild_settings(GUILD, web=True)
-    text = '[Game "damas"]\n[White "Ana"]\n[Black "Bea"]\n\n1. b3-a4\n'
-    imported = (await site.service.import_record(GUILD, CHANNEL, ALICE, text)).match
+    imported = (await site.service.import_record(GUILD, CHANNEL, ALICE, record)).match
     lobby = await site.service.continue_import(GUILD, CHANNEL, ALICE, imported.id, [BOB])
     m = await site.service.accept(lobby.id, BOB)
     assert m.to_move == (ALICE,)  # Black goes on: Alice; Bob holds White today
@@ -197,10 +196,18 @@ async def test_a_continued_match_page_names_the_record_player_of_a_record_move(
     section = html[html.index('<section class="analysis"'):]
     listed = [unescape(x) for x in re.findall(r'<li><a class="goto"[^>]*>([^<]*)</a>',
                                               section[:section.index("</section>")])]
+    return listed, section[section.index("<svg"):section.index("</svg>")]
+
+
+async def test_a_continued_match_page_names_the_record_player_of_a_record_move(
+        site: Site) -> None:
+    """A match continued from an imported game: its first move is the record's White's
+    (Ana's), whose seat Bob holds today; the page said "Move 1, bob" of it."""
+    listed, svg = await continued_and_analysed(
+        site, '[Game "damas"]\n[White "Ana"]\n[Black "Bea"]\n\n1. b3-a4\n')
     assert len(listed) == 2
     assert listed[0].startswith("Move 1, Ana (imported): b3-a4 (12-16); better ")
     assert listed[1].startswith("Move 2, alice: ")
-    svg = section[section.index("<svg"):section.index("</svg>")]
     assert "Move 1, Ana (imported): b3-a4" in unescape(svg) and "Move 1, bob" not in svg
 
 
@@ -208,23 +215,5 @@ async def test_an_unnamed_record_player_of_a_costly_move_is_named_by_his_seat(
         site: Site) -> None:
     """As above with a record that names nobody: "Move 1, an imported player (White)"
     (it read "an imported player", whichever seat)."""
-    from tests.service.conftest import CHANNEL
-    from tests.service.test_continue_left_early import CostlyPicker
-
-    await site.service.update_guild_settings(GUILD, web=True)
-    text = '[Game "damas"]\n\n1. b3-a4\n'
-    imported = (await site.service.import_record(GUILD, CHANNEL, ALICE, text)).match
-    lobby = await site.service.continue_import(GUILD, CHANNEL, ALICE, imported.id, [BOB])
-    m = await site.service.accept(lobby.id, BOB)
-    p, _ = await site.service.position(m.id)
-    m = (await site.service.move(m.id, ALICE, p.variant.format_move(p, p.legal_moves()[0]))
-         ).match
-    m = await site.service.resign(m.id, BOB)
-    analyst = MatchService(site.service.repository, Recorder(), SetClock(),
-                           picker=CostlyPicker())
-    await analyst.game_analysis(m.id)
-    html = await (await site.client.get(site.path(m) + "?lang=en-US")).text()
-    section = html[html.index('<section class="analysis"'):]
-    listed = [unescape(x) for x in re.findall(r'<li><a class="goto"[^>]*>([^<]*)</a>',
-                                              section[:section.index("</section>")])]
+    listed, _ = await continued_and_analysed(site, '[Game "damas"]\n\n1. b3-a4\n')
     assert listed[0].startswith("Move 1, an imported player (White): b3-a4 (12-16); ")
