@@ -11,13 +11,13 @@ from bot.console.common import (
     COMPUTER_NAMES,
     CONSOLE_CHANNEL,
     CONSOLE_GUILD,
-    SWITCH_VALUES,
     _level,
     digits,
     no_such_match,
     number_token,
     options_of,
     weekends_switch,
+    yes_or_no,
 )
 from bot.console.session import (
     Console,
@@ -27,6 +27,7 @@ from locales.i18n import (
     _,
 )
 from service import (
+    InvalidOption,
     MatchStatus,
     ServiceError,
 )
@@ -48,6 +49,7 @@ async def cmd_challenge(console: Console, args: list[str], line: str) -> None:
     claim: bool | None = None
     weekends_off: bool | None = None
     on_timeout: str | None = None
+    rated_given = False  # "rated" or rated:yes, which a game with the computer is not
     for a in options_of(args):
         if isinstance(a, tuple) and a[0] == "clock":
             clock = a[1]
@@ -56,10 +58,7 @@ async def cmd_challenge(console: Console, args: list[str], line: str) -> None:
         elif isinstance(a, tuple) and a[0] == "weekends":
             weekends_off = weekends_switch(a[1])
         elif isinstance(a, tuple) and a[0] == "claim":
-            if a[1].lower() not in SWITCH_VALUES:
-                raise ServiceError(_("claim must be yes or no, not {value}",
-                                     value=repr(a[1])))
-            claim = SWITCH_VALUES[a[1].lower()]
+            claim = yes_or_no("claim", a[1])
         elif isinstance(a, str) and a.lower() in COMPUTER_NAMES:
             computer = True
         elif isinstance(a, tuple):
@@ -71,7 +70,8 @@ async def cmd_challenge(console: Console, args: list[str], line: str) -> None:
             elif key == "seat":
                 seat = value
             elif key == "rated":
-                rated = value.lower() not in ("no", "off", "false", "0")
+                rated = yes_or_no("rated", value)
+                rated_given = rated_given or rated
             elif key == "level":
                 level = value
             else:
@@ -81,7 +81,7 @@ async def cmd_challenge(console: Console, args: list[str], line: str) -> None:
         elif a.lower() in ("casual", "unrated"):
             rated = False
         elif a.lower() == "rated":
-            rated = True
+            rated = rated_given = True
         elif game is None:
             game = a
         else:
@@ -98,6 +98,15 @@ async def cmd_challenge(console: Console, args: list[str], line: str) -> None:
         if opponents:
             raise ServiceError(_("play the computer alone: /challenge @computer GAME; "
                                  "in a 4-player lobby, /fill adds computer players"))
+        # what a game with the computer does not take is refused, not dropped in silence
+        given = {a[0] for a in options_of(args) if isinstance(a, tuple)}
+        unused = (["rated"] if rated_given else []) + \
+            [name for name in ("clock", "claim", "weekends", "on_timeout") if name in given]
+        if unused:
+            raise InvalidOption(_("a game against the computer takes no {option}: it "
+                                  "is casual, paced by days:N (/challenge @computer GAME "
+                                  "[level:1-8] [days:N] [seat:NAME] [option:value ...])",
+                                  option=unused[0]))
         m = await console.service.challenge_computer(
             CONSOLE_GUILD, CONSOLE_CHANNEL, uid, game, level=_level(level),
             options=options, days=days, seat=seat)

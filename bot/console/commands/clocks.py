@@ -5,6 +5,7 @@ Each command is ``async def NAME(console, args, line)``; the table of commands i
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 from bot.console.common import (
@@ -22,6 +23,9 @@ from locales.i18n import (
 from service import (
     ServiceError,
 )
+
+SWEEP_DAYS = re.compile(r"\+?(?P<days>[0-9]{1,9}(?:\.[0-9]{1,9})?|\.[0-9]{1,9})d?")
+"""What ``/sweep`` moves the clock by: a decimal number of days."""
 
 
 async def cmd_moretime(console: Console, args: list[str], line: str) -> None:
@@ -106,11 +110,11 @@ async def cmd_vacation(console: Console, args: list[str], line: str) -> None:
 
 async def cmd_sweep(console: Console, args: list[str], line: str) -> None:
     if args:
-        text = args[0].lstrip("+").rstrip("d")
-        try:
-            days = float(text)
-        except ValueError:
-            raise ServiceError(_("/sweep +DAYS, e.g. /sweep +3")) from None
+        # days as written: 2, +2, +1.5, +3d (float alone also read 1e2, 1_0, inf)
+        found = SWEEP_DAYS.fullmatch(args[0])
+        if len(args) > 1 or found is None:
+            raise ServiceError(_("/sweep +DAYS, e.g. /sweep +3"))
+        days = float(found["days"])
         if not 0 <= days <= 365:
             raise ServiceError(_("between 0 and 365 days, please"))
         console.clock.offset += timedelta(days=days)

@@ -25,6 +25,7 @@ from locales.i18n import (
     joined,
 )
 from service import (
+    InvalidOption,
     MatchStatus,
     ServiceError,
 )
@@ -88,6 +89,9 @@ async def cmd_fill(console: Console, args: list[str], line: str) -> None:
     for a in options_of(args):
         if isinstance(a, tuple) and a[0] == "level":
             level = a[1]
+        elif isinstance(a, tuple):  # levle:3 filled the lobby at level 5
+            raise InvalidOption(_("/fill takes no option {option}: /fill [#N] [level:1-8]",
+                                  option=a[0]))
     numbers = [n for a in args if (n := number_token(a, no_such_match)) is not None]
     match_id = numbers[0] if numbers else console.current_match.get(uid)
     if match_id is None:

@@ -37,6 +37,7 @@ from locales.i18n import (
 from locales.summaries import HIDDEN_OPTIONS, plain, rules_summary
 from locales.terms import game_name, ladder_name
 from service import (
+    InvalidOption,
     ServiceError,
 )
 from service.timecontrol import describe_time_control, parse_time_control
@@ -116,6 +117,16 @@ async def cmd_leaderboard(console: Console, args: list[str], line: str) -> None:
     console.say(plain(render(RATING_MEANING, console.printer.locale)))
 
 async def cmd_stats(console: Console, args: list[str], line: str) -> None:
+    """``/stats [@user]``: one player's results and every ladder he is on (an option or
+    a second word was read as a player's name: ``/stats game:xiangqi``)."""
+    for a in options_of(args):
+        if isinstance(a, tuple):
+            raise InvalidOption(_("/stats takes no option {option}: it shows a player's "
+                                  "results and his rank in every game (/stats [@user])",
+                                  option=a[0]))
+    if len(args) > 1:
+        raise InvalidOption(_("/stats [@user]: one player at most, not {words}",
+                              words=repr(" ".join(args)[:80])))
     uid = await console.person(args[0]) if args else console.user()
     s = await console.service.stats(CONSOLE_GUILD, uid)
     console.say(_("{player}: {wins}W {losses}L {draws}D, {active} active",

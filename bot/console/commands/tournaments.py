@@ -12,12 +12,12 @@ import rules
 from bot.console.common import (
     CONSOLE_CHANNEL,
     CONSOLE_GUILD,
-    SWITCH_VALUES,
     digits,
     no_such_tournament,
     number_token,
     options_of,
     weekends_switch,
+    yes_or_no,
 )
 from bot.console.session import (
     Console,
@@ -138,6 +138,8 @@ async def _create_tournament(console: Console, uid: int, args: list[str]) -> Non
     values = dict(a for a in options_of(args) if isinstance(a, tuple))
     rated = not any(w.lower() in ("casual", "unrated") for w in words)
     words = [w for w in words if w.lower() not in ("casual", "unrated", "rated")]
+    if "rated" in values:  # as /challenge reads it (it went to the game as an option)
+        rated = yes_or_no("rated", values.pop("rated")) and rated
     if len(words) != 2:
         raise ServiceError(_("/tournament create GAME FORMAT [rounds:N] ... "
                              "(FORMAT: rr, double, swiss, knockout)"))
@@ -150,12 +152,7 @@ async def _create_tournament(console: Console, uid: int, args: list[str]) -> Non
             raise ServiceError(_("{key} must be a whole number", key=key))
         return int(text)
     claim = values.pop("claim", None)
-    if claim is not None and claim.lower() not in SWITCH_VALUES:
-        raise ServiceError(_("claim must be yes or no, not {value}", value=repr(claim)))
     vacation = values.pop("vacation", None)
-    if vacation is not None and vacation.lower() not in SWITCH_VALUES:
-        raise ServiceError(_("vacation must be yes or no, not {value}",
-                             value=repr(vacation)))
     weekends = values.pop("weekends", None)
     if "on_timeout" in values:  # a four-player game's choice (issue 43); pairs are two
         raise ServiceError(_("tournaments pair two players a game: on_timeout is for "
@@ -165,8 +162,8 @@ async def _create_tournament(console: Console, uid: int, args: list[str]) -> Non
         name=values.pop("name", None), rounds=number("rounds"), days=number("days"),
         cap=number("cap"), registration_days=number("registration"), rated=rated,
         clock=values.pop("clock", None),
-        claim_win=SWITCH_VALUES[claim.lower()] if claim is not None else False,
-        vacation=SWITCH_VALUES[vacation.lower()] if vacation is not None else True,
+        claim_win=yes_or_no("claim", claim) if claim is not None else False,
+        vacation=yes_or_no("vacation", vacation) if vacation is not None else True,
         weekends_off=weekends_switch(weekends) if weekends is not None else False,
         options=values)
     console.say(_("created {tournament_line}: /tournament join #{tournament}",
