@@ -165,8 +165,13 @@ class ChallengesCog(commands.Cog, name="Challenges"):
             computer = True  # naming Tablero itself
             opponents = [o for o in opponents if o.id != me.id]
         if computer or (level is not None and on_timeout != "computer"):
+            # what a game with the computer does not take is refused, not dropped
+            unused = [name for name, given in (("clock", clock), ("claim_win", claim_win),
+                                               ("weekends", weekends),
+                                               ("on_timeout", on_timeout))
+                      if given is not None]
             await self.challenge_computer(interaction, game, opponents, days, seat,
-                                          level or DEFAULT_LEVEL)
+                                          level or DEFAULT_LEVEL, unused=unused)
             return
         await self.make_challenge(interaction, game, opponents, days, rated, seat, clock,
                                   claim_win,
@@ -301,12 +306,18 @@ class ChallengesCog(commands.Cog, name="Challenges"):
 
     async def challenge_computer(self, interaction: Interaction, game: str,
                                  opponents: Sequence[discord.Member], days: int | None,
-                                 seat: int | None, level: int) -> None:
+                                 seat: int | None, level: int,
+                                 unused: Sequence[str] = ()) -> None:
         """A casual match against the computer: it starts at once (a 4-player game opens
-        a lobby with the computer in it; ``/fill`` adds more)."""
+        a lobby with the computer in it; ``/fill`` adds more). ``unused``: options given
+        that such a match does not take (refused)."""
         async with acknowledged(interaction):
             where_id = guild_id(interaction)
             choice = known_game(game)
+            if unused:
+                raise errors.AdapterError(
+                    _("A game against the computer takes no {option}: it is casual, and "
+                      "days sets its pace.", option=unused[0]))
             if opponents:
                 raise errors.AdapterError(
                     _("Play the computer on your own (leave the opponents empty); in a "

@@ -1,0 +1,49 @@
+"""``/challenge computer:True`` (or a level without ``on_timeout:computer``) refuses the
+options a game against the computer does not take, privately: clock, claim_win, weekends
+and on_timeout were dropped in silence (a match with another pace than the one asked)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.computer import InlineMovePicker
+from bot.discordapp import TableroBot, create_bot
+from tests.discordapp.conftest import SHARDS, SWEEP_SECONDS, DiscordClock, World
+from tests.discordapp.helpers import reply
+
+
+@pytest.fixture
+def simcord_bot(tmp_path: Path, repository: Any) -> TableroBot:
+    """The bot with an in-process computer player (small node budget: fast tests)."""
+    return create_bot(repository, DiscordClock(), renderer=None,
+                      database=tmp_path / "tablero.db", sweep_seconds=SWEEP_SECONDS,
+                      rng=random.Random(1), shard_count=SHARDS,
+                      picker=InlineMovePicker(nodes=150))
+
+
+@pytest.mark.parametrize(("option", "value"), [
+    ("clock", "3d+1d/10d"), ("claim_win", True), ("weekends", "off"),
+    ("on_timeout", "end")])
+async def test_a_game_with_the_computer_refuses_what_it_would_drop(
+        world: World, option: str, value: object) -> None:
+    w = world
+    said = reply(await w.alice.slash(w.channel, "challenge", game="xiangqi", computer=True,
+                                     **{option: value}))
+    assert said.ephemeral
+    assert said.content == f"A game against the computer takes no {option}: it is " \
+        "casual, and days sets its pace."
+    assert await w.service.games_of(w.guild.id, w.alice.id) == []
+    assert not w.channel.threads
+
+
+async def test_a_level_alone_is_still_a_game_with_the_computer(world: World) -> None:
+    w = world
+    said = reply(await w.alice.slash(w.channel, "challenge", game="xiangqi", level=2,
+                                     days=4, rated=False))
+    assert said.ephemeral and "Your casual match against" in said.content
+    (m,) = await w.service.games_of(w.guild.id, w.alice.id)
+    assert m.days_per_move == 4 and not m.rated
