@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import enum
 import json
 import logging
 from collections.abc import Sequence
@@ -57,6 +58,17 @@ log = logging.getLogger(__name__)
 
 NOTIFY_CHOICES = ("mention", "dm")
 GLANCE_BOARDS = 9
+
+
+class Unchanged(enum.Enum):
+    """A setting ``update_guild_settings`` leaves as it is: no text, so nothing typed
+    can mean it (the sentinel was the word "keep": ``/settings language:keep`` changed
+    nothing and said the settings)."""
+
+    KEEP = "keep"
+
+
+KEEP = Unchanged.KEEP
 """The most boards ``glance`` gives: one grid picture of three by three."""
 
 
@@ -355,10 +367,10 @@ class Queries:
 
     async def update_guild_settings(self, guild_id: int, *, default_days: int | None = None,
                                     use_threads: bool | None = None,
-                                    games_channel_id: int | str | None = "keep",
+                                    games_channel_id: int | str | Unchanged | None = KEEP,
                                     reminders: bool | None = None,
-                                    language: str | None = "keep",
-                                    organiser_role_id: int | str | None = "keep",
+                                    language: str | Unchanged | None = KEEP,
+                                    organiser_role_id: int | str | Unchanged | None = KEEP,
                                     default_clock: str | None = None,
                                     claim_win: bool | None = None,
                                     vacation_days: int | None = None,
@@ -377,7 +389,7 @@ class Queries:
         allows (0-10). The seasons' schedule
         changes by ``configure_seasons`` (it ends and starts seasons)."""
         s = await self.get_guild_settings(guild_id)
-        if language != "keep":
+        if language is not KEEP:
             if language is not None:
                 text = self._check_text(language, _("language")).strip()
                 chosen = next((x for x in LOCALES if x.lower() == text.lower()), None)
@@ -426,11 +438,11 @@ class Queries:
                 raise InvalidOption(_("pauses in a rated match must be from 0 to {high}",
                                       high=MAX_PAUSES_RATED))
             s = dataclasses.replace(s, pauses_rated=pauses_rated)
-        if games_channel_id != "keep":
+        if games_channel_id is not KEEP:
             if games_channel_id is not None and not isinstance(games_channel_id, int):
                 raise InvalidOption(_("that is not a channel"))
             s = dataclasses.replace(s, games_channel_id=games_channel_id)
-        if organiser_role_id != "keep":
+        if organiser_role_id is not KEEP:
             if organiser_role_id is not None and (
                     isinstance(organiser_role_id, bool) or not isinstance(organiser_role_id, int)
                     or not 0 <= organiser_role_id <= MAX_ID):

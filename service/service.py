@@ -82,7 +82,7 @@ from service.ports import (
     Repository,
 )
 from service.puzzles import DEFAULT_PER_HOUR, PuzzleAnswer, Puzzles, PuzzleView
-from service.queries import GLANCE_BOARDS, Queries
+from service.queries import GLANCE_BOARDS, KEEP, Queries, Unchanged
 from service.records import Follow, MatchRecord, PuzzlePlayer
 from service.season_service import Seasons
 from service.seasons import SeasonChange, SeasonRecord
@@ -656,9 +656,10 @@ class MatchService:
 
     async def update_guild_settings(self, guild_id: int, *, default_days: int | None = None,
                                     use_threads: bool | None = None,
-                                    games_channel_id: int | str | None = 'keep',
-                                    reminders: bool | None = None, language: str | None = 'keep',
-                                    organiser_role_id: int | str | None = 'keep',
+                                    games_channel_id: int | str | Unchanged | None = KEEP,
+                                    reminders: bool | None = None,
+                                    language: str | Unchanged | None = KEEP,
+                                    organiser_role_id: int | str | Unchanged | None = KEEP,
                                     default_clock: str | None = None,
                                     claim_win: bool | None = None,
                                     vacation_days: int | None = None,

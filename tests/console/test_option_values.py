@@ -144,3 +144,12 @@ async def test_sweep_refuses_days_it_does_not_take(words: str) -> None:
 async def test_sweep_takes_days_as_documented(words: str) -> None:
     out = await play(f"as alice\n/sweep {words}")
     assert after(out, f"/sweep {words}").strip() == "sweep: 0 events"
+
+
+async def test_settings_language_keep_is_no_language() -> None:
+    """"keep" was the service's word for "not given": typed, it changed nothing."""
+    out = await play("as alice\n/settings language:keep\n/settings language:de")
+    assert after(out, "/settings language:keep").strip() == \
+        "! there is no language 'keep' (languages: en-US, en-GB, de, es-ES, es-419, " \
+        "sv-SE, zh-CN, zh-TW)"
+    assert after(out, "/settings language:de").startswith("Einstellungen:")

@@ -40,6 +40,7 @@ from service import (
     InvalidOption,
     ServiceError,
 )
+from service.queries import KEEP
 from service.timecontrol import describe_time_control, parse_time_control
 from service.views import RATING_MEANING
 
@@ -208,7 +209,7 @@ async def cmd_settings(console: Console, args: list[str], line: str) -> None:
         CONSOLE_GUILD, default_days=int(days) if days else None,
         reminders=reminders, use_threads=threads, default_clock=values.get("clock"),
         claim_win=flag("claim"), vacation_days=int(vacation) if vacation else None,
-        auto_vacation=flag("autovacation"), language=values.get("language", "keep"),
+        auto_vacation=flag("autovacation"), language=values.get("language", KEEP),
         takebacks_rated=flag("takebacks"), web=flag("web"),
         weekends_off=weekends_switch(values["weekends"]) if "weekends" in values else None,
         pauses_rated=int(pauses) if pauses is not None else None)

@@ -21,6 +21,7 @@ from bot.discordapp.cogs.common import (
 from bot.discordapp.cogs.seasons import SCHEDULES, schedule_words
 from locales.i18n import LOCALES, Words, _, _n, joined, negotiate
 from service import MatchService
+from service.queries import KEEP, Unchanged
 from service.timecontrol import describe_time_control, parse_time_control
 from service.weekends import zones_like
 
@@ -99,15 +100,15 @@ class SettingsCog(commands.Cog, name="Settings"):
                                             "both."))
             if channel is not None:
                 check_post(channel)
-            chosen: int | str | None = channel.id if channel else "keep"
+            chosen: int | Unchanged | None = channel.id if channel else KEEP
             if clear_channel:
                 chosen = None
-            role: int | str | None = organiser_role.id if organiser_role else "keep"
+            role: int | Unchanged | None = organiser_role.id if organiser_role else KEEP
             if clear_organiser_role:
                 role = None
             s = await self.service.update_guild_settings(
                 where_id, default_days=days, use_threads=threads, games_channel_id=chosen,
-                reminders=reminders, language="keep" if language is None
+                reminders=reminders, language=KEEP if language is None
                 else None if language == "server" else language, organiser_role_id=role,
                 default_clock=clock, claim_win=claim_win, vacation_days=vacation,
                 auto_vacation=auto_vacation, takebacks_rated=takebacks_rated, web=web,
