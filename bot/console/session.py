@@ -33,6 +33,7 @@ from bot.boards import text_board
 from bot.console.common import (
     CONSOLE_GUILD,
     ShiftedClock,
+    digits,
     named,
     no_such_match,
     number_token,
@@ -51,6 +52,7 @@ from locales.rules_words import rules_words
 from service import (
     BoardRenderer,
     Caller,
+    MatchNotFound,
     MatchService,
     MatchView,
     MoveResult,
@@ -196,7 +198,10 @@ class Console:
     @staticmethod
     def nothing_else(args: list[str]) -> None:
         """Refuse what is left of a command that takes only a match: a word there was
-        meant as the match (``/rematch abc``) and is refused as an unknown one."""
+        meant as the match (``/rematch abc``) and is refused as an unknown one; a bare
+        number (``/history 3``) is told how a match is written."""
+        if args and digits(args[0]) and len(args[0]) < 20:
+            raise MatchNotFound(_("a match is written with #: #{number}", number=args[0]))
         if args:
             raise no_such_match(args[0][:40])
 

@@ -153,3 +153,17 @@ async def test_settings_language_keep_is_no_language() -> None:
         "! there is no language 'keep' (languages: en-US, en-GB, de, es-ES, es-419, " \
         "sv-SE, zh-CN, zh-TW)"
     assert after(out, "/settings language:de").startswith("Einstellungen:")
+
+
+@pytest.mark.parametrize(("command", "refused"), [
+    ("/history 1", "! a match is written with #: #1"),
+    ("/history #2 x", "! there is no match x"),
+    ("/analysis 1", "! a match is written with #: #1"),
+    ("/analysis #1 #2", "! there is no match #2"),
+    ("/resign 2", "! a match is written with #: #2")])
+async def test_a_word_meant_as_the_match_is_refused(command: str, refused: str) -> None:
+    """/history 3 and /analysis 3 showed the current match, not match 3."""
+    out = await play("as alice\n/challenge @bob xiangqi\n/challenge @bob damas\nas bob\n"
+                     f"/accept #1\n/accept #2\n{command}\n/history #1")
+    assert after(out, command).strip() == refused
+    assert "[Red \"alice\"]" in after(out, "/history #1")  # the match named with # shows

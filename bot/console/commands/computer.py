@@ -42,6 +42,8 @@ async def cmd_hint(console: Console, args: list[str], line: str) -> None:
 
 async def cmd_analysis(console: Console, args: list[str], line: str) -> None:
     numbers = [n for a in args if (n := number_token(a, no_such_match)) is not None]
+    # a word besides #N was meant as the match (/analysis 3 analysed the current one)
+    console.nothing_else([a for a in args if not a.startswith("#")] + args[1:])
     match_id = numbers[0] if numbers else console.current_match.get(console.user())
     if match_id is None:
         raise ServiceError(_("which match? /analysis #N"))

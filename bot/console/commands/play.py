@@ -176,7 +176,8 @@ async def cmd_next(console: Console, args: list[str], line: str) -> None:
     await console.show_board(m.id)
 
 async def cmd_history(console: Console, args: list[str], line: str) -> None:
-    h = await console.service.history(await console.pick_match(args), console.caller())
+    # pick_only_match: /history 3 showed the current match, not match 3
+    h = await console.service.history(await console.pick_only_match(args), console.caller())
     console.say(_("{match_line} ({format} export):", match_line=console.describe(h.match),
                format=h.export_format))
     console.say(h.export.rstrip())
