@@ -167,3 +167,21 @@ async def test_a_word_meant_as_the_match_is_refused(command: str, refused: str) 
                      f"/accept #1\n/accept #2\n{command}\n/history #1")
     assert after(out, command).strip() == refused
     assert "[Red \"alice\"]" in after(out, "/history #1")  # the match named with # shows
+
+
+@pytest.mark.parametrize(("command", "refused"), [
+    ("/games x", "! there is no match x"),
+    ("/games 2", "! a match is written with #: #2"),
+    ("/next x", "! there is no match x"),
+    ("/next 2", "! a match is written with #: #2"),
+    ("/open x", "! there is no match x"),
+    ("/open 1", "! a match is written with #: #1")])
+async def test_a_command_without_parameters_refuses_words(command: str,
+                                                          refused: str) -> None:
+    """/games x, /next 2 and /open x answered as if the word were not there (/next 2
+    went to another match than 2)."""
+    out = await play("as alice\n/challenge @bob xiangqi\n/challenge @bob damas\n"
+                     "/challenge xiangqi\nas bob\n/accept #1\n/accept #2\n"
+                     f"{command}\n/games")
+    assert after(out, command).strip() == refused
+    assert "#1" in after(out, "/games")  # the same command without the word answers
