@@ -41,7 +41,8 @@ def weekends_switch(value: str) -> bool:
 HELP = _("""\
 Commands (a #<match> argument picks a match; otherwise your current one):
   as NAME                         act as user NAME (created on first use)
-  /challenge [@user ...] GAME [option:value ...] [days:N] [casual] [seat:NAME]
+  /challenge [@user ...] GAME [option:value ...] [days:N] [seat:NAME]
+             [casual | rated:yes|no]
                                   no @user = an open challenge; 4-player games make a lobby;
                                   option:value and option=value both work, each once
   /challenge @computer GAME [level:1-8] [option:value ...]
@@ -83,8 +84,8 @@ Commands (a #<match> argument picks a match; otherwise your current one):
   /notify mention|dm              how you want to be told it is your turn
   /sweep [+DAYS]                  run the deadline sweep (optionally DAYS from now)
   /tournament create GAME FORMAT [rounds:N] [name:TEXT] [days:N] [cap:N]
-              [registration:DAYS] [casual] [clock:3d+1d/10d] [claim:yes|no]
-              [option:value ...]
+              [registration:DAYS] [casual | rated:yes|no] [clock:3d+1d/10d]
+              [claim:yes|no] [option:value ...]
                                   FORMAT: rr, double, swiss (needs rounds:N), knockout
   /tournament join|leave|start|cancel [#T]   /tournament remove [#T] @user
   /tournament standings [#T] [csv]   /tournament pairings [#T] [ROUND]

@@ -185,3 +185,22 @@ async def test_a_command_without_parameters_refuses_words(command: str,
                      f"{command}\n/games")
     assert after(out, command).strip() == refused
     assert "#1" in after(out, "/games")  # the same command without the word answers
+
+
+@pytest.mark.parametrize("locale", [None, "de", "es-ES", "es-419", "sv-SE", "zh-CN", "zh-TW",
+                                    "en-GB"])
+async def test_help_names_rated_yes_or_no_beside_casual(locale: str | None) -> None:
+    """/help did not list rated:yes|no, the values rated: takes (casual stays, as the
+    README documents it): for /challenge and /tournament create, in every language."""
+    out = io.StringIO()
+    console = open_console(MemoryRepository(), out, locale=locale)
+    await console.handle("/help")
+    printed = out.getvalue()
+    assert "  /challenge [@user ...] GAME [option:value ...] [days:N] [seat:NAME]\n" \
+           "             [casual | rated:yes|no]\n" in printed
+    assert "              [registration:DAYS] [casual | rated:yes|no] [clock:3d+1d/10d]\n" \
+           "              [claim:yes|no] [option:value ...]\n" in printed
+    # and the help is translated still (a msgid without its translation reads English)
+    english = locale in (None, "en-GB")
+    assert ("Commands (a #<match> argument" in printed) is english
+
