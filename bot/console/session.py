@@ -45,10 +45,12 @@ from bot.console.printer import (
 from bot.console_args import arranged
 from bot.web.links import WebLinks
 from locales.i18n import (
+    Words,
     _,
     joined,
 )
 from locales.rules_words import rules_words
+from rules.notation import point_name
 from service import (
     BoardRenderer,
     Caller,
@@ -132,6 +134,8 @@ class Console:
         if m.position_text.startswith("setup"):
             self.say(_("#{match}: the board appears once both arrangements are in",
                        match=m.id))
+            if (cells := await self.setup_cells(m)) is not None:
+                self.say(cells)
             return
         if board is None:
             position, marks = await self.service.position(match_id, self.caller())
@@ -151,6 +155,21 @@ class Console:
                 path = self.boards_dir / f"match{m.id}-ply{await self._drawn_ply(m)}.png"
                 path.write_bytes(image.png)
                 self.say(_("board image: {path}", path=str(path)))
+
+    async def setup_cells(self, m: MatchView) -> Words | None:
+        """The cells the reader's arrangement fills, in the order he writes his numbers,
+        while he still has to hand it in ("your 16 numbers in cell order" named no cell,
+        and /rules does not either); None otherwise."""
+        uid = self.current_user
+        seat = next((s.seat for s in m.seats if s.user_id == uid), None)
+        if seat is None or uid not in m.to_move:
+            return None
+        position, _marks = await self.service.position(m.id, self.caller())
+        cells = position.setup_cells(seat)
+        if not cells:
+            return None
+        return _("#{match}: /setup your numbers for the cells {cells}, in this order",
+                 match=m.id, cells=" ".join(point_name(*p) for p in cells))
 
     # ------------------------------------------------------------------ commands
 
