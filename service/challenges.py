@@ -585,9 +585,12 @@ class Challenges:
     async def cancel(self, match_id: int, user: int, *, caller: Caller | None = None) -> MatchView:
         """The challenger withdraws a challenge or lobby; a lobby member leaves it."""
         async def attempt(rec: MatchRecord) -> MatchView:
-            if not rec.status.is_waiting:
+            if rec.status is MatchStatus.ACTIVE:
                 raise NotAllowed(_("match #{match} has started or ended; resign instead",
                                    match=rec.id))
+            if not rec.status.is_waiting:  # nothing to resign: a cancelled one, say
+                raise MatchOver(_("match #{match} is over ({status})", match=rec.id,
+                                  status=status(rec.status.value)))
             if user == rec.challenger_id:
                 saved, events = await self._commit(rec, dataclasses.replace(
                     rec, status=MatchStatus.CANCELLED), lambda s: [

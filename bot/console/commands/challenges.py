@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import rules
 from bot.console.common import (
     COMPUTER_NAMES,
     CONSOLE_CHANNEL,
@@ -84,6 +85,11 @@ async def cmd_challenge(console: Console, args: list[str], line: str) -> None:
             rated = rated_given = True
         elif game is None:
             game = a
+        elif _is_game(a) and not _is_game(game):
+            # /challenge bob querni: the name written without @ was read as the game
+            raise ServiceError(_("there is no game called {word}: a player is written "
+                                 "with @, as in /challenge @{name} {game}",
+                                 word=repr(game), name=game, game=a))
         else:
             raise ServiceError(_("what is {word}? options are written name:value "
                                  "(or name=value)", word=repr(a)))
@@ -123,6 +129,13 @@ async def cmd_challenge(console: Console, args: list[str], line: str) -> None:
                                      stand_in_level=_level(level) if level else None)
     console.current_match[uid] = m.id
     console.say(_("created {match_line}", match_line=console.describe(m)))
+
+def _is_game(word: str) -> bool:
+    try:
+        rules.variant(word)
+    except ValueError:
+        return False
+    return True
 
 CONTINUE_USAGE = _("/continue #N @PLAYER [seat:COLOUR] [days:N | clock:CONTROL] "
                    "[on_timeout:end|skip|computer [level:N]]")
