@@ -58,6 +58,7 @@ log = logging.getLogger(__name__)
 
 NOTIFY_CHOICES = ("mention", "dm")
 GLANCE_BOARDS = 9
+"""The most boards ``glance`` gives: one grid picture of three by three."""
 
 
 class Unchanged(enum.Enum):
@@ -69,7 +70,6 @@ class Unchanged(enum.Enum):
 
 
 KEEP = Unchanged.KEEP
-"""The most boards ``glance`` gives: one grid picture of three by three."""
 
 
 class Queries:
