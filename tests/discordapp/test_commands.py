@@ -128,7 +128,7 @@ async def test_querni_choose_setup(world: World) -> None:
     assert {u.id for u in start.mentions} == {w.alice.id, w.bob.id}
     arrangement = " ".join(str(n) for n in range(1, 17))
     bad = reply(await w.alice.slash(thread, "setup", arrangement="1 2 3"))
-    assert bad.ephemeral and "each once, in start-cell order" in bad.content
+    assert bad.ephemeral and "each once, for your cells a1 b1 c1 h1" in bad.content
     done = reply(await w.alice.slash(thread, "setup", arrangement=arrangement))
     assert done.ephemeral and "hidden" in done.content
     assert "submitted an arrangement" in thread.last_message.content

@@ -31,6 +31,7 @@ from bot.discordapp.notices import ReplyFirst
 from bot.web.links import WebLinks, spectator_url
 from locales.i18n import Words, _, _n, capitalized, joined, render
 from locales.terms import move_display
+from rules.notation import point_name
 from service import MatchService
 from service.computer_seats import computer_title, is_computer
 from service.imported_seats import is_imported
@@ -234,8 +235,8 @@ class PlayCog(commands.Cog, name="Play"):
     @app_commands.command(name="setup", description="Querni 'choose' setup: your 16 numbers "
                                                     "in start-cell order")
     @app_commands.guild_only()
-    @app_commands.describe(arrangement="16 numbers, e.g. 5 1 9 … 12 (cell order a1 b1 c1 "
-                                       "h1 i1 j1 a2 c2 …; see /rules querni)")
+    @app_commands.describe(arrangement="16 numbers, e.g. 5 1 9 … 12, for your cells in "
+                                       "order (Blue: a1 b1 c1 h1 …, Pink: a5 b5 c5 h5 …)")
     @app_commands.autocomplete(match=match_autocomplete)
     async def setup(self, interaction: Interaction, arrangement: str,
                     match: int | None = None) -> None:
@@ -246,10 +247,20 @@ class PlayCog(commands.Cog, name="Play"):
                     await self.service.submit_setup(m.id, interaction.user.id, arrangement,
                                                     caller=caller_of(interaction))
                 except rules.RulesError as exc:
+                    # his own cells, named: "/rules querni explains it" did not (and
+                    # Pink's are not the a1 b1 c1 ... the option's description starts with)
+                    seat = next((s.seat for s in m.seats
+                                 if s.user_id == interaction.user.id), None)
+                    position, _marks = await self.service.position(
+                        m.id, caller_of(interaction))
+                    cells = position.setup_cells(seat) if seat is not None else ()
+                    if not cells:
+                        raise
                     raise errors.AdapterError(_(
-                        "{error}. Write your numbers 1-16, each once, in start-cell order "
-                        "(`/rules querni` explains it).",
-                        error=capitalized(errors.rules_detail(exc)))) from exc
+                        "{error}. Write your numbers 1-16, each once, for your cells "
+                        "{cells}, in this order.",
+                        error=capitalized(errors.rules_detail(exc)),
+                        cells=" ".join(point_name(*p) for p in cells))) from exc
                 await answer(interaction, _("Arrangement submitted; it stays hidden from your "
                                             "opponent until both have submitted."))
 
