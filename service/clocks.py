@@ -127,6 +127,9 @@ class Clocks:
         while the clock stays lapsed). Refused like ``claim_win`` for anyone else."""
         rec = await self._record(match_id)
         self._waiting_player(rec, user)
+        if not rec.clock.claim:  # nothing to wait for: "you can claim once..." misled
+            raise NotAllowed(_("this match has no claim on time: a lapsed clock ends "
+                               "it by itself"))
         if rec.clock.lapsed is None:
             raise NotAllowed(_("your opponent's time has not run out yet; you can claim "
                                "once it has"))

@@ -1,6 +1,7 @@
 """What a new player tripped over starting a match: ``/challenge bob querni`` (the name
 without ``@``) was answered "what is 'querni'?", the game he had named right; ``/cancel``
-on a challenge already cancelled told him to resign it."""
+on a challenge already cancelled told him to resign it; ``/wait`` where there is no
+claim on time told him he could claim."""
 
 from __future__ import annotations
 
@@ -36,3 +37,16 @@ async def test_cancelling_a_finished_match_says_it_is_over_not_to_resign() -> No
     assert after(out, "/cancel #2").strip() == \
         "! match #2 has started or ended; resign instead"
     assert after(out, "/resign #1").strip() == "! match #1 is over: cancelled"
+
+
+async def test_wait_without_claim_on_time_says_so_as_claim_does() -> None:
+    """/wait in a match without claim win on time answered "you can claim once it
+    has" (/claim in the same match: there is no claim)."""
+    no_claim = "! this match has no claim on time: a lapsed clock ends it by itself"
+    out = await play("as alice\n/challenge @bob damas\nas bob\n/accept\n/wait\n/claim")
+    assert after(out, "/wait").strip() == no_claim
+    assert after(out, "/claim").strip() == no_claim
+    # with claim on, /wait before the clock lapsed is told so, as before
+    out = await play("as alice\n/challenge @bob damas claim:yes\nas bob\n/accept\n/wait")
+    assert after(out, "/wait").strip() == \
+        "! your opponent's time has not run out yet; you can claim once it has"
