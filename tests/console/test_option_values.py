@@ -12,9 +12,9 @@ import io
 
 import pytest
 
-from bot.computer import InlineMovePicker
 from bot.console import open_console
 from storage import MemoryRepository
+from tests.console.test_computer import session as with_computer
 from tests.console.test_messages import after, play
 
 
@@ -95,24 +95,13 @@ async def test_stats_takes_one_player_at_most() -> None:
     assert after(out, "/stats").strip() == "alice: 0W 0L 0D, 0 active"
 
 
-def _with_computer(lines: list[str]) -> str:
-    async def run() -> str:
-        out = io.StringIO()
-        console = open_console(MemoryRepository(), out, picker=InlineMovePicker(nodes=150))
-        for line in lines:
-            out.write(f"> {line}\n")
-            await console.handle(line)
-        return out.getvalue()
-    return asyncio.run(run())
-
-
 @pytest.mark.parametrize(("words", "option"), [
     ("clock:3d+1d/10d", "clock"), ("claim:yes", "claim"), ("weekends:off", "weekends"),
     ("on_timeout:end", "on_timeout"), ("rated:yes", "rated"), ("rated", "rated")])
 def test_a_game_with_the_computer_refuses_what_it_would_drop(words: str,
                                                              option: str) -> None:
     command = f"/challenge @computer xiangqi {words}"
-    out = _with_computer(["as alice", command, "/games"])
+    out = with_computer(["as alice", command, "/games"])
     assert after(out, command).strip() == \
         f"! a game against the computer takes no {option}: it is casual, paced by " \
         "days:N (/challenge @computer GAME [level:1-8] [days:N] [seat:NAME] " \
@@ -122,12 +111,12 @@ def test_a_game_with_the_computer_refuses_what_it_would_drop(words: str,
 
 def test_a_game_with_the_computer_still_takes_its_options() -> None:
     command = "/challenge @computer xiangqi level:2 days:4 seat:red casual rated:no"
-    out = _with_computer(["as alice", command])
+    out = with_computer(["as alice", command])
     assert "created #1 Xiangqi (casual, 4d/move)" in after(out, command)
 
 
 def test_fill_refuses_an_option_it_does_not_take() -> None:
-    out = _with_computer(["as alice", "/challenge alquerque-grande players:4",
+    out = with_computer(["as alice", "/challenge alquerque-grande players:4",
                           "/fill levle:3", "/games"])
     assert after(out, "/fill levle:3").strip() == \
         "! /fill takes no option levle: /fill [#N] [level:1-8]"

@@ -4,25 +4,11 @@ and on_timeout were dropped in silence (a match with another pace than the one a
 
 from __future__ import annotations
 
-import random
-from pathlib import Path
-from typing import Any
-
 import pytest
 
-from bot.computer import InlineMovePicker
-from bot.discordapp import TableroBot, create_bot
-from tests.discordapp.conftest import SHARDS, SWEEP_SECONDS, DiscordClock, World
+from tests.discordapp.conftest import World
 from tests.discordapp.helpers import reply
-
-
-@pytest.fixture
-def simcord_bot(tmp_path: Path, repository: Any) -> TableroBot:
-    """The bot with an in-process computer player (small node budget: fast tests)."""
-    return create_bot(repository, DiscordClock(), renderer=None,
-                      database=tmp_path / "tablero.db", sweep_seconds=SWEEP_SECONDS,
-                      rng=random.Random(1), shard_count=SHARDS,
-                      picker=InlineMovePicker(nodes=150))
+from tests.discordapp.test_computer import simcord_bot  # noqa: F401  the bot with a computer player
 
 
 @pytest.mark.parametrize(("option", "value"), [
