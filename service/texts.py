@@ -11,7 +11,7 @@ and the adapters that draw boards from events say the same thing.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import timedelta
 
 from locales.i18n import Text, Words, _, _n, capitalized, joined, listing
@@ -96,16 +96,24 @@ def who(match: MatchView, seats: Iterable[int], names: Sequence[str] | None) -> 
     return listing(out)
 
 
+def _players_labeller(match: MatchView, names: Sequence[str] | None
+                      ) -> Callable[[Iterable[int]], Words]:
+    """Players (user ids) of ``match`` as a result names them (``labels`` of their
+    seats); those holding no seat are left out."""
+    seats = {s.user_id: s.seat for s in match.seats if s.user_id is not None}
+
+    def label(users: Iterable[int]) -> Words:
+        return labels(match, (seats[u] for u in users if u in seats), names)
+    return label
+
+
 def result_line(match: MatchView, names: Sequence[str] | None) -> Words:
     """How an over match ended, for its board image: ``'Black (bob) wins: opponent
     resigned'``, ``'Draw: agreement'``, ``'Aborted: no move in time'``."""
     r = match.result
     if r is None:
         return capitalized(status(match.status.value))
-    seats = {s.user_id: s.seat for s in match.seats if s.user_id is not None}
-
-    def label(users: Iterable[int]) -> Words:
-        return labels(match, (seats[u] for u in users if u in seats), names)
+    label = _players_labeller(match, names)
     return result_sentence("board", r.kind, reason=r.reason, winners=label(r.winners),
                            winner_count=len(r.winners),
                            first=label(r.ranking[0]) if r.ranking else "")
@@ -118,10 +126,7 @@ def result_words(match: MatchView, names: Sequence[str] | None) -> Words:
     r = match.result
     if r is None:
         return status(match.status.value)
-    seats = {s.user_id: s.seat for s in match.seats if s.user_id is not None}
-
-    def label(users: Iterable[int]) -> Words:
-        return labels(match, (seats[u] for u in users if u in seats), names)
+    label = _players_labeller(match, names)
     places = joined(*(_("{place}. {players}", place=i + 1, players=label(g))
                       for i, g in enumerate(r.ranking)), separator="; ")
     said = result_sentence("console", r.kind, reason=r.reason, winners=label(r.winners),
