@@ -194,8 +194,10 @@ class Endings:
             self._require_player(rec, user)
             if rec.draw_offer is None:
                 raise NotAllowed(_("there is no draw offer to decline"))
+            withdrawn = rec.draw_offer.by == user
             saved, events = await self._commit(rec, dataclasses.replace(
-                rec, draw_offer=None), lambda s: [DrawDeclined(self._view(s), user)])
+                rec, draw_offer=None),
+                lambda s: [DrawDeclined(self._view(s), user, withdrawn)])
             await self._announce(events)
             return self._view(saved)
         return await self._retrying(match_id, attempt)

@@ -123,8 +123,12 @@ class DrawOffered:
 
 @dataclass(frozen=True, slots=True)
 class DrawDeclined:
+    """The pending draw offer is gone: turned down by ``by``, or taken back by its
+    offerer (``withdrawn``)."""
+
     match: MatchView
     by: int
+    withdrawn: bool = False
 
 
 @dataclass(frozen=True, slots=True)

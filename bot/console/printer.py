@@ -367,8 +367,12 @@ class ConsolePrinter:
 
     @handlers.on(DrawDeclined)
     async def draw_declined(self, event: DrawDeclined) -> None:
-        self.say(_("* #{match}: {player} declined the draw", match=event.match.id,
-                   player=self.name(event.by)))
+        if event.withdrawn:
+            self.say(_("* #{match}: {player} withdrew the draw offer", match=event.match.id,
+                       player=self.name(event.by)))
+        else:
+            self.say(_("* #{match}: {player} declined the draw", match=event.match.id,
+                       player=self.name(event.by)))
 
     @handlers.on(SetupSubmitted)
     async def setup_submitted(self, event: SetupSubmitted) -> None:

@@ -335,9 +335,10 @@ class DiscordNotifier:
     @handlers.on(ev.DrawDeclined)
     async def draw_declined(self, event: ev.DrawDeclined) -> None:
         m = event.match
-        await self.post(m, _("{player} declined the draw offer.",
-                             player=embeds.mention(event.by)),
-                        audience=self.others(m, event.by))
+        said = (_("{player} withdrew the draw offer.", player=embeds.mention(event.by))
+                if event.withdrawn else
+                _("{player} declined the draw offer.", player=embeds.mention(event.by)))
+        await self.post(m, said, audience=self.others(m, event.by))
 
     @handlers.on(ev.SetupSubmitted)
     async def setup_submitted(self, event: ev.SetupSubmitted) -> None:

@@ -11,6 +11,7 @@ from service import (
     ChallengeClosed,
     ChallengeReceived,
     DeadlineReminder,
+    DrawDeclined,
     DrawOffered,
     InvalidOption,
     LobbyChanged,
@@ -321,6 +322,18 @@ async def test_draw_offer_lapses_when_the_opponent_moves(service: MatchService) 
     m = await service.offer_draw(m.id, BOB)
     m = await service.decline_draw(m.id, ALICE)
     assert m.draw_offer_by is None and m.status is MatchStatus.ACTIVE
+
+
+async def test_a_draw_offer_taken_back_by_its_offerer_is_withdrawn_not_declined(
+        service: MatchService, recorder: Recorder) -> None:
+    m = await start_match(service)
+    await service.offer_draw(m.id, ALICE)
+    m = await service.decline_draw(m.id, ALICE)
+    assert m.draw_offer_by is None
+    assert recorder.of(DrawDeclined)[-1] == DrawDeclined(m, ALICE, withdrawn=True)
+    await service.offer_draw(m.id, ALICE)
+    m = await service.decline_draw(m.id, BOB)
+    assert recorder.of(DrawDeclined)[-1] == DrawDeclined(m, BOB, withdrawn=False)
 
 
 async def test_querni_choose_setup_stays_hidden_until_both_submit(

@@ -156,7 +156,12 @@ async def cmd_draw(console: Console, args: list[str], line: str) -> None:
     elif what == "accept":
         m = await console.service.accept_draw(match_id, uid, caller=console.caller())
     elif what == "decline":
+        before = await console.service.get_match(match_id, caller=console.caller())
         m = await console.service.decline_draw(match_id, uid, caller=console.caller())
+        if before.draw_offer_by == uid:
+            console.say(_("draw offer withdrawn: {match_line}",
+                          match_line=console.describe(m)))
+            return
     else:
         raise ServiceError(_("/draw offer, /draw accept or /draw decline"))
     said = {"offer": _("draw offer: {match_line}", match_line=console.describe(m)),

@@ -230,7 +230,8 @@ class PlayCog(commands.Cog, name="Play"):
                     await answer(interaction, _("You accepted the draw."))
                 else:
                     await self.service.decline_draw(m.id, user, caller=caller_of(interaction))
-                    await answer(interaction, _("You declined the draw."))
+                    await answer(interaction, _("You withdrew your draw offer.")
+                                 if m.draw_offer_by == user else _("You declined the draw."))
 
     @app_commands.command(name="setup", description="Querni 'choose' setup: your 16 numbers "
                                                     "in start-cell order")
@@ -315,4 +316,6 @@ class PlayCog(commands.Cog, name="Play"):
                 else:
                     await self.service.decline_draw(m.id, interaction.user.id,
                                                     caller=caller_of(interaction))
-                    await answer(interaction, _("You declined the draw."))
+                    await answer(interaction, _("You withdrew your draw offer.")
+                                 if m.draw_offer_by == interaction.user.id
+                                 else _("You declined the draw."))

@@ -1,0 +1,32 @@
+"""What a new player walking the console tripped over: a withdrawn draw offer announced
+as declined, a cancelled challenge listing its empty seats, a Querni set-up counted as
+moves, /setup without numbers, a player written without @, tournaments without their
+kind."""
+
+from __future__ import annotations
+
+from tests.console.test_messages import after, play
+
+DRAW = """
+as alice
+/challenge @bob xiangqi seat:red
+as bob
+/accept
+as alice
+/draw offer
+"""
+
+
+async def test_the_offerer_taking_back_his_draw_offer_is_told_as_withdrawn() -> None:
+    out = await play(DRAW + "/draw decline")
+    said = after(out, "/draw decline")
+    assert "* #1: alice withdrew the draw offer" in said
+    assert "draw offer withdrawn: #1" in said
+    assert "declined" not in said
+
+
+async def test_the_opponent_declining_a_draw_is_still_told_as_declined() -> None:
+    out = await play(DRAW + "as bob\n/draw decline")
+    said = after(out, "/draw decline")
+    assert "* #1: bob declined the draw" in said and "draw decline: #1" in said
+    assert "withdrew" not in said
