@@ -203,9 +203,13 @@ class ConsolePrinter:
             if chosen:
                 seats = _("{players} (seats {seats})", players=seats,
                           seats=joined(*chosen, separator="; "))
-        if not m.seats and not m.status.is_waiting:
+        # a challenge that never started: who it was between, not its empty seats
+        never_seated = m.status in (MatchStatus.CANCELLED, MatchStatus.DECLINED) and \
+            all(s.user_id is None for s in m.seats)
+        if (not m.seats or never_seated) and not m.status.is_waiting:
+            others = [u for u in (*m.joined, *m.invited) if u != m.challenger_id]
             seats = _("{challenger} vs {players}", challenger=self.name(m.challenger_id),
-                      players=self.names_of(m.invited) if m.invited else _("anyone"))
+                      players=self.names_of(others) if others else _("anyone"))
         state: Words = status(m.status.value)
         if m.status is MatchStatus.ACTIVE:
             state = _("move {n}, {players} to move", n=m.ply + 1,

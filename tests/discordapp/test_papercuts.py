@@ -22,3 +22,15 @@ async def test_the_offerer_withdrawing_his_draw_offer_is_told_so(world: World) -
     declined = await w.bob.click(offer, label="Decline draw")
     assert reply(declined).content == "You declined the draw."
     assert "declined the draw offer" in post_text(thread.last_message)
+
+
+async def test_a_cancelled_challenge_says_so_without_empty_seats(world: World) -> None:
+    w = world
+    asked = await w.alice.slash(w.channel, "challenge", game="xiangqi", opponent=w.bob)
+    assert reply(asked).ephemeral
+    post = w.channel.last_message
+    cancelled = await w.alice.click(post, label="Cancel")
+    assert reply(cancelled).content == "Challenge cancelled."
+    told = post_text(w.channel.last_message)
+    assert "cancelled the Xiangqi challenge (match 1)" in told
+    assert "open seat" not in told and "empty" not in told
