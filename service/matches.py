@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from contextvars import ContextVar
 from typing import TypeVar
@@ -53,6 +54,22 @@ def public_text(rec: MatchRecord, v: Variant | None) -> str:
     except (RulesError, ValueError):
         return rec.position_text
     return public_view(p).to_text() if p.in_setup else rec.position_text
+
+
+@functools.lru_cache(maxsize=512)
+def _starts_in_setup(game: str, start_text: str) -> bool:
+    try:
+        return bool(rules.variant(game).from_text(start_text).in_setup)
+    except (RulesError, ValueError):
+        return False
+
+
+def arranged_plies(rec: MatchRecord) -> int:
+    """How many of ``rec``'s plies were set-up arrangements: one per seat, the first
+    ones, when the game began in a setup phase (Querni ``choose``); none otherwise."""
+    if rec.ply == 0 or not _starts_in_setup(rec.game, rec.start_text):
+        return 0
+    return min(rec.ply, rec.seat_count)
 
 
 def view_of(rec: MatchRecord, imported: Callable[[int | None], str] | None = None
@@ -114,7 +131,8 @@ def view_of(rec: MatchRecord, imported: Callable[[int | None], str] | None = Non
         and offer.ply == rec.ply else None,
         pause_offer_days=offer.days if offer is not None and offer.ply == rec.ply else 0,
         on_timeout=rec.clock.on_timeout, stand_ins=rec.clock.stand_ins,
-        continued_from=rec.continued_from, skipped=rec.clock.skipped)
+        continued_from=rec.continued_from, skipped=rec.clock.skipped,
+        arranged=arranged_plies(rec))
 
 
 _SCOPE_READ: ContextVar[tuple[object, MatchRecord] | None] = ContextVar("scope_read",

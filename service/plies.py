@@ -87,9 +87,10 @@ def as_it_stood(view: MatchView, position: Position, moves: int,
     user_at = {s.seat: s.user_id for s in seats if s.user_id is not None}
     seat_of = {user: seat for seat, user in user_at.items()}
     status = view.status if view.status.is_live else MatchStatus.ACTIVE
+    ply = 0 if step is None else step.ply + 1
     return dataclasses.replace(
-        view, seats=seats, status=status, result=None,
-        ply=0 if step is None else step.ply + 1,
+        view, seats=seats, status=status, result=None, ply=ply,
+        arranged=min(view.arranged, ply),
         last_move=None if step is None else step.display,
         last_move_by=None if step is None else step.user_id,
         to_move=tuple(user_at[s] for s in sorted(position.to_move) if s in user_at),

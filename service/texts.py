@@ -158,9 +158,11 @@ def describe(match: MatchView, p: Position, names: Sequence[str] | None,
         r: ResultView | None = match.result
         state = _("game over ({reason})", reason=reason(r.reason) if r is not None
                   else status(match.status.value))
-    n = match.ply if moves is None else moves
+    n = match.moves_played if moves is None else moves
     game = game_name(v.key, v.name)
-    if match.last_move:
+    # an arrangement is no move: the first board of play has no last move (as the
+    # stepper marks none there)
+    if match.last_move and match.ply > match.arranged:
         return _n("{game}, match #{match}, after {count} move: {state}; last move {move}",
                   "{game}, match #{match}, after {count} moves: {state}; last move {move}",
                   n, game=game, match=match.id, state=state,

@@ -113,6 +113,13 @@ class MatchView:
     stand_ins: tuple[tuple[int, int], ...] = ()
     # seats whose turns are skipped since a timeout: (user, the move from which)
     skipped: tuple[tuple[int, int], ...] = ()
+    # the first plies that were set-up arrangements (Querni ``choose``): not moves
+    arranged: int = 0
+
+    @property
+    def moves_played(self) -> int:
+        """The record's plies as players count moves: the arrangements left out."""
+        return self.ply - self.arranged
 
     def stand_in_since(self, user_id: int | None) -> int | None:
         """The move from which the computer plays ``user_id``'s seat (None: he plays)."""

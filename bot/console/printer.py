@@ -212,12 +212,12 @@ class ConsolePrinter:
                       players=self.names_of(others) if others else _("anyone"))
         state: Words = status(m.status.value)
         if m.status is MatchStatus.ACTIVE:
-            state = _("move {n}, {players} to move", n=m.ply + 1,
+            state = _("move {n}, {players} to move", n=m.moves_played + 1,
                       players=self.names_of(m.to_move))
             if m.deadlines_differ:  # each on his own clock
                 each = [_("{player} (by {deadline} UTC)", player=self.name(u),
                           deadline=f"{d:%Y-%m-%d %H:%M}") for u, d in m.own_deadlines]
-                state = _("move {n}, {players} to move", n=m.ply + 1,
+                state = _("move {n}, {players} to move", n=m.moves_played + 1,
                           players=joined(*each, separator=", "))
             elif m.deadline:
                 state = _("{state} by {deadline} UTC", state=state,

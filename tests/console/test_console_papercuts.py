@@ -52,3 +52,31 @@ as eve
     assert "cancelled: #1 Xiangqi (rated, 3d/move) - alice vs bob - cancelled" in out
     assert "declined: #2 Spanish draughts (rated, 3d/move) - carol vs dave - declined" in out
     assert "- eve vs bob, carol, dave - cancelled" in after(out, "/cancel")
+
+
+CHOSEN = """
+as alice
+/challenge @bob querni setup:choose seat:blue
+as bob
+/accept
+/setup 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16
+/games
+as alice
+/setup 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16
+/games
+/board
+"""
+
+
+async def test_querni_arrangements_are_not_counted_as_moves() -> None:
+    out = await play(CHOSEN + "/move c2-d2 r1-3\n/games\n/board")
+    one_in = out.split("> /games\n")[1]
+    assert "- move 1, alice to move by" in one_in  # bob's arrangement is in, alice's not
+    first = out.split("> /games\n")[2]
+    assert "- move 1, alice to move by" in first and "move 3" not in first
+    board = out.split("> /board\n")[1].split("\n> ", 1)[0]
+    assert "Querni, match #1, after 0 moves: alice (Blue) to move\n" in board
+    assert "last move" not in board and "setup submitted" not in out
+    assert "- move 2, bob to move by" in after(out, "/games")
+    assert "Querni, match #1, after 1 move: bob (Pink) to move; last move c2-d2 r1-3" \
+        in after(out, "/board")

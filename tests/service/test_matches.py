@@ -360,6 +360,29 @@ async def test_querni_choose_setup_stays_hidden_until_both_submit(
     assert await fresh.verify_all() == []
 
 
+async def test_querni_arrangements_are_no_moves_and_the_first_board_has_no_last_move(
+        service: MatchService) -> None:
+    m = await start_match(service, "querni", options={"setup": "choose"})
+    numbers = " ".join(str(n) for n in range(1, 17))
+    m = (await service.submit_setup(m.id, BOB, numbers)).match
+    assert (m.ply, m.arranged, m.moves_played) == (1, 1, 0)
+    m = (await service.submit_setup(m.id, ALICE, numbers)).match
+    assert (m.ply, m.arranged, m.moves_played) == (2, 2, 0)
+    p, _marks = await service.position(m.id)
+    first = service.describe(m, p).render("en-US")  # no moves count given: the view's
+    assert first.startswith("Querni, match #1, after 0 moves: ")
+    assert "last move" not in first
+    m = (await service.move(m.id, m.to_move[0], "r1-3")).match
+    assert (m.ply, m.arranged, m.moves_played) == (3, 2, 1)
+    p, _marks = await service.position(m.id)
+    assert service.describe(m, p).render("en-US").endswith("; last move r1-3")
+    fresh = MatchService(service.repository, Recorder(), service.clock)
+    assert (await fresh.get_match(m.id)).moves_played == 1  # read back: the same
+    xiangqi = await start_match(service)
+    xiangqi = (await service.move(xiangqi.id, ALICE, "h3-e3")).match
+    assert (xiangqi.arranged, xiangqi.moves_played) == (0, 1)
+
+
 async def test_querni_random_deal_replays_from_the_stored_seed(service: MatchService) -> None:
     m = await start_match(service, "querni")
     seed = m.options["seed"]
