@@ -80,3 +80,24 @@ async def test_querni_arrangements_are_not_counted_as_moves() -> None:
     assert "- move 2, bob to move by" in after(out, "/games")
     assert "Querni, match #1, after 1 move: bob (Pink) to move; last move c2-d2 r1-3" \
         in after(out, "/board")
+
+
+async def test_setup_without_numbers_says_how_an_arrangement_is_written() -> None:
+    out = await play("""
+as alice
+/challenge @bob querni setup:choose seat:blue
+as bob
+/accept
+/setup
+/setup 1 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15
+as alice
+/setup
+""")
+    pink = "/setup your numbers for the cells a5 b5 c5 h5 i5 j5 a6 c6 h6 j6 a7 b7 c7 h7 i7 j7"
+    assert out.split("> /setup\n")[1].startswith(
+        f"! the arrangement lists 0 numbers, not 16; #1: {pink}, in this order\n")
+    assert after(out, "/setup 1 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15") == \
+        f"! number 1 appears twice in the arrangement; #1: {pink}, in this order"
+    assert after(out, "/setup").startswith(
+        "! the arrangement lists 0 numbers, not 16; #1: /setup your numbers for the cells "
+        "a1 b1 c1 h1 i1 j1 a2 c2 h2 j2 a3 b3 c3 h3 i3 j3, in this order\n")

@@ -5,6 +5,7 @@ Each command is ``async def NAME(console, args, line)``; the table of commands i
 
 from __future__ import annotations
 
+import rules
 from bot.boards import text_board
 from bot.console.common import (
     CONSOLE_GUILD,
@@ -19,6 +20,7 @@ from locales.i18n import (
     joined,
     listing,
 )
+from locales.rules_words import rules_words
 from locales.terms import move_display, seat_colour
 from service import (
     MatchStatus,
@@ -41,8 +43,16 @@ async def cmd_move(console: Console, args: list[str], line: str) -> None:
 async def cmd_setup(console: Console, args: list[str], line: str) -> None:
     uid = console.user()
     match_id = await console.pick_match(args)
-    result = await console.service.submit_setup(match_id, uid, " ".join(args),
-                                             caller=console.caller())
+    try:
+        result = await console.service.submit_setup(match_id, uid, " ".join(args),
+                                                    caller=console.caller())
+    except rules.RulesError as e:
+        # how an arrangement is written: his own cells, in order, as /board tells him
+        m = await console.service.get_match(match_id, caller=console.caller())
+        cells = await console.setup_cells(m)
+        if cells is None:
+            raise
+        raise ServiceError(joined(rules_words(e), cells, separator="; ")) from None
     console.say(_("arrangement submitted for #{match}", match=match_id))
     if result.match.status is MatchStatus.ACTIVE and \
             not result.match.position_text.startswith("setup"):
