@@ -20,8 +20,13 @@ from tests.console.test_messages import after, play
     # two words neither of them a game: the word is not understood, as before
     ("/challenge bob carol", "! what is 'carol'? options are written name:value "
                              "(or name=value)"),
-    ("/challenge querni bob", "! what is 'bob'? options are written name:value "
-                              "(or name=value)")])
+    # the game first, the player without @: told how a player is written too
+    ("/challenge querni bob", "! what is 'bob'? a player is written with @, as in "
+                              "/challenge @bob querni; an option as name:value "
+                              "(or name=value)"),
+    ("/challenge Damas casual bob days:2",
+     "! what is 'bob'? a player is written with @, as in /challenge @bob Damas; an option "
+     "as name:value (or name=value)")])
 async def test_a_name_without_at_is_told_how_a_player_is_written(command: str,
                                                                  refused: str) -> None:
     out = await play(f"as alice\n{command}\n/games")

@@ -90,6 +90,12 @@ async def cmd_challenge(console: Console, args: list[str], line: str) -> None:
             raise ServiceError(_("there is no game called {word}: a player is written "
                                  "with @, as in /challenge @{name} {game}",
                                  word=repr(game), name=game, game=a))
+        elif _is_game(game) and not _is_game(a):
+            # /challenge querni bob: the game came first, the player without @
+            raise ServiceError(_("what is {word}? a player is written with @, as in "
+                                 "/challenge @{name} {game}; an option as name:value (or "
+                                 "name=value)",
+                                 word=repr(a), name=a, game=game))
         else:
             raise ServiceError(_("what is {word}? options are written name:value "
                                  "(or name=value)", word=repr(a)))
@@ -130,12 +136,14 @@ async def cmd_challenge(console: Console, args: list[str], line: str) -> None:
     console.current_match[uid] = m.id
     console.say(_("created {match_line}", match_line=console.describe(m)))
 
+
 def _is_game(word: str) -> bool:
     try:
         rules.variant(word)
     except ValueError:
         return False
     return True
+
 
 CONTINUE_USAGE = _("/continue #N @PLAYER [seat:COLOUR] [days:N | clock:CONTROL] "
                    "[on_timeout:end|skip|computer [level:N]]")
