@@ -101,3 +101,17 @@ as alice
     assert after(out, "/setup").startswith(
         "! the arrangement lists 0 numbers, not 16; #1: /setup your numbers for the cells "
         "a1 b1 c1 h1 i1 j1 a2 c2 h2 j2 a3 b3 c3 h3 i3 j3, in this order\n")
+
+
+async def test_the_tournament_list_says_whether_each_is_casual_or_rated() -> None:
+    out = await play("""
+as ana
+/tournament create xiangqi rr name:Friday casual
+/tournament create damas swiss rounds:2 name:Cup
+/tournaments
+""")
+    listed = after(out, "/tournaments").splitlines()
+    assert listed[0].startswith("tournament #2 Cup: Swiss, 2 rounds, 3 days per move, "
+                                "vacation allowed, rated, 0 players")
+    assert listed[1].startswith("tournament #1 Friday: round robin, 3 days per move, "
+                                "vacation allowed, casual, 0 players")

@@ -27,11 +27,11 @@ async def test_a_round_robin_from_the_console(tmp_path: Path) -> None:
     assert code == 0
     text = out.getvalue()
     assert "created tournament #1 Friday: round robin, 3 days per move, vacation allowed, " \
-        "0 players, registration" in text
+        "casual, 0 players, registration" in text
     assert "! tournaments are for two-player games: Alquerque grande for 4 players" in text
     assert "! only the organiser (or a server manager) can do that" in text
-    assert "Friday: round robin, 3 rounds, 3 days per move, vacation allowed, 3 players, " \
-        "running, round 1" in text
+    assert "Friday: round robin, 3 rounds, 3 days per move, vacation allowed, casual, " \
+        "3 players, running, round 1" in text
     assert "match #1" in text and "rests" in text
     assert "Friday - Xiangqi · round robin · 3 days per move · round " in text
     assert "place,player,player_id,points" in text
@@ -78,6 +78,7 @@ async def test_a_tournament_with_a_bank_control_from_the_console(tmp_path: Path)
     assert "! the cap (2 days) must be at least the starting bank (3 days)" in text
     assert "! claim must be yes or no, not 'maybe'" in text
     assert "created tournament #1 Bank: round robin, 3 days + 1 day per move, at most " \
-        "10 days banked, claim win on time, vacation allowed, 0 players, registration" in text
+        "10 days banked, claim win on time, vacation allowed, rated, 0 players, " \
+        "registration" in text
     assert "rated, 3 days + 1 day per move, at most 10 days banked, claim win on time" \
         in text[text.index("> /games"):]

@@ -124,7 +124,7 @@ def _tournament_line(console: Console, t: TournamentRecord) -> Words:
     parts: list[Words] = [format_words(t.format)]
     if t.rounds:
         parts.append(_n("{count} round", "{count} rounds", t.rounds))
-    parts += [describe_clock(t), vacation_words(t),
+    parts += [describe_clock(t), vacation_words(t), _("rated") if t.rated else _("casual"),
               _n("{count} player", "{count} players", len(t.players)),
               status(t.status.value)]
     if t.round:
