@@ -98,12 +98,13 @@ def imported_title(name: str, seat: str = "") -> Words:
     return _("an imported player")
 
 
-def imported_in(match: MatchView, user: int, name: str) -> Words:
+def imported_in(match: MatchView | None, user: int, name: str) -> Words:
     """Imported player ``user`` of ``match`` (or of the record it continues), ``name`` as
-    his record gave it: by his name, else by his seat in that game."""
+    his record gave it: by his name, else by his seat in that game (no ``match``: "an
+    imported player", where a list of seats says the seat beside him)."""
     seat = unnamed_seat(user) if not name else None
     seat_name = next((s.name for s in match.seats if s.seat == seat), "") \
-        if seat is not None else ""
+        if match is not None and seat is not None else ""
     return imported_title(name, seat_name)
 
 

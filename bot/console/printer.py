@@ -71,7 +71,7 @@ from service.events import (
     VacationEnded,
     VacationStarted,
 )
-from service.imported_seats import imported_in, imported_title, is_imported
+from service.imported_seats import imported_in, is_imported
 from service.records import OutboxEntry
 from service.seasons import Schedule, SeasonRecord
 from service.timecontrol import (
@@ -140,8 +140,7 @@ class ConsolePrinter:
         if is_computer(uid):
             return computer_title(uid)
         if is_imported(uid):
-            return imported_in(m, uid, self.imported(uid)) if m is not None else \
-                imported_title(self.imported(uid))
+            return imported_in(m, uid, self.imported(uid))
         return self.names.get(uid, f"user{uid}")
 
     def seat_name(self, guild_id: int, user_id: int) -> str:

@@ -19,7 +19,7 @@ from locales import i18n, summaries
 from locales.i18n import DEFAULT_LOCALE, Words, capitalized
 from service import Caller, MatchService, NameResolver
 from service.computer_seats import computer_title, is_computer
-from service.imported_seats import imported_in, imported_title, is_imported, seat_player
+from service.imported_seats import imported_in, is_imported, seat_player
 from service.views import (
     AnalysedMove,
     EvalPoint,
@@ -92,8 +92,7 @@ def move_notes(marked: Sequence[AnalysedMove], guild_id: int,
             return computer_title(user)
         name = (name_of(guild_id, user) if name_of is not None else "")
         if is_imported(user):
-            return imported_in(match, user, name) if match is not None else \
-                imported_title(name)
+            return imported_in(match, user, name)
         return name or "?"
     return {a.ply: capitalized(a.line(player(a.user))) for a in marked}
 

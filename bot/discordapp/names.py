@@ -14,7 +14,7 @@ import discord
 from bot.names import NameBook
 from locales.i18n import Words
 from service.computer_seats import computer_name, is_computer
-from service.imported_seats import imported_in, imported_title, is_imported
+from service.imported_seats import imported_in, is_imported
 from service.views import MatchView
 
 
@@ -63,6 +63,5 @@ class MemberNames:
         not name, by his seat in ``match`` ("an imported player (Turquoise)")."""
         if is_imported(user_id):
             name = self.imported(user_id)
-            return imported_in(match, user_id, name) if match is not None else \
-                imported_title(name)
+            return imported_in(match, user_id, name)
         return self.label(guild_id, user_id)
