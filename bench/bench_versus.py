@@ -21,6 +21,10 @@ that both search by time alone: the code before issue 39 searched level 8's floo
 to 80 000 nodes) however long it took, which at a scaled-down time per move would give
 it many times the other side's time.
 
+``--new-movetime MS``: the new engine thinks MS a move, the old ``--movetime``; run
+from REV's own tree (this script copied in), with ``--against REV``, it measures what
+more time is worth to one engine against itself.
+
 Run with ``nice -n 15 .venv/bin/python bench/bench_versus.py --against REV
 [--build-old] [--games N] [--first N] [--movetime MS] [--level 8] [--cpu-time] [--time-bound]
 [--config LABEL ...]``.
@@ -108,9 +112,10 @@ class Side(EngineProcess):
 
 
 def play(key: str, options: dict[str, object], seating: list[Side], *, game: int,
-         level: int, seconds: float) -> Any:
-    """One game, ``seating[seat]`` playing each seat from the opening of ``game // 2``;
-    the final position."""
+         level: int, seconds: float, new_seconds: float | None = None) -> Any:
+    """One game, ``seating[seat]`` playing each seat from the opening of ``game // 2``
+    (the new engine's seats thinking ``new_seconds`` a move when given); the final
+    position."""
     import rules
     from engine.selfplay import Opening
     v = rules.variant(key)
@@ -131,7 +136,8 @@ def play(key: str, options: dict[str, object], seating: list[Side], *, game: int
         # a set-up (Querni ``choose``: the arrangement all but decides the game) gets the
         # whole default budget: the code before issue 39 arranged with all its rounds
         # whatever the time, a time-bound level now stops at its deadline
-        thinking = max(seconds, DEFAULT_SECONDS) if p.in_setup else seconds
+        mine = seconds if new_seconds is None or seating[seat].name != "new" else new_seconds
+        thinking = max(mine, DEFAULT_SECONDS) if p.in_setup else mine
         text = seating[seat].move({"game": key, "options": options, "moves": moves,
                                    "seat": seat, "level": level, "seconds": thinking,
                                    "seed": game * 1000 + len(moves)})
@@ -163,7 +169,8 @@ def seat_points(outcome: Any, seat: int, seats: int, teams: bool) -> float:
 
 
 def versus(key: str, options: dict[str, object], new: Side, old: Side, *, games: int,
-           level: int, seconds: float, out: IO[str], first: int = 0) -> float:
+           level: int, seconds: float, out: IO[str], first: int = 0,
+           new_seconds: float | None = None) -> float:
     """The new engine's points over ``games`` games of one configuration, the first
     of them game ``first`` (its opening and deal: a run that goes on from another)."""
     import rules
@@ -179,7 +186,8 @@ def versus(key: str, options: dict[str, object], new: Side, old: Side, *, games:
     old.seconds.clear()
     for g in range(first, first + games):
         seating = seatings(p0.teams, seats, new, old)[g % 2]
-        final = play(key, options, seating, game=g, level=level, seconds=seconds)
+        final = play(key, options, seating, game=g, level=level, seconds=seconds,
+                     new_seconds=new_seconds)
         outcome = final.outcome()
         reason = outcome.reason if outcome is not None else "ply-limit"
         ends[reason] = ends.get(reason, 0) + 1
@@ -193,8 +201,9 @@ def versus(key: str, options: dict[str, object], new: Side, old: Side, *, games:
         return values[min(len(values) - 1, int(0.95 * len(values)))] if values else 0.0
 
     span = f" (games {first + 1}-{first + games})" if first else ""
+    given = "" if new_seconds is None else f" (new at {new_seconds * 1000:.0f} ms/move)"
     print(f"== {label}: new L{level} {points:g}/{games}{span} ({100 * points / games:.1f} %) "
-          f"against old L{level} at {seconds * 1000:.0f} ms/move; ends "
+          f"against old L{level} at {seconds * 1000:.0f} ms/move{given}; ends "
           + ", ".join(f"{r} {n}" for r, n in sorted(ends.items()))
           + f"; s/move p95 new {p95(new.seconds):.2f}, old {p95(old.seconds):.2f}; "
           f"{time.perf_counter() - started:.0f} s", file=out, flush=True)
@@ -214,6 +223,10 @@ def main() -> None:
                         help="start at game N (an even number: openings go in pairs), "
                              "to go on from a run of N games with new openings")
     parser.add_argument("--movetime", type=int, default=200, metavar="MS")
+    parser.add_argument("--new-movetime", type=int, metavar="MS",
+                        help="the new engine's time per move when not --movetime's: what "
+                             "more time is worth (run from REV's own tree, with this "
+                             "script, to measure an engine against itself)")
     parser.add_argument("--level", type=int, default=8)
     parser.add_argument("--cpu-time", action="store_true",
                         help="each side's clock is its process's CPU time")
@@ -235,12 +248,16 @@ def main() -> None:
             subprocess.run([sys.executable, str(old_root / "scripts" / "build_core.py")],
                            check=True)
         new, old = Side("new", HERE, flags), Side("old", old_root, flags)
+        timing = f"{args.movetime} ms a move" if args.new_movetime is None \
+            else f"{args.new_movetime} ms a move new, {args.movetime} ms old"
         print(f"new: {HERE} ({new.core}); old: {args.against} ({old.core}); "
-              f"{args.movetime} ms a move" + "".join(f" {f}" for f in flags), flush=True)
+              f"{timing}" + "".join(f" {f}" for f in flags), flush=True)
         try:
             for key, opts, _label in chosen_configs(args.config):
                 versus(key, opts, new, old, games=args.games, level=args.level,
-                       seconds=args.movetime / 1000, out=sys.stdout, first=args.first)
+                       seconds=args.movetime / 1000, out=sys.stdout, first=args.first,
+                       new_seconds=None if args.new_movetime is None
+                       else args.new_movetime / 1000)
         finally:
             new.close()
             old.close()
