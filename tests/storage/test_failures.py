@@ -251,7 +251,7 @@ async def test_durability_is_full_unless_relaxed(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("how", ["deleted", "replaced", "moved away"])
 async def test_a_database_file_removed_while_running_stops_acknowledging(
-        tmp_path: Path, how: str) -> None:
+        tmp_path: Path, how: str, recwarn: pytest.WarningsRecorder) -> None:
     path = tmp_path / "live.db"
     repo = await SqliteRepository.open(path)
     service = MatchService(repo, NullNotifier(), SetClock())
@@ -264,7 +264,7 @@ async def test_a_database_file_removed_while_running_stops_acknowledging(
                 Path(f"{path}{suffix}").unlink(missing_ok=True)
         elif how == "replaced":  # e.g. an old copy put in its place
             other = tmp_path / "other.db"
-            (await SqliteRepository.open(other)).check_file()
+            await (await SqliteRepository.open(other)).close()  # a Tablero database
             os.replace(other, path)
         else:
             os.replace(path, tmp_path / "elsewhere.db")
@@ -274,6 +274,10 @@ async def test_a_database_file_removed_while_running_stops_acknowledging(
             await service.resign(m.id, ALICE)
     finally:
         await repo.close()
+    # every connection the test opened was closed while its loop ran: one left to the
+    # garbage collector stopped its worker thread unawaited, and a thread finishing after
+    # the loop had closed raised "Event loop is closed" in aiosqlite's worker
+    assert [str(w.message) for w in recwarn if issubclass(w.category, ResourceWarning)] == []
 
 
 async def test_the_console_says_so_when_its_file_is_deleted(tmp_path: Path) -> None:
