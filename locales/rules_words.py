@@ -264,6 +264,7 @@ WORDS: Final[dict[str, Text]] = {
     "whose_arrangement": _(
         "both players still have to submit an arrangement, so it is unclear "
         "whose this is: use parse_arrangement(position, seat, text)"),
+    "arrangement_empty": _("the arrangement is empty: it needs {need} numbers"),
     "arrangement_length": _("the arrangement lists {count} numbers, not {need}"),
     "not_a_stone_number": _("{number} is not a stone number: stones are numbered 1 to {last}"),
     "number_twice": _("number {number} appears twice in the arrangement"),

@@ -232,6 +232,7 @@ MESSAGES: Final[dict[str, str]] = {
     "setup_over": "the setup phase is over",
     "whose_arrangement": "both players still have to submit an arrangement, so it is unclear "
                          "whose this is: use parse_arrangement(position, seat, text)",
+    "arrangement_empty": "the arrangement is empty: it needs {need} numbers",
     "arrangement_length": "the arrangement lists {count} numbers, not {need}",
     "not_a_stone_number": "{number} is not a stone number: stones are numbered 1 to {last}",
     "number_twice": "number {number} appears twice in the arrangement",

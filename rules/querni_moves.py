@@ -18,6 +18,8 @@ from rules.querni_board import ADJACENT, MIN_CHAIN, NAMES, POINTS, SIZE, STONES,
 def check_numbers(numbers: Sequence[int]) -> tuple[int, ...]:
     """A permutation of 1..16, or a RulesError whose ``detail`` callers raise again as the
     error class of their context."""
+    if not numbers:  # nothing given: no count of zero numbers, but what is missing
+        raise RulesError(detail("arrangement_empty", need=STONES))
     if len(numbers) != STONES:
         raise RulesError(detail("arrangement_length", count=len(numbers), need=STONES))
     seen: set[int] = set()

@@ -9,6 +9,7 @@ import zlib
 from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 
+import rules
 from locales.i18n import (
     Text,
     _,
@@ -214,6 +215,15 @@ def number_token(token: str, refused: Callable[[str], ServiceError]) -> int | No
     if digits(text) and len(text) < 20 and int(text) <= MAX_ID:
         return int(text)
     raise refused(token)
+
+
+def is_game(word: str) -> bool:
+    """Whether ``word`` names a game (its key or a name the rules accept for it)."""
+    try:
+        rules.variant(word)
+    except ValueError:
+        return False
+    return True
 
 
 def no_such_match(token: str) -> ServiceError:

@@ -224,6 +224,22 @@ class Console:
         if args:
             raise no_such_match(args[0][:40])
 
+    @staticmethod
+    def takes_nothing(args: list[str], command: str, does: Words) -> None:
+        """Refuse any word after ``command``, which takes none (``/games``, ``/open``,
+        ``/next``; ``does``: what it does). A match there (``#1``, ``match:1``, a bare
+        ``1``) is pointed to ``/board``, which shows one ("there is no match #1" said of a
+        match that exists); any other word is named."""
+        if not args:
+            return
+        number = args[0].removeprefix("#")
+        if digits(number) and len(number) < 20:
+            raise ServiceError(_("{command} takes no match: {does}; /board #{match} shows "
+                                 "match #{match}", command=command, does=does,
+                                 match=int(number)))
+        raise ServiceError(_("{command} takes nothing after it ({word}): {does}",
+                             command=command, word=repr(args[0][:40]), does=does))
+
     async def handle(self, line: str) -> bool:
         """Run one command line; False when the console should stop."""
         line = line.strip()

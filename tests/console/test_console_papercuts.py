@@ -94,12 +94,14 @@ as alice
 /setup
 """)
     pink = "/setup your numbers for the cells a5 b5 c5 h5 i5 j5 a6 c6 h6 j6 a7 b7 c7 h7 i7 j7"
+    # empty: said so (it "listed 0 numbers, not 16"), with how it is written
     assert out.split("> /setup\n")[1].startswith(
-        f"! the arrangement lists 0 numbers, not 16; #1: {pink}, in this order\n")
+        f"! the arrangement is empty: it needs 16 numbers; #1: {pink}, in this order\n")
     assert after(out, "/setup 1 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15") == \
         f"! number 1 appears twice in the arrangement; #1: {pink}, in this order"
     assert after(out, "/setup").startswith(
-        "! the arrangement lists 0 numbers, not 16; #1: /setup your numbers for the cells "
+        "! the arrangement is empty: it needs 16 numbers; #1: /setup your numbers for the "
+        "cells "
         "a1 b1 c1 h1 i1 j1 a2 c2 h2 j2 a3 b3 c3 h3 i3 j3, in this order\n")
 
 
@@ -115,3 +117,16 @@ as ana
                                 "vacation allowed, rated, 0 players")
     assert listed[1].startswith("tournament #1 Friday: round robin, 3 days per move, "
                                 "vacation allowed, casual, 0 players")
+
+
+async def test_stats_with_a_game_word_says_it_shows_a_player() -> None:
+    """/stats xiangqi showed the statistics of a player called "xiangqi" (none)."""
+    out = await play("as alice\n/stats xiangqi\n/stats Alquerque-grande-4\n/stats @damas\n"
+                     "/stats bob")
+    assert after(out, "/stats xiangqi") == (
+        "! 'xiangqi' is a game, and /stats shows a player: /stats @NAME (his results and "
+        "his rank in every game); /leaderboard xiangqi ranks the players of that game")
+    assert after(out, "/stats Alquerque-grande-4").startswith(
+        "! 'Alquerque-grande-4' is a game, and /stats shows a player")
+    assert after(out, "/stats @damas").startswith("damas: 0W 0L 0D")  # a player, with @
+    assert after(out, "/stats bob").startswith("bob: 0W 0L 0D")  # a name that is no game

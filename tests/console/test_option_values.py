@@ -158,17 +158,27 @@ async def test_a_word_meant_as_the_match_is_refused(command: str, refused: str) 
     assert "[Red \"alice\"]" in after(out, "/history #1")  # the match named with # shows
 
 
+GAMES = "it lists your live matches"
+NEXT = "it shows the next match waiting on you"
+OPEN = "it lists the open challenges"
+
+
 @pytest.mark.parametrize(("command", "refused"), [
-    ("/games x", "! there is no match x"),
-    ("/games 2", "! a match is written with #: #2"),
-    ("/next x", "! there is no match x"),
-    ("/next 2", "! a match is written with #: #2"),
-    ("/open x", "! there is no match x"),
-    ("/open 1", "! a match is written with #: #1")])
+    ("/games x", f"! /games takes nothing after it ('x'): {GAMES}"),
+    ("/games 2", f"! /games takes no match: {GAMES}; /board #2 shows match #2"),
+    ("/games #1", f"! /games takes no match: {GAMES}; /board #1 shows match #1"),
+    ("/games match:1", f"! /games takes no match: {GAMES}; /board #1 shows match #1"),
+    ("/games x:1", f"! /games takes nothing after it ('x:1'): {GAMES}"),
+    ("/next x", f"! /next takes nothing after it ('x'): {NEXT}"),
+    ("/next 2", f"! /next takes no match: {NEXT}; /board #2 shows match #2"),
+    ("/next #2", f"! /next takes no match: {NEXT}; /board #2 shows match #2"),
+    ("/open x", f"! /open takes nothing after it ('x'): {OPEN}"),
+    ("/open #1", f"! /open takes no match: {OPEN}; /board #1 shows match #1")])
 async def test_a_command_without_parameters_refuses_words(command: str,
                                                           refused: str) -> None:
     """/games x, /next 2 and /open x answered as if the word were not there (/next 2
-    went to another match than 2)."""
+    went to another match than 2); then "there is no match #1" of /games #1 while match
+    #1 exists: a command that takes nothing says so, and where a match is shown."""
     out = await play("as alice\n/challenge @bob xiangqi\n/challenge @bob damas\n"
                      "/challenge xiangqi\nas bob\n/accept #1\n/accept #2\n"
                      f"{command}\n/games")

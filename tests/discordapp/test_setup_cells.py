@@ -21,3 +21,15 @@ async def test_a_wrong_arrangement_is_told_the_players_own_cells(world: World) -
         "The arrangement lists 3 numbers, not 16. Write your numbers 1-16, each once, for "
         f"your cells {BLUE}, in this order.")
     assert pink.ephemeral and pink.content.endswith(f"for your cells {PINK}, in this order.")
+
+
+async def test_a_blank_arrangement_is_said_to_be_empty(world: World) -> None:
+    """A blank arrangement "listed 0 numbers, not 16": it is said to be empty, with the
+    player's own cells to write his numbers for."""
+    w = world
+    _match, thread = await start_match(w, w.alice, w.bob, game="querni:setup=choose",
+                                       seat=0)
+    blank = reply(await w.alice.slash(thread, "setup", arrangement=" , "))
+    assert blank.ephemeral and blank.content == (
+        "The arrangement is empty: it needs 16 numbers. Write your numbers 1-16, each once, "
+        f"for your cells {BLUE}, in this order.")

@@ -622,6 +622,9 @@ def test_a_pending_arrangement_stays_hidden_from_the_opponent() -> None:
 
 @pytest.mark.parametrize(("text", "error", "match"), [
     ("1 2 3", IllegalMoveError, "lists 3 numbers, not 16"),
+    # nothing given is said so, not counted as zero numbers
+    ("", IllegalMoveError, "^the arrangement is empty: it needs 16 numbers$"),
+    (" , ;", IllegalMoveError, "^the arrangement is empty: it needs 16 numbers$"),
     ("1 1 3 4 5 6 7 8 9 10 11 12 13 14 15 16", IllegalMoveError, "number 1 appears twice"),
     ("17 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16", IllegalMoveError, "17 is not a stone number"),
     ("c2-e4", NotationError, "is not a number"),

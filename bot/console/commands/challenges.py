@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import rules
 from bot.console.common import (
     COMPUTER_NAMES,
     CONSOLE_CHANNEL,
     CONSOLE_GUILD,
     _level,
     digits,
+    is_game,
     no_such_match,
     number_token,
     options_of,
@@ -85,12 +85,12 @@ async def cmd_challenge(console: Console, args: list[str], line: str) -> None:
             rated = rated_given = True
         elif game is None:
             game = a
-        elif _is_game(a) and not _is_game(game):
+        elif is_game(a) and not is_game(game):
             # /challenge bob querni: the name written without @ was read as the game
             raise ServiceError(_("there is no game called {word}: a player is written "
                                  "with @, as in /challenge @{name} {game}",
                                  word=repr(game), name=game, game=a))
-        elif _is_game(game) and not _is_game(a):
+        elif is_game(game) and not is_game(a):
             # /challenge querni bob: the game came first, the player without @
             raise ServiceError(_("what is {word}? a player is written with @, as in "
                                  "/challenge @{name} {game}; an option as name:value (or "
@@ -135,14 +135,6 @@ async def cmd_challenge(console: Console, args: list[str], line: str) -> None:
                                      stand_in_level=_level(level) if level else None)
     console.current_match[uid] = m.id
     console.say(_("created {match_line}", match_line=console.describe(m)))
-
-
-def _is_game(word: str) -> bool:
-    try:
-        rules.variant(word)
-    except ValueError:
-        return False
-    return True
 
 
 CONTINUE_USAGE = _("/continue #N @PLAYER [seat:COLOUR] [days:N | clock:CONTROL] "

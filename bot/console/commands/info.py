@@ -20,6 +20,7 @@ from bot.console.common import (
     SWITCH_VALUES,
     _on_off,
     digits,
+    is_game,
     options_of,
     padded,
     weekends_switch,
@@ -128,6 +129,13 @@ async def cmd_stats(console: Console, args: list[str], line: str) -> None:
     if len(args) > 1:
         raise InvalidOption(_("/stats [@user]: one player at most, not {words}",
                               words=repr(" ".join(args)[:80])))
+    if args and not args[0].startswith("@") and \
+            is_game(args[0].lower().removesuffix("-4")):
+        # /stats xiangqi showed a player called "xiangqi", who never played
+        raise InvalidOption(_("{word} is a game, and /stats shows a player: /stats @NAME "
+                              "(his results and his rank in every game); /leaderboard "
+                              "{game} ranks the players of that game",
+                              word=repr(args[0][:40]), game=args[0].lower()))
     uid = await console.person(args[0]) if args else console.user()
     s = await console.service.stats(CONSOLE_GUILD, uid)
     console.say(_("{player}: {wins}W {losses}L {draws}D, {active} active",

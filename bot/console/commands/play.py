@@ -137,7 +137,8 @@ async def cmd_board(console: Console, args: list[str], line: str) -> None:
             console.say(_("board image: {path}", path=str(path)))
 
 async def cmd_games(console: Console, args: list[str], line: str) -> None:
-    console.nothing_else(args)  # /games x listed every match as if x were not there
+    # /games x listed every match as if x were not there
+    console.takes_nothing(args, "/games", _("it lists your live matches"))
     uid = console.user()
     games = await console.service.games_of(CONSOLE_GUILD, uid)
     if not games:
@@ -147,7 +148,7 @@ async def cmd_games(console: Console, args: list[str], line: str) -> None:
         console.say(joined(mark, console.describe(g)))
 
 async def cmd_open(console: Console, args: list[str], line: str) -> None:
-    console.nothing_else(args)
+    console.takes_nothing(args, "/open", _("it lists the open challenges"))
     found = await console.service.open_challenges(CONSOLE_GUILD)
     console.say(joined(*(console.describe(g) for g in found), separator="\n") if found
              else _("no open challenges"))
@@ -183,7 +184,8 @@ async def cmd_draw(console: Console, args: list[str], line: str) -> None:
                    "too"))
 
 async def cmd_next(console: Console, args: list[str], line: str) -> None:
-    console.nothing_else(args)  # /next 3 went to another match than 3
+    # /next 3 went to another match than 3
+    console.takes_nothing(args, "/next", _("it shows the next match waiting on you"))
     uid = console.user()
     m = await console.service.next_game(CONSOLE_GUILD, uid, console.current_match.get(uid))
     if m is None:
