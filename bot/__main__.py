@@ -26,6 +26,7 @@ from rules import native
 from service.errors import StorageError, StorageUnavailable
 
 if TYPE_CHECKING:
+    from bot.names import NameBook
     from bot.web.links import WebLinks
     from service import MatchService
 
@@ -226,9 +227,10 @@ def web_main(settings: Settings, args: argparse.Namespace) -> int:
 
 
 async def _web_service(db: Path | str, synchronous: str = "FULL"
-                       ) -> tuple[object, MatchService]:
+                       ) -> tuple[object, MatchService, NameBook]:
     """The repository and a match service over it for the web (no notifier: the web
-    process only reads; names as the bot stored them)."""
+    process only reads; names as the bot stored them, in the book returned: the pages
+    read a server's again as the bot meets new players)."""
     from bot.boards import load_renderer
     from bot.names import NameBook
     from service import MatchService, NullNotifier, SystemClock
@@ -239,14 +241,14 @@ async def _web_service(db: Path | str, synchronous: str = "FULL"
     await book.load()
     service = MatchService(repo, NullNotifier(), SystemClock(), renderer=load_renderer(),
                            names=book)
-    return repo, service
+    return repo, service, book
 
 
 async def web_link(db: Path | str, secret: str, base_url: str, match_id: int) -> int:
     from bot.web.links import LinkSigner, spectator_url
     from service.errors import MatchNotFound
 
-    repo, service = await _web_service(db)
+    repo, service, _book = await _web_service(db)
     try:
         try:
             match = await service.get_match(match_id)
@@ -276,14 +278,15 @@ async def serve_web(db: Path | str, secret: str, host: str, port: int,
     from bot.web.app import WebApp, WebServer
     from bot.web.links import LinkSigner
 
-    repo, service = await _web_service(db, synchronous)
+    repo, service, book = await _web_service(db, synchronous)
     metrics = Metrics()
     if isinstance(repo, StoreCounts):
         metrics.store = repo
     ops = Operations(metrics, Readiness(
         [DatabaseAnswers(lambda: service.get_guild_settings(0))], metrics))
     server = WebServer(WebApp(service, LinkSigner(secret.encode()), metrics=metrics,
-                              ops=ops if metrics_port is None else None), host, port)
+                              ops=ops if metrics_port is None else None,
+                              names_read=book.load), host, port)
     endpoints = OpsServer(ops, metrics_host, metrics_port) if metrics_port is not None \
         else None
     try:

@@ -63,7 +63,10 @@ def at_ply(record: GameRecord, ply: int) -> PlyBoard:
     if step is not None and step.move is not None and not before.in_setup:
         marks = record.variant.move_marks(before, step.move)
     view = record.match
-    moves = sum(1 for p in record.plies[:ply] if p.move is not None)
+    # moves as players count them (as ``states.replay`` counts them): an arrangement handed
+    # in, its position before still in the set-up phase, is no move
+    moves = sum(1 for n, p in enumerate(record.plies[:ply]) if p.move is not None
+                and not (record.plies[n - 1].position if n else record.start).in_setup)
     if ply < last:
         view = as_it_stood(view, position, moves, record.seats_at(ply), step)
     return PlyBoard(view, ply, last, public_view(position), marks, moves, step,

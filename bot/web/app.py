@@ -23,6 +23,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from importlib import resources
+from urllib.parse import urlencode
 
 from aiohttp import web
 
@@ -32,13 +33,13 @@ from bot.web.community import member_page, server_page
 from bot.web.links import LinkSigner, PlayerPass
 from bot.web.pages import error_page, match_page, play_section, setup_section
 from bot.web.taps import board_taps, setup_taps
-from locales.i18n import LOCALES, Words, negotiate
+from locales.i18n import LOCALES, Words, _, negotiate
 from locales.rules_words import rules_words
 from rules import RulesError
 from service import MatchService
 from service.errors import MatchNotFound, ServiceError, StorageError
 from service.views import Caller
-from service.web import SPECTATOR, WebLinkRevoked
+from service.web import SPECTATOR, WebLinkRevoked, WebMatch
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +58,18 @@ BOARD_CACHE = 512
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 POSTS_PER_MINUTE = 30
 """State-changing requests one player's link may make a minute (then 429)."""
+NAMES_SECONDS = 5.0
+"""How long a server's display names, read from the store, are taken as fresh (a
+player seen by the bot after ``tablero web`` started is named within that)."""
+
+
+class NoSuchPly(Exception):
+    """``?ply=`` names a ply the match does not have: said in ``said``, with ``back``
+    (an address and its words) to the latest position."""
+
+    def __init__(self, status: int, said: Words, back: tuple[str, Words]) -> None:
+        super().__init__(status)
+        self.status, self.said, self.back = status, said, back
 
 
 class RateLimiter:
@@ -195,8 +208,13 @@ class WebApp:
     def __init__(self, service: MatchService, signer: LinkSigner, *,
                  poll_seconds: float = 0.5, keepalive_seconds: float = 15.0,
                  now: Callable[[], float] = time.time, metrics: Metrics | None = None,
-                 ops: Operations | None = None) -> None:
+                 ops: Operations | None = None,
+                 names_read: Callable[[int], Awaitable[None]] | None = None) -> None:
         self.service = service
+        # a server's names read again from the store (``tablero web``: the bot, in
+        # another process, meets the players); None: the names are the process's own
+        self.names_read = names_read
+        self._names_at: dict[int, float] = {}
         self.metrics = ops.metrics if ops is not None else metrics  # requests counted
         self.ops = ops  # /readyz and /metrics beside the pages (None: elsewhere or not)
         self.now = now
@@ -256,6 +274,8 @@ class WebApp:
             if e.status < 400:
                 raise
             response = self._error(request, e.status)
+        except NoSuchPly as e:
+            response = self._error(request, e.status, e.said, e.back)
         except (MatchNotFound, LookupError):
             response = self._error(request, 404)
         except WebLinkRevoked:
@@ -276,9 +296,27 @@ class WebApp:
         headers.setdefault("Cache-Control", "no-store")
         return response
 
-    def _error(self, request: web.Request, status: int) -> web.Response:
-        return web.Response(status=status, text=error_page(status, reader_locale(request)),
+    def _error(self, request: web.Request, status: int, said: Words | None = None,
+               back: tuple[str, Words] | None = None) -> web.Response:
+        return web.Response(status=status, text=error_page(status, reader_locale(request),
+                                                           said, back),
                             content_type="text/html", charset="utf-8")
+
+    async def _fresh_names(self, guild_id: int) -> None:
+        """Read ``guild_id``'s display names again when they were read more than
+        ``NAMES_SECONDS`` ago (a name is decoration: a failure keeps the old ones)."""
+        if self.names_read is None:
+            return
+        at = time.monotonic()
+        if at - self._names_at.get(guild_id, -NAMES_SECONDS) < NAMES_SECONDS:
+            return
+        self._names_at[guild_id] = at
+        while len(self._names_at) > 10_000:  # forget the oldest read
+            del self._names_at[next(iter(self._names_at))]
+        try:
+            await self.names_read(guild_id)
+        except (ServiceError, StorageError) as e:
+            log.debug("names of server %s not read again: %s", guild_id, e)
 
     def _caller(self, token: str) -> tuple[int, Caller]:
         found = self.signer.read_spectator(token)
@@ -304,22 +342,27 @@ class WebApp:
         response.headers["Cache-Control"] = "public, max-age=3600"
         return response
 
-    def _ply(self, request: web.Request, text: str | None, last: int) -> int:
+    def _ply(self, request: web.Request, found: WebMatch, page_path: str) -> int:
+        """The ply ``?ply=`` asks for (the latest without it); one the match does not
+        have (``-1``, ``abc``, past its last: a link from before a takeback) is refused in
+        words, with a link to the latest position."""
+        text, last = request.query.get("ply"), len(found.record.plies)
         if text is None or text == "":
             return last
-        if not (text.isascii() and text.isdigit()) or len(text) > 6:
-            raise web.HTTPBadRequest()
-        ply = int(text)
-        if ply > last:
-            raise web.HTTPNotFound()
-        return ply
+        ply = int(text) if text.isascii() and text.isdigit() and len(text) <= 6 else None
+        if ply is not None and ply <= last:
+            return ply
+        said = _("match #{match} has plies 0 to {last}; there is no ply {ply}",
+                 match=found.record.match.id, last=last, ply=text[:20])
+        latest = f"{page_path}?{urlencode({'lang': reader_locale(request)})}"
+        raise NoSuchPly(400 if ply is None else 404, said, (latest, _("latest position")))
 
     async def match(self, request: web.Request) -> web.Response:
         token = request.match_info["token"]
         match_id, caller = self._caller(token)
+        await self._fresh_names(caller.guild_id or 0)
         found = await self.service.web_match(match_id, caller)
-        last = len(found.record.plies)
-        ply = self._ply(request, request.query.get("ply"), last)
+        ply = self._ply(request, found, f"/m/{token}")
         export = await self.service.web_export(match_id, caller)
         html = match_page(found, token=token, ply=ply, locale=reader_locale(request),
                           live=True, export=export,
@@ -361,6 +404,7 @@ class WebApp:
         guild_id = self.signer.read_server(token)
         if guild_id is None:
             raise web.HTTPNotFound()
+        await self._fresh_names(guild_id)
         found = await self.service.web_server(guild_id, Caller(guild_id, SPECTATOR))
         html = server_page(found, lambda mid: f"/m/{self.signer.spectator(mid, guild_id)}",
                            reader_locale(request), f"/s/{token}")
@@ -374,6 +418,7 @@ class WebApp:
         text = request.match_info["seat"]
         if not (text.isascii() and text.isdigit()) or len(text) > 1:
             raise web.HTTPNotFound()
+        await self._fresh_names(caller.guild_id or 0)
         found = await self.service.web_member(match_id, int(text), caller)
         guild_id = caller.guild_id or 0
         html = member_page(found, lambda mid: f"/m/{self.signer.spectator(mid, guild_id)}",
@@ -408,11 +453,11 @@ class WebApp:
         """A player's own page: the match page with his moves, draw offers and resigning."""
         token = request.match_info["token"]
         grant, caller = self._grant(token)
+        await self._fresh_names(grant.guild_id)
         found = await self.service.web_player(grant.match_id, grant.user_id, grant.epoch,
                                               caller)
         match = found.record.match
-        last = len(found.record.plies)
-        ply = self._ply(request, request.query.get("ply"), last)
+        ply = self._ply(request, found, f"/p/{token}")
         choices, _total = await self.service.move_choices(
             grant.match_id, grant.user_id, "", None, caller=caller)
         locale = reader_locale(request)
@@ -430,7 +475,7 @@ class WebApp:
                                 offered_by_me=match.draw_offer_by == grant.user_id,
                                 live=match.status.is_live, error=error, locale=locale,
                                 taps=board_taps(position, choices, seat) if choices
-                                else None)
+                                else None, out=match.seats[seat].out)
         export = await self.service.web_export(match.id, caller)
         html = match_page(found, token=self.signer.spectator(match.id, match.guild_id),
                           ply=ply, locale=locale, live=True, play=play,
@@ -493,7 +538,7 @@ class WebApp:
             return await self.player(request, e.text, 409)
         except RulesError as e:
             return await self.player(request, rules_words(e), 409)
-        raise web.HTTPSeeOther(f"/p/{token}")
+        raise web.HTTPSeeOther(f"/p/{token}?{urlencode({'lang': reader_locale(request)})}")
 
     async def events(self, request: web.Request) -> web.StreamResponse:
         """Server-sent events: ``change`` with the new version whenever the match changes

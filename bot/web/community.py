@@ -6,6 +6,7 @@ Matches are linked by their signed spectator links (``link``)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from urllib.parse import urlencode
 
 from bot.web.pages import esc, page
 from locales.i18n import Words, _, render
@@ -35,7 +36,8 @@ def _matches(found: Sequence[tuple[MatchView, tuple[str, ...]]], link: MatchLink
                          game=game_name(m.game, m.game_name)), locale)
         players = " – ".join(_name(render(seat_player(s, n), locale))
                              for s, n in zip(m.seats, names, strict=False))
-        items.append(f'<li><a href="{esc(link(m.id))}">{esc(title)}</a> '
+        items.append(f'<li><a href="{esc(link(m.id))}?{urlencode({"lang": locale})}">'
+                     f'{esc(title)}</a> '
                      f'<span class="who">{esc(players)}</span></li>')
     return f'<ul class="list">{"".join(items)}</ul>'
 
@@ -79,7 +81,8 @@ def server_page(server: WebServer, link: MatchLink, locale: str, path: str) -> s
             watch = ""
             if g.match_id is not None:
                 said = render(_("match #{match}", match=g.match_id), locale)
-                watch = f' <a href="{esc(link(g.match_id))}">{esc(said)}</a>'
+                watch = (f' <a href="{esc(link(g.match_id))}?'
+                         f'{urlencode({"lang": locale})}">{esc(said)}</a>')
             pairs.append(f"<li>{esc(who)}{watch}</li>")
         round_words = ""
         if pairs:

@@ -63,8 +63,11 @@ def page(title: str, body: str, locale: str, *, scripts: Sequence[str] = (),
             f'<footer>{languages}<p>Tablero</p></footer></body></html>')
 
 
-def error_page(status: int, locale: str) -> str:
-    """A plain page for a refused or failed request: what happened, nothing internal."""
+def error_page(status: int, locale: str, words: Words | None = None,
+               back: tuple[str, Words] | None = None) -> str:
+    """A plain page for a refused or failed request: what happened, nothing internal;
+    ``words``: what was wrong with it, when it can be said (instead of the status's
+    general words); ``back``: a link (an address and its words) to where to go instead."""
     said: Words
     if status == 404:
         title, said = _("Not found"), _("there is nothing here: the link may be wrong, or "
@@ -82,8 +85,10 @@ def error_page(status: int, locale: str) -> str:
                                                     "in a minute")
     head = render(title, locale)
     # the catalogue's clause, made a sentence of its own on the page
-    text = render(capitalized(said), locale)
-    return page(head, f"<h1>{esc(head)}</h1><p>{esc(text)}</p>", locale)
+    text = render(capitalized(said if words is None else words), locale)
+    link = "" if back is None else \
+        f'<p><a href="{esc(back[0])}">{esc(render(capitalized(back[1]), locale))}</a></p>'
+    return page(head, f"<h1>{esc(head)}</h1><p>{esc(text)}</p>{link}", locale)
 
 
 def board_alt(found: WebMatch, ply: int, locale: str) -> str:
@@ -195,7 +200,7 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
             facts += f' data-name="{esc(plain)}" data-aside="{esc(aside)}"'
         named = f'<span class="name">{esc(aside if held.seat in shown.aside else plain)}</span>'
         if held.user_id is not None:
-            named = f'<a href="{esc(base)}/player/{held.seat}">{named}</a>'
+            named = f'<a href="{esc(base)}/player/{held.seat}?{lang}">{named}</a>'
         bits = [f'<span class="seat seat{held.seat}">{esc(colour)}</span> {named}']
         if rating is not None:
             said = render(_("rating {rating}", rating=decimal(rating.ordinal)), locale)
@@ -240,6 +245,14 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
                                         else None), locale)
         hidden = "" if ply == last else " hidden"
         result = f'<p class="result" id="result"{hidden}><strong>{esc(said)}</strong></p>'
+    offer = ""
+    offerer = match.seat_of(match.draw_offer_by) if match.draw_offer_by is not None else None
+    if match.status.is_live and offerer is not None:  # today's offer: the latest ply only
+        said = render(_("{player} offers a draw; it lapses when the next move is played",
+                        player=texts.who(match, [offerer], list(found.names)
+                                         if any(found.names) else None)), locale)
+        hidden = "" if ply == last else " hidden"
+        offer = f'<p class="offer" id="offer"{hidden}>{esc(said)}</p>'
     live_note = ""
     if live and match.status.is_live:
         said = render(_("live: new moves appear by themselves"), locale)
@@ -257,10 +270,11 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
     server_link = ""
     if server_path:
         said = render(_("This server's games"), locale)
-        server_link = f'<p class="server"><a href="{esc(server_path)}">{esc(said)}</a></p>'
+        server_link = (f'<p class="server"><a href="{esc(server_path)}?{lang}">{esc(said)}'
+                       f'</a></p>')
     return page(title, (
         f'<h1>{esc(title)}</h1>{server_link}'
-        f'<p class="status" id="status">{status_line}</p>{result}{live_note}'
+        f'<p class="status" id="status">{status_line}</p>{result}{offer}{live_note}'
         f'<div class="layout" id="match" data-base="{esc(base)}" data-lang="{esc(locale)}" '
         f'data-ply="{ply}" data-last="{last}" data-version="{match.version}" '
         f'data-page="{esc(page_path)}" data-seat="{seat}" '
@@ -289,19 +303,28 @@ def origin_of(move: str) -> str:
     return move
 
 
+def play_action(token: str, action: str, locale: str) -> str:
+    """Where a player's form posts ``action`` (``move``, ``draw``...): in the page's
+    language, so the page he comes back to speaks it too (a language chosen with the
+    switch is in no header)."""
+    return f"/p/{token}/{action}?{urlencode({'lang': locale})}"
+
+
 def play_section(*, token: str, csrf: str, ply: int, choices: Sequence[tuple[str, str]],
                  draw_offer: bool, offered_by_me: bool, live: bool, error: Words | None,
-                 locale: str, taps: BoardTaps | None = None) -> str:
+                 locale: str, taps: BoardTaps | None = None, out: bool = False) -> str:
     """A player's own part of the page: his legal moves grouped by the piece that makes
     them (tap a piece, then where it goes: each a button that plays it), draw offers and
     resigning. Plain forms (no script needed), each with the link's form token; ``taps``:
-    where his moves are tapped on the board picture itself (the script's part)."""
+    where his moves are tapped on the board picture itself (the script's part); ``out``:
+    he is out of the game (a 4-player game goes on without him): nothing to offer."""
     if not live and not choices:
         return ""  # the match is over: nothing left to play
-    action = f"/p/{token}"
     hidden = (f'<input type="hidden" name="csrf" value="{esc(csrf)}">'
               f'<input type="hidden" name="ply" value="{ply}">')
-    heading = render(_("Your move"), locale)  # (outside the f-string: extracted)
+    # the heading says where he stands: his move, not his move, or out of the game
+    heading = render(_("Your move") if choices else capitalized(
+        _("you are out of this game") if out else _("not your move now")), locale)
     parts = [f'<section class="play" aria-labelledby="play-h"><h2 id="play-h">'
              f'{esc(heading)}</h2>']
     if error is not None:
@@ -324,28 +347,28 @@ def play_section(*, token: str, csrf: str, ply: int, choices: Sequence[tuple[str
             which = render(_("Which move?"), locale)
             data = "".join(f' {k}="{esc(v)}"' for k, v in taps.attributes().items()) + \
                 f' data-which="{esc(which)}"'
-        parts.append(f'<form method="post" action="{action}/move" id="play-moves"{data}>'
-                     f'{hidden}<p>{esc(hint)}</p><div class="choose" id="choose" hidden>'
-                     f'</div><div class="pieces">{"".join(pieces)}</div></form>')
-    elif live:
-        not_now = render(_("not your move now"), locale)
-        parts.append(f'<p>{esc(not_now)}</p>')
-    if live:
+        parts.append(f'<form method="post" action="{esc(play_action(token, "move", locale))}" '
+                     f'id="play-moves"{data}>{hidden}<p>{esc(hint)}</p>'
+                     f'<div class="choose" id="choose" hidden></div>'
+                     f'<div class="pieces">{"".join(pieces)}</div></form>')
+    if live and not out:
         offers: list[tuple[str, Words]] = []
         if draw_offer and not offered_by_me:
             offers.append(("accept", _("Accept the draw")))
             offers.append(("decline", _("Decline the draw")))
-        elif not draw_offer:
+        elif draw_offer:  # his own offer: he may take it back (the service's decline)
+            offers.append(("decline", _("Withdraw the draw offer")))
+        else:
             offers.append(("offer", _("Offer a draw")))
         draw = "".join(f'<button name="action" value="{a}">{esc(render(w, locale))}</button>'
                        for a, w in offers)
-        if draw:
-            parts.append(f'<form method="post" action="{action}/draw">{hidden}{draw}</form>')
+        parts.append(f'<form method="post" action="{esc(play_action(token, "draw", locale))}">'
+                     f'{hidden}{draw}</form>')
         sure = render(_("Resign this match"), locale)
         resign = render(_("Resign"), locale)
-        parts.append(f'<details class="resign"><summary>{esc(resign)}'
-                     f'</summary><form method="post" action="{action}/resign">{hidden}'
-                     f'<button>{esc(sure)}</button></form></details>')
+        parts.append(f'<details class="resign"><summary>{esc(resign)}</summary>'
+                     f'<form method="post" action="{esc(play_action(token, "resign", locale))}">'
+                     f'{hidden}<button>{esc(sure)}</button></form></details>')
     parts.append("</section>")
     return "".join(parts)
 
@@ -375,7 +398,8 @@ def setup_section(*, token: str, csrf: str, ply: int, setup: SetupTaps | None,
     again = esc(render(_("Start over"), locale))
     hand_in = esc(render(_("Hand in the arrangement"), locale))
     parts.append(
-        f'<form method="post" action="/p/{token}/setup" id="play-setup"{data} '
+        f'<form method="post" action="{esc(play_action(token, "setup", locale))}" '
+        f'id="play-setup"{data} '
         f'data-again="{again}"><input type="hidden" name="csrf" value="{esc(csrf)}">'
         f'<input type="hidden" name="ply" value="{ply}"><p>{esc(how)}</p>'
         f'<p><label for="arrangement">{label}</label> <input id="arrangement" '

@@ -24,12 +24,12 @@ async def test_the_server_page_lists_ladders_tournaments_and_matches_in_play(
     await site.service.start_tournament(t.id, ALICE)
     match_page = await (await site.client.get(site.path(done))).text()
     server = site.signer.server(GUILD)
-    assert f'href="/s/{server}"' in match_page  # the match page links its server's
+    assert f'href="/s/{server}?lang=en-US"' in match_page  # the match page links its server's
     r = await site.client.get(f"/s/{server}")
     assert r.status == 200
     html = await r.text()
     assert "Spanish draughts · all time" in html and "<td>alice</td>" in html
-    assert f'href="{site.path(live)}"' in html and f"Match #{live.id}: Xiangqi" in html
+    assert f'href="{site.path(live)}?lang=en-US"' in html and f"Match #{live.id}: Xiangqi" in html
     assert "Winter Cup" in html and "Round 1" in html and "alice – bob" in html
     german = await (await site.client.get(f"/s/{server}?lang=de")).text()
     assert "Ranglisten" in german
@@ -47,12 +47,13 @@ async def test_a_players_page_shows_his_ratings_and_games_in_that_server(site: S
     await site.service.resign(done.id, BOB)
     later = await web_match(site.service, "xiangqi")
     page = await (await site.client.get(site.path(later))).text()
-    assert f'href="{site.path(later)}/player/0"' in page  # alice's name links her page
+    assert f'href="{site.path(later)}/player/0?lang=en-US"' in page  # alice's name links her page
     r = await site.client.get(f"{site.path(later)}/player/0")
     assert r.status == 200
     html = await r.text()
     assert "<h1>alice</h1>" in html and "Spanish draughts" in html and "1W 0L 0D" in html
-    assert f'href="{site.path(done)}"' in html and f'href="{site.path(later)}"' in html
+    assert f'href="{site.path(done)}?lang=en-US"' in html
+    assert f'href="{site.path(later)}?lang=en-US"' in html
     for bad in ("5", "x", "01"):
         assert (await site.client.get(f"{site.path(later)}/player/{bad}")).status == 404
     await site.service.update_guild_settings(GUILD, web=False)

@@ -39,7 +39,7 @@ async def test_a_tapped_move_is_played_and_stored_like_move(site: Site) -> None:
     assert '<button name="move" value="b3-a4">' in html
     assert "<summary>b3</summary>" in html  # the piece to tap first
     r = await post(site, path + "/move", {**form_of(html), "move": "b3-a4"})
-    assert r.status == 303 and r.headers["Location"] == path
+    assert r.status == 303 and r.headers["Location"] == path + "?lang=en-US"
     after = await site.service.get_match(m.id)
     assert after.ply == 1 and after.last_move is not None and "b3-a4" in after.last_move
     # the same form again is stale: refused in words, nothing played

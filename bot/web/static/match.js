@@ -71,6 +71,8 @@
     if (status) { status.textContent = words; }
     var result = document.getElementById("result");
     if (result) { result.hidden = !atLast; }
+    var offer = document.getElementById("offer");  // a draw offer is today's
+    if (offer) { offer.hidden = !atLast; }
   }
 
   function localTimes() {
@@ -288,6 +290,9 @@
 
   document.addEventListener("keydown", function (ev) {
     if (!match || ev.altKey || ev.ctrlKey || ev.metaKey) { return; }
+    // keys typed into a field (the arrangement) move its caret, not the board
+    var t = ev.target;
+    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) { return; }
     var moves = { ArrowLeft: ply - 1, ArrowRight: ply + 1, Home: 0, End: last };
     if (ev.key in moves) { ev.preventDefault(); show(moves[ev.key]); }
   });

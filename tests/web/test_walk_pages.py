@@ -1,0 +1,156 @@
+"""What a demanding reader trips over on the pages, over HTTP (the browser's part is
+``test_browser_walk``): a player's page says where he stands (his move, not his move,
+out of the game), a draw offer is said to everyone and its offerer may take it back, a
+ply the match does not have is refused in words with a way to the latest position, the
+language chosen with the switch stays after a move and on the pages linked, and Querni's
+arrangements are not counted as moves."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+from pathlib import Path
+
+from tests.service.conftest import ALICE, BOB, GUILD, play_random, start_four
+from tests.web.conftest import Site, web_match
+from tests.web.test_clock_state import players_of, words
+from tests.web.test_play import form_of, player_path, post
+
+
+def heading(html: str) -> str:
+    """The heading of a player's own part of the page."""
+    return words(html.split('<h2 id="play-h">', 1)[1].split("</h2>", 1)[0])
+
+
+def status_of(html: str) -> str:
+    return words(html.split('id="status">', 1)[1].split("</p>", 1)[0])
+
+
+async def test_a_players_page_says_whether_it_is_his_move(site: Site) -> None:
+    m = await web_match(site.service, "damas")
+    alice = await (await site.client.get(await player_path(site, m, ALICE))).text()
+    bob = await (await site.client.get(await player_path(site, m, BOB))).text()
+    assert heading(alice) == "Your move" and 'id="play-moves"' in alice
+    # never "Your move" above "not your move now"
+    assert heading(bob) == "Not your move now" and "Your move" not in bob
+    assert 'value="offer"' in bob and "Resign this match" in bob
+
+
+async def test_a_player_out_of_a_four_player_game_is_told_so_and_offered_nothing(
+        site: Site) -> None:
+    await site.service.update_guild_settings(GUILD, web=True)
+    m = await start_four(site.service, "slow")
+    m = await play_random(site.service, m.id, 4)  # everyone moved: no abort
+    leaver = next(s.user_id for s in m.seats if s.user_id not in m.to_move)
+    assert leaver is not None
+    m = await site.service.resign(m.id, leaver)
+    assert m.status.is_live  # the three others play on
+    html = await (await site.client.get(await player_path(site, m, leaver))).text()
+    assert heading(html) == "You are out of this game"
+    assert 'value="offer"' not in html and "Resign this match" not in html
+
+
+async def test_a_draw_offer_is_said_to_everyone_and_its_offerer_may_withdraw_it(
+        site: Site) -> None:
+    m = await web_match(site.service, "damas")
+    m = (await site.service.move(m.id, ALICE, "b3-a4")).match
+    await site.service.offer_draw(m.id, BOB)
+    said = "bob (Black) offers a draw; it lapses when the next move is played"
+    spectator = await (await site.client.get(site.path(m) + "?lang=en-US")).text()
+    assert said in words(spectator)
+    earlier = await (await site.client.get(site.path(m) + "?ply=0")).text()
+    assert re.search(r'<p class="offer" id="offer" hidden>', earlier)  # today's, not then's
+    alice = await (await site.client.get(await player_path(site, m, ALICE))).text()
+    assert said in words(alice) and 'value="accept"' in alice and 'value="decline"' in alice
+    bob_path = await player_path(site, m, BOB)
+    bob = await (await site.client.get(bob_path)).text()
+    assert said in words(bob) and 'value="offer"' not in bob
+    assert '<button name="action" value="decline">Withdraw the draw offer</button>' in bob
+    r = await post(site, bob_path + "/draw", {**form_of(bob), "action": "decline"})
+    assert r.status == 303
+    assert (await site.service.get_match(m.id)).draw_offer_by is None
+    after = await (await site.client.get(bob_path)).text()
+    assert "offers a draw" not in after and 'value="offer"' in after
+    german = await (await site.client.get(site.path(m) + "?lang=de")).text()
+    assert "offers a draw" not in german
+
+
+async def test_a_ply_the_match_does_not_have_is_said_with_a_link_to_the_latest(
+        site: Site) -> None:
+    m = await web_match(site.service, "damas")
+    m = (await site.service.move(m.id, ALICE, "b3-a4")).match
+    m = (await site.service.move(m.id, BOB, "a6-b5")).match
+    bob = await player_path(site, m, BOB)
+    for path in (site.path(m), bob):
+        for asked, status in (("-1", 400), ("abc", 400), ("99999999999999", 400),
+                              ("3", 404), ("%3Cb%3Ex%3C/b%3E", 400)):
+            r = await site.client.get(f"{path}?ply={asked}&lang=en-US")
+            assert r.status == status, (path, asked)
+            html = await r.text()
+            shown = unescape(asked.replace("%3C", "<").replace("%3E", ">"))
+            assert f"Match #{m.id} has plies 0 to 2; there is no ply {shown}" in words(html)
+            assert "<b>" not in html and "Traceback" not in html
+            assert f'<a href="{path}?lang=en-US">Latest position</a>' in html
+    german = await (await site.client.get(f"{site.path(m)}?ply=7&lang=de")).text()
+    assert "Partie #1 hat die Halbzüge 0 bis 2; einen Halbzug 7 gibt es nicht" \
+        in words(german).replace(f"#{m.id}", "#1")
+
+
+async def test_the_language_chosen_stays_after_a_move_and_on_the_pages_linked(
+        site: Site) -> None:
+    m = await web_match(site.service, "damas")
+    path = await player_path(site, m, ALICE)
+    html = await (await site.client.get(path + "?lang=de")).text()
+    for action in ("move", "draw", "resign"):
+        assert f'action="{path}/{action}?lang=de"' in html
+    assert f'href="/s/{site.signer.server(GUILD)}?lang=de"' in html
+    assert f'href="{site.path(m)}/player/1?lang=de"' in html
+    r = await post(site, path + "/move?lang=de", {**form_of(html), "move": "b3-a4"})
+    assert r.status == 303 and r.headers["Location"] == path + "?lang=de"
+    back = await (await site.client.get(r.headers["Location"])).text()
+    assert '<html lang="de">' in back
+    stale = await post(site, path + "/move?lang=de", {**form_of(html), "move": "b3-a4"})
+    assert stale.status == 409 and '<html lang="de">' in await stale.text()
+    server = await (await site.client.get(f"/s/{site.signer.server(GUILD)}?lang=de")).text()
+    assert f'href="{site.path(m)}?lang=de"' in server
+
+
+async def test_querni_arrangements_are_not_counted_as_moves_on_the_page(site: Site) -> None:
+    m = await web_match(site.service, "querni", options={"setup": "choose"})
+    await site.service.submit_setup(m.id, BOB, " ".join(str(n) for n in range(16, 0, -1)))
+    await site.service.submit_setup(m.id, ALICE, " ".join(str(n) for n in range(1, 17)))
+    html = await (await site.client.get(site.path(m) + "?lang=en-US")).text()
+    assert "after 0 moves: alice (Blue) to move" in status_of(html)
+    m = (await site.service.move(m.id, ALICE, "c2-d2 r1-3")).match
+    html = await (await site.client.get(site.path(m) + "?lang=en-US")).text()
+    assert "after 1 move: bob (Pink) to move" in status_of(html)
+    at_two = await (await site.client.get(site.path(m) + "?ply=2&lang=en-US")).text()
+    assert "after 0 moves: alice (Blue) to move" in status_of(at_two)
+
+
+async def test_a_web_process_names_the_players_the_bot_met_after_it_started(
+        tmp_path: Path) -> None:
+    """``tablero web`` in a process of its own reads a server's names again (the bot
+    stores them as it meets players): a player who joined after it started is named,
+    not shown as his colour alone."""
+    from bot.names import NameBook
+    from bot.web.links import LinkSigner
+    from service import MatchService, NullNotifier, SystemClock
+    from storage import SqliteRepository
+    from tests.web.test_operations import SECRET, get, prepared, web_process
+
+    db = await prepared(tmp_path)
+    async with web_process(db) as (port, _):
+        repo = await SqliteRepository.open(db)
+        try:
+            book = NameBook(repo)
+            service = MatchService(repo, NullNotifier(), SystemClock(), names=book)
+            m = await web_match(service, "damas")
+            await book.seen(GUILD, ALICE, "alice")
+            await book.seen(GUILD, BOB, "bob")
+            token = LinkSigner(SECRET.encode()).spectator(m.id, m.guild_id)
+            status, html = await get(port, f"/m/{token}?lang=en-US")
+        finally:
+            await repo.close()
+    assert status == 200
+    assert "White alice" in words(players_of(html)) and "Black bob" in words(players_of(html))
