@@ -43,16 +43,18 @@ def esc(text: object) -> str:
 
 
 def page(title: str, body: str, locale: str, *, scripts: Sequence[str] = (),
-         switch: str = "") -> str:
+         switch: str = "", stay: dict[str, str] | None = None) -> str:
     """A whole page: the same head everywhere (our style sheet only; strict CSP is sent
-    as a header), ``body`` in ``<main>``, a language switch when ``switch`` is a path."""
+    as a header), ``body`` in ``<main>``, a language switch when ``switch`` is a path
+    (``stay``: the query that keeps the reader where he is, the ply he stepped to)."""
     script_tags = "".join(f'<script src="/static/{esc(s)}" defer></script>' for s in scripts)
     languages = ""
     if switch:
         current = ' aria-current="true"'
         links = " ".join(
-            f'<a href="{esc(switch)}?{urlencode({"lang": x})}" lang="{esc(x)}" hreflang="'
-            f'{esc(x)}"{current if x == locale else ""}>{esc(LANGUAGE_NAMES[x])}</a>'
+            f'<a href="{esc(switch)}?{esc(urlencode({**(stay or {}), "lang": x}))}" '
+            f'lang="{esc(x)}" hreflang="{esc(x)}"{current if x == locale else ""}>'
+            f'{esc(LANGUAGE_NAMES[x])}</a>'
             for x in LOCALES)
         label = render(_("Language"), locale)
         languages = f'<nav class="languages" aria-label="{esc(label)}">{links}</nav>'
@@ -259,6 +261,8 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
         live_note = f'<p class="live" role="status">{esc(said)}</p>'
     start_alt = esc(alts[0])
     moves_heading = esc(render(_("Moves"), locale))
+    # an empty list under its heading reads as a page that failed to load
+    no_moves = "" if moves else f'<p>{esc(render(_("No moves yet."), locale))}</p>'
     players_heading = esc(render(_("Players"), locale))
     clock = "".join(f"<li>{_said(n, locale)}</li>"
                     for n in clock_notes(match, found.names, locale, now, MARK))
@@ -288,10 +292,11 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
         f'<ul>{"".join(players)}</ul></section>'
         f'<section class="clock"><h2>{clock_heading}</h2><ul>{clock}</ul></section>'
         f'<section class="moves"><h2>{moves_heading}</h2>'
-        f'<ol id="moves">{"".join(moves)}</ol></section>'
+        f'<ol id="moves">{"".join(moves)}</ol>{no_moves}</section>'
         f'{analysis_section(found, link=page_path, locale=locale)}'
         f'{record_section(export, base, locale)}</div>'),
-        locale, scripts=("match.js",), switch=page_path)
+        locale, scripts=("match.js",), switch=page_path,
+        stay={"ply": str(ply)} if ply != last else None)  # at the latest: follow it
 
 
 def origin_of(move: str) -> str:
@@ -318,18 +323,17 @@ def play_section(*, token: str, csrf: str, ply: int, choices: Sequence[tuple[str
     resigning. Plain forms (no script needed), each with the link's form token; ``taps``:
     where his moves are tapped on the board picture itself (the script's part); ``out``:
     he is out of the game (a 4-player game goes on without him): nothing to offer."""
-    if not live and not choices:
-        return ""  # the match is over: nothing left to play
+    alert = "" if error is None else \
+        f'<p class="error" role="alert">{esc(render(capitalized(error), locale))}</p>'
+    if not live and not choices:  # the match is over: nothing left to play but why not
+        return f'<section class="play">{alert}</section>' if alert else ""
     hidden = (f'<input type="hidden" name="csrf" value="{esc(csrf)}">'
               f'<input type="hidden" name="ply" value="{ply}">')
     # the heading says where he stands: his move, not his move, or out of the game
     heading = render(_("Your move") if choices else capitalized(
         _("you are out of this game") if out else _("not your move now")), locale)
     parts = [f'<section class="play" aria-labelledby="play-h"><h2 id="play-h">'
-             f'{esc(heading)}</h2>']
-    if error is not None:
-        parts.append(f'<p class="error" role="alert">{esc(render(capitalized(error), locale))}'
-                     f'</p>')
+             f'{esc(heading)}</h2>{alert}']
     if choices:
         groups: dict[str, list[tuple[str, str]]] = {}
         for canonical, display in choices:

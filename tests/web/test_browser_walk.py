@@ -1,8 +1,8 @@
 """What a demanding reader trips over in a real browser (Playwright driving Debian's
 Chromium, as ``test_browser``; the pages' words are ``test_walk_pages``'): the arrow keys,
 Home and End typed into Querni's arrangement field move its caret (the page steps the
-board with them everywhere else), and a draw offer, today's, is not said at an earlier
-ply stepped to."""
+board with them everywhere else), a draw offer, today's, is not said at an earlier ply
+stepped to, and the language switch keeps the ply stepped to."""
 
 from __future__ import annotations
 
@@ -41,5 +41,11 @@ async def test_keys_typed_into_a_field_and_a_draw_offer_stepped_back(
             assert await offer.is_hidden()
             await page.keyboard.press("End")
             assert await offer.is_visible()
+            # the language switch keeps the ply stepped to
+            await page.keyboard.press("Home")
+            async with page.expect_navigation():
+                await page.get_by_role("link", name="Deutsch").click()
+            assert await page.locator("html").get_attribute("lang") == "de"
+            assert "/board/0.png" in (await page.locator("#board").get_attribute("src") or "")
         finally:
             await browser.close()

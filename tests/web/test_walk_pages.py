@@ -154,3 +154,32 @@ async def test_a_web_process_names_the_players_the_bot_met_after_it_started(
             await repo.close()
     assert status == 200
     assert "White alice" in words(players_of(html)) and "Black bob" in words(players_of(html))
+
+
+async def test_a_stale_form_posted_after_the_match_ended_says_why(site: Site) -> None:
+    m = await web_match(site.service, "xiangqi")
+    m = (await site.service.move(m.id, ALICE, "h3-e3")).match
+    m = (await site.service.move(m.id, BOB, "h8-e8")).match
+    path = await player_path(site, m, ALICE)
+    form = form_of(await (await site.client.get(path)).text())  # a tab left open
+    await site.service.resign(m.id, BOB)
+    for action, extra in (("move", {"move": "b3-b7"}), ("draw", {"action": "offer"}),
+                          ("resign", {})):
+        r = await post(site, f"{path}/{action}?lang=en-US", {**form, **extra})
+        assert r.status == 409
+        html = await r.text()
+        assert re.search(r'role="alert">Match #\d+ is over: Red \(alice\) won', html), action
+
+
+async def test_a_match_without_moves_says_so_and_the_browsers_icon_is_no_error(
+        site: Site) -> None:
+    m = await web_match(site.service, "alquerque")
+    html = await (await site.client.get(site.path(m) + "?lang=en-US")).text()
+    moves = html.split('<section class="moves">', 1)[1].split("</section>", 1)[0]
+    assert words(moves) == "Moves No moves yet."
+    m = (await site.service.move(m.id, ALICE, "c2-c3")).match
+    html = await (await site.client.get(site.path(m) + "?lang=en-US")).text()
+    assert "No moves yet." not in html
+    # asked for by the browser with every page: not a refused request each time
+    icon = await site.client.get("/favicon.ico")
+    assert icon.status == 204 and await icon.read() == b""

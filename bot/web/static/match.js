@@ -37,6 +37,11 @@
       a.href = href(Math.max(0, Math.min(last, steps[a.dataset.step])));
     });
     history.replaceState(null, "", href(target));
+    // the language switch keeps the ply stepped to (at the latest: it follows the match)
+    document.querySelectorAll(".languages a[hreflang]").forEach(function (a) {
+      a.href = match.dataset.page + "?" + (target === last ? "" : "ply=" + target + "&") +
+        "lang=" + encodeURIComponent(a.getAttribute("hreflang"));
+    });
     var taps = document.getElementById("taps");
     if (taps) { taps.hidden = target !== last; }  // moves are tapped on the latest position
   }
