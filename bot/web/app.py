@@ -93,11 +93,16 @@ class RateLimiter:
 
 
 def reader_locale(request: web.Request) -> str:
-    """The page's language: ``?lang=`` when it names one Tablero speaks, else the best of
+    """The page's language: ``?lang=`` when it names one Tablero speaks (``de``,
+    ``es-MX`` and ``zh_tw`` as well as the switch's own tags), else the best of
     ``Accept-Language`` (by its q weights), else English."""
     chosen = request.query.get("lang", "")
     if chosen in LOCALES:
         return chosen
+    if chosen and len(chosen) <= 20:
+        found = negotiate(chosen)
+        if found != "en-US" or chosen.lower().startswith("en"):
+            return found
     weighted: list[tuple[float, int, str]] = []
     for i, part in enumerate(request.headers.get("Accept-Language", "").split(",")[:20]):
         tag, _sep, params = part.strip().partition(";")

@@ -183,3 +183,17 @@ async def test_a_match_without_moves_says_so_and_the_browsers_icon_is_no_error(
     # asked for by the browser with every page: not a refused request each time
     icon = await site.client.get("/favicon.ico")
     assert icon.status == 204 and await icon.read() == b""
+
+
+async def test_a_language_written_by_hand_in_the_address_is_understood(site: Site) -> None:
+    m = await web_match(site.service, "xiangqi")
+    for asked, tag in (("de", "de"), ("de-AT", "de"), ("es-MX", "es-419"), ("zh_tw", "zh-TW"),
+                       ("sv", "sv-SE"), ("en-gb", "en-GB")):
+        html = await (await site.client.get(f"{site.path(m)}?lang={asked}")).text()
+        assert f'<html lang="{tag}">' in html, asked
+    # one it does not speak: the reader's own (Accept-Language), else English
+    html = await (await site.client.get(f"{site.path(m)}?lang=fr", headers={
+        "Accept-Language": "de"})).text()
+    assert '<html lang="de">' in html
+    assert '<html lang="en-US">' in await (await site.client.get(
+        f"{site.path(m)}?lang=%3Cscript%3E")).text()
