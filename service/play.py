@@ -20,6 +20,7 @@ from service.events import (
     SetupSubmitted,
     TurnStarted,
 )
+from service.matches import arranged_plies
 from service.pauses import Pauses
 from service.records import MatchRecord, RecordEntry
 from service.states import MatchState, parse_entry
@@ -98,12 +99,15 @@ class Play:
         me = self._require_player(rec, user)
         assert me.seat is not None
         if expected_ply is not None and expected_ply != rec.ply:
+            # counted as the page and the board count moves: arrangements left out
+            arranged = arranged_plies(rec)
+            at, expected = rec.ply - arranged, max(0, expected_ply - arranged)
             raise StaleMove(
                 _("the position changed: the match is at move {ply}, not {expected} "
-                  "(last: {last})", ply=rec.ply, expected=expected_ply,
-                  last=move_display(rec.last_move)) if rec.last_move else
+                  "(last: {last})", ply=at, expected=expected,
+                  last=move_display(rec.last_move)) if rec.last_move and at > 0 else
                 _("the position changed: the match is at move {ply}, not {expected}",
-                  ply=rec.ply, expected=expected_ply))
+                  ply=at, expected=expected))
         if me.out:
             raise NotAllowed(_("you are out of this game"))
         Pauses.refuse_while_paused(rec, self.clock.now())

@@ -197,3 +197,16 @@ async def test_a_language_written_by_hand_in_the_address_is_understood(site: Sit
     assert '<html lang="de">' in html
     assert '<html lang="en-US">' in await (await site.client.get(
         f"{site.path(m)}?lang=%3Cscript%3E")).text()
+
+
+async def test_a_stale_querni_form_counts_moves_as_the_page_does(site: Site) -> None:
+    m = await web_match(site.service, "querni", options={"setup": "choose"})
+    await site.service.submit_setup(m.id, BOB, " ".join(str(n) for n in range(16, 0, -1)))
+    await site.service.submit_setup(m.id, ALICE, " ".join(str(n) for n in range(1, 17)))
+    path = await player_path(site, m, ALICE)
+    form = form_of(await (await site.client.get(path)).text())
+    await site.service.move(m.id, ALICE, "c2-d2 r1-3")  # from another tab
+    r = await post(site, path + "/move?lang=en-US", {**form, "move": "c3-d3"})
+    assert r.status == 409
+    said = words((await r.text()).split('role="alert">', 1)[1].split("</p>", 1)[0])
+    assert said == "The position changed: the match is at move 1, not 0 (last: c2-d2 r1-3)"
