@@ -17,12 +17,12 @@ from urllib.parse import urlencode
 
 from bot.web.clock import Note, clock_notes, seat_notes, seated_name
 from bot.web.graph import analysis_section
-from locales.i18n import LOCALES, Words, _, capitalized, decimal, render
+from locales.i18n import LOCALES, Words, _, capitalized, decimal, listing, render
 from locales.terms import game_name, move_display, seat_colour
 from service import texts
 from service.imported_seats import imported_title, is_imported, seat_player
 from service.plies import PlyBoard, at_ply
-from service.views import MatchView
+from service.views import MatchView, SeatView
 from service.web import WebMatch
 
 if TYPE_CHECKING:
@@ -189,12 +189,17 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
     now = now or datetime.now(UTC)
     to_move, out = render(_("to move"), locale), render(_("out"), locale)
 
-    players = []
-    for held, name, rating in zip(match.seats, found.names, found.ratings, strict=False):
-        colour = render(seat_colour(held.name), locale)
+    def plain_name(held: SeatView, name: str) -> str:
         # beside his colour, an imported player the record did not name is one
-        plain = render(imported_title(held.player) if is_imported(held.user_id)
-                       else seat_player(held, name), locale) or colour
+        return render(imported_title(held.player) if is_imported(held.user_id)
+                      else seat_player(held, name), locale) \
+            or render(seat_colour(held.name), locale)
+
+    plains = [plain_name(held, name) for held, name in zip(match.seats, found.names,
+                                                           strict=False)]
+    players = []
+    for held, plain, rating in zip(match.seats, plains, found.ratings, strict=False):
+        colour = render(seat_colour(held.name), locale)
         # after a timeout: 'alice (computer since move 40)', from that move on
         aside = render(seated_name(match, held, plain), locale)
         facts = f' data-seat="{held.seat}"'
@@ -204,6 +209,12 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
         if held.user_id is not None:
             named = f'<a href="{esc(base)}/player/{held.seat}?{lang}">{named}</a>'
         bits = [f'<span class="seat seat{held.seat}">{esc(colour)}</span> {named}']
+        mates = [plains[s.seat] for s in match.seats  # teams: his partner, as Discord says
+                 if held.team is not None and s.team == held.team and s.seat != held.seat
+                 and s.seat < len(plains)]
+        if mates:
+            said = render(_("with {players}", players=listing(mates)), locale)
+            bits.append(f'<span class="team">{esc(said)}</span>')
         if rating is not None:
             said = render(_("rating {rating}", rating=decimal(rating.ordinal)), locale)
             bits.append(f'<span class="rating">{esc(said)}</span>')

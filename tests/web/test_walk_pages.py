@@ -210,3 +210,22 @@ async def test_a_stale_querni_form_counts_moves_as_the_page_does(site: Site) -> 
     assert r.status == 409
     said = words((await r.text()).split('role="alert">', 1)[1].split("</p>", 1)[0])
     assert said == "The position changed: the match is at move 1, not 0 (last: c2-d2 r1-3)"
+
+
+async def test_a_teams_page_says_who_plays_with_whom(site: Site) -> None:
+    from locales.i18n import render
+    from locales.terms import seat_colour
+    from tests.web.conftest import NAMES
+    from tests.web.test_stepped_page import seat_items
+
+    await site.service.update_guild_settings(GUILD, web=True)
+    m = await start_four(site.service, "teams")
+    html = await (await site.client.get(site.path(m) + "?lang=en-US")).text()
+    items = seat_items(html)
+    for held in m.seats:
+        (mate,) = [s for s in m.seats if s.team == held.team and s.seat != held.seat]
+        partner = NAMES.get(mate.user_id or 0) or render(seat_colour(mate.name), "en-US")
+        assert f"with {partner}" in items[held.seat], items[held.seat]
+    alone = await (await site.client.get(site.path(await web_match(site.service, "damas")))
+                   ).text()
+    assert 'class="team"' not in alone
