@@ -27,6 +27,7 @@ from service.errors import MatchNotFound, NotAllowed
 from service.exports import export_record
 from service.imported_seats import is_imported
 from service.ports import MatchChanged, MatchChanges
+from service.records import MatchStatus
 from service.states import replay
 from service.tournament_records import TournamentGame, TournamentRecord
 from service.tournaments.model import tournament_title
@@ -75,6 +76,8 @@ SERVER_LIVE = 30
 """The newest matches in play a server page lists."""
 RECENT_GAMES = 20
 """The newest games a player's page lists."""
+PLAYED = (MatchStatus.ACTIVE, MatchStatus.FINISHED, MatchStatus.ABORTED)
+"""The matches a player's page lists: those that began (a board to watch)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,7 +262,9 @@ class Web:
             ratings.append((r.ladder, LeaderboardEntry(
                 ranked[0] if ranked else 0, user, r.ordinal, r.mu, r.sigma, r.wins,
                 r.losses, r.draws)))
-        newest = (await self.repository.matches_of(user, rec.guild_id))[:RECENT_GAMES]
+        # games played (live or over): not a challenge he was sent, a lobby still
+        # filling, nor one declined or cancelled before it began (no board to watch)
+        newest = (await self.repository.matches_of(user, rec.guild_id, PLAYED))[:RECENT_GAMES]
         await self._imported.learn(s.user_id for m in newest for s in m.seats)
         recent = tuple(self._named(self._view(m)) for m in newest)
         names = self._seat_names(view) or ()

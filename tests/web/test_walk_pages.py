@@ -229,3 +229,20 @@ async def test_a_teams_page_says_who_plays_with_whom(site: Site) -> None:
     alone = await (await site.client.get(site.path(await web_match(site.service, "damas")))
                    ).text()
     assert 'class="team"' not in alone
+
+
+async def test_a_players_page_lists_games_played_not_challenges_nor_lobbies(
+        site: Site) -> None:
+    from tests.service.conftest import CAROL, CHANNEL, DAVE
+
+    played = await web_match(site.service, "damas")
+    waiting = await site.service.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[BOB])
+    declined = await site.service.challenge(GUILD, CHANNEL, ALICE, "querni", opponents=[BOB])
+    await site.service.decline(declined.id, BOB)
+    lobby = await site.service.challenge(GUILD, CHANNEL, ALICE, "alquerque-grande",
+                                         opponents=[BOB, CAROL, DAVE],
+                                         options={"players": 4})
+    html = await (await site.client.get(f"{site.path(played)}/player/0?lang=en-US")).text()
+    assert f"Match #{played.id}: Spanish draughts" in html
+    for never in (waiting, declined, lobby):  # no board to watch: not listed
+        assert f"Match #{never.id}:" not in html, never.status
