@@ -1,8 +1,9 @@
 """What a demanding reader trips over in a real browser (Playwright driving Debian's
 Chromium, as ``test_browser``; the pages' words are ``test_walk_pages``'): the arrow keys,
 Home and End typed into Querni's arrangement field move its caret (the page steps the
-board with them everywhere else), a draw offer, today's, is not said at an earlier ply
-stepped to, and the language switch keeps the ply stepped to."""
+board with them everywhere else), an arrangement half tapped or typed stays when the
+opponent hands in his (the page follows the change), a draw offer, today's, is not said
+at an earlier ply stepped to, and the language switch keeps the ply stepped to."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from playwright.async_api import async_playwright
 
 from tests.service.conftest import ALICE, BOB
 from tests.web.conftest import Site, web_match
+from tests.web.test_browser import until
 from tests.web.test_tap_games import link
 
 
@@ -24,6 +26,8 @@ async def test_keys_typed_into_a_field_and_a_draw_offer_stepped_back(
         try:
             page = await browser.new_page(viewport={"width": 390, "height": 844})
             await page.goto(await link(site, querni, ALICE))
+            for cell in ("a1", "b1", "c1"):  # half an arrangement tapped
+                await page.locator(f'.spot[data-point="{cell}"]').click()
             field = page.locator("#arrangement")
             await field.click()
             await page.keyboard.type("1 2")
@@ -32,6 +36,14 @@ async def test_keys_typed_into_a_field_and_a_draw_offer_stepped_back(
             await page.keyboard.type("x")
             await page.keyboard.press("Home")
             await page.keyboard.type("y")
+            assert await field.input_value() == "y1x 2"
+            # the opponent hands his in meanwhile: the page follows, his own work stays
+            await page.evaluate("document.getElementById('status').dataset.old = '1'")
+            await site.service.submit_setup(querni.id, BOB, " ".join(
+                str(n) for n in range(16, 0, -1)))
+            await until(page, "!document.querySelector('#status[data-old]')", 5)
+            assert await page.locator(".spot.placed").count() == 3
+            assert await page.locator('.spot[data-point="b1"]').inner_text() == "2"
             assert await field.input_value() == "y1x 2"
 
             await page.goto(str(site.client.make_url(site.path(damas))) + "?lang=en-US")

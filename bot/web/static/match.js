@@ -99,6 +99,9 @@
   // the renderer drew those points (data-spots, in percent). Tap a piece, then where it
   // goes; when taps fit several moves, choose among them; a move is played by the form.
   var tapped = [];
+  // a set-up half tapped, kept when the page is refreshed by a change (the opponent
+  // handing in his arrangement, a draw offer): by cell, the number it was given
+  var setupPlaced = {};
 
   function tapBoard() {
     var form = document.getElementById("play-moves");
@@ -216,6 +219,9 @@
     layer.className = "taps";
     layer.id = "taps";
     var placed = {};
+    Object.keys(setupPlaced).forEach(function (c) {
+      if (cells.indexOf(c) >= 0) { placed[c] = setupPlaced[c]; }
+    });
     var buttons = {};
 
     function lowestFree() {
@@ -226,6 +232,7 @@
     }
 
     function paint() {
+      setupPlaced = placed;
       var next = lowestFree();
       cells.forEach(function (c) {
         var b = buttons[c];
@@ -305,6 +312,9 @@
   function refresh() {
     var atLast = ply === last;
     var kept = ply;
+    var field = document.getElementById("arrangement");  // what he is typing stays
+    var typed = field ? field.value : "";
+    var typing = field !== null && document.activeElement === field;
     fetch(match.dataset.page + "?lang=" + encodeURIComponent(lang), { credentials: "same-origin" })
       .then(function (r) { if (!r.ok) { throw new Error(String(r.status)); } return r.text(); })
       .then(function (html) {
@@ -314,6 +324,9 @@
         document.getElementById("main").innerHTML = fresh.innerHTML;
         bind();
         show(atLast ? last : Math.min(kept, last));
+        var again = document.getElementById("arrangement");
+        if (again && typed && !again.value) { again.value = typed; }
+        if (again && typing) { again.focus(); }
       })
       .catch(function () { /* the next change tries again */ });
   }
