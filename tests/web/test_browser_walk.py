@@ -7,10 +7,11 @@ at an earlier ply stepped to, and the language switch keeps the ply stepped to."
 
 from __future__ import annotations
 
+import pytest
 from playwright.async_api import async_playwright
 
-from tests.service.conftest import ALICE, BOB
-from tests.web.conftest import Site, web_match
+from tests.service.conftest import ALICE, BOB, GUILD
+from tests.web.conftest import NAMES, Site, web_match
 from tests.web.test_browser import until
 from tests.web.test_tap_games import link
 
@@ -59,5 +60,27 @@ async def test_keys_typed_into_a_field_and_a_draw_offer_stepped_back(
                 await page.get_by_role("link", name="Deutsch").click()
             assert await page.locator("html").get_attribute("lang") == "de"
             assert "/board/0.png" in (await page.locator("#board").get_attribute("src") or "")
+        finally:
+            await browser.close()
+
+
+async def test_a_long_name_wraps_on_a_phone(site: Site, chromium: str,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """A display name may be 32 characters without a space: it wraps on the match page,
+    the server's page and the player's page instead of widening them past the screen."""
+    monkeypatch.setitem(NAMES, BOB, "W" * 32)
+    m = await web_match(site.service, "xiangqi")
+    await site.service.move(m.id, ALICE, "h3-e3")
+    base = str(site.client.make_url(site.path(m)))
+    server = str(site.client.make_url(f"/s/{site.signer.server(GUILD)}"))
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        try:
+            page = await browser.new_page(viewport={"width": 320, "height": 700})
+            for url in (base, server, f"{base}/player/1"):
+                await page.goto(url + "?lang=en-US")
+                assert "W" * 32 in await page.locator("main").inner_text(), url
+                assert await page.evaluate(
+                    "document.documentElement.scrollWidth <= window.innerWidth"), url
         finally:
             await browser.close()
