@@ -295,17 +295,19 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
         f'data-page="{esc(page_path)}" data-seat="{seat}" '
         f'data-start-alt="{start_alt}"{stood[0].attributes("data-start-")} '
         f'data-turn-word="{esc(to_move)}" data-out-word="{esc(out)}">'
-        f'<figure class="board"><div class="frame" id="frame">'
+        # two columns on a wide screen: the board with its steps and the player's part;
+        # beside it the players, the clock and the moves (one after the other on a phone)
+        f'<div class="main-column"><figure class="board"><div class="frame" id="frame">'
         f'<img id="board" src="{base}/board/{ply}.png?{lang}&amp;seat={seat}" '
         f'alt="{esc(alt)}" width="600"></div></figure>'
-        f'<nav class="steps" aria-label="{moves_heading}">{steps}</nav>{play}'
-        f'<section class="players"><h2>{players_heading}</h2>'
+        f'<nav class="steps" aria-label="{moves_heading}">{steps}</nav>{play}</div>'
+        f'<div class="side-column"><section class="players"><h2>{players_heading}</h2>'
         f'<ul>{"".join(players)}</ul></section>'
         f'<section class="clock"><h2>{clock_heading}</h2><ul>{clock}</ul></section>'
         f'<section class="moves"><h2>{moves_heading}</h2>'
         f'<ol id="moves">{"".join(moves)}</ol>{no_moves}</section>'
-        f'{analysis_section(found, link=page_path, locale=locale)}'
-        f'{record_section(export, base, locale)}</div>'),
+        f'{record_section(export, base, locale)}</div>'
+        f'{analysis_section(found, link=page_path, locale=locale)}</div>'),
         locale, scripts=("match.js",), switch=page_path,
         stay={"ply": str(ply)} if ply != last else None)  # at the latest: follow it
 

@@ -84,3 +84,25 @@ async def test_a_long_name_wraps_on_a_phone(site: Site, chromium: str,
                     "document.documentElement.scrollWidth <= window.innerWidth"), url
         finally:
             await browser.close()
+
+
+async def test_the_players_clock_and_moves_stand_beside_the_board_on_a_wide_screen(
+        site: Site, chromium: str) -> None:
+    m = await web_match(site.service, "damas")
+    for user, move in ((ALICE, "b3-a4"), (BOB, "a6-b5")):
+        m = (await site.service.move(m.id, user, move)).match
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        try:
+            page = await browser.new_page(viewport={"width": 1280, "height": 900})
+            await page.goto(str(site.client.make_url(site.path(m))) + "?lang=en-US")
+            board = await page.locator("#board").bounding_box()
+            assert board is not None
+            for part in ("section.players", "section.clock", "section.moves"):
+                box = await page.locator(part).bounding_box()
+                assert box is not None
+                # right of the board, and starting beside it (not below it)
+                assert box["x"] >= board["x"] + board["width"], part
+                assert box["y"] < board["y"] + board["height"], part
+        finally:
+            await browser.close()
