@@ -396,15 +396,17 @@ def setup_section(*, token: str, csrf: str, ply: int, setup: SetupTaps | None,
     tapped on the picture (his start cells in the order of his numbers, 1 to 16) or
     written as the 16 numbers in the cells' order; once handed in (``setup`` None), the
     word that the game starts when the other has too."""
-    heading = render(_("Arrange your stones"), locale)
+    # the heading says where he stands: still to arrange, or handed in
+    heading = render(_("Arrange your stones") if setup is not None
+                     else _("Your arrangement is in"), locale)
     parts = [f'<section class="play" aria-labelledby="play-h"><h2 id="play-h">'
              f'{esc(heading)}</h2>']
     if error is not None:
         parts.append(f'<p class="error" role="alert">{esc(render(capitalized(error), locale))}'
                      f'</p>')
     if setup is None:
-        said = render(capitalized(_("your arrangement is in; the game starts when your "
-                                    "opponent has handed in his")), locale)
+        said = render(capitalized(_("the game starts when your opponent has handed in "
+                                    "his")), locale)
         parts.append(f"<p>{esc(said)}</p></section>")
         return "".join(parts)
     how = render(capitalized(_(

@@ -246,3 +246,13 @@ async def test_a_players_page_lists_games_played_not_challenges_nor_lobbies(
     assert f"Match #{played.id}: Spanish draughts" in html
     for never in (waiting, declined, lobby):  # no board to watch: not listed
         assert f"Match #{never.id}:" not in html, never.status
+
+
+async def test_a_handed_in_arrangement_is_not_asked_for_again(site: Site) -> None:
+    m = await web_match(site.service, "querni", options={"setup": "choose"})
+    path = await player_path(site, m, ALICE)
+    assert heading(await (await site.client.get(path)).text()) == "Arrange your stones"
+    await site.service.submit_setup(m.id, ALICE, " ".join(str(n) for n in range(1, 17)))
+    html = await (await site.client.get(path + "?lang=en-US")).text()
+    assert heading(html) == "Your arrangement is in" and "Arrange your stones" not in html
+    assert "The game starts when your opponent has handed in his" in words(html)
