@@ -12,7 +12,7 @@ from service.core import ServiceCore
 from service.endings import Endings
 from service.errors import Conflict, MatchBroken, ServiceError, StorageError
 from service.events import DeadlineReminder, Event, SeatTakenOver, TimeLapsed
-from service.matches import RETRIES
+from service.matches import RETRIES, moves_played
 from service.records import MatchRecord, MatchStatus
 from service.states import replay
 from service.turns import calendar_of, seat_clocks, turn_started
@@ -141,7 +141,7 @@ class Deadlines:
         """``on_timeout:computer``: the computer plays the late seat from now on (a
         seat it plays already, whose search failed, just gets a fresh turn's clock)."""
         since = rec.clock.stand_in_since(user)
-        move = since if since is not None else rec.ply + 1
+        move = since if since is not None else moves_played(rec) + 1
         stand_ins = rec.clock.stand_ins if since is not None \
             else (*rec.clock.stand_ins, (user, move))
         after = turn_started(dataclasses.replace(rec, clock=dataclasses.replace(

@@ -11,6 +11,7 @@ from rules.records import LEAVING_REASONS, seat_leaves
 from service.core import ServiceCore
 from service.errors import NotAllowed
 from service.events import DrawDeclined, DrawOffered, Event, PlayerOut, TurnStarted
+from service.matches import moves_played
 from service.records import SPECIAL_PREFIX, DrawOffer, MatchRecord, RecordEntry
 from service.states import MatchState
 from service.turns import turn_started
@@ -79,7 +80,7 @@ class Endings:
         seats = tuple(dataclasses.replace(s, out=True) if s.user_id == user else s
                       for s in rec.seats)
         clock = rec.clock if how != "skip" else dataclasses.replace(
-            rec.clock, skipped=(*rec.clock.skipped, (user, rec.ply + 1)))
+            rec.clock, skipped=(*rec.clock.skipped, (user, moves_played(rec) + 1)))
         after = dataclasses.replace(rec, ply=rec.ply + 1, seats=seats, draw_offer=None,
                                     last_move=None, last_move_by=None, clock=clock)
         ratings = None

@@ -25,7 +25,7 @@ from datetime import datetime
 from locales.i18n import _
 from locales.rules_words import refusal_words
 from rules import RulesError
-from rules.records import ImportedGame, SeatLeft, read_any_record, seat_leaves
+from rules.records import ImportedGame, read_any_record, seat_leaves
 from service.errors import InvalidOption
 from service.explorer import Explorer
 from service.imported_seats import ImportedNames
@@ -185,7 +185,8 @@ class Importer:
         out = end.out_seats() | {left.seat for left in read.leavings}
         seats = tuple(dataclasses.replace(s, out=s.seat in out) for s in rec.seats)
         users = {s.seat: s.user_id for s in rec.seats}
-        skipped = tuple((users[left.seat], ply + 1) for ply, left in _placed(read)
+        # from the move after the leaving (the leavings before it are no moves)
+        skipped = tuple((users[left.seat], left.after + 1) for left in read.leavings
                         if left.how == "skip")
         left_last = bool(read.leavings) and read.leavings[-1].after == len(read.moves)
         return dataclasses.replace(
@@ -194,9 +195,3 @@ class Importer:
             last_move=read.moves[-1] if read.moves and not left_last else None,
             status=MatchStatus.FINISHED if ended is not None else MatchStatus.ABORTED,
             result=result)
-
-
-def _placed(read: ImportedGame) -> list[tuple[int, SeatLeft]]:
-    """Each seat that left with the ply of its entry in the match's record (the moves
-    and the leavings before it)."""
-    return [(left.after + i, left) for i, left in enumerate(read.leavings)]

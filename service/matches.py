@@ -72,6 +72,12 @@ def arranged_plies(rec: MatchRecord) -> int:
     return min(rec.ply, rec.seat_count)
 
 
+def moves_played(rec: MatchRecord) -> int:
+    """The moves played in ``rec`` as players count them (``MatchView.moves_played``):
+    its plies but the set-up arrangements and the special entries."""
+    return rec.ply - arranged_plies(rec) - rec.specials
+
+
 def view_of(rec: MatchRecord, imported: Callable[[int | None], str] | None = None
             ) -> MatchView:
     """What the service hands out about ``rec``: users instead of seats, the game's seat
@@ -132,7 +138,7 @@ def view_of(rec: MatchRecord, imported: Callable[[int | None], str] | None = Non
         pause_offer_days=offer.days if offer is not None and offer.ply == rec.ply else 0,
         on_timeout=rec.clock.on_timeout, stand_ins=rec.clock.stand_ins,
         continued_from=rec.continued_from, skipped=rec.clock.skipped,
-        arranged=arranged_plies(rec))
+        arranged=arranged_plies(rec), specials=rec.specials)
 
 
 _SCOPE_READ: ContextVar[tuple[object, MatchRecord] | None] = ContextVar("scope_read",

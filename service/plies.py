@@ -63,10 +63,7 @@ def at_ply(record: GameRecord, ply: int) -> PlyBoard:
     if step is not None and step.move is not None and not before.in_setup:
         marks = record.variant.move_marks(before, step.move)
     view = record.match
-    # moves as players count them (as ``states.replay`` counts them): an arrangement handed
-    # in, its position before still in the set-up phase, is no move
-    moves = sum(1 for n, p in enumerate(record.plies[:ply]) if p.move is not None
-                and not (record.plies[n - 1].position if n else record.start).in_setup)
+    moves = record.moves_at(ply)
     if ply < last:
         view = as_it_stood(view, position, moves, record.seats_at(ply), step)
     return PlyBoard(view, ply, last, public_view(position), marks, moves, step,
@@ -91,9 +88,10 @@ def as_it_stood(view: MatchView, position: Position, moves: int,
     seat_of = {user: seat for seat, user in user_at.items()}
     status = view.status if view.status.is_live else MatchStatus.ACTIVE
     ply = 0 if step is None else step.ply + 1
+    arranged = min(view.arranged, ply)
     return dataclasses.replace(
-        view, seats=seats, status=status, result=None, ply=ply,
-        arranged=min(view.arranged, ply),
+        view, seats=seats, status=status, result=None, ply=ply, arranged=arranged,
+        specials=ply - arranged - moves,  # what is neither: its moves are ``moves``
         last_move=None if step is None else step.display,
         last_move_by=None if step is None else step.user_id,
         to_move=tuple(user_at[s] for s in sorted(position.to_move) if s in user_at),

@@ -11,7 +11,7 @@ and the ordered ``RecordEntry`` list) is the truth; ``position_text``, ``to_move
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -48,6 +48,11 @@ LIVE_STATUSES = (MatchStatus.OPEN, MatchStatus.LOBBY, MatchStatus.ACTIVE)
 SPECIAL_PREFIX = "#"
 """Record entries that are not moves start with this: ``#resign 2``, ``#timeout 3``
 (a seat leaving the game; replay applies ``variant.resign``), ``#draw`` (agreed draw)."""
+
+
+def special_entries(entries: Iterable[RecordEntry]) -> int:
+    """How many of ``entries`` are special entries (``SPECIAL_PREFIX``): no moves."""
+    return sum(1 for e in entries if e.text.startswith(SPECIAL_PREFIX))
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,6 +300,10 @@ class MatchRecord:
     # read with the match, never written by ``save`` (their own tables hold them):
     followers: tuple[int, ...] = ()  # users following this match or one of its players
     conditionals: int = 0  # stored conditional lines (``/premove``) of this match
+    # the record's special entries (``special_entries``: a seat that resigned, timed out
+    # or is skipped, an agreed draw), which are no moves; its plies minus these and the
+    # set-up arrangements are the moves played (``matches.moves_played``)
+    specials: int = 0
 
     def seat_of(self, user_id: int) -> SeatRecord | None:
         for s in self.seats:

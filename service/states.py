@@ -22,7 +22,7 @@ from rules import MoveMarks, Outcome, Position, RulesError, Variant
 from rules.records import LEAVING_WORDS  # English, as records say it (``locales.terms`` translates)
 from service.errors import InvalidOption, MatchBroken
 from service.records import SPECIAL_PREFIX, MatchRecord, RecordEntry
-from service.views import GameRecord, MatchView, PlyView
+from service.views import GameRecord, MatchView, PlyView, is_move
 
 MAX_TEXT = 300  # longer command arguments are refused before any parsing
 
@@ -143,7 +143,7 @@ def replay(rec: MatchRecord, entries: Sequence[RecordEntry], *, check: bool = Tr
                                 "place in the record", match=rec.id, n=i + 1,
                                 entry=repr(e.text)))
         step = apply_entry(rec, v, p, e)
-        moves += step.move is not None and not p.in_setup
+        moves += is_move(p, step.move)
         shown.append((e.ply, e.user_id, step.canonical, step.display))
         plies.append(PlyView(e.ply, e.seat, e.user_id, step.canonical, step.display,
                              step.move, step.position if step.ended is None else p))
@@ -250,7 +250,7 @@ def carried_forward(rec: MatchRecord, hit: MatchState,
             if step.ended is not None:
                 return None  # the game ended by agreement or resignation: replay it
             if moves is not None:
-                moves += step.move is not None and not p.in_setup
+                moves += is_move(p, step.move)
             p = step.position
             if not step.keeps_marks:
                 marks = step.marks

@@ -115,11 +115,15 @@ class MatchView:
     skipped: tuple[tuple[int, int], ...] = ()
     # the first plies that were set-up arrangements (Querni ``choose``): not moves
     arranged: int = 0
+    # the record's special entries (a seat that resigned, timed out or is skipped, an
+    # agreed draw): not moves either
+    specials: int = 0
 
     @property
     def moves_played(self) -> int:
-        """The record's plies as players count moves: the arrangements left out."""
-        return self.ply - self.arranged
+        """The record's plies as players count moves: the arrangements and the special
+        entries left out (what "move N" and "after N moves" count everywhere)."""
+        return self.ply - self.arranged - self.specials
 
     def stand_in_since(self, user_id: int | None) -> int | None:
         """The move from which the computer plays ``user_id``'s seat (None: he plays)."""
@@ -278,6 +282,13 @@ class RatingUpdate:
                        rank), separator="")
 
 
+def is_move(before: Position, move: object | None) -> bool:
+    """Whether a record entry played on ``before`` (``move``: its parsed move, None for a
+    special entry) is a move as players count them: a set-up arrangement is not, nor a
+    resignation, a timeout, a skip or an agreed draw."""
+    return move is not None and not before.in_setup
+
+
 @dataclass(frozen=True, slots=True)
 class PlyView:
     """One ply of a match record, replayed: who played it, its canonical and display
@@ -313,6 +324,13 @@ class GameRecord:
     def moves(self) -> tuple[object, ...]:
         """The parsed moves in order (special entries left out)."""
         return tuple(p.move for p in self.plies if p.move is not None)
+
+    def moves_at(self, ply: int) -> int:
+        """The moves played in the first ``ply`` plies as players count them (as
+        ``MatchView.moves_played`` does): a set-up arrangement and a special entry (a
+        resignation, a timeout, a skip, an agreed draw) are no moves."""
+        before = (self.start, *(p.position for p in self.plies))
+        return sum(1 for i, p in enumerate(self.plies[:ply]) if is_move(before[i], p.move))
 
     def seats_at(self, ply: int) -> tuple[SeatView, ...]:
         """The seats as they were held at ``ply`` (the board after ``ply`` plies, whose

@@ -23,6 +23,7 @@ from service.records import (
     RatingRecord,
     RecordEntry,
     VacationRecord,
+    special_entries,
 )
 from service.shards import shard_of
 from service.views import GuildSettings, UserPrefs
@@ -82,7 +83,8 @@ class MemoryRepository(MemoryAnalyses, MemoryExplorer, MemoryImportedPlayers, Me
 
     async def create_match(self, record: MatchRecord, outbox: OutboxFn | None = None,
                            entries: Sequence[RecordEntry] = ()) -> MatchRecord:
-        stored = dataclasses.replace(record, id=self._next_id, version=1)
+        stored = dataclasses.replace(record, id=self._next_id, version=1,
+                                     specials=special_entries(entries))
         self._next_id += 1
         self._matches[stored.id] = stored
         self._entries[stored.id] = list(entries)
@@ -105,7 +107,8 @@ class MemoryRepository(MemoryAnalyses, MemoryExplorer, MemoryImportedPlayers, Me
             f.user_id for f in self._follows
             if f.match_id == rec.id or (f.guild_id == rec.guild_id and f.player_id in users)}))
         lines = sum(1 for line in self._lines.values() if line.match_id == rec.id)
-        return dataclasses.replace(rec, seats=seats, followers=followers, conditionals=lines)
+        return dataclasses.replace(rec, seats=seats, followers=followers, conditionals=lines,
+                                   specials=special_entries(self._entries.get(rec.id, ())))
 
     async def load_match(self, match_id: int) -> MatchRecord | None:
         found = self._matches.get(match_id)
@@ -134,7 +137,8 @@ class MemoryRepository(MemoryAnalyses, MemoryExplorer, MemoryImportedPlayers, Me
             new_ratings = ratings.rows_after({u: self._ratings.get(k)
                                               for u, k in keys.items()})
             season_ratings = self._credit_plan(ratings)
-        stored = dataclasses.replace(after, id=before.id, version=before.version + 1)
+        stored = dataclasses.replace(after, id=before.id, version=before.version + 1,
+                                     specials=special_entries((*entries, *append)))
         self._matches[before.id] = stored
         entries.extend(append)
         entries.sort(key=lambda e: e.ply)
@@ -345,10 +349,11 @@ class MemoryRepository(MemoryAnalyses, MemoryExplorer, MemoryImportedPlayers, Me
         current = self._matches.get(before.id)
         if current is None or current.version != before.version or current.ply != before.ply:
             raise Conflict(f"match {before.id} changed")
+        kept = [e for e in self._entries[before.id] if e.ply < after.ply]
         stored = dataclasses.replace(after, id=before.id, version=before.version + 1,
-                                     conditionals=0)
+                                     conditionals=0, specials=special_entries(kept))
         self._matches[before.id] = stored
-        self._entries[before.id] = [e for e in self._entries[before.id] if e.ply < after.ply]
+        self._entries[before.id] = kept
         self._lines = {k: v for k, v in self._lines.items() if v.match_id != before.id}
         self._store_outbox(self._with_prefs(stored), outbox)
         return stored

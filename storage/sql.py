@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Protocol, TypeVar
 
 from service.errors import Conflict
 from service.records import (
+    SPECIAL_PREFIX,
     ClockState,
     Downtime,
     DrawOffer,
@@ -33,6 +34,7 @@ from service.records import (
     SeatRecord,
     TakebackRequest,
     VacationRecord,
+    special_entries,
 )
 from service.timecontrol import format_time_control, parse_time_control
 from service.views import GuildSettings, UserPrefs
@@ -80,6 +82,10 @@ _FOLLOWERS = ("(SELECT {arr} FROM follows AS f WHERE f.match_id = matches.id OR 
               "(SELECT user_id FROM seats WHERE match_id = matches.id))) AS followers")
 _CONDITIONALS = ("(SELECT count(*) FROM conditional_moves AS c "
                  "WHERE c.match_id = matches.id) AS conditionals")
+# How many of its record's entries are special ones (no moves: a seat leaving, a draw),
+# so that a match read anywhere counts its moves without its record
+_SPECIALS = ("(SELECT count(*) FROM moves AS e WHERE e.match_id = matches.id AND "
+             f"substr(e.notation, 1, 1) = '{SPECIAL_PREFIX}') AS specials")
 # Each participant's rating on the match's ladder in its server (issue 42: the turn post
 # shows them), as a JSON object {user id: [mu, sigma, wins, losses, draws]} built by the
 # dialect's ``{agg}``; one primary-key lookup per seat, in the same statement. (SQLite's
@@ -100,7 +106,7 @@ def select_match(json_object_agg: str,
     followers = _FOLLOWERS.format(arr=json_array_agg)
     ratings = _RATINGS.format(agg=ratings_agg)
     return (f"SELECT id, version, {_MATCH_COLUMNS}, {prefs}, {followers}, {_CONDITIONALS}, "
-            f"{ratings} FROM matches")
+            f"{_SPECIALS}, {ratings} FROM matches")
 
 _PLY_MAX = 2**63 - 1  # "no upper bound" for a ply range
 
@@ -198,7 +204,7 @@ def _match_of(row: Sequence[Any]) -> MatchRecord:
      start_text, seat_count, status, challenger_id, seats, seat_pref, seating, ply,
      position_text, to_move, last_move, days, rated, deadline, remind_at, offer, result,
      broken, created_at, updated_at, last_move_by, clock, takeback, continued_from, prefs,
-     followers, conditionals, ratings) = row
+     followers, conditionals, specials, ratings) = row
     found = {int(u): str(n).split(" ", 1) for u, n in json.loads(prefs).items()} \
         if prefs else {}
     notify = {u: n[0] for u, n in found.items()}
@@ -236,7 +242,7 @@ def _match_of(row: Sequence[Any]) -> MatchRecord:
         continued_from=continued_from,
         followers=tuple(sorted(int(u) for u in json.loads(followers) or ()))
         if followers else (),
-        conditionals=int(conditionals or 0))
+        conditionals=int(conditionals or 0), specials=int(specials or 0))
 
 
 def _rating_of(row: Sequence[Any]) -> RatingRecord:
@@ -396,12 +402,13 @@ class SqlRepository(SqlAnalyses, SqlComforts, SqlExplorer, SqlImportedPlayers, S
             "RETURNING id", (*_match_values(record), 1))
         match_id = int((await cur.fetchone())[0])
         await self._write_seats(match_id, record.seats)
-        return dataclasses.replace(record, id=match_id, version=1)
+        return dataclasses.replace(record, id=match_id, version=1, specials=0)
 
     async def create_match(self, record: MatchRecord, outbox: OutboxFn | None = None,
                            entries: Sequence[RecordEntry] = ()) -> MatchRecord:
         async def body() -> MatchRecord:
-            stored = await self._insert_match(record)
+            stored = dataclasses.replace(await self._insert_match(record),
+                                         specials=special_entries(entries))
             await self._append(stored.id, entries)
             await self._write_outbox(stored, outbox)
             return stored
@@ -464,7 +471,8 @@ class SqlRepository(SqlAnalyses, SqlComforts, SqlExplorer, SqlImportedPlayers, S
             await self._write_seats(before.id, after.seats)
         if ratings is not None:
             await self._rate(ratings)
-        stored = dataclasses.replace(after, id=before.id, version=before.version + 1)
+        stored = dataclasses.replace(after, id=before.id, version=before.version + 1,
+                                     specials=before.specials + special_entries(append))
         await self._write_outbox(stored, outbox)
         return stored
 
@@ -808,13 +816,15 @@ class SqlRepository(SqlAnalyses, SqlComforts, SqlExplorer, SqlImportedPlayers, S
                 (*_match_values(after), before.id, before.version, before.ply))
             if await cur.fetchone() is None:
                 raise Conflict(f"match {before.id} changed")
-            await self._exec("DELETE FROM moves WHERE match_id = ? AND ply >= ?",
-                             (before.id, after.ply))
+            cur = await self._exec("DELETE FROM moves WHERE match_id = ? AND ply >= ? "
+                                   "RETURNING notation", (before.id, after.ply))
+            undone = sum(1 for (text,) in await cur.fetchall()
+                         if str(text).startswith(SPECIAL_PREFIX))
             await self._exec("DELETE FROM conditional_moves WHERE match_id = ?", (before.id,))
             if after.seats != before.seats:
                 await self._write_seats(before.id, after.seats)
             stored = dataclasses.replace(after, id=before.id, version=before.version + 1,
-                                         conditionals=0)
+                                         conditionals=0, specials=before.specials - undone)
             await self._write_outbox(stored, outbox)
             return stored
         result: MatchRecord = await self._transaction(body)

@@ -207,6 +207,16 @@ def board_file(png: bytes, alt: str, filename: str = BOARD_FILE) -> discord.File
     return discord.File(io.BytesIO(png), filename=filename, description=alt[:1024])
 
 
+def move_count(m: MatchView) -> Text:
+    """Where a match stands in moves, as players count them (``MatchView.moves_played``:
+    a Querni arrangement, a resignation or a timeout is none), as the board's caption
+    ("after 4 moves") and the console's "move 5" count: the move to play, or once over
+    the moves played. The record's plies (which count those) are the stepper's."""
+    if m.is_over:
+        return _n("After {count} move", "After {count} moves", m.moves_played)
+    return _("Move {number}", number=m.moves_played + 1)
+
+
 def board_embed(m: MatchView, loc: str, *, headline: Words | None = None,
                 image: bool = True) -> discord.Embed:
     e = discord.Embed(title=render(_("{title} · match {match}", title=game_title(m),
@@ -222,8 +232,7 @@ def board_embed(m: MatchView, loc: str, *, headline: Words | None = None,
                   deadline=clock_status(m))
     else:
         state = status(m.status.value)
-    e.add_field(name=render(_("Ply {ply}", ply=m.ply), loc), value=render(state, loc),
-                inline=True)
+    e.add_field(name=render(move_count(m), loc), value=render(state, loc), inline=True)
     if m.draw_offer_by and not m.is_over:
         e.add_field(name=render(_("Draw offer"), loc),
                     value=render(_("from {player}", player=mention(m.draw_offer_by)), loc),

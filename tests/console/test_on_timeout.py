@@ -1,6 +1,7 @@
 """The console's ``/challenge ... on_timeout:skip`` (issue 43): a four-player lobby whose
-late seat is skipped; the console says so, shows him as skipped in /games and lets the
-others play on; a game that cannot go on without a seat refuses the choice."""
+late seat is skipped; the console says so, shows him as skipped in /games (whose "move N"
+counts no skip) and lets the others play on; a game that cannot go on without a seat
+refuses the choice."""
 
 from __future__ import annotations
 
@@ -42,11 +43,15 @@ async def test_a_skipped_seat_is_said_shown_and_the_others_play_on() -> None:
     assert (f"* #1: {late} ran out of time (his turns are skipped for the rest of the game; "
             "he ranks last) and is out") in swept
     await say("/games")
-    assert f"{late} (skipped since move 5) (out)" in after(out.getvalue(), "/games")
+    listed = after(out.getvalue(), "/games")
+    assert f"{late} (skipped since move 5) (out)" in listed
+    assert "- move 5, " in listed  # the skip is no move (it said "move 6")
     m = await console.service.get_match(1)
     assert m.status.is_live and console.names[m.to_move[0]] != late
     await play_one()
     assert (await console.service.get_match(1)).ply == 6
+    await say("/games")
+    assert "- move 6, " in after(out.getvalue(), "/games")
     await say("/history #1")  # the record keeps the skip as an entry of its own
     seat = next(x.name for x in m.seats if x.user_id is not None
                 and console.names[x.user_id] == late)

@@ -126,6 +126,10 @@ async def test_on_timeout_skip_skips_the_late_seat_and_says_so(world: World) -> 
     other = people[after.to_move[0]]
     board = reply(await other.slash(thread, "board"))
     assert f"<@{late}> (skipped since move 5)" in post_text(board)
+    # the board's count is of moves, as the console's "move 5" and a board's caption
+    # ("after 4 moves") count them: the skip is the record's fifth entry but no move (the
+    # embed said "Ply 5")
+    assert board.embeds[0].fields[1].name == "Move 5"
     games = reply(await other.slash(w.channel, "games"))
     assert f"<@{late}> (skipped since move 5)" in post_text(games)
     own = reply(await people[late].slash(w.channel, "games"))

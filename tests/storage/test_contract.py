@@ -103,6 +103,27 @@ async def test_entries_come_back_in_ply_order(repo: Repository) -> None:
     assert got[3].played_at == T0 + timedelta(minutes=3)
 
 
+async def test_a_match_comes_with_the_count_of_its_special_entries(repo: Repository) -> None:
+    """A resignation, a timeout, a skip or an agreed draw is an entry of the record but
+    no move: each match read says how many it has (``specials``), so that its moves are
+    counted without reading its record; a save, a takeback and a match created with its
+    first entries keep the count."""
+    a = await repo.create_match(record(seat_count=4, users=(11, 22, 33, 44)))
+    assert a.specials == 0
+    a = await repo.save(a, dataclasses.replace(a, ply=2), [entry(0), entry(1, "#resign 1")])
+    assert a.specials == 1 and (await repo.load_match(a.id)) == a
+    a = await repo.save(a, dataclasses.replace(a, ply=4),
+                        [entry(2, "h10-g8"), entry(3, "#skip 2")])
+    assert a.specials == 2 and (await repo.load_match(a.id)) == a
+    a = await repo.save(a, dataclasses.replace(a, ply=5), [entry(4, "h1-g3")])
+    back = await repo.take_back(a, dataclasses.replace(a, ply=3))  # the skip goes too
+    assert back.specials == 1 and (await repo.load_match(a.id)) == back
+    # a continued game's first entries come with the new match
+    c = await repo.create_match(record(), entries=[entry(0), entry(1, "#timeout 1")])
+    assert c.specials == 1 and (await repo.load_match(c.id)) == c
+    assert (await repo.matches_of(11))[0].specials == 1
+
+
 async def test_matches_of_and_open_challenges(repo: Repository) -> None:
     a = await repo.create_match(record(users=(11, 22)))
     b = await repo.create_match(record(users=(11, 33), status=MatchStatus.FINISHED))
