@@ -20,9 +20,9 @@ from service.events import (
     SetupSubmitted,
     TurnStarted,
 )
-from service.matches import arranged_plies
+from service.matches import arranged_plies, moves_played
 from service.pauses import Pauses
-from service.records import MatchRecord, RecordEntry
+from service.records import MatchRecord, RecordEntry, special_entries
 from service.states import MatchState, parse_entry
 from service.turns import banked, turn_goes_on, turn_started
 from service.views import BoardState, Caller, MoveResult
@@ -92,6 +92,25 @@ class Play:
         return await self._retrying(
             match_id, lambda rec: self.play_move(rec, user, text, None, setup=True))
 
+    async def _stale(self, rec: MatchRecord, expected_ply: int) -> StaleMove:
+        """The move was played on ply ``expected_ply`` (a page, a button) and the match is
+        at another: both said as players count moves (``moves_played``: the arrangements
+        and the special entries, such as a four-player skip, left out)."""
+        seen = max(0, min(expected_ply, rec.ply))
+        earlier = await self.repository.load_entries(rec.id, stop=seen) if seen else []
+        at = moves_played(rec)
+        expected = max(0, expected_ply - min(arranged_plies(rec), seen)
+                       - special_entries(earlier))
+        if at == expected:  # no move since: only a leaving (a resignation, a skip)
+            return StaleMove(_("the position changed: a player has left the game since "
+                               "(the match is still at move {ply})", ply=at))
+        return StaleMove(
+            _("the position changed: the match is at move {ply}, not {expected} "
+              "(last: {last})", ply=at, expected=expected,
+              last=move_display(rec.last_move)) if rec.last_move and at > 0 else
+            _("the position changed: the match is at move {ply}, not {expected}",
+              ply=at, expected=expected))
+
     async def play_move(self, rec: MatchRecord, user: int, text: str,
                         expected_ply: int | None, *, setup: bool,
                         conditional: bool = False) -> MoveResult:
@@ -99,15 +118,7 @@ class Play:
         me = self._require_player(rec, user)
         assert me.seat is not None
         if expected_ply is not None and expected_ply != rec.ply:
-            # counted as the page and the board count moves: arrangements left out
-            arranged = arranged_plies(rec)
-            at, expected = rec.ply - arranged, max(0, expected_ply - arranged)
-            raise StaleMove(
-                _("the position changed: the match is at move {ply}, not {expected} "
-                  "(last: {last})", ply=at, expected=expected,
-                  last=move_display(rec.last_move)) if rec.last_move and at > 0 else
-                _("the position changed: the match is at move {ply}, not {expected}",
-                  ply=at, expected=expected))
+            raise await self._stale(rec, expected_ply)
         if me.out:
             raise NotAllowed(_("you are out of this game"))
         Pauses.refuse_while_paused(rec, self.clock.now())

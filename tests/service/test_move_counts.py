@@ -5,7 +5,10 @@ the stepper counted the arrangements once both were in."""
 
 from __future__ import annotations
 
-from service import MatchService, Repository
+import pytest
+
+from locales.i18n import render
+from service import MatchService, Repository, StaleMove
 from service.views import Caller
 from tests.service.conftest import (
     ALICE,
@@ -67,3 +70,27 @@ async def test_the_stepper_counts_no_arrangement_once_both_are_in(
     for ply, moves in ((0, 0), (1, 0), (2, 0), (3, 1)):
         board = await service.board_at(m.id, ply, caller)
         assert (board.moves, board.match.moves_played) == (moves, moves), ply
+
+
+async def test_a_stale_move_counts_moves_and_names_a_leaving(service: MatchService,
+                                                            clock: SetClock) -> None:
+    """A move sent from a board older than the match said "at move N" counting the
+    record's entries: a skip is no move, and a board that is stale only because a seat
+    left says so."""
+    m = await start_four(service, "fast", on_timeout="skip")
+    await play_random(service, m.id, 4, seed=3)
+    await _time_out(service, clock, m.id)  # the fifth entry, no move
+    m = await service.get_match(m.id)
+    p, _ = await service.position(m.id)
+    move = p.variant.format_move(p, next(iter(p.legal_moves())))
+    with pytest.raises(StaleMove) as seen:  # the board before the skip
+        await service.move(m.id, m.to_move[0], move, expected_ply=4)
+    assert render(seen.value.text, "en-US") == (
+        "the position changed: a player has left the game since (the match is still at "
+        "move 4)")
+    with pytest.raises(StaleMove) as seen:  # a board of three moves
+        await service.move(m.id, m.to_move[0], move, expected_ply=3)
+    assert render(seen.value.text, "en-US").startswith(
+        "the position changed: the match is at move 4, not 3")
+    played = await service.move(m.id, m.to_move[0], move, expected_ply=5)
+    assert played.match.moves_played == 5
