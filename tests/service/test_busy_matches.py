@@ -3,8 +3,11 @@ process and across two, never make a healthy match look broken (issue 20 §1).
 
 A reader that sees a match row from after a move and its entries from before it (or the
 other way round) has seen a race, not corruption: these tests fail if any such race ever
-reaches a caller as ``MatchBroken``. Durations are short (a few seconds) so the suite stays
-fast; ``bench/bench_busy.py`` runs the same mix for longer and prints the figures.
+reaches a caller as ``MatchBroken``. Each race runs until a set number of moves and reads
+have landed (never for a set time: on a loaded machine a timed race did too few moves to
+mean anything, on an idle one more than it needs), with a cap on attempts so a race in
+which nothing can land ends and fails; ``bench/bench_busy.py`` runs the same mix for
+longer and prints the figures.
 """
 
 from __future__ import annotations
@@ -16,7 +19,6 @@ import random
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 from service import (
@@ -41,10 +43,27 @@ async def _matches(service: MatchService, count: int) -> list[int]:
     return ids
 
 
-async def _mover(service: MatchService, ids: list[int], seed: int, until: float,
+class Race:
+    """When a race is over: once ``moves`` moves and ``reads`` reads have landed, or
+    after ``attempts`` tries of each racer (nothing landing: the race ends, and its
+    counts fail the test)."""
+
+    def __init__(self, tally: dict[str, int], moves: int, reads: int = 0,
+                 attempts: int = 2000) -> None:
+        self.tally, self.moves, self.reads, self.attempts = tally, moves, reads, attempts
+
+    def goes_on(self, tries: int) -> bool:
+        tally = self.tally
+        return tries < self.attempts and (tally["moves"] < self.moves
+                                          or tally["reads"] < self.reads)
+
+
+async def _mover(service: MatchService, ids: list[int], seed: int, race: Race,
                  tally: dict[str, int]) -> None:
     rng = random.Random(seed)
-    while time.monotonic() < until:
+    tries = 0
+    while race.goes_on(tries):
+        tries += 1
         match_id = rng.choice(ids)
         try:
             m = await service.get_match(match_id)
@@ -65,10 +84,12 @@ async def _mover(service: MatchService, ids: list[int], seed: int, until: float,
         await asyncio.sleep(0)
 
 
-async def _reader(service: MatchService, ids: list[int], seed: int, until: float,
+async def _reader(service: MatchService, ids: list[int], seed: int, race: Race,
                   tally: dict[str, int]) -> None:
     rng = random.Random(seed)
-    while time.monotonic() < until:
+    tries = 0
+    while race.goes_on(tries):
+        tries += 1
         try:
             await service.history(rng.choice(ids))
             tally["reads"] += 1
@@ -84,12 +105,12 @@ async def test_moves_and_history_racing_in_one_process_are_never_broken(
     service = MatchService(repo, Recorder(), SetClock(), rng=random.Random(3))
     ids = await _matches(service, 5)
     tally = {"moves": 0, "reads": 0, "refused": 0, "broken": 0}
-    until = time.monotonic() + 3.0
-    await asyncio.gather(*(_mover(service, ids, seed, until, tally) for seed in range(4)),
-                         *(_reader(service, ids, 10 + seed, until, tally)
+    race = Race(tally, moves=40, reads=40)
+    await asyncio.gather(*(_mover(service, ids, seed, race, tally) for seed in range(4)),
+                         *(_reader(service, ids, 10 + seed, race, tally)
                            for seed in range(2)))
     assert tally["broken"] == 0, tally
-    assert tally["moves"] > 20 and tally["reads"] > 20, tally
+    assert tally["moves"] >= 40 and tally["reads"] >= 40, tally
     assert await MatchService(repo, Recorder(), SetClock()).verify_all() == []
     await repo.close()
 
@@ -137,10 +158,12 @@ async def test_sweep_racing_moves_never_calls_a_match_broken(tmp_path: Path) -> 
     ahead.advance(days=2.5)
     ids = await _matches(service, 5)
     tally = {"moves": 0, "reads": 0, "refused": 0, "broken": 0}
-    until = time.monotonic() + 2.0
+    race = Race(tally, moves=25)
 
     async def sweeping() -> None:
-        while time.monotonic() < until:
+        tries = 0
+        while race.goes_on(tries):
+            tries += 1
             sweeper = MatchService(repo, Recorder(), ahead)  # a cold cache every time
             try:
                 await sweeper.sweep()
@@ -148,10 +171,10 @@ async def test_sweep_racing_moves_never_calls_a_match_broken(tmp_path: Path) -> 
                 tally["broken"] += 1
             await asyncio.sleep(0)
 
-    await asyncio.gather(*(_mover(service, ids, seed, until, tally) for seed in range(3)),
+    await asyncio.gather(*(_mover(service, ids, seed, race, tally) for seed in range(3)),
                          sweeping())
     assert tally["broken"] == 0, tally
-    assert tally["moves"] > 10, tally
+    assert tally["moves"] >= 25, tally
     assert await MatchService(repo, Recorder(), clock).verify_all() == []
     await repo.close()
 
@@ -161,19 +184,21 @@ _CHILD = textwrap.dedent("""
     from service import MatchService
     from storage import SqliteRepository
     from tests.service.conftest import Recorder, SetClock
-    from tests.service.test_busy_matches import _mover
+    from tests.service.test_busy_matches import Race, _mover
 
-    async def main(path, seed, seconds, ids):
+    async def main(path, seed, moves, ids):
         repo = await SqliteRepository.open(path)
         service = MatchService(repo, Recorder(), SetClock(), rng=random.Random(seed))
         tally = {"moves": 0, "reads": 0, "refused": 0, "broken": 0}
-        until = time.monotonic() + seconds
-        await asyncio.gather(*(_mover(service, ids, seed * 10 + i, until, tally)
+        race = Race(tally, moves=moves)
+        print("ready", flush=True)
+        sys.stdin.readline()  # both processes race from the same moment
+        await asyncio.gather(*(_mover(service, ids, seed * 10 + i, race, tally)
                                for i in range(3)))
         await repo.close()
         print(json.dumps(tally))
 
-    asyncio.run(main(sys.argv[1], int(sys.argv[2]), float(sys.argv[3]),
+    asyncio.run(main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]),
                      json.loads(sys.argv[4])))
 """)
 
@@ -184,17 +209,25 @@ async def test_two_processes_on_one_file_never_see_a_broken_match(tmp_path: Path
     ids = await _matches(MatchService(repo, Recorder(), SetClock()), 5)
     await repo.close()
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    children = [subprocess.Popen([sys.executable, "-c", _CHILD, str(path), str(seed), "4",
+    children = [subprocess.Popen([sys.executable, "-c", _CHILD, str(path), str(seed), "60",
                                   json.dumps(ids)], cwd=ROOT, env=env,
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
                 for seed in (1, 2)]
+    for child in children:
+        assert child.stdout is not None and child.stdin is not None
+        assert child.stdout.readline().strip() == "ready", child.communicate()[1]
+    for child in children:
+        assert child.stdin is not None
+        child.stdin.write("go\n")
+        child.stdin.flush()
     tallies = []
     for child in children:
         out, err = child.communicate(timeout=120)
         assert child.returncode == 0, err
         tallies.append(json.loads(out.strip().splitlines()[-1]))
     assert [t["broken"] for t in tallies] == [0, 0], tallies
-    assert all(t["moves"] > 5 for t in tallies), tallies
+    assert all(t["moves"] >= 60 for t in tallies), tallies
     repo = await SqliteRepository.open(path)
     assert await MatchService(repo, Recorder(), SetClock()).verify_all() == []
     await repo.close()
