@@ -35,6 +35,15 @@ FIXTURE = Path(__file__).parent / "data" / "reproducible_play.json"
 
 
 @pytest.fixture
+def cpu_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine's clock (``time.perf_counter``, read at every call, by the compiled
+    modules too) is this process's CPU time, as the tests read it: a budget is kept or
+    not whatever else the machine runs (a loaded machine stretched the wall clock past
+    these tests' margins)."""
+    monkeypatch.setattr(time, "perf_counter", time.process_time)
+
+
+@pytest.fixture
 def fresh_choice() -> Iterator[None]:
     """:func:`native.compiled` decided afresh, and remembered as it was afterwards."""
     native.compiled.cache_clear()
@@ -99,7 +108,8 @@ def test_pure_python_plays_the_fixture_moves_too() -> None:
     assert answer["played"] == json.loads(FIXTURE.read_text())
 
 
-def test_levels_7_and_8_keep_to_the_time_budget_unless_asked_for_their_floors() -> None:
+def test_levels_7_and_8_keep_to_the_time_budget_unless_asked_for_their_floors(
+        cpu_clock: None) -> None:
     """Querni's level 8 has an 80 000-node floor (the ladder's setting); at a 0.3 s budget
     it stops on time, far short of it: the time promised per move is kept."""
     p = rules.variant("querni").start(seed=5)
@@ -138,7 +148,8 @@ def test_where_time_is_kept_the_search_stops_a_slow_node_early_enough(
     assert took < 0.55 + 0.01  # without the look ahead: up to 0.65
 
 
-def test_a_time_bound_level_arranges_its_querni_stones_within_its_time() -> None:
+def test_a_time_bound_level_arranges_its_querni_stones_within_its_time(
+        cpu_clock: None) -> None:
     """Level 8's arrangement (6 000 rounds of hill climbing, about half a second) stops
     at its deadline: at a 0.05 s budget it is chosen within it, still a legal
     arrangement; levels 1-6 (node-bound) and the ladder's floors do all their rounds
@@ -159,7 +170,7 @@ def test_a_time_bound_level_arranges_its_querni_stones_within_its_time() -> None
 
 
 def test_selfplay_keeps_the_movetime_and_hands_on_floors_when_asked(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, cpu_clock: None) -> None:
     """``selfplay --movetime`` is kept by level 8 (Alquerque's floor: 48 000 nodes, about
     2 s here); ``floors`` (the ladder's reproducible setting) reaches every search."""
     record = play_game("alquerque", {}, [8, 0], seed=3, seconds=0.05, fairy=False,
