@@ -138,7 +138,8 @@ def view_of(rec: MatchRecord, imported: Callable[[int | None], str] | None = Non
         pause_offer_days=offer.days if offer is not None and offer.ply == rec.ply else 0,
         on_timeout=rec.clock.on_timeout, stand_ins=rec.clock.stand_ins,
         continued_from=rec.continued_from, skipped=rec.clock.skipped,
-        arranged=arranged_plies(rec), specials=rec.specials)
+        arranged=arranged_plies(rec), specials=rec.specials,
+        draw_accepted=rec.draw_offer.accepted if rec.draw_offer else ())
 
 
 _SCOPE_READ: ContextVar[tuple[object, MatchRecord] | None] = ContextVar("scope_read",

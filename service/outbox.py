@@ -167,6 +167,7 @@ def _view_of(d: dict[str, Any]) -> MatchView:
     d["time_zones"] = tuple((int(u), z) for u, z in d.get("time_zones", ()))
     d["stand_ins"] = tuple((int(u), int(n)) for u, n in d.get("stand_ins", ()))
     d["skipped"] = tuple((int(u), int(n)) for u, n in d.get("skipped", ()))
+    d["draw_accepted"] = tuple(int(u) for u in d.get("draw_accepted", ()))  # (not before)
     paused = d.get("paused")
     d["paused"] = None if paused is None else (datetime.fromtimestamp(paused[0], UTC),
                                                datetime.fromtimestamp(paused[1], UTC))

@@ -118,6 +118,8 @@ class MatchView:
     # the record's special entries (a seat that resigned, timed out or is skipped, an
     # agreed draw): not moves either
     specials: int = 0
+    # who agreed to the pending draw offer so far (four players: every other must)
+    draw_accepted: tuple[int, ...] = ()
 
     @property
     def moves_played(self) -> int:

@@ -488,7 +488,8 @@ class WebApp:
                                 offered_by_me=match.draw_offer_by == grant.user_id,
                                 live=match.status.is_live, error=error, locale=locale,
                                 taps=board_taps(position, choices, seat) if choices
-                                else None, out=match.seats[seat].out)
+                                else None, out=match.seats[seat].out,
+                                accepted_by_me=grant.user_id in match.draw_accepted)
         export = await self.service.web_export(match.id, caller)
         html = match_page(found, token=self.signer.spectator(match.id, match.guild_id),
                           ply=ply, locale=locale, live=True, play=play,

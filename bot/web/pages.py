@@ -261,9 +261,14 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
     offer = ""
     offerer = match.seat_of(match.draw_offer_by) if match.draw_offer_by is not None else None
     if match.status.is_live and offerer is not None:  # today's offer: the latest ply only
-        said = render(_("{player} offers a draw; it lapses when the next move is played",
-                        player=texts.who(match, [offerer], list(found.names)
-                                         if any(found.names) else None)), locale)
+        known = list(found.names) if any(found.names) else None
+        offered: Words = _("{player} offers a draw; it lapses when the next move is played",
+                           player=texts.who(match, [offerer], known))
+        agreed = [s for u in match.draw_accepted if (s := match.seat_of(u)) is not None]
+        if agreed:  # four players: every other must agree; who has so far
+            offered = _("{offer}; agreed so far: {players}", offer=offered,
+                        players=texts.who(match, agreed, known))
+        said = render(offered, locale)
         hidden = "" if ply == last else " hidden"
         offer = f'<p class="offer" id="offer"{hidden}>{esc(said)}</p>'
     live_note = ""
@@ -330,7 +335,8 @@ def play_action(token: str, action: str, locale: str) -> str:
 
 def play_section(*, token: str, csrf: str, ply: int, choices: Sequence[tuple[str, str]],
                  draw_offer: bool, offered_by_me: bool, live: bool, error: Words | None,
-                 locale: str, taps: BoardTaps | None = None, out: bool = False) -> str:
+                 locale: str, taps: BoardTaps | None = None, out: bool = False,
+                 accepted_by_me: bool = False) -> str:
     """A player's own part of the page: his legal moves grouped by the piece that makes
     them (tap a piece, then where it goes: each a button that plays it), draw offers and
     resigning. Plain forms (no script needed), each with the link's form token; ``taps``:
@@ -370,7 +376,10 @@ def play_section(*, token: str, csrf: str, ply: int, choices: Sequence[tuple[str
                      f'<div class="pieces">{"".join(pieces)}</div></form>')
     if live and not out:
         offers: list[tuple[str, Words]] = []
-        if draw_offer and not offered_by_me:
+        if draw_offer and accepted_by_me:  # the others have yet to: he may change his mind
+            parts.append(f'<p>{esc(render(_("You accepted the draw."), locale))}</p>')
+            offers.append(("decline", _("Decline the draw")))
+        elif draw_offer and not offered_by_me:
             offers.append(("accept", _("Accept the draw")))
             offers.append(("decline", _("Decline the draw")))
         elif draw_offer:  # his own offer: he may take it back (the service's decline)

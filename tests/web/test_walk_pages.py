@@ -11,6 +11,7 @@ import re
 from html import unescape
 from pathlib import Path
 
+from service import MatchView
 from tests.service.conftest import ALICE, BOB, GUILD, play_random, start_four
 from tests.web.conftest import Site, web_match
 from tests.web.test_clock_state import players_of, words
@@ -256,3 +257,32 @@ async def test_a_handed_in_arrangement_is_not_asked_for_again(site: Site) -> Non
     html = await (await site.client.get(path + "?lang=en-US")).text()
     assert heading(html) == "Your arrangement is in" and "Arrange your stones" not in html
     assert "The game starts when your opponent has handed in his" in words(html)
+
+
+async def test_a_four_player_draw_offer_says_who_agreed_so_far(site: Site) -> None:
+    await site.service.update_guild_settings(GUILD, web=True)
+    m = await start_four(site.service, "slow")
+    m = await play_random(site.service, m.id, 4)
+    by, first, *_rest = [s.user_id for s in m.seats if s.user_id is not None]
+    await site.service.offer_draw(m.id, by)
+    m = await site.service.accept_draw(m.id, first)
+    assert m.status.is_live and m.draw_accepted == (first,)  # two more must agree
+    html = await (await site.client.get(site.path(m) + "?lang=en-US")).text()
+    said = words(html.split('id="offer">', 1)[1].split("</p>", 1)[0])
+    assert said.endswith(f"offers a draw; it lapses when the next move is played; "
+                         f"agreed so far: {names_of(m, first)}")
+    mine = await (await site.client.get(await player_path(site, m, first))).text()
+    assert "You accepted the draw." in mine and 'value="accept"' not in mine
+    assert '<button name="action" value="decline">Decline the draw</button>' in mine
+
+
+def names_of(m: MatchView, user: int) -> str:
+    """``'bob (Black)'`` as the page names a player (the fixture's names, else the
+    colour alone)."""
+    from locales.i18n import render
+    from locales.terms import seat_colour
+    from tests.web.conftest import NAMES
+
+    seat = next(s for s in m.seats if s.user_id == user)
+    colour = render(seat_colour(seat.name), "en-US")
+    return f"{NAMES[user]} ({colour})" if user in NAMES else colour
