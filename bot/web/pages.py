@@ -274,7 +274,8 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
     live_note = ""
     if live and match.status.is_live:
         said = render(_("live: new moves appear by themselves"), locale)
-        live_note = f'<p class="live" role="status">{esc(said)}</p>'
+        # shown by the script that brings the moves (without it, nothing comes live)
+        live_note = f'<p class="live" id="live" role="status" hidden>{esc(said)}</p>'
     start_alt = esc(alts[0])
     moves_heading = esc(render(_("Moves"), locale))
     # an empty list under its heading reads as a page that failed to load

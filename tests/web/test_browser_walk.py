@@ -86,7 +86,7 @@ async def test_a_long_name_wraps_on_a_phone(site: Site, chromium: str,
             await browser.close()
 
 
-async def test_the_players_clock_and_moves_stand_beside_the_board_on_a_wide_screen(
+async def test_a_wide_screen_puts_the_clock_beside_the_board_and_no_script_no_live_word(
         site: Site, chromium: str) -> None:
     m = await web_match(site.service, "damas")
     for user, move in ((ALICE, "b3-a4"), (BOB, "a6-b5")):
@@ -104,5 +104,13 @@ async def test_the_players_clock_and_moves_stand_beside_the_board_on_a_wide_scre
                 # right of the board, and starting beside it (not below it)
                 assert box["x"] >= board["x"] + board["width"], part
                 assert box["y"] < board["y"] + board["height"], part
+            assert await page.locator("#live").is_visible()  # moves come live here
+            # without the script nothing comes live: the page does not say it does
+            still = await browser.new_context(java_script_enabled=False)
+            plain = await still.new_page()
+            await plain.goto(str(site.client.make_url(site.path(m))) + "?lang=en-US")
+            assert await plain.locator("#live").count() == 1
+            assert await plain.locator("#live").is_hidden()
+            await still.close()
         finally:
             await browser.close()

@@ -298,6 +298,8 @@
       if (Math.abs(dx) > 40) { show(ply + (dx < 0 ? 1 : -1)); }
     }, { passive: true });
     localTimes();
+    var live = document.getElementById("live");  // true only where the moves come live
+    if (live) { live.hidden = !window.EventSource; }
   }
 
   document.addEventListener("keydown", function (ev) {
