@@ -55,14 +55,13 @@ SPECTATOR = 0
 
 @dataclass(frozen=True, slots=True)
 class WebMatch:
-    """A match as a web page shows it: the replayed public record, the players' names by
-    seat ("" where none is known), their ratings on the match's ladder and, once it is
-    finished, the analysis ``/analysis`` stored of it (None: none made; never while the
-    match is live: no engine help to its players)."""
+    """A match as a web page shows it: the replayed public record (its seats carry the
+    players' ratings, read with the match), the players' names by seat ("" where none is
+    known) and, once it is finished, the analysis ``/analysis`` stored of it (None: none
+    made; never while the match is live: no engine help to its players)."""
 
     record: GameRecord
     names: tuple[str, ...]
-    ratings: tuple[LeaderboardEntry | None, ...]
     analysis: MatchAnalysis | None = None
 
 
@@ -165,22 +164,11 @@ class Web:
         view = self._view(rec)
         record = await self._record_players(rec, replay(rec, entries).game_record(view, rec))
         names = tuple(self._seat_names(view) or ("",) * len(view.seats))
-        ladder = rec.game if rec.seat_count == 2 else f"{rec.game}-{rec.seat_count}"
-        ratings: list[LeaderboardEntry | None] = []
-        for seat in view.seats:
-            found = None
-            if seat.user_id is not None:
-                ranked = await self.repository.rank_of(rec.guild_id, ladder, seat.user_id)
-                if ranked is not None:
-                    rank, r = ranked
-                    found = LeaderboardEntry(rank, r.user_id, r.ordinal, r.mu, r.sigma,
-                                             r.wins, r.losses, r.draws)
-            ratings.append(found)
         analysis = None if rec.status.is_live else \
             await self.repository.analysis_of(match_id)
         if analysis is not None and analysis.plies != len(record.plies):
             analysis = None  # weighed on another record: its plies would not match
-        return WebMatch(record, names, tuple(ratings), analysis)
+        return WebMatch(record, names, analysis)
 
     async def web_export(self, match_id: int, caller: Caller | None = None
                          ) -> tuple[str, str] | None:

@@ -17,7 +17,7 @@ from urllib.parse import urlencode
 
 from bot.web.clock import Note, clock_notes, seat_notes, seated_name
 from bot.web.graph import analysis_section
-from locales.i18n import LOCALES, Words, _, capitalized, decimal, listing, render
+from locales.i18n import LOCALES, Words, _, capitalized, listing, render
 from locales.terms import game_name, move_display, seat_colour
 from service import texts
 from service.imported_seats import imported_title, is_imported, seat_player
@@ -198,7 +198,7 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
     plains = [plain_name(held, name) for held, name in zip(match.seats, found.names,
                                                            strict=False)]
     players = []
-    for held, plain, rating in zip(match.seats, plains, found.ratings, strict=False):
+    for held, plain in zip(match.seats, plains, strict=False):
         colour = render(seat_colour(held.name), locale)
         # after a timeout: 'alice (computer since move 40)', from that move on
         aside = render(seated_name(match, held, plain), locale)
@@ -215,9 +215,11 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
         if mates:
             said = render(_("with {players}", players=listing(mates)), locale)
             bits.append(f'<span class="team">{esc(said)}</span>')
+        # as Discord's card says it ('rating 4.1?' while provisional, 'no rating yet'),
+        # and nothing once the match is over: today's number is not the one it was played at
+        rating = texts.seat_rating(match, held)
         if rating is not None:
-            said = render(_("rating {rating}", rating=decimal(rating.ordinal)), locale)
-            bits.append(f'<span class="rating">{esc(said)}</span>')
+            bits.append(f'<span class="rating">{esc(render(rating, locale))}</span>')
         marks = [f'<strong class="turn">{esc(to_move)}</strong>'] \
             if held.seat in shown.turn else []
         marks += [esc(out)] if held.seat in shown.out else []

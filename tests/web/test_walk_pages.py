@@ -286,3 +286,22 @@ def names_of(m: MatchView, user: int) -> str:
     seat = next(s for s in m.seats if s.user_id == user)
     colour = render(seat_colour(seat.name), "en-US")
     return f"{NAMES[user]} ({colour})" if user in NAMES else colour
+
+
+async def test_ratings_are_said_as_the_card_says_them_and_not_once_it_is_over(
+        site: Site) -> None:
+    from tests.web.test_stepped_page import seat_items
+
+    done = await web_match(site.service, "damas")
+    for user, move in ((ALICE, "b3-a4"), (BOB, "a6-b5")):
+        await site.service.move(done.id, user, move)
+    await site.service.resign(done.id, BOB)  # rated: both have a provisional rating
+    live = await web_match(site.service, "damas")
+    items = seat_items(await (await site.client.get(site.path(live) + "?lang=en-US")).text())
+    for item in items:  # provisional: '?', as ladders and Discord's card print it
+        assert re.search(r"rating -?\d+\.\d\?", item), item
+    first = await web_match(site.service, "xiangqi")  # a ladder they are not on yet
+    items = seat_items(await (await site.client.get(site.path(first) + "?lang=en-US")).text())
+    assert all("no rating yet" in item for item in items), items
+    over = await (await site.client.get(site.path(done) + "?lang=en-US")).text()
+    assert "rating" not in " ".join(seat_items(over))  # today's number is not the game's
