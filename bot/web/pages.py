@@ -281,7 +281,8 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
     start_alt = esc(alts[0])
     moves_heading = esc(render(_("Moves"), locale))
     # an empty list under its heading reads as a page that failed to load
-    no_moves = "" if moves else f'<p>{esc(render(_("No moves yet."), locale))}</p>'
+    none_yet = render(_("No moves yet."), locale)  # (outside the f-string: extracted)
+    no_moves = "" if moves else f"<p>{esc(none_yet)}</p>"
     players_heading = esc(render(_("Players"), locale))
     clock = "".join(f"<li>{_said(n, locale)}</li>"
                     for n in clock_notes(match, found.names, locale, now, MARK))
@@ -360,7 +361,12 @@ def play_section(*, token: str, csrf: str, ply: int, choices: Sequence[tuple[str
         groups: dict[str, list[tuple[str, str]]] = {}
         for canonical, display in choices:
             groups.setdefault(origin_of(canonical), []).append((canonical, display))
-        hint = render(capitalized(_("tap a piece, then where it goes")), locale)
+        tap = render(capitalized(_("tap a piece, then where it goes")), locale)
+        hint = f"<p>{esc(tap)}</p>"  # (the words outside the f-string: extracted)
+        if taps is not None and taps.removals:  # how a chain is tapped: said, not guessed
+            chain = render(capitalized(_("to take a chain off, tap its first and last stone "
+                                         "too (after the move, or alone)")), locale)
+            hint += f"<p>{esc(chain)}</p>"
         pieces = []
         for origin in sorted(groups):
             buttons = "".join(
@@ -374,13 +380,14 @@ def play_section(*, token: str, csrf: str, ply: int, choices: Sequence[tuple[str
             data = "".join(f' {k}="{esc(v)}"' for k, v in taps.attributes().items()) + \
                 f' data-which="{esc(which)}"'
         parts.append(f'<form method="post" action="{esc(play_action(token, "move", locale))}" '
-                     f'id="play-moves"{data}>{hidden}<p>{esc(hint)}</p>'
+                     f'id="play-moves"{data}>{hidden}{hint}'
                      f'<div class="choose" id="choose" hidden></div>'
                      f'<div class="pieces">{"".join(pieces)}</div></form>')
     if live and not out:
         offers: list[tuple[str, Words]] = []
         if draw_offer and accepted_by_me:  # the others have yet to: he may change his mind
-            parts.append(f'<p>{esc(render(_("You accepted the draw."), locale))}</p>')
+            accepted = render(_("You accepted the draw."), locale)
+            parts.append(f"<p>{esc(accepted)}</p>")
             offers.append(("decline", _("Decline the draw")))
         elif draw_offer and not offered_by_me:
             offers.append(("accept", _("Accept the draw")))

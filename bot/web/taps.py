@@ -34,6 +34,7 @@ class BoardTaps:
     moves: tuple[tuple[str, str, tuple[str, ...]], ...]
     spots: dict[str, tuple[float, float]]
     size: float
+    removals: bool = False  # some move takes a chain off (Querni): tapped by its ends
 
     def attributes(self) -> dict[str, str]:
         """The ``data-`` attributes the page's script reads (JSON)."""
@@ -84,6 +85,7 @@ def board_taps(position: Position, choices: Sequence[tuple[str, str]],
     wanted = dict(choices)
     moves: list[tuple[str, str, tuple[str, ...]]] = []
     points: set[Point] = set()
+    removals = False
     for move in position.legal_moves():
         canonical = v.format_move(position, move)
         if canonical not in wanted:
@@ -92,6 +94,7 @@ def board_taps(position: Position, choices: Sequence[tuple[str, str]],
         tapped = taps_of(marks.path, marks.removed)
         if not tapped:
             continue  # a pass: the list plays it
+        removals = removals or bool(marks.removed)
         points.update(tapped)
         moves.append((canonical, wanted[canonical],
                       tuple(point_name(*p) for p in tapped)))
@@ -104,7 +107,7 @@ def board_taps(position: Position, choices: Sequence[tuple[str, str]],
         x, y = lay.centre(p)
         spots[point_name(*p)] = (round(100 * x / lay.width, 2),
                                  round(100 * y / lay.height, 2))
-    return BoardTaps(tuple(moves), spots, 100 * lay.step / lay.width)
+    return BoardTaps(tuple(moves), spots, 100 * lay.step / lay.width, removals)
 
 
 @dataclass(frozen=True, slots=True)

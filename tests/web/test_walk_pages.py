@@ -305,3 +305,19 @@ async def test_ratings_are_said_as_the_card_says_them_and_not_once_it_is_over(
     assert all("no rating yet" in item for item in items), items
     over = await (await site.client.get(site.path(done) + "?lang=en-US")).text()
     assert "rating" not in " ".join(seat_items(over))  # today's number is not the game's
+
+
+async def test_querni_says_how_a_chain_is_tapped_where_one_can_be_taken_off(
+        site: Site) -> None:
+    chain = "To take a chain off, tap its first and last stone too (after the move, or alone)"
+    m = await web_match(site.service, "querni", options={"setup": "choose"})
+    await site.service.submit_setup(m.id, BOB, " ".join(str(n) for n in range(16, 0, -1)))
+    await site.service.submit_setup(m.id, ALICE, " ".join(str(n) for n in range(1, 17)))
+    html = await (await site.client.get(await player_path(site, m, ALICE))).text()
+    assert "c2-b2 r1-3" in html and chain in words(html)  # a removal is on offer
+    swedish = words(await (await site.client.get(
+        await player_path(site, m, ALICE) + "?lang=sv-SE")).text())
+    assert "Tryck på en pjäs och sedan dit den ska För att ta ut en kedja" in swedish
+    xiangqi = await web_match(site.service, "xiangqi")
+    html = await (await site.client.get(await player_path(site, xiangqi, ALICE))).text()
+    assert "Tap a piece, then where it goes" in words(html) and chain not in words(html)
