@@ -25,6 +25,25 @@ sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
+LONG_MODULES = ("tests/storage/test_failures.py", "tests/storage/test_pg_shards.py",
+                "tests/storage/test_postgres.py", "tests/service/test_busy_matches.py")
+"""Modules of long single tests (each runs processes of its own: several seconds a test)
+that are collected late; with the modules of real-browser tests they run first."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The longest tests run first: the modules that drive Chromium (collected last, under
+    tests/web) and ``LONG_MODULES``, each kept whole and in order (module fixtures are
+    built once). pytest-xdist hands the tests out in collection order, in chunks that
+    shrink towards the end; a long test handed out last kept one worker busy alone (a
+    minute under load, tests/web/test_tap_endings.py) while the other had finished. The
+    order is a pure function of the collection, so every worker collects the same."""
+    root = Path(__file__).resolve().parent.parent
+    first = {item.path for item in items if "chromium" in getattr(item, "fixturenames", ())}
+    first |= {root / name for name in LONG_MODULES}
+    items.sort(key=lambda item: item.path not in first)  # stable: the rest keep their order
+
+
 @pytest.fixture(autouse=True)
 def console_lines_are_rendered(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every line the console prints, in every test, is words: never the Python object
