@@ -11,6 +11,7 @@ from urllib.parse import urlencode
 from bot.web.pages import esc, page
 from locales.i18n import Words, _, render
 from locales.terms import game_name, ladder_name
+from service import texts
 from service.imported_seats import imported_title, seat_player
 from service.views import LeaderboardEntry, MatchView
 from service.web import WebMember, WebServer
@@ -28,6 +29,20 @@ def _counts(x: LeaderboardEntry) -> Words:
     return _("{wins}W {losses}L {draws}D", wins=x.wins, losses=x.losses, draws=x.draws)
 
 
+def _standing(m: MatchView, names: Sequence[str], locale: str) -> str:
+    """Where a listed match stands, as its board says it: who is to move while it is
+    played, how it ended once it is over ('White (alice) won (opponent resigned)')."""
+    known = list(names) if any(names) else None
+    if m.status.is_live:
+        seats = [s.seat for s in m.seats if s.user_id is not None and s.user_id in m.to_move]
+        if not seats:
+            return ""
+        said = render(_("{players} to move", players=texts.who(m, seats, known)), locale)
+    else:
+        said = render(texts.result_words(m, known), locale)
+    return f' <span class="standing">· {esc(said)}</span>'
+
+
 def _matches(found: Sequence[tuple[MatchView, tuple[str, ...]]], link: MatchLink,
              locale: str) -> str:
     items = []
@@ -38,7 +53,8 @@ def _matches(found: Sequence[tuple[MatchView, tuple[str, ...]]], link: MatchLink
                              for s, n in zip(m.seats, names, strict=False))
         items.append(f'<li><a href="{esc(link(m.id))}?{urlencode({"lang": locale})}">'
                      f'{esc(title)}</a> '
-                     f'<span class="who">{esc(players)}</span></li>')
+                     f'<span class="who">{esc(players)}</span>{_standing(m, names, locale)}'
+                     "</li>")
     return f'<ul class="list">{"".join(items)}</ul>'
 
 

@@ -321,3 +321,19 @@ async def test_querni_says_how_a_chain_is_tapped_where_one_can_be_taken_off(
     xiangqi = await web_match(site.service, "xiangqi")
     html = await (await site.client.get(await player_path(site, xiangqi, ALICE))).text()
     assert "Tap a piece, then where it goes" in words(html) and chain not in words(html)
+
+
+async def test_listed_matches_say_where_they_stand(site: Site) -> None:
+    done = await web_match(site.service, "damas")
+    for user, move in ((ALICE, "b3-a4"), (BOB, "a6-b5")):
+        await site.service.move(done.id, user, move)
+    await site.service.resign(done.id, BOB)
+    live = await web_match(site.service, "xiangqi")
+    member = await (await site.client.get(f"{site.path(done)}/player/0?lang=en-US")).text()
+    said = words(member)
+    assert f"Match #{done.id}: Spanish draughts alice – bob · White (alice) won " \
+        "(opponent resigned)" in said
+    assert f"Match #{live.id}: Xiangqi alice – bob · alice (Red) to move" in said
+    server = words(await (await site.client.get(
+        f"/s/{site.signer.server(GUILD)}?lang=en-US")).text())
+    assert f"Match #{live.id}: Xiangqi alice – bob · alice (Red) to move" in server
