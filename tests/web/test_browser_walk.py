@@ -3,7 +3,8 @@ Chromium, as ``test_browser``; the pages' words are ``test_walk_pages``'): the a
 Home and End typed into Querni's arrangement field move its caret (the page steps the
 board with them everywhere else), an arrangement half tapped or typed stays when the
 opponent hands in his (the page follows the change), a draw offer, today's, is not said
-at an earlier ply stepped to, and the language switch keeps the ply stepped to."""
+at an earlier ply stepped to, the keyboard's focus stays where it was when a change
+redraws the page, and the language switch keeps the ply stepped to."""
 
 from __future__ import annotations
 
@@ -54,6 +55,12 @@ async def test_keys_typed_into_a_field_and_a_draw_offer_stepped_back(
             assert await offer.is_hidden()
             await page.keyboard.press("End")
             assert await offer.is_visible()
+            # a change redraws the page: the keyboard's focus stays where it was
+            await page.locator('.step[data-step="first"]').focus()
+            await page.evaluate("document.getElementById('status').dataset.old = '1'")
+            await site.service.move(damas.id, BOB, "a6-b5")
+            await until(page, "!document.querySelector('#status[data-old]')", 5)
+            assert await page.evaluate("document.activeElement.dataset.step") == "first"
             # the language switch keeps the ply stepped to
             await page.keyboard.press("Home")
             async with page.expect_navigation():

@@ -311,12 +311,26 @@
     if (ev.key in moves) { ev.preventDefault(); show(moves[ev.key]); }
   });
 
+  // The element with the keyboard's focus, as a selector that finds its twin in the
+  // page drawn again (a step button, a point, a ply of the list, anything with an id).
+  function focusOf(el) {
+    if (!el || el === document.body || !document.getElementById("main").contains(el)) {
+      return null;
+    }
+    if (el.id) { return "#" + CSS.escape(el.id); }
+    if (el.dataset.step) { return '.step[data-step="' + el.dataset.step + '"]'; }
+    if (el.dataset.point) { return '.spot[data-point="' + CSS.escape(el.dataset.point) + '"]'; }
+    if (el.dataset.ply && el.closest("#moves")) { return '#moves a[data-ply="' + el.dataset.ply + '"]'; }
+    return null;
+  }
+
   function refresh() {
     var atLast = ply === last;
     var kept = ply;
     var field = document.getElementById("arrangement");  // what he is typing stays
     var typed = field ? field.value : "";
     var typing = field !== null && document.activeElement === field;
+    var focused = focusOf(document.activeElement);  // and where the keyboard was
     fetch(match.dataset.page + "?lang=" + encodeURIComponent(lang), { credentials: "same-origin" })
       .then(function (r) { if (!r.ok) { throw new Error(String(r.status)); } return r.text(); })
       .then(function (html) {
@@ -329,6 +343,8 @@
         var again = document.getElementById("arrangement");
         if (again && typed && !again.value) { again.value = typed; }
         if (again && typing) { again.focus(); }
+        var back = focused && document.querySelector(focused);
+        if (back && !typing) { back.focus({ preventScroll: true }); }
       })
       .catch(function () { /* the next change tries again */ });
   }
