@@ -155,6 +155,12 @@ def seat_lines(m: MatchView, loc: str, *, ratings: bool = True) -> str:
     return "\n".join(lines) or "—"
 
 
+def all_arranged(m: MatchView) -> bool:
+    """Whether every seat of a game that began with a set-up (Querni ``choose``) has
+    handed in its arrangement: the set-up is over."""
+    return m.arranged > 0 and m.arranged >= m.seat_count
+
+
 def sides_text(m: MatchView) -> Words:
     """``'@alice and @carol vs @bob and @dave'`` (teams), else every player."""
     sides = m.sides()
@@ -177,9 +183,14 @@ def versus(parts: list[Words]) -> Words:
 
 
 def thread_name(m: MatchView, names: dict[int, str], loc: str) -> str:
-    """'Xiangqi: alice vs bob' (at most 100 characters, Discord's limit)."""
-    players = [names.get(u, str(u)) for u in m.players()]
-    shown: Words = versus(list(players)) if players else _("open")
+    """'Xiangqi: alice vs bob', a teams match by its teams ('alice and carol vs bob and
+    dave', as ``sides_text``); at most 100 characters, Discord's limit."""
+    sides = m.sides()
+    if len(sides) > 1 and any(len(side) > 1 for side in sides):
+        parts: list[Words] = [listing(names.get(u, str(u)) for u in side) for side in sides]
+    else:
+        parts = [names.get(u, str(u)) for u in m.players()]
+    shown: Words = versus(parts) if parts else _("open")
     return render(_("{game}: {players}", game=game_of(m), players=shown), loc)[:100]
 
 
@@ -313,9 +324,32 @@ def games_embed(user_id: int, matches: Sequence[MatchView], loc: str,
             vs += " " + render(_("vs {players}", players=shown), loc)
         lines.append(f"`{m.id}` {render(game_of(m), loc)}{vs} — {render(state, loc)} · "
                      f"{where}")
-    e.description = "\n".join(lines)[:4000] if lines else \
+    e.description = whole_lines(lines, loc) if lines else \
         render(_("No matches here yet. Start one with `/challenge`."), loc)
     return e
+
+
+def whole_lines(lines: Sequence[str], loc: str, limit: int = 4096) -> str:
+    """``lines`` as one text within ``limit`` (an embed's description: 4096): whole
+    lines only (a line cut short breaks its mentions and links), the rest counted.
+
+    >>> whole_lines(["a" * 20, "b" * 20, "c" * 20], "en-US", limit=61)
+    'aaaaaaaaaaaaaaaaaaaa\\nbbbbbbbbbbbbbbbbbbbb\\n… and 1 more match.'
+    >>> whole_lines(["a" * 20, "b" * 20, "c" * 20], "en-US", limit=60)
+    'aaaaaaaaaaaaaaaaaaaa\\n… and 2 more matches.'
+    """
+    def more(count: int) -> str:
+        return render(_n("… and {count} more match.", "… and {count} more matches.",
+                         count, count=count), loc)
+
+    kept: list[str] = []
+    for n, line in enumerate(lines):
+        rest = len(lines) - n - 1
+        tail = f"\n{more(rest)}" if rest else ""
+        if len("\n".join([*kept, line]) + tail) > limit:
+            return "\n".join([*kept, more(len(lines) - n)])
+        kept.append(line)
+    return "\n".join(kept)
 
 
 def leaderboard_embed(page: LeaderboardPage, title: Words, loc: str) -> discord.Embed:

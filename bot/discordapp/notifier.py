@@ -343,6 +343,11 @@ class DiscordNotifier:
     @handlers.on(ev.SetupSubmitted)
     async def setup_submitted(self, event: ev.SetupSubmitted) -> None:
         m = event.match
+        if embeds.all_arranged(m):  # the last one: nobody waits, the turn post follows
+            await self.post(m, _("{player} submitted an arrangement: both are in, and the "
+                                 "game begins.", player=embeds.mention(event.user_id)),
+                            audience=self.others(m, event.user_id))
+            return
         waiting = [u for u in m.to_move if u != event.user_id]
         said = _("{player} submitted an arrangement (kept hidden until both have).",
                  player=embeds.mention(event.user_id))

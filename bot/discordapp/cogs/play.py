@@ -60,6 +60,8 @@ class PlayCog(commands.Cog, name="Play"):
             return []
         matches = await self.service.active_matches_of(interaction.guild_id,
                                                        interaction.user.id)
+        # past Discord's 25 choices, those waiting on the player must not be the cut ones
+        matches = sorted(matches, key=lambda m: interaction.user.id not in m.to_move)
         out = []
         loc = reader(interaction)
         for m in matches:
@@ -245,8 +247,8 @@ class PlayCog(commands.Cog, name="Play"):
             m = await resolve_match(self.service, interaction, match)
             async with self.notices.after_reply():
                 try:
-                    await self.service.submit_setup(m.id, interaction.user.id, arrangement,
-                                                    caller=caller_of(interaction))
+                    done = await self.service.submit_setup(
+                        m.id, interaction.user.id, arrangement, caller=caller_of(interaction))
                 except rules.RulesError as exc:
                     # his own cells, named: "/rules querni explains it" did not (and
                     # Pink's are not the a1 b1 c1 ... the option's description starts with)
@@ -262,8 +264,10 @@ class PlayCog(commands.Cog, name="Play"):
                         "{cells}, in this order.",
                         error=capitalized(errors.rules_detail(exc)),
                         cells=" ".join(point_name(*p) for p in cells))) from exc
-                await answer(interaction, _("Arrangement submitted; it stays hidden from your "
-                                            "opponent until both have submitted."))
+                await answer(interaction, _("Arrangement submitted: both are in, and the game "
+                                            "begins.") if embeds.all_arranged(done.match) else
+                             _("Arrangement submitted; it stays hidden from your "
+                               "opponent until both have submitted."))
 
     @app_commands.command(name="history", description="A match's moves, export file and replay")
     @app_commands.guild_only()

@@ -1,0 +1,84 @@
+"""What a demanding new player and a new server admin tripped over in Discord, through
+SimCord: each test is one thing they met, walked as they would."""
+
+from __future__ import annotations
+
+from tests.discordapp.conftest import World
+from tests.discordapp.helpers import post_text, reply, start_four_player_match, start_match
+
+ARRANGEMENT = " ".join(str(n) for n in range(1, 17))
+
+
+async def test_the_last_arrangement_handed_in_waits_for_nobody(world: World) -> None:
+    """Querni choose: the second arrangement begins the game; its post said "Waiting for
+    @alice" (who had handed hers in first, and now simply moves) and "kept hidden until
+    both have" when both were in."""
+    w = world
+    _m, thread = await start_match(w, w.alice, w.bob, game="querni:setup=choose", seat=0)
+    handed = reply(await w.alice.slash(thread, "setup", arrangement=ARRANGEMENT))
+    assert "stays hidden from your opponent until both have submitted" in handed.content
+    first = post_text(thread.last_message)
+    assert "kept hidden until both have" in first and f"Waiting for {w.bob.mention}" in first
+    before = len(thread.history())
+    done = reply(await w.bob.slash(thread, "setup", arrangement=ARRANGEMENT))
+    assert done.ephemeral
+    assert done.content == "Arrangement submitted: both are in, and the game begins."
+    said, turn = thread.history()[before:]
+    assert post_text(said) == (f"{w.bob.mention} submitted an arrangement: both are in, "
+                               "and the game begins.")
+    assert post_text(turn).startswith(f"{w.alice.mention}, your move")
+
+
+async def test_a_teams_thread_is_named_by_its_teams(world: World) -> None:
+    """A teams match's thread read "dave vs alice vs carol vs bob" (every man for
+    himself) beside the post above it saying "@dave and @carol vs @alice and @bob"."""
+    w = world
+    m, thread = await start_four_player_match(w)
+    names = {a.id: a.name for a in (w.alice, w.bob, w.carol, w.dave)}
+    (one, two), (three, four) = m.sides()
+    assert thread.name == (f"Alquerque grande: {names[one]} and {names[two]} vs "
+                           f"{names[three]} and {names[four]}")
+    await w.alice.slash(w.channel, "challenge", game="alquerque-grande:players=4,mode=fast",
+                        opponent=w.bob, opponent2=w.carol, opponent3=w.dave)
+    lobby = w.channel.last_message
+    for actor in (w.bob, w.carol, w.dave):
+        await actor.click(lobby, label="Accept")
+    fast = await w.service.match_in_thread(w.channel.threads[-1].id)
+    assert fast is not None and fast.id != m.id
+    order = " vs ".join(names[u] for u in fast.players())
+    assert w.channel.threads[-1].name == f"Alquerque grande: {order}"
+
+
+async def test_the_match_menu_offers_the_matches_waiting_on_you_first(world: World) -> None:
+    """With more live matches than Discord's 25 choices, the `match` option listed the
+    newest first and left out an older one waiting on the player, whose move it is."""
+    w = world
+    waiting = await w.service.challenge(w.guild.id, w.channel.id, w.bob.id, "xiangqi",
+                                        opponents=[w.alice.id], seat=1)
+    await w.service.accept(waiting.id, w.alice.id)
+    for n in range(26):  # alice plays black in these: not her move
+        rival = w.guild.add_member(w.env.create_user(f"rival{n}"))
+        m = await w.service.challenge(w.guild.id, w.channel.id, rival.id, "xiangqi",
+                                      opponents=[w.alice.id], seat=0)
+        await w.service.accept(m.id, w.alice.id)
+    choices = await w.alice.autocomplete(w.channel, "move", "match", "")
+    assert len(choices) == 25
+    assert choices[0]["value"] == waiting.id and choices[0]["name"].endswith("your move")
+    assert [c["value"] for c in choices[1:]] == sorted(
+        (c["value"] for c in choices[1:]), reverse=True)  # then the newest, as before
+
+
+async def test_games_with_more_matches_than_fit_says_how_many_more(world: World) -> None:
+    """/games cut its list at 4000 characters wherever that fell: mid-line, inside a
+    mention or a channel link, and without a word about the matches left out."""
+    w = world
+    for n in range(45):
+        rival = w.guild.add_member(w.env.create_user(f"rival{n}"))
+        m = await w.service.challenge(w.guild.id, w.channel.id, rival.id, "xiangqi",
+                                      opponents=[w.alice.id], seat=0)
+        await w.service.accept(m.id, w.alice.id)
+    (embed,) = reply(await w.alice.slash(w.channel, "games")).embeds
+    *shown, more = embed.description.split("\n")
+    assert len(embed.description) <= 4096
+    assert all(line.startswith("`") and line.endswith(">") for line in shown)
+    assert more == f"… and {45 - len(shown)} more matches."
