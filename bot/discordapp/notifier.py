@@ -47,6 +47,7 @@ from service import events as ev
 from service.boards import draw_board
 from service.computer_seats import is_computer
 from service.deliveries import DeliveryFacts
+from service.imported_seats import is_imported
 from service.outbox import OutboxRelay
 from service.ports import BoardRenderer, NameResolver
 from service.records import OutboxEntry
@@ -369,6 +370,15 @@ class DiscordNotifier:
             text = joined(text, _("Ratings:"),
                           *(embeds.rating_line(r, loc) for r in event.ratings),
                           separator="\n")
+        ping, dm = self.split_by_preference(m, m.players())
+        # the words name the winner and the rated only: the others (a casual loser on
+        # time, both players of an aborted match) would learn nothing of it
+        said = render(text, loc)
+        unnamed = [u for u in ping if not is_computer(u) and not is_imported(u)
+                   and f"<@{u}>" not in said]
+        if unnamed:
+            # TRANSLATORS: the players a result post notifies, before the result's words
+            text = _("{players}: {result}", players=embeds.mentions(unnamed), result=text)
         extra: dict[str, Any] = {}
         if m.ply > 0 and m.status is not MatchStatus.BROKEN:
             picture = await self.board_attachment(m, event.board, loc)
@@ -377,7 +387,6 @@ class DiscordNotifier:
                 if m.last_move else None, image=picture is not None)
             if picture is not None:
                 extra["file"] = picture
-        ping, dm = self.split_by_preference(m, m.players())
         if m.status in (MatchStatus.FINISHED, MatchStatus.ABORTED) and \
                 not any(is_computer(u) for u in m.players()):
             extra["view"] = match_buttons(m.id, m.ply, ["rematch"], loc)

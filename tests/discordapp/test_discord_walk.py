@@ -4,8 +4,16 @@ SimCord: each test is one thing they met, walked as they would."""
 from __future__ import annotations
 
 from tests.discordapp.conftest import World
-from tests.discordapp.helpers import post_text, reply, start_four_player_match, start_match
+from tests.discordapp.helpers import (
+    pinged,
+    post_text,
+    reply,
+    result_post,
+    start_four_player_match,
+    start_match,
+)
 
+HOUR = 3600.0
 ARRANGEMENT = " ".join(str(n) for n in range(1, 17))
 
 
@@ -82,3 +90,31 @@ async def test_games_with_more_matches_than_fit_says_how_many_more(world: World)
     assert len(embed.description) <= 4096
     assert all(line.startswith("`") and line.endswith(">") for line in shown)
     assert more == f"… and {45 - len(shown)} more matches."
+
+
+async def test_every_player_is_pinged_by_the_result(world: World) -> None:
+    """A result post names its players only where the words happen to (the winner, the
+    rating lines): a casual game lost on time told its loser nothing, and a match aborted
+    by a lapsed clock pinged nobody, the player left waiting included."""
+    w = world
+    _m, thread = await start_match(w, w.alice, w.bob, seat=0, days=1, rated=False)
+    await w.alice.slash(thread, "move", move="h3-e3")
+    await w.bob.slash(thread, "move", move="h10-g8")
+    await w.env.advance_time(25 * HOUR)
+    lost = result_post(thread)
+    assert post_text(lost).startswith(f"{w.alice.mention}: {w.bob.mention} won match 1")
+    assert sorted(pinged(w, lost)) == sorted([w.alice.id, w.bob.id])
+    _m, thread = await start_match(w, w.alice, w.bob, seat=0, days=1)
+    await w.alice.slash(thread, "move", move="h3-e3")
+    await w.env.advance_time(25 * HOUR)
+    aborted = result_post(thread)
+    assert post_text(aborted).startswith(
+        f"{w.alice.mention} and {w.bob.mention}: Match 2 (Xiangqi) ended: aborted.")
+    assert sorted(pinged(w, aborted)) == sorted([w.alice.id, w.bob.id])
+    _m, thread = await start_match(w, w.alice, w.bob, seat=0, days=1)
+    await w.alice.slash(thread, "move", move="h3-e3")
+    await w.bob.slash(thread, "move", move="h10-g8")
+    await w.alice.slash(thread, "resign")
+    rated = result_post(thread)  # the rating lines name both: nothing added
+    assert post_text(rated).startswith(f"{w.bob.mention} won match 3")
+    assert sorted(pinged(w, rated)) == sorted([w.alice.id, w.bob.id])
