@@ -8,9 +8,15 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+import pytest
+
 from bot.discordapp.cogs.deadlines import grace_for
 from tests.discordapp.conftest import SWEEP_SECONDS, World, make_bot, make_repository, service_of
 from tests.discordapp.helpers import start_match
+
+# a three-day catch-up (every deadline swept, every board posted) takes seconds of wall time
+# on a loaded machine: SimCord's default 5 s for the bot to settle was passed now and then
+pytestmark = pytest.mark.simcord(settle_timeout=30.0)
 
 HOUR = 3600.0
 DAY = 24 * HOUR

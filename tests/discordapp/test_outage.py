@@ -21,6 +21,10 @@ from tests.discordapp.conftest import World, make_repository
 from tests.discordapp.helpers import reply, start_match, words
 from tests.outages import DiskFull, LogWatch, ServerDown
 
+# the sweep and the outbox backing off and resuming take seconds of wall time on a loaded
+# machine: SimCord's default 5 s for the bot to settle was passed now and then
+pytestmark = pytest.mark.simcord(settle_timeout=30.0)
+
 SAID = {
     "sqlite": "The database is full (its disk has no room left); nothing was changed. Try "
               "again later: the bot's operator must free some space.",
