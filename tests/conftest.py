@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import sys
 import tempfile
 import uuid
@@ -26,6 +27,10 @@ sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
+SHM_ROOM = 2 * 1024**3
+"""Free bytes the memory file system needs for the tests' temporary files to go there."""
+
+
 def _temporary_files_in_memory() -> None:
     """Temporary files (each test's SQLite file, the PostgreSQL servers' data, the files
     the commands under test write) go to the machine's memory file system where it has
@@ -34,9 +39,11 @@ def _temporary_files_in_memory() -> None:
     tests/discordapp/test_puzzles.py, test_languages.py and tests/service/test_matches.py
     on SQLite, one process: 69 s and 45 s on the disk, 43 s and 26 s in memory, the same
     CPU time). No test needs a real disk's flush (the tests of ``synchronous`` read the
-    setting back)."""
+    setting back). Only where it has room (``SHM_ROOM``: a container's /dev/shm is often
+    64 MB, less than the PostgreSQL servers' data)."""
     memory = Path("/dev/shm")
-    if os.environ.get("TMPDIR") or not memory.is_dir() or not os.access(memory, os.W_OK):
+    if os.environ.get("TMPDIR") or not memory.is_dir() or not os.access(memory, os.W_OK) \
+            or shutil.disk_usage(memory).free < SHM_ROOM:
         return
     folder = memory / f"tablero-tests-{os.getuid()}"
     folder.mkdir(mode=0o755, exist_ok=True)  # the PostgreSQL servers' user passes through
