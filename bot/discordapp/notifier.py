@@ -372,10 +372,12 @@ class DiscordNotifier:
                           separator="\n")
         ping, dm = self.split_by_preference(m, m.players())
         # the words name the winner and the rated only: the others (a casual loser on
-        # time, both players of an aborted match) would learn nothing of it
+        # time, both players of an aborted match) would learn nothing of it; one who
+        # resigned was answered already
         said = render(text, loc)
+        resigned = left_by if event.reason.startswith("resignation") else None
         unnamed = [u for u in ping if not is_computer(u) and not is_imported(u)
-                   and f"<@{u}>" not in said]
+                   and u != resigned and f"<@{u}>" not in said]
         if unnamed:
             # TRANSLATORS: the players a result post notifies, before the result's words
             text = _("{players}: {result}", players=embeds.mentions(unnamed), result=text)

@@ -118,3 +118,15 @@ async def test_every_player_is_pinged_by_the_result(world: World) -> None:
     rated = result_post(thread)  # the rating lines name both: nothing added
     assert post_text(rated).startswith(f"{w.bob.mention} won match 3")
     assert sorted(pinged(w, rated)) == sorted([w.alice.id, w.bob.id])
+
+
+async def test_a_casual_resignation_pings_the_winner_alone(world: World) -> None:
+    """The player who resigned was answered: the result pings the other, once."""
+    w = world
+    _m, thread = await start_match(w, w.alice, w.bob, seat=0, rated=False)
+    await w.alice.slash(thread, "move", move="h3-e3")
+    await w.bob.slash(thread, "move", move="h10-g8")
+    await w.alice.slash(thread, "resign")
+    over = result_post(thread)
+    assert post_text(over).startswith(f"{w.bob.mention} won match 1")
+    assert pinged(w, over) == [w.bob.id]
