@@ -3,6 +3,8 @@ SimCord: each test is one thing they met, walked as they would."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.discordapp.conftest import World
 from tests.discordapp.helpers import (
     pinged,
@@ -12,6 +14,7 @@ from tests.discordapp.helpers import (
     start_four_player_match,
     start_match,
 )
+from tests.discordapp.languages import speaking
 
 HOUR = 3600.0
 ARRANGEMENT = " ".join(str(n) for n in range(1, 17))
@@ -130,3 +133,24 @@ async def test_a_casual_resignation_pings_the_winner_alone(world: World) -> None
     over = result_post(thread)
     assert post_text(over).startswith(f"{w.bob.mention} won match 1")
     assert pinged(w, over) == [w.bob.id]
+
+
+async def test_help_tells_a_new_player_how_to_begin(world: World,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new player's first command in a fresh server is /help: Tablero had none, so the
+    command menu offered nothing of it. It answers privately, in the reader's language,
+    with the first steps and the commands by the names his Discord shows."""
+    w = world
+    said = reply(await w.carol.slash(w.channel, "help"))
+    assert said.ephemeral
+    (embed,) = said.embeds
+    text = post_text(said)
+    for command in ("/challenge", "/move", "/setup", "/games", "/board", "/history",
+                    "/draw", "/resign", "/rules", "/stats", "/leaderboard", "/settings",
+                    "/tournament create"):
+        assert f"`{command}" in text, command
+    assert "Accept" in text and "your thread" not in text
+    assert len(embed.description) <= 4096
+    speaking(monkeypatch)[w.carol.id] = "de"
+    german = post_text(reply(await w.carol.slash(w.channel, "help")))
+    assert "`/herausfordern`" in german and "`/ziehen`" in german and "`/challenge`" not in german

@@ -1,5 +1,5 @@
-"""Looking things up: ``/games``, ``/leaderboard`` (all-time, or a season's; and its page
-buttons), ``/stats`` and ``/rules``."""
+"""Looking things up: ``/help``, ``/games``, ``/leaderboard`` (all-time, or a season's;
+and its page buttons), ``/stats`` and ``/rules``."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from bot.discordapp import embeds, errors, media
 from bot.discordapp.cogs.common import Interaction, acknowledged, answer, guild_id, reader
 from bot.discordapp.cogs.seasons import season_choices
 from bot.discordapp.components import LeaderboardButton, leaderboard_buttons, match_buttons
+from bot.discordapp.translator import CommandPath
 from locales.i18n import DEFAULT_LOCALE, Words, _, joined, render
 from locales.terms import game_name
 from service import MatchService
@@ -43,6 +44,38 @@ def ladder_title(ladder: str) -> Words:
     return next((title for key, title in ladders() if key == ladder), ladder)
 
 
+def help_embed(loc: str) -> discord.Embed:
+    """What ``/help`` shows a new player: how a game starts and is played, and the
+    commands (by the names the reader's Discord shows them)."""
+    c = CommandPath
+    lines: list[Words] = [
+        _("**Start a game**: {challenge} with the game and your opponent (or nobody: anyone "
+          "may join); they click **Accept**. Against the computer: its `computer` option.",
+          challenge=f"`{render(c('challenge'), loc)}`"),
+        _("**Play**: each match gets a thread. There, {move} offers the legal moves as you "
+          "type (`c2-c3`, `h3-e3`, `f3xd5xf7`, `c2-e4 r3-5`); Querni's chosen set-up is "
+          "handed in with {setup}. Whoever must move next is pinged, with the deadline.",
+          move=f"`{render(c('move'), loc)}`", setup=f"`{render(c('setup'), loc)}`"),
+        _("**Your matches**: {games} lists them, those waiting on you first; {board} and "
+          "{history} show one; {draw} and {resign} end one.",
+          games=f"`{render(c('games'), loc)}`", board=f"`{render(c('board'), loc)}`",
+          history=f"`{render(c('history'), loc)}`", draw=f"`{render(c('draw'), loc)}`",
+          resign=f"`{render(c('resign'), loc)}`"),
+        _("**Learn and compare**: {rules} explains a game with a picture; {stats} and "
+          "{leaderboard} show results.", rules=f"`{render(c('rules'), loc)}`",
+          stats=f"`{render(c('stats'), loc)}`",
+          leaderboard=f"`{render(c('leaderboard'), loc)}`"),
+        _("**Server managers**: {settings} sets days per move, the games channel, threads "
+          "and the language of match threads; {tournament} runs a tournament.",
+          settings=f"`{render(c('settings'), loc)}`",
+          tournament=f"`{render(c('tournament create'), loc)}`"),
+    ]
+    return discord.Embed(title=render(_("Tablero: board games with friends, over days"),
+                                      loc)[:256],
+                         description="\n\n".join(render(line, loc) for line in lines)[:4096],
+                         colour=embeds.COLOUR)
+
+
 class InfoCog(commands.Cog, name="Info"):
     """Read-only commands: lists, ladders, records, rules."""
 
@@ -52,6 +85,12 @@ class InfoCog(commands.Cog, name="Info"):
     async def ladder_autocomplete(self, interaction: Interaction,
                                   current: str) -> list[app_commands.Choice[str]]:
         return ladder_choices(current, reader(interaction))
+
+    @app_commands.command(name="help", description="How to play Tablero here: the first "
+                                                   "steps and the commands")
+    @app_commands.guild_only()
+    async def help(self, interaction: Interaction) -> None:
+        await answer(interaction, "", embed=help_embed(reader(interaction)))
 
     @app_commands.command(name="games",
                           description="Your matches here, the ones waiting on you first")
