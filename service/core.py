@@ -289,11 +289,12 @@ class ServiceCore:
 
     @staticmethod
     def ended(view: MatchView, reason: str, board: BoardState | None,
-               aborted: bool = False, left_by: int | None = None) -> MatchEnded:
+               aborted: bool = False, left_by: int | None = None,
+               left_how: str | None = None) -> MatchEnded:
         """The MatchEnded event of a match that has just finished, as stored in the
         outbox: its result and final board (``_completed`` adds the ratings and record)."""
         return MatchEnded(view, None if aborted else view.result, reason, (), left_by,
-                          board=board)
+                          board=board, left_how=left_how)
 
     async def completed(self, saved: MatchRecord, events: Sequence[Event],
                          ratings: RatingChange | None = None,
@@ -378,7 +379,8 @@ class ServiceCore:
             rec, status=MatchStatus.ABORTED, deadline=None, remind_at=None, to_move=(),
             draw_offer=None, result=ResultRecord(
                 (), (), f"aborted: {why}", *(leaver or (None, None)))), lambda s: [
-            self.ended(self.view(s), "aborted", board, aborted=True, left_by=left_by)])
+            self.ended(self.view(s), "aborted", board, aborted=True, left_by=left_by,
+                       left_how=leaver[1] if leaver is not None else None)])
         events = await self.completed(saved, events)
         await self.announce(events)
         ended = events[0]

@@ -100,7 +100,7 @@ class Endings:
             view = self._view(s)
             if outcome is not None:
                 return [self._ended(view, view.result.reason if view.result else reason,
-                                    board, left_by=user)]
+                                    board, left_by=user, left_how=how)]
             events: list[Event] = [PlayerOut(view, user,
                                              "skipped" if how == "skip" else reason)]
             if new is not None:

@@ -154,6 +154,9 @@ class MatchEnded:
     """The user whose resignation or timeout ended the match (None otherwise)."""
     board: BoardState | None = None
     record: StoredRecord | None = None
+    left_how: str | None = None
+    """With ``left_by``: how he left, "resign", "timeout" or "skip" (an entry stored
+    before this field says None)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -375,7 +375,7 @@ class DiscordNotifier:
         # time, both players of an aborted match) would learn nothing of it; one who
         # resigned was answered already
         said = render(text, loc)
-        resigned = left_by if event.reason.startswith("resignation") else None
+        resigned = left_by if event.left_how == "resign" else None
         unnamed = [u for u in ping if not is_computer(u) and not is_imported(u)
                    and u != resigned and f"<@{u}>" not in said]
         if unnamed:

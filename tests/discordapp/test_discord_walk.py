@@ -124,7 +124,8 @@ async def test_every_player_is_pinged_by_the_result(world: World) -> None:
 
 
 async def test_a_casual_resignation_pings_the_winner_alone(world: World) -> None:
-    """The player who resigned was answered: the result pings the other, once."""
+    """The player who resigned was answered: the result pings the other, once (an
+    aborted match too)."""
     w = world
     _m, thread = await start_match(w, w.alice, w.bob, seat=0, rated=False)
     await w.alice.slash(thread, "move", move="h3-e3")
@@ -133,6 +134,11 @@ async def test_a_casual_resignation_pings_the_winner_alone(world: World) -> None
     over = result_post(thread)
     assert post_text(over).startswith(f"{w.bob.mention} won match 1")
     assert pinged(w, over) == [w.bob.id]
+    _m, thread = await start_match(w, w.alice, w.bob, seat=0)
+    await w.alice.slash(thread, "resign")  # before any move: aborted, said to bob alone
+    aborted = thread.last_message
+    assert post_text(aborted) == f"{w.bob.mention}: Match 2 (Xiangqi) ended: aborted."
+    assert pinged(w, aborted) == [w.bob.id]
 
 
 async def test_help_tells_a_new_player_how_to_begin(world: World,
@@ -154,3 +160,31 @@ async def test_help_tells_a_new_player_how_to_begin(world: World,
     speaking(monkeypatch)[w.carol.id] = "de"
     german = post_text(reply(await w.carol.slash(w.channel, "help")))
     assert "`/herausfordern`" in german and "`/ziehen`" in german and "`/challenge`" not in german
+
+
+async def test_a_four_player_draw_accepted_by_one_says_it_waits_on_the_others(
+        world: World) -> None:
+    """In a four-player game a draw needs every other player: the first to accept was
+    told "You accepted the draw." as if it were agreed."""
+    w = world
+    await w.alice.slash(w.channel, "challenge", game="alquerque-grande:players=4,mode=fast",
+                        opponent=w.bob, opponent2=w.carol, opponent3=w.dave)
+    lobby = w.channel.last_message
+    for actor in (w.bob, w.carol, w.dave):
+        await actor.click(lobby, label="Accept")
+    (thread,) = w.channel.threads
+    m = await w.service.match_in_thread(thread.id)
+    assert m is not None
+    people = {a.id: a for a in (w.alice, w.bob, w.carol, w.dave)}
+    offerer = people[m.to_move[0]]
+    await offerer.slash(thread, "draw", action="offer")
+    offer = thread.last_message
+    first, second, third = [a for a in people.values() if a is not offerer]
+    said = reply(await first.click(offer, label="Accept draw"))
+    assert said.content == ("You accepted the draw; it is agreed once the other players "
+                            "accept too.")
+    said = reply(await second.slash(thread, "draw", action="accept"))
+    assert said.content.endswith("once the other players accept too.")
+    said = reply(await third.click(offer, label="Accept draw"))
+    assert said.content == "You accepted the draw."
+    assert not (await w.service.get_match(m.id)).status.is_live

@@ -32,9 +32,17 @@ from bot.web.links import WebLinks, spectator_url
 from locales.i18n import Words, _, _n, capitalized, joined, render
 from locales.terms import move_display
 from rules.notation import point_name
-from service import MatchService
+from service import MatchService, MatchView
 from service.computer_seats import computer_title, is_computer
 from service.imported_seats import is_imported
+
+
+def draw_accepted(after: MatchView) -> Words:
+    """The answer to accepting a draw offer: the draw, or (four players) the offer
+    still waiting on the others."""
+    if after.status.is_live and after.draw_offer_by is not None:
+        return _("You accepted the draw; it is agreed once the other players accept too.")
+    return _("You accepted the draw.")
 
 
 class PlayCog(commands.Cog, name="Play"):
@@ -228,8 +236,9 @@ class PlayCog(commands.Cog, name="Play"):
                     await self.service.offer_draw(m.id, user, caller=caller_of(interaction))
                     await answer(interaction, _("Draw offered."))
                 elif action == "accept":
-                    await self.service.accept_draw(m.id, user, caller=caller_of(interaction))
-                    await answer(interaction, _("You accepted the draw."))
+                    after = await self.service.accept_draw(m.id, user,
+                                                           caller=caller_of(interaction))
+                    await answer(interaction, draw_accepted(after))
                 else:
                     await self.service.decline_draw(m.id, user, caller=caller_of(interaction))
                     await answer(interaction, _("You withdrew your draw offer.")
@@ -314,9 +323,9 @@ class PlayCog(commands.Cog, name="Play"):
                 raise errors.StaleButton()
             async with self.notices.after_reply():
                 if button.action == "drawyes":
-                    await self.service.accept_draw(m.id, interaction.user.id,
-                                                   caller=caller_of(interaction))
-                    await answer(interaction, _("You accepted the draw."))
+                    after = await self.service.accept_draw(m.id, interaction.user.id,
+                                                           caller=caller_of(interaction))
+                    await answer(interaction, draw_accepted(after))
                 else:
                     await self.service.decline_draw(m.id, interaction.user.id,
                                                     caller=caller_of(interaction))
