@@ -34,11 +34,13 @@ async def start_match(w: World, challenger: Any, opponent: Any, game: str = "xia
 FOUR_PLAYER_GAME = "alquerque-grande:players=4,mode=teams"
 
 
-async def start_four_player_match(w: World, days: int = 1) -> tuple[Any, Any]:
-    """Alice invites Bob, Carol and Dave to a 4-player teams game; all accept.
-    Returns (match view, thread)."""
-    await w.alice.slash(w.channel, "challenge", game=FOUR_PLAYER_GAME, opponent=w.bob,
-                        opponent2=w.carol, opponent3=w.dave, days=days)
+async def start_four_player_match(w: World, days: int = 1, game: str = FOUR_PLAYER_GAME,
+                                  **options: Any) -> tuple[Any, Any]:
+    """Alice invites Bob, Carol and Dave to a 4-player game (teams unless ``game`` says
+    otherwise; ``options``: more of /challenge's); all accept. Returns (match view,
+    thread)."""
+    await w.alice.slash(w.channel, "challenge", game=game, opponent=w.bob,
+                        opponent2=w.carol, opponent3=w.dave, days=days, **options)
     lobby = w.channel.last_message
     for actor in (w.bob, w.carol, w.dave):
         await actor.click(lobby, label="Accept")

@@ -167,14 +167,7 @@ async def test_a_four_player_draw_accepted_by_one_says_it_waits_on_the_others(
     """In a four-player game a draw needs every other player: the first to accept was
     told "You accepted the draw." as if it were agreed."""
     w = world
-    await w.alice.slash(w.channel, "challenge", game="alquerque-grande:players=4,mode=fast",
-                        opponent=w.bob, opponent2=w.carol, opponent3=w.dave)
-    lobby = w.channel.last_message
-    for actor in (w.bob, w.carol, w.dave):
-        await actor.click(lobby, label="Accept")
-    (thread,) = w.channel.threads
-    m = await w.service.match_in_thread(thread.id)
-    assert m is not None
+    m, thread = await start_four_player_match(w, game="alquerque-grande:players=4,mode=fast")
     people = {a.id: a for a in (w.alice, w.bob, w.carol, w.dave)}
     offerer = people[m.to_move[0]]
     await offerer.slash(thread, "draw", action="offer")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.discordapp.conftest import World
-from tests.discordapp.helpers import reply, start_match, words
+from tests.discordapp.helpers import reply, start_four_player_match, start_match, words
 from tests.rules.helpers.querni import FORCED_PASS_BLUE, FORCED_PASS_MOVES, FORCED_PASS_PINK
 
 
@@ -36,14 +36,8 @@ async def test_a_forced_pass_is_played_and_posted(world: World) -> None:
 
 async def test_a_fast_game_ended_by_a_leader_resigning_says_so(world: World) -> None:
     w = world
-    await w.alice.slash(w.channel, "challenge", game="alquerque-grande:players=4,mode=fast",
-                        opponent=w.bob, opponent2=w.carol, opponent3=w.dave, seat=0)
-    lobby = w.channel.last_message
-    for actor in (w.bob, w.carol, w.dave):
-        await actor.click(lobby, label="Accept")
-    (thread,) = w.channel.threads
-    m = await w.service.match_in_thread(thread.id)
-    assert m is not None
+    m, thread = await start_four_player_match(w, game="alquerque-grande:players=4,mode=fast",
+                                              seat=0)
     seats = {s.seat: s.user_id for s in m.seats}
     plays = ["c3-d4", "e3xc3", "d5xd3", "c5-d5", "b2xd4", "e4-e3"]
     for i, text in enumerate(plays):
