@@ -71,8 +71,24 @@ class Clocks:
         if me.out:
             raise NotAllowed(_("you are out of this game"))
         if me.seat in rec.to_move:
-            raise NotAllowed(_("it is your move: only your opponent can give you time or "
-                               "claim on time"))
+            raise NotAllowed(
+                _("it is your move: only your opponent can give you time or claim on time")
+                if rec.seat_count == 2 else
+                _("it is your move: only the other players can give you time or claim on "
+                  "time"))
+
+    @staticmethod
+    def _require_lapsed(rec: MatchRecord) -> None:
+        """Refuse a claim (or a choice not to claim) while the clock runs."""
+        if not rec.clock.claim:  # nothing to wait for: "you can claim once..." misled
+            raise NotAllowed(_("this match has no claim on time: a lapsed clock ends "
+                               "it by itself"))
+        if rec.clock.lapsed is None:
+            raise NotAllowed(
+                _("your opponent's time has not run out yet; you can claim once it has")
+                if rec.seat_count == 2 else
+                _("the time of the player to move has not run out yet; you can claim once "
+                  "it has"))
 
     async def give_time(self, match_id: int, user: int,
                         *, caller: Caller | None = None) -> MatchView:
@@ -106,12 +122,7 @@ class Clocks:
         player loses on time (a 4-player game: he is out), as a timeout would."""
         async def attempt(rec: MatchRecord) -> MatchView:
             self._waiting_player(rec, user)
-            if not rec.clock.claim:
-                raise NotAllowed(_("this match has no claim on time: a lapsed clock ends "
-                                   "it by itself"))
-            if rec.clock.lapsed is None:
-                raise NotAllowed(_("your opponent's time has not run out yet; you can claim "
-                                   "once it has"))
+            self._require_lapsed(rec)
             late = [s for s in rec.to_move]
             late_user = rec.user_at(late[0]) if len(late) == 1 else None
             if late_user is None:
@@ -127,12 +138,7 @@ class Clocks:
         while the clock stays lapsed). Refused like ``claim_win`` for anyone else."""
         rec = await self._record(match_id)
         self._waiting_player(rec, user)
-        if not rec.clock.claim:  # nothing to wait for: "you can claim once..." misled
-            raise NotAllowed(_("this match has no claim on time: a lapsed clock ends "
-                               "it by itself"))
-        if rec.clock.lapsed is None:
-            raise NotAllowed(_("your opponent's time has not run out yet; you can claim "
-                               "once it has"))
+        self._require_lapsed(rec)
         return self._view(rec)
 
     async def resume(self, grace: timedelta = DEFAULT_GRACE, now: datetime | None = None

@@ -29,7 +29,16 @@ from service.timecontrol import (
     vacation_earned,
 )
 from tests.conftest import open_repository_of
-from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, Recorder, SetClock
+from tests.service.conftest import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    GUILD,
+    Recorder,
+    SetClock,
+    start_four,
+)
 
 DAY = timedelta(days=1)
 JUNE = datetime(2026, 6, 10, 12, 0, tzinfo=UTC)  # 7 of 14 yearly days earned by then
@@ -419,3 +428,30 @@ async def test_a_match_starting_during_a_vacation_waits_for_its_end(
     await first_move(service, mid, ALICE)  # moved on vacation: her whole bank is kept
     rec = await service.repository.load_match(mid)
     assert rec is not None and rec.clock.bank_of(0) == (4 * DAY).total_seconds()
+
+
+async def test_four_players_are_told_of_the_other_players_not_an_opponent(
+        service: MatchService, clock: SetClock) -> None:
+    """+1 day and a claim in a game of four speak of the other players and the player to
+    move (with two: "your opponent")."""
+    m = await start_four(service, claim_win=True)
+    mover = m.to_move[0]
+    waiting = next(s.user_id for s in m.seats if s.user_id not in m.to_move)
+    with pytest.raises(NotAllowed) as refused:
+        await service.give_time(m.id, mover)
+    assert refused.value.message == ("it is your move: only the other players can give you "
+                                     "time or claim on time")
+    for ask in (service.claim_win, service.keep_waiting):
+        with pytest.raises(NotAllowed) as refused:
+            await ask(m.id, waiting)
+        assert refused.value.message == ("the time of the player to move has not run out "
+                                         "yet; you can claim once it has")
+    two = await banked_match(service, "1", claim_win=True)
+    with pytest.raises(NotAllowed) as refused:
+        await service.give_time(two, ALICE)
+    assert refused.value.message == ("it is your move: only your opponent can give you time "
+                                     "or claim on time")
+    with pytest.raises(NotAllowed) as refused:
+        await service.claim_win(two, BOB)
+    assert refused.value.message == ("your opponent's time has not run out yet; you can "
+                                     "claim once it has")
