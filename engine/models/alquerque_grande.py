@@ -202,11 +202,15 @@ class AlquerqueGrandeBestReplyModel(AlquerqueGrandeTopModel):
     in 100 ms); with the other rivals passing it scored 52.7 % in ``fast`` over 100
     games and 48.7 % in ``slow`` over 43, with the other rivals taking their best
     capture (huffing all but forces it) 55.4 % in ``fast`` over 300 (56.2 % over the
-    first 200) and 59.97 % in ``slow`` over 300 openings at 50 ms
-    (``bench/results/engine-strength-2026-11-29.txt``, sections 6-10: BRS+'s quiet
-    moves for the other rivals, other place and capture values, more mobility, and
-    paranoid search in some positions (near the end, when leading, unless leading)
-    scored less). Level 7
+    first 200) and 59.25 % in ``slow`` over 400 openings at 50 ms
+    (``bench/results/engine-strength-2026-11-29.txt``, sections 6-11: BRS+'s quiet
+    moves for the other rivals, other place and capture values (the capture worth fitted
+    to level-8 games too), more mobility, and paranoid search in some positions (near
+    the end, when leading, unless leading) scored less). The level 8 before it, given
+    three times its time, scores 50.4 % against itself in ``fast`` and 54.3 % in
+    ``slow`` (section 11): in ``fast`` thinking longer buys nothing, in ``slow`` best-reply
+    at the same time is worth more than three times the time is to the paranoid search.
+    Level 7
     stays paranoid, so the ladder below is unchanged; on its 12 000-node floor level 8 scored
     60.0 % against it in ``fast`` and 88.8 % in ``slow`` (paranoid: 64.2 % and 79.4 %),
     99.5 % and 99.7 % against random moves.
