@@ -31,7 +31,7 @@ from bot.ops.metrics import Metrics
 from bot.ops.server import Operations
 from bot.web.community import member_page, server_page
 from bot.web.links import LinkSigner, PlayerPass
-from bot.web.pages import error_page, match_page, play_section, setup_section
+from bot.web.pages import error_page, match_page, play_section, setup_section, turn_words
 from bot.web.taps import board_taps, setup_taps
 from locales.i18n import LOCALES, Words, _, negotiate
 from locales.rules_words import rules_words
@@ -495,7 +495,9 @@ class WebApp:
                           ply=ply, locale=locale, live=True, play=play,
                           page_path=f"/p/{token}", seat=seat, export=export,
                           server_path=f"/s/{self.signer.server(match.guild_id)}",
-                          now=self.service.clock.now())
+                          now=self.service.clock.now(),
+                          turn=turn_words(match, grant.user_id, setup=position.in_setup,
+                                          choices=bool(choices)))
         return web.Response(text=html, content_type="text/html", charset="utf-8",
                             status=status)
 

@@ -19,7 +19,7 @@ from bot.web.clock import Note, clock_notes, seat_notes, seated_name
 from bot.web.graph import analysis_section
 from locales.i18n import LOCALES, Words, _, capitalized, listing, render
 from locales.terms import game_name, move_display, seat_colour
-from service import texts
+from service import MatchStatus, texts
 from service.imported_seats import imported_title, is_imported, seat_player
 from service.plies import PlyBoard, at_ply
 from service.views import MatchView, SeatView
@@ -166,12 +166,14 @@ def record_section(export: tuple[str, str] | None, base: str, locale: str) -> st
 def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
                live: bool, play: str = "", page_path: str = "", seat: int = 0,
                export: tuple[str, str] | None = None, server_path: str = "",
-               now: datetime | None = None) -> str:
+               now: datetime | None = None, turn: Words | None = None) -> str:
     """The match page at ``ply`` (the record's length: the latest position); ``play``:
     a player's own part (``play_section``), on his page at ``page_path``, the board seen
     from his ``seat``; ``export``: the match in its game's record format (WXF, PDN);
     ``server_path``: its server's page (each player's name links his own); ``now``: the
-    service's time, for the clock's state (``bot.web.clock``)."""
+    service's time, for the clock's state (``bot.web.clock``); ``turn``: what the reader
+    is to do now, on his own page when it is his turn (``turn_words``), said first in
+    the browser tab's title so he sees it among his tabs."""
     record = found.record
     match = record.match
     last = len(record.plies)
@@ -296,7 +298,9 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
         said = render(_("This server's games"), locale)
         server_link = (f'<p class="server"><a href="{esc(server_path)}?{lang}">{esc(said)}'
                        f'</a></p>')
-    return page(title, (
+    tab = title if turn is None else render(_("({turn}) {title}", turn=turn, title=title),
+                                            locale)
+    return page(tab, (
         f'<h1>{esc(title)}</h1>{server_link}'
         f'<p class="status" id="status">{status_line}</p>{result}{offer}{live_note}'
         f'<div class="layout" id="match" data-base="{esc(base)}" data-lang="{esc(locale)}" '
@@ -319,6 +323,19 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
         f'{analysis_section(found, link=page_path, locale=locale)}</div>'),
         locale, scripts=("match.js",), switch=page_path,
         stay={"ply": str(ply)} if ply != last else None)  # at the latest: follow it
+
+
+def turn_words(match: MatchView, user: int, *, setup: bool, choices: bool
+               ) -> Words | None:
+    """What ``user`` is to do now in ``match``, said in his page's tab title: arrange his
+    stones (a set-up phase he is to hand in), or his move (he has legal moves, as the
+    page's own part says "Your move"); None when it is not his turn or the match is not
+    being played."""
+    if match.status is not MatchStatus.ACTIVE:
+        return None
+    if setup:
+        return _("Arrange your stones") if user in match.to_move else None
+    return _("Your move") if choices else None
 
 
 def origin_of(move: str) -> str:

@@ -1,6 +1,7 @@
 """The match page in a real browser (Playwright driving Debian's Chromium): at a phone's
 and a desktop's size, stepped by keys, buttons and the move list, and live: a move played
-through the service appears without a reload. Screenshots go to TABLERO_SCREENSHOTS
+through the service appears without a reload (on a player's page, the tab's title says
+when his turn came). Screenshots go to TABLERO_SCREENSHOTS
 when it is set."""
 
 from __future__ import annotations
@@ -122,6 +123,7 @@ async def test_a_player_plays_by_tapping_in_a_real_browser(site: Site, chromium:
         try:
             page = await browser.new_page(viewport={"width": 390, "height": 844})
             await page.goto(str(site.client.make_url(f"/p/{token}?lang=en-US")))
+            assert await page.title() == f"(Your move) Match #{m.id}: Spanish draughts"
             await page.locator("summary", has_text="b3").click()  # tap a piece
             if shots:
                 await page.screenshot(path=str(Path(shots) / "play-phone.png"), full_page=True)
@@ -130,5 +132,12 @@ async def test_a_player_plays_by_tapping_in_a_real_browser(site: Site, chromium:
             assert "b3-a4" in await page.locator("#moves").inner_text()
             after = await site.service.get_match(m.id)
             assert after.ply == 1 and after.to_move == (BOB,)
+            assert await page.title() == f"Match #{m.id}: Spanish draughts"
+            # her turn comes back live: the tab says so without a reload
+            await page.evaluate("window.notReloaded = true")
+            await page.wait_for_timeout(300)  # the event stream is open
+            await site.service.move(m.id, BOB, "a6-b5")
+            await until(page, "document.title.startsWith('(Your move) ')", 5)
+            assert await page.evaluate("window.notReloaded === true")
         finally:
             await browser.close()

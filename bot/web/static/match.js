@@ -338,6 +338,7 @@
         var fresh = doc.getElementById("main");
         if (!fresh) { return; }
         document.getElementById("main").innerHTML = fresh.innerHTML;
+        document.title = doc.title;  // "(Your move) ..." when his turn came
         bind();
         show(atLast ? last : Math.min(kept, last));
         var again = document.getElementById("arrangement");
