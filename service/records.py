@@ -42,6 +42,14 @@ class MatchStatus(StrEnum):
     def is_live(self) -> bool:
         return self in (MatchStatus.OPEN, MatchStatus.LOBBY, MatchStatus.ACTIVE)
 
+    @property
+    def never_started(self) -> bool:
+        """A challenge or lobby still waiting for its players, or one declined or
+        cancelled before it began: no board was ever played on (only a waiting one may
+        yet start)."""
+        return self in (MatchStatus.OPEN, MatchStatus.LOBBY, MatchStatus.DECLINED,
+                        MatchStatus.CANCELLED)
+
 
 LIVE_STATUSES = (MatchStatus.OPEN, MatchStatus.LOBBY, MatchStatus.ACTIVE)
 

@@ -63,6 +63,14 @@ class WebMatch:
     record: GameRecord
     names: tuple[str, ...]
     analysis: MatchAnalysis | None = None
+    people: tuple[tuple[int, str], ...] = ()
+    """A match that never started (``MatchStatus.never_started``): the name of each of
+    its challenger, the players in and the players invited, by user ("" where none is
+    known), for its page to say who it is between (they hold no seat yet)."""
+
+    def name_of(self, user: int) -> str:
+        """``user``'s name among :attr:`people` ("" where none is known)."""
+        return next((n for u, n in self.people if u == user), "")
 
 
 SERVER_LADDER_ROWS = 10
@@ -168,7 +176,11 @@ class Web:
             await self.repository.analysis_of(match_id)
         if analysis is not None and analysis.plies != len(record.plies):
             analysis = None  # weighed on another record: its plies would not match
-        return WebMatch(record, names, analysis)
+        people: tuple[tuple[int, str], ...] = ()
+        if rec.status.never_started:  # who it is between: nobody holds a seat yet
+            users = dict.fromkeys((view.challenger_id, *view.joined, *view.invited))
+            people = tuple((u, self._name(rec.guild_id, u)) for u in users)
+        return WebMatch(record, names, analysis, people)
 
     async def web_export(self, match_id: int, caller: Caller | None = None
                          ) -> tuple[str, str] | None:
@@ -177,6 +189,8 @@ class Web:
         named as on the page, never by user id."""
         rec = await self._record(match_id)
         await self._web_on(rec.guild_id, match_id)
+        if rec.status.never_started:  # no game: nothing to record
+            return None
         entries = await self._entries(rec)
         try:
             return export_record(rec, entries, self._seat_names(self._view(rec)),
@@ -299,12 +313,15 @@ class Web:
                         locale: str = DEFAULT_LOCALE, seat: int = 0) -> BoardImage | None:
         """The board after ``ply`` plies of the record (0: the start), drawn from the
         stored record alone, seen from ``seat`` (the first; a player's page: his own);
-        None without a renderer or when the record has no such ply or seat. Only the last
-        ply's picture says how the match ended."""
+        None without a renderer, when the record has no such ply or seat, or when the
+        match never started (a challenge or lobby: no board to show). Only the last ply's
+        picture says how the match ended."""
         if self.renderer is None:
             return None
         found = await self.web_match(match_id, caller)
         record = found.record
+        if record.match.status.never_started:
+            return None
         if isinstance(ply, bool) or not isinstance(ply, int) or \
                 not 0 <= ply <= len(record.plies) or isinstance(seat, bool) or \
                 not isinstance(seat, int) or not 0 <= seat < len(record.match.seats):

@@ -471,9 +471,15 @@ class WebApp:
                                               caller)
         match = found.record.match
         ply = self._ply(request, found, f"/p/{token}")
+        locale = reader_locale(request)
+        if match.status.never_started:  # a challenge or lobby: nothing to play yet
+            html = match_page(found, token=self.signer.spectator(match.id, match.guild_id),
+                              ply=ply, locale=locale, live=True, page_path=f"/p/{token}",
+                              server_path=f"/s/{self.signer.server(match.guild_id)}")
+            return web.Response(text=html, content_type="text/html", charset="utf-8",
+                                status=status)
         choices, _total = await self.service.move_choices(
             grant.match_id, grant.user_id, "", None, caller=caller)
-        locale = reader_locale(request)
         seat = match.seat_of(grant.user_id) or 0
         record = found.record
         position = record.plies[-1].position if record.plies else record.start

@@ -17,7 +17,7 @@ from urllib.parse import urlencode
 
 from bot.web.clock import Note, clock_notes, seat_notes, seated_name
 from bot.web.graph import analysis_section
-from locales.i18n import LOCALES, Words, _, capitalized, listing, render
+from locales.i18n import LOCALES, Words, _, _n, capitalized, listing, render
 from locales.terms import game_name, move_display, seat_colour
 from service import MatchStatus, texts
 from service.imported_seats import imported_title, is_imported, seat_player
@@ -163,6 +163,82 @@ def record_section(export: tuple[str, str] | None, base: str, locale: str) -> st
             f'{esc(download)}</a></p></details></section>')
 
 
+def never_started_words(found: WebMatch) -> tuple[Words, list[Words]]:
+    """What a match that never started is (``MatchStatus.never_started``), said where a
+    board would be: whose challenge to whom, waiting for whom or declined or withdrawn; a
+    lobby waiting for players, with who is in, who is invited and the places still open.
+    The sentence, and the lobby's details."""
+    match = found.record.match
+
+    def named(users: Sequence[int]) -> Words:
+        return listing(found.name_of(u) or "?" for u in users)
+
+    challenger = found.name_of(match.challenger_id) or "?"
+    others = [u for u in (*match.joined, *match.invited) if u != match.challenger_id]
+    if match.seat_count > 2:  # a lobby filling its seats
+        if match.status is MatchStatus.LOBBY:
+            said: Words = _n("Lobby of {challenger} for {count} player, waiting for players",
+                             "Lobby of {challenger} for {count} players, waiting for players",
+                             match.seat_count, challenger=challenger)
+            free = match.seat_count - len(match.joined) - len(match.invited)
+            details: list[Words] = [_("{players} in", players=named(match.joined))]
+            if match.invited:
+                details.append(_("{players} invited", players=named(match.invited)))
+            if free > 0:
+                details.append(_n("{count} open place", "{count} open places", free))
+            return said, details
+        return _n("Lobby of {challenger} for {count} player: cancelled",
+                  "Lobby of {challenger} for {count} players: cancelled", match.seat_count,
+                  challenger=challenger), []
+    if not others:  # open to anyone
+        if match.status is MatchStatus.OPEN:
+            return _("Open challenge from {challenger}, waiting for anyone to accept",
+                     challenger=challenger), []
+        return _("Open challenge from {challenger}: withdrawn", challenger=challenger), []
+    if match.status is MatchStatus.OPEN:
+        waiting = [u for u in match.invited if u != match.challenger_id] or others
+        return _("Challenge from {challenger} to {players}, waiting for {waiting} to "
+                 "accept", challenger=challenger, players=named(others),
+                 waiting=named(waiting)), []
+    if match.status is MatchStatus.DECLINED:
+        return _("Challenge from {challenger} to {players}: declined",
+                 challenger=challenger, players=named(others)), []
+    return _("Challenge from {challenger} to {players}: withdrawn", challenger=challenger,
+             players=named(others)), []
+
+
+def never_started_page(found: WebMatch, *, token: str, locale: str,
+                       server_path: str = "", page_path: str = "") -> str:
+    """The page of a match that never started (a challenge not yet accepted, declined or
+    withdrawn; a lobby waiting for players): what it is and on what terms, no board, no
+    steps, no moves, nobody "to move". While it waits, the page's script loads it again
+    when it changes (accepted: the board appears)."""
+    match = found.record.match
+    game = render(game_name(found.record.variant.key, found.record.variant.name), locale)
+    title = render(_("Match #{match}: {game}", match=match.id, game=game), locale)
+    said, details = never_started_words(found)
+    listed = "".join(f"<li>{esc(render(d, locale))}</li>" for d in details)
+    listed = f'<ul class="list">{listed}</ul>' if listed else ""
+    terms = render(capitalized(texts.terms(match)), locale)
+    note = render(_("The board appears here when the match starts.")
+                  if match.status.is_waiting else _("This match never started."), locale)
+    lang = urlencode({"lang": locale})
+    server_link = ""
+    if server_path:
+        games = render(_("This server's games"), locale)
+        server_link = (f'<p class="server"><a href="{esc(server_path)}?{lang}">{esc(games)}'
+                       f'</a></p>')
+    # waiting: the script listens for the change that starts it (the page's own events)
+    waiting = f'<div id="waiting" data-base="/m/{esc(token)}" hidden></div>' \
+        if match.status.is_waiting else ""
+    return page(title, (
+        f'<h1>{esc(title)}</h1>{server_link}'
+        f'<p class="status" id="status"><strong>{esc(render(said, locale))}</strong></p>'
+        f'{listed}'
+        f'<p>{esc(terms)}</p><p>{esc(note)}</p>{waiting}'),
+        locale, scripts=("match.js",) if waiting else (), switch=page_path or f"/m/{token}")
+
+
 def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
                live: bool, play: str = "", page_path: str = "", seat: int = 0,
                export: tuple[str, str] | None = None, server_path: str = "",
@@ -176,6 +252,9 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
     the browser tab's title so he sees it among his tabs."""
     record = found.record
     match = record.match
+    if match.status.never_started:  # no board was ever played on: say what it is
+        return never_started_page(found, token=token, locale=locale,
+                                  server_path=server_path, page_path=page_path)
     last = len(record.plies)
     lang = urlencode({"lang": locale})
     base = f"/m/{token}"

@@ -104,6 +104,16 @@ async def test_a_live_match_page_steps_and_updates_in_a_real_browser(
             assert await page.evaluate("window.notReloaded === true")
             assert "/board/3.png" in (await page.locator("#board").get_attribute("src") or "")
             await page.close()
+            # a challenge's page (no board yet) becomes the match's once it is accepted
+            waiting = await site.service.challenge(m.guild_id, m.channel_id, BOB, "damas",
+                                                   opponents=[ALICE])
+            page = await browser.new_page(viewport={"width": 390, "height": 844})
+            await page.goto(str(site.client.make_url(site.path(waiting))) + "?lang=en-US")
+            assert await page.locator("#board").count() == 0
+            await page.wait_for_timeout(300)  # the event stream is open
+            await site.service.accept(waiting.id, ALICE)
+            await until(page, "document.getElementById('board') !== null", 5)
+            await page.close()
         finally:
             await browser.close()
 

@@ -355,4 +355,12 @@
     var source = new EventSource(base + "/events");
     source.addEventListener("change", refresh);
   }
+  // a challenge or lobby not begun: once it changes (accepted, filled, declined) the
+  // page is another, with its board: loaded again
+  var waiting = document.getElementById("waiting");
+  if (!match && waiting && window.EventSource) {
+    new EventSource(waiting.dataset.base + "/events").addEventListener("change", function () {
+      location.reload();
+    });
+  }
 }());
