@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import gettext
 import io
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -146,7 +147,13 @@ class Text(Lazy):
         >>> _("Move {ply}", ply=_("{n}th", n=4)).render("en-US")
         'Move 4th'
         """
-        chosen = negotiate(locale)
+        return self._said(negotiate(locale), capital=False)
+
+    def _said(self, chosen: str, *, capital: bool) -> str:
+        """The sentence in the supported locale ``chosen``; with ``capital``, its first
+        letter a capital when that letter is the sentence's own (the catalogue's): a
+        sentence that starts with a value (``{move}: …``) capitalizes the value only if
+        that is words again, never a plain string (a move, a name, ``#3``)."""
         t = translations(chosen)
         if self.plural is not None and self.count is not None:
             pattern = t.ngettext(self.msgid, self.plural, self.count)
@@ -156,11 +163,25 @@ class Text(Lazy):
         if self.count is not None and "count" not in values:
             values["count"] = render_value(self.count, chosen)
         try:
-            return pattern.format(**values)
+            return self._filled(pattern, values, chosen, capital)
         except (KeyError, IndexError, ValueError):
             # A translation with a broken placeholder must not lose the message: English.
             fallback = self.plural if self.plural is not None and self.count != 1 else self.msgid
-            return fallback.format(**values)
+            return self._filled(fallback, values, chosen, capital)
+
+    def _filled(self, pattern: str, values: dict[str, str], chosen: str,
+                capital: bool) -> str:
+        if capital:
+            lead = _LEADING_FIELD.match(pattern)
+            if lead is None:
+                pattern = pattern[:1].upper() + pattern[1:]
+            elif lead[1] in self.params:
+                values = {**values, lead[1]: _capital(self.params[lead[1]], chosen)}
+        return pattern.format(**values)
+
+
+_LEADING_FIELD: Final = re.compile(r"\{(\w+)\}")
+"""A pattern that starts with a placeholder (``{move}: …``): its capital is the value's."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,13 +219,43 @@ class Joined(Lazy):
 @dataclass(frozen=True, slots=True)
 class Capitalized(Lazy):
     """Words whose first letter is a capital (a reason that starts a line); scripts
-    without case are left as they are."""
+    without case are left as they are. Only the language's own words take the capital:
+    a value the sentence starts with is written as it is when it is a plain string (a
+    move, a point, a name, ``#3``: ``a1-a9: …`` never becomes ``A1-a9``), a command or
+    a number; words again (a text, a list) take it in their turn."""
 
     words: object
 
     def render(self, locale: str | None) -> str:
-        said = render_value(self.words, negotiate(locale))
-        return said[:1].upper() + said[1:]
+        return _capital(self.words, negotiate(locale))
+
+
+def _capital(words: object, chosen: str) -> str:
+    """``words`` in the supported locale ``chosen`` with the capital :class:`Capitalized`
+    gives them."""
+    if isinstance(words, Text):
+        return words._said(chosen, capital=True)
+    if isinstance(words, Capitalized):
+        return _capital(words.words, chosen)
+    if isinstance(words, Joined) and words.parts:
+        first, *rest = words.parts
+        return words.separator.join([_capital(first, chosen),
+                                     *(render_value(p, chosen) for p in rest)])
+    if isinstance(words, Listing) and words.items:
+        first, *rest = words.items
+        return Listing((_Said(_capital(first, chosen)), *rest), words.style).render(chosen)
+    # a plain string is notation or a name; a number, a command: all kept as written
+    return render_value(words, chosen)
+
+
+@dataclass(frozen=True, slots=True)
+class _Said(Lazy):
+    """Words already rendered for the one reader they are being rendered for."""
+
+    said: str
+
+    def render(self, locale: str | None) -> str:
+        return self.said
 
 
 @dataclass(frozen=True, slots=True)

@@ -165,3 +165,17 @@ async def test_the_players_page_offers_every_legal_move(site: Site) -> None:
     assert html.count('<button name="move"') == 44
     taps = json.loads(unescape(re.search(r'data-taps="([^"]*)"', html).group(1)))  # type: ignore[union-attr]
     assert len(taps) == 44 and {t[2][0] for t in taps} >= {"a1", "b1", "h3", "e4"}
+
+
+async def test_a_refused_move_is_shown_as_it_was_typed(site: Site) -> None:
+    """The refusal starts the page's alert with a capital: the move's notation keeps its
+    own ("a1-a9: …", never "A1-a9"), in every language."""
+    m = await web_match(site.service, "xiangqi")
+    path = await player_path(site, m, ALICE)
+    for lang in ("en-US", "de", "zh-CN"):
+        html = await (await site.client.get(f"{path}?lang={lang}")).text()
+        refused = await post(site, f"{path}/move?lang={lang}", {**form_of(html),
+                                                                "move": "a1-a9"})
+        alert = re.search(r'role="alert">([^<]*)<', await refused.text())
+        assert refused.status == 409 and alert is not None
+        assert alert[1].startswith("a1-a9"), (lang, alert[1])
