@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import rules
-from locales.i18n import Words, _, _n, decimal, joined, listing, render
+from locales.i18n import Words, _, _n, command, decimal, joined, listing, render
 from locales.terms import game_name, seat_colour
 from rules import MoveMarks, Position
 from service import PuzzleAnswer, PuzzleView
@@ -52,11 +52,12 @@ def source(view: PuzzleView) -> Words:
 def progress(view: PuzzleView) -> Words:
     """How far the solver is, and how to answer."""
     if view.steps <= 1:
-        return _("Find the move: `/puzzle answer`.")
+        return _("Find the move: `{answer}`.", answer=command("puzzle answer"))
     return _n("Find the moves: {count} of yours in all, {done} found so far. "
-              "Answer with `/puzzle answer`.",
+              "Answer with `{answer}`.",
               "Find the moves: {count} of yours in all, {done} found so far. "
-              "Answer with `/puzzle answer`.", view.steps, count=view.steps, done=view.step)
+              "Answer with `{answer}`.", view.steps, count=view.steps, done=view.step,
+              answer=command("puzzle answer"))
 
 
 def record_line(player: PuzzlePlayer) -> Words:
@@ -74,8 +75,9 @@ def answer_lines(answer: PuzzleAnswer) -> list[Words]:
         lines.append(_("✓ {move} is right.", move=answer.move))
         if answer.replies:
             lines.append(_("The answer: {moves}.", moves=" ".join(answer.replies)))
-        lines.append(_("{side} to move again: `/puzzle answer`.",
-                       side=side_name(view.position, view.seat)))
+        lines.append(_("{side} to move again: `{answer}`.",
+                       side=side_name(view.position, view.seat),
+                       answer=command("puzzle answer")))
         return lines
     if answer.solved:
         lines.append(_("✓ {move}: solved!", move=answer.move))
@@ -90,14 +92,15 @@ def answer_lines(answer: PuzzleAnswer) -> list[Words]:
                        after=decimal(answer.rating_after), streak=view.player.streak))
     else:
         lines.append(_("A puzzle tried before: practice, unrated."))
-    lines.append(_("Next: `/puzzle next`."))
+    lines.append(_("Next: `{next}`.", next=command("puzzle next")))
     return lines
 
 
 def leaderboard_lines(players: list[PuzzlePlayer], name: Callable[[int], str]) -> list[Words]:
     """The server's puzzle leaderboard, one line a player."""
     if not players:
-        return [_("Nobody here has solved or failed a puzzle yet: `/puzzle next`.")]
+        return [_("Nobody here has solved or failed a puzzle yet: `{next}`.",
+                  next=command("puzzle next"))]
     return [_("{rank}. {player}: {rating} · solved {solved}, failed {failed} · best streak "
               "{best}", rank=n, player=name(p.user_id), rating=decimal(p.rating),
               solved=p.solved, failed=p.failed, best=p.best_streak)

@@ -27,8 +27,11 @@ from __future__ import annotations
 import gettext
 import io
 import re
+import unicodedata
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -279,6 +282,155 @@ class Decimal(Lazy):
         return format_decimal(value, format=pattern, locale=babel_locale(negotiate(locale)))
 
 
+COMMAND_NAME: Final = "command name"
+OPTION_NAME: Final = "option name"
+CHOICE: Final = "choice"
+"""The gettext contexts of the command tree's names: a command's (or group's), an
+option's, a choice's (a name such as ``move`` must not share a translation with a
+sentence)."""
+
+MAX_NAME: Final = 32
+MAX_CHOICE: Final = 100
+
+
+def valid_name(name: str) -> bool:
+    """Whether Discord accepts ``name`` as a command, option or group name: 1-32
+    characters, each a letter, a digit (any script: ``\\p{L}``, ``\\p{N}``, Devanagari and
+    Thai marks included), ``-`` or ``_``; and lowercase where the letter has a case.
+
+    >>> valid_name("zug"), valid_name("Zug"), valid_name("mover-pieza"), valid_name("走棋")
+    (True, False, True, True)
+    >>> valid_name("a b"), valid_name("x" * 33)
+    (False, False)
+    """
+    return 1 <= len(name) <= MAX_NAME and all(_name_char(c) for c in name) \
+        and name == name.lower()
+
+
+def _name_char(c: str) -> bool:
+    category = unicodedata.category(c)
+    if c in "-_" or category[0] in "LN":
+        return True
+    script = unicodedata.name(c, "")
+    return category.startswith("M") and ("DEVANAGARI" in script or "THAI" in script)
+
+
+def command_word(english: str, locale: str, context: str) -> str:
+    """One name of the command tree (``context``: a command's, an option's or a choice's)
+    as Discord shows it to a reader of ``locale``: the catalogue's, or the English one
+    where the catalogue has none or one Discord would refuse (the command tree is synced
+    without it, ``bot.discordapp.translator``, so Discord shows English there too).
+
+    >>> command_word("move", "de", COMMAND_NAME), command_word("move", "en-GB", COMMAND_NAME)
+    ('ziehen', 'move')
+    """
+    said = translations(negotiate(locale)).pgettext(context, english)
+    if not said:
+        return english
+    if context == CHOICE:
+        return said if len(said) <= MAX_CHOICE else english
+    return said if valid_name(said) else english
+
+
+_COMMANDS_IN_ENGLISH: ContextVar[bool] = ContextVar("commands_in_english", default=False)
+
+
+@contextmanager
+def english_commands() -> Iterator[None]:
+    """Within it, a :class:`Command` is named in English whatever the language: the
+    console's commands are English (``/move``, also under ``--lang de``), so the console
+    renders every line inside it; Discord (and the web pages, read by Discord's users)
+    render outside it, with the names each reader's Discord shows.
+
+    >>> with english_commands():
+    ...     command("move").render("de")
+    '/move'
+    """
+    token = _COMMANDS_IN_ENGLISH.set(True)
+    try:
+        yield
+    finally:
+        _COMMANDS_IN_ENGLISH.reset(token)
+
+
+@dataclass(frozen=True, slots=True)
+class Command(Lazy):
+    """A slash command (and options) as its reader types it: the one way a text names a
+    command, whoever reads it (build it with :func:`command`, hand it to a text as a
+    placeholder's value, never write ``/move`` into a message id).
+
+    In Discord every name (command, group, option, choice) is the one the reader's
+    Discord shows, the catalogue's ``command name`` / ``option name`` / ``choice``
+    (falling back to English as Discord does), in the locale the text is rendered for.
+    A reply or a DM is rendered for its one reader, so it names the commands he sees. A
+    post in a match's thread or a channel is read by several people, each with his own
+    Discord language: it names the commands in the post's language (the server's thread
+    language, which the rest of the post speaks), so a post never mixes two languages;
+    a reader whose Discord speaks another shows him the same commands under other names,
+    and the post's words stay in one language. The console names them in English
+    (:func:`english_commands`). Values are written as given (a number, a mention), an
+    option's choice by its shown name.
+
+    >>> command("pause", action="resume").render("de")
+    '/pause aktion:fortsetzen'
+    >>> command("tournament create").render("en-US")
+    '/tournament create'
+    """
+
+    qualified: str
+    options: tuple[tuple[str, object], ...] = ()
+
+    def render(self, locale: str | None) -> str:
+        chosen = negotiate(locale)
+        if _COMMANDS_IN_ENGLISH.get():
+            return " ".join(["/" + self.qualified, *(
+                f"{name}:{render_value(value, chosen)}" for name, value in self.options)])
+        path = " ".join(command_word(name, chosen, COMMAND_NAME)
+                        for name in self.qualified.split())
+        return " ".join(["/" + path, *(
+            f"{command_word(name, chosen, OPTION_NAME)}:{self._value(value, chosen)}"
+            for name, value in self.options)])
+
+    @staticmethod
+    def _value(value: object, chosen: str) -> str:
+        if isinstance(value, str):  # a choice by its shown name; other text as it is
+            return command_word(value, chosen, CHOICE) if value else value
+        return render_value(value, chosen)
+
+
+def command(qualified: str, /, **options: object) -> Command:
+    """The slash command ``qualified`` (its English path: ``"move"``, ``"puzzle
+    next"``) with ``options`` (English names; values as typed) for a text to name.
+
+    >>> command("history", match=7).render("de"), command("history", match=7).render("en-US")
+    ('/verlauf partie:7', '/history match:7')
+    """
+    return Command(qualified, tuple(options.items()))
+
+
+@dataclass(frozen=True, slots=True)
+class Option(Lazy):
+    """A command's option by the name its reader sees (``the `match` option``): as a
+    :class:`Command` names it, in Discord the reader's Discord's name, in the console the
+    English one; see :func:`option`."""
+
+    english: str
+
+    def render(self, locale: str | None) -> str:
+        if _COMMANDS_IN_ENGLISH.get():
+            return self.english
+        return command_word(self.english, negotiate(locale), OPTION_NAME)
+
+
+def option(english: str, /) -> Option:
+    """The option ``english`` (its English name) for a text to name.
+
+    >>> option("match").render("de"), option("match").render("en-GB")
+    ('partie', 'match')
+    """
+    return Option(english)
+
+
 def decimal(value: float, places: int = 1, *, signed: bool = False) -> Decimal:
     """``value`` with ``places`` decimals as the reader writes numbers.
 
@@ -387,6 +539,11 @@ def to_data(words: object) -> object:
         return {"capitalized": to_data(words.words)}
     if isinstance(words, Decimal):
         return {"decimal": words.value, "places": words.places, "signed": words.signed}
+    if isinstance(words, Command):
+        return {"command": words.qualified,
+                "options": [[name, to_data(value)] for name, value in words.options]}
+    if isinstance(words, Option):
+        return {"option": words.english}
     if words is None or isinstance(words, str | int | float | bool):
         return words
     return str(words)
@@ -413,6 +570,11 @@ def from_data(data: object) -> Words:
         if "decimal" in data:
             return Decimal(float(data["decimal"]), int(data.get("places", 1)),
                            bool(data.get("signed", False)))
+        if "command" in data:
+            return Command(str(data["command"]), tuple(
+                (str(name), _value_of(value)) for name, value in data.get("options", [])))
+        if "option" in data:
+            return Option(str(data["option"]))
     return "" if data is None else str(data)
 
 

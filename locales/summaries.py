@@ -11,15 +11,18 @@ True
 from __future__ import annotations
 
 import rules
-from locales.i18n import Words, _, joined
+from locales.i18n import Words, _, command, joined
 from locales.terms import game_name
 
 
 def rules_summary(key: str) -> Words:
     """A short summary of a game's rules and its options (Discord markdown)."""
     v = rules.variant(key)
-    # the game declares its summary (``Variant.summary``, marked for the catalogues)
-    text: Words = _(v.summary) if v.summary else _("**{game}**", game=game_name(key, v.name))
+    # the game declares its summary (``Variant.summary``, marked for the catalogues); it
+    # names a command as a placeholder (``{setup}``, ``{move}``), never as ``/setup``: the
+    # reader's Discord may show it under another name
+    text: Words = _(v.summary, move=command("move"), setup=command("setup")) if v.summary \
+        else _("**{game}**", game=game_name(key, v.name))
     # option values are what people type in commands: the same in every language
     options = [_("`{option}`: {values}", option=name,
                  values=" / ".join(map(str, vals)) if vals else _("free"))

@@ -714,7 +714,7 @@ class QuerniVariant(Variant[QuerniPosition | QuerniSetupPosition, QuerniMove]):
         "twice. You pass only when you can neither move nor remove: Tablero then plays "
         "the pass for you at once and says so. Remove all 16 of your stones to win. "
         "In the `choose` setup both players first arrange their numbers in secret "
-        "(`/setup`).\n"
+        "(`{setup}`).\n"
         "Moves: `c2-e4`, removal `r3-5`, both `c2-e4 r3-5`.")
     board_size: ClassVar[tuple[int, int]] = (WIDTH, HEIGHT)
     board_facts: ClassVar[BoardFacts] = BoardFacts(

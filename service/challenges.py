@@ -7,7 +7,7 @@ import dataclasses
 import logging
 from collections.abc import Mapping, Sequence
 
-from locales.i18n import _, _n, alternatives
+from locales.i18n import _, _n, alternatives, command
 from locales.rules_words import refusal_words
 from locales.terms import game_name, seat_colour, status
 from rules import Position, RulesError, SeatSkipError, Variant
@@ -253,7 +253,8 @@ class Challenges:
         match that is not an imported game, or one that has ended."""
         if not source.seats or not all(is_imported(s.user_id) for s in source.seats):
             raise NotAllowed(_("match #{match} is not an imported game: only imported games "
-                               "are continued (/import a record first)", match=source.id))
+                               "are continued ({import} a record first)", match=source.id,
+                               **{"import": command("import")}))
         if source.status is MatchStatus.FINISHED:
             raise MatchOver(_("imported game #{match} is over: its record ends it, so no "
                               "move is left to play", match=source.id))
@@ -375,7 +376,8 @@ class Challenges:
             elif isinstance(raw_value, str):
                 text = self._check_text(raw_value, name).strip()
                 if name == "arrangement":
-                    raise InvalidOption(_("an arrangement is submitted with /setup"))
+                    raise InvalidOption(_("an arrangement is submitted with {setup}",
+                                          setup=command("setup")))
                 chosen[name] = int(text) if _is_int_text(text) \
                     else text
             else:

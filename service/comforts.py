@@ -44,7 +44,7 @@ import logging
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from locales.i18n import Text, _
+from locales.i18n import Text, _, command
 from locales.rules_words import refusal_words, rules_words
 from locales.terms import game_name
 from rules import Position, RulesError
@@ -281,7 +281,7 @@ class Comforts:
         others = [s for s in rec.seats if s.user_id != user and s.seat is not None]
         if any(is_computer(s.user_id) for s in others):
             raise NotAllowed(_("the computer does not take rematches: challenge it again "
-                               "with /challenge"))
+                               "with {challenge}", challenge=command("challenge")))
         v = self._variant(rec.game)
         options = dict(rec.options)
         if "seed" in options and "arrangement" not in options:
@@ -406,7 +406,8 @@ class Comforts:
             settings = await self.get_guild_settings(rec.guild_id)
             if not settings.takebacks_rated:
                 raise NotAllowed(_("this server does not allow takebacks in rated games "
-                                   "(a server manager can allow them with /settings)"))
+                                   "(a server manager can allow them with {settings})",
+                                   settings=command("settings")))
 
     @staticmethod
     def _own_last(rec: MatchRecord, user: int, last: RecordEntry | None) -> None:

@@ -6,7 +6,7 @@ import dataclasses
 from collections import Counter
 from typing import Protocol
 
-from locales.i18n import _
+from locales.i18n import _, command
 from locales.terms import move_display
 from rules import RulesError
 from rules.notation import normalize
@@ -135,10 +135,12 @@ class Play:
                                     players=self._who(rec, p.to_move)))
             raise NotYourTurn(_("nobody is to move"))
         if setup and not setup_phase:
-            raise NotAllowed(_("this match is not in its setup phase: play moves with /move"))
+            raise NotAllowed(_("this match is not in its setup phase: play moves with "
+                               "{move}", move=command("move")))
         if setup_phase and not setup:
             raise NotAllowed(_("the match is in its setup phase: submit your arrangement "
-                               "with /setup (your 16 numbers in start-cell order)"))
+                               "with {setup} (your 16 numbers in start-cell order)",
+                               setup=command("setup")))
         move = parse_entry(v, p, me.seat, text) if setup_phase \
             else v.parse_noted_move(p, text)
         canonical = v.format_move(p, move)

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from locales.i18n import _
+from locales.i18n import _, command
 from rules import MoveMarks, Position, RulesError, Variant
 from service.core import ServiceCore
 from service.digests import next_after
@@ -381,8 +381,9 @@ class Puzzles:
                 if open_one is not None:
                     return self._view(open_one, player)
             else:
-                raise NotAllowed(_("answer puzzle #{puzzle} first: `/puzzle answer`",
-                                   puzzle=player.puzzle_id))
+                raise NotAllowed(_("answer puzzle #{puzzle} first: `{answer}`",
+                                   puzzle=player.puzzle_id,
+                                   answer=command("puzzle answer")))
         if puzzle_id is not None:
             chosen = await self._given(guild_id, user, puzzle_id)
         else:
@@ -398,7 +399,8 @@ class Puzzles:
         after = dataclasses.replace(player, puzzle_id=chosen.id, step=0, rated=rated)
         if not await self.repository.save_puzzle_player(
                 player if player.version else None, after):
-            raise StaleMove(_("your puzzles changed meanwhile: ask again with `/puzzle next`"))
+            raise StaleMove(_("your puzzles changed meanwhile: ask again with `{next}`",
+                              next=command("puzzle next")))
         return self._view(chosen, dataclasses.replace(after, version=player.version + 1))
 
     async def _given(self, guild_id: int, user: int, puzzle_id: int) -> PuzzleRecord:
@@ -493,7 +495,8 @@ class Puzzles:
         unreadable move is refused by the rules and changes nothing."""
         player = await self._player(guild_id, user)
         if player.puzzle_id is None:
-            raise NotAllowed(_("you have no puzzle open: `/puzzle next` gives you one"))
+            raise NotAllowed(_("you have no puzzle open: `{next}` gives you one",
+                               next=command("puzzle next")))
         puzzle = await self.repository.load_puzzle(player.puzzle_id)
         if puzzle is None:
             raise PuzzleNotFound(_("there is no puzzle #{puzzle} here",
@@ -501,7 +504,8 @@ class Puzzles:
         steps = solution_steps(puzzle)
         at = _ours_before(steps, player.step)
         if at >= len(steps):
-            raise NotAllowed(_("that puzzle is over: `/puzzle next` gives you another"))
+            raise NotAllowed(_("that puzzle is over: `{next}` gives you another",
+                               next=command("puzzle next")))
         here = steps[at].before
         v = here.variant
         move = v.parse_noted_move(here, self._text(text))
@@ -541,7 +545,8 @@ class Puzzles:
     @staticmethod
     def _text(text: object) -> str:
         if not isinstance(text, str) or not text.strip():
-            raise NotAllowed(_("write your move, e.g. the one /puzzle answer suggests"))
+            raise NotAllowed(_("write your move, e.g. the one {answer} suggests",
+                               answer=command("puzzle answer")))
         return text.strip()[:200]
 
     async def _refutation(self, p: Position[Any], seat: int, puzzle_id: int
@@ -569,7 +574,7 @@ class Puzzles:
         if not await self.repository.save_puzzle_player(before if before.version else None,
                                                         after, tried, rating):
             raise StaleMove(_("your puzzle changed meanwhile (another answer came first): "
-                              "see it again with `/puzzle next`"))
+                              "see it again with `{next}`", next=command("puzzle next")))
 
     async def _finish(self, puzzle: PuzzleRecord, player: PuzzlePlayer,
                       steps: Sequence[_Step], position: Position[Any],

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
 
-from locales.i18n import Text, Words, _, _n
+from locales.i18n import Text, Words, _, _n, command
 from service.weekends import ALWAYS, Calendar
 
 DAY = timedelta(days=1)
@@ -189,8 +189,8 @@ def with_weekends(pace: Words, weekends_off: bool) -> Words:
 def weekends_in_utc(players: Words) -> Text:
     """Said with weekends off where it matters (a board, a turn): whose weekend is
     counted in UTC because he set no time zone."""
-    return _("weekends in UTC for {players}, who set no time zone (/timezone)",
-             players=players)
+    return _("weekends in UTC for {players}, who set no time zone ({timezone})",
+             players=players, timezone=command("timezone"))
 
 
 def stood_in(player: Words, since: int) -> Text:

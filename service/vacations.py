@@ -30,7 +30,7 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 
-from locales.i18n import _, _n
+from locales.i18n import _, _n, command
 from service.core import ServiceCore
 from service.errors import Conflict, InvalidOption, NotAllowed, StaleMove
 from service.events import AutoVacation, Event, VacationEnded, VacationStarted
@@ -95,7 +95,8 @@ class Vacations:
             now = self.clock.now()
             earned, used, _yearly, vacations = await self._balance(guild_id, user, now)
             if any(v.active(now) and not v.auto for v in vacations):
-                raise NotAllowed(_("you are already on vacation; /vacation end ends it"))
+                raise NotAllowed(_("you are already on vacation; {end} ends it",
+                                   end=command("vacation end")))
             balance = max(0, earned - used)
             wanted = balance if days is None else days
             if wanted > balance or wanted < 1:

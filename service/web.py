@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import rules
-from locales.i18n import DEFAULT_LOCALE, _
+from locales.i18n import DEFAULT_LOCALE, _, command
 from locales.terms import game_name
 from service import plies
 from service.core import ServiceCore
@@ -301,7 +301,8 @@ class Web:
         if user not in found.record.match.players():
             raise MatchNotFound(_("there is no match #{match}", match=match_id))
         if epoch != await self.repository.web_epoch(user):
-            raise WebLinkRevoked(_("this link was revoked: ask for a new one with /web"))
+            raise WebLinkRevoked(_("this link was revoked: ask for a new one with {web}",
+                                   web=command("web")))
         return found
 
     async def revoke_web_links(self, user: int) -> int:

@@ -18,7 +18,8 @@ import re
 from typing import Any
 
 _LAZY = re.compile(r"\b(?:Text\(msgid=|Listing\(items=|Joined\(parts=|Capitalized\(words="
-                   r"|Decimal\(value=)[^\n]*|<[\w.]+ object at 0x[0-9a-f]+>")
+                   r"|Decimal\(value=|Command\(qualified=|Option\(english=|_Said\(said=)"
+                   r"[^\n]*|<[\w.]+ object at 0x[0-9a-f]+>")
 
 
 def unrendered(text: str) -> str | None:

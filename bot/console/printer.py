@@ -24,6 +24,7 @@ from locales.i18n import (
     Words,
     _,
     _n,
+    english_commands,
     joined,
     negotiate,
     render,
@@ -106,7 +107,10 @@ class ConsolePrinter:
     locale = "en-US"  # the console's reader (new sentences are rendered for him)
 
     def say(self, text: Words) -> None:
-        print(render(text, self.locale), file=self.out, flush=True)
+        # the console's commands are English in every language (``/move``, not the name
+        # a German reader's Discord shows): texts shared with Discord name them so here
+        with english_commands():
+            print(render(text, self.locale), file=self.out, flush=True)
 
     def when(self, t: datetime | None) -> str:
         return "-" if t is None else f"{t:%Y-%m-%d %H:%M} UTC"

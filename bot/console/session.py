@@ -47,6 +47,7 @@ from bot.web.links import WebLinks
 from locales.i18n import (
     Words,
     _,
+    english_commands,
     joined,
 )
 from locales.rules_words import rules_words
@@ -241,7 +242,13 @@ class Console:
                              command=command, word=repr(args[0][:40]), does=does))
 
     async def handle(self, line: str) -> bool:
-        """Run one command line; False when the console should stop."""
+        """Run one command line; False when the console should stop. Whatever it says or
+        draws names commands as the console's are named, in English (``english_commands``:
+        a text shared with Discord names ``/move``, not the German ``/ziehen``)."""
+        with english_commands():
+            return await self._handle(line)
+
+    async def _handle(self, line: str) -> bool:
         line = line.strip()
         if not line or line.startswith(";"):
             return True

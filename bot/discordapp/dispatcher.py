@@ -51,7 +51,7 @@ from bot.discordapp.permissions import (
 )
 from bot.ops.logs import log_context
 from bot.ops.metrics import Metrics
-from locales.i18n import Words, _, listing, negotiate, render
+from locales.i18n import Words, _, command, listing, negotiate, render
 from locales.terms import permission_name
 from service import MatchView
 from service.deliveries import DeliveryFacts
@@ -70,7 +70,7 @@ below it are the console's, delivered by the console."""
 DMS_CLOSED_NOTICE = _(
     "I could not send you a direct message: your DMs are closed to me (Discord's privacy "
     "settings for this server). I mention you in the match's thread instead; open your "
-    "DMs, or choose mentions with /notify.")
+    "DMs, or choose mentions with {notify}.", notify=command("notify"))
 
 
 LOCALE_TTL = 60.0
@@ -334,7 +334,10 @@ class Routes:
         """A new message in the match's place mentioning ``ping``; ``dm`` get
         ``dm_note`` privately with a link. ``audience``: who must learn it when the
         place cannot be posted to (besides ``ping`` and ``dm``). The place's words are
-        in its server's language, each DM in its reader's."""
+        in its server's language, each DM in its reader's. So are the commands a post
+        names (``locales.i18n.Command``): a post is read by several people, each Discord
+        in its own language, and it names them as the rest of it speaks, the server's
+        thread language (one language per post; a DM names its reader's)."""
         place = await self.place_locale(m.guild_id)
         file = kwargs.pop("file", None)
         attachment = Attachment(file) if isinstance(file, discord.File) else None

@@ -12,7 +12,7 @@ from datetime import datetime
 
 import discord
 
-from locales.i18n import Text, Words, _, _n, decimal, joined, listing, render
+from locales.i18n import Text, Words, _, _n, command, decimal, joined, listing, render
 from locales.results import ResultKind, result_sentence
 from locales.terms import (
     game_name,
@@ -325,7 +325,8 @@ def games_embed(user_id: int, matches: Sequence[MatchView], loc: str,
         lines.append(f"`{m.id}` {render(game_of(m), loc)}{vs} — {render(state, loc)} · "
                      f"{where}")
     e.description = whole_lines(lines, loc) if lines else \
-        render(_("No matches here yet. Start one with `/challenge`."), loc)
+        render(_("No matches here yet. Start one with `{challenge}`.",
+                 challenge=command("challenge")), loc)
     return e
 
 
@@ -450,5 +451,6 @@ def season_ended(event: SeasonEnded, loc: str) -> tuple[str, discord.Embed]:
         e.add_field(name=render(ladder_name(board.ladder), loc),
                     value="\n".join(lines)[:1024], inline=False)
     e.set_footer(text=render(_("Each season's ratings start afresh; see them with "
-                               "/leaderboard season:{number}", number=str(event.season)), loc))
+                               "{leaderboard}", leaderboard=command(
+                                   "leaderboard", season=event.season)), loc))
     return content, e

@@ -26,10 +26,9 @@ import discord
 from discord import app_commands
 
 import rules
-from bot.discordapp.translator import CommandPath
 from bot.ops.logs import log_context
 from bot.ops.metrics import Metrics
-from locales.i18n import Text, Words, _, _n, capitalized, listing, negotiate, render
+from locales.i18n import Text, Words, _, _n, capitalized, command, listing, negotiate, render
 from locales.rules_words import rules_words
 from locales.terms import permission_name
 from service import errors as service_errors
@@ -66,7 +65,7 @@ class StaleButton(AdapterError):
 
     def __init__(self) -> None:
         super().__init__(_("This button is out of date: the match has moved on. "
-                           "Use `/board` to see where it stands."))
+                           "Use `{board}` to see where it stands.", board=command("board")))
 
 
 class MissingPermissions(AdapterError):
@@ -84,15 +83,20 @@ class MissingPermissions(AdapterError):
 
 
 _NEXT_STEP: dict[type[BaseException], Text] = {
-    NoSuchSeason: _("Pick one of the suggested seasons, or see them all with `/season list`."),
-    service_errors.MatchNotFound: _("Use `/games` to see your matches."),
+    NoSuchSeason: _("Pick one of the suggested seasons, or see them all with `{list}`.",
+                    list=command("season list")),
+    service_errors.MatchNotFound: _("Use `{games}` to see your matches.",
+                                    games=command("games")),
     service_errors.NotAPlayer: _("Only the players of this match can do that; "
-                                 "use `/challenge` to start your own."),
+                                 "use `{challenge}` to start your own.",
+                                 challenge=command("challenge")),
     service_errors.NotYourTurn: _("You'll be mentioned when it's your turn."),
-    service_errors.MatchOver: _("Use `/history` to see how it went, or `/challenge` for a "
-                                "new one."),
+    service_errors.MatchOver: _("Use `{history}` to see how it went, or `{challenge}` for a "
+                                "new one.", history=command("history"),
+                                challenge=command("challenge")),
     service_errors.MatchNotStarted: _("The match starts once the challenge is accepted."),
-    service_errors.StaleMove: _("Someone moved first: look at the new `/board` and try again."),
+    service_errors.StaleMove: _("Someone moved first: look at the new `{board}` and try "
+                                "again.", board=command("board")),
     service_errors.MatchBroken: _("Ask a server admin to look at it; nothing else was "
                                   "changed."),
 }
@@ -112,10 +116,12 @@ def _rules_message(exc: rules.RulesError) -> Text:
                  "move.", detail=detail, options=options)
     if isinstance(exc, rules.IllegalMoveError):
         return _("That move is not legal here ({detail}). Pick one of the suggestions that "
-                 "appear as you type in `/move`, or look at `/board`.", detail=detail)
+                 "appear as you type in `{move}`, or look at `{board}`.", detail=detail,
+                 move=command("move"), board=command("board"))
     if isinstance(exc, rules.NotationError):
         return _("That is not a move ({detail}). Moves are written with points, like `c3-c4` "
-                 "or `f3xd5`; start typing in `/move` to see the legal ones.", detail=detail)
+                 "or `f3xd5`; start typing in `{move}` to see the legal ones.", detail=detail,
+                 move=command("move"))
     if isinstance(exc, rules.OptionError):
         return _("Those game options do not work ({detail}). Check the game options and try "
                  "again.", detail=detail)
@@ -143,9 +149,9 @@ def _check_message(exc: app_commands.AppCommandError) -> Words | None:
     return None
 
 
-def user_message(exc: BaseException, command: str | None = None) -> Words | None:
+def user_message(exc: BaseException, answered: str | None = None) -> Words | None:
     """The message for an expected error (lazy words), or ``None`` when ``exc`` is a bug.
-    ``command``: the slash command it answers (qualified English name), which a refused
+    ``answered``: the slash command it answers (qualified English name), which a refused
     option's next step names in the reader's words."""
     if isinstance(exc, app_commands.CommandInvokeError):
         exc = exc.original
@@ -161,9 +167,9 @@ def user_message(exc: BaseException, command: str | None = None) -> Words | None
             hint = _NEXT_STEP.get(cls)
             if cls is service_errors.InvalidOption:
                 # the same options error comes from /challenge, /tournament create, …
-                hint = _("Check the options and try again.") if command is None else _(
+                hint = _("Check the options and try again.") if answered is None else _(
                     "Check the options and run `{command}` again.",
-                    command=CommandPath(command))
+                    command=command(answered))
             if hint:
                 return _("{error}. {next}", error=capitalized(exc.text), next=hint)
         return said

@@ -38,7 +38,7 @@ from bot.discordapp.permissions import THREAD_OPENING_PERMISSIONS, missing_permi
 from bot.event_handlers import EventHandlers
 from bot.ops.metrics import Metrics
 from bot.web.links import WebLinks, spectator_url
-from locales.i18n import Words, _, _n, joined, render
+from locales.i18n import Words, _, _n, command, joined, render
 from locales.results import leaving_note
 from locales.terms import game_name
 from render.table import draw_table
@@ -557,8 +557,9 @@ class DiscordNotifier:
         m = event.match
         await self.post(m, _(
             "⏸ {player} agreed: the match is paused until {until}; nobody moves and no "
-            "clock runs. /pause action:resume ends it earlier.",
-            player=embeds.mention(event.accepted_by), until=embeds.moment(event.until)),
+            "clock runs. {resume} ends it earlier.",
+            player=embeds.mention(event.accepted_by), until=embeds.moment(event.until),
+            resume=command("pause", action="resume")),
             audience=self.others(m, event.accepted_by))
 
     @handlers.on(ev.PauseEnded)
@@ -632,10 +633,9 @@ class DiscordNotifier:
         loc = await self.routes.user_locale(user)
         shown = await asyncio.to_thread(glance_picture, event.games, user,
                                         discord.utils.utcnow(), loc)
-        said = render(_n("Your daily digest: {count} game at a glance. (`/follow digest:off` "
-                         "stops it.)",
-                         "Your daily digest: {count} games at a glance. (`/follow "
-                         "digest:off` stops it.)", len(event.games)), loc)
+        said = render(_n("Your daily digest: {count} game at a glance. (`{stop}` stops it.)",
+                         "Your daily digest: {count} games at a glance. (`{stop}` stops it.)",
+                         len(event.games), stop=command("follow", digest="off")), loc)
         picture = None if shown is None else Attachment(discord.File(
             io.BytesIO(shown[0]), filename="digest.png", description=shown[1][:1024]))
         await self.routes.dm(user, said, picture, step="digest")
@@ -654,8 +654,9 @@ class DiscordNotifier:
             "file": embeds.board_file(drawn.png, drawn.alt_text)}
         await self.post(event.match, _(
             "🧩 Daily puzzle #{puzzle} ({game}, difficulty {difficulty}/5): {task}. Solve it "
-            "privately with `/puzzle next puzzle:{puzzle}`.", puzzle=event.puzzle_id,
-            game=game_name(event.game), difficulty=event.difficulty, task=task),
+            "privately with `{next}`.", puzzle=event.puzzle_id,
+            game=game_name(event.game), difficulty=event.difficulty, task=task,
+            next=command("puzzle next", puzzle=event.puzzle_id)),
             step="daily-puzzle", **extra)
 
     async def post_replay(self, m: MatchView, record: StoredRecord | None) -> None:

@@ -7,30 +7,35 @@ name``, ``choice``), because a name such as ``move`` must not share a translatio
 sentence. Discord refuses a whole sync for one bad localization, so each one is checked
 against Discord's rules here (:func:`valid_name`, 100 characters for descriptions and
 choices) and left out, falling back to English, when it breaks them; a test checks every
-catalogue so that never happens unnoticed.
-
->>> valid_name("zug"), valid_name("Zug"), valid_name("mover-pieza"), valid_name("走棋")
-(True, False, True, True)
->>> valid_name("a b"), valid_name("x" * 33)
-(False, False)
+catalogue so that never happens unnoticed. Texts name a command the same way
+(``locales.i18n.command``, the names a reader's Discord shows), with the same rule
+(``valid_name``).
 """
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Final
 
 import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from locales.i18n import LOCALES, Lazy, negotiate, translations
+from locales.i18n import (
+    CHOICE,
+    COMMAND_NAME,
+    LOCALES,
+    MAX_CHOICE,
+    MAX_NAME,
+    OPTION_NAME,
+    translations,
+    valid_name,
+)
 
 NAME_CONTEXTS: Final = {
-    Where.command_name: "command name",
-    Where.group_name: "command name",
-    Where.parameter_name: "option name",
-    Where.choice_name: "choice",
+    Where.command_name: COMMAND_NAME,
+    Where.group_name: COMMAND_NAME,
+    Where.parameter_name: OPTION_NAME,
+    Where.choice_name: CHOICE,
 }
 """The gettext context of each kind of name (descriptions have none)."""
 
@@ -38,23 +43,6 @@ MENU_CONTEXT: Final = "context menu"
 """A context menu's name (``Challenge to a game``): free text, up to 32 characters."""
 
 MAX_DESCRIPTION: Final = 100
-MAX_CHOICE: Final = 100
-MAX_NAME: Final = 32
-
-def valid_name(name: str) -> bool:
-    """Whether Discord accepts ``name`` as a command, option or group name: 1-32
-    characters, each a letter, a digit (any script: ``\\p{L}``, ``\\p{N}``, Devanagari and
-    Thai marks included), ``-`` or ``_``; and lowercase where the letter has a case."""
-    return 1 <= len(name) <= MAX_NAME and all(_name_char(c) for c in name) \
-        and name == name.lower()
-
-
-def _name_char(c: str) -> bool:
-    category = unicodedata.category(c)
-    if c in "-_" or category[0] in "LN":
-        return True
-    script = unicodedata.name(c, "")
-    return category.startswith("M") and ("DEVANAGARI" in script or "THAI" in script)
 
 
 def discord_locale(locale: discord.Locale) -> str | None:
@@ -79,30 +67,10 @@ def localized(english: str, locale: str, where: Where, *, menu: bool = False) ->
         return None
     if menu:
         return said if len(said) <= MAX_NAME else None
-    if context in ("command name", "option name"):
+    if context in (COMMAND_NAME, OPTION_NAME):
         return said if valid_name(said) else None
     limit = MAX_CHOICE if where is Where.choice_name else MAX_DESCRIPTION
     return said if len(said) <= limit else None
-
-
-class CommandPath(Lazy):
-    """A slash command's path as its reader sees it in Discord (names are localized):
-    ``CommandPath("tournament create").render("es-ES")`` is ``/torneo crear`` when the
-    catalogue names them so, each name falling back to English as Discord does.
-
-    >>> CommandPath("challenge").render("en-US")
-    '/challenge'
-    """
-
-    __slots__ = ("qualified",)
-
-    def __init__(self, qualified: str) -> None:
-        self.qualified = qualified
-
-    def render(self, locale: str | None) -> str:
-        chosen = negotiate(locale)
-        return "/" + " ".join(localized(name, chosen, Where.command_name) or name
-                              for name in self.qualified.split())
 
 
 class CatalogueTranslator(app_commands.Translator):

@@ -17,7 +17,7 @@ from urllib.parse import urlencode
 
 from bot.web.clock import Note, clock_notes, seat_notes, seated_name
 from bot.web.graph import analysis_section
-from locales.i18n import LOCALES, Words, _, _n, capitalized, listing, render
+from locales.i18n import LOCALES, Words, _, _n, capitalized, command, listing, render
 from locales.terms import game_name, move_display, seat_colour
 from service import MatchStatus, texts
 from service.imported_seats import imported_title, is_imported, seat_player
@@ -77,7 +77,7 @@ def error_page(status: int, locale: str, words: Words | None = None,
     elif status == 403:
         title, said = _("This link does not work"), _(
             "it has expired or was revoked, or the request did not come from its page: "
-            "ask for a new link with /web")
+            "ask for a new link with {web}", web=command("web"))
     elif status == 429:
         title, said = _("Too many requests"), _("wait a moment and try again")
     elif status < 500:

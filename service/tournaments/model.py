@@ -17,7 +17,7 @@ import enum
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from locales.i18n import Text, Words, _, render
+from locales.i18n import Text, Words, _, command, render
 from locales.terms import game_name
 
 __all__ = [
@@ -128,8 +128,8 @@ Alquerque grande for 4 players cannot be paired fairly one against one (play it 
     if seat_count != 2:
         raise TournamentError(_(
             "tournaments are for two-player games: {game} for {count} players cannot be "
-            "paired fairly one against one (play it with /challenge, or choose players=2)",
-            game=game_name, count=seat_count), seat_count)
+            "paired fairly one against one (play it with {challenge}, or choose players=2)",
+            game=game_name, count=seat_count, challenge=command("challenge")), seat_count)
 
 
 def check_players(fmt: Format, count: int, rounds: int | None = None) -> None:

@@ -144,3 +144,12 @@ def test_every_refusal_of_hostile_input_went_through_the_catalogue(lines: list[s
         printed = asyncio.run(play([*SETUP, *lines], "de"))
     refusals = [line for line in printed if line.startswith("!")]
     assert all(MARK in line for line in refusals), [r for r in refusals if MARK not in r]
+
+
+async def test_a_german_console_names_the_consoles_english_commands() -> None:
+    """The service's refusal is Discord's too, where a German reader's names ``/ziehen``;
+    the console's commands are English, and so are the names it gives them."""
+    said = await play(["as alice", "/challenge @bob xiangqi", "as bob", "/accept",
+                       "as alice", "/setup 1 2 3"], "de")
+    assert said[-1].startswith("! ") and said[-1].endswith("/move"), said[-1]
+    assert "Aufstellungsphase" in said[-1] and "/ziehen" not in said[-1]

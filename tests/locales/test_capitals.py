@@ -1,13 +1,13 @@
 """A sentence-start capital is the language's own: ``capitalized`` never changes what a
 sentence starts with when that is not words of the catalogue: a move (``a1-a9: …``, not
-``A1-a9``), a point, a name as its owner wrote it, ``#3``. Words again (a text,
+``A1-a9``), a point, a name as its owner wrote it, ``#3``, a command. Words again (a text,
 a list, a run of texts) take the capital in their turn."""
 
 from __future__ import annotations
 
 import pytest
 
-from locales.i18n import LOCALES, _, capitalized, joined, listing
+from locales.i18n import LOCALES, _, capitalized, command, joined, listing
 from locales.rules_words import rules_words
 from rules import RulesError, variant
 
@@ -30,6 +30,7 @@ def test_what_a_sentence_starts_with_is_kept_when_it_is_not_the_languages(lead: 
         assert lead in said and (raised == lead or raised not in said), said
         assert capitalized(listing([lead, "x"])).render(locale).startswith(lead)
         assert capitalized(joined(lead, _("draw"))).render(locale).startswith(lead)
+    assert capitalized(command("move")).render("de") == "/ziehen"
 
 
 def test_the_languages_own_words_still_take_the_capital() -> None:

@@ -37,7 +37,7 @@ from bot.discordapp.components import (
 )
 from bot.discordapp.embeds import game_of
 from bot.discordapp.notices import ReplyFirst
-from locales.i18n import Words, _, _n, joined, render
+from locales.i18n import Words, _, _n, command, joined, option, render
 from locales.terms import seat_colour
 from service import MatchService, MatchStatus
 from service.challenges import ContinuableGame
@@ -80,8 +80,8 @@ def continue_menu(game: ContinuableGame, seat: int | None, loc: str, *,
         _n("Pick who plays on with you: they accept or decline, as any challenge.",
            "Pick the {count} who play on with you: they accept or decline, as any "
            "challenge.", others, count=others),
-        _("The clock is the server's default; `/continue` sets days per move or a time "
-          "control.")]
+        _("The clock is the server's default; `{continue}` sets days per move or a time "
+          "control.", **{"continue": command("continue")})]
     view = continue_menus(source.id, options, mine, others, loc=loc, chosen=chosen)
     return render(joined(*lines, separator="\n"), loc)[:2000], view
 
@@ -321,7 +321,8 @@ class ChallengesCog(commands.Cog, name="Challenges"):
             if opponents:
                 raise errors.AdapterError(
                     _("Play the computer on your own (leave the opponents empty); in a "
-                      "4-player lobby, `/fill` gives the empty seats to computer players."))
+                      "4-player lobby, `{fill}` gives the empty seats to computer players.",
+                      fill=command("fill")))
             channel = await self._games_channel(interaction, where_id)
             check_post(channel)
             async with self.notices.after_reply():
@@ -359,7 +360,8 @@ class ChallengesCog(commands.Cog, name="Challenges"):
                     and m.status is MatchStatus.LOBBY]
                 if len(waiting) != 1:
                     raise errors.AdapterError(
-                        _("Which lobby? Name it in the `match` option (`/games` lists yours)."))
+                        _("Which lobby? Name it in the `{match}` option (`{games}` lists "
+                          "yours).", match=option("match"), games=command("games")))
                 match = waiting[0].id
             async with self.notices.after_reply():
                 m = await self.service.add_computers(match, interaction.user.id,

@@ -25,7 +25,7 @@ from bot.discordapp.cogs.common import (
 )
 from bot.discordapp.components import MatchButton, match_buttons
 from bot.discordapp.notices import ReplyFirst
-from locales.i18n import Text, Words, _, _n, joined
+from locales.i18n import Text, Words, _, _n, command, joined
 from service import MatchService
 from service.views import VacationView
 
@@ -107,7 +107,8 @@ class ClocksCog(commands.Cog, name="Clocks"):
         async with acknowledged(interaction):
             m = await resolve_match(self.service, interaction, match)
             if action == "propose" and days is None:
-                raise errors.AdapterError(_("Say for how many days: /pause days:3."))
+                raise errors.AdapterError(_("Say for how many days: {pause}.",
+                                            pause=command("pause", days=3)))
             await self._pause(interaction, m.id, action, days, reason)
 
     async def _pause(self, interaction: Interaction, match_id: int, action: str,

@@ -31,7 +31,7 @@ from bot.discordapp.cogs.common import (
 from bot.discordapp.components import MatchButton
 from bot.discordapp.notices import ReplyFirst
 from bot.web.links import PLAYER_DAYS, PlayerPass, WebLinks, player_url
-from locales.i18n import Words, _, _n, joined
+from locales.i18n import Words, _, _n, command, joined, option
 from service import MatchService, MatchView
 
 
@@ -79,8 +79,8 @@ class ComfortsCog(commands.Cog, name="Comforts"):
             user = interaction.user.id
             if revoke:
                 await self.service.revoke_web_links(user)
-                await say(interaction, _("Your web links no longer work; /web gives you a "
-                                         "new one."))
+                await say(interaction, _("Your web links no longer work; {web} gives you a "
+                                         "new one.", web=command("web")))
                 return
             m = await self._match(interaction, match)
             epoch = await self.service.web_pass(m.id, user, caller=caller_of(interaction))
@@ -91,8 +91,8 @@ class ComfortsCog(commands.Cog, name="Comforts"):
                                                       int(expires.timestamp()), epoch))
             await say(interaction, _(
                 "Your own link to play match {match} on the web (keep it to yourself; it "
-                "works until {when}, and /web revoke:True ends it): {url}", match=str(m.id),
-                when=f"<t:{int(expires.timestamp())}:f>",
+                "works until {when}, and {revoke} ends it): {url}", match=str(m.id),
+                when=f"<t:{int(expires.timestamp())}:f>", revoke=command("web", revoke=True),
                 url=player_url(self.web.base_url, token)))
 
     # ------------------------------------------------------------------ rematch
@@ -166,8 +166,8 @@ class ComfortsCog(commands.Cog, name="Comforts"):
             if action == "add":
                 if not line:
                     raise errors.AdapterError(_(
-                        "Write the line in `line`: their move, then yours, in pairs "
-                        "(e.g. `h10-g8 b1-c3`)."))
+                        "Write the line in `{line}`: their move, then yours, in pairs "
+                        "(e.g. `h10-g8 b1-c3`).", line=option("line")))
                 async with self.notices.after_reply():
                     lines = await self.service.add_conditional_moves(m.id, user, line,
                                                                      caller=caller_of(interaction))
@@ -198,7 +198,8 @@ class ComfortsCog(commands.Cog, name="Comforts"):
             if action == "set":
                 await self.service.set_note(m.id, user, text or "", caller=caller_of(interaction))
                 await say(interaction, _("Note kept on match {match}; only you see it, and "
-                                         "/history gives it to you.", match=str(m.id)))
+                                         "{history} gives it to you.", match=str(m.id),
+                                         history=command("history")))
             elif action == "clear":
                 gone = await self.service.clear_note(m.id, user, caller=caller_of(interaction))
                 await say(interaction, _("Note cleared.") if gone else
@@ -208,8 +209,8 @@ class ComfortsCog(commands.Cog, name="Comforts"):
                 await say(interaction, _("Your note on match {match}:\n{note}",
                                          match=str(m.id), note=found)
                           if found is not None else
-                          _("You have no note on match {match} (`/note set` keeps one).",
-                            match=str(m.id)))
+                          _("You have no note on match {match} (`{note}` keeps one).",
+                            match=str(m.id), note=command("note", action="set")))
 
     # ------------------------------------------------------------------ follows
 
@@ -226,7 +227,9 @@ class ComfortsCog(commands.Cog, name="Comforts"):
             where, user = guild_id(interaction), interaction.user.id
             if digest is not None:  # issue 42: the daily digest, asked for or stopped
                 if match is not None or player is not None:
-                    raise errors.AdapterError(_("Give `digest` alone: `/follow digest:on`."))
+                    raise errors.AdapterError(_("Give `{digest}` alone: `{follow}`.",
+                                                digest=option("digest"),
+                                                follow=command("follow", digest="on")))
                 when = await self.service.set_digest(where, user, digest == "on")
                 await say(interaction, _(
                     "Daily digest on: your games here at a glance by DM, the first {when}.",
@@ -242,8 +245,10 @@ class ComfortsCog(commands.Cog, name="Comforts"):
                 extra = {} if shown is None else {"file": discord.File(
                     io.BytesIO(shown[0]), filename="glance.png", description=shown[1][:1024])}
                 if not found:
-                    await answer(interaction, _("You follow nothing yet: `/follow match:` or "
-                                                "`/follow player:`."), **extra)
+                    await answer(interaction, _(
+                        "You follow nothing yet: `{match}` or `{player}`.",
+                        match=command("follow", match=""),
+                        player=command("follow", player="")), **extra)
                     return
                 lines = joined(*(
                     _("match {match}", match=str(f.match_id))

@@ -24,7 +24,7 @@ from bot.discordapp.permissions import (
     THREAD_POSTING_PERMISSIONS,
     missing_permissions,
 )
-from locales.i18n import Words, _, joined, negotiate, render
+from locales.i18n import Words, _, command, joined, negotiate, option, render
 from service import Caller, MatchService, MatchView
 
 log = logging.getLogger("tablero.discord")
@@ -174,10 +174,11 @@ async def resolve_match(service: MatchService, interaction: Interaction,
         return active[0]
     if not active:
         raise errors.NoMatchHere(_("You have no active match here. Start one with "
-                                   "`/challenge`."))
+                                   "`{challenge}`.", challenge=command("challenge")))
     raise errors.NoMatchHere(_(
         "You have several matches: use this in the match's thread, or pick one in the "
-        "`match` option (`/games` lists them)."))
+        "`{match}` option (`{games}` lists them).", match=option("match"),
+        games=command("games")))
 
 
 async def clicked_match(service: MatchService, interaction: Interaction,

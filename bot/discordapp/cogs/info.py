@@ -12,8 +12,7 @@ from bot.discordapp import embeds, errors, media
 from bot.discordapp.cogs.common import Interaction, acknowledged, answer, guild_id, reader
 from bot.discordapp.cogs.seasons import season_choices
 from bot.discordapp.components import LeaderboardButton, leaderboard_buttons, match_buttons
-from bot.discordapp.translator import CommandPath
-from locales.i18n import DEFAULT_LOCALE, Words, _, joined, render
+from locales.i18n import DEFAULT_LOCALE, Words, _, command, joined, option, render
 from locales.terms import game_name
 from service import MatchService
 
@@ -47,11 +46,11 @@ def ladder_title(ladder: str) -> Words:
 def help_embed(loc: str) -> discord.Embed:
     """What ``/help`` shows a new player: how a game starts and is played, and the
     commands (by the names the reader's Discord shows them)."""
-    c = CommandPath
+    c = command
     lines: list[Words] = [
         _("**Start a game**: {challenge} with the game and your opponent (or nobody: anyone "
-          "may join); they click **Accept**. Against the computer: its `computer` option.",
-          challenge=f"`{render(c('challenge'), loc)}`"),
+          "may join); they click **Accept**. Against the computer: its `{computer}` option.",
+          challenge=f"`{render(c('challenge'), loc)}`", computer=option("computer")),
         _("**Play**: each match gets a thread. There, {move} offers the legal moves as you "
           "type (`c2-c3`, `h3-e3`, `f3xd5xf7`, `c2-e4 r3-5`); Querni's chosen set-up is "
           "handed in with {setup}. Whoever must move next is pinged, with the deadline.",

@@ -29,7 +29,7 @@ from bot.discordapp.cogs.common import (
     reader,
 )
 from bot.discordapp.components import ExplorerBack, ExplorerStep, match_buttons
-from locales.i18n import _, _n, joined, listing, render
+from locales.i18n import _, _n, command, joined, listing, render
 from locales.terms import game_name, seat_colour
 from service import ExplorerView, MatchService, MatchStatus
 from service.importer import MAX_RECORD_BYTES, too_large
@@ -61,7 +61,7 @@ class Standing:
         parts = text.split(SEPARATOR)
         if len(parts) != 4 or parts[0] != FOOTER:
             raise errors.AdapterError(_("This explorer message can no longer be followed: "
-                                        "run /explorer again."))
+                                        "run {explorer} again.", explorer=command("explorer")))
         line = tuple(m.strip() for m in parts[3].split(",") if m.strip())
         return cls(parts[1], parts[2], line)
 
@@ -200,15 +200,16 @@ class SchoolCog(commands.Cog, name="School"):
                 lines.append(_("Players: {players}.", players=listing(
                     joined(seat_colour(m.seats[s].name), f": {name}", separator="")
                     for s, name in sorted(done.players.items()))))
-            lines.append(_("See it with `/history match:{match}` and `/analysis match:{match}`.",
-                           match=m.id))
+            lines.append(_("See it with `{history}` and `{analysis}`.",
+                           history=command("history", match=m.id),
+                           analysis=command("analysis", match=m.id)))
             buttons: dict[str, discord.ui.View] = {}
             if m.status is MatchStatus.ABORTED:  # the record does not end it: it may go on
                 # the button opens the choice of seat and opponents; /continue takes a
                 # clock too
                 lines.append(_("Go on with it against someone: **Continue as a match** "
-                               "below, or `/continue match:{match} opponent:@…`.",
-                               match=m.id))
+                               "below, or `{continue}`.", **{"continue": command(
+                                   "continue", match=m.id, opponent="@…")}))
                 buttons["view"] = match_buttons(m.id, m.ply, ["continue"],
                                                 reader(interaction))
             await answer(interaction, joined(*lines, separator="\n"), **buttons)

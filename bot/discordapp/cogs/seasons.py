@@ -18,7 +18,7 @@ from bot.discordapp.cogs.common import (
     guild_id,
     may_organise,
 )
-from locales.i18n import DEFAULT_LOCALE, Text, _, joined
+from locales.i18n import DEFAULT_LOCALE, Text, _, command, joined, option
 from service import MatchService
 from service.seasons import Schedule, SeasonChange
 
@@ -94,5 +94,6 @@ class SeasonsCog(commands.GroupCog, group_name="season",
             lines += [_("{season}: running", season=s.name()) if s.closed_at is None
                       and (s.ends_at is None or s.ends_at > now) else s.name()
                       for s in found[:20]]
-            lines.append(_("See one with /leaderboard and its season option."))
+            lines.append(_("See one with {leaderboard} and its {season} option.",
+                           leaderboard=command("leaderboard"), season=option("season")))
             await answer(interaction, joined(*lines, separator="\n"))

@@ -19,7 +19,7 @@ from bot.discordapp.cogs.common import (
     guild_id,
 )
 from bot.discordapp.cogs.seasons import SCHEDULES, schedule_words
-from locales.i18n import LOCALES, Words, _, _n, joined, negotiate
+from locales.i18n import LOCALES, Words, _, _n, command, joined, negotiate
 from service import MatchService
 from service.queries import KEEP, Unchanged
 from service.timecontrol import describe_time_control, parse_time_control
@@ -121,7 +121,7 @@ class SettingsCog(commands.Cog, name="Settings"):
                 started = [change.words()]
                 s = await self.service.get_guild_settings(where_id)
             where = f"<#{s.games_channel_id}>" if s.games_channel_id else \
-                _("the channel where /challenge is used")
+                _("the channel where {challenge} is used", challenge=command("challenge"))
             if (language is not None or takebacks_rated is not None) \
                     and self.place_changed is not None:
                 self.place_changed(where_id)

@@ -30,7 +30,7 @@ from bot.discordapp.cogs.common import (
     server_language,
 )
 from bot.discordapp.components import TournamentButton, tournament_buttons
-from locales.i18n import Words, _, _n, capitalized, joined, listing, render
+from locales.i18n import Words, _, _n, capitalized, command, joined, listing, render
 from locales.terms import status
 from render.table import draw_table
 from service import MatchService, NameResolver
@@ -110,7 +110,7 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
             found = await self.service.tournaments(guild_id(interaction))
         if not found:
             raise errors.AdapterError(_("No tournament is open here: a manager can start one "
-                                        "with /tournament create."))
+                                        "with {create}.", create=command("tournament create")))
         return found[0].id
 
     # ------------------------------------------------------------------ commands
@@ -160,8 +160,9 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
                 await channel.send(embed=self._post(t, loc),
                                    view=tournament_buttons(t.id, loc))
             await answer(interaction, _("Tournament #{tournament} {name} is open: players "
-                                        "join with the button; start it with /tournament "
-                                        "start.", tournament=t.id, name=self._title(t)))
+                                        "join with the button; start it with {start}.",
+                                        tournament=t.id, name=self._title(t),
+                                        start=command("tournament start")))
 
     @app_commands.command(name="start", description="Close registration and start round 1")
     @app_commands.guild_only()

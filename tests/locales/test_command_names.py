@@ -1,0 +1,240 @@
+"""A text names a slash command by the name its reader's Discord shows (``/ziehen`` for a
+German reader, ``/move`` for an English one), through one mechanism, ``command`` (and
+``option`` for an option's name), whatever the text: a refusal of the service, a reply
+of the Discord adapter, a post, a web page, a game's rules. The console's commands are
+English: it names them so in every language (``english_commands``).
+
+The walks here are what keeps it so: no message id shown outside the console writes a
+command literally, and every text that names one through ``command`` says the reader's
+name in every language (a translation that lost the placeholder fails too)."""
+
+from __future__ import annotations
+
+import ast
+import re
+from functools import cache
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from locales.i18n import (
+    CATALOGUES,
+    COMMAND_NAME,
+    DOMAIN,
+    LOCALES,
+    Command,
+    Option,
+    Text,
+    _,
+    _n,
+    catalogue_path,
+    command,
+    english_commands,
+    from_data,
+    option,
+    to_data,
+)
+from locales.summaries import rules_summary
+
+ROOT = Path(__file__).resolve().parents[2]
+OTHER_LOCALES = [x for x in LOCALES if not x.startswith("en-")]
+CONSOLE_SOURCES = ("bot/console/", "bot/console_args.py")
+TREE = "bot/discordapp (command tree)"
+POT_PATH = CATALOGUES / f"{DOMAIN}.pot"
+
+
+@cache
+def command_names() -> frozenset[str]:
+    """Every command and group name of the Discord command tree (English)."""
+    with POT_PATH.open("rb") as f:
+        return frozenset(str(m.id) for m in read_po(f) if m.context == COMMAND_NAME)
+
+
+def named_literally(text: str) -> list[str]:
+    """The commands ``text`` writes out (``/move``, ``/tournament``), not through a
+    placeholder."""
+    return [m[1] for m in re.finditer(r"(?<![\w/<{])/([a-z][\w-]*)", text)
+            if m[1] in command_names()]
+
+
+def test_a_command_is_named_as_each_readers_discord_shows_it() -> None:
+    move = command("move")
+    assert move.render("en-US") == move.render("en-GB") == "/move"
+    assert move.render("de") == "/ziehen"
+    assert {move.render(x) for x in OTHER_LOCALES} >= {"/ziehen", "/jugar", "/drag"}
+    # a group's command, an option, a choice: each by its shown name
+    assert command("tournament create").render("de") == "/turnier erstellen"
+    assert command("pause", action="resume").render("de") == "/pause aktion:fortsetzen"
+    assert command("history", match=7).render("es-ES") == "/historial partida:7"
+    assert option("match").render("de") == "partie"
+    # a value that is no choice is written as it is (a mention, a number, nothing)
+    assert command("continue", match=3, opponent="@…").render("de") == \
+        "/fortsetzen partie:3 gegner:@…"
+    assert command("follow", player="").render("sv-SE").endswith(":")
+
+
+def test_the_console_names_every_command_in_english_whatever_its_language() -> None:
+    said = _("play moves with {move}; {resume} ends the pause; the `{match}` option",
+             move=command("move"), resume=command("pause", action="resume"),
+             match=option("match"))
+    with english_commands():
+        assert said.render("de") == \
+            "play moves with /move; /pause action:resume ends the pause; the `match` option"
+    # and only inside it: Discord's texts name them in the reader's words again
+    assert "/ziehen" in said.render("de")
+
+
+def test_a_command_kept_in_a_stored_text_reads_back_the_same() -> None:
+    said = _("{a} {b}", a=command("puzzle next", puzzle=12), b=option("digest"))
+    back = from_data(to_data(said))
+    assert isinstance(back, Text)
+    assert isinstance(back.params["a"], Command) and isinstance(back.params["b"], Option)
+    assert [back.render(x) for x in LOCALES] == [said.render(x) for x in LOCALES]
+
+
+def test_no_text_shown_in_discord_writes_a_command_out() -> None:
+    """Every message id that names a command literally is the console's own (its commands
+    are English), or a description of Discord's command tree (static text per language,
+    checked below)."""
+    with POT_PATH.open("rb") as f:
+        pot = [m for m in read_po(f) if m.id and not m.context]
+    wrong = []
+    for m in pot:
+        ids = m.id if isinstance(m.id, tuple) else (m.id,)
+        files = {path for path, _line in m.locations}
+        if any(named_literally(x) for x in ids) and not all(
+                f.startswith(CONSOLE_SOURCES) or f == TREE for f in files):
+            wrong.append((ids[0][:70], sorted(files)))
+    assert not wrong, wrong
+
+
+def test_no_text_shown_in_discord_writes_an_options_name_out() -> None:
+    """``the `match` option`` names an option of Discord's commands, which a German
+    reader sees as ``partie``: through ``option``, never written out."""
+    with POT_PATH.open("rb") as f:
+        pot = list(read_po(f))
+    options = {str(m.id) for m in pot if m.context == "option name"}
+    wrong = [m.id for m in pot if m.id and not m.context
+             and not all(path.startswith(CONSOLE_SOURCES) for path, _line in m.locations)
+             and any(name in options for x in (m.id if isinstance(m.id, tuple) else (m.id,))
+                     for name in re.findall(r"`([a-z_]+)`", x))]
+    assert not wrong, wrong
+
+
+@pytest.mark.parametrize("locale", OTHER_LOCALES)
+def test_a_command_description_names_commands_as_its_readers_discord_does(
+        locale: str) -> None:
+    """A description is one fixed text per language: it writes the command under the
+    name Discord shows in that language (``/herausfordern``, not ``/challenge``)."""
+    with POT_PATH.open("rb") as f:
+        described = [m for m in read_po(f) if m.id and not m.context
+                     and {p for p, _line in m.locations} == {TREE}
+                     and named_literally(str(m.id))]
+    assert described, "the walk finds the descriptions that name a command"
+    with catalogue_path(locale).open("rb") as f:
+        catalogue = read_po(f)
+    for m in described:
+        said = str(catalogue.get(m.id).string)
+        for name in named_literally(str(m.id)):
+            assert command(name).render(locale) in said, (locale, said)
+
+
+# ---------------------------------------------------------------- every text, in code
+
+def _sources() -> list[Path]:
+    paths = [p for top in ("bot", "service", "locales", "render")
+             for p in (ROOT / top).rglob("*.py")]
+    return sorted(p for p in paths
+                  if not p.relative_to(ROOT).as_posix().startswith(CONSOLE_SOURCES))
+
+
+def _lazy_of(node: ast.expr) -> Command | Option | None:
+    """The command or option a ``command(...)``/``option(...)`` call builds (values
+    that are not literals stand in as 7)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id in ("command", "option", "command_of")):
+        return None
+    first = node.args[0]
+    if not isinstance(first, ast.Constant) or not isinstance(first.value, str):
+        return None  # a name given at run time (the command an error answers)
+    if node.func.id == "option":
+        return option(first.value)
+    options = {k.arg: (k.value.value if isinstance(k.value, ast.Constant) else 7)
+               for k in node.keywords if k.arg is not None}
+    return command(first.value, **options)
+
+
+def _texts_naming_commands() -> list[tuple[str, Text, dict[str, Command | Option]]]:
+    found = []
+    for path in _sources():
+        tree = ast.parse(path.read_text("utf-8"))
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id in ("_", "_n")):
+                continue
+            named: dict[str, Command | Option] = {}
+            others: dict[str, object] = {}
+            for k in node.keywords:
+                if k.arg is None and isinstance(k.value, ast.Dict):  # **{"continue": …}
+                    for key, value in zip(k.value.keys, k.value.values, strict=True):
+                        lazy = _lazy_of(value)
+                        if isinstance(key, ast.Constant) and lazy is not None:
+                            named[str(key.value)] = lazy
+                elif k.arg is not None:
+                    lazy = _lazy_of(k.value)
+                    if lazy is not None:
+                        named[k.arg] = lazy
+                    else:
+                        others[k.arg] = "X"
+            if not named:
+                continue
+            ids = [a.value for a in node.args if isinstance(a, ast.Constant)
+                   and isinstance(a.value, str)]
+            if not ids:  # a game's rules, its own message id: checked below
+                continue
+            if node.func.id == "_n":
+                text = _n(ids[0], ids[1], 2, **others, **named)
+            else:
+                text = _(ids[0], **others, **named)
+            where = f"{path.relative_to(ROOT).as_posix()}:{node.lineno}"
+            found.append((where, text, named))
+    return found
+
+
+def test_the_walk_finds_the_texts_that_name_commands() -> None:
+    found = {where.split(":")[0] for where, _text, _named in _texts_naming_commands()}
+    # a service refusal, a Discord reply, a post, a web page, a game's rules, a puzzle
+    assert {"service/play.py", "bot/discordapp/errors.py", "bot/discordapp/notifier.py",
+            "bot/web/pages.py", "bot/discordapp/cogs/common.py", "bot/puzzles.py"} <= found
+
+
+@pytest.mark.parametrize("locale", OTHER_LOCALES)
+def test_every_text_that_names_a_command_names_it_as_the_readers_discord_does(
+        locale: str) -> None:
+    wrong = []
+    for where, text, named in _texts_naming_commands():
+        said = text.render(locale)
+        for lazy in named.values():
+            shown = lazy.render(locale)
+            if shown not in said:
+                wrong.append((where, shown, said))
+    assert not wrong, wrong[:5]
+
+
+def test_in_some_language_every_command_a_text_names_has_another_name() -> None:
+    """The walk checks something: each command it meets is localized somewhere (a
+    German reader's refusal names ``/ziehen``), so an English name left in a text would
+    show."""
+    for where, _text, named in _texts_naming_commands():
+        for lazy in named.values():
+            english = lazy.render("en-US")
+            assert any(lazy.render(x) != english for x in OTHER_LOCALES), (where, english)
+
+
+@pytest.mark.parametrize("locale", OTHER_LOCALES)
+def test_a_games_rules_name_its_commands_as_the_readers_discord_does(locale: str) -> None:
+    """Querni's rules name the setup command (``{setup}`` in its summary)."""
+    said = rules_summary("querni").render(locale)
+    assert command("setup").render(locale) in said and "/setup" not in said
+    assert "`/setup`" in rules_summary("querni").render("en-US")
