@@ -123,12 +123,12 @@ def check_seat_count(seat_count: int, game_name: Words) -> None:
     ...
     service.tournaments.model.TournamentError: tournaments are for two-player games: \
 Alquerque grande for 4 players cannot be paired fairly one against one (play it with \
-/challenge, or choose players=2)
+/challenge, or choose it for 2 players)
     """
     if seat_count != 2:
         raise TournamentError(_(
             "tournaments are for two-player games: {game} for {count} players cannot be "
-            "paired fairly one against one (play it with {challenge}, or choose players=2)",
+            "paired fairly one against one (play it with {challenge}, or choose it for 2 players)",
             game=game_name, count=seat_count, challenge=command("challenge")), seat_count)
 
 

@@ -27,6 +27,7 @@ async def test_create_join_start_and_standings(world: World) -> None:
                                       game="alquerque-grande:players=4,mode=teams",
                                       format="round robin"))
     assert refused.ephemeral and "two-player games" in refused.content
+    assert "choose it for 2 players" in refused.content  # the menu has no 'players=2'
     made = reply(await admin.slash(w.channel, "tournament create", game="xiangqi",
                                    format="round robin", name="Club cup"))
     assert made.ephemeral and "Tournament #1 Club cup is open" in made.content

@@ -6,6 +6,7 @@ from collections import Counter
 
 import pytest
 
+from locales.i18n import render
 from service import tournaments
 from service.tournaments import (
     Format,
@@ -200,6 +201,17 @@ def test_formats_and_creation_checks() -> None:
     check_seat_count(2, "Xiangqi")
     with pytest.raises(TournamentError, match="two-player games: Alquerque grande for 4"):
         check_seat_count(4, "Alquerque grande")
+
+
+def test_a_four_player_game_refused_says_how_to_choose_it_in_any_client() -> None:
+    """The refusal names no console syntax (``players=2``): Discord's game menu has no
+    such thing; "for 2 players" reads right in the console and in the menu alike."""
+    with pytest.raises(TournamentError) as refused:
+        check_seat_count(4, "Alquerque grande")
+    assert "choose it for 2 players" in str(refused.value)
+    for locale, said in (("de", "wähle es für 2 Spieler"), ("zh-CN", "选择 2 人玩法")):
+        text = render(refused.value.text, locale)
+        assert said in text and "players=" not in text, text
     check_players(Format.SWISS, 8, 5)
     with pytest.raises(TournamentError, match="at least 2"):
         check_players(Format.ROUND_ROBIN, 1)
