@@ -7,7 +7,9 @@ import importlib
 from dataclasses import dataclass
 
 from locales.i18n import Words, _, _n, decimal, joined, listing, render
+from locales.terms import choice_title
 from service import ExplorerMove, ExplorerView
+from service.explorer import read_config
 
 ARROWS = 5
 """How many of the most played moves the picture draws."""
@@ -26,14 +28,23 @@ def move_line(m: ExplorerMove) -> Words:
     return joined(said, _("· average rating {rating}", rating=decimal(m.rating)))
 
 
+def game_words(config: str) -> Words:
+    """An explorer configuration (``alquerque-grande players=4 mode=fast``) as the game
+    menus name it, in the reader's words ("Alquerque grande · 4 Spieler · schnell"), not
+    by its key."""
+    key, options = config.split()[0], read_config(config)[2]
+    return choice_title(key, options)
+
+
 def title(view: ExplorerView) -> Words:
-    """What the explorer shows: the configuration and the line that led there."""
+    """What the explorer shows: the game as its menu names it and the line that led
+    there."""
     where = (_("from the start") if not view.line
              else _("after {line}", line=" ".join(view.line)))
     games = {"played": _("the server's own games"), "imported": _("imported games"),
              "all": _("all games")}[view.source]
-    return _("Opening explorer, {game}, {where} ({games})", game=view.config, where=where,
-             games=games)
+    return _("Opening explorer, {game}, {where} ({games})", game=game_words(view.config),
+             where=where, games=games)
 
 
 def summary(view: ExplorerView) -> Words:

@@ -14,10 +14,11 @@ Notation (points, moves, WXF) is never translated.
 from __future__ import annotations
 
 import re
-from typing import Final
+from collections.abc import Mapping
+from typing import Any, Final
 
 import rules
-from locales.i18n import Text, Words, _, _n
+from locales.i18n import Text, Words, _, _n, joined
 
 SEAT_COLOURS: Final[dict[str, Text]] = {
     "White": _("White"),
@@ -231,3 +232,46 @@ def status(value: str) -> Words:
 def option_word(word: object) -> Words:
     """An option's name or value shown to people (numbers and unknown words as they are)."""
     return OPTION_VALUES.get(str(word), str(word))
+
+
+def _describe(name: str, value: object) -> Words:
+    if name == "players":
+        return _("{count} players", count=value)
+    if name == "mode":
+        return option_word(value)
+    if name == "setup":
+        return _("{setup} setup", setup=option_word(value))
+    if name == "rules":
+        return _("original rules") if value == "alquerque" else \
+            _("{rules} rules", rules=option_word(value))
+    return _("{option} {value}", option=option_word(name), value=option_word(value))
+
+
+def shown_options(v: rules.Variant[Any, Any], options: Mapping[str, object]) -> tuple[str, ...]:
+    """The options that tell one of ``v``'s option sets apart from the others: those that
+    differ from the defaults, and the players and the two-player rule set (both change the
+    game) whenever the game has more than one set."""
+    sets = v.option_sets()
+    if len(sets) <= 1:
+        return ()
+    defaults = {n: vals[0] for n, vals in v.options.items() if vals}
+    return tuple(n for n, x in options.items()
+                 if x != defaults.get(n) or n in ("players", "rules"))
+
+
+def choice_title(key: str, options: Mapping[str, object],
+                 shown: tuple[str, ...] | None = None) -> Words:
+    """A game with its options as its menu entry says it ("Alquerque grande · 4 players ·
+    fast"): the game and the options that tell it apart (``shown``; by default those of
+    :func:`shown_options`).
+
+    >>> choice_title("alquerque-grande", {"players": 4, "mode": "fast"}).render("de")
+    'Alquerque grande · 4 Spieler · schnell'
+    >>> choice_title("xiangqi", {}).render("zh-CN")
+    '象棋'
+    """
+    v = rules.variant(key)
+    if shown is None:
+        shown = shown_options(v, options)
+    return joined(game_name(key, v.name), *(_describe(n, options[n]) for n in shown
+                                            if n in options), separator=" · ")

@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import rules
-from locales.i18n import Words, _, joined, render
-from locales.terms import game_name, option_word
+from locales.i18n import Words, render
+from locales.terms import choice_title, shown_options
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,36 +36,12 @@ def _option_sets(v: rules.Variant) -> list[dict[str, object]]:
     return [dict(options) for options in v.option_sets()]
 
 
-def _describe(name: str, value: object) -> Words:
-    if name == "players":
-        return _("{count} players", count=value)
-    if name == "mode":
-        return option_word(value)
-    if name == "setup":
-        return _("{setup} setup", setup=option_word(value))
-    if name == "rules":
-        return _("original rules") if value == "alquerque" else \
-            _("{rules} rules", rules=option_word(value))
-    return _("{option} {value}", option=option_word(name), value=option_word(value))
-
-
-def choice_title(key: str, options: Mapping[str, object], shown: tuple[str, ...]) -> Words:
-    """A menu entry's label: the game and the options that tell it apart."""
-    v = rules.variant(key)
-    return joined(game_name(key, v.name), *(_describe(n, options[n]) for n in shown
-                                            if n in options), separator=" · ")
-
-
 def game_choices() -> list[GameChoice]:
     """Every game and option set, in registry order, defaults first."""
     out: list[GameChoice] = []
     for key, v in rules.VARIANTS.items():
-        sets = _option_sets(v)
-        for opts in sets:
-            defaults = {n: vals[0] for n, vals in v.options.items() if vals}
-            # players and the two-player rule set are always named: both change the game
-            shown = {n: x for n, x in opts.items() if (len(sets) > 1 and x != defaults.get(n))
-                     or (n in ("players", "rules") and len(sets) > 1)}
+        for opts in _option_sets(v):
+            shown = shown_options(v, opts)
             label = render(choice_title(key, opts, tuple(shown)), "en-US")
             value = key if not opts else key + ":" + ",".join(f"{n}={x}" for n, x in opts.items())
             out.append(GameChoice(value=value[:100], label=label[:100], key=key, options=opts,

@@ -34,7 +34,7 @@ def test_the_explorer_lists_the_moves_played_next(tmp_path: Path) -> None:
     text = session([*GAMES, "/explorer xiangqi", "/explorer game:xiangqi line:h3-e3",
                     "/explorer xiangqi h3-e3 h10-g8"], tmp_path)
     start = text.split("> /explorer xiangqi\n", 1)[1].split("> ", 1)[0]
-    assert "Opening explorer, xiangqi, from the start (all games)" in start
+    assert "Opening explorer, Xiangqi, from the start (all games)" in start
     assert "2 games went on from here:" in start
     assert "h3-e3 (C2.5): 2 games, its player won 1, drew 0, lost 1 (50%) · average " \
         "rating 2.3" in start  # alice's ratings as each game was counted: 3.4, then 1.1

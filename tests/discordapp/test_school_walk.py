@@ -1,0 +1,33 @@
+"""What a demanding new player and a new server admin tripped over in the school's
+commands (puzzles, the opening explorer, imports and /continue) in Discord, through
+SimCord, in several languages: each test is one thing they met, walked as they would."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.discordapp.conftest import World
+from tests.discordapp.helpers import reply
+from tests.discordapp.languages import speaking
+
+
+async def test_the_explorer_names_its_game_as_the_menu_does(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The explorer's title said the configuration's key ("Opening explorer, xiangqi",
+    "开局浏览：alquerque-grande players=4 mode=fast") where the game menu the reader
+    picked from says "象棋" and "Alquerque grande · 4 players · fast"."""
+    w = world
+    langs = speaking(monkeypatch)
+    langs[w.bob.id], langs[w.carol.id] = "de", "zh-CN"
+    said = reply(await w.alice.slash(w.channel, "explorer", game="xiangqi"))
+    assert said.embeds[0].title == "Opening explorer, Xiangqi, from the start (all games)"
+    said = reply(await w.bob.slash(w.channel, "explorer", game="damas", games="imported"))
+    assert said.embeds[0].title == ("Eröffnungsbuch, Spanische Dame, ab dem Anfang "
+                                    "(importierte Partien)")
+    said = reply(await w.carol.slash(w.channel, "explorer", game="xiangqi"))
+    assert said.embeds[0].title.startswith("开局浏览：象棋，")
+    fast = reply(await w.alice.slash(w.channel, "explorer",
+                                     game="alquerque-grande:players=4,mode=fast"))
+    assert fast.embeds[0].title.startswith(
+        "Opening explorer, Alquerque grande · 4 players · fast, from the start")
+    assert fast.embeds[0].footer.text == "explorer · alquerque-grande players=4 mode=fast · all · "
