@@ -306,7 +306,7 @@ WORDS: Final[dict[str, Text]] = {
     "record_unclosed": _("a comment or a variation is not closed: '{input}'"),
     "record_after_result": _("'{input}' comes after the result {result}, which ends the "
                              "record"),
-    "record_too_long": _('the record has more than {limit} plies'),
+    "record_too_long": _('the record has more than {limit} moves'),
     "record_text_before_moves": _("'{input}' comes before the first move number"),
     "record_ply_syntax": _("ply {n} ('{input}') is not one move"),
     "record_illegal_move": _('move {n} ({move}) cannot be played: {reason}'),

@@ -271,7 +271,7 @@ MESSAGES: Final[dict[str, str]] = {
     "record_unclosed": "a comment or a variation is not closed: '{input}'",
     "record_after_result": "'{input}' comes after the result {result}, which ends the "
                            "record",
-    "record_too_long": "the record has more than {limit} plies",
+    "record_too_long": "the record has more than {limit} moves",
     "record_text_before_moves": "'{input}' comes before the first move number",
     "record_ply_syntax": "ply {n} ('{input}') is not one move",
     "record_illegal_move": "move {n} ({move}) cannot be played: {reason}",

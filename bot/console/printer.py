@@ -298,10 +298,10 @@ class ConsolePrinter:
             return
         if m.continued_from is not None:
             self.say(_n("* {player} asks {others} to continue imported game #{old} "
-                        "({game}) from its last position, after {count} ply: match "
+                        "({game}) from its last position, after {count} move: match "
                         "#{match} (/accept or /decline)", "* {player} asks {others} to "
                         "continue imported game #{old} ({game}) from its last position, "
-                        "after {count} plies: match #{match} (/accept or /decline)",
+                        "after {count} moves: match #{match} (/accept or /decline)",
                         m.ply, player=self.name(event.by), others=self.names_of(event.to),
                         old=str(m.continued_from), game=game, match=str(m.id)))
             return

@@ -227,8 +227,8 @@ class DiscordNotifier:
                      challenge=text)
         elif m.continued_from is not None:
             text = _n("Continuing imported game {old} from its last position, after "
-                      "{count} ply: {challenge}", "Continuing imported game {old} from its "
-                      "last position, after {count} plies: {challenge}", m.ply,
+                      "{count} move: {challenge}", "Continuing imported game {old} from its "
+                      "last position, after {count} moves: {challenge}", m.ply,
                       old=str(m.continued_from), challenge=text)
         await self.post(m, text, ping=ping, dm=dm,
                         view=match_buttons(m.id, m.ply, actions, loc))

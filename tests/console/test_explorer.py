@@ -128,7 +128,7 @@ def test_continue_an_imported_game_in_the_console() -> None:
     assert text.count("! /continue #N @PLAYER [seat:COLOUR] [days:N | clock:CONTROL]") == 2
     assert "! there is no seat 'green' (seats: red, black, or random)" in text
     assert "* alice asks bob to continue imported game #1 (Xiangqi) from its last " \
-        "position, after 20 plies: match #2 (/accept or /decline)" in text
+        "position, after 20 moves: match #2 (/accept or /decline)" in text
     accepted = text.split("> /accept\n", 1)[1]
     assert "#3 Xiangqi" in accepted and "Red: alice" in accepted
     assert "! match #2 is not an imported game" in text

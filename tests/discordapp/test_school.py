@@ -150,7 +150,7 @@ async def test_continue_an_imported_game_with_the_challenge_buttons(world: World
     assert first.ephemeral and "Challenge posted (match 2)." in first.content
     post = w.channel.last_message
     assert post.content.startswith("Continuing imported game 1 from its last position, "
-                                   "after 20 plies:")
+                                   "after 20 moves:")
     assert f"<@{w.bob.id}>" in post.content
     declined = await w.bob.click(post, label="Decline")
     assert reply(declined).ephemeral and w.channel.threads == []
@@ -200,7 +200,7 @@ async def test_continue_as_a_match_from_the_import_reply(world: World) -> None:
         opened = reply(await w.alice.click(done, label="Continue as a match"))
         assert opened.ephemeral and opened.id != done.id
         assert opened.content.splitlines() == [
-            "Continue imported game 1 (Xiangqi) from its last position, after 20 plies.",
+            "Continue imported game 1 (Xiangqi) from its last position, after 20 moves.",
             "You play Red, the side to move.",
             "Pick who plays on with you: they accept or decline, as any challenge.",
             "The clock is the server's default; `/continue` sets days per move or a time "
@@ -237,7 +237,7 @@ async def test_continue_as_a_match_from_the_import_reply(world: World) -> None:
             (w.bob.id, "user")]
         post = w.channel.last_message
         assert post.content.startswith("Continuing imported game 1 from its last "
-                                       "position, after 20 plies:")
+                                       "position, after 20 moves:")
         assert f"<@{w.bob.id}>" in post.content
         reply(await w.bob.click(post, label="Accept"))
         m = await service_of(w.bot).get_match(2)

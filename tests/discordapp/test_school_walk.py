@@ -4,6 +4,8 @@ SimCord, in several languages: each test is one thing they met, walked as they w
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tests.discordapp.conftest import World
@@ -31,3 +33,26 @@ async def test_the_explorer_names_its_game_as_the_menu_does(
     assert fast.embeds[0].title.startswith(
         "Opening explorer, Alquerque grande · 4 players · fast, from the start")
     assert fast.embeds[0].footer.text == "explorer · alquerque-grande players=4 mode=fast · all · "
+
+
+RECORDS = Path(__file__).parents[1] / "rules" / "records"
+
+
+async def test_an_imported_game_is_counted_in_moves_from_import_to_continue(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """/import said "20 Züge" (moves, as Tablero counts them everywhere), and the very
+    next step, Continue as a match and its challenge post, "nach 20 Halbzügen" (plies):
+    two counts of the same game a player cannot tell are one."""
+    w = world
+    speaking(monkeypatch)[w.bob.id] = "de"
+    data = (RECORDS / "liu-dianzhong-liu-dahua-1997.wxf").read_bytes()
+    done = reply(await w.bob.slash(w.channel, "import", file=("liu-1997.wxf", data)))
+    assert done.content.startswith("Als Partie 1 importiert (Xiangqi): 20 Züge.")
+    opened = reply(await w.bob.click(done, label="Als Partie fortsetzen"))
+    assert opened.content.startswith("Importierte Partie 1 (Xiangqi) ab ihrer letzten "
+                                     "Stellung fortsetzen, nach 20 Zügen.")
+    reply(await w.alice.slash(w.channel, "continue", match=1, opponent=w.carol))
+    post = w.channel.last_message.content
+    assert post.startswith("Continuing imported game 1 from its last position, after 20 "
+                           "moves:")  # the server speaks English
+    assert "plies" not in post and "Halbz" not in opened.content

@@ -108,5 +108,5 @@ def test_bad_records_are_refused_with_the_reason(text: str, code: str, said: str
 
 def test_a_record_may_hold_at_most_max_plies() -> None:
     text = '[Format "WXF"]\n' + " ".join(["H2+3 H8+7 H3-2 H7-8"] * (MAX_PLIES // 4 + 1))
-    with pytest.raises(RecordError, match=f"more than {MAX_PLIES} plies"):
+    with pytest.raises(RecordError, match=f"more than {MAX_PLIES} moves"):
         read_any_record(text)

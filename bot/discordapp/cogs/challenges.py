@@ -71,8 +71,8 @@ def continue_menu(game: ContinuableGame, seat: int | None, loc: str, *,
     mine_words = seat_colour(source.seats[mine].name)
     lines: list[Words] = [
         _n("Continue imported game {match} ({game}) from its last position, after "
-           "{count} ply.", "Continue imported game {match} ({game}) from its last "
-           "position, after {count} plies.", source.ply, match=source.id,
+           "{count} move.", "Continue imported game {match} ({game}) from its last "
+           "position, after {count} moves.", source.ply, match=source.id,
            game=game_of(source), count=source.ply),
         _("You play {seat}, the side to move.", seat=mine_words) if mine == to_move else
         _("You play {seat}; {other} moves next.", seat=mine_words,
