@@ -13,7 +13,8 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from locales.i18n import DEFAULT_LOCALE, Words, _
+from locales.i18n import DEFAULT_LOCALE, Words, _, _n
+from locales.terms import move_display
 from rules import MoveMarks, Position
 from service import texts
 from service.boards import draw_board
@@ -34,7 +35,13 @@ class PlyBoard:
     means (:func:`setting_up`). ``match`` is the match as it stood at that ply
     (:func:`as_it_stood`: who held each seat, who was out, who was to move), as the
     picture's words show it: only the last ply's says how the match ended. ``live``: the
-    match goes on (its latest ply moves on)."""
+    match goes on (its latest ply moves on). ``total``: the moves of the whole record (as
+    players count them); ``setup``: ``step`` is a set-up arrangement (Querni ``choose``).
+
+    A ply is an entry of the record, the ``ply:`` option's unit (``/board ply:K``, the
+    console's ``/board #N K``, a page's ``?ply=K``): a move, and also what is no move (a
+    set-up arrangement, a resignation, a timeout, a skip, an agreed draw). What the
+    stepper says of one counts moves as everything else does (:func:`headline`)."""
 
     match: MatchView
     ply: int
@@ -46,6 +53,8 @@ class PlyBoard:
     live: bool
     image: BoardImage | None = None
     note: Words | None = None
+    total: int = 0
+    setup: bool = False
 
 
 def at_ply(record: GameRecord, ply: int) -> PlyBoard:
@@ -67,7 +76,42 @@ def at_ply(record: GameRecord, ply: int) -> PlyBoard:
     if ply < last:
         view = as_it_stood(view, position, moves, record.seats_at(ply), step)
     return PlyBoard(view, ply, last, public_view(position), marks, moves, step,
-                    record.match.status.is_live)
+                    record.match.status.is_live, total=record.moves_at(last),
+                    setup=step is not None and before.in_setup)
+
+
+def headline(board: PlyBoard, who: Words | None, move: Words | None = None) -> Words:
+    """What a stepped board shows, as players count moves (``MatchView.moves_played``,
+    "Move N" and "after N moves" everywhere): the start position, the position after
+    move N of the moves recorded and who played it, or what the entry that is no move
+    was: a set-up arrangement (before the first move), a resignation, a timeout, a skip
+    or an agreed draw (after the move before it). ``who``: the entry's player as the
+    adapter names him (None: not known); ``move``: how the entry reads there (Discord's
+    bold), its display in words by default. The same words in Discord, the console and
+    on the web. No final stop: each adapter sets the line as it sets its others."""
+    step = board.step
+    if step is None:
+        return _n("Start position ({count} move played)",
+                  "Start position ({count} moves played)", board.total)
+    shown = move if move is not None else move_display(step.display)
+    if board.setup:
+        if not who:
+            return _("Set-up, before the first move: {move}", move=shown)
+        if step.move is None:  # handed in, hidden until every arrangement is in
+            return _("Set-up, before the first move: {player} handed in an arrangement, "
+                     "hidden until both are in", player=who)
+        return _("Set-up, before the first move: {player} arranged their stones: {move}",
+                 player=who, move=shown)
+    if step.move is None:  # a resignation, a timeout, a skip, an agreed draw
+        if board.moves == 0:
+            return _("Before the first move: {entry}", entry=move_display(step.display))
+        return _("After move {number} of {total}: {entry}", number=board.moves,
+                 total=board.total, entry=move_display(step.display))
+    if not who:
+        return _("After move {number} of {total}: {move}", number=board.moves,
+                 total=board.total, move=shown)
+    return _("After move {number} of {total}: {player} played {move}", number=board.moves,
+             total=board.total, player=who, move=shown)
 
 
 def as_it_stood(view: MatchView, position: Position, moves: int,

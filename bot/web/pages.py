@@ -21,7 +21,7 @@ from locales.i18n import LOCALES, Words, _, _n, capitalized, command, listing, r
 from locales.terms import game_name, move_display, seat_colour
 from service import MatchStatus, texts
 from service.imported_seats import imported_title, is_imported, seat_player
-from service.plies import PlyBoard, at_ply
+from service.plies import PlyBoard, at_ply, headline
 from service.views import MatchView, SeatView
 from service.web import WebMatch
 
@@ -102,6 +102,23 @@ def board_alt(found: WebMatch, ply: int, locale: str) -> str:
 def _alt(found: WebMatch, board: PlyBoard, locale: str) -> str:
     names = list(found.names) if any(found.names) else None
     return render(texts.describe(board.match, board.position, names, board.moves), locale)
+
+
+def _stepper_who(found: WebMatch, board: PlyBoard) -> Words | None:
+    """The player of the entry that led to ``board``, named as the page names him: the
+    seat's holder then (a continued match's first plies: the imported record's), by his
+    colour where no name is known; None at the start or for an entry of nobody's."""
+    step = board.step
+    if step is None or step.seat is None or step.user_id is None:
+        return None
+    held = next((s for s in board.match.seats if s.seat == step.seat), None)
+    if held is None:
+        return None
+    today = found.record.match.seats
+    name = found.names[held.seat] if held.seat < len(found.names) and \
+        held.seat < len(today) and today[held.seat].user_id == held.user_id else ""
+    named = seat_player(held, name)
+    return named if named else seat_colour(held.name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,14 +333,21 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
                  for n in seat_notes(match, held, now, MARK)]
         players.append(f"<li{facts}>{' '.join(bits)}</li>")
 
+    # where each ply is in moves, as the stepper in Discord and the console says it
+    saids = [render(headline(b, _stepper_who(found, b)), locale) for b in boards]
     moves = []
     for p in record.plies:
         who = render(seat_colour(match.seats[p.seat].name), locale) \
             if p.seat is not None and p.seat < len(match.seats) else ""
         current = ' aria-current="step"' if p.ply + 1 == ply else ""
+        after = boards[p.ply + 1]
+        # numbered as moves: a set-up, a resignation or a skip is listed, never counted
+        counted = after.step is not None and after.step.move is not None and not after.setup
+        number = f' value="{after.moves}"' if counted else ' class="aside"'
         moves.append(
-            f'<li><a href="{esc(page_path)}?ply={p.ply + 1}&amp;{lang}" data-ply="{p.ply + 1}" '
-            f'data-alt="{esc(alts[p.ply + 1])}"{stood[p.ply + 1].attributes()}{current}>'
+            f'<li{number}><a href="{esc(page_path)}?ply={p.ply + 1}&amp;{lang}" '
+            f'data-ply="{p.ply + 1}" data-alt="{esc(alts[p.ply + 1])}" '
+            f'data-said="{esc(saids[p.ply + 1])}"{stood[p.ply + 1].attributes()}{current}>'
             f'<span class="who">{esc(who)}</span> '
             f'{esc(render(move_display(p.display), locale))}</a></li>')
 
@@ -385,14 +409,16 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
         f'<div class="layout" id="match" data-base="{esc(base)}" data-lang="{esc(locale)}" '
         f'data-ply="{ply}" data-last="{last}" data-version="{match.version}" '
         f'data-page="{esc(page_path)}" data-seat="{seat}" '
-        f'data-start-alt="{start_alt}"{stood[0].attributes("data-start-")} '
+        f'data-start-alt="{start_alt}" data-start-said="{esc(saids[0])}"'
+        f'{stood[0].attributes("data-start-")} '
         f'data-turn-word="{esc(to_move)}" data-out-word="{esc(out)}">'
         # two columns on a wide screen: the board with its steps and the player's part;
         # beside it the players, the clock and the moves (one after the other on a phone)
         f'<div class="main-column"><figure class="board"><div class="frame" id="frame">'
         f'<img id="board" src="{base}/board/{ply}.png?{lang}&amp;seat={seat}" '
         f'alt="{esc(alt)}" width="600"></div></figure>'
-        f'<nav class="steps" aria-label="{moves_heading}">{steps}</nav>{play}</div>'
+        f'<nav class="steps" aria-label="{moves_heading}">{steps}</nav>'
+        f'<p class="stepped" id="stepped">{esc(saids[ply])}</p>{play}</div>'
         f'<div class="side-column"><section class="players"><h2>{players_heading}</h2>'
         f'<ul>{"".join(players)}</ul></section>'
         f'<section class="clock"><h2>{clock_heading}</h2><ul>{clock}</ul></section>'

@@ -46,18 +46,19 @@ async def test_board_at_a_ply_in_every_form_with_its_picture(tmp_path: Path) -> 
     out = await play(GAME + "/board #1 ply:0\n/board #1 ply=2\n/board #1 1\n/board #1 ply:3\n",
                      tmp_path)
     start = after(out, "/board #1 ply:0")
-    assert start.startswith("#1, the start position (ply 0 of 3)")
+    assert start.startswith("#1 · Start position (2 moves played)\n")
     assert "10   r   n   b   a   k" in start  # the text board, from the top
     second = after(out, "/board #1 ply=2")
-    assert second.startswith("#1, ply 2 of 3: bob played h8-e8 (C8.5)")
+    assert second.startswith("#1 · After move 2 of 2: bob played h8-e8 (C8.5)\n")
     assert "[c]" in second  # the moved cannon is marked in the text board
     assert "Black (bob) to move" not in second and "Red (alice) to move" in second
     image = tmp_path / "match1-ply2.png"
     assert f"board image: {image}" in second
     assert image.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert after(out, "/board #1 1").startswith("#1, ply 1 of 3: alice played h3-e3 (C2.5)")
+    assert after(out, "/board #1 1").startswith(
+        "#1 · After move 1 of 2: alice played h3-e3 (C2.5)\n")
     last = after(out, "/board #1 ply:3")
-    assert last.startswith("#1, ply 3 of 3: Red resigns")
+    assert last.startswith("#1 · After move 2 of 2: Red resigns\n")  # ply 3: no move
     assert (tmp_path / "match1-ply3.png").exists()
 
 
@@ -87,11 +88,11 @@ def test_a_ply_of_a_continued_game_s_record_names_the_record_players(tmp_path: P
     out = session(["as alice", f"/import {record}", "/continue #1 @bob @carol", "as bob",
                    "/accept", "as carol", "/accept", "/board #2 ply:1", "/board #2 ply:3"])
     then = after(out, "/board #2 ply:1")
-    assert then.startswith("#2, ply 1 of 3: Ana (imported) played c3-d4\n")
+    assert then.startswith("#2 · After move 1 of 2: Ana (imported) played c3-d4\n")
     assert then.endswith("  White: Ana (imported)\n▶ Turquoise: Tomás (imported)\n"
                          "  Black: Bea (imported)\n  Red: Rui (imported)")
     now = after(out, "/board #2 ply:3").rstrip("\n")  # the last command's
-    assert now.startswith("#2, ply 3 of 3: Bea (imported) played e5xc3\n")
+    assert now.startswith("#2 · After move 2 of 2: Bea (imported) played e5xc3\n")
     assert now.endswith("  White: bob · no rating yet\n"
                         "  Turquoise: Tomás (imported) (skipped since move 2) (out)\n"
                         "  Black: carol · no rating yet\n▶ Red: alice · no rating yet")
@@ -117,14 +118,15 @@ as alice
 """)
     note = "no stone is on the board until both arrangements are in"
     during = out.split("> /board #1 ply:1\n", 1)[1].split("\n> ", 1)[0]
-    assert during.startswith("#1, ply 1 of 1: setup submitted\n")
+    assert during.startswith("#1 · Set-up, before the first move: bob handed in an arrangement, "
+                             "hidden until both are in\n")
     assert f"\nalice (Blue) to arrange their stones; {note}\n" in during
     assert " .   .   . " not in during  # no bare grid
     start = after(out, "/board #1 ply:0")
     assert f"alice (Blue) and bob (Pink) to arrange their stones; {note}" in start
     assert " .   .   . " not in start
     first = after(out, "/board #1 ply:1")
-    assert first.startswith("#1, ply 1 of 2: bob played 1 2 3")
+    assert first.startswith("#1 · Set-up, before the first move: bob arranged their stones: 1 2 3")
     assert f"\nalice (Blue) to arrange their stones; {note}\n" in first
     played = after(out, "/board #1 ply:2")
     assert note not in played and "to arrange" not in played

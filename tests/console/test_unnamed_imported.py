@@ -36,9 +36,10 @@ async def test_each_ply_names_its_player_by_seat(tmp_path: Path) -> None:
     record.write_text(_four("slow", "1. c3-d4 2. e3xc3"))
     out = await _run(["as alice", f"/import {record}", "/board #1 ply:1", "/board #1 ply:2"])
     assert after(out, "/board #1 ply:1").startswith(
-        "#1, ply 1 of 2: an imported player (White) played c3-d4\n")
+        "#1 · After move 1 of 2: an imported player (White) played c3-d4\n")
     two = after(out, "/board #1 ply:2")
-    assert two.startswith("#1, ply 2 of 2: an imported player (Turquoise) played e3xc3\n")
+    assert two.startswith(
+        "#1 · After move 2 of 2: an imported player (Turquoise) played e3xc3\n")
     assert "  White: an imported player\n" in two  # beside its seat: no seat twice
     german = await _run(["as alice", f"/import {record}", "/board #1 ply:2"], "de")
     assert "ein importierter Spieler (Türkis)" in after(german, "/board #1 ply:2")
@@ -66,7 +67,7 @@ async def test_named_players_keep_their_names(tmp_path: Path) -> None:
                             '[White "Ana"]\n[Turquoise "Tomás"]\n[Black "Bea"]\n'))
     out = await _run(["as alice", f"/import {record}", "/board #1 ply:2", "/history #1"])
     assert after(out, "/board #1 ply:2").startswith(
-        "#1, ply 2 of 2: Tomás (imported) played e3xc3\n")
+        "#1 · After move 2 of 2: Tomás (imported) played e3xc3\n")
     header = after(out, "/history #1").splitlines()[0]
     assert "White: Ana (imported) (with Bea (imported))" in header
     assert "Turquoise: Tomás (imported) (with an imported player (Red))" in header

@@ -140,12 +140,12 @@ async def test_every_interaction_is_acknowledged_before_a_slow_database(
     start = next(c.custom_id for row in replay_post.components for c in row.children
                  if (c.custom_id or "").startswith("tablero:stnf:"))
     opened = await answered(lambda: w.carol.click(replay_post, custom_id=start))
-    assert opened.embeds[0].description.startswith("The start position")
+    assert opened.embeds[0].description.startswith("Start position")
     forward = next(c["custom_id"] for row in opened.components
                    for c in row["components"] if c["custom_id"].startswith("tablero:sten:"))
     stepped = await acknowledged_in_time(w, lambda: w.carol.click(opened, custom_id=forward))
     assert stepped.response is not None and stepped.response.id == opened.id
-    assert stepped.response.embeds[0].description.startswith("Ply 1 of")
+    assert stepped.response.embeds[0].description.startswith("After move 1 of")
 
 
 async def test_autocomplete_answers_within_its_budget(world: World,

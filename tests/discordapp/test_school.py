@@ -132,7 +132,7 @@ async def test_imported_players_are_named_in_history_and_replay(world: World) ->
     assert '[Red "Liu Dianzhong"]' in (await export.read()).decode()
     first = reply(await step(w.bob, history, "⏭"))
     assert first.embeds[0].description.startswith(
-        "Ply 20 of 20: Liu Dahua (imported) played **d6-d7")
+        "After move 20 of 20: Liu Dahua (imported) played **d6-d7")
     players = first.embeds[0].fields[0].value
     assert players == "**Red**: Liu Dianzhong (imported)\n**Black**: Liu Dahua (imported)"
     await repository.close()
@@ -318,14 +318,14 @@ async def test_the_stepper_names_the_record_players_at_the_record_plies(
     (thread,) = w.channel.threads
     await w.alice.slash(thread, "move", move=p.variant.format_move(p, p.legal_moves()[0]))
     start = reply(await w.bob.slash(thread, "board", ply=0))
-    assert start.embeds[0].description.startswith("The start position (ply 0 of 21).")
+    assert start.embeds[0].description.startswith("Start position (21 moves played)")
     assert start.embeds[0].fields[0].value == \
         "▶ **Red**: Liu Dianzhong (imported)\n**Black**: Liu Dahua (imported)"
     (picture,) = start.attachments
     assert "Red (Liu Dianzhong (imported)) to move" in picture.description
     second = reply(await step(w.bob, start, "▶"))
     assert second.embeds[0].description.startswith(
-        "Ply 1 of 21: Liu Dianzhong (imported) played **h3-e3")
+        "After move 1 of 21: Liu Dianzhong (imported) played **h3-e3")
     assert "Liu Dahua (imported)" in second.embeds[0].fields[0].value
     assert "<@" not in second.embeds[0].fields[0].value
     last = reply(await step(w.bob, second, "⏭"))
@@ -375,7 +375,7 @@ async def test_unnamed_imported_players_are_told_apart_by_their_seats(world: Wor
     assert "2. e3xc3 (an imported player (Turquoise))" in history.content
     last = reply(await step(w.bob, history, "⏭"))
     assert last.embeds[0].description.startswith(
-        "Ply 2 of 2: an imported player (Turquoise) played **e3xc3")
+        "After move 2 of 2: an imported player (Turquoise) played **e3xc3")
     players = last.embeds[0].fields[0].value
     assert "**White**: an imported player · team 1 with Bea (imported)" in players
     assert "**Black**: Bea (imported) · team 1 with an imported player (White)" in players

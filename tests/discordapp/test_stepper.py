@@ -60,7 +60,8 @@ async def test_step_a_finished_game_to_its_ends_and_back_across_a_restart(
     opened = await step(w.carol, replay_post, "⏮")  # anyone in the server may step
     first = reply(opened)
     assert opened.acknowledged and first.ephemeral
-    assert first.embeds[0].description == "The start position (ply 0 of 5)."
+    assert first.embeds[0].description == "Start position (4 moves played)"
+    assert first.embeds[0].footer.text == "Record entry 0 of 5"
     assert [a.filename for a in first.attachments] == ["ply.png"]
     assert first.attachments[0].description.startswith("Xiangqi")
     assert [d for _cid, d in step_ids(first).values()] == [True, True, False, False]
@@ -69,18 +70,20 @@ async def test_step_a_finished_game_to_its_ends_and_back_across_a_restart(
     assert last.response is not None and last.response.id == first.id  # edited in place
     assert not last.followups
     ended = last.response
-    assert ended.embeds[0].description == "Ply 5 of 5: Red resigns."
+    # the resignation is the record's fifth entry, but no move
+    assert ended.embeds[0].description == "After move 4 of 4: Red resigns"
+    assert ended.embeds[0].footer.text == "Record entry 5 of 5"
     assert [a.filename for a in ended.attachments] == ["ply.png"]
     assert [d for _cid, d in step_ids(ended).values()] == [False, False, True, True]
 
     repository = await restart(w)  # the stepper outlives the process
     back = (await step(w.carol, ended, "◀")).response
     assert back.id == first.id
-    assert back.embeds[0].description.startswith("Ply 4 of 5: bob played **h10-g8")
+    assert back.embeds[0].description.startswith("After move 4 of 4: bob played **h10-g8")
     start = (await step(w.carol, back, "⏮")).response
-    assert start.embeds[0].description == "The start position (ply 0 of 5)."
+    assert start.embeds[0].description == "Start position (4 moves played)"
     again = (await step(w.carol, start, "▶")).response
-    assert again.embeds[0].description == "Ply 1 of 5: alice played **h3-e3 (C2.5)**."
+    assert again.embeds[0].description == "After move 1 of 4: alice played **h3-e3 (C2.5)**"
     await repository.close()
 
 
@@ -91,16 +94,16 @@ async def test_board_with_a_ply_steps_a_live_match_and_history_opens_it(world: W
         await (w.alice if i % 2 == 0 else w.bob).slash(thread, "move", move=move)
     shown = reply(await w.bob.slash(thread, "board", ply=2))
     assert shown.ephemeral
-    assert shown.embeds[0].description == "Ply 2 of 3: bob played **h8-e8 (C8.5)**."
+    assert shown.embeds[0].description == "After move 2 of 3: bob played **h8-e8 (C8.5)**"
     assert shown.attachments[0].filename == "ply.png"
     # bob plays Black: his stepper shows the board from his side, as his /board does
     assert "seen from Black" in shown.attachments[0].description
     latest = (await step(w.bob, shown, "⏭")).response
-    assert latest.embeds[0].description.startswith("Ply 3 of 3: alice played **h1-g3")
+    assert latest.embeds[0].description.startswith("After move 3 of 3: alice played **h1-g3")
 
     await w.bob.slash(thread, "move", move=MOVES[3])  # the game moves on: ⏭ follows it
     newest = (await step(w.bob, latest, "⏭")).response
-    assert newest.embeds[0].description.startswith("Ply 4 of 4: bob played **h10-g8")
+    assert newest.embeds[0].description.startswith("After move 4 of 4: bob played **h10-g8")
 
     beyond = reply(await w.bob.slash(thread, "board", ply=9))
     assert beyond.ephemeral and "plies 0 to 4" in beyond.content and "no ply 9" in \
@@ -109,7 +112,7 @@ async def test_board_with_a_ply_steps_a_live_match_and_history_opens_it(world: W
     assert list(step_ids(history)) == ["⏮", "◀", "▶", "⏭"]
     opened = reply(await step(w.alice, history, "▶"))
     assert opened.id != history.id  # the history reply keeps its files
-    assert opened.embeds[0].description.startswith("Ply 1 of 4: alice played")
+    assert opened.embeds[0].description.startswith("After move 1 of 4: alice played")
 
 
 async def test_a_foreign_server_cannot_step_a_match(world: World) -> None:
@@ -135,8 +138,8 @@ async def test_the_steppers_players_show_ratings_only_while_the_match_is_live(
         seen.append((stepper.embeds[0].description, stepper.embeds[0].fields[0].value))
         if ply < 5:
             stepper = (await step(w.carol, stepper, "▶")).response
-    assert [said.split(":")[0].rstrip(".") for said, _p in seen] == [
-        "The start position (ply 0 of 5)", *(f"Ply {n} of 5" for n in range(1, 6))]
+    assert [said.split(":")[0] for said, _p in seen] == [
+        "Start position (4 moves played)", *(f"After move {n} of 4" for n in (1, 2, 3, 4, 4))]
     for _said, players in seen:
         assert f"**Red**: {w.alice.mention}" in players and "rating" not in players
 
@@ -167,8 +170,10 @@ async def test_a_querni_set_up_ply_says_why_its_board_is_bare() -> None:
     await svc.submit_setup(m.id, BOB, " ".join(str(n) for n in range(1, 17)))
     embed = ply_embed(await svc.board_at(m.id, 0), None, "de")
     assert embed.description == (
-        "Die Anfangsstellung (Halbzug 0 von 1).\nalice (Blau) und bob (Rosa) ordnen ihre "
+        "Anfangsstellung (0 Züge gespielt)\nalice (Blau) und bob (Rosa) ordnen ihre "
         "Steine an; kein Stein steht auf dem Brett, bis beide Aufstellungen da sind")
     await svc.submit_setup(m.id, ALICE, " ".join(str(n) for n in range(1, 17)))
     played = ply_embed(await svc.board_at(m.id, 2), None, "en-US")
-    assert played.description == "Ply 2 of 2: 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16."
+    # an arrangement is no move: said as what it is
+    assert played.description == ("Set-up, before the first move: "
+                                   "**1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16**")

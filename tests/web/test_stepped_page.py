@@ -9,7 +9,7 @@ import re
 from html import unescape
 
 from locales.i18n import render
-from locales.terms import seat_colour
+from locales.terms import move_display, seat_colour
 from tests.service.conftest import GUILD, play_random, start_four
 from tests.web.conftest import Site
 from tests.web.test_clock_state import players_of, words
@@ -111,9 +111,14 @@ async def test_the_script_steps_the_players_by_the_same_facts(site: Site, chromi
             assert shown == expected  # as the server writes the page at that ply
             assert await page.locator("#status").inner_text() == \
                 await page.locator("#board").get_attribute("alt") == status_of(served)
+            # where the board is, in moves, as the server says it at that ply
+            assert await page.locator("#stepped").inner_text() == stepped_of(served)
             await page.keyboard.press("End")
             assert (await items.nth(leaver.seat).inner_text()).endswith("out")
             assert await page.locator("#result").is_visible()
+            assert (await page.locator("#stepped").inner_text()).endswith("resigns")
+            await page.keyboard.press("Home")
+            assert (await page.locator("#stepped").inner_text()).startswith("Start position")
         finally:
             await browser.close()
 
@@ -140,3 +145,59 @@ async def test_a_skipped_seat_is_named_so_from_its_timeout_on(site: Site) -> Non
     assert "data-aside" not in link_of(then, before.ply)
     li = re.findall(r"<li[^>]*>", players_of(then))[late]
     assert 'data-aside="' in li and "(skipped since move 5)" in unescape(li)
+
+
+def stepped_of(html: str) -> str:
+    """Where the page's board is, in moves (under the step buttons)."""
+    return words(html.split('id="stepped">', 1)[1].split("</p>", 1)[0])
+
+
+def items_of(html: str) -> list[str]:
+    """The move list's items' opening tags."""
+    return re.findall(r"<li[^>]*>", html.split('<ol id="moves">', 1)[1].split("</ol>", 1)[0])
+
+
+async def test_the_page_says_each_ply_in_moves_as_the_stepper_does(site: Site) -> None:
+    """The web replay counts moves as Discord and the console do: the step's words under
+    the buttons, and the move list numbered by moves, a resignation listed but not
+    numbered (an ``<ol>`` numbered every entry, and nothing said where the board was)."""
+    from tests.service.conftest import ALICE, BOB
+    from tests.web.conftest import web_match
+
+    m = await web_match(site.service, "damas")
+    await site.service.move(m.id, ALICE, "b3-a4")
+    await site.service.move(m.id, BOB, "a6-b5")
+    m = await site.service.resign(m.id, ALICE)
+    pages = [await (await site.client.get(f"{site.path(m)}?ply={n}&lang=en-US")).text()
+             for n in range(4)]
+    said = [stepped_of(html) for html in pages]
+    assert said[0] == "Start position (2 moves played)"
+    assert said[1].startswith("After move 1 of 2: alice played b3-a4")
+    assert said[2].startswith("After move 2 of 2: bob played a6-b5")
+    assert said[3] == "After move 2 of 2: White resigns"
+    # each ply's link carries its words, for the script's steps
+    assert f'data-said="{said[3]}"' in link_of(pages[0], 3)
+    assert f'data-start-said="{said[0]}"' in pages[3]
+    assert items_of(pages[3]) == ['<li value="1">', '<li value="2">', '<li class="aside">']
+    german = await (await site.client.get(f"{site.path(m)}?ply=3&lang=de")).text()
+    assert stepped_of(german) == "Nach Zug 2 von 2: Weiß gibt auf"
+
+
+async def test_a_skip_is_listed_as_no_move(site: Site) -> None:
+    from tests.service.conftest import SetClock
+    from tests.web.test_clock_state import _four
+
+    clock = site.service.clock
+    assert isinstance(clock, SetClock)
+    match_id = await _four(site.service, "skip")
+    clock.advance(days=1, minutes=1)
+    await site.service.sweep_deadlines()
+    m = await site.service.get_match(match_id)
+    html = await (await site.client.get(site.path(m) + "?lang=en-US")).text()
+    skipped = next(p for p in (await site.service.record(match_id)).plies if p.move is None)
+    assert skipped.display.endswith("is skipped")
+    assert items_of(html)[skipped.ply] == '<li class="aside">'
+    then = await (await site.client.get(
+        f"{site.path(m)}?ply={skipped.ply + 1}&lang=en-US")).text()
+    entry = render(move_display(skipped.display), "en-US")
+    assert stepped_of(then) == f"After move 4 of 4: {entry}"  # not "after move 5"

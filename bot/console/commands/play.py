@@ -27,6 +27,7 @@ from service import (
     MoveResult,
     ServiceError,
 )
+from service.plies import headline
 
 
 async def cmd_move(console: Console, args: list[str], line: str) -> None:
@@ -98,7 +99,8 @@ async def _why_no_moves(console: Console, match_id: int, uid: int, prefix: str) 
 
 async def cmd_board(console: Console, args: list[str], line: str) -> None:
     """``/board [#N]``: the board now; ``/board [#N] ply:K`` (or ``/board #N K``): the
-    board after K plies of the record (0: the start), as the replay stepper shows it."""
+    board after K plies of the record (0: the start; a ply is any entry, a set-up or a
+    resignation too), said in moves as the replay stepper says it."""
     match_id = await console.pick_match(args)
     if not args:
         await console.show_board(match_id, seats=True)
@@ -108,18 +110,12 @@ async def cmd_board(console: Console, args: list[str], line: str) -> None:
                              "not {word}", word=repr(args[-1][:40])))
     board = await console.service.board_at(match_id, int(args[0]), console.caller(),
                                            console.printer.locale)
+    # where it is in moves, as the stepper in Discord and the web say it (a ply is an
+    # entry of the record: a set-up, a resignation or a skip is one, but no move)
     step = board.step
-    if step is None:
-        console.say(_("#{match}, the start position (ply 0 of {last})", match=match_id,
-                      last=board.last))
-    elif step.move is None or step.user_id is None:  # a resignation, a hidden set-up
-        console.say(_("#{match}, ply {ply} of {last}: {move}", match=match_id, ply=board.ply,
-                      last=board.last, move=move_display(step.display)))
-    else:
-        console.say(_("#{match}, ply {ply} of {last}: {player} played {move}",
-                      match=match_id, ply=board.ply, last=board.last,
-                      player=console.name(step.user_id, board.match),
-                      move=move_display(step.display)))
+    who = None if step is None or step.user_id is None else \
+        console.name(step.user_id, board.match)
+    console.say(joined(f"#{match_id}", headline(board, who), separator=" · "))
     # a set-up's board is bare by the rules: say why rather than draw an empty grid (the
     # note begins with a player's name: never capitalised)
     console.say(text_board(board.position, board.marks) if board.note is None

@@ -127,7 +127,8 @@ class PlayCog(commands.Cog, name="Play"):
 
     @app_commands.command(name="board", description="Show a match's board")
     @app_commands.guild_only()
-    @app_commands.describe(ply="Step through the game from this ply (0: the start)")
+    @app_commands.describe(ply="Step through the game from this record entry (0: the start; "
+                           "a set-up or resignation is one too)")
     @app_commands.autocomplete(match=match_autocomplete)
     async def board(self, interaction: Interaction, match: int | None = None,
                     ply: app_commands.Range[int, 0, 10**6] | None = None) -> None:

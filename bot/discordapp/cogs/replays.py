@@ -17,27 +17,23 @@ from bot.discordapp import embeds, errors
 from bot.discordapp.cogs.common import Interaction, caller_of, reader
 from bot.discordapp.components import StepButton, stepper_buttons
 from bot.discordapp.names import MemberNames
-from locales.i18n import Words, _, render
+from locales.i18n import Words, _, joined, render
 from locales.terms import move_display
 from service import MatchService
 from service.computer_seats import computer_title, is_computer
-from service.plies import PlyBoard
+from service.plies import PlyBoard, headline
 
 STEPPER_FILE = "ply.png"
 """The stepped board's attachment (replaced at each click)."""
 
 
 def ply_headline(board: PlyBoard, who: Words | None) -> Words:
-    """What the stepped board shows: the start, or the move that led here and its
-    player (``who``), with the ply among the plies recorded."""
-    if board.step is None:
-        return _("The start position (ply 0 of {last}).", last=board.last)
-    shown = move_display(board.step.display)
-    if board.step.move is None or not who:  # a resignation, a timeout, a hidden set-up
-        return _("Ply {ply} of {last}: {move}.", ply=board.ply, last=board.last,
-                 move=shown)
-    return _("Ply {ply} of {last}: {player} played **{move}**.", ply=board.ply,
-             last=board.last, player=who, move=shown)
+    """What the stepped board shows, in moves as players count them
+    (:func:`service.plies.headline`: the words of the console and the web too), the move
+    in bold."""
+    shown = None if board.step is None else \
+        joined("**", move_display(board.step.display), "**", separator="")
+    return headline(board, who, shown)
 
 
 def ply_embed(board: PlyBoard, who: Words | None, loc: str) -> discord.Embed:
@@ -53,6 +49,10 @@ def ply_embed(board: PlyBoard, who: Words | None, loc: str) -> discord.Embed:
                 value=embeds.seat_lines(m, loc, ratings=board.live), inline=True)
     if board.image is not None:
         e.set_image(url=f"attachment://{STEPPER_FILE}")
+    # the entry among the record's, the unit of /board's ply option (every move, and a
+    # set-up, a resignation, a skip too): where "ply:K" takes him back to this board
+    e.set_footer(text=render(_("Record entry {ply} of {last}", ply=board.ply,
+                               last=board.last), loc))
     return e
 
 

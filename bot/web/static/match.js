@@ -28,6 +28,8 @@
     img.alt = link ? link.dataset.alt : match.dataset.startAlt;
     stood(link ? link.dataset : { turn: match.dataset.startTurn, out: match.dataset.startOut,
       aside: match.dataset.startAside }, target === last, img.alt);
+    var stepped = document.getElementById("stepped");  // where it is, in moves
+    if (stepped) { stepped.textContent = link ? link.dataset.said : match.dataset.startSaid; }
     document.querySelectorAll("#moves a").forEach(function (a) {
       if (a === link) { a.setAttribute("aria-current", "step"); } else { a.removeAttribute("aria-current"); }
     });
