@@ -108,8 +108,19 @@ def rules_detail(exc: rules.RulesError) -> Words:
     return rules_words(exc)
 
 
-def _rules_message(exc: rules.RulesError) -> Text:
+def _rules_message(exc: rules.RulesError, answered: str | None = None) -> Text:
+    """A refused move in words; one typed in ``/puzzle answer`` (``answered``) points
+    there and to the puzzle, not to ``/move`` and a match's ``/board``."""
     detail = rules_detail(exc)
+    puzzle = (answered or "").split() == ["puzzle", "answer"]
+    if puzzle and isinstance(exc, rules.IllegalMoveError):
+        return _("That move is not legal in your puzzle ({detail}). Pick one of the "
+                 "suggestions that appear as you type in `{answer}`; `{again}` shows the "
+                 "puzzle again.", detail=detail, answer=command("puzzle answer"),
+                 again=command("puzzle next"))
+    if puzzle and isinstance(exc, rules.NotationError):
+        return _("That is not a move ({detail}). Start typing in `{answer}` to see the "
+                 "legal ones in your puzzle.", detail=detail, answer=command("puzzle answer"))
     if isinstance(exc, rules.AmbiguousMoveError):
         options = ", ".join(f"`{c}`" for c in exc.candidates[:10])
         return _("That move is ambiguous ({detail}). Did you mean {options}? Type the full "
@@ -160,7 +171,7 @@ def user_message(exc: BaseException, answered: str | None = None) -> Words | Non
     if isinstance(exc, AdapterError):
         return exc.text
     if isinstance(exc, rules.RulesError):
-        return _rules_message(exc)
+        return _rules_message(exc, answered)
     if isinstance(exc, service_errors.ServiceError):
         said = _("{error}.", error=capitalized(exc.text))
         for cls in type(exc).__mro__:

@@ -11,6 +11,8 @@ import pytest
 from tests.discordapp.conftest import World
 from tests.discordapp.helpers import reply
 from tests.discordapp.languages import speaking
+from tests.discordapp.test_puzzles import finished, mined
+from tests.service.puzzle_games import ALQUERQUE, DAMAS
 
 
 async def test_the_explorer_names_its_game_as_the_menu_does(
@@ -56,3 +58,35 @@ async def test_an_imported_game_is_counted_in_moves_from_import_to_continue(
     assert post.startswith("Continuing imported game 1 from its last position, after 20 "
                            "moves:")  # the server speaks English
     assert "plies" not in post and "Halbz" not in opened.content
+
+
+async def test_a_puzzle_answer_that_is_no_move_points_to_the_puzzle(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An answer that is not a move, or not legal, was refused as a match's move is:
+    "start typing in /move", "look at /board" (a match's board, not the puzzle's)."""
+    w = world
+    langs = speaking(monkeypatch)
+    await finished(w, ALQUERQUE)
+    await finished(w, DAMAS)
+    await mined(w)
+    langs[w.carol.id], langs[w.dave.id] = "zh-CN", "de"
+    erin = w.guild.add_member(w.env.create_user("erin"))
+    for solver in (w.carol, w.dave, erin):
+        reply(await solver.slash(w.channel, "puzzle next"))
+    junk = reply(await erin.slash(w.channel, "puzzle answer", move="hello"))
+    assert junk.ephemeral and junk.content.startswith("That is not a move (")
+    assert junk.content.endswith("Start typing in `/puzzle answer` to see the legal ones "
+                                 "in your puzzle.")
+    illegal = reply(await erin.slash(w.channel, "puzzle answer", move="a1-a2"))
+    assert illegal.content.startswith("That move is not legal in your puzzle (")
+    assert illegal.content.endswith("Pick one of the suggestions that appear as you type "
+                                    "in `/puzzle answer`; `/puzzle next` shows the puzzle "
+                                    "again.")
+    said = reply(await w.dave.slash(w.channel, "puzzle answer", move="a1-a2")).content
+    assert "`/aufgabe antwort`" in said and "`/aufgabe nächste`" in said
+    said = reply(await w.carol.slash(w.channel, "puzzle answer", move="hello")).content
+    assert said.startswith("这不是着法") and "`/谜题 作答`" in said
+    for said in (junk.content, illegal.content):
+        assert "/move" not in said and "/board" not in said
+    right = await w.service.puzzle_moves(w.guild.id, erin.id, "")
+    assert right  # the puzzle is still open: a refused answer is no try
