@@ -483,6 +483,11 @@ def parse_record(v: Variant[Any, Any], text: str) -> ImportedGame:
     return reader(v, text)
 
 
+_RESULT_TOKENS = frozenset({"1-0", "0-1", "2-0", "0-2", "1-1"})
+"""Results as records write them ("1-0"), which look like a move between numbered squares
+but tell nothing of the game: a chess PGN's result is not a Spanish draughts move."""
+
+
 def read_any_record(text: str, game: str | None = None) -> ImportedGame:
     """The game of a record file: of ``game`` when given, else of the game the file names
     (Tablero's ``[Game "key"]``), else by its format: WXF or ICCS (``[Game "Chinese
@@ -504,7 +509,9 @@ def read_any_record(text: str, game: str | None = None) -> ImportedGame:
             said = named[1] if named else ""
             raise RecordError(detail("record_unknown_game", game=said)) from None
         return parse_record(v, text)
-    if re.search(r'\[\s*GameType\s+"', text) or re.search(r"\b\d{1,2}[-x]\d{1,2}\b", text):
+    if re.search(r'\[\s*GameType\s+"', text) or any(
+            square_move not in _RESULT_TOKENS
+            for square_move in re.findall(r"\b\d{1,2}[-x]\d{1,2}\b", text)):
         return parse_record(variant("damas"), text)
     raise RecordError(detail("record_which_game"))
 

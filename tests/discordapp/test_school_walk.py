@@ -90,3 +90,23 @@ async def test_a_puzzle_answer_that_is_no_move_points_to_the_puzzle(
         assert "/move" not in said and "/board" not in said
     right = await w.service.puzzle_moves(w.guild.id, erin.id, "")
     assert right  # the puzzle is still open: a refused answer is no try
+
+
+CHESS = b'[Event "Club"]\n[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n'
+
+
+async def test_a_file_of_another_game_is_asked_for_its_game(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A chess PGN was read as Spanish draughts (its "1-0" looked like a move between
+    squares 1 and 0) and refused at "move 1 (e4) cannot be played: name the start and
+    end points", as though the player had mistyped a draughts move."""
+    w = world
+    speaking(monkeypatch)[w.bob.id] = "de"
+    said = reply(await w.alice.slash(w.channel, "import", file=("club.pgn", CHESS)))
+    assert said.ephemeral and said.content.startswith(
+        "The record cannot be imported: which game is this? Name it with a tag such as "
+        '[Game "xiangqi"], or give a WXF, ICCS or PDN record.')
+    said = reply(await w.bob.slash(w.channel, "import", file=("club.pgn", CHESS)))
+    assert said.content.startswith("Die Partie kann nicht importiert werden: welches "
+                                   "Spiel ist das?")
+    assert await w.service.games_of(w.guild.id, w.alice.id) == []

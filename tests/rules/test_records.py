@@ -110,3 +110,14 @@ def test_a_record_may_hold_at_most_max_plies() -> None:
     text = '[Format "WXF"]\n' + " ".join(["H2+3 H8+7 H3-2 H7-8"] * (MAX_PLIES // 4 + 1))
     with pytest.raises(RecordError, match=f"more than {MAX_PLIES} moves"):
         read_any_record(text)
+
+
+def test_a_chess_pgn_is_not_read_as_spanish_draughts() -> None:
+    """A chess game's result ("1-0") looked like a move between numbered squares: the
+    file was read as Spanish draughts and refused at "move 1 (e4)", as if its moves were
+    wrong rather than its game."""
+    chess = '[Event "Club"]\n[White "A"]\n[Black "B"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n'
+    with pytest.raises(RecordError, match="which game is this"):
+        read_any_record(chess)
+    assert read_any_record("1. 11-15 22-18 0-1").variant.key == "damas"
+    assert read_any_record('[White "Ana"] 1. 9-13 24-20 1-0').variant.key == "damas"
