@@ -626,6 +626,18 @@ class Puzzles:
         """The channel and time of the server's next daily puzzle (None: off)."""
         return await self.repository.daily_puzzle(guild_id)
 
+    async def _daily_choice(self, guild_id: int) -> PuzzleRecord | None:
+        """The puzzle the server's daily post would show now: a fresh one (never posted)
+        whose position stands in no game being played; None when it has none."""
+        live = await self._live_boards(guild_id, None)
+        return next((p for p in await self.repository.daily_candidates(guild_id, CANDIDATES)
+                     if board_key(p.game, p.position) not in live), None)
+
+    async def daily_puzzle_ready(self, guild_id: int) -> bool:
+        """Whether the server has a puzzle for its next daily post (when it has none yet,
+        nothing is posted until one is found in its finished games)."""
+        return await self._daily_choice(guild_id) is not None
+
     async def sweep_daily_puzzles(self, now: datetime | None = None) -> list[Event]:
         """Post every daily puzzle due at ``now`` (this process's servers only): each
         once a day; a server with no fresh puzzle that day gets none."""
@@ -634,9 +646,7 @@ class Puzzles:
         for guild_id, channel_id, due in await self.repository.due_daily_puzzles(now):
             if not self.shards.owns(guild_id):
                 continue
-            live = await self._live_boards(guild_id, None)
-            chosen = next((p for p in await self.repository.daily_candidates(
-                guild_id, CANDIDATES) if board_key(p.game, p.position) not in live), None)
+            chosen = await self._daily_choice(guild_id)
             event = None
             entries = []
             if chosen is not None:

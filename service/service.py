@@ -755,6 +755,9 @@ class MatchService:
     async def daily_puzzle_status(self, guild_id: int) -> tuple[int, datetime] | None:
         return await self._puzzles.daily_puzzle_status(guild_id)
 
+    async def daily_puzzle_ready(self, guild_id: int) -> bool:
+        return await self._puzzles.daily_puzzle_ready(guild_id)
+
     async def sweep_daily_puzzles(self, now: datetime | None = None) -> list[Event]:
         return await self._puzzles.sweep_daily_puzzles(now)
 

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import discord
 import pytest
 
 from tests.discordapp.conftest import World
 from tests.discordapp.helpers import reply
 from tests.discordapp.languages import speaking
-from tests.discordapp.test_puzzles import finished, mined
+from tests.discordapp.test_puzzles import daily_posts, finished, mined
 from tests.service.puzzle_games import ALQUERQUE, DAMAS
 
 
@@ -38,6 +39,7 @@ async def test_the_explorer_names_its_game_as_the_menu_does(
 
 
 RECORDS = Path(__file__).parents[1] / "rules" / "records"
+HOUR = 3600.0
 
 
 async def test_an_imported_game_is_counted_in_moves_from_import_to_continue(
@@ -110,3 +112,30 @@ async def test_a_file_of_another_game_is_asked_for_its_game(
     assert said.content.startswith("Die Partie kann nicht importiert werden: welches "
                                    "Spiel ist das?")
     assert await w.service.games_of(w.guild.id, w.alice.id) == []
+
+
+async def test_the_daily_puzzle_turned_on_in_an_empty_server_says_when_it_comes(
+        world: World) -> None:
+    """A new server's admin turned the daily puzzle on and read "the first within a
+    minute"; none came (the server had no puzzle), and nothing said why."""
+    w = world
+    admins = w.guild.create_role("admins", permissions=discord.Permissions(manage_guild=True))
+    admin = w.guild.add_member(w.env.create_user("admin"), roles=[admins])
+    on = reply(await admin.slash(w.channel, "puzzle daily", state="on"))
+    assert on.content == (f"Daily puzzle on: one a day in <#{w.channel.id}>. There is no "
+                          "puzzle to post yet: the first comes within a day of one being "
+                          "found in this server's finished games.")
+    await w.env.advance_time(2 * HOUR)
+    assert not daily_posts(w)
+    await finished(w, ALQUERQUE)
+    await mined(w)
+    await w.env.advance_time(24 * HOUR)
+    (posted,) = daily_posts(w)
+    assert posted.content.startswith("🧩 Daily puzzle #1 (Alquerque")
+    again = reply(await admin.slash(w.channel, "puzzle daily", state="on"))
+    assert "There is no puzzle to post yet" in again.content  # the only one was posted
+    await finished(w, DAMAS)
+    await mined(w)
+    fresh = reply(await admin.slash(w.channel, "puzzle daily", state="on"))
+    assert fresh.content == f"Daily puzzle on: one a day in <#{w.channel.id}>, the first " \
+        "within a minute."

@@ -89,8 +89,14 @@ async def cmd_puzzle(console: Console, args: list[str], line: str) -> None:
             and given.get("state", " ".join(words)).lower() in ("on", "off"):
         on = given.get("state", " ".join(words)).lower() == "on"
         await service.set_daily_puzzle(CONSOLE_GUILD, CONSOLE_CHANNEL if on else None)
-        console.say(_("Daily puzzle on: one a day, the first at the next sweep.") if on
-                    else _("Daily puzzle off."))
+        if not on:
+            console.say(_("Daily puzzle off."))
+        elif await service.daily_puzzle_ready(CONSOLE_GUILD):
+            console.say(_("Daily puzzle on: one a day, the first at the next sweep."))
+        else:
+            console.say(_("Daily puzzle on: one a day. There is no puzzle to post yet: the "
+                          "first comes within a day of one being found in this server's "
+                          "finished games."))
     elif action == "mine" and not given and not words:
         await service.puzzles_idle()  # what the sweep started, first
         mined = await service.mine_puzzles()

@@ -140,5 +140,11 @@ class PuzzlesCog(commands.GroupCog, group_name="puzzle",
             if place_id is None:
                 raise errors.AdapterError(_("Name a text channel for the daily puzzle."))
             await self.service.set_daily_puzzle(where, place_id)
+            if not await self.service.daily_puzzle_ready(where):  # an empty server
+                await answer(interaction, _(
+                    "Daily puzzle on: one a day in {channel}. There is no puzzle to post "
+                    "yet: the first comes within a day of one being found in this "
+                    "server's finished games.", channel=f"<#{place_id}>"))
+                return
             await answer(interaction, _("Daily puzzle on: one a day in {channel}, the first "
                                         "within a minute.", channel=f"<#{place_id}>"))
