@@ -1,9 +1,10 @@
 """What an adapter that delivers announcements needs to know from storage, read through
 the core (``DeliveryFacts``): the language a server chose for its threads (and whether
 its rated games allow takebacks), whether it shows its matches on the web, the locale a
-user was last seen with, who keeps his DMs closed, and a finished match's stored record
-and analysis for its replay. The Discord adapter is given one by the wiring instead of
-the repository.
+user was last seen with, who keeps his DMs closed, a finished match's stored record
+and analysis for its replay, and where the posts that asked a question with buttons are
+(to close them once answered: ``service.settled``). The Discord adapter is given one by
+the wiring instead of the repository.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 
 from service.errors import StorageError
 from service.ports import Repository
+from service.records import PostedMessage
 from service.states import StoredRecord
 from service.views import GuildSettings, MatchAnalysis, MatchView
 
@@ -69,6 +71,20 @@ class DeliveryFacts:
     async def dms_closed_told(self, user_id: int) -> None:
         """``user_id`` has been told that his DMs are closed."""
         await self._repository.dms_closed_told(user_id)
+
+    async def remember_post(self, match_id: int, offer: str, post: PostedMessage) -> None:
+        """``match_id``'s question ``offer`` (``OfferSettled.offer``) was posted as
+        ``post``: its answer closes it."""
+        await self._repository.remember_post(match_id, offer, post)
+
+    async def post_of(self, match_id: int, offer: str) -> PostedMessage | None:
+        """The post of ``match_id``'s question ``offer`` still to close (None: none was
+        posted, or it was closed already)."""
+        return await self._repository.post_of(match_id, offer)
+
+    async def forget_post(self, match_id: int, offer: str) -> None:
+        """That post was closed (or cannot be): nothing more to do with it."""
+        await self._repository.forget_post(match_id, offer)
 
     async def stored_analysis(self, match_id: int) -> MatchAnalysis | None:
         """The analysis ``/analysis`` stored of a finished match (its replay marks the

@@ -29,6 +29,7 @@ from service.records import (
     MatchStatus,
     OutboxEntry,
     OutboxFn,
+    PostedMessage,
     PuzzlePlayer,
     PuzzleRecord,
     PuzzleTry,
@@ -204,6 +205,19 @@ class OutboxStore(Protocol):
 
     async def dms_closed_told(self, user_id: int) -> None:
         """He was told that his DMs are closed (he stays remembered as closed)."""
+        ...
+
+    async def remember_post(self, match_id: int, kind: str, post: PostedMessage) -> None:
+        """An adapter posted ``match_id``'s question ``kind`` (``OfferSettled.offer``)
+        as ``post`` (replacing the one before of that kind)."""
+        ...
+
+    async def post_of(self, match_id: int, kind: str) -> PostedMessage | None:
+        """The post of ``match_id``'s question ``kind`` still to close, if any."""
+        ...
+
+    async def forget_post(self, match_id: int, kind: str) -> None:
+        """That post was closed (or is gone): nothing more to do with it."""
         ...
 
 

@@ -452,6 +452,18 @@ class OutboxEntry:
     id: int = 0  # given by the repository
 
 
+@dataclass(frozen=True, slots=True)
+class PostedMessage:
+    """A post an adapter made that it changes later: a question asked with buttons,
+    closed once answered (``service.settled``). Where it is (``channel_id``), which
+    message (``message_id``), and the words it said (``content``) in ``locale``."""
+
+    channel_id: int
+    message_id: int
+    locale: str
+    content: str
+
+
 OutboxFn = Callable[["MatchRecord"], Sequence[OutboxEntry]]
 """Given a match as stored by a write (id and new version set), the outbox entries to
 store in the same transaction (a pure function: it runs inside the transaction)."""

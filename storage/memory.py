@@ -19,6 +19,7 @@ from service.records import (
     MatchStatus,
     OutboxEntry,
     OutboxFn,
+    PostedMessage,
     RatingChange,
     RatingRecord,
     RecordEntry,
@@ -56,6 +57,7 @@ class MemoryRepository(MemoryAnalyses, MemoryExplorer, MemoryImportedPlayers, Me
         self._outbox: dict[int, OutboxEntry] = {}
         self._next_entry = 1
         self._dms_closed: dict[int, bool] = {}  # user -> told yet
+        self._posts: dict[tuple[int, str], PostedMessage] = {}  # (match, kind) -> post
         self._vacations: dict[int, VacationRecord] = {}
         self._lines: dict[int, ConditionalLine] = {}
         self._next_line = 1
@@ -284,6 +286,15 @@ class MemoryRepository(MemoryAnalyses, MemoryExplorer, MemoryImportedPlayers, Me
     async def dms_closed_told(self, user_id: int) -> None:
         if user_id in self._dms_closed:
             self._dms_closed[user_id] = True
+
+    async def remember_post(self, match_id: int, kind: str, post: PostedMessage) -> None:
+        self._posts[match_id, kind] = post
+
+    async def post_of(self, match_id: int, kind: str) -> PostedMessage | None:
+        return self._posts.get((match_id, kind))
+
+    async def forget_post(self, match_id: int, kind: str) -> None:
+        self._posts.pop((match_id, kind), None)
 
     def _ladder(self, guild_id: int, ladder: str) -> list[RatingRecord]:
         rows = [r for (g, l_, _), r in self._ratings.items() if g == guild_id and l_ == ladder]

@@ -469,6 +469,20 @@ MIGRATIONS: tuple[str, ...] = (
     ) WITHOUT ROWID;
     CREATE INDEX puzzle_daily_due ON puzzle_daily (next_at);
     """,
+    # 25: the posts that asked a question with buttons (a challenge, a draw offer, a
+    # takeback, a pause), per match and kind, so that the answer closes them: where the
+    # adapter posted it, and its words in their language
+    """
+    CREATE TABLE posted_messages (
+        match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        channel_id INTEGER NOT NULL,
+        message_id INTEGER NOT NULL,
+        locale TEXT NOT NULL,
+        content TEXT NOT NULL,
+        PRIMARY KEY (match_id, kind)
+    ) WITHOUT ROWID;
+    """,
 )
 TABLES = frozenset({"guild_settings", "user_prefs", "matches", "seats", "moves", "ratings",
                     "clock_beats", "outbox", "dms_closed", "names", "tournaments",
@@ -476,7 +490,8 @@ TABLES = frozenset({"guild_settings", "user_prefs", "matches", "seats", "moves",
                     "season_ratings", "vacations", "conditional_moves", "match_notes",
                     "follows", "rematches", "digests", "explorer_moves", "explorer_games",
                     "analyses", "imported_players", "puzzles", "puzzle_mined",
-                    "puzzle_players", "puzzle_tries", "puzzle_daily", "sqlite_sequence"})
+                    "puzzle_players", "puzzle_tries", "puzzle_daily", "posted_messages",
+                    "sqlite_sequence"})
 """Every table a Tablero database holds (any other one means a foreign file)."""
 
 OLD_TABLES = frozenset({"heartbeat"})

@@ -44,6 +44,7 @@ from storage.counts import MoveCounts
 from storage.explorer import SqlExplorer
 from storage.imported import SqlImportedPlayers
 from storage.outage import OutageLog
+from storage.posts import SqlPosts
 from storage.puzzles import SqlPuzzles
 from storage.schema import ESTABLISHED, established
 from storage.seasons import SqlSeasons
@@ -292,8 +293,8 @@ LEADERBOARD_SQL = (f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AN
 """One leaderboard page (guild, ladder, limit, offset): read from ``ratings_board`` alone."""
 
 
-class SqlRepository(SqlAnalyses, SqlComforts, SqlExplorer, SqlImportedPlayers, SqlPuzzles,
-                    SqlSeasons, SqlTournaments):
+class SqlRepository(SqlAnalyses, SqlComforts, SqlExplorer, SqlImportedPlayers, SqlPosts,
+                    SqlPuzzles, SqlSeasons, SqlTournaments):
     """The ``Repository`` Protocol in SQL; see the module's docstring."""
 
     _prefs_sql: ClassVar[str] = (

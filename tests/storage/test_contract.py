@@ -23,7 +23,7 @@ from service import (
     UserPrefs,
 )
 from service.ratings import rate_groups
-from service.records import LIVE_STATUSES
+from service.records import LIVE_STATUSES, PostedMessage
 from storage import SqliteRepository
 from storage.errors import NotATableroDatabase
 from storage.sql import due_sql, matches_of_sql
@@ -342,6 +342,11 @@ async def test_sqlite_sweep_and_games_queries_use_indexes_with_planner_statistic
         await repo.close()
 
 
+def undo_migration_25(conn: Any) -> None:
+    """Back to schema 24: no question posts remembered."""
+    conn.execute("DROP TABLE posted_messages")
+
+
 def undo_migration_24(conn: Any) -> None:
     """Back to schema 23: no puzzles."""
     for table in ("puzzle_daily", "puzzle_tries", "puzzle_players", "puzzle_mined", "puzzles"):
@@ -421,7 +426,8 @@ def undo_to_schema_9(conn: Any) -> None:
     14 (clocks, vacations), 15 (comforts), 16 (the web switch), 17 (web link
     generations), 18 (daily digests), 19 (the opening explorer), 20 (time zones, weekends
     off, pauses), 21 (stored analyses), 22 (imported players' names), 23 (continued
-    imports) and 24 (puzzles) undone."""
+    imports), 24 (puzzles) and 25 (question posts) undone."""
+    undo_migration_25(conn)
     undo_migration_24(conn)
     undo_migration_23(conn)
     undo_migration_22(conn)
@@ -488,6 +494,7 @@ async def test_sqlite_schema_3_stores_who_played_the_last_move(tmp_path: Path) -
     conn.execute("DROP TABLE tournament_matches")  # (migration 8)
     conn.execute("DROP TABLE tournaments")
     conn.execute("DROP TABLE shard_leases")  # (migration 9)
+    undo_migration_25(conn)
     undo_migration_24(conn)
     undo_migration_23(conn)
     undo_migration_22(conn)
@@ -608,3 +615,21 @@ async def test_sqlite_close_lets_the_write_under_way_finish(tmp_path: Path) -> N
     again = await SqliteRepository.open(tmp_path / "c.db")
     assert await again.get_user_prefs(7) == UserPrefs(7, "dm")
     await again.close()
+
+
+async def test_question_posts_are_remembered_per_match_and_kind(repo: Repository) -> None:
+    m = await repo.create_match(record())
+    other = await repo.create_match(record())
+    assert await repo.post_of(m.id, "draw") is None
+    first = PostedMessage(5, 900, "de", "<@11> bietet ein Remis an.")
+    await repo.remember_post(m.id, "draw", first)
+    await repo.remember_post(m.id, "challenge", PostedMessage(5, 800, "en-US", "x"))
+    assert await repo.post_of(m.id, "draw") == first
+    assert await repo.post_of(other.id, "draw") is None
+    second = PostedMessage(7, 901, "en-GB", "an offer again")  # the next offer's post
+    await repo.remember_post(m.id, "draw", second)
+    assert await repo.post_of(m.id, "draw") == second
+    await repo.forget_post(m.id, "draw")
+    await repo.forget_post(m.id, "draw")  # twice: nothing left, no error
+    assert await repo.post_of(m.id, "draw") is None
+    assert (await repo.post_of(m.id, "challenge")) == PostedMessage(5, 800, "en-US", "x")

@@ -42,9 +42,10 @@ async def test_an_upgraded_sqlite_file_gets_the_table_and_the_column(tmp_path: P
     path = tmp_path / "twenty.db"
     repo = await SqliteRepository.open(path)
     await repo.close()
-    from tests.storage.test_contract import undo_migration_24
+    from tests.storage.test_contract import undo_migration_24, undo_migration_25
     conn = sqlite3.connect(path)
-    undo_migration_24(conn)  # (puzzles: the migration after these two)
+    undo_migration_25(conn)  # (question posts and puzzles: the migrations after these two)
+    undo_migration_24(conn)
     conn.execute("DROP TABLE imported_players")  # back to the schema before issue 44's two
     conn.execute("ALTER TABLE matches DROP COLUMN continued_from")
     conn.execute("PRAGMA user_version = 21")
