@@ -190,14 +190,17 @@ through ``move``/``submit_setup`` like anyone's.
 
 Events given to the Notifier (``service.events``): ChallengeReceived, LobbyChanged,
 ChallengeClosed, TurnStarted, DeadlineReminder, PlayerOut, MovePlayedFor (a move the rules
-left no choice about, played at once: Querni's forced pass), DrawOffered, DrawDeclined,
+left no choice about, played at once: Querni's forced pass), DrawOffered, DrawAccepted (a
+four-player draw one more player agreed to, still waiting for the others), DrawDeclined,
 SetupSubmitted, TakebackOffered, TakebackDeclined, TakenBack, ConditionalMovePlayed,
 MoveFollowed, MatchEnded (``left_by``: whose resignation or timeout ended it; a reason
 ``resignation-ranked``/``timeout-ranked`` means the game ranked the seats itself, so the
-leaver may have won), ClocksExtended. ``TurnStarted.by`` (and
-``MatchView.last_move_by``) is who played the last move; ``MatchEnded.ratings`` holds each
-rated player's ``RatingUpdate`` (ordinal before -> after, the number /leaderboard shows,
-and his rank afterwards).
+leaver may have won), ClocksExtended, OfferSettled (a question asked with buttons, a
+challenge or lobby, a draw offer, a takeback or a pause, was answered or lapsed: added by
+``commit`` to every change that does so, ``settled.py``, so its post can be closed).
+``TurnStarted.by`` (and ``MatchView.last_move_by``) is who played the last move;
+``MatchEnded.ratings`` holds each rated player's ``RatingUpdate`` (ordinal before ->
+after, the number /leaderboard shows, and his rank afterwards).
 
 The outbox (``outbox.py``): every announced event is also an ``OutboxEntry`` (kind + JSON
 payload, self-contained) written by the repository in the transaction of the change
@@ -247,6 +250,7 @@ from service.events import (
     DailyPuzzle,
     DeadlineReminder,
     DigestDue,
+    DrawAccepted,
     DrawDeclined,
     DrawOffered,
     Event,
@@ -254,6 +258,7 @@ from service.events import (
     MatchEnded,
     MoveFollowed,
     MovePlayedFor,
+    OfferSettled,
     PauseDeclined,
     PauseEnded,
     PauseOffered,
@@ -338,6 +343,7 @@ __all__ = [
     "DailyPuzzle",
     "DeadlineReminder",
     "DigestDue",
+    "DrawAccepted",
     "DrawDeclined",
     "DrawOffer",
     "DrawOffered",
@@ -378,6 +384,7 @@ __all__ = [
     "NotYourTurn",
     "Notifier",
     "NullNotifier",
+    "OfferSettled",
     "PauseDeclined",
     "PauseEnded",
     "PauseOffered",

@@ -526,7 +526,7 @@ class Challenges:
         def started(s: MatchRecord) -> list[TurnStarted]:
             view = self._view(s)
             return [TurnStarted(view, view.to_move, None, board=board)]
-        saved, events = await self._commit(rec, after, started)
+        saved, events = await self._commit(rec, after, started, by=user)
         if start is not None:
             self.states.replayed(saved, start)
         roomed = await self._open_room(saved)
@@ -574,7 +574,7 @@ class Challenges:
             if rec.seat_count == 2:
                 after = dataclasses.replace(rec, status=MatchStatus.DECLINED)
                 saved, events = await self._commit(rec, after, lambda s: [
-                    ChallengeClosed(self._view(s), user, "declined")])
+                    ChallengeClosed(self._view(s), user, "declined")], by=user)
             else:
                 after = dataclasses.replace(
                     rec, seats=tuple(s for s in rec.seats if s.user_id != user))
@@ -596,7 +596,7 @@ class Challenges:
             if user == rec.challenger_id:
                 saved, events = await self._commit(rec, dataclasses.replace(
                     rec, status=MatchStatus.CANCELLED), lambda s: [
-                    ChallengeClosed(self._view(s), user, "cancelled")])
+                    ChallengeClosed(self._view(s), user, "cancelled")], by=user)
                 await self._announce(events)
                 return self._view(saved)
             mine = rec.seat_of(user)

@@ -242,6 +242,7 @@ class Comforts:
         self._record = core.record
         self._retrying = core.retrying
         self._commit = core.commit
+        self._with_settled = core.with_settled
         self._announce = core.announce
         self._view = core.view
         self._entries = core.entries
@@ -378,8 +379,9 @@ class Comforts:
                 clock=clock)
             board = BoardState(public_view(p), before.last_marks, before.moves)
             move = rec.last_move or last.text
-            announce: Announce[MatchRecord] = Announce(
-                lambda s: [TakenBack(self._view(s), asked.by, user, move, board)], now)
+            announce: Announce[MatchRecord] = Announce(self._with_settled(
+                rec, lambda s: [TakenBack(self._view(s), asked.by, user, move, board)],
+                user), now)
             saved = await self.repository.take_back(rec, after, announce)
             self.states.replayed(saved, before)
             await self._announce(announce.events)
@@ -393,7 +395,8 @@ class Comforts:
             self._require_player(rec, user)
             self._pending_takeback(rec, user)
             saved, events = await self._commit(rec, dataclasses.replace(
-                rec, takeback=None), lambda s: [TakebackDeclined(self._view(s), user)])
+                rec, takeback=None), lambda s: [TakebackDeclined(self._view(s), user)],
+                by=user)
             await self._announce(events)
             return self._view(saved)
         return await self._retrying(match_id, attempt)

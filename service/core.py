@@ -50,6 +50,7 @@ from service.records import (
     ResultRecord,
     SeatRecord,
 )
+from service.settled import settled
 from service.shards import ALL_SHARDS, ShardSet
 from service.states import (
     MAX_TEXT,
@@ -173,14 +174,26 @@ class ServiceCore:
     async def commit(self, before: MatchRecord, after: MatchRecord,
                       build: Callable[[MatchRecord], Sequence[Event]],
                       append: Sequence[RecordEntry] = (),
-                      ratings: RatingChange | None = None
+                      ratings: RatingChange | None = None, *, by: int | None = None
                       ) -> tuple[MatchRecord, list[Event]]:
         """Save a change and, in the same transaction, the outbox entries of the events
-        ``build`` makes from the stored match. The events are returned, to be announced
-        (``_announce``) in that order once ``MatchEnded`` ones are ``_completed``."""
-        announce = Announce(build, self.clock.now())
+        ``build`` makes from the stored match, followed by the questions the change
+        answered or made moot (``settled``; ``by``: who answered, when someone did). The
+        events are returned, to be announced (``_announce``) in that order once
+        ``MatchEnded`` ones are ``_completed``."""
+        announce = Announce(self.with_settled(before, build, by), self.clock.now())
         saved = await self.matches.save(before, after, append, ratings, announce)
         return saved, announce.events
+
+    def with_settled(self, before: MatchRecord,
+                     build: Callable[[MatchRecord], Sequence[Event]], by: int | None = None
+                     ) -> Callable[[MatchRecord], list[Event]]:
+        """``build``, followed by the questions of ``before`` the stored change answered
+        or made moot (``settled.settled``)."""
+        def built(stored: MatchRecord) -> list[Event]:
+            return [*build(stored),
+                    *settled(before, stored, lambda: self.view(stored), by)]
+        return built
 
     async def announce(self, events: Iterable[Event]) -> None:
         for event in events:
@@ -267,8 +280,8 @@ class ServiceCore:
         after = dataclasses.replace(rec, status=MatchStatus.BROKEN, broken=message,
                                     deadline=None, remind_at=None,
                                     updated_at=self.clock.now())
-        announce: Announce[MatchRecord] = Announce(
-            lambda s: [MatchEnded(self.view(s), None, "broken")], self.clock.now())
+        announce: Announce[MatchRecord] = Announce(self.with_settled(
+            rec, lambda s: [MatchEnded(self.view(s), None, "broken")]), self.clock.now())
         try:
             rec = await self.repository.save(rec, after, outbox=announce)
         except Conflict:
@@ -369,18 +382,19 @@ class ServiceCore:
         return everyone_moved(rec, entries), entries
 
     async def abort(self, rec: MatchRecord, why: str, left_by: int | None = None,
-                     leaver: tuple[int, str] | None = None) -> MatchEnded:
+                     leaver: tuple[int, str] | None = None, *, by: int | None = None
+                     ) -> MatchEnded:
         """End ``rec`` unrated with no result (``why`` completes "aborted: ..."), as when
         it ends before every player has moved: saved, announced and returned.
         ``left_by``: who left, for the announcement; ``leaver``: who left and how
-        ("resign" or "timeout"), stored in the result."""
+        ("resign" or "timeout"), stored in the result; ``by``: who acted (``commit``)."""
         board = await self.board_of(rec) if rec.ply else None  # unchanged by aborting
         saved, events = await self.commit(rec, dataclasses.replace(
             rec, status=MatchStatus.ABORTED, deadline=None, remind_at=None, to_move=(),
             draw_offer=None, result=ResultRecord(
                 (), (), f"aborted: {why}", *(leaver or (None, None)))), lambda s: [
             self.ended(self.view(s), "aborted", board, aborted=True, left_by=left_by,
-                       left_how=leaver[1] if leaver is not None else None)])
+                       left_how=leaver[1] if leaver is not None else None)], by=by)
         events = await self.completed(saved, events)
         await self.announce(events)
         ended = events[0]

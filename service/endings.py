@@ -10,9 +10,17 @@ from rules import Outcome
 from rules.records import LEAVING_REASONS, seat_leaves
 from service.core import ServiceCore
 from service.errors import NotAllowed
-from service.events import DrawDeclined, DrawOffered, Event, PlayerOut, TurnStarted
+from service.events import (
+    DrawAccepted,
+    DrawDeclined,
+    DrawOffered,
+    Event,
+    PlayerOut,
+    TurnStarted,
+)
 from service.matches import moves_played
 from service.records import SPECIAL_PREFIX, DrawOffer, MatchRecord, RecordEntry
+from service.settled import DRAW_AGREED_EARLY
 from service.states import MatchState
 from service.turns import turn_started
 from service.views import BoardState, Caller, MatchView
@@ -25,7 +33,6 @@ class Endings:
         self.clock = core.clock
         self.states = core.states
         self._retrying = core.retrying
-        self._save = core.save
         self._commit = core.commit
         self._announce = core.announce
         self._view = core.view
@@ -156,13 +163,19 @@ class Endings:
         if offer.by == user:
             raise NotAllowed(_("you cannot accept your own draw offer"))
         agreed = tuple(sorted({*offer.accepted, user}))
-        if set(agreed) < self._opponents_left(rec, offer.by):
-            saved = await self._save(rec, dataclasses.replace(
-                rec, draw_offer=DrawOffer(offer.by, agreed)))
+        opponents = self._opponents_left(rec, offer.by)
+        if set(agreed) < opponents:
+            # told to everyone: the others learn who agreed and whom the draw waits for
+            waiting = tuple(s.user_id for s in sorted(rec.seats, key=lambda s: s.seat or 0)
+                            if s.user_id in opponents and s.user_id not in agreed)
+            saved, events = await self._commit(rec, dataclasses.replace(
+                rec, draw_offer=DrawOffer(offer.by, agreed)),
+                lambda s: [DrawAccepted(self._view(s), user, waiting)], by=user)
+            await self._announce(events)
             return self._view(saved)
         moved, entries = await self._everyone_moved(rec)
         if not moved:
-            return (await self._abort(rec, "draw agreed before every player had moved")).match
+            return (await self._abort(rec, DRAW_AGREED_EARLY, by=user)).match
         now = self.clock.now()
         outcome = self._agreed_draw(rec)
         after = dataclasses.replace(rec, ply=rec.ply + 1)
@@ -171,7 +184,7 @@ class Endings:
         board = await self._board_of(rec)  # an agreed draw leaves the position as it is
         saved, events = await self._commit(
             rec, after, lambda s: [self._ended(self._view(s), "agreement", board)], (entry,),
-            ratings)
+            ratings, by=user)
         self.states.moved_on(rec.id, rec.ply, saved.ply)
         await self._announce(await self._completed(saved, events, ratings,
                                                    (*entries, entry)))
@@ -198,7 +211,7 @@ class Endings:
             withdrawn = rec.draw_offer.by == user
             saved, events = await self._commit(rec, dataclasses.replace(
                 rec, draw_offer=None),
-                lambda s: [DrawDeclined(self._view(s), user, withdrawn)])
+                lambda s: [DrawDeclined(self._view(s), user, withdrawn)], by=user)
             await self._announce(events)
             return self._view(saved)
         return await self._retrying(match_id, attempt)

@@ -122,6 +122,17 @@ class DrawOffered:
 
 
 @dataclass(frozen=True, slots=True)
+class DrawAccepted:
+    """``by`` agreed to the pending draw offer of a four-player game, and the draw still
+    waits for ``waiting`` (the offerer's other opponents still in, who have not agreed
+    yet). Once the last agrees, the match ends instead (``MatchEnded``)."""
+
+    match: MatchView
+    by: int
+    waiting: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class DrawDeclined:
     """The pending draw offer is gone: turned down by ``by``, or taken back by its
     offerer (``withdrawn``)."""
@@ -376,6 +387,22 @@ class DigestDue:
 
 
 @dataclass(frozen=True, slots=True)
+class OfferSettled:
+    """A question the players were asked with buttons got its answer, or lapsed: the
+    adapter closes the post that asked it (``service.settled``). ``offer`` is what was
+    asked: ``"challenge"`` (a challenge or a lobby), ``"draw"``, ``"takeback"`` or
+    ``"pause"``; ``outcome`` what became of it: ``"accepted"``, ``"filled"`` (a lobby
+    whose last seat was taken: the match started), ``"declined"``, ``"withdrawn"`` (by
+    who asked), ``"lapsed"`` (a move was played first) or ``"closed"`` (the match ended
+    or closed another way); ``by``: who answered (None when nobody did)."""
+
+    match: MatchView
+    offer: str
+    outcome: str
+    by: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class DailyPuzzle:
     """A server's daily puzzle (issue 44, ``/puzzle daily``), posted in its channel:
     puzzle ``puzzle_id`` of ``game`` (its configuration ``config``), the position's text,
@@ -393,9 +420,10 @@ class DailyPuzzle:
 
 
 Event = (ChallengeReceived | LobbyChanged | ChallengeClosed | TurnStarted | DeadlineReminder
-         | PlayerOut | MovePlayedFor | DrawOffered | DrawDeclined | SetupSubmitted
+         | PlayerOut | MovePlayedFor | DrawOffered | DrawAccepted | DrawDeclined
+         | SetupSubmitted
          | MatchEnded | ClocksExtended | StandingsChanged | SeasonEnded | VacationStarted
          | VacationEnded | AutoVacation | TimeGiven | TimeLapsed | TakebackOffered
          | TakebackDeclined | TakenBack | ConditionalMovePlayed | MoveFollowed | DigestDue
          | PauseOffered | PauseDeclined | PauseStarted | PauseEnded | SeatTakenOver
-         | DailyPuzzle)
+         | DailyPuzzle | OfferSettled)

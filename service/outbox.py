@@ -50,6 +50,7 @@ from service.events import (
     DailyPuzzle,
     DeadlineReminder,
     DigestDue,
+    DrawAccepted,
     DrawDeclined,
     DrawOffered,
     Event,
@@ -57,6 +58,7 @@ from service.events import (
     MatchEnded,
     MoveFollowed,
     MovePlayedFor,
+    OfferSettled,
     PauseDeclined,
     PauseEnded,
     PauseOffered,
@@ -106,6 +108,7 @@ KINDS: dict[type, str] = {
     DigestDue: "digest",
     PauseOffered: "pause-offer", PauseDeclined: "pause-declined", PauseStarted: "pause",
     PauseEnded: "pause-end", SeatTakenOver: "seat-taken-over", DailyPuzzle: "daily-puzzle",
+    DrawAccepted: "draw-accepted", OfferSettled: "offer-settled",
 }
 """The stored name of each event type (stable: stored entries are read back by it)."""
 _TYPES = {kind: cls for cls, kind in KINDS.items()}

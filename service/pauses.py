@@ -146,7 +146,7 @@ class Pauses:
 
             def started(s: MatchRecord) -> list[Event]:
                 return [PauseStarted(self._view(s), offer.by, user, until, offer.reason)]
-            saved, events = await self._commit(rec, after, started)
+            saved, events = await self._commit(rec, after, started, by=user)
             await self._announce(events)
             return self._view(saved)
         return await self._retrying(match_id, attempt)
@@ -161,7 +161,7 @@ class Pauses:
 
             def declined(s: MatchRecord) -> list[Event]:
                 return [PauseDeclined(self._view(s), user)]
-            saved, events = await self._commit(rec, after, declined)
+            saved, events = await self._commit(rec, after, declined, by=user)
             await self._announce(events)
             return self._view(saved)
         return await self._retrying(match_id, attempt)

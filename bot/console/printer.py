@@ -26,6 +26,7 @@ from locales.i18n import (
     _n,
     english_commands,
     joined,
+    listing,
     negotiate,
     render,
 )
@@ -38,6 +39,7 @@ from service import (
     ClocksExtended,
     ConditionalMovePlayed,
     DeadlineReminder,
+    DrawAccepted,
     DrawDeclined,
     DrawOffered,
     Event,
@@ -47,6 +49,7 @@ from service import (
     MatchView,
     MoveFollowed,
     MovePlayedFor,
+    OfferSettled,
     PauseDeclined,
     PauseEnded,
     PauseOffered,
@@ -371,6 +374,16 @@ class ConsolePrinter:
     async def draw_offered(self, event: DrawOffered) -> None:
         self.say(_("* #{match}: {player} offers a draw (/draw accept or /draw decline)",
                    match=event.match.id, player=self.name(event.by)))
+
+    @handlers.on(DrawAccepted)
+    async def draw_accepted(self, event: DrawAccepted) -> None:
+        self.say(_("* #{match}: {player} agreed to the draw; waiting for {players}",
+                   match=event.match.id, player=self.name(event.by),
+                   players=listing(self.name(u) for u in event.waiting)))
+
+    @handlers.on(OfferSettled)
+    async def offer_settled(self, event: OfferSettled) -> None:
+        """Nothing to close in a terminal: the answer itself was printed."""
 
     @handlers.on(DrawDeclined)
     async def draw_declined(self, event: DrawDeclined) -> None:

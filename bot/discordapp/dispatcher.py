@@ -56,7 +56,7 @@ from locales.terms import permission_name
 from service import MatchView
 from service.deliveries import DeliveryFacts
 from service.outbox import LIVE_GRACE, Retry
-from service.records import OutboxEntry
+from service.records import OutboxEntry, PostedMessage
 from service.shards import shard_of
 
 log = logging.getLogger("tablero.discord")
@@ -431,6 +431,29 @@ class Routes:
                 raise retry_of(error) from error  # type: ignore[misc]
             self.log_once(("reopen", thread_id), "cannot reopen archived thread %s: %s",
                           thread_id, _what(error))
+            return False
+        return True
+
+    async def close_post(self, post: PostedMessage, note: str) -> bool:
+        """Close a post that asked a question with buttons: its buttons removed and
+        ``note`` (what became of it) added under its words, which stay as they were. An
+        edit is the same whenever it is made again (a retry, a redelivery after a
+        restart). Transient failures raise ``Retry``; a post that is gone or may no longer
+        be edited is logged once and left (False): it must not hold up the outbox."""
+        limit = 2000 - len(note) - 1
+        words = post.content if len(post.content) <= limit else post.content[:limit - 1] + "…"
+        message = self.client.get_partial_messageable(post.channel_id).get_partial_message(
+            post.message_id)
+        try:
+            await message.edit(content=f"{words}\n{note}" if words else note, view=None,
+                               allowed_mentions=discord.AllowedMentions.none())
+        except Exception as error:
+            self._failed(error)
+            retry = retry_of(error)
+            if retry is not None:
+                raise retry from error
+            self.log_once(("close", post.message_id), "cannot close post %s in %s: %s",
+                          post.message_id, post.channel_id, _what(error))
             return False
         return True
 

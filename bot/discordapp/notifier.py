@@ -34,6 +34,7 @@ from bot.boards import glance_picture
 from bot.discordapp import cards, embeds, media
 from bot.discordapp.components import match_buttons, stepper_buttons, with_web_link
 from bot.discordapp.dispatcher import Attachment, DeliveryOptions, Progress, Routes
+from bot.discordapp.outcomes import outcome_line
 from bot.discordapp.permissions import THREAD_OPENING_PERMISSIONS, missing_permissions
 from bot.event_handlers import EventHandlers
 from bot.ops.metrics import Metrics
@@ -50,7 +51,7 @@ from service.deliveries import DeliveryFacts
 from service.imported_seats import is_imported
 from service.outbox import OutboxRelay
 from service.ports import BoardRenderer, NameResolver
-from service.records import OutboxEntry
+from service.records import OutboxEntry, PostedMessage
 from service.states import StoredRecord
 from service.views import BoardState, MatchView
 
@@ -230,8 +231,8 @@ class DiscordNotifier:
                       "{count} move: {challenge}", "Continuing imported game {old} from its "
                       "last position, after {count} moves: {challenge}", m.ply,
                       old=str(m.continued_from), challenge=text)
-        await self.post(m, text, ping=ping, dm=dm,
-                        view=match_buttons(m.id, m.ply, actions, loc))
+        await self.asked(m, "challenge", loc, await self.post(
+            m, text, ping=ping, dm=dm, view=match_buttons(m.id, m.ply, actions, loc)))
 
     @handlers.on(ev.LobbyChanged)
     async def lobby_changed(self, event: ev.LobbyChanged) -> None:
@@ -325,13 +326,43 @@ class DiscordNotifier:
         m = event.match
         others = [u for u in m.players() if u != event.by]
         ping, dm = self.split_by_preference(m, others)
-        await self.post(
+        loc = await self.routes.place_locale(m.guild_id)
+        await self.asked(m, "draw", loc, await self.post(
             m, _("{players}: {player} offers a draw. It lapses when the next move is "
                  "played.", players=embeds.mentions(others),
                  player=embeds.mention(event.by)),
-            ping=ping, dm=dm, view=match_buttons(
-                m.id, m.ply, ["drawyes", "drawno"],
-                await self.routes.place_locale(m.guild_id)))
+            ping=ping, dm=dm, view=match_buttons(m.id, m.ply, ["drawyes", "drawno"], loc)))
+
+    @handlers.on(ev.DrawAccepted)
+    async def draw_accepted(self, event: ev.DrawAccepted) -> None:
+        """One more player of four agreed to the draw: everyone learns it, and those it
+        still waits for are asked (the offer's buttons stay under the offer)."""
+        m = event.match
+        ping, dm = self.split_by_preference(m, event.waiting)
+        await self.post(m, _("🤝 {player} agreed to the draw; waiting for {players}.",
+                             player=embeds.mention(event.by),
+                             players=embeds.mentions(event.waiting)),
+                        ping=ping, dm=dm, audience=self.others(m, event.by))
+
+    @handlers.on(ev.OfferSettled)
+    async def offer_settled(self, event: ev.OfferSettled) -> None:
+        """A question asked with buttons was answered or lapsed: its post (remembered
+        when it went out) loses its buttons and says what became of it, in the
+        language it was written in. Once closed (or found gone) it is forgotten."""
+        m = event.match
+        post = await self.facts.post_of(m.id, event.offer)
+        if post is None:  # never posted in the match's place (or closed already)
+            return
+        await self.routes.close_post(post, render(outcome_line(event), post.locale))
+        await self.facts.forget_post(m.id, event.offer)
+
+    async def asked(self, m: MatchView, offer: str, loc: str,
+                    message: discord.Message | None) -> None:
+        """Remember the post ``message`` that asked ``m``'s question ``offer`` in ``loc``
+        (None: the place took no post, there is nothing to close later)."""
+        if message is not None:
+            await self.facts.remember_post(m.id, offer, PostedMessage(
+                message.channel.id, message.id, loc, message.content))
 
     @handlers.on(ev.DrawDeclined)
     async def draw_declined(self, event: ev.DrawDeclined) -> None:
@@ -533,6 +564,7 @@ class DiscordNotifier:
         m = event.match
         others = [u for u in m.players() if u != event.by]
         ping, dm = self.split_by_preference(m, others)
+        loc = await self.routes.place_locale(m.guild_id)
         days = _n("{count} day", "{count} days", event.days)
         said = _("{others}: {player} proposes to pause the match for {days} ({reason}). "
                  "It lapses when a move is played.", others=embeds.mentions(others),
@@ -541,9 +573,9 @@ class DiscordNotifier:
             _("{others}: {player} proposes to pause the match for {days}. It lapses "
               "when a move is played.", others=embeds.mentions(others),
               player=embeds.mention(event.by), days=days)
-        await self.post(m, said, ping=ping, dm=dm, view=match_buttons(
-            m.id, m.ply, ["pauseyes", "pauseno"],
-            await self.routes.place_locale(m.guild_id)))
+        await self.asked(m, "pause", loc, await self.post(
+            m, said, ping=ping, dm=dm,
+            view=match_buttons(m.id, m.ply, ["pauseyes", "pauseno"], loc)))
 
     @handlers.on(ev.PauseDeclined)
     async def pause_declined(self, event: ev.PauseDeclined) -> None:
@@ -577,13 +609,12 @@ class DiscordNotifier:
         m = event.match
         others = [u for u in m.players() if u != event.by]
         ping, dm = self.split_by_preference(m, others)
-        await self.post(m, _(
+        loc = await self.routes.place_locale(m.guild_id)
+        await self.asked(m, "takeback", loc, await self.post(m, _(
             "{others}: {player} asks to take back {move}. It lapses when the next move "
             "is played.", others=embeds.mentions(others),
             player=embeds.mention(event.by), move=f"**{event.move}**"),
-            ping=ping, dm=dm, view=match_buttons(
-                m.id, m.ply, ["takeyes", "takeno"],
-                await self.routes.place_locale(m.guild_id)))
+            ping=ping, dm=dm, view=match_buttons(m.id, m.ply, ["takeyes", "takeno"], loc)))
 
     @handlers.on(ev.TakebackDeclined)
     async def takeback_declined(self, event: ev.TakebackDeclined) -> None:

@@ -5,8 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 import discord
+import pytest
 
+from bot.discordapp.dispatcher import Routes
 from tests.discordapp.conftest import World
+
+
+def posts_left_open(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Answered questions keep their buttons, as a client that has not yet seen the edit
+    closing them shows them (``Routes.close_post``; ``test_closed_posts``): for tests of
+    a click that races that edit (a stale or repeated click)."""
+    async def left_open(self: Routes, post: Any, note: str) -> bool:
+        return True
+    monkeypatch.setattr(Routes, "close_post", left_open)
 
 
 def reply(result: Any) -> Any:

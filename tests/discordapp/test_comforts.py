@@ -6,9 +6,18 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.discordapp.conftest import World, make_bot, make_repository, service_of
 from tests.discordapp.faults import FaultyHTTP
-from tests.discordapp.helpers import pinged, post_text, reply, result_post, start_match
+from tests.discordapp.helpers import (
+    pinged,
+    post_text,
+    posts_left_open,
+    reply,
+    result_post,
+    start_match,
+)
 from tests.discordapp.test_outbox_delivery import Inbox, notifier_of
 
 
@@ -21,8 +30,10 @@ async def restart(w: World) -> Any:
 
 
 async def test_takeback_is_asked_and_accepted_with_buttons_across_a_restart(
-        world: World) -> None:
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
     w = world
+    # the answer closes the post (test_closed_posts); these clicks race that edit
+    posts_left_open(monkeypatch)
     m, thread = await start_match(w, w.alice, w.bob, "xiangqi", rated=False, seat=0)
     await w.alice.slash(thread, "move", move="h3-e3")
     early = await w.bob.slash(thread, "takeback")

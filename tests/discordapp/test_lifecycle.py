@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from service.views import RATING_MEANING
 from tests.discordapp.conftest import (
     SWEEP_SECONDS,
@@ -11,7 +13,7 @@ from tests.discordapp.conftest import (
     service_of,
     sweeps_of,
 )
-from tests.discordapp.helpers import reply, result_post, start_match
+from tests.discordapp.helpers import posts_left_open, reply, result_post, start_match
 
 HOUR = 3600.0
 
@@ -78,8 +80,11 @@ async def test_buttons_still_work_after_a_restart(world: World) -> None:
     await repository.close()
 
 
-async def test_a_stale_or_foreign_click_is_refused(world: World) -> None:
+async def test_a_stale_or_foreign_click_is_refused(world: World,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     w = world
+    # the answer closes the post (test_closed_posts); these clicks race that edit
+    posts_left_open(monkeypatch)
     await w.alice.slash(w.channel, "challenge", game="xiangqi", opponent=w.bob)
     challenge = w.channel.last_message
     foreign = await w.carol.click(challenge, label="Accept")

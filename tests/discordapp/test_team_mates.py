@@ -14,7 +14,7 @@ async def test_team_mates_are_shown_from_the_start(world: World) -> None:
     sides = m.sides()
     assert len(sides) == 2 and all(len(side) == 2 for side in sides)
     first, second = sides
-    starter = next(msg for msg in w.channel.history() if "started" in msg.content)
+    starter = next(msg for msg in w.channel.history() if "started:" in msg.content)
     said = (f"{mention(first[0])} and {mention(first[1])} vs "
             f"{mention(second[0])} and {mention(second[1])}")
     assert said in starter.content

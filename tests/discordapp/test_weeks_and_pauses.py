@@ -5,9 +5,10 @@ proposed with /pause, answered with its buttons across a restart, and resumed ea
 from __future__ import annotations
 
 import discord
+import pytest
 
 from tests.discordapp.conftest import World, service_of
-from tests.discordapp.helpers import reply, start_match
+from tests.discordapp.helpers import posts_left_open, reply, start_match
 from tests.discordapp.test_comforts import restart
 
 
@@ -54,8 +55,11 @@ async def test_weekends_off_from_the_settings_and_said_on_the_board(world: World
     assert len(found) == 1 and not found[0].weekends
 
 
-async def test_a_pause_is_proposed_accepted_with_a_button_and_resumed(world: World) -> None:
+async def test_a_pause_is_proposed_accepted_with_a_button_and_resumed(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
     w = world
+    # the answer closes the post (test_closed_posts); these clicks race that edit
+    posts_left_open(monkeypatch)
     m, thread = await start_match(w, w.alice, w.bob, "xiangqi", rated=False, seat=0)
     before = (await w.service.get_match(m.id)).deadline
     assert before is not None

@@ -42,7 +42,7 @@ ALLOWED = {
     ("service/clocks.py", "no move in time"),
     ("service/endings.py", "ran out of time"),
     ("service/endings.py", "{} {} before every player had moved"),
-    ("service/endings.py", "draw agreed before every player had moved"),
+    ("service/settled.py", "draw agreed before every player had moved"),
     ("service/play.py", "setup submitted"),
     ("service/queries.py", "setup submitted"),
     ("service/states.py", "setup submitted"),

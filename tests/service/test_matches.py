@@ -22,6 +22,7 @@ from service import (
     MatchStatus,
     NotAllowed,
     NotAPlayer,
+    OfferSettled,
     PlayerOut,
     SetupSubmitted,
     TurnStarted,
@@ -55,7 +56,9 @@ async def test_direct_challenge_accept_and_first_moves(service: MatchService,
     assert [(s.seat, s.user_id, s.name) for s in m.seats] == [(0, ALICE, "Red"),
                                                               (1, BOB, "Black")]
     assert m.to_move == (ALICE,) and m.days_per_move == 3
-    assert isinstance(recorder.events[-1], TurnStarted)
+    # the start, then the challenge's post is told what became of it
+    assert isinstance(recorder.events[-2], TurnStarted)
+    assert recorder.events[-1] == OfferSettled(m, "challenge", "accepted", BOB)
     r = await service.move(m.id, ALICE, "C2.5")  # WXF input is accepted by the game
     assert r.move == "h3-e3" and r.display == "h3-e3 (C2.5)" and not r.ended
     assert r.match.ply == 1 and r.match.to_move == (BOB,)
@@ -87,7 +90,8 @@ async def test_decline_and_cancel(service: MatchService, recorder: Recorder) -> 
     m = await service.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[BOB])
     m = await service.decline(m.id, BOB)
     assert m.status is MatchStatus.DECLINED
-    assert isinstance(recorder.events[-1], ChallengeClosed)
+    assert isinstance(recorder.events[-2], ChallengeClosed)
+    assert recorder.events[-1] == OfferSettled(m, "challenge", "declined", BOB)
     with pytest.raises(MatchOver, match="declined"):
         await service.accept(m.id, BOB)
     m2 = await service.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[BOB])
@@ -95,6 +99,7 @@ async def test_decline_and_cancel(service: MatchService, recorder: Recorder) -> 
         await service.cancel(m2.id, CAROL)
     m2 = await service.cancel(m2.id, ALICE)
     assert m2.status is MatchStatus.CANCELLED
+    assert recorder.events[-1] == OfferSettled(m2, "challenge", "withdrawn", ALICE)
     assert await service.games_of(GUILD, BOB) == []
 
 

@@ -139,6 +139,10 @@ async def game(repo: Repository, relay_or_recorder: object, clock: SetClock) -> 
     return m.id
 
 
+GAME_KINDS = ["challenge", "turn", "offer-settled", "turn", "turn", "result"]
+"""The entries of ``game``: the start's turn, then the challenge's post closed."""
+
+
 async def test_the_relay_delivers_in_order_with_the_live_events(repo: Repository) -> None:
     clock = SetClock()
     courier = Courier()
@@ -146,7 +150,7 @@ async def test_the_relay_delivers_in_order_with_the_live_events(repo: Repository
     await game(repo, relay, clock)
     assert await relay.drain(5)
     kinds = [e.kind for e, _ in courier.delivered]
-    assert kinds == ["challenge", "turn", "turn", "turn", "result"]
+    assert kinds == GAME_KINDS
     assert await repo.pending_outbox() == []
     ended = courier.delivered[-1][1]
     assert isinstance(ended, MatchEnded) and ended.ratings  # the live event, not the entry
@@ -167,7 +171,7 @@ async def test_transient_failures_are_retried_honouring_retry_after(
         assert await relay.drain(5)
     assert slept == [7.5, 1.0, 2.0, 3.0]  # retry_after, then backoff, capped
     # the permanent failure dropped one entry, logged once; the rest went out in order
-    assert [e.kind for e, _ in courier.delivered] == ["turn", "turn", "turn", "result"]
+    assert [e.kind for e, _ in courier.delivered] == GAME_KINDS[1:]
     assert caplog.text.count("dropped") == 1
     assert await repo.pending_outbox() == []
 
@@ -178,10 +182,10 @@ async def test_a_crash_between_commit_and_delivery_loses_nothing_and_repeats_not
     crashed = Recorder()  # the process died after each commit: nobody delivered anything
     match_id = await game(repo, crashed, clock)
     waiting = await repo.pending_outbox()
-    assert [e.kind for e in waiting] == ["challenge", "turn", "turn", "turn", "result"]
+    assert [e.kind for e in waiting] == GAME_KINDS
     courier = Courier()
     restarted = OutboxRelay(repo, courier, clock)  # the next start
-    assert await restarted.recover() == 5
+    assert await restarted.recover() == len(GAME_KINDS)
     assert await restarted.drain(5)
     assert [(e.id, e.kind) for e, _ in courier.delivered] == [(e.id, e.kind)
                                                              for e in waiting]
@@ -192,7 +196,7 @@ async def test_a_crash_between_commit_and_delivery_loses_nothing_and_repeats_not
     assert await again.recover() == 0
     await again.poll()
     assert await again.drain(5)
-    assert len(courier.delivered) == 5
+    assert len(courier.delivered) == len(GAME_KINDS)
 
 
 async def test_an_entry_whose_live_event_never_came_goes_out_after_the_grace(
@@ -208,7 +212,7 @@ async def test_an_entry_whose_live_event_never_came_goes_out_after_the_grace(
     clock.advance(seconds=31)
     await relay.poll()
     assert await relay.drain(5)
-    assert [e.kind for e, _ in courier.delivered] == ["challenge", "turn", "turn", "turn", "result"]
+    assert [e.kind for e, _ in courier.delivered] == GAME_KINDS
 
 
 def test_an_unreadable_entry_is_an_outbox_error() -> None:

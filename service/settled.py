@@ -1,0 +1,98 @@
+"""Questions asked with buttons, and what became of them.
+
+A challenge or lobby, a draw offer, a takeback request and a pause proposal are each
+posted once with buttons to answer them. When a change answers one (or makes it moot: a
+move lets an offer lapse, the match ends), :func:`settled` finds it by comparing the
+match before and after the change, and says what became of it (an ``OfferSettled``):
+the adapter then closes that post (its buttons gone, the outcome said), whichever way
+the answer came (a button, a command, the console, the web, the sweep).
+
+``ServiceCore.commit`` adds these events to every change it stores, after the change's
+own events, so they ride the outbox with it: durable, in order, delivered once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from service.events import OfferSettled
+from service.records import MatchRecord, MatchStatus, PauseOffer, TakebackRequest
+from service.views import MatchView
+
+DRAW_AGREED_EARLY = "draw agreed before every player had moved"
+"""Why a match is aborted when a draw is agreed before every player moved (``Endings``;
+stored in English, the record's words: ``locales.terms`` reads it)."""
+
+
+def _takeback(rec: MatchRecord) -> TakebackRequest | None:
+    """The takeback request that still waits for an answer (made at the current ply)."""
+    asked = rec.takeback
+    return asked if asked is not None and asked.ply == rec.ply else None
+
+
+def _pause(rec: MatchRecord) -> PauseOffer | None:
+    """The pause proposal that still waits for an answer (made at the current ply)."""
+    offer = rec.clock.pause_offer
+    return offer if offer is not None and offer.ply == rec.ply else None
+
+
+def _newly_accepted(before: MatchRecord, after: MatchRecord) -> int | None:
+    """Who took a place in ``after`` that was not taken in ``before`` (the last one)."""
+    was = {s.user_id for s in before.seats if s.accepted}
+    new = [s.user_id for s in after.seats if s.accepted and s.user_id not in was]
+    return new[-1] if new else None
+
+
+def _challenge(before: MatchRecord, after: MatchRecord, by: int | None
+               ) -> tuple[str, int | None] | None:
+    if not before.status.is_waiting or after.status.is_waiting:
+        return None
+    if after.status is MatchStatus.ACTIVE or after.status is MatchStatus.FINISHED:
+        who = by if by is not None else _newly_accepted(before, after)
+        return ("filled" if after.seat_count > 2 else "accepted"), who
+    if after.status is MatchStatus.DECLINED:
+        return "declined", by
+    if after.status is MatchStatus.CANCELLED:
+        return "withdrawn", by if by is not None else after.challenger_id
+    return "closed", None
+
+
+def _answered(before: MatchRecord, after: MatchRecord, asker: int, by: int | None,
+              accepted: bool) -> tuple[str, int | None]:
+    """What became of a pending question of ``asker`` that ``after`` no longer holds."""
+    if accepted:
+        return "accepted", by
+    if not after.status.is_live:
+        return "closed", None
+    if after.ply == before.ply and by is not None:
+        return ("withdrawn" if by == asker else "declined"), by
+    return "lapsed", None
+
+
+def settled(before: MatchRecord, after: MatchRecord, view: Callable[[], MatchView],
+            by: int | None) -> list[OfferSettled]:
+    """The questions of ``before`` that ``after`` answered or made moot (``by``: who
+    acted, when someone did), as ``OfferSettled`` events about ``after``'s view (made by
+    ``view`` only when there is one: most changes, moves, settle nothing)."""
+    found: list[tuple[str, str, int | None]] = []
+    challenge = _challenge(before, after, by)
+    if challenge is not None:
+        found.append(("challenge", *challenge))
+    offer = before.draw_offer
+    if offer is not None and (after.draw_offer is None or after.draw_offer.by != offer.by):
+        reason = after.result.reason if after.result is not None else ""
+        agreed = reason == "agreement" or reason.endswith(DRAW_AGREED_EARLY)
+        found.append(("draw", *_answered(before, after, offer.by, by, agreed)))
+    asked = _takeback(before)
+    if asked is not None and _takeback(after) != asked:
+        found.append(("takeback", *_answered(
+            before, after, asked.by, by, after.ply < before.ply and after.status.is_live)))
+    pause = _pause(before)
+    if pause is not None and _pause(after) != pause:
+        found.append(("pause", *_answered(
+            before, after, pause.by, by,
+            after.clock.paused is not None and after.clock.paused != before.clock.paused)))
+    if not found:
+        return []
+    shown = view()
+    return [OfferSettled(shown, offer_, outcome, who) for offer_, outcome, who in found]

@@ -1,0 +1,137 @@
+"""Questions asked with buttons say what became of them (``service.settled``): every change
+that answers a challenge, lobby, draw offer, takeback or pause, or lets one lapse, is
+followed by an ``OfferSettled`` stored with it, whichever way the answer came; a
+four-player draw one more player agreed to is told to everyone (``DrawAccepted``)."""
+
+from __future__ import annotations
+
+from service import (
+    DrawAccepted,
+    MatchEnded,
+    MatchService,
+    OfferSettled,
+    Repository,
+    TurnStarted,
+)
+from tests.service.conftest import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    DAVE,
+    EVE,
+    GUILD,
+    Recorder,
+    start_four,
+    start_match,
+)
+
+
+def settled(recorder: Recorder) -> list[tuple[str, str, int | None]]:
+    return [(e.offer, e.outcome, e.by) for e in recorder.of(OfferSettled)
+            if isinstance(e, OfferSettled)]
+
+
+async def test_a_lobby_filled_or_withdrawn_is_settled_once(service: MatchService,
+                                                          recorder: Recorder) -> None:
+    m = await service.challenge(GUILD, CHANNEL, ALICE, "alquerque-grande",
+                                options={"players": 4, "mode": "teams"})
+    await service.join(m.id, BOB)
+    await service.join(m.id, CAROL)
+    await service.cancel(m.id, CAROL)  # a member leaving: the lobby stays open
+    await service.join(m.id, CAROL)
+    assert settled(recorder) == []
+    await service.join(m.id, DAVE)
+    assert settled(recorder) == [("challenge", "filled", DAVE)]
+    other = await service.challenge(GUILD, CHANNEL, ALICE, "alquerque-grande",
+                                    options={"players": 4, "mode": "teams"})
+    await service.join(other.id, EVE)
+    await service.cancel(other.id, ALICE)
+    assert settled(recorder)[-1] == ("challenge", "withdrawn", ALICE)
+
+
+async def test_draw_offers_accepted_declined_withdrawn_lapsed_or_closed(
+        service: MatchService, recorder: Recorder) -> None:
+    m = await start_match(service, "xiangqi")
+    await service.move(m.id, ALICE, "h3-e3")
+    await service.move(m.id, BOB, "h8-e8")
+    before = len(settled(recorder))
+    await service.offer_draw(m.id, ALICE)
+    await service.decline_draw(m.id, BOB)
+    await service.offer_draw(m.id, ALICE)
+    await service.decline_draw(m.id, ALICE)
+    await service.offer_draw(m.id, BOB)
+    await service.move(m.id, ALICE, "b1-c3")  # Alice moves instead of answering
+    lapsed = recorder.events[-1]
+    assert isinstance(recorder.events[-2], TurnStarted)  # the move's post goes first
+    assert isinstance(lapsed, OfferSettled) and lapsed.match.ply == 3
+    await service.offer_draw(m.id, BOB)
+    await service.move(m.id, BOB, "b10-c8")  # the offerer's own move keeps his offer
+    await service.accept_draw(m.id, ALICE)
+    assert settled(recorder)[before:] == [
+        ("draw", "declined", BOB), ("draw", "withdrawn", ALICE), ("draw", "lapsed", None),
+        ("draw", "accepted", ALICE)]  # Bob's offer, accepted by Alice
+    assert isinstance(recorder.events[-2], MatchEnded)
+    again = await start_match(service, "xiangqi")
+    await service.move(again.id, ALICE, "h3-e3")
+    await service.offer_draw(again.id, BOB)
+    await service.resign(again.id, ALICE)  # the match ends another way
+    assert settled(recorder)[-1] == ("draw", "closed", None)
+
+
+async def test_a_four_player_draw_tells_everyone_who_agreed_and_whom_it_waits_for(
+        service: MatchService, recorder: Recorder) -> None:
+    m = await start_four(service)
+    await service.offer_draw(m.id, BOB)
+    await service.accept_draw(m.id, CAROL)
+    told = recorder.events[-1]
+    assert isinstance(told, DrawAccepted)
+    assert told.by == CAROL and set(told.waiting) == {ALICE, DAVE}  # in seat order
+    assert told.match.draw_accepted == (CAROL,)
+    await service.offer_draw(m.id, DAVE)  # a second "offer" accepts it
+    told = recorder.events[-1]
+    assert isinstance(told, DrawAccepted) and (told.by, told.waiting) == (DAVE, (ALICE,))
+    assert [o for o in settled(recorder) if o[0] == "draw"] == []  # its buttons stay
+    await service.accept_draw(m.id, ALICE)
+    assert settled(recorder)[-1] == ("draw", "accepted", ALICE)
+
+
+async def test_takebacks_accepted_declined_or_lapsed(service: MatchService,
+                                                     recorder: Recorder) -> None:
+    m = await start_match(service, "xiangqi", rated=False)
+    await service.move(m.id, ALICE, "h3-e3")
+    await service.request_takeback(m.id, ALICE)
+    await service.decline_takeback(m.id, BOB)
+    await service.request_takeback(m.id, ALICE)
+    await service.accept_takeback(m.id, BOB)
+    await service.move(m.id, ALICE, "h3-e3")
+    await service.request_takeback(m.id, ALICE)
+    await service.move(m.id, BOB, "h8-e8")
+    assert settled(recorder)[-3:] == [("takeback", "declined", BOB),
+                                      ("takeback", "accepted", BOB),
+                                      ("takeback", "lapsed", None)]
+
+
+async def test_pauses_accepted_declined_or_lapsed(service: MatchService,
+                                                  recorder: Recorder) -> None:
+    m = await start_match(service, "xiangqi", rated=False)
+    await service.propose_pause(m.id, ALICE, 2)
+    await service.decline_pause(m.id, BOB)
+    await service.propose_pause(m.id, BOB, 2)
+    await service.move(m.id, ALICE, "h3-e3")
+    await service.propose_pause(m.id, ALICE, 2)
+    await service.accept_pause(m.id, BOB)
+    assert settled(recorder)[-3:] == [("pause", "declined", BOB), ("pause", "lapsed", None),
+                                      ("pause", "accepted", BOB)]
+
+
+async def test_settled_events_are_stored_with_their_change(
+        service: MatchService, repo: Repository, recorder: Recorder) -> None:
+    m = await start_match(service, "xiangqi")
+    stored = await repo.pending_outbox(m.id)
+    assert [e.kind for e in stored][-1] == "offer-settled"  # the challenge's post
+    await service.move(m.id, ALICE, "h3-e3")
+    await service.offer_draw(m.id, BOB)
+    await service.decline_draw(m.id, ALICE)
+    kinds = [e.kind for e in await repo.pending_outbox(m.id)]
+    assert kinds[-2:] == ["draw-declined", "offer-settled"]
