@@ -139,3 +139,14 @@ async def test_the_daily_puzzle_turned_on_in_an_empty_server_says_when_it_comes(
     fresh = reply(await admin.slash(w.channel, "puzzle daily", state="on"))
     assert fresh.content == f"Daily puzzle on: one a day in <#{w.channel.id}>, the first " \
         "within a minute."
+
+
+async def test_the_players_of_an_import_are_named_in_the_readers_punctuation(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The imported players were written "红方: Liu Dianzhong", an English colon glued in
+    by the code, in a Chinese sentence whose every other colon is "："."""
+    w = world
+    speaking(monkeypatch)[w.carol.id] = "zh-CN"
+    data = (RECORDS / "liu-dianzhong-liu-dahua-1997.wxf").read_bytes()
+    said = reply(await w.carol.slash(w.channel, "import", file=("liu-1997.wxf", data)))
+    assert "棋手：红方：Liu Dianzhong和黑方：Liu Dahua。" in said.content

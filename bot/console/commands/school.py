@@ -14,7 +14,7 @@ import asyncio
 from bot import explorer
 from bot.console.common import CONSOLE_CHANNEL, CONSOLE_GUILD, options_of
 from bot.console.session import Console
-from locales.i18n import _, _n, joined, listing
+from locales.i18n import _, _n, listing
 from locales.terms import game_name, seat_colour
 from service import MatchStatus, ServiceError
 from service.importer import MAX_RECORD_BYTES
@@ -88,7 +88,7 @@ async def cmd_import(console: Console, args: list[str], line: str) -> None:
     done = await console.service.import_record(CONSOLE_GUILD, CONSOLE_CHANNEL, console.user(),
                                                data, game)
     m = done.match
-    players = listing(joined(seat_colour(m.seats[s].name), f": {name}", separator="")
+    players = listing(_("{seat}: {player}", seat=seat_colour(m.seats[s].name), player=name)
                       for s, name in sorted(done.players.items()))
     console.say(_n("imported #{match} ({game}): {count} move", "imported #{match} ({game}): "
                    "{count} moves", done.moves, match=m.id, game=game_name(m.game, m.game_name),

@@ -198,7 +198,7 @@ class SchoolCog(commands.Cog, name="School"):
                         match=m.id, game=game_name(m.game, m.game_name), count=done.moves)]
             if done.players:
                 lines.append(_("Players: {players}.", players=listing(
-                    joined(seat_colour(m.seats[s].name), f": {name}", separator="")
+                    _("{seat}: {player}", seat=seat_colour(m.seats[s].name), player=name)
                     for s, name in sorted(done.players.items()))))
             lines.append(_("See it with `{history}` and `{analysis}`.",
                            history=command("history", match=m.id),
