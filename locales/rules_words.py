@@ -317,6 +317,8 @@ WORDS: Final[dict[str, Text]] = {
                              "a seat is called {seats}"),
     "record_leaving_refused": _("entry {n} ('{input}') cannot happen here: {reason}"),
     "record_other_game": _("this is a record of '{found}', not of {game}"),
+    "record_game_given": _("the record is of {game}, not {named_game}: import it without "
+                           "naming the game"),
     "record_unknown_game": _("the record names a game Tablero does not know: '{game}'"),
     "record_which_game": _('which game is this? Name it with a tag such as [Game "xiangqi"], '
                            "or give a WXF, ICCS or PDN record"),
@@ -367,7 +369,7 @@ def _value(name: str, value: Param) -> object:
         return alternatives(value)
     if isinstance(value, int):
         return value
-    if name == "game":
+    if name in ("game", "named_game"):
         return game_name(value)
     if name in _SEATS:
         return seat_colour(value)

@@ -70,7 +70,7 @@ def detail(code: str, /, **params: Param) -> Detail:
 
 
 def _english(name: str, value: Param) -> str:
-    if name == "game" and isinstance(value, str):
+    if name in ("game", "named_game") and isinstance(value, str):
         found = _VARIANTS.get(value)
         return found.name if found is not None else value
     if isinstance(value, Detail):

@@ -282,6 +282,8 @@ MESSAGES: Final[dict[str, str]] = {
                            "a seat is called {seats}",
     "record_leaving_refused": "entry {n} ('{input}') cannot happen here: {reason}",
     "record_other_game": "this is a record of '{found}', not of {game}",
+    "record_game_given": "the record is of {game}, not {named_game}: import it without "
+                         "naming the game",
     "record_unknown_game": "the record names a game Tablero does not know: '{game}'",
     "record_which_game": "which game is this? Name it with a tag such as [Game \"xiangqi\"], "
                          "or give a WXF, ICCS or PDN record",

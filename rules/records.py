@@ -488,6 +488,31 @@ _RESULT_TOKENS = frozenset({"1-0", "0-1", "2-0", "0-2", "1-1"})
 but tell nothing of the game: a chess PGN's result is not a Spanish draughts move."""
 
 
+def _game_said(text: str) -> str | None:
+    """The game a record says it is of, by its tags or its format's marks alone (a
+    ``Game`` tag naming a known game, ``[Format "WXF"]``, a ``START{`` block, a PDN
+    ``GameType`` tag); None when it does not say.
+
+    >>> _game_said('[GameType "24"] 1. 9-13'), _game_said('[Game "Chinese Chess"]')
+    ('damas', 'xiangqi')
+    >>> _game_said("1. 9-13 24-20") is None
+    True
+    """
+    named = re.search(r'\[\s*Game\s+"([^"\n]*)"\s*\]', text)
+    key = named[1].strip().lower() if named else ""
+    if key in ("chinese chess", "xiangqi") or re.search(r'\[\s*Format\s+"(WXF|ICCS)"', text) \
+            or "START{" in text:
+        return "xiangqi"
+    if key:
+        try:
+            return variant(key).key
+        except RulesError:
+            return None
+    if re.search(r'\[\s*GameType\s+"', text):
+        return "damas"
+    return None
+
+
 def read_any_record(text: str, game: str | None = None) -> ImportedGame:
     """The game of a record file: of ``game`` when given, else of the game the file names
     (Tablero's ``[Game "key"]``), else by its format: WXF or ICCS (``[Game "Chinese
@@ -496,21 +521,18 @@ def read_any_record(text: str, game: str | None = None) -> ImportedGame:
     if not isinstance(text, str):
         raise RecordError(detail("record_not_text"))
     if game is not None:
-        return parse_record(variant(game), text)
+        chosen = variant(game)
+        said = _game_said(text)
+        if said is not None and said != chosen.key:
+            raise RecordError(detail("record_game_given", game=said, named_game=chosen.key))
+        return parse_record(chosen, text)
+    said = _game_said(text)
+    if said is not None:
+        return parse_record(variant(said), text)
     named = re.search(r'\[\s*Game\s+"([^"\n]*)"\s*\]', text)
-    key = named[1].strip().lower() if named else ""
-    if key in ("chinese chess", "xiangqi") or re.search(r'\[\s*Format\s+"(WXF|ICCS)"', text) \
-            or "START{" in text:
-        return parse_record(variant("xiangqi"), text)
-    if key:
-        try:
-            v = variant(key)
-        except RulesError:
-            said = named[1] if named else ""
-            raise RecordError(detail("record_unknown_game", game=said)) from None
-        return parse_record(v, text)
-    if re.search(r'\[\s*GameType\s+"', text) or any(
-            square_move not in _RESULT_TOKENS
+    if named and named[1].strip():
+        raise RecordError(detail("record_unknown_game", game=named[1]))
+    if any(square_move not in _RESULT_TOKENS
             for square_move in re.findall(r"\b\d{1,2}[-x]\d{1,2}\b", text)):
         return parse_record(variant("damas"), text)
     raise RecordError(detail("record_which_game"))

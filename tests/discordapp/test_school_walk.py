@@ -150,3 +150,23 @@ async def test_the_players_of_an_import_are_named_in_the_readers_punctuation(
     data = (RECORDS / "liu-dianzhong-liu-dahua-1997.wxf").read_bytes()
     said = reply(await w.carol.slash(w.channel, "import", file=("liu-1997.wxf", data)))
     assert "棋手：红方：Liu Dianzhong和黑方：Liu Dahua。" in said.content
+
+
+async def test_a_record_imported_as_another_game_says_which_it_is(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A PDN imported with game:xiangqi was refused for "a tag this format does not have:
+    White", followed by the 32 tags of a Xiangqi record; the file said plainly that it
+    was Spanish draughts."""
+    w = world
+    speaking(monkeypatch)[w.bob.id] = "de"
+    pdn = (RECORDS / "cucujaes-2022.pdn").read_bytes()
+    said = reply(await w.alice.slash(w.channel, "import", file=("cup.pdn", pdn),
+                                     game="xiangqi"))
+    assert said.content.startswith("The record cannot be imported: the record is of Spanish "
+                                   "draughts, not Xiangqi: import it without naming the game.")
+    said = reply(await w.bob.slash(w.channel, "import", file=("cup.pdn", pdn), game="xiangqi"))
+    assert said.content.startswith("Die Partie kann nicht importiert werden: das ist eine "
+                                   "Partie Spanische Dame, nicht Xiangqi: importiere sie, "
+                                   "ohne das Spiel anzugeben.")
+    done = reply(await w.alice.slash(w.channel, "import", file=("cup.pdn", pdn), game="damas"))
+    assert done.content.startswith("Imported as match 1 (Spanish draughts): 7 moves.")

@@ -121,3 +121,17 @@ def test_a_chess_pgn_is_not_read_as_spanish_draughts() -> None:
         read_any_record(chess)
     assert read_any_record("1. 11-15 22-18 0-1").variant.key == "damas"
     assert read_any_record('[White "Ana"] 1. 9-13 24-20 1-0').variant.key == "damas"
+
+
+def test_a_record_of_another_game_than_the_one_named_says_so() -> None:
+    """A PDN imported with game:xiangqi was refused for its White tag, with the 32 tags a
+    Xiangqi record may have; the record itself said it was Spanish draughts."""
+    pdn = (RECORDS / "cucujaes-2022.pdn").read_text()
+    wxf = (RECORDS / "liu-dianzhong-liu-dahua-1997.wxf").read_text()
+    with pytest.raises(RecordError, match="the record is of Spanish draughts, not Xiangqi: "
+                       "import it without naming the game"):
+        read_any_record(pdn, "xiangqi")
+    with pytest.raises(RecordError, match="the record is of Xiangqi, not Spanish draughts"):
+        read_any_record(wxf, "damas")
+    assert read_any_record(pdn, "damas").variant.key == "damas"
+    assert read_any_record("1. 11-15 22-18", "damas").variant.key == "damas"  # says nothing
