@@ -35,7 +35,7 @@ def task(game: str, position: Position[Any], seat: int, goal: str) -> Words:
 
 def heading(view: PuzzleView) -> Words:
     """The puzzle's title: its number, game, difficulty and rating."""
-    return _("Puzzle #{puzzle} · {game} · difficulty {difficulty}/5 · rated {rating}",
+    return _("Puzzle #{puzzle} · {game} · difficulty {difficulty}/5 · rating {rating}",
              puzzle=view.id, game=game_name(view.game), difficulty=view.difficulty,
              rating=decimal(view.rating))
 
@@ -50,7 +50,15 @@ def source(view: PuzzleView) -> Words:
 
 
 def progress(view: PuzzleView) -> Words:
-    """How far the solver is, and how to answer."""
+    """How far the solver is, and how to answer; a puzzle he tried before says that this
+    try is practice (unrated) before he answers, not only after."""
+    said = _progress(view)
+    if view.player.rated:
+        return said
+    return joined(said, _("A puzzle tried before: practice, unrated."), separator="\n")
+
+
+def _progress(view: PuzzleView) -> Words:
     if view.steps <= 1:
         return _("Find the move: `{answer}`.", answer=command("puzzle answer"))
     return _n("Find the moves: {count} of yours in all, {done} found so far. "

@@ -59,7 +59,7 @@ def test_a_puzzle_solved_and_one_failed_and_the_leaderboard(tmp_path: Path) -> N
                     "/puzzle sideways"], tmp_path)
     assert "finished games searched for puzzles" in after(text, "/puzzle mine")
     shown = after(text, "/puzzle", since="as carol")
-    assert "Puzzle #1 · Spanish draughts · difficulty 3/5 · rated 0.0" in shown
+    assert "Puzzle #1 · Spanish draughts · difficulty 3/5 · rating 0.0" in shown
     assert "Black to move and win material" in shown
     assert "From match #1 (alice and bob), move 40." in shown
     assert "Find the move: `/puzzle answer`." in shown

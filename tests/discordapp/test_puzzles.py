@@ -60,7 +60,7 @@ async def test_a_puzzle_answered_right_then_wrong_and_the_leaderboard(world: Wor
     (picture,) = shown.attachments
     assert picture.filename == "board.png"
     assert picture.description.endswith("Black to move and win material Puzzle #1 · "
-                                        "Alquerque · difficulty 3/5 · rated 0.0")
+                                        "Alquerque · difficulty 3/5 · rating 0.0")
 
     choices = await w.carol.autocomplete(w.channel, "puzzle answer", "move", "c3")
     assert {"name": "c3-d3", "value": "c3-d3"} in choices

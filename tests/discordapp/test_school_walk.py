@@ -170,3 +170,21 @@ async def test_a_record_imported_as_another_game_says_which_it_is(
                                    "ohne das Spiel anzugeben.")
     done = reply(await w.alice.slash(w.channel, "import", file=("cup.pdn", pdn), game="damas"))
     assert done.content.startswith("Imported as match 1 (Spanish draughts): 7 moves.")
+
+
+async def test_a_puzzle_tried_before_says_it_is_practice_before_the_answer(
+        world: World) -> None:
+    """Trying the daily's puzzle again (`/puzzle next puzzle:1`) showed "· rated -1.8"
+    in its title and nothing else of its standing: read as a rated try, it turned out to
+    be practice only once answered ("A puzzle tried before: practice, unrated.")."""
+    w = world
+    await finished(w, ALQUERQUE)
+    await mined(w)
+    first = reply(await w.carol.slash(w.channel, "puzzle next"))
+    title = first.embeds[0].title
+    assert title == "Puzzle #1 · Alquerque · difficulty 3/5 · rating 0.0"  # the puzzle's
+    assert "practice" not in first.embeds[0].description  # a first try is rated
+    reply(await w.carol.slash(w.channel, "puzzle answer", move="a5-a4"))  # wrong: over
+    again = reply(await w.carol.slash(w.channel, "puzzle next", puzzle=1))
+    assert "A puzzle tried before: practice, unrated." in again.embeds[0].description
+    assert " rated " not in again.embeds[0].title
