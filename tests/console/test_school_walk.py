@@ -3,6 +3,12 @@ explorer, imports): each test is one thing he tripped over, walked as he would."
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from tests.console.test_languages import play
 from tests.console.test_puzzles import session
 
 
@@ -13,3 +19,19 @@ def test_the_daily_puzzle_on_an_empty_server_says_when_it_comes() -> None:
     assert ("Daily puzzle on: one a day. There is no puzzle to post yet: the first comes "
             "within a day of one being found in this server's finished games.") in text
     assert "the first at the next sweep" not in text
+
+
+RECORDS = Path(__file__).parents[1] / "rules" / "records"
+
+
+@pytest.mark.parametrize("locale", ["de", "sv-SE", "zh-TW"])
+def test_a_wrong_seat_names_the_words_that_are_typed(locale: str) -> None:
+    """"/continue #1 @bob seat:green" in German answered "(Plätze: red, black oder
+    zufällig)": the seats as they are typed, then "random" translated into a word the
+    seat option refuses."""
+    wxf = RECORDS / "liu-dianzhong-liu-dahua-1997.wxf"
+    said = asyncio.run(play(["as alice", f"/import {wxf}", "/continue #1 @bob seat:green",
+                             "/continue #1 @bob seat:random"], locale))
+    refused = next(line for line in said if line.startswith("! "))
+    assert refused.endswith("random)") or refused.endswith("random）"), refused
+    assert sum(line.startswith("! ") for line in said) == 1  # "random" is taken
