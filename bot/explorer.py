@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from locales.i18n import Words, _, _n, decimal, joined, listing, render
 from locales.terms import choice_title
 from service import ExplorerMove, ExplorerView
-from service.explorer import read_config
+from service.explorer import EXPLORER_PLIES, read_config
 
 ARROWS = 5
 """How many of the most played moves the picture draws."""
@@ -49,6 +49,11 @@ def title(view: ExplorerView) -> Words:
 
 def summary(view: ExplorerView) -> Words:
     """How many games went on from here, or that none did."""
+    if not view.moves and len(view.line) >= EXPLORER_PLIES:
+        return _n("No game is counted from here: the explorer counts the first {count} "
+                  "move of each game.", "No game is counted from here: the explorer counts "
+                  "the first {count} moves of each game.", EXPLORER_PLIES,
+                  count=EXPLORER_PLIES)
     if not view.moves:
         return _("No finished game of this server went on from here.")
     return _n("{count} game went on from here:", "{count} games went on from here:",

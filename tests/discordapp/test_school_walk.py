@@ -14,6 +14,7 @@ from tests.discordapp.helpers import reply
 from tests.discordapp.languages import speaking
 from tests.discordapp.test_puzzles import daily_posts, finished, mined
 from tests.service.puzzle_games import ALQUERQUE, DAMAS
+from tests.service.test_continue_import import _opening
 
 
 async def test_the_explorer_names_its_game_as_the_menu_does(
@@ -188,3 +189,27 @@ async def test_a_puzzle_tried_before_says_it_is_practice_before_the_answer(
     again = reply(await w.carol.slash(w.channel, "puzzle next", puzzle=1))
     assert "A puzzle tried before: practice, unrated." in again.embeds[0].description
     assert " rated " not in again.embeds[0].title
+
+
+async def test_the_explorer_says_where_it_stops_counting(world: World) -> None:
+    """Following a long game move by move in the explorer, the 41st step said "No
+    finished game of this server went on from here." of a game that went on: the
+    explorer counts only the first 40 moves of each game, and nothing said so."""
+    w = world
+    s = w.service
+    moves = _opening("xiangqi", 44, seed=3)
+    m = await s.challenge(w.guild.id, w.channel.id, w.alice.id, "xiangqi",
+                          opponents=[w.bob.id], seat=0)
+    m = await s.accept(m.id, w.bob.id)
+    for text in moves:
+        m = (await s.move(m.id, m.to_move[0], text)).match
+    await s.resign(m.id, m.to_move[0])
+    await s.explorer_idle()
+    fortieth = reply(await w.carol.slash(w.channel, "explorer", game="xiangqi",
+                                         line=" ".join(moves[:39])))
+    assert "1 game went on from here:" in fortieth.embeds[0].description
+    beyond = reply(await w.carol.select(fortieth, [moves[39]]))
+    assert beyond.embeds[0].description == ("No game is counted from here: the explorer "
+                                            "counts the first 40 moves of each game.")
+    early = reply(await w.carol.slash(w.channel, "explorer", game="xiangqi", line="h3-e3"))
+    assert early.embeds[0].description.startswith("No finished game of this server went on")
