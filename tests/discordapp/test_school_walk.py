@@ -213,3 +213,26 @@ async def test_the_explorer_says_where_it_stops_counting(world: World) -> None:
                                             "counts the first 40 moves of each game.")
     early = reply(await w.carol.slash(w.channel, "explorer", game="xiangqi", line="h3-e3"))
     assert early.embeds[0].description.startswith("No finished game of this server went on")
+
+
+async def test_continue_offers_the_seats_of_the_imported_game(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """/continue's seat option offered nothing: a German player typed "rot" (his
+    colour as the game's card names it) and was refused with the English seat names; the
+    Continue as a match menu offers the seats, the side to move first."""
+    w = world
+    speaking(monkeypatch)[w.bob.id] = "de"
+    data = (RECORDS / "liu-dianzhong-liu-dahua-1997.wxf").read_bytes()
+    reply(await w.alice.slash(w.channel, "import", file=("liu-1997.wxf", data)))
+    offered = await w.bob.autocomplete(w.channel, "continue", "seat", "", match=1)
+    assert offered == [{"name": "Rot (am Zug)", "value": "0"},
+                       {"name": "Schwarz", "value": "1"}]
+    assert await w.bob.autocomplete(w.channel, "continue", "seat", "schw", match=1) == [
+        {"name": "Schwarz", "value": "1"}]
+    assert await w.bob.autocomplete(w.channel, "continue", "seat", "", match=7) == []
+    made = reply(await w.bob.slash(w.channel, "continue", match=1, opponent=w.alice,
+                                   seat="1"))
+    assert made.content == "Herausforderung gepostet (Partie 2)."
+    reply(await w.alice.click(w.channel.last_message, label="Accept"))
+    m = await w.service.get_match(2)
+    assert [s.user_id for s in m.seats] == [w.alice.id, w.bob.id]  # bob plays Black

@@ -39,7 +39,7 @@ from bot.discordapp.embeds import game_of
 from bot.discordapp.notices import ReplyFirst
 from locales.i18n import Words, _, _n, command, joined, option, render
 from locales.terms import seat_colour
-from service import MatchService, MatchStatus
+from service import MatchService, MatchStatus, ServiceError
 from service.challenges import ContinuableGame
 from service.computer import DEFAULT_LEVEL
 from service.computer_seats import computer_title, computer_user
@@ -122,6 +122,26 @@ class ChallengesCog(commands.Cog, name="Challenges"):
         out = [app_commands.Choice(name=render(
             _("{seat} (moves first)", seat=seat_colour(v.seat_name(s, seats))) if s == 0
             else seat_colour(v.seat_name(s, seats)), loc), value=s) for s in range(seats)]
+        return [c for c in out if current.lower() in c.name.lower()][:25]
+
+    async def continue_seat_autocomplete(self, interaction: Interaction,
+                                         current: str) -> list[app_commands.Choice[str]]:
+        """The seats of the imported game the ``match`` option names, as the "Continue as
+        a match" menu offers them (the side to move first and marked; the seats out of
+        the game left out); none while the number names no game that can go on."""
+        match = interaction.namespace.match
+        if not isinstance(match, int) or isinstance(match, bool):
+            return []
+        try:
+            game = await self.service.continuable(match)
+        except ServiceError:
+            return []
+        loc = reader(interaction)
+        playing = sorted((s for s in game.match.seats if s.seat not in game.out),
+                         key=lambda s: s.seat != game.to_move)
+        out = [app_commands.Choice(name=render(
+            _("{seat} (to move)", seat=seat_colour(s.name)) if s.seat == game.to_move
+            else seat_colour(s.name), loc)[:100], value=str(s.seat)) for s in playing]
         return [c for c in out if current.lower() in c.name.lower()][:25]
 
     # ------------------------------------------------------------------ commands
@@ -227,6 +247,7 @@ class ChallengesCog(commands.Cog, name="Challenges"):
         on_timeout="4 players, one out of time: out (end), skipped and last (skip), or the "
                    "computer plays on",
         level="The computer's strength: 1 (beginner) to 8 (strongest); 5 if empty")
+    @app_commands.autocomplete(seat=continue_seat_autocomplete)
     async def continue_import(self, interaction: Interaction, match: int,
                               opponent: discord.Member,
                               opponent2: discord.Member | None = None,
