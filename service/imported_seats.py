@@ -7,6 +7,7 @@ and kept in memory by :class:`ImportedNames` for every later view of the game.""
 from __future__ import annotations
 
 import logging
+import re
 import zlib
 from collections.abc import Iterable, Mapping
 
@@ -56,14 +57,24 @@ def is_imported(user: int | None) -> bool:
     return user is not None and IMPORTED_IDS <= user < COMPUTER_IDS
 
 
+_UNSHOWN = re.compile("[<>\u202a-\u202e\u2066-\u2069]")
+"""What a record's name loses besides invalid text: ``<`` and ``>`` (Discord reads
+``<@123>`` as a member's mention: an imported name would pass for him) and the
+direction overrides and isolates (they turn the text after them around: "(imported)"
+with it)."""
+
+
 def imported_name(name: str) -> str:
     """A record's name as it is kept: valid characters, single spaces, at most
-    :data:`MAX_IMPORTED_NAME` characters.
+    :data:`MAX_IMPORTED_NAME` characters; no mention or direction override.
 
     >>> imported_name(" Wang\\tTianyi ")
     'Wang Tianyi'
+    >>> imported_name("<@42> \u202eeve")
+    '@42 eve'
     """
-    return " ".join(without_invalid(name).split())[:MAX_IMPORTED_NAME].strip()
+    cleaned = _UNSHOWN.sub("", without_invalid(name))
+    return " ".join(cleaned.split())[:MAX_IMPORTED_NAME].strip()
 
 
 _MOST_SEATS = 8

@@ -28,7 +28,7 @@ from rules import RulesError
 from rules.records import ImportedGame, read_any_record, seat_leaves
 from service.errors import InvalidOption
 from service.explorer import Explorer
-from service.imported_seats import ImportedNames
+from service.imported_seats import ImportedNames, imported_name
 from service.inputs import check_characters
 from service.ports import Clock, MatchStore
 from service.ratings import ladder_key
@@ -122,7 +122,9 @@ class Importer:
         after = await self.repository.save(stored, self._ended(read, stored, len(entries)),
                                            append=entries)
         await self.explorer.index_match(after.id, imported=True)
-        return ImportedMatch(self._view(after), dict(read.players), len(read.moves))
+        kept = {seat: imported_name(name) for seat, name in read.players.items()}
+        return ImportedMatch(self._view(after), {s: n for s, n in kept.items() if n},
+                             len(read.moves))
 
     @staticmethod
     def _seats(read: ImportedGame, ids: Mapping[int, int]) -> tuple[SeatRecord, ...]:

@@ -236,3 +236,21 @@ async def test_continue_offers_the_seats_of_the_imported_game(
     reply(await w.alice.click(w.channel.last_message, label="Accept"))
     m = await w.service.get_match(2)
     assert [s.user_id for s in m.seats] == [w.alice.id, w.bob.id]  # bob plays Black
+
+
+async def test_an_imported_name_cannot_pass_for_a_member_nor_bury_the_reply(
+        world: World) -> None:
+    """A record's Red player of 3000 characters filled the /import reply (cut at 2000:
+    how to see and continue the game was lost); a Black player called "<@alice's id>"
+    showed in /history as alice herself, and a direction override turned "(imported)"
+    around after it."""
+    w = world
+    wxf = (RECORDS / "liu-dianzhong-liu-dahua-1997.wxf").read_text()
+    hostile = wxf.replace("Liu Dianzhong", "L" * 3000).replace(
+        "Liu Dahua", f"\u202eevil <@{w.alice.id}>")
+    done = reply(await w.bob.slash(w.channel, "import", file=("x.wxf", hostile.encode())))
+    assert f"Players: Red: {'L' * 64} and Black: evil @{w.alice.id}." in done.content
+    assert done.content.endswith("`/continue match:1 opponent:@…`.")
+    history = reply(await w.bob.slash(w.channel, "history", match=1))
+    assert f"2. b10-c8 (H2+3) (evil @{w.alice.id} (imported))" in history.content
+    assert "<@" not in history.content and "\u202e" not in history.content
