@@ -1,14 +1,23 @@
 """Fixtures of the web tests: a match service over a memory repository with the real
-renderer, the web application over it on a real local port, and helpers."""
+renderer, the web application over it on a real local port, a real browser, and helpers.
+
+The tests that use them run in the session's event loop (``pytest_collection_modifyitems``
+below), as these fixtures do: one Chromium serves all the browser tests of a worker (a
+Playwright driver and a Chromium started per test cost about a second of CPU time and,
+under load, several seconds of wall time each; a fresh context costs little), and
+Playwright's objects belong to the loop that started them."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
+import pytest_asyncio
 from aiohttp.test_utils import TestClient, TestServer
+from playwright.async_api import Browser, Playwright, async_playwright
 
 from bot.boards import load_renderer
 from bot.web.app import WebApp
@@ -33,7 +42,21 @@ class Site:
         return f"/m/{self.signer.spectator(match.id, match.guild_id)}"
 
 
-@pytest.fixture
+HERE = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests of this folder that use ``site`` or ``browser`` run in the session's
+    loop, as those fixtures do (the folder's other tests may use fixtures of the test's
+    own loop: ``repo``)."""
+    on_session_loop = pytest.mark.asyncio(loop_scope="session")
+    for item in items:
+        if HERE in item.path.parents and pytest_asyncio.is_async_test(item) \
+                and {"site", "browser"} & set(getattr(item, "fixturenames", ())):
+            item.add_marker(on_session_loop, append=False)
+
+
+@pytest_asyncio.fixture(loop_scope="session")
 async def site() -> AsyncIterator[Site]:
     repo = MemoryRepository()
     recorder = Recorder()
@@ -88,3 +111,39 @@ def chromium() -> str:
                                stderr=subprocess.DEVNULL, timeout=900, check=False)
     assert os.path.exists(CHROMIUM), "install Debian's chromium: apt-get install chromium"
     return CHROMIUM
+
+
+@dataclass
+class _Chromium:
+    playwright: Playwright | None = None
+    browser: Browser | None = None
+
+
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
+async def _one_chromium(chromium: str) -> AsyncIterator[_Chromium]:
+    """The worker's Chromium, started when a test first asks for it (``browser``)."""
+    started = _Chromium()
+    try:
+        yield started
+    finally:
+        if started.browser is not None:
+            await started.browser.close()
+        if started.playwright is not None:
+            await started.playwright.stop()
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def browser(_one_chromium: _Chromium, chromium: str) -> AsyncIterator[Browser]:
+    """The worker's Chromium driven by Playwright (started again if it went away). A
+    test opens its pages in contexts of their own (``Browser.new_page`` makes one a
+    page); whatever it leaves open is closed after it, so no test sees another's pages,
+    cookies or storage."""
+    if _one_chromium.playwright is None:
+        _one_chromium.playwright = await async_playwright().start()
+    if _one_chromium.browser is None or not _one_chromium.browser.is_connected():
+        _one_chromium.browser = await _one_chromium.playwright.chromium.launch(
+            executable_path=chromium, args=["--no-sandbox"])
+    shared = _one_chromium.browser
+    yield shared
+    for context in shared.contexts:
+        await context.close()

@@ -12,7 +12,7 @@ from html import unescape
 from pathlib import Path
 from typing import Any, ClassVar
 
-from playwright.async_api import async_playwright
+from playwright.async_api import Browser
 
 from bot.computer import InlineMovePicker
 from locales.analysis import CostKind
@@ -104,42 +104,37 @@ async def test_a_live_match_page_shows_no_analysis(site: Site) -> None:
 
 
 async def test_the_graph_steps_the_board_to_a_costly_move_in_a_real_browser(
-        site: Site, chromium: str) -> None:
+        site: Site, browser: Browser) -> None:
     m, _moves = await analysed_game(site)
     url = str(site.client.make_url(site.path(m)))
     shots = os.environ.get("TABLERO_SCREENSHOTS")
-    async with async_playwright() as pw:
-        browser = await pw.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
-        try:
-            for width, height, lang in ((390, 844, "en-US"), (1280, 900, "zh-CN")):
-                page = await browser.new_page(viewport={"width": width, "height": height})
-                await page.goto(url + f"?lang={lang}")
-                await until(page, "document.getElementById('board').naturalWidth > 0", 10)
-                assert await page.evaluate(
-                    "document.documentElement.scrollWidth <= window.innerWidth")
-                graph = page.locator("svg.graph")
-                box = await graph.bounding_box()
-                assert box and box["width"] <= width and box["height"] > 100
-                if shots:
-                    size = "phone" if width == 390 else "desktop"
-                    await page.screenshot(
-                        path=str(Path(shots) / f"analysis-{lang}-{size}.png"), full_page=True)
-                # a mark on the graph: the board after that move, in place
-                await page.locator('svg.graph a[data-ply="4"]').click()
-                await until(page, "document.getElementById('board').src"
-                                  ".includes('/board/4.png')", 5)
-                assert (await page.evaluate("location.search")).startswith("?ply=4")
-                # the list under it: keyboard and screen reader's way, the same step
-                await page.locator('ol.costly a[data-ply="6"]').focus()
-                await page.keyboard.press("Enter")
-                await until(page, "document.getElementById('board').src"
-                                  ".includes('/board/6.png')", 5)
-                alt = await page.locator("#board").get_attribute("alt") or ""
-                assert alt and alt == await page.locator(
-                    '#moves a[data-ply="6"]').get_attribute("data-alt")
-                await page.close()
-        finally:
-            await browser.close()
+    for width, height, lang in ((390, 844, "en-US"), (1280, 900, "zh-CN")):
+        page = await browser.new_page(viewport={"width": width, "height": height})
+        await page.goto(url + f"?lang={lang}")
+        await until(page, "document.getElementById('board').naturalWidth > 0", 10)
+        assert await page.evaluate(
+            "document.documentElement.scrollWidth <= window.innerWidth")
+        graph = page.locator("svg.graph")
+        box = await graph.bounding_box()
+        assert box and box["width"] <= width and box["height"] > 100
+        if shots:
+            size = "phone" if width == 390 else "desktop"
+            await page.screenshot(
+                path=str(Path(shots) / f"analysis-{lang}-{size}.png"), full_page=True)
+        # a mark on the graph: the board after that move, in place
+        await page.locator('svg.graph a[data-ply="4"]').click()
+        await until(page, "document.getElementById('board').src"
+                          ".includes('/board/4.png')", 5)
+        assert (await page.evaluate("location.search")).startswith("?ply=4")
+        # the list under it: keyboard and screen reader's way, the same step
+        await page.locator('ol.costly a[data-ply="6"]').focus()
+        await page.keyboard.press("Enter")
+        await until(page, "document.getElementById('board').src"
+                          ".includes('/board/6.png')", 5)
+        alt = await page.locator("#board").get_attribute("alt") or ""
+        assert alt and alt == await page.locator(
+            '#moves a[data-ply="6"]').get_attribute("data-alt")
+        await page.close()
 
 
 async def test_a_four_seat_analysis_draws_a_line_per_seat(site: Site) -> None:

@@ -10,8 +10,8 @@ import asyncio
 import os
 from pathlib import Path
 
+from playwright.async_api import Browser, Page
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page, async_playwright
 
 from tests.service.conftest import ALICE, BOB
 from tests.web.conftest import Site, web_match
@@ -57,68 +57,62 @@ async def _evaluated(page: Page, expression: str) -> object:
 
 
 async def test_a_live_match_page_steps_and_updates_in_a_real_browser(
-        site: Site, chromium: str) -> None:
+        site: Site, browser: Browser) -> None:
     m = await web_match(site.service, "damas")
     m = (await site.service.move(m.id, ALICE, "b3-a4")).match
     m = (await site.service.move(m.id, BOB, "a6-b5")).match
     url = str(site.client.make_url(site.path(m)))
     shots = os.environ.get("TABLERO_SCREENSHOTS")
-    async with async_playwright() as pw:
-        browser = await pw.chromium.launch(executable_path=chromium,
-                                           args=["--no-sandbox"])
-        try:
-            for size, (width, height) in SIZES.items():
-                page = await browser.new_page(viewport={"width": width, "height": height})
-                requests: list[str] = []
-                page.on("request", lambda r, seen=requests: seen.append(r.url))
-                await page.goto(url + "?lang=en-US")
-                board = page.locator("#board")
-                await until(page, "document.getElementById('board').naturalWidth > 0", 10)
-                assert "/board/2.png" in (await board.get_attribute("src") or "")
-                # no horizontal scrolling at a phone's width
-                assert await page.evaluate(
-                    "document.documentElement.scrollWidth <= window.innerWidth")
-                if shots:
-                    await page.screenshot(path=str(Path(shots) / f"match-{size}.png"),
-                                          full_page=True)
-                await page.keyboard.press("ArrowLeft")
-                assert "/board/1.png" in (await board.get_attribute("src") or "")
-                assert "after 1 move" in (await board.get_attribute("alt") or "")
-                await page.get_by_role("link", name="first position").click()
-                assert "/board/0.png" in (await board.get_attribute("src") or "")
-                assert "ply=0" in page.url
-                await page.keyboard.press("End")
-                assert "/board/2.png" in (await board.get_attribute("src") or "")
-                await page.locator('#moves a[data-ply="1"]').click()
-                assert "/board/1.png" in (await board.get_attribute("src") or "")
-                assert all(r.startswith(str(site.client.make_url("/"))) for r in requests)
-                await page.close()
-            # live: a move made elsewhere appears without a reload, within a second or so
-            page = await browser.new_page(viewport={"width": 390, "height": 844})
-            await page.goto(url)
-            await page.evaluate("window.notReloaded = true")
-            await page.wait_for_timeout(300)  # the event stream is open
-            await site.service.move(m.id, ALICE, "f3-g4")
-            took = await until(page, "document.querySelectorAll('#moves a').length === 3", 2)
-            print(f"move to spectator's screen: {took * 1000:.0f} ms")
-            assert await page.evaluate("window.notReloaded === true")
-            assert "/board/3.png" in (await page.locator("#board").get_attribute("src") or "")
-            await page.close()
-            # a challenge's page (no board yet) becomes the match's once it is accepted
-            waiting = await site.service.challenge(m.guild_id, m.channel_id, BOB, "damas",
-                                                   opponents=[ALICE])
-            page = await browser.new_page(viewport={"width": 390, "height": 844})
-            await page.goto(str(site.client.make_url(site.path(waiting))) + "?lang=en-US")
-            assert await page.locator("#board").count() == 0
-            await page.wait_for_timeout(300)  # the event stream is open
-            await site.service.accept(waiting.id, ALICE)
-            await until(page, "document.getElementById('board') !== null", 5)
-            await page.close()
-        finally:
-            await browser.close()
+    for size, (width, height) in SIZES.items():
+        page = await browser.new_page(viewport={"width": width, "height": height})
+        requests: list[str] = []
+        page.on("request", lambda r, seen=requests: seen.append(r.url))
+        await page.goto(url + "?lang=en-US")
+        board = page.locator("#board")
+        await until(page, "document.getElementById('board').naturalWidth > 0", 10)
+        assert "/board/2.png" in (await board.get_attribute("src") or "")
+        # no horizontal scrolling at a phone's width
+        assert await page.evaluate(
+            "document.documentElement.scrollWidth <= window.innerWidth")
+        if shots:
+            await page.screenshot(path=str(Path(shots) / f"match-{size}.png"),
+                                  full_page=True)
+        await page.keyboard.press("ArrowLeft")
+        assert "/board/1.png" in (await board.get_attribute("src") or "")
+        assert "after 1 move" in (await board.get_attribute("alt") or "")
+        await page.get_by_role("link", name="first position").click()
+        assert "/board/0.png" in (await board.get_attribute("src") or "")
+        assert "ply=0" in page.url
+        await page.keyboard.press("End")
+        assert "/board/2.png" in (await board.get_attribute("src") or "")
+        await page.locator('#moves a[data-ply="1"]').click()
+        assert "/board/1.png" in (await board.get_attribute("src") or "")
+        assert all(r.startswith(str(site.client.make_url("/"))) for r in requests)
+        await page.close()
+    # live: a move made elsewhere appears without a reload, within a second or so
+    page = await browser.new_page(viewport={"width": 390, "height": 844})
+    await page.goto(url)
+    await page.evaluate("window.notReloaded = true")
+    await page.wait_for_timeout(300)  # the event stream is open
+    await site.service.move(m.id, ALICE, "f3-g4")
+    took = await until(page, "document.querySelectorAll('#moves a').length === 3", 2)
+    print(f"move to spectator's screen: {took * 1000:.0f} ms")
+    assert await page.evaluate("window.notReloaded === true")
+    assert "/board/3.png" in (await page.locator("#board").get_attribute("src") or "")
+    await page.close()
+    # a challenge's page (no board yet) becomes the match's once it is accepted
+    waiting = await site.service.challenge(m.guild_id, m.channel_id, BOB, "damas",
+                                           opponents=[ALICE])
+    page = await browser.new_page(viewport={"width": 390, "height": 844})
+    await page.goto(str(site.client.make_url(site.path(waiting))) + "?lang=en-US")
+    assert await page.locator("#board").count() == 0
+    await page.wait_for_timeout(300)  # the event stream is open
+    await site.service.accept(waiting.id, ALICE)
+    await until(page, "document.getElementById('board') !== null", 5)
+    await page.close()
 
 
-async def test_a_player_plays_by_tapping_in_a_real_browser(site: Site, chromium: str) -> None:
+async def test_a_player_plays_by_tapping_in_a_real_browser(site: Site, browser: Browser) -> None:
     import time
 
     from bot.web.links import PlayerPass
@@ -128,26 +122,21 @@ async def test_a_player_plays_by_tapping_in_a_real_browser(site: Site, chromium:
     token = site.signer.player(PlayerPass(m.id, m.guild_id, ALICE, int(time.time()) + 600,
                                           epoch))
     shots = os.environ.get("TABLERO_SCREENSHOTS")
-    async with async_playwright() as pw:
-        browser = await pw.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
-        try:
-            page = await browser.new_page(viewport={"width": 390, "height": 844})
-            await page.goto(str(site.client.make_url(f"/p/{token}?lang=en-US")))
-            assert await page.title() == f"(Your move) Match #{m.id}: Spanish draughts"
-            await page.locator("summary", has_text="b3").click()  # tap a piece
-            if shots:
-                await page.screenshot(path=str(Path(shots) / "play-phone.png"), full_page=True)
-            await page.get_by_role("button", name="b3-a4 (12-16)").click()  # its target
-            await until(page, "document.querySelectorAll('#moves a').length === 1", 5)
-            assert "b3-a4" in await page.locator("#moves").inner_text()
-            after = await site.service.get_match(m.id)
-            assert after.ply == 1 and after.to_move == (BOB,)
-            assert await page.title() == f"Match #{m.id}: Spanish draughts"
-            # her turn comes back live: the tab says so without a reload
-            await page.evaluate("window.notReloaded = true")
-            await page.wait_for_timeout(300)  # the event stream is open
-            await site.service.move(m.id, BOB, "a6-b5")
-            await until(page, "document.title.startsWith('(Your move) ')", 5)
-            assert await page.evaluate("window.notReloaded === true")
-        finally:
-            await browser.close()
+    page = await browser.new_page(viewport={"width": 390, "height": 844})
+    await page.goto(str(site.client.make_url(f"/p/{token}?lang=en-US")))
+    assert await page.title() == f"(Your move) Match #{m.id}: Spanish draughts"
+    await page.locator("summary", has_text="b3").click()  # tap a piece
+    if shots:
+        await page.screenshot(path=str(Path(shots) / "play-phone.png"), full_page=True)
+    await page.get_by_role("button", name="b3-a4 (12-16)").click()  # its target
+    await until(page, "document.querySelectorAll('#moves a').length === 1", 5)
+    assert "b3-a4" in await page.locator("#moves").inner_text()
+    after = await site.service.get_match(m.id)
+    assert after.ply == 1 and after.to_move == (BOB,)
+    assert await page.title() == f"Match #{m.id}: Spanish draughts"
+    # her turn comes back live: the tab says so without a reload
+    await page.evaluate("window.notReloaded = true")
+    await page.wait_for_timeout(300)  # the event stream is open
+    await site.service.move(m.id, BOB, "a6-b5")
+    await until(page, "document.title.startsWith('(Your move) ')", 5)
+    assert await page.evaluate("window.notReloaded === true")

@@ -5,7 +5,7 @@ section and the players' notes fit without horizontal scrolling, and the times t
 
 from __future__ import annotations
 
-from playwright.async_api import async_playwright
+from playwright.async_api import Browser
 
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD
 from tests.web.conftest import Site
@@ -13,7 +13,7 @@ from tests.web.test_browser import until
 
 
 async def test_the_clock_fits_a_phone_and_its_times_are_the_readers(
-        site: Site, chromium: str) -> None:
+        site: Site, browser: Browser) -> None:
     await site.service.update_guild_settings(GUILD, web=True)
     await site.service.set_time_zone(ALICE, "America/Argentina/Buenos_Aires")
     m = await site.service.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[BOB],
@@ -22,24 +22,19 @@ async def test_the_clock_fits_a_phone_and_its_times_are_the_readers(
     await site.service.propose_pause(m.id, BOB, 3, "exams")
     await site.service.accept_pause(m.id, ALICE)
     url = str(site.client.make_url(site.path(m)))
-    async with async_playwright() as pw:
-        browser = await pw.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
-        try:
-            for lang, paused in (("de", "pausiert"), ("zh-CN", "暂停")):
-                page = await browser.new_page(viewport={"width": 390, "height": 844},
-                                              timezone_id="Europe/Berlin")
-                await page.goto(f"{url}?lang={lang}")
-                clock = page.locator("section.clock")
-                times = clock.locator("time.deadline")
-                assert await times.count() == 1  # the pause's end
-                await until(page, "document.querySelector('section.clock time').title", 10)
-                said = await clock.inner_text()
-                # the pause ends 2026-01-04 12:00 UTC: 13:00 in the reader's Berlin
-                assert paused in said and "13:00" in said and "12:00 UTC" not in said
-                players = await page.locator("section.players").inner_text()
-                assert "America/Argentina/Buenos_Aires" in players
-                assert await page.evaluate(
-                    "document.documentElement.scrollWidth <= window.innerWidth")
-                await page.close()
-        finally:
-            await browser.close()
+    for lang, paused in (("de", "pausiert"), ("zh-CN", "暂停")):
+        page = await browser.new_page(viewport={"width": 390, "height": 844},
+                                      timezone_id="Europe/Berlin")
+        await page.goto(f"{url}?lang={lang}")
+        clock = page.locator("section.clock")
+        times = clock.locator("time.deadline")
+        assert await times.count() == 1  # the pause's end
+        await until(page, "document.querySelector('section.clock time').title", 10)
+        said = await clock.inner_text()
+        # the pause ends 2026-01-04 12:00 UTC: 13:00 in the reader's Berlin
+        assert paused in said and "13:00" in said and "12:00 UTC" not in said
+        players = await page.locator("section.players").inner_text()
+        assert "America/Argentina/Buenos_Aires" in players
+        assert await page.evaluate(
+            "document.documentElement.scrollWidth <= window.innerWidth")
+        await page.close()

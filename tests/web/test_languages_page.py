@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from playwright.async_api import Page, async_playwright
+from playwright.async_api import Browser, Page
 
 from bot.web.links import PlayerPass
 from tests.service.conftest import ALICE, BOB
@@ -53,7 +53,7 @@ async def fits(page: Page) -> None:
 
 
 @pytest.mark.parametrize("lang", ["de", "zh-CN", "zh-TW"])
-async def test_german_and_chinese_pages_render_and_fit_a_phone(site: Site, chromium: str,
+async def test_german_and_chinese_pages_render_and_fit_a_phone(site: Site, browser: Browser,
                                                                lang: str) -> None:
     m = await web_match(site.service, "xiangqi")
     m = (await site.service.move(m.id, ALICE, "h3-e3")).match
@@ -61,36 +61,31 @@ async def test_german_and_chinese_pages_render_and_fit_a_phone(site: Site, chrom
     grant = PlayerPass(m.id, m.guild_id, BOB, int(time.time()) + 600, epoch)
     player = f"/p/{site.signer.player(grant)}"
     shots = os.environ.get("TABLERO_SCREENSHOTS")
-    async with async_playwright() as pw:
-        browser = await pw.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
-        try:
-            for name, path in (("match", site.path(m)), ("play", player),
-                               ("server", f"/s/{site.signer.server(m.guild_id)}"),
-                               ("player", f"{site.path(m)}/player/0")):
-                for width, height in ((390, 844), (1280, 900)):
-                    page = await browser.new_page(viewport={"width": width, "height": height})
-                    fonts: list[str] = []
-                    page.on("request", lambda r, seen=fonts: seen.append(r.url)
-                            if r.url.endswith((".otf", ".woff2")) else None)
-                    await page.goto(str(site.client.make_url(f"{path}?lang={lang}")))
-                    if name in ("match", "play"):
-                        await until(page, "document.getElementById('board').naturalWidth > 0",
-                                    10)
-                    await page.evaluate("document.fonts.ready.then(() => true)")
-                    assert await page.evaluate("document.documentElement.lang") == lang
-                    await fits(page)
-                    if lang.startswith("zh"):  # drawn with our font, fetched from here
-                        await until(page, FONT_LOADED, 10)
-                        # its own language's characters, never the other's
-                        assert any(f"TableroSans-{lang}.woff2" in u for u in fonts), fonts
-                        assert not any("TableroSans" in u and lang not in u for u in fonts)
-                        assert all(u.startswith(str(site.client.make_url("/"))) for u in fonts)
-                    else:  # a Latin page fetches only the switch's 2 KB of it
-                        assert not any("TableroSans" in u for u in fonts)
-                    if shots:
-                        size = "phone" if width == 390 else "desktop"
-                        await page.screenshot(path=str(Path(shots) / f"{name}-{lang}-{size}.png"),
-                                              full_page=True)
-                    await page.close()
-        finally:
-            await browser.close()
+    for name, path in (("match", site.path(m)), ("play", player),
+                       ("server", f"/s/{site.signer.server(m.guild_id)}"),
+                       ("player", f"{site.path(m)}/player/0")):
+        for width, height in ((390, 844), (1280, 900)):
+            page = await browser.new_page(viewport={"width": width, "height": height})
+            fonts: list[str] = []
+            page.on("request", lambda r, seen=fonts: seen.append(r.url)
+                    if r.url.endswith((".otf", ".woff2")) else None)
+            await page.goto(str(site.client.make_url(f"{path}?lang={lang}")))
+            if name in ("match", "play"):
+                await until(page, "document.getElementById('board').naturalWidth > 0",
+                            10)
+            await page.evaluate("document.fonts.ready.then(() => true)")
+            assert await page.evaluate("document.documentElement.lang") == lang
+            await fits(page)
+            if lang.startswith("zh"):  # drawn with our font, fetched from here
+                await until(page, FONT_LOADED, 10)
+                # its own language's characters, never the other's
+                assert any(f"TableroSans-{lang}.woff2" in u for u in fonts), fonts
+                assert not any("TableroSans" in u and lang not in u for u in fonts)
+                assert all(u.startswith(str(site.client.make_url("/"))) for u in fonts)
+            else:  # a Latin page fetches only the switch's 2 KB of it
+                assert not any("TableroSans" in u for u in fonts)
+            if shots:
+                size = "phone" if width == 390 else "desktop"
+                await page.screenshot(path=str(Path(shots) / f"{name}-{lang}-{size}.png"),
+                                      full_page=True)
+            await page.close()

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from html import unescape
 
+from playwright.async_api import Browser
+
 from locales.i18n import render
 from locales.terms import move_display, seat_colour
 from tests.service.conftest import GUILD, play_random, start_four
@@ -77,11 +79,10 @@ async def test_a_live_match_stepped_back_names_who_was_to_move_then(site: Site) 
     assert "hidden" not in now.split('class="due"', 1)[1].split(">", 1)[0]
 
 
-async def test_the_script_steps_the_players_by_the_same_facts(site: Site, chromium: str) -> None:
+async def test_the_script_steps_the_players_by_the_same_facts(site: Site,
+                                                             browser: Browser) -> None:
     """In a browser, stepping in place (the move list, End) shows what the page at that
     ply shows: the players as they stood, the board's words, the result at the end only."""
-    from playwright.async_api import async_playwright
-
     from tests.web.test_browser import until
 
     await site.service.update_guild_settings(GUILD, web=True)
@@ -96,31 +97,26 @@ async def test_the_script_steps_the_players_by_the_same_facts(site: Site, chromi
     served = await (await site.client.get(f"{site.path(m)}?ply={before}&lang=en-US")).text()
     expected = seat_items(served)
     url = str(site.client.make_url(site.path(m))) + "?lang=en-US"
-    async with async_playwright() as pw:
-        browser = await pw.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
-        try:
-            page = await browser.new_page()
-            await page.goto(url)
-            items = page.locator(".players li")
-            assert (await items.nth(leaver.seat).inner_text()).endswith("out")
-            assert await page.locator("#result").is_visible()
-            await page.locator(f'#moves a[data-ply="{before}"]').click()
-            await until(page, "!document.getElementById('result').checkVisibility()", 5)
-            shown = [" ".join((await items.nth(i).inner_text()).split())
-                     for i in range(await items.count())]
-            assert shown == expected  # as the server writes the page at that ply
-            assert await page.locator("#status").inner_text() == \
-                await page.locator("#board").get_attribute("alt") == status_of(served)
-            # where the board is, in moves, as the server says it at that ply
-            assert await page.locator("#stepped").inner_text() == stepped_of(served)
-            await page.keyboard.press("End")
-            assert (await items.nth(leaver.seat).inner_text()).endswith("out")
-            assert await page.locator("#result").is_visible()
-            assert (await page.locator("#stepped").inner_text()).endswith("resigns")
-            await page.keyboard.press("Home")
-            assert (await page.locator("#stepped").inner_text()).startswith("Start position")
-        finally:
-            await browser.close()
+    page = await browser.new_page()
+    await page.goto(url)
+    items = page.locator(".players li")
+    assert (await items.nth(leaver.seat).inner_text()).endswith("out")
+    assert await page.locator("#result").is_visible()
+    await page.locator(f'#moves a[data-ply="{before}"]').click()
+    await until(page, "!document.getElementById('result').checkVisibility()", 5)
+    shown = [" ".join((await items.nth(i).inner_text()).split())
+             for i in range(await items.count())]
+    assert shown == expected  # as the server writes the page at that ply
+    assert await page.locator("#status").inner_text() == \
+        await page.locator("#board").get_attribute("alt") == status_of(served)
+    # where the board is, in moves, as the server says it at that ply
+    assert await page.locator("#stepped").inner_text() == stepped_of(served)
+    await page.keyboard.press("End")
+    assert (await items.nth(leaver.seat).inner_text()).endswith("out")
+    assert await page.locator("#result").is_visible()
+    assert (await page.locator("#stepped").inner_text()).endswith("resigns")
+    await page.keyboard.press("Home")
+    assert (await page.locator("#stepped").inner_text()).startswith("Start position")
 
 
 async def test_a_skipped_seat_is_named_so_from_its_timeout_on(site: Site) -> None:

@@ -15,7 +15,7 @@ import json
 import os
 from pathlib import Path
 
-from playwright.async_api import Browser, Page, async_playwright
+from playwright.async_api import Browser, Page
 
 from service import MatchStatus, MatchView
 from service.events import MatchEnded, TurnStarted
@@ -165,37 +165,32 @@ async def ended(site: Site, m: MatchView, pages: dict[int, Page], reason: str, s
 
 
 async def test_a_game_of_each_family_is_tapped_to_its_natural_end(site: Site,
-                                                                   chromium: str) -> None:
-    async with async_playwright() as pw:
-        browser = await pw.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
-        try:
-            for game, (key, options, line, reason, said) in ENDINGS.items():
-                m = await (seated_four(site, options) if options.get("players") == 4
-                           else start(site, key, options))
-                pages = await pages_of(browser, site, m)
-                m = await play(site, m, pages, line)
-                await ended(site, m, pages, reason, said, game)
+                                                                   browser: Browser) -> None:
+    for game, (key, options, line, reason, said) in ENDINGS.items():
+        m = await (seated_four(site, options) if options.get("players") == 4
+                   else start(site, key, options))
+        pages = await pages_of(browser, site, m)
+        m = await play(site, m, pages, line)
+        await ended(site, m, pages, reason, said, game)
 
-            # Querni: both arrangements tapped, then Alice's two chains removed by taps
-            m = await start(site, "querni", {"setup": "choose"})
-            pages = await pages_of(browser, site, m)
-            for user, cells in ((ALICE, QUERNI_ALICE), (BOB, None)):
-                page = pages[user]
-                form = page.locator("#play-setup")
-                order = cells or json.loads(await form.get_attribute("data-cells") or "[]")
-                for cell in order:
-                    await page.locator(f'.spot[data-point="{cell}"]').click()
-                async with page.expect_navigation():
-                    await page.get_by_role("button", name="Hand in the arrangement").click()
-            m = await site.service.get_match(m.id)
-            assert m.status.is_live and tuple(m.to_move) == (ALICE,), m  # both are in
-            m = await play(site, m, pages, ["r1-8"])  # a ring of eight: one chain
-            page = pages[BOB]
-            await ready(page, m.ply)
-            await page.locator("#taps .spot").first.wait_for()
-            offered = json.loads(await page.locator("#play-moves").get_attribute(
-                "data-taps") or "[]")
-            m = await play(site, m, pages, [offered[0][0], "r9-16"])  # Bob's first move
-            await ended(site, m, pages, "all-removed", "Blue (alice) wins", "querni")
-        finally:
-            await browser.close()
+    # Querni: both arrangements tapped, then Alice's two chains removed by taps
+    m = await start(site, "querni", {"setup": "choose"})
+    pages = await pages_of(browser, site, m)
+    for user, cells in ((ALICE, QUERNI_ALICE), (BOB, None)):
+        page = pages[user]
+        form = page.locator("#play-setup")
+        order = cells or json.loads(await form.get_attribute("data-cells") or "[]")
+        for cell in order:
+            await page.locator(f'.spot[data-point="{cell}"]').click()
+        async with page.expect_navigation():
+            await page.get_by_role("button", name="Hand in the arrangement").click()
+    m = await site.service.get_match(m.id)
+    assert m.status.is_live and tuple(m.to_move) == (ALICE,), m  # both are in
+    m = await play(site, m, pages, ["r1-8"])  # a ring of eight: one chain
+    page = pages[BOB]
+    await ready(page, m.ply)
+    await page.locator("#taps .spot").first.wait_for()
+    offered = json.loads(await page.locator("#play-moves").get_attribute(
+        "data-taps") or "[]")
+    m = await play(site, m, pages, [offered[0][0], "r9-16"])  # Bob's first move
+    await ended(site, m, pages, "all-removed", "Blue (alice) wins", "querni")

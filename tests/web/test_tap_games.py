@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from playwright.async_api import Page, async_playwright
+from playwright.async_api import Browser, Page
 
 from bot.web.links import PlayerPass
 from service import MatchStatus, MatchView
@@ -98,96 +98,86 @@ async def tap(page: Page, move: list[object], moves: list[list[object]]) -> None
 
 
 @pytest.mark.parametrize("game", list(GAMES))
-async def test_a_game_is_played_by_tapping_the_board(site: Site, chromium: str,
+async def test_a_game_is_played_by_tapping_the_board(site: Site, browser: Browser,
                                                      game: str) -> None:
     key, options, plies = GAMES[game]
     m = await start(site, key, options)
     links = {user: await link(site, m, user) for user in m.players()}
     shots = os.environ.get("TABLERO_SCREENSHOTS")
-    async with async_playwright() as pw:
-        browser = await pw.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
-        try:
-            page = await browser.new_page(viewport={"width": 390, "height": 844})
-            for ply in range(plies):
-                m = await site.service.get_match(m.id)
-                (mover,) = m.to_move
-                await page.goto(links[mover])
-                await page.locator("#taps .spot").first.wait_for()
-                form = page.locator("#play-moves")
-                moves = json.loads(await form.get_attribute("data-taps") or "[]")
-                spots = json.loads(await form.get_attribute("data-spots") or "{}")
-                move = pick(game, ply, moves)
-                first = str(move[2][0])  # type: ignore[index]
-                await spot_is_on_its_point(page, first, spots)
-                if ply == 0:  # a piece tapped: its destinations are marked
-                    await page.locator(f'.spot[data-point="{first}"]').click()
-                    ends = {str(m2[2][1]) for m2 in moves if m2[2][0] == first}  # type: ignore[index]
-                    marked = await page.locator(".spot.next").evaluate_all(
-                        "spots => spots.map(s => s.dataset.point)")
-                    assert set(marked) == ends
-                    if shots:
-                        await page.screenshot(
-                            path=str(Path(shots) / f"tap-{game}-phone.png"), full_page=True)
-                    await page.locator(f'.spot[data-point="{first}"]').click()  # let go
-                    assert await page.locator(".spot.chosen").count() == 0
-                await tap(page, move, moves)
-                after = await site.service.get_match(m.id)
-                assert after.ply == m.ply + 1, (game, ply, move)
-                record = await site.service.record(m.id)
-                assert record.plies[-1].display == move[1]  # the very move tapped
-                await page.wait_for_load_state("load")
-                assert "Traceback" not in await settled_content(page)
-            m = await site.service.get_match(m.id)
-            if len(m.seats) == 2:  # the line ends: the player to move resigns on his page
-                (mover,) = m.to_move
-                await page.goto(links[mover])
-                await page.locator("details.resign summary").click()
-                async with page.expect_navigation():
-                    await page.get_by_role("button", name="Resign this match").click()
-                over = await site.service.get_match(m.id)
-                assert over.status is MatchStatus.FINISHED
-                assert await page.locator("#taps").count() == 0  # nothing left to tap
-            else:
-                assert m.ply == plies and m.status.is_live
-        finally:
-            await browser.close()
+    page = await browser.new_page(viewport={"width": 390, "height": 844})
+    for ply in range(plies):
+        m = await site.service.get_match(m.id)
+        (mover,) = m.to_move
+        await page.goto(links[mover])
+        await page.locator("#taps .spot").first.wait_for()
+        form = page.locator("#play-moves")
+        moves = json.loads(await form.get_attribute("data-taps") or "[]")
+        spots = json.loads(await form.get_attribute("data-spots") or "{}")
+        move = pick(game, ply, moves)
+        first = str(move[2][0])  # type: ignore[index]
+        await spot_is_on_its_point(page, first, spots)
+        if ply == 0:  # a piece tapped: its destinations are marked
+            await page.locator(f'.spot[data-point="{first}"]').click()
+            ends = {str(m2[2][1]) for m2 in moves if m2[2][0] == first}  # type: ignore[index]
+            marked = await page.locator(".spot.next").evaluate_all(
+                "spots => spots.map(s => s.dataset.point)")
+            assert set(marked) == ends
+            if shots:
+                await page.screenshot(
+                    path=str(Path(shots) / f"tap-{game}-phone.png"), full_page=True)
+            await page.locator(f'.spot[data-point="{first}"]').click()  # let go
+            assert await page.locator(".spot.chosen").count() == 0
+        await tap(page, move, moves)
+        after = await site.service.get_match(m.id)
+        assert after.ply == m.ply + 1, (game, ply, move)
+        record = await site.service.record(m.id)
+        assert record.plies[-1].display == move[1]  # the very move tapped
+        await page.wait_for_load_state("load")
+        assert "Traceback" not in await settled_content(page)
+    m = await site.service.get_match(m.id)
+    if len(m.seats) == 2:  # the line ends: the player to move resigns on his page
+        (mover,) = m.to_move
+        await page.goto(links[mover])
+        await page.locator("details.resign summary").click()
+        async with page.expect_navigation():
+            await page.get_by_role("button", name="Resign this match").click()
+        over = await site.service.get_match(m.id)
+        assert over.status is MatchStatus.FINISHED
+        assert await page.locator("#taps").count() == 0  # nothing left to tap
+    else:
+        assert m.ply == plies and m.status.is_live
 
 
 async def test_querni_is_set_up_by_tapping_and_a_removal_tapped(site: Site,
-                                                               chromium: str) -> None:
+                                                               browser: Browser) -> None:
     m = await start(site, "querni", {"setup": "choose"})
     alice = await link(site, m, ALICE)
-    async with async_playwright() as pw:
-        browser = await pw.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
-        try:
-            page = await browser.new_page(viewport={"width": 390, "height": 844})
-            await page.goto(alice)
-            form = page.locator("#play-setup")
-            cells = json.loads(await form.get_attribute("data-cells") or "[]")
-            assert cells[:3] == ["a1", "b1", "c1"] and len(cells) == 16
-            for cell in cells:  # 1 to 16 in the cells' order: 1, 2, 3 side by side
-                await page.locator(f'.spot[data-point="{cell}"]').click()
-            field = page.locator("#arrangement")
-            assert await field.input_value() == " ".join(str(n) for n in range(1, 17))
-            await page.locator('.spot[data-point="c1"]').click()  # freed: 3 is given next
-            assert await page.locator('.spot[data-point="c1"]').inner_text() == ""
-            await page.locator('.spot[data-point="c1"]').click()
-            assert await page.locator('.spot[data-point="c1"]').inner_text() == "3"
-            if os.environ.get("TABLERO_SCREENSHOTS"):
-                await page.screenshot(path=str(Path(os.environ["TABLERO_SCREENSHOTS"])
-                                               / "setup-querni-phone.png"), full_page=True)
-            async with page.expect_navigation():
-                await page.get_by_role("button", name="Hand in the arrangement").click()
-            assert "your arrangement is in" in (await settled_content(page)).lower()
-            await site.service.submit_setup(m.id, BOB, " ".join(
-                str(n) for n in range(16, 0, -1)))
-            await page.goto(alice)
-            moves = json.loads(await page.locator("#play-moves").get_attribute(
-                "data-taps") or "[]")
-            removal = next(x for x in moves if x[0] == "c2-b2 r1-3")
-            assert removal[2] == ["c2", "b2", "a1", "c1"]  # the stone, where, the chain
-            await tap(page, removal, moves)
-            record = await site.service.record(m.id)
-            assert record.plies[-1].display == "c2-b2 r1-3"
-        finally:
-            await browser.close()
+    page = await browser.new_page(viewport={"width": 390, "height": 844})
+    await page.goto(alice)
+    form = page.locator("#play-setup")
+    cells = json.loads(await form.get_attribute("data-cells") or "[]")
+    assert cells[:3] == ["a1", "b1", "c1"] and len(cells) == 16
+    for cell in cells:  # 1 to 16 in the cells' order: 1, 2, 3 side by side
+        await page.locator(f'.spot[data-point="{cell}"]').click()
+    field = page.locator("#arrangement")
+    assert await field.input_value() == " ".join(str(n) for n in range(1, 17))
+    await page.locator('.spot[data-point="c1"]').click()  # freed: 3 is given next
+    assert await page.locator('.spot[data-point="c1"]').inner_text() == ""
+    await page.locator('.spot[data-point="c1"]').click()
+    assert await page.locator('.spot[data-point="c1"]').inner_text() == "3"
+    if os.environ.get("TABLERO_SCREENSHOTS"):
+        await page.screenshot(path=str(Path(os.environ["TABLERO_SCREENSHOTS"])
+                                       / "setup-querni-phone.png"), full_page=True)
+    async with page.expect_navigation():
+        await page.get_by_role("button", name="Hand in the arrangement").click()
+    assert "your arrangement is in" in (await settled_content(page)).lower()
+    await site.service.submit_setup(m.id, BOB, " ".join(
+        str(n) for n in range(16, 0, -1)))
+    await page.goto(alice)
+    moves = json.loads(await page.locator("#play-moves").get_attribute(
+        "data-taps") or "[]")
+    removal = next(x for x in moves if x[0] == "c2-b2 r1-3")
+    assert removal[2] == ["c2", "b2", "a1", "c1"]  # the stone, where, the chain
+    await tap(page, removal, moves)
+    record = await site.service.record(m.id)
+    assert record.plies[-1].display == "c2-b2 r1-3"
