@@ -1,5 +1,5 @@
 """Whole games played by taps to their natural end, in a real browser (Playwright driving
-Debian's Chromium, one browser for all): a game of each family — Alquerque (the last
+Debian's Chromium), each game a test of its own: a game of each family — Alquerque (the last
 piece that could move blocked), Alquerque grande for two (left without a move) and for
 four each for himself (a rival's last stones taken; four pages), Spanish draughts (every
 piece taken, kings and multi-captures on the way), Xiangqi (a mate) and Querni (set up by
@@ -15,6 +15,7 @@ import json
 import os
 from pathlib import Path
 
+import pytest
 from playwright.async_api import Browser, Page
 
 from service import MatchStatus, MatchView
@@ -164,16 +165,20 @@ async def ended(site: Site, m: MatchView, pages: dict[int, Page], reason: str, s
         await page.close()
 
 
-async def test_a_game_of_each_family_is_tapped_to_its_natural_end(site: Site,
-                                                                   browser: Browser) -> None:
-    for game, (key, options, line, reason, said) in ENDINGS.items():
-        m = await (seated_four(site, options) if options.get("players") == 4
-                   else start(site, key, options))
-        pages = await pages_of(browser, site, m)
-        m = await play(site, m, pages, line)
-        await ended(site, m, pages, reason, said, game)
+@pytest.mark.parametrize("game", list(ENDINGS))
+async def test_a_game_of_each_family_is_tapped_to_its_natural_end(site: Site, browser: Browser,
+                                                                   game: str) -> None:
+    key, options, line, reason, said = ENDINGS[game]
+    m = await (seated_four(site, options) if options.get("players") == 4
+               else start(site, key, options))
+    pages = await pages_of(browser, site, m)
+    m = await play(site, m, pages, line)
+    await ended(site, m, pages, reason, said, game)
 
-    # Querni: both arrangements tapped, then Alice's two chains removed by taps
+
+async def test_querni_is_set_up_and_tapped_to_its_natural_end(site: Site,
+                                                              browser: Browser) -> None:
+    """Both arrangements tapped, then Alice's two chains removed by taps."""
     m = await start(site, "querni", {"setup": "choose"})
     pages = await pages_of(browser, site, m)
     for user, cells in ((ALICE, QUERNI_ALICE), (BOB, None)):
