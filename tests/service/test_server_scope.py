@@ -37,7 +37,7 @@ NO_ID = {
     # puzzles (issue 44): the caller's own in his server; a puzzle of another server
     # named by its number is "no puzzle #N here", like one never found
     "puzzle", "answer_puzzle", "puzzle_moves", "puzzle_leaderboard", "puzzle_record",
-    "set_daily_puzzle", "daily_puzzle_status",
+    "set_daily_puzzle", "daily_puzzle_status", "daily_puzzle_ready",
     # the user's own preferences, in every server alike
     "get_user_prefs", "update_user_prefs", "remember_locale", "reader_locale",
     "revoke_web_links", "set_time_zone",

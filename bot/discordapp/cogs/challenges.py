@@ -133,7 +133,7 @@ class ChallengesCog(commands.Cog, name="Challenges"):
         if not isinstance(match, int) or isinstance(match, bool):
             return []
         try:
-            game = await self.service.continuable(match)
+            game = await self.service.continuable(match, caller_of(interaction))
         except ServiceError:
             return []
         loc = reader(interaction)
