@@ -39,8 +39,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-import networkx as nx
-
 from service.tournaments.model import Game, Result, TournamentError
 
 __all__ = [
@@ -256,6 +254,10 @@ def swiss_round(players: Sequence[int], games: Iterable[Game], round_no: int,
 
     def cost(parts: Sequence[int]) -> int:
         return sum(w * c for w, c in zip(weights, parts, strict=True))
+
+    # networkx is imported here, not at the top: every process that imports the service
+    # (the bot, its engine workers, each command) would load it, 0.2 s of CPU time each
+    import networkx as nx
 
     graph = nx.Graph()
     graph.add_nodes_from(active)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -217,3 +219,19 @@ def test_a_four_player_game_refused_says_how_to_choose_it_in_any_client() -> Non
         check_players(Format.ROUND_ROBIN, 1)
     with pytest.raises(TournamentError, match="1 to 30 rounds"):
         check_players(Format.SWISS, 8, 0)
+
+
+def test_networkx_is_loaded_by_a_swiss_round_only() -> None:
+    """No product module imports networkx at its top (a line of its own, unindented):
+    every process that imports the service (the bot, its engine workers, each command)
+    would load it, 0.2 s of CPU time each, and only ``swiss_round`` needs it."""
+    root = Path(__file__).resolve().parents[3]
+    top = re.compile(r"^(import|from) networkx\b", re.MULTILINE)
+    found = [str(path.relative_to(root))
+             for package in ("rules", "engine", "render", "service", "storage", "bot",
+                             "locales")
+             for path in sorted((root / package).rglob("*.py"))
+             if top.search(path.read_text("utf-8"))]
+    assert found == []
+    assert top.search("import re\nimport networkx as nx\n")
+    assert not top.search("def f():\n    import networkx as nx\n")
