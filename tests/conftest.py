@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 from service import Repository
 from tests.postgres import ENV_URL, LocalServer, NoServer
@@ -27,6 +28,13 @@ REPOSITORY_KINDS = ["memory", "sqlite", "postgres"]
 # otherwise compile the same sources again (measured: 8 % of the suite's CPU time).
 sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+
+# Hypothesis fails an example that runs longer than its deadline (200 ms by default): a
+# wall-clock check, which a loaded machine fails by chance. No deadline anywhere; the
+# example counts bound each property's work.
+settings.register_profile("tablero", deadline=None)
+settings.load_profile("tablero")
 
 
 SHM_ROOM = 2 * 1024**3

@@ -44,12 +44,6 @@ GRANDE = line("e3-d4 g5xe3 d2xf4 b4xd2 e1xc3 c5xe3xe1 c3xc5 d6xb4 f4xd6xd4 c7-d6
               "g5xe7xc5xa7xc7xe7xe5 g7-f6 e5xg7xe7 c4-d4 d3xd5 a5-b4 b3xb5 g6-g5 g4xg6 a6-a5 "
               "a3-b4 a5xc3 c2xc4")
 """Alquerque grande for two: White captures whatever he can (a six-stone round among
-them), Black avoids capturing; on the 31st move Black's last stones have no move."""
-GRANDE = line("e3-d4 g5xe3 d2xf4 b4xd2 e1xc3 c5xe3xe1 c3xc5 d6xb4 f4xd6xd4 c7-d6 "
-              "a3xc5xc7xe5xg5 b6-c5 d4xb6xb4 a4xc4 b2-a3 a7-b6 f2-e3 e7-d6 "
-              "g5xe7xc5xa7xc7xe7xe5 g7-f6 e5xg7xe7 c4-d4 d3xd5 a5-b4 b3xb5 g6-g5 g4xg6 a6-a5 "
-              "a3-b4 a5xc3 c2xc4")
-"""Alquerque grande for two: White captures whatever he can (a six-stone round among
 them), Black never captures when he need not; on the 31st move Black is left without a
 move."""
 GRANDE_4 = line("d3-d4 e3-d3 e5xe3 c5xe5 c3xc5 f4-e4 d6-d5 e5-f4 d2xf4 f3-e3 c7-d6 b6-c7 "
