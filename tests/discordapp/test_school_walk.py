@@ -9,6 +9,7 @@ from pathlib import Path
 import discord
 import pytest
 
+import rules
 from tests.discordapp.conftest import World
 from tests.discordapp.helpers import reply
 from tests.discordapp.languages import speaking
@@ -254,3 +255,16 @@ async def test_an_imported_name_cannot_pass_for_a_member_nor_bury_the_reply(
     history = reply(await w.bob.slash(w.channel, "history", match=1))
     assert f"2. b10-c8 (H2+3) (evil @{w.alice.id} (imported))" in history.content
     assert "<@" not in history.content and "\u202e" not in history.content
+
+
+async def test_import_offers_its_games_as_the_other_commands_do() -> None:
+    """/import's game was free text described "(e.g. damas)": a German player typed
+    "Spanische Dame", the name /challenge's and /explorer's menus had shown him, and was
+    refused as an unknown game "spanische dame"."""
+    from tests.discordapp.test_command_languages import translated_tree
+    (command,) = [c for c in await translated_tree() if c["name"] == "import"]
+    (game,) = [o for o in command["options"] if o["name"] == "game"]
+    assert [c["value"] for c in game["choices"]] == list(rules.VARIANTS)
+    names = {c["value"]: c.get("name_localizations", {}) for c in game["choices"]}
+    assert names["damas"]["de"] == "Spanische Dame" and names["xiangqi"]["zh-CN"] == "象棋"
+    assert game["description"] == "The game, when the record does not say which"

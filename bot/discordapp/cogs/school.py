@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import rules
 from bot import explorer
 from bot.discordapp import embeds, errors
 from bot.discordapp.cogs.challenges import GAME_MENU
@@ -99,6 +100,11 @@ def explorer_view(view: ExplorerView, loc: str) -> discord.ui.View:
     return components
 
 
+IMPORT_GAMES = [app_commands.Choice(name=v.name, value=key)
+                for key, v in rules.VARIANTS.items()][:MENU]
+"""The games /import reads, by name (a record's options are its own: none to pick)."""
+
+
 class SchoolCog(commands.Cog, name="School"):
     """The opening explorer and the import of records."""
 
@@ -174,7 +180,8 @@ class SchoolCog(commands.Cog, name="School"):
     @app_commands.guild_only()
     @app_commands.describe(file="The record file (UTF-8 text, at most 64 KB)",
                            text="Or the record pasted here",
-                           game="The game, when the record does not say (e.g. damas)")
+                           game="The game, when the record does not say which")
+    @app_commands.choices(game=IMPORT_GAMES)
     async def import_record(self, interaction: Interaction,
                             file: discord.Attachment | None = None, text: str | None = None,
                             game: str | None = None) -> None:
