@@ -4,6 +4,7 @@ shows, as lines of text (and boards as PNGs with ``--boards``)."""
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -89,6 +90,21 @@ from service.timecontrol import (
 from service.tournaments.table import StandingsTable
 from service.views import SeatView
 
+CODE_COMMAND = re.compile(r"`(/[^`\n]+)`")
+"""A command in Markdown's code marks, as texts shared with Discord write it."""
+
+
+def plain_commands(line: str) -> str:
+    """``line`` with its commands out of Markdown's code marks: Discord shows
+    `` `/puzzle next` `` as code, a terminal would show the backticks; the console names
+    commands bare everywhere else (``see /games``). Other code spans (a move, a word to
+    type) keep their marks.
+
+    >>> plain_commands("you have no puzzle open: `/puzzle next` gives you one (`h3-e3`)")
+    'you have no puzzle open: /puzzle next gives you one (`h3-e3`)'
+    """
+    return CODE_COMMAND.sub(r"\1", line)
+
 
 class ConsolePrinter:
     """The console's output and the service's ``Notifier`` and ``NameResolver``: prints
@@ -113,7 +129,7 @@ class ConsolePrinter:
         # the console's commands are English in every language (``/move``, not the name
         # a German reader's Discord shows): texts shared with Discord name them so here
         with english_commands():
-            print(render(text, self.locale), file=self.out, flush=True)
+            print(plain_commands(render(text, self.locale)), file=self.out, flush=True)
 
     def when(self, t: datetime | None) -> str:
         return "-" if t is None else f"{t:%Y-%m-%d %H:%M} UTC"

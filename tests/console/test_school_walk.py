@@ -35,3 +35,12 @@ def test_a_wrong_seat_names_the_words_that_are_typed(locale: str) -> None:
     refused = next(line for line in said if line.startswith("! "))
     assert refused.endswith("random)") or refused.endswith("random）"), refused
     assert sum(line.startswith("! ") for line in said) == 1  # "random" is taken
+
+
+def test_commands_are_named_bare_as_everywhere_in_the_console() -> None:
+    """"/puzzle answer e4" with no puzzle open answered "you have no puzzle open:
+    `/puzzle next` gives you one": Discord's code marks, shown as backticks in a terminal,
+    where every other line names a command bare ("see /games")."""
+    text = session(["as alice", "/puzzle answer e4"])
+    assert "! you have no puzzle open: /puzzle next gives you one" in text
+    assert "`" not in text
