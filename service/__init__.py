@@ -196,8 +196,9 @@ SetupSubmitted, TakebackOffered, TakebackDeclined, TakenBack, ConditionalMovePla
 MoveFollowed, MatchEnded (``left_by``: whose resignation or timeout ended it; a reason
 ``resignation-ranked``/``timeout-ranked`` means the game ranked the seats itself, so the
 leaver may have won), ClocksExtended, OfferSettled (a question asked with buttons, a
-challenge or lobby, a draw offer, a takeback or a pause, was answered or lapsed: added by
-``commit`` to every change that does so, ``settled.py``, so its post can be closed).
+challenge or lobby, a draw offer, a takeback, a pause, a lapsed claim-win clock or a
+turn, was answered, lapsed or is over: added by ``commit`` to every change that does so,
+``settled.py``, so its post can be closed; a turn's last of all).
 ``TurnStarted.by`` (and ``MatchView.last_move_by``) is who played the last move;
 ``MatchEnded.ratings`` holds each rated player's ``RatingUpdate`` (ordinal before ->
 after, the number /leaderboard shows, and his rank afterwards).

@@ -111,7 +111,7 @@ class Clocks:
             def given(s: MatchRecord) -> list[Event]:
                 view = self._view(s)
                 return [TimeGiven(view, user, view.to_move)]
-            saved, events = await self._commit(rec, after, given)
+            saved, events = await self._commit(rec, after, given, by=user)
             await self._announce(events)
             return self._view(saved)
         return await self._retrying(match_id, attempt)
@@ -126,9 +126,9 @@ class Clocks:
             late = [s for s in rec.to_move]
             late_user = rec.user_at(late[0]) if len(late) == 1 else None
             if late_user is None:
-                ended = await self._abort(rec, "no move in time")
+                ended = await self._abort(rec, "no move in time", by=user)
                 return ended.match
-            view, _events = await self._endings.leave(rec, late_user, "timeout")
+            view, _events = await self._endings.leave(rec, late_user, "timeout", by=user)
             return view
         return await self._retrying(match_id, attempt)
 

@@ -57,11 +57,12 @@ class Endings:
             return view
         return await self._retrying(match_id, attempt)
 
-    async def leave(self, rec: MatchRecord, user: int, how: str
+    async def leave(self, rec: MatchRecord, user: int, how: str, *, by: int | None = None
                      ) -> tuple[MatchView, list[Event]]:
         """``user`` leaves: ``how`` is ``"resign"``, ``"timeout"`` (the rules' ``resign``)
         or ``"skip"`` (his time ran out in a game that skips him: the rules'
-        ``skip_seat``, issue 43), recorded as the entry ``#how seat``."""
+        ``skip_seat``, issue 43), recorded as the entry ``#how seat``. ``by``: who made
+        him leave, when another did (a claim on time: ``commit``)."""
         self._require_active(rec)
         me = self._require_player(rec, user)
         assert me.seat is not None
@@ -75,7 +76,8 @@ class Endings:
                 # stored in English (the record's words); ``locales.terms.reason`` reads it
                 rec, f"{render(self._who(rec, (me.seat,)), 'en-US')} {what} before every "
                      "player had moved",
-                left_by=user, leaver=(user, "resign" if how == "resign" else "timeout"))
+                left_by=user, leaver=(user, "resign" if how == "resign" else "timeout"),
+                by=by)
             return aborted.match, [aborted]
         state = await self._state(rec)
         p = state.position
@@ -114,7 +116,8 @@ class Endings:
                 events += self._put_out(dataclasses.replace(rec, seats=seats), s, p)
             events.append(TurnStarted(view, view.to_move, None, board=board))
             return events
-        saved, events = await self._commit(rec, after, announced, (entry,), ratings)
+        saved, events = await self._commit(rec, after, announced, (entry,), ratings,
+                                           by=by)
         self.states.remember(rec.id, MatchState(saved.ply, saved.position_text,
                                                 board.position, None, state.moves))
         events = await self._completed(saved, events, ratings, (*entries, entry))

@@ -390,16 +390,22 @@ class DigestDue:
 class OfferSettled:
     """A question the players were asked with buttons got its answer, or lapsed: the
     adapter closes the post that asked it (``service.settled``). ``offer`` is what was
-    asked: ``"challenge"`` (a challenge or a lobby), ``"draw"``, ``"takeback"`` or
-    ``"pause"``; ``outcome`` what became of it: ``"accepted"``, ``"filled"`` (a lobby
-    whose last seat was taken: the match started), ``"declined"``, ``"withdrawn"`` (by
-    who asked), ``"lapsed"`` (a move was played first) or ``"closed"`` (the match ended
-    or closed another way); ``by``: who answered (None when nobody did)."""
+    asked: ``"challenge"`` (a challenge or a lobby), ``"draw"``, ``"takeback"``,
+    ``"pause"``, ``"claim"`` (a lapsed claim-win clock: claim or keep waiting) or
+    ``"turn"`` (the turn at ``ply``, whose card offered "+1 day" or "Take back", is
+    over); ``outcome`` what became of it: ``"accepted"``, ``"filled"`` (a lobby whose
+    last seat was taken: the match started), ``"declined"``, ``"withdrawn"`` (by who
+    asked), ``"claimed"`` (by ``by``), ``"extended"`` (one more day given, by ``by``),
+    ``"lapsed"`` (a move was played first), ``"taken-back"`` (a takeback undid the move
+    it was about), ``"left"`` (``by`` left a game that goes on), ``"passed"`` (a turn)
+    or ``"closed"`` (the match ended or closed another way); ``by``: who answered (None
+    when nobody did)."""
 
     match: MatchView
     offer: str
     outcome: str
     by: int | None = None
+    ply: int | None = None  # a turn's: the ply its card's buttons name
 
 
 @dataclass(frozen=True, slots=True)

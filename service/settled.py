@@ -1,14 +1,18 @@
 """Questions asked with buttons, and what became of them.
 
 A challenge or lobby, a draw offer, a takeback request and a pause proposal are each
-posted once with buttons to answer them. When a change answers one (or makes it moot: a
-move lets an offer lapse, the match ends), :func:`settled` finds it by comparing the
-match before and after the change, and says what became of it (an ``OfferSettled``):
-the adapter then closes that post (its buttons gone, the outcome said), whichever way
-the answer came (a button, a command, the console, the web, the sweep).
+posted once with buttons to answer them; so is each turn (its card offers "+1 day" and
+"Take back" for that turn only: ``"turn"``, with the ply its buttons name, is over once
+the ply moved on or the match ended) and a lapsed claim-win clock ("Claim win", "Keep
+waiting": ``"claim"``). When a change answers one (or makes it moot: a move lets an
+offer lapse, the match ends), :func:`settled` finds it by comparing the match before and
+after the change, and says what became of it (an ``OfferSettled``): the adapter then
+closes that post (its buttons gone, the outcome said), whichever way the answer came (a
+button, a command, the console, the web, the sweep).
 
 ``ServiceCore.commit`` adds these events to every change it stores, after the change's
-own events, so they ride the outbox with it: durable, in order, delivered once.
+own events, so they ride the outbox with it: durable, in order, delivered once (a
+turn's card last of all: the next turn's post never waits for it).
 """
 
 from __future__ import annotations
@@ -57,6 +61,19 @@ def _challenge(before: MatchRecord, after: MatchRecord, by: int | None
     return "closed", None
 
 
+def _lapsed(before: MatchRecord, after: MatchRecord) -> tuple[str, int | None]:
+    """Why a question of ``before`` lapsed in a match that goes on: a takeback undid a
+    move (``"taken-back"``), a player left a game that goes on without him (``"left"``,
+    who), else a move was played (``"lapsed"``)."""
+    if after.ply < before.ply:
+        return "taken-back", None
+    was_out = {s.user_id for s in before.seats if s.out}
+    gone = [s.user_id for s in after.seats if s.out and s.user_id not in was_out]
+    if gone:
+        return "left", gone[0]
+    return "lapsed", None
+
+
 def _answered(before: MatchRecord, after: MatchRecord, asker: int, by: int | None,
               accepted: bool) -> tuple[str, int | None]:
     """What became of a pending question of ``asker`` that ``after`` no longer holds."""
@@ -66,7 +83,37 @@ def _answered(before: MatchRecord, after: MatchRecord, asker: int, by: int | Non
         return "closed", None
     if after.ply == before.ply and by is not None:
         return ("withdrawn" if by == asker else "declined"), by
-    return "lapsed", None
+    return _lapsed(before, after)
+
+
+def _turn_passed(before: MatchRecord, after: MatchRecord) -> bool:
+    """The turn of ``before`` (its card's buttons name its ply) is over in ``after``: a
+    move, a skip, a player out, a takeback or the end of the match."""
+    return before.status is MatchStatus.ACTIVE and bool(before.to_move) and (
+        after.ply != before.ply or not after.status.is_live)
+
+
+def _claim(before: MatchRecord, after: MatchRecord, by: int | None
+           ) -> tuple[str, int | None] | None:
+    """What became of a lapsed claim-win clock's question ("Claim win" or "Keep
+    waiting"), if ``after`` settled it: claimed (the late player is out, or the match
+    ended, by a claim: ``by``), one more day given, moot (the late player moved, or a
+    takeback, or a player left) or closed (the match ended another way). Keeping waiting
+    settles nothing: a claim stays possible while the clock stays lapsed."""
+    if before.status is not MatchStatus.ACTIVE or before.clock.lapsed is None:
+        return None
+    if after.status.is_live and after.ply == before.ply and after.clock.lapsed is not None:
+        return None
+    late = {before.user_at(seat) for seat in before.to_move}
+    was_out = {s.user_id for s in before.seats if s.out}
+    gone = {s.user_id for s in after.seats if s.out and s.user_id not in was_out}
+    if by is not None and by not in late and (late & gone or not after.status.is_live):
+        return "claimed", by  # ``Clocks.claim_win`` says who claimed
+    if not after.status.is_live:
+        return "closed", None
+    if after.ply == before.ply:
+        return "extended", by
+    return _lapsed(before, after)
 
 
 def settled(before: MatchRecord, after: MatchRecord, view: Callable[[], MatchView],
@@ -92,7 +139,13 @@ def settled(before: MatchRecord, after: MatchRecord, view: Callable[[], MatchVie
         found.append(("pause", *_answered(
             before, after, pause.by, by,
             after.clock.paused is not None and after.clock.paused != before.clock.paused)))
-    if not found:
+    claim = _claim(before, after, by)
+    if claim is not None:
+        found.append(("claim", *claim))
+    turn = _turn_passed(before, after)
+    if not found and not turn:
         return []
     shown = view()
-    return [OfferSettled(shown, offer_, outcome, who) for offer_, outcome, who in found]
+    # the turn's card last: it says nothing new, it only loses its buttons
+    return [*(OfferSettled(shown, offer_, outcome, who) for offer_, outcome, who in found),
+            *([OfferSettled(shown, "turn", "passed", None, before.ply)] if turn else [])]

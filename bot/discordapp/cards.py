@@ -127,3 +127,19 @@ def with_words(card: discord.ui.LayoutView, words: str) -> discord.ui.LayoutView
     fresh.add_item(discord.ui.Container(*shown, *kept,
                                         accent_colour=container.accent_colour))
     return fresh
+
+
+def words_of(message: discord.Message) -> str:
+    """The words a posted card holds (its text display :data:`WORDS_ID`, put in by
+    :func:`with_words`), as Discord keeps them; "" when there are none."""
+    def walk(components: Sequence[Any]) -> str | None:
+        for c in components:
+            if isinstance(c, discord.components.TextDisplay) and c.id == WORDS_ID:
+                return str(c.content)
+            if isinstance(c, discord.components.Container | discord.components.ActionRow
+                          | discord.components.SectionComponent):
+                found = walk(c.children)
+                if found is not None:
+                    return found
+        return None
+    return walk(message.components) or ""

@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import io
+import json
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -81,6 +82,53 @@ may have changed it with ``/settings language``)."""
 def is_discord_entry(entry: OutboxEntry) -> bool:
     """Whether the Discord bot delivers ``entry`` (its guild is a Discord guild)."""
     return entry.guild_id >= SNOWFLAKE_MIN
+
+
+CONTAINER = 17
+TEXT_DISPLAY = 10
+"""Discord's component types (a Components V2 container, a text display)."""
+COMPONENTS_V2 = 1 << 15
+"""The message flag of a Components V2 layout."""
+
+LAYOUT = "\x1elayout:"
+"""How a remembered post (``PostedMessage.content``) that keeps its components when
+closed starts: JSON of its closed form follows (:func:`remembered_layout`)."""
+
+
+def remembered_layout(components: Sequence[dict[str, Any]], content: str | None) -> str:
+    """What to remember of a post whose buttons go once its question is settled, to
+    close it without reading it back: ``components``, the message's components without
+    its question's buttons (a card's container, a link); ``content``, its words (None:
+    a Components V2 card, whose words are in the card)."""
+    return LAYOUT + json.dumps({"components": list(components), "content": content},
+                               separators=(",", ":"))
+
+
+def _closed_layout(remembered: str, note: str | None) -> dict[str, Any]:
+    """The edit that closes a post remembered by :func:`remembered_layout`: its
+    components without the buttons; ``note`` under its words (a card: a last text in
+    its container, before its footer)."""
+    data = json.loads(remembered[len(LAYOUT):])
+    components: list[dict[str, Any]] = data["components"]
+    content: str | None = data["content"]
+    payload: dict[str, Any] = {"components": components,
+                               "allowed_mentions": {"parse": []}}
+    if content is None:  # a card stays one (the flag cannot be taken off a message)
+        payload["flags"] = COMPONENTS_V2
+    if note is None:
+        return payload
+    if content is not None:
+        limit = 2000 - len(note) - 1
+        words = content if len(content) <= limit else content[:limit - 1] + "…"
+        payload["content"] = f"{words}\n{note}" if words else note
+        return payload
+    container = next((c for c in components if c.get("type") == CONTAINER), None)
+    if container is not None:
+        inside: list[dict[str, Any]] = container.setdefault("components", [])
+        footer = len(inside) - 1 if inside and inside[-1].get("type") == TEXT_DISPLAY \
+            and str(inside[-1].get("content", "")).startswith("-# ") else len(inside)
+        inside.insert(footer, {"type": TEXT_DISPLAY, "content": note[:500]})
+    return payload
 
 
 def retry_of(error: BaseException) -> Retry | None:
@@ -434,19 +482,31 @@ class Routes:
             return False
         return True
 
-    async def close_post(self, post: PostedMessage, note: str) -> bool:
+    async def close_post(self, post: PostedMessage, note: str | None) -> bool:
         """Close a post that asked a question with buttons: its buttons removed and
-        ``note`` (what became of it) added under its words, which stay as they were. An
-        edit is the same whenever it is made again (a retry, a redelivery after a
-        restart). Transient failures raise ``Retry``; a post that is gone or may no longer
-        be edited is logged once and left (False): it must not hold up the outbox."""
-        limit = 2000 - len(note) - 1
-        words = post.content if len(post.content) <= limit else post.content[:limit - 1] + "…"
-        message = self.client.get_partial_messageable(post.channel_id).get_partial_message(
-            post.message_id)
+        ``note`` (what became of it; None: nothing to add) added under its words, which
+        stay as they were. A post remembered with its layout (:func:`remembered_layout`:
+        a turn's card, a claim-win card, a result) keeps the rest of it (its card, its
+        "Open on the web" link) and gets only its components (and the note) sent: one
+        small edit, no upload. An edit is the same whenever it is made again (a retry, a
+        redelivery after a restart). Transient failures raise ``Retry``; a post that is
+        gone or may no longer be edited is logged once and left (False): it must not
+        hold up the outbox."""
         try:
-            await message.edit(content=f"{words}\n{note}" if words else note, view=None,
-                               allowed_mentions=discord.AllowedMentions.none())
+            if post.content.startswith(LAYOUT):
+                await self.client.http.request(discord.http.Route(
+                    "PATCH", "/channels/{channel_id}/messages/{message_id}",
+                    channel_id=post.channel_id, message_id=post.message_id),
+                    json=_closed_layout(post.content, note))
+            else:
+                said = note or ""
+                limit = 2000 - len(said) - 1
+                words = post.content if len(post.content) <= limit \
+                    else post.content[:limit - 1] + "…"
+                message = self.client.get_partial_messageable(
+                    post.channel_id).get_partial_message(post.message_id)
+                await message.edit(content=f"{words}\n{said}" if words else said, view=None,
+                                   allowed_mentions=discord.AllowedMentions.none())
         except Exception as error:
             self._failed(error)
             retry = retry_of(error)

@@ -33,8 +33,14 @@ from bot import puzzles
 from bot.boards import glance_picture
 from bot.discordapp import cards, embeds, media
 from bot.discordapp.components import match_buttons, stepper_buttons, with_web_link
-from bot.discordapp.dispatcher import Attachment, DeliveryOptions, Progress, Routes
-from bot.discordapp.outcomes import outcome_line
+from bot.discordapp.dispatcher import (
+    Attachment,
+    DeliveryOptions,
+    Progress,
+    Routes,
+    remembered_layout,
+)
+from bot.discordapp.outcomes import outcome_line, rematch_line
 from bot.discordapp.permissions import THREAD_OPENING_PERMISSIONS, missing_permissions
 from bot.event_handlers import EventHandlers
 from bot.ops.metrics import Metrics
@@ -233,6 +239,10 @@ class DiscordNotifier:
                       old=str(m.continued_from), challenge=text)
         await self.asked(m, "challenge", loc, await self.post(
             m, text, ping=ping, dm=dm, view=match_buttons(m.id, m.ply, actions, loc)))
+        if event.rematch_of is not None:  # its answer closes the result's "Rematch" too
+            result = await self.facts.post_of(event.rematch_of, "rematch")
+            if result is not None:
+                await self.facts.remember_post(m.id, "rematch-of", result)
 
     @handlers.on(ev.LobbyChanged)
     async def lobby_changed(self, event: ev.LobbyChanged) -> None:
@@ -294,10 +304,15 @@ class DiscordNotifier:
                 extra["view"] = with_web_link(extra.get("view"), url, loc)
             extra["embed"] = embeds.board_embed(m, loc, headline=headline,
                                                 image=picture is not None)
-        await self.post(m, content, ping=ping, dm=dm,
-                        dm_note=_("Your move in {game} (match {match}).",
-                                  game=embeds.game_of(m), match=m.id),
-                        audience=self.others(m, by), **extra)
+        message = await self.post(m, content, ping=ping, dm=dm,
+                                  dm_note=_("Your move in {game} (match {match}).",
+                                            game=embeds.game_of(m), match=m.id),
+                                  audience=self.others(m, by), **extra)
+        if actions:  # its buttons go once the turn is over (``OfferSettled`` "turn")
+            await self.asked_with_layout(m, f"turn:{m.ply}", loc, message, cards.match_card(
+                m, loc, board=None if picture is None else
+                (embeds.BOARD_FILE, picture.description or ""), web_url=url)
+                if self.cards else self.link_only(url, loc))
 
     @handlers.on(ev.DeadlineReminder)
     async def deadline_reminder(self, event: ev.DeadlineReminder) -> None:
@@ -350,11 +365,47 @@ class DiscordNotifier:
         when it went out) loses its buttons and says what became of it, in the
         language it was written in. Once closed (or found gone) it is forgotten."""
         m = event.match
-        post = await self.facts.post_of(m.id, event.offer)
+        if event.offer == "challenge":  # a rematch agreed or declined: its result post
+            await self.close(m.id, "rematch-of", event)
+        offer = event.offer if event.ply is None else f"{event.offer}:{event.ply}"
+        await self.close(m.id, offer, event)
+
+    async def close(self, match_id: int, offer: str, event: ev.OfferSettled) -> None:
+        """Close the post remembered as ``match_id``'s ``offer`` (if any) as ``event``
+        says, and forget it. A turn's card only loses its buttons (its words said what
+        it was); a rematch withdrawn or never answered leaves its "Rematch" open."""
+        post = await self.facts.post_of(match_id, offer)
         if post is None:  # never posted in the match's place (or closed already)
             return
-        await self.routes.close_post(post, render(outcome_line(event), post.locale))
-        await self.facts.forget_post(m.id, event.offer)
+        if offer == "rematch-of" and event.outcome not in ("accepted", "filled", "declined"):
+            await self.facts.forget_post(match_id, offer)
+            return
+        line = rematch_line(event) if offer == "rematch-of" else outcome_line(event)
+        await self.routes.close_post(post, render(line, post.locale)
+                                     if line is not None else None)
+        await self.facts.forget_post(match_id, offer)
+
+    @staticmethod
+    def link_only(url: str | None, loc: str) -> discord.ui.View | None:
+        """A closed post's components when it had an "Open on the web" link: the link."""
+        return with_web_link(None, url, loc) if url is not None else None
+
+    async def asked_with_layout(self, m: MatchView, offer: str, loc: str,
+                                message: discord.Message | None,
+                                closed: discord.ui.View | discord.ui.LayoutView | None
+                                ) -> None:
+        """Remember the post ``message`` that asked ``m``'s question ``offer`` in ``loc``
+        with what it keeps once closed (``closed``: its card without the buttons, its
+        words put in as they were posted; or a plain post's other components), so the
+        edit that closes it needs nothing read back (``Routes.close_post``)."""
+        if message is None:
+            return
+        content: str | None = message.content
+        if isinstance(closed, discord.ui.LayoutView):
+            closed, content = cards.with_words(closed, cards.words_of(message)), None
+        await self.facts.remember_post(m.id, offer, PostedMessage(
+            message.channel.id, message.id, loc, remembered_layout(
+                closed.to_components() if closed is not None else [], content)))
 
     async def asked(self, m: MatchView, offer: str, loc: str,
                     message: discord.Message | None) -> None:
@@ -420,13 +471,17 @@ class DiscordNotifier:
                 if m.last_move else None, image=picture is not None)
             if picture is not None:
                 extra["file"] = picture
-        if m.status in (MatchStatus.FINISHED, MatchStatus.ABORTED) and \
-                not any(is_computer(u) for u in m.players()):
+        rematch = m.status in (MatchStatus.FINISHED, MatchStatus.ABORTED) and \
+            not any(is_computer(u) for u in m.players())
+        if rematch:
             extra["view"] = match_buttons(m.id, m.ply, ["rematch"], loc)
         url = await self.web_url(m) if m.ply > 0 else None
         if url is not None:
             extra["view"] = with_web_link(extra.get("view"), url, loc)
-        await self.post(m, text, ping=ping, dm=dm, **extra)
+        message = await self.post(m, text, ping=ping, dm=dm, **extra)
+        if rematch:  # its button goes once a rematch is agreed or declined
+            await self.asked_with_layout(m, "rematch", loc, message,
+                                         self.link_only(url, loc))
         if m.ply > 0 and m.status is not MatchStatus.BROKEN:
             await self.post_replay(m, event.record)
 
@@ -539,11 +594,16 @@ class DiscordNotifier:
         # a card (issue 42): the seats and the lapsed clock with the buttons that apply
         view = cards.match_card(m, loc, actions=actions) if self.cards \
             else match_buttons(m.id, m.ply, actions, loc)
-        await self.post(m, _(
+        message = await self.post(m, _(
             "⌛ {late}'s time ran out. {waiting}: claim the win, or keep waiting "
             "({late} may still move until someone claims).",
             late=embeds.mentions(event.late), waiting=embeds.mentions(event.waiting)),
             ping=ping, dm=dm, audience=self.others(m), view=view)
+        if self.cards:  # closed once claimed, given a day, or moot (``OfferSettled``)
+            await self.asked_with_layout(m, "claim", loc, message,
+                                         cards.match_card(m, loc))
+        else:
+            await self.asked(m, "claim", loc, message)
 
     # The correspondence comforts (issue 16): in the match's place, in its language; to
     # followers by DM, each in his own.

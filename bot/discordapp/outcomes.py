@@ -1,6 +1,7 @@
 """What became of a question asked with buttons (``OfferSettled``), as the line its post
 gets when it is closed: "✅ Accepted by @bob.", "🤝 Draw agreed.", "⌛ Lapsed: a move was
-played first." (rendered in the post's own language by the notifier)."""
+played first.", "🏁 Claimed by @bob.", "Rematch: match #12." (rendered in the post's own
+language by the notifier); a turn's card gets none."""
 
 from __future__ import annotations
 
@@ -9,9 +10,25 @@ from locales.i18n import Words, _
 from service.events import OfferSettled
 
 
-def outcome_line(event: OfferSettled) -> Words:
-    """The closing line of ``event``'s post."""
+def outcome_line(event: OfferSettled) -> Words | None:
+    """The closing line of ``event``'s post (None: a turn's card, whose words said what
+    it was, only loses its buttons)."""
     by, outcome = event.by, event.outcome
+    if event.offer == "turn":
+        return None
+    if outcome == "claimed":
+        return _("🏁 Claimed by {player}.", player=mention(by)) if by is not None \
+            else _("🏁 Claimed.")
+    if outcome == "extended":
+        return _("⏳ {player} gave one more day instead.", player=mention(by)) \
+            if by is not None else _("⏳ One more day was given instead.")
+    if outcome == "taken-back":
+        return _("⌛ Lapsed: a move was taken back.")
+    if outcome == "left":
+        return _("⌛ Lapsed: {player} is out of the game.", player=mention(by)) \
+            if by is not None else _("⌛ Lapsed: a player is out of the game.")
+    if outcome == "lapsed" and event.offer == "claim":
+        return _("⌛ Moot: a move was played before anyone claimed.")
     if outcome == "accepted":
         if event.offer == "draw":
             return _("🤝 Draw agreed.")
@@ -33,3 +50,12 @@ def outcome_line(event: OfferSettled) -> Words:
     if outcome == "lapsed":
         return _("⌛ Lapsed: a move was played first.")
     return _("Closed: the match is over.") if event.offer != "challenge" else _("Closed.")
+
+
+def rematch_line(event: OfferSettled) -> Words:
+    """The closing line of a result post whose "Rematch" was asked for and answered:
+    ``event`` settled the rematch's challenge (``event.match``: the rematch)."""
+    if event.outcome in ("accepted", "filled"):
+        return _("Rematch: match #{match}.", match=str(event.match.id))
+    return _("❌ Rematch declined by {player}.", player=mention(event.by)) \
+        if event.by is not None else _("❌ Rematch declined.")

@@ -1,10 +1,11 @@
 """A question asked with buttons is closed once answered (``service.settled``): the
-challenge, lobby, draw offer, takeback and pause posts lose their buttons and say what
-became of them, in the post's own language, whichever way the answer came (a button, a
-slash command, the console or the web: the service called directly), through the outbox
-like every other post: a restart between the answer and the edit still edits, and a
-post that is gone holds nothing up. A four-player draw one more player agreed to is
-told in the thread."""
+challenge, lobby, draw offer, takeback and pause posts, the claim-win card and the
+result's "Rematch" lose their buttons and say what became of them (a turn's card only
+loses its buttons once the turn is over), in the post's own language, whichever way
+the answer came (a button, a slash command, the console or the web: the service called
+directly), through the outbox like every other post: a restart between the answer and
+the edit still edits, and a post that is gone holds nothing up. A four-player draw one
+more player agreed to is told in the thread."""
 
 from __future__ import annotations
 
@@ -17,13 +18,21 @@ from tests.discordapp.conftest import World, make_bot
 from tests.discordapp.helpers import (
     FOUR_PLAYER_GAME,
     buttons,
+    is_card,
     pinged,
+    play_some_moves,
+    post_text,
     reply,
+    result_post,
+    shows_board,
     start_four_player_match,
     start_match,
 )
+from tests.discordapp.test_match_cards import carded_bot
 
 pytestmark = pytest.mark.simcord(settle_timeout=30.0)
+
+HOUR = 3600.0
 
 
 def now_of(channel: Any, post: Any) -> Any:
@@ -226,3 +235,195 @@ async def test_a_four_player_draw_agreed_by_one_is_told_in_the_thread(world: Wor
     await w.dave.click(offer, label="Accept draw")
     await drain(w)
     closed(thread, offer, "🤝 Draw agreed.")
+
+
+def card_closed(channel: Any, post: Any, says: str | None = None) -> Any:
+    """A closed card: still a card with its board and words, no buttons, and ``says``
+    as its last line of text before its footer (None: nothing added)."""
+    shown = now_of(channel, post)
+    assert is_card(shown) and buttons(shown) == [], shown.components
+    before, after = post_text(post).splitlines(), post_text(shown).splitlines()
+    if says is None:
+        assert after == before
+    else:
+        assert after == [*before[:-1], says, before[-1]], after
+    assert shows_board(shown) == shows_board(post)
+    return shown
+
+
+def turn_cards(thread: Any) -> list[Any]:
+    return [m for m in thread.history() if is_card(m) and "to move" in post_text(m)]
+
+
+async def test_a_turn_card_loses_its_buttons_once_the_turn_is_over(world: World) -> None:
+    """Each move closes the card before it (after posting the next one: one small
+    edit, no upload, pinging nobody); a takeback and the match's end close the last."""
+    w = world
+    m, thread = await start_match(w, w.alice, w.bob, seat=0, rated=False)
+    await w.alice.slash(thread, "move", move="h3-e3")
+    first = thread.last_message
+    assert [b.label for b in buttons(first)] == ["+1 day", "Take back"]
+    requests = len(w.env.http_requests)
+    await w.bob.slash(thread, "move", move="h8-e8")
+    await drain(w)
+    card_closed(thread, first)
+    second = thread.last_message
+    assert second.id != first.id and buttons(second)
+    made = [r for r in w.env.http_requests[requests:] if r.method in ("POST", "PATCH")
+            and "/messages" in r.path]
+    posted = next(i for i, r in enumerate(made) if r.method == "POST")
+    (edit,) = [(i, r) for i, r in enumerate(made) if r.method == "PATCH"
+               and r.path.endswith(f"/messages/{first.id}")]
+    assert posted < edit[0]  # the next turn's card went out first
+    assert edit[1].json is not None and "attachments" not in edit[1].json  # no upload
+    assert edit[1].json["allowed_mentions"] == {"parse": []}
+    await w.service.request_takeback(m.id, w.bob.id)
+    await w.service.accept_takeback(m.id, w.alice.id)  # back to bob's turn
+    await drain(w)
+    card_closed(thread, second)
+    await w.bob.slash(thread, "move", move="h8-e8")
+    again = thread.last_message
+    assert buttons(again)
+    await w.alice.slash(thread, "resign")
+    await drain(w)
+    card_closed(thread, again)
+    assert all(buttons(c) == [] for c in turn_cards(thread))
+
+
+async def test_a_turn_card_closes_after_a_restart(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    w = world
+    m, thread = await start_match(w, w.alice, w.bob, seat=0)
+    await w.alice.slash(thread, "move", move="h3-e3")
+    card = thread.last_message
+    assert buttons(card)
+    cog: Any = w.bot.get_cog("Deliveries")
+
+    async def crashed(event: Any) -> None:  # the process dies once the move is stored
+        return None
+
+    monkeypatch.setattr(cog.notifier.relay, "notify", crashed)
+    await w.service.move(m.id, w.bob.id, "h8-e8")
+    assert [e.kind for e in await w.repository.pending_outbox()][-1] == "offer-settled"
+    w.bot = make_bot(w.tmp_path, w.repository)
+    await w.env.restart_bot(w.bot)
+    await w.env.settle()
+    await drain(w)
+    card_closed(thread, card)
+    assert buttons(thread.last_message)  # the new turn's card, posted after the restart
+    assert await w.repository.pending_outbox() == []
+
+
+async def test_a_skipped_seats_card_and_a_draw_offer_he_made_moot_close(
+        world: World) -> None:
+    w = world
+    m, thread = await start_four_player_match(w, game="alquerque-grande:players=4,mode=fast",
+                                              on_timeout="skip")
+    await play_some_moves(w, thread, m.id, 4)  # everyone moved: a skip ends nothing
+    card = thread.last_message
+    assert buttons(card)
+    m = await w.service.get_match(m.id)
+    late = next(a for a in (w.alice, w.bob, w.carol, w.dave) if a.id == m.to_move[0])
+    offerer = next(a for a in (w.alice, w.bob, w.carol, w.dave) if a.id != late.id)
+    await offerer.slash(thread, "draw", action="offer")
+    offer = thread.last_message
+    await w.env.advance_time(25 * HOUR)  # the seat to move is skipped
+    await drain(w)
+    assert (await w.service.get_match(m.id)).status.value == "active"
+    card_closed(thread, card)
+    closed(thread, offer, f"⌛ Lapsed: {late.mention} is out of the game.")
+
+
+async def test_a_claim_win_card_closes_once_claimed_given_a_day_or_moot(
+        world: World) -> None:
+    w = world
+    m, thread = await start_match(w, w.alice, w.bob, seat=0, days=1, claim_win=True)
+    await w.alice.slash(thread, "move", move="h3-e3")
+    await w.bob.slash(thread, "move", move="h8-e8")
+    await w.env.advance_time(25 * HOUR)  # alice's day runs out
+    lapsed = thread.last_message
+    assert [b.label for b in buttons(lapsed)] == ["Claim win", "Keep waiting"]
+    await w.bob.click(lapsed, label="Keep waiting")  # settles nothing
+    await drain(w)
+    assert buttons(now_of(thread, lapsed))
+    await w.service.give_time(m.id, w.bob.id)  # +1 day (the old turn card's is gone)
+    await drain(w)
+    card_closed(thread, lapsed, f"⏳ {w.bob.mention} gave one more day instead.")
+
+    await w.env.advance_time(25 * HOUR)
+    moot = thread.last_message
+    assert [b.label for b in buttons(moot)] == ["Claim win", "Keep waiting"]
+    await w.alice.slash(thread, "move", move="b1-c3")  # moves before anyone claims
+    await drain(w)
+    card_closed(thread, moot, "⌛ Moot: a move was played before anyone claimed.")
+
+    await w.env.advance_time(25 * HOUR)
+    claimed = thread.last_message
+    await w.alice.click(claimed, label="Claim win")
+    await drain(w)
+    card_closed(thread, claimed, f"🏁 Claimed by {w.alice.mention}.")
+    assert (await w.service.get_match(m.id)).status.value == "finished"
+
+
+async def finished(w: World) -> tuple[Any, Any, Any]:
+    m, thread = await start_match(w, w.alice, w.bob, seat=0)
+    await w.alice.slash(thread, "move", move="h3-e3")
+    await w.bob.slash(thread, "move", move="h10-g8")
+    await w.alice.slash(thread, "resign")
+    await drain(w)
+    result = result_post(thread)
+    assert [b.label for b in buttons(result)] == ["Rematch"]
+    return m, thread, result
+
+
+async def test_a_results_rematch_closes_once_agreed_or_declined(world: World) -> None:
+    w = world
+    _, thread, result = await finished(w)
+    await w.bob.click(result, label="Rematch")
+    challenge = w.channel.last_message
+    await w.alice.click(challenge, label="Accept")
+    await drain(w)
+    rematch = match_of(challenge)
+    closed(thread, result, f"Rematch: match #{rematch}.")
+    assert now_of(thread, result).embeds  # the result's board stays
+
+    _, thread, result = await finished(w)
+    await w.alice.click(result, label="Rematch")
+    withdrawn = w.channel.last_message
+    await w.alice.click(withdrawn, label="Cancel")  # withdrawn: one may ask again
+    await drain(w)
+    assert [b.label for b in buttons(now_of(thread, result))] == ["Rematch"]
+    await w.alice.click(result, label="Rematch")
+    await w.bob.click(w.channel.last_message, label="Decline")
+    await drain(w)
+    closed(thread, result, f"❌ Rematch declined by {w.bob.mention}.")
+
+
+async def test_a_draw_offer_a_takeback_made_moot_says_so(world: World) -> None:
+    w = world
+    m, thread = await start_match(w, w.alice, w.bob, seat=0, rated=False)
+    await w.alice.slash(thread, "move", move="h3-e3")
+    await w.bob.slash(thread, "draw", action="offer")
+    offer = thread.last_message
+    await w.service.request_takeback(m.id, w.alice.id)
+    await w.service.accept_takeback(m.id, w.bob.id)
+    await drain(w)
+    closed(thread, offer, "⌛ Lapsed: a move was taken back.")
+
+
+async def test_an_embed_turn_post_loses_its_buttons_and_keeps_its_words(
+        world: World) -> None:
+    """Without cards (TABLERO_MATCH_CARDS=off) the turn post is words and an embed: the
+    edit sends its components only, and both stay as they were."""
+    w = world
+    w.bot = carded_bot(w.tmp_path, w.repository, cards=False)
+    await w.env.restart_bot(w.bot)
+    _, thread = await start_match(w, w.alice, w.bob, seat=0)
+    await w.alice.slash(thread, "move", move="h3-e3")
+    post = thread.last_message
+    assert post.embeds and not is_card(post) and buttons(post)
+    await w.bob.slash(thread, "move", move="h8-e8")
+    await drain(w)
+    shown = now_of(thread, post)
+    assert buttons(shown) == [] and shown.content == post.content
+    assert [e.to_dict() for e in shown.embeds] == [e.to_dict() for e in post.embeds]

@@ -108,7 +108,8 @@ async def test_a_crash_between_delivery_and_deletion_shows_the_message_once(
     assert dying.killed >= 1
     posts = [words(msg) for msg in thread.history()]
     assert sum("played **" in c for c in posts) == 1, posts
-    assert [e.kind for e in await w.repository.pending_outbox()] == ["turn"]
+    # the new turn's post, then the last turn's card closed (its buttons removed)
+    assert [e.kind for e in await w.repository.pending_outbox()] == ["turn", "offer-settled"]
     returned = nonces.returned
 
     await restart(w)

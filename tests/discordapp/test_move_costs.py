@@ -4,8 +4,10 @@ repository reads, 1 write, 1 render, and the service never calls back up into th
 adapter. The service-level count is tests/service/test_return_path.py; this one adds the
 adapter's own reads (resolving the match from its thread, the permission check, the
 notifier posting the board, with each seat's rating: read with the match, issue 42).
-The outbox's bookkeeping is counted apart: the board's post is read from the outbox once
-and marked delivered once (issue 12)."""
+The outbox's bookkeeping is counted apart: the board's post and the closing of the card
+before it (its buttons removed, ``service.settled``) are read from the outbox at once and
+each marked delivered once (issue 12); so is the posts' (the new card remembered, the old
+one looked up and forgotten: one each, no more)."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from tests.discordapp.test_card_seats import rated_game, shown_rating
 WRITES = {"save", "create_match", "save_guild_settings", "save_user_prefs", "beat",
           "extend_clocks"}
 OUTBOX = {"pending_outbox", "mark_delivered"}
+POSTS = {"remember_post", "post_of", "forget_post"}
 
 
 def count_calls(repository: Any, calls: Counter[str]) -> None:
@@ -69,12 +72,13 @@ async def test_one_move_costs_two_reads_one_write_one_render(world: World) -> No
     assert is_turn_post(thread.last_message) and shows_board(thread.last_message)
     said = post_text(thread.last_message)  # read with the match (issue 42), not one each
     assert all(f"<@{u}> · rating {r}" in said for u, r in ratings.items())
-    reads = sum(n for name, n in calls.items() if name not in WRITES | OUTBOX)
+    reads = sum(n for name, n in calls.items() if name not in WRITES | OUTBOX | POSTS)
     writes = sum(n for name, n in calls.items() if name in WRITES)
     print(f"one /move: {reads} reads, {writes} write, {renders} render, "
           f"{len(called_up)} calls up ({dict(calls)})")
     assert reads <= 2, calls
     assert writes == 1, calls
-    assert calls["pending_outbox"] == 1 and calls["mark_delivered"] == 1, calls
+    assert calls["pending_outbox"] == 1 and calls["mark_delivered"] == 2, calls
+    assert all(calls[name] == 1 for name in POSTS), calls
     assert renders == 1
     assert called_up == []

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import rules
-from service import Event, MatchService, MatchView, Repository
+from service import Event, MatchService, MatchView, OfferSettled, Repository
 from tests.conftest import REPOSITORY_KINDS, open_repository_of
 
 GUILD, CHANNEL = 10, 20
@@ -33,16 +33,29 @@ class SetClock:
 
 
 class Recorder:
-    """A Notifier that keeps every event."""
+    """A Notifier that keeps every event; the closing of a turn's card (an
+    ``OfferSettled`` "turn", after every change that ends a turn) apart, in ``turns``:
+    ``events`` are those that tell something."""
 
     def __init__(self) -> None:
         self.events: list[Event] = []
+        self.turns: list[Event] = []
+        self.all: list[Event] = []  # both, in order
 
     async def notify(self, event: Event) -> None:
-        self.events.append(event)
+        self.all.append(event)
+        if isinstance(event, OfferSettled) and event.offer == "turn":
+            self.turns.append(event)
+        else:
+            self.events.append(event)
 
     def of(self, kind: type) -> list[Event]:
         return [e for e in self.events if isinstance(e, kind)]
+
+
+def told(events: list[Event]) -> list[Event]:
+    """``events`` but the closings of turns' cards (``Recorder.turns``)."""
+    return [e for e in events if not (isinstance(e, OfferSettled) and e.offer == "turn")]
 
 
 @pytest.fixture(params=REPOSITORY_KINDS)

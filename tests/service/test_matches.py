@@ -40,6 +40,7 @@ from tests.service.conftest import (
     finishing_game,
     play_random,
     start_match,
+    told,
 )
 
 # ---------------------------------------------------------------- challenges
@@ -444,7 +445,7 @@ async def test_reminder_once_then_timeout_loss(service: MatchService, clock: Set
     assert [type(e) for e in events] == [DeadlineReminder] and events[0].users == (ALICE,)
     assert await service.sweep() == []  # only once
     clock.advance(days=1)
-    events = await service.sweep()
+    events = told(await service.sweep())
     assert [type(e) for e in events] == [MatchEnded]
     m = await service.get_match(m.id)
     assert m.status is MatchStatus.FINISHED and m.result is not None
@@ -483,7 +484,7 @@ async def test_four_player_timeout_puts_the_late_seat_out(service: MatchService,
     m = await play_random(service, m.id, 5)
     late = m.to_move[0]
     clock.advance(days=1, minutes=1)
-    events = await service.sweep()
+    events = told(await service.sweep())
     assert [type(e) for e in events] == [PlayerOut, TurnStarted]
     m = await service.get_match(m.id)
     assert m.status is MatchStatus.ACTIVE

@@ -77,11 +77,11 @@ async def test_every_announced_event_is_an_outbox_entry_that_reads_back_as_it(
     service = MatchService(repo, recorder, clock, rng=random.Random(4))
     await play_everything(service, clock)
     stored = await repo.pending_outbox(limit=1000)
-    assert [e.kind for e in stored] == [KINDS[type(e)] for e in recorder.events]
+    assert [e.kind for e in stored] == [KINDS[type(e)] for e in recorder.all]
     assert {e.kind for e in stored} >= {"challenge", "lobby", "challenge-closed", "turn",
                                         "reminder", "player-out", "draw-offer",
                                         "draw-declined", "result", "clocks-extended"}
-    for entry, live in zip(stored, recorder.events, strict=True):
+    for entry, live in zip(stored, recorder.all, strict=True):
         assert (entry.match_id, entry.version) == (live.match.id, live.match.version)
         assert comparable(event_of(entry)) == comparable(live), entry.kind
     assert any(len(e.match.own_deadlines) == 2 for e in recorder.events)
@@ -139,8 +139,10 @@ async def game(repo: Repository, relay_or_recorder: object, clock: SetClock) -> 
     return m.id
 
 
-GAME_KINDS = ["challenge", "turn", "offer-settled", "turn", "turn", "result"]
-"""The entries of ``game``: the start's turn, then the challenge's post closed."""
+GAME_KINDS = ["challenge", "turn", "offer-settled", "turn", "offer-settled", "turn",
+              "offer-settled", "result", "offer-settled"]
+"""The entries of ``game``: the start's turn, then the challenge's post closed; each
+later change's posts, then the card of the turn it ended closed."""
 
 
 async def test_the_relay_delivers_in_order_with_the_live_events(repo: Repository) -> None:
@@ -152,7 +154,7 @@ async def test_the_relay_delivers_in_order_with_the_live_events(repo: Repository
     kinds = [e.kind for e, _ in courier.delivered]
     assert kinds == GAME_KINDS
     assert await repo.pending_outbox() == []
-    ended = courier.delivered[-1][1]
+    ended = courier.delivered[-2][1]
     assert isinstance(ended, MatchEnded) and ended.ratings  # the live event, not the entry
 
 

@@ -341,7 +341,8 @@ async def test_the_daily_puzzle_once_a_day_and_after_a_restart(repo: Repository)
     (posted,) = await service.sweep_daily_puzzles()
     assert isinstance(posted, DailyPuzzle) and posted.puzzle_id == damas.id  # the newest
     assert posted.match.channel_id == CHANNEL and posted.position == damas.position
-    (entry,) = [e for e in await repo.pending_outbox() if e.kind == "daily-puzzle"]
+    (entry,) = [e for e in await repo.pending_outbox(limit=1000)
+                if e.kind == "daily-puzzle"]
     assert event_of(entry) == posted  # self-contained: a restart delivers it as it was
     assert await service.sweep_daily_puzzles() == []  # once a day
     clock.advance(hours=23)

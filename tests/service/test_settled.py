@@ -22,12 +22,15 @@ from tests.service.conftest import (
     EVE,
     GUILD,
     Recorder,
+    SetClock,
+    play_random,
     start_four,
     start_match,
 )
 
 
 def settled(recorder: Recorder) -> list[tuple[str, str, int | None]]:
+    """The questions settled so far (a turn's card apart: ``recorder.turns``)."""
     return [(e.offer, e.outcome, e.by) for e in recorder.of(OfferSettled)
             if isinstance(e, OfferSettled)]
 
@@ -65,6 +68,9 @@ async def test_draw_offers_accepted_declined_withdrawn_lapsed_or_closed(
     lapsed = recorder.events[-1]
     assert isinstance(recorder.events[-2], TurnStarted)  # the move's post goes first
     assert isinstance(lapsed, OfferSettled) and lapsed.match.ply == 3
+    # the last turn's card closes, the ply its buttons name
+    turn = recorder.turns[-1]
+    assert isinstance(turn, OfferSettled) and (turn.offer, turn.ply) == ("turn", 2)
     await service.offer_draw(m.id, BOB)
     await service.move(m.id, BOB, "b10-c8")  # the offerer's own move keeps his offer
     await service.accept_draw(m.id, ALICE)
@@ -135,3 +141,88 @@ async def test_settled_events_are_stored_with_their_change(
     await service.decline_draw(m.id, ALICE)
     kinds = [e.kind for e in await repo.pending_outbox(m.id)]
     assert kinds[-2:] == ["draw-declined", "offer-settled"]
+
+
+def last_turn(recorder: Recorder) -> OfferSettled:
+    turn = recorder.turns[-1]
+    assert isinstance(turn, OfferSettled) and turn.offer == "turn"
+    return turn
+
+
+async def test_a_turns_card_closes_once_the_turn_is_over_and_last(
+        service: MatchService, recorder: Recorder) -> None:
+    """A move, a takeback and the end of the match close the turn (its ply named: the
+    card's buttons name it), after the change's own events; nothing else does."""
+    m = await start_match(service, "xiangqi", rated=False)
+    first = m.ply
+    await service.move(m.id, ALICE, "h3-e3")
+    turn = last_turn(recorder)
+    assert (turn.offer, turn.outcome, turn.by, turn.ply) == ("turn", "passed", None, first)
+    count = len(recorder.turns)
+    await service.offer_draw(m.id, ALICE)  # the turn goes on: its card stays
+    await service.give_time(m.id, ALICE)
+    assert len(recorder.turns) == count
+    await service.request_takeback(m.id, ALICE)
+    await service.accept_takeback(m.id, BOB)  # back to the first turn: a new card
+    assert last_turn(recorder).ply == first + 1
+    assert settled(recorder)[-2:] == [("draw", "taken-back", None),
+                                      ("takeback", "accepted", BOB)]
+    await service.move(m.id, ALICE, "h3-e3")
+    await service.resign(m.id, BOB)
+    assert last_turn(recorder).ply == first + 1
+    assert isinstance(recorder.events[-1], MatchEnded)
+
+
+async def test_a_four_player_turn_skipped_and_a_draw_offer_a_leaver_made_moot(
+        service: MatchService, clock: SetClock, recorder: Recorder) -> None:
+    m = await start_four(service, "fast", on_timeout="skip")
+    m = await play_random(service, m.id, 4, seed=3)
+    ply, late = m.ply, m.to_move[0]
+    offerer = next(u for u in m.players() if u != late)
+    await service.offer_draw(m.id, offerer)
+    clock.advance(days=1, minutes=1)
+    await service.sweep_deadlines()
+    m = await service.get_match(m.id)
+    assert m.status.is_live and m.ply == ply + 1  # the game goes on without him
+    assert last_turn(recorder).ply == ply
+    assert settled(recorder)[-1] == ("draw", "left", late)
+
+
+async def _lapsed_claim(service: MatchService, clock: SetClock) -> int:
+    """A claim-win match whose clock lapsed for Alice, Bob waiting for his claim."""
+    m = await service.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[BOB], seat=0,
+                                clock="1", claim_win=True)
+    await service.accept(m.id, BOB)
+    await service.move(m.id, ALICE, "h3-e3")
+    await service.move(m.id, BOB, "h8-e8")
+    clock.advance(days=1, minutes=1)
+    await service.sweep()
+    assert (await service.get_match(m.id)).lapsed is not None
+    return m.id
+
+
+async def test_a_lapsed_clocks_claim_is_claimed_given_a_day_or_moot(
+        service: MatchService, clock: SetClock, recorder: Recorder) -> None:
+    claimed = await _lapsed_claim(service, clock)
+    await service.keep_waiting(claimed, BOB)  # settles nothing: he may claim later
+    assert [o for o in settled(recorder) if o[0] == "claim"] == []
+    await service.claim_win(claimed, BOB)
+    assert settled(recorder)[-1] == ("claim", "claimed", BOB)
+    given = await _lapsed_claim(service, clock)
+    await service.give_time(given, BOB)
+    assert settled(recorder)[-1] == ("claim", "extended", BOB)
+    moved = await _lapsed_claim(service, clock)
+    await service.move(moved, ALICE, "b1-c3")  # the late player moves before any claim
+    assert settled(recorder)[-1] == ("claim", "lapsed", None)
+    ended = await _lapsed_claim(service, clock)
+    await service.resign(ended, BOB)
+    assert settled(recorder)[-1] == ("claim", "closed", None)
+
+
+async def test_a_turns_closing_is_stored_after_the_next_turn(
+        service: MatchService, repo: Repository) -> None:
+    m = await start_match(service, "xiangqi")
+    await service.move(m.id, ALICE, "h3-e3")
+    stored = await repo.pending_outbox(m.id)
+    assert [e.kind for e in stored][-2:] == ["turn", "offer-settled"]
+    assert '"offer":"turn"' in stored[-1].payload and '"ply":0' in stored[-1].payload

@@ -21,7 +21,15 @@ from service import (
 from service.outbox import OutboxRelay
 from service.records import OutboxEntry
 from service.shards import LEASE_STALE, ShardLease, ShardsTaken
-from tests.service.conftest import ALICE, BOB, CHANNEL, Recorder, SetClock, play_random
+from tests.service.conftest import (
+    ALICE,
+    BOB,
+    CHANNEL,
+    Recorder,
+    SetClock,
+    play_random,
+    told,
+)
 from tests.service.test_outbox import Courier
 
 # Two guilds with snowflake-like ids: the high bits choose the shard, the low 22 do not.
@@ -73,10 +81,10 @@ async def test_each_process_sweeps_only_its_own_guilds_and_each_deadline_fires_o
     assert [e.match.id for e in first.events] == [a]  # each by its own process
     assert [e.match.id for e in second.events] == [b]
     clock.advance(days=1)  # past the deadlines: timeouts
-    on_1_first = await on_1.sweep()
+    on_1_first = told(await on_1.sweep())
     assert [(type(e), e.match.id) for e in on_1_first] == [(MatchEnded, b)]
     assert (await on_0.get_match(a)).status is MatchStatus.ACTIVE  # not shard 1's to end
-    ended = [*await on_0.sweep(), *await on_0.sweep(), *await on_1.sweep()]
+    ended = told([*await on_0.sweep(), *await on_0.sweep(), *await on_1.sweep()])
     assert [(type(e), e.match.id) for e in ended] == [(MatchEnded, a)]
     assert [type(e) for e in first.events + second.events].count(MatchEnded) == 2
 
