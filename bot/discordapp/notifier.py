@@ -291,10 +291,10 @@ class DiscordNotifier:
         actions = cards.card_actions(m, by, m.rated and await self.routes.takebacks_in_rated(
             m.guild_id))
         url = await self.web_url(m)
+        board = None if picture is None else (embeds.BOARD_FILE, picture.description or "")
         if self.cards:  # one Components V2 layout (issue 42): the words go in it
-            extra["view"] = cards.match_card(
-                m, loc, board=None if picture is None else
-                (embeds.BOARD_FILE, picture.description or ""), actions=actions, web_url=url)
+            extra["view"] = cards.match_card(m, loc, board=board, actions=actions,
+                                             web_url=url)
             if not render(content, loc):
                 content = headline
         else:
@@ -310,9 +310,7 @@ class DiscordNotifier:
                                   audience=self.others(m, by), **extra)
         if actions:  # its buttons go once the turn is over (``OfferSettled`` "turn")
             await self.asked_with_layout(m, f"turn:{m.ply}", loc, message, cards.match_card(
-                m, loc, board=None if picture is None else
-                (embeds.BOARD_FILE, picture.description or ""), web_url=url)
-                if self.cards else self.link_only(url, loc))
+                m, loc, board=board, web_url=url) if self.cards else self.link_only(url, loc))
 
     @handlers.on(ev.DeadlineReminder)
     async def deadline_reminder(self, event: ev.DeadlineReminder) -> None:
