@@ -6,6 +6,7 @@ virtualizes, so ``env.advance_time`` moves deadlines and the sweep loop together
 
 from __future__ import annotations
 
+import inspect
 import random
 from collections.abc import AsyncIterator, Iterator
 from datetime import datetime
@@ -138,6 +139,35 @@ def wire_contract(request: pytest.FixtureRequest,
     broken = [v for r in env.http_requests for v in violations(r.method, r.path, r.json)]
     broken += uploads
     assert not broken, "requests Discord would refuse:\n" + "\n".join(broken)
+
+
+SETTLE_IDLE = 0.005
+"""How often (seconds) SimCord's settle looks again at the bot's unfinished tasks.
+
+SimCord waits for the bot's work after each action until every task it owns is finished
+or parked on a recognised wait (a view's timeout, a ``tasks.loop``'s sleep, Discord's
+rate limits, all in virtual time). It waits on those tasks with ``FIRST_COMPLETED``
+and a timeout of ``idle`` (0.05 s by default), so a task that parks without finishing
+(a view's new timeout task, the sweep loop going back to sleep) costs a whole ``idle``
+of wall-clock time before it is seen parked: about 85 times in one match played to its
+end. Looking more often changes nothing in what settles or when (the deadline is the
+same, a task is parked or not whenever it is looked at) and only wins waiting: the
+Discord tests in one process, 217 s -> 128 s of wall clock, the same CPU."""
+
+
+@pytest.fixture(autouse=True)
+def settle_often(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SimCord's settle with an ``idle`` of :data:`SETTLE_IDLE` (SimCord 3.2.1 has no
+    setting for the settles its actions run, only ``Env.settle``'s own argument, so the
+    one method they all go through is wrapped: if SimCord changes it, this fails loudly
+    rather than doing nothing)."""
+    settle = simcord.Env._settle_internal
+    assert "idle" in inspect.signature(settle).parameters, "SimCord's settle changed"
+
+    async def often(self: simcord.Env, *, idle: float = SETTLE_IDLE, **options: Any) -> None:
+        await settle(self, idle=min(idle, SETTLE_IDLE), **options)
+
+    monkeypatch.setattr(simcord.Env, "_settle_internal", often)
 
 
 @pytest.fixture(autouse=True)
