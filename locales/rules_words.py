@@ -301,7 +301,10 @@ WORDS: Final[dict[str, Text]] = {
     "record_not_text": _('a record is text'),
     "record_tag_syntax": _('\'{input}\' is not a tag: tags are written like [Event "..."]'),
     "record_unknown_tag": _("the record has a tag this format does not have: {tag} "
-                            "(tags: {tags})"),
+                            "(delete its line and import the record again)"),
+    # TRANSLATORS: {tags} is one to three tag names the format has, joined with "or"
+    "record_unknown_tag_near": _("the record has a tag this format does not have: {tag} "
+                                 "(did you mean {tags}?)"),
     "record_tag_twice": _('the tag {tag} is given twice'),
     "record_unclosed": _("a comment or a variation is not closed: '{input}'"),
     "record_after_result": _("'{input}' comes after the result {result}, which ends the "

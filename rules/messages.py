@@ -265,8 +265,10 @@ MESSAGES: Final[dict[str, str]] = {
     # ------------------------------------------------------------------ record files
     "record_not_text": "a record is text",
     "record_tag_syntax": "'{input}' is not a tag: tags are written like [Event \"...\"]",
-    "record_unknown_tag": "the record has a tag this format does not have: {tag} (tags: "
-                          "{tags})",
+    "record_unknown_tag": "the record has a tag this format does not have: {tag} (delete "
+                          "its line and import the record again)",
+    "record_unknown_tag_near": "the record has a tag this format does not have: {tag} "
+                               "(did you mean {tags}?)",
     "record_tag_twice": "the tag {tag} is given twice",
     "record_unclosed": "a comment or a variation is not closed: '{input}'",
     "record_after_result": "'{input}' comes after the result {result}, which ends the "

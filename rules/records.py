@@ -22,8 +22,9 @@ A record is untrusted text: every refusal is a :class:`RecordError` with its cod
 
 from __future__ import annotations
 
+import difflib
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -145,10 +146,38 @@ class ImportedGame:
     """The seats that left the game, in order, each after how many of ``moves``."""
 
 
+MAX_TAG_SAID = 40
+"""The most characters of an unknown tag's name a refusal repeats."""
+
+
+def unknown_tag(name: str, known: Collection[str]) -> RecordError:
+    """The refusal of tag ``name``, which the format does not have: it names the tag
+    and the nearest of the format's ``known`` tags (the one spelt the same but for case,
+    else up to three close ones), or, when none is near, says to take the tag out; never
+    the whole list of tags (a format has over thirty).
+
+    >>> unknown_tag("Whiteelo", {"White", "WhiteElo", "Event"}).message
+    'the record has a tag this format does not have: Whiteelo (did you mean WhiteElo?)'
+    >>> unknown_tag("Coach", {"White", "Event"}).params
+    mappingproxy({'tag': 'Coach'})
+    """
+    by_key = {k.lower(): k for k in known}
+    key = name.lower()
+    if key in by_key:
+        near = [by_key[key]]
+    else:
+        near = [by_key[k] for k in difflib.get_close_matches(key, sorted(by_key), n=3,
+                                                             cutoff=0.7)]
+    said = name if len(name) <= MAX_TAG_SAID else name[:MAX_TAG_SAID] + "…"
+    if near:
+        return RecordError(detail("record_unknown_tag_near", tag=said, tags=tuple(near)))
+    return RecordError(detail("record_unknown_tag", tag=said))
+
+
 def read_tags(text: str, known: frozenset[str]) -> tuple[dict[str, str], str]:
     """The tags at the head of ``text`` (``[Name "value"]``, or ``'value'``) and the move
     text after them. A tag outside ``known``, one given twice or one that is not a tag
-    is refused."""
+    is refused (an unknown one by :func:`unknown_tag`)."""
     tags: dict[str, str] = {}
     rest = text
     while True:
@@ -162,7 +191,7 @@ def read_tags(text: str, known: frozenset[str]) -> tuple[dict[str, str], str]:
         name = found[1]
         value = found[2] if found[2] is not None else found[3]
         if name not in known:
-            raise RecordError(detail("record_unknown_tag", tag=name, tags=tuple(sorted(known))))
+            raise unknown_tag(name, known)
         if name in tags:
             raise RecordError(detail("record_tag_twice", tag=name))
         tags[name] = value.replace('\\"', '"').replace("\\\\", "\\")

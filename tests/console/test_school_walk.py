@@ -44,3 +44,13 @@ def test_commands_are_named_bare_as_everywhere_in_the_console() -> None:
     text = session(["as alice", "/puzzle answer e4"])
     assert "! you have no puzzle open: /puzzle next gives you one" in text
     assert "`" not in text
+
+
+def test_an_unknown_tag_is_named_with_the_one_meant_not_every_tag(tmp_path: Path) -> None:
+    """A record with a misspelt tag was refused with every tag the format has."""
+    pdn = tmp_path / "cup.pdn"
+    pdn.write_text('[Evnt "Copa"]\n' + (RECORDS / "cucujaes-2022.pdn").read_text())
+    said = asyncio.run(play(["as alice", f"/import {pdn}"], "sv-SE"))
+    refused = [line for line in said if line.startswith("! ")]
+    assert refused == ["! partiet kan inte importeras: partiet har en tagg som formatet inte "
+                       "har: Evnt (menade du Event?)"], said

@@ -268,3 +268,23 @@ async def test_import_offers_its_games_as_the_other_commands_do() -> None:
     names = {c["value"]: c.get("name_localizations", {}) for c in game["choices"]}
     assert names["damas"]["de"] == "Spanische Dame" and names["xiangqi"]["zh-CN"] == "象棋"
     assert game["description"] == "The game, when the record does not say which"
+
+
+async def test_an_unknown_tag_is_named_with_the_one_meant_not_every_tag(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A PDN with a misspelt tag ("WhiteElo" written "Whiteelo") was refused with the
+    32 tags the format has, the one meant somewhere among them; a tag that is nothing
+    like one of them is named with what to do."""
+    w = world
+    speaking(monkeypatch)[w.bob.id] = "de"
+    pdn = (RECORDS / "cucujaes-2022.pdn").read_text()
+    misspelt = ('[Whiteelo "2100"]\n' + pdn).encode()
+    said = reply(await w.alice.slash(w.channel, "import", file=("cup.pdn", misspelt)))
+    assert said.content.startswith("The record cannot be imported: the record has a tag "
+                                   "this format does not have: Whiteelo (did you mean "
+                                   "WhiteElo?).")
+    assert "Annotator" not in said.content
+    said = reply(await w.bob.slash(w.channel, "import", text='[Trainer "Ana"]\n' + pdn))
+    assert said.content.startswith("Die Partie kann nicht importiert werden: die Partie hat "
+                                   "ein Tag, das dieses Format nicht kennt: Trainer (lösche "
+                                   "seine Zeile und importiere die Partie erneut).")

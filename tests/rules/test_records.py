@@ -106,6 +106,24 @@ def test_bad_records_are_refused_with_the_reason(text: str, code: str, said: str
     assert said in refused.value.message
 
 
+@pytest.mark.parametrize(("tag", "code", "said"), [
+    ("Whiteelo", "record_unknown_tag_near", "Whiteelo (did you mean WhiteElo?)"),
+    ("white", "record_unknown_tag_near", "white (did you mean White?)"),
+    ("EventDay", "record_unknown_tag_near", "EventDay (did you mean EventDate or Event?)"),
+    ("Coach", "record_unknown_tag", "Coach (delete its line and import the record again)"),
+    ("X" * 300, "record_unknown_tag", f"{'X' * 40}… (delete its line"),
+])
+def test_an_unknown_tag_is_named_with_the_nearest_known_ones_not_all(
+        tag: str, code: str, said: str) -> None:
+    """A tag the format does not have was refused with every tag it has (over thirty):
+    the refusal names the tag and the near ones, or says to take it out."""
+    with pytest.raises(RecordError) as refused:
+        read_any_record(f'[White "Ana"]\n[Black "Luis"]\n[{tag} "x"]\n1. 9-13 24-20 *')
+    assert refused.value.code == code
+    assert said in refused.value.message
+    assert "Annotator" not in refused.value.message and "tags:" not in refused.value.message
+
+
 def test_a_record_may_hold_at_most_max_plies() -> None:
     text = '[Format "WXF"]\n' + " ".join(["H2+3 H8+7 H3-2 H7-8"] * (MAX_PLIES // 4 + 1))
     with pytest.raises(RecordError, match=f"more than {MAX_PLIES} moves"):
