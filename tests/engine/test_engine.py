@@ -842,7 +842,9 @@ def test_beginner_levels_do_not_arrange_the_strongest_querni_set_up() -> None:
     setup = rules.variant("querni").start(setup="choose")
     longest: dict[int, list[int]] = {}
     for number in (1, 2, 3, 6, 8):
-        for seed in range(12):
+        # level 8 climbs hard (a third of a second an arrangement) and
+        # ``test_querni_top_level_arranges_both_rings_into_chains`` checks its rings
+        for seed in range(12 if number < 8 else 3):
             for seat in (0, 1):
                 choice = choose_move(setup, number, seed=seed, seat=seat, fairy=False,
                                      seconds=60)
