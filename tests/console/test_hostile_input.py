@@ -59,9 +59,11 @@ def migrated_database() -> bytes:
 @given(lines=st.lists(LINE, min_size=1, max_size=8), switch=st.booleans())
 def test_no_id_page_or_option_value_escapes_the_console(lines: list[str],
                                                         switch: bool) -> None:
+    empty = migrated_database()
+
     async def go() -> str:
         with tempfile.TemporaryDirectory() as folder:
-            (Path(folder) / "f.db").write_bytes(migrated_database())
+            (Path(folder) / "f.db").write_bytes(empty)
             repo = await SqliteRepository.open(Path(folder) / "f.db", synchronous="NORMAL")
             out = io.StringIO()
             console = open_console(repo, out)
