@@ -198,7 +198,8 @@ MoveFollowed, MatchEnded (``left_by``: whose resignation or timeout ended it; a 
 leaver may have won), ClocksExtended, OfferSettled (a question asked with buttons, a
 challenge or lobby, a draw offer, a takeback, a pause, a lapsed claim-win clock or a
 turn, was answered, lapsed or is over: added by ``commit`` to every change that does so,
-``settled.py``, so its post can be closed; a turn's last of all).
+``settled.py``, so its post can be closed; a turn's last of all, unless the change
+posts the next turn: then its ``TurnStarted.closes`` names the ply whose card goes).
 ``TurnStarted.by`` (and ``MatchView.last_move_by``) is who played the last move;
 ``MatchEnded.ratings`` holds each rated player's ``RatingUpdate`` (ordinal before ->
 after, the number /leaderboard shows, and his rank afterwards).

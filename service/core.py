@@ -189,10 +189,10 @@ class ServiceCore:
                      build: Callable[[MatchRecord], Sequence[Event]], by: int | None = None
                      ) -> Callable[[MatchRecord], list[Event]]:
         """``build``, followed by the questions of ``before`` the stored change answered
-        or made moot (``settled.settled``)."""
+        or made moot, a turn that passed closed by its ``TurnStarted`` if it has one
+        (``settled.settled``)."""
         def built(stored: MatchRecord) -> list[Event]:
-            return [*build(stored),
-                    *settled(before, stored, lambda: self.view(stored), by)]
+            return settled(before, stored, build(stored), lambda: self.view(stored), by)
         return built
 
     async def announce(self, events: Iterable[Event]) -> None:

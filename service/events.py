@@ -56,7 +56,10 @@ class TurnStarted:
     match). ``last_move`` is the display of the move just played (None at the start) and
     ``by`` who played it. ``draw_lapsed_by``: the player whose draw offer this move let
     lapse (an offer lapses when an opponent moves instead of answering it). ``board``: the
-    position to draw (a hidden Querni arrangement is hidden by the renderer itself)."""
+    position to draw (a hidden Querni arrangement is hidden by the renderer itself).
+    ``closes``: the ply of the turn whose card this post replaces (``service.settled``):
+    its buttons go once this post is out, so the turn that passed needs no
+    ``OfferSettled`` of its own (None: none passed, the match just started)."""
 
     match: MatchView
     users: tuple[int, ...]
@@ -64,6 +67,7 @@ class TurnStarted:
     by: int | None = None
     draw_lapsed_by: int | None = None
     board: BoardState | None = None
+    closes: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -393,13 +397,14 @@ class OfferSettled:
     asked: ``"challenge"`` (a challenge or a lobby), ``"draw"``, ``"takeback"``,
     ``"pause"``, ``"claim"`` (a lapsed claim-win clock: claim or keep waiting) or
     ``"turn"`` (the turn at ``ply``, whose card offered "+1 day" or "Take back", is
-    over); ``outcome`` what became of it: ``"accepted"``, ``"filled"`` (a lobby whose
-    last seat was taken: the match started), ``"declined"``, ``"withdrawn"`` (by who
-    asked), ``"claimed"`` (by ``by``), ``"extended"`` (one more day given, by ``by``),
-    ``"lapsed"`` (a move was played first), ``"taken-back"`` (a takeback undid the move
-    it was about), ``"left"`` (``by`` left a game that goes on), ``"passed"`` (a turn)
-    or ``"closed"`` (the match ended or closed another way); ``by``: who answered (None
-    when nobody did)."""
+    over, and no ``TurnStarted`` of the same change closes its card: the match ended, a
+    takeback, a set-up going on); ``outcome`` what became of it: ``"accepted"``,
+    ``"filled"`` (a lobby whose last seat was taken: the match started), ``"declined"``,
+    ``"withdrawn"`` (by who asked), ``"claimed"`` (by ``by``), ``"extended"`` (one more
+    day given, by ``by``), ``"lapsed"`` (a move was played first), ``"taken-back"`` (a
+    takeback undid the move it was about), ``"left"`` (``by`` left a game that goes on),
+    ``"passed"`` (a turn) or ``"closed"`` (the match ended or closed another way);
+    ``by``: who answered (None when nobody did)."""
 
     match: MatchView
     offer: str

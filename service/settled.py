@@ -11,15 +11,20 @@ closes that post (its buttons gone, the outcome said), whichever way the answer 
 button, a command, the console, the web, the sweep).
 
 ``ServiceCore.commit`` adds these events to every change it stores, after the change's
-own events, so they ride the outbox with it: durable, in order, delivered once (a
-turn's card last of all: the next turn's post never waits for it).
+own events, so they ride the outbox with it: durable, in order, delivered once. A turn
+that passed is closed by the change's own ``TurnStarted`` when it has one (a move, a
+skip that goes on: ``TurnStarted.closes``, its ply; the adapter edits the old card once
+the new one is out, so the next turn's post never waits for it), with no entry of its
+own; else (the match ended, a takeback, a set-up going on) by an ``OfferSettled``
+"turn", last of all.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import dataclasses
+from collections.abc import Callable, Sequence
 
-from service.events import OfferSettled
+from service.events import Event, OfferSettled, TurnStarted
 from service.records import MatchRecord, MatchStatus, PauseOffer, TakebackRequest
 from service.views import MatchView
 
@@ -116,11 +121,14 @@ def _claim(before: MatchRecord, after: MatchRecord, by: int | None
     return _lapsed(before, after)
 
 
-def settled(before: MatchRecord, after: MatchRecord, view: Callable[[], MatchView],
-            by: int | None) -> list[OfferSettled]:
-    """The questions of ``before`` that ``after`` answered or made moot (``by``: who
-    acted, when someone did), as ``OfferSettled`` events about ``after``'s view (made by
-    ``view`` only when there is one: most changes, moves, settle nothing)."""
+def settled(before: MatchRecord, after: MatchRecord, told: Sequence[Event],
+            view: Callable[[], MatchView], by: int | None) -> list[Event]:
+    """``told``, the change's own events, followed by the questions of ``before`` that
+    ``after`` answered or made moot (``by``: who acted, when someone did), as
+    ``OfferSettled`` events about ``after``'s view (made by ``view`` only when there is
+    one: most changes, moves, settle nothing). A turn that passed closes with the
+    change's ``TurnStarted`` (``closes``: the ply its card's buttons name) when there is
+    one, else with an ``OfferSettled`` "turn" last of all."""
     found: list[tuple[str, str, int | None]] = []
     challenge = _challenge(before, after, by)
     if challenge is not None:
@@ -142,10 +150,17 @@ def settled(before: MatchRecord, after: MatchRecord, view: Callable[[], MatchVie
     claim = _claim(before, after, by)
     if claim is not None:
         found.append(("claim", *claim))
+    events = list(told)
     turn = _turn_passed(before, after)
+    if turn:
+        for n, event in enumerate(events):
+            if isinstance(event, TurnStarted):  # the new turn's post closes the old card
+                events[n], turn = dataclasses.replace(event, closes=before.ply), False
+                break
     if not found and not turn:
-        return []
+        return events
     shown = view()
     # the turn's card last: it says nothing new, it only loses its buttons
-    return [*(OfferSettled(shown, offer_, outcome, who) for offer_, outcome, who in found),
+    return [*events,
+            *(OfferSettled(shown, offer_, outcome, who) for offer_, outcome, who in found),
             *([OfferSettled(shown, "turn", "passed", None, before.ply)] if turn else [])]

@@ -308,9 +308,11 @@ class DiscordNotifier:
                                   dm_note=_("Your move in {game} (match {match}).",
                                             game=embeds.game_of(m), match=m.id),
                                   audience=self.others(m, by), **extra)
-        if actions:  # its buttons go once the turn is over (``OfferSettled`` "turn")
+        if actions:  # its buttons go once the turn is over (``TurnStarted.closes``)
             await self.asked_with_layout(m, f"turn:{m.ply}", loc, message, cards.match_card(
                 m, loc, board=board, web_url=url) if self.cards else self.link_only(url, loc))
+        if event.closes is not None:  # the card this one replaces, once this one is out
+            await self.close_turn(m, event.closes)
 
     @handlers.on(ev.DeadlineReminder)
     async def deadline_reminder(self, event: ev.DeadlineReminder) -> None:
@@ -367,6 +369,14 @@ class DiscordNotifier:
             await self.close(m.id, "rematch-of", event)
         offer = event.offer if event.ply is None else f"{event.offer}:{event.ply}"
         await self.close(m.id, offer, event)
+
+    async def close_turn(self, m: MatchView, ply: int) -> None:
+        """The turn at ``ply`` is over and the next turn's post is out
+        (``TurnStarted.closes``): its card (remembered as ``turn:PLY`` when it had
+        buttons) loses them, as an ``OfferSettled`` "turn" closes it when no turn
+        follows (the match ended, a takeback). Closing again (a retry, a redelivery)
+        edits nothing more: the card is forgotten once closed."""
+        await self.close(m.id, f"turn:{ply}", ev.OfferSettled(m, "turn", "passed", None, ply))
 
     async def close(self, match_id: int, offer: str, event: ev.OfferSettled) -> None:
         """Close the post remembered as ``match_id``'s ``offer`` (if any) as ``event``

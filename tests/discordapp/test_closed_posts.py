@@ -15,6 +15,7 @@ import pytest
 
 from service import GuildSettings
 from tests.discordapp.conftest import World, make_bot
+from tests.discordapp.faults import FaultyHTTP
 from tests.discordapp.helpers import (
     FOUR_PLAYER_GAME,
     buttons,
@@ -28,6 +29,7 @@ from tests.discordapp.helpers import (
     start_four_player_match,
     start_match,
 )
+from tests.discordapp.test_delivered_once import crash_after_posting
 from tests.discordapp.test_match_cards import carded_bot
 
 pytestmark = pytest.mark.simcord(settle_timeout=30.0)
@@ -304,7 +306,8 @@ async def test_a_turn_card_closes_after_a_restart(
 
     monkeypatch.setattr(cog.notifier.relay, "notify", crashed)
     await w.service.move(m.id, w.bob.id, "h8-e8")
-    assert [e.kind for e in await w.repository.pending_outbox()][-1] == "offer-settled"
+    (turn,) = await w.repository.pending_outbox()  # the next turn, closing the card
+    assert turn.kind == "turn" and f'"closes":{m.ply + 1}' in turn.payload
     w.bot = make_bot(w.tmp_path, w.repository)
     await w.env.restart_bot(w.bot)
     await w.env.settle()
@@ -312,6 +315,63 @@ async def test_a_turn_card_closes_after_a_restart(
     card_closed(thread, card)
     assert buttons(thread.last_message)  # the new turn's card, posted after the restart
     assert await w.repository.pending_outbox() == []
+
+
+def made_on(w: World, since: int, thread: Any, post: Any) -> tuple[int, int]:
+    """(new posts in ``thread``, edits of ``post``) that reached Discord since the
+    ``since``-th request."""
+    made = w.env.http_requests[since:]
+    return (sum(r.method == "POST" and r.path == f"/channels/{thread.id}/messages"
+                for r in made),
+            sum(r.method == "PATCH" and r.path == f"/channels/{thread.id}/messages/{post.id}"
+                for r in made))
+
+
+async def test_a_turn_cards_edit_retried_posts_the_next_turn_once(world: World) -> None:
+    """The next turn's post closes the card before it: when that edit fails on a 5xx
+    the entry is retried, and the retry edits again without posting the turn again."""
+    w = world
+    _m, thread = await start_match(w, w.alice, w.bob, seat=0)
+    await w.alice.slash(thread, "move", move="h3-e3")
+    await drain(w)
+    card = thread.last_message
+    faults = FaultyHTTP.install(w.bot)
+    edit = f"/channels/{thread.id}/messages/{card.id}"
+    faults.add("PATCH", edit, "server-error", every=2)  # the first edit fails, then passes
+    since = len(w.env.http_requests)
+    await w.bob.slash(thread, "move", move="h8-e8")
+    await drain(w)
+    assert faults.failed == [("PATCH", edit, "server-error")]
+    card_closed(thread, card)
+    assert made_on(w, since, thread, card) == (1, 1)  # one turn post, one edit through
+    assert "h8-e8" in post_text(thread.last_message) and buttons(thread.last_message)
+    assert await w.repository.pending_outbox() == []
+
+
+async def test_a_turn_redelivered_after_a_crash_closes_the_card_once(world: World) -> None:
+    """The process dies after the next turn's post and the card's edit, before the entry
+    is deleted: the next start delivers it again, finds the post already made (its
+    nonce) and the card already closed (forgotten): nothing posted or edited twice."""
+    w = world
+    m, thread = await start_match(w, w.alice, w.bob, seat=0)
+    await w.alice.slash(thread, "move", move="h3-e3")
+    await drain(w)
+    card = thread.last_message
+    dying = await crash_after_posting(w)
+    since = len(w.env.http_requests)
+    await w.service.move(m.id, w.bob.id, "h8-e8")
+    await drain(w)
+    assert dying.killed >= 1 and [e.kind for e in await w.repository.pending_outbox()] \
+        == ["turn"]
+    card_closed(thread, card)
+    w.bot = make_bot(w.tmp_path, w.repository)
+    await w.env.restart_bot(w.bot)
+    await w.env.settle()
+    await drain(w)
+    assert await w.repository.pending_outbox() == []
+    assert made_on(w, since, thread, card) == (2, 1)  # the post redelivered, no new edit
+    assert sum("h8-e8" in post_text(p) for p in thread.history()) == 1
+    assert await w.repository.post_of(m.id, f"turn:{m.ply + 1}") is None
 
 
 async def test_a_skipped_seats_card_and_a_draw_offer_he_made_moot_close(

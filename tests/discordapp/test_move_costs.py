@@ -4,10 +4,10 @@ repository reads, 1 write, 1 render, and the service never calls back up into th
 adapter. The service-level count is tests/service/test_return_path.py; this one adds the
 adapter's own reads (resolving the match from its thread, the permission check, the
 notifier posting the board, with each seat's rating: read with the match, issue 42).
-The outbox's bookkeeping is counted apart: the board's post and the closing of the card
-before it (its buttons removed, ``service.settled``) are read from the outbox at once and
-each marked delivered once (issue 12); so is the posts' (the new card remembered, the old
-one looked up and forgotten: one each, no more)."""
+The outbox's bookkeeping is counted apart: the board's post, which also closes the card
+before it (its buttons removed, ``TurnStarted.closes``: no entry of its own), is read
+from the outbox and marked delivered once (issue 12); so is the posts' (the new card
+remembered, the old one looked up and forgotten: one each, no more)."""
 
 from __future__ import annotations
 
@@ -78,7 +78,7 @@ async def test_one_move_costs_two_reads_one_write_one_render(world: World) -> No
           f"{len(called_up)} calls up ({dict(calls)})")
     assert reads <= 2, calls
     assert writes == 1, calls
-    assert calls["pending_outbox"] == 1 and calls["mark_delivered"] == 2, calls
+    assert calls["pending_outbox"] == 1 and calls["mark_delivered"] == 1, calls
     assert all(calls[name] == 1 for name in POSTS), calls
     assert renders == 1
     assert called_up == []

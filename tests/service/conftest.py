@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import rules
-from service import Event, MatchService, MatchView, OfferSettled, Repository
+from service import Event, MatchService, MatchView, OfferSettled, Repository, TurnStarted
 from tests.conftest import REPOSITORY_KINDS, open_repository_of
 
 GUILD, CHANNEL = 10, 20
@@ -32,10 +32,19 @@ class SetClock:
         self.t += timedelta(**kw)
 
 
+def closes(event: Event) -> int | None:
+    """The ply of the turn whose card ``event`` closes: an ``OfferSettled`` "turn" (the
+    match ended, a takeback), or the next turn's ``TurnStarted`` (``closes``)."""
+    if isinstance(event, OfferSettled) and event.offer == "turn":
+        return event.ply
+    return event.closes if isinstance(event, TurnStarted) else None
+
+
 class Recorder:
-    """A Notifier that keeps every event; the closing of a turn's card (an
-    ``OfferSettled`` "turn", after every change that ends a turn) apart, in ``turns``:
-    ``events`` are those that tell something."""
+    """A Notifier that keeps every event; the closings of turns' cards (after every
+    change that ends a turn: a ``TurnStarted`` that ``closes`` a ply, or an
+    ``OfferSettled`` "turn") in ``turns`` too: ``events`` are those that tell something
+    (a ``TurnStarted`` among them)."""
 
     def __init__(self) -> None:
         self.events: list[Event] = []
@@ -44,9 +53,9 @@ class Recorder:
 
     async def notify(self, event: Event) -> None:
         self.all.append(event)
-        if isinstance(event, OfferSettled) and event.offer == "turn":
+        if closes(event) is not None:
             self.turns.append(event)
-        else:
+        if not (isinstance(event, OfferSettled) and event.offer == "turn"):
             self.events.append(event)
 
     def of(self, kind: type) -> list[Event]:

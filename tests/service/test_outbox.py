@@ -13,8 +13,9 @@ from datetime import timedelta
 import pytest
 
 from service import Conflict, Event, MatchEnded, MatchService, Repository, TurnStarted
-from service.outbox import KINDS, Announce, OutboxRelay, Retry, event_of
-from service.records import OutboxEntry
+from service.outbox import KINDS, Announce, OutboxRelay, Retry, entry_of, event_of
+from service.records import MatchStatus, OutboxEntry
+from service.views import MatchView
 from tests.service.conftest import (
     ALICE,
     BOB,
@@ -139,10 +140,11 @@ async def game(repo: Repository, relay_or_recorder: object, clock: SetClock) -> 
     return m.id
 
 
-GAME_KINDS = ["challenge", "turn", "offer-settled", "turn", "offer-settled", "turn",
-              "offer-settled", "result", "offer-settled"]
+GAME_KINDS = ["challenge", "turn", "offer-settled", "turn", "turn", "result",
+              "offer-settled"]
 """The entries of ``game``: the start's turn, then the challenge's post closed; each
-later change's posts, then the card of the turn it ended closed."""
+move's turn (which closes the card of the turn before it: ``TurnStarted.closes``); the
+result, then the card of the turn it ended closed."""
 
 
 async def test_the_relay_delivers_in_order_with_the_live_events(repo: Repository) -> None:
@@ -224,3 +226,21 @@ def test_an_unreadable_entry_is_an_outbox_error() -> None:
     with pytest.raises(ValueError, match="unknown outbox kind"):
         event_of(dataclasses.replace(bad, kind="fireworks"))
 
+
+
+def test_a_turns_closed_ply_reads_back_and_an_older_entry_closes_nothing() -> None:
+    """``TurnStarted.closes`` is stored with the turn; an entry stored before it was
+    (no ``closes`` in its payload) reads back closing nothing."""
+    view = MatchView(7, 1, 2, None, "damas", "Damas", {}, MatchStatus.ACTIVE, 3, (), (),
+                     (3, 4), 2, 5, (4,), None, 3, True, None, "W:W1:B20", None, None, None)
+    now = SetClock().now()
+    entry = entry_of(TurnStarted(view, (4,), "a3-b4", 3, closes=2), 0, now)
+    assert entry.kind == "turn" and '"closes":2' in entry.payload
+    back = event_of(entry)
+    assert isinstance(back, TurnStarted) and (back.closes, back.by) == (2, 3)
+    started = event_of(entry_of(TurnStarted(view, (4,), None), 0, now))
+    assert isinstance(started, TurnStarted) and started.closes is None
+    older = dataclasses.replace(entry, payload=entry.payload.replace(',"closes":2', ""))
+    assert "closes" not in older.payload
+    read = event_of(older)
+    assert isinstance(read, TurnStarted) and read.closes is None and read.by == 3

@@ -5,6 +5,8 @@ four-player draw one more player agreed to is told to everyone (``DrawAccepted``
 
 from __future__ import annotations
 
+import json
+
 from service import (
     DrawAccepted,
     MatchEnded,
@@ -23,6 +25,7 @@ from tests.service.conftest import (
     GUILD,
     Recorder,
     SetClock,
+    closes,
     play_random,
     start_four,
     start_match,
@@ -68,9 +71,8 @@ async def test_draw_offers_accepted_declined_withdrawn_lapsed_or_closed(
     lapsed = recorder.events[-1]
     assert isinstance(recorder.events[-2], TurnStarted)  # the move's post goes first
     assert isinstance(lapsed, OfferSettled) and lapsed.match.ply == 3
-    # the last turn's card closes, the ply its buttons name
-    turn = recorder.turns[-1]
-    assert isinstance(turn, OfferSettled) and (turn.offer, turn.ply) == ("turn", 2)
+    # the last turn's card closes with the move's post, the ply its buttons name
+    assert recorder.turns[-1] is recorder.events[-2] and closes(recorder.turns[-1]) == 2
     await service.offer_draw(m.id, BOB)
     await service.move(m.id, BOB, "b10-c8")  # the offerer's own move keeps his offer
     await service.accept_draw(m.id, ALICE)
@@ -143,33 +145,46 @@ async def test_settled_events_are_stored_with_their_change(
     assert kinds[-2:] == ["draw-declined", "offer-settled"]
 
 
-def last_turn(recorder: Recorder) -> OfferSettled:
-    turn = recorder.turns[-1]
-    assert isinstance(turn, OfferSettled) and turn.offer == "turn"
+def last_turn(recorder: Recorder) -> int | None:
+    """The ply of the last turn whose card was closed."""
+    return closes(recorder.turns[-1])
+
+
+def turn_closed_last(recorder: Recorder) -> OfferSettled:
+    """The change's last event closes a turn without a new turn's post: an
+    ``OfferSettled`` "turn", after the change's own events."""
+    turn = recorder.all[-1]
+    assert isinstance(turn, OfferSettled) and turn.offer == "turn" \
+        and turn is recorder.turns[-1]
     return turn
 
 
 async def test_a_turns_card_closes_once_the_turn_is_over_and_last(
         service: MatchService, recorder: Recorder) -> None:
     """A move, a takeback and the end of the match close the turn (its ply named: the
-    card's buttons name it), after the change's own events; nothing else does."""
+    card's buttons name it): a move with its next turn's post, the others after the
+    change's own events; nothing else does."""
     m = await start_match(service, "xiangqi", rated=False)
     first = m.ply
+    assert recorder.turns == []  # the start closes nothing
     await service.move(m.id, ALICE, "h3-e3")
-    turn = last_turn(recorder)
-    assert (turn.offer, turn.outcome, turn.by, turn.ply) == ("turn", "passed", None, first)
+    turn = recorder.turns[-1]
+    assert isinstance(turn, TurnStarted) and turn.closes == first
+    assert turn is recorder.all[-1]  # no entry of its own
     count = len(recorder.turns)
     await service.offer_draw(m.id, ALICE)  # the turn goes on: its card stays
     await service.give_time(m.id, ALICE)
     assert len(recorder.turns) == count
     await service.request_takeback(m.id, ALICE)
     await service.accept_takeback(m.id, BOB)  # back to the first turn: a new card
-    assert last_turn(recorder).ply == first + 1
+    turn = turn_closed_last(recorder)
+    assert (turn.offer, turn.outcome, turn.by, turn.ply) == ("turn", "passed", None,
+                                                             first + 1)
     assert settled(recorder)[-2:] == [("draw", "taken-back", None),
                                       ("takeback", "accepted", BOB)]
     await service.move(m.id, ALICE, "h3-e3")
     await service.resign(m.id, BOB)
-    assert last_turn(recorder).ply == first + 1
+    assert turn_closed_last(recorder).ply == first + 1
     assert isinstance(recorder.events[-1], MatchEnded)
 
 
@@ -184,7 +199,8 @@ async def test_a_four_player_turn_skipped_and_a_draw_offer_a_leaver_made_moot(
     await service.sweep_deadlines()
     m = await service.get_match(m.id)
     assert m.status.is_live and m.ply == ply + 1  # the game goes on without him
-    assert last_turn(recorder).ply == ply
+    assert last_turn(recorder) == ply  # with the next seat's turn post
+    assert isinstance(recorder.turns[-1], TurnStarted)
     assert settled(recorder)[-1] == ("draw", "left", late)
 
 
@@ -219,10 +235,30 @@ async def test_a_lapsed_clocks_claim_is_claimed_given_a_day_or_moot(
     assert settled(recorder)[-1] == ("claim", "closed", None)
 
 
-async def test_a_turns_closing_is_stored_after_the_next_turn(
+async def test_a_turns_closing_is_stored_with_the_next_turn(
         service: MatchService, repo: Repository) -> None:
+    """A move stores one entry, the next turn's, naming the card it closes; the end
+    of the match, with no next turn, stores the closing after the result."""
     m = await start_match(service, "xiangqi")
     await service.move(m.id, ALICE, "h3-e3")
     stored = await repo.pending_outbox(m.id)
-    assert [e.kind for e in stored][-2:] == ["turn", "offer-settled"]
-    assert '"offer":"turn"' in stored[-1].payload and '"ply":0' in stored[-1].payload
+    # the challenge; the first turn and the challenge's closing; the move's turn
+    assert [e.kind for e in stored] == ["challenge", "turn", "offer-settled", "turn"]
+    assert '"closes":null' in stored[1].payload and '"closes":0' in stored[3].payload
+    await service.resign(m.id, BOB)
+    stored = await repo.pending_outbox(m.id)
+    assert [e.kind for e in stored][4:] == ["result", "offer-settled"]
+    assert '"offer":"turn"' in stored[-1].payload and '"ply":1' in stored[-1].payload
+
+
+async def test_a_move_stores_one_outbox_entry_as_before_turn_cards_closed(
+        service: MatchService, repo: Repository) -> None:
+    """Closing turn cards costs no entry per move: each move of a match that goes on
+    stores exactly one (its turn), as it did before turn cards were closed."""
+    m = await start_match(service, "xiangqi", rated=False)
+    count = len(await repo.pending_outbox(m.id))
+    m = await play_random(service, m.id, 6, seed=11)
+    assert m.status.is_live and m.ply == 6
+    stored = await repo.pending_outbox(m.id)
+    assert [e.kind for e in stored[count:]] == ["turn"] * 6
+    assert [json.loads(e.payload)["closes"] for e in stored[count:]] == list(range(6))
