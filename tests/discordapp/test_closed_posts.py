@@ -487,3 +487,37 @@ async def test_an_embed_turn_post_loses_its_buttons_and_keeps_its_words(
     shown = now_of(thread, post)
     assert buttons(shown) == [] and shown.content == post.content
     assert [e.to_dict() for e in shown.embeds] == [e.to_dict() for e in post.embeds]
+
+
+async def test_a_turn_post_redelivered_before_it_was_remembered_still_closes(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The process dies after the turn's post went out, before the card was remembered:
+    the next start delivers the entry again, gets the post already made (its nonce),
+    and remembers that post, so the next move still closes it."""
+    w = world
+    m, thread = await start_match(w, w.alice, w.bob, seat=0)
+    await drain(w)
+    dying = await crash_after_posting(w)
+    remember = w.repository.remember_post
+
+    async def killed(*args: Any) -> None:
+        raise RuntimeError("killed between the post and remembering it")
+
+    monkeypatch.setattr(w.repository, "remember_post", killed)
+    await w.service.move(m.id, w.alice.id, "h3-e3")
+    await drain(w)
+    card = thread.last_message
+    assert buttons(card) and dying.killed >= 1
+    assert await w.repository.post_of(m.id, f"turn:{m.ply + 1}") is None
+    monkeypatch.setattr(w.repository, "remember_post", remember)
+    w.bot = make_bot(w.tmp_path, w.repository)
+    await w.env.restart_bot(w.bot)
+    await w.env.settle()
+    await drain(w)
+    assert await w.repository.pending_outbox() == []
+    assert thread.last_message.id == card.id  # not posted twice
+    assert await w.repository.post_of(m.id, f"turn:{m.ply + 1}") is not None
+    await w.bob.slash(thread, "move", move="h8-e8")
+    await drain(w)
+    card_closed(thread, card)
+
