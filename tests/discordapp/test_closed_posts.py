@@ -521,3 +521,42 @@ async def test_a_turn_post_redelivered_before_it_was_remembered_still_closes(
     await drain(w)
     card_closed(thread, card)
 
+
+async def test_an_embed_claim_win_post_closes_with_its_words_kept(world: World) -> None:
+    """Without cards (TABLERO_MATCH_CARDS=off) a lapsed clock's "Claim win" / "Keep
+    waiting" is a plain post: closing it removes its buttons and adds what became of it
+    under its words, whichever way the question ended."""
+    w = world
+    w.bot = carded_bot(w.tmp_path, w.repository, cards=False)
+    await w.env.restart_bot(w.bot)
+    m, thread = await start_match(w, w.alice, w.bob, seat=0, days=1, claim_win=True)
+    await w.alice.slash(thread, "move", move="h3-e3")
+    await w.bob.slash(thread, "move", move="h8-e8")
+    await w.env.advance_time(25 * HOUR)  # alice's day runs out
+    lapsed = thread.last_message
+    assert not is_card(lapsed) and "claim the win" in lapsed.content
+    assert [b.label for b in buttons(lapsed)] == ["Claim win", "Keep waiting"]
+    await w.bob.click(lapsed, label="Keep waiting")  # settles nothing
+    await drain(w)
+    assert buttons(now_of(thread, lapsed))
+    await w.service.give_time(m.id, w.bob.id)
+    await drain(w)
+    closed(thread, lapsed, f"⏳ {w.bob.mention} gave one more day instead.")
+
+    await w.env.advance_time(25 * HOUR)
+    moot = thread.last_message
+    assert [b.label for b in buttons(moot)] == ["Claim win", "Keep waiting"]
+    await w.alice.slash(thread, "move", move="b1-c3")  # moves before anyone claims
+    await drain(w)
+    closed(thread, moot, "⌛ Moot: a move was played before anyone claimed.")
+
+    await w.env.advance_time(25 * HOUR)
+    claimed = thread.last_message
+    await w.alice.click(claimed, label="Claim win")
+    await drain(w)
+    closed(thread, claimed, f"🏁 Claimed by {w.alice.mention}.")
+    assert (await w.service.get_match(m.id)).status.value == "finished"
+    edits = [r for r in w.env.http_requests if r.method == "PATCH"
+             and r.path.endswith(f"/messages/{claimed.id}")]
+    assert edits and all(r.json is not None and r.json["allowed_mentions"] == {"parse": []}
+                         for r in edits)  # the edit pings nobody again
