@@ -14,23 +14,39 @@ own range (:data:`IMPORTED_IDS`, below the computer players'), the same for the 
 across imports; the names are the record's tags, stored with the ids
 (``ImportedPlayerStore``) so that every later view names them. It is counted in the
 opening explorer as imported, apart from the server's own games.
+
+A game is imported once in a server: the same game imported again is refused, naming the
+match it is (:class:`AlreadyImported`), so that it is never two matches nor counted twice
+in the explorer. "The same game" is decided by a fingerprint of what is played
+(:func:`record_key`): the game, its configuration (the options with the defaults filled
+in), the start position, the moves in canonical notation and where seats left; not the
+file's text, so another format (WXF or ICCS, PDN or Tablero's own), other spacing, move
+numbers, comments, variations, tags (event, players' names, result) do not make it
+another game. Two games played the same move for move are one game to the server: a
+record is the moves. Another server may import it too (each server's explorer counts its
+own). The store holds one match per fingerprint and server (``MatchRecord.import_key``;
+``Conflict`` when two imports of it race), so the check holds across processes.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Protocol
 
-from locales.i18n import _
+from locales.i18n import _, command
 from locales.rules_words import refusal_words
 from rules import RulesError
 from rules.records import ImportedGame, read_any_record, seat_leaves
-from service.errors import InvalidOption
+from service.errors import Conflict, InvalidOption, NotAllowed
 from service.explorer import Explorer
 from service.imported_seats import ImportedNames, imported_name
 from service.inputs import check_characters
-from service.ports import Clock, MatchStore
+from service.ports import Clock, ImportedPlayerStore, MatchStore
 from service.ratings import ladder_key
 from service.records import (
     SPECIAL_PREFIX,
@@ -48,6 +64,41 @@ MAX_RECORD_BYTES = 64 * 1024
 class ImportRefused(InvalidOption):
     """A record that cannot be imported: too large, not UTF-8 text, unreadable, or a move
     that cannot be played. Nothing was stored."""
+
+
+class AlreadyImported(NotAllowed):
+    """The game of a record is imported in this server already: ``match_id`` is it.
+    Nothing was stored."""
+
+    def __init__(self, match_id: int) -> None:
+        super().__init__(_("this game is imported in this server already, as match "
+                           "{match}: see it with {history}", match=match_id,
+                           history=command("history", match=match_id)))
+        self.match_id = match_id
+
+
+def record_key(read: ImportedGame) -> str:
+    """The fingerprint of an imported game (see the module's docstring): a digest of its
+    game, configuration, start position, canonical moves and leavings, written in one
+    normalised form (JSON, keys sorted) whatever the file it came from.
+
+    >>> from rules.records import read_any_record
+    >>> wxf = read_any_record('[Game "Chinese Chess"]\\n[Red "A"]\\n1. C2.5 H8+7 *')
+    >>> iccs = read_any_record('[Game "Chinese Chess"]\\n[Format "ICCS"]\\n'
+    ...                        '1. h2-e2 {a comment} h9-g7')
+    >>> record_key(wxf) == record_key(iccs), len(record_key(wxf))
+    (True, 67)
+    """
+    v = read.variant
+    options = v.check_options({k: o for k, o in read.options.items() if k in v.options})
+    played = {"game": v.key,
+              "options": {k: list(o) if isinstance(o, tuple) else o
+                          for k, o in options.items()},
+              "start": read.start.to_text(), "moves": list(read.moves),
+              "left": [[left.after, left.seat, left.how] for left in read.leavings]}
+    text = json.dumps(played, sort_keys=True, ensure_ascii=False, separators=(",", ":"),
+                      default=str)
+    return "r1:" + hashlib.sha256(text.encode()).hexdigest()
 
 
 def too_large(size: int) -> ImportRefused:
@@ -88,10 +139,14 @@ class ImportedMatch:
     moves: int
 
 
+class ImportStore(MatchStore, ImportedPlayerStore, Protocol):
+    """What an import writes and reads: the match, and the server's imports."""
+
+
 class Importer:
     """The import use-case: read, check, store, count in the explorer."""
 
-    def __init__(self, repository: MatchStore, clock: Clock, explorer: Explorer,
+    def __init__(self, repository: ImportStore, clock: Clock, explorer: Explorer,
                  names: ImportedNames, view: Callable[[MatchRecord], MatchView]) -> None:
         self.repository = repository
         self.clock = clock
@@ -114,10 +169,17 @@ class Importer:
         except RulesError as e:
             raise ImportRefused(_("the record cannot be imported: {error}",
                                   error=refusal_words(e))) from None
+        key = record_key(read)
+        await self._not_imported(guild_id, key)
         now = self.clock.now()
         ids = await self.names.ids_of(read.players, read.start.seat_count)
-        rec = self._match_of(read, guild_id, channel_id, user, now, ids)
-        stored = await self.repository.create_match(rec)
+        rec = dataclasses.replace(self._match_of(read, guild_id, channel_id, user, now, ids),
+                                  import_key=key)
+        try:
+            stored = await self.repository.create_match(rec)
+        except Conflict:  # the same game, imported at the same moment
+            await self._not_imported(guild_id, key)
+            raise
         entries = self._entries(read, stored, now)
         after = await self.repository.save(stored, self._ended(read, stored, len(entries)),
                                            append=entries)
@@ -125,6 +187,12 @@ class Importer:
         kept = {seat: imported_name(name) for seat, name in read.players.items()}
         return ImportedMatch(self._view(after), {s: n for s, n in kept.items() if n},
                              len(read.moves))
+
+    async def _not_imported(self, guild_id: int, key: str) -> None:
+        """Refuse the game of fingerprint ``key`` when ``guild_id`` holds it already."""
+        held = await self.repository.imported_match(guild_id, key)
+        if held is not None:
+            raise AlreadyImported(held)
 
     @staticmethod
     def _seats(read: ImportedGame, ids: Mapping[int, int]) -> tuple[SeatRecord, ...]:
@@ -177,8 +245,6 @@ class Importer:
 
     @staticmethod
     def _ended(read: ImportedGame, rec: MatchRecord, plies: int) -> MatchRecord:
-        import dataclasses
-
         end = read.end if read.end is not None else read.start
         ended = read.outcome
         result = None if ended is None else ResultRecord(

@@ -52,7 +52,9 @@ class MatchStore(Protocol):
         """Store a new match (its ``id`` is ignored); the stored record with its new id.
         ``outbox``: called with the stored record; its entries are stored in the same
         transaction (so are ``save``'s and ``extend_clocks``'); so are ``entries``, the
-        record's first moves (a continued imported game's, issue 44)."""
+        record's first moves (a continued imported game's, issue 44). ``Conflict``, and
+        nothing stored, when ``record.import_key`` is another match's of its server (the
+        same game imported twice)."""
         ...
 
     async def load_match(self, match_id: int) -> MatchRecord | None: ...
@@ -393,9 +395,10 @@ class AnalysisStore(Protocol):
 
 
 class ImportedPlayerStore(Protocol):
-    """Imported players' names (issue 44): the players of an imported record are not
-    members of the server; each has an id of his own (``imported_seats``) and the name
-    the record gave him, kept for every later view of the game."""
+    """Imported players' names and imported games (issue 44): the players of an imported
+    record are not members of the server; each has an id of his own (``imported_seats``)
+    and the name the record gave him, kept for every later view of the game. An imported
+    game is a match with a fingerprint (``MatchRecord.import_key``), one per server."""
 
     async def name_imported_players(self, names: Mapping[int, str]) -> None:
         """Remember each imported player's name by his id; a name stored before stays
@@ -404,6 +407,11 @@ class ImportedPlayerStore(Protocol):
 
     async def imported_player_names(self, user_ids: Collection[int]) -> dict[int, str]:
         """The stored names of those of ``user_ids`` that have one."""
+        ...
+
+    async def imported_match(self, guild_id: int, import_key: str) -> int | None:
+        """The id of ``guild_id``'s match imported with fingerprint ``import_key``, if
+        any (another server's import of the same game is not it)."""
         ...
 
 

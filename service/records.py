@@ -305,6 +305,12 @@ class MatchRecord:
     # the imported game this match continues (issue 44): its first plies are that
     # game's moves, copied, by its imported players; None for a match played from the start
     continued_from: int | None = None
+    # an imported game's fingerprint (``service.importer.record_key``: its game,
+    # configuration, start and moves, normalised): a server holds one match per
+    # fingerprint (the store refuses a second with ``Conflict``); None for a match played
+    # here. Imports stored before fingerprints have ``match:<id>`` (``storage.schema``,
+    # migration 26): imported, their record unknown
+    import_key: str | None = None
     # read with the match, never written by ``save`` (their own tables hold them):
     followers: tuple[int, ...] = ()  # users following this match or one of its players
     conditionals: int = 0  # stored conditional lines (``/premove``) of this match

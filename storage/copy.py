@@ -17,8 +17,9 @@ TABLE_ORDER = ("guild_settings", "user_prefs", "matches", "seats", "moves", "rat
                "clock_beats", "outbox", "dms_closed", "names", "tournaments",
                "tournament_matches", "seasons", "season_ratings", "vacations",
                "conditional_moves", "match_notes", "follows", "rematches", "digests",
-               "explorer_games", "explorer_moves", "analyses", "puzzles", "puzzle_mined",
-               "puzzle_players", "puzzle_tries", "puzzle_daily", "posted_messages")
+               "explorer_games", "explorer_moves", "analyses", "imported_players", "puzzles",
+               "puzzle_mined", "puzzle_players", "puzzle_tries", "puzzle_daily",
+               "posted_messages")
 """Every table, parents before the rows that refer to them."""
 BATCH = 500
 

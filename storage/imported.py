@@ -1,8 +1,10 @@
-"""Imported players' names (issue 44), in memory and in SQL (``SqlRepository`` and
-``MemoryRepository`` inherit them): ``imported_players`` holds, by id, the name an
-imported record gave each of its players (``service/imported_seats.py`` makes the ids),
-so that replays, ``/history``, ``/analysis`` and the web pages name them later. The first
-spelling stored stays: a player's id, and so his name, is the same in every import.
+"""Imported players' names and imported games (issue 44), in memory and in SQL
+(``SqlRepository`` and ``MemoryRepository`` inherit them): ``imported_players`` holds, by
+id, the name an imported record gave each of its players (``service/imported_seats.py``
+makes the ids), so that replays, ``/history``, ``/analysis`` and the web pages name them
+later. The first spelling stored stays: a player's id, and so his name, is the same in
+every import. An imported game is a match with a fingerprint (``import_key``, unique per
+server: the index ``matches_import_key``), found by it.
 """
 
 from __future__ import annotations
@@ -10,9 +12,13 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Collection, Mapping
 from typing import Any
 
+from service.records import MatchRecord
+
 
 class MemoryImportedPlayers:
     """The names in a dict (``MemoryRepository``)."""
+
+    _matches: dict[int, MatchRecord]
 
     def __init__(self) -> None:
         super().__init__()
@@ -25,6 +31,10 @@ class MemoryImportedPlayers:
     async def imported_player_names(self, user_ids: Collection[int]) -> dict[int, str]:
         return {u: self._imported_names[u] for u in set(user_ids)
                 if u in self._imported_names}
+
+    async def imported_match(self, guild_id: int, import_key: str) -> int | None:
+        return next((m.id for m in self._matches.values()
+                     if m.guild_id == guild_id and m.import_key == import_key), None)
 
 
 class SqlImportedPlayers:
@@ -57,3 +67,8 @@ class SqlImportedPlayers:
             "SELECT user_id, name FROM imported_players WHERE user_id IN ("
             + ", ".join(["?"] * len(wanted)) + ")", wanted)
         return {int(r[0]): str(r[1]) for r in rows}
+
+    async def imported_match(self, guild_id: int, import_key: str) -> int | None:
+        rows = await self._all("SELECT id FROM matches WHERE guild_id = ? AND import_key = ?",
+                               (guild_id, import_key))
+        return int(rows[0][0]) if rows else None

@@ -85,6 +85,9 @@ class MemoryRepository(MemoryAnalyses, MemoryExplorer, MemoryImportedPlayers, Me
 
     async def create_match(self, record: MatchRecord, outbox: OutboxFn | None = None,
                            entries: Sequence[RecordEntry] = ()) -> MatchRecord:
+        if record.import_key is not None and \
+                await self.imported_match(record.guild_id, record.import_key) is not None:
+            raise Conflict(f"guild {record.guild_id} holds import {record.import_key} already")
         stored = dataclasses.replace(record, id=self._next_id, version=1,
                                      specials=special_entries(entries))
         self._next_id += 1

@@ -67,7 +67,8 @@ _MATCH_COLUMNS = (
     "guild_id, channel_id, thread_id, game, ladder, rules_version, options, start_text, "
     "seat_count, status, challenger_id, seats, seat_pref, seating, ply, position_text, "
     "to_move, last_move, days_per_move, rated, deadline, remind_at, draw_offer, result, "
-    "broken, created_at, updated_at, last_move_by, clock, takeback, continued_from")
+    "broken, created_at, updated_at, last_move_by, clock, takeback, continued_from, "
+    "import_key")
 # Each participant's notification choice and time zone come with the match, in the same
 # statement, as a JSON object {user id: "choice zone"} (a zone holds no space; none: the
 # choice alone); ``{agg}`` is the dialect's aggregate building it.
@@ -197,15 +198,15 @@ def _match_values(m: MatchRecord) -> tuple[Any, ...]:
             m.broken, _ts(m.created_at), _ts(m.updated_at), m.last_move_by,
             clock_json(m.clock),
             None if m.takeback is None else json.dumps(
-                {"by": m.takeback.by, "ply": m.takeback.ply}), m.continued_from)
+                {"by": m.takeback.by, "ply": m.takeback.ply}), m.continued_from, m.import_key)
 
 
 def _match_of(row: Sequence[Any]) -> MatchRecord:
     (id_, version, guild_id, channel_id, thread_id, game, ladder, rules_version, options,
      start_text, seat_count, status, challenger_id, seats, seat_pref, seating, ply,
      position_text, to_move, last_move, days, rated, deadline, remind_at, offer, result,
-     broken, created_at, updated_at, last_move_by, clock, takeback, continued_from, prefs,
-     followers, conditionals, specials, ratings) = row
+     broken, created_at, updated_at, last_move_by, clock, takeback, continued_from,
+     import_key, prefs, followers, conditionals, specials, ratings) = row
     found = {int(u): str(n).split(" ", 1) for u, n in json.loads(prefs).items()} \
         if prefs else {}
     notify = {u: n[0] for u, n in found.items()}
@@ -240,7 +241,7 @@ def _match_of(row: Sequence[Any]) -> MatchRecord:
         broken=broken, created_at=created, updated_at=updated, version=version,
         last_move_by=last_move_by, clock=clock_of(clock),
         takeback=TakebackRequest(takeback_d["by"], takeback_d["ply"]) if takeback_d else None,
-        continued_from=continued_from,
+        continued_from=continued_from, import_key=import_key,
         followers=tuple(sorted(int(u) for u in json.loads(followers) or ()))
         if followers else (),
         conditionals=int(conditionals or 0), specials=int(specials or 0))
@@ -398,9 +399,13 @@ class SqlRepository(SqlAnalyses, SqlComforts, SqlExplorer, SqlImportedPlayers, S
         """Insert ``record`` and its seats (inside the caller's transaction): the stored
         record, with its new id and version 1."""
         placeholders = ", ".join("?" * (len(_MATCH_COLUMNS.split(",")) + 1))
-        cur = await self._exec(
-            f"INSERT INTO matches ({_MATCH_COLUMNS}, version) VALUES ({placeholders}) "
-            "RETURNING id", (*_match_values(record), 1))
+        try:
+            cur = await self._exec(
+                f"INSERT INTO matches ({_MATCH_COLUMNS}, version) VALUES ({placeholders}) "
+                "RETURNING id", (*_match_values(record), 1))
+        except self._unique_violation:  # matches_import_key: this game is imported here
+            raise Conflict(f"guild {record.guild_id} holds import {record.import_key} "
+                           "already") from None
         match_id = int((await cur.fetchone())[0])
         await self._write_seats(match_id, record.seats)
         return dataclasses.replace(record, id=match_id, version=1, specials=0)

@@ -54,3 +54,14 @@ def test_an_unknown_tag_is_named_with_the_one_meant_not_every_tag(tmp_path: Path
     refused = [line for line in said if line.startswith("! ")]
     assert refused == ["! partiet kan inte importeras: partiet har en tagg som formatet inte "
                        "har: Evnt (menade du Event?)"], said
+
+
+def test_the_same_game_imported_twice_is_refused_with_the_match_it_is() -> None:
+    """The same record imported twice became two matches."""
+    wxf = RECORDS / "liu-dianzhong-liu-dahua-1997.wxf"
+    iccs = RECORDS / "liu-dianzhong-liu-dahua-1997.iccs.pgn"
+    said = asyncio.run(play(["as alice", f"/import {wxf}", "as bob", f"/import {iccs}"],
+                            None))
+    assert [line for line in said if line.startswith("! ")] == [
+        "! this game is imported in this server already, as match 1: see it with "
+        "/history match:1"], said

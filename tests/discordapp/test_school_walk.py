@@ -288,3 +288,22 @@ async def test_an_unknown_tag_is_named_with_the_one_meant_not_every_tag(
     assert said.content.startswith("Die Partie kann nicht importiert werden: die Partie hat "
                                    "ein Tag, das dieses Format nicht kennt: Trainer (lösche "
                                    "seine Zeile und importiere die Partie erneut).")
+
+
+async def test_the_same_game_imported_twice_is_refused_with_the_match_it_is(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same record imported twice became two matches, and the explorer counted the
+    game twice; the second import (here the ICCS record of the same game, by another
+    member) is refused with the match it is and how to see it."""
+    w = world
+    speaking(monkeypatch)[w.bob.id] = "de"
+    wxf = (RECORDS / "liu-dianzhong-liu-dahua-1997.wxf").read_bytes()
+    reply(await w.alice.slash(w.channel, "import", file=("liu-1997.wxf", wxf)))
+    iccs = (RECORDS / "liu-dianzhong-liu-dahua-1997.iccs.pgn").read_bytes()
+    said = reply(await w.bob.slash(w.channel, "import", file=("liu.pgn", iccs)))
+    assert said.content == ("Diese Partie ist auf diesem Server schon importiert, als "
+                            "Partie 1: sieh sie dir mit /verlauf partie:1 an.")
+    said = reply(await w.alice.slash(w.channel, "import", text=wxf.decode()))
+    assert said.content == ("This game is imported in this server already, as match 1: "
+                            "see it with /history match:1.")
+    assert await w.repository.match_ids() == [1]  # one match, nothing stored after

@@ -61,7 +61,7 @@ async def test_a_resignation_in_the_continued_match_is_not_an_abort(
         assert after.result.winners == (CAROL,)  # Red
     assert await service.verify_all() == []
     # Tablero's own exports of both games import back the same
-    await _same_game_imported(service, repo, imported.id)
+    await _same_game_imported(service, repo, imported.id, guild=GUILD + 1)
     await _same_game_imported(service, repo, started.id)
 
 
@@ -93,13 +93,14 @@ async def test_a_lapsed_clock_in_the_continued_match_is_a_timeout_not_an_abort(
 async def test_a_player_the_record_did_not_name_stays_unnamed_through_an_export(
         service: MatchService, text: str, tags: tuple[str, ...]) -> None:
     """The export named him by his imported id (``user 9223370938564294905``), which
-    the next import took for his name; it says ``?``, PGN's unknown, read as no name."""
+    the next import took for his name; it says ``?``, PGN's unknown, read as no name.
+    (Imported in another server: the same game is imported once in a server.)"""
     imported = (await service.import_record(GUILD, CHANNEL, ALICE, text)).match
     names = [service.imported_name(s.user_id) for s in imported.seats
              if s.user_id is not None]
     export = (await service.history(imported.id)).export
     assert all(tag in export for tag in tags) and "user " not in export
-    again = (await service.import_record(GUILD, CHANNEL, ALICE, export)).match
+    again = (await service.import_record(GUILD + 1, CHANNEL, ALICE, export)).match
     assert [service.imported_name(s.user_id) for s in again.seats
             if s.user_id is not None] == names
     assert [s.user_id for s in again.seats] == [s.user_id for s in imported.seats]

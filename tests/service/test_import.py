@@ -121,19 +121,66 @@ async def test_imported_players_are_named_in_every_later_view(
 
 async def test_two_names_with_one_checksum_get_two_ids(service: MatchService) -> None:
     """'plumless' and 'buckeroo' have the same CRC-32: the second name gets the next id,
-    and each import names its own player; the same name again keeps its id."""
+    and each import names its own player; the same name again keeps its id. (Three
+    games: the same moves would be the same game, refused.)"""
     assert imported_player("plumless", 0) == imported_player("buckeroo", 0)
     first = await service.import_record(GUILD, CHANNEL, ALICE,
                                         '[White "plumless"]\n[Black "Ana"]\n1. 9-13 *')
     second = await service.import_record(GUILD, CHANNEL, ALICE,
-                                         '[White "Buckeroo"]\n[Black "plumless"]\n1. 9-13 *')
+                                         '[White "Buckeroo"]\n[Black "plumless"]\n1. 10-14 *')
     plumless, buckeroo = first.match.seats[0].user_id, second.match.seats[0].user_id
     assert buckeroo == plumless + 1 and is_imported(buckeroo)
     assert second.match.seats[1].user_id == plumless
     assert (service.imported_name(plumless), service.imported_name(buckeroo)) == \
         ("plumless", "Buckeroo")
     again = await service.import_record(GUILD, CHANNEL, ALICE,
-                                        '[White "BUCKEROO"]\n[Black "?"]\n1. 9-13 *')
+                                        '[White "BUCKEROO"]\n[Black "?"]\n1. 11-15 *')
     assert again.match.seats[0].user_id == buckeroo
     assert service.imported_name(buckeroo) == "Buckeroo"  # the first spelling stays
     assert again.match.seats[1].player == ""  # unnamed: no name stored
+
+
+async def test_the_same_game_imported_again_is_refused_naming_the_match_it_is(
+        service: MatchService, repo: Repository) -> None:
+    """The same record imported twice became two matches. A game is imported once in a
+    server: the same moves of the same game are refused whatever the file says around
+    them (another format, spacing, move numbers, comments, tags, players' names), with
+    the match it is and the command that shows it; nothing is stored. Another game, or
+    another server, imports it."""
+    from locales.i18n import render
+    from service.importer import AlreadyImported
+    wxf = (RECORDS / "liu-dianzhong-liu-dahua-1997.wxf").read_text()
+    first = await service.import_record(GUILD, CHANNEL, ALICE, wxf)
+    before = await dump(repo)
+    iccs = (RECORDS / "liu-dianzhong-liu-dahua-1997.iccs.pgn").read_text()
+    retold = ('[Game "Chinese Chess"]\n[Event "Another event"]\n[Red "LIU D."]\n'
+              '[Format "WXF"]\n\n1.C2.5 {the central cannon} H2+3\n2. H2+3 (2. P7+1) C8.6 '
+              + wxf.split("2. H2+3  C8.6", 1)[1].split("}END")[0] + " *")
+    for again in (wxf, iccs, "\n\n" + wxf.replace("  ", "   "), retold):
+        with pytest.raises(AlreadyImported) as refused:
+            await service.import_record(GUILD, CHANNEL + 1, ALICE, again)
+        assert refused.value.match_id == first.match.id
+        assert render(refused.value.text, "en-US") == (
+            f"this game is imported in this server already, as match {first.match.id}: "
+            f"see it with /history match:{first.match.id}")
+        assert await dump(repo) == before
+    assert render(refused.value.text, "de") == (
+        f"diese Partie ist auf diesem Server schon importiert, als Partie "
+        f"{first.match.id}: sieh sie dir mit /verlauf partie:{first.match.id} an")
+    longer = wxf.replace("10. C5.4  R4-1", "10. C5.4  R4-1\n 11. R8+1")
+    assert (await service.import_record(GUILD, CHANNEL, ALICE, longer)).moves == 21
+    elsewhere = await service.import_record(GUILD + 1, CHANNEL, ALICE, iccs)
+    assert elsewhere.match.id not in (first.match.id,)
+
+
+async def test_a_finished_game_imported_twice_is_counted_once_in_the_explorer(
+        service: MatchService) -> None:
+    from service.importer import AlreadyImported
+    moves = finishing_game("damas", {}, 4)
+    assert moves is not None
+    text = "[Game \"damas\"]\n\n" + " ".join(f"{i + 1}. {m}" for i, m in enumerate(moves))
+    await service.import_record(GUILD, CHANNEL, ALICE, text)
+    with pytest.raises(AlreadyImported):
+        await service.import_record(GUILD, CHANNEL, ALICE, '[Event "x"]\n' + text + "\n")
+    imported = await service.explorer(GUILD, ALICE, "damas", "", "imported")
+    assert [(m.move, m.games) for m in imported.moves] == [(moves[0], 1)]

@@ -65,13 +65,14 @@ async def _played(service: MatchService, clock: SetClock, match_id: int,
 
 
 async def _same_game_imported(service: MatchService, repo: Repository, match_id: int,
-                              export_format: str = "tablero") -> int:
-    """Export match ``match_id`` as ``/history`` does, import it, and check the import
-    is the same game: every entry, the position after it, how it ended, the seats out
-    and since when a seat's turns are skipped. Returns the imported match."""
+                              export_format: str = "tablero", guild: int = GUILD) -> int:
+    """Export match ``match_id`` as ``/history`` does, import it in ``guild`` (another
+    server for an imported game: a game is imported once in a server), and check the
+    import is the same game: every entry, the position after it, how it ended, the seats
+    out and since when a seat's turns are skipped. Returns the imported match."""
     history = await service.history(match_id)
     assert history.export_format == export_format
-    imported = (await service.import_record(GUILD, CHANNEL, ALICE, history.export)).match
+    imported = (await service.import_record(guild, CHANNEL, ALICE, history.export)).match
     original, copy = await service.record(match_id), await service.record(imported.id)
     assert [(x.ply, x.seat, x.canonical, x.display, x.position.to_text())
             for x in copy.plies] == [(x.ply, x.seat, x.canonical, x.display,

@@ -342,6 +342,12 @@ async def test_sqlite_sweep_and_games_queries_use_indexes_with_planner_statistic
         await repo.close()
 
 
+def undo_migration_26(conn: Any) -> None:
+    """Back to schema 25: no imported games' fingerprints."""
+    conn.execute("DROP INDEX matches_import_key")
+    conn.execute("ALTER TABLE matches DROP COLUMN import_key")
+
+
 def undo_migration_25(conn: Any) -> None:
     """Back to schema 24: no question posts remembered."""
     conn.execute("DROP TABLE posted_messages")
@@ -426,7 +432,8 @@ def undo_to_schema_9(conn: Any) -> None:
     14 (clocks, vacations), 15 (comforts), 16 (the web switch), 17 (web link
     generations), 18 (daily digests), 19 (the opening explorer), 20 (time zones, weekends
     off, pauses), 21 (stored analyses), 22 (imported players' names), 23 (continued
-    imports), 24 (puzzles) and 25 (question posts) undone."""
+    imports), 24 (puzzles), 25 (question posts) and 26 (imports' fingerprints) undone."""
+    undo_migration_26(conn)
     undo_migration_25(conn)
     undo_migration_24(conn)
     undo_migration_23(conn)
@@ -494,6 +501,7 @@ async def test_sqlite_schema_3_stores_who_played_the_last_move(tmp_path: Path) -
     conn.execute("DROP TABLE tournament_matches")  # (migration 8)
     conn.execute("DROP TABLE tournaments")
     conn.execute("DROP TABLE shard_leases")  # (migration 9)
+    undo_migration_26(conn)
     undo_migration_25(conn)
     undo_migration_24(conn)
     undo_migration_23(conn)

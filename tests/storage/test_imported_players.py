@@ -42,9 +42,14 @@ async def test_an_upgraded_sqlite_file_gets_the_table_and_the_column(tmp_path: P
     path = tmp_path / "twenty.db"
     repo = await SqliteRepository.open(path)
     await repo.close()
-    from tests.storage.test_contract import undo_migration_24, undo_migration_25
+    from tests.storage.test_contract import (
+        undo_migration_24,
+        undo_migration_25,
+        undo_migration_26,
+    )
     conn = sqlite3.connect(path)
-    undo_migration_25(conn)  # (question posts and puzzles: the migrations after these two)
+    undo_migration_26(conn)  # (fingerprints, question posts and puzzles: the migrations
+    undo_migration_25(conn)  # after these two)
     undo_migration_24(conn)
     conn.execute("DROP TABLE imported_players")  # back to the schema before issue 44's two
     conn.execute("ALTER TABLE matches DROP COLUMN continued_from")
@@ -79,3 +84,87 @@ async def test_a_match_is_created_with_its_first_moves_and_what_it_continues(
     assert loaded == stored and loaded.continued_from == source.id
     assert await repo.load_entries(stored.id) == moves
     assert (await repo.load_match(source.id)).continued_from is None  # type: ignore[union-attr]
+
+
+async def test_a_server_holds_one_match_per_imported_game(repo: Repository) -> None:
+    """An imported game's fingerprint (``import_key``) is found by its server only; a
+    second match of it in that server is refused with ``Conflict`` and nothing stored
+    (two imports racing), another server's is stored; matches played here have none."""
+    from service import Conflict
+    from tests.storage.test_contract import record
+    first = await repo.create_match(record(guild=1, users=(WANG, LIU), import_key="r1:ab"))
+    assert await repo.imported_match(1, "r1:ab") == first.id
+    assert (await repo.load_match(first.id)).import_key == "r1:ab"  # type: ignore[union-attr]
+    with pytest.raises(Conflict):
+        await repo.create_match(record(guild=1, users=(WANG, LIU), import_key="r1:ab"))
+    assert await repo.match_ids() == [first.id]
+    elsewhere = await repo.create_match(record(guild=2, users=(WANG, LIU), import_key="r1:ab"))
+    assert await repo.imported_match(2, "r1:ab") == elsewhere.id
+    assert await repo.imported_match(1, "r1:cd") is None
+    played = [await repo.create_match(record(guild=1)) for _ in range(2)]
+    assert [m.import_key for m in played] == [None, None]
+    assert await repo.imported_match(3, "r1:ab") is None
+
+
+async def test_an_upgraded_sqlite_file_marks_the_imports_made_before_fingerprints(
+        tmp_path: Path) -> None:
+    """Migration 26 marks the matches every seat of which is an imported player
+    ``match:<id>`` (found as imports, their record unknown), not a match played here nor
+    one that continued an import (people play it, the imported players sit out)."""
+    import dataclasses
+    import sqlite3
+
+    from service.computer_seats import COMPUTER_IDS
+    from service.imported_seats import IMPORTED_IDS
+    from storage.schema import IMPORTED_FROM, IMPORTED_TO
+    from tests.storage.test_contract import record, undo_migration_26
+    assert (IMPORTED_FROM, IMPORTED_TO) == (IMPORTED_IDS, COMPUTER_IDS)
+    path = tmp_path / "twenty-five.db"
+    repo = await SqliteRepository.open(path)
+    imported = await repo.create_match(record(users=(WANG, LIU)))
+    played = await repo.create_match(record(users=(11, 22)))
+    continued = await repo.create_match(dataclasses.replace(
+        record(users=(11, WANG)), continued_from=imported.id))
+    await repo.close()
+    conn = sqlite3.connect(path)
+    undo_migration_26(conn)
+    conn.execute(f"PRAGMA user_version = {len(MIGRATIONS) - 1}")
+    conn.commit()
+    conn.close()
+    repo = await SqliteRepository.open(path)
+    try:
+        assert await repo.schema_version() == len(MIGRATIONS)
+        keys = [(await repo.load_match(m.id)).import_key  # type: ignore[union-attr]
+                for m in (imported, played, continued)]
+        assert keys == [f"match:{imported.id}", None, None]
+        assert await repo.imported_match(1, f"match:{imported.id}") == imported.id
+    finally:
+        await repo.close()
+
+
+async def test_db_copy_carries_the_imports_fingerprints_and_players_names(
+        tmp_path: Path) -> None:
+    """``tablero db copy`` copies every table and column: an import's fingerprint (still
+    one per server in the copy) and its players' names (the copy left them behind)."""
+    from service import Conflict
+    from storage.copy import TABLE_ORDER, copy_database
+    from storage.schema import TABLES
+    from tests.storage.test_contract import record
+    # every table but the running processes' (leases, the lock) and SQLite's own
+    assert set(TABLE_ORDER) == TABLES - {"shard_leases", "process_lock", "sqlite_sequence"}
+    source = await SqliteRepository.open(tmp_path / "source.db")
+    target = await SqliteRepository.open(tmp_path / "target.db")
+    try:
+        stored = await source.create_match(record(users=(WANG, LIU), import_key="r1:ab"))
+        await source.name_imported_players({WANG: "Wang Tianyi", LIU: "Liu Dahua"})
+        counts = await copy_database(source, target)
+        assert counts["imported_players"] == 2
+        assert await target.load_match(stored.id) == stored
+        assert await target.imported_match(1, "r1:ab") == stored.id
+        assert await target.imported_player_names([WANG, LIU]) == {WANG: "Wang Tianyi",
+                                                                   LIU: "Liu Dahua"}
+        with pytest.raises(Conflict):
+            await target.create_match(record(users=(WANG, LIU), import_key="r1:ab"))
+    finally:
+        await source.close()
+        await target.close()

@@ -84,6 +84,31 @@ async def test_postgres_migrates_once_and_keeps_data(postgres_url: str) -> None:
         await r.close()
 
 
+async def test_postgres_marks_the_imports_made_before_fingerprints(postgres_url: str) -> None:
+    """Migration 26 on PostgreSQL, with rows: a match every seat of which is an imported
+    player is marked ``match:<id>`` (the text of a BIGINT id), a match played here not."""
+    from service.imported_seats import imported_player
+    imported_ids = (imported_player("Wang", 0), imported_player("Liu", 1))
+    repo = await PostgresRepository.open(postgres_url)
+    imported = await repo.create_match(record(users=imported_ids))
+    played = await repo.create_match(record())
+    await repo.close()
+    import asyncpg
+    conn = await asyncpg.connect(postgres_url)
+    await conn.execute("DROP INDEX matches_import_key")
+    await conn.execute("ALTER TABLE matches DROP COLUMN import_key")
+    await conn.execute(f"UPDATE tablero_schema SET version = {len(MIGRATIONS) - 1}")
+    await conn.close()
+    repo = await PostgresRepository.open(postgres_url)
+    try:
+        assert await repo.schema_version() == len(MIGRATIONS)
+        assert (await repo.load_match(imported.id)).import_key == \
+            f"match:{imported.id}"  # type: ignore[union-attr]
+        assert (await repo.load_match(played.id)).import_key is None  # type: ignore[union-attr]
+    finally:
+        await repo.close()
+
+
 async def test_postgres_refuses_a_newer_schema_and_foreign_tables(postgres_url: str) -> None:
     repo = await PostgresRepository.open(postgres_url)
     await repo._transaction(lambda: repo._exec("UPDATE tablero_schema SET version = ?",
