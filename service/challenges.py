@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 
 from locales.i18n import _, _n, alternatives, command
 from locales.rules_words import refusal_words
@@ -63,6 +64,8 @@ class ContinuableGame:
     out: tuple[int, ...] = ()
     """The seats out of the game (they left it, or the rules put them out): they stay
     the record's players', nobody takes them."""
+    imported_at: datetime | None = None
+    """When it was imported."""
 
 
 class Challenges:
@@ -85,6 +88,7 @@ class Challenges:
         self._team = core.team
         self._away_at_start = core.away_at_start
         self._record = core.record
+        self._imported = core.imported
         self._entries = core.entries
 
     async def challenge(self, guild_id: int, channel_id: int, challenger: int, game: str, *,
@@ -246,6 +250,27 @@ class Challenges:
         end = self._continued_position(source, await self._entries(source))
         return ContinuableGame(self._view(source), min(end.to_move),
                                tuple(sorted(end.out_seats())))
+
+    async def continuable_imports(self, guild_id: int, user: int, limit: int = 25
+                                  ) -> list[ContinuableGame]:
+        """The imported games of ``guild_id`` that ``continue_import`` takes up (what
+        ``/continue`` suggests), newest first, at most ``limit``: those the record leaves
+        unfinished with a move to play at their last position (the stored one: nothing
+        is replayed), their players' names read."""
+        found = await self.repository.unfinished_imports(guild_id, limit)
+        await self._imported.learn(s.user_id for rec in found for s in rec.seats)
+        games = []
+        for rec in found:
+            try:
+                end = self._variant(rec.game).from_text(rec.position_text)
+            except (ValueError, ServiceError):  # a game no longer known, a broken text
+                continue
+            if end.outcome() is not None or end.in_setup or not end.to_move \
+                    or next(iter(end.legal_moves()), None) is None:
+                continue
+            games.append(ContinuableGame(self._view(rec), min(end.to_move),
+                                         tuple(sorted(end.out_seats())), rec.created_at))
+        return games
 
     @staticmethod
     def _continued_position(source: MatchRecord, entries: Sequence[RecordEntry]) -> Position:

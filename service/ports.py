@@ -414,6 +414,12 @@ class ImportedPlayerStore(Protocol):
         any (another server's import of the same game is not it)."""
         ...
 
+    async def unfinished_imports(self, guild_id: int, limit: int) -> list[MatchRecord]:
+        """``guild_id``'s imported games that their record leaves unfinished (``aborted``:
+        the ones ``/continue`` may take up), newest first, at most ``limit``; never
+        another server's."""
+        ...
+
 
 class PuzzleStore(Protocol):
     """Puzzles mined from finished games (issue 44): the puzzles, which matches were mined

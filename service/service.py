@@ -239,6 +239,11 @@ class MatchService:
             guild_id, channel_id, user, match_id, opponents, seat=seat, days=days,
             clock=clock, on_timeout=on_timeout, stand_in_level=stand_in_level)
 
+    async def continuable_imports(self, guild_id: int, user: int) -> list[ContinuableGame]:
+        """The server's imported games that ``continue_import`` takes up, newest first,
+        at most 25 (``/continue``'s suggestions; issue 44)."""
+        return await self._challenges.continuable_imports(guild_id, user)
+
     async def continuable(self, match_id: int, caller: Caller | None = None
                           ) -> ContinuableGame:
         """Imported game ``match_id`` if ``continue_import`` can take it up, else refused

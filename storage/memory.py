@@ -211,6 +211,12 @@ class MemoryRepository(MemoryAnalyses, MemoryExplorer, MemoryImportedPlayers, Me
                        if m.guild_id == guild_id and m.status is MatchStatus.ACTIVE),
                       key=lambda m: -m.id)[:max(0, limit)]
 
+    async def unfinished_imports(self, guild_id: int, limit: int) -> list[MatchRecord]:
+        return sorted((self._with_prefs(m) for m in self._matches.values()
+                       if m.guild_id == guild_id and m.import_key is not None
+                       and m.status is MatchStatus.ABORTED),
+                      key=lambda m: -m.id)[:max(0, limit)]
+
     async def due_matches(self, now: datetime) -> list[MatchRecord]:
         return sorted(
             (self._with_prefs(m) for m in self._matches.values()

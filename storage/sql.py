@@ -546,6 +546,12 @@ class SqlRepository(SqlAnalyses, SqlComforts, SqlExplorer, SqlImportedPlayers, S
                                "'active' ORDER BY id DESC LIMIT ?", (guild_id, max(0, limit)))
         return [_match_of(r) for r in rows]
 
+    async def unfinished_imports(self, guild_id: int, limit: int) -> list[MatchRecord]:
+        rows = await self._all(f"{self._select_match} WHERE guild_id = ? AND import_key IS "
+                               "NOT NULL AND status = 'aborted' ORDER BY id DESC LIMIT ?",
+                               (guild_id, max(0, limit)))
+        return [_match_of(r) for r in rows]
+
     async def due_matches(self, now: datetime) -> list[MatchRecord]:
         t = now.timestamp()
         rows = await self._all(due_sql(self._select_match), (t, t))

@@ -65,3 +65,43 @@ def test_the_same_game_imported_twice_is_refused_with_the_match_it_is() -> None:
     assert [line for line in said if line.startswith("! ")] == [
         "! this game is imported in this server already, as match 1: see it with "
         "/history match:1"], said
+
+
+def test_continue_with_no_game_lists_the_games_that_can_go_on() -> None:
+    """"/continue @bob" said only the usage, "/continue #N @PLAYER": the number was
+    the one /import printed, long gone up the screen. It lists the imported games that
+    can go on, newest first, as Discord suggests them."""
+    wxf = RECORDS / "liu-dianzhong-liu-dahua-1997.wxf"
+    said = asyncio.run(play(["as alice", f"/import {wxf}", "/continue @bob"], None))
+    at = said.index("imported games that can go on:")
+    assert said[at + 1].startswith("  #1 · Xiangqi · Liu Dianzhong – Liu Dahua · 20 moves · ")
+    assert said[at + 2].startswith("! /continue #N @PLAYER")
+    empty = asyncio.run(play(["as alice", "/continue @bob"], None))
+    assert "imported games that can go on:" not in empty
+
+
+def test_a_label_keeps_number_game_moves_and_day_whatever_the_names() -> None:
+    """Four players named at the longest a record's names are kept (64 characters), in
+    Chinese: the label holds in Discord's 100 characters with the number, the game, the
+    moves and the day; the names are what is cut."""
+    from bot.imports import import_label
+    from service import MatchService, NullNotifier
+    from storage import MemoryRepository
+    from tests.service.conftest import ALICE, CHANNEL, GUILD, SetClock
+    names = "".join(f'[{seat} "{seat[0] * 64}"]\n' for seat in
+                    ("White", "Turquoise", "Black", "Red"))
+    text = (f'[Game "alquerque-grande"]\n[Options \'{{"mode": "slow", "players": 4}}\']\n'
+            f'{names}\n'
+            "1. c3-d4 2. {Turquoise resigns} 3. e5xc3 4. c5xe5\n")
+
+    async def run() -> list[str]:
+        service = MatchService(MemoryRepository(), NullNotifier(), SetClock())
+        await service.import_record(GUILD, CHANNEL, ALICE, text)
+        (game,) = await service.continuable_imports(GUILD, ALICE)
+        return [import_label(game, locale) for locale in ("en-US", "zh-CN", "de")]
+    for label in asyncio.run(run()):
+        assert len(label) <= 100, label
+        assert label.startswith("1 · ") and "W" * 23 + "…" in label, label
+    english, chinese, _german = asyncio.run(run())
+    assert english.endswith(" · 3 moves · 2026-01-01") and "Alquerque grande" in english
+    assert chinese.endswith(" · 3 步 · 2026-01-01")

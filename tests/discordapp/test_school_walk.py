@@ -307,3 +307,39 @@ async def test_the_same_game_imported_twice_is_refused_with_the_match_it_is(
     assert said.content == ("This game is imported in this server already, as match 1: "
                             "see it with /history match:1.")
     assert await w.repository.match_ids() == [1]  # one match, nothing stored after
+
+
+async def test_continue_suggests_the_servers_imported_games(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """/continue's match option suggested nothing: a player had to remember the number
+    /import answered. It suggests the server's imported games that can go on, newest
+    first, by number, game, players, moves and day; a record's hostile names (3000
+    characters, a mention, a direction override) are cut and cleaned, the rest of the
+    label kept; a game the record ends and another server's imports are not offered."""
+    w = world
+    speaking(monkeypatch)[w.bob.id] = "de"
+    wxf = (RECORDS / "liu-dianzhong-liu-dahua-1997.wxf").read_text()
+    reply(await w.alice.slash(w.channel, "import", text=wxf))  # 1
+    hostile = wxf.replace("Liu Dianzhong", "L" * 3000).replace(
+        "Liu Dahua", f"\u202eevil <@{w.alice.id}>").replace(
+        "10. C5.4  R4-1", "10. C5.4  R4-1\n 11. R8+1")  # another game: a move more
+    reply(await w.alice.slash(w.channel, "import", text=hostile))  # 2
+    reply(await w.alice.slash(w.channel, "import", text='[Game "xiangqi"]\n\n1. h3-e3 '
+                              '2. h10-g8 3. {Red resigns}'))  # 3: over
+    await w.service.import_record(w.guild.id + 1, w.channel.id, w.alice.id, wxf)  # 4
+    first = await w.repository.load_match(1)
+    day = first.created_at.date().isoformat()
+    offered = await w.carol.autocomplete(w.channel, "continue", "match", "")
+    assert [c["value"] for c in offered] == [2, 1]
+    assert offered[1]["name"] == f"1 · Xiangqi · Liu Dianzhong – Liu Dahua · 20 moves · {day}"
+    name = offered[0]["name"]
+    assert name.startswith(f"2 · Xiangqi · {'L' * 23}… – evil @")  # each cut at 24
+    assert name.endswith(f" · 21 moves · {day}") and len(name) <= 100
+    assert "<@" not in name and "\u202e" not in name
+    german = await w.bob.autocomplete(w.channel, "continue", "match", "1")
+    assert german == [{"name": f"1 · Xiangqi · Liu Dianzhong – Liu Dahua · 20 Züge · {day}",
+                       "value": 1}]
+    assert await w.bob.autocomplete(w.channel, "continue", "match", "dahua") == german
+    made = reply(await w.carol.slash(w.channel, "continue", match=offered[1]["value"],
+                                     opponent=w.dave))
+    assert made.content == "Challenge posted (match 5)."

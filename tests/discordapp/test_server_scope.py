@@ -203,3 +203,26 @@ async def test_another_server_cannot_read_a_match(world: World) -> None:
     # in its own server the same command shows it
     shown = reply(await w.carol.slash(w.channel, "board", match=match.id))
     assert shown.embeds
+
+
+async def test_continue_suggests_no_other_servers_imports(world: World) -> None:
+    """/continue's suggestions are the server's own imported games: alice, a member of
+    both servers, sees in each only the games imported there, and the number of the
+    other server's game is refused as unknown there."""
+    from tests.discordapp.test_school_walk import RECORDS
+    w = world
+    elsewhere = Elsewhere(w)
+    wxf = (RECORDS / "liu-dianzhong-liu-dahua-1997.wxf").read_bytes()
+    reply(await w.alice.slash(w.channel, "import", file=("liu.wxf", wxf)))
+    far = reply(await elsewhere.alice.slash(elsewhere.channel, "import",
+                                            file=("liu.wxf", wxf)))
+    assert far.content.startswith("Imported as match 2 ")  # another server may hold it
+    assert [c["value"] for c in await w.alice.autocomplete(
+        w.channel, "continue", "match", "")] == [1]
+    assert [c["value"] for c in await elsewhere.alice.autocomplete(
+        elsewhere.channel, "continue", "match", "")] == [2]
+    assert await elsewhere.mallory.autocomplete(elsewhere.channel, "continue", "match",
+                                                "1") == []
+    refused = reply(await elsewhere.mallory.slash(elsewhere.channel, "continue", match=1,
+                                                  opponent=elsewhere.alice))
+    assert "no match #1" in refused.content.lower(), refused.content

@@ -35,6 +35,7 @@ from tests.service.conftest import (
     DAVE,
     GUILD,
     Recorder,
+    finishing_game,
     start_match,
 )
 
@@ -225,3 +226,43 @@ async def test_continuable_checks_as_continue_does_before_anyone_is_invited(
     with pytest.raises(MatchNotFound, match=f"no match #{imported.id}"):
         await service.continuable(imported.id, Caller(GUILD + 1, CAROL))
     assert await service.games_of(GUILD, CAROL) == []
+
+
+async def test_the_servers_games_that_can_go_on_are_listed_newest_first(
+        service: MatchService, repo: Repository) -> None:
+    """What ``/continue`` suggests (issue 44): the server's imported games that
+    ``continue_import`` takes up, newest first, as ``continuable`` shows them (the side
+    to move, the seats out) with the day they were imported and their players' names
+    read; not a game the record ends, not a match played here, not another server's."""
+    import dataclasses
+    data = (RECORDS / "liu-dianzhong-liu-dahua-1997.wxf").read_bytes()
+    first = (await service.import_record(GUILD, CHANNEL, ALICE, data)).match
+    await service.import_record(GUILD + 1, CHANNEL, ALICE, data)  # another server's
+    await service.import_record(  # its record ends it
+        GUILD, CHANNEL, ALICE, '[Game "xiangqi"]\n\n1. h3-e3 2. h10-g8 3. {Red resigns}')
+    played = await start_match(service)
+    await service.resign(played.id, ALICE)
+    after_black = (await service.import_record(
+        GUILD, CHANNEL, ALICE, '[Game "xiangqi"]\n\n1. h3-e3 2. h10-g8 3. h1-g3')).match
+    listed = await service.continuable_imports(GUILD, CAROL)
+    assert [g.match.id for g in listed] == [after_black.id, first.id]
+    for game in listed:
+        shown = await service.continuable(game.match.id, Caller(GUILD, CAROL))
+        assert dataclasses.replace(game, imported_at=None) == shown
+        stored = await repo.load_match(game.match.id)
+        assert stored is not None and game.imported_at == stored.created_at
+    assert [s.player for s in listed[1].match.seats] == ["Liu Dianzhong", "Liu Dahua"]
+    assert [g.match.id for g in await service.continuable_imports(GUILD + 2, CAROL)] == []
+    # a game whose stored last position is over, or unreadable, is not offered (a
+    # record that ends is stored finished: these are damaged rows)
+    v = rules.variant("alquerque")
+    over = v.start()
+    for text in finishing_game("alquerque", {}, 4) or ():
+        over = over.play(v.parse_move(over, text))
+    assert over.outcome() is not None
+    for key, text in (("r1:over", over.to_text()), ("r1:unread", "no position")):
+        await repo.create_match(dataclasses.replace(
+            await repo.load_match(first.id),  # type: ignore[arg-type]
+            id=0, game="alquerque", import_key=key, position_text=text))
+    assert [g.match.id for g in await service.continuable_imports(GUILD, CAROL)] == \
+        [after_black.id, first.id]

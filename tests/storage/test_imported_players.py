@@ -168,3 +168,23 @@ async def test_db_copy_carries_the_imports_fingerprints_and_players_names(
     finally:
         await source.close()
         await target.close()
+
+
+async def test_a_servers_unfinished_imports_newest_first(repo: Repository) -> None:
+    """``/continue``'s suggestions read the server's imports its record leaves
+    unfinished (``aborted``), newest first, at most as many as asked: not a finished
+    import, not a match played here, never another server's."""
+    from service import MatchStatus
+    from tests.storage.test_contract import record
+    aborted, finished = MatchStatus.ABORTED, MatchStatus.FINISHED
+    made = [await repo.create_match(record(guild=guild, users=(WANG, LIU), status=status,
+                                           import_key=key))
+            for guild, status, key in [(1, aborted, "r1:a"), (1, finished, "r1:b"),
+                                       (2, aborted, "r1:a"), (1, aborted, "r1:c")]]
+    await repo.create_match(record(guild=1, status=aborted))  # played here, abandoned
+    found = await repo.unfinished_imports(1, 10)
+    assert [m.id for m in found] == [made[3].id, made[0].id]
+    assert found[0] == await repo.load_match(made[3].id)
+    assert [m.id for m in await repo.unfinished_imports(1, 1)] == [made[3].id]
+    assert [m.id for m in await repo.unfinished_imports(2, 10)] == [made[2].id]
+    assert await repo.unfinished_imports(3, 10) == []

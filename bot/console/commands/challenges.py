@@ -23,6 +23,7 @@ from bot.console.common import (
 from bot.console.session import (
     Console,
 )
+from bot.imports import import_label
 from locales.i18n import (
     Words,
     _,
@@ -177,6 +178,13 @@ async def cmd_continue(console: Console, args: list[str], line: str) -> None:
             source = number
         else:
             raise ServiceError(CONTINUE_USAGE)
+    if source is None:  # the games it could be: as Discord suggests them
+        games = await console.service.continuable_imports(CONSOLE_GUILD, uid)
+        if games:
+            console.say(_("imported games that can go on:"))
+        for game in games:
+            console.say("  " + import_label(game, console.printer.locale, limit=200,
+                                            number=f"#{game.match.id}"))
     if source is None or not opponents:
         raise ServiceError(CONTINUE_USAGE)
     m = await console.service.continue_import(

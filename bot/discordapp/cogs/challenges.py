@@ -26,6 +26,7 @@ from bot.discordapp.cogs.common import (
     known_game,
     match_place,
     reader,
+    within_budget,
 )
 from bot.discordapp.components import (
     ContinueOpponents,
@@ -37,6 +38,7 @@ from bot.discordapp.components import (
 )
 from bot.discordapp.embeds import game_of
 from bot.discordapp.notices import ReplyFirst
+from bot.imports import import_label
 from locales.i18n import Words, _, _n, command, joined, option, render
 from locales.terms import seat_colour
 from service import MatchService, MatchStatus, ServiceError
@@ -123,6 +125,29 @@ class ChallengesCog(commands.Cog, name="Challenges"):
             _("{seat} (moves first)", seat=seat_colour(v.seat_name(s, seats))) if s == 0
             else seat_colour(v.seat_name(s, seats)), loc), value=s) for s in range(seats)]
         return [c for c in out if current.lower() in c.name.lower()][:25]
+
+    async def continue_match_autocomplete(self, interaction: Interaction,
+                                          current: str) -> list[app_commands.Choice[int]]:
+        return await within_budget(self._continuable_choices(interaction, current), "match")
+
+    async def _continuable_choices(self, interaction: Interaction,
+                                   current: str) -> list[app_commands.Choice[int]]:
+        """The server's imported games that can go on, newest first, each named by its
+        number, game, players, moves and day (``bot.imports``); what was typed picks
+        them: digits by the number they start, words by the name holding them."""
+        if interaction.guild_id is None:
+            return []
+        games = await self.service.continuable_imports(interaction.guild_id,
+                                                       interaction.user.id)
+        loc, typed = reader(interaction), current.strip().lower()
+        out = []
+        for game in games:
+            label = import_label(game, loc)
+            if typed and not (str(game.match.id).startswith(typed) if typed.isdigit()
+                              else typed in label.lower()):
+                continue
+            out.append(app_commands.Choice(name=label, value=game.match.id))
+        return out[:25]
 
     async def continue_seat_autocomplete(self, interaction: Interaction,
                                          current: str) -> list[app_commands.Choice[str]]:
@@ -247,6 +272,7 @@ class ChallengesCog(commands.Cog, name="Challenges"):
         on_timeout="4 players, one out of time: out (end), skipped and last (skip), or the "
                    "computer plays on",
         level="The computer's strength: 1 (beginner) to 8 (strongest); 5 if empty")
+    @app_commands.autocomplete(match=continue_match_autocomplete)
     @app_commands.autocomplete(seat=continue_seat_autocomplete)
     async def continue_import(self, interaction: Interaction, match: int,
                               opponent: discord.Member,
