@@ -25,7 +25,9 @@ numbers, comments, variations, tags (event, players' names, result) do not make 
 another game. Two games played the same move for move are one game to the server: a
 record is the moves. Another server may import it too (each server's explorer counts its
 own). The store holds one match per fingerprint and server (``MatchRecord.import_key``;
-``Conflict`` when two imports of it race), so the check holds across processes.
+``Conflict`` when two imports of it race), so the check holds across processes. The
+imports stored before fingerprints get theirs, worked out from their stored record
+(:func:`stored_key`), at their server's first import after the upgrade.
 """
 
 from __future__ import annotations
@@ -33,16 +35,17 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-from collections.abc import Callable, Mapping
+import logging
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
 from locales.i18n import _, command
 from locales.rules_words import refusal_words
-from rules import RulesError
+from rules import RulesError, Variant
 from rules.records import ImportedGame, read_any_record, seat_leaves
-from service.errors import Conflict, InvalidOption, NotAllowed
+from service.errors import Conflict, InvalidOption, NotAllowed, ServiceError
 from service.explorer import Explorer
 from service.imported_seats import ImportedNames, imported_name
 from service.inputs import check_characters
@@ -56,7 +59,10 @@ from service.records import (
     ResultRecord,
     SeatRecord,
 )
+from service.states import variant_of
 from service.views import MatchView
+
+log = logging.getLogger(__name__)
 
 MAX_RECORD_BYTES = 64 * 1024
 """The largest record file read (a 300-move Xiangqi game in WXF is about 5 KB)."""
@@ -89,13 +95,34 @@ def record_key(read: ImportedGame) -> str:
     >>> record_key(wxf) == record_key(iccs), len(record_key(wxf))
     (True, 67)
     """
-    v = read.variant
-    options = v.check_options({k: o for k, o in read.options.items() if k in v.options})
+    return _fingerprint(read.variant, read.options, read.start.to_text(), read.moves,
+                        [(left.after, left.seat, left.how) for left in read.leavings])
+
+
+def stored_key(rec: MatchRecord, entries: Sequence[RecordEntry]) -> str:
+    """:func:`record_key` of imported match ``rec`` worked out from what is stored: its
+    game, options and start, and its record ``entries`` (the moves, and each seat's
+    leaving after the moves before it), for an import stored before fingerprints."""
+    moves: list[str] = []
+    left: list[tuple[int, int, str]] = []
+    for e in entries:
+        if not e.text.startswith(SPECIAL_PREFIX):
+            moves.append(e.text)
+            continue
+        how, _sep, seat = e.text[len(SPECIAL_PREFIX):].partition(" ")
+        if seat.isdigit():  # "#resign 2"; an agreed draw ("#draw") is how it ended
+            left.append((len(moves), int(seat), how))
+    options = {k: tuple(o) if isinstance(o, list) else o for k, o in rec.options.items()}
+    return _fingerprint(variant_of(rec.game), options, rec.start_text, moves, left)
+
+
+def _fingerprint(v: Variant, options: Mapping[str, object], start: str,
+                 moves: Sequence[str], left: Sequence[tuple[int, int, str]]) -> str:
+    filled = v.check_options({k: o for k, o in options.items() if k in v.options})
     played = {"game": v.key,
               "options": {k: list(o) if isinstance(o, tuple) else o
-                          for k, o in options.items()},
-              "start": read.start.to_text(), "moves": list(read.moves),
-              "left": [[left.after, left.seat, left.how] for left in read.leavings]}
+                          for k, o in filled.items()},
+              "start": start, "moves": list(moves), "left": [list(x) for x in left]}
     text = json.dumps(played, sort_keys=True, ensure_ascii=False, separators=(",", ":"),
                       default=str)
     return "r1:" + hashlib.sha256(text.encode()).hexdigest()
@@ -170,6 +197,7 @@ class Importer:
             raise ImportRefused(_("the record cannot be imported: {error}",
                                   error=refusal_words(e))) from None
         key = record_key(read)
+        await self._key_older_imports(guild_id)
         await self._not_imported(guild_id, key)
         now = self.clock.now()
         ids = await self.names.ids_of(read.players, read.start.seat_count)
@@ -187,6 +215,24 @@ class Importer:
         kept = {seat: imported_name(name) for seat, name in read.players.items()}
         return ImportedMatch(self._view(after), {s: n for s, n in kept.items() if n},
                              len(read.moves))
+
+    async def _key_older_imports(self, guild_id: int) -> None:
+        """Give ``guild_id``'s imports stored before fingerprints (``match:<id>``) their
+        own, so that the same game imported again is recognised: done once, at the
+        server's first import after the upgrade. A game the server holds twice already
+        (imported twice before the check) keeps ``<fingerprint>#<id>`` on its second
+        match: the first is the one named. One whose record cannot be read any more is
+        left as it is (logged)."""
+        for rec in await self.repository.unkeyed_imports(guild_id):
+            was = rec.import_key or ""
+            try:
+                key = stored_key(rec, await self.repository.load_entries(rec.id))
+            except (ValueError, ServiceError):
+                log.warning("imported match %s: no fingerprint (its record does not read)",
+                            rec.id)
+                continue
+            if not await self.repository.set_import_key(rec.id, was, key):
+                await self.repository.set_import_key(rec.id, was, f"{key}#{rec.id}")
 
     async def _not_imported(self, guild_id: int, key: str) -> None:
         """Refuse the game of fingerprint ``key`` when ``guild_id`` holds it already."""

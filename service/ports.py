@@ -414,6 +414,17 @@ class ImportedPlayerStore(Protocol):
         any (another server's import of the same game is not it)."""
         ...
 
+    async def unkeyed_imports(self, guild_id: int) -> list[MatchRecord]:
+        """``guild_id``'s imports stored before fingerprints (``import_key``
+        ``match:<id>``, migration 26), oldest first."""
+        ...
+
+    async def set_import_key(self, match_id: int, was: str, key: str) -> bool:
+        """Change match ``match_id``'s fingerprint from ``was`` to ``key``; False, and
+        nothing changes, when another match of its server holds ``key`` (or its own is
+        no longer ``was``)."""
+        ...
+
     async def unfinished_imports(self, guild_id: int, limit: int) -> list[MatchRecord]:
         """``guild_id``'s imported games that their record leaves unfinished (``aborted``:
         the ones ``/continue`` may take up), newest first, at most ``limit``; never

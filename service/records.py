@@ -309,7 +309,8 @@ class MatchRecord:
     # configuration, start and moves, normalised): a server holds one match per
     # fingerprint (the store refuses a second with ``Conflict``); None for a match played
     # here. Imports stored before fingerprints have ``match:<id>`` (``storage.schema``,
-    # migration 26): imported, their record unknown
+    # migration 26) until the importer works theirs out; the second match of a game a
+    # server held twice before the check, ``<fingerprint>#<id>``
     import_key: str | None = None
     # read with the match, never written by ``save`` (their own tables hold them):
     followers: tuple[int, ...] = ()  # users following this match or one of its players

@@ -9,16 +9,23 @@ server: the index ``matches_import_key``), found by it.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Awaitable, Callable, Collection, Mapping
 from typing import Any
 
+from service.errors import Conflict
 from service.records import MatchRecord
+
+UNKEYED = "match:"
+"""How the fingerprint of an import stored before fingerprints begins (migration 26 wrote
+``match:<id>``): the importer works its real one out (``service.importer``)."""
 
 
 class MemoryImportedPlayers:
     """The names in a dict (``MemoryRepository``)."""
 
     _matches: dict[int, MatchRecord]
+    _with_prefs: Callable[[MatchRecord], MatchRecord]
 
     def __init__(self) -> None:
         super().__init__()
@@ -36,12 +43,25 @@ class MemoryImportedPlayers:
         return next((m.id for m in self._matches.values()
                      if m.guild_id == guild_id and m.import_key == import_key), None)
 
+    async def unkeyed_imports(self, guild_id: int) -> list[MatchRecord]:
+        return [self._with_prefs(m) for _id, m in sorted(self._matches.items())
+                if m.guild_id == guild_id and (m.import_key or "").startswith(UNKEYED)]
+
+    async def set_import_key(self, match_id: int, was: str, key: str) -> bool:
+        rec = self._matches.get(match_id)
+        if rec is None or rec.import_key != was \
+                or await self.imported_match(rec.guild_id, key) is not None:
+            return False
+        self._matches[match_id] = dataclasses.replace(rec, import_key=key)
+        return True
+
 
 class SqlImportedPlayers:
     """The names in SQL (``SqlRepository``: SQLite and PostgreSQL), through the
     repository's write transaction and read helpers."""
 
     _exec: Callable[..., Awaitable[Any]]
+    _unique_violation: tuple[type[BaseException], ...]
     _transaction: Callable[[Callable[[], Awaitable[Any]]], Awaitable[Any]]
     _all: Callable[..., Awaitable[list[Any]]]
 
@@ -72,3 +92,17 @@ class SqlImportedPlayers:
         rows = await self._all("SELECT id FROM matches WHERE guild_id = ? AND import_key = ?",
                                (guild_id, import_key))
         return int(rows[0][0]) if rows else None
+
+    async def set_import_key(self, match_id: int, was: str, key: str) -> bool:
+        async def body() -> bool:
+            try:
+                cur = await self._exec("UPDATE matches SET import_key = ? WHERE id = ? AND "
+                                       "import_key = ? RETURNING id", (key, match_id, was))
+                return await cur.fetchone() is not None
+            except self._unique_violation:  # matches_import_key: another match holds it
+                raise Conflict(f"another match holds import {key}") from None
+        try:
+            done: bool = await self._transaction(body)
+        except Conflict:
+            return False
+        return done

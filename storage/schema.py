@@ -494,8 +494,8 @@ MIGRATIONS: tuple[str, ...] = (
     # server, so that the same game imported again is refused (and counted once in the
     # explorer); the server's imports are found by it (``/continue`` suggests them). The
     # imports made before it, the matches every seat of which is an imported player, are
-    # marked ``match:<id>``: imported, their record not fingerprinted (the same game
-    # imported again is not recognised as one of them)
+    # marked ``match:<id>``: imported, their record not fingerprinted yet (the importer
+    # works out theirs at the server's next import)
     f"""
     ALTER TABLE matches ADD COLUMN import_key TEXT;
     UPDATE matches SET import_key = 'match:' || id WHERE id IN (

@@ -42,7 +42,7 @@ from storage.analyses import SqlAnalyses
 from storage.comforts import SqlComforts
 from storage.counts import MoveCounts
 from storage.explorer import SqlExplorer
-from storage.imported import SqlImportedPlayers
+from storage.imported import UNKEYED, SqlImportedPlayers
 from storage.outage import OutageLog
 from storage.posts import SqlPosts
 from storage.puzzles import SqlPuzzles
@@ -544,6 +544,11 @@ class SqlRepository(SqlAnalyses, SqlComforts, SqlExplorer, SqlImportedPlayers, S
     async def live_matches(self, guild_id: int, limit: int) -> list[MatchRecord]:
         rows = await self._all(f"{self._select_match} WHERE guild_id = ? AND status = "
                                "'active' ORDER BY id DESC LIMIT ?", (guild_id, max(0, limit)))
+        return [_match_of(r) for r in rows]
+
+    async def unkeyed_imports(self, guild_id: int) -> list[MatchRecord]:
+        rows = await self._all(f"{self._select_match} WHERE guild_id = ? AND import_key LIKE "
+                               f"'{UNKEYED}%' ORDER BY id", (guild_id,))
         return [_match_of(r) for r in rows]
 
     async def unfinished_imports(self, guild_id: int, limit: int) -> list[MatchRecord]:

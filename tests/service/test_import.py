@@ -4,6 +4,7 @@ bad files are refused with the reason and change nothing."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -184,3 +185,59 @@ async def test_a_finished_game_imported_twice_is_counted_once_in_the_explorer(
         await service.import_record(GUILD, CHANNEL, ALICE, '[Event "x"]\n' + text + "\n")
     imported = await service.explorer(GUILD, ALICE, "damas", "", "imported")
     assert [(m.move, m.games) for m in imported.moves] == [(moves[0], 1)]
+
+
+FOUR_LEFT = ('[Game "alquerque-grande"]\n[Options \'{"mode": "slow", "players": 4}\']\n'
+             '[White "Ana"]\n[Turquoise "Tomás"]\n[Black "Bea"]\n[Red "Rui"]\n\n'
+             "1. c3-d4 2. {Turquoise resigns} 3. e5xc3 4. c5xe5\n")
+
+
+@pytest.mark.parametrize("text", [
+    (RECORDS / "liu-dianzhong-liu-dahua-1997.wxf").read_text(),
+    (RECORDS / "cucujaes-2022.pdn").read_text(),
+    FOUR_LEFT,
+    '[Game "xiangqi"]\n\n1. h3-e3 2. h10-g8 3. {Red resigns}',
+    '[Game "damas"]\n\n1. h3-g4 2. a6-b5 3. {draw agreed}',
+])
+async def test_an_imports_fingerprint_is_worked_out_again_from_what_is_stored(
+        service: MatchService, repo: Repository, text: str) -> None:
+    """An import stored before fingerprints gets its own from its stored record: the
+    same as the file's, for every kind of record (leavings and a draw included)."""
+    from rules.records import read_any_record
+    from service.importer import record_key, stored_key
+    done = await service.import_record(GUILD, CHANNEL, ALICE, text, None)
+    rec = await repo.load_match(done.match.id)
+    assert rec is not None and rec.import_key == record_key(read_any_record(text))
+    assert stored_key(rec, await repo.load_entries(rec.id)) == rec.import_key
+
+
+async def test_imports_from_before_fingerprints_are_recognised_at_the_next_import(
+        service: MatchService, repo: Repository) -> None:
+    """The imports an upgraded database holds (``match:<id>``) are fingerprinted at the
+    server's next import: the same game is refused, naming the first of them; a game the
+    server held twice keeps its second match apart, still an import to continue."""
+    from service.importer import AlreadyImported
+    wxf = (RECORDS / "liu-dianzhong-liu-dahua-1997.wxf").read_text()
+    first = (await service.import_record(GUILD, CHANNEL, ALICE, wxf)).match.id
+    twice = (await service.import_record(GUILD + 1, CHANNEL, ALICE, wxf)).match.id
+    other = (await service.import_record(GUILD, CHANNEL, ALICE, FOUR_LEFT)).match.id
+    for match_id in (first, twice, other):  # as migration 26 left them
+        rec = await repo.load_match(match_id)
+        assert rec is not None and rec.import_key is not None
+        assert await repo.set_import_key(match_id, rec.import_key, f"match:{match_id}")
+    moved = await repo.load_match(twice)  # the second import of the game, in GUILD too
+    assert moved is not None
+    twice = (await repo.create_match(dataclasses.replace(moved, id=0, guild_id=GUILD),
+                                     entries=await repo.load_entries(moved.id))).id
+    iccs = (RECORDS / "liu-dianzhong-liu-dahua-1997.iccs.pgn").read_text()
+    with pytest.raises(AlreadyImported) as refused:
+        await service.import_record(GUILD, CHANNEL, ALICE, iccs)
+    assert refused.value.match_id == first
+    assert await repo.unkeyed_imports(GUILD) == []
+    keys = {m: (await repo.load_match(m)).import_key  # type: ignore[union-attr]
+            for m in (first, twice, other)}
+    assert keys[twice] == f"{keys[first]}#{twice}" and keys[other].startswith("r1:")
+    assert {g.match.id for g in await service.continuable_imports(GUILD, ALICE)} == \
+        {first, twice, other}
+    with pytest.raises(AlreadyImported):
+        await service.import_record(GUILD, CHANNEL, ALICE, FOUR_LEFT)

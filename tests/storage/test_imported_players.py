@@ -188,3 +188,25 @@ async def test_a_servers_unfinished_imports_newest_first(repo: Repository) -> No
     assert [m.id for m in await repo.unfinished_imports(1, 1)] == [made[3].id]
     assert [m.id for m in await repo.unfinished_imports(2, 10)] == [made[2].id]
     assert await repo.unfinished_imports(3, 10) == []
+
+
+async def test_imports_stored_before_fingerprints_get_theirs(repo: Repository) -> None:
+    """The imports migration 26 marked ``match:<id>`` are found by server, oldest first,
+    and take their fingerprint once: not one another match of the server holds, not
+    over a fingerprint that changed meanwhile."""
+    from tests.storage.test_contract import record
+    older = [await repo.create_match(record(guild=guild, users=(WANG, LIU),
+                                            import_key=f"match:{n}"))
+             for n, guild in ((1, 1), (2, 1), (3, 2))]
+    await repo.create_match(record(guild=1, users=(WANG, LIU), import_key="r1:new"))
+    assert [m.id for m in await repo.unkeyed_imports(1)] == [older[0].id, older[1].id]
+    assert await repo.set_import_key(older[0].id, "match:1", "r1:a")
+    assert not await repo.set_import_key(older[1].id, "match:2", "r1:a")  # held
+    assert not await repo.set_import_key(older[1].id, "match:9", "r1:b")  # not what it was
+    assert not await repo.set_import_key(older[1].id, "match:2", "r1:new")
+    assert await repo.set_import_key(older[1].id, "match:2", "r1:a#2")
+    assert await repo.unkeyed_imports(1) == []
+    assert [m.id for m in await repo.unkeyed_imports(2)] == [older[2].id]
+    assert await repo.set_import_key(older[2].id, "match:3", "r1:a")  # another server's
+    assert await repo.imported_match(1, "r1:a") == older[0].id
+    assert (await repo.load_match(older[1].id)).import_key == "r1:a#2"  # type: ignore[union-attr]
