@@ -165,7 +165,10 @@ def _lazy_of(node: ast.expr) -> Command | Option | None:
     return command(first.value, **options)
 
 
-def _texts_naming_commands() -> list[tuple[str, Text, dict[str, Command | Option]]]:
+@cache
+def _texts_naming_commands() -> tuple[tuple[str, Text, dict[str, Command | Option]], ...]:
+    """Each text of the sources that names a command or an option through ``command``
+    or ``option``: where, the text, what it names (parsed once: every test walks it)."""
     found = []
     for path in _sources():
         tree = ast.parse(path.read_text("utf-8"))
@@ -199,7 +202,7 @@ def _texts_naming_commands() -> list[tuple[str, Text, dict[str, Command | Option
                 text = _(ids[0], **others, **named)
             where = f"{path.relative_to(ROOT).as_posix()}:{node.lineno}"
             found.append((where, text, named))
-    return found
+    return tuple(found)
 
 
 def test_the_walk_finds_the_texts_that_name_commands() -> None:
