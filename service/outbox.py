@@ -334,10 +334,16 @@ class Retry(Exception):
         self.after = after
 
 
+RETRIED: tuple[type[Exception], ...] = (Retry, StorageError)
+"""The failures of a deliverer after which the relay calls it again with the same entry
+(a :class:`Retry`; a ``StorageError``: the database, not the message, failed). Any other
+failure drops the entry: it is never delivered again by this relay."""
+
 Deliver = Callable[[OutboxEntry, Event], Awaitable[None]]
 """Deliver one entry (its event, live or decoded). Return once the person was told by
 some route (or nobody can be: then log it); raise :class:`Retry` for a transient failure.
-Called again after a Retry with the same entry, so it skips what already went out."""
+Called again after a Retry with the same entry, so it skips what already went out (what
+it keeps for that is kept only after a failure in :data:`RETRIED`)."""
 
 LIVE_GRACE = timedelta(seconds=30)
 """How long an entry written by this process waits for its live event before it is

@@ -56,7 +56,7 @@ from locales.i18n import Words, _, command, listing, negotiate, render
 from locales.terms import permission_name
 from service import MatchView
 from service.deliveries import DeliveryFacts
-from service.outbox import LIVE_GRACE, Retry
+from service.outbox import LIVE_GRACE, RETRIED, Retry
 from service.records import OutboxEntry, PostedMessage
 from service.shards import shard_of
 
@@ -296,16 +296,28 @@ class Routes:
 
     async def delivering(self, entry: OutboxEntry, work: Awaitable[None],
                          progress: dict[int, Progress]) -> None:
-        """Run ``work`` (the posts of one entry) with its progress; forgotten once done."""
-        token = _progress.set(progress.setdefault(entry.id,
-                                                  Progress(entry_identity(entry))))
+        """Run ``work`` (the posts of one entry) with its progress (``progress``: entry
+        id -> what already went out). It is kept only when the relay will call again with
+        the same entry (a failure in ``RETRIED``), so the retry skips those steps; done,
+        dropped (any other failure) or cancelled, it is forgotten. A progress kept under
+        the id of another entry (another identity) is not this entry's: it starts anew."""
+        identity = entry_identity(entry)
+        kept = progress.get(entry.id)
+        if kept is None or kept.identity != identity:
+            kept = progress[entry.id] = Progress(identity)
+        token = _progress.set(kept)
+        again = False
         try:
             with log_context(match=entry.match_id, server=entry.guild_id,
                              shard=self._shard_of(entry.guild_id)):
                 await work
+        except RETRIED:
+            again = True
+            raise
         finally:
             _progress.reset(token)
-        progress.pop(entry.id, None)
+            if not again:
+                progress.pop(entry.id, None)
 
     def _shard_of(self, guild_id: int) -> int | None:
         count = self.client.shard_count
