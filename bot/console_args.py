@@ -10,6 +10,10 @@ are left as written for the command's own reader (``options_of``), which reads `
 ``:`` for ``x``, stays a move). An option with nothing after it (``seat:``) is refused by
 its name, whatever the command: an empty value is never read as "not given".
 
+The other way round, :class:`ConsoleSyntax` writes the commands a text names (one it
+shares with Discord, where it says ``/history match:7``) as the console reads them:
+``/history #7``.
+
 >>> arranged("vacation", ["start", "days:5"])
 ['start', '5']
 >>> arranged("vacation", ["days=5", "action=start"]), arranged("vacation", ["days:5"])
@@ -28,7 +32,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from locales.i18n import _
+from locales.i18n import _, render_value
 from service import ServiceError
 
 OPTION = re.compile(r"(?P<name>[A-Za-z][A-Za-z_-]*)[:=](?P<value>.*)", re.DOTALL)
@@ -52,6 +56,11 @@ class Signature:
     actions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     aliases: Mapping[str, str] = field(default_factory=dict)
     text: bool = False
+    silent: str = ""
+    """The action the command takes without its word, its parameters alone in their
+    place (``/note TEXT`` sets the note, ``/pause 3`` proposes a pause): written so."""
+    by_name: frozenset[str] = frozenset()
+    """Parameters read in their place too, but written by name (``/board #2 ply:5``)."""
 
     def names(self) -> set[str]:
         """Every parameter name, whatever the action."""
@@ -63,7 +72,8 @@ class Signature:
 
 SIGNATURES: Mapping[str, Signature] = {
     "help": Signature(), "games-list": Signature(), "games": Signature(),
-    "open": Signature(), "board": Signature(("ply",)), "history": Signature(),
+    "open": Signature(), "board": Signature(("ply",), by_name=frozenset({"ply"})),
+    "history": Signature(),
     "resign": Signature(), "hint": Signature(), "analysis": Signature(),
     "accept": Signature(), "join": Signature(), "decline": Signature(),
     "cancel": Signature(), "fill": Signature(), "moretime": Signature(),
@@ -84,11 +94,12 @@ SIGNATURES: Mapping[str, Signature] = {
     "settings": Signature(),
     "season": Signature(("action",), aliases={"every": "action"}),
     "vacation": Signature(("action",), actions={"start": ("days",)}),
-    "pause": Signature(("action",), actions={"propose": ("days", "reason")}, text=True),
+    "pause": Signature(("action",), actions={"propose": ("days", "reason")}, text=True,
+                       silent="propose"),
     "takeback": Signature(("action",)),
     "web": Signature(("action",)),
     "premove": Signature(("action",), actions={"add": ("line",)}),
-    "note": Signature(("action",), actions={"set": ("text",)}, text=True),
+    "note": Signature(("action",), actions={"set": ("text",)}, text=True, silent="set"),
     "tournament": Signature(("action",), actions={"create": ("game", "format"),
                                                   "pairings": ("round",)}),
 }
@@ -161,3 +172,93 @@ def arranged(command: str, args: Sequence[str]) -> list[str]:
     if signature.text:
         return [*references, *placed, *bare, *others]
     return [*placed, *references, *bare, *others]
+
+
+# ---------------------------------------------------------------- writing a command
+
+MARKS: Mapping[str, str] = {**dict.fromkeys(MATCH_NAMES, "#"), "puzzle": "#",
+                            **dict.fromkeys(PERSON_NAMES, "@")}
+"""How the console writes a reference: a match, a tournament or a puzzle by its number
+(``#7``: ``/puzzle next #7`` as its help says), a person by ``@name``."""
+PLACEHOLDERS: Mapping[str, str] = {"match": "#N", "tournament": "#T", "puzzle": "#N",
+                                   **dict.fromkeys(PERSON_NAMES, "@NAME")}
+"""What stands for a reference a text leaves to the reader (``/follow #N``)."""
+
+
+class ConsoleSyntax:
+    """How the console writes the commands its texts name, the ones it shares with
+    Discord too (``command("history", match=7)``, ``/history match:7`` there): as its
+    reader types them, what :func:`arranged` reads back. A match, a tournament or a
+    puzzle is ``#N``, a person ``@name``; a positional parameter (:data:`SIGNATURES`)
+    stands in its place (``/pause resume``, ``/leaderboard xiangqi 2``; one missing
+    before it by its name in capitals: ``GAME``), an action the console takes without
+    its word without it (``/pause 3``); a switch given as true is its word (``/web
+    revoke``); any other option is ``name:value`` (``season:2``, ``seat:red``). An option
+    named alone (``option("season")``) keeps its English name: the console reads every
+    option by it (``match:7`` too).
+
+    >>> from locales.i18n import command, commands_written
+    >>> with commands_written(CONSOLE_SYNTAX):
+    ...     [command("history", match=7).render("de"),
+    ...      command("pause", action="resume").render("de"),
+    ...      command("continue", match=3, opponent="@…").render("en-US"),
+    ...      command("leaderboard", page=2, season=1).render("en-US")]
+    ['/history #7', '/pause resume', '/continue #3 @…', '/leaderboard GAME 2 season:1']
+    """
+
+    def command(self, qualified: str, options: Sequence[tuple[str, object]],
+                locale: str) -> str:
+        head, *path = qualified.split()
+        signature = SIGNATURES.get(head, Signature())
+        order = [p for p in signature.positional if p not in signature.by_name]
+        values: dict[str, str] = {}
+        references: list[str] = []
+        switches: list[str] = []
+        others: list[str] = []
+        leading: list[str] = []
+        if order[:1] == ["action"] and path:
+            values["action"] = " ".join(path)  # a group's command is the action
+        else:
+            leading = path
+        for name, value in options:
+            said = render_value(value, locale)
+            if name in MARKS:
+                mark = MARKS[name]
+                references.append(mark + said.removeprefix(mark) if said
+                                  else PLACEHOLDERS[name])
+            elif isinstance(value, bool) and value:
+                switches.append(name)
+            elif isinstance(value, bool):
+                others.append(f"{name}:no")
+            elif name in signature.names() - signature.by_name:
+                values[signature.aliases.get(name, name)] = said or name.upper()
+            else:
+                others.append(f"{name}:{said or 'VALUE'}")
+        action = values.get("action")
+        if order[:1] == ["action"] and action is None:
+            implied = [a for a, more in signature.actions.items() if set(more) & set(values)]
+            action = implied[0] if len(implied) == 1 else None
+        more = list(signature.actions.get(action or "", ())) if order[:1] == ["action"] \
+            else []
+        if action is not None and action == signature.silent:
+            # its word is left out: its first parameter says it (a capital one at least)
+            values.pop("action", None)
+            order = more
+            if more and more[0] not in values:
+                values[more[0]] = more[0].upper()
+        elif action is not None:
+            values["action"] = action
+            order += more
+        given = [i for i, name in enumerate(order) if name in values]
+        placed = [values.get(name, name.upper()) for name in order[:given[-1] + 1]] \
+            if given else []
+        words = [*references, *placed] if signature.text else [*placed, *references]
+        return " ".join(["/" + head, *leading, *words, *switches, *others])
+
+    def option(self, english: str, locale: str) -> str:
+        return english
+
+
+CONSOLE_SYNTAX = ConsoleSyntax()
+"""The console's way of writing commands: every line it shows is rendered with it
+(``commands_written(CONSOLE_SYNTAX)``)."""

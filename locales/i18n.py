@@ -29,13 +29,13 @@ import io
 import re
 import unicodedata
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Final, Literal
+from typing import Final, Literal, Protocol
 
 from babel import Locale
 from babel.messages.mofile import write_mo
@@ -332,25 +332,36 @@ def command_word(english: str, locale: str, context: str) -> str:
     return said if valid_name(said) else english
 
 
-_COMMANDS_IN_ENGLISH: ContextVar[bool] = ContextVar("commands_in_english", default=False)
+class CommandSyntax(Protocol):
+    """How commands are written where their reader types them himself, not in Discord's
+    command tree (the console: ``/history #7``, ``/pause resume``): a :class:`Command`
+    or an :class:`Option` rendered inside :func:`commands_written` is written by it."""
+
+    def command(self, qualified: str, options: Sequence[tuple[str, object]],
+                locale: str) -> str:
+        """The command ``qualified`` (its English path) with ``options`` (English names,
+        values as given) as this reader types it; ``locale``: the text's language (for
+        a value's words)."""
+
+    def option(self, english: str, locale: str) -> str:
+        """The option ``english`` as this reader names it."""
+
+
+_SYNTAX: ContextVar[CommandSyntax | None] = ContextVar("command_syntax", default=None)
 
 
 @contextmanager
-def english_commands() -> Iterator[None]:
-    """Within it, a :class:`Command` is named in English whatever the language: the
-    console's commands are English (``/move``, also under ``--lang de``), so the console
-    renders every line inside it; Discord (and the web pages, read by Discord's users)
-    render outside it, with the names each reader's Discord shows.
-
-    >>> with english_commands():
-    ...     command("move").render("de")
-    '/move'
-    """
-    token = _COMMANDS_IN_ENGLISH.set(True)
+def commands_written(syntax: CommandSyntax) -> Iterator[None]:
+    """Within it, every :class:`Command` and :class:`Option` is written as ``syntax``
+    says, whatever the language: the console renders every line inside it with its own
+    (English commands, its arguments: ``bot.console_args.CONSOLE_SYNTAX``); Discord (and
+    the web pages, read by Discord's users) render outside it, with the names each
+    reader's Discord shows."""
+    token = _SYNTAX.set(syntax)
     try:
         yield
     finally:
-        _COMMANDS_IN_ENGLISH.reset(token)
+        _SYNTAX.reset(token)
 
 
 @dataclass(frozen=True, slots=True)
@@ -367,9 +378,9 @@ class Command(Lazy):
     Discord language: it names the commands in the post's language (the server's thread
     language, which the rest of the post speaks), so a post never mixes two languages;
     a reader whose Discord speaks another shows him the same commands under other names,
-    and the post's words stay in one language. The console names them in English
-    (:func:`english_commands`). Values are written as given (a number, a mention), an
-    option's choice by its shown name.
+    and the post's words stay in one language. The console writes them in its own
+    syntax (:func:`commands_written`). Values are written as given (a number, a
+    mention), an option's choice by its shown name.
 
     >>> command("pause", action="resume").render("de")
     '/pause aktion:fortsetzen'
@@ -382,9 +393,9 @@ class Command(Lazy):
 
     def render(self, locale: str | None) -> str:
         chosen = negotiate(locale)
-        if _COMMANDS_IN_ENGLISH.get():
-            return " ".join(["/" + self.qualified, *(
-                f"{name}:{render_value(value, chosen)}" for name, value in self.options)])
+        syntax = _SYNTAX.get()
+        if syntax is not None:
+            return syntax.command(self.qualified, self.options, chosen)
         path = " ".join(command_word(name, chosen, COMMAND_NAME)
                         for name in self.qualified.split())
         return " ".join(["/" + path, *(
@@ -411,14 +422,15 @@ def command(qualified: str, /, **options: object) -> Command:
 @dataclass(frozen=True, slots=True)
 class Option(Lazy):
     """A command's option by the name its reader sees (``the `match` option``): as a
-    :class:`Command` names it, in Discord the reader's Discord's name, in the console the
-    English one; see :func:`option`."""
+    :class:`Command` names it, in Discord the reader's Discord's name, in the console as
+    its syntax does (:func:`commands_written`); see :func:`option`."""
 
     english: str
 
     def render(self, locale: str | None) -> str:
-        if _COMMANDS_IN_ENGLISH.get():
-            return self.english
+        syntax = _SYNTAX.get()
+        if syntax is not None:
+            return syntax.option(self.english, negotiate(locale))
         return command_word(self.english, negotiate(locale), OPTION_NAME)
 
 

@@ -18,6 +18,7 @@ from bot.console.common import (
     display_width,
     padded,
 )
+from bot.console_args import CONSOLE_SYNTAX
 from bot.event_handlers import EventHandlers
 from bot.names import NameBook
 from locales.i18n import (
@@ -25,7 +26,7 @@ from locales.i18n import (
     Words,
     _,
     _n,
-    english_commands,
+    commands_written,
     joined,
     listing,
     negotiate,
@@ -127,8 +128,9 @@ class ConsolePrinter:
 
     def say(self, text: Words) -> None:
         # the console's commands are English in every language (``/move``, not the name
-        # a German reader's Discord shows): texts shared with Discord name them so here
-        with english_commands():
+        # a German reader's Discord shows), written as it reads them (``/history #7``,
+        # not Discord's ``match:7``): texts shared with Discord name them so here
+        with commands_written(CONSOLE_SYNTAX):
             print(plain_commands(render(text, self.locale)), file=self.out, flush=True)
 
     def when(self, t: datetime | None) -> str:

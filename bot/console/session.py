@@ -42,12 +42,12 @@ from bot.console.common import (
 from bot.console.printer import (
     ConsolePrinter,
 )
-from bot.console_args import arranged
+from bot.console_args import CONSOLE_SYNTAX, arranged
 from bot.web.links import WebLinks
 from locales.i18n import (
     Words,
     _,
-    english_commands,
+    commands_written,
     joined,
 )
 from locales.rules_words import rules_words
@@ -243,9 +243,10 @@ class Console:
 
     async def handle(self, line: str) -> bool:
         """Run one command line; False when the console should stop. Whatever it says or
-        draws names commands as the console's are named, in English (``english_commands``:
-        a text shared with Discord names ``/move``, not the German ``/ziehen``)."""
-        with english_commands():
+        draws names commands as the console's are written, in English
+        (``CONSOLE_SYNTAX``: a text shared with Discord names ``/move``, not the German
+        ``/ziehen``, and ``/history #7``, not ``/history match:7``)."""
+        with commands_written(CONSOLE_SYNTAX):
             return await self._handle(line)
 
     async def _handle(self, line: str) -> bool:

@@ -64,7 +64,7 @@ def test_the_same_game_imported_twice_is_refused_with_the_match_it_is() -> None:
                             None))
     assert [line for line in said if line.startswith("! ")] == [
         "! this game is imported in this server already, as match 1: see it with "
-        "/history match:1"], said
+        "/history #1"], said
 
 
 def test_continue_with_no_game_lists_the_games_that_can_go_on() -> None:

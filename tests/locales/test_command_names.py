@@ -2,7 +2,8 @@
 German reader, ``/move`` for an English one), through one mechanism, ``command`` (and
 ``option`` for an option's name), whatever the text: a refusal of the service, a reply
 of the Discord adapter, a post, a web page, a game's rules. The console's commands are
-English: it names them so in every language (``english_commands``).
+English, written as it reads them: it names them so in every language
+(``commands_written(CONSOLE_SYNTAX)``).
 
 The walks here are what keeps it so: no message id shown outside the console writes a
 command literally, and every text that names one through ``command`` says the reader's
@@ -18,6 +19,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
+from bot.console_args import CONSOLE_SYNTAX
 from locales.i18n import (
     CATALOGUES,
     COMMAND_NAME,
@@ -30,7 +32,7 @@ from locales.i18n import (
     _n,
     catalogue_path,
     command,
-    english_commands,
+    commands_written,
     from_data,
     option,
     to_data,
@@ -78,9 +80,9 @@ def test_the_console_names_every_command_in_english_whatever_its_language() -> N
     said = _("play moves with {move}; {resume} ends the pause; the `{match}` option",
              move=command("move"), resume=command("pause", action="resume"),
              match=option("match"))
-    with english_commands():
+    with commands_written(CONSOLE_SYNTAX):
         assert said.render("de") == \
-            "play moves with /move; /pause action:resume ends the pause; the `match` option"
+            "play moves with /move; /pause resume ends the pause; the `match` option"
     # and only inside it: Discord's texts name them in the reader's words again
     assert "/ziehen" in said.render("de")
 
