@@ -352,10 +352,12 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
             f'{esc(render(move_display(p.display), locale))}</a></li>')
 
     def step(target: int, label: Words, sign: str, key: str) -> str:
+        # a sign for the eye; its words for a screen reader and under a pointer
         target = max(0, min(last, target))
+        said = esc(render(label, locale))
         return (f'<a class="step" data-step="{key}" '
                 f'href="{esc(page_path)}?ply={target}&amp;{lang}" '
-                f'aria-label="{esc(render(label, locale))}">{sign}</a>')
+                f'aria-label="{said}" title="{said}">{sign}</a>')
 
     # the board's words at the ply shown; how the match ended at its last ply only
     status_line = esc(alt)
@@ -392,9 +394,11 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
     clock = "".join(f"<li>{_said(n, locale)}</li>"
                     for n in clock_notes(match, found.names, locale, now, MARK))
     clock_heading = esc(render(_("Clock"), locale))
+    # each stop is a position of the record: after a move, and after an entry that is no
+    # move too (a set-up arrangement, a resignation, a skip; ``plies.headline``)
     steps = (step(0, _("first position"), "|◀", "first")
-             + step(ply - 1, _("previous move"), "◀", "back")
-             + step(ply + 1, _("next move"), "▶", "next")
+             + step(ply - 1, _("previous position"), "◀", "back")
+             + step(ply + 1, _("next position"), "▶", "next")
              + step(last, _("latest position"), "▶|", "last"))
     server_link = ""
     if server_path:

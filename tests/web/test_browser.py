@@ -85,6 +85,10 @@ async def test_a_live_match_page_steps_and_updates_in_a_real_browser(
         assert "ply=0" in page.url
         await page.keyboard.press("End")
         assert "/board/2.png" in (await board.get_attribute("src") or "")
+        await page.get_by_role("link", name="previous position").click()
+        assert "/board/1.png" in (await board.get_attribute("src") or "")
+        await page.get_by_role("link", name="next position").click()
+        assert "/board/2.png" in (await board.get_attribute("src") or "")
         await page.locator('#moves a[data-ply="1"]').click()
         assert "/board/1.png" in (await board.get_attribute("src") or "")
         assert all(r.startswith(str(site.client.make_url("/"))) for r in requests)

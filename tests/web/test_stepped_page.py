@@ -197,3 +197,36 @@ async def test_a_skip_is_listed_as_no_move(site: Site) -> None:
         f"{site.path(m)}?ply={skipped.ply + 1}&lang=en-US")).text()
     entry = render(move_display(skipped.display), "en-US")
     assert stepped_of(then) == f"After move 4 of 4: {entry}"  # not "after move 5"
+
+
+def steps_of(html: str) -> dict[str, tuple[str, str, str]]:
+    """The step buttons by their key: (accessible name, title, the ply they go to)."""
+    nav = html.split('<nav class="steps"', 1)[1].split("</nav>", 1)[0]
+    return {key: (unescape(label), unescape(title), ply) for key, ply, label, title in
+            re.findall(r'data-step="(\w+)" href="[^"]*\?ply=(\d+)[^"]*" '
+                       r'aria-label="([^"]*)" title="([^"]*)"', nav)}
+
+
+async def test_the_step_buttons_name_positions_not_moves(site: Site) -> None:
+    """The buttons step through the record's entries, some of which are no move (a
+    resignation here; a set-up arrangement, a pass or skip, a player going out): they said
+    "next move" on the way to a resignation. Each names the position it goes to, by its
+    accessible name and its title (the sign alone says nothing under a pointer); the
+    sentence under them says what the stop is."""
+    from tests.service.conftest import ALICE, BOB
+    from tests.web.conftest import web_match
+
+    m = await web_match(site.service, "damas")
+    await site.service.move(m.id, ALICE, "b3-a4")
+    await site.service.move(m.id, BOB, "a6-b5")
+    m = await site.service.resign(m.id, ALICE)
+    html = await (await site.client.get(f"{site.path(m)}?ply=2&lang=en-US")).text()
+    assert steps_of(html) == {
+        "first": ("first position", "first position", "0"),
+        "back": ("previous position", "previous position", "1"),
+        "next": ("next position", "next position", "3"),  # the resignation: no move
+        "last": ("latest position", "latest position", "3")}
+    assert stepped_of(html).startswith("After move 2 of 2: bob played a6-b5")
+    german = await (await site.client.get(f"{site.path(m)}?ply=2&lang=de")).text()
+    assert [label for label, _title, _ply in steps_of(german).values()] == [
+        "Anfangsstellung", "vorherige Stellung", "nächste Stellung", "aktuelle Stellung"]
