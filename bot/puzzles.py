@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import rules
-from locales.i18n import Words, _, _n, command, decimal, joined, listing, render
+from locales.i18n import Words, _, _n, command, command_mentions, decimal, joined, listing, render
 from locales.terms import game_name, seat_colour
 from rules import MoveMarks, Position
 from service import PuzzleAnswer, PuzzleView
@@ -130,7 +130,8 @@ def picture_of(position: Position[Any], seat: int, said: Words, locale: str,
     except (ImportError, AttributeError):
         return None
     drawn = draw_board(position, last_move=last, perspective=seat, locale=locale)
-    alt = f"{drawn.alt_text} {render(said, locale)}"
+    with command_mentions(None):  # an alt text shows a command mention written out
+        alt = f"{drawn.alt_text} {render(said, locale)}"
     return PuzzlePicture(bytes(drawn.png), alt[:1000])
 
 

@@ -174,11 +174,22 @@ class Text(Lazy):
 
     def _filled(self, pattern: str, values: dict[str, str], chosen: str,
                 capital: bool) -> str:
+        for key, value in self.params.items():
+            # a command in code marks (`{move}`) shows them as code: its mention would be
+            # written out, not shown; the mention stands bare, its options still marked
+            if not isinstance(value, Command) or f"`{{{key}}}`" not in pattern:
+                continue
+            mention = value.mention()
+            if mention is not None:
+                pattern = pattern.replace(f"`{{{key}}}`", f"{{{key}}}")
+                options = value.shown_options(chosen)
+                values = {**values, key: f"{mention} `{options}`" if options else mention}
         if capital:
             lead = _LEADING_FIELD.match(pattern)
             if lead is None:
                 pattern = pattern[:1].upper() + pattern[1:]
-            elif lead[1] in self.params:
+            elif lead[1] in self.params and not isinstance(self.params[lead[1]], Command):
+                # (a command is written as it is: its mention as made above)
                 values = {**values, lead[1]: _capital(self.params[lead[1]], chosen)}
         return pattern.format(**values)
 
@@ -364,6 +375,34 @@ def commands_written(syntax: CommandSyntax) -> Iterator[None]:
         _SYNTAX.reset(token)
 
 
+_MENTIONS: ContextVar[Mapping[str, int] | None] = ContextVar("command_mentions",
+                                                             default=None)
+
+
+@contextmanager
+def command_mentions(ids: Mapping[str, int] | None) -> Iterator[None]:
+    """Within it, a :class:`Command` whose path is in ``ids`` (``"move"``, ``"tournament
+    create"``: a command Discord runs, never a group alone) is named by a command
+    mention, ``</move:ID>``: the id Discord gave the command where the text is read.
+    Every reader's Discord shows it in his own language and a click fills it in; its
+    options follow in the reader's words (``</pause:ID> aktion:fortsetzen``: Discord has
+    no mention of an option). ``None`` (or a command not in ``ids``): named as before,
+    ``/ziehen``. The Discord adapter sets it where it writes to a server whose command
+    ids it knows (``bot.discordapp.mentions``); outside it (the web pages, the logs, a
+    direct message) nothing changes, and the console's own syntax
+    (:func:`commands_written`) comes first.
+
+    >>> with command_mentions({"move": 12, "tournament create": 34}):
+    ...     command("move").render("de"), command("tournament create").render("de")
+    ('</move:12>', '</tournament create:34>')
+    """
+    token = _MENTIONS.set(ids)
+    try:
+        yield
+    finally:
+        _MENTIONS.reset(token)
+
+
 @dataclass(frozen=True, slots=True)
 class Command(Lazy):
     """A slash command (and options) as its reader types it: the one way a text names a
@@ -380,7 +419,10 @@ class Command(Lazy):
     a reader whose Discord speaks another shows him the same commands under other names,
     and the post's words stay in one language. The console writes them in its own
     syntax (:func:`commands_written`). Values are written as given (a number, a
-    mention), an option's choice by its shown name.
+    mention), an option's choice by its shown name. In a server whose command ids the
+    Discord adapter knows, the command itself is Discord's mention
+    (:func:`command_mentions`), which every reader's Discord shows in his own language;
+    its options follow in the text's.
 
     >>> command("pause", action="resume").render("de")
     '/pause aktion:fortsetzen'
@@ -396,11 +438,26 @@ class Command(Lazy):
         syntax = _SYNTAX.get()
         if syntax is not None:
             return syntax.command(self.qualified, self.options, chosen)
-        path = " ".join(command_word(name, chosen, COMMAND_NAME)
-                        for name in self.qualified.split())
-        return " ".join(["/" + path, *(
+        shown = self.mention() or "/" + " ".join(
+            command_word(name, chosen, COMMAND_NAME) for name in self.qualified.split())
+        options = self.shown_options(chosen)
+        return f"{shown} {options}" if options else shown
+
+    def mention(self) -> str | None:
+        """Discord's mention of the command (``</tournament create:ID>``, by its English
+        path, which each reader's Discord shows in his language) where its id is known
+        (:func:`command_mentions`); else None."""
+        ids = _MENTIONS.get()
+        if ids is None or _SYNTAX.get() is not None:
+            return None
+        known = ids.get(self.qualified)
+        return None if known is None else f"</{self.qualified}:{known}>"
+
+    def shown_options(self, chosen: str) -> str:
+        """The options as the reader types them (``aktion:fortsetzen``), or nothing."""
+        return " ".join(
             f"{command_word(name, chosen, OPTION_NAME)}:{self._value(value, chosen)}"
-            for name, value in self.options)])
+            for name, value in self.options)
 
     @staticmethod
     def _value(value: object, chosen: str) -> str:

@@ -35,6 +35,7 @@ from bot.discordapp.components import (
     StepButton,
     TournamentButton,
 )
+from bot.discordapp.mentions import CommandIds
 from bot.discordapp.names import MemberNames
 from bot.discordapp.permissions import GUILD_INSTALL, IN_SERVERS
 from bot.discordapp.sync import SyncState, sync_at_start
@@ -116,6 +117,9 @@ class TableroBot(commands.AutoShardedBot):
         self._shards_down: set[int] = set()
         self.sync_state = sync_state
         self.auto_sync = auto_sync
+        self.command_ids = CommandIds()
+        """The commands' ids, learnt at the start-up sync: texts in a server name commands
+        by their mentions (``mentions``)."""
         self._cogs_to_add: list[commands.Cog] = []
         self.stopping = False
         self._refusals: set[asyncio.Task[Any]] = set()
@@ -137,7 +141,7 @@ class TableroBot(commands.AutoShardedBot):
             await self.add_cog(cog)
         if self.auto_sync:
             try:
-                await sync_at_start(self, self.tree, self.sync_state)
+                await sync_at_start(self, self.tree, self.sync_state, self.command_ids)
             except discord.HTTPException:
                 log.exception("automatic command sync failed; run `tablero sync` later")
 

@@ -45,6 +45,7 @@ import aiohttp
 import discord
 
 from bot.discordapp.cards import with_words
+from bot.discordapp.mentions import mentioning, plain_commands
 from bot.discordapp.permissions import (
     POSTING_PERMISSIONS,
     THREAD_POSTING_PERMISSIONS,
@@ -309,7 +310,8 @@ class Routes:
         again = False
         try:
             with log_context(match=entry.match_id, server=entry.guild_id,
-                             shard=self._shard_of(entry.guild_id)):
+                             shard=self._shard_of(entry.guild_id)), \
+                    mentioning(self.client, entry.guild_id):
                 await work
         except RETRIED:
             again = True
@@ -385,6 +387,13 @@ class Routes:
         """The language of a DM to ``user_id``: the locale he was last seen with."""
         return negotiate(await self.facts.user_locale(user_id))
 
+    async def for_dm(self, user_id: int, text: Words) -> str:
+        """``text`` as a DM to ``user_id`` says it: in his language, its commands by
+        name (no mention: they run in servers only, ``mentions``)."""
+        locale = await self.user_locale(user_id)
+        with plain_commands():
+            return render(text, locale)
+
     # ------------------------------------------------------------------ the ladder
 
     async def post(self, m: MatchView, content: Words, *, ping: Sequence[int] = (),
@@ -412,7 +421,7 @@ class Routes:
         link = f" {message.jump_url}" if message is not None else ""
         note = dm_note or content
         for u in dm:
-            theirs = render(note, await self.user_locale(u))
+            theirs = await self.for_dm(u, note)
             sent = await self._step(f"{step}:dm:{u}",
                                     partial(self.direct, u, f"{theirs}{link}"))
             if not sent and message is not None:  # DMs closed: a mention in the place
@@ -424,7 +433,7 @@ class Routes:
             for u in dict.fromkeys([*ping, *audience]):
                 if u not in dm:
                     await self._step(f"{step}:instead:{u}", partial(
-                        self.direct, u, render(instead, await self.user_locale(u))))
+                        self.direct, u, await self.for_dm(u, instead)))
         return message
 
     async def to_place(self, m: MatchView, content: str, ping: Sequence[int],
@@ -536,8 +545,7 @@ class Routes:
         mention in a thread adds him to it)."""
         for u in users:
             sent = u not in self._dms_closed and await self._step(
-                f"{step}:dm:{u}", partial(self.direct, u,
-                                          render(text, await self.user_locale(u))))
+                f"{step}:dm:{u}", partial(self.direct, u, await self.for_dm(u, text)))
             if not sent:
                 said = render(text, await self.place_locale(m.guild_id))
                 await self._step(f"{step}:mention:{u}", partial(

@@ -12,6 +12,7 @@ from datetime import datetime
 
 import discord
 
+from bot.discordapp.mentions import plain_commands
 from locales.i18n import Text, Words, _, _n, command, decimal, joined, listing, render
 from locales.results import ResultKind, result_sentence
 from locales.terms import (
@@ -450,7 +451,8 @@ def season_ended(event: SeasonEnded, loc: str) -> tuple[str, discord.Embed]:
                                    board.total - len(board.entries)), loc))
         e.add_field(name=render(ladder_name(board.ladder), loc),
                     value="\n".join(lines)[:1024], inline=False)
-    e.set_footer(text=render(_("Each season's ratings start afresh; see them with "
-                               "{leaderboard}", leaderboard=command(
-                                   "leaderboard", season=event.season)), loc))
+    with plain_commands():  # a footer shows a mention written out
+        e.set_footer(text=render(_("Each season's ratings start afresh; see them with "
+                                   "{leaderboard}", leaderboard=command(
+                                       "leaderboard", season=event.season)), loc))
     return content, e

@@ -26,6 +26,7 @@ import discord
 from discord import app_commands
 
 import rules
+from bot.discordapp.mentions import mentioning, plain_commands
 from bot.ops.logs import log_context
 from bot.ops.metrics import Metrics
 from locales.i18n import Text, Words, _, _n, capitalized, command, listing, negotiate, render
@@ -50,7 +51,8 @@ class AdapterError(Exception):
     """A refusal decided by the Discord layer itself (wrong place, missing permission...)."""
 
     def __init__(self, text: Words) -> None:
-        english = render(text, "en-US")
+        with plain_commands():  # for the log
+            english = render(text, "en-US")
         super().__init__(english)
         self.text = text
         self.message = english
@@ -221,8 +223,9 @@ async def reply_error(interaction: discord.Interaction[Any], exc: BaseException)
     command = interaction.command
     slash = command.qualified_name if isinstance(
         command, app_commands.Command | app_commands.Group) else None
-    text = describe(exc, _where(interaction), negotiate(str(interaction.locale)),
-                    slash)[:2000]
+    with mentioning(interaction.client, interaction.guild_id):
+        text = describe(exc, _where(interaction), negotiate(str(interaction.locale)),
+                        slash)[:2000]
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
@@ -275,7 +278,8 @@ def _match_named(interaction: discord.Interaction[Any]) -> int | None:
 @asynccontextmanager
 async def replying(interaction: discord.Interaction[Any]) -> AsyncIterator[None]:
     """Run a command's or component's work, answering an error the way a command's is
-    answered; its log lines name its server, shard and match; it is counted (and timed)
+    answered; its log lines name its server, shard and match; the texts it renders name
+    commands by their mentions in that server (``mentions``); it is counted (and timed)
     in the client's metrics."""
     started = time.perf_counter()
     outcome = "failed"  # cancelled, unless the block ends
@@ -283,7 +287,8 @@ async def replying(interaction: discord.Interaction[Any]) -> AsyncIterator[None]
     try:
         with log_context(server=interaction.guild_id,
                          shard=guild.shard_id if guild is not None else None,
-                         match=_match_named(interaction)):
+                         match=_match_named(interaction)), \
+                mentioning(interaction.client, interaction.guild_id):
             try:
                 yield
                 outcome = "ok"

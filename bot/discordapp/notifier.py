@@ -732,9 +732,10 @@ class DiscordNotifier:
         loc = await self.routes.user_locale(user)
         shown = await asyncio.to_thread(glance_picture, event.games, user,
                                         discord.utils.utcnow(), loc)
-        said = render(_n("Your daily digest: {count} game at a glance. (`{stop}` stops it.)",
-                         "Your daily digest: {count} games at a glance. (`{stop}` stops it.)",
-                         len(event.games), stop=command("follow", digest="off")), loc)
+        said = await self.routes.for_dm(user, _n(
+            "Your daily digest: {count} game at a glance. (`{stop}` stops it.)",
+            "Your daily digest: {count} games at a glance. (`{stop}` stops it.)",
+            len(event.games), stop=command("follow", digest="off")))
         picture = None if shown is None else Attachment(discord.File(
             io.BytesIO(shown[0]), filename="digest.png", description=shown[1][:1024]))
         await self.routes.dm(user, said, picture, step="digest")

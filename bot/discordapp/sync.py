@@ -25,6 +25,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.discordapp.mentions import CommandIds
 from locales.i18n import LOCALES, catalogue_path
 
 log = logging.getLogger("tablero.discord")
@@ -97,11 +98,13 @@ class SyncState:
 
 async def sync_commands(client: discord.Client, tree: app_commands.CommandTree[Any],
                         state: SyncState | None, *, guild_id: int | None = None,
-                        force: bool = False) -> bool:
+                        force: bool = False, known: CommandIds | None = None) -> bool:
     """Sync the tree when forced or when it changed since the last sync; True if it synced.
 
     With ``guild_id`` the global commands are copied to that server (instant, for testing
-    a change in one server) and synced there.
+    a change in one server) and synced there. ``known`` learns the commands' ids (for
+    the mentions texts name them by, ``mentions``): from the sync's answer, or fetched
+    when the tree is unchanged (a read, which costs no command creation).
     """
     assert client.application_id is not None
     guild = discord.Object(id=guild_id) if guild_id else None
@@ -111,9 +114,17 @@ async def sync_commands(client: discord.Client, tree: app_commands.CommandTree[A
     if not force and state is not None and state.stored(client.application_id,
                                                         guild_id) == digest:
         log.info("command tree unchanged (%s); not syncing", digest[:12])
+        if known is not None:
+            try:
+                known.learn(await tree.fetch_commands(guild=guild), guild_id)
+            except discord.HTTPException as e:  # texts name the commands by name then
+                log.warning("could not fetch the commands' ids%s: %s",
+                            f" of server {guild_id}" if guild_id else "", e)
         return False
     synced = await tree.sync(guild=guild)
     log.info("synced %d commands%s", len(synced), f" to server {guild_id}" if guild_id else "")
+    if known is not None:
+        known.learn(synced, guild_id)
     if state is not None:
         state.remember(client.application_id, digest, guild_id)
     return True
@@ -151,13 +162,14 @@ async def publish(client: discord.Client, tree: app_commands.CommandTree[Any],
 
 
 async def sync_at_start(client: discord.Client, tree: app_commands.CommandTree[Any],
-                        state: SyncState | None) -> None:
+                        state: SyncState | None, known: CommandIds | None = None) -> None:
     """The start-up sync, when the tree changed: to the development servers the commands
-    were last synced to, else globally."""
+    were last synced to, else globally. ``known`` learns the ids of the commands of that
+    scope, synced or not (``sync_commands``)."""
     assert client.application_id is not None
     dev_guilds = state.guilds(client.application_id) if state is not None else []
     if state is not None and dev_guilds and state.stored(client.application_id) is None:
         for guild_id in dev_guilds:
-            await sync_commands(client, tree, state, guild_id=guild_id)
+            await sync_commands(client, tree, state, guild_id=guild_id, known=known)
         return
-    await sync_commands(client, tree, state)
+    await sync_commands(client, tree, state, known=known)

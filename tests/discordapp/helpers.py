@@ -20,6 +20,18 @@ def posts_left_open(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Routes, "close_post", left_open)
 
 
+def registered_id(w: World, name: str, guild_id: int | None = None) -> int:
+    """The id SimCord's Discord gave the command ``name`` when the bot synced its tree
+    (globally, or to server ``guild_id``)."""
+    return int(w.env.backend.commands[guild_id][(name, 1)]["id"])
+
+
+def mention(w: World, path: str) -> str:
+    """Discord's mention of the command ``path`` (``"puzzle next"``) as the bot's texts
+    write it in a server once the sync gave the ids: ``</puzzle next:ID>``."""
+    return f"</{path}:{registered_id(w, path.split()[0])}>"
+
+
 def reply(result: Any) -> Any:
     """The message a user saw for an interaction: the last followup, else the response."""
     return result.followups[-1] if result.followups else result.response

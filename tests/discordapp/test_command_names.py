@@ -17,7 +17,7 @@ from service import MatchService, ServiceError
 from service.errors import InvalidOption, MatchOver, NotAPlayer
 from storage import MemoryRepository
 from tests.discordapp.conftest import World
-from tests.discordapp.helpers import reply
+from tests.discordapp.helpers import mention, reply
 from tests.discordapp.languages import speaking
 from tests.discordapp.test_languages import Server, accept
 from tests.service.conftest import ALICE, Recorder, SetClock, start_match
@@ -87,11 +87,13 @@ def test_a_refusal_that_starts_with_a_move_keeps_it_as_written() -> None:
         .startswith("The game is over")
 
 
-async def test_a_post_names_commands_in_its_servers_language_a_reply_in_its_readers(
+async def test_a_post_names_options_in_its_servers_language_a_reply_in_its_readers(
         world: World, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A German server, a Swedish player: his own reply names the commands his Discord
-    shows (Swedish); the thread's post, read by everybody, names them as the rest of the
-    post speaks, the server's language (German)."""
+    """A German server, a Swedish player: in a server the commands are mentions, which
+    each reader's Discord shows in his language (``test_command_mentions``); the options
+    after them are words: his own reply names them as his Discord does (Swedish), the
+    thread's post, read by everybody, as the rest of the post speaks, the server's
+    language (German)."""
     people = speaking(monkeypatch)
     s = Server(world, "Spieleabend", preferred_locale="de")
     people[s.bob.id] = "sv-SE"
@@ -99,11 +101,12 @@ async def test_a_post_names_commands_in_its_servers_language_a_reply_in_its_read
     await accept(s.bob, s.channel.last_message)
     (thread,) = s.channel.threads
     missing = reply(await s.bob.slash(thread, "pause"))
-    swedish = command("pause", days=3).render("sv-SE")
-    assert missing.ephemeral and swedish in missing.content and swedish != "/pause days:3"
+    pause = mention(world, "pause")
+    assert command("pause", days=3).render("sv-SE") == "/paus dagar:3"
+    assert missing.ephemeral and f"{pause} dagar:3" in missing.content, missing.content
     await s.bob.slash(thread, "pause", days=3)
     await s.alice.slash(thread, "pause", action="accept")
     await world.env.settle()
     post = thread.last_message.content
-    assert "⏸" in post and "/pause aktion:fortsetzen" in post, post
-    assert swedish.split()[0] not in post.replace("/pause", "")
+    assert "⏸" in post and f"{pause} aktion:fortsetzen" in post, post
+    assert "dagar" not in post and "/paus" not in post.replace(pause, "")

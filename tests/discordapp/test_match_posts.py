@@ -13,6 +13,7 @@ from PIL import Image
 import rules
 from tests.discordapp.conftest import World
 from tests.discordapp.helpers import (
+    mention,
     pinged,
     play_some_moves,
     post_text,
@@ -119,7 +120,8 @@ async def test_settings_can_clear_the_games_channel(world: World) -> None:
                                         clear_channel=True))
     assert both.ephemeral and "not both" in both.content
     cleared = reply(await admin.slash(w.channel, "settings", clear_channel=True))
-    assert "challenges go to the channel where /challenge is used" in cleared.content
+    assert f"challenges go to the channel where {mention(w, 'challenge')} is used" in \
+        cleared.content
     assert (await w.service.get_guild_settings(w.guild.id)).games_channel_id is None
     posted = reply(await w.alice.slash(w.channel, "challenge", game="xiangqi",
                                        opponent=w.bob))

@@ -13,7 +13,7 @@ import discord
 
 from service import MatchService
 from tests.discordapp.conftest import DiscordClock, World
-from tests.discordapp.helpers import reply
+from tests.discordapp.helpers import mention, reply
 from tests.service.puzzle_games import ALQUERQUE, DAMAS, SeededTactic
 from tests.service.test_puzzles import ScriptedMiner, tactic_at
 
@@ -68,7 +68,7 @@ async def test_a_puzzle_answered_right_then_wrong_and_the_leaderboard(world: Wor
     right = reply(await w.carol.slash(w.channel, "puzzle answer", move="c3-d3"))
     said = text_of(right)
     assert "✓ c3-d3 is right." in said and "The answer: e3xc3." in said
-    assert "Black to move again: `/puzzle answer`." in said
+    assert f"Black to move again: {mention(w, 'puzzle answer')}." in said
     solved = reply(await w.carol.slash(w.channel, "puzzle answer", move="c4xc2xa2xa4"))
     assert "✓ c4xc2xa2xa4: solved!" in text_of(solved)
     assert "Puzzle rating 0.0 → " in text_of(solved)
@@ -111,8 +111,8 @@ async def test_the_daily_puzzle_once_a_day_and_after_a_restart(world: World) -> 
     await w.env.advance_time(2 * HOUR)  # the sweep runs every hour
     (first,) = daily_posts(w)
     assert first.content == ("🧩 Daily puzzle #2 (Spanish draughts, difficulty 3/5): Black "
-                             "to move and win material. Solve it privately with `/puzzle "
-                             "next puzzle:2`.")
+                             "to move and win material. Solve it privately with "
+                             f"{mention(w, 'puzzle next')} `puzzle:2`.")
     (picture,) = first.attachments
     assert picture.description.endswith("Black to move and win material")
     await w.env.advance_time(12 * HOUR)

@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.discordapp.components import match_buttons
 from tests.discordapp.conftest import World, service_of
-from tests.discordapp.helpers import reply, start_match
+from tests.discordapp.helpers import mention, reply, start_match
 from tests.service.test_continue_import import _opening
 
 
@@ -87,7 +87,7 @@ async def test_import_a_file_and_pasted_text(world: World) -> None:
     assert done.ephemeral
     assert "Imported as match 1 (Xiangqi): 20 moves." in done.content
     assert "Players: Red: Liu Dianzhong and Black: Liu Dahua." in done.content
-    assert "`/history match:1`" in done.content
+    assert f"{mention(w, 'history')} `match:1`" in done.content
     history = reply(await w.alice.slash(w.channel, "history", match=1))
     assert "C2.5" in str(history.content) + "".join(
         str(e.description) for e in history.embeds) + "".join(
@@ -145,7 +145,7 @@ async def test_continue_an_imported_game_with_the_challenge_buttons(world: World
     w = world
     data = (RECORDS / "liu-dianzhong-liu-dahua-1997.wxf").read_bytes()
     done = reply(await w.alice.slash(w.channel, "import", file=("liu-1997.wxf", data)))
-    assert "`/continue match:1 opponent:@…`" in done.content
+    assert f"{mention(w, 'continue')} `match:1 opponent:@…`" in done.content
     first = reply(await w.alice.slash(w.channel, "continue", match=1, opponent=w.bob))
     assert first.ephemeral and "Challenge posted (match 2)." in first.content
     post = w.channel.last_message
@@ -190,8 +190,8 @@ async def test_continue_as_a_match_from_the_import_reply(world: World) -> None:
     w = world
     data = (RECORDS / "liu-dianzhong-liu-dahua-1997.wxf").read_bytes()
     done = reply(await w.alice.slash(w.channel, "import", file=("liu-1997.wxf", data)))
-    assert "**Continue as a match** below, or `/continue match:1 opponent:@…`" in \
-        done.content
+    assert "**Continue as a match** below, or " \
+        f"{mention(w, 'continue')} `match:1 opponent:@…`" in done.content
     (button,) = parts(done)
     assert (button["label"], button["custom_id"]) == ("Continue as a match",
                                                       "tablero:continue:1:20")
@@ -203,8 +203,8 @@ async def test_continue_as_a_match_from_the_import_reply(world: World) -> None:
             "Continue imported game 1 (Xiangqi) from its last position, after 20 moves.",
             "You play Red, the side to move.",
             "Pick who plays on with you: they accept or decline, as any challenge.",
-            "The clock is the server's default; `/continue` sets days per move or a time "
-            "control."]
+            f"The clock is the server's default; {mention(w, 'continue')} sets days per move "
+            "or a time control."]
         seat, who = menus(opened)
         assert [(o["label"], o["value"], o.get("default")) for o in seat["options"]] == [
             ("Red (to move)", "0", True), ("Black", "1", False)]
@@ -356,7 +356,7 @@ async def test_continue_takes_on_timeout_as_challenge_does(world: World) -> None
                                       opponent2=w.carol, opponent3=w.dave, level=2))
     assert stray.ephemeral and stray.content == (
         "A level is for the computer that plays a late player's seat: it goes with "
-        "on_timeout:computer. Check the options and run `/continue` again.")
+        f"on_timeout:computer. Check the options and run {mention(w, 'continue')} again.")
     assert await w.service.games_of(w.guild.id, w.bob.id) != []
 
 

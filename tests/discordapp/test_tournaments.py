@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from tests.discordapp.conftest import World
-from tests.discordapp.helpers import reply
+from tests.discordapp.helpers import mention, reply
 from tests.discordapp.languages import speaking
 from tests.discordapp.test_outbox_delivery import notifier_of
 
@@ -144,13 +144,15 @@ async def test_a_refused_option_names_the_command_that_was_used(
     bad_clock = reply(await admin.slash(w.channel, "tournament create", game="xiangqi",
                                         format="round robin", clock="3d+1d/2d"))
     assert bad_clock.ephemeral
-    assert bad_clock.content.endswith("Check the options and run `/tournament create` again.")
+    create = mention(w, "tournament create")
+    assert bad_clock.content.endswith(f"Check the options and run {create} again.")
     assert "/challenge" not in bad_clock.content
     people[admin.id] = "es-ES"
     in_spanish = reply(await admin.slash(w.channel, "tournament create", game="xiangqi",
                                          format="round robin", clock="3d+1d/2d"))
-    assert in_spanish.content.endswith("`/torneo crear`.")
+    assert in_spanish.content.endswith(f"{create}.") and "Revisa" in in_spanish.content
     challenged = reply(await w.alice.slash(w.channel, "challenge", game="xiangqi",
                                            opponent=w.bob, clock="3d+1d/2d"))
-    assert challenged.content.endswith("Check the options and run `/challenge` again.")
+    assert challenged.content.endswith(
+        f"Check the options and run {mention(w, 'challenge')} again.")
     assert await w.service.tournaments(w.guild.id) == []

@@ -202,9 +202,41 @@ def upload_violations(method: str, path: str, sizes: list[int]) -> list[str]:
     return out
 
 
+COMMAND_MENTION = re.compile(r"</[^<>:\n]+:\d+>")
+CODE_SPAN = re.compile(r"`[^`]*`")
+PLAIN_TEXT = frozenset({"title", "label", "placeholder", "name", "text", "description"})
+"""The keys whose text Discord shows as it is (an embed's title, footer text, author and
+field names; a button's label; a menu's placeholder, options; a choice's name; a thread's
+name; an attachment's description): a command mention there is written out. An embed's
+own description is Markdown (checked as content is)."""
+
+
+def written_out_mentions(body: Any, key: str = "") -> list[str]:
+    """Where a command mention (``</move:1>``) would be written out, not shown: in a
+    field Discord shows as plain text, or inside code marks.
+
+    >>> written_out_mentions({"content": "see `</move:1>`", "embeds": [{"type": "rich",
+    ...     "description": "</board:2>", "footer": {"text": "</board:2>"}}]})
+    ['content: `</move:1>`', 'text: </board:2>']
+    """
+    if isinstance(body, list):
+        return [x for item in body for x in written_out_mentions(item, key)]
+    if isinstance(body, dict):
+        embed = body.get("type") == "rich"
+        return [x for k, v in body.items() for x in written_out_mentions(
+            v, "markdown" if embed and k == "description" else k)]
+    if not isinstance(body, str) or not COMMAND_MENTION.search(body):
+        return []
+    if key in PLAIN_TEXT:
+        return [f"{key}: {body}"]
+    return [f"{key}: {span}" for span in CODE_SPAN.findall(body)
+            if COMMAND_MENTION.search(span)]
+
+
 def violations(method: str, path: str, body: Any) -> list[str]:
-    """Every documented limit the request breaks (none: an empty list), and every
-    string in it that shows a person an unrendered lazy text (``Text(msgid=...)``).
+    """Every documented limit the request breaks (none: an empty list), every string
+    in it that shows a person an unrendered lazy text (``Text(msgid=...)``), and every
+    command mention it would show written out.
 
     >>> violations("POST", "/channels/1/messages", {"content": "#1: Text(msgid='x')"})
     ["POST /channels/1/messages: unrendered words: Text(msgid='x')"]
@@ -213,6 +245,8 @@ def violations(method: str, path: str, body: Any) -> list[str]:
     if not isinstance(body, dict | list):
         return []
     leaks = [f"{where}: unrendered words: {x}" for x in unrendered_in(body)]
+    leaks += [f"{where}: a command mention written out: {x}"
+              for x in written_out_mentions(body)]
     return leaks + _limits(where, method, path, body)
 
 

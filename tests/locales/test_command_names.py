@@ -32,6 +32,7 @@ from locales.i18n import (
     _n,
     catalogue_path,
     command,
+    command_mentions,
     commands_written,
     from_data,
     option,
@@ -85,6 +86,9 @@ def test_the_console_names_every_command_in_english_whatever_its_language() -> N
             "play moves with /move; /pause resume ends the pause; the `match` option"
     # and only inside it: Discord's texts name them in the reader's words again
     assert "/ziehen" in said.render("de")
+    # the console's syntax wins over Discord's mentions (a console line never mentions)
+    with command_mentions({"move": 1, "pause": 2}), commands_written(CONSOLE_SYNTAX):
+        assert said.render("de").startswith("play moves with /move; /pause resume")
 
 
 def test_a_command_kept_in_a_stored_text_reads_back_the_same() -> None:
@@ -225,6 +229,36 @@ def test_every_text_that_names_a_command_names_it_as_the_readers_discord_does(
             if shown not in said:
                 wrong.append((where, shown, said))
     assert not wrong, wrong[:5]
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_in_a_server_every_text_names_its_commands_by_their_mentions(locale: str) -> None:
+    """Where the commands' ids are known (a server, after the sync), each text names its
+    commands by Discord's mention, ``</move:ID>``, never inside code marks (Discord would
+    show it written out), and its options in the reader's words after it."""
+    found = _texts_naming_commands()
+    paths = sorted({lazy.qualified for _where, _text, named in found
+                    for lazy in named.values() if isinstance(lazy, Command)})
+    ids = {path: n for n, path in enumerate(paths, start=1)}
+    assert {"move", "puzzle next", "tournament create", "challenge"} <= set(ids)
+    wrong = []
+    with command_mentions(ids):
+        for where, text, named in found:
+            said = text.render(locale)
+            spans = re.findall(r"`[^`]*`", said)
+            for lazy in named.values():
+                if isinstance(lazy, Command):
+                    shown = f"</{lazy.qualified}:{ids[lazy.qualified]}>"
+                    options = lazy.shown_options(locale)
+                    if shown not in said or options not in said:
+                        wrong.append((where, shown, said))
+                elif lazy.render(locale) not in said:  # an option alone: its name
+                    wrong.append((where, lazy.render(locale), said))
+            wrong += [(where, span, said) for span in spans if "</" in span]
+    assert not wrong, wrong[:5]
+    # and outside a server the same texts name them as before
+    where, text, _named = found[0]
+    assert "</" not in text.render(locale), where
 
 
 def test_in_some_language_every_command_a_text_names_has_another_name() -> None:

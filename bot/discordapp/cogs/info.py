@@ -46,28 +46,24 @@ def ladder_title(ladder: str) -> Words:
 def help_embed(loc: str) -> discord.Embed:
     """What ``/help`` shows a new player: how a game starts and is played, and the
     commands (by the names the reader's Discord shows them)."""
-    c = command
     lines: list[Words] = [
-        _("**Start a game**: {challenge} with the game and your opponent (or nobody: anyone "
-          "may join); they click **Accept**. Against the computer: its `{computer}` option.",
-          challenge=f"`{render(c('challenge'), loc)}`", computer=option("computer")),
-        _("**Play**: each match gets a thread. There, {move} offers the legal moves as you "
+        _("**Start a game**: `{challenge}` with the game and your opponent (or nobody: "
+          "anyone may join); they click **Accept**. Against the computer: its `{computer}` "
+          "option.", challenge=command("challenge"), computer=option("computer")),
+        _("**Play**: each match gets a thread. There, `{move}` offers the legal moves as you "
           "type (`c2-c3`, `h3-e3`, `f3xd5xf7`, `c2-e4 r3-5`); Querni's chosen set-up is "
-          "handed in with {setup}. Whoever must move next is pinged, with the deadline.",
-          move=f"`{render(c('move'), loc)}`", setup=f"`{render(c('setup'), loc)}`"),
-        _("**Your matches**: {games} lists them, those waiting on you first; {board} and "
-          "{history} show one; {draw} and {resign} end one.",
-          games=f"`{render(c('games'), loc)}`", board=f"`{render(c('board'), loc)}`",
-          history=f"`{render(c('history'), loc)}`", draw=f"`{render(c('draw'), loc)}`",
-          resign=f"`{render(c('resign'), loc)}`"),
-        _("**Learn and compare**: {rules} explains a game with a picture; {stats} and "
-          "{leaderboard} show results.", rules=f"`{render(c('rules'), loc)}`",
-          stats=f"`{render(c('stats'), loc)}`",
-          leaderboard=f"`{render(c('leaderboard'), loc)}`"),
-        _("**Server managers**: {settings} sets days per move, the games channel, threads "
-          "and the language of match threads; {tournament} runs a tournament.",
-          settings=f"`{render(c('settings'), loc)}`",
-          tournament=f"`{render(c('tournament create'), loc)}`"),
+          "handed in with `{setup}`. Whoever must move next is pinged, with the deadline.",
+          move=command("move"), setup=command("setup")),
+        _("**Your matches**: `{games}` lists them, those waiting on you first; `{board}` and "
+          "`{history}` show one; `{draw}` and `{resign}` end one.",
+          games=command("games"), board=command("board"), history=command("history"),
+          draw=command("draw"), resign=command("resign")),
+        _("**Learn and compare**: `{rules}` explains a game with a picture; `{stats}` and "
+          "`{leaderboard}` show results.", rules=command("rules"), stats=command("stats"),
+          leaderboard=command("leaderboard")),
+        _("**Server managers**: `{settings}` sets days per move, the games channel, threads "
+          "and the language of match threads; `{tournament}` runs a tournament.",
+          settings=command("settings"), tournament=command("tournament create")),
     ]
     return discord.Embed(title=render(_("Tablero: board games with friends, over days"),
                                       loc)[:256],

@@ -1,0 +1,137 @@
+"""In a server, a text names a command by Discord's mention, ``</move:ID>`` with the id
+the sync gave (every reader's Discord shows it in his language; a click fills it in), an
+option after it in the text's words; before the ids are known, and in a direct message,
+by its name as before (``/move``). The ids are learnt again at each start: from the sync's
+answer, or fetched when the tree is unchanged (``bot.discordapp.mentions``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+import pytest
+
+from bot.discordapp.mentions import CommandIds, mentionable, mentioning
+from bot.discordapp.sync import sync_commands
+from locales.i18n import _, command, command_mentions
+from tests.discordapp.conftest import World, make_bot
+from tests.discordapp.helpers import mention, registered_id, reply, start_match
+
+
+async def refusal_naming_move(w: World, thread: Any) -> str:
+    """Alice's /setup in a xiangqi match: refused, naming /move (the service's text)."""
+    said = reply(await w.alice.slash(thread, "setup", arrangement="1 2 3"))
+    assert said.ephemeral and said.content.startswith("This match is not in its setup")
+    return str(said.content)
+
+
+async def test_a_refusal_and_a_post_name_commands_by_the_id_the_sync_gave(
+        world: World) -> None:
+    w = world
+    _m, thread = await start_match(w, w.alice, w.bob, seat=0)
+    move = registered_id(w, "move")  # what the bot's sync was answered
+    assert mention(w, "move") == f"</move:{move}>"
+    refusal = await refusal_naming_move(w, thread)
+    assert refusal.endswith(f"play moves with </move:{move}>.") and "/move" not in \
+        refusal.replace(f"</move:{move}>", "")
+    # a public post: the pause agreed in the thread, its option in the post's words
+    await w.bob.slash(thread, "pause", days=3)
+    await w.alice.slash(thread, "pause", action="accept")
+    await w.env.settle()
+    post = thread.last_message.content
+    assert "⏸" in post and f"</pause:{registered_id(w, 'pause')}> action:resume" in post
+    # a subcommand is mentioned by its path, with its top command's id
+    assert mention(w, "puzzle next") == f"</puzzle next:{registered_id(w, 'puzzle')}>"
+
+
+async def test_before_the_ids_are_known_a_command_is_named_as_before(
+        world: World) -> None:
+    """A start whose tree is unchanged fetches the ids (no sync, no command created); when
+    that fetch fails the texts name commands by name, and nothing else changes."""
+    w = world
+    _m, thread = await start_match(w, w.alice, w.bob, seat=0)
+    move = registered_id(w, "move")
+
+    unknown = make_bot(w.tmp_path, w.repository)
+
+    async def refused(*, guild: object = None) -> list[Any]:
+        raise discord.HTTPException(_Response(503), "unavailable")
+
+    unknown.tree.fetch_commands = refused  # type: ignore[method-assign]
+    await w.env.restart_bot(unknown)
+    assert not unknown.command_ids.of_place(w.guild.id)
+    said = await refusal_naming_move(w, thread)
+    assert said.endswith("play moves with /move.") and "</" not in said
+
+    fetched = make_bot(w.tmp_path, w.repository)
+    await w.env.restart_bot(fetched)
+    assert sum(1 for r in w.env.http_requests if r.method == "PUT"
+               and r.path.endswith("/commands")) == 1  # the first start's sync only
+    assert any(r.method == "GET" and r.path.endswith("/commands")
+               for r in w.env.http_requests)
+    assert (await refusal_naming_move(w, thread)).endswith(f"play moves with </move:{move}>.")
+
+
+class _Response:
+    """What ``discord.HTTPException`` reads of a refused request."""
+
+    def __init__(self, status: int) -> None:
+        self.status = status
+        self.reason = "Service Unavailable"
+
+
+async def test_a_server_synced_alone_mentions_its_own_copies(world: World) -> None:
+    """Commands synced to one (development) server have other ids there than the global
+    ones: that server's texts mention its copies."""
+    w = world
+    _m, thread = await start_match(w, w.alice, w.bob, seat=0)
+    assert await sync_commands(w.bot, w.bot.tree, w.bot.sync_state, guild_id=w.guild.id,
+                               known=w.bot.command_ids)
+    own = registered_id(w, "move", guild_id=w.guild.id)
+    assert own != registered_id(w, "move")
+    assert (await refusal_naming_move(w, thread)).endswith(f"</move:{own}>.")
+
+
+def test_only_commands_discord_runs_are_mentioned() -> None:
+    """A command with subcommands is mentioned by each of them (its group alone is no
+    command: it keeps its name); a context menu has no mention; a direct message none."""
+    def option(kind: int, name: str, children: list[dict[str, Any]] | None = None
+               ) -> dict[str, Any]:
+        return {"type": kind, "name": name, "description": "x", "options": children or []}
+
+    def app(name: str, options: list[dict[str, Any]], kind: int = 1, id_: int = 5
+            ) -> discord.app_commands.AppCommand:
+        return discord.app_commands.AppCommand(data={  # type: ignore[arg-type]
+            "id": str(id_), "type": kind, "name": name, "description": "x",
+            "application_id": "1", "options": options, "version": "1"}, state=None)
+
+    commands = [
+        app("move", [option(3, "move")], id_=11),
+        app("tournament", [option(1, "create"),
+                           option(2, "admin", [option(1, "kick", [option(6, "player")])])],
+            id_=12),
+        app("Report", [], kind=2, id_=13),
+    ]
+    assert [p for c in commands for p in mentionable(c)] == [
+        ("move", 11), ("tournament create", 12), ("tournament admin kick", 12)]
+    ids = CommandIds()
+    ids.learn(commands)
+    place = ids.of_place(42)
+    assert place is not None and ids.of_place(None) is None
+    with command_mentions(place):
+        assert command("tournament create").render("de") == "</tournament create:12>"
+        assert command("tournament").render("de") == "/turnier"
+        assert command("history", match=3).render("de") == "/verlauf partie:3"
+
+
+@pytest.mark.parametrize("path", ["move", "puzzle next"])
+async def test_a_direct_message_names_commands_by_name(world: World, path: str) -> None:
+    """A DM is no server: Tablero's commands do not run there (a mention clicked in a DM
+    is not typed in), so ``Routes.for_dm`` names them as before."""
+    w = world
+    notifier = w.bot.get_cog("Deliveries")
+    routes = notifier.notifier.routes  # type: ignore[union-attr]
+    with mentioning(w.bot, w.guild.id):
+        in_server = command(path).render("en-US")
+        in_dm = await routes.for_dm(w.alice.id, _("use {c}", c=command(path)))
+    assert in_server == mention(w, path) and in_dm == f"use /{path}"
