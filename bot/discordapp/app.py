@@ -106,7 +106,8 @@ def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer 
     bot.names.book = NameBook(repository)  # names outlive a restart
     notifier = DiscordNotifier(bot, DeliveryFacts(repository), renderer=renderer,
                                names=bot.names, options=delivery, web=web,
-                               metrics=metrics, cards=match_cards)
+                               metrics=metrics, cards=match_cards,
+                               command_ids=bot.command_ids)
     # the relay (a part of the core) calls the notifier's deliverer: the wiring ties them
     options = notifier.options
     notifier.relay = OutboxRelay(

@@ -45,7 +45,7 @@ import aiohttp
 import discord
 
 from bot.discordapp.cards import with_words
-from bot.discordapp.mentions import mentioning, plain_commands
+from bot.discordapp.mentions import CommandIds, mentioning, plain_commands
 from bot.discordapp.permissions import (
     POSTING_PERMISSIONS,
     THREAD_POSTING_PERMISSIONS,
@@ -282,8 +282,10 @@ class Routes:
     """Posts for a match with the fallback ladder (see the module docstring)."""
 
     def __init__(self, client: discord.Client, facts: DeliveryFacts,
-                 metrics: Metrics | None = None) -> None:
+                 metrics: Metrics | None = None, command_ids: CommandIds | None = None
+                 ) -> None:
         self.client = client
+        self.command_ids = command_ids  # the commands' ids: posts mention them
         self.facts = facts  # storage's answers, through the core
         self.metrics = metrics  # posts by route, failures by kind
         self._dms_closed: set[int] = set()  # refused this run (also stored)
@@ -311,7 +313,7 @@ class Routes:
         try:
             with log_context(match=entry.match_id, server=entry.guild_id,
                              shard=self._shard_of(entry.guild_id)), \
-                    mentioning(self.client, entry.guild_id):
+                    mentioning(self.command_ids, entry.guild_id):
                 await work
         except RETRIED:
             again = True

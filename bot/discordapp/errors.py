@@ -26,7 +26,7 @@ import discord
 from discord import app_commands
 
 import rules
-from bot.discordapp.mentions import mentioning, plain_commands
+from bot.discordapp.mentions import CommandIds, mentioning, plain_commands
 from bot.ops.logs import log_context
 from bot.ops.metrics import Metrics
 from locales.i18n import Text, Words, _, _n, capitalized, command, listing, negotiate, render
@@ -218,12 +218,19 @@ def _where(interaction: discord.Interaction[Any]) -> str:
             + (f" in channel {interaction.channel_id}" if interaction.channel_id else ""))
 
 
+def command_ids(interaction: discord.Interaction[Any]) -> CommandIds | None:
+    """The ids of the bot's commands (``TableroBot.command_ids``), which sits above this
+    module."""
+    known = getattr(interaction.client, "command_ids", None)
+    return known if isinstance(known, CommandIds) else None
+
+
 async def reply_error(interaction: discord.Interaction[Any], exc: BaseException) -> None:
     """Send ``exc`` as an ephemeral reply, whether or not the interaction was answered."""
     command = interaction.command
     slash = command.qualified_name if isinstance(
         command, app_commands.Command | app_commands.Group) else None
-    with mentioning(interaction.client, interaction.guild_id):
+    with mentioning(command_ids(interaction), interaction.guild_id):
         text = describe(exc, _where(interaction), negotiate(str(interaction.locale)),
                         slash)[:2000]
     try:
@@ -288,7 +295,7 @@ async def replying(interaction: discord.Interaction[Any]) -> AsyncIterator[None]
         with log_context(server=interaction.guild_id,
                          shard=guild.shard_id if guild is not None else None,
                          match=_match_named(interaction)), \
-                mentioning(interaction.client, interaction.guild_id):
+                mentioning(command_ids(interaction), interaction.guild_id):
             try:
                 yield
                 outcome = "ok"

@@ -74,11 +74,10 @@ class CommandIds:
 
 
 @contextmanager
-def mentioning(client: object, guild_id: int | None) -> Iterator[None]:
+def mentioning(ids: CommandIds | None, guild_id: int | None) -> Iterator[None]:
     """Texts rendered within it name commands by mentions valid in server ``guild_id``
-    (``client``'s ids: the bot's :class:`CommandIds`); in a DM (None), by name."""
-    ids = getattr(client, "command_ids", None)
-    with command_mentions(ids.of_place(guild_id) if isinstance(ids, CommandIds) else None):
+    (``ids``: the bot's); in a DM (None), or without ids, by name."""
+    with command_mentions(ids.of_place(guild_id) if ids is not None else None):
         yield
 
 

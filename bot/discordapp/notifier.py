@@ -40,6 +40,7 @@ from bot.discordapp.dispatcher import (
     Routes,
     remembered_layout,
 )
+from bot.discordapp.mentions import CommandIds
 from bot.discordapp.outcomes import outcome_line, rematch_line
 from bot.discordapp.permissions import THREAD_OPENING_PERMISSIONS, missing_permissions
 from bot.event_handlers import EventHandlers
@@ -80,7 +81,8 @@ class DiscordNotifier:
     def __init__(self, client: discord.Client, facts: DeliveryFacts, *,
                  renderer: BoardRenderer | None = None, names: NameResolver | None = None,
                  options: DeliveryOptions | None = None, web: WebLinks | None = None,
-                 metrics: Metrics | None = None, cards: bool = True) -> None:
+                 metrics: Metrics | None = None, cards: bool = True,
+                 command_ids: CommandIds | None = None) -> None:
         self.client = client
         self.web = web
         self.cards = cards  # turn posts as Components V2 layouts (issue 42)
@@ -88,7 +90,7 @@ class DiscordNotifier:
         self.renderer = renderer
         self.names = names
         self.options = options or DeliveryOptions()
-        self.routes = Routes(client, facts, metrics)
+        self.routes = Routes(client, facts, metrics, command_ids)
         self._progress: dict[int, Progress] = {}
 
     # ------------------------------------------------------------------ plumbing

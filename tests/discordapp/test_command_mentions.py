@@ -131,7 +131,7 @@ async def test_a_direct_message_names_commands_by_name(world: World, path: str) 
     w = world
     notifier = w.bot.get_cog("Deliveries")
     routes = notifier.notifier.routes  # type: ignore[union-attr]
-    with mentioning(w.bot, w.guild.id):
+    with mentioning(w.bot.command_ids, w.guild.id):
         in_server = command(path).render("en-US")
         in_dm = await routes.for_dm(w.alice.id, _("use {c}", c=command(path)))
     assert in_server == mention(w, path) and in_dm == f"use /{path}"

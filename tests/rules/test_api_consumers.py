@@ -37,8 +37,8 @@ ALLOWED_PROBES = {
     "getattr(event, 'match', None)": "a notification event, for a log line",
     "have": "Discord permissions",
     "drawn": "a drawn board from the BoardRenderer port",
-    "interaction.client": "the Discord client's metrics, read by errors.replying, which "
-                          "sits below the client's module",
+    "interaction.client": "the Discord client's metrics and command ids, read by "
+                          "errors.replying, which sits below the client's module",
     "record": "a log record's extras (extra={'match': ...}) for the JSON log line",
 }
 """Objects that may be probed: ``ast.unparse`` of the first argument -> why."""
