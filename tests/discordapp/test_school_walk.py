@@ -301,11 +301,12 @@ async def test_the_same_game_imported_twice_is_refused_with_the_match_it_is(
     reply(await w.alice.slash(w.channel, "import", file=("liu-1997.wxf", wxf)))
     iccs = (RECORDS / "liu-dianzhong-liu-dahua-1997.iccs.pgn").read_bytes()
     said = reply(await w.bob.slash(w.channel, "import", file=("liu.pgn", iccs)))
+    history = mention(w, "history")
     assert said.content == ("Diese Partie ist auf diesem Server schon importiert, als "
-                            "Partie 1: sieh sie dir mit /verlauf partie:1 an.")
+                            f"Partie 1: sieh sie dir mit {history} partie:1 an.")
     said = reply(await w.alice.slash(w.channel, "import", text=wxf.decode()))
     assert said.content == ("This game is imported in this server already, as match 1: "
-                            "see it with /history match:1.")
+                            f"see it with {history} match:1.")
     assert await w.repository.match_ids() == [1]  # one match, nothing stored after
 
 
