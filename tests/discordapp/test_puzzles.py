@@ -10,6 +10,7 @@ import random
 from typing import Any
 
 import discord
+import pytest
 
 from service import MatchService
 from tests.discordapp.conftest import DiscordClock, World
@@ -18,6 +19,9 @@ from tests.service.puzzle_games import ALQUERQUE, DAMAS, SeededTactic
 from tests.service.test_puzzles import ScriptedMiner, tactic_at
 
 HOUR = 3600.0
+
+# the miner searches in an executor (real time, seconds under load) while SimCord settles
+pytestmark = pytest.mark.simcord(settle_timeout=30.0)
 
 
 async def finished(w: World, tactic: SeededTactic) -> None:
