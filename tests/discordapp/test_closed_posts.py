@@ -9,6 +9,7 @@ more player agreed to is told in the thread."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -394,35 +395,45 @@ async def test_a_skipped_seats_card_and_a_draw_offer_he_made_moot_close(
     closed(thread, offer, f"⌛ Lapsed: {late.mention} is out of the game.")
 
 
-async def test_a_claim_win_card_closes_once_claimed_given_a_day_or_moot(
-        world: World) -> None:
-    w = world
+async def claim_walk(w: World, check: Callable[[Any, Any, str], object],
+                     lapsed_is: Callable[[Any], bool]) -> Any:
+    """A lapsed clock's "Claim win" / "Keep waiting" asked three times: kept waiting
+    (settles nothing) then given a day, moot (the late player moved), claimed; each post
+    checked closed by ``check`` (the thread, the post, its outcome line). The match, the
+    claimed post."""
     m, thread = await start_match(w, w.alice, w.bob, seat=0, days=1, claim_win=True)
     await w.alice.slash(thread, "move", move="h3-e3")
     await w.bob.slash(thread, "move", move="h8-e8")
     await w.env.advance_time(25 * HOUR)  # alice's day runs out
     lapsed = thread.last_message
+    assert lapsed_is(lapsed)
     assert [b.label for b in buttons(lapsed)] == ["Claim win", "Keep waiting"]
     await w.bob.click(lapsed, label="Keep waiting")  # settles nothing
     await drain(w)
     assert buttons(now_of(thread, lapsed))
     await w.service.give_time(m.id, w.bob.id)  # +1 day (the old turn card's is gone)
     await drain(w)
-    card_closed(thread, lapsed, f"⏳ {w.bob.mention} gave one more day instead.")
+    check(thread, lapsed, f"⏳ {w.bob.mention} gave one more day instead.")
 
     await w.env.advance_time(25 * HOUR)
     moot = thread.last_message
     assert [b.label for b in buttons(moot)] == ["Claim win", "Keep waiting"]
     await w.alice.slash(thread, "move", move="b1-c3")  # moves before anyone claims
     await drain(w)
-    card_closed(thread, moot, "⌛ Moot: a move was played before anyone claimed.")
+    check(thread, moot, "⌛ Moot: a move was played before anyone claimed.")
 
     await w.env.advance_time(25 * HOUR)
     claimed = thread.last_message
     await w.alice.click(claimed, label="Claim win")
     await drain(w)
-    card_closed(thread, claimed, f"🏁 Claimed by {w.alice.mention}.")
+    check(thread, claimed, f"🏁 Claimed by {w.alice.mention}.")
     assert (await w.service.get_match(m.id)).status.value == "finished"
+    return claimed
+
+
+async def test_a_claim_win_card_closes_once_claimed_given_a_day_or_moot(
+        world: World) -> None:
+    await claim_walk(world, card_closed, is_card)
 
 
 async def finished(w: World) -> tuple[Any, Any, Any]:
@@ -529,33 +540,8 @@ async def test_an_embed_claim_win_post_closes_with_its_words_kept(world: World) 
     w = world
     w.bot = carded_bot(w.tmp_path, w.repository, cards=False)
     await w.env.restart_bot(w.bot)
-    m, thread = await start_match(w, w.alice, w.bob, seat=0, days=1, claim_win=True)
-    await w.alice.slash(thread, "move", move="h3-e3")
-    await w.bob.slash(thread, "move", move="h8-e8")
-    await w.env.advance_time(25 * HOUR)  # alice's day runs out
-    lapsed = thread.last_message
-    assert not is_card(lapsed) and "claim the win" in lapsed.content
-    assert [b.label for b in buttons(lapsed)] == ["Claim win", "Keep waiting"]
-    await w.bob.click(lapsed, label="Keep waiting")  # settles nothing
-    await drain(w)
-    assert buttons(now_of(thread, lapsed))
-    await w.service.give_time(m.id, w.bob.id)
-    await drain(w)
-    closed(thread, lapsed, f"⏳ {w.bob.mention} gave one more day instead.")
-
-    await w.env.advance_time(25 * HOUR)
-    moot = thread.last_message
-    assert [b.label for b in buttons(moot)] == ["Claim win", "Keep waiting"]
-    await w.alice.slash(thread, "move", move="b1-c3")  # moves before anyone claims
-    await drain(w)
-    closed(thread, moot, "⌛ Moot: a move was played before anyone claimed.")
-
-    await w.env.advance_time(25 * HOUR)
-    claimed = thread.last_message
-    await w.alice.click(claimed, label="Claim win")
-    await drain(w)
-    closed(thread, claimed, f"🏁 Claimed by {w.alice.mention}.")
-    assert (await w.service.get_match(m.id)).status.value == "finished"
+    claimed = await claim_walk(w, closed, lambda post: not is_card(post)
+                               and "claim the win" in post.content)
     edits = [r for r in w.env.http_requests if r.method == "PATCH"
              and r.path.endswith(f"/messages/{claimed.id}")]
     assert edits and all(r.json is not None and r.json["allowed_mentions"] == {"parse": []}
