@@ -23,6 +23,7 @@ import discord
 import rules
 from bot.discordapp import embeds
 from bot.discordapp.components import MatchButton
+from bot.discordapp.mentions import cut
 from locales.i18n import _, render
 from service import MatchView
 from service.comforts import takeback_asker
@@ -101,7 +102,7 @@ def match_card(m: MatchView, loc: str, *, board: tuple[str, str] | None = None,
                                            label=render(_("Open on the web"), loc)))
         parts.append(row)
     footer = render(embeds.terms(m), loc)
-    parts.append(discord.ui.TextDisplay(f"-# {footer}"[:300]))
+    parts.append(discord.ui.TextDisplay(cut(f"-# {footer}", 300)))
     view.add_item(discord.ui.Container(*parts, accent_colour=accent(m)))
     return view
 
@@ -110,7 +111,7 @@ def with_words(card: discord.ui.LayoutView, words: str) -> discord.ui.LayoutView
     """``card`` with ``words`` (the post's text, mentions included) at the top of its
     container; the rest of the card is cut, never the words, to keep Discord's limit."""
     container = next(c for c in card.children if isinstance(c, discord.ui.Container))
-    text = words[:2000]
+    text = cut(words, 2000)
     shown: list[discord.ui.Item[Any]] = \
         [discord.ui.TextDisplay(text, id=WORDS_ID)] if text.strip() else []
     room = MAX_TEXT - len(text)

@@ -45,7 +45,7 @@ import aiohttp
 import discord
 
 from bot.discordapp.cards import with_words
-from bot.discordapp.mentions import CommandIds, mentioning, plain_commands
+from bot.discordapp.mentions import CommandIds, cut, mentioning, plain_commands
 from bot.discordapp.permissions import (
     POSTING_PERMISSIONS,
     THREAD_POSTING_PERMISSIONS,
@@ -119,8 +119,7 @@ def _closed_layout(remembered: str, note: str | None) -> dict[str, Any]:
     if note is None:
         return payload
     if content is not None:
-        limit = 2000 - len(note) - 1
-        words = content if len(content) <= limit else content[:limit - 1] + "…"
+        words = cut(content, 2000 - len(note) - 1)
         payload["content"] = f"{words}\n{note}" if words else note
         return payload
     container = next((c for c in components if c.get("type") == CONTAINER), None)
@@ -483,7 +482,7 @@ class Routes:
         extra = {**kwargs, **_nonce_kwargs(target)}
         if attachment is not None:
             extra["file"] = attachment.fresh()
-        said: str | None = content[:2000]
+        said: str | None = cut(content, 2000)
         if isinstance(extra.get("view"), discord.ui.LayoutView):
             # a Components V2 card holds no content: its words go in the card, where
             # their mentions notify the same way (issue 42)
@@ -523,9 +522,7 @@ class Routes:
                     json=_closed_layout(post.content, note))
             else:
                 said = note or ""
-                limit = 2000 - len(said) - 1
-                words = post.content if len(post.content) <= limit \
-                    else post.content[:limit - 1] + "…"
+                words = cut(post.content, 2000 - len(said) - 1)
                 message = self.client.get_partial_messageable(
                     post.channel_id).get_partial_message(post.message_id)
                 await message.edit(content=f"{words}\n{said}" if words else said, view=None,
@@ -568,7 +565,7 @@ class Routes:
         try:
             channel = await self.client.create_dm(discord.Object(user_id))
             extra: dict[str, Any] = {} if attachment is None else {"file": attachment.fresh()}
-            await channel.send(text[:2000], **_nonce_kwargs(f"dm:{user_id}"), **extra)
+            await channel.send(cut(text, 2000), **_nonce_kwargs(f"dm:{user_id}"), **extra)
         except Exception as error:
             self._failed(error)
             retry = retry_of(error)

@@ -26,7 +26,7 @@ import discord
 from discord import app_commands
 
 import rules
-from bot.discordapp.mentions import CommandIds, mentioning, plain_commands
+from bot.discordapp.mentions import CommandIds, cut, mentioning, plain_commands
 from bot.ops.logs import log_context
 from bot.ops.metrics import Metrics
 from locales.i18n import Text, Words, _, _n, capitalized, command, listing, negotiate, render
@@ -231,8 +231,8 @@ async def reply_error(interaction: discord.Interaction[Any], exc: BaseException)
     slash = command.qualified_name if isinstance(
         command, app_commands.Command | app_commands.Group) else None
     with mentioning(command_ids(interaction), interaction.guild_id):
-        text = describe(exc, _where(interaction), negotiate(str(interaction.locale)),
-                        slash)[:2000]
+        text = cut(describe(exc, _where(interaction), negotiate(str(interaction.locale)),
+                            slash), 2000)
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)

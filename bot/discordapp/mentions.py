@@ -19,12 +19,38 @@ a footer, a button's label, a menu's choices), rendered with :func:`plain_comman
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 
 from discord import AppCommandOptionType, AppCommandType, app_commands
 
 from locales.i18n import command_mentions
+
+_MARKUP = re.compile(r"</[^<>\n]{1,100}:\d+>|<(?:@[!&]?|#)\d+>|<a?:\w+:\d+>"
+                     r"|<t:-?\d+(?::[tTdDfFR])?>")
+"""What Discord shows as one thing and a cut must not split: a command's mention, a
+member's, a role's, a channel's, a custom emoji, a timestamp."""
+
+
+def cut(text: str, limit: int) -> str:
+    """``text`` within ``limit`` characters (Discord's: 2000 for a message's content):
+    as it is when it fits, else cut with "…" at its end, never inside a mention (a half
+    ``</move:12`` would show as raw text): a mention the cut meets goes whole.
+
+    >>> cut("play with </move:123456789>", 20)
+    'play with …'
+    >>> cut("short", 2000)
+    'short'
+    """
+    if len(text) <= limit:
+        return text
+    end = limit - 1
+    for markup in _MARKUP.finditer(text, max(0, end - 120), end + 120):
+        if markup.start() < end < markup.end():
+            end = markup.start()
+            break
+    return text[:end] + "…"
 
 
 def _leaves(option: app_commands.AppCommandGroup) -> Iterator[str]:

@@ -37,6 +37,7 @@ from bot.discordapp.components import (
     game_menu,
 )
 from bot.discordapp.embeds import game_of
+from bot.discordapp.mentions import cut
 from bot.discordapp.notices import ReplyFirst
 from bot.imports import import_label
 from locales.i18n import Words, _, _n, command, joined, option, render
@@ -85,7 +86,7 @@ def continue_menu(game: ContinuableGame, seat: int | None, loc: str, *,
         _("The clock is the server's default; `{continue}` sets days per move or a time "
           "control.", **{"continue": command("continue")})]
     view = continue_menus(source.id, options, mine, others, loc=loc, chosen=chosen)
-    return render(joined(*lines, separator="\n"), loc)[:2000], view
+    return cut(render(joined(*lines, separator="\n"), loc), 2000), view
 
 
 class ChallengesCog(commands.Cog, name="Challenges"):

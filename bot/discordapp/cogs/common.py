@@ -19,6 +19,7 @@ import discord
 from bot.discordapp import errors
 from bot.discordapp.catalog import GameChoice, find_choice, game_choices
 from bot.discordapp.components import MatchButton
+from bot.discordapp.mentions import cut
 from bot.discordapp.permissions import (
     POSTING_PERMISSIONS,
     THREAD_POSTING_PERMISSIONS,
@@ -113,7 +114,7 @@ async def acknowledged(interaction: Interaction, *,
 
 async def answer(interaction: Interaction, text: Words, **kwargs: Any) -> None:
     """The ephemeral answer to the person acting, in his language."""
-    said = render(text, reader(interaction))[:2000]  # a translation may run longer
+    said = cut(render(text, reader(interaction)), 2000)  # a translation may run longer
     if interaction.response.is_done():
         await interaction.followup.send(said, ephemeral=True, **kwargs)
     else:
