@@ -111,7 +111,7 @@ WORDS: Final[dict[str, Text]] = {
     "others_piece": _("{point} is {seat}'s {piece}"),
     "jumps_team_mate": _("{point} is your team-mate's stone: team-mates are never jumped"),
     "no_step_back": _("this stone came from {point} and may not step back there this turn"),
-    "mode_needs_four": _("{game}: mode is for 4 players only (players=2 has no mode)"),
+    "mode_needs_four": _("{game}: mode is for 4 players only (a game for 2 has no mode)"),
     "rules_needs_two": _(
         "{game}: rules is for 2 players only (4 players always play the grande "
         "rules)"),

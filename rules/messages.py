@@ -91,7 +91,7 @@ MESSAGES: Final[dict[str, str]] = {
     "others_piece": "{point} is {seat}'s {piece}",
     "jumps_team_mate": "{point} is your team-mate's stone: team-mates are never jumped",
     "no_step_back": "this stone came from {point} and may not step back there this turn",
-    "mode_needs_four": "{game}: mode is for 4 players only (players=2 has no mode)",
+    "mode_needs_four": "{game}: mode is for 4 players only (a game for 2 has no mode)",
     "rules_needs_two": "{game}: rules is for 2 players only (4 players always play the "
                        "grande rules)",
     "no_rules_option_in_v1": "{game}: rules version 1 has no rules option",

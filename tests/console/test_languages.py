@@ -127,7 +127,7 @@ async def test_options_the_rules_refuse_together_are_said_in_the_consoles_langua
                           "/challenge @bob alquerque-grande players:2 mode:teams"], "de")
     refusal = [line for line in printed if line.startswith("!")]
     assert refusal == ["! Alquerque grande: einen Modus gibt es nur mit 4 Spielern "
-                       "(players=2 hat keinen Modus)"], printed
+                       "(ein Spiel zu zweit hat keinen Modus)"], printed
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])

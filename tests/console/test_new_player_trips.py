@@ -420,3 +420,12 @@ async def test_sweep_days_add_up_across_calls() -> None:
     for line in ("/sweep +2", "/sweep +3", "/sweep", "/sweep +0.5"):
         await console.handle(line)
     assert console.clock.offset == timedelta(days=5.5)
+
+
+async def test_a_mode_for_a_game_for_two_is_refused_in_words_the_console_has() -> None:
+    """The console types ``players:2``; the refusal once said ``players=2`` (the rules
+    API's keyword), a syntax nobody can type here."""
+    out = await play("as alice\n/challenge @bob alquerque-grande players:2 mode:teams")
+    said = after(out, "/challenge @bob alquerque-grande players:2 mode:teams")
+    assert "mode is for 4 players only (a game for 2 has no mode)" in said
+    assert "players=2" not in said

@@ -151,7 +151,7 @@ REFUSALS: list[tuple[str, Callable[[], Any], str, str]] = [
     ("grande other's stone", move("alquerque-grande", "a7-a6"), "others_piece", "a7"),
     ("grande option", start("alquerque-grande", players=3), "option_value", "players=3"),
     ("grande mode", start("alquerque-grande", players=2, mode="teams"), "mode_needs_four",
-     "players=2"),
+     "Alquerque grande"),
     ("xiangqi empty", move("xiangqi", "c3-c4"), "move_refused", "c3"),
     ("xiangqi horse", move("xiangqi", "b1-b4"), "move_refused", "b1-b4"),
     ("xiangqi general", move("xiangqi", "e1-e3"), "move_refused", "e1-e3"),
