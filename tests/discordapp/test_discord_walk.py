@@ -7,6 +7,7 @@ import pytest
 
 from tests.discordapp.conftest import World
 from tests.discordapp.helpers import (
+    mention,
     pinged,
     post_text,
     reply,
@@ -145,21 +146,25 @@ async def test_help_tells_a_new_player_how_to_begin(world: World,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """A new player's first command in a fresh server is /help: Tablero had none, so the
     command menu offered nothing of it. It answers privately, in the reader's language,
-    with the first steps and the commands by the names his Discord shows."""
+    with the first steps and the commands by their mentions (which his Discord shows by
+    the names it gives them, and a click types in): /help alone named them as "/move" in
+    code marks, the one text left outside the mentions' context."""
     w = world
     said = reply(await w.carol.slash(w.channel, "help"))
     assert said.ephemeral
     (embed,) = said.embeds
     text = post_text(said)
-    for command in ("/challenge", "/move", "/setup", "/games", "/board", "/history",
-                    "/draw", "/resign", "/rules", "/stats", "/leaderboard", "/settings",
-                    "/tournament create"):
-        assert f"`{command}" in text, command
+    for command in ("challenge", "move", "setup", "games", "board", "history",
+                    "draw", "resign", "rules", "stats", "leaderboard", "settings",
+                    "tournament create"):
+        assert mention(w, command) in text, command
+        assert f"`{mention(w, command)}" not in text and f"`/{command}" not in text
     assert "Accept" in text and "your thread" not in text
     assert len(embed.description) <= 4096
     speaking(monkeypatch)[w.carol.id] = "de"
     german = post_text(reply(await w.carol.slash(w.channel, "help")))
-    assert "`/herausfordern`" in german and "`/ziehen`" in german and "`/challenge`" not in german
+    assert mention(w, "move") in german and "Dort bietet" in german
+    assert "/herausfordern" not in german and "/ziehen" not in german
 
 
 async def test_a_four_player_draw_accepted_by_one_says_it_waits_on_the_others(

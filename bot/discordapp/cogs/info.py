@@ -12,6 +12,7 @@ from bot.discordapp import embeds, errors, media
 from bot.discordapp.cogs.common import Interaction, acknowledged, answer, guild_id, reader
 from bot.discordapp.cogs.seasons import season_choices
 from bot.discordapp.components import LeaderboardButton, leaderboard_buttons, match_buttons
+from bot.discordapp.mentions import cut
 from locales.i18n import DEFAULT_LOCALE, Words, _, command, joined, option, render
 from locales.terms import game_name
 from service import MatchService
@@ -67,7 +68,8 @@ def help_embed(loc: str) -> discord.Embed:
     ]
     return discord.Embed(title=render(_("Tablero: board games with friends, over days"),
                                       loc)[:256],
-                         description="\n\n".join(render(line, loc) for line in lines)[:4096],
+                         description=cut("\n\n".join(render(line, loc) for line in lines),
+                                         4096),
                          colour=embeds.COLOUR)
 
 
@@ -85,7 +87,8 @@ class InfoCog(commands.Cog, name="Info"):
                                                    "steps and the commands")
     @app_commands.guild_only()
     async def help(self, interaction: Interaction) -> None:
-        await answer(interaction, "", embed=help_embed(reader(interaction)))
+        async with errors.replying(interaction):  # its commands by their mentions
+            await answer(interaction, "", embed=help_embed(reader(interaction)))
 
     @app_commands.command(name="games",
                           description="Your matches here, the ones waiting on you first")
