@@ -92,7 +92,8 @@ _NEXT_STEP: dict[type[BaseException], Text] = {
     service_errors.NotAPlayer: _("Only the players of this match can do that; "
                                  "use `{challenge}` to start your own.",
                                  challenge=command("challenge")),
-    service_errors.NotYourTurn: _("You'll be mentioned when it's your turn."),
+    # (told: mentioned in the thread, or by DM as /notify chose)
+    service_errors.NotYourTurn: _("You'll be told when it's your turn."),
     service_errors.MatchOver: _("Use `{history}` to see how it went, or `{challenge}` for a "
                                 "new one.", history=command("history"),
                                 challenge=command("challenge")),

@@ -156,6 +156,7 @@ async def test_every_text_of_a_walk_shows_its_mentions_as_discord_renders_them(
     for actor in (w.alice, w.bob, w.carol, w.dave):
         langs[actor.id] = locale
     start = len(w.env.http_requests)
+    await w.bob.slash(w.channel, "notify", mode="dm")  # his turns, offers and results: DMs
 
     said = reply(await w.carol.slash(w.channel, "help"))
     assert said.embeds and said.embeds[0].description
@@ -178,7 +179,9 @@ async def test_every_text_of_a_walk_shows_its_mentions_as_discord_renders_them(
     assert junk.ephemeral
     await w.bob.slash(thread, "move", move="h10-g8")
     early = reply(await w.bob.slash(thread, "move", move="c10-e8"))  # not his turn
-    assert early.ephemeral
+    # he chose DMs: "You'll be mentioned when it's your turn" was not so for him
+    assert early.ephemeral and not any(word in early.content for word in (
+        "mentioned", "erwähnt", "提及"))
     await w.alice.slash(thread, "draw", action="offer")
     await w.bob.slash(thread, "pause", days=3)
     await w.alice.slash(thread, "pause", action="accept")
@@ -195,9 +198,19 @@ async def test_every_text_of_a_walk_shows_its_mentions_as_discord_renders_them(
     await w.dave.slash(w.channel, "puzzle answer", move="hello")
     await w.dave.slash(w.channel, "puzzle answer", move="a1-a2")
     await w.alice.slash(thread, "pause", action="resume")
+    for name, options in (("rules", {"game": "xiangqi"}), ("stats", {}),
+                          ("leaderboard", {"game": "xiangqi"}),
+                          ("tournament create", {"game": "xiangqi", "format": "swiss"}),
+                          ("explorer", {"game": "xiangqi"}), ("analysis", {"match": 1}),
+                          ("tournament standings", {}), ("follow", {"match": 1}),
+                          ("note", {"text": "x"}), ("takeback", {}), ("rematch", {})):
+        await w.carol.slash(w.channel, name, **options)
+    await w.alice.slash(thread, "takeback")
     await w.bob.slash(thread, "resign")
     await w.env.settle()
 
     found, seen = defects(w, start)
     assert any(MENTION.search(s) for s in seen)
+    dm = w.bob.user.dm_channel
+    assert dm is not None and any(f"/channels/{dm.id}/" in s for s in seen)
     assert not found, "\n".join(found)
