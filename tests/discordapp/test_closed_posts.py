@@ -176,6 +176,25 @@ async def test_the_closing_line_speaks_the_posts_language(world: World) -> None:
     assert said == f"✅ Angenommen von {w.bob.mention}.", said
 
 
+def dies_before_delivering(w: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """From now on the process stores changes but dies before it delivers them (their
+    entries wait in the outbox for the next start)."""
+    cog: Any = w.bot.get_cog("Deliveries")
+
+    async def crashed(event: Any) -> None:
+        return None
+
+    monkeypatch.setattr(cog.notifier.relay, "notify", crashed)
+
+
+async def restarted(w: World) -> None:
+    """A new process over the same database, started and done with what it found."""
+    w.bot = make_bot(w.tmp_path, w.repository)
+    await w.env.restart_bot(w.bot)
+    await w.env.settle()
+    await drain(w)
+
+
 async def test_a_restart_between_the_answer_and_the_edit_still_edits(
         world: World, monkeypatch: pytest.MonkeyPatch) -> None:
     w = world
@@ -184,20 +203,12 @@ async def test_a_restart_between_the_answer_and_the_edit_still_edits(
     await w.bob.slash(thread, "draw", action="offer")
     offer = thread.last_message
     await drain(w)
-    cog: Any = w.bot.get_cog("Deliveries")
-
-    async def crashed(event: Any) -> None:  # the process dies once the answer is stored
-        return None
-
-    monkeypatch.setattr(cog.notifier.relay, "notify", crashed)
+    dies_before_delivering(w, monkeypatch)
     await w.service.decline_draw(m.id, w.alice.id)
     assert [e.kind for e in await w.repository.pending_outbox()] == \
         ["draw-declined", "offer-settled"]
     assert buttons(now_of(thread, offer))  # not edited yet
-    w.bot = make_bot(w.tmp_path, w.repository)
-    await w.env.restart_bot(w.bot)
-    await w.env.settle()
-    await drain(w)
+    await restarted(w)
     closed(thread, offer, f"❌ Declined by {w.alice.mention}.")
     assert await w.repository.pending_outbox() == []
     assert await w.repository.post_of(m.id, "draw") is None  # done with it
@@ -300,19 +311,11 @@ async def test_a_turn_card_closes_after_a_restart(
     await w.alice.slash(thread, "move", move="h3-e3")
     card = thread.last_message
     assert buttons(card)
-    cog: Any = w.bot.get_cog("Deliveries")
-
-    async def crashed(event: Any) -> None:  # the process dies once the move is stored
-        return None
-
-    monkeypatch.setattr(cog.notifier.relay, "notify", crashed)
+    dies_before_delivering(w, monkeypatch)
     await w.service.move(m.id, w.bob.id, "h8-e8")
     (turn,) = await w.repository.pending_outbox()  # the next turn, closing the card
     assert turn.kind == "turn" and f'"closes":{m.ply + 1}' in turn.payload
-    w.bot = make_bot(w.tmp_path, w.repository)
-    await w.env.restart_bot(w.bot)
-    await w.env.settle()
-    await drain(w)
+    await restarted(w)
     card_closed(thread, card)
     assert buttons(thread.last_message)  # the new turn's card, posted after the restart
     assert await w.repository.pending_outbox() == []
@@ -365,10 +368,7 @@ async def test_a_turn_redelivered_after_a_crash_closes_the_card_once(world: Worl
     assert dying.killed >= 1 and [e.kind for e in await w.repository.pending_outbox()] \
         == ["turn"]
     card_closed(thread, card)
-    w.bot = make_bot(w.tmp_path, w.repository)
-    await w.env.restart_bot(w.bot)
-    await w.env.settle()
-    await drain(w)
+    await restarted(w)
     assert await w.repository.pending_outbox() == []
     assert made_on(w, since, thread, card) == (2, 1)  # the post redelivered, no new edit
     assert sum("h8-e8" in post_text(p) for p in thread.history()) == 1
@@ -521,10 +521,7 @@ async def test_a_turn_post_redelivered_before_it_was_remembered_still_closes(
     assert buttons(card) and dying.killed >= 1
     assert await w.repository.post_of(m.id, f"turn:{m.ply + 1}") is None
     monkeypatch.setattr(w.repository, "remember_post", remember)
-    w.bot = make_bot(w.tmp_path, w.repository)
-    await w.env.restart_bot(w.bot)
-    await w.env.settle()
-    await drain(w)
+    await restarted(w)
     assert await w.repository.pending_outbox() == []
     assert thread.last_message.id == card.id  # not posted twice
     assert await w.repository.post_of(m.id, f"turn:{m.ply + 1}") is not None
