@@ -105,6 +105,13 @@ def remembered_layout(components: Sequence[dict[str, Any]], content: str | None)
                                separators=(",", ":"))
 
 
+def _noted(words: str, note: str) -> str:
+    """A closed post's ``words`` with ``note`` on a line under them, within Discord's
+    2000 characters: the words are cut, never the note."""
+    kept = cut(words, 2000 - len(note) - 1)
+    return f"{kept}\n{note}" if kept else note
+
+
 def _closed_layout(remembered: str, note: str | None) -> dict[str, Any]:
     """The edit that closes a post remembered by :func:`remembered_layout`: its
     components without the buttons; ``note`` under its words (a card: a last text in
@@ -119,8 +126,7 @@ def _closed_layout(remembered: str, note: str | None) -> dict[str, Any]:
     if note is None:
         return payload
     if content is not None:
-        words = cut(content, 2000 - len(note) - 1)
-        payload["content"] = f"{words}\n{note}" if words else note
+        payload["content"] = _noted(content, note)
         return payload
     container = next((c for c in components if c.get("type") == CONTAINER), None)
     if container is not None:
@@ -521,11 +527,9 @@ class Routes:
                     channel_id=post.channel_id, message_id=post.message_id),
                     json=_closed_layout(post.content, note))
             else:
-                said = note or ""
-                words = cut(post.content, 2000 - len(said) - 1)
                 message = self.client.get_partial_messageable(
                     post.channel_id).get_partial_message(post.message_id)
-                await message.edit(content=f"{words}\n{said}" if words else said, view=None,
+                await message.edit(content=_noted(post.content, note or ""), view=None,
                                    allowed_mentions=discord.AllowedMentions.none())
         except Exception as error:
             self._failed(error)
