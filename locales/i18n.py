@@ -191,7 +191,62 @@ class Text(Lazy):
             elif lead[1] in self.params and not isinstance(self.params[lead[1]], Command):
                 # (a command is written as it is: its mention as made above)
                 values = {**values, lead[1]: _capital(self.params[lead[1]], chosen)}
-        return pattern.format(**values)
+        if not _unspaced(chosen):
+            return pattern.format(**values)
+        marked = pattern.format(**{k: f"{_START}{v}{_END}" for k, v in values.items()})
+        if marked.count(_START) != marked.count(_END) or any(
+                _START in v or _END in v for v in values.values()):
+            return pattern.format(**values)  # (a value with the marks in it: as it is)
+        return _tight(marked)
+
+
+_START: Final = "\ue000"
+_END: Final = "\ue001"
+"""Private-use marks around each value while a Chinese sentence is filled: where a value
+begins and ends (see :func:`_tight`)."""
+
+_HAN: Final = re.compile("[\u2e80-\u2fdf\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf"
+                         "\u4e00-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]")
+"""A Chinese character or Chinese punctuation (ideographs, CJK and full-width marks)."""
+
+_EMPHASIS: Final = "*_~"
+
+
+def _unspaced(chosen: str) -> bool:
+    """Whether ``chosen`` writes no space between two Chinese characters (Chinese)."""
+    return chosen.startswith("zh")
+
+
+def _han_edge(text: str, at: int, step: int) -> bool:
+    """Whether the first character from ``at`` on, going by ``step``, that is not a value's
+    mark nor Markdown's emphasis is Chinese."""
+    while 0 <= at < len(text) and (text[at] in (_START, _END) or text[at] in _EMPHASIS):
+        at += step
+    return 0 <= at < len(text) and _HAN.fullmatch(text[at]) is not None
+
+
+def _tight(marked: str) -> str:
+    """A Chinese sentence filled with marked values, the marks taken out, and without a
+    catalogue's space beside a value where Chinese meets Chinese: the space sets a Latin
+    value apart (``輪到 alice 走棋``), but a value that begins or ends with Chinese
+    (``紅方``, ``alice（紅方）``) stands against its neighbours (``輪到紅方走棋``).
+
+    >>> _tight("輪到 \ue000紅方\ue001 走棋"), _tight("輪到 \ue000alice\ue001 走棋")
+    ('輪到紅方走棋', '輪到 alice 走棋')
+    >>> _tight("發起 \ue000**象棋**（每步 3 天）\ue001 挑戰")
+    '發起**象棋**（每步 3 天）挑戰'
+    """
+    kept = []
+    for i, c in enumerate(marked):
+        if c in (_START, _END):
+            continue
+        touches = (i > 0 and marked[i - 1] == _END) or \
+            (i + 1 < len(marked) and marked[i + 1] == _START)
+        if c == " " and touches and _han_edge(marked, i - 1, -1) \
+                and _han_edge(marked, i + 1, 1):
+            continue
+        kept.append(c)
+    return "".join(kept)
 
 
 _LEADING_FIELD: Final = re.compile(r"\{(\w+)\}")
@@ -227,7 +282,11 @@ class Joined(Lazy):
 
     def render(self, locale: str | None) -> str:
         chosen = negotiate(locale)
-        return self.separator.join(render_value(p, chosen) for p in self.parts)
+        said = [render_value(p, chosen) for p in self.parts]
+        if self.separator != " " or not _unspaced(chosen):
+            return self.separator.join(said)
+        # Chinese: sentences joined by a space stand against each other (``…。黑方先走``)
+        return _tight(f"{_END} {_START}".join(said))
 
 
 @dataclass(frozen=True, slots=True)
