@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, timedelta
 from typing import TypeVar
 
-from locales.i18n import _, _n, joined
+from locales.i18n import Words, _, _n, joined
 from locales.terms import game_name
 from rules import RulesError
 from service.challenges import Challenges
@@ -106,6 +106,11 @@ class Tournaments:
         if found is None:
             raise tournament_not_found(tid)
         return found
+
+    def _title(self, t: TournamentRecord) -> Words:
+        """The tournament's name as its reader says it (a default one in his words)."""
+        v = self._variant(t.game)
+        return tournament_title(t.name, v.key, v.name, t.format)
 
     async def _t_retrying(self, tid: int,
                           attempt: Callable[[TournamentRecord], Awaitable[T]]) -> T:
@@ -193,12 +198,12 @@ class Tournaments:
         async def attempt(t: TournamentRecord) -> TournamentRecord:
             if t.status is not TournamentStatus.REGISTRATION:
                 raise NotAllowed(_("registration for {tournament} is closed",
-                                   tournament=t.name))
+                                   tournament=self._title(t)))
             if user in t.players:
-                raise NotAllowed(_("you are already in {tournament}", tournament=t.name))
+                raise NotAllowed(_("you are already in {tournament}", tournament=self._title(t)))
             if t.cap is not None and len(t.players) >= t.cap:
-                raise NotAllowed(_("{tournament} is full ({cap} players)", tournament=t.name,
-                                   cap=t.cap))
+                raise NotAllowed(_("{tournament} is full ({cap} players)",
+                                   tournament=self._title(t), cap=t.cap))
             return await self.repository.save_tournament(
                 t, dataclasses.replace(t, players=(*t.players, user)))
         saved = await self._t_retrying(tournament_id, attempt)
@@ -212,7 +217,7 @@ class Tournaments:
         resigned, the remaining ones forfeited)."""
         t = await self._tournament(tournament_id)
         if user not in t.players:
-            raise NotAllowed(_("you are not in {tournament}", tournament=t.name))
+            raise NotAllowed(_("you are not in {tournament}", tournament=self._title(t)))
         return await self._drop(tournament_id, user)
 
     async def remove_from_tournament(self, tournament_id: int, user: int, player: int, *,
@@ -223,7 +228,7 @@ class Tournaments:
         t = await self._tournament(tournament_id)
         self._require_organiser(t, user, manager)
         if player not in t.players:
-            raise NotAllowed(_("that player is not in {tournament}", tournament=t.name))
+            raise NotAllowed(_("that player is not in {tournament}", tournament=self._title(t)))
         return await self._drop(tournament_id, player)
 
     async def _drop(self, tid: int, user: int) -> TournamentRecord:
@@ -236,7 +241,7 @@ class Tournaments:
                     raise NotAllowed(_("that player has already withdrawn"))
                 after = self._withdraw(t, {user})
             else:
-                raise NotAllowed(_("{tournament} is over", tournament=t.name))
+                raise NotAllowed(_("{tournament} is over", tournament=self._title(t)))
             return await self.repository.save_tournament(t, after)
         saved = await self._t_retrying(tid, attempt)
         running = [g.match_id for g in saved.games
@@ -276,7 +281,7 @@ class Tournaments:
         async def attempt(t: TournamentRecord) -> TournamentRecord:
             self._require_organiser(t, user, manager)
             if t.status not in _OPEN:
-                raise NotAllowed(_("{tournament} is already over", tournament=t.name))
+                raise NotAllowed(_("{tournament} is already over", tournament=self._title(t)))
             return await self.repository.save_tournament(
                 t, dataclasses.replace(t, status=TournamentStatus.CANCELLED))
         return await self._t_retrying(tournament_id, attempt)
@@ -291,7 +296,7 @@ class Tournaments:
     async def _begin(self, tid: int) -> TournamentRecord:
         async def attempt(t: TournamentRecord) -> TournamentRecord:
             if t.status is not TournamentStatus.REGISTRATION:
-                raise NotAllowed(_("{tournament} has already started", tournament=t.name))
+                raise NotAllowed(_("{tournament} has already started", tournament=self._title(t)))
             try:
                 check_players(t.format, len(t.players), t.rounds)
             except TournamentError as e:
@@ -660,7 +665,7 @@ class Tournaments:
                                    rounds=t.rounds))
         v = self._variant(t.game)
         return standings_table(rows, t.format, self._names_of(t, names),
-                               title=tournament_title(t.name, v.key, v.name, t.format),
+                               title=self._title(t),
                                subtitle=joined(game_name(v.key, v.name),
                                                format_words(t.format), describe_clock(t),
                                                where, separator=" · "))
@@ -686,9 +691,10 @@ class Tournaments:
         t = await self._tournament(tournament_id)
         rnd = t.round if rnd is None else rnd
         if isinstance(rnd, bool) or not isinstance(rnd, int) or not 1 <= rnd <= max(1, t.round):
-            raise InvalidOption(_("{tournament} has rounds 1 to {round}", tournament=t.name,
+            named = self._title(t)
+            raise InvalidOption(_("{tournament} has rounds 1 to {round}", tournament=named,
                                   round=t.round) if t.round
-                                else _("{tournament} has not started yet", tournament=t.name))
+                                else _("{tournament} has not started yet", tournament=named))
         return t.games_of_round(rnd)
 
     async def tournament_games_of(self, tournament_id: int, user: int,

@@ -32,7 +32,7 @@ async def test_create_join_start_and_standings(world: World) -> None:
                                    format="round robin", name="Club cup"))
     assert made.ephemeral and "Tournament #1 Club cup is open" in made.content
     post = w.channel.last_message
-    assert post.embeds[0].title == "Club cup (tournament #1)"
+    assert post.embeds[0].title == "Tournament #1: Club cup"
 
     for member in (w.alice, w.bob, w.carol):
         joined = reply(await member.click(post, label="Join"))

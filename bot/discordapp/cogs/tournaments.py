@@ -70,7 +70,7 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
             parts.append(_n("{count} round", "{count} rounds", t.rounds))
         parts += [describe_clock(t), vacation_words(t), _("rated") if t.rated
                   else _("casual"), status(t.status.value)]
-        e = discord.Embed(title=render(_("{name} (tournament #{tournament})",
+        e = discord.Embed(title=render(_("Tournament #{tournament}: {name}",
                                          name=self._title(t), tournament=t.id), loc),
                           description=render(joined(*parts, separator=" · "), loc))
         players = render(listing(f"<@{p}>" for p in t.players), loc) if t.players else \
