@@ -248,19 +248,45 @@ def _describe(name: str, value: object) -> Words:
 
 
 def shown_options(v: rules.Variant[Any, Any], options: Mapping[str, object]) -> tuple[str, ...]:
-    """The options that tell one of ``v``'s option sets apart from the others: those that
-    differ from the defaults, and the players and the two-player rule set (both change the
-    game) whenever the game has more than one set."""
+    """The options that tell one of ``v``'s option sets apart from the others, in the
+    order the game declares them (a stored match's options come back in another order):
+    those that differ from the defaults, and the players, the four-player mode and the
+    two-player rule set whenever the game has more than one set (each changes the game,
+    so "teams" is said as "fast" and "slow" are). Options declared without values (a
+    deal's seed, an arrangement) are the game's own record, never a choice: not shown.
+
+    >>> shown_options(rules.variant("alquerque-grande"), {"mode": "teams", "players": 4})
+    ('players', 'mode')
+    >>> shown_options(rules.variant("querni"), {"setup": "random", "seed": 7})
+    ()
+    """
     sets = v.option_sets()
     if len(sets) <= 1:
         return ()
     defaults = {n: vals[0] for n, vals in v.options.items() if vals}
-    return tuple(n for n, x in options.items()
-                 if x != defaults.get(n) or n in ("players", "rules"))
+    return tuple(n for n, vals in v.options.items()
+                 if vals and n in options
+                 and (options[n] != defaults.get(n) or n in ("players", "mode", "rules")))
+
+
+def chosen_options(key: str, options: Mapping[str, object]) -> tuple[tuple[str, object], ...]:
+    """The options a player chose for a match of game ``key``, in the order the game
+    declares them: those declared with values (a deal's seed or an arrangement is the
+    game's record, not a choice). An unknown game's options as they are.
+
+    >>> chosen_options("alquerque-grande", {"mode": "teams", "players": 4})
+    (('players', 4), ('mode', 'teams'))
+    >>> chosen_options("querni", {"seed": 7, "setup": "random"})
+    (('setup', 'random'),)
+    """
+    v = rules.VARIANTS.get(key)
+    if v is None:
+        return tuple(options.items())
+    return tuple((n, options[n]) for n, vals in v.options.items() if vals and n in options)
 
 
 def choice_title(key: str, options: Mapping[str, object],
-                 shown: tuple[str, ...] | None = None) -> Words:
+                 shown: tuple[str, ...] | None = None, fallback: str | None = None) -> Words:
     """A game with its options as its menu entry says it ("Alquerque grande · 4 players ·
     fast"): the game and the options that tell it apart (``shown``; by default those of
     :func:`shown_options`).
@@ -270,7 +296,9 @@ def choice_title(key: str, options: Mapping[str, object],
     >>> choice_title("xiangqi", {}).render("zh-CN")
     '象棋'
     """
-    v = rules.variant(key)
+    v = rules.VARIANTS.get(key)
+    if v is None:  # a game this build does not know: its English ``fallback`` name
+        return game_name(key, fallback)
     if shown is None:
         shown = shown_options(v, options)
     return joined(game_name(key, v.name), *(_describe(n, options[n]) for n in shown

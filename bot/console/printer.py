@@ -33,7 +33,15 @@ from locales.i18n import (
     render,
 )
 from locales.results import leaving_note, result_sentence
-from locales.terms import game_name, ladder_name, move_display, seat_colour, status
+from locales.terms import (
+    choice_title,
+    chosen_options,
+    game_name,
+    ladder_name,
+    move_display,
+    seat_colour,
+    status,
+)
 from service import (
     ChallengeClosed,
     ChallengeReceived,
@@ -266,7 +274,8 @@ class ConsolePrinter:
             state = self.result_text(m)  # its reason says "aborted: ..." itself
         elif m.result is not None:
             state = _("{state}: {result}", state=state, result=self.result_text(m))
-        opts = " ".join(f"{k}:{v}" for k, v in m.options.items() if k != "seed")
+        # the options as the console's /challenge takes them, in the game's order
+        opts = " ".join(f"{k}:{v}" for k, v in chosen_options(m.game, m.options))
         game: Words = joined(game_name(m.game, m.game_name), opts) if opts \
             else game_name(m.game, m.game_name)
         terms: Words
@@ -310,7 +319,7 @@ class ConsolePrinter:
     @handlers.on(ChallengeReceived)
     async def challenge_received(self, event: ChallengeReceived) -> None:
         m = event.match
-        game = game_name(m.game, m.game_name)
+        game = choice_title(m.game, m.options, fallback=m.game_name)  # what is offered
         if event.rematch_of is not None:
             self.say(_("* {player} asks {others} for a rematch of #{old}: {game}, match "
                        "#{match} (/accept or /decline)", player=self.name(event.by),

@@ -16,10 +16,10 @@ from bot.discordapp.mentions import plain_commands
 from locales.i18n import Text, Words, _, _n, command, decimal, joined, listing, render
 from locales.results import ResultKind, result_sentence
 from locales.terms import (
+    choice_title,
     game_name,
     ladder_name,
     move_display,
-    option_word,
     reason,
     seat_colour,
     status,
@@ -76,12 +76,9 @@ def game_of(m: MatchView) -> Words:
 
 
 def game_title(m: MatchView) -> Words:
-    """``'Alquerque grande (players 4, mode teams)'``."""
-    opts = [_("{option} {value}", option=option_word(k), value=option_word(v))
-            for k, v in m.options.items() if k not in ("seed", "arrangement")]
-    if not opts:
-        return game_of(m)
-    return _("{game} ({options})", game=game_of(m), options=joined(*opts, separator=", "))
+    """The game with the options that set it apart, as the game menu says it:
+    ``'Alquerque grande · 4 players · teams'``."""
+    return choice_title(m.game, m.options, fallback=m.game_name)
 
 
 def moment(when: datetime) -> str:

@@ -18,7 +18,7 @@ from urllib.parse import urlencode
 from bot.web.clock import Note, clock_notes, seat_notes, seated_name
 from bot.web.graph import analysis_section
 from locales.i18n import LOCALES, Words, _, _n, capitalized, command, listing, render
-from locales.terms import game_name, move_display, seat_colour
+from locales.terms import choice_title, move_display, seat_colour
 from service import MatchStatus, texts
 from service.imported_seats import imported_title, is_imported, seat_player
 from service.plies import PlyBoard, at_ply, headline
@@ -231,7 +231,8 @@ def never_started_page(found: WebMatch, *, token: str, locale: str,
     steps, no moves, nobody "to move". While it waits, the page's script loads it again
     when it changes (accepted: the board appears)."""
     match = found.record.match
-    game = render(game_name(found.record.variant.key, found.record.variant.name), locale)
+    game = render(choice_title(found.record.variant.key, match.options,
+                                fallback=found.record.variant.name), locale)
     title = render(_("Match #{match}: {game}", match=match.id, game=game), locale)
     said, details = never_started_words(found)
     listed = "".join(f"<li>{esc(render(d, locale))}</li>" for d in details)
@@ -276,7 +277,8 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
     lang = urlencode({"lang": locale})
     base = f"/m/{token}"
     page_path = page_path or base
-    game = render(game_name(record.variant.key, record.variant.name), locale)
+    game = render(choice_title(record.variant.key, match.options, fallback=record.variant.name),
+                  locale)
     title = render(_("Match #{match}: {game}", match=match.id, game=game), locale)
     # the match as it stood at each ply (the stepper's one notion, ``plies.at_ply``): the
     # board's words, and the players' at the ply shown; each ply's link carries its facts

@@ -152,7 +152,7 @@ def test_a_four_player_lobby_with_the_computer_asks_nobody_to_accept() -> None:
     text = session(["as alice", "/challenge @computer alquerque-grande players:4"])
     said = text.split("> /challenge @computer alquerque-grande players:4\n", 1)[1]
     assert said.splitlines()[:2] == [
-        "* alice challenges anyone (open challenge) to Alquerque grande (match #1): "
-        "/accept or /decline",
+        "* alice challenges anyone (open challenge) to Alquerque grande · 4 players · teams "
+        "(match #1): /accept or /decline",
         "* Tablero (level 5) joined lobby #1 (2/4)"]
     assert "challenges Tablero" not in said

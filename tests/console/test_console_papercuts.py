@@ -130,3 +130,23 @@ async def test_stats_with_a_game_word_says_it_shows_a_player() -> None:
         "! 'Alquerque-grande-4' is a game, and /stats shows a player")
     assert after(out, "/stats @damas").startswith("damas: 0W 0L 0D")  # a player, with @
     assert after(out, "/stats bob").startswith("bob: 0W 0L 0D")  # a name that is no game
+
+
+async def test_a_match_names_its_options_in_one_order_wherever_it_is_shown() -> None:
+    """Typed in any order, a match's options are written in the game's own order, the
+    same when the match is read back from the database (which keeps them sorted); the
+    challenge says the game as the menu does."""
+    out = await play("""
+as alice
+/challenge @bob @carol @dave alquerque-grande mode:fast players:4
+as bob
+/join
+/games
+""")
+    made = after(out, "/challenge @bob @carol @dave alquerque-grande mode:fast players:4")
+    assert "* alice challenges bob, carol, dave to Alquerque grande · 4 players · fast " \
+        "(match #1)" in made
+    assert "created #1 Alquerque grande players:4 mode:fast (rated" in made
+    assert "joined: #1 Alquerque grande players:4 mode:fast (rated" in after(out, "/join")
+    assert "#1 Alquerque grande players:4 mode:fast (rated" in after(out, "/games")
+    assert "Alquerque grande mode:fast" not in out

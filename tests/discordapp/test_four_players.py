@@ -39,6 +39,11 @@ async def test_invited_lobby_fills_and_a_team_resigns(world: World) -> None:
     m = await w.service.match_in_thread(thread.id)
     assert m is not None and m.seat_count == 4 and len(m.players()) == 4
     assert thread.name.startswith("Alquerque grande: ")
+    # the game with its options as the game menu says them, whether the match was read
+    # back from the database (its options in another order) or not
+    title = "Alquerque grande · 4 players · teams"
+    assert title in post_text(lobby)
+    assert title in post_text(next(iter(thread.history())))
     await play_some_moves(w, thread, m.id, 6)
     m = await w.service.get_match(m.id)
     teams = {s.user_id: s.team for s in m.seats}

@@ -42,8 +42,12 @@ async def test_the_tab_says_your_move_to_the_player_to_move_only(site: Site) -> 
 async def test_a_set_up_to_hand_in_is_said_in_the_tab(site: Site) -> None:
     m = await web_match(site.service, "querni", options={"setup": "choose"})
     alice = await player_path(site, m, ALICE)
-    assert await title(site, alice) == f"(Arrange your stones) Match #{m.id}: Querni"
+    # the game with the options that set it apart, as the game menu says it
+    assert await title(site, alice) == \
+        f"(Arrange your stones) Match #{m.id}: Querni · choose setup"
     await site.service.submit_setup(m.id, ALICE, " ".join(str(n) for n in range(1, 17)))
-    assert await title(site, alice) == f"Match #{m.id}: Querni"  # handed in: bob's turn
+    # handed in: bob's turn
+    assert await title(site, alice) == f"Match #{m.id}: Querni · choose setup"
     bob = await player_path(site, m, BOB)
-    assert await title(site, bob, "sv-SE") == f"(Ställ upp dina pjäser) Parti #{m.id}: Querni"
+    assert await title(site, bob, "sv-SE") == \
+        f"(Ställ upp dina pjäser) Parti #{m.id}: Querni · välj uppställning"
