@@ -141,6 +141,22 @@ def wire_contract(request: pytest.FixtureRequest,
     assert not broken, "requests Discord would refuse:\n" + "\n".join(broken)
 
 
+SETTLE_DEADLINE = 30.0
+"""How long (wall-clock seconds) SimCord waits for the bot's work after an action before
+failing, for every test here that does not say otherwise. SimCord's default, 5 s, was
+met by a move's whole path on a quiet machine but not always on a loaded one (a full run
+beside other work failed settles where the bot draws a board or asks the engine in an
+executor). The deadline only bounds a wait: a test that settles is as fast as before,
+and one that hangs fails after 30 s instead of 5."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+    for item in items:
+        if here in item.path.parents and item.get_closest_marker("simcord") is None:
+            item.add_marker(pytest.mark.simcord(settle_timeout=SETTLE_DEADLINE))
+
+
 SETTLE_IDLE = 0.005
 """How often (seconds) SimCord's settle looks again at the bot's unfinished tasks.
 
