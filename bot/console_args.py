@@ -61,6 +61,10 @@ class Signature:
     place (``/note TEXT`` sets the note, ``/pause 3`` proposes a pause): written so."""
     by_name: frozenset[str] = frozenset()
     """Parameters read in their place too, but written by name (``/board #2 ply:5``)."""
+    switches: frozenset[str] = frozenset()
+    """Discord's yes/no options the console reads as a word (``/web revoke``): one
+    given as True is written so; any other yes/no option by its name, ``threads:yes``
+    or ``rated:no``, as the console's commands read a yes or no."""
 
     def names(self) -> set[str]:
         """Every parameter name, whatever the action."""
@@ -97,7 +101,7 @@ SIGNATURES: Mapping[str, Signature] = {
     "pause": Signature(("action",), actions={"propose": ("days", "reason")}, text=True,
                        silent="propose"),
     "takeback": Signature(("action",)),
-    "web": Signature(("action",)),
+    "web": Signature(("action",), switches=frozenset({"revoke"})),
     "premove": Signature(("action",), actions={"add": ("line",)}),
     "note": Signature(("action",), actions={"set": ("text",)}, text=True, silent="set"),
     "tournament": Signature(("action",), actions={"create": ("game", "format"),
@@ -192,8 +196,10 @@ class ConsoleSyntax:
     puzzle is ``#N``, a person ``@name``; a positional parameter (:data:`SIGNATURES`)
     stands in its place (``/pause resume``, ``/leaderboard xiangqi 2``; one missing
     before it by its name in capitals: ``GAME``), an action the console takes without
-    its word without it (``/pause 3``); a switch given as true is its word (``/web
-    revoke``); any other option is ``name:value`` (``season:2``, ``seat:red``). An option
+    its word without it (``/pause 3``); a switch given as true
+    is its word (``/web revoke``), any other yes or no ``name:yes`` or ``name:no`` (the
+    console's commands read both); any other option is ``name:value`` (``season:2``,
+    ``seat:red``). An option
     named alone (``option("season")``) keeps its English name: the console reads every
     option by it (``match:7`` too).
 
@@ -226,10 +232,10 @@ class ConsoleSyntax:
                 mark = MARKS[name]
                 references.append(mark + said.removeprefix(mark) if said
                                   else PLACEHOLDERS[name])
-            elif isinstance(value, bool) and value:
+            elif isinstance(value, bool) and value and name in signature.switches:
                 switches.append(name)
             elif isinstance(value, bool):
-                others.append(f"{name}:no")
+                others.append(f"{name}:{'yes' if value else 'no'}")
             elif name in signature.names() - signature.by_name:
                 values[signature.aliases.get(name, name)] = said or name.upper()
             else:

@@ -707,8 +707,14 @@ def from_data(data: object) -> Words:
 
 
 def _value_of(data: object) -> object:
-    """A placeholder's value back from data: numbers stay numbers."""
-    if isinstance(data, int | float) and not isinstance(data, bool):
+    """A placeholder's value back from data: numbers stay numbers, and a yes or no
+    stays one (a command's option given as True is written by each client its own way:
+    ``/web revoke`` in the console, never the text ``revoke:True``).
+
+    >>> _value_of(True), _value_of(3), _value_of(None)
+    (True, 3, '')
+    """
+    if isinstance(data, bool | int | float):
         return data
     return from_data(data)
 

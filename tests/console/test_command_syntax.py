@@ -8,14 +8,24 @@ action:resume``) in the console."""
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from pathlib import Path
 
 import pytest
 
 from bot.console_args import CONSOLE_SYNTAX
-from locales.i18n import Command, command, commands_written, option
+from locales.i18n import (
+    Command,
+    command,
+    commands_written,
+    from_data,
+    option,
+    render,
+    to_data,
+)
 from tests.console.test_languages import play
+from tests.locales.test_command_names import YES_OR_NO
 
 RECORDS = Path(__file__).parents[1] / "rules" / "records"
 
@@ -90,3 +100,18 @@ def test_an_option_named_alone_keeps_the_name_the_console_reads() -> None:
     with commands_written(CONSOLE_SYNTAX):
         assert option("season").render("de") == "season"
         assert option("match").render("sv-SE") == "match"
+
+
+def test_a_yes_or_no_is_written_as_the_console_reads_it_even_kept_in_a_store() -> None:
+    """A yes/no option a shared text names is written as the console's commands read
+    it: ``/web revoke`` (its word), ``/settings threads:yes``, ``reminders:no``; kept
+    in a store first (the outbox's way) or not. Typing what it says works. Before,
+    True was always the bare word (``/settings threads``, which /settings refuses), and
+    a stored one came back as the text "True" (``/web revoke:True``: "no match")."""
+    stored = from_data(json.loads(json.dumps(to_data(YES_OR_NO))))
+    with commands_written(CONSOLE_SYNTAX):
+        written = render(stored, "en-US").split("; ")
+    said = asyncio.run(play(["as alice", *written], None))
+    assert not refusals(said), said
+    assert said[1].startswith("your web links no longer work")
+    assert "reminders on, threads on" in said[2] and "reminders off, threads on" in said[3]

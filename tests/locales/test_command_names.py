@@ -12,6 +12,7 @@ name in every language (a translation that lost the placeholder fails too)."""
 from __future__ import annotations
 
 import ast
+import json
 import re
 from functools import cache
 from pathlib import Path
@@ -97,6 +98,26 @@ def test_a_command_kept_in_a_stored_text_reads_back_the_same() -> None:
     assert isinstance(back, Text)
     assert isinstance(back.params["a"], Command) and isinstance(back.params["b"], Option)
     assert [back.render(x) for x in LOCALES] == [said.render(x) for x in LOCALES]
+
+
+YES_OR_NO = _("{a}; {b}; {c}", a=command("web", revoke=True),
+              b=command("settings", threads=True), c=command("settings", reminders=False))
+
+
+def test_a_yes_or_no_kept_in_a_stored_text_stays_one_for_each_client() -> None:
+    """Kept as the outbox keeps a text (``to_data``, JSON, ``from_data``), an option
+    given as True or False reads back as one, which each client writes its own way:
+    Discord as its True/False choice, the console as it reads a yes or no (checked
+    against the console in ``tests/console/test_command_syntax.py``). Before, it came
+    back as the text "True", which the console wrote ``/web revoke:True``."""
+    back = from_data(json.loads(json.dumps(to_data(YES_OR_NO))))
+    assert isinstance(back, Text) and back == YES_OR_NO
+    assert [back.render(x) for x in LOCALES] == [YES_OR_NO.render(x) for x in LOCALES]
+    assert back.render("en-US") == \
+        "/web revoke:True; /settings threads:True; /settings reminders:False"
+    with commands_written(CONSOLE_SYNTAX):
+        assert back.render("de") == YES_OR_NO.render("de") == \
+            "/web revoke; /settings threads:yes; /settings reminders:no"
 
 
 def test_no_text_shown_in_discord_writes_a_command_out() -> None:
