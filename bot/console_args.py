@@ -61,6 +61,11 @@ class Signature:
     place (``/note TEXT`` sets the note, ``/pause 3`` proposes a pause): written so."""
     by_name: frozenset[str] = frozenset()
     """Parameters read in their place too, but written by name (``/board #2 ply:5``)."""
+    needs: int = 0
+    """How many of the first positional parameters the command cannot go without
+    (``/leaderboard`` its GAME): written, in capitals where a text leaves them to the
+    reader, whenever anything follows the command (``/leaderboard GAME season:2``); a
+    command named alone stays alone (``see /leaderboard``)."""
     switches: frozenset[str] = frozenset()
     """Discord's yes/no options the console reads as a word (``/web revoke``): one
     given as True is written so; any other yes/no option by its name, ``threads:yes``
@@ -84,12 +89,12 @@ SIGNATURES: Mapping[str, Signature] = {
     "claim": Signature(), "wait": Signature(), "next": Signature(),
     "rematch": Signature(), "follow": Signature(), "unfollow": Signature(),
     "tournaments": Signature(),
-    "challenge": Signature(("game",)),
+    "challenge": Signature(("game",), needs=1),
     "move": Signature(("move",)),
     "moves": Signature(("prefix",)),
     "setup": Signature(("arrangement",)),
     "draw": Signature(("action",)),
-    "leaderboard": Signature(("game", "page")),
+    "leaderboard": Signature(("game", "page"), needs=1),
     "stats": Signature(),
     "rules": Signature(("game",)),
     "notify": Signature(("mode",)),
@@ -196,7 +201,8 @@ class ConsoleSyntax:
     puzzle is ``#N``, a person ``@name``; a positional parameter (:data:`SIGNATURES`)
     stands in its place (``/pause resume``, ``/leaderboard xiangqi 2``; one missing
     before it by its name in capitals: ``GAME``), an action the console takes without
-    its word without it (``/pause 3``); a switch given as true
+    its word without it (``/pause 3``); a parameter it cannot go without is written
+    whenever anything follows (``/leaderboard GAME season:2``); a switch given as true
     is its word (``/web revoke``), any other yes or no ``name:yes`` or ``name:no`` (the
     console's commands read both); any other option is ``name:value`` (``season:2``,
     ``seat:red``). An option
@@ -208,8 +214,8 @@ class ConsoleSyntax:
     ...     [command("history", match=7).render("de"),
     ...      command("pause", action="resume").render("de"),
     ...      command("continue", match=3, opponent="@…").render("en-US"),
-    ...      command("leaderboard", page=2, season=1).render("en-US")]
-    ['/history #7', '/pause resume', '/continue #3 @…', '/leaderboard GAME 2 season:1']
+    ...      command("leaderboard", season=1).render("en-US")]
+    ['/history #7', '/pause resume', '/continue #3 @…', '/leaderboard GAME season:1']
     """
 
     def command(self, qualified: str, options: Sequence[tuple[str, object]],
@@ -256,7 +262,9 @@ class ConsoleSyntax:
             values["action"] = action
             order += more
         given = [i for i, name in enumerate(order) if name in values]
-        placed = [values.get(name, name.upper()) for name in order[:given[-1] + 1]] \
+        if order[:1] != ["action"] and (given or references or switches or others):
+            given.append(signature.needs - 1)  # what it cannot go without, written
+        placed = [values.get(name, name.upper()) for name in order[:max(given) + 1]] \
             if given else []
         words = [*references, *placed] if signature.text else [*placed, *references]
         return " ".join(["/" + head, *leading, *words, *switches, *others])

@@ -449,7 +449,8 @@ def season_ended(event: SeasonEnded, loc: str) -> tuple[str, discord.Embed]:
         e.add_field(name=render(ladder_name(board.ladder), loc),
                     value="\n".join(lines)[:1024], inline=False)
     with plain_commands():  # a footer shows a mention written out
+        # the game left to the reader: /leaderboard cannot go without it
         e.set_footer(text=render(_("Each season's ratings start afresh; see them with "
                                    "{leaderboard}", leaderboard=command(
-                                       "leaderboard", season=event.season)), loc))
+                                       "leaderboard", game="", season=event.season)), loc))
     return content, e

@@ -78,6 +78,11 @@ def test_a_refusal_while_paused_names_the_resume_as_it_is_typed() -> None:
     (command("pause", action="resume"), "/pause resume"),
     (command("leaderboard", game="xiangqi", page=2), "/leaderboard xiangqi 2"),
     (command("leaderboard", page=2), "/leaderboard GAME 2"),
+    # what the command cannot go without, whenever anything follows it
+    (command("leaderboard", season=2), "/leaderboard GAME season:2"),
+    (command("leaderboard", game="", season=2), "/leaderboard GAME season:2"),
+    (command("challenge", rated=False), "/challenge GAME rated:no"),
+    (command("leaderboard"), "/leaderboard"),  # named alone
     (command("vacation", days=5), "/vacation start 5"),
     # an action the console takes without its word
     (command("pause", days=3), "/pause 3"),

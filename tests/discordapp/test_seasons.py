@@ -85,6 +85,9 @@ async def test_a_season_ends_and_its_board_is_posted_and_viewable(world: World) 
     assert post.content.startswith("🏁 Season 1 (")
     [field] = post.embeds[0].fields
     assert field.name == "Xiangqi" and (field.value or "").startswith(f"**1.** <@{w.alice.id}>")
+    # the way to see it again, with the game /leaderboard cannot go without
+    assert (post.embeds[0].footer.text or "").endswith(
+        "see them with /leaderboard game: season:1")
     assert [s.number for s in await w.service.seasons(w.guild.id)] == [2, 1]
 
     choices = await w.carol.autocomplete(w.channel, "leaderboard", "season", "",

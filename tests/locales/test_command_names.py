@@ -12,6 +12,7 @@ name in every language (a translation that lost the placeholder fails too)."""
 from __future__ import annotations
 
 import ast
+import asyncio
 import json
 import re
 from functools import cache
@@ -40,6 +41,7 @@ from locales.i18n import (
     to_data,
 )
 from locales.summaries import rules_summary
+from tests.console.test_languages import play
 
 ROOT = Path(__file__).resolve().parents[2]
 OTHER_LOCALES = [x for x in LOCALES if not x.startswith("en-")]
@@ -237,6 +239,30 @@ def test_the_walk_finds_the_texts_that_name_commands() -> None:
     # a service refusal, a Discord reply, a post, a web page, a game's rules, a puzzle
     assert {"service/play.py", "bot/discordapp/errors.py", "bot/discordapp/notifier.py",
             "bot/web/pages.py", "bot/discordapp/cogs/common.py", "bot/puzzles.py"} <= found
+
+
+def test_every_leaderboard_with_options_a_text_names_is_read_by_the_console() -> None:
+    """Each text that names /leaderboard with an option (the season's end names it with
+    ``season:N``), as the console writes it, is what the console's /leaderboard reads:
+    typed with its GAME filled in where the text leaves it to the reader, it shows the
+    board. Before, ``season:2`` alone was written ``/leaderboard season:2``, which the
+    console answers "which game?" (its syntax: ``/leaderboard GAME [PAGE] [season:N]``);
+    in Discord the text names the game option, left to the reader, as /leaderboard
+    needs it there too."""
+    boards = [lazy for _where, _text, named in _texts_naming_commands()
+              for lazy in named.values()
+              if isinstance(lazy, Command) and lazy.qualified == "leaderboard" and lazy.options]
+    assert any(name == "season" for board in boards for name, _value in board.options)
+    assert all(any(name == "game" for name, _value in board.options) for board in boards)
+    with commands_written(CONSOLE_SYNTAX):
+        written = sorted({board.render("en-US") for board in boards})
+    assert all(line.startswith("/leaderboard GAME ") for line in written), written
+    typed = [line.replace("GAME", "xiangqi").replace("season:7", "season:1")
+             for line in written]  # the walk's values are 7s: the season there is 1
+    said = asyncio.run(play(["as alice", "/season manual", *typed], None))
+    assert [line for line in said if line.startswith("!")] == [], said
+    assert said[2:] == ["Season 1 (since 2026-01-01)", "no rated results on Xiangqi yet"] \
+        * len(typed)
 
 
 @pytest.mark.parametrize("locale", OTHER_LOCALES)
