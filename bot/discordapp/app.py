@@ -143,7 +143,8 @@ def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer 
     if background:
         watch = SweepWatch(clock, sweep_seconds, metrics)
         conditions.insert(2, SweepRecent(watch))
-        cogs.append(DeadlinesCog(service, bot, sweep_seconds, watch))
+        cogs.append(DeadlinesCog(service, bot, sweep_seconds, watch,
+                                 chores=[bot.ids_refresh.tick]))
     if web is not None and web_address is not None:
         cogs.append(WebPagesCog(service, web, *web_address, metrics=metrics))
     bot.ops = Operations(metrics, Readiness(conditions, metrics))

@@ -38,7 +38,7 @@ from bot.discordapp.components import (
 from bot.discordapp.mentions import CommandIds
 from bot.discordapp.names import MemberNames
 from bot.discordapp.permissions import GUILD_INSTALL, IN_SERVERS
-from bot.discordapp.sync import SyncState, sync_at_start
+from bot.discordapp.sync import IdsRefresh, SyncState, sync_at_start
 from bot.discordapp.translator import CatalogueTranslator
 from bot.ops.metrics import Metrics
 from bot.ops.server import Operations
@@ -120,6 +120,9 @@ class TableroBot(commands.AutoShardedBot):
         self.command_ids = CommandIds()
         """The commands' ids, learnt at the start-up sync: texts in a server name commands
         by their mentions (``mentions``)."""
+        self.ids_refresh = IdsRefresh(self, self.tree, sync_state, self.command_ids)
+        """Fetches the ids again while the bot runs (at each tick of the deadline sweep,
+        ``create_bot`` wires it): a ``tablero sync`` meanwhile may have changed them."""
         self._cogs_to_add: list[commands.Cog] = []
         self.stopping = False
         self._refusals: set[asyncio.Task[Any]] = set()
@@ -144,6 +147,7 @@ class TableroBot(commands.AutoShardedBot):
                 await sync_at_start(self, self.tree, self.sync_state, self.command_ids)
             except discord.HTTPException:
                 log.exception("automatic command sync failed; run `tablero sync` later")
+        self.ids_refresh.started()
 
     async def close(self) -> None:
         """Stop gracefully: no new commands or clicks, the cogs unloaded (pending deliveries

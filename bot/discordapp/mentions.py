@@ -4,7 +4,9 @@ Discord shows in his own language and a click fills in.
 A text names a command through ``locales.i18n.command``; in Discord it becomes a mention
 where the command's id is known for the server the text is read in. The ids are Discord's:
 learnt from the answer of the sync, or fetched at start when the tree is unchanged
-(``sync.sync_commands``), never stored (a restart learns them again, one request). They
+(``sync.sync_commands``), never stored (a restart learns them again, one request), and
+fetched again while the bot runs (``sync.IdsRefresh``: a ``tablero sync`` run meanwhile
+may have moved the commands to another scope or created them anew). They
 differ per scope: the global commands have one id each, a development server's copies
 others, so :class:`CommandIds` keeps them per scope and a server reads its own copies' ids,
 else the global ones.
@@ -86,9 +88,26 @@ class CommandIds:
 
     def learn(self, commands: Iterable[app_commands.AppCommand],
               guild_id: int | None = None) -> None:
-        """The commands of one scope as Discord answered (they replace what was known)."""
-        self._scopes[guild_id] = {path: known for c in commands
-                                  for path, known in mentionable(c)}
+        """The commands of one scope as Discord answered (they replace what was known);
+        a scope answered without any is forgotten (its server falls back on the global
+        ones)."""
+        ids = {path: known for c in commands for path, known in mentionable(c)}
+        if ids:
+            self._scopes[guild_id] = ids
+        else:
+            self.forget(guild_id)
+
+    def forget(self, guild_id: int | None) -> None:
+        """A scope that has no commands any more (cleared, or moved to another)."""
+        self._scopes.pop(guild_id, None)
+
+    def of_scope(self, guild_id: int | None) -> Mapping[str, int]:
+        """The ids of one scope's commands, as learnt (empty: none known)."""
+        return dict(self._scopes.get(guild_id, {}))
+
+    def scopes(self) -> list[int | None]:
+        """The scopes whose ids are known: None (global) first, then the servers'."""
+        return sorted(self._scopes, key=lambda scope: -1 if scope is None else scope)
 
     def of_place(self, guild_id: int | None) -> Mapping[str, int] | None:
         """The ids a text read in server ``guild_id`` mentions commands by: its own

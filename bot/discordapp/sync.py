@@ -12,6 +12,9 @@ server copies the commands there and removes the global registration; syncing gl
 removes the copies made in development servers (the sync-state file remembers which).
 The start-up sync follows the scope last chosen. ``tablero sync --clear`` removes the
 commands of one scope.
+
+A bot that runs while ``tablero sync`` (another process) changes its commands fetches
+their ids again (:class:`IdsRefresh`), so its texts' mentions name commands that exist.
 """
 
 from __future__ import annotations
@@ -19,9 +22,12 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 
@@ -88,6 +94,15 @@ class SyncState:
         data = self._read()
         if data.pop(self._key(application_id, guild_id), None) is not None:
             self._write(data)
+
+    def stamp(self) -> tuple[int, int, int] | None:
+        """What changes whenever the file is written again (each write replaces it):
+        a ``tablero sync`` run beside the running bot shows here (None: no file)."""
+        try:
+            found = self.path.stat()
+        except OSError:
+            return None
+        return found.st_mtime_ns, found.st_ino, found.st_size
 
     def _write(self, data: dict[str, str]) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -173,3 +188,112 @@ async def sync_at_start(client: discord.Client, tree: app_commands.CommandTree[A
             await sync_commands(client, tree, state, guild_id=guild_id, known=known)
         return
     await sync_commands(client, tree, state, known=known)
+
+
+REFRESH_SECONDS = 3600.0
+"""How often the running bot fetches its commands' ids again (``IdsRefresh``)."""
+
+RETRY_SECONDS = 300.0
+"""How soon a refresh that failed is tried again."""
+
+
+class IdsRefresh:
+    """The running bot's commands' ids kept true to Discord (``known``, which the
+    texts' mentions read): fetched again, scope by scope, now and then (``tick``, at
+    each tick of the deadline sweep, every minute).
+
+    ``tablero sync`` runs in another process: it may move the commands to a
+    development server or back to the global scope (clearing the other), or create them
+    anew (new ids), and the bot that runs would go on mentioning commands that no longer
+    exist, which Discord shows as a dead mention. So the bot fetches its ids again:
+
+    * at the first tick after the sync-state file changed (``SyncState.stamp``: the
+      command writes it beside the database the bot runs on): within a minute of a
+      ``tablero sync`` on the same machine, at the cost of a look at a file per tick;
+    * else every ``every`` seconds (an hour): the backstop for a sync whose state file
+      the bot does not see (another machine) or for commands changed by hand, a few
+      reads an hour (one per scope), which cost no command creation and no quota.
+
+    A scope fetched is the global one, every server whose copies the bot knows, and
+    every development server the sync-state file names. A scope answered without
+    commands (or refused: the bot is no longer in that server) is forgotten, so its
+    server's texts mention the global commands again, or name them by name. A fetch that
+    fails otherwise (Discord or the network down) keeps what was known, never drops to
+    no ids, is logged in a line without a trace, and is tried again after
+    ``RETRY_SECONDS``."""
+
+    def __init__(self, client: discord.Client, tree: app_commands.CommandTree[Any],
+                 state: SyncState | None, known: CommandIds, *,
+                 every: float = REFRESH_SECONDS,
+                 monotonic: Callable[[], float] = time.monotonic) -> None:
+        self.client = client
+        self.tree = tree
+        self.state = state
+        self.known = known
+        self.every = every
+        self.monotonic = monotonic
+        self.refreshes = 0
+        self._stamp: tuple[int, int, int] | None = None
+        self._next = 0.0
+
+    def started(self) -> None:
+        """The ids were just learnt (the start-up sync, or its fetch): the next refresh
+        is due in ``every`` seconds, or once the sync-state file changes again; in
+        ``RETRY_SECONDS`` when none was learnt (that sync or fetch failed)."""
+        self._stamp = self.state.stamp() if self.state is not None else None
+        self._next = self.monotonic() + (self.every if self.known.scopes()
+                                         else min(self.every, RETRY_SECONDS))
+
+    async def tick(self) -> None:
+        """Refresh when the sync-state file changed since the last look, or when the
+        last refresh is ``every`` seconds old (see the class)."""
+        stamp = self.state.stamp() if self.state is not None else None
+        if stamp == self._stamp and self.monotonic() < self._next:
+            return
+        self._stamp = stamp
+        await self.refresh()
+
+    async def refresh(self) -> bool:
+        """Fetch the ids of every scope now (see the class); True if every fetch was
+        answered. The next refresh is due in ``every`` seconds, or in
+        ``RETRY_SECONDS`` after a failure."""
+        application_id = self.client.application_id
+        if application_id is None:  # not logged in yet: the start-up sync comes first
+            return False
+        self.refreshes += 1
+        scopes: list[int | None] = [None, *self.known.scopes()]
+        if self.state is not None:
+            scopes += self.state.guilds(application_id)
+        before = {scope: self.known.of_scope(scope) for scope in self.known.scopes()}
+        answered = True
+        for guild_id in dict.fromkeys(scopes):  # each once, global first
+            answered = await self._fetch(guild_id) and answered
+        after = {scope: self.known.of_scope(scope) for scope in self.known.scopes()}
+        if after != before:
+            log.info("the commands' ids changed (a sync elsewhere): now known %s",
+                     ", ".join("globally" if scope is None else f"in server {scope}"
+                               for scope in after) or "nowhere")
+        self._next = self.monotonic() + (self.every if answered else
+                                         min(self.every, RETRY_SECONDS))
+        return answered
+
+    async def _fetch(self, guild_id: int | None) -> bool:
+        """Learn the ids of one scope again (see the class); False if it failed."""
+        try:
+            commands = await self.tree.fetch_commands(
+                guild=discord.Object(id=guild_id) if guild_id else None)
+        except discord.HTTPException as e:
+            if guild_id is not None and isinstance(e, discord.Forbidden | discord.NotFound):
+                log.info("no commands in server %s any more: %s", guild_id, e)  # left it
+                self.known.forget(guild_id)
+                return True
+            error: Exception = e
+        except (aiohttp.ClientError, OSError, TimeoutError) as e:
+            error = e
+        else:
+            self.known.learn(commands, guild_id)
+            return True
+        log.warning("could not fetch the commands' ids%s again; keeping those known: %s",
+                    f" of server {guild_id}" if guild_id else "",
+                    str(error) or type(error).__name__)
+        return False

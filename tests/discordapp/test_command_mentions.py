@@ -6,13 +6,22 @@ answer, or fetched when the tree is unchanged (``bot.discordapp.mentions``)."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
+import aiohttp
 import discord
 import pytest
 
+from bot.discordapp.cogs import DeadlinesCog
 from bot.discordapp.mentions import CommandIds, mentionable, mentioning
-from bot.discordapp.sync import sync_commands
+from bot.discordapp.sync import (
+    REFRESH_SECONDS,
+    RETRY_SECONDS,
+    IdsRefresh,
+    publish,
+    sync_commands,
+)
 from locales.i18n import _, command, command_mentions
 from tests.discordapp.conftest import World, make_bot
 from tests.discordapp.helpers import mention, registered_id, reply, start_match
@@ -135,3 +144,137 @@ async def test_a_direct_message_names_commands_by_name(world: World, path: str) 
         in_server = command(path).render("en-US")
         in_dm = await routes.for_dm(w.alice.id, _("use {c}", c=command(path)))
     assert in_server == mention(w, path) and in_dm == f"use /{path}"
+
+
+# ---------------------------------------------------------------- fetched again
+
+def deadlines(w: World) -> DeadlinesCog:
+    cog = w.bot.get_cog("Deadlines")
+    assert isinstance(cog, DeadlinesCog)
+    return cog
+
+
+async def test_a_sync_run_elsewhere_is_followed_at_the_sweeps_next_tick(world: World) -> None:
+    """``tablero sync`` runs in another process (here ``publish``, what it does, without
+    a word to the running bot): to the development server, which clears the global
+    commands the texts mention, then globally again, which creates them anew (new ids)
+    and clears the server's copies. The running bot mentions the commands that exist
+    from the sweep's next tick on (the sync-state file changed: it fetches its ids
+    again), and forgets the scope left empty. Before, it kept the ids of its start,
+    dead mentions, until a restart."""
+    w = world
+    _m, thread = await start_match(w, w.alice, w.bob, seat=0)
+    first = registered_id(w, "move")
+    await publish(w.bot, w.bot.tree, w.bot.sync_state, guild_id=w.guild.id, force=True)
+    assert not w.env.backend.commands.get(None)  # the mentioned commands are gone
+    own = registered_id(w, "move", guild_id=w.guild.id)
+    assert (await refusal_naming_move(w, thread)).endswith(f"</move:{first}>.")  # stale
+
+    async def broken() -> None:
+        raise RuntimeError("another chore fails")
+
+    sweep = deadlines(w)
+    sweep.chores = (broken, *sweep.chores)  # it stops neither the tick nor the others
+    await sweep.sweep_once()
+    assert (await refusal_naming_move(w, thread)).endswith(f"</move:{own}>.")
+    assert w.bot.command_ids.scopes() == [w.guild.id]
+
+    await publish(w.bot, w.bot.tree, w.bot.sync_state, force=True)
+    anew = registered_id(w, "move")
+    assert anew != first and not w.env.backend.commands.get(w.guild.id)
+    sweeps = sweep.sweeps
+    sweep.backoff.failed()  # the database is out: no sweep, the ids are refreshed still
+    await sweep.sweep_once()
+    assert sweep.sweeps == sweeps
+    assert (await refusal_naming_move(w, thread)).endswith(f"</move:{anew}>.")
+    assert w.bot.command_ids.scopes() == [None]
+    assert w.bot.ids_refresh.refreshes == 2
+
+
+async def test_a_refresh_that_fails_keeps_the_ids_it_knew(
+        world: World, caplog: pytest.LogCaptureFixture) -> None:
+    """Discord or the network down while the ids are fetched again: the ids known are
+    kept (never none on a passing failure), a line without a trace says so, and it is
+    tried again. A server that refuses (the bot is no longer in it) has no commands for
+    the bot: its scope is forgotten, its texts mention the global commands."""
+    w = world
+    _m, thread = await start_match(w, w.alice, w.bob, seat=0)
+    await sync_commands(w.bot, w.bot.tree, w.bot.sync_state, guild_id=w.guild.id,
+                        known=w.bot.command_ids)
+    own = registered_id(w, "move", guild_id=w.guild.id)
+    failures: list[Exception] = [discord.HTTPException(_Response(503), "unavailable"),
+                                 aiohttp.ClientConnectionError("connection reset"),
+                                 TimeoutError()]
+
+    async def failing(*, guild: discord.abc.Snowflake | None = None) -> list[Any]:
+        raise failures[0]
+
+    w.bot.tree.fetch_commands = failing  # type: ignore[method-assign]
+    for _failure in list(failures):
+        with caplog.at_level(logging.INFO, "tablero.discord"):
+            assert not await w.bot.ids_refresh.refresh()
+        assert (await refusal_naming_move(w, thread)).endswith(f"</move:{own}>.")
+        failures.pop(0)
+    warned = [r for r in caplog.records if "keeping those known" in r.getMessage()]
+    assert len(warned) == 6 and all(r.levelno == logging.WARNING and r.exc_info is None
+                                    for r in warned)  # two scopes, three times
+    assert "of server" in warned[1].getMessage() and "TimeoutError" in warned[-1].getMessage()
+
+    async def not_there(*, guild: discord.abc.Snowflake | None = None) -> list[Any]:
+        if guild is None:
+            raise discord.HTTPException(_Response(503), "unavailable")
+        raise discord.Forbidden(_Response(403), "Missing Access")
+
+    w.bot.tree.fetch_commands = not_there  # type: ignore[method-assign]
+    assert not await w.bot.ids_refresh.refresh()  # the global fetch failed
+    assert w.bot.command_ids.scopes() == [None]
+    assert (await refusal_naming_move(w, thread)).endswith(
+        f"</move:{registered_id(w, 'move')}>.")
+
+
+async def test_the_ids_are_fetched_again_hourly_or_once_a_sync_wrote_its_file(
+        world: World) -> None:
+    """The cadence (``IdsRefresh``), on a fake clock: nothing before the hour is out;
+    at once when the sync-state file changed; a failed refresh is tried again within
+    five minutes, not an hour."""
+    w = world
+    now = [0.0]
+    refresh = IdsRefresh(w.bot, w.bot.tree, w.bot.sync_state, w.bot.command_ids,
+                         monotonic=lambda: now[0])
+    refresh.started()
+    fetched = lambda: sum(1 for r in w.env.http_requests  # noqa: E731
+                          if r.method == "GET" and r.path.endswith("/commands"))
+    before = fetched()
+    for now[0] in (0.0, 60.0, REFRESH_SECONDS - 1):
+        await refresh.tick()
+    assert (refresh.refreshes, fetched()) == (0, before)
+    now[0] = REFRESH_SECONDS
+    await refresh.tick()
+    await refresh.tick()
+    assert (refresh.refreshes, fetched()) == (1, before + 1)  # the global scope: one read
+    assert w.bot.sync_state is not None and w.bot.application_id is not None
+    w.bot.sync_state.remember(w.bot.application_id, "another tree")  # a sync elsewhere
+    await refresh.tick()
+    await refresh.tick()
+    assert refresh.refreshes == 2
+
+    async def failing(*, guild: discord.abc.Snowflake | None = None) -> list[Any]:
+        raise discord.HTTPException(_Response(503), "unavailable")
+
+    w.bot.tree.fetch_commands = failing  # type: ignore[method-assign]
+    now[0] += REFRESH_SECONDS
+    await refresh.tick()
+    now[0] += RETRY_SECONDS - 1
+    await refresh.tick()
+    assert refresh.refreshes == 3
+    now[0] += 1
+    await refresh.tick()
+    assert refresh.refreshes == 4 and w.bot.command_ids.of_place(w.guild.id)
+
+    # a start that learnt no ids (its sync or fetch failed) tries again within minutes
+    unknown = IdsRefresh(w.bot, w.bot.tree, w.bot.sync_state, CommandIds(),
+                         monotonic=lambda: now[0])
+    unknown.started()
+    now[0] += RETRY_SECONDS
+    await unknown.tick()
+    assert unknown.refreshes == 1

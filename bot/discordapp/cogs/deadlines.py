@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import timedelta
 
 import discord
@@ -55,8 +56,13 @@ class DeadlinesCog(commands.Cog, name="Deadlines"):
     ready, while it is connected to Discord."""
 
     def __init__(self, service: MatchService, client: discord.Client, seconds: float,
-                 watch: SweepWatch | None = None) -> None:
+                 watch: SweepWatch | None = None,
+                 chores: Sequence[Callable[[], Awaitable[object]]] = ()) -> None:
         self.service = service
+        self.chores = tuple(chores)
+        """The adapter's own periodic work, done at each tick after the sweep (the
+        commands' ids fetched again when due: ``sync.IdsRefresh.tick``), whatever the
+        sweep's outcome; one that fails is logged, the tick goes on."""
         self.watch = watch  # when sweeps end (readiness) and how long they take (metrics)
         self.client = client
         self.grace = grace_for(seconds)
@@ -106,8 +112,8 @@ class DeadlinesCog(commands.Cog, name="Deadlines"):
 
     async def sweep_once(self) -> None:
         """Resume the clocks, then act on due deadlines (and start the computer turns
-        that a restart or a failed pick left unplayed); nothing while disconnected. A failure is
-        logged; the loop keeps running."""
+        that a restart or a failed pick left unplayed), then the :attr:`chores`;
+        nothing while disconnected. A failure is logged; the loop keeps running."""
         if not self.connected:
             self.skipped += 1
             self._ended("skipped")
@@ -117,7 +123,11 @@ class DeadlinesCog(commands.Cog, name="Deadlines"):
         if not self.backoff.due():
             self.skipped += 1
             self._ended("skipped")
-            return
+        else:
+            await self._sweep()
+        await self._chores()  # they need Discord, not the database
+
+    async def _sweep(self) -> None:
         self.sweeps += 1
         started = time.perf_counter()
         try:
@@ -137,6 +147,13 @@ class DeadlinesCog(commands.Cog, name="Deadlines"):
         else:
             self._ended("ok", time.perf_counter() - started)
             self.backoff.succeeded()
+
+    async def _chores(self) -> None:
+        for chore in self.chores:
+            try:
+                await chore()
+            except Exception:
+                log.exception("a periodic chore failed; retrying at the next tick")
 
     def _ended(self, outcome: str, seconds: float | None = None) -> None:
         if self.watch is not None:
