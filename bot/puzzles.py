@@ -131,15 +131,19 @@ def picture_of(position: Position[Any], seat: int, said: Words, locale: str,
         return None
     drawn = draw_board(position, last_move=last, perspective=seat, locale=locale)
     with command_mentions(None):  # an alt text shows a command mention written out
-        alt = f"{drawn.alt_text} {render(said, locale)}"
+        alt = render(joined(drawn.alt_text, said), locale)
     return PuzzlePicture(bytes(drawn.png), alt[:1000])
 
 
 def picture(view: PuzzleView, locale: str) -> PuzzlePicture | None:
     """The puzzle as it stands, its alt text saying the task."""
-    return picture_of(view.position, view.seat, joined(
-        task(view.game, view.position, view.seat, view.goal), heading(view)), locale,
-        view.last)
+    return picture_of(view.position, view.seat, caption(view), locale, view.last)
+
+
+def caption(view: PuzzleView) -> Words:
+    """What a puzzle's picture says after the board: its task, then its heading."""
+    return joined(task(view.game, view.position, view.seat, view.goal), heading(view),
+                  separator=" · ")
 
 
 def daily_position(game: str, text: str) -> Position[Any] | None:

@@ -217,6 +217,14 @@ def _unspaced(chosen: str) -> bool:
     return chosen.startswith("zh")
 
 
+def _edge(text: str, at: int, step: int) -> str:
+    """The first character of ``text`` from ``at`` on, going by ``step``, that is not
+    Markdown's emphasis (``**``), or nothing."""
+    while 0 <= at < len(text) and text[at] in _EMPHASIS:
+        at += step
+    return text[at] if 0 <= at < len(text) else ""
+
+
 def _han_edge(text: str, at: int, step: int) -> bool:
     """Whether the first character from ``at`` on, going by ``step``, that is not a value's
     mark nor Markdown's emphasis is Chinese."""
@@ -227,21 +235,23 @@ def _han_edge(text: str, at: int, step: int) -> bool:
 
 def _tight(marked: str) -> str:
     """A Chinese sentence filled with marked values, the marks taken out, and without a
-    catalogue's space beside a value where Chinese meets Chinese: the space sets a Latin
-    value apart (``輪到 alice 走棋``), but a value that begins or ends with Chinese
-    (``紅方``, ``alice（紅方）``) stands against its neighbours (``輪到紅方走棋``).
+    catalogue's space beside a value (its emphasis included: ``**{title}** 已開始``)
+    where Chinese meets Chinese: the space sets a Latin value apart (``輪到 alice 走棋``),
+    but a value that begins or ends with Chinese (``紅方``, ``alice（紅方）``) stands
+    against its neighbours (``輪到紅方走棋``).
 
     >>> _tight("輪到 \ue000紅方\ue001 走棋"), _tight("輪到 \ue000alice\ue001 走棋")
     ('輪到紅方走棋', '輪到 alice 走棋')
     >>> _tight("發起 \ue000**象棋**（每步 3 天）\ue001 挑戰")
     '發起**象棋**（每步 3 天）挑戰'
+    >>> _tight("**\ue000象棋\ue001** 已開始"), _tight("**\ue000Querni\ue001** 已開始")
+    ('**象棋**已開始', '**Querni** 已開始')
     """
     kept = []
     for i, c in enumerate(marked):
         if c in (_START, _END):
             continue
-        touches = (i > 0 and marked[i - 1] == _END) or \
-            (i + 1 < len(marked) and marked[i + 1] == _START)
+        touches = _edge(marked, i - 1, -1) == _END or _edge(marked, i + 1, 1) == _START
         if c == " " and touches and _han_edge(marked, i - 1, -1) \
                 and _han_edge(marked, i + 1, 1):
             continue

@@ -75,6 +75,17 @@ DMS_CLOSED_NOTICE = _(
     "DMs, or choose mentions with {notify}.", notify=command("notify"))
 
 
+def naming(user_id: int, said: str) -> str:
+    """``said`` as a post in a match's place that mentions ``user_id`` (his DMs are
+    closed): his mention before it, unless it names him already (a challenge's
+    ``@bob: @alice challenges you``), never twice.
+
+    >>> naming(7, "Your move."), naming(7, "<@7>: alice challenges you.")
+    ('<@7> Your move.', '<@7>: alice challenges you.')
+    """
+    return said if f"<@{user_id}>" in said else f"<@{user_id}> {said}"
+
+
 LOCALE_TTL = 60.0
 """Seconds a server's thread language is trusted before it is read again (another process
 may have changed it with ``/settings language``)."""
@@ -421,8 +432,9 @@ class Routes:
         ping = [*ping, *closed]
         dm = [u for u in dm if u not in closed]
         said = render(content, place)
-        mentioned = said if not closed else \
-            f"{said}\n{' '.join(f'<@{u}>' for u in closed)}"
+        unnamed = [u for u in closed if f"<@{u}>" not in said]  # pinged, named once
+        mentioned = said if not unnamed else \
+            f"{said}\n{' '.join(f'<@{u}>' for u in unnamed)}"
         message: discord.Message | None = await self._step(
             f"{step}:place", lambda: self.to_place(m, mentioned, ping, attachment, kwargs))
         link = f" {message.jump_url}" if message is not None else ""
@@ -433,7 +445,7 @@ class Routes:
                                     partial(self.direct, u, f"{theirs}{link}"))
             if not sent and message is not None:  # DMs closed: a mention in the place
                 await self._step(f"{step}:mention:{u}", partial(
-                    self.to_place, m, f"<@{u}> {render(note, place)}", [u], None, {}))
+                    self.to_place, m, naming(u, render(note, place)), [u], None, {}))
         if message is None:  # the place refused: everyone it was for hears it privately
             instead = _("{message}\n(Match {match}: I cannot post in its channel right now; "
                         "the server's admins have been told.)", message=content, match=m.id)
@@ -552,7 +564,7 @@ class Routes:
             if not sent:
                 said = render(text, await self.place_locale(m.guild_id))
                 await self._step(f"{step}:mention:{u}", partial(
-                    self.to_place, m, f"<@{u}> {said}", [u], None, {}))
+                    self.to_place, m, naming(u, said), [u], None, {}))
 
     async def dm(self, user_id: int, text: str, attachment: Attachment | None = None,
                  step: str = "dm") -> bool:

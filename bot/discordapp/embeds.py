@@ -148,8 +148,9 @@ def seat_lines(m: MatchView, loc: str, *, ratings: bool = True) -> str:
         extra = "".join(f" · {render(p, loc)}" for p in parts)
         held = imported_title(s.player) if is_imported(s.user_id) else mention(s.user_id)
         player = as_seated(held, m.stand_in_since(s.user_id), m.skipped_since(s.user_id))
-        lines.append(f"{arrow}**{render(seat_colour(s.name), loc)}**: "
-                     f"{render(player, loc)}{extra}")
+        named = _("{seat}: {player}", seat=f"**{render(seat_colour(s.name), loc)}**",
+                  player=player)  # the language's colon (紅方：)
+        lines.append(f"{arrow}{render(named, loc)}{extra}")
     return "\n".join(lines) or "—"
 
 
@@ -313,14 +314,14 @@ def games_embed(user_id: int, matches: Sequence[MatchView], loc: str,
                       deadline=clock_status(m, now))
         mates = m.team_mates(user_id)
         opponents = [u for u in m.players() if u != user_id and u not in mates]
-        vs = ""
+        told: list[Words] = [game_of(m)]  # joined: in Chinese, no space before 對
         if mates:
-            vs += " " + render(_("with {players}", players=mentions(mates)), loc)
+            told.append(_("with {players}", players=mentions(mates)))
         if opponents:
             shown = listing(as_seated(mention(u), m.stand_in_since(u), m.skipped_since(u))
                             for u in opponents)
-            vs += " " + render(_("vs {players}", players=shown), loc)
-        lines.append(f"`{m.id}` {render(game_of(m), loc)}{vs} — {render(state, loc)} · "
+            told.append(_("vs {players}", players=shown))
+        lines.append(f"`{m.id}` {render(joined(*told), loc)} — {render(state, loc)} · "
                      f"{where}")
     e.description = whole_lines(lines, loc) if lines else \
         render(_("No matches here yet. Start one with `{challenge}`.",

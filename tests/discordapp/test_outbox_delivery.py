@@ -25,9 +25,17 @@ import pytest
 from bot.discordapp import TableroBot
 from bot.discordapp.dispatcher import DMS_CLOSED_NOTICE
 from bot.discordapp.notifier import DiscordNotifier
+from locales.i18n import command_mentions
 from tests.discordapp.conftest import DELIVERY, SWEEP_SECONDS, World, make_bot
 from tests.discordapp.faults import RETRY_AFTER, FaultyHTTP
-from tests.discordapp.helpers import FOUR_PLAYER_GAME, body_words, reply, start_match, words
+from tests.discordapp.helpers import (
+    FOUR_PLAYER_GAME,
+    body_words,
+    registered_id,
+    reply,
+    start_match,
+    words,
+)
 
 slept: list[float] = []
 
@@ -42,6 +50,13 @@ def simcord_bot(tmp_path: Path, repository: Any) -> TableroBot:
     slept.clear()
     return make_bot(tmp_path, repository,
                     delivery=dataclasses.replace(DELIVERY, sleep=recording_sleep))
+
+
+def closed_notice(w: World) -> str:
+    """The word to a user whose DMs are closed, as a reply in the server says it: its
+    command by the mention the server knows."""
+    with command_mentions({"notify": registered_id(w, "notify")}):
+        return DMS_CLOSED_NOTICE.render("en-US")
 
 
 def notifier_of(w: World) -> DiscordNotifier:
@@ -213,10 +228,10 @@ async def test_every_notification_reaches_its_person_whatever_discord_answers(
         assert told["turn"] == "mention" and told["draw offer"] == "mention"
         # the next command Bob uses tells him, once, ephemerally
         first = await w.bob.slash(w.channel, "games")
-        notes = [f for f in first.followups if f.content == DMS_CLOSED_NOTICE.render("en-US")]
+        notes = [f for f in first.followups if f.content == closed_notice(w)]
         assert len(notes) == 1 and notes[0].ephemeral
         again = await w.bob.slash(w.channel, "games")
-        assert not [f for f in again.followups if f.content == DMS_CLOSED_NOTICE.render("en-US")]
+        assert not [f for f in again.followups if f.content == closed_notice(w)]
         assert reply(again).ephemeral
 
 
@@ -303,8 +318,9 @@ async def test_closed_dms_are_remembered_across_a_restart(world: World) -> None:
     await w.env.restart_bot(w.bot)
     await w.env.settle()
     first = await w.carol.slash(w.channel, "games")
-    notice = DMS_CLOSED_NOTICE.render("en-US")
+    notice = closed_notice(w)
     assert [f.content for f in first.followups if f.ephemeral].count(notice) == 1
+    assert "</notify:" in notice  # the server's reply names the command by its mention
     assert await w.repository.dms_closed_untold() == []
     again = await w.carol.slash(w.channel, "games")
-    assert DMS_CLOSED_NOTICE.render("en-US") not in [f.content for f in again.followups]
+    assert notice not in [f.content for f in again.followups]

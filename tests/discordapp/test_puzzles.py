@@ -63,7 +63,7 @@ async def test_a_puzzle_answered_right_then_wrong_and_the_leaderboard(world: Wor
     assert "Find the moves: 2 of yours in all, 0 found so far." in said
     (picture,) = shown.attachments
     assert picture.filename == "board.png"
-    assert picture.description.endswith("Black to move and win material Puzzle #1 · "
+    assert picture.description.endswith("Black to move and win material · Puzzle #1 · "
                                         "Alquerque · difficulty 3/5 · rating 0.0")
 
     choices = await w.carol.autocomplete(w.channel, "puzzle answer", "move", "c3")

@@ -13,6 +13,8 @@ import discord
 from discord.ext import commands, tasks
 
 from bot.discordapp.dispatcher import DMS_CLOSED_NOTICE, DeliveryOptions, Routes
+from bot.discordapp.errors import command_ids
+from bot.discordapp.mentions import mentioning
 from locales.i18n import negotiate, render
 from service.backoff import Backoff
 from service.deliveries import DeliveryFacts
@@ -114,7 +116,8 @@ class DeliveriesCog(commands.Cog, name="Deliveries"):
         if user not in routes.untold:
             return
         routes.untold.discard(user)
-        notice = render(DMS_CLOSED_NOTICE, negotiate(str(interaction.locale)))
+        with mentioning(command_ids(interaction), interaction.guild_id):  # a reply in a server
+            notice = render(DMS_CLOSED_NOTICE, negotiate(str(interaction.locale)))
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(notice, ephemeral=True)

@@ -74,7 +74,7 @@ class PuzzlesCog(commands.GroupCog, group_name="puzzle",
             await self._send(interaction, view, [task, puzzles.source(view),
                                                  puzzles.progress(view),
                                                  puzzles.record_line(view.player)],
-                             joined(task, puzzles.heading(view)))
+                             puzzles.caption(view))
 
     async def move_autocomplete(self, interaction: Interaction,
                                 current: str) -> list[app_commands.Choice[str]]:
