@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFont
 
-from locales.i18n import DEFAULT_LOCALE, _n, render
+from locales.i18n import DEFAULT_LOCALE, _n, negotiate, render
 from render.style import INK, INK_SOFT, PAPER, RGB, TURN_BG, TURN_EDGE, coverage, font
 
 __all__ = ["RenderedTable", "draw_table", "drawable"]
@@ -163,17 +163,28 @@ def draw_table(headers: Sequence[str], rows: Sequence[Sequence[str]], *, title: 
 
 def _alt(title: str, subtitle: str | None, headers: Sequence[str],
          rows: Sequence[Sequence[str]], locale: str = DEFAULT_LOCALE) -> str:
-    """The table as one line of text for screen readers (at most ``MAX_ALT``)."""
+    """The table as one line of text for screen readers (at most ``MAX_ALT``), with the
+    language's punctuation (Chinese: ``。，：；`` and no spaces between).
+
+    >>> _alt("Cup", None, ["#", "Player"], [["1", "ann"], ["2", "bo"]])
+    'Cup. #, Player: 1, ann; 2, bo.'
+    >>> _alt("杯賽", None, ["#", "玩家"], [["1", "ann"], ["2", "bo"]], "zh-TW")
+    '杯賽。#，玩家：1，ann；2，bo。'
+    """
+    stop, comma, colon, semi, space = ("。", "，", "：", "；", "") \
+        if negotiate(locale).startswith("zh") else (".", ", ", ":", "; ", " ")
+
     def more(n: int) -> str:
         return render(_n("; and {count} more.", "; and {count} more.", n), locale)
-    parts = [f"{title}.", f"{subtitle}." if subtitle else "", f"{', '.join(headers)}:"]
-    text = " ".join(p for p in parts if p)
+    parts = [f"{title}{stop}", f"{subtitle}{stop}" if subtitle else "",
+             f"{comma.join(headers)}{colon}"]
+    text = space.join(p for p in parts if p)
     shown: list[str] = []
     for k, r in enumerate(rows):
-        line = ", ".join(r)
+        line = comma.join(r)
         rest = len(rows) - k - 1
-        tail = more(rest) if rest else "."
-        if len(text) + 1 + len("; ".join([*shown, line])) + len(tail) > MAX_ALT:
-            return f"{text} {'; '.join(shown)}{more(len(rows) - k)}"[:MAX_ALT]
+        tail = more(rest) if rest else stop
+        if len(text) + 1 + len(semi.join([*shown, line])) + len(tail) > MAX_ALT:
+            return f"{text}{space}{semi.join(shown)}{more(len(rows) - k)}"[:MAX_ALT]
         shown.append(line)
-    return f"{text} {'; '.join(shown)}."[:MAX_ALT]
+    return f"{text}{space}{semi.join(shown)}{stop}"[:MAX_ALT]

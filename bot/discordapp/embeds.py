@@ -81,9 +81,13 @@ def game_title(m: MatchView) -> Words:
     return choice_title(m.game, m.options, fallback=m.game_name)
 
 
-def moment(when: datetime) -> str:
-    """A Discord timestamp 'in 2 days (26 November 2026 14:00)', each reader's own time."""
-    return f"<t:{int(when.timestamp())}:R> (<t:{int(when.timestamp())}:f>)"
+def moment(when: datetime) -> Words:
+    """A Discord timestamp 'in 2 days (26 November 2026 14:00)', each reader's own time,
+    in the language's brackets (Chinese: ``（…）``)."""
+    stamp = int(when.timestamp())
+    # TRANSLATORS: a moment as Discord shows it, each reader's own time: "in 2 days
+    # (26 November 2026 14:00)"
+    return _("{relative} ({absolute})", relative=f"<t:{stamp}:R>", absolute=f"<t:{stamp}:f>")
 
 
 def clock_status(m: MatchView, now: datetime | None = None,

@@ -181,3 +181,15 @@ def test_seat_lines_say_ratings_while_the_match_is_live() -> None:
     assert chinese == "**紅方**：<@3> · 尚無等級分"
     over = dataclasses.replace(m, status=MatchStatus.FINISHED)
     assert "rating" not in seat_lines(over, "en-US")
+
+
+def test_a_moment_is_bracketed_in_the_readers_way() -> None:
+    from datetime import UTC, datetime
+
+    from bot.discordapp.embeds import moment
+    from locales.i18n import render
+
+    when = moment(datetime(2026, 11, 26, 14, tzinfo=UTC))
+    stamp = int(datetime(2026, 11, 26, 14, tzinfo=UTC).timestamp())
+    assert render(when, "en-GB") == f"<t:{stamp}:R> (<t:{stamp}:f>)"
+    assert render(when, "zh-TW") == f"<t:{stamp}:R>（<t:{stamp}:f>）"

@@ -1,10 +1,11 @@
 """The mention walk's sibling: the texts the first walk (``test_mention_walk``) does not
 reach, read the same way (a command's mention only where Discord renders one, never in
 code marks, cut, beside a backtick or in a DM; no command by name where its mention is
-known), for a space between two Chinese characters, and for a player mentioned twice
-over. A player whose DMs are closed (a challenge and his turns mentioned in the place
-instead, the notice after his next command), a tournament created, joined, started, its
-rounds paired and finished, and a puzzle solved to its "Next"."""
+known), for a space between two Chinese characters or Latin punctuation after one, and
+for a player mentioned twice over. A player whose DMs are closed (a challenge and his
+turns mentioned in the place instead, the notice after his next command), a tournament
+created, joined, started, its rounds paired and finished, and a puzzle solved to its
+"Next"."""
 
 from __future__ import annotations
 
@@ -40,6 +41,15 @@ def chinese_spaced(seen: list[str]) -> list[str]:
         not TYPED.search(where[:m.start() + 1]) for m in SPACED.finditer(where))]
 
 
+HALF_WIDTH = re.compile(f"{HAN}[*_~]* ?[.,:;!?(]")
+
+
+def half_width_after_chinese(seen: list[str]) -> list[str]:
+    """The texts in ``seen`` with Latin punctuation (``.,:;!?(``) right after a Chinese
+    character, where Chinese writes its own (``。，：；！？（``)."""
+    return [where for where in seen if HALF_WIDTH.search(where)]
+
+
 def named_twice(seen: list[str]) -> list[str]:
     """The texts in ``seen`` that mention someone twice over: his mention before a text
     that starts with it, or after one that has it already."""
@@ -51,6 +61,10 @@ def test_the_reading_finds_a_space_between_chinese_characters_and_a_double_menti
     assert chinese_spaced(["x content: '輪到 紅方 走棋'"]) == ["x content: '輪到 紅方 走棋'"]
     assert chinese_spaced(["x content: '**象棋** 已開始'"]) == ["x content: '**象棋** 已開始'"]
     assert chinese_spaced(["x content: '輪到 bob 走棋；</pause:1> 動作:恢復 可提前結束'"]) == []
+    assert half_width_after_chinese(["x content: '▶ **紅方**: <@7>'",
+                                     "x content: '輪到你，<t:1:R> (<t:1:f>)'"]) == [
+        "x content: '▶ **紅方**: <@7>'"]
+    assert half_width_after_chinese(["x content: '第 1/2 輪 (x)'"]) != []
     assert named_twice(["x content: '<@7> <@7>: <@8> challenges you'"]) != []
     assert named_twice(["x content: 'alice played — <@7>, your move.\\n<@7>'"]) != []
     assert named_twice(["x content: '<@7>: <@8> challenges you\\n✅ Accepted by <@7>'",
@@ -125,5 +139,7 @@ async def test_closed_dms_a_tournament_and_a_solved_puzzle_read_as_discord_rende
     assert not found, "\n".join(found)
     spaced = chinese_spaced(seen)
     assert not spaced, "\n".join(spaced)
+    half = half_width_after_chinese(seen)
+    assert not half, "\n".join(half)
     twice = named_twice(seen)
     assert not twice, "\n".join(twice)
