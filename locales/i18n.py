@@ -193,7 +193,9 @@ class Text(Lazy):
                 values = {**values, lead[1]: _capital(self.params[lead[1]], chosen)}
         if not _unspaced(chosen):
             return pattern.format(**values)
-        marked = pattern.format(**{k: f"{_START}{v}{_END}" for k, v in values.items()})
+        typed = {k for k, v in self.params.items() if isinstance(v, Command | Option)}
+        marked = pattern.format(**{k: v if k in typed else f"{_START}{v}{_END}"
+                                   for k, v in values.items()})  # a command keeps its space
         if marked.count(_START) != marked.count(_END) or any(
                 _START in v or _END in v for v in values.values()):
             return pattern.format(**values)  # (a value with the marks in it: as it is)

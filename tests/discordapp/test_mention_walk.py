@@ -21,6 +21,7 @@ from tests.discordapp.conftest import World
 from tests.discordapp.helpers import buttons, reply
 from tests.discordapp.languages import speaking
 from tests.discordapp.test_puzzles import finished, mined
+from tests.locales.test_chinese_spacing import HAN
 from tests.service.puzzle_games import ALQUERQUE, DAMAS
 
 pytestmark = pytest.mark.simcord(settle_timeout=30.0)
@@ -97,6 +98,35 @@ def problems(text: str, trail: tuple[str, ...], in_dm: bool, alone: set[str],
         if named.group(1) in alone or (named.group(1), named.group(2)) in subs:
             found.append("command by name where its mention is known")
     return found
+
+
+SPACED = re.compile(f"{HAN}[*_~]* +[*_~]*{HAN}")
+TYPED = re.compile(r"(?:/\w+|\w+:\w+)$")
+"""A command or an option as typed (``/匯入``, ``動作:恢復``): the space after it ends it."""
+
+
+def chinese_spaced(seen: list[str]) -> list[str]:
+    """The texts in ``seen`` (as :func:`defects` lists them) with a space between two
+    Chinese characters, but the one that ends a command or an option as typed."""
+    return [where for where in seen if any(
+        not TYPED.search(where[:m.start() + 1]) for m in SPACED.finditer(where))]
+
+
+HALF_WIDTH = re.compile(f"{HAN}[*_~]* ?(?:[.,;!?(]|:(?!\\S))")
+
+
+def half_width_after_chinese(seen: list[str]) -> list[str]:
+    """The texts in ``seen`` with Latin punctuation (``.,:;!?(``) right after a Chinese
+    character, where Chinese writes its own (``。，：；！？（``); an option as typed
+    (``動作:恢復``) keeps its colon."""
+    return [where for where in seen if HALF_WIDTH.search(where)]
+
+
+def named_twice(seen: list[str]) -> list[str]:
+    """The texts in ``seen`` that mention someone twice over: his mention before a text
+    that starts with it, or after one that has it already."""
+    return [where for where in seen if re.search(r"'(<@\d+>) \1", where) or any(
+        where.count(m) > 1 for m in re.findall(r"\\n(<@\d+>)'$", where))]
 
 
 def test_the_reading_finds_what_discord_would_show_wrong() -> None:
@@ -213,4 +243,7 @@ async def test_every_text_of_a_walk_shows_its_mentions_as_discord_renders_them(
     assert any(MENTION.search(s) for s in seen)
     dm = w.bob.user.dm_channel
     assert dm is not None and any(f"/channels/{dm.id}/" in s for s in seen)
+    found += [f"a space between Chinese characters: {s}" for s in chinese_spaced(seen)]
+    found += [f"Latin punctuation after Chinese: {s}" for s in half_width_after_chinese(seen)]
+    found += [f"mentioned twice: {s}" for s in named_twice(seen)]
     assert not found, "\n".join(found)

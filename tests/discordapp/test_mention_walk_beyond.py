@@ -9,8 +9,6 @@ created, joined, started, its rounds paired and finished, and a puzzle solved to
 
 from __future__ import annotations
 
-import re
-
 import discord
 import pytest
 
@@ -21,41 +19,18 @@ from tests.discordapp.conftest import World
 from tests.discordapp.faults import FaultyHTTP
 from tests.discordapp.helpers import buttons, reply
 from tests.discordapp.languages import speaking
-from tests.discordapp.test_mention_walk import MENTION, defects
+from tests.discordapp.test_mention_walk import (
+    MENTION,
+    chinese_spaced,
+    defects,
+    half_width_after_chinese,
+    named_twice,
+)
 from tests.discordapp.test_outbox_delivery import Inbox, notifier_of
 from tests.discordapp.test_puzzles import finished, mined
-from tests.locales.test_chinese_spacing import HAN
 from tests.service.puzzle_games import ALQUERQUE
 
 pytestmark = pytest.mark.simcord(settle_timeout=30.0)
-
-SPACED = re.compile(f"{HAN}[*_~]* +[*_~]*{HAN}")
-TYPED = re.compile(r"(?:/\w+|\w+:\w+)$")
-"""A command or an option as typed (``/匯入``, ``動作:恢復``): the space after it ends it."""
-
-
-def chinese_spaced(seen: list[str]) -> list[str]:
-    """The texts in ``seen`` (as :func:`defects` lists them) with a space between two
-    Chinese characters, but the one that ends a command or an option as typed."""
-    return [where for where in seen if any(
-        not TYPED.search(where[:m.start() + 1]) for m in SPACED.finditer(where))]
-
-
-HALF_WIDTH = re.compile(f"{HAN}[*_~]* ?[.,:;!?(]")
-
-
-def half_width_after_chinese(seen: list[str]) -> list[str]:
-    """The texts in ``seen`` with Latin punctuation (``.,:;!?(``) right after a Chinese
-    character, where Chinese writes its own (``。，：；！？（``)."""
-    return [where for where in seen if HALF_WIDTH.search(where)]
-
-
-def named_twice(seen: list[str]) -> list[str]:
-    """The texts in ``seen`` that mention someone twice over: his mention before a text
-    that starts with it, or after one that has it already."""
-    return [where for where in seen if re.search(r"'(<@\d+>) \1", where) or any(
-        where.count(m) > 1 for m in re.findall(r"\\n(<@\d+>)'$", where))]
-
 
 def test_the_reading_finds_a_space_between_chinese_characters_and_a_double_mention() -> None:
     assert chinese_spaced(["x content: '輪到 紅方 走棋'"]) == ["x content: '輪到 紅方 走棋'"]
@@ -65,6 +40,7 @@ def test_the_reading_finds_a_space_between_chinese_characters_and_a_double_menti
                                      "x content: '輪到你，<t:1:R> (<t:1:f>)'"]) == [
         "x content: '▶ **紅方**: <@7>'"]
     assert half_width_after_chinese(["x content: '第 1/2 輪 (x)'"]) != []
+    assert half_width_after_chinese(["x content: '</pause:1> 動作:恢復 可提前結束'"]) == []
     assert named_twice(["x content: '<@7> <@7>: <@8> challenges you'"]) != []
     assert named_twice(["x content: 'alice played — <@7>, your move.\\n<@7>'"]) != []
     assert named_twice(["x content: '<@7>: <@8> challenges you\\n✅ Accepted by <@7>'",

@@ -11,12 +11,12 @@ import re
 import pytest
 from babel.messages.pofile import read_po
 
-from locales.i18n import _, catalogue_path, joined
+from locales.i18n import _, catalogue_path, command, joined
 from locales.terms import game_name, seat_colour
 
 HAN = "[\u2e80-\u2fdf\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff" \
     "\uff00-\uffef]"
-SPACED = re.compile(f"{HAN}[ \u00a0\u3000]+{HAN}")
+SPACED = re.compile(f"{HAN}[*_~]*[ \u00a0\u3000]+[*_~]*{HAN}")
 COMMAND_BEFORE = re.compile(r"/\w+$")
 
 
@@ -68,3 +68,11 @@ def test_sentences_joined_in_chinese_stand_against_each_other() -> None:
     said = joined(_("Draw offered."), _("Draw offered.")).render("zh-TW")
     assert " " not in said and said.count("。") == 2
     assert joined(_("Draw offered."), "c2-c3").render("zh-TW").endswith("。 c2-c3")
+
+
+def test_a_command_keeps_the_space_that_ends_it() -> None:
+    """A command (and its options) is typed: the space after it ends it, Chinese or not."""
+    said = _("⏸ {player} agreed: the match is paused until {until}; nobody moves and no "
+             "clock runs. {resume} ends it earlier.", player="alice", until="x",
+             resume=command("pause", action="resume")).render("zh-TW")
+    assert said.endswith("動作:恢復 可提前結束。")
