@@ -108,8 +108,9 @@ def test_every_message_that_names_a_game_or_a_tournament_is_read() -> None:
     assert "🏆 Tournament #{tournament} is over: {player} wins!" not in said
 
 
-@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("locale", [x for x in LOCALES if x[:2] in AGREEING])
 def test_every_game_and_tournament_name_reads_right_in_every_sentence(locale: str) -> None:
+    """(English needs no agreement, Chinese no articles: they are not read.)"""
     found = [f"{problem}: {msgid!r} -> {text!r}" for msgid, name, text in renderings(locale)
              for problem in misread(text, name, locale)]
     assert not found, "\n".join(found)
