@@ -105,3 +105,19 @@ def test_english_catalogues_say_the_english_text(locale: str) -> None:
     empty = [key(m) for m in catalogue if m.id and not all(
         m.string if isinstance(m.string, tuple | list) else [m.string])]
     assert not empty, empty[:5]
+
+
+MATCH_AS_LOANWORD = {"de": r"\bMatch(es)?\b", "es_ES": r"\bmatch\b", "es_419": r"\bmatch\b",
+                     "sv_SE": r"\bmatch(en|er|erna|ens)?\b"}
+"""A Tablero match is 'Partie', 'partida', 'parti' (``locales/glossary``): never the
+English loanword, which Swedish once used for every pause and rematch text ('matchen är
+pausad' beside 'partiet är slut')."""
+
+
+@pytest.mark.parametrize("locale", list(MATCH_AS_LOANWORD))
+def test_a_match_is_called_by_the_glossarys_word(locale: str) -> None:
+    typed = re.compile(r"\{[^}]*\}|`[^`]*`|/\S+|\b\w+[:=]\S+|#<match>")  # not words
+    found = [f"{m.id!r}: {said!r}" for m in read(catalogue_path(locale)) if m.id
+             for said in ((m.string,) if isinstance(m.string, str) else m.string or ())
+             if re.search(MATCH_AS_LOANWORD[locale], typed.sub("", said or ""))]
+    assert not found, "\n".join(found)
