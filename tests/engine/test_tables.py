@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import time
 from typing import Any
 
 import pytest
@@ -13,7 +15,11 @@ from engine.tables import KEPT, KeptTables
 
 @pytest.fixture
 def tables_handed(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
-    """The table each search of engine.player is handed (None: a fresh one)."""
+    """The table each search of engine.player is handed (None: a fresh one). The time
+    bound searches here read a clock that moves on 0.1 ms a reading (a time-bound search
+    reads it at every node), so each searches a few hundred nodes however loaded the
+    machine is: on the real clock, a loaded machine left a 0.05 s search too little time
+    to store a position."""
     import engine.player
     from engine.search import Search
 
@@ -24,8 +30,10 @@ def tables_handed(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
         handed.append(table)
         return Search(model, root, limits, table=table)
 
+    readings = itertools.count()
     KEPT.clear()
     monkeypatch.setattr(engine.player, "Search", spy)
+    monkeypatch.setattr(time, "perf_counter", lambda: 1000.0 + next(readings) * 1e-4)
     return handed
 
 
