@@ -8,7 +8,8 @@ Decisions where the issue is silent (the README and the report repeat them):
   swapped (two players) or every seat moved one place on (four players: seat ``s`` of
   the old match sits at ``s + 1``); a random Querni deal is dealt anew. The others accept
   or decline it like any challenge. One live rematch per match at a time (stored with
-  the new match, in its transaction); never against the computer (challenge it again).
+  the new match, in its transaction). The computer takes its seats at once, at their
+  levels (casual, as its games are): against it alone the rematch starts at once.
 * **Takeback**: two-player games only (in a game of four, three players would all have
   to agree before the next one moves; Tablero does not offer it). The player who played
   the record's last move may ask while it is the last one; a move the rules answered at
@@ -49,7 +50,8 @@ from locales.rules_words import refusal_words, rules_words
 from locales.terms import game_name
 from rules import Position, RulesError
 from service.challenges import Challenges
-from service.computer_seats import is_computer
+from service.computer import Computers
+from service.computer_seats import is_computer, made_level
 from service.core import ServiceCore
 from service.errors import (
     InvalidOption,
@@ -232,7 +234,8 @@ def line_state(line: ConditionalLine, ply: int, played: dict[int, str]
 class Comforts:
     """Rematch, takeback, conditional moves, notes and follows."""
 
-    def __init__(self, core: ServiceCore, challenges: Challenges, play: Play) -> None:
+    def __init__(self, core: ServiceCore, challenges: Challenges, play: Play,
+                 computers: Computers) -> None:
         self.repository = core.repository
         self.clock = core.clock
         self.shards = core.shards
@@ -251,6 +254,7 @@ class Comforts:
         self._require_active = core.require_active
         self._challenges = challenges
         self._play = play
+        self._computers = computers
 
     async def sweep_due_conditionals(self, now: datetime | None = None) -> list[Event]:
         """Conditional answers a restart left due (the sweep's first part: they are
@@ -262,12 +266,16 @@ class Comforts:
 
     async def rematch(self, match_id: int, user: int, *, caller: Caller | None = None) -> MatchView:
         """A new challenge from ``user`` to the other players of the finished match on
-        the same terms, colours swapped (two players) or seats rotated (four)."""
+        the same terms, colours swapped (two players) or seats rotated (four). The
+        computer's seats are taken at once, at their levels (it accepts; the match is
+        casual); when every other seat is the computer's, the match starts at once, as
+        ``challenge_computer`` starts one (its last seat accepted through ``accept``)."""
         rec = await self._record(match_id)
         me = rec.seat_of(user)
-        if me is not None and rec.status.is_waiting:
+        if me is not None and rec.status.is_live:
             # asked again from the rematch itself (the console's current match after the
-            # first ask): name the rematch, not a refusal meant for strangers
+            # first ask; against the computer it has started already): name the
+            # rematch, not a refusal meant for strangers
             source = await self.repository.rematch_source(rec.id)
             if source is not None:
                 raise NotAllowed(_("a rematch of match #{match} is already under way: "
@@ -280,9 +288,14 @@ class Comforts:
             raise NotAllowed(_("match #{match} is not over: a rematch is asked for once "
                                "the game has ended", match=str(rec.id)))
         others = [s for s in rec.seats if s.user_id != user and s.seat is not None]
-        if any(is_computer(s.user_id) for s in others):
-            raise NotAllowed(_("the computer does not take rematches: challenge it again "
-                               "with {challenge}", challenge=command("challenge")))
+        computers = {s.user_id for s in others if made_level(s.user_id) is not None}
+        gone = sorted(made_level(u) or 0 for u in computers if not is_computer(u))
+        if gone:  # a level taken out since the match was played
+            raise NotAllowed(_("the computer no longer plays at level {level}: challenge "
+                               "it again with {challenge}", level=str(gone[0]),
+                               challenge=command("challenge")))
+        if computers:
+            self._computers.require_available()
         v = self._variant(rec.game)
         options = dict(rec.options)
         if "seed" in options and "arrangement" not in options:
@@ -298,28 +311,34 @@ class Comforts:
         # an imported record's player (a seat out of a continued game) is nobody to ask:
         # he could never accept, and the lobby never started; his seat is an open place
         others = [s for s in others if not is_imported(s.user_id)]
+        # every other seat the computer's: its last one accepts through ``accept``,
+        # which starts the match; the others (and every one beside people) sit at once
+        last = others[-1].user_id if len(computers) == count - 1 else None
+
+        def seated(s: SeatRecord, seat: int | None) -> SeatRecord:
+            return SeatRecord(s.user_id, seat, None,
+                              accepted=s.user_id in computers and s.user_id != last,
+                              notify=s.notify, time_zone=s.time_zone)
         if count == 2:
             mine: int | None = None
             pref: int | None = 1 - me.seat  # colours swapped
-            invited = [SeatRecord(s.user_id, None, None, accepted=False, notify=s.notify,
-                                  time_zone=s.time_zone) for s in others]
+            invited = [seated(s, None) for s in others]
         else:
             pref = (me.seat + 1) % count  # every seat one place on
             mine = pref
-            invited = [SeatRecord(s.user_id, ((s.seat or 0) + 1) % count, None,
-                                  accepted=False, notify=s.notify, time_zone=s.time_zone)
-                       for s in others]
+            invited = [seated(s, ((s.seat or 0) + 1) % count) for s in others]
         new = self._challenges.challenge_record(
             rec.guild_id, rec.channel_id, user, v, opts, start,
             (dataclasses.replace(me, seat=mine, team=None, out=False), *invited),
-            rec.days_per_move, rec.rated,
+            rec.days_per_move, rec.rated and not computers,  # the computer's: casual
             pref, ClockState(rec.clock.control, rec.clock.claim,
                              weekends=rec.clock.weekends,  # the same time control
                              on_timeout=rec.clock.on_timeout,  # and lobby's choice
                              stand_in_level=rec.clock.stand_in_level))
-        to = tuple(s.user_id for s in invited)
+        to = tuple(s.user_id for s in invited if s.user_id not in computers)
         announce: Announce[MatchRecord] = Announce(
-            lambda s: [ChallengeReceived(self._view(s), user, to, rematch_of=rec.id)],
+            lambda s: [ChallengeReceived(self._view(s), user, to, rematch_of=rec.id,
+                                         taken=last is not None)],
             self.clock.now())
         saved = await self.repository.create_rematch(rec.id, new, announce)
         if saved is None:
@@ -327,6 +346,8 @@ class Comforts:
             raise NotAllowed(_("a rematch of match #{match} is already under way: match "
                                "#{rematch}", match=str(rec.id), rematch=str(waiting)))
         await self._announce(announce.events)
+        if last is not None:  # the computer accepts: the match starts
+            return await self._challenges.accept(saved.id, last)
         return self._view(saved)
 
     # ------------------------------------------------------------------ takeback

@@ -139,6 +139,13 @@ class Computers:
 
     # ------------------------------------------------------------------ use-cases
 
+    def require_available(self) -> MovePicker:
+        """The picker; refused where there is none (what needs the computer to play or
+        judge cannot be done here)."""
+        if self.picker is None:
+            raise NotAllowed(_("the computer player is not available here"))
+        return self.picker
+
     async def challenge_computer(self, guild_id: int, channel_id: int, challenger: int,
                                  game: str, *, level: int = DEFAULT_LEVEL,
                                  options: dict[str, object] | None = None,
@@ -147,8 +154,7 @@ class Computers:
         """A casual match against the computer at ``level``: two-player games start at
         once; four-player games open a lobby with one computer seated (others may join,
         or the creator fills the rest with :meth:`add_computers`)."""
-        if self.picker is None:
-            raise NotAllowed(_("the computer player is not available here"))
+        self.require_available()
         cpu = computer_user(self._level(level))
         view = await self.actions.challenge(guild_id, channel_id, challenger, game,
                                             opponents=(cpu,), options=options, days=days,
@@ -161,8 +167,7 @@ class Computers:
                             *, caller: Caller | None = None) -> MatchView:
         """The lobby's creator fills every empty seat with computer players at
         ``level``; the match becomes casual and starts."""
-        if self.picker is None:
-            raise NotAllowed(_("the computer player is not available here"))
+        self.require_available()
         level = self._level(level)
 
         async def casual(rec: MatchRecord) -> MatchRecord:
@@ -226,8 +231,7 @@ class Computers:
         ``user`` now, a one-line reason and the hints he has left in this game:
         ``('h3-e3 (C2.5)', 'gives check', 2)``. At most ``MAX_HINTS`` a game, each
         counted on the match when given."""
-        if self.picker is None:
-            raise NotAllowed(_("the computer player is not available here"))
+        picker = self.require_available()
         rec, state = await self._read_state(match_id)
         self._require_active(rec)
         me = self._require_player(rec, user)
@@ -238,7 +242,7 @@ class Computers:
             raise NotAllowed(_("a hint is for your own turn"))
         self._hint_left(rec, user)
         seed = (rec.id * 1_000_003 + rec.ply) & 0x7FFFFFFF
-        text = await self.picker.pick(p.view_for(me.seat), me.seat, 8, seed=seed)
+        text = await picker.pick(p.view_for(me.seat), me.seat, 8, seed=seed)
 
         async def counted(r: MatchRecord) -> MatchRecord:
             self._hint_left(r, user)  # another hint may have been counted meanwhile
@@ -302,8 +306,7 @@ class Computers:
         nothing; so does a move after which the short search sees no win any more when
         its player won the game all the same (the win was slower, beyond the search);
         moves in a game already lost by force are not marked for losing faster."""
-        if self.picker is None:
-            raise NotAllowed(_("the computer player is not available here"))
+        self.require_available()
         rec = await self._record(match_id)
         if rec.status.is_live:
             raise NotAllowed(_("the analysis is for finished games"))

@@ -32,10 +32,21 @@ def computer_level(user: int) -> int | None:
     >>> computer_level(computer_user(7, 1)), computer_level(42)
     (7, None)
     """
+    level = made_level(user)
+    return level if level in LEVELS else None
+
+
+def made_level(user: int | None) -> int | None:
+    """The level a computer player's id was made for, whether the computer still plays
+    at it or not (a level taken out since: its seats are no person's either); None for
+    people.
+
+    >>> made_level(computer_user(7, 1)), made_level(COMPUTER_IDS + 9), made_level(42)
+    (7, 9, None)
+    """
     if not isinstance(user, int) or user < COMPUTER_IDS:
         return None
-    level = (user - COMPUTER_IDS) % _SPAN
-    return level if level in LEVELS else None
+    return (user - COMPUTER_IDS) % _SPAN
 
 
 def is_computer(user: int | None) -> bool:

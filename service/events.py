@@ -24,12 +24,16 @@ from service.views import (
 
 @dataclass(frozen=True, slots=True)
 class ChallengeReceived:
-    """A challenge was made: ``to`` are the invited users (empty = an open challenge)."""
+    """A challenge was made: ``to`` are the invited users (empty = an open challenge).
+    ``taken``: nobody is asked, the computer takes every other seat at once (a rematch
+    against it): the match's start follows, and an adapter posts no challenge; it only
+    links the rematch to the result it came from (``rematch_of``)."""
 
     match: MatchView
     by: int
     to: tuple[int, ...]
     rematch_of: int | None = None  # the finished match this challenge is a rematch of
+    taken: bool = False
 
 
 @dataclass(frozen=True, slots=True)

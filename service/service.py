@@ -38,8 +38,9 @@ them, one line each. Where to look (see also the package docstring):
 
 Who calls whom among the parts (each receives the ones it calls): ``Clocks`` and
 ``Deadlines`` end a match through ``Endings``; ``Deadlines`` spends vacation through
-``Vacations``; ``Comforts`` makes rematches with ``Challenges`` and plays conditional
-answers through ``Play``; ``Tournaments`` makes and ends its games through
+``Vacations``; ``Comforts`` makes rematches with ``Challenges`` (asking ``Computers``
+whether the computer can play a rematch's seats) and plays conditional answers through
+``Play``; ``Tournaments`` makes and ends its games through
 ``Challenges`` and ``Endings``. Two links would be cycles and go through this façade,
 each as a narrow Protocol: a move plays the conditional answers it makes due
 (``play.ConditionalAnswers``), and the computer acts through the doors a person's moves
@@ -146,8 +147,8 @@ class MatchService:
         self._vacations = Vacations(core)
         self._deadlines = Deadlines(core, self._endings, self._vacations)
         self._play = Play(core, conditionals=self)
-        self._comforts = Comforts(core, self._challenges, self._play)
         self._computers = Computers(core, actions=self, picker=picker)
+        self._comforts = Comforts(core, self._challenges, self._play, self._computers)
         self._tournaments = Tournaments(core, self._challenges, self._endings)
         self._seasons = Seasons(core)
         self._web = Web(core)

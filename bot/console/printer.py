@@ -320,6 +320,8 @@ class ConsolePrinter:
     async def challenge_received(self, event: ChallengeReceived) -> None:
         m = event.match
         game = choice_title(m.game, m.options, fallback=m.game_name)  # what is offered
+        if event.taken:  # the computer took the rematch: its start follows, nobody is asked
+            return
         if event.rematch_of is not None:
             self.say(_("* {player} asks {others} for a rematch of #{old}: {game}, match "
                        "#{match} (/accept or /decline)", player=self.name(event.by),

@@ -262,8 +262,8 @@ def challenge_text(m: MatchView, by: int, to: Sequence[int]) -> Words:
     if to:
         said = _("{players}: {challenger} challenges you to {game}.", players=mentions(to),
                  challenger=mention(by), game=what)
-        if m.seat_count > len(to) + 1:
-            more = m.seat_count - len(to) - 1
+        more = m.seat_count - len(to) - len(m.joined)  # (the computer sits at once)
+        if more > 0:
             return joined(said, _n("{count} more seat is open: anyone may join.",
                                    "{count} more seats are open: anyone may join.", more))
         return said

@@ -224,8 +224,11 @@ class DiscordNotifier:
     @handlers.on(ev.ChallengeReceived)
     async def challenge_received(self, event: ev.ChallengeReceived) -> None:
         m, to = event.match, event.to
+        if event.taken:  # the computer took the rematch: its start is posted, no question
+            await self.link_rematch(m, event.rematch_of)
+            return
         actions = ["accept", "decline"] if to else []
-        if not to or m.seat_count > len(to) + 1:
+        if not to or m.seat_count > len(to) + len(m.joined):  # (the computer sits at once)
             actions.append("join")
         actions.append("cancel")
         ping, dm = self.split_by_preference(m, to)
@@ -241,8 +244,13 @@ class DiscordNotifier:
                       old=str(m.continued_from), challenge=text)
         await self.asked(m, "challenge", loc, await self.post(
             m, text, ping=ping, dm=dm, view=match_buttons(m.id, m.ply, actions, loc)))
-        if event.rematch_of is not None:  # its answer closes the result's "Rematch" too
-            result = await self.facts.post_of(event.rematch_of, "rematch")
+        await self.link_rematch(m, event.rematch_of)
+
+    async def link_rematch(self, m: MatchView, rematch_of: int | None) -> None:
+        """Rematch ``m``'s answer (its start, when the computer took it) closes the
+        "Rematch" of the result it came from, ``rematch_of``'s, too."""
+        if rematch_of is not None:
+            result = await self.facts.post_of(rematch_of, "rematch")
             if result is not None:
                 await self.facts.remember_post(m.id, "rematch-of", result)
 
@@ -481,8 +489,7 @@ class DiscordNotifier:
                 if m.last_move else None, image=picture is not None)
             if picture is not None:
                 extra["file"] = picture
-        rematch = m.status in (MatchStatus.FINISHED, MatchStatus.ABORTED) and \
-            not any(is_computer(u) for u in m.players())
+        rematch = m.status in (MatchStatus.FINISHED, MatchStatus.ABORTED)
         if rematch:
             extra["view"] = match_buttons(m.id, m.ply, ["rematch"], loc)
         url = await self.web_url(m) if m.ply > 0 else None

@@ -156,3 +156,21 @@ def test_a_four_player_lobby_with_the_computer_asks_nobody_to_accept() -> None:
         "(match #1): /accept or /decline",
         "* Tablero (level 5) joined lobby #1 (2/4)"]
     assert "challenges Tablero" not in said
+
+
+def test_a_rematch_against_the_computer_begins_at_once_colours_swapped() -> None:
+    """A new player's trip: after losing to the computer, ``/rematch`` plays it again at
+    once, at the same level, colours swapped (it was "the computer does not take
+    rematches"); asked again, from the rematch or the old match, the answer names it."""
+    text = session(["as alice", "/challenge @computer alquerque level:2 seat:white",
+                    "/move d3-c3", "/resign", "/rematch", "/rematch", "/rematch #1",
+                    "/games"])
+    first, again, old, games = (part.split("\n", 1)[1] for part in
+                                text.split("> /resign\n", 1)[1].split("> ")[1:])
+    assert "rematch begins: #2 Alquerque (casual, 3d/move) - White: Tablero (level 2); " \
+        "Black: alice" in first
+    assert "* #2: Tablero (level 2) played " in first  # the computer opened it at once
+    assert again.strip() == "! a rematch of match #1 is already under way: match #2"
+    assert old.strip() == "! a rematch of match #1 is already under way: match #2"
+    assert "#2 Alquerque (casual, 3d/move) - White: Tablero (level 2); Black: alice - " \
+        "move 2, alice to move" in games

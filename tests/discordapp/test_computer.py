@@ -16,7 +16,7 @@ from bot.discordapp import TableroBot, create_bot
 from service.computer import DEFAULT_LEVEL
 from service.computer_seats import computer_user, is_computer
 from tests.discordapp.conftest import SHARDS, SWEEP_SECONDS, DiscordClock, World
-from tests.discordapp.helpers import buttons, post_text
+from tests.discordapp.helpers import buttons, post_text, reply
 
 
 @pytest.fixture
@@ -33,6 +33,14 @@ async def settle(w: World) -> None:
     for _ in range(5):
         await w.service.computers_idle()
         await asyncio.sleep(0.05)
+
+
+async def delivered(w: World) -> None:
+    """The computer's turns played and every post about them out (no waiting)."""
+    cog: Any = w.bot.get_cog("Deliveries")
+    for _ in range(2):
+        await w.service.computers_idle()
+        await cog.notifier.drain()
 
 
 def texts(channel: Any) -> str:
@@ -243,3 +251,40 @@ async def test_a_four_player_lobby_with_the_computer_asks_nobody_to_accept(
     assert "Tablero (level 5) joined the Alquerque grande lobby (2/4)." in said
     assert "challenges you" not in said and "Accept" not in \
         [b.label for m in posts for b in buttons(m)]
+
+
+async def test_the_result_of_a_game_against_the_computer_offers_a_rematch(
+        world: World) -> None:
+    """A computer match's result post has Rematch (it had no button): clicked, the
+    rematch begins at once in a thread of its own, colours swapped at the same level,
+    and the result's row closes with it, as a human rematch accepted closes it; clicked
+    again, the answer names it."""
+    w = world
+    await w.alice.slash(w.channel, "challenge", game="alquerque", computer=True, level=2,
+                        seat=0)
+    await delivered(w)
+    (thread,) = w.channel.threads
+    old = await w.service.match_in_thread(thread.id)
+    assert old is not None
+    await w.alice.slash(thread, "resign")
+    await delivered(w)
+    (result,) = [m for m in thread.history() if "Rematch" in [b.label for b in buttons(m)]]
+    clicked = await w.alice.click(result, label="Rematch")
+    await delivered(w)
+    said = reply(clicked)
+    assert said.ephemeral
+    rematch = await w.service.repository.rematch_of(old.id)
+    assert rematch is not None
+    new = await w.service.get_match(rematch)
+    assert new.status.value == "active" and not new.rated
+    assert new.seat_of(w.alice.id) == 1 and new.seat_of(computer_user(2)) == 0
+    assert said.content == "Your casual match against Tablero (level 2) begins in " \
+        f"<#{new.thread_id}> (match {new.id})."
+    assert new.thread_id in [t.id for t in w.channel.threads]
+    shown = next(m for m in thread.history() if m.id == result.id)
+    assert buttons(shown) == [] and shown.content.splitlines()[-1] == \
+        f"Rematch: match #{new.id}."
+    assert "challenges" not in texts(w.channel)  # nobody was asked to accept
+    again = await w.alice.slash(thread, "rematch")
+    assert reply(again).content == \
+        f"A rematch of match #{old.id} is already under way: match #{new.id}."

@@ -15,8 +15,11 @@ import pytest
 import engine
 import rules
 from bot.computer import InlineMovePicker, PoolMovePicker, progress_keeper, search_in_worker
+from bot.discordapp.embeds import challenge_text
+from locales.i18n import render
 from rules import Position
 from service import (
+    ChallengeReceived,
     InvalidOption,
     MatchService,
     NotAllowed,
@@ -558,3 +561,85 @@ async def test_hints_are_limited_per_game_counted_and_shown_in_stats(
         await again.resign(match_id, ALICE)
     stats = await again.stats(GUILD, ALICE)
     assert stats.against_computer == (0, 0, 2) and stats.with_hints == 2
+
+
+async def aborted_four_player_game(service: MatchService, people: list[int],
+                                   level: int) -> Any:
+    """A four-player game of ``people`` and computers at ``level`` (``/fill``), aborted:
+    the first person to move resigns before moving, as the computers wait for him."""
+    lobby = await service.challenge(GUILD, CHANNEL, people[0], "alquerque-grande",
+                                    options={"players": 4, "mode": "fast"})
+    for u in people[1:]:
+        await service.join(lobby.id, u)
+    m = await service.add_computers(lobby.id, people[0], level)
+    await service.computers_idle()
+    m = await service.get_match(m.id)
+    await service.resign(m.id, m.to_move[0])
+    return await service.get_match(m.id)
+
+
+async def test_a_four_player_rematch_seats_the_computers_and_asks_only_people(
+        cpu_service: MatchService, recorder: Recorder) -> None:
+    """The rematch lobby of a game with computer seats seats them at once, at their
+    levels and one place on, like everyone's, and asks only the people; asked again (by
+    the other person), the answer names it."""
+    m = await aborted_four_player_game(cpu_service, [ALICE, BOB], 2)
+    assert m.status.value == "aborted"
+    seats = {s.user_id: s.seat for s in m.seats}
+    again = await cpu_service.rematch(m.id, ALICE)
+    assert again.status.value == "lobby" and not again.rated
+    assert again.invited == (BOB,)
+    assert sorted(again.joined) == sorted([ALICE, computer_user(2), computer_user(2, 1)])
+    asked = recorder.of(ChallengeReceived)[-1]
+    assert (asked.to, asked.rematch_of, asked.taken) == ((BOB,), m.id, False)
+    said = render(challenge_text(asked.match, ALICE, asked.to), "en-US")
+    assert said.startswith(f"<@{BOB}>: <@{ALICE}> challenges you to **Alquerque grande")
+    assert "open" not in said  # the computers sit: no seat is open to anyone
+    with pytest.raises(NotAllowed, match=f"rematch of match #{m.id} is already under "
+                                         f"way: match #{again.id}"):
+        await cpu_service.rematch(m.id, BOB)
+    started = await cpu_service.accept(again.id, BOB)
+    assert started.status.value == "active"
+    assert {s.user_id: s.seat for s in started.seats} == \
+        {u: ((s or 0) + 1) % 4 for u, s in seats.items()}
+    await cpu_service.computers_idle()
+
+
+async def test_a_rematch_among_computers_begins_at_once(
+        cpu_service: MatchService, recorder: Recorder) -> None:
+    """One person and three computers: the rematch starts at once (nobody is asked), the
+    seats one place on, the computers at their level; the announcement only links it to
+    the match it repeats."""
+    m = await aborted_four_player_game(cpu_service, [ALICE], 1)
+    seats = {s.user_id: s.seat for s in m.seats}
+    again = await cpu_service.rematch(m.id, ALICE)
+    assert again.status.value == "active" and not again.rated
+    assert {s.user_id: s.seat for s in again.seats} == \
+        {u: ((s or 0) + 1) % 4 for u, s in seats.items()}
+    assert all(computer_level(u) == 1 for u in seats if u != ALICE)
+    asked = recorder.of(ChallengeReceived)[-1]
+    assert (asked.match.id, asked.to, asked.rematch_of, asked.taken) == \
+        (again.id, (), m.id, True)
+    await cpu_service.computers_idle()
+
+
+async def test_a_rematch_the_computer_cannot_take_is_refused(
+        clock: SetClock, recorder: Recorder, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the computer does not play (no picker), or no longer at the match's level,
+    the rematch is refused in words that say so, and nothing is made."""
+    from service import computer_seats
+    from storage import MemoryRepository
+
+    repo = MemoryRepository()
+    service = MatchService(repo, recorder, clock, picker=InlineMovePicker(nodes=50))
+    m = await service.challenge_computer(GUILD, CHANNEL, ALICE, "alquerque", level=2,
+                                         seat=0)
+    await service.resign(m.id, ALICE)
+    without = MatchService(repo, recorder, clock)
+    with pytest.raises(NotAllowed, match="the computer player is not available here"):
+        await without.rematch(m.id, ALICE)
+    monkeypatch.setattr(computer_seats, "LEVELS", range(3, 9))
+    with pytest.raises(NotAllowed, match="the computer no longer plays at level 2: "
+                                         "challenge it again with /challenge"):
+        await service.rematch(m.id, ALICE)
+    assert await repo.rematch_of(m.id) is None

@@ -25,6 +25,7 @@ from locales.i18n import (
 )
 from locales.terms import game_name
 from service import (
+    MatchStatus,
     ServiceError,
 )
 
@@ -36,6 +37,10 @@ async def cmd_rematch(console: Console, args: list[str], line: str) -> None:
     console.nothing_else(args)
     m = await console.service.rematch(match_id, uid, caller=console.caller())
     console.current_match[uid] = m.id
+    if m.status is MatchStatus.ACTIVE:  # the computer took it: it has begun
+        console.say(_("rematch begins: {match}", match=console.describe(m)))
+        await console.show_board(m.id)
+        return
     console.say(_("rematch asked: {match}", match=console.describe(m)))
 
 async def cmd_takeback(console: Console, args: list[str], line: str) -> None:

@@ -31,8 +31,9 @@ from bot.discordapp.cogs.common import (
 from bot.discordapp.components import MatchButton
 from bot.discordapp.notices import ReplyFirst
 from bot.web.links import PLAYER_DAYS, PlayerPass, WebLinks, player_url
-from locales.i18n import Words, _, _n, command, joined, option
-from service import MatchService, MatchView
+from locales.i18n import Words, _, _n, command, joined, listing, option
+from service import MatchService, MatchStatus, MatchView
+from service.computer_seats import computer_title, is_computer
 
 
 async def say(interaction: Interaction, text: Words) -> None:
@@ -110,6 +111,15 @@ class ComfortsCog(commands.Cog, name="Comforts"):
         async with self.notices.after_reply():
             new = await self.service.rematch(m.id, interaction.user.id,
                                              caller=caller_of(interaction))
+            if new.status is MatchStatus.ACTIVE:  # the computer took it: it has begun
+                player = listing(computer_title(u) for u in new.players() if is_computer(u))
+                await say(interaction, _(
+                    "Your casual match against {player} begins in {channel} (match "
+                    "{match}).", player=player, channel=f"<#{new.thread_id}>",
+                    match=new.id) if new.thread_id else _(
+                    "Your casual match against {player} begins (match {match}).",
+                    player=player, match=new.id))
+                return
             await say(interaction, _("Rematch asked: match {match}. The other players "
                                      "accept it like any challenge.", match=str(new.id)))
 
