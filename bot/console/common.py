@@ -62,6 +62,7 @@ Commands (a #<match> argument picks a match; otherwise your current one):
   /takeback [ask|accept|decline]  take your last move back, by your opponent's consent
   /rematch [#N]                   a finished match again: colours swapped (4 players:
                                   seats rotated), same terms; the others /accept
+                                  (the computer takes it at once)
   /premove THEIRS MINE [THEIRS MINE ...] [; another line]
                                   conditional moves (commas between moves with spaces)
   /premove list   /premove clear
