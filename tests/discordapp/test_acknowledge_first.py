@@ -24,6 +24,12 @@ from tests.discordapp.helpers import reply, start_match, words
 DELAY = 5.0
 WINDOW = 3.0
 
+# SimCord's own settle deadline, not the suite's 30 s (conftest.SETTLE_DEADLINE): an
+# action's settle runs the virtual timers due within its deadline, so with 30 s the
+# database's 5 s of virtual delay would be waited out in real time before the action
+# returned, and the acknowledgement timed here would include it
+pytestmark = pytest.mark.simcord(settle_timeout=5.0)
+
 
 class SlowRepository:
     """The real repository, every call waiting ``delay`` seconds first (0 until the test
