@@ -416,10 +416,15 @@ class Routes:
 
     async def post(self, m: MatchView, content: Words, *, ping: Sequence[int] = (),
                    dm: Sequence[int] = (), dm_note: Words | None = None,
+                   closed_note: Callable[[int], Words] | None = None,
                    audience: Sequence[int] = (), step: str = "post",
                    **kwargs: Any) -> discord.Message | None:
         """A new message in the match's place mentioning ``ping``; ``dm`` get
-        ``dm_note`` privately with a link. ``audience``: who must learn it when the
+        ``dm_note`` privately with a link. One of ``dm`` whose DMs turn out closed
+        (refused now: those known closed are mentioned in the post itself) gets one short
+        reply to the post in the place that mentions him: ``closed_note(user)`` (which
+        names him), else ``dm_note`` after his mention, else "the message above is for
+        you"; never the post's words a second time. ``audience``: who must learn it when the
         place cannot be posted to (besides ``ping`` and ``dm``). The place's words are
         in its server's language, each DM in its reader's. So are the commands a post
         names (``locales.i18n.Command``): a post is read by several people, each Discord
@@ -443,9 +448,13 @@ class Routes:
             theirs = await self.for_dm(u, note)
             sent = await self._step(f"{step}:dm:{u}",
                                     partial(self.direct, u, f"{theirs}{link}"))
-            if not sent and message is not None:  # DMs closed: a mention in the place
+            if not sent and message is not None:  # DMs closed: a reply that mentions him
+                short = closed_note(u) if closed_note is not None else \
+                    dm_note if dm_note is not None else \
+                    _("{player}, the message above is for you.", player=f"<@{u}>")
                 await self._step(f"{step}:mention:{u}", partial(
-                    self.to_place, m, naming(u, render(note, place)), [u], None, {}))
+                    self.to_place, m, naming(u, render(short, place)), [u], None,
+                    {"reference": message.to_reference(fail_if_not_exists=False)}))
         if message is None:  # the place refused: everyone it was for hears it privately
             instead = _("{message}\n(Match {match}: I cannot post in its channel right now; "
                         "the server's admins have been told.)", message=content, match=m.id)

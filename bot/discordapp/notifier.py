@@ -24,7 +24,7 @@ import asyncio
 import dataclasses
 import io
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 import discord
@@ -120,13 +120,16 @@ class DiscordNotifier:
 
     async def post(self, m: MatchView, content: Words, *, ping: Sequence[int] = (),
                    dm_note: Words | None = None, dm: Sequence[int] = (),
+                   closed_note: Callable[[int], Words] | None = None,
                    audience: Sequence[int] = (), step: str = "post",
                    **kwargs: Any) -> discord.Message | None:
         """A new message in the match's place; ``ping`` are mentioned (and notified), ``dm``
-        get ``dm_note`` privately with a link to the message; ``audience`` must learn it
+        get ``dm_note`` privately with a link to the message (one whose DMs turn out
+        closed: a short reply to it, ``closed_note(user)``); ``audience`` must learn it
         by DM if the place cannot be posted to (``Routes.post``)."""
         return await self.routes.post(m, content, ping=ping, dm=dm, dm_note=dm_note,
-                                      audience=audience, step=step, **kwargs)
+                                      closed_note=closed_note, audience=audience,
+                                      step=step, **kwargs)
 
     async def open_room(self, m: MatchView) -> int | None:
         """The service's ``MatchRooms``: open the thread of a match that has just started
@@ -242,8 +245,15 @@ class DiscordNotifier:
                       "{count} move: {challenge}", "Continuing imported game {old} from its "
                       "last position, after {count} moves: {challenge}", m.ply,
                       old=str(m.continued_from), challenge=text)
+
+        def closed_note(user: int) -> Words:  # his DMs are closed: the post is above
+            return _("{player}, you have a challenge from {challenger}: accept or decline "
+                     "it above.", player=embeds.mention(user),
+                     challenger=embeds.mention(event.by))
+
         await self.asked(m, "challenge", loc, await self.post(
-            m, text, ping=ping, dm=dm, view=match_buttons(m.id, m.ply, actions, loc)))
+            m, text, ping=ping, dm=dm, closed_note=closed_note,
+            view=match_buttons(m.id, m.ply, actions, loc)))
         await self.link_rematch(m, event.rematch_of)
 
     async def link_rematch(self, m: MatchView, rematch_of: int | None) -> None:

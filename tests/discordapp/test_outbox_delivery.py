@@ -22,10 +22,11 @@ from typing import Any
 
 import pytest
 
-from bot.discordapp import TableroBot
+from bot.discordapp import TableroBot, embeds
 from bot.discordapp.dispatcher import DMS_CLOSED_NOTICE
 from bot.discordapp.notifier import DiscordNotifier
-from locales.i18n import command_mentions
+from locales.i18n import _, command_mentions, render
+from service import GuildSettings
 from tests.discordapp.conftest import DELIVERY, SWEEP_SECONDS, World, make_bot
 from tests.discordapp.faults import RETRY_AFTER, FaultyHTTP
 from tests.discordapp.helpers import (
@@ -181,7 +182,7 @@ async def test_every_notification_reaches_its_person_whatever_discord_answers(
     told: dict[str, str | None] = {}
     m = await step(w.service.challenge(w.guild.id, w.channel.id, w.alice.id, "xiangqi",
                                        opponents=[w.bob.id], seat=0))
-    told["challenge"] = inbox.told(w.bob.id, "challenges you")
+    told["challenge"] = inbox.told(w.bob.id, "challenge")  # DMs closed: a short reply
     m = await step(w.service.accept(m.id, w.bob.id))
     told["start"] = inbox.told(w.alice.id, "your move")
     if not early:
@@ -258,7 +259,7 @@ async def test_lobby_and_player_out_reach_their_people(world: World, case: str) 
     await notifier.drain()
     if case not in EARLY:
         CASES[case](faults, w, m.thread_id)
-    for _ in range(4):  # everyone moves once: leaving then puts a player out
+    for _turn in range(4):  # everyone moves once: leaving then puts a player out
         (mover,) = m.to_move
         m = (await w.service.move(m.id, mover, (await w.service.suggest_moves(
             m.id, mover))[0][0])).match
@@ -270,6 +271,31 @@ async def test_lobby_and_player_out_reach_their_people(world: World, case: str) 
         assert inbox.told(player, "is out", ping=False), (case, player, faults.failed)
     assert await w.repository.pending_outbox() == []
     w.env.raise_errors()
+
+
+async def test_a_challenge_whose_dm_is_refused_is_posted_once_and_answered_briefly(
+        world: World) -> None:
+    """Bob takes his pings as DMs, and his DMs turn out closed: the challenge is in the
+    channel once (not reposted with his mention), and one short reply to it, in the
+    server's language, mentions him and points at it."""
+    w = world
+    await w.repository.save_guild_settings(GuildSettings(w.guild.id, language="de"))
+    await w.service.update_user_prefs(w.bob.id, "dm")
+    dms_closed(FaultyHTTP.install(w.bot), w, None)
+    m = await w.service.challenge(w.guild.id, w.channel.id, w.alice.id, "xiangqi",
+                                  opponents=[w.bob.id], seat=0)
+    await notifier_of(w).drain()
+    posts = w.channel.history()
+    challenge = render(embeds.challenge_text(m, w.alice.id, [w.bob.id]), "de")
+    carrying = [p for p in posts if challenge in words(p)]
+    assert len(carrying) == 1, [words(p) for p in posts]
+    (short,) = [p for p in posts if p.reference is not None]
+    assert short.reference.message_id == carrying[0].id
+    assert words(short) == render(_(
+        "{player}, you have a challenge from {challenger}: accept or decline it above.",
+        player=f"<@{w.bob.id}>", challenger=f"<@{w.alice.id}>"), "de")
+    assert Inbox(w).told(w.bob.id, words(short)) == "mention"  # it pings him
+    assert len(posts) == 2
 
 
 async def test_a_restart_delivers_what_a_crash_left_undelivered_once(
