@@ -28,10 +28,22 @@ own). The store holds one match per fingerprint and server (``MatchRecord.import
 ``Conflict`` when two imports of it race), so the check holds across processes. The
 imports stored before fingerprints get theirs, worked out from their stored record
 (:func:`stored_key`), at their server's first import after the upgrade.
+
+A game played in the server is in it too: the ``/history`` export of one of its matches,
+imported there, is refused the same way, naming the played match (it would be the game
+twice, and counted twice in the explorer, once as played and once as imported). A played
+match's game is fingerprinted once it has ended with a move played, finished or aborted
+(:meth:`Importer.game_follows`, as it ends; ``game_key``, not unique: two matches may
+play the same game); a match still being played is not (its game is not what it will be:
+a snapshot of it may be imported, to study or to go on from elsewhere). The matches that
+ended before this, or whose fingerprint was not written as they ended, get theirs at
+their server's next import (:meth:`Importer._key_played_games`). The check itself is one
+indexed query (``game_match``), whatever the number of matches the server holds.
 """
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import hashlib
 import json
@@ -43,9 +55,10 @@ from typing import Protocol
 
 from locales.i18n import _, command
 from locales.rules_words import refusal_words
-from rules import RulesError, Variant
+from rules import Position, RulesError, Variant
 from rules.records import ImportedGame, read_any_record, seat_leaves
 from service.errors import Conflict, InvalidOption, NotAllowed, ServiceError
+from service.events import Event, MatchEnded
 from service.explorer import Explorer
 from service.imported_seats import ImportedNames, imported_name
 from service.inputs import check_characters
@@ -72,15 +85,35 @@ class ImportRefused(InvalidOption):
     that cannot be played. Nothing was stored."""
 
 
-class AlreadyImported(NotAllowed):
-    """The game of a record is imported in this server already: ``match_id`` is it.
-    Nothing was stored."""
+KEY_VERSION = 2
+"""The version of the fingerprints (their prefix, ``r2:``). Version 1 hashed the start
+position's text, so a change to a game's position text format would have made the same
+game another; version 2 hashes the start as a value no text format enters (see
+:func:`_start_value`). A change to what is hashed bumps the version and comes with a
+migration that marks the older keys to be worked out again (migration 27 marked version
+1's ``match:<id>``; the importer then works out each one's anew from its stored record)."""
 
-    def __init__(self, match_id: int) -> None:
-        super().__init__(_("this game is imported in this server already, as match "
-                           "{match}: see it with {history}", match=match_id,
-                           history=command("history", match=match_id)))
+KEY_BATCH = 200
+"""How many played matches the importer fingerprints per read when it catches up."""
+
+UNREADABLE = "unreadable:"
+"""The fingerprint of a played match whose record does not read (``unreadable:<id>``):
+no game's, so never matched, and no longer among the matches to fingerprint."""
+
+
+class AlreadyImported(NotAllowed):
+    """The game of a record is in this server already: ``match_id`` is it, an import or
+    (``played``) a match played in the server. Nothing was stored."""
+
+    def __init__(self, match_id: int, *, played: bool = False) -> None:
+        history = command("history", match=match_id)
+        super().__init__(
+            _("this game was played in this server, as match {match}: see it with "
+              "{history}", match=match_id, history=history) if played else
+            _("this game is imported in this server already, as match {match}: see it "
+              "with {history}", match=match_id, history=history))
         self.match_id = match_id
+        self.played = played
 
 
 def record_key(read: ImportedGame) -> str:
@@ -92,17 +125,19 @@ def record_key(read: ImportedGame) -> str:
     >>> wxf = read_any_record('[Game "Chinese Chess"]\\n[Red "A"]\\n1. C2.5 H8+7 *')
     >>> iccs = read_any_record('[Game "Chinese Chess"]\\n[Format "ICCS"]\\n'
     ...                        '1. h2-e2 {a comment} h9-g7')
-    >>> record_key(wxf) == record_key(iccs), len(record_key(wxf))
-    (True, 67)
+    >>> record_key(wxf) == record_key(iccs), record_key(wxf)[:3], len(record_key(wxf))
+    (True, 'r2:', 67)
     """
-    return _fingerprint(read.variant, read.options, read.start.to_text(), read.moves,
+    return _fingerprint(read.variant, read.options, read.start, read.moves,
                         [(left.after, left.seat, left.how) for left in read.leavings])
 
 
 def stored_key(rec: MatchRecord, entries: Sequence[RecordEntry]) -> str:
-    """:func:`record_key` of imported match ``rec`` worked out from what is stored: its
-    game, options and start, and its record ``entries`` (the moves, and each seat's
-    leaving after the moves before it), for an import stored before fingerprints."""
+    """:func:`record_key` of match ``rec`` worked out from what is stored: its game,
+    options and start, and its record ``entries`` (the moves, and each seat's leaving
+    after the moves before it): of an import stored before fingerprints, or of a match
+    played in the server (the same as its ``/history`` export's). Raises ValueError when
+    its start does not read."""
     moves: list[str] = []
     left: list[tuple[int, int, str]] = []
     for e in entries:
@@ -113,19 +148,54 @@ def stored_key(rec: MatchRecord, entries: Sequence[RecordEntry]) -> str:
         if seat.isdigit():  # "#resign 2"; an agreed draw ("#draw") is how it ended
             left.append((len(moves), int(seat), how))
     options = {k: tuple(o) if isinstance(o, list) else o for k, o in rec.options.items()}
-    return _fingerprint(variant_of(rec.game), options, rec.start_text, moves, left)
+    v = variant_of(rec.game)
+    return _fingerprint(v, options, v.from_text(rec.start_text), moves, left)
 
 
-def _fingerprint(v: Variant, options: Mapping[str, object], start: str,
+def _start_value(v: Variant, options: Mapping[str, object], start: Position) -> object:
+    """The start position as a fingerprint holds it: a value, not a text, so that no
+    change to a game's position text format makes the same game another.
+
+    Every start a match has today is the game's own for its configuration (an import
+    from another start is refused; a match starts at its game's start; a continued
+    import at its record's): None when it is today's rules' start for ``options``, else
+    ``["rules", version]``, the start of the older rules version it is
+    (``Variant.start_recorded``). The two are compared as this code writes both (a
+    stored start is read first), so whatever the format, the same start is the same
+    value; a position's rules version, which its text does not hold, is not compared
+    (nor was it by version 1). Only a start that is neither (none can be stored today)
+    is held by its text as this code writes it: were one ever stored, a change to that
+    text format must bump :data:`KEY_VERSION`.
+
+    >>> import rules
+    >>> v = rules.variant("alquerque-grande")
+    >>> _start_value(v, {"players": 4, "mode": "teams"}, v.start(players=4, mode="teams"))
+    >>> _start_value(v, {"players": 4, "mode": "teams"}, v.start(players=4, mode="fast"))[0]
+    'text'
+    """
+    text = start.to_text()
+    try:
+        if text == v.start(**options).to_text():
+            return None
+        for version in v.recorded_versions:
+            if text == v.start_recorded(version, **options).to_text():
+                return ["rules", version]
+    except (ValueError, TypeError):  # options no start of the game's takes
+        pass
+    return ["text", text]
+
+
+def _fingerprint(v: Variant, options: Mapping[str, object], start: Position,
                  moves: Sequence[str], left: Sequence[tuple[int, int, str]]) -> str:
     filled = v.check_options({k: o for k, o in options.items() if k in v.options})
     played = {"game": v.key,
               "options": {k: list(o) if isinstance(o, tuple) else o
                           for k, o in filled.items()},
-              "start": start, "moves": list(moves), "left": [list(x) for x in left]}
+              "start": _start_value(v, filled, start), "moves": list(moves),
+              "left": [list(x) for x in left]}
     text = json.dumps(played, sort_keys=True, ensure_ascii=False, separators=(",", ":"),
                       default=str)
-    return "r1:" + hashlib.sha256(text.encode()).hexdigest()
+    return f"r{KEY_VERSION}:" + hashlib.sha256(text.encode()).hexdigest()
 
 
 def too_large(size: int) -> ImportRefused:
@@ -180,6 +250,7 @@ class Importer:
         self.explorer = explorer
         self.names = names
         self._view = view
+        self._keying: set[asyncio.Task[None]] = set()
 
     def imported_name(self, user: int) -> str:
         """The name of imported player ``user`` as his record gave it ("" when it gave
@@ -198,6 +269,7 @@ class Importer:
                                   error=refusal_words(e))) from None
         key = record_key(read)
         await self._key_older_imports(guild_id)
+        await self._key_played_games(guild_id)
         await self._not_imported(guild_id, key)
         now = self.clock.now()
         ids = await self.names.ids_of(read.players, read.start.seat_count)
@@ -234,11 +306,60 @@ class Importer:
             if not await self.repository.set_import_key(rec.id, was, key):
                 await self.repository.set_import_key(rec.id, was, f"{key}#{rec.id}")
 
+    async def _key_played_games(self, guild_id: int) -> None:
+        """Give ``guild_id``'s played matches that ended without a fingerprint theirs
+        (those that ended before fingerprints, or whose write as they ended was lost),
+        :data:`KEY_BATCH` per read: done once for the matches of before the upgrade, then
+        for none (or the few a failure left). One whose record does not read is marked
+        :data:`UNREADABLE` (logged), so that it is not read again."""
+        while batch := await self.repository.unkeyed_games(guild_id, KEY_BATCH):
+            keys: dict[int, str] = {}
+            for rec in batch:
+                try:
+                    keys[rec.id] = stored_key(
+                        rec, await self.repository.load_entries(rec.id, stop=rec.ply))
+                except (ValueError, ServiceError):
+                    log.warning("match %s: no fingerprint (its record does not read)",
+                                rec.id)
+                    keys[rec.id] = f"{UNREADABLE}{rec.id}"
+            await self.repository.set_game_keys(keys)
+
+    async def game_follows(self, event: Event) -> None:
+        """A subscriber: a played match that ended, finished or aborted with a move
+        played, gets its game's fingerprint from the record its end hands over (no read),
+        so that its export is not imported in its server: in the background, as the
+        explorer counts it (off the move's reply; its transaction stays the move's only
+        one). A failure, or a restart first, only leaves it to the server's next import
+        (:meth:`_key_played_games`)."""
+        if not isinstance(event, MatchEnded) or event.record is None:
+            return
+        rec, entries = event.record.rec, event.record.entries
+        if rec.import_key is not None or not rec.ply \
+                or rec.status not in (MatchStatus.FINISHED, MatchStatus.ABORTED):
+            return
+        task = asyncio.get_running_loop().create_task(self._key_ended(rec, entries))
+        self._keying.add(task)
+        task.add_done_callback(self._keying.discard)
+
+    async def _key_ended(self, rec: MatchRecord, entries: Sequence[RecordEntry]) -> None:
+        try:
+            await self.repository.set_game_keys({rec.id: stored_key(rec, entries)})
+        except Exception:  # the match has ended all the same
+            log.exception("match %s: its fingerprint was not stored", rec.id)
+
+    async def fingerprints_idle(self) -> None:
+        """Wait until every ended match announced so far is fingerprinted (tests, the
+        console)."""
+        while self._keying:
+            await asyncio.gather(*list(self._keying), return_exceptions=True)
+
     async def _not_imported(self, guild_id: int, key: str) -> None:
-        """Refuse the game of fingerprint ``key`` when ``guild_id`` holds it already."""
-        held = await self.repository.imported_match(guild_id, key)
+        """Refuse the game of fingerprint ``key`` when ``guild_id`` holds it already,
+        imported or played."""
+        held = await self.repository.game_match(guild_id, key)
         if held is not None:
-            raise AlreadyImported(held)
+            match_id, imported = held
+            raise AlreadyImported(match_id, played=not imported)
 
     @staticmethod
     def _seats(read: ImportedGame, ids: Mapping[int, int]) -> tuple[SeatRecord, ...]:

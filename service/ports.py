@@ -398,7 +398,9 @@ class ImportedPlayerStore(Protocol):
     """Imported players' names and imported games (issue 44): the players of an imported
     record are not members of the server; each has an id of his own (``imported_seats``)
     and the name the record gave him, kept for every later view of the game. An imported
-    game is a match with a fingerprint (``MatchRecord.import_key``), one per server."""
+    game is a match with a fingerprint (``MatchRecord.import_key``), one per server; a
+    game played in the server has one too once it ended (``game_key``, not unique: two
+    matches may play the same game), so that its export is not imported there again."""
 
     async def name_imported_players(self, names: Mapping[int, str]) -> None:
         """Remember each imported player's name by his id; a name stored before stays
@@ -423,6 +425,25 @@ class ImportedPlayerStore(Protocol):
         """Change match ``match_id``'s fingerprint from ``was`` to ``key``; False, and
         nothing changes, when another match of its server holds ``key`` (or its own is
         no longer ``was``)."""
+        ...
+
+    async def game_match(self, guild_id: int, key: str) -> tuple[int, bool] | None:
+        """The first (lowest id) of ``guild_id``'s matches whose game has fingerprint
+        ``key``: an import (``import_key``; True) or a game played in the server
+        (``game_key``, :meth:`set_game_keys`; False); None when there is none. One
+        indexed query."""
+        ...
+
+    async def unkeyed_games(self, guild_id: int, limit: int) -> list[MatchRecord]:
+        """``guild_id``'s played matches (not imports) that ended, finished or aborted,
+        with a move played, and have no fingerprint yet (ended before fingerprints, or
+        the write after the end was lost), oldest first, at most ``limit``."""
+        ...
+
+    async def set_game_keys(self, keys: Mapping[int, str]) -> None:
+        """Store each played match's fingerprint (its game, once ended) by match id, in
+        one transaction; one stored already stays (an ended match's game does not
+        change)."""
         ...
 
     async def unfinished_imports(self, guild_id: int, limit: int) -> list[MatchRecord]:

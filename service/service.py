@@ -189,10 +189,11 @@ class MatchService:
         return events
 
     def _subscribers(self) -> tuple[Subscriber, ...]:
-        """After the notifier, in order: a finished match moves its tournament on and is
-        counted in the opening explorer, and a computer's turn starts its search."""
+        """After the notifier, in order: a finished match moves its tournament on, is
+        counted in the opening explorer and its game fingerprinted (not to be imported
+        in its server), and a computer's turn starts its search."""
         return (self._tournaments.tournament_follows, self._explorer.follows,
-                self._computers.computer_follows)
+                self._importer.game_follows, self._computers.computer_follows)
 
     async def _check_scope(self, caller: Caller, match_id: int | None,
                            tournament_id: int | None) -> Callable[[], None]:
@@ -717,8 +718,10 @@ class MatchService:
         return await self._explorer.backfill_explorer(batch)
 
     async def explorer_idle(self) -> None:
-        """Wait until every finished match announced so far is counted in the explorer."""
+        """Wait until every finished match announced so far is counted in the explorer
+        and its game fingerprinted (both done in the background as it ends)."""
         await self._explorer.explorer_idle()
+        await self._importer.fingerprints_idle()
 
     # Importer (_importer)
 

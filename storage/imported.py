@@ -4,7 +4,9 @@ id, the name an imported record gave each of its players (``service/imported_sea
 makes the ids), so that replays, ``/history``, ``/analysis`` and the web pages name them
 later. The first spelling stored stays: a player's id, and so his name, is the same in
 every import. An imported game is a match with a fingerprint (``import_key``, unique per
-server: the index ``matches_import_key``), found by it.
+server: the index ``matches_import_key``), found by it; a game played in the server has
+one once it ended (``game_key``, the index ``matches_game_key``; not unique), which only
+the importer's check reads (it is no field of ``MatchRecord``: no save writes it over).
 """
 
 from __future__ import annotations
@@ -14,11 +16,15 @@ from collections.abc import Awaitable, Callable, Collection, Mapping
 from typing import Any
 
 from service.errors import Conflict
-from service.records import MatchRecord
+from service.records import MatchRecord, MatchStatus
 
 UNKEYED = "match:"
 """How the fingerprint of an import stored before fingerprints begins (migration 26 wrote
-``match:<id>``): the importer works its real one out (``service.importer``)."""
+``match:<id>``, and 27 for the fingerprints of version 1): the importer works its real one
+out (``service.importer``)."""
+
+ENDED = (MatchStatus.FINISHED, MatchStatus.ABORTED)
+"""The statuses of a played match whose game is fingerprinted (with a move played)."""
 
 
 class MemoryImportedPlayers:
@@ -30,6 +36,7 @@ class MemoryImportedPlayers:
     def __init__(self) -> None:
         super().__init__()
         self._imported_names: dict[int, str] = {}
+        self._game_keys: dict[int, str] = {}  # played match -> its game's fingerprint
 
     async def name_imported_players(self, names: Mapping[int, str]) -> None:
         for user, name in names.items():
@@ -46,6 +53,22 @@ class MemoryImportedPlayers:
     async def unkeyed_imports(self, guild_id: int) -> list[MatchRecord]:
         return [self._with_prefs(m) for _id, m in sorted(self._matches.items())
                 if m.guild_id == guild_id and (m.import_key or "").startswith(UNKEYED)]
+
+    async def game_match(self, guild_id: int, key: str) -> tuple[int, bool] | None:
+        return next(((m.id, m.import_key is not None) for _id, m in sorted(self._matches.items())
+                     if m.guild_id == guild_id
+                     and key in (m.import_key, self._game_keys.get(m.id))), None)
+
+    async def unkeyed_games(self, guild_id: int, limit: int) -> list[MatchRecord]:
+        return [self._with_prefs(m) for _id, m in sorted(self._matches.items())
+                if m.guild_id == guild_id and m.import_key is None and m.ply > 0
+                and m.status in ENDED and m.id not in self._game_keys][:max(0, limit)]
+
+    async def set_game_keys(self, keys: Mapping[int, str]) -> None:
+        for match_id, key in keys.items():
+            rec = self._matches.get(match_id)
+            if rec is not None and rec.import_key is None:
+                self._game_keys.setdefault(match_id, key)
 
     async def set_import_key(self, match_id: int, was: str, key: str) -> bool:
         rec = self._matches.get(match_id)
@@ -92,6 +115,30 @@ class SqlImportedPlayers:
         rows = await self._all("SELECT id FROM matches WHERE guild_id = ? AND import_key = ?",
                                (guild_id, import_key))
         return int(rows[0][0]) if rows else None
+
+    async def game_match(self, guild_id: int, key: str) -> tuple[int, bool] | None:
+        # one query, each side read by its own index (matches_import_key, matches_game_key;
+        # SQLite reads a guild's every match for the two sides joined by OR)
+        rows = await self._all(
+            "SELECT (SELECT min(id) FROM matches WHERE guild_id = ? AND import_key = ?), "
+            "(SELECT min(id) FROM matches WHERE guild_id = ? AND game_key = ?)",
+            (guild_id, key, guild_id, key))
+        imported, played = rows[0]
+        if imported is None and played is None:
+            return None
+        if played is None or (imported is not None and imported < played):
+            return int(imported), True
+        return int(played), False
+
+    async def set_game_keys(self, keys: Mapping[int, str]) -> None:
+        if not keys:
+            return
+
+        async def body() -> None:
+            for match_id, key in keys.items():
+                await self._exec("UPDATE matches SET game_key = ? WHERE id = ? AND game_key "
+                                 "IS NULL AND import_key IS NULL", (key, match_id))
+        await self._transaction(body)
 
     async def set_import_key(self, match_id: int, was: str, key: str) -> bool:
         async def body() -> bool:

@@ -504,6 +504,25 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE UNIQUE INDEX matches_import_key ON matches (guild_id, import_key)
         WHERE import_key IS NOT NULL;
     """,
+    # 27: a played game's fingerprint (``game_key``: ``service.importer.stored_key`` of a
+    # match of the server's that was played, not imported, once it has ended with a move
+    # played), so that importing its ``/history`` export into the same server is refused
+    # as importing an import again is. Not unique: two matches may play the same game.
+    # The matches that ended before it have none; the importer works theirs out at the
+    # server's next import, found by ``matches_unkeyed_games`` (its terms are the
+    # query's, ``unkeyed_games``: SQLite uses a partial index only for the same terms).
+    # The fingerprints' version 2 hashes no start text (``service.importer.KEY_VERSION``):
+    # the imports keyed by version 1 are marked ``match:<id>`` again, to be worked out
+    # anew the same way
+    """
+    ALTER TABLE matches ADD COLUMN game_key TEXT;
+    CREATE INDEX matches_game_key ON matches (guild_id, game_key)
+        WHERE game_key IS NOT NULL;
+    CREATE INDEX matches_unkeyed_games ON matches (guild_id, id)
+        WHERE game_key IS NULL AND import_key IS NULL AND ply > 0
+        AND status IN ('finished', 'aborted');
+    UPDATE matches SET import_key = 'match:' || id WHERE import_key LIKE 'r1:%';
+    """,
 )
 TABLES = frozenset({"guild_settings", "user_prefs", "matches", "seats", "moves", "ratings",
                     "clock_beats", "outbox", "dms_closed", "names", "tournaments",

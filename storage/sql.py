@@ -551,6 +551,14 @@ class SqlRepository(SqlAnalyses, SqlComforts, SqlExplorer, SqlImportedPlayers, S
                                f"'{UNKEYED}%' ORDER BY id", (guild_id,))
         return [_match_of(r) for r in rows]
 
+    async def unkeyed_games(self, guild_id: int, limit: int) -> list[MatchRecord]:
+        # the terms of the partial index matches_unkeyed_games, as its migration wrote them
+        rows = await self._all(f"{self._select_match} WHERE guild_id = ? AND game_key IS "
+                               "NULL AND import_key IS NULL AND ply > 0 AND status IN "
+                               "('finished', 'aborted') ORDER BY id LIMIT ?",
+                               (guild_id, max(0, limit)))
+        return [_match_of(r) for r in rows]
+
     async def unfinished_imports(self, guild_id: int, limit: int) -> list[MatchRecord]:
         rows = await self._all(f"{self._select_match} WHERE guild_id = ? AND import_key IS "
                                "NOT NULL AND status = 'aborted' ORDER BY id DESC LIMIT ?",

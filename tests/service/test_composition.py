@@ -72,4 +72,4 @@ async def test_each_operation_is_handed_to_a_part_the_facade_built(
         "Comforts", "Deadlines", "Tournaments", "Seasons", "Computers", "Digests", "Puzzles",
         "Puzzles"]
     assert [type(s.__self__).__name__ for s in service.core.subscribers] == [
-        "Tournaments", "Explorer", "Computers"]
+        "Tournaments", "Explorer", "Importer", "Computers"]

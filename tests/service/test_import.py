@@ -236,8 +236,137 @@ async def test_imports_from_before_fingerprints_are_recognised_at_the_next_impor
     assert await repo.unkeyed_imports(GUILD) == []
     keys = {m: (await repo.load_match(m)).import_key  # type: ignore[union-attr]
             for m in (first, twice, other)}
-    assert keys[twice] == f"{keys[first]}#{twice}" and keys[other].startswith("r1:")
+    assert keys[twice] == f"{keys[first]}#{twice}" and keys[other].startswith("r2:")
     assert {g.match.id for g in await service.continuable_imports(GUILD, ALICE)} == \
         {first, twice, other}
     with pytest.raises(AlreadyImported):
         await service.import_record(GUILD, CHANNEL, ALICE, FOUR_LEFT)
+
+
+async def _played_to_the_end(service: MatchService, moves: list[str]) -> int:
+    """A damas match Alice and Bob play through the service with ``moves``, then the
+    player to move resigns: its number."""
+    from tests.service.conftest import start_match
+    m = await start_match(service, "damas")
+    for text in moves:
+        m = (await service.move(m.id, m.to_move[0], text)).match
+    m = await service.resign(m.id, m.to_move[0])
+    assert m.status is MatchStatus.FINISHED
+    await service.explorer_idle()
+    return m.id
+
+
+async def test_a_played_games_export_imported_in_its_server_is_refused_naming_it(
+        service: MatchService, repo: Repository) -> None:
+    """The ``/history`` export of a match played in the server, imported there, became a
+    second match, counted in the explorer once as played and once as imported. A played
+    game is in its server as an import is: refused, naming the played match; nothing is
+    stored, the explorer counts it once. One that ended aborted (a move played) too; one
+    still being played may be imported (a snapshot), and another server imports any."""
+    from locales.i18n import render
+    from service.importer import AlreadyImported
+    from tests.service.conftest import BOB, start_match
+    moves = finishing_game("damas", {}, 4)
+    assert moves is not None
+    played = await _played_to_the_end(service, moves[:3])
+    assert await repo.unkeyed_games(GUILD, 10) == []  # fingerprinted as it ended
+    export = (await service.history(played)).export
+    count = len(await repo.match_ids())
+    with pytest.raises(AlreadyImported) as refused:
+        await service.import_record(GUILD, CHANNEL, ALICE, export)
+    assert (refused.value.match_id, refused.value.played) == (played, True)
+    assert render(refused.value.text, "en-US") == (
+        f"this game was played in this server, as match {played}: see it with "
+        f"/history match:{played}")
+    assert render(refused.value.text, "de").startswith(
+        f"diese Partie wurde auf diesem Server gespielt, als Partie {played}")
+    assert len(await repo.match_ids()) == count
+    every = await service.explorer(GUILD, ALICE, "damas", "", "all")
+    assert [(m.move, m.games) for m in every.moves] == [(moves[0], 1)]
+    assert (await service.explorer(GUILD, ALICE, "damas", "", "imported")).moves == ()
+    # aborted with a move played: in the server too
+    aborted = await start_match(service, "damas")
+    await service.move(aborted.id, ALICE, moves[0])
+    assert (await service.resign(aborted.id, BOB)).status is MatchStatus.ABORTED
+    with pytest.raises(AlreadyImported) as refused:
+        await service.import_record(GUILD, CHANNEL, ALICE,
+                                    (await service.history(aborted.id)).export)
+    assert refused.value.match_id == aborted.id
+    # still being played: a snapshot imports (its game is not what it will be)
+    live = await start_match(service, "damas")
+    await service.move(live.id, ALICE, moves[0])
+    await service.move(live.id, BOB, moves[1])
+    snapshot = (await service.history(live.id)).export
+    assert (await service.import_record(GUILD, CHANNEL, ALICE, snapshot)).moves == 2
+    elsewhere = await service.import_record(GUILD + 1, CHANNEL, ALICE, export)
+    assert elsewhere.match.status is MatchStatus.FINISHED
+
+
+async def test_a_game_played_before_fingerprints_is_recognised_at_the_next_import(
+        service: MatchService, repo: Repository) -> None:
+    """A match that ended before played games were fingerprinted (an upgraded database:
+    ``game_key`` empty; on a real upgraded file in tests/storage) gets its fingerprint at
+    its server's next import, which then refuses its export naming it; one whose record
+    does not read is marked, so that it is not read at every import."""
+    from service.importer import UNREADABLE, AlreadyImported
+    moves = finishing_game("damas", {}, 4)
+    assert moves is not None
+    played = await _played_to_the_end(service, moves[:3])
+    other = await _played_to_the_end(service, moves[:2])
+    await forget_game_keys(repo)
+    assert [m.id for m in await repo.unkeyed_games(GUILD, 10)] == [played, other]
+    with pytest.raises(AlreadyImported) as refused:
+        await service.import_record(GUILD, CHANNEL, ALICE,
+                                    (await service.history(played)).export)
+    assert (refused.value.match_id, refused.value.played) == (played, True)
+    assert await repo.unkeyed_games(GUILD, 10) == []
+    assert await repo.game_match(GUILD, f"{UNREADABLE}{other}") is None
+    await forget_game_keys(repo)
+    rec = await repo.load_match(other)
+    assert rec is not None
+    await repo.save(rec, dataclasses.replace(rec, start_text="not a position"))
+    with pytest.raises(AlreadyImported):
+        await service.import_record(GUILD, CHANNEL, ALICE,
+                                    (await service.history(played)).export)
+    assert await repo.unkeyed_games(GUILD, 10) == []  # the unreadable one is marked
+
+
+async def forget_game_keys(repo: Repository) -> None:
+    """The played games' fingerprints gone, as in a database from before them."""
+    from storage.memory import MemoryRepository
+    if isinstance(repo, MemoryRepository):
+        repo._game_keys.clear()
+    else:
+        async def body() -> None:
+            await repo._exec("UPDATE matches SET game_key = NULL")  # type: ignore[attr-defined]
+        await repo._transaction(body)  # type: ignore[attr-defined]
+
+
+def test_a_fingerprint_holds_the_start_as_a_value_not_as_its_text() -> None:
+    """Version 1 hashed the start position's text: another spelling of the same start
+    (FEN's "r" for red to move, as other programs write it; any later change to a
+    game's text format) made the same game another, and an import no longer matched the
+    match stored before. The start is held as a value now: the game's own start, or the
+    older rules version's start it is."""
+    import rules
+    from rules.records import read_any_record
+    from service.importer import record_key, stored_key
+    from tests.storage.test_contract import entry, record
+    x = rules.variant("xiangqi")
+    standard = x.start().to_text()
+    spelt = standard.replace(" w ", " r ")
+    assert spelt != standard and x.from_text(spelt) == x.start()
+    entries = [entry(0, "h3-e3"), entry(1, "h10-g8")]
+    keys = {stored_key(record(options={}, start_text=t), entries) for t in (standard, spelt)}
+    assert keys == {record_key(read_any_record('[Game "xiangqi"]\n\n1. h3-e3 2. h10-g8'))}
+    # a record of an older rules version (Querni's first): the file's and the stored
+    # match's are one, though the start read from the stored text carries today's rules
+    q = rules.variant("querni")
+    first = q.start_recorded("1", setup="random", seed=3)
+    move = q.format_move(first, next(iter(first.legal_moves())))
+    read = read_any_record('[Game "querni"]\n[Rules "1"]\n'
+                           '[Options \'{"seed": 3, "setup": "random"}\']\n\n1. ' + move)
+    assert read.start != q.from_text(read.start.to_text())
+    assert record_key(read) == stored_key(record(
+        game="querni", options={"seed": 3, "setup": "random"},
+        start_text=read.start.to_text()), [entry(0, move)])

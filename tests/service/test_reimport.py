@@ -14,6 +14,7 @@ import pytest
 
 from service import InvalidOption, MatchService, MatchStatus, Repository
 from service.imported_seats import is_imported
+from service.importer import AlreadyImported
 from tests.service.conftest import (
     ALICE,
     BOB,
@@ -65,13 +66,26 @@ async def _played(service: MatchService, clock: SetClock, match_id: int,
 
 
 async def _same_game_imported(service: MatchService, repo: Repository, match_id: int,
-                              export_format: str = "tablero", guild: int = GUILD) -> int:
-    """Export match ``match_id`` as ``/history`` does, import it in ``guild`` (another
-    server for an imported game: a game is imported once in a server), and check the
-    import is the same game: every entry, the position after it, how it ended, the seats
-    out and since when a seat's turns are skipped. Returns the imported match."""
+                              export_format: str = "tablero") -> int:
+    """Export match ``match_id`` as ``/history`` does and import it: a game that ended,
+    or an import, is in its server already (imported there, it is refused naming the
+    match, and nothing is stored), so it is imported in another; one still being played,
+    in its own (a snapshot of it). Check the import is the same game: every entry, the
+    position after it, how it ended, the seats out and since when a seat's turns are
+    skipped. Returns the imported match."""
     history = await service.history(match_id)
     assert history.export_format == export_format
+    guild = GUILD
+    was = await repo.load_match(match_id)
+    assert was is not None
+    if was.status is not MatchStatus.ACTIVE:
+        count = len(await repo.match_ids())
+        with pytest.raises(AlreadyImported) as refused:
+            await service.import_record(GUILD, CHANNEL, ALICE, history.export)
+        assert (refused.value.match_id, refused.value.played) == \
+            (match_id, was.import_key is None)
+        assert len(await repo.match_ids()) == count
+        guild = GUILD + 1
     imported = (await service.import_record(guild, CHANNEL, ALICE, history.export)).match
     original, copy = await service.record(match_id), await service.record(imported.id)
     assert [(x.ply, x.seat, x.canonical, x.display, x.position.to_text())

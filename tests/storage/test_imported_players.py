@@ -46,10 +46,12 @@ async def test_an_upgraded_sqlite_file_gets_the_table_and_the_column(tmp_path: P
         undo_migration_24,
         undo_migration_25,
         undo_migration_26,
+        undo_migration_27,
     )
     conn = sqlite3.connect(path)
-    undo_migration_26(conn)  # (fingerprints, question posts and puzzles: the migrations
-    undo_migration_25(conn)  # after these two)
+    undo_migration_27(conn)  # (fingerprints, question posts and puzzles: the migrations
+    undo_migration_26(conn)  # after these two)
+    undo_migration_25(conn)
     undo_migration_24(conn)
     conn.execute("DROP TABLE imported_players")  # back to the schema before issue 44's two
     conn.execute("ALTER TABLE matches DROP COLUMN continued_from")
@@ -117,7 +119,7 @@ async def test_an_upgraded_sqlite_file_marks_the_imports_made_before_fingerprint
     from service.computer_seats import COMPUTER_IDS
     from service.imported_seats import IMPORTED_IDS
     from storage.schema import IMPORTED_FROM, IMPORTED_TO
-    from tests.storage.test_contract import record, undo_migration_26
+    from tests.storage.test_contract import record, undo_migration_26, undo_migration_27
     assert (IMPORTED_FROM, IMPORTED_TO) == (IMPORTED_IDS, COMPUTER_IDS)
     path = tmp_path / "twenty-five.db"
     repo = await SqliteRepository.open(path)
@@ -127,8 +129,9 @@ async def test_an_upgraded_sqlite_file_marks_the_imports_made_before_fingerprint
         record(users=(11, WANG)), continued_from=imported.id))
     await repo.close()
     conn = sqlite3.connect(path)
+    undo_migration_27(conn)
     undo_migration_26(conn)
-    conn.execute(f"PRAGMA user_version = {len(MIGRATIONS) - 1}")
+    conn.execute("PRAGMA user_version = 25")
     conn.commit()
     conn.close()
     repo = await SqliteRepository.open(path)
@@ -210,3 +213,73 @@ async def test_imports_stored_before_fingerprints_get_theirs(repo: Repository) -
     assert await repo.set_import_key(older[2].id, "match:3", "r1:a")  # another server's
     assert await repo.imported_match(1, "r1:a") == older[0].id
     assert (await repo.load_match(older[1].id)).import_key == "r1:a#2"  # type: ignore[union-attr]
+
+
+async def played_and_imported_before_27(repo: Repository) -> tuple[int, str, int, str]:
+    """On ``repo``: a damas match played to its end (a resignation) and a Xiangqi record
+    imported, the import's fingerprint one of version 1 (hashing the start's text), as a
+    database migration 27 upgrades holds them: the played match, its ``/history``
+    export, the import and its record (the played match's fingerprint is taken away by
+    undoing 27)."""
+    from service import MatchService
+    from tests.service.conftest import Recorder, SetClock, finishing_game, start_match
+    from tests.service.test_import import RECORDS
+    service = MatchService(repo, Recorder(), SetClock())
+    m = await start_match(service, "damas")
+    for text in (finishing_game("damas", {}, 4) or [])[:3]:
+        m = (await service.move(m.id, m.to_move[0], text)).match
+    m = await service.resign(m.id, m.to_move[0])
+    await service.explorer_idle()
+    wxf = (RECORDS / "liu-dianzhong-liu-dahua-1997.wxf").read_text()
+    imported = (await service.import_record(1, 2, 3, wxf)).match.id
+    rec = await repo.load_match(imported)
+    assert rec is not None and rec.import_key is not None
+    assert await repo.set_import_key(imported, rec.import_key, "r1:" + "0" * 64)
+    return m.id, (await service.history(m.id)).export, imported, wxf
+
+
+async def refused_after_27(repo: Repository, played: int, export: str, imported: int,
+                           wxf: str) -> None:
+    """After migration 27: the played match's export and the import's record, imported
+    again in their server, are refused naming them (their fingerprints worked out at
+    that import); the import's is of version 2 now."""
+    from service import MatchService
+    from service.importer import AlreadyImported
+    from tests.service.conftest import GUILD, Recorder, SetClock
+    assert (await repo.load_match(imported)).import_key == \
+        f"match:{imported}"  # type: ignore[union-attr]
+    service = MatchService(repo, Recorder(), SetClock())
+    with pytest.raises(AlreadyImported) as refused:
+        await service.import_record(GUILD, 2, 3, export)
+    assert (refused.value.match_id, refused.value.played) == (played, True)
+    with pytest.raises(AlreadyImported) as refused:
+        await service.import_record(1, 2, 3, wxf)
+    assert (refused.value.match_id, refused.value.played) == (imported, False)
+    assert (await repo.load_match(imported)).import_key.startswith(  # type: ignore[union-attr]
+        "r2:")
+
+
+async def test_an_upgraded_sqlite_file_still_refuses_its_played_games_and_imports(
+        tmp_path: Path) -> None:
+    """A database from before migration 27: its played matches have no fingerprint and
+    its imports one of version 1; importing either again is still refused."""
+    import sqlite3
+
+    from tests.storage.test_contract import undo_migration_27
+    path = tmp_path / "twenty-six.db"
+    repo = await SqliteRepository.open(path)
+    try:
+        before = await played_and_imported_before_27(repo)
+    finally:
+        await repo.close()
+    conn = sqlite3.connect(path)
+    undo_migration_27(conn)
+    conn.execute("PRAGMA user_version = 26")
+    conn.commit()
+    conn.close()
+    repo = await SqliteRepository.open(path)
+    try:
+        assert await repo.schema_version() == len(MIGRATIONS) == 27
+        await refused_after_27(repo, *before)
+    finally:
+        await repo.close()

@@ -95,9 +95,11 @@ async def test_postgres_marks_the_imports_made_before_fingerprints(postgres_url:
     await repo.close()
     import asyncpg
     conn = await asyncpg.connect(postgres_url)
-    await conn.execute("DROP INDEX matches_import_key")
-    await conn.execute("ALTER TABLE matches DROP COLUMN import_key")
-    await conn.execute(f"UPDATE tablero_schema SET version = {len(MIGRATIONS) - 1}")
+    for undone in ("DROP INDEX matches_unkeyed_games", "DROP INDEX matches_game_key",
+                   "ALTER TABLE matches DROP COLUMN game_key",  # (27, then 26)
+                   "DROP INDEX matches_import_key", "ALTER TABLE matches DROP COLUMN import_key",
+                   "UPDATE tablero_schema SET version = 25"):
+        await conn.execute(undone)
     await conn.close()
     repo = await PostgresRepository.open(postgres_url)
     try:
@@ -105,6 +107,33 @@ async def test_postgres_marks_the_imports_made_before_fingerprints(postgres_url:
         assert (await repo.load_match(imported.id)).import_key == \
             f"match:{imported.id}"  # type: ignore[union-attr]
         assert (await repo.load_match(played.id)).import_key is None  # type: ignore[union-attr]
+    finally:
+        await repo.close()
+
+
+async def test_postgres_still_refuses_the_played_games_and_imports_of_before_27(
+        postgres_url: str) -> None:
+    """Migration 27 on PostgreSQL, with rows: a match played to the end (no fingerprint
+    before it) and an import keyed by version 1; importing either again is refused."""
+    from tests.storage.test_imported_players import (
+        played_and_imported_before_27,
+        refused_after_27,
+    )
+    repo = await PostgresRepository.open(postgres_url)
+    try:
+        before = await played_and_imported_before_27(repo)
+    finally:
+        await repo.close()
+    import asyncpg
+    conn = await asyncpg.connect(postgres_url)
+    for undone in ("DROP INDEX matches_unkeyed_games", "DROP INDEX matches_game_key",
+                   "ALTER TABLE matches DROP COLUMN game_key",
+                   "UPDATE tablero_schema SET version = 26"):
+        await conn.execute(undone)
+    await conn.close()
+    repo = await PostgresRepository.open(postgres_url)
+    try:
+        await refused_after_27(repo, *before)
     finally:
         await repo.close()
 
