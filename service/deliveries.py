@@ -2,9 +2,10 @@
 the core (``DeliveryFacts``): the language a server chose for its threads (and whether
 its rated games allow takebacks), whether it shows its matches on the web, the locale a
 user was last seen with, who keeps his DMs closed, a finished match's stored record
-and analysis for its replay, and where the posts that asked a question with buttons are
-(to close them once answered: ``service.settled``). The Discord adapter is given one by
-the wiring instead of the repository.
+and analysis for its replay, where the posts that asked a question with buttons are
+(to close them once answered: ``service.settled``), and where a finished match's latest
+rematch stands (its result post shows it: :data:`REMATCH_STAGES`). The Discord adapter
+is given one by the wiring instead of the repository.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 
 from service.errors import StorageError
 from service.ports import Repository
-from service.records import PostedMessage
+from service.records import MatchStatus, PostedMessage
 from service.states import StoredRecord
 from service.views import GuildSettings, MatchAnalysis, MatchView
 
@@ -29,6 +30,44 @@ class PlaceSettings:
 
     language: str | None
     takebacks_rated: bool
+
+
+REMATCH_STAGES = ("asked", "started", "declined", "open")
+"""Where a finished match's rematch stands, as its result post shows it: ``asked`` (the
+rematch's challenge waits for an answer: the result's "Rematch" is gone, its line names
+the new match), ``started`` (accepted, or its lobby filled: settled for good),
+``declined`` (settled for good), ``open`` (none, or the last one was withdrawn or broke
+before it started: "Rematch" is offered again, since one may ask again)."""
+
+
+def rematch_stage(status: MatchStatus) -> str:
+    """The stage (:data:`REMATCH_STAGES`) of a rematch whose match has ``status``."""
+    if status.is_waiting:
+        return "asked"
+    if status is MatchStatus.DECLINED:
+        return "declined"
+    if status in (MatchStatus.CANCELLED, MatchStatus.BROKEN):
+        return "open"
+    return "started"
+
+
+def settled_rematch_stage(outcome: str) -> str:
+    """The stage a rematch reaches when its challenge is settled with ``outcome``
+    (``OfferSettled.outcome`` of a challenge: accepted, filled, declined, withdrawn,
+    closed)."""
+    if outcome in ("accepted", "filled"):
+        return "started"
+    return "declined" if outcome == "declined" else "open"
+
+
+@dataclass(frozen=True, slots=True)
+class RematchState:
+    """The latest rematch asked of a finished match: the new match (``match_id``), who
+    asked (``asked_by``) and its ``stage`` (:data:`REMATCH_STAGES`)."""
+
+    match_id: int
+    asked_by: int
+    stage: str
 
 
 class DeliveryFacts:
@@ -85,6 +124,20 @@ class DeliveryFacts:
     async def forget_post(self, match_id: int, offer: str) -> None:
         """That post was closed (or cannot be): nothing more to do with it."""
         await self._repository.forget_post(match_id, offer)
+
+    async def rematch_of(self, match_id: int) -> RematchState | None:
+        """The latest rematch asked of the finished match ``match_id`` and where it
+        stands (None: none was asked)."""
+        rematch = await self._repository.rematch_of(match_id)
+        rec = await self._repository.load_match(rematch) if rematch is not None else None
+        if rec is None:
+            return None
+        return RematchState(rec.id, rec.challenger_id, rematch_stage(rec.status))
+
+    async def rematch_source(self, rematch_id: int) -> int | None:
+        """The finished match whose latest rematch ``rematch_id`` is (None: it is no
+        rematch, or a later one was asked since)."""
+        return await self._repository.rematch_source(rematch_id)
 
     async def stored_analysis(self, match_id: int) -> MatchAnalysis | None:
         """The analysis ``/analysis`` stored of a finished match (its replay marks the

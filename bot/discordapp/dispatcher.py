@@ -107,13 +107,18 @@ LAYOUT = "\x1elayout:"
 closed starts: JSON of its closed form follows (:func:`remembered_layout`)."""
 
 
-def remembered_layout(components: Sequence[dict[str, Any]], content: str | None) -> str:
+def remembered_layout(components: Sequence[dict[str, Any]], content: str | None,
+                      opened: Sequence[dict[str, Any]] | None = None) -> str:
     """What to remember of a post whose buttons go once its question is settled, to
     close it without reading it back: ``components``, the message's components without
     its question's buttons (a card's container, a link); ``content``, its words (None:
-    a Components V2 card, whose words are in the card)."""
-    return LAYOUT + json.dumps({"components": list(components), "content": content},
-                               separators=(",", ":"))
+    a Components V2 card, whose words are in the card); ``opened``, its components with
+    the buttons, for a post whose question may be asked again after it was closed (a
+    result's "Rematch" comes back when the rematch is withdrawn: ``Routes.reopen_post``)."""
+    data: dict[str, Any] = {"components": list(components), "content": content}
+    if opened is not None:
+        data["opened"] = list(opened)
+    return LAYOUT + json.dumps(data, separators=(",", ":"))
 
 
 def _noted(words: str, note: str) -> str:
@@ -558,6 +563,37 @@ class Routes:
             if retry is not None:
                 raise retry from error
             self.log_once(("close", post.message_id), "cannot close post %s in %s: %s",
+                          post.message_id, post.channel_id, _what(error))
+            return False
+        return True
+
+    async def reopen_post(self, post: PostedMessage) -> bool:
+        """Undo :meth:`close_post` on a post remembered with its buttons
+        (:func:`remembered_layout`'s ``opened``): its buttons back and its words as they
+        were posted, the closing line gone. False when it was remembered without them
+        (nothing to do) or cannot be edited (logged once, left); transient failures
+        raise ``Retry``."""
+        if not post.content.startswith(LAYOUT):
+            return False
+        data = json.loads(post.content[len(LAYOUT):])
+        opened = data.get("opened")
+        if opened is None:
+            return False
+        payload: dict[str, Any] = {"components": opened, "allowed_mentions": {"parse": []}}
+        if data["content"] is None:
+            payload["flags"] = COMPONENTS_V2
+        else:
+            payload["content"] = data["content"]
+        try:
+            await self.client.http.request(discord.http.Route(
+                "PATCH", "/channels/{channel_id}/messages/{message_id}",
+                channel_id=post.channel_id, message_id=post.message_id), json=payload)
+        except Exception as error:
+            self._failed(error)
+            retry = retry_of(error)
+            if retry is not None:
+                raise retry from error
+            self.log_once(("close", post.message_id), "cannot reopen post %s in %s: %s",
                           post.message_id, post.channel_id, _what(error))
             return False
         return True

@@ -54,7 +54,7 @@ from service import MatchStatus, texts
 from service import events as ev
 from service.boards import draw_board
 from service.computer_seats import is_computer
-from service.deliveries import DeliveryFacts
+from service.deliveries import DeliveryFacts, settled_rematch_stage
 from service.imported_seats import is_imported
 from service.outbox import OutboxRelay
 from service.ports import BoardRenderer, NameResolver
@@ -228,7 +228,7 @@ class DiscordNotifier:
     async def challenge_received(self, event: ev.ChallengeReceived) -> None:
         m, to = event.match, event.to
         if event.taken:  # the computer took the rematch: its start is posted, no question
-            await self.link_rematch(m, event.rematch_of)
+            await self.rematch_asked(m, event)
             return
         actions = ["accept", "decline"] if to else []
         if not to or m.seat_count > len(to) + len(m.joined):  # (the computer sits at once)
@@ -254,15 +254,17 @@ class DiscordNotifier:
         await self.asked(m, "challenge", loc, await self.post(
             m, text, ping=ping, dm=dm, closed_note=closed_note,
             view=match_buttons(m.id, m.ply, actions, loc)))
-        await self.link_rematch(m, event.rematch_of)
+        await self.rematch_asked(m, event)
 
-    async def link_rematch(self, m: MatchView, rematch_of: int | None) -> None:
-        """Rematch ``m``'s answer (its start, when the computer took it) closes the
-        "Rematch" of the result it came from, ``rematch_of``'s, too."""
-        if rematch_of is not None:
-            result = await self.facts.post_of(rematch_of, "rematch")
-            if result is not None:
-                await self.facts.remember_post(m.id, "rematch-of", result)
+    async def rematch_asked(self, m: MatchView, event: ev.ChallengeReceived) -> None:
+        """The result the rematch ``m`` came from says it was asked (``show_rematch``),
+        unless it was answered since (the answer's own entry follows: the start of a
+        rematch the computer took at once) or a later rematch was asked meanwhile."""
+        if event.rematch_of is None:
+            return
+        latest = await self.facts.rematch_of(event.rematch_of)
+        if latest is not None and latest.match_id == m.id and latest.stage == "asked":
+            await self.show_rematch(event.rematch_of, m.id, "asked", event.by)
 
     @handlers.on(ev.LobbyChanged)
     async def lobby_changed(self, event: ev.LobbyChanged) -> None:
@@ -385,10 +387,32 @@ class DiscordNotifier:
         when it went out) loses its buttons and says what became of it, in the
         language it was written in. Once closed (or found gone) it is forgotten."""
         m = event.match
-        if event.offer == "challenge":  # a rematch agreed or declined: its result post
-            await self.close(m.id, "rematch-of", event)
+        if event.offer == "challenge":  # a rematch's answer: the result it rematches
+            source = await self.facts.rematch_source(m.id)  # (None: a later one's)
+            if source is not None:
+                await self.show_rematch(source, m.id, settled_rematch_stage(event.outcome),
+                                        event.by)
         offer = event.offer if event.ply is None else f"{event.offer}:{event.ply}"
         await self.close(m.id, offer, event)
+
+    async def show_rematch(self, match_id: int, rematch: int, stage: str,
+                           by: int | None) -> None:
+        """The result post of ``match_id`` (remembered as its ``rematch``) shows where
+        its rematch ``rematch`` stands (``service.deliveries.REMATCH_STAGES``): asked,
+        its "Rematch" goes and a line names the new match (asking again would be
+        refused: one live rematch per match); started or declined, the line says so and
+        the post is forgotten (settled for good); open again (withdrawn), "Rematch" comes
+        back. Each edit is the same when made again (a redelivery)."""
+        post = await self.facts.post_of(match_id, "rematch")
+        if post is None:  # never posted, or settled already
+            return
+        if stage == "open":
+            await self.routes.reopen_post(post)
+            return
+        await self.routes.close_post(post, render(rematch_line(stage, rematch, by),
+                                                  post.locale))
+        if stage != "asked":
+            await self.facts.forget_post(match_id, "rematch")
 
     async def close_turn(self, m: MatchView, ply: int) -> None:
         """The turn at ``ply`` is over and the next turn's post is out
@@ -401,14 +425,11 @@ class DiscordNotifier:
     async def close(self, match_id: int, offer: str, event: ev.OfferSettled) -> None:
         """Close the post remembered as ``match_id``'s ``offer`` (if any) as ``event``
         says, and forget it. A turn's card only loses its buttons (its words said what
-        it was); a rematch withdrawn or never answered leaves its "Rematch" open."""
+        it was)."""
         post = await self.facts.post_of(match_id, offer)
         if post is None:  # never posted in the match's place (or closed already)
             return
-        if offer == "rematch-of" and event.outcome not in ("accepted", "filled", "declined"):
-            await self.facts.forget_post(match_id, offer)
-            return
-        line = rematch_line(event) if offer == "rematch-of" else outcome_line(event)
+        line = outcome_line(event)
         await self.routes.close_post(post, render(line, post.locale)
                                      if line is not None else None)
         await self.facts.forget_post(match_id, offer)
@@ -420,12 +441,14 @@ class DiscordNotifier:
 
     async def asked_with_layout(self, m: MatchView, offer: str, loc: str,
                                 message: discord.Message | None,
-                                closed: discord.ui.View | discord.ui.LayoutView | None
-                                ) -> None:
+                                closed: discord.ui.View | discord.ui.LayoutView | None,
+                                opened: discord.ui.View | None = None) -> None:
         """Remember the post ``message`` that asked ``m``'s question ``offer`` in ``loc``
         with what it keeps once closed (``closed``: its card without the buttons, its
         words put in as they were posted; or a plain post's other components), so the
-        edit that closes it needs nothing read back (``Routes.close_post``)."""
+        edit that closes it needs nothing read back (``Routes.close_post``); ``opened``:
+        a plain post's components as posted, when its question may be asked again once
+        closed (``Routes.reopen_post``)."""
         if message is None:
             return
         content: str | None = message.content
@@ -433,7 +456,8 @@ class DiscordNotifier:
             closed, content = cards.with_words(closed, cards.words_of(message)), None
         await self.facts.remember_post(m.id, offer, PostedMessage(
             message.channel.id, message.id, loc, remembered_layout(
-                closed.to_components() if closed is not None else [], content)))
+                closed.to_components() if closed is not None else [], content,
+                opened.to_components() if opened is not None else None)))
 
     async def asked(self, m: MatchView, offer: str, loc: str,
                     message: discord.Message | None) -> None:
@@ -506,9 +530,16 @@ class DiscordNotifier:
         if url is not None:
             extra["view"] = with_web_link(extra.get("view"), url, loc)
         message = await self.post(m, text, ping=ping, dm=dm, **extra)
-        if rematch:  # its button goes once a rematch is agreed or declined
+        if rematch and message is not None:  # its button goes once a rematch is asked
             await self.asked_with_layout(m, "rematch", loc, message,
-                                         self.link_only(url, loc))
+                                         self.link_only(url, loc), extra["view"])
+            # one asked before this post went out (a quick /rematch, a restart): the
+            # rematch's own posts found nothing to show it on, so it is shown now
+            latest = await self.facts.rematch_of(m.id)
+            if latest is not None and latest.stage != "open":
+                await self.show_rematch(m.id, latest.match_id, latest.stage,
+                                        latest.asked_by if latest.stage == "asked"
+                                        else None)
         if m.ply > 0 and m.status is not MatchStatus.BROKEN:
             await self.post_replay(m, event.record)
 

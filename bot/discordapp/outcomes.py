@@ -1,7 +1,7 @@
 """What became of a question asked with buttons (``OfferSettled``), as the line its post
 gets when it is closed: "✅ Accepted by @bob.", "🤝 Draw agreed.", "⌛ Lapsed: a move was
-played first.", "🏁 Claimed by @bob.", "Rematch: match #12." (rendered in the post's own
-language by the notifier); a turn's card gets none."""
+played first.", "🏁 Claimed by @bob.", "🔁 Rematch started: match #12." (rendered in the
+post's own language by the notifier); a turn's card gets none."""
 
 from __future__ import annotations
 
@@ -52,10 +52,15 @@ def outcome_line(event: OfferSettled) -> Words | None:
     return _("Closed: the match is over.") if event.offer != "challenge" else _("Closed.")
 
 
-def rematch_line(event: OfferSettled) -> Words:
-    """The closing line of a result post whose "Rematch" was asked for and answered:
-    ``event`` settled the rematch's challenge (``event.match``: the rematch)."""
-    if event.outcome in ("accepted", "filled"):
-        return _("Rematch: match #{match}.", match=str(event.match.id))
-    return _("❌ Rematch declined by {player}.", player=mention(event.by)) \
-        if event.by is not None else _("❌ Rematch declined.")
+def rematch_line(stage: str, rematch: int, by: int | None) -> Words:
+    """The line a result post gets where its "Rematch" was: the rematch ``rematch`` was
+    asked (``by``: who asked), started, or declined (``by``: who declined); see
+    ``service.deliveries.REMATCH_STAGES``."""
+    if stage == "asked":
+        return _("🔁 Rematch asked by {player}: match #{match}.", player=mention(by),
+                 match=str(rematch)) if by is not None else \
+            _("🔁 Rematch asked: match #{match}.", match=str(rematch))
+    if stage == "started":
+        return _("🔁 Rematch started: match #{match}.", match=str(rematch))
+    return _("❌ Rematch declined by {player}.", player=mention(by)) \
+        if by is not None else _("❌ Rematch declined.")

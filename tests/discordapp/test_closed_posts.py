@@ -447,27 +447,60 @@ async def finished(w: World) -> tuple[Any, Any, Any]:
     return m, thread, result
 
 
-async def test_a_results_rematch_closes_once_agreed_or_declined(world: World) -> None:
+async def test_a_results_rematch_shows_where_the_rematch_stands(world: World) -> None:
+    """Asked, the result's "Rematch" goes (a click would be refused: one live rematch
+    at a time) and a line names the new match; started or declined, the line says so;
+    withdrawn, "Rematch" is back and the line gone (one may ask again)."""
     w = world
-    _, thread, result = await finished(w)
+    m, thread, result = await finished(w)
     await w.bob.click(result, label="Rematch")
     challenge = w.channel.last_message
+    rematch = match_of(challenge)
+    await drain(w)
+    closed(thread, result, f"🔁 Rematch asked by {w.bob.mention}: match #{rematch}.")
     await w.alice.click(challenge, label="Accept")
     await drain(w)
-    rematch = match_of(challenge)
-    closed(thread, result, f"Rematch: match #{rematch}.")
+    closed(thread, result, f"🔁 Rematch started: match #{rematch}.")
     assert now_of(thread, result).embeds  # the result's board stays
+    assert await w.repository.post_of(m.id, "rematch") is None  # settled: done
 
     _, thread, result = await finished(w)
     await w.alice.click(result, label="Rematch")
     withdrawn = w.channel.last_message
+    await drain(w)
+    assert buttons(now_of(thread, result)) == []
     await w.alice.click(withdrawn, label="Cancel")  # withdrawn: one may ask again
     await drain(w)
-    assert [b.label for b in buttons(now_of(thread, result))] == ["Rematch"]
+    again = now_of(thread, result)
+    assert [b.label for b in buttons(again)] == ["Rematch"]
+    assert again.content == result.content and again.embeds
     await w.alice.click(result, label="Rematch")
     await w.bob.click(w.channel.last_message, label="Decline")
     await drain(w)
     closed(thread, result, f"❌ Rematch declined by {w.bob.mention}.")
+
+
+async def test_a_rematch_settled_before_its_result_went_out_shows_on_it(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The process dies before the result's post; the rematch is asked and accepted
+    (the console, the web) and told meanwhile, with no result post to show it on: the
+    next start posts the result with its line, not a "Rematch" that would be refused."""
+    w = world
+    m, thread = await start_match(w, w.alice, w.bob, seat=0)
+    await w.alice.slash(thread, "move", move="h3-e3")
+    await drain(w)
+    cog: Any = w.bot.get_cog("Deliveries")
+    notify = cog.notifier.relay.notify
+    dies_before_delivering(w, monkeypatch)
+    await w.service.resign(m.id, w.bob.id)
+    monkeypatch.setattr(cog.notifier.relay, "notify", notify)
+    rematch = await w.service.rematch(m.id, w.alice.id)
+    await w.service.accept(rematch.id, w.bob.id)
+    await drain(w)
+    assert {e.match_id for e in await w.repository.pending_outbox()} == {m.id}
+    await restarted(w)
+    closed(thread, result_post(thread), f"🔁 Rematch started: match #{rematch.id}.")
+    assert await w.repository.post_of(m.id, "rematch") is None
 
 
 async def test_a_draw_offer_a_takeback_made_moot_says_so(world: World) -> None:

@@ -283,7 +283,7 @@ async def test_the_result_of_a_game_against_the_computer_offers_a_rematch(
     assert new.thread_id in [t.id for t in w.channel.threads]
     shown = next(m for m in thread.history() if m.id == result.id)
     assert buttons(shown) == [] and shown.content.splitlines()[-1] == \
-        f"Rematch: match #{new.id}."
+        f"🔁 Rematch started: match #{new.id}."
     assert "challenges" not in texts(w.channel)  # nobody was asked to accept
     again = await w.alice.slash(thread, "rematch")
     assert reply(again).content == \
