@@ -380,6 +380,7 @@ class OutboxRelay:
         self._dirty: set[int] = set()
         self._followers: set[asyncio.Task[None]] = set()
         self._old_up_to = 0  # entries up to this id were pending when we recovered
+        self._repeats: set[int] = set()  # entries whose posts may be out already
 
     async def notify(self, event: Event) -> None:
         """The live path: remember the event for its entry and deliver the match's
@@ -467,6 +468,17 @@ class OutboxRelay:
 
     # ------------------------------------------------------------------ lanes
 
+    def may_be_out(self, entry: OutboxEntry) -> bool:
+        """Whether ``entry``'s posts may have gone out already, asked by its deliverer:
+        it is delivered from its payload (no live event: an earlier process made it)
+        and was pending when this process recovered (that process may have delivered
+        it and died before deleting it), or this process delivered it and failed to
+        delete it. The deliverer then looks for its posts before posting them again,
+        where the messenger's own check does not reach (Discord's nonces hold for a few
+        minutes only). An entry delivered with its live event is this process's, and
+        new."""
+        return entry.id in self._repeats
+
     def _waits_for_live(self, entry: OutboxEntry) -> bool:
         """Written by this process after start, its live event not here yet: it is on
         its way (held until the actor's reply), unless it is overdue."""
@@ -487,14 +499,22 @@ class OutboxRelay:
                     if event is None:
                         if self._waits_for_live(entry):
                             break
+                        if entry.id <= self._old_up_to:
+                            self._repeats.add(entry.id)
                         try:
                             event = event_of(entry)
                         except OutboxError as e:
                             log.error("%s; dropped (match %s)", e, entry.match_id)
                             await self.repository.mark_delivered(entry.id)
+                            self._repeats.discard(entry.id)
                             continue
                     await self._send(entry, event)
-                    await self.repository.mark_delivered(entry.id)
+                    try:
+                        await self.repository.mark_delivered(entry.id)
+                    except BaseException:
+                        self._repeats.add(entry.id)  # its next delivery is a repeat
+                        raise
+                    self._repeats.discard(entry.id)
                     self.delivered += 1
                 else:
                     if len(entries) == self.batch:

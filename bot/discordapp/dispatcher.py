@@ -24,6 +24,10 @@ Every message an entry sends carries a nonce derived from the entry, the step an
 goes (:func:`nonce_of`), which discord.py sends with ``enforce_nonce``: when a crash falls
 between Discord accepting a post and the entry's deletion, the redelivery after the restart
 is answered with the message already posted (within Discord's few minutes), not a second.
+Later than that (``NONCE_TRUSTED``), an entry that may have gone out is delivered with a
+look first: each post is looked for among the messages that followed the entry in its
+channel (:meth:`Routes.posted`: one history request per post, never on the normal path)
+and, found, taken as made.
 """
 
 from __future__ import annotations
@@ -37,14 +41,14 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
 import aiohttp
 import discord
 
-from bot.discordapp.cards import with_words
+from bot.discordapp.cards import with_words, words_of
 from bot.discordapp.mentions import CommandIds, cut, mentioning, plain_commands
 from bot.discordapp.permissions import (
     POSTING_PERMISSIONS,
@@ -244,14 +248,29 @@ def nonce_of(identity: str, step: str, destination: object) -> str:
     return digest[:NONCE_LENGTH]
 
 
+NONCE_TRUSTED = timedelta(seconds=60)
+"""How long Discord surely answers a repeated nonce with the message it made (it says "a
+few minutes"): an entry delivered again within this of its making needs nothing more."""
+HISTORY_LOOK = 50
+"""How many messages after an entry's making are read (one request) to find its posts
+when it is delivered again later than :data:`NONCE_TRUSTED` (:meth:`Routes.posted`)."""
+CLOCK_SLACK = timedelta(seconds=5)
+"""How much earlier than an entry's making its post is looked for (the database's clock
+and Discord's may differ by that much)."""
+
+
 @dataclass
 class Progress:
     """What already went out for one entry, kept across retries so a retry never posts
     a step twice: step key -> the message (None when that route reached nobody).
-    ``identity``: the entry's (``entry_identity``), from which its nonces are made."""
+    ``identity``: the entry's (``entry_identity``), from which its nonces are made;
+    ``since``: when it was made, for an entry whose posts may have gone out beyond
+    Discord's nonce window (a redelivery after a long stop): its posts are looked for
+    in their channel from then on before they are made (None: the nonce suffices)."""
 
     identity: str = ""
     done: dict[str, Any] = field(default_factory=dict)
+    since: datetime | None = None
 
 
 _progress: ContextVar[Progress | None] = ContextVar("tablero_delivery", default=None)
@@ -265,6 +284,43 @@ def current_nonce(destination: object) -> str | None:
     if progress is None or step is None or not progress.identity:
         return None
     return nonce_of(progress.identity, step, destination)
+
+
+def looked_for_since() -> datetime | None:
+    """For a step of an entry that may already have posted beyond the nonce window:
+    since when its posts are looked for (``Progress.since``); None otherwise."""
+    progress = _progress.get()
+    return None if progress is None else progress.since
+
+
+def button_ids(components: Sequence[Any]) -> list[str]:
+    """The custom ids of the buttons among ``components`` (a message's, nested in rows,
+    containers and sections), in order: what a post's buttons act on (the match and
+    ply: ``components.MatchButton``)."""
+    found: list[str] = []
+    for c in components:
+        if isinstance(c, discord.components.Button) and c.custom_id is not None:
+            found.append(c.custom_id)
+        elif isinstance(c, discord.components.ActionRow | discord.components.Container):
+            found += button_ids(c.children)
+        elif isinstance(c, discord.components.SectionComponent):
+            found += button_ids([*c.children, c.accessory])
+    return found
+
+
+def view_button_ids(view: Any) -> list[str]:
+    """The custom ids of the buttons of a view about to be sent, as :func:`button_ids`
+    reads them back from the message."""
+    if not isinstance(view, discord.ui.View | discord.ui.LayoutView):
+        return []
+    found: list[str] = []
+    for item in view.walk_children():
+        if isinstance(item, discord.ui.DynamicItem):  # a match button (its template)
+            item = item.item
+        if isinstance(item, discord.ui.Button) and item.url is None \
+                and item.custom_id is not None:
+            found.append(item.custom_id)
+    return found
 
 
 def _nonce_kwargs(destination: object) -> dict[str, Any]:
@@ -319,16 +375,21 @@ class Routes:
     # ------------------------------------------------------------------ progress
 
     async def delivering(self, entry: OutboxEntry, work: Awaitable[None],
-                         progress: dict[int, Progress]) -> None:
+                         progress: dict[int, Progress], *, repeat: bool = False) -> None:
         """Run ``work`` (the posts of one entry) with its progress (``progress``: entry
         id -> what already went out). It is kept only when the relay will call again with
         the same entry (a failure in ``RETRIED``), so the retry skips those steps; done,
         dropped (any other failure) or cancelled, it is forgotten. A progress kept under
-        the id of another entry (another identity) is not this entry's: it starts anew."""
+        the id of another entry (another identity) is not this entry's: it starts anew.
+        ``repeat``: its posts may have gone out already (``OutboxRelay.may_be_out``);
+        when it was made longer ago than Discord surely keeps nonces, each post is
+        first looked for in its channel (:meth:`posted`)."""
         identity = entry_identity(entry)
         kept = progress.get(entry.id)
         if kept is None or kept.identity != identity:
             kept = progress[entry.id] = Progress(identity)
+        if repeat and discord.utils.utcnow() - entry.created_at >= NONCE_TRUSTED:
+            kept.since = entry.created_at
         token = _progress.set(kept)
         again = False
         try:
@@ -515,6 +576,12 @@ class Routes:
         if attachment is not None:
             extra["file"] = attachment.fresh()
         said: str | None = cut(content, 2000)
+        since = looked_for_since()
+        if since is not None:
+            already = await self.posted(channel, target, since, cut(content, 2000),
+                                        view_button_ids(extra.get("view")))
+            if already is not None:
+                return already
         if isinstance(extra.get("view"), discord.ui.LayoutView):
             # a Components V2 card holds no content: its words go in the card, where
             # their mentions notify the same way (issue 42)
@@ -523,6 +590,41 @@ class Routes:
             said, allowed_mentions=discord.AllowedMentions(
                 users=[discord.Object(u) for u in ping], everyone=False, roles=False),
             **extra)
+
+    async def posted(self, channel: discord.abc.Messageable, place: object,
+                     since: datetime, words: str, buttons: Sequence[str]
+                     ) -> discord.Message | None:
+        """The bot's own post of the entry being delivered again, if it went out before
+        (a process died after Discord took it and before the entry was deleted, longer
+        ago than Discord's nonces hold): the latest message of the bot in ``channel``
+        (``place`` names it in the log) made since ``since`` that says ``words`` (its
+        content, or a card's words) with the buttons ``buttons`` (their custom ids name
+        the match and ply), among the first :data:`HISTORY_LOOK` messages after
+        ``since``: one request. Nothing users see marks a post; what it says and acts on
+        is its mark. None when there is none (it is posted), or the history cannot be
+        read (logged once: posting again is better than not at all); transient failures
+        raise ``Retry``."""
+        if not words.strip() or self.client.user is None:
+            return None
+        mine, found = self.client.user.id, None
+        after = discord.Object(discord.utils.time_snowflake(since - CLOCK_SLACK))
+        try:
+            async for message in channel.history(limit=HISTORY_LOOK, after=after):
+                said = message.content or words_of(message)
+                if message.author.id == mine and said.strip() == words.strip() \
+                        and button_ids(message.components) == list(buttons):
+                    found = message
+        except Exception as error:
+            self._failed(error)
+            retry = retry_of(error)
+            if retry is not None:
+                raise retry from error
+            self.log_once(("history", place), "cannot read the history of %s: %s", place,
+                          _what(error))
+            return None
+        if found is not None:
+            log.info("found post %s already made; not posted again", found.id)
+        return found
 
     async def _reopen(self, thread_id: int) -> bool:
         """Unarchive a thread (posting to it then works); False when not allowed."""
@@ -626,7 +728,11 @@ class Routes:
         try:
             channel = await self.client.create_dm(discord.Object(user_id))
             extra: dict[str, Any] = {} if attachment is None else {"file": attachment.fresh()}
-            await channel.send(cut(text, 2000), **_nonce_kwargs(f"dm:{user_id}"), **extra)
+            since = looked_for_since()
+            if since is None or await self.posted(channel, f"dm:{user_id}", since,
+                                                  cut(text, 2000), []) is None:
+                await channel.send(cut(text, 2000), **_nonce_kwargs(f"dm:{user_id}"),
+                                   **extra)
         except Exception as error:
             self._failed(error)
             retry = retry_of(error)

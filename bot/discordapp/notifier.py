@@ -214,8 +214,9 @@ class DiscordNotifier:
 
     async def deliver(self, entry: OutboxEntry, event: ev.Event) -> None:
         """The relay's deliverer: the posts of one entry; a retry skips those already
-        out."""
-        await self.routes.delivering(entry, self._dispatch(event), self._progress)
+        out, and a redelivery after a restart finds those an earlier process made."""
+        await self.routes.delivering(entry, self._dispatch(event), self._progress,
+                                     repeat=self.relay.may_be_out(entry))
 
     async def _dispatch(self, event: ev.Event) -> None:
         """The posts of ``event``: the handler of its class."""

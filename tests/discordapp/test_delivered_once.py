@@ -18,7 +18,7 @@ import rules
 from bot.discordapp.notifier import DiscordNotifier
 from service import Repository
 from tests.discordapp.conftest import World, make_bot
-from tests.discordapp.helpers import start_match, words
+from tests.discordapp.helpers import buttons, start_match, words
 from tests.discordapp.nonces import NONCE_WINDOW, NonceLedger
 
 
@@ -158,3 +158,44 @@ async def test_killed_after_every_delivery_of_a_match_nothing_is_shown_twice(
         bobs = w.env.backend.messages.get(w.env.backend.get_dm_channel(w.bob.id).id, {})
         turns = [msg.content for msg in bobs.values() if msg.content.startswith("Your move")]
         assert len(turns) == len(set(turns)) == 3, turns  # each with its own post's link
+
+
+async def test_a_turn_redelivered_past_the_nonce_window_is_found_not_posted_again(
+        world: World, nonces: NonceLedger) -> None:
+    """Killed after Bob's turn went out (his card in the thread, his DM) and before its
+    entry was deleted, the bot comes back after Discord stopped answering the nonces:
+    it reads the thread's and the DM's latest messages once each, finds its posts there
+    and takes them as made (the card is remembered, so the next move closes it). No
+    history is read on the normal path, nor for a redelivery within the window."""
+    w = world
+    await w.service.update_user_prefs(w.bob.id, "dm")
+    m, thread = await start_match(w, w.alice, w.bob, seat=0)
+    await notifier_of(w).drain()
+    dying = await crash_after_posting(w)
+    await w.service.move(m.id, w.alice.id, "h3-e3")
+    await notifier_of(w).drain()
+    card = thread.last_message
+    assert dying.killed >= 1 and [e.kind for e in await w.repository.pending_outbox()] \
+        == ["turn"]
+    assert buttons(card)
+    dm = w.env.backend.get_dm_channel(w.bob.id).id
+    posts, dms = thread.history(), dict(w.env.backend.messages.get(dm, {}))
+    await w.env.advance_time((NONCE_WINDOW + timedelta(seconds=1)).total_seconds())
+    since, returned = len(w.env.http_requests), nonces.returned
+
+    def reads(start: int = 0, stop: int | None = None) -> list[str]:
+        return [r.path for r in w.env.http_requests[start:stop]
+                if r.method == "GET" and r.path.endswith("/messages")]
+
+    await restart(w)
+    assert await w.repository.pending_outbox() == []
+    assert nonces.returned == returned  # Discord forgot the nonces: no help from them
+    assert [p.id for p in thread.history()] == [p.id for p in posts]
+    assert w.env.backend.messages.get(dm, {}).keys() == dms.keys()
+    assert sorted(reads(since)) == sorted([f"/channels/{thread.id}/messages",
+                                           f"/channels/{dm}/messages"])
+    assert reads(0, since) == []  # the normal path reads no history
+    assert await w.repository.post_of(m.id, f"turn:{m.ply + 1}") is not None
+    await w.bob.slash(thread, "move", move="h8-e8")
+    await notifier_of(w).drain()
+    assert buttons(next(p for p in thread.history() if p.id == card.id)) == []

@@ -219,6 +219,44 @@ async def test_an_entry_whose_live_event_never_came_goes_out_after_the_grace(
     assert [e.kind for e, _ in courier.delivered] == GAME_KINDS
 
 
+async def test_the_relay_says_which_entries_may_have_gone_out_already(
+        repo: Repository, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Those an earlier process left (pending when it recovered, delivered from their
+    payload: that process may have posted them and died before deleting them) and those
+    it delivered and failed to delete: their deliverer looks for their posts before
+    posting again. Its own entries, delivered with their live events, are not."""
+    clock = SetClock()
+    seen: list[bool] = []
+
+    async def courier(entry: OutboxEntry, event: Event) -> None:
+        seen.append(relay.may_be_out(entry))
+
+    relay = OutboxRelay(repo, courier, clock)
+    await game(repo, Recorder(), clock)  # left by a process that died
+    await relay.recover()
+    assert await relay.drain(5)
+    assert seen == [True] * len(GAME_KINDS)
+    seen.clear()
+    mark = repo.mark_delivered
+    failed: list[int] = []
+
+    async def dies_once(entry_id: int) -> None:
+        if not failed:
+            failed.append(entry_id)
+            raise RuntimeError("killed before the deletion")
+        await mark(entry_id)
+
+    monkeypatch.setattr(repo, "mark_delivered", dies_once)
+    await game(repo, relay, clock)
+    assert await relay.drain(5)
+    assert seen == [False]  # the first, delivered; its deletion failed: the lane stopped
+    clock.advance(seconds=31)  # the live events' grace: they are read from the outbox
+    await relay.poll()
+    assert await relay.drain(5)
+    assert seen == [False, True] + [False] * (len(GAME_KINDS) - 1)
+    assert await repo.pending_outbox() == []
+
+
 def test_an_unreadable_entry_is_an_outbox_error() -> None:
     bad = OutboxEntry(1, 1, 1, 0, "turn", "{not json", SetClock().now(), 9)
     with pytest.raises(ValueError, match="does not read"):
