@@ -125,6 +125,21 @@ def remembered_layout(components: Sequence[dict[str, Any]], content: str | None,
     return LAYOUT + json.dumps(data, separators=(",", ":"))
 
 
+def reopenable(post: PostedMessage) -> bool:
+    """Whether ``post`` was remembered with its buttons (:func:`remembered_layout`'s
+    ``opened``), so that :meth:`Routes.reopen_post` can give them back.
+
+    >>> reopenable(PostedMessage(1, 2, "en-US", remembered_layout([], "Won.", [])))
+    True
+    >>> reopenable(PostedMessage(1, 2, "en-US", remembered_layout([], "Won.")))
+    False
+    >>> reopenable(PostedMessage(1, 2, "en-US", "Draw offered."))
+    False
+    """
+    return post.content.startswith(LAYOUT) and \
+        "opened" in json.loads(post.content[len(LAYOUT):])
+
+
 def _noted(words: str, note: str) -> str:
     """A closed post's ``words`` with ``note`` on a line under them, within Discord's
     2000 characters: the words are cut, never the note."""
@@ -675,13 +690,11 @@ class Routes:
         were posted, the closing line gone. False when it was remembered without them
         (nothing to do) or cannot be edited (logged once, left); transient failures
         raise ``Retry``."""
-        if not post.content.startswith(LAYOUT):
+        if not reopenable(post):
             return False
         data = json.loads(post.content[len(LAYOUT):])
-        opened = data.get("opened")
-        if opened is None:
-            return False
-        payload: dict[str, Any] = {"components": opened, "allowed_mentions": {"parse": []}}
+        payload: dict[str, Any] = {"components": data["opened"],
+                                   "allowed_mentions": {"parse": []}}
         if data["content"] is None:
             payload["flags"] = COMPONENTS_V2
         else:

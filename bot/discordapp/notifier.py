@@ -39,6 +39,7 @@ from bot.discordapp.dispatcher import (
     Progress,
     Routes,
     remembered_layout,
+    reopenable,
 )
 from bot.discordapp.mentions import CommandIds
 from bot.discordapp.outcomes import outcome_line, rematch_line
@@ -407,6 +408,8 @@ class DiscordNotifier:
         post = await self.facts.post_of(match_id, "rematch")
         if post is None:  # never posted, or settled already
             return
+        if stage == "asked" and not reopenable(post):
+            return  # remembered by an older Tablero, without its button: kept till settled
         if stage == "open":
             await self.routes.reopen_post(post)
             return

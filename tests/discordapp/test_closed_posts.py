@@ -9,11 +9,14 @@ more player agreed to is told in the thread."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
+from bot.discordapp.dispatcher import LAYOUT, remembered_layout
 from service import GuildSettings
 from tests.discordapp.conftest import World, make_bot
 from tests.discordapp.faults import FaultyHTTP
@@ -501,6 +504,24 @@ async def test_a_rematch_settled_before_its_result_went_out_shows_on_it(
     await restarted(w)
     closed(thread, result_post(thread), f"🔁 Rematch started: match #{rematch.id}.")
     assert await w.repository.post_of(m.id, "rematch") is None
+
+
+async def test_a_result_remembered_by_an_older_tablero_keeps_rematch_till_settled(
+        world: World) -> None:
+    """Remembered without its button (before a withdrawn rematch could give it back), a
+    result is not closed while its rematch is only asked; answered, it is."""
+    w = world
+    m, thread, result = await finished(w)
+    kept = await w.repository.post_of(m.id, "rematch")
+    data = json.loads(kept.content[len(LAYOUT):])
+    await w.repository.remember_post(m.id, "rematch", dataclasses.replace(
+        kept, content=remembered_layout(data["components"], data["content"])))
+    rematch = await w.service.rematch(m.id, w.bob.id)
+    await drain(w)
+    assert [b.label for b in buttons(now_of(thread, result))] == ["Rematch"]
+    await w.service.accept(rematch.id, w.alice.id)
+    await drain(w)
+    closed(thread, result, f"🔁 Rematch started: match #{rematch.id}.")
 
 
 async def test_a_draw_offer_a_takeback_made_moot_says_so(world: World) -> None:
