@@ -11,7 +11,6 @@ import logging
 from collections.abc import Sequence
 from datetime import datetime
 
-import rules
 from locales.i18n import DEFAULT_LOCALE, LOCALES, Words, _, negotiate, render
 from locales.results import result_sentence
 from rules import MoveMarks, Position, Variant
@@ -30,7 +29,7 @@ from service.records import (
     RatingRecord,
 )
 from service.seasons import NoSuchSeason, SeasonRecord
-from service.states import public_view, replay
+from service.states import ladder_of, public_view, replay
 from service.timecontrol import (
     MAX_PAUSES_RATED,
     MAX_VACATION_DAYS,
@@ -297,14 +296,7 @@ class Queries:
         return "\n".join(head) + "\n\n" + body + "\n"
 
     def _ladder(self, game: str) -> str:
-        text = self._check_text(game, _("game")).strip().lower()
-        if text in rules.VARIANTS:
-            return text
-        base, _sep, n = text.rpartition("-")
-        if base in rules.VARIANTS and n == "4":
-            return text
-        self._variant(text)  # raises with the list of games
-        return text
+        return ladder_of(self._check_text(game, _("game")))
 
     async def leaderboard(self, guild_id: int, game: str, page: int = 1,
                           per_page: int = 10, season: int | None = None) -> LeaderboardPage:

@@ -39,6 +39,41 @@ def variant_of(game: str) -> Variant:
                               game=repr(game.strip()), known=known)) from None
 
 
+def ladders() -> list[str]:
+    """Every leaderboard a server may have: each game's, and ``<game>-4`` where the game
+    is played by four (its own board: a team's win is not a duel's).
+
+    >>> ladders()
+    ['alquerque', 'alquerque-grande', 'alquerque-grande-4', 'xiangqi', 'damas', 'querni']
+    """
+    found = []
+    for key, v in rules.VARIANTS.items():
+        found.append(key)
+        if any(v.seat_count(**o) == 4 for o in v.option_sets()):
+            found.append(f"{key}-4")
+    return found
+
+
+def ladder_of(text: str) -> str:
+    """The leaderboard ``text`` names (case and spaces aside), or ``InvalidOption``
+    naming the leaderboards there are (``xiangqi-4`` is none: nobody plays it by four).
+
+    >>> ladder_of(" Alquerque-Grande-4 ")
+    'alquerque-grande-4'
+    >>> ladder_of("xiangqi-4")
+    Traceback (most recent call last):
+    ...
+    service.errors.InvalidOption: there is no game called 'xiangqi-4' (games: alquerque, \
+alquerque-grande, alquerque-grande-4, xiangqi, damas, querni)
+    """
+    key = text.strip().lower()
+    known = ladders()
+    if key not in known:
+        raise InvalidOption(_("there is no game called {game} (games: {known})",
+                              game=repr(text.strip()), known=", ".join(known)))
+    return key
+
+
 def parse_entry(v: Variant, p: Position, seat: int | None, text: str) -> object:
     """``v.parse_move``, except while several seats are to move in a setup phase: then the
     text is ``seat``'s arrangement."""

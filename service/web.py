@@ -28,7 +28,7 @@ from service.exports import export_record
 from service.imported_seats import is_imported
 from service.ports import MatchChanged, MatchChanges
 from service.records import MatchStatus
-from service.states import replay
+from service.states import ladders, replay
 from service.tournament_records import TournamentGame, TournamentRecord
 from service.tournaments.model import tournament_title
 from service.tournaments.standings import standings
@@ -130,17 +130,6 @@ class WebMember:
     recent: tuple[tuple[MatchView, tuple[str, ...]], ...]
     imported: bool = False  # an imported player (issue 44): his record's name ("": none)
     seat: str = ""  # the seat's name he was reached through (names one his record did not)
-
-
-def ladders() -> list[str]:
-    """Every leaderboard a server may have: each game's, and a 4-player one where the
-    game is played by four."""
-    found = []
-    for key, v in rules.VARIANTS.items():
-        found.append(key)
-        if any(v.seat_count(**o) == 4 for o in v.option_sets()):
-            found.append(f"{key}-4")
-    return found
 
 
 class Web:

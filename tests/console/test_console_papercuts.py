@@ -150,3 +150,23 @@ as bob
     assert "joined: #1 Alquerque grande players:4 mode:fast (rated" in after(out, "/join")
     assert "#1 Alquerque grande players:4 mode:fast (rated" in after(out, "/games")
     assert "Alquerque grande mode:fast" not in out
+
+
+async def test_a_leaderboard_not_named_or_unknown_is_answered_with_every_leaderboard() -> None:
+    """Asked without a game, or for one there is no board of (``xiangqi-4``: nobody
+    plays Xiangqi by four; it showed an empty board), the refusal lists every
+    leaderboard, the 4-player one included; a board is named in any case."""
+    out = await play("""
+as alice
+/leaderboard
+/leaderboard xiangqi-4
+/leaderboard grande
+/leaderboard Alquerque-Grande-4
+""")
+    every = "alquerque, alquerque-grande, alquerque-grande-4, xiangqi, damas, querni"
+    assert after(out, "/leaderboard") == f"! which game? name one of: {every}"
+    assert after(out, "/leaderboard xiangqi-4") == \
+        f"! there is no game called 'xiangqi-4' (games: {every})"
+    assert f"(games: {every})" in after(out, "/leaderboard grande")
+    assert after(out, "/leaderboard Alquerque-Grande-4").strip() == \
+        "no rated results on Alquerque grande, 4 players yet"

@@ -42,6 +42,7 @@ from service import (
     ServiceError,
 )
 from service.queries import KEEP
+from service.states import ladders
 from service.timecontrol import describe_time_control, parse_time_control
 from service.views import RATING_MEANING
 
@@ -84,8 +85,7 @@ async def cmd_leaderboard(console: Console, args: list[str], line: str) -> None:
             words.append(a)
     args = words
     if not args:
-        raise ServiceError(_("which game? /leaderboard xiangqi (alquerque-grande-4: "
-                             "Alquerque grande, 4 players)"))
+        raise ServiceError(_("which game? name one of: {games}", games=", ".join(ladders())))
     if len(args) > 2:
         raise ServiceError(_("/leaderboard GAME [PAGE] [season:N]"))
     board = await console.service.leaderboard(CONSOLE_GUILD, args[0], 1, season=season)
@@ -104,7 +104,7 @@ async def cmd_leaderboard(console: Console, args: list[str], line: str) -> None:
     if board.total == 0:
         console.say(_("no rated results on {ladder} yet (4-player games: /leaderboard "
                    "{key}-4)", ladder=ladder_name(board.ladder), key=board.ladder)
-                 if f"{board.ladder}-4" in _four_player_ladders() else
+                 if f"{board.ladder}-4" in ladders() else
                  _("no rated results on {ladder} yet", ladder=ladder_name(board.ladder)))
         return
     console.say(_n("{ladder} leaderboard, page {page}/{pages} ({count} player)",
@@ -171,9 +171,6 @@ async def cmd_season(console: Console, args: list[str], line: str) -> None:
     for s in await console.service.seasons(CONSOLE_GUILD):
         console.say(joined("  ", s.name(), separator=""))
 
-def _four_player_ladders() -> set[str]:
-    return {f"{k}-4" for k, v in rules.VARIANTS.items()
-            if any(v.seat_count(**options) == 4 for options in v.option_sets())}
 
 async def cmd_settings(console: Console, args: list[str], line: str) -> None:
     values: dict[str, str] = {}

@@ -14,20 +14,15 @@ from bot.discordapp.cogs.seasons import season_choices
 from bot.discordapp.components import LeaderboardButton, leaderboard_buttons, match_buttons
 from bot.discordapp.mentions import cut
 from locales.i18n import DEFAULT_LOCALE, Words, _, command, joined, option, render
-from locales.terms import game_name
-from service import MatchService
+from locales.terms import game_name, ladder_name
+from service import MatchService, states
 
 PER_PAGE = 10
 
 
 def ladders() -> list[tuple[str, Words]]:
-    """Every ladder: a game, and ``<game>-4`` for its 4-player games, with its title."""
-    out: list[tuple[str, Words]] = []
-    for key, v in rules.VARIANTS.items():
-        out.append((key, game_name(key, v.name)))
-        if any(v.seat_count(**options) == 4 for options in v.option_sets()):
-            out.append((f"{key}-4", _("{game}, 4 players", game=game_name(key, v.name))))
-    return out
+    """Every ladder (``service.states.ladders``) with its title."""
+    return [(key, ladder_name(key)) for key in states.ladders()]
 
 
 def ladder_choices(current: str = "", loc: str = DEFAULT_LOCALE
