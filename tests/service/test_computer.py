@@ -5,16 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
-import os
 import random
-import time
 from typing import Any
 
 import pytest
 
 import engine
 import rules
-from bot.computer import InlineMovePicker, PoolMovePicker, progress_keeper, search_in_worker
+from bot.computer import InlineMovePicker, PoolMovePicker
 from bot.discordapp.embeds import challenge_text
 from locales.i18n import render
 from rules import Position
@@ -30,6 +28,12 @@ from service import (
 )
 from service.computer_seats import computer_level, computer_name, computer_user, is_computer
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Recorder, SetClock
+from tests.service.crashing_workers import (
+    crash_at_depth_3,
+    crash_at_once,
+    hang,
+    search_then_crash,
+)
 
 
 @pytest.fixture
@@ -167,41 +171,9 @@ async def test_pool_picker_falls_back_to_a_legal_move_after_two_timeouts() -> No
         picker.close()
 
 
-def _search_then_crash(position: Position[Any], seat: int, level: int, seed: int,
-                       seconds: float, progress_path: str) -> str:
-    """A worker that finds its move and dies before answering."""
-    search_in_worker(position, seat, level, seed, seconds, progress_path)
-    os._exit(3)
-
-
-def _crash_at_depth_3(position: Position[Any], seat: int, level: int, seed: int,
-                      seconds: float, progress_path: str) -> str:
-    """A worker that dies in the middle of its search, after depth 3."""
-    keep = progress_keeper(progress_path)
-
-    def progress(text: str, depth: int, final: bool) -> None:
-        keep(text, depth, final)
-        if depth == 3:
-            os._exit(3)
-    engine.choose_move(position, 8, seed=seed, nodes=6_000, seconds=60, seat=seat,
-                       fairy=False, progress=progress)
-    raise AssertionError("not reached")
-
-
-def _crash_at_once(position: Position[Any], seat: int, level: int, seed: int,
-                   seconds: float, progress_path: str) -> str:
-    os._exit(3)
-
-
-def _hang(position: Position[Any], seat: int, level: int, seed: int, seconds: float,
-          progress_path: str) -> str:
-    time.sleep(600)
-    raise AssertionError("not reached")
-
-
 async def test_a_crashed_worker_leaves_the_move_it_had_chosen() -> None:
     """Both attempts crash after their search: the move each had chosen is played."""
-    picker = PoolMovePicker(workers=1, seconds=30, grace=30, task=_search_then_crash)
+    picker = PoolMovePicker(workers=1, seconds=30, grace=30, task=search_then_crash)
     try:
         v = rules.variant("damas")
         p = v.start().play(v.parse_move(v.start(), "d3-c4"))
@@ -221,7 +193,7 @@ async def test_a_search_cut_midway_plays_its_best_move_so_far() -> None:
     engine.choose_move(p, 8, seed=5, nodes=6_000, seconds=60, fairy=False,
                        progress=lambda *found: heard.append(found))
     depth_3 = next(text for text, depth, _final in heard if depth == 3)
-    picker = PoolMovePicker(workers=1, seconds=30, grace=30, task=_crash_at_depth_3)
+    picker = PoolMovePicker(workers=1, seconds=30, grace=30, task=crash_at_depth_3)
     try:
         assert await picker.pick(p, 0, 8, seed=5) == depth_3
         assert picker.last_fallback == "progress"
@@ -231,7 +203,7 @@ async def test_a_search_cut_midway_plays_its_best_move_so_far() -> None:
 
 
 async def test_a_worker_that_crashes_at_once_still_gives_a_legal_move() -> None:
-    picker = PoolMovePicker(workers=1, seconds=30, grace=30, task=_crash_at_once)
+    picker = PoolMovePicker(workers=1, seconds=30, grace=30, task=crash_at_once)
     try:
         v = rules.variant("alquerque-grande")
         p = v.start(players=4, mode="fast")
@@ -248,7 +220,7 @@ async def test_a_worker_that_crashes_at_once_still_gives_a_legal_move() -> None:
 
 
 async def test_a_stuck_worker_is_stopped_and_the_turn_still_played() -> None:
-    picker = PoolMovePicker(workers=1, seconds=0.2, grace=0.5, task=_hang)
+    picker = PoolMovePicker(workers=1, seconds=0.2, grace=0.5, task=hang)
     try:
         v = rules.variant("querni")
         p = v.start(setup="random", seed=3)
