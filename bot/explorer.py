@@ -36,15 +36,19 @@ def game_words(config: str) -> Words:
     return choice_title(key, options)
 
 
+def where(view: ExplorerView) -> Words:
+    """The line that led to what the explorer shows."""
+    return (_("from the start") if not view.line
+            else _("after {line}", line=" ".join(view.line)))
+
+
 def title(view: ExplorerView) -> Words:
     """What the explorer shows: the game as its menu names it and the line that led
     there."""
-    where = (_("from the start") if not view.line
-             else _("after {line}", line=" ".join(view.line)))
     games = {"played": _("the server's own games"), "imported": _("imported games"),
              "all": _("all games")}[view.source]
     return _("Opening explorer, {game}, {where} ({games})", game=game_words(view.config),
-             where=where, games=games)
+             where=where(view), games=games)
 
 
 def summary(view: ExplorerView) -> Words:

@@ -274,7 +274,7 @@ from service.events import (
     TakenBack,
     TurnStarted,
 )
-from service.explorer import ExplorerMove, ExplorerView
+from service.explorer import ExplorerMove, ExplorerPlace, ExplorerView
 from service.ports import (
     BoardRenderer,
     Clock,
@@ -353,6 +353,7 @@ __all__ = [
     "EvalPoint",
     "Event",
     "ExplorerMove",
+    "ExplorerPlace",
     "ExplorerView",
     "Follow",
     "FoundPuzzle",

@@ -20,7 +20,9 @@ reads played games, imported games or both.
 from __future__ import annotations
 
 import asyncio
+import base64
 import hashlib
+import json
 import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -59,6 +61,40 @@ SOURCES = ("all", "played", "imported")
 """Which games a query reads: both, the server's own, or the imported ones."""
 
 _MOVE_NUMBER = re.compile(r"^\d+\.+$")  # "1." or "12..." in a pasted line
+
+_SOURCE_LETTERS = {"all": "a", "played": "p", "imported": "i"}
+MARK = "#"
+"""The first character of a place's mark (:meth:`Explorer.explorer_token`)."""
+MARK_LENGTH = 17
+"""A mark's length: :data:`MARK` and 16 characters of a hash of the server and place."""
+
+
+def place_words(config: str, source: str, line: Sequence[str]) -> str | None:
+    """A place of the explorer written in few characters: the games read (a letter),
+    the configuration, ``;`` and the line's moves separated by commas; None when a move
+    or the configuration holds those separators (such a place is only kept by mark).
+
+    >>> place_words("xiangqi", "all", ["h3-e3", "h10-g8"])
+    'axiangqi;h3-e3,h10-g8'
+    >>> read_place_words(place_words("querni", "played", ["a1-b2 r1-3"]) or "")
+    ('querni', 'played', ('a1-b2 r1-3',))
+    >>> place_words("xiangqi", "all", ["a,b"]) is None
+    True
+    """
+    letter = _SOURCE_LETTERS.get(source)
+    if letter is None or ";" in config or any(not m or "," in m or ";" in m for m in line):
+        return None
+    return f"{letter}{config};{','.join(line)}"
+
+
+def read_place_words(text: str) -> tuple[str, str, tuple[str, ...]] | None:
+    """The (configuration, games read, line) :func:`place_words` wrote; None when
+    ``text`` is not such a place."""
+    source = next((s for s, letter in _SOURCE_LETTERS.items() if text[:1] == letter), None)
+    config, sep, moves = text[1:].partition(";")
+    if source is None or not sep or not config:
+        return None
+    return config, source, tuple(moves.split(",")) if moves else ()
 
 
 def _int64(digest: bytes) -> int:
@@ -225,6 +261,16 @@ class ExplorerView:
         return sum(m.games for m in self.moves)
 
 
+@dataclass(frozen=True, slots=True)
+class ExplorerPlace:
+    """A place of the explorer: the configuration, the games read (one of
+    :data:`SOURCES`) and the line of (canonical) moves from the start."""
+
+    config: str
+    source: str
+    line: tuple[str, ...]
+
+
 def split_line(text: str) -> list[str]:
     """The moves written in ``text``: separated by commas when it has any, else by
     spaces; move numbers (``1.``) are left out.
@@ -360,6 +406,30 @@ class Explorer:
                 if shown is not None:
                     await shown
 
+    # ------------------------------------------------------------------ places
+
+    async def explorer_token(self, guild_id: int, view: ExplorerView, room: int) -> str:
+        """A name of the place ``view`` shows in at most ``room`` characters (a button's
+        id keeps it, so the button works after a restart with nothing in the message):
+        the place itself (:func:`place_words`) when it fits, else a mark of
+        :data:`MARK_LENGTH` characters under which the place is kept in the store, for
+        good (a long line of moves)."""
+        words = place_words(view.config, view.source, view.line)
+        if words is not None and len(words) <= room:
+            return words
+        place = json.dumps([view.config, view.source, list(view.line)], ensure_ascii=False)
+        digest = hashlib.blake2b(f"{guild_id}\x1f{place}".encode(), digest_size=10).digest()
+        mark = MARK + base64.b32encode(digest).decode().lower()
+        await self.repository.keep_explorer_place(mark, guild_id, place)
+        return mark
+
+    async def explorer_named(self, guild_id: int, token: str) -> ExplorerPlace | None:
+        """The place :meth:`explorer_token` named ``token``; None when ``token`` names
+        none of this server's places."""
+        found = _kept_place(await self.repository.explorer_place(token, guild_id)) \
+            if token.startswith(MARK) else read_place_words(token)
+        return ExplorerPlace(*found) if found is not None else None
+
     # ------------------------------------------------------------------ reading
 
     async def explorer(self, guild_id: int, game: str, line: str = "",
@@ -432,6 +502,17 @@ class Explorer:
                                                            imported)
         moves = tuple(_move_of(c, c.move, None) for c in counts)
         return ExplorerView(config, v, tuple(line), None, source, moves)
+
+
+def _kept_place(kept: str | None) -> tuple[str, str, tuple[str, ...]] | None:
+    """The (configuration, games read, line) kept as JSON; None: nothing (readable)."""
+    if kept is None:
+        return None
+    try:
+        config, source, line = json.loads(kept)
+        return str(config), str(source), tuple(str(m) for m in line)
+    except (ValueError, TypeError):
+        return None
 
 
 def _move_of(c: ExplorerCount, display: str, marks: MoveMarks | None) -> ExplorerMove:

@@ -379,6 +379,17 @@ class ExplorerStore(Protocol):
         id first, at most ``limit`` of them (for the backfill)."""
         ...
 
+    async def keep_explorer_place(self, mark: str, guild_id: int, place: str) -> None:
+        """Keep ``place`` (a place of ``guild_id``'s explorer, as text) under its short
+        ``mark``, for good (an answer's buttons name it, and work after a restart); the
+        same mark again changes nothing."""
+        ...
+
+    async def explorer_place(self, mark: str, guild_id: int) -> str | None:
+        """The place kept under ``mark`` for ``guild_id``; None: none (or another
+        server's)."""
+        ...
+
 
 class AnalysisStore(Protocol):
     """The analyses ``/analysis`` made of finished matches (issue 40: the web page's

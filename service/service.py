@@ -65,7 +65,7 @@ from service.deadlines import Deadlines
 from service.digests import Digests
 from service.endings import Endings
 from service.events import ClocksExtended, Event, SeasonEnded
-from service.explorer import Explorer, ExplorerView
+from service.explorer import Explorer, ExplorerPlace, ExplorerView
 from service.ids import checked_ids
 from service.importer import ImportedMatch, Importer
 from service.pauses import Pauses
@@ -711,6 +711,19 @@ class MatchService:
         finished games of ``game``. Open to everyone of the server, during live games too
         (a book, not an engine)."""
         return await self._explorer.explorer(guild_id, game, line, source)
+
+    async def explorer_token(self, guild_id: int, user: int, view: ExplorerView,
+                             room: int) -> str:
+        """A name, in at most ``room`` characters, of the place of the server's explorer
+        ``view`` shows (a button keeps it): the place itself, or a short mark under which
+        it is kept for good."""
+        return await self._explorer.explorer_token(guild_id, view, room)
+
+    async def explorer_named(self, guild_id: int, user: int, token: str
+                             ) -> ExplorerPlace | None:
+        """The place of the server's explorer ``explorer_token`` named ``token`` (to go
+        on from with ``explorer``); None: no place of this server goes by it."""
+        return await self._explorer.explorer_named(guild_id, token)
 
     async def backfill_explorer(self, batch: int = 200) -> int:
         """Count every finished match the explorer does not hold yet (after an upgrade);

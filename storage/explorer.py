@@ -2,7 +2,9 @@
 ``MemoryRepository`` inherit them): ``explorer_moves`` holds, per server, game
 configuration, position key, source (played or imported) and move, how many games played
 it and how they ended for its player; ``explorer_games`` which matches are counted, so
-a game is counted once however often it is offered (the end of a match, the backfill).
+a game is counted once however often it is offered (the end of a match, the backfill);
+``explorer_places`` the places an answer's buttons name by a short mark, when the place
+itself is too long for them (``service.explorer.Explorer.place_token``).
 
 A query reads one primary-key range (server, configuration, position): its cost does not
 grow with the number of games stored.
@@ -50,6 +52,7 @@ class MemoryExplorer:
         # rated, rating_sum]
         self._explorer: dict[tuple[int, str, int, bool], dict[str, list[float]]] = {}
         self._explored: dict[int, bool] = {}  # match -> imported
+        self._places: dict[str, tuple[int, str]] = {}  # mark -> (guild, place)
 
     async def index_game(self, match_id: int, guild_id: int, config: str, imported: bool,
                          rows: Sequence[ExplorerRow]) -> bool:
@@ -82,6 +85,13 @@ class MemoryExplorer:
                        if i > after and m.status is MatchStatus.FINISHED
                        and i not in self._explored)
         return found[:max(0, limit)]
+
+    async def keep_explorer_place(self, mark: str, guild_id: int, place: str) -> None:
+        self._places.setdefault(mark, (guild_id, place))
+
+    async def explorer_place(self, mark: str, guild_id: int) -> str | None:
+        kept = self._places.get(mark)
+        return kept[1] if kept is not None and kept[0] == guild_id else None
 
 
 class SqlExplorer:
@@ -144,3 +154,15 @@ class SqlExplorer:
             "(SELECT 1 FROM explorer_games e WHERE e.match_id = m.id) ORDER BY m.id LIMIT ?",
             (MatchStatus.FINISHED.value, after, max(0, limit)))
         return [int(r[0]) for r in rows]
+
+    async def keep_explorer_place(self, mark: str, guild_id: int, place: str) -> None:
+        async def body() -> None:
+            await self._exec(
+                "INSERT INTO explorer_places (mark, guild_id, place) VALUES (?, ?, ?) "
+                "ON CONFLICT (mark) DO NOTHING", (mark, guild_id, place))
+        await self._transaction(body)
+
+    async def explorer_place(self, mark: str, guild_id: int) -> str | None:
+        rows = await self._all("SELECT place FROM explorer_places WHERE mark = ? AND "
+                               "guild_id = ?", (mark, guild_id))
+        return str(rows[0][0]) if rows else None

@@ -523,12 +523,23 @@ MIGRATIONS: tuple[str, ...] = (
         AND status IN ('finished', 'aborted');
     UPDATE matches SET import_key = 'match:' || id WHERE import_key LIKE 'r1:%';
     """,
+    # 28: the places of the opening explorer that its answers' buttons name by a short
+    # mark (a hash of the server and the place), when the place itself (the game, the
+    # games read, the line of moves) is too long for a button's id
+    """
+    CREATE TABLE explorer_places (
+        mark TEXT PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        place TEXT NOT NULL
+    ) WITHOUT ROWID;
+    """,
 )
 TABLES = frozenset({"guild_settings", "user_prefs", "matches", "seats", "moves", "ratings",
                     "clock_beats", "outbox", "dms_closed", "names", "tournaments",
                     "tournament_matches", "shard_leases", "process_lock", "seasons",
                     "season_ratings", "vacations", "conditional_moves", "match_notes",
                     "follows", "rematches", "digests", "explorer_moves", "explorer_games",
+                    "explorer_places",
                     "analyses", "imported_players", "puzzles", "puzzle_mined",
                     "puzzle_players", "puzzle_tries", "puzzle_daily", "posted_messages",
                     "sqlite_sequence"})

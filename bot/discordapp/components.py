@@ -9,7 +9,9 @@ carries the match the list or the last jump showed, and ply 0) and
 ``tablero:pick:<user id>`` for the game menu of the "Challenge to a game" context menu, and
 ``tablero:st<mode><direction>:<match id>:<ply>`` for the replay stepper (issue 42), and
 ``tablero:cseat:<match id>`` / ``tablero:cwho:<match id>:<seat>`` for the menus "Continue as
-a match" opens under an import (issue 44: the seat to play, then the opponents). The
+a match" opens under an import (issue 44: the seat to play, then the opponents), and
+``tablero:xstep:<place>`` / ``tablero:xback:<place>`` / ``tablero:xstart:<place>`` for the
+opening explorer's menu and buttons (the place as the service names it). The
 ply is the match's ply when the button was posted: a click on a button whose ply is no
 longer the match's (the draw offer lapsed, the game moved on) gets an ephemeral refusal.
 The classes are registered with ``Client.add_dynamic_items`` at start-up, so no view state
@@ -293,18 +295,33 @@ def stepper_buttons(match_id: int, ply: int, last: int, *, edit: bool = True,
     return view
 
 
-class ExplorerStep(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                   template=r"tablero:xstep"):
-    """The opening explorer's menu of next moves (``/explorer``): a move picked goes one
-    move deeper. Where the explorer stands (its game, games and line) is written in the
-    message it is under, so a pick still works after a restart."""
+EXPLORER_ROOM = 100 - len("tablero:xstart:")
+"""The characters a place of the explorer may take in its buttons' ids (Discord's custom
+ids hold 100): the service names a longer place by a short mark
+(``MatchService.explorer_token``)."""
 
-    def __init__(self, options: list[discord.SelectOption], *, placeholder: str = "",
-                 disabled: bool = False) -> None:
+
+def _explorer_id(action: str, place: str | None) -> str:
+    """``tablero:x<action>:<place>``; without ``place``, the id of a message posted
+    before the place moved into the ids (its place is in its footer)."""
+    return f"tablero:x{action}" if place is None else f"tablero:x{action}:{place}"
+
+
+class ExplorerStep(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                   template=rf"tablero:xstep(?::(?P<place>.{{1,{EXPLORER_ROOM}}}))?"):
+    """The opening explorer's menu of next moves (``/explorer``): a move picked goes one
+    move deeper. Where the explorer stands (its game, games and line) is in the custom
+    id (``tablero:xstep:<place>``, the service's name of it), so a pick still works after
+    a restart, with nothing shown to the reader; a menu with no place is an older one,
+    whose message says where it stands in its footer."""
+
+    def __init__(self, options: list[discord.SelectOption], *, place: str | None = None,
+                 placeholder: str = "", disabled: bool = False) -> None:
         super().__init__(discord.ui.Select(
-            custom_id="tablero:xstep", placeholder=placeholder,
+            custom_id=_explorer_id("step", place), placeholder=placeholder,
             options=options or [discord.SelectOption(label="-", value="-")],
             disabled=disabled or not options))
+        self.place = place
 
     @property
     def picked(self) -> str:
@@ -315,7 +332,7 @@ class ExplorerStep(discord.ui.DynamicItem[discord.ui.Select[Any]],
                              item: discord.ui.Item[Any], match: re.Match[str],
                              /) -> ExplorerStep:
         options = item.options if isinstance(item, discord.ui.Select) else []
-        return cls(list(options))
+        return cls(list(options), place=match["place"])
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         return not interaction.user.bot
@@ -325,22 +342,25 @@ class ExplorerStep(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
 
 class ExplorerBack(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                   template=r"tablero:x(?P<where>back|start)"):
-    """One move back, or back to the start, in the opening explorer."""
+                   template=rf"tablero:x(?P<where>back|start)"
+                            rf"(?::(?P<place>.{{1,{EXPLORER_ROOM}}}))?"):
+    """One move back, or back to the start, in the opening explorer; the place it goes
+    back from in its custom id, as :class:`ExplorerStep`."""
 
-    def __init__(self, where: str, *, loc: str = DEFAULT_LOCALE, disabled: bool = False
-                 ) -> None:
+    def __init__(self, where: str, *, place: str | None = None, loc: str = DEFAULT_LOCALE,
+                 disabled: bool = False) -> None:
         label = _("◀ One move back") if where == "back" else _("⏮ Start")
         super().__init__(discord.ui.Button(
             label=render(label, loc), style=discord.ButtonStyle.secondary, disabled=disabled,
-            custom_id=f"tablero:x{where}"))
+            custom_id=_explorer_id(where, place)))
         self.where = where
+        self.place = place
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
                              item: discord.ui.Item[Any], match: re.Match[str],
                              /) -> ExplorerBack:
-        return cls(match["where"])
+        return cls(match["where"], place=match["place"])
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         return not interaction.user.bot

@@ -3,12 +3,19 @@ arrows, a menu one move deeper and buttons back; clear refusals."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
-from bot.discordapp.components import match_buttons
-from tests.discordapp.conftest import World, service_of
+import discord
+import pytest
+
+from bot.discordapp.cogs.school import lost
+from bot.discordapp.components import ExplorerBack, ExplorerStep, match_buttons
+from locales.i18n import render
+from tests.discordapp.conftest import World, make_bot, service_of
 from tests.discordapp.helpers import mention, reply, start_match
+from tests.discordapp.languages import speaking
 from tests.service.test_continue_import import _opening
 
 
@@ -25,8 +32,24 @@ async def finished_game(w: World, moves: list[str]) -> None:
     await w.service.explorer_idle()  # counted in the background as it ended
 
 
-def standing(message: Any) -> str:
-    return str(message.embeds[0].footer.text)
+def custom_ids(components: Any) -> list[str]:
+    """Every custom id in a reply's components (its JSON)."""
+    if isinstance(components, list):
+        return [i for c in components for i in custom_ids(c)]
+    if isinstance(components, dict):
+        found = [str(components["custom_id"])] if components.get("custom_id") else []
+        return found + custom_ids(components.get("components"))
+    return []
+
+
+def place(message: Any) -> str:
+    """Where an explorer answer stands, as its menu's custom id names it (the same in
+    every one of its components)."""
+    ids = set(custom_ids(message.components))
+    places = {i.partition(":x")[2].partition(":")[2] for i in ids}
+    assert len(places) == 1 and {i.partition(":x")[2].partition(":")[0] for i in ids} == \
+        {"step", "back", "start"}, ids
+    return places.pop()
 
 
 async def test_explorer_steps_deeper_and_back(world: World) -> None:
@@ -49,7 +72,7 @@ async def test_explorer_steps_deeper_and_back(world: World) -> None:
     description = after.embeds[0].description
     assert "b10-c8 (H2+3): 1 game, its player won 1, drew 0, lost 0 (100%)" in description
     assert "h10-g8 (H8+7): 1 game, its player won 0, drew 0, lost 1 (0%)" in description
-    assert standing(after).endswith("xiangqi · all · h3-e3")
+    assert place(after) == "axiangqi;h3-e3" and after.embeds[0].footer.text is None
     third = reply(await w.carol.select(after, ["h10-g8"]))
     assert "h1-g3 (H2+3): 1 game, its player won 1, drew 0, lost 0 (100%)" in \
         third.embeds[0].description
@@ -57,9 +80,121 @@ async def test_explorer_steps_deeper_and_back(world: World) -> None:
     assert "No finished game of this server went on from here." in \
         last.embeds[0].description
     back = reply(await w.carol.click(last, label="◀ One move back"))
-    assert standing(back).endswith("· h3-e3, h10-g8")
+    assert place(back) == "axiangqi;h3-e3,h10-g8"
     start = reply(await w.carol.click(back, label="⏮ Start"))
     assert "from the start" in start.embeds[0].title
+
+
+def shown(message: Any) -> list[str]:
+    """Every text a reader sees of an explorer answer: its embeds and the labels,
+    placeholders and options of its components (not their custom ids)."""
+    seen = [str(message.content or "")]
+    for e in message.embeds:
+        seen += [str(e.title or ""), str(e.description or ""), str(e.footer.text or "")]
+        seen += [f"{f.name} {f.value}" for f in e.fields]
+
+    def visit(items: Any) -> None:
+        for c in items or []:
+            seen.extend(str(c.get(k) or "") for k in ("label", "placeholder"))
+            seen.extend(f"{o.get('label')} {o.get('description') or ''}"
+                        for o in c.get("options") or [])
+            visit(c.get("components"))
+    visit(message.components)
+    return [s for s in seen if s]
+
+
+def hidden(message: Any) -> None:
+    """Nothing of where the answer stands is shown as machine text."""
+    token = place(message)
+    for text in shown(message):
+        assert token not in text and "explorer ·" not in text and " · all · " not in text, \
+            text
+    assert all(e.footer.text is None for e in message.embeds)
+
+
+async def test_the_explorer_keeps_its_place_out_of_sight_in_german_and_chinese(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The answer's footer said where it stood in English for every reader (``explorer
+    · xiangqi · all · h3-e3, …``) because its buttons read it back: now the place is in
+    the custom ids of the menu and the buttons, a line too long for them by a short mark
+    the database keeps (the buttons work after a restart), and nothing of it shows."""
+    w = world
+    langs = speaking(monkeypatch)
+    langs[w.bob.id], langs[w.carol.id] = "de", "zh-TW"
+    moves = _opening("xiangqi", 17, seed=3)
+    m = await w.service.challenge(w.guild.id, w.channel.id, w.alice.id, "xiangqi",
+                                  opponents=[w.bob.id], seat=0)
+    m = await w.service.accept(m.id, w.bob.id)
+    for text in moves:
+        m = (await w.service.move(m.id, m.to_move[0], text)).match
+    await w.service.resign(m.id, m.to_move[0])
+    await w.service.explorer_idle()
+
+    long = reply(await w.bob.slash(w.channel, "explorer", game="xiangqi",
+                                   line=" ".join(moves[:16])))
+    mark = place(long)
+    assert mark.startswith("#") and len(mark) == 17  # the line: 100 characters and more
+    assert long.embeds[0].title.startswith("Eröffnungsbuch, Xiangqi, nach ")
+    hidden(long)
+    deeper = reply(await w.bob.select(long, [moves[16]]))
+    assert place(deeper).startswith("#") and place(deeper) != mark
+    assert f"nach {' '.join(moves[:17])}" in deeper.embeds[0].title
+    hidden(deeper)
+    w.bot = make_bot(w.tmp_path, w.repository)  # the mark outlives the process
+    await w.env.restart_bot(w.bot)
+    await w.env.settle()
+    back = reply(await w.bob.click(deeper, custom_id=f"tablero:xback:{place(deeper)}"))
+    assert place(back) == mark and f"nach {' '.join(moves[:16])} (" in back.embeds[0].title
+
+    short = reply(await w.carol.slash(w.channel, "explorer", game="xiangqi",
+                                      line=moves[0]))
+    assert place(short) == f"axiangqi;{moves[0]}"
+    assert short.embeds[0].title.startswith("開局瀏覽：象棋，")
+    hidden(short)
+    step = reply(await w.carol.select(short, [moves[1]]))
+    assert place(step) == f"axiangqi;{moves[0]},{moves[1]}"
+    hidden(step)
+    for text in shown(step):  # in Chinese but for the moves' notation
+        assert not re.findall(r"[A-Za-z]{3,}", text), text
+
+
+async def test_an_explorer_answer_posted_before_steps_on_from_its_footer(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An answer posted before the place moved into the custom ids (its footer
+    ``explorer · xiangqi · all · h3-e3``, ids without a place) still steps: its footer is
+    read, and the answer becomes a new one. One whose footer says nothing readable, or
+    whose mark this database never kept, says privately that it cannot be followed."""
+    w = world
+    langs = speaking(monkeypatch)
+    langs[w.dave.id] = "de"
+    await finished_game(w, ["h3-e3", "h10-g8", "h1-g3"])
+    channel: Any = w.bot.get_channel(w.channel.id)
+
+    async def old_answer(footer: str, place: str | None = None) -> Any:
+        embed = discord.Embed(title="Opening explorer, Xiangqi, after h3-e3 (all games)")
+        embed.set_footer(text=footer)
+        view = discord.ui.View(timeout=None)
+        view.add_item(ExplorerStep([discord.SelectOption(label="h10-g8", value="h10-g8")],
+                                   place=place))
+        view.add_item(ExplorerBack("back", place=place))
+        await channel.send(embed=embed, view=view)
+        return w.channel.history()[-1]
+
+    old = await old_answer("explorer · xiangqi · all · h3-e3")
+    stepped = reply(await w.dave.select(old, ["h10-g8"]))
+    assert "nach h3-e3 h10-g8" in stepped.embeds[0].title
+    assert place(stepped) == "axiangqi;h3-e3,h10-g8"
+    hidden(stepped)
+    refusal = render(lost(), "de").split("{")[0][:40]
+    for broken in (await old_answer("Eröffnungsbuch"),
+                   await old_answer("", place="#" + "a" * 16)):
+        said = reply(await w.dave.click(broken, custom_id=buttons_of(broken)[0]))
+        assert said.ephemeral and said.content.startswith(refusal), said.content
+
+
+def buttons_of(message: Any) -> list[str]:
+    return [c.custom_id for row in message.components for c in row.children
+            if isinstance(c, discord.Button)]
 
 
 async def test_explorer_takes_a_line_and_refuses_bad_ones(world: World) -> None:

@@ -14,6 +14,7 @@ from tests.discordapp.conftest import World
 from tests.discordapp.helpers import mention, reply
 from tests.discordapp.languages import speaking
 from tests.discordapp.test_puzzles import daily_posts, finished, mined
+from tests.discordapp.test_school import place
 from tests.service.puzzle_games import ALQUERQUE, DAMAS
 from tests.service.test_continue_import import _opening
 
@@ -37,7 +38,8 @@ async def test_the_explorer_names_its_game_as_the_menu_does(
                                      game="alquerque-grande:players=4,mode=fast"))
     assert fast.embeds[0].title.startswith(
         "Opening explorer, Alquerque grande · 4 players · fast, from the start")
-    assert fast.embeds[0].footer.text == "explorer · alquerque-grande players=4 mode=fast · all · "
+    assert fast.embeds[0].footer.text is None  # where it stands is in the custom ids
+    assert place(fast) == "aalquerque-grande players=4 mode=fast;"
 
 
 RECORDS = Path(__file__).parents[1] / "rules" / "records"
@@ -212,6 +214,9 @@ async def test_the_explorer_says_where_it_stops_counting(world: World) -> None:
     beyond = reply(await w.carol.select(fortieth, [moves[39]]))
     assert beyond.embeds[0].description == ("No game is counted from here: the explorer "
                                             "counts the first 40 moves of each game.")
+    # a line too long for the title: cut there, the whole of it in the footer
+    assert len(beyond.embeds[0].title) == 256 and beyond.embeds[0].title.endswith("…")
+    assert beyond.embeds[0].footer.text == f"after {' '.join(moves[:40])}"
     early = reply(await w.carol.slash(w.channel, "explorer", game="xiangqi", line="h3-e3"))
     assert early.embeds[0].description.startswith("No finished game of this server went on")
 

@@ -312,3 +312,26 @@ async def test_imported_games_are_counted_apart(service: MatchService,
     for source, games in (("played", 1), ("imported", 1), ("all", 2)):
         view = await service.explorer(GUILD, ALICE, "damas", moves[0], source)
         assert [(m.move, m.games) for m in view.moves] == [(moves[1], games)], source
+
+
+async def test_a_place_is_named_in_few_characters_and_a_long_one_kept_by_mark(
+        service: MatchService, repo: Repository) -> None:
+    """The name of a place an answer's buttons keep: the place itself when it fits the
+    room given, else a short mark the store keeps for good (the same for the same place,
+    found in its own server only)."""
+    short = await service.explorer(GUILD, ALICE, "xiangqi", "h3-e3", "played")
+    named = await service.explorer_token(GUILD, ALICE, short, 85)
+    assert named == "pxiangqi;h3-e3"
+    deep = await service.explorer(GUILD, ALICE, "xiangqi", ", ".join(DEEP_LINE))
+    mark = await service.explorer_token(GUILD, ALICE, deep, 85)
+    assert mark.startswith("#") and len(mark) == 17
+    assert await service.explorer_token(GUILD, ALICE, deep, 85) == mark
+    assert await service.explorer_token(GUILD, ALICE, short, 10) != named  # no room
+    for token, view in ((named, short), (mark, deep)):
+        place = await service.explorer_named(GUILD, BOB, token)
+        assert place is not None
+        assert (place.config, place.source, place.line) == (view.config, view.source,
+                                                           view.line)
+    assert await service.explorer_named(GUILD + 1, ALICE, mark) is None
+    assert await service.explorer_named(GUILD, ALICE, "#" + "a" * 16) is None
+    assert await service.explorer_named(GUILD, ALICE, "nothing") is None

@@ -58,7 +58,8 @@ async def test_bad_ids_are_refused_with_typed_errors_and_write_nothing(tmp_path:
             "text": "h3-e3", "notify": "dm", "player": BOB, "tournament_id": 1,
             "fmt": "swiss", "schedule": "monthly", "number": 1, "ply": 0, "epoch": 0,
             "on": True, "data": '[Game "xiangqi"]\n\n1. h3-e3 2. h10-g8',
-            "seat": 0, "zone": "Europe/Madrid", "days": 2}
+            "seat": 0, "zone": "Europe/Madrid", "days": 2, "token": "axiangqi;",
+            "view": await service.explorer(GUILD, ALICE, "xiangqi"), "room": 85}
         before = dump(path)
         for method_name, param in public_calls():
             method = getattr(service, method_name)

@@ -33,7 +33,8 @@ NO_ID = {
     "stats", "games_of", "active_matches_of", "open_challenges", "next_game", "follows",
     "glance", "web_server", "set_digest", "digest_status",
     "get_guild_settings", "update_guild_settings", "start_vacation", "end_vacation",
-    "vacation_status", "explorer", "import_record", "continuable_imports",
+    "vacation_status", "explorer", "explorer_token", "explorer_named", "import_record",
+    "continuable_imports",
     # puzzles (issue 44): the caller's own in his server; a puzzle of another server
     # named by its number is "no puzzle #N here", like one never found
     "puzzle", "answer_puzzle", "puzzle_moves", "puzzle_leaderboard", "puzzle_record",

@@ -89,7 +89,7 @@ class TextWorld:
             "text": "h3-e3", "notify": "dm", "schedule": "monthly", "prefix": "",
             "level": 1, "number": 1, "opponents": [BOB], "ply": 0, "epoch": 0,
             "data": "[Game \"xiangqi\"]\n\n1. h3-e3 2. h10-g8",
-            "zone": "Europe/Madrid", "days": 2}
+            "zone": "Europe/Madrid", "days": 2, "token": "axiangqi;"}
         method = getattr(MatchService, operation)
         args = {p.name: valid[p.name] for p in inspect.signature(method).parameters.values()
                 if p.name != "self" and p.default is inspect.Parameter.empty}

@@ -342,6 +342,11 @@ async def test_sqlite_sweep_and_games_queries_use_indexes_with_planner_statistic
         await repo.close()
 
 
+def undo_migration_28(conn: Any) -> None:
+    """Back to schema 27: no explorer places kept by mark."""
+    conn.execute("DROP TABLE explorer_places")
+
+
 def undo_migration_27(conn: Any) -> None:
     """Back to schema 26: no played games' fingerprints (and the imports' of version 1
     stay as they were)."""
@@ -440,8 +445,9 @@ def undo_to_schema_9(conn: Any) -> None:
     14 (clocks, vacations), 15 (comforts), 16 (the web switch), 17 (web link
     generations), 18 (daily digests), 19 (the opening explorer), 20 (time zones, weekends
     off, pauses), 21 (stored analyses), 22 (imported players' names), 23 (continued
-    imports), 24 (puzzles), 25 (question posts), 26 (imports' fingerprints) and 27
-    (played games' fingerprints) undone."""
+    imports), 24 (puzzles), 25 (question posts), 26 (imports' fingerprints), 27 (played
+    games' fingerprints) and 28 (explorer places) undone."""
+    undo_migration_28(conn)
     undo_migration_27(conn)
     undo_migration_26(conn)
     undo_migration_25(conn)
@@ -511,6 +517,7 @@ async def test_sqlite_schema_3_stores_who_played_the_last_move(tmp_path: Path) -
     conn.execute("DROP TABLE tournament_matches")  # (migration 8)
     conn.execute("DROP TABLE tournaments")
     conn.execute("DROP TABLE shard_leases")  # (migration 9)
+    undo_migration_28(conn)
     undo_migration_27(conn)
     undo_migration_26(conn)
     undo_migration_25(conn)

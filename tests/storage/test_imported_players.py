@@ -47,8 +47,10 @@ async def test_an_upgraded_sqlite_file_gets_the_table_and_the_column(tmp_path: P
         undo_migration_25,
         undo_migration_26,
         undo_migration_27,
+        undo_migration_28,
     )
     conn = sqlite3.connect(path)
+    undo_migration_28(conn)
     undo_migration_27(conn)  # (fingerprints, question posts and puzzles: the migrations
     undo_migration_26(conn)  # after these two)
     undo_migration_25(conn)
@@ -119,7 +121,12 @@ async def test_an_upgraded_sqlite_file_marks_the_imports_made_before_fingerprint
     from service.computer_seats import COMPUTER_IDS
     from service.imported_seats import IMPORTED_IDS
     from storage.schema import IMPORTED_FROM, IMPORTED_TO
-    from tests.storage.test_contract import record, undo_migration_26, undo_migration_27
+    from tests.storage.test_contract import (
+        record,
+        undo_migration_26,
+        undo_migration_27,
+        undo_migration_28,
+    )
     assert (IMPORTED_FROM, IMPORTED_TO) == (IMPORTED_IDS, COMPUTER_IDS)
     path = tmp_path / "twenty-five.db"
     repo = await SqliteRepository.open(path)
@@ -129,6 +136,7 @@ async def test_an_upgraded_sqlite_file_marks_the_imports_made_before_fingerprint
         record(users=(11, WANG)), continued_from=imported.id))
     await repo.close()
     conn = sqlite3.connect(path)
+    undo_migration_28(conn)
     undo_migration_27(conn)
     undo_migration_26(conn)
     conn.execute("PRAGMA user_version = 25")
@@ -265,7 +273,7 @@ async def test_an_upgraded_sqlite_file_still_refuses_its_played_games_and_import
     its imports one of version 1; importing either again is still refused."""
     import sqlite3
 
-    from tests.storage.test_contract import undo_migration_27
+    from tests.storage.test_contract import undo_migration_27, undo_migration_28
     path = tmp_path / "twenty-six.db"
     repo = await SqliteRepository.open(path)
     try:
@@ -273,13 +281,14 @@ async def test_an_upgraded_sqlite_file_still_refuses_its_played_games_and_import
     finally:
         await repo.close()
     conn = sqlite3.connect(path)
+    undo_migration_28(conn)
     undo_migration_27(conn)
     conn.execute("PRAGMA user_version = 26")
     conn.commit()
     conn.close()
     repo = await SqliteRepository.open(path)
     try:
-        assert await repo.schema_version() == len(MIGRATIONS) == 27
+        assert await repo.schema_version() == len(MIGRATIONS) == 28
         await refused_after_27(repo, *before)
     finally:
         await repo.close()

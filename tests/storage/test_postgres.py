@@ -95,7 +95,8 @@ async def test_postgres_marks_the_imports_made_before_fingerprints(postgres_url:
     await repo.close()
     import asyncpg
     conn = await asyncpg.connect(postgres_url)
-    for undone in ("DROP INDEX matches_unkeyed_games", "DROP INDEX matches_game_key",
+    for undone in ("DROP TABLE explorer_places",  # (28)
+                   "DROP INDEX matches_unkeyed_games", "DROP INDEX matches_game_key",
                    "ALTER TABLE matches DROP COLUMN game_key",  # (27, then 26)
                    "DROP INDEX matches_import_key", "ALTER TABLE matches DROP COLUMN import_key",
                    "UPDATE tablero_schema SET version = 25"):
@@ -126,7 +127,8 @@ async def test_postgres_still_refuses_the_played_games_and_imports_of_before_27(
         await repo.close()
     import asyncpg
     conn = await asyncpg.connect(postgres_url)
-    for undone in ("DROP INDEX matches_unkeyed_games", "DROP INDEX matches_game_key",
+    for undone in ("DROP TABLE explorer_places",  # (28)
+                   "DROP INDEX matches_unkeyed_games", "DROP INDEX matches_game_key",
                    "ALTER TABLE matches DROP COLUMN game_key",
                    "UPDATE tablero_schema SET version = 26"):
         await conn.execute(undone)

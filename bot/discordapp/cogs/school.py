@@ -3,8 +3,15 @@
 
 The explorer answers privately: the next moves with their games and scores, a picture of
 the position with the most played moves as arrows, a menu to go one move deeper and
-buttons to go back. Where it stands is written in the embed's footer, so the menu and
-the buttons work after a restart with no state kept anywhere.
+buttons to go back. Where it stands is in the custom ids of the menu and the buttons, as
+the service names the place (``MatchService.explorer_token``: the place itself, or, for a
+line too long for a custom id, a short mark under which the database keeps it for good),
+so they work after a restart and nothing meant for the bot is shown to the reader.
+
+Answers posted by earlier versions kept the place in the embed's footer,
+in English, and their menu and buttons carry none: a click on one reads the footer, and
+the answer it edits is a new one. One whose footer cannot be read is answered privately
+that it can no longer be followed.
 """
 
 from __future__ import annotations
@@ -29,16 +36,28 @@ from bot.discordapp.cogs.common import (
     known_game,
     reader,
 )
-from bot.discordapp.components import ExplorerBack, ExplorerStep, match_buttons
-from locales.i18n import _, _n, command, joined, listing, render
+from bot.discordapp.components import (
+    EXPLORER_ROOM,
+    ExplorerBack,
+    ExplorerStep,
+    match_buttons,
+)
+from locales.i18n import Text, _, _n, command, joined, listing, render
 from locales.terms import game_name, seat_colour
 from service import ExplorerView, MatchService, MatchStatus
 from service.importer import MAX_RECORD_BYTES, too_large
 
-FOOTER = "explorer"
-"""The footer's first word: the rest is where the explorer stands."""
+OLD_FOOTER = "explorer"
+"""The first word of the footer of an answer posted before the place moved into the
+custom ids: ``explorer · <config> · <games> · <move>, <move>, ...``."""
 SEPARATOR = " · "
 MENU = 25  # Discord's most options in a menu
+TITLE = 256  # Discord's longest embed title
+
+
+def lost() -> Text:
+    return _("This explorer message can no longer be followed: run {explorer} again.",
+             explorer=command("explorer"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,20 +68,17 @@ class Standing:
     source: str
     line: tuple[str, ...]
 
-    def footer(self) -> str:
-        return SEPARATOR.join([FOOTER, self.config, self.source, ", ".join(self.line)])
-
     @classmethod
     def of(cls, message: discord.Message | None) -> Standing:
-        """What ``message`` (an explorer answer) says of where it stands."""
+        """What ``message``, an explorer answer posted before the place moved into the
+        custom ids, says in its footer of where it stands."""
         try:
             text = (message.embeds[0].footer.text or "") if message is not None else ""
         except IndexError:
             text = ""
         parts = text.split(SEPARATOR)
-        if len(parts) != 4 or parts[0] != FOOTER:
-            raise errors.AdapterError(_("This explorer message can no longer be followed: "
-                                        "run {explorer} again.", explorer=command("explorer")))
+        if len(parts) != 4 or parts[0] != OLD_FOOTER:
+            raise errors.AdapterError(lost())
         line = tuple(m.strip() for m in parts[3].split(",") if m.strip())
         return cls(parts[1], parts[2], line)
 
@@ -79,24 +95,28 @@ def explorer_embed(view: ExplorerView, loc: str) -> discord.Embed:
     more = len(view.moves) - MENU
     if more > 0:
         lines.append(render(_("…and {count} more", count=more), loc))
-    e = discord.Embed(title=render(explorer.title(view), loc)[:256],
+    title = render(explorer.title(view), loc)
+    e = discord.Embed(title=title if len(title) <= TITLE else f"{title[:TITLE - 1]}…",
                       description="\n".join(lines)[:4000], colour=embeds.COLOUR)
-    e.set_footer(text=Standing(view.config, view.source, view.line).footer()[:2048])
+    if len(title) > TITLE:  # a long line, cut in the title: the whole of it below
+        e.set_footer(text=render(explorer.where(view), loc)[:2048])
     return e
 
 
-def explorer_view(view: ExplorerView, loc: str) -> discord.ui.View:
-    """The menu of next moves (most played first) and the back buttons."""
+def explorer_view(view: ExplorerView, loc: str, place: str | None = None
+                  ) -> discord.ui.View:
+    """The menu of next moves (most played first) and the back buttons, each with
+    ``place`` (the service's name of where ``view`` stands) in its custom id."""
     options = [discord.SelectOption(label=m.display[:100], value=m.move[:100],
                                     description=render(_n("{count} game", "{count} games",
                                                           m.games, count=m.games),
                                                        loc)[:100])
                for m in view.moves[:MENU] if len(m.move) <= 100]
     components = discord.ui.View(timeout=None)
-    components.add_item(ExplorerStep(options, placeholder=render(
+    components.add_item(ExplorerStep(options, place=place, placeholder=render(
         _("Go one move deeper"), loc)[:150]))
-    components.add_item(ExplorerBack("back", loc=loc, disabled=not view.line))
-    components.add_item(ExplorerBack("start", loc=loc, disabled=not view.line))
+    components.add_item(ExplorerBack("back", place=place, loc=loc, disabled=not view.line))
+    components.add_item(ExplorerBack("start", place=place, loc=loc, disabled=not view.line))
     return components
 
 
@@ -115,19 +135,34 @@ class SchoolCog(commands.Cog, name="School"):
                                 current: str) -> list[app_commands.Choice[str]]:
         return games_matching(interaction, current)
 
-    async def _show(self, interaction: Interaction, standing: Standing, *,
-                    edit: bool) -> None:
-        view = await self.service.explorer(guild_id(interaction), interaction.user.id,
+    async def _explore(self, interaction: Interaction, standing: Standing) -> ExplorerView:
+        return await self.service.explorer(guild_id(interaction), interaction.user.id,
                                            standing.config, ", ".join(standing.line),
                                            standing.source)
+
+    async def _standing(self, interaction: Interaction, place: str | None) -> Standing:
+        """Where the answer clicked stands: the place its custom id names (None: an
+        answer posted before places were named there, whose footer says it)."""
+        if place is None:
+            return Standing.of(interaction.message)
+        found = await self.service.explorer_named(guild_id(interaction),
+                                                  interaction.user.id, place)
+        if found is None:  # a mark this database never kept (another one, restored)
+            raise errors.AdapterError(lost())
+        return Standing(found.config, found.source, found.line)
+
+    async def _show(self, interaction: Interaction, view: ExplorerView, *,
+                    edit: bool) -> None:
         loc = reader(interaction)
+        place = await self.service.explorer_token(guild_id(interaction),
+                                                  interaction.user.id, view, EXPLORER_ROOM)
         e = explorer_embed(view, loc)
         drawn = await asyncio.to_thread(explorer.picture, view, loc)
         files = []
         if drawn is not None:
             e.set_image(url=f"attachment://{embeds.BOARD_FILE}")
             files.append(embeds.board_file(drawn.png, drawn.alt_text))
-        components = explorer_view(view, loc)
+        components = explorer_view(view, loc, place)
         if edit:
             await interaction.edit_original_response(embed=e, view=components,
                                                      attachments=files)
@@ -150,8 +185,7 @@ class SchoolCog(commands.Cog, name="School"):
             # the line is read by the service: moves typed with notes or move numbers too
             first = await self.service.explorer(guild_id(interaction), interaction.user.id,
                                                 config_text(game), line or "", games)
-            await self._show(interaction, Standing(first.config, games, first.line),
-                             edit=False)
+            await self._show(interaction, first, edit=False)
 
     if 0 < len(GAME_MENU) <= 25:
         explorer = app_commands.choices(game=GAME_MENU)(explorer)
@@ -162,18 +196,19 @@ class SchoolCog(commands.Cog, name="School"):
     async def on_explorer_step(self, interaction: Interaction, menu: ExplorerStep) -> None:
         async with errors.replying(interaction):
             await interaction.response.defer()
-            standing = Standing.of(interaction.message)
+            standing = await self._standing(interaction, menu.place)
             deeper = Standing(standing.config, standing.source, (*standing.line, menu.picked))
-            await self._show(interaction, deeper, edit=True)
+            await self._show(interaction, await self._explore(interaction, deeper),
+                             edit=True)
 
     @commands.Cog.listener()
     async def on_explorer_back(self, interaction: Interaction, button: ExplorerBack) -> None:
         async with errors.replying(interaction):
             await interaction.response.defer()
-            standing = Standing.of(interaction.message)
+            standing = await self._standing(interaction, button.place)
             line = standing.line[:-1] if button.where == "back" else ()
-            await self._show(interaction, Standing(standing.config, standing.source, line),
-                             edit=True)
+            back = Standing(standing.config, standing.source, line)
+            await self._show(interaction, await self._explore(interaction, back), edit=True)
 
     @app_commands.command(name="import", description="Import a game record: WXF or ICCS "
                           "Xiangqi, PDN Spanish draughts, or Tablero's own")
