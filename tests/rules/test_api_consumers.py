@@ -17,6 +17,8 @@ and fails on
 from __future__ import annotations
 
 import ast
+import functools
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -105,15 +107,26 @@ def _game_keyed_tables(tree: ast.AST) -> list[tuple[int, str]]:
                     for k in node.keys)]
 
 
-def _violations(check: object, allowed: dict[str, str] | None = None) -> list[str]:
-    assert callable(check)
-    out = []
+Scan = Callable[[ast.AST], list[tuple[int, str]]]
+
+
+@functools.cache
+def _findings() -> dict[Scan, tuple[tuple[str, int, str], ...]]:
+    """What each scan finds in each consumer's source: (file, line, text). Each file is
+    parsed once for the module's three scans (and its tree let go: the trees of every
+    consumer kept alive would slow every later garbage collection of the process)."""
+    found: dict[Scan, list[tuple[str, int, str]]] = {
+        scan: [] for scan in (_probes, _key_comparisons, _game_keyed_tables)}
     for path in _sources():
-        if allowed and str(path.relative_to(ROOT)) in allowed:
-            continue
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-        out += [f"{path.relative_to(ROOT)}:{line}: {text}" for line, text in check(tree)]
-    return out
+        for scan, out in found.items():
+            out += [(str(path.relative_to(ROOT)), line, text) for line, text in scan(tree)]
+    return {scan: tuple(out) for scan, out in found.items()}
+
+
+def _violations(check: Scan, allowed: dict[str, str] | None = None) -> list[str]:
+    return [f"{path}:{line}: {text}" for path, line, text in _findings()[check]
+            if not (allowed and path in allowed)]
 
 
 def test_no_attribute_probes_on_rules_objects() -> None:
