@@ -20,7 +20,13 @@ from engine.models.alquerque_grande import (
 )
 from engine.search import WIN, Limits, Search, place_share
 from rules import Outcome, Position
-from tests.engine.test_boards import agree, best_tactical, grande_captures, on_positions
+from tests.engine.test_boards import (
+    agree,
+    best_tactical,
+    grande_captures,
+    on_positions,
+    tactical_order,
+)
 
 GRANDE = rules.variant("alquerque-grande")
 
@@ -115,7 +121,8 @@ def _reference(model: Any, root: Position[Any], depth: int) -> dict[Any, int]:
 
     def capture(p: Position[Any]) -> Any:
         moves = p.legal_moves()
-        return best_tactical(moves, model.tactical_gains(p, p.pieces(), moves), None)
+        return best_tactical(tactical_order(moves, model.tactical_gains(p, p.pieces(), moves)),
+                             None)
 
     def mine(p: Position[Any], depth: int, ply: int) -> int:
         if depth == 0:

@@ -67,26 +67,34 @@ def agree(board: SearchBoard, position: Position[Any], model: GameModel,
     assert board.key() == position_key(position, pieces)
     assert board.in_check() == (position.checked_point() is not None)
     assert board.evaluate() == model.evaluate(position, pieces)
-    assert board.tactical_gains(moves) == model.tactical_gains(position, pieces, legal)
+    gains = board.tactical_gains(moves)
+    assert gains == model.tactical_gains(position, pieces, legal)
     assert [board.is_tactical(m) for m in moves] == [
         model.is_tactical(position, pieces, m) for m in legal]
     assert [board.gain(m) for m in moves] == [model.gain(position, pieces, m) for m in legal]
     # what a staged board answers without listing its moves, as the listing says
     sample = list(moves[::max(1, len(moves) // 30)])
+    listed = set(moves)
     for move in (*sample, *strangers, 0, -1, 1 << 40, "e2"):
-        assert board.holds(move) == (move in moves), move
-    gains = board.tactical_gains(moves)
-    best = best_tactical(moves, gains, None)
+        assert board.holds(move) == (move in listed), move
+    order = tactical_order(moves, gains)
+    best = best_tactical(order, None)
     for besides in (None, best, *sample[:4], *strangers[-2:]):
-        assert board.best_tactical(besides) == best_tactical(moves, gains, besides), besides
+        assert board.best_tactical(besides) == best_tactical(order, besides), besides
 
 
-def best_tactical(moves: Sequence[Hashable], gains: Sequence[int | None],
-                  besides: Hashable | None) -> Hashable | None:
-    """The tactical move of the highest gain, the first among equals, but ``besides``."""
-    found = [(gain, -i) for i, (move, gain) in enumerate(zip(moves, gains, strict=True))
-             if gain is not None and move != besides]
-    return moves[-max(found)[1]] if found else None
+def tactical_order(moves: Sequence[Hashable], gains: Sequence[int | None]
+                   ) -> list[Hashable]:
+    """The tactical moves, the highest gain first, equals in the order listed."""
+    found = sorted((-gain, i) for i, gain in enumerate(gains) if gain is not None)
+    assert len(gains) == len(moves)
+    return [moves[i] for _, i in found]
+
+
+def best_tactical(order: Sequence[Hashable], besides: Hashable | None) -> Hashable | None:
+    """The tactical move of the highest gain, the first among equals, but ``besides``
+    (``order``: :func:`tactical_order`'s)."""
+    return next((move for move in order if move != besides), None)
 
 
 def walk(model: GameModel, root: Position[Any], rng: random.Random, steps: int,
