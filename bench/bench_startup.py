@@ -84,6 +84,9 @@ def generate(path: Path, finished: int, active: int, plies: int) -> None:
                      f"VALUES ({placeholders})", (i, rec.version, *_match_values(rec)))
         conn.executemany("INSERT INTO seats (match_id, user_id, seat, team) VALUES "
                          "(?, ?, ?, NULL)", ((i, a, 0), (i, b, 1)))
+        if over:  # counted in the explorer as it ended (its rows left out: not read at start)
+            conn.execute("INSERT INTO explorer_games (match_id, guild_id, imported) "
+                         "VALUES (?, ?, 0)", (i, GUILD))
         conn.executemany(
             "INSERT INTO moves (match_id, ply, seat, notation, user_id, played_at) "
             "VALUES (?, ?, ?, ?, ?, ?)",

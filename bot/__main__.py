@@ -14,6 +14,7 @@ import asyncio
 import importlib
 import importlib.metadata
 import logging
+import signal
 import sys
 from datetime import timedelta
 from pathlib import Path
@@ -90,6 +91,12 @@ def build_parser() -> argparse.ArgumentParser:
         "explorer", help="count the finished matches the opening explorer does not hold yet "
         "(once, after upgrading: new games are counted as they end)")
     explorer.add_argument("--db", type=database_target, help=DB_HELP)
+    keys = db_sub.add_parser(
+        "fingerprints", help="fingerprint the played matches that ended before fingerprints "
+        "existed (what each server's first /import after upgrading does otherwise, slowly "
+        "on a large server); safe while the bot runs, a second run does nothing")
+    keys.add_argument("--db", type=database_target, help=DB_HELP)
+    keys.add_argument("--quiet", action="store_true", help="no progress bar")
     selfplay = sub.add_parser(
         "selfplay", help="computer players against each other: strength, reproducibly")
     from engine.selfplay import add_arguments
@@ -182,8 +189,9 @@ def discord_main(settings: Settings) -> int:
 
 
 def db_main(settings: Settings, args: argparse.Namespace) -> int:
-    """``tablero db backup PATH``, ``tablero db check``, ``tablero db copy FROM TO`` and
-    ``tablero db explorer`` (the opening explorer's backfill)."""
+    """``tablero db backup PATH``, ``tablero db check``, ``tablero db copy FROM TO``,
+    ``tablero db explorer`` (the opening explorer's backfill) and ``tablero db
+    fingerprints`` (the played games' fingerprints, ahead of the next imports)."""
     from bot import operations
 
     path = getattr(args, "db", None) or settings.db_path
@@ -195,8 +203,10 @@ def db_main(settings: Settings, args: argparse.Namespace) -> int:
         return asyncio.run(operations.copy(args.source, args.target, progress=not args.quiet))
     if args.db_command == "explorer":
         return asyncio.run(operations.explorer_backfill(path))
+    if args.db_command == "fingerprints":
+        return asyncio.run(operations.fingerprints(path, progress=not args.quiet))
     print("tablero db backup PATH | tablero db check | tablero db copy FROM TO | tablero db "
-          "explorer (see tablero db -h)", file=sys.stderr)
+          "explorer | tablero db fingerprints (see tablero db -h)", file=sys.stderr)
     return 2
 
 
@@ -308,13 +318,35 @@ async def serve_web(db: Path | str, secret: str, host: str, port: int,
             print(f"health and metrics: http://{metrics_host}:{where}/metrics", flush=True)
         if started is not None:
             started.set_result((server.port, where))
-        await asyncio.Event().wait()
+        await _until_stopped()
         return 0
     finally:
         if endpoints is not None:
             await endpoints.stop()
         await server.stop()
+        # a move played on a page may have ended a match: its explorer count and its
+        # fingerprint are written before the database closes (5 s at most)
+        await service.stop_background()
         await repo.close()  # type: ignore[attr-defined]
+
+
+async def _until_stopped() -> None:
+    """Wait for SIGTERM or SIGINT (the web process stops gracefully on either: systemd and
+    containers send SIGTERM); elsewhere than the main thread, until cancelled."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    handled: list[signal.Signals] = []
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        try:
+            loop.add_signal_handler(signum, stop.set)
+        except (ValueError, NotImplementedError, RuntimeError):  # not the main thread
+            continue
+        handled.append(signum)
+    try:
+        await stop.wait()
+    finally:
+        for handled_signal in handled:
+            loop.remove_signal_handler(handled_signal)
 
 
 def main(argv: list[str] | None = None) -> int:

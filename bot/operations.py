@@ -1,5 +1,6 @@
-"""The operator's commands: ``tablero db backup PATH``, ``tablero db check`` and
-``tablero db copy FROM TO``, and ``holding``: the whole database for one command.
+"""The operator's commands: ``tablero db backup PATH``, ``tablero db check``,
+``tablero db copy FROM TO``, ``tablero db explorer`` and ``tablero db fingerprints``, and
+``holding``: the whole database for one command.
 
 Backup and check work while the bot runs (SQLite WAL: readers and one writer at a time
 share the file). A backup is one consistent snapshot (``VACUUM INTO``); the check replays
@@ -219,4 +220,25 @@ async def explorer_backfill(database: Path | str, *, out: TextIO | None = None) 
         await repo.close()
     print(f"{repo.path}: {counted:,} finished match{'es' if counted != 1 else ''} counted "
           f"in the opening explorer in {time.perf_counter() - started:.1f} s", file=out)
+    return 0
+
+
+async def fingerprints(database: Path | str, *, progress: bool = True,
+                       out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Fingerprint every played match of ``database`` that ended without one (before the
+    upgrade that brought fingerprints: each server's first ``/import`` would do its own,
+    slowly on a large server), with a progress bar on ``err``; 0. Safe beside a running
+    bot (a fingerprint stored stays), and a second run finds nothing to do."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    repo = await open_database(database)
+    try:
+        service = MatchService(repo, NullNotifier(), SystemClock())
+        started = time.perf_counter()
+        keyed = await service.fingerprint_games(
+            ProgressBar("fingerprinting played matches", err) if progress else None)
+    finally:
+        await repo.close()
+    print(f"{repo.path}: {keyed:,} played match{'es' if keyed != 1 else ''} fingerprinted "
+          f"in {time.perf_counter() - started:.1f} s", file=out)
     return 0

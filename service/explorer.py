@@ -27,6 +27,7 @@ import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Protocol
 
 from locales.i18n import _
@@ -34,7 +35,7 @@ from locales.rules_words import refusal_words
 from rules import MoveMarks, Position, RulesError, Variant
 from rules.core import squash
 from service.computer_seats import is_computer
-from service.errors import InvalidOption
+from service.errors import InvalidOption, StorageError
 from service.events import Event, MatchEnded
 from service.imported_seats import is_imported
 from service.inputs import check_characters, check_text
@@ -53,6 +54,12 @@ log = logging.getLogger(__name__)
 EXPLORER_PLIES = 40
 """How many moves of each game the explorer counts: the opening, not the whole game (a
 game's later positions are its own; counting them would only grow the index)."""
+
+CATCH_UP = 200
+"""How many uncounted finished matches a sweep counts at most (:meth:`Explorer.
+sweep_explorer`): a count a stop or a crash cut short is made at the next start; a backlog
+(an upgrade from before the explorer: ``tablero db explorer``) is taken a bounded bite per
+sweep, off the moves' way."""
 
 MAX_LINE = 30 * EXPLORER_PLIES
 """The longest line of moves read (the explorer holds the first EXPLORER_PLIES moves)."""
@@ -304,6 +311,9 @@ class Explorer:
     def __init__(self, repository: ExplorerSource) -> None:
         self.repository = repository
         self._counting: set[asyncio.Task[None]] = set()
+        self._catch_up_after = 0  # the catch-up's last match id (sweep_explorer)
+        self._caught_up = False  # this process counted what earlier runs left uncounted
+        self._stopped = False
 
     # ------------------------------------------------------------------ as games end
 
@@ -331,6 +341,34 @@ class Explorer:
         console, shutdown)."""
         while self._counting:
             await asyncio.gather(*list(self._counting), return_exceptions=True)
+
+    def counting(self) -> set[asyncio.Task[None]]:
+        """The counts of ended matches under way (what a stop waits for:
+        ``MatchService.stop_background``)."""
+        return set(self._counting)
+
+    async def stop_counting(self) -> None:
+        """A stop: no catch-up starts any more (:meth:`sweep_explorer`)."""
+        self._stopped = True
+
+    async def sweep_explorer(self, now: datetime | None = None) -> list[Event]:
+        """A sweeper: count what earlier runs left uncounted (a count a stop or a crash
+        cut short, or one that failed), :data:`CATCH_UP` matches per sweep at most, from
+        where the last sweep of this process stopped (a match that does not replay is
+        tried once per process, never counted), until a sweep finds fewer: then never
+        again in this process. When nothing is missing, the first sweep's one query finds
+        nothing and that is all. No events."""
+        if self._caught_up or self._stopped:
+            return []
+        counted, seen, self._catch_up_after = await self._backfill(
+            self._catch_up_after, CATCH_UP, CATCH_UP)
+        if seen < CATCH_UP:
+            self._caught_up = True
+        if counted:
+            log.info("the explorer counted %d finished match%s an earlier run left "
+                     "uncounted%s", counted, "" if counted == 1 else "es",
+                     "" if self._caught_up else " (more at the next sweep)")
+        return []
 
     # ------------------------------------------------------------------ counting
 
@@ -390,21 +428,37 @@ class Explorer:
                        ) -> int:
         """Count every finished match not counted yet, ``batch`` at a time; how many were
         counted. A match that does not replay is skipped (and logged), never counted."""
-        counted, after = 0, 0
-        while True:
-            ids = await self.repository.unindexed_games(after, batch)
+        counted, _seen, _after = await self._backfill(0, batch, None, progress)
+        return counted
+
+    async def _backfill(self, after: int, batch: int, limit: int | None,
+                        progress: Callable[[int], Awaitable[None] | None] | None = None
+                        ) -> tuple[int, int, int]:
+        """Count the finished matches not counted yet above id ``after``, ``batch`` per
+        read, ``limit`` read at most (None: all); (how many were counted, how many read,
+        the last id read)."""
+        counted = seen = 0
+        while limit is None or seen < limit:
+            size = batch if limit is None else min(batch, limit - seen)
+            ids = await self.repository.unindexed_games(after, size)
             if not ids:
-                return counted
+                break
             for match_id in ids:
                 try:
                     counted += await self.index_match(match_id)
+                except StorageError:  # an outage: the next backfill goes on from here
+                    raise
                 except Exception:
                     log.exception("the explorer could not count match %s", match_id)
+            seen += len(ids)
             after = ids[-1]
             if progress is not None:
                 shown = progress(counted)
                 if shown is not None:
                     await shown
+            if len(ids) < size:
+                break
+        return counted, seen, after
 
     # ------------------------------------------------------------------ places
 

@@ -306,12 +306,34 @@ class Importer:
             if not await self.repository.set_import_key(rec.id, was, key):
                 await self.repository.set_import_key(rec.id, was, f"{key}#{rec.id}")
 
-    async def _key_played_games(self, guild_id: int) -> None:
+    async def fingerprint_games(self, progress: Callable[[int, int], None] | None = None
+                                ) -> int:
+        """``tablero db fingerprints``: :meth:`_key_played_games` for every server, ahead
+        of their next import; how many matches were fingerprinted. ``progress(done,
+        total)`` after each batch (done never above total: matches that end meanwhile
+        are fingerprinted too, not counted in it)."""
+        waiting = await self.repository.unkeyed_game_counts()
+        total, done = sum(waiting.values()), 0
+
+        def batch_done(size: int) -> None:
+            nonlocal done
+            done += size
+            if progress is not None:
+                progress(min(done, total), total)
+        if progress is not None and total:
+            progress(0, total)
+        for guild_id in sorted(waiting):
+            await self._key_played_games(guild_id, batch_done)
+        return done
+
+    async def _key_played_games(self, guild_id: int,
+                                batch_done: Callable[[int], None] | None = None) -> None:
         """Give ``guild_id``'s played matches that ended without a fingerprint theirs
         (those that ended before fingerprints, or whose write as they ended was lost),
         :data:`KEY_BATCH` per read: done once for the matches of before the upgrade, then
         for none (or the few a failure left). One whose record does not read is marked
-        :data:`UNREADABLE` (logged), so that it is not read again."""
+        :data:`UNREADABLE` (logged), so that it is not read again. ``batch_done(n)``
+        after each batch of ``n`` stored."""
         while batch := await self.repository.unkeyed_games(guild_id, KEY_BATCH):
             keys: dict[int, str] = {}
             for rec in batch:
@@ -323,6 +345,8 @@ class Importer:
                                 rec.id)
                     keys[rec.id] = f"{UNREADABLE}{rec.id}"
             await self.repository.set_game_keys(keys)
+            if batch_done is not None:
+                batch_done(len(keys))
 
     async def game_follows(self, event: Event) -> None:
         """A subscriber: a played match that ended, finished or aborted with a move
@@ -346,6 +370,10 @@ class Importer:
             await self.repository.set_game_keys({rec.id: stored_key(rec, entries)})
         except Exception:  # the match has ended all the same
             log.exception("match %s: its fingerprint was not stored", rec.id)
+
+    def keying(self) -> set[asyncio.Task[None]]:
+        """The fingerprints of ended matches being written (what a shutdown waits for)."""
+        return set(self._keying)
 
     async def fingerprints_idle(self) -> None:
         """Wait until every ended match announced so far is fingerprinted (tests, the

@@ -451,6 +451,11 @@ class ImportedPlayerStore(Protocol):
         the write after the end was lost), oldest first, at most ``limit``."""
         ...
 
+    async def unkeyed_game_counts(self) -> dict[int, int]:
+        """How many :meth:`unkeyed_games` each server holds, by server (those with none
+        left out): ``tablero db fingerprints``'s work, read from the same index."""
+        ...
+
     async def set_game_keys(self, keys: Mapping[int, str]) -> None:
         """Store each played match's fingerprint (its game, once ended) by match id, in
         one transaction; one stored already stays (an ended match's game does not

@@ -30,11 +30,13 @@ them, one line each. Where to look (see also the package docstring):
 * ``digests``: ``Digests``: the daily digest of games at a glance (set_digest, the
   sweep that writes the ones due into the outbox); it reads through ``Queries``
 * ``explorer``: ``Explorer``: the opening explorer (counts each finished match as it
-  ends, backfills, answers ``explorer``)
+  ends, backfills, catches up at the sweep, answers ``explorer``)
 * ``importer``: ``Importer``: ``import_record`` (record files as matches; counted in the
-  explorer through ``Explorer``)
+  explorer through ``Explorer``), the played games' fingerprints (``fingerprint_games``)
 * ``puzzles``: ``Puzzles``: puzzles from finished games (``mine_puzzles``, the sweep's
   mining and daily puzzles, ``puzzle``, ``answer_puzzle``, ``puzzle_leaderboard``)
+* ``background``: ``Background``: the stop (``stop_background``): the mining stopped,
+  the explorer counts and fingerprints of the matches that just ended waited for
 
 Who calls whom among the parts (each receives the ones it calls): ``Clocks`` and
 ``Deadlines`` end a match through ``Endings``; ``Deadlines`` spends vacation through
@@ -56,6 +58,7 @@ from datetime import datetime, timedelta
 
 from locales.i18n import DEFAULT_LOCALE, Words
 from rules import MoveMarks, Position
+from service.background import STOP_GRACE, Background, Drained
 from service.challenges import Challenges, ContinuableGame
 from service.clocks import DEFAULT_GRACE, Clocks
 from service.comforts import Comforts
@@ -158,6 +161,8 @@ class MatchService:
         self._importer = Importer(core.repository, core.clock, self._explorer, core.imported,
                                   core.view)
         self._puzzles = Puzzles(core, miner, picker, puzzles_per_hour)
+        self._background = Background((self._puzzles.stop_mining, self._explorer.stop_counting),
+                                      self._explorer.counting, self._importer.keying)
         core.subscribers = self._subscribers()
 
     @property
@@ -171,12 +176,15 @@ class MatchService:
         """The parts of the periodic sweep, in order: conditional answers a restart left
         due (moves the opponent already waits for), reminders and timeouts, tournaments
         (registration closed, rounds to finish), seasons that ended, and last the
-        computer turns left unplayed, then the daily digests and daily puzzles due, and
-        last the puzzle mining (started in the background within its hourly bound)."""
+        computer turns left unplayed, then the daily digests and daily puzzles due, the
+        puzzle mining (started in the background within its hourly bound), and last the
+        explorer's catch-up on the counts an earlier run left undone (a bounded bite per
+        sweep, until none is left: one query at the process's first sweep when none is)."""
         return (self._comforts.sweep_due_conditionals, self._deadlines.sweep_deadlines,
                 self._tournaments.sweep_tournaments, self._seasons.sweep_seasons,
                 self._computers.sweep_computers, self._digests.sweep_digests,
-                self._puzzles.sweep_daily_puzzles, self._puzzles.sweep_puzzles)
+                self._puzzles.sweep_daily_puzzles, self._puzzles.sweep_puzzles,
+                self._explorer.sweep_explorer)
 
     async def sweep(self, now: datetime | None = None) -> list[Event]:
         """Everything due at ``now`` (default: the clock's now), part by part
@@ -744,6 +752,13 @@ class MatchService:
         counted in the explorer as imported."""
         return await self._importer.import_record(guild_id, channel_id, user, data, game)
 
+    async def fingerprint_games(self, progress: Callable[[int, int], None] | None = None
+                                ) -> int:
+        """Fingerprint every played match that ended without one (before fingerprints
+        existed, or its write was lost), in every server, ahead of their next import
+        (``tablero db fingerprints``); how many. ``progress(done, total)`` per batch."""
+        return await self._importer.fingerprint_games(progress)
+
     def imported_name(self, user: int) -> str:
         """An imported player's name, as his record gave it ("" if none): what the
         adapters' name lookups answer for him (read with his matches and moves)."""
@@ -799,3 +814,11 @@ class MatchService:
     async def stop_mining(self) -> None:
         """Shutdown: stop the puzzle mining under way before the database closes."""
         await self._puzzles.stop_mining()
+
+    async def stop_background(self, seconds: float = STOP_GRACE) -> Drained:
+        """Shutdown, before the database closes: the puzzle mining stops and the
+        explorer's catch-up starts no more (the next run goes on), and the explorer
+        counts and fingerprints of the matches that just ended are waited for,
+        ``seconds`` at most in all; what is left then is cancelled and logged in one line
+        (``service.background``)."""
+        return await self._background.stop_background(seconds)

@@ -64,6 +64,14 @@ class MemoryImportedPlayers:
                 if m.guild_id == guild_id and m.import_key is None and m.ply > 0
                 and m.status in ENDED and m.id not in self._game_keys][:max(0, limit)]
 
+    async def unkeyed_game_counts(self) -> dict[int, int]:
+        counts: dict[int, int] = {}
+        for m in self._matches.values():
+            if m.import_key is None and m.ply > 0 and m.status in ENDED \
+                    and m.id not in self._game_keys:
+                counts[m.guild_id] = counts.get(m.guild_id, 0) + 1
+        return counts
+
     async def set_game_keys(self, keys: Mapping[int, str]) -> None:
         for match_id, key in keys.items():
             rec = self._matches.get(match_id)

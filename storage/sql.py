@@ -559,6 +559,13 @@ class SqlRepository(SqlAnalyses, SqlComforts, SqlExplorer, SqlImportedPlayers, S
                                (guild_id, max(0, limit)))
         return [_match_of(r) for r in rows]
 
+    async def unkeyed_game_counts(self) -> dict[int, int]:
+        # the same terms: read from the partial index alone (its guild_id), never the table
+        rows = await self._all("SELECT guild_id, count(*) FROM matches WHERE game_key IS NULL "
+                               "AND import_key IS NULL AND ply > 0 AND status IN "
+                               "('finished', 'aborted') GROUP BY guild_id")
+        return {int(r[0]): int(r[1]) for r in rows}
+
     async def unfinished_imports(self, guild_id: int, limit: int) -> list[MatchRecord]:
         rows = await self._all(f"{self._select_match} WHERE guild_id = ? AND import_key IS "
                                "NOT NULL AND status = 'aborted' ORDER BY id DESC LIMIT ?",

@@ -92,8 +92,9 @@ async def run_console(db_path: str | Path, *, boards_dir: Path | None = None,
                 console.say(_("Tablero console: /help lists the commands; start with: as NAME"))
             return await console.run(stdin, prompt=interactive)
     finally:
-        if console is not None:  # the miner works in the background: not on past the end
-            await console.service.stop_mining()
+        if console is not None:  # the miner works in the background: not on past the end;
+            # what the matches that ended leave to write (explorer, fingerprint) is written
+            await console.service.stop_background()
         if picker is not None:
             picker.close()
         await repo.close()

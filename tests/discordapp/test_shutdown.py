@@ -153,3 +153,22 @@ async def test_the_sweep_cog_stops_the_puzzle_mining_when_it_unloads() -> None:
     await service.sweep_puzzles()  # stopping: no new mining starts
     await asyncio.sleep(0.05)
     assert not searching.is_set()
+
+
+async def test_the_stop_waits_for_the_explorer_count_and_fingerprint_of_a_match_that_ended(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A match that ended just before the signal: its explorer count and its game's
+    fingerprint, written in the background, are waited for when the sweep cog unloads
+    (before the database closes), not dropped."""
+    from tests.service.test_background import played_to_the_end, slowed, written
+
+    repo = MemoryRepository()
+    service = MatchService(repo, Recorder(), SetClock())
+    monkeypatch.setattr(repo, "index_game", slowed(repo.index_game, 50))
+    monkeypatch.setattr(repo, "set_game_keys", slowed(repo.set_game_keys, 50))
+    ended = await played_to_the_end(service)
+    assert await written(repo, service, ended) == (0, False)  # under way
+    cog = DeadlinesCog(service, discord.Client(intents=discord.Intents.none()),
+                       SWEEP_SECONDS)
+    await asyncio.wait_for(cog.cog_unload(), 5)
+    assert await written(repo, service, ended) == (1, True)

@@ -49,7 +49,8 @@ NO_ID = {
     "sweep_deadlines", "sweep_due_conditionals", "sweep_computers",
     "beat", "verify_all", "computers_idle", "wake_computers", "sweep_digests",
     "backfill_explorer", "explorer_idle", "sweep_puzzles", "sweep_daily_puzzles",
-    "mine_puzzles", "puzzles_idle", "stop_mining",
+    "mine_puzzles", "puzzles_idle", "stop_mining", "stop_background",
+    "fingerprint_games",
     # the store's word of committed changes, for the web's live pages (no match named)
     "web_listen",
 }

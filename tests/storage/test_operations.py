@@ -5,14 +5,18 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import shutil
 import sqlite3
 import sys
 from pathlib import Path
+
+import pytest
 
 from service import MatchService, NullNotifier, StaleMove, SystemClock
 from storage import SqliteRepository
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD
 from tests.storage.test_failures import ROOT, play_some, tablero
+from tests.storage.test_postgres import RELEASE_DB
 
 
 async def test_a_backup_taken_during_a_stream_of_moves_holds_every_acknowledged_move(
@@ -163,3 +167,30 @@ def test_db_explorer_counts_the_finished_matches_once(tmp_path: Path) -> None:
     again = tablero(["db", "explorer", "--db", str(path)], tmp_path)
     assert "0 finished matches counted" in again.stdout
     assert asyncio.run(start_counts()) == {"h3-e3": 2, "b1-c3": 1}
+
+
+def test_db_fingerprints_fills_an_upgraded_files_played_games_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``tablero db fingerprints`` on a file of an earlier release (its finished match
+    ended before fingerprints): fingerprinted ahead of the server's next import, with a
+    progress bar; a second run does nothing."""
+    from bot.__main__ import main
+    path = tmp_path / "release.db"
+    shutil.copy(RELEASE_DB, path)
+
+    async def unkeyed() -> dict[int, int]:
+        repo = await SqliteRepository.open(path)
+        try:
+            return await repo.unkeyed_game_counts()
+        finally:
+            await repo.close()
+
+    assert asyncio.run(unkeyed()) == {1: 1}
+    assert main(["db", "fingerprints", "--db", str(path)]) == 0
+    said = capsys.readouterr()
+    assert "1 played match fingerprinted" in said.out
+    assert "fingerprinting played matches [" in said.err and "1/1" in said.err
+    assert asyncio.run(unkeyed()) == {}
+    assert main(["db", "fingerprints", "--db", str(path), "--quiet"]) == 0
+    said = capsys.readouterr()
+    assert "0 played matches fingerprinted" in said.out and "[" not in said.err

@@ -359,3 +359,35 @@ async def test_db_copy_moves_an_installation_to_postgres_and_back(
         assert (await row_counts(repo))["matches"] == 4
     finally:
         await repo.close()
+
+
+async def test_db_fingerprints_on_postgres_fills_the_played_games_once(
+        postgres_url: str) -> None:
+    """``tablero db fingerprints`` on PostgreSQL: the played matches of every server left
+    without a fingerprint get theirs, with the progress shown; a second run does nothing."""
+    from service import MatchService
+    from tests.service.conftest import GUILD, Recorder, SetClock
+    from tests.service.test_background import played_to_the_end
+    from tests.service.test_import import forget_game_keys
+    repo = await PostgresRepository.open(postgres_url)
+    try:
+        service = MatchService(repo, Recorder(), SetClock())
+        for guild in (GUILD, GUILD, GUILD + 1):
+            await played_to_the_end(service, guild)
+        await service.explorer_idle()
+        await forget_game_keys(repo)
+        assert await repo.unkeyed_game_counts() == {GUILD: 2, GUILD + 1: 1}
+    finally:
+        await repo.close()
+    out, err = io.StringIO(), io.StringIO()
+    assert await operations.fingerprints(postgres_url, out=out, err=err) == 0
+    assert "3 played matches fingerprinted" in out.getvalue()
+    assert "3/3" in err.getvalue()
+    out, err = io.StringIO(), io.StringIO()
+    assert await operations.fingerprints(postgres_url, out=out, err=err) == 0
+    assert "0 played matches fingerprinted" in out.getvalue() and err.getvalue() == ""
+    repo = await PostgresRepository.open(postgres_url)
+    try:
+        assert await repo.unkeyed_game_counts() == {}
+    finally:
+        await repo.close()

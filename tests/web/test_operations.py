@@ -117,3 +117,31 @@ async def test_a_taken_metrics_port_is_said_in_one_line(
     said = capsys.readouterr().err
     assert f"tablero web: cannot serve the metrics on 127.0.0.1:{port} (" in said
     assert "Traceback" not in said
+
+
+async def test_sigterm_stops_the_web_process_after_its_background_writes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """systemd and containers stop ``tablero web`` with SIGTERM: it stops gracefully
+    (exit 0), waiting first for what the matches ended on its pages leave to write
+    (``stop_background``), then closes the database."""
+    import os
+    import signal
+
+    from service import MatchService
+    stops: list[float] = []
+    real_stop = MatchService.stop_background
+
+    async def recorded(self: MatchService, seconds: float = 5.0) -> object:
+        stops.append(seconds)
+        return await real_stop(self, seconds)
+    monkeypatch.setattr(MatchService, "stop_background", recorded)
+    db = await prepared(tmp_path)
+    started: asyncio.Future[tuple[int, int]] = asyncio.get_running_loop().create_future()
+    serving = asyncio.create_task(serve_web(db, SECRET, "127.0.0.1", 0, started=started))
+    await asyncio.wait_for(asyncio.shield(started), 30)
+    # the handler is the loop's (else the signal would end this test's process)
+    assert signal.getsignal(signal.SIGTERM) not in (signal.SIG_DFL, None)
+    os.kill(os.getpid(), signal.SIGTERM)
+    assert await asyncio.wait_for(serving, 10) == 0
+    assert stops == [5.0]
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # given back

@@ -78,9 +78,10 @@ class DeadlinesCog(commands.Cog, name="Deadlines"):
 
     async def cog_unload(self) -> None:
         self._loop.cancel()
-        # the sweep's puzzle mining goes on in the background: stopped before the
-        # engine's pool and the database close under it
-        await self.service.stop_mining()
+        # the sweep's puzzle mining and the explorer's catch-up go on in the background:
+        # stopped before the engine's pool and the database close under them; the counts
+        # and fingerprints of the matches that just ended are waited for (5 s at most)
+        await self.service.stop_background()
 
     async def _until_ready(self) -> None:
         await self.client.wait_until_ready()
