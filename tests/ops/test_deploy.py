@@ -170,6 +170,9 @@ def test_compose_runs_the_bot_on_postgresql_with_shards_web_and_monitoring() -> 
         assert "@postgres:5432/" in env["TABLERO_DB"]
         assert env["TABLERO_METRICS_HOST"] == "0.0.0.0"
         assert s["depends_on"]["postgres"]["condition"] == "service_healthy"
+        # a graceful stop (outbox 10 s + background writes 5 s) within Docker's grace,
+        # as within systemd's TimeoutStopSec=30
+        assert s["stop_grace_period"] == "30s"
     assert services["bot"]["profiles"] == ["bot"]
     assert [services[f"shard-{i}"]["environment"]["SHARD_IDS"] for i in (0, 1)] == ["0", "1"]
     assert {services[f"shard-{i}"]["environment"]["SHARD_COUNT"] for i in (0, 1)} == {"2"}
