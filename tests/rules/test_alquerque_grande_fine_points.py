@@ -271,11 +271,12 @@ def test_huffs_match_a_reference_over_random_games() -> None:
                 legal = p.legal_moves()
                 if not legal:
                     break
+                captures = reference_captures(p)  # the position's, for each of its moves
                 for m in legal:
                     text = G.format_move(p, m)
                     huff = p.huff_of(m)
                     got = f"{'abcdefg'[huff[0]]}{huff[1] + 1}" if huff else None
-                    assert got == reference_huff(p, text), text
+                    assert got == reference_huff(p, text, captures), text
                     checked += 1
                 p = p.play(rng.choice(legal))
     assert checked > 2000
