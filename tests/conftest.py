@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import shutil
 import sys
@@ -81,6 +82,17 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     first = {item.path for item in items if "chromium" in getattr(item, "fixturenames", ())}
     first |= {root / name for name in LONG_MODULES}
     items.sort(key=lambda item: item.path not in first)  # stable: the rest keep their order
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What the collection left alive (the modules, the tests, their parameters, the
+    packages' tables) is set apart from the cyclic garbage collector (``gc.freeze``):
+    every full collection of a test process went through all of it again, and it stays
+    alive until the process ends (measured, tests/rules, tests/locales and
+    tests/service/test_matches.py in one process: 3.1-3.7 s of CPU in full collections,
+    0.9 s with it). Objects made afterwards are collected as always."""
+    gc.collect()
+    gc.freeze()
 
 
 @pytest.fixture(autouse=True)
