@@ -247,26 +247,34 @@ async def test_team_win_rates_both_team_members(service: MatchService) -> None:
 # ---------------------------------------------------------------- play
 
 
-async def test_a_whole_game_ends_by_the_rules_and_is_rated(service: MatchService,
-                                                           recorder: Recorder) -> None:
-    # a draw by repetition after 302 plies (the first finishing seed, 0, is one after 587)
-    moves = finishing_game("xiangqi", {}, 131)
+@pytest.mark.parametrize(("seed", "reason"), [
+    (32, "checkmate"),  # Red or Black mated after 34 plies: a winner and a loser rated
+    (131, "repetition"),  # a draw by repetition after 302 plies (seed 0: after 587)
+])
+async def test_a_whole_game_ends_by_the_rules_and_is_rated(
+        service: MatchService, recorder: Recorder, seed: int, reason: str) -> None:
+    moves = finishing_game("xiangqi", {}, seed)
     assert moves
     m = await start_match(service)
     for i, text in enumerate(moves):
         r = await service.move(m.id, (ALICE, BOB)[i % 2], text)
     assert r.ended and r.match.status is MatchStatus.FINISHED
     assert r.result is not None and r.match.to_move == ()
+    assert r.result.reason == reason
     ended = recorder.of(MatchEnded)
     assert len(ended) == 1
-    winner = r.result.winners[0] if r.result.winners else None
     board = await service.leaderboard(GUILD, "xiangqi")
-    if winner is not None:
-        assert board.entries[0].user_id == winner and board.entries[0].wins == 1
-        entry = await service.rank_of(GUILD, "xiangqi", winner)
-        assert entry is not None and entry.rank == 1
     stats = await service.stats(GUILD, ALICE)
     assert stats.wins + stats.losses + stats.draws == 1 and stats.active_matches == 0
+    if reason == "checkmate":
+        (winner,) = r.result.winners
+        assert board.entries[0].user_id == winner and board.entries[0].wins == 1
+        assert board.entries[1].losses == 1
+        entry = await service.rank_of(GUILD, "xiangqi", winner)
+        assert entry is not None and entry.rank == 1
+    else:
+        assert r.result.winners == () and stats.draws == 1
+        assert all(e.draws == 1 for e in board.entries) and board.total == 2
 
 
 async def test_casual_matches_are_not_rated(service: MatchService) -> None:
