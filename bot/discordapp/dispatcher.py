@@ -450,6 +450,15 @@ class Routes:
             self._logged.add(key)
             log.warning(message, *args)
 
+    def _unless_retried(self, error: Exception) -> None:
+        """A request that failed: counted, and raised again as ``Retry`` when it is
+        worth trying again; else it returns, for the caller to log it once and leave
+        it."""
+        self._failed(error)
+        retry = retry_of(error)
+        if retry is not None:
+            raise retry from error
+
     # ------------------------------------------------------------------ languages
 
     async def place_locale(self, guild_id: int) -> str:
@@ -590,10 +599,11 @@ class Routes:
         extra = {**kwargs, **_nonce_kwargs(target)}
         if attachment is not None:
             extra["file"] = attachment.fresh()
-        said: str | None = cut(content, 2000)
+        words = cut(content, 2000)
+        said: str | None = words
         since = looked_for_since()
         if since is not None:
-            already = await self.posted(channel, target, since, cut(content, 2000),
+            already = await self.posted(channel, target, since, words,
                                         view_button_ids(extra.get("view")))
             if already is not None:
                 return already
@@ -630,10 +640,7 @@ class Routes:
                         and button_ids(message.components) == list(buttons):
                     found = message
         except Exception as error:
-            self._failed(error)
-            retry = retry_of(error)
-            if retry is not None:
-                raise retry from error
+            self._unless_retried(error)
             self.log_once(("history", place), "cannot read the history of %s: %s", place,
                           _what(error))
             return None
@@ -675,10 +682,7 @@ class Routes:
                 await message.edit(content=_noted(post.content, note or ""), view=None,
                                    allowed_mentions=discord.AllowedMentions.none())
         except Exception as error:
-            self._failed(error)
-            retry = retry_of(error)
-            if retry is not None:
-                raise retry from error
+            self._unless_retried(error)
             self.log_once(("close", post.message_id), "cannot close post %s in %s: %s",
                           post.message_id, post.channel_id, _what(error))
             return False
@@ -704,11 +708,8 @@ class Routes:
                 "PATCH", "/channels/{channel_id}/messages/{message_id}",
                 channel_id=post.channel_id, message_id=post.message_id), json=payload)
         except Exception as error:
-            self._failed(error)
-            retry = retry_of(error)
-            if retry is not None:
-                raise retry from error
-            self.log_once(("close", post.message_id), "cannot reopen post %s in %s: %s",
+            self._unless_retried(error)
+            self.log_once(("reopen-post", post.message_id), "cannot reopen post %s in %s: %s",
                           post.message_id, post.channel_id, _what(error))
             return False
         return True
