@@ -241,8 +241,7 @@ class IdsRefresh:
         is due in ``every`` seconds, or once the sync-state file changes again; in
         ``RETRY_SECONDS`` when none was learnt (that sync or fetch failed)."""
         self._stamp = self.state.stamp() if self.state is not None else None
-        self._next = self.monotonic() + (self.every if self.known.scopes()
-                                         else min(self.every, RETRY_SECONDS))
+        self._due(bool(self.known.scopes()))
 
     async def tick(self) -> None:
         """Refresh when the sync-state file changed since the last look, or when the
@@ -273,9 +272,13 @@ class IdsRefresh:
             log.info("the commands' ids changed (a sync elsewhere): now known %s",
                      ", ".join("globally" if scope is None else f"in server {scope}"
                                for scope in after) or "nowhere")
+        self._due(answered)
+        return answered
+
+    def _due(self, answered: bool) -> None:
+        """The next refresh: in ``every`` seconds, or sooner after a failure."""
         self._next = self.monotonic() + (self.every if answered else
                                          min(self.every, RETRY_SECONDS))
-        return answered
 
     async def _fetch(self, guild_id: int | None) -> bool:
         """Learn the ids of one scope again (see the class); False if it failed."""
