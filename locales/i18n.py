@@ -219,10 +219,10 @@ def _unspaced(chosen: str) -> bool:
     return chosen.startswith("zh")
 
 
-def _edge(text: str, at: int, step: int) -> str:
+def _edge(text: str, at: int, step: int, skipped: str = _EMPHASIS) -> str:
     """The first character of ``text`` from ``at`` on, going by ``step``, that is not
-    Markdown's emphasis (``**``), or nothing."""
-    while 0 <= at < len(text) and text[at] in _EMPHASIS:
+    one of ``skipped`` (Markdown's emphasis, ``**``), or nothing."""
+    while 0 <= at < len(text) and text[at] in skipped:
         at += step
     return text[at] if 0 <= at < len(text) else ""
 
@@ -230,9 +230,7 @@ def _edge(text: str, at: int, step: int) -> str:
 def _han_edge(text: str, at: int, step: int) -> bool:
     """Whether the first character from ``at`` on, going by ``step``, that is not a value's
     mark nor Markdown's emphasis is Chinese."""
-    while 0 <= at < len(text) and (text[at] in (_START, _END) or text[at] in _EMPHASIS):
-        at += step
-    return 0 <= at < len(text) and _HAN.fullmatch(text[at]) is not None
+    return _HAN.fullmatch(_edge(text, at, step, _EMPHASIS + _START + _END)) is not None
 
 
 def _tight(marked: str) -> str:
