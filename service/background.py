@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +29,30 @@ Each is one short transaction (milliseconds; a count is one INSERT of at most 40
 five seconds take a backlog of hundreds even on a slow PostgreSQL; and it fits in the
 stop's budget: the bot's delivery flush takes 10 s at most, and the systemd units give
 a stop 30 s (``TimeoutStopSec``) before they kill it."""
+
+
+class Writes:
+    """Writes that follow events in the background, off the reply and the transaction
+    that raised them (a match's explorer count, its fingerprint): started, waited for
+    (tests, the console), and named to a stop that waits for them (:func:`drain`)."""
+
+    def __init__(self) -> None:
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def start(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` in the background (it handles its own failures)."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def under_way(self) -> set[asyncio.Task[None]]:
+        """The writes not finished yet."""
+        return set(self._tasks)
+
+    async def idle(self) -> None:
+        """Wait until every write started so far (and any it started) is finished."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
 
 @dataclass(frozen=True, slots=True)

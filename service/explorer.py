@@ -34,6 +34,7 @@ from locales.i18n import _
 from locales.rules_words import refusal_words
 from rules import MoveMarks, Position, RulesError, Variant
 from rules.core import squash
+from service.background import Writes
 from service.computer_seats import is_computer
 from service.errors import InvalidOption, StorageError
 from service.events import Event, MatchEnded
@@ -310,7 +311,7 @@ class Explorer:
 
     def __init__(self, repository: ExplorerSource) -> None:
         self.repository = repository
-        self._counting: set[asyncio.Task[None]] = set()
+        self._counting = Writes()
         self._catch_up_after = 0  # the catch-up's last match id (sweep_explorer)
         self._caught_up = False  # this process counted what earlier runs left uncounted
         self._stopped = False
@@ -322,9 +323,7 @@ class Explorer:
         reply and its transaction; the backfill catches up on a count a restart cut
         short)."""
         if isinstance(event, MatchEnded) and event.result is not None:
-            task = asyncio.get_running_loop().create_task(self._count_ended(event))
-            self._counting.add(task)
-            task.add_done_callback(self._counting.discard)
+            self._counting.start(self._count_ended(event))
 
     async def _count_ended(self, event: MatchEnded) -> None:
         try:
@@ -339,13 +338,12 @@ class Explorer:
     async def explorer_idle(self) -> None:
         """Wait until every finished match announced so far is counted (tests, the
         console, shutdown)."""
-        while self._counting:
-            await asyncio.gather(*list(self._counting), return_exceptions=True)
+        await self._counting.idle()
 
     def counting(self) -> set[asyncio.Task[None]]:
         """The counts of ended matches under way (what a stop waits for:
         ``MatchService.stop_background``)."""
-        return set(self._counting)
+        return self._counting.under_way()
 
     async def stop_counting(self) -> None:
         """A stop: no catch-up starts any more (:meth:`sweep_explorer`)."""

@@ -57,6 +57,7 @@ from locales.i18n import _, command
 from locales.rules_words import refusal_words
 from rules import Position, RulesError, Variant
 from rules.records import ImportedGame, read_any_record, seat_leaves
+from service.background import Writes
 from service.errors import Conflict, InvalidOption, NotAllowed, ServiceError
 from service.events import Event, MatchEnded
 from service.explorer import Explorer
@@ -250,7 +251,7 @@ class Importer:
         self.explorer = explorer
         self.names = names
         self._view = view
-        self._keying: set[asyncio.Task[None]] = set()
+        self._keying = Writes()
 
     def imported_name(self, user: int) -> str:
         """The name of imported player ``user`` as his record gave it ("" when it gave
@@ -361,9 +362,7 @@ class Importer:
         if rec.import_key is not None or not rec.ply \
                 or rec.status not in (MatchStatus.FINISHED, MatchStatus.ABORTED):
             return
-        task = asyncio.get_running_loop().create_task(self._key_ended(rec, entries))
-        self._keying.add(task)
-        task.add_done_callback(self._keying.discard)
+        self._keying.start(self._key_ended(rec, entries))
 
     async def _key_ended(self, rec: MatchRecord, entries: Sequence[RecordEntry]) -> None:
         try:
@@ -373,13 +372,12 @@ class Importer:
 
     def keying(self) -> set[asyncio.Task[None]]:
         """The fingerprints of ended matches being written (what a shutdown waits for)."""
-        return set(self._keying)
+        return self._keying.under_way()
 
     async def fingerprints_idle(self) -> None:
         """Wait until every ended match announced so far is fingerprinted (tests, the
         console)."""
-        while self._keying:
-            await asyncio.gather(*list(self._keying), return_exceptions=True)
+        await self._keying.idle()
 
     async def _not_imported(self, guild_id: int, key: str) -> None:
         """Refuse the game of fingerprint ``key`` when ``guild_id`` holds it already,
