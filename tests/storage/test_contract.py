@@ -29,6 +29,7 @@ from storage.errors import NotATableroDatabase
 from storage.sql import due_sql, matches_of_sql
 from storage.sqlite import _ESTABLISHED, MIGRATIONS
 from tests.conftest import REPOSITORY_KINDS, open_repository_of
+from tests.storage.older_schemas import back_to
 
 T0 = datetime(2026, 3, 1, 9, 30, tzinfo=UTC)
 
@@ -342,154 +343,17 @@ async def test_sqlite_sweep_and_games_queries_use_indexes_with_planner_statistic
         await repo.close()
 
 
-def undo_migration_28(conn: Any) -> None:
-    """Back to schema 27: no explorer places kept by mark."""
-    conn.execute("DROP TABLE explorer_places")
-
-
-def undo_migration_27(conn: Any) -> None:
-    """Back to schema 26: no played games' fingerprints (and the imports' of version 1
-    stay as they were)."""
-    conn.execute("DROP INDEX matches_unkeyed_games")
-    conn.execute("DROP INDEX matches_game_key")
-    conn.execute("ALTER TABLE matches DROP COLUMN game_key")
-
-
-def undo_migration_26(conn: Any) -> None:
-    """Back to schema 25: no imported games' fingerprints."""
-    conn.execute("DROP INDEX matches_import_key")
-    conn.execute("ALTER TABLE matches DROP COLUMN import_key")
-
-
-def undo_migration_25(conn: Any) -> None:
-    """Back to schema 24: no question posts remembered."""
-    conn.execute("DROP TABLE posted_messages")
-
-
-def undo_migration_24(conn: Any) -> None:
-    """Back to schema 23: no puzzles."""
-    for table in ("puzzle_daily", "puzzle_tries", "puzzle_players", "puzzle_mined", "puzzles"):
-        conn.execute(f"DROP TABLE {table}")
-
-
-def undo_migration_23(conn: Any) -> None:
-    """Back to schema 22: no continued imported games."""
-    conn.execute("ALTER TABLE matches DROP COLUMN continued_from")
-
-
-def undo_migration_22(conn: Any) -> None:
-    """Back to schema 21: no imported players' names."""
-    conn.execute("DROP TABLE imported_players")
-
-
-def undo_migration_21(conn: Any) -> None:
-    """Back to schema 20: no stored analyses."""
-    conn.execute("DROP TABLE analyses")
-
-
-def undo_migration_20(conn: Any) -> None:
-    """Back to schema 19: no time zones, no weekends off, no pause limit."""
-    conn.execute("ALTER TABLE user_prefs DROP COLUMN time_zone")
-    conn.execute("ALTER TABLE guild_settings DROP COLUMN weekends_off")
-    conn.execute("ALTER TABLE guild_settings DROP COLUMN pauses_rated")
-
-
-def undo_migration_19(conn: Any) -> None:
-    """Back to schema 18: no opening explorer."""
-    conn.execute("DROP TABLE explorer_moves")
-    conn.execute("DROP TABLE explorer_games")
-
-
-def undo_migration_18(conn: Any) -> None:
-    """Back to schema 17: no daily digests."""
-    conn.execute("DROP TABLE digests")
-
-
-def undo_migration_17(conn: Any) -> None:
-    """Back to schema 16: no web link generations."""
-    conn.execute("ALTER TABLE user_prefs DROP COLUMN web_epoch")
-
-
-def undo_migration_16(conn: Any) -> None:
-    """Back to schema 15: no web switch."""
-    conn.execute("ALTER TABLE guild_settings DROP COLUMN web")
-
-
-def undo_migration_15(conn: Any) -> None:
-    """Back to schema 14: no takebacks, conditional moves, notes, follows or rematches."""
-    for table in ("conditional_moves", "match_notes", "follows", "rematches"):
-        conn.execute(f"DROP TABLE {table}")
-    conn.execute("ALTER TABLE matches DROP COLUMN takeback")
-    conn.execute("ALTER TABLE guild_settings DROP COLUMN takebacks_rated")
-
-
-def undo_migration_14(conn: Any) -> None:
-    """Back to schema 13: no clocks, no vacations."""
-    conn.execute("DROP TABLE vacations")
-    conn.execute("ALTER TABLE matches DROP COLUMN clock")
-    for column in ("default_clock", "claim_win", "vacation_days", "auto_vacation"):
-        conn.execute(f"ALTER TABLE guild_settings DROP COLUMN {column}")
-
-
-def undo_migration_13(conn: Any) -> None:
-    """Back to schema 12: no seasons, no organiser role."""
-    conn.execute("DROP TABLE season_ratings")
-    conn.execute("DROP TABLE seasons")
-    conn.execute("ALTER TABLE guild_settings DROP COLUMN seasons")
-    conn.execute("ALTER TABLE guild_settings DROP COLUMN organiser_role_id")
-
-
-def undo_to_schema_9(conn: Any) -> None:
-    """Back to schema 9, as the release before languages (issue 14) left a database: the
-    migrations from 10 (languages), 11 and 12 (processes, the live index), 13 (seasons),
-    14 (clocks, vacations), 15 (comforts), 16 (the web switch), 17 (web link
-    generations), 18 (daily digests), 19 (the opening explorer), 20 (time zones, weekends
-    off, pauses), 21 (stored analyses), 22 (imported players' names), 23 (continued
-    imports), 24 (puzzles), 25 (question posts), 26 (imports' fingerprints), 27 (played
-    games' fingerprints) and 28 (explorer places) undone."""
-    undo_migration_28(conn)
-    undo_migration_27(conn)
-    undo_migration_26(conn)
-    undo_migration_25(conn)
-    undo_migration_24(conn)
-    undo_migration_23(conn)
-    undo_migration_22(conn)
-    undo_migration_21(conn)
-    undo_migration_20(conn)
-    undo_migration_19(conn)
-    undo_migration_18(conn)
-    undo_migration_17(conn)
-    undo_migration_16(conn)
-    undo_migration_15(conn)
-    undo_migration_14(conn)
-    undo_migration_13(conn)
-    conn.execute("DROP INDEX matches_live")  # (migration 12)
-    conn.execute("CREATE TABLE heartbeat (id INTEGER PRIMARY KEY CHECK (id = 1), "
-                 "at REAL NOT NULL)")  # (migration 11 moved it to clock_beats)
-    conn.execute("INSERT INTO heartbeat (id, at) SELECT 1, at FROM clock_beats "
-                 "WHERE shard_count = 1 AND shard_id = 0")
-    conn.execute("DROP TABLE clock_beats")
-    conn.execute("DROP TABLE process_lock")
-    conn.execute("ALTER TABLE guild_settings DROP COLUMN language")  # (migration 10)
-    conn.execute("ALTER TABLE user_prefs DROP COLUMN locale")
-
-
 async def test_sqlite_schema_9_keeps_days_per_move_matches(tmp_path: Path) -> None:
     """Migrations 10-15 (migration 14: time controls, vacation) on a database of schema 9
     (the release before languages) holding a running match and server settings: the
     match reads as days per move (its deadline untouched) and the settings get the
     defaults (no bank, no claim-win, 14 days of vacation, no language, seasons off)."""
-    import sqlite3
     path = tmp_path / "nine.db"
     repo = await SqliteRepository.open(path)
     old = await repo.create_match(record())
     await repo.save_guild_settings(GuildSettings(old.guild_id, default_days=5))
     await repo.close()
-    conn = sqlite3.connect(path)
-    undo_to_schema_9(conn)
-    conn.execute("PRAGMA user_version = 9")
-    conn.commit()
-    conn.close()
+    await back_to(path, 9)  # as the release before languages (issue 14) left it
     repo = await SqliteRepository.open(path)
     assert await repo.schema_version() == len(MIGRATIONS) >= 15
     kept = await repo.load_match(old.id)
@@ -503,43 +367,11 @@ async def test_sqlite_schema_9_keeps_days_per_move_matches(tmp_path: Path) -> No
 
 async def test_sqlite_schema_3_stores_who_played_the_last_move(tmp_path: Path) -> None:
     """Migration 3 adds ``last_move_by`` to a database holding matches from schema 2."""
-    import sqlite3
     path = tmp_path / "two.db"
     repo = await SqliteRepository.open(path)
     old = await repo.create_match(record())
     await repo.close()
-    conn = sqlite3.connect(path)  # back to schema 2: as an older Tablero left it
-    conn.execute("DROP TABLE clock_beats")  # (migration 4, then 11)
-    conn.execute("DROP TABLE process_lock")  # (migration 11)
-    conn.execute("DROP INDEX matches_live")  # (migration 12)
-    conn.execute("DROP TABLE outbox")  # (migration 5)
-    conn.execute("DROP TABLE dms_closed")
-    conn.execute("DROP TABLE tournament_matches")  # (migration 8)
-    conn.execute("DROP TABLE tournaments")
-    conn.execute("DROP TABLE shard_leases")  # (migration 9)
-    undo_migration_28(conn)
-    undo_migration_27(conn)
-    undo_migration_26(conn)
-    undo_migration_25(conn)
-    undo_migration_24(conn)
-    undo_migration_23(conn)
-    undo_migration_22(conn)
-    undo_migration_21(conn)
-    undo_migration_20(conn)
-    undo_migration_19(conn)
-    undo_migration_18(conn)
-    undo_migration_17(conn)
-    undo_migration_16(conn)
-    undo_migration_15(conn)
-    undo_migration_14(conn)
-    undo_migration_13(conn)
-    conn.execute("ALTER TABLE matches DROP COLUMN last_move_by")
-    conn.execute("DROP TABLE names")  # (migration 6)
-    conn.execute("ALTER TABLE guild_settings DROP COLUMN language")  # (migration 10)
-    conn.execute("ALTER TABLE user_prefs DROP COLUMN locale")
-    conn.execute("PRAGMA user_version = 2")
-    conn.commit()
-    conn.close()
+    await back_to(path, 2)  # as an older Tablero left it
     repo = await SqliteRepository.open(path)
     assert await repo.schema_version() == len(MIGRATIONS) >= 3
     kept = await repo.load_match(old.id)

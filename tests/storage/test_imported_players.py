@@ -15,6 +15,7 @@ from service.imported_seats import imported_player
 from storage import SqliteRepository
 from storage.sqlite import MIGRATIONS
 from tests.conftest import REPOSITORY_KINDS, open_repository_of
+from tests.storage.older_schemas import back_to
 
 WANG, LIU = imported_player("Wang Tianyi", 0), imported_player("Liu Dahua", 1)
 
@@ -38,28 +39,10 @@ async def test_names_are_stored_and_the_first_spelling_stays(repo: Repository) -
 
 
 async def test_an_upgraded_sqlite_file_gets_the_table_and_the_column(tmp_path: Path) -> None:
-    import sqlite3
     path = tmp_path / "twenty.db"
     repo = await SqliteRepository.open(path)
     await repo.close()
-    from tests.storage.test_contract import (
-        undo_migration_24,
-        undo_migration_25,
-        undo_migration_26,
-        undo_migration_27,
-        undo_migration_28,
-    )
-    conn = sqlite3.connect(path)
-    undo_migration_28(conn)
-    undo_migration_27(conn)  # (fingerprints, question posts and puzzles: the migrations
-    undo_migration_26(conn)  # after these two)
-    undo_migration_25(conn)
-    undo_migration_24(conn)
-    conn.execute("DROP TABLE imported_players")  # back to the schema before issue 44's two
-    conn.execute("ALTER TABLE matches DROP COLUMN continued_from")
-    conn.execute("PRAGMA user_version = 21")
-    conn.commit()
-    conn.close()
+    await back_to(path, 21)  # the schema before issue 44's two
     repo = await SqliteRepository.open(path)
     assert await repo.schema_version() == len(MIGRATIONS)
     await repo.name_imported_players({LIU: "Liu Dahua"})
@@ -116,17 +99,11 @@ async def test_an_upgraded_sqlite_file_marks_the_imports_made_before_fingerprint
     ``match:<id>`` (found as imports, their record unknown), not a match played here nor
     one that continued an import (people play it, the imported players sit out)."""
     import dataclasses
-    import sqlite3
 
     from service.computer_seats import COMPUTER_IDS
     from service.imported_seats import IMPORTED_IDS
     from storage.schema import IMPORTED_FROM, IMPORTED_TO
-    from tests.storage.test_contract import (
-        record,
-        undo_migration_26,
-        undo_migration_27,
-        undo_migration_28,
-    )
+    from tests.storage.test_contract import record
     assert (IMPORTED_FROM, IMPORTED_TO) == (IMPORTED_IDS, COMPUTER_IDS)
     path = tmp_path / "twenty-five.db"
     repo = await SqliteRepository.open(path)
@@ -135,13 +112,7 @@ async def test_an_upgraded_sqlite_file_marks_the_imports_made_before_fingerprint
     continued = await repo.create_match(dataclasses.replace(
         record(users=(11, WANG)), continued_from=imported.id))
     await repo.close()
-    conn = sqlite3.connect(path)
-    undo_migration_28(conn)
-    undo_migration_27(conn)
-    undo_migration_26(conn)
-    conn.execute("PRAGMA user_version = 25")
-    conn.commit()
-    conn.close()
+    await back_to(path, 25)
     repo = await SqliteRepository.open(path)
     try:
         assert await repo.schema_version() == len(MIGRATIONS)
@@ -271,21 +242,13 @@ async def test_an_upgraded_sqlite_file_still_refuses_its_played_games_and_import
         tmp_path: Path) -> None:
     """A database from before migration 27: its played matches have no fingerprint and
     its imports one of version 1; importing either again is still refused."""
-    import sqlite3
-
-    from tests.storage.test_contract import undo_migration_27, undo_migration_28
     path = tmp_path / "twenty-six.db"
     repo = await SqliteRepository.open(path)
     try:
         before = await played_and_imported_before_27(repo)
     finally:
         await repo.close()
-    conn = sqlite3.connect(path)
-    undo_migration_28(conn)
-    undo_migration_27(conn)
-    conn.execute("PRAGMA user_version = 26")
-    conn.commit()
-    conn.close()
+    await back_to(path, 26)
     repo = await SqliteRepository.open(path)
     try:
         assert await repo.schema_version() == len(MIGRATIONS) == 28

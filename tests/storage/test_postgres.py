@@ -27,6 +27,7 @@ from storage.errors import DatabaseInaccessible, NotATableroDatabase
 from storage.postgres import numbered, redact
 from storage.schema import MIGRATIONS, for_postgres
 from tests.postgres import LocalServer, NoServer
+from tests.storage.older_schemas import back_to
 from tests.storage.pg_worker import run_together
 from tests.storage.test_contract import T0, entry, record
 
@@ -93,15 +94,7 @@ async def test_postgres_marks_the_imports_made_before_fingerprints(postgres_url:
     imported = await repo.create_match(record(users=imported_ids))
     played = await repo.create_match(record())
     await repo.close()
-    import asyncpg
-    conn = await asyncpg.connect(postgres_url)
-    for undone in ("DROP TABLE explorer_places",  # (28)
-                   "DROP INDEX matches_unkeyed_games", "DROP INDEX matches_game_key",
-                   "ALTER TABLE matches DROP COLUMN game_key",  # (27, then 26)
-                   "DROP INDEX matches_import_key", "ALTER TABLE matches DROP COLUMN import_key",
-                   "UPDATE tablero_schema SET version = 25"):
-        await conn.execute(undone)
-    await conn.close()
+    await back_to(postgres_url, 25)
     repo = await PostgresRepository.open(postgres_url)
     try:
         assert await repo.schema_version() == len(MIGRATIONS)
@@ -125,14 +118,7 @@ async def test_postgres_still_refuses_the_played_games_and_imports_of_before_27(
         before = await played_and_imported_before_27(repo)
     finally:
         await repo.close()
-    import asyncpg
-    conn = await asyncpg.connect(postgres_url)
-    for undone in ("DROP TABLE explorer_places",  # (28)
-                   "DROP INDEX matches_unkeyed_games", "DROP INDEX matches_game_key",
-                   "ALTER TABLE matches DROP COLUMN game_key",
-                   "UPDATE tablero_schema SET version = 26"):
-        await conn.execute(undone)
-    await conn.close()
+    await back_to(postgres_url, 26)
     repo = await PostgresRepository.open(postgres_url)
     try:
         await refused_after_27(repo, *before)
