@@ -339,10 +339,13 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
     saids = [render(headline(b, _stepper_who(found, b)), locale) for b in boards]
     moves = []
     for p in record.plies:
-        who = render(seat_colour(match.seats[p.seat].name), locale) \
-            if p.seat is not None and p.seat < len(match.seats) else ""
-        current = ' aria-current="step"' if p.ply + 1 == ply else ""
         after = boards[p.ply + 1]
+        # the mover's colour beside a move or an arrangement; an entry that is no move (a
+        # resignation, a timeout, a skip) names its seat itself ('Black resigns')
+        by_mover = p.move is not None or after.setup
+        who = render(seat_colour(match.seats[p.seat].name), locale) \
+            if by_mover and p.seat is not None and p.seat < len(match.seats) else ""
+        current = ' aria-current="step"' if p.ply + 1 == ply else ""
         # numbered as moves: a set-up, a resignation or a skip is listed, never counted
         counted = after.step is not None and after.step.move is not None and not after.setup
         number = f' value="{after.moves}"' if counted else ' class="aside"'
@@ -350,7 +353,7 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
             f'<li{number}><a href="{esc(page_path)}?ply={p.ply + 1}&amp;{lang}" '
             f'data-ply="{p.ply + 1}" data-alt="{esc(alts[p.ply + 1])}" '
             f'data-said="{esc(saids[p.ply + 1])}"{stood[p.ply + 1].attributes()}{current}>'
-            f'<span class="who">{esc(who)}</span> '
+            + (f'<span class="who">{esc(who)}</span> ' if who else "") +
             f'{esc(render(move_display(p.display), locale))}</a></li>')
 
     def step(target: int, label: Words, sign: str, key: str) -> str:

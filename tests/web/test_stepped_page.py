@@ -153,6 +153,12 @@ def items_of(html: str) -> list[str]:
     return re.findall(r"<li[^>]*>", html.split('<ol id="moves">', 1)[1].split("</ol>", 1)[0])
 
 
+def entries_of(html: str) -> list[str]:
+    """The move list's entries, in words."""
+    return [words(item) for item in re.findall(
+        r"<li[^>]*>(.*?)</li>", html.split('<ol id="moves">', 1)[1].split("</ol>", 1)[0])]
+
+
 async def test_the_page_says_each_ply_in_moves_as_the_stepper_does(site: Site) -> None:
     """The web replay counts moves as Discord and the console do: the step's words under
     the buttons, and the move list numbered by moves, a resignation listed but not
@@ -175,6 +181,9 @@ async def test_the_page_says_each_ply_in_moves_as_the_stepper_does(site: Site) -
     assert f'data-said="{said[3]}"' in link_of(pages[0], 3)
     assert f'data-start-said="{said[0]}"' in pages[3]
     assert items_of(pages[3]) == ['<li value="1">', '<li value="2">', '<li class="aside">']
+    # each move beside its mover's colour; the resignation names its seat itself (it
+    # read "White White resigns")
+    assert entries_of(pages[3]) == ["White b3-a4 (12-16)", "Black a6-b5 (24-20)", "White resigns"]
     german = await (await site.client.get(f"{site.path(m)}?ply=3&lang=de")).text()
     assert stepped_of(german) == "Nach Zug 2 von 2: Weiß gibt auf"
 
