@@ -89,8 +89,13 @@
       try {
         // (dateStyle and timeStyle cannot be combined with timeZoneName: the browser
         // throws, so the parts are named one by one)
-        t.textContent = when.toLocaleString(lang, { year: "numeric", month: "short", day: "numeric",
-          hour: "2-digit", minute: "2-digit", timeZoneName: "short" });
+        var how = { year: "numeric", month: "short", day: "numeric", hour: "2-digit",
+          minute: "2-digit", timeZoneName: "short" };
+        // Chinese pages on the 24-hour clock: Traditional Chinese's 12-hour one writes
+        // 上午/下午, and 午 is not in the font served with the page (its characters are the
+        // catalogue's), so a reader without a Chinese font saw an empty box
+        if (/^zh/i.test(lang)) { how.hour12 = false; }
+        t.textContent = when.toLocaleString(lang, how);
         t.title = t.getAttribute("datetime");
       } catch (e) { /* keep the UTC text */ }
     });
