@@ -50,10 +50,13 @@ async def cmd_tournaments(console: Console, args: list[str], line: str) -> None:
     for t in found:
         console.say(_tournament_line(console, t))
 
+def _tournament_usage() -> Words:
+    return _("/tournament create|join|leave|start|cancel|remove|standings|pairings|mine")
+
+
 async def cmd_tournament(console: Console, args: list[str], line: str) -> None:
     if not args:
-        raise ServiceError(_("/tournament create|join|leave|start|cancel|remove|"
-                             "standings|pairings|mine"))
+        raise ServiceError(_tournament_usage())
     what, rest = args[0].lower(), args[1:]
     uid = console.user()
     if what == "create":
@@ -102,7 +105,9 @@ async def cmd_tournament(console: Console, args: list[str], line: str) -> None:
                                  word=repr(rest[0][:40])))
         _say_games(console, await svc.tournament_games_of(tid, uid, caller=console.caller()))
     else:
-        raise ServiceError(_("/tournament has no {what}", what=repr(what)))
+        # "/tournament #1" alone: name the actions, one of which was meant
+        raise ServiceError(joined(_("/tournament has no {what}", what=repr(what)),
+                                  _tournament_usage(), separator=": "))
 
 async def _pick_tournament(console: Console, args: list[str], *, ended_too: bool = False) -> int:
     """The tournament named by ``#N`` (removed from ``args``), else the newest open
