@@ -70,7 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
                            "the global registration is removed so none shows twice)")
     sync.add_argument("--clear", action="store_true",
                       help="remove the commands instead: globally, or in --guild's server")
-    db = sub.add_parser("db", help="operate on the database: backup, check")
+    db = sub.add_parser("db", help="operate on the database: backup, check, copy, explorer, "
+                        "fingerprints")
     db_sub = db.add_subparsers(dest="db_command")
     backup = db_sub.add_parser(
         "backup", help="write a consistent copy of the database to PATH while it is in use")

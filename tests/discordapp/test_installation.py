@@ -115,3 +115,19 @@ def test_tablero_sync_takes_clear_and_guild() -> None:
     args = build_parser().parse_args(["sync", "--clear", "--guild", "5"])
     assert args.clear and args.guild == 5
     assert not build_parser().parse_args(["sync"]).clear
+
+
+def test_the_db_commands_help_names_each_of_its_commands() -> None:
+    import argparse
+
+    from bot.__main__ import build_parser
+
+    def commands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+        found = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        return dict(found.choices)
+
+    shown = next(a.help for a in next(
+        a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)
+    )._choices_actions if a.dest == "db")
+    named = commands(commands(build_parser())["db"])
+    assert named and all(name in str(shown) for name in named), (shown, sorted(named))
