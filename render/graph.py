@@ -1,12 +1,12 @@
 """The analysis as a picture (issue 42): the engine's evaluation over a whole game.
 
-Two seats: one line, the first seat's advantage in pawns (above the middle line the first
-seat is better, below it the second), the area between it and the middle line in the
-colour of the side that is better. Four seats: one line per seat, each seat's own view
-(it against the other three). The scale is capped at ``CAP`` pawns so one lopsided
-position does not flatten the rest; a forced win or loss the engine sees goes into a band
-beyond the cap, labelled, so a decisive swing reads as a swing. The costly moves are
-ringed and numbered on the line.
+Two seats: one line, the first seat's advantage in the game's own pieces (its
+``worth_unit``: above the middle line the first seat is better, below it the second),
+the area between it and the middle line in the colour of the side that is better. Four
+seats: one line per seat, each seat's own view (it against the other three). The scale
+is capped at ``CAP`` pieces so one lopsided position does not flatten the rest; a forced
+win or loss the engine sees goes into a band beyond the cap, labelled, so a decisive
+swing reads as a swing. The costly moves are ringed and numbered on the line.
 
     >>> import rules
     >>> v = rules.variant("xiangqi")
@@ -16,7 +16,7 @@ ringed and numbered on the line.
     >>> g.png[:8] == b"\\x89PNG\\r\\n\\x1a\\n", (g.width, g.height)
     (True, (800, 460))
     >>> print(g.alt_text)  # doctest: +NORMALIZE_WHITESPACE
-    Xiangqi · match 7: the engine's evaluation after each of 4 moves, in pawns, above the
+    Xiangqi · match 7: the engine's evaluation after each of 4 moves, in soldiers, above the
     middle line Red (alice) better, below it Black (bob). Largest swing: move 4, from +2.5
     to a forced win for Red (alice). Marked: move 4.
 """
@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
+from locales.analysis import graph_caption, units, worth_unit
 from locales.i18n import DEFAULT_LOCALE, Words, _, _n, capitalized, decimal, joined, render
 from locales.terms import seat_colour
 from render.draw import PNG_LEVEL
@@ -92,7 +93,8 @@ def _mix(a: RGB, b: RGB, t: float) -> RGB:
 
 
 def point_value(centipawns: int | None, end: int | None) -> float:
-    """A point's height for its mover, in pawns: capped, a forced end in the band."""
+    """A point's height for its mover, in the game's pieces (a hundred centipawns each):
+    capped, a forced end in the band."""
     if end is not None:
         return (CAP + BAND / 2) * (1 if end > 0 else -1)
     pawns = (centipawns or 0) / 100
@@ -164,7 +166,7 @@ def evaluation_graph(variant: Variant, seats: int, points: Sequence[GraphPoint],
     for words, value in ((up, CAP + BAND / 2), (down, -CAP - BAND / 2)):
         dr.text((left + 8 * s, y_of(value)), drawn_words(words, locale), font=small_f,
                 fill=INK_SOFT, anchor="lm")
-    # the grid: the middle line, ±5 and the cap, labelled in pawns
+    # the grid: the middle line, ±5 and the cap, labelled in the game's pieces
     for value in (-CAP, -CAP / 2, 0.0, CAP / 2, CAP):
         y = y_of(value)
         dr.line((left, y, right, y), fill=INK if value == 0 else _mix(INK_SOFT, PAPER, 0.35),
@@ -172,10 +174,10 @@ def evaluation_graph(variant: Variant, seats: int, points: Sequence[GraphPoint],
         dr.text((left - 8 * s, y), render(decimal(value, signed=value != 0, places=0),
                                           locale),
                 font=small_f, fill=INK_SOFT, anchor="rm")
-    caption = _("pawns; above the line {first} is better, below it {second}",
-                first=seat_words(variant, 0, seats, names),
-                second=seat_words(variant, 1, seats, names)) if two else \
-        _("pawns, each player's own view (against the other three)")
+    unit = worth_unit(variant.key)
+    caption = graph_caption(unit, seat_words(variant, 0, seats, names),
+                            seat_words(variant, 1, seats, names)) if two else \
+        graph_caption(unit)
     dr.text((left, 48 * s), drawn_words(caption, locale), font=label_f, fill=INK_SOFT)
     step = axis_step(last)
     for n in range(0, last + 1, step):
@@ -240,17 +242,17 @@ def graph_alt(v: Variant, seats: int, points: Sequence[GraphPoint],
     """The graph in words: what it shows, its largest swing, the marked moves."""
     moves = len(points)
     if seats == 2:
-        what = _n("the engine's evaluation after {count} move, in pawns, above the middle "
-                  "line {first} better, below it {second}.",
-                  "the engine's evaluation after each of {count} moves, in pawns, above "
+        what = _n("the engine's evaluation after {count} move, in {units}, above the "
+                  "middle line {first} better, below it {second}.",
+                  "the engine's evaluation after each of {count} moves, in {units}, above "
                   "the middle line {first} better, below it {second}.", moves,
-                  first=seat_words(v, 0, seats, names),
+                  units=units(worth_unit(v.key)), first=seat_words(v, 0, seats, names),
                   second=seat_words(v, 1, seats, names))
     else:
-        what = _n("the engine's evaluation after {count} move, in pawns, each player's "
+        what = _n("the engine's evaluation after {count} move, in {units}, each player's "
                   "own view.",
-                  "the engine's evaluation after each of {count} moves, in pawns, each "
-                  "player's own view.", moves)
+                  "the engine's evaluation after each of {count} moves, in {units}, each "
+                  "player's own view.", moves, units=units(worth_unit(v.key)))
     parts: list[Words] = [_("{title}: {what}", title=title, what=what) if title
                           else capitalized(what)]
     if seats == 2 and points:

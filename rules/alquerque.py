@@ -293,6 +293,7 @@ class AlquerqueVariant(Variant[AlquerquePosition, Move]):
     """Alquerque, BrainKing rules (RULES §1)."""
 
     key: ClassVar[str] = "alquerque"
+    worth_unit: ClassVar[str] = "stone"
     name: ClassVar[str] = N_("Alquerque")
     summary: ClassVar[str] = N_(
         "**Alquerque** (BrainKing rules), 2 players on a 5×5 board of points and lines. "

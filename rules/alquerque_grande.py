@@ -486,6 +486,7 @@ class AlquerqueGrandeVariant(Variant["AlquerqueGrandePosition | AlquerquePositio
     """Alquerque grande (RULES §2): 2 or 4 players, teams, huffing."""
 
     key: ClassVar[str] = "alquerque-grande"
+    worth_unit: ClassVar[str] = "stone"
     removal_word: ClassVar[str] = "huffed"
     name: ClassVar[str] = N_("Alquerque grande")
     summary: ClassVar[str] = N_(

@@ -504,6 +504,7 @@ class DamasVariant(Variant[DamasPosition, DamasMove]):
     """Spanish draughts: 8×8, flying kings, quantity and quality capture rules."""
 
     key: ClassVar[str] = "damas"
+    worth_unit: ClassVar[str] = "man"
     name: ClassVar[str] = N_("Spanish draughts")
     summary: ClassVar[str] = N_(
         "**Spanish draughts** (damas) on the light squares of an 8×8 board. White moves "

@@ -704,6 +704,7 @@ class QuerniVariant(Variant[QuerniPosition | QuerniSetupPosition, QuerniMove]):
     """Querni (RULES §5): options ``setup`` (random, choose), ``seed``, ``arrangement``."""
 
     key: ClassVar[str] = "querni"
+    worth_unit: ClassVar[str] = "stone"
     removal_word: ClassVar[str] = "removed"
     name: ClassVar[str] = N_("Querni")
     summary: ClassVar[str] = N_(

@@ -761,6 +761,7 @@ class XiangqiVariant(Variant[XiangqiPosition, XiangqiMove]):
     """Xiangqi, RULES.md §3: seat 0 is Red and moves first, seat 1 is Black."""
 
     key: ClassVar[str] = "xiangqi"
+    worth_unit: ClassVar[str] = "soldier"
     name: ClassVar[str] = N_("Xiangqi")
     summary: ClassVar[str] = N_(
         "**Xiangqi** (Chinese chess) on 9×10 points with a river and two palaces. Red "

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from locales.analysis import CostKind, analysed_line, cost_words
+from locales.analysis import CostKind, analysed_line, cost_words, worth_unit
 from locales.i18n import Joined, Words, _, decimal
 from locales.results import ResultKind, result_kind
 from rules import MoveMarks, Position, Variant
@@ -418,16 +418,18 @@ class AnalysedMove:
     kind: CostKind
     amount: int
 
-    @property
-    def cost(self) -> Words:
-        return cost_words(self.kind, self.amount)
+    def cost(self, game: str) -> Words:
+        """What it cost, in the pieces of ``game`` (its variant key: the stones of
+        Alquerque, the men of draughts; ``locales.analysis.worth_unit``)."""
+        return cost_words(self.kind, self.amount, worth_unit(game))
 
-    def line(self, player: Words, *, move: Words | None = None,
+    def line(self, player: Words, *, game: str, move: Words | None = None,
              better: Words | None = None) -> Words:
-        """The whole sentence (move number, player, move, better move, cost); the
-        adapter names the player and may dress the moves (Discord's code spans)."""
+        """The whole sentence (move number, player, move, better move, cost in the
+        pieces of ``game``); the adapter names the player and may dress the moves
+        (Discord's code spans)."""
         return analysed_line(self.ply + 1, player, self.move if move is None else move,
-                             self.better if better is None else better, self.cost)
+                             self.better if better is None else better, self.cost(game))
 
 
 @dataclass(frozen=True, slots=True)

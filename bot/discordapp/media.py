@@ -84,7 +84,10 @@ def move_notes(marked: Sequence[AnalysedMove], guild_id: int,
                match: MatchView | None = None) -> dict[int, Words]:
     """The pictures' note of each analysed move, by record ply: its line with the player
     named as the boards name him (the computer by its title, an imported player as one,
-    by his seat in ``match`` when his record did not name him; "?" when unknown)."""
+    by his seat in ``match`` when his record did not name him; "?" when unknown), its
+    cost in the pieces of ``match``'s game."""
+    game = match.game if match is not None else ""
+
     def player(user: int | None) -> Words:
         if user is None:
             return "?"
@@ -94,7 +97,7 @@ def move_notes(marked: Sequence[AnalysedMove], guild_id: int,
         if is_imported(user):
             return imported_in(match, user, name)
         return name or "?"
-    return {a.ply: capitalized(a.line(player(a.user))) for a in marked}
+    return {a.ply: capitalized(a.line(player(a.user), game=game)) for a in marked}
 
 
 async def replay_gif(service: MatchService, match_id: int,

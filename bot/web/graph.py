@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from html import escape
 from urllib.parse import urlencode
 
+from locales.analysis import graph_caption, nothing_lost, worth_unit
 from locales.i18n import Words, _, _n, capitalized, decimal, render
 from locales.terms import game_name, seat_colour
 from service.computer_seats import computer_title, is_computer
@@ -94,7 +95,7 @@ def evaluation_svg(found: WebMatch, analysis: MatchAnalysis, marked: Sequence[An
     for words, value in ((up, CAP + BAND / 2), (down, -CAP - BAND / 2)):
         parts.append(f'<text x="{LEFT + 6}" y="{_c(y_of(value))}" dominant-baseline="middle" '
                      f'font-size="14" fill="{soft}">{_esc(render(words, locale))}</text>')
-    for value in (-CAP, -CAP / 2, 0.0, CAP / 2, CAP):  # the grid, labelled in pawns
+    for value in (-CAP, -CAP / 2, 0.0, CAP / 2, CAP):  # the grid, labelled in the game's pieces
         gy = _c(y_of(value))
         parts.append(f'<line x1="{LEFT}" y1="{gy}" x2="{RIGHT}" y2="{gy}" '
                      f'stroke="{ink if value == 0 else soft}" '
@@ -150,7 +151,7 @@ def evaluation_svg(found: WebMatch, analysis: MatchAnalysis, marked: Sequence[An
         x, y = where[move.ply]
         above = y > TOP + 30
         ty = y - 13 if above else y + 13
-        said = render(capitalized(move.line(_player(found, move))), locale)
+        said = render(capitalized(move.line(_player(found, move), game=variant.key)), locale)
         parts.append(
             f'<a class="goto" href="{_esc(link)}?ply={move.ply + 1}&amp;{lang}" '
             f'data-ply="{move.ply + 1}" tabindex="-1"><title>{_esc(said)}</title>'
@@ -193,10 +194,10 @@ def analysis_section(found: WebMatch, *, link: str, locale: str) -> str:
     from render.graph import seat_words
 
     heading = render(_("Analysis"), locale)
-    caption = _("pawns; above the line {first} is better, below it {second}",
-                first=seat_words(variant, 0, seats, names),
-                second=seat_words(variant, 1, seats, names)) if seats == 2 else \
-        _("pawns, each player's own view (against the other three)")
+    unit = worth_unit(variant.key)
+    caption = graph_caption(unit, seat_words(variant, 0, seats, names),
+                            seat_words(variant, 1, seats, names)) if seats == 2 else \
+        graph_caption(unit)
     day = analysis.made_at.strftime("%Y-%m-%d")
     when = f'<time datetime="{_esc(analysis.made_at.isoformat(timespec="seconds"))}">' \
         f'{_esc(day)}</time>'
@@ -206,16 +207,18 @@ def analysis_section(found: WebMatch, *, link: str, locale: str) -> str:
                        day=MARK) if analysis.nodes is not None else \
         _("Weighed by Tablero (level {level}) on {day}.", level=analysis.level, day=MARK)
     lang = urlencode({"lang": locale})
+    lines = [render(capitalized(m.line(_player(found, m), game=variant.key)), locale)
+             for m in marked]
     items = "".join(
         f'<li><a class="goto" href="{_esc(link)}?ply={m.ply + 1}&amp;{lang}" '
-        f'data-ply="{m.ply + 1}">{_esc(render(capitalized(m.line(_player(found, m))), locale))}'
-        f'</a></li>' for m in marked)
+        f'data-ply="{m.ply + 1}">{_esc(said)}</a></li>'
+        for m, said in zip(marked, lines, strict=True))
     costly = ""
     if items:
         said = render(_("The costliest moves"), locale)
         costly = f'<h3>{_esc(said)}</h3><ol class="costly">{items}</ol>'
     else:
-        said = render(_("No move lost a pawn's worth or more."), locale)
+        said = render(nothing_lost(unit), locale)
         costly = f"<p>{_esc(said)}</p>"
     return (f'<section class="analysis" aria-labelledby="analysis-h">'
             f'<h2 id="analysis-h">{_esc(heading)}</h2>'

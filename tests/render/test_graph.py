@@ -54,7 +54,7 @@ def test_a_decisive_game_swings_into_the_band_of_forced_ends() -> None:
     assert all(y >= y_of(CAP + BAND) - 2 for y in band)
     assert "Largest swing: move 5, from +0.8 to a forced win for Red (alice)." in g.alt_text
     assert g.alt_text.startswith("Xiangqi, match 3: the engine's evaluation after each of "
-                                 "6 moves, in pawns, above the middle line Red (alice) "
+                                 "6 moves, in soldiers, above the middle line Red (alice) "
                                  "better, below it Black (bob).")
     assert g.alt_text.endswith("Marked: move 4.")
     x_mark = round(62 + (WIDTH - 18 - 62) * 4 / 6)

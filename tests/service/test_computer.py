@@ -456,7 +456,8 @@ class WeighingPicker(InlineMovePicker):
 async def test_analysis_says_who_played_what_was_better_and_what_it_cost(
         repo: Repository, clock: SetClock, recorder: Recorder) -> None:
     """Issue 38, item 3: each marked move names its number, its player, the move, the
-    better move and the cost in words: pawns (never the forced-end cap as pawns), a
+    better move and the cost in words: the game's own pieces (Alquerque's stones: it
+    has no pawns; never the forced-end cap as pieces), a
     forced win missed ("lets a won game slip"), a forced loss walked into; a slower win
     is no mistake, nor a win the short search lost sight of when its player won all the
     same, nor losing faster in a lost game."""
@@ -481,7 +482,7 @@ async def test_analysis_says_who_played_what_was_better_and_what_it_cost(
         await service.move(m.id, (ALICE, BOB)[i % 2], text)
     marked = await service.analysis(m.id, top=10)
     assert [(a.ply, a.user) for a in marked] == [(3, BOB), (1, BOB), (0, ALICE)]
-    said = [render(a.line({ALICE: "alice", BOB: "bob"}[a.user or 0]), "en-US")
+    said = [render(a.line({ALICE: "alice", BOB: "bob"}[a.user or 0], game="alquerque"), "en-US")
             for a in marked]
     v = rules.variant("alquerque")
     p = v.start()
@@ -493,8 +494,9 @@ async def test_analysis_says_who_played_what_was_better_and_what_it_cost(
         f"move 4, bob: {moves[3]}; better {better[3]} (allows a forced loss in 1 move)",
         f"move 2, bob: {moves[1]}; better {better[1]} (lets a won game slip: misses a "
         "forced win in 3 moves)",
-        f"move 1, alice: {moves[0]}; better {better[0]} (costs about 2.5 pawns)"]
-    assert render(marked[2].line("alice"), "de").startswith(f"Zug 1, alice: {moves[0]}")
+        f"move 1, alice: {moves[0]}; better {better[0]} (costs about 2.5 stones)"]
+    assert render(marked[2].line("alice", game="alquerque"), "de") == (
+        f"Zug 1, alice: {moves[0]}; besser {better[0]} (kostet etwa 2,5 Steine)")
 
 
 async def test_a_missed_mate_is_weighed_as_a_forced_win_in_moves_not_pawns() -> None:

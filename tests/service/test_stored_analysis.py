@@ -88,7 +88,8 @@ async def test_an_analysis_is_stored_when_made_and_answered_from_the_store(
     clock.advance(hours=1)
     again = await service.game_analysis(match_id, top=2)
     assert picker.weighed == 1 and again == first
-    assert [a.line("x").render("en-US") for a in await service.analysis(match_id, top=1)] == \
+    assert [a.line("x", game="alquerque").render("en-US")
+            for a in await service.analysis(match_id, top=1)] == \
         [f"move 4, x: {moves[3]}; better "
          f"{stored.costly[0].better} (allows a forced loss in 1 move)"]
     # shown to those who may see the match, and only in its server

@@ -18,6 +18,7 @@ from bot.console.common import (
 from bot.console.session import (
     Console,
 )
+from locales.analysis import nothing_lost, worth_unit
 from locales.i18n import (
     _,
     _n,
@@ -29,7 +30,6 @@ from service import (
     MatchStatus,
     ServiceError,
 )
-from service.imported_seats import is_imported
 
 
 async def cmd_hint(console: Console, args: list[str], line: str) -> None:
@@ -49,13 +49,12 @@ async def cmd_analysis(console: Console, args: list[str], line: str) -> None:
         raise ServiceError(_("which match? /analysis #N"))
     found = await console.service.game_analysis(match_id, caller=console.caller())
     marked = found.marked
+    m = await console.service.get_match(match_id, caller=console.caller())
     if not marked:
-        console.say(_("#{match}: no move lost a pawn's worth or more", match=match_id))
+        console.say(_("#{match}: {none}", match=match_id, none=nothing_lost(worth_unit(m.game))))
         return
     # an imported player the record did not name is named by his seat in this game
-    m = await console.service.get_match(match_id, caller=console.caller()) \
-        if any(is_imported(a.user) for a in marked) else None
-    said = {a.ply: a.line(console.printer.name(a.user, m)) for a in marked}
+    said = {a.ply: a.line(console.printer.name(a.user, m), game=m.game) for a in marked}
     for a in marked:
         console.say(joined("  ", said[a.ply], separator=""))
     if console.boards_dir is None:

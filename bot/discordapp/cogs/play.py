@@ -29,6 +29,7 @@ from bot.discordapp.components import MatchButton, stepper_buttons, with_web_lin
 from bot.discordapp.names import MemberNames
 from bot.discordapp.notices import ReplyFirst
 from bot.web.links import WebLinks, spectator_url
+from locales.analysis import nothing_lost, worth_unit
 from locales.i18n import Words, _, _n, capitalized, joined, render
 from locales.terms import move_display
 from rules.notation import point_name
@@ -187,13 +188,14 @@ class PlayCog(commands.Cog, name="Play"):
         async with acknowledged(interaction):
             found = await self.service.game_analysis(match, caller=caller_of(interaction))
             marked = found.marked
+            record = await self.service.record(match, caller_of(interaction))
+            game = record.match.game
             if not marked:
-                await answer(interaction, _("No move lost a pawn's worth or more."))
+                await answer(interaction, nothing_lost(worth_unit(game)))
                 return
             locale = str(interaction.locale)
 
             guild = interaction.guild_id or 0
-            record = await self.service.record(match, caller_of(interaction))
 
             def player(user: int | None) -> Words:
                 """Who played it, in the reply: a name or mention (the images name him
@@ -205,7 +207,7 @@ class PlayCog(commands.Cog, name="Play"):
                 if is_imported(user):
                     return self.names.title(guild, user, record.match)
                 return self.names.label(guild, user)
-            lines = [capitalized(a.line(player(a.user), move=f"`{a.move}`",
+            lines = [capitalized(a.line(player(a.user), game=game, move=f"`{a.move}`",
                                         better=f"`{a.better}`")) for a in marked]
             notes = media.move_notes(marked, guild, self.names, record.match)
             pictures = await media.analysis_pictures_of(
