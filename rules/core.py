@@ -640,13 +640,13 @@ class Variant(ABC, Generic[P, M]):
     recorded_versions: ClassVar[tuple[str, ...]] = ("1",)
     """Every rules version :meth:`start_recorded` can start, oldest first."""
     removal_word: ClassVar[str] = "removed"
+    """What :attr:`MoveMarks.removed` points mean here, as a past participle for people:
+    ``'huffed'`` (Alquerque grande), ``'removed'`` (Querni)."""
     worth_unit: ClassVar[str] = "piece"
     """The piece ``/analysis`` counts a move's cost in, the one the engine's scores count
     as 100: ``'stone'`` (Alquerque, Querni), ``'man'`` (draughts), ``'soldier'``
     (Xiangqi); ``'piece'`` for a game that names none (a game has no pawns unless it
     has them)."""
-    """What :attr:`MoveMarks.removed` points mean here, as a past participle for people:
-    ``'huffed'`` (Alquerque grande), ``'removed'`` (Querni)."""
 
     @abstractmethod
     def start(self, **options: Any) -> P:
