@@ -4,9 +4,10 @@ and its picture (the position with the most played moves drawn as arrows)."""
 from __future__ import annotations
 
 import importlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from locales.i18n import Words, _, _n, decimal, joined, listing, render
+from locales.i18n import Words, _, _n, command, decimal, joined, listing, render
 from locales.terms import choice_title
 from service import ExplorerMove, ExplorerView
 from service.explorer import EXPLORER_PLIES, read_config
@@ -26,6 +27,18 @@ def move_line(m: ExplorerMove) -> Words:
     if m.rating is None:
         return said
     return joined(said, _("· average rating {rating}", rating=decimal(m.rating)))
+
+
+def rating_note(moves: Sequence[ExplorerMove]) -> Words | None:
+    """What the "average rating" of ``moves``' lines is, said under them when one shows
+    it: the number is the leaderboard's (openskill's ordinal, which starts at 0 and goes
+    below it after early losses), not an Elo-like one a player would guess; None when no
+    line shows one."""
+    if all(m.rating is None for m in moves):
+        return None
+    return _("Average rating: of those who played the move in rated games, as {leaderboard} "
+             "rates players (the skill estimate minus 3× its uncertainty: a new player "
+             "starts at 0 and can go below it).", leaderboard=command("leaderboard"))
 
 
 def game_words(config: str) -> Words:

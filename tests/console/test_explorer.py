@@ -38,6 +38,8 @@ def test_the_explorer_lists_the_moves_played_next(tmp_path: Path) -> None:
     assert "2 games went on from here:" in start
     assert "h3-e3 (C2.5): 2 games, its player won 1, drew 0, lost 1 (50%) · average " \
         "rating 2.3" in start  # alice's ratings as each game was counted: 3.4, then 1.1
+    assert "Average rating: of those who played the move in rated games, as /leaderboard " \
+        "rates players (the skill estimate minus 3× its uncertainty" in start  # what it is
     after = text.split("line:h3-e3\n", 1)[1].split("> ", 1)[0]
     assert "after h3-e3" in after
     assert "b10-c8 (H2+3): 1 game, its player won 1, drew 0, lost 0 (100%)" in after

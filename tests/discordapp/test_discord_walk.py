@@ -186,3 +186,24 @@ async def test_a_four_player_draw_accepted_by_one_says_it_waits_on_the_others(
     said = reply(await third.click(offer, label="Accept draw"))
     assert said.content == "You accepted the draw."
     assert not (await w.service.get_match(m.id)).status.is_live
+
+
+async def test_the_explorers_average_rating_says_what_its_number_is(world: World) -> None:
+    """The explorer wrote "average rating -1.8" beside a move, with no word of what the
+    number is: the leaderboard's (openskill's ordinal, 0 at the start, below 0 after a
+    loss), which /leaderboard explains and the explorer did not."""
+    w = world
+    m = await w.service.challenge(w.guild.id, w.channel.id, w.alice.id, "xiangqi",
+                                  opponents=[w.bob.id], seat=0)
+    await w.service.accept(m.id, w.bob.id)
+    await w.service.move(m.id, w.alice.id, "h3-e3")
+    await w.service.move(m.id, w.bob.id, "h10-g8")
+    await w.service.resign(m.id, w.alice.id)
+    await w.service.explorer_idle()
+    (embed,) = reply(await w.carol.slash(w.channel, "explorer", game="xiangqi")).embeds
+    lines = embed.description.split("\n")
+    assert lines[1].endswith("· average rating -1.8")  # alice's, after her loss
+    assert lines[-1] == (
+        f"Average rating: of those who played the move in rated games, as "
+        f"{mention(w, 'leaderboard')} rates players (the skill estimate minus 3× its "
+        "uncertainty: a new player starts at 0 and can go below it).")

@@ -51,6 +51,9 @@ async def cmd_explorer(console: Console, args: list[str], line: str) -> None:
     console.say(explorer.summary(view))
     for m in view.moves:
         console.say(explorer.move_line(m))
+    note = explorer.rating_note(view.moves)
+    if note is not None:
+        console.say(note)
     if console.boards_dir is None or view.position is None:
         return
     drawn = await asyncio.to_thread(explorer.picture, view, console.printer.locale)

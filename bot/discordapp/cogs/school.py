@@ -95,9 +95,12 @@ def explorer_embed(view: ExplorerView, loc: str) -> discord.Embed:
     more = len(view.moves) - MENU
     if more > 0:
         lines.append(render(_("…and {count} more", count=more), loc))
+    note = explorer.rating_note(view.moves[:MENU])
+    said = "" if note is None else f"\n\n{render(note, loc)}"
     title = render(explorer.title(view), loc)
     e = discord.Embed(title=title if len(title) <= TITLE else f"{title[:TITLE - 1]}…",
-                      description="\n".join(lines)[:4000], colour=embeds.COLOUR)
+                      description="\n".join(lines)[:4000 - len(said)] + said,
+                      colour=embeds.COLOUR)
     if len(title) > TITLE:  # a long line, cut in the title: the whole of it below
         e.set_footer(text=render(explorer.where(view), loc)[:2048])
     return e
