@@ -17,7 +17,7 @@ import enum
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from locales.i18n import Text, Words, _, command, render
+from locales.i18n import Text, Words, _, command, option, render
 from locales.terms import game_name
 
 __all__ = [
@@ -133,12 +133,24 @@ Alquerque grande for 4 players cannot be paired fairly one against one (play it 
 
 
 def check_players(fmt: Format, count: int, rounds: int | None = None) -> None:
-    """Refuse a start that cannot work: too few players, a Swiss without sensible rounds."""
+    """Refuse a start that cannot work: too few players, a Swiss without sensible rounds
+    (none given: the option to give is named, as a new organiser does not know it).
+
+    >>> check_players(Format.SWISS, 2)
+    Traceback (most recent call last):
+    ...
+    service.tournaments.model.TournamentError: a Swiss is played over a number of rounds \
+you choose: give the rounds option (1 to 30)
+    """
     if count < MIN_PLAYERS:
         raise TournamentError(_("a tournament needs at least {low} players ({count} "
                                 "registered)", low=MIN_PLAYERS, count=count), count)
+    if fmt is Format.SWISS and rounds is None:
+        raise TournamentError(_("a Swiss is played over a number of rounds you choose: give "
+                                "the {rounds} option (1 to {high})", rounds=option("rounds"),
+                                high=MAX_SWISS_ROUNDS), rounds)
     if fmt is Format.SWISS and (
-            rounds is None or isinstance(rounds, bool) or not isinstance(rounds, int)
+            isinstance(rounds, bool) or not isinstance(rounds, int)
             or not 1 <= rounds <= MAX_SWISS_ROUNDS):
         raise TournamentError(_("a Swiss needs 1 to {high} rounds", high=MAX_SWISS_ROUNDS),
                               rounds)

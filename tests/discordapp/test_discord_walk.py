@@ -3,6 +3,7 @@ SimCord: each test is one thing they met, walked as they would."""
 
 from __future__ import annotations
 
+import discord
 import pytest
 
 from tests.discordapp.conftest import World
@@ -207,3 +208,21 @@ async def test_the_explorers_average_rating_says_what_its_number_is(world: World
         f"Average rating: of those who played the move in rated games, as "
         f"{mention(w, 'leaderboard')} rates players (the skill estimate minus 3× its "
         "uncertainty: a new player starts at 0 and can go below it).")
+
+
+async def test_a_swiss_without_rounds_names_the_option_to_give(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new organiser's /tournament create format:swiss was refused "A Swiss needs 1 to
+    30 rounds." (he had given none, and nothing said which option takes them)."""
+    w = world
+    admins = w.guild.create_role("admins", permissions=discord.Permissions(manage_guild=True))
+    admin = w.guild.add_member(w.env.create_user("admin"), roles=[admins])
+    said = reply(await admin.slash(w.channel, "tournament create", game="damas",
+                                   format="swiss"))
+    assert said.ephemeral and said.content.startswith(
+        "A Swiss is played over a number of rounds you choose: give the rounds option "
+        "(1 to 30).")
+    speaking(monkeypatch)[admin.id] = "de"
+    said = reply(await admin.slash(w.channel, "tournament create", game="damas",
+                                   format="swiss"))
+    assert "Option runden an" in said.content  # the option as his Discord names it

@@ -198,8 +198,11 @@ async def test_creation_refuses_what_cannot_be_run(service: MatchService) -> Non
     ok = await service.create_tournament(GUILD, CHANNEL, ORGANISER, "alquerque-grande",
                                          fmt="round robin", options={"players": 2})
     assert ok.options["players"] == 2
-    with pytest.raises(InvalidOption, match="1 to 30 rounds"):
+    with pytest.raises(InvalidOption, match="give the rounds option"):  # none given
         await service.create_tournament(GUILD, CHANNEL, ORGANISER, "xiangqi", fmt="swiss")
+    with pytest.raises(InvalidOption, match="1 to 30 rounds"):
+        await service.create_tournament(GUILD, CHANNEL, ORGANISER, "xiangqi", fmt="swiss",
+                                        rounds=31)
     with pytest.raises(InvalidOption, match="no tournament format"):
         await service.create_tournament(GUILD, CHANNEL, ORGANISER, "xiangqi", fmt="arena")
     with pytest.raises(InvalidOption, match="cap"):
