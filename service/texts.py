@@ -145,15 +145,18 @@ def arranging(match: MatchView, p: Position, names: Sequence[str] | None) -> Wor
 def describe(match: MatchView, p: Position, names: Sequence[str] | None,
              moves: int | None = None) -> Words:
     """A one-line description of the position (alt text): whose move it is (with the
-    players' names when known), or how the match ended, even when the rules did not
-    end it (a resignation, a timeout, an agreed draw). ``moves``: the moves played as
-    players count them (set-up submissions and resignations are not moves); the
-    record's plies when not known."""
+    players' names when known; "check!" where the picture says it), or how the match
+    ended, even when the rules did not end it (a resignation, a timeout, an agreed
+    draw). ``moves``: the moves played as players count them (set-up submissions and
+    resignations are not moves); the record's plies when not known."""
     v = p.variant
     state: Words = _("game over")
     if p.to_move:
         state = arranging(match, p, names) if p.in_setup else \
             _("{players} to move", players=who(match, p.to_move, names))
+        if not p.in_setup and p.checked_point() is not None:
+            # said as the picture says it: a reader who cannot see it is told too
+            state = joined(state, _("check!"), separator=" · ")
     if not match.status.is_live:
         r: ResultView | None = match.result
         state = _("game over ({reason})", reason=reason(r.reason) if r is not None

@@ -97,6 +97,25 @@ async def test_the_description_names_who_is_to_move(named: MatchService) -> None
         "Xiangqi, match #1, after 0 moves: alice (Red) to move"
 
 
+async def test_the_description_says_a_check_as_the_picture_does(
+        named: MatchService) -> None:
+    """The board's alt text (Discord's, the web's words) says "check!" where the picture
+    does: a reader who cannot see the picture was not told his general was attacked."""
+    m = await start_match(named, "xiangqi", seat=0)
+    await named.move(m.id, ALICE, "h3-e3")
+    await named.move(m.id, BOB, "h8-e8")
+    m = (await named.move(m.id, ALICE, "e3xe7")).match
+    p, _ = await named.position(m.id)
+    assert p.checked_point() is not None
+    described = named.describe(m, p)
+    assert render(described, "en-US") == "Xiangqi, match #1, after 3 moves: bob (Black) " \
+        "to move · check!; last move e3xe7 (C5+4)"
+    assert "将军！" in render(described, "zh-CN")
+    m = (await named.move(m.id, BOB, "d10-e9")).match  # covered: no check now
+    p, _ = await named.position(m.id)
+    assert "check" not in render(named.describe(m, p), "en-US")
+
+
 async def test_a_seat_the_game_puts_out_is_announced(named: MatchService,
                                                     recorder: Recorder) -> None:
     """Four-player teams: a seat without a legal move at its turn is out (RULES §2); the
