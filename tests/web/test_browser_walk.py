@@ -4,7 +4,8 @@ Home and End typed into Querni's arrangement field move its caret (the page step
 board with them everywhere else), an arrangement half tapped or typed stays when the
 opponent hands in his (the page follows the change), a draw offer, today's, is not said
 at an earlier ply stepped to, the keyboard's focus stays where it was when a change
-redraws the page, and the language switch keeps the ply stepped to."""
+redraws the page and the change is said to a screen reader, and the language switch keeps
+the ply stepped to."""
 
 from __future__ import annotations
 
@@ -58,6 +59,12 @@ async def test_keys_typed_into_a_field_and_a_draw_offer_stepped_back(
     await site.service.move(damas.id, BOB, "a6-b5")
     await until(page, "!document.querySelector('#status[data-old]')", 5)
     assert await page.evaluate("document.activeElement.dataset.step") == "first"
+    # the move is said to a screen reader, in a live region the redrawing left in place
+    news = page.locator("#news[role=status]")
+    assert await news.count() == 1
+    assert (await news.inner_text()).endswith("last move a6-b5 (24-20)")
+    assert await page.evaluate("!document.getElementById('main').contains("
+                               "document.getElementById('news'))")
     # the language switch keeps the ply stepped to
     await page.keyboard.press("Home")
     async with page.expect_navigation():

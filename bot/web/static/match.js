@@ -331,8 +331,30 @@
     return null;
   }
 
+  // What changed, said to a screen reader: a live region that stays while the page
+  // under it is drawn again (one inside it would be a new element each time, and new
+  // live regions are not read out)
+  function announce(words) {
+    var news = document.getElementById("news");
+    if (!news) {
+      news = document.createElement("p");
+      news.id = "news";
+      news.className = "sr-only";
+      news.setAttribute("role", "status");
+      document.body.appendChild(news);
+    }
+    news.textContent = words;
+  }
+
+  // the words of the match's latest position (its status line there)
+  function latestWords() {
+    var link = document.querySelector('#moves a[data-ply="' + last + '"]');
+    return link ? link.dataset.alt : match.dataset.startAlt;
+  }
+
   function refresh() {
     var atLast = ply === last;
+    var said = latestWords();
     var kept = ply;
     var field = document.getElementById("arrangement");  // what he is typing stays
     var typed = field ? field.value : "";
@@ -353,6 +375,9 @@
         if (again && typing) { again.focus(); }
         var back = focused && document.querySelector(focused);
         if (back && !typing) { back.focus({ preventScroll: true }); }
+        // the latest position's words, whichever ply the reader was looking at
+        var now = latestWords();
+        if (now && now !== said) { announce(now); }
       })
       .catch(function () { /* the next change tries again */ });
   }
