@@ -495,7 +495,10 @@ class WebApp:
                                 live=match.status.is_live, error=error, locale=locale,
                                 taps=board_taps(position, choices, seat) if choices
                                 else None, out=match.seats[seat].out,
-                                accepted_by_me=grant.user_id in match.draw_accepted)
+                                accepted_by_me=grant.user_id in match.draw_accepted,
+                                latest=(f"/p/{token}?{urlencode({'lang': locale})}",
+                                        len(record.plies)),
+                                stepped_back=ply != len(record.plies))
         export = await self.service.web_export(match.id, caller)
         html = match_page(found, token=self.signer.spectator(match.id, match.guild_id),
                           ply=ply, locale=locale, live=True, play=play,

@@ -471,12 +471,16 @@ def play_action(token: str, action: str, locale: str) -> str:
 def play_section(*, token: str, csrf: str, ply: int, choices: Sequence[tuple[str, str]],
                  draw_offer: bool, offered_by_me: bool, live: bool, error: Words | None,
                  locale: str, taps: BoardTaps | None = None, out: bool = False,
-                 accepted_by_me: bool = False) -> str:
+                 accepted_by_me: bool = False, latest: tuple[str, int] | None = None,
+                 stepped_back: bool = False) -> str:
     """A player's own part of the page: his legal moves grouped by the piece that makes
     them (tap a piece, then where it goes: each a button that plays it), draw offers and
     resigning. Plain forms (no script needed), each with the link's form token; ``taps``:
     where his moves are tapped on the board picture itself (the script's part); ``out``:
-    he is out of the game (a 4-player game goes on without him): nothing to offer."""
+    he is out of the game (a 4-player game goes on without him): nothing to offer.
+    ``latest``: the address and ply of the latest position; ``stepped_back``: the page
+    shows an earlier one, so his moves (the latest position's) give way to a word that
+    they are played there, with a link to it (the script swaps them as he steps)."""
     alert = "" if error is None else \
         f'<p class="error" role="alert">{esc(render(capitalized(error), locale))}</p>'
     if not live and not choices:  # the match is over: nothing left to play but why not
@@ -510,8 +514,17 @@ def play_section(*, token: str, csrf: str, ply: int, choices: Sequence[tuple[str
             which = render(_("Which move?"), locale)
             data = "".join(f' {k}="{esc(v)}"' for k, v in taps.attributes().items()) + \
                 f' data-which="{esc(which)}"'
+        if latest is not None:  # shown while the board is an earlier position
+            earlier = render(capitalized(_(
+                "you are looking at an earlier position; moves are played on the latest "
+                "one")), locale)
+            back = render(capitalized(_("latest position")), locale)
+            parts.append(f'<div id="earlier"{"" if stepped_back else " hidden"}>'
+                         f'<p>{esc(earlier)}</p><p><a class="goto" href="{esc(latest[0])}" '
+                         f'data-ply="{latest[1]}">{esc(back)}</a></p></div>')
+        shown = " hidden" if stepped_back else ""
         parts.append(f'<form method="post" action="{esc(play_action(token, "move", locale))}" '
-                     f'id="play-moves"{data}>{hidden}{hint}'
+                     f'id="play-moves"{data}{shown}>{hidden}{hint}'
                      f'<div class="choose" id="choose" hidden></div>'
                      f'<div class="pieces">{"".join(pieces)}</div></form>')
     if live and not out:

@@ -127,6 +127,13 @@ async def test_a_game_is_played_by_tapping_the_board(site: Site, browser: Browse
                     path=str(Path(shots) / f"tap-{game}-phone.png"), full_page=True)
             await page.locator(f'.spot[data-point="{first}"]').click()  # let go
             assert await page.locator(".spot.chosen").count() == 0
+        if ply == 1 and game == "damas":  # stepped back: his moves are the latest's
+            await page.keyboard.press("ArrowLeft")
+            assert await form.is_hidden() and await page.locator("#taps").is_hidden()
+            earlier = page.locator("#earlier")
+            assert "earlier position" in await earlier.inner_text()
+            await earlier.get_by_role("link").click()  # back to the latest, in place
+            assert await form.is_visible() and await earlier.is_hidden()
         await tap(page, move, moves)
         after = await site.service.get_match(m.id)
         assert after.ply == m.ply + 1, (game, ply, move)

@@ -37,6 +37,27 @@ async def test_a_players_page_says_whether_it_is_his_move(site: Site) -> None:
     assert 'value="offer"' in bob and "Resign this match" in bob
 
 
+async def test_a_player_stepped_back_is_told_his_moves_are_the_latest_positions(
+        site: Site) -> None:
+    """A player's page at an earlier ply listed the latest position's moves under the
+    earlier board (the same 'Your move' box, its taps gone): it says that moves are played
+    on the latest position, with a link to it, in place of them."""
+    m = await web_match(site.service, "damas")
+    m = (await site.service.move(m.id, ALICE, "b3-a4")).match
+    path = await player_path(site, m, BOB)
+    latest = await (await site.client.get(path + "?lang=en-US")).text()
+    earlier = await (await site.client.get(path + "?ply=0&lang=en-US")).text()
+    for html, back in ((latest, False), (earlier, True)):
+        assert heading(html) == "Your move"  # still his move
+        assert ('<div id="earlier">' in html) is back
+        assert ('<div id="earlier" hidden>' in html) is not back
+        assert (re.search(r'id="play-moves"[^>]* hidden>', html) is not None) is back
+    said = words(earlier.split('<div id="earlier">', 1)[1].split("</div>", 1)[0])
+    assert said == "You are looking at an earlier position; moves are played on the " \
+        "latest one Latest position"
+    assert f'href="{path}?lang=en-US" data-ply="1"' in earlier
+
+
 async def test_a_player_out_of_a_four_player_game_is_told_so_and_offered_nothing(
         site: Site) -> None:
     await site.service.update_guild_settings(GUILD, web=True)

@@ -46,6 +46,11 @@
     });
     var taps = document.getElementById("taps");
     if (taps) { taps.hidden = target !== last; }  // moves are tapped on the latest position
+    // and listed for it: stepped back, the word that they are played there instead
+    var moves = document.getElementById("play-moves");
+    if (moves) { moves.hidden = target !== last; }
+    var earlier = document.getElementById("earlier");
+    if (earlier) { earlier.hidden = target === last; }
   }
 
   // The players as they stood at the ply shown (the facts the server wrote on its link:
