@@ -542,7 +542,8 @@ def play_section(*, token: str, csrf: str, ply: int, choices: Sequence[tuple[str
             offers.append(("offer", _("Offer a draw")))
         draw = "".join(f'<button name="action" value="{a}">{esc(render(w, locale))}</button>'
                        for a, w in offers)
-        parts.append(f'<form method="post" action="{esc(play_action(token, "draw", locale))}">'
+        parts.append(f'<form method="post" action="{esc(play_action(token, "draw", locale))}" '
+                     f'class="offers">'
                      f'{hidden}{draw}</form>')
         sure = render(_("Resign this match"), locale)
         resign = render(_("Resign"), locale)

@@ -84,6 +84,11 @@ async def test_a_draw_offer_is_said_to_everyone_and_its_offerer_may_withdraw_it(
     assert re.search(r'<p class="offer" id="offer" hidden>', earlier)  # today's, not then's
     alice = await (await site.client.get(await player_path(site, m, ALICE))).text()
     assert said in words(alice) and 'value="accept"' in alice and 'value="decline"' in alice
+    # Accept and Decline stand apart (they touched: a slip of the thumb ended the match)
+    assert re.search(r'<form [^>]*class="offers">(?:<input [^>]*>)*<button name="action" '
+                     r'value="accept">', alice)
+    css = (Path(__file__).resolve().parents[2] / "bot/web/static/site.css").read_text()
+    assert re.search(r"\.offers \{ display: flex; flex-wrap: wrap; gap: 0\.\d+rem; \}", css)
     bob_path = await player_path(site, m, BOB)
     bob = await (await site.client.get(bob_path)).text()
     assert said in words(bob) and 'value="offer"' not in bob
