@@ -5,7 +5,8 @@ his legal moves, and where those points are on the picture (the renderer's own g
 A move is tapped as: the piece, then where it ends (a multi-capture's last landing point:
 the path between is the rules'); a Querni removal adds the first and the last stone of
 the chain taken off (a removal alone is just those two; the stone just moved, when it
-starts the chain, is not tapped twice). Where two moves share their taps
+starts the chain, is not tapped twice); a stone the move itself takes off (Alquerque
+grande's huff) is not tapped. Where two moves share their taps
 (a draughts capture ending on the same square along another path), the page lets the
 player choose between them. The page's script draws the spots; without it the lists
 below the board play the same moves.
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import inspect
 import json
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -83,18 +85,25 @@ def board_taps(position: Position, choices: Sequence[tuple[str, str]],
         return None
     v = position.variant
     wanted = dict(choices)
+    found: list[tuple[str, tuple[Point, ...], tuple[Point, ...]]] = []
+    for move in position.legal_moves():
+        canonical = v.format_move(position, move)
+        if canonical in wanted:
+            marks = v.move_marks(position, move)
+            found.append((canonical, tuple(marks.path), tuple(marks.removed)))
+    # a removal is tapped where the player chooses it (Querni: which chain, or none), that
+    # is where another move goes the same way; one the move itself decides (Alquerque
+    # grande's huff) is the rules' to make, never a tap of his
+    ways = Counter(taps_of(path, ()) for _c, path, _r in found if path)
     moves: list[tuple[str, str, tuple[str, ...]]] = []
     points: set[Point] = set()
     removals = False
-    for move in position.legal_moves():
-        canonical = v.format_move(position, move)
-        if canonical not in wanted:
-            continue
-        marks = v.move_marks(position, move)
-        tapped = taps_of(marks.path, marks.removed)
+    for canonical, path, removed in found:
+        chosen = removed if not path or ways[taps_of(path, ())] > 1 else ()
+        tapped = taps_of(path, chosen)
         if not tapped:
             continue  # a pass: the list plays it
-        removals = removals or bool(marks.removed)
+        removals = removals or bool(chosen)
         points.update(tapped)
         moves.append((canonical, wanted[canonical],
                       tuple(point_name(*p) for p in tapped)))

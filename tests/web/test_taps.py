@@ -66,3 +66,20 @@ def test_only_the_services_moves_are_offered_and_a_pass_is_not_on_the_board() ->
     taps = board_taps(p, one, 0)
     assert taps is not None and [m[0] for m in taps.moves] == [one[0][0]]
     assert board_taps(p, [("pass", "pass")], 0) is None
+
+
+def test_a_huff_is_the_rules_not_a_tap() -> None:
+    """Alquerque grande's huff (a step while a capture was there: the rules take the
+    stone off) is tapped as the step alone, start and end; the page asked for a third tap
+    on the huffed stone and said 'to take a chain off, tap its first and last stone'
+    (Querni's words) above a grande board."""
+    v = rules.variant("alquerque-grande")
+    p = v.start(players=4, mode="teams")
+    for move in ("c3-d4", "e3xc3", "e5xe3", "c4xe4", "b2xd4"):
+        p = p.play(v.parse_move(p, move))
+    taps = board_taps(p, choices_of(p), 1)
+    assert taps is not None
+    assert {m[1]: m[2] for m in taps.moves} == {
+        "f3xd3": ("f3", "d3"), "f4-e5 (huff f3)": ("f4", "e5"),
+        "f5-e5 (huff f3)": ("f5", "e5")}
+    assert not taps.removals  # nothing is said of chains
