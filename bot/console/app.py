@@ -77,12 +77,14 @@ async def run_console(db_path: str | Path, *, boards_dir: Path | None = None,
                                    picker=picker, locale=locale, miner=picker,
                                    puzzles_per_hour=puzzle_games_per_hour)
             console.web = web
-            # what a crash or a kill left undelivered in the outbox is printed first
-            if console.relay is not None:
-                await console.relay.recover()
+            # the names seen before, read first: the entries told next name the players
             console.printer.name_book = NameBook(repo)
             await console.printer.name_book.load(CONSOLE_GUILD)
             console.names.update(console.printer.name_book.in_guild(CONSOLE_GUILD))
+            # what a crash or a kill left undelivered in the outbox is printed first (and
+            # the moves played meanwhile on the web pages, another process)
+            if console.relay is not None:
+                await console.relay.recover()
             # The console was closed: clocks move later by the time away (one notice per
             # match), then the sweep acts on whatever is due.
             await console.service.resume()

@@ -83,3 +83,24 @@ async def test_every_player_named_with_an_at_is_named_after_a_restart(tmp_path: 
         assert book(CONSOLE_GUILD, user_id("frank")) == "frank"
     finally:
         await repo.close()
+
+
+async def test_moves_played_on_the_web_are_told_with_names_when_the_console_opens(
+        tmp_path: Path) -> None:
+    """A move played on the web page (``tablero web``: another process over the same
+    file) is told by the console when it opens next, as an entry its outbox kept: with
+    the players' names, not ``user4123768104`` (the entries were told before the stored
+    names were read)."""
+    from service import MatchService, NullNotifier, SystemClock
+
+    db = tmp_path / "w.db"
+    await console(db, "as alice\n/challenge @bob xiangqi seat:red\nas bob\n/accept\n")
+    repo = await SqliteRepository.open(db)
+    try:  # the web process's service: it tells nobody; the console tells its entries
+        web = MatchService(repo, NullNotifier(), SystemClock())
+        await web.move(1, user_id("alice"), "h3-e3")
+    finally:
+        await repo.close()
+    text = await console(db, "as carol\n")
+    assert "#1: alice played h3-e3 (C2.5) - bob to move" in text
+    assert "user" + str(user_id("alice")) not in text
