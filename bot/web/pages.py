@@ -276,6 +276,7 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
     last = len(record.plies)
     lang = urlencode({"lang": locale})
     base = f"/m/{token}"
+    spectating = not page_path  # the spectators' page (a player's is his own link's)
     page_path = page_path or base
     game = render(choice_title(record.variant.key, match.options, fallback=record.variant.name),
                   locale)
@@ -396,6 +397,11 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
     none_yet = render(_("No moves yet."), locale)  # (outside the f-string: extracted)
     no_moves = "" if moves else f"<p>{esc(none_yet)}</p>"
     players_heading = esc(render(_("Players"), locale))
+    invite = ""
+    if spectating and match.status.is_live:  # a player who came by the turn post's link
+        said = render(capitalized(_("to play this match here, ask for your own link with "
+                                    "{web}", web=command("web"))), locale)
+        invite = f'<p class="invite">{esc(said)}</p>'
     clock = "".join(f"<li>{_said(n, locale)}</li>"
                     for n in clock_notes(match, found.names, locale, now, MARK))
     clock_heading = esc(render(_("Clock"), locale))
@@ -429,7 +435,7 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
         f'<nav class="steps" aria-label="{moves_heading}">{steps}</nav>'
         f'<p class="stepped" id="stepped">{esc(saids[ply])}</p>{play}</div>'
         f'<div class="side-column"><section class="players"><h2>{players_heading}</h2>'
-        f'<ul>{"".join(players)}</ul></section>'
+        f'<ul>{"".join(players)}</ul>{invite}</section>'
         f'<section class="clock"><h2>{clock_heading}</h2><ul>{clock}</ul></section>'
         f'<section class="moves"><h2>{moves_heading}</h2>'
         f'<ol id="moves">{"".join(moves)}</ol>{no_moves}</section>'

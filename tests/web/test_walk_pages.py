@@ -58,6 +58,23 @@ async def test_a_player_stepped_back_is_told_his_moves_are_the_latest_positions(
     assert f'href="{path}?lang=en-US" data-ply="1"' in earlier
 
 
+async def test_the_spectators_page_tells_a_player_how_to_play_there(site: Site) -> None:
+    """A player who opens the turn post's 'Open on the web' (the spectators' page) is told
+    how to move there: his own link, from /web; nothing said on his own page, nor once
+    the match is over."""
+    m = await web_match(site.service, "damas")
+    invite = "To play this match here, ask for your own link with /web"
+    spectator = await (await site.client.get(site.path(m) + "?lang=en-US")).text()
+    assert invite in words(spectator)
+    german = await (await site.client.get(site.path(m) + "?lang=de")).text()
+    assert "hol dir mit /web deinen eigenen Link" in words(german)
+    mine = await (await site.client.get(await player_path(site, m, ALICE))).text()
+    assert "ask for your own link" not in mine
+    m = await site.service.resign(m.id, ALICE)
+    over = await (await site.client.get(site.path(m) + "?lang=en-US")).text()
+    assert "ask for your own link" not in over
+
+
 async def test_a_player_out_of_a_four_player_game_is_told_so_and_offered_nothing(
         site: Site) -> None:
     await site.service.update_guild_settings(GUILD, web=True)
