@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import atexit
 import gc
 import os
 import shutil
 import sys
 import tempfile
+import threading
 import uuid
 from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -319,15 +321,55 @@ def restartable_postgres_url(restartable_postgres: tuple[LocalServer, str]
         _on_server(url, f"DROP SCHEMA {schema} CASCADE")
 
 
+_MIGRATED: list[Path] = []
+_MIGRATING = threading.Lock()
+
+
+def _migrated_sqlite() -> Path:
+    """A SQLite file this process made once as ``SqliteRepository.open`` makes a new one
+    (created and migrated, then closed: no rows, nothing left in a write-ahead log);
+    removed when the process ends."""
+    with _MIGRATING:
+        if not _MIGRATED:
+            from storage import SqliteRepository
+
+            folder = Path(tempfile.mkdtemp(prefix="tablero-migrated-"))
+            atexit.register(shutil.rmtree, folder, True)
+            path = folder / "tablero.db"
+
+            async def make() -> None:
+                repository = await SqliteRepository.open(path)
+                await repository.close()
+            with ThreadPoolExecutor(1) as pool:
+                pool.submit(asyncio.run, make()).result()
+            assert not Path(f"{path}-wal").exists() and not Path(f"{path}-shm").exists()
+            _MIGRATED.append(path)
+        return _MIGRATED[0]
+
+
+def new_sqlite_file(path: Path) -> Path:
+    """``path``, holding a new Tablero database if it held nothing: a copy of the one
+    this process migrated (``_migrated_sqlite``), the same file as opening the missing
+    path would have made (the same schema and rows, ``user_version`` and journal mode),
+    for a tenth of the CPU time (measured: 34 ms to create and migrate a file, 3.5 ms to
+    copy and open one; about a thousand tests open a new SQLite file). A file already
+    there (a restart of the same database) is left alone. The migrations themselves are
+    run by every process (here, once) and tested in tests/storage."""
+    if not path.exists():
+        shutil.copyfile(_migrated_sqlite(), path)
+    return path
+
+
 async def open_repository_of(kind: str, folder: Path, request: pytest.FixtureRequest
                              ) -> Repository:
-    """A fresh repository of ``kind`` (memory, sqlite or postgres)."""
+    """A fresh repository of ``kind`` (memory, sqlite or postgres; a new SQLite file is a
+    copy of a migrated one, ``new_sqlite_file``)."""
     from storage import MemoryRepository, PostgresRepository, SqliteRepository
 
     if kind == "memory":
         return MemoryRepository()
     if kind == "sqlite":
-        return await SqliteRepository.open(folder / "tablero.db")
+        return await SqliteRepository.open(new_sqlite_file(folder / "tablero.db"))
     url: str = request.getfixturevalue("repository_postgres_url")
     return await PostgresRepository.open(url)
 

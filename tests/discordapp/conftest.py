@@ -23,6 +23,7 @@ from bot.discordapp import TableroBot, create_bot
 from bot.discordapp.cogs import DeadlinesCog, PlayCog
 from bot.discordapp.dispatcher import DeliveryOptions
 from service import MatchService
+from tests.conftest import new_sqlite_file
 from tests.discordapp.nonces import NonceLedger
 from tests.discordapp.wire_contract import upload_violations, violations
 
@@ -39,13 +40,14 @@ class DiscordClock:
 
 
 async def make_repository(path: Path) -> Any:
-    """The SQLite repository on a temp file (the memory one until storage lands)."""
+    """The SQLite repository on a temp file (a new one a copy of a migrated file:
+    ``new_sqlite_file``; the memory one until storage lands)."""
     try:
         from storage.sqlite import open_repository
     except ImportError:
         from storage.memory import MemoryRepository
         return MemoryRepository()
-    return await open_repository(path)
+    return await open_repository(new_sqlite_file(path))
 
 
 DELIVERY = DeliveryOptions(backoff=0.001, max_backoff=0.01, poll_seconds=SWEEP_SECONDS)
