@@ -494,13 +494,17 @@ class Challenges:
         return await self._retrying(match_id, lambda rec: self._accept(rec, user, seat))
 
     async def join(self, match_id: int, user: int, seat: int | str | None = None,
-                   *, caller: Caller | None = None
+                   *, caller: Caller | None = None, announced: bool = True
                    ) -> MatchView:
-        """Join a lobby (or an open 2-player challenge); ``seat`` when seats are chosen."""
-        return await self._retrying(match_id, lambda rec: self._accept(rec, user, seat))
+        """Join a lobby (or an open 2-player challenge); ``seat`` when seats are chosen.
+        ``announced``: whether a join that leaves seats empty says so (``LobbyChanged``);
+        not the computers /fill seats one by one, whose last join starts the match and
+        its start post names them all."""
+        return await self._retrying(match_id, lambda rec: self._accept(rec, user, seat,
+                                                                       announced))
 
-    async def _accept(self, rec: MatchRecord, user: int, seat: int | str | None
-                      ) -> MatchView:
+    async def _accept(self, rec: MatchRecord, user: int, seat: int | str | None,
+                      announced: bool = True) -> MatchView:
         if not rec.status.is_waiting:
             if rec.status is MatchStatus.ACTIVE:
                 raise NotAllowed(_("match #{match} has already started", match=rec.id))
@@ -537,7 +541,8 @@ class Challenges:
         full = sum(1 for s in seats if s.accepted) == rec.seat_count
         if not full:
             saved, events = await self._commit(
-                rec, after, lambda s: [LobbyChanged(self._view(s), user, True)])
+                rec, after, lambda s: [LobbyChanged(self._view(s), user, True)]
+                if announced else [])
             await self._announce(events)
             return self._view(saved)
         after = await self._start(after)

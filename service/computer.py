@@ -100,7 +100,7 @@ class MatchActions(Protocol):
                      *, caller: Caller | None = ...) -> MatchView: ...
 
     async def join(self, match_id: int, user: int, seat: int | str | None = ...,
-                   *, caller: Caller | None = ...) -> MatchView: ...
+                   *, caller: Caller | None = ..., announced: bool = ...) -> MatchView: ...
 
     async def move(self, match_id: int, user: int, text: str,
                    expected_ply: int | None = ..., *, caller: Caller | None = ...
@@ -192,7 +192,9 @@ class Computers:
                 n += 1
             cpu = computer_user(level, n)
             taken.add(cpu)
-            view = await self.actions.join(match_id, cpu)
+            # the start post names them all: a post of each join (the last one starts the
+            # match) came after it, "Tablero joined the lobby (3/4)" under "... started"
+            view = await self.actions.join(match_id, cpu, announced=False)
         return view
 
     async def play_computers(self, match_id: int, *, caller: Caller | None = None) -> int:

@@ -265,8 +265,9 @@ class MatchService:
         return await self._challenges.accept(match_id, user, seat, caller=caller)
 
     async def join(self, match_id: int, user: int, seat: int | str | None = None, *,
-                   caller: Caller | None = None) -> MatchView:
-        return await self._challenges.join(match_id, user, seat, caller=caller)
+                   caller: Caller | None = None, announced: bool = True) -> MatchView:
+        return await self._challenges.join(match_id, user, seat, caller=caller,
+                                           announced=announced)
 
     async def decline(self, match_id: int, user: int, *,
                       caller: Caller | None = None) -> MatchView:

@@ -87,6 +87,11 @@ async def test_a_lobby_filled_with_computers_begins(world: World) -> None:
     m = await w.service.get_match(lobby.id)
     assert m.status.value == "active" and not m.rated
     assert sum(1 for s in m.seats if is_computer(s.user_id)) == 3
+    # the start post names the three: no post of each join came after it, as "Tablero
+    # (level 2) joined the Alquerque grande lobby (2/4)" and "(3/4)" under it did
+    said = [post_text(p) for p in w.channel.history()]
+    assert not any("joined the Alquerque grande lobby" in s for s in said)
+    assert "started: " in said[-2] and "Tablero (level 2)" in said[-2]  # then its thread
 
 
 async def test_stats_show_games_against_the_computer(world: World) -> None:
