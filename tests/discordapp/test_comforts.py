@@ -147,6 +147,10 @@ async def test_notes_are_ephemeral_and_come_with_the_authors_history(world: Worl
     assert f"match-{m.id}-note.txt" in files
     other = await w.bob.slash(thread, "history")
     assert f"match-{m.id}-note.txt" not in [a.filename for a in reply(other).attachments]
+    # a note typed without the action is kept: it was thrown away ("You have no note")
+    typed = await w.bob.slash(thread, "note", text="Watch the horse.")  # no action
+    assert "Note kept on match" in reply(typed).content
+    assert "Watch the horse." in reply(await w.bob.slash(thread, "note")).content
 
 
 async def test_followers_get_a_dm_or_a_mention_when_their_dms_are_closed(

@@ -197,14 +197,17 @@ class ComfortsCog(commands.Cog, name="Comforts"):
     @app_commands.command(name="note", description="Your private note on a match (only "
                           "you see it)")
     @app_commands.guild_only()
-    @app_commands.describe(action="show, set or clear your note", text="The note (set)",
+    @app_commands.describe(action="show, set or clear your note (a text alone sets it)",
+                           text="The note (set)",
                            match="The match (not needed inside its thread)")
     async def note(self, interaction: Interaction,
-                   action: Literal["show", "set", "clear"] = "show",
+                   action: Literal["show", "set", "clear"] | None = None,
                    text: str | None = None, match: int | None = None) -> None:
         async with acknowledged(interaction):
             m = await self._match(interaction, match)
             user = interaction.user.id
+            if action is None:  # a note typed without an action is one to keep
+                action = "set" if text else "show"
             if action == "set":
                 await self.service.set_note(m.id, user, text or "", caller=caller_of(interaction))
                 await say(interaction, _("Note kept on match {match}; only you see it, and "
