@@ -133,9 +133,10 @@ def _rules_message(exc: rules.RulesError, answered: str | None = None) -> Text:
                  "appear as you type in `{move}`, or look at `{board}`.", detail=detail,
                  move=command("move"), board=command("board"))
     if isinstance(exc, rules.NotationError):
-        return _("That is not a move ({detail}). Moves are written with points, like `c3-c4` "
-                 "or `f3xd5`; start typing in `{move}` to see the legal ones.", detail=detail,
-                 move=command("move"))
+        # the detail shows the game's own way of writing (its squares, its notation):
+        # a generic "like `c3-c4`" next to "c3 is not a playing square" (draughts) was wrong
+        return _("That is not a move ({detail}). Start typing in `{move}` to see the legal "
+                 "ones.", detail=detail, move=command("move"))
     if isinstance(exc, rules.OptionError):
         return _("Those game options do not work ({detail}). Check the game options and try "
                  "again.", detail=detail)

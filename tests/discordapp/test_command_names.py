@@ -110,3 +110,17 @@ async def test_a_post_names_options_in_its_servers_language_a_reply_in_its_reade
     post = thread.last_message.content
     assert "⏸" in post and f"{pause} aktion:fortsetzen" in post, post
     assert "dagar" not in post and "/paus" not in post.replace(pause, "")
+
+
+def test_a_mistyped_move_is_shown_the_games_own_way_of_writing() -> None:
+    """A draughts move on a square the game does not play on was answered "c3 is not a
+    playing square ... Moves are written with points, like `c3-c4`": an example of
+    another game, wrong in this one; the rules' reason says the game's own way."""
+    v = rules.variant("damas")
+    with pytest.raises(rules.NotationError) as refused:
+        v.parse_move(v.start(), "c3-d4")
+    said = errors.describe(refused.value, locale="en-US")
+    assert said == ("That is not a move (c3 is not a playing square: pieces stand only on "
+                    "squares like h1, g2, a8 (file + rank odd)). Start typing in `/move` to "
+                    "see the legal ones.")
+    assert "c3-c4" not in errors.describe(refused.value, locale="de")
