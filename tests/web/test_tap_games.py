@@ -161,6 +161,13 @@ async def test_querni_is_set_up_by_tapping_and_a_removal_tapped(site: Site,
     alice = await link(site, m, ALICE)
     page = await browser.new_page(viewport={"width": 390, "height": 844})
     await page.goto(alice)
+    # a refused arrangement: said on the page, whose address is the page's again (a
+    # reload, a phone's pull to refresh, sent the refused form again)
+    await page.locator("#arrangement").fill("1 2 3")
+    async with page.expect_navigation():
+        await page.get_by_role("button", name="Hand in the arrangement").click()
+    assert "3 numbers, not 16" in await page.locator(".error").inner_text()
+    assert page.url == alice  # not .../setup?lang=en-US
     form = page.locator("#play-setup")
     cells = json.loads(await form.get_attribute("data-cells") or "[]")
     assert cells[:3] == ["a1", "b1", "c1"] and len(cells) == 16

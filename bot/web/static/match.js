@@ -388,6 +388,12 @@
   }
 
   bind();
+  // A refused move, set-up or offer comes back as the page at the form's address
+  // (/p/TOKEN/move): the address bar says the page's own, so reloading it (a phone's
+  // pull to refresh) reads the page again instead of sending the refused form again
+  if (match && location.pathname !== match.dataset.page) {
+    history.replaceState(null, "", match.dataset.page + "?lang=" + encodeURIComponent(lang));
+  }
   if (match && window.EventSource) {
     var source = new EventSource(base + "/events");
     source.addEventListener("change", refresh);
