@@ -567,11 +567,18 @@ class WebApp:
 
     async def events(self, request: web.Request) -> web.StreamResponse:
         """Server-sent events: ``change`` with the new version whenever the match changes
-        (a comment line every ``keepalive`` seconds keeps proxies from closing it)."""
+        (a comment line every ``keepalive`` seconds keeps proxies from closing it). The
+        version the reader's page shows (``?since=``, or the last event's id a browser
+        sends when it connects again: ``Last-Event-ID``) is told at once when the match
+        is past it: a move made while the page loaded, or while the stream was down (the
+        server restarted, a phone asleep), is not missed."""
         token = request.match_info["token"]
         match_id, caller = self._caller(token)
         found = await self.service.web_match(match_id, caller)
         seen = found.record.match.version
+        shown = request.headers.get("Last-Event-ID") or request.query.get("since", "")
+        if shown.isascii() and shown.isdigit() and len(shown) <= 12:
+            seen = int(shown)
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream",
                                                "Cache-Control": "no-store",
                                                "Content-Security-Policy": CSP,
@@ -586,7 +593,8 @@ class WebApp:
                     await response.write(b": still here\n\n")
                     continue
                 seen = version
-                await response.write(f"event: change\ndata: {version}\n\n".encode())
+                await response.write(f"id: {version}\nevent: change\ndata: {version}\n\n"
+                                     .encode())
         except ConnectionError:  # the reader went away
             pass
         return response

@@ -112,6 +112,27 @@ async def test_a_spectator_hears_of_a_move_within_a_second(site: Site) -> None:
         assert lines[-2:] == [b"event: change", f"data: {moved.version}".encode()]
 
 
+async def test_a_move_made_before_the_stream_opened_is_told_at_once(site: Site) -> None:
+    """The stream starts from the version the page shows (``?since=``, or the last
+    event's id a browser sends when it connects again): a move made while the page
+    loaded, or while the stream was down (a server restart, a phone asleep), is told at
+    once; the page stayed as it was until the next move."""
+    m = await web_match(site.service, "damas")
+    shown = m.version
+    moved = await play_random(site.service, m.id, 1)
+    for ask in ({"params": {"since": str(shown)}},
+                {"headers": {"Last-Event-ID": str(shown)}}):
+        async with site.client.get(site.path(m) + "/events", **ask) as stream:
+            lines: list[bytes] = []
+            async with asyncio.timeout(5.0):  # (keep-alive comments come meanwhile)
+                while not lines or not lines[-1].startswith(b"data:"):
+                    line = await stream.content.readline()
+                    if line.strip() and not line.startswith((b":", b"retry")):
+                        lines.append(line.strip())
+            assert lines == [f"id: {moved.version}".encode(), b"event: change",
+                             f"data: {moved.version}".encode()]
+
+
 async def test_xiangqi_and_damas_pages_offer_their_records_in_wxf_and_pdn(site: Site) -> None:
     await site.service.update_guild_settings(GUILD, web=True)
     m = await site.service.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[CAROL],

@@ -394,8 +394,8 @@
   if (match && location.pathname !== match.dataset.page) {
     history.replaceState(null, "", match.dataset.page + "?lang=" + encodeURIComponent(lang));
   }
-  if (match && window.EventSource) {
-    var source = new EventSource(base + "/events");
+  if (match && window.EventSource) {  // told of any change past the version shown
+    var source = new EventSource(base + "/events?since=" + encodeURIComponent(match.dataset.version));
     source.addEventListener("change", refresh);
   }
   // a challenge or lobby not begun: once it changes (accepted, filled, declined) the
