@@ -7,16 +7,41 @@ import os
 import random
 import shutil
 import sqlite3
+import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from service import MatchService, NullNotifier, StaleMove, SystemClock
 from storage import SqliteRepository
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD
-from tests.storage.test_failures import ROOT, play_some, tablero
+from tests.storage.test_failures import ROOT, play_some
 from tests.storage.test_postgres import RELEASE_DB
+
+
+@pytest.fixture
+def tablero_here(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+                 ) -> Callable[[list[str], Path], subprocess.CompletedProcess[str]]:
+    """``tablero ARGS`` run in ``cwd`` in this process: ``bot.__main__.main``, the very
+    function ``python -m bot`` exits with, its exit code and what it printed (as
+    ``tests.storage.test_failures.tablero`` runs it in a process of its own, which cost
+    0.8 s of CPU and, on a loaded machine, several seconds a command to start). The
+    backup taken while moves stream in keeps its own process: there the other process
+    is the point."""
+    from bot.__main__ import main
+
+    def run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+        capsys.readouterr()
+        with monkeypatch.context() as env:
+            env.chdir(cwd)
+            env.setenv("DISCORD_TOKEN", "")
+            code = main(args)
+        said = capsys.readouterr()
+        return subprocess.CompletedProcess(args, code, said.out, said.err)
+    return run
 
 
 async def test_a_backup_taken_during_a_stream_of_moves_holds_every_acknowledged_move(
@@ -88,10 +113,11 @@ async def test_a_backup_taken_during_a_stream_of_moves_holds_every_acknowledged_
             assert (mid, ply, text) in every  # the copy invents nothing
 
 
-def test_db_check_replays_every_match_and_reports_the_broken_ones(tmp_path: Path) -> None:
+def test_db_check_replays_every_match_and_reports_the_broken_ones(
+        tmp_path: Path, tablero_here: Callable[[list[str], Path], Any]) -> None:
     path = tmp_path / "t.db"
     ids = asyncio.run(play_some(path, 12, 4))
-    done = tablero(["db", "check", "--db", str(path)], tmp_path)
+    done = tablero_here(["db", "check", "--db", str(path)], tmp_path)
     assert done.returncode == 0, done.stderr
     assert "12 matches checked" in done.stdout and "all replay" in done.stdout
     assert "100%  12/12" in done.stderr  # the progress bar
@@ -100,35 +126,38 @@ def test_db_check_replays_every_match_and_reports_the_broken_ones(tmp_path: Path
                  (ids[4],))
     conn.commit()
     conn.close()
-    done = tablero(["db", "check", "--db", str(path), "--quiet"], tmp_path)
+    done = tablero_here(["db", "check", "--db", str(path), "--quiet"], tmp_path)
     assert done.returncode == 1
     assert f"match #{ids[4]} is broken: entry 2 ('a1-a2') does not replay" in done.stdout
     assert "1 broken" in done.stdout and "[" not in done.stderr  # --quiet: no bar
 
 
-def test_db_commands_refuse_a_damaged_file(tmp_path: Path) -> None:
+def test_db_commands_refuse_a_damaged_file(
+        tmp_path: Path, tablero_here: Callable[[list[str], Path], Any]) -> None:
     bad = tmp_path / "bad.db"
     bad.write_text("not a database\n")
     for args in (["db", "check", "--db", str(bad)],
                  ["db", "backup", "--db", str(bad), str(tmp_path / "b.db")]):
-        done = tablero(args, tmp_path)
+        done = tablero_here(args, tmp_path)
         assert done.returncode == 3 and f"{bad} is not a Tablero database" in done.stderr
     assert not (tmp_path / "b.db").exists()
 
 
-def test_a_backup_that_cannot_be_written_says_so(tmp_path: Path) -> None:
+def test_a_backup_that_cannot_be_written_says_so(
+        tmp_path: Path, tablero_here: Callable[[list[str], Path], Any]) -> None:
     path = tmp_path / "t.db"
     asyncio.run(play_some(path, 1, 2))
     blocker = tmp_path / "file"
     blocker.write_text("a file where a folder should be")
-    done = tablero(["db", "backup", "--db", str(path), str(blocker / "b.db")], tmp_path)
+    done = tablero_here(["db", "backup", "--db", str(path), str(blocker / "b.db")], tmp_path)
     assert done.returncode == 1 and f"cannot write the backup to {blocker / 'b.db'}" in \
         done.stderr and "Traceback" not in done.stderr
-    done = tablero(["db", "backup", "--db", str(path), str(path)], tmp_path)
+    done = tablero_here(["db", "backup", "--db", str(path), str(path)], tmp_path)
     assert done.returncode == 1 and "must not overwrite the database" in done.stderr
 
 
-def test_db_explorer_counts_the_finished_matches_once(tmp_path: Path) -> None:
+def test_db_explorer_counts_the_finished_matches_once(
+        tmp_path: Path, tablero_here: Callable[[list[str], Path], Any]) -> None:
     """``tablero db explorer`` after an upgrade: the finished matches stored before the
     explorer existed are counted, once; a second run counts none."""
     path = tmp_path / "old.db"
@@ -160,11 +189,11 @@ def test_db_explorer_counts_the_finished_matches_once(tmp_path: Path) -> None:
 
     asyncio.run(games())
     assert asyncio.run(start_counts()) == {}
-    done = tablero(["db", "explorer", "--db", str(path)], tmp_path)
+    done = tablero_here(["db", "explorer", "--db", str(path)], tmp_path)
     assert done.returncode == 0, done.stderr
     assert "3 finished matches counted in the opening explorer" in done.stdout
     assert asyncio.run(start_counts()) == {"h3-e3": 2, "b1-c3": 1}
-    again = tablero(["db", "explorer", "--db", str(path)], tmp_path)
+    again = tablero_here(["db", "explorer", "--db", str(path)], tmp_path)
     assert "0 finished matches counted" in again.stdout
     assert asyncio.run(start_counts()) == {"h3-e3": 2, "b1-c3": 1}
 
