@@ -61,6 +61,12 @@ SERVICE_REASONS: Final[dict[str, Text]] = {
     "aborted: no move in time": _("aborted: no move in time"),
     "aborted: draw agreed before every player had moved":
         _("aborted: draw agreed before every player had moved"),
+    # a tournament game that ends before every player has moved says what the
+    # tournament scores (``service.early_ends``): a draw agreed, or a double forfeit
+    "draw agreed before every player had moved":
+        _("draw agreed before every player had moved"),
+    "double forfeit: no move in time; both players lose by forfeit":
+        _("double forfeit: no move in time; both players lose by forfeit"),
 }
 """Reasons the service writes as words for matches that end outside the rules."""
 
@@ -98,20 +104,42 @@ OPTION_VALUES: Final[dict[str, Text]] = {
 _ABORTED_LEAVING = re.compile(
     r"aborted: (?P<who>.+) (?P<how>resigned|ran out of time) before every player had moved")
 
+_FORFEITED = re.compile(
+    r"forfeit: (?P<who>.+) (?P<how>resigned|ran out of time) before every player had "
+    r"moved; (?P<winner>.+) wins by forfeit")
+
+
+def _player(text: str) -> Words:
+    """A player as a stored reason names him (``'alice (Black)'``): his seat's colour in
+    the reader's words."""
+    named = _NAMED_SEAT.fullmatch(text)
+    if named is not None and named["seat"] in SEAT_COLOURS:  # "alice (Black)": the colour
+        return _("{player} ({seat})", player=named["player"], seat=seat_colour(named["seat"]))
+    return text
+
 
 def _aborted(text: str) -> Text | None:
     """The words of an abort reason the service stored (``'aborted: alice (Red) resigned
-    before every player had moved'``); None when ``text`` is not one."""
-    if text in ("aborted: no move in time", "aborted: draw agreed before every player "
-                "had moved"):
-        return SERVICE_REASONS.get(text)
+    before every player had moved'``; in a tournament game, ``'forfeit: alice (Red)
+    resigned before every player had moved; bob (Black) wins by forfeit'``); None when
+    ``text`` is not one.
+
+    >>> _aborted("forfeit: bob (Black) resigned before every player had moved; "
+    ...          "alice (Red) wins by forfeit").render("zh-CN")
+    '不战而负：bob（黑方）在所有玩家都走棋之前认输；alice（红方）不战而胜'
+    """
+    forfeited = _FORFEITED.fullmatch(text)
+    if forfeited is not None:
+        who, winner = _player(forfeited["who"]), _player(forfeited["winner"])
+        if forfeited["how"] == "resigned":
+            return _("forfeit: {who} resigned before every player had moved; {winner} wins "
+                     "by forfeit", who=who, winner=winner)
+        return _("forfeit: {who} ran out of time before every player had moved; {winner} "
+                 "wins by forfeit", who=who, winner=winner)
     found = _ABORTED_LEAVING.fullmatch(text)
     if found is None:
         return None
-    who: Words = found["who"]
-    named = _NAMED_SEAT.fullmatch(found["who"])
-    if named is not None and named["seat"] in SEAT_COLOURS:  # "alice (Black)": the colour
-        who = _("{player} ({seat})", player=named["player"], seat=seat_colour(named["seat"]))
+    who = _player(found["who"])
     if found["how"] == "resigned":
         return _("aborted: {who} resigned before every player had moved", who=who)
     return _("aborted: {who} ran out of time before every player had moved", who=who)

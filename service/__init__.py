@@ -148,7 +148,9 @@ Decisions (documented here because the issue left them open):
   already out of a 4-player game does not share the others' agreed draw).
 * Fair ladders (issue 21): a match that ends before every player has moved a move of his
   own (a resignation, an agreed draw, a timeout; set-up submissions and forced passes
-  are not moves) is aborted and unrated. Fewer than ``PROVISIONAL_GAMES`` (5) rated games
+  are not moves) is aborted and unrated; a tournament game ended so is unrated too, but
+  named as its tournament scores it: a forfeit, a double forfeit, a draw
+  (``early_ends``). Fewer than ``PROVISIONAL_GAMES`` (5) rated games
   on a ladder: provisional, shown with ``?`` and ranked after every established player
   (kept on the list so a newcomer sees himself, but a few lucky or agreed results cannot
   top it). The number is openskill's ordinal μ − 3σ (``views.RATING_MEANING``).

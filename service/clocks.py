@@ -33,6 +33,7 @@ from datetime import datetime, timedelta
 
 from locales.i18n import _
 from service.core import ServiceCore
+from service.early_ends import NO_MOVE_IN_TIME
 from service.endings import Endings
 from service.errors import NotAllowed
 from service.events import ClocksExtended, Event, TimeGiven
@@ -126,7 +127,7 @@ class Clocks:
             late = [s for s in rec.to_move]
             late_user = rec.user_at(late[0]) if len(late) == 1 else None
             if late_user is None:
-                ended = await self._abort(rec, "no move in time", by=user)
+                ended = await self._abort(rec, NO_MOVE_IN_TIME, by=user)
                 return ended.match
             view, _events = await self._endings.leave(rec, late_user, "timeout", by=user)
             return view

@@ -20,10 +20,11 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from datetime import datetime
 from typing import TypeVar
 
-from locales.i18n import Words, _
+from locales.i18n import Words, _, render
 from rules import Outcome, Position, Variant
 from rules.core import Point
 from service import texts
+from service.early_ends import early_end
 from service.errors import (
     Conflict,
     MatchBroken,
@@ -381,25 +382,43 @@ class ServiceCore:
         entries = await self.entries(rec)
         return everyone_moved(rec, entries), entries
 
-    async def abort(self, rec: MatchRecord, why: str, left_by: int | None = None,
+    async def abort(self, rec: MatchRecord, why: str | None, left_by: int | None = None,
                      leaver: tuple[int, str] | None = None, *, by: int | None = None
                      ) -> MatchEnded:
-        """End ``rec`` unrated with no result (``why`` completes "aborted: ..."), as when
-        it ends before every player has moved: saved, announced and returned.
-        ``left_by``: who left, for the announcement; ``leaver``: who left and how
+        """End ``rec`` unrated with no result, as when it ends before every player has
+        moved: saved, announced and returned. ``why``: ``early_ends.DRAW_AGREED_EARLY``,
+        ``NO_MOVE_IN_TIME``, or None when ``leaver`` left it; the words stored are
+        ``early_ends.early_end``'s ("aborted: ..."; in a tournament game what the
+        tournament scores: a forfeit, a draw), and a tournament game's announcement says
+        them. ``left_by``: who left, for the announcement; ``leaver``: who left and how
         ("resign" or "timeout"), stored in the result; ``by``: who acted (``commit``)."""
         board = await self.board_of(rec) if rec.ply else None  # unchanged by aborting
+        tournament = await self.repository.tournament_of_match(rec.id) is not None
+        reason = early_end(why, tournament=tournament, **self._early_end_seats(rec, leaver))
         saved, events = await self.commit(rec, dataclasses.replace(
             rec, status=MatchStatus.ABORTED, deadline=None, remind_at=None, to_move=(),
             draw_offer=None, result=ResultRecord(
-                (), (), f"aborted: {why}", *(leaver or (None, None)))), lambda s: [
-            self.ended(self.view(s), "aborted", board, aborted=True, left_by=left_by,
+                (), (), reason, *(leaver or (None, None)))), lambda s: [
+            self.ended(self.view(s), reason if tournament else "aborted", board,
+                       aborted=True, left_by=left_by,
                        left_how=leaver[1] if leaver is not None else None)], by=by)
         events = await self.completed(saved, events)
         await self.announce(events)
         ended = events[0]
         assert isinstance(ended, MatchEnded)
         return ended
+
+    def _early_end_seats(self, rec: MatchRecord, leaver: tuple[int, str] | None
+                         ) -> dict[str, str | None]:
+        """``early_end``'s people: who left and how, and the one other player (who wins
+        a tournament game by forfeit), in the record's English words."""
+        seat = rec.seat_of(leaver[0]) if leaver is not None else None
+        if leaver is None or seat is None or seat.seat is None:
+            return {}
+        others = [s.seat for s in rec.seats if s.seat is not None and s.seat != seat.seat]
+        return {"leaver": render(self.who(rec, (seat.seat,)), "en-US"), "how": leaver[1],
+                "winner": render(self.who(rec, others), "en-US") if len(others) == 1
+                else None}
 
     @staticmethod
     def result(outcome: Outcome, reason: str | None = None) -> ResultRecord:

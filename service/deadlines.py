@@ -9,6 +9,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from service.core import ServiceCore
+from service.early_ends import NO_MOVE_IN_TIME
 from service.endings import Endings
 from service.errors import Conflict, MatchBroken, ServiceError, StorageError
 from service.events import DeadlineReminder, Event, SeatTakenOver, TimeLapsed
@@ -125,7 +126,7 @@ class Deadlines:
         late = [s for s, (d, _p) in seat_clocks(rec).items() if d <= now] or list(rec.to_move)
         if len(late) != 1 or not (await self._everyone_moved(rec))[0]:
             alone = rec.user_at(late[0]) if len(late) == 1 else None
-            return [await self._abort(rec, "no move in time",
+            return [await self._abort(rec, NO_MOVE_IN_TIME,
                                       leaver=None if alone is None else (alone, "timeout"))]
         user = rec.user_at(late[0])
         if user is None:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import dataclasses
 
-from locales.i18n import _, render
+from locales.i18n import _
 from rules import Outcome
 from rules.records import LEAVING_REASONS, seat_leaves
 from service.core import ServiceCore
+from service.early_ends import DRAW_AGREED_EARLY
 from service.errors import NotAllowed
 from service.events import (
     DrawAccepted,
@@ -20,7 +21,6 @@ from service.events import (
 )
 from service.matches import moves_played
 from service.records import SPECIAL_PREFIX, DrawOffer, MatchRecord, RecordEntry
-from service.settled import DRAW_AGREED_EARLY
 from service.states import MatchState
 from service.turns import turn_started
 from service.views import BoardState, Caller, MatchView
@@ -47,7 +47,6 @@ class Endings:
         self._finish = core.finish
         self._put_out = core.put_out
         self._sync_out = core.sync_out
-        self._who = core.who
 
     async def resign(self, match_id: int, user: int, *, caller: Caller | None = None) -> MatchView:
         """Resign. Two players: the opponent wins. Four: the game's rules decide (the seat
@@ -70,14 +69,11 @@ class Endings:
             raise NotAllowed(_("you are already out of this game"))
         moved, entries = await self._everyone_moved(rec)
         if not moved:
-            # nothing was played for: no result, no rating (a resignation, or a timeout)
-            what = "resigned" if how == "resign" else "ran out of time"
+            # nothing was played for: no result, no rating (a resignation, or a timeout);
+            # in a tournament game, a forfeit (``early_ends``)
             aborted = await self._abort(
-                # stored in English (the record's words); ``locales.terms.reason`` reads it
-                rec, f"{render(self._who(rec, (me.seat,)), 'en-US')} {what} before every "
-                     "player had moved",
-                left_by=user, leaver=(user, "resign" if how == "resign" else "timeout"),
-                by=by)
+                rec, None, left_by=user,
+                leaver=(user, "resign" if how == "resign" else "timeout"), by=by)
             return aborted.match, [aborted]
         state = await self._state(rec)
         p = state.position

@@ -24,13 +24,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 
+from service.early_ends import DRAW_AGREED_EARLY
 from service.events import Event, OfferSettled, TurnStarted
 from service.records import MatchRecord, MatchStatus, PauseOffer, TakebackRequest
 from service.views import MatchView
-
-DRAW_AGREED_EARLY = "draw agreed before every player had moved"
-"""Why a match is aborted when a draw is agreed before every player moved (``Endings``;
-stored in English, the record's words: ``locales.terms`` reads it)."""
 
 
 def _takeback(rec: MatchRecord) -> TakebackRequest | None:

@@ -29,6 +29,7 @@ from locales.terms import game_name
 from rules import RulesError
 from service.challenges import Challenges
 from service.core import ServiceCore
+from service.early_ends import DOUBLE_FORFEIT, DRAW_AGREED_EARLY
 from service.endings import Endings
 from service.errors import (
     Conflict,
@@ -546,10 +547,12 @@ class Tournaments:
         if rec.status is MatchStatus.ABORTED:
             # ended before every player had moved: the match is void, the tournament
             # game is not: an early resignation or timeout forfeits it, an early agreed
-            # draw is a draw
+            # draw is a draw (as the match's own words say: ``early_ends``)
             why = r.reason if r is not None else ""
-            if "draw" in why:
+            if why.endswith(DRAW_AGREED_EARLY):  # (never a name with "draw" in it)
                 return Result.DRAW, None
+            if why == DOUBLE_FORFEIT:
+                return Result.BOTH_FORFEIT, None
             late, how = self._leaver(rec, g, left_by)
             if late is None:
                 return Result.BOTH_FORFEIT, None

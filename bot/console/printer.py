@@ -431,7 +431,10 @@ class ConsolePrinter:
     @handlers.on(MatchEnded)
     async def match_ended(self, event: MatchEnded) -> None:
         m = event.match
-        if m.last_move and event.reason not in ENDED_WITHOUT_A_MOVE:
+        # an aborted match (a tournament game's says how it was scored: a forfeit, a
+        # draw) ended without a move, whatever its reason
+        if m.last_move and event.reason not in ENDED_WITHOUT_A_MOVE \
+                and m.status is not MatchStatus.ABORTED:
             who = self.name(m.last_move_by) if m.last_move_by is not None \
                 else _("someone")
             self.say(_("* #{match}: {player} played {move}", match=m.id, player=who,

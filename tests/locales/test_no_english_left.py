@@ -39,11 +39,13 @@ ALLOWED_FILES = {
 
 ALLOWED = {
     # stored words: the record keeps English, ``locales.terms`` puts them in words
-    ("service/deadlines.py", "no move in time"),
-    ("service/clocks.py", "no move in time"),
-    ("service/endings.py", "ran out of time"),
-    ("service/endings.py", "{} {} before every player had moved"),
-    ("service/settled.py", "draw agreed before every player had moved"),
+    # (a match ended before every player had moved: ``service.early_ends``)
+    ("service/early_ends.py", "draw agreed before every player had moved"),
+    ("service/early_ends.py", "no move in time"),
+    ("service/early_ends.py", "double forfeit: no move in time; both players lose by forfeit"),
+    ("service/early_ends.py", "ran out of time"),
+    ("service/early_ends.py", "aborted: {} {} before every player had moved"),
+    ("service/early_ends.py", "{}{} {} before every player had moved; {} wins by forfeit"),
     ("service/play.py", "setup submitted"),
     ("service/queries.py", "setup submitted"),
     ("service/states.py", "setup submitted"),
