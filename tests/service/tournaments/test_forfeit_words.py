@@ -28,11 +28,11 @@ def _service(repo: Repository, clock: SetClock, recorder: Recorder) -> MatchServ
                         names=lambda _g, u: NAMES.get(u, ""))
 
 
-async def _one_game(service: MatchService, game: str = "xiangqi",
+async def _one_game(service: MatchService, game: str = "xiangqi", claim_win: bool = False,
                     **options: object) -> tuple[int, TournamentGame]:
     """Alice and Bob's round robin: its id and its one game (under way)."""
     t = await service.create_tournament(GUILD, CHANNEL, ORGANISER, game, fmt="rr",
-                                        options=options or None)
+                                        options=options or None, claim_win=claim_win)
     for user in (ALICE, BOB):
         await service.join_tournament(t.id, user)
     t = await service.start_tournament(t.id, ORGANISER)
@@ -99,6 +99,22 @@ async def test_a_player_who_never_moves_forfeits_on_time(
         f"{_name(m, g.second)} wins by forfeit")
     scored = await _scored(service, tid)
     assert scored.result is Result.SECOND_WINS_FORFEIT and scored.timed_out == g.first
+
+
+async def test_with_claim_win_a_player_who_never_moves_forfeits_without_a_claim(
+        repo: Repository, clock: SetClock) -> None:
+    """Claim win waits for a claim only once every player has moved (README, Takeback):
+    before, the sweep ends the game, and its words are the same forfeit."""
+    service = _service(repo, clock, Recorder())
+    tid, g = await _one_game(service, claim_win=True)
+    assert g.match_id is not None and g.second is not None
+    clock.advance(days=4)
+    await service.sweep()
+    m = await service.get_match(g.match_id)
+    assert m.result is not None and m.result.reason == (
+        f"forfeit: {_name(m, g.first)} ran out of time before every player had moved; "
+        f"{_name(m, g.second)} wins by forfeit")
+    assert (await _scored(service, tid)).result is Result.SECOND_WINS_FORFEIT
 
 
 async def test_neither_player_handing_in_his_set_up_is_a_double_forfeit(
