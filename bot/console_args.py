@@ -88,6 +88,7 @@ SIGNATURES: Mapping[str, Signature] = {
     "cancel": Signature(), "fill": Signature(), "moretime": Signature(),
     "claim": Signature(), "wait": Signature(), "next": Signature(),
     "rematch": Signature(), "follow": Signature(), "unfollow": Signature(),
+    "block": Signature(), "unblock": Signature(),
     "tournaments": Signature(),
     "challenge": Signature(("game",), needs=1),
     "move": Signature(("move",)),

@@ -12,6 +12,7 @@ from locales.i18n import _, _n, alternatives, command
 from locales.rules_words import refusal_words
 from locales.terms import game_name, seat_colour, status
 from rules import Position, RulesError, SeatSkipError, Variant
+from service.blocks import Guard
 from service.computer_seats import LEVELS, is_computer
 from service.core import MAX_DAYS, MIN_DAYS, ServiceCore
 from service.errors import (
@@ -90,6 +91,7 @@ class Challenges:
         self._record = core.record
         self._imported = core.imported
         self._entries = core.entries
+        self.guard = Guard(core)
 
     async def challenge(self, guild_id: int, channel_id: int, challenger: int, game: str, *,
                         opponents: Sequence[int] = (),
@@ -144,6 +146,9 @@ class Challenges:
         clock_state = ClockState(control if control.is_bank else None, claim, weekends=off,
                                  on_timeout=timeout, stand_in_level=level)
         pref = self._seat_choice(v, seat_count, seat)
+        if not accepted_at_once:  # (a tournament's pairing, the computer: never refused)
+            await self.guard.refuse_blocked(guild_id, challenger, invited)
+            await self.guard.refuse_too_many(guild_id, challenger, v.key, invited)
         now = self.clock.now()
         seats = [await self._new_seat(challenger, pref if seat_count > 2 else None)]
         seats += [await self._new_seat(u, accepted=False) for u in invited]
@@ -216,6 +221,8 @@ class Challenges:
         if stand_in_level is not None and timeout != "computer":
             raise InvalidOption(_("a level is for the computer that plays a late "
                                   "player's seat: it goes with on_timeout:computer"))
+        await self.guard.refuse_blocked(guild_id, user, invited)
+        await self.guard.refuse_too_many(guild_id, user, v.key, invited)
         settings = await self.get_guild_settings(guild_id)
         control = self.time_control(settings, days, clock)
         state = ClockState(control if control.is_bank else None, settings.claim_win,
@@ -520,6 +527,8 @@ class Challenges:
         free_places = rec.seat_count - len(accepted) - len(invited)
         if current is None and free_places <= 0:
             raise NotAllowed(_("match #{match} is for invited players only", match=rec.id))
+        if current is None:  # joining uninvited: not where someone blocks him
+            await self.guard.refuse_joining(rec, user)
         v = self._variant(rec.game)
         choice = self._seat_choice(v, rec.seat_count, seat)
         if choice is not None:

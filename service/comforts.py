@@ -307,6 +307,13 @@ class Comforts:
             raise InvalidOption(_("{game} cannot start with those options any more: "
                                   "{why}", game=game_name(v.key, v.name),
                                   why=refusal_words(e))) from None
+        people = [s.user_id for s in others if s.user_id not in computers]
+        await self._challenges.guard.refuse_blocked(rec.guild_id, user, people)
+        if people:
+            asked = await self.repository.rematch_of(rec.id)
+            if asked is not None and (await self._record(asked)).status.is_live:
+                raise self._under_way(rec.id, asked)  # (said before the bound's refusal)
+            await self._challenges.guard.refuse_too_many(rec.guild_id, user, rec.game, people)
         count = rec.seat_count
         # an imported record's player (a seat out of a continued game) is nobody to ask:
         # he could never accept, and the lobby never started; his seat is an open place
@@ -342,13 +349,16 @@ class Comforts:
             self.clock.now())
         saved = await self.repository.create_rematch(rec.id, new, announce)
         if saved is None:
-            waiting = await self.repository.rematch_of(rec.id)
-            raise NotAllowed(_("a rematch of match #{match} is already under way: match "
-                               "#{rematch}", match=str(rec.id), rematch=str(waiting)))
+            raise self._under_way(rec.id, await self.repository.rematch_of(rec.id))
         await self._announce(announce.events)
         if last is not None:  # the computer accepts: the match starts
             return await self._challenges.accept(saved.id, last)
         return self._view(saved)
+
+    @staticmethod
+    def _under_way(match_id: int, rematch: int | None) -> NotAllowed:
+        return NotAllowed(_("a rematch of match #{match} is already under way: match "
+                            "#{rematch}", match=str(match_id), rematch=str(rematch)))
 
     # ------------------------------------------------------------------ takeback
 
@@ -667,6 +677,8 @@ class Comforts:
                                    "moves already", match=str(rec.id)))
         elif wanted.player_id == user:
             raise NotAllowed(_("you are told of your own matches already"))
+        elif wanted.player_id is not None:
+            await self._challenges.guard.refuse_following(guild_id, user, wanted.player_id)
         if len(await self.repository.follows_of(user, guild_id)) >= MAX_FOLLOWS:
             raise NotAllowed(_("you follow {most} already, the most there may be: "
                                "unfollow some first", most=MAX_FOLLOWS))

@@ -329,6 +329,28 @@ class ComfortsStore(Protocol):
         ...
 
 
+class BlockStore(Protocol):
+    """Whom each person blocks (``service.blocks``): for every server, as a user id is."""
+
+    async def add_block(self, user_id: int, blocked_id: int, now: datetime) -> bool:
+        """``user_id`` blocks ``blocked_id`` from ``now``; in the same transaction the
+        blocked user's follows of the blocker (as a player, in any server) are dropped.
+        False: he blocked him already (nothing changes)."""
+        ...
+
+    async def remove_block(self, user_id: int, blocked_id: int) -> bool:
+        """``user_id`` no longer blocks ``blocked_id``; False: he did not."""
+        ...
+
+    async def blocked_by(self, user_id: int) -> list[int]:
+        """Whom ``user_id`` blocks, the oldest block first."""
+        ...
+
+    async def blockers_of(self, blocked_id: int, among: Collection[int]) -> list[int]:
+        """Those of ``among`` who block ``blocked_id``, by id."""
+        ...
+
+
 class DigestStore(Protocol):
     """The daily digests of games at a glance (issue 42): who asked for one, where, and
     when the next is due."""
@@ -581,8 +603,9 @@ class PuzzleMiner(Protocol):
 
 
 class Repository(MatchStore, ClockStore, OutboxStore, LadderStore, SettingsStore, ComfortsStore,
-                 DigestStore, ExplorerStore, AnalysisStore, ImportedPlayerStore, PuzzleStore,
-                 DailyPuzzleStore, TournamentRepository, SeasonRepository, Protocol):
+                 BlockStore, DigestStore, ExplorerStore, AnalysisStore, ImportedPlayerStore,
+                 PuzzleStore, DailyPuzzleStore, TournamentRepository, SeasonRepository,
+                 Protocol):
     """Async persistence. Every write is one transaction; ``save`` is compare-and-set on
     ``before.version`` and on the plies of ``append`` (UNIQUE(match, ply)): when another
     writer got there first it raises ``service.errors.Conflict`` and writes nothing.

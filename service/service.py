@@ -23,6 +23,9 @@ them, one line each. Where to look (see also the package docstring):
   sweep that ends them); what a season is: ``seasons``
 * ``comforts``: ``Comforts``: rematch, takeback, conditional moves (/premove), notes,
   follows
+* ``blocks``: ``Blocks``: block, unblock, blocked (whom one blocks); ``Guard``, the
+  checks ``Challenges`` and ``Comforts`` take before a challenge, a join, a rematch or
+  a follow (blocks, the bound on waiting challenges)
 * ``web``: ``Web``: what the web pages read (a match for spectators, the board of any ply)
 * ``queries``: ``Queries``: get_match, position, board_image, board_at (the board at any
   ply), describe, games_of, glance (games at a glance), history, record, leaderboard,
@@ -59,6 +62,7 @@ from datetime import datetime, timedelta
 from locales.i18n import DEFAULT_LOCALE, Words
 from rules import MoveMarks, Position
 from service.background import STOP_GRACE, Background, Drained
+from service.blocks import BlockMade, Blocks
 from service.challenges import Challenges, ContinuableGame
 from service.clocks import DEFAULT_GRACE, Clocks
 from service.comforts import Comforts
@@ -154,6 +158,7 @@ class MatchService:
         self._comforts = Comforts(core, self._challenges, self._play, self._computers)
         self._tournaments = Tournaments(core, self._challenges, self._endings)
         self._seasons = Seasons(core)
+        self._blocks = Blocks(core, self._challenges)
         self._web = Web(core)
         self._queries = Queries(core)
         self._digests = Digests(core, self._queries)
@@ -435,6 +440,17 @@ class MatchService:
 
     async def follows(self, guild_id: int, user: int) -> list[Follow]:
         return await self._comforts.follows(guild_id, user)
+
+    # Blocks (_blocks)
+
+    async def block(self, user: int, player: int) -> BlockMade:
+        return await self._blocks.block(user, player)
+
+    async def unblock(self, user: int, player: int) -> bool:
+        return await self._blocks.unblock(user, player)
+
+    async def blocked(self, user: int) -> list[int]:
+        return await self._blocks.blocked(user)
 
     # Computers (_computers)
 

@@ -19,7 +19,7 @@ TABLE_ORDER = ("guild_settings", "user_prefs", "matches", "seats", "moves", "rat
                "conditional_moves", "match_notes", "follows", "rematches", "digests",
                "explorer_games", "explorer_moves", "analyses", "imported_players", "puzzles",
                "puzzle_mined", "puzzle_players", "puzzle_tries", "puzzle_daily",
-               "posted_messages", "explorer_places")
+               "posted_messages", "explorer_places", "blocks")
 """Every table, parents before the rows that refer to them."""
 BATCH = 500
 

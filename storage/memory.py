@@ -29,6 +29,7 @@ from service.records import (
 from service.shards import shard_of
 from service.views import GuildSettings, UserPrefs
 from storage.analyses import MemoryAnalyses
+from storage.blocks import MemoryBlocks
 from storage.counts import MoveCounts
 from storage.explorer import MemoryExplorer
 from storage.imported import MemoryImportedPlayers
@@ -37,8 +38,8 @@ from storage.seasons import MemorySeasons
 from storage.tournaments import MemoryTournaments
 
 
-class MemoryRepository(MemoryAnalyses, MemoryExplorer, MemoryImportedPlayers, MemoryPuzzles,
-                       MemorySeasons, MemoryTournaments):
+class MemoryRepository(MemoryAnalyses, MemoryBlocks, MemoryExplorer, MemoryImportedPlayers,
+                       MemoryPuzzles, MemorySeasons, MemoryTournaments):
     """Dicts behind the ``Repository`` and ``TournamentRepository`` Protocols."""
 
     def __init__(self) -> None:

@@ -533,13 +533,24 @@ MIGRATIONS: tuple[str, ...] = (
         place TEXT NOT NULL
     ) WITHOUT ROWID;
     """,
+    # 29: whom each person blocks (``service.blocks``): the blocked user's challenges,
+    # rematches, invitations and joins are refused the blocker, in every server (a
+    # block is the blocker's, as a user id is the same in every server)
+    """
+    CREATE TABLE blocks (
+        user_id INTEGER NOT NULL,
+        blocked_id INTEGER NOT NULL,
+        created_at REAL NOT NULL,
+        PRIMARY KEY (user_id, blocked_id)
+    ) WITHOUT ROWID;
+    """,
 )
 TABLES = frozenset({"guild_settings", "user_prefs", "matches", "seats", "moves", "ratings",
                     "clock_beats", "outbox", "dms_closed", "names", "tournaments",
                     "tournament_matches", "shard_leases", "process_lock", "seasons",
                     "season_ratings", "vacations", "conditional_moves", "match_notes",
                     "follows", "rematches", "digests", "explorer_moves", "explorer_games",
-                    "explorer_places",
+                    "explorer_places", "blocks",
                     "analyses", "imported_players", "puzzles", "puzzle_mined",
                     "puzzle_players", "puzzle_tries", "puzzle_daily", "posted_messages",
                     "sqlite_sequence"})

@@ -39,6 +39,7 @@ from service.records import (
 from service.timecontrol import format_time_control, parse_time_control
 from service.views import GuildSettings, UserPrefs
 from storage.analyses import SqlAnalyses
+from storage.blocks import SqlBlocks
 from storage.comforts import SqlComforts
 from storage.counts import MoveCounts
 from storage.explorer import SqlExplorer
@@ -294,8 +295,8 @@ LEADERBOARD_SQL = (f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AN
 """One leaderboard page (guild, ladder, limit, offset): read from ``ratings_board`` alone."""
 
 
-class SqlRepository(SqlAnalyses, SqlComforts, SqlExplorer, SqlImportedPlayers, SqlPosts,
-                    SqlPuzzles, SqlSeasons, SqlTournaments):
+class SqlRepository(SqlAnalyses, SqlBlocks, SqlComforts, SqlExplorer, SqlImportedPlayers,
+                    SqlPosts, SqlPuzzles, SqlSeasons, SqlTournaments):
     """The ``Repository`` Protocol in SQL; see the module's docstring."""
 
     _prefs_sql: ClassVar[str] = (

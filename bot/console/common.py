@@ -110,6 +110,13 @@ HELP_CONTINUE = _("""\
                                   go on with imported game #N from its last position:
                                   a new casual match once PLAYER accepts""")
 
+# TRANSLATORS: the console's /help lines of /block and /unblock: translate the
+# explanations only
+HELP_BLOCKS = _("""\
+  /block [@user]   /unblock @user  refuse a person's challenges, joins and follows in
+                                  every server (alone: whom you block); at most 10 of
+                                  your challenges wait at once, one per person and game""")
+
 # TRANSLATORS: the console's /help for puzzles (issue 44): translate the explanations only
 HELP_PUZZLES = _("""\
   /puzzle [next [#N]]             your puzzle from this server's finished games (or

@@ -249,6 +249,11 @@ FORMS: list[tuple[str, tuple[str, str, str], bool]] = [
                   "/unfollow match:1", "as carol\n/follow #1\n/unfollow match=1"), True),
     ("follow", ("as carol\n/follow @alice", "as carol\n/follow player:alice",
                 "as carol\n/follow player=alice"), True),
+    ("block", ("as carol\n/block @alice", "as carol\n/block player:alice",
+               "as carol\n/block player=alice"), True),
+    ("unblock", ("as carol\n/block @alice\n/unblock @alice", "as carol\n/block @alice\n"
+                 "/unblock player:alice", "as carol\n/block @alice\n/unblock player=alice"),
+     True),
     ("continue", ("/continue #1 @carol", "/continue match:1 opponent:carol",
                   "/continue match=1 opponent=carol"), False),  # #1 is no imported game
     ("challenge", ("/challenge @carol damas days:2", "/challenge opponent:carol "

@@ -482,6 +482,7 @@ async def test_continue_takes_on_timeout_as_challenge_does(world: World) -> None
                                      on_timeout="skip"))
     assert skip.ephemeral and "Challenge posted (match 2)." in skip.content
     assert (await w.service.get_match(2)).on_timeout == "skip"
+    await w.service.cancel(2, w.alice.id)  # (one challenge per person and game waits)
     computer = reply(await w.alice.slash(w.channel, "continue", match=1, opponent=w.bob,
                                          opponent2=w.carol, opponent3=w.dave,
                                          on_timeout="computer", level=2))

@@ -55,8 +55,8 @@ async def test_each_operation_is_handed_to_a_part_the_facade_built(
     core; every public operation of the façade names the part it hands over to."""
     parts = {name: part for name, part in vars(service).items()
              if name.startswith("_") and type(part).__module__.startswith("service.")}
-    assert len(parts) == 18  # Digests (42), Explorer, Importer, Puzzles (44), Pauses (43),
-    # Background (the stop's wait for the writes after a match's end)
+    assert len(parts) == 19  # Digests (42), Explorer, Importer, Puzzles (44), Pauses (43),
+    # Background (the stop's wait for the writes after a match's end), Blocks
     for part in parts.values():
         assert type(part).__mro__ == (type(part), object)
     delegated = 0

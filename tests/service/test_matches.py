@@ -137,7 +137,7 @@ async def test_days_default_comes_from_the_guild(service: MatchService) -> None:
     await service.update_guild_settings(GUILD, default_days=5, reminders=False)
     m = await service.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[BOB])
     assert m.days_per_move == 5
-    m = await service.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[BOB], days=14)
+    m = await service.challenge(GUILD, CHANNEL, ALICE, "damas", opponents=[BOB], days=14)
     assert m.days_per_move == 14
     with pytest.raises(InvalidOption):
         await service.update_guild_settings(GUILD, default_days=30)

@@ -147,7 +147,7 @@ async def test_the_server_default_and_a_rematch_keep_weekends_off(
     assert (await service.get_guild_settings(GUILD)).weekends_off
     m = await service.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[BOB], seat=0)
     assert m.weekends
-    on = await service.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[BOB],
+    on = await service.challenge(GUILD, CHANNEL, ALICE, "damas", opponents=[BOB],
                                  weekends_off=False)
     assert not on.weekends
     with pytest.raises(InvalidOption):

@@ -61,6 +61,7 @@ UNDO: dict[int, tuple[str, ...]] = {
     27: ("DROP INDEX matches_unkeyed_games", "DROP INDEX matches_game_key",
          "ALTER TABLE matches DROP COLUMN game_key"),
     28: ("DROP TABLE explorer_places",),
+    29: ("DROP TABLE blocks",),
 }
 """Migration number -> the statements that take a database of that schema back to the one
 before it (the data a migration moved is moved back where the older schema held it)."""

@@ -60,6 +60,8 @@ COMMANDS: dict[str, Command] = {
     "note": comforts.cmd_note,
     "follow": comforts.cmd_follow,
     "unfollow": comforts.cmd_unfollow,
+    "block": comforts.cmd_block,
+    "unblock": comforts.cmd_unblock,
     "web": info.cmd_web,
     "explorer": school.cmd_explorer,
     "import": school.cmd_import,

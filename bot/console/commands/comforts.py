@@ -1,4 +1,5 @@
-"""Correspondence comforts: /rematch, /takeback, /premove, /note, /follow, /unfollow, /notify.
+"""Correspondence comforts: /rematch, /takeback, /premove, /note, /follow, /unfollow, /notify,
+/block and /unblock.
 
 Each command is ``async def NAME(console, args, line)``; the table of commands is
 :data:`bot.console.commands.COMMANDS`."""
@@ -9,6 +10,7 @@ import asyncio
 
 from bot.boards import glance_picture, glance_status
 from bot.console.common import (
+    COMPUTER_NAMES,
     CONSOLE_GUILD,
     no_such_match,
     note_text,
@@ -28,6 +30,8 @@ from service import (
     MatchStatus,
     ServiceError,
 )
+from service.blocks import block_words
+from service.computer_seats import computer_user
 
 
 async def cmd_rematch(console: Console, args: list[str], line: str) -> None:
@@ -172,3 +176,28 @@ async def _follow_target(console: Console, args: list[str]) -> dict[str, int]:
     if a.startswith("@"):
         return {"player": await console.person(a)}
     raise ServiceError(_("name one match (#N) or one player (@name)"))
+
+async def _blocked_one(console: Console, args: list[str]) -> int:
+    """The one ``@name`` that /block or /unblock names (``@computer`` is the computer's)."""
+    if len(args) != 1 or not (args[0].startswith("@") or args[0].lower() in COMPUTER_NAMES):
+        raise ServiceError(_("name one player: /block @name"))
+    if args[0].lower() in COMPUTER_NAMES:
+        return computer_user(1)
+    return await console.person(args[0])
+
+async def cmd_block(console: Console, args: list[str], line: str) -> None:
+    uid = console.user()
+    if not args:
+        blocked = await console.service.blocked(uid)
+        console.say(_("you block {players}", players=console.names_of(blocked))
+                    if blocked else _("you block nobody (/block @name)"))
+        return
+    player = await _blocked_one(console, args)
+    made = await console.service.block(uid, player)
+    console.say(block_words(made, console.name(player)))
+
+async def cmd_unblock(console: Console, args: list[str], line: str) -> None:
+    player = await _blocked_one(console, args)
+    gone = await console.service.unblock(console.user(), player)
+    console.say(_("you no longer block {player}", player=console.name(player)) if gone
+                else _("you do not block {player}", player=console.name(player)))

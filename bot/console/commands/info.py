@@ -13,6 +13,7 @@ from bot.console.common import (
     CONSOLE_CHANNEL,
     CONSOLE_GUILD,
     HELP,
+    HELP_BLOCKS,
     HELP_CONTINUE,
     HELP_PUZZLES,
     HELP_SCHOOL,
@@ -51,6 +52,7 @@ async def cmd_help(console: Console, args: list[str], line: str) -> None:
     console.say(HELP)
     console.say(HELP_SCHOOL)
     console.say(HELP_CONTINUE)
+    console.say(HELP_BLOCKS)
     console.say(HELP_PUZZLES)
     console.say(HELP_WEEKS)
 

@@ -259,6 +259,16 @@ class ChallengesCog(commands.Cog, name="Challenges"):
                              _("Challenge posted in {channel} (match {match}).",
                                channel=channel.mention, match=m.id))
 
+    @app_commands.command(name="cancel", description="Withdraw your challenge or lobby, "
+                          "or leave a lobby you joined")
+    @app_commands.guild_only()
+    @app_commands.describe(match="The challenge's match number")
+    async def cancel(self, interaction: Interaction, match: int) -> None:
+        async with acknowledged(interaction), self.notices.after_reply():
+            await self.service.cancel(match, interaction.user.id,
+                                      caller=caller_of(interaction))
+            await answer(interaction, _("Challenge cancelled."))
+
     @app_commands.command(name="continue",
                           description="Go on with an imported game from its last position")
     @app_commands.guild_only()

@@ -1,9 +1,9 @@
 """Correspondence comforts (issue 16): ``/rematch`` and the Rematch button of a result
 post, ``/takeback`` and its Accept/Decline buttons, ``/premove`` (conditional moves),
-``/note`` (private, ephemeral), ``/follow`` and ``/unfollow``, ``/web`` (a player's own
-link to play on the web, and ``revoke``). Every answer is ephemeral
-and written with ``locales.i18n`` in the reader's Discord language; the service decides
-everything (``service.comforts``)."""
+``/note`` (private, ephemeral), ``/follow`` and ``/unfollow``, ``/block`` and ``/unblock``
+(``service.blocks``), ``/web`` (a player's own link to play on the web, and ``revoke``).
+Every answer is ephemeral and written with ``locales.i18n`` in the reader's Discord
+language; the service decides everything (``service.comforts``, ``service.blocks``)."""
 
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ from bot.discordapp.notices import ReplyFirst
 from bot.web.links import PLAYER_DAYS, PlayerPass, WebLinks, player_url
 from locales.i18n import Words, _, _n, command, joined, listing, option
 from service import MatchService, MatchStatus, MatchView
+from service.blocks import block_words
 from service.computer_seats import computer_title, is_computer
 
 
@@ -284,6 +285,39 @@ class ComfortsCog(commands.Cog, name="Comforts"):
                                         match_id=match,
                                         player=player.id if player is not None else None)
             await say(interaction, _("You no longer follow that."))
+
+    # ------------------------------------------------------------------ blocks
+
+    @app_commands.command(name="block", description="Refuse a person's challenges, in "
+                          "every server (only you see it); alone: whom you block")
+    @app_commands.guild_only()
+    @app_commands.describe(player="The person whose challenges, joins and follows you "
+                           "refuse")
+    async def block(self, interaction: Interaction,
+                    player: discord.Member | None = None) -> None:
+        async with acknowledged(interaction):
+            user = interaction.user.id
+            if player is None:
+                blocked = await self.service.blocked(user)
+                await say(interaction, _("You block {players}.", players=listing(
+                    f"<@{u}>" for u in blocked)) if blocked else
+                    _("You block nobody: `{block}`.", block=command("block", player="")))
+                return
+            if player.bot:
+                raise errors.AdapterError(_("Bots challenge nobody: there is nothing to "
+                                            "block."))
+            async with self.notices.after_reply():
+                made = await self.service.block(user, player.id)
+                await say(interaction, block_words(made, player.mention))
+
+    @app_commands.command(name="unblock", description="Take a person's challenges again")
+    @app_commands.guild_only()
+    @app_commands.describe(player="The person you blocked")
+    async def unblock(self, interaction: Interaction, player: discord.Member) -> None:
+        async with acknowledged(interaction):
+            gone = await self.service.unblock(interaction.user.id, player.id)
+            await say(interaction, _("You no longer block {player}.", player=player.mention)
+                      if gone else _("You do not block {player}.", player=player.mention))
 
     # ------------------------------------------------------------------ buttons
 
