@@ -65,8 +65,8 @@ SERVICE_REASONS: Final[dict[str, Text]] = {
     # tournament scores (``service.early_ends``): a draw agreed, or a double forfeit
     "draw agreed before every player had moved":
         _("draw agreed before every player had moved"),
-    "double forfeit: no move in time; both players lose by forfeit":
-        _("double forfeit: no move in time; both players lose by forfeit"),
+    "double forfeit: no move in time; both players lose":
+        _("double forfeit: no move in time; both players lose"),
 }
 """Reasons the service writes as words for matches that end outside the rules."""
 
@@ -106,7 +106,7 @@ _ABORTED_LEAVING = re.compile(
 
 _FORFEITED = re.compile(
     r"forfeit: (?P<who>.+) (?P<how>resigned|ran out of time) before every player had "
-    r"moved; (?P<winner>.+) wins by forfeit")
+    r"moved; (?P<winner>.+) wins")
 
 
 def _player(text: str) -> Words:
@@ -121,21 +121,21 @@ def _player(text: str) -> Words:
 def _aborted(text: str) -> Text | None:
     """The words of an abort reason the service stored (``'aborted: alice (Red) resigned
     before every player had moved'``; in a tournament game, ``'forfeit: alice (Red)
-    resigned before every player had moved; bob (Black) wins by forfeit'``); None when
+    resigned before every player had moved; bob (Black) wins'``); None when
     ``text`` is not one.
 
     >>> _aborted("forfeit: bob (Black) resigned before every player had moved; "
-    ...          "alice (Red) wins by forfeit").render("zh-CN")
-    '不战而负：bob（黑方）在所有玩家都走棋之前认输；alice（红方）不战而胜'
+    ...          "alice (Red) wins").render("zh-CN")
+    '不战而负：bob（黑方）在所有玩家都走棋之前认输；alice（红方）获胜'
     """
     forfeited = _FORFEITED.fullmatch(text)
     if forfeited is not None:
         who, winner = _player(forfeited["who"]), _player(forfeited["winner"])
         if forfeited["how"] == "resigned":
-            return _("forfeit: {who} resigned before every player had moved; {winner} wins "
-                     "by forfeit", who=who, winner=winner)
+            return _("forfeit: {who} resigned before every player had moved; {winner} wins",
+                     who=who, winner=winner)
         return _("forfeit: {who} ran out of time before every player had moved; {winner} "
-                 "wins by forfeit", who=who, winner=winner)
+                 "wins", who=who, winner=winner)
     found = _ABORTED_LEAVING.fullmatch(text)
     if found is None:
         return None

@@ -13,7 +13,7 @@ a draw. Its words say what the tournament does, so the match and the standings a
 
 >>> early_end(None, tournament=True, leaver="bob (Black)", how="resign",
 ...           winner="alice (Red)")
-'forfeit: bob (Black) resigned before every player had moved; alice (Red) wins by forfeit'
+'forfeit: bob (Black) resigned before every player had moved; alice (Red) wins'
 >>> early_end(NO_MOVE_IN_TIME, tournament=False, leaver="bob (Black)", how="timeout")
 'aborted: no move in time'
 """
@@ -30,7 +30,7 @@ NO_MOVE_IN_TIME: Final = "no move in time"
 """Why a match is aborted when a clock ran out before every player moved (the sweep, a
 claim on time)."""
 
-DOUBLE_FORFEIT: Final = "double forfeit: no move in time; both players lose by forfeit"
+DOUBLE_FORFEIT: Final = "double forfeit: no move in time; both players lose"
 """A tournament game in which neither player moved in time (both were to move: a
 set-up both had to hand in): both forfeit it."""
 
@@ -51,7 +51,7 @@ def early_end(why: str | None, *, tournament: bool, leaver: str | None = None,
             return DRAW_AGREED_EARLY
         if leaver is not None and winner is not None and how in _LEFT:
             return (f"{FORFEIT_PREFIX}{leaver} {_LEFT[how]} before every player had moved; "
-                    f"{winner} wins by forfeit")
+                    f"{winner} wins")
         return DOUBLE_FORFEIT
     if why is None:
         return f"aborted: {leaver} {_LEFT.get(how or '', _LEFT['timeout'])} before every " \

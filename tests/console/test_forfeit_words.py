@@ -9,8 +9,7 @@ from pathlib import Path
 
 from bot.console import run_console
 
-FORFEIT = ("forfeit: ana (Black) resigned before every player had moved; bo (Red) wins by "
-           "forfeit")
+FORFEIT = "forfeit: ana (Black) resigned before every player had moved; bo (Red) wins"
 
 
 async def test_an_early_resignation_in_a_tournament_reads_as_the_forfeit_it_scores(

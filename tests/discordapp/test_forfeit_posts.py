@@ -29,7 +29,7 @@ async def test_the_result_post_of_an_early_resignation_in_a_tournament_says_forf
     assert resigned.ephemeral and resigned.content == "You resigned."
     await notifier.drain()
     words = (f"forfeit: {black.name} (Black) resigned before every player had moved; "
-             f"{red.name} (Red) wins by forfeit")
+             f"{red.name} (Red) wins")
     post = result_post(thread)
     assert f"Match {m.id} (Xiangqi) ended: {words}." in post.content
     assert f"Over: {words}" in post_text(post)  # the board under it

@@ -42,10 +42,10 @@ ALLOWED = {
     # (a match ended before every player had moved: ``service.early_ends``)
     ("service/early_ends.py", "draw agreed before every player had moved"),
     ("service/early_ends.py", "no move in time"),
-    ("service/early_ends.py", "double forfeit: no move in time; both players lose by forfeit"),
+    ("service/early_ends.py", "double forfeit: no move in time; both players lose"),
     ("service/early_ends.py", "ran out of time"),
     ("service/early_ends.py", "aborted: {} {} before every player had moved"),
-    ("service/early_ends.py", "{}{} {} before every player had moved; {} wins by forfeit"),
+    ("service/early_ends.py", "{}{} {} before every player had moved; {} wins"),
     ("service/play.py", "setup submitted"),
     ("service/queries.py", "setup submitted"),
     ("service/states.py", "setup submitted"),

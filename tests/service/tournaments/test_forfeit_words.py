@@ -66,7 +66,7 @@ async def test_an_early_resignation_is_a_forfeit_in_its_words_and_its_score(
     m = await service.resign(g.match_id, BOB)  # before anyone moved
     assert m.status is MatchStatus.ABORTED and m.result is not None
     words = (f"forfeit: {_name(m, BOB)} resigned before every player had moved; "
-             f"{_name(m, ALICE)} wins by forfeit")
+             f"{_name(m, ALICE)} wins")
     assert m.result.reason == words
     m = await service.get_match(m.id)  # as stored
     assert m.result is not None and m.result.reason == words and _said(m) == words
@@ -78,7 +78,7 @@ async def test_an_early_resignation_is_a_forfeit_in_its_words_and_its_score(
     assert render(post, "en-US") == f"Match {m.id} (Xiangqi) ended: {words}."
     assert render(texts.result_line(m, None), "en-US").startswith("Forfeit: ")
     assert render(reason(words), "de").startswith("kampflos: drawson (")
-    assert render(reason(words), "de").endswith(") gewinnt kampflos")
+    assert render(reason(words), "de").endswith(") gewinnt")
     # ... and the tournament scores what they say: Alice wins by forfeit (not a draw)
     won = Result.FIRST_WINS_FORFEIT if g.first == ALICE else Result.SECOND_WINS_FORFEIT
     assert (await _scored(service, tid)).result is won
@@ -96,7 +96,7 @@ async def test_a_player_who_never_moves_forfeits_on_time(
     assert m.status is MatchStatus.ABORTED and m.result is not None
     assert m.result.reason == (
         f"forfeit: {_name(m, g.first)} ran out of time before every player had moved; "
-        f"{_name(m, g.second)} wins by forfeit")
+        f"{_name(m, g.second)} wins")
     scored = await _scored(service, tid)
     assert scored.result is Result.SECOND_WINS_FORFEIT and scored.timed_out == g.first
 
@@ -113,7 +113,7 @@ async def test_with_claim_win_a_player_who_never_moves_forfeits_without_a_claim(
     m = await service.get_match(g.match_id)
     assert m.result is not None and m.result.reason == (
         f"forfeit: {_name(m, g.first)} ran out of time before every player had moved; "
-        f"{_name(m, g.second)} wins by forfeit")
+        f"{_name(m, g.second)} wins")
     assert (await _scored(service, tid)).result is Result.SECOND_WINS_FORFEIT
 
 
@@ -126,7 +126,7 @@ async def test_neither_player_handing_in_his_set_up_is_a_double_forfeit(
     await service.sweep()
     m = await service.get_match(g.match_id)
     assert m.result is not None and m.result.reason == DOUBLE_FORFEIT
-    assert _said(m) == "double forfeit: no move in time; both players lose by forfeit"
+    assert _said(m) == "double forfeit: no move in time; both players lose"
     assert (await _scored(service, tid)).result is Result.BOTH_FORFEIT
 
 
