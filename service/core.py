@@ -465,6 +465,10 @@ class ServiceCore:
         """Display names by seat through the injected resolver (None without one)."""
         return texts.seat_names(match, self.names)
 
+    def drawn_names(self, match: MatchView, locale: str) -> list[str] | None:
+        """The names a picture drawn in ``locale`` shows (``texts.drawn_names``)."""
+        return texts.drawn_names(match, self.names, locale)
+
     def who(self, rec: MatchRecord, seats: Iterable[int]) -> Words:
         """``'alice (Red)'`` per seat, listed (``texts.who``)."""
         view = self.view(rec)

@@ -90,6 +90,7 @@ class Queries:
         self._record_players = core.with_record_players
         self._read_state = core.read_state
         self._seat_names = core.seat_names
+        self._drawn_names = core.drawn_names
         self._locales_seen: dict[int, str] = {}  # user -> the locale stored for him
 
     async def get_match(self, match_id: int, caller: Caller | None = None) -> MatchView:
@@ -120,7 +121,7 @@ class Queries:
         return await asyncio.to_thread(
             draw_board, self.renderer, view,
             BoardState(public_view(state.position), state.last_marks, state.moves),
-            self._seat_names(view), perspective, locale)
+            self._drawn_names(view, locale), perspective, locale)
 
     def describe(self, match: MatchRecord | MatchView, p: Position,
                  moves: int | None = None) -> Words:
@@ -258,7 +259,7 @@ class Queries:
         board = at_ply(record, len(record.plies) if ply is None else ply)
         seat = reader_seat(record.match, caller.user_id if caller is not None else None)
         # the players named are the ply's (a continued match's first plies: the record's)
-        names = self._seat_names(board.match)
+        names = self._drawn_names(board.match, locale)
         return await asyncio.to_thread(drawn, setting_up(board, names), self.renderer, names,
                                        seat, locale)
 

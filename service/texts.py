@@ -14,7 +14,7 @@ import logging
 from collections.abc import Callable, Iterable, Sequence
 from datetime import timedelta
 
-from locales.i18n import Text, Words, _, _n, capitalized, joined, listing
+from locales.i18n import Text, Words, _, _n, capitalized, joined, listing, render
 from locales.results import result_sentence
 from locales.terms import game_name, move_display, reason, seat_colour, status
 from rules import Position
@@ -47,6 +47,19 @@ def seat_names(match: MatchView, names: NameResolver | None) -> list[str] | None
                 log.exception("name lookup failed for user %s", s.user_id)
         out.append(name)
     return out
+
+
+def drawn_names(match: MatchView, names: NameResolver | None,
+                locale: str) -> list[str] | None:
+    """:func:`seat_names` for a picture drawn in ``locale`` (its chips and alt text): a
+    computer seat in the reader's words ("Tablero (Stufe 1)"), not the English name the
+    resolver keeps for files and caches, which a German or Chinese board showed."""
+    found = seat_names(match, names)
+    if found is None:
+        return None
+    return [render(computer_title(s.user_id), locale)
+            if s.user_id is not None and is_computer(s.user_id) else name
+            for s, name in zip(match.seats, found, strict=True)]
 
 
 def _colour(match: MatchView, seat: int) -> Words:

@@ -145,6 +145,7 @@ class Web:
         self._record_players = core.with_record_players
         self._require_player = core.require_player
         self._seat_names = core.seat_names
+        self._drawn_names = core.drawn_names
         self._names = core.names
         self._imported = core.imported
 
@@ -320,5 +321,5 @@ class Web:
         # console: its holders, who was out and to move, not over before its last ply
         board = plies.at_ply(record, ply)
         drawn = await asyncio.to_thread(plies.drawn, board, self.renderer,
-                                        self._seat_names(board.match), seat, locale)
+                                        self._drawn_names(board.match, locale), seat, locale)
         return drawn.image

@@ -134,6 +134,8 @@ def _names(record: GameRecord, name_of: NameResolver | None,
         return None
 
     def named(s: SeatView) -> str:
+        if is_computer(s.user_id):  # in the reader's words, not the caches' English
+            return i18n.render(computer_title(s.user_id or 0), locale)
         return i18n.render(seat_player(s, (name_of(record.match.guild_id, s.user_id)
                                            if s.user_id else "") or s.name), locale)
     names = []

@@ -176,7 +176,7 @@ class DiscordNotifier:
             return None
         try:
             image = await asyncio.to_thread(draw_board, self.renderer, m, board,
-                                            texts.seat_names(m, self.names), None, loc)
+                                            texts.drawn_names(m, self.names, loc), None, loc)
         except Exception:
             log.exception("could not draw the board of match %s", m.id)
             return None

@@ -617,3 +617,17 @@ async def test_a_rematch_the_computer_cannot_take_is_refused(
                                          "challenge it again with /challenge"):
         await service.rematch(m.id, ALICE)
     assert await repo.rematch_of(m.id) is None
+
+
+async def test_a_board_drawn_for_a_reader_names_the_computer_in_his_words(
+        repo: Repository, clock: SetClock, recorder: Recorder,
+        picker: InlineMovePicker) -> None:
+    """A board's picture (its name chips and alt text: "Schwarz (Tablero (level 3)) am
+    Zug") named the computer by the English name the caches keep, to a German reader
+    too; the pictures drawn in a language name it in that language, as the texts do."""
+    s = MatchService(repo, recorder, clock, rng=random.Random(7), picker=picker,
+                     names=lambda _guild, _user: "alice")
+    m = await s.challenge_computer(GUILD, CHANNEL, ALICE, "damas", level=3, seat=0)
+    assert s.core.drawn_names(m, "de") == ["alice", "Tablero (Stufe 3)"]
+    assert s.core.drawn_names(m, "zh-TW") == ["alice", "Tablero（3 級）"]
+    assert s.core.seat_names(m) == ["alice", "Tablero (level 3)"]  # files and caches
