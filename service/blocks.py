@@ -21,6 +21,15 @@ Decisions:
   the blocker (in any server) are declined for him, as his own Decline does (a lobby he
   had joined he leaves): the blocked user is told as of any declined challenge, through
   the outbox, in the same words; the blocker's answer says which matches it declined.
+* **Challenges off for now** (``/block challenges:off``; ``on`` again): a person who
+  takes no direct challenge from anyone for a while. A challenge, ``/continue`` or
+  rematch naming him is refused ("alice takes no challenges for now"); his open
+  challenges stay joinable, anyone may still join a lobby he is in, follow him, or be
+  paired with him in a tournament; the challenges waiting for him when he switches
+  them off stay (he answers them). It is kept as his block of :data:`EVERYONE` (user id
+  0, which no person has), in the same table as his blocks, for every server. It is
+  ``/block``'s option rather than ``/settings``' because ``/settings`` is the server's
+  (Manage Server) in Discord, and this is the person's own.
 * **A bound on waiting challenges**: one person may have :data:`MAX_WAITING` challenges
   and lobbies waiting for answers in one server, and one challenge waiting per person
   and game (a second one to the same person at the same game is refused naming the
@@ -35,7 +44,7 @@ from collections.abc import Collection, Sequence
 from typing import Protocol
 
 import rules
-from locales.i18n import Text, _, _n, command
+from locales.i18n import Text, _, _n, command, option
 from locales.terms import game_name
 from service.computer_seats import is_computer
 from service.core import ServiceCore
@@ -48,6 +57,9 @@ MAX_WAITING = 10
 """Challenges and lobbies one person may have waiting for answers at once in one server."""
 
 WAITING = (MatchStatus.OPEN, MatchStatus.LOBBY)
+
+EVERYONE = 0
+"""Who a person blocks when he takes no challenges for now (no person has id 0)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -80,10 +92,17 @@ class Guard:
         when one of them blocks him."""
         people = [o for o in others if o != user and not is_computer(o)
                   and not is_imported(o)]
-        found = await self.repository.blockers_of(user, people) if people else []
+        if not people:
+            return
+        found = await self.repository.blockers_of(user, people)
         if found:
             raise NotAllowed(_("{player} does not take challenges from you",
                                player=self._name(guild_id, found[0])))
+        resting = await self.repository.blockers_of(EVERYONE, people)
+        if resting:
+            raise NotAllowed(_("{player} takes no challenges for now: ask again later, or "
+                               "post an open challenge", player=self._name(guild_id,
+                                                                           resting[0])))
 
     async def refuse_joining(self, rec: MatchRecord, user: int) -> None:
         """Refuse ``user`` joining waiting match ``rec`` uninvited when someone in it
@@ -147,7 +166,7 @@ class Blocks:
     def _blockable(user: int, player: int) -> None:
         if player == user:
             raise InvalidOption(_("you cannot block yourself"))
-        if is_computer(player) or is_imported(player):
+        if is_computer(player) or is_imported(player) or player == EVERYONE:
             raise InvalidOption(_("the computer challenges nobody: there is nothing to "
                                   "block"))
 
@@ -175,7 +194,20 @@ class Blocks:
 
     async def blocked(self, user: int) -> list[int]:
         """Whom ``user`` blocks, the oldest block first."""
-        return await self.repository.blocked_by(user)
+        return [b for b in await self.repository.blocked_by(user) if b != EVERYONE]
+
+    async def set_challenges(self, user: int, on: bool) -> bool:
+        """``user`` takes direct challenges again (``on``) or none for now; False: that
+        was so already."""
+        if not isinstance(on, bool):
+            raise InvalidOption(_("challenges must be on or off"))
+        if on:
+            return await self.repository.remove_block(user, EVERYONE)
+        return await self.repository.add_block(user, EVERYONE, self.clock.now())
+
+    async def challenges_on(self, user: int) -> bool:
+        """Whether ``user`` takes direct challenges (he did not switch them off)."""
+        return not await self.repository.blockers_of(EVERYONE, [user])
 
 
 def block_words(made: BlockMade, name: object) -> Text:
@@ -191,3 +223,24 @@ def block_words(made: BlockMade, name: object) -> Text:
               "His {count} waiting challenges to you were declined (matches {matches}).",
               len(made.declined), player=name,
               matches=", ".join(f"#{m}" for m in made.declined))
+
+
+def challenges_words(on: bool) -> Text:
+    """The answer to ``/block challenges:on|off``."""
+    if on:
+        return _("You take challenges again.")
+    return _("You take no challenges for now: a challenge naming you is refused, in every "
+             "server; your open challenges can still be joined. {on} takes them again.",
+             on=command("block", challenges="on"))
+
+
+def challenges_off_words() -> Text:
+    """What ``/block`` alone adds while one takes no challenges."""
+    return _("You take no challenges for now ({on} takes them again).",
+             on=command("block", challenges="on"))
+
+
+def challenges_alone() -> Text:
+    """The refusal of ``challenges`` given with a player."""
+    return _("Give {challenges} alone: {block}.", challenges=option("challenges"),
+             block=command("block", challenges="off"))

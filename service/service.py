@@ -23,7 +23,8 @@ them, one line each. Where to look (see also the package docstring):
   sweep that ends them); what a season is: ``seasons``
 * ``comforts``: ``Comforts``: rematch, takeback, conditional moves (/premove), notes,
   follows
-* ``blocks``: ``Blocks``: block, unblock, blocked (whom one blocks); ``Guard``, the
+* ``blocks``: ``Blocks``: block, unblock, blocked (whom one blocks), set_challenges
+  and challenges_on (no direct challenges for now); ``Guard``, the
   checks ``Challenges`` and ``Comforts`` take before a challenge, a join, a rematch or
   a follow (blocks, the bound on waiting challenges)
 * ``web``: ``Web``: what the web pages read (a match for spectators, the board of any ply)
@@ -451,6 +452,12 @@ class MatchService:
 
     async def blocked(self, user: int) -> list[int]:
         return await self._blocks.blocked(user)
+
+    async def set_challenges(self, user: int, on: bool) -> bool:
+        return await self._blocks.set_challenges(user, on)
+
+    async def challenges_on(self, user: int) -> bool:
+        return await self._blocks.challenges_on(user)
 
     # Computers (_computers)
 

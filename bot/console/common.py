@@ -115,7 +115,9 @@ HELP_CONTINUE = _("""\
 HELP_BLOCKS = _("""\
   /block [@user]   /unblock @user  refuse a person's challenges, joins and follows in
                                   every server (alone: whom you block); at most 10 of
-                                  your challenges wait at once, one per person and game""")
+                                  your challenges wait at once, one per person and game
+  /block challenges:off|on        take no direct challenge for now (your open challenges
+                                  can still be joined), or take them again""")
 
 # TRANSLATORS: the console's /help for puzzles (issue 44): translate the explanations only
 HELP_PUZZLES = _("""\

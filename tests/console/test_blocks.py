@@ -30,6 +30,11 @@ as alice
 as bob
 /challenge @alice damas
 /challenge @alice damas
+as alice
+/block challenges:off
+/block
+as carol
+/challenge @alice querni
 /help
 """
     assert await run_console(tmp_path / "b.db", stdin=io.StringIO(script), stdout=out,
@@ -48,4 +53,9 @@ as bob
     assert "created #3 Spanish draughts" in said
     assert "! your challenge to alice at Spanish draughts waits for an answer already " \
            "(match #3): withdraw it with /cancel #3 to ask again" in said
-    assert "/block [@user]   /unblock @user" in said
+    assert "You take no challenges for now: a challenge naming you is refused" in said
+    assert "\nyou block nobody (/block @name)\nYou take no challenges for now (/block " \
+           "challenges:on takes them again)." in said
+    assert "! alice takes no challenges for now: ask again later, or post an open " \
+           "challenge" in said
+    assert "/block [@user]   /unblock @user" in said and "/block challenges:off|on" in said

@@ -45,3 +45,19 @@ async def test_a_second_challenge_to_the_same_person_names_cancel(world: World) 
     withdrawn = reply(await w.alice.slash(w.channel, "cancel", match=first.id))
     assert withdrawn.ephemeral and "Challenge cancelled" in withdrawn.content
     assert (await w.service.get_match(first.id)).status is MatchStatus.CANCELLED
+
+
+async def test_challenges_off_for_now_and_on_again(world: World) -> None:
+    w = world
+    off = reply(await w.alice.slash(w.channel, "block", challenges="off"))
+    assert off.ephemeral and "You take no challenges for now" in off.content
+    both = reply(await w.alice.slash(w.channel, "block", player=w.bob, challenges="on"))
+    assert both.ephemeral and "alone" in both.content
+    listed = reply(await w.alice.slash(w.channel, "block"))
+    assert "You block nobody" in listed.content and "takes them again" in listed.content
+    refused = reply(await w.bob.slash(w.channel, "challenge", game="damas",
+                                      opponent=w.alice))
+    assert refused.ephemeral and "takes no challenges for now" in refused.content
+    on = reply(await w.alice.slash(w.channel, "block", challenges="on"))
+    assert "You take challenges again." in on.content
+    assert await w.service.challenges_on(w.alice.id)

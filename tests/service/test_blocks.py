@@ -107,3 +107,22 @@ async def test_waiting_challenges_are_bounded_per_server_and_per_person_and_game
     await service.challenge(OTHER_GUILD, CHANNEL, ALICE, "alquerque", opponents=[DAVE])
     await service.cancel(first.id, ALICE)  # withdrawn: room for one more
     await service.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[BOB])
+
+
+async def test_challenges_off_for_now_refuses_direct_ones_only(service: MatchService) -> None:
+    waiting = await service.challenge(GUILD, CHANNEL, BOB, "xiangqi", opponents=[ALICE])
+    assert await service.challenges_on(ALICE)
+    assert await service.set_challenges(ALICE, False)
+    assert not await service.set_challenges(ALICE, False)
+    assert not await service.challenges_on(ALICE) and await service.blocked(ALICE) == []
+    for guild in (GUILD, OTHER_GUILD):
+        with pytest.raises(NotAllowed, match="takes no challenges for now"):
+            await service.challenge(guild, CHANNEL, CAROL, "damas", opponents=[ALICE])
+    # what waits for her stays hers to answer; her open challenge is joined; she is
+    # followed; she still challenges
+    assert (await service.accept(waiting.id, ALICE)).status is MatchStatus.ACTIVE
+    open_one = await service.challenge(GUILD, CHANNEL, ALICE, "damas")
+    assert (await service.join(open_one.id, CAROL)).status is MatchStatus.ACTIVE
+    await service.follow(GUILD, CAROL, player=ALICE)
+    assert await service.set_challenges(ALICE, True)
+    await service.challenge(GUILD, CHANNEL, CAROL, "damas", opponents=[ALICE])

@@ -36,7 +36,7 @@ NO_ID = {
     "vacation_status", "explorer", "explorer_token", "explorer_named", "import_record",
     "continuable_imports",
     # blocks: a person's own, in every server (``service.blocks``)
-    "block", "unblock", "blocked",
+    "block", "unblock", "blocked", "set_challenges", "challenges_on",
     # puzzles (issue 44): the caller's own in his server; a puzzle of another server
     # named by its number is "no puzzle #N here", like one never found
     "puzzle", "answer_puzzle", "puzzle_moves", "puzzle_leaderboard", "puzzle_record",

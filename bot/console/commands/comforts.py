@@ -30,7 +30,7 @@ from service import (
     MatchStatus,
     ServiceError,
 )
-from service.blocks import block_words
+from service.blocks import block_words, challenges_alone, challenges_off_words, challenges_words
 from service.computer_seats import computer_user
 
 
@@ -187,10 +187,22 @@ async def _blocked_one(console: Console, args: list[str]) -> int:
 
 async def cmd_block(console: Console, args: list[str], line: str) -> None:
     uid = console.user()
+    switch = [a for a in options_of(args) if isinstance(a, tuple) and a[0] == "challenges"]
+    if switch:  # no direct challenges for now, or again
+        value = switch[0][1].lower()
+        if len(args) > 1:
+            raise ServiceError(challenges_alone())
+        if value not in ("on", "off"):
+            raise ServiceError(_("challenges must be on or off"))
+        await console.service.set_challenges(uid, value == "on")
+        console.say(challenges_words(value == "on"))
+        return
     if not args:
         blocked = await console.service.blocked(uid)
         console.say(_("you block {players}", players=console.names_of(blocked))
                     if blocked else _("you block nobody (/block @name)"))
+        if not await console.service.challenges_on(uid):
+            console.say(challenges_off_words())
         return
     player = await _blocked_one(console, args)
     made = await console.service.block(uid, player)

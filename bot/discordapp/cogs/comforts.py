@@ -33,7 +33,7 @@ from bot.discordapp.notices import ReplyFirst
 from bot.web.links import PLAYER_DAYS, PlayerPass, WebLinks, player_url
 from locales.i18n import Words, _, _n, command, joined, listing, option
 from service import MatchService, MatchStatus, MatchView
-from service.blocks import block_words
+from service.blocks import block_words, challenges_alone, challenges_off_words, challenges_words
 from service.computer_seats import computer_title, is_computer
 
 
@@ -292,16 +292,26 @@ class ComfortsCog(commands.Cog, name="Comforts"):
                           "every server (only you see it); alone: whom you block")
     @app_commands.guild_only()
     @app_commands.describe(player="The person whose challenges, joins and follows you "
-                           "refuse")
+                           "refuse", challenges="Off: nobody challenges you directly for "
+                           "now (your open challenges stay open)")
     async def block(self, interaction: Interaction,
-                    player: discord.Member | None = None) -> None:
+                    player: discord.Member | None = None,
+                    challenges: Literal["on", "off"] | None = None) -> None:
         async with acknowledged(interaction):
             user = interaction.user.id
+            if challenges is not None:
+                if player is not None:
+                    raise errors.AdapterError(challenges_alone())
+                await self.service.set_challenges(user, challenges == "on")
+                await say(interaction, challenges_words(challenges == "on"))
+                return
             if player is None:
                 blocked = await self.service.blocked(user)
-                await say(interaction, _("You block {players}.", players=listing(
-                    f"<@{u}>" for u in blocked)) if blocked else
-                    _("You block nobody: `{block}`.", block=command("block", player="")))
+                said = _("You block {players}.", players=listing(
+                    f"<@{u}>" for u in blocked)) if blocked else \
+                    _("You block nobody: `{block}`.", block=command("block", player=""))
+                off = not await self.service.challenges_on(user)
+                await say(interaction, joined(said, challenges_off_words()) if off else said)
                 return
             if player.bot:
                 raise errors.AdapterError(_("Bots challenge nobody: there is nothing to "
