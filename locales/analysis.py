@@ -45,7 +45,7 @@ def worth_unit(game: str) -> str:
     ('man', 'stone', 'piece')
     """
     v = rules.VARIANTS.get(game)
-    unit = getattr(v, "worth_unit", "piece")
+    unit = v.worth_unit if v is not None else "piece"
     return unit if unit in UNITS else "piece"
 
 
