@@ -27,7 +27,7 @@ import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from locales.i18n import _
@@ -40,7 +40,7 @@ from service.errors import InvalidOption, StorageError
 from service.events import Event, MatchEnded
 from service.imported_seats import is_imported
 from service.inputs import check_characters, check_text
-from service.ports import ExplorerStore, LadderStore, MatchStore
+from service.ports import Clock, ExplorerStore, LadderStore, MatchStore
 from service.records import (
     ExplorerCount,
     ExplorerRow,
@@ -61,6 +61,20 @@ CATCH_UP = 200
 sweep_explorer`): a count a stop or a crash cut short is made at the next start; a backlog
 (an upgrade from before the explorer: ``tablero db explorer``) is taken a bounded bite per
 sweep, off the moves' way."""
+
+PLACE_KEPT = timedelta(days=30)
+"""How long a place kept by mark (:meth:`Explorer.explorer_token`) is kept unused: the
+sweep removes one that no answer showed for this long (an answer shows it when it is
+posted or when a click moves it there), and a button that still names it answers privately
+to run ``/explorer`` again. Explorer answers are private, and Discord forgets those when
+the reader's app reloads: 30 days outlive any answer still in front of someone."""
+
+PRUNE_EVERY = timedelta(hours=1)
+"""How often a process's sweep removes the places unused for :data:`PLACE_KEPT`."""
+
+PRUNE_BATCH = 1000
+"""How many places one sweep removes at most (one short write transaction); a full batch
+removed, the next sweep goes on at once."""
 
 MAX_LINE = 30 * EXPLORER_PLIES
 """The longest line of moves read (the explorer holds the first EXPLORER_PLIES moves)."""
@@ -309,8 +323,10 @@ class Explorer:
     """The opening explorer's use-cases: count a finished match (as it ends: a subscriber,
     :meth:`follows`), backfill, explore."""
 
-    def __init__(self, repository: ExplorerSource) -> None:
+    def __init__(self, repository: ExplorerSource, clock: Clock) -> None:
         self.repository = repository
+        self.clock = clock
+        self._prune_at: datetime | None = None  # the next removal of unused places
         self._counting = Writes()
         self._catch_up_after = 0  # the catch-up's last match id (sweep_explorer)
         self._caught_up = False  # this process counted what earlier runs left uncounted
@@ -346,7 +362,7 @@ class Explorer:
         return self._counting.under_way()
 
     async def stop_counting(self) -> None:
-        """A stop: no catch-up starts any more (:meth:`sweep_explorer`)."""
+        """A stop: no catch-up nor removal starts any more (:meth:`sweep_explorer`)."""
         self._stopped = True
 
     async def sweep_explorer(self, now: datetime | None = None) -> list[Event]:
@@ -355,9 +371,24 @@ class Explorer:
         where the last sweep of this process stopped (a match that does not replay is
         tried once per process, never counted), until a sweep finds fewer: then never
         again in this process. When nothing is missing, the first sweep's one query finds
-        nothing and that is all. No events."""
-        if self._caught_up or self._stopped:
+        nothing and that is all. Then, every :data:`PRUNE_EVERY`, it removes the places
+        kept by mark that were unused for :data:`PLACE_KEPT` (:data:`PRUNE_BATCH` at
+        most: a full batch, and the next sweep goes on). No events."""
+        if self._stopped:
             return []
+        now = now or self.clock.now()
+        if not self._caught_up:
+            await self._catch_up()
+        if self._prune_at is None or now >= self._prune_at:
+            removed = await self.repository.prune_explorer_places(now - PLACE_KEPT, now,
+                                                                  PRUNE_BATCH)
+            self._prune_at = now if removed >= PRUNE_BATCH else now + PRUNE_EVERY
+            if removed:
+                log.info("the explorer removed %d place%s unused for %d days", removed,
+                         "" if removed == 1 else "s", PLACE_KEPT.days)
+        return []
+
+    async def _catch_up(self) -> None:
         counted, seen, self._catch_up_after = await self._backfill(
             self._catch_up_after, CATCH_UP, CATCH_UP)
         if seen < CATCH_UP:
@@ -366,7 +397,6 @@ class Explorer:
             log.info("the explorer counted %d finished match%s an earlier run left "
                      "uncounted%s", counted, "" if counted == 1 else "es",
                      "" if self._caught_up else " (more at the next sweep)")
-        return []
 
     # ------------------------------------------------------------------ counting
 
@@ -464,15 +494,16 @@ class Explorer:
         """A name of the place ``view`` shows in at most ``room`` characters (a button's
         id keeps it, so the button works after a restart with nothing in the message):
         the place itself (:func:`place_words`) when it fits, else a mark of
-        :data:`MARK_LENGTH` characters under which the place is kept in the store, for
-        good (a long line of moves)."""
+        :data:`MARK_LENGTH` characters under which the place is kept in the store (a
+        long line of moves), dated now: the sweep removes it once no answer showed it
+        for :data:`PLACE_KEPT`."""
         words = place_words(view.config, view.source, view.line)
         if words is not None and len(words) <= room:
             return words
         place = json.dumps([view.config, view.source, list(view.line)], ensure_ascii=False)
         digest = hashlib.blake2b(f"{guild_id}\x1f{place}".encode(), digest_size=10).digest()
         mark = MARK + base64.b32encode(digest).decode().lower()
-        await self.repository.keep_explorer_place(mark, guild_id, place)
+        await self.repository.keep_explorer_place(mark, guild_id, place, self.clock.now())
         return mark
 
     async def explorer_named(self, guild_id: int, token: str) -> ExplorerPlace | None:

@@ -401,10 +401,18 @@ class ExplorerStore(Protocol):
         id first, at most ``limit`` of them (for the backfill)."""
         ...
 
-    async def keep_explorer_place(self, mark: str, guild_id: int, place: str) -> None:
+    async def keep_explorer_place(self, mark: str, guild_id: int, place: str,
+                                  used_at: datetime) -> None:
         """Keep ``place`` (a place of ``guild_id``'s explorer, as text) under its short
-        ``mark``, for good (an answer's buttons name it, and work after a restart); the
-        same mark again changes nothing."""
+        ``mark`` (an answer's buttons name it, and work after a restart), last used at
+        ``used_at``; the same mark again only dates its use anew."""
+        ...
+
+    async def prune_explorer_places(self, unused_since: datetime, now: datetime,
+                                    limit: int) -> int:
+        """Remove at most ``limit`` places last used before ``unused_since``; how many
+        were removed. The places kept before their use was dated (a database upgraded
+        from before migration 30) are first dated ``now``."""
         ...
 
     async def explorer_place(self, mark: str, guild_id: int) -> str | None:

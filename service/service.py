@@ -163,7 +163,7 @@ class MatchService:
         self._web = Web(core)
         self._queries = Queries(core)
         self._digests = Digests(core, self._queries)
-        self._explorer = Explorer(core.repository)
+        self._explorer = Explorer(core.repository, core.clock)
         self._importer = Importer(core.repository, core.clock, self._explorer, core.imported,
                                   core.view)
         self._puzzles = Puzzles(core, miner, picker, puzzles_per_hour)
@@ -185,7 +185,9 @@ class MatchService:
         computer turns left unplayed, then the daily digests and daily puzzles due, the
         puzzle mining (started in the background within its hourly bound), and last the
         explorer's catch-up on the counts an earlier run left undone (a bounded bite per
-        sweep, until none is left: one query at the process's first sweep when none is)."""
+        sweep, until none is left: one query at the process's first sweep when none is)
+        and, hourly, its removal of the places kept by mark that no answer showed for a
+        month."""
         return (self._comforts.sweep_due_conditionals, self._deadlines.sweep_deadlines,
                 self._tournaments.sweep_tournaments, self._seasons.sweep_seasons,
                 self._computers.sweep_computers, self._digests.sweep_digests,
@@ -748,7 +750,7 @@ class MatchService:
                              room: int) -> str:
         """A name, in at most ``room`` characters, of the place of the server's explorer
         ``view`` shows (a button keeps it): the place itself, or a short mark under which
-        it is kept for good."""
+        it is kept while answers show it (``explorer.PLACE_KEPT``)."""
         return await self._explorer.explorer_token(guild_id, view, room)
 
     async def explorer_named(self, guild_id: int, user: int, token: str

@@ -4,7 +4,8 @@ configuration, position key, source (played or imported) and move, how many game
 it and how they ended for its player; ``explorer_games`` which matches are counted, so
 a game is counted once however often it is offered (the end of a match, the backfill);
 ``explorer_places`` the places an answer's buttons name by a short mark, when the place
-itself is too long for them (``service.explorer.Explorer.place_token``).
+itself is too long for them (``service.explorer.Explorer.explorer_token``), with when each
+was last used (the sweep removes those unused for long).
 
 A query reads one primary-key range (server, configuration, position): its cost does not
 grow with the number of games stored.
@@ -13,9 +14,11 @@ grow with the number of games stored.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable, Sequence
+from datetime import datetime
 from typing import Any
 
 from service.records import ExplorerCount, ExplorerRow, MatchRecord, MatchStatus
+from storage.times import epoch
 
 _OUTCOMES = ("win", "draw", "loss")
 
@@ -52,7 +55,8 @@ class MemoryExplorer:
         # rated, rating_sum]
         self._explorer: dict[tuple[int, str, int, bool], dict[str, list[float]]] = {}
         self._explored: dict[int, bool] = {}  # match -> imported
-        self._places: dict[str, tuple[int, str]] = {}  # mark -> (guild, place)
+        self._places: dict[str, tuple[int, str, datetime]] = {}  # mark -> (guild, place,
+        # last used)
 
     async def index_game(self, match_id: int, guild_id: int, config: str, imported: bool,
                          rows: Sequence[ExplorerRow]) -> bool:
@@ -86,8 +90,18 @@ class MemoryExplorer:
                        and i not in self._explored)
         return found[:max(0, limit)]
 
-    async def keep_explorer_place(self, mark: str, guild_id: int, place: str) -> None:
-        self._places.setdefault(mark, (guild_id, place))
+    async def keep_explorer_place(self, mark: str, guild_id: int, place: str,
+                                  used_at: datetime) -> None:
+        guild, place, _used = self._places.get(mark, (guild_id, place, used_at))
+        self._places[mark] = (guild, place, used_at)
+
+    async def prune_explorer_places(self, unused_since: datetime, now: datetime,
+                                    limit: int) -> int:
+        gone = [mark for mark, kept in self._places.items()
+                if kept[2] < unused_since][:max(0, limit)]
+        for mark in gone:
+            del self._places[mark]
+        return len(gone)
 
     async def explorer_place(self, mark: str, guild_id: int) -> str | None:
         kept = self._places.get(mark)
@@ -155,12 +169,32 @@ class SqlExplorer:
             (MatchStatus.FINISHED.value, after, max(0, limit)))
         return [int(r[0]) for r in rows]
 
-    async def keep_explorer_place(self, mark: str, guild_id: int, place: str) -> None:
+    async def keep_explorer_place(self, mark: str, guild_id: int, place: str,
+                                  used_at: datetime) -> None:
         async def body() -> None:
             await self._exec(
-                "INSERT INTO explorer_places (mark, guild_id, place) VALUES (?, ?, ?) "
-                "ON CONFLICT (mark) DO NOTHING", (mark, guild_id, place))
+                "INSERT INTO explorer_places (mark, guild_id, place, used_at) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (mark) DO UPDATE SET used_at = "
+                "excluded.used_at", (mark, guild_id, place, epoch(used_at)))
         await self._transaction(body)
+
+    async def prune_explorer_places(self, unused_since: datetime, now: datetime,
+                                    limit: int) -> int:
+        if not await self._all(  # most hours: one read, no write (nor its lock)
+                "SELECT 1 FROM explorer_places WHERE used_at IS NULL OR used_at < ? "
+                "LIMIT 1", (epoch(unused_since),)):
+            return 0
+
+        async def body() -> int:
+            await self._exec("UPDATE explorer_places SET used_at = ? WHERE used_at IS NULL",
+                             (epoch(now),))
+            cur = await self._exec(
+                "DELETE FROM explorer_places WHERE mark IN (SELECT mark FROM "
+                "explorer_places WHERE used_at < ? LIMIT ?) RETURNING mark",
+                (epoch(unused_since), max(0, limit)))
+            return len(await cur.fetchall())
+        removed: int = await self._transaction(body)
+        return removed
 
     async def explorer_place(self, mark: str, guild_id: int) -> str | None:
         rows = await self._all("SELECT place FROM explorer_places WHERE mark = ? AND "

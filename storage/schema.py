@@ -544,6 +544,14 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (user_id, blocked_id)
     ) WITHOUT ROWID;
     """,
+    # 30: when each explorer place kept by mark was last used (an answer showed it), so
+    # that the sweep removes the places unused for long (``service.explorer.PLACE_KEPT``)
+    # and the table does not grow for good; the places kept before have none (NULL) until
+    # the first removal after the upgrade dates them, so they are kept as long as others
+    """
+    ALTER TABLE explorer_places ADD COLUMN used_at REAL;
+    CREATE INDEX explorer_places_used ON explorer_places (used_at);
+    """,
 )
 TABLES = frozenset({"guild_settings", "user_prefs", "matches", "seats", "moves", "ratings",
                     "clock_beats", "outbox", "dms_closed", "names", "tournaments",

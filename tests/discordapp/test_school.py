@@ -4,6 +4,7 @@ arrows, a menu one move deeper and buttons back; clear refusals."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ import pytest
 from bot.discordapp.cogs.school import lost
 from bot.discordapp.components import ExplorerBack, ExplorerStep, match_buttons
 from locales.i18n import render
+from service.explorer import PLACE_KEPT
 from tests.discordapp.conftest import World, make_bot, service_of
 from tests.discordapp.helpers import mention, reply, start_match
 from tests.discordapp.languages import speaking
@@ -117,7 +119,8 @@ async def test_the_explorer_keeps_its_place_out_of_sight_in_german_and_chinese(
     """The answer's footer said where it stood in English for every reader (``explorer
     · xiangqi · all · h3-e3, …``) because its buttons read it back: now the place is in
     the custom ids of the menu and the buttons, a line too long for them by a short mark
-    the database keeps (the buttons work after a restart), and nothing of it shows."""
+    the database keeps (the buttons work after a restart, until the mark is unused for a
+    month), and nothing of it shows."""
     w = world
     langs = speaking(monkeypatch)
     langs[w.bob.id], langs[w.carol.id] = "de", "zh-TW"
@@ -157,6 +160,13 @@ async def test_the_explorer_keeps_its_place_out_of_sight_in_german_and_chinese(
     for text in shown(step):  # in Chinese but for the moves' notation and command
         # mentions (</leaderboard:id>), which the reader's Discord shows in his language
         assert not re.findall(r"[A-Za-z]{3,}", re.sub(r"</[^<>]+:\d+>", "", text)), text
+
+    # no answer showed the long line for a month: the sweep removed its mark, and the
+    # buttons that name it say privately to run /explorer again
+    await w.service.sweep(w.service.clock.now() + PLACE_KEPT + timedelta(minutes=1))
+    gone = reply(await w.bob.click(back, custom_id=f"tablero:xback:{mark}"))
+    assert gone.ephemeral and gone.content.startswith(
+        render(lost(), "de").split("{")[0][:40]), gone.content
 
 
 async def test_an_explorer_answer_posted_before_steps_on_from_its_footer(

@@ -317,8 +317,8 @@ async def test_imported_games_are_counted_apart(service: MatchService,
 async def test_a_place_is_named_in_few_characters_and_a_long_one_kept_by_mark(
         service: MatchService, repo: Repository) -> None:
     """The name of a place an answer's buttons keep: the place itself when it fits the
-    room given, else a short mark the store keeps for good (the same for the same place,
-    found in its own server only)."""
+    room given, else a short mark the store keeps while answers show it (the same for
+    the same place, found in its own server only)."""
     short = await service.explorer(GUILD, ALICE, "xiangqi", "h3-e3", "played")
     named = await service.explorer_token(GUILD, ALICE, short, 85)
     assert named == "pxiangqi;h3-e3"
@@ -335,3 +335,48 @@ async def test_a_place_is_named_in_few_characters_and_a_long_one_kept_by_mark(
     assert await service.explorer_named(GUILD + 1, ALICE, mark) is None
     assert await service.explorer_named(GUILD, ALICE, "#" + "a" * 16) is None
     assert await service.explorer_named(GUILD, ALICE, "nothing") is None
+
+
+async def test_the_sweep_removes_the_places_no_answer_showed_for_a_month(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A place kept by mark is removed by the sweep once no answer showed it for
+    ``PLACE_KEPT`` (showing it again dates it anew); its mark then names nothing (the
+    adapter says to run /explorer again). A process removes hourly, ``PRUNE_BATCH`` at
+    most, and after a full batch goes on at its next sweep."""
+    from service import explorer
+    from storage import MemoryRepository
+    monkeypatch.setattr(explorer, "PRUNE_BATCH", 2)
+    repo, clock = MemoryRepository(), SetClock()
+    service = MatchService(repo, NullNotifier(), clock)
+    removals: list[int] = []
+    prune = repo.prune_explorer_places
+
+    async def counted(*args: object) -> int:
+        removals.append(await prune(*args))  # type: ignore[arg-type]
+        return removals[-1]
+    monkeypatch.setattr(repo, "prune_explorer_places", counted)
+    views = [await service.explorer(GUILD, ALICE, "xiangqi", ", ".join(DEEP_LINE[:n]))
+             for n in (30, 31, 32, 33)]
+    marks = [await service.explorer_token(GUILD, ALICE, v, 85) for v in views]
+    assert all(m.startswith("#") for m in marks)
+
+    async def kept() -> list[bool]:
+        return [await service.explorer_named(GUILD, BOB, m) is not None for m in marks]
+    await service.sweep()
+    clock.advance(minutes=59)
+    await service.sweep()  # within the hour after the last removal: none
+    assert removals == [0] and await kept() == [True] * 4
+    clock.advance(days=20)
+    assert await service.explorer_token(GUILD, ALICE, views[0], 85) == marks[0]  # shown
+    clock.advance(days=10, minutes=2)  # the others: unused for 30 days and more
+    await service.sweep()
+    assert removals == [0, 2] and (await kept()).count(True) == 2
+    clock.advance(minutes=1)
+    await service.sweep()  # a full batch: on at the next sweep
+    assert removals == [0, 2, 1] and await kept() == [True, False, False, False]
+    clock.advance(minutes=1)
+    await service.sweep()  # then hourly again
+    assert removals == [0, 2, 1]
+    clock.advance(days=20)  # 30 days and more since it was last shown
+    await service.sweep()
+    assert removals == [0, 2, 1, 1] and await kept() == [False] * 4

@@ -62,6 +62,7 @@ UNDO: dict[int, tuple[str, ...]] = {
          "ALTER TABLE matches DROP COLUMN game_key"),
     28: ("DROP TABLE explorer_places",),
     29: ("DROP TABLE blocks",),
+    30: ("DROP INDEX explorer_places_used", "ALTER TABLE explorer_places DROP COLUMN used_at"),
 }
 """Migration number -> the statements that take a database of that schema back to the one
 before it (the data a migration moved is moved back where the older schema held it)."""

@@ -5,8 +5,10 @@ The explorer answers privately: the next moves with their games and scores, a pi
 the position with the most played moves as arrows, a menu to go one move deeper and
 buttons to go back. Where it stands is in the custom ids of the menu and the buttons, as
 the service names the place (``MatchService.explorer_token``: the place itself, or, for a
-line too long for a custom id, a short mark under which the database keeps it for good),
-so they work after a restart and nothing meant for the bot is shown to the reader.
+line too long for a custom id, a short mark under which the database keeps it while
+answers show it: ``service.explorer.PLACE_KEPT``), so they work after a restart and
+nothing meant for the bot is shown to the reader; a button whose mark was removed says
+privately to run ``/explorer`` again.
 
 Answers posted by earlier versions kept the place in the embed's footer,
 in English, and their menu and buttons carry none: a click on one reads the footer, and
@@ -150,7 +152,7 @@ class SchoolCog(commands.Cog, name="School"):
             return Standing.of(interaction.message)
         found = await self.service.explorer_named(guild_id(interaction),
                                                   interaction.user.id, place)
-        if found is None:  # a mark this database never kept (another one, restored)
+        if found is None:  # a mark removed unused, or never kept here (a restored copy)
             raise errors.AdapterError(lost())
         return Standing(found.config, found.source, found.line)
 
