@@ -129,16 +129,25 @@ def record_key(read: ImportedGame) -> str:
     >>> record_key(wxf) == record_key(iccs), record_key(wxf)[:3], len(record_key(wxf))
     (True, 'r2:', 67)
     """
-    return _fingerprint(read.variant, read.options, read.start, read.moves,
+    v = read.variant
+    filled = _filled(v, read.options)
+    return _fingerprint(v, filled, _start_value(v, filled, read.start), read.moves,
                         [(left.after, left.seat, left.how) for left in read.leavings])
 
 
-def stored_key(rec: MatchRecord, entries: Sequence[RecordEntry]) -> str:
+StartsSeen = dict[tuple[str, str, str], object]
+"""The starts :func:`stored_key` worked out, by game, start text and options (JSON)."""
+
+
+def stored_key(rec: MatchRecord, entries: Sequence[RecordEntry],
+               starts: StartsSeen | None = None) -> str:
     """:func:`record_key` of match ``rec`` worked out from what is stored: its game,
     options and start, and its record ``entries`` (the moves, and each seat's leaving
     after the moves before it): of an import stored before fingerprints, or of a match
     played in the server (the same as its ``/history`` export's). Raises ValueError when
-    its start does not read."""
+    its start does not read. ``starts``: the starts worked out before, kept for the
+    next match (a server's matches share a few: reading each match's start, twice, was
+    half the CPU time of ``tablero db fingerprints``)."""
     moves: list[str] = []
     left: list[tuple[int, int, str]] = []
     for e in entries:
@@ -150,7 +159,17 @@ def stored_key(rec: MatchRecord, entries: Sequence[RecordEntry]) -> str:
             left.append((len(moves), int(seat), how))
     options = {k: tuple(o) if isinstance(o, list) else o for k, o in rec.options.items()}
     v = variant_of(rec.game)
-    return _fingerprint(v, options, v.from_text(rec.start_text), moves, left)
+    filled = _filled(v, options)
+    starts = {} if starts is None else starts
+    seen = (v.key, rec.start_text, json.dumps(filled, sort_keys=True, default=str))
+    if seen not in starts:
+        starts[seen] = _start_value(v, filled, v.from_text(rec.start_text))
+    return _fingerprint(v, filled, starts[seen], moves, left)
+
+
+def _filled(v: Variant, options: Mapping[str, object]) -> dict[str, object]:
+    """``options`` of ``v``'s as a fingerprint holds them: checked, defaults filled in."""
+    return v.check_options({k: o for k, o in options.items() if k in v.options})
 
 
 def _start_value(v: Variant, options: Mapping[str, object], start: Position) -> object:
@@ -186,13 +205,14 @@ def _start_value(v: Variant, options: Mapping[str, object], start: Position) -> 
     return ["text", text]
 
 
-def _fingerprint(v: Variant, options: Mapping[str, object], start: Position,
+def _fingerprint(v: Variant, filled: Mapping[str, object], start: object,
                  moves: Sequence[str], left: Sequence[tuple[int, int, str]]) -> str:
-    filled = v.check_options({k: o for k, o in options.items() if k in v.options})
+    """The fingerprint of a game of ``v`` with options ``filled`` (:func:`_filled`),
+    from ``start`` (:func:`_start_value`)."""
     played = {"game": v.key,
               "options": {k: list(o) if isinstance(o, tuple) else o
                           for k, o in filled.items()},
-              "start": _start_value(v, filled, start), "moves": list(moves),
+              "start": start, "moves": list(moves),
               "left": [list(x) for x in left]}
     text = json.dumps(played, sort_keys=True, ensure_ascii=False, separators=(",", ":"),
                       default=str)
@@ -331,16 +351,19 @@ class Importer:
                                 batch_done: Callable[[int], None] | None = None) -> None:
         """Give ``guild_id``'s played matches that ended without a fingerprint theirs
         (those that ended before fingerprints, or whose write as they ended was lost),
-        :data:`KEY_BATCH` per read: done once for the matches of before the upgrade, then
-        for none (or the few a failure left). One whose record does not read is marked
-        :data:`UNREADABLE` (logged), so that it is not read again. ``batch_done(n)``
-        after each batch of ``n`` stored."""
+        :data:`KEY_BATCH` at a time (two reads, the matches and their records, and one
+        write transaction of one statement: each a round trip to the database, not one
+        per match; a start the matches share is read once): done once for the matches
+        of before the upgrade, then for none (or the few a failure left). One whose
+        record does not read is marked :data:`UNREADABLE` (logged), so that it is not
+        read again. ``batch_done(n)`` after each batch of ``n`` stored."""
+        starts: StartsSeen = {}
         while batch := await self.repository.unkeyed_games(guild_id, KEY_BATCH):
             keys: dict[int, str] = {}
+            records = await self.repository.load_entries_of({r.id: r.ply for r in batch})
             for rec in batch:
                 try:
-                    keys[rec.id] = stored_key(
-                        rec, await self.repository.load_entries(rec.id, stop=rec.ply))
+                    keys[rec.id] = stored_key(rec, records[rec.id], starts)
                 except (ValueError, ServiceError):
                     log.warning("match %s: no fingerprint (its record does not read)",
                                 rec.id)

@@ -67,6 +67,12 @@ class MatchStore(Protocol):
         much later they are read: that is how a reader gets a consistent snapshot."""
         ...
 
+    async def load_entries_of(self, stops: Mapping[int, int]) -> dict[int, list[RecordEntry]]:
+        """Several records in one read: for each match id of ``stops``, what
+        ``load_entries(id, stop=stops[id])`` gives (an empty list for a match with no
+        entries, or none)."""
+        ...
+
     async def save(self, before: MatchRecord, after: MatchRecord,
                    append: Sequence[RecordEntry] = (),
                    ratings: RatingChange | None = None,

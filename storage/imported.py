@@ -12,11 +12,12 @@ the importer's check reads (it is no field of ``MatchRecord``: no save writes it
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Awaitable, Callable, Collection, Mapping
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from service.errors import Conflict
-from service.records import MatchRecord, MatchStatus
+from service.records import MatchRecord, MatchStatus, RecordEntry
+from storage.times import moment
 
 UNKEYED = "match:"
 """How the fingerprint of an import stored before fingerprints begins (migration 26 wrote
@@ -25,6 +26,14 @@ out (``service.importer``)."""
 
 ENDED = (MatchStatus.FINISHED, MatchStatus.ABORTED)
 """The statuses of a played match whose game is fingerprinted (with a move played)."""
+
+
+def entry_of(row: Sequence[Any]) -> RecordEntry:
+    """A record entry from its columns (ply, seat, notation, user_id, played_at)."""
+    ply, seat, text, user_id, played_at = row
+    when = moment(played_at)
+    assert when is not None
+    return RecordEntry(ply, seat, text, user_id, when)
 
 
 class MemoryImportedPlayers:
@@ -138,14 +147,35 @@ class SqlImportedPlayers:
             return int(imported), True
         return int(played), False
 
+    async def load_entries_of(self, stops: Mapping[int, int]) -> dict[int, list[RecordEntry]]:
+        # (the importer's: the records of a batch of matches to fingerprint)
+        found: dict[int, list[RecordEntry]] = {i: [] for i in stops}
+        if not stops:
+            return found
+        rows = await self._all(
+            "SELECT match_id, ply, seat, notation, user_id, played_at FROM moves WHERE "
+            f"match_id IN ({', '.join('?' * len(stops))}) ORDER BY match_id, ply",
+            list(stops))
+        for match_id, *entry in rows:
+            if entry[0] < stops[match_id]:
+                found[match_id].append(entry_of(entry))
+        return found
+
     async def set_game_keys(self, keys: Mapping[int, str]) -> None:
         if not keys:
             return
 
-        async def body() -> None:
-            for match_id, key in keys.items():
-                await self._exec("UPDATE matches SET game_key = ? WHERE id = ? AND game_key "
-                                 "IS NULL AND import_key IS NULL", (key, match_id))
+        params: list[Any] = []
+        for match_id, key in keys.items():
+            params += [match_id, key]
+        params += list(keys)
+
+        async def body() -> None:  # one statement: each is a round trip to the database
+            await self._exec(
+                "UPDATE matches SET game_key = CASE id "
+                + " ".join(["WHEN ? THEN ?"] * len(keys)) + " END WHERE id IN ("
+                + ", ".join("?" * len(keys)) + ") AND game_key IS NULL AND "
+                "import_key IS NULL", params)
         await self._transaction(body)
 
     async def set_import_key(self, match_id: int, was: str, key: str) -> bool:

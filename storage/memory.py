@@ -125,6 +125,9 @@ class MemoryRepository(MemoryAnalyses, MemoryBlocks, MemoryExplorer, MemoryImpor
         return [e for e in self._entries.get(match_id, ())
                 if e.ply >= start and (stop is None or e.ply < stop)]
 
+    async def load_entries_of(self, stops: Mapping[int, int]) -> dict[int, list[RecordEntry]]:
+        return {i: await self.load_entries(i, stop=stop) for i, stop in stops.items()}
+
     async def save(self, before: MatchRecord, after: MatchRecord,
                    append: Sequence[RecordEntry] = (),
                    ratings: RatingChange | None = None,

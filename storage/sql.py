@@ -43,7 +43,7 @@ from storage.blocks import SqlBlocks
 from storage.comforts import SqlComforts
 from storage.counts import MoveCounts
 from storage.explorer import SqlExplorer
-from storage.imported import UNKEYED, SqlImportedPlayers
+from storage.imported import UNKEYED, SqlImportedPlayers, entry_of
 from storage.outage import OutageLog
 from storage.posts import SqlPosts
 from storage.puzzles import SqlPuzzles
@@ -518,12 +518,7 @@ class SqlRepository(SqlAnalyses, SqlBlocks, SqlComforts, SqlExplorer, SqlImporte
             "SELECT ply, seat, notation, user_id, played_at FROM moves WHERE match_id = ? "
             "AND ply >= ? AND ply < ? ORDER BY ply",
             (match_id, start, _PLY_MAX if stop is None else stop))
-        out = []
-        for ply, seat, text, user_id, played_at in rows:
-            when = _dt(played_at)
-            assert when is not None
-            out.append(RecordEntry(ply, seat, text, user_id, when))
-        return out
+        return [entry_of(r) for r in rows]
 
     async def match_in_thread(self, thread_id: int) -> MatchRecord | None:
         rows = await self._all(f"{self._select_match} WHERE thread_id = ? ORDER BY id DESC LIMIT 1",

@@ -7,14 +7,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import Counter
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+import rules
 from service import MatchService, Repository
 from service.background import Drained
-from storage import MemoryRepository
+from storage import MemoryRepository, SqliteRepository
 from tests.service.conftest import (
     ALICE,
     BOB,
@@ -136,6 +139,55 @@ async def test_fingerprint_games_keys_every_servers_old_matches_once(
     assert await service.fingerprint_games(lambda done, total: shown.append((done, total))) \
         == 0
     assert shown == []
+
+
+async def test_fingerprint_games_reads_and_writes_a_batch_at_a_time(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``tablero db fingerprints`` on SQLite: a batch of ``KEY_BATCH`` matches is two
+    reads (the matches, then their records) and one write transaction of one statement,
+    whatever its size, and a start the matches share is read once. It was a read and a
+    written statement per match, each a round trip to SQLite's thread, and the start read
+    (twice) per match (bench/bench_fingerprints.py)."""
+    import service.importer
+    monkeypatch.setattr(service.importer, "KEY_BATCH", 2)
+    repo = await SqliteRepository.open(tmp_path / "t.db")
+    try:
+        service = MatchService(repo, Recorder(), SetClock())
+        ids = [await played_to_the_end(service) for _ in range(5)]
+        await service.explorer_idle()
+        await service.stop_background()
+        keyed = "SELECT id, game_key FROM matches ORDER BY id"
+        keys = await repo._all(keyed)
+        assert [k[0] for k in keys] == ids and all(k[1] for k in keys)
+        await forget_game_keys(repo)
+        calls: Counter[str] = Counter()
+        for name in ("_all", "_exec", "_transaction"):
+            monkeypatch.setattr(repo, name, counted(getattr(repo, name), calls, name))
+        damas = rules.variant("damas")
+        read_start = damas.from_text
+
+        def reading(text: str) -> Any:
+            calls["start read"] += 1
+            return read_start(text)
+        monkeypatch.setattr(damas, "from_text", reading)
+        shown: list[tuple[int, int]] = []
+        assert await service.fingerprint_games(lambda *done: shown.append(done)) == 5
+        assert shown == [(0, 5), (2, 5), (4, 5), (5, 5)]  # after each batch
+        # the counts, then per batch of 2, 2 and 1 two reads, then the read finding none;
+        # per batch BEGIN, the one UPDATE and COMMIT; the start the matches share read once
+        assert calls == {"_all": 1 + 3 * 2 + 1, "_transaction": 3, "_exec": 3 * 3,
+                         "start read": 1}
+        assert await repo._all(keyed) == keys  # the same fingerprints as at their end
+    finally:
+        await repo.close()
+
+
+def counted(call: Callable[..., Awaitable[Any]], calls: Counter[str], name: str
+            ) -> Callable[..., Awaitable[Any]]:
+    async def counting(*args: Any, **kwargs: Any) -> Any:
+        calls[name] += 1
+        return await call(*args, **kwargs)
+    return counting
 
 
 async def test_the_catch_up_takes_a_bounded_bite_per_sweep(
