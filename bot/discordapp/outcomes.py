@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from bot.discordapp.embeds import mention
 from locales.i18n import Words, _
+from service.computer_seats import is_computer
 from service.events import OfferSettled
 
 
@@ -40,6 +41,11 @@ def outcome_line(event: OfferSettled) -> Words | None:
             return _("⏸ Accepted by {player}: the match is paused.", player=mention(by))
         return _("✅ Accepted by {player}.", player=mention(by))
     if outcome == "filled":
+        m = event.match
+        if not m.rated and any(is_computer(s.user_id) for s in m.seats):
+            # the lobby's words above said "rated": computer players made it casual
+            return _("✅ The lobby is full: the match has started, casual (it has computer "
+                     "players).")
         return _("✅ The lobby is full: the match has started.")
     if outcome == "declined":
         return _("❌ Declined by {player}.", player=mention(by)) if by is not None \

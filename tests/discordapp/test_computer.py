@@ -91,6 +91,9 @@ async def test_a_lobby_filled_with_computers_begins(world: World) -> None:
     # (level 2) joined the Alquerque grande lobby (2/4)" and "(3/4)" under it did
     said = [post_text(p) for p in w.channel.history()]
     assert not any("joined the Alquerque grande lobby" in s for s in said)
+    # the lobby's post said "(3 days per move, rated)": its closing line says casual
+    assert said[0].endswith("\n✅ The lobby is full: the match has started, casual (it "
+                            "has computer players).")
     assert "started: " in said[-2] and "Tablero (level 2)" in said[-2]  # then its thread
 
 
