@@ -6,7 +6,7 @@ from __future__ import annotations
 import discord
 
 from tests.discordapp.conftest import World
-from tests.discordapp.helpers import is_turn_post, reply, start_match, words
+from tests.discordapp.helpers import is_turn_post, mention, reply, start_match, words
 
 
 async def test_a_missing_permission_is_named(world: World) -> None:
@@ -66,8 +66,14 @@ async def test_settings_need_manage_server_and_change_new_matches(world: World) 
 
 async def test_dm_notification_preference(world: World) -> None:
     w = world
+    now = reply(await w.bob.slash(w.channel, "notify"))  # what he has now (it needed a mode)
+    assert now.ephemeral and now.content == (
+        "You are mentioned in the match thread when it's your move; "
+        f"{mention(w, 'notify')} mode:dm sends you a direct message instead.")
     chosen = await w.bob.slash(w.channel, "notify", mode="dm")
     assert reply(chosen).ephemeral and "direct message" in reply(chosen).content
+    now = reply(await w.bob.slash(w.channel, "notify"))
+    assert now.content.startswith("You get a direct message when it's your move; ")
     _, thread = await start_match(w, w.alice, w.bob, seat=0)
     await w.alice.slash(thread, "move", move="h3-e3")
     dms = w.bob.user.dm_channel.history()

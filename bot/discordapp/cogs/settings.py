@@ -188,9 +188,20 @@ class SettingsCog(commands.Cog, name="Settings"):
 
     @app_commands.command(name="notify", description="How you are told it's your move")
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
-    @app_commands.describe(mode="A mention in the match thread, or a direct message")
-    async def notify(self, interaction: Interaction, mode: Literal["mention", "dm"]) -> None:
+    @app_commands.describe(mode="A mention in the match thread, or a direct message (empty: "
+                                "how you are told now)")
+    async def notify(self, interaction: Interaction,
+                     mode: Literal["mention", "dm"] | None = None) -> None:
         async with acknowledged(interaction):
+            if mode is None:  # a player could not see what he had chosen
+                prefs = await self.service.get_user_prefs(interaction.user.id)
+                await answer(interaction, _(
+                    "You get a direct message when it's your move; {other} mentions you "
+                    "in the match thread instead.", other=command("notify", mode="mention"))
+                    if prefs.notify == "dm" else _(
+                    "You are mentioned in the match thread when it's your move; {other} "
+                    "sends you a direct message instead.", other=command("notify", mode="dm")))
+                return
             await self.service.update_user_prefs(interaction.user.id, mode)
             await answer(interaction,
                          _("You'll be mentioned in the match thread when it's your move.")
