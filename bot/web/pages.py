@@ -515,11 +515,26 @@ def play_section(*, token: str, csrf: str, ply: int, choices: Sequence[tuple[str
                 f'</button>' for c, d in groups[origin])
             pieces.append(f'<details class="piece"><summary>{esc(origin)}</summary>'
                           f'<div class="targets">{buttons}</div></details>')
-        data = ""
+        data = confirm = ""
         if taps is not None:
             which = render(_("Which move?"), locale)
+            # a tapped move is asked for before it is sent (a thumb's slip is a move the
+            # opponent must agree to take back): the bar the script shows, "Play e3-e5?"
+            # with the move written in, and its switch (the browser remembers it); both
+            # hidden without the script, whose buttons a press plays as deliberately
+            ask = render(_("Play {move}?", move=MARK), locale)
             data = "".join(f' {k}="{esc(v)}"' for k, v in taps.attributes().items()) + \
-                f' data-which="{esc(which)}"'
+                f' data-which="{esc(which)}" data-ask="{esc(ask)}"'
+            yes, no = render(_("Confirm"), locale), render(_("Cancel"), locale)
+            switch = render(capitalized(_("confirm each tapped move before it is sent")),
+                            locale)
+            confirm = (f'<p class="confirm-switch" hidden><label><input type="checkbox" '
+                       f'id="confirm-moves" checked> {esc(switch)}</label></p>'
+                       f'<div class="confirm" id="confirm" role="alertdialog" '
+                       f'aria-labelledby="confirm-ask" hidden><p id="confirm-ask"></p>'
+                       f'<button type="button" class="yes" id="confirm-yes">{esc(yes)}'
+                       f'</button><button type="button" id="confirm-no">{esc(no)}</button>'
+                       f'</div>')
         if latest is not None:  # shown while the board is an earlier position
             earlier = render(capitalized(_(
                 "you are looking at an earlier position; moves are played on the latest "
@@ -531,7 +546,7 @@ def play_section(*, token: str, csrf: str, ply: int, choices: Sequence[tuple[str
         shown = " hidden" if stepped_back else ""
         parts.append(f'<form method="post" action="{esc(play_action(token, "move", locale))}" '
                      f'id="play-moves"{data}{shown}>{hidden}{hint}'
-                     f'<div class="choose" id="choose" hidden></div>'
+                     f'{confirm}<div class="choose" id="choose" hidden></div>'
                      f'<div class="pieces">{"".join(pieces)}</div></form>')
     if live and not out:
         offers: list[tuple[str, Words]] = []

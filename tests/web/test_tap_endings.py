@@ -23,7 +23,7 @@ from service.events import MatchEnded, TurnStarted
 from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, DAVE, GUILD
 from tests.web.conftest import Site
 from tests.web.test_browser import until
-from tests.web.test_tap_games import link, start, tap
+from tests.web.test_tap_games import confirm, link, start, tap
 
 
 def line(text: str) -> list[str]:
@@ -84,8 +84,8 @@ async def tap_move(page: Page, move: list[object], moves: list[list[object]]) ->
         return
     for point in points:
         await page.locator(f'.spot[data-point="{point}"]').click()
-    async with page.expect_navigation():
-        await page.locator(f'#choose button[data-move="{move[0]}"]').click()
+    await page.locator(f'#choose button[data-move="{move[0]}"]').click()
+    await confirm(page, move)
 
 
 async def play(site: Site, m: MatchView, pages: dict[int, Page], line: list[str]) -> MatchView:

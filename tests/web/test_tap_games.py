@@ -79,22 +79,26 @@ async def spot_is_on_its_point(page: Page, point: str, spots: dict[str, list[flo
     assert abs(box["y"] + box["height"] / 2 - (img["y"] + img["height"] * top / 100)) < 1.5
 
 
+async def confirm(page: Page, move: list[object]) -> None:
+    """Confirm the move tapped (the page asks "Play e3-e5?" before it sends it)."""
+    assert await page.locator("#confirm-ask").inner_text() == f"Play {move[1]}?"
+    async with page.expect_navigation():
+        await page.locator("#confirm-yes").click()
+
+
 async def tap(page: Page, move: list[object], moves: list[list[object]]) -> None:
-    """Tap ``move``'s points on the picture; choose it where its taps fit others too."""
+    """Tap ``move``'s points on the picture; choose it where its taps fit others too;
+    confirm it."""
     points = list(move[2])  # type: ignore[call-overload]
     shared = sum(1 for m in moves if m[2] == move[2]) > 1
     for i, point in enumerate(points):
         spot = page.locator(f'.spot[data-point="{point}"]')
-        if i == len(points) - 1 and not shared:
-            async with page.expect_navigation():
-                await spot.click()
-        else:
-            await spot.click()
-            if i < len(points) - 1:
-                assert "chosen" in (await spot.get_attribute("class") or "")
+        await spot.click()
+        if i < len(points) - 1:
+            assert "chosen" in (await spot.get_attribute("class") or "")
     if shared:
-        async with page.expect_navigation():
-            await page.locator(f'#choose button[data-move="{move[0]}"]').click()
+        await page.locator(f'#choose button[data-move="{move[0]}"]').click()
+    await confirm(page, move)
 
 
 @pytest.mark.parametrize("game", list(GAMES))
@@ -195,3 +199,52 @@ async def test_querni_is_set_up_by_tapping_and_a_removal_tapped(site: Site,
     await tap(page, removal, moves)
     record = await site.service.record(m.id)
     assert record.plies[-1].display == "c2-b2 r1-3"
+
+
+async def test_a_tapped_move_waits_for_confirm_and_the_switch_plays_at_once(
+        site: Site, browser: Browser) -> None:
+    """A slip of the thumb is not a move: the tap that completes one asks "Play b3-a4?"
+    (announced, the focus on Confirm) and nothing is sent; Cancel, Escape or the board
+    tapped elsewhere go back to choosing, the piece still tapped; switched off (the
+    browser remembers it), the tap plays at once. Without the script the bar and its
+    switch are not there to be seen (the buttons below the board play as they did)."""
+    m = await start(site, "damas", {})
+    url = await link(site, m, ALICE)
+    html = await (await site.client.session.get(url)).text()
+    assert '<p class="confirm-switch" hidden>' in html
+    assert '<div class="confirm" id="confirm" role="alertdialog" ' \
+        'aria-labelledby="confirm-ask" hidden>' in html
+    page = await browser.new_page(viewport={"width": 390, "height": 844})
+    await page.goto(url)
+    bar, b3 = page.locator("#confirm"), page.locator('.spot[data-point="b3"]')
+    switch = page.get_by_label("Confirm each tapped move before it is sent")
+    assert await switch.is_checked()  # on by default
+    await b3.click()
+    await page.locator('.spot[data-point="a4"]').click()
+    assert await bar.is_visible()
+    assert await page.locator("#confirm-ask").inner_text() == "Play b3-a4 (12-16)?"
+    assert await page.evaluate("document.activeElement.id") == "confirm-yes"
+    if os.environ.get("TABLERO_SCREENSHOTS"):
+        await page.screenshot(path=str(Path(os.environ["TABLERO_SCREENSHOTS"])
+                                       / "confirm-phone.png"))
+    yes = await page.locator("#confirm-yes").bounding_box()
+    no = await page.locator("#confirm-no").bounding_box()
+    assert yes is not None and no is not None  # a thumb's size, and apart
+    assert min(yes["height"], no["height"]) >= 44 and no["x"] - yes["x"] - yes["width"] >= 32
+    await page.get_by_role("button", name="Cancel").click()
+    assert await bar.is_hidden()
+    assert "chosen" in (await b3.get_attribute("class") or "")  # back to its targets
+    await page.locator('.spot[data-point="a4"]').click()
+    await page.keyboard.press("Escape")
+    assert await bar.is_hidden()
+    await page.locator('.spot[data-point="a4"]').click()
+    await page.locator('.spot[data-point="c4"]').click()  # elsewhere: asked for that one
+    assert await page.locator("#confirm-ask").inner_text() == "Play b3-c4 (12-15)?"
+    assert (await site.service.get_match(m.id)).ply == 0  # nothing was sent
+    await page.get_by_role("button", name="Cancel").click()
+    await switch.uncheck()
+    async with page.expect_navigation():
+        await page.locator('.spot[data-point="a4"]').click()  # played at once
+    assert (await site.service.get_match(m.id)).ply == 1
+    await page.goto(await link(site, m, BOB))  # the same browser: remembered
+    assert not await switch.is_checked()

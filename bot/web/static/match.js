@@ -44,6 +44,7 @@
       a.href = match.dataset.page + "?" + (target === last ? "" : "ply=" + target + "&") +
         "lang=" + encodeURIComponent(a.getAttribute("hreflang"));
     });
+    if (held && target !== last) { held.cancel(); }  // stepped away: nothing is asked
     var taps = document.getElementById("taps");
     if (taps) { taps.hidden = target !== last; }  // moves are tapped on the latest position
     // and listed for it: stepped back, the word that they are played there instead
@@ -109,8 +110,18 @@
   // Playing by tapping the board picture: the spots of the player's legal moves (the
   // form's data-taps: canonical, display, the points tapped) laid over the picture where
   // the renderer drew those points (data-spots, in percent). Tap a piece, then where it
-  // goes; when taps fit several moves, choose among them; a move is played by the form.
+  // goes; when taps fit several moves, choose among them; a move is played by the form,
+  // once the player confirmed it (a thumb's slip in correspondence play is a move only
+  // the opponent can let him take back): the bar "Play e3-e5?" with Confirm and Cancel,
+  // unless he switched that off for his browser.
   var tapped = [];
+  // the move tapped and waiting for Confirm: how to confirm and cancel it (the keys too)
+  var held = null;
+  var CONFIRM_KEY = "tablero.confirmMoves";
+
+  function confirming() {
+    try { return localStorage.getItem(CONFIRM_KEY) !== "off"; } catch (e) { return true; }
+  }
   // a set-up half tapped, kept when the page is refreshed by a change (the opponent
   // handing in his arrangement, a draw offer): by cell, the number it was given
   var setupPlaced = {};
@@ -128,6 +139,18 @@
     layer.id = "taps";
     var buttons = {};
     tapped = [];
+    held = null;
+    var bar = document.getElementById("confirm");
+    var yes = document.getElementById("confirm-yes");
+    var no = document.getElementById("confirm-no");
+    var toggle = document.getElementById("confirm-moves");
+    if (toggle) {
+      toggle.checked = confirming();
+      toggle.closest(".confirm-switch").hidden = false;
+      toggle.addEventListener("change", function () {
+        try { localStorage.setItem(CONFIRM_KEY, toggle.checked ? "on" : "off"); } catch (e) { /* kept for the page */ }
+      });
+    }
 
     function fits(move) {
       for (var i = 0; i < tapped.length; i++) {
@@ -137,12 +160,37 @@
     }
 
     function play(move) {
+      held = null;  // (a second press sends nothing more)
+      if (bar) { bar.hidden = true; }
       var input = document.createElement("input");
       input.type = "hidden";
       input.name = "move";
       input.value = move[0];
       form.appendChild(input);
       form.submit();
+    }
+
+    // ``move`` tapped (or chosen): asked for, or played at once where the player does not
+    // want to be asked; ``before``: the taps to go back to when he cancels
+    function propose(move, before) {
+      var on = toggle ? toggle.checked : confirming();
+      if (!bar || !on) { play(move); return; }
+      var back = document.activeElement;
+      held = {
+        confirm: function () { play(move); },
+        cancel: function () {
+          held = null;
+          bar.hidden = true;
+          tapped = before;
+          paint();
+          if (back && document.body.contains(back)) { back.focus({ preventScroll: true }); }
+          else if (!choose.hidden) { choose.querySelector("button").focus({ preventScroll: true }); }
+        }
+      };
+      document.getElementById("confirm-ask").textContent = form.dataset.ask.split("\ue000").join(move[1]);
+      paint();
+      bar.hidden = false;
+      yes.focus();
     }
 
     function paint() {
@@ -160,7 +208,7 @@
       });
       var done = open.filter(function (m) { return m[2].length === tapped.length; });
       choose.textContent = "";
-      choose.hidden = !(tapped.length > 0 && done.length > 0);
+      choose.hidden = held !== null || !(tapped.length > 0 && done.length > 0);
       if (!choose.hidden) {
         var label = document.createElement("p");
         label.textContent = form.dataset.which;
@@ -170,13 +218,14 @@
           b.type = "button";
           b.textContent = m[1];
           b.dataset.move = m[0];
-          b.addEventListener("click", function () { play(m); });
+          b.addEventListener("click", function () { propose(m, tapped.slice()); });
           choose.appendChild(b);
         });
       }
     }
 
     function tap(name) {
+      if (held) { held.cancel(); }  // the board tapped elsewhere: back to choosing, and on
       var at = tapped.indexOf(name);
       var goesOn = moves.filter(fits).some(function (m) { return m[2][tapped.length] === name; });
       if (at >= 0 && !goesOn) {
@@ -190,7 +239,7 @@
           if (open.length === 0) { tapped = []; }
         }
         if (open.length === 1 && open[0][2].length === tapped.length && tapped.length > 1) {
-          play(open[0]);
+          propose(open[0], tapped.slice(0, -1));  // cancelled: the piece stays tapped
           return;
         }
       }
@@ -210,6 +259,12 @@
       buttons[name] = b;
       layer.appendChild(b);
     });
+    if (bar) {
+      yes.addEventListener("click", function () { if (held) { held.confirm(); } });
+      no.addEventListener("click", function () { if (held) { held.cancel(); } });
+      // the picture tapped off its points: back to choosing
+      layer.addEventListener("click", function (ev) { if (ev.target === layer && held) { held.cancel(); } });
+    }
     frame.appendChild(layer);
     layer.hidden = ply !== last;
     paint();
@@ -316,8 +371,16 @@
 
   document.addEventListener("keydown", function (ev) {
     if (!match || ev.altKey || ev.ctrlKey || ev.metaKey) { return; }
-    // keys typed into a field (the arrangement) move its caret, not the board
     var t = ev.target;
+    // a tapped move asked for: Escape cancels it, Enter confirms it (on a button, Enter
+    // presses that button: Cancel cancels)
+    if (held && ev.key === "Escape") { ev.preventDefault(); held.cancel(); return; }
+    if (held && ev.key === "Enter" && !(t && /^(BUTTON|A|INPUT|SUMMARY|SELECT|TEXTAREA)$/.test(t.tagName))) {
+      ev.preventDefault();
+      held.confirm();
+      return;
+    }
+    // keys typed into a field (the arrangement) move its caret, not the board
     if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) { return; }
     var moves = { ArrowLeft: ply - 1, ArrowRight: ply + 1, Home: 0, End: last };
     if (ev.key in moves) { ev.preventDefault(); show(moves[ev.key]); }
