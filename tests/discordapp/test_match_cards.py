@@ -178,7 +178,7 @@ def test_seat_lines_say_ratings_while_the_match_is_live() -> None:
     english = seat_lines(dataclasses.replace(m, seats=(SeatView(0, 3, None, "Red"),)), "en-US")
     assert english == "**Red**: <@3> · no rating yet"
     chinese = seat_lines(dataclasses.replace(m, seats=(SeatView(0, 3, None, "Red"),)), "zh-TW")
-    assert chinese == "**紅方**：<@3> · 尚無等級分"
+    assert chinese == "**紅方**：<@3> · 尚無積分"
     over = dataclasses.replace(m, status=MatchStatus.FINISHED)
     assert "rating" not in seat_lines(over, "en-US")
 
