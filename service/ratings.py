@@ -138,5 +138,5 @@ class Ratings:
             out.append(RatingUpdate(
                 s.user_id, change.ladder, mu0 - 3 * sigma0, new[0] - 3 * new[1], mu0, new[0],
                 found[0] if found is not None else None, change.results[s.user_id],
-                first=old is None))
+                first=old is None, games=found[1].games if found is not None else None))
         return tuple(out)

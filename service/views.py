@@ -15,6 +15,17 @@ from rules.core import reason_text
 from service.records import PROVISIONAL_GAMES, MatchStatus
 
 
+def shown_rating(value: float, provisional: bool) -> Joined:
+    """A rating as every place prints it (ladders, a match's seats, a result's rating
+    lines, the console, the web): one decimal in the reader's way, then ``?`` while it is
+    provisional (fewer than ``PROVISIONAL_GAMES`` rated games on its ladder).
+
+    >>> shown_rating(4.06, True).render("de"), shown_rating(12.34, False).render("en-US")
+    ('4,1?', '12.3')
+    """
+    return Joined((decimal(value), "?" if provisional else ""), separator="")
+
+
 @dataclass(frozen=True, slots=True)
 class SeatView:
     """One seat of a match. ``rating``: its player's rating on the match's ladder when the
@@ -40,7 +51,7 @@ class SeatView:
         """
         if self.rating is None:
             return None
-        return Joined((decimal(self.rating), "?" if self.provisional else ""), separator="")
+        return shown_rating(self.rating, self.provisional)
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,7 +264,9 @@ class RatingUpdate:
     """One player's rating change at the end of a rated match. ``ordinal`` (mu - 3 sigma)
     is the number /leaderboard and /stats show; a player's first rated match on the ladder
     starts from the default rating (``first`` True). ``rank``: his place on the ladder
-    afterwards (None if it could not be read)."""
+    afterwards (None if it could not be read). ``games``: his rated games on the ladder
+    afterwards, this one counted (None if it could not be read): a rating is shown with
+    ``?`` while provisional, before and after, as the leaderboard shows it."""
 
     user_id: int
     ladder: str
@@ -264,22 +277,39 @@ class RatingUpdate:
     rank: int | None
     outcome: str  # "win" | "loss" | "draw"
     first: bool = False
+    games: int | None = None
 
     @property
     def delta(self) -> float:
         return self.ordinal_after - self.ordinal_before
 
+    def provisional(self) -> tuple[bool, bool]:
+        """Whether the rating was provisional before this match, and is after it
+        (unknown counts: both False, but a first match's are both True)."""
+        games = self.games if self.games is not None else 1 if self.first else None
+        if games is None:
+            return False, False
+        return games - 1 < PROVISIONAL_GAMES, games < PROVISIONAL_GAMES
+
     def text(self, name: Words) -> Joined:
         """``'alice 12.3 → 14.1 (+1.8), #2'`` (one decimal, like the leaderboard; the
-        reader's decimal sign: ``12,3`` in German).
+        reader's decimal sign: ``12,3`` in German; a provisional rating with ``?``, as the
+        leaderboard shows it).
 
         >>> RatingUpdate(1, "xiangqi", 12.34, 14.1, 25.0, 26.0, 2, "win").text("alice"
         ...                                                                   ).render("de")
         'alice 12,3 → 14,1 (+1,8), #2'
+        >>> RatingUpdate(1, "xiangqi", 0.0, -1.8, 25.0, 24.0, 3, "loss", first=True
+        ...              ).text("bob").render("en-US")
+        'bob 0.0? → -1.8? (-1.8), #3'
+        >>> RatingUpdate(1, "xiangqi", 3.0, 4.0, 25.0, 26.0, 3, "win", games=5
+        ...              ).text("bob").render("en-US")
+        'bob 3.0? → 4.0 (+1.0), #3'
         """
         rank = f", #{self.rank}" if self.rank is not None else ""
-        return Joined((name, " ", decimal(self.ordinal_before), " → ",
-                       decimal(self.ordinal_after), " (",
+        before, after = self.provisional()
+        return Joined((name, " ", shown_rating(self.ordinal_before, before), " → ",
+                       shown_rating(self.ordinal_after, after), " (",
                        decimal(self.ordinal_after - self.ordinal_before, signed=True), ")",
                        rank), separator="")
 
@@ -377,7 +407,7 @@ class LeaderboardEntry:
     def shown(self) -> Joined:
         """The number as ladders print it: ``'12.3'``, ``'4.1?'`` while provisional
         (``'12,3'`` where the reader writes a decimal comma)."""
-        return Joined((decimal(self.ordinal), "?" if self.provisional else ""), separator="")
+        return shown_rating(self.ordinal, self.provisional)
 
 
 RATING_MEANING = _("Rating = skill estimate minus 3× its uncertainty (openskill μ − 3σ): it "

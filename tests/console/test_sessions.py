@@ -270,4 +270,4 @@ as alice
     later = await session(tmp_path, "as alice\n/sweep +2\n", ShiftedClock(base))
     assert "offline" not in later
     assert "* #1 is over:" in later and "won (opponent ran out of time)" in later, later
-    assert "rating alice 0.0 → -" in later  # alice, to move, ran out of time
+    assert "rating alice 0.0? → -" in later  # alice, to move, ran out of time

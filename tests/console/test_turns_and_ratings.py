@@ -137,7 +137,7 @@ as carol
         out.write(f"> {line}\n")
         await console.handle(line)
     text = out.getvalue()
-    ladder = dict(re.findall(r"^  rating (\w+) 0\.0 → (-?\d+\.\d)", text, re.MULTILINE))
+    ladder = dict(re.findall(r"^  rating (\w+) 0\.0\? → (-?\d+\.\d)\?", text, re.MULTILINE))
     alice, bob = ladder["alice"], ladder["bob"]
     assert float(alice) > 0 > float(bob)  # bob resigned the rated game
     casual = _after(text, "/board #2")

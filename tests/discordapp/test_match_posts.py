@@ -37,7 +37,8 @@ async def test_the_result_post_shows_each_rating_change(world: World) -> None:
         assert entry is not None
         after[who.id] = entry.ordinal
         delta = entry.ordinal - 0.0  # a first rated match starts from the default 0.0
-        assert f"{who.mention} 0.0 → {entry.ordinal:.1f} ({delta:+.1f}), #{entry.rank}" \
+        # provisional before and after (a new player's first games): "?" as the ladder
+        assert f"{who.mention} 0.0? → {entry.ordinal:.1f}? ({delta:+.1f}), #{entry.rank}" \
             in first
     board = reply(await w.carol.slash(w.channel, "leaderboard", game="xiangqi"))
     assert f"{after[w.alice.id]:.1f}" in board.embeds[0].description  # the same number
@@ -47,7 +48,7 @@ async def test_the_result_post_shows_each_rating_change(world: World) -> None:
     second = result_post(thread).content
     entry = await w.service.rank_of(w.guild.id, "xiangqi", w.bob.id)
     assert entry is not None
-    assert (f"{w.bob.mention} {after[w.bob.id]:.1f} → {entry.ordinal:.1f} "
+    assert (f"{w.bob.mention} {after[w.bob.id]:.1f}? → {entry.ordinal:.1f}? "
             f"({entry.ordinal - after[w.bob.id]:+.1f}), #1") in second
 
 

@@ -15,3 +15,13 @@ def test_a_rounded_zero_has_no_minus_and_numbers_survive_the_outbox() -> None:
     assert decimal(-0.01, signed=True).render("en-US") == "+0.0"
     assert decimal(-1.25, 2, signed=True).render("es-ES") == "-1,25"
     assert from_data(to_data(decimal(2.5))).render("sv-SE") == "2,5"
+
+
+def test_a_provisional_rating_change_is_marked_as_the_ladder_marks_it() -> None:
+    """A new player's first result: '0.0? → -1.8?', the '?' the leaderboard puts after a
+    provisional rating; the game that establishes it drops the '?' after the arrow."""
+    first = RatingUpdate(1, "xiangqi", 0.0, -1.84, 25.0, 24.0, 3, "loss", first=True, games=1)
+    assert first.text("bob").render("de") == "bob 0,0? → -1,8? (-1,8), #3"
+    fifth = RatingUpdate(1, "xiangqi", 3.0, 4.0, 25.0, 26.0, 1, "win", games=5)
+    assert fifth.text("bob").render("en-US") == "bob 3.0? → 4.0 (+1.0), #1"
+    assert from_data(to_data(first.text("bob"))).render("en-US") == "bob 0.0? → -1.8? (-1.8), #3"

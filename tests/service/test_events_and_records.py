@@ -66,7 +66,8 @@ async def test_match_ended_carries_each_players_rating_change(
     assert again[BOB].ordinal_before == pytest.approx(bob.ordinal_after)
     assert again[ALICE].delta < 0 < again[BOB].delta
     line = again[BOB].text("bob").render("en-US")
-    assert line == (f"bob {bob.ordinal_after:.1f} → {again[BOB].ordinal_after:.1f} "
+    assert again[BOB].games == 2  # provisional ("?") before and after, as on the ladder
+    assert line == (f"bob {bob.ordinal_after:.1f}? → {again[BOB].ordinal_after:.1f}? "
                     f"({again[BOB].ordinal_after - bob.ordinal_after:+.1f}), "
                     f"#{again[BOB].rank}")
 
