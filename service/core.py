@@ -389,9 +389,11 @@ class ServiceCore:
         moved: saved, announced and returned. ``why``: ``early_ends.DRAW_AGREED_EARLY``,
         ``NO_MOVE_IN_TIME``, or None when ``leaver`` left it; the words stored are
         ``early_ends.early_end``'s ("aborted: ..."; in a tournament game what the
-        tournament scores: a forfeit, a draw), and a tournament game's announcement says
-        them. ``left_by``: who left, for the announcement; ``leaver``: who left and how
-        ("resign" or "timeout"), stored in the result; ``by``: who acted (``commit``)."""
+        tournament scores: a forfeit, a draw), and the announcement says them (a casual
+        or rated game's too: "aborted: draw agreed before every player had moved", not a
+        bare "aborted" after "Draw agreed"). ``left_by``: who left, for the announcement;
+        ``leaver``: who left and how ("resign" or "timeout"), stored in the result;
+        ``by``: who acted (``commit``)."""
         board = await self.board_of(rec) if rec.ply else None  # unchanged by aborting
         tournament = await self.repository.tournament_of_match(rec.id) is not None
         reason = early_end(why, tournament=tournament, **self._early_end_seats(rec, leaver))
@@ -399,7 +401,7 @@ class ServiceCore:
             rec, status=MatchStatus.ABORTED, deadline=None, remind_at=None, to_move=(),
             draw_offer=None, result=ResultRecord(
                 (), (), reason, *(leaver or (None, None)))), lambda s: [
-            self.ended(self.view(s), reason if tournament else "aborted", board,
+            self.ended(self.view(s), reason, board,
                        aborted=True, left_by=left_by,
                        left_how=leaver[1] if leaver is not None else None)], by=by)
         events = await self.completed(saved, events)

@@ -114,7 +114,8 @@ async def test_every_player_is_pinged_by_the_result(world: World) -> None:
     await w.env.advance_time(25 * HOUR)
     aborted = result_post(thread)
     assert post_text(aborted).startswith(
-        f"{w.alice.mention} and {w.bob.mention}: Match 2 (Xiangqi) ended: aborted.")
+        f"{w.alice.mention} and {w.bob.mention}: Match 2 (Xiangqi) ended: aborted: no "
+        "move in time.")
     assert sorted(pinged(w, aborted)) == sorted([w.alice.id, w.bob.id])
     _m, thread = await start_match(w, w.alice, w.bob, seat=0, days=1)
     await w.alice.slash(thread, "move", move="h3-e3")
@@ -139,7 +140,8 @@ async def test_a_casual_resignation_pings_the_winner_alone(world: World) -> None
     _m, thread = await start_match(w, w.alice, w.bob, seat=0)
     await w.alice.slash(thread, "resign")  # before any move: aborted, said to bob alone
     aborted = thread.last_message
-    assert post_text(aborted) == f"{w.bob.mention}: Match 2 (Xiangqi) ended: aborted."
+    assert post_text(aborted) == (f"{w.bob.mention}: Match 2 (Xiangqi) ended: aborted: "
+                                  "alice (Red) resigned before every player had moved.")
     assert pinged(w, aborted) == [w.bob.id]
 
 
@@ -226,3 +228,17 @@ async def test_a_swiss_without_rounds_names_the_option_to_give(
     said = reply(await admin.slash(w.channel, "tournament create", game="damas",
                                    format="swiss"))
     assert "Option runden an" in said.content  # the option as his Discord names it
+
+
+async def test_a_casual_draw_agreed_before_any_move_says_so(world: World) -> None:
+    """A casual match drawn by agreement before every player had moved: the offer closed
+    with "🤝 Draw agreed.", then the result post said only "ended: aborted."; it now says
+    what happened, as a tournament game's does (still aborted and unrated)."""
+    w = world
+    m, thread = await start_match(w, w.alice, w.bob, seat=0, rated=False)
+    await w.alice.slash(thread, "draw", action="offer")
+    await w.bob.slash(thread, "draw", action="accept")
+    said = post_text(thread.last_message)  # no move: no replay follows it
+    assert said == (f"{w.alice.mention} and {w.bob.mention}: Match 1 (Xiangqi) ended: "
+                    "aborted: draw agreed before every player had moved.")
+    assert (await w.service.get_match(m.id)).status.value == "aborted"
