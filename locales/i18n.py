@@ -282,10 +282,16 @@ class Listing(Lazy):
         return format_list(said, style=self.style, locale=babel_locale(chosen))
 
 
+_FULL_WIDTH = {", ": "，", "; ": "；"}
+"""The separators :class:`Joined` writes with Chinese marks where the language has no
+spaces between words."""
+
+
 @dataclass(frozen=True, slots=True)
 class Joined(Lazy):
     """Parts rendered one after the other with a fixed separator (lines of a message,
-    sentences); see :func:`joined`."""
+    sentences); see :func:`joined`. In Chinese, ``", "`` and ``"; "`` are written with
+    its full-width marks (``，`` and ``；``)."""
 
     parts: tuple[object, ...]
     separator: str = " "
@@ -293,6 +299,9 @@ class Joined(Lazy):
     def render(self, locale: str | None) -> str:
         chosen = negotiate(locale)
         said = [render_value(p, chosen) for p in self.parts]
+        if _unspaced(chosen) and self.separator in _FULL_WIDTH:
+            # Chinese separates clauses with its own marks (``紅方：…；黑方：…``)
+            return _FULL_WIDTH[self.separator].join(said)
         if self.separator != " " or not _unspaced(chosen):
             return self.separator.join(said)
         # Chinese: sentences joined by a space stand against each other (``…。黑方先走``)
@@ -614,6 +623,8 @@ def joined(*parts: object, separator: str = " ") -> Joined:
 
     >>> joined(_("Draw."), "♟", separator=" / ").render("en-US")
     'Draw. / ♟'
+    >>> joined("6", "13", separator=", ").render("zh-TW")
+    '6，13'
     """
     return Joined(tuple(p for p in parts if p is not None and p != ""), separator)
 

@@ -95,8 +95,8 @@ def _pieces_text(position: Position) -> list[Words]:
                               "{seat}: {count} stones, numbers hidden", total, seat=label))
                 continue
             stones = sorted(((int(k) if k.isdigit() else 99, pts[0]) for k, pts in kinds.items()))
-            out.append(_("{seat}: {pieces}", seat=label, pieces=", ".join(
-                f"{n} {point_name(*p)}" for n, p in stones)))
+            out.append(_("{seat}: {pieces}", seat=label, pieces=joined(
+                *(f"{n} {point_name(*p)}" for n, p in stones), separator=", ")))
             continue
         keys = sorted(kinds, key=lambda k: order.index(k) if order and k in order else 99)
         parts: list[Words] = []

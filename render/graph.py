@@ -266,7 +266,7 @@ def graph_alt(v: Variant, seats: int, points: Sequence[GraphPoint],
         parts.append(_("Largest swing: move {number}, from {before} to {after}.",
                        number=points[k][0] + 1, before=_said(values[k]), after=to))
     if marked:
-        numbers = ", ".join(str(ply + 1) for ply in sorted(marked))
+        numbers = joined(*(str(ply + 1) for ply in sorted(marked)), separator=", ")
         parts.append(_n("Marked: move {numbers}.", "Marked: moves {numbers}.", len(marked),
                         numbers=numbers))
     return render(joined(*parts), locale)[:MAX_ALT]
