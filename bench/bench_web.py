@@ -35,7 +35,7 @@ from bot.boards import load_renderer  # noqa: E402
 from bot.names import NameBook  # noqa: E402
 from bot.web.app import WebApp  # noqa: E402
 from bot.web.links import LinkSigner  # noqa: E402
-from service import MatchService, NullNotifier, SystemClock  # noqa: E402
+from service import MatchService, MatchView, NullNotifier, SystemClock  # noqa: E402
 from storage import open_database  # noqa: E402
 
 SECRET = b"the bench's web secret, 32 characters or more"
@@ -58,6 +58,19 @@ async def fill(service: MatchService, matches: int, rng: random.Random) -> None:
                 break
             mv = rng.choice(moves)
             m = (await service.move(m.id, m.to_move[0], p.variant.format_move(p, mv))).match
+
+
+async def long_match(service: MatchService, plies: int, rng: random.Random) -> MatchView:
+    """A xiangqi match of ``plies`` random plies (none ending it), in a server with the
+    web on."""
+    m = await service.challenge(1, 2, 801, "xiangqi", opponents=[802])
+    m = await service.accept(m.id, 802)
+    await service.update_guild_settings(m.guild_id, web=True)
+    for _ in range(plies):
+        p, _marks = await service.position(m.id)
+        mv = rng.choice([mv for mv in p.legal_moves() if p.play(mv).outcome() is None])
+        m = (await service.move(m.id, m.to_move[0], p.variant.format_move(p, mv))).match
+    return m
 
 
 async def main() -> None:
@@ -130,6 +143,29 @@ async def main() -> None:
         await asyncio.gather(*(worker(i) for i in range(args.concurrency)))
         print(f"match pages per second (one process, {args.concurrency} at once): "
               f"{done / args.seconds:.0f}")
+        # a long game (300 plies): its page asked for the first time, then again at the
+        # same version (a reader's refresh, the page after each live update)
+        long = await long_match(service, 300, rng)
+        long_path = base + f"/m/{signer.spectator(long.id, long.guild_id)}"
+        firsts: list[float] = []
+        again: list[float] = []
+        for ply in (0, 100, 200, 300):  # each a new version (no cache has it yet)
+            t0 = time.perf_counter()
+            async with client.get(long_path + f"?ply={ply}") as r:
+                await r.read()
+            firsts.append((time.perf_counter() - t0) * 1000)
+            for _ in range(20):
+                t0 = time.perf_counter()
+                async with client.get(long_path + f"?ply={ply}") as r:
+                    await r.read()
+                    assert r.status == 200, r.status
+                again.append((time.perf_counter() - t0) * 1000)
+            p, _marks = await service.position(long.id)  # a move: a new version
+            mv = next(mv for mv in p.legal_moves() if p.play(mv).outcome() is None)
+            long = (await service.move(long.id, long.to_move[0],
+                                       p.variant.format_move(p, mv))).match
+        print(line("300-ply page, first request", firsts))
+        print(line("300-ply page, same version again", again))
         # a move to a spectator's event: a fresh match, its events open, then a move
         m = await service.challenge(1, 2, 901, "damas", opponents=[902])
         m = await service.accept(m.id, 902)

@@ -351,6 +351,16 @@ class GameRecord:
     """A match continued from an imported game (issue 44): the imported record's seats,
     whose players played its first ``record_plies`` plies; empty for any other match."""
     record_plies: int = 0
+    _moved: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """The moves played in the first ``n`` plies at index ``n`` (:meth:`moves_at`):
+    counted once, so the board at every ply of a long game is no quadratic count."""
+
+    def __post_init__(self) -> None:
+        counted, before = [0], self.start
+        for p in self.plies:
+            counted.append(counted[-1] + is_move(before, p.move))
+            before = p.position
+        object.__setattr__(self, "_moved", tuple(counted))
 
     @property
     def moves(self) -> tuple[object, ...]:
@@ -361,8 +371,10 @@ class GameRecord:
         """The moves played in the first ``ply`` plies as players count them (as
         ``MatchView.moves_played`` does): a set-up arrangement and a special entry (a
         resignation, a timeout, a skip, an agreed draw) are no moves."""
-        before = (self.start, *(p.position for p in self.plies))
-        return sum(1 for i, p in enumerate(self.plies[:ply]) if is_move(before[i], p.move))
+        if ply < 0:  # counted as a slice counts (never asked: ``at_ply`` refuses it)
+            before = (self.start, *(p.position for p in self.plies))
+            return sum(1 for i, p in enumerate(self.plies[:ply]) if is_move(before[i], p.move))
+        return self._moved[min(ply, len(self.plies))]
 
     def seats_at(self, ply: int) -> tuple[SeatView, ...]:
         """The seats as they were held at ``ply`` (the board after ``ply`` plies, whose

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
@@ -28,7 +29,7 @@ from service.exports import export_record
 from service.imported_seats import is_imported
 from service.ports import MatchChanged, MatchChanges
 from service.records import MatchStatus
-from service.states import ladders, replay
+from service.states import Replays, ladders, replay
 from service.tournament_records import TournamentGame, TournamentRecord
 from service.tournaments.model import tournament_title
 from service.tournaments.standings import standings
@@ -73,6 +74,11 @@ class WebMatch:
         return next((n for u, n in self.people if u == user), "")
 
 
+WEB_RECORDS = 256
+"""Replayed records the web pages keep (least recently used first out), each valid for
+the match's stored version it was replayed at: a page asked for again, a board picture,
+a page redrawn after a live update or a player's move does not replay the whole record
+again until the match changed (a game tapped to its end would replay quadratically)."""
 SERVER_LADDER_ROWS = 10
 """The best players each leaderboard of a server page lists."""
 SERVER_SEASONS = 3
@@ -148,6 +154,10 @@ class Web:
         self._drawn_names = core.drawn_names
         self._names = core.names
         self._imported = core.imported
+        self._replays = Replays(WEB_RECORDS)
+        # each match's export, by its version and the names its headers give the players
+        self._exports: OrderedDict[int, tuple[int, tuple[str, ...] | None,
+                                              tuple[str, str] | None]] = OrderedDict()
 
     async def _web_on(self, guild_id: int, match_id: int) -> None:
         settings = await self.get_guild_settings(guild_id)
@@ -158,9 +168,12 @@ class Web:
         """The match for a web page; ``MatchNotFound`` when its server has the web off."""
         rec = await self._record(match_id)
         await self._web_on(rec.guild_id, match_id)
-        entries = await self._entries(rec)
         view = self._view(rec)
-        record = await self._record_players(rec, replay(rec, entries).game_record(view, rec))
+        # by the version just read from the store: another process's move is a new one
+        record = self._replays.get(rec)
+        if record is None:
+            done = replay(rec, await self._entries(rec)).game_record(view, rec)
+            record = self._replays.remember(rec, await self._record_players(rec, done))
         names = tuple(self._seat_names(view) or ("",) * len(view.seats))
         analysis = None if rec.status.is_live else \
             await self.repository.analysis_of(match_id)
@@ -181,13 +194,23 @@ class Web:
         await self._web_on(rec.guild_id, match_id)
         if rec.status.never_started:  # no game: nothing to record
             return None
+        names = self._seat_names(self._view(rec))
+        named = tuple(names) if names is not None else None
+        kept = self._exports.get(rec.id)
+        if kept is not None and kept[:2] == (rec.version, named):
+            self._exports.move_to_end(rec.id)
+            return kept[2]
         entries = await self._entries(rec)
         try:
-            return export_record(rec, entries, self._seat_names(self._view(rec)),
-                                 user_ids=False)
+            export = export_record(rec, entries, names, user_ids=False)
         except Exception:  # an exporter bug must not take the page down
             log.exception("export failed for match %s", match_id)
             return None
+        self._exports[rec.id] = (rec.version, named, export)
+        self._exports.move_to_end(rec.id)
+        while len(self._exports) > WEB_RECORDS:
+            self._exports.popitem(last=False)
+        return export
 
     def _name(self, guild_id: int, user: int | None) -> str:
         return self._names(guild_id, user) if self._names is not None and user else ""

@@ -31,7 +31,14 @@ from bot.ops.metrics import Metrics
 from bot.ops.server import Operations
 from bot.web.community import member_page, server_page
 from bot.web.links import LinkSigner, PlayerPass
-from bot.web.pages import error_page, match_page, play_section, setup_section, turn_words
+from bot.web.pages import (
+    Steppers,
+    error_page,
+    match_page,
+    play_section,
+    setup_section,
+    turn_words,
+)
 from bot.web.taps import board_taps, setup_taps
 from locales.i18n import LOCALES, Words, _, negotiate
 from locales.rules_words import rules_words
@@ -228,6 +235,7 @@ class WebApp:
         self.watch = Watch(service, poll_seconds)
         self.keepalive = keepalive_seconds
         self._boards: OrderedDict[tuple[int, int, int, str, int], bytes] = OrderedDict()
+        self.steppers = Steppers()  # each match's plies as its page shows them, by version
 
     def application(self) -> web.Application:
         app = web.Application(middlewares=[self._measured, self._guarded],
@@ -380,7 +388,8 @@ class WebApp:
         html = match_page(found, token=token, ply=ply, locale=reader_locale(request),
                           live=True, export=export,
                           server_path=f"/s/{self.signer.server(caller.guild_id or 0)}",
-                          now=self.service.clock.now())
+                          now=self.service.clock.now(),
+                          stepper=self.steppers.of(found.record))
         return web.Response(text=html, content_type="text/html", charset="utf-8")
 
     async def board(self, request: web.Request) -> web.Response:
@@ -506,7 +515,8 @@ class WebApp:
                           server_path=f"/s/{self.signer.server(match.guild_id)}",
                           now=self.service.clock.now(),
                           turn=turn_words(match, grant.user_id, setup=position.in_setup,
-                                          choices=bool(choices)))
+                                          choices=bool(choices)),
+                          stepper=self.steppers.of(found.record))
         return web.Response(text=html, content_type="text/html", charset="utf-8",
                             status=status)
 

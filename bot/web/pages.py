@@ -8,8 +8,9 @@ A match page works without JavaScript (the step buttons are links to ``?ply=N``)
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from html import escape
 from typing import TYPE_CHECKING
@@ -22,7 +23,7 @@ from locales.terms import choice_title, move_display, seat_colour
 from service import MatchStatus, texts
 from service.imported_seats import imported_title, is_imported, seat_player
 from service.plies import PlyBoard, at_ply, headline
-from service.views import MatchView, SeatView
+from service.views import GameRecord, MatchView, SeatView
 from service.web import WebMatch
 
 if TYPE_CHECKING:
@@ -149,6 +150,88 @@ class Stood:
                                            ("aside", self.aside)) if seats)
 
 
+STEPPERS = 256
+"""Matches whose stepper (:class:`Stepper`) a web process keeps, by version."""
+STEPPER_WORDS = 8
+"""The languages and names of one match's stepper kept in words (:meth:`Stepper.said`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """What the page says of each ply in one language with one set of names: the board's
+    words (``alts``), where it is in moves and who played it (``saids``), and each
+    entry of the moves list (``moves``: its mover's colour and how it reads)."""
+
+    alts: tuple[str, ...]
+    saids: tuple[str, ...]
+    moves: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Stepper:
+    """What a match page needs of each ply of one version of a match (``record``): the
+    match as it stood at each ply (``plies.at_ply``, the stepper's one notion) and the
+    page's facts of it, made once per version (:class:`Steppers`), not at each request,
+    and the words of it, once per language and names."""
+
+    record: GameRecord
+    boards: tuple[PlyBoard, ...]
+    stood: tuple[Stood, ...]
+    _said: OrderedDict[tuple[str, tuple[str, ...]], Said] = field(default_factory=OrderedDict)
+
+    @classmethod
+    def of(cls, record: GameRecord) -> Stepper:
+        boards = tuple(at_ply(record, n) for n in range(len(record.plies) + 1))
+        return cls(record, boards, tuple(Stood.of(b.match) for b in boards))
+
+    def said(self, found: WebMatch, locale: str) -> Said:
+        """The words of every ply in ``locale`` with ``found``'s names."""
+        key = (locale, found.names)
+        kept = self._said.get(key)
+        if kept is not None:
+            self._said.move_to_end(key)
+            return kept
+        seats = self.record.match.seats
+        moves = []
+        for p in self.record.plies:
+            # the mover's colour beside a move or an arrangement; an entry that is no move
+            # (a resignation, a timeout, a skip) names its seat itself ('Black resigns')
+            by_mover = p.move is not None or self.boards[p.ply + 1].setup
+            who = render(seat_colour(seats[p.seat].name), locale) \
+                if by_mover and p.seat is not None and p.seat < len(seats) else ""
+            moves.append((who, render(move_display(p.display), locale)))
+        said = Said(tuple(_alt(found, b, locale) for b in self.boards),
+                    tuple(render(headline(b, _stepper_who(found, b)), locale)
+                          for b in self.boards), tuple(moves))
+        self._said[key] = said
+        while len(self._said) > STEPPER_WORDS:
+            self._said.popitem(last=False)
+        return said
+
+
+class Steppers:
+    """The steppers of the matches a web process showed lately (least recently used
+    first out), each valid for the match's stored version it was made at (the version
+    the page's record was read at: another process's move is a new one)."""
+
+    def __init__(self, size: int = STEPPERS) -> None:
+        self._kept: OrderedDict[int, Stepper] = OrderedDict()
+        self._size = size
+
+    def of(self, record: GameRecord) -> Stepper:
+        match = record.match
+        kept = self._kept.get(match.id)
+        if kept is not None and kept.record.match.version == match.version:
+            self._kept.move_to_end(match.id)
+            return kept
+        made = Stepper.of(record)
+        self._kept[match.id] = made
+        self._kept.move_to_end(match.id)
+        while len(self._kept) > self._size:
+            self._kept.popitem(last=False)
+        return made
+
+
 def _time(when: datetime) -> str:
     """A deadline: exact, in UTC for the page; the script shows it in the reader's zone."""
     iso = when.isoformat(timespec="seconds")
@@ -260,14 +343,16 @@ def never_started_page(found: WebMatch, *, token: str, locale: str,
 def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
                live: bool, play: str = "", page_path: str = "", seat: int = 0,
                export: tuple[str, str] | None = None, server_path: str = "",
-               now: datetime | None = None, turn: Words | None = None) -> str:
+               now: datetime | None = None, turn: Words | None = None,
+               stepper: Stepper | None = None) -> str:
     """The match page at ``ply`` (the record's length: the latest position); ``play``:
     a player's own part (``play_section``), on his page at ``page_path``, the board seen
     from his ``seat``; ``export``: the match in its game's record format (WXF, PDN);
     ``server_path``: its server's page (each player's name links his own); ``now``: the
     service's time, for the clock's state (``bot.web.clock``); ``turn``: what the reader
     is to do now, on his own page when it is his turn (``turn_words``), said first in
-    the browser tab's title so he sees it among his tabs."""
+    the browser tab's title so he sees it among his tabs; ``stepper``: the record's,
+    kept by the web process (:class:`Steppers`; made here without it)."""
     record = found.record
     match = record.match
     if match.status.never_started:  # no board was ever played on: say what it is
@@ -283,9 +368,10 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
     title = render(_("Match #{match}: {game}", match=match.id, game=game), locale)
     # the match as it stood at each ply (the stepper's one notion, ``plies.at_ply``): the
     # board's words, and the players' at the ply shown; each ply's link carries its facts
-    boards = [at_ply(record, n) for n in range(last + 1)]
-    stood = [Stood.of(b.match) for b in boards]
-    alts = [_alt(found, b, locale) for b in boards]
+    stepper = stepper or Stepper.of(record)
+    boards, stood = stepper.boards, stepper.stood
+    words = stepper.said(found, locale)
+    alts, saids = words.alts, words.saids
     alt, shown = alts[ply], stood[ply]
     now = now or datetime.now(UTC)
     to_move, out = render(_("to move"), locale), render(_("out"), locale)
@@ -337,15 +423,9 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
         players.append(f"<li{facts}>{' '.join(bits)}</li>")
 
     # where each ply is in moves, as the stepper in Discord and the console says it
-    saids = [render(headline(b, _stepper_who(found, b)), locale) for b in boards]
     moves = []
-    for p in record.plies:
+    for p, (who, shown_move) in zip(record.plies, words.moves, strict=True):
         after = boards[p.ply + 1]
-        # the mover's colour beside a move or an arrangement; an entry that is no move (a
-        # resignation, a timeout, a skip) names its seat itself ('Black resigns')
-        by_mover = p.move is not None or after.setup
-        who = render(seat_colour(match.seats[p.seat].name), locale) \
-            if by_mover and p.seat is not None and p.seat < len(match.seats) else ""
         current = ' aria-current="step"' if p.ply + 1 == ply else ""
         # numbered as moves: a set-up, a resignation or a skip is listed, never counted
         counted = after.step is not None and after.step.move is not None and not after.setup
@@ -355,7 +435,7 @@ def match_page(found: WebMatch, *, token: str, ply: int, locale: str,
             f'data-ply="{p.ply + 1}" data-alt="{esc(alts[p.ply + 1])}" '
             f'data-said="{esc(saids[p.ply + 1])}"{stood[p.ply + 1].attributes()}{current}>'
             + (f'<span class="who">{esc(who)}</span> ' if who else "") +
-            f'{esc(render(move_display(p.display), locale))}</a></li>')
+            f'{esc(shown_move)}</a></li>')
 
     def step(target: int, label: Words, sign: str, key: str) -> str:
         # a sign for the eye; its words for a screen reader and under a pointer

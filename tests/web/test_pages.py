@@ -4,9 +4,21 @@ sees, and how every wrong request is answered."""
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from html import unescape
+from typing import Any
 
+import pytest
+
+import bot.web.pages
+import service.web
 from bot.web.links import LinkSigner
+from service import MatchService, NullNotifier, SystemClock
+from service.exports import export_record
+from service.plies import PlyBoard, at_ply
+from service.records import MatchRecord
+from service.states import replay
+from service.views import GameRecord
 from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, play_random
 from tests.web.conftest import Site, web_match
 
@@ -215,3 +227,43 @@ async def test_an_unnamed_imported_player_is_named_by_his_seat(site: Site) -> No
     german = unescape(await (await site.client.get(site.path(done.match)
                                                     + "/player/1?lang=de")).text())
     assert "<h1>ein importierter Spieler (Türkis)</h1>" in german
+
+
+async def test_a_page_asked_again_at_the_same_version_replays_nothing(
+        site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A match's replayed record, export and stepper are kept by its stored version: a
+    page asked again (a refresh, a board picture, the page after a live update) replays
+    nothing; a move, here by another process over the same store, is seen at once."""
+    replays, exports = Counter[int](), Counter[int]()
+
+    def counted_replay(rec: MatchRecord, *args: Any, **kwargs: Any) -> Any:
+        replays[rec.id] += 1
+        return replay(rec, *args, **kwargs)
+
+    def counted_export(rec: MatchRecord, *args: Any, **kwargs: Any) -> Any:
+        exports[rec.id] += 1
+        return export_record(rec, *args, **kwargs)
+
+    monkeypatch.setattr(service.web, "replay", counted_replay)
+    monkeypatch.setattr(service.web, "export_record", counted_export)
+    stepped = Counter[int]()
+
+    def counted_at_ply(record: GameRecord, ply: int) -> PlyBoard:
+        stepped[record.match.id] += 1
+        return at_ply(record, ply)
+
+    monkeypatch.setattr(bot.web.pages, "at_ply", counted_at_ply)
+    m = await web_match(site.service, "damas")
+    m = (await site.service.move(m.id, ALICE, "b3-a4")).match
+    for query in ("", "?ply=0", "?ply=1", "?lang=de"):
+        assert (await site.client.get(site.path(m) + query)).status == 200
+    assert (await site.client.get(f"{site.path(m)}/board/1.png")).status == 200
+    assert replays[m.id] == 1 and exports[m.id] == 1
+    assert stepped[m.id] == 2  # the stepper of its two positions, made once
+    other = MatchService(site.service.repository, NullNotifier(), SystemClock())
+    await other.move(m.id, BOB, "a6-b5")  # another process: only the store knows
+    html = await (await site.client.get(site.path(m))).text()
+    assert "a6-b5" in html and html.count(' data-alt="') == 2
+    assert replays[m.id] == 2 and exports[m.id] == 2
+    assert "a6-b5" in await (await site.client.get(site.path(m))).text()
+    assert replays[m.id] == 2 and stepped[m.id] == 2 + 3
