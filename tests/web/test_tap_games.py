@@ -205,9 +205,11 @@ async def test_a_tapped_move_waits_for_confirm_and_the_switch_plays_at_once(
         site: Site, browser: Browser) -> None:
     """A slip of the thumb is not a move: the tap that completes one asks "Play b3-a4?"
     (announced, the focus on Confirm) and nothing is sent; Cancel, Escape or the board
-    tapped elsewhere go back to choosing, the piece still tapped; switched off (the
-    browser remembers it), the tap plays at once. Without the script the bar and its
-    switch are not there to be seen (the buttons below the board play as they did)."""
+    tapped elsewhere go back to choosing, the piece still tapped; a live update (a draw
+    offered) keeps the move asked while the position is the same, and one that moved the
+    position on drops it; switched off (the browser remembers it), the tap plays at once.
+    Without the script the bar and its switch are not there to be seen (the buttons below
+    the board play as they did)."""
     m = await start(site, "damas", {})
     url = await link(site, m, ALICE)
     html = await (await site.client.session.get(url)).text()
@@ -241,6 +243,12 @@ async def test_a_tapped_move_waits_for_confirm_and_the_switch_plays_at_once(
     await page.locator('.spot[data-point="c4"]').click()  # elsewhere: asked for that one
     assert await page.locator("#confirm-ask").inner_text() == "Play b3-c4 (12-15)?"
     assert (await site.service.get_match(m.id)).ply == 0  # nothing was sent
+    # the page drawn again by a live update at the same position: still asked
+    await site.service.offer_draw(m.id, BOB)
+    await page.locator("#offer").wait_for()
+    assert await bar.is_visible()
+    assert await page.locator("#confirm-ask").inner_text() == "Play b3-c4 (12-15)?"
+    assert await page.evaluate("document.activeElement.id") == "confirm-yes"
     await page.get_by_role("button", name="Cancel").click()
     await switch.uncheck()
     async with page.expect_navigation():
@@ -248,3 +256,10 @@ async def test_a_tapped_move_waits_for_confirm_and_the_switch_plays_at_once(
     assert (await site.service.get_match(m.id)).ply == 1
     await page.goto(await link(site, m, BOB))  # the same browser: remembered
     assert not await switch.is_checked()
+    await switch.check()
+    await page.locator('.spot[data-point="a6"]').click()
+    await page.locator('.spot[data-point="b5"]').click()
+    assert (await page.locator("#confirm-ask").inner_text()).startswith("Play a6-b5")
+    await site.service.move(m.id, BOB, "e6-f5")  # from Discord: the position moved on
+    await page.locator('#moves a[data-ply="2"]').wait_for(state="attached")
+    assert await bar.is_hidden()  # the move tapped on the old position is dropped

@@ -126,9 +126,13 @@
   // handing in his arrangement, a draw offer): by cell, the number it was given
   var setupPlaced = {};
 
-  function tapBoard() {
+  // ``kept``: the move that was waiting for Confirm when the page was drawn again (a draw
+  // offered, the opponent handing in his arrangement) at the same position: asked again
+  function tapBoard(kept) {
     var form = document.getElementById("play-moves");
     var frame = document.getElementById("frame");
+    tapped = [];
+    held = null;  // a page without the player's moves has nothing waiting to be sent
     if (!form || !frame || !form.dataset.taps) { return; }
     var moves = JSON.parse(form.dataset.taps);
     var spots = JSON.parse(form.dataset.spots);
@@ -177,6 +181,8 @@
       if (!bar || !on) { play(move); return; }
       var back = document.activeElement;
       held = {
+        move: move,
+        before: before,
         confirm: function () { play(move); },
         cancel: function () {
           held = null;
@@ -267,7 +273,13 @@
     }
     frame.appendChild(layer);
     layer.hidden = ply !== last;
-    paint();
+    var again = kept && moves.filter(function (m) { return m[0] === kept.move[0]; })[0];
+    if (again) {
+      tapped = kept.before;
+      propose(again, kept.before);
+    } else {
+      paint();
+    }
   }
 
   // A set-up by tapping (Querni "choose"): the player taps his start cells in the order
@@ -336,9 +348,9 @@
     paint();
   }
 
-  function bind() {
+  function bind(kept) {
     if (!read()) { return; }
-    tapBoard();
+    tapBoard(kept);
     tapSetup();
     document.querySelectorAll(".step").forEach(function (a) {
       a.addEventListener("click", function (ev) {
@@ -428,15 +440,21 @@
     var typed = field ? field.value : "";
     var typing = field !== null && document.activeElement === field;
     var focused = focusOf(document.activeElement);  // and where the keyboard was
+    // the tapped move waiting for Confirm, and the position it was tapped on (the form's
+    // ply: the entries the match has); kept only while that is still the latest one
+    var form = document.getElementById("play-moves");
+    var waited = held && form ? { move: held.move, before: held.before, ply: form.elements.ply.value } : null;
     fetch(match.dataset.page + "?lang=" + encodeURIComponent(lang), { credentials: "same-origin" })
       .then(function (r) { if (!r.ok) { throw new Error(String(r.status)); } return r.text(); })
       .then(function (html) {
         var doc = new DOMParser().parseFromString(html, "text/html");
         var fresh = doc.getElementById("main");
         if (!fresh) { return; }
+        var next = doc.getElementById("play-moves");
+        var same = waited && next && next.elements.ply && next.elements.ply.value === waited.ply;
         document.getElementById("main").innerHTML = fresh.innerHTML;
         document.title = doc.title;  // "(Your move) ..." when his turn came
-        bind();
+        bind(same ? waited : null);
         show(atLast ? last : Math.min(kept, last));
         var again = document.getElementById("arrangement");
         if (again && typed && !again.value) { again.value = typed; }
