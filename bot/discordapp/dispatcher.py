@@ -370,6 +370,11 @@ class Attachment:
                             description=self.description)
 
 
+DmAsked = Callable[[int, discord.Message, str], Awaitable[None]]
+"""What :meth:`Routes.post` hands each DM it sent with buttons to: the user, the message
+and its language (the notifier remembers it, to close it once answered)."""
+
+
 class Routes:
     """Posts for a match with the fallback ladder (see the module docstring)."""
 
@@ -508,6 +513,8 @@ class Routes:
                    dm: Sequence[int] = (), dm_note: Words | None = None,
                    closed_note: Callable[[int], Words] | None = None,
                    audience: Sequence[int] = (), step: str = "post",
+                   dm_view: Callable[[str], discord.ui.View] | None = None,
+                   dm_asked: DmAsked | None = None,
                    **kwargs: Any) -> discord.Message | None:
         """A new message in the match's place mentioning ``ping``; ``dm`` get
         ``dm_note`` privately with a link. One of ``dm`` whose DMs turn out closed
@@ -519,7 +526,10 @@ class Routes:
         in its server's language, each DM in its reader's. So are the commands a post
         names (``locales.i18n.Command``): a post is read by several people, each Discord
         in its own language, and it names them as the rest of it speaks, the server's
-        thread language (one language per post; a DM names its reader's)."""
+        thread language (one language per post; a DM names its reader's).
+        ``dm_view``: the buttons a DM carries too, labelled in its reader's language (a
+        challenge's Accept and Decline); each DM sent with them is handed to
+        ``dm_asked`` (the user, the message, its language), to be closed once answered."""
         place = await self.place_locale(m.guild_id)
         file = kwargs.pop("file", None)
         attachment = Attachment(file) if isinstance(file, discord.File) else None
@@ -536,8 +546,14 @@ class Routes:
         note = dm_note or content
         for u in dm:
             theirs = await self.for_dm(u, note)
-            sent = await self._step(f"{step}:dm:{u}",
-                                    partial(self.direct, u, f"{theirs}{link}"))
+            loc = await self.user_locale(u) if dm_view is not None else ""
+            view = dm_view(loc) if dm_view is not None else None
+            sent_dm: discord.Message | None = await self._step(
+                f"{step}:dm:{u}", partial(self.direct_message, u, f"{theirs}{link}",
+                                          view=view))
+            sent = sent_dm is not None
+            if sent_dm is not None and view is not None and dm_asked is not None:
+                await dm_asked(u, sent_dm, loc)
             if not sent and message is not None:  # DMs closed: a reply that mentions him
                 short = closed_note(u) if closed_note is not None else \
                     dm_note if dm_note is not None else \
@@ -739,14 +755,25 @@ class Routes:
                      attachment: Attachment | None = None) -> bool:
         """A DM (with ``attachment``, a fresh copy at each try); False when it is refused
         for good (DMs closed: remembered; the user left or is unknown: logged once)."""
+        return await self.direct_message(user_id, text, attachment) is not None
+
+    async def direct_message(self, user_id: int, text: str,
+                             attachment: Attachment | None = None, *,
+                             view: discord.ui.View | None = None
+                             ) -> discord.Message | None:
+        """:meth:`direct` with ``view`` (buttons that work from the DM); the message
+        sent (or found already sent), None when it is refused for good."""
         try:
             channel = await self.client.create_dm(discord.Object(user_id))
             extra: dict[str, Any] = {} if attachment is None else {"file": attachment.fresh()}
+            if view is not None:
+                extra["view"] = view
             since = looked_for_since()
-            if since is None or await self.posted(channel, f"dm:{user_id}", since,
-                                                  cut(text, 2000), []) is None:
-                await channel.send(cut(text, 2000), **_nonce_kwargs(f"dm:{user_id}"),
-                                   **extra)
+            message = None if since is None else await self.posted(
+                channel, f"dm:{user_id}", since, cut(text, 2000), view_button_ids(view))
+            if message is None:
+                message = await channel.send(cut(text, 2000),
+                                             **_nonce_kwargs(f"dm:{user_id}"), **extra)
         except Exception as error:
             self._failed(error)
             retry = retry_of(error)
@@ -762,12 +789,12 @@ class Routes:
             else:
                 self.log_once(("dm", user_id), "cannot DM user %s: %s", user_id,
                               _what(error))
-            return False
+            return None
         self._delivered("dm")
         if user_id in self._dms_closed:
             self._dms_closed.discard(user_id)
             await self.facts.set_dms_closed(user_id, False)
-        return True
+        return message
 
     # ------------------------------------------------------------------ telling admins
 

@@ -69,6 +69,16 @@ Messageable = discord.TextChannel | discord.Thread
 
 
 
+def dm_offer(user_id: int) -> str:
+    """How a challenge's DM to ``user_id``, sent with its Accept and Decline, is
+    remembered (``PostedMessage``) to be closed with the challenge's post.
+
+    >>> dm_offer(7)
+    'challenge:dm:7'
+    """
+    return f"challenge:dm:{user_id}"
+
+
 class DiscordNotifier:
     """Posts service events to Discord through ``client``, by way of the outbox (its
     ``relay``, which the wiring builds around :meth:`deliver`: ``create_bot``); reads what
@@ -253,9 +263,16 @@ class DiscordNotifier:
                      "it above.", player=embeds.mention(user),
                      challenger=embeds.mention(event.by))
 
+        def dm_buttons(dm_loc: str) -> discord.ui.View:  # answered from the DM itself
+            return match_buttons(m.id, m.ply, ["accept", "decline"], dm_loc)
+
+        async def dm_asked(user: int, message: discord.Message, dm_loc: str) -> None:
+            await self.asked(m, dm_offer(user), dm_loc, message)
+
         await self.asked(m, "challenge", loc, await self.post(
             m, text, ping=ping, dm=dm, closed_note=closed_note,
-            view=match_buttons(m.id, m.ply, actions, loc)))
+            view=match_buttons(m.id, m.ply, actions, loc), dm_view=dm_buttons,
+            dm_asked=dm_asked))
         await self.rematch_asked(m, event)
 
     async def rematch_asked(self, m: MatchView, event: ev.ChallengeReceived) -> None:
@@ -271,6 +288,9 @@ class DiscordNotifier:
     @handlers.on(ev.LobbyChanged)
     async def lobby_changed(self, event: ev.LobbyChanged) -> None:
         m = event.match
+        # his own answer closes the challenge's DM to him (the lobby waits on)
+        await self.close(m.id, dm_offer(event.user_id), ev.OfferSettled(
+            m, "challenge", "accepted" if event.joined else "declined", event.user_id))
         who, game = embeds.mention(event.user_id), embeds.game_of(m)
         said = _("{player} joined the {game} lobby ({joined}/{seats}).", player=who,
                  game=game, joined=len(m.joined), seats=m.seat_count) if event.joined \
@@ -396,6 +416,9 @@ class DiscordNotifier:
                                         event.by)
         offer = event.offer if event.ply is None else f"{event.offer}:{event.ply}"
         await self.close(m.id, offer, event)
+        if event.offer == "challenge":  # and the DMs that carried its buttons
+            for user in dict.fromkeys((*m.invited, *m.joined, *m.players())):
+                await self.close(m.id, dm_offer(user), event)
 
     async def show_rematch(self, match_id: int, rematch: int, stage: str,
                            by: int | None) -> None:

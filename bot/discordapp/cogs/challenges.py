@@ -42,7 +42,7 @@ from bot.discordapp.notices import ReplyFirst
 from bot.imports import import_label
 from locales.i18n import Words, _, _n, command, joined, option, render
 from locales.terms import seat_colour
-from service import MatchService, MatchStatus, ServiceError
+from service import Caller, MatchService, MatchStatus, ServiceError
 from service.challenges import ContinuableGame
 from service.computer import DEFAULT_LEVEL
 from service.computer_seats import computer_title, computer_user
@@ -482,27 +482,33 @@ class ChallengesCog(commands.Cog, name="Challenges"):
 
     @commands.Cog.listener()
     async def on_match_button(self, interaction: Interaction, button: MatchButton) -> None:
-        """Accept, decline, join and cancel (the draw buttons are the Play cog's)."""
+        """Accept, decline, join and cancel (the draw buttons are the Play cog's). A
+        challenge's DM to a player who chose ``/notify mode:dm`` carries Accept and
+        Decline too: a click there has no server, so the match is read as a DM reads it
+        (its participants only: to anyone else it does not exist) and the answer is
+        given in the match's own server."""
         if button.action not in ("accept", "decline", "join", "cancel"):
             return
         async with acknowledged(interaction):
             m = await clicked_match(self.service, interaction, button)
             user = interaction.user.id
+            caller = caller_of(interaction) if interaction.guild_id is not None \
+                else Caller(m.guild_id, user)
             if button.action in ("accept", "join"):
                 check_post(match_place(interaction, m))
             async with self.notices.after_reply():
                 if button.action == "accept":
-                    m = await self.service.accept(m.id, user, caller=caller_of(interaction))
+                    m = await self.service.accept(m.id, user, caller=caller)
                     text = _("Challenge accepted.") if m.status.is_waiting is False else \
                         _("You're in; waiting for the other players.")
                 elif button.action == "join":
-                    m = await self.service.join(m.id, user, caller=caller_of(interaction))
+                    m = await self.service.join(m.id, user, caller=caller)
                     text = _("You joined.") if m.status.is_waiting else \
                         _("You joined: the match begins.")
                 elif button.action == "decline":
-                    await self.service.decline(m.id, user, caller=caller_of(interaction))
+                    await self.service.decline(m.id, user, caller=caller)
                     text = _("Challenge declined.")
                 else:
-                    await self.service.cancel(m.id, user, caller=caller_of(interaction))
+                    await self.service.cancel(m.id, user, caller=caller)
                     text = _("Challenge cancelled.")
                 await answer(interaction, text)
