@@ -187,8 +187,8 @@ Computer players (``computer.py``): ``MatchService(..., picker=MovePicker)``;
 (casual; two-player games start at once), ``add_computers(match_id, user, level)`` (the
 lobby's creator fills its empty seats), ``play_computers(match_id)`` /
 ``computers_idle()``. A computer is a negative user id (``computer_user(level, n)``)
-named "Tablero (level N)"; its turns start by themselves when announced and its moves go
-through ``move``/``submit_setup`` like anyone's.
+named "Tablero level N" ("Tablero 2 level N" for a second one at that level); its turns
+start by themselves when announced and its moves go through ``move``/``submit_setup`` like anyone's.
 
 Events given to the Notifier (``service.events``): ChallengeReceived, LobbyChanged,
 ChallengeClosed, TurnStarted, DeadlineReminder, PlayerOut, MovePlayedFor (a move the rules

@@ -4,7 +4,8 @@ A computer player is a user id of its own at the very top of the id range (ids a
 non-negative 64-bit ints; Discord's snowflakes reach that range only around 2084, console
 ids are far below): ``computer_user(level, n)`` is ``COMPUTER_IDS + 1000 * n + level``,
 the ``n``-th computer at ``level`` in a match (a match never seats one user twice). Its
-name is ``"Tablero (level 5)"`` wherever names are shown.
+name is ``"Tablero level 5"`` wherever names are shown (``"Tablero 2 level 5"`` for the
+second at one level in a match: ``computer_seats.computer_name``).
 
 Its moves come from a ``MovePicker`` (a port: the adapter runs the engine in a process
 pool) and go through the very path of a person's move (``move`` / ``submit_setup``:

@@ -53,16 +53,42 @@ def is_computer(user: int | None) -> bool:
     return user is not None and computer_level(user) is not None
 
 
-def computer_name(user: int) -> str:
-    """The computer player's name as the name caches and images keep it (in English).
+def computer_number(user: int) -> int:
+    """Which computer at its level in its match ``user`` is, from 1 (``computer_user``'s
+    ``n`` + 1): /fill seats several at one level, and their names must tell them apart.
 
-    >>> computer_name(computer_user(5))
-    'Tablero (level 5)'
+    >>> computer_number(computer_user(5)), computer_number(computer_user(1, 2))
+    (1, 3)
     """
-    return f"Tablero (level {computer_level(user)})"
+    return (user - COMPUTER_IDS) // _SPAN + 1
+
+
+def computer_name(user: int) -> str:
+    """The computer player's name as the name caches and images keep it (in English):
+    ``'Tablero level 5'``; the second and third at one level in a match (/fill) are
+    ``'Tablero 2 level 5'`` and ``'Tablero 3 level 5'`` (the number is the id's, so a
+    computer keeps it in every post, picture and file). No parentheses: names stand in
+    them ("Black (Tablero level 1) won (…)").
+
+    >>> computer_name(computer_user(5)), computer_name(computer_user(1, 1))
+    ('Tablero level 5', 'Tablero 2 level 1')
+    """
+    number = computer_number(user)
+    if number == 1:
+        return f"Tablero level {computer_level(user)}"
+    return f"Tablero {number} level {computer_level(user)}"
 
 
 def computer_title(user: int) -> Words:
     """The computer player's name in the reader's words (``computer_name`` is the one
-    the name caches and images use)."""
-    return _("Tablero (level {level})", level=computer_level(user))
+    the name caches and images use), numbered as it is.
+
+    >>> computer_title(computer_user(1, 2)).render("de")
+    'Tablero 3 Stufe 1'
+    """
+    number = computer_number(user)
+    if number == 1:
+        # TRANSLATORS: the computer player's name (no parentheses: it stands in them)
+        return _("Tablero level {level}", level=computer_level(user))
+    # TRANSLATORS: the second, third... computer player at one level in a match
+    return _("Tablero {number} level {level}", number=number, level=computer_level(user))

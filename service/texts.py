@@ -52,7 +52,7 @@ def seat_names(match: MatchView, names: NameResolver | None) -> list[str] | None
 def drawn_names(match: MatchView, names: NameResolver | None,
                 locale: str) -> list[str] | None:
     """:func:`seat_names` for a picture drawn in ``locale`` (its chips and alt text): a
-    computer seat in the reader's words ("Tablero (Stufe 1)"), not the English name the
+    computer seat in the reader's words ("Tablero Stufe 1"), not the English name the
     resolver keeps for files and caches, which a German or Chinese board showed."""
     found = seat_names(match, names)
     if found is None:

@@ -29,9 +29,9 @@ def session(lines: list[str]) -> str:
 def test_challenge_the_computer_and_it_answers() -> None:
     text = session(["as alice", "/challenge @computer xiangqi level:6 seat:black",
                     "/board", "/stats"])
-    assert "Tablero (level 6)" in text
+    assert "Tablero level 6" in text
     assert "(casual" in text
-    assert "Tablero (level 6) played" in text  # Red moved first, on its own
+    assert "Tablero level 6 played" in text  # Red moved first, on its own
     assert "alice to move" in text
 
 
@@ -39,7 +39,7 @@ def test_the_computer_answers_a_move_before_the_next_prompt() -> None:
     text = session(["as alice", "/challenge @computer alquerque level:2 seat:white",
                     "/move d3-c3", "/games"])
     after_move = text.split("> /move d3-c3", 1)[1].split("> /games", 1)[0]
-    assert "Tablero (level 2) played" in after_move
+    assert "Tablero level 2 played" in after_move
 
 
 def test_level_is_checked_and_only_for_the_computer() -> None:
@@ -55,7 +55,9 @@ def test_fill_a_lobby_with_computer_players() -> None:
                     "/fill level:3"])
     assert "only the player who opened the lobby" in text
     filled = text.split("filled: ", 1)[1].splitlines()[0]
-    assert filled.count(": Tablero (level 3)") == 2 and "(casual" in filled
+    # two computers at one level: numbered, so the seats tell them apart
+    assert ": Tablero level 3" in filled and ": Tablero 2 level 3" in filled, filled
+    assert "(casual" in filled
 
 
 def test_hint_against_the_computer() -> None:
@@ -145,18 +147,18 @@ def test_the_console_searches_with_the_engine_settings(
     monkeypatch.setattr("sys.stdout", out)
     assert console_main(load_settings(None)) == 0
     assert [(p.seconds, p.workers) for p in made] == [(0.3, 3)]
-    assert "Tablero (level 2) played" in out.getvalue()
+    assert "Tablero level 2 played" in out.getvalue()
 
 
 def test_a_four_player_lobby_with_the_computer_asks_nobody_to_accept() -> None:
     """The computer of a four-player lobby is in at once: the announcement is the open
-    lobby's, never "alice challenges Tablero (level 5) ...: /accept or /decline"."""
+    lobby's, never "alice challenges Tablero level 5 ...: /accept or /decline"."""
     text = session(["as alice", "/challenge @computer alquerque-grande players:4"])
     said = text.split("> /challenge @computer alquerque-grande players:4\n", 1)[1]
     assert said.splitlines()[:2] == [
         "* alice challenges anyone (open challenge) to Alquerque grande · 4 players · teams "
         "(match #1): /accept or /decline",
-        "* Tablero (level 5) joined lobby #1 (2/4)"]
+        "* Tablero level 5 joined lobby #1 (2/4)"]
     assert "challenges Tablero" not in said
 
 
@@ -169,10 +171,10 @@ def test_a_rematch_against_the_computer_begins_at_once_colours_swapped() -> None
                     "/games"])
     first, again, old, games = (part.split("\n", 1)[1] for part in
                                 text.split("> /resign\n", 1)[1].split("> ")[1:])
-    assert "rematch begins: #2 Alquerque (casual, 3d/move) - White: Tablero (level 2); " \
+    assert "rematch begins: #2 Alquerque (casual, 3d/move) - White: Tablero level 2; " \
         "Black: alice" in first
-    assert "* #2: Tablero (level 2) played " in first  # the computer opened it at once
+    assert "* #2: Tablero level 2 played " in first  # the computer opened it at once
     assert again.strip() == "! a rematch of match #1 is already under way: match #2"
     assert old.strip() == "! a rematch of match #1 is already under way: match #2"
-    assert "#2 Alquerque (casual, 3d/move) - White: Tablero (level 2); Black: alice - " \
+    assert "#2 Alquerque (casual, 3d/move) - White: Tablero level 2; Black: alice - " \
         "move 2, alice to move" in games

@@ -170,9 +170,9 @@ async def test_the_computer_is_named_in_the_readers_words_on_the_board(
         out.write(f"> {line}\n")
         await console.handle(line)
     board = after(out.getvalue(), "/board")
-    assert "Tablero (Stufe 2) (Weiß) am Zug" in board, board
+    assert "Tablero Stufe 2 (Weiß) am Zug" in board, board  # no nested parentheses
     assert "level" not in board
-    assert renderer.names[-1] == ["Tablero (Stufe 2)", "alice"]
+    assert renderer.names[-1] == ["Tablero Stufe 2", "alice"]
 
 
 async def test_sweep_counts_its_events_with_a_plural() -> None:

@@ -152,5 +152,5 @@ as carol
     # as it stood at ply 1: Black to move, not out yet (he resigned later)
     assert earlier.endswith("\n  Red: alice\n▶ Black: bob")
     computer = _after(text, "/board #4")
-    assert "  Red: Tablero (level 1) · not rated (computer)\n" in computer
+    assert "  Red: Tablero level 1 · not rated (computer)\n" in computer
     assert "Black: carol · no rating yet" in computer

@@ -63,11 +63,11 @@ async def test_challenge_the_computer_it_moves_first_and_is_named(world: World) 
     assert match.ply == 1 and match.to_move == (w.alice.id,)
     assert computer_user(3) in [s.user_id for s in match.seats]
     posted = texts(thread) + texts(w.channel)
-    assert "Tablero (level 3)" in posted
+    assert "Tablero level 3" in posted
     assert f"<@{computer_user(3)}>" not in posted  # the computer is named, never mentioned
     turn = thread.last_message  # the card (issue 42): its seats rated or not
     said = post_text(turn)
-    assert "**Red**: Tablero (level 3) · not rated (computer)" in said
+    assert "**Red**: Tablero level 3 · not rated (computer)" in said
     assert f"▶ **Black**: {w.alice.mention} · no rating yet" in said
     await w.alice.slash(thread, "move", move=(await w.alice.autocomplete(
         thread, "move", "move", ""))[0]["value"])
@@ -88,13 +88,18 @@ async def test_a_lobby_filled_with_computers_begins(world: World) -> None:
     assert m.status.value == "active" and not m.rated
     assert sum(1 for s in m.seats if is_computer(s.user_id)) == 3
     # the start post names the three: no post of each join came after it, as "Tablero
-    # (level 2) joined the Alquerque grande lobby (2/4)" and "(3/4)" under it did
+    # level 2 joined the Alquerque grande lobby (2/4)" and "(3/4)" under it did
     said = [post_text(p) for p in w.channel.history()]
     assert not any("joined the Alquerque grande lobby" in s for s in said)
     # the lobby's post said "(3 days per move, rated)": its closing line says casual
     assert said[0].endswith("\n✅ The lobby is full: the match has started, casual (it "
                             "has computer players).")
-    assert "started: " in said[-2] and "Tablero (level 2)" in said[-2]  # then its thread
+    assert "started: " in said[-2] and "Tablero level 2" in said[-2]  # then its thread
+    # three computers at one level: each has a name of its own (all three were "Tablero
+    # (level 2)", and the teams line could not tell them apart)
+    assert all(f"{name}," in said[-2] or f"{name} " in said[-2] or f"{name}\n" in said[-2]
+               for name in ("Tablero level 2", "Tablero 2 level 2", "Tablero 3 level 2")), \
+        said[-2]
 
 
 async def test_stats_show_games_against_the_computer(world: World) -> None:
@@ -168,7 +173,7 @@ async def test_naming_the_bot_itself_starts_a_computer_game(
     assert computer_user(DEFAULT_LEVEL) in [s.user_id for s in match.seats]
     assert me.id not in [s.user_id for s in match.seats]
     assert match.ply == 1 and match.to_move == (w.alice.id,)
-    assert f"Tablero (level {DEFAULT_LEVEL})" in texts(thread) + texts(w.channel)
+    assert f"Tablero level {DEFAULT_LEVEL}" in texts(thread) + texts(w.channel)
 
 
 # drawing the graph, the sheet and the GIF takes seconds of wall time on a loaded 2-core
@@ -244,7 +249,7 @@ async def test_a_four_player_lobby_with_the_computer_asks_nobody_to_accept(
         world: World) -> None:
     """``/challenge computer:True`` of a four-player game opens a lobby the computer has
     joined at once: the post asks people to join the open seats, never the computer to
-    accept (it was "Tablero (level 5): alice challenges you", with Accept and Decline)."""
+    accept (it was "Tablero level 5: alice challenges you", with Accept and Decline)."""
     w = world
     await w.alice.slash(w.channel, "challenge", game="alquerque-grande:players=4,mode=teams",
                         computer=True)
@@ -256,7 +261,7 @@ async def test_a_four_player_lobby_with_the_computer_asks_nobody_to_accept(
     assert "challenges you" not in post_text(asked)
     assert [b.label for b in buttons(asked)] == ["Join", "Cancel"]
     said = "\n".join(post_text(m) for m in posts)
-    assert "Tablero (level 5) joined the Alquerque grande lobby (2/4)." in said
+    assert "Tablero level 5 joined the Alquerque grande lobby (2/4)." in said
     assert "challenges you" not in said and "Accept" not in \
         [b.label for m in posts for b in buttons(m)]
 
@@ -286,7 +291,7 @@ async def test_the_result_of_a_game_against_the_computer_offers_a_rematch(
     new = await w.service.get_match(rematch)
     assert new.status.value == "active" and not new.rated
     assert new.seat_of(w.alice.id) == 1 and new.seat_of(computer_user(2)) == 0
-    assert said.content == "Your casual match against Tablero (level 2) begins in " \
+    assert said.content == "Your casual match against Tablero level 2 begins in " \
         f"<#{new.thread_id}> (match {new.id})."
     assert new.thread_id in [t.id for t in w.channel.threads]
     shown = next(m for m in thread.history() if m.id == result.id)

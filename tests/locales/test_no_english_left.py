@@ -38,6 +38,9 @@ ALLOWED_FILES = {
 """Whole files whose words are not for the players."""
 
 ALLOWED = {
+    # the computer's English name the name caches and files keep (``computer_title`` is
+    # the reader's)
+    ("service/computer_seats.py", "Tablero level {}"),
     # stored words: the record keeps English, ``locales.terms`` puts them in words
     # (a match ended before every player had moved: ``service.early_ends``)
     ("service/early_ends.py", "draw agreed before every player had moved"),

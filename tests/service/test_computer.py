@@ -53,7 +53,7 @@ def test_computer_ids_are_reserved_valid_ids_and_name_their_level() -> None:
     assert computer_level(computer_user(5, 1)) == 5 and computer_level(ALICE) is None
     assert is_computer(computer_user(8)) and not is_computer(ALICE)
     assert not is_computer(None) and not is_computer(-5)
-    assert computer_name(computer_user(3)) == "Tablero (level 3)"
+    assert computer_name(computer_user(3)) == "Tablero level 3"
     with pytest.raises(InvalidOption):
         computer_user(9)
 
@@ -88,7 +88,7 @@ async def test_the_computer_is_named_and_never_rated(cpu_service: MatchService) 
     assert not m.rated
     image_names = cpu_service.names
     assert image_names is not None and image_names(GUILD, computer_user(8)) == \
-        "Tablero (level 8)"
+        "Tablero level 8"
     await cpu_service.resign(m.id, ALICE)
     board = await cpu_service.leaderboard(GUILD, "alquerque")
     assert board.entries == ()
@@ -367,7 +367,10 @@ async def test_every_configuration_can_be_played_against_the_computer(
     assert len(computers) == m.seat_count - 1 and all(map(is_computer, computers))
     names = cpu_service.names
     assert names is not None
-    assert {names(GUILD, u) for u in computers} == {f"Tablero (level {level})"}
+    # computers sharing a level are numbered: a name each (/fill seats three at one level)
+    assert sorted(names(GUILD, u) for u in computers) == sorted(
+        [f"Tablero level {level}", f"Tablero 2 level {level}",
+         f"Tablero 3 level {level}"][:len(computers)])
     for _turn in range(4):
         await cpu_service.computers_idle()
         m = await cpu_service.get_match(m.id)
@@ -624,12 +627,12 @@ async def test_a_rematch_the_computer_cannot_take_is_refused(
 async def test_a_board_drawn_for_a_reader_names_the_computer_in_his_words(
         repo: Repository, clock: SetClock, recorder: Recorder,
         picker: InlineMovePicker) -> None:
-    """A board's picture (its name chips and alt text: "Schwarz (Tablero (level 3)) am
+    """A board's picture (its name chips and alt text: "Schwarz (Tablero level 3) am
     Zug") named the computer by the English name the caches keep, to a German reader
     too; the pictures drawn in a language name it in that language, as the texts do."""
     s = MatchService(repo, recorder, clock, rng=random.Random(7), picker=picker,
                      names=lambda _guild, _user: "alice")
     m = await s.challenge_computer(GUILD, CHANNEL, ALICE, "damas", level=3, seat=0)
-    assert s.core.drawn_names(m, "de") == ["alice", "Tablero (Stufe 3)"]
-    assert s.core.drawn_names(m, "zh-TW") == ["alice", "Tablero（3 級）"]
-    assert s.core.seat_names(m) == ["alice", "Tablero (level 3)"]  # files and caches
+    assert s.core.drawn_names(m, "de") == ["alice", "Tablero Stufe 3"]
+    assert s.core.drawn_names(m, "zh-TW") == ["alice", "Tablero 3 級"]
+    assert s.core.seat_names(m) == ["alice", "Tablero level 3"]  # files and caches
