@@ -775,8 +775,9 @@ class DiscordNotifier:
         picture = await self.board_attachment(m, event.board, loc)
         extra: dict[str, Any] = {"file": picture} if picture is not None else {}
         ping, dm = self.split_by_preference(m, [event.by])
+        # the clock's moment has its own brackets: no parentheses around it
         await self.post(m, _(
-            "{player} agreed: {move} is taken back. {mover}, your move again ({when}).",
+            "{player} agreed: {move} is taken back. {mover}, your move again, {when}.",
             player=embeds.mention(event.accepted_by), move=f"**{event.move}**",
             mover=embeds.mention(event.by), when=embeds.clock_status(m)),
             ping=ping, dm=dm, audience=self.others(m, event.accepted_by),

@@ -39,7 +39,8 @@ async def test_takeback_is_asked_and_accepted_with_buttons_across_a_restart(
     early = await w.bob.slash(thread, "takeback")
     assert reply(early).ephemeral and "Only the last move" in reply(early).content
     asked = await w.alice.slash(thread, "takeback")
-    assert reply(asked).ephemeral and "Takeback asked" in reply(asked).content
+    assert reply(asked).ephemeral and reply(asked).content == (
+        "Takeback asked; your opponent answers. It lapses if they move instead.")  # not "he"
     post = thread.last_message
     assert "asks to take back" in post.content and w.bob.mention in post.content
     fresh, repository = await restart(w)
@@ -54,6 +55,10 @@ async def test_takeback_is_asked_and_accepted_with_buttons_across_a_restart(
         assert back.ply == 0 and back.to_move == (w.alice.id,)
         told = thread.last_message
         assert "taken back" in told.content and w.alice.mention in told.content
+        # the moment keeps its own brackets: "your move again, <t:R> (<t:f>)", not nested
+        # in "your move again (<t:R> (<t:f>))"
+        assert f"{w.alice.mention}, your move again, <t:" in told.content, told.content
+        assert ":f>))" not in told.content
         assert told.attachments  # the board as it is again
         stale = await w.bob.click(post, label="Decline takeback")
         assert reply(stale).ephemeral  # the match moved on: the button is stale

@@ -144,7 +144,7 @@ class ComfortsCog(commands.Cog, name="Comforts"):
             if action == "ask":
                 await self.service.request_takeback(match_id, user, caller=caller_of(interaction))
                 await say(interaction, _("Takeback asked; your opponent answers. It lapses "
-                                         "if he moves instead."))
+                                         "if they move instead."))
             elif action == "accept":
                 await self.service.accept_takeback(match_id, user, caller=caller_of(interaction))
                 await say(interaction, _("You accepted: the move is taken back."))
