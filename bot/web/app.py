@@ -1,7 +1,8 @@
 """The web adapter's server (aiohttp, installed with discord.py): routes, security headers,
 plain error pages and live updates.
 
-Routes: ``/m/{token}`` a match page (``?ply=N`` a ply of it, ``?lang=`` a language),
+Routes: ``/`` what these pages are (a match's page is reached by its link, from ``/web``
+in Discord), ``/m/{token}`` a match page (``?ply=N`` a ply of it, ``?lang=`` a language),
 ``/m/{token}/board/{ply}.png`` its board after ``ply`` plies (``?seat=N``: seen from
 seat N), ``/m/{token}/record.wxf`` / ``.pdn`` its record in its game's format,
 ``/m/{token}/events``
@@ -34,6 +35,7 @@ from bot.web.links import LinkSigner, PlayerPass
 from bot.web.pages import (
     Steppers,
     error_page,
+    home_page,
     match_page,
     play_section,
     setup_section,
@@ -340,7 +342,10 @@ class WebApp:
         return match_id, Caller(guild_id, SPECTATOR)
 
     async def home(self, request: web.Request) -> web.Response:
-        raise web.HTTPNotFound()
+        """What these pages are, in the reader's language (a match's page is reached only
+        by its link)."""
+        return web.Response(text=home_page(reader_locale(request)), content_type="text/html",
+                            charset="utf-8")
 
     async def favicon(self, request: web.Request) -> web.Response:
         """No icon, said plainly: browsers ask for one with every page, and a 404 would

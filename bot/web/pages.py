@@ -94,6 +94,19 @@ def error_page(status: int, locale: str, words: Words | None = None,
     return page(head, f"<h1>{esc(head)}</h1><p>{esc(text)}</p>{link}", locale)
 
 
+def home_page(locale: str) -> str:
+    """What is at ``/``: what these pages are and how one comes to a match's page (its
+    link, from ``/web`` in Discord): there is no list of matches to browse."""
+    title = render(_("Tablero's match pages"), locale)
+    what = render(_("Tablero is a Discord bot for board games. Here it shows the matches "
+                    "of the servers that turned its web pages on, to watch them or to "
+                    "play them."), locale)
+    how = render(_("Each match has a page of its own, reached by its link: ask for it in "
+                   "Discord with {web}.", web=command("web")), locale)
+    return page(title, f"<h1>{esc(title)}</h1><p>{esc(what)}</p><p>{esc(how)}</p>",
+                locale, switch="/")
+
+
 def board_alt(found: WebMatch, ply: int, locale: str) -> str:
     """The alt text of the board after ``ply`` plies, as in Discord (``texts.describe``)
     of the match as it stood then (``plies.at_ply``)."""

@@ -66,7 +66,7 @@ async def test_forged_unknown_and_web_off_links_all_answer_the_same_404(site: Si
     unknown = site.signer.spectator(m.id + 50, m.guild_id)
     pages = []
     for path in (f"/m/{forged}", f"/m/{other_server}", f"/m/{unknown}", "/m/1", "/m/%00",
-                 f"/m/{forged}/board/0.png", "/", "/static/../app.py"):
+                 f"/m/{forged}/board/0.png", "/nothing", "/static/../app.py"):
         r = await site.client.get(path)
         assert r.status == 404, path
         body = await r.text()
@@ -267,3 +267,18 @@ async def test_a_page_asked_again_at_the_same_version_replays_nothing(
     assert replays[m.id] == 2 and exports[m.id] == 2
     assert "a6-b5" in await (await site.client.get(site.path(m))).text()
     assert replays[m.id] == 2 and stepped[m.id] == 2 + 3
+
+
+async def test_the_root_says_what_these_pages_are_in_the_readers_language(
+        site: Site) -> None:
+    english = await site.client.get("/")
+    assert english.status == 200 and "Content-Security-Policy" in english.headers
+    html = unescape(await english.text())
+    assert "<title>Tablero's match pages</title>" in html
+    assert "ask for it in Discord with /web." in html
+    german = await (await site.client.get("/", headers={
+        "Accept-Language": "fr;q=0.9, de;q=0.8"})).text()
+    assert '<html lang="de">' in german and "Die Partieseiten von Tablero" in german
+    chosen = await (await site.client.get("/?lang=zh-TW")).text()
+    assert '<html lang="zh-TW">' in chosen and "Tablero 對局頁面" in chosen
+    assert 'href="/?lang=sv-SE"' in chosen  # the language switch stays here
