@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import dataclasses
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from datetime import datetime
+from typing import Generic, TypeVar
 
 import rules
 from locales.i18n import _
@@ -376,6 +377,44 @@ class StoredRecord:
         return replay(self.rec, self.entries).game_record(self.match, self.rec)
 
 
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class Recent(Generic[K, V]):
+    """At most ``size`` values kept by key, the least recently used first out, each
+    valid for the version it was kept at (a match's stored version: another process's
+    change is a new one; never a time). One mechanism for every such cache of the
+    service and the web pages.
+
+    >>> kept = Recent[int, str](1)
+    >>> kept.keep(7, 3, "seven"), kept.get(7, 3), kept.get(7, 4)
+    ('seven', 'seven', None)
+    >>> _ = kept.keep(8, 1, "eight"); kept.get(7, 3) is None
+    True
+    """
+
+    def __init__(self, size: int) -> None:
+        self._kept: OrderedDict[K, tuple[Hashable, V]] = OrderedDict()
+        self._size = size
+
+    def get(self, key: K, version: Hashable) -> V | None:
+        """The value kept for ``key`` at ``version``, else None."""
+        hit = self._kept.get(key)
+        if hit is None or hit[0] != version:
+            return None
+        self._kept.move_to_end(key)
+        return hit[1]
+
+    def keep(self, key: K, version: Hashable, value: V) -> V:
+        """Keep ``value`` for ``key`` at ``version`` (and hand it back)."""
+        self._kept[key] = (version, value)
+        self._kept.move_to_end(key)
+        while len(self._kept) > self._size:
+            self._kept.popitem(last=False)
+        return value
+
+
 class Replays:
     """Replayed records kept in memory (least recently used first out), so the board at
     any ply of a match is a lookup after the first one (the replay stepper, issue 42): a
@@ -383,20 +422,11 @@ class Replays:
     An entry is valid while the match's stored version is the one it was replayed at."""
 
     def __init__(self, size: int = 64) -> None:
-        self._cache: OrderedDict[int, tuple[int, GameRecord]] = OrderedDict()
-        self._size = size
+        self._kept = Recent[int, GameRecord](size)
 
     def get(self, rec: MatchRecord) -> GameRecord | None:
         """The replayed record of ``rec`` if it was replayed at ``rec``'s version."""
-        hit = self._cache.get(rec.id)
-        if hit is None or hit[0] != rec.version:
-            return None
-        self._cache.move_to_end(rec.id)
-        return hit[1]
+        return self._kept.get(rec.id, rec.version)
 
     def remember(self, rec: MatchRecord, record: GameRecord) -> GameRecord:
-        self._cache[rec.id] = (rec.version, record)
-        self._cache.move_to_end(rec.id)
-        while len(self._cache) > self._size:
-            self._cache.popitem(last=False)
-        return record
+        return self._kept.keep(rec.id, rec.version, record)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
@@ -29,7 +28,7 @@ from service.exports import export_record
 from service.imported_seats import is_imported
 from service.ports import MatchChanged, MatchChanges
 from service.records import MatchStatus
-from service.states import Replays, ladders, replay
+from service.states import Recent, Replays, ladders, replay
 from service.tournament_records import TournamentGame, TournamentRecord
 from service.tournaments.model import tournament_title
 from service.tournaments.standings import standings
@@ -156,8 +155,8 @@ class Web:
         self._imported = core.imported
         self._replays = Replays(WEB_RECORDS)
         # each match's export, by its version and the names its headers give the players
-        self._exports: OrderedDict[int, tuple[int, tuple[str, ...] | None,
-                                              tuple[str, str] | None]] = OrderedDict()
+        # (boxed: a game with no standard format has None for its export, kept too)
+        self._exports = Recent[int, tuple[tuple[str, str] | None]](WEB_RECORDS)
 
     async def _web_on(self, guild_id: int, match_id: int) -> None:
         settings = await self.get_guild_settings(guild_id)
@@ -196,21 +195,16 @@ class Web:
             return None
         names = self._seat_names(self._view(rec))
         named = tuple(names) if names is not None else None
-        kept = self._exports.get(rec.id)
-        if kept is not None and kept[:2] == (rec.version, named):
-            self._exports.move_to_end(rec.id)
-            return kept[2]
+        kept = self._exports.get(rec.id, (rec.version, named))
+        if kept is not None:
+            return kept[0]
         entries = await self._entries(rec)
         try:
             export = export_record(rec, entries, names, user_ids=False)
         except Exception:  # an exporter bug must not take the page down
             log.exception("export failed for match %s", match_id)
             return None
-        self._exports[rec.id] = (rec.version, named, export)
-        self._exports.move_to_end(rec.id)
-        while len(self._exports) > WEB_RECORDS:
-            self._exports.popitem(last=False)
-        return export
+        return self._exports.keep(rec.id, (rec.version, named), (export,))[0]
 
     def _name(self, guild_id: int, user: int | None) -> str:
         return self._names(guild_id, user) if self._names is not None and user else ""

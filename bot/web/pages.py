@@ -8,7 +8,6 @@ A match page works without JavaScript (the step buttons are links to ``?ply=N``)
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -23,6 +22,7 @@ from locales.terms import choice_title, move_display, seat_colour
 from service import MatchStatus, texts
 from service.imported_seats import imported_title, is_imported, seat_player
 from service.plies import PlyBoard, at_ply, headline
+from service.states import Recent
 from service.views import GameRecord, MatchView, SeatView
 from service.web import WebMatch
 
@@ -190,7 +190,8 @@ class Stepper:
     record: GameRecord
     boards: tuple[PlyBoard, ...]
     stood: tuple[Stood, ...]
-    _said: OrderedDict[tuple[str, tuple[str, ...]], Said] = field(default_factory=OrderedDict)
+    _said: Recent[tuple[str, tuple[str, ...]], Said] = field(
+        default_factory=lambda: Recent(STEPPER_WORDS))
 
     @classmethod
     def of(cls, record: GameRecord) -> Stepper:
@@ -200,9 +201,8 @@ class Stepper:
     def said(self, found: WebMatch, locale: str) -> Said:
         """The words of every ply in ``locale`` with ``found``'s names."""
         key = (locale, found.names)
-        kept = self._said.get(key)
+        kept = self._said.get(key, None)  # (words do not change within a version)
         if kept is not None:
-            self._said.move_to_end(key)
             return kept
         seats = self.record.match.seats
         moves = []
@@ -216,10 +216,7 @@ class Stepper:
         said = Said(tuple(_alt(found, b, locale) for b in self.boards),
                     tuple(render(headline(b, _stepper_who(found, b)), locale)
                           for b in self.boards), tuple(moves))
-        self._said[key] = said
-        while len(self._said) > STEPPER_WORDS:
-            self._said.popitem(last=False)
-        return said
+        return self._said.keep(key, None, said)
 
 
 class Steppers:
@@ -228,21 +225,13 @@ class Steppers:
     the page's record was read at: another process's move is a new one)."""
 
     def __init__(self, size: int = STEPPERS) -> None:
-        self._kept: OrderedDict[int, Stepper] = OrderedDict()
-        self._size = size
+        self._kept = Recent[int, Stepper](size)
 
     def of(self, record: GameRecord) -> Stepper:
         match = record.match
-        kept = self._kept.get(match.id)
-        if kept is not None and kept.record.match.version == match.version:
-            self._kept.move_to_end(match.id)
-            return kept
-        made = Stepper.of(record)
-        self._kept[match.id] = made
-        self._kept.move_to_end(match.id)
-        while len(self._kept) > self._size:
-            self._kept.popitem(last=False)
-        return made
+        kept = self._kept.get(match.id, match.version)
+        return kept if kept is not None else \
+            self._kept.keep(match.id, match.version, Stepper.of(record))
 
 
 def _time(when: datetime) -> str:
