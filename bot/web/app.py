@@ -24,7 +24,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from importlib import resources
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from aiohttp import web
 
@@ -33,6 +33,7 @@ from bot.ops.server import Operations
 from bot.web.community import member_page, server_page
 from bot.web.links import LinkSigner, PlayerPass
 from bot.web.pages import (
+    SAME_ADDRESS,
     Steppers,
     error_page,
     home_page,
@@ -99,6 +100,21 @@ class RateLimiter:
         while len(self._buckets) > 10_000:  # forget the oldest (they are full again)
             self._buckets.popitem(last=False)
         return allowed
+
+
+def error_switch(request: web.Request, status: int) -> tuple[str, dict[str, str] | None]:
+    """The language switch of a 404 or 403 page, as the other pages have it: the address
+    asked for in each language (its query alone: no path of the request is written back
+    into the page, and every stranger's 404 reads the same), the ply asked for kept; a
+    refused form's (a POST to ``/p/TOKEN/move``) is its player's page, where the form
+    was. No switch ("") on other refusals."""
+    if status not in (403, 404):
+        return "", None
+    token = request.match_info.get("token")
+    if request.method == "POST" and token is not None:
+        return f"/p/{quote(token, safe='')}", None
+    ply = request.query.get("ply", "")
+    return SAME_ADDRESS, {"ply": ply[:20]} if ply else None
 
 
 def reader_locale(request: web.Request) -> str:
@@ -314,8 +330,10 @@ class WebApp:
 
     def _error(self, request: web.Request, status: int, said: Words | None = None,
                back: tuple[str, Words] | None = None) -> web.Response:
+        switch, stay = error_switch(request, status)
         return web.Response(status=status, text=error_page(status, reader_locale(request),
-                                                           said, back),
+                                                           said, back, switch=switch,
+                                                           stay=stay),
                             content_type="text/html", charset="utf-8")
 
     async def _fresh_names(self, guild_id: int) -> None:

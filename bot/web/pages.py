@@ -43,17 +43,24 @@ def esc(text: object) -> str:
     return escape(str(text), quote=True)
 
 
+SAME_ADDRESS = "?"
+"""A language switch to the address the page was asked at (``page``'s ``switch``): its
+links are the query alone (``?lang=de``), never a path written back from the request."""
+
+
 def page(title: str, body: str, locale: str, *, scripts: Sequence[str] = (),
          switch: str = "", stay: dict[str, str] | None = None) -> str:
     """A whole page: the same head everywhere (our style sheet only; strict CSP is sent
     as a header), ``body`` in ``<main>``, a language switch when ``switch`` is a path
-    (``stay``: the query that keeps the reader where he is, the ply he stepped to)."""
+    or :data:`SAME_ADDRESS` (``stay``: the query that keeps the reader where he is, the
+    ply he stepped to)."""
     script_tags = "".join(f'<script src="/static/{esc(s)}" defer></script>' for s in scripts)
     languages = ""
     if switch:
         current = ' aria-current="true"'
+        to = "" if switch == SAME_ADDRESS else switch
         links = " ".join(
-            f'<a href="{esc(switch)}?{esc(urlencode({**(stay or {}), "lang": x}))}" '
+            f'<a href="{esc(to)}?{esc(urlencode({**(stay or {}), "lang": x}))}" '
             f'lang="{esc(x)}" hreflang="{esc(x)}"{current if x == locale else ""}>'
             f'{esc(LANGUAGE_NAMES[x])}</a>'
             for x in LOCALES)
@@ -67,10 +74,13 @@ def page(title: str, body: str, locale: str, *, scripts: Sequence[str] = (),
 
 
 def error_page(status: int, locale: str, words: Words | None = None,
-               back: tuple[str, Words] | None = None) -> str:
+               back: tuple[str, Words] | None = None, *, switch: str = "",
+               stay: dict[str, str] | None = None) -> str:
     """A plain page for a refused or failed request: what happened, nothing internal;
     ``words``: what was wrong with it, when it can be said (instead of the status's
-    general words); ``back``: a link (an address and its words) to where to go instead."""
+    general words); ``back``: a link (an address and its words) to where to go instead;
+    ``switch`` and ``stay``: the language switch, as :func:`page`'s (a reader sent a
+    link in a language he does not read can read why it does not work)."""
     said: Words
     if status == 404:
         title, said = _("Not found"), _("there is nothing here: the link may be wrong, or "
@@ -91,7 +101,8 @@ def error_page(status: int, locale: str, words: Words | None = None,
     text = render(capitalized(said if words is None else words), locale)
     link = "" if back is None else \
         f'<p><a href="{esc(back[0])}">{esc(render(capitalized(back[1]), locale))}</a></p>'
-    return page(head, f"<h1>{esc(head)}</h1><p>{esc(text)}</p>{link}", locale)
+    return page(head, f"<h1>{esc(head)}</h1><p>{esc(text)}</p>{link}", locale,
+                switch=switch, stay=stay)
 
 
 def home_page(locale: str) -> str:

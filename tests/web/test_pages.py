@@ -282,3 +282,38 @@ async def test_the_root_says_what_these_pages_are_in_the_readers_language(
     chosen = await (await site.client.get("/?lang=zh-TW")).text()
     assert '<html lang="zh-TW">' in chosen and "Tablero 對局頁面" in chosen
     assert 'href="/?lang=sv-SE"' in chosen  # the language switch stays here
+
+
+async def test_the_404_and_403_pages_have_the_language_switch(site: Site) -> None:
+    """As every other page: a reader sent a dead link in a language he does not read
+    switches to his own. The switch is the address asked for (its query alone: no path
+    written back, so every stranger's 404 still reads the same), the ply kept; a refused
+    form's is its player's page, where the form was."""
+    import re
+    import time
+
+    from tests.web.test_play import form_of, player_path, post
+
+    m = await web_match(site.service, "damas")
+    forged = LinkSigner(b"another secret of thirty-two characters!").spectator(m.id, m.guild_id)
+    missing = await site.client.get(f"/m/{forged}?lang=de&ply=3")
+    body = await missing.text()
+    assert missing.status == 404 and '<html lang="de">' in body
+    links = re.findall(r'<nav class="languages"[^>]*>(.*?)</nav>', body)[0]
+    assert 'href="?ply=3&amp;lang=zh-TW" lang="zh-TW"' in links
+    assert 'href="?ply=3&amp;lang=de" lang="de" hreflang="de" aria-current="true"' in links
+    assert await (await site.client.get("/nothing?lang=de")).text() == \
+        await (await site.client.get(f"/m/{forged}?lang=de")).text()
+    expired = await player_path(site, m, ALICE, expires=time.time() - 1)
+    refused = await site.client.get(expired + "?lang=sv-SE")
+    said = await refused.text()
+    assert refused.status == 403 and 'href="?lang=en-GB" lang="en-GB"' in said
+    assert 'aria-label="Språk"' in said
+    path = await player_path(site, m, ALICE)
+    form = form_of(await (await site.client.get(path)).text())
+    stale = await post(site, path + "/move?lang=es-ES", {**form, "csrf": "x" * 22})
+    assert stale.status == 403
+    assert f'href="{path}?lang=de" lang="de"' in await stale.text()
+    # other refusals say only why (a bad request's address is no page to read again)
+    assert 'class="languages"' not in await (await site.client.get(
+        site.path(m) + "?ply=x")).text()
