@@ -8,6 +8,7 @@ A match page works without JavaScript (the step buttons are links to ``?ply=N``)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -551,13 +552,34 @@ def turn_words(match: MatchView, user: int, *, setup: bool, choices: bool
     return _("Your move") if choices else None
 
 
+REMOVAL = re.compile(r"r\d+-\d+")
+"""A Querni removal alone (RULES §6: ``r<low>-<high>``, stones by number): no point."""
+
+
 def origin_of(move: str) -> str:
     """The point a move starts from, as a player taps it: the text before its first
-    ``-``, ``x`` or ``:`` (``f3xd5xf7`` -> ``f3``)."""
+    ``-``, ``x`` or ``:`` (``f3xd5xf7`` -> ``f3``); none ("") for a Querni removal alone,
+    which names stones by their numbers (``r3-5``), no point.
+
+    >>> origin_of("f3xd5xf7"), origin_of("c2-e4 r3-5"), origin_of("r11-13")
+    ('f3', 'c2', '')
+    """
+    if REMOVAL.fullmatch(move):
+        return ""
     for i, c in enumerate(move):
         if c in "-x:" and i:
             return move[:i]
     return move
+
+
+def point_order(point: str) -> tuple[str, int, str]:
+    """Points in the board's order, file then rank as a number (``a2`` before ``a10``).
+
+    >>> sorted(["a10", "b1", "a2"], key=point_order)
+    ['a2', 'a10', 'b1']
+    """
+    found = re.fullmatch(r"([a-z]+)(\d+)", point)
+    return (found[1], int(found[2]), "") if found else ("~", 0, point)
 
 
 def play_action(token: str, action: str, locale: str) -> str:
@@ -602,11 +624,16 @@ def play_section(*, token: str, csrf: str, ply: int, choices: Sequence[tuple[str
                                          "too (after the move, or alone)")), locale)
             hint += f"<p>{esc(chain)}</p>"
         pieces = []
-        for origin in sorted(groups):
+        # each piece by its point (the board's letters and numbers); Querni's removals
+        # alone under what they do, last (their notation's "r13" names no point)
+        for origin in sorted(groups, key=lambda o: (o == "", point_order(o))):
+            if not origin:  # by the stones' numbers: r4-6 before r11-13
+                groups[origin].sort(key=lambda m: [int(n) for n in re.findall(r"\d+", m[0])])
             buttons = "".join(
                 f'<button name="move" value="{esc(c)}">{esc(render(move_display(d), locale))}'
                 f'</button>' for c, d in groups[origin])
-            pieces.append(f'<details class="piece"><summary>{esc(origin)}</summary>'
+            summary = origin or render(_("Take a chain off"), locale)
+            pieces.append(f'<details class="piece"><summary>{esc(summary)}</summary>'
                           f'<div class="targets">{buttons}</div></details>')
         data = confirm = ""
         if taps is not None:

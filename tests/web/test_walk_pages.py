@@ -358,9 +358,18 @@ async def test_querni_says_how_a_chain_is_tapped_where_one_can_be_taken_off(
     await site.service.submit_setup(m.id, ALICE, " ".join(str(n) for n in range(1, 17)))
     html = await (await site.client.get(await player_path(site, m, ALICE))).text()
     assert "c2-b2 r1-3" in html and chain in words(html)  # a removal is on offer
-    swedish = words(await (await site.client.get(
-        await player_path(site, m, ALICE) + "?lang=sv-SE")).text())
-    assert "Tryck på en pjäs och sedan dit den ska För att ta ut en kedja" in swedish
+    # without the script: each piece under its point, in the board's order, and the
+    # removals alone under what they do (their notation's "r1", "r11" name no point)
+    summaries = re.findall(r'<details class="piece"><summary>([^<]*)</summary>', html)
+    assert summaries[-1] == "Take a chain off" and not any(
+        s.startswith("r") for s in summaries)
+    assert summaries[:-1] == sorted(summaries[:-1], key=lambda p: (p[0], int(p[1:])))
+    last = html.split("<summary>Take a chain off</summary>", 1)[1].split("</details>")[0]
+    assert re.findall(r'value="([^"]*)"', last) == ["r1-3", "r4-6", "r11-13", "r14-16"]
+    swedish = await (await site.client.get(
+        await player_path(site, m, ALICE) + "?lang=sv-SE")).text()
+    assert "Tryck på en pjäs och sedan dit den ska För att ta ut en kedja" in words(swedish)
+    assert "<summary>Ta ut en kedja</summary>" in swedish
     xiangqi = await web_match(site.service, "xiangqi")
     html = await (await site.client.get(await player_path(site, xiangqi, ALICE))).text()
     assert "Tap a piece, then where it goes" in words(html) and chain not in words(html)
