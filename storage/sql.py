@@ -342,8 +342,6 @@ class SqlRepository(SqlAnalyses, SqlBlocks, SqlComforts, SqlExplorer, SqlImporte
 
     # ------------------------------------------------------------------ names
 
-    # ------------------------------------------------------------------ names
-
     async def remember_name(self, guild_id: int, user_id: int, name: str,
                             seen_at: datetime) -> None:
         """Store the name ``user_id`` goes by in ``guild_id`` (the newest wins)."""

@@ -23,7 +23,7 @@ async def test_a_schema_28_file_gets_blocks_and_a_copy_carries_them(tmp_path: Pa
     repo = await SqliteRepository.open(old)
     target = await SqliteRepository.open(tmp_path / "copy.db")
     try:
-        assert await repo.schema_version() == len(MIGRATIONS) == 30
+        assert await repo.schema_version() == len(MIGRATIONS) >= 29  # 29 (blocks) on ran
         await repo.add_follow(Follow(22, 1, player_id=11))
         await repo.add_follow(Follow(33, 1, player_id=11))
         assert await repo.add_block(11, 22, NOW)

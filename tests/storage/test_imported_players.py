@@ -251,7 +251,7 @@ async def test_an_upgraded_sqlite_file_still_refuses_its_played_games_and_import
     await back_to(path, 26)
     repo = await SqliteRepository.open(path)
     try:
-        assert await repo.schema_version() == len(MIGRATIONS) == 30
+        assert await repo.schema_version() == len(MIGRATIONS) >= 27  # 27 on ran
         await refused_after_27(repo, *before)
     finally:
         await repo.close()
