@@ -65,7 +65,17 @@ def title(view: ExplorerView) -> Words:
 
 
 def summary(view: ExplorerView) -> Words:
-    """How many games went on from here, or that none did."""
+    """How many games went on from here, or that none did; of the imported games alone
+    (``games:imported``), also that only finished ones count (an imported game that was
+    not over, which may go on as a match, is not counted: ``service.explorer``)."""
+    said = _summary(view)
+    if view.source != "imported":
+        return said
+    return joined(_("Only finished imported games are counted: an imported game that "
+                    "was not over is not."), said)
+
+
+def _summary(view: ExplorerView) -> Words:
     if not view.moves and len(view.line) >= EXPLORER_PLIES:
         return _n("No game is counted from here: the explorer counts the first {count} "
                   "move of each game.", "No game is counted from here: the explorer counts "

@@ -38,6 +38,7 @@ from service.computer_seats import (
     LEVELS,
     computer_level,
     computer_name,
+    computer_title,
     computer_user,
     is_computer,
 )
@@ -69,6 +70,9 @@ log = logging.getLogger(__name__)
 DEFAULT_LEVEL = 5
 ANALYSIS_LEVEL = max(LEVELS)
 """The level whose judgement weighs the moves of ``/analysis`` (the engine's top)."""
+HINT_LEVEL = max(LEVELS)
+"""The level whose move ``/hint`` gives (the engine's top), named as the computer players
+are (``computer_title``: "Tablero level 8")."""
 MAX_HINTS = 3
 """Hints one player may take in one game against the computer (issue 38: with no limit,
 copying the top level's hints beat every level). Each is counted on the match, and
@@ -245,7 +249,7 @@ class Computers:
             raise NotAllowed(_("a hint is for your own turn"))
         self._hint_left(rec, user)
         seed = (rec.id * 1_000_003 + rec.ply) & 0x7FFFFFFF
-        text = await picker.pick(p.view_for(me.seat), me.seat, 8, seed=seed)
+        text = await picker.pick(p.view_for(me.seat), me.seat, HINT_LEVEL, seed=seed)
 
         async def counted(r: MatchRecord) -> MatchRecord:
             self._hint_left(r, user)  # another hint may have been counted meanwhile
@@ -272,7 +276,8 @@ class Computers:
         elif after.checked_point() is not None:
             reason = _("it gives check")
         else:
-            reason = _("the strongest move Tablero (level 8) finds here")
+            reason = _("the strongest move {computer} finds here",
+                       computer=computer_title(computer_user(HINT_LEVEL)))
         return v.display_move(p, move), reason, left
 
     @staticmethod

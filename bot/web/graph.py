@@ -19,7 +19,7 @@ from urllib.parse import urlencode
 from locales.analysis import graph_caption, nothing_lost, worth_unit
 from locales.i18n import Words, _, _n, capitalized, decimal, render
 from locales.terms import game_name, seat_colour
-from service.computer_seats import computer_title, is_computer
+from service.computer_seats import computer_title, computer_user, is_computer
 from service.imported_seats import imported_title, is_imported
 from service.views import AnalysedMove, MatchAnalysis
 from service.web import WebMatch
@@ -201,11 +201,13 @@ def analysis_section(found: WebMatch, *, link: str, locale: str) -> str:
     day = analysis.made_at.strftime("%Y-%m-%d")
     when = f'<time datetime="{_esc(analysis.made_at.isoformat(timespec="seconds"))}">' \
         f'{_esc(day)}</time>'
-    engine: Words = _n("Weighed by Tablero (level {level}), {count} position a search, "
-                       "on {day}.", "Weighed by Tablero (level {level}), {count} positions "
-                       "a search, on {day}.", analysis.nodes, level=analysis.level,
-                       day=MARK) if analysis.nodes is not None else \
-        _("Weighed by Tablero (level {level}) on {day}.", level=analysis.level, day=MARK)
+    # the computer named as everywhere else (``computer_seats``: "Tablero level 8")
+    weigher = computer_title(computer_user(analysis.level))
+    engine: Words = _n("Weighed by {computer}, {count} position a search, on {day}.",
+                       "Weighed by {computer}, {count} positions a search, on {day}.",
+                       analysis.nodes, computer=weigher, day=MARK) \
+        if analysis.nodes is not None else \
+        _("Weighed by {computer} on {day}.", computer=weigher, day=MARK)
     lang = urlencode({"lang": locale})
     lines = [render(capitalized(m.line(_player(found, m), game=variant.key)), locale)
              for m in marked]

@@ -78,8 +78,12 @@ def test_import_a_record_file_then_read_it(tmp_path: Path) -> None:
     assert "imported #2 (Spanish draughts): 2 moves" in text
     imported = text.split("games:imported\n", 1)[1].split("> ", 1)[0]
     assert "h3-g4 (9-13): 1 game, its player won 0, drew 0, lost 1 (0%)" in imported
+    # the Xiangqi record was not over: the answer says why such a game is not counted
+    assert "Only finished imported games are counted: an imported game that was not " \
+        "over is not. 1 game went on from here:" in imported
     played = text.split("games:played\n", 1)[1]
     assert "No finished game of this server went on from here." in played
+    assert "Only finished imported" not in played
 
 
 def test_import_refuses_bad_files_in_words(tmp_path: Path) -> None:

@@ -283,6 +283,10 @@ async def test_hint_in_a_casual_game_against_the_computer(cpu_service: MatchServ
     p, _ = await cpu_service.position(m.id)
     move, reason, left = await cpu_service.hint(m.id, ALICE)
     assert v.parse_noted_move(p, move) in p.legal_moves() and reason and left == 2
+    # an opening move takes, checks and wins nothing: the computer is named as its
+    # players are (``computer_seats``), not "Tablero (level 8)"
+    assert render(reason, "en-US") == "the strongest move Tablero level 8 finds here"
+    assert render(reason, "de") == "der stärkste Zug, den Tablero Stufe 8 hier findet"
     with pytest.raises(NotAPlayer):
         await cpu_service.hint(m.id, BOB)  # not his match
 

@@ -82,7 +82,7 @@ async def test_a_finished_match_page_shows_its_stored_analysis(site: Site) -> No
     assert listed[0].startswith(f"Move 4, bob: {moves[3]}; better ") and \
         listed[0].endswith("(allows a forced loss in 1 move)")
     assert listed[2].startswith(f"Move 1, alice: {moves[0]}; better ")
-    assert "Weighed by Tablero (level 8), 400 positions a search, on" in section
+    assert "Weighed by Tablero level 8, 400 positions a search, on" in section
     assert "above the line White (alice) is better, below it Black (bob)" in section
     # one line point per weighed move, no request of its own, nothing the CSP forbids
     assert "<img" not in section and "style=" not in section and "<script" not in section
