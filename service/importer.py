@@ -148,13 +148,19 @@ def stored_key(rec: MatchRecord, entries: Sequence[RecordEntry],
     its start does not read. ``starts``: the starts worked out before, kept for the
     next match (a server's matches share a few: reading each match's start, twice, was
     half the CPU time of ``tablero db fingerprints``)."""
+    return texts_key(rec, [e.text for e in entries], starts)
+
+
+def texts_key(rec: MatchRecord, texts: Sequence[str], starts: StartsSeen | None = None
+              ) -> str:
+    """:func:`stored_key` from the ``text`` of each entry alone (all it reads of them)."""
     moves: list[str] = []
     left: list[tuple[int, int, str]] = []
-    for e in entries:
-        if not e.text.startswith(SPECIAL_PREFIX):
-            moves.append(e.text)
+    for text in texts:
+        if not text.startswith(SPECIAL_PREFIX):
+            moves.append(text)
             continue
-        how, _sep, seat = e.text[len(SPECIAL_PREFIX):].partition(" ")
+        how, _sep, seat = text[len(SPECIAL_PREFIX):].partition(" ")
         if seat.isdigit():  # "#resign 2"; an agreed draw ("#draw") is how it ended
             left.append((len(moves), int(seat), how))
     options = {k: tuple(o) if isinstance(o, list) else o for k, o in rec.options.items()}
@@ -360,10 +366,10 @@ class Importer:
         starts: StartsSeen = {}
         while batch := await self.repository.unkeyed_games(guild_id, KEY_BATCH):
             keys: dict[int, str] = {}
-            records = await self.repository.load_entries_of({r.id: r.ply for r in batch})
+            records = await self.repository.load_texts_of({r.id: r.ply for r in batch})
             for rec in batch:
                 try:
-                    keys[rec.id] = stored_key(rec, records[rec.id], starts)
+                    keys[rec.id] = texts_key(rec, records[rec.id], starts)
                 except (ValueError, ServiceError):
                     log.warning("match %s: no fingerprint (its record does not read)",
                                 rec.id)

@@ -67,8 +67,9 @@ class MatchStore(Protocol):
         much later they are read: that is how a reader gets a consistent snapshot."""
         ...
 
-    async def load_entries_of(self, stops: Mapping[int, int]) -> dict[int, list[RecordEntry]]:
-        """Several records in one read: for each match id of ``stops``, what
+    async def load_texts_of(self, stops: Mapping[int, int]) -> dict[int, list[str]]:
+        """Several records' texts in one read (what a fingerprint needs, no more): for
+        each match id of ``stops``, the ``text`` of each entry
         ``load_entries(id, stop=stops[id])`` gives (an empty list for a match with no
         entries, or none)."""
         ...

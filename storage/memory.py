@@ -125,8 +125,9 @@ class MemoryRepository(MemoryAnalyses, MemoryBlocks, MemoryExplorer, MemoryImpor
         return [e for e in self._entries.get(match_id, ())
                 if e.ply >= start and (stop is None or e.ply < stop)]
 
-    async def load_entries_of(self, stops: Mapping[int, int]) -> dict[int, list[RecordEntry]]:
-        return {i: await self.load_entries(i, stop=stop) for i, stop in stops.items()}
+    async def load_texts_of(self, stops: Mapping[int, int]) -> dict[int, list[str]]:
+        return {i: [e.text for e in await self.load_entries(i, stop=stop)]
+                for i, stop in stops.items()}
 
     async def save(self, before: MatchRecord, after: MatchRecord,
                    append: Sequence[RecordEntry] = (),

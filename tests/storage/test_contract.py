@@ -104,10 +104,10 @@ async def test_entries_come_back_in_ply_order(repo: Repository) -> None:
     assert got[3].played_at == T0 + timedelta(minutes=3)
     b = await repo.create_match(record(), entries=[entry(0, "b0"), entry(1, "b1")])
     none = await repo.create_match(record())
-    # several records in one read, each as load_entries gives it up to its stop
-    assert await repo.load_entries_of({b.id: 9, a.id: 3, none.id: 5, 999: 1}) == {
-        b.id: await repo.load_entries(b.id), a.id: got[:3], none.id: [], 999: []}
-    assert await repo.load_entries_of({}) == {}
+    # several records' texts in one read, each as load_entries gives it up to its stop
+    assert await repo.load_texts_of({b.id: 9, a.id: 3, none.id: 5, 999: 1}) == {
+        b.id: ["b0", "b1"], a.id: ["m0", "m1", "m2"], none.id: [], 999: []}
+    assert await repo.load_texts_of({}) == {}
 
 
 async def test_a_match_comes_with_the_count_of_its_special_entries(repo: Repository) -> None:
