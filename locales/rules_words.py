@@ -132,7 +132,7 @@ WORDS: Final[dict[str, Text]] = {
     "seat_out_twice": _("a seat is out twice"),
     "counter_number": _("the move counter must be a whole number, not '{input}'"),
     "huff_point_field": _("the huffed point must be empty and the counter 0"),
-    "out_stones_in_slow": _("{seat} is out, so his stones are off the board in slow mode"),
+    "out_stones_in_slow": _("{seat} is out, so their stones are off the board in slow mode"),
     "no_stones_not_out": _("{seat} has no stones but is not out"),
     "out_seat_to_move": _("{seat} is out and cannot be the one to move"),
     "end_field_missing": _("the game is over: say so in the last field"),

@@ -150,7 +150,7 @@ def describe(position: Position, *, last_move: MoveMarks | None = None,
                      if len(sides) != 2 else
                      _("Teams: {one} against {other}.", one=sides[0], other=sides[1]))
     elif position.mode is not None:
-        parts.append(_("Four players each for himself, {mode} end.",
+        parts.append(_("Four players each for themselves, {mode} end.",
                        mode=option_word(position.mode)))
     if (rule_set := position.rule_set) is not None:
         parts.append(_("Rules: {rules}.", rules=option_word(rule_set)))

@@ -314,7 +314,7 @@ def _mode_text(position: Position) -> Words | None:
     """A game of several players each for himself: which end rule is played."""
     if position.mode is None or position.teams:
         return None
-    return _("each for himself, {mode} end", mode=option_word(position.mode))
+    return _("each for themselves, {mode} end", mode=option_word(position.mode))
 
 
 

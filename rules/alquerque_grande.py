@@ -491,7 +491,7 @@ class AlquerqueGrandeVariant(Variant["AlquerqueGrandePosition | AlquerquePositio
     name: ClassVar[str] = N_("Alquerque grande")
     summary: ClassVar[str] = N_(
         "**Alquerque grande**, 7×7, for 2 or 4 players (4: two teams of facing players, or "
-        "everyone for himself in the `fast` and `slow` modes). Four players play the "
+        "everyone for themselves in the `fast` and `slow` modes). Four players play the "
         "author's rules: steps along a line in any direction, jumps over opponents' "
         "stones, and the huff: a player who could capture and did not loses the "
         "capturing stone. A team loses when both partners are out of stones or moves. "
@@ -499,9 +499,9 @@ class AlquerqueGrandeVariant(Variant["AlquerqueGrandePosition | AlquerquePositio
         "(`rules: alquerque`: forward and sideways steps only, compulsory captures, no "
         "huff), or the author's rules with `rules: grande`.\n"
         "Modes (4 players): `teams`: the facing players are partners; a team wins when "
-        "the other team has no stone or no move left. `fast`: everyone for himself; the "
-        "game ends as soon as one player cannot move or has lost his last stone, and "
-        "players are ranked by stones captured. `slow`: everyone for himself; a player "
+        "the other team has no stone or no move left. `fast`: everyone for themselves; the "
+        "game ends as soon as one player cannot move or has lost their last stone, and "
+        "players are ranked by stones captured. `slow`: everyone for themselves; a player "
         "who cannot move is out and play goes on until one is left, the others ranked "
         "by when they went out.\n"
         "Moves: `d2-d3`, captures `b2xd4xf6`.")

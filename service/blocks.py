@@ -215,12 +215,12 @@ def block_words(made: BlockMade, name: object) -> Text:
     if not made.new:
         return _("You block {player} already.", player=name)
     if not made.declined:
-        return _("You block {player}: his challenges to you are refused, in every server.",
+        return _("You block {player}: their challenges to you are refused, in every server.",
                  player=name)
-    return _n("You block {player}: his challenges to you are refused, in every server. "
-              "His waiting challenge to you was declined (match {matches}).",
-              "You block {player}: his challenges to you are refused, in every server. "
-              "His {count} waiting challenges to you were declined (matches {matches}).",
+    return _n("You block {player}: their challenges to you are refused, in every server. "
+              "Their waiting challenge to you was declined (match {matches}).",
+              "You block {player}: their challenges to you are refused, in every server. "
+              "Their {count} waiting challenges to you were declined (matches {matches}).",
               len(made.declined), player=name,
               matches=", ".join(f"#{m}" for m in made.declined))
 

@@ -99,8 +99,8 @@ class PlayerOut:
 OUT_REASONS: dict[str, Text] = {
     "resignation": _("resigned"), "timeout": _("ran out of time"),
     # on_timeout:skip (issue 43)
-    "skipped": _("ran out of time (his turns are skipped for the rest of the game; he "
-                 "ranks last)"),
+    "skipped": _("ran out of time (their turns are skipped for the rest of the game; "
+                 "they rank last)"),
     "no-pieces": _("has no stones left"), "no-moves": _("cannot move")}
 
 
@@ -118,9 +118,9 @@ class MovePlayedFor:
     def what(self) -> Text:
         """What happened, to follow the player's name."""
         if self.move == "pass":
-            return _("can neither move nor remove a chain, so his turn is a pass (played for "
-                     "him)")
-        return _("had no other legal move: {move} was played for him", move=self.move)
+            return _("can neither move nor remove a chain, so their turn is a pass "
+                     "(played for them)")
+        return _("had no other legal move: {move} was played for them", move=self.move)
 
 
 @dataclass(frozen=True, slots=True)

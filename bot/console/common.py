@@ -76,7 +76,7 @@ Commands (a #<match> argument picks a match; otherwise your current one):
                                   a bank (3 days + 1 a move, at most 10) instead of days:N;
                                   claim: a lapsed clock waits for the opponent's claim
   /moretime [#N]                  give the player to move one day more
-  /claim [#N]   /wait [#N]        his time ran out: claim the win, or keep waiting
+  /claim [#N]   /wait [#N]        their time ran out: claim the win, or keep waiting
   /next                           the next match waiting on you (least time left first)
   /vacation start [DAYS] | end | status
                                   pause your clocks in this server (yearly allowance)
@@ -142,8 +142,9 @@ Clocks that fit your week:
                                   answer the proposal, or end the pause early
   /challenge ... [on_timeout:end|skip|computer] [level:1-8]
                                   four players: a seat whose time runs out is out (end),
-                                  or his turns are skipped and he ranks last (skip), or
-                                  (not teams) the computer plays it on (unrated for him)""")
+                                  or their turns are skipped and they rank last (skip),
+                                  or (not teams) the computer plays it on (unrated for
+                                  them)""")
 
 
 MAX_NAME = 32

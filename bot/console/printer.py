@@ -74,7 +74,7 @@ from service import (
     TurnStarted,
     texts,
 )
-from service.computer_seats import computer_name, computer_title, is_computer
+from service.computer_seats import computer_name, computer_title, computer_user, is_computer
 from service.events import (
     AutoVacation,
     DailyPuzzle,
@@ -522,10 +522,10 @@ class ConsolePrinter:
 
     @handlers.on(SeatTakenOver)
     async def seat_taken_over(self, event: SeatTakenOver) -> None:
-        self.say(_("* #{match}: {player}'s time ran out; the computer (level {level}) "
-                   "plays his seat from move {move} on (unrated for him)",
+        self.say(_("* #{match}: {player}'s time ran out; {computer} plays their seat "
+                   "from move {move} on (unrated for them)",
                    match=str(event.match.id), player=self.name(event.user),
-                   level=event.level, move=event.move))
+                   computer=computer_title(computer_user(event.level)), move=event.move))
 
     @handlers.on(PauseOffered)
     async def pause_offered(self, event: PauseOffered) -> None:

@@ -54,7 +54,7 @@ from render.table import draw_table
 from service import MatchStatus, texts
 from service import events as ev
 from service.boards import draw_board
-from service.computer_seats import is_computer
+from service.computer_seats import computer_title, computer_user, is_computer
 from service.deliveries import DeliveryFacts, settled_rematch_stage
 from service.imported_seats import is_imported
 from service.outbox import OutboxRelay
@@ -698,9 +698,9 @@ class DiscordNotifier:
         """``on_timeout:computer`` (issue 43): the computer plays a late seat on."""
         m = event.match
         await self.post(m, _(
-            "⌛ {player}'s time ran out: the computer (level {level}) plays his seat from "
-            "move {move} on, as the lobby chose (unrated for him).",
-            player=embeds.mention(event.user), level=event.level, move=event.move),
+            "⌛ {player}'s time ran out: {computer} plays their seat from move {move} on, "
+            "as the lobby chose (unrated for them).", player=embeds.mention(event.user),
+            computer=computer_title(computer_user(event.level)), move=event.move),
             audience=self.others(m))
 
     @handlers.on(ev.PauseOffered)

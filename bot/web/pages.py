@@ -711,7 +711,7 @@ def setup_section(*, token: str, csrf: str, ply: int, setup: SetupTaps | None,
                      f'</p>')
     if setup is None:
         said = render(capitalized(_("the game starts when your opponent has handed in "
-                                    "his")), locale)
+                                    "theirs")), locale)
         parts.append(f"<p>{esc(said)}</p></section>")
         return "".join(parts)
     how = render(capitalized(_(

@@ -41,8 +41,8 @@ as carol
                              seed=3) == 0
     said = out.getvalue()
     assert "* match #1 declined by alice" in said
-    assert "You block bob: his challenges to you are refused, in every server. His " \
-           "waiting challenge to you was declined (match #1)." in said
+    assert "You block bob: their challenges to you are refused, in every server. " \
+           "Their waiting challenge to you was declined (match #1)." in said
     assert "\nyou block bob\n" in said
     assert "! you cannot block yourself" in said
     assert "! alice does not take challenges from you\n" in said

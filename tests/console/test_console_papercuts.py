@@ -124,8 +124,8 @@ async def test_stats_with_a_game_word_says_it_shows_a_player() -> None:
     out = await play("as alice\n/stats xiangqi\n/stats Alquerque-grande-4\n/stats @damas\n"
                      "/stats bob")
     assert after(out, "/stats xiangqi") == (
-        "! 'xiangqi' is a game, and /stats shows a player: /stats @NAME (his results and "
-        "his rank in every game); /leaderboard xiangqi ranks the players of that game")
+        "! 'xiangqi' is a game, and /stats shows a player: /stats @NAME (their results and "
+        "their rank in every game); /leaderboard xiangqi ranks the players of that game")
     assert after(out, "/stats Alquerque-grande-4").startswith(
         "! 'Alquerque-grande-4' is a game, and /stats shows a player")
     assert after(out, "/stats @damas").startswith("damas: 0W 0L 0D")  # a player, with @

@@ -40,8 +40,8 @@ async def test_a_skipped_seat_is_said_shown_and_the_others_play_on() -> None:
     late = console.names[(await console.service.get_match(1)).to_move[0]]
     await say("/sweep +2")
     swept = after(out.getvalue(), "/sweep +2")
-    assert (f"* #1: {late} ran out of time (his turns are skipped for the rest of the game; "
-            "he ranks last) and is out") in swept
+    assert (f"* #1: {late} ran out of time (their turns are skipped for the rest of the game; "
+            "they rank last) and is out") in swept
     await say("/games")
     listed = after(out.getvalue(), "/games")
     assert f"{late} (skipped since move 5) (out)" in listed

@@ -82,8 +82,8 @@ async def test_stats_refuses_an_option_it_does_not_take(option: str) -> None:
     out = await play(f"as alice\n/stats {option}")
     name = option.split(":")[0].split("=")[0]
     assert after(out, f"/stats {option}").strip() == \
-        f"! /stats takes no option {name}: it shows a player's results and his rank in " \
-        "every game (/stats [@user])"
+        f"! /stats takes no option {name}: it shows a player's results and their rank " \
+        "in every game (/stats [@user])"
 
 
 async def test_stats_takes_one_player_at_most() -> None:

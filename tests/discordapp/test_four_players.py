@@ -112,8 +112,8 @@ async def test_on_timeout_skip_skips_the_late_seat_and_says_so(world: World) -> 
     late = (await w.service.get_match(m.id)).to_move[0]
     await w.env.advance_time(25 * 3600)
     texts = [msg.content for msg in thread.history()]
-    assert any(t.startswith(f"<@{late}> ran out of time (his turns are skipped for the rest "
-                            "of the game; he ranks last) and is out; the game goes on")
+    assert any(t.startswith(f"<@{late}> ran out of time (their turns are skipped for the "
+                            "rest of the game; they rank last) and is out; the game goes on")
                for t in texts)
     after = await w.service.get_match(m.id)
     assert not after.is_over and late not in after.to_move

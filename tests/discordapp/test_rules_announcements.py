@@ -25,8 +25,8 @@ async def test_a_forced_pass_is_played_and_posted(world: World) -> None:
     result = await w.alice.slash(thread, "move", move=FORCED_PASS_MOVES[-1])
     assert "You played" in reply(result).content
     texts = bot_texts(thread)
-    notice = (f"⏭ <@{w.bob.id}> can neither move nor remove a chain, so his turn is a pass "
-              "(played for him).")
+    notice = (f"⏭ <@{w.bob.id}> can neither move nor remove a chain, so their turn is a pass "
+              "(played for them).")
     assert notice in texts
     # then the turn post: Alice's move, and Alice to move again
     after = texts[texts.index(notice) + 1:]

@@ -45,7 +45,7 @@ async def test_the_forced_pass_is_played_at_once_recorded_and_announced(
     (played_for,) = recorder.of(MovePlayedFor)
     assert (played_for.user_id, played_for.move) == (BOB, "pass")
     assert played_for.what.render("en-US") == (
-        "can neither move nor remove a chain, so his turn is a pass (played for him)")
+        "can neither move nor remove a chain, so their turn is a pass (played for them)")
     # announced before the turn it leads to, which names Alice's move and Alice
     turn = recorder.events[-1]
     assert isinstance(turn, TurnStarted) and recorder.events[-2] is played_for
@@ -79,5 +79,5 @@ async def test_the_console_announces_the_forced_pass() -> None:
         out.write(f"> {line}\n")
         await console.handle(line)
     text = out.getvalue().rsplit("> /move f2-b6\n", 1)[1]
-    assert ("* #1: bob can neither move nor remove a chain, so his turn is a pass (played "
-            "for him)\n* #1: alice played f2-b6 - alice to move") in text, text
+    assert ("* #1: bob can neither move nor remove a chain, so their turn is a pass (played "
+            "for them)\n* #1: alice played f2-b6 - alice to move") in text, text

@@ -5,11 +5,13 @@ across a restart; with ``end`` (the default) the mode's rules put him out as eve
 from __future__ import annotations
 
 import asyncio
+import io
 import random
 
 import pytest
 
 from bot.computer import InlineMovePicker
+from bot.console.printer import ConsolePrinter
 from service import (
     InvalidOption,
     MatchEnded,
@@ -53,6 +55,13 @@ async def test_the_computer_takes_the_late_seat_and_the_game_goes_on(
     taken = [e for e in events if isinstance(e, SeatTakenOver)]
     assert [(e.user, e.level, e.move) for e in taken] == [(late, 2, 5)]
     assert not [e for e in events if isinstance(e, MatchEnded | PlayerOut)]
+    # said naming the computer as its seats are named (``computer_seats``), the late
+    # player without a gender
+    printer = ConsolePrinter(io.StringIO())
+    printer.names[late] = "zoe"
+    await ConsolePrinter.handlers.handle(printer, taken[0])
+    assert printer.out.getvalue() == f"* #{match_id}: zoe's time ran out; Tablero level 2 " \
+        "plays their seat from move 5 on (unrated for them)\n"
     now = await service.get_match(match_id)
     assert now.status is MatchStatus.ACTIVE and now.stand_in_since(late) == 5
     after = now

@@ -299,7 +299,7 @@ async def test_a_handed_in_arrangement_is_not_asked_for_again(site: Site) -> Non
     await site.service.submit_setup(m.id, ALICE, " ".join(str(n) for n in range(1, 17)))
     html = await (await site.client.get(path + "?lang=en-US")).text()
     assert heading(html) == "Your arrangement is in" and "Arrange your stones" not in html
-    assert "The game starts when your opponent has handed in his" in words(html)
+    assert "The game starts when your opponent has handed in theirs" in words(html)
 
 
 async def test_a_four_player_draw_offer_says_who_agreed_so_far(site: Site) -> None:

@@ -126,7 +126,7 @@ async def cmd_stats(console: Console, args: list[str], line: str) -> None:
     for a in options_of(args):
         if isinstance(a, tuple):
             raise InvalidOption(_("/stats takes no option {option}: it shows a player's "
-                                  "results and his rank in every game (/stats [@user])",
+                                  "results and their rank in every game (/stats [@user])",
                                   option=a[0]))
     if len(args) > 1:
         raise InvalidOption(_("/stats [@user]: one player at most, not {words}",
@@ -135,7 +135,7 @@ async def cmd_stats(console: Console, args: list[str], line: str) -> None:
             is_game(args[0].lower().removesuffix("-4")):
         # /stats xiangqi showed a player called "xiangqi", who never played
         raise InvalidOption(_("{word} is a game, and /stats shows a player: /stats @NAME "
-                              "(his results and his rank in every game); /leaderboard "
+                              "(their results and their rank in every game); /leaderboard "
                               "{game} ranks the players of that game",
                               word=repr(args[0][:40]), game=args[0].lower()))
     uid = await console.person(args[0]) if args else console.user()

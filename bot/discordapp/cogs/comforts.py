@@ -231,7 +231,7 @@ class ComfortsCog(commands.Cog, name="Comforts"):
     @app_commands.command(name="follow", description="Be told of each move of a match or "
                           "a player (by DM); alone: what you follow")
     @app_commands.guild_only()
-    @app_commands.describe(match="A match of this server", player="A player: all his "
+    @app_commands.describe(match="A match of this server", player="A player: all their "
                            "matches in this server", digest="Your games here at a glance "
                            "once a day, by DM")
     async def follow(self, interaction: Interaction, match: int | None = None,
