@@ -2,7 +2,11 @@
 them, so each command takes its parameters in all three forms: in their place (``/vacation
 start 5``), or by name as ``name:value`` or ``name=value`` (``/vacation start days:5``,
 ``/vacation action=start days=5``), as Discord's options are named. ``match:N`` and
-``tournament:N`` are ``#N``; ``player:``, ``user:`` and ``opponent:`` name ``@someone``.
+``tournament:N`` are ``#N``; ``player:``, ``user:`` and ``opponent:`` (``opponent2:``,
+``opponent3:``) name ``@someone``. Every option of a command Discord has too is read by
+Discord's name (shown in the console's help), and by the console's older name where it had
+one (``/settings claim_win:on`` and ``claim:on``); a yes/no option of Discord's that the
+console reads as a word is that word (``/web revoke:yes`` is ``/web revoke``).
 
 A command's options that are not in its positional list (``days:3`` of ``/challenge``)
 are left as written for the command's own reader (``options_of``), which reads ``:`` and
@@ -35,12 +39,14 @@ from dataclasses import dataclass, field
 from locales.i18n import _, render_value
 from service import ServiceError
 
-OPTION = re.compile(r"(?P<name>[A-Za-z][A-Za-z_-]*)[:=](?P<value>.*)", re.DOTALL)
-"""``name:value`` or ``name=value`` (the name a word: ``c4:e6`` is no option)."""
+OPTION = re.compile(r"(?P<name>opponent[23]|[A-Za-z][A-Za-z_-]*)[:=](?P<value>.*)",
+                    re.DOTALL)
+"""``name:value`` or ``name=value`` (the name a word: ``c4:e6`` is no option; Discord's
+``opponent2`` and ``opponent3`` are)."""
 
 MATCH_NAMES = frozenset({"match", "tournament"})
 """Options naming a match or a tournament: ``match:3`` is ``#3``."""
-PERSON_NAMES = frozenset({"player", "user", "opponent"})
+PERSON_NAMES = frozenset({"player", "user", "opponent", "opponent2", "opponent3"})
 """Options naming a person: ``player:bob`` is ``@bob``."""
 
 
@@ -66,10 +72,16 @@ class Signature:
     (``/leaderboard`` its GAME): written, in capitals where a text leaves them to the
     reader, whenever anything follows the command (``/leaderboard GAME season:2``); a
     command named alone stays alone (``see /leaderboard``)."""
-    switches: frozenset[str] = frozenset()
-    """Discord's yes/no options the console reads as a word (``/web revoke``): one
-    given as True is written so; any other yes/no option by its name, ``threads:yes``
-    or ``rated:no``, as the console's commands read a yes or no."""
+    switches: Mapping[str, str] = field(default_factory=dict)
+    """Discord's yes/no options the console reads as a word, and the word (``/web
+    revoke``; ``export`` of ``/tournament standings`` is ``csv``): one given as True is
+    written so, and read so (``revoke:yes``; ``revoke:no`` is not giving it); any other
+    yes/no option by its name, ``threads:yes`` or ``rated:no``, as the console's
+    commands read a yes or no."""
+    renamed: Mapping[str, str] = field(default_factory=dict)
+    """Discord's names of the options the command reads itself under an older name of
+    the console's, and that name (``claim_win``, the console's ``claim``): both are
+    read (the console's names stay, as typed in scripts); its help shows Discord's."""
 
     def names(self) -> set[str]:
         """Every parameter name, whatever the action."""
@@ -90,7 +102,8 @@ SIGNATURES: Mapping[str, Signature] = {
     "rematch": Signature(), "follow": Signature(), "unfollow": Signature(),
     "block": Signature(), "unblock": Signature(),
     "tournaments": Signature(),
-    "challenge": Signature(("game",), needs=1),
+    "challenge": Signature(("game",), needs=1, switches={"computer": "computer"},
+                           renamed={"claim_win": "claim"}),
     "move": Signature(("move",)),
     "moves": Signature(("prefix",)),
     "setup": Signature(("arrangement",)),
@@ -99,19 +112,24 @@ SIGNATURES: Mapping[str, Signature] = {
     "stats": Signature(),
     "rules": Signature(("game",)),
     "notify": Signature(("mode",)),
-    "timezone": Signature(("zone",)),
+    "timezone": Signature(("zone",), switches={"clear": "clear"}),
     "sweep": Signature(("days",)),
-    "settings": Signature(),
+    "settings": Signature(renamed={"claim_win": "claim", "auto_vacation": "autovacation",
+                                   "takebacks_rated": "takebacks"}),
     "season": Signature(("action",), aliases={"every": "action"}),
     "vacation": Signature(("action",), actions={"start": ("days",)}),
     "pause": Signature(("action",), actions={"propose": ("days", "reason")}, text=True,
                        silent="propose"),
     "takeback": Signature(("action",)),
-    "web": Signature(("action",), switches=frozenset({"revoke"})),
+    "web": Signature(("action",), switches={"revoke": "revoke"}),
     "premove": Signature(("action",), actions={"add": ("line",)}),
     "note": Signature(("action",), actions={"set": ("text",)}, text=True, silent="set"),
     "tournament": Signature(("action",), actions={"create": ("game", "format"),
-                                                  "pairings": ("round",)}),
+                                                  "pairings": ("round",)},
+                            switches={"export": "csv"},
+                            renamed={"claim_win": "claim",
+                                     "registration_days": "registration"}),
+    "import": Signature(renamed={"file": "path"}),
 }
 """Every console command's positional parameters (a test checks each command has one)."""
 
@@ -129,6 +147,7 @@ def arranged(command: str, args: Sequence[str]) -> list[str]:
     service.errors.ServiceError: the option seat is empty: write seat:VALUE, or leave it out
     """
     signature = SIGNATURES.get(command, Signature())
+    args = discord_names(signature, args)
     known = signature.names()
     references: list[str] = []
     renamed = False  # a reference given by name (match:3)
@@ -182,6 +201,41 @@ def arranged(command: str, args: Sequence[str]) -> list[str]:
     if signature.text:
         return [*references, *placed, *bare, *others]
     return [*placed, *references, *bare, *others]
+
+
+def discord_names(signature: Signature, args: Sequence[str]) -> list[str]:
+    """``args`` with Discord's names of ``signature``'s options read as the console's:
+    a renamed option under the console's name (``claim_win:on`` is ``claim:on``), a
+    switch given yes as its word (``revoke:yes`` is ``revoke``), given no left out.
+
+    >>> discord_names(SIGNATURES["web"], ["revoke:yes"])
+    ['revoke']
+    >>> discord_names(SIGNATURES["settings"], ["claim_win=on", "days:3"])
+    ['claim:on', 'days:3']
+    """
+    out: list[str] = []
+    for token in args:
+        found = OPTION.fullmatch(token)
+        name = found["name"].lower() if found is not None else ""
+        if found is None or not found["value"].strip():
+            out.append(token)  # (an empty value is refused by arranged, by its name)
+        elif name in signature.renamed:
+            out.append(f"{signature.renamed[name]}:{found['value']}")
+        elif name in signature.switches:
+            value = found["value"].strip().lower()
+            if value not in SWITCH_VALUES:
+                raise ServiceError(_("{option} must be yes or no, not {value}",
+                                     option=name, value=repr(found["value"][:40])))
+            if SWITCH_VALUES[value]:
+                out.append(signature.switches[name])
+        else:
+            out.append(token)
+    return out
+
+
+SWITCH_VALUES = {"on": True, "off": False, "yes": True, "no": False, "true": True,
+                 "false": False}
+"""What an on/off or yes/no option accepts (``reminders:on``), refused otherwise."""
 
 
 # ---------------------------------------------------------------- writing a command
@@ -240,7 +294,7 @@ class ConsoleSyntax:
                 references.append(mark + said.removeprefix(mark) if said
                                   else PLACEHOLDERS[name])
             elif isinstance(value, bool) and value and name in signature.switches:
-                switches.append(name)
+                switches.append(signature.switches[name])
             elif isinstance(value, bool):
                 others.append(f"{name}:{'yes' if value else 'no'}")
             elif name in signature.names() - signature.by_name:

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 
 import rules
+from bot.console_args import SWITCH_VALUES
 from locales.i18n import (
     Text,
     _,
@@ -72,22 +73,22 @@ Commands (a #<match> argument picks a match; otherwise your current one):
   /leaderboard GAME [PAGE] [season:N]   /stats [@user]
   /season [monthly|quarterly|manual|off|reset]   the server's leaderboard seasons
   /rules [GAME]                   how a game is played (teams, fast and slow included)
-  /challenge ... [clock:3d+1d/10d] [claim:yes|no]
+  /challenge ... [clock:3d+1d/10d] [claim_win:yes|no]
                                   a bank (3 days + 1 a move, at most 10) instead of days:N;
-                                  claim: a lapsed clock waits for the opponent's claim
+                                  claim_win: a lapsed clock waits for the opponent's claim
   /moretime [#N]                  give the player to move one day more
   /claim [#N]   /wait [#N]        their time ran out: claim the win, or keep waiting
   /next                           the next match waiting on you (least time left first)
   /vacation start [DAYS] | end | status
                                   pause your clocks in this server (yearly allowance)
   /settings [days:N] [reminders:on|off] [threads:on|off] [language:LOCALE]
-            [clock:3d+1d/10d] [claim:on|off] [vacation:DAYS] [autovacation:on|off]
-            [takebacks:on|off]
+            [clock:3d+1d/10d] [claim_win:on|off] [vacation:DAYS] [auto_vacation:on|off]
+            [takebacks_rated:on|off] [web:on|off] [seasons:monthly|quarterly|manual|off]
   /notify mention|dm              how you want to be told it is your turn
   /sweep [+DAYS]                  run the deadline sweep (optionally DAYS from now)
   /tournament create GAME FORMAT [rounds:N] [name:TEXT] [days:N] [cap:N]
-              [registration:DAYS] [casual | rated:yes|no] [clock:3d+1d/10d]
-              [claim:yes|no] [option:value ...]
+              [registration_days:DAYS] [casual | rated:yes|no] [clock:3d+1d/10d]
+              [claim_win:yes|no] [option:value ...]
                                   FORMAT: rr, double, swiss (needs rounds:N), knockout
   /tournament join|leave|start|cancel [#T]   /tournament remove [#T] @user
   /tournament standings [#T] [csv]   /tournament pairings [#T] [ROUND]
@@ -153,11 +154,6 @@ MAX_NAME = 32
 """Console user names are capped like Discord's display names."""
 
 
-SWITCH_VALUES = {"on": True, "off": False, "yes": True, "no": False, "true": True,
-                 "false": False}
-
-
-"""What an on/off setting accepts (``reminders:on``), refused otherwise."""
 
 
 def yes_or_no(option: str, value: str) -> bool:

@@ -18,8 +18,9 @@ from tests.console.test_messages import after, play
     ("/settings threads:banana", "! threads must be on or off, not 'banana'"),
     ("/settings reminders:on reminders:off", "! reminders is given twice: say it once"),
     ("/settings colour:red", "! unknown setting 'colour' (settings: days, reminders, "
-                             "threads, language, clock, claim, vacation, autovacation, "
-                             "takebacks, web, weekends, pauses, timezone)"),
+                             "threads, language, clock, claim_win, vacation, "
+                             "auto_vacation, takebacks_rated, web, weekends, pauses, "
+                             "seasons, timezone)"),
     ("/settings weekends:sometimes", "! weekends must be on or off, not 'sometimes'"),
     ("/settings pauses:11", "! pauses in a rated match must be from 0 to 10"),
     ("/settings pauses:-1", "! pauses is a number of pauses a rated match allows, from 0 "

@@ -197,8 +197,8 @@ async def test_help_names_rated_yes_or_no_beside_casual(locale: str | None) -> N
     printed = out.getvalue()
     assert "  /challenge [@user ...] GAME [option:value ...] [days:N] [seat:NAME]\n" \
            "             [casual | rated:yes|no]\n" in printed
-    assert "              [registration:DAYS] [casual | rated:yes|no] [clock:3d+1d/10d]\n" \
-           "              [claim:yes|no] [option:value ...]\n" in printed
+    assert "              [registration_days:DAYS] [casual | rated:yes|no] [clock:3d+1d/10d]\n" \
+           "              [claim_win:yes|no] [option:value ...]\n" in printed
     # and the help is translated still (a msgid without its translation reads English)
     english = locale in (None, "en-GB")
     assert ("Commands (a #<match> argument" in printed) is english

@@ -18,7 +18,6 @@ from bot.console.common import (
     HELP_PUZZLES,
     HELP_SCHOOL,
     HELP_WEEKS,
-    SWITCH_VALUES,
     _on_off,
     digits,
     is_game,
@@ -29,6 +28,7 @@ from bot.console.common import (
 from bot.console.session import (
     Console,
 )
+from bot.console_args import SWITCH_VALUES
 from bot.web.links import PLAYER_DAYS, PlayerPass, player_url
 from locales.i18n import (
     _,
@@ -155,6 +155,8 @@ async def cmd_stats(console: Console, args: list[str], line: str) -> None:
                         s.with_hints))
 
 async def cmd_season(console: Console, args: list[str], line: str) -> None:
+    # Discord's /season schedule every:..., list and reset; "schedule" is no schedule
+    args = [a for a in args if a.lower() != "schedule"]
     what = args[0].lower() if args else "list"
     if len(args) > 1 or what not in ("list", "reset", "monthly", "quarterly", "manual",
                                      "off"):
@@ -183,12 +185,20 @@ async def cmd_settings(console: Console, args: list[str], line: str) -> None:
         values[a[0]] = a[1] if a[0] in ("language", "timezone") else a[1].lower()
     unknown = set(values) - {"days", "reminders", "threads", "language", "clock", "claim",
                              "vacation", "autovacation", "takebacks", "web", "weekends",
-                             "pauses", "timezone"}
-    if unknown:
+                             "pauses", "seasons", "timezone"}
+    if unknown:  # (Discord's names said: claim_win is read as claim, by console_args)
         raise ServiceError(_("unknown setting {setting} (settings: days, reminders, "
-                             "threads, language, clock, claim, vacation, autovacation, "
-                             "takebacks, web, weekends, pauses, timezone)",
+                             "threads, language, clock, claim_win, vacation, auto_vacation, "
+                             "takebacks_rated, web, weekends, pauses, seasons, timezone)",
                              setting=repr(sorted(unknown)[0])))
+    if "seasons" in values:  # Discord's /settings seasons: the console's /season
+        if values["seasons"] not in ("monthly", "quarterly", "manual", "off"):
+            raise ServiceError(_("/season [monthly|quarterly|manual|off|reset]"))
+        change = await console.service.configure_seasons(CONSOLE_GUILD, CONSOLE_CHANNEL,
+                                                         values.pop("seasons"))
+        console.say(change.words())
+        if not values:
+            return
     if "timezone" in values:  # the person's own, in every server
         await _time_zone(console, values.pop("timezone"))
         if not values:
