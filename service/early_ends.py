@@ -58,3 +58,53 @@ def early_end(why: str | None, *, tournament: bool, leaver: str | None = None,
             "player had moved"
     return f"aborted: {why}"
 
+
+
+_ABORTED: Final = "aborted: "
+_BEFORE: Final = " before every player had moved"
+_HOW: Final = {"resigned": "resign", "ran out of time": "timeout"}
+
+
+def left_words(reason: str) -> tuple[str, str] | None:
+    """Who left a match that ended before every player had moved, as its stored words
+    name him (``'bob (Black)'``), and how (``"resign"`` or ``"timeout"``), read from the
+    words :func:`early_end` wrote; None when they name no one (``'aborted: no move in
+    time'``, a draw, a double forfeit, words reworded since). Read by their shape, from
+    the ends in, never searched for a word (a name may hold "resigned" or "Red"). The
+    last resort of a match whose result did not keep who left (older databases: see
+    ``TournamentService._leaver``).
+
+    >>> left_words("aborted: Red resigned (Black) ran out of time before every player "
+    ...            "had moved")
+    ('Red resigned (Black)', 'timeout')
+    >>> left_words("forfeit: Black resigned before every player had moved; Red wins")
+    ('Black', 'resign')
+    >>> left_words("aborted: no move in time") is None
+    True
+    """
+    if reason.startswith(FORFEIT_PREFIX):
+        body, ends, _winner = reason[len(FORFEIT_PREFIX):].partition(_BEFORE + "; ")
+        if not ends:
+            return None
+    elif reason.startswith(_ABORTED) and reason.endswith(_BEFORE):
+        body = reason[len(_ABORTED):-len(_BEFORE)]
+    else:
+        return None
+    for verb, how in _HOW.items():
+        who = body.removesuffix(" " + verb)
+        if who != body and who:
+            return who, how
+    return None
+
+
+def left_seat(who: str) -> str:
+    """The seat's colour in a leaver's words (:func:`left_words`): the last parentheses
+    of ``'bob (Black)'`` (a name may have parentheses of its own), or the words
+    themselves when they are the colour alone (``'Black'``).
+
+    >>> left_seat("Red (Red) (Black)"), left_seat("Black")
+    ('Black', 'Black')
+    """
+    if who.endswith(")") and " (" in who:
+        return who[who.rindex(" (") + 2:-1]
+    return who

@@ -29,7 +29,7 @@ from locales.terms import game_name
 from rules import RulesError
 from service.challenges import Challenges
 from service.core import ServiceCore
-from service.early_ends import DOUBLE_FORFEIT, DRAW_AGREED_EARLY
+from service.early_ends import DOUBLE_FORFEIT, DRAW_AGREED_EARLY, left_seat, left_words
 from service.endings import Endings
 from service.errors import (
     Conflict,
@@ -465,31 +465,35 @@ class Tournaments:
         ``MatchService._subscribers``)."""
         if isinstance(event, MatchEnded):
             try:
-                await self._match_ended(event.match.id, event.left_by)
+                await self._match_ended(event.match.id, event.left_by, event.left_how)
             except StorageError as e:  # the outage is logged by the repository, once
                 log.debug("tournament update after match %s waits for the sweep: %s",
                           event.match.id, e.message)
             except Exception:  # the match result is stored; the sweep catches up
                 log.exception("tournament update after match %s failed", event.match.id)
 
-    async def _match_ended(self, match_id: int, left_by: int | None = None) -> None:
+    async def _match_ended(self, match_id: int, left_by: int | None = None,
+                           left_how: str | None = None) -> None:
         tid = await self.repository.tournament_of_match(match_id)
         if tid is None:
             return
         rec = await self.repository.load_match(match_id)
         if rec is None:
             return
-        await self._record_result(tid, rec, left_by)
+        await self._record_result(tid, rec, left_by, left_how)
         await self._advance(tid)
 
-    async def _record_result(self, tid: int, rec: MatchRecord, left_by: int | None = None
-                             ) -> None:
+    async def _record_result(self, tid: int, rec: MatchRecord, left_by: int | None = None,
+                             left_how: str | None = None) -> None:
         async def attempt(t: TournamentRecord) -> None:
             found = [g for g in t.games if g.match_id == rec.id and g.result is None]
             if not found or t.status is not TournamentStatus.RUNNING:
                 return
             g = found[0]
-            result, timed_out = self._result_of(rec, g, left_by)
+            if rec.status is MatchStatus.BROKEN:
+                await self.repository.save_tournament(t, self._replayed(t, g))
+                return
+            result, timed_out = self._result_of(rec, g, left_by, left_how)
             if result is None:
                 return
             games = tuple(dataclasses.replace(x, result=result, timed_out=timed_out)
@@ -537,23 +541,47 @@ class Tournaments:
         ids = [g.match_id for g in t.games if g.match_id is not None]
         return await self.repository.load_match(max(ids)) if ids else None
 
-    def _result_of(self, rec: MatchRecord, g: TournamentGame, left_by: int | None = None
-                   ) -> tuple[Result | None, int | None]:
+    @staticmethod
+    def _replayed(t: TournamentRecord, g: TournamentGame) -> TournamentRecord:
+        """``t`` with its game ``g``, whose match broke, to be played again.
+
+        A broken match is one whose record no longer replays (``MatchStatus.BROKEN``:
+        the service's own fault, a stored move its rules refuse), so nobody can say how
+        it stood, let alone how it would have ended. Scoring it as a draw gave both
+        players a half point for a game neither played out (one may have been winning),
+        and as a played draw it gave them colours too; leaving it unscored would leave a
+        hole in every tie-break. A tournament player expects what an arbiter does with
+        a game that cannot go on through nobody's fault: it is played again, the same
+        pairing with the same colours, in a new match (``_make_matches`` makes it, as
+        the round's others). The broken match stays as it is, and no longer counts for
+        the tournament. A player withdrawn since forfeits it, as any game not yet
+        started."""
+        again = dataclasses.replace(g, match_id=None, timed_out=None)
+        games = tuple(again if x is g else x for x in t.games)
+        after = dataclasses.replace(t, games=games)
+        if set(again.game().players) & set(t.withdrawn):
+            after = Tournaments._withdraw(after, set())
+        return after
+
+    def _result_of(self, rec: MatchRecord, g: TournamentGame, left_by: int | None = None,
+                   left_how: str | None = None) -> tuple[Result | None, int | None]:
         """The tournament result of an ended match, and who timed out (if anyone).
-        ``left_by``: who resigned or ran out of time, when the match's end said so."""
+        ``left_by``, ``left_how``: who resigned or ran out of time, and which, when the
+        match's end said so."""
         if rec.status is MatchStatus.ACTIVE or rec.status.is_waiting:
             return None, None
         r = rec.result
         if rec.status is MatchStatus.ABORTED:
             # ended before every player had moved: the match is void, the tournament
             # game is not: an early resignation or timeout forfeits it, an early agreed
-            # draw is a draw (as the match's own words say: ``early_ends``)
+            # draw is a draw (as the match's own words say: ``early_ends``), though not
+            # one played over the board (``Result.drawn``: no colours, counted apart)
             why = r.reason if r is not None else ""
             if why.endswith(DRAW_AGREED_EARLY):  # (never a name with "draw" in it)
-                return Result.DRAW, None
+                return Result.DRAW_UNPLAYED, None
             if why == DOUBLE_FORFEIT:
                 return Result.BOTH_FORFEIT, None
-            late, how = self._leaver(rec, g, left_by)
+            late, how = self._leaver(rec, g, left_by, left_how)
             if late is None:
                 return Result.BOTH_FORFEIT, None
             won_first = late != g.first
@@ -567,31 +595,47 @@ class Tournaments:
             timed_out = g.second if winner == g.first else g.first
         return (Result.FIRST_WINS if winner == g.first else Result.SECOND_WINS), timed_out
 
-    def _leaver(self, rec: MatchRecord, g: TournamentGame, left_by: int | None
-                ) -> tuple[int | None, str | None]:
+    def _leaver(self, rec: MatchRecord, g: TournamentGame, left_by: int | None,
+                left_how: str | None = None) -> tuple[int | None, str | None]:
         """Who ended an aborted match by leaving it, and how ("resign" or "timeout"):
         stored in its result (``ResultRecord.left_by``), so the sweep after a stop reads
-        it instead of guessing. ``left_by`` (the live event) agrees with it; matches
-        aborted before the result kept it (older databases) fall back to the one seat
-        the reason names, else the player who was to move."""
+        it instead of guessing. ``left_by`` and ``left_how`` (the live event) agree with
+        it. A match aborted before the result kept it (older databases) is read from
+        what is stored first (:meth:`_left_before_it_was_kept`)."""
         r = rec.result
         if r is not None and r.left_by in (g.first, g.second):
             return r.left_by, r.left_how
-        why = r.reason if r is not None else ""
-        how = "resign" if "resigned" in why else "timeout"
+        said = left_words(r.reason) if r is not None else None
+        how = left_how if left_how in ("resign", "timeout") else \
+            said[1] if said is not None else "timeout"
         if left_by in (g.first, g.second):
             return left_by, how
-        return self._to_move_at_abort(rec), how
+        return self._left_before_it_was_kept(rec, said, how), how
 
-    def _to_move_at_abort(self, rec: MatchRecord) -> int | None:
-        """Who ended a match aborted before its result kept that (older databases): the
-        one seat the abort reason names ("Red resigned before..."), else the player who
-        was to move."""
+    def _left_before_it_was_kept(self, rec: MatchRecord, said: tuple[str, str] | None,
+                                 how: str) -> int | None:
+        """Who ended a match aborted before its result kept that (older databases). A
+        clock runs out on the player to move: the stored position says who (when one
+        was). Only a resignation, which any player may make, is read from the words,
+        the last resort: the seat they name at the end of the leaver's words
+        (``early_ends.left_words``, read by their shape, so a name holding "Red" or
+        "resigned" misleads nothing); then the player to move."""
+        to_move = self._only_to_move(rec)
+        if how == "timeout" and to_move is not None:
+            return to_move
+        if said is not None:
+            v = self._variant(rec.game)
+            colour = left_seat(said[0])
+            named = [s for s in range(rec.seat_count)
+                     if v.seat_name(s, rec.seat_count) == colour]
+            if len(named) == 1:
+                return rec.user_at(named[0])
+        return to_move
+
+    def _only_to_move(self, rec: MatchRecord) -> int | None:
+        """The one player to move in ``rec``'s stored position (None when several were,
+        as in a set-up both hand in, or when it does not read)."""
         v = self._variant(rec.game)
-        why = rec.result.reason if rec.result is not None else ""
-        named = [s for s in range(rec.seat_count) if v.seat_name(s, rec.seat_count) in why]
-        if len(named) == 1:
-            return rec.user_at(named[0])
         try:
             p = v.from_text(rec.position_text)
         except (RulesError, ServiceError):

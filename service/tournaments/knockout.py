@@ -67,7 +67,7 @@ def next_replay(games: Sequence[Game]) -> Game | None:
     if not games:
         raise TournamentError("a tie has at least one game", games)
     last = max(games, key=lambda g: g.replay)
-    if last.result is not Result.DRAW or tie_winner(games) is not None:
+    if last.result is None or not last.result.drawn or tie_winner(games) is not None:
         return None
     assert last.second is not None
     return Game(last.round, last.second, last.first, None, last.replay + 1)

@@ -165,17 +165,38 @@ class Result(enum.Enum):
     FIRST_WINS_FORFEIT = "+/-"   # the second player withdrew or never played
     SECOND_WINS_FORFEIT = "-/+"
     BOTH_FORFEIT = "-/-"         # both had withdrawn: nobody scores
+    DRAW_UNPLAYED = "=/="        # a draw agreed before every player had moved: not played
     BYE = "bye"                  # a Swiss bye: one point, no opponent, no colour
     REST = "rest"                # a round robin round without an opponent: no point
 
     @property
     def played(self) -> bool:
-        """Played over the board (a forfeit, bye or rest is not)."""
+        """Played over the board (a forfeit, bye or rest is not, nor a draw agreed before
+        every player had moved: ``DRAW_UNPLAYED``)."""
         return self in (Result.FIRST_WINS, Result.DRAW, Result.SECOND_WINS)
 
     @property
+    def drawn(self) -> bool:
+        """Half a point each: a draw over the board, or one agreed before every player
+        had moved (``DRAW_UNPLAYED``).
+
+        An early agreed draw is scored as a draw (what both players agreed to) but is no
+        game played over the board, as the Swiss rules count games (FIDE C.04: a game
+        not played, like a forfeit or a bye, gives its players no colour): neither
+        player gets a colour from it, the standings count it apart from the games played
+        (W + D + L stays the games played; the tie-breaks weigh it against FIDE's virtual
+        opponent, as every unplayed round), and a knockout replays it as any draw. The
+        two players are still counted as having met (as after a forfeit): a Swiss does
+        not pair them again while it can avoid it.
+
+        >>> Result.DRAW_UNPLAYED.drawn, Result.DRAW_UNPLAYED.played, Result.DRAW.played
+        (True, False, True)
+        """
+        return self in (Result.DRAW, Result.DRAW_UNPLAYED)
+
+    @property
     def decisive(self) -> bool:
-        return self is not Result.DRAW
+        return not self.drawn
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,7 +244,7 @@ class Game:
             return 1.0
         if r in (Result.REST, Result.BOTH_FORFEIT):
             return 0.0
-        if r is Result.DRAW:
+        if r.drawn:
             return 0.5
         first_won = r in (Result.FIRST_WINS, Result.FIRST_WINS_FORFEIT)
         return 1.0 if first_won == (player == self.first) else 0.0

@@ -7,14 +7,15 @@
   highest and the lowest, with at least three opponents), then the number of wins;
 * knockout: the round reached, then points.
 
-A round not played over the board (a bye, a forfeit won or lost) counts in Buchholz and
+A round not played over the board (a bye, a forfeit won or lost, a draw agreed before
+every player had moved: ``Result.drawn``) counts in Buchholz and
 Sonneborn-Berger as a game against FIDE's virtual opponent (the Swiss rules' tie-break
 treatment of unplayed rounds): its score is the player's points before that round, plus
 what the player did not score in it, plus a draw in every later round played so far. So a
 bye is worth a draw's Buchholz, not the player's own total (a bye in the round being
 played adds nothing yet). The Wins tie-break counts wins over the board or by forfeit
-(not byes). Players level on everything share a place; the table shows byes and
-forfeits apart from the games played, so W + D + L is the games played.
+(not byes). Players level on everything share a place; the table shows byes, forfeits
+and unplayed draws apart from the games played, so W + D + L is the games played.
 
     >>> games = [Game(1, 1, 2, Result.FIRST_WINS), Game(1, 3, 4, Result.DRAW),
     ...          Game(2, 4, 1, Result.DRAW), Game(2, 2, 3, Result.SECOND_WINS)]
@@ -48,8 +49,9 @@ def tiebreak_names(fmt: Format) -> tuple[str, ...]:
 class StandingRow:
     """One line of the standings; ``place`` is shared by players level on everything.
     ``played`` games were played over the board (``wins + draws + losses``); the rounds
-    not played there are ``byes`` (a Swiss bye: 1 point), ``forfeits_won`` (1 point)
-    and ``forfeits_lost`` (none), so every round a player was paired in is counted once.
+    not played there are ``byes`` (a Swiss bye: 1 point), ``forfeits_won`` (1 point),
+    ``forfeits_lost`` (none) and ``draws_unplayed`` (a draw agreed before every player
+    had moved: 1/2), so every round a player was paired in is counted once.
     """
 
     place: int
@@ -64,6 +66,7 @@ class StandingRow:
     byes: int = 0
     forfeits_won: int = 0
     forfeits_lost: int = 0
+    draws_unplayed: int = 0
 
 
 def standings(players: Sequence[int], games: Iterable[Game], fmt: Format,
@@ -73,7 +76,7 @@ def standings(players: Sequence[int], games: Iterable[Game], fmt: Format,
     done = [g for g in games if g.result is not None]
     points = {p: 0.0 for p in players}
     counts = {p: dict.fromkeys(("played", "wins", "draws", "losses", "byes", "won",
-                                "lost"), 0) for p in players}
+                                "lost", "agreed"), 0) for p in players}
     reached = dict.fromkeys(players, 0)
     for g in done:
         for p in g.players:
@@ -86,6 +89,8 @@ def standings(players: Sequence[int], games: Iterable[Game], fmt: Format,
                 continue
             if r is Result.BYE:
                 count["byes"] += 1
+            elif r is Result.DRAW_UNPLAYED:
+                count["agreed"] += 1
             elif r is not None and not r.played:  # a forfeit, won or lost (or both lost)
                 count["won" if g.winner() == p else "lost"] += 1
             else:
@@ -142,5 +147,5 @@ def standings(players: Sequence[int], games: Iterable[Game], fmt: Format,
         n = counts[p]
         rows.append(StandingRow(place, p, points[p], n["played"], n["wins"], n["draws"],
                                 n["losses"], breaks[p], p in gone, n["byes"], n["won"],
-                                n["lost"]))
+                                n["lost"], n["agreed"]))
     return rows

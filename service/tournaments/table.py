@@ -7,13 +7,13 @@ and the CSV export show, computed once here.
     >>> t = standings_table(rows, Format.ROUND_ROBIN, {1: "alice", 2: "bob"},
     ...                     title="Club round robin", subtitle="Xiangqi")
     >>> t.shown("en-US").headers
-    ('#', 'Player', 'Pts', 'Games', 'W', 'D', 'L', 'Bye', 'F+', 'F-', 'SB', 'Wins')
+    ('#', 'Player', 'Pts', 'Games', 'W', 'D', 'L', 'Bye', 'F+', 'F-', 'F=', 'SB', 'Wins')
     >>> t.shown("en-US").rows[0]
-    ('1', 'alice', '0.5', '1', '0', '1', '0', '0', '0', '0', '0.25', '0')
+    ('1', 'alice', '0.5', '1', '0', '1', '0', '0', '0', '0', '0', '0.25', '0')
     >>> print(standings_csv(rows, Format.ROUND_ROBIN, {1: "=cmd()", 2: "bob"}), end="")
-    place,player,player_id,points,games,wins,draws,losses,byes,forfeits_won,forfeits_lost,SB,Wins,withdrawn
-    1,'=cmd(),1,0.5,1,0,1,0,0,0,0,0.25,0,no
-    1,bob,2,0.5,1,0,1,0,0,0,0,0.25,0,no
+    place,player,player_id,points,games,wins,draws,losses,byes,forfeits_won,forfeits_lost,draws_unplayed,SB,Wins,withdrawn
+    1,'=cmd(),1,0.5,1,0,1,0,0,0,0,0,0.25,0,no
+    1,bob,2,0.5,1,0,1,0,0,0,0,0,0.25,0,no
 """
 
 from __future__ import annotations
@@ -95,8 +95,9 @@ def standings_table(rows: Sequence[StandingRow], fmt: Format, names: Mapping[int
     headers: tuple[Words, ...] = (
         "#", _("Player"), _("Pts"), _("Games"), _("W"), _("D"), _("L"),
         # TRANSLATORS: standings column headers for rounds not played over the board:
-        # byes (a point without a game), won by forfeit, lost by forfeit (short)
-        _("Bye"), _("F+"), _("F-"),
+        # byes (a point without a game), won by forfeit, lost by forfeit, drawn by an
+        # agreement made before every player had moved (short)
+        _("Bye"), _("F+"), _("F-"), _("F="),
         *(TIEBREAKS.get(n, n) for n in tiebreak_names(fmt)))
     out: list[tuple[Words, ...]] = []
     for r in rows:
@@ -104,7 +105,7 @@ def standings_table(rows: Sequence[StandingRow], fmt: Format, names: Mapping[int
             if r.withdrawn else _name(names, r.player)
         out.append((str(r.place), name, format_number(r.points), str(r.played),
                     str(r.wins), str(r.draws), str(r.losses), str(r.byes),
-                    str(r.forfeits_won), str(r.forfeits_lost),
+                    str(r.forfeits_won), str(r.forfeits_lost), str(r.draws_unplayed),
                     *(format_number(b) for b in r.tiebreaks)))
     started = any(r.points or r.played for r in rows)
     top = tuple(i for i, r in enumerate(rows) if r.place == 1 and started)
@@ -126,12 +127,13 @@ def standings_csv(rows: Sequence[StandingRow], fmt: Format, names: Mapping[int, 
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["place", "player", "player_id", "points", "games", "wins", "draws",
-                "losses", "byes", "forfeits_won", "forfeits_lost", *tiebreak_names(fmt),
+                "losses", "byes", "forfeits_won", "forfeits_lost", "draws_unplayed",
+                *tiebreak_names(fmt),
                 "withdrawn"])
     for r in rows:
         w.writerow([r.place, _cell(_name(names, r.player)), r.player,
                     format_number(r.points), r.played, r.wins, r.draws, r.losses, r.byes,
-                    r.forfeits_won, r.forfeits_lost,
+                    r.forfeits_won, r.forfeits_lost, r.draws_unplayed,
                     *(format_number(b) for b in r.tiebreaks),
                     "yes" if r.withdrawn else "no"])
     return buf.getvalue()

@@ -376,7 +376,7 @@ as bob
     assert "* #1: alice to move" in started
     table = [row.split() for row in after(out, "/tournament standings").splitlines()[1:]]
     assert table[0] == ["#", "Player", "Pts", "Games", "W", "D", "L", "Bye", "F+", "F-",
-                        "Buchholz", "Median", "Wins"]
+                        "F=", "Buchholz", "Median", "Wins"]
     rows = {row[1]: row for row in table[1:]}
     # bob lost his only game and has the round-2 bye: he no longer ranks above alice
     assert [row[1] for row in table[1:]] == ["alice", "bob", "carol"]

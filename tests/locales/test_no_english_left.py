@@ -49,6 +49,7 @@ ALLOWED = {
     ("service/early_ends.py", "ran out of time"),
     ("service/early_ends.py", "aborted: {} {} before every player had moved"),
     ("service/early_ends.py", "{}{} {} before every player had moved; {} wins"),
+    ("service/early_ends.py", " before every player had moved"),  # read back: left_words
     ("service/play.py", "setup submitted"),
     ("service/queries.py", "setup submitted"),
     ("service/states.py", "setup submitted"),

@@ -84,4 +84,4 @@ def test_csv_export_reads_back_and_defuses_formulas() -> None:
     assert by["1"]["points"] == "2" and by["4"]["withdrawn"] == "yes"
     assert list(read[0]) == ["place", "player", "player_id", "points", "games", "wins",
                              "draws", "losses", "byes", "forfeits_won", "forfeits_lost",
-                             "SB", "Wins", "withdrawn"]
+                             "draws_unplayed", "SB", "Wins", "withdrawn"]

@@ -141,7 +141,11 @@ async def test_an_early_agreed_draw_is_a_draw_not_an_abort(
     assert m.result.reason == DRAW_AGREED_EARLY and _said(m) == DRAW_AGREED_EARLY
     assert render(texts.result_line(m, None), "en-US") == \
         "Draw agreed before every player had moved"
-    assert (await _scored(service, tid)).result is Result.DRAW
+    # half a point each, but no game played over the board: no colours, counted apart
+    assert (await _scored(service, tid)).result is Result.DRAW_UNPLAYED
+    rows = await service.tournament_standings(tid)
+    assert [(r.points, r.played, r.draws, r.draws_unplayed) for r in rows] == \
+        [(0.5, 0, 0, 1)] * 2
 
 
 async def test_outside_a_tournament_the_same_ends_stay_aborted(

@@ -191,6 +191,9 @@ def test_knockout_runs_to_a_champion_with_drawn_games_replayed_swapped() -> None
     games.append(Game(3, 12, 14, Result.SECOND_WINS))
     with pytest.raises(TournamentError, match="over"):
         knockout_round(players, games, 4)
+    # a draw agreed before every player had moved decides no tie either: played again
+    early = Game(1, 14, 15, Result.DRAW_UNPLAYED)
+    assert tie_winner([early]) is None and next_replay([early]) == again
     table = tournaments.standings(players, games, Format.KNOCKOUT)
     assert table[0].player == 14 and table[1].player == 12
 

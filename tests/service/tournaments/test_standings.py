@@ -84,3 +84,21 @@ def test_a_knockout_won_by_forfeits_shows_no_games_played() -> None:
     assert first.played == first.wins + first.draws + first.losses
     third = {r.player: r for r in rows}[3]
     assert (third.played, third.wins, third.forfeits_lost) == (1, 1, 1)
+
+
+def test_an_early_agreed_draw_scores_a_half_but_is_no_game_played() -> None:
+    """A draw agreed before every player had moved (``Result.DRAW_UNPLAYED``): half a
+    point each, counted apart from the games played (W + D + L stays the games played),
+    weighed against FIDE's virtual opponent in the tie-breaks, and no colour."""
+    games = [Game(1, 1, 2, Result.DRAW_UNPLAYED), Game(1, 3, 4, W), Game(2, 1, 3, W),
+             Game(2, 2, 4, D)]
+    rows = standings([1, 2, 3, 4], games, Format.SWISS)
+    by = {r.player: r for r in rows}
+    assert by[1].points == 1.5 and by[2].points == 1.0
+    assert (by[1].played, by[1].wins, by[1].draws, by[1].draws_unplayed) == (1, 1, 0, 1)
+    assert (by[2].played, by[2].draws, by[2].draws_unplayed) == (1, 1, 1)
+    # Buchholz(1): 3's 1 + the virtual opponent of round 1 (0 before + the half not
+    # scored + a draw in round 2) = 1 + 1.0
+    assert by[1].tiebreaks[0] == 2.0
+    assert games[0].colour_of(1) is None and games[0].colour_of(2) is None
+    assert Game(1, 1, 2, D).colour_of(1) == 0  # a draw over the board gives colours
