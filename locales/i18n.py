@@ -578,6 +578,51 @@ def option(english: str, /) -> Option:
     return Option(english)
 
 
+_PEOPLE: ContextVar[bool] = ContextVar("people_mentions", default=False)
+
+
+@contextmanager
+def people_mentions(on: bool = True) -> Iterator[None]:
+    """Within it (``on``), a :class:`Person` is named by Discord's mention of him,
+    ``<@ID>``, which each reader's Discord shows as his name: the Discord adapter sets
+    it where it writes a message's content (``bot.discordapp.mentions``), and sets it
+    off for what Discord shows as plain text (a title, a footer, a button), where a
+    mention would be written out. Outside it (the console, the web pages, the logs) a
+    person nobody has seen the name of is named in neutral words.
+
+    >>> with people_mentions():
+    ...     person(42).render("de")
+    '<@42>'
+    >>> person(42).render("en-US")
+    'that player'
+    """
+    token = _PEOPLE.set(on)
+    try:
+        yield
+    finally:
+        _PEOPLE.reset(token)
+
+
+@dataclass(frozen=True, slots=True)
+class Person(Lazy):
+    """A person a text names whose name nobody has seen (``service.texts.named``): in
+    Discord his mention (:func:`people_mentions`), which shows his name and pings
+    nobody: a post's allowed mentions name only its audience, and a refusal is a private
+    (ephemeral) reply, which only its reader sees; else "that player"."""
+
+    user_id: int
+
+    def render(self, locale: str | None) -> str:
+        if _PEOPLE.get() and _SYNTAX.get() is None:
+            return f"<@{self.user_id}>"
+        return _("that player").render(locale)
+
+
+def person(user_id: int) -> Person:
+    """The person ``user_id`` for a text to name when his name is not known."""
+    return Person(user_id)
+
+
 def decimal(value: float, places: int = 1, *, signed: bool = False) -> Decimal:
     """``value`` with ``places`` decimals as the reader writes numbers.
 
@@ -693,6 +738,8 @@ def to_data(words: object) -> object:
                 "options": [[name, to_data(value)] for name, value in words.options]}
     if isinstance(words, Option):
         return {"option": words.english}
+    if isinstance(words, Person):
+        return {"person": words.user_id}
     if words is None or isinstance(words, str | int | float | bool):
         return words
     return str(words)
@@ -724,6 +771,8 @@ def from_data(data: object) -> Words:
                 (str(name), _value_of(value)) for name, value in data.get("options", [])))
         if "option" in data:
             return Option(str(data["option"]))
+        if "person" in data and isinstance(data["person"], int):
+            return Person(data["person"])
     return "" if data is None else str(data)
 
 

@@ -44,13 +44,14 @@ from collections.abc import Collection, Sequence
 from typing import Protocol
 
 import rules
-from locales.i18n import Text, _, _n, command, option
+from locales.i18n import Text, Words, _, _n, command, option
 from locales.terms import game_name
 from service.computer_seats import is_computer
 from service.core import ServiceCore
 from service.errors import InvalidOption, NotAllowed
 from service.imported_seats import is_imported
 from service.records import MatchRecord, MatchStatus
+from service.texts import named
 from service.views import MatchView
 
 MAX_WAITING = 10
@@ -80,11 +81,10 @@ class Guard:
         self.repository = core.repository
         self.names = core.names
 
-    def _name(self, guild_id: int, user: int) -> object:
+    def _name(self, guild_id: int, user: int) -> Words:
         """``user``'s name in ``guild_id`` (the console's and Discord's resolver), else
-        neutral words."""
-        named = self.names(guild_id, user) if self.names is not None else ""
-        return named or _("that player")
+        as the medium can name him (``texts.named``: his mention in Discord)."""
+        return named(self.names, guild_id, user)
 
     async def refuse_blocked(self, guild_id: int, user: int, others: Collection[int]
                              ) -> None:

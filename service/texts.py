@@ -14,7 +14,7 @@ import logging
 from collections.abc import Callable, Iterable, Sequence
 from datetime import timedelta
 
-from locales.i18n import Text, Words, _, _n, capitalized, joined, listing, render
+from locales.i18n import Text, Words, _, _n, capitalized, joined, listing, person, render
 from locales.results import result_sentence
 from locales.terms import game_name, move_display, reason, seat_colour, status
 from rules import Position
@@ -47,6 +47,25 @@ def seat_names(match: MatchView, names: NameResolver | None) -> list[str] | None
                 log.exception("name lookup failed for user %s", s.user_id)
         out.append(name)
     return out
+
+
+def named(names: NameResolver | None, guild_id: int, user: int) -> Words:
+    """``user``'s name in ``guild_id`` through ``names``; a person whose name nobody has
+    seen there is named as his medium can (``locales.i18n.person``: his mention in
+    Discord, which shows his name; neutral words elsewhere), never a bare "that player"
+    where Discord could have said who.
+
+    >>> named(lambda _g, u: "alice" if u == 1 else "", 9, 1)
+    'alice'
+    >>> named(None, 9, 2).render("en-US")
+    'that player'
+    """
+    try:
+        found = names(guild_id, user) if names is not None else ""
+    except Exception:  # a name is decoration: never fail a sentence for it
+        log.exception("name lookup failed for user %s", user)
+        found = ""
+    return found or person(user)
 
 
 def drawn_names(match: MatchView, names: NameResolver | None,

@@ -43,6 +43,7 @@ from service.ids import check_tournament_id, tournament_not_found
 from service.matches import RETRIES
 from service.outbox import Announce
 from service.records import MatchRecord, MatchStatus
+from service.texts import named
 from service.timecontrol import format_time_control
 from service.tournament_records import (
     TournamentGame,
@@ -219,7 +220,7 @@ class Tournaments:
         t = await self._tournament(tournament_id)
         if user not in t.players:
             raise NotAllowed(_("you are not in {tournament}", tournament=self._title(t)))
-        return await self._drop(tournament_id, user)
+        return await self._drop(tournament_id, user, yourself=True)
 
     async def remove_from_tournament(self, tournament_id: int, user: int, player: int, *,
                                      manager: bool = False,
@@ -229,17 +230,22 @@ class Tournaments:
         t = await self._tournament(tournament_id)
         self._require_organiser(t, user, manager)
         if player not in t.players:
-            raise NotAllowed(_("that player is not in {tournament}", tournament=self._title(t)))
+            raise NotAllowed(_("{player} is not in {tournament}", tournament=self._title(t),
+                               player=named(self.names, t.guild_id, player)))
         return await self._drop(tournament_id, player)
 
-    async def _drop(self, tid: int, user: int) -> TournamentRecord:
+    async def _drop(self, tid: int, user: int, *, yourself: bool = False
+                    ) -> TournamentRecord:
+        """``user`` leaves (``yourself``: he asked) or is removed by the organiser."""
         async def attempt(t: TournamentRecord) -> TournamentRecord:
             if t.status is TournamentStatus.REGISTRATION:
                 after = dataclasses.replace(
                     t, players=tuple(p for p in t.players if p != user))
             elif t.status is TournamentStatus.RUNNING:
                 if user in t.withdrawn:
-                    raise NotAllowed(_("that player has already withdrawn"))
+                    raise NotAllowed(_("you have already withdrawn") if yourself else _(
+                        "{player} has already withdrawn",
+                        player=named(self.names, t.guild_id, user)))
                 after = self._withdraw(t, {user})
             else:
                 raise NotAllowed(_("{tournament} is over", tournament=self._title(t)))

@@ -57,7 +57,7 @@ from bot.discordapp.permissions import (
 )
 from bot.ops.logs import log_context
 from bot.ops.metrics import Metrics
-from locales.i18n import Words, _, command, listing, negotiate, render
+from locales.i18n import Words, _, command, listing, negotiate, people_mentions, render
 from locales.terms import permission_name
 from service import MatchView
 from service.deliveries import DeliveryFacts
@@ -502,9 +502,10 @@ class Routes:
 
     async def for_dm(self, user_id: int, text: Words) -> str:
         """``text`` as a DM to ``user_id`` says it: in his language, its commands by
-        name (no mention: they run in servers only, ``mentions``)."""
+        name (no mention: they run in servers only, ``mentions``); a person whose name
+        nobody has seen by his mention, which a DM shows as his name."""
         locale = await self.user_locale(user_id)
-        with plain_commands():
+        with plain_commands(), people_mentions():
             return render(text, locale)
 
     # ------------------------------------------------------------------ the ladder

@@ -27,7 +27,7 @@ from contextlib import contextmanager
 
 from discord import AppCommandOptionType, AppCommandType, app_commands
 
-from locales.i18n import command_mentions
+from locales.i18n import command_mentions, people_mentions
 
 _MARKUP = re.compile(r"</[^<>\n]{1,100}:\d+>|<(?:@[!&]?|#)\d+>|<a?:\w+:\d+>"
                      r"|<t:-?\d+(?::[tTdDfFR])?>")
@@ -121,14 +121,17 @@ class CommandIds:
 @contextmanager
 def mentioning(ids: CommandIds | None, guild_id: int | None) -> Iterator[None]:
     """Texts rendered within it name commands by mentions valid in server ``guild_id``
-    (``ids``: the bot's); in a DM (None), or without ids, by name."""
-    with command_mentions(ids.of_place(guild_id) if ids is not None else None):
+    (``ids``: the bot's); in a DM (None), or without ids, by name. A person whose name
+    nobody has seen (``locales.i18n.Person``) is named by his mention, in a DM too."""
+    with command_mentions(ids.of_place(guild_id) if ids is not None else None), \
+            people_mentions():
         yield
 
 
 @contextmanager
 def plain_commands() -> Iterator[None]:
     """Texts rendered within it name commands by name (``/ziehen``): for a DM, and for
-    what Discord shows as plain text, where a mention would be written out."""
-    with command_mentions(None):
+    what Discord shows as plain text, where a mention would be written out (a person's
+    too: ``locales.i18n.Person`` is then neutral words)."""
+    with command_mentions(None), people_mentions(False):
         yield

@@ -14,7 +14,7 @@ import discord
 import pytest
 
 from bot.discordapp.cogs import DeadlinesCog
-from bot.discordapp.mentions import CommandIds, mentionable, mentioning
+from bot.discordapp.mentions import CommandIds, mentionable, mentioning, plain_commands
 from bot.discordapp.sync import (
     REFRESH_SECONDS,
     RETRY_SECONDS,
@@ -22,7 +22,7 @@ from bot.discordapp.sync import (
     publish,
     sync_commands,
 )
-from locales.i18n import _, command, command_mentions
+from locales.i18n import _, command, command_mentions, from_data, person, to_data
 from tests.discordapp.conftest import World, make_bot
 from tests.discordapp.helpers import mention, registered_id, reply, start_match
 
@@ -278,3 +278,19 @@ async def test_the_ids_are_fetched_again_hourly_or_once_a_sync_wrote_its_file(
     now[0] += RETRY_SECONDS
     await unknown.tick()
     assert unknown.refreshes == 1
+
+
+def test_a_person_nobody_has_seen_is_mentioned_where_discord_shows_mentions() -> None:
+    """``locales.i18n.Person`` (a name never seen): a message's content names him by his
+    mention, which Discord shows as his name, in a server or a DM; a title, footer or
+    button (plain text, where a mention is written out) and other media in words."""
+    who = person(42)
+    with mentioning(None, 1):
+        assert who.render("en-US") == "<@42>"
+        with plain_commands():
+            assert who.render("de") == "dieser Spieler"
+    with mentioning(None, None):  # a DM
+        assert who.render("en-US") == "<@42>"
+    assert who.render("en-US") == "that player"
+    assert from_data(to_data(_("{player} is here", player=who))) == \
+        _("{player} is here", player=who)  # kept through the outbox

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from locales.i18n import people_mentions, render
 from service import ChallengeClosed, MatchService, MatchStatus
 from service.blocks import MAX_WAITING
 from service.computer_seats import computer_user
@@ -126,3 +127,18 @@ async def test_challenges_off_for_now_refuses_direct_ones_only(service: MatchSer
     await service.follow(GUILD, CAROL, player=ALICE)
     assert await service.set_challenges(ALICE, True)
     await service.challenge(GUILD, CHANNEL, CAROL, "damas", opponents=[ALICE])
+
+
+async def test_a_refusal_names_a_blocker_nobody_has_seen_as_discord_can(
+        service: MatchService) -> None:
+    """Alice's name was never seen where Bob is refused: Discord names her by her
+    mention (it shows her name; the refusal is a private reply, which pings nobody),
+    other media in neutral words."""
+    await service.block(ALICE, BOB)
+    with pytest.raises(NotAllowed) as refused:
+        await service.challenge(OTHER_GUILD, CHANNEL, BOB, "querni", opponents=[ALICE])
+    with people_mentions():
+        assert render(refused.value.text, "de") == \
+            f"<@{ALICE}> nimmt keine Herausforderungen von dir an"
+    assert render(refused.value.text, "en-US") == \
+        "that player does not take challenges from you"

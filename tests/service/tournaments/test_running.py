@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from locales.i18n import people_mentions, render
 from service import InvalidOption, MatchService, MatchStatus, NotAllowed, TurnStarted
 from service.events import StandingsChanged
 from service.outbox import event_of
@@ -128,6 +129,17 @@ async def test_a_five_player_double_round_robin_with_a_timeout_and_a_withdrawal(
             assert done.result in (Result.FIRST_WINS, Result.SECOND_WINS)
         if t.round == 4 and 13 not in t.withdrawn:
             t = await service.remove_from_tournament(t.id, ORGANISER, 13)
+            # refusals name the player as the medium can (nobody saw 13's or 99's
+            # name: Discord's mention; elsewhere neutral words), never "that player"
+            # where Discord could say who
+            for who, said in ((13, "<@13> has already withdrawn"),
+                              (99, "<@99> is not in Spanish draughts double round robin")):
+                with pytest.raises(NotAllowed) as refused:
+                    await service.remove_from_tournament(t.id, ORGANISER, who)
+                with people_mentions():
+                    assert render(refused.value.text, "en-US") == said
+            with pytest.raises(NotAllowed, match=r"^you have already withdrawn$"):
+                await service.leave_tournament(t.id, 13)
         await play_round(service, t, rng)
         t = await service.get_tournament(t.id)
     assert t.status is TournamentStatus.FINISHED and t.round == 10
