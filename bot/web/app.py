@@ -494,8 +494,10 @@ class WebApp:
         return grant, Caller(grant.guild_id, grant.user_id)
 
     async def player(self, request: web.Request, error: Words | None = None,
-                     status: int = 200) -> web.Response:
-        """A player's own page: the match page with his moves, draw offers and resigning."""
+                     status: int = 200, typed: str = "") -> web.Response:
+        """A player's own page: the match page with his moves, draw offers and resigning
+        (``error``: why what he sent was refused; ``typed``: the arrangement refused, kept
+        in its field)."""
         token = request.match_info["token"]
         grant, caller = self._grant(token)
         await self._fresh_names(grant.guild_id)
@@ -519,7 +521,7 @@ class WebApp:
             play = setup_section(token=token, csrf=self.signer.csrf(token), ply=match.ply,
                                  setup=setup_taps(position, seat)
                                  if grant.user_id in match.to_move else None, error=error,
-                                 locale=locale)
+                                 locale=locale, typed=typed)
         else:
             play = play_section(token=token, csrf=self.signer.csrf(token), ply=match.ply,
                                 choices=choices, draw_offer=match.draw_offer_by is not None,
@@ -592,10 +594,12 @@ class WebApp:
                     raise web.HTTPBadRequest()
         except (MatchNotFound, WebLinkRevoked):
             raise
-        except ServiceError as e:
-            return await self.player(request, e.text, 409)
-        except RulesError as e:
-            return await self.player(request, rules_words(e), 409)
+        except (ServiceError, RulesError) as e:
+            # a refused arrangement stays in its field, to be corrected rather than redone
+            typed = form.get("arrangement") if action == "setup" else None
+            return await self.player(
+                request, e.text if isinstance(e, ServiceError) else rules_words(e), 409,
+                typed if isinstance(typed, str) else "")
         raise web.HTTPSeeOther(f"/p/{token}?{urlencode({'lang': reader_locale(request)})}")
 
     async def events(self, request: web.Request) -> web.StreamResponse:

@@ -696,11 +696,13 @@ def play_section(*, token: str, csrf: str, ply: int, choices: Sequence[tuple[str
 
 
 def setup_section(*, token: str, csrf: str, ply: int, setup: SetupTaps | None,
-                  error: Words | None, locale: str) -> str:
+                  error: Words | None, locale: str, typed: str = "") -> str:
     """A player's part of the page in a set-up phase (Querni ``choose``): his arrangement,
     tapped on the picture (his start cells in the order of his numbers, 1 to 16) or
     written as the 16 numbers in the cells' order; once handed in (``setup`` None), the
-    word that the game starts when the other has too."""
+    word that the game starts when the other has too. ``typed``: the arrangement he
+    handed in and was refused (``error``), back in its field for him to correct (the
+    script places its numbers on the board's cells again)."""
     # the heading says where he stands: still to arrange, or handed in
     heading = render(_("Arrange your stones") if setup is not None
                      else _("Your arrangement is in"), locale)
@@ -721,13 +723,14 @@ def setup_section(*, token: str, csrf: str, ply: int, setup: SetupTaps | None,
     label = esc(render(_("Arrangement"), locale))
     again = esc(render(_("Start over"), locale))
     hand_in = esc(render(_("Hand in the arrangement"), locale))
+    kept = f' value="{esc(typed[:80])}"' if typed else ""
     parts.append(
         f'<form method="post" action="{esc(play_action(token, "setup", locale))}" '
         f'id="play-setup"{data} '
         f'data-again="{again}"><input type="hidden" name="csrf" value="{esc(csrf)}">'
         f'<input type="hidden" name="ply" value="{ply}"><p>{esc(how)}</p>'
         f'<p><label for="arrangement">{label}</label> <input id="arrangement" '
-        f'name="arrangement" required maxlength="80" autocomplete="off"></p>'
+        f'name="arrangement" required maxlength="80" autocomplete="off"{kept}></p>'
         f'<button>{hand_in}</button></form>'
         "</section>")
     return "".join(parts)

@@ -140,7 +140,11 @@ async def test_a_querni_arrangement_is_handed_in_and_a_bad_one_refused_in_words(
     html = await (await site.client.get(path)).text()
     assert 'id="play-setup"' in html and "a1 b1 c1 h1" in html  # the cells' order, said
     bad = await post(site, path + "/setup", {**form_of(html), "arrangement": "1 2 3"})
-    assert bad.status == 409 and 'role="alert"' in await bad.text()
+    refused = await bad.text()
+    assert bad.status == 409 and 'role="alert"' in refused
+    # what he handed in stays in the field, to be corrected rather than written again
+    assert 'autocomplete="off" value="1 2 3">' in refused
+    assert 'value="1 2 3"' not in await (await site.client.get(path)).text()
     assert ALICE in (await site.service.get_match(m.id)).to_move  # nothing handed in
     numbers = " ".join(str(n) for n in range(16, 0, -1))
     r = await post(site, path + "/setup", {**form_of(html), "arrangement": numbers})

@@ -175,9 +175,13 @@ async def test_querni_is_set_up_by_tapping_and_a_removal_tapped(site: Site,
     form = page.locator("#play-setup")
     cells = json.loads(await form.get_attribute("data-cells") or "[]")
     assert cells[:3] == ["a1", "b1", "c1"] and len(cells) == 16
-    for cell in cells:  # 1 to 16 in the cells' order: 1, 2, 3 side by side
-        await page.locator(f'.spot[data-point="{cell}"]').click()
+    # what was handed in stays, in the field and on the board, to be corrected
     field = page.locator("#arrangement")
+    assert await field.input_value() == "1 2 3"
+    assert [await page.locator(f'.spot[data-point="{c}"]').inner_text()
+            for c in cells[:4]] == ["1", "2", "3", ""]
+    for cell in cells[3:]:  # 4 to 16 in the cells' order: 1, 2, 3 side by side
+        await page.locator(f'.spot[data-point="{cell}"]').click()
     assert await field.input_value() == " ".join(str(n) for n in range(1, 17))
     await page.locator('.spot[data-point="c1"]').click()  # freed: 3 is given next
     assert await page.locator('.spot[data-point="c1"]').inner_text() == ""

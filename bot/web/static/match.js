@@ -301,6 +301,18 @@
     Object.keys(setupPlaced).forEach(function (c) {
       if (cells.indexOf(c) >= 0) { placed[c] = setupPlaced[c]; }
     });
+    // an arrangement handed in and refused comes back in the field: its numbers placed
+    // on their cells again (each cell's, in the cells' order; one given twice, once)
+    var written = field.value.trim().split(/\s+/);
+    if (!Object.keys(placed).length && field.value.trim()) {
+      cells.forEach(function (c, i) {
+        var n = parseInt(written[i], 10);
+        if (String(n) === written[i] && n >= 1 && n <= cells.length &&
+            !Object.keys(placed).some(function (d) { return placed[d] === n; })) {
+          placed[c] = n;
+        }
+      });
+    }
     var buttons = {};
 
     function lowestFree() {
