@@ -24,6 +24,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -31,7 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import rules
 from bot.boards import load_renderer
 from service import MatchService
-from service.states import Replays
+from service.records import MatchRecord, RecordEntry
+from service.states import Replay, Replays, replay
 from service.views import Caller
 from storage.sqlite import open_repository
 
@@ -48,6 +50,9 @@ class NoReplays(Replays):
 
     def get(self, rec: object) -> None:  # type: ignore[override]
         return None
+
+    def replayed(self, rec: MatchRecord, entries: Sequence[RecordEntry]) -> Replay:
+        return replay(rec, entries)  # from the start, never played on from a kept one
 
 
 class Clock:

@@ -149,23 +149,40 @@ async def main() -> None:
         long_path = base + f"/m/{signer.spectator(long.id, long.guild_id)}"
         firsts: list[float] = []
         again: list[float] = []
-        for ply in (0, 100, 200, 300):  # each a new version (no cache has it yet)
-            t0 = time.perf_counter()
+        cpu_firsts: list[float] = []  # the process's CPU time (server and client)
+        cpu_again: list[float] = []
+        offered: list[float] = []
+        async with client.get(long_path) as r:  # seen once: kept from here on
+            await r.read()
+        for ply in (0, 100, 200, 300, 300, 300, 300, 300):  # each after a move: a new
+            p, _marks = await service.position(long.id)  # version, its page not kept
+            mv = next(mv for mv in p.legal_moves() if p.play(mv).outcome() is None)
+            long = (await service.move(long.id, long.to_move[0],
+                                       p.variant.format_move(p, mv))).match
+            t0, c0 = time.perf_counter(), time.process_time()
             async with client.get(long_path + f"?ply={ply}") as r:
                 await r.read()
             firsts.append((time.perf_counter() - t0) * 1000)
+            cpu_firsts.append((time.process_time() - c0) * 1000)
             for _ in range(20):
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), time.process_time()
                 async with client.get(long_path + f"?ply={ply}") as r:
                     await r.read()
                     assert r.status == 200, r.status
                 again.append((time.perf_counter() - t0) * 1000)
-            p, _marks = await service.position(long.id)  # a move: a new version
-            mv = next(mv for mv in p.legal_moves() if p.play(mv).outcome() is None)
-            long = (await service.move(long.id, long.to_move[0],
-                                       p.variant.format_move(p, mv))).match
+                cpu_again.append((time.process_time() - c0) * 1000)
+        for _ in range(4):  # a draw offered and declined: new versions, no new move
+            await service.offer_draw(long.id, long.to_move[0])
+            c0 = time.process_time()
+            async with client.get(long_path) as r:
+                await r.read()
+            offered.append((time.process_time() - c0) * 1000)
+            long = await service.decline_draw(long.id, long.to_move[0])
         print(line("300-ply page, first request", firsts))
         print(line("300-ply page, same version again", again))
+        print(line("  the same, CPU: first request", cpu_firsts))
+        print(line("  the same, CPU: same version again", cpu_again))
+        print(line("  the same, CPU: after a draw offer", offered))
         # a move to a spectator's event: a fresh match, its events open, then a move
         m = await service.challenge(1, 2, 901, "damas", opponents=[902])
         m = await service.accept(m.id, 902)

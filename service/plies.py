@@ -3,8 +3,9 @@ the console's ``/board #N ply:K``).
 
 A picture is drawn from stored facts only (DESIGN §10): the replayed record (kept in
 ``states.Replays``, so a click is a lookup and one drawing, never a replay from the
-start) and a ply. Nothing hidden leaves: the record is ``GameRecord``'s (a Querni
-arrangement stays hidden until both are in) and the position is ``public_view``'s.
+start; a match that moved on is played on by its new entries) and a ply. Nothing hidden
+leaves: the record is ``GameRecord``'s (a Querni arrangement stays hidden until both are
+in) and the position is ``public_view``'s.
 """
 
 from __future__ import annotations
@@ -80,16 +81,20 @@ def at_ply(record: GameRecord, ply: int) -> PlyBoard:
                     setup=step is not None and before.in_setup)
 
 
-def headline(board: PlyBoard, who: Words | None, move: Words | None = None) -> Words:
+def headline(board: PlyBoard, who: Words | None, move: Words | None = None, *,
+             total: object = None) -> Words:
     """What a stepped board shows, as players count moves (``MatchView.moves_played``,
     "Move N" and "after N moves" everywhere): the start position, the position after
     move N of the moves recorded and who played it, or what the entry that is no move
     was: a set-up arrangement (before the first move), a resignation, a timeout, a skip
     or an agreed draw (after the move before it). ``who``: the entry's player as the
     adapter names him (None: not known); ``move``: how the entry reads there (Discord's
-    bold), its display in words by default. The same words in Discord, the console and
-    on the web. No final stop: each adapter sets the line as it sets its others."""
+    bold), its display in words by default; ``total``: what stands for the record's moves
+    after a move (``board.total`` by default; the web keeps each ply's line with a mark
+    there, filled as the record grows). The same words in Discord, the console and on
+    the web. No final stop: each adapter sets the line as it sets its others."""
     step = board.step
+    total = board.total if total is None else total
     if step is None:
         return _n("Start position ({count} move played)",
                   "Start position ({count} moves played)", board.total)
@@ -106,12 +111,12 @@ def headline(board: PlyBoard, who: Words | None, move: Words | None = None) -> W
         if board.moves == 0:
             return _("Before the first move: {entry}", entry=move_display(step.display))
         return _("After move {number} of {total}: {entry}", number=board.moves,
-                 total=board.total, entry=move_display(step.display))
+                 total=total, entry=move_display(step.display))
     if not who:
         return _("After move {number} of {total}: {move}", number=board.moves,
-                 total=board.total, move=shown)
+                 total=total, move=shown)
     return _("After move {number} of {total}: {player} played {move}", number=board.moves,
-             total=board.total, player=who, move=shown)
+             total=total, player=who, move=shown)
 
 
 def as_it_stood(view: MatchView, position: Position, moves: int,

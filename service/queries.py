@@ -253,9 +253,11 @@ class Queries:
         if rec.status.is_waiting:
             raise NotAllowed(_("match #{match} has not started yet", match=rec.id))
         record = self.replays.get(rec)
-        if record is None:
-            done = replay(rec, await self._entries(rec)).game_record(self._view(rec), rec)
-            record = self.replays.remember(rec, await self._record_players(rec, done))
+        if record is None:  # (played on from the last version's when it only grew)
+            entries = await self._entries(rec)
+            done = self.replays.replayed(rec, entries)
+            record = self.replays.remember(rec, entries, done, await self._record_players(
+                rec, done.game_record(self._view(rec), rec)))
         board = at_ply(record, len(record.plies) if ply is None else ply)
         seat = reader_seat(record.match, caller.user_id if caller is not None else None)
         # the players named are the ply's (a continued match's first plies: the record's)

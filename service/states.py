@@ -167,13 +167,23 @@ def replay(rec: MatchRecord, entries: Sequence[RecordEntry], *, check: bool = Tr
     if p.to_text() != rec.start_text:
         raise MatchBroken(_("match #{match} is broken: its options start a different "
                             "position than the stored one", match=rec.id))
-    start = p
-    shown: list[tuple[int, int | None, str, str]] = []
-    plies: list[PlyView] = []
-    marks: MoveMarks | None = None
-    ended: Outcome | None = None
-    moves = 0
-    for i, e in enumerate(entries):
+    return _played_on(rec, v, Replay(p, (), None, None, p, ()), entries, check=check)
+
+
+def extended(rec: MatchRecord, done: Replay, entries: Sequence[RecordEntry]) -> Replay:
+    """``done`` (the replay of ``entries``' first ``len(done.entries)``, from ``rec``'s
+    start) played on by the entries after them: what ``replay(rec, entries)`` gives,
+    without playing the first ones again. Raises MatchBroken as ``replay``."""
+    return _played_on(rec, variant_of(rec.game), done, entries, check=True)
+
+
+def _played_on(rec: MatchRecord, v: Variant, done: Replay, entries: Sequence[RecordEntry],
+               *, check: bool) -> Replay:
+    p, marks, ended, moves = done.position, done.last_marks, done.ended, done.moves
+    shown = list(done.entries)
+    plies = list(done.plies)
+    for i in range(len(shown), len(entries)):
+        e = entries[i]
         if e.ply != i or ended is not None:
             raise MatchBroken(_("match #{match} is broken: entry {n} ({entry}) is out of "
                                 "place in the record", match=rec.id, n=i + 1,
@@ -193,7 +203,7 @@ def replay(rec: MatchRecord, entries: Sequence[RecordEntry], *, check: bool = Tr
         raise MatchBroken(_("match #{match} is broken: replaying its {count} entries does "
                             "not give the stored position", match=rec.id,
                             count=len(entries)))
-    return Replay(p, tuple(shown), marks, ended, start, tuple(plies), moves)
+    return Replay(p, tuple(shown), marks, ended, done.start, tuple(plies), moves)
 
 
 def apply_entry(rec: MatchRecord, v: Variant, p: Position, e: RecordEntry) -> Step:
@@ -406,6 +416,18 @@ class Recent(Generic[K, V]):
         self._kept.move_to_end(key)
         return hit[1]
 
+    def latest(self, key: K) -> V | None:
+        """The value kept for ``key`` at whatever version it was kept (None: none is):
+        what a newer version may be made from, when it can tell the older one still
+        holds (a record that only grew).
+
+        >>> kept = Recent[int, str](2)
+        >>> _ = kept.keep(7, 3, "seven"); kept.get(7, 4), kept.latest(7)
+        (None, 'seven')
+        """
+        hit = self._kept.get(key)
+        return None if hit is None else hit[1]
+
     def keep(self, key: K, version: Hashable, value: V) -> V:
         """Keep ``value`` for ``key`` at ``version`` (and hand it back)."""
         self._kept[key] = (version, value)
@@ -415,18 +437,57 @@ class Recent(Generic[K, V]):
         return value
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Replayed:
+    """A record as replayed at one version: what it started from (:func:`_start_of`),
+    the entries replayed, the replay and the record made of it for that version's
+    view."""
+
+    start: tuple[object, ...]
+    entries: tuple[RecordEntry, ...]
+    done: Replay
+    record: GameRecord
+
+
+def _start_of(rec: MatchRecord) -> tuple[object, ...]:
+    """What a match's replay starts from: its game, rules, options and start position."""
+    return (rec.game, rec.rules_version, dict(rec.options), rec.start_text)
+
+
 class Replays:
     """Replayed records kept in memory (least recently used first out), so the board at
     any ply of a match is a lookup after the first one (the replay stepper, issue 42): a
-    finished match never changes, and a live one is replayed again only after it moved.
-    An entry is valid while the match's stored version is the one it was replayed at."""
+    finished match never changes. An entry is valid while the match's stored version is
+    the one it was replayed at; a live match that moved on is played on from the replay
+    kept, by its new entries only, when its record only grew (the same start, every
+    entry replayed still there as it was; a draw offer or a pause adds none): a takeback,
+    an undo or anything else replays it from the start."""
 
     def __init__(self, size: int = 64) -> None:
-        self._kept = Recent[int, GameRecord](size)
+        self._kept = Recent[int, _Replayed](size)
 
     def get(self, rec: MatchRecord) -> GameRecord | None:
         """The replayed record of ``rec`` if it was replayed at ``rec``'s version."""
-        return self._kept.get(rec.id, rec.version)
+        kept = self._kept.get(rec.id, rec.version)
+        return None if kept is None else kept.record
 
-    def remember(self, rec: MatchRecord, record: GameRecord) -> GameRecord:
-        return self._kept.keep(rec.id, rec.version, record)
+    def replayed(self, rec: MatchRecord, entries: Sequence[RecordEntry]) -> Replay:
+        """``rec``'s record (``entries``, all of them) replayed: the replay kept of an
+        earlier version played on by the entries after it when the record only grew
+        since, else from the start. Raises MatchBroken as :func:`replay`."""
+        kept = self._kept.latest(rec.id)
+        if kept is not None and len(entries) >= len(kept.entries) \
+                and kept.start == _start_of(rec) \
+                and all(a is b or a == b for a, b in zip(kept.entries, entries, strict=False)):
+            try:
+                return extended(rec, kept.done, entries)
+            except MatchBroken:
+                pass  # replayed from the start, which says where it breaks
+        return replay(rec, entries)
+
+    def remember(self, rec: MatchRecord, entries: Sequence[RecordEntry], done: Replay,
+                 record: GameRecord) -> GameRecord:
+        """Keep ``record``, made of ``done`` (``entries`` replayed), for ``rec``'s
+        version (and to play on from when the match moves on)."""
+        return self._kept.keep(rec.id, rec.version,
+                               _Replayed(_start_of(rec), tuple(entries), done, record)).record

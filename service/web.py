@@ -28,7 +28,7 @@ from service.exports import export_record
 from service.imported_seats import is_imported
 from service.ports import MatchChanged, MatchChanges
 from service.records import MatchStatus
-from service.states import Recent, Replays, ladders, replay
+from service.states import Recent, Replays, ladders
 from service.tournament_records import TournamentGame, TournamentRecord
 from service.tournaments.model import tournament_title
 from service.tournaments.standings import standings
@@ -155,8 +155,10 @@ class Web:
         self._imported = core.imported
         self._replays = Replays(WEB_RECORDS)
         # each match's export, by its version and the names its headers give the players
-        # (boxed: a game with no standard format has None for its export, kept too)
-        self._exports = Recent[int, tuple[tuple[str, str] | None]](WEB_RECORDS)
+        # (boxed: a game with no standard format has None for its export, kept too), with
+        # the facts it was written from
+        self._exports = Recent[int, tuple[tuple[str, str] | None, tuple[object, ...]]](
+            WEB_RECORDS)
 
     async def _web_on(self, guild_id: int, match_id: int) -> None:
         settings = await self.get_guild_settings(guild_id)
@@ -170,9 +172,11 @@ class Web:
         view = self._view(rec)
         # by the version just read from the store: another process's move is a new one
         record = self._replays.get(rec)
-        if record is None:
-            done = replay(rec, await self._entries(rec)).game_record(view, rec)
-            record = self._replays.remember(rec, await self._record_players(rec, done))
+        if record is None:  # (played on from the last version's when it only grew)
+            entries = await self._entries(rec)
+            done = self._replays.replayed(rec, entries)
+            record = self._replays.remember(rec, entries, done, await self._record_players(
+                rec, done.game_record(view, rec)))
         names = tuple(self._seat_names(view) or ("",) * len(view.seats))
         analysis = None if rec.status.is_live else \
             await self.repository.analysis_of(match_id)
@@ -199,12 +203,19 @@ class Web:
         if kept is not None:
             return kept[0]
         entries = await self._entries(rec)
+        # what the export is written from: a new version that changed none of it (a draw
+        # offered or declined, a pause, a deadline) keeps the export it has
+        facts = (named, rec.game, rec.start_text, rec.created_at, rec.status, rec.result,
+                 rec.seats, tuple(e.text for e in entries))
+        earlier = self._exports.latest(rec.id)
+        if earlier is not None and earlier[1] == facts:
+            return self._exports.keep(rec.id, (rec.version, named), earlier)[0]
         try:
             export = export_record(rec, entries, names, user_ids=False)
         except Exception:  # an exporter bug must not take the page down
             log.exception("export failed for match %s", match_id)
             return None
-        return self._exports.keep(rec.id, (rec.version, named), (export,))[0]
+        return self._exports.keep(rec.id, (rec.version, named), (export, facts))[0]
 
     def _name(self, guild_id: int, user: int | None) -> str:
         return self._names(guild_id, user) if self._names is not None and user else ""

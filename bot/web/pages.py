@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
 from html import escape
 from typing import TYPE_CHECKING
@@ -179,17 +179,38 @@ STEPPERS = 256
 """Matches whose stepper (:class:`Stepper`) a web process keeps, by version."""
 STEPPER_WORDS = 8
 """The languages and names of one match's stepper kept in words (:meth:`Stepper.said`)."""
+TOTAL = "\ue001"
+"""Stands for the record's moves in a ply's line kept (``After move 3 of {total}``) until
+the line is said: the number grows with every move, the rest of the line does not."""
+TODAY = frozenset({
+    "ply", "to_move", "last_move", "last_move_by", "specials", "result",  # as it stood
+    "deadline", "position_text", "draw_offer_by", "draw_accepted", "version", "claim_win",
+    "lapsed", "away", "takeback_by", "own_deadlines", "paused", "pause_offer_by",
+    "pause_offer_days", "notify_by_dm"})
+"""The facts of a match that play changes and an earlier ply's board does not show:
+``plies.as_it_stood`` gives that ply's own (whose move, the last move...), and the rest
+are today's (the clock, a draw offer, the stored version), said at the latest ply only."""
+
+
+def _settled(match: MatchView) -> tuple[object, ...]:
+    """What an earlier ply's board and words are made of besides its position and entry
+    (the players, their seats, stand-ins and skips, the status...): the match without
+    the facts of :data:`TODAY`."""
+    return tuple(getattr(match, f.name) for f in fields(match) if f.name not in TODAY)
 
 
 @dataclass(frozen=True, slots=True)
 class Said:
     """What the page says of each ply in one language with one set of names: the board's
     words (``alts``), where it is in moves and who played it (``saids``), and each
-    entry of the moves list (``moves``: its mover's colour and how it reads)."""
+    entry of the moves list (``moves``: its mover's colour and how it reads);
+    ``lines``: each ply's ``saids`` with :data:`TOTAL` for the record's moves (the
+    start's is ``saids``' own), kept to say the lines again when the record grows."""
 
     alts: tuple[str, ...]
     saids: tuple[str, ...]
     moves: tuple[tuple[str, str], ...]
+    lines: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,18 +218,45 @@ class Stepper:
     """What a match page needs of each ply of one version of a match (``record``): the
     match as it stood at each ply (``plies.at_ply``, the stepper's one notion) and the
     page's facts of it, made once per version (:class:`Steppers`), not at each request,
-    and the words of it, once per language and names."""
+    and the words of it, once per language and names. ``before``: the words of the
+    version it was played on from (:meth:`played_on`) and the plies they still hold."""
 
     record: GameRecord
     boards: tuple[PlyBoard, ...]
     stood: tuple[Stood, ...]
     _said: Recent[tuple[str, tuple[str, ...]], Said] = field(
         default_factory=lambda: Recent(STEPPER_WORDS))
+    before: tuple[Recent[tuple[str, tuple[str, ...]], Said], int] | None = None
 
     @classmethod
     def of(cls, record: GameRecord) -> Stepper:
         boards = tuple(at_ply(record, n) for n in range(len(record.plies) + 1))
         return cls(record, boards, tuple(Stood.of(b.match) for b in boards))
+
+    def played_on(self, record: GameRecord) -> Stepper | None:
+        """The stepper of ``record``, a later version of this one's match whose plies
+        are this one's (the same replayed plies: ``states.Replays`` played it on) and
+        more, from the same start, the players and the match otherwise as they were
+        (:func:`_settled`): this one's boards but the last kept (the last is the match as
+        it stands now, no longer so), its words made again only for the new plies.
+        None when it is not such a version (a takeback, an undo, the match ended, a
+        player joined...): ``Stepper.of`` makes it whole."""
+        old, kept = self.record, len(self.record.plies)
+        if len(record.plies) < kept or record.start is not old.start \
+                or record.record_plies != old.record_plies \
+                or record.record_seats != old.record_seats \
+                or any(a is not b for a, b in zip(old.plies, record.plies, strict=False)) \
+                or _settled(record.match) != _settled(old.match):
+            return None
+        last = len(record.plies)
+        now = {"last": last, "total": record.moves_at(last),
+               "live": record.match.status.is_live}
+        boards = self.boards[:kept]
+        if boards and any(getattr(boards[0], k) != v for k, v in now.items()):
+            boards = tuple(replace(b, **now) for b in boards)  # type: ignore[arg-type]
+        new = tuple(at_ply(record, n) for n in range(kept, last + 1))
+        return Stepper(record, boards + new, self.stood[:kept] + tuple(
+            Stood.of(b.match) for b in new), before=(self._said, kept))
 
     def said(self, found: WebMatch, locale: str) -> Said:
         """The words of every ply in ``locale`` with ``found``'s names."""
@@ -216,25 +264,37 @@ class Stepper:
         kept = self._said.get(key, None)  # (words do not change within a version)
         if kept is not None:
             return kept
+        # the earlier version's words of the plies it shares, where it has them
+        earlier = self.before[0].get(key, None) if self.before is not None else None
+        start = self.before[1] if earlier is not None and self.before is not None else 0
         seats = self.record.match.seats
-        moves = []
-        for p in self.record.plies:
+        moves = list(earlier.moves[:start]) if earlier is not None else []
+        for p in self.record.plies[start:]:
             # the mover's colour beside a move or an arrangement; an entry that is no move
             # (a resignation, a timeout, a skip) names its seat itself ('Black resigns')
             by_mover = p.move is not None or self.boards[p.ply + 1].setup
             who = render(seat_colour(seats[p.seat].name), locale) \
                 if by_mover and p.seat is not None and p.seat < len(seats) else ""
             moves.append((who, render(move_display(p.display), locale)))
-        said = Said(tuple(_alt(found, b, locale) for b in self.boards),
-                    tuple(render(headline(b, _stepper_who(found, b)), locale)
-                          for b in self.boards), tuple(moves))
-        return self._said.keep(key, None, said)
+        fresh = self.boards[start:]
+        alts = (earlier.alts[:start] if earlier is not None else ()) + tuple(
+            _alt(found, b, locale) for b in fresh)
+        # each ply's line with a mark for the record's moves, said with today's number;
+        # the start's says the number itself (its plural form)
+        lines = (earlier.lines[:start] if earlier is not None else ()) + tuple(
+            render(headline(b, _stepper_who(found, b), total=TOTAL), locale)
+            for b in fresh)
+        total = str(self.boards[0].total)
+        saids = (render(headline(self.boards[0], None), locale),
+                 *(line.replace(TOTAL, total) for line in lines[1:]))
+        return self._said.keep(key, None, Said(alts, saids, tuple(moves), lines))
 
 
 class Steppers:
     """The steppers of the matches a web process showed lately (least recently used
     first out), each valid for the match's stored version it was made at (the version
-    the page's record was read at: another process's move is a new one)."""
+    the page's record was read at: another process's move is a new one); a version that
+    only added plies to the one kept is played on from it (:meth:`Stepper.played_on`)."""
 
     def __init__(self, size: int = STEPPERS) -> None:
         self._kept = Recent[int, Stepper](size)
@@ -242,8 +302,11 @@ class Steppers:
     def of(self, record: GameRecord) -> Stepper:
         match = record.match
         kept = self._kept.get(match.id, match.version)
-        return kept if kept is not None else \
-            self._kept.keep(match.id, match.version, Stepper.of(record))
+        if kept is not None:
+            return kept
+        earlier = self._kept.latest(match.id)
+        stepper = earlier.played_on(record) if earlier is not None else None
+        return self._kept.keep(match.id, match.version, stepper or Stepper.of(record))
 
 
 def _time(when: datetime) -> str:

@@ -11,7 +11,7 @@ import random
 import pytest
 
 import rules
-import service.queries
+import service.states
 from bot.boards import load_renderer
 from locales.i18n import render
 from service import MatchNotFound, MatchService, Repository
@@ -50,10 +50,12 @@ async def test_stepping_replays_once_and_again_only_after_a_move(
     counting = CountingRepository(repo)
     svc = MatchService(counting, Recorder(), SetClock(),  # type: ignore[arg-type]
                        renderer=load_renderer(), rng=random.Random(1))
-    replays = []
-    real = service.queries.replay
-    monkeypatch.setattr(service.queries, "replay",
+    replays, played_on = [], []
+    real, real_on = service.states.replay, service.states.extended
+    monkeypatch.setattr(service.states, "replay",
                         lambda *a, **k: replays.append(1) or real(*a, **k))
+    monkeypatch.setattr(service.states, "extended",
+                        lambda *a, **k: played_on.append(1) or real_on(*a, **k))
     m = await svc.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[BOB], seat=0)
     await svc.accept(m.id, BOB)
     for user, move in ((ALICE, "h3-e3"), (BOB, "h8-e8"), (ALICE, "h1-g3")):
@@ -76,9 +78,10 @@ async def test_stepping_replays_once_and_again_only_after_a_move(
                                ).image.alt  # type: ignore[union-attr]
     assert (await svc.board_at(m.id, None, Caller(GUILD, BOB))).ply == 3  # the latest
 
-    await svc.move(m.id, BOB, "h10-g8")  # the match changed: replayed once more
+    await svc.move(m.id, BOB, "h10-g8")  # the match changed: played on by its new move
     latest = await svc.board_at(m.id, None, Caller(GUILD, BOB))
-    assert latest.ply == latest.last == 4 and len(replays) == 2
+    assert latest.ply == latest.last == 4 and len(replays) == 1 and len(played_on) == 1
+    assert latest.step is not None and latest.step.display.startswith("h10-g8")
 
 
 async def test_only_the_last_ply_of_a_finished_game_says_how_it_ended(

@@ -11,16 +11,17 @@ from typing import Any
 import pytest
 
 import bot.web.pages
+import service.states
 import service.web
 from bot.web.links import LinkSigner
 from service import MatchService, NullNotifier, SystemClock
 from service.exports import export_record
 from service.plies import PlyBoard, at_ply
 from service.records import MatchRecord
-from service.states import replay
+from service.states import apply_entry, replay
 from service.views import GameRecord
 from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, play_random
-from tests.web.conftest import Site, web_match
+from tests.web.conftest import NAMES, Site, web_match
 
 
 async def test_the_match_page_shows_players_moves_deadline_and_board(site: Site) -> None:
@@ -233,8 +234,10 @@ async def test_a_page_asked_again_at_the_same_version_replays_nothing(
         site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
     """A match's replayed record, export and stepper are kept by its stored version: a
     page asked again (a refresh, a board picture, the page after a live update) replays
-    nothing; a move, here by another process over the same store, is seen at once."""
-    replays, exports = Counter[int](), Counter[int]()
+    nothing; a move, here by another process over the same store, is seen at once, and
+    played on from what was kept (its entry alone; the stepper's new plies alone); a
+    draw offer plays nothing and keeps the export."""
+    replays, exports, played = Counter[int](), Counter[int](), Counter[int]()
 
     def counted_replay(rec: MatchRecord, *args: Any, **kwargs: Any) -> Any:
         replays[rec.id] += 1
@@ -244,7 +247,12 @@ async def test_a_page_asked_again_at_the_same_version_replays_nothing(
         exports[rec.id] += 1
         return export_record(rec, *args, **kwargs)
 
-    monkeypatch.setattr(service.web, "replay", counted_replay)
+    def counted_entry(rec: MatchRecord, *args: Any) -> Any:
+        played[rec.id] += 1
+        return apply_entry(rec, *args)
+
+    monkeypatch.setattr(service.states, "replay", counted_replay)
+    monkeypatch.setattr(service.states, "apply_entry", counted_entry)
     monkeypatch.setattr(service.web, "export_record", counted_export)
     stepped = Counter[int]()
 
@@ -258,15 +266,23 @@ async def test_a_page_asked_again_at_the_same_version_replays_nothing(
     for query in ("", "?ply=0", "?ply=1", "?lang=de"):
         assert (await site.client.get(site.path(m) + query)).status == 200
     assert (await site.client.get(f"{site.path(m)}/board/1.png")).status == 200
-    assert replays[m.id] == 1 and exports[m.id] == 1
+    assert replays[m.id] == 1 and exports[m.id] == 1 and played[m.id] == 1
     assert stepped[m.id] == 2  # the stepper of its two positions, made once
     other = MatchService(site.service.repository, NullNotifier(), SystemClock())
     await other.move(m.id, BOB, "a6-b5")  # another process: only the store knows
+    before = played[m.id]  # (the other process replayed it for its move)
     html = await (await site.client.get(site.path(m))).text()
     assert "a6-b5" in html and html.count(' data-alt="') == 2
-    assert replays[m.id] == 2 and exports[m.id] == 2
+    assert exports[m.id] == 2
+    # played on: its new entry alone, not the record again from the start
+    assert replays[m.id] == 1 and played[m.id] == before + 1
     assert "a6-b5" in await (await site.client.get(site.path(m))).text()
-    assert replays[m.id] == 2 and stepped[m.id] == 2 + 3
+    # the stepper: the last position kept (no longer the latest) and the new one made
+    assert replays[m.id] == 1 and stepped[m.id] == 2 + 2
+    # a draw offer is a new version and no entry: nothing played, the export kept
+    await site.service.offer_draw(m.id, ALICE)
+    assert "offers a draw" in await (await site.client.get(site.path(m))).text()
+    assert replays[m.id] == 1 and played[m.id] == before + 1 and exports[m.id] == 2
 
 
 async def test_the_root_says_what_these_pages_are_in_the_readers_language(
@@ -317,3 +333,60 @@ async def test_the_404_and_403_pages_have_the_language_switch(site: Site) -> Non
     # other refusals say only why (a bad request's address is no page to read again)
     assert 'class="languages"' not in await (await site.client.get(
         site.path(m) + "?ply=x")).text()
+
+
+async def test_a_match_played_on_reads_as_one_replayed_whole(
+        site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page of a match that moved on is made from what was kept of its last version
+    (its moves played on, a draw offer adding none) and reads exactly as a fresh
+    process's, replayed whole, at every ply and in every language; a takeback, even one
+    followed by another move before the page was asked again, replays it whole."""
+    from bot.web.pages import match_page
+
+    whole = Counter[int]()
+
+    def counted_replay(rec: MatchRecord, *args: Any, **kwargs: Any) -> Any:
+        whole[rec.id] += 1
+        return replay(rec, *args, **kwargs)
+
+    monkeypatch.setattr(service.states, "replay", counted_replay)
+    m = await web_match(site.service, "xiangqi")
+    token = site.path(m).removeprefix("/m/")
+
+    async def reads_whole(replayed: int) -> None:
+        """The site's pages (its kept records and steppers; each page says every ply in
+        its moves list) at an earlier ply and the latest, in two languages, as a fresh
+        process makes them; ``replayed``: the site's whole replays for them (0: played
+        on)."""
+        before = whole[m.id]
+        got = {(ply, lang): await (await site.client.get(
+                   f"{site.path(m)}?ply={ply}&lang={lang}")).text()
+               for lang in ("en-US", "zh-TW") for ply in {min(1, last), last}}
+        assert whole[m.id] == before + replayed
+        fresh = MatchService(site.service.repository, NullNotifier(), site.service.clock,
+                             names=lambda g, u: NAMES.get(u, ""))
+        found = await fresh.web_match(m.id)
+        export = await fresh.web_export(m.id)
+        for (ply, lang), html in got.items():
+            assert html == match_page(
+                found, token=token, ply=ply, locale=lang, live=True, export=export,
+                server_path=f"/s/{site.signer.server(GUILD)}",
+                now=site.service.clock.now()), (ply, lang)
+
+    last = 0
+    await reads_whole(1)
+    for user, move in ((ALICE, "h3-e3"), (BOB, "h8-e8"), (ALICE, "h1-g3")):
+        await site.service.move(m.id, user, move)
+        last += 1
+        await reads_whole(0)  # played on
+    await site.service.offer_draw(m.id, BOB)
+    await reads_whole(0)  # an offer is no entry: played on by none
+    await site.service.decline_draw(m.id, ALICE)
+    await site.service.update_guild_settings(GUILD, takebacks_rated=True)
+    await site.service.request_takeback(m.id, ALICE)
+    await site.service.accept_takeback(m.id, BOB)
+    await site.service.move(m.id, ALICE, "h1-i3")  # as many plies, the last another
+    await reads_whole(1)
+    await site.service.resign(m.id, BOB)
+    last += 1
+    await reads_whole(0)  # the end played on too (the stepper is made whole: it ended)
