@@ -20,14 +20,33 @@ SIZES = {"phone": (390, 844), "desktop": (1280, 900)}
 
 
 async def until(page: Page, expression: str, seconds: float) -> float:
-    """Poll ``expression`` in the page until it is true; how long that took (polling from
-    here: the page's CSP forbids the string evaluation of ``wait_for_function``)."""
+    """Wait until ``expression`` is true in the page; how long that took. It is watched
+    in the page itself (``WATCH``: looked at every 20 ms there, not asked from here each
+    time, which cost the test, Playwright's driver and the page a round trip each); the
+    page's CSP forbids the string evaluation of ``wait_for_function``. A page between two
+    documents (a tapped move's form posted) is watched again once the next is there."""
     loop = asyncio.get_running_loop()
     started = loop.time()
-    while not await _evaluated(page, expression):
-        assert loop.time() - started < seconds, f"not true after {seconds} s: {expression}"
+    while True:
+        left = seconds - (loop.time() - started)
+        assert left > 0, f"not true after {seconds} s: {expression}"
+        if await _evaluated(page, WATCH % (round(left * 1000), expression)):
+            return loop.time() - started
         await asyncio.sleep(0.02)
-    return loop.time() - started
+
+
+WATCH = """new Promise((done, failed) => {
+    const end = Date.now() + %d;
+    const look = () => {
+        let now;
+        try { now = (%s); } catch (e) { failed(e); return; }
+        if (now) { done(true); } else if (Date.now() > end) { done(false); }
+        else { setTimeout(look, 20); }
+    };
+    look();
+})"""
+"""An expression watched in the page (``until``): true once it is, false when the time
+given (in ms) ran out first; its error, if it raised one."""
 
 
 async def settled_content(page: Page, seconds: float = 10.0) -> str:
