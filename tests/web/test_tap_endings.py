@@ -1,11 +1,15 @@
-"""Whole games played by taps to their natural end, in a real browser (Playwright driving
+"""Whole games played to their natural end by taps, in a real browser (Playwright driving
 Debian's Chromium), each game a test of its own: a game of each family — Alquerque (the last
 piece that could move blocked), Alquerque grande for two (left without a move) and for
 four each for himself (a rival's last stones taken; four pages), Spanish draughts (every
-piece taken, kings and multi-captures on the way), Xiangqi (a mate) and Querni (set up by
-tapping, then all 16 stones removed in two chains) — each player on his own page at a
-phone's width, every move tapped on the board picture by the player whose turn it is;
-the others' pages follow live (no reload). At the end the match is over by its rules,
+piece taken, kings and multi-captures on the way), Xiangqi (a mate) and Querni (Alice's
+arrangement set up by tapping, then all 16 stones removed in two chains) — each player on
+his own page at a phone's width. The moves that make each ending (its captures, rounds,
+kings, the mate, the last move) and ordinary moves around them are tapped on the board
+picture by the player whose turn it is; the opening before them is played through the
+service before the pages open, and the plain moves between them through the service too,
+as from Discord, while every page follows live (no reload) — ordinary tapped moves of
+every game are tests/web/test_tap_games.py's. At the end the match is over by its rules,
 the announcements (the thread's posts in Discord) say so, and every page shows the result
 with nothing left to tap. Screenshots go to TABLERO_SCREENSHOTS when set."""
 
@@ -13,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Collection
 from pathlib import Path
 
 import pytest
@@ -63,6 +68,19 @@ ENDINGS = {  # the game and its options, the line, how it ends, what the page sa
     "damas": ("damas", {}, DAMAS, "no-pieces", "White (alice) wins"),
     "xiangqi": ("xiangqi", {}, XIANGQI, "checkmate", "Red (alice) wins"),
 }
+TAPPED = {
+    "alquerque": range(9, 15),  # an ordinary move, a round back to its start (chosen),
+    # a capture, two ordinary moves, the triple capture that ends it
+    "grande": (*range(17, 20), *range(28, 31)),  # the six-stone round between two
+    # ordinary moves; an ordinary move, a capture and the last move
+    "grande-4": range(12, 17),  # a double capture, an ordinary move on each other page,
+    # the eight-stone round that ends it
+    "damas": (*range(10, 15), *range(20, 23)),  # a double capture, a capture, a king
+    # made, an ordinary move, the king's double capture; its last two captures
+    "xiangqi": range(4, 9),  # a capture, three ordinary moves, the mate
+}
+"""Which moves of each line are tapped (their places in it): the rest are played through
+the service, those before the first tapped one before the pages open."""
 
 
 async def ready(page: Page, ply: int) -> None:
@@ -88,17 +106,23 @@ async def tap_move(page: Page, move: list[object], moves: list[list[object]]) ->
     await confirm(page, move)
 
 
-async def play(site: Site, m: MatchView, pages: dict[int, Page], line: list[str]) -> MatchView:
-    """Each move of ``line`` tapped on the page of the player whose turn it is, at a
-    person's pace for the pages' rate limit (its clock moves on 3 s a move: a player
-    tapping sixteen moves within seconds would rightly be told to wait)."""
+async def play(site: Site, m: MatchView, pages: dict[int, Page], line: list[str],
+               tapped: Collection[int] | None = None) -> MatchView:
+    """Each move of ``line`` tapped on the page of the player whose turn it is (those
+    ``tapped``, its places in the line, where given; the others played through the
+    service, as from Discord, the pages following live), at a person's pace for the
+    pages' rate limit (its clock moves on 3 s a move: a player tapping sixteen moves
+    within seconds would rightly be told to wait)."""
     assert site.web is not None
     paced = [site.web.limiter.now()]  # on from wherever its clock stands
     site.web.limiter.now = lambda: paced[0]
-    for text in line:
-        paced[0] += 3.0
+    for i, text in enumerate(line):
         m = await site.service.get_match(m.id)
         (mover,) = m.to_move
+        if tapped is not None and i not in tapped:
+            m = (await site.service.move(m.id, mover, text)).match
+            continue
+        paced[0] += 3.0
         page = pages[mover]
         await ready(page, m.ply)
         await page.locator("#taps .spot").first.wait_for()
@@ -110,6 +134,14 @@ async def play(site: Site, m: MatchView, pages: dict[int, Page], line: list[str]
         record = await site.service.record(m.id)
         assert record.plies[-1].display == move[1]  # the very move tapped
     return await site.service.get_match(m.id)
+
+
+async def opened(site: Site, m: MatchView, line: list[str]) -> MatchView:
+    """``line`` played through the service, before any page is open."""
+    for text in line:
+        (mover,) = m.to_move
+        m = (await site.service.move(m.id, mover, text)).match
+    return m
 
 
 async def seated_four(site: Site, options: dict[str, object]) -> MatchView:
@@ -163,26 +195,30 @@ async def ended(site: Site, m: MatchView, pages: dict[int, Page], reason: str, s
 async def test_a_game_of_each_family_is_tapped_to_its_natural_end(site: Site, browser: Browser,
                                                                    game: str) -> None:
     key, options, line, reason, said = ENDINGS[game]
+    tapped = TAPPED[game]
     m = await (seated_four(site, options) if options.get("players") == 4
                else start(site, key, options))
+    first = min(tapped)
+    m = await opened(site, m, line[:first])
     pages = await pages_of(browser, site, m)
-    m = await play(site, m, pages, line)
+    m = await play(site, m, pages, line[first:], [i - first for i in tapped])
+    assert m.ply == len(line)
     await ended(site, m, pages, reason, said, game)
 
 
 async def test_querni_is_set_up_and_tapped_to_its_natural_end(site: Site,
                                                               browser: Browser) -> None:
-    """Both arrangements tapped, then Alice's two chains removed by taps."""
+    """Alice's arrangement tapped (Bob's handed in as from Discord: tapping one is
+    tests/web/test_tap_games.py's too; his page follows live), then Alice's two chains
+    removed by taps."""
     m = await start(site, "querni", {"setup": "choose"})
     pages = await pages_of(browser, site, m)
-    for user, cells in ((ALICE, QUERNI_ALICE), (BOB, None)):
-        page = pages[user]
-        form = page.locator("#play-setup")
-        order = cells or json.loads(await form.get_attribute("data-cells") or "[]")
-        for cell in order:
-            await page.locator(f'.spot[data-point="{cell}"]').click()
-        async with page.expect_navigation():
-            await page.get_by_role("button", name="Hand in the arrangement").click()
+    page = pages[ALICE]
+    for cell in QUERNI_ALICE:
+        await page.locator(f'.spot[data-point="{cell}"]').click()
+    async with page.expect_navigation():
+        await page.get_by_role("button", name="Hand in the arrangement").click()
+    await site.service.submit_setup(m.id, BOB, " ".join(str(n) for n in range(1, 17)))
     m = await site.service.get_match(m.id)
     assert m.status.is_live and tuple(m.to_move) == (ALICE,), m  # both are in
     m = await play(site, m, pages, ["r1-8"])  # a ring of eight: one chain
