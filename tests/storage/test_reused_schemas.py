@@ -1,7 +1,8 @@
 """The PostgreSQL schemas the tests' repositories reuse (``repository_postgres_url`` in
 tests/conftest.py): emptied, a used schema is to a repository what a new one is (no
 rows, the identity counters from the start), and a test that changed more than rows and
-counters is seen, so its schema is dropped rather than handed to the next test."""
+counters is seen, so its schema is dropped rather than handed to the next test: by the
+server's log of its changes where it keeps one, else by the schema's shape."""
 
 from __future__ import annotations
 
@@ -12,9 +13,14 @@ from storage import PostgresRepository
 from tests.conftest import _emptied, _new_tablero_schema, _on_server, _url_of
 from tests.service.conftest import ALICE, GUILD, Recorder, SetClock, play_random, start_match
 
+DETECTORS = {"log": True, "shape": False}
 
-async def test_an_emptied_schema_is_as_new_to_a_repository(postgres_server: str) -> None:
-    schema = _new_tablero_schema(postgres_server)
+
+@pytest.mark.parametrize("detector", list(DETECTORS))
+async def test_an_emptied_schema_is_as_new_to_a_repository(postgres_server: str,
+                                                            detector: str) -> None:
+    schema = _new_tablero_schema(postgres_server, logged=DETECTORS[detector])
+    assert (schema.shape is None) == DETECTORS[detector]
     url = _url_of(postgres_server, schema.name)
     try:
         repo = await PostgresRepository.open(url)
@@ -34,6 +40,7 @@ async def test_an_emptied_schema_is_as_new_to_a_repository(postgres_server: str)
         assert again.id == first.id  # the counters start again where a new schema's do
         assert len(await repo.load_entries(again.id)) == 0
         await repo.close()
+        assert _emptied(postgres_server, schema)  # restarting its counters changed nothing
     finally:
         _on_server(postgres_server, f"DROP SCHEMA {schema.name} CASCADE")
 
@@ -52,10 +59,12 @@ CHANGES = {
 }
 
 
+@pytest.mark.parametrize("detector", list(DETECTORS))
 @pytest.mark.parametrize("change", list(CHANGES))
 def test_a_schema_changed_beyond_its_rows_is_not_emptied(postgres_server: str,
-                                                          change: str) -> None:
-    schema = _new_tablero_schema(postgres_server)
+                                                          change: str, detector: str) -> None:
+    schema = _new_tablero_schema(postgres_server, logged=DETECTORS[detector])
+    assert _emptied(postgres_server, schema)  # unchanged, it is emptied
     try:
         _on_server(postgres_server, CHANGES[change].format(s=schema.name))
         assert not _emptied(postgres_server, schema)
