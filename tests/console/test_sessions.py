@@ -20,12 +20,18 @@ from tests.service.conftest import finishing_game
 ROOT = Path(__file__).resolve().parents[2]
 
 
+SHORT_GAME = 40
+"""Plies at most of the scripted match: each is a line the console process handles
+(saved to SQLite), so the first decisive game of any length (112 plies) made the test
+three times as long; a short checkmate is the same match from challenge to result."""
+
+
 def decisive_xiangqi_game() -> tuple[list[str], int, str]:
-    """A seeded random xiangqi game that ends with a winner: moves, winning seat, reason
-    in words."""
+    """A seeded random xiangqi game that ends with a winner within ``SHORT_GAME`` plies:
+    moves, winning seat, reason in words."""
     v = rules.variant("xiangqi")
     for seed in range(60):
-        moves = finishing_game("xiangqi", {}, seed)
+        moves = finishing_game("xiangqi", {}, seed, max_plies=SHORT_GAME)
         if not moves:
             continue
         p = v.start()
