@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import gc
 import os
 import shutil
@@ -12,7 +13,7 @@ import tempfile
 import threading
 import uuid
 from collections.abc import Awaitable, Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -115,10 +116,49 @@ def console_lines_are_rendered(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ConsolePrinter, "say", checked)
 
 
+def _start_server() -> tuple[LocalServer, str]:
+    server = LocalServer()
+    return server, server.start()
+
+
+_EARLY: list[Future[tuple[LocalServer, str]]] = []
+"""The session's own server, started while the tests are still being collected."""
+
+
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """The first test collected that needs a PostgreSQL server (a fixture of the server,
+    or a repository parameter ``postgres``) starts the session's own on a thread of its
+    own, while the collection goes on (measured: a second or two of ``initdb`` and
+    ``pg_ctl``, which every worker of the whole suite otherwise waited for before its
+    first test; collecting is several seconds of CPU). ``local_postgres`` takes it over;
+    a session that never asks for it (its tests deselected) stops it at the end."""
+    if _EARLY or os.environ.get(ENV_URL, "").strip():
+        return
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    if "local_postgres" in getattr(item, "fixturenames", ()) or "postgres" in params.values():
+        pool = ThreadPoolExecutor(1, thread_name_prefix="postgres-start")
+        _EARLY.append(pool.submit(_start_server))
+        pool.shutdown(wait=False)
+
+
+def pytest_sessionfinish() -> None:
+    for early in _EARLY:  # started, never taken
+        with contextlib.suppress(Exception):
+            early.result()[0].stop()
+    _EARLY.clear()
+
+
+EARLY_TAKEN: list[bool] = []
+"""Whether the session's own server was the one started while collecting."""
+
+
 def _started() -> tuple[LocalServer, str]:
     try:
-        server = LocalServer()
-        return server, server.start()
+        if _EARLY:
+            EARLY_TAKEN.append(True)
+            return _EARLY.pop().result()
+        EARLY_TAKEN.append(False)
+        return _start_server()
     except NoServer as e:
         pytest.fail(f"the PostgreSQL tests cannot run: {e}", pytrace=False)
 
