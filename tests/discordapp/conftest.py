@@ -7,8 +7,11 @@ virtualizes, so ``env.advance_time`` moves deadlines and the sweep loop together
 from __future__ import annotations
 
 import inspect
+import io
 import json
+import pickle
 import random
+import threading
 from collections.abc import AsyncIterator, Iterator
 from contextvars import ContextVar
 from datetime import datetime
@@ -22,11 +25,13 @@ from discord import app_commands
 from simcord.http import router as simcord_router
 
 import locales.i18n
+import render
 from bot.boards import load_renderer
 from bot.discordapp import TableroBot, create_bot
 from bot.discordapp import translator as tree_translator
 from bot.discordapp.cogs import DeadlinesCog, PlayCog
 from bot.discordapp.dispatcher import DeliveryOptions
+from rules import Position
 from service import MatchService
 from tests.conftest import new_sqlite_file
 from tests.discordapp.nonces import NonceLedger
@@ -239,6 +244,80 @@ def _translated_once(translate: Any) -> Any:
         if key not in _TRANSLATED:
             _TRANSLATED[key] = json.dumps(await translate(self, tree, translator))
         return json.loads(_TRANSLATED[key])  # a copy: SimCord keeps what it is sent
+    return cached
+
+
+class _Inputs(pickle.Pickler):
+    """A picture's inputs as bytes, each position as its whole game state (``to_text``,
+    which ``variant.from_text`` reads back) rather than its object (whose caches vary)."""
+
+    def persistent_id(self, obj: Any) -> Any:
+        if isinstance(obj, Position):
+            return type(obj).__qualname__, obj.to_text()
+        return None
+
+
+class Drawn:
+    """Pictures by their inputs, at most ``room`` bytes of them (the oldest go first);
+    the bot draws in threads (``asyncio.to_thread``), so one lock keeps the books."""
+
+    def __init__(self, room: int) -> None:
+        self.room = room
+        self.size = 0
+        self.pictures: dict[tuple[object, ...], Any] = {}
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple[object, ...]) -> Any:
+        with self.lock:
+            return self.pictures.get(key)
+
+    def put(self, key: tuple[object, ...], picture: Any) -> None:
+        size = len(picture) if isinstance(picture, bytes) else len(picture.png)
+        with self.lock:
+            if key in self.pictures:
+                return
+            self.pictures[key] = picture
+            self.size += size
+            while self.size > self.room:
+                oldest = self.pictures.pop(next(iter(self.pictures)))
+                self.size -= len(oldest) if isinstance(oldest, bytes) else len(oldest.png)
+
+
+_DRAWN = Drawn(room=96 * 1024**2)
+
+
+@pytest.fixture(autouse=True)
+def drawn_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A picture (``render.draw_board``, ``render.replay_gif``: the board of every post,
+    the replay of every finished match) is drawn once per process for the same inputs
+    and reused after, as the same bytes and alt text. The tests play the same openings
+    between the same players again and again: half the CPU time of drawing went to
+    pictures drawn before (measured, the tests here in one process: 1581 boards and 131
+    replays, 19 s of CPU, 9 s of it on pictures that process had drawn already).
+    Every post still carries its picture, and the requests keep their sizes (the wire
+    contract checks them). The inputs are every argument (positions by their game state),
+    the words' context (command mentions, the console's syntax) and the catalogues'
+    function (the pseudo-language tests patch it); inputs that do not pickle are drawn as
+    they come. The pictures themselves are tested in tests/render."""
+    for name in ("draw_board", "replay_gif"):
+        monkeypatch.setattr(render, name, _drawn_once(getattr(render, name)))
+
+
+def _drawn_once(draw: Any) -> Any:
+    def cached(*args: Any, **kwargs: Any) -> Any:
+        inputs = io.BytesIO()
+        try:
+            _Inputs(inputs, protocol=pickle.HIGHEST_PROTOCOL).dump(
+                (args, sorted(kwargs.items()), locales.i18n._SYNTAX.get(),
+                 locales.i18n._MENTIONS.get()))
+        except (pickle.PicklingError, TypeError, AttributeError):
+            return draw(*args, **kwargs)
+        key = (draw, locales.i18n.translations, inputs.getvalue())
+        found = _DRAWN.get(key)
+        if found is None:
+            found = draw(*args, **kwargs)
+            _DRAWN.put(key, found)
+        return found
     return cached
 
 
