@@ -372,8 +372,9 @@ class GameRecord:
     """A game as a standard file format needs it (:meth:`Variant.export_record`): the
     start position's text, the moves as stored (any notation ``parse_move`` reads), how
     it ended when the rules alone do not say (resignation, agreement, time; None while it
-    runs or when the final position says), each seat's player, and the event and date
-    (``YYYY.MM.DD``) for the headers."""
+    runs or when the final position says), each seat's player, the event and date
+    (``YYYY.MM.DD``) for the headers, and more tags (a match's options and terms:
+    ``rules.records.MATCH_TAGS``), written after the format's own."""
 
     start: str
     moves: tuple[str, ...]
@@ -381,6 +382,7 @@ class GameRecord:
     players: Mapping[int, str] = field(default_factory=dict)
     event: str = "?"
     date: str = "????.??.??"
+    tags: Mapping[str, str] = field(default_factory=dict)
 
 
 class Position(ABC, Generic[M]):

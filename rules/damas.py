@@ -573,7 +573,8 @@ class DamasVariant(Variant[DamasPosition, DamasMove]):
         return export_pdn(record.moves, outcome=record.outcome, start=record.start,
                           headers={"White": record.players.get(0, "?"),
                                    "Black": record.players.get(1, "?"),
-                                   "Event": record.event, "Date": record.date})
+                                   "Event": record.event, "Date": record.date,
+                                   **record.tags})
 
 
 def _own(position: Position) -> DamasPosition:

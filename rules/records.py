@@ -23,6 +23,7 @@ A record is untrusted text: every refusal is a :class:`RecordError` with its cod
 from __future__ import annotations
 
 import difflib
+import json
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -41,13 +42,35 @@ from rules.core import (
 MAX_PLIES = 2000
 """The most plies a record may hold (a long Xiangqi game has a few hundred)."""
 
+MATCH_TAGS = frozenset({"TableroClock", "TableroClaim", "TableroWeekends"})
+"""Tablero's tags for a match's terms, which no format has a tag for (PGN's and PDN's
+``TimeControl`` counts seconds and has no cap on a bank): the time control as
+``/challenge`` takes it (``3d+1d/10d``), ``yes`` when a lapsed clock waits for a claim,
+``off`` when no clock runs on weekends. Every export of a match writes them (the terms
+that are not the default, and the clock), an import reads them back (``service.importer``
+checks their values: the rules do not know time controls). The match's game options are
+Tablero's ``Options`` tag (JSON), in every format."""
+
 COMMON_TAGS = frozenset({
     "Event", "Site", "Date", "Round", "Result", "Annotator", "Time", "Termination",
     "PlyCount", "Opening", "Variation", "Source", "EventDate", "Mode", "Remark",
     "Author", "Game", "Format", "Rules", "Options", "Start", "Match", "FEN", "SetUp",
-    "WhiteElo", "BlackElo", "RedElo", "WhiteTeam", "BlackTeam", "RedTeam",
+    "WhiteElo", "BlackElo", "RedElo", "WhiteTeam", "BlackTeam", "RedTeam", *MATCH_TAGS,
 })
 """Tags every format may carry (PGN's and PDN's roster, and Tablero's own)."""
+
+
+def tag_pair(name: str, value: object) -> str:
+    """``[Name "value"]`` (a mapping's value as JSON), its backslashes and double quotes
+    escaped as :func:`read_tags` reads them back.
+
+    >>> print(tag_pair("Options", {"players": 4}))
+    [Options "{\\"players\\": 4}"]
+    """
+    text = json.dumps(value, sort_keys=True) if isinstance(value, Mapping) else str(value)
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+    return f'[{name} "{escaped}"]'
+
 
 RESULTS = {"1-0": (0,), "0-1": (1,), "2-0": (0,), "0-2": (1,), "1/2-1/2": (), "½-½": (),
            "1-1": (), "*": None}
@@ -579,10 +602,33 @@ def players_of(v: Variant[Any, Any], seats: int, tags: Mapping[str, str]
     return found
 
 
-def start_of(v: Variant[Any, Any], tags: Mapping[str, str]) -> Position[Any]:
-    """The start of a standard record: the game's start; a ``FEN`` tag must name it (a
-    record from another position cannot become a match: the match would not replay)."""
-    start: Position[Any] = v.start()
+def options_of(v: Variant[Any, Any], tags: Mapping[str, str],
+               rules_version: str | None = None) -> tuple[dict[str, object], Position[Any]]:
+    """The game options of a record's ``Options`` tag (JSON; none: the defaults) and
+    the start they give under ``rules_version`` (the game's current rules when None): a
+    tag that does not read, or options the game does not have, are refused."""
+    written = tags.get("Options", "")[:60]
+    try:
+        raw = json.loads(tags.get("Options", "{}") or "{}")
+    except ValueError:
+        raise RecordError(detail("record_options_syntax", input=written)) from None
+    if not isinstance(raw, dict):
+        raise RecordError(detail("record_options_syntax", input=written))
+    options = {str(k): tuple(o) if isinstance(o, list) else o for k, o in raw.items()}
+    try:
+        return options, v.start_recorded(rules_version or v.rules_version, **options)
+    except RulesError as e:
+        why = _why(e, detail("record_options_syntax", input=written))
+        raise RecordError(detail("record_options", reason=why)) from None
+    except (TypeError, ValueError):
+        raise RecordError(detail("record_options_syntax", input=written)) from None
+
+
+def start_of(v: Variant[Any, Any], tags: Mapping[str, str], start: Position[Any]
+             ) -> Position[Any]:
+    """The start of a standard record: ``start``, the game's with the record's options;
+    a ``FEN`` tag must name it (a record from another position cannot become a match: the
+    match would not replay)."""
     fen = tags.get("FEN", "").strip()
     if fen:
         try:
@@ -602,7 +648,8 @@ def read_standard_record(v: Variant[Any, Any], text: str, tags: Mapping[str, str
     """A standard record's game (WXF, ICCS, PDN), once its tags are read: played from the
     start, ended as the rules, a closing comment or the result token (else the
     ``Result`` tag) say."""
-    start = start_of(v, tags)
+    options, start = options_of(v, tags)
+    start = start_of(v, tags, start)
     plies, comments, result = read_moves(movetext)
     if not plies:
         raise RecordError(detail("record_no_moves"))
@@ -615,35 +662,19 @@ def read_standard_record(v: Variant[Any, Any], text: str, tags: Mapping[str, str
             and len(ended.winners) == 1:  # a closing {Black resigns}
         (loser,) = set(range(end.seat_count)) - ended.winners
         left = (SeatLeft(len(moves), loser, how),)
-    return ImportedGame(v, {}, start, tuple(moves), ended,
+    return ImportedGame(v, options, start, tuple(moves), ended,
                         players_of(v, start.seat_count, tags), dict(tags), end, left)
 
 
 def read_tablero_record(v: Variant[Any, Any], text: str) -> ImportedGame:
     """Tablero's own record of a game of ``v`` (what ``/history`` exports)."""
-    import json
-
     counts = {v.seat_count(**o) for o in v.option_sets()}
     seat_tags = {v.seat_name(s, n) for n in counts for s in range(n)}
     tags, movetext = read_tags(text, COMMON_TAGS | seat_tags)
     named = tags.get("Game", "").strip().lower()
     if named != v.key:
         raise RecordError(detail("record_other_game", found=named or "?", game=v.key))
-    written = tags.get("Options", "")[:60]
-    try:
-        raw = json.loads(tags.get("Options", "{}") or "{}")
-    except ValueError:
-        raise RecordError(detail("record_options_syntax", input=written)) from None
-    if not isinstance(raw, dict):
-        raise RecordError(detail("record_options_syntax", input=written))
-    options = {str(k): tuple(o) if isinstance(o, list) else o for k, o in raw.items()}
-    try:
-        start = v.start_recorded(tags.get("Rules", v.rules_version), **options)
-    except RulesError as e:
-        why = _why(e, detail("record_options_syntax", input=tags.get("Options", "")[:60]))
-        raise RecordError(detail("record_options", reason=why)) from None
-    except (TypeError, ValueError):
-        raise RecordError(detail("record_options_syntax", input=written)) from None
+    options, start = options_of(v, tags, tags.get("Rules", v.rules_version))
     if "Start" in tags and tags["Start"].strip() != start.to_text():
         raise RecordError(detail("record_custom_start"))
     entries = read_numbered_entries(movetext)

@@ -67,7 +67,7 @@ from rules.core import (
     register,
 )
 from rules.notation import normalize, parse_point, point_name, resolve, tokenize
-from rules.records import closing_words
+from rules.records import closing_words, tag_pair
 from rules.xiangqi_board import (
     ADVISOR,
     BLACK,
@@ -864,7 +864,8 @@ class XiangqiVariant(Variant[XiangqiPosition, XiangqiMove]):
                                                        else "0-1")
         lines = ['[Game "Chinese Chess"]', f'[Red "{record.players.get(0, "?")}"]',
                  f'[Black "{record.players.get(1, "?")}"]', f'[Result "{result}"]',
-                 f'[FEN "{record.start}"]', '[Format "WXF"]', "", "START{"]
+                 f'[FEN "{record.start}"]', '[Format "WXF"]',
+                 *(tag_pair(name, value) for name, value in record.tags.items()), "", "START{"]
         ply = 0
         row: list[str] = []
         for text in record.moves:

@@ -4,12 +4,25 @@ and ``None`` for games without one (the caller then writes Tablero's record)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 
 import rules
 from rules import GameRecord, Outcome, Variant
 from service.imported_seats import is_imported
 from service.records import SPECIAL_PREFIX, MatchRecord, MatchStatus, RecordEntry
+from service.timecontrol import format_time_control
+
+
+def terms_tags(rec: MatchRecord) -> dict[str, str]:
+    """The tags of ``rec``'s terms (``rules.records.MATCH_TAGS``): its clock, and a claim
+    or weekends off when it has them (an import reads them back)."""
+    tags = {"TableroClock": format_time_control(rec.control)}
+    if rec.clock.claim:
+        tags["TableroClaim"] = "yes"
+    if rec.clock.weekends:
+        tags["TableroWeekends"] = "off"
+    return tags
 
 
 def unnamed(user_id: int) -> str:
@@ -52,6 +65,8 @@ def export_record(rec: MatchRecord, entries: Sequence[RecordEntry],
         start=rec.start_text,
         moves=tuple(e.text for e in entries if not e.text.startswith(SPECIAL_PREFIX)),
         outcome=_outcome(rec), players=_players(rec, v, names, user_ids),
-        event=f"Tablero match {rec.id}", date=rec.created_at.strftime("%Y.%m.%d"))
+        event=f"Tablero match {rec.id}", date=rec.created_at.strftime("%Y.%m.%d"),
+        tags={**({"Options": json.dumps(dict(rec.options), sort_keys=True)}
+                 if rec.options else {}), **terms_tags(rec)})
     text = v.export_record(record)
     return None if text is None else (v.record_format, text)

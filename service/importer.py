@@ -67,6 +67,7 @@ from service.ports import Clock, ImportedPlayerStore, MatchStore
 from service.ratings import ladder_key
 from service.records import (
     SPECIAL_PREFIX,
+    ClockState,
     MatchRecord,
     MatchStatus,
     RecordEntry,
@@ -74,6 +75,7 @@ from service.records import (
     SeatRecord,
 )
 from service.states import variant_of
+from service.timecontrol import TimeControlError, parse_time_control
 from service.views import MatchView
 
 log = logging.getLogger(__name__)
@@ -253,6 +255,39 @@ def record_text(data: bytes | str) -> str:
     return check_characters(text, _("record"))
 
 
+def imported_clock(tags: Mapping[str, str]) -> ClockState:
+    """The terms a record's Tablero tags give (``rules.records.MATCH_TAGS``, what an
+    export of a match writes): its time control, a claim, weekends off; without them an
+    import's own (one day a move, no claim, weekends on). A value that does not read is
+    refused by its tag's name.
+
+    >>> imported_clock({"TableroClock": "3d+1d/10d", "TableroClaim": "yes"}).claim
+    True
+    >>> imported_clock({"TableroWeekends": "sometimes"})
+    Traceback (most recent call last):
+    ...
+    service.importer.ImportRefused: the record's tag TableroWeekends is off or on, not 'sometimes'
+    """
+    control = None
+    if "TableroClock" in tags:
+        try:
+            control = parse_time_control(tags["TableroClock"].strip())
+        except TimeControlError as e:
+            raise ImportRefused(_("the record's tag {tag} is not a time control: {error}",
+                                  tag="TableroClock", error=e.message)) from None
+    return ClockState(control=control, claim=_said(tags, "TableroClaim", "yes", "no"),
+                      weekends=_said(tags, "TableroWeekends", "off", "on"))
+
+
+def _said(tags: Mapping[str, str], tag: str, yes: str, no: str) -> bool:
+    """Whether ``tag`` says ``yes`` (not given: ``no``); any other value is refused."""
+    value = tags.get(tag, no).strip().lower()
+    if value not in (yes, no):
+        raise ImportRefused(_("the record's tag {tag} is {yes} or {no}, not {value}",
+                              tag=tag, yes=yes, no=no, value=repr(value[:20])))
+    return value == yes
+
+
 @dataclass(frozen=True, slots=True)
 class ImportedMatch:
     """What an import stored: the match (its number for ``/history``, the replay and
@@ -294,6 +329,7 @@ class Importer:
         except RulesError as e:
             raise ImportRefused(_("the record cannot be imported: {error}",
                                   error=refusal_words(e))) from None
+        clock = imported_clock(read.tags)
         key = record_key(read)
         await self._key_older_imports(guild_id)
         await self._key_played_games(guild_id)
@@ -301,7 +337,9 @@ class Importer:
         now = self.clock.now()
         ids = await self.names.ids_of(read.players, read.start.seat_count)
         rec = dataclasses.replace(self._match_of(read, guild_id, channel_id, user, now, ids),
-                                  import_key=key)
+                                  import_key=key, clock=clock,
+                                  days_per_move=clock.control.days_column
+                                  if clock.control is not None else 1)
         try:
             stored = await self.repository.create_match(rec)
         except Conflict:  # the same game, imported at the same moment

@@ -14,11 +14,12 @@ from datetime import datetime
 from locales.i18n import DEFAULT_LOCALE, LOCALES, Words, _, negotiate, render
 from locales.results import result_sentence
 from rules import MoveMarks, Position, Variant
+from rules.records import tag_pair
 from service import texts
 from service.boards import draw_board
 from service.core import MAX_DAYS, MIN_DAYS, ServiceCore
 from service.errors import InvalidOption, MatchBroken, NotAllowed
-from service.exports import export_record, unnamed
+from service.exports import export_record, terms_tags, unnamed
 from service.ids import MAX_ID
 from service.plies import PlyBoard, at_ply, drawn, reader_seat, setting_up
 from service.records import (
@@ -271,7 +272,8 @@ class Queries:
         ``{comment}``."""
         head = [f'[Game "{rec.game}"]', f'[Rules "{rec.rules_version}"]',
                 f"[Options '{json.dumps(dict(rec.options), sort_keys=True)}']",
-                f'[Start "{rec.start_text}"]', f'[Match "{rec.id}"]']
+                f'[Start "{rec.start_text}"]', f'[Match "{rec.id}"]',
+                *(tag_pair(name, value) for name, value in terms_tags(rec).items())]
         try:
             v: Variant | None = self._variant(rec.game)
         except InvalidOption:
