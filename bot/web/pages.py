@@ -249,11 +249,10 @@ class Stepper:
                 or _settled(record.match) != _settled(old.match):
             return None
         last = len(record.plies)
-        now = {"last": last, "total": record.moves_at(last),
-               "live": record.match.status.is_live}
+        total, live = record.moves_at(last), record.match.status.is_live
         boards = self.boards[:kept]
-        if boards and any(getattr(boards[0], k) != v for k, v in now.items()):
-            boards = tuple(replace(b, **now) for b in boards)  # type: ignore[arg-type]
+        if boards and (boards[0].last, boards[0].total, boards[0].live) != (last, total, live):
+            boards = tuple(replace(b, last=last, total=total, live=live) for b in boards)
         new = tuple(at_ply(record, n) for n in range(kept, last + 1))
         return Stepper(record, boards + new, self.stood[:kept] + tuple(
             Stood.of(b.match) for b in new), before=(self._said, kept))
