@@ -8,6 +8,7 @@ A match page works without JavaScript (the step buttons are links to ``?ply=N``)
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
@@ -644,6 +645,12 @@ def point_order(point: str) -> tuple[str, int, str]:
     return (found[1], int(found[2]), "") if found else ("~", 0, point)
 
 
+def board_words(locale: str) -> str:
+    """What the board's points to tap are called as one stop of the keyboard (a screen
+    reader names the group before its first point)."""
+    return render(_("Points of the board (arrow keys move between them)"), locale)
+
+
 def play_action(token: str, action: str, locale: str) -> str:
     """Where a player's form posts ``action`` (``move``, ``draw``...): in the page's
     language, so the page he comes back to speaks it too (a language chosen with the
@@ -705,8 +712,13 @@ def play_section(*, token: str, csrf: str, ply: int, choices: Sequence[tuple[str
             # with the move written in, and its switch (the browser remembers it); both
             # hidden without the script, whose buttons a press plays as deliberately
             ask = render(_("Play {move}?", move=MARK), locale)
+            # each spot read out as the point and what stands there; the board one stop
+            # of the keyboard's Tab, its points reached with the arrow keys
+            labels = json.dumps({k: render(w, locale) for k, w in taps.labels.items()},
+                                ensure_ascii=False, separators=(",", ":"))
             data = "".join(f' {k}="{esc(v)}"' for k, v in taps.attributes().items()) + \
-                f' data-which="{esc(which)}" data-ask="{esc(ask)}"'
+                f' data-which="{esc(which)}" data-ask="{esc(ask)}"' \
+                f' data-labels="{esc(labels)}" data-board="{esc(board_words(locale))}"'
             yes, no = render(_("Confirm"), locale), render(_("Cancel"), locale)
             switch = render(capitalized(_("confirm each tapped move before it is sent")),
                             locale)
@@ -788,7 +800,7 @@ def setup_section(*, token: str, csrf: str, ply: int, setup: SetupTaps | None,
     kept = f' value="{esc(typed[:80])}"' if typed else ""
     parts.append(
         f'<form method="post" action="{esc(play_action(token, "setup", locale))}" '
-        f'id="play-setup"{data} '
+        f'id="play-setup"{data} data-board="{esc(board_words(locale))}" '
         f'data-again="{again}"><input type="hidden" name="csrf" value="{esc(csrf)}">'
         f'<input type="hidden" name="ply" value="{ply}"><p>{esc(how)}</p>'
         f'<p><label for="arrangement">{label}</label> <input id="arrangement" '

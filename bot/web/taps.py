@@ -18,8 +18,10 @@ import inspect
 import json
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from locales.i18n import Words, _
+from locales.terms import seat_colour
 from rules import Position
 from rules.notation import point_name
 
@@ -37,6 +39,9 @@ class BoardTaps:
     spots: dict[str, tuple[float, float]]
     size: float
     removals: bool = False  # some move takes a chain off (Querni): tapped by its ends
+    labels: dict[str, Words] = field(default_factory=dict)
+    """Each spot in words, for a screen reader: the point and what stands there
+    (:func:`spot_words`)."""
 
     def attributes(self) -> dict[str, str]:
         """The ``data-`` attributes the page's script reads (JSON)."""
@@ -64,6 +69,21 @@ def taps_of(path: Sequence[Point], removed: Sequence[Point]) -> tuple[Point, ...
         if not points or points[-1] != p:  # a stone moved onto a chain's end: one tap
             points.append(p)
     return tuple(points)
+
+
+def spot_words(position: Position, point: Point) -> Words:
+    """A point of the board in words, as a spot to tap is read out: its name and what
+    stands there ('c3, chariot (Red)', 'e4, stone 7 (Blue)', 'd5, empty')."""
+    from render.alt import piece_word
+
+    name = point_name(*point)
+    piece = position.pieces().get(point)
+    if piece is None:
+        return _("{point}, empty", point=name)
+    seat = seat_colour(position.variant.seat_name(piece.seat, position.seat_count))
+    kind = _("stone {number}", number=piece.kind) if piece.kind.isdigit() else \
+        piece_word(piece.kind, 1)
+    return _("{point}, {piece} ({seat})", point=name, piece=kind, seat=seat)
 
 
 def _picture_size() -> int:
@@ -116,7 +136,8 @@ def board_taps(position: Position, choices: Sequence[tuple[str, str]],
         x, y = lay.centre(p)
         spots[point_name(*p)] = (round(100 * x / lay.width, 2),
                                  round(100 * y / lay.height, 2))
-    return BoardTaps(tuple(moves), spots, 100 * lay.step / lay.width, removals)
+    return BoardTaps(tuple(moves), spots, 100 * lay.step / lay.width, removals,
+                     {point_name(*p): spot_words(position, p) for p in sorted(points)})
 
 
 @dataclass(frozen=True, slots=True)

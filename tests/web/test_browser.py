@@ -148,6 +148,31 @@ async def test_a_player_plays_by_tapping_in_a_real_browser(site: Site, browser: 
     page = await browser.new_page(viewport={"width": 390, "height": 844})
     await page.goto(str(site.client.make_url(f"/p/{token}?lang=en-US")))
     assert await page.title() == f"(Your move) Match #{m.id}: Spanish draughts"
+    # the keyboard: the board's points are one stop of Tab (a toolbar), each read out as
+    # the point and what stands there; the arrow keys move between the points that can
+    # be tapped, Enter and Space tap one (here a piece tapped and tapped back)
+    points = page.locator("#taps[role=toolbar] .spot")
+    assert await page.locator("#taps").get_attribute("aria-label") == \
+        "Points of the board (arrow keys move between them)"
+    assert await points.count() == 8  # its men that can move and where they go
+    assert await page.locator('.spot[tabindex="0"]').count() == 1
+    first = page.locator('.spot[tabindex="0"]')
+    assert await first.get_attribute("aria-label") == "b3, man (White)"
+    await first.focus()
+    await page.keyboard.press("ArrowRight")
+    focused = "document.activeElement.getAttribute('aria-label')"
+    assert await page.evaluate(focused) == "d3, man (White)"
+    assert await page.locator('.spot[tabindex="0"]').get_attribute("data-point") == "d3"
+    await page.keyboard.press("End")
+    assert await page.evaluate(focused) == "h3, man (White)"
+    await page.keyboard.press("Enter")  # tapped: where it goes may be tapped now
+    assert await page.locator('.spot[data-point="h3"]').get_attribute("aria-pressed") \
+        == "true"
+    await page.keyboard.press("ArrowUp")
+    assert await page.evaluate(focused) == "g4, empty"
+    await page.locator('.spot[data-point="h3"]').focus()
+    await page.keyboard.press("Space")  # tapped again: taken back
+    assert await page.locator('.spot[aria-pressed="true"]').count() == 0
     await page.locator("summary", has_text="b3").click()  # tap a piece
     if shots:
         await page.screenshot(path=str(Path(shots) / "play-phone.png"), full_page=True)

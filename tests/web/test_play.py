@@ -169,6 +169,15 @@ async def test_the_players_page_offers_every_legal_move(site: Site) -> None:
     assert html.count('<button name="move"') == 44
     taps = json.loads(unescape(re.search(r'data-taps="([^"]*)"', html).group(1)))  # type: ignore[union-attr]
     assert len(taps) == 44 and {t[2][0] for t in taps} >= {"a1", "b1", "h3", "e4"}
+    # each point read out as what stands there, in the reader's language
+    labels = json.loads(unescape(re.search(r'data-labels="([^"]*)"', html).group(1)))  # type: ignore[union-attr]
+    assert labels.keys() == {p for t in taps for p in t[2]}
+    assert labels["h3"] == "h3, cannon (Red)" and labels["e3"] == "e3, empty"
+    chinese = await (await site.client.get(await player_path(site, m, ALICE)
+                                           + "?lang=zh-CN")).text()
+    labels = json.loads(unescape(re.search(r'data-labels="([^"]*)"', chinese).group(1)))  # type: ignore[union-attr]
+    assert labels["h3"] == "h3，红方炮" and labels["e3"] == "e3，空"
+    assert 'data-board="棋盘上的点（按箭头在点之间移动）"' in chinese
 
 
 async def test_a_refused_move_is_shown_as_it_was_typed(site: Site) -> None:

@@ -107,6 +107,54 @@
     });
   }
 
+  // The points to tap are one stop of the keyboard's Tab, not one each (a roving
+  // tabindex, the toolbar pattern): the arrow keys move to the nearest point that way,
+  // Home and End to the first and the last (top to bottom, left to right), Enter or Space
+  // taps it (each is a button). Only points that can be tapped now are visited. Returns
+  // what puts the stop back on such a point after the spots changed.
+  function rove(layer, label) {
+    layer.setAttribute("role", "toolbar");
+    layer.setAttribute("aria-label", label || "");
+    function at(b) { return [parseFloat(b.style.left), parseFloat(b.style.top)]; }
+    function open() {
+      return Array.prototype.filter.call(layer.querySelectorAll(".spot"), function (b) {
+        return !b.disabled;
+      }).sort(function (a, b) { return at(a)[1] - at(b)[1] || at(a)[0] - at(b)[0]; });
+    }
+    function stop(to) {
+      layer.querySelectorAll(".spot").forEach(function (b) { b.tabIndex = b === to ? 0 : -1; });
+    }
+    layer.addEventListener("focusin", function (ev) {
+      if (ev.target.classList.contains("spot")) { stop(ev.target); }
+    });
+    var ways = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    layer.addEventListener("keydown", function (ev) {
+      var from = ev.target;
+      if (ev.altKey || ev.ctrlKey || ev.metaKey || !from.classList.contains("spot")) { return; }
+      var spots = open(), to = null;
+      if (ev.key === "Home" || ev.key === "End") {
+        to = spots[ev.key === "Home" ? 0 : spots.length - 1] || null;
+      } else if (ways[ev.key]) {
+        var way = ways[ev.key], here = at(from), best = Infinity;
+        spots.forEach(function (b) {
+          var there = at(b), dx = there[0] - here[0], dy = there[1] - here[1];
+          var along = dx * way[0] + dy * way[1];  // how far that way, and how far off it
+          var off = Math.abs(dx * way[1]) + Math.abs(dy * way[0]);
+          if (b !== from && along > 0.5 && along + 2 * off < best) { best = along + 2 * off; to = b; }
+        });
+      } else {
+        return;
+      }
+      ev.preventDefault();
+      ev.stopPropagation();  // (not the board's own steps through the plies)
+      if (to) { stop(to); to.focus(); }
+    });
+    return function () {
+      var current = layer.querySelector('.spot[tabindex="0"]');
+      if (!current || current.disabled) { stop(open()[0] || null); }
+    };
+  }
+
   // Playing by tapping the board picture: the spots of the player's legal moves (the
   // form's data-taps: canonical, display, the points tapped) laid over the picture where
   // the renderer drew those points (data-spots, in percent). Tap a piece, then where it
@@ -136,8 +184,10 @@
     if (!form || !frame || !form.dataset.taps) { return; }
     var moves = JSON.parse(form.dataset.taps);
     var spots = JSON.parse(form.dataset.spots);
+    var labels = JSON.parse(form.dataset.labels || "{}");  // 'c3, chariot (Red)'
     var size = parseFloat(form.dataset.spotSize);
     var choose = document.getElementById("choose");
+    var settle = null;
     var layer = document.createElement("div");
     layer.className = "taps";
     layer.id = "taps";
@@ -212,6 +262,7 @@
         b.disabled = !(chosen || next[name] || tapped.length > 0);
         b.setAttribute("aria-pressed", chosen ? "true" : "false");
       });
+      if (settle) { settle(); }
       var done = open.filter(function (m) { return m[2].length === tapped.length; });
       choose.textContent = "";
       choose.hidden = held !== null || !(tapped.length > 0 && done.length > 0);
@@ -257,7 +308,7 @@
       b.type = "button";
       b.className = "spot";
       b.dataset.point = name;
-      b.setAttribute("aria-label", name);
+      b.setAttribute("aria-label", labels[name] || name);
       b.style.left = spots[name][0] + "%";
       b.style.top = spots[name][1] + "%";
       b.style.width = size + "%";
@@ -271,6 +322,7 @@
       // the picture tapped off its points: back to choosing
       layer.addEventListener("click", function (ev) { if (ev.target === layer && held) { held.cancel(); } });
     }
+    settle = rove(layer, form.dataset.board);
     frame.appendChild(layer);
     layer.hidden = ply !== last;
     var again = kept && moves.filter(function (m) { return m[0] === kept.move[0]; })[0];
@@ -332,6 +384,7 @@
         b.classList.toggle("next", !placed[c] && next > 0);
         b.setAttribute("aria-label", c + (placed[c] ? ": " + placed[c] : ""));
       });
+      settle();
       if (next === 0) { field.value = cells.map(function (c) { return placed[c]; }).join(" "); }
     }
 
@@ -355,6 +408,7 @@
     again.textContent = form.dataset.again;
     again.addEventListener("click", function () { placed = {}; field.value = ""; paint(); });
     form.insertBefore(again, form.querySelector("button:not([type])"));
+    var settle = rove(layer, form.dataset.board);
     frame.appendChild(layer);
     layer.hidden = ply !== last;
     paint();
