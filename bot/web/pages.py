@@ -11,10 +11,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from html import escape
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
 from bot.web.clock import Note, clock_notes, seat_notes, seated_name
@@ -193,11 +193,14 @@ TODAY = frozenset({
 are today's (the clock, a draw offer, the stored version), said at the latest ply only."""
 
 
-def _settled(match: MatchView) -> tuple[object, ...]:
+def _settled(match: MatchView) -> MatchView:
     """What an earlier ply's board and words are made of besides its position and entry
-    (the players, their seats, stand-ins and skips, the status...): the match without
-    the facts of :data:`TODAY`."""
-    return tuple(getattr(match, f.name) for f in fields(match) if f.name not in TODAY)
+    (the players, their seats, stand-ins and skips, the status...): the match with the
+    facts of :data:`TODAY` blanked (compared, never shown)."""
+    return replace(match, **_BLANK)
+
+
+_BLANK: dict[str, Any] = dict.fromkeys(TODAY)
 
 
 @dataclass(frozen=True, slots=True)
