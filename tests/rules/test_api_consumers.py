@@ -42,8 +42,6 @@ ALLOWED_PROBES = {
     "interaction.client": "the Discord client's metrics and command ids, read by "
                           "errors.replying, which sits below the client's module",
     "record": "a log record's extras (extra={'match': ...}) for the JSON log line",
-    "match": "a service MatchView's own dataclass fields by name, from dataclasses.fields "
-             "(bot/web/pages._settled: the match without today's facts): no rules object",
 }
 """Objects that may be probed: ``ast.unparse`` of the first argument -> why."""
 
