@@ -24,7 +24,7 @@ from locales.i18n import Words, _, render
 from rules import Outcome, Position, Variant
 from rules.core import Point
 from service import texts
-from service.early_ends import early_end
+from service.early_ends import DOUBLE_FORFEIT, DRAW_AGREED_EARLY, early_end, left_words
 from service.errors import (
     Conflict,
     MatchBroken,
@@ -67,6 +67,7 @@ from service.states import (
     replay,
     variant_of,
 )
+from service.tournaments import Result
 from service.views import BoardState, Caller, GameRecord, GuildSettings, MatchView
 
 log = logging.getLogger(__name__)
@@ -409,6 +410,42 @@ class ServiceCore:
         ended = events[0]
         assert isinstance(ended, MatchEnded)
         return ended
+
+    async def as_scored(self, rec: MatchRecord) -> MatchRecord:
+        """``rec`` as its words are shown: a tournament game aborted before every player
+        had moved, stored before such games were worded as their tournament scores them
+        (``early_ends``: "aborted: bob (Black) resigned before every player had moved"),
+        reads as scored ("forfeit: …; alice (Red) wins", the double forfeit, the early
+        draw), from the tournament's stored result of the game. Only what is shown
+        changes: the stored words stay as they were written (the record of what the
+        service said then; no migration rewrites them), and a match the tournament has
+        not scored (yet) reads as it is. One read of the tournament, for such a match
+        only (an aborted one whose words say "aborted")."""
+        r = rec.result
+        if rec.status is not MatchStatus.ABORTED or r is None \
+                or not r.reason.startswith("aborted: "):
+            return rec
+        tid = await self.repository.tournament_of_match(rec.id)
+        t = await self.repository.load_tournament(tid) if tid is not None else None
+        game = next((g for g in t.games if g.match_id == rec.id), None) \
+            if t is not None else None
+        scored = game.result if game is not None else None
+        words: str | None = None
+        if game is None or scored is None:
+            return rec
+        if scored.drawn:
+            words = DRAW_AGREED_EARLY
+        elif scored is Result.BOTH_FORFEIT:
+            words = DOUBLE_FORFEIT
+        elif scored in (Result.FIRST_WINS_FORFEIT, Result.SECOND_WINS_FORFEIT):
+            leaver = game.second if scored is Result.FIRST_WINS_FORFEIT else game.first
+            said = left_words(r.reason)
+            how = r.left_how or (said[1] if said is not None else "timeout")
+            seats = self._early_end_seats(rec, (leaver, how)) if leaver is not None else {}
+            if seats.get("winner"):
+                words = early_end(None, tournament=True, **seats)
+        return rec if words is None else dataclasses.replace(
+            rec, result=dataclasses.replace(r, reason=words))
 
     def _early_end_seats(self, rec: MatchRecord, leaver: tuple[int, str] | None
                          ) -> dict[str, str | None]:

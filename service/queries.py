@@ -86,6 +86,7 @@ class Queries:
         self._variant = core.variant
         self._check_text = core.check_text
         self._record = core.record
+        self._scored = core.as_scored  # what is shown of an old tournament abort
         self._view = core.view
         self._entries = core.entries
         self._record_players = core.with_record_players
@@ -98,7 +99,7 @@ class Queries:
         """The match; with a ``caller`` only where he may see it (``Caller.may_see``,
         checked by the service's door, ``ids.checked_ids``), else ``MatchNotFound`` as
         if there were none (adapters always pass one)."""
-        return self._view(await self._record(match_id))
+        return self._view(await self._scored(await self._record(match_id)))
 
     async def match_in_thread(self, thread_id: int) -> MatchView | None:
         rec = await self.repository.match_in_thread(thread_id)
@@ -118,7 +119,7 @@ class Queries:
         if self.renderer is None:
             return None
         rec, state = await self._read_state(match_id)
-        view = self._view(rec)
+        view = self._view(await self._scored(rec))
         return await asyncio.to_thread(
             draw_board, self.renderer, view,
             BoardState(public_view(state.position), state.last_marks, state.moves),
@@ -202,7 +203,7 @@ class Queries:
 
     async def history(self, match_id: int, caller: Caller | None = None) -> HistoryView:
         """The record and an export text."""
-        rec = await self._record(match_id)
+        rec = await self._scored(await self._record(match_id))
         entries = await self._entries(rec)
         try:
             done = replay(rec, entries)
@@ -237,7 +238,7 @@ class Queries:
         start text and position, and each ply's move object and resulting position. A
         Querni arrangement stays hidden (``move`` None) until both are in. Raises
         ``MatchBroken`` when the record does not replay."""
-        rec = await self._record(match_id)
+        rec = await self._scored(await self._record(match_id))
         entries = await self._entries(rec)
         return await self._record_players(
             rec, replay(rec, entries).game_record(self._view(rec), rec))
@@ -250,7 +251,7 @@ class Queries:
         caller's seat when he plays, else the first (issue 42: the replay stepper). The
         replayed record is kept (``states.Replays``): stepping through a game reads the
         match row and draws one board, it does not replay the game at each step."""
-        rec = await self._record(match_id)
+        rec = await self._scored(await self._record(match_id))
         if rec.status.is_waiting:
             raise NotAllowed(_("match #{match} has not started yet", match=rec.id))
         record = self.replays.get(rec)

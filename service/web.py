@@ -145,6 +145,7 @@ class Web:
         self.renderer = core.renderer
         self.get_guild_settings = core.get_guild_settings
         self._record = core.record
+        self._scored = core.as_scored  # what is shown of an old tournament abort
         self._view = core.view
         self._entries = core.entries
         self._record_players = core.with_record_players
@@ -167,7 +168,7 @@ class Web:
 
     async def web_match(self, match_id: int, caller: Caller | None = None) -> WebMatch:
         """The match for a web page; ``MatchNotFound`` when its server has the web off."""
-        rec = await self._record(match_id)
+        rec = await self._scored(await self._record(match_id))
         await self._web_on(rec.guild_id, match_id)
         view = self._view(rec)
         # by the version just read from the store: another process's move is a new one

@@ -8,6 +8,7 @@ PostgreSQL when there is one): the words are stored with the result."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 from locales.i18n import render
@@ -165,3 +166,38 @@ async def test_outside_a_tournament_the_same_ends_stay_aborted(
     await service.sweep()
     m = await service.get_match(m.id)
     assert m.result is not None and m.result.reason == "aborted: no move in time"
+
+
+async def test_an_abort_stored_before_the_forfeit_words_reads_as_scored(
+        repo: Repository, clock: SetClock) -> None:
+    """A tournament game aborted before its words said what the tournament scores
+    ("aborted: …", kept by older databases) reads as scored wherever it is shown (the
+    match, /history, the replay, the web page), from the tournament's stored result;
+    the stored words stay as they were written."""
+    service = _service(repo, clock, Recorder())
+    tid, g = await _one_game(service)
+    assert g.match_id is not None
+    await service.resign(g.match_id, BOB)  # scored: Alice wins by forfeit
+    assert (await _scored(service, tid)).result in (Result.FIRST_WINS_FORFEIT,
+                                                    Result.SECOND_WINS_FORFEIT)
+    rec = await repo.load_match(g.match_id)
+    assert rec is not None and rec.result is not None
+    old = f"aborted: {_name(await service.get_match(rec.id), BOB)} resigned before every " \
+        "player had moved"
+    await repo.save(rec, dataclasses.replace(rec, result=dataclasses.replace(
+        rec.result, reason=old, left_by=None, left_how=None)))
+    m = await service.get_match(g.match_id)
+    words = (f"forfeit: {_name(m, BOB)} resigned before every player had moved; "
+             f"{_name(m, ALICE)} wins")
+    assert m.result is not None and m.result.reason == words and _said(m) == words
+    history = await service.history(g.match_id)
+    assert history.match.result is not None and history.match.result.reason == words
+    record = await service.record(g.match_id)
+    assert record.match.result is not None and record.match.result.reason == words
+    stored = await repo.load_match(g.match_id)
+    assert stored is not None and stored.result is not None and stored.result.reason == old
+    # a casual game's abort stays "aborted": it is scored by nobody
+    casual = await start_match(service)
+    casual = await service.resign(casual.id, BOB)
+    assert casual.result is not None and casual.result.reason.startswith("aborted: ")
+    assert (await service.get_match(casual.id)).result == casual.result
