@@ -175,8 +175,9 @@ class TableroBot(commands.AutoShardedBot):
     async def on_interaction(self, interaction: discord.Interaction[discord.Client]) -> None:
         """Remember who people are: the bot has no member intent, so the names of those
         who use its commands and buttons (and the caches) name players on boards; and
-        the language they read, for the DMs that reach them with no interaction."""
-        await self.names.seen(interaction.guild_id, interaction.user)
+        the language they read, for the DMs that reach them with no interaction. The
+        people its options name are remembered too (``MemberNames.seen_in``)."""
+        await self.names.seen_in(interaction)
         if self.locales is not None and not interaction.user.bot:
             try:
                 await self.locales(interaction.user.id, str(interaction.locale))

@@ -7,14 +7,16 @@ board then shows the seat's colour) or his mention where a name must be shown.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
 
 import discord
 
-from bot.names import NameBook
+from bot.names import MAX_NAME, NameBook
 from locales.i18n import Words
 from service.computer_seats import computer_name, is_computer
 from service.imported_seats import imported_in, is_imported
+from service.inputs import without_invalid
 from service.views import MatchView
 
 
@@ -53,6 +55,21 @@ class MemberNames:
         if guild_id is not None:
             await self.book.seen(guild_id, user.id, user.display_name)
 
+    async def seen_in(self, interaction: discord.Interaction[Any]) -> None:
+        """``seen`` for the user of ``interaction`` and for every person its options
+        name (``/challenge opponent:``, ``/block player:``, the menu's target): Discord
+        hands their names with it (its ``resolved`` data), so a person challenged, named
+        or blocked before he ever used a command is named, not shown as a number or
+        "that player", and without a request of the bot's own."""
+        await self.seen(interaction.guild_id, interaction.user)
+        for user_id, found in resolved_names(interaction.data):
+            name = " ".join(without_invalid(found).split())[:MAX_NAME]
+            if user_id == interaction.user.id or not name:
+                continue
+            self._seen[user_id] = name
+            if interaction.guild_id is not None:
+                await self.book.seen(interaction.guild_id, user_id, name)
+
     def label(self, guild_id: int, user_id: int) -> str:
         """A name to show ("alice played …"), his mention when nobody knows it."""
         return self(guild_id, user_id) or f"<@{user_id}>"
@@ -65,3 +82,28 @@ class MemberNames:
             name = self.imported(user_id)
             return imported_in(match, user_id, name)
         return self.label(guild_id, user_id)
+
+
+def resolved_names(data: Mapping[str, Any] | None) -> Iterator[tuple[int, str]]:
+    """The people an interaction's options name, with the name their server shows
+    (Discord's ``resolved`` data: a member's server nickname, else his display name,
+    else his username); bots left out (the computer is named by its level).
+
+    >>> list(resolved_names({"resolved": {
+    ...     "users": {"7": {"username": "carol7", "global_name": "Carol"},
+    ...               "8": {"username": "bobby"}, "9": {"username": "helper", "bot": True}},
+    ...     "members": {"8": {"nick": "Bob"}}}}))
+    [(7, 'Carol'), (8, 'Bob')]
+    """
+    resolved = (data or {}).get("resolved") or {}
+    users = resolved.get("users") or {}
+    members = resolved.get("members") or {}
+    if not isinstance(users, Mapping) or not isinstance(members, Mapping):
+        return
+    for key, user in users.items():
+        if not isinstance(user, Mapping) or user.get("bot") or not str(key).isdigit():
+            continue
+        member = members.get(key)
+        nick = member.get("nick") if isinstance(member, Mapping) else None
+        name = nick or user.get("global_name") or user.get("username") or ""
+        yield int(key), str(name)
