@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from babel.messages.pofile import read_po
 
 import rules
 from engine.models import GameModel, model_for
@@ -17,13 +16,14 @@ from locales.i18n import LOCALES, catalogue_path
 from locales.terms import OPTION_VALUES, SEAT_COLOURS, game_name
 from render.style import FAMILY_LOOKS, spec_for
 from rules import GameRecord
+from tests.catalogues import read
 
 GAMES = sorted(rules.VARIANTS)
 
 
 def _translated(locale: str) -> dict[str, str]:
-    with catalogue_path(locale).open("rb") as f:
-        return {str(m.id): str(m.string) for m in read_po(f) if m.id and m.string}
+    return {str(m.id): str(m.string) for m in read(catalogue_path(locale))
+            if m.id and m.string}
 
 
 @pytest.fixture(scope="module")

@@ -15,20 +15,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from babel.messages.catalog import Catalog, Message
-from babel.messages.pofile import read_po
+from babel.messages.catalog import Message
 
 from locales.i18n import CATALOGUES, DOMAIN, LOCALES, catalogue_path
+from tests.catalogues import read
 
 ROOT = Path(__file__).resolve().parents[2]
 POT = CATALOGUES / f"{DOMAIN}.pot"
 PLACEHOLDER = re.compile(r"\{(\w*)\}")
 ENGLISH = ("en-US", "en-GB")
-
-
-def read(path: Path, locale: str | None = None) -> Catalog:
-    with path.open("rb") as f:
-        return read_po(f, locale=locale)
 
 
 def key(m: Message) -> tuple[str | None, str]:

@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from babel.messages.pofile import read_po
 
 from locales.i18n import _, catalogue_path, command, joined
 from locales.terms import game_name, seat_colour
+from tests.catalogues import read
 
 HAN = "[\u2e80-\u2fdf\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff" \
     "\uff00-\uffef]"
@@ -38,8 +38,7 @@ def test_the_scan_finds_a_space_between_chinese_characters() -> None:
 
 @pytest.mark.parametrize("locale", ["zh_CN", "zh_TW"])
 def test_no_catalogue_puts_a_space_between_chinese_characters(locale: str) -> None:
-    with catalogue_path(locale).open("rb") as f:
-        catalogue = read_po(f)
+    catalogue = read(catalogue_path(locale))
     found = [f"{m.id!r}: {said!r}" for m in catalogue if m.id
              for text in ((m.string,) if isinstance(m.string, str) else tuple(m.string or ()))
              for said in spaced_between_chinese(text or "")]

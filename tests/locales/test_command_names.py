@@ -19,7 +19,6 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from babel.messages.pofile import read_po
 
 from bot.console_args import CONSOLE_SYNTAX
 from locales.i18n import (
@@ -41,6 +40,7 @@ from locales.i18n import (
     to_data,
 )
 from locales.summaries import rules_summary
+from tests.catalogues import read
 from tests.console.test_languages import play
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,8 +53,7 @@ POT_PATH = CATALOGUES / f"{DOMAIN}.pot"
 @cache
 def command_names() -> frozenset[str]:
     """Every command and group name of the Discord command tree (English)."""
-    with POT_PATH.open("rb") as f:
-        return frozenset(str(m.id) for m in read_po(f) if m.context == COMMAND_NAME)
+    return frozenset(str(m.id) for m in read(POT_PATH) if m.context == COMMAND_NAME)
 
 
 def named_literally(text: str) -> list[str]:
@@ -126,8 +125,7 @@ def test_no_text_shown_in_discord_writes_a_command_out() -> None:
     """Every message id that names a command literally is the console's own (its commands
     are English), or a description of Discord's command tree (static text per language,
     checked below)."""
-    with POT_PATH.open("rb") as f:
-        pot = [m for m in read_po(f) if m.id and not m.context]
+    pot = [m for m in read(POT_PATH) if m.id and not m.context]
     wrong = []
     for m in pot:
         ids = m.id if isinstance(m.id, tuple) else (m.id,)
@@ -141,8 +139,7 @@ def test_no_text_shown_in_discord_writes_a_command_out() -> None:
 def test_no_text_shown_in_discord_writes_an_options_name_out() -> None:
     """``the `match` option`` names an option of Discord's commands, which a German
     reader sees as ``partie``: through ``option``, never written out."""
-    with POT_PATH.open("rb") as f:
-        pot = list(read_po(f))
+    pot = list(read(POT_PATH))
     options = {str(m.id) for m in pot if m.context == "option name"}
     wrong = [m.id for m in pot if m.id and not m.context
              and not all(path.startswith(CONSOLE_SOURCES) for path, _line in m.locations)
@@ -156,13 +153,11 @@ def test_a_command_description_names_commands_as_its_readers_discord_does(
         locale: str) -> None:
     """A description is one fixed text per language: it writes the command under the
     name Discord shows in that language (``/herausfordern``, not ``/challenge``)."""
-    with POT_PATH.open("rb") as f:
-        described = [m for m in read_po(f) if m.id and not m.context
-                     and {p for p, _line in m.locations} == {TREE}
-                     and named_literally(str(m.id))]
+    described = [m for m in read(POT_PATH) if m.id and not m.context
+                 and {p for p, _line in m.locations} == {TREE}
+                 and named_literally(str(m.id))]
     assert described, "the walk finds the descriptions that name a command"
-    with catalogue_path(locale).open("rb") as f:
-        catalogue = read_po(f)
+    catalogue = read(catalogue_path(locale))
     for m in described:
         said = str(catalogue.get(m.id).string)
         for name in named_literally(str(m.id)):

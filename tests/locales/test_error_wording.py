@@ -19,12 +19,12 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from babel.messages.pofile import read_po
 
 import bot.console
 import bot.discordapp.app
 from locales.i18n import CATALOGUES, LOCALES, catalogue_path
 from service.errors import ServiceError
+from tests.catalogues import read
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES_FIRST = ("Tablero", "Xiangqi", "Querni", "Alquerque", "Discord", "I ", "WXF", "PDN",
@@ -107,8 +107,7 @@ def test_every_error_message_id_is_a_clause() -> None:
 @pytest.mark.parametrize("locale", [x for x in LOCALES if x != "en-US"])
 def test_every_translated_error_keeps_the_rule(locale: str) -> None:
     ids = error_messages()
-    with catalogue_path(locale).open("rb") as f:
-        catalog = read_po(f, locale=locale.replace("-", "_"))
+    catalog = read(catalogue_path(locale), locale.replace("-", "_"))
     bad = []
     for message in catalog:
         msgid = message.id[0] if isinstance(message.id, tuple) else message.id

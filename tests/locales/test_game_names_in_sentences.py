@@ -15,12 +15,12 @@ from collections.abc import Iterator
 from functools import cache
 
 import pytest
-from babel.messages.pofile import read_po
 
 import rules
 from locales.i18n import CATALOGUES, DOMAIN, LOCALES, Text, _, render
 from locales.terms import game_name
 from service.tournaments.model import Format, tournament_title
+from tests.catalogues import read
 
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
@@ -61,8 +61,7 @@ def misread(said: str, name: str, locale: str) -> list[str]:
 def messages() -> list[tuple[str, str | None, tuple[str, ...]]]:
     """(message id, plural, placeholders) of every message that names a game, a
     tournament by its name, or a tournament's default name's parts."""
-    with (CATALOGUES / f"{DOMAIN}.pot").open("rb") as f:
-        template = read_po(f)
+    template = read(CATALOGUES / f"{DOMAIN}.pot")
     found = []
     for m in template:
         if not m.id or m.context:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import io
 
 import pytest
-from babel.messages.pofile import read_po
 from fontTools.ttLib import TTFont
 
 import render
@@ -16,6 +15,7 @@ import rules
 from locales.i18n import LOCALES, _, catalogue_path
 from render import style
 from render.style import coverage, covers, drawn_words
+from tests.catalogues import read
 from tests.discordapp.languages import MARK, speak_pseudo
 
 DRAWN_FILES = ("render/draw.py", "render/replay.py", "locales/terms.py", "locales/results.py",
@@ -57,8 +57,7 @@ def test_every_translated_label_drawn_into_images_has_its_glyphs(locale: str) ->
     """Every translation of a message drawn into images can be drawn with the bundled
     fonts (else it would be drawn in English). After a Chinese catalogue changes, run
     ``scripts/make_font_subset.sh`` (it subsets the fonts to the catalogues' characters)."""
-    with catalogue_path(locale).open("rb") as f:
-        catalogue = read_po(f, locale=locale.replace("-", "_"))
+    catalogue = read(catalogue_path(locale), locale.replace("-", "_"))
     missing = set()
     for m in catalogue:
         if not m.id or not any(path in DRAWN_FILES for path, _line in m.locations):
