@@ -24,7 +24,13 @@ from locales.i18n import Words, _, render
 from rules import Outcome, Position, Variant
 from rules.core import Point
 from service import texts
-from service.early_ends import DOUBLE_FORFEIT, DRAW_AGREED_EARLY, early_end, left_words
+from service.early_ends import (
+    ABORTED_PREFIX,
+    DOUBLE_FORFEIT,
+    DRAW_AGREED_EARLY,
+    early_end,
+    left_words,
+)
 from service.errors import (
     Conflict,
     MatchBroken,
@@ -423,7 +429,7 @@ class ServiceCore:
         only (an aborted one whose words say "aborted")."""
         r = rec.result
         if rec.status is not MatchStatus.ABORTED or r is None \
-                or not r.reason.startswith("aborted: "):
+                or not r.reason.startswith(ABORTED_PREFIX):
             return rec
         tid = await self.repository.tournament_of_match(rec.id)
         t = await self.repository.load_tournament(tid) if tid is not None else None

@@ -35,7 +35,10 @@ DOUBLE_FORFEIT: Final = "double forfeit: no move in time; both players lose"
 set-up both had to hand in): both forfeit it."""
 
 FORFEIT_PREFIX: Final = "forfeit: "
+ABORTED_PREFIX: Final = "aborted: "
+_BEFORE: Final = " before every player had moved"
 _LEFT: Final = {"resign": "resigned", "timeout": "ran out of time"}
+_HOW: Final = {verb: how for how, verb in _LEFT.items()}
 
 
 def early_end(why: str | None, *, tournament: bool, leaver: str | None = None,
@@ -50,19 +53,11 @@ def early_end(why: str | None, *, tournament: bool, leaver: str | None = None,
         if why == DRAW_AGREED_EARLY:
             return DRAW_AGREED_EARLY
         if leaver is not None and winner is not None and how in _LEFT:
-            return (f"{FORFEIT_PREFIX}{leaver} {_LEFT[how]} before every player had moved; "
-                    f"{winner} wins")
+            return f"{FORFEIT_PREFIX}{leaver} {_LEFT[how]}{_BEFORE}; {winner} wins"
         return DOUBLE_FORFEIT
     if why is None:
-        return f"aborted: {leaver} {_LEFT.get(how or '', _LEFT['timeout'])} before every " \
-            "player had moved"
-    return f"aborted: {why}"
-
-
-
-_ABORTED: Final = "aborted: "
-_BEFORE: Final = " before every player had moved"
-_HOW: Final = {"resigned": "resign", "ran out of time": "timeout"}
+        return f"{ABORTED_PREFIX}{leaver} {_LEFT.get(how or '', _LEFT['timeout'])}{_BEFORE}"
+    return f"{ABORTED_PREFIX}{why}"
 
 
 def left_words(reason: str) -> tuple[str, str] | None:
@@ -86,8 +81,8 @@ def left_words(reason: str) -> tuple[str, str] | None:
         body, ends, _winner = reason[len(FORFEIT_PREFIX):].partition(_BEFORE + "; ")
         if not ends:
             return None
-    elif reason.startswith(_ABORTED) and reason.endswith(_BEFORE):
-        body = reason[len(_ABORTED):-len(_BEFORE)]
+    elif reason.startswith(ABORTED_PREFIX) and reason.endswith(_BEFORE):
+        body = reason[len(ABORTED_PREFIX):-len(_BEFORE)]
     else:
         return None
     for verb, how in _HOW.items():
