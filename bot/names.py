@@ -28,6 +28,16 @@ MAX_NAME = 32
 """Discord's limit on a display name; longer ones are cut (they are decoration)."""
 
 
+def clean_name(name: str) -> str:
+    """``name`` as it is kept: no control or invalid characters, runs of spaces as one,
+    at most :data:`MAX_NAME` characters ("" when nothing is left).
+
+    >>> clean_name("  bob   the great "), len(clean_name("x" * 40))
+    ('bob the great', 32)
+    """
+    return " ".join(without_invalid(name).split())[:MAX_NAME]
+
+
 @runtime_checkable
 class NameStore(Protocol):
     """Where names are kept (``storage.SqliteRepository`` and ``MemoryRepository``)."""
@@ -63,7 +73,7 @@ class NameBook:
     async def seen(self, guild_id: int, user_id: int, name: str) -> None:
         """Note that ``user_id`` goes by ``name`` in ``guild_id``; stored when it changed.
         A failure to store is logged, never raised: a name is decoration."""
-        name = " ".join(without_invalid(name).split())[:MAX_NAME]
+        name = clean_name(name)
         if not name or self._names.get((guild_id, user_id)) == name:
             return
         self._names[guild_id, user_id] = name

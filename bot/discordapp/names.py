@@ -12,11 +12,10 @@ from typing import Any
 
 import discord
 
-from bot.names import MAX_NAME, NameBook
+from bot.names import NameBook, clean_name
 from locales.i18n import Words
 from service.computer_seats import computer_name, is_computer
 from service.imported_seats import imported_in, is_imported
-from service.inputs import without_invalid
 from service.views import MatchView
 
 
@@ -63,7 +62,7 @@ class MemberNames:
         "that player", and without a request of the bot's own."""
         await self.seen(interaction.guild_id, interaction.user)
         for user_id, found in resolved_names(interaction.data):
-            name = " ".join(without_invalid(found).split())[:MAX_NAME]
+            name = clean_name(found)
             if user_id == interaction.user.id or not name:
                 continue
             self._seen[user_id] = name
