@@ -110,6 +110,7 @@ from rules.records import (
     read_standard_record,
     read_tags,
     register_reader,
+    tag_pair,
 )
 
 WHITE, BLACK = 0, 1
@@ -743,7 +744,7 @@ def export_pdn(moves: Sequence[str], *, outcome: Outcome | None = None,
     for name, value in (headers or {}).items():
         if name != "Result":
             tags[name] = value
-    lines = [f'[{name} "{_escape(value)}"]' for name, value in tags.items()]
+    lines = [tag_pair(name, value) for name, value in tags.items()]
     lines.append("")
     line = ""
     for token in tokens:
@@ -754,10 +755,6 @@ def export_pdn(moves: Sequence[str], *, outcome: Outcome | None = None,
             line = f"{line} {token}" if line else token
     lines.append(line)
     return "\n".join(lines) + "\n"
-
-
-def _escape(value: str) -> str:
-    return str(value).replace("\\", "\\\\").replace('"', '\\"')
 
 
 def read_pdn(v: Variant[Any, Any], text: str) -> ImportedGame:
