@@ -296,9 +296,9 @@ def drawn_once(monkeypatch: pytest.MonkeyPatch) -> None:
     replays, 19 s of CPU, 9 s of it on pictures that process had drawn already).
     Every post still carries its picture, and the requests keep their sizes (the wire
     contract checks them). The inputs are every argument (positions by their game state),
-    the words' context (command mentions, the console's syntax) and the catalogues'
-    function (the pseudo-language tests patch it); inputs that do not pickle are drawn as
-    they come. The pictures themselves are tested in tests/render."""
+    the words' context (command and people mentions, the console's syntax) and the
+    catalogues' function (the pseudo-language tests patch it); inputs that do not pickle
+    are drawn as they come. The pictures themselves are tested in tests/render."""
     for name in ("draw_board", "replay_gif"):
         monkeypatch.setattr(render, name, _drawn_once(getattr(render, name)))
 
@@ -309,7 +309,7 @@ def _drawn_once(draw: Any) -> Any:
         try:
             _Inputs(inputs, protocol=pickle.HIGHEST_PROTOCOL).dump(
                 (args, sorted(kwargs.items()), locales.i18n._SYNTAX.get(),
-                 locales.i18n._MENTIONS.get()))
+                 locales.i18n._MENTIONS.get(), locales.i18n._PEOPLE.get()))
         except (pickle.PicklingError, TypeError, AttributeError):
             return draw(*args, **kwargs)
         key = (draw, locales.i18n.translations, inputs.getvalue())
