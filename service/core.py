@@ -244,6 +244,21 @@ class ServiceCore:
         return dataclasses.replace(record, record_seats=self.view(source).seats,
                                    record_plies=source.ply)
 
+    async def replayed_record(self, rec: MatchRecord, replays: Replays | None = None
+                              ) -> GameRecord:
+        """``rec``'s record replayed, with its record's players
+        (:meth:`with_record_players`), as kept in ``replays`` (the core's own by default)
+        for ``rec``'s stored version: another process's move is a new version; a version
+        whose record only grew is played on from the last one's (``Replays.replayed``)."""
+        replays = self.replays if replays is None else replays
+        record = replays.get(rec)
+        if record is None:
+            entries = await self.entries(rec)
+            done = replays.replayed(rec, entries)
+            record = replays.remember(rec, entries, done, await self.with_record_players(
+                rec, done.game_record(self.view(rec), rec)))
+        return record
+
     async def state(self, rec: MatchRecord) -> MatchState:
         """The current position of ``rec``: cached; or the cached position carried forward
         by the few entries after it (another process moved); else a checked replay."""

@@ -81,7 +81,6 @@ class Queries:
         self.clock = core.clock
         self.renderer = core.renderer
         self.states = core.states
-        self.replays = core.replays
         self.get_guild_settings = core.get_guild_settings
         self._variant = core.variant
         self._check_text = core.check_text
@@ -90,6 +89,7 @@ class Queries:
         self._view = core.view
         self._entries = core.entries
         self._record_players = core.with_record_players
+        self._replayed_record = core.replayed_record
         self._read_state = core.read_state
         self._seat_names = core.seat_names
         self._drawn_names = core.drawn_names
@@ -254,12 +254,7 @@ class Queries:
         rec = await self._scored(await self._record(match_id))
         if rec.status.is_waiting:
             raise NotAllowed(_("match #{match} has not started yet", match=rec.id))
-        record = self.replays.get(rec)
-        if record is None:  # (played on from the last version's when it only grew)
-            entries = await self._entries(rec)
-            done = self.replays.replayed(rec, entries)
-            record = self.replays.remember(rec, entries, done, await self._record_players(
-                rec, done.game_record(self._view(rec), rec)))
+        record = await self._replayed_record(rec)
         board = at_ply(record, len(record.plies) if ply is None else ply)
         seat = reader_seat(record.match, caller.user_id if caller is not None else None)
         # the players named are the ply's (a continued match's first plies: the record's)

@@ -148,7 +148,7 @@ class Web:
         self._scored = core.as_scored  # what is shown of an old tournament abort
         self._view = core.view
         self._entries = core.entries
-        self._record_players = core.with_record_players
+        self._replayed_record = core.replayed_record
         self._require_player = core.require_player
         self._seat_names = core.seat_names
         self._drawn_names = core.drawn_names
@@ -171,13 +171,7 @@ class Web:
         rec = await self._scored(await self._record(match_id))
         await self._web_on(rec.guild_id, match_id)
         view = self._view(rec)
-        # by the version just read from the store: another process's move is a new one
-        record = self._replays.get(rec)
-        if record is None:  # (played on from the last version's when it only grew)
-            entries = await self._entries(rec)
-            done = self._replays.replayed(rec, entries)
-            record = self._replays.remember(rec, entries, done, await self._record_players(
-                rec, done.game_record(view, rec)))
+        record = await self._replayed_record(rec, self._replays)
         names = tuple(self._seat_names(view) or ("",) * len(view.seats))
         analysis = None if rec.status.is_live else \
             await self.repository.analysis_of(match_id)
