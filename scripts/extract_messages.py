@@ -9,9 +9,10 @@ catalogues from it (``scripts/extract_messages`` runs this).
    description, and the context menu's name (``context menu``), with a comment saying
    Discord's rule for it;
 3. each catalogue ``locales/<xx_YY>/LC_MESSAGES/tablero.po`` is created or updated from
-   the template (Babel keeps translations, marks removed messages obsolete, never
-   fuzzy-matches); en-US and en-GB get the English text itself (en-GB spelling where it
-   differs: ``EN_GB``).
+   the template (Babel keeps translations, never fuzzy-matches); a message gone from the
+   template is dropped, not kept as an obsolete ``#~`` entry (they piled up, about 200 a
+   catalogue that nothing read: git keeps old translations); en-US and en-GB get the
+   English text itself (en-GB spelling where it differs: ``EN_GB``).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
@@ -123,20 +125,34 @@ def update() -> None:
                               copyright_holder="Tablero", fuzzy=False)
         with POT.open("rb") as f:  # a fresh template each time: update() shares messages
             fresh = read_po(f)
-        catalog.update(fresh, no_fuzzy_matching=True)
-        if locale.startswith("en-"):
-            for message in catalog:
-                if not message.id:
-                    continue
-                english = EN_GB if locale == "en-GB" else EN_US
-                if isinstance(message.id, tuple):
-                    message.string = tuple(english.get(x, x) for x in message.id)
-                else:
-                    message.string = english.get(message.id, message.id)
+        merge(catalog, fresh, locale)
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("wb") as f:
-            write_po(f, catalog, width=100, omit_header=False, include_previous=False)
+            write_catalogue(f, catalog)
         print(f"{path.relative_to(ROOT)}: {len(catalog)} messages")
+
+
+def merge(catalog: Catalog, fresh: Catalog, locale: str) -> None:
+    """``catalog`` brought up to the template ``fresh``: new messages added (the English
+    text itself in en-US and en-GB), translations kept, and the messages gone from the
+    template dropped (Babel would keep them as obsolete ``#~`` entries)."""
+    catalog.update(fresh, no_fuzzy_matching=True)
+    catalog.obsolete.clear()
+    if locale.startswith("en-"):
+        for message in catalog:
+            if not message.id:
+                continue
+            english = EN_GB if locale == "en-GB" else EN_US
+            if isinstance(message.id, tuple):
+                message.string = tuple(english.get(x, x) for x in message.id)
+            else:
+                message.string = english.get(message.id, message.id)
+
+
+def write_catalogue(f: BinaryIO, catalog: Catalog) -> None:
+    """``catalog`` written as a ``.po``, without obsolete entries whatever it holds."""
+    write_po(f, catalog, width=100, omit_header=False, include_previous=False,
+             ignore_obsolete=True)
 
 
 if __name__ == "__main__":

@@ -9,13 +9,16 @@ skipped.
 
 from __future__ import annotations
 
+import importlib.util
+import io
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from babel.messages.catalog import Message
+from babel.messages.catalog import Catalog, Message
+from babel.messages.pofile import read_po
 
 from locales.i18n import CATALOGUES, DOMAIN, LOCALES, catalogue_path
 from tests.catalogues import read
@@ -116,3 +119,37 @@ def test_a_match_is_called_by_the_glossarys_word(locale: str) -> None:
              for said in ((m.string,) if isinstance(m.string, str) else m.string or ())
              if re.search(MATCH_AS_LOANWORD[locale], typed.sub("", said or ""))]
     assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_no_catalogue_keeps_obsolete_entries(locale: str) -> None:
+    """A message gone from the code is gone from the catalogues: no ``#~`` entry (202 a
+    catalogue had piled up, read by nothing; git keeps the old translations)."""
+    path = catalogue_path(locale)
+    kept = [line for line in path.read_text(encoding="utf-8").splitlines()
+            if line.startswith("#~")]
+    assert not kept, f"{path}: {len(kept)} obsolete lines, e.g. {kept[:3]}"
+
+
+def test_extract_messages_drops_the_messages_gone_from_the_template() -> None:
+    """``scripts/extract_messages`` merges a catalogue with its template without keeping
+    what the template lost as obsolete entries, so they never come back."""
+    spec = importlib.util.spec_from_file_location("extract_messages",
+                                                  ROOT / "scripts" / "extract_messages.py")
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    catalogue = Catalog(locale="de", domain=DOMAIN)
+    catalogue.add("kept", "behalten")
+    catalogue.add("gone", "weg")
+    fresh = Catalog()
+    fresh.add("kept")
+    fresh.add("new")
+    script.merge(catalogue, fresh, "de")
+    written = io.BytesIO()
+    script.write_catalogue(written, catalogue)
+    text = written.getvalue().decode()
+    assert "#~" not in text and "weg" not in text, text
+    back = read_po(io.BytesIO(written.getvalue()), locale="de")
+    assert {m.id: m.string for m in back if m.id} == {"kept": "behalten", "new": ""}
+    assert not back.obsolete
