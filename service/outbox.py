@@ -220,7 +220,8 @@ def _table_of(d: dict[str, Any]) -> StandingsTable:
     return StandingsTable(
         from_data(d["title"]), from_data(d["subtitle"]), tuple(map(from_data, d["headers"])),
         str(d["align"]), tuple(tuple(map(from_data, r)) for r in d["rows"]),
-        tuple(map(int, d["top_rows"])), tuple(map(int, d["faded_rows"])))
+        tuple(map(int, d["top_rows"])), tuple(map(int, d["faded_rows"])),
+        tuple(map(int, d.get("players", ()))))  # not kept in entries stored before
 
 
 def entry_of(event: Event, n: int, now: datetime) -> OutboxEntry:
@@ -241,7 +242,8 @@ def entry_of(event: Event, n: int, now: datetime) -> OutboxEntry:
             value = {"title": to_data(value.title), "subtitle": to_data(value.subtitle),
                      "headers": [to_data(h) for h in value.headers], "align": value.align,
                      "rows": [[to_data(c) for c in r] for r in value.rows],
-                     "top_rows": list(value.top_rows), "faded_rows": list(value.faded_rows)}
+                     "top_rows": list(value.top_rows), "faded_rows": list(value.faded_rows),
+                     "players": list(value.players)}
         elif f.name == "boards":
             value = [[b.ladder, b.total, [dataclasses.astuple(e) for e in b.entries]]
                      for b in value]

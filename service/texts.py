@@ -68,6 +68,21 @@ def named(names: NameResolver | None, guild_id: int, user: int) -> Words:
     return found or person(user)
 
 
+def player_words(match: MatchView, names: NameResolver | None, user: int) -> Words:
+    """``user``'s name in ``match`` where a mention would not render (a thread's name, an
+    autocomplete choice): his name when known, else his seat's colour, never his id
+    ("a player" for one without a seat)."""
+    try:
+        found = names(match.guild_id, user) if names is not None else ""
+    except Exception:  # a name is decoration: never fail a sentence for it
+        log.exception("name lookup failed for user %s", user)
+        found = ""
+    if found:
+        return found
+    seat = match.seat_of(user)
+    return _colour(match, seat) if seat is not None else _("a player")
+
+
 def drawn_names(match: MatchView, names: NameResolver | None,
                 locale: str) -> list[str] | None:
     """:func:`seat_names` for a picture drawn in ``locale`` (its chips and alt text): a

@@ -30,6 +30,7 @@ from locales.i18n import (
     joined,
     listing,
     negotiate,
+    person,
     render,
 )
 from locales.results import leaving_note, result_sentence
@@ -174,7 +175,7 @@ class ConsolePrinter:
             return computer_title(uid)
         if is_imported(uid):
             return imported_in(m, uid, self.imported(uid))
-        return self.names.get(uid, f"user{uid}")
+        return self.names.get(uid) or person(uid)  # neutral words, never his id
 
     def seat_name(self, guild_id: int, user_id: int) -> str:
         """The service's ``NameResolver``: names on board images."""

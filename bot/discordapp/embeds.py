@@ -7,7 +7,7 @@ for one locale (``loc``)."""
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 
 import discord
@@ -27,7 +27,7 @@ from locales.terms import (
 from service.computer_seats import computer_title, is_computer
 from service.events import SeasonEnded
 from service.imported_seats import imported_title, is_imported
-from service.texts import seat_rating
+from service.texts import player_words, seat_rating
 from service.texts import terms as terms
 from service.timecontrol import (
     as_seated,
@@ -185,14 +185,18 @@ def versus(parts: list[Words]) -> Words:
     return shown
 
 
-def thread_name(m: MatchView, names: dict[int, str], loc: str) -> str:
+def thread_name(m: MatchView, names: Mapping[int, Words], loc: str) -> str:
     """'Xiangqi: alice vs bob', a teams match by its teams ('alice and carol vs bob and
-    dave', as ``sides_text``); at most 100 characters, Discord's limit."""
+    dave', as ``sides_text``); at most 100 characters, Discord's limit. A mention does
+    not render in a thread's name: a player ``names`` lacks is named by his seat's
+    colour (``texts.player_words``), never by his id."""
+    def name(u: int) -> Words:
+        return names.get(u) or player_words(m, None, u)
     sides = m.sides()
     if len(sides) > 1 and any(len(side) > 1 for side in sides):
-        parts: list[Words] = [listing(names.get(u, str(u)) for u in side) for side in sides]
+        parts: list[Words] = [listing(name(u) for u in side) for side in sides]
     else:
-        parts = [names.get(u, str(u)) for u in m.players()]
+        parts = [name(u) for u in m.players()]
     shown: Words = versus(parts) if parts else _("open")
     return render(_("{game}: {players}", game=game_of(m), players=shown), loc)[:100]
 

@@ -1,13 +1,17 @@
 """What people are called on boards and in posts, from the client's caches.
 
 The bot has no member intent, so it also remembers the names of those who use its
-commands and buttons. It never fetches and never fails: an unknown person is "" (the
-board then shows the seat's colour) or his mention where a name must be shown.
+commands and buttons. Looking a name up never fetches and never fails: an unknown person
+is "" (the board then shows the seat's colour) or his mention where a name must be shown.
+Where a mention does not render (a thread's name, an autocomplete choice, a picture),
+the Discord edge asks Discord once for the names it lacks (:meth:`MemberNames.fetch`,
+once an interaction was acknowledged or answered) and keeps them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+import logging
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 import discord
@@ -17,6 +21,13 @@ from locales.i18n import Words
 from service.computer_seats import computer_name, is_computer
 from service.imported_seats import imported_in, is_imported
 from service.views import MatchView
+
+log = logging.getLogger(__name__)
+
+FETCHES_AT_ONCE = 50
+"""The most names one :meth:`MemberNames.fetch` asks Discord for (one request each, one
+after the other, within the rate limits discord.py keeps); the rest wait for a later
+call: a big tournament's first standings are not held up by a hundred requests."""
 
 
 class MemberNames:
@@ -31,6 +42,9 @@ class MemberNames:
         self.imported: Callable[[int], str] = lambda user: ""
         """An imported player's name (the wiring hands it the service's
         ``imported_name``): he has no Discord account."""
+        self._asked: set[tuple[int, int]] = set()
+        """(server, user) asked of Discord already: each is asked once per process (one
+        who left the server stays unnamed rather than asked at every post)."""
 
     def __call__(self, guild_id: int, user_id: int) -> str:
         if is_computer(user_id):
@@ -43,6 +57,38 @@ class MemberNames:
         if user is not None:
             return user.display_name
         return self.book(guild_id, user_id) or self._seen.get(user_id, "")
+
+    def unknown(self, guild_id: int, users: Iterable[int]) -> list[int]:
+        """Those of ``users`` with no name here that Discord could tell (the computer and
+        imported players have theirs; one asked already is not asked again)."""
+        return [u for u in dict.fromkeys(users)
+                if not is_computer(u) and not is_imported(u) and not self(guild_id, u)
+                and (guild_id, u) not in self._asked]
+
+    async def fetch(self, guild_id: int | None, users: Iterable[int]) -> None:
+        """Learn from Discord the names of ``users`` in ``guild_id`` that nobody here
+        knows: the server's member cache first, else one request per person
+        (``Guild.fetch_member``), each remembered in :attr:`book` (so stored, and asked
+        once). Never raises (a name is decoration); never call it before an interaction
+        is acknowledged: a request may take longer than Discord's 3 seconds."""
+        guild = self._client.get_guild(guild_id) if guild_id is not None else None
+        if guild is None:
+            return
+        batch = self.unknown(guild.id, users)[:FETCHES_AT_ONCE]  # not in the caches
+        self._asked.update((guild.id, u) for u in batch)  # a call meanwhile skips them
+        for user in batch:
+            try:
+                member = await guild.fetch_member(user)
+            except discord.NotFound:  # he left the server: neutral words name him
+                continue
+            except discord.HTTPException as e:  # a hiccup: asked again another time
+                self._asked.discard((guild.id, user))
+                log.info("could not fetch the name of user %s: %s", user, e)
+                continue
+            except Exception:
+                log.exception("could not fetch the name of user %s", user)
+                continue
+            await self.book.seen(guild.id, user, member.display_name)
 
     def learn(self, user: discord.abc.User) -> None:
         """Remember ``user``'s display name (someone who just used a command)."""

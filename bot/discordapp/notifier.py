@@ -42,6 +42,7 @@ from bot.discordapp.dispatcher import (
     reopenable,
 )
 from bot.discordapp.mentions import CommandIds
+from bot.discordapp.names import MemberNames
 from bot.discordapp.outcomes import outcome_line, rematch_line
 from bot.discordapp.permissions import THREAD_OPENING_PERMISSIONS, missing_permissions
 from bot.event_handlers import EventHandlers
@@ -154,10 +155,11 @@ class DiscordNotifier:
             log.info("no thread permissions in #%s; match %s stays in the channel",
                      channel.name, m.id)
             return None
-        # names from the caches (everyone who used a command or button is known): a
-        # thread's name is not worth an API call per player
-        names = {u: (self.names(m.guild_id, u) if self.names is not None else "") or str(u)
-                 for u in m.players()}
+        # a mention does not render in a thread's name: the names nobody here knows are
+        # asked of Discord (once each), the rest named by their seats' colours
+        if isinstance(self.names, MemberNames):
+            await self.names.fetch(m.guild_id, m.players())
+        names = {u: texts.player_words(m, self.names, u) for u in m.players()}
         loc = await self.routes.place_locale(m.guild_id)
         name = embeds.thread_name(m, names, loc)
         starter = None
@@ -584,7 +586,11 @@ class DiscordNotifier:
         pinned: pinning needs Manage Messages, which Tablero does not ask for."""
         tid = event.tournament_id
         loc = await self.routes.place_locale(event.match.guild_id)
-        table = event.table.shown(loc)
+        guild, names = event.match.guild_id, self.names
+        if isinstance(names, MemberNames):  # a picture shows no mention: the names nobody
+            await names.fetch(guild, event.table.players)  # knows are asked, once each
+        table = (event.table.renamed(lambda p: names(guild, p))
+                 if names is not None else event.table).shown(loc)
         place = dataclasses.replace(event.match, channel_id=event.channel_id, thread_id=None)
         content: Words
         if event.final:

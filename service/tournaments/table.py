@@ -19,8 +19,9 @@ and the CSV export show, computed once here.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from locales.i18n import Text, Words, _, render
@@ -68,6 +69,8 @@ class StandingsTable:
     rows: tuple[tuple[Words, ...], ...]
     top_rows: tuple[int, ...]
     faded_rows: tuple[int, ...]
+    players: tuple[int, ...] = ()
+    """The player of each row (empty in a table stored before they were kept)."""
 
     def shown(self, locale: str) -> ShownTable:
         """The table in ``locale``."""
@@ -76,14 +79,36 @@ class StandingsTable:
                           tuple(tuple(render(c, locale) for c in r) for r in self.rows),
                           self.top_rows, self.faded_rows)
 
+    def renamed(self, names: Callable[[int], str]) -> StandingsTable:
+        """The table with the players ``names`` knows named (a name learnt since it was
+        made: it named them in neutral words); the others as they were."""
+        rows = list(self.rows)
+        for i, player in enumerate(self.players[:len(rows)]):
+            name = names(player)
+            if name:
+                rows[i] = (rows[i][0], _player_cell(name, i in self.faded_rows),
+                           *rows[i][2:])
+        return dataclasses.replace(self, rows=tuple(rows))
+
 
 TIEBREAKS: dict[str, Text] = {"SB": _("SB"), "Wins": _("Wins"), "Buchholz": _("Buchholz"),
                               "Median": _("Median"), "Round": _("Round")}
 """The tie-break columns' headers (``tiebreak_names``) in words."""
 
 
-def _name(names: Mapping[int, str], player: int) -> str:
-    return names.get(player) or str(player)
+def _player_cell(name: Words, withdrawn: bool) -> Words:
+    return _("{player} (withdrawn)", player=name) if withdrawn else name
+
+
+def _numbered(names: Mapping[int, str], rows: Sequence[StandingRow]) -> dict[int, Words]:
+    """Each player's name; one whose name is not known here (a mention does not render
+    in a picture) "Player 3", by his place in ``names`` (the tournament's players in
+    their order), never his id."""
+    order = dict.fromkeys([*names, *(r.player for r in rows)])
+    # TRANSLATORS: a tournament player whose name is not known, by his number in the
+    # tournament's list of players
+    return {p: names.get(p) or _("Player {number}", number=i + 1)
+            for i, p in enumerate(order)}
 
 
 def standings_table(rows: Sequence[StandingRow], fmt: Format, names: Mapping[int, str],
@@ -100,10 +125,10 @@ def standings_table(rows: Sequence[StandingRow], fmt: Format, names: Mapping[int
         _("Bye"), _("F+"), _("F-"), _("F="),
         *(TIEBREAKS.get(n, n) for n in tiebreak_names(fmt)))
     out: list[tuple[Words, ...]] = []
+    shown = _numbered(names, rows)
     for r in rows:
-        name: Words = _("{player} (withdrawn)", player=_name(names, r.player)) \
-            if r.withdrawn else _name(names, r.player)
-        out.append((str(r.place), name, format_number(r.points), str(r.played),
+        out.append((str(r.place), _player_cell(shown[r.player], r.withdrawn),
+                    format_number(r.points), str(r.played),
                     str(r.wins), str(r.draws), str(r.losses), str(r.byes),
                     str(r.forfeits_won), str(r.forfeits_lost), str(r.draws_unplayed),
                     *(format_number(b) for b in r.tiebreaks)))
@@ -111,7 +136,7 @@ def standings_table(rows: Sequence[StandingRow], fmt: Format, names: Mapping[int
     top = tuple(i for i, r in enumerate(rows) if r.place == 1 and started)
     faded = tuple(i for i, r in enumerate(rows) if r.withdrawn)
     return StandingsTable(title, subtitle, headers, "rl" + "r" * (len(headers) - 2),
-                          tuple(out), top, faded)
+                          tuple(out), top, faded, tuple(r.player for r in rows))
 
 
 def _cell(text: str) -> str:
@@ -123,7 +148,8 @@ def _cell(text: str) -> str:
 def standings_csv(rows: Sequence[StandingRow], fmt: Format, names: Mapping[int, str]
                   ) -> str:
     """The standings as CSV (RFC 4180, comma-separated, a header line): one line a
-    player, numbers as numbers, the player's id beside his name."""
+    player, numbers as numbers, the player's id beside his name (empty when it is not
+    known: the file is in no reader's language, and the id names him for a program)."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["place", "player", "player_id", "points", "games", "wins", "draws",
@@ -131,7 +157,7 @@ def standings_csv(rows: Sequence[StandingRow], fmt: Format, names: Mapping[int, 
                 *tiebreak_names(fmt),
                 "withdrawn"])
     for r in rows:
-        w.writerow([r.place, _cell(_name(names, r.player)), r.player,
+        w.writerow([r.place, _cell(names.get(r.player, "")), r.player,
                     format_number(r.points), r.played, r.wins, r.draws, r.losses, r.byes,
                     r.forfeits_won, r.forfeits_lost, r.draws_unplayed,
                     *(format_number(b) for b in r.tiebreaks),

@@ -20,3 +20,62 @@ async def test_names_seen_in_interactions_are_stored_per_server(world: World) ->
     assert restarted.names(w.guild.id, w.bob.id) == "bob"
     assert restarted.names(w.guild.id, w.carol.id) == "carol"  # never "that player"
     assert restarted.names(w.guild.id + 1, w.alice.id) == ""  # per server
+
+
+def forget_names(w: World) -> None:
+    """The bot as after a restart before names were kept (issue 20 §2): nobody's name is
+    known, neither in its caches nor in its book."""
+    names = w.bot.names
+    names._seen.clear()
+    names.book._names.clear()
+    for guild in w.bot.guilds:
+        guild._members.clear()
+    w.bot._connection._users.clear()
+
+
+def member_requests(w: World) -> list[str]:
+    """The members asked of Discord, by path, in order."""
+    return [r.path for r in w.env.http_requests
+            if r.method == "GET" and "/members/" in r.path]
+
+
+async def test_a_name_nobody_knew_is_asked_of_discord_once_for_a_thread(world: World) -> None:
+    w = world
+    await w.alice.slash(w.channel, "challenge", game="xiangqi", opponent=w.bob, seat=0)
+    forget_names(w)
+    assert w.bot.names(w.guild.id, w.alice.id) == ""
+    await w.bob.click(w.channel.last_message, label="Accept")  # bob is seen clicking
+    (thread,) = w.channel.threads
+    assert thread.name == "Xiangqi: alice vs bob"  # not alice's id
+    assert member_requests(w) == [f"/guilds/{w.guild.id}/members/{w.alice.id}"]
+    restarted = make_bot(w.tmp_path, w.repository)
+    await restarted.names.book.load()
+    assert restarted.names(w.guild.id, w.alice.id) == "alice"  # kept: asked once
+
+
+async def test_autocomplete_names_the_unknown_by_seat_then_asks_after_answering(
+        world: World) -> None:
+    w = world
+    match, _ = await start_xiangqi(w)
+    forget_names(w)
+    first = await w.bob.autocomplete(w.channel, "board", "match", "")
+    assert [c["name"] for c in first] == [f"{match.id} · Xiangqi vs Red"]  # never an id
+    calls = [(r.method, r.path) for r in w.env.http_requests]
+    asked = calls.index(("GET", f"/guilds/{w.guild.id}/members/{w.alice.id}"))
+    answered = max(i for i, (_, path) in enumerate(calls) if path.endswith("/callback"))
+    assert answered < asked  # within the 3 seconds nothing but the answer
+    again = await w.bob.autocomplete(w.channel, "board", "match", "")
+    assert [c["name"] for c in again] == [f"{match.id} · Xiangqi vs alice"]
+    assert len(member_requests(w)) == 1
+
+
+async def test_one_who_left_is_named_by_his_seat_and_asked_once(world: World) -> None:
+    w = world
+    await w.alice.slash(w.channel, "challenge", game="xiangqi", opponent=w.bob, seat=0)
+    forget_names(w)
+    w.guild.remove_member(w.alice)
+    await w.bob.click(w.channel.last_message, label="Accept")
+    (thread,) = w.channel.threads
+    assert thread.name == "Xiangqi: Red vs bob"
+    await w.bob.autocomplete(w.channel, "board", "match", "")
+    assert member_requests(w) == [f"/guilds/{w.guild.id}/members/{w.alice.id}"]

@@ -107,6 +107,12 @@ async def test_standings_are_posted_in_the_tournament_channel_after_each_game(
     assert (final.embeds[0].description or "").startswith("**1.** ")
     png = await final.attachments[0].read()
     assert Image.open(io.BytesIO(png)).size[0] > 300
+    # nobody here used a command: the picture's names were asked of Discord, once each
+    drawn = final.attachments[0].description or ""
+    assert all(m.name in drawn and str(m.id) not in drawn for m in (w.alice, w.bob, w.carol))
+    asked = [r.path for r in w.env.http_requests if r.method == "GET" and "/members/" in r.path]
+    assert sorted(asked) == sorted(f"/guilds/{w.guild.id}/members/{m.id}"
+                                   for m in (w.alice, w.bob, w.carol))
 
 
 async def test_create_with_a_bank_control(world: World) -> None:

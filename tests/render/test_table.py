@@ -41,7 +41,7 @@ def test_standings_image_highlights_the_leader_and_fades_withdrawals() -> None:
 def test_no_leader_is_highlighted_before_any_game_counts() -> None:
     rows = standings([1, 2], [], Format.ROUND_ROBIN)
     t = standings_table(rows, Format.ROUND_ROBIN, {}, title="t").shown("en-US")
-    assert t.top_rows == () and t.rows[0][1] == "1"  # unknown names fall back to the id
+    assert t.top_rows == () and t.rows[0][1] == "Player 1"  # never the id
     img = draw_table(t.headers, t.rows, title=t.title, top_rows=t.top_rows)
     colours = {c for _, c in Image.open(io.BytesIO(img.png)).convert("RGB").getcolors(
         maxcolors=1 << 16) or []}
@@ -85,3 +85,26 @@ def test_csv_export_reads_back_and_defuses_formulas() -> None:
     assert list(read[0]) == ["place", "player", "player_id", "points", "games", "wins",
                              "draws", "losses", "byes", "forfeits_won", "forfeits_lost",
                              "draws_unplayed", "SB", "Wins", "withdrawn"]
+
+
+def test_a_player_whose_name_is_not_known_is_numbered_never_shown_by_his_id() -> None:
+    """A mention does not render in a picture: "Player 3", by his place among the
+    tournament's players, in the reader's language; the CSV leaves the name empty
+    beside his id; a name learnt later replaces the words (``renamed``), and the
+    players of the rows ride the outbox with the table."""
+    players, games = sample()
+    rows = standings(players, games, Format.ROUND_ROBIN, withdrawn={3})
+    names = {1: "alice", 2: "bob", 3: "", 4: ""}
+    table = standings_table(rows, Format.ROUND_ROBIN, names, title="t")
+    by = {p: r for p, r in zip(table.players, table.shown("de").rows, strict=True)}
+    assert [p for p in table.players] == [r.player for r in rows]
+    assert by[3][1] == "Spieler 3 (zurückgezogen)" and by[4][1] == "Spieler 4"
+    assert by[1][1] == "alice"
+    read = {r["player_id"]: r["player"]
+            for r in csv.DictReader(io.StringIO(standings_csv(rows, Format.ROUND_ROBIN,
+                                                               names)))}
+    assert read["3"] == "" and read["1"] == "alice"
+    later = table.renamed(lambda p: {3: "carol"}.get(p, ""))
+    by = {p: r for p, r in zip(later.players, later.shown("en-US").rows, strict=True)}
+    assert by[3][1] == "carol (withdrawn)" and by[4][1] == "Player 4"
+    assert by[1][1] == "alice"

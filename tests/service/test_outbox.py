@@ -13,8 +13,10 @@ from datetime import timedelta
 import pytest
 
 from service import Conflict, Event, MatchEnded, MatchService, Repository, TurnStarted
+from service.events import StandingsChanged
 from service.outbox import KINDS, Announce, OutboxRelay, Retry, _view_data, entry_of, event_of
 from service.records import MatchStatus, OutboxEntry
+from service.tournaments.table import StandingsTable
 from service.views import MatchView, ResultView, SeatView
 from tests.service.conftest import (
     ALICE,
@@ -312,3 +314,19 @@ def test_a_views_plain_values_are_stored_as_they_are_without_a_deep_copy(
         hash(data[name])  # immutable: sharing it with the view is safe
     back = event_of(entry_of(TurnStarted(view, (4,), "a3-b4", 3), 0, now))
     assert isinstance(back, TurnStarted) and back.match == view
+
+
+def test_a_standings_tables_players_read_back_and_an_older_entry_has_none() -> None:
+    """The player of each standings row rides the entry (the Discord edge names those
+    it learnt since by them, ``StandingsTable.renamed``); an entry stored before they
+    were kept reads back with none."""
+    view = MatchView(7, 1, 2, None, "damas", "Damas", {}, MatchStatus.FINISHED, 3, (), (),
+                     (3, 4), 2, 5, (), None, 3, True, None, "W:W1:B20", None, None, None)
+    table = StandingsTable("t", "", ("#", "Player"), "rl", (("1", "Player 1"),), (), (), (4,))
+    entry = entry_of(StandingsChanged(view, 9, 2, table), 0, SetClock().now())
+    back = event_of(entry)
+    assert isinstance(back, StandingsChanged) and back.table == table
+    older = dataclasses.replace(entry, payload=entry.payload.replace(',"players":[4]', ""))
+    assert '"players"' not in older.payload
+    read = event_of(older)
+    assert isinstance(read, StandingsChanged) and read.table.players == ()

@@ -36,6 +36,7 @@ from rules.notation import point_name
 from service import MatchService, MatchView
 from service.computer_seats import computer_title, is_computer
 from service.imported_seats import is_imported
+from service.texts import player_words
 
 
 def draw_accepted(after: MatchView) -> Words:
@@ -61,10 +62,21 @@ class PlayCog(commands.Cog, name="Play"):
 
     async def match_autocomplete(self, interaction: Interaction,
                                  current: str) -> list[app_commands.Choice[int]]:
-        return await within_budget(self._match_choices(interaction, current), "match")
+        """The matches in play of the person typing. A mention does not render in a
+        choice: one whose name nobody here knows is named by his seat's colour, and
+        asked of Discord once the choices are answered (never within their 3 seconds),
+        so the next choices name him."""
+        unnamed: list[int] = []
+        choices = await within_budget(self._match_choices(interaction, current, unnamed),
+                                      "match")
+        if not unnamed:
+            return choices
+        await interaction.response.autocomplete(choices)
+        await self.names.fetch(interaction.guild_id, unnamed)
+        return choices
 
-    async def _match_choices(self, interaction: Interaction,
-                             current: str) -> list[app_commands.Choice[int]]:
+    async def _match_choices(self, interaction: Interaction, current: str,
+                             unnamed: list[int]) -> list[app_commands.Choice[int]]:
         if interaction.guild_id is None:
             return []
         matches = await self.service.active_matches_of(interaction.guild_id,
@@ -73,12 +85,13 @@ class PlayCog(commands.Cog, name="Play"):
         matches = sorted(matches, key=lambda m: interaction.user.id not in m.to_move)
         out = []
         loc = reader(interaction)
+        matches = [m for m in matches if not m.is_over]
+        unnamed += self.names.unknown(interaction.guild_id,
+                                      (u for m in matches for u in m.players()))
         for m in matches:
-            if m.is_over:
-                continue
             others = [u for u in m.players() if u != interaction.user.id]
-            names: Words = ", ".join(self.names(m.guild_id, u) or str(u) for u in others) \
-                or _("open")
+            names: Words = joined(*(player_words(m, self.names, u) for u in others),
+                                  separator=", ") if others else _("open")
             said = _("{match} · {game} vs {players}", match=m.id, game=embeds.game_of(m),
                      players=names)
             if interaction.user.id in m.to_move:

@@ -30,6 +30,7 @@ from bot.discordapp.cogs.common import (
     server_language,
 )
 from bot.discordapp.components import TournamentButton, tournament_buttons
+from bot.discordapp.names import MemberNames
 from locales.i18n import Words, _, _n, capitalized, command, joined, listing, render
 from locales.terms import status
 from render.table import draw_table
@@ -58,7 +59,8 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
     # ------------------------------------------------------------------ words
 
     def _name(self, guild: int, user: int) -> str:
-        return (self.names(guild, user) if self.names is not None else "") or str(user)
+        """``user``'s name, "" when unknown (the standings then say "Player 3")."""
+        return self.names(guild, user) if self.names is not None else ""
 
     def _title(self, t: TournamentRecord) -> Words:
         v = rules.variant(t.game)
@@ -206,6 +208,8 @@ class TournamentsCog(commands.GroupCog, group_name="tournament",
             where = guild_id(interaction)
             tid = await self._pick(interaction, tournament, ended_too=True)
             t = await self.service.get_tournament(tid, caller=caller_of(interaction))
+            if isinstance(self.names, MemberNames):  # a picture shows no mention
+                await self.names.fetch(where, t.players)
             names = {p: self._name(where, p) for p in t.players}
             loc = reader(interaction)
             table = (await self.service.tournament_table(tid, names,
