@@ -355,7 +355,8 @@ async def test_standings_are_announced_through_the_outbox_after_each_game_and_at
     final = posted[-1]
     assert final.winner == 21
     shown = final.table.shown("en-US")
-    assert shown.rows[0][1] == "Player 1" and shown.rows[0][2] == "2"  # never "21"
+    number = t.players.index(21) + 1  # by the tournament's order, never "21"
+    assert shown.rows[0][1] == f"Player {number}" and shown.rows[0][2] == "2"
     assert "final standings" in shown.subtitle
     # each game's update shows one more point handed out (early resignations: forfeits)
     points = [sum(float(r[2]) for r in e.table.shown("en-US").rows) for e in posted[:-1]]
