@@ -18,7 +18,8 @@
   (the answer lists them) and automatic vacation does not apply in them.
 * **Automatic vacation** (``GuildSettings.auto_vacation``, a server setting): when a
   player's time runs out and he has a day left, the sweep spends vacation (his deadline
-  moves a day later for each day) instead of a timeout: as many days as the time since
+  moves a day of his running time later for each day, as +1 day does: with weekends off
+  his weekend is not spent) instead of a timeout: as many days as the time since
   the deadline covers, at once, at most his balance; when that falls short he times out
   (issue 38). Matches of his lapsing during a day already spent that way share it: a
   day is charged once.
@@ -44,7 +45,7 @@ from service.timecontrol import (
     vacation_days_charged,
     vacation_earned,
 )
-from service.turns import seat_clock_moved, seat_clocks
+from service.turns import calendar_of, seat_clock_moved, seat_clocks
 from service.views import VacationView
 
 Change = tuple[MatchRecord, MatchRecord, Announce[MatchRecord]]
@@ -228,25 +229,35 @@ class Vacations:
         earned, used, _yearly, vacations = await self._balance(rec.guild_id, user,
                                                                rec.deadline)
         left = max(0, earned - used)
+        # a day spent is a day of his running time, as +1 day is: with weekends off,
+        # a Friday noon deadline moves to Monday noon in his zone (a wall day put it in
+        # his weekend, where each sweep spent another day or timed him out)
+        calendar = calendar_of(rec, rec.to_move[0])
         running = next((v for v in vacations if v.auto and v.until > rec.deadline
                         and v.started_at <= rec.deadline and v.ended_at is None), None)
         if running is not None:
             # a day already spent that way covers this match too; the days since its
             # end up to now are added to it
-            more = 0 if running.until > now else min(left, (now - running.until) // DAY + 1)
-            vacation = dataclasses.replace(running, until=running.until + more * DAY,
-                                           days=running.days + more)
+            more = 0 if running.until > now \
+                else min(left, calendar.running(running.until, now) // DAY + 1)
+            vacation = dataclasses.replace(
+                running, until=calendar.advance(running.until, more * DAY),
+                days=running.days + more)
         elif left >= 1:
-            more = min(left, (now - rec.deadline) // DAY + 1)
+            more = min(left, calendar.running(rec.deadline, now) // DAY + 1)
             vacation = VacationRecord(rec.guild_id, user, rec.deadline,
-                                      rec.deadline + more * DAY, more, auto=True)
+                                      calendar.advance(rec.deadline, more * DAY), more,
+                                      auto=True)
         else:
             return None
-        until = vacation.until
+        # (a day spent in another match of his may end in this one's weekend: his clock
+        # here runs again when that weekend ends)
+        until = calendar.resumes(vacation.until)
         if more == 0 and until <= now:
             return None  # nothing left to spend: the timeout
         after = dataclasses.replace(
-            rec, deadline=until, remind_at=reminder_for(now, until) if until > now else None,
+            rec, deadline=until,
+            remind_at=reminder_for(now, until, calendar) if until > now else None,
             clock=dataclasses.replace(rec.clock, paused_until=until))
 
         def told(s: MatchRecord) -> list[Event]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -17,6 +18,7 @@ from service import (
     MatchService,
     Repository,
 )
+from service.events import AutoVacation
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, Recorder, SetClock
 
 DAY, HOUR = timedelta(days=1), timedelta(hours=1)
@@ -170,3 +172,39 @@ async def test_a_tournament_s_games_keep_its_weekends_off(
     assert len(games) == 1 and games[0].weekends and games[0].time_control == "2d+1d/5d"
     # 4 hours of Friday, then Monday and most of Tuesday
     assert games[0].deadline == at(2026, 1, 13, 20)
+
+
+async def test_an_automatic_vacation_day_is_a_running_day_and_never_ends_in_a_weekend(
+        repo: Repository, clock: SetClock, recorder: Recorder) -> None:
+    """A day of automatic vacation moves the deadline a day of the late player's running
+    time later, as +1 day does: Friday noon becomes Monday noon in his zone. A wall day
+    put it on Saturday noon, in his weekend, with a reminder at midnight: each weekend
+    day then cost him another vacation day, or a timeout while his clock stood still."""
+    service = MatchService(repo, recorder, clock, rng=random.Random(1))
+    await service.set_time_zone(BOB, "Europe/Berlin")
+    await service.update_guild_settings(GUILD, auto_vacation=True)
+    clock.t = at(2026, 6, 1, 10)  # Monday; 7 vacation days earned by June
+    m = await service.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[BOB], seat=0,
+                                days=1, weekends_off=True)
+    await service.accept(m.id, BOB)
+    await _first_move(service, m.id)
+    p, _ = await service.position(m.id)
+    await service.move(m.id, BOB, p.variant.format_move(p, next(iter(p.legal_moves()))))
+    clock.t = at(2026, 6, 4, 10)  # Thursday 12:00 in Berlin
+    p, _ = await service.position(m.id)
+    await service.move(m.id, ALICE, p.variant.format_move(p, next(iter(p.legal_moves()))))
+    assert (await service.get_match(m.id)).deadline == at(2026, 6, 5, 10)  # Friday noon
+    clock.t = at(2026, 6, 5, 10, 1)
+    spent = [e for e in await service.sweep_deadlines() if isinstance(e, AutoVacation)]
+    assert [e.days_spent for e in spent] == [1]
+    monday_noon = at(2026, 6, 8, 10)
+    assert (await service.get_match(m.id)).deadline == monday_noon
+    stored = await repo.load_match(m.id)
+    assert stored is not None and stored.remind_at is not None
+    assert 8 <= stored.remind_at.astimezone(ZoneInfo("Europe/Berlin")).hour < 22
+    for hour in range(12, 60, 6):  # the weekend's sweeps spend nothing, time out nobody
+        clock.t = at(2026, 6, 5, 10) + hour * HOUR
+        assert not [e for e in await service.sweep_deadlines()
+                    if isinstance(e, (AutoVacation, MatchEnded))]
+    assert (await service.vacation_status(GUILD, BOB)).used == 1
+    assert (await service.get_match(m.id)).deadline == monday_noon
