@@ -38,6 +38,7 @@ from service.timecontrol import (
     format_time_control,
     parse_time_control,
 )
+from service.turns import rezoned
 from service.views import (
     BoardImage,
     BoardState,
@@ -94,6 +95,8 @@ class Queries:
         self._seat_names = core.seat_names
         self._drawn_names = core.drawn_names
         self._locales_seen: dict[int, str] = {}  # user -> the locale stored for him
+        self._save = core.save
+        self._retrying = core.retrying
 
     async def get_match(self, match_id: int, caller: Caller | None = None) -> MatchView:
         """The match; with a ``caller`` only where he may see it (``Caller.may_see``,
@@ -469,8 +472,31 @@ class Queries:
                                       "such as Europe/Madrid or America/New_York",
                                       zone=text.strip()[:40]))
             zone = checked
+        before = (await self.get_user_prefs(user)).time_zone
         await self.repository.set_time_zone(user, zone)
+        if zone != before:
+            await self._rezone(user)
         return await self.get_user_prefs(user)
+
+    async def _rezone(self, user: int) -> None:
+        """Each running turn of ``user`` after he changed his time zone
+        (``turns.rezoned``): a deadline inside his new weekend moves to its end, and a
+        reminder not sent yet keeps his new waking hours. Nobody is told: the deadline
+        never comes earlier, and the boards show it."""
+        for found in await self.repository.matches_of(user, None, (MatchStatus.ACTIVE,)):
+            me = found.seat_of(user)
+            if me is None or me.seat not in found.to_move or found.deadline is None:
+                continue
+
+            async def attempt(rec: MatchRecord, seat: int = me.seat) -> None:
+                now = self.clock.now()
+                if rec.status is not MatchStatus.ACTIVE or seat not in rec.to_move \
+                        or rec.deadline is None or rec.deadline <= now:
+                    return  # over, not his turn any more, or his time ran out already
+                after = rezoned(rec, seat, now)
+                if after != rec:
+                    await self._save(rec, after)
+            await self._retrying(found.id, attempt)
 
     async def remember_locale(self, user: int, locale: str | None = None) -> str:
         """Note the language ``user`` reads (his Discord locale, negotiated to one Tablero

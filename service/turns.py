@@ -121,6 +121,24 @@ def seat_clock_moved(rec: MatchRecord, seat: int, stopped: datetime, restarts: d
     return _with_seat_clocks(rec, clocks, remind)
 
 
+def rezoned(rec: MatchRecord, seat: int, now: datetime) -> MatchRecord:
+    """``rec`` (read with its player's new time zone) once the player of ``seat``, to
+    move, changed his time zone. His deadline stays where it was, never earlier, unless
+    with weekends off it falls inside his weekend in the new zone: then it moves to that
+    weekend's end (his clock is not running then; counting what was left again in the
+    new zone could bring it days earlier, a change he never expected). His reminder, if
+    not sent yet, is counted again in his new zone's waking hours."""
+    clocks = seat_clocks(rec)
+    deadline, paused = clocks[seat]
+    calendar = calendar_of(rec, seat)
+    clocks[seat] = (calendar.outside(deadline), paused)
+    first = min(clocks, key=lambda s: (clocks[s][0], s))
+    remind = rec.remind_at
+    if remind is not None and remind > now and first == seat:
+        remind = reminder_for(max(now, paused or now), clocks[seat][0], calendar)
+    return _with_seat_clocks(rec, clocks, remind)
+
+
 def after_downtime(rec: MatchRecord, since: datetime, now: datetime) -> MatchRecord | None:
     """``rec`` with each running clock moved later by the part of Tablero's downtime
     (``since`` to ``now``) it ran through, and the reminder with the match's deadline;

@@ -174,6 +174,17 @@ class Calendar:
             return w_end if w_start <= at else at
         return at  # pragma: no cover
 
+    def outside(self, deadline: datetime) -> datetime:
+        """``deadline``, or the end of the weekend it falls inside (a weekend's first
+        instant is not inside it: a clock that ran up to it ends there): where a deadline
+        counted with another calendar (the player's former time zone) lands in this
+        one, never earlier."""
+        if not self.weekends_off:
+            return deadline
+        for w_start, w_end in self.weekends(deadline):
+            return w_end if w_start < deadline else deadline
+        return deadline  # pragma: no cover
+
     def moved(self, deadline: datetime, stopped: datetime, restarts: datetime) -> datetime:
         """``deadline`` once the clock stopped at ``stopped`` and runs again from
         ``restarts``: the running time left at ``stopped`` counted from ``restarts``.

@@ -208,3 +208,39 @@ async def test_an_automatic_vacation_day_is_a_running_day_and_never_ends_in_a_we
                     if isinstance(e, (AutoVacation, MatchEnded))]
     assert (await service.vacation_status(GUILD, BOB)).used == 1
     assert (await service.get_match(m.id)).deadline == monday_noon
+
+
+async def test_a_player_who_changes_his_time_zone_is_not_timed_out_in_his_new_weekend(
+        repo: Repository, clock: SetClock, recorder: Recorder) -> None:
+    """Bob's deadline, counted in Tokyo, is Monday 01:00 there: Sunday noon in New York.
+    He moves there and says so on Friday: the deadline would fall in his new weekend, so
+    it moves to that weekend's end (Monday 00:00 in New York), never earlier than it was;
+    his reminder, not sent yet, keeps his new zone's waking hours."""
+    service = MatchService(repo, recorder, clock, rng=random.Random(1))
+    await service.set_time_zone(BOB, "Asia/Tokyo")
+    clock.t = at(2026, 6, 1, 10)
+    m = await service.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[BOB], seat=0,
+                                days=2, weekends_off=True)
+    await service.accept(m.id, BOB)
+    await _first_move(service, m.id)
+    p, _ = await service.position(m.id)
+    await service.move(m.id, BOB, p.variant.format_move(p, next(iter(p.legal_moves()))))
+    clock.t = at(2026, 6, 3, 16)  # Thursday 01:00 in Tokyo
+    p, _ = await service.position(m.id)
+    await service.move(m.id, ALICE, p.variant.format_move(p, next(iter(p.legal_moves()))))
+    assert (await service.get_match(m.id)).deadline == at(2026, 6, 7, 16)  # Mon 01:00 JST
+    clock.t = at(2026, 6, 5, 12)  # Friday 08:00 in New York
+    await service.set_time_zone(BOB, "America/New_York")
+    monday = at(2026, 6, 8, 4)  # Monday 00:00 in New York
+    assert (await service.get_match(m.id)).deadline == monday
+    stored = await repo.load_match(m.id)
+    assert stored is not None and stored.remind_at is not None
+    assert 8 <= stored.remind_at.astimezone(ZoneInfo("America/New_York")).hour < 22
+    clock.t = at(2026, 6, 7, 16, 1)  # where the Tokyo deadline was: Sunday in New York
+    assert not [e for e in await service.sweep_deadlines() if isinstance(e, MatchEnded)]
+    # back to a zone whose weekend it is not in: the deadline stays (never earlier)
+    await service.set_time_zone(BOB, None)
+    assert (await service.get_match(m.id)).deadline == monday
+    clock.t = monday
+    assert [e.match.id for e in await service.sweep_deadlines()
+            if isinstance(e, MatchEnded)] == [m.id]
