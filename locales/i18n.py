@@ -37,6 +37,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
 from typing import Final, Literal, Protocol
@@ -654,6 +655,36 @@ def person(user_id: int) -> Person:
     return Person(user_id)
 
 
+@dataclass(frozen=True, slots=True)
+class Moment(Lazy):
+    """An instant a text names (a pause's end, a deadline): where Discord's markup is
+    read (:func:`people_mentions`: a message's content, a reply), Discord's timestamp
+    ``<t:…:f>``, which each reader's Discord shows in his own time zone and language;
+    elsewhere (the console, the web pages, the logs, a plain field) its date and time in
+    UTC, saying so. Build it with :func:`moment`."""
+
+    when: datetime
+
+    def render(self, locale: str | None) -> str:
+        if _PEOPLE.get() and _SYNTAX.get() is None:
+            return f"<t:{int(self.when.timestamp())}:f>"
+        return f"{self.when.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
+
+
+def moment(when: datetime) -> Moment:
+    """The instant ``when`` for a text to name, in each reader's own time where his
+    client can show it (:class:`Moment`).
+
+    >>> at = datetime(2026, 3, 29, 0, 30, tzinfo=UTC)
+    >>> moment(at).render("de")
+    '2026-03-29 00:30 UTC'
+    >>> with people_mentions():
+    ...     moment(at).render("de")
+    '<t:1774744200:f>'
+    """
+    return Moment(when)
+
+
 def decimal(value: float, places: int = 1, *, signed: bool = False) -> Decimal:
     """``value`` with ``places`` decimals as the reader writes numbers.
 
@@ -771,6 +802,8 @@ def to_data(words: object) -> object:
         return {"option": words.english}
     if isinstance(words, Person):
         return {"person": words.user_id}
+    if isinstance(words, Moment):
+        return {"moment": words.when.isoformat()}
     if words is None or isinstance(words, str | int | float | bool):
         return words
     return str(words)
@@ -804,6 +837,8 @@ def from_data(data: object) -> Words:
             return Option(str(data["option"]))
         if "person" in data and isinstance(data["person"], int):
             return Person(data["person"])
+        if "moment" in data and isinstance(data["moment"], str):
+            return Moment(datetime.fromisoformat(data["moment"]))
     return "" if data is None else str(data)
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import dataclasses
 from datetime import datetime
 
-from locales.i18n import _, _n, command
+from locales.i18n import _, _n, command, moment
 from service.core import ServiceCore
 from service.errors import InvalidOption, NotAllowed
 from service.events import Event, PauseDeclined, PauseEnded, PauseOffered, PauseStarted
@@ -63,9 +63,9 @@ class Pauses:
         """Nobody moves while the players' agreed pause runs."""
         until = rec.clock.pause_ends(now)
         if until is not None:
-            raise NotAllowed(_("match #{match} is paused until {until} UTC ({resume} "
-                               "ends the pause)", match=str(rec.id),
-                               until=f"{until:%Y-%m-%d %H:%M}",
+            # in each reader's own time (Discord's timestamp; elsewhere UTC, saying so)
+            raise NotAllowed(_("match #{match} is paused until {until} ({resume} ends "
+                               "the pause)", match=str(rec.id), until=moment(until),
                                resume=command("pause", action="resume")))
 
     @staticmethod

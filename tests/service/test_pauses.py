@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from locales.i18n import people_mentions, render
 from service import (
     InvalidOption,
     MatchService,
@@ -186,3 +187,20 @@ async def test_a_pause_across_a_weekend_and_an_outage_counts_running_time_once(
     extended = await service.resume()
     assert [e.match.id for e in extended] == []  # no clock ran: nothing to give back
     assert (await service.get_match(m.id)).deadline == at(2026, 1, 13, 23)
+
+
+async def test_a_paused_match_says_until_when_in_each_reader_s_own_time(
+        service: MatchService, clock: SetClock) -> None:
+    """A move refused while paused names the pause's end as Discord's timestamp, which
+    each reader's Discord shows in his own time zone (it said "… UTC" to everyone);
+    where no such markup is read (the console, the web) the time says its zone."""
+    m = await start_match(service, days=3)
+    await service.propose_pause(m.id, BOB, 2)
+    await service.accept_pause(m.id, ALICE)
+    until = clock.t + 2 * DAY
+    with pytest.raises(NotAllowed) as refused:
+        await service.move(m.id, ALICE, "h3-e3")
+    with people_mentions():
+        shown = render(refused.value.text, "de")
+    assert f"<t:{int(until.timestamp())}:f>" in shown and "UTC" not in shown
+    assert f"{until:%Y-%m-%d %H:%M} UTC" in render(refused.value.text, "de")
