@@ -41,6 +41,7 @@ from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
 from typing import Final, Literal, Protocol
+from zoneinfo import ZoneInfo
 
 from babel import Locale
 from babel.messages.mofile import write_mo
@@ -655,20 +656,52 @@ def person(user_id: int) -> Person:
     return Person(user_id)
 
 
+_ZONE: ContextVar[str | None] = ContextVar("reader_zone", default=None)
+
+
+@contextmanager
+def moments_in(zone: str | None) -> Iterator[None]:
+    """Within it, a :class:`Moment` outside Discord's markup is written in ``zone`` (an
+    IANA name already checked; None: UTC): the console sets its reader's own time zone,
+    the one of the person it acts as.
+
+    >>> at = datetime(2026, 3, 29, 0, 30, tzinfo=UTC)
+    >>> with moments_in("Europe/Berlin"):
+    ...     moment(at).render("de"), moment(at.replace(hour=3)).render("de")
+    ('2026-03-29 01:30 CET', '2026-03-29 05:30 CEST')
+    >>> with moments_in("Pacific/Chatham"):
+    ...     moment(at).render("en-US")
+    '2026-03-29 14:15 UTC+13:45'
+    """
+    token = _ZONE.set(zone)
+    try:
+        yield
+    finally:
+        _ZONE.reset(token)
+
+
 @dataclass(frozen=True, slots=True)
 class Moment(Lazy):
     """An instant a text names (a pause's end, a deadline): where Discord's markup is
     read (:func:`people_mentions`: a message's content, a reply), Discord's timestamp
     ``<t:…:f>``, which each reader's Discord shows in his own time zone and language;
     elsewhere (the console, the web pages, the logs, a plain field) its date and time in
-    UTC, saying so. Build it with :func:`moment`."""
+    the reader's zone where it is known (:func:`moments_in`), else in UTC, saying which.
+    Build it with :func:`moment`."""
 
     when: datetime
 
     def render(self, locale: str | None) -> str:
         if _PEOPLE.get() and _SYNTAX.get() is None:
             return f"<t:{int(self.when.timestamp())}:f>"
-        return f"{self.when.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
+        zone = _ZONE.get()
+        if zone is None:
+            return f"{self.when.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
+        local = self.when.astimezone(ZoneInfo(zone))
+        name = local.tzname() or ""
+        if name and name[0] in "+-":  # a zone without letters for its time: UTC+05:45, UTC-03
+            name = "UTC" + (name if len(name) < 4 else f"{name[:3]}:{name[3:]}")
+        return f"{local:%Y-%m-%d %H:%M} {name}"
 
 
 def moment(when: datetime) -> Moment:

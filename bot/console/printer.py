@@ -29,6 +29,8 @@ from locales.i18n import (
     commands_written,
     joined,
     listing,
+    moment,
+    moments_in,
     negotiate,
     person,
     render,
@@ -131,6 +133,10 @@ class ConsolePrinter:
         self.boards_dir: Path | None = None  # set by the Console: where images are drawn
         self.clock: Clock | None = None  # set by the Console: its (shifted) clock
         self.imported: Callable[[int], str] = lambda user: ""
+        self.zone: str | None = None
+        """The time zone the console writes times in: that of the person it acts as
+        (``as NAME``, his ``/timezone``); None (UTC) before anyone is named or when he
+        set none. One person reads the terminal, whoever's words it prints."""
         """An imported player's name (the wiring hands it the service's ``imported_name``)."""
 
     locale = "en-US"  # the console's reader (new sentences are rendered for him)
@@ -138,12 +144,15 @@ class ConsolePrinter:
     def say(self, text: Words) -> None:
         # the console's commands are English in every language (``/move``, not the name
         # a German reader's Discord shows), written as it reads them (``/history #7``,
-        # not Discord's ``match:7``): texts shared with Discord name them so here
-        with commands_written(CONSOLE_SYNTAX):
+        # not Discord's ``match:7``): texts shared with Discord name them so here; its
+        # times are in its reader's own zone (``zone``)
+        with commands_written(CONSOLE_SYNTAX), moments_in(self.zone):
             print(plain_commands(render(text, self.locale)), file=self.out, flush=True)
 
-    def when(self, t: datetime | None) -> str:
-        return "-" if t is None else f"{t:%Y-%m-%d %H:%M} UTC"
+    def when(self, t: datetime | None) -> Words:
+        """An instant as the console's reader reads it: in his time zone (``zone``),
+        naming it (``2026-03-29 14:00 CEST``), else in UTC."""
+        return "-" if t is None else moment(t)
 
     async def print_table(self, words: StandingsTable, stem: str) -> None:
         """The standings as text, and as an image file when boards are drawn."""
@@ -248,13 +257,13 @@ class ConsolePrinter:
             state = _("move {n}, {players} to move", n=m.moves_played + 1,
                       players=self.names_of(m.to_move))
             if m.deadlines_differ:  # each on his own clock
-                each = [_("{player} (by {deadline} UTC)", player=self.name(u),
-                          deadline=f"{d:%Y-%m-%d %H:%M}") for u, d in m.own_deadlines]
+                each = [_("{player} (by {deadline})", player=self.name(u),
+                          deadline=moment(d)) for u, d in m.own_deadlines]
                 state = _("move {n}, {players} to move", n=m.moves_played + 1,
                           players=joined(*each, separator=", "))
             elif m.deadline:
-                state = _("{state} by {deadline} UTC", state=state,
-                          deadline=f"{m.deadline:%Y-%m-%d %H:%M}")
+                state = _("{state} by {deadline}", state=state,
+                          deadline=moment(m.deadline))
             elif m.lapsed is not None:
                 state = joined(state, _("(time ran out {when}; waiting for a claim)",
                                         when=self.when(m.lapsed)))

@@ -274,6 +274,9 @@ class Console:
                 name = named(words[1])
                 self.current_user = user_id(name)
                 await self.learn(self.current_user, name)
+                # times from now on in his own zone (he reads the terminal now)
+                self.printer.zone = (await self.service.get_user_prefs(
+                    self.current_user)).time_zone
                 self.say(_("you are {name}", name=name))
                 return True
             command = self.commands.get(head.lstrip("/"))

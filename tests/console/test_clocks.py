@@ -183,3 +183,26 @@ async def test_after_a_timeout_the_last_board_keeps_the_ply_it_shows(tmp_path: P
     assert f"board image: {boards / 'match2-ply2.png'}" in text.split("> /board #2")[1]
     assert sorted(p.name for p in boards.iterdir()) == [
         f"match{m}-ply{n}.png" for m in (1, 2) for n in range(3)]
+
+
+async def test_the_console_writes_times_in_the_zone_of_the_person_it_acts_as(
+        tmp_path: Path) -> None:
+    """Every time the console shows is in its reader's own zone: the person it acts as
+    (``as NAME``), once he set one (a zone with no letters for its time says its
+    offset); UTC, saying so, for one who set none."""
+    db, clock = tmp_path / "z.db", ShiftedClock(SetClock())  # 2026-01-01 12:00 UTC
+    said = await session(db, clock, """
+        as alice
+        /timezone Europe/Berlin
+        /challenge @bob xiangqi seat:red days:1
+        as bob
+        /accept
+        /games
+        /timezone Asia/Kathmandu
+        /games
+        as alice
+        /games
+    """)
+    assert "alice to move by 2026-01-02 12:00 UTC" in said  # bob before he set one
+    assert "by 2026-01-02 17:45 UTC+05:45" in said  # bob in Kathmandu
+    assert said.rsplit("> as alice", 1)[1].count("by 2026-01-02 13:00 CET") == 1

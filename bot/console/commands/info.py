@@ -260,6 +260,7 @@ async def _time_zone(console: Console, zone: str) -> None:
     """Set (or with ``clear`` forget) the speaker's time zone, and say what it is."""
     prefs = await console.service.set_time_zone(
         console.user(), None if zone.strip().lower() == "clear" else zone)
+    console.printer.zone = prefs.time_zone  # the console's times follow his zone
     _say_zone(console, prefs.time_zone)
 
 
