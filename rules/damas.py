@@ -106,10 +106,12 @@ from rules.records import (
     COMMON_TAGS,
     ImportedGame,
     RecordError,
+    RecordWriter,
     closing_words,
     read_standard_record,
     read_tags,
     register_reader,
+    register_writer,
     tag_pair,
 )
 
@@ -570,12 +572,9 @@ class DamasVariant(Variant[DamasPosition, DamasMove]):
     record_format = "pdn"
 
     def export_record(self, record: GameRecord) -> str:
-        """PDN (:func:`export_pdn`) with the players, the event and the date."""
-        return export_pdn(record.moves, outcome=record.outcome, start=record.start,
-                          headers={"White": record.players.get(0, "?"),
-                                   "Black": record.players.get(1, "?"),
-                                   "Event": record.event, "Date": record.date,
-                                   **record.tags})
+        """PDN (:func:`export_pdn`) with the players, the event and the date (written
+        by :data:`PDN`)."""
+        return PDN.export(record).text
 
 
 def _own(position: Position) -> DamasPosition:
@@ -718,19 +717,48 @@ def export_pdn(moves: Sequence[str], *, outcome: Outcome | None = None,
     <BLANKLINE>
     1. 11-15 22-18 *
     """
-    position = DAMAS.from_text(start) if start is not None else DAMAS.start()
-    first = position
+    first = DAMAS.from_text(start) if start is not None else DAMAS.start()
+    position: Position = first
+    written: list[str] = []
+    for text in moves:
+        said, position = _pdn_move(position, text)
+        written.append(said)
+    return _pdn_file(written, first, position, outcome, headers or {}, width)
+
+
+def _pdn_move(p: Position, text: str) -> tuple[str, Position]:
+    """A stored move of a record (any notation damas reads) played at ``p``: in PDN
+    numbers, and the position after it."""
+    move = DAMAS.parse_move(_own(p), text)
+    return move.numeric(), p.play(move)
+
+
+def _pdn_text(record: GameRecord, written: Sequence[str], start: Position,
+              end: Position) -> str:
+    """The PDN file of ``record`` (its players, event, date and tags), its moves
+    ``written`` in PDN numbers, ``end`` the position after them."""
+    return _pdn_file(written, start, end, record.outcome,
+                     {"White": record.players.get(0, "?"), "Black": record.players.get(1, "?"),
+                      "Event": record.event, "Date": record.date, **record.tags})
+
+
+def _pdn_file(written: Sequence[str], start: Position, end: Position,
+              outcome: Outcome | None, headers: Mapping[str, str], width: int = 79) -> str:
+    """PDN of the moves ``written`` (PDN numbers) from ``start`` to ``end``: the tags
+    (``headers`` fill or override them), the moves numbered (a move alternates the sides:
+    White's moves take the numbers, a game Black starts begins ``1...``) and wrapped at
+    ``width``, the words of an end outside the rules, the result."""
+    first, last = _own(start), _own(end)
+    white_first = first.turn == WHITE
     tokens: list[str] = []
-    for ply, text in enumerate(moves):
-        move = DAMAS.parse_move(position, text)
-        number = ply // 2 + 1 if first.turn == WHITE else (ply + 1) // 2 + 1
-        if position.turn == WHITE:
+    for ply, move in enumerate(written):
+        number = ply // 2 + 1 if white_first else (ply + 1) // 2 + 1
+        if (ply % 2 == 0) == white_first:
             tokens.append(f"{number}.")
         elif ply == 0:
             tokens.append(f"{number}...")
-        tokens.append(move.numeric())
-        position = position.play(move)
-    result = result_token(outcome if outcome is not None else position.outcome())
+        tokens.append(move)
+    result = result_token(outcome if outcome is not None else last.outcome())
     said = closing_words(DAMAS, outcome)  # an end outside the rules, as Tablero says it
     if said is not None:
         tokens.append(f"{{{said}}}")
@@ -738,10 +766,10 @@ def export_pdn(moves: Sequence[str], *, outcome: Outcome | None = None,
     tags: dict[str, str] = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?",
                             "White": "?", "Black": "?", "Result": result}
     tags["GameType"] = PDN_GAME_TYPE
-    if start is not None and first.to_text() != DAMAS.start().to_text():
+    if first.to_text() != DAMAS.start().to_text():
         tags["SetUp"] = "1"
         tags["FEN"] = first.to_text()
-    for name, value in (headers or {}).items():
+    for name, value in headers.items():
         if name != "Result":
             tags[name] = value
     lines = [tag_pair(name, value) for name, value in tags.items()]
@@ -757,6 +785,13 @@ def export_pdn(moves: Sequence[str], *, outcome: Outcome | None = None,
     return "\n".join(lines) + "\n"
 
 
+def _pdn_start(text: str) -> Position:
+    return DAMAS.from_text(text)
+
+
+PDN = RecordWriter(_pdn_start, _pdn_move, _pdn_text)
+"""How a Spanish draughts record is written in PDN (:meth:`DamasVariant.export_record`;
+the web's match page writes it on move by move: ``rules.records.RecordExport``)."""
 def read_pdn(v: Variant[Any, Any], text: str) -> ImportedGame:
     """A PDN record (``GameType "24"`` or none; moves in numbers, ``11-15``,
     ``10x19x26``, or points), the counterpart of :func:`export_pdn`.
@@ -776,3 +811,4 @@ def read_pdn(v: Variant[Any, Any], text: str) -> ImportedGame:
 
 DAMAS = register(DamasVariant())
 register_reader("pdn", read_pdn)
+register_writer("pdn", PDN)

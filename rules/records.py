@@ -11,6 +11,10 @@ match's record: a move, or in braces a seat leaving or an agreed draw). This mod
 holds what they share: the tag reader, the move text reader, the replay, and the result
 tokens. :func:`read_any_record` finds the game of a file that does not say.
 
+Writing them is each game's (``export_record``); what the writers share is here too: a
+:class:`RecordExport` keeps what a record's export was written from, so that the export
+of the record grown by a move is written on by that move alone (:func:`export_of`).
+
 A record is untrusted text: every refusal is a :class:`RecordError` with its code (see
 ``rules.messages``), and nothing here reads more than :data:`MAX_PLIES` plies.
 
@@ -31,6 +35,7 @@ from typing import Any
 
 from rules.core import (
     Detail,
+    GameRecord,
     Outcome,
     Position,
     RulesError,
@@ -691,3 +696,92 @@ def _why(error: RulesError, otherwise: Detail) -> Detail:
     """What ``error`` says, as a detail to nest in a record's refusal (``otherwise`` for
     an error without a code)."""
     return Detail(error.code, error.params) if error.code else otherwise
+
+
+# --------------------------------------------------------------------------- writing
+
+@dataclass(frozen=True, slots=True)
+class RecordWriter:
+    """How a game's standard format writes a record (a :class:`RecordExport`), in three
+    pure steps: ``start`` reads the record's start text into its position; ``move``
+    writes one stored move (any notation the game reads) played at a position, giving
+    the move as the format writes it and the position after it; ``text`` writes the whole
+    file of a record from its moves so written, its start position and its last one."""
+
+    start: Callable[[str], Position[Any]]
+    move: Callable[[Position[Any], str], tuple[str, Position[Any]]]
+    text: Callable[[GameRecord, Sequence[str], Position[Any], Position[Any]], str]
+
+    def export(self, record: GameRecord) -> RecordExport:
+        """``record`` written whole. Raises RulesError on a move that does not play."""
+        first = self.start(record.start)
+        return RecordExport(self, GameRecord(record.start, ()), first, (), first,
+                            "").extended(record)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordExport:
+    """A record written in its game's standard format (``text``), with what writing it
+    on needs: the record it is of, its start position, each of its moves as the format
+    writes it and the position after the last. A value: :meth:`extended` hands back a
+    new one."""
+
+    writer: RecordWriter
+    record: GameRecord
+    start: Position[Any]
+    written: tuple[str, ...]
+    end: Position[Any]
+    text: str
+
+    def extended(self, record: GameRecord) -> RecordExport:
+        """``record`` written: when it is this one's record grown (the same start, this
+        one's moves first), its new moves alone are written, from the position kept;
+        anything else (a move taken back, another start) is written whole. Its headers
+        and end (players, outcome, tags) are ``record``'s either way, and so is the text,
+        byte for byte what :meth:`RecordWriter.export` writes of it.
+
+        >>> import rules
+        >>> v = rules.variant("damas")
+        >>> first = export_of(v, GameRecord(v.start().to_text(), ("11-15",)))
+        >>> grown = first.extended(GameRecord(v.start().to_text(), ("11-15", "22-18")))
+        >>> grown.written, grown.text.splitlines()[-1]
+        (('11-15', '22-18'), '1. 11-15 22-18 *')
+        """
+        kept = len(self.record.moves)
+        if record.start != self.record.start or record.moves[:kept] != self.record.moves:
+            return self.writer.export(record)
+        written, p = list(self.written), self.end
+        for text in record.moves[kept:]:
+            said, p = self.writer.move(p, text)
+            written.append(said)
+        done = tuple(written)
+        return RecordExport(self.writer, record, self.start, done, p,
+                            self.writer.text(record, done, self.start, p))
+
+
+_WRITERS: dict[str, RecordWriter] = {}
+
+
+def register_writer(record_format: str, writer: RecordWriter) -> None:
+    """Make ``writer`` write the records of the games whose ``record_format`` is
+    ``record_format`` (a game module registers its own, which its ``export_record``
+    writes with)."""
+    _WRITERS[record_format] = writer
+
+
+def export_of(v: Variant[Any, Any], record: GameRecord,
+              earlier: RecordExport | None = None) -> RecordExport | None:
+    """``record`` in ``v``'s standard format, the same text as ``v.export_record``:
+    written on from ``earlier`` (an export of the same game's record as it was before:
+    :meth:`RecordExport.extended`) where given; None for a game without a format. A
+    format without a registered writer (a game that writes its records itself) is
+    written whole by ``v.export_record`` each time."""
+    if v.record_format is None:
+        return None
+    writer = _WRITERS.get(v.record_format)
+    if writer is None:
+        writer = RecordWriter(v.from_text, lambda p, text: (text, p),
+                              lambda r, _written, _start, _end: v.export_record(r) or "")
+    elif earlier is not None and earlier.writer is writer:
+        return earlier.extended(record)
+    return writer.export(record)

@@ -45,7 +45,7 @@ move generator behind positions and perft is :mod:`rules.xiangqi_board`.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
@@ -67,7 +67,7 @@ from rules.core import (
     register,
 )
 from rules.notation import normalize, parse_point, point_name, resolve, tokenize
-from rules.records import closing_words, tag_pair
+from rules.records import RecordWriter, closing_words, register_writer, tag_pair
 from rules.xiangqi_board import (
     ADVISOR,
     BLACK,
@@ -848,7 +848,7 @@ class XiangqiVariant(Variant[XiangqiPosition, XiangqiMove]):
 
     def export_record(self, record: GameRecord) -> str:
         """WXF with the start as FEN: the players, the result, the moves in WXF
-        notation two a line, the final position.
+        notation two a line, the final position (written by :data:`WXF`).
 
         >>> import rules
         >>> print(rules.variant("xiangqi").export_record(GameRecord(
@@ -856,33 +856,43 @@ class XiangqiVariant(Variant[XiangqiPosition, XiangqiMove]):
         ...     players={0: "Ana"})).splitlines()[1:4])
         ['[Red "Ana"]', '[Black "?"]', '[Result "*"]']
         """
-        p = self.from_text(record.start)
-        outcome = record.outcome
-        result = "*"
-        if outcome is not None:
-            result = "1/2-1/2" if outcome.is_draw else ("1-0" if 0 in outcome.winners
-                                                       else "0-1")
-        lines = ['[Game "Chinese Chess"]', f'[Red "{record.players.get(0, "?")}"]',
-                 f'[Black "{record.players.get(1, "?")}"]', f'[Result "{result}"]',
-                 f'[FEN "{record.start}"]', '[Format "WXF"]',
-                 *(tag_pair(name, value) for name, value in record.tags.items()), "", "START{"]
-        ply = 0
-        row: list[str] = []
-        for text in record.moves:
-            move = self.parse_move(p, text)
-            row.append(format_wxf(p, move))
-            p = p.play(move)
-            ply += 1
-            if ply % 2 == 0:
-                lines.append(f"{ply // 2:3d}. " + "  ".join(row))
-                row = []
-        if row:
-            lines.append(f"{ply // 2 + 1:3d}. " + "  ".join(row))
-        said = closing_words(self, outcome)  # an end outside the rules, as Tablero says it
-        if said is not None:
-            lines.append(f"{{{said}}}")
-        lines += ["}END", f"FINAL FEN: {p.to_text()}"]
-        return "\n".join(lines) + "\n"
+        return WXF.export(record).text
 
+
+def _wxf_move(p: Position, text: str) -> tuple[str, Position]:
+    """A stored move of a record (any notation Xiangqi reads) played at ``p``: in WXF,
+    and the position after it."""
+    at = as_xiangqi_position(p)
+    move = XIANGQI.parse_move(at, text)
+    return format_wxf(at, move), at.play(move)
+
+
+def _wxf_text(record: GameRecord, written: Sequence[str], start: Position,
+              end: Position) -> str:
+    """The WXF file of ``record``, its moves ``written`` in WXF, ``end`` the position
+    after them: the tags, two moves a line, the
+    words of an end outside the rules, the final position."""
+    outcome = record.outcome
+    result = "*"
+    if outcome is not None:
+        result = "1/2-1/2" if outcome.is_draw else ("1-0" if 0 in outcome.winners
+                                                   else "0-1")
+    lines = ['[Game "Chinese Chess"]', f'[Red "{record.players.get(0, "?")}"]',
+             f'[Black "{record.players.get(1, "?")}"]', f'[Result "{result}"]',
+             f'[FEN "{record.start}"]', '[Format "WXF"]',
+             *(tag_pair(name, value) for name, value in record.tags.items()), "", "START{"]
+    lines += [f"{i // 2 + 1:3d}. " + "  ".join(written[i:i + 2])
+              for i in range(0, len(written), 2)]
+    said = closing_words(XIANGQI, outcome)  # an end outside the rules, as Tablero says it
+    if said is not None:
+        lines.append(f"{{{said}}}")
+    lines += ["}END", f"FINAL FEN: {end.to_text()}"]
+    return "\n".join(lines) + "\n"
+
+
+WXF = RecordWriter(_read_fen, _wxf_move, _wxf_text)
+"""How a Xiangqi record is written in WXF (:meth:`XiangqiVariant.export_record`; the
+web's match page writes it on move by move: ``rules.records.RecordExport``)."""
 
 XIANGQI = register(XiangqiVariant())
+register_writer("wxf", WXF)

@@ -1,6 +1,8 @@
 """Export texts for ``history``: each game's standard file format where it has one (its
 variant's :meth:`rules.Variant.export_record`: WXF with FEN for xiangqi, PDN for damas),
-and ``None`` for games without one (the caller then writes Tablero's record)."""
+and ``None`` for games without one (the caller then writes Tablero's record). The web's
+match page keeps its export (:func:`record_export`) and writes it on by a version's new
+moves alone (``rules.records.RecordExport``)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from collections.abc import Sequence
 
 import rules
 from rules import GameRecord, Outcome, Variant
+from rules.records import RecordExport, export_of
 from service.imported_seats import is_imported
 from service.records import SPECIAL_PREFIX, MatchRecord, MatchStatus, RecordEntry
 from service.timecontrol import format_time_control
@@ -58,9 +61,16 @@ def export_record(rec: MatchRecord, entries: Sequence[RecordEntry],
     """``(format, text)`` for games with a standard format, else None. ``names``: the
     players' display names by seat (the headers say ``user <id>`` without them, or the
     seat's colour without ``user_ids``)."""
+    return exported(rec, record_export(rec, entries, names, user_ids=user_ids))
+
+
+def record_export(rec: MatchRecord, entries: Sequence[RecordEntry],
+                  names: Sequence[str] | None = None, *, user_ids: bool = True,
+                  earlier: RecordExport | None = None) -> RecordExport | None:
+    """What :func:`export_record` writes, with what writing it on needs: written on from
+    ``earlier`` (the export of an earlier version of the match) by the moves after its
+    own when the record only grew since, else whole; None for a game without a format."""
     v = rules.variant(rec.game)
-    if v.record_format is None:
-        return None
     record = GameRecord(
         start=rec.start_text,
         moves=tuple(e.text for e in entries if not e.text.startswith(SPECIAL_PREFIX)),
@@ -68,5 +78,10 @@ def export_record(rec: MatchRecord, entries: Sequence[RecordEntry],
         event=f"Tablero match {rec.id}", date=rec.created_at.strftime("%Y.%m.%d"),
         tags={**({"Options": json.dumps(dict(rec.options), sort_keys=True)}
                  if rec.options else {}), **terms_tags(rec)})
-    text = v.export_record(record)
-    return None if text is None else (v.record_format, text)
+    return export_of(v, record, earlier)
+
+
+def exported(rec: MatchRecord, done: RecordExport | None) -> tuple[str, str] | None:
+    """``(format, text)`` of ``done``, an export of ``rec`` (None: none)."""
+    fmt = rules.variant(rec.game).record_format
+    return None if done is None or fmt is None else (fmt, done.text)

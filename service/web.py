@@ -21,10 +21,11 @@ from dataclasses import dataclass
 import rules
 from locales.i18n import DEFAULT_LOCALE, _, command
 from locales.terms import game_name
+from rules.records import RecordExport
 from service import plies
 from service.core import ServiceCore
 from service.errors import MatchNotFound, NotAllowed
-from service.exports import export_record
+from service.exports import exported, record_export
 from service.imported_seats import is_imported
 from service.ports import MatchChanged, MatchChanges
 from service.records import MatchStatus
@@ -157,9 +158,9 @@ class Web:
         self._replays = Replays(WEB_RECORDS)
         # each match's export, by its version and the names its headers give the players
         # (boxed: a game with no standard format has None for its export, kept too), with
-        # the facts it was written from
-        self._exports = Recent[int, tuple[tuple[str, str] | None, tuple[object, ...]]](
-            WEB_RECORDS)
+        # the facts it was written from and what writing it on by new moves needs
+        self._exports = Recent[int, tuple[tuple[str, str] | None, tuple[object, ...],
+                                          RecordExport | None]](WEB_RECORDS)
 
     async def _web_on(self, guild_id: int, match_id: int) -> None:
         settings = await self.get_guild_settings(guild_id)
@@ -205,12 +206,14 @@ class Web:
         earlier = self._exports.latest(rec.id)
         if earlier is not None and earlier[1] == facts:
             return self._exports.keep(rec.id, (rec.version, named), earlier)[0]
-        try:
-            export = export_record(rec, entries, names, user_ids=False)
+        try:  # written on from the last version's by its new moves, when it only grew
+            done = record_export(rec, entries, names, user_ids=False,
+                                 earlier=earlier[2] if earlier is not None else None)
         except Exception:  # an exporter bug must not take the page down
             log.exception("export failed for match %s", match_id)
             return None
-        return self._exports.keep(rec.id, (rec.version, named), (export, facts))[0]
+        return self._exports.keep(rec.id, (rec.version, named),
+                                  (exported(rec, done), facts, done))[0]
 
     def _name(self, guild_id: int, user: int | None) -> str:
         return self._names(guild_id, user) if self._names is not None and user else ""

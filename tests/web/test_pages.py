@@ -11,15 +11,18 @@ from typing import Any
 import pytest
 
 import bot.web.pages
+import rules.records
 import service.states
 import service.web
 from bot.web.links import LinkSigner
+from rules.damas import PDN
 from service import MatchService, NullNotifier, SystemClock
-from service.exports import export_record
+from service.exports import record_export
 from service.plies import PlyBoard, at_ply
 from service.records import MatchRecord
 from service.states import apply_entry, replay
 from service.views import GameRecord
+from tests.rules.test_record_exports import counted
 from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, play_random
 from tests.web.conftest import NAMES, Site, web_match
 
@@ -235,9 +238,12 @@ async def test_a_page_asked_again_at_the_same_version_replays_nothing(
     """A match's replayed record, export and stepper are kept by its stored version: a
     page asked again (a refresh, a board picture, the page after a live update) replays
     nothing; a move, here by another process over the same store, is seen at once, and
-    played on from what was kept (its entry alone; the stepper's new plies alone); a
-    draw offer plays nothing and keeps the export."""
+    played on from what was kept (its entry alone; the stepper's new plies alone; the
+    export written on by that move alone); a draw offer plays nothing and keeps the
+    export; a takeback writes the export whole."""
     replays, exports, played = Counter[int](), Counter[int](), Counter[int]()
+    written = Counter[str]()  # the moves the PDN export wrote
+    monkeypatch.setitem(rules.records._WRITERS, "pdn", counted(PDN, written))
 
     def counted_replay(rec: MatchRecord, *args: Any, **kwargs: Any) -> Any:
         replays[rec.id] += 1
@@ -245,7 +251,7 @@ async def test_a_page_asked_again_at_the_same_version_replays_nothing(
 
     def counted_export(rec: MatchRecord, *args: Any, **kwargs: Any) -> Any:
         exports[rec.id] += 1
-        return export_record(rec, *args, **kwargs)
+        return record_export(rec, *args, **kwargs)
 
     def counted_entry(rec: MatchRecord, *args: Any) -> Any:
         played[rec.id] += 1
@@ -253,7 +259,7 @@ async def test_a_page_asked_again_at_the_same_version_replays_nothing(
 
     monkeypatch.setattr(service.states, "replay", counted_replay)
     monkeypatch.setattr(service.states, "apply_entry", counted_entry)
-    monkeypatch.setattr(service.web, "export_record", counted_export)
+    monkeypatch.setattr(service.web, "record_export", counted_export)
     stepped = Counter[int]()
 
     def counted_at_ply(record: GameRecord, ply: int) -> PlyBoard:
@@ -267,13 +273,14 @@ async def test_a_page_asked_again_at_the_same_version_replays_nothing(
         assert (await site.client.get(site.path(m) + query)).status == 200
     assert (await site.client.get(f"{site.path(m)}/board/1.png")).status == 200
     assert replays[m.id] == 1 and exports[m.id] == 1 and played[m.id] == 1
+    assert written["moves"] == 1
     assert stepped[m.id] == 2  # the stepper of its two positions, made once
     other = MatchService(site.service.repository, NullNotifier(), SystemClock())
     await other.move(m.id, BOB, "a6-b5")  # another process: only the store knows
     before = played[m.id]  # (the other process replayed it for its move)
     html = await (await site.client.get(site.path(m))).text()
     assert "a6-b5" in html and html.count(' data-alt="') == 2
-    assert exports[m.id] == 2
+    assert exports[m.id] == 2 and written["moves"] == 1 + 1  # the new move alone
     # played on: its new entry alone, not the record again from the start
     assert replays[m.id] == 1 and played[m.id] == before + 1
     assert "a6-b5" in await (await site.client.get(site.path(m))).text()
@@ -283,6 +290,13 @@ async def test_a_page_asked_again_at_the_same_version_replays_nothing(
     await site.service.offer_draw(m.id, ALICE)
     assert "offers a draw" in await (await site.client.get(site.path(m))).text()
     assert replays[m.id] == 1 and played[m.id] == before + 1 and exports[m.id] == 2
+    assert written["moves"] == 2
+    await site.service.decline_draw(m.id, BOB)
+    await site.service.update_guild_settings(GUILD, takebacks_rated=True)
+    await site.service.request_takeback(m.id, BOB)  # not a record that only grew:
+    await site.service.accept_takeback(m.id, ALICE)  # its export is written whole
+    html = await (await site.client.get(site.path(m))).text()
+    assert "a6-b5" not in html and exports[m.id] == 3 and written["moves"] == 2 + 1
 
 
 async def test_the_root_says_what_these_pages_are_in_the_readers_language(
