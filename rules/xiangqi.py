@@ -853,8 +853,8 @@ class XiangqiVariant(Variant[XiangqiPosition, XiangqiMove]):
         >>> import rules
         >>> print(rules.variant("xiangqi").export_record(GameRecord(
         ...     start=rules.variant("xiangqi").start().to_text(), moves=("h3-e3",),
-        ...     players={0: "Ana"})).splitlines()[1:4])
-        ['[Red "Ana"]', '[Black "?"]', '[Result "*"]']
+        ...     players={0: 'Ana "the Red"'})).splitlines()[1:4])
+        ['[Red "Ana \\\\"the Red\\\\""]', '[Black "?"]', '[Result "*"]']
         """
         return WXF.export(record).text
 
@@ -870,15 +870,15 @@ def _wxf_move(p: Position, text: str) -> tuple[str, Position]:
 def _wxf_text(record: GameRecord, written: Sequence[str], start: Position,
               end: Position) -> str:
     """The WXF file of ``record``, its moves ``written`` in WXF, ``end`` the position
-    after them: the tags, two moves a line, the
-    words of an end outside the rules, the final position."""
+    after them: the tags (the players' escaped, as PDN's), two moves a line, the words
+    of an end outside the rules, the final position."""
     outcome = record.outcome
     result = "*"
     if outcome is not None:
         result = "1/2-1/2" if outcome.is_draw else ("1-0" if 0 in outcome.winners
                                                    else "0-1")
-    lines = ['[Game "Chinese Chess"]', f'[Red "{record.players.get(0, "?")}"]',
-             f'[Black "{record.players.get(1, "?")}"]', f'[Result "{result}"]',
+    lines = ['[Game "Chinese Chess"]', tag_pair("Red", record.players.get(0, "?")),
+             tag_pair("Black", record.players.get(1, "?")), f'[Result "{result}"]',
              f'[FEN "{record.start}"]', '[Format "WXF"]',
              *(tag_pair(name, value) for name, value in record.tags.items()), "", "START{"]
     lines += [f"{i // 2 + 1:3d}. " + "  ".join(written[i:i + 2])

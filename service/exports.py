@@ -51,7 +51,7 @@ def _players(rec: MatchRecord, v: Variant, names: Sequence[str] | None,
            for s in rec.seats if s.seat is not None}
     for seat, name in enumerate(names or ()):
         if seat in out and name and name != v.seat_name(seat, rec.seat_count):
-            out[seat] = name.replace('"', "'")
+            out[seat] = name  # (escaped in its tag: rules.records.tag_pair)
     return out
 
 

@@ -284,7 +284,7 @@ class Queries:
                 continue
             colour = v.seat_name(seat, rec.seat_count)
             name = names[seat] if names and names[seat] != colour else unnamed(user)
-            head.append(f'[{colour} "{name.replace(chr(34), chr(39))}"]')
+            head.append(tag_pair(colour, name))
         if rec.result is not None:
             r = rec.result
 

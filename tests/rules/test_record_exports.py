@@ -1,9 +1,10 @@
 """A record's export written on move by move (``rules.records.RecordExport``, what the
 web's match page keeps between versions) is the whole export, byte for byte: over random
 Xiangqi (WXF) and Spanish draughts (PDN) games from the usual start and from another one,
-their headers (players, the options and match terms' tags) and their ends (by the rules,
-a resignation, a lapsed clock, an agreed draw). Only the new moves are written; a record
-that did not only grow (a move taken back, another start) is written whole."""
+their headers (players whose names need escaping, the options and match terms' tags) and
+their ends (by the rules, a resignation, a lapsed clock, an agreed draw). Only the new
+moves are written; a record that did not only grow (a move taken back, another start) is
+written whole. And Xiangqi's player tags are escaped as PDN's are, and read back."""
 
 from __future__ import annotations
 
@@ -19,8 +20,9 @@ from hypothesis import strategies as st
 import rules
 from rules import GameRecord, Outcome, Position, Variant
 from rules.damas import PDN
-from rules.records import RecordWriter, export_of
+from rules.records import RecordWriter, export_of, read_any_record
 from rules.xiangqi import WXF, format_wxf
+from rules.xiangqi_records import read_wxf
 from tests.rules.helpers.damas import fen
 
 XIANGQI, DAMAS = rules.variant("xiangqi"), rules.variant("damas")
@@ -39,8 +41,8 @@ ENDS = (None, Outcome.win(0, seats=2, reason="resignation"),
         Outcome.win(0, seats=2, reason="checkmate"))
 """How a record may say its game ended (None: as its last position says, or not yet)."""
 
-NAMES = st.text(alphabet="Ana '{}[]é玉", max_size=10)
-"""Players' names."""
+NAMES = st.text(alphabet='Ana "\\\'{}[]é玉', max_size=10)
+"""Players' names, with what a tag must escape (quotes, backslashes) and more."""
 
 TAGS = st.fixed_dictionaries({}, optional={  # the options and rules.records.MATCH_TAGS
     "Options": st.just(json.dumps({"rule": "x"}, sort_keys=True)),
@@ -163,4 +165,20 @@ def test_only_the_new_moves_are_written_and_a_takeback_writes_it_whole() -> None
 def test_a_game_without_a_format_has_no_export() -> None:
     querni = rules.variant("querni")
     assert export_of(querni, GameRecord(querni.start().to_text(), ())) is None
+
+
+def test_xiangqi_player_names_are_escaped_and_read_back() -> None:
+    """A name with a double quote or a backslash (``Ana "la roja"``, ``C:\\``) is
+    escaped in its WXF tag, as in PDN (``rules.records.tag_pair``): the file reads, and
+    its players are the names given."""
+    names = {0: 'Ana "la roja"', 1: "C:\\tablero\\"}
+    text = XIANGQI.export_record(GameRecord(XIANGQI.start().to_text(),
+                                            ("h3-e3", "h10-g8", "h1-g3"), players=names))
+    lines = text.splitlines()
+    assert '[Red "Ana \\"la roja\\""]' in lines and '[Black "C:\\\\tablero\\\\"]' in lines
+    game = read_wxf(XIANGQI, text)
+    assert game.players == names and game.moves == ("h3-e3", "h10-g8", "h1-g3")
+    assert read_any_record(text).players == names
+    pdn = DAMAS.export_record(GameRecord(DAMAS.start().to_text(), ("11-15",), players=names))
+    assert read_any_record(pdn).players == names  # PDN's, the same
 

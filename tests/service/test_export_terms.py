@@ -73,6 +73,24 @@ async def test_an_export_imported_again_keeps_its_options_and_terms(
     assert again == tags  # the same options and terms, exported again
 
 
+QUOTED = {ALICE: 'Ana "la roja"', BOB: "C:\\tablero\\"}
+"""Players' names with what a record's tag must escape: a double quote, a backslash."""
+
+
+@pytest.mark.parametrize(("game", "moves"), [
+    ("xiangqi", ["h3-e3", "h10-g8"]), ("damas", ["11-15", "22-18"]), ("alquerque", [])])
+async def test_an_export_names_the_players_as_they_are_called(
+        game: str, moves: list[str]) -> None:
+    """Each format escapes the players' tags (``rules.records.tag_pair``), so a name with
+    a double quote or a backslash is exported as it is (a quote was written as ``'``
+    before; a final backslash broke the file) and an import reads it back."""
+    s = MatchService(MemoryRepository(), NullNotifier(), SetClock(), rng=random.Random(7),
+                     names=lambda _guild, user: QUOTED.get(user, ""))
+    _fmt, text = await exported(s, game, {}, moves)
+    imported = await s.import_record(GUILD + 1, CHANNEL, ALICE, text)
+    assert [seat.player for seat in imported.match.seats] == [QUOTED[ALICE], QUOTED[BOB]]
+
+
 def parse(text: str) -> object:
     from service.timecontrol import parse_time_control
     return parse_time_control(text)
