@@ -63,6 +63,7 @@ from service.states import (
     MAX_TEXT,
     MatchState,
     MatchStates,
+    Recent,
     Replay,
     Replays,
     StoredRecord,
@@ -74,7 +75,7 @@ from service.states import (
     variant_of,
 )
 from service.tournaments import Result
-from service.views import BoardState, Caller, GameRecord, GuildSettings, MatchView
+from service.views import BoardState, Caller, GameRecord, GuildSettings, MatchView, SeatView
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +88,11 @@ Sweeper = Callable[[datetime], Awaitable[Sequence[Event]]]
 
 MIN_DAYS, MAX_DAYS = 1, 14
 CONTINUE_PLIES = 64  # a cache this close behind the row is carried forward, not replayed
+RECORD_SOURCES = 256
+"""The imported games whose players the continued matches' records name that are kept
+(least recently used first out): an imported game never changes, so each is read once."""
+UNCHANGING = 0
+"""The one version of what is kept of an imported game (it never changes)."""
 __all__ = ["MAX_DAYS", "MAX_TEXT", "MIN_DAYS", "ServiceCore"]
 
 
@@ -128,6 +134,9 @@ class ServiceCore:
         self.matches = Matches(repository, clock, self.imported)
         self.states = MatchStates(cache_size)
         self.replays = Replays()  # replayed records: the board at any ply (issue 42)
+        self.record_sources = Recent[int, tuple[tuple[SeatView, ...], int]](RECORD_SOURCES)
+        """The seats and plies of each imported game a match continues, by its id
+        (:meth:`with_record_players`)."""
         self.ratings = Ratings(repository)
         self.subscribers: Sequence[Subscriber] = ()
         """The parts that react to events, in order, after the notifier (``MatchService``
@@ -237,12 +246,18 @@ class ServiceCore:
     async def with_record_players(self, rec: MatchRecord, record: GameRecord) -> GameRecord:
         """``record``, ``rec`` replayed; for a match continued from an imported game
         (issue 44) with the record's players, who held the seats for its first plies
-        (``GameRecord.seats_at``)."""
-        if rec.continued_from is None:
+        (``GameRecord.seats_at``): read once, and kept (the imported game never changes:
+        not at each new version of the match)."""
+        source = rec.continued_from
+        if source is None:
             return record
-        source = await self.record(rec.continued_from)
-        return dataclasses.replace(record, record_seats=self.view(source).seats,
-                                   record_plies=source.ply)
+        kept = self.record_sources.get(source, UNCHANGING)
+        if kept is None:
+            imported = await self.record(source)
+            kept = self.record_sources.keep(source, UNCHANGING,
+                                            (self.view(imported).seats, imported.ply))
+        seats, plies = kept
+        return dataclasses.replace(record, record_seats=seats, record_plies=plies)
 
     async def replayed_record(self, rec: MatchRecord, replays: Replays | None = None
                               ) -> GameRecord:

@@ -8,6 +8,7 @@ imported game and a wrong set of opponents are refused in words."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -21,12 +22,15 @@ from service import (
     MatchService,
     MatchStatus,
     NotAllowed,
+    NullNotifier,
     Repository,
     ServiceError,
 )
 from service.computer_seats import computer_user
 from service.errors import MatchOver
 from service.imported_seats import is_imported
+from service.records import MatchRecord
+from storage import MemoryRepository
 from tests.service.conftest import (
     ALICE,
     BOB,
@@ -35,6 +39,7 @@ from tests.service.conftest import (
     DAVE,
     GUILD,
     Recorder,
+    SetClock,
     finishing_game,
     start_match,
 )
@@ -266,3 +271,31 @@ async def test_the_servers_games_that_can_go_on_are_listed_newest_first(
             id=0, game="alquerque", import_key=key, position_text=text))
     assert [g.match.id for g in await service.continuable_imports(GUILD, CAROL)] == \
         [after_black.id, first.id]
+
+
+async def test_the_imported_game_a_match_continues_is_read_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A continued match's record names the imported record's players for its first
+    plies (``ServiceCore.with_record_players``): the imported game never changes, so it
+    is read once, not again at every new version of the match's page or stepper."""
+    s = MatchService(MemoryRepository(), NullNotifier(), SetClock(), rng=random.Random(7))
+    await s.update_guild_settings(GUILD, web=True)
+    data = (RECORDS / "liu-dianzhong-liu-dahua-1997.wxf").read_bytes()
+    imported = (await s.import_record(GUILD, CHANNEL, CAROL, data)).match
+    m = await s.accept((await s.continue_import(GUILD, CHANNEL, ALICE, imported.id,
+                                                [BOB])).id, BOB)
+    reads = Counter[int]()
+    load = s.repository.load_match
+
+    async def counted(match_id: int) -> MatchRecord | None:
+        reads[match_id] += 1
+        return await load(match_id)
+
+    monkeypatch.setattr(s.repository, "load_match", counted)
+    for _ in range(3):  # a new version each time: a move
+        m = (await s.move(m.id, m.to_move[0], await _legal_move(s, m.id))).match
+        page = (await s.web_match(m.id)).record  # the web's page
+        stepped = await s.board_at(m.id, 1)  # the stepper
+        assert page.record_plies == 20 and is_imported(page.record_seats[0].user_id)
+        assert is_imported(stepped.match.seats[0].user_id)  # the record's player
+    assert reads[imported.id] == 1
