@@ -284,7 +284,9 @@ class Web:
         # filling, nor one declined or cancelled before it began (no board to watch)
         newest = (await self.repository.matches_of(user, rec.guild_id, PLAYED))[:RECENT_GAMES]
         await self._imported.learn(s.user_id for m in newest for s in m.seats)
-        recent = tuple(self._named(self._view(m)) for m in newest)
+        # an old tournament abort among them reads as its tournament scored it, as
+        # on its own page (``ServiceCore.as_scored``)
+        recent = tuple([self._named(self._view(await self._scored(m))) for m in newest])
         names = self._seat_names(view) or ()
         held = view.seats[seat]
         if is_imported(user):  # his record's name, if it gave one (not the seat's colour)

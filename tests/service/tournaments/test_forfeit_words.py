@@ -196,6 +196,17 @@ async def test_an_abort_stored_before_the_forfeit_words_reads_as_scored(
     assert record.match.result is not None and record.match.result.reason == words
     stored = await repo.load_match(g.match_id)
     assert stored is not None and stored.result is not None and stored.result.reason == old
+    # the lists of games agree: a player's page lists it as scored; /games and the
+    # glance lists (Discord's and the console's) list only live matches, never it
+    await service.update_guild_settings(GUILD, web=True)
+    seat = m.seat_of(BOB)
+    assert seat is not None
+    page = await service.web_member(g.match_id, seat)
+    [listed] = [v for v, _ in page.recent if v.id == g.match_id]
+    assert listed.result is not None and listed.result.reason == words
+    for user in (ALICE, BOB):
+        assert g.match_id not in [v.id for v in await service.games_of(GUILD, user)]
+        assert g.match_id not in [b.match.id for b in await service.glance(GUILD, user)]
     # a casual game's abort stays "aborted": it is scored by nobody
     casual = await start_match(service)
     casual = await service.resign(casual.id, BOB)
