@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from locales.i18n import DEFAULT_LOCALE, Words, _, listing
-from locales.terms import game_name
+from locales.terms import game_name, seat_colour
 from rules import MoveMarks, Position, RulesError
 from rules.notation import FILES
 from service import BoardRenderer, DrawnBoard
@@ -207,9 +207,9 @@ def glance_status(m: MatchView, user: int, names: Sequence[str] | None,
             return _("your move"), True
         return (_("your move, {time} left", time=left) if left is not None
                 else _("your move, your time is up")), True
-    movers = [names[s.seat] if names is not None and s.seat is not None
-              and s.seat < len(names) else str(s.user_id)
-              for s in m.seats if s.user_id in m.to_move]
+    movers: list[Words] = [  # no name known: the seat's colour, never the user's id
+        names[s.seat] if names is not None and s.seat is not None and s.seat < len(names)
+        else seat_colour(s.name) for s in m.seats if s.user_id in m.to_move]
     who = listing(movers) if movers else "?"
     if due is None:
         return _("{players} to move", players=who), False

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import random
 
+from bot.boards import glance_status
+from locales.i18n import render
 from service import MatchService, Repository
 from tests.service.conftest import (
     ALICE,
@@ -62,3 +64,11 @@ async def test_at_most_nine_boards(service: MatchService) -> None:
         await duel(service, ALICE, BOB)
     shown = await service.glance(GUILD, BOB)
     assert len(shown) == 9 and len({b.match.id for b in shown}) == 9
+
+
+async def test_whose_move_a_glance_says_without_names_is_a_colour_never_an_id(
+        service: MatchService) -> None:
+    await duel(service, ALICE, BOB)
+    [board] = await service.glance(GUILD, BOB)
+    said, mine = glance_status(board.match, BOB, None, SetClock().now())
+    assert not mine and render(said, "de").startswith("Rot am Zug")
