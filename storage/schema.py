@@ -4,7 +4,8 @@
 database, and what every existing installation already ran). PostgreSQL runs the same
 scripts rendered by :func:`for_postgres`, a fixed, tested set of type substitutions
 (SQLite's 64-bit ``INTEGER`` is ``BIGINT`` there, its 8-byte ``REAL`` is ``DOUBLE
-PRECISION``, ``AUTOINCREMENT`` keys are identity columns, ``WITHOUT ROWID`` means nothing):
+PRECISION``, ``AUTOINCREMENT`` keys are identity columns, ``WITHOUT ROWID`` means nothing,
+SQLite's ``instr`` is ``strpos``):
 so a table, a column or an index is declared in one place, and a new migration is one new
 entry here that both databases run. SQLite counts the scripts run in ``PRAGMA
 user_version``; PostgreSQL in the one-row table ``tablero_schema``.
@@ -33,6 +34,31 @@ IMPORTED_TO = 2**63 - 2**20
 """The ids of imported players (``service.imported_seats.IMPORTED_IDS`` up to the
 computer players', ``service.computer_seats.COMPUTER_IDS``; a test holds them equal), for
 migration 26: storage names no rule of the core's, so they are written here."""
+
+
+EARLY_DRAW_WORDS = "draw agreed before every player had moved"
+"""The end of the stored reason of a tournament game's match drawn by agreement before
+every player had moved (``service.early_ends.DRAW_AGREED_EARLY``; older words put
+"aborted: " before it), for migration 31: storage names no rule of the core's, so it is
+written here (a test holds them equal)."""
+
+
+def _as_unplayed(body: str, match: str) -> str:
+    """SQL: the tournament ``body`` (its JSON) with the game of match ``match`` scored
+    ``=/=`` (``Result.DRAW_UNPLAYED``) where it was ``1/2-1/2``, else ``body`` as it is.
+    A game is ``[round,first,second,result,replay,timed_out,match_id]`` (compact JSON,
+    ``storage.tournaments.tournament_body``): the one of ``match`` ends with
+    ``,null,<match>]`` (a draw times nobody out), found by its position (no other
+    entry or key ends so), the replay's digits trimmed off before it."""
+    tail = f"',null,' || CAST({match} AS TEXT) || ']'"
+    head = f"substr({body}, 1, instr({body}, {tail}) - 1)"
+    trimmed = f"rtrim({head}, '0123456789')"
+    draw = "'\"1/2-1/2\",'"
+    return (f"CASE WHEN instr({body}, {tail}) > 0 "
+            f"AND substr({trimmed}, length({trimmed}) - 9) = {draw} "
+            f"THEN substr({trimmed}, 1, length({trimmed}) - 10) || '\"=/=\",' "
+            f"|| substr({body}, length({trimmed}) + 1) ELSE {body} END")
+
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: the first schema
@@ -552,6 +578,38 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE explorer_places ADD COLUMN used_at REAL;
     CREATE INDEX explorer_places_used ON explorer_places (used_at);
     """,
+    # 31: the early agreed draws of the tournaments still running, scored a played draw
+    # (``1/2-1/2``) before such a draw was scored apart (``=/=``, ``Result.DRAW_UNPLAYED``:
+    # no colours, its own standings column, weighed against FIDE's virtual opponent), are
+    # scored as the running tournament scores its new ones, so one tournament does not
+    # count the same end two ways. Re-scored once here rather than re-read at every read:
+    # the games live in the tournament's JSON with nothing that tells an early draw from
+    # one played (that is its match's words), and every reader of a tournament (the
+    # standings, the Swiss colours, the web) would have to read its matches again. A
+    # finished (or cancelled) tournament keeps the standings it ended with and
+    # announced: re-weighing its tie-breaks could name another winner than the one
+    # announced. The game's match is the one aborted with the early draw's words; each
+    # tournament's such games are re-scored one after the other (``fixed``)
+    f"""
+    WITH RECURSIVE early (tid, mid, n) AS (
+        SELECT tm.tournament_id, tm.match_id,
+            ROW_NUMBER() OVER (PARTITION BY tm.tournament_id ORDER BY tm.match_id)
+        FROM tournament_matches tm
+        JOIN tournaments t ON t.id = tm.tournament_id
+        JOIN matches m ON m.id = tm.match_id
+        WHERE t.status = 'running' AND m.status = 'aborted'
+            AND m.result LIKE '%"reason": "%{EARLY_DRAW_WORDS}"%'
+    ), fixed (tid, n, body) AS (
+        SELECT id, 0, body FROM tournaments WHERE id IN (SELECT tid FROM early)
+        UNION ALL
+        SELECT f.tid, f.n + 1, {_as_unplayed("f.body", "e.mid")}
+        FROM fixed f JOIN early e ON e.tid = f.tid AND e.n = f.n + 1
+    )
+    UPDATE tournaments SET body = (
+        SELECT f.body FROM fixed f WHERE f.tid = tournaments.id
+            AND f.n = (SELECT max(e.n) FROM early e WHERE e.tid = tournaments.id))
+    WHERE id IN (SELECT tid FROM early);
+    """,
 )
 TABLES = frozenset({"guild_settings", "user_prefs", "matches", "seats", "moves", "ratings",
                     "clock_beats", "outbox", "dms_closed", "names", "tournaments",
@@ -576,6 +634,7 @@ _POSTGRES_TYPES = (
     (re.compile(r"\bINTEGER\b"), "BIGINT"),
     (re.compile(r"\bREAL\b"), "DOUBLE PRECISION"),
     (re.compile(r"\s*\bWITHOUT ROWID\b"), ""),
+    (re.compile(r"\binstr\("), "strpos("),  # where a text holds another (migration 31)
 )
 
 

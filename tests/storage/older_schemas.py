@@ -63,6 +63,10 @@ UNDO: dict[int, tuple[str, ...]] = {
     28: ("DROP TABLE explorer_places",),
     29: ("DROP TABLE blocks",),
     30: ("DROP INDEX explorer_places_used", "ALTER TABLE explorer_places DROP COLUMN used_at"),
+    # the running tournaments' early agreed draws scored as played draws again (those
+    # scored apart before 31 ran too: the older schema's tournaments had none)
+    31: ("""UPDATE tournaments SET body = replace(body, '"=/="', '"1/2-1/2"')
+         WHERE status = 'running'""",),
 }
 """Migration number -> the statements that take a database of that schema back to the one
 before it (the data a migration moved is moved back where the older schema held it)."""
