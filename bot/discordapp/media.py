@@ -20,6 +20,7 @@ from locales.i18n import DEFAULT_LOCALE, Words, capitalized
 from service import Caller, MatchService, NameResolver
 from service.computer_seats import computer_title, is_computer
 from service.imported_seats import imported_in, is_imported, seat_player
+from service.texts import player_words
 from service.views import (
     AnalysedMove,
     EvalPoint,
@@ -84,8 +85,9 @@ def move_notes(marked: Sequence[AnalysedMove], guild_id: int,
                match: MatchView | None = None) -> dict[int, Words]:
     """The pictures' note of each analysed move, by record ply: its line with the player
     named as the boards name him (the computer by its title, an imported player as one,
-    by his seat in ``match`` when his record did not name him; "?" when unknown), its
-    cost in the pieces of ``match``'s game."""
+    by his seat in ``match`` when his record did not name him; a person whose name is
+    not known by his seat's colour, "?" without ``match``), its cost in the pieces of
+    ``match``'s game."""
     game = match.game if match is not None else ""
 
     def player(user: int | None) -> Words:
@@ -96,7 +98,7 @@ def move_notes(marked: Sequence[AnalysedMove], guild_id: int,
         name = (name_of(guild_id, user) if name_of is not None else "")
         if is_imported(user):
             return imported_in(match, user, name)
-        return name or "?"
+        return name or (player_words(match, None, user) if match is not None else "?")
     return {a.ply: capitalized(a.line(player(a.user), game=game)) for a in marked}
 
 

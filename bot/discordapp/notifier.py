@@ -186,6 +186,8 @@ class DiscordNotifier:
         drawing failed: the message goes out without a picture rather than not at all)."""
         if self.renderer is None or board is None:
             return None
+        if isinstance(self.names, MemberNames):  # a picture names players, no mentions:
+            await self.names.fetch(m.guild_id, m.players())  # those unknown asked, once
         try:
             image = await asyncio.to_thread(draw_board, self.renderer, m, board,
                                             texts.drawn_names(m, self.names, loc), None, loc)

@@ -4,6 +4,7 @@ after a restart its caches are empty and boards would show seat colours."""
 from __future__ import annotations
 
 from tests.discordapp.conftest import World, make_bot
+from tests.discordapp.helpers import reply
 from tests.discordapp.test_flow import start_xiangqi
 
 
@@ -69,6 +70,18 @@ async def test_autocomplete_names_the_unknown_by_seat_then_asks_after_answering(
     assert len(member_requests(w)) == 1
 
 
+async def test_a_history_export_names_a_player_nobody_here_knew(world: World) -> None:
+    """/history's file names the players (no mention renders in it): one nobody here
+    knew is asked of Discord once the command is acknowledged, never "user <id>"."""
+    w = world
+    _, thread = await start_xiangqi(w)
+    forget_names(w)
+    history = reply(await w.bob.slash(thread, "history"))
+    export = (await history.attachments[0].read()).decode()
+    assert "alice" in export and str(w.alice.id) not in export
+    assert member_requests(w) == [f"/guilds/{w.guild.id}/members/{w.alice.id}"]
+
+
 async def test_one_who_left_is_named_by_his_seat_and_asked_once(world: World) -> None:
     w = world
     await w.alice.slash(w.channel, "challenge", game="xiangqi", opponent=w.bob, seat=0)
@@ -79,3 +92,20 @@ async def test_one_who_left_is_named_by_his_seat_and_asked_once(world: World) ->
     assert thread.name == "Xiangqi: Red vs bob"
     await w.bob.autocomplete(w.channel, "board", "match", "")
     assert member_requests(w) == [f"/guilds/{w.guild.id}/members/{w.alice.id}"]
+
+
+async def test_an_analysis_picture_names_an_unknown_player_by_his_seat() -> None:
+    """The notes the analysis pictures draw (no mention renders there) name a person
+    nobody here knows by his seat's colour, in the reader's language."""
+    from bot.discordapp.media import move_notes
+    from locales.analysis import CostKind
+    from locales.i18n import render
+    from service import MatchService
+    from service.views import AnalysedMove
+    from storage.memory import MemoryRepository
+    from tests.service.conftest import BOB, GUILD, Recorder, SetClock, start_match
+
+    m = await start_match(MatchService(MemoryRepository(), Recorder(), SetClock()))
+    marked = [AnalysedMove(1, 1, BOB, "h8-e8", "h8-h4", 250, CostKind.PAWNS, 250)]
+    note = render(move_notes(marked, GUILD, lambda _g, _u: "", m)[1], "de")
+    assert note.startswith("Zug 2, Schwarz: h8-e8") and str(BOB) not in note

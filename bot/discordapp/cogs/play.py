@@ -148,6 +148,7 @@ class PlayCog(commands.Cog, name="Play"):
                     ply: app_commands.Range[int, 0, 10**6] | None = None) -> None:
         async with acknowledged(interaction):
             m = await resolve_match(self.service, interaction, match)
+            await self.names.fetch(interaction.guild_id, m.players())  # the picture's names
             if ply is not None:  # the replay stepper (issue 42)
                 await open_stepper(self.service, self.names, interaction, m.id, ply)
                 return
@@ -209,6 +210,8 @@ class PlayCog(commands.Cog, name="Play"):
             locale = str(interaction.locale)
 
             guild = interaction.guild_id or 0
+            # its pictures name the players (no mentions there): those unknown are asked
+            await self.names.fetch(interaction.guild_id, record.match.players())
 
             def player(user: int | None) -> Words:
                 """Who played it, in the reply: a name or mention (the images name him
@@ -300,6 +303,8 @@ class PlayCog(commands.Cog, name="Play"):
     async def history(self, interaction: Interaction, match: int | None = None) -> None:
         async with acknowledged(interaction):
             m = await resolve_match(self.service, interaction, match)
+            # the export and the replay name the players (no mentions there)
+            await self.names.fetch(interaction.guild_id, m.players())
             h = await self.service.history(m.id, caller_of(interaction))
             files = [discord.File(io.BytesIO(h.export.encode()),
                                   filename=f"match-{m.id}.{h.export_format}")]
