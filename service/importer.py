@@ -73,6 +73,7 @@ from service.records import (
     RecordEntry,
     ResultRecord,
     SeatRecord,
+    UnkeyedGame,
 )
 from service.states import variant_of
 from service.timecontrol import TimeControlError, parse_time_control
@@ -153,9 +154,10 @@ def stored_key(rec: MatchRecord, entries: Sequence[RecordEntry],
     return texts_key(rec, [e.text for e in entries], starts)
 
 
-def texts_key(rec: MatchRecord, texts: Sequence[str], starts: StartsSeen | None = None
-              ) -> str:
-    """:func:`stored_key` from the ``text`` of each entry alone (all it reads of them)."""
+def texts_key(rec: MatchRecord | UnkeyedGame, texts: Sequence[str],
+              starts: StartsSeen | None = None) -> str:
+    """:func:`stored_key` from the ``text`` of each entry alone (all it reads of them)
+    and the match's game, options and start alone (all it reads of the match)."""
     moves: list[str] = []
     left: list[tuple[int, int, str]] = []
     for text in texts:
@@ -395,12 +397,13 @@ class Importer:
                                 batch_done: Callable[[int], None] | None = None) -> None:
         """Give ``guild_id``'s played matches that ended without a fingerprint theirs
         (those that ended before fingerprints, or whose write as they ended was lost),
-        :data:`KEY_BATCH` at a time (two reads, the matches and their records, and one
-        write transaction of one statement: each a round trip to the database, not one
-        per match; a start the matches share is read once): done once for the matches
-        of before the upgrade, then for none (or the few a failure left). One whose
-        record does not read is marked :data:`UNREADABLE` (logged), so that it is not
-        read again. ``batch_done(n)`` after each batch of ``n`` stored."""
+        :data:`KEY_BATCH` at a time (two reads, of the matches' columns a fingerprint
+        needs and of their records' texts, and one write transaction of one statement:
+        each a round trip to the database, not one per match; a start the matches share
+        is read once): done once for the matches of before the upgrade, then for none
+        (or the few a failure left). One whose record does not read is marked
+        :data:`UNREADABLE` (logged), so that it is not read again. ``batch_done(n)``
+        after each batch of ``n`` stored."""
         starts: StartsSeen = {}
         while batch := await self.repository.unkeyed_games(guild_id, KEY_BATCH):
             keys: dict[int, str] = {}

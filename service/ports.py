@@ -36,6 +36,7 @@ from service.records import (
     RatingChange,
     RatingRecord,
     RecordEntry,
+    UnkeyedGame,
     VacationRecord,
 )
 from service.seasons import SeasonRepository
@@ -482,10 +483,11 @@ class ImportedPlayerStore(Protocol):
         indexed query."""
         ...
 
-    async def unkeyed_games(self, guild_id: int, limit: int) -> list[MatchRecord]:
+    async def unkeyed_games(self, guild_id: int, limit: int) -> list[UnkeyedGame]:
         """``guild_id``'s played matches (not imports) that ended, finished or aborted,
         with a move played, and have no fingerprint yet (ended before fingerprints, or
-        the write after the end was lost), oldest first, at most ``limit``."""
+        the write after the end was lost), oldest first, at most ``limit``: the columns
+        a fingerprint needs alone, not whole matches."""
         ...
 
     async def unkeyed_game_counts(self) -> dict[int, int]:

@@ -264,6 +264,19 @@ class Follow:
 
 
 @dataclass(frozen=True, slots=True)
+class UnkeyedGame:
+    """What a played match's fingerprint is worked out from besides its record
+    (``service.importer.texts_key``): read alone by ``tablero db fingerprints``, not the
+    whole :class:`MatchRecord` (its seats, clock, ratings and followers)."""
+
+    id: int
+    game: str
+    options: Mapping[str, object]
+    start_text: str
+    ply: int
+
+
+@dataclass(frozen=True, slots=True)
 class MatchRecord:
     id: int
     guild_id: int

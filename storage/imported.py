@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from service.errors import Conflict
-from service.records import MatchRecord, MatchStatus, RecordEntry
+from service.records import MatchRecord, MatchStatus, RecordEntry, UnkeyedGame
 from storage.times import moment
 
 UNKEYED = "match:"
@@ -68,8 +68,9 @@ class MemoryImportedPlayers:
                      if m.guild_id == guild_id
                      and key in (m.import_key, self._game_keys.get(m.id))), None)
 
-    async def unkeyed_games(self, guild_id: int, limit: int) -> list[MatchRecord]:
-        return [self._with_prefs(m) for _id, m in sorted(self._matches.items())
+    async def unkeyed_games(self, guild_id: int, limit: int) -> list[UnkeyedGame]:
+        return [UnkeyedGame(m.id, m.game, m.options, m.start_text, m.ply)
+                for _id, m in sorted(self._matches.items())
                 if m.guild_id == guild_id and m.import_key is None and m.ply > 0
                 and m.status in ENDED and m.id not in self._game_keys][:max(0, limit)]
 

@@ -33,6 +33,7 @@ from service.records import (
     ResultRecord,
     SeatRecord,
     TakebackRequest,
+    UnkeyedGame,
     VacationRecord,
     special_entries,
 )
@@ -545,13 +546,15 @@ class SqlRepository(SqlAnalyses, SqlBlocks, SqlComforts, SqlExplorer, SqlImporte
                                f"'{UNKEYED}%' ORDER BY id", (guild_id,))
         return [_match_of(r) for r in rows]
 
-    async def unkeyed_games(self, guild_id: int, limit: int) -> list[MatchRecord]:
-        # the terms of the partial index matches_unkeyed_games, as its migration wrote them
-        rows = await self._all(f"{self._select_match} WHERE guild_id = ? AND game_key IS "
-                               "NULL AND import_key IS NULL AND ply > 0 AND status IN "
-                               "('finished', 'aborted') ORDER BY id LIMIT ?",
-                               (guild_id, max(0, limit)))
-        return [_match_of(r) for r in rows]
+    async def unkeyed_games(self, guild_id: int, limit: int) -> list[UnkeyedGame]:
+        # the terms of the partial index matches_unkeyed_games, as its migration wrote them;
+        # five columns, not the whole row with its seats', prefs', ratings' subqueries
+        rows = await self._all("SELECT id, game, options, start_text, ply FROM matches "
+                               "WHERE guild_id = ? AND game_key IS NULL AND import_key IS "
+                               "NULL AND ply > 0 AND status IN ('finished', 'aborted') "
+                               "ORDER BY id LIMIT ?", (guild_id, max(0, limit)))
+        return [UnkeyedGame(id_, game, json.loads(options), start_text, ply)
+                for id_, game, options, start_text, ply in rows]
 
     async def unkeyed_game_counts(self) -> dict[int, int]:
         # the same terms: read from the partial index alone (its guild_id), never the table

@@ -23,7 +23,7 @@ from service import (
     UserPrefs,
 )
 from service.ratings import rate_groups
-from service.records import LIVE_STATUSES, PostedMessage
+from service.records import LIVE_STATUSES, PostedMessage, UnkeyedGame
 from storage import SqliteRepository
 from storage.errors import NotATableroDatabase
 from storage.sql import due_sql, matches_of_sql
@@ -108,6 +108,26 @@ async def test_entries_come_back_in_ply_order(repo: Repository) -> None:
     assert await repo.load_texts_of({b.id: 9, a.id: 3, none.id: 5, 999: 1}) == {
         b.id: ["b0", "b1"], a.id: ["m0", "m1", "m2"], none.id: [], 999: []}
     assert await repo.load_texts_of({}) == {}
+
+
+async def test_unkeyed_games_are_read_as_what_a_fingerprint_needs(repo: Repository) -> None:
+    """``tablero db fingerprints`` reads a server's ended, played, unfingerprinted
+    matches as their game, options, start and ply alone (``UnkeyedGame``), not whole
+    matches with their seats, clocks, ratings and followers."""
+    ended = await repo.create_match(record(status=MatchStatus.FINISHED, ply=2,
+                                           start_text="s0"))
+    aborted = await repo.create_match(record(status=MatchStatus.ABORTED, ply=1))
+    await repo.create_match(record(status=MatchStatus.ACTIVE, ply=2))  # not ended
+    await repo.create_match(record(status=MatchStatus.ABORTED, ply=0))  # nothing played
+    await repo.create_match(record(guild=2, status=MatchStatus.FINISHED, ply=3))
+    options = {"seed": 3, "arrangement": [[1, 2], [3]]}
+    assert await repo.unkeyed_games(1, 10) == [
+        UnkeyedGame(ended.id, "xiangqi", options, "s0", 2),
+        UnkeyedGame(aborted.id, "xiangqi", options, "start", 1)]
+    await repo.set_game_keys({ended.id: "k"})
+    assert await repo.unkeyed_games(1, 10) == [
+        UnkeyedGame(aborted.id, "xiangqi", options, "start", 1)]
+    assert await repo.unkeyed_games(1, 0) == []
 
 
 async def test_a_match_comes_with_the_count_of_its_special_entries(repo: Repository) -> None:
