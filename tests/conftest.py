@@ -146,6 +146,13 @@ def pytest_sessionfinish() -> None:
         with contextlib.suppress(Exception):
             early.result()[0].stop()
     _EARLY.clear()
+    try:
+        _remove_named_change_log()
+    except Exception as e:  # the tests' verdict stands; say what was left
+        print(f"\nthe tests' log of schema changes stays on {ENV_URL}: {e!r}",
+              file=sys.stderr)
+    for server in list(_ADMINS):  # closed, not left to asyncpg's warning at exit
+        _close_admin(server)
 
 
 EARLY_TAKEN: list[bool] = []
@@ -217,6 +224,15 @@ class _Admin:
     def run(self, work: Callable[[Any], Awaitable[object]]) -> object:
         return asyncio.run_coroutine_threadsafe(self._run(work), self.loop).result()
 
+    def close(self) -> None:
+        """Close the connection (its session's advisory locks go with it; at once, not
+        waiting on a server that may be stopped already) and the loop."""
+        async def close() -> None:
+            if self.connection is not None:
+                self.connection.terminate()
+        asyncio.run_coroutine_threadsafe(close(), self.loop).result()
+        self.loop.call_soon_threadsafe(self.loop.stop)
+
     async def _run(self, work: Callable[[Any], Awaitable[object]]) -> object:
         import asyncpg  # type: ignore[import-untyped]
 
@@ -244,6 +260,14 @@ def _on_server_async(server: str, work: Callable[[Any], Awaitable[object]]) -> o
     with _ADMINS_LOCK:
         admin = _ADMINS.get(server) or _ADMINS.setdefault(server, _Admin(server))
     return admin.run(work)
+
+
+def _close_admin(server: str) -> None:
+    """Close this process's connection onto ``server`` (``_Admin``), if it has one."""
+    with _ADMINS_LOCK:
+        admin = _ADMINS.pop(server, None)
+    if admin is not None:
+        admin.close()
 
 
 def _on_server(server: str, sql: str) -> None:
@@ -320,6 +344,19 @@ triggers (``ddl_command_end``, ``sql_drop``). Superusers only (a named server th
 refuses them is checked by ``_SHAPE`` instead). Measured: reading the shape cost the
 server about 45 ms a test, reading the log under 1 ms."""
 
+_LOG_IN_USE = 7262616
+"""The advisory lock each test session holds, shared, on its connection to a server whose
+``_DDL_LOG`` it uses: the log is removed only by a session that can take it alone."""
+
+_DDL_LOG_REMOVED = """
+SELECT pg_advisory_xact_lock(7262615);
+DROP EVENT TRIGGER IF EXISTS tablero_tests_made;
+DROP EVENT TRIGGER IF EXISTS tablero_tests_dropped;
+DROP SCHEMA IF EXISTS tablero_tests CASCADE;
+"""
+"""``_DDL_LOG`` undone: its event triggers first (they would log their own schema's
+drop), then its schema."""
+
 _CHANGED = """SELECT EXISTS (SELECT FROM tablero_tests.changed WHERE schema_name = $1
     OR object_identity = $1 OR starts_with(object_identity, $1 || '.'))"""
 _FORGET = """DELETE FROM tablero_tests.changed WHERE schema_name = $1
@@ -329,11 +366,14 @@ _LOGGED: dict[str, bool] = {}
 
 
 def _changes_logged(server: str) -> bool:
-    """Whether ``server`` keeps ``_DDL_LOG`` (set up once a process)."""
+    """Whether ``server`` keeps ``_DDL_LOG`` (set up once a process, which holds
+    ``_LOG_IN_USE`` from then on: ``_remove_named_change_log``)."""
     if server not in _LOGGED:
         async def set_up(admin: Any) -> bool:
             import asyncpg
 
+            # before it is made: a session removing it (holding the lock alone) first ends
+            await admin.execute(f"SELECT pg_advisory_lock_shared({_LOG_IN_USE})")
             try:
                 async with admin.transaction():
                     await admin.execute(_DDL_LOG)
@@ -342,6 +382,31 @@ def _changes_logged(server: str) -> bool:
             return True
         _LOGGED[server] = _on_server_async(server, set_up) is True
     return _LOGGED[server]
+
+
+def _remove_named_change_log() -> bool:
+    """At the end of a test session (``pytest_sessionfinish``): where the server
+    ``TABLERO_TEST_POSTGRES_URL`` names keeps ``_DDL_LOG`` for this session, remove it
+    (event triggers that fire at every definition change in the whole database, and
+    their schema, are no thing to leave on a server the tests were lent), unless another
+    session still uses it (each holds ``_LOG_IN_USE``, shared: pytest-xdist's workers,
+    another run), which then removes it in its turn: the last one out. True when it was
+    removed. The session's own server is thrown away whole: nothing to remove there."""
+    named = os.environ.get(ENV_URL, "").strip()
+    if not named or not _LOGGED.pop(named, False):
+        return False
+
+    async def remove(admin: Any) -> bool:
+        await admin.execute(f"SELECT pg_advisory_unlock_shared({_LOG_IN_USE})")
+        if not await admin.fetchval(f"SELECT pg_try_advisory_lock({_LOG_IN_USE})"):
+            return False  # still in use: its last user removes it
+        try:
+            async with admin.transaction():
+                await admin.execute(_DDL_LOG_REMOVED)
+        finally:
+            await admin.execute(f"SELECT pg_advisory_unlock({_LOG_IN_USE})")
+        return True
+    return _on_server_async(named, remove) is True
 
 
 @dataclass

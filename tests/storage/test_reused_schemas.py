@@ -6,11 +6,23 @@ server's log of its changes where it keeps one, else by the schema's shape."""
 
 from __future__ import annotations
 
+import uuid
+from typing import Any
+
 import pytest
 
 from service import MatchService
 from storage import PostgresRepository
-from tests.conftest import _emptied, _new_tablero_schema, _on_server, _url_of
+from tests import conftest
+from tests.conftest import (
+    _close_admin,
+    _emptied,
+    _new_tablero_schema,
+    _on_server,
+    _on_server_async,
+    _url_of,
+)
+from tests.postgres import ENV_URL
 from tests.service.conftest import ALICE, GUILD, Recorder, SetClock, play_random, start_match
 
 DETECTORS = {"log": True, "shape": False}
@@ -70,3 +82,50 @@ def test_a_schema_changed_beyond_its_rows_is_not_emptied(postgres_server: str,
         assert not _emptied(postgres_server, schema)
     finally:
         _on_server(postgres_server, f"DROP SCHEMA {schema.name} CASCADE")
+
+
+_LOG_OBJECTS = """SELECT (SELECT count(*) FROM pg_event_trigger WHERE evtname LIKE 'tablero_tests%')
+    + (SELECT count(*) FROM pg_namespace WHERE nspname = 'tablero_tests')"""
+
+
+def test_a_named_servers_change_log_is_removed_by_the_last_session_out(
+        postgres_server: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The log of schema changes (``_DDL_LOG``: two event triggers and a schema) is not
+    left on a server ``TABLERO_TEST_POSTGRES_URL`` names: the session that ends last
+    removes it (one still using it keeps it); the session's own server keeps its own
+    (it is thrown away whole). Here a database of its own stands for the named server."""
+    async def superuser(admin: Any) -> bool:
+        return bool(await admin.fetchval("SELECT rolsuper FROM pg_roles "
+                                         "WHERE rolname = current_user"))
+    if not _on_server_async(postgres_server, superuser):  # no log is ever made there
+        assert not conftest._changes_logged(postgres_server)
+        return
+    database = f"t_{uuid.uuid4().hex[:16]}"
+    base, _slash, _name = postgres_server.partition("?")[0].rpartition("/")
+    named = f"{base}/{database}"
+    other = f"{named}?application_name=another_session"
+    _on_server(postgres_server, f"CREATE DATABASE {database}")
+
+    def left() -> int:
+        async def count(admin: Any) -> int:
+            return int(await admin.fetchval(_LOG_OBJECTS))
+        found = _on_server_async(other, count)
+        assert isinstance(found, int)
+        return found
+    try:
+        assert conftest._changes_logged(named) and conftest._changes_logged(other)
+        assert left() == 3
+        monkeypatch.delenv(ENV_URL, raising=False)  # the session's own server
+        assert not conftest._remove_named_change_log() and left() == 3
+        monkeypatch.setenv(ENV_URL, named)
+        assert not conftest._remove_named_change_log()  # the other session still uses it
+        assert left() == 3 and named not in conftest._LOGGED
+        monkeypatch.setenv(ENV_URL, other)
+        assert conftest._remove_named_change_log()  # the last one out
+        assert left() == 0
+    finally:
+        conftest._LOGGED.pop(named, None)
+        conftest._LOGGED.pop(other, None)
+        _close_admin(named)
+        _close_admin(other)
+        _on_server(postgres_server, f"DROP DATABASE {database} WITH (FORCE)")
