@@ -153,6 +153,20 @@ def wire_contract(request: pytest.FixtureRequest,
     assert not broken, "requests Discord would refuse:\n" + "\n".join(broken)
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """SimCord's pytest plugin (the ``simcord_env`` fixture, the ``simcord`` marker, the
+    transcript of a failed test) is registered here, where the tests that use it are
+    collected: its entry point is turned off for the suite (``-p no:simcord`` in
+    pyproject's addopts), as importing it imports discord.py and aiohttp, 0.4 s of CPU
+    in every test process (measured), the ones that run none of these tests included
+    (pytest-xdist's controller, a run of other folders). Registered once, whichever way
+    it was loaded."""
+    import simcord.pytest_plugin as plugin
+
+    if not config.pluginmanager.is_registered(plugin):
+        config.pluginmanager.register(plugin, "simcord.pytest_plugin")
+
+
 SETTLE_DEADLINE = 30.0
 """How long (wall-clock seconds) SimCord waits for the bot's work after an action before
 failing, for every test here that does not say otherwise. SimCord's default, 5 s, was
