@@ -52,7 +52,9 @@ def tree_hash(tree: app_commands.CommandTree[Any],
     blob = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
     digest = hashlib.sha256(blob.encode())
     # the localizations come from the catalogues at sync time: a translation changed is a
-    # tree changed
+    # tree changed (measured: reading and hashing the eight, 2.7 MB, costs 2.2-2.7 ms of
+    # CPU once a start, so they are read again rather than sharing the digests
+    # locales.i18n.compiled works out for its cache, a digest of other bytes besides)
     for locale in LOCALES:
         path = catalogue_path(locale)
         digest.update(path.read_bytes() if path.is_file() else b"-")
