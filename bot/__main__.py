@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 import rules
 from bot.ops.logs import configure as configure_logging
-from bot.settings import Settings, load_settings
+from bot.settings import Settings, SettingsError, load_settings
 from rules import native
 from service.errors import StorageError, StorageUnavailable
 
@@ -367,7 +367,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.command not in ("run", "console", "sync", "invite", "db", "web"):
         parser.print_help()
         return 0
-    settings = load_settings()
+    try:
+        settings = load_settings()
+    except SettingsError as e:
+        for line in e.lines:
+            print(f"tablero: {line} (set it in the environment or in .env; .env.example "
+                  "describes every setting)", file=sys.stderr)
+        return 2
     try:
         return _dispatch(args, settings)
     except StorageError as exc:

@@ -4,8 +4,9 @@ documents every one; the environment wins over ``.env``."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from service.shards import ShardSet
@@ -167,6 +168,38 @@ class Settings(BaseSettings):
         return self.discord_token is not None
 
 
+SECRET_SETTINGS = frozenset({"DISCORD_TOKEN", "TABLERO_DB", "TABLERO_WEB_SECRET"})
+"""Settings whose value is never repeated in a message (a token, a URL with a password)."""
+
+
+class SettingsError(ValueError):
+    """Settings that do not parse: ``lines``, one per problem, each naming the setting and
+    (unless it holds a secret) the value it has."""
+
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__("; ".join(lines))
+        self.lines = lines
+
+
+def _problem(error: Any) -> str:
+    """One line for one of pydantic's errors: the setting, its value, what is wrong."""
+    message = str(error["msg"]).removeprefix("Value error, ")
+    loc = error.get("loc") or ()
+    if not loc:  # a rule over several settings: its message names them
+        return message
+    name = str(loc[0])
+    if name in SECRET_SETTINGS:
+        return f"{name} (its value not shown): {message}"
+    value = error.get("input")
+    if name in message:  # the validator's own words name it already
+        return f"{message} (it is {value!r})"
+    return f"{name}={value!r}: {message[:1].lower()}{message[1:]}"
+
+
 def load_settings(env_file: str | Path | None = ".env") -> Settings:
-    """The settings, reading ``env_file`` if it exists (None: the environment only)."""
-    return Settings(_env_file=env_file)  # type: ignore[call-arg]
+    """The settings, reading ``env_file`` if it exists (None: the environment only).
+    Raises ``SettingsError`` when one does not parse."""
+    try:
+        return Settings(_env_file=env_file)  # type: ignore[call-arg]
+    except ValidationError as e:
+        raise SettingsError([_problem(error) for error in e.errors()]) from None

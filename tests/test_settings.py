@@ -154,3 +154,55 @@ def test_puzzle_mining_is_bounded_per_hour(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setenv("TABLERO_PUZZLE_GAMES_PER_HOUR", "-1")
     with pytest.raises(ValueError):
         load_settings(None)
+
+
+@pytest.mark.parametrize("name, value, said", [
+    ("TABLERO_SWEEP_SECONDS", "abc", "TABLERO_SWEEP_SECONDS='abc': input should be a valid "
+     "number"),
+    ("TABLERO_METRICS_PORT", "99999", "TABLERO_METRICS_PORT='99999': input should be less "
+     "than or equal to 65535"),
+    ("TABLERO_LOG_LEVEL", "loud", "TABLERO_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or "
+     "CRITICAL (it is 'loud')"),
+    ("SHARD_IDS", "1", "SHARD_IDS needs SHARD_COUNT"),
+])
+def test_a_malformed_setting_is_one_line_naming_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        name: str, value: str, said: str) -> None:
+    """What an operator sees when a setting does not parse: one line naming the setting
+    and its value and where to fix it, exit status 2, no traceback (pydantic's report,
+    five lines and a link, ended the command with a traceback)."""
+    from bot.__main__ import main
+
+    monkeypatch.chdir(tmp_path)  # no .env of the checkout
+    monkeypatch.setenv(name, value)
+    assert main(["db", "check"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "Traceback" not in err
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("tablero: "), lines
+    assert said in lines[0] and "https://errors.pydantic.dev" not in lines[0]
+    assert lines[0].endswith("(set it in the environment or in .env; .env.example "
+                             "describes every setting)")
+
+
+def test_a_malformed_secret_is_not_repeated(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A setting that holds a secret (a token, a URL with a password) is named with what
+    is wrong, never echoed."""
+    from pydantic_core import InitErrorDetails, PydanticCustomError, ValidationError
+
+    from bot import settings as settings_module
+
+    names = ["DISCORD_TOKEN", "TABLERO_DB", "TABLERO_WEB_SECRET", "TABLERO_WEB_URL"]
+
+    def init(self: object, **_: object) -> None:  # fails as pydantic would on each name
+        raise ValidationError.from_exception_data("Settings", [
+            InitErrorDetails(type=PydanticCustomError("value_error", "it is unusable"),
+                             loc=(name,), input="x://hunter2") for name in names])
+
+    monkeypatch.setattr(settings_module.Settings, "__init__", init)
+    with pytest.raises(settings_module.SettingsError) as refused:
+        settings_module.load_settings(None)
+    lines = refused.value.lines
+    assert [line.split(" ")[0] for line in lines] == [
+        "DISCORD_TOKEN", "TABLERO_DB", "TABLERO_WEB_SECRET", "TABLERO_WEB_URL='x://hunter2':"]
+    assert all("hunter2" not in line for line in lines[:3])
