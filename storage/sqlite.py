@@ -197,7 +197,9 @@ class SqliteRepository(SqlRepository):
                     await self._writer.execute(f"PRAGMA user_version = {number + 1}")
                     await self._writer.execute("COMMIT")
                 except BaseException:
-                    await self._writer.execute("ROLLBACK")
+                    # SQLite may have rolled back already (a full disk): its error counts
+                    if self._writer.in_transaction:
+                        await self._writer.execute("ROLLBACK")
                     raise
 
     async def columns(self, table: str) -> list[str]:
@@ -396,6 +398,10 @@ def _unusable(path: str, exc: BaseException) -> DatabaseUnusable:
             isinstance(exc, PermissionError):
         return DatabaseInaccessible(path, f"cannot open {path} for writing: {text} (check "
                                     "the permissions of the file and its folder)")
+    if isinstance(outage_of(exc, path), DatabaseFull):
+        return DatabaseUnusable(path, f"the disk holding {path} is full ({text}): free some "
+                                "space there, or set TABLERO_DB to a disk with room, and "
+                                "start again")
     return DatabaseUnusable(path, f"cannot use {path}: {text}")
 
 

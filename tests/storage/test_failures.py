@@ -22,6 +22,7 @@ from storage.errors import (
     DatabaseDamaged,
     DatabaseInaccessible,
     DatabaseLost,
+    DatabaseUnusable,
     NotATableroDatabase,
 )
 from storage.sqlite import MIGRATIONS
@@ -175,6 +176,39 @@ async def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
     conn.close()
     with pytest.raises(NotATableroDatabase, match="newer Tablero"):
         await SqliteRepository.open(path)
+
+
+async def test_a_migration_that_sqlite_rolled_back_says_why_it_failed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SQLite rolls a transaction back by itself on some errors (a full disk met while
+    migrating a new database did): the migration's own ROLLBACK then failed ('cannot
+    rollback - no transaction is active') and that was all the operator was told. The
+    extra migration here ends its transaction as SQLite would, then fails."""
+    import storage.sqlite
+
+    monkeypatch.setattr(storage.sqlite, "MIGRATIONS", [
+        *MIGRATIONS, "ROLLBACK; INSERT INTO nowhere VALUES (1)"])
+    with pytest.raises(DatabaseUnusable) as refused:
+        await SqliteRepository.open(tmp_path / "t.db")
+    assert "no such table: nowhere" in refused.value.message
+    assert "cannot rollback" not in refused.value.message
+
+
+async def test_a_full_disk_at_start_is_said_with_what_to_do(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A disk that fills while the database is created or migrated: the line says the disk
+    is full and what to do (it said 'cannot use t.db: database or disk is full')."""
+    import storage.sqlite
+
+    monkeypatch.setattr(storage.sqlite, "MIGRATIONS", [
+        *MIGRATIONS, "PRAGMA max_page_count = 1; CREATE TABLE big (b BLOB); "
+        "INSERT INTO big VALUES (zeroblob(100000))"])
+    path = tmp_path / "t.db"
+    with pytest.raises(DatabaseUnusable) as refused:
+        await SqliteRepository.open(path)
+    assert refused.value.message == (
+        f"the disk holding {path} is full (database or disk is full): free some space "
+        "there, or set TABLERO_DB to a disk with room, and start again")
 
 
 async def test_a_folder_tablero_cannot_write_in_is_refused(
