@@ -196,6 +196,10 @@ def db_main(settings: Settings, args: argparse.Namespace) -> int:
     from bot import operations
 
     path = getattr(args, "db", None) or settings.db_path
+    if args.db_command in ("backup", "check", "explorer", "fingerprints"):
+        _must_exist(path)
+    elif args.db_command == "copy":
+        _must_exist(args.source)
     if args.db_command == "backup":
         return asyncio.run(operations.backup(path, args.path))
     if args.db_command == "check":
@@ -209,6 +213,20 @@ def db_main(settings: Settings, args: argparse.Namespace) -> int:
     print("tablero db backup PATH | tablero db check | tablero db copy FROM TO | tablero db "
           "explorer | tablero db fingerprints (see tablero db -h)", file=sys.stderr)
     return 2
+
+
+def _must_exist(database: Path | str) -> None:
+    """Refuse a SQLite file that is not there: opening it would create an empty database,
+    and a mistyped ``--db`` (or a command run in another folder than the bot, as
+    ``tablero.db`` is relative) would check, back up or copy nothing and say it did."""
+    from storage import is_postgres_url
+    from storage.errors import DatabaseUnusable
+
+    if is_postgres_url(database) or Path(database).exists():
+        return
+    raise DatabaseUnusable(str(database), f"{database} does not exist (in {Path.cwd()}): "
+                           "give the database with --db FILE or set TABLERO_DB; nothing "
+                           "was created")
 
 
 def web_main(settings: Settings, args: argparse.Namespace) -> int:

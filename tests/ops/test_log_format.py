@@ -15,6 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def run_tablero(tmp_path: Path, log_format: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TABLERO_", "DISCORD_"))}
     env.update(TABLERO_LOG_FORMAT=log_format, TABLERO_LOG_LEVEL="INFO")
+    (tmp_path / "t.db").touch()  # tablero db works on an existing database only
     return subprocess.run([sys.executable, "-m", "bot", "db", "check", "--quiet", "--db",
                            str(tmp_path / "t.db")], cwd=tmp_path, env=env, text=True,
                           capture_output=True, timeout=120, check=False)

@@ -156,6 +156,28 @@ def test_a_backup_that_cannot_be_written_says_so(
     assert done.returncode == 1 and "must not overwrite the database" in done.stderr
 
 
+@pytest.mark.parametrize("args", [
+    ["db", "check"], ["db", "check", "--db", "typo.db"], ["db", "backup", "b.db"],
+    ["db", "backup", "--db", "typo.db", "b.db"], ["db", "explorer", "--db", "typo.db"],
+    ["db", "fingerprints", "--db", "typo.db"],
+    ["db", "copy", "typo.db", "copy.db"],
+])
+def test_a_db_command_on_a_missing_file_refuses_instead_of_creating_it(
+        tmp_path: Path, tablero_here: Callable[[list[str], Path], Any],
+        args: list[str]) -> None:
+    """A mistyped --db, or a command run from the wrong folder (TABLERO_DB's tablero.db
+    is relative): every command created an empty database there and reported success
+    ('typo.db: file intact, 0 matches checked', a backup of nothing, a copy of 0 rows
+    into the new installation). It says the file does not exist and creates nothing."""
+    done = tablero_here(args, tmp_path)
+    name = "typo.db" if "typo.db" in args else "tablero.db"
+    assert done.returncode == 3, done
+    assert done.stderr.splitlines()[-1] == (
+        f"tablero: {name} does not exist (in {tmp_path}): give the database with --db "
+        "FILE or set TABLERO_DB; nothing was created")
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
 def test_db_explorer_counts_the_finished_matches_once(
         tmp_path: Path, tablero_here: Callable[[list[str], Path], Any]) -> None:
     """``tablero db explorer`` after an upgrade: the finished matches stored before the
