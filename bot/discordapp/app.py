@@ -34,7 +34,6 @@ from bot.discordapp.cogs import (
 from bot.discordapp.dispatcher import DeliveryOptions, is_discord_entry
 from bot.discordapp.notices import ReplyFirst
 from bot.discordapp.notifier import DiscordNotifier
-from bot.discordapp.redaction import install as redact_tokens_in_logs
 from bot.discordapp.sync import SyncState
 from bot.names import NameBook
 from bot.ops.health import (
@@ -47,6 +46,7 @@ from bot.ops.health import (
     SweepWatch,
 )
 from bot.ops.metrics import Metrics, StoreCounts
+from bot.ops.redaction import install as redact_tokens_in_logs
 from bot.ops.server import Operations
 from bot.web.links import WebLinks
 from service import (

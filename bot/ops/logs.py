@@ -6,7 +6,8 @@ A JSON line holds ``time`` (UTC, ISO 8601), ``level``, ``logger``, ``message``, 
 adapters say what they work on with :func:`log_context` (an interaction its server and
 shard, and its match when it names one; a delivery its match), and a call may pass them
 itself (``log.info(..., extra={"match": 7})``). Token redaction happens when a record is
-made (``bot.discordapp.redaction``), before any formatter, so it holds in both formats.
+made (``bot.ops.redaction``, installed by :func:`configure`), before any formatter, so it
+holds in both formats and in every process.
 
 >>> import logging
 >>> record = logging.LogRecord("tablero.discord", logging.INFO, "x.py", 1,
@@ -27,6 +28,8 @@ import time
 from collections.abc import Iterator, Mapping
 from contextvars import ContextVar
 from types import MappingProxyType
+
+from bot.ops import redaction
 
 FORMATS = ("text", "json")
 
@@ -85,7 +88,9 @@ class JsonFormatter(logging.Formatter):
 
 
 def configure(level: str, log_format: str = "text") -> None:
-    """The root logger's one handler (standard error), in ``log_format``."""
+    """The root logger's one handler (standard error), in ``log_format``; tokens and the
+    web's signed links redacted from every record (``bot.ops.redaction``)."""
+    redaction.install()
     handler = logging.StreamHandler()
     handler.setFormatter(JsonFormatter() if log_format == "json"
                          else logging.Formatter(TEXT_FORMAT))

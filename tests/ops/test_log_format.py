@@ -4,10 +4,13 @@ writes to standard error that is a log line is one JSON object."""
 from __future__ import annotations
 
 import json
+import logging
 import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -35,3 +38,27 @@ def test_text_stays_the_default_format(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert " INFO tablero: engine core: " in done.stderr
     assert not done.stderr.lstrip().startswith("{")
+
+
+def test_every_command_redacts_tokens_and_the_webs_signed_links(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """``tablero web`` logged a refused request's path, a player's signed link in it
+    ('web request /p/TOKEN/move refused: …', at INFO): whoever reads the logs could move
+    for him. The redaction was installed by the Discord adapter alone; it is now part of
+    the logging every command configures, and cuts the web's tokens too."""
+    from bot.ops import redaction
+    from bot.ops.logs import configure
+
+    made = logging.getLogRecordFactory()
+    monkeypatch.setattr(redaction, "_installed", False)
+    logging.setLogRecordFactory(logging.LogRecord)  # a process that never loaded Discord
+    try:
+        configure("INFO", "text")
+        token = "AAAAAAAAAAEAAAAAAAAAAb2fGY0wDtj7lnhBPlHAd5Y"
+        with caplog.at_level(logging.INFO):
+            logging.getLogger("bot.web.app").info("web request %s refused: %s",
+                                                  f"/p/{token}/move", "not your turn")
+    finally:
+        logging.setLogRecordFactory(made)
+    assert "web request /p/<redacted>/move refused: not your turn" in caplog.text
+    assert token not in caplog.text

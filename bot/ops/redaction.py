@@ -1,4 +1,5 @@
-"""Tokens never reach a log, at any level.
+"""Tokens never reach a log, at any level, in any process (:func:`bot.ops.logs.configure`
+installs this for every ``tablero`` command).
 
 discord.py logs, at DEBUG, every HTTP route it calls (an interaction's follow-ups go to
 ``/webhooks/<application id>/<interaction token>``) and every gateway event it receives
@@ -13,6 +14,14 @@ like a bot token replaced before any handler sees it.
 "{'type': 2, 'token': '<redacted>', 'id': '9'}"
 >>> redact("MTIzNDU2Nzg5MDEyMzQ1Njc4.Gabcde.c2VjcmV0LXBhcnQtbmV2ZXItcHJpbnRlZA")
 '<redacted>'
+
+The web's signed links are secrets too (a player's ``/p/`` link moves for him): their
+token is cut from a logged path or address.
+
+>>> redact("web request /p/AAAAAAAAAAEAAAAAAAAAAb2fGY0wDtj7lnhBPlHAd5Y/move refused")
+'web request /p/<redacted>/move refused'
+>>> redact("https://tablero.example/m/AAAAAAAAAAEAAAAAAAAAAb2fGY0wDtj7lnhBPlHAd5Y")
+'https://tablero.example/m/<redacted>'
 """
 
 from __future__ import annotations
@@ -28,6 +37,8 @@ _PATTERNS = (
     (re.compile(r"(/(?:webhooks|interactions)/\d+/)[^/\s'\"?]+"), rf"\g<1>{REDACTED}"),
     # "token": "..." in a payload (a gateway event, a JSON body), quoted either way
     (re.compile(r"""(['"]token['"]\s*:\s*['"])[^'"]*(['"])"""), rf"\g<1>{REDACTED}\g<2>"),
+    # a web link's signed token: /m/ (spectators), /p/ (a player), /s/ (a server's page)
+    (re.compile(r"(/[mps]/)[A-Za-z\d_-]{16,}"), rf"\g<1>{REDACTED}"),
     # a bot token: base64 user id . timestamp . HMAC
     (re.compile(r"[A-Za-z\d_-]{17,30}\.[A-Za-z\d_-]{5,8}\.[A-Za-z\d_-]{25,}"), REDACTED),
 )
