@@ -117,6 +117,14 @@ def error_switch(request: web.Request, status: int) -> tuple[str, dict[str, str]
     return SAME_ADDRESS, {"ply": ply[:20]} if ply else None
 
 
+def route_of(request: web.Request) -> str:
+    """The route ``request`` came by, as its pattern (``/p/{token}/{action}``): what a log
+    line or a metric names, never the path itself, whose signed token is a player's key
+    to his match (or a spectator's to a match nobody else was given)."""
+    resource = request.match_info.route.resource
+    return resource.canonical if resource is not None else "unmatched"
+
+
 def reader_locale(request: web.Request) -> str:
     """The page's language: ``?lang=`` when it names one Tablero speaks (``de``,
     ``es-MX`` and ``zh_tw`` as well as the switch's own tags), else the best of
@@ -293,9 +301,8 @@ class WebApp:
             raise
         finally:
             if self.metrics is not None:
-                resource = request.match_info.route.resource
-                route = resource.canonical if resource is not None else "unmatched"
-                self.metrics.web_request(route, status, time.perf_counter() - started)
+                self.metrics.web_request(route_of(request), status,
+                                         time.perf_counter() - started)
 
     @web.middleware
     async def _guarded(self, request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -313,10 +320,10 @@ class WebApp:
         except WebLinkRevoked:
             response = self._error(request, 403)
         except (ServiceError, StorageError) as e:
-            log.info("web request %s refused: %s", request.path, e)
+            log.info("web request %s refused: %s", route_of(request), e)
             response = self._error(request, 503 if isinstance(e, StorageError) else 400)
         except Exception:
-            log.exception("web request %s failed", request.path)
+            log.exception("web request %s failed", route_of(request))
             response = self._error(request, 500)
         if response.prepared:  # a stream (events) sent its own headers
             return response
