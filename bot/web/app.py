@@ -117,6 +117,22 @@ def error_switch(request: web.Request, status: int) -> tuple[str, dict[str, str]
     return SAME_ADDRESS, {"ply": ply[:20]} if ply else None
 
 
+def from_own_page(request: web.Request) -> bool:
+    """Whether a form comes from a page of this site: the browser's own word where it
+    gives one (``Sec-Fetch-Site``: ``same-origin`` only), else the ``Origin``'s host is
+    the one asked (its scheme aside: behind a proxy that ends TLS the page is https while
+    this server is asked over http). A request with neither is no browser's cross-site
+    form: the form token decides."""
+    site = request.headers.get("Sec-Fetch-Site")
+    if site is not None:
+        return site == "same-origin"
+    origin = request.headers.get("Origin")
+    if origin is None:
+        return True
+    scheme, sep, host = origin.partition("://")
+    return bool(sep) and scheme in ("http", "https") and host == request.host
+
+
 def route_of(request: web.Request) -> str:
     """The route ``request`` came by, as its pattern (``/p/{token}/{action}``): what a log
     line or a metric names, never the path itself, whose signed token is a player's key
@@ -560,8 +576,7 @@ class WebApp:
         if action not in ("move", "setup", "draw", "resign"):
             raise web.HTTPNotFound()
         grant, caller = self._grant(token)
-        origin = request.headers.get("Origin")
-        if origin is not None and origin != f"{request.scheme}://{request.host}":
+        if not from_own_page(request):
             raise web.HTTPForbidden()
         if not self.limiter.allow(f"{token}|{request.remote}"):
             raise web.HTTPTooManyRequests()

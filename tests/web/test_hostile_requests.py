@@ -11,7 +11,7 @@ import pytest
 from service.errors import StorageUnavailable
 from tests.service.conftest import ALICE
 from tests.web.conftest import Site, web_match
-from tests.web.test_play import player_path
+from tests.web.test_play import form_of, player_path
 
 
 async def test_no_link_token_reaches_the_log_of_a_refused_or_failed_request(
@@ -40,3 +40,31 @@ async def test_no_link_token_reaches_the_log_of_a_refused_or_failed_request(
                        if r.name.startswith("bot.web"))
     assert "/p/{token}" in logged and "/m/{token}" in logged  # the route is named
     assert not any(t in logged for t in tokens)
+
+
+async def test_a_form_is_taken_from_its_page_behind_a_tls_proxy_and_never_from_elsewhere(
+        site: Site) -> None:
+    """Behind a proxy that ends TLS the page is https while the server is asked over
+    http: the browser's own word (``Sec-Fetch-Site``), else the Origin's host, decides;
+    a form from another site is refused whatever else it carries."""
+    m = await web_match(site.service, "damas")
+    path = await player_path(site, m, ALICE)
+    html = await (await site.client.get(path)).text()
+    host = f"{site.client.host}:{site.client.port}"
+
+    async def draw(headers: dict[str, str], action: str, to: str = "/draw") -> int:
+        r = await site.client.post(path + to, data={**form_of(html), "action": action},
+                                   headers=headers, allow_redirects=False)
+        return r.status
+
+    assert await draw({"Sec-Fetch-Site": "cross-site"}, "offer") == 403
+    assert await draw({"Sec-Fetch-Site": "same-site", "Origin": f"http://{host}"},
+                      "offer") == 403
+    assert await draw({"Origin": "https://evil.example"}, "offer") == 403
+    assert await draw({"Origin": "null"}, "offer") == 403
+    assert (await site.service.get_match(m.id)).draw_offer_by is None
+    assert await draw({"Origin": f"https://{host}"}, "offer") == 303  # an older browser
+    assert (await site.service.get_match(m.id)).draw_offer_by == ALICE
+    assert await draw({"Sec-Fetch-Site": "same-origin", "Origin": f"https://{host}"},
+                      "", "/resign") == 303
+    assert not (await site.service.get_match(m.id)).status.is_live
