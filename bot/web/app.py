@@ -68,6 +68,14 @@ BOARD_CACHE = 512
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 POSTS_PER_MINUTE = 30
 """State-changing requests one player's link may make a minute (then 429)."""
+STREAMS = 400
+"""Live streams (``/m/{token}/events``) one process holds open at once: each is a
+connection and a file descriptor for as long as its reader stays (a reader that never
+reads holds one too), and a process has about a thousand. Past it a stream is answered
+with a later retry and closed at once (the page reconnects by itself then), so somebody
+opening thousands cannot leave the pages without a descriptor to answer with."""
+BUSY_RETRY_MS = 30_000
+"""When a reader turned away for :data:`STREAMS` tries again."""
 NAMES_SECONDS = 5.0
 """How long a server's display names, read from the store, are taken as fresh (a
 player seen by the bot after ``tablero web`` started is named within that)."""
@@ -276,6 +284,8 @@ class WebApp:
         self.signer = signer
         self.watch = Watch(service, poll_seconds)
         self.keepalive = keepalive_seconds
+        self.max_streams = STREAMS
+        self.streams = 0  # live streams open now
         self._boards: OrderedDict[tuple[int, int, int, str, int], bytes] = OrderedDict()
         self.steppers = Steppers()  # each match's plies as its page shows them, by version
 
@@ -643,6 +653,11 @@ class WebApp:
                                                "Content-Security-Policy": CSP,
                                                "X-Content-Type-Options": "nosniff"})
         await response.prepare(request)
+        if self.streams >= self.max_streams:  # busy: the browser asks again later
+            with contextlib.suppress(ConnectionError):
+                await response.write(f"retry: {BUSY_RETRY_MS}\n\n".encode())
+            return response
+        self.streams += 1
         try:
             await response.write(b"retry: 2000\n\n")
             while True:
@@ -656,6 +671,8 @@ class WebApp:
                                      .encode())
         except ConnectionError:  # the reader went away
             pass
+        finally:
+            self.streams -= 1
         return response
 
 

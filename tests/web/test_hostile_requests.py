@@ -4,6 +4,7 @@ an oversized one is refused."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import pytest
@@ -68,3 +69,26 @@ async def test_a_form_is_taken_from_its_page_behind_a_tls_proxy_and_never_from_e
     assert await draw({"Sec-Fetch-Site": "same-origin", "Origin": f"https://{host}"},
                       "", "/resign") == 303
     assert not (await site.service.get_match(m.id)).status.is_live
+
+
+async def test_live_streams_past_the_limit_are_told_to_come_back_later(
+        site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each live stream holds a connection for as long as its reader stays: past
+    ``max_streams`` a new one is told to retry later and closed at once, and the slot of
+    a reader who left is free again."""
+    assert site.web is not None
+    monkeypatch.setattr(site.web, "max_streams", 1, raising=False)
+    m = await web_match(site.service, "damas")
+    events = site.path(m) + "/events"
+    held = await site.client.get(events)
+    assert await held.content.readline() == b"retry: 2000\n"
+    async with site.client.get(events) as turned_away:
+        assert turned_away.status == 200  # (an EventSource refused gives up for good)
+        async with asyncio.timeout(10.0):  # (a stream let in would never end)
+            assert await turned_away.read() == b"retry: 30000\n\n"
+    held.close()
+    async with asyncio.timeout(10.0):  # the next keep-alive finds the reader gone
+        while site.web.streams:
+            await asyncio.sleep(0.05)
+    async with site.client.get(events) as again:
+        assert await again.content.readline() == b"retry: 2000\n"
