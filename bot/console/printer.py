@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Callable, Iterable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import ClassVar, TextIO
 
@@ -395,9 +395,12 @@ class ConsolePrinter:
 
     @handlers.on(DeadlineReminder)
     async def deadline_reminder(self, event: DeadlineReminder) -> None:
-        hours = round(event.remaining.total_seconds() / 3600)
-        self.say(_("* reminder #{match}: {players}, your move is due in {hours} h",
-                   match=event.match.id, players=self.names_of(event.users), hours=hours))
+        # the time left in words, to the nearest minute (half an hour is "30 minutes",
+        # never "0 h"; 11:59:58 is "12 hours"), and when
+        left = timedelta(minutes=round(event.remaining / timedelta(minutes=1)))
+        self.say(_("* reminder #{match}: {players}, your move is due in {left} (by {when})",
+                   match=event.match.id, players=self.names_of(event.users),
+                   left=texts.duration(left), when=self.when(event.match.deadline)))
 
     @handlers.on(PlayerOut)
     async def player_out(self, event: PlayerOut) -> None:

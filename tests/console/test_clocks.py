@@ -206,3 +206,20 @@ async def test_the_console_writes_times_in_the_zone_of_the_person_it_acts_as(
     assert "alice to move by 2026-01-02 12:00 UTC" in said  # bob before he set one
     assert "by 2026-01-02 17:45 UTC+05:45" in said  # bob in Kathmandu
     assert said.rsplit("> as alice", 1)[1].count("by 2026-01-02 13:00 CET") == 1
+
+
+async def test_a_reminder_half_an_hour_ahead_says_so(tmp_path: Path) -> None:
+    """An hour per move is reminded half an hour before: "due in 30 minutes", in the
+    reader's zone, not "due in 0 h"."""
+    db, clock = tmp_path / "r.db", ShiftedClock(SetClock())  # 2026-01-01 12:00 UTC
+    said = await session(db, clock, """
+        as alice
+        /timezone Europe/Berlin
+        /challenge @bob xiangqi seat:red clock:1h
+        as bob
+        /accept
+        as alice
+        /sweep +0.021
+    """)
+    assert "* reminder #1: alice, your move is due in 30 minutes (by 2026-01-01 14:00 CET)" \
+        in said

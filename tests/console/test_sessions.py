@@ -130,7 +130,7 @@ as alice
     assert "* #1: alice offers a draw" in out and "* #1: bob declined the draw" in out
     assert "! /draw offer, /draw accept or /draw decline" in out
     assert "! you are not playing in match #1" in out
-    assert "* reminder #1: bob, your move is due in 12 h" in out
+    assert "* reminder #1: bob, your move is due in 12 hours (by " in out
     assert "* #1 is over: aborted" in out  # one ply only: aborted, unrated
     assert "no live matches" in out
 
