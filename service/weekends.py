@@ -48,10 +48,18 @@ def zone_of(name: str | None) -> ZoneInfo:
     return ZoneInfo(name or "UTC")
 
 
+NOT_PLACES = frozenset({"localtime", "Factory", "posixrules"})
+"""Names ``zoneinfo`` may list that name no place a player lives in: ``localtime`` is
+the machine's own zone (a link to /etc/localtime where the system has a time zone
+database: a player's weekends would move with the host Tablero runs on), ``Factory``
+and ``posixrules`` are tzdata's placeholders."""
+
+
 @lru_cache(maxsize=1)
 def zone_names() -> tuple[str, ...]:
-    """Every IANA time zone name the standard library knows, sorted."""
-    return tuple(sorted(available_timezones()))
+    """Every IANA time zone name the standard library knows, sorted (but
+    :data:`NOT_PLACES`)."""
+    return tuple(sorted(z for z in available_timezones() if z not in NOT_PLACES))
 
 
 def checked_zone(text: str) -> str | None:

@@ -190,3 +190,14 @@ def _first(cal: Calendar, since: datetime, n: int) -> list[tuple[datetime, datet
         if len(out) == n:
             break
     return out
+
+
+def test_the_host_s_own_zone_and_tzdata_s_placeholders_are_no_time_zone() -> None:
+    """``localtime`` is whatever zone the machine Tablero runs on is set to (a link to
+    /etc/localtime where the system has a time zone database, nothing where it has
+    none): a player's weekends must not move with the host. ``Factory`` and
+    ``posixrules`` are tzdata's placeholders, no place anybody lives in."""
+    for name in ("localtime", "LOCALTIME", "Factory", "posixrules"):
+        assert checked_zone(name) is None, name
+    assert zones_like("localtime") == [] and zones_like("factory") == []
+    assert checked_zone("Europe/Berlin") == "Europe/Berlin"
