@@ -147,7 +147,8 @@ def after_downtime(rec: MatchRecord, since: datetime, now: datetime) -> MatchRec
     A turn paused by a vacation until ``P`` was not running before ``P``: extending it
     by the whole gap would hand its player time he never lost (and bank it, with a bank
     control), so it gets only ``now - max(since, P)``; the pause end itself stays (the
-    vacation ends when it ends). Seats moving at once each get their own share.
+    vacation ends when it ends). Seats moving at once each get their own share. The
+    reminder moves with the deadline and keeps its player's waking hours.
     """
     if rec.deadline is None:
         return None
@@ -170,6 +171,11 @@ def after_downtime(rec: MatchRecord, since: datetime, now: datetime) -> MatchRec
         if now > stopped:
             remind = calendar_of(rec, first if rec.to_move else None).moved(
                 rec.remind_at, stopped, now)
+    if remind is not None and remind > now:
+        # moved by the outage, it may fall in his night: kept to his waking hours as a
+        # turn's reminder is (``Calendar.sensible``)
+        remind = calendar_of(rec, first if rec.to_move else None).sensible(
+            remind, now, moved[first][0])
     if not rec.to_move:
         return dataclasses.replace(rec, deadline=rec.deadline + shift, remind_at=remind)
     return _with_seat_clocks(rec, moved, remind)

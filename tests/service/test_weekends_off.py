@@ -244,3 +244,28 @@ async def test_a_player_who_changes_his_time_zone_is_not_timed_out_in_his_new_we
     clock.t = monday
     assert [e.match.id for e in await service.sweep_deadlines()
             if isinstance(e, MatchEnded)] == [m.id]
+
+
+async def test_a_reminder_moved_by_an_outage_keeps_the_player_s_waking_hours(
+        repo: Repository, clock: SetClock, recorder: Recorder) -> None:
+    """Tablero away from Friday 21:00 to Monday 10:00 in Berlin: Bob's 38 running hours
+    left end on Wednesday 00:00 there, and his reminder, moved with the same running
+    time, fell at Tuesday midnight; it keeps his waking hours, as a turn's does."""
+    service = MatchService(repo, recorder, clock, rng=random.Random(1))
+    await service.set_time_zone(BOB, "Europe/Berlin")
+    clock.t = at(2026, 3, 27, 10)  # Friday 11:00 in Berlin
+    m = await service.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[BOB], seat=0,
+                                days=2, weekends_off=True)
+    await service.accept(m.id, BOB)
+    await _first_move(service, m.id)
+    clock.t = at(2026, 3, 27, 20)
+    await service.beat()
+    clock.t = at(2026, 3, 30, 8)  # Monday 10:00 (summer time since Sunday)
+    service = MatchService(repo, recorder, clock, rng=random.Random(2))
+    assert [n.match.id for n in await service.resume()] == [m.id]
+    deadline = (await service.get_match(m.id)).deadline
+    assert deadline == at(2026, 3, 31, 22)  # Wednesday 00:00 in Berlin
+    stored = await repo.load_match(m.id)
+    assert stored is not None and stored.remind_at is not None
+    assert clock.t <= stored.remind_at < deadline
+    assert 8 <= stored.remind_at.astimezone(ZoneInfo("Europe/Berlin")).hour < 22
