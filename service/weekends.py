@@ -85,6 +85,22 @@ def checked_zone(text: str) -> str | None:
     return found
 
 
+def local_clock(zone: str, now: datetime) -> str:
+    """The time of day in ``zone`` at ``now`` with its offset from UTC: what a player who
+    just set his zone checks it by (``Etc/GMT+2`` is two hours *behind* UTC, POSIX's
+    sign; ``EST`` never keeps summer time: the answer shows either at once).
+
+    >>> noon = datetime(2026, 1, 1, 12, tzinfo=UTC)
+    >>> local_clock("Asia/Kolkata", noon), local_clock("Etc/GMT+2", noon)
+    ('17:30 UTC+05:30', '10:00 UTC-02:00')
+    """
+    local = now.astimezone(zone_of(zone))
+    offset = local.utcoffset() or timedelta(0)
+    minutes = abs(offset) // timedelta(minutes=1)
+    sign = "-" if offset < timedelta(0) else "+"
+    return f"{local:%H:%M} UTC{sign}{minutes // 60:02d}:{minutes % 60:02d}"
+
+
 def zones_like(prefix: str, limit: int = 25) -> list[str]:
     """Time zone names containing ``prefix`` (case forgiven), those starting with it
     first: what Discord's autocomplete offers.

@@ -205,6 +205,9 @@ async def test_the_console_writes_times_in_the_zone_of_the_person_it_acts_as(
     """)
     assert "alice to move by 2026-01-02 12:00 UTC" in said  # bob before he set one
     assert "by 2026-01-02 17:45 UTC+05:45" in said  # bob in Kathmandu
+    # setting a zone says what time it is there now, and its offset (Etc/GMT+2 is two
+    # hours behind UTC: its sign surprises, the answer shows it)
+    assert "your time zone: Asia/Kathmandu (it is 17:45 UTC+05:45 there now)" in said
     assert said.rsplit("> as alice", 1)[1].count("by 2026-01-02 13:00 CET") == 1
 
 

@@ -4,6 +4,8 @@ proposed with /pause, answered with its buttons across a restart, and resumed ea
 
 from __future__ import annotations
 
+import re
+
 import discord
 import pytest
 
@@ -22,6 +24,8 @@ async def test_a_time_zone_is_set_with_autocomplete_and_checked(world: World) ->
     assert bad.ephemeral and "is not a time zone" in bad.content
     good = reply(await w.alice.slash(w.channel, "timezone", zone="europe/madrid"))
     assert "Europe/Madrid" in good.content
+    # what time it is there now, and the offset, to check the zone by
+    assert re.search(r"it is \d\d:\d\d UTC\+0[12]:00 there now", good.content)
     assert (await w.service.get_user_prefs(w.alice.id)).time_zone == "Europe/Madrid"
     both = reply(await w.alice.slash(w.channel, "timezone", zone="UTC", clear=True))
     assert both.ephemeral and "not both" in both.content

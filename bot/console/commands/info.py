@@ -46,6 +46,7 @@ from service.queries import KEEP
 from service.states import ladders
 from service.timecontrol import describe_time_control, parse_time_control
 from service.views import RATING_MEANING
+from service.weekends import local_clock
 
 
 async def cmd_help(console: Console, args: list[str], line: str) -> None:
@@ -265,7 +266,9 @@ async def _time_zone(console: Console, zone: str) -> None:
 
 
 def _say_zone(console: Console, zone: str | None) -> None:
-    console.say(_("your time zone: {zone}", zone=zone) if zone is not None
+    # the time there now and its offset: a zone given by mistake shows at once
+    console.say(_("your time zone: {zone} (it is {time} there now)", zone=zone,
+                  time=local_clock(zone, console.clock.now())) if zone is not None
                 else _("your time zone: none set (UTC counts)"))
 
 

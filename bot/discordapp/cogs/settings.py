@@ -23,7 +23,7 @@ from locales.i18n import LOCALES, Words, _, _n, command, joined, negotiate
 from service import MatchService
 from service.queries import KEEP, Unchanged
 from service.timecontrol import describe_time_control, parse_time_control
-from service.weekends import zones_like
+from service.weekends import local_clock, zones_like
 
 LANGUAGE_NAMES = {
     "en-US": "English (US)", "en-GB": "English (UK)", "de": "Deutsch",
@@ -176,7 +176,10 @@ class SettingsCog(commands.Cog, name="Settings"):
                 prefs = await self.service.set_time_zone(user, None if clear else zone)
             else:
                 prefs = await self.service.get_user_prefs(user)
-            await answer(interaction, _("Your time zone: {zone}.", zone=prefs.time_zone)
+            # the time there now and its offset: a zone given by mistake shows at once
+            await answer(interaction, _("Your time zone: {zone} (it is {time} there now).",
+                                        zone=prefs.time_zone, time=local_clock(
+                                            prefs.time_zone, self.service.clock.now()))
                          if prefs.time_zone is not None else
                          _("You have set no time zone: UTC counts for your weekends "
                            "(weekends off) and reminders keep to no hours of yours."))
