@@ -150,9 +150,13 @@ class Calendar:
 
     def advance(self, start: datetime, duration: timedelta) -> datetime:
         """The instant at which the clock started at ``start`` has run ``duration``
-        (``start`` itself for none); never inside a weekend unless it ends one."""
-        if duration <= timedelta(0) or not self.weekends_off:
+        (``start`` itself for none, or the end of the weekend it falls inside: a clock
+        with nothing left runs out when it runs again); never inside a weekend unless it
+        ends one."""
+        if not self.weekends_off:
             return start + max(duration, timedelta(0))
+        if duration <= timedelta(0):
+            return self.outside(start)
         at, left = start, duration
         for w_start, w_end in self.weekends(start):
             if w_start > at:
@@ -217,8 +221,10 @@ class Calendar:
         ended early gives back what it had added."""
         if restarts == stopped:
             return deadline
-        if not self.weekends_off or deadline <= stopped:
+        if not self.weekends_off:
             return deadline + (restarts - stopped)
+        if deadline <= stopped:  # nothing left when it stopped: never inside a weekend
+            return self.outside(deadline + (restarts - stopped))
         return self.advance(restarts, self.running(stopped, deadline))
 
     def sensible(self, remind: datetime, start: datetime, deadline: datetime) -> datetime:

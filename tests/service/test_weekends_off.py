@@ -269,3 +269,38 @@ async def test_a_reminder_moved_by_an_outage_keeps_the_player_s_waking_hours(
     assert stored is not None and stored.remind_at is not None
     assert clock.t <= stored.remind_at < deadline
     assert 8 <= stored.remind_at.astimezone(ZoneInfo("Europe/Berlin")).hour < 22
+
+
+async def test_a_clock_with_no_time_left_restarting_in_a_weekend_waits_for_its_end(
+        repo: Repository, clock: SetClock, recorder: Recorder) -> None:
+    """Bob's automatic vacation day ends on Friday noon, his deadline with it: no running
+    time is left after it. Tablero is away from Thursday to Sunday: his clock, stopped
+    with nothing left, starts again on Sunday, in his weekend, where it does not run. It
+    ran out the moment his weekend ends (Monday 00:00), not on Sunday (a timeout, or one
+    more vacation day spent, in the weekend the server keeps free)."""
+    service = MatchService(repo, recorder, clock, rng=random.Random(1))
+    await service.update_guild_settings(GUILD, auto_vacation=True)
+    clock.t = at(2026, 6, 1, 12)  # Monday
+    m = await service.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[BOB], seat=0,
+                                days=1, weekends_off=True)
+    await service.accept(m.id, BOB)
+    await _first_move(service, m.id)
+    p, _ = await service.position(m.id)
+    await service.move(m.id, BOB, p.variant.format_move(p, next(iter(p.legal_moves()))))
+    clock.t = at(2026, 6, 3, 12)  # Wednesday noon
+    p, _ = await service.position(m.id)
+    await service.move(m.id, ALICE, p.variant.format_move(p, next(iter(p.legal_moves()))))
+    clock.t = at(2026, 6, 4, 12, 1)  # Thursday: his time ran out, a day of vacation spent
+    assert [e.days_spent for e in await service.sweep_deadlines()
+            if isinstance(e, AutoVacation)] == [1]
+    assert (await service.get_match(m.id)).deadline == at(2026, 6, 5, 12)  # Friday noon
+    await service.beat()
+    clock.t = at(2026, 6, 7, 10)  # Sunday: Tablero is back
+    service = MatchService(repo, recorder, clock, rng=random.Random(2))
+    await service.resume()
+    assert (await service.get_match(m.id)).deadline == at(2026, 6, 8)  # Monday 00:00
+    for hour in (0, 6, 12):
+        clock.t = at(2026, 6, 7, 10 + hour)
+        assert not [e for e in await service.sweep_deadlines()
+                    if isinstance(e, (AutoVacation, MatchEnded))]
+    assert (await service.vacation_status(GUILD, BOB)).used == 1
