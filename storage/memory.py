@@ -269,10 +269,12 @@ class MemoryRepository(MemoryAnalyses, MemoryBlocks, MemoryExplorer, MemoryImpor
         for match_id, m in sorted(self._matches.items()):
             if m.status is MatchStatus.ACTIVE and m.deadline is not None and \
                     shard_of(m.guild_id, shard_count) == shard_id:
-                moved = downtime.moved(m)
+                # read with its players' time zones as they are now (as SQL reads it),
+                # not as they were when it was last saved
+                moved = downtime.moved(self._with_prefs(m))
                 if moved is None:
                     continue  # every clock of it was paused by a vacation throughout
-                m = dataclasses.replace(moved, version=m.version + 1)
+                m = dataclasses.replace(moved, seats=m.seats, version=m.version + 1)
                 self._matches[match_id] = m
                 out.append(self._with_prefs(m))
                 self._store_outbox(out[-1], outbox)

@@ -257,6 +257,12 @@ def _rating_of(row: Sequence[Any]) -> RatingRecord:
 _RATING_COLUMNS = "guild_id, ladder, user_id, mu, sigma, wins, losses, draws"
 _IN_SHARD = "(guild_id >> 22) % ? = ?"
 """A match's guild is on shard ``?`` of ``?`` (Discord's formula, ``shards.shard_of``)."""
+_ZONED_REMINDER = ("(remind_at IS NOT NULL AND EXISTS (SELECT 1 FROM seats zs JOIN user_prefs zp "
+                   "ON zp.user_id = zs.user_id WHERE zs.match_id = matches.id "
+                   "AND zp.time_zone IS NOT NULL))")
+"""A match with a reminder still to send and a player with a time zone among its seats:
+an outage moves its reminder by the core's rule (``turns.after_downtime``: his waking
+hours), not by the gap in one statement."""
 _BEATS_OF = "(shard_count = ? AND shard_id = ?) OR shard_count <> ?"
 """The clock beats that speak for one shard's guilds: its own, and those of processes that
 counted the shards differently (the deployment before a change of SHARD_COUNT: their
@@ -649,17 +655,20 @@ class SqlRepository(SqlAnalyses, SqlBlocks, SqlComforts, SqlExplorer, SqlImporte
             await self._exec(_BEAT, (shard_count, shard_id, _ts(now)))
             gap = downtime.gap.total_seconds()
             # a plain clock (no JSON: nothing paused) ran through the whole gap: one
-            # UPDATE for all of them; the others each by the part they ran, as the
-            # core's rule says (downtime.moved: a vacation pause is not extended)
+            # UPDATE for all of them, unless a reminder still to come is for a player
+            # with a time zone (it keeps his waking hours: the core's rule); the others
+            # each by the part they ran, as the core's rule says (downtime.moved: a
+            # vacation pause is not extended)
             cur = await self._exec(
                 "UPDATE matches SET deadline = deadline + ?, remind_at = remind_at + ?, "
                 "version = version + 1 WHERE status = 'active' AND deadline IS NOT NULL "
-                f"AND clock IS NULL AND {_IN_SHARD} RETURNING id",
+                f"AND clock IS NULL AND {_IN_SHARD} AND NOT {_ZONED_REMINDER} RETURNING id",
                 (gap, gap, shard_count, shard_id))
             ids = [r[0] for r in await cur.fetchall()]
             cur = await self._exec(
                 f"{self._select_match} WHERE status = 'active' AND deadline IS NOT NULL "
-                f"AND clock IS NOT NULL AND {_IN_SHARD}", (shard_count, shard_id))
+                f"AND (clock IS NOT NULL OR {_ZONED_REMINDER}) AND {_IN_SHARD}",
+                (shard_count, shard_id))
             for rec in [_match_of(r) for r in await cur.fetchall()]:
                 moved = downtime.moved(rec)
                 if moved is None:

@@ -159,3 +159,28 @@ async def test_an_outage_extends_a_vacation_pause_only_by_the_time_its_clock_ran
     await service.move(paused.id, ALICE, "h3-e3")  # at once: 3 days left + 1, capped at 5
     rec = await repo.load_match(paused.id)
     assert rec is not None and rec.clock.bank_of(0) == (4 * DAY).total_seconds()
+
+
+async def test_a_reminder_moved_by_an_outage_keeps_a_plain_clock_s_player_awake(
+        repo: Repository, clock: SetClock, recorder: Recorder) -> None:
+    """A plain days-per-move clock (no weekends off, nothing paused): Bob's reminder in
+    Berlin falls on Monday 21:00 there; four hours away move it to 01:00, his night, and
+    it keeps his waking hours (21:00 again) on every repository, as a clock with
+    weekends off does (SQL moved these by the gap in one statement)."""
+    service = MatchService(repo, recorder, clock, rng=random.Random(1))
+    await service.set_time_zone(BOB, "Europe/Berlin")
+    clock.t = datetime(2026, 1, 12, 12, tzinfo=UTC)  # Monday 13:00 in Berlin
+    m = await service.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[BOB], seat=0,
+                                days=1)
+    await service.accept(m.id, BOB)
+    await service.move(m.id, ALICE, "h3-e3")
+    stored = await repo.load_match(m.id)
+    assert stored is not None and stored.remind_at == datetime(2026, 1, 12, 20, tzinfo=UTC)
+    clock.t += timedelta(hours=1)
+    await service.beat()
+    clock.t += timedelta(hours=4)
+    service = MatchService(repo, recorder, clock, rng=random.Random(2))
+    assert [n.match.id for n in await service.resume()] == [m.id]
+    moved = await repo.load_match(m.id)
+    assert moved is not None and moved.deadline == datetime(2026, 1, 13, 16, tzinfo=UTC)
+    assert moved.remind_at == datetime(2026, 1, 12, 20, tzinfo=UTC)  # 21:00 in Berlin
