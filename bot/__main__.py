@@ -14,7 +14,9 @@ import asyncio
 import importlib
 import importlib.metadata
 import logging
+import os
 import signal
+import stat
 import sys
 from datetime import timedelta
 from pathlib import Path
@@ -399,6 +401,17 @@ def main(argv: list[str] | None = None) -> int:
         return 3
 
 
+def _input_can_reach_a_console() -> bool:
+    """Whether standard input may carry a console's lines: a terminal, a pipe or a file.
+    A character device that is no terminal is /dev/null (systemd, a container without
+    ``-i``): a service with no token, not a person."""
+    try:
+        fd = sys.stdin.fileno()
+        return os.isatty(fd) or not stat.S_ISCHR(os.fstat(fd).st_mode)
+    except (AttributeError, ValueError, OSError):  # no standard input at all
+        return False
+
+
 def refusal(exc: StorageError) -> str:
     """The one line a command that met ``exc`` ends with (in English, as the operator's
     other lines are): what the database said, and which database.
@@ -421,6 +434,12 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
                                    args.command == "sync" else None,
                                    client_id=getattr(args, "client_id", None),
                                    clear=getattr(args, "clear", False))
+    if args.command == "run" and not settings.has_token and not _input_can_reach_a_console():
+        print("tablero run: DISCORD_TOKEN is not set, and the local console it would start "
+              "instead needs a terminal (standard input is /dev/null, as under systemd or "
+              "in a container): set DISCORD_TOKEN in the environment or in .env",
+              file=sys.stderr)
+        return 2
     configure_logging(settings.log_level, settings.log_format)
     logging.getLogger("tablero").info("engine core: %s", engine_core())
     if args.command == "db":

@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import configparser
 import json
+import os
 import re
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 from bot.ops.metrics import Metrics
@@ -226,5 +229,29 @@ def test_the_systemd_units_run_tablero_as_its_own_user() -> None:
         assert service["User"] == "tablero" and service["Restart"] == "on-failure"
         assert command in service["ExecStart"]
         assert service["KillSignal"] == "SIGTERM"
-        assert "3" in service["RestartPreventExitStatus"].split()
+        # exit 2 (a setting to fix) and 3 (a database not to use) are not retried
+        assert {"2", "3"} <= set(service["RestartPreventExitStatus"].split())
         assert unit["Install"]["WantedBy"] == "multi-user.target"
+
+
+def test_a_service_without_a_token_stops_with_the_reason(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``tablero run`` under systemd or in a container (standard input /dev/null) with no
+    DISCORD_TOKEN started the console, which read the empty input and exited 0: systemd
+    counted a success, compose's ``restart: unless-stopped`` started it again and again,
+    and nothing said the token was missing. It says so and exits 2 (a setting to fix),
+    which the unit does not retry; a terminal or a script's pipe still gets the console."""
+    from bot.__main__ import main
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "")
+    with open(os.devnull) as null:
+        monkeypatch.setattr(sys, "stdin", null)
+        assert main(["run"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.splitlines() == [
+        "tablero run: DISCORD_TOKEN is not set, and the local console it would start "
+        "instead needs a terminal (standard input is /dev/null, as under systemd or in a "
+        "container): set DISCORD_TOKEN in the environment or in .env"]
+    assert list(tmp_path.iterdir()) == []  # no database made for a console never run
