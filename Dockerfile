@@ -2,7 +2,11 @@
 # `podman build --format docker`: the OCI format drops the HEALTHCHECK), then
 # `docker run -e DISCORD_TOKEN=... -v tablero-data:/data tablero` (SQLite in /data), or the
 # whole installation with compose.yaml (PostgreSQL, shards, the web, Prometheus, Grafana).
-FROM python:3.11-slim
+# The base names its Debian release: the bare python:3.11-slim tag moves to each new
+# Debian (bookworm, then trixie), changing the system libraries under a rebuild nobody
+# changed. For a build that never changes, add the digest this tag has today:
+#   docker buildx imagetools inspect python:3.11-slim-trixie   # then FROM ...@sha256:<digest>
+FROM python:3.11-slim-trixie
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
