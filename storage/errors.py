@@ -22,7 +22,8 @@ from service.errors import (
 
 __all__ = ["CommitUncertain", "DatabaseDamaged", "DatabaseFull", "DatabaseInUse",
            "DatabaseInaccessible", "DatabaseLost", "DatabaseReadOnly", "DatabaseUnreachable",
-           "DatabaseUnusable", "NotATableroDatabase", "StorageError", "StorageUnavailable"]
+           "DatabaseUnusable", "NewerSchema", "NotATableroDatabase", "StorageError",
+           "StorageUnavailable"]
 
 
 class DatabaseUnusable(StorageError):
@@ -41,6 +42,22 @@ class NotATableroDatabase(DatabaseUnusable):
     def __init__(self, path: str, problem: str) -> None:
         super().__init__(path, f"{path} is not a Tablero database: {problem}")
         self.problem = problem
+
+
+class NewerSchema(NotATableroDatabase):
+    """Tablero's own database, migrated by a newer Tablero than this one (a downgrade):
+    refused, since migrations only go forward; its message says the way back.
+
+    >>> NewerSchema("t.db", 32, 31).message.split(":")[0]
+    't.db was last used by a newer Tablero (its schema is 32; this one knows 31)'
+    """
+
+    def __init__(self, path: str, applied: int, known: int) -> None:
+        DatabaseUnusable.__init__(
+            self, path, f"{path} was last used by a newer Tablero (its schema is {applied}; "
+            f"this one knows {known}): run that version again, or restore a backup taken "
+            "before the upgrade to use this one (a database is never migrated back)")
+        self.problem = f"its schema ({applied}) is from a newer Tablero"
 
 
 class DatabaseDamaged(DatabaseUnusable):

@@ -50,6 +50,7 @@ from storage.errors import (
     DatabaseReadOnly,
     DatabaseUnreachable,
     DatabaseUnusable,
+    NewerSchema,
     NotATableroDatabase,
     StorageUnavailable,
 )
@@ -223,9 +224,7 @@ class PostgresRepository(SqlRepository):
                                "PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)")
             applied = await conn.fetchval("SELECT version FROM tablero_schema") or 0
             if applied > len(MIGRATIONS):
-                raise NotATableroDatabase(
-                    self.path, f"its schema ({applied}) is from a newer Tablero (this one "
-                    f"knows {len(MIGRATIONS)}); upgrade Tablero")
+                raise NewerSchema(self.path, applied, len(MIGRATIONS))
             for number in range(applied, len(MIGRATIONS)):
                 for statement in statements(for_postgres(MIGRATIONS[number])):
                     await conn.execute(statement)

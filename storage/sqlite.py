@@ -50,6 +50,7 @@ from storage.errors import (
     DatabaseReadOnly,
     DatabaseUnreachable,
     DatabaseUnusable,
+    NewerSchema,
     NotATableroDatabase,
     StorageUnavailable,
 )
@@ -186,9 +187,7 @@ class SqliteRepository(SqlRepository):
                 row = await cur.fetchone()
             applied = int(row[0]) if row else 0
             if applied > len(MIGRATIONS):
-                raise NotATableroDatabase(
-                    self.path, f"its schema ({applied}) is from a newer Tablero (this one "
-                    f"knows {len(MIGRATIONS)}); upgrade Tablero")
+                raise NewerSchema(self.path, applied, len(MIGRATIONS))
             for number in range(applied, len(MIGRATIONS)):
                 await self._writer.execute("BEGIN IMMEDIATE")
                 try:

@@ -174,8 +174,13 @@ async def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
     conn = sqlite3.connect(path)
     conn.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
     conn.close()
-    with pytest.raises(NotATableroDatabase, match="newer Tablero"):
+    with pytest.raises(NotATableroDatabase, match="newer Tablero") as refused:
         await SqliteRepository.open(path)
+    # a downgrade: the file is Tablero's, and the way back is a backup, not 'upgrade'
+    assert refused.value.message == (
+        f"{path} was last used by a newer Tablero (its schema is {len(MIGRATIONS) + 1}; "
+        f"this one knows {len(MIGRATIONS)}): run that version again, or restore a backup "
+        "taken before the upgrade to use this one (a database is never migrated back)")
 
 
 async def test_a_migration_that_sqlite_rolled_back_says_why_it_failed(
