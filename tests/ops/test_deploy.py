@@ -263,3 +263,17 @@ def test_a_service_without_a_token_stops_with_the_reason(
         "instead needs a terminal (standard input is /dev/null, as under systemd or in a "
         "container): set DISCORD_TOKEN in the environment or in .env"]
     assert list(tmp_path.iterdir()) == []  # no database made for a console never run
+
+
+def test_compose_reads_only_documented_settings_and_has_no_default_password() -> None:
+    """The README says to put POSTGRES_PASSWORD in .env (copied from .env.example), which
+    did not list it: the database's password silently stayed 'tablero', Grafana's
+    'admin'. Every variable compose.yaml reads is in .env.example, and the passwords
+    have no default: compose stops and names the one to set."""
+    text = (ROOT / "compose.yaml").read_text(encoding="utf-8")
+    read = dict(re.findall(r"\$\{([A-Z_]+)(:[-?][^}]*)?\}", text))
+    example = (ROOT / ".env.example").read_text(encoding="utf-8")
+    documented = set(re.findall(r"^([A-Z_]+)=", example, flags=re.M))
+    assert set(read) <= documented, set(read) - documented
+    for password in ("POSTGRES_PASSWORD", "GRAFANA_ADMIN_PASSWORD"):
+        assert read[password].startswith(":?"), password
