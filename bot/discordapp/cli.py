@@ -19,6 +19,7 @@ from pydantic import SecretStr
 
 from bot.discordapp.app import OUTBOX_MAX_AGE, create_bot
 from bot.discordapp.client import TableroBot
+from bot.discordapp.cogs.web import WebPagesUnavailable
 from bot.discordapp.permissions import application_id_from_token, invite_url
 from bot.discordapp.sync import clear_commands, publish
 from bot.ops.engine import MeasuredPicker
@@ -111,7 +112,10 @@ async def run_bot(token: SecretStr, database: Path | str, *, sweep_seconds: floa
                                  f"{metrics_host}:{metrics_port} ({e.strerror or e})") from None
             log.info("health and metrics on http://%s:%d/ (/healthz, /readyz, /metrics)",
                      metrics_host, port)
-        await serve(bot, bot.start(token.get_secret_value()), repository, lease)
+        try:
+            await serve(bot, bot.start(token.get_secret_value()), repository, lease)
+        except WebPagesUnavailable as e:  # serve closed the database and freed the lease
+            raise SystemExit(f"tablero run: {e}") from None
     finally:
         if endpoints is not None:
             await endpoints.stop()

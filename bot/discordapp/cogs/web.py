@@ -17,10 +17,16 @@ from service import MatchService
 log = logging.getLogger("tablero.discord")
 
 
+class WebPagesUnavailable(Exception):
+    """The pages' address cannot be had: ``tablero run`` stops as it starts, in one line."""
+
+
 class WebPagesCog(commands.Cog, name="WebPages"):
     """Serves the web pages on ``host``:``port`` while the bot runs. An address that
-    cannot be had (the port taken) is logged and the bot runs on without the pages:
-    Discord is the bot's first job."""
+    cannot be had (the port taken) stops the bot as it starts (``WebPagesUnavailable``),
+    as a taken metrics port does: asked for pages it cannot serve, it would run on with
+    none, and a restart that met the port of the process still stopping would keep none
+    until the next restart."""
 
     def __init__(self, service: MatchService, links: WebLinks, host: str, port: int,
                  metrics: Metrics | None = None) -> None:
@@ -32,9 +38,10 @@ class WebPagesCog(commands.Cog, name="WebPages"):
         try:
             await self.server.start()
         except OSError as e:
-            log.error("cannot serve the web pages on %s:%s (%s); the bot runs without them",
-                      self.server.host, self.server.port, e.strerror or e)
-            return
+            raise WebPagesUnavailable(
+                f"cannot serve the web pages on {self.server.host}:{self.server.port} "
+                f"({e.strerror or e}): free the port, or set TABLERO_WEB_PORT to another "
+                "one") from None
         self.serving = True
         log.info("web pages served on http://%s:%s/", self.server.host, self.server.port)
 
