@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import logging
 import signal
+import sys
 from collections.abc import Coroutine
 from datetime import timedelta
 from pathlib import Path
@@ -215,11 +216,12 @@ def run(token: SecretStr, database: Path | str, **kwargs: Any) -> int:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(run_bot(token, database, **kwargs))
     except discord.LoginFailure:
-        print("Discord refused the token: check DISCORD_TOKEN (Developer Portal -> Bot -> "
-              "Reset Token).")
+        print("tablero run: Discord refused the token: check DISCORD_TOKEN (Developer Portal "
+              "-> Bot -> Reset Token)", file=sys.stderr)
         return 1
     except (aiohttp.ClientError, OSError) as exc:
-        print(f"Cannot reach Discord ({type(exc).__name__}): check the network connection.")
+        print(f"tablero run: cannot reach Discord ({type(exc).__name__}): check the network "
+              "connection", file=sys.stderr)
         return 1
     return 0
 
@@ -233,7 +235,8 @@ def command(name: str, settings: Settings, *, guild: int | None = None,
         print(invite(token, client_id))
         return 0
     if token is None:
-        print("tablero sync needs DISCORD_TOKEN (see README and .env.example).")
+        print("tablero sync needs DISCORD_TOKEN (see README and .env.example).",
+              file=sys.stderr)
         return 2
     import aiohttp
     import discord
@@ -242,10 +245,12 @@ def command(name: str, settings: Settings, *, guild: int | None = None,
     try:
         count = asyncio.run(sync_now(token, settings.db_path, guild, clear=clear))
     except discord.LoginFailure:
-        print("Discord refused the token: check DISCORD_TOKEN.")
+        print("tablero sync: Discord refused the token: check DISCORD_TOKEN (Developer "
+              "Portal -> Bot -> Reset Token)", file=sys.stderr)
         return 1
     except (aiohttp.ClientError, OSError) as exc:
-        print(f"Cannot reach Discord ({type(exc).__name__}): check the network connection.")
+        print(f"tablero sync: cannot reach Discord ({type(exc).__name__}): check the network "
+              "connection", file=sys.stderr)
         return 1
     if clear:
         where = f"server {guild}" if guild else "every server (global)"

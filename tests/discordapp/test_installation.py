@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import discord
+import pytest
 from discord import app_commands
 
 from bot.discordapp.errors import COMMANDS_UPDATING
@@ -131,3 +132,30 @@ def test_the_db_commands_help_names_each_of_its_commands() -> None:
     )._choices_actions if a.dest == "db")
     named = commands(commands(build_parser())["db"])
     assert named and all(name in str(shown) for name in named), (shown, sorted(named))
+
+
+@pytest.mark.parametrize("failure, said", [
+    (discord.LoginFailure("Improper token has been passed."),
+     "tablero run: Discord refused the token: check DISCORD_TOKEN (Developer Portal -> Bot "
+     "-> Reset Token)"),
+    (ConnectionRefusedError(111, "Connection refused"),
+     "tablero run: cannot reach Discord (ConnectionRefusedError): check the network "
+     "connection"),
+])
+def test_tablero_run_says_why_discord_refused_it_on_standard_error(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        failure: Exception, said: str) -> None:
+    """What ended ``tablero run`` goes where every other refusal of the command line goes,
+    standard error, as one line: it was printed on standard output, which a service
+    manager or a redirect may keep apart from the errors (or drop)."""
+    from pydantic import SecretStr
+
+    from bot.discordapp import cli
+
+    async def refused(*_: object, **__: object) -> None:
+        raise failure
+
+    monkeypatch.setattr(cli, "run_bot", refused)
+    assert cli.run(SecretStr("abc.def.ghi"), "t.db") == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.splitlines() == [said]
