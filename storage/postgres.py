@@ -67,6 +67,18 @@ CONNECT_TIMEOUT = 10.0
 person is told so) rather than a request that hangs."""
 
 
+_SETUP_ADVICE = {
+    "3F000": " (the URL's search_path names a schema that does not exist: CREATE SCHEMA it "
+             "on the server, owned by the role Tablero connects as)",
+    "42501": " (the role Tablero connects as must be allowed to create tables: make it the "
+             "database's owner, createdb -O ROLE DATABASE, or GRANT CREATE ON SCHEMA "
+             "public TO ROLE)",
+}
+"""What to do about the refusals of a server not set up for Tablero yet, by SQLSTATE:
+no schema to create in (invalid_schema_name), no right to create (insufficient_privilege:
+since PostgreSQL 15 only the database's owner may create in its public schema)."""
+
+
 def is_postgres_url(target: object) -> bool:
     """Whether a database setting names a PostgreSQL server rather than a SQLite file.
 
@@ -204,7 +216,8 @@ class PostgresRepository(SqlRepository):
         except BaseException as exc:
             await pool.close()
             if isinstance(exc, asyncpg.PostgresError):
-                raise DatabaseUnusable(name, f"cannot use {name}: {exc}") from exc
+                advice = _SETUP_ADVICE.get(getattr(exc, "sqlstate", ""), "")
+                raise DatabaseUnusable(name, f"cannot use {name}: {exc}{advice}") from exc
             raise
         return repo
 

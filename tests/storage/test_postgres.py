@@ -23,7 +23,7 @@ from service import Conflict, MatchRecord, MatchService, NullNotifier, UserPrefs
 from service.turns import downtime
 from storage import PostgresRepository, SqliteRepository, open_database
 from storage.copy import row_counts
-from storage.errors import DatabaseInaccessible, NotATableroDatabase
+from storage.errors import DatabaseInaccessible, DatabaseUnusable, NotATableroDatabase
 from storage.postgres import numbered, redact
 from storage.schema import MIGRATIONS, for_postgres
 from tests.postgres import LocalServer, NoServer
@@ -125,6 +125,37 @@ async def test_postgres_still_refuses_the_played_games_and_imports_of_before_27(
         await refused_after_27(repo, *before)
     finally:
         await repo.close()
+
+
+async def test_a_schema_tablero_may_not_create_in_says_what_to_grant(
+        postgres_server: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The two refusals an operator meets setting a server up, each with the step that
+    ends it: a URL's search_path naming no schema ('no schema has been selected to create
+    in', said alone), and a role that may not create tables there ('permission denied for
+    schema public': PostgreSQL 15 took CREATE on public from every role but the
+    database's owner, so a database made with a bare createdb refuses Tablero's role)."""
+    import asyncpg  # type: ignore[import-untyped]
+
+    joiner = "&" if "?" in postgres_server else "?"
+    missing = f"{postgres_server}{joiner}search_path=nowhere_{random.randrange(10**9)}"
+    with pytest.raises(DatabaseUnusable) as refused:
+        await PostgresRepository.open(missing)
+    assert "no schema has been selected to create in" in refused.value.message
+    assert refused.value.message.endswith(
+        "(the URL's search_path names a schema that does not exist: CREATE SCHEMA it on "
+        "the server, owned by the role Tablero connects as)")
+
+    async def denied(self: PostgresRepository) -> None:
+        raise asyncpg.exceptions.InsufficientPrivilegeError(
+            "permission denied for schema public")
+
+    monkeypatch.setattr(PostgresRepository, "_migrate", denied)
+    with pytest.raises(DatabaseUnusable) as refused:
+        await PostgresRepository.open(postgres_server)
+    assert refused.value.message.endswith(
+        ": permission denied for schema public (the role Tablero connects as must be "
+        "allowed to create tables: make it the database's owner, createdb -O ROLE "
+        "DATABASE, or GRANT CREATE ON SCHEMA public TO ROLE)")
 
 
 async def test_postgres_refuses_a_newer_schema_and_foreign_tables(postgres_url: str) -> None:
