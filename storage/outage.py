@@ -29,8 +29,11 @@ False
 >>> watch.failed(DatabaseFull("t.db", "database or disk is full"))
 >>> t[0] = 3.0
 >>> watch.succeeded(watch.now(), write=False)  # a read: the disk is still full
->>> watch.down
-True
+>>> watch.down, watch.refusing_writes
+(True, 'DatabaseFull: database or disk is full (reads answer, every change is refused)')
+>>> watch.succeeded(watch.now(), write=True)
+>>> watch.down, watch.refusing_writes
+(False, None)
 """
 
 from __future__ import annotations
@@ -61,6 +64,7 @@ class OutageLog:
         self._since = 0.0
         self._last_failure = 0.0
         self._writes_only = False  # full or read-only: reads still go through
+        self._cause = ""
 
     def now(self) -> float:
         """When a request starts (what ``succeeded`` is given)."""
@@ -74,12 +78,22 @@ class OutageLog:
         if self.down:
             return
         self._writes_only = isinstance(error, DatabaseFull | DatabaseReadOnly)
+        self._cause = f"{type(error).__name__}: {error.cause or 'no detail'}"
         self.down = True
         self.outages += 1
         self._since = self.monotonic()
         log.warning("the database %s is unavailable (%s: %s); requests are refused and "
                     "background work waits until it is back", self.database,
                     type(error).__name__, error.cause or "no detail")
+
+    @property
+    def refusing_writes(self) -> str | None:
+        """Why writes are refused while reads still answer (a full or read-only database,
+        until a write goes through again); None otherwise. A read cannot tell this, so
+        the operator's readiness asks it too."""
+        if self.down and self._writes_only:
+            return f"{self._cause} (reads answer, every change is refused)"
+        return None
 
     def succeeded(self, started: float, *, write: bool) -> None:
         """A request that began at ``started`` went through (``write``: a transaction):

@@ -44,6 +44,7 @@ from bot.ops.health import (
     ShardsReady,
     SweepRecent,
     SweepWatch,
+    WritesWatch,
 )
 from bot.ops.metrics import Metrics, StoreCounts
 from bot.ops.redaction import install as redact_tokens_in_logs
@@ -136,7 +137,8 @@ def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer 
         PuzzlesCog(service, bot.names),
     ]
     conditions: list[Condition] = [
-        DatabaseAnswers(lambda: repository.get_guild_settings(0)),
+        DatabaseAnswers(lambda: repository.get_guild_settings(0),  # the sweep writes
+                        repository if isinstance(repository, WritesWatch) else None),
         ShardsReady(bot.shard_states, metrics),
         OutboxFresh(lambda n: repository.pending_outbox(limit=n), notifier.relay.accepts,
                     clock, outbox_max_age, metrics)]

@@ -3,7 +3,8 @@
 ``/readyz`` is ready only when every condition holds; each one that fails is named with
 its reason (``bot.ops.server``):
 
-* ``database``: the database answers a read within a few seconds;
+* ``database``: the database answers a read within a few seconds, and (for the bot)
+  takes writes: a full or read-only database still reads, but refuses every move;
 * ``shards``: every shard this process holds is connected to Discord and ready;
 * ``sweep``: the last deadline sweep finished within three sweep intervals (else clocks
   run out unseen: reminders and timeouts wait);
@@ -22,7 +23,7 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from bot.ops.metrics import Metrics
 from service.errors import StorageError
@@ -90,20 +91,32 @@ class Verdict:
         return "\n".join(lines) + "\n"
 
 
+@runtime_checkable
+class WritesWatch(Protocol):
+    """What a repository knows that a read cannot tell: that its writes are refused while
+    reads still answer (a full disk, a read-only file system or server)."""
+
+    @property
+    def refusing_writes(self) -> str | None: ...
+
+
 class DatabaseAnswers:
-    """The database answers ``probe`` (a cheap read through the core's port)."""
+    """The database answers ``probe`` (a cheap read through the core's port) and, when
+    ``writes`` is given, takes writes (a full or read-only database reads on)."""
 
     name = "database"
 
-    def __init__(self, probe: Callable[[], Awaitable[object]]) -> None:
+    def __init__(self, probe: Callable[[], Awaitable[object]],
+                 writes: WritesWatch | None = None) -> None:
         self.probe = probe
+        self.writes = writes
 
     async def failure(self) -> str | None:
         try:
             await self.probe()
         except StorageError as e:
             return f"{type(e).__name__}: {e.cause or e.message}"
-        return None
+        return self.writes.refusing_writes if self.writes is not None else None
 
 
 class ShardsReady:

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
+import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.ops.health import (
@@ -17,7 +19,7 @@ from bot.ops.health import (
     SweepWatch,
 )
 from bot.ops.metrics import Metrics
-from service.errors import DatabaseUnreachable
+from service.errors import DatabaseFull, DatabaseUnreachable
 from service.records import OutboxEntry
 
 START = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -112,3 +114,33 @@ async def test_a_hanging_or_failing_condition_fails_with_a_reason() -> None:
     assert 'tablero_shard_ready{shard="0"} 1.0' in text
     assert 'tablero_shard_ready{shard="1"} 0.0' in text
     assert "tablero_ready 0.0" in text
+
+
+async def test_a_database_that_reads_but_refuses_writes_is_not_ready(tmp_path: Path) -> None:
+    """A full disk (or a read-only file system or server): every move is refused, but a
+    read still answers, so /readyz said 'database: ok' through the outage. The bot's
+    condition asks the repository's outage log too, until a write goes through again."""
+    from bot.discordapp.app import create_bot
+    from service import MatchService, NullNotifier, SystemClock
+    from storage import SqliteRepository
+    from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD
+
+    repo = await SqliteRepository.open(tmp_path / "t.db")
+    try:
+        bot = create_bot(repo, SystemClock(), background=False)
+        assert bot.ops is not None
+        (database,) = [c for c in bot.ops.readiness.conditions if c.name == "database"]
+        service = MatchService(repo, NullNotifier(), SystemClock())
+        assert await database.failure() is None
+        pages = (await repo._all("PRAGMA page_count"))[0][0]
+        await repo._writer.execute(f"PRAGMA max_page_count = {pages}")  # the disk is full
+        with pytest.raises(DatabaseFull):
+            for other in range(BOB + 1, BOB + 50):
+                await service.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[other])
+        assert await database.failure() == (
+            "DatabaseFull: database or disk is full (reads answer, every change is refused)")
+        await repo._writer.execute("PRAGMA max_page_count = 1000000")  # space again
+        await service.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[BOB])
+        assert await database.failure() is None
+    finally:
+        await repo.close()
