@@ -89,6 +89,9 @@ async def test_a_pause_is_proposed_accepted_with_a_button_and_resumed(
         assert paused.deadline - before >= paused.paused[1] - paused.paused[0]
         refused = reply(await w.alice.slash(thread, "move", move="h3-e3"))
         assert refused.ephemeral and "paused until" in refused.content
+        # until when, as Discord shows each reader in his own time: not "… UTC"
+        assert f"<t:{int(paused.paused[1].timestamp())}:f>" in refused.content
+        assert "UTC" not in refused.content
         stale = reply(await w.alice.click(post, label="Decline pause"))
         assert stale.ephemeral  # answered already
         resumed = reply(await w.bob.slash(thread, "pause", action="resume"))
