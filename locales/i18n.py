@@ -41,7 +41,7 @@ from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
 from typing import Final, Literal, Protocol
-from zoneinfo import ZoneInfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from babel import Locale
 from babel.messages.mofile import write_mo
@@ -695,9 +695,10 @@ class Moment(Lazy):
         if _PEOPLE.get() and _SYNTAX.get() is None:
             return f"<t:{int(self.when.timestamp())}:f>"
         zone = _ZONE.get()
-        if zone is None:
-            return f"{self.when.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
-        local = self.when.astimezone(ZoneInfo(zone))
+        try:  # (a stored name this machine does not know: UTC, saying so)
+            local = self.when.astimezone(UTC if zone is None else ZoneInfo(zone))
+        except (ZoneInfoNotFoundError, ValueError, OSError):
+            local = self.when.astimezone(UTC)
         name = local.tzname() or ""
         if name and name[0] in "+-":  # a zone without letters for its time: UTC+05:45, UTC-03
             name = "UTC" + (name if len(name) < 4 else f"{name[:3]}:{name[3:]}")

@@ -44,8 +44,14 @@ EVENING = time(21)
 
 @lru_cache(maxsize=512)
 def zone_of(name: str | None) -> ZoneInfo:
-    """The time zone called ``name`` (an IANA name already checked); UTC for None."""
-    return ZoneInfo(name or "UTC")
+    """The time zone called ``name`` (an IANA name already checked); UTC for None, and
+    for a stored name this machine does not know (``localtime`` stored before it was
+    refused, read on a host without the system database; a zone a later tzdata drops):
+    one player's old setting must not stop his clocks, the sweep, or the console."""
+    try:
+        return ZoneInfo(name or "UTC")
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        return ZoneInfo("UTC")
 
 
 NOT_PLACES = frozenset({"localtime", "Factory", "posixrules"})
@@ -79,7 +85,7 @@ def checked_zone(text: str) -> str | None:
     if found is None:
         return None
     try:
-        zone_of(found)
+        ZoneInfo(found)  # (zone_of forgives a name it cannot load: this must not)
     except (ZoneInfoNotFoundError, ValueError, OSError):
         return None
     return found

@@ -9,8 +9,9 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from locales.i18n import moment, moments_in
 from service.timecontrol import bank_after_move, parse_time_control, reminder_for
-from service.weekends import Calendar, checked_zone, zones_like
+from service.weekends import Calendar, checked_zone, zone_of, zones_like
 
 DAY, HOUR = timedelta(days=1), timedelta(hours=1)
 MADRID = Calendar(True, "Europe/Madrid")
@@ -201,3 +202,16 @@ def test_the_host_s_own_zone_and_tzdata_s_placeholders_are_no_time_zone() -> Non
         assert checked_zone(name) is None, name
     assert zones_like("localtime") == [] and zones_like("factory") == []
     assert checked_zone("Europe/Berlin") == "Europe/Berlin"
+
+
+def test_a_stored_zone_this_machine_does_not_know_reads_as_utc() -> None:
+    """A name stored while it was known (``localtime``, accepted before it was refused,
+    on a host without the system database; a zone a later tzdata drops) must not stop
+    its player's clocks, the sweep, or every line the console prints: it reads as UTC."""
+    gone = "Atlantis/Nowhere"
+    assert zone_of(gone) == zone_of(None)
+    friday = at(2026, 3, 6, 12)
+    assert Calendar(True, gone).advance(friday, DAY) == UTC_WEEKENDS.advance(friday, DAY)
+    assert reminder_for(friday, friday + 3 * DAY, Calendar(False, gone)) == friday + 2 * DAY
+    with moments_in(gone):
+        assert moment(friday).render("en-US") == "2026-03-06 12:00 UTC"
