@@ -88,8 +88,10 @@ class SeatLook:
 SEAT_LOOKS: dict[str, SeatLook] = {
     "white": SeatLook((240, 234, 220), (150, 138, 120), (70, 60, 50), (255, 253, 248)),
     "black": SeatLook((46, 42, 40), (14, 12, 12), (236, 228, 210), (92, 86, 82)),
-    "turquoise": SeatLook((38, 178, 170), (16, 104, 100), (255, 255, 255), (120, 222, 214)),
-    "red": SeatLook((206, 52, 44), (120, 20, 18), (255, 255, 255), (240, 118, 104)),
+    # turquoise and red chosen so every pair of a four-player game's seats stays apart
+    # for colour-blind eyes (protan-, deuter-, tritanopia): tests/render/test_legibility
+    "turquoise": SeatLook((30, 146, 166), (10, 84, 98), (255, 255, 255), (112, 200, 214)),
+    "red": SeatLook((220, 70, 40), (128, 30, 14), (255, 255, 255), (246, 136, 108)),
     "blue": SeatLook((44, 98, 196), (20, 48, 116), (255, 255, 255), (116, 160, 236)),
     "pink": SeatLook((246, 160, 196), (186, 74, 124), (90, 18, 52), (255, 212, 230)),
 }

@@ -29,8 +29,8 @@ from service import MatchView
 from service.comforts import takeback_asker
 
 SEAT_ACCENTS: dict[str, int] = {
-    "red": 0xCE342C, "black": 0x2E2A28, "white": 0xD8D0BE, "blue": 0x2C62C4,
-    "turquoise": 0x26B2AA, "pink": 0xF6A0C4,
+    "red": 0xDC4628, "black": 0x2E2A28, "white": 0xD8D0BE, "blue": 0x2C62C4,
+    "turquoise": 0x1E92A6, "pink": 0xF6A0C4,
 }
 """The container's accent by the mover's seat colour (the pieces' colours of render)."""
 NEUTRAL = embeds.COLOUR.value
