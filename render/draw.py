@@ -38,7 +38,7 @@ from render.style import (
     SEAT_LOOKS,
     TURN_BG,
     TURN_EDGE,
-    XIANGQI_DISC,
+    XIANGQI_DISCS,
     XIANGQI_INK,
     BoardSpec,
     covers,
@@ -427,7 +427,8 @@ def _key_colours(spec: BoardSpec, looks: tuple[str, ...]) -> list[RGB]:
         look = SEAT_LOOKS[name]
         colours += [look.body, look.rim, look.ink]
     if spec.piece == "characters":
-        colours += [*XIANGQI_INK.values(), XIANGQI_DISC.body, XIANGQI_DISC.rim]
+        colours += [*XIANGQI_INK.values()]
+        colours += [c for disc in XIANGQI_DISCS.values() for c in (disc.body, disc.rim)]
         colours += [_mix(CHECK_GLOW, spec.plate, t) for t in (0.3, 0.55, 0.8)]
     return colours
 

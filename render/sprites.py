@@ -19,7 +19,7 @@ from render.style import (
     RGB,
     SEAT_LOOKS,
     XIANGQI_CHARS,
-    XIANGQI_DISC,
+    XIANGQI_DISCS,
     XIANGQI_INK,
     SeatLook,
     font,
@@ -109,7 +109,7 @@ def piece(style: str, look_name: str, kind: str, d: int, ghost: bool = False) ->
     """The sprite of one piece, diameter ``d`` pixels.
 
     ``style``: ``'stone'`` (Alquerque), ``'draughts'`` (man, or king with a crown),
-    ``'characters'`` (ivory disc with the character in red or black) or ``'numbered'``
+    ``'characters'`` (Red: a red character on ivory; Black: ivory on black) or ``'numbered'``
     (coloured stone with its number; an empty ``kind`` hides the number).
     ``ghost`` gives a faded version (a piece that has just left the board).
     """
@@ -119,7 +119,8 @@ def piece(style: str, look_name: str, kind: str, d: int, ghost: bool = False) ->
     _shadow(img, box, d)
     if style == "characters":
         ink = XIANGQI_INK.get(look_name, XIANGQI_INK["black"])
-        _disc(img, box, XIANGQI_DISC, d, rim_width=0.075)
+        _disc(img, box, XIANGQI_DISCS.get(look_name, XIANGQI_DISCS["black"]), d,
+              rim_width=0.075)
         r = d * SS * 0.39
         ImageDraw.Draw(img).ellipse((c[0] - r, c[1] - r, c[0] + r, c[1] + r), outline=ink,
                                     width=max(1, round(d * SS * 0.03)))

@@ -97,9 +97,15 @@ SEAT_LOOKS: dict[str, SeatLook] = {
 }
 FALLBACK_LOOKS = ("white", "black", "red", "blue")
 
-# Xiangqi discs are all ivory; the seat shows in the character colour and ring.
-XIANGQI_INK: dict[str, RGB] = {"red": (196, 30, 28), "black": (28, 28, 30)}
+# Xiangqi: Red's characters are red on ivory discs, Black's ivory on black lacquer. On
+# discs of one colour the two sides differed by the characters' hue alone, which a
+# protanope reads as two dark inks; light against dark tells them apart for every eye.
+XIANGQI_INK: dict[str, RGB] = {"red": (196, 30, 28), "black": (240, 226, 196)}
 XIANGQI_DISC = SeatLook((246, 228, 190), (150, 108, 62), (28, 28, 30), (255, 246, 222))
+XIANGQI_DISCS: dict[str, SeatLook] = {
+    "red": XIANGQI_DISC,
+    "black": SeatLook((44, 40, 38), (150, 108, 62), (240, 226, 196), (86, 78, 72)),
+}
 XIANGQI_CHARS: dict[str, dict[str, str]] = {
     "red": {"K": "帥", "A": "仕", "B": "相", "N": "傌", "R": "俥", "C": "炮", "P": "兵"},
     "black": {"K": "將", "A": "士", "B": "象", "N": "馬", "R": "車", "C": "砲", "P": "卒"},

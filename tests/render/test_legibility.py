@@ -7,11 +7,13 @@ severity 1.0) on linear RGB; colours are compared in CIELAB (CIE76 ΔE)."""
 from __future__ import annotations
 
 import itertools
+import math
 
 import pytest
+from PIL import Image
 
 import rules
-from render import style
+from render import sprites, style
 
 Colour = tuple[int, int, int]
 
@@ -57,7 +59,16 @@ def lab(colour: tuple[float, float, float]) -> tuple[float, float, float]:
 
 def delta_e(a: Colour, b: Colour, vision: str) -> float:
     la, lb = lab(seen(a, vision)), lab(seen(b, vision))
-    return sum((p - q) ** 2 for p, q in zip(la, lb, strict=True)) ** 0.5
+    return math.dist(la, lb)
+
+
+def contrast(a: Colour, b: Colour) -> float:
+    """WCAG 2 contrast ratio of two colours (1..21)."""
+    def luminance(c: Colour) -> float:
+        r, g, b = (_linear(v) for v in c)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+    dark, light = sorted((luminance(a), luminance(b)))
+    return (light + 0.05) / (dark + 0.05)
 
 
 def _seat_sets() -> list[tuple[str, tuple[str, ...]]]:
@@ -81,3 +92,26 @@ def test_every_pair_of_seat_colours_in_a_game_stays_apart_for_colour_blind_eyes(
         for a, b in itertools.combinations(looks, 2):
             gap = delta_e(style.SEAT_LOOKS[a].body, style.SEAT_LOOKS[b].body, vision)
             assert gap >= 40, (key, a, b, vision, round(gap))
+
+
+def _body_colour(sprite: Image.Image, d: int) -> Colour:
+    """The colour of a piece's disc of diameter ``d`` (between its character and its
+    rim, bottom right: away from the lit top left)."""
+    c = sprite.width / 2 + 0.24 * d
+    r, g, b = sprite.convert("RGB").resize((1, 1), box=(round(c), round(c), round(c) + 1,
+                                                        round(c) + 1)).tobytes()
+    return r, g, b
+
+
+@pytest.mark.parametrize("vision", list(_SIMULATIONS))
+def test_xiangqi_red_and_black_pieces_differ_by_more_than_the_characters_hue(
+        vision: str) -> None:
+    # On ivory discs for both sides, only the characters' ink told the sides apart: a
+    # protanope reads red ink as dark as black (both discs ivory, ΔE 0).
+    d = 56
+    for kind in ("K", "R", "P"):
+        red = _body_colour(sprites.piece("characters", "red", kind, d), d)
+        black = _body_colour(sprites.piece("characters", "black", kind, d), d)
+        assert delta_e(red, black, vision) >= 40, (kind, vision, red, black)
+    for side, ink in style.XIANGQI_INK.items():  # and each side's characters stay legible
+        assert contrast(ink, style.XIANGQI_DISCS[side].body) >= 4.5, side
