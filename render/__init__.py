@@ -60,7 +60,7 @@ columns=3) -> RenderedSheet``
 
 ``flagged_sheet(..., better={ply: move})``
     The boards before each flagged ply instead, with the move played (orange) and the
-    better move (green) drawn as arrows, and a legend: the analysis's costly moves.
+    better move (blue) drawn as arrows, and a legend: the analysis's costly moves.
 
 ``evaluation_graph(variant, seats, points, *, marked=None, names=None, title="")
 -> RenderedGraph``

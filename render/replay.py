@@ -231,8 +231,9 @@ class RenderedSheet:
 
 PLAYED_ARROW: RGB = (226, 112, 20)
 """The arrow of the move played (orange: not the red of a capture's cross)."""
-BETTER_ARROW: RGB = (36, 150, 72)
-"""The arrow of the better move."""
+BETTER_ARROW: RGB = (30, 110, 210)
+"""The arrow of the better move (blue: beside the orange one, a green read as the same
+olive by protanopes and deuteranopes, and faded into the boards' wood)."""
 
 
 def _legend(width: int, size: int, locale: str) -> Image.Image:
@@ -273,7 +274,7 @@ def flagged_sheet(variant: Variant, start: Position, moves: Iterable[Any],
 
     ``better`` (an analysis's better moves, by flagged ply; issue 42): each flagged
     board is then the position the move was played from, with the move played drawn as
-    an orange arrow and the better move (a Move object or its text) as a green one,
+    an orange arrow and the better move (a Move object or its text) as a blue one,
     and a legend below the sheet.
     """
     frames = positions(variant, start, moves)

@@ -187,6 +187,7 @@ async def test_analysis_draws_the_marked_moves_on_the_replay(world: World) -> No
 
     from PIL import Image
 
+    from render.replay import BETTER_ARROW, PLAYED_ARROW
     from tests.discordapp.helpers import reply, start_match
     from tests.service.conftest import finishing_game
 
@@ -216,9 +217,8 @@ async def test_analysis_draws_the_marked_moves_on_the_replay(world: World) -> No
     assert replay.filename == f"analysis-{match.id}.gif"
     assert all(f"Move {n}, " in (sheet.description or "") for n in marked)
     board = Image.open(io.BytesIO(await sheet.read())).convert("RGB")
-    orange, green = (226, 112, 20), (36, 150, 72)  # the move played, the better one
     colours = {c for _n, c in board.getcolors(1 << 20) or []}
-    assert orange in colours and green in colours
+    assert PLAYED_ARROW in colours and BETTER_ARROW in colours
     red = (200, 40, 36)  # the frame round each marked board
     assert sum(board.getpixel((x, board.height // 2)) == red for x in range(board.width)) \
         == 2 * 4 * len(marked)  # two edges of every board, four pixels wide at this size
