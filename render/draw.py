@@ -289,25 +289,42 @@ def _header(img: Image.Image, lay: Layout, spec: BoardSpec, position: Position,
     rows = (n + cols - 1) // cols
     sy = pad + rows * chip_h + (rows - 1) * round(u * 0.2) + round(u * 0.62)
     said = status(position, None, locale)
-    line = [drawn_words(result, locale) if result else
-            said if covers(said) else status(position, None, DEFAULT_LOCALE)]
+    first = drawn_words(result, locale) if result else \
+        said if covers(said) else status(position, None, DEFAULT_LOCALE)
     if position.checked_point() is not None:
-        line[0] += " · " + say(_("check!"))
+        first += " · " + say(_("check!"))
+    parts = [(0, first)]
     mode = _mode_text(position)
     if mode:
-        line.append(say(mode))
+        parts.append((3, say(mode)))
     if caption:
-        line.append(say(_("last: {move}", move=caption)))
+        parts.append((1, say(_("last: {move}", move=caption))))
     if deadline:
-        line.append(deadline)
-    text = "  ·  ".join(line)
-    for scale in (0.62, 0.56, 0.5):  # shrink a long status line a little before cutting it
-        px = round(u * scale)
-        sf = font("regular", px)
-        if sf.getlength(text) <= lay.width - 2 * pad:
-            break
-    _text(img, (lay.width // 2, sy), _fit(text, sf, lay.width - 2 * pad), "regular", px, INK,
-          "mm")
+        parts.append((2, deadline))
+    text, px = status_line(parts, lay.width - 2 * pad, u)
+    _text(img, (lay.width // 2, sy), text, "regular", px, INK, "mm")
+
+
+def status_line(parts: Sequence[tuple[int, str]], width: float, u: float
+                ) -> tuple[str, int]:
+    """The header's status line and its font size: ``parts`` (each with its rank: 0
+    is never left out, the highest goes first) joined in the largest of three sizes
+    it fits ``width`` in; when it fits in none, whole parts are left out, the highest
+    rank first (the end rule of a four-player game, then the deadline, then the last
+    move), before what is left is cut (a four-player header cut the last move in the
+    middle for the end rule's sake)."""
+    kept = list(parts)
+    while True:
+        text = "  ·  ".join(t for _rank, t in kept)
+        for scale in (0.62, 0.56, 0.5):  # shrink a long line a little before leaving out
+            px = round(u * scale)
+            sf = font("regular", px)
+            if sf.getlength(text) <= width:
+                return text, px
+        spare = [part for part in kept if part[0] > 0]
+        if not spare:
+            return _fit(text, sf, width), px
+        kept.remove(max(spare, key=lambda part: part[0]))
 
 
 def _mode_text(position: Position) -> Words | None:

@@ -14,6 +14,8 @@ from PIL import Image
 
 import rules
 from render import sprites, style
+from render.board import layout
+from render.draw import status_line
 from render.replay import BETTER_ARROW, PLAYED_ARROW
 
 Colour = tuple[int, int, int]
@@ -128,3 +130,23 @@ def test_the_analysis_arrows_stand_apart_from_each_other_and_from_every_board(
         for arrow in (PLAYED_ARROW, BETTER_ARROW):
             for ground in {look.plate, look.dark} - {(0, 0, 0)}:
                 assert delta_e(arrow, ground, vision) >= 30, (family, arrow, ground)
+
+
+def test_a_long_four_player_status_line_leaves_out_the_end_rule_not_half_the_move() -> None:
+    # Before, the line was cut at the picture's edge whatever it held: "Black to move ·
+    # each for themselves, slow end · last: f4-e4 (huff d3) · dead…", or "last: b6-c…".
+    v = rules.variant("alquerque-grande")
+    lay = layout(v.key, tuple(v.board_size), 4, 0, 700)
+    u = lay.header / 5.1
+    width = lay.width - 2 * round(u * 0.3)
+    mode, move, due = ("each for themselves, slow end", "last: f4-e4xc4xe2 (huff d3)",
+                       "due Friday 18:00 UTC")
+    text, px = status_line([(0, "Black to move"), (3, mode), (1, move), (2, due)], width, u)
+    assert move in text and "…" not in text and mode not in text
+    assert style.font("regular", px).getlength(text) <= width
+    short, _px = status_line([(0, "White to move"), (3, "fast end"), (1, "last: d3-d4")],
+                             width, u)
+    assert short == "White to move  ·  fast end  ·  last: d3-d4"  # nothing left out needlessly
+    cut, _px = status_line([(0, "Red wins: " + "a very long reason " * 8), (1, move)],
+                           width, u)
+    assert cut.endswith("…") and move not in cut  # only what has rank 0 is ever cut
