@@ -42,6 +42,7 @@ from render.style import (
     XIANGQI_INK,
     BoardSpec,
     covers,
+    drawable,
     drawn_words,
     font,
     look_name,
@@ -261,7 +262,8 @@ def _header(img: Image.Image, lay: Layout, spec: BoardSpec, position: Position,
         _paste_centred(img, icon, (x0 + round(chip_h * 0.52), y0 + chip_h // 2))
         english = v.seat_name(seat, n)
         colour = say(seat_colour(english))
-        name = names[seat] if names and seat < len(names) and names[seat] else colour
+        name = drawable(names[seat]) if names and seat < len(names) and names[seat] \
+            else colour
         tx = x0 + round(chip_h * 1.02)
         room = chip_w - (tx - x0) - round(chip_h * 0.2)
         if state == "turn":

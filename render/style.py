@@ -9,6 +9,7 @@ name only needs a new entry there.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from importlib import resources
@@ -45,9 +46,34 @@ def covers(text: str) -> bool:
 
 def drawn_words(words: Words, locale: str) -> str:
     """``words`` in ``locale`` as drawn into an image; in English when the bundled fonts
-    lack a glyph they need (never a row of empty boxes)."""
+    lack a glyph they need (never a row of empty boxes), and what English still lacks (a
+    player's name in letters the fonts do not have) as :func:`drawable` draws it."""
     said = render(words, locale)
-    return said if covers(said) else render(words, DEFAULT_LOCALE)
+    return said if covers(said) else drawable(render(words, DEFAULT_LOCALE))
+
+
+def drawable(text: str) -> str:
+    """``text`` in the glyphs the bundled fonts have (``style.coverage``): a character
+    they lack loses its accents (``ŷ`` -> ``y``), anything else without a glyph is shown
+    as ``?``, control characters are removed.
+
+    >>> drawable("Zoë ŷ 🎲\\n李")
+    'Zoë y ? ?'
+    """
+    have = coverage()
+    out = []
+    for ch in text:
+        if ch in "\t\n\r":
+            out.append(" ")
+        elif ch in have:
+            out.append(ch)
+        elif unicodedata.category(ch).startswith("C"):
+            continue
+        else:
+            bare = "".join(c for c in unicodedata.normalize("NFKD", ch)
+                           if not unicodedata.combining(c))
+            out.append(bare if bare and all(c in have for c in bare) else "?")
+    return "".join(out)
 
 
 @lru_cache(maxsize=256)

@@ -14,14 +14,13 @@ strings (``service.tournaments.table`` does it for standings).
 from __future__ import annotations
 
 import io
-import unicodedata
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFont
 
 from locales.i18n import DEFAULT_LOCALE, _n, negotiate, render
-from render.style import INK, INK_SOFT, PAPER, RGB, TURN_BG, TURN_EDGE, coverage, font
+from render.style import INK, INK_SOFT, PAPER, RGB, TURN_BG, TURN_EDGE, drawable, font
 
 __all__ = ["RenderedTable", "draw_table", "drawable"]
 
@@ -38,30 +37,6 @@ class RenderedTable:
     alt_text: str
     width: int
     height: int
-
-
-def drawable(text: str) -> str:
-    """``text`` in the glyphs the bundled fonts have (``style.coverage``): a character
-    they lack loses its accents (``ŷ`` -> ``y``), anything else without a glyph is shown
-    as ``?``, control characters are removed.
-
-    >>> drawable("Zoë ŷ 🎲\\n李")
-    'Zoë y ? ?'
-    """
-    have = coverage()
-    out = []
-    for ch in text:
-        if ch in "\t\n\r":
-            out.append(" ")
-        elif ch in have:
-            out.append(ch)
-        elif unicodedata.category(ch).startswith("C"):
-            continue
-        else:
-            bare = "".join(c for c in unicodedata.normalize("NFKD", ch)
-                           if not unicodedata.combining(c))
-            out.append(bare if bare and all(c in have for c in bare) else "?")
-    return "".join(out)
 
 
 def _fit(text: str, f: ImageFont.FreeTypeFont, width: float) -> str:

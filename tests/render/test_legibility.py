@@ -12,7 +12,9 @@ import math
 import pytest
 from PIL import Image
 
+import render
 import rules
+from locales.i18n import _
 from render import sprites, style
 from render.board import layout
 from render.draw import status_line
@@ -150,3 +152,16 @@ def test_a_long_four_player_status_line_leaves_out_the_end_rule_not_half_the_mov
     cut, _px = status_line([(0, "Red wins: " + "a very long reason " * 8), (1, move)],
                            width, u)
     assert cut.endswith("…") and move not in cut  # only what has rank 0 is ever cut
+
+
+def test_a_name_in_letters_the_fonts_lack_is_drawn_as_the_standings_draw_it() -> None:
+    # The board header drew a name's missing glyphs as nothing ("李小龍" as " 小 ", "Zoë ŷ"
+    # as "Zoë "); the standings and the glance grid already drew "?小?" and "Zoë y".
+    p = rules.variant("damas").start()
+    odd = render.draw_board(p, names=["Zoë ŷ 🎲", "李小龍"], perspective=0)
+    plain = render.draw_board(p, names=["Zoë y ?", "?小?"], perspective=0)
+    assert odd.png == plain.png
+    assert "White (Zoë ŷ 🎲) to move" in odd.alt_text  # read out as it is
+    # words drawn in English for want of a glyph keep no glyph the fonts lack either
+    said = style.drawn_words(_("{seat} ({player})", seat="Red", player="李小龍 🎲"), "en")
+    assert style.covers(said) and said == "Red (?小? ?)"
