@@ -97,6 +97,12 @@ def layout(key: str, board_size: tuple[int, int], seat_count: int, perspective: 
     header = round(size * HEADER_FRACTION.get(seat_count, 0.165))
     step = int(min(size / (vw + MARGIN + EDGE), (size - header) / (vh + MARGIN + EDGE)))
     margin, edge = round(step * MARGIN), round(step * EDGE)
+    # A phone shows a picture as wide as its screen, so the header's words are read at
+    # the picture's width: a wide board (Querni's 10 x 7) leaves height to spare, and
+    # its header grows into it, as large against the width as a square board's.
+    spare = size - (header + vh * step + margin + edge)
+    wanted = round((vw * step + margin + edge) * HEADER_FRACTION.get(seat_count, 0.165) * 1.25)
+    header += max(0, min(wanted - header, spare))
     return Layout(key, files, ranks, seat_count, turns, step, header, margin, edge,
                   vw * step + margin + edge, header + vh * step + margin + edge)
 

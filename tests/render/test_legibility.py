@@ -16,7 +16,7 @@ import render
 import rules
 from locales.i18n import _
 from render import sprites, style
-from render.board import layout
+from render.board import EDGE, MARGIN, layout
 from render.draw import status_line
 from render.replay import BETTER_ARROW, PLAYED_ARROW
 
@@ -165,3 +165,16 @@ def test_a_name_in_letters_the_fonts_lack_is_drawn_as_the_standings_draw_it() ->
     # words drawn in English for want of a glyph keep no glyph the fonts lack either
     said = style.drawn_words(_("{seat} ({player})", seat="Red", player="李小龍 🎲"), "en")
     assert style.covers(said) and said == "Red (?小? ?)"
+
+
+def test_a_wide_board_header_is_as_legible_at_a_phone_width_as_a_square_board() -> None:
+    # A phone shows a picture as wide as its screen: Querni's header (10 x 7 cells) was
+    # 0.133 of its width, its words a fifth smaller there than on the other boards.
+    for key, v in rules.VARIANTS.items():
+        for options in [*v.example_options, *v.option_sets()]:
+            n = v.start(**options).seat_count
+            lay = layout(key, tuple(v.board_size), n, 0, 700)
+            assert lay.header >= 0.15 * lay.width, (key, n, lay.header, lay.width)
+            assert max(lay.width, lay.height) <= 700
+    querni = layout("querni", (10, 7), 2, 0, 700)
+    assert querni.step == int(700 / (10 + MARGIN + EDGE))  # the board itself no smaller
