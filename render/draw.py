@@ -27,6 +27,7 @@ from render.style import (
     ARROW,
     CAPTURE_MARK,
     CHECK_GLOW,
+    CHECK_RING,
     FRAME,
     INK,
     INK_SOFT,
@@ -448,7 +449,7 @@ def _key_colours(spec: BoardSpec, looks: tuple[str, ...]) -> list[RGB]:
     if spec.piece == "characters":
         colours += [*XIANGQI_INK.values()]
         colours += [c for disc in XIANGQI_DISCS.values() for c in (disc.body, disc.rim)]
-        colours += [_mix(CHECK_GLOW, spec.plate, t) for t in (0.3, 0.55, 0.8)]
+        colours += [CHECK_RING, *(_mix(CHECK_GLOW, spec.plate, t) for t in (0.3, 0.55, 0.8))]
     return colours
 
 

@@ -13,6 +13,7 @@ from PIL import Image, ImageChops, ImageDraw, ImageFilter
 from render.style import (
     CAPTURE_MARK,
     CHECK_GLOW,
+    CHECK_RING,
     LAST_MOVE,
     LAST_MOVE_PATH,
     REMOVED_MARK,
@@ -172,11 +173,15 @@ def mark(name: str, d: int) -> Image.Image:
         dr.rectangle((0, 0, side, side), fill=(*LAST_MOVE, 120))
     elif name == "check":
         glow = Image.new("L", img.size, 0)
-        ImageDraw.Draw(glow).ellipse((side * 0.12, side * 0.12, side * 0.88, side * 0.88),
+        ImageDraw.Draw(glow).ellipse((side * 0.06, side * 0.06, side * 0.94, side * 0.94),
                                      fill=250)
-        glow = glow.filter(ImageFilter.GaussianBlur(side * 0.05))
+        glow = glow.filter(ImageFilter.GaussianBlur(side * 0.035))
         img = Image.new("RGBA", img.size, (*CHECK_GLOW, 255))
         img.putalpha(glow)
+        # and a solid ring hugging the disc (the glow alone faded into the wood at a
+        # phone's size, fainter than the last move's yellow ring)
+        ImageDraw.Draw(img).ellipse((side * 0.075, side * 0.075, side * 0.925, side * 0.925),
+                                    outline=(*CHECK_RING, 255), width=round(side * 0.08))
     elif name == "capture":
         w = side * 0.15
         a, b = side * 0.2, side * 0.8

@@ -97,6 +97,7 @@ CAPTURE_MARK: RGB = (200, 40, 36)   # the cross on a captured point
 ARROW: RGB = (38, 104, 196)         # the explorer's arrows (the moves most played)
 REMOVED_MARK: RGB = (60, 96, 170)   # a Querni removal / a huff
 CHECK_GLOW: RGB = (230, 30, 30)
+CHECK_RING: RGB = (190, 20, 24)     # the ring round a general in check, over the glow
 TURN_BG: RGB = (255, 247, 214)      # header chip of the seat to move
 TURN_EDGE: RGB = (214, 150, 20)
 

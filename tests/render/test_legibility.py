@@ -6,6 +6,7 @@ severity 1.0) on linear RGB; colours are compared in CIELAB (CIE76 ΔE)."""
 
 from __future__ import annotations
 
+import io
 import itertools
 import math
 
@@ -178,3 +179,30 @@ def test_a_wide_board_header_is_as_legible_at_a_phone_width_as_a_square_board() 
             assert max(lay.width, lay.height) <= 700
     querni = layout("querni", (10, 7), 2, 0, 700)
     assert querni.step == int(700 / (10 + MARGIN + EDGE))  # the board itself no smaller
+
+
+def _ring(img: Image.Image, centre: tuple[int, int], r0: float, r1: float) -> list[Colour]:
+    """The pixels between ``r0`` and ``r1`` pixels from ``centre``."""
+    x, y = centre
+    found = []
+    for dx in range(-round(r1), round(r1) + 1):
+        for dy in range(-round(r1), round(r1) + 1):
+            if r0 <= math.hypot(dx, dy) <= r1:
+                r, g, b = img.getpixel((x + dx, y + dy))  # type: ignore[misc]
+                found.append((r, g, b))
+    return found
+
+
+def test_a_general_in_check_is_ringed_as_plainly_as_the_last_move() -> None:
+    # The check was a soft red glow peeking a few pixels out of the disc, fading into
+    # the wood: at a phone's size fainter than the last move's yellow ring.
+    v = rules.variant("xiangqi")
+    plate = style.spec_for("xiangqi").plate
+    for text, checked in (("4k4/9/9/9/9/9/9/9/4R4/3K5 b - - 0 1", True),
+                          ("4k4/9/9/9/9/9/9/9/3R5/3K5 b - - 0 1", False)):
+        board = render.draw_board(v.from_text(text), perspective=0)
+        img = Image.open(io.BytesIO(board.png)).convert("RGB")
+        s = board.layout.step
+        ring = _ring(img, board.point_centre((4, 9)), 0.47 * s, 0.53 * s)
+        plain = [c for c in ring if contrast(c, plate) >= 3 and c[0] > c[1] + 100]
+        assert (len(plain) >= 0.8 * len(ring)) is checked, (len(plain), len(ring))
