@@ -33,6 +33,7 @@ from bot.ops.server import Operations
 from bot.web.community import member_page, server_page
 from bot.web.links import LinkSigner, PlayerPass
 from bot.web.pages import (
+    FORM_KB,
     SAME_ADDRESS,
     Steppers,
     error_page,
@@ -291,7 +292,7 @@ class WebApp:
 
     def application(self) -> web.Application:
         app = web.Application(middlewares=[self._measured, self._guarded],
-                              client_max_size=64 * 1024)
+                              client_max_size=FORM_KB * 1024)
         app.router.add_get("/", self.home)
         app.router.add_get("/healthz", self.healthz)
         app.router.add_get("/favicon.ico", self.favicon)

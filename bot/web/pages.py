@@ -45,6 +45,8 @@ def esc(text: object) -> str:
     return escape(str(text), quote=True)
 
 
+FORM_KB = 64
+"""The most a request's body may hold, in KB (``bot.web.app``: a form to play)."""
 SAME_ADDRESS = "?"
 """A language switch to the address the page was asked at (``page``'s ``switch``): its
 links are the query alone (``?lang=de``), never a path written back from the request."""
@@ -93,6 +95,9 @@ def error_page(status: int, locale: str, words: Words | None = None,
             "ask for a new link with {web}", web=command("web"))
     elif status == 429:
         title, said = _("Too many requests"), _("wait a moment and try again")
+    elif status == 413:
+        title, said = _("Too large"), _("what was sent is larger than these pages take "
+                                        "(at most {limit} KB)", limit=FORM_KB)
     elif status < 500:
         title, said = _("Bad request"), _("this address cannot be read")
     else:

@@ -92,3 +92,15 @@ async def test_live_streams_past_the_limit_are_told_to_come_back_later(
             await asyncio.sleep(0.05)
     async with site.client.get(events) as again:
         assert await again.content.readline() == b"retry: 2000\n"
+
+
+async def test_an_oversized_form_is_refused_in_words_of_its_own(site: Site) -> None:
+    m = await web_match(site.service, "damas")
+    path = await player_path(site, m, ALICE)
+    html = await (await site.client.get(path)).text()
+    r = await site.client.post(path + "/move", data={**form_of(html), "move": "x" * 70_000},
+                               allow_redirects=False, headers={"Accept-Language": "de"})
+    page = await r.text()
+    assert r.status == 413 and "Traceback" not in page
+    assert "<h1>Zu groß</h1>" in page and "höchstens 64 KB" in page
+    assert (await site.service.get_match(m.id)).ply == 0
