@@ -24,6 +24,19 @@ from service.views import MatchView
 
 log = logging.getLogger(__name__)
 
+def in_text(name: str) -> str:
+    """A person's name as Discord's markdown shows it as he typed it: no link, heading,
+    bold, spoiler or quote of his making, and no ``<@id>`` passing for somebody else's
+    mention (a display name or an imported record's name is anybody's text).
+
+    >>> in_text("[Nitro](https://x.example) **<@1>**")
+    '\\\\[Nitro](https://x.example) \\\\*\\\\*\\\\<@1>\\\\*\\\\*'
+    >>> in_text("Wang Tianyi")
+    'Wang Tianyi'
+    """
+    return discord.utils.escape_markdown(name).replace("<", "\\<")
+
+
 FETCHES_AT_ONCE = 50
 """The most names one :meth:`MemberNames.fetch` asks Discord for (one request each, one
 after the other, within the rate limits discord.py keeps); the rest wait for a later
@@ -116,16 +129,17 @@ class MemberNames:
                 await self.book.seen(interaction.guild_id, user_id, name)
 
     def label(self, guild_id: int, user_id: int) -> str:
-        """A name to show ("alice played …"), his mention when nobody knows it."""
-        return self(guild_id, user_id) or f"<@{user_id}>"
+        """A name to show in words Discord reads as markdown ("alice played …", as
+        :func:`in_text`), his mention when nobody knows it."""
+        name = self(guild_id, user_id)
+        return in_text(name) if name else f"<@{user_id}>"
 
     def title(self, guild_id: int, user_id: int, match: MatchView | None = None) -> Words:
         """``label``, except that an imported player is named with the word that says
         so ("Wang Tianyi (imported)"): he has no account to mention; one his record did
         not name, by his seat in ``match`` ("an imported player (Turquoise)")."""
         if is_imported(user_id):
-            name = self.imported(user_id)
-            return imported_in(match, user_id, name)
+            return imported_in(match, user_id, in_text(self.imported(user_id)))
         return self.label(guild_id, user_id)
 
 

@@ -42,7 +42,7 @@ from bot.discordapp.dispatcher import (
     reopenable,
 )
 from bot.discordapp.mentions import CommandIds
-from bot.discordapp.names import MemberNames
+from bot.discordapp.names import MemberNames, in_text
 from bot.discordapp.outcomes import outcome_line, rematch_line
 from bot.discordapp.permissions import THREAD_OPENING_PERMISSIONS, missing_permissions
 from bot.event_handlers import EventHandlers
@@ -202,7 +202,7 @@ class DiscordNotifier:
         if user_id is None:
             return None
         known = self.names(m.guild_id, user_id) if self.names is not None else ""
-        return known or embeds.mention(user_id)
+        return in_text(known) if known else embeds.mention(user_id)
 
     async def web_url(self, m: MatchView) -> str | None:
         """The address of ``m``'s page on the web, when the web is set up here and ``m``'s

@@ -26,6 +26,7 @@ from bot.discordapp.cogs.common import (
     reader,
     within_budget,
 )
+from bot.discordapp.names import in_text
 from locales.i18n import Words, _, joined, render
 from service import MatchService, NameResolver, PuzzleView
 
@@ -109,8 +110,8 @@ class PuzzlesCog(commands.GroupCog, group_name="puzzle",
             board = await self.service.puzzle_leaderboard(where)
 
             def name(user: int) -> str:
-                return (self.names(where, user) if self.names is not None else "") \
-                    or f"<@{user}>"
+                known = self.names(where, user) if self.names is not None else ""
+                return in_text(known) if known else f"<@{user}>"
             loc = reader(interaction)
             e = discord.Embed(title=render(_("Puzzle leaderboard"), loc),
                               description=render(joined(
