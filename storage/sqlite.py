@@ -407,13 +407,13 @@ def _unusable(path: str, exc: BaseException) -> DatabaseUnusable:
 def _vacuum_into(source: str, partial: Path, target: Path) -> None:
     """``VACUUM INTO`` a partial file, check it, fsync it, rename it to ``target``."""
     partial.unlink(missing_ok=True)
-    conn = sqlite3.connect(source, isolation_level=None)
-    try:
-        conn.execute("PRAGMA busy_timeout = 10000")
-        conn.execute("VACUUM INTO ?", (str(partial),))
-    finally:
-        conn.close()
-    try:
+    try:  # whatever fails, no partial copy stays (on a full disk it would keep it full)
+        conn = sqlite3.connect(source, isolation_level=None)
+        try:
+            conn.execute("PRAGMA busy_timeout = 10000")
+            conn.execute("VACUUM INTO ?", (str(partial),))
+        finally:
+            conn.close()
         copy = sqlite3.connect(partial, isolation_level=None)
         try:
             found = [r[0] for r in copy.execute("PRAGMA quick_check")]

@@ -156,6 +156,27 @@ def test_a_backup_that_cannot_be_written_says_so(
     assert done.returncode == 1 and "must not overwrite the database" in done.stderr
 
 
+async def test_a_backup_that_fails_midway_leaves_no_partial_copy(tmp_path: Path) -> None:
+    """A copy that fails while it is written (found on a full disk: 'database or disk is
+    full') left its hidden partial file ('.b.db.partial-PID') beside the target: on a full
+    disk the half copy kept the disk full, and each day's failing backup left another.
+    Here the source's pages break under the running repository, so the copy's reading
+    fails after its file was made."""
+    path = tmp_path / "t.db"
+    await play_some(path, 12, 4)
+    repo = await SqliteRepository.open(path)
+    try:
+        with path.open("r+b") as f:  # damage every page after the first two
+            f.seek(8192)
+            f.write(b"\xff" * (path.stat().st_size - 8192))
+        backups = tmp_path / "backups"
+        with pytest.raises(sqlite3.DatabaseError):
+            await repo.backup(backups / "b.db")
+        assert list(backups.iterdir()) == []
+    finally:
+        await repo.close()
+
+
 @pytest.mark.parametrize("args", [
     ["db", "check"], ["db", "check", "--db", "typo.db"], ["db", "backup", "b.db"],
     ["db", "backup", "--db", "typo.db", "b.db"], ["db", "explorer", "--db", "typo.db"],
