@@ -55,7 +55,14 @@ from storage.errors import (
     StorageUnavailable,
 )
 from storage.outage import OutageLog
-from storage.schema import MIGRATIONS, OLD_TABLES, POSTGRES_TABLES, for_postgres, statements
+from storage.schema import (
+    MIGRATIONS,
+    OLD_TABLES,
+    POSTGRES_TABLES,
+    for_postgres,
+    log_migration,
+    statements,
+)
 from storage.sql import SqlRepository, T, select_match
 
 URL_SCHEMES = ("postgresql://", "postgres://")
@@ -245,6 +252,7 @@ class PostgresRepository(SqlRepository):
                 await conn.execute(
                     "INSERT INTO tablero_schema (id, version) VALUES (1, $1) ON CONFLICT "
                     "(id) DO UPDATE SET version = excluded.version", len(MIGRATIONS))
+        log_migration(self.path, applied)  # once the transaction committed
 
     async def _save_in(self, before: MatchRecord, after: MatchRecord,
                        append: Sequence[RecordEntry], ratings: RatingChange | None,

@@ -16,9 +16,12 @@ user_version``; PostgreSQL in the one-row table ``tablero_schema``.
 
 from __future__ import annotations
 
+import logging
 import re
 
 from service.records import PROVISIONAL_GAMES
+
+_log = logging.getLogger("tablero.storage")
 
 
 def established(table: str = "") -> str:
@@ -643,6 +646,17 @@ def for_postgres(script: str) -> str:
     for pattern, replacement in _POSTGRES_TYPES:
         script = pattern.sub(replacement, script)
     return script
+
+
+def log_migration(database: str, applied: int) -> None:
+    """Say what opening ``database`` did to its schema, found at version ``applied``: made
+    it, or migrated it forward (nothing when it was this Tablero's already). An operator
+    who upgraded reads which steps the start took."""
+    if applied == 0:
+        _log.info("created the database %s (schema %d)", database, len(MIGRATIONS))
+    elif applied < len(MIGRATIONS):
+        _log.info("migrated the database %s from schema %d to %d", database, applied,
+                  len(MIGRATIONS))
 
 
 def statements(script: str) -> list[str]:

@@ -56,7 +56,7 @@ from storage.errors import (
 )
 from storage.outage import OutageLog
 from storage.schema import ESTABLISHED as _ESTABLISHED
-from storage.schema import MIGRATIONS, OLD_TABLES, TABLES, statements
+from storage.schema import MIGRATIONS, OLD_TABLES, TABLES, log_migration, statements
 from storage.sql import INT64_MAX, INT64_MIN, SqlRepository, T
 
 __all__ = [
@@ -200,6 +200,7 @@ class SqliteRepository(SqlRepository):
                     if self._writer.in_transaction:
                         await self._writer.execute("ROLLBACK")
                     raise
+            log_migration(self.path, applied)
 
     async def columns(self, table: str) -> list[str]:
         return [str(r[1]) for r in await self._all(f"PRAGMA table_info({table})")]

@@ -4,6 +4,7 @@ on PostgreSQL (the round trip there costs the server about half a second)."""
 
 from __future__ import annotations
 
+import logging
 import re
 import sqlite3
 from pathlib import Path
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from storage import PostgresRepository, SqliteRepository
+from storage.postgres import redact
 from storage.schema import MIGRATIONS
 from tests.storage.older_schemas import UNDO, back_to, undoing
 
@@ -41,16 +43,31 @@ def _sqlite_shape(path: Path) -> tuple[int, dict[str, object]]:
         conn.close()
 
 
+def _said(caplog: pytest.LogCaptureFixture) -> list[str]:
+    said = [r.getMessage() for r in caplog.records if r.name == "tablero.storage"]
+    caplog.clear()
+    return said
+
+
 async def test_undone_to_the_first_schema_sqlite_migrates_to_a_new_databases_schema(
-        tmp_path: Path) -> None:
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """... and the log says what a start did to the schema (an operator who upgraded
+    reads the steps taken; nothing when there were none)."""
+    caplog.set_level(logging.INFO, logger="tablero.storage")
     new, old = tmp_path / "new.db", tmp_path / "old.db"
     for path in (new, old):
         await (await SqliteRepository.open(path)).close()
+    assert _said(caplog) == [f"created the database {path} (schema {len(MIGRATIONS)})"
+                             for path in (new, old)]
     await back_to(old, 1)
     version, shape = _sqlite_shape(old)
     assert version == 1 and "ratings" in shape and "explorer_places" not in shape
     await (await SqliteRepository.open(old)).close()
     assert _sqlite_shape(old) == _sqlite_shape(new)
+    assert _said(caplog) == [f"migrated the database {old} from schema 1 to "
+                             f"{len(MIGRATIONS)}"]
+    await (await SqliteRepository.open(old)).close()
+    assert _said(caplog) == []
 
 
 
@@ -80,8 +97,11 @@ async def _postgres_shape(url: str) -> tuple[int, list[list[tuple[object, ...]]]
 
 
 async def test_undone_to_the_first_schema_postgres_migrates_to_the_same_schema(
-        postgres_url: str) -> None:
+        postgres_url: str, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="tablero.storage")
     await (await PostgresRepository.open(postgres_url)).close()
+    name = redact(postgres_url)
+    assert _said(caplog) == [f"created the database {name} (schema {len(MIGRATIONS)})"]
     newest = await _postgres_shape(postgres_url)
     await back_to(postgres_url, 1)
     version, (columns, _, _) = await _postgres_shape(postgres_url)
@@ -90,3 +110,5 @@ async def test_undone_to_the_first_schema_postgres_migrates_to_the_same_schema(
     await (await PostgresRepository.open(postgres_url)).close()
     assert await _postgres_shape(postgres_url) == newest
     assert newest[0] == len(MIGRATIONS)
+    assert _said(caplog) == [f"migrated the database {name} from schema 1 to "
+                             f"{len(MIGRATIONS)}"]
