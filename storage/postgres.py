@@ -223,7 +223,7 @@ class PostgresRepository(SqlRepository):
         except BaseException as exc:
             await pool.close()
             if isinstance(exc, asyncpg.PostgresError):
-                advice = _SETUP_ADVICE.get(getattr(exc, "sqlstate", ""), "")
+                advice = _SETUP_ADVICE.get(exc.sqlstate, "")
                 raise DatabaseUnusable(name, f"cannot use {name}: {exc}{advice}") from exc
             raise
         return repo
