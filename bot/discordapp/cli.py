@@ -116,11 +116,17 @@ async def run_bot(token: SecretStr, database: Path | str, *, sweep_seconds: floa
         try:
             await serve(bot, bot.start(token.get_secret_value()), repository, lease)
         except WebPagesUnavailable as e:  # serve closed the database and freed the lease
-            raise SystemExit(f"tablero run: {e}") from None
+            raise SystemExit(web_pages_refused(e)) from None
     finally:
         if endpoints is not None:
             await endpoints.stop()
         picker.close()
+
+
+def web_pages_refused(e: WebPagesUnavailable) -> str:
+    """The line ``tablero run`` ends with when its web pages' address cannot be had."""
+    return (f"tablero run: cannot serve the web pages on {e.host}:{e.port} ({e.reason}): "
+            "free the port, or set TABLERO_WEB_PORT to another one")
 
 
 async def keep_lease(lease: ShardLease, bot: TableroBot) -> None:

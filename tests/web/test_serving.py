@@ -51,6 +51,7 @@ async def test_a_taken_web_port_stops_the_bot_as_it_starts(site: Site) -> None:
     process still stopping is soon free). It ran on without the pages, logging an error
     once, so a restart that met the old process' port served no page until the next one,
     and /readyz said ready."""
+    from bot.discordapp.cli import web_pages_refused
     from bot.discordapp.cogs.web import WebPagesUnavailable
 
     with socket.socket() as taken:
@@ -61,7 +62,7 @@ async def test_a_taken_web_port_stops_the_bot_as_it_starts(site: Site) -> None:
         with pytest.raises(WebPagesUnavailable) as refused:
             await cog.cog_load()
     assert not cog.serving
-    assert str(refused.value).startswith(f"cannot serve the web pages on 127.0.0.1:{port} (")
-    assert str(refused.value).endswith("): free the port, or set TABLERO_WEB_PORT to "
-                                       "another one")
+    said = web_pages_refused(refused.value)  # what tablero run exits with
+    assert said.startswith(f"tablero run: cannot serve the web pages on 127.0.0.1:{port} (")
+    assert said.endswith("): free the port, or set TABLERO_WEB_PORT to another one")
     await cog.cog_unload()

@@ -18,7 +18,12 @@ log = logging.getLogger("tablero.discord")
 
 
 class WebPagesUnavailable(Exception):
-    """The pages' address cannot be had: ``tablero run`` stops as it starts, in one line."""
+    """The pages' address cannot be had: ``tablero run`` stops as it starts, in one line
+    (its words are the command line's, ``bot.discordapp.cli``)."""
+
+    def __init__(self, host: str, port: int, reason: str) -> None:
+        super().__init__(host, port, reason)
+        self.host, self.port, self.reason = host, port, reason
 
 
 class WebPagesCog(commands.Cog, name="WebPages"):
@@ -38,10 +43,8 @@ class WebPagesCog(commands.Cog, name="WebPages"):
         try:
             await self.server.start()
         except OSError as e:
-            raise WebPagesUnavailable(
-                f"cannot serve the web pages on {self.server.host}:{self.server.port} "
-                f"({e.strerror or e}): free the port, or set TABLERO_WEB_PORT to another "
-                "one") from None
+            raise WebPagesUnavailable(self.server.host, self.server.port,
+                                      str(e.strerror or e)) from None
         self.serving = True
         log.info("web pages served on http://%s:%s/", self.server.host, self.server.port)
 
