@@ -72,10 +72,6 @@ ALLOWED = {
     ("bot/discordapp/client.py", "closed (the bot is stopping)"),
     ("bot/discordapp/client.py", "disconnected from the gateway"),
     ("bot/discordapp/client.py", "not ready yet"),
-    # the operator's start-up error (tablero run stops on it, as on a taken metrics port)
-    ("bot/discordapp/cogs/web.py",
-     "cannot serve the web pages on {}:{} ({}): free the port, or set TABLERO_WEB_PORT to "
-     "another one"),
     ("service/seasons.py", "{} seasons have no calendar"),  # a caller's bug
     # a programmer's error, raised when the service class is built (never at run time)
     ("service/ids.py",
