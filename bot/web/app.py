@@ -57,6 +57,12 @@ log = logging.getLogger(__name__)
 CSP = ("default-src 'none'; img-src 'self'; style-src 'self'; script-src 'self'; "
        "font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; "
        "frame-ancestors 'none'")
+HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff",
+           "Referrer-Policy": "same-origin",  # no-referrer would send Origin: null
+           "X-Frame-Options": "DENY", "Server": "Tablero"}
+"""Every response's: the policy above, no sniffing, no address (a link's token) told to
+another site, no frame, and no software version to look vulnerabilities up by
+(aiohttp's ``Server`` header named its version and Python's)."""
 STATIC = {"site.css": "text/css", "match.js": "text/javascript",
           "TableroLanguages.woff2": "font/woff2", "TableroSans-zh-CN.woff2": "font/woff2",
           "TableroSans-zh-TW.woff2": "font/woff2"}
@@ -354,12 +360,8 @@ class WebApp:
             response = self._error(request, 500)
         if response.prepared:  # a stream (events) sent its own headers
             return response
-        headers = response.headers
-        headers["Content-Security-Policy"] = CSP
-        headers["X-Content-Type-Options"] = "nosniff"
-        headers["Referrer-Policy"] = "same-origin"  # no-referrer would send Origin: null
-        headers["X-Frame-Options"] = "DENY"
-        headers.setdefault("Cache-Control", "no-store")
+        response.headers.update(HEADERS)
+        response.headers.setdefault("Cache-Control", "no-store")
         return response
 
     def _error(self, request: web.Request, status: int, said: Words | None = None,
@@ -649,10 +651,9 @@ class WebApp:
         shown = request.headers.get("Last-Event-ID") or request.query.get("since", "")
         if shown.isascii() and shown.isdigit() and len(shown) <= 12:
             seen = int(shown)
-        response = web.StreamResponse(headers={"Content-Type": "text/event-stream",
-                                               "Cache-Control": "no-store",
-                                               "Content-Security-Policy": CSP,
-                                               "X-Content-Type-Options": "nosniff"})
+        response = web.StreamResponse(headers={**HEADERS,
+                                               "Content-Type": "text/event-stream",
+                                               "Cache-Control": "no-store"})
         await response.prepare(request)
         if self.streams >= self.max_streams:  # busy: the browser asks again later
             with contextlib.suppress(ConnectionError):

@@ -104,3 +104,18 @@ async def test_an_oversized_form_is_refused_in_words_of_its_own(site: Site) -> N
     assert r.status == 413 and "Traceback" not in page
     assert "<h1>Zu groß</h1>" in page and "höchstens 64 KB" in page
     assert (await site.service.get_match(m.id)).ply == 0
+
+
+async def test_every_response_carries_the_same_headers_and_names_no_software_version(
+        site: Site) -> None:
+    m = await web_match(site.service, "damas")
+    wanted = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin",
+              "X-Frame-Options": "DENY", "Server": "Tablero"}
+    for path in ("/", site.path(m), site.path(m) + "/board/0.png", "/static/site.css",
+                 "/m/forged", "/healthz"):
+        r = await site.client.get(path)
+        assert {k: r.headers.get(k) for k in wanted} == wanted, path
+        assert "frame-ancestors 'none'" in r.headers["Content-Security-Policy"], path
+    async with site.client.get(site.path(m) + "/events") as stream:
+        assert {k: stream.headers.get(k) for k in wanted} == wanted
+        assert "frame-ancestors 'none'" in stream.headers["Content-Security-Policy"]
