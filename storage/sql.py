@@ -260,9 +260,8 @@ _IN_SHARD = "(guild_id >> 22) % ? = ?"
 _ZONED_REMINDER = ("(remind_at IS NOT NULL AND EXISTS (SELECT 1 FROM seats zs JOIN user_prefs zp "
                    "ON zp.user_id = zs.user_id WHERE zs.match_id = matches.id "
                    "AND zp.time_zone IS NOT NULL))")
-"""A match with a reminder still to send and a player with a time zone among its seats:
-an outage moves its reminder by the core's rule (``turns.after_downtime``: his waking
-hours), not by the gap in one statement."""
+"""A match with a reminder to send and a player with a time zone among its seats: an
+outage moves it by the core's rule (his waking hours), not by the gap in one statement."""
 _BEATS_OF = "(shard_count = ? AND shard_id = ?) OR shard_count <> ?"
 """The clock beats that speak for one shard's guilds: its own, and those of processes that
 counted the shards differently (the deployment before a change of SHARD_COUNT: their
@@ -660,10 +659,8 @@ class SqlRepository(SqlAnalyses, SqlBlocks, SqlComforts, SqlExplorer, SqlImporte
             await self._exec(_BEAT, (shard_count, shard_id, _ts(now)))
             gap = downtime.gap.total_seconds()
             # a plain clock (no JSON: nothing paused) ran through the whole gap: one
-            # UPDATE for all of them, unless a reminder still to come is for a player
-            # with a time zone (it keeps his waking hours: the core's rule); the others
-            # each by the part they ran, as the core's rule says (downtime.moved: a
-            # vacation pause is not extended)
+            # UPDATE for all but _ZONED_REMINDER's; the others each by the core's rule
+            # (downtime.moved: the part they ran; a vacation pause is not extended)
             cur = await self._exec(
                 "UPDATE matches SET deadline = deadline + ?, remind_at = remind_at + ?, "
                 "version = version + 1 WHERE status = 'active' AND deadline IS NOT NULL "
