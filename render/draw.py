@@ -181,18 +181,22 @@ def _draw_pieces(img: Image.Image, lay: Layout, spec: BoardSpec, looks: Sequence
 # --------------------------------------------------------------------------- header
 
 
+CHIPS: dict[str, tuple[RGB, RGB, float]] = {
+    "turn": (TURN_BG, TURN_EDGE, 0.06),
+    "win": ((252, 240, 200), (196, 150, 30), 0.06),
+    "out": ((232, 226, 216), (200, 192, 180), 0.03),
+    "plain": ((250, 246, 238), (214, 204, 188), 0.03),
+}
+"""Each seat panel's fill, edge and edge width (of its height), by state."""
+
+
 @lru_cache(maxsize=64)
 def _chip(w: int, h: int, state: str) -> Image.Image:
     """A rounded panel behind one seat: ``'turn'``, ``'win'``, ``'out'`` or ``'plain'``."""
     ss = 4
     img = Image.new("RGBA", (w * ss, h * ss), (0, 0, 0, 0))
     dr = ImageDraw.Draw(img)
-    fill, edge, ew = {
-        "turn": (TURN_BG, TURN_EDGE, 0.06),
-        "win": ((252, 240, 200), (196, 150, 30), 0.06),
-        "out": ((232, 226, 216), (200, 192, 180), 0.03),
-        "plain": ((250, 246, 238), (214, 204, 188), 0.03),
-    }[state]
+    fill, edge, ew = CHIPS[state]
     dr.rounded_rectangle((0, 0, w * ss - 1, h * ss - 1), radius=h * ss * 0.22, fill=fill,
                          outline=edge, width=max(ss, round(h * ss * ew)))
     return img.reduce(ss)

@@ -16,7 +16,7 @@ from PIL import Image
 import render
 import rules
 from locales.i18n import _
-from render import sprites, style
+from render import draw, graph, sprites, style
 from render.board import EDGE, MARGIN, layout
 from render.draw import status_line
 from render.replay import BETTER_ARROW, PLAYED_ARROW
@@ -206,3 +206,13 @@ def test_a_general_in_check_is_ringed_as_plainly_as_the_last_move() -> None:
         ring = _ring(img, board.point_centre((4, 9)), 0.47 * s, 0.53 * s)
         plain = [c for c in ring if contrast(c, plate) >= 3 and c[0] > c[1] + 100]
         assert (len(plain) >= 0.8 * len(ring)) is checked, (len(plain), len(ring))
+
+
+def test_secondary_text_reads_at_4_5_to_1_on_every_ground_it_is_drawn_on() -> None:
+    # INK_SOFT draws the coordinates, the seat panels' second lines, a seat that is out,
+    # the standings' subtitle and the graph's labels: on an out seat's panel it was 4.2:1.
+    grounds = {"paper": style.PAPER, **{f"{state} panel": fill
+                                        for state, (fill, _e, _w) in draw.CHIPS.items()},
+               "graph band": graph._mix(style.INK_SOFT, style.PAPER, 0.12)}
+    for name, ground in grounds.items():
+        assert contrast(style.INK_SOFT, ground) >= 4.5, name
