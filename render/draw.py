@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw
 from locales.i18n import DEFAULT_LOCALE, Words, _
 from locales.terms import option_word, seat_colour
 from render.alt import describe, seat_label, status
-from render.board import Layout, layout, static_layer
+from render.board import Layout, layout, square_number_colour, static_layer
 from render.sprites import mark, piece, segment
 from render.style import (
     ARROW,
@@ -450,6 +450,8 @@ def _key_colours(spec: BoardSpec, looks: tuple[str, ...]) -> list[RGB]:
     for name in looks:
         look = SEAT_LOOKS[name]
         colours += [look.body, look.rim, look.ink]
+    if spec.square_numbers:
+        colours.append(square_number_colour(spec))
     if spec.piece == "characters":
         colours += [*XIANGQI_INK.values()]
         colours += [c for disc in XIANGQI_DISCS.values() for c in (disc.body, disc.rim)]

@@ -216,3 +216,18 @@ def test_secondary_text_reads_at_4_5_to_1_on_every_ground_it_is_drawn_on() -> No
                "graph band": graph._mix(style.INK_SOFT, style.PAPER, 0.12)}
     for name, ground in grounds.items():
         assert contrast(style.INK_SOFT, ground) >= 4.5, name
+
+
+def test_an_empty_draughts_square_shows_its_number_at_3_to_1() -> None:
+    # The PDN numbers (the moves are written with them: "h7xf5 (25x18)") were drawn at
+    # 1.6:1 against their square, hard to make out even at full size.
+    v = rules.variant("damas")
+    board = render.draw_board(v.start(), perspective=0)
+    img = Image.open(io.BytesIO(board.png)).convert("RGB")
+    plate = style.spec_for("damas").plate
+    x0, y0, x1, y1 = board.layout.cell_box((4, 3))  # square 14: empty at the start
+    corner = img.crop((x0, y0, (x0 + x1) // 2, (y0 + y1) // 2))
+    raw = corner.tobytes()
+    colours = {(raw[i], raw[i + 1], raw[i + 2]) for i in range(0, len(raw), 3)}
+    assert plate in colours
+    assert max(contrast(c, plate) for c in colours) >= 3
