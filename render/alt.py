@@ -43,19 +43,25 @@ def seat_label(position: Position, seat: int, names: Sequence[str] | None) -> Wo
 def status(position: Position, names: Sequence[str] | None = None,
            locale: str = DEFAULT_LOCALE) -> str:
     """Whose turn it is, or how the game ended: ``'Red (alice) to move'``,
-    ``'Black wins: checkmate'``, ``'Draw: repetition'`` (in ``locale``)."""
+    ``'Black wins: checkmate'``, ``'Draw: repetition'`` (in ``locale``), with a capital
+    where it starts a sentence in that language (Spanish ``'Juega Blanco'``)."""
+    return render(capitalized(status_words(position, names)), locale)
+
+
+def status_words(position: Position, names: Sequence[str] | None = None) -> Words:
+    """:func:`status` as words, to be said in any language (and capitalised there)."""
     outcome = position.outcome()
     if outcome is not None:
         def label(seats: frozenset[int]) -> Words:
             return listing(seat_label(position, s, names) for s in sorted(seats))
-        return render(result_sentence(
+        return result_sentence(
             "board", result_kind(outcome.winners, outcome.ranking), reason=outcome.reason,
             winners=label(outcome.winners), winner_count=len(outcome.winners),
-            first=label(outcome.ranking[0]) if outcome.ranking else ""), locale)
+            first=label(outcome.ranking[0]) if outcome.ranking else "")
     movers = listing(seat_label(position, s, names) for s in sorted(position.to_move))
     if position.in_setup:
-        return render(_("Setup: {players} to arrange their stones", players=movers), locale)
-    return render(_("{players} to move", players=movers), locale)
+        return _("Setup: {players} to arrange their stones", players=movers)
+    return _("{players} to move", players=movers)
 
 
 def piece_word(kind: str, n: int) -> Words:
@@ -143,7 +149,7 @@ def describe(position: Position, *, last_move: MoveMarks | None = None,
         return seat_colour(v.seat_name(s, n))
     parts: list[Words] = [
         _("{game} board seen from {seat}.", game=game_name(v.key, v.name), seat=colour(seat)),
-        _sentence(result or status(position, names, locale))]
+        _sentence(result or status_words(position, names))]
     if position.teams:
         sides = [listing(colour(s) for s in sorted(team)) for team in position.teams]
         parts.append(_("Teams: {teams}.", teams=joined(*sides, separator=" / "))

@@ -25,3 +25,15 @@ def test_a_ranking_without_a_single_winner_is_not_called_a_draw() -> None:
     assert outcome is not None and not outcome.winners and len(outcome.ranking) > 1
     text = status(p)
     assert not text.startswith("Draw") and text.startswith("No single winner, first: ")
+
+
+def test_the_status_starts_its_sentence_with_a_capital_in_every_language() -> None:
+    # Spanish says "juega {players}" (lowercase: it is a clause in other sentences); the
+    # board's alt text and status line gave it as a name, uncapitalised: "…visto desde
+    # Blanco. juega Blanco (ana)."
+    p = rules.variant("damas").start()
+    for locale in ("es-ES", "es-419"):
+        assert status(p, None, locale) == "Juega Blanco"
+        board = draw_board(p, names=["ana", "bob"], locale=locale)
+        assert " visto desde Blanco. Juega Blanco (ana). " in board.alt_text
+    assert status(p, ["ana", "bob"]) == "White (ana) to move"
