@@ -40,9 +40,11 @@ caption=None) -> str``
     or the result, check, last move, deadline, and every piece by point.
 
 ``replay_gif(variant, start, moves, *, perspective=0, names=None, size=560,
-frame_ms=900, hold_ms=4000) -> bytes``
+frame_ms=None, hold_ms=4000) -> bytes``
     An animated GIF of a record: the start and one frame per ply (the move highlighted
-    and written in the header), the last frame held. ``moves`` are Move objects or
+    and written in the header; 900 ms each, faster in a game of over 100 moves so the
+    whole plays for about 90 s at most, 450 ms at the fastest), the last frame held.
+    ``moves`` are Move objects or
     move strings (read with ``variant.parse_move`` ply by ply, so a stored record of
     canonical strings replays directly), or a ``render.replay.SeatLeft`` (a seat that
     resigned, ran out of time or is skipped in a 4-player game that went on: the

@@ -19,6 +19,10 @@ from rules import Position, Variant
 
 FRAME_MS = 900
 HOLD_MS = 4000
+LONGEST_MS = 90_000
+"""About the longest a replay's moves play for: a long game's frames go faster, down to
+``FASTEST_MS`` each (at 900 ms a 190-ply game played for nearly three minutes)."""
+FASTEST_MS = 450
 FLAG_MS = 2500
 """How long a flagged move's frame stays up: long enough to read why it is marked."""
 FLAG = CAPTURE_MARK
@@ -172,13 +176,25 @@ def _flag(img: Image.Image) -> None:
                                   width=width)
 
 
+def frame_time(plies: int) -> int:
+    """How long each move's frame of a replay of ``plies`` moves stays up: ``FRAME_MS``,
+    less in a game long enough to play for more than ``LONGEST_MS``, never under
+    ``FASTEST_MS``.
+
+    >>> frame_time(40), frame_time(150), frame_time(400)
+    (900, 600, 450)
+    """
+    return max(FASTEST_MS, min(FRAME_MS, LONGEST_MS // max(1, plies)))
+
+
 def replay_gif(variant: Variant, start: Position, moves: Iterable[Any], *,
                perspective: int = 0, names: Sequence[str] | None = None, size: int = 560,
-               frame_ms: int = FRAME_MS, hold_ms: int = HOLD_MS,
+               frame_ms: int | None = None, hold_ms: int = HOLD_MS,
                locale: str = DEFAULT_LOCALE,
                flagged: Mapping[int, Words] | None = None) -> bytes:
     """The whole game as an animated GIF: the start, then one frame per ply with the
-    move highlighted and written in the header; the last frame is held ``hold_ms``.
+    move highlighted and written in the header, each up ``frame_ms`` (by default
+    :func:`frame_time`: faster in a long game); the last frame is held ``hold_ms``.
 
     ``flagged`` maps plies (1 = the first move) to a note (an analysis: "move 12,
     alice: c3-d4; better b2-c3 (costs about 3.0 pawns)"): those frames get a red frame,
@@ -204,7 +220,9 @@ def replay_gif(variant: Variant, start: Position, moves: Iterable[Any], *,
         if note is not None:
             _flag(img)
         frames.append(to_palette(img, position, size))
-        durations.append(FLAG_MS if note is not None else frame_ms)
+        durations.append(FLAG_MS if note is not None else -1)
+    pace = frame_time(len(frames) - 1) if frame_ms is None else frame_ms
+    durations = [pace if ms < 0 else ms for ms in durations]
     durations[-1] = max(durations[-1], hold_ms)
     palette = frames[0].getpalette() or []
     clear = len(palette) // 3  # one extra entry, used by no drawing, marks "unchanged"

@@ -19,7 +19,7 @@ from locales.i18n import _
 from render import draw, graph, sprites, style
 from render.board import EDGE, MARGIN, layout
 from render.draw import status_line
-from render.replay import BETTER_ARROW, PLAYED_ARROW
+from render.replay import BETTER_ARROW, PLAYED_ARROW, frame_time
 
 Colour = tuple[int, int, int]
 
@@ -231,3 +231,18 @@ def test_an_empty_draughts_square_shows_its_number_at_3_to_1() -> None:
     colours = {(raw[i], raw[i + 1], raw[i + 2]) for i in range(0, len(raw), 3)}
     assert plate in colours
     assert max(contrast(c, plate) for c in colours) >= 3
+
+
+def test_a_long_game_replays_in_about_a_minute_and_a_half_a_short_one_as_before() -> None:
+    # Every move stayed 900 ms: a 190-move four-player game played for nearly 3 minutes.
+    assert frame_time(190) * 190 <= 90_000 and frame_time(190) >= 450
+    assert frame_time(100) == 900  # up to 100 moves: as before
+    assert frame_time(1000) == 450  # never a flicker
+    v = rules.variant("alquerque")
+    gif = Image.open(io.BytesIO(render.replay_gif(v, v.start(), ["b2-c3", "d4xb2"],
+                                                  size=200)))
+    durations = []
+    for frame in range(gif.n_frames):
+        gif.seek(frame)
+        durations.append(gif.info["duration"])
+    assert durations[:2] == [900, 900] and durations[-1] >= 4000
