@@ -324,11 +324,6 @@ class SqlRepository(SqlAnalyses, SqlBlocks, SqlComforts, SqlExplorer, SqlImporte
         """The requests refused since it opened, by the kind of storage error."""
         return self.outage.refusals
 
-    @property
-    def refusing_writes(self) -> str | None:
-        """Why every write is refused while reads answer (full, read-only), else None."""
-        return self.outage.refusing_writes
-
     async def _exec(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
         """One statement of the write transaction under way."""
         raise NotImplementedError

@@ -44,7 +44,7 @@ from bot.ops.health import (
     ShardsReady,
     SweepRecent,
     SweepWatch,
-    WritesWatch,
+    WatchedStore,
 )
 from bot.ops.metrics import Metrics, StoreCounts
 from bot.ops.redaction import install as redact_tokens_in_logs
@@ -138,7 +138,8 @@ def create_bot(repository: Repository, clock: Clock, *, renderer: BoardRenderer 
     ]
     conditions: list[Condition] = [
         DatabaseAnswers(lambda: repository.get_guild_settings(0),  # the sweep writes
-                        repository if isinstance(repository, WritesWatch) else None),
+                        repository.outage if isinstance(repository, WatchedStore)
+                        else None),
         ShardsReady(bot.shard_states, metrics),
         OutboxFresh(lambda n: repository.pending_outbox(limit=n), notifier.relay.accepts,
                     clock, outbox_max_age, metrics)]

@@ -91,13 +91,19 @@ class Verdict:
         return "\n".join(lines) + "\n"
 
 
-@runtime_checkable
 class WritesWatch(Protocol):
     """What a repository knows that a read cannot tell: that its writes are refused while
     reads still answer (a full disk, a read-only file system or server)."""
 
     @property
     def refusing_writes(self) -> str | None: ...
+
+
+@runtime_checkable
+class WatchedStore(Protocol):
+    """A repository that reports its outages (``storage``'s SQL ones: their outage log)."""
+
+    outage: WritesWatch
 
 
 class DatabaseAnswers:
