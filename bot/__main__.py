@@ -153,12 +153,9 @@ def web_links(settings: Settings) -> WebLinks | None:
 
 def web_address(settings: Settings) -> tuple[str, int] | None:
     """Where ``tablero run`` serves the web pages beside the bot: ``TABLERO_WEB_HOST`` and
-    ``TABLERO_WEB_PORT`` (None without a port, or without a usable secret: said once)."""
+    ``TABLERO_WEB_PORT`` (None without a port; ``discord_main`` refuses a port without a
+    usable secret)."""
     if settings.web_port is None:
-        return None
-    if web_links(settings) is None:
-        print("TABLERO_WEB_PORT is set but TABLERO_WEB_SECRET is not (at least 32 "
-              "characters): the bot runs without the web pages.", file=sys.stderr)
         return None
     return settings.web_host, settings.web_port
 
@@ -174,6 +171,11 @@ def discord_main(settings: Settings) -> int:
         print("The Discord adapter is not part of this checkout yet (bot.discordapp); "
               "unset DISCORD_TOKEN to use the console, or run: tablero console",
               file=sys.stderr)
+        return 2
+    if settings.web_port is not None and web_links(settings) is None:
+        print("tablero run: TABLERO_WEB_PORT is set but TABLERO_WEB_SECRET is not a random "
+              "text of at least 32 characters: set it (the same in every web process), or "
+              "unset TABLERO_WEB_PORT", file=sys.stderr)
         return 2
     code: int = cli.run(settings.discord_token, settings.db_path,
                         sweep_seconds=settings.sweep_seconds,

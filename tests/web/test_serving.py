@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.__main__ import serve_web, web_address
+from bot.__main__ import discord_main, serve_web, web_address
 from bot.discordapp.cogs.web import WebPagesCog
 from bot.settings import load_settings
 from bot.web.links import WebLinks
@@ -24,13 +24,29 @@ def clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_the_bot_serves_the_pages_only_with_a_port_and_a_secret(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A port without a usable secret is a setting to fix: tablero run stops before it
+    starts, in one line, exit status 2 (it said so and ran on without the pages, exit
+    status 0 at its end, so a service manager saw nothing wrong)."""
+    from bot.discordapp import cli
+
+    ran: list[object] = []
+    monkeypatch.setattr(cli, "run", lambda *args, **kwargs: ran.append(kwargs) or 0)
+    monkeypatch.setenv("DISCORD_TOKEN", "abc.def.ghi")
     assert web_address(load_settings(None)) is None  # no port: not served
     monkeypatch.setenv("TABLERO_WEB_PORT", "8090")
-    assert web_address(load_settings(None)) is None  # a port but no secret: said why
-    assert "TABLERO_WEB_SECRET" in capsys.readouterr().err
+    for secret in ("", "short"):
+        monkeypatch.setenv("TABLERO_WEB_SECRET", secret)
+        assert discord_main(load_settings(None)) == 2
+        assert capsys.readouterr().err.splitlines() == [
+            "tablero run: TABLERO_WEB_PORT is set but TABLERO_WEB_SECRET is not a random "
+            "text of at least 32 characters: set it (the same in every web process), or "
+            "unset TABLERO_WEB_PORT"]
+    assert ran == []
     monkeypatch.setenv("TABLERO_WEB_SECRET", SECRET.decode())
     monkeypatch.setenv("TABLERO_WEB_HOST", "0.0.0.0")
     assert web_address(load_settings(None)) == ("0.0.0.0", 8090)
+    assert discord_main(load_settings(None)) == 0
+    assert ran[0]["web_address"] == ("0.0.0.0", 8090)  # type: ignore[index]
 
 
 async def test_a_taken_port_is_said_in_one_line(tmp_path: Path,
