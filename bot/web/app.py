@@ -69,6 +69,13 @@ STATIC = {"site.css": "text/css", "match.js": "text/javascript",
 """The files under ``/static/`` (``static/`` of the web adapter) and their types. Chinese
 pages are drawn with the boards' font, so a reader without a Chinese font sees no empty
 boxes: each language's characters only, as WOFF2 (``scripts/make_web_fonts.py``)."""
+RENDERS_PER_MINUTE = 120
+"""Board pictures one link may have drawn a minute from one address (a picture already
+drawn costs nothing and is not counted): stepping through a game with the arrow keys
+draws a few a second; a script asking for every ply, language and seat of a long game
+kept a core busy drawing (about 10 ms of CPU each), beside the bot's own posts when it
+serves the pages in its process. Past it a picture is refused (429) until the bucket
+fills again."""
 BOARD_CACHE = 512
 """Board pictures kept in memory (by match, version, ply and language)."""
 
@@ -288,6 +295,7 @@ class WebApp:
         self.ops = ops  # /readyz and /metrics beside the pages (None: elsewhere or not)
         self.now = now
         self.limiter = RateLimiter(now)
+        self.renders = RateLimiter(now, RENDERS_PER_MINUTE, burst=RENDERS_PER_MINUTE // 2)
         self.signer = signer
         self.watch = Watch(service, poll_seconds)
         self.keepalive = keepalive_seconds
@@ -466,6 +474,8 @@ class WebApp:
         key = (match_id, match.version, ply, locale, seat)
         png = self._boards.get(key)
         if png is None:
+            if not self.renders.allow(f"{token}|{request.remote}"):
+                raise web.HTTPTooManyRequests()
             image = await self.service.web_board(match_id, ply, caller, locale, seat)
             if image is None:
                 raise web.HTTPNotFound()

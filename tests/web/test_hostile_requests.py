@@ -1,6 +1,7 @@
 """The web pages under hostile requests: what a refused or failed request leaves in the
-operator's log, how many live streams one may hold, where a form may come from, and how
-an oversized one is refused."""
+operator's log, how many live streams one may hold, where a form may come from, how an
+oversized one is refused, the headers of every response, and how many board pictures one
+link may have drawn."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ import logging
 
 import pytest
 
+from bot.web.app import RateLimiter
 from service.errors import StorageUnavailable
-from tests.service.conftest import ALICE
+from tests.service.conftest import ALICE, BOB
 from tests.web.conftest import Site, web_match
 from tests.web.test_play import form_of, player_path
 
@@ -119,3 +121,19 @@ async def test_every_response_carries_the_same_headers_and_names_no_software_ver
     async with site.client.get(site.path(m) + "/events") as stream:
         assert {k: stream.headers.get(k) for k in wanted} == wanted
         assert "frame-ancestors 'none'" in stream.headers["Content-Security-Policy"]
+
+
+async def test_board_pictures_drawn_for_one_link_are_rate_limited_and_kept_ones_are_not(
+        site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each picture not drawn yet costs a drawing: past the limit a link's address is
+    refused more (429) until the bucket fills again; one drawn already is served."""
+    assert site.web is not None
+    monkeypatch.setattr(site.web, "renders", RateLimiter(lambda: 0.0, 60, burst=2),
+                        raising=False)
+    m = await web_match(site.service, "damas")
+    for user, move in ((ALICE, "b3-a4"), (BOB, "a6-b5")):
+        m = (await site.service.move(m.id, user, move)).match
+    board = site.path(m) + "/board/{}.png"
+    assert [(await site.client.get(board.format(p))).status for p in (0, 1, 2)] \
+        == [200, 200, 429]
+    assert (await site.client.get(board.format(0))).status == 200  # drawn already
