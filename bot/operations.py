@@ -145,7 +145,7 @@ async def copy(source: Path | str, target: Path | str, *, progress: bool = True,
     match replays on the target. 0 on success; 1 when the target refuses or differs."""
     out = out or sys.stdout
     err = err or sys.stderr
-    src = await open_database(source)
+    src = await open_database(source, create=False)  # an installation to copy
     try:
         dst = await open_database(target)
         try:
@@ -185,7 +185,8 @@ async def check(database: Path | str, *, progress: bool = True, out: TextIO | No
     """Replay every match of ``database``; 0 when all replay, 1 when some are broken."""
     out = out or sys.stdout
     err = err or sys.stderr
-    repo = await open_database(database)  # SQLite: runs PRAGMA quick_check first
+    # SQLite: runs PRAGMA quick_check first; never sets a new database up
+    repo = await open_database(database, create=False)
     try:
         service = MatchService(repo, NullNotifier(), SystemClock())
         started = time.perf_counter()
@@ -211,7 +212,7 @@ async def explorer_backfill(database: Path | str, *, out: TextIO | None = None) 
     """Count every finished match of ``database`` the opening explorer does not hold yet
     (after the upgrade that brought it: new games are counted as they end); 0."""
     out = out or sys.stdout
-    repo = await open_database(database)
+    repo = await open_database(database, create=False)
     try:
         service = MatchService(repo, NullNotifier(), SystemClock())
         started = time.perf_counter()
@@ -231,7 +232,7 @@ async def fingerprints(database: Path | str, *, progress: bool = True,
     bot (a fingerprint stored stays), and a second run finds nothing to do."""
     out = out or sys.stdout
     err = err or sys.stderr
-    repo = await open_database(database)
+    repo = await open_database(database, create=False)
     try:
         service = MatchService(repo, NullNotifier(), SystemClock())
         started = time.perf_counter()

@@ -19,9 +19,12 @@ __all__ = ["MemoryRepository", "PostgresRepository", "SqliteRepository", "is_pos
 
 
 async def open_database(target: str | Path, *, synchronous: str = "FULL",
-                        check: bool = True) -> SqliteRepository | PostgresRepository:
+                        check: bool = True, create: bool = True
+                        ) -> SqliteRepository | PostgresRepository:
     """The repository ``target`` names: a ``postgresql://`` URL or a SQLite file path
-    (``synchronous`` and ``check`` are SQLite's)."""
+    (``synchronous`` and ``check`` are SQLite's; ``create=False`` refuses a PostgreSQL
+    database without Tablero's tables, where the tools that act on an installation look:
+    a missing SQLite file is refused by the command line before it opens)."""
     if is_postgres_url(target):
-        return await PostgresRepository.open(str(target))
+        return await PostgresRepository.open(str(target), create=create)
     return await open_repository(target, synchronous=synchronous, check=check)

@@ -196,8 +196,10 @@ class PostgresRepository(SqlRepository):
         self.counts = MoveCounts()
 
     @classmethod
-    async def open(cls, url: str, *, pool_size: int = 10) -> PostgresRepository:
-        """Connect to ``url`` and migrate its schema to this Tablero's. Raises
+    async def open(cls, url: str, *, pool_size: int = 10,
+                   create: bool = True) -> PostgresRepository:
+        """Connect to ``url`` and migrate its schema to this Tablero's (``create=False``:
+        a database without Tablero's tables is refused, not set up). Raises
         ``DatabaseUnusable`` (nothing left open) when the server cannot serve."""
         try:
             import asyncpg
@@ -219,7 +221,7 @@ class PostgresRepository(SqlRepository):
             raise DatabaseInaccessible(name, f"cannot connect to {name}: {e}") from None
         repo = cls(url, pool)
         try:
-            await repo._migrate()
+            await repo._migrate(create)
         except BaseException as exc:
             await pool.close()
             if isinstance(exc, asyncpg.PostgresError):
@@ -228,7 +230,7 @@ class PostgresRepository(SqlRepository):
             raise
         return repo
 
-    async def _migrate(self) -> None:
+    async def _migrate(self, create: bool = True) -> None:
         async with self._pool.acquire() as conn, conn.transaction():
             await conn.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
             tables = {r[0] for r in await conn.fetch(
@@ -237,6 +239,10 @@ class PostgresRepository(SqlRepository):
             if foreign:
                 raise NotATableroDatabase(self.path, "it holds tables Tablero never made ("
                                           f"{', '.join(foreign[:5])})")
+            if not tables and not create:
+                raise DatabaseUnusable(self.path, f"{self.path} holds no Tablero database "
+                                       "(no tablero_schema table): give the right one with "
+                                       "--db or TABLERO_DB; nothing was created")
             if tables and "tablero_schema" not in tables:
                 raise NotATableroDatabase(self.path, "it holds Tablero's tables but no "
                                           "tablero_schema (was it copied by hand?)")

@@ -127,6 +127,32 @@ async def test_postgres_still_refuses_the_played_games_and_imports_of_before_27(
         await repo.close()
 
 
+async def test_db_commands_refuse_a_postgresql_database_without_tablero(
+        postgres_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """The PostgreSQL side of a mistyped --db: a URL naming a database (or schema) that
+    holds no Tablero installation was set up as a new one by tablero db check, explorer
+    and fingerprints (thirty tables created in, say, the server's 'postgres' database)
+    and reported as 'all replay'. They refuse it and create nothing; tablero db copy
+    still fills an empty target, the one command meant to."""
+    import asyncpg
+
+    from bot.__main__ import main
+
+    name = redact(postgres_url)
+    for command in (["check"], ["explorer"], ["fingerprints"]):
+        code = await asyncio.to_thread(main, ["db", *command, "--db", postgres_url])
+        assert code == 3, command
+        assert capsys.readouterr().err.splitlines()[-1] == (
+            f"tablero: {name} holds no Tablero database (no tablero_schema table): give "
+            "the right one with --db or TABLERO_DB; nothing was created")
+    conn = await asyncpg.connect(postgres_url)
+    try:
+        assert await conn.fetch("SELECT tablename FROM pg_tables WHERE schemaname = "
+                                "current_schema()") == []
+    finally:
+        await conn.close()
+
+
 async def test_a_schema_tablero_may_not_create_in_says_what_to_grant(
         postgres_server: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The two refusals an operator meets setting a server up, each with the step that
@@ -145,7 +171,7 @@ async def test_a_schema_tablero_may_not_create_in_says_what_to_grant(
         "(the URL's search_path names a schema that does not exist: CREATE SCHEMA it on "
         "the server, owned by the role Tablero connects as)")
 
-    async def denied(self: PostgresRepository) -> None:
+    async def denied(self: PostgresRepository, create: bool = True) -> None:
         raise asyncpg.exceptions.InsufficientPrivilegeError(
             "permission denied for schema public")
 
