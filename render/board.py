@@ -295,11 +295,20 @@ def _draw_cells(pen: _Pen) -> None:
                       fill=spec.line, width=max(1, round(lw * SUPER)))
 
 
+def coordinate_px(lay: Layout) -> int:
+    """The coordinates' font size: a quarter of a step, at most 3% of the picture's long
+    side; at least 2.7% of its width, as far as the band beside the board holds it (a
+    phone shows the picture as wide as its screen: Querni's small steps across its wide
+    board gave letters a tenth smaller there than the other boards')."""
+    px = min(lay.step * 0.26, max(lay.width, lay.height) * 0.03)
+    return round(max(px, min(lay.width * 0.027, lay.margin * 0.6)))
+
+
 def _coordinates(img: Image.Image, lay: Layout) -> None:
     """File letters under the board and rank numbers to its left, as seen from the
     viewer: after a quarter turn the bottom edge shows ranks and the side shows files."""
     d = ImageDraw.Draw(img)
-    f = font("bold", round(min(lay.step * 0.26, max(lay.width, lay.height) * 0.03)))
+    f = font("bold", coordinate_px(lay))
     vw, vh = lay.view_size
     ox, oy = lay.origin
     top = oy - lay.header
@@ -339,4 +348,5 @@ def static_layer(key: str, board_size: tuple[int, int], seat_count: int, perspec
     return img
 
 
-__all__ = ["INK", "Layout", "layout", "quarter_turns", "square_number_colour", "static_layer"]
+__all__ = ["INK", "Layout", "coordinate_px", "layout", "quarter_turns", "square_number_colour",
+           "static_layer"]

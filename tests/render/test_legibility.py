@@ -17,7 +17,7 @@ import render
 import rules
 from locales.i18n import _
 from render import draw, graph, sprites, style
-from render.board import EDGE, MARGIN, layout
+from render.board import EDGE, MARGIN, coordinate_px, layout
 from render.draw import status_line
 from render.replay import BETTER_ARROW, PLAYED_ARROW, frame_time
 
@@ -246,3 +246,15 @@ def test_a_long_game_replays_in_about_a_minute_and_a_half_a_short_one_as_before(
         gif.seek(frame)
         durations.append(gif.info["duration"])
     assert durations[:2] == [900, 900] and durations[-1] >= 4000
+
+
+def test_the_coordinates_are_as_large_against_the_width_on_every_board() -> None:
+    # Querni's wide board of small steps drew its letters at 2.5% of the picture's width
+    # (7 px on a phone), the other boards at 2.7% or more.
+    for key, v in rules.VARIANTS.items():
+        for options in [*v.example_options, *v.option_sets()]:
+            n = v.start(**options).seat_count
+            lay = layout(key, tuple(v.board_size), n, 0, 700)
+            px = coordinate_px(lay)
+            assert px >= 0.0265 * lay.width, (key, n, px, lay.width)
+            assert px <= lay.margin * 0.6  # still inside the band beside the board
