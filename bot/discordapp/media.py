@@ -16,11 +16,11 @@ from typing import Any
 import rules
 from bot.boards import AnalysisPictures, analysis_pictures, replay_frames
 from locales import i18n, summaries
-from locales.i18n import DEFAULT_LOCALE, Words, capitalized
+from locales.i18n import DEFAULT_LOCALE, Words, _, _n, capitalized, joined
 from service import Caller, MatchService, NameResolver
 from service.computer_seats import computer_title, is_computer
 from service.imported_seats import imported_in, is_imported, seat_player
-from service.texts import player_words
+from service.texts import player_words, result_line
 from service.views import (
     AnalysedMove,
     EvalPoint,
@@ -104,11 +104,12 @@ def move_notes(marked: Sequence[AnalysedMove], guild_id: int,
 
 async def replay_gif(service: MatchService, match_id: int,
                      name_of: NameResolver | None = None, caller: Caller | None = None,
-                     locale: str = DEFAULT_LOCALE) -> tuple[bytes, bool] | None:
+                     locale: str = DEFAULT_LOCALE) -> tuple[bytes, bool, Words] | None:
     """An animated replay of the match's record (``service.record``, as ``caller`` may
     see it), players named by ``name_of(guild_id, user_id)``, its costliest moves marked
     when an analysis of the match is stored (``/analysis`` made one); with whether it
-    marks any. None without a renderer."""
+    marks any and its alt text (:func:`replay_description`). None without a
+    renderer."""
     if _render_module() is None:
         return None
     try:
@@ -123,10 +124,31 @@ async def replay_gif(service: MatchService, match_id: int,
         analysis = None
     notes = costly_notes(analysis, record, name_of)
     gif = await replay_gif_of(record, name_of, locale, costly=notes)
-    return None if gif is None else (gif, bool(notes))
+    if gif is None:
+        return None
+    said = _("Replay of match {match}: the marked moves are framed in red.",
+             match=str(match_id)) if notes else \
+        _("{sentence}.", sentence=_("Replay of match {match}", match=match_id))
+    return gif, bool(notes), replay_description(record, said,
+                                                drawn_names(record, name_of, locale))
 
 
-def _names(record: GameRecord, name_of: NameResolver | None,
+def replay_description(record: GameRecord, said: Words,
+                       names: Sequence[str] | None = None) -> Words:
+    """A replay GIF's alt text: ``said`` (which replay, a sentence), then how many moves
+    it shows and, once the match is over, how it ended: what the animation tells a
+    reader who cannot see it ("Replay of match 7. It shows 42 moves, one frame each.
+    Black (bob) wins: checkmate."); ``names`` by seat, as its chips name them."""
+    moves = sum(1 for ply in record.plies if ply.move is not None)
+    parts: list[Words] = [said, _n("It shows {count} move, one frame each.",
+                                   "It shows {count} moves, one frame each.", moves)]
+    if not record.match.status.is_live:
+        # TRANSLATORS: a sentence of a board's alt text: the full stop of your language
+        parts.append(_("{sentence}.", sentence=result_line(record.match, names)))
+    return joined(*parts)
+
+
+def drawn_names(record: GameRecord, name_of: NameResolver | None,
            locale: str = DEFAULT_LOCALE) -> list[str] | None:
     """Each seat's player for a whole game's pictures (the replay's and the analysis's
     chips): in a match continued from an imported game, whose first plies the record's
@@ -165,7 +187,7 @@ async def replay_gif_of(record: GameRecord, name_of: NameResolver | None = None,
         return bytes(await asyncio.to_thread(partial(render.replay_gif,
                                                       flagged=flagged or None),
                                              record.variant, record.start, frames,
-                                             names=_names(record, name_of, locale),
+                                             names=drawn_names(record, name_of, locale),
                                              locale=locale))
     except Exception:
         log.exception("could not draw the replay of match %s", record.match.id)
@@ -182,7 +204,7 @@ async def analysis_pictures_of(record: GameRecord, notes: Mapping[int, Words],
     try:
         return await asyncio.to_thread(partial(analysis_pictures, better=better,
                                                curve=curve),
-                                       record, notes, _names(record, name_of, locale), locale)
+                                       record, notes, drawn_names(record, name_of, locale), locale)
     except Exception:
         log.exception("could not draw the analysis of match %s", record.match.id)
         return None

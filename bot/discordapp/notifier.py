@@ -866,11 +866,13 @@ class DiscordNotifier:
         if gif is None:
             return
         last = len(game_record.plies)  # the stepper's buttons open at the end (issue 42)
-        said = _("Replay of match {match}: the marked moves are framed in red.",
-                 match=str(m.id)) if notes else \
-            _("Animated replay of {game} match {match}, move by move",
-              game=embeds.game_of(m), match=m.id)
+        said: Words = _("Replay of match {match}: the marked moves are framed in red.",
+                        match=str(m.id)) if notes else \
+            _("{sentence}.", sentence=_("Animated replay of {game} match {match}, move by "
+                                        "move", game=embeds.game_of(m), match=m.id))
+        said = media.replay_description(game_record, said,
+                                        media.drawn_names(game_record, self.names, loc))
         await self.post(m, _("Replay of match {match}:", match=m.id), step="replay",
                         view=stepper_buttons(m.id, last, last, edit=False),
                         file=discord.File(io.BytesIO(gif), filename="replay.gif",
-                                          description=render(said, loc)))
+                                          description=render(said, loc)[:1024]))

@@ -5,7 +5,7 @@ today's, "Ana (imported) → bob"; a seat held by the same player throughout is 
 
 from __future__ import annotations
 
-from bot.discordapp.media import _names
+from bot.discordapp.media import drawn_names
 from service import MatchService
 from storage import MemoryRepository
 from tests.service.conftest import Recorder, SetClock, start_match
@@ -16,7 +16,7 @@ async def test_the_replay_names_the_record_players_then_today_s() -> None:
     svc, _record_players, match_id = await _continued(
         MatchService(MemoryRepository(), Recorder(), SetClock()))
     record = await svc.record(match_id)
-    names = _names(record, lambda guild, user: NAMES.get(user, ""))
+    names = drawn_names(record, lambda guild, user: NAMES.get(user, ""))
     # White: Ana then Bob; Turquoise left in the record (his seat stays Tomás's);
     # Black: Bea then Carol; Red: Rui then Alice
     assert names == ["Ana (imported) → bob", "Tomás (imported)", "Bea (imported) → carol",
@@ -28,4 +28,4 @@ async def test_a_match_not_continued_names_its_players_once() -> None:
     m = await start_match(svc, "alquerque", seat="white")
     record = await svc.record(m.id)
     assert not record.record_seats
-    assert _names(record, lambda guild, user: NAMES.get(user, "")) == ["alice", "bob"]
+    assert drawn_names(record, lambda guild, user: NAMES.get(user, "")) == ["alice", "bob"]

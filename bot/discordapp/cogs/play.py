@@ -237,9 +237,11 @@ class PlayCog(commands.Cog, name="Play"):
                              description=render(_("The moves the analysis marks: {moves}",
                                                   moves=pictures.alt_text), locale)[:1024]),
                 discord.File(io.BytesIO(pictures.replay), filename=f"analysis-{match}.gif",
-                             description=render(_("Replay of match {match}: the marked moves "
-                                                  "are framed in red.", match=str(match)),
-                                                locale))]
+                             description=render(media.replay_description(
+                                 record, _("Replay of match {match}: the marked moves are "
+                                           "framed in red.", match=str(match)),
+                                 media.drawn_names(record, self.names, locale)),
+                                 locale)[:1024])]
             await answer(interaction, joined(*lines, separator="\n"), files=files)
 
     @app_commands.command(name="draw", description="Offer, accept or decline a draw")
@@ -316,12 +318,9 @@ class PlayCog(commands.Cog, name="Play"):
             replay = await media.replay_gif(self.service, m.id, self.names,
                                             caller_of(interaction), loc) if h.entries else None
             if replay is not None:  # an analysis stored: its costly moves are marked
-                gif, marked = replay
-                said = _("Replay of match {match}: the marked moves are framed in red.",
-                         match=str(m.id)) if marked else \
-                    _("Replay of match {match}", match=m.id)
+                gif, _marked, said = replay
                 files.append(discord.File(io.BytesIO(gif), filename=f"match-{m.id}.gif",
-                                          description=render(said, loc)))
+                                          description=render(said, loc)[:1024]))
             steps = stepper_buttons(m.id, 0, len(h.entries), edit=False,
                                     live=h.match.status.is_live) if h.entries \
                 else discord.utils.MISSING
