@@ -27,7 +27,7 @@ __all__ = ["RenderedTable", "draw_table", "drawable"]
 HEADER_BG: RGB = (226, 214, 192)
 STRIPE: RGB = (250, 245, 234)
 RULE: RGB = (205, 190, 166)
-FADED: RGB = (160, 148, 134)
+FADED: RGB = (140, 128, 114)  # a withdrawn player: greyed, still 3:1 on every row
 MAX_ALT = 1000
 
 

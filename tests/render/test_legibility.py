@@ -16,7 +16,7 @@ from PIL import Image
 import render
 import rules
 from locales.i18n import _
-from render import draw, graph, sprites, style
+from render import draw, graph, sprites, style, table
 from render.board import EDGE, MARGIN, coordinate_px, layout
 from render.draw import status_line
 from render.replay import BETTER_ARROW, PLAYED_ARROW, frame_time
@@ -258,3 +258,11 @@ def test_the_coordinates_are_as_large_against_the_width_on_every_board() -> None
             px = coordinate_px(lay)
             assert px >= 0.0265 * lay.width, (key, n, px, lay.width)
             assert px <= lay.margin * 0.6  # still inside the band beside the board
+
+
+def test_a_withdrawn_player_in_the_standings_is_greyed_yet_readable() -> None:
+    # The greyed rows read at 2.5:1 on the paper: a withdrawn player's name and points
+    # faded nearly out on a phone.
+    for ground in (style.PAPER, table.STRIPE):
+        assert contrast(table.FADED, ground) >= 3
+    assert contrast(table.FADED, style.INK) >= 3  # and still plainly greyed
