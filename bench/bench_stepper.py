@@ -48,7 +48,7 @@ class Quiet:
 class NoReplays(Replays):
     """The kept replays switched off: every click replays the record."""
 
-    def get(self, rec: object) -> None:  # type: ignore[override]
+    def kept(self, rec: object) -> None:  # type: ignore[override]
         return None
 
     def replayed(self, rec: MatchRecord, entries: Sequence[RecordEntry]) -> Replay:

@@ -65,6 +65,7 @@ from service.states import (
     MatchStates,
     Recent,
     Replay,
+    Replayed,
     Replays,
     StoredRecord,
     carried_forward,
@@ -265,14 +266,19 @@ class ServiceCore:
         (:meth:`with_record_players`), as kept in ``replays`` (the core's own by default)
         for ``rec``'s stored version: another process's move is a new version; a version
         whose record only grew is played on from the last one's (``Replays.replayed``)."""
+        return (await self.replayed(rec, replays)).record
+
+    async def replayed(self, rec: MatchRecord, replays: Replays | None = None) -> Replayed:
+        """``rec`` replayed (its entries, the replay and its record) as
+        :meth:`replayed_record` keeps it. Raises MatchBroken as :func:`replay`."""
         replays = self.replays if replays is None else replays
-        record = replays.get(rec)
-        if record is None:
+        kept = replays.kept(rec)
+        if kept is None:
             entries = await self.entries(rec)
             done = replays.replayed(rec, entries)
-            record = replays.remember(rec, entries, done, await self.with_record_players(
+            kept = replays.remember(rec, entries, done, await self.with_record_players(
                 rec, done.game_record(self.view(rec), rec)))
-        return record
+        return kept
 
     async def state(self, rec: MatchRecord) -> MatchState:
         """The current position of ``rec``: cached; or the cached position carried forward

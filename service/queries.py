@@ -30,7 +30,7 @@ from service.records import (
     RatingRecord,
 )
 from service.seasons import NoSuchSeason, SeasonRecord
-from service.states import ladder_of, public_view, replay
+from service.states import ladder_of, public_view
 from service.timecontrol import (
     MAX_PAUSES_RATED,
     MAX_VACATION_DAYS,
@@ -89,8 +89,8 @@ class Queries:
         self._scored = core.as_scored  # what is shown of an old tournament abort
         self._view = core.view
         self._entries = core.entries
-        self._record_players = core.with_record_players
         self._replayed_record = core.replayed_record
+        self._replayed = core.replayed
         self._read_state = core.read_state
         self._seat_names = core.seat_names
         self._drawn_names = core.drawn_names
@@ -205,16 +205,18 @@ class Queries:
         return [self._view(r) for r in await self.repository.open_challenges(guild_id)]
 
     async def history(self, match_id: int, caller: Caller | None = None) -> HistoryView:
-        """The record and an export text."""
+        """The record and an export text. The replay is the one kept by version
+        (:meth:`record`'s): /history asked again replays nothing."""
         rec = await self._scored(await self._record(match_id))
-        entries = await self._entries(rec)
         try:
-            done = replay(rec, entries)
+            kept = await self._replayed(rec)
         except MatchBroken:
-            shown = tuple((e.ply, e.user_id, e.text, e.text) for e in entries)
+            unplayed = await self._entries(rec)
+            shown = tuple((e.ply, e.user_id, e.text, e.text) for e in unplayed)
             return HistoryView(self._view(rec), shown, "tablero",
                                self._tablero_export(rec, [(e.text, False)
-                                                          for e in entries]))
+                                                          for e in unplayed]))
+        entries, done = kept.entries, kept.done
         fmt, export = "tablero", ""
         try:
             found = export_record(rec, entries, self._seat_names(self._view(rec)))
@@ -240,11 +242,11 @@ class Queries:
         """The record of a match replayed ply by ply (for replays): the variant, options,
         start text and position, and each ply's move object and resulting position. A
         Querni arrangement stays hidden (``move`` None) until both are in. Raises
-        ``MatchBroken`` when the record does not replay."""
-        rec = await self._scored(await self._record(match_id))
-        entries = await self._entries(rec)
-        return await self._record_players(
-            rec, replay(rec, entries).game_record(self._view(rec), rec))
+        ``MatchBroken`` when the record does not replay. The replay is the one kept by
+        version (``states.Replays``, as :meth:`board_at`'s): a /history or an /analysis
+        asked again reads the match row, and a live match that moved on is played on by
+        its new moves only, not replayed from the start at each call."""
+        return await self._replayed_record(await self._scored(await self._record(match_id)))
 
     async def board_at(self, match_id: int, ply: int | None = None,
                        caller: Caller | None = None, locale: str = DEFAULT_LOCALE

@@ -438,7 +438,7 @@ class Recent(Generic[K, V]):
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class _Replayed:
+class Replayed:
     """A record as replayed at one version: what it started from (:func:`_start_of`),
     the entries replayed, the replay and the record made of it for that version's
     view."""
@@ -464,12 +464,16 @@ class Replays:
     an undo or anything else replays it from the start."""
 
     def __init__(self, size: int = 64) -> None:
-        self._kept = Recent[int, _Replayed](size)
+        self._kept = Recent[int, Replayed](size)
 
     def get(self, rec: MatchRecord) -> GameRecord | None:
         """The replayed record of ``rec`` if it was replayed at ``rec``'s version."""
-        kept = self._kept.get(rec.id, rec.version)
+        kept = self.kept(rec)
         return None if kept is None else kept.record
+
+    def kept(self, rec: MatchRecord) -> Replayed | None:
+        """``rec`` as replayed at its version (entries, replay and record), if kept."""
+        return self._kept.get(rec.id, rec.version)
 
     def replayed(self, rec: MatchRecord, entries: Sequence[RecordEntry]) -> Replay:
         """``rec``'s record (``entries``, all of them) replayed: the replay kept of an
@@ -486,8 +490,8 @@ class Replays:
         return replay(rec, entries)
 
     def remember(self, rec: MatchRecord, entries: Sequence[RecordEntry], done: Replay,
-                 record: GameRecord) -> GameRecord:
+                 record: GameRecord) -> Replayed:
         """Keep ``record``, made of ``done`` (``entries`` replayed), for ``rec``'s
         version (and to play on from when the match moves on)."""
         return self._kept.keep(rec.id, rec.version,
-                               _Replayed(_start_of(rec), tuple(entries), done, record)).record
+                               Replayed(_start_of(rec), tuple(entries), done, record))

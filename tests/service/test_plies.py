@@ -84,6 +84,36 @@ async def test_stepping_replays_once_and_again_only_after_a_move(
     assert latest.step is not None and latest.step.display.startswith("h10-g8")
 
 
+async def test_record_and_history_replay_once_and_play_on_after_a_move(
+        repo: Repository, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``record`` (the /history replay, /analysis) and ``history`` (/history's moves)
+    use the kept replay too: asked again of a live match they replay nothing; after a
+    move they play the kept replay on by that move (they replayed the whole match at
+    every call)."""
+    svc = MatchService(repo, Recorder(), SetClock(), rng=random.Random(1))
+    replays, played_on = [], []
+    real, real_on = service.states.replay, service.states.extended
+    monkeypatch.setattr(service.states, "replay",
+                        lambda *a, **k: replays.append(1) or real(*a, **k))
+    monkeypatch.setattr(service.states, "extended",
+                        lambda *a, **k: played_on.append(1) or real_on(*a, **k))
+    m = await svc.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[BOB], seat=0)
+    await svc.accept(m.id, BOB)
+    for user, move in ((ALICE, "h3-e3"), (BOB, "h8-e8")):
+        await svc.move(m.id, user, move)
+    replays.clear()
+    caller = Caller(GUILD, ALICE)
+    for _ in range(3):
+        assert len((await svc.record(m.id, caller)).plies) == 2
+        assert len((await svc.history(m.id, caller)).entries) == 2
+    assert len(replays) == 1 and not played_on
+    await svc.move(m.id, ALICE, "h1-g3")
+    h = await svc.history(m.id, caller)
+    assert [e[2] for e in h.entries] == ["h3-e3", "h8-e8", "h1-g3"] and "H2+3" in h.export
+    assert (await svc.record(m.id, caller)).plies[-1].display.startswith("h1-g3")
+    assert len(replays) == 1 and len(played_on) == 1
+
+
 async def test_only_the_last_ply_of_a_finished_game_says_how_it_ended(
         service: MatchService) -> None:
     svc = MatchService(service.repository, Recorder(), SetClock(), renderer=load_renderer())
