@@ -1,7 +1,8 @@
 """The container's health check: ``python -m bot.ops.probe`` exits 0 when ``/readyz``
 answers 200, else 1 (printing why), within ``--timeout`` seconds. Nothing to install in
 the image (no curl in a slim Python). The address: ``--url``, else ``TABLERO_HEALTH_URL``,
-else ``/readyz`` on ``127.0.0.1:TABLERO_METRICS_PORT`` (9464 when unset).
+else ``/readyz`` on ``TABLERO_METRICS_HOST:TABLERO_METRICS_PORT`` (127.0.0.1 for
+every address, ``0.0.0.0``; 9464 when unset).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ def health_url(environ: dict[str, str] | os._Environ[str] = os.environ) -> str:
 
     >>> health_url({}), health_url({"TABLERO_METRICS_PORT": "9500"})
     ('http://127.0.0.1:9464/readyz', 'http://127.0.0.1:9500/readyz')
+    >>> health_url({"TABLERO_METRICS_HOST": "10.0.0.5"})  # where the endpoints listen
+    'http://10.0.0.5:9464/readyz'
     >>> health_url({"TABLERO_HEALTH_URL": "http://127.0.0.1:8080/readyz"})
     'http://127.0.0.1:8080/readyz'
     """
@@ -27,7 +30,12 @@ def health_url(environ: dict[str, str] | os._Environ[str] = os.environ) -> str:
     if given:
         return given
     port = environ.get("TABLERO_METRICS_PORT", "").strip() or str(DEFAULT_PORT)
-    return f"http://127.0.0.1:{port}/readyz"
+    host = environ.get("TABLERO_METRICS_HOST", "").strip()
+    if host in ("", "0.0.0.0", "::"):  # every address: this machine's loopback is one
+        host = "127.0.0.1"
+    elif ":" in host:  # an IPv6 address
+        host = f"[{host}]"
+    return f"http://{host}:{port}/readyz"
 
 
 def probe(url: str, timeout: float) -> tuple[bool, str]:

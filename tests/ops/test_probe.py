@@ -51,3 +51,17 @@ async def test_the_health_check_command_follows_readyz() -> None:
         await server.stop()
     gone = await probe(port)
     assert gone.returncode == 1 and "no answer from http://127.0.0.1:" in gone.stderr
+
+
+def test_the_health_check_asks_where_the_endpoints_listen() -> None:
+    """TABLERO_METRICS_HOST set to one address (an internal interface, not 0.0.0.0): the
+    endpoints listen there alone, and the probe, which always asked 127.0.0.1, found
+    nothing, so the container stayed unhealthy however ready Tablero was."""
+    from bot.ops.probe import health_url
+
+    assert health_url({"TABLERO_METRICS_HOST": "10.0.0.5", "TABLERO_METRICS_PORT": "9500"}
+                      ) == "http://10.0.0.5:9500/readyz"
+    assert health_url({"TABLERO_METRICS_HOST": "fd00::5"}) == "http://[fd00::5]:9464/readyz"
+    for everywhere in ("0.0.0.0", "::", " ", "127.0.0.1"):  # every address: this machine
+        assert health_url({"TABLERO_METRICS_HOST": everywhere}) == (
+            "http://127.0.0.1:9464/readyz")
