@@ -48,7 +48,7 @@ from locales.i18n import LOCALES, Words, _, negotiate
 from locales.rules_words import rules_words
 from rules import RulesError
 from service import MatchService
-from service.errors import MatchNotFound, ServiceError, StorageError
+from service.errors import MatchNotFound, ServiceError, StorageError, StorageUnavailable
 from service.views import Caller
 from service.web import SPECTATOR, WebLinkRevoked, WebMatch
 
@@ -361,7 +361,10 @@ class WebApp:
         except WebLinkRevoked:
             response = self._error(request, 403)
         except (ServiceError, StorageError) as e:
-            log.info("web request %s refused: %s", route_of(request), e)
+            # an outage is logged by the repository, once as it starts and once at its
+            # end: not again for every page it refuses meanwhile
+            log.log(logging.DEBUG if isinstance(e, StorageUnavailable) else logging.INFO,
+                    "web request %s refused: %s", route_of(request), e)
             response = self._error(request, 503 if isinstance(e, StorageError) else 400)
         except Exception:
             log.exception("web request %s failed", route_of(request))

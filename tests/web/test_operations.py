@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -15,8 +16,10 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.__main__ import serve_web
+from service.errors import DatabaseUnreachable
 from storage import SqliteRepository
 from tests.outages import ServerDown
+from tests.web.conftest import Site, web_match
 
 SECRET = "s" * 40
 
@@ -145,3 +148,21 @@ async def test_sigterm_stops_the_web_process_after_its_background_writes(
     assert await asyncio.wait_for(serving, 10) == 0
     assert stops == [5.0]
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # given back
+
+
+async def test_an_outage_is_not_logged_once_per_refused_page(
+        site: Site, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The log says an outage in two lines, when the database goes and when it is back
+    (the repository's outage log); the pages logged a line more for every request they
+    refused meanwhile, so spectators' pages reloading through an outage filled the log.
+    A refused move (the service's refusal) is still logged, and so is a failure."""
+    m = await web_match(site.service, "damas")
+    caplog.set_level(logging.INFO, logger="bot.web")
+
+    async def out(*args: object, **kwargs: object) -> None:
+        raise DatabaseUnreachable("db", "connection refused")
+
+    monkeypatch.setattr(site.service, "web_export", out)
+    for _ in range(3):
+        assert (await site.client.get(site.path(m))).status == 503
+    assert [r.getMessage() for r in caplog.records if r.name.startswith("bot.web")] == []
