@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import rules
-from locales.i18n import DEFAULT_LOCALE, _, command
+from locales.i18n import DEFAULT_LOCALE, Words, _, command
 from locales.terms import game_name
 from rules.records import RecordExport
 from service import plies
@@ -33,7 +33,7 @@ from service.states import Recent, Replays, ladders
 from service.tournament_records import TournamentGame, TournamentRecord
 from service.tournaments.model import tournament_title
 from service.tournaments.standings import standings
-from service.tournaments.table import StandingsTable, standings_table
+from service.tournaments.table import StandingsTable, numbered, standings_table
 from service.views import (
     BoardImage,
     Caller,
@@ -108,11 +108,11 @@ class WebLadder:
 @dataclass(frozen=True, slots=True)
 class WebTournament:
     """A tournament of a server page: its standings and the pairings of its round (the
-    players' names, "" for a bye)."""
+    players' names, one not known "Player 3" as in the standings; "" for a bye)."""
 
     record: TournamentRecord
     table: StandingsTable
-    pairings: tuple[tuple[TournamentGame, str, str], ...]
+    pairings: tuple[tuple[TournamentGame, Words, Words], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,8 +253,9 @@ class Web:
             table = standings_table(placed, t.format, names,
                                     title=tournament_title(t.name, v.key, v.name, t.format),
                                     subtitle=game_name(v.key, v.name))
-            pairs = tuple((g, names.get(g.first, ""),
-                           names.get(g.second, "") if g.second is not None else "")
+            # a player nobody knows is "Player 3", as in the standings, never "?"
+            known = numbered(names, placed)
+            pairs = tuple((g, known[g.first], known[g.second] if g.second is not None else "")
                           for g in (t.games_of_round(t.round) if t.round else ()))
             tournaments.append(WebTournament(t, table, pairs))
         live = tuple(self._named(self._view(rec)) for rec in

@@ -1,6 +1,9 @@
 """The HTML of a server's page (leaderboards, tournaments, matches in play) and of a
 player's page (his ratings and newest games in that server), in the reader's language.
-Every value goes through ``esc``; names nobody knows are shown as "?", never as ids.
+Every value goes through ``esc``; a name nobody knows is never shown as an id nor as
+"?": a leaderboard row's and a player page's title say "A player" (the words
+``texts.player_words`` has for a user without a seat), a tournament's pairings "Player
+3" by his place in the tournament's list, as its standings do.
 Matches are linked by their signed spectator links (``link``)."""
 
 from __future__ import annotations
@@ -9,7 +12,7 @@ from collections.abc import Callable, Sequence
 from urllib.parse import urlencode
 
 from bot.web.pages import esc, page
-from locales.i18n import Words, _, render
+from locales.i18n import Words, _, capitalized, render
 from locales.terms import game_name, ladder_name
 from service import texts
 from service.imported_seats import imported_title, seat_player
@@ -20,8 +23,10 @@ MatchLink = Callable[[int], str]
 """A match's page address by its id (its signed spectator link: the page's server)."""
 
 
-def _name(name: str) -> str:
-    return name or "?"
+def _name(name: str, locale: str) -> str:
+    """``name``; "A player" in ``locale`` when nobody knows it (never "?" nor an id)."""
+    # the word for a player without a seat (``texts.player_words``), starting a cell
+    return name or render(capitalized(_("a player")), locale)
 
 
 def _counts(x: LeaderboardEntry) -> Words:
@@ -49,7 +54,7 @@ def _matches(found: Sequence[tuple[MatchView, tuple[str, ...]]], link: MatchLink
     for m, names in found:
         title = render(_("Match #{match}: {game}", match=m.id,
                          game=game_name(m.game, m.game_name)), locale)
-        players = " – ".join(_name(render(seat_player(s, n), locale))
+        players = " – ".join(_name(render(seat_player(s, n), locale), locale)
                              for s, n in zip(m.seats, names, strict=False))
         items.append(f'<li><a href="{esc(link(m.id))}?{urlencode({"lang": locale})}">'
                      f'{esc(title)}</a> '
@@ -74,7 +79,7 @@ def server_page(server: WebServer, link: MatchLink, locale: str, path: str) -> s
         heading = render(_("{ladder} · {when}", ladder=ladder_name(board.ladder),
                            when=when), locale)
         rows = "".join(
-            f"<tr><td>{x.rank}</td><td>{esc(_name(name))}</td>"
+            f"<tr><td>{x.rank}</td><td>{esc(_name(name, locale))}</td>"
             f"<td>{esc(render(x.shown, locale))}</td>"
             f"<td>{esc(render(_counts(x), locale))}</td></tr>" for x, name in board.entries)
         boards.append(f'<h3>{esc(heading)}</h3><table><thead><tr><th>#</th>'
@@ -92,8 +97,8 @@ def server_page(server: WebServer, link: MatchLink, locale: str, path: str) -> s
                        for row in shown.rows)
         pairs = []
         for g, first, second in t.pairings:
-            who = f"{_name(first)} – {_name(second)}" if g.second is not None else \
-                _name(first)
+            who = f"{render(first, locale)} – {render(second, locale)}" \
+                if g.second is not None else render(first, locale)
             watch = ""
             if g.match_id is not None:
                 said = render(_("match #{match}", match=g.match_id), locale)
@@ -120,7 +125,7 @@ def server_page(server: WebServer, link: MatchLink, locale: str, path: str) -> s
 def member_page(member: WebMember, link: MatchLink, locale: str, path: str) -> str:
     """A player's page (see the module docstring)."""
     title = render(imported_title(member.name, member.seat), locale) if member.imported \
-        else _name(member.name)
+        else _name(member.name, locale)
     parts = [f"<h1>{esc(title)}</h1>"]
     if member.ratings:
         rating, board = render(_("Rating"), locale), render(_("Leaderboards"), locale)

@@ -355,10 +355,13 @@ def never_started_words(found: WebMatch) -> tuple[Words, list[Words]]:
     The sentence, and the lobby's details."""
     match = found.record.match
 
-    def named(users: Sequence[int]) -> Words:
-        return listing(found.name_of(u) or "?" for u in users)
+    def name(user: int) -> Words:  # nobody knows it: "a player", never "?" nor an id
+        return found.name_of(user) or _("a player")
 
-    challenger = found.name_of(match.challenger_id) or "?"
+    def named(users: Sequence[int]) -> Words:
+        return listing(name(u) for u in users)
+
+    challenger = name(match.challenger_id)
     others = [u for u in (*match.joined, *match.invited) if u != match.challenger_id]
     if match.seat_count > 2:  # a lobby filling its seats
         if match.status is MatchStatus.LOBBY:

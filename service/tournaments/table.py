@@ -100,10 +100,10 @@ def _player_cell(name: Words, withdrawn: bool) -> Words:
     return _("{player} (withdrawn)", player=name) if withdrawn else name
 
 
-def _numbered(names: Mapping[int, str], rows: Sequence[StandingRow]) -> dict[int, Words]:
+def numbered(names: Mapping[int, str], rows: Sequence[StandingRow] = ()) -> dict[int, Words]:
     """Each player's name; one whose name is not known here (a mention does not render
     in a picture) "Player 3", by his place in ``names`` (the tournament's players in
-    their order), never his id."""
+    their order), never his id: the standings' and the web's pairings'."""
     order = dict.fromkeys([*names, *(r.player for r in rows)])
     # TRANSLATORS: a tournament player whose name is not known, by his number in the
     # tournament's list of players
@@ -125,7 +125,7 @@ def standings_table(rows: Sequence[StandingRow], fmt: Format, names: Mapping[int
         _("Bye"), _("F+"), _("F-"), _("F="),
         *(TIEBREAKS.get(n, n) for n in tiebreak_names(fmt)))
     out: list[tuple[Words, ...]] = []
-    shown = _numbered(names, rows)
+    shown = numbered(names, rows)
     for r in rows:
         out.append((str(r.place), _player_cell(shown[r.player], r.withdrawn),
                     format_number(r.points), str(r.played),

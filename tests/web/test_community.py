@@ -6,8 +6,9 @@ and never user ids."""
 from __future__ import annotations
 
 from bot.web.links import LinkSigner
-from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD
+from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD
 from tests.web.conftest import Site, web_match
+from tests.web.test_never_started import status_of
 
 
 async def test_the_server_page_lists_ladders_tournaments_and_matches_in_play(
@@ -58,3 +59,35 @@ async def test_a_players_page_shows_his_ratings_and_games_in_that_server(site: S
         assert (await site.client.get(f"{site.path(later)}/player/{bad}")).status == 404
     await site.service.update_guild_settings(GUILD, web=False)
     assert (await site.client.get(f"{site.path(later)}/player/0")).status == 404
+
+
+async def test_a_player_nobody_knows_is_named_in_words_never_by_id_nor_question_mark(
+        site: Site) -> None:
+    """Carol's name is known to nobody here: her leaderboard row says "A player" (in
+    the reader's language), the pairings "Player 2" as the standings do (her place in
+    the tournament's list), a challenge she sent "a player"; never "?" nor her id."""
+    s = site.service
+    won = await s.challenge(GUILD, CHANNEL, CAROL, "damas", opponents=[ALICE], seat=0)
+    won = await s.accept(won.id, ALICE)
+    await s.update_guild_settings(GUILD, web=True)
+    for user, move in ((CAROL, "b3-a4"), (ALICE, "a6-b5")):
+        await s.move(won.id, user, move)
+    await s.resign(won.id, ALICE)  # a rated win for carol
+    t = await s.create_tournament(GUILD, CHANNEL, ALICE, "damas", fmt="rr", name="Cup")
+    for user in (ALICE, CAROL):
+        await s.join_tournament(t.id, user)
+    await s.start_tournament(t.id, ALICE)
+    server = site.signer.server(GUILD)
+    html = await (await site.client.get(f"/s/{server}?lang=en-US")).text()
+    assert "<td>A player</td>" in html and "<li>alice – Player 2 <a " in html
+    assert "<td>Player 2</td>" in html  # the standings' own word, the same number
+    german = await (await site.client.get(f"/s/{server}?lang=de")).text()
+    assert "<td>Ein Spieler</td>" in german and "alice – Spieler 2" in german
+    her_page = await (await site.client.get(f"{site.path(won)}/player/0")).text()
+    assert "<h1>White</h1>" in her_page  # her page: her seat in the match linking it
+    sent = await s.challenge(GUILD, CHANNEL, CAROL, "xiangqi", opponents=[BOB], seat=0)
+    page = await (await site.client.get(site.path(sent) + "?lang=en-US")).text()
+    assert status_of(page) == "Challenge from a player to bob, waiting for bob to accept"
+    for shown in (html, german, her_page, page):
+        assert "<td>?</td>" not in shown and "– ?" not in shown and "from ?" not in shown
+        assert str(CAROL) not in shown
