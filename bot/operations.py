@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import signal
 import sqlite3
 import sys
 import time
@@ -123,13 +124,32 @@ async def backup(database: Path | str, target: str | Path, *, out: TextIO | None
     if str(target).endswith(("/", os.sep)) or Path(target).is_dir():
         target = Path(target) / Path(database).name
     repo = await SqliteRepository.open(database)
+    loop = asyncio.get_running_loop()
+    copying = asyncio.current_task()
+    stopped: list[str] = []
+
+    def stop(signum: signal.Signals) -> None:  # the copy ends and removes its file
+        stopped.append(signum.name)
+        if copying is not None:
+            copying.cancel()
+
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop, signum)
     try:
         started = time.perf_counter()
         written = await repo.backup(target)
+    except asyncio.CancelledError:
+        if not stopped:
+            raise
+        print(f"tablero: the backup to {target} was stopped ({stopped[0]}): nothing was "
+              "written", file=sys.stderr)
+        return 1
     except (OSError, sqlite3.Error, ValueError) as exc:
         print(f"tablero: cannot write the backup to {target}: {exc}", file=sys.stderr)
         return 1
     finally:
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(signum)
         await repo.close()
     size = written.stat().st_size
     print(f"backup of {database} written to {written} ({size / 1e6:.1f} MB, "

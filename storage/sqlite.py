@@ -35,6 +35,7 @@ import errno
 import logging
 import os
 import sqlite3
+import threading
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -243,7 +244,18 @@ class SqliteRepository(SqlRepository):
             raise ValueError("the backup must not overwrite the database itself")
         target.parent.mkdir(parents=True, exist_ok=True)
         partial = target.with_name(f".{target.name}.partial-{os.getpid()}")
-        await asyncio.to_thread(_vacuum_into, self.path, partial, target)
+        stop = threading.Event()
+        copying = asyncio.get_running_loop().run_in_executor(
+            None, _vacuum_into, self.path, partial, target, stop)
+        try:
+            await asyncio.shield(copying)
+        except asyncio.CancelledError:  # stopped: the copy ends and removes its file
+            stop.set()
+            try:
+                await copying
+            except Exception:
+                raise asyncio.CancelledError from None
+            # else it was in place before the stop reached it: a backup all the same
         return target
 
     # ------------------------------------------------------------------ write path
@@ -405,16 +417,22 @@ def _unusable(path: str, exc: BaseException) -> DatabaseUnusable:
     return DatabaseUnusable(path, f"cannot use {path}: {text}")
 
 
-def _vacuum_into(source: str, partial: Path, target: Path) -> None:
-    """``VACUUM INTO`` a partial file, check it, fsync it, rename it to ``target``."""
+def _vacuum_into(source: str, partial: Path, target: Path,
+                 stop: threading.Event | None = None) -> None:
+    """``VACUUM INTO`` a partial file, check it, fsync it, rename it to ``target``;
+    ``stop`` set interrupts the copy (its file removed, nothing renamed)."""
     partial.unlink(missing_ok=True)
     try:  # whatever fails, no partial copy stays (on a full disk it would keep it full)
         conn = sqlite3.connect(source, isolation_level=None)
         try:
             conn.execute("PRAGMA busy_timeout = 10000")
+            if stop is not None:  # SQLite asks every 1000 steps whether to go on
+                conn.set_progress_handler(lambda: int(stop.is_set()), 1000)
             conn.execute("VACUUM INTO ?", (str(partial),))
         finally:
             conn.close()
+        if stop is not None and stop.is_set():
+            raise sqlite3.OperationalError("interrupted")
         copy = sqlite3.connect(partial, isolation_level=None)
         try:
             found = [r[0] for r in copy.execute("PRAGMA quick_check")]
@@ -424,6 +442,8 @@ def _vacuum_into(source: str, partial: Path, target: Path) -> None:
             raise DatabaseDamaged(str(target), f"the backup copy failed its check: {found}")
         with partial.open("rb+") as f:
             os.fsync(f.fileno())
+        if stop is not None and stop.is_set():
+            raise sqlite3.OperationalError("interrupted")
         os.replace(partial, target)
         with contextlib.suppress(OSError):  # make the rename itself durable
             fd = os.open(target.parent, os.O_RDONLY)

@@ -6,6 +6,7 @@ import asyncio
 import os
 import random
 import shutil
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -154,6 +155,42 @@ def test_a_backup_that_cannot_be_written_says_so(
         done.stderr and "Traceback" not in done.stderr
     done = tablero_here(["db", "backup", "--db", str(path), str(path)], tmp_path)
     assert done.returncode == 1 and "must not overwrite the database" in done.stderr
+
+
+async def test_a_backup_stopped_by_sigterm_leaves_nothing_behind(tmp_path: Path) -> None:
+    """SIGTERM (a cron job's timeout, a shutdown) while the copy is written: it killed the
+    process at once, leaving the hidden partial copy (195 MB of a 400 MB database, and its
+    journal) in the backup folder for good. The copy is stopped, its file removed, and
+    the command says so (exit status 1). The database is made large enough (about 80 MB)
+    that the copy is still under way when the signal comes, once its file appeared."""
+    path = tmp_path / "t.db"
+    await (await SqliteRepository.open(path)).close()
+    conn = sqlite3.connect(path)
+    conn.execute("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n "
+                 "WHERE i < 160) INSERT INTO outbox (match_id, guild_id, version, n, kind, "
+                 "payload, created_at) SELECT 1, 1, i, 0, 'x', hex(randomblob(250000)), 0 "
+                 "FROM n")
+    conn.commit()
+    conn.close()
+    copies = tmp_path / "copies"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": ""}
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "db", "backup", "--db", str(path), f"{copies}/",
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env=env,
+        cwd=tmp_path)
+    partial = copies / f".t.db.partial-{proc.pid}"
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 60
+    while not partial.exists():  # the copy has begun
+        assert proc.returncode is None and loop.time() < end
+        await asyncio.sleep(0.002)
+    proc.send_signal(signal.SIGTERM)
+    _, err = await asyncio.wait_for(proc.communicate(), 60)
+    assert proc.returncode == 1, (proc.returncode, err.decode())
+    assert err.decode().splitlines()[-1] == (
+        f"tablero: the backup to {copies / 't.db'} was stopped (SIGTERM): nothing was "
+        "written")
+    assert list(copies.iterdir()) == []
 
 
 async def test_a_backup_that_fails_midway_leaves_no_partial_copy(tmp_path: Path) -> None:
