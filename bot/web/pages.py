@@ -19,7 +19,18 @@ from urllib.parse import urlencode
 
 from bot.web.clock import Note, clock_notes, seat_notes, seated_name
 from bot.web.graph import analysis_section
-from locales.i18n import LOCALES, Words, _, _n, capitalized, command, listing, render
+from locales.i18n import (
+    LOCALES,
+    Moment,
+    Text,
+    Words,
+    _,
+    _n,
+    capitalized,
+    command,
+    listing,
+    render,
+)
 from locales.terms import choice_title, move_display, seat_colour
 from service import MatchStatus, texts
 from service.imported_seats import imported_title, is_imported, seat_player
@@ -322,6 +333,34 @@ def _time(when: datetime) -> str:
     iso = when.isoformat(timespec="seconds")
     shown = when.strftime("%Y-%m-%d %H:%M UTC")
     return f'<time datetime="{esc(iso)}" class="deadline">{esc(shown)}</time>'
+
+
+_MOMENT = re.compile("\ue010([^\ue011]*)\ue011([^\ue012]*)\ue012")
+"""An instant as :func:`_marked` wraps it, its ISO form and its words between characters
+of Unicode's private use area, which no sentence or name holds and escaping leaves alone."""
+
+
+def _marked(words: Words, locale: str) -> Words:
+    """``words`` with each instant they name (a :class:`Moment` among a sentence's values,
+    at any depth) as its UTC words marked for :data:`_MOMENT` with its ISO form."""
+    if not isinstance(words, Text):
+        return words
+
+    def marked(value: object) -> object:
+        if isinstance(value, Moment):
+            iso = value.when.astimezone(UTC).isoformat(timespec="seconds")
+            return f"\ue010{iso}\ue011{value.render(locale)}\ue012"
+        return _marked(value, locale) if isinstance(value, Text) else value
+    return replace(words, params={k: marked(v) for k, v in words.params.items()})
+
+
+def alert(error: Words, locale: str) -> str:
+    """Why what a player sent was refused, escaped, each instant it names (a pause's
+    end: ``moment``) a ``<time>`` as the clock's note writes one: its UTC words for a
+    reader without scripts, which the page's script shows in the reader's own zone."""
+    text = esc(render(capitalized(_marked(error, locale)), locale))
+    return _MOMENT.sub(lambda m: f'<time datetime="{m[1]}" class="deadline">{m[2]}</time>',
+                       text)
 
 
 def _said(note: Note, locale: str) -> str:
@@ -682,17 +721,17 @@ def play_section(*, token: str, csrf: str, ply: int, choices: Sequence[tuple[str
     ``latest``: the address and ply of the latest position; ``stepped_back``: the page
     shows an earlier one, so his moves (the latest position's) give way to a word that
     they are played there, with a link to it (the script swaps them as he steps)."""
-    alert = "" if error is None else \
-        f'<p class="error" role="alert">{esc(render(capitalized(error), locale))}</p>'
+    refused = "" if error is None else \
+        f'<p class="error" role="alert">{alert(error, locale)}</p>'
     if not live and not choices:  # the match is over: nothing left to play but why not
-        return f'<section class="play">{alert}</section>' if alert else ""
+        return f'<section class="play">{refused}</section>' if refused else ""
     hidden = (f'<input type="hidden" name="csrf" value="{esc(csrf)}">'
               f'<input type="hidden" name="ply" value="{ply}">')
     # the heading says where he stands: his move, not his move, or out of the game
     heading = render(_("Your move") if choices else capitalized(
         _("you are out of this game") if out else _("not your move now")), locale)
     parts = [f'<section class="play" aria-labelledby="play-h"><h2 id="play-h">'
-             f'{esc(heading)}</h2>{alert}']
+             f'{esc(heading)}</h2>{refused}']
     if choices:
         groups: dict[str, list[tuple[str, str]]] = {}
         for canonical, display in choices:
@@ -794,8 +833,7 @@ def setup_section(*, token: str, csrf: str, ply: int, setup: SetupTaps | None,
     parts = [f'<section class="play" aria-labelledby="play-h"><h2 id="play-h">'
              f'{esc(heading)}</h2>']
     if error is not None:
-        parts.append(f'<p class="error" role="alert">{esc(render(capitalized(error), locale))}'
-                     f'</p>')
+        parts.append(f'<p class="error" role="alert">{alert(error, locale)}</p>')
     if setup is None:
         said = render(capitalized(_("the game starts when your opponent has handed in "
                                     "theirs")), locale)

@@ -192,3 +192,29 @@ async def test_a_refused_move_is_shown_as_it_was_typed(site: Site) -> None:
         alert = re.search(r'role="alert">([^<]*)<', await refused.text())
         assert refused.status == 409 and alert is not None
         assert alert[1].startswith("a1-a9"), (lang, alert[1])
+
+
+async def test_a_move_refused_while_paused_names_the_pause_end_as_the_clock_does(
+        site: Site) -> None:
+    """The refusal's pause end is a ``<time class="deadline">`` as the clock's note
+    writes one: its instant for the page's script, which shows it in the reader's own
+    zone, and its UTC words inside for a reader without scripts (it was UTC text)."""
+    m = await web_match(site.service, "damas")
+    await site.service.propose_pause(m.id, BOB, 3, "exams")
+    await site.service.accept_pause(m.id, ALICE)
+    paused = await site.service.get_match(m.id)
+    assert paused.paused is not None
+    end = paused.paused[1]
+    shown = (f'<time datetime="{end.isoformat(timespec="seconds")}" class="deadline">'
+             f'{end:%Y-%m-%d %H:%M} UTC</time>')
+    path = await player_path(site, m, ALICE)
+    for lang, said in (("en-US", "is paused until"), ("de", "pausiert")):
+        html = await (await site.client.get(f"{path}?lang={lang}")).text()
+        assert shown in html  # the clock's note: the same element
+        refused = await post(site, f"{path}/move?lang={lang}",
+                             {**form_of(html), "move": "b3-a4"})
+        alert = re.search(r'role="alert">(.*?)</p>', await refused.text())
+        assert refused.status == 409 and alert is not None, lang
+        assert said in alert[1] and shown in alert[1], (lang, alert[1])
+        assert "\ue010" not in alert[1] and "\ue012" not in alert[1]
+    assert (await site.service.get_match(m.id)).ply == 0
