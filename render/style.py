@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from importlib import resources
 from io import BytesIO
+from pathlib import Path
 
 from PIL import ImageFont
 
@@ -32,7 +33,7 @@ def _font_bytes(name: str) -> bytes:
 
 @cache
 def coverage() -> frozenset[str]:
-    """Every character the bundled Latin fonts draw (``fonts/coverage.txt``, written by
+    """Every character the bundled Sans fonts draw (``fonts/coverage.txt``, written by
     ``scripts/make_font_subset.sh`` with the subsets; a test checks it against them)."""
     text = resources.files("render").joinpath("fonts", "coverage.txt").read_text("utf-8")
     return frozenset(text.replace("\n", ""))
@@ -57,8 +58,8 @@ def drawable(text: str) -> str:
     they lack loses its accents (``ŷ`` -> ``y``), anything else without a glyph is shown
     as ``?``, control characters are removed.
 
-    >>> drawable("Zoë ŷ 🎲\\n李")
-    'Zoë y ? ?'
+    >>> drawable("Zoë ŷ 🎲\\n李小龍 राम")
+    'Zoë y ? 李小龍 ???'
     """
     have = coverage()
     out = []
@@ -76,13 +77,24 @@ def drawable(text: str) -> str:
     return "".join(out)
 
 
+@cache
+def _font_file(name: str) -> str | None:
+    """The bundled font file's path when the package lies in a directory (not a zip)."""
+    found = resources.files("render").joinpath("fonts", name)
+    return str(found) if isinstance(found, Path) and found.is_file() else None
+
+
 @lru_cache(maxsize=256)
 def font(kind: str, px: int) -> ImageFont.FreeTypeFont:
     """A bundled font at ``px`` pixels: ``'han'`` (Xiangqi characters and the river
-    label), ``'bold'`` or ``'regular'`` (Latin text and numbers)."""
+    label), ``'bold'`` or ``'regular'`` (text and numbers, players' names included).
+
+    Opened from its file when there is one: FreeType maps it, so the faces of every size
+    share one copy of the 2.5 MB Sans files in memory; from bytes, Pillow copies the
+    whole file into each face (2.5 MB per size, 15 times the time to open)."""
     name = {"han": "TableroHan-Bold.otf", "bold": "TableroSans-Bold.otf",
             "regular": "TableroSans-Regular.otf"}[kind]
-    return ImageFont.truetype(BytesIO(_font_bytes(name)), max(6, px))
+    return ImageFont.truetype(_font_file(name) or BytesIO(_font_bytes(name)), max(6, px))
 
 
 # --------------------------------------------------------------------------- colours

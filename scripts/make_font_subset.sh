@@ -5,11 +5,13 @@
 #   apt-get update && apt-get install -y fonts-noto-cjk     # Debian 12: 1:20220127+repack1-1
 #   scripts/make_font_subset.sh [python]                     # needs fonttools (pyftsubset)
 #
-# Outputs (each a few KB to a few tens of KB):
+# Outputs:
 #   render/fonts/TableroHan-Bold.otf   Noto Serif CJK TC Bold: the 14 Xiangqi piece characters
 #                                      帥仕相傌俥炮兵 將士象馬車砲卒 plus 楚河漢界 for the river
-#   render/fonts/TableroSans-Bold.otf  Noto Sans CJK JP Bold: printable ASCII and a few symbols
-#   render/fonts/TableroSans-Regular.otf  the same glyphs in the Regular weight
+#   render/fonts/TableroSans-Bold.otf  Noto Sans CJK SC Bold: Latin, a few symbols, the Chinese
+#                                      catalogues' characters and the letters of people's names
+#                                      (NAMES below): about 2.5 MB
+#   render/fonts/TableroSans-Regular.otf  the same glyphs in the Regular weight (about 2.4 MB)
 # The subsets are renamed ("Tablero ...") as the OFL asks of modified versions; copyright
 # and licence name records are kept, and render/fonts/OFL.txt carries the licence text.
 set -euo pipefail
@@ -33,6 +35,36 @@ for po in pathlib.Path("locales").glob("zh_*/LC_MESSAGES/tablero.po"):
         if line.startswith(("msgstr", '"')):
             chars.update(ch for ch in line if ord(ch) >= 0x2E80)
 print("".join(sorted(chars)) or "中")
+PYEOF
+)
+
+# the letters players' display names are commonly written in, drawn on boards, standings
+# and other pictures (both weights draw names: a board's seat labels in Bold, a table's
+# rows in Regular): the common Han characters of Simplified Chinese (GB 2312 levels 1
+# and 2), of Traditional Chinese (Big5's frequently used set, A440-C67E) and of Japanese
+# (JIS X 0208 level 1), kana and the iteration marks, the 2,350 Hangul syllables of
+# KS X 1001, and Greek and Cyrillic (Noto CJK has the basic letters only: Russian, not
+# Ukrainian's і ї є ґ nor Greek's accented vowels, which render.style.drawable shows
+# as ? or unaccented). 12,140 glyphs, 2.5 MB per weight.
+NAMES=$("$PY" - <<'PYEOF'
+def table(codec, rows, cells=range(0xA1, 0xFF)):
+    found = set()
+    for hi in rows:
+        for lo in cells:
+            try:
+                found.add(bytes([hi, lo]).decode(codec))
+            except UnicodeDecodeError:
+                pass
+    return found
+chars = table("gb2312", range(0xB0, 0xF8))                      # GB 2312 levels 1 and 2
+chars |= {c for c in table("big5", range(0xA4, 0xC7), [*range(0x40, 0x7F), *range(0xA1, 0xFF)])
+          if c.encode("big5") < b"\xc6\x7f"}                    # Big5 frequently used
+chars |= table("euc_jp", range(0xB0, 0xD0))                     # JIS X 0208 level 1
+chars |= table("euc_kr", range(0xB0, 0xC9))                     # KS X 1001 Hangul
+chars |= {chr(c) for c in (*range(0x3041, 0x3097), *range(0x3099, 0x3100))}  # kana
+chars |= set("々〆ヶ")
+chars |= {chr(c) for c in (*range(0x0370, 0x0400), *range(0x0400, 0x0460))}  # Greek, Cyrillic
+print("".join(sorted(chars)))
 PYEOF
 )
 
@@ -69,9 +101,9 @@ subset "$NOTO/NotoSerifCJK-Bold.ttc" 3 --text "$HAN" "$OUT/TableroHan-Bold.otf" 
 # font 2 of the collections is the Simplified Chinese face (its Latin glyphs are the same
 # as the Japanese face's)
 subset "$NOTO/NotoSansCJK-Bold.ttc" 2 --unicodes "$LATIN" "$OUT/TableroSans-Bold.otf" \
-    "Tablero Sans" "$CJK"
+    "Tablero Sans" "$CJK$NAMES"
 subset "$NOTO/NotoSansCJK-Regular.ttc" 2 --unicodes "$LATIN" "$OUT/TableroSans-Regular.otf" \
-    "Tablero Sans" "$CJK"
+    "Tablero Sans" "$CJK$NAMES"
 # the characters both Sans weights draw: render.style.covers() reads this
 "$PY" - "$OUT" <<'PYEOF'
 import pathlib, sys
