@@ -428,6 +428,16 @@ changed. Try again in a minute (connection refused)'
     return exc.message
 
 
+def _uses_the_engine(args: argparse.Namespace) -> bool:
+    """Whether the command plays or replays games, so which engine core runs is worth an
+    INFO line: the bot, the console, the web server and the ``tablero db`` commands that
+    replay matches. ``tablero db backup`` (a daily cron job: an INFO line there is a daily
+    mail) and ``tablero web link N`` log it at DEBUG; ``tablero --version`` says it too."""
+    if args.command == "db":
+        return args.db_command in ("check", "copy", "explorer", "fingerprints")
+    return not (args.command == "web" and args.action)
+
+
 def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
     if args.command in ("sync", "invite"):
         from bot.discordapp import cli as discord_cli
@@ -443,7 +453,8 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
               file=sys.stderr)
         return 2
     configure_logging(settings.log_level, settings.log_format)
-    logging.getLogger("tablero").info("engine core: %s", engine_core())
+    logging.getLogger("tablero").log(logging.INFO if _uses_the_engine(args) else logging.DEBUG,
+                                     "engine core: %s", engine_core())
     if args.command == "db":
         return db_main(settings, args)
     if args.command == "web":

@@ -62,3 +62,26 @@ def test_every_command_redacts_tokens_and_the_webs_signed_links(
         logging.setLogRecordFactory(made)
     assert "web request /p/<redacted>/move refused: not your turn" in caplog.text
     assert token not in caplog.text
+
+
+@pytest.mark.parametrize(("argv", "level"), [
+    (["db", "backup", "backups/"], logging.DEBUG),  # a daily cron job: no INFO line to mail
+    (["db", "check", "--quiet"], logging.INFO),  # it replays every match on that core
+])
+def test_the_engine_core_is_said_at_info_only_by_commands_that_use_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+        argv: list[str], level: int) -> None:
+    """Every ``tablero db`` command logged 'engine core: …' at INFO, so a cron job
+    running ``tablero db backup`` mailed each day unless TABLERO_LOG_LEVEL=WARNING."""
+    import bot.__main__ as cli
+
+    for name in [k for k in os.environ if k.startswith(("TABLERO_", "DISCORD_"))]:
+        monkeypatch.delenv(name)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(cli, "configure_logging", lambda *_: None)  # caplog keeps the root
+    (tmp_path / "backups").mkdir()
+    (tmp_path / "t.db").touch()
+    with caplog.at_level(logging.DEBUG, logger="tablero"):
+        assert cli.main([*argv, "--db", str(tmp_path / "t.db")]) == 0
+    (said,) = [r for r in caplog.records if r.getMessage().startswith("engine core: ")]
+    assert said.levelno == level
