@@ -111,6 +111,17 @@ class ProgressBar:
         self.out.flush()
 
 
+def counted(n: int, noun: str) -> str:
+    """``n`` and ``noun`` in the reports' English: the noun plural unless ``n`` is 1.
+
+    >>> counted(1, "match"), counted(2, "match"), counted(1200, "row"), counted(0, "row")
+    ('1 match', '2 matches', '1,200 rows', '0 rows')
+    """
+    if n == 1:
+        return f"1 {noun}"
+    return f"{n:,} {noun}{'es' if noun.endswith(('ch', 'sh', 's', 'x')) else 's'}"
+
+
 async def backup(database: Path | str, target: str | Path, *, out: TextIO | None = None
                  ) -> int:
     """Copy ``database`` to ``target`` consistently while it may be in use; 0 on success.
@@ -194,9 +205,11 @@ async def copy(source: Path | str, target: Path | str, *, progress: bool = True,
     for match_id, problem in problems:
         print(f"match #{match_id}: {problem}", file=out)
     rows = sum(counts.values())
-    verdict = "every match replays" if not problems else f"{len(problems)} do not replay"
-    print(f"copied {src.path} to {dst.path}: {rows:,} rows ({counts['matches']:,} matches) "
-          f"in {time.perf_counter() - started:.1f} s; {verdict}", file=out)
+    verdict = "every match replays" if not problems else \
+        f"{len(problems)} {'does' if len(problems) == 1 else 'do'} not replay"
+    print(f"copied {src.path} to {dst.path}: {counted(rows, 'row')} "
+          f"({counted(counts['matches'], 'match')}) in {time.perf_counter() - started:.1f} s; "
+          f"{verdict}", file=out)
     return 0 if not problems else 1
 
 
@@ -221,7 +234,7 @@ async def check(database: Path | str, *, progress: bool = True, out: TextIO | No
         print(said, file=out)
     elapsed = time.perf_counter() - started
     verdict = "all replay" if not problems else f"{len(problems)} broken"
-    matches = f"{total:,} match{'es' if total != 1 else ''}"
+    matches = counted(total, "match")
     print(f"{repo.path}: {'file intact, ' if isinstance(repo, SqliteRepository) else ''}"
           f"{matches} checked in {elapsed:.1f} s, {verdict}",
           file=out)
@@ -236,10 +249,10 @@ async def explorer_backfill(database: Path | str, *, out: TextIO | None = None) 
     try:
         service = MatchService(repo, NullNotifier(), SystemClock())
         started = time.perf_counter()
-        counted = await service.backfill_explorer()
+        done = await service.backfill_explorer()
     finally:
         await repo.close()
-    print(f"{repo.path}: {counted:,} finished match{'es' if counted != 1 else ''} counted "
+    print(f"{repo.path}: {counted(done, 'finished match')} counted "
           f"in the opening explorer in {time.perf_counter() - started:.1f} s", file=out)
     return 0
 
@@ -260,6 +273,6 @@ async def fingerprints(database: Path | str, *, progress: bool = True,
             ProgressBar("fingerprinting played matches", err) if progress else None)
     finally:
         await repo.close()
-    print(f"{repo.path}: {keyed:,} played match{'es' if keyed != 1 else ''} fingerprinted "
+    print(f"{repo.path}: {counted(keyed, 'played match')} fingerprinted "
           f"in {time.perf_counter() - started:.1f} s", file=out)
     return 0

@@ -28,8 +28,9 @@ class TargetNotEmpty(ValueError):
     """The target database already holds data (a copy never merges)."""
 
     def __init__(self, target: str, table: str, rows: int) -> None:
-        super().__init__(f"{target} is not empty ({table} holds {rows:,} rows): copy into "
-                         "a new SQLite file or an empty PostgreSQL database")
+        held = f"{rows:,} row{'' if rows == 1 else 's'}"
+        super().__init__(f"{target} is not empty ({table} holds {held}): copy into a new "
+                         "SQLite file or an empty PostgreSQL database")
         self.target = target
         self.table = table
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import os
 import random
 import shutil
@@ -303,3 +304,26 @@ def test_db_fingerprints_fills_an_upgraded_files_played_games_once(
     assert main(["db", "fingerprints", "--db", str(path), "--quiet"]) == 0
     said = capsys.readouterr()
     assert "0 played matches fingerprinted" in said.out and "[" not in said.err
+
+
+async def test_the_db_reports_say_one_match_and_one_row_in_the_singular(
+        tmp_path: Path) -> None:
+    """``tablero db copy`` said '(1 matches)' and, refusing a target, '(matches holds 1
+    rows)'; ``tablero db check`` already said '1 match'."""
+    from bot import operations
+    from storage.copy import TargetNotEmpty
+
+    source = tmp_path / "one.db"
+    repo = await SqliteRepository.open(source)
+    service = MatchService(repo, NullNotifier(), SystemClock(), rng=random.Random(5))
+    m = await service.challenge(GUILD, CHANNEL, ALICE, "xiangqi", opponents=[BOB], seat=0)
+    await service.accept(m.id, BOB)
+    await repo.close()
+    out, err = io.StringIO(), io.StringIO()
+    assert await operations.copy(source, tmp_path / "copy.db", progress=False, out=out,
+                                 err=err) == 0
+    assert " rows (1 match) in " in out.getvalue()
+    assert "(matches holds 1 row)" in str(TargetNotEmpty("t.db", "matches", 1))
+    assert "(matches holds 2 rows)" in str(TargetNotEmpty("t.db", "matches", 2))
+    assert await operations.check(source, progress=False, out=out, err=err) == 0
+    assert ": file intact, 1 match checked in " in out.getvalue()
