@@ -34,13 +34,13 @@ import sys
 import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
-from typing import Final, Literal, Protocol
+from typing import Final, Literal, Protocol, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from babel import Locale
@@ -469,29 +469,36 @@ class CommandSyntax(Protocol):
         """The option ``english`` as this reader names it."""
 
 
-_SYNTAX: ContextVar[CommandSyntax | None] = ContextVar("command_syntax", default=None)
+T = TypeVar("T")
 
 
 @contextmanager
-def commands_written(syntax: CommandSyntax) -> Iterator[None]:
+def _scoped(var: ContextVar[T], value: T) -> Iterator[None]:
+    """``var`` set to ``value`` for a ``with`` block, its value before restored after."""
+    token = var.set(value)
+    try:
+        yield
+    finally:
+        var.reset(token)
+
+
+_SYNTAX: ContextVar[CommandSyntax | None] = ContextVar("command_syntax", default=None)
+
+
+def commands_written(syntax: CommandSyntax) -> AbstractContextManager[None]:
     """Within it, every :class:`Command` and :class:`Option` is written as ``syntax``
     says, whatever the language: the console renders every line inside it with its own
     (English commands, its arguments: ``bot.console_args.CONSOLE_SYNTAX``); Discord (and
     the web pages, read by Discord's users) render outside it, with the names each
     reader's Discord shows."""
-    token = _SYNTAX.set(syntax)
-    try:
-        yield
-    finally:
-        _SYNTAX.reset(token)
+    return _scoped(_SYNTAX, syntax)
 
 
 _MENTIONS: ContextVar[Mapping[str, int] | None] = ContextVar("command_mentions",
                                                              default=None)
 
 
-@contextmanager
-def command_mentions(ids: Mapping[str, int] | None) -> Iterator[None]:
+def command_mentions(ids: Mapping[str, int] | None) -> AbstractContextManager[None]:
     """Within it, a :class:`Command` whose path is in ``ids`` (``"move"``, ``"tournament
     create"``: a command Discord runs, never a group alone) is named by a command
     mention, ``</move:ID>``: the id Discord gave the command where the text is read.
@@ -507,11 +514,7 @@ def command_mentions(ids: Mapping[str, int] | None) -> Iterator[None]:
     ...     command("move").render("de"), command("tournament create").render("de")
     ('</move:12>', '</tournament create:34>')
     """
-    token = _MENTIONS.set(ids)
-    try:
-        yield
-    finally:
-        _MENTIONS.reset(token)
+    return _scoped(_MENTIONS, ids)
 
 
 @dataclass(frozen=True, slots=True)
@@ -614,8 +617,7 @@ def option(english: str, /) -> Option:
 _PEOPLE: ContextVar[bool] = ContextVar("people_mentions", default=False)
 
 
-@contextmanager
-def people_mentions(on: bool = True) -> Iterator[None]:
+def people_mentions(on: bool = True) -> AbstractContextManager[None]:
     """Within it (``on``), a :class:`Person` is named by Discord's mention of him,
     ``<@ID>``, which each reader's Discord shows as his name: the Discord adapter sets
     it where it writes a message's content (``bot.discordapp.mentions``), and sets it
@@ -629,11 +631,7 @@ def people_mentions(on: bool = True) -> Iterator[None]:
     >>> person(42).render("en-US")
     'that player'
     """
-    token = _PEOPLE.set(on)
-    try:
-        yield
-    finally:
-        _PEOPLE.reset(token)
+    return _scoped(_PEOPLE, on)
 
 
 @dataclass(frozen=True, slots=True)
@@ -659,8 +657,7 @@ def person(user_id: int) -> Person:
 _ZONE: ContextVar[str | None] = ContextVar("reader_zone", default=None)
 
 
-@contextmanager
-def moments_in(zone: str | None) -> Iterator[None]:
+def moments_in(zone: str | None) -> AbstractContextManager[None]:
     """Within it, a :class:`Moment` outside Discord's markup is written in ``zone`` (an
     IANA name already checked; None: UTC): the console sets its reader's own time zone,
     the one of the person it acts as.
@@ -673,11 +670,7 @@ def moments_in(zone: str | None) -> Iterator[None]:
     ...     moment(at).render("en-US")
     '2026-03-29 14:15 UTC+13:45'
     """
-    token = _ZONE.set(zone)
-    try:
-        yield
-    finally:
-        _ZONE.reset(token)
+    return _scoped(_ZONE, zone)
 
 
 @dataclass(frozen=True, slots=True)
