@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 import rules
 from bot.ops.logs import configure as configure_logging
+from bot.ops.logs import refuse
 from bot.settings import Settings, SettingsError, load_settings
 from rules import native
 from service.errors import StorageError, StorageUnavailable
@@ -168,14 +169,14 @@ def discord_main(settings: Settings) -> int:
     except ImportError as e:
         if not (e.name or "").startswith("bot.discordapp"):
             raise
-        print("The Discord adapter is not part of this checkout yet (bot.discordapp); "
-              "unset DISCORD_TOKEN to use the console, or run: tablero console",
-              file=sys.stderr)
+        refuse("The Discord adapter is not part of this checkout yet (bot.discordapp); "
+               "unset DISCORD_TOKEN to use the console, or run: tablero console",
+               settings.log_format)
         return 2
     if settings.web_port is not None and web_links(settings) is None:
-        print("tablero run: TABLERO_WEB_PORT is set but TABLERO_WEB_SECRET is not a random "
-              "text of at least 32 characters: set it (the same in every web process), or "
-              "unset TABLERO_WEB_PORT", file=sys.stderr)
+        refuse("tablero run: TABLERO_WEB_PORT is set but TABLERO_WEB_SECRET is not a random "
+               "text of at least 32 characters: set it (the same in every web process), or "
+               "unset TABLERO_WEB_PORT", settings.log_format)
         return 2
     code: int = cli.run(settings.discord_token, settings.db_path,
                         sweep_seconds=settings.sweep_seconds,
@@ -239,9 +240,9 @@ def web_main(settings: Settings, args: argparse.Namespace) -> int:
 
     secret = settings.web_secret.get_secret_value() if settings.web_secret else ""
     if len(secret) < MIN_SECRET:
-        print(f"tablero web: set TABLERO_WEB_SECRET to a random text of at least {MIN_SECRET} "
-              "characters (the same for every web process), e.g. the output of: python -c "
-              "'import secrets; print(secrets.token_urlsafe(32))'", file=sys.stderr)
+        refuse(f"tablero web: set TABLERO_WEB_SECRET to a random text of at least {MIN_SECRET} "
+               "characters (the same for every web process), e.g. the output of: python -c "
+               "'import secrets; print(secrets.token_urlsafe(32))'", settings.log_format)
         return 2
     db = args.db or settings.db_path
     if args.action:
@@ -326,8 +327,7 @@ async def serve_web(db: Path | str, secret: str, host: str, port: int,
         try:
             await server.start()
         except OSError as e:
-            print(f"tablero web: cannot listen on {host}:{port} ({e.strerror or e})",
-                  file=sys.stderr)
+            refuse(f"tablero web: cannot listen on {host}:{port} ({e.strerror or e})")
             return 1
         print(f"Tablero web: http://{host}:{server.port}/ (Ctrl-C stops it)", flush=True)
         where = server.port
@@ -335,8 +335,8 @@ async def serve_web(db: Path | str, secret: str, host: str, port: int,
             try:
                 where = await endpoints.start()
             except OSError as e:
-                print(f"tablero web: cannot serve the metrics on {metrics_host}:"
-                      f"{metrics_port} ({e.strerror or e})", file=sys.stderr)
+                refuse(f"tablero web: cannot serve the metrics on {metrics_host}:"
+                       f"{metrics_port} ({e.strerror or e})")
                 return 1
             print(f"health and metrics: http://{metrics_host}:{where}/metrics", flush=True)
         if started is not None:
@@ -393,13 +393,13 @@ def main(argv: list[str] | None = None) -> int:
         settings = load_settings()
     except SettingsError as e:
         for line in e.lines:
-            print(f"tablero: {line} (set it in the environment or in .env; .env.example "
-                  "describes every setting)", file=sys.stderr)
+            refuse(f"tablero: {line} (set it in the environment or in .env; .env.example "
+                   "describes every setting)", e.log_format)
         return 2
     try:
         return _dispatch(args, settings)
     except StorageError as exc:
-        print(f"tablero: {refusal(exc)}", file=sys.stderr)
+        refuse(f"tablero: {refusal(exc)}", settings.log_format)
         return 3
 
 
@@ -447,10 +447,10 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
                                    client_id=getattr(args, "client_id", None),
                                    clear=getattr(args, "clear", False))
     if args.command == "run" and not settings.has_token and not _input_can_reach_a_console():
-        print("tablero run: DISCORD_TOKEN is not set, and the local console it would start "
-              "instead needs a terminal (standard input is /dev/null, as under systemd or "
-              "in a container): set DISCORD_TOKEN in the environment or in .env",
-              file=sys.stderr)
+        refuse("tablero run: DISCORD_TOKEN is not set, and the local console it would start "
+               "instead needs a terminal (standard input is /dev/null, as under systemd or "
+               "in a container): set DISCORD_TOKEN in the environment or in .env",
+               settings.log_format)
         return 2
     configure_logging(settings.log_level, settings.log_format)
     logging.getLogger("tablero").log(logging.INFO if _uses_the_engine(args) else logging.DEBUG,

@@ -176,9 +176,19 @@ class SettingsError(ValueError):
     """Settings that do not parse: ``lines``, one per problem, each naming the setting and
     (unless it holds a secret) the value it has."""
 
-    def __init__(self, lines: list[str]) -> None:
+    def __init__(self, lines: list[str], log_format: str = "text") -> None:
         super().__init__("; ".join(lines))
         self.lines = lines
+        self.log_format = log_format
+        """``TABLERO_LOG_FORMAT`` when it parsed itself (``text`` otherwise): the format
+        the refusal is said in."""
+
+
+class _LogFormat(BaseSettings):
+    """``TABLERO_LOG_FORMAT`` alone, read as :class:`Settings` reads it."""
+
+    model_config = Settings.model_config
+    log_format: str = Field("text", validation_alias="TABLERO_LOG_FORMAT")
 
 
 def _problem(error: Any) -> str:
@@ -202,4 +212,10 @@ def load_settings(env_file: str | Path | None = ".env") -> Settings:
     try:
         return Settings(_env_file=env_file)  # type: ignore[call-arg]
     except ValidationError as e:
-        raise SettingsError([_problem(error) for error in e.errors()]) from None
+        try:
+            log_format = _LogFormat(_env_file=env_file).log_format  # type: ignore[call-arg]
+        except ValidationError:
+            log_format = "text"
+        raise SettingsError([_problem(error) for error in e.errors()],
+                            "json" if log_format.strip().lower() == "json" else "text"
+                            ) from None

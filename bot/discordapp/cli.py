@@ -10,7 +10,6 @@ import asyncio
 import contextlib
 import logging
 import signal
-import sys
 from collections.abc import Coroutine
 from datetime import timedelta
 from pathlib import Path
@@ -24,6 +23,7 @@ from bot.discordapp.cogs.web import WebPagesUnavailable
 from bot.discordapp.permissions import application_id_from_token, invite_url
 from bot.discordapp.sync import clear_commands, publish
 from bot.ops.engine import MeasuredPicker
+from bot.ops.logs import refuse
 from bot.ops.metrics import Metrics
 from bot.ops.server import OpsServer
 from bot.web.links import WebLinks
@@ -222,12 +222,12 @@ def run(token: SecretStr, database: Path | str, **kwargs: Any) -> int:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(run_bot(token, database, **kwargs))
     except discord.LoginFailure:
-        print("tablero run: Discord refused the token: check DISCORD_TOKEN (Developer Portal "
-              "-> Bot -> Reset Token)", file=sys.stderr)
+        refuse("tablero run: Discord refused the token: check DISCORD_TOKEN (Developer Portal "
+               "-> Bot -> Reset Token)")
         return 1
     except (aiohttp.ClientError, OSError) as exc:
-        print(f"tablero run: cannot reach Discord ({type(exc).__name__}): check the network "
-              "connection", file=sys.stderr)
+        refuse(f"tablero run: cannot reach Discord ({type(exc).__name__}): check the network "
+               "connection")
         return 1
     return 0
 
@@ -241,8 +241,8 @@ def command(name: str, settings: Settings, *, guild: int | None = None,
         print(invite(token, client_id))
         return 0
     if token is None:
-        print("tablero sync needs DISCORD_TOKEN (see README and .env.example).",
-              file=sys.stderr)
+        refuse("tablero sync needs DISCORD_TOKEN (see README and .env.example).",
+               settings.log_format)
         return 2
     import aiohttp
     import discord
@@ -251,12 +251,12 @@ def command(name: str, settings: Settings, *, guild: int | None = None,
     try:
         count = asyncio.run(sync_now(token, settings.db_path, guild, clear=clear))
     except discord.LoginFailure:
-        print("tablero sync: Discord refused the token: check DISCORD_TOKEN (Developer "
-              "Portal -> Bot -> Reset Token)", file=sys.stderr)
+        refuse("tablero sync: Discord refused the token: check DISCORD_TOKEN (Developer "
+               "Portal -> Bot -> Reset Token)", settings.log_format)
         return 1
     except (aiohttp.ClientError, OSError) as exc:
-        print(f"tablero sync: cannot reach Discord ({type(exc).__name__}): check the network "
-              "connection", file=sys.stderr)
+        refuse(f"tablero sync: cannot reach Discord ({type(exc).__name__}): check the network "
+               "connection", settings.log_format)
         return 1
     if clear:
         where = f"server {guild}" if guild else "every server (global)"

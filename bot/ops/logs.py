@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import sys
 import time
 from collections.abc import Iterator, Mapping
 from contextvars import ContextVar
@@ -36,6 +37,9 @@ FORMATS = ("text", "json")
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 CONTEXT_FIELDS = ("match", "server", "shard")
+
+_configured = "text"
+"""The format :func:`configure` set last (what :func:`refuse` writes by default)."""
 
 _NOTHING: Mapping[str, int] = MappingProxyType({})
 _context: ContextVar[Mapping[str, int]] = ContextVar("tablero_log_context", default=_NOTHING)
@@ -90,8 +94,25 @@ class JsonFormatter(logging.Formatter):
 def configure(level: str, log_format: str = "text") -> None:
     """The root logger's one handler (standard error), in ``log_format``; tokens and the
     web's signed links redacted from every record (``bot.ops.redaction``)."""
+    global _configured
     redaction.install()
+    _configured = log_format
     handler = logging.StreamHandler()
     handler.setFormatter(JsonFormatter() if log_format == "json"
                          else logging.Formatter(TEXT_FORMAT))
     logging.basicConfig(level=level, handlers=[handler])
+
+
+def refuse(line: str, log_format: str | None = None) -> None:
+    """A start-up refusal (settings that do not parse, a port taken, no token): ``line``
+    on standard error as it is (``text``), or as one ERROR record of the ``tablero``
+    logger in JSON (``json``: standard error holds nothing but JSON objects then, so a
+    log shipper reads the refusal; its ``message`` is the same sentence). ``log_format``
+    None: the one :func:`configure` set."""
+    if (log_format or _configured) != "json":
+        print(line, file=sys.stderr)
+        return
+    redaction.install()
+    record = logging.getLogRecordFactory()("tablero", logging.ERROR, __file__, 0, "%s",
+                                           (line,), None)
+    print(JsonFormatter().format(record), file=sys.stderr, flush=True)

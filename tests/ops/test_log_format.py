@@ -85,3 +85,68 @@ def test_the_engine_core_is_said_at_info_only_by_commands_that_use_it(
         assert cli.main([*argv, "--db", str(tmp_path / "t.db")]) == 0
     (said,) = [r for r in caplog.records if r.getMessage().startswith("engine core: ")]
     assert said.levelno == level
+
+
+def _main_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, argv: list[str],
+               **env: str) -> int:
+    """``tablero ARGV`` in this process, in ``tmp_path``, with only ``env`` set."""
+    import bot.__main__ as cli
+
+    for name in [k for k in os.environ if k.startswith(("TABLERO_", "DISCORD_"))]:
+        monkeypatch.delenv(name)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(cli, "configure_logging", lambda *_: None)
+    monkeypatch.setattr(cli, "_input_can_reach_a_console", lambda: False)
+    return cli.main(argv)
+
+
+def test_a_start_up_refusal_is_one_json_record_when_the_logs_are_json(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Malformed settings and ``tablero run`` with no token under systemd were plain
+    lines even with TABLERO_LOG_FORMAT=json: a log shipper reading JSON lost them. With
+    json, standard error holds the refusal as one ERROR record of the ``tablero`` logger
+    (the same sentence as its message), and nothing else."""
+    (tmp_path / ".env").write_text("TABLERO_LOG_FORMAT=json\n")  # as .env says it too
+    assert _main_here(tmp_path, monkeypatch, ["run"], TABLERO_LOG_LEVEL="LOUD",
+                      TABLERO_SWEEP_SECONDS="x") == 2
+    records = [json.loads(line) for line in capsys.readouterr().err.splitlines()]
+    assert len(records) == 2
+    assert {r["level"] for r in records} == {"ERROR"} and {r["logger"] for r in records} \
+        == {"tablero"}
+    assert records[0]["message"].startswith("tablero: TABLERO_LOG_LEVEL must be ")
+    assert set(records[0]) == {"time", "level", "logger", "message"}
+    assert _main_here(tmp_path, monkeypatch, ["run"]) == 2
+    (record,) = [json.loads(line) for line in capsys.readouterr().err.splitlines()]
+    assert record["message"].startswith("tablero run: DISCORD_TOKEN is not set, ")
+
+
+def test_a_refusal_stays_a_line_for_people_in_text_or_when_the_format_is_malformed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert _main_here(tmp_path, monkeypatch, ["run"], TABLERO_LOG_LEVEL="LOUD",
+                      TABLERO_LOG_FORMAT="xml") == 2
+    said = capsys.readouterr().err
+    assert said.startswith("tablero: TABLERO_LOG_LEVEL must be ") and "{" not in said
+    assert "TABLERO_LOG_FORMAT must be text or json (it is 'xml')" in said
+    assert _main_here(tmp_path, monkeypatch, ["run"]) == 2
+    assert capsys.readouterr().err.startswith("tablero run: DISCORD_TOKEN is not set, ")
+
+
+def test_a_refusal_after_the_logs_are_set_up_takes_their_format(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """``tablero web`` on a taken port, Discord refusing the token: said where the logs
+    are configured already, in their format."""
+    from bot.ops import logs
+
+    monkeypatch.setattr(logs, "_configured", "json")
+    logs.refuse("tablero web: cannot listen on 127.0.0.1:8080 (Address already in use)")
+    (record,) = [json.loads(line) for line in capsys.readouterr().err.splitlines()]
+    assert record["message"] == \
+        "tablero web: cannot listen on 127.0.0.1:8080 (Address already in use)"
+    monkeypatch.setattr(logs, "_configured", "text")
+    logs.refuse("tablero web: cannot listen on 127.0.0.1:8080 (Address already in use)")
+    assert capsys.readouterr().err == \
+        "tablero web: cannot listen on 127.0.0.1:8080 (Address already in use)\n"
