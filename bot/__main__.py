@@ -313,7 +313,7 @@ async def serve_web(db: Path | str, secret: str, host: str, port: int,
     from bot.web.links import LinkSigner
 
     repo, service, book = await _web_service(db, synchronous)
-    metrics = Metrics()
+    metrics = Metrics(web_process=True)
     if isinstance(repo, StoreCounts):
         metrics.store = repo
     ops = Operations(metrics, Readiness(

@@ -91,15 +91,25 @@ class StoreCollector(Collector):
         return []
 
 
+WEB_PROCESS = frozenset({
+    "tablero_web_requests_total", "tablero_web_request_seconds", "tablero_ready",
+    "tablero_ready_condition", "tablero_moves_total", "tablero_storage_errors_total"})
+"""What ``tablero web`` alone measures (its pages, its readiness, what its storage
+counted): it runs no Discord interactions, outbox, deadline sweep, engine or shards, so
+their metrics, always zero there, are not exported."""
+
+
 class Metrics:
     """Every metric of one process, in its own registry (tests build several bots in
-    one process; none shares a series with another)."""
+    one process; none shares a series with another). ``web_process``: only what
+    ``tablero web`` measures (:data:`WEB_PROCESS`); the bot's process measures all."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, web_process: bool = False) -> None:
         self.registry = CollectorRegistry()
         self.schema: dict[str, tuple[str, ...]] = {
             "tablero_moves_total": ("game",), "tablero_storage_errors_total": ("kind",)}
         """Each metric name a scrape shows and its labels (``_total`` for counters)."""
+        self._collectors: dict[str, Collector] = {}
         self.interactions = self._metric(Counter,
             "tablero_interactions", "Discord interactions answered (slash commands, "
             "context menus and buttons), by command and outcome.", ["command", "outcome"])
@@ -157,11 +167,17 @@ class Metrics:
         self.store: StoreCounts | None = None
         self.registry.register(StoreCollector(lambda: self.store))
         ProcessCollector(registry=self.registry)
+        if web_process:  # still recorded if called, never exported
+            for name in set(self.schema) - WEB_PROCESS:
+                self.registry.unregister(self._collectors[name])
+                del self.schema[name]
 
     def _metric(self, kind: type[M], name: str, doc: str, labels: Sequence[str] = (),
                 **options: Any) -> M:
         metric = kind(name, doc, labels, registry=self.registry, **options)
-        self.schema[f"{name}_total" if kind is Counter else name] = tuple(labels)
+        key = f"{name}_total" if kind is Counter else name
+        self.schema[key] = tuple(labels)
+        self._collectors[key] = metric
         return metric
 
     # ------------------------------------------------------------------ recording

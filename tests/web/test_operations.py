@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -16,6 +17,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.__main__ import serve_web
+from bot.ops.metrics import WEB_PROCESS
 from service.errors import DatabaseUnreachable
 from storage import SqliteRepository
 from tests.outages import ServerDown
@@ -74,6 +76,11 @@ async def test_the_web_serves_health_and_counts_its_requests(tmp_path: Path) -> 
                       (("route", "/healthz"), ("status", "2xx")))] == 1
         assert found[("tablero_ready", ())] == 1
         assert token not in text
+        # only what this process measures: no sweep, engine, outbox, Discord or shards
+        exported = set(re.findall(r"^# TYPE (tablero_\w+) ", text, re.MULTILINE)) \
+            - {"tablero_web_requests_created", "tablero_web_request_seconds_created"}
+        assert exported == WEB_PROCESS, exported ^ WEB_PROCESS
+        assert "tablero_sweeps" not in text and "tablero_engine_" not in text
 
 
 async def test_the_web_serves_them_on_the_metrics_port_when_given(tmp_path: Path) -> None:
