@@ -14,12 +14,12 @@ from datetime import datetime
 from locales.i18n import DEFAULT_LOCALE, LOCALES, Words, _, negotiate, render
 from locales.results import result_sentence
 from rules import MoveMarks, Position, Variant
-from rules.records import tag_pair
+from rules.records import RecordExport, tag_pair
 from service import texts
 from service.boards import draw_board
 from service.core import MAX_DAYS, MIN_DAYS, ServiceCore
 from service.errors import InvalidOption, MatchBroken, NotAllowed
-from service.exports import export_record, terms_tags, unnamed
+from service.exports import exported, record_export, terms_tags, unnamed
 from service.ids import MAX_ID
 from service.plies import PlyBoard, at_ply, drawn, reader_seat, setting_up
 from service.records import (
@@ -28,9 +28,10 @@ from service.records import (
     MatchRecord,
     MatchStatus,
     RatingRecord,
+    RecordEntry,
 )
 from service.seasons import NoSuchSeason, SeasonRecord
-from service.states import ladder_of, public_view
+from service.states import Recent, ladder_of, public_view
 from service.timecontrol import (
     MAX_PAUSES_RATED,
     MAX_VACATION_DAYS,
@@ -60,6 +61,8 @@ log = logging.getLogger(__name__)
 NOTIFY_CHOICES = ("mention", "dm")
 GLANCE_BOARDS = 9
 """The most boards ``glance`` gives: one grid picture of three by three."""
+HISTORY_EXPORTS = 256
+"""The most matches whose /history export is kept (by version) to be written on."""
 
 
 class Unchanged(enum.Enum):
@@ -97,6 +100,10 @@ class Queries:
         self._locales_seen: dict[int, str] = {}  # user -> the locale stored for him
         self._save = core.save
         self._retrying = core.retrying
+        # each match's /history export (boxed: None for a game with no standard format),
+        # by its version and the names its headers give: asked again, it is written on
+        # by the new moves alone (``rules.records.RecordExport``), as the web's is
+        self._exports = Recent[int, tuple[RecordExport | None]](HISTORY_EXPORTS)
 
     async def get_match(self, match_id: int, caller: Caller | None = None) -> MatchView:
         """The match; with a ``caller`` only where he may see it (``Caller.may_see``,
@@ -206,7 +213,8 @@ class Queries:
 
     async def history(self, match_id: int, caller: Caller | None = None) -> HistoryView:
         """The record and an export text. The replay is the one kept by version
-        (:meth:`record`'s): /history asked again replays nothing."""
+        (:meth:`record`'s): /history asked again replays nothing, and its export is
+        written on from the one kept by the moves since (none at the same version)."""
         rec = await self._scored(await self._record(match_id))
         try:
             kept = await self._replayed(rec)
@@ -219,7 +227,7 @@ class Queries:
         entries, done = kept.entries, kept.done
         fmt, export = "tablero", ""
         try:
-            found = export_record(rec, entries, self._seat_names(self._view(rec)))
+            found = self._export(rec, entries)
         except Exception:  # an exporter bug must not hide the record
             log.exception("export failed for match %s", rec.id)
             found = None
@@ -237,6 +245,19 @@ class Queries:
         if caller is not None:  # the reader's own note only, never another's
             note = await self.repository.note_of(rec.id, caller.user_id)
         return HistoryView(self._view(rec), shown_entries, fmt, export, note)
+
+    def _export(self, rec: MatchRecord, entries: Sequence[RecordEntry]
+                ) -> tuple[str, str] | None:
+        """``export_record``'s, kept by the match's version and its players' names and
+        written on from the last one kept when the record only grew."""
+        names = self._seat_names(self._view(rec))
+        version = (rec.version, tuple(names) if names is not None else None)
+        kept = self._exports.get(rec.id, version)
+        if kept is None:
+            earlier = self._exports.latest(rec.id)
+            kept = self._exports.keep(rec.id, version, (record_export(
+                rec, entries, names, earlier=earlier[0] if earlier is not None else None),))
+        return exported(rec, kept[0])
 
     async def record(self, match_id: int, caller: Caller | None = None) -> GameRecord:
         """The record of a match replayed ply by ply (for replays): the variant, options,

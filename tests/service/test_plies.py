@@ -7,16 +7,19 @@ outside the match's server."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
 import rules
+import rules.records
 import service.states
 from bot.boards import load_renderer
 from locales.i18n import render
 from service import MatchNotFound, MatchService, Repository
 from service.errors import InvalidOption, NotAllowed
 from service.views import Caller
+from tests.rules.test_record_exports import counted
 from tests.service.conftest import (
     ALICE,
     BOB,
@@ -89,8 +92,12 @@ async def test_record_and_history_replay_once_and_play_on_after_a_move(
     """``record`` (the /history replay, /analysis) and ``history`` (/history's moves)
     use the kept replay too: asked again of a live match they replay nothing; after a
     move they play the kept replay on by that move (they replayed the whole match at
-    every call)."""
+    every call). /history's export is kept the same way: asked again it writes no move,
+    and after a move it writes that move alone (it wrote the whole export each time)."""
     svc = MatchService(repo, Recorder(), SetClock(), rng=random.Random(1))
+    written = Counter[str]()  # the moves the WXF export wrote
+    monkeypatch.setitem(rules.records._WRITERS, "wxf",
+                        counted(rules.records._WRITERS["wxf"], written))
     replays, played_on = [], []
     real, real_on = service.states.replay, service.states.extended
     monkeypatch.setattr(service.states, "replay",
@@ -107,11 +114,16 @@ async def test_record_and_history_replay_once_and_play_on_after_a_move(
         assert len((await svc.record(m.id, caller)).plies) == 2
         assert len((await svc.history(m.id, caller)).entries) == 2
     assert len(replays) == 1 and not played_on
+    assert written["moves"] == 2  # the first /history wrote both; the others none
     await svc.move(m.id, ALICE, "h1-g3")
     h = await svc.history(m.id, caller)
     assert [e[2] for e in h.entries] == ["h3-e3", "h8-e8", "h1-g3"] and "H2+3" in h.export
+    assert written["moves"] == 3 and h.export == (await svc.history(m.id, caller)).export
     assert (await svc.record(m.id, caller)).plies[-1].display.startswith("h1-g3")
     assert len(replays) == 1 and len(played_on) == 1
+    whole = MatchService(repo, Recorder(), SetClock())  # nothing kept: written whole
+    assert (await whole.history(m.id, caller)).export == h.export
+    assert written["moves"] == 3 + 3
 
 
 async def test_only_the_last_ply_of_a_finished_game_says_how_it_ended(
