@@ -23,7 +23,8 @@ async def test_web_answers_a_players_own_link_privately_and_revokes(world: World
     cog.web = WebLinks(SIGNER, "https://tablero.example")  # type: ignore[union-attr]
     given = await w.alice.slash(thread, "web")
     assert reply(given).ephemeral
-    url = re.search(r"https://tablero\.example/p/(\S+)", reply(given).content)
+    # in <>, so that Discord shows no preview of the private link
+    url = re.search(r"<https://tablero\.example/p/([^\s>]+)>", reply(given).content)
     assert url is not None
     grant = SIGNER.read_player(url.group(1))
     assert grant is not None and (grant.match_id, grant.user_id) == (m.id, w.alice.id)

@@ -91,11 +91,13 @@ class ComfortsCog(commands.Cog, name="Comforts"):
             expires = datetime.now(UTC) + timedelta(days=PLAYER_DAYS)
             token = self.web.signer.player(PlayerPass(m.id, m.guild_id, user,
                                                       int(expires.timestamp()), epoch))
+            # in <>: Discord then shows no preview of the private link (its crawler
+            # fetching a player's signed page, a card repeating the reply for nothing)
             await say(interaction, _(
                 "Your own link to play match {match} on the web (keep it to yourself; it "
                 "works until {when}, and {revoke} ends it): {url}", match=str(m.id),
                 when=f"<t:{int(expires.timestamp())}:f>", revoke=command("web", revoke=True),
-                url=player_url(self.web.base_url, token)))
+                url=f"<{player_url(self.web.base_url, token)}>"))
 
     # ------------------------------------------------------------------ rematch
 
