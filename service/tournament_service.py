@@ -70,7 +70,7 @@ from service.tournaments import (
     tie_winner,
     timed_out_twice,
 )
-from service.tournaments.model import format_words, tournament_title
+from service.tournaments.model import format_words, one_line, tournament_title
 from service.tournaments.table import StandingsTable, standings_csv, standings_table
 from service.views import Caller, notice_lane
 
@@ -175,7 +175,9 @@ class Tournaments:
                 raise InvalidOption(_("registration lasts 1 to {high} days",
                                       high=MAX_REGISTRATION_DAYS))
             deadline = now + timedelta(days=registration_days)
-        title = (self._check_text(name, _("tournament name")).strip() if name is not None
+        # on one line (a newline pasted in meant a space); a control character is
+        # refused, naming it (``inputs.check_text``)
+        title = (one_line(self._check_text(name, _("tournament name"))) if name is not None
                  else f"{v.name} {kind.label}")
         if not title or len(title) > MAX_NAME:
             raise InvalidOption(_("a tournament name has 1 to {high} characters",

@@ -80,12 +80,25 @@ def format_words(fmt: Format) -> Text:
     return FORMAT_WORDS[fmt]
 
 
+def one_line(name: str) -> str:
+    """A tournament's name on one line: each run of whitespace (a newline, a tab, a line
+    separator) one space, none at either end. A name is a title (an embed's, a post's
+    first words, a page's heading, the standings picture's): a newline pasted into it
+    meant a space, and would break each of those in two.
+
+    >>> one_line(" Spring\\n\\tOpen\\u2028 2026 ")
+    'Spring Open 2026'
+    """
+    return " ".join(name.split())
+
+
 def tournament_title(name: str, game: str, game_label: str, fmt: Format) -> Words:
-    """A tournament's name: the organiser's, or the default one (``'Xiangqi Swiss'``,
-    stored in English) in the reader's words."""
+    """A tournament's name: the organiser's (on one line, :func:`one_line`, a name
+    stored before it was folded too), or the default one (``'Xiangqi Swiss'``, stored in
+    English) in the reader's words."""
     if name == f"{game_label} {fmt.label}":
         return _("{game} {format}", game=game_name(game, game_label), format=format_words(fmt))
-    return name
+    return one_line(name)
 
 
 def parse_format(text: str) -> Format:

@@ -17,6 +17,7 @@ from service.events import StandingsChanged
 from service.outbox import event_of
 from service.tournament_records import TournamentRecord, TournamentStatus
 from service.tournaments import Format, Result
+from service.tournaments.model import tournament_title
 from storage import SqliteRepository
 from tests.service.conftest import CHANNEL, GUILD, Recorder, SetClock, play_random
 
@@ -223,6 +224,19 @@ async def test_creation_refuses_what_cannot_be_run(service: MatchService) -> Non
     with pytest.raises(InvalidOption, match="sets its own rounds"):
         await service.create_tournament(GUILD, CHANNEL, ORGANISER, "xiangqi", fmt="rr",
                                         rounds=3)
+    # a name is one line: a newline or a tab pasted in is a space; a control character
+    # is refused, named by its code point; nothing but white space is no name
+    folded = await service.create_tournament(GUILD, CHANNEL, ORGANISER, "xiangqi", fmt="rr",
+                                             name=" Spring\n\tOpen\r\n2026\u2028")
+    assert folded.name == "Spring Open 2026"
+    with pytest.raises(InvalidOption, match="control character U\\+0007"):
+        await service.create_tournament(GUILD, CHANNEL, ORGANISER, "xiangqi", fmt="rr",
+                                        name="Spring\aOpen")
+    with pytest.raises(InvalidOption, match="1 to 80 characters"):
+        await service.create_tournament(GUILD, CHANNEL, ORGANISER, "xiangqi", fmt="rr",
+                                        name="\n\t ")
+    # a name stored before it was folded is shown on one line too
+    assert tournament_title("Old\nCup", "xiangqi", "Xiangqi", Format.ROUND_ROBIN) == "Old Cup"
     t = await service.create_tournament(GUILD, CHANNEL, ORGANISER, "xiangqi", fmt="rr",
                                         registration_days=2)
     t = await service.join_tournament(t.id, 1)
