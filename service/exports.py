@@ -14,6 +14,7 @@ from rules import GameRecord, Outcome, Variant
 from rules.records import RecordExport, export_of
 from service.imported_seats import is_imported
 from service.records import SPECIAL_PREFIX, MatchRecord, MatchStatus, RecordEntry
+from service.states import Recent
 from service.timecontrol import format_time_control
 
 
@@ -85,3 +86,48 @@ def exported(rec: MatchRecord, done: RecordExport | None) -> tuple[str, str] | N
     """``(format, text)`` of ``done``, an export of ``rec`` (None: none)."""
     fmt = rules.variant(rec.game).record_format
     return None if done is None or fmt is None else (fmt, done.text)
+
+
+Boxed = tuple[tuple[str, str] | None]
+"""An export kept (boxed: a game with no standard format has None, kept too)."""
+
+
+class KeptExports:
+    """Each match's export (:func:`export_record`) kept by the match's version and the
+    names its headers give the players (least recently used first out), with the facts
+    it was written from: a new version that changed none of them (a draw offered or
+    declined, a pause, a deadline) keeps the export it has, and one whose record only
+    grew is written on by its new moves alone (``rules.records.RecordExport``). The web's
+    match page and ``/history`` each keep their own (``user_ids``: how their headers name
+    a player whose name is not known, :func:`export_record`)."""
+
+    def __init__(self, size: int, *, user_ids: bool) -> None:
+        self.user_ids = user_ids
+        self._kept = Recent[int, tuple[Boxed, tuple[object, ...], RecordExport | None]](size)
+
+    def get(self, rec: MatchRecord, names: Sequence[str] | None) -> Boxed | None:
+        """The export of ``rec`` at its version, named ``names``, if kept."""
+        kept = self._kept.get(rec.id, _version(rec, names))
+        return None if kept is None else kept[0]
+
+    def export(self, rec: MatchRecord, entries: Sequence[RecordEntry],
+               names: Sequence[str] | None) -> tuple[str, str] | None:
+        """``export_record(rec, entries, names)``, kept; raises what the exporter
+        raises."""
+        version = _version(rec, names)
+        kept = self._kept.get(rec.id, version)
+        if kept is not None:
+            return kept[0][0]
+        facts = (version[1], rec.game, rec.start_text, rec.created_at, rec.status,
+                 rec.result, rec.seats, tuple(terms_tags(rec).items()),
+                 tuple(e.text for e in entries))
+        earlier = self._kept.latest(rec.id)
+        if earlier is not None and earlier[1] == facts:
+            return self._kept.keep(rec.id, version, earlier)[0][0]
+        done = record_export(rec, entries, names, user_ids=self.user_ids,
+                             earlier=earlier[2] if earlier is not None else None)
+        return self._kept.keep(rec.id, version, ((exported(rec, done),), facts, done))[0][0]
+
+
+def _version(rec: MatchRecord, names: Sequence[str] | None) -> tuple[int, object]:
+    return rec.version, tuple(names) if names is not None else None

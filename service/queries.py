@@ -14,12 +14,12 @@ from datetime import datetime
 from locales.i18n import DEFAULT_LOCALE, LOCALES, Words, _, negotiate, render
 from locales.results import result_sentence
 from rules import MoveMarks, Position, Variant
-from rules.records import RecordExport, tag_pair
+from rules.records import tag_pair
 from service import texts
 from service.boards import draw_board
 from service.core import MAX_DAYS, MIN_DAYS, ServiceCore
 from service.errors import InvalidOption, MatchBroken, NotAllowed
-from service.exports import exported, record_export, terms_tags, unnamed
+from service.exports import KeptExports, terms_tags, unnamed
 from service.ids import MAX_ID
 from service.plies import PlyBoard, at_ply, drawn, reader_seat, setting_up
 from service.records import (
@@ -31,7 +31,7 @@ from service.records import (
     RecordEntry,
 )
 from service.seasons import NoSuchSeason, SeasonRecord
-from service.states import Recent, ladder_of, public_view
+from service.states import ladder_of, public_view
 from service.timecontrol import (
     MAX_PAUSES_RATED,
     MAX_VACATION_DAYS,
@@ -100,10 +100,7 @@ class Queries:
         self._locales_seen: dict[int, str] = {}  # user -> the locale stored for him
         self._save = core.save
         self._retrying = core.retrying
-        # each match's /history export (boxed: None for a game with no standard format),
-        # by its version and the names its headers give: asked again, it is written on
-        # by the new moves alone (``rules.records.RecordExport``), as the web's is
-        self._exports = Recent[int, tuple[RecordExport | None]](HISTORY_EXPORTS)
+        self._exports = KeptExports(HISTORY_EXPORTS, user_ids=True)  # /history's exports
 
     async def get_match(self, match_id: int, caller: Caller | None = None) -> MatchView:
         """The match; with a ``caller`` only where he may see it (``Caller.may_see``,
@@ -248,16 +245,8 @@ class Queries:
 
     def _export(self, rec: MatchRecord, entries: Sequence[RecordEntry]
                 ) -> tuple[str, str] | None:
-        """``export_record``'s, kept by the match's version and its players' names and
-        written on from the last one kept when the record only grew."""
-        names = self._seat_names(self._view(rec))
-        version = (rec.version, tuple(names) if names is not None else None)
-        kept = self._exports.get(rec.id, version)
-        if kept is None:
-            earlier = self._exports.latest(rec.id)
-            kept = self._exports.keep(rec.id, version, (record_export(
-                rec, entries, names, earlier=earlier[0] if earlier is not None else None),))
-        return exported(rec, kept[0])
+        """``export_record``'s, kept (:class:`KeptExports`)."""
+        return self._exports.export(rec, entries, self._seat_names(self._view(rec)))
 
     async def record(self, match_id: int, caller: Caller | None = None) -> GameRecord:
         """The record of a match replayed ply by ply (for replays): the variant, options,

@@ -21,15 +21,14 @@ from dataclasses import dataclass
 import rules
 from locales.i18n import DEFAULT_LOCALE, Words, _, command
 from locales.terms import game_name
-from rules.records import RecordExport
 from service import plies
 from service.core import ServiceCore
 from service.errors import MatchNotFound, NotAllowed
-from service.exports import exported, record_export
+from service.exports import KeptExports
 from service.imported_seats import is_imported
 from service.ports import MatchChanged, MatchChanges
 from service.records import MatchStatus
-from service.states import Recent, Replays, ladders
+from service.states import Replays, ladders
 from service.tournament_records import TournamentGame, TournamentRecord
 from service.tournaments.model import tournament_title
 from service.tournaments.standings import standings
@@ -156,11 +155,7 @@ class Web:
         self._names = core.names
         self._imported = core.imported
         self._replays = Replays(WEB_RECORDS)
-        # each match's export, by its version and the names its headers give the players
-        # (boxed: a game with no standard format has None for its export, kept too), with
-        # the facts it was written from and what writing it on by new moves needs
-        self._exports = Recent[int, tuple[tuple[str, str] | None, tuple[object, ...],
-                                          RecordExport | None]](WEB_RECORDS)
+        self._exports = KeptExports(WEB_RECORDS, user_ids=False)  # never by user id
 
     async def _web_on(self, guild_id: int, match_id: int) -> None:
         settings = await self.get_guild_settings(guild_id)
@@ -194,26 +189,14 @@ class Web:
         if rec.status.never_started:  # no game: nothing to record
             return None
         names = self._seat_names(self._view(rec))
-        named = tuple(names) if names is not None else None
-        kept = self._exports.get(rec.id, (rec.version, named))
+        kept = self._exports.get(rec, names)
         if kept is not None:
             return kept[0]
-        entries = await self._entries(rec)
-        # what the export is written from: a new version that changed none of it (a draw
-        # offered or declined, a pause, a deadline) keeps the export it has
-        facts = (named, rec.game, rec.start_text, rec.created_at, rec.status, rec.result,
-                 rec.seats, tuple(e.text for e in entries))
-        earlier = self._exports.latest(rec.id)
-        if earlier is not None and earlier[1] == facts:
-            return self._exports.keep(rec.id, (rec.version, named), earlier)[0]
-        try:  # written on from the last version's by its new moves, when it only grew
-            done = record_export(rec, entries, names, user_ids=False,
-                                 earlier=earlier[2] if earlier is not None else None)
+        try:
+            return self._exports.export(rec, await self._entries(rec), names)
         except Exception:  # an exporter bug must not take the page down
             log.exception("export failed for match %s", match_id)
             return None
-        return self._exports.keep(rec.id, (rec.version, named),
-                                  (exported(rec, done), facts, done))[0]
 
     def _name(self, guild_id: int, user: int | None) -> str:
         return self._names(guild_id, user) if self._names is not None and user else ""

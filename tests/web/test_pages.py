@@ -12,6 +12,7 @@ import pytest
 
 import bot.web.pages
 import rules.records
+import service.exports
 import service.states
 import service.web
 from bot.web.links import LinkSigner
@@ -259,7 +260,7 @@ async def test_a_page_asked_again_at_the_same_version_replays_nothing(
 
     monkeypatch.setattr(service.states, "replay", counted_replay)
     monkeypatch.setattr(service.states, "apply_entry", counted_entry)
-    monkeypatch.setattr(service.web, "record_export", counted_export)
+    monkeypatch.setattr(service.exports, "record_export", counted_export)
     stepped = Counter[int]()
 
     def counted_at_ply(record: GameRecord, ply: int) -> PlyBoard:
