@@ -37,7 +37,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from locales.i18n import _, render_value
-from service import ServiceError
+from service import InvalidOption, ServiceError
 
 OPTION = re.compile(r"(?P<name>opponent[23]|[A-Za-z][A-Za-z_-]*)[:=](?P<value>.*)",
                     re.DOTALL)
@@ -222,11 +222,7 @@ def discord_names(signature: Signature, args: Sequence[str]) -> list[str]:
         elif name in signature.renamed:
             out.append(f"{signature.renamed[name]}:{found['value']}")
         elif name in signature.switches:
-            value = found["value"].strip().lower()
-            if value not in SWITCH_VALUES:
-                raise ServiceError(_("{option} must be yes or no, not {value}",
-                                     option=name, value=repr(found["value"][:40])))
-            if SWITCH_VALUES[value]:
+            if yes_or_no(name, found["value"]):
                 out.append(signature.switches[name])
         else:
             out.append(token)
@@ -236,6 +232,16 @@ def discord_names(signature: Signature, args: Sequence[str]) -> list[str]:
 SWITCH_VALUES = {"on": True, "off": False, "yes": True, "no": False, "true": True,
                  "false": False}
 """What an on/off or yes/no option accepts (``reminders:on``), refused otherwise."""
+
+
+def yes_or_no(option: str, value: str) -> bool:
+    """A yes/no option's value (``rated:no``, ``claim:yes``; also on/off, true/false as
+    :data:`SWITCH_VALUES` says): any other word is refused by the option's name, never
+    read as one of the two (``rated:maybe`` made a rated match)."""
+    if value.strip().lower() not in SWITCH_VALUES:
+        raise InvalidOption(_("{option} must be yes or no, not {value}", option=option,
+                              value=repr(value[:40])))
+    return SWITCH_VALUES[value.strip().lower()]
 
 
 # ---------------------------------------------------------------- writing a command

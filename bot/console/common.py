@@ -17,7 +17,6 @@ from locales.i18n import (
 )
 from service import (
     Clock,
-    InvalidOption,
     MatchNotFound,
     ServiceError,
     SystemClock,
@@ -154,16 +153,6 @@ MAX_NAME = 32
 """Console user names are capped like Discord's display names."""
 
 
-
-
-def yes_or_no(option: str, value: str) -> bool:
-    """A yes/no option's value (``rated:no``, ``claim:yes``; also on/off, true/false as
-    :data:`SWITCH_VALUES` says): any other word is refused by the option's name, never
-    read as one of the two (``rated:maybe`` made a rated match)."""
-    if value.strip().lower() not in SWITCH_VALUES:
-        raise InvalidOption(_("{option} must be yes or no, not {value}", option=option,
-                              value=repr(value[:40])))
-    return SWITCH_VALUES[value.strip().lower()]
 
 
 def options_of(args: Iterable[str]) -> list[tuple[str, str] | str]:

@@ -17,11 +17,11 @@ from bot.console.common import (
     number_token,
     options_of,
     weekends_switch,
-    yes_or_no,
 )
 from bot.console.session import (
     Console,
 )
+from bot.console_args import yes_or_no
 from locales.i18n import (
     Words,
     _,
