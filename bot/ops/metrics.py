@@ -109,7 +109,8 @@ class Metrics:
         self.schema: dict[str, tuple[str, ...]] = {
             "tablero_moves_total": ("game",), "tablero_storage_errors_total": ("kind",)}
         """Each metric name a scrape shows and its labels (``_total`` for counters)."""
-        self._collectors: dict[str, Collector] = {}
+        self._exported = WEB_PROCESS if web_process else None
+        """The metrics registered (None: all); the others are still recorded if called."""
         self.interactions = self._metric(Counter,
             "tablero_interactions", "Discord interactions answered (slash commands, "
             "context menus and buttons), by command and outcome.", ["command", "outcome"])
@@ -167,18 +168,14 @@ class Metrics:
         self.store: StoreCounts | None = None
         self.registry.register(StoreCollector(lambda: self.store))
         ProcessCollector(registry=self.registry)
-        if web_process:  # still recorded if called, never exported
-            for name in set(self.schema) - WEB_PROCESS:
-                self.registry.unregister(self._collectors[name])
-                del self.schema[name]
 
     def _metric(self, kind: type[M], name: str, doc: str, labels: Sequence[str] = (),
                 **options: Any) -> M:
-        metric = kind(name, doc, labels, registry=self.registry, **options)
         key = f"{name}_total" if kind is Counter else name
+        if self._exported is not None and key not in self._exported:
+            return kind(name, doc, labels, registry=None, **options)  # never exported
         self.schema[key] = tuple(labels)
-        self._collectors[key] = metric
-        return metric
+        return kind(name, doc, labels, registry=self.registry, **options)
 
     # ------------------------------------------------------------------ recording
 
