@@ -32,6 +32,19 @@ from service.views import MatchView, ResultView, SeatView
 log = logging.getLogger(__name__)
 
 
+def looked_up(names: NameResolver | None, guild_id: int, user: int) -> str:
+    """``user``'s name in ``guild_id`` through ``names`` ("" when none is known, or no
+    resolver); a lookup that fails is logged and reads as unknown: a name is decoration,
+    never a reason to fail a board or a sentence."""
+    if names is None:
+        return ""
+    try:
+        return names(guild_id, user)
+    except Exception:
+        log.exception("name lookup failed for user %s", user)
+        return ""
+
+
 def seat_names(match: MatchView, names: NameResolver | None) -> list[str] | None:
     """Display names by seat through ``names`` (the seat's colour for an unknown or
     empty seat); None without a resolver (boards then show the colours)."""
@@ -39,13 +52,8 @@ def seat_names(match: MatchView, names: NameResolver | None) -> list[str] | None
         return None
     out: list[str] = []
     for s in match.seats:
-        name = s.name
-        if s.user_id is not None:
-            try:
-                name = names(match.guild_id, s.user_id) or name
-            except Exception:  # a name is decoration: never fail a board for it
-                log.exception("name lookup failed for user %s", s.user_id)
-        out.append(name)
+        found = looked_up(names, match.guild_id, s.user_id) if s.user_id is not None else ""
+        out.append(found or s.name)
     return out
 
 
@@ -60,23 +68,14 @@ def named(names: NameResolver | None, guild_id: int, user: int) -> Words:
     >>> named(None, 9, 2).render("en-US")
     'that player'
     """
-    try:
-        found = names(guild_id, user) if names is not None else ""
-    except Exception:  # a name is decoration: never fail a sentence for it
-        log.exception("name lookup failed for user %s", user)
-        found = ""
-    return found or person(user)
+    return looked_up(names, guild_id, user) or person(user)
 
 
 def player_words(match: MatchView, names: NameResolver | None, user: int) -> Words:
     """``user``'s name in ``match`` where a mention would not render (a thread's name, an
     autocomplete choice): his name when known, else his seat's colour, never his id
     ("a player" for one without a seat)."""
-    try:
-        found = names(match.guild_id, user) if names is not None else ""
-    except Exception:  # a name is decoration: never fail a sentence for it
-        log.exception("name lookup failed for user %s", user)
-        found = ""
+    found = looked_up(names, match.guild_id, user)
     if found:
         return found
     seat = match.seat_of(user)
