@@ -18,9 +18,9 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from locales.i18n import DEFAULT_LOCALE, Words, _
+from locales.i18n import DEFAULT_LOCALE, Words, _, capitalized
 from locales.terms import option_word, seat_colour
-from render.alt import describe, seat_label, status
+from render.alt import describe, seat_label, status_words
 from render.board import Layout, layout, square_number_colour, static_layer
 from render.sprites import mark, piece, segment
 from render.style import (
@@ -42,7 +42,6 @@ from render.style import (
     XIANGQI_DISCS,
     XIANGQI_INK,
     BoardSpec,
-    covers,
     drawable,
     drawn_words,
     font,
@@ -295,9 +294,7 @@ def _header(img: Image.Image, lay: Layout, spec: BoardSpec, position: Position,
               sub_px, INK_SOFT, "ls")
     rows = (n + cols - 1) // cols
     sy = pad + rows * chip_h + (rows - 1) * round(u * 0.2) + round(u * 0.62)
-    said = status(position, None, locale)
-    first = drawn_words(result, locale) if result else \
-        said if covers(said) else status(position, None, DEFAULT_LOCALE)
+    first = drawn_words(result or capitalized(status_words(position)), locale)
     if position.checked_point() is not None:
         first += " · " + say(_("check!"))
     parts = [(0, first)]
