@@ -634,6 +634,12 @@ def people_mentions(on: bool = True) -> AbstractContextManager[None]:
     return _scoped(_PEOPLE, on)
 
 
+def _discord_markup() -> bool:
+    """Whether the text being rendered is read as Discord's markup (mentions, timestamps):
+    inside :func:`people_mentions` and not inside :func:`commands_written`."""
+    return _PEOPLE.get() and _SYNTAX.get() is None
+
+
 @dataclass(frozen=True, slots=True)
 class Person(Lazy):
     """A person a text names whose name nobody has seen (``service.texts.named``): in
@@ -644,7 +650,7 @@ class Person(Lazy):
     user_id: int
 
     def render(self, locale: str | None) -> str:
-        if _PEOPLE.get() and _SYNTAX.get() is None:
+        if _discord_markup():
             return f"<@{self.user_id}>"
         return _("that player").render(locale)
 
@@ -685,7 +691,7 @@ class Moment(Lazy):
     when: datetime
 
     def render(self, locale: str | None) -> str:
-        if _PEOPLE.get() and _SYNTAX.get() is None:
+        if _discord_markup():
             return f"<t:{int(self.when.timestamp())}:f>"
         zone = _ZONE.get()
         try:  # (a stored name this machine does not know: UTC, saying so)
