@@ -207,7 +207,6 @@ def replay_gif(variant: Variant, start: Position, moves: Iterable[Any], *,
     """
     notes = {ply: drawn_words(note, locale) for ply, note in (flagged or {}).items()}
     frames: list[Image.Image] = []
-    durations: list[int] = []
     band = -1
     for ply, (position, marks, before, caption) in enumerate(
             positions(variant, start, moves)):
@@ -220,9 +219,8 @@ def replay_gif(variant: Variant, start: Position, moves: Iterable[Any], *,
         if note is not None:
             _flag(img)
         frames.append(to_palette(img, position, size))
-        durations.append(FLAG_MS if note is not None else -1)
     pace = frame_time(len(frames) - 1) if frame_ms is None else frame_ms
-    durations = [pace if ms < 0 else ms for ms in durations]
+    durations = [FLAG_MS if ply in notes else pace for ply in range(len(frames))]
     durations[-1] = max(durations[-1], hold_ms)
     palette = frames[0].getpalette() or []
     clear = len(palette) // 3  # one extra entry, used by no drawing, marks "unchanged"
