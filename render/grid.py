@@ -24,8 +24,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from locales.i18n import DEFAULT_LOCALE, Words, render
 from render.draw import PNG_LEVEL, compose
-from render.style import INK, INK_SOFT, PAPER, TURN_BG, TURN_EDGE, drawn_words, font
-from render.table import drawable
+from render.style import INK, INK_SOFT, PAPER, TURN_BG, TURN_EDGE, drawable, drawn_words, font
 from rules import MoveMarks, Position
 
 __all__ = ["MAX_TILES", "GridTile", "RenderedGrid", "board_grid"]
